@@ -1,0 +1,109 @@
+# rxc - one non-recursive Makefile.
+#   make            build/rxc and build/librxc.a
+#   make check      build and run every test (fails when one fails)
+#   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
+#   make deps       install Debian packages the build needs (as root)
+#   V=1             show commands
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+
+ifeq ($(SAN),1)
+BUILD := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD := build
+SANFLAGS :=
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(SANFLAGS) $(CFLAGS) -MMD -MP
+LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+
+Q := @
+ifeq ($(V),1)
+Q :=
+endif
+
+# ---- sources, module by module (dependencies point down: ir at the bottom)
+IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/node.c ir/op.c
+
+# printer
+PRINT_SRCS := ir/printer.c
+
+# structural equality and hash
+EQUAL_SRCS := ir/equal.c
+
+# well-formedness
+WF_SRCS := ir/wellformed.c
+
+# symbolic arithmetic
+ARITH_SRCS := ir/arith.c
+
+# TVMScript reader
+FE_SRCS := frontend/parse.c
+
+LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS)
+MAIN_SRCS := main.c
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
+
+# ---- tests: every tests/unit/test_*.c is one cmocka program
+TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_LIBS := -lcmocka
+
+DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev
+
+.PHONY: all check deps clean format
+all: $(BUILD)/rxc $(BUILD)/librxc.a
+
+$(BUILD)/librxc.a: $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -lm
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lm
+
+# Runs every test program; reports each failure and fails at the end.
+check: all $(TEST_BINS)
+	@failed=0; for t in $(TEST_BINS); do \
+	  echo "== $$t"; \
+	  RXC=$(BUILD)/rxc ./$$t || { echo "FAILED: $$t"; failed=$$((failed+1)); }; \
+	done; \
+	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
+	echo "all $(words $(TEST_BINS)) test programs passed"
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+	  echo "run as root: apt-get install -y$$missing"; exit 1; \
+	fi
+
+format:
+	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h $(TEST_SRCS)
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(TEST_SRCS:%.c=$(BUILD)/%.d)

@@ -1,0 +1,261 @@
+/*
+ * base.c - the context's arena, interned symbols, vectors and buffers.
+ *
+ * The arena is a list of chunks; allocation bumps a pointer and nothing is
+ * freed before the context is.  Symbols live in an open-addressing hash table
+ * so that equal names are equal pointers.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_int.h"
+
+struct Chunk {
+  Chunk *next;
+  size_t used; /* bytes used in data */
+  size_t cap;  /* bytes in data */
+  _Alignas(16) char data[];
+};
+
+enum { CHUNK_BYTES = 64 * 1024 };
+
+static void *
+xmalloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "rxc: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+static void *
+xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "rxc: out of memory\n");
+    abort();
+  }
+  return p;
+}
+
+void
+ir_unreachable(const char *file, int line)
+{
+  fprintf(stderr, "rxc: internal error: unreachable code reached at %s:%d\n", file, line);
+  abort();
+}
+
+IrCtx *
+ir_ctx_new(void)
+{
+  IrCtx *ctx = xmalloc(sizeof *ctx);
+  memset(ctx, 0, sizeof *ctx);
+  return ctx;
+}
+
+void
+ir_ctx_free(IrCtx *ctx)
+{
+  if (!ctx)
+    return;
+  for (Chunk *c = ctx->chunks, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(ctx->sym_table);
+  free(ctx->diags);
+  free(ctx->sources);
+  free(ctx);
+}
+
+void *
+ir_alloc(IrCtx *ctx, size_t size)
+{
+  size = (size + 15) & ~(size_t)15;
+  Chunk *c = ctx->chunks;
+  if (!c || c->cap - c->used < size) {
+    size_t cap = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+    c = xmalloc(sizeof *c + cap);
+    c->cap = cap;
+    c->used = 0;
+    if (size > CHUNK_BYTES / 4 && ctx->chunks) {
+      /* a big block gets its own chunk behind the current one, so the
+       * current chunk's free space is not wasted */
+      c->next = ctx->chunks->next;
+      ctx->chunks->next = c;
+    } else {
+      c->next = ctx->chunks;
+      ctx->chunks = c;
+    }
+  }
+  void *p = c->data + c->used;
+  c->used += size;
+  memset(p, 0, size);
+  return p;
+}
+
+char *
+ir_strdup(IrCtx *ctx, const char *s, size_t len)
+{
+  char *p = ir_alloc(ctx, len + 1);
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *
+ir_printf(IrCtx *ctx, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+static uint64_t
+hash_bytes(const char *s, size_t len)
+{
+  uint64_t h = 1469598103934665603u; /* FNV-1a */
+  for (size_t i = 0; i < len; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 1099511628211u;
+  }
+  return h;
+}
+
+static void
+sym_grow(IrCtx *ctx)
+{
+  size_t cap = ctx->sym_cap ? ctx->sym_cap * 2 : 256;
+  char **table = xmalloc(cap * sizeof *table);
+  memset(table, 0, cap * sizeof *table);
+  for (size_t i = 0; i < ctx->sym_cap; i++) {
+    char *s = ctx->sym_table[i];
+    if (!s)
+      continue;
+    size_t j = hash_bytes(s, strlen(s)) & (cap - 1);
+    while (table[j])
+      j = (j + 1) & (cap - 1);
+    table[j] = s;
+  }
+  free(ctx->sym_table);
+  ctx->sym_table = table;
+  ctx->sym_cap = cap;
+}
+
+IrSym
+ir_sym_n(IrCtx *ctx, const char *s, size_t len)
+{
+  if ((ctx->sym_count + 1) * 2 > ctx->sym_cap)
+    sym_grow(ctx);
+  size_t j = hash_bytes(s, len) & (ctx->sym_cap - 1);
+  for (char *t; (t = ctx->sym_table[j]); j = (j + 1) & (ctx->sym_cap - 1))
+    if (strncmp(t, s, len) == 0 && t[len] == '\0')
+      return t;
+  char *t = ir_strdup(ctx, s, len);
+  ctx->sym_table[j] = t;
+  ctx->sym_count++;
+  return t;
+}
+
+IrSym
+ir_sym(IrCtx *ctx, const char *s)
+{
+  return ir_sym_n(ctx, s, strlen(s));
+}
+
+void
+ir_vec_push(IrVec *v, void *item)
+{
+  if (v->len == v->cap) {
+    v->cap = v->cap ? v->cap * 2 : 8;
+    v->items = xrealloc(v->items, (size_t)v->cap * sizeof *v->items);
+  }
+  v->items[v->len++] = item;
+}
+
+void **
+ir_vec_freeze(IrCtx *ctx, IrVec *v)
+{
+  void **out = NULL;
+  if (v->len > 0) {
+    out = ir_alloc(ctx, (size_t)v->len * sizeof *out);
+    memcpy(out, v->items, (size_t)v->len * sizeof *out);
+  }
+  ir_vec_free(v);
+  return out;
+}
+
+void
+ir_vec_free(IrVec *v)
+{
+  free(v->items);
+  v->items = NULL;
+  v->len = v->cap = 0;
+}
+
+void
+ir_buf_put(IrBuf *b, const void *data, size_t len)
+{
+  if (b->len + len + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + len + 1)
+      cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, data, len);
+  b->len += len;
+  b->data[b->len] = '\0';
+}
+
+void
+ir_buf_puts(IrBuf *b, const char *s)
+{
+  ir_buf_put(b, s, strlen(s));
+}
+
+void
+ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap)
+{
+  char small[256];
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(small, sizeof small, fmt, copy);
+  va_end(copy);
+  if (n < 0)
+    return;
+  if ((size_t)n < sizeof small) {
+    ir_buf_put(b, small, (size_t)n);
+    return;
+  }
+  char *big = xmalloc((size_t)n + 1);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  ir_buf_put(b, big, (size_t)n);
+  free(big);
+}
+
+void
+ir_buf_printf(IrBuf *b, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void
+ir_buf_free(IrBuf *b)
+{
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}

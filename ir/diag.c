@@ -1,0 +1,164 @@
+/*
+ * diag.c - source files and the diagnostics sink of a context.
+ *
+ * Library code records errors here and returns; the driver prints them in
+ * the form "file:line:col: error: message", the source line, and a caret.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_int.h"
+
+const IrSource *
+ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len)
+{
+  IrSource *src = ir_alloc(ctx, sizeof *src);
+  src->name = ir_strdup(ctx, name, strlen(name));
+  src->text = ir_strdup(ctx, text, len);
+  src->len = len;
+  if (ctx->nsources == ctx->source_cap) {
+    ctx->source_cap = ctx->source_cap ? ctx->source_cap * 2 : 4;
+    IrSource **p = realloc(ctx->sources, (size_t)ctx->source_cap * sizeof *p);
+    if (!p)
+      abort();
+    ctx->sources = p;
+  }
+  ctx->sources[ctx->nsources++] = src;
+  return src;
+}
+
+const IrSource *
+ir_source_read(IrCtx *ctx, const char *path)
+{
+  IrLoc none = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    ir_error(ctx, none, "cannot open '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  IrBuf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    ir_buf_put(&b, chunk, n);
+  bool failed = ferror(f);
+  fclose(f);
+  if (failed) {
+    ir_error(ctx, none, "cannot read '%s'", path);
+    ir_buf_free(&b);
+    return NULL;
+  }
+  const IrSource *src = ir_source_add(ctx, path, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return src;
+}
+
+void
+ir_diag_v(IrCtx *ctx, IrDiagLevel level, IrLoc loc, const char *fmt, va_list ap)
+{
+  IrBuf b = {0};
+  ir_buf_vprintf(&b, fmt, ap);
+  if (ctx->ndiags == ctx->diag_cap) {
+    ctx->diag_cap = ctx->diag_cap ? ctx->diag_cap * 2 : 16;
+    IrDiag *p = realloc(ctx->diags, (size_t)ctx->diag_cap * sizeof *p);
+    if (!p)
+      abort();
+    ctx->diags = p;
+  }
+  IrDiag *d = &ctx->diags[ctx->ndiags++];
+  d->level = level;
+  d->loc = loc;
+  d->msg = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  if (level == IR_DIAG_ERROR)
+    ctx->nerrors++;
+}
+
+void
+ir_error(IrCtx *ctx, IrLoc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_v(ctx, IR_DIAG_ERROR, loc, fmt, ap);
+  va_end(ap);
+}
+
+void
+ir_warning(IrCtx *ctx, IrLoc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_v(ctx, IR_DIAG_WARNING, loc, fmt, ap);
+  va_end(ap);
+}
+
+void
+ir_note(IrCtx *ctx, IrLoc loc, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_v(ctx, IR_DIAG_NOTE, loc, fmt, ap);
+  va_end(ap);
+}
+
+int
+ir_error_count(const IrCtx *ctx)
+{
+  return ctx->nerrors;
+}
+
+int
+ir_diag_count(const IrCtx *ctx)
+{
+  return ctx->ndiags;
+}
+
+const IrDiag *
+ir_diag_get(const IrCtx *ctx, int i)
+{
+  return i >= 0 && i < ctx->ndiags ? &ctx->diags[i] : NULL;
+}
+
+void
+ir_diag_clear(IrCtx *ctx)
+{
+  ctx->ndiags = 0;
+  ctx->nerrors = 0;
+}
+
+/* Prints line `line` of src and a caret under column `col`; tabs in the
+ * prefix are kept so the caret lines up. */
+static void
+print_source_line(const IrSource *src, int line, int col, FILE *out)
+{
+  const char *p = src->text, *end = src->text + src->len;
+  for (int l = 1; l < line && p < end; p++)
+    if (*p == '\n')
+      l++;
+  const char *eol = p;
+  while (eol < end && *eol != '\n' && *eol != '\r')
+    eol++;
+  fprintf(out, "  %.*s\n  ", (int)(eol - p), p);
+  for (int i = 1; i < col && p + i - 1 < eol; i++)
+    fputc(p[i - 1] == '\t' ? '\t' : ' ', out);
+  fputs("^\n", out);
+}
+
+void
+ir_diag_print(const IrCtx *ctx, FILE *out)
+{
+  static const char *level_names[] = {"error", "warning", "note"};
+  for (int i = 0; i < ctx->ndiags; i++) {
+    const IrDiag *d = &ctx->diags[i];
+    if (d->loc.src && d->loc.line > 0)
+      fprintf(out, "%s:%d:%d: ", d->loc.src->name, d->loc.line, d->loc.col);
+    else if (d->loc.src)
+      fprintf(out, "%s: ", d->loc.src->name);
+    else
+      fputs("rxc: ", out);
+    fprintf(out, "%s: %s\n", level_names[d->level], d->msg);
+    if (d->loc.src && d->loc.line > 0)
+      print_source_line(d->loc.src, d->loc.line, d->loc.col, out);
+  }
+}

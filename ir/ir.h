@@ -1,0 +1,721 @@
+/*
+ * ir.h - the rxc intermediate representation, and the base utilities under it.
+ *
+ * Two levels, as in Relax.  The graph level (IrExpr, IrFunction) holds Relax
+ * functions in A-normal form; the loop level (IrPrimExpr, IrStmt, IrPrimFunc)
+ * holds T.prim_func bodies.  Symbolic shape dimensions are IrPrimExprs too, so
+ * the arithmetic in arith.c serves both levels.
+ *
+ * Key ideas:
+ *  - Every node lives in the arena of one IrCtx and is freed with it.  Nodes
+ *    are never changed after construction: a pass reads a const IrModule and
+ *    builds a new one that shares untouched nodes.
+ *  - Identity is by pointer.  A Relax var is an IrExpr of kind IR_EX_VAR; each
+ *    use points at the defining node.  A TIR var (loop var, shape var, let
+ *    var, handle) is an IrPrimExpr of kind IR_PE_VAR, likewise.
+ *  - Names are interned (IrSym): equal names are equal pointers.
+ *  - Errors in user input go to the context's diagnostics and are returned;
+ *    library code never exits.
+ */
+#ifndef RXC_IR_H
+#define RXC_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RXC_VERSION "0.1.0"
+
+typedef struct IrCtx IrCtx;
+typedef const char *IrSym; /* interned string: compare with == */
+
+/* ------------------------------------------------------------------ */
+/* base.c: arena, growable vectors, interning                          */
+/* ------------------------------------------------------------------ */
+
+IrCtx *ir_ctx_new(void);
+void ir_ctx_free(IrCtx *ctx);
+void *ir_alloc(IrCtx *ctx, size_t size); /* zeroed, 16-aligned, lives with ctx */
+char *ir_strdup(IrCtx *ctx, const char *s, size_t len);
+char *ir_printf(IrCtx *ctx, const char *fmt, ...);
+IrSym ir_sym(IrCtx *ctx, const char *s);
+IrSym ir_sym_n(IrCtx *ctx, const char *s, size_t len);
+
+/* A growable array of pointers on the heap, used while building a node;
+ * ir_vec_freeze copies it into the arena and empties the vector. */
+typedef struct {
+  void **items; /* heap, owned by the vector */
+  int len;      /* used entries */
+  int cap;      /* allocated entries */
+} IrVec;
+
+void ir_vec_push(IrVec *v, void *item);
+void **ir_vec_freeze(IrCtx *ctx, IrVec *v); /* NULL when empty */
+void ir_vec_free(IrVec *v);
+
+/* A growable byte buffer (text output, constant data). */
+typedef struct {
+  char *data; /* heap, NUL-terminated when len > 0 */
+  size_t len; /* bytes used, excluding the NUL */
+  size_t cap; /* bytes allocated */
+} IrBuf;
+
+void ir_buf_put(IrBuf *b, const void *data, size_t len);
+void ir_buf_puts(IrBuf *b, const char *s);
+void ir_buf_printf(IrBuf *b, const char *fmt, ...);
+void ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap);
+void ir_buf_free(IrBuf *b);
+
+/* Internal invariants: never the path for user errors. */
+#define UNREACHABLE() ir_unreachable(__FILE__, __LINE__)
+void ir_unreachable(const char *file, int line);
+
+/* ------------------------------------------------------------------ */
+/* diag.c: source files and diagnostics                                */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  const char *name; /* path as given by the user */
+  const char *text; /* whole file, NUL-terminated, owned by the ctx */
+  size_t len;       /* bytes of text */
+} IrSource;
+
+typedef struct {
+  const IrSource *src; /* NULL when the node was not read from text */
+  int line;            /* 1-based; 0 when unknown */
+  int col;             /* 1-based, in bytes */
+} IrLoc;
+
+typedef enum {
+  IR_DIAG_ERROR,
+  IR_DIAG_WARNING,
+  IR_DIAG_NOTE, /* attached to the error before it */
+} IrDiagLevel;
+
+typedef struct {
+  IrDiagLevel level;
+  IrLoc loc;
+  const char *msg; /* arena string, no trailing newline */
+} IrDiag;
+
+/* Registers text under a name; the ctx keeps its own copy. */
+const IrSource *ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len);
+/* Reads a file into a source; on failure records an error and returns NULL. */
+const IrSource *ir_source_read(IrCtx *ctx, const char *path);
+void ir_error(IrCtx *ctx, IrLoc loc, const char *fmt, ...);
+void ir_warning(IrCtx *ctx, IrLoc loc, const char *fmt, ...);
+void ir_note(IrCtx *ctx, IrLoc loc, const char *fmt, ...);
+void ir_diag_v(IrCtx *ctx, IrDiagLevel level, IrLoc loc, const char *fmt, va_list ap);
+int ir_error_count(const IrCtx *ctx);
+int ir_diag_count(const IrCtx *ctx);
+const IrDiag *ir_diag_get(const IrCtx *ctx, int i);
+/* Prints every diagnostic as "file:line:col: error: msg", the source line
+ * and a caret under the column. */
+void ir_diag_print(const IrCtx *ctx, FILE *out);
+void ir_diag_clear(IrCtx *ctx);
+
+/* ------------------------------------------------------------------ */
+/* dtype.c: data types                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  IR_DT_VOID,   /* unknown or none: printed "void" (R.Tensor without dtype) */
+  IR_DT_INT,    /* int8..int64 */
+  IR_DT_UINT,   /* uint8..uint64 */
+  IR_DT_FLOAT,  /* float16/32/64 */
+  IR_DT_BFLOAT, /* bfloat16 */
+  IR_DT_BOOL,   /* bool (bits = 1) */
+  IR_DT_HANDLE, /* opaque pointer (T.handle) */
+} IrDTypeCode;
+
+typedef struct {
+  uint8_t code;   /* IrDTypeCode */
+  uint8_t bits;   /* 1, 8, 16, 32, 64 */
+  uint16_t lanes; /* 1 for scalars */
+} IrDType;
+
+extern const IrDType IR_VOID, IR_BOOL, IR_I32, IR_I64, IR_F32, IR_HANDLE;
+
+/* Parses "float32", "int64", "bool", "void", "handle", "float32x4", ...
+ * Returns false on an unknown name. */
+bool ir_dtype_parse(const char *s, size_t len, IrDType *out);
+/* Writes the canonical name into buf (at least 16 bytes); returns buf. */
+const char *ir_dtype_str(IrDType t, char *buf);
+bool ir_dtype_eq(IrDType a, IrDType b);
+int ir_dtype_bytes(IrDType t); /* bytes per element: bool is 1 */
+
+/* ------------------------------------------------------------------ */
+/* Attribute values: function attrs, op attrs, annotations             */
+/* ------------------------------------------------------------------ */
+
+typedef struct IrPrimExpr IrPrimExpr;
+
+typedef enum {
+  IR_AT_NONE,  /* Python None */
+  IR_AT_BOOL,  /* b */
+  IR_AT_INT,   /* i */
+  IR_AT_FLOAT, /* f */
+  IR_AT_STR,   /* s */
+  IR_AT_LIST,  /* list: items */
+  IR_AT_DICT,  /* dict: keys (sorted, distinct) and values */
+  IR_AT_PRIM,  /* prim: a symbolic expression (e.g. padding=[n, 0]) */
+} IrAttrKind;
+
+typedef struct IrAttr IrAttr;
+struct IrAttr {
+  IrAttrKind kind;
+  union {
+    bool b;             /* IR_AT_BOOL */
+    int64_t i;          /* IR_AT_INT */
+    double f;           /* IR_AT_FLOAT */
+    IrSym s;            /* IR_AT_STR */
+    IrPrimExpr *prim;   /* IR_AT_PRIM */
+    struct {
+      IrAttr **items;   /* IR_AT_LIST: values; IR_AT_DICT: values by key */
+      IrSym *keys;      /* IR_AT_DICT only: sorted by strcmp, distinct */
+      int n;
+    } list;
+  } u;
+};
+
+IrAttr *ir_attr_none(IrCtx *ctx);
+IrAttr *ir_attr_bool(IrCtx *ctx, bool b);
+IrAttr *ir_attr_int(IrCtx *ctx, int64_t i);
+IrAttr *ir_attr_float(IrCtx *ctx, double f);
+IrAttr *ir_attr_str(IrCtx *ctx, IrSym s);
+IrAttr *ir_attr_prim(IrCtx *ctx, IrPrimExpr *e);
+IrAttr *ir_attr_list(IrCtx *ctx, IrAttr **items, int n);
+/* Sorts the pairs by key; a repeated key keeps the last value. */
+IrAttr *ir_attr_dict(IrCtx *ctx, IrSym *keys, IrAttr **values, int n);
+/* Looks a key up in a dict attr (NULL-safe); NULL when absent. */
+const IrAttr *ir_attr_get(const IrAttr *dict, const char *key);
+/* A copy of dict with key set to value (added or replaced). */
+IrAttr *ir_attr_dict_set(IrCtx *ctx, const IrAttr *dict, IrSym key, IrAttr *value);
+
+/* ------------------------------------------------------------------ */
+/* Loop level: scalar expressions                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct IrBuffer IrBuffer;
+
+typedef enum {
+  IR_PE_INT,   /* int_value (dtype int/uint/bool) */
+  IR_PE_FLOAT, /* float_value */
+  IR_PE_STR,   /* str: a string argument of an intrinsic call */
+  IR_PE_VAR,   /* var: a TIR variable; identity by pointer */
+  IR_PE_LOAD,  /* load: buffer[indices] */
+  /* binary: bin.a, bin.b */
+  IR_PE_ADD,
+  IR_PE_SUB,
+  IR_PE_MUL,
+  IR_PE_DIV,      /* true division (T.Div; "/" on floats) */
+  IR_PE_MOD,      /* truncated remainder (T.truncmod) */
+  IR_PE_FLOORDIV, /* "//" */
+  IR_PE_FLOORMOD, /* "%" */
+  IR_PE_MIN,
+  IR_PE_MAX,
+  IR_PE_EQ,
+  IR_PE_NE,
+  IR_PE_LT,
+  IR_PE_LE,
+  IR_PE_GT,
+  IR_PE_GE,
+  IR_PE_AND,
+  IR_PE_OR,
+  IR_PE_NOT,    /* bin.a */
+  IR_PE_SELECT, /* select: cond, a, b (T.Select, both sides evaluated) */
+  IR_PE_CAST,   /* bin.a converted to dtype (T.Cast) */
+  IR_PE_CALL,   /* call: intrinsic such as "tir.exp", "tir.if_then_else" */
+} IrPrimKind;
+
+struct IrPrimExpr {
+  IrPrimKind kind;
+  IrDType dtype; /* result type */
+  union {
+    int64_t int_value;   /* IR_PE_INT */
+    double float_value;  /* IR_PE_FLOAT */
+    IrSym str;           /* IR_PE_STR */
+    IrSym var;           /* IR_PE_VAR: the name (not unique) */
+    struct {
+      IrBuffer *buffer;
+      IrPrimExpr **indices;
+      int n;
+    } load;              /* IR_PE_LOAD */
+    struct {
+      IrPrimExpr *a, *b; /* b is NULL for NOT and CAST */
+    } bin;               /* binary kinds, NOT, CAST */
+    struct {
+      IrPrimExpr *cond, *a, *b;
+    } select;            /* IR_PE_SELECT */
+    struct {
+      IrSym op;          /* "tir.exp", "tir.if_then_else", ... */
+      IrPrimExpr **args;
+      int n;
+    } call;              /* IR_PE_CALL */
+  } u;
+};
+
+IrPrimExpr *ir_prim_int(IrCtx *ctx, IrDType t, int64_t v);
+IrPrimExpr *ir_prim_float(IrCtx *ctx, IrDType t, double v);
+IrPrimExpr *ir_prim_str(IrCtx *ctx, IrSym s);
+IrPrimExpr *ir_prim_var(IrCtx *ctx, IrSym name, IrDType t); /* a new variable */
+/* Binary and NOT: dtype is bool for comparisons and logic, else a's. */
+IrPrimExpr *ir_prim_bin(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *ir_prim_cast(IrCtx *ctx, IrDType t, IrPrimExpr *a);
+IrPrimExpr *ir_prim_select(IrCtx *ctx, IrPrimExpr *c, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *ir_prim_call(IrCtx *ctx, IrDType t, IrSym op, IrPrimExpr **args, int n);
+IrPrimExpr *ir_prim_load(IrCtx *ctx, IrBuffer *buf, IrPrimExpr **idx, int n);
+bool ir_prim_is_int(const IrPrimExpr *e, int64_t *value); /* an IR_PE_INT? */
+
+/* ------------------------------------------------------------------ */
+/* Loop level: buffers and statements                                  */
+/* ------------------------------------------------------------------ */
+
+struct IrBuffer {
+  IrSym name;
+  IrDType dtype;
+  IrPrimExpr **shape; /* ndim entries */
+  int ndim;
+  IrSym scope;        /* "global" unless given */
+  int align;          /* 0 = default */
+  int offset_factor;  /* 0 = default */
+  IrLoc loc;
+};
+
+typedef struct {
+  IrPrimExpr *min;
+  IrPrimExpr *extent;
+} IrRange;
+
+typedef struct {
+  IrBuffer *buffer;
+  IrRange *ranges; /* one per dimension; extent 1 prints as a point */
+  int n;
+} IrBufferRegion;
+
+typedef enum {
+  IR_ITER_SPATIAL,   /* T.axis.spatial, "S" */
+  IR_ITER_REDUCE,    /* T.axis.reduce, "R" */
+  IR_ITER_SCAN,      /* T.axis.scan */
+  IR_ITER_OPAQUE,    /* T.axis.opaque */
+} IrIterKind;
+
+typedef struct {
+  IrPrimExpr *var;     /* IR_PE_VAR */
+  IrRange dom;         /* domain of the block iterator */
+  IrIterKind kind;
+  IrPrimExpr *binding; /* value in terms of enclosing loop vars */
+} IrIterVar;
+
+typedef enum {
+  IR_FOR_SERIAL,
+  IR_FOR_PARALLEL,
+  IR_FOR_UNROLL,
+  IR_FOR_VECTORIZED,
+} IrForKind;
+
+typedef struct IrStmt IrStmt;
+
+typedef struct {
+  IrSym name;
+  IrIterVar *iters;
+  int niters;
+  IrBufferRegion *reads;  /* NULL with has_access false: not written */
+  int nreads;
+  IrBufferRegion *writes;
+  int nwrites;
+  bool has_access;        /* T.reads/T.writes were given */
+  IrBuffer **allocs;      /* T.alloc_buffer inside the block */
+  int nallocs;
+  IrStmt *init;           /* with T.init(): may be NULL */
+  IrStmt *body;
+  IrAttr *attrs;          /* T.block_attr dict, or NULL */
+} IrTirBlock;
+
+typedef enum {
+  IR_ST_SEQ,      /* seq: statements in order */
+  IR_ST_FOR,      /* loop */
+  IR_ST_BLOCK,    /* block */
+  IR_ST_STORE,    /* store: buffer[indices] = value */
+  IR_ST_LET,      /* let: var = value, in scope over body */
+  IR_ST_IF,       /* branch: else_ may be NULL */
+  IR_ST_EVALUATE, /* eval: T.evaluate(expr) */
+  IR_ST_ALLOC,    /* alloc: T.alloc_buffer outside a block, over body */
+} IrStmtKind;
+
+struct IrStmt {
+  IrStmtKind kind;
+  IrLoc loc;
+  union {
+    struct {
+      IrStmt **stmts;
+      int n;
+    } seq;
+    struct {
+      IrPrimExpr *var;
+      IrPrimExpr *min, *extent;
+      IrForKind kind;
+      IrStmt *body;
+      IrAttr *annotations; /* dict or NULL */
+    } loop;
+    IrTirBlock *block;
+    struct {
+      IrBuffer *buffer;
+      IrPrimExpr **indices;
+      int n;
+      IrPrimExpr *value;
+    } store;
+    struct {
+      IrPrimExpr *var;
+      IrPrimExpr *value;
+      IrStmt *body;
+    } let;
+    struct {
+      IrPrimExpr *cond;
+      IrStmt *then_, *else_;
+    } branch;
+    IrPrimExpr *eval;
+    struct {
+      IrBuffer *buffer;
+      IrStmt *body;
+    } alloc;
+  } u;
+};
+
+IrStmt *ir_stmt_new(IrCtx *ctx, IrStmtKind kind, IrLoc loc); /* zeroed */
+
+/* A prim_func parameter: a scalar or handle var, and for tensors its buffer
+ * (from a T.Buffer annotation or T.match_buffer on a T.handle). */
+typedef struct {
+  IrPrimExpr *var;  /* IR_PE_VAR; handle dtype for buffers */
+  IrBuffer *buffer; /* NULL for scalar parameters */
+} IrPrimParam;
+
+typedef struct {
+  IrPrimParam *params;
+  int nparams;
+  IrStmt *body;
+  IrAttr *attrs;  /* T.func_attr dict or NULL */
+  bool is_private;
+  IrLoc loc;
+} IrPrimFunc;
+
+/* ------------------------------------------------------------------ */
+/* Graph level: struct info                                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  IR_SI_OBJECT, /* R.Object (R.Any) */
+  IR_SI_PRIM,   /* prim */
+  IR_SI_SHAPE,  /* shape */
+  IR_SI_TENSOR, /* tensor */
+  IR_SI_TUPLE,  /* tuple */
+  IR_SI_FUNC,   /* func */
+} IrSInfoKind;
+
+typedef struct IrSInfo IrSInfo;
+struct IrSInfo {
+  IrSInfoKind kind;
+  union {
+    struct {
+      IrDType dtype;
+      IrPrimExpr *value; /* R.Prim(value=...) or NULL */
+    } prim;
+    struct {
+      IrPrimExpr **values; /* NULL when unknown */
+      int ndim;            /* -1 when unknown */
+    } shape;
+    struct {
+      IrPrimExpr **shape;  /* NULL when unknown */
+      int ndim;            /* -1 when unknown; equals the shape's length */
+      IrDType dtype;       /* IR_VOID when unknown */
+      int vdevice;         /* index into the module's vdevices, -1 none */
+    } tensor;
+    struct {
+      IrSInfo **fields;
+      int n;
+    } tuple;
+    struct {
+      IrSInfo **params;    /* NULL with nparams -1: opaque (R.Callable) */
+      int nparams;
+      IrSInfo *ret;        /* NULL when unknown */
+      bool pure;
+      bool packed;         /* R.PackedFunc */
+    } func;
+  } u;
+};
+
+IrSInfo *ir_sinfo_object(IrCtx *ctx);
+IrSInfo *ir_sinfo_prim(IrCtx *ctx, IrDType t, IrPrimExpr *value);
+IrSInfo *ir_sinfo_shape(IrCtx *ctx, IrPrimExpr **values, int ndim);
+IrSInfo *ir_sinfo_tensor(IrCtx *ctx, IrPrimExpr **shape, int ndim, IrDType t, int vdevice);
+IrSInfo *ir_sinfo_tuple(IrCtx *ctx, IrSInfo **fields, int n);
+IrSInfo *ir_sinfo_func(IrCtx *ctx, IrSInfo **params, int nparams, IrSInfo *ret, bool pure);
+bool ir_sinfo_is_void(const IrSInfo *s); /* the empty tuple */
+
+/* ------------------------------------------------------------------ */
+/* Graph level: expressions and functions                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct IrExpr IrExpr;
+typedef struct IrFunction IrFunction;
+typedef struct IrOpDef IrOpDef;
+
+typedef struct {
+  IrDType dtype;
+  int ndim;
+  int64_t *shape;  /* ndim entries */
+  void *data;      /* nbytes of little-endian elements, row-major */
+  size_t nbytes;
+} IrTensorData;
+
+typedef struct {
+  IrExpr *var;        /* IR_EX_VAR being defined */
+  IrExpr *value;      /* leaf or call, IR_EX_IF, IR_EX_FUNC, ... */
+  IrSInfo *cast;      /* non-NULL: var = R.match_cast(value, cast) */
+  IrLoc loc;
+} IrBinding;
+
+typedef struct {
+  IrBinding *bindings;
+  int n;
+  bool dataflow;      /* with R.dataflow(): ... */
+  IrLoc loc;
+} IrBindingBlock;
+
+typedef enum {
+  IR_CALL_OP,      /* op: a registered operator (R.add, R.call_tir, ...) */
+  IR_CALL_GLOBAL,  /* callee is an IR_EX_GLOBAL */
+  IR_CALL_EXTERN,  /* callee is an IR_EX_EXTERN (R.call_packed) */
+  IR_CALL_VAR,     /* callee is a Relax var of function type */
+} IrCallKind;
+
+typedef enum {
+  IR_EX_VAR,    /* var: Var or DataflowVar; sinfo is its annotation */
+  IR_EX_CONST,  /* constant */
+  IR_EX_TUPLE,  /* tuple */
+  IR_EX_GET,    /* get: tuple[index] */
+  IR_EX_CALL,   /* call */
+  IR_EX_SHAPE,  /* shape: R.shape([...]) */
+  IR_EX_PRIM,   /* prim: R.prim_value(...) */
+  IR_EX_STR,    /* str: R.str("...") */
+  IR_EX_DTYPE,  /* dtype: R.dtype("...") */
+  IR_EX_GLOBAL, /* global: a function of the module, by name */
+  IR_EX_EXTERN, /* global: R.ExternFunc("symbol") */
+  IR_EX_SEQ,    /* seq: binding blocks then a result */
+  IR_EX_IF,     /* branch: condition and two IR_EX_SEQ */
+  IR_EX_FUNC,   /* func: a local function */
+} IrExprKind;
+
+struct IrExpr {
+  IrExprKind kind;
+  IrLoc loc;
+  IrSInfo *sinfo; /* NULL until known; for vars, the annotation */
+  union {
+    struct {
+      IrSym name;
+      bool dataflow;
+    } var;
+    IrTensorData constant; /* R.const(...) */
+    struct {
+      IrExpr **items;
+      int n;
+    } tuple;
+    struct {
+      IrExpr *tuple;
+      int index;
+    } get;
+    struct {
+      IrCallKind kind;
+      const IrOpDef *op;   /* IR_CALL_OP */
+      IrExpr *callee;      /* the other kinds */
+      IrExpr **args;
+      int nargs;
+      IrAttr *attrs;       /* op attributes (dict) or NULL */
+      IrSInfo **sinfo_args; /* out_sinfo / sinfo_args */
+      int nsinfo_args;
+    } call;
+    struct {
+      IrPrimExpr **values;
+      int n;
+    } shape;
+    IrPrimExpr *prim;
+    IrSym str;
+    IrDType dtype;
+    IrSym global;          /* IR_EX_GLOBAL, IR_EX_EXTERN */
+    struct {
+      IrBindingBlock *blocks;
+      int nblocks;
+      IrExpr *result;
+    } seq;
+    struct {
+      IrExpr *cond;
+      IrExpr *then_, *else_; /* IR_EX_SEQ */
+    } branch;
+    IrFunction *func;
+  } u;
+};
+
+struct IrFunction {
+  IrExpr **params;    /* IR_EX_VAR, with their struct info */
+  int nparams;
+  IrSInfo *ret;       /* the "->" annotation, or NULL */
+  IrExpr *body;       /* IR_EX_SEQ */
+  IrAttr *attrs;      /* R.func_attr dict, or NULL */
+  bool pure;          /* false with @R.function(pure=False) */
+  bool is_private;    /* @R.function(private=True) */
+  IrLoc loc;
+};
+
+IrExpr *ir_expr_new(IrCtx *ctx, IrExprKind kind, IrLoc loc); /* zeroed */
+IrExpr *ir_var_new(IrCtx *ctx, IrSym name, IrSInfo *sinfo, bool dataflow, IrLoc loc);
+IrExpr *ir_call_op(IrCtx *ctx, const IrOpDef *op, IrExpr **args, int nargs, IrAttr *attrs, IrLoc loc);
+IrExpr *ir_shape_expr(IrCtx *ctx, IrPrimExpr **values, int n, IrLoc loc);
+IrExpr *ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc);
+IrExpr *ir_str_imm(IrCtx *ctx, IrSym s, IrLoc loc);
+IrExpr *ir_dtype_imm(IrCtx *ctx, IrDType t, IrLoc loc);
+/* Is e a leaf (allowed as a call argument in normal form)? */
+bool ir_expr_is_leaf(const IrExpr *e);
+
+/* ------------------------------------------------------------------ */
+/* Module                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  IR_GLOBAL_RELAX,  /* relax: @R.function */
+  IR_GLOBAL_PRIM,   /* prim: @T.prim_func */
+  IR_GLOBAL_EXTERN, /* extern_sym: name = R.ExternFunc("sym") */
+} IrGlobalKind;
+
+typedef struct {
+  IrSym name;
+  IrGlobalKind kind;
+  union {
+    IrFunction *relax;
+    IrPrimFunc *prim;
+    IrSym extern_sym;
+  } u;
+} IrGlobal;
+
+typedef struct {
+  IrAttr *target;    /* a string ("llvm") or a target config dict */
+  IrSym kind;        /* the target kind: "llvm", "cuda", ... */
+  int vdevice_id;
+  IrSym memory_scope;
+} IrVDevice;
+
+typedef struct {
+  IrSym name;         /* class name: "Module" */
+  IrGlobal *globals;  /* in the order read or built */
+  int nglobals;
+  IrAttr *attrs;      /* I.module_attrs dict or NULL */
+  IrVDevice *vdevices;
+  int nvdevices;
+} IrModule;
+
+const IrGlobal *ir_module_find(const IrModule *m, IrSym name);
+
+/* ------------------------------------------------------------------ */
+/* op.c: the operator registry                                         */
+/* ------------------------------------------------------------------ */
+
+/* How a call's parameter is read and stored.  Raw Python literals given for
+ * an argument are wrapped by its kind: int -> R.prim_value, str -> R.str or
+ * R.dtype, list -> R.shape. */
+typedef enum {
+  IR_PARAM_EXPR,    /* argument: any Relax leaf */
+  IR_PARAM_PRIM,    /* argument: R.prim_value (raw int/float accepted) */
+  IR_PARAM_STR,     /* argument: R.str (raw string accepted) */
+  IR_PARAM_DTYPE,   /* argument: R.dtype (raw string accepted) */
+  IR_PARAM_SHAPE,   /* argument: R.shape (raw list accepted) */
+  IR_PARAM_TUPLE,   /* argument: a tuple of leaves (R.concat's input) */
+  IR_PARAM_VARARGS, /* the remaining positional arguments */
+  IR_PARAM_ATTR,    /* attribute: stored in call.attrs under its name */
+  IR_PARAM_SINFO,   /* struct info: stored in call.sinfo_args (out_sinfo) */
+} IrParamKind;
+
+typedef struct {
+  const char *name;     /* Python keyword name */
+  IrParamKind kind;
+  const char *fallback; /* default as TVMScript text; NULL = required */
+} IrOpParam;
+
+#define IR_OP_MAX_PARAMS 12
+
+typedef enum {
+#define OP(id, name, impure) id,
+#include "ops.def"
+#undef OP
+  IR_OP_COUNT
+} IrOpId;
+
+struct IrOpDef {
+  IrOpId id;
+  const char *name;     /* "relax.nn.conv2d": the script name is "R.nn.conv2d" */
+  bool impure;          /* has a visible effect (kills, print, assert) */
+  IrOpParam params[IR_OP_MAX_PARAMS];
+  int nparams;
+};
+
+/* Looks an op up by IR name ("relax.add") or script name ("R.add"). */
+const IrOpDef *ir_op_find(const char *name);
+const IrOpDef *ir_op_get(IrOpId id);
+
+/* ------------------------------------------------------------------ */
+/* printer.c                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Prints in TVM's style (mod.script()); the reader reads it back to a
+ * structurally equal module. */
+void ir_module_print(const IrModule *m, IrBuf *out);
+void ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out);
+void ir_sinfo_print(const IrSInfo *s, IrBuf *out);
+
+/* ------------------------------------------------------------------ */
+/* equal.c: structural equality and hash                               */
+/* ------------------------------------------------------------------ */
+
+/* Equal up to renaming of bound variables; NaN equals NaN.  When not equal
+ * and why is non-NULL, writes the first differing path and the two sides. */
+bool ir_module_equal(const IrModule *a, const IrModule *b, IrBuf *why);
+uint64_t ir_module_hash(const IrModule *m);
+bool ir_prim_expr_equal(const IrPrimExpr *a, const IrPrimExpr *b); /* free vars by identity */
+bool ir_sinfo_equal(const IrSInfo *a, const IrSInfo *b);
+
+/* ------------------------------------------------------------------ */
+/* wellformed.c                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Reports every violation as an error in ctx (naming function and binding);
+ * returns the number found. */
+int ir_module_check(IrCtx *ctx, const IrModule *m);
+
+/* ------------------------------------------------------------------ */
+/* arith.c: symbolic integer arithmetic                                */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  IR_PROVE_UNKNOWN,
+  IR_PROVE_TRUE,
+  IR_PROVE_FALSE,
+} IrProof;
+
+typedef struct IrArith IrArith;
+
+IrArith *ir_arith_new(IrCtx *ctx);
+/* Records lo <= var <= hi (INT64_MIN / INT64_MAX for no bound). */
+void ir_arith_bound(IrArith *a, const IrPrimExpr *var, int64_t lo, int64_t hi);
+/* Reads tir_var_upper_bound and tir_non_negative_var from a Relax function's
+ * attributes, and takes every dim of a tensor/shape param to be >= 0. */
+void ir_arith_bound_function(IrArith *a, const IrFunction *f);
+/* Canonical form: constants folded, like terms collected, sums of products
+ * in a fixed order; equal expressions simplify to structurally equal ones. */
+IrPrimExpr *ir_arith_simplify(IrArith *a, const IrPrimExpr *e);
+/* Decides a boolean expression (comparisons, and, or, not). */
+IrProof ir_arith_prove(IrArith *a, const IrPrimExpr *cond);
+/* Interval of an integer expression; false when unbounded on either side. */
+bool ir_arith_range(IrArith *a, const IrPrimExpr *e, int64_t *lo, int64_t *hi);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * main.c - the rxc driver: parses the command line and runs the pipeline.
+ *
+ *   model.py --fe_parse--> IrModule --ir_module_check--> (passes) --> print
+ *
+ * Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage,
+ * 3 internal error.  Nothing is written on error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/fe.h"
+#include "ir/ir.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
+
+static const char usage_text[] =
+    "usage: rxc <command> [options] FILE...\n"
+    "\n"
+    "rxc compiles Relax tensor programs (TVMScript) to freestanding C.\n"
+    "\n"
+    "commands:\n"
+    "  check FILE           parse and check well-formedness; report every violation\n"
+    "  opt FILE [-o OUT]    run the pass pipeline and print the module as TVMScript\n"
+    "  equal A B            exit 0 when A and B are structurally equal, else 1\n"
+    "\n"
+    "options:\n"
+    "  -h, --help           show help (also: rxc <command> --help)\n"
+    "  --version            print the version\n";
+
+static const char check_help[] =
+    "usage: rxc check FILE\n"
+    "Parses FILE and checks that the module is well-formed.  Prints every\n"
+    "violation as file:line:col: error: ... and exits 1 if there is any.\n";
+
+static const char opt_help[] =
+    "usage: rxc opt FILE [-o OUT] [--passes A,B,C]\n"
+    "Parses FILE, runs the given passes (none yet: the pipeline is empty)\n"
+    "and prints the module as TVMScript to OUT or stdout.\n";
+
+static const char equal_help[] =
+    "usage: rxc equal A B\n"
+    "Exits 0 when the modules in A and B are structurally equal (variables\n"
+    "up to renaming, NaN equal to NaN); otherwise prints the first difference\n"
+    "and exits 1.\n";
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+  fputs("rxc: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'rxc --help'.\n", stderr);
+  return EXIT_USAGE;
+}
+
+static bool
+is_help(const char *arg)
+{
+  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+/* Parses and checks one file; prints diagnostics and returns NULL on error. */
+static IrModule *
+load(IrCtx *ctx, const char *path, bool check)
+{
+  IrModule *m = fe_parse_file(ctx, path);
+  if (m && check)
+    ir_module_check(ctx, m);
+  if (ir_error_count(ctx) > 0) {
+    ir_diag_print(ctx, stderr);
+    return NULL;
+  }
+  ir_diag_print(ctx, stderr); /* warnings */
+  ir_diag_clear(ctx);
+  return m;
+}
+
+static int
+cmd_check(int argc, char **argv)
+{
+  if (argc == 2 && is_help(argv[1])) {
+    fputs(check_help, stdout);
+    return EXIT_OK;
+  }
+  if (argc != 2)
+    return usage_error("check takes one FILE%s", "");
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = load(ctx, argv[1], true);
+  ir_ctx_free(ctx);
+  return m ? EXIT_OK : EXIT_INPUT;
+}
+
+/* Writes text to path (or stdout when path is NULL), through a temporary
+ * file so that a failure leaves no partial output. */
+static int
+write_output(const char *path, const IrBuf *text)
+{
+  if (!path) {
+    fwrite(text->data ? text->data : "", 1, text->len, stdout);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+  }
+  size_t n = strlen(path) + 8;
+  char *tmp = malloc(n);
+  if (!tmp)
+    return EXIT_INTERNAL;
+  snprintf(tmp, n, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  int status = EXIT_OK;
+  if (!f || fwrite(text->data ? text->data : "", 1, text->len, f) != text->len) {
+    status = EXIT_INPUT;
+  }
+  if (f && fclose(f) != 0)
+    status = EXIT_INPUT;
+  if (status == EXIT_OK && rename(tmp, path) != 0)
+    status = EXIT_INPUT;
+  if (status != EXIT_OK) {
+    fprintf(stderr, "rxc: error: cannot write '%s'\n", path);
+    remove(tmp);
+  }
+  free(tmp);
+  return status;
+}
+
+static int
+cmd_opt(int argc, char **argv)
+{
+  const char *in = NULL, *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (is_help(argv[i])) {
+      fputs(opt_help, stdout);
+      return EXIT_OK;
+    } else if (strcmp(argv[i], "-o") == 0) {
+      if (++i == argc)
+        return usage_error("-o needs a file name%s", "");
+      out = argv[i];
+    } else if (strcmp(argv[i], "--passes") == 0) {
+      if (++i == argc)
+        return usage_error("--passes needs a list%s", "");
+      if (argv[i][0] != '\0')
+        return usage_error("unknown pass in '%s' (no passes are available yet)", argv[i]);
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return usage_error("opt: unknown option '%s'", argv[i]);
+    } else if (in) {
+      return usage_error("opt takes one FILE, got another: '%s'", argv[i]);
+    } else {
+      in = argv[i];
+    }
+  }
+  if (!in)
+    return usage_error("opt needs a FILE%s", "");
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = load(ctx, in, false);
+  int status = EXIT_INPUT;
+  if (m) {
+    IrBuf text = {0};
+    ir_module_print(m, &text);
+    status = write_output(out, &text);
+    ir_buf_free(&text);
+  }
+  ir_ctx_free(ctx);
+  return status;
+}
+
+static int
+cmd_equal(int argc, char **argv)
+{
+  if (argc == 2 && is_help(argv[1])) {
+    fputs(equal_help, stdout);
+    return EXIT_OK;
+  }
+  if (argc != 3)
+    return usage_error("equal takes two files%s", "");
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *a = load(ctx, argv[1], false);
+  IrModule *b = a ? load(ctx, argv[2], false) : NULL;
+  int status = EXIT_INPUT;
+  if (a && b) {
+    IrBuf why = {0};
+    if (ir_module_equal(a, b, &why)) {
+      status = EXIT_OK;
+    } else {
+      printf("not equal: %s\n", why.data ? why.data : "(no detail)");
+    }
+    ir_buf_free(&why);
+  }
+  ir_ctx_free(ctx);
+  return status;
+}
+
+int
+main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fputs(usage_text, stderr);
+    return EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (is_help(cmd)) {
+    fputs(usage_text, stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("rxc %s\n", RXC_VERSION);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "check") == 0)
+    return cmd_check(argc - 1, argv + 1);
+  if (strcmp(cmd, "opt") == 0)
+    return cmd_opt(argc - 1, argv + 1);
+  if (strcmp(cmd, "equal") == 0)
+    return cmd_equal(argc - 1, argv + 1);
+  return usage_error("unknown command '%s'", cmd);
+}

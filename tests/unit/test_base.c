@@ -1,0 +1,179 @@
+/* test_base.c - the base utilities: arena, symbols, vectors, buffers,
+ * dtypes, diagnostics, attributes and the op registry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../ir/ir.h"
+
+static void
+test_interning(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  char a[] = "float32", b[] = "float32";
+  assert_ptr_equal(ir_sym(ctx, a), ir_sym(ctx, b));
+  assert_ptr_not_equal(ir_sym(ctx, "x"), ir_sym(ctx, "y"));
+  assert_ptr_equal(ir_sym_n(ctx, "abcdef", 3), ir_sym(ctx, "abc"));
+  /* many symbols force the table to grow; each stays unique */
+  IrSym first[2000];
+  for (int i = 0; i < 2000; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "v%d", i);
+    first[i] = ir_sym(ctx, name);
+  }
+  for (int i = 0; i < 2000; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "v%d", i);
+    assert_ptr_equal(first[i], ir_sym(ctx, name));
+    assert_string_equal(first[i], name);
+  }
+  ir_ctx_free(ctx);
+}
+
+static void
+test_arena(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  for (int i = 0; i < 1000; i++) {
+    size_t n = (size_t)(i * 37 % 5000) + 1;
+    unsigned char *p = ir_alloc(ctx, n);
+    assert_int_equal((uintptr_t)p % 16, 0);
+    for (size_t j = 0; j < n; j++)
+      assert_int_equal(p[j], 0);
+    memset(p, 0xab, n);
+  }
+  char *big = ir_alloc(ctx, 1 << 20); /* larger than a chunk */
+  memset(big, 1, 1 << 20);
+  assert_string_equal(ir_printf(ctx, "%s-%d", "a", 42), "a-42");
+  ir_ctx_free(ctx);
+}
+
+static void
+test_vec_and_buf(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrVec v = {0};
+  int xs[100];
+  for (int i = 0; i < 100; i++)
+    ir_vec_push(&v, &xs[i]);
+  void **frozen = ir_vec_freeze(ctx, &v);
+  assert_int_equal(v.len, 0);
+  for (int i = 0; i < 100; i++)
+    assert_ptr_equal(frozen[i], &xs[i]);
+  IrBuf b = {0};
+  for (int i = 0; i < 1000; i++)
+    ir_buf_printf(&b, "%d,", i % 10);
+  assert_int_equal(b.len, 2000);
+  assert_memory_equal(b.data, "0,1,2,", 6);
+  ir_buf_free(&b);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_dtype(void **state)
+{
+  (void)state;
+  static const char *names[] = {"float32", "float16", "float64", "int8", "int32", "int64",
+                                "uint8", "bool", "void", "handle", "bfloat16", "float32x4"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    IrDType t;
+    char buf[16];
+    assert_true(ir_dtype_parse(names[i], strlen(names[i]), &t));
+    assert_string_equal(ir_dtype_str(t, buf), names[i]);
+  }
+  static const char *bad[] = {"float", "float31", "int7", "x", "", "float32x", "float32x0", "int99999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    IrDType t;
+    assert_false(ir_dtype_parse(bad[i], strlen(bad[i]), &t));
+  }
+  assert_int_equal(ir_dtype_bytes(IR_F32), 4);
+  assert_int_equal(ir_dtype_bytes(IR_BOOL), 1);
+  assert_int_equal(ir_dtype_bytes(IR_I64), 8);
+}
+
+static void
+test_diagnostics(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  const IrSource *src = ir_source_add(ctx, "m.py", "line one\n  x = oops\n", 20);
+  IrLoc loc = {src, 2, 7};
+  ir_error(ctx, loc, "name '%s' is not defined", "oops");
+  ir_note(ctx, loc, "a note");
+  assert_int_equal(ir_error_count(ctx), 1);
+  assert_int_equal(ir_diag_count(ctx), 2);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  ir_diag_print(ctx, f);
+  fclose(f);
+  assert_string_equal(text, "m.py:2:7: error: name 'oops' is not defined\n"
+                            "    x = oops\n"
+                            "        ^\n"
+                            "m.py:2:7: note: a note\n"
+                            "    x = oops\n"
+                            "        ^\n");
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_attr_dict(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrSym keys[] = {ir_sym(ctx, "b"), ir_sym(ctx, "a"), ir_sym(ctx, "c"), ir_sym(ctx, "a")};
+  IrAttr *vals[] = {ir_attr_int(ctx, 2), ir_attr_int(ctx, 1), ir_attr_int(ctx, 3), ir_attr_int(ctx, 9)};
+  IrAttr *d = ir_attr_dict(ctx, keys, vals, 4);
+  assert_int_equal(d->u.list.n, 3);
+  assert_string_equal(d->u.list.keys[0], "a");
+  assert_int_equal(ir_attr_get(d, "a")->u.i, 9); /* last value wins */
+  assert_string_equal(d->u.list.keys[2], "c");
+  IrAttr *e = ir_attr_dict_set(ctx, d, ir_sym(ctx, "aa"), ir_attr_bool(ctx, true));
+  assert_int_equal(e->u.list.n, 4);
+  assert_string_equal(e->u.list.keys[1], "aa");
+  assert_int_equal(d->u.list.n, 3); /* the input is unchanged */
+  assert_null(ir_attr_get(d, "aa"));
+  ir_ctx_free(ctx);
+}
+
+static void
+test_op_registry(void **state)
+{
+  (void)state;
+  for (int i = 0; i < IR_OP_COUNT; i++) {
+    const IrOpDef *op = ir_op_get((IrOpId)i);
+    assert_non_null(op);
+    assert_int_equal(op->id, i); /* table order matches ops.def */
+    assert_true(strncmp(op->name, "relax.", 6) == 0);
+    assert_ptr_equal(ir_op_find(op->name), op);
+    assert_true(op->nparams <= IR_OP_MAX_PARAMS);
+    for (int j = 0; j < op->nparams; j++)
+      assert_non_null(op->params[j].name);
+  }
+  assert_ptr_equal(ir_op_find("R.nn.conv2d"), ir_op_get(IR_OP_CONV2D));
+  assert_true(ir_op_find("R.memory.kill_tensor")->impure);
+  assert_false(ir_op_find("R.memory.alloc_storage")->impure);
+  assert_null(ir_op_find("R.no_such_op"));
+  assert_null(ir_op_find("relax.nn"));
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_interning), cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
+      cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
+      cmocka_unit_test(test_op_registry),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,5 @@
+x/ir/arith.o: ir/arith.c ir/ir.h ir/ops.def
+
+ir/ir.h:
+
+ir/ops.def:

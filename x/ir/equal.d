@@ -1,0 +1,5 @@
+x/ir/equal.o: ir/equal.c ir/ir.h ir/ops.def
+
+ir/ir.h:
+
+ir/ops.def:

@@ -1,0 +1,5 @@
+x/ir/op.o: ir/op.c ir/ir.h ir/ops.def
+
+ir/ir.h:
+
+ir/ops.def:

@@ -1,0 +1,5 @@
+x/ir/printer.o: ir/printer.c ir/ir.h ir/ops.def
+
+ir/ir.h:
+
+ir/ops.def:
