@@ -1,0 +1,92 @@
+/* testutil.h - helpers shared by the test programs: reading files, listing
+ * test directories, parsing and printing to strings. */
+#ifndef RXC_TESTUTIL_H
+#define RXC_TESTUTIL_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../frontend/fe.h"
+#include "../../ir/ir.h"
+
+/* Whole file as a malloc'd NUL-terminated string, or NULL. */
+static inline char *
+tu_read_file(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  IrBuf b = {0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    ir_buf_put(&b, chunk, n);
+  fclose(f);
+  if (!b.data)
+    ir_buf_put(&b, "", 0);
+  return b.data;
+}
+
+static inline int
+tu_filter_py(const struct dirent *d)
+{
+  size_t n = strlen(d->d_name);
+  return n > 3 && strcmp(d->d_name + n - 3, ".py") == 0;
+}
+
+/* Paths "dir/NAME.py" of a directory, sorted; *count set.  Free with
+ * tu_free_list.  A missing directory gives an empty list. */
+static inline char **
+tu_list_py(const char *dir, int *count)
+{
+  struct dirent **ents = NULL;
+  int n = scandir(dir, &ents, tu_filter_py, alphasort);
+  *count = 0;
+  if (n <= 0)
+    return NULL;
+  char **paths = calloc((size_t)n, sizeof *paths);
+  for (int i = 0; i < n; i++) {
+    size_t len = strlen(dir) + strlen(ents[i]->d_name) + 2;
+    paths[i] = malloc(len);
+    snprintf(paths[i], len, "%s/%s", dir, ents[i]->d_name);
+    free(ents[i]);
+  }
+  free(ents);
+  *count = n;
+  return paths;
+}
+
+static inline void
+tu_free_list(char **paths, int n)
+{
+  for (int i = 0; i < n; i++)
+    free(paths[i]);
+  free(paths);
+}
+
+/* The diagnostics of ctx as printed by ir_diag_print, malloc'd. */
+static inline char *
+tu_diag_text(const IrCtx *ctx)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  ir_diag_print(ctx, f);
+  fclose(f);
+  return text;
+}
+
+/* The module printed to a malloc'd string. */
+static inline char *
+tu_print(const IrModule *m)
+{
+  IrBuf b = {0};
+  ir_module_print(m, &b);
+  if (!b.data)
+    ir_buf_put(&b, "", 0);
+  return b.data;
+}
+
+#endif
