@@ -445,6 +445,10 @@ struct IrSInfo {
       bool packed;         /* R.PackedFunc */
     } func;
   } u;
+  int shape_len; /* tensor, shape: entries in u.tensor.shape / u.shape.values
+                    when that differs from ndim (a rank mismatch as written,
+                    R.Tensor((2, 3), ndim=3), kept for the checker to
+                    report); 0 when the entries are ndim */
 };
 
 IrSInfo *ir_sinfo_object(IrCtx *ctx);
