@@ -38,7 +38,7 @@ PRINT_SRCS := ir/printer.c
 EQUAL_SRCS := ir/equal.c
 
 # well-formedness
-WF_SRCS := ir/wellformed.c
+WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c
 
 # symbolic arithmetic
 ARITH_SRCS := ir/arith.c

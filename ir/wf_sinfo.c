@@ -1,0 +1,167 @@
+/*
+ * wf_sinfo.c - struct info that contradicts itself or the value it
+ * annotates.
+ *
+ * Key idea: only facts known on both sides count.  A rank, dtype or dim
+ * that is unknown (-1, void, a symbolic expression) never contradicts
+ * anything, and R.Object is above every kind, so an annotation less precise
+ * than the value is fine; only two known facts that differ are errors.
+ */
+#include <inttypes.h>
+
+#include "wf_int.h"
+
+/* Entries written in a tensor's shape or a shape's values (-1: none). */
+static int
+written_len(const IrSInfo *s, const void *entries, int ndim)
+{
+  if (!entries)
+    return -1;
+  return s->shape_len ? s->shape_len : ndim;
+}
+
+bool
+wf_sinfo_consistent(const IrSInfo *s)
+{
+  if (!s)
+    return true;
+  switch (s->kind) {
+  case IR_SI_TENSOR: {
+    int n = written_len(s, s->u.tensor.shape, s->u.tensor.ndim);
+    return n < 0 || s->u.tensor.ndim < 0 || n == s->u.tensor.ndim;
+  }
+  case IR_SI_SHAPE: {
+    int n = written_len(s, s->u.shape.values, s->u.shape.ndim);
+    return n < 0 || s->u.shape.ndim < 0 || n == s->u.shape.ndim;
+  }
+  case IR_SI_TUPLE:
+    for (int i = 0; i < s->u.tuple.n; i++)
+      if (!wf_sinfo_consistent(s->u.tuple.fields[i]))
+        return false;
+    return true;
+  case IR_SI_FUNC:
+    for (int i = 0; i < s->u.func.nparams && s->u.func.params; i++)
+      if (!wf_sinfo_consistent(s->u.func.params[i]))
+        return false;
+    return wf_sinfo_consistent(s->u.func.ret);
+  case IR_SI_OBJECT:
+  case IR_SI_PRIM:
+    break;
+  }
+  return true;
+}
+
+void
+wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
+{
+  if (!s)
+    return;
+  int n;
+  switch (s->kind) {
+  case IR_SI_TENSOR:
+    n = written_len(s, s->u.tensor.shape, s->u.tensor.ndim);
+    if (n >= 0 && s->u.tensor.ndim >= 0 && n != s->u.tensor.ndim)
+      wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what, s->u.tensor.ndim, n);
+    break;
+  case IR_SI_SHAPE:
+    n = written_len(s, s->u.shape.values, s->u.shape.ndim);
+    if (n >= 0 && s->u.shape.ndim >= 0 && n != s->u.shape.ndim)
+      wf_error(c, loc, "%s: shape struct info has ndim=%d but %d values", what, s->u.shape.ndim, n);
+    break;
+  case IR_SI_TUPLE:
+    for (int i = 0; i < s->u.tuple.n; i++)
+      wf_check_sinfo(c, s->u.tuple.fields[i], loc, what);
+    break;
+  case IR_SI_FUNC:
+    for (int i = 0; i < s->u.func.nparams && s->u.func.params; i++)
+      wf_check_sinfo(c, s->u.func.params[i], loc, what);
+    wf_check_sinfo(c, s->u.func.ret, loc, what);
+    break;
+  case IR_SI_OBJECT:
+  case IR_SI_PRIM:
+    break;
+  }
+}
+
+static const char *
+kind_name(IrSInfoKind k)
+{
+  switch (k) {
+  case IR_SI_OBJECT:
+    return "R.Object";
+  case IR_SI_PRIM:
+    return "R.Prim";
+  case IR_SI_SHAPE:
+    return "R.Shape";
+  case IR_SI_TENSOR:
+    return "R.Tensor";
+  case IR_SI_TUPLE:
+    return "R.Tuple";
+  case IR_SI_FUNC:
+    return "R.Callable";
+  }
+  return "?";
+}
+
+static bool
+dtypes_differ(IrDType a, IrDType b, IrBuf *why)
+{
+  if (a.code == IR_DT_VOID || b.code == IR_DT_VOID || ir_dtype_eq(a, b))
+    return false;
+  char sa[32], sb[32];
+  ir_buf_printf(why, "dtype %s vs %s", ir_dtype_str(a, sa), ir_dtype_str(b, sb));
+  return true;
+}
+
+/* Ranks and literal dims of two shapes (tensor shapes or shape values). */
+static bool
+dims_differ(IrPrimExpr **a, int na, IrPrimExpr **b, int nb, IrBuf *why)
+{
+  if (na >= 0 && nb >= 0 && na != nb) {
+    ir_buf_printf(why, "rank %d vs %d", na, nb);
+    return true;
+  }
+  if (!a || !b || na < 0)
+    return false;
+  for (int i = 0; i < na; i++) {
+    int64_t x, y;
+    if (ir_prim_is_int(a[i], &x) && ir_prim_is_int(b[i], &y) && x != y) {
+      ir_buf_printf(why, "dim %d is %" PRId64 " vs %" PRId64, i, x, y);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool
+wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
+{
+  if (!ann || !val || ann->kind == IR_SI_OBJECT || val->kind == IR_SI_OBJECT)
+    return false;
+  if (ann->kind != val->kind) {
+    ir_buf_printf(why, "%s vs %s", kind_name(ann->kind), kind_name(val->kind));
+    return true;
+  }
+  switch (ann->kind) {
+  case IR_SI_TENSOR:
+    return dims_differ(ann->u.tensor.shape, ann->u.tensor.ndim, val->u.tensor.shape, val->u.tensor.ndim, why) ||
+           dtypes_differ(ann->u.tensor.dtype, val->u.tensor.dtype, why);
+  case IR_SI_SHAPE:
+    return dims_differ(ann->u.shape.values, ann->u.shape.ndim, val->u.shape.values, val->u.shape.ndim, why);
+  case IR_SI_PRIM:
+    return dtypes_differ(ann->u.prim.dtype, val->u.prim.dtype, why);
+  case IR_SI_TUPLE:
+    if (ann->u.tuple.n != val->u.tuple.n) {
+      ir_buf_printf(why, "tuple of %d fields vs %d", ann->u.tuple.n, val->u.tuple.n);
+      return true;
+    }
+    for (int i = 0; i < ann->u.tuple.n; i++)
+      if (wf_sinfo_contradicts(ann->u.tuple.fields[i], val->u.tuple.fields[i], why))
+        return true;
+    return false;
+  case IR_SI_OBJECT:
+  case IR_SI_FUNC:
+    break;
+  }
+  return false;
+}
