@@ -44,7 +44,8 @@ wf_map_get(const WfMap *map, const void *key)
 static void
 map_grow(WfMap *map)
 {
-  WfMap bigger = {calloc(map->cap ? map->cap * 2 : 64, sizeof(WfEntry)), map->cap ? map->cap * 2 : 64, 0};
+  WfMap bigger = {calloc(map->cap ? map->cap * 2 : 64, sizeof(WfEntry)),
+                  map->cap ? map->cap * 2 : 64, 0};
   if (!bigger.slots)
     abort();
   for (size_t i = 0; i < map->cap; i++) {

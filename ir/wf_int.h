@@ -64,8 +64,7 @@ typedef struct {
 
 /* Records "in function 'F'[, WHERE]: MESSAGE" at loc (at the function's loc
  * when loc is unknown) and counts it. */
-void wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool wf_loc_known(IrLoc loc);
 const char *wf_name(IrSym s); /* "?" for NULL */
 

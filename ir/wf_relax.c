@@ -76,7 +76,8 @@ define_var(WfChecker *c, const IrExpr *v, IrLoc loc)
   e->state = WF_VAR_VISIBLE;
   ir_vec_push(&c->scope, (void *)v);
   if (v->kind == IR_EX_VAR && v->u.var.dataflow && !c->in_dataflow)
-    wf_error(c, loc, "dataflow var '%s' is defined outside a dataflow block", wf_name(v->u.var.name));
+    wf_error(c, loc, "dataflow var '%s' is defined outside a dataflow block",
+             wf_name(v->u.var.name));
 }
 
 /* Ends the scope of every var bound since mark (all of them, or only the
@@ -149,8 +150,8 @@ static void
 check_arity(WfChecker *c, const char *kind, const char *name, int nparams, int nargs)
 {
   if (nparams != nargs)
-    wf_error(c, call_loc(c), "%s '%s' takes %d argument%s but is called with %d", kind, name, nparams,
-             nparams == 1 ? "" : "s", nargs);
+    wf_error(c, call_loc(c), "%s '%s' takes %d argument%s but is called with %d", kind, name,
+             nparams, nparams == 1 ? "" : "s", nargs);
 }
 
 /* R.call_tir and R.call_tir_inplace: the callee must be a prim_func. */
@@ -164,7 +165,8 @@ check_call_tir(WfChecker *c, const IrExpr *e, const char *name)
   }
   const IrGlobal *g = ir_module_find(c->m, callee->u.global);
   if (g && g->kind != IR_GLOBAL_PRIM)
-    wf_error(c, call_loc(c), "the callee '%s' of %s is not a prim_func", wf_name(callee->u.global), name);
+    wf_error(c, call_loc(c), "the callee '%s' of %s is not a prim_func", wf_name(callee->u.global),
+             name);
 }
 
 static void

@@ -61,7 +61,8 @@ wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
   case IR_SI_TENSOR:
     n = written_len(s, s->u.tensor.shape, s->u.tensor.ndim);
     if (n >= 0 && s->u.tensor.ndim >= 0 && n != s->u.tensor.ndim)
-      wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what, s->u.tensor.ndim, n);
+      wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what,
+               s->u.tensor.ndim, n);
     break;
   case IR_SI_SHAPE:
     n = written_len(s, s->u.shape.values, s->u.shape.ndim);
@@ -144,10 +145,12 @@ wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
   }
   switch (ann->kind) {
   case IR_SI_TENSOR:
-    return dims_differ(ann->u.tensor.shape, ann->u.tensor.ndim, val->u.tensor.shape, val->u.tensor.ndim, why) ||
+    return dims_differ(ann->u.tensor.shape, ann->u.tensor.ndim, val->u.tensor.shape,
+                       val->u.tensor.ndim, why) ||
            dtypes_differ(ann->u.tensor.dtype, val->u.tensor.dtype, why);
   case IR_SI_SHAPE:
-    return dims_differ(ann->u.shape.values, ann->u.shape.ndim, val->u.shape.values, val->u.shape.ndim, why);
+    return dims_differ(ann->u.shape.values, ann->u.shape.ndim, val->u.shape.values,
+                       val->u.shape.ndim, why);
   case IR_SI_PRIM:
     return dtypes_differ(ann->u.prim.dtype, val->u.prim.dtype, why);
   case IR_SI_TUPLE:

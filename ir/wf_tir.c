@@ -97,10 +97,11 @@ check_access(WfChecker *c, const char *what, const IrBuffer *b, int n, bool chec
   if (!b)
     return;
   if (!buffer_in_scope(c, b))
-    wf_error(c, c->loc, "%s buffer '%s' that is not a parameter or an allocation in scope", what, wf_name(b->name));
+    wf_error(c, c->loc, "%s buffer '%s' that is not a parameter or an allocation in scope", what,
+             wf_name(b->name));
   if (check_count && n != b->ndim)
-    wf_error(c, c->loc, "%s buffer '%s' with %d ind%s but the buffer has %d dimension%s", what, wf_name(b->name), n,
-             n == 1 ? "ex" : "ices", b->ndim, b->ndim == 1 ? "" : "s");
+    wf_error(c, c->loc, "%s buffer '%s' with %d ind%s but the buffer has %d dimension%s", what,
+             wf_name(b->name), n, n == 1 ? "ex" : "ices", b->ndim, b->ndim == 1 ? "" : "s");
 }
 
 /* --- expressions ---------------------------------------------------------------- */
