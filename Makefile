@@ -107,3 +107,9 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(TEST_SRCS:%.c=$(BUILD)/%.d)
+
+# A first look: check and print a sample model.
+.PHONY: demo
+demo: $(BUILD)/rxc
+	$(BUILD)/rxc check samples/mlp.py && echo "samples/mlp.py is well-formed"
+	$(BUILD)/rxc opt samples/mlp.py

@@ -1,0 +1,129 @@
+/*
+ * test_cli.c - the rxc command as a user meets it: verbs, exit statuses
+ * (0 ok, 1 bad input, 2 bad usage), diagnostics on stderr, results on
+ * stdout or in files, and no output file when the input is bad.
+ *
+ * Runs the binary named by $RXC (build/rxc by default) through the shell.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+static const char *
+rxc(void)
+{
+  const char *p = getenv("RXC");
+  return p && *p ? p : "build/rxc";
+}
+
+/* Runs `rxc args`, capturing stdout and stderr; returns the exit status. */
+static int
+run(const char *args, char **out, char **err)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s %s >build/cli.out 2>build/cli.err </dev/null", rxc(), args);
+  int status = system(cmd);
+  *out = tu_read_file("build/cli.out");
+  *err = tu_read_file("build/cli.err");
+  assert_non_null(*out);
+  assert_non_null(*err);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void
+expect(const char *args, int status, const char *in_out, const char *in_err)
+{
+  char *out, *err;
+  int got = run(args, &out, &err);
+  if (got != status || (in_out && !strstr(out, in_out)) || (in_err && !strstr(err, in_err)))
+    printf("rxc %s\n  status %d (want %d)\n  stdout: %s\n  stderr: %s\n", args, got, status, out, err);
+  assert_int_equal(got, status);
+  if (in_out)
+    assert_non_null(strstr(out, in_out));
+  if (in_err)
+    assert_non_null(strstr(err, in_err));
+  free(out);
+  free(err);
+}
+
+static void
+test_help_and_version(void **state)
+{
+  (void)state;
+  expect("--version", 0, "rxc " RXC_VERSION, NULL);
+  expect("--help", 0, "usage: rxc", NULL);
+  expect("check --help", 0, "usage: rxc check", NULL);
+  expect("opt --help", 0, "usage: rxc opt", NULL);
+  expect("equal --help", 0, "usage: rxc equal", NULL);
+}
+
+static void
+test_usage_errors(void **state)
+{
+  (void)state;
+  expect("", 2, NULL, "usage: rxc");
+  expect("frobnicate", 2, NULL, "unknown command 'frobnicate'");
+  expect("check", 2, NULL, "check takes one FILE");
+  expect("opt tests/cli/a.py --bogus", 2, NULL, "unknown option '--bogus'");
+  expect("equal tests/cli/a.py", 2, NULL, "two files");
+}
+
+static void
+test_check(void **state)
+{
+  (void)state;
+  expect("check tests/cli/a.py", 0, NULL, NULL);
+  expect("check tests/cli/bad.py", 1, NULL, "tests/cli/bad.py:5:16: error:");
+  expect("check tests/cli/no_such_file.py", 1, NULL, "cannot open");
+}
+
+static void
+test_opt_prints_and_writes(void **state)
+{
+  (void)state;
+  expect("opt tests/cli/a.py", 0, "def main(", NULL);
+  unlink("build/cli-opt.py");
+  expect("opt tests/cli/a.py -o build/cli-opt.py", 0, NULL, NULL);
+  char *text = tu_read_file("build/cli-opt.py");
+  assert_non_null(text);
+  assert_non_null(strstr(text, "R.multiply(lv, lv)"));
+  free(text);
+  /* the printed module reads back to an equal one */
+  expect("equal tests/cli/a.py build/cli-opt.py", 0, NULL, NULL);
+  /* bad input: status 1 and no output file, not even a partial one */
+  unlink("build/cli-bad.py");
+  expect("opt tests/cli/bad.py -o build/cli-bad.py", 1, NULL, "error:");
+  struct stat st;
+  assert_int_not_equal(stat("build/cli-bad.py", &st), 0);
+  assert_int_not_equal(stat("build/cli-bad.py.tmp", &st), 0);
+}
+
+static void
+test_equal(void **state)
+{
+  (void)state;
+  expect("equal tests/cli/a.py tests/cli/a.py", 0, NULL, NULL);
+  expect("equal tests/cli/a.py tests/cli/a_renamed.py", 0, NULL, NULL);
+  expect("equal tests/cli/a.py tests/cli/b.py", 1, "not equal", NULL);
+  expect("equal tests/cli/a.py tests/cli/bad.py", 1, NULL, "error:");
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
+      cmocka_unit_test(test_check),            cmocka_unit_test(test_opt_prints_and_writes),
+      cmocka_unit_test(test_equal),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
