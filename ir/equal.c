@@ -93,11 +93,9 @@ walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
     return same_count(w, a->u.tuple.n, b->u.tuple.n, "fields") &&
            walk_sinfo_list(w, a->u.tuple.fields, b->u.tuple.fields, a->u.tuple.n, "field %d");
   case IR_SI_FUNC:
-    return same_bool(w, a->u.func.packed, b->u.func.packed, NULL, "R.PackedFunc",
-                     "R.Callable") &&
+    return same_bool(w, a->u.func.packed, b->u.func.packed, NULL, "R.PackedFunc", "R.Callable") &&
            same_int(w, a->u.func.nparams, b->u.func.nparams, "parameters") &&
-           walk_sinfo_list(w, a->u.func.params, b->u.func.params, a->u.func.nparams,
-                           "param %d") &&
+           walk_sinfo_list(w, a->u.func.params, b->u.func.params, a->u.func.nparams, "param %d") &&
            same_presence(w, a->u.func.ret, b->u.func.ret, "return") &&
            walk_sinfo(w, a->u.func.ret, b->u.func.ret) &&
            same_bool(w, a->u.func.pure, b->u.func.pure, "purity", "pure", "impure");
@@ -199,8 +197,7 @@ walk_const_data(Walk *w, const IrTensorData *a, const IrTensorData *b)
 static bool
 walk_const(Walk *w, const IrTensorData *a, const IrTensorData *b)
 {
-  if (!same_dtype(w, a->dtype, b->dtype, "dtype") ||
-      !same_count(w, a->ndim, b->ndim, "ndim"))
+  if (!same_dtype(w, a->dtype, b->dtype, "dtype") || !same_count(w, a->ndim, b->ndim, "ndim"))
     return false;
   for (int i = 0; i < a->ndim; i++) {
     size_t saved = path_push(w, "dim %d", i);
@@ -374,8 +371,8 @@ walk_call(Walk *w, const IrExpr *a, const IrExpr *b)
             walk_expr_list(w, a->u.call.args, b->u.call.args, a->u.call.nargs, "args[%d]") &&
             walk_attr_dict(w, a->u.call.attrs, b->u.call.attrs, "attrs") &&
             same_count(w, a->u.call.nsinfo_args, b->u.call.nsinfo_args, "sinfo_args") &&
-            walk_sinfo_list(w, a->u.call.sinfo_args, b->u.call.sinfo_args,
-                            a->u.call.nsinfo_args, "sinfo_args[%d]");
+            walk_sinfo_list(w, a->u.call.sinfo_args, b->u.call.sinfo_args, a->u.call.nsinfo_args,
+                            "sinfo_args[%d]");
   if (ok)
     path_pop(w, saved);
   return ok;
@@ -444,6 +441,8 @@ walk_expr_kind(Walk *w, const IrExpr *a, const IrExpr *b)
     return same_dtype(w, a->u.dtype, b->u.dtype, NULL);
   case IR_EX_GLOBAL:
   case IR_EX_EXTERN:
+    if (w->mode == WALK_EQUAL && strcmp(name_or(a->u.global), name_or(b->u.global)) != 0)
+      return expr_differs(w, a, b, "");
     return same_str(w, a->u.global, b->u.global, NULL);
   case IR_EX_SEQ:
     return walk_seq(w, a, b);
@@ -488,8 +487,7 @@ walk_function(Walk *w, const IrFunction *a, const IrFunction *b)
   return walk_sinfo_at(w, a->ret, b->ret, "return struct info") &&
          same_bool(w, a->pure, b->pure, "purity", "pure", "impure") &&
          same_bool(w, a->is_private, b->is_private, "private", "private", "public") &&
-         walk_attr_dict(w, a->attrs, b->attrs, "attrs") &&
-         walk_expr(w, a->body, b->body);
+         walk_attr_dict(w, a->attrs, b->attrs, "attrs") && walk_expr(w, a->body, b->body);
 }
 
 /* --- modules ------------------------------------------------------------ */

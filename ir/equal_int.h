@@ -37,14 +37,14 @@ typedef enum {
 
 typedef struct {
   WalkMode mode;
-  bool identity;  /* vars and buffers compare by pointer (free vars) */
-  PtrMap a2b;     /* WALK_EQUAL: a's bound objects to b's */
-  PtrMap b2a;     /* WALK_EQUAL: the inverse */
-  PtrMap index;   /* WALK_HASH: bound object -> first-occurrence index */
+  bool identity; /* vars and buffers compare by pointer (free vars) */
+  PtrMap a2b;    /* WALK_EQUAL: a's bound objects to b's */
+  PtrMap b2a;    /* WALK_EQUAL: the inverse */
+  PtrMap index;  /* WALK_HASH: bound object -> first-occurrence index */
   uintptr_t next_index;
-  uint64_t h;     /* WALK_HASH: running hash */
-  IrBuf *why;     /* WALK_EQUAL: where to explain the first difference */
-  IrBuf path;     /* frames "function 'f': param 0: ..." (only with why) */
+  uint64_t h; /* WALK_HASH: running hash */
+  IrBuf *why; /* WALK_EQUAL: where to explain the first difference */
+  IrBuf path; /* frames "function 'f': param 0: ..." (only with why) */
 } Walk;
 
 /* What meeting a bound object pair found. */

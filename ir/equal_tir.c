@@ -15,53 +15,102 @@
 #include "equal_int.h"
 
 static const char *const prim_kind_names[] = {
-    [IR_PE_INT] = "int",        [IR_PE_FLOAT] = "float",   [IR_PE_STR] = "str",
-    [IR_PE_VAR] = "var",        [IR_PE_LOAD] = "load",     [IR_PE_ADD] = "+",
-    [IR_PE_SUB] = "-",          [IR_PE_MUL] = "*",         [IR_PE_DIV] = "T.Div",
-    [IR_PE_MOD] = "T.truncmod", [IR_PE_FLOORDIV] = "//",   [IR_PE_FLOORMOD] = "%",
-    [IR_PE_MIN] = "T.min",      [IR_PE_MAX] = "T.max",     [IR_PE_EQ] = "==",
-    [IR_PE_NE] = "!=",          [IR_PE_LT] = "<",          [IR_PE_LE] = "<=",
-    [IR_PE_GT] = ">",           [IR_PE_GE] = ">=",         [IR_PE_AND] = "and",
-    [IR_PE_OR] = "or",          [IR_PE_NOT] = "not",       [IR_PE_SELECT] = "T.Select",
+    [IR_PE_INT] = "int",        [IR_PE_FLOAT] = "float", [IR_PE_STR] = "str",
+    [IR_PE_VAR] = "var",        [IR_PE_LOAD] = "load",   [IR_PE_ADD] = "+",
+    [IR_PE_SUB] = "-",          [IR_PE_MUL] = "*",       [IR_PE_DIV] = "T.Div",
+    [IR_PE_MOD] = "T.truncmod", [IR_PE_FLOORDIV] = "//", [IR_PE_FLOORMOD] = "%",
+    [IR_PE_MIN] = "T.min",      [IR_PE_MAX] = "T.max",   [IR_PE_EQ] = "==",
+    [IR_PE_NE] = "!=",          [IR_PE_LT] = "<",        [IR_PE_LE] = "<=",
+    [IR_PE_GT] = ">",           [IR_PE_GE] = ">=",       [IR_PE_AND] = "and",
+    [IR_PE_OR] = "or",          [IR_PE_NOT] = "not",     [IR_PE_SELECT] = "T.Select",
     [IR_PE_CAST] = "T.Cast",    [IR_PE_CALL] = "call",
 };
 
-/* A short description for messages: leaves by value or name, the rest by
- * the printer's text when it prints something, else by kind. */
+static bool
+is_infix(IrPrimKind k)
+{
+  return (k >= IR_PE_ADD && k <= IR_PE_MUL) || (k >= IR_PE_FLOORDIV && k <= IR_PE_FLOORMOD) ||
+         (k >= IR_PE_EQ && k <= IR_PE_OR);
+}
+
+static void write_prim(const IrPrimExpr *e, IrBuf *out, int depth);
+
+/* Comma-separated expressions. */
+static void
+write_prims(IrPrimExpr *const *items, int n, IrBuf *out, int depth)
+{
+  for (int i = 0; i < n; i++) {
+    if (i)
+      ir_buf_puts(out, ", ");
+    write_prim(items[i], out, depth);
+  }
+}
+
+/* Compact text of a scalar expression for messages (not TVMScript: no
+ * dtype suffixes, parentheses around every nested infix operation); cut to
+ * "..." below a few levels.  Independent of the printer so messages are
+ * stable. */
+static void
+write_prim(const IrPrimExpr *e, IrBuf *out, int depth)
+{
+  char buf[32];
+  if (!e || depth > 4) {
+    ir_buf_puts(out, e ? "..." : "none");
+    return;
+  }
+  bool paren = depth > 0 && (is_infix(e->kind) || e->kind == IR_PE_NOT);
+  if (paren)
+    ir_buf_puts(out, "(");
+  if (e->kind == IR_PE_INT) {
+    ir_buf_printf(out, "%" PRId64, e->u.int_value);
+  } else if (e->kind == IR_PE_FLOAT) {
+    ir_buf_printf(out, "%.17g", e->u.float_value);
+  } else if (e->kind == IR_PE_STR) {
+    ir_buf_printf(out, "\"%s\"", e->u.str);
+  } else if (e->kind == IR_PE_VAR) {
+    ir_buf_puts(out, e->u.var ? e->u.var : "?");
+  } else if (e->kind == IR_PE_LOAD) {
+    ir_buf_printf(out, "%s[", e->u.load.buffer->name ? e->u.load.buffer->name : "?");
+    write_prims(e->u.load.indices, e->u.load.n, out, depth + 1);
+    ir_buf_puts(out, "]");
+  } else if (is_infix(e->kind)) {
+    write_prim(e->u.bin.a, out, depth + 1);
+    ir_buf_printf(out, " %s ", prim_kind_names[e->kind]);
+    write_prim(e->u.bin.b, out, depth + 1);
+  } else if (e->kind == IR_PE_NOT) {
+    ir_buf_puts(out, "not ");
+    write_prim(e->u.bin.a, out, depth + 1);
+  } else if (e->kind == IR_PE_CAST) {
+    ir_buf_printf(out, "T.Cast(\"%s\", ", ir_dtype_str(e->dtype, buf));
+    write_prim(e->u.bin.a, out, depth + 1);
+    ir_buf_puts(out, ")");
+  } else if (e->kind == IR_PE_SELECT) {
+    IrPrimExpr *items[3] = {e->u.select.cond, e->u.select.a, e->u.select.b};
+    ir_buf_puts(out, "T.Select(");
+    write_prims(items, 3, out, depth + 1);
+    ir_buf_puts(out, ")");
+  } else if (e->kind == IR_PE_CALL) {
+    ir_buf_printf(out, "%s(", e->u.call.op ? e->u.call.op : "?");
+    write_prims(e->u.call.args, e->u.call.n, out, depth + 1);
+    ir_buf_puts(out, ")");
+  } else { /* T.min, T.max, T.truncmod, T.Div */
+    IrPrimExpr *items[2] = {e->u.bin.a, e->u.bin.b};
+    ir_buf_printf(out, "%s(", prim_kind_names[e->kind]);
+    write_prims(items, 2, out, depth + 1);
+    ir_buf_puts(out, ")");
+  }
+  if (paren)
+    ir_buf_puts(out, ")");
+}
+
+/* A short description for messages: "var 'n'" for a var, else its text. */
 void
 describe_prim(const IrPrimExpr *e, IrBuf *out)
 {
-  if (!e) {
-    ir_buf_puts(out, "none");
-    return;
-  }
-  switch (e->kind) {
-  case IR_PE_INT:
-    ir_buf_printf(out, "%" PRId64, e->u.int_value);
-    return;
-  case IR_PE_FLOAT:
-    ir_buf_printf(out, "%.17g", e->u.float_value);
-    return;
-  case IR_PE_STR:
-    ir_buf_printf(out, "\"%s\"", e->u.str);
-    return;
-  case IR_PE_VAR:
+  if (e && e->kind == IR_PE_VAR)
     ir_buf_printf(out, "var '%s'", e->u.var ? e->u.var : "?");
-    return;
-  case IR_PE_LOAD:
-    ir_buf_printf(out, "load of '%s'", e->u.load.buffer->name ? e->u.load.buffer->name : "?");
-    return;
-  default:
-    break;
-  }
-  size_t before = out->len;
-  ir_prim_expr_print(e, out);
-  if (out->len > before)
-    return;
-  if (e->kind == IR_PE_CALL)
-    ir_buf_printf(out, "call %s", e->u.call.op);
   else
-    ir_buf_printf(out, "%s expression", prim_kind_names[e->kind]);
+    write_prim(e, out, 0);
 }
 
 static bool
@@ -166,8 +215,7 @@ scope_of(const IrBuffer *buf)
 static bool
 walk_buffer_details(Walk *w, const IrBuffer *a, const IrBuffer *b)
 {
-  return same_dtype(w, a->dtype, b->dtype, "dtype") &&
-         same_count(w, a->ndim, b->ndim, "ndim") &&
+  return same_dtype(w, a->dtype, b->dtype, "dtype") && same_count(w, a->ndim, b->ndim, "ndim") &&
          walk_prims(w, a->shape, b->shape, a->ndim, "dim %d") &&
          same_str(w, scope_of(a), scope_of(b), "scope") &&
          same_int(w, a->align, b->align, "align") &&
@@ -199,13 +247,11 @@ walk_buffer_use(Walk *w, const IrBuffer *a, const IrBuffer *b)
 static bool
 walk_range(Walk *w, const IrRange *a, const IrRange *b)
 {
-  return walk_prim_at(w, a->min, b->min, "min") &&
-         walk_prim_at(w, a->extent, b->extent, "extent");
+  return walk_prim_at(w, a->min, b->min, "min") && walk_prim_at(w, a->extent, b->extent, "extent");
 }
 
 static bool
-walk_regions(Walk *w, const IrBufferRegion *a, const IrBufferRegion *b, int n,
-             const char *label)
+walk_regions(Walk *w, const IrBufferRegion *a, const IrBufferRegion *b, int n, const char *label)
 {
   for (int i = 0; i < n; i++) {
     size_t saved = path_push(w, "%s %d", label, i);
@@ -224,9 +270,14 @@ walk_regions(Walk *w, const IrBufferRegion *a, const IrBufferRegion *b, int n,
 }
 
 static const char *const stmt_kind_names[] = {
-    [IR_ST_SEQ] = "statement list", [IR_ST_FOR] = "for",   [IR_ST_BLOCK] = "block",
-    [IR_ST_STORE] = "store",        [IR_ST_LET] = "let",   [IR_ST_IF] = "if",
-    [IR_ST_EVALUATE] = "evaluate",  [IR_ST_ALLOC] = "alloc_buffer",
+    [IR_ST_SEQ] = "statement list",
+    [IR_ST_FOR] = "for",
+    [IR_ST_BLOCK] = "block",
+    [IR_ST_STORE] = "store",
+    [IR_ST_LET] = "let",
+    [IR_ST_IF] = "if",
+    [IR_ST_EVALUATE] = "evaluate",
+    [IR_ST_ALLOC] = "alloc_buffer",
 };
 
 static bool walk_stmt(Walk *w, const IrStmt *a, const IrStmt *b);
@@ -243,8 +294,10 @@ walk_stmt_at(Walk *w, const IrStmt *a, const IrStmt *b, const char *what)
 }
 
 static const char *const iter_kind_names[] = {
-    [IR_ITER_SPATIAL] = "spatial", [IR_ITER_REDUCE] = "reduce",
-    [IR_ITER_SCAN] = "scan",       [IR_ITER_OPAQUE] = "opaque",
+    [IR_ITER_SPATIAL] = "spatial",
+    [IR_ITER_REDUCE] = "reduce",
+    [IR_ITER_SCAN] = "scan",
+    [IR_ITER_OPAQUE] = "opaque",
 };
 
 static bool
@@ -260,8 +313,7 @@ walk_iter_vars(Walk *w, const IrTirBlock *a, const IrTirBlock *b)
     walk_mix(w, ia->kind);
     if (!walk_prim_at(w, ia->dom.min, ib->dom.min, "domain min") ||
         !walk_prim_at(w, ia->dom.extent, ib->dom.extent, "domain extent") ||
-        !walk_prim_at(w, ia->binding, ib->binding, "binding") ||
-        !walk_prim(w, ia->var, ib->var))
+        !walk_prim_at(w, ia->binding, ib->binding, "binding") || !walk_prim(w, ia->var, ib->var))
       return false;
     path_pop(w, saved);
   }
@@ -284,21 +336,21 @@ walk_block(Walk *w, const IrTirBlock *a, const IrTirBlock *b)
       return false;
   return walk_attr_dict(w, a->attrs, b->attrs, "block_attr") &&
          same_presence(w, a->init, b->init, "init") &&
-         (!a->init || walk_stmt_at(w, a->init, b->init, "init")) &&
-         walk_stmt(w, a->body, b->body);
+         (!a->init || walk_stmt_at(w, a->init, b->init, "init")) && walk_stmt(w, a->body, b->body);
 }
 
 static const char *const for_kind_names[] = {
-    [IR_FOR_SERIAL] = "serial", [IR_FOR_PARALLEL] = "parallel",
-    [IR_FOR_UNROLL] = "unroll", [IR_FOR_VECTORIZED] = "vectorized",
+    [IR_FOR_SERIAL] = "serial",
+    [IR_FOR_PARALLEL] = "parallel",
+    [IR_FOR_UNROLL] = "unroll",
+    [IR_FOR_VECTORIZED] = "vectorized",
 };
 
 static bool
 walk_loop(Walk *w, const IrStmt *a, const IrStmt *b)
 {
   if (w->mode == WALK_EQUAL && a->u.loop.kind != b->u.loop.kind)
-    return mismatch(w, "%s vs %s", for_kind_names[a->u.loop.kind],
-                    for_kind_names[b->u.loop.kind]);
+    return mismatch(w, "%s vs %s", for_kind_names[a->u.loop.kind], for_kind_names[b->u.loop.kind]);
   walk_mix(w, a->u.loop.kind);
   return walk_prim_at(w, a->u.loop.min, b->u.loop.min, "min") &&
          walk_prim_at(w, a->u.loop.extent, b->u.loop.extent, "extent") &&
@@ -394,8 +446,7 @@ walk_prim_func(Walk *w, const IrPrimFunc *a, const IrPrimFunc *b)
   for (int i = 0; i < a->nparams; i++) {
     const IrPrimParam *pa = &a->params[i], *pb = &b->params[i];
     size_t saved = path_push(w, "param %d", i);
-    if (!walk_prim(w, pa->var, pb->var) ||
-        !same_presence(w, pa->buffer, pb->buffer, "buffer") ||
+    if (!walk_prim(w, pa->var, pb->var) || !same_presence(w, pa->buffer, pb->buffer, "buffer") ||
         (pa->buffer && !walk_buffer_use(w, pa->buffer, pb->buffer)))
       return false;
     path_pop(w, saved);

@@ -311,8 +311,8 @@ same_double(Walk *w, double a, double b, const char *what)
   }
   if (ba == bb || (nan_a && double_is_nan(b)))
     return true;
-  return mismatch(w, "%s%s%.17g vs %.17g (bits 0x%016" PRIx64 " vs 0x%016" PRIx64 ")",
-                  WHAT(what), a, b, ba, bb);
+  return mismatch(w, "%s%s%.17g vs %.17g (bits 0x%016" PRIx64 " vs 0x%016" PRIx64 ")", WHAT(what),
+                  a, b, ba, bb);
 }
 
 bool
@@ -331,9 +331,8 @@ same_presence(Walk *w, const void *a, const void *b, const char *what)
 /* --- attribute values ------------------------------------------------------ */
 
 static const char *const attr_kind_names[] = {
-    [IR_AT_NONE] = "None", [IR_AT_BOOL] = "bool", [IR_AT_INT] = "int",
-    [IR_AT_FLOAT] = "float", [IR_AT_STR] = "str",  [IR_AT_LIST] = "list",
-    [IR_AT_DICT] = "dict", [IR_AT_PRIM] = "expr",
+    [IR_AT_NONE] = "None", [IR_AT_BOOL] = "bool", [IR_AT_INT] = "int",   [IR_AT_FLOAT] = "float",
+    [IR_AT_STR] = "str",   [IR_AT_LIST] = "list", [IR_AT_DICT] = "dict", [IR_AT_PRIM] = "expr",
 };
 
 /* The pairs of two dicts, keys compared by text (both are sorted by
@@ -347,8 +346,7 @@ walk_dict_pairs(Walk *w, const IrAttr *a, const IrAttr *b)
     const char *ka = a->u.list.keys[i], *kb = b->u.list.keys[i];
     if (w->mode == WALK_EQUAL && strcmp(ka, kb) != 0) {
       int c = strcmp(ka, kb);
-      return mismatch(w, "key \"%s\" missing in %s", c < 0 ? ka : kb,
-                      c < 0 ? "second" : "first");
+      return mismatch(w, "key \"%s\" missing in %s", c < 0 ? ka : kb, c < 0 ? "second" : "first");
     }
     walk_mix_str(w, ka);
     size_t saved = path_push(w, "\"%s\"", ka);
