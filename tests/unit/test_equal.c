@@ -682,6 +682,94 @@ test_prim_and_sinfo_equal(void **state)
   ir_ctx_free(ctx);
 }
 
+/*
+ * def main(x: R.Tensor(("n",), "float32"), c: R.Prim("bool")):
+ *     if c:
+ *         lv = R.add(x, x)
+ *         y = lv
+ *     else:
+ *         y = R.multiply(x, x)
+ *     @R.function
+ *     def f(z: R.Tensor((n,), "float32")):
+ *         return z                      # (or x, a captured var)
+ *     w = R.match_cast(y, R.Tensor((k,), "float32"))   # (or (n,))
+ *     t = (w, y)
+ *     return t[0]
+ */
+static IrModule *
+build_nested(IrCtx *ctx, const char *sfx, bool local_returns_x, bool cast_to_n)
+{
+  IrPrimExpr *n = ir_prim_var(ctx, nm(ctx, "n", sfx), IR_I64);
+  IrPrimExpr *k = ir_prim_var(ctx, nm(ctx, "k", sfx), IR_I64);
+  IrSInfo *tn = ir_sinfo_tensor(ctx, prims(ctx, 1, n), 1, IR_F32, -1);
+  IrSInfo *tk = ir_sinfo_tensor(ctx, prims(ctx, 1, cast_to_n ? n : k), 1, IR_F32, -1);
+  IrExpr *x = ir_var_new(ctx, nm(ctx, "x", sfx), tn, false, L0);
+  IrExpr *c = ir_var_new(ctx, nm(ctx, "c", sfx), ir_sinfo_prim(ctx, IR_BOOL, NULL), false, L0);
+  IrExpr *lv = ir_var_new(ctx, nm(ctx, "lv", sfx), tn, false, L0);
+  IrExpr *y = ir_var_new(ctx, nm(ctx, "y", sfx), tn, false, L0);
+  IrBinding *then_b = ir_alloc(ctx, sizeof *then_b);
+  then_b[0] = bind(lv, call2(ctx, IR_OP_ADD, x, x));
+  IrExpr *branch = ir_expr_new(ctx, IR_EX_IF, L0);
+  branch->u.branch.cond = c;
+  branch->u.branch.then_ = seq_of(ctx, then_b, 1, false, lv);
+  branch->u.branch.else_ = seq_of(ctx, NULL, 0, false, call2(ctx, IR_OP_MULTIPLY, x, x));
+
+  IrExpr *z = ir_var_new(ctx, nm(ctx, "z", sfx), tn, false, L0);
+  IrFunction *local = ir_alloc(ctx, sizeof *local);
+  local->params = exprs(ctx, 1, z);
+  local->nparams = 1;
+  local->body = seq_of(ctx, NULL, 0, false, local_returns_x ? x : z);
+  local->pure = true;
+  IrExpr *fn = ir_expr_new(ctx, IR_EX_FUNC, L0);
+  fn->u.func = local;
+  IrExpr *f = ir_var_new(ctx, nm(ctx, "f", sfx), NULL, false, L0);
+
+  IrExpr *w = ir_var_new(ctx, nm(ctx, "w", sfx), tk, false, L0);
+  IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, L0);
+  tuple->u.tuple.items = exprs(ctx, 2, w, y);
+  tuple->u.tuple.n = 2;
+  IrExpr *t = ir_var_new(ctx, nm(ctx, "t", sfx), NULL, false, L0);
+  IrExpr *get = ir_expr_new(ctx, IR_EX_GET, L0);
+  get->u.get.tuple = t;
+  get->u.get.index = 0;
+
+  IrBinding *bs = ir_alloc(ctx, sizeof *bs * 4);
+  bs[0] = bind(y, branch);
+  bs[1] = bind(f, fn);
+  bs[2] = bind(w, y);
+  bs[2].cast = tk;
+  bs[3] = bind(t, tuple);
+  IrFunction *main_fn = ir_alloc(ctx, sizeof *main_fn);
+  main_fn->params = exprs(ctx, 2, x, c);
+  main_fn->nparams = 2;
+  main_fn->body = seq_of(ctx, bs, 4, false, get);
+  main_fn->pure = true;
+  IrGlobal g = {ir_sym(ctx, "main"), IR_GLOBAL_RELAX, {.relax = main_fn}};
+  return module_of(ctx, 1, &g);
+}
+
+static void
+test_nested(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *ref = build_nested(ctx, "", false, false);
+  IrModule *renamed = build_nested(ctx, "_r", false, false);
+  assert_true(ir_module_equal(ref, renamed, NULL));
+  assert_true(ir_module_hash(ref) == ir_module_hash(renamed));
+  IrBuf why = {0};
+  assert_false(ir_module_equal(ref, build_nested(ctx, "", true, false), &why));
+  assert_string_equal(why.data, "function 'main': binding 'f' (block 0, binding 1): value: "
+                                "result: var 'z' vs var 'x'");
+  ir_buf_free(&why);
+  /* k is new at the match_cast: n there is a different dim */
+  assert_false(ir_module_equal(ref, build_nested(ctx, "", false, true), &why));
+  assert_string_equal(why.data, "function 'main': binding 'w' (block 0, binding 2): "
+                                "match_cast: dim 0: var 'k' vs var 'n'");
+  ir_buf_free(&why);
+  ir_ctx_free(ctx);
+}
+
 /* --- property test: random modules from a seeded generator ---------------- */
 
 /* The generator draws every choice from xorshift64 (same sequence on every
@@ -947,6 +1035,7 @@ main(void)
       cmocka_unit_test(test_float_attrs),
       cmocka_unit_test(test_attr_keys),
       cmocka_unit_test(test_prim_and_sinfo_equal),
+      cmocka_unit_test(test_nested),
       cmocka_unit_test(test_property),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
