@@ -35,7 +35,7 @@ IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/node.c ir/op.c
 PRINT_SRCS := ir/printer.c
 
 # structural equality and hash
-EQUAL_SRCS := ir/equal.c
+EQUAL_SRCS := ir/equal.c ir/equal_tir.c ir/equal_walk.c
 
 # well-formedness
 WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c

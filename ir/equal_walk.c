@@ -1,0 +1,418 @@
+/*
+ * equal_walk.c - the walker of structural equality and hashing: pointer
+ * maps, the bijection of bound variables, hash mixing, the path of the
+ * first difference, leaf comparisons and attribute values.
+ *
+ * Every same_* helper compares two leaf values (WALK_EQUAL) or mixes the
+ * first into the hash (WALK_HASH); see equal_int.h for why one traversal
+ * does both.  Floats follow one rule everywhere: equal when the bits are
+ * equal or both are NaN, so -0.0 differs from 0.0 and every NaN hashes alike.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "equal_int.h"
+
+/* --- pointer maps ---------------------------------------------------- */
+
+static size_t
+slot_of(const PtrMap *m, const void *key)
+{
+  uint64_t x = (uint64_t)(uintptr_t)key;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 29;
+  return (size_t)x & (m->cap - 1);
+}
+
+static bool
+map_get(const PtrMap *m, const void *key, uintptr_t *val)
+{
+  if (m->cap == 0)
+    return false;
+  for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == NULL)
+      return false;
+    if (m->keys[i] == key) {
+      *val = m->vals[i];
+      return true;
+    }
+  }
+}
+
+static void
+map_grow(PtrMap *m)
+{
+  PtrMap old = *m;
+  m->cap = old.cap ? old.cap * 2 : 64;
+  m->keys = calloc(m->cap, sizeof *m->keys);
+  m->vals = calloc(m->cap, sizeof *m->vals);
+  if (!m->keys || !m->vals)
+    abort(); /* out of memory, as in base.c */
+  m->len = 0;
+  for (size_t i = 0; i < old.cap; i++) {
+    if (!old.keys[i])
+      continue;
+    size_t j = slot_of(m, old.keys[i]);
+    while (m->keys[j])
+      j = (j + 1) & (m->cap - 1);
+    m->keys[j] = old.keys[i];
+    m->vals[j] = old.vals[i];
+    m->len++;
+  }
+  free(old.keys);
+  free(old.vals);
+}
+
+/* Adds key (absent before) with val; keeps the load at most one half. */
+static void
+map_put(PtrMap *m, const void *key, uintptr_t val)
+{
+  if ((m->len + 1) * 2 > m->cap)
+    map_grow(m);
+  size_t i = slot_of(m, key);
+  while (m->keys[i])
+    i = (i + 1) & (m->cap - 1);
+  m->keys[i] = key;
+  m->vals[i] = val;
+  m->len++;
+}
+
+static void
+map_clear(PtrMap *m)
+{
+  if (m->cap)
+    memset(m->keys, 0, m->cap * sizeof *m->keys);
+  m->len = 0;
+}
+
+static void
+map_free(PtrMap *m)
+{
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* --- the walker --------------------------------------------------------- */
+
+void
+walk_init(Walk *w, WalkMode mode, IrBuf *why)
+{
+  memset(w, 0, sizeof *w);
+  w->mode = mode;
+  w->why = mode == WALK_EQUAL ? why : NULL;
+  w->h = 0x6a09e667f3bcc909ULL;
+}
+
+void
+walk_free(Walk *w)
+{
+  map_free(&w->a2b);
+  map_free(&w->b2a);
+  map_free(&w->index);
+  ir_buf_free(&w->path);
+}
+
+void
+walk_reset_vars(Walk *w)
+{
+  map_clear(&w->a2b);
+  map_clear(&w->b2a);
+  map_clear(&w->index);
+  w->next_index = 0;
+}
+
+/* splitmix64's finalizer: every input bit affects every output bit. */
+static uint64_t
+scramble(uint64_t x)
+{
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+/* Order-sensitive: mixing u then v differs from v then u. */
+void
+walk_mix(Walk *w, uint64_t v)
+{
+  w->h = scramble(w->h ^ (v + 0x9e3779b97f4a7c15ULL));
+}
+
+void
+walk_mix_str(Walk *w, const char *s)
+{
+  uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+  if (!s) {
+    walk_mix(w, 0x5eed);
+    return;
+  }
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  walk_mix(w, h);
+}
+
+/* Meets the bound objects a and b (a Relax var, a TIR var or a buffer).
+ * WALK_HASH mixes the first-occurrence index of a.  WALK_EQUAL extends or
+ * checks the bijection; in identity mode a and b must be the same object. */
+BindResult
+walk_bind(Walk *w, const void *a, const void *b)
+{
+  uintptr_t got;
+  if (w->mode == WALK_HASH) {
+    if (map_get(&w->index, a, &got)) {
+      walk_mix(w, 0xb0u + got);
+      return BIND_SAME;
+    }
+    map_put(&w->index, a, w->next_index);
+    walk_mix(w, 0xf1u + w->next_index++);
+    return BIND_NEW;
+  }
+  if (w->identity)
+    return a == b ? BIND_SAME : BIND_BAD;
+  if (map_get(&w->a2b, a, &got))
+    return (const void *)got == b ? BIND_SAME : BIND_BAD;
+  if (map_get(&w->b2a, b, &got))
+    return BIND_BAD;
+  map_put(&w->a2b, a, (uintptr_t)b);
+  map_put(&w->b2a, b, (uintptr_t)a);
+  return BIND_NEW;
+}
+
+/* --- the path of the first difference ------------------------------------ */
+
+/* Appends a frame to the path; returns what path_pop restores. */
+size_t
+path_push(Walk *w, const char *fmt, ...)
+{
+  if (!w->why)
+    return 0;
+  size_t saved = w->path.len;
+  if (saved)
+    ir_buf_puts(&w->path, ": ");
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&w->path, fmt, ap);
+  va_end(ap);
+  return saved;
+}
+
+void
+path_pop(Walk *w, size_t saved)
+{
+  if (!w->why)
+    return;
+  w->path.len = saved;
+  if (w->path.data)
+    w->path.data[saved] = '\0';
+}
+
+/* Writes "path: detail" to why (when asked for) and returns false, so a
+ * caller can `return mismatch(...)`. */
+bool
+mismatch(Walk *w, const char *fmt, ...)
+{
+  if (!w->why)
+    return false;
+  if (w->path.len) {
+    ir_buf_put(w->why, w->path.data, w->path.len);
+    ir_buf_puts(w->why, ": ");
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(w->why, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* "what: " or nothing. */
+#define WHAT(what) (what) ? (what) : "", (what) ? ": " : ""
+
+/* --- leaves ------------------------------------------------------------- */
+
+bool
+same_int(Walk *w, int64_t a, int64_t b, const char *what)
+{
+  if (w->mode == WALK_HASH) {
+    walk_mix(w, (uint64_t)a);
+    return true;
+  }
+  if (a == b)
+    return true;
+  return mismatch(w, "%s%s%" PRId64 " vs %" PRId64, WHAT(what), a, b);
+}
+
+/* yes/no name the two values in the message ("dataflow var", "var"). */
+bool
+same_bool(Walk *w, bool a, bool b, const char *what, const char *yes, const char *no)
+{
+  if (w->mode == WALK_HASH) {
+    walk_mix(w, a ? 0x7u : 0x3u);
+    return true;
+  }
+  if (a == b)
+    return true;
+  return mismatch(w, "%s%s%s vs %s", WHAT(what), a ? yes : no, b ? yes : no);
+}
+
+bool
+same_dtype(Walk *w, IrDType a, IrDType b, const char *what)
+{
+  if (w->mode == WALK_HASH) {
+    walk_mix(w, (uint64_t)a.code << 32 | (uint64_t)a.bits << 16 | a.lanes);
+    return true;
+  }
+  if (ir_dtype_eq(a, b))
+    return true;
+  char sa[32], sb[32];
+  return mismatch(w, "%s%s%s vs %s", WHAT(what), ir_dtype_str(a, sa), ir_dtype_str(b, sb));
+}
+
+/* Interned strings of two modules may come from two contexts: compare the
+ * text, never the pointers.  NULL equals only NULL. */
+bool
+same_str(Walk *w, const char *a, const char *b, const char *what)
+{
+  if (w->mode == WALK_HASH) {
+    walk_mix_str(w, a);
+    return true;
+  }
+  if (a == b || (a && b && strcmp(a, b) == 0))
+    return true;
+  return mismatch(w, "%s%s%s%s%s vs %s%s%s", WHAT(what), a ? "\"" : "", a ? a : "none",
+                  a ? "\"" : "", b ? "\"" : "", b ? b : "none", b ? "\"" : "");
+}
+
+bool
+double_is_nan(double d)
+{
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  return (bits & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL &&
+         (bits & 0x000fffffffffffffULL) != 0;
+}
+
+/* Bitwise equal, or both NaN (any payload, any sign). */
+bool
+same_double(Walk *w, double a, double b, const char *what)
+{
+  uint64_t ba, bb;
+  memcpy(&ba, &a, sizeof ba);
+  memcpy(&bb, &b, sizeof bb);
+  bool nan_a = double_is_nan(a);
+  if (w->mode == WALK_HASH) {
+    walk_mix(w, nan_a ? 0x7ff8000000000000ULL : ba);
+    return true;
+  }
+  if (ba == bb || (nan_a && double_is_nan(b)))
+    return true;
+  return mismatch(w, "%s%s%.17g vs %.17g (bits 0x%016" PRIx64 " vs 0x%016" PRIx64 ")", WHAT(what),
+                  a, b, ba, bb);
+}
+
+bool
+same_count(Walk *w, int a, int b, const char *what)
+{
+  return same_int(w, a, b, what);
+}
+
+/* Both present or both absent; the message says which is which. */
+bool
+same_presence(Walk *w, const void *a, const void *b, const char *what)
+{
+  return same_bool(w, a != NULL, b != NULL, what, "present", "absent");
+}
+
+/* --- attribute values ------------------------------------------------------ */
+
+static const char *const attr_kind_names[] = {
+    [IR_AT_NONE] = "None", [IR_AT_BOOL] = "bool", [IR_AT_INT] = "int",   [IR_AT_FLOAT] = "float",
+    [IR_AT_STR] = "str",   [IR_AT_LIST] = "list", [IR_AT_DICT] = "dict", [IR_AT_PRIM] = "expr",
+};
+
+/* The pairs of two dicts, keys compared by text (both are sorted by
+ * construction, so pairwise comparison is order-independent). */
+static bool
+walk_dict_pairs(Walk *w, const IrAttr *a, const IrAttr *b)
+{
+  int na = a ? a->u.list.n : 0, nb = b ? b->u.list.n : 0;
+  walk_mix(w, IR_AT_DICT);
+  for (int i = 0; i < na && i < nb; i++) {
+    const char *ka = a->u.list.keys[i], *kb = b->u.list.keys[i];
+    if (w->mode == WALK_EQUAL && strcmp(ka, kb) != 0) {
+      int c = strcmp(ka, kb);
+      return mismatch(w, "key \"%s\" missing in %s", c < 0 ? ka : kb, c < 0 ? "second" : "first");
+    }
+    walk_mix_str(w, ka);
+    size_t saved = path_push(w, "\"%s\"", ka);
+    if (!walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
+      return false;
+    path_pop(w, saved);
+  }
+  if (na != nb) {
+    const IrAttr *longer = na > nb ? a : b;
+    return mismatch(w, "key \"%s\" missing in %s", longer->u.list.keys[na < nb ? na : nb],
+                    na > nb ? "second" : "first");
+  }
+  walk_mix(w, (uint64_t)na);
+  return true;
+}
+
+/* A dict-valued slot (function, call, block attributes): NULL means the
+ * empty dict, so `R.func_attr({})` equals no attributes at all. */
+bool
+walk_attr_dict(Walk *w, const IrAttr *a, const IrAttr *b, const char *what)
+{
+  bool dicts = (!a || a->kind == IR_AT_DICT) && (!b || b->kind == IR_AT_DICT);
+  size_t saved = path_push(w, "%s", what);
+  bool ok = dicts ? walk_dict_pairs(w, a, b) : walk_attr(w, a, b);
+  if (ok)
+    path_pop(w, saved);
+  return ok;
+}
+
+/* An attribute value; NULL only equals NULL. */
+bool
+walk_attr(Walk *w, const IrAttr *a, const IrAttr *b)
+{
+  if (!a || !b) {
+    walk_mix(w, 0xa77);
+    return a == b || mismatch(w, "%s vs %s", a ? "value" : "nothing", b ? "value" : "nothing");
+  }
+  if (w->mode == WALK_EQUAL && a->kind != b->kind)
+    return mismatch(w, "%s vs %s", attr_kind_names[a->kind], attr_kind_names[b->kind]);
+  walk_mix(w, a->kind);
+  switch (a->kind) {
+  case IR_AT_NONE:
+    return true;
+  case IR_AT_BOOL:
+    return same_bool(w, a->u.b, b->u.b, NULL, "True", "False");
+  case IR_AT_INT:
+    return same_int(w, a->u.i, b->u.i, NULL);
+  case IR_AT_FLOAT:
+    return same_double(w, a->u.f, b->u.f, NULL);
+  case IR_AT_STR:
+    return same_str(w, a->u.s, b->u.s, NULL);
+  case IR_AT_PRIM:
+    return walk_prim(w, a->u.prim, b->u.prim);
+  case IR_AT_DICT:
+    return walk_dict_pairs(w, a, b);
+  case IR_AT_LIST:
+    if (!same_count(w, a->u.list.n, b->u.list.n, "length"))
+      return false;
+    for (int i = 0; i < a->u.list.n; i++) {
+      size_t saved = path_push(w, "[%d]", i);
+      if (!walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
+        return false;
+      path_pop(w, saved);
+    }
+    return true;
+  }
+  UNREACHABLE();
+  return false;
+}
