@@ -83,11 +83,13 @@ walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
            walk_prim(w, a->u.prim.value, b->u.prim.value);
   case IR_SI_SHAPE:
     return same_int(w, a->u.shape.ndim, b->u.shape.ndim, "ndim") &&
-           walk_dims(w, a->u.shape.values, b->u.shape.values, a->u.shape.ndim);
+           same_int(w, a->shape_len, b->shape_len, "written dims") &&
+           walk_dims(w, a->u.shape.values, b->u.shape.values, ir_sinfo_shape_len(a));
   case IR_SI_TENSOR:
     return same_int(w, a->u.tensor.ndim, b->u.tensor.ndim, "ndim") &&
            same_dtype(w, a->u.tensor.dtype, b->u.tensor.dtype, "dtype") &&
-           walk_dims(w, a->u.tensor.shape, b->u.tensor.shape, a->u.tensor.ndim) &&
+           same_int(w, a->shape_len, b->shape_len, "written dims") &&
+           walk_dims(w, a->u.tensor.shape, b->u.tensor.shape, ir_sinfo_shape_len(a)) &&
            same_int(w, a->u.tensor.vdevice, b->u.tensor.vdevice, "vdevice");
   case IR_SI_TUPLE:
     return same_count(w, a->u.tuple.n, b->u.tuple.n, "fields") &&

@@ -321,6 +321,14 @@ ir_sinfo_is_void(const IrSInfo *s)
   return s && s->kind == IR_SI_TUPLE && s->u.tuple.n == 0;
 }
 
+int
+ir_sinfo_shape_len(const IrSInfo *s)
+{
+  if (s->shape_len)
+    return s->shape_len;
+  return s->kind == IR_SI_TENSOR ? s->u.tensor.ndim : s->kind == IR_SI_SHAPE ? s->u.shape.ndim : 0;
+}
+
 /* --- Relax expressions ---------------------------------------------- */
 
 IrExpr *
