@@ -24,7 +24,7 @@ typedef struct {
   const void **keys; /* node pointers, NULL = empty slot */
   char **names;      /* by slot; borrowed from used */
   size_t cap, count;
-  char **used;       /* set of names taken (owned strings) */
+  char **used; /* set of names taken (owned strings) */
   size_t ucap, ucount;
 } NameMap;
 

@@ -156,10 +156,17 @@ prim_args(Printer *p, IrPrimExpr *const *a, int n)
   }
 }
 
+/* A buffer's printed name; "None" for a missing buffer (ill-formed IR). */
+static const char *
+buffer_name(Printer *p, const IrBuffer *buf)
+{
+  return buf ? pr_name(p, buf, buf->name) : "None";
+}
+
 static void
 indices(Printer *p, const IrBuffer *buf, IrPrimExpr *const *idx, int n)
 {
-  pr_puts(p, pr_name(p, buf, buf->name));
+  pr_puts(p, buffer_name(p, buf));
   pr_puts(p, "[");
   if (n == 0)
     pr_puts(p, "()");
@@ -298,8 +305,8 @@ prim_same(const IrPrimExpr *a, const IrPrimExpr *b)
         return false;
     return true;
   case IR_PE_SELECT:
-    return prim_same(a->u.select.cond, b->u.select.cond) && prim_same(a->u.select.a, b->u.select.a) &&
-           prim_same(a->u.select.b, b->u.select.b);
+    return prim_same(a->u.select.cond, b->u.select.cond) &&
+           prim_same(a->u.select.a, b->u.select.a) && prim_same(a->u.select.b, b->u.select.b);
   case IR_PE_CALL:
     if (a->u.call.op != b->u.call.op || a->u.call.n != b->u.call.n)
       return false;
@@ -507,6 +514,10 @@ buffer_args(Printer *p, const IrBuffer *b)
 static void
 alloc_line(Printer *p, const IrBuffer *b)
 {
+  if (!b) {
+    pr_cannot(p, "an allocation without a buffer");
+    return;
+  }
   pr_indent(p);
   pr_printf(p, "%s = T.alloc_buffer(", pr_name(p, b, b->name));
   buffer_args(p, b);
@@ -516,7 +527,7 @@ alloc_line(Printer *p, const IrBuffer *b)
 static void
 region(Printer *p, const IrBufferRegion *r)
 {
-  pr_printf(p, "%s[", pr_name(p, r->buffer, r->buffer->name));
+  pr_printf(p, "%s[", buffer_name(p, r->buffer));
   if (r->n == 0)
     pr_puts(p, "()");
   for (int i = 0; i < r->n; i++) {
@@ -703,7 +714,8 @@ iter_lines(Printer *p, const IrTirBlock *b)
     const IrIterVar *it = &b->iters[i];
     unsigned kind = (unsigned)it->kind;
     pr_indent(p);
-    pr_printf(p, "%s = T.axis.%s(", pr_name(p, it->var, it->var->u.var), kind < 4 ? kinds[kind] : "opaque");
+    pr_printf(p, "%s = T.axis.%s(", pr_name(p, it->var, it->var->u.var),
+              kind < 4 ? kinds[kind] : "opaque");
     if (is_int(it->dom.min, 0)) {
       pr_prim(p, it->dom.extent);
     } else {

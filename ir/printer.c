@@ -390,11 +390,11 @@ name_slot(NameMap *m, const void *key, bool *found)
 }
 
 static const char *const python_words[] = {
-    "False", "None",   "True",    "and",      "as",     "assert", "async",  "await",
-    "break", "class",  "continue", "def",     "del",    "elif",   "else",   "except",
-    "finally", "for",  "from",    "global",   "if",     "import", "in",     "is",
-    "lambda", "nonlocal", "not",  "or",       "pass",   "raise",  "return", "try",
-    "while", "with",   "yield",   "R",        "T",      "I",      "cls",    "range",
+    "False",   "None",     "True",     "and",    "as",   "assert", "async",  "await",
+    "break",   "class",    "continue", "def",    "del",  "elif",   "else",   "except",
+    "finally", "for",      "from",     "global", "if",   "import", "in",     "is",
+    "lambda",  "nonlocal", "not",      "or",     "pass", "raise",  "return", "try",
+    "while",   "with",     "yield",    "R",      "T",    "I",      "cls",    "range",
 };
 
 /* stored made into a Python identifier that no keyword or module alias
@@ -410,7 +410,8 @@ sanitize(const char *stored)
     out[k++] = '_';
   for (; *s; s++) {
     char c = *s;
-    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    bool ok =
+        c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     out[k++] = ok ? c : '_';
   }
   for (size_t i = 0; i < sizeof python_words / sizeof python_words[0]; i++)
@@ -435,7 +436,8 @@ pr_name(Printer *p, const void *key, const char *stored)
   char *base = sanitize(stored);
   char *name = base;
   size_t len = strlen(base) + 24;
-  for (int i = 1; name_used(&p->names, name) || (p->mod && p->mod->name && strcmp(name, p->mod->name) == 0);
+  for (int i = 1;
+       name_used(&p->names, name) || (p->mod && p->mod->name && strcmp(name, p->mod->name) == 0);
        i++) {
     if (name != base)
       free(name);
@@ -595,6 +597,8 @@ ir_module_print(const IrModule *m, IrBuf *out)
   free(p.loops);
 }
 
+/* A lone expression prints with the Relax literal rule (int64 bare, as in
+ * shapes, where most messages use it) and variables by their stored names. */
 void
 ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out)
 {
@@ -602,6 +606,8 @@ ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out)
   pr_prim(&p, e);
 }
 
+/* Struct info as in a function body (dims bare); a vdevice prints as its
+ * absolute index "vdevice:i", as there is no module to name its kind. */
 void
 ir_sinfo_print(const IrSInfo *s, IrBuf *out)
 {
