@@ -32,7 +32,7 @@ endif
 IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/node.c ir/op.c
 
 # printer
-PRINT_SRCS := ir/printer.c
+PRINT_SRCS := ir/printer.c ir/print_relax.c ir/print_tir.c
 
 # structural equality and hash
 EQUAL_SRCS := ir/equal.c ir/equal_tir.c ir/equal_walk.c

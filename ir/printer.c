@@ -1,5 +1,616 @@
-/* printer.c - stub, replaced by the printer. */
-#include "ir.h"
-void ir_module_print(const IrModule *m, IrBuf *out) { (void)m; (void)out; }
-void ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out) { (void)e; (void)out; }
-void ir_sinfo_print(const IrSInfo *s, IrBuf *out) { (void)s; (void)out; }
+/*
+ * printer.c - prints a module as TVMScript, in TVM's style (mod.script()),
+ * exactly as docs/text-format.md specifies; the reader reads it back.
+ *
+ * This file holds the module level (header, order of globals, module attrs
+ * and vdevices) and what the Relax and TIR halves share: names, strings,
+ * floats and attribute values.  print_relax.c prints Relax functions and
+ * struct info, print_tir.c prim funcs and scalar expressions.
+ *
+ * Key ideas:
+ *  - Output is a pure function of the module: globals are sorted, names are
+ *    given in the order they are printed, hash tables only map (never
+ *    iterate), so the same module gives the same bytes.
+ *  - Each function has its own name map: distinct variables with one stored
+ *    name print as "x", "x_1", ..., so the text reads back to the same
+ *    bindings (TVM's printer does the same).
+ *  - What the IR can hold but the text cannot say becomes a line
+ *    "# rxc: cannot print ..." instead of a crash.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "print_int.h"
+
+/* --- output ---------------------------------------------------------- */
+
+void
+pr_puts(Printer *p, const char *s)
+{
+  ir_buf_puts(p->out, s);
+}
+
+void
+pr_printf(Printer *p, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(p->out, fmt, ap);
+  va_end(ap);
+}
+
+void
+pr_indent(Printer *p)
+{
+  for (int i = 0; i < p->indent; i++)
+    ir_buf_put(p->out, "    ", 4);
+}
+
+void
+pr_cannot(Printer *p, const char *fmt, ...)
+{
+  va_list ap;
+  pr_indent(p);
+  pr_puts(p, "# rxc: cannot print ");
+  va_start(ap, fmt);
+  ir_buf_vprintf(p->out, fmt, ap);
+  va_end(ap);
+  pr_puts(p, "\n");
+}
+
+/* Python string literal: \\ \" \n \t escaped, other control bytes \xNN;
+ * bytes from 0x80 pass through (UTF-8 stays UTF-8). */
+void
+pr_string(Printer *p, const char *s)
+{
+  IrBuf *b = p->out;
+  ir_buf_put(b, "\"", 1);
+  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+    if (*c == '\\')
+      ir_buf_puts(b, "\\\\");
+    else if (*c == '"')
+      ir_buf_puts(b, "\\\"");
+    else if (*c == '\n')
+      ir_buf_puts(b, "\\n");
+    else if (*c == '\t')
+      ir_buf_puts(b, "\\t");
+    else if (*c < 0x20 || *c == 0x7f)
+      ir_buf_printf(b, "\\x%02x", *c);
+    else
+      ir_buf_put(b, c, 1);
+  }
+  ir_buf_put(b, "\"", 1);
+}
+
+void
+pr_dtype(Printer *p, IrDType t)
+{
+  char name[32];
+  pr_puts(p, ir_dtype_str(t, name));
+}
+
+/* --- floats ------------------------------------------------------------ */
+
+static bool
+reads_back(const char *text, double v, bool single)
+{
+  double r = strtod(text, NULL);
+  if (single)
+    return (float)r == (float)v;
+  return r == v;
+}
+
+/* Lays out the significant digits "d1d2..." with decimal exponent e (value
+ * d1.d2... * 10^e) as Python's repr does: positional when -4 <= e < 16,
+ * else d.ddde+XX. */
+static void
+layout_digits(IrBuf *b, bool negative, const char *digits, int e)
+{
+  int n = (int)strlen(digits);
+  if (negative)
+    ir_buf_put(b, "-", 1);
+  if (e < -4 || e >= 16) {
+    ir_buf_put(b, digits, 1);
+    if (n > 1) {
+      ir_buf_put(b, ".", 1);
+      ir_buf_put(b, digits + 1, (size_t)n - 1);
+    }
+    ir_buf_printf(b, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+    return;
+  }
+  if (e < 0) {
+    ir_buf_puts(b, "0.");
+    for (int i = 0; i < -e - 1; i++)
+      ir_buf_put(b, "0", 1);
+    ir_buf_puts(b, digits);
+    return;
+  }
+  if (e + 1 >= n) {
+    ir_buf_puts(b, digits);
+    for (int i = 0; i < e + 1 - n; i++)
+      ir_buf_put(b, "0", 1);
+    ir_buf_puts(b, ".0");
+    return;
+  }
+  ir_buf_put(b, digits, (size_t)e + 1);
+  ir_buf_put(b, ".", 1);
+  ir_buf_puts(b, digits + e + 1);
+}
+
+void
+pr_float_text(IrBuf *b, double v, bool single)
+{
+  char text[64], digits[32];
+  if (isnan(v)) {
+    ir_buf_puts(b, "nan");
+    return;
+  }
+  if (isinf(v)) {
+    ir_buf_puts(b, v < 0 ? "-inf" : "inf");
+    return;
+  }
+  /* the fewest significant digits that read back */
+  int prec = 0;
+  for (; prec < 17; prec++) {
+    snprintf(text, sizeof text, "%.*e", prec, v);
+    if (reads_back(text, v, single))
+      break;
+  }
+  /* text is [-]d[.ddd]e[+-]XX */
+  const char *s = text;
+  bool negative = *s == '-';
+  if (negative)
+    s++;
+  int n = 0;
+  for (; *s && *s != 'e'; s++)
+    if (*s != '.')
+      digits[n++] = *s;
+  while (n > 1 && digits[n - 1] == '0')
+    n--;
+  digits[n] = '\0';
+  int e = *s == 'e' ? atoi(s + 1) : 0;
+  layout_digits(b, negative, digits, e);
+}
+
+/* --- attribute values -------------------------------------------------- */
+
+void
+pr_attr(Printer *p, const IrAttr *a)
+{
+  if (!a) {
+    pr_puts(p, "None");
+    return;
+  }
+  switch (a->kind) {
+  case IR_AT_NONE:
+    pr_puts(p, "None");
+    break;
+  case IR_AT_BOOL:
+    pr_puts(p, a->u.b ? "True" : "False");
+    break;
+  case IR_AT_INT:
+    pr_printf(p, "%lld", (long long)a->u.i);
+    break;
+  case IR_AT_FLOAT:
+    if (isnan(a->u.f) || isinf(a->u.f)) {
+      pr_puts(p, "\"");
+      pr_float_text(p->out, a->u.f, false);
+      pr_puts(p, "\"");
+    } else {
+      pr_float_text(p->out, a->u.f, false);
+    }
+    break;
+  case IR_AT_STR:
+    pr_string(p, a->u.s);
+    break;
+  case IR_AT_PRIM:
+    pr_prim(p, a->u.prim);
+    break;
+  case IR_AT_LIST:
+    pr_puts(p, "[");
+    for (int i = 0; i < a->u.list.n; i++) {
+      pr_puts(p, i ? ", " : "");
+      pr_attr(p, a->u.list.items[i]);
+    }
+    pr_puts(p, "]");
+    break;
+  case IR_AT_DICT:
+    pr_puts(p, "{");
+    for (int i = 0; i < a->u.list.n; i++) {
+      pr_puts(p, i ? ", " : "");
+      pr_string(p, a->u.list.keys[i]);
+      pr_puts(p, ": ");
+      pr_attr(p, a->u.list.items[i]);
+    }
+    pr_puts(p, "}");
+    break;
+  }
+}
+
+/* --- pointer sets -------------------------------------------------------- */
+
+static size_t
+hash_ptr(const void *key)
+{
+  uint64_t h = (uint64_t)(uintptr_t)key;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return (size_t)h;
+}
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+  void *q = calloc(n ? n : 1, size);
+  if (!q)
+    abort(); /* out of memory: as ir_alloc does */
+  return q;
+}
+
+bool
+ptrset_has(const PtrSet *s, const void *key)
+{
+  if (!s->cap)
+    return false;
+  for (size_t i = hash_ptr(key) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+    if (!s->slots[i])
+      return false;
+    if (s->slots[i] == key)
+      return true;
+  }
+}
+
+static void
+ptrset_grow(PtrSet *s)
+{
+  size_t cap = s->cap ? s->cap * 2 : 64;
+  free(s->slots);
+  s->slots = xcalloc(cap, sizeof *s->slots);
+  s->cap = cap;
+  const void **order = xcalloc(cap, sizeof *order);
+  if (s->count)
+    memcpy(order, s->order, s->count * sizeof *order);
+  free(s->order);
+  s->order = order;
+  for (size_t k = 0; k < s->count; k++) {
+    size_t i = hash_ptr(order[k]) & (cap - 1);
+    while (s->slots[i])
+      i = (i + 1) & (cap - 1);
+    s->slots[i] = order[k];
+  }
+}
+
+bool
+ptrset_add(PtrSet *s, const void *key)
+{
+  if (ptrset_has(s, key))
+    return false;
+  if ((s->count + 1) * 2 > s->cap)
+    ptrset_grow(s);
+  size_t i = hash_ptr(key) & (s->cap - 1);
+  while (s->slots[i])
+    i = (i + 1) & (s->cap - 1);
+  s->slots[i] = key;
+  s->order[s->count++] = key;
+  return true;
+}
+
+void
+ptrset_free(PtrSet *s)
+{
+  free(s->slots);
+  free(s->order);
+  memset(s, 0, sizeof *s);
+}
+
+/* --- names ------------------------------------------------------------- */
+
+static size_t
+hash_str(const char *s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return (size_t)h;
+}
+
+static bool
+name_used(const NameMap *m, const char *name)
+{
+  if (!m->ucap)
+    return false;
+  for (size_t i = hash_str(name) & (m->ucap - 1);; i = (i + 1) & (m->ucap - 1)) {
+    if (!m->used[i])
+      return false;
+    if (strcmp(m->used[i], name) == 0)
+      return true;
+  }
+}
+
+/* Takes ownership of name. */
+static void
+name_claim(NameMap *m, char *name)
+{
+  if ((m->ucount + 1) * 2 > m->ucap) {
+    size_t cap = m->ucap ? m->ucap * 2 : 64;
+    char **slots = xcalloc(cap, sizeof *slots);
+    for (size_t k = 0; k < m->ucap; k++) {
+      if (!m->used[k])
+        continue;
+      size_t i = hash_str(m->used[k]) & (cap - 1);
+      while (slots[i])
+        i = (i + 1) & (cap - 1);
+      slots[i] = m->used[k];
+    }
+    free(m->used);
+    m->used = slots;
+    m->ucap = cap;
+  }
+  size_t i = hash_str(name) & (m->ucap - 1);
+  while (m->used[i])
+    i = (i + 1) & (m->ucap - 1);
+  m->used[i] = name;
+  m->ucount++;
+}
+
+static char **
+name_slot(NameMap *m, const void *key, bool *found)
+{
+  if ((m->count + 1) * 2 > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    const void **keys = xcalloc(cap, sizeof *keys);
+    char **names = xcalloc(cap, sizeof *names);
+    for (size_t k = 0; k < m->cap; k++) {
+      if (!m->keys[k])
+        continue;
+      size_t i = hash_ptr(m->keys[k]) & (cap - 1);
+      while (keys[i])
+        i = (i + 1) & (cap - 1);
+      keys[i] = m->keys[k];
+      names[i] = m->names[k];
+    }
+    free(m->keys);
+    free(m->names);
+    m->keys = keys;
+    m->names = names;
+    m->cap = cap;
+  }
+  size_t i = hash_ptr(key) & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  *found = m->keys[i] != NULL;
+  if (!*found) {
+    m->keys[i] = key;
+    m->count++;
+  }
+  return &m->names[i];
+}
+
+static const char *const python_words[] = {
+    "False",   "None",     "True",     "and",    "as",   "assert", "async",  "await",
+    "break",   "class",    "continue", "def",    "del",  "elif",   "else",   "except",
+    "finally", "for",      "from",     "global", "if",   "import", "in",     "is",
+    "lambda",  "nonlocal", "not",      "or",     "pass", "raise",  "return", "try",
+    "while",   "with",     "yield",    "R",      "T",    "I",      "cls",    "range",
+};
+
+/* stored made into a Python identifier that no keyword or module alias
+ * uses: bad bytes become '_', a leading digit gets a '_' before it. */
+static char *
+sanitize(const char *stored)
+{
+  const char *s = stored && *stored ? stored : "v";
+  size_t n = strlen(s);
+  char *out = xcalloc(n + 3, 1);
+  size_t k = 0;
+  if (*s >= '0' && *s <= '9')
+    out[k++] = '_';
+  for (; *s; s++) {
+    char c = *s;
+    bool ok =
+        c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    out[k++] = ok ? c : '_';
+  }
+  for (size_t i = 0; i < sizeof python_words / sizeof python_words[0]; i++)
+    if (strcmp(out, python_words[i]) == 0)
+      out[k++] = '_';
+  return out;
+}
+
+const char *
+pr_name(Printer *p, const void *key, const char *stored)
+{
+  if (p->raw_names)
+    return stored && *stored ? stored : "v";
+  bool found;
+  char **slot = name_slot(&p->names, key, &found);
+  if (found)
+    return *slot;
+  if (stored && strcmp(stored, "_") == 0) {
+    *slot = (char *)"_"; /* every "_" is its own binding: never renamed */
+    return *slot;
+  }
+  char *base = sanitize(stored);
+  char *name = base;
+  size_t len = strlen(base) + 24;
+  for (int i = 1;
+       name_used(&p->names, name) || (p->mod && p->mod->name && strcmp(name, p->mod->name) == 0);
+       i++) {
+    if (name != base)
+      free(name);
+    name = xcalloc(len, 1);
+    snprintf(name, len, "%s_%d", base, i);
+  }
+  if (name != base)
+    free(base);
+  name_claim(&p->names, name);
+  *slot = name;
+  return name;
+}
+
+void
+pr_name_alias(Printer *p, const void *key2, const void *key1)
+{
+  if (p->raw_names)
+    return;
+  bool found1, found2;
+  char *name = *name_slot(&p->names, key1, &found1);
+  char **slot2 = name_slot(&p->names, key2, &found2);
+  if (found1 && !found2)
+    *slot2 = name;
+}
+
+void
+pr_names_reset(Printer *p)
+{
+  NameMap *m = &p->names;
+  for (size_t i = 0; i < m->ucap; i++)
+    free(m->used[i]);
+  free(m->used);
+  free(m->keys);
+  free(m->names);
+  memset(m, 0, sizeof *m);
+}
+
+void
+pr_vdevice(Printer *p, int index)
+{
+  const IrModule *m = p->mod;
+  if (!m || index < 0 || index >= m->nvdevices || !m->vdevices[index].kind) {
+    pr_printf(p, "\"vdevice:%d\"", index);
+    return;
+  }
+  const char *kind = m->vdevices[index].kind;
+  int nth = 0;
+  for (int i = 0; i < index; i++)
+    if (m->vdevices[i].kind && strcmp(m->vdevices[i].kind, kind) == 0)
+      nth++;
+  IrBuf text = {0};
+  ir_buf_printf(&text, "%s:%d", kind, nth);
+  pr_string(p, text.data);
+  ir_buf_free(&text);
+}
+
+/* --- module -------------------------------------------------------------- */
+
+static int
+group_of(const IrGlobal *g)
+{
+  switch (g->kind) {
+  case IR_GLOBAL_PRIM:
+    return 0;
+  case IR_GLOBAL_EXTERN:
+    return 1;
+  case IR_GLOBAL_RELAX:
+    return strcmp(g->name ? g->name : "", "main") == 0 ? 3 : 2;
+  }
+  return 4;
+}
+
+static int
+compare_globals(const void *pa, const void *pb)
+{
+  const IrGlobal *a = *(const IrGlobal *const *)pa, *b = *(const IrGlobal *const *)pb;
+  int ga = group_of(a), gb = group_of(b);
+  if (ga != gb)
+    return ga < gb ? -1 : 1;
+  int c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+  if (c)
+    return c;
+  return a < b ? -1 : a > b; /* same name twice: keep module order */
+}
+
+static void
+print_global_infos(Printer *p, const IrModule *m)
+{
+  pr_indent(p);
+  pr_puts(p, "I.module_global_infos({\"vdevice\": [");
+  for (int i = 0; i < m->nvdevices; i++) {
+    const IrVDevice *v = &m->vdevices[i];
+    pr_puts(p, i ? ", I.vdevice(" : "I.vdevice(");
+    if (v->target)
+      pr_attr(p, v->target);
+    else
+      pr_string(p, v->kind);
+    pr_printf(p, ", %d, ", v->vdevice_id);
+    pr_string(p, v->memory_scope ? v->memory_scope : "global");
+    pr_puts(p, ")");
+  }
+  pr_puts(p, "]})\n");
+}
+
+static void
+print_global(Printer *p, const IrGlobal *g)
+{
+  pr_names_reset(p);
+  switch (g->kind) {
+  case IR_GLOBAL_PRIM:
+    pr_prim_func(p, g->name, g->u.prim);
+    break;
+  case IR_GLOBAL_RELAX:
+    pr_relax_function(p, g->name, g->u.relax);
+    break;
+  case IR_GLOBAL_EXTERN:
+    pr_indent(p);
+    pr_printf(p, "%s = R.ExternFunc(", g->name);
+    pr_string(p, g->u.extern_sym);
+    pr_puts(p, ")\n");
+    break;
+  }
+  pr_names_reset(p);
+}
+
+/* Prints the whole module: the import comments, the class, then the
+ * globals in the documented order, a blank line between two globals. */
+void
+ir_module_print(const IrModule *m, IrBuf *out)
+{
+  Printer p = {.out = out, .mod = m};
+  pr_puts(&p, "# from tvm.script import ir as I\n"
+              "# from tvm.script import tir as T\n"
+              "# from tvm.script import relax as R\n\n");
+  pr_printf(&p, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
+  p.indent = 1;
+  if (m->attrs && !(m->attrs->kind == IR_AT_DICT && m->attrs->u.list.n == 0)) {
+    pr_indent(&p);
+    pr_puts(&p, "I.module_attrs(");
+    pr_attr(&p, m->attrs);
+    pr_puts(&p, ")\n");
+  }
+  if (m->nvdevices > 0)
+    print_global_infos(&p, m);
+  const IrGlobal **order = xcalloc((size_t)m->nglobals, sizeof *order);
+  for (int i = 0; i < m->nglobals; i++)
+    order[i] = &m->globals[i];
+  qsort(order, (size_t)m->nglobals, sizeof *order, compare_globals);
+  for (int i = 0; i < m->nglobals; i++) {
+    if (i > 0)
+      pr_puts(&p, "\n");
+    print_global(&p, order[i]);
+  }
+  if (m->nglobals == 0 && !m->attrs && m->nvdevices == 0)
+    pr_puts(&p, "    pass\n");
+  free(order);
+  free(p.loops);
+}
+
+/* A lone expression prints with the Relax literal rule (int64 bare, as in
+ * shapes, where most messages use it) and variables by their stored names. */
+void
+ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out)
+{
+  Printer p = {.out = out, .raw_names = true};
+  pr_prim(&p, e);
+}
+
+/* Struct info as in a function body (dims bare); a vdevice prints as its
+ * absolute index "vdevice:i", as there is no module to name its kind. */
+void
+ir_sinfo_print(const IrSInfo *s, IrBuf *out)
+{
+  Printer p = {.out = out, .raw_names = true};
+  pr_sinfo(&p, s);
+}

@@ -1,0 +1,71 @@
+/* print_int.h - what the printer's files (printer.c, print_relax.c,
+ * print_tir.c) share: the printer state, naming, and text helpers.
+ * No other folder includes it. */
+#ifndef RXC_PRINT_INT_H
+#define RXC_PRINT_INT_H
+
+#include "ir.h"
+
+/* A set of pointers (open addressing), plus the order of insertion. */
+typedef struct {
+  const void **slots; /* cap entries, NULL = empty */
+  size_t cap;         /* power of two, or 0 */
+  size_t count;
+  const void **order; /* inserted keys in order */
+} PtrSet;
+
+bool ptrset_add(PtrSet *s, const void *key); /* true when newly added */
+bool ptrset_has(const PtrSet *s, const void *key);
+void ptrset_free(PtrSet *s);
+
+/* Printed names of the nodes of one function: each variable or buffer gets
+ * its own name, the stored one when free, else "name_1", "name_2", ... */
+typedef struct {
+  const void **keys; /* node pointers, NULL = empty slot */
+  char **names;      /* by slot; borrowed from used */
+  size_t cap, count;
+  char **used; /* set of names taken (owned strings) */
+  size_t ucap, ucount;
+} NameMap;
+
+typedef struct {
+  IrBuf *out;
+  const IrModule *mod; /* NULL when printing a lone node */
+  int indent;          /* nesting depth, 4 spaces each */
+  bool tir;            /* literal rules of TIR (int32 bare) not Relax (int64 bare) */
+  bool sig;            /* in a Relax signature: symbolic dims as strings */
+  bool raw_names;      /* lone node: names as stored, no map */
+  NameMap names;
+  const IrStmt **loops; /* enclosing TIR loops, innermost last */
+  int nloops, loop_cap;
+} Printer;
+
+/* printer.c */
+void pr_puts(Printer *p, const char *s);
+void pr_printf(Printer *p, const char *fmt, ...);
+void pr_indent(Printer *p); /* starts a line at the current depth */
+/* A whole line "# rxc: cannot print WHAT" at the current depth. */
+void pr_cannot(Printer *p, const char *fmt, ...);
+void pr_string(Printer *p, const char *s); /* a quoted Python string */
+void pr_dtype(Printer *p, IrDType t);      /* "float32" without quotes */
+/* Shortest text that reads back to v (as a float when single), always
+ * with '.' or 'e'; NaN and infinities as nan, inf, -inf (unquoted). */
+void pr_float_text(IrBuf *b, double v, bool single);
+void pr_attr(Printer *p, const IrAttr *a);
+/* The printed name of node key, given its stored name. */
+const char *pr_name(Printer *p, const void *key, const char *stored);
+/* Names key2 as key1 is named (a buffer and its parameter var). */
+void pr_name_alias(Printer *p, const void *key2, const void *key1);
+void pr_names_reset(Printer *p);
+/* "kind:i" for vdevice index i of the module; "vdevice:i" without one. */
+void pr_vdevice(Printer *p, int index);
+
+/* print_relax.c */
+void pr_sinfo(Printer *p, const IrSInfo *s);
+void pr_relax_function(Printer *p, IrSym name, const IrFunction *f);
+
+/* print_tir.c */
+void pr_prim(Printer *p, const IrPrimExpr *e);
+void pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f);
+
+#endif
