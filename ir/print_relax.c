@@ -71,11 +71,11 @@ scan_sinfo(Scan *s, const IrSInfo *si)
     scan_prim(s, si->u.prim.value);
     break;
   case IR_SI_SHAPE:
-    for (int i = 0; si->u.shape.values && i < si->u.shape.ndim; i++)
+    for (int i = 0; si->u.shape.values && i < ir_sinfo_shape_len(si); i++)
       scan_prim(s, si->u.shape.values[i]);
     break;
   case IR_SI_TENSOR:
-    for (int i = 0; si->u.tensor.shape && i < si->u.tensor.ndim; i++)
+    for (int i = 0; si->u.tensor.shape && i < ir_sinfo_shape_len(si); i++)
       scan_prim(s, si->u.tensor.shape[i]);
     break;
   case IR_SI_TUPLE:
@@ -210,12 +210,12 @@ dims(Printer *p, IrPrimExpr *const *v, int n)
 static void
 tensor_sinfo(Printer *p, const IrSInfo *s)
 {
-  int parts = 0;
+  int parts = 0, n = ir_sinfo_shape_len(s);
   pr_puts(p, "R.Tensor");
-  if (s->u.tensor.shape && s->u.tensor.ndim >= 0) {
+  if (s->u.tensor.shape && n >= 0) {
     pr_puts(p, "((");
-    dims(p, s->u.tensor.shape, s->u.tensor.ndim);
-    pr_puts(p, s->u.tensor.ndim == 1 ? ",)" : ")");
+    dims(p, s->u.tensor.shape, n);
+    pr_puts(p, n == 1 ? ",)" : ")");
     parts++;
   }
   if (s->u.tensor.dtype.code != IR_DT_VOID) {
@@ -223,7 +223,9 @@ tensor_sinfo(Printer *p, const IrSInfo *s)
     pr_dtype(p, s->u.tensor.dtype);
     pr_puts(p, "\"");
   }
-  if (!s->u.tensor.shape && s->u.tensor.ndim >= 0)
+  /* ndim is printed when it is all there is, or when it contradicts the
+   * shape as written (kept for the well-formedness check to report) */
+  if ((!s->u.tensor.shape && s->u.tensor.ndim >= 0) || (s->u.tensor.shape && s->shape_len))
     pr_printf(p, "%sndim=%d", parts++ ? ", " : "(", s->u.tensor.ndim);
   if (s->u.tensor.vdevice >= 0) {
     pr_puts(p, parts++ ? ", vdevice=" : "(vdevice=");
@@ -279,8 +281,11 @@ pr_sinfo(Printer *p, const IrSInfo *s)
   case IR_SI_SHAPE:
     if (s->u.shape.values && s->u.shape.ndim >= 0) {
       pr_puts(p, "R.Shape([");
-      dims(p, s->u.shape.values, s->u.shape.ndim);
-      pr_puts(p, "])");
+      dims(p, s->u.shape.values, ir_sinfo_shape_len(s));
+      pr_puts(p, "]");
+      if (s->shape_len)
+        pr_printf(p, ", ndim=%d", s->u.shape.ndim);
+      pr_puts(p, ")");
     } else if (s->u.shape.ndim >= 0) {
       pr_printf(p, "R.Shape(ndim=%d)", s->u.shape.ndim);
     } else {
