@@ -1,8 +1,0 @@
-x/frontend/parse.o: frontend/parse.c frontend/fe.h frontend/../ir/ir.h \
-  frontend/../ir/ops.def
-
-frontend/fe.h:
-
-frontend/../ir/ir.h:
-
-frontend/../ir/ops.def:

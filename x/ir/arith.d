@@ -1,5 +1,0 @@
-x/ir/arith.o: ir/arith.c ir/ir.h ir/ops.def
-
-ir/ir.h:
-
-ir/ops.def:

@@ -1,5 +1,0 @@
-x/ir/equal.o: ir/equal.c ir/ir.h ir/ops.def
-
-ir/ir.h:
-
-ir/ops.def:
