@@ -109,6 +109,7 @@ const char *fe_dotted(Parser *P, const Tok **first);
 void fe_describe(const Tok *t, char *buf, size_t size);
 void fe_enter(Parser *P);
 void fe_leave(Parser *P);
+void fe_check_line(Parser *P);
 void *fe_vec_push(Parser *P, FeVec *v, size_t elem);
 void fe_vec_ptr(Parser *P, FeVec *v, void *p);
 FeEntry *fe_scope_add(Parser *P, IrSym name, SymKind kind);
@@ -137,6 +138,7 @@ IrDType fe_dtype_str(Parser *P);
 IrSym fe_attr_key(Parser *P, IrSym key);
 IrExpr *fe_const(Parser *P, const Tok *at);
 uint16_t fe_half_bits(double d);
+bool fe_special_float(const char *s, double *out);
 
 /* parse_sinfo.c */
 IrSInfo *fe_sinfo(Parser *P);

@@ -199,6 +199,22 @@ fe_enter(Parser *P)
     fe_fail(P, fe_peek(P), "expression nested too deeply (more than %d levels)", FE_MAX_DEPTH);
 }
 
+/* Reports a lexical error in the rest of the current line first, so that a
+ * name error in the same statement never comes before it. */
+void
+fe_check_line(Parser *P)
+{
+  for (int i = P->pos; i < P->ntoks; i++) {
+    const Tok *t = &P->toks[i];
+    if (t->kind == TK_ERROR) {
+      P->pos = i;
+      fe_fail(P, t, "%s", t->sym);
+    }
+    if (t->kind == TK_NEWLINE || t->kind == TK_EOF)
+      return;
+  }
+}
+
 void
 fe_leave(Parser *P)
 {
@@ -572,8 +588,9 @@ parse_file(Parser *P)
       definition(P, &globals);
   }
   if (globals.len == 0) {
-    fe_error(P, fe_peek(P), "no function in file: expected an @I.ir_module class with functions, "
-                            "an @R.function or a @T.prim_func");
+    IrLoc start = {P->src, 1, 1};
+    ir_error(P->ctx, start, "no function in file: expected an @I.ir_module class with functions, "
+                           "an @R.function or a @T.prim_func");
     return NULL;
   }
   m->globals = globals.data;

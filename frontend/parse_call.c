@@ -458,7 +458,8 @@ name_expr(Parser *P)
                   "come from a .npz file (--params)");
   fe_next(P);
   FeEntry *e = fe_scope_find(P, t->sym);
-  bool is_module = (e && e->kind == SYM_MODULE) || (!e && t->sym == P->module_name);
+  bool is_module = (e && e->kind == SYM_MODULE) ||
+                   (!e && (t->sym == P->module_name || strcmp(t->sym, "cls") == 0));
   if (is_module && fe_is_op(fe_peek(P), ".")) {
     fe_next(P);
     return global_ref(P, fe_expect_name(P));

@@ -44,7 +44,13 @@ scalar(Parser *P, CVal *v)
     fe_next(P);
     v->is_bool = true;
     v->mag = fe_is_name(t, "True");
-  } else if (t->kind == TK_STR || fe_is_name(t, "float")) {
+  } else if (t->kind == TK_STR) {
+    fe_next(P);
+    v->is_float = true;
+    if (!fe_special_float(t->sym, &v->f))
+      fe_fail(P, t, "expected a number, \"nan\" or \"inf\" in R.const but found '%s'", t->sym);
+    v->f = neg ? -v->f : v->f;
+  } else if (fe_is_name(t, "float")) {
     TExpr x = fe_texpr(P);
     if (x.e->kind != IR_PE_FLOAT)
       fe_fail(P, t, "expected a number, \"nan\" or \"inf\" in R.const");

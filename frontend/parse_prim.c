@@ -106,8 +106,8 @@ fe_dtype_str(Parser *P)
 }
 
 /* "nan", "inf", "-inf" (any case) as a double; false for other text. */
-static bool
-special_float(const char *s, double *out)
+bool
+fe_special_float(const char *s, double *out)
 {
   bool neg = s[0] == '-';
   const char *w = neg || s[0] == '+' ? s + 1 : s;
@@ -128,7 +128,7 @@ python_float(Parser *P)
   fe_expect_op(P, "(");
   const Tok *t = fe_next(P);
   double v;
-  if (t->kind == TK_STR && special_float(t->sym, &v)) {
+  if (t->kind == TK_STR && fe_special_float(t->sym, &v)) {
   } else if (t->kind == TK_FLOAT) {
     v = t->fval;
   } else if (t->kind == TK_INT) {
@@ -165,7 +165,7 @@ typed_literal(Parser *P, IrDType t, const Tok *at)
   const Tok *arg = fe_peek(P);
   double f;
   TExpr x;
-  if (arg->kind == TK_STR && special_float(arg->sym, &f)) {
+  if (arg->kind == TK_STR && fe_special_float(arg->sym, &f)) {
     fe_next(P);
     x = typed(ir_prim_float(P->ctx, t, f));
   } else {

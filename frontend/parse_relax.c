@@ -305,6 +305,7 @@ return_statement(Parser *P, Body *b)
 static void
 statements(Parser *P, Body *b)
 {
+  fe_check_line(P);
   const Tok *t = fe_peek(P);
   fe_enter(P);
   if (fe_is_name(t, "return")) {

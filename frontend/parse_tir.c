@@ -611,6 +611,7 @@ t_statement(Parser *P, Tir *c)
 static IrStmt *
 statement(Parser *P, Tir *c, bool *binder)
 {
+  fe_check_line(P);
   const Tok *t = fe_peek(P);
   *binder = false;
   if (fe_is_name(t, "for"))
