@@ -226,8 +226,10 @@ parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
     int n;
     if (fe_is_name(t, "None"))
       fe_next(P);
-    else if (fe_is_op(t, "(") || fe_is_op(t, "["))
-      slot->expr = ir_shape_expr(P->ctx, fe_shape_list(P, &n), n, loc);
+    else if (fe_is_op(t, "(") || fe_is_op(t, "[")) {
+      IrPrimExpr **dims = fe_shape_list(P, &n);
+      slot->expr = ir_shape_expr(P->ctx, dims, n, loc);
+    }
     else
       slot->expr = fe_rexpr(P);
     return;
@@ -401,8 +403,10 @@ constructor(Parser *P, const char *name, const Tok *at)
       strcmp(name, "R.ExternFunc") != 0)
     return NULL;
   fe_expect_op(P, "(");
-  if (strcmp(name, "R.shape") == 0)
-    e = ir_shape_expr(P->ctx, fe_shape_list(P, &n), n, loc);
+  if (strcmp(name, "R.shape") == 0) {
+    IrPrimExpr **dims = fe_shape_list(P, &n);
+    e = ir_shape_expr(P->ctx, dims, n, loc);
+  }
   else if (strcmp(name, "R.prim_value") == 0)
     e = ir_prim_value(P->ctx, fe_prim(P), loc);
   else if (strcmp(name, "R.str") == 0)
