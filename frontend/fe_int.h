@@ -87,7 +87,6 @@ typedef struct {
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */
   bool define_symvars;    /* in a signature string: unknown names are new int64 vars */
   IrDType int_default;    /* dtype of a bare int: int32 in TIR, int64 in Relax */
-  FeVec *dataflow_block;  /* IrBinding* of the open dataflow block, or NULL */
 } Parser;
 
 /* parse.c: tokens, errors, scope, vectors */

@@ -397,11 +397,11 @@ definition(Parser *P, FeVec *globals)
   if (strcmp(deco, "R.function") == 0) {
     fe_decorator_kwargs(P, &pure, &is_private);
     fe_expect_newline(P);
-    const Tok *def = fe_peek(P);
-    g.name = fe_peek_at(P, 1)->sym;
+    const Tok *name_at = fe_peek_at(P, 1);
+    g.name = name_at->sym;
     g.kind = IR_GLOBAL_RELAX;
     g.u.relax = fe_relax_function(P, pure, is_private, at);
-    add_global(P, globals, g, fe_peek_at(P, 0) == def ? def : def + 1);
+    add_global(P, globals, g, name_at);
   } else if (strcmp(deco, "T.prim_func") == 0) {
     fe_decorator_kwargs(P, NULL, &is_private);
     fe_expect_newline(P);

@@ -384,7 +384,6 @@ fe_relax_function(Parser *P, bool pure, bool is_private, const Tok *at)
   f->loc = fe_loc(P, at);
   int mark = P->scope.len;
   IrDType saved_default = P->int_default;
-  FeVec *saved_block = P->dataflow_block;
   P->int_default = IR_I64;
   signature(P, f);
   fe_expect_op(P, ":");
@@ -400,6 +399,5 @@ fe_relax_function(Parser *P, bool pure, bool is_private, const Tok *at)
   f->body = seq_expr(P, &seq, seq.result, fe_loc(P, start));
   P->scope.len = mark;
   P->int_default = saved_default;
-  P->dataflow_block = saved_block;
   return f;
 }

@@ -192,10 +192,10 @@ static IrStmt *
 for_loop(Parser *P, Tir *c)
 {
   fe_next(P);
-  const Tok *names[FE_MAX_DEPTH];
+  const Tok *names[64];
   int n = 0;
   do {
-    if (n == FE_MAX_DEPTH)
+    if (n == 64)
       fe_fail(P, fe_peek(P), "too many loop variables");
     names[n++] = fe_expect_name(P);
   } while (fe_accept_op(P, ","));
@@ -207,7 +207,7 @@ for_loop(Parser *P, Tir *c)
   bool grid = strcmp(iter, "T.grid") == 0;
   IrForKind kind = grid ? IR_FOR_SERIAL : loop_kind(P, iter, at);
   int mark = P->scope.len;
-  IrStmt *loops[FE_MAX_DEPTH];
+  IrStmt *loops[64];
   int nloops = 0;
   fe_expect_op(P, "(");
   FeVec args = {0};
