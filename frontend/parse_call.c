@@ -1,0 +1,556 @@
+/*
+ * parse_call.c - Relax expressions: names, globals, tuples, R.* constructors
+ * and operator calls.
+ *
+ * Key idea: an operator call is read in two steps.  First its arguments are
+ * skimmed (token ranges, keyword names) and matched to the op table's
+ * parameters (ir/op.c), positional or keyword; then each is parsed by its
+ * parameter's kind, which decides how a raw literal is wrapped (int ->
+ * R.prim_value, str -> R.str / R.dtype, list -> R.shape).  Absent
+ * parameters take the table's default, whose text is parsed by the same
+ * code from a fragment lexer.
+ */
+#include <string.h>
+
+#include "fe_int.h"
+
+typedef struct {
+  int start, end;    /* token range of the value */
+  const Tok *kw;     /* keyword name, or NULL */
+  int param;         /* index into op->params */
+} Arg;
+
+typedef struct {
+  bool given;
+  IrExpr *expr;      /* EXPR..TUPLE: NULL when left out */
+  FeVec varargs;     /* VARARGS: IrExpr* */
+  IrAttr *attr;      /* ATTR */
+  FeVec sinfos;      /* SINFO: IrSInfo* */
+} Slot;
+
+static IrSInfo *
+tuple_sinfo(Parser *P, IrExpr **items, int n)
+{
+  IrSInfo **fields = ir_alloc(P->ctx, sizeof *fields * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    if (!(fields[i] = items[i]->sinfo))
+      return NULL;
+  return ir_sinfo_tuple(P->ctx, fields, n);
+}
+
+static IrExpr *
+make_tuple(Parser *P, FeVec *items, const Tok *at)
+{
+  IrExpr *e = ir_expr_new(P->ctx, IR_EX_TUPLE, fe_loc(P, at));
+  e->u.tuple.items = items->data;
+  e->u.tuple.n = items->len;
+  e->sinfo = tuple_sinfo(P, e->u.tuple.items, e->u.tuple.n);
+  return e;
+}
+
+/* Positional Relax expressions up to `close`; the opening bracket is read. */
+static void
+expr_list(Parser *P, FeVec *items, const char *close)
+{
+  while (!fe_is_op(fe_peek(P), close)) {
+    fe_vec_ptr(P, items, fe_rexpr(P));
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  fe_expect_op(P, close);
+}
+
+static IrExpr *
+global_ref(Parser *P, const Tok *name)
+{
+  if (!fe_is_global(P, name->sym))
+    fe_error(P, name, "global '%s' is not defined in the module", name->sym);
+  IrExpr *g = ir_expr_new(P->ctx, IR_EX_GLOBAL, fe_loc(P, name));
+  g->u.global = name->sym;
+  return g;
+}
+
+static IrExpr *
+extern_ref(Parser *P, const Tok *sym)
+{
+  IrExpr *e = ir_expr_new(P->ctx, IR_EX_EXTERN, fe_loc(P, sym));
+  e->u.global = sym->sym;
+  return e;
+}
+
+/* --- operator calls -------------------------------------------------- */
+
+static int
+param_index(const IrOpDef *op, const char *name)
+{
+  if (strcmp(name, "out_ty") == 0)
+    name = "out_sinfo";
+  else if (strcmp(name, "ty_args") == 0)
+    name = "sinfo_args";
+  for (int i = 0; i < op->nparams; i++)
+    if (strcmp(op->params[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* Reads the argument list of a call to op into args (token ranges matched
+ * to parameters); the '(' is current.  Returns the count. */
+static int
+skim_args(Parser *P, const IrOpDef *op, const char *name, Arg *args, int max)
+{
+  int n = 0, positional = 0;
+  bool seen_kw = false;
+  fe_expect_op(P, "(");
+  while (!fe_is_op(fe_peek(P), ")")) {
+    const Tok *t = fe_peek(P);
+    if (n == max)
+      fe_fail(P, t, "too many arguments for %s", name);
+    Arg *a = &args[n++];
+    a->kw = NULL;
+    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
+      a->kw = t;
+      seen_kw = true;
+      P->pos += 2;
+      if ((a->param = param_index(op, t->sym)) < 0)
+        fe_fail(P, t, "unexpected keyword argument '%s' for %s", t->sym, name);
+    } else if (seen_kw) {
+      fe_fail(P, t, "positional argument follows keyword argument");
+    } else {
+      if (positional >= op->nparams)
+        fe_fail(P, t, "%s takes at most %d arguments", name, op->nparams);
+      a->param = positional;
+      if (op->params[positional].kind != IR_PARAM_VARARGS)
+        positional++;
+    }
+    a->start = P->pos;
+    a->end = fe_skip_balanced(P);
+    if (a->end == a->start)
+      fe_fail(P, fe_peek(P), "expected an argument");
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  if (!fe_is_op(fe_peek(P), ")")) {
+    char found[48];
+    fe_describe(fe_peek(P), found, sizeof found);
+    fe_fail(P, fe_peek(P), "expected ',' or ')' but found %s", found);
+  }
+  return n;
+}
+
+static IrExpr *
+as_tuple(Parser *P, IrExpr *e, const Tok *at)
+{
+  if (e->kind == IR_EX_TUPLE || (e->sinfo && e->sinfo->kind == IR_SI_TUPLE))
+    return e;
+  FeVec items = {0};
+  fe_vec_ptr(P, &items, e);
+  return make_tuple(P, &items, at);
+}
+
+/* R.device(dev_type=1, index=0) or tvm.cpu(0) / tvm.cuda(0). */
+static void
+device(Parser *P, Slot *slots)
+{
+  const Tok *at;
+  const char *name = fe_dotted(P, &at);
+  int64_t v[2] = {-1, 0};
+  bool is_device = strcmp(name, "R.device") == 0;
+  if (strcmp(name, "tvm.cpu") == 0)
+    v[0] = 1;
+  else if (strcmp(name, "tvm.cuda") == 0)
+    v[0] = 2;
+  else if (!is_device)
+    fe_fail(P, at, "expected R.device(...) but found '%s'", name);
+  fe_expect_op(P, "(");
+  for (int i = is_device ? 0 : 1; !fe_is_op(fe_peek(P), ")") && i < 2; i++) {
+    const Tok *k = fe_peek(P);
+    if (k->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
+      P->pos += 2;
+      i = fe_is_name(k, "dev_type") ? 0 : fe_is_name(k, "index") || fe_is_name(k, "dev_id") ? 1 : -1;
+      if (i < 0)
+        fe_fail(P, k, "unexpected keyword argument '%s' for %s", k->sym, name);
+    }
+    if (!fe_int_literal(P, true, &v[i]))
+      fe_fail(P, fe_peek(P), "expected an integer in %s", name);
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  fe_expect_op(P, ")");
+  if (v[0] < 0)
+    fe_fail(P, at, "missing dev_type in %s", name);
+  slots[1].given = slots[2].given = true;
+  slots[1].attr = ir_attr_int(P->ctx, v[0]);
+  slots[2].attr = ir_attr_int(P->ctx, v[1]);
+}
+
+static bool
+at_prim_literal(Parser *P)
+{
+  const Tok *t = fe_peek(P);
+  if (t->kind == TK_INT || t->kind == TK_FLOAT || fe_is_op(t, "-") || fe_is_name(t, "T"))
+    return true;
+  FeEntry *e = t->kind == TK_NAME ? fe_scope_find(P, t->sym) : NULL;
+  return e && e->kind == SYM_TVAR;
+}
+
+/* Parses one argument value by its parameter's kind into slot. */
+static void
+parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
+{
+  const Tok *t = fe_peek(P);
+  IrLoc loc = fe_loc(P, t);
+  slot->given = true;
+  switch (op->params[param].kind) {
+  case IR_PARAM_EXPR:
+    if (t->kind == TK_STR && (op->id == IR_OP_CALL_PURE_PACKED || op->id == IR_OP_CALL_DPS_PACKED))
+      slot->expr = extern_ref(P, fe_next(P));
+    else
+      slot->expr = fe_rexpr(P);
+    return;
+  case IR_PARAM_VARARGS:
+    fe_vec_ptr(P, &slot->varargs, fe_rexpr(P));
+    return;
+  case IR_PARAM_PRIM:
+    if (fe_is_name(t, "None"))
+      fe_next(P);
+    else
+      slot->expr = at_prim_literal(P) ? ir_prim_value(P->ctx, fe_prim(P), loc) : fe_rexpr(P);
+    return;
+  case IR_PARAM_STR:
+    slot->expr = t->kind == TK_STR ? ir_str_imm(P->ctx, fe_next(P)->sym, loc) : fe_rexpr(P);
+    return;
+  case IR_PARAM_DTYPE:
+    slot->expr = t->kind == TK_STR ? ir_dtype_imm(P->ctx, fe_dtype_str(P), loc) : fe_rexpr(P);
+    return;
+  case IR_PARAM_SHAPE: {
+    int n;
+    if (fe_is_name(t, "None"))
+      fe_next(P);
+    else if (fe_is_op(t, "(") || fe_is_op(t, "[")) {
+      IrPrimExpr **dims = fe_shape_list(P, &n);
+      slot->expr = ir_shape_expr(P->ctx, dims, n, loc);
+    }
+    else
+      slot->expr = fe_rexpr(P);
+    return;
+  }
+  case IR_PARAM_TUPLE:
+    slot->expr = as_tuple(P, fe_rexpr(P), t);
+    return;
+  case IR_PARAM_ATTR:
+    slot->attr = fe_attr_value(P);
+    return;
+  case IR_PARAM_SINFO:
+    if (fe_is_op(t, "[") || fe_is_op(t, "(")) {
+      const char *close = fe_is_op(fe_next(P), "[") ? "]" : ")";
+      while (!fe_is_op(fe_peek(P), close)) {
+        fe_vec_ptr(P, &slot->sinfos, fe_sinfo(P));
+        if (!fe_accept_op(P, ","))
+          break;
+      }
+      fe_expect_op(P, close);
+    } else {
+      fe_vec_ptr(P, &slot->sinfos, fe_sinfo(P));
+    }
+    return;
+  }
+}
+
+/* Fills an absent parameter from the table's default text. */
+static void
+default_arg(Parser *P, const IrOpDef *op, int i, Slot *slot, const Tok *at)
+{
+  const IrOpParam *p = &op->params[i];
+  if (p->kind == IR_PARAM_VARARGS)
+    return;
+  if (!p->fallback)
+    fe_fail(P, at, "missing required argument '%s' for %s", p->name, at->sym);
+  if (strcmp(p->fallback, "None") == 0 && p->kind != IR_PARAM_ATTR)
+    return;
+  Tok *saved;
+  int saved_n;
+  int pos = fe_swap_tokens(P, p->fallback, strlen(p->fallback), at->line, at->col, &saved,
+                           &saved_n);
+  parse_arg(P, op, i, slot);
+  fe_expect_kind(P, TK_EOF, "end of the default value");
+  fe_restore_tokens(P, saved, saved_n, pos);
+}
+
+/* Assembles the call from its filled slots, in parameter order. */
+static IrExpr *
+build_call(Parser *P, const IrOpDef *op, Slot *slots, const Tok *at)
+{
+  FeVec args = {0}, keys = {0}, values = {0}, sinfos = {0};
+  for (int i = 0; i < op->nparams; i++) {
+    Slot *s = &slots[i];
+    switch (op->params[i].kind) {
+    case IR_PARAM_ATTR:
+      fe_vec_ptr(P, &keys, (void *)ir_sym(P->ctx, op->params[i].name));
+      fe_vec_ptr(P, &values, s->attr);
+      break;
+    case IR_PARAM_SINFO:
+      for (int k = 0; k < s->sinfos.len; k++)
+        fe_vec_ptr(P, &sinfos, ((void **)s->sinfos.data)[k]);
+      break;
+    case IR_PARAM_VARARGS:
+      for (int k = 0; k < s->varargs.len; k++)
+        fe_vec_ptr(P, &args, ((void **)s->varargs.data)[k]);
+      break;
+    default:
+      if (s->expr)
+        fe_vec_ptr(P, &args, s->expr);
+    }
+  }
+  IrAttr *attrs = keys.len ? ir_attr_dict(P->ctx, keys.data, values.data, keys.len) : NULL;
+  IrExpr *e = ir_call_op(P->ctx, op, args.data, args.len, attrs, fe_loc(P, at));
+  e->u.call.sinfo_args = sinfos.data;
+  e->u.call.nsinfo_args = sinfos.len;
+  IrSInfo **out = sinfos.data;
+  if (op->id == IR_OP_CALL_TIR || op->id == IR_OP_CALL_TIR_INPLACE ||
+      op->id == IR_OP_CALL_DPS_PACKED)
+    e->sinfo = sinfos.len == 1 ? out[0] : ir_sinfo_tuple(P->ctx, out, sinfos.len);
+  else if (op->id == IR_OP_CALL_PURE_PACKED && sinfos.len > 0)
+    e->sinfo = out[0];
+  return e;
+}
+
+/* A call of a registered op; the '(' is current, `at` is "R". */
+static IrExpr *
+op_call(Parser *P, const IrOpDef *op, const char *name, const Tok *at)
+{
+  Arg args[64];
+  Slot slots[IR_OP_MAX_PARAMS];
+  memset(slots, 0, sizeof slots);
+  int n = skim_args(P, op, name, args, 64);
+  int after = P->pos + 1;
+  for (int i = 0; i < n; i++) {
+    Slot *s = &slots[args[i].param];
+    const Tok *t = args[i].kw ? args[i].kw : &P->toks[args[i].start];
+    if (s->given && op->params[args[i].param].kind != IR_PARAM_VARARGS)
+      fe_fail(P, t, "multiple values for argument '%s' of %s", op->params[args[i].param].name,
+              name);
+    P->pos = args[i].start;
+    if (op->id == IR_OP_HINT_ON_DEVICE && args[i].param == 1 &&
+        fe_peek_at(P, 1)->kind == TK_OP && fe_is_op(fe_peek_at(P, 1), "."))
+      device(P, slots);
+    else
+      parse_arg(P, op, args[i].param, s);
+    if (P->pos != args[i].end) {
+      char found[48];
+      fe_describe(fe_peek(P), found, sizeof found);
+      fe_fail(P, fe_peek(P), "expected ',' or ')' but found %s", found);
+    }
+  }
+  P->pos = after;
+  Tok name_tok = *at;
+  name_tok.sym = name;
+  for (int i = 0; i < op->nparams; i++)
+    if (!slots[i].given)
+      default_arg(P, op, i, &slots[i], &name_tok);
+  return build_call(P, op, slots, at);
+}
+
+/* R.call_packed("sym", args..., sinfo_args=...): a call of an extern. */
+static IrExpr *
+call_packed(Parser *P, const Tok *at)
+{
+  fe_expect_op(P, "(");
+  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, fe_loc(P, at));
+  e->u.call.kind = IR_CALL_EXTERN;
+  e->u.call.callee = extern_ref(P, fe_expect_kind(P, TK_STR, "a function name string"));
+  FeVec args = {0}, sinfos = {0};
+  while (fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) {
+    const Tok *t = fe_peek(P);
+    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
+      if (!fe_is_name(t, "sinfo_args") && !fe_is_name(t, "ty_args"))
+        fe_fail(P, t, "unexpected keyword argument '%s' for R.call_packed", t->sym);
+      P->pos += 2;
+      Slot s = {0};
+      parse_arg(P, ir_op_get(IR_OP_CALL_PURE_PACKED), 2, &s);
+      sinfos = s.sinfos;
+    } else {
+      fe_vec_ptr(P, &args, fe_rexpr(P));
+    }
+  }
+  fe_expect_op(P, ")");
+  e->u.call.args = args.data;
+  e->u.call.nargs = args.len;
+  e->u.call.sinfo_args = sinfos.data;
+  e->u.call.nsinfo_args = sinfos.len;
+  e->sinfo = sinfos.len ? ((IrSInfo **)sinfos.data)[0] : NULL;
+  return e;
+}
+
+/* The R.* constructors that are not operators; NULL when name is none. */
+static IrExpr *
+constructor(Parser *P, const char *name, const Tok *at)
+{
+  IrLoc loc = fe_loc(P, at);
+  IrExpr *e = NULL;
+  int n;
+  if (strcmp(name, "R.const") == 0)
+    return fe_const(P, at);
+  if (strcmp(name, "R.call_packed") == 0)
+    return call_packed(P, at);
+  if (strcmp(name, "R.tuple") == 0) {
+    FeVec items = {0};
+    fe_expect_op(P, "(");
+    expr_list(P, &items, ")");
+    return make_tuple(P, &items, at);
+  }
+  if (strcmp(name, "R.shape") != 0 && strcmp(name, "R.prim_value") != 0 &&
+      strcmp(name, "R.str") != 0 && strcmp(name, "R.dtype") != 0 &&
+      strcmp(name, "R.ExternFunc") != 0)
+    return NULL;
+  fe_expect_op(P, "(");
+  if (strcmp(name, "R.shape") == 0) {
+    IrPrimExpr **dims = fe_shape_list(P, &n);
+    e = ir_shape_expr(P->ctx, dims, n, loc);
+  }
+  else if (strcmp(name, "R.prim_value") == 0)
+    e = ir_prim_value(P->ctx, fe_prim(P), loc);
+  else if (strcmp(name, "R.str") == 0)
+    e = ir_str_imm(P->ctx, fe_expect_kind(P, TK_STR, "a string")->sym, loc);
+  else if (strcmp(name, "R.dtype") == 0)
+    e = ir_dtype_imm(P->ctx, fe_dtype_str(P), loc);
+  else
+    e = extern_ref(P, fe_expect_kind(P, TK_STR, "a symbol string"));
+  fe_expect_op(P, ")");
+  return e;
+}
+
+/* R.<name>(...): a constructor or an op call; the '(' is current. */
+IrExpr *
+fe_r_call(Parser *P, const char *name, const Tok *at)
+{
+  if (!fe_is_op(fe_peek(P), "(")) {
+    if (fe_at_sinfo(P) || strncmp(name, "R.Tensor", 8) == 0)
+      fe_fail(P, at, "struct info '%s' is not an expression", name);
+    fe_expect_op(P, "(");
+  }
+  IrExpr *e = constructor(P, name, at);
+  if (e)
+    return e;
+  const IrOpDef *op = ir_op_find(name);
+  if (!op) {
+    if (strcmp(name, "R.match_cast") == 0)
+      fe_fail(P, at, "R.match_cast must be the whole right-hand side of a binding");
+    fe_error(P, at, "unknown operator '%s'", name);
+    fe_next(P);
+    do
+      fe_skip_balanced(P);
+    while (fe_accept_op(P, ","));
+    fe_expect_op(P, ")");
+    return ir_var_new(P->ctx, ir_sym(P->ctx, "_"), NULL, false, fe_loc(P, at));
+  }
+  return op_call(P, op, name, at);
+}
+
+/* --- names and postfix ----------------------------------------------- */
+
+static IrExpr *
+name_expr(Parser *P)
+{
+  const Tok *t = fe_peek(P);
+  if (fe_is_name(t, "R") && fe_is_op(fe_peek_at(P, 1), ".")) {
+    const Tok *at;
+    const char *name = fe_dotted(P, &at);
+    return fe_r_call(P, name, at);
+  }
+  if (fe_is_name(t, "metadata"))
+    fe_fail(P, t, "'metadata' is not defined: constants must be R.const(...) in the text or "
+                  "come from a .npz file (--params)");
+  fe_next(P);
+  FeEntry *e = fe_scope_find(P, t->sym);
+  bool is_module = (e && e->kind == SYM_MODULE) ||
+                   (!e && (t->sym == P->module_name || strcmp(t->sym, "cls") == 0));
+  if (is_module && fe_is_op(fe_peek(P), ".")) {
+    fe_next(P);
+    return global_ref(P, fe_expect_name(P));
+  }
+  if (e && e->kind == SYM_RVAR)
+    return e->rvar;
+  if (!e && fe_is_global(P, t->sym))
+    return global_ref(P, t);
+  if (e && e->kind == SYM_TVAR)
+    fe_error(P, t, "'%s' is a symbolic variable, not a Relax value; write R.prim_value(%s)",
+             t->sym, t->sym);
+  else if (e)
+    fe_error(P, t, "'%s' is not a Relax value", t->sym);
+  else
+    fe_error(P, t, "name '%s' is not defined", t->sym);
+  return ir_var_new(P->ctx, t->sym, NULL, false, fe_loc(P, t));
+}
+
+static IrExpr *
+primary(Parser *P)
+{
+  const Tok *t = fe_peek(P);
+  if (t->kind == TK_NAME)
+    return name_expr(P);
+  if (fe_accept_op(P, "(")) {
+    FeVec items = {0};
+    if (fe_accept_op(P, ")"))
+      return make_tuple(P, &items, t);
+    IrExpr *first = fe_rexpr(P);
+    if (fe_accept_op(P, ")"))
+      return first;
+    fe_vec_ptr(P, &items, first);
+    fe_expect_op(P, ",");
+    expr_list(P, &items, ")");
+    return make_tuple(P, &items, t);
+  }
+  char found[48];
+  fe_describe(t, found, sizeof found);
+  fe_fail(P, t, "expected a Relax expression but found %s", found);
+  return NULL;
+}
+
+static IrExpr *
+call_value(Parser *P, IrExpr *callee, const Tok *at)
+{
+  if (callee->kind != IR_EX_GLOBAL && callee->kind != IR_EX_VAR && callee->kind != IR_EX_EXTERN)
+    fe_fail(P, at, "this expression cannot be called");
+  fe_next(P);
+  FeVec args = {0};
+  expr_list(P, &args, ")");
+  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, callee->loc);
+  e->u.call.kind = callee->kind == IR_EX_GLOBAL   ? IR_CALL_GLOBAL
+                   : callee->kind == IR_EX_EXTERN ? IR_CALL_EXTERN
+                                                  : IR_CALL_VAR;
+  e->u.call.callee = callee;
+  e->u.call.args = args.data;
+  e->u.call.nargs = args.len;
+  return e;
+}
+
+/* A Relax expression: a primary followed by calls and tuple indexing. */
+IrExpr *
+fe_rexpr(Parser *P)
+{
+  fe_enter(P);
+  IrExpr *e = primary(P);
+  for (;;) {
+    const Tok *t = fe_peek(P);
+    if (fe_is_op(t, "(")) {
+      e = call_value(P, e, t);
+    } else if (fe_is_op(t, "[")) {
+      fe_next(P);
+      int64_t index;
+      const Tok *it = fe_peek(P);
+      if (!fe_int_literal(P, false, &index) || index > 1000000000)
+        fe_fail(P, it, "expected a tuple index");
+      fe_expect_op(P, "]");
+      IrExpr *g = ir_expr_new(P->ctx, IR_EX_GET, fe_loc(P, t));
+      g->u.get.tuple = e;
+      g->u.get.index = (int)index;
+      if (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && index < e->sinfo->u.tuple.n)
+        g->sinfo = e->sinfo->u.tuple.fields[index];
+      e = g;
+    } else {
+      break;
+    }
+  }
+  fe_leave(P);
+  return e;
+}

@@ -1,0 +1,4 @@
+@R.function
+def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+    z = R.const(1, "flaot32")
+    return x

@@ -1,0 +1,3 @@
+# from tvm.script import relax as R
+import tvm
+

@@ -1,0 +1,4 @@
+@R.function
+def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+    c = R.const([[1, 2], [3]], "int32")
+    return x

@@ -1,0 +1,5 @@
+@R.function
+def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+    t = (x, x)
+    y = t[x]
+    return y
