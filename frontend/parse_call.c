@@ -506,15 +506,17 @@ primary(Parser *P)
   return NULL;
 }
 
+/* A call of callee; `start` is the first token of the callee expression
+ * (the call's location) and `at` its opening parenthesis. */
 static IrExpr *
-call_value(Parser *P, IrExpr *callee, const Tok *at)
+call_value(Parser *P, IrExpr *callee, const Tok *start, const Tok *at)
 {
   if (callee->kind != IR_EX_GLOBAL && callee->kind != IR_EX_VAR && callee->kind != IR_EX_EXTERN)
     fe_fail(P, at, "this expression cannot be called");
   fe_next(P);
   FeVec args = {0};
   expr_list(P, &args, ")");
-  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, callee->loc);
+  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, fe_loc(P, start));
   e->u.call.kind = callee->kind == IR_EX_GLOBAL   ? IR_CALL_GLOBAL
                    : callee->kind == IR_EX_EXTERN ? IR_CALL_EXTERN
                                                   : IR_CALL_VAR;
@@ -529,11 +531,12 @@ IrExpr *
 fe_rexpr(Parser *P)
 {
   fe_enter(P);
+  const Tok *start = fe_peek(P);
   IrExpr *e = primary(P);
   for (;;) {
     const Tok *t = fe_peek(P);
     if (fe_is_op(t, "(")) {
-      e = call_value(P, e, t);
+      e = call_value(P, e, start, t);
     } else if (fe_is_op(t, "[")) {
       fe_next(P);
       int64_t index;

@@ -52,9 +52,26 @@ vdevice_index(Parser *P, const Tok *t)
   return -1;
 }
 
+/* Completes struct info whose shape may have been written beside an ndim:
+ * ndim defaults to the shape's length, and a contradicting ndim is kept with
+ * shape_len for the well-formedness check to report. */
+static IrSInfo *
+with_shape(IrSInfo *s, bool has_shape, int nshape)
+{
+  int *ndim = s->kind == IR_SI_TENSOR ? &s->u.tensor.ndim : &s->u.shape.ndim;
+  if (!has_shape)
+    return s;
+  if (*ndim == -1)
+    *ndim = nshape;
+  else if (*ndim != nshape)
+    s->shape_len = nshape;
+  return s;
+}
+
 typedef struct {
   IrPrimExpr **shape;
-  int ndim;
+  int nshape; /* entries written in shape */
+  int ndim;   /* ndim= as written, -1 when absent */
   IrDType dtype;
   int vdevice;
 } TensorArgs;
@@ -68,7 +85,7 @@ tensor_arg(Parser *P, TensorArgs *a, const char *slot)
     if (fe_is_name(t, "None"))
       fe_next(P);
     else
-      a->shape = fe_shape_list(P, &a->ndim);
+      a->shape = fe_shape_list(P, &a->nshape);
   } else if (strcmp(slot, "dtype") == 0) {
     a->dtype = fe_dtype_str(P);
   } else if (strcmp(slot, "ndim") == 0) {
@@ -88,7 +105,7 @@ tensor_arg(Parser *P, TensorArgs *a, const char *slot)
 static IrSInfo *
 tensor(Parser *P)
 {
-  TensorArgs a = {NULL, -1, IR_VOID, -1};
+  TensorArgs a = {NULL, 0, -1, IR_VOID, -1};
   static const char *const positional[] = {"shape", "dtype", "vdevice"};
   if (!fe_accept_op(P, "("))
     return ir_sinfo_tensor(P->ctx, NULL, -1, IR_VOID, -1);
@@ -109,7 +126,8 @@ tensor(Parser *P)
       break;
   }
   fe_expect_op(P, ")");
-  return ir_sinfo_tensor(P->ctx, a.shape, a.ndim, a.dtype, a.vdevice);
+  return with_shape(ir_sinfo_tensor(P->ctx, a.shape, a.ndim, a.dtype, a.vdevice), a.shape != NULL,
+                    a.nshape);
 }
 
 static IrSInfo *
@@ -137,7 +155,15 @@ shape(Parser *P)
   if (!fe_accept_op(P, "("))
     return ir_sinfo_shape(P->ctx, NULL, -1);
   IrPrimExpr **values = NULL;
-  int ndim = -1;
+  int ndim = -1, nvalues = 0;
+  if (!fe_is_name(fe_peek(P), "ndim")) {
+    if (fe_is_name(fe_peek(P), "values")) {
+      fe_next(P);
+      fe_expect_op(P, "=");
+    }
+    values = fe_shape_list(P, &nvalues);
+    fe_accept_op(P, ",");
+  }
   if (fe_is_name(fe_peek(P), "ndim")) {
     fe_next(P);
     fe_expect_op(P, "=");
@@ -145,15 +171,9 @@ shape(Parser *P)
     if (!fe_int_literal(P, true, &nd) || nd < -1 || nd > 1000000)
       fe_fail(P, fe_peek(P), "expected an integer for ndim");
     ndim = (int)nd;
-  } else {
-    if (fe_is_name(fe_peek(P), "values")) {
-      fe_next(P);
-      fe_expect_op(P, "=");
-    }
-    values = fe_shape_list(P, &ndim);
   }
   fe_expect_op(P, ")");
-  return ir_sinfo_shape(P->ctx, values, ndim);
+  return with_shape(ir_sinfo_shape(P->ctx, values, ndim), values != NULL, nvalues);
 }
 
 static IrSInfo *

@@ -945,67 +945,6 @@ test_every_violation_reported(void **state)
   ir_ctx_free(ctx);
 }
 
-/* --- the golden files' format, with the locations the reader gives ------------- */
-
-/* Builds by hand what the reader makes of a tests/wellformed file (binding
- * locations at the var name, statements at their start) and compares the
- * printed diagnostics with the .err file: the expected files are written for
- * the reader's conventions before the reader exists. */
-static void
-expect_golden(IrCtx *ctx, const IrModule *m, const char *err_path)
-{
-  ir_module_check(ctx, m);
-  char *got = tu_diag_text(ctx);
-  char *want = tu_read_file(err_path);
-  assert_non_null(want);
-  assert_string_equal(got, want);
-  free(got);
-  free(want);
-}
-
-static void
-test_golden_dataflow_var_escapes(void **state)
-{
-  (void)state;
-  IrCtx *ctx = ir_ctx_new();
-  const IrSource *src = ir_source_read(ctx, "tests/wellformed/dataflow_var_escapes.py");
-  assert_non_null(src);
-  IrExpr *x = ir_var_new(ctx, ir_sym(ctx, "x"), vec4(ctx), false, (IrLoc){src, 8, 14});
-  IrExpr *lv = ir_var_new(ctx, ir_sym(ctx, "lv"), vec4(ctx), true, (IrLoc){src, 10, 13});
-  IrExpr *gv = ir_var_new(ctx, ir_sym(ctx, "gv"), vec4(ctx), false, (IrLoc){src, 11, 13});
-  IrExpr *y = ir_var_new(ctx, ir_sym(ctx, "y"), vec4(ctx), false, (IrLoc){src, 13, 9});
-  IrBindingBlock df = block(ctx, true, 2,
-                            (IrBinding[]){{lv, add(ctx, x, x, 10), NULL, lv->loc},
-                                          {gv, add(ctx, lv, x, 11), NULL, gv->loc}});
-  IrBindingBlock after =
-      block(ctx, false, 1, (IrBinding[]){{y, add(ctx, lv, gv, 13), NULL, y->loc}});
-  expect_golden(ctx, main_module(ctx, x, 2, (IrBindingBlock[]){df, after}, y),
-                "tests/wellformed/dataflow_var_escapes.err");
-  ir_ctx_free(ctx);
-}
-
-static void
-test_golden_loop_var_out_of_scope(void **state)
-{
-  (void)state;
-  IrCtx *ctx = ir_ctx_new();
-  const IrSource *src = ir_source_read(ctx, "tests/wellformed/loop_var_out_of_scope.py");
-  assert_non_null(src);
-  IrBuffer *A = buffer(ctx, "A", 1);
-  IrPrimExpr *i = ir_prim_var(ctx, ir_sym(ctx, "i"), IR_I32);
-  IrStmt *in = store1(ctx, A, i, ir_prim_float(ctx, IR_F32, 0.0), 10);
-  IrStmt *out = store1(ctx, A, i, ir_prim_float(ctx, IR_F32, 1.0), 11);
-  in->loc = (IrLoc){src, 10, 13};
-  out->loc = (IrLoc){src, 11, 9};
-  IrStmt *for_ = loop(ctx, i, in, 9);
-  for_->loc = (IrLoc){src, 9, 9};
-  IrPrimFunc *f = prim_func(ctx, 1, &A, stmts(ctx, 2, (IrStmt *[]){for_, out}));
-  f->loc = (IrLoc){src, 8, 5};
-  expect_golden(ctx, module(ctx, 1, (IrGlobal[]){prim_global(ctx, "fill", f)}),
-                "tests/wellformed/loop_var_out_of_scope.err");
-  ir_ctx_free(ctx);
-}
-
 int
 main(void)
 {
@@ -1027,8 +966,6 @@ main(void)
       cmocka_unit_test(test_prim_func_buffers),
       cmocka_unit_test(test_prim_func_var_scopes),
       cmocka_unit_test(test_every_violation_reported),
-      cmocka_unit_test(test_golden_dataflow_var_escapes),
-      cmocka_unit_test(test_golden_loop_var_out_of_scope),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
