@@ -71,6 +71,7 @@ typedef struct {
 typedef struct {
   IrPrimExpr *e;
   bool bare;
+  double exact; /* a bare float literal's value before rounding to float32 */
 } TExpr;
 
 typedef struct {
@@ -136,7 +137,6 @@ IrAttr *fe_attr_dict(Parser *P);
 IrDType fe_dtype_str(Parser *P);
 IrSym fe_attr_key(Parser *P, IrSym key);
 IrExpr *fe_const(Parser *P, const Tok *at);
-uint16_t fe_half_bits(double d);
 bool fe_special_float(const char *s, double *out);
 
 /* parse_sinfo.c */

@@ -5,7 +5,7 @@
  * comes after it; then the shape is taken from the first element at each
  * level, every list is checked against it (ragged lists are an error), and
  * each element is range-checked and stored little-endian.  float16 is stored
- * as IEEE half bits, rounded to nearest even.
+ * as IEEE half bits (ir_half_from_double).
  */
 #include <math.h>
 #include <string.h>
@@ -117,30 +117,6 @@ leaf_kinds(const CVal *v, bool *any_float, bool *all_bool)
     leaf_kinds(((CVal **)v->items.data)[i], any_float, all_bool);
 }
 
-uint16_t
-fe_half_bits(double d)
-{
-  uint16_t sign = signbit(d) ? 0x8000 : 0;
-  if (isnan(d))
-    return sign | 0x7e00;
-  d = fabs(d);
-  if (isinf(d) || d >= 65520.0)
-    return sign | 0x7c00;
-  if (d < ldexp(1.0, -14)) /* subnormal: multiples of 2^-24 */
-    return sign | (uint16_t)nearbyint(d * ldexp(1.0, 24));
-  int e;
-  double f = frexp(d, &e); /* d = f * 2^e, f in [0.5, 1) */
-  int exp = e - 1;
-  uint32_t mant = (uint32_t)nearbyint((f * 2.0 - 1.0) * 1024.0);
-  if (mant == 1024) {
-    mant = 0;
-    exp++;
-  }
-  if (exp > 15)
-    return sign | 0x7c00;
-  return (uint16_t)(sign | (uint16_t)((exp + 15) << 10) | (uint16_t)mant);
-}
-
 static void
 put_le(unsigned char *out, uint64_t bits, int bytes)
 {
@@ -154,7 +130,7 @@ store_float(Parser *P, const CVal *v, IrDType t, unsigned char *out)
   double d = v->is_float ? v->f : v->neg ? -(double)v->mag : (double)v->mag;
   bool overflow = false;
   if (t.bits == 16) {
-    uint16_t h = fe_half_bits(d);
+    uint16_t h = ir_half_from_double(d);
     overflow = isfinite(d) && (h & 0x7fff) == 0x7c00;
     put_le(out, h, 2);
   } else if (t.bits == 32) {

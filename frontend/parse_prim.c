@@ -18,7 +18,7 @@ static TExpr expr_or(Parser *P);
 static TExpr
 typed(IrPrimExpr *e)
 {
-  TExpr x = {e, false};
+  TExpr x = {e, false, 0};
   return x;
 }
 
@@ -47,10 +47,14 @@ fe_int_literal(Parser *P, bool allow_minus, int64_t *out)
   return true;
 }
 
-/* A literal of dtype t with the value of the bare literal e. */
+/* A literal of dtype t with the value of the bare literal x (a float from
+ * its exact value, so 0.1 meeting a float64 is the double 0.1). */
 static IrPrimExpr *
-retype(Parser *P, IrPrimExpr *e, IrDType t)
+retype(Parser *P, TExpr x, IrDType t)
 {
+  IrPrimExpr *e = x.e;
+  if (e->kind == IR_PE_FLOAT && is_float_type(t) && x.bare)
+    return ir_prim_float(P->ctx, t, x.exact);
   if (e->kind == IR_PE_INT && is_float_type(t))
     return ir_prim_float(P->ctx, t, (double)e->u.int_value);
   if (e->kind == IR_PE_INT && t.code != IR_DT_VOID && t.code != IR_DT_HANDLE)
@@ -64,7 +68,7 @@ retype(Parser *P, IrPrimExpr *e, IrDType t)
 IrPrimExpr *
 fe_prim_as(Parser *P, TExpr x, IrDType t)
 {
-  return x.bare ? retype(P, x.e, t) : x.e;
+  return x.bare ? retype(P, x, t) : x.e;
 }
 
 /* Makes the bare side of a pair take the other side's dtype. */
@@ -72,14 +76,14 @@ static void
 unify(Parser *P, TExpr *a, TExpr *b)
 {
   if (a->bare && !b->bare)
-    a->e = retype(P, a->e, b->e->dtype);
+    a->e = retype(P, *a, b->e->dtype);
   else if (b->bare && !a->bare)
-    b->e = retype(P, b->e, a->e->dtype);
+    b->e = retype(P, *b, a->e->dtype);
   else if (a->bare && b->bare && a->e->kind != b->e->kind) {
     if (a->e->kind == IR_PE_INT)
-      a->e = retype(P, a->e, b->e->dtype);
+      a->e = retype(P, *a, b->e->dtype);
     else
-      b->e = retype(P, b->e, a->e->dtype);
+      b->e = retype(P, *b, a->e->dtype);
   }
 }
 
@@ -87,7 +91,7 @@ TExpr
 fe_texpr_bin(Parser *P, IrPrimKind kind, TExpr a, TExpr b)
 {
   unify(P, &a, &b);
-  TExpr r = {ir_prim_bin(P->ctx, kind, a.e, b.e), a.bare && b.bare};
+  TExpr r = {ir_prim_bin(P->ctx, kind, a.e, b.e), a.bare && b.bare, 0};
   if (r.e->dtype.code == IR_DT_BOOL && a.e->dtype.code != IR_DT_BOOL)
     r.bare = false;
   return r;
@@ -137,7 +141,7 @@ python_float(Parser *P)
     fe_fail(P, t, "expected a number or \"nan\"/\"inf\" in float()");
   }
   fe_expect_op(P, ")");
-  TExpr x = {ir_prim_float(P->ctx, IR_F32, v), true};
+  TExpr x = {ir_prim_float(P->ctx, IR_F32, v), true, v};
   return x;
 }
 
@@ -181,7 +185,7 @@ typed_literal(Parser *P, IrDType t, const Tok *at)
   }
   if (x.e->kind == IR_PE_FLOAT && !is_float_type(t))
     return typed(ir_prim_cast(P->ctx, t, x.e));
-  return typed(retype(P, x.e, t));
+  return typed(retype(P, x, t));
 }
 
 /* Arguments of T.f(...) as bare-aware expressions; strings are IR_PE_STR. */
@@ -353,12 +357,12 @@ primary(Parser *P)
   case TK_INT: {
     int64_t v;
     fe_int_literal(P, false, &v);
-    TExpr x = {ir_prim_int(P->ctx, P->int_default, v), true};
+    TExpr x = {ir_prim_int(P->ctx, P->int_default, v), true, 0};
     return x;
   }
   case TK_FLOAT: {
     fe_next(P);
-    TExpr x = {ir_prim_float(P->ctx, IR_F32, t->fval), true};
+    TExpr x = {ir_prim_float(P->ctx, IR_F32, t->fval), true, t->fval};
     return x;
   }
   case TK_STR:
@@ -398,9 +402,10 @@ unary(Parser *P)
   }
   if (x.e->kind == IR_PE_FLOAT) {
     x.e = ir_prim_float(P->ctx, x.e->dtype, -x.e->u.float_value);
+    x.exact = -x.exact;
     return x;
   }
-  TExpr zero = {ir_prim_int(P->ctx, x.e->dtype, 0), false};
+  TExpr zero = {ir_prim_int(P->ctx, x.e->dtype, 0), false, 0};
   if (is_float_type(x.e->dtype))
     zero.e = ir_prim_float(P->ctx, x.e->dtype, 0.0);
   return fe_texpr_bin(P, IR_PE_SUB, zero, x);
@@ -565,8 +570,11 @@ fe_attr_value(Parser *P)
   } else if (fe_is_op(t, "{")) {
     a = fe_attr_dict(P);
   } else {
-    IrPrimExpr *e = expr_or(P).e;
-    if (e->kind == IR_PE_INT && e->dtype.code == IR_DT_BOOL)
+    TExpr x = expr_or(P);
+    IrPrimExpr *e = x.e;
+    if (x.bare && e->kind == IR_PE_FLOAT)
+      a = ir_attr_float(P->ctx, x.exact); /* a Python float: a double */
+    else if (e->kind == IR_PE_INT && e->dtype.code == IR_DT_BOOL)
       a = ir_attr_bool(P->ctx, e->u.int_value != 0);
     else if (e->kind == IR_PE_INT)
       a = ir_attr_int(P->ctx, e->u.int_value);

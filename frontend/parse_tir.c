@@ -228,7 +228,7 @@ for_loop(Parser *P, Tir *c)
   if (grid ? args.len != n : (n != 1 || args.len < 1 || args.len > 2))
     fe_fail(P, at, "%s needs %s", iter, grid ? "one extent per loop variable" : "1 or 2 arguments and one loop variable");
   for (int i = 0; i < n; i++) {
-    TExpr zero = {ir_prim_int(P->ctx, P->int_default, 0), true};
+    TExpr zero = {ir_prim_int(P->ctx, P->int_default, 0), true, 0};
     IrRange r = !grid && args.len == 2 ? range_of(P, a[0], a[1]) : range_of(P, zero, a[i]);
     loops[nloops++] = new_loop(P, names[i], r, kind);
   }
@@ -289,7 +289,7 @@ axis(Parser *P, Tir *c, const Tok *name, const char *kind_name, const Tok *at)
   if (kind < 0)
     fe_fail(P, at, "unknown block axis '%s'", kind_name);
   fe_expect_op(P, "(");
-  TExpr lo = {ir_prim_int(P->ctx, P->int_default, 0), true}, hi;
+  TExpr lo = {ir_prim_int(P->ctx, P->int_default, 0), true, 0}, hi;
   if (fe_accept_op(P, "(") || fe_accept_op(P, "[")) {
     lo = fe_texpr(P);
     fe_expect_op(P, ",");

@@ -1,4 +1,5 @@
 /* dtype.c - data type names: parsing and printing TVM's spellings. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +130,53 @@ ir_dtype_bytes(IrDType t)
   if (t.code == IR_DT_BOOL)
     return t.lanes;
   return (t.bits + 7) / 8 * t.lanes;
+}
+
+/* The IEEE binary16 bits nearest to d (ties to even; overflow to inf). */
+uint16_t
+ir_half_from_double(double d)
+{
+  uint16_t sign = signbit(d) ? 0x8000 : 0;
+  if (isnan(d))
+    return sign | 0x7e00;
+  d = fabs(d);
+  if (isinf(d) || d >= 65520.0)
+    return sign | 0x7c00;
+  if (d < ldexp(1.0, -14)) /* subnormal: multiples of 2^-24 */
+    return sign | (uint16_t)nearbyint(d * ldexp(1.0, 24));
+  int e;
+  double f = frexp(d, &e); /* d = f * 2^e, f in [0.5, 1) */
+  int exp = e - 1;
+  uint32_t mant = (uint32_t)nearbyint((f * 2.0 - 1.0) * 1024.0);
+  if (mant == 1024) {
+    mant = 0;
+    exp++;
+  }
+  if (exp > 15)
+    return sign | 0x7c00;
+  return (uint16_t)(sign | (uint16_t)((exp + 15) << 10) | (uint16_t)mant);
+}
+
+double
+ir_half_to_double(uint16_t h)
+{
+  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double v;
+  if (exponent == 0)
+    v = ldexp(mantissa, -24);
+  else if (exponent == 31)
+    v = mantissa ? NAN : INFINITY;
+  else
+    v = ldexp(mantissa + 1024, exponent - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+double
+ir_float_round(IrDType t, double v)
+{
+  if (t.code == IR_DT_FLOAT && t.bits == 32)
+    return isnan(v) ? v : (double)(float)v;
+  if (t.code == IR_DT_FLOAT && t.bits == 16)
+    return ir_half_to_double(ir_half_from_double(v));
+  return v;
 }

@@ -145,6 +145,10 @@ bool ir_dtype_parse(const char *s, size_t len, IrDType *out);
 const char *ir_dtype_str(IrDType t, char *buf);
 bool ir_dtype_eq(IrDType a, IrDType b);
 int ir_dtype_bytes(IrDType t); /* bytes per element: bool is 1 */
+uint16_t ir_half_from_double(double d); /* IEEE binary16, ties to even */
+double ir_half_to_double(uint16_t h);   /* exact */
+/* v rounded to the precision of float type t (float32, float16). */
+double ir_float_round(IrDType t, double v);
 
 /* ------------------------------------------------------------------ */
 /* Attribute values: function attrs, op attrs, annotations             */
@@ -258,7 +262,7 @@ struct IrPrimExpr {
 };
 
 IrPrimExpr *ir_prim_int(IrCtx *ctx, IrDType t, int64_t v);
-IrPrimExpr *ir_prim_float(IrCtx *ctx, IrDType t, double v);
+IrPrimExpr *ir_prim_float(IrCtx *ctx, IrDType t, double v); /* v rounded to t */
 IrPrimExpr *ir_prim_str(IrCtx *ctx, IrSym s);
 IrPrimExpr *ir_prim_var(IrCtx *ctx, IrSym name, IrDType t); /* a new variable */
 /* Binary and NOT: dtype is bool for comparisons and logic, else a's. */

@@ -157,7 +157,7 @@ IrPrimExpr *
 ir_prim_float(IrCtx *ctx, IrDType t, double v)
 {
   IrPrimExpr *e = prim_new(ctx, IR_PE_FLOAT, t);
-  e->u.float_value = v;
+  e->u.float_value = ir_float_round(t, v); /* a float32 immediate holds a float32 value */
   return e;
 }
 

@@ -320,21 +320,6 @@ load_le(const unsigned char *d, int bytes)
   return v;
 }
 
-/* IEEE binary16 bits to the double of the same value (exact). */
-static double
-half_to_double(uint16_t h)
-{
-  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  double v;
-  if (exponent == 0)
-    v = ldexp(mantissa, -24);
-  else if (exponent == 31)
-    v = mantissa ? NAN : INFINITY;
-  else
-    v = ldexp(mantissa + 1024, exponent - 25);
-  return h & 0x8000 ? -v : v;
-}
-
 static void
 float_element(Printer *p, double v, bool single)
 {
@@ -366,7 +351,7 @@ const_element(Printer *p, const IrTensorData *c, size_t i)
     break;
   case IR_DT_FLOAT:
     if (c->dtype.bits == 16) {
-      float_element(p, half_to_double((uint16_t)raw), false);
+      float_element(p, ir_half_to_double((uint16_t)raw), false);
     } else if (c->dtype.bits == 32) {
       uint32_t bits = (uint32_t)raw;
       float f;

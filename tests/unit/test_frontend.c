@@ -479,6 +479,37 @@ test_literal_dtypes(void **state)
   ir_ctx_free(ctx);
 }
 
+/* Float literals: a float32 immediate holds a float32 value; a bare literal
+ * meeting a float64 keeps its double value; attribute floats are doubles. */
+static void
+test_float_literal_precision(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = parse_ok(ctx, "@T.prim_func\n"
+                              "def f(A: T.Buffer((4,), \"float64\"), B: T.Buffer((4,), \"float32\")):\n"
+                              "    A[0] = A[1] + 0.1\n"
+                              "    A[1] = T.float64(0.1)\n"
+                              "    A[2] = -0.1 + A[1]\n"
+                              "    B[0] = B[1] + 0.1\n"
+                              "    B[1] = T.float32(-3.4028234663852886e+38)\n");
+  const IrStmt *body = prim(m, "f")->body;
+  assert_int_equal(body->kind, IR_ST_SEQ);
+  const IrStmt *const *st = (const IrStmt *const *)body->u.seq.stmts;
+  assert_true(st[0]->u.store.value->u.bin.b->u.float_value == 0.1);
+  assert_true(st[1]->u.store.value->u.float_value == 0.1);
+  assert_true(st[2]->u.store.value->u.bin.a->u.float_value == -0.1);
+  assert_true(st[3]->u.store.value->u.bin.b->u.float_value == (double)0.1f);
+  assert_true(st[4]->u.store.value->u.float_value == (double)-3.4028234663852886e+38f);
+  ir_ctx_free(ctx);
+
+  ctx = ir_ctx_new();
+  m = parse_ok(ctx, HEAD "    R.func_attr({\"eps\": 0.1, \"neg\": -1e-05})\n    return x\n");
+  assert_true(ir_attr_get(relax(m, "main")->attrs, "eps")->u.f == 0.1);
+  assert_true(ir_attr_get(relax(m, "main")->attrs, "neg")->u.f == -1e-05);
+  ir_ctx_free(ctx);
+}
+
 static void
 test_if_else_and_local_function(void **state)
 {
@@ -628,6 +659,7 @@ main(void)
       cmocka_unit_test(test_constants),
       cmocka_unit_test(test_prim_func),
       cmocka_unit_test(test_literal_dtypes),
+      cmocka_unit_test(test_float_literal_precision),
       cmocka_unit_test(test_if_else_and_local_function),
       cmocka_unit_test(test_sinfo_forms),
       cmocka_unit_test(test_errors_and_limits),
