@@ -86,6 +86,27 @@ test_check(void **state)
   expect("check tests/cli/no_such_file.py", 1, NULL, "cannot open");
 }
 
+/* Every malformed input and every ill-formed module: status 1, and a
+ * diagnostic in the file:line:col form on stderr. */
+static void
+test_bad_inputs_exit_1(void **state)
+{
+  (void)state;
+  static const char *dirs[] = {"tests/bad", "tests/wellformed"};
+  for (int d = 0; d < 2; d++) {
+    int n;
+    char **paths = tu_list_py(dirs[d], &n);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+      char args[1024], prefix[1024];
+      snprintf(args, sizeof args, "check %s", paths[i]);
+      snprintf(prefix, sizeof prefix, "%s:", paths[i]);
+      expect(args, 1, NULL, prefix);
+    }
+    tu_free_list(paths, n);
+  }
+}
+
 static void
 test_opt_prints_and_writes(void **state)
 {
@@ -122,7 +143,7 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
-      cmocka_unit_test(test_check),            cmocka_unit_test(test_opt_prints_and_writes),
+      cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
       cmocka_unit_test(test_equal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
