@@ -385,6 +385,18 @@ add_global(Parser *P, FeVec *globals, IrGlobal g, const Tok *at)
   *(IrGlobal *)fe_vec_push(P, globals, sizeof(IrGlobal)) = g;
 }
 
+/* A global's "global_symbol" equal to its own name is what the name already
+ * implies (TVM's printer leaves it out): drop it, so both spellings read to
+ * one module. */
+static IrAttr *
+drop_implied_symbol(Parser *P, IrAttr *attrs, IrSym name)
+{
+  const IrAttr *sym = ir_attr_get(attrs, "global_symbol");
+  if (!sym || sym->kind != IR_AT_STR || strcmp(sym->u.s, name) != 0)
+    return attrs;
+  return ir_attr_dict_remove(P->ctx, attrs, "global_symbol");
+}
+
 /* A decorated definition: "@R.function..." or "@T.prim_func..." followed
  * by "def"; the decorator's '@' is the current token. */
 static void
@@ -401,6 +413,7 @@ definition(Parser *P, FeVec *globals)
     g.name = name_at->sym;
     g.kind = IR_GLOBAL_RELAX;
     g.u.relax = fe_relax_function(P, pure, is_private, at);
+    g.u.relax->attrs = drop_implied_symbol(P, g.u.relax->attrs, g.name);
     add_global(P, globals, g, name_at);
   } else if (strcmp(deco, "T.prim_func") == 0) {
     fe_decorator_kwargs(P, NULL, &is_private);
@@ -408,6 +421,7 @@ definition(Parser *P, FeVec *globals)
     const Tok *name_at = fe_peek_at(P, 1);
     g.kind = IR_GLOBAL_PRIM;
     g.u.prim = fe_prim_func(P, is_private, at, &g.name);
+    g.u.prim->attrs = drop_implied_symbol(P, g.u.prim->attrs, g.name);
     add_global(P, globals, g, name_at);
   } else {
     fe_fail(P, name_tok, "expected @R.function or @T.prim_func but found '@%s'", deco);

@@ -56,8 +56,8 @@ same(const IrPrimExpr *a, const IrPrimExpr *b)
 static IrRange
 range_of(Parser *P, TExpr a, TExpr b)
 {
-  TExpr ext = fe_texpr_bin(P, IR_PE_SUB, a, b); /* unifies a and b */
-  IrPrimExpr *lo = ext.e->u.bin.a, *hi = ext.e->u.bin.b;
+  TExpr ext = fe_texpr_bin(P, IR_PE_SUB, b, a); /* hi - lo; unifies the dtypes */
+  IrPrimExpr *lo = ext.e->u.bin.b, *hi = ext.e->u.bin.a;
   IrRange r = {lo, ext.e};
   int64_t v;
   if (ir_prim_is_int(lo, &v) && v == 0)

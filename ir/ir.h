@@ -197,6 +197,8 @@ IrAttr *ir_attr_dict(IrCtx *ctx, IrSym *keys, IrAttr **values, int n);
 const IrAttr *ir_attr_get(const IrAttr *dict, const char *key);
 /* A copy of dict with key set to value (added or replaced). */
 IrAttr *ir_attr_dict_set(IrCtx *ctx, const IrAttr *dict, IrSym key, IrAttr *value);
+/* A copy of dict without key; NULL when nothing is left. */
+IrAttr *ir_attr_dict_remove(IrCtx *ctx, const IrAttr *dict, const char *key);
 
 /* ------------------------------------------------------------------ */
 /* Loop level: scalar expressions                                      */

@@ -134,6 +134,21 @@ ir_attr_dict_set(IrCtx *ctx, const IrAttr *dict, IrSym key, IrAttr *value)
   return out;
 }
 
+IrAttr *
+ir_attr_dict_remove(IrCtx *ctx, const IrAttr *dict, const char *key)
+{
+  int n = dict && dict->kind == IR_AT_DICT ? dict->u.list.n : 0, m = 0;
+  IrSym *keys = ir_alloc(ctx, sizeof *keys * (size_t)(n ? n : 1));
+  IrAttr **values = ir_alloc(ctx, sizeof *values * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    if (strcmp(dict->u.list.keys[i], key) == 0)
+      continue;
+    keys[m] = dict->u.list.keys[i];
+    values[m++] = dict->u.list.items[i];
+  }
+  return m ? ir_attr_dict(ctx, keys, values, m) : NULL;
+}
+
 /* --- scalar expressions ------------------------------------------- */
 
 static IrPrimExpr *

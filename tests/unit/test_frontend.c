@@ -510,6 +510,51 @@ test_float_literal_precision(void **state)
   ir_ctx_free(ctx);
 }
 
+/* range(a, b) and slices a:b have extent b - a (a regression: it was
+ * a - b, which round-trips but is wrong). */
+static void
+test_range_extents(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = parse_ok(ctx, "@T.prim_func\n"
+                              "def f(A: T.Buffer((16,), \"float32\")):\n"
+                              "    for i in range(4, 16):\n"
+                              "        A[i] = T.float32(0.0)\n"
+                              "    for j in T.serial(2, 2 + 3):\n"
+                              "        A[j] = T.float32(1.0)\n");
+  const IrStmt *const *st = (const IrStmt *const *)prim(m, "f")->body->u.seq.stmts;
+  int64_t v;
+  assert_true(ir_prim_is_int(st[0]->u.loop.min, &v) && v == 4);
+  const IrPrimExpr *ext = st[0]->u.loop.extent;
+  assert_int_equal(ext->kind, IR_PE_SUB);
+  assert_true(ir_prim_is_int(ext->u.bin.a, &v) && v == 16);
+  assert_true(ir_prim_is_int(ext->u.bin.b, &v) && v == 4);
+  assert_true(ir_prim_is_int(st[1]->u.loop.extent, &v) && v == 3);
+  ir_ctx_free(ctx);
+}
+
+/* global_symbol equal to the function's name is implied and dropped. */
+static void
+test_implied_global_symbol(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = parse_ok(ctx, "@I.ir_module\nclass M:\n"
+                              "    @R.function\n"
+                              "    def main(x: R.Tensor((2,), dtype=\"float32\")):\n"
+                              "        R.func_attr({\"global_symbol\": \"main\", \"k\": 1})\n"
+                              "        return x\n"
+                              "    @R.function\n"
+                              "    def g(x: R.Tensor((2,), dtype=\"float32\")):\n"
+                              "        R.func_attr({\"global_symbol\": \"other\"})\n"
+                              "        return x\n");
+  assert_null(ir_attr_get(relax(m, "main")->attrs, "global_symbol"));
+  assert_int_equal(ir_attr_get(relax(m, "main")->attrs, "k")->u.i, 1);
+  assert_string_equal(ir_attr_get(relax(m, "g")->attrs, "global_symbol")->u.s, "other");
+  ir_ctx_free(ctx);
+}
+
 static void
 test_if_else_and_local_function(void **state)
 {
@@ -660,6 +705,7 @@ main(void)
       cmocka_unit_test(test_prim_func),
       cmocka_unit_test(test_literal_dtypes),
       cmocka_unit_test(test_float_literal_precision),
+      cmocka_unit_test(test_range_extents), cmocka_unit_test(test_implied_global_symbol),
       cmocka_unit_test(test_if_else_and_local_function),
       cmocka_unit_test(test_sinfo_forms),
       cmocka_unit_test(test_errors_and_limits),
