@@ -41,7 +41,7 @@ EQUAL_SRCS := ir/equal.c
 WF_SRCS := ir/wellformed.c
 
 # symbolic arithmetic
-ARITH_SRCS := ir/arith.c
+ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c
 
 # TVMScript reader
 FE_SRCS := frontend/parse.c
