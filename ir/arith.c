@@ -33,11 +33,80 @@ ir_arith_new(IrCtx *ctx)
   return a;
 }
 
+/* --- memo ------------------------------------------------------------- */
+
+static size_t
+memo_slot(const IrArith *a, const IrPrimExpr *e)
+{
+  uint64_t h = (uint64_t)(uintptr_t)e * 0x9e3779b97f4a7c15u;
+  return (size_t)(h >> 20) & (size_t)(a->memo_cap - 1);
+}
+
+bool
+arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out)
+{
+  if (!a->memo)
+    return false;
+  for (size_t i = memo_slot(a, e);; i = (i + 1) & (size_t)(a->memo_cap - 1)) {
+    if (!a->memo[i].key)
+      return false;
+    if (a->memo[i].key == e) {
+      *out = a->memo[i];
+      return true;
+    }
+  }
+}
+
+/* The slot of e, created when absent (growing the table first). */
+static ArithMemo *
+memo_entry(IrArith *a, const IrPrimExpr *e)
+{
+  if (2 * (a->memo_len + 1) > a->memo_cap) {
+    ArithMemo *old = a->memo;
+    int old_cap = a->memo_cap;
+    a->memo_cap = old_cap ? 2 * old_cap : 256;
+    a->memo = ir_alloc(a->ctx, sizeof *a->memo * (size_t)a->memo_cap);
+    a->memo_len = 0;
+    for (int i = 0; i < old_cap; i++)
+      if (old[i].key) {
+        *memo_entry(a, old[i].key) = old[i];
+      }
+  }
+  size_t i = memo_slot(a, e);
+  while (a->memo[i].key && a->memo[i].key != e)
+    i = (i + 1) & (size_t)(a->memo_cap - 1);
+  if (!a->memo[i].key) {
+    a->memo[i].key = e;
+    a->memo_len++;
+  }
+  return &a->memo[i];
+}
+
+void
+arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p)
+{
+  ArithMemo *m = memo_entry(a, e);
+  m->poly = *p;
+  m->has_poly = true;
+}
+
+void
+arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r)
+{
+  ArithMemo *m = memo_entry(a, e);
+  m->range = r;
+  m->has_range = true;
+}
+
+/* --- bounds ------------------------------------------------------------- */
+
 /* Facts accumulate: a second bound of the same var is intersected with the
  * first.  Contradictory bounds are kept and read as "no information". */
 void
 ir_arith_bound(IrArith *a, const IrPrimExpr *var, int64_t lo, int64_t hi)
 {
+  a->memo = NULL; /* what was derived may change; the arena reclaims it with ctx */
+  a->memo_cap = a->memo_len = 0;
   for (int i = 0; i < a->nvars; i++) {
     if (a->vars[i].var != var)
       continue;
@@ -150,8 +219,7 @@ bound_signature_var(IrArith *a, const IrFunction *f, const IrPrimExpr *var, bool
   if (upper && attr_int(upper, &u) && u > 0) {
     ir_arith_bound(a, var, 0, u);
   } else if (upper) {
-    ir_error(a->ctx, f->loc, "tir_var_upper_bound of '%s' must be a positive integer",
-             var->u.var);
+    ir_error(a->ctx, f->loc, "tir_var_upper_bound of '%s' must be a positive integer", var->u.var);
   }
   if (is_dim || listed(ir_attr_get(f->attrs, "tir_non_negative_var"), var->u.var))
     ir_arith_bound(a, var, 0, INT64_MAX);

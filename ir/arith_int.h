@@ -17,18 +17,23 @@ typedef struct {
   int64_t lo, hi;        /* INT64_MIN / INT64_MAX: no bound on that side */
 } ArithVarBound;
 
-struct IrArith {
-  IrCtx *ctx;
-  ArithVarBound *vars; /* arena array; grows by copying */
-  int nvars;
-  int cap;
-};
-
 /* A set of integers [lo, hi]; a side without has_* is unbounded. */
 typedef struct {
   int64_t lo, hi;
   bool has_lo, has_hi;
 } Interval;
+
+typedef struct ArithMemo ArithMemo;
+
+struct IrArith {
+  IrCtx *ctx;
+  ArithVarBound *vars; /* arena array; grows by copying */
+  int nvars;
+  int cap;
+  ArithMemo *memo; /* open-addressing table by expression address, or NULL */
+  int memo_cap;    /* power of two */
+  int memo_len;
+};
 
 /* One factor atom^degree of a monomial. */
 typedef struct {
@@ -47,6 +52,15 @@ typedef struct {
   Term *terms; /* arena array */
   int n;
 } Poly;
+
+/* What is known of one expression under the current bounds: its canonical
+ * polynomial, and (for an atom) its range. */
+struct ArithMemo {
+  const IrPrimExpr *key; /* NULL: empty slot */
+  bool has_poly, has_range;
+  Poly poly;
+  Interval range;
+};
 
 /* arith_poly.c */
 int arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b);
@@ -75,6 +89,12 @@ Interval arith_range_poly(IrArith *a, const Poly *p);
 Interval arith_range_expr(IrArith *a, const IrPrimExpr *e);
 
 /* arith.c */
+/* The memo makes simplification linear in the DAG instead of exponential
+ * (relaxations re-simplify operands).  It is cleared whenever a bound
+ * changes.  Lookups copy out: the table moves when it grows. */
+bool arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out);
+void arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p);
+void arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r);
 /* Decides p <= 0 (or p < 0 with strict): TRUE, FALSE or UNKNOWN. */
 IrProof arith_poly_le_zero(IrArith *a, const Poly *p, bool strict);
 

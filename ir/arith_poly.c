@@ -20,8 +20,8 @@
 #include "arith_int.h"
 
 enum {
-  MAX_TERMS = 256,  /* a bigger product stays unexpanded */
-  MAX_DEGREE = 64,  /* likewise for a higher power of one atom */
+  MAX_TERMS = 256, /* a bigger product stays unexpanded */
+  MAX_DEGREE = 64, /* likewise for a higher power of one atom */
 };
 
 static int

@@ -304,7 +304,7 @@ range_cast(IrArith *a, const IrPrimExpr *e)
 }
 
 static Interval
-range_atom(IrArith *a, const IrPrimExpr *e)
+range_atom_uncached(IrArith *a, const IrPrimExpr *e)
 {
   Interval x = unbounded(), y = unbounded();
   bool wraps = e->dtype.code != IR_DT_INT; /* unsigned + - * wrap around */
@@ -342,6 +342,19 @@ range_atom(IrArith *a, const IrPrimExpr *e)
   default:
     return arith_interval_dtype(e->dtype);
   }
+}
+
+static Interval
+range_atom(IrArith *a, const IrPrimExpr *e)
+{
+  if (e->kind == IR_PE_INT || e->kind == IR_PE_VAR)
+    return range_atom_uncached(a, e);
+  ArithMemo m;
+  if (arith_memo_get(a, e, &m) && m.has_range)
+    return m.range;
+  Interval r = range_atom_uncached(a, e);
+  arith_memo_put_range(a, e, r);
+  return r;
 }
 
 Interval

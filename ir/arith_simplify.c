@@ -28,13 +28,32 @@ is_integer_like(IrDType t)
   return t.lanes == 1 && (t.code == IR_DT_INT || t.code == IR_DT_UINT || t.code == IR_DT_BOOL);
 }
 
+/* The expression of a canonical polynomial, remembered as such so that
+ * looking at it again (relaxations do) costs nothing. */
+static IrPrimExpr *
+canonical_expr(IrArith *a, const Poly *p, IrDType t)
+{
+  IrPrimExpr *e = arith_poly_to_expr(a->ctx, p, t);
+  arith_memo_put_poly(a, e, p);
+  return e;
+}
+
+/* A new atom built from canonical operands: its own canonical form. */
+static Poly
+atom_of(IrArith *a, IrPrimExpr *e)
+{
+  Poly p = arith_poly_atom(a->ctx, e);
+  arith_memo_put_poly(a, e, &p);
+  return p;
+}
+
 /* The expression kept as one atom, its operands in canonical form. */
 static Poly
 opaque_binary(IrArith *a, IrPrimKind kind, const Poly *x, const Poly *y, const IrPrimExpr *e)
 {
-  IrPrimExpr *ex = arith_poly_to_expr(a->ctx, x, e->u.bin.a->dtype);
-  IrPrimExpr *ey = arith_poly_to_expr(a->ctx, y, e->u.bin.b->dtype);
-  return arith_poly_atom(a->ctx, ir_prim_bin(a->ctx, kind, ex, ey));
+  IrPrimExpr *ex = canonical_expr(a, x, e->u.bin.a->dtype);
+  IrPrimExpr *ey = canonical_expr(a, y, e->u.bin.b->dtype);
+  return atom_of(a, ir_prim_bin(a->ctx, kind, ex, ey));
 }
 
 static Poly
@@ -115,9 +134,9 @@ floordiv_rest(IrArith *a, const Poly *r, int64_t c, IrDType t)
     Poly x = arith_poly_of(a, inner->u.bin.a);
     return floordiv_const(a, &x, cc, t);
   }
-  IrPrimExpr *q = ir_prim_bin(a->ctx, IR_PE_FLOORDIV, arith_poly_to_expr(a->ctx, &rr, t),
-                              ir_prim_int(a->ctx, t, c));
-  return arith_poly_atom(a->ctx, q);
+  IrPrimExpr *q =
+      ir_prim_bin(a->ctx, IR_PE_FLOORDIV, canonical_expr(a, &rr, t), ir_prim_int(a->ctx, t, c));
+  return atom_of(a, q);
 }
 
 /* floordiv(p, c), c > 1: p = c*q + r where q gets every term whose
@@ -154,9 +173,9 @@ floordiv_const(IrArith *a, const Poly *p, int64_t c, IrDType t)
   Poly rest = floordiv_rest(a, &r, c, t);
   if (arith_poly_add(a->ctx, &q, &rest, &sum))
     return sum;
-  IrPrimExpr *e = ir_prim_bin(a->ctx, IR_PE_FLOORDIV, arith_poly_to_expr(a->ctx, p, t),
-                              ir_prim_int(a->ctx, t, c));
-  return arith_poly_atom(a->ctx, e);
+  IrPrimExpr *e =
+      ir_prim_bin(a->ctx, IR_PE_FLOORDIV, canonical_expr(a, p, t), ir_prim_int(a->ctx, t, c));
+  return atom_of(a, e);
 }
 
 /* floormod(p, c), c > 1: every coefficient reduced modulo c (the dropped
@@ -182,13 +201,12 @@ floormod_const(IrArith *a, const Poly *p, int64_t c, IrDType t)
   int64_t kc;
   if (quotient_is_const(a, &rr, c, &k) && !__builtin_mul_overflow(k, -c, &kc)) {
     Poly shift_by = arith_poly_const(a->ctx, kc);
-    if (arith_poly_add(a->ctx, &rr, &shift_by, &shift) &&
-        arith_poly_scale(a->ctx, &shift, g, &out))
+    if (arith_poly_add(a->ctx, &rr, &shift_by, &shift) && arith_poly_scale(a->ctx, &shift, g, &out))
       return out;
   }
-  IrPrimExpr *m = ir_prim_bin(a->ctx, IR_PE_FLOORMOD, arith_poly_to_expr(a->ctx, &rr, t),
-                              ir_prim_int(a->ctx, t, c));
-  Poly atom = arith_poly_atom(a->ctx, m);
+  IrPrimExpr *m =
+      ir_prim_bin(a->ctx, IR_PE_FLOORMOD, canonical_expr(a, &rr, t), ir_prim_int(a->ctx, t, c));
+  Poly atom = atom_of(a, m);
   arith_poly_scale(a->ctx, &atom, g, &out); /* 1 * g: no overflow */
   return out;
 }
@@ -203,7 +221,7 @@ simplify_div(IrArith *a, const IrPrimExpr *e)
     return opaque_binary(a, e->kind, &x, &y, e);
   if (arith_poly_is_const(&x, &k)) {
     if (c == -1) /* INT64_MIN / -1 overflows; x % -1 is 0 */
-      return is_mod ? arith_poly_const(a->ctx, 0)
+      return is_mod           ? arith_poly_const(a->ctx, 0)
              : k == INT64_MIN ? opaque_binary(a, e->kind, &x, &y, e)
                               : arith_poly_const(a->ctx, -k);
     return arith_poly_const(a->ctx, is_mod ? arith_floormod(k, c) : arith_floordiv(k, c));
@@ -226,18 +244,17 @@ simplify_minmax(IrArith *a, const IrPrimExpr *e)
     if (arith_poly_le_zero(a, &d, false) == IR_PROVE_TRUE)
       return is_min ? x : y;
     Poly nd;
-    if (arith_poly_scale(a->ctx, &d, -1, &nd) &&
-        arith_poly_le_zero(a, &nd, false) == IR_PROVE_TRUE)
+    if (arith_poly_scale(a->ctx, &d, -1, &nd) && arith_poly_le_zero(a, &nd, false) == IR_PROVE_TRUE)
       return is_min ? y : x;
   }
-  IrPrimExpr *ex = arith_poly_to_expr(a->ctx, &x, e->dtype);
-  IrPrimExpr *ey = arith_poly_to_expr(a->ctx, &y, e->dtype);
+  IrPrimExpr *ex = canonical_expr(a, &x, e->dtype);
+  IrPrimExpr *ey = canonical_expr(a, &y, e->dtype);
   if (arith_expr_cmp(ex, ey) > 0) {
     IrPrimExpr *t = ex;
     ex = ey;
     ey = t;
   }
-  return arith_poly_atom(a->ctx, ir_prim_bin(a->ctx, e->kind, ex, ey));
+  return atom_of(a, ir_prim_bin(a->ctx, e->kind, ex, ey));
 }
 
 /* A cast to a signed integer type at least as wide as the operand's (or
@@ -259,7 +276,7 @@ simplify_cast(IrArith *a, const IrPrimExpr *e)
   if (ir_prim_is_int(sx, &v) && s.code != IR_DT_UINT && (!fits.has_lo || v >= fits.lo) &&
       (!fits.has_hi || v <= fits.hi))
     return arith_poly_const(a->ctx, v);
-  return arith_poly_atom(a->ctx, ir_prim_cast(a->ctx, t, sx));
+  return atom_of(a, ir_prim_cast(a->ctx, t, sx));
 }
 
 /* Truncating division of two literals, as C does it; false when undefined. */
@@ -298,19 +315,15 @@ simplify_other(IrArith *a, const IrPrimExpr *e)
   return arith_poly_atom(ctx, e);
 }
 
-/* The canonical polynomial of an integer expression.  Never fails: what the
- * algebra cannot express is an atom. */
-Poly
-arith_poly_of(IrArith *a, const IrPrimExpr *e)
+static Poly
+poly_of_uncached(IrArith *a, const IrPrimExpr *e)
 {
-  if (e->kind == IR_PE_INT || e->kind == IR_PE_VAR)
-    return arith_poly_atom(a->ctx, e);
   if (e->kind == IR_PE_CAST)
     return simplify_cast(a, e);
   if (!arith_is_int_type(e->dtype))
-    return e->kind >= IR_PE_EQ && e->kind <= IR_PE_NOT ? arith_poly_atom(a->ctx,
-                                                                         ir_arith_simplify(a, e))
-                                                       : arith_poly_atom(a->ctx, e);
+    return e->kind >= IR_PE_EQ && e->kind <= IR_PE_NOT
+               ? arith_poly_atom(a->ctx, ir_arith_simplify(a, e))
+               : arith_poly_atom(a->ctx, e);
   switch (e->kind) {
   case IR_PE_ADD:
   case IR_PE_SUB:
@@ -325,4 +338,19 @@ arith_poly_of(IrArith *a, const IrPrimExpr *e)
   default:
     return simplify_other(a, e);
   }
+}
+
+/* The canonical polynomial of an integer expression.  Never fails: what the
+ * algebra cannot express is an atom. */
+Poly
+arith_poly_of(IrArith *a, const IrPrimExpr *e)
+{
+  if (e->kind == IR_PE_INT || e->kind == IR_PE_VAR)
+    return arith_poly_atom(a->ctx, e);
+  ArithMemo m;
+  if (arith_memo_get(a, e, &m) && m.has_poly)
+    return m.poly;
+  Poly p = poly_of_uncached(a, e);
+  arith_memo_put_poly(a, e, &p);
+  return p;
 }

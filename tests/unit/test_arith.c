@@ -192,8 +192,9 @@ test_constant_folding(void **state)
   IrPrimExpr *z = ir_arith_simplify(f.a, FDIV(L(5), L(0)));
   assert_int_equal(z->kind, IR_PE_FLOORDIV);
   /* an int32 expression keeps its dtype */
-  IrPrimExpr *s = ir_arith_simplify(
-      f.a, ir_prim_bin(f.ctx, IR_PE_ADD, ir_prim_int(f.ctx, IR_I32, 2), ir_prim_int(f.ctx, IR_I32, 3)));
+  IrPrimExpr *s =
+      ir_arith_simplify(f.a, ir_prim_bin(f.ctx, IR_PE_ADD, ir_prim_int(f.ctx, IR_I32, 2),
+                                         ir_prim_int(f.ctx, IR_I32, 3)));
   assert_true(is_lit(s, 5));
   assert_true(ir_dtype_eq(s->dtype, IR_I32));
   ir_ctx_free(f.ctx);
@@ -429,8 +430,7 @@ test_prove_memory_questions(void **state)
   ir_arith_bound(f.a, f.n, 0, INT64_MAX);
   ir_arith_bound(f.a, f.m, 0, INT64_MAX);
   assert_int_equal(prove_le(&f, MUL(f.n, L(4)), L(1 << 20)), IR_PROVE_UNKNOWN);
-  assert_int_equal(prove_le(&f, MUL(MUL(f.n, f.m), L(4)), MUL(MUL(f.m, L(4)), f.n)),
-                   IR_PROVE_TRUE);
+  assert_int_equal(prove_le(&f, MUL(MUL(f.n, f.m), L(4)), MUL(MUL(f.m, L(4)), f.n)), IR_PROVE_TRUE);
   assert_int_equal(prove_le(&f, MUL(f.n, L(4)), MUL(ADD(f.n, L(1)), L(4))), IR_PROVE_TRUE);
   assert_int_equal(prove_le(&f, MUL(ADD(f.n, L(1)), L(4)), MUL(f.n, L(4))), IR_PROVE_FALSE);
   assert_int_equal(prove_le(&f, MUL(f.n, L(4)), MUL(f.m, L(4))), IR_PROVE_UNKNOWN);
@@ -556,6 +556,37 @@ test_bound_function(void **state)
   ir_ctx_free(ctx);
 }
 
+/* Nested min/max over shared subexpressions: simplification stays linear in
+ * the DAG (it was exponential before operands were memoized), and the
+ * result still evaluates to the input's value. */
+static void
+test_deep_nesting(void **state)
+{
+  (void)state;
+  Fix f = fix_new();
+  IrPrimExpr *vars[3] = {f.n, f.m, f.k};
+  for (int i = 0; i < 3; i++)
+    ir_arith_bound(f.a, vars[i], 0, 100);
+  IrPrimExpr *e = f.n;
+  for (int i = 0; i < 40; i++)
+    e = bin(&f, i % 2 ? IR_PE_MIN : IR_PE_MAX, ADD(e, vars[(i + 1) % 3]),
+            FDIV(MUL(vars[i % 3], e), L(3)));
+  IrPrimExpr *s = ir_arith_simplify(f.a, e);
+  assert_int_equal(ir_arith_prove(f.a, bin(&f, IR_PE_GE, e, L(0))), IR_PROVE_TRUE);
+  /* the same at a depth the tree evaluator below can afford (2^16 visits) */
+  e = f.n;
+  for (int i = 0; i < 16; i++)
+    e = bin(&f, i % 2 ? IR_PE_MIN : IR_PE_MAX, ADD(e, vars[(i + 1) % 3]),
+            FDIV(MUL(vars[i % 3], e), L(3)));
+  s = ir_arith_simplify(f.a, e);
+  Env env = {{f.n, f.m, f.k}, {1, 2, 0}, 3};
+  int64_t want, got;
+  assert_true(eval(e, &env, &want));
+  assert_true(eval(s, &env, &got));
+  assert_int_equal(got, want);
+  ir_ctx_free(f.ctx);
+}
+
 /* --- randomized property test ----------------------------------------- */
 
 static uint64_t
@@ -578,7 +609,7 @@ random_expr(Fix *f, IrPrimExpr **vars, uint64_t *s, int depth)
 {
   if (depth == 0 || rnd(s) % 4 == 0)
     return rnd(s) % 2 ? vars[rnd(s) % 3] : lit(f, rnd_in(s, -4, 4));
-  static const IrPrimKind kinds[] = {IR_PE_ADD, IR_PE_SUB, IR_PE_MUL, IR_PE_MUL,
+  static const IrPrimKind kinds[] = {IR_PE_ADD,      IR_PE_SUB,      IR_PE_MUL, IR_PE_MUL,
                                      IR_PE_FLOORDIV, IR_PE_FLOORMOD, IR_PE_MIN, IR_PE_MAX};
   IrPrimKind k = kinds[rnd(s) % 8];
   IrPrimExpr *x = random_expr(f, vars, s, depth - 1);
@@ -615,8 +646,8 @@ test_random_property(void **state)
     for (int sample = 0; sample < 24; sample++) {
       Env env = {{f.n, f.m, f.k}, {0, 0, 0}, 3};
       for (int i = 0; i < 3; i++)
-        env.vals[i] = sample < 8 ? bounds[i][(sample >> i) & 1]
-                                 : rnd_in(&seed, bounds[i][0], bounds[i][1]);
+        env.vals[i] =
+            sample < 8 ? bounds[i][(sample >> i) & 1] : rnd_in(&seed, bounds[i][0], bounds[i][1]);
       int64_t want, got, truth;
       if (!eval(e, &env, &want))
         continue;
@@ -657,6 +688,7 @@ main(void)
       cmocka_unit_test(test_ranges),
       cmocka_unit_test(test_prove_memory_questions),
       cmocka_unit_test(test_bound_function),
+      cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_random_property),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
