@@ -250,10 +250,13 @@ iv_intersect(Interval a, Interval b)
   return a;
 }
 
+/* Does every value of a fit type range b?  a must be finite: an unbounded
+ * side of b means "to the end of int64", while an unbounded side of a may
+ * reach past it (a uint64 above INT64_MAX). */
 static bool
-iv_within(Interval a, Interval b)
+iv_fits(Interval a, Interval b)
 {
-  return (!b.has_lo || (a.has_lo && a.lo >= b.lo)) && (!b.has_hi || (a.has_hi && a.hi <= b.hi));
+  return a.has_lo && a.has_hi && (!b.has_lo || a.lo >= b.lo) && (!b.has_hi || a.hi <= b.hi);
 }
 
 /* The values a type can hold; int64 and wider are unbounded here because
@@ -300,7 +303,7 @@ range_cast(IrArith *a, const IrPrimExpr *e)
     return holds;
   Interval r = arith_range_expr(a, e->u.bin.a);
   bool integer_target = e->dtype.code == IR_DT_INT || e->dtype.code == IR_DT_UINT;
-  return integer_target && iv_within(r, holds) ? r : holds;
+  return integer_target && iv_fits(r, holds) ? r : holds;
 }
 
 static Interval

@@ -338,6 +338,40 @@ test_div_mod(void **state)
   ir_ctx_free(f.ctx);
 }
 
+static void
+test_casts(void **state)
+{
+  (void)state;
+  Fix f = fix_new();
+  int64_t lo, hi;
+  IrPrimExpr *w = ir_prim_var(f.ctx, ir_sym(f.ctx, "w"), IR_I32);
+  IrDType u64 = {IR_DT_UINT, 64, 1};
+  IrPrimExpr *u = ir_prim_var(f.ctx, ir_sym(f.ctx, "u"), u64);
+  /* widening casts are transparent: cast(w) + 1 - cast(w) -> 1 */
+  IrPrimExpr *cw = ir_prim_cast(f.ctx, IR_I64, w);
+  assert_true(
+      is_lit(ir_arith_simplify(f.a, SUB(ADD(cw, L(1)), ir_prim_cast(f.ctx, IR_I64, w))), 1));
+  /* a narrowing cast of a literal that fits folds; of 2^40 it does not */
+  IrPrimExpr *c = ir_prim_cast(f.ctx, IR_I32, L(7));
+  assert_true(is_lit(ir_arith_simplify(f.a, c), 7));
+  c = ir_prim_cast(f.ctx, IR_I32, L((int64_t)1 << 40));
+  assert_int_equal(ir_arith_simplify(f.a, c)->kind, IR_PE_CAST);
+  assert_true(ir_arith_range(f.a, c, &lo, &hi));
+  assert_int_equal(lo, INT32_MIN);
+  assert_int_equal(hi, INT32_MAX);
+  /* narrowing a value known to fit keeps its range */
+  ir_arith_bound(f.a, f.n, 0, 10);
+  assert_true(ir_arith_range(f.a, ir_prim_cast(f.ctx, IR_I32, f.n), &lo, &hi));
+  assert_int_equal(lo, 0);
+  assert_int_equal(hi, 10);
+  /* uint64 -> int64 may wrap to a negative value: nothing is known */
+  IrPrimExpr *cu = ir_prim_cast(f.ctx, IR_I64, u);
+  assert_int_equal(ir_arith_prove(f.a, bin(&f, IR_PE_GE, cu, L(0))), IR_PROVE_UNKNOWN);
+  assert_int_equal(ir_arith_prove(f.a, bin(&f, IR_PE_GE, u, ir_prim_int(f.ctx, u64, 0))),
+                   IR_PROVE_TRUE);
+  ir_ctx_free(f.ctx);
+}
+
 /* --- ranges and proofs ------------------------------------------------ */
 
 static void
@@ -680,15 +714,11 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_constant_folding),
-      cmocka_unit_test(test_overflow_not_folded),
-      cmocka_unit_test(test_like_terms),
-      cmocka_unit_test(test_canonical_equal),
-      cmocka_unit_test(test_div_mod),
-      cmocka_unit_test(test_ranges),
-      cmocka_unit_test(test_prove_memory_questions),
-      cmocka_unit_test(test_bound_function),
-      cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_constant_folding), cmocka_unit_test(test_overflow_not_folded),
+      cmocka_unit_test(test_like_terms),       cmocka_unit_test(test_canonical_equal),
+      cmocka_unit_test(test_div_mod),          cmocka_unit_test(test_casts),
+      cmocka_unit_test(test_ranges),           cmocka_unit_test(test_prove_memory_questions),
+      cmocka_unit_test(test_bound_function),   cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_random_property),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
