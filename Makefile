@@ -41,7 +41,7 @@ EQUAL_SRCS := ir/equal.c ir/equal_tir.c ir/equal_walk.c
 WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c
 
 # symbolic arithmetic
-ARITH_SRCS := ir/arith.c
+ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c
