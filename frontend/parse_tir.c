@@ -28,30 +28,6 @@ typedef struct {
 
 static IrStmt *body_block(Parser *P, Tir *c, IrTirBlock *block);
 
-/* Structural equality of scalar expressions, vars by identity. */
-static bool
-same(const IrPrimExpr *a, const IrPrimExpr *b)
-{
-  if (a == b)
-    return true;
-  if (!a || !b || a->kind != b->kind || !ir_dtype_eq(a->dtype, b->dtype))
-    return false;
-  switch (a->kind) {
-  case IR_PE_INT:
-    return a->u.int_value == b->u.int_value;
-  case IR_PE_FLOAT:
-    return a->u.float_value == b->u.float_value;
-  case IR_PE_VAR:
-  case IR_PE_LOAD:
-  case IR_PE_CALL:
-  case IR_PE_STR:
-  case IR_PE_SELECT:
-    return false;
-  default:
-    return same(a->u.bin.a, b->u.bin.a) && same(a->u.bin.b, b->u.bin.b);
-  }
-}
-
 /* min and extent of "a, b" (range(a, b), slices, axis domains). */
 static IrRange
 range_of(Parser *P, TExpr a, TExpr b)
@@ -62,7 +38,7 @@ range_of(Parser *P, TExpr a, TExpr b)
   int64_t v;
   if (ir_prim_is_int(lo, &v) && v == 0)
     r.extent = hi;
-  else if (hi->kind == IR_PE_ADD && same(hi->u.bin.a, lo))
+  else if (hi->kind == IR_PE_ADD && ir_prim_expr_equal(hi->u.bin.a, lo))
     r.extent = hi->u.bin.b;
   return r;
 }

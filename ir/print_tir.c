@@ -280,45 +280,6 @@ is_int(const IrPrimExpr *e, int64_t v)
   return ir_prim_is_int(e, &got) && got == v;
 }
 
-/* Structural equality of two scalar expressions, variables by identity. */
-static bool
-prim_same(const IrPrimExpr *a, const IrPrimExpr *b)
-{
-  if (a == b)
-    return true;
-  if (!a || !b || a->kind != b->kind || !ir_dtype_eq(a->dtype, b->dtype))
-    return false;
-  switch (a->kind) {
-  case IR_PE_INT:
-    return a->u.int_value == b->u.int_value;
-  case IR_PE_FLOAT:
-    return memcmp(&a->u.float_value, &b->u.float_value, sizeof(double)) == 0;
-  case IR_PE_STR:
-    return strcmp(a->u.str, b->u.str) == 0;
-  case IR_PE_VAR:
-    return false;
-  case IR_PE_LOAD:
-    if (a->u.load.buffer != b->u.load.buffer || a->u.load.n != b->u.load.n)
-      return false;
-    for (int i = 0; i < a->u.load.n; i++)
-      if (!prim_same(a->u.load.indices[i], b->u.load.indices[i]))
-        return false;
-    return true;
-  case IR_PE_SELECT:
-    return prim_same(a->u.select.cond, b->u.select.cond) &&
-           prim_same(a->u.select.a, b->u.select.a) && prim_same(a->u.select.b, b->u.select.b);
-  case IR_PE_CALL:
-    if (a->u.call.op != b->u.call.op || a->u.call.n != b->u.call.n)
-      return false;
-    for (int i = 0; i < a->u.call.n; i++)
-      if (!prim_same(a->u.call.args[i], b->u.call.args[i]))
-        return false;
-    return true;
-  default:
-    return prim_same(a->u.bin.a, b->u.bin.a) && prim_same(a->u.bin.b, b->u.bin.b);
-  }
-}
-
 static bool
 uses_var(const IrPrimExpr *e, const IrPrimExpr *var)
 {
@@ -682,8 +643,8 @@ remappable(const Printer *p, const IrTirBlock *b)
     bool found = false;
     for (int k = p->nloops - 1; k >= 0 && !found; k--) {
       const IrStmt *l = p->loops[k];
-      found = l->u.loop.var == it->binding && prim_same(l->u.loop.min, it->dom.min) &&
-              prim_same(l->u.loop.extent, it->dom.extent);
+      found = l->u.loop.var == it->binding && ir_prim_expr_equal(l->u.loop.min, it->dom.min) &&
+              ir_prim_expr_equal(l->u.loop.extent, it->dom.extent);
     }
     if (!found)
       return false;
