@@ -43,11 +43,21 @@ WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c
 # symbolic arithmetic
 ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c
 
+# operators: inference, reference kernels, legalization
+OPS_SRCS := ops/table.c ops/value.c ops/elementwise.c ops/reduce.c ops/manip.c ops/nn.c ops/linalg.c ops/builtin.c
+
+# reference interpreter
+INTERP_SRCS :=
+
+# passes
+OPT_SRCS :=
+
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c
 
-LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS)
-MAIN_SRCS := main.c
+LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
+            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS)
+MAIN_SRCS := main.c cli_run.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
@@ -57,7 +67,7 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_LIBS := -lcmocka
 
-DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev
+DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy
 
 .PHONY: all check deps clean format
 all: $(BUILD)/rxc $(BUILD)/librxc.a
@@ -101,7 +111,7 @@ deps:
 	fi
 
 format:
-	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h $(TEST_SRCS)
+	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h $(TEST_SRCS)
 
 clean:
 	rm -rf build

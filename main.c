@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "frontend/fe.h"
 #include "ir/ir.h"
 
@@ -210,5 +211,9 @@ main(int argc, char **argv)
     return cmd_opt(argc - 1, argv + 1);
   if (strcmp(cmd, "equal") == 0)
     return cmd_equal(argc - 1, argv + 1);
+  if (strcmp(cmd, "run") == 0)
+    return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "equiv") == 0)
+    return cmd_equiv(argc - 1, argv + 1);
   return usage_error("unknown command '%s'", cmd);
 }

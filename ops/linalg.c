@@ -1,0 +1,9 @@
+/* linalg.c - stub: no op of this category is implemented yet. */
+#include "op.h"
+
+const OpImpl *
+op_linalg_impl(IrOpId id)
+{
+  (void)id;
+  return NULL;
+}

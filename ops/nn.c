@@ -1,0 +1,9 @@
+/* nn.c - stub: no op of this category is implemented yet. */
+#include "op.h"
+
+const OpImpl *
+op_nn_impl(IrOpId id)
+{
+  (void)id;
+  return NULL;
+}

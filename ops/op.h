@@ -1,0 +1,165 @@
+/*
+ * op.h - what each Relax operator means (prefix op_).
+ *
+ * The syntax of an op (its Python parameters) is in ir/op.c; its meaning is
+ * here, in three facets kept side by side in one category file
+ * (elementwise.c, nn.c, linalg.c, manip.c, reduce.c, builtin.c):
+ *   infer     struct info of a call from the struct info of its arguments,
+ *             with symbolic shapes (ir/arith decides what is provable);
+ *   eval      the reference kernel: concrete tensors in, a tensor out,
+ *             clear code over fast, accumulation in double;
+ *   legalize  a T.prim_func computing the same, called by R.call_tir.
+ * table.c maps every IrOpId to its OpImpl.
+ *
+ * Values are what the interpreter computes with.  They live in the ctx's
+ * arena; a tensor's data is row-major, little-endian, in its dtype's own
+ * format (float32 as float, bool as one byte 0/1, float16 as half bits).
+ */
+#ifndef RXC_OP_H
+#define RXC_OP_H
+
+#include "../ir/ir.h"
+
+/* ------------------------------------------------------------------ */
+/* value.c: interpreter values                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct Value Value;
+
+typedef enum {
+  VAL_TENSOR,  /* tensor */
+  VAL_TUPLE,   /* tuple (the empty tuple is void) */
+  VAL_SHAPE,   /* shape */
+  VAL_PRIM,    /* prim */
+  VAL_STR,     /* str */
+  VAL_DTYPE,   /* dtype */
+  VAL_STORAGE, /* storage: bytes from R.memory.alloc_storage */
+  VAL_FUNC,    /* func: a function of the module or a local closure */
+} ValueKind;
+
+struct Value {
+  ValueKind kind;
+  union {
+    struct {
+      IrTensorData t;  /* dtype, ndim, shape, data, nbytes */
+      Value *storage;  /* the storage it views, or NULL */
+    } tensor;
+    struct {
+      Value **items;
+      int n;
+    } tuple;
+    struct {
+      int64_t *dims;
+      int n;
+    } shape;
+    struct {
+      IrDType dtype;
+      int64_t i;       /* int, uint, bool */
+      double f;        /* float */
+    } prim;
+    IrSym str;
+    IrDType dtype;
+    struct {
+      unsigned char *bytes;
+      size_t nbytes;
+      IrDType dtype;   /* as given to alloc_storage */
+      bool killed;     /* kill_storage: no new tensor may view it */
+    } storage;
+    struct {
+      IrSym global;            /* a module function, or NULL */
+      const IrFunction *local; /* a local function */
+      void *env;               /* the interpreter's environment of a closure */
+    } func;
+  } u;
+};
+
+/* A zero-filled tensor; NULL (with an error at loc) when a dim is negative
+ * or the byte count overflows. */
+Value *op_tensor_new(IrCtx *ctx, IrDType t, int ndim, const int64_t *shape, IrLoc loc);
+Value *op_tensor_from_data(IrCtx *ctx, const IrTensorData *d); /* shares d's data */
+Value *op_tuple_new(IrCtx *ctx, Value **items, int n);
+Value *op_shape_new(IrCtx *ctx, const int64_t *dims, int n);
+Value *op_prim_int(IrCtx *ctx, IrDType t, int64_t v);
+Value *op_prim_float(IrCtx *ctx, IrDType t, double v);
+int64_t op_numel(const IrTensorData *t);
+/* Element i (row-major) read as double / as int64, and written from them
+ * (converted to the dtype: float32 rounds, ints truncate toward zero,
+ * bool is v != 0). */
+double op_get_f(const IrTensorData *t, int64_t i);
+int64_t op_get_i(const IrTensorData *t, int64_t i);
+void op_set_f(IrTensorData *t, int64_t i, double v);
+void op_set_i(IrTensorData *t, int64_t i, int64_t v);
+/* Prints a value in a short readable form (for R.print and messages). */
+void op_value_print(const Value *v, IrBuf *out);
+
+/* ------------------------------------------------------------------ */
+/* The three facets                                                    */
+/* ------------------------------------------------------------------ */
+
+/* What inference knows about the call being typed. */
+typedef struct {
+  IrCtx *ctx;
+  IrArith *arith;       /* bounds of the function's symbolic vars */
+  const IrModule *mod;
+  IrSym binding;        /* the var being bound, for diagnostics, or NULL */
+  IrLoc loc;            /* the call's location */
+} OpInfer;
+
+/* What a kernel needs besides its arguments. */
+typedef struct {
+  IrCtx *ctx;
+  IrSym binding;        /* the var being bound, for diagnostics, or NULL */
+  IrLoc loc;
+  IrBuf *print_out;     /* where R.print writes */
+} OpEval;
+
+/* Where legalization puts the prim_funcs it creates. */
+typedef struct {
+  IrCtx *ctx;
+  IrArith *arith;
+  const IrModule *mod;  /* the input module, for fresh global names */
+  IrVec *new_globals;   /* IrGlobal* added by legalization */
+  IrSym binding;
+  IrLoc loc;
+} OpLegalize;
+
+typedef struct {
+  /* Struct info of the call, or NULL after reporting an error with
+   * op_error.  args[i] is the struct info of call->u.call.args[i]
+   * (never NULL: R.Object when unknown). */
+  IrSInfo *(*infer)(OpInfer *in, const IrExpr *call, IrSInfo **args);
+  /* The result, or NULL after reporting an error.  args[i] is the value of
+   * call->u.call.args[i]. */
+  Value *(*eval)(OpEval *ev, const IrExpr *call, Value **args);
+  /* An R.call_tir replacing the call (its prim_func added to
+   * lz->new_globals), or NULL to keep the call as it is. */
+  IrExpr *(*legalize)(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+} OpImpl;
+
+/* table.c: the implementation of an op; never NULL, but its hooks may be
+ * (an op without a kernel yet is an error "not implemented" where used). */
+const OpImpl *op_impl(IrOpId id);
+/* Each category file answers for its own ops (NULL for the others). */
+const OpImpl *op_elementwise_impl(IrOpId id);
+const OpImpl *op_reduce_impl(IrOpId id);
+const OpImpl *op_manip_impl(IrOpId id);
+const OpImpl *op_nn_impl(IrOpId id);
+const OpImpl *op_linalg_impl(IrOpId id);
+const OpImpl *op_builtin_impl(IrOpId id);
+
+/* Diagnostics of ops: "in binding 'lv': R.add: message". */
+void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
+
+/* infer_util.c: helpers shared by inference functions */
+/* The attribute of a call by name (from the op's table, always present
+ * after the reader filled the defaults); NULL when absent. */
+const IrAttr *op_attr(const IrExpr *call, const char *name);
+/* Broadcast two tensor shapes (numpy rules) with symbolic dims; returns
+ * false (after an error) when provably incompatible. */
+bool op_broadcast_shapes(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na,
+                         IrPrimExpr **b, int nb, IrPrimExpr ***out, int *nout);
+/* A normalized axis in [0, ndim) from a possibly negative one; false after
+ * an error when out of range. */
+bool op_axis(OpInfer *in, const IrExpr *call, int64_t axis, int ndim, int *out);
+
+#endif
