@@ -1,9 +1,1481 @@
-/* manip.c - stub: no op of this category is implemented yet. */
+/*
+ * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
+ * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to.
+ *
+ * Inference works on symbolic dims: results are built with ir_prim_bin and
+ * put in canonical form by ir_arith_simplify, and a check fails only when
+ * ir/arith proves it false (an unknown outcome is allowed, as in TVM; the
+ * kernel then checks the concrete values).  Unknown input struct info gives
+ * the most precise result still possible: a tensor of known ndim without a
+ * shape, or of unknown ndim.
+ *
+ * Kernels never convert values: every output element is a byte copy of an
+ * input element.  Each kernel validates its arguments and attributes itself
+ * (the interpreter may run a module whose inference was never checked), so
+ * no input can make it read or write out of bounds.
+ *
+ * Key idea: most kernels are one "gather": for every output index, a
+ * mapping names the input element it copies (permute, slice, broadcast,
+ * take); reshape-like ops copy the row-major data unchanged.
+ */
+#include <stdarg.h>
+#include <string.h>
+
 #include "op.h"
+
+enum {
+  MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
+};
+
+/* Where diagnostics of one call go. */
+typedef struct {
+  IrCtx *ctx;
+  IrLoc loc;
+  IrSym binding;
+  const IrOpDef *op;
+} Site;
+
+static void
+fail(const Site *s, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  op_error(s->ctx, s->loc, s->binding, s->op, "%s", b.data ? b.data : "");
+  ir_buf_free(&b);
+}
+
+static Site
+infer_site(const OpInfer *in, const IrExpr *call)
+{
+  Site s = {in->ctx, in->loc, in->binding, call->u.call.op};
+  return s;
+}
+
+static Site
+eval_site(const OpEval *ev, const IrExpr *call)
+{
+  Site s = {ev->ctx, ev->loc, ev->binding, call->u.call.op};
+  return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Attributes and axes (shared by inference and kernels)               */
+/* ------------------------------------------------------------------ */
+
+static const IrAttr *
+attr(const IrExpr *call, const char *name)
+{
+  return ir_attr_get(call->u.call.attrs, name);
+}
+
+static bool
+attr_int_item(const IrAttr *a, int64_t *out)
+{
+  if (a->kind == IR_AT_INT) {
+    *out = a->u.i;
+    return true;
+  }
+  return a->kind == IR_AT_PRIM && ir_prim_is_int(a->u.prim, out);
+}
+
+/* Reads an attribute holding an int or a list of ints into *out (arena),
+ * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
+ * is an error, as is any other value.  False after an error. */
+static bool
+attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
+          int *n)
+{
+  const IrAttr *a = attr(call, name);
+  *out = NULL;
+  *n = -1;
+  if (!a || a->kind == IR_AT_NONE) {
+    if (!allow_none)
+      fail(s, "attribute '%s' is required", name);
+    return allow_none;
+  }
+  int count = a->kind == IR_AT_LIST ? a->u.list.n : 1;
+  *out = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
+  for (int i = 0; i < count; i++) {
+    const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
+    if (!attr_int_item(item, &(*out)[i])) {
+      fail(s, "attribute '%s' must be an integer or a list of integers", name);
+      return false;
+    }
+  }
+  *n = count;
+  return true;
+}
+
+/* One axis in [0, ndim) from a possibly negative one. */
+static bool
+norm_axis(const Site *s, int64_t axis, int ndim, int *out)
+{
+  if (axis < -(int64_t)ndim || axis >= ndim) {
+    fail(s, "axis %lld is out of range for a tensor of %d dimensions", (long long)axis, ndim);
+    return false;
+  }
+  *out = (int)(axis < 0 ? axis + ndim : axis);
+  return true;
+}
+
+/* Normalizes n axes into out (arena); a repeated axis is an error. */
+static bool
+norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
+{
+  *out = ir_alloc(s->ctx, sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    if (!norm_axis(s, axes[i], ndim, &(*out)[i]))
+      return false;
+    for (int j = 0; j < i; j++)
+      if ((*out)[j] == (*out)[i]) {
+        fail(s, "axis %d is repeated", (*out)[i]);
+        return false;
+      }
+  }
+  return true;
+}
+
+/* The permutation of R.permute_dims: axes None reverses the dims. */
+static bool
+permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
+{
+  int64_t *axes;
+  int n;
+  if (!attr_ints(s, call, "axes", true, &axes, &n))
+    return false;
+  if (n < 0) {
+    *perm = ir_alloc(s->ctx, sizeof(int) * (size_t)(ndim ? ndim : 1));
+    for (int i = 0; i < ndim; i++)
+      (*perm)[i] = ndim - 1 - i;
+    return true;
+  }
+  if (n != ndim) {
+    fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
+    return false;
+  }
+  return norm_axes(s, axes, n, ndim, perm);
+}
+
+/* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
+static int
+take_mode(const Site *s, const IrExpr *call)
+{
+  const IrAttr *a = attr(call, "mode");
+  const char *names[] = {"fast", "clip", "wrap"};
+  if (!a)
+    return 0;
+  for (int i = 0; a->kind == IR_AT_STR && i < 3; i++)
+    if (strcmp(a->u.s, names[i]) == 0)
+      return i;
+  fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
+  return -1;
+}
+
+/* The attributes of R.strided_slice, validated against a rank. */
+typedef struct {
+  int n;            /* sliced axes */
+  int *axes;        /* normalized, distinct */
+  int64_t *begin;   /* as written (negative counts from the end) */
+  int64_t *end;
+  int64_t *strides; /* never 0 */
+  bool inbound;     /* assume_inbound=True: begin/end need no clamping */
+} SliceAttrs;
+
+static bool
+slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+{
+  int64_t *axes;
+  int nb, ne, ns;
+  if (!attr_ints(s, call, "axes", false, &axes, &sa->n) ||
+      !attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
+      !attr_ints(s, call, "end", false, &sa->end, &ne) ||
+      !attr_ints(s, call, "strides", true, &sa->strides, &ns))
+    return false;
+  if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n)) {
+    fail(s, "axes, begin, end and strides must have the same length");
+    return false;
+  }
+  if (ns < 0) {
+    sa->strides = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(sa->n ? sa->n : 1));
+    for (int i = 0; i < sa->n; i++)
+      sa->strides[i] = 1;
+  }
+  for (int i = 0; i < sa->n; i++)
+    if (sa->strides[i] == 0) {
+      fail(s, "stride of axis %lld is zero", (long long)axes[i]);
+      return false;
+    }
+  const IrAttr *ib = attr(call, "assume_inbound");
+  sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
+  if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
+    sa->axes = NULL;
+    return true;
+  }
+  return norm_axes(s, axes, sa->n, ndim, &sa->axes);
+}
+
+/* |stride| as an unsigned value (INT64_MIN included). */
+static uint64_t
+stride_step(int64_t stride)
+{
+  return stride > 0 ? (uint64_t)stride : (uint64_t)(-(stride + 1)) + 1;
+}
+
+/* numpy's slicing of an axis of n elements: a negative index counts from
+ * the end, then it is clamped to [0, n] (stride > 0) or [-1, n - 1]
+ * (stride < 0).  Sets the first index and the length; false when inbound
+ * was promised and clamping would change begin or end. */
+static bool
+slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound, int64_t *start,
+           int64_t *len)
+{
+  int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? n - 1 : n;
+  int64_t idx[2] = {begin, end};
+  for (int i = 0; i < 2; i++) {
+    int64_t v = idx[i] < 0 ? idx[i] + n : idx[i];
+    idx[i] = v < lo ? lo : v > hi ? hi : v;
+    if (inbound && idx[i] != v)
+      return false;
+  }
+  int64_t diff = stride > 0 ? idx[1] - idx[0] : idx[0] - idx[1];
+  *start = idx[0];
+  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / stride_step(stride) + 1);
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference helpers                                                   */
+/* ------------------------------------------------------------------ */
+
+static IrPrimExpr *
+lit(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+static IrPrimExpr *
+simp(OpInfer *in, IrPrimExpr *e)
+{
+  return in->arith ? ir_arith_simplify(in->arith, e) : e;
+}
+
+static IrPrimExpr *
+bin(OpInfer *in, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
+{
+  return ir_prim_bin(in->ctx, kind, a, b);
+}
+
+/* Are two dims equal?  TRUE when their canonical forms coincide or arith
+ * proves it, FALSE when it proves the opposite. */
+static IrProof
+dims_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
+    return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
+  if (ir_prim_expr_equal(simp(in, a), simp(in, b)))
+    return IR_PROVE_TRUE;
+  return in->arith ? ir_arith_prove(in->arith, bin(in, IR_PE_EQ, a, b)) : IR_PROVE_UNKNOWN;
+}
+
+/* The simplified product of n dims, leaving out index skip (-1: none). */
+static IrPrimExpr *
+product(OpInfer *in, IrPrimExpr **d, int n, int skip)
+{
+  IrPrimExpr *p = lit(in->ctx, 1);
+  for (int i = 0; i < n; i++)
+    if (i != skip)
+      p = bin(in, IR_PE_MUL, p, d[i]);
+  return simp(in, p);
+}
+
+static const char *
+expr_text(IrCtx *ctx, const IrPrimExpr *e)
+{
+  IrBuf b = {0};
+  ir_prim_expr_print(e, &b);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+/* "(2, n)", "(4,)", "()" */
+static const char *
+shape_text(IrCtx *ctx, IrPrimExpr **d, int n)
+{
+  IrBuf b = {0};
+  ir_buf_puts(&b, "(");
+  for (int i = 0; i < n; i++) {
+    if (i)
+      ir_buf_puts(&b, ", ");
+    ir_prim_expr_print(d[i], &b);
+  }
+  ir_buf_puts(&b, n == 1 ? ",)" : ")");
+  char *s = ir_strdup(ctx, b.data, b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+static const char *
+sinfo_text(IrCtx *ctx, const IrSInfo *si)
+{
+  IrBuf b = {0};
+  ir_sinfo_print(si, &b);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+static IrPrimExpr **
+dims_new(IrCtx *ctx, int n)
+{
+  return ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
+}
+
+/* A tensor of the same dtype and vdevice as x. */
+static IrSInfo *
+like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim)
+{
+  return ir_sinfo_tensor(in->ctx, shape, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
+}
+
+/* The struct info of a tensor argument: R.Object counts as a tensor of
+ * unknown ndim and dtype; a shape that contradicts ndim counts as unknown.
+ * NULL after an error for any other kind. */
+static IrSInfo *
+tensor_arg(const Site *s, IrSInfo *si, const char *what)
+{
+  if (si && si->kind == IR_SI_TENSOR) {
+    if (si->u.tensor.ndim >= 0 && ir_sinfo_shape_len(si) == si->u.tensor.ndim)
+      return si;
+    return ir_sinfo_tensor(s->ctx, NULL, si->u.tensor.ndim, si->u.tensor.dtype,
+                           si->u.tensor.vdevice);
+  }
+  if (!si || si->kind == IR_SI_OBJECT)
+    return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
+  fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
+  return NULL;
+}
+
+/* The values of a shape argument: from an R.shape literal, else from its
+ * struct info (values NULL when unknown, *n -1 when even the length is). */
+static bool
+shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
+{
+  const IrExpr *e = call->u.call.args[i];
+  IrSInfo *si = args[i];
+  *values = NULL;
+  *n = -1;
+  if (e->kind == IR_EX_SHAPE) {
+    *values = e->u.shape.values;
+    *n = e->u.shape.n;
+  } else if (si && si->kind == IR_SI_SHAPE) {
+    *n = si->u.shape.ndim;
+    if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
+      *values = si->u.shape.values;
+  } else if (si && si->kind != IR_SI_OBJECT) {
+    fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+static IrSInfo *
+infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int *perm;
+  if (!x)
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim < 0) { /* the axes, when given, still tell the rank */
+    int64_t *axes;
+    int n;
+    return attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
+  }
+  if (!permutation(&s, call, ndim, &perm))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return x;
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  for (int i = 0; i < ndim; i++)
+    out[i] = x->u.tensor.shape[perm[i]];
+  return like(in, x, out, ndim);
+}
+
+/* Checks the literal entries of a new shape: at most one -1 (its index in
+ * *infer_at, else -1), no other negative value. */
+static bool
+check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
+{
+  *infer_at = -1;
+  for (int i = 0; i < n; i++) {
+    int64_t c;
+    if (!ir_prim_is_int(v[i], &c) || c >= 0)
+      continue;
+    if (c != -1) {
+      fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
+      return false;
+    }
+    if (*infer_at >= 0) {
+      fail(s, "the new shape has more than one -1");
+      return false;
+    }
+    *infer_at = i;
+  }
+  return true;
+}
+
+static IrSInfo *
+infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  IrPrimExpr **nv;
+  int nn, at;
+  if (!x || !shape_arg(&s, call, 1, args, &nv, &nn))
+    return NULL;
+  if (!nv)
+    return like(in, x, NULL, nn);
+  if (!check_new_shape(&s, nv, nn, &at))
+    return NULL;
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!xd)
+    return like(in, x, at >= 0 ? NULL : nv, nn);
+  int xn = x->u.tensor.ndim;
+  IrPrimExpr *old = product(in, xd, xn, -1);
+  IrPrimExpr **out = dims_new(in->ctx, nn);
+  memcpy(out, nv, sizeof(IrPrimExpr *) * (size_t)nn);
+  if (at >= 0) {
+    IrPrimExpr *rest = product(in, nv, nn, at);
+    int64_t r;
+    if (ir_prim_is_int(rest, &r) && r == 0) {
+      fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+           shape_text(in->ctx, nv, nn));
+      return NULL;
+    }
+    out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
+  }
+  IrPrimExpr *new_count = product(in, out, nn, -1);
+  if (dims_equal(in, old, new_count) == IR_PROVE_FALSE) {
+    fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", shape_text(in->ctx, xd, xn),
+         expr_text(in->ctx, old), shape_text(in->ctx, nv, nn),
+         at >= 0 ? "a multiple of the others'" : expr_text(in->ctx, new_count));
+    return NULL;
+  }
+  return like(in, x, out, nn);
+}
+
+static IrSInfo *
+infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, 1);
+  IrPrimExpr **out = dims_new(in->ctx, 1);
+  out[0] = product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
+  return like(in, x, out, 1);
+}
+
+/* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
+static bool
+expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+{
+  int64_t *axes;
+  int n, *norm;
+  if (!attr_ints(s, call, "axis", false, &axes, &n))
+    return false;
+  *out_ndim = ndim + n;
+  if (!norm_axes(s, axes, n, *out_ndim, &norm))
+    return false;
+  *mask = ir_alloc(s->ctx, (size_t)(*out_ndim ? *out_ndim : 1));
+  for (int i = 0; i < n; i++)
+    (*mask)[norm[i]] = true;
+  return true;
+}
+
+static IrSInfo *
+infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int out_ndim;
+  bool *mask;
+  if (!x)
+    return NULL;
+  if (x->u.tensor.ndim < 0) {
+    int64_t *axes;
+    int n;
+    return attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
+  }
+  if (!expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, out_ndim);
+  IrPrimExpr **out = dims_new(in->ctx, out_ndim);
+  for (int i = 0, j = 0; i < out_ndim; i++)
+    out[i] = mask[i] ? lit(in->ctx, 1) : x->u.tensor.shape[j++];
+  return like(in, x, out, out_ndim);
+}
+
+/* squeeze with axis=None: every dim proven to be 1 goes; a dim that may or
+ * may not be 1 leaves the rank unknown. */
+static IrSInfo *
+squeeze_all(OpInfer *in, IrSInfo *x)
+{
+  int ndim = x->u.tensor.ndim, n = 0;
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, -1);
+  for (int i = 0; i < ndim; i++) {
+    IrProof one = dims_equal(in, x->u.tensor.shape[i], lit(in->ctx, 1));
+    if (one == IR_PROVE_UNKNOWN)
+      return like(in, x, NULL, -1);
+    if (one == IR_PROVE_FALSE)
+      out[n++] = x->u.tensor.shape[i];
+  }
+  return like(in, x, out, n);
+}
+
+static IrSInfo *
+infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int64_t *axes;
+  int n, *norm;
+  if (!x || !attr_ints(&s, call, "axis", true, &axes, &n))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim < 0)
+    return like(in, x, NULL, -1);
+  if (n < 0)
+    return squeeze_all(in, x);
+  if (!norm_axes(&s, axes, n, ndim, &norm))
+    return NULL;
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!xd)
+    return like(in, x, NULL, ndim - n);
+  bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
+  for (int i = 0; i < n; i++) {
+    if (dims_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
+      fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
+      return NULL;
+    }
+    drop[norm[i]] = true;
+  }
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  int k = 0;
+  for (int i = 0; i < ndim; i++)
+    if (!drop[i])
+      out[k++] = xd[i];
+  return like(in, x, out, k);
+}
+
+/* The struct info of field i of a tuple argument (from its struct info, or
+ * from the tuple literal's items). */
+static IrSInfo *
+tuple_field(const IrExpr *call, IrSInfo *si, int i)
+{
+  const IrExpr *e = call->u.call.args[0];
+  if (si && si->kind == IR_SI_TUPLE)
+    return si->u.tuple.fields[i];
+  return e->kind == IR_EX_TUPLE ? e->u.tuple.items[i]->sinfo : NULL;
+}
+
+static int
+tuple_len(const IrExpr *call, IrSInfo *si)
+{
+  const IrExpr *e = call->u.call.args[0];
+  if (si && si->kind == IR_SI_TUPLE)
+    return si->u.tuple.n;
+  return e->kind == IR_EX_TUPLE ? e->u.tuple.n : -1;
+}
+
+/* Dtype and rank common to concat's inputs (void / -1 when unknown). */
+static bool
+concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
+{
+  bool void_seen = false;
+  *dtype = IR_VOID;
+  *ndim = -1;
+  for (int i = 0; i < n; i++) {
+    IrDType t = xs[i]->u.tensor.dtype;
+    int r = xs[i]->u.tensor.ndim;
+    char a[16], b[16];
+    if (t.code == IR_DT_VOID)
+      void_seen = true;
+    else if (dtype->code == IR_DT_VOID)
+      *dtype = t;
+    else if (!ir_dtype_eq(*dtype, t)) {
+      fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a), ir_dtype_str(t, b));
+      return false;
+    }
+    if (r >= 0 && *ndim >= 0 && r != *ndim) {
+      fail(s, "inputs have different ranks, %d and %d", *ndim, r);
+      return false;
+    }
+    if (r >= 0)
+      *ndim = r;
+  }
+  if (void_seen)
+    *dtype = IR_VOID;
+  return true;
+}
+
+/* The shape of a concat of n inputs of known shape along axis; NULL with
+ * *ok true when a dim may differ, *ok false after an error. */
+static IrPrimExpr **
+concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis, bool *ok)
+{
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  bool known = true;
+  *ok = true;
+  for (int d = 0; d < ndim; d++) {
+    IrPrimExpr *d0 = xs[0]->u.tensor.shape[d], *sum = lit(in->ctx, 0);
+    for (int i = 0; i < n; i++) {
+      IrPrimExpr *di = xs[i]->u.tensor.shape[d];
+      sum = bin(in, IR_PE_ADD, sum, di);
+      IrProof eq = d == axis ? IR_PROVE_TRUE : dims_equal(in, d0, di);
+      if (eq == IR_PROVE_FALSE) {
+        fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d, expr_text(in->ctx, d0),
+             expr_text(in->ctx, di));
+        *ok = false;
+        return NULL;
+      }
+      known = known && eq == IR_PROVE_TRUE;
+    }
+    out[d] = d == axis ? simp(in, sum) : d0;
+  }
+  return known ? out : NULL;
+}
+
+/* R.concat.  axis=None takes 1-D inputs (TVM's rule) and joins them. */
+static IrSInfo *
+infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  int n = tuple_len(call, args[0]), ndim, axis = 0;
+  IrDType dtype;
+  int64_t *ax;
+  int nax;
+  if (n < 0)
+    return args[0]->kind == IR_SI_OBJECT ? ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1)
+                                         : (fail(&s, "tensors must be a tuple"), NULL);
+  if (n == 0) {
+    fail(&s, "tensors is an empty tuple");
+    return NULL;
+  }
+  IrSInfo **xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
+      return NULL;
+  if (!concat_common(&s, xs, n, &dtype, &ndim) || !attr_ints(&s, call, "axis", true, &ax, &nax))
+    return NULL;
+  if (nax < 0 && ndim >= 0 && ndim != 1) {
+    fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
+    return NULL;
+  }
+  if (nax < 0)
+    ndim = 1;
+  if (ndim < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, xs[0]->u.tensor.vdevice);
+  if (nax >= 0 && (nax != 1 || !norm_axis(&s, ax[0], ndim, &axis)))
+    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
+  for (int i = 0; i < n; i++)
+    if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
+      return ir_sinfo_tensor(in->ctx, NULL, ndim, dtype, xs[0]->u.tensor.vdevice);
+  bool ok;
+  IrPrimExpr **out = concat_shape(in, &s, xs, n, ndim, axis, &ok);
+  return ok ? ir_sinfo_tensor(in->ctx, out, ndim, dtype, xs[0]->u.tensor.vdevice) : NULL;
+}
+
+/* The split points of R.split along a dim: TVM's InferStructInfoSplit.
+ * indices [i0, i1, ...]: piece k is [i(k-1), ik) with both ends clamped to
+ * [0, dim] and a negative length taken as 0 (negative indices are clamped,
+ * not counted from the end).  n sections: every piece but the last has
+ * ceildiv(dim, n) elements and the last the rest, so 5 in 3 is 2, 2, 1;
+ * where the rest would be negative (5 in 4) TVM infers a negative dim and
+ * rxc reports an error instead. */
+static IrPrimExpr *
+clamp_expr(OpInfer *in, IrPrimExpr *v, IrPrimExpr *lo, IrPrimExpr *hi)
+{
+  return bin(in, IR_PE_MIN, bin(in, IR_PE_MAX, v, lo), hi);
+}
+
+static IrPrimExpr *
+split_piece(OpInfer *in, IrPrimExpr *dim, const int64_t *idx, int nidx, int k)
+{
+  IrCtx *ctx = in->ctx;
+  IrPrimExpr *zero = lit(ctx, 0);
+  IrPrimExpr *left = k == 0 ? zero : clamp_expr(in, lit(ctx, idx[k - 1]), zero, dim);
+  IrPrimExpr *right = k == nidx ? dim : clamp_expr(in, lit(ctx, idx[k]), zero, dim);
+  return simp(in, bin(in, IR_PE_MAX, bin(in, IR_PE_SUB, right, left), zero));
+}
+
+static IrSInfo *
+split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
+{
+  IrPrimExpr **xd = x->u.tensor.shape, *dim = xd[axis];
+  int ndim = x->u.tensor.ndim;
+  IrPrimExpr *len = simp(in, bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, dim, lit(in->ctx, n - 1)),
+                                 lit(in->ctx, n)));
+  IrPrimExpr *last = simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
+  int64_t c;
+  if (ir_prim_is_int(last, &c) && c < 0) {
+    fail(s, "cannot split axis %d of size %s into %lld sections", axis, expr_text(in->ctx, dim),
+         (long long)n);
+    return NULL;
+  }
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
+  for (int64_t k = 0; k < n; k++) {
+    IrPrimExpr **out = dims_new(in->ctx, ndim);
+    memcpy(out, xd, sizeof(IrPrimExpr *) * (size_t)ndim);
+    out[axis] = k == n - 1 ? last : len;
+    fields[k] = like(in, x, out, ndim);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, (int)n);
+}
+
+static IrSInfo *
+infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  const IrAttr *ios = attr(call, "indices_or_sections");
+  int64_t *idx, *ax;
+  int nidx, nax, axis = 0;
+  if (!x || !attr_ints(&s, call, "indices_or_sections", false, &idx, &nidx) ||
+      !attr_ints(&s, call, "axis", false, &ax, &nax))
+    return NULL;
+  bool sections = ios->kind != IR_AT_LIST;
+  if (sections && idx[0] <= 0) {
+    fail(&s, "the number of sections must be positive, not %lld", (long long)idx[0]);
+    return NULL;
+  }
+  if (nax != 1 || (x->u.tensor.ndim >= 0 && !norm_axis(&s, ax[0], x->u.tensor.ndim, &axis)))
+    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
+  int64_t pieces = sections ? idx[0] : nidx + 1;
+  if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
+    return x;
+  if (pieces > 1 << 20) {
+    fail(&s, "too many sections (%lld)", (long long)pieces);
+    return NULL;
+  }
+  if (!x->u.tensor.shape) {
+    IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
+    for (int64_t k = 0; k < pieces; k++)
+      fields[k] = like(in, x, NULL, x->u.tensor.ndim);
+    return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+  }
+  if (sections)
+    return split_sections(in, &s, x, axis, pieces);
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
+  int ndim = x->u.tensor.ndim;
+  for (int k = 0; k < pieces; k++) {
+    IrPrimExpr **out = dims_new(in->ctx, ndim);
+    memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
+    out[axis] = split_piece(in, out[axis], idx, nidx, k);
+    fields[k] = like(in, x, out, ndim);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+}
+
+/* A begin or end index of a slice over a symbolic dim n, made
+ * non-negative and (unless inbound) clamped, as slice_axis does. */
+static IrPrimExpr *
+slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound)
+{
+  IrCtx *ctx = in->ctx;
+  IrPrimExpr *v = idx < 0 ? bin(in, IR_PE_ADD, n, lit(ctx, idx)) : lit(ctx, idx);
+  if (inbound)
+    return v;
+  if (stride < 0)
+    return clamp_expr(in, v, lit(ctx, -1), bin(in, IR_PE_SUB, n, lit(ctx, 1)));
+  return clamp_expr(in, v, lit(ctx, 0), n);
+}
+
+/* The length of a slice of a dim; NULL after an error. */
+static IrPrimExpr *
+slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64_t stride,
+          bool inbound)
+{
+  int64_t c, start, len;
+  if (ir_prim_is_int(n, &c)) {
+    if (!slice_axis(c, b, e, stride, inbound, &start, &len)) {
+      fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound", (long long)b,
+           (long long)e, (long long)c);
+      return NULL;
+    }
+    return lit(in->ctx, len);
+  }
+  IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
+  IrPrimExpr *hi = slice_index(in, n, e, stride, inbound);
+  IrPrimExpr *diff = stride > 0 ? bin(in, IR_PE_SUB, hi, lo) : bin(in, IR_PE_SUB, lo, hi);
+  uint64_t step = stride_step(stride);
+  int64_t st = step > INT64_MAX ? INT64_MAX : (int64_t)step;
+  if (st != 1)
+    diff = bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, diff, lit(in->ctx, st - 1)), lit(in->ctx, st));
+  if (!inbound)
+    diff = bin(in, IR_PE_MAX, diff, lit(in->ctx, 0));
+  return simp(in, diff);
+}
+
+static IrSInfo *
+infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  SliceAttrs sa;
+  if (!x || !slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, ndim);
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
+  for (int i = 0; i < sa.n; i++) {
+    int a = sa.axes[i];
+    out[a] = slice_len(in, &s, out[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound);
+    if (!out[a])
+      return NULL;
+  }
+  return like(in, x, out, ndim);
+}
+
+/* R.take: axis=None takes from the flattened x, giving indices' shape;
+ * otherwise x.shape[:axis] + indices.shape + x.shape[axis + 1:]. */
+static IrSInfo *
+infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
+  int64_t *ax;
+  int nax, axis = 0;
+  if (!x || !ix || take_mode(&s, call) < 0 || !attr_ints(&s, call, "axis", true, &ax, &nax))
+    return NULL;
+  IrDType it = ix->u.tensor.dtype;
+  if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
+    char b[16];
+    fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
+    return NULL;
+  }
+  int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
+  if (nax > 1 || nax == 0) {
+    fail(&s, "axis must be one integer or None");
+    return NULL;
+  }
+  if (nax < 0)
+    return ix->u.tensor.shape ? like(in, x, ix->u.tensor.shape, in_) : like(in, x, NULL, in_);
+  if (xn < 0 || !norm_axis(&s, ax[0], xn, &axis))
+    return xn < 0 ? like(in, x, NULL, -1) : NULL;
+  int on = in_ < 0 ? -1 : xn - 1 + in_;
+  if (!x->u.tensor.shape || !ix->u.tensor.shape)
+    return like(in, x, NULL, on);
+  IrPrimExpr **out = dims_new(in->ctx, on);
+  int k = 0;
+  for (int i = 0; i < xn; i++) {
+    if (i != axis) {
+      out[k++] = x->u.tensor.shape[i];
+      continue;
+    }
+    for (int j = 0; j < in_; j++)
+      out[k++] = ix->u.tensor.shape[j];
+  }
+  return like(in, x, out, on);
+}
+
+static IrSInfo *
+infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  IrPrimExpr **tv;
+  int tn;
+  if (!x || !shape_arg(&s, call, 1, args, &tv, &tn))
+    return NULL;
+  int xn = x->u.tensor.ndim;
+  if (xn >= 0 && tn >= 0 && tn < xn) {
+    fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
+    return NULL;
+  }
+  if (!tv || !x->u.tensor.shape)
+    return like(in, x, tv, tn);
+  for (int i = 1; i <= xn; i++) {
+    IrPrimExpr *xd = x->u.tensor.shape[xn - i], *td = tv[tn - i];
+    if (dims_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
+      continue;
+    if (dims_equal(in, xd, td) == IR_PROVE_FALSE) {
+      fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+           shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
+           expr_text(in->ctx, xd), expr_text(in->ctx, td));
+      return NULL;
+    }
+  }
+  return like(in, x, tv, tn);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels                                                             */
+/* ------------------------------------------------------------------ */
+
+/* The tensor of a value; NULL after an error when it is not one. */
+static IrTensorData *
+tensor_val(const Site *s, Value *v, const char *what)
+{
+  if (!v || v->kind != VAL_TENSOR) {
+    fail(s, "%s must be a tensor", what);
+    return NULL;
+  }
+  if (v->u.tensor.t.ndim > MAX_DIMS) {
+    fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim, MAX_DIMS);
+    return NULL;
+  }
+  return &v->u.tensor.t;
+}
+
+static IrTensorData *
+new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
+{
+  Value *v = op_tensor_new(s->ctx, t, ndim, shape, s->loc);
+  return v ? &v->u.tensor.t : NULL;
+}
+
+static Value *
+as_value(const Site *s, IrTensorData *t)
+{
+  return t ? op_tensor_from_data(s->ctx, t) : NULL;
+}
+
+static void
+copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
+{
+  size_t bytes = (size_t)ir_dtype_bytes(src->dtype);
+  memcpy((char *)dst->data + (size_t)di * bytes, (const char *)src->data + (size_t)si * bytes, bytes);
+}
+
+/* For each output index, map() names the input index it copies. */
+typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
+
+static void
+gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env)
+{
+  int64_t oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
+  int64_t count = op_numel(dst);
+  for (int64_t flat = 0; flat < count; flat++) {
+    map(env, oi, ii);
+    int64_t si = 0;
+    for (int d = 0; d < src->ndim; d++)
+      si = si * src->shape[d] + ii[d];
+    copy_elem(dst, flat, src, si);
+    for (int d = dst->ndim - 1; d >= 0 && ++oi[d] == dst->shape[d]; d--)
+      oi[d] = 0;
+  }
+}
+
+/* An output holding x's data unchanged under a new shape. */
+static Value *
+same_data(const Site *s, const IrTensorData *x, int ndim, const int64_t *shape)
+{
+  IrTensorData *out = new_tensor(s, x->dtype, ndim, shape);
+  if (out && out->nbytes != x->nbytes) {
+    fail(s, "internal: element counts differ");
+    return NULL;
+  }
+  if (out)
+    memcpy(out->data, x->data, x->nbytes);
+  return as_value(s, out);
+}
+
+static void
+map_permute(const void *env, const int64_t *o, int64_t *i)
+{
+  const int *perm = env;
+  for (int d = 0; perm[d] >= 0; d++)
+    i[perm[d]] = o[d];
+}
+
+static Value *
+eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int *perm, term[MAX_DIMS + 1];
+  int64_t shape[MAX_DIMS];
+  if (!x || !permutation(&s, call, x->ndim, &perm))
+    return NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    term[d] = perm[d];
+    shape[d] = x->shape[perm[d]];
+  }
+  term[x->ndim] = -1;
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
+  if (out)
+    gather(out, x, map_permute, term);
+  return as_value(&s, out);
+}
+
+static Value *
+eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!args[1] || args[1]->kind != VAL_SHAPE) {
+    fail(&s, "shape must be a shape");
+    return NULL;
+  }
+  int n = args[1]->u.shape.n, at = -1;
+  int64_t *dims = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
+  memcpy(dims, args[1]->u.shape.dims, sizeof(int64_t) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (dims[i] == -1 && at < 0)
+      at = i;
+    else if (dims[i] < 0) {
+      fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
+      return NULL;
+    } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
+      rest = INT64_MAX; /* cannot match any real count */
+    else
+      rest *= dims[i];
+  }
+  int64_t count = op_numel(x);
+  if (at >= 0)
+    dims[at] = rest ? count / rest : 0;
+  if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count) {
+    fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
+         (long long)rest, at >= 0 ? " times -1 elements" : " elements");
+    return NULL;
+  }
+  return same_data(&s, x, n, dims);
+}
+
+static Value *
+eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  int64_t count = op_numel(x);
+  return same_data(&s, x, 1, &count);
+}
+
+static Value *
+eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int out_ndim;
+  bool *mask;
+  if (!x || !expand_mask(&s, call, x->ndim, &out_ndim, &mask))
+    return NULL;
+  int64_t *shape = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
+  for (int i = 0, j = 0; i < out_ndim; i++)
+    shape[i] = mask[i] ? 1 : x->shape[j++];
+  return same_data(&s, x, out_ndim, shape);
+}
+
+static Value *
+eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int64_t *axes, shape[MAX_DIMS];
+  int n, *norm, k = 0;
+  bool drop[MAX_DIMS] = {false};
+  if (!x || !attr_ints(&s, call, "axis", true, &axes, &n))
+    return NULL;
+  if (n >= 0 && !norm_axes(&s, axes, n, x->ndim, &norm))
+    return NULL;
+  for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
+    int a = n < 0 ? i : norm[i];
+    if (x->shape[a] != 1 && n >= 0) {
+      fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
+      return NULL;
+    }
+    drop[a] = x->shape[a] == 1;
+  }
+  for (int i = 0; i < x->ndim; i++)
+    if (!drop[i])
+      shape[k++] = x->shape[i];
+  return same_data(&s, x, k, shape);
+}
+
+/* Concat's inputs agree in dtype, rank and every dim but the axis; sets
+ * the output shape. */
+static bool
+concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
+{
+  memcpy(shape, xs[0]->shape, sizeof(int64_t) * (size_t)xs[0]->ndim);
+  shape[axis] = 0;
+  for (int i = 0; i < n; i++) {
+    char a[16], b[16];
+    if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
+      fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
+           ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b), xs[0]->ndim);
+      return false;
+    }
+    for (int d = 0; d < xs[0]->ndim; d++)
+      if (d != axis && xs[i]->shape[d] != xs[0]->shape[d]) {
+        fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
+             (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
+        return false;
+      }
+    shape[axis] += xs[i]->shape[axis];
+  }
+  return true;
+}
+
+/* Copies x into out at offset off along axis (a view of equal rank). */
+typedef struct {
+  int axis;
+  int64_t off;
+  const int64_t *step; /* slice: per-axis stride (NULL: 1) */
+  const int64_t *start; /* slice: per-axis first index (NULL: 0) */
+  int ndim;
+} Window;
+
+static void
+map_window(const void *env, const int64_t *o, int64_t *i)
+{
+  const Window *w = env;
+  for (int d = 0; d < w->ndim; d++)
+    i[d] = (w->start ? w->start[d] : 0) + o[d] * (w->step ? w->step[d] : 1);
+  if (w->axis >= 0)
+    i[w->axis] += w->off;
+}
+
+static void
+scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
+{
+  int64_t idx[MAX_DIMS] = {0};
+  int64_t count = op_numel(x);
+  for (int64_t flat = 0; flat < count; flat++) {
+    int64_t di = 0;
+    for (int d = 0; d < x->ndim; d++)
+      di = di * out->shape[d] + idx[d] + (d == axis ? off : 0);
+    copy_elem(out, di, x, flat);
+    for (int d = x->ndim - 1; d >= 0 && ++idx[d] == x->shape[d]; d--)
+      idx[d] = 0;
+  }
+}
+
+static Value *
+eval_concat(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  int64_t *ax, shape[MAX_DIMS];
+  int nax, axis = 0;
+  if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
+    fail(&s, "tensors must be a non-empty tuple");
+    return NULL;
+  }
+  int n = args[0]->u.tuple.n;
+  IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
+      return NULL;
+  if (!attr_ints(&s, call, "axis", true, &ax, &nax))
+    return NULL;
+  if (nax < 0 && xs[0]->ndim != 1) {
+    fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
+    return NULL;
+  }
+  if (nax > 1 || nax == 0 || (nax == 1 && !norm_axis(&s, ax[0], xs[0]->ndim, &axis)))
+    return nax == 1 ? NULL : (fail(&s, "axis must be one integer"), NULL);
+  if (!concat_check(&s, xs, n, axis, shape))
+    return NULL;
+  IrTensorData *out = new_tensor(&s, xs[0]->dtype, xs[0]->ndim, shape);
+  for (int64_t i = 0, off = 0; out && i < n; off += xs[i]->shape[axis], i++)
+    scatter_into(out, xs[i], axis, off);
+  return as_value(&s, out);
+}
+
+/* The first index and length of piece k of a split (see split_piece and
+ * split_sections); false when the pieces do not fit. */
+static bool
+split_bounds(int64_t dim, const int64_t *idx, int nidx, bool sections, int64_t k,
+             int64_t *start, int64_t *len)
+{
+  if (sections) {
+    int64_t n = idx[0], piece = dim / n + (dim % n != 0);
+    *start = piece * k;
+    *len = k == n - 1 ? dim - piece * k : piece;
+    return *len >= 0;
+  }
+  int64_t left = k == 0 ? 0 : idx[k - 1], right = k == nidx ? dim : idx[k];
+  left = left < 0 ? 0 : left > dim ? dim : left;
+  right = right < 0 ? 0 : right > dim ? dim : right;
+  *start = left;
+  *len = right > left ? right - left : 0;
+  return true;
+}
+
+static Value *
+split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64_t len)
+{
+  int64_t shape[MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  shape[axis] = len;
+  IrTensorData *out = new_tensor(s, x->dtype, x->ndim, shape);
+  Window w = {axis, start, NULL, NULL, x->ndim};
+  if (out)
+    gather(out, x, map_window, &w);
+  return as_value(s, out);
+}
+
+static Value *
+eval_split(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int64_t *idx, *ax;
+  int nidx, nax, axis;
+  if (!x || !attr_ints(&s, call, "indices_or_sections", false, &idx, &nidx) ||
+      !attr_ints(&s, call, "axis", false, &ax, &nax))
+    return NULL;
+  bool sections = attr(call, "indices_or_sections")->kind != IR_AT_LIST;
+  if (sections && idx[0] <= 0) {
+    fail(&s, "the number of sections must be positive, not %lld", (long long)idx[0]);
+    return NULL;
+  }
+  if (nax != 1 || !norm_axis(&s, ax[0], x->ndim, &axis))
+    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
+  int64_t pieces = sections ? idx[0] : nidx + 1;
+  if (pieces == 1)
+    return args[0];
+  if (pieces > 1 << 20) {
+    fail(&s, "too many sections (%lld)", (long long)pieces);
+    return NULL;
+  }
+  Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
+  for (int64_t k = 0; k < pieces; k++) {
+    int64_t start, len;
+    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len)) {
+      fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
+           (long long)x->shape[axis], (long long)pieces);
+      return NULL;
+    }
+    if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
+      return NULL;
+  }
+  return op_tuple_new(s.ctx, items, (int)pieces);
+}
+
+static Value *
+eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  SliceAttrs sa;
+  int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
+  if (!x || !slice_attrs(&s, call, x->ndim, &sa))
+    return NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    shape[d] = x->shape[d];
+    step[d] = 1;
+  }
+  for (int i = 0; i < sa.n; i++) {
+    int a = sa.axes[i];
+    if (!slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound, &start[a],
+                    &shape[a])) {
+      fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+           (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
+      return NULL;
+    }
+    step[a] = sa.strides[i];
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
+  Window w = {-1, 0, step, start, x->ndim};
+  if (out)
+    gather(out, x, map_window, &w);
+  return as_value(&s, out);
+}
+
+/* Resolves take's indices against an axis of n elements by mode; NULL
+ * after an error (an index out of range in "fast" mode, or any index
+ * into an empty axis). */
+static int64_t *
+take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
+{
+  int64_t count = op_numel(ix);
+  int64_t *r = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
+  for (int64_t k = 0; k < count; k++) {
+    int64_t i = op_get_i(ix, k), v = i;
+    if (n == 0) {
+      fail(s, "index %lld into an axis of size 0", (long long)i);
+      return NULL;
+    }
+    if (mode == 1)
+      v = i < 0 ? 0 : i >= n ? n - 1 : i;
+    else if (mode == 2)
+      v = ((i % n) + n) % n;
+    else if (i < 0)
+      v = i >= -n ? i + n : -1;
+    if (v < 0 || v >= n) {
+      fail(s, "index %lld is out of range for an axis of size %lld", (long long)i, (long long)n);
+      return NULL;
+    }
+    r[k] = v;
+  }
+  return r;
+}
+
+typedef struct {
+  int axis;          /* of x */
+  int xn, in;        /* ranks of x and indices */
+  const int64_t *ishape;
+  const int64_t *resolved;
+} TakeMap;
+
+static void
+map_take(const void *env, const int64_t *o, int64_t *i)
+{
+  const TakeMap *t = env;
+  int64_t k = 0;
+  for (int d = 0; d < t->in; d++)
+    k = k * t->ishape[d] + o[t->axis + d];
+  for (int d = 0; d < t->xn; d++)
+    i[d] = d < t->axis ? o[d] : d > t->axis ? o[d - 1 + t->in] : t->resolved[k];
+}
+
+static Value *
+eval_take(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
+  int64_t *ax, shape[2 * MAX_DIMS];
+  int nax, axis = 0, mode = x && ix ? take_mode(&s, call) : -1;
+  if (mode < 0 || !attr_ints(&s, call, "axis", true, &ax, &nax))
+    return NULL;
+  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
+    fail(&s, "indices must have an integer dtype");
+    return NULL;
+  }
+  IrTensorData flat = *x;
+  int64_t count = op_numel(x);
+  if (nax < 0) { /* take from the flattened x */
+    flat.ndim = 1;
+    flat.shape = &count;
+  } else if (nax != 1 || !norm_axis(&s, ax[0], x->ndim, &axis))
+    return nax != 1 ? (fail(&s, "axis must be one integer or None"), NULL) : NULL;
+  int on = flat.ndim - 1 + ix->ndim;
+  if (on > MAX_DIMS) {
+    fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
+    return NULL;
+  }
+  int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
+  if (!resolved)
+    return NULL;
+  for (int d = 0, k = 0; d < flat.ndim; d++)
+    if (d == axis)
+      for (int j = 0; j < ix->ndim; j++)
+        shape[k++] = ix->shape[j];
+    else
+      shape[k++] = flat.shape[d];
+  IrTensorData *out = new_tensor(&s, x->dtype, on, shape);
+  TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
+  if (out)
+    gather(out, &flat, map_take, &t);
+  return as_value(&s, out);
+}
+
+typedef struct {
+  const IrTensorData *x;
+  int off; /* output rank minus x's */
+} BroadcastMap;
+
+static void
+map_broadcast(const void *env, const int64_t *o, int64_t *i)
+{
+  const BroadcastMap *b = env;
+  for (int d = 0; d < b->x->ndim; d++)
+    i[d] = b->x->shape[d] == 1 ? 0 : o[d + b->off];
+}
+
+static Value *
+eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS) {
+    fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
+    return NULL;
+  }
+  int tn = args[1]->u.shape.n;
+  const int64_t *td = args[1]->u.shape.dims;
+  if (tn < x->ndim) {
+    fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
+    return NULL;
+  }
+  for (int d = 0; d < x->ndim; d++) {
+    int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
+    if (xd != 1 && xd != t) {
+      fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd, (long long)t);
+      return NULL;
+    }
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, tn, td);
+  BroadcastMap b = {x, tn - x->ndim};
+  if (out)
+    gather(out, x, map_broadcast, &b);
+  return as_value(&s, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table                                                               */
+/* ------------------------------------------------------------------ */
 
 const OpImpl *
 op_manip_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  static const OpImpl permute_dims = {infer_permute_dims, eval_permute_dims, NULL};
+  static const OpImpl reshape = {infer_reshape, eval_reshape, NULL};
+  static const OpImpl flatten = {infer_flatten, eval_flatten, NULL};
+  static const OpImpl expand_dims = {infer_expand_dims, eval_expand_dims, NULL};
+  static const OpImpl squeeze = {infer_squeeze, eval_squeeze, NULL};
+  static const OpImpl concat = {infer_concat, eval_concat, NULL};
+  static const OpImpl split = {infer_split, eval_split, NULL};
+  static const OpImpl strided_slice = {infer_strided_slice, eval_strided_slice, NULL};
+  static const OpImpl take = {infer_take, eval_take, NULL};
+  static const OpImpl broadcast_to = {infer_broadcast_to, eval_broadcast_to, NULL};
+  switch (id) {
+  case IR_OP_PERMUTE_DIMS:
+    return &permute_dims;
+  case IR_OP_RESHAPE:
+    return &reshape;
+  case IR_OP_FLATTEN:
+    return &flatten;
+  case IR_OP_EXPAND_DIMS:
+    return &expand_dims;
+  case IR_OP_SQUEEZE:
+    return &squeeze;
+  case IR_OP_CONCAT:
+    return &concat;
+  case IR_OP_SPLIT:
+    return &split;
+  case IR_OP_STRIDED_SLICE:
+    return &strided_slice;
+  case IR_OP_TAKE:
+    return &take;
+  case IR_OP_BROADCAST_TO:
+    return &broadcast_to;
+  default:
+    return NULL;
+  }
 }
