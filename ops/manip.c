@@ -27,6 +27,9 @@ enum {
   MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
 };
 
+/* No dim of a tensor that fits in memory reaches this. */
+static const int64_t HUGE_INDEX = INT64_C(1) << 62;
+
 /* Where diagnostics of one call go. */
 typedef struct {
   IrCtx *ctx;
@@ -136,6 +139,29 @@ norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
       }
   }
   return true;
+}
+
+/* The "axis" attribute of concat, split and take: one integer, or None
+ * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
+ * (*axis -1). */
+static bool
+axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis, bool *none)
+{
+  int64_t *ax;
+  int n;
+  *axis = -1;
+  *none = false;
+  if (!attr_ints(s, call, "axis", allow_none, &ax, &n))
+    return false;
+  if (n < 0) {
+    *none = true;
+    return true;
+  }
+  if (n != 1) {
+    fail(s, "axis must be one integer");
+    return false;
+  }
+  return ndim < 0 || norm_axis(s, ax[0], ndim, axis);
 }
 
 /* The permutation of R.permute_dims: axes None reverses the dims. */
@@ -465,13 +491,16 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
   }
   IrPrimExpr *new_count = product(in, out, nn, -1);
-  if (dims_equal(in, old, new_count) == IR_PROVE_FALSE) {
-    fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", shape_text(in->ctx, xd, xn),
-         expr_text(in->ctx, old), shape_text(in->ctx, nv, nn),
-         at >= 0 ? "a multiple of the others'" : expr_text(in->ctx, new_count));
-    return NULL;
-  }
-  return like(in, x, out, nn);
+  if (dims_equal(in, old, new_count) != IR_PROVE_FALSE)
+    return like(in, x, out, nn);
+  const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
+  if (at >= 0)
+    fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+         expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
+  else
+    fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from, expr_text(in->ctx, old),
+         to, expr_text(in->ctx, new_count));
+  return NULL;
 }
 
 static IrSInfo *
@@ -666,13 +695,15 @@ static IrSInfo *
 infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   Site s = infer_site(in, call);
-  int n = tuple_len(call, args[0]), ndim, axis = 0;
+  int n = tuple_len(call, args[0]), ndim, axis;
   IrDType dtype;
-  int64_t *ax;
-  int nax;
-  if (n < 0)
-    return args[0]->kind == IR_SI_OBJECT ? ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1)
-                                         : (fail(&s, "tensors must be a tuple"), NULL);
+  bool none;
+  if (n < 0 && args[0]->kind == IR_SI_OBJECT)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  if (n < 0) {
+    fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
+    return NULL;
+  }
   if (n == 0) {
     fail(&s, "tensors is an empty tuple");
     return NULL;
@@ -681,18 +712,18 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int i = 0; i < n; i++)
     if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
       return NULL;
-  if (!concat_common(&s, xs, n, &dtype, &ndim) || !attr_ints(&s, call, "axis", true, &ax, &nax))
+  if (!concat_common(&s, xs, n, &dtype, &ndim) || !axis_attr(&s, call, true, ndim, &axis, &none))
     return NULL;
-  if (nax < 0 && ndim >= 0 && ndim != 1) {
+  if (none && ndim >= 0 && ndim != 1) {
     fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
     return NULL;
   }
-  if (nax < 0)
+  if (none) {
     ndim = 1;
+    axis = 0;
+  }
   if (ndim < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, xs[0]->u.tensor.vdevice);
-  if (nax >= 0 && (nax != 1 || !norm_axis(&s, ax[0], ndim, &axis)))
-    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
   for (int i = 0; i < n; i++)
     if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
       return ir_sinfo_tensor(in->ctx, NULL, ndim, dtype, xs[0]->u.tensor.vdevice);
@@ -748,31 +779,40 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
   return ir_sinfo_tuple(in->ctx, fields, (int)n);
 }
 
+/* indices_or_sections: sets the indices (or the count in idx[0]), whether
+ * it is a count, and the number of pieces. */
+static bool
+split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+            int64_t *pieces)
+{
+  if (!attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+    return false;
+  *sections = attr(call, "indices_or_sections")->kind != IR_AT_LIST;
+  if (*sections && (*idx)[0] <= 0) {
+    fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
+    return false;
+  }
+  *pieces = *sections ? (*idx)[0] : *nidx + 1;
+  if (*pieces > 1 << 20) {
+    fail(s, "too many sections (%lld)", (long long)*pieces);
+    return false;
+  }
+  return true;
+}
+
 static IrSInfo *
 infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   Site s = infer_site(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
-  const IrAttr *ios = attr(call, "indices_or_sections");
-  int64_t *idx, *ax;
-  int nidx, nax, axis = 0;
-  if (!x || !attr_ints(&s, call, "indices_or_sections", false, &idx, &nidx) ||
-      !attr_ints(&s, call, "axis", false, &ax, &nax))
+  int64_t *idx, pieces;
+  int nidx, axis;
+  bool sections, none;
+  if (!x || !split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
-  bool sections = ios->kind != IR_AT_LIST;
-  if (sections && idx[0] <= 0) {
-    fail(&s, "the number of sections must be positive, not %lld", (long long)idx[0]);
-    return NULL;
-  }
-  if (nax != 1 || (x->u.tensor.ndim >= 0 && !norm_axis(&s, ax[0], x->u.tensor.ndim, &axis)))
-    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
-  int64_t pieces = sections ? idx[0] : nidx + 1;
   if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
-  if (pieces > 1 << 20) {
-    fail(&s, "too many sections (%lld)", (long long)pieces);
-    return NULL;
-  }
   if (!x->u.tensor.shape) {
     IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
     for (int64_t k = 0; k < pieces; k++)
@@ -793,11 +833,20 @@ infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 /* A begin or end index of a slice over a symbolic dim n, made
- * non-negative and (unless inbound) clamped, as slice_axis does. */
+ * non-negative and (unless inbound) clamped, as slice_axis does.  An index
+ * of magnitude HUGE_INDEX or more (frontends write INT64_MAX for "to the
+ * end") is past the end of any dim a tensor can have, so it clamps without
+ * a min/max the arithmetic could not fold for an unbounded n. */
 static IrPrimExpr *
 slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound)
 {
   IrCtx *ctx = in->ctx;
+  if (!inbound && (idx >= HUGE_INDEX || idx <= -HUGE_INDEX)) { /* past an end */
+    bool high = idx > 0;
+    if (stride > 0)
+      return high ? n : lit(ctx, 0);
+    return high ? bin(in, IR_PE_SUB, n, lit(ctx, 1)) : lit(ctx, -1);
+  }
   IrPrimExpr *v = idx < 0 ? bin(in, IR_PE_ADD, n, lit(ctx, idx)) : lit(ctx, idx);
   if (inbound)
     return v;
@@ -861,9 +910,10 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   Site s = infer_site(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
-  int64_t *ax;
-  int nax, axis = 0;
-  if (!x || !ix || take_mode(&s, call) < 0 || !attr_ints(&s, call, "axis", true, &ax, &nax))
+  int axis;
+  bool none;
+  if (!x || !ix || take_mode(&s, call) < 0 ||
+      !axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
@@ -872,14 +922,10 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
-  if (nax > 1 || nax == 0) {
-    fail(&s, "axis must be one integer or None");
-    return NULL;
-  }
-  if (nax < 0)
-    return ix->u.tensor.shape ? like(in, x, ix->u.tensor.shape, in_) : like(in, x, NULL, in_);
-  if (xn < 0 || !norm_axis(&s, ax[0], xn, &axis))
-    return xn < 0 ? like(in, x, NULL, -1) : NULL;
+  if (none)
+    return like(in, x, ix->u.tensor.shape, in_);
+  if (xn < 0)
+    return like(in, x, NULL, -1);
   int on = in_ < 0 ? -1 : xn - 1 + in_;
   if (!x->u.tensor.shape || !ix->u.tensor.shape)
     return like(in, x, NULL, on);
@@ -1177,8 +1223,9 @@ static Value *
 eval_concat(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
-  int64_t *ax, shape[MAX_DIMS];
-  int nax, axis = 0;
+  int64_t shape[MAX_DIMS];
+  int axis;
+  bool none;
   if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
     fail(&s, "tensors must be a non-empty tuple");
     return NULL;
@@ -1188,14 +1235,14 @@ eval_concat(OpEval *ev, const IrExpr *call, Value **args)
   for (int i = 0; i < n; i++)
     if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
       return NULL;
-  if (!attr_ints(&s, call, "axis", true, &ax, &nax))
+  if (!axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
     return NULL;
-  if (nax < 0 && xs[0]->ndim != 1) {
+  if (none && xs[0]->ndim != 1) {
     fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
     return NULL;
   }
-  if (nax > 1 || nax == 0 || (nax == 1 && !norm_axis(&s, ax[0], xs[0]->ndim, &axis)))
-    return nax == 1 ? NULL : (fail(&s, "axis must be one integer"), NULL);
+  if (none)
+    axis = 0;
   if (!concat_check(&s, xs, n, axis, shape))
     return NULL;
   IrTensorData *out = new_tensor(&s, xs[0]->dtype, xs[0]->ndim, shape);
@@ -1242,25 +1289,14 @@ eval_split(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
-  int64_t *idx, *ax;
-  int nidx, nax, axis;
-  if (!x || !attr_ints(&s, call, "indices_or_sections", false, &idx, &nidx) ||
-      !attr_ints(&s, call, "axis", false, &ax, &nax))
+  int64_t *idx, pieces;
+  int nidx, axis;
+  bool sections, none;
+  if (!x || !split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !axis_attr(&s, call, false, x->ndim, &axis, &none))
     return NULL;
-  bool sections = attr(call, "indices_or_sections")->kind != IR_AT_LIST;
-  if (sections && idx[0] <= 0) {
-    fail(&s, "the number of sections must be positive, not %lld", (long long)idx[0]);
-    return NULL;
-  }
-  if (nax != 1 || !norm_axis(&s, ax[0], x->ndim, &axis))
-    return nax != 1 ? (fail(&s, "axis must be one integer"), NULL) : NULL;
-  int64_t pieces = sections ? idx[0] : nidx + 1;
-  if (pieces == 1)
+  if (pieces == 1) /* as inference: the input itself */
     return args[0];
-  if (pieces > 1 << 20) {
-    fail(&s, "too many sections (%lld)", (long long)pieces);
-    return NULL;
-  }
   Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
   for (int64_t k = 0; k < pieces; k++) {
     int64_t start, len;
@@ -1357,9 +1393,10 @@ eval_take(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
-  int64_t *ax, shape[2 * MAX_DIMS];
-  int nax, axis = 0, mode = x && ix ? take_mode(&s, call) : -1;
-  if (mode < 0 || !attr_ints(&s, call, "axis", true, &ax, &nax))
+  int64_t shape[2 * MAX_DIMS];
+  int axis, mode = x && ix ? take_mode(&s, call) : -1;
+  bool none;
+  if (mode < 0 || !axis_attr(&s, call, true, x->ndim, &axis, &none))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
     fail(&s, "indices must have an integer dtype");
@@ -1367,11 +1404,11 @@ eval_take(OpEval *ev, const IrExpr *call, Value **args)
   }
   IrTensorData flat = *x;
   int64_t count = op_numel(x);
-  if (nax < 0) { /* take from the flattened x */
+  if (none) { /* take from the flattened x */
     flat.ndim = 1;
     flat.shape = &count;
-  } else if (nax != 1 || !norm_axis(&s, ax[0], x->ndim, &axis))
-    return nax != 1 ? (fail(&s, "axis must be one integer or None"), NULL) : NULL;
+    axis = 0;
+  }
   int on = flat.ndim - 1 + ix->ndim;
   if (on > MAX_DIMS) {
     fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
