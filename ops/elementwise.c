@@ -136,8 +136,7 @@ dtype_join(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
 /* Broadcasts two operands' shapes into r (rank -1 when either is unknown;
  * shape NULL when a dim cannot be decided); false after an error. */
 static bool
-operand_broadcast(OpInfer *in, const IrExpr *call, const Operand *a, const Operand *b,
-                  Operand *r)
+operand_broadcast(OpInfer *in, const IrExpr *call, const Operand *a, const Operand *b, Operand *r)
 {
   r->is_prim = a->is_prim && b->is_prim;
   r->vdevice = a->vdevice >= 0 ? a->vdevice : b->vdevice;
@@ -149,8 +148,7 @@ operand_broadcast(OpInfer *in, const IrExpr *call, const Operand *a, const Opera
   r->ndim = a->ndim > b->ndim ? a->ndim : b->ndim;
   if (!a->shape || !b->shape)
     return true;
-  return op_broadcast_shapes(in, call, a->shape, a->ndim, b->shape, b->ndim, &r->shape,
-                             &r->ndim);
+  return op_broadcast_shapes(in, call, a->shape, a->ndim, b->shape, b->ndim, &r->shape, &r->ndim);
 }
 
 /* The struct info of an operand-shaped result with dtype t. */
@@ -165,8 +163,8 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
 static bool
 is_comparison(IrOpId id)
 {
-  return id == IR_OP_EQUAL || id == IR_OP_NOT_EQUAL || id == IR_OP_LESS ||
-         id == IR_OP_LESS_EQUAL || id == IR_OP_GREATER || id == IR_OP_GREATER_EQUAL;
+  return id == IR_OP_EQUAL || id == IR_OP_NOT_EQUAL || id == IR_OP_LESS || id == IR_OP_LESS_EQUAL ||
+         id == IR_OP_GREATER || id == IR_OP_GREATER_EQUAL;
 }
 
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
@@ -308,8 +306,7 @@ shape_print(const IrTensorData *t, IrBuf *b)
 /* The broadcast shape of n concrete tensors (arena); false after an error
  * naming the shapes up to the first one that disagrees. */
 static bool
-eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape,
-               int *ndim)
+eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape, int *ndim)
 {
   int r = 0;
   for (int k = 0; k < n; k++)

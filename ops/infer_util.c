@@ -78,8 +78,8 @@ broadcast_dim(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr **out)
  * Returns false after an error naming both dims when a pair is provably
  * incompatible. */
 bool
-op_broadcast_shapes(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na, IrPrimExpr **b,
-                    int nb, IrPrimExpr ***out, int *nout)
+op_broadcast_shapes(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na, IrPrimExpr **b, int nb,
+                    IrPrimExpr ***out, int *nout)
 {
   int n = na > nb ? na : nb;
   IrPrimExpr **dims = ir_alloc(in->ctx, sizeof *dims * (size_t)(n ? n : 1));
