@@ -270,8 +270,6 @@ infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Kernels: broadcasting by index arithmetic                           */
 /* ------------------------------------------------------------------ */
 
-#define MAX_OPERANDS 3
-
 /* The tensor view of a kernel argument: a prim value becomes a 0-d
  * tensor.  NULL (after an error) for any other value. */
 static IrTensorData *
@@ -280,7 +278,8 @@ eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
   if (v->kind == VAL_TENSOR)
     return &v->u.tensor.t;
   if (v->kind == VAL_PRIM) {
-    Value *t = op_tensor_new(ev->ctx, v->u.prim.dtype, 0, NULL, ev->loc);
+    int64_t no_dims[1] = {0}; /* op_tensor_new copies ndim entries: none */
+    Value *t = op_tensor_new(ev->ctx, v->u.prim.dtype, 0, no_dims, ev->loc);
     if (!t)
       return NULL;
     if (is_float(v->u.prim.dtype))

@@ -132,7 +132,8 @@ opfix_tensor(OpFix *f, const char *dtype, int ndim, const int64_t *shape, const 
 {
   IrDType t;
   assert_true(ir_dtype_parse(dtype, strlen(dtype), &t));
-  Value *v = op_tensor_new(f->ctx, t, ndim, shape, (IrLoc){0});
+  int64_t no_dims[1] = {0};
+  Value *v = op_tensor_new(f->ctx, t, ndim, shape ? shape : no_dims, (IrLoc){0});
   assert_non_null(v);
   int64_t n = op_numel(&v->u.tensor.t);
   for (int64_t i = 0; i < n; i++)

@@ -113,6 +113,32 @@ test_infer_errors(void **state)
   opfix_free(&f);
 }
 
+/* op_axis (infer_util.c), the helper other op categories use. */
+static void
+test_op_axis(void **state)
+{
+  (void)state;
+  OpFix f = opfix_new("@R.function\ndef main(x: R.Tensor):\n    s = R.sum(x)\n    return s\n");
+  const IrExpr *call = opfix_call(&f, "s");
+  OpInfer in = {f.ctx, f.arith, f.mod, ir_sym(f.ctx, "s"), call->loc};
+  int out = -7;
+  assert_true(op_axis(&in, call, -1, 3, &out));
+  assert_int_equal(out, 2);
+  assert_true(op_axis(&in, call, -3, 3, &out));
+  assert_int_equal(out, 0);
+  assert_true(op_axis(&in, call, 2, 3, &out));
+  assert_int_equal(out, 2);
+  assert_int_equal(ir_error_count(f.ctx), 0);
+  assert_false(op_axis(&in, call, 3, 3, &out));
+  assert_false(op_axis(&in, call, -4, 3, &out));
+  assert_int_equal(ir_error_count(f.ctx), 2);
+  assert_string_equal(ir_diag_get(f.ctx, 0)->msg,
+                      "in binding 's': R.sum: axis 3 is out of range for a tensor of rank 3");
+  assert_non_null(op_attr(call, "keepdims"));
+  assert_null(op_attr(call, "no_such_attr"));
+  opfix_free(&f);
+}
+
 /* --- kernels ------------------------------------------------------------- */
 
 static OpFix
