@@ -256,9 +256,10 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_infer_static),      cmocka_unit_test(test_infer_symbolic_and_unknown),
-      cmocka_unit_test(test_infer_errors),      cmocka_unit_test(test_eval_float),
-      cmocka_unit_test(test_eval_nan_and_ints), cmocka_unit_test(test_eval_empty),
+      cmocka_unit_test(test_infer_static), cmocka_unit_test(test_infer_symbolic_and_unknown),
+      cmocka_unit_test(test_infer_errors), cmocka_unit_test(test_op_axis),
+      cmocka_unit_test(test_eval_float),   cmocka_unit_test(test_eval_nan_and_ints),
+      cmocka_unit_test(test_eval_empty),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
