@@ -68,12 +68,6 @@ eval_site(const OpEval *ev, const IrExpr *call)
 /* Attributes and axes (shared by inference and kernels)               */
 /* ------------------------------------------------------------------ */
 
-static const IrAttr *
-attr(const IrExpr *call, const char *name)
-{
-  return ir_attr_get(call->u.call.attrs, name);
-}
-
 static bool
 attr_int_item(const IrAttr *a, int64_t *out)
 {
@@ -91,7 +85,7 @@ static bool
 attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
           int *n)
 {
-  const IrAttr *a = attr(call, name);
+  const IrAttr *a = op_attr(call, name);
   *out = NULL;
   *n = -1;
   if (!a || a->kind == IR_AT_NONE) {
@@ -112,12 +106,13 @@ attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, 
   return true;
 }
 
-/* One axis in [0, ndim) from a possibly negative one. */
+/* One axis in [0, ndim) from a possibly negative one (op_axis's rule and
+ * message, for kernels too). */
 static bool
 norm_axis(const Site *s, int64_t axis, int ndim, int *out)
 {
   if (axis < -(int64_t)ndim || axis >= ndim) {
-    fail(s, "axis %lld is out of range for a tensor of %d dimensions", (long long)axis, ndim);
+    fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
     return false;
   }
   *out = (int)(axis < 0 ? axis + ndim : axis);
@@ -189,7 +184,7 @@ permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
 static int
 take_mode(const Site *s, const IrExpr *call)
 {
-  const IrAttr *a = attr(call, "mode");
+  const IrAttr *a = op_attr(call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
   if (!a)
     return 0;
@@ -234,7 +229,7 @@ slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
       fail(s, "stride of axis %lld is zero", (long long)axes[i]);
       return false;
     }
-  const IrAttr *ib = attr(call, "assume_inbound");
+  const IrAttr *ib = op_attr(call, "assume_inbound");
   sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
   if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
     sa->axes = NULL;
@@ -787,7 +782,7 @@ split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *s
 {
   if (!attr_ints(s, call, "indices_or_sections", false, idx, nidx))
     return false;
-  *sections = attr(call, "indices_or_sections")->kind != IR_AT_LIST;
+  *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
   if (*sections && (*idx)[0] <= 0) {
     fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
     return false;

@@ -216,7 +216,7 @@ test_permute_dims_infer(void **state)
   INFER(X234, "R.permute_dims(x, axes=[0, 1])",
         ERR("permute_dims") "axes has 2 entries for a tensor of 3 dimensions");
   INFER(X234, "R.permute_dims(x, axes=[0, 1, 3])",
-        ERR("permute_dims") "axis 3 is out of range for a tensor of 3 dimensions");
+        ERR("permute_dims") "axis 3 is out of range for a tensor of rank 3");
   INFER("x: R.Shape([2])", "R.permute_dims(x)",
         ERR("permute_dims") "x must be a tensor, but it is R.Shape([2])");
 }
@@ -279,7 +279,7 @@ test_flatten_expand_squeeze_infer(void **state)
   INFER("x: R.Tensor(dtype=\"float32\", ndim=2)", "R.expand_dims(x, axis=0)",
         "R.Tensor(dtype=\"float32\", ndim=3)");
   INFER("x: R.Tensor((2, 3), \"float32\")", "R.expand_dims(x, axis=3)",
-        ERR("expand_dims") "axis 3 is out of range for a tensor of 3 dimensions");
+        ERR("expand_dims") "axis 3 is out of range for a tensor of rank 3");
   INFER("x: R.Tensor((2, 3), \"float32\")", "R.expand_dims(x, axis=[1, -3])",
         ERR("expand_dims") "axis 1 is repeated");
   INFER("x: R.Tensor((1, 3, 1), \"float32\")", "R.squeeze(x)", F32("(3,)"));
@@ -291,7 +291,7 @@ test_flatten_expand_squeeze_infer(void **state)
   INFER("x: R.Tensor((1, 3, 1), \"float32\")", "R.squeeze(x, axis=[1])",
         ERR("squeeze") "cannot squeeze axis 1 of size 3");
   INFER("x: R.Tensor((1, 3, 1), \"float32\")", "R.squeeze(x, axis=[3])",
-        ERR("squeeze") "axis 3 is out of range for a tensor of 3 dimensions");
+        ERR("squeeze") "axis 3 is out of range for a tensor of rank 3");
 }
 
 #define XY(a, b) "x: R.Tensor(" a ", \"float32\"), y: R.Tensor(" b ", \"float32\")"
@@ -315,7 +315,7 @@ test_concat_infer(void **state)
   INFER("x: R.Tensor((2, 3), \"float32\"), y: R.Tensor((3, 3), \"int32\")",
         "R.concat((x, y), axis=0)", ERR("concat") "inputs have different dtypes, float32 and int32");
   INFER(XY("(2, 3)", "(2, 3)"), "R.concat((x, y), axis=2)",
-        ERR("concat") "axis 2 is out of range for a tensor of 2 dimensions");
+        ERR("concat") "axis 2 is out of range for a tensor of rank 2");
   INFER(XY("(2, 3)", "(2, 3)"), "R.concat((x, y), axis=None)",
         ERR("concat") "axis=None needs 1-D inputs, but they have 2 dimensions");
 }
@@ -343,7 +343,7 @@ test_split_infer(void **state)
   INFER("x: R.Tensor((5,), \"float32\")", "R.split(x, indices_or_sections=0)",
         ERR("split") "the number of sections must be positive, not 0");
   INFER("x: R.Tensor((5,), \"float32\")", "R.split(x, indices_or_sections=2, axis=1)",
-        ERR("split") "axis 1 is out of range for a tensor of 1 dimensions");
+        ERR("split") "axis 1 is out of range for a tensor of rank 1");
 }
 
 #define X10 "x: R.Tensor((10,), \"float32\")"
@@ -374,7 +374,7 @@ test_strided_slice_infer(void **state)
   INFER(X10, "R.strided_slice(x, axes=[0], begin=[20], end=[30], assume_inbound=True)",
         ERR("strided_slice") "begin 20 or end 30 is out of bounds for size 10 with assume_inbound");
   INFER(X10, "R.strided_slice(x, axes=[1], begin=[0], end=[1])",
-        ERR("strided_slice") "axis 1 is out of range for a tensor of 1 dimensions");
+        ERR("strided_slice") "axis 1 is out of range for a tensor of rank 1");
 }
 
 #define X53 "x: R.Tensor((5, 3), \"float32\")"
@@ -394,7 +394,7 @@ test_take_infer(void **state)
   INFER(X53 ", i: R.Tensor((2,), \"int64\")", "R.take(x, i, axis=1, mode=\"foo\")",
         ERR("take") "mode must be \"fast\", \"clip\" or \"wrap\"");
   INFER(X53 ", i: R.Tensor((2,), \"int64\")", "R.take(x, i, axis=2)",
-        ERR("take") "axis 2 is out of range for a tensor of 2 dimensions");
+        ERR("take") "axis 2 is out of range for a tensor of rank 2");
 }
 
 static void
