@@ -9,37 +9,19 @@
  * the most precise result still possible: a tensor of known ndim without a
  * shape, or of unknown ndim.
  *
- * Kernels never convert values: every output element is a byte copy of an
- * input element.  Each kernel validates its arguments and attributes itself
- * (the interpreter may run a module whose inference was never checked), so
- * no input can make it read or write out of bounds.
- *
- * Key idea: most kernels are one "gather": for every output index, a
- * mapping names the input element it copies (permute, slice, broadcast,
- * take); reshape-like ops copy the row-major data unchanged.
+ * This file holds inference, the op table and the attribute helpers that
+ * the kernels (manip_eval.c) share through manip_int.h.
  */
 #include <stdarg.h>
 #include <string.h>
 
-#include "op.h"
-
-enum {
-  MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
-};
+#include "manip_int.h"
 
 /* No dim of a tensor that fits in memory reaches this. */
 static const int64_t HUGE_INDEX = INT64_C(1) << 62;
 
-/* Where diagnostics of one call go. */
-typedef struct {
-  IrCtx *ctx;
-  IrLoc loc;
-  IrSym binding;
-  const IrOpDef *op;
-} Site;
-
-static void
-fail(const Site *s, const char *fmt, ...)
+void
+manip_fail(const Site *s, const char *fmt, ...)
 {
   IrBuf b = {0};
   va_list ap;
@@ -54,13 +36,6 @@ static Site
 infer_site(const OpInfer *in, const IrExpr *call)
 {
   Site s = {in->ctx, in->loc, in->binding, call->u.call.op};
-  return s;
-}
-
-static Site
-eval_site(const OpEval *ev, const IrExpr *call)
-{
-  Site s = {ev->ctx, ev->loc, ev->binding, call->u.call.op};
   return s;
 }
 
@@ -81,16 +56,16 @@ attr_int_item(const IrAttr *a, int64_t *out)
 /* Reads an attribute holding an int or a list of ints into *out (arena),
  * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
  * is an error, as is any other value.  False after an error. */
-static bool
-attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
-          int *n)
+bool
+manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
+                int *n)
 {
   const IrAttr *a = op_attr(call, name);
   *out = NULL;
   *n = -1;
   if (!a || a->kind == IR_AT_NONE) {
     if (!allow_none)
-      fail(s, "attribute '%s' is required", name);
+      manip_fail(s, "attribute '%s' is required", name);
     return allow_none;
   }
   int count = a->kind == IR_AT_LIST ? a->u.list.n : 1;
@@ -98,7 +73,7 @@ attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, 
   for (int i = 0; i < count; i++) {
     const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
     if (!attr_int_item(item, &(*out)[i])) {
-      fail(s, "attribute '%s' must be an integer or a list of integers", name);
+      manip_fail(s, "attribute '%s' must be an integer or a list of integers", name);
       return false;
     }
   }
@@ -108,11 +83,11 @@ attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, 
 
 /* One axis in [0, ndim) from a possibly negative one (op_axis's rule and
  * message, for kernels too). */
-static bool
-norm_axis(const Site *s, int64_t axis, int ndim, int *out)
+bool
+manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
 {
   if (axis < -(int64_t)ndim || axis >= ndim) {
-    fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
+    manip_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
     return false;
   }
   *out = (int)(axis < 0 ? axis + ndim : axis);
@@ -120,16 +95,16 @@ norm_axis(const Site *s, int64_t axis, int ndim, int *out)
 }
 
 /* Normalizes n axes into out (arena); a repeated axis is an error. */
-static bool
-norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
+bool
+manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
 {
   *out = ir_alloc(s->ctx, sizeof(int) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
-    if (!norm_axis(s, axes[i], ndim, &(*out)[i]))
+    if (!manip_norm_axis(s, axes[i], ndim, &(*out)[i]))
       return false;
     for (int j = 0; j < i; j++)
       if ((*out)[j] == (*out)[i]) {
-        fail(s, "axis %d is repeated", (*out)[i]);
+        manip_fail(s, "axis %d is repeated", (*out)[i]);
         return false;
       }
   }
@@ -139,33 +114,33 @@ norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
 /* The "axis" attribute of concat, split and take: one integer, or None
  * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
  * (*axis -1). */
-static bool
-axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis, bool *none)
+bool
+manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis, bool *none)
 {
   int64_t *ax;
   int n;
   *axis = -1;
   *none = false;
-  if (!attr_ints(s, call, "axis", allow_none, &ax, &n))
+  if (!manip_attr_ints(s, call, "axis", allow_none, &ax, &n))
     return false;
   if (n < 0) {
     *none = true;
     return true;
   }
   if (n != 1) {
-    fail(s, "axis must be one integer");
+    manip_fail(s, "axis must be one integer");
     return false;
   }
-  return ndim < 0 || norm_axis(s, ax[0], ndim, axis);
+  return ndim < 0 || manip_norm_axis(s, ax[0], ndim, axis);
 }
 
 /* The permutation of R.permute_dims: axes None reverses the dims. */
-static bool
-permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
+bool
+manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
 {
   int64_t *axes;
   int n;
-  if (!attr_ints(s, call, "axes", true, &axes, &n))
+  if (!manip_attr_ints(s, call, "axes", true, &axes, &n))
     return false;
   if (n < 0) {
     *perm = ir_alloc(s->ctx, sizeof(int) * (size_t)(ndim ? ndim : 1));
@@ -174,15 +149,15 @@ permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
     return true;
   }
   if (n != ndim) {
-    fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
+    manip_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
     return false;
   }
-  return norm_axes(s, axes, n, ndim, perm);
+  return manip_norm_axes(s, axes, n, ndim, perm);
 }
 
 /* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
-static int
-take_mode(const Site *s, const IrExpr *call)
+int
+manip_take_mode(const Site *s, const IrExpr *call)
 {
   const IrAttr *a = op_attr(call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
@@ -191,32 +166,22 @@ take_mode(const Site *s, const IrExpr *call)
   for (int i = 0; a->kind == IR_AT_STR && i < 3; i++)
     if (strcmp(a->u.s, names[i]) == 0)
       return i;
-  fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
+  manip_fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
   return -1;
 }
 
-/* The attributes of R.strided_slice, validated against a rank. */
-typedef struct {
-  int n;            /* sliced axes */
-  int *axes;        /* normalized, distinct */
-  int64_t *begin;   /* as written (negative counts from the end) */
-  int64_t *end;
-  int64_t *strides; /* never 0 */
-  bool inbound;     /* assume_inbound=True: begin/end need no clamping */
-} SliceAttrs;
-
-static bool
-slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+bool
+manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
 {
   int64_t *axes;
   int nb, ne, ns;
-  if (!attr_ints(s, call, "axes", false, &axes, &sa->n) ||
-      !attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
-      !attr_ints(s, call, "end", false, &sa->end, &ne) ||
-      !attr_ints(s, call, "strides", true, &sa->strides, &ns))
+  if (!manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
+      !manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
+      !manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
+      !manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
     return false;
   if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n)) {
-    fail(s, "axes, begin, end and strides must have the same length");
+    manip_fail(s, "axes, begin, end and strides must have the same length");
     return false;
   }
   if (ns < 0) {
@@ -226,7 +191,7 @@ slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
   }
   for (int i = 0; i < sa->n; i++)
     if (sa->strides[i] == 0) {
-      fail(s, "stride of axis %lld is zero", (long long)axes[i]);
+      manip_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
       return false;
     }
   const IrAttr *ib = op_attr(call, "assume_inbound");
@@ -235,12 +200,12 @@ slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
     sa->axes = NULL;
     return true;
   }
-  return norm_axes(s, axes, sa->n, ndim, &sa->axes);
+  return manip_norm_axes(s, axes, sa->n, ndim, &sa->axes);
 }
 
 /* |stride| as an unsigned value (INT64_MIN included). */
-static uint64_t
-stride_step(int64_t stride)
+uint64_t
+manip_stride_step(int64_t stride)
 {
   return stride > 0 ? (uint64_t)stride : (uint64_t)(-(stride + 1)) + 1;
 }
@@ -249,9 +214,9 @@ stride_step(int64_t stride)
  * the end, then it is clamped to [0, n] (stride > 0) or [-1, n - 1]
  * (stride < 0).  Sets the first index and the length; false when inbound
  * was promised and clamping would change begin or end. */
-static bool
-slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound, int64_t *start,
-           int64_t *len)
+bool
+manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
+                 int64_t *start, int64_t *len)
 {
   int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? n - 1 : n;
   int64_t idx[2] = {begin, end};
@@ -263,7 +228,7 @@ slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound, 
   }
   int64_t diff = stride > 0 ? idx[1] - idx[0] : idx[0] - idx[1];
   *start = idx[0];
-  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / stride_step(stride) + 1);
+  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / manip_stride_step(stride) + 1);
   return true;
 }
 
@@ -377,7 +342,7 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
   }
   if (!si || si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
-  fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
+  manip_fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
   return NULL;
 }
 
@@ -398,7 +363,7 @@ shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr *
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
+    manip_fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
     return false;
   }
   return true;
@@ -420,9 +385,9 @@ infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (ndim < 0) { /* the axes, when given, still tell the rank */
     int64_t *axes;
     int n;
-    return attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
+    return manip_attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
   }
-  if (!permutation(&s, call, ndim, &perm))
+  if (!manip_permutation(&s, call, ndim, &perm))
     return NULL;
   if (!x->u.tensor.shape)
     return x;
@@ -443,11 +408,11 @@ check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
     if (!ir_prim_is_int(v[i], &c) || c >= 0)
       continue;
     if (c != -1) {
-      fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
+      manip_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
       return false;
     }
     if (*infer_at >= 0) {
-      fail(s, "the new shape has more than one -1");
+      manip_fail(s, "the new shape has more than one -1");
       return false;
     }
     *infer_at = i;
@@ -479,8 +444,8 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     IrPrimExpr *rest = product(in, nv, nn, at);
     int64_t r;
     if (ir_prim_is_int(rest, &r) && r == 0) {
-      fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
-           shape_text(in->ctx, nv, nn));
+      manip_fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+                 shape_text(in->ctx, nv, nn));
       return NULL;
     }
     out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
@@ -490,11 +455,11 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, out, nn);
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
-    fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
-         expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
+    manip_fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+               expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
   else
-    fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from, expr_text(in->ctx, old),
-         to, expr_text(in->ctx, new_count));
+    manip_fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
+               expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
   return NULL;
 }
 
@@ -513,15 +478,15 @@ infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 /* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
-static bool
-expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+bool
+manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
 {
   int64_t *axes;
   int n, *norm;
-  if (!attr_ints(s, call, "axis", false, &axes, &n))
+  if (!manip_attr_ints(s, call, "axis", false, &axes, &n))
     return false;
   *out_ndim = ndim + n;
-  if (!norm_axes(s, axes, n, *out_ndim, &norm))
+  if (!manip_norm_axes(s, axes, n, *out_ndim, &norm))
     return false;
   *mask = ir_alloc(s->ctx, (size_t)(*out_ndim ? *out_ndim : 1));
   for (int i = 0; i < n; i++)
@@ -541,9 +506,9 @@ infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (x->u.tensor.ndim < 0) {
     int64_t *axes;
     int n;
-    return attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
+    return manip_attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
   }
-  if (!expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+  if (!manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
   if (!x->u.tensor.shape)
     return like(in, x, NULL, out_ndim);
@@ -579,14 +544,14 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int64_t *axes;
   int n, *norm;
-  if (!x || !attr_ints(&s, call, "axis", true, &axes, &n))
+  if (!x || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
     return like(in, x, NULL, -1);
   if (n < 0)
     return squeeze_all(in, x);
-  if (!norm_axes(&s, axes, n, ndim, &norm))
+  if (!manip_norm_axes(&s, axes, n, ndim, &norm))
     return NULL;
   IrPrimExpr **xd = x->u.tensor.shape;
   if (!xd)
@@ -594,7 +559,7 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
   bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
   for (int i = 0; i < n; i++) {
     if (dims_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
-      fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
+      manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
       return NULL;
     }
     drop[norm[i]] = true;
@@ -643,11 +608,12 @@ concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
     else if (dtype->code == IR_DT_VOID)
       *dtype = t;
     else if (!ir_dtype_eq(*dtype, t)) {
-      fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a), ir_dtype_str(t, b));
+      manip_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
+                 ir_dtype_str(t, b));
       return false;
     }
     if (r >= 0 && *ndim >= 0 && r != *ndim) {
-      fail(s, "inputs have different ranks, %d and %d", *ndim, r);
+      manip_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
       return false;
     }
     if (r >= 0)
@@ -673,8 +639,8 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
       sum = bin(in, IR_PE_ADD, sum, di);
       IrProof eq = d == axis ? IR_PROVE_TRUE : dims_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
-        fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d, expr_text(in->ctx, d0),
-             expr_text(in->ctx, di));
+        manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
+                   expr_text(in->ctx, d0), expr_text(in->ctx, di));
         *ok = false;
         return NULL;
       }
@@ -696,21 +662,22 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (n < 0 && args[0]->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   if (n < 0) {
-    fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
+    manip_fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
     return NULL;
   }
   if (n == 0) {
-    fail(&s, "tensors is an empty tuple");
+    manip_fail(&s, "tensors is an empty tuple");
     return NULL;
   }
   IrSInfo **xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
   for (int i = 0; i < n; i++)
     if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
       return NULL;
-  if (!concat_common(&s, xs, n, &dtype, &ndim) || !axis_attr(&s, call, true, ndim, &axis, &none))
+  if (!concat_common(&s, xs, n, &dtype, &ndim) ||
+      !manip_axis_attr(&s, call, true, ndim, &axis, &none))
     return NULL;
   if (none && ndim >= 0 && ndim != 1) {
-    fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
+    manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
     return NULL;
   }
   if (none) {
@@ -755,13 +722,14 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
 {
   IrPrimExpr **xd = x->u.tensor.shape, *dim = xd[axis];
   int ndim = x->u.tensor.ndim;
-  IrPrimExpr *len = simp(in, bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, dim, lit(in->ctx, n - 1)),
-                                 lit(in->ctx, n)));
-  IrPrimExpr *last = simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
+  IrPrimExpr *len = simp(
+      in, bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, dim, lit(in->ctx, n - 1)), lit(in->ctx, n)));
+  IrPrimExpr *last =
+      simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
   int64_t c;
   if (ir_prim_is_int(last, &c) && c < 0) {
-    fail(s, "cannot split axis %d of size %s into %lld sections", axis, expr_text(in->ctx, dim),
-         (long long)n);
+    manip_fail(s, "cannot split axis %d of size %s into %lld sections", axis,
+               expr_text(in->ctx, dim), (long long)n);
     return NULL;
   }
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
@@ -776,20 +744,20 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
 
 /* indices_or_sections: sets the indices (or the count in idx[0]), whether
  * it is a count, and the number of pieces. */
-static bool
-split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
-            int64_t *pieces)
+bool
+manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+                  int64_t *pieces)
 {
-  if (!attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+  if (!manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
     return false;
   *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
   if (*sections && (*idx)[0] <= 0) {
-    fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
+    manip_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
     return false;
   }
   *pieces = *sections ? (*idx)[0] : *nidx + 1;
   if (*pieces > 1 << 20) {
-    fail(s, "too many sections (%lld)", (long long)*pieces);
+    manip_fail(s, "too many sections (%lld)", (long long)*pieces);
     return false;
   }
   return true;
@@ -803,8 +771,8 @@ infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
-  if (!x || !split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+  if (!x || !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
   if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
@@ -857,9 +825,9 @@ slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64
 {
   int64_t c, start, len;
   if (ir_prim_is_int(n, &c)) {
-    if (!slice_axis(c, b, e, stride, inbound, &start, &len)) {
-      fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound", (long long)b,
-           (long long)e, (long long)c);
+    if (!manip_slice_axis(c, b, e, stride, inbound, &start, &len)) {
+      manip_fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+                 (long long)b, (long long)e, (long long)c);
       return NULL;
     }
     return lit(in->ctx, len);
@@ -867,10 +835,11 @@ slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64
   IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
   IrPrimExpr *hi = slice_index(in, n, e, stride, inbound);
   IrPrimExpr *diff = stride > 0 ? bin(in, IR_PE_SUB, hi, lo) : bin(in, IR_PE_SUB, lo, hi);
-  uint64_t step = stride_step(stride);
+  uint64_t step = manip_stride_step(stride);
   int64_t st = step > INT64_MAX ? INT64_MAX : (int64_t)step;
   if (st != 1)
-    diff = bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, diff, lit(in->ctx, st - 1)), lit(in->ctx, st));
+    diff =
+        bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, diff, lit(in->ctx, st - 1)), lit(in->ctx, st));
   if (!inbound)
     diff = bin(in, IR_PE_MAX, diff, lit(in->ctx, 0));
   return simp(in, diff);
@@ -882,7 +851,7 @@ infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   Site s = infer_site(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   SliceAttrs sa;
-  if (!x || !slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+  if (!x || !manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (!x->u.tensor.shape)
@@ -907,13 +876,13 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
   int axis;
   bool none;
-  if (!x || !ix || take_mode(&s, call) < 0 ||
-      !axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !ix || manip_take_mode(&s, call) < 0 ||
+      !manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
     char b[16];
-    fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
+    manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
     return NULL;
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
@@ -948,7 +917,7 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && tn >= 0 && tn < xn) {
-    fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
+    manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
     return NULL;
   }
   if (!tv || !x->u.tensor.shape)
@@ -958,515 +927,13 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (dims_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
       continue;
     if (dims_equal(in, xd, td) == IR_PROVE_FALSE) {
-      fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
-           shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
-           expr_text(in->ctx, xd), expr_text(in->ctx, td));
+      manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+                 shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
+                 expr_text(in->ctx, xd), expr_text(in->ctx, td));
       return NULL;
     }
   }
   return like(in, x, tv, tn);
-}
-
-/* ------------------------------------------------------------------ */
-/* Kernels                                                             */
-/* ------------------------------------------------------------------ */
-
-/* The tensor of a value; NULL after an error when it is not one. */
-static IrTensorData *
-tensor_val(const Site *s, Value *v, const char *what)
-{
-  if (!v || v->kind != VAL_TENSOR) {
-    fail(s, "%s must be a tensor", what);
-    return NULL;
-  }
-  if (v->u.tensor.t.ndim > MAX_DIMS) {
-    fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim, MAX_DIMS);
-    return NULL;
-  }
-  return &v->u.tensor.t;
-}
-
-static IrTensorData *
-new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
-{
-  Value *v = op_tensor_new(s->ctx, t, ndim, shape, s->loc);
-  return v ? &v->u.tensor.t : NULL;
-}
-
-static Value *
-as_value(const Site *s, IrTensorData *t)
-{
-  return t ? op_tensor_from_data(s->ctx, t) : NULL;
-}
-
-static void
-copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
-{
-  size_t bytes = (size_t)ir_dtype_bytes(src->dtype);
-  memcpy((char *)dst->data + (size_t)di * bytes, (const char *)src->data + (size_t)si * bytes, bytes);
-}
-
-/* For each output index, map() names the input index it copies. */
-typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
-
-static void
-gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env)
-{
-  int64_t oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
-  int64_t count = op_numel(dst);
-  for (int64_t flat = 0; flat < count; flat++) {
-    map(env, oi, ii);
-    int64_t si = 0;
-    for (int d = 0; d < src->ndim; d++)
-      si = si * src->shape[d] + ii[d];
-    copy_elem(dst, flat, src, si);
-    for (int d = dst->ndim - 1; d >= 0 && ++oi[d] == dst->shape[d]; d--)
-      oi[d] = 0;
-  }
-}
-
-/* An output holding x's data unchanged under a new shape. */
-static Value *
-same_data(const Site *s, const IrTensorData *x, int ndim, const int64_t *shape)
-{
-  IrTensorData *out = new_tensor(s, x->dtype, ndim, shape);
-  if (out && out->nbytes != x->nbytes) {
-    fail(s, "internal: element counts differ");
-    return NULL;
-  }
-  if (out)
-    memcpy(out->data, x->data, x->nbytes);
-  return as_value(s, out);
-}
-
-static void
-map_permute(const void *env, const int64_t *o, int64_t *i)
-{
-  const int *perm = env;
-  for (int d = 0; perm[d] >= 0; d++)
-    i[perm[d]] = o[d];
-}
-
-static Value *
-eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  int *perm, term[MAX_DIMS + 1];
-  int64_t shape[MAX_DIMS];
-  if (!x || !permutation(&s, call, x->ndim, &perm))
-    return NULL;
-  for (int d = 0; d < x->ndim; d++) {
-    term[d] = perm[d];
-    shape[d] = x->shape[perm[d]];
-  }
-  term[x->ndim] = -1;
-  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
-  if (out)
-    gather(out, x, map_permute, term);
-  return as_value(&s, out);
-}
-
-static Value *
-eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  if (!x)
-    return NULL;
-  if (!args[1] || args[1]->kind != VAL_SHAPE) {
-    fail(&s, "shape must be a shape");
-    return NULL;
-  }
-  int n = args[1]->u.shape.n, at = -1;
-  int64_t *dims = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
-  memcpy(dims, args[1]->u.shape.dims, sizeof(int64_t) * (size_t)n);
-  for (int i = 0; i < n; i++) {
-    if (dims[i] == -1 && at < 0)
-      at = i;
-    else if (dims[i] < 0) {
-      fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
-      return NULL;
-    } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
-      rest = INT64_MAX; /* cannot match any real count */
-    else
-      rest *= dims[i];
-  }
-  int64_t count = op_numel(x);
-  if (at >= 0)
-    dims[at] = rest ? count / rest : 0;
-  if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count) {
-    fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
-         (long long)rest, at >= 0 ? " times -1 elements" : " elements");
-    return NULL;
-  }
-  return same_data(&s, x, n, dims);
-}
-
-static Value *
-eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  if (!x)
-    return NULL;
-  int64_t count = op_numel(x);
-  return same_data(&s, x, 1, &count);
-}
-
-static Value *
-eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  int out_ndim;
-  bool *mask;
-  if (!x || !expand_mask(&s, call, x->ndim, &out_ndim, &mask))
-    return NULL;
-  int64_t *shape = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
-  for (int i = 0, j = 0; i < out_ndim; i++)
-    shape[i] = mask[i] ? 1 : x->shape[j++];
-  return same_data(&s, x, out_ndim, shape);
-}
-
-static Value *
-eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  int64_t *axes, shape[MAX_DIMS];
-  int n, *norm, k = 0;
-  bool drop[MAX_DIMS] = {false};
-  if (!x || !attr_ints(&s, call, "axis", true, &axes, &n))
-    return NULL;
-  if (n >= 0 && !norm_axes(&s, axes, n, x->ndim, &norm))
-    return NULL;
-  for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
-    int a = n < 0 ? i : norm[i];
-    if (x->shape[a] != 1 && n >= 0) {
-      fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
-      return NULL;
-    }
-    drop[a] = x->shape[a] == 1;
-  }
-  for (int i = 0; i < x->ndim; i++)
-    if (!drop[i])
-      shape[k++] = x->shape[i];
-  return same_data(&s, x, k, shape);
-}
-
-/* Concat's inputs agree in dtype, rank and every dim but the axis; sets
- * the output shape. */
-static bool
-concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
-{
-  memcpy(shape, xs[0]->shape, sizeof(int64_t) * (size_t)xs[0]->ndim);
-  shape[axis] = 0;
-  for (int i = 0; i < n; i++) {
-    char a[16], b[16];
-    if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
-      fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
-           ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b), xs[0]->ndim);
-      return false;
-    }
-    for (int d = 0; d < xs[0]->ndim; d++)
-      if (d != axis && xs[i]->shape[d] != xs[0]->shape[d]) {
-        fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
-             (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
-        return false;
-      }
-    shape[axis] += xs[i]->shape[axis];
-  }
-  return true;
-}
-
-/* Copies x into out at offset off along axis (a view of equal rank). */
-typedef struct {
-  int axis;
-  int64_t off;
-  const int64_t *step; /* slice: per-axis stride (NULL: 1) */
-  const int64_t *start; /* slice: per-axis first index (NULL: 0) */
-  int ndim;
-} Window;
-
-static void
-map_window(const void *env, const int64_t *o, int64_t *i)
-{
-  const Window *w = env;
-  for (int d = 0; d < w->ndim; d++)
-    i[d] = (w->start ? w->start[d] : 0) + o[d] * (w->step ? w->step[d] : 1);
-  if (w->axis >= 0)
-    i[w->axis] += w->off;
-}
-
-static void
-scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
-{
-  int64_t idx[MAX_DIMS] = {0};
-  int64_t count = op_numel(x);
-  for (int64_t flat = 0; flat < count; flat++) {
-    int64_t di = 0;
-    for (int d = 0; d < x->ndim; d++)
-      di = di * out->shape[d] + idx[d] + (d == axis ? off : 0);
-    copy_elem(out, di, x, flat);
-    for (int d = x->ndim - 1; d >= 0 && ++idx[d] == x->shape[d]; d--)
-      idx[d] = 0;
-  }
-}
-
-static Value *
-eval_concat(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  int64_t shape[MAX_DIMS];
-  int axis;
-  bool none;
-  if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
-    fail(&s, "tensors must be a non-empty tuple");
-    return NULL;
-  }
-  int n = args[0]->u.tuple.n;
-  IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
-  for (int i = 0; i < n; i++)
-    if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
-      return NULL;
-  if (!axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
-    return NULL;
-  if (none && xs[0]->ndim != 1) {
-    fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
-    return NULL;
-  }
-  if (none)
-    axis = 0;
-  if (!concat_check(&s, xs, n, axis, shape))
-    return NULL;
-  IrTensorData *out = new_tensor(&s, xs[0]->dtype, xs[0]->ndim, shape);
-  for (int64_t i = 0, off = 0; out && i < n; off += xs[i]->shape[axis], i++)
-    scatter_into(out, xs[i], axis, off);
-  return as_value(&s, out);
-}
-
-/* The first index and length of piece k of a split (see split_piece and
- * split_sections); false when the pieces do not fit. */
-static bool
-split_bounds(int64_t dim, const int64_t *idx, int nidx, bool sections, int64_t k,
-             int64_t *start, int64_t *len)
-{
-  if (sections) {
-    int64_t n = idx[0], piece = dim / n + (dim % n != 0);
-    *start = piece * k;
-    *len = k == n - 1 ? dim - piece * k : piece;
-    return *len >= 0;
-  }
-  int64_t left = k == 0 ? 0 : idx[k - 1], right = k == nidx ? dim : idx[k];
-  left = left < 0 ? 0 : left > dim ? dim : left;
-  right = right < 0 ? 0 : right > dim ? dim : right;
-  *start = left;
-  *len = right > left ? right - left : 0;
-  return true;
-}
-
-static Value *
-split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64_t len)
-{
-  int64_t shape[MAX_DIMS];
-  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-  shape[axis] = len;
-  IrTensorData *out = new_tensor(s, x->dtype, x->ndim, shape);
-  Window w = {axis, start, NULL, NULL, x->ndim};
-  if (out)
-    gather(out, x, map_window, &w);
-  return as_value(s, out);
-}
-
-static Value *
-eval_split(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  int64_t *idx, pieces;
-  int nidx, axis;
-  bool sections, none;
-  if (!x || !split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !axis_attr(&s, call, false, x->ndim, &axis, &none))
-    return NULL;
-  if (pieces == 1) /* as inference: the input itself */
-    return args[0];
-  Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
-  for (int64_t k = 0; k < pieces; k++) {
-    int64_t start, len;
-    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len)) {
-      fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
-           (long long)x->shape[axis], (long long)pieces);
-      return NULL;
-    }
-    if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
-      return NULL;
-  }
-  return op_tuple_new(s.ctx, items, (int)pieces);
-}
-
-static Value *
-eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  SliceAttrs sa;
-  int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
-  if (!x || !slice_attrs(&s, call, x->ndim, &sa))
-    return NULL;
-  for (int d = 0; d < x->ndim; d++) {
-    shape[d] = x->shape[d];
-    step[d] = 1;
-  }
-  for (int i = 0; i < sa.n; i++) {
-    int a = sa.axes[i];
-    if (!slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound, &start[a],
-                    &shape[a])) {
-      fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
-           (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
-      return NULL;
-    }
-    step[a] = sa.strides[i];
-  }
-  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
-  Window w = {-1, 0, step, start, x->ndim};
-  if (out)
-    gather(out, x, map_window, &w);
-  return as_value(&s, out);
-}
-
-/* Resolves take's indices against an axis of n elements by mode; NULL
- * after an error (an index out of range in "fast" mode, or any index
- * into an empty axis). */
-static int64_t *
-take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
-{
-  int64_t count = op_numel(ix);
-  int64_t *r = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
-  for (int64_t k = 0; k < count; k++) {
-    int64_t i = op_get_i(ix, k), v = i;
-    if (n == 0) {
-      fail(s, "index %lld into an axis of size 0", (long long)i);
-      return NULL;
-    }
-    if (mode == 1)
-      v = i < 0 ? 0 : i >= n ? n - 1 : i;
-    else if (mode == 2)
-      v = ((i % n) + n) % n;
-    else if (i < 0)
-      v = i >= -n ? i + n : -1;
-    if (v < 0 || v >= n) {
-      fail(s, "index %lld is out of range for an axis of size %lld", (long long)i, (long long)n);
-      return NULL;
-    }
-    r[k] = v;
-  }
-  return r;
-}
-
-typedef struct {
-  int axis;          /* of x */
-  int xn, in;        /* ranks of x and indices */
-  const int64_t *ishape;
-  const int64_t *resolved;
-} TakeMap;
-
-static void
-map_take(const void *env, const int64_t *o, int64_t *i)
-{
-  const TakeMap *t = env;
-  int64_t k = 0;
-  for (int d = 0; d < t->in; d++)
-    k = k * t->ishape[d] + o[t->axis + d];
-  for (int d = 0; d < t->xn; d++)
-    i[d] = d < t->axis ? o[d] : d > t->axis ? o[d - 1 + t->in] : t->resolved[k];
-}
-
-static Value *
-eval_take(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
-  int64_t shape[2 * MAX_DIMS];
-  int axis, mode = x && ix ? take_mode(&s, call) : -1;
-  bool none;
-  if (mode < 0 || !axis_attr(&s, call, true, x->ndim, &axis, &none))
-    return NULL;
-  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
-    fail(&s, "indices must have an integer dtype");
-    return NULL;
-  }
-  IrTensorData flat = *x;
-  int64_t count = op_numel(x);
-  if (none) { /* take from the flattened x */
-    flat.ndim = 1;
-    flat.shape = &count;
-    axis = 0;
-  }
-  int on = flat.ndim - 1 + ix->ndim;
-  if (on > MAX_DIMS) {
-    fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
-    return NULL;
-  }
-  int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
-  if (!resolved)
-    return NULL;
-  for (int d = 0, k = 0; d < flat.ndim; d++)
-    if (d == axis)
-      for (int j = 0; j < ix->ndim; j++)
-        shape[k++] = ix->shape[j];
-    else
-      shape[k++] = flat.shape[d];
-  IrTensorData *out = new_tensor(&s, x->dtype, on, shape);
-  TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
-  if (out)
-    gather(out, &flat, map_take, &t);
-  return as_value(&s, out);
-}
-
-typedef struct {
-  const IrTensorData *x;
-  int off; /* output rank minus x's */
-} BroadcastMap;
-
-static void
-map_broadcast(const void *env, const int64_t *o, int64_t *i)
-{
-  const BroadcastMap *b = env;
-  for (int d = 0; d < b->x->ndim; d++)
-    i[d] = b->x->shape[d] == 1 ? 0 : o[d + b->off];
-}
-
-static Value *
-eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
-{
-  Site s = eval_site(ev, call);
-  IrTensorData *x = tensor_val(&s, args[0], "x");
-  if (!x)
-    return NULL;
-  if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS) {
-    fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
-    return NULL;
-  }
-  int tn = args[1]->u.shape.n;
-  const int64_t *td = args[1]->u.shape.dims;
-  if (tn < x->ndim) {
-    fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
-    return NULL;
-  }
-  for (int d = 0; d < x->ndim; d++) {
-    int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
-    if (xd != 1 && xd != t) {
-      fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd, (long long)t);
-      return NULL;
-    }
-  }
-  IrTensorData *out = new_tensor(&s, x->dtype, tn, td);
-  BroadcastMap b = {x, tn - x->ndim};
-  if (out)
-    gather(out, x, map_broadcast, &b);
-  return as_value(&s, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1476,16 +943,16 @@ eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
 const OpImpl *
 op_manip_impl(IrOpId id)
 {
-  static const OpImpl permute_dims = {infer_permute_dims, eval_permute_dims, NULL};
-  static const OpImpl reshape = {infer_reshape, eval_reshape, NULL};
-  static const OpImpl flatten = {infer_flatten, eval_flatten, NULL};
-  static const OpImpl expand_dims = {infer_expand_dims, eval_expand_dims, NULL};
-  static const OpImpl squeeze = {infer_squeeze, eval_squeeze, NULL};
-  static const OpImpl concat = {infer_concat, eval_concat, NULL};
-  static const OpImpl split = {infer_split, eval_split, NULL};
-  static const OpImpl strided_slice = {infer_strided_slice, eval_strided_slice, NULL};
-  static const OpImpl take = {infer_take, eval_take, NULL};
-  static const OpImpl broadcast_to = {infer_broadcast_to, eval_broadcast_to, NULL};
+  static const OpImpl permute_dims = {infer_permute_dims, manip_eval_permute_dims, NULL};
+  static const OpImpl reshape = {infer_reshape, manip_eval_reshape, NULL};
+  static const OpImpl flatten = {infer_flatten, manip_eval_flatten, NULL};
+  static const OpImpl expand_dims = {infer_expand_dims, manip_eval_expand_dims, NULL};
+  static const OpImpl squeeze = {infer_squeeze, manip_eval_squeeze, NULL};
+  static const OpImpl concat = {infer_concat, manip_eval_concat, NULL};
+  static const OpImpl split = {infer_split, manip_eval_split, NULL};
+  static const OpImpl strided_slice = {infer_strided_slice, manip_eval_strided_slice, NULL};
+  static const OpImpl take = {infer_take, manip_eval_take, NULL};
+  static const OpImpl broadcast_to = {infer_broadcast_to, manip_eval_broadcast_to, NULL};
   switch (id) {
   case IR_OP_PERMUTE_DIMS:
     return &permute_dims;

@@ -195,7 +195,6 @@ static const double iota[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
 
 /* --- inference ---------------------------------------------------------- */
 
-
 #define X234 "x: R.Tensor((2, 3, 4), \"float32\")"
 #define XN4 "x: R.Tensor((\"n\", 4), \"float32\")"
 #define ERR(op) "in binding 'lv': R." op ": "
@@ -242,11 +241,14 @@ test_reshape_infer(void **state)
   INFER("x: R.Tensor((2, 3), \"float32\"), s: R.Shape([3, 2])", "R.reshape(x, s)", F32("(3, 2)"));
   INFER(X234, "R.reshape(x, R.shape([5, 5]))",
         ERR("reshape") "cannot reshape (2, 3, 4) (24 elements) into (5, 5) (25 elements)");
-  INFER(X234, "R.reshape(x, R.shape([5, -1]))",
-        ERR("reshape") "cannot reshape (2, 3, 4) into (5, -1): 24 elements are not a multiple of 5");
-  INFER(XN4, "R.reshape(x, R.shape([n + 1, 4]))",
-        ERR("reshape") "cannot reshape (n, 4) (n * 4 elements) into (n + 1, 4) (n * 4 + 4 elements)");
-  INFER(X234, "R.reshape(x, R.shape([-1, -1]))", ERR("reshape") "the new shape has more than one -1");
+  INFER(
+      X234, "R.reshape(x, R.shape([5, -1]))",
+      ERR("reshape") "cannot reshape (2, 3, 4) into (5, -1): 24 elements are not a multiple of 5");
+  INFER(
+      XN4, "R.reshape(x, R.shape([n + 1, 4]))",
+      ERR("reshape") "cannot reshape (n, 4) (n * 4 elements) into (n + 1, 4) (n * 4 + 4 elements)");
+  INFER(X234, "R.reshape(x, R.shape([-1, -1]))",
+        ERR("reshape") "the new shape has more than one -1");
   INFER(X234, "R.reshape(x, R.shape([-2, 12]))",
         ERR("reshape") "dimension 0 of the new shape is negative (-2)");
   INFER(X234, "R.reshape(x, R.shape([0, -1]))",
@@ -313,7 +315,8 @@ test_concat_infer(void **state)
   INFER(XY("(2, 3)", "(3,)"), "R.concat((x, y), axis=0)",
         ERR("concat") "inputs have different ranks, 2 and 1");
   INFER("x: R.Tensor((2, 3), \"float32\"), y: R.Tensor((3, 3), \"int32\")",
-        "R.concat((x, y), axis=0)", ERR("concat") "inputs have different dtypes, float32 and int32");
+        "R.concat((x, y), axis=0)",
+        ERR("concat") "inputs have different dtypes, float32 and int32");
   INFER(XY("(2, 3)", "(2, 3)"), "R.concat((x, y), axis=2)",
         ERR("concat") "axis 2 is out of range for a tensor of rank 2");
   INFER(XY("(2, 3)", "(2, 3)"), "R.concat((x, y), axis=None)",
@@ -359,7 +362,8 @@ test_strided_slice_infer(void **state)
   INFER(X10, "R.strided_slice(x, axes=[0], begin=[-1], end=[-100], strides=[-1])", F32("(10,)"));
   INFER(X10, "R.strided_slice(x, axes=[0], begin=[7], end=[2])", F32("(0,)"));
   INFER("x: R.Tensor((4, 6), \"float32\")",
-        "R.strided_slice(x, axes=[-1, 0], begin=[1, 0], end=[6, 3], strides=[2, 1])", F32("(3, 3)"));
+        "R.strided_slice(x, axes=[-1, 0], begin=[1, 0], end=[6, 3], strides=[2, 1])",
+        F32("(3, 3)"));
   INFER(XN, "R.strided_slice(x, axes=[0], begin=[0], end=[2])", F32("(T.min(2, n),)"));
   INFER(XN, "R.strided_slice(x, axes=[0], begin=[1], end=[-1], assume_inbound=True)",
         F32("(n - 2,)"));
@@ -403,12 +407,14 @@ test_broadcast_to_infer(void **state)
   (void)state;
   INFER("x: R.Tensor((3, 1), \"float32\")", "R.broadcast_to(x, R.shape([2, 3, 4]))",
         F32("(2, 3, 4)"));
-  INFER("x: R.Tensor((\"n\", 1), \"float32\")", "R.broadcast_to(x, R.shape([n, 4]))", F32("(n, 4)"));
+  INFER("x: R.Tensor((\"n\", 1), \"float32\")", "R.broadcast_to(x, R.shape([n, 4]))",
+        F32("(n, 4)"));
   INFER("x: R.Object", "R.broadcast_to(x, R.shape([2, 4]))", "R.Tensor((2, 4))");
   INFER("x: R.Tensor((3, 2), \"float32\")", "R.broadcast_to(x, R.shape([3, 4]))",
         ERR("broadcast_to") "cannot broadcast (3, 2) to (3, 4): dimension 1 is 2, not 1 or 4");
   INFER("x: R.Tensor((\"n\", 1), \"float32\")", "R.broadcast_to(x, R.shape([n + 1, 4]))",
-        ERR("broadcast_to") "cannot broadcast (n, 1) to (n + 1, 4): dimension 0 is n, not 1 or n + 1");
+        ERR("broadcast_to") "cannot broadcast (n, 1) to (n + 1, 4): dimension 0 is n, not 1 or n + "
+                            "1");
   INFER("x: R.Tensor((2, 3), \"float32\")", "R.broadcast_to(x, R.shape([3]))",
         ERR("broadcast_to") "cannot broadcast a tensor of 2 dimensions to 1 dimensions");
 }
@@ -439,14 +445,16 @@ test_permute_reshape_eval(void **state)
   ir_ctx_free(c.ctx);
   /* (2, 3, 4) reversed: out[k, j, i] = x[i, j, k] = 12 i + 4 j + k */
   v = run_iota(&c, "(2, 3, 4)", 3, S(2, 3, 4), "R.permute_dims(x)");
-  expect_tensor(v, 3, S(4, 3, 2),
-                D(0, 12, 4, 16, 8, 20, 1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23));
+  expect_tensor(
+      v, 3, S(4, 3, 2),
+      D(0, 12, 4, 16, 8, 20, 1, 13, 5, 17, 9, 21, 2, 14, 6, 18, 10, 22, 3, 15, 7, 19, 11, 23));
   ir_ctx_free(c.ctx);
   v = run_iota(&c, "(2, 3)", 2, S(2, 3), "R.reshape(x, R.shape([3, -1]))");
   expect_tensor(v, 2, S(3, 2), D(0, 1, 2, 3, 4, 5));
   ir_ctx_free(c.ctx);
   v = run_iota(&c, "(2, 3)", 2, S(2, 3), "R.reshape(x, R.shape([4, -1]))");
-  expect_error(&c, v, ERR("reshape") "cannot reshape 6 elements into a shape of 4 times -1 elements");
+  expect_error(&c, v,
+               ERR("reshape") "cannot reshape 6 elements into a shape of 4 times -1 elements");
   ir_ctx_free(c.ctx);
   v = run_iota(&c, "(2, 3)", 2, S(2, 3), "R.reshape(x, R.shape([7]))");
   expect_error(&c, v, ERR("reshape") "cannot reshape 6 elements into a shape of 7 elements");
@@ -558,8 +566,9 @@ test_strided_slice_eval(void **state)
   ir_ctx_free(c.ctx);
   v = run_iota(&c, "(\"n\",)", 1, S(4),
                "R.strided_slice(x, axes=[0], begin=[0], end=[6], assume_inbound=True)");
-  expect_error(&c, v,
-               ERR("strided_slice") "begin 0 or end 6 is out of bounds for size 4 with assume_inbound");
+  expect_error(
+      &c, v,
+      ERR("strided_slice") "begin 0 or end 6 is out of bounds for size 4 with assume_inbound");
   ir_ctx_free(c.ctx);
 }
 
@@ -602,8 +611,7 @@ test_take_eval(void **state)
   /* axis=None: from the flattened x */
   c = parse_case("x: R.Tensor((2, 3), \"float32\"), i: R.Tensor((2,), \"int32\")", NULL,
                  "R.take(x, i)");
-  Value *q[2] = {tensor(c.ctx, IR_F32, 2, S(2, 3), iota),
-                 tensor(c.ctx, IR_I32, 1, S(2), D(5, 1))};
+  Value *q[2] = {tensor(c.ctx, IR_F32, 2, S(2, 3), iota), tensor(c.ctx, IR_I32, 1, S(2), D(5, 1))};
   expect_tensor(run(&c, q), 1, S(2), D(5, 1));
   ir_ctx_free(c.ctx);
 }
