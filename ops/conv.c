@@ -197,7 +197,10 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
     return less;
   if (p == IR_PROVE_FALSE)
     return raw;
-  return ir_prim_select(c, past, less, raw);
+  IrPrimExpr *choice[3] = {past, less, raw}; /* TVM keeps if_then_else too */
+  IrPrimExpr **items = ir_alloc(c, sizeof choice);
+  memcpy(items, choice, sizeof choice);
+  return ir_prim_call(c, raw->dtype, ir_sym(c, "tir.if_then_else"), items, 3);
 }
 
 /* A tensor of the given logical dims in layout l. */

@@ -271,7 +271,7 @@ infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  IrSInfo *t[5], *fields[3];
+  IrSInfo *t[5], **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 3);
   bool decided;
   if (!norm_tensor_args(in, call, args, 5, t) || !check_norm(in, call, t, 5, &decided))
     return NULL;
@@ -469,7 +469,8 @@ infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   if (!x)
     x = ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  IrSInfo *fields[2] = {x, x};
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 2); /* the tuple keeps the array */
+  fields[0] = fields[1] = x;
   return ir_sinfo_tuple(in->ctx, fields, 2);
 }
 
