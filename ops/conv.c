@@ -27,15 +27,15 @@ typedef struct {
 } Layout;
 
 typedef struct {
-  int64_t size[2];     /* pools: window; conv2d: unused */
+  int64_t size[2]; /* pools: window; conv2d: unused */
   int64_t stride[2];
-  int64_t pad[4];      /* top, left, bottom, right */
+  int64_t pad[4]; /* top, left, bottom, right */
   int64_t dilation[2];
-  int64_t groups;      /* conv2d */
-  bool ceil_mode;      /* pools */
+  int64_t groups; /* conv2d */
+  bool ceil_mode; /* pools */
   bool count_include_pad;
   Layout data, kernel, out;
-  IrDType out_dtype;   /* conv2d; IR_VOID: from the inputs */
+  IrDType out_dtype; /* conv2d; IR_VOID: from the inputs */
 } Window;
 
 /* Parses a layout attribute as a permutation of letters ("NCHW"). */
@@ -136,7 +136,8 @@ parse_window(const NnSite *s, Window *w)
     }
     return true;
   }
-  return parse_pair(s, "pool_size", 1, w->size) && nn_attr_bool(s, "ceil_mode", false, &w->ceil_mode) &&
+  return parse_pair(s, "pool_size", 1, w->size) &&
+         nn_attr_bool(s, "ceil_mode", false, &w->ceil_mode) &&
          nn_attr_bool(s, "count_include_pad", false, &w->count_include_pad);
 }
 
@@ -180,12 +181,14 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
 {
   IrCtx *c = in->ctx;
   int64_t pad = w->pad[a] + w->pad[a + 2];
-  IrPrimExpr *span = bin(in, IR_PE_MUL, nn_int(c, w->dilation[a]), bin(in, IR_PE_SUB, k, nn_int(c, 1)));
+  IrPrimExpr *span =
+      bin(in, IR_PE_MUL, nn_int(c, w->dilation[a]), bin(in, IR_PE_SUB, k, nn_int(c, 1)));
   IrPrimExpr *num = bin(in, IR_PE_SUB, bin(in, IR_PE_ADD, x, nn_int(c, pad)), span);
   num = bin(in, IR_PE_SUB, num, nn_int(c, 1));
   if (w->ceil_mode)
     num = bin(in, IR_PE_ADD, num, nn_int(c, w->stride[a] - 1));
-  IrPrimExpr *raw = nn_simplify(in, bin(in, IR_PE_ADD, bin(in, IR_PE_FLOORDIV, num, nn_int(c, w->stride[a])), nn_int(c, 1)));
+  IrPrimExpr *raw = nn_simplify(
+      in, bin(in, IR_PE_ADD, bin(in, IR_PE_FLOORDIV, num, nn_int(c, w->stride[a])), nn_int(c, 1)));
   if (!w->ceil_mode)
     return raw;
   /* the last window must start inside the input or its leading padding */
@@ -384,7 +387,8 @@ extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int6
 /* One output element of conv2d: the sum over the group's input channels
  * and the kernel window; positions in the padding contribute 0. */
 static double
-conv_point(const Window *w, const View *x, const View *k, int64_t n, int64_t o, int64_t y, int64_t z)
+conv_point(const Window *w, const View *x, const View *k, int64_t n, int64_t o, int64_t y,
+           int64_t z)
 {
   int64_t cin = k->dim[1], group = o / (k->dim[0] / w->groups);
   double acc = 0;
@@ -412,11 +416,13 @@ eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
   Window w;
   View x, k, v;
   int64_t o[4];
-  if (!parse_window(&s, &w) || !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
+  if (!parse_window(&s, &w) ||
+      !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
       !view_of(&s, nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
   if (x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
-    nn_error(&s, "data has %lld channels; weight has %lld output and %lld input channels; %lld groups",
+    nn_error(&s,
+             "data has %lld channels; weight has %lld output and %lld input channels; %lld groups",
              (long long)x.dim[1], (long long)k.dim[0], (long long)k.dim[1], (long long)w.groups);
     return NULL;
   }
@@ -481,7 +487,8 @@ eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
   Window w;
   View x, v;
   int64_t o[4];
-  if (!parse_window(&s, &w) || !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+  if (!parse_window(&s, &w) ||
+      !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];

@@ -14,49 +14,14 @@
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Broadcasts the batch dims a[0..na) and b[0..nb) into out (max(na, nb)
- * entries).  Returns -1 after an error, 0 when some pair is undecided, 1
- * when out is filled. */
-static int
-broadcast_batch(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na, IrPrimExpr **b, int nb,
-                IrPrimExpr **out)
-{
-  int n = na > nb ? na : nb;
-  int64_t v;
-  for (int i = 0; i < n; i++) {
-    int ia = i - (n - na), ib = i - (n - nb);
-    if (ia < 0 || ib < 0) {
-      out[i] = ia < 0 ? b[ib] : a[ia];
-      continue;
-    }
-    bool a_one = ir_prim_is_int(a[ia], &v) && v == 1;
-    bool b_one = ir_prim_is_int(b[ib], &v) && v == 1;
-    IrProof eq = nn_prove_equal(in, a[ia], b[ib]);
-    if (a_one || b_one || eq == IR_PROVE_TRUE) {
-      out[i] = a_one ? b[ib] : a[ia];
-      continue;
-    }
-    IrPrimExpr *one = nn_int(in->ctx, 1);
-    if (eq == IR_PROVE_FALSE && nn_prove_equal(in, a[ia], one) == IR_PROVE_FALSE &&
-        nn_prove_equal(in, b[ib], one) == IR_PROVE_FALSE) {
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-               "batch dims %s and %s do not broadcast", nn_expr_str(in->ctx, a[ia]),
-               nn_expr_str(in->ctx, b[ib]));
-      return -1;
-    }
-    return 0;
-  }
-  return 1;
-}
-
 static IrSInfo *
 infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = nn_site_infer(in, call);
   IrSInfo *t1, *t2;
   IrDType dtype, out_dtype;
-  if (!nn_tensor_arg(in, call, args, 0, "x1", &t1) || !nn_tensor_arg(in, call, args, 1, "x2", &t2) ||
-      !nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
+  if (!nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
+      !nn_tensor_arg(in, call, args, 1, "x2", &t2) || !nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
       !nn_common_dtype(in, call, nn_dtype(t1), nn_dtype(t2), &dtype))
     return NULL;
   if (out_dtype.code != IR_DT_VOID)
@@ -79,14 +44,14 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
              nn_expr_str(in->ctx, k2));
     return NULL;
   }
-  IrPrimExpr **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
-  int nb1 = n1 > 2 ? n1 - 2 : 0, nb2 = n2 > 2 ? n2 - 2 : 0;
-  int nb = nb1 > nb2 ? nb1 : nb2;
-  int r = broadcast_batch(in, call, a, nb1, b, nb2, out);
-  if (r < 0)
+  IrPrimExpr **batch, **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
+  int nb1 = n1 > 2 ? n1 - 2 : 0, nb2 = n2 > 2 ? n2 - 2 : 0, nb;
+  if (!op_broadcast_shapes(in, call, a, nb1, b, nb2, &batch, &nb))
     return NULL;
-  if (r == 0)
+  if (!batch) /* some batch dim undecided */
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
+  for (int i = 0; i < nb; i++)
+    out[i] = batch[i];
   if (n1 > 1)
     out[nb++] = a[n1 - 2];
   if (n2 > 1)
@@ -105,7 +70,7 @@ typedef struct {
   const IrTensorData *t;
   int nbatch;
   int64_t rows, cols;
-  int64_t batch[MAX_RANK];  /* batch dims */
+  int64_t batch[MAX_RANK];   /* batch dims */
   int64_t bstride[MAX_RANK]; /* element stride of each batch dim */
 } Operand;
 

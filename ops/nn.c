@@ -147,7 +147,7 @@ static bool
 norm_axes(const NnSite *s, int64_t *axes, int *n)
 {
   if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
-    const IrAttr *a = nn_attr(s->call, "axis");
+    const IrAttr *a = op_attr(s->call, "axis");
     if (!a || a->kind == IR_AT_NONE) {
       nn_error(s, "attribute 'axis' is required");
       return false;
@@ -155,7 +155,7 @@ norm_axes(const NnSite *s, int64_t *axes, int *n)
     *n = 1;
     return nn_attr_int(s, "axis", 1, &axes[0]);
   }
-  const IrAttr *a = nn_attr(s->call, "axes");
+  const IrAttr *a = op_attr(s->call, "axes");
   if (!a || a->kind == IR_AT_NONE) {
     nn_error(s, "attribute 'axes' is required");
     return false;
@@ -180,15 +180,14 @@ normalize_axes(const NnSite *s, const int64_t *axes, int n, int ndim, int *out)
   return true;
 }
 
-static const char *const norm_arg_names[] = {"data", "gamma", "beta", "moving_mean",
-                                             "moving_var"};
+static const char *const norm_arg_names[] = {"data", "gamma", "beta", "moving_mean", "moving_var"};
 
 /* Compares one parameter tensor (gamma, beta, ...) with the data's dims at
  * the normalized axes.  Returns -1 after an error, 0 when some length is
  * undecided, 1 when all are proven equal or the shapes are unknown. */
 static int
-check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i,
-                 const int *axes, int n)
+check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
+                 int n)
 {
   NnSite s = nn_site_infer(in, call);
   if (!p)
@@ -200,8 +199,8 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     return -1;
   }
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i],
-             n, p->u.tensor.ndim);
+    nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i], n,
+             p->u.tensor.ndim);
     return -1;
   }
   IrPrimExpr **ds = nn_shape(data), **ps = nn_shape(p);

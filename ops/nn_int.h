@@ -24,8 +24,8 @@ NnSite nn_site_eval(const OpEval *ev, const IrExpr *call);
 void nn_error(const NnSite *s, const char *fmt, ...);
 
 /* Attributes.  An absent attribute (or None where a default makes sense)
- * gives the default; a value of the wrong kind is an error (false). */
-const IrAttr *nn_attr(const IrExpr *call, const char *name);
+ * gives the default; a value of the wrong kind is an error (false).
+ * They read through op_attr. */
 bool nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out);
 bool nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out);
 bool nn_attr_float(const NnSite *s, const char *name, double fallback, double *out);

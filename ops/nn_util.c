@@ -41,18 +41,10 @@ nn_error(const NnSite *s, const char *fmt, ...)
 /* Attributes                                                          */
 /* ------------------------------------------------------------------ */
 
-const IrAttr *
-nn_attr(const IrExpr *call, const char *name)
-{
-  if (!call || call->kind != IR_EX_CALL)
-    return NULL;
-  return ir_attr_get(call->u.call.attrs, name);
-}
-
 bool
 nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
 {
-  const IrAttr *a = nn_attr(s->call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
   if (!a || a->kind == IR_AT_NONE)
     return true;
@@ -67,7 +59,7 @@ nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
 bool
 nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
 {
-  const IrAttr *a = nn_attr(s->call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
   if (!a || a->kind == IR_AT_NONE)
     return true;
@@ -82,7 +74,7 @@ nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
 bool
 nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
 {
-  const IrAttr *a = nn_attr(s->call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
   if (!a || a->kind == IR_AT_NONE)
     return true;
@@ -97,7 +89,7 @@ nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
 bool
 nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out)
 {
-  const IrAttr *a = nn_attr(s->call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
   if (!a || a->kind == IR_AT_NONE)
     return true;
@@ -112,7 +104,7 @@ nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char 
 bool
 nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
 {
-  const IrAttr *a = nn_attr(s->call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *n = 0;
   if (!a || a->kind == IR_AT_NONE)
     return true;

@@ -56,8 +56,9 @@ test_infer_softmax(void **state)
                "R.Tensor((n, 4), dtype=\"float32\")");
   expect_infer("x: R.Tensor((\"n\", 4), \"float32\")", "n = T.int64()", "R.nn.log_softmax(x)",
                "R.Tensor((n, 4), dtype=\"float32\")");
-  expect_infer("x: R.Tensor((2, 4), \"float32\")", "", "R.nn.softmax(x, axis=2)",
-               "error: in binding 'y': R.nn.softmax: axis 2 is out of range for a tensor of rank 2");
+  expect_infer(
+      "x: R.Tensor((2, 4), \"float32\")", "", "R.nn.softmax(x, axis=2)",
+      "error: in binding 'y': R.nn.softmax: axis 2 is out of range for a tensor of rank 2");
   expect_infer("x: R.Tensor((2, 4), \"float32\")", "", "R.nn.log_softmax(x, axis=-3)",
                "error: in binding 'y': R.nn.log_softmax: axis -3 is out of range for a tensor of "
                "rank 2");
@@ -66,7 +67,7 @@ test_infer_softmax(void **state)
 }
 
 #define LN_PARAMS(G, B)                                                                            \
-  "x: R.Tensor((\"n\", 64), \"float32\"), g: R.Tensor(" G ", \"float32\"), b: R.Tensor(" B        \
+  "x: R.Tensor((\"n\", 64), \"float32\"), g: R.Tensor(" G ", \"float32\"), b: R.Tensor(" B         \
   ", \"float32\")"
 
 static void
@@ -115,7 +116,8 @@ test_infer_batch_norm_dropout(void **state)
                "R.nn.batch_norm(x, g, b, m, v, axis=2)",
                "error: in binding 'y': R.nn.batch_norm: gamma has length 4 at dim 0, but data has "
                "6 on axis 2");
-  expect_infer("x: R.Tensor((\"n\", 3), \"float32\")", "n = T.int64()", "R.nn.dropout(x, rate=0.25)",
+  expect_infer("x: R.Tensor((\"n\", 3), \"float32\")", "n = T.int64()",
+               "R.nn.dropout(x, rate=0.25)",
                "R.Tuple(R.Tensor((n, 3), dtype=\"float32\"), R.Tensor((n, 3), "
                "dtype=\"float32\"))");
 }
@@ -143,14 +145,16 @@ test_infer_conv2d_static(void **state)
   expect_infer("x: " T4(1, 4, 8, 8) ", k: " T4(8, 2, 3, 3), "", "R.nn.conv2d(x, k, groups=2)",
                "R.Tensor((1, 8, 6, 6), dtype=\"float32\")");
   expect_infer("x: " T4(1, 4, 8, 8) ", k: " T4(4, 1, 3, 3), "",
-               "R.nn.conv2d(x, k, padding=1, groups=4)", "R.Tensor((1, 4, 8, 8), dtype=\"float32\")");
+               "R.nn.conv2d(x, k, padding=1, groups=4)",
+               "R.Tensor((1, 4, 8, 8), dtype=\"float32\")");
   /* NHWC data, HWIO and OHWI kernels */
   expect_infer("x: " T4(1, 8, 8, 3) ", k: " T4(3, 3, 3, 4), "",
                "R.nn.conv2d(x, k, data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
                "R.Tensor((1, 6, 6, 4), dtype=\"float32\")");
-  expect_infer("x: " T4(1, 8, 8, 3) ", k: " T4(4, 3, 3, 3), "",
-               "R.nn.conv2d(x, k, data_layout=\"NHWC\", kernel_layout=\"OHWI\", out_layout=\"NCHW\")",
-               "R.Tensor((1, 4, 6, 6), dtype=\"float32\")");
+  expect_infer(
+      "x: " T4(1, 8, 8, 3) ", k: " T4(4, 3, 3, 3), "",
+      "R.nn.conv2d(x, k, data_layout=\"NHWC\", kernel_layout=\"OHWI\", out_layout=\"NCHW\")",
+      "R.Tensor((1, 4, 6, 6), dtype=\"float32\")");
 }
 
 static void
@@ -163,13 +167,14 @@ test_infer_conv2d_symbolic(void **state)
   /* (h + 2 - 2 - 1) // 2 + 1 == (h + 1) // 2 */
   expect_infer(p, SYM_NHW, "R.nn.conv2d(x, k, strides=2, padding=1)",
                "R.Tensor((n, 4, (h + 1) // 2, (w + 1) // 2), dtype=\"float32\")");
-  expect_infer(p, SYM_NHW, "R.nn.conv2d(x, k)", "R.Tensor((n, 4, h - 2, w - 2), dtype=\"float32\")");
+  expect_infer(p, SYM_NHW, "R.nn.conv2d(x, k)",
+               "R.Tensor((n, 4, h - 2, w - 2), dtype=\"float32\")");
   /* channels that cannot be decided are trusted, as in TVM */
   expect_infer("x: R.Tensor((1, \"c\", 8, 8), \"float32\"), k: " T4(4, 3, 3, 3), "c = T.int64()",
                "R.nn.conv2d(x, k)", "R.Tensor((1, 4, 6, 6), dtype=\"float32\")");
   /* c is a dim of z, so c >= 0 and c + 5 can never be 3 */
-  expect_infer("x: R.Tensor((1, \"c + 5\", 8, 8), \"float32\"), k: " T4(4, 3, 3, 3)
-               ", z: R.Tensor((\"c\",), \"float32\")",
+  expect_infer("x: R.Tensor((1, \"c + 5\", 8, 8), \"float32\"), k: " T4(
+                   4, 3, 3, 3) ", z: R.Tensor((\"c\",), \"float32\")",
                "c = T.int64()", "R.nn.conv2d(x, k)",
                "error: in binding 'y': R.nn.conv2d: data has c + 5 channels, but weight has 3 "
                "input channels times 1 groups = 3");
@@ -195,7 +200,9 @@ test_infer_conv2d_unknown_and_errors(void **state)
   expect_infer("x: " T4(1, 4, 8, 8) ", k: " T4(5, 2, 3, 3), "", "R.nn.conv2d(x, k, groups=2)",
                "error: in binding 'y': R.nn.conv2d: weight has 5 output channels, not divisible "
                "by 2 groups");
-  expect_infer("x: R.Tensor((1, 3, 8), \"float32\")" ", k: " T4(4, 3, 3, 3), "", "R.nn.conv2d(x, k)",
+  expect_infer("x: R.Tensor((1, 3, 8), \"float32\")"
+               ", k: " T4(4, 3, 3, 3),
+               "", "R.nn.conv2d(x, k)",
                "error: in binding 'y': R.nn.conv2d: data must have rank 4, not 3");
   expect_infer("x: " T4(1, 3, 8, 8) ", k: R.Tensor((4, 3, 3, 3), \"float16\")", "",
                "R.nn.conv2d(x, k)",
@@ -224,9 +231,11 @@ test_infer_pools(void **state)
                "R.nn.avg_pool2d(x, pool_size=3, strides=2, padding=[1, 1, 0, 0], ceil_mode=True)",
                "R.Tensor((1, 8, 4, 4), dtype=\"float32\")");
   /* ceil_mode drops a last window that would start past the input */
-  expect_infer("x: " T4(1, 1, 4, 4), "", "R.nn.max_pool2d(x, pool_size=1, strides=2, ceil_mode=True)",
+  expect_infer("x: " T4(1, 1, 4, 4), "",
+               "R.nn.max_pool2d(x, pool_size=1, strides=2, ceil_mode=True)",
                "R.Tensor((1, 1, 2, 2), dtype=\"float32\")");
-  expect_infer("x: " T4(1, 1, 5, 5), "", "R.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True)",
+  expect_infer("x: " T4(1, 1, 5, 5), "",
+               "R.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True)",
                "R.Tensor((1, 1, 3, 3), dtype=\"float32\")");
   expect_infer("x: " T4(1, 28, 28, 4), "",
                "R.nn.max_pool2d(x, pool_size=3, strides=1, padding=1, layout=\"NHWC\")",
@@ -301,10 +310,10 @@ test_eval_softmax(void **state)
   (void)state;
   int64_t sh[2] = {2, 3};
   double x[6] = {1, 2, 3, 1000, 1000, 1000};
-  double sm[6] = {0.09003057317038046, 0.24472847105479764, 0.6652409557748219,
-                  1.0 / 3, 1.0 / 3, 1.0 / 3};
+  double sm[6] = {
+      0.09003057317038046, 0.24472847105479764, 0.6652409557748219, 1.0 / 3, 1.0 / 3, 1.0 / 3};
   double lsm[6] = {-2.4076059644443806, -1.4076059644443806, -0.4076059644443806,
-                   -log(3.0), -log(3.0), -log(3.0)};
+                   -log(3.0),           -log(3.0),           -log(3.0)};
   expect_eval1("(2, 3)", "R.nn.softmax(x)", 2, sh, x, "(2, 3)", sm, 1e-7);
   expect_eval1("(2, 3)", "R.nn.log_softmax(x, axis=1)", 2, sh, x, "(2, 3)", lsm, 1e-6);
   /* axis 0 over columns of equal pairs: 1000 vs 1 dominates */
@@ -355,7 +364,7 @@ test_eval_layer_norm(void **state)
   assert_non_null(out);
   /* a constant row normalizes to 0: the result is beta */
   double s = 1 / sqrt(1.25 + 1e-5);
-  double want[8] = {0.5, -1, 2, 0, -1.5 * s * 1 + 0.5, -0.5 * s * 2 - 1, 0.5 * s * 3 + 2,
+  double want[8] = {0.5,        -1, 2, 0, -1.5 * s * 1 + 0.5, -0.5 * s * 2 - 1, 0.5 * s * 3 + 2,
                     1.5 * s * 4};
   assert_true(nt_max_diff(out, want) < 1e-6);
   ir_ctx_free(c.ctx);
@@ -436,8 +445,8 @@ test_eval_conv2d_hand(void **state)
   /* all-ones 3x3 image and kernel, padding 1: corners see 4, edges 6 */
   int64_t sh[4] = {1, 1, 3, 3};
   double ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-  NtCall c = nt_parse("x: " T4(1, 1, 3, 3) ", k: " T4(1, 1, 3, 3), "",
-                      "R.nn.conv2d(x, k, padding=1)");
+  NtCall c =
+      nt_parse("x: " T4(1, 1, 3, 3) ", k: " T4(1, 1, 3, 3), "", "R.nn.conv2d(x, k, padding=1)");
   Value *args[2] = {nt_tensor(c.ctx, 4, sh, ones), nt_tensor(c.ctx, 4, sh, ones)};
   Value *out = nt_eval(&c, args);
   double want[9] = {4, 6, 4, 6, 9, 6, 4, 6, 4};
@@ -549,8 +558,9 @@ run_conv(IrCtx **ctx, const ConvCase *k, const char *dl, const char *kl, const i
          const int *kd, const double *x, const double *wt)
 {
   char params[256], call[512];
-  snprintf(params, sizeof params, "x: R.Tensor((%d, %d, %d, %d), " F32 "), k: R.Tensor((%d, %d, "
-                                  "%d, %d), " F32 ")",
+  snprintf(params, sizeof params,
+           "x: R.Tensor((%d, %d, %d, %d), " F32 "), k: R.Tensor((%d, %d, "
+           "%d, %d), " F32 ")",
            xd[0], xd[1], xd[2], xd[3], kd[0], kd[1], kd[2], kd[3]);
   snprintf(call, sizeof call,
            "R.nn.conv2d(x, k, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[%d, %d], "
@@ -602,7 +612,8 @@ test_eval_conv2d_reference(void **state)
     ir_ctx_free(ctx);
 
     /* the same in NHWC with HWIO and with OHWI kernels: the transposed result */
-    static const int to_nhwc[4] = {0, 2, 3, 1}, to_hwio[4] = {2, 3, 1, 0}, to_ohwi[4] = {0, 2, 3, 1};
+    static const int to_nhwc[4] = {0, 2, 3, 1}, to_hwio[4] = {2, 3, 1, 0},
+                     to_ohwi[4] = {0, 2, 3, 1};
     int xt_d[4], kt_d[4], od[4] = {k->n, k->o, oh, ow}, ot_d[4];
     double *xt = transpose4(x, xd, to_nhwc, xt_d);
     double *want_t = transpose4(want, od, to_nhwc, ot_d);
@@ -638,8 +649,8 @@ test_eval_pools_hand(void **state)
                "(1, 1, 2, 2)", m4, 0);
   /* ceil_mode keeps the partial last windows */
   double m5c[9] = {6, 8, 9, 16, 18, 19, 21, 23, 24}, m5[4] = {6, 8, 16, 18};
-  expect_eval1("(1, 1, 5, 5)", "R.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True)", 4,
-               s5, v, "(1, 1, 3, 3)", m5c, 0);
+  expect_eval1("(1, 1, 5, 5)", "R.nn.max_pool2d(x, pool_size=2, strides=2, ceil_mode=True)", 4, s5,
+               v, "(1, 1, 3, 3)", m5c, 0);
   expect_eval1("(1, 1, 5, 5)", "R.nn.max_pool2d(x, pool_size=2, strides=2)", 4, s5, v,
                "(1, 1, 2, 2)", m5, 0);
   /* max pooling pads with -inf, not 0 */
@@ -688,8 +699,8 @@ test_eval_pools_nhwc(void **state)
     want[2 * i + 1] = mneg[i];
   }
   int64_t sh[4] = {1, 4, 4, 2};
-  expect_eval1("(1, 4, 4, 2)", "R.nn.max_pool2d(x, pool_size=2, strides=2, layout=\"NHWC\")", 4,
-               sh, x, "(1, 2, 2, 2)", want, 0);
+  expect_eval1("(1, 4, 4, 2)", "R.nn.max_pool2d(x, pool_size=2, strides=2, layout=\"NHWC\")", 4, sh,
+               x, "(1, 2, 2, 2)", want, 0);
   /* the same with an NCHW output: channel-major */
   double want_nchw[8] = {5, 7, 13, 15, 0, -2, -8, -10};
   expect_eval1("(1, 4, 4, 2)",
@@ -718,6 +729,84 @@ test_eval_adaptive(void **state)
                "(1, 1, 3, 1)", three, 1e-6);
 }
 
+/* ------------------------------------------------------------------ */
+/* The corpus: inference agrees with every annotation written there    */
+/* ------------------------------------------------------------------ */
+
+static bool
+is_checked_op(IrOpId id)
+{
+  return (id >= IR_OP_RELU && id <= IR_OP_DROPOUT) || id == IR_OP_MATMUL;
+}
+
+/* Infers every nn/matmul call bound at the top level of f's body and
+ * compares with the binding's annotation when there is one; returns how
+ * many calls were checked. */
+static int
+check_function(IrCtx *ctx, const char *path, IrFunction *f)
+{
+  IrArith *arith = ir_arith_new(ctx);
+  int checked = 0;
+  ir_arith_bound_function(arith, f);
+  for (int i = 0; i < f->body->u.seq.nblocks; i++) {
+    IrBindingBlock *blk = &f->body->u.seq.blocks[i];
+    for (int j = 0; j < blk->n; j++) {
+      IrBinding *b = &blk->bindings[j];
+      const IrExpr *call = b->value;
+      if (call->kind != IR_EX_CALL || call->u.call.kind != IR_CALL_OP ||
+          !is_checked_op(call->u.call.op->id))
+        continue;
+      IrSInfo *args[8];
+      for (int k = 0; k < call->u.call.nargs && k < 8; k++)
+        args[k] = call->u.call.args[k]->sinfo ? call->u.call.args[k]->sinfo : ir_sinfo_object(ctx);
+      OpInfer in = {ctx, arith, NULL, b->var->u.var.name, call->loc};
+      IrSInfo *got = op_impl(call->u.call.op->id)->infer(&in, call, args);
+      if (!got)
+        ir_diag_print(ctx, stderr);
+      assert_non_null(got);
+      if (b->var->sinfo && !ir_sinfo_equal(got, b->var->sinfo)) {
+        IrBuf g = {0}, w = {0};
+        ir_sinfo_print(got, &g);
+        ir_sinfo_print(b->var->sinfo, &w);
+        print_error("%s: %s: inferred %s, annotated %s\n", path, b->var->u.var.name, g.data,
+                    w.data);
+        fail();
+      }
+      checked++;
+    }
+  }
+  return checked;
+}
+
+static void
+test_infer_matches_corpus(void **state)
+{
+  (void)state;
+  static const char *const files[] = {
+      "tests/script/op_batch_norm.py",
+      "tests/script/op_conv2d_defaults.py",
+      "tests/script/op_conv2d_pool.py",
+      "tests/script/op_layer_norm.py",
+      "tests/script/op_matmul_astype_clip.py",
+      "tests/script/op_softmax_reductions.py",
+      "samples/mlp.py",
+      "samples/tiny_cnn.py",
+  };
+  int checked = 0;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    IrCtx *ctx = ir_ctx_new();
+    IrModule *m = fe_parse_file(ctx, files[i]);
+    if (!m)
+      ir_diag_print(ctx, stderr);
+    assert_non_null(m);
+    for (int g = 0; g < m->nglobals; g++)
+      if (m->globals[g].kind == IR_GLOBAL_RELAX)
+        checked += check_function(ctx, files[i], m->globals[g].u.relax);
+    ir_ctx_free(ctx);
+  }
+  assert_true(checked >= 15);
+}
+
 int
 main(void)
 {
@@ -741,6 +830,7 @@ main(void)
       cmocka_unit_test(test_eval_pools_hand),
       cmocka_unit_test(test_eval_pools_nhwc),
       cmocka_unit_test(test_eval_adaptive),
+      cmocka_unit_test(test_infer_matches_corpus),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
