@@ -115,6 +115,10 @@ eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
   bool reduce[64] = {false};
   if (!x || !nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
     return NULL;
+  if (x->ndim > 64) {
+    nn_error(&s, "tensors of more than 64 dimensions are not supported");
+    return NULL;
+  }
   Value *out = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   int64_t *outer, *inner, nouter, ninner;
   reduce[ax] = true;
