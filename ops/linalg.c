@@ -1,9 +1,193 @@
-/* linalg.c - stub: no op of this category is implemented yet. */
-#include "op.h"
+/*
+ * linalg.c - R.matmul with numpy's semantics: a 1-D x1 is a row (a 1 put
+ * in front, removed from the result), a 1-D x2 a column (a 1 appended,
+ * removed); the leading "batch" dims broadcast; the inner dims must agree.
+ *
+ * Inference follows TVM (src/relax/op/tensor/linear_algebra.cc): inner
+ * dims provably different are an error; batch dims that cannot be matched
+ * give a result of known rank and unknown shape.  The kernel walks the
+ * broadcast batch index and accumulates in double.
+ */
+#include "nn_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+static IrSInfo *
+infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = nn_site_infer(in, call);
+  IrSInfo *t1, *t2;
+  IrDType dtype, out_dtype;
+  if (!nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
+      !nn_tensor_arg(in, call, args, 1, "x2", &t2) || !nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
+      !nn_common_dtype(in, call, nn_dtype(t1), nn_dtype(t2), &dtype))
+    return NULL;
+  if (out_dtype.code != IR_DT_VOID)
+    dtype = out_dtype;
+  int n1 = nn_ndim(t1), n2 = nn_ndim(t2), vdev = nn_vdevice(t1);
+  if (n1 == 0 || n2 == 0) {
+    nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
+    return NULL;
+  }
+  if (n1 < 0 || n2 < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
+  int m1 = n1 == 1 ? 2 : n1, m2 = n2 == 1 ? 2 : n2; /* ranks after promotion */
+  int out_n = (m1 > m2 ? m1 : m2) - (n1 == 1) - (n2 == 1);
+  IrPrimExpr **a = nn_shape(t1), **b = nn_shape(t2);
+  if (!a || !b)
+    return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
+  IrPrimExpr *k1 = a[n1 - 1], *k2 = n2 == 1 ? b[0] : b[n2 - 2];
+  if (nn_prove_equal(in, k1, k2) == IR_PROVE_FALSE) {
+    nn_error(&s, "inner dims differ: x1 has %s, x2 has %s", nn_expr_str(in->ctx, k1),
+             nn_expr_str(in->ctx, k2));
+    return NULL;
+  }
+  IrPrimExpr **batch, **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
+  int nb1 = n1 > 2 ? n1 - 2 : 0, nb2 = n2 > 2 ? n2 - 2 : 0, nb;
+  if (!op_broadcast_shapes(in, call, a, nb1, b, nb2, &batch, &nb))
+    return NULL;
+  if (!batch) /* some batch dim undecided */
+    return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
+  for (int i = 0; i < nb; i++)
+    out[i] = batch[i];
+  if (n1 > 1)
+    out[nb++] = a[n1 - 2];
+  if (n2 > 1)
+    out[nb++] = b[n2 - 1];
+  return ir_sinfo_tensor(in->ctx, out, out_n, dtype, vdev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel                                                              */
+/* ------------------------------------------------------------------ */
+
+#define MAX_RANK 32
+
+/* An operand seen as (batch..., rows, cols) after numpy's promotion. */
+typedef struct {
+  const IrTensorData *t;
+  int nbatch;
+  int64_t rows, cols;
+  int64_t batch[MAX_RANK];   /* batch dims */
+  int64_t bstride[MAX_RANK]; /* element stride of each batch dim */
+} Operand;
+
+static bool
+operand_of(const NnSite *s, const IrTensorData *t, bool is_x1, Operand *op)
+{
+  int64_t strides[MAX_RANK];
+  if (!t)
+    return false;
+  if (t->ndim < 1 || t->ndim > MAX_RANK) {
+    nn_error(s, "operands must have rank 1 to %d, not %d", MAX_RANK, t->ndim);
+    return false;
+  }
+  nn_strides(t, strides);
+  op->t = t;
+  op->nbatch = t->ndim > 2 ? t->ndim - 2 : 0;
+  for (int i = 0; i < op->nbatch; i++) {
+    op->batch[i] = t->shape[i];
+    op->bstride[i] = strides[i];
+  }
+  if (t->ndim == 1) {
+    op->rows = is_x1 ? 1 : t->shape[0];
+    op->cols = is_x1 ? t->shape[0] : 1;
+  } else {
+    op->rows = t->shape[t->ndim - 2];
+    op->cols = t->shape[t->ndim - 1];
+  }
+  return true;
+}
+
+/* The broadcast batch shape into out (nb entries); false after an error. */
+static bool
+batch_shape(const NnSite *s, const Operand *a, const Operand *b, int64_t *out, int *nb)
+{
+  *nb = a->nbatch > b->nbatch ? a->nbatch : b->nbatch;
+  for (int i = 0; i < *nb; i++) {
+    int ia = i - (*nb - a->nbatch), ib = i - (*nb - b->nbatch);
+    int64_t da = ia < 0 ? 1 : a->batch[ia], db = ib < 0 ? 1 : b->batch[ib];
+    if (da != db && da != 1 && db != 1) {
+      nn_error(s, "batch dims %lld and %lld do not broadcast", (long long)da, (long long)db);
+      return false;
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+/* Element offset of operand x for the broadcast batch index idx. */
+static int64_t
+batch_offset(const Operand *x, const int64_t *idx, int nb)
+{
+  int64_t off = 0;
+  for (int i = 0; i < x->nbatch; i++) {
+    int64_t j = idx[i + nb - x->nbatch];
+    off += (x->batch[i] == 1 ? 0 : j) * x->bstride[i];
+  }
+  return off;
+}
+
+/* One (rows x cols) product at the given base offsets. */
+static void
+matmul_block(const Operand *a, const Operand *b, int64_t ia, int64_t ib, IrTensorData *o,
+             int64_t io)
+{
+  for (int64_t i = 0; i < a->rows; i++) {
+    for (int64_t j = 0; j < b->cols; j++) {
+      double acc = 0;
+      for (int64_t k = 0; k < a->cols; k++)
+        acc += op_get_f(a->t, ia + i * a->cols + k) * op_get_f(b->t, ib + k * b->cols + j);
+      op_set_f(o, io + i * b->cols + j, acc);
+    }
+  }
+}
+
+static Value *
+eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  Operand a, b;
+  int64_t shape[MAX_RANK], idx[MAX_RANK] = {0}, nbatch = 1;
+  int nb, n = 0;
+  IrDType out_dtype;
+  if (!operand_of(&s, nn_tensor_value(&s, args, 0, "x1"), true, &a) ||
+      !operand_of(&s, nn_tensor_value(&s, args, 1, "x2"), false, &b) ||
+      !nn_attr_dtype(&s, "out_dtype", &out_dtype) || !batch_shape(&s, &a, &b, shape, &nb))
+    return NULL;
+  if (a.cols != b.rows) {
+    nn_error(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
+             (long long)b.rows);
+    return NULL;
+  }
+  for (int i = 0; i < nb; i++)
+    nbatch *= shape[i];
+  n = nb;
+  if (a.t->ndim > 1)
+    shape[n++] = a.rows;
+  if (b.t->ndim > 1)
+    shape[n++] = b.cols;
+  Value *out = nn_tensor_new(&s, out_dtype.code != IR_DT_VOID ? out_dtype : a.t->dtype, n, shape);
+  if (!out)
+    return NULL;
+  for (int64_t p = 0; p < nbatch; p++) {
+    matmul_block(&a, &b, batch_offset(&a, idx, nb), batch_offset(&b, idx, nb), &out->u.tensor.t,
+                 p * a.rows * b.cols);
+    for (int d = nb - 1; d >= 0; d--) { /* next batch index, row-major */
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+static const OpImpl matmul = {infer_matmul, eval_matmul, NULL};
 
 const OpImpl *
 op_linalg_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  return id == IR_OP_MATMUL ? &matmul : NULL;
 }

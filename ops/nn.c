@@ -1,9 +1,527 @@
-/* nn.c - stub: no op of this category is implemented yet. */
-#include "op.h"
+/*
+ * nn.c - neural-network ops without a spatial window: relu, gelu, silu,
+ * softmax, log_softmax, layer_norm, batch_norm, dropout (conv2d and the
+ * pools are in conv.c).  op_nn_impl answers for all of them.
+ *
+ * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
+ * input's struct info; the norms check dtypes and that gamma/beta/... have
+ * the lengths of the normalized axes (an error when provably not, a result
+ * of known rank only when undecided); batch_norm gives (out, moving_mean,
+ * moving_var) and dropout (out, mask), as TVM does.
+ * Kernels accumulate in double; softmax subtracts the row's max first.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Activations                                                         */
+/* ------------------------------------------------------------------ */
+
+/* relu keeps any dtype (as TVM); gelu and silu want floats. */
+static IrSInfo *
+infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *x;
+  if (!nn_tensor_arg(in, call, args, 0, "data", &x))
+    return NULL;
+  if (call->u.call.op->id != IR_OP_RELU && !nn_require_float(in, call, nn_dtype(x)))
+    return NULL;
+  return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+}
+
+static double
+gelu(double x)
+{
+  return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
+
+static double
+silu(double x)
+{
+  return x / (1.0 + exp(-x));
+}
+
+static Value *
+eval_activation(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  if (!x)
+    return NULL;
+  Value *out = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  if (!out)
+    return NULL;
+  IrTensorData *o = &out->u.tensor.t;
+  bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
+  IrOpId id = call->u.call.op->id;
+  for (int64_t i = 0, n = op_numel(x); i < n; i++) {
+    if (id == IR_OP_RELU && !is_float) {
+      int64_t v = op_get_i(x, i);
+      op_set_i(o, i, v > 0 ? v : 0);
+      continue;
+    }
+    double v = op_get_f(x, i);
+    op_set_f(o, i, id == IR_OP_RELU ? (v > 0 ? v : 0.0) : id == IR_OP_GELU ? gelu(v) : silu(v));
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* softmax, log_softmax                                                */
+/* ------------------------------------------------------------------ */
+
+/* Normalizes axis for rank ndim; false after an error when out of range. */
+static bool
+normalize_axis(const NnSite *s, int64_t axis, int ndim, int *out)
+{
+  if (axis < -(int64_t)ndim || axis >= ndim) {
+    nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
+    return false;
+  }
+  *out = (int)(axis < 0 ? axis + ndim : axis);
+  return true;
+}
+
+static IrSInfo *
+infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = nn_site_infer(in, call);
+  IrSInfo *x;
+  int64_t axis;
+  int norm;
+  if (!nn_tensor_arg(in, call, args, 0, "data", &x) || !nn_attr_int(&s, "axis", -1, &axis))
+    return NULL;
+  if (!nn_require_float(in, call, nn_dtype(x)))
+    return NULL;
+  if (!x)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  if (x->u.tensor.ndim >= 0 && !normalize_axis(&s, axis, x->u.tensor.ndim, &norm))
+    return NULL;
+  return x;
+}
+
+/* Softmax (or log-softmax) along one axis: each row has its max
+ * subtracted before exp so that large inputs do not overflow. */
+static Value *
+eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  int64_t axis;
+  int ax;
+  bool reduce[64] = {false};
+  if (!x || !nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
+    return NULL;
+  if (x->ndim > 64) {
+    nn_error(&s, "tensors of more than 64 dimensions are not supported");
+    return NULL;
+  }
+  Value *out = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  int64_t *outer, *inner, nouter, ninner;
+  reduce[ax] = true;
+  if (!out || !nn_split_offsets(&s, x, reduce, &outer, &nouter, &inner, &ninner))
+    return NULL;
+  bool log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
+  for (int64_t o = 0; o < nouter; o++) {
+    double max = -INFINITY, sum = 0;
+    for (int64_t r = 0; r < ninner; r++)
+      max = fmax(max, op_get_f(x, outer[o] + inner[r]));
+    for (int64_t r = 0; r < ninner; r++)
+      sum += exp(op_get_f(x, outer[o] + inner[r]) - max);
+    for (int64_t r = 0; r < ninner; r++) {
+      double v = op_get_f(x, outer[o] + inner[r]) - max;
+      op_set_f(&out->u.tensor.t, outer[o] + inner[r], log_form ? v - log(sum) : exp(v) / sum);
+    }
+  }
+  free(outer);
+  free(inner);
+  return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm: shared checks                               */
+/* ------------------------------------------------------------------ */
+
+/* Reads the normalized axes: layer_norm's "axes" list, batch_norm's
+ * "axis"; at most 64. */
+static bool
+norm_axes(const NnSite *s, int64_t *axes, int *n)
+{
+  if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
+    const IrAttr *a = op_attr(s->call, "axis");
+    if (!a || a->kind == IR_AT_NONE) {
+      nn_error(s, "attribute 'axis' is required");
+      return false;
+    }
+    *n = 1;
+    return nn_attr_int(s, "axis", 1, &axes[0]);
+  }
+  const IrAttr *a = op_attr(s->call, "axes");
+  if (!a || a->kind == IR_AT_NONE) {
+    nn_error(s, "attribute 'axes' is required");
+    return false;
+  }
+  return nn_attr_ints(s, "axes", axes, 64, n);
+}
+
+/* Normalizes every axis and rejects repeats. */
+static bool
+normalize_axes(const NnSite *s, const int64_t *axes, int n, int ndim, int *out)
+{
+  for (int i = 0; i < n; i++) {
+    if (!normalize_axis(s, axes[i], ndim, &out[i]))
+      return false;
+    for (int j = 0; j < i; j++) {
+      if (out[j] == out[i]) {
+        nn_error(s, "axis %d is repeated", out[i]);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+static const char *const norm_arg_names[] = {"data", "gamma", "beta", "moving_mean", "moving_var"};
+
+/* Compares one parameter tensor (gamma, beta, ...) with the data's dims at
+ * the normalized axes.  Returns -1 after an error, 0 when some length is
+ * undecided, 1 when all are proven equal or the shapes are unknown. */
+static int
+check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
+                 int n)
+{
+  NnSite s = nn_site_infer(in, call);
+  if (!p)
+    return 1;
+  if (p->u.tensor.dtype.code != IR_DT_VOID && nn_dtype(data).code != IR_DT_VOID &&
+      !ir_dtype_eq(p->u.tensor.dtype, nn_dtype(data))) {
+    nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_names[i],
+             nn_dtype_str(in->ctx, p->u.tensor.dtype), nn_dtype_str(in->ctx, nn_dtype(data)));
+    return -1;
+  }
+  if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
+    nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i], n,
+             p->u.tensor.ndim);
+    return -1;
+  }
+  IrPrimExpr **ds = nn_shape(data), **ps = nn_shape(p);
+  if (!ds || !ps || !axes)
+    return 1;
+  int result = 1;
+  for (int d = 0; d < n; d++) {
+    IrProof eq = nn_prove_equal(in, ds[axes[d]], ps[d]);
+    if (eq == IR_PROVE_FALSE) {
+      nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_names[i],
+               nn_expr_str(in->ctx, ps[d]), d, nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
+      return -1;
+    }
+    if (eq == IR_PROVE_UNKNOWN)
+      result = 0;
+  }
+  return result;
+}
+
+/* The checks of TVM's NormCheckDtypeAndShape for nargs inputs; *decided
+ * false when some length could not be proven equal. */
+static bool
+check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
+{
+  NnSite s = nn_site_infer(in, call);
+  int64_t axes[64];
+  int naxes, norm[64];
+  bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
+  *decided = true;
+  if (!norm_axes(&s, axes, &naxes))
+    return false;
+  if (known_axes && !normalize_axes(&s, axes, naxes, t[0]->u.tensor.ndim, norm))
+    return false;
+  if (!nn_require_float(in, call, nn_dtype(t[0])))
+    return false;
+  for (int i = 1; i < nargs; i++) {
+    int r = check_norm_param(in, call, t[0], t[i], i, known_axes ? norm : NULL, naxes);
+    if (r < 0)
+      return false;
+    if (r == 0)
+      *decided = false;
+  }
+  return true;
+}
+
+static bool
+norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
+{
+  for (int i = 0; i < nargs; i++)
+    if (!nn_tensor_arg(in, call, args, i, norm_arg_names[i], &t[i]))
+      return false;
+  return true;
+}
+
+static IrSInfo *
+infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *t[3];
+  bool decided;
+  if (!norm_tensor_args(in, call, args, 3, t) || !check_norm(in, call, t, 3, &decided))
+    return NULL;
+  if (t[0] && decided)
+    return t[0];
+  return ir_sinfo_tensor(in->ctx, NULL, nn_ndim(t[0]), nn_dtype(t[0]), nn_vdevice(t[0]));
+}
+
+static IrSInfo *
+infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *t[5], **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 3);
+  bool decided;
+  if (!norm_tensor_args(in, call, args, 5, t) || !check_norm(in, call, t, 5, &decided))
+    return NULL;
+  if (t[0] && t[3] && t[4] && decided) {
+    fields[0] = t[0];
+    fields[1] = t[3];
+    fields[2] = t[4];
+  } else {
+    IrDType dt = nn_dtype(t[0]);
+    int vdev = nn_vdevice(t[0]);
+    fields[0] = ir_sinfo_tensor(in->ctx, NULL, nn_ndim(t[0]), dt, vdev);
+    fields[1] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
+    fields[2] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, 3);
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm: kernels                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  double epsilon;
+  bool center, scale;
+} NormFlags;
+
+static bool
+norm_flags(const NnSite *s, NormFlags *f)
+{
+  return nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
+         nn_attr_bool(s, "center", true, &f->center) && nn_attr_bool(s, "scale", true, &f->scale);
+}
+
+/* Checks a parameter value against the data's dims at the sorted
+ * normalized axes (its element r pairs with inner position r). */
+static bool
+check_param_value(const NnSite *s, const IrTensorData *x, const IrTensorData *p, const bool *reduce,
+                  const char *what)
+{
+  int k = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (!reduce[d])
+      continue;
+    if (k >= p->ndim || p->shape[k] != x->shape[d]) {
+      nn_error(s, "%s does not match the data's normalized dims", what);
+      return false;
+    }
+    k++;
+  }
+  if (k != p->ndim) {
+    nn_error(s, "%s does not match the data's normalized dims", what);
+    return false;
+  }
+  return true;
+}
+
+/* Reads the data and parameter tensors of a norm and marks the normalized
+ * dims in reduce (layer_norm: the axes; batch_norm: the axis). */
+static bool
+norm_values(const NnSite *s, Value **args, int nargs, const IrTensorData **t, bool *reduce)
+{
+  int64_t axes[64];
+  int naxes, norm[64];
+  for (int i = 0; i < nargs; i++)
+    if (!(t[i] = nn_tensor_value(s, args, i, norm_arg_names[i])))
+      return false;
+  if (t[0]->ndim > 64) {
+    nn_error(s, "tensors of more than 64 dimensions are not supported");
+    return false;
+  }
+  if (!norm_axes(s, axes, &naxes) || !normalize_axes(s, axes, naxes, t[0]->ndim, norm))
+    return false;
+  memset(reduce, 0, sizeof(bool) * 64);
+  for (int i = 0; i < naxes; i++)
+    reduce[norm[i]] = true;
+  for (int i = 1; i < nargs; i++)
+    if (!check_param_value(s, t[0], t[i], reduce, norm_arg_names[i]))
+      return false;
+  return true;
+}
+
+/* Population mean and variance of x over the positions base + inner[r]. */
+static void
+moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, double *mean,
+        double *var)
+{
+  double sum = 0, sq = 0;
+  for (int64_t r = 0; r < n; r++)
+    sum += op_get_f(x, base + inner[r]);
+  *mean = n ? sum / (double)n : 0;
+  for (int64_t r = 0; r < n; r++) {
+    double d = op_get_f(x, base + inner[r]) - *mean;
+    sq += d * d;
+  }
+  *var = n ? sq / (double)n : 0;
+}
+
+static Value *
+eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  const IrTensorData *t[3];
+  bool reduce[64];
+  NormFlags f;
+  int64_t *outer, *inner, nouter, ninner;
+  if (!norm_values(&s, args, 3, t, reduce) || !norm_flags(&s, &f))
+    return NULL;
+  Value *out = nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  if (!out || !nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+    return NULL;
+  for (int64_t o = 0; o < nouter; o++) {
+    double mean, var;
+    moments(t[0], outer[o], inner, ninner, &mean, &var);
+    double inv = 1.0 / sqrt(var + f.epsilon);
+    for (int64_t r = 0; r < ninner; r++) {
+      double v = (op_get_f(t[0], outer[o] + inner[r]) - mean) * inv;
+      if (f.scale)
+        v *= op_get_f(t[1], r);
+      if (f.center)
+        v += op_get_f(t[2], r);
+      op_set_f(&out->u.tensor.t, outer[o] + inner[r], v);
+    }
+  }
+  free(outer);
+  free(inner);
+  return out;
+}
+
+/* The statistics batch_norm normalizes channel c with: the moving ones at
+ * inference; with training, the batch's own (all dims but the axis), and
+ * the moving ones updated by momentum, as TVM's topi.nn.batch_norm. */
+static void
+channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const int64_t *outer,
+              int64_t nouter, bool training, double *mean, double *var)
+{
+  if (!training) {
+    *mean = op_get_f(t[3], c);
+    *var = op_get_f(t[4], c);
+    return;
+  }
+  /* outer enumerates every position but the channel's: the batch moments */
+  moments(t[0], channel_offset, outer, nouter, mean, var);
+}
+
+static Value *
+eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  const IrTensorData *t[5];
+  bool reduce[64], training;
+  NormFlags f;
+  double momentum;
+  int64_t *outer, *inner, nouter, ninner;
+  if (!norm_values(&s, args, 5, t, reduce) || !norm_flags(&s, &f) ||
+      !nn_attr_bool(&s, "training", true, &training) ||
+      !nn_attr_float(&s, "momentum", 0.1, &momentum))
+    return NULL;
+  Value *out = nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  Value *mm = nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
+  Value *mv = nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
+  if (!out || !mm || !mv || !nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+    return NULL;
+  /* inner enumerates the channel axis, outer everything else */
+  for (int64_t c = 0; c < ninner; c++) {
+    double mean, var;
+    channel_stats(t, c, inner[c], outer, nouter, training, &mean, &var);
+    double inv = 1.0 / sqrt(var + f.epsilon);
+    for (int64_t o = 0; o < nouter; o++) {
+      double v = (op_get_f(t[0], outer[o] + inner[c]) - mean) * inv;
+      if (f.scale)
+        v *= op_get_f(t[1], c);
+      if (f.center)
+        v += op_get_f(t[2], c);
+      op_set_f(&out->u.tensor.t, outer[o] + inner[c], v);
+    }
+    double m0 = op_get_f(t[3], c), v0 = op_get_f(t[4], c);
+    op_set_f(&mm->u.tensor.t, c, training ? (1 - momentum) * m0 + momentum * mean : m0);
+    op_set_f(&mv->u.tensor.t, c, training ? (1 - momentum) * v0 + momentum * var : v0);
+  }
+  free(outer);
+  free(inner);
+  Value *items[3] = {out, mm, mv};
+  return op_tuple_new(ev->ctx, items, 3);
+}
+
+/* ------------------------------------------------------------------ */
+/* dropout                                                             */
+/* ------------------------------------------------------------------ */
+
+static IrSInfo *
+infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *x;
+  if (!nn_tensor_arg(in, call, args, 0, "data", &x))
+    return NULL;
+  if (!x)
+    x = ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 2); /* the tuple keeps the array */
+  fields[0] = fields[1] = x;
+  return ir_sinfo_tuple(in->ctx, fields, 2);
+}
+
+/* Identity at inference: (data, mask) with every element kept (mask 1). */
+static Value *
+eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = nn_site_eval(ev, call);
+  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  if (!x)
+    return NULL;
+  Value *mask = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  if (!mask)
+    return NULL;
+  for (int64_t i = 0, n = op_numel(x); i < n; i++)
+    op_set_f(&mask->u.tensor.t, i, 1.0);
+  Value *items[2] = {args[0], mask};
+  return op_tuple_new(ev->ctx, items, 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table                                                               */
+/* ------------------------------------------------------------------ */
+
+static const OpImpl activation = {infer_activation, eval_activation, NULL};
+static const OpImpl softmax = {infer_softmax, eval_softmax, NULL};
+static const OpImpl layer_norm = {infer_layer_norm, eval_layer_norm, NULL};
+static const OpImpl batch_norm = {infer_batch_norm, eval_batch_norm, NULL};
+static const OpImpl dropout = {infer_dropout, eval_dropout, NULL};
 
 const OpImpl *
 op_nn_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  switch (id) {
+  case IR_OP_RELU:
+  case IR_OP_GELU:
+  case IR_OP_SILU:
+    return &activation;
+  case IR_OP_SOFTMAX:
+  case IR_OP_LOG_SOFTMAX:
+    return &softmax;
+  case IR_OP_LAYER_NORM:
+    return &layer_norm;
+  case IR_OP_BATCH_NORM:
+    return &batch_norm;
+  case IR_OP_DROPOUT:
+    return &dropout;
+  default:
+    return op_conv_impl(id);
+  }
 }

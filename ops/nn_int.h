@@ -1,0 +1,80 @@
+/*
+ * nn_int.h - helpers shared by nn.c, conv.c and linalg.c (inside ops/ only).
+ *
+ * Inference and kernels both read a call's attributes and both report
+ * errors that name the binding and the op; an NnSite carries what such an
+ * error needs, so one attribute reader serves both facets.
+ */
+#ifndef RXC_NN_INT_H
+#define RXC_NN_INT_H
+
+#include "op.h"
+
+/* Where an error about a call is reported. */
+typedef struct {
+  IrCtx *ctx;
+  IrLoc loc;
+  IrSym binding;      /* the var being bound, or NULL */
+  const IrExpr *call; /* the op call (IR_CALL_OP) */
+} NnSite;
+
+NnSite nn_site_infer(const OpInfer *in, const IrExpr *call);
+NnSite nn_site_eval(const OpEval *ev, const IrExpr *call);
+/* op_error for the site's op: "in binding 'y': R.nn.conv2d: message". */
+void nn_error(const NnSite *s, const char *fmt, ...);
+
+/* Attributes.  An absent attribute (or None where a default makes sense)
+ * gives the default; a value of the wrong kind is an error (false).
+ * They read through op_attr. */
+bool nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out);
+bool nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out);
+bool nn_attr_float(const NnSite *s, const char *name, double fallback, double *out);
+/* A string attribute; fallback when absent or None. */
+bool nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out);
+/* An int or a list of at most max ints into out; *n is how many (0 for
+ * None or absent). */
+bool nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n);
+/* A dtype given as a string; "void" (or absent) is IR_VOID. */
+bool nn_attr_dtype(const NnSite *s, const char *name, IrDType *out);
+
+/* Inference. */
+/* Argument i as a tensor: *out is its struct info, or NULL when nothing is
+ * known of it (R.Object).  Any other struct info is an error naming what. */
+bool nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+                   IrSInfo **out);
+/* The dims of a tensor's shape when known (and of length ndim), else NULL. */
+IrPrimExpr **nn_shape(const IrSInfo *t);
+IrDType nn_dtype(const IrSInfo *t); /* IR_VOID for NULL */
+int nn_ndim(const IrSInfo *t);      /* -1 for NULL */
+int nn_vdevice(const IrSInfo *t);   /* -1 for NULL */
+IrPrimExpr *nn_int(IrCtx *ctx, int64_t v);
+IrPrimExpr *nn_simplify(OpInfer *in, IrPrimExpr *e);
+/* Whether a == b: syntactic equality first, then the arithmetic. */
+IrProof nn_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b);
+/* e printed into an arena string (for messages). */
+const char *nn_expr_str(IrCtx *ctx, const IrPrimExpr *e);
+const char *nn_dtype_str(IrCtx *ctx, IrDType t);
+/* The dtype that "void" out_dtype stands for: a's and b's when equal or
+ * unknown (void); false after an error when both are known and differ. */
+bool nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out);
+/* An error unless dtype is a float type or unknown. */
+bool nn_require_float(OpInfer *in, const IrExpr *call, IrDType t);
+
+/* Kernels. */
+/* Argument i as a tensor value, or NULL after an error naming what. */
+const IrTensorData *nn_tensor_value(const NnSite *s, Value **args, int i, const char *what);
+/* A new zero tensor (NULL after an error). */
+Value *nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape);
+/* Row-major element strides of a tensor (ndim entries). */
+void nn_strides(const IrTensorData *t, int64_t *strides);
+/* Offsets of a split of t's dims into kept (outer) and reduced (inner)
+ * dims: outer[o] + inner[r] is the element of outer position o, inner
+ * position r, each enumerated row-major in dim order.  Returns false after
+ * an error (out of memory); the arrays are malloc'd, freed by the caller. */
+bool nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
+                      int64_t *nouter, int64_t **inner, int64_t *ninner);
+
+/* conv.c: conv2d and the pools (NULL for other ops). */
+const OpImpl *op_conv_impl(IrOpId id);
+
+#endif

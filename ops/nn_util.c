@@ -1,0 +1,362 @@
+/*
+ * nn_util.c - helpers of nn.c, conv.c and linalg.c: attribute readers that
+ * report wrong kinds as errors, tensor arguments of inference and kernels,
+ * and the offsets that let a kernel walk "all positions but these axes".
+ *
+ * Key idea: an R.Object argument is a tensor nothing is known of, so
+ * inference still answers with what the op alone fixes (rank, dtype)
+ * instead of failing; any other non-tensor struct info is a user error.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_int.h"
+
+NnSite
+nn_site_infer(const OpInfer *in, const IrExpr *call)
+{
+  return (NnSite){in->ctx, in->loc, in->binding, call};
+}
+
+NnSite
+nn_site_eval(const OpEval *ev, const IrExpr *call)
+{
+  return (NnSite){ev->ctx, ev->loc, ev->binding, call};
+}
+
+void
+nn_error(const NnSite *s, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  op_error(s->ctx, s->loc, s->binding, s->call->u.call.op, "%s", b.data ? b.data : "");
+  ir_buf_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Attributes                                                          */
+/* ------------------------------------------------------------------ */
+
+bool
+nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
+{
+  const IrAttr *a = op_attr(s->call, name);
+  *out = fallback;
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind == IR_AT_INT) {
+    *out = a->u.i;
+    return true;
+  }
+  nn_error(s, "attribute '%s' must be an integer", name);
+  return false;
+}
+
+bool
+nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
+{
+  const IrAttr *a = op_attr(s->call, name);
+  *out = fallback;
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind == IR_AT_BOOL || a->kind == IR_AT_INT) {
+    *out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
+    return true;
+  }
+  nn_error(s, "attribute '%s' must be True or False", name);
+  return false;
+}
+
+bool
+nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
+{
+  const IrAttr *a = op_attr(s->call, name);
+  *out = fallback;
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind == IR_AT_FLOAT || a->kind == IR_AT_INT) {
+    *out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
+    return true;
+  }
+  nn_error(s, "attribute '%s' must be a number", name);
+  return false;
+}
+
+bool
+nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out)
+{
+  const IrAttr *a = op_attr(s->call, name);
+  *out = fallback;
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind == IR_AT_STR) {
+    *out = a->u.s;
+    return true;
+  }
+  nn_error(s, "attribute '%s' must be a string", name);
+  return false;
+}
+
+bool
+nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
+{
+  const IrAttr *a = op_attr(s->call, name);
+  *n = 0;
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind == IR_AT_INT) {
+    out[0] = a->u.i;
+    *n = 1;
+    return true;
+  }
+  if (a->kind != IR_AT_LIST) {
+    nn_error(s, "attribute '%s' must be a list of integers", name);
+    return false;
+  }
+  if (a->u.list.n > max) {
+    nn_error(s, "attribute '%s' has %d values, at most %d allowed", name, a->u.list.n, max);
+    return false;
+  }
+  for (int i = 0; i < a->u.list.n; i++) {
+    if (a->u.list.items[i]->kind != IR_AT_INT) {
+      nn_error(s, "attribute '%s' must be a list of integers", name);
+      return false;
+    }
+    out[i] = a->u.list.items[i]->u.i;
+  }
+  *n = a->u.list.n;
+  return true;
+}
+
+bool
+nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
+{
+  const char *text;
+  *out = IR_VOID;
+  if (!nn_attr_str(s, name, "void", &text))
+    return false;
+  if (!ir_dtype_parse(text, strlen(text), out)) {
+    nn_error(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char *
+sinfo_kind_name(IrSInfoKind k)
+{
+  switch (k) {
+  case IR_SI_OBJECT:
+    return "R.Object";
+  case IR_SI_PRIM:
+    return "R.Prim";
+  case IR_SI_SHAPE:
+    return "R.Shape";
+  case IR_SI_TENSOR:
+    return "R.Tensor";
+  case IR_SI_TUPLE:
+    return "R.Tuple";
+  case IR_SI_FUNC:
+    return "R.Callable";
+  }
+  return "?";
+}
+
+bool
+nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+              IrSInfo **out)
+{
+  IrSInfo *s = i < call->u.call.nargs ? args[i] : NULL;
+  *out = NULL;
+  if (!s || s->kind == IR_SI_OBJECT)
+    return true;
+  if (s->kind == IR_SI_TENSOR) {
+    *out = s;
+    return true;
+  }
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a tensor, not %s", what,
+           sinfo_kind_name((IrSInfoKind)s->kind));
+  return false;
+}
+
+IrPrimExpr **
+nn_shape(const IrSInfo *t)
+{
+  if (!t || t->u.tensor.ndim < 0 || (t->shape_len && t->shape_len != t->u.tensor.ndim))
+    return NULL;
+  return t->u.tensor.shape;
+}
+
+IrDType
+nn_dtype(const IrSInfo *t)
+{
+  return t ? t->u.tensor.dtype : IR_VOID;
+}
+
+int
+nn_ndim(const IrSInfo *t)
+{
+  return t ? t->u.tensor.ndim : -1;
+}
+
+int
+nn_vdevice(const IrSInfo *t)
+{
+  return t ? t->u.tensor.vdevice : -1;
+}
+
+IrPrimExpr *
+nn_int(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+IrPrimExpr *
+nn_simplify(OpInfer *in, IrPrimExpr *e)
+{
+  return in->arith ? ir_arith_simplify(in->arith, e) : e;
+}
+
+IrProof
+nn_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  if (ir_prim_expr_equal(a, b))
+    return IR_PROVE_TRUE;
+  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
+    return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
+  if (!in->arith)
+    return IR_PROVE_UNKNOWN;
+  return ir_arith_prove(in->arith, ir_prim_bin(in->ctx, IR_PE_EQ, a, b));
+}
+
+const char *
+nn_expr_str(IrCtx *ctx, const IrPrimExpr *e)
+{
+  IrBuf b = {0};
+  ir_prim_expr_print(e, &b);
+  const char *s = ir_strdup(ctx, b.data ? b.data : "?", b.data ? b.len : 1);
+  ir_buf_free(&b);
+  return s;
+}
+
+const char *
+nn_dtype_str(IrCtx *ctx, IrDType t)
+{
+  char buf[32];
+  return ir_printf(ctx, "%s", ir_dtype_str(t, buf));
+}
+
+bool
+nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
+{
+  *out = IR_VOID;
+  if (a.code == IR_DT_VOID || b.code == IR_DT_VOID)
+    return true;
+  if (!ir_dtype_eq(a, b)) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
+             "operands have different dtypes %s and %s", nn_dtype_str(in->ctx, a),
+             nn_dtype_str(in->ctx, b));
+    return false;
+  }
+  *out = a;
+  return true;
+}
+
+bool
+nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
+{
+  if (t.code == IR_DT_VOID || t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
+    return true;
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "requires a float tensor, not %s",
+           nn_dtype_str(in->ctx, t));
+  return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels                                                             */
+/* ------------------------------------------------------------------ */
+
+const IrTensorData *
+nn_tensor_value(const NnSite *s, Value **args, int i, const char *what)
+{
+  if (i >= s->call->u.call.nargs || !args[i] || args[i]->kind != VAL_TENSOR) {
+    nn_error(s, "%s must be a tensor", what);
+    return NULL;
+  }
+  return &args[i]->u.tensor.t;
+}
+
+Value *
+nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape)
+{
+  return op_tensor_new(s->ctx, t, ndim, shape, s->loc);
+}
+
+void
+nn_strides(const IrTensorData *t, int64_t *strides)
+{
+  int64_t step = 1;
+  for (int i = t->ndim - 1; i >= 0; i--) {
+    strides[i] = step;
+    step *= t->shape[i];
+  }
+}
+
+/* Offsets of every position of the dims selected by pick (== want),
+ * row-major; count set.  NULL on allocation failure. */
+static int64_t *
+offsets_of(const IrTensorData *t, const bool *reduce, bool want, int64_t *count)
+{
+  int64_t strides[64], idx[64] = {0}, n = 1;
+  nn_strides(t, strides);
+  for (int d = 0; d < t->ndim; d++)
+    if (reduce[d] == want)
+      n *= t->shape[d];
+  *count = n;
+  int64_t *offs = malloc(sizeof *offs * (size_t)(n ? n : 1));
+  if (!offs)
+    return NULL;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t off = 0;
+    for (int d = 0; d < t->ndim; d++)
+      if (reduce[d] == want)
+        off += idx[d] * strides[d];
+    offs[k] = off;
+    for (int d = t->ndim - 1; d >= 0; d--) { /* odometer over the selected dims */
+      if (reduce[d] != want)
+        continue;
+      if (++idx[d] < t->shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return offs;
+}
+
+bool
+nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
+                 int64_t *nouter, int64_t **inner, int64_t *ninner)
+{
+  if (t->ndim > 64) {
+    nn_error(s, "tensors of more than 64 dimensions are not supported");
+    return false;
+  }
+  *outer = offsets_of(t, reduce, false, nouter);
+  *inner = offsets_of(t, reduce, true, ninner);
+  if (!*outer || !*inner) {
+    free(*outer);
+    free(*inner);
+    nn_error(s, "out of memory");
+    return false;
+  }
+  return true;
+}
