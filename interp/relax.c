@@ -255,6 +255,8 @@ eval_call(Interp *in, Frame *f, const IrExpr *e)
 static Value *
 eval_seq(Interp *in, Frame *f, const IrExpr *seq)
 {
+  IrSym outer = in->binding; /* an if branch's result is its binding's value */
+  IrLoc outer_loc = in->loc;
   for (int k = 0; k < seq->u.seq.nblocks; k++) {
     const IrBindingBlock *blk = &seq->u.seq.blocks[k];
     for (int i = 0; i < blk->n; i++) {
@@ -280,6 +282,8 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       interp_frame_set(in->ctx, f, b->var, v);
     }
   }
+  in->binding = outer;
+  in->loc = outer_loc;
   return eval_expr(in, f, seq->u.seq.result);
 }
 
