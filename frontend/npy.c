@@ -342,9 +342,9 @@ fe_npy_encode(const IrTensorData *t, IrBuf *out)
     return false;
   IrBuf h = {0};
   ir_buf_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-  for (int i = 0; i < t->ndim; i++)
-    ir_buf_printf(&h, "%lld,%s", (long long)t->shape[i], i + 1 < t->ndim ? " " : "");
-  ir_buf_puts(&h, "), }");
+  for (int i = 0; i < t->ndim; i++) /* Python's repr of a tuple */
+    ir_buf_printf(&h, i ? ", %lld" : "%lld", (long long)t->shape[i]);
+  ir_buf_puts(&h, t->ndim == 1 ? ",), }" : "), }");
   while ((10 + h.len + 1) % 64 != 0)
     ir_buf_puts(&h, " ");
   ir_buf_puts(&h, "\n");
