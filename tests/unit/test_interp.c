@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -390,6 +391,147 @@ test_tir_floats(void **state)
   done(&f);
 }
 
+/* ---- the rxc binary: run and equiv ---------------------------------------------- */
+
+static const char *
+rxc(void)
+{
+  const char *p = getenv("RXC");
+  return p && *p ? p : "build/rxc";
+}
+
+/* Runs `rxc args`; returns the exit status, with stdout and stderr. */
+static int
+run_rxc(const char *args, char **out, char **err)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s %s >build/interp_cli.out 2>build/interp_cli.err </dev/null", rxc(),
+           args);
+  int status = system(cmd);
+  *out = tu_read_file("build/interp_cli.out");
+  *err = tu_read_file("build/interp_cli.err");
+  assert_non_null(*out);
+  assert_non_null(*err);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void
+expect_rxc(const char *args, int status, const char *in_out, const char *in_err)
+{
+  char *out, *err;
+  int got = run_rxc(args, &out, &err);
+  if (got != status || (in_out && !strstr(out, in_out)) || (in_err && !strstr(err, in_err)))
+    printf("rxc %s\n  status %d (want %d)\n  stdout: %s\n  stderr: %s\n", args, got, status, out,
+           err);
+  assert_int_equal(got, status);
+  if (in_out)
+    assert_non_null(strstr(out, in_out));
+  if (in_err)
+    assert_non_null(strstr(err, in_err));
+  free(out);
+  free(err);
+}
+
+static void
+write_npy(const char *path, IrDType t, int ndim, const int64_t *shape, const double *values)
+{
+  IrCtx *ctx = ir_ctx_new();
+  Value *v = tensor(ctx, t, ndim, shape, values);
+  IrBuf b = {0};
+  assert_true(fe_npy_encode(&v->u.tensor.t, &b));
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
+  fclose(f);
+  ir_buf_free(&b);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_cli_run(void **state)
+{
+  (void)state;
+  int64_t shape[] = {2, 3};
+  double x[] = {0, 1, 2, -3, 4.5, -0.25}, want[] = {1, 2, 3, -2, 5.5, 0.75};
+  write_npy("build/interp_x.npy", IR_F32, 2, shape, x);
+  remove("build/interp_out.npy");
+  expect_rxc("run tests/interp/kernels.py --fn elementwise --input x=build/interp_x.npy "
+             "--output build/interp_out.npy",
+             0, NULL, NULL);
+  IrCtx *ctx = ir_ctx_new();
+  IrTensorData t;
+  assert_true(fe_npy_read(ctx, "build/interp_out.npy", &t));
+  assert_int_equal(t.ndim, 2);
+  for (int i = 0; i < 6; i++)
+    assert_true(op_get_f(&t, i) == want[i]);
+  ir_ctx_free(ctx);
+  /* printed when there is no --output */
+  expect_rxc("run tests/interp/kernels.py --fn elementwise --input x=build/interp_x.npy", 0,
+             "float32 (2, 3)\n[[1, 2, 3],\n [-2, 5.5, 0.75]]", NULL);
+  /* a tuple result goes to .npz entries 0 and 1_0 */
+  double v4[] = {1, 2, 3, 4};
+  int64_t four = 4;
+  write_npy("build/interp_v.npy", IR_F32, 1, &four, v4);
+  remove("build/interp_t.npz");
+  expect_rxc("run tests/interp/control.py --fn tuples --input x=build/interp_v.npy "
+             "--output build/interp_t.npz",
+             0, NULL, NULL);
+  ctx = ir_ctx_new();
+  FeNpzEntry *e;
+  assert_int_equal(fe_npz_read(ctx, "build/interp_t.npz", &e), 2);
+  assert_string_equal(e[0].name, "0");
+  assert_string_equal(e[1].name, "1_0");
+  assert_true(op_get_f(&e[0].t, 3) == 5 && op_get_f(&e[1].t, 3) == 4);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_cli_run_errors(void **state)
+{
+  (void)state;
+  expect_rxc("run --help", 0, "usage: rxc run", NULL);
+  expect_rxc("run", 2, NULL, "run needs a FILE");
+  expect_rxc("run tests/interp/kernels.py --via tcc", 2, NULL, "not available yet");
+  expect_rxc("run tests/interp/kernels.py --bogus", 2, NULL, "unknown option '--bogus'");
+  expect_rxc("run tests/interp/kernels.py --fn mm --input x=build/interp_x.npy", 1, NULL,
+             "missing input for parameter 'w'");
+  expect_rxc("run tests/interp/kernels.py --fn mm --input q=build/interp_x.npy", 1, NULL,
+             "no parameter 'q'");
+  expect_rxc("run tests/interp/kernels.py --fn elementwise --input x=build/nonexistent.npy", 1,
+             NULL, "build/nonexistent.npy: error: cannot open file");
+  /* an error leaves no output file; a tuple needs .npz */
+  remove("build/interp_bad.npy");
+  expect_rxc("run tests/interp/kernels.py --fn oob --input x=build/interp_v.npy "
+             "--output build/interp_bad.npy",
+             1, NULL, "out of bounds");
+  expect_rxc("run tests/interp/control.py --fn tuples --input x=build/interp_v.npy "
+             "--output build/interp_bad.npy",
+             1, NULL, "must name a .npz file");
+  FILE *f = fopen("build/interp_bad.npy", "rb");
+  assert_null(f);
+}
+
+static void
+test_cli_equiv(void **state)
+{
+  (void)state;
+  expect_rxc("equiv --help", 0, "usage: rxc equiv", NULL);
+  expect_rxc("equiv tests/interp/equiv_a.py", 2, NULL, "two files");
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_b.py --trials x", 2, NULL,
+             "needs a number");
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_b.py", 0, "equivalent (3 trials",
+             NULL);
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_b.py --dim n=5 --trials 2", 0,
+             "max abs diff 0\n", NULL);
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_c.py", 1, "DIFFERENT", NULL);
+  /* 2.001 vs 2 on inputs in [-1, 1]: the difference is at most 0.001 */
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_c.py --atol 0.0011 --rtol 0", 0,
+             "equivalent", NULL);
+  expect_rxc("equiv tests/interp/equiv_a.py tests/interp/equiv_c.py --dim n=7", 1, NULL,
+             "n = 7 is above its upper bound 6");
+}
+
 int
 main(void)
 {
@@ -402,7 +544,8 @@ main(void)
       cmocka_unit_test(test_match_cast),        cmocka_unit_test(test_print_and_assert),
       cmocka_unit_test(test_recursion_limit),   cmocka_unit_test(test_not_implemented),
       cmocka_unit_test(test_argument_checks),   cmocka_unit_test(test_tir_integers),
-      cmocka_unit_test(test_tir_floats),
+      cmocka_unit_test(test_tir_floats),        cmocka_unit_test(test_cli_run),
+      cmocka_unit_test(test_cli_run_errors),    cmocka_unit_test(test_cli_equiv),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
