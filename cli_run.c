@@ -454,8 +454,15 @@ eval_dim(const EquivArgs *ea, const IrFunction *fn, const IrPrimExpr *e, int64_t
   case IR_PE_VAR:
     *out = dim_value(ea, fn, e->u.var);
     return true;
-  case IR_PE_ADD: case IR_PE_SUB: case IR_PE_MUL: case IR_PE_FLOORDIV: case IR_PE_FLOORMOD:
-  case IR_PE_MIN: case IR_PE_MAX: case IR_PE_DIV: case IR_PE_MOD:
+  case IR_PE_ADD:
+  case IR_PE_SUB:
+  case IR_PE_MUL:
+  case IR_PE_FLOORDIV:
+  case IR_PE_FLOORMOD:
+  case IR_PE_MIN:
+  case IR_PE_MAX:
+  case IR_PE_DIV:
+  case IR_PE_MOD:
     if (!eval_dim(ea, fn, e->u.bin.a, &a) || !eval_dim(ea, fn, e->u.bin.b, &b))
       return false;
     break;
@@ -467,15 +474,33 @@ eval_dim(const EquivArgs *ea, const IrFunction *fn, const IrPrimExpr *e, int64_t
   if (div && b == 0)
     return false;
   switch (e->kind) {
-  case IR_PE_ADD: *out = a + b; break;
-  case IR_PE_SUB: *out = a - b; break;
-  case IR_PE_MUL: *out = a * b; break;
-  case IR_PE_DIV: *out = a / b; break;
-  case IR_PE_MOD: *out = a % b; break;
-  case IR_PE_FLOORDIV: *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0))); break;
-  case IR_PE_FLOORMOD: *out = a - b * (a / b - ((a % b != 0) && ((a < 0) != (b < 0)))); break;
-  case IR_PE_MIN: *out = a < b ? a : b; break;
-  default: *out = a > b ? a : b; break;
+  case IR_PE_ADD:
+    *out = a + b;
+    break;
+  case IR_PE_SUB:
+    *out = a - b;
+    break;
+  case IR_PE_MUL:
+    *out = a * b;
+    break;
+  case IR_PE_DIV:
+    *out = a / b;
+    break;
+  case IR_PE_MOD:
+    *out = a % b;
+    break;
+  case IR_PE_FLOORDIV:
+    *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+    break;
+  case IR_PE_FLOORMOD:
+    *out = a - b * (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
+    break;
+  case IR_PE_MIN:
+    *out = a < b ? a : b;
+    break;
+  default:
+    *out = a > b ? a : b;
+    break;
   }
   return true;
 }
@@ -509,7 +534,8 @@ random_input(IrCtx *ctx, const EquivArgs *ea, const IrFunction *fn, const IrExpr
       s->u.tensor.ndim >= 0 && s->u.tensor.ndim <= 64) {
     bool ok = true;
     for (int i = 0; i < s->u.tensor.ndim && ok; i++)
-      ok = !s->u.tensor.shape ? (dims[i] = 4, true) : eval_dim(ea, fn, s->u.tensor.shape[i], &dims[i]);
+      ok = !s->u.tensor.shape ? (dims[i] = 4, true)
+                              : eval_dim(ea, fn, s->u.tensor.shape[i], &dims[i]);
     Value *v = ok ? op_tensor_new(ctx, s->u.tensor.dtype, s->u.tensor.ndim, dims, none) : NULL;
     if (v)
       fill_random(&v->u.tensor.t, state);
@@ -530,8 +556,7 @@ random_input(IrCtx *ctx, const EquivArgs *ea, const IrFunction *fn, const IrExpr
     return op_prim_int(ctx, s->u.prim.dtype, (int64_t)(next_random(state) >> 32) % 11 - 5);
   }
   ir_diag_print(ctx, stderr);
-  fprintf(stderr, "rxc: error: cannot make a random input for parameter '%s'\n",
-          param->u.var.name);
+  fprintf(stderr, "rxc: error: cannot make a random input for parameter '%s'\n", param->u.var.name);
   return NULL;
 }
 
@@ -550,9 +575,9 @@ copy_value(IrCtx *ctx, const Value *v)
 /* ---- rxc equiv: comparison ------------------------------------------------------ */
 
 typedef struct {
-  double abs, rel;         /* largest differences seen */
+  double abs, rel; /* largest differences seen */
   char abs_at[160], rel_at[160];
-  bool differ;             /* some element out of tolerance, or a structure mismatch */
+  bool differ; /* some element out of tolerance, or a structure mismatch */
 } Diff;
 
 static void
@@ -663,8 +688,8 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
         e->rtol = d;
       else if (strcmp(s, "--atol") == 0 && d >= 0)
         e->atol = d;
-      else if (strcmp(s, "--trials") == 0 || strcmp(s, "--seed") == 0 ||
-               strcmp(s, "--rtol") == 0 || strcmp(s, "--atol") == 0)
+      else if (strcmp(s, "--trials") == 0 || strcmp(s, "--seed") == 0 || strcmp(s, "--rtol") == 0 ||
+               strcmp(s, "--atol") == 0)
         return usage_error("bad value for %s", s);
       else
         return usage_error("equiv: unknown option '%s'", s);
@@ -719,8 +744,8 @@ cmd_equiv(int argc, char **argv)
   const IrFunction *fb = fa ? find_function(ctx, mb, ea.fn, ea.b) : NULL;
   status = EXIT_INPUT;
   if (fb && fb->nparams != fa->nparams)
-    fprintf(stderr, "rxc: error: '%s' takes %d parameters in %s but %d in %s\n", ea.fn,
-            fa->nparams, ea.a, fb->nparams, ea.b);
+    fprintf(stderr, "rxc: error: '%s' takes %d parameters in %s but %d in %s\n", ea.fn, fa->nparams,
+            ea.a, fb->nparams, ea.b);
   else if (fb) {
     Diff d = {0};
     uint64_t state = ea.seed * 0x9E3779B97F4A7C15u + 0x2545F4914F6CDD1Du;

@@ -262,8 +262,7 @@ npy_tensor(IrCtx *ctx, IrLoc loc, const Header *h, const unsigned char *data, si
 }
 
 bool
-fe_npy_parse(IrCtx *ctx, const char *name, const unsigned char *data, size_t len,
-             IrTensorData *out)
+fe_npy_parse(IrCtx *ctx, const char *name, const unsigned char *data, size_t len, IrTensorData *out)
 {
   IrLoc loc = file_loc(ctx, name);
   if (len < 10 || memcmp(data, "\x93NUMPY", 6) != 0) {
@@ -446,8 +445,10 @@ zip_data(IrCtx *ctx, IrLoc loc, const unsigned char *data, size_t len, const Zip
          const char *name)
 {
   if (e->method != 0) {
-    ir_error(ctx, loc, "entry '%s' is compressed (method %d); only uncompressed archives "
-             "(np.savez, not np.savez_compressed) are supported", name, e->method);
+    ir_error(ctx, loc,
+             "entry '%s' is compressed (method %d); only uncompressed archives "
+             "(np.savez, not np.savez_compressed) are supported",
+             name, e->method);
     return NULL;
   }
   if (e->offset > len || len - e->offset < 30 || le32(data + e->offset) != 0x04034b50) {
@@ -467,8 +468,7 @@ zip_data(IrCtx *ctx, IrLoc loc, const unsigned char *data, size_t len, const Zip
 }
 
 int
-fe_npz_parse(IrCtx *ctx, const char *path, const unsigned char *data, size_t len,
-             FeNpzEntry **out)
+fe_npz_parse(IrCtx *ctx, const char *path, const unsigned char *data, size_t len, FeNpzEntry **out)
 {
   IrLoc loc = file_loc(ctx, path);
   size_t dir, count;
@@ -534,22 +534,22 @@ zip_header(IrBuf *b, bool central, const char *name, uint32_t crc, size_t size, 
 {
   put32(b, central ? 0x02014b50 : 0x04034b50);
   if (central)
-    put16(b, 20);                 /* made by */
-  put16(b, 20);                   /* needed to extract */
-  put16(b, 0);                    /* flags */
-  put16(b, 0);                    /* method: stored */
-  put16(b, 0);                    /* time */
-  put16(b, 0x21);                 /* date: 1980-01-01 */
+    put16(b, 20); /* made by */
+  put16(b, 20);   /* needed to extract */
+  put16(b, 0);    /* flags */
+  put16(b, 0);    /* method: stored */
+  put16(b, 0);    /* time */
+  put16(b, 0x21); /* date: 1980-01-01 */
   put32(b, crc);
   put32(b, (uint32_t)size);
   put32(b, (uint32_t)size);
   put16(b, (unsigned)strlen(name) + 4);
-  put16(b, 0);                    /* extra */
+  put16(b, 0); /* extra */
   if (central) {
-    put16(b, 0);                  /* comment */
-    put16(b, 0);                  /* disk */
-    put16(b, 0);                  /* internal attributes */
-    put32(b, 0);                  /* external attributes */
+    put16(b, 0); /* comment */
+    put16(b, 0); /* disk */
+    put16(b, 0); /* internal attributes */
+    put32(b, 0); /* external attributes */
     put32(b, (uint32_t)offset);
   }
   ir_buf_puts(b, name);

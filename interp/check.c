@@ -98,8 +98,8 @@ match_dims(Interp *in, Frame *f, IrPrimExpr **dims, int n, const int64_t *actual
 static const char *
 kind_name(ValueKind k)
 {
-  static const char *names[] = {"a tensor", "a tuple",   "a shape",   "a prim value",
-                                "a string", "a dtype",   "storage",   "a function"};
+  static const char *names[] = {"a tensor", "a tuple", "a shape", "a prim value",
+                                "a string", "a dtype", "storage", "a function"};
   return names[k];
 }
 
@@ -125,8 +125,8 @@ match_tensor(Interp *in, Frame *f, const IrSInfo *s, const Value *v, bool bind, 
 static bool
 match_pass(Interp *in, Frame *f, const IrSInfo *s, const Value *v, bool bind, IrBuf *why)
 {
-  static const ValueKind want[] = {VAL_TENSOR, VAL_PRIM, VAL_SHAPE, VAL_TENSOR, VAL_TUPLE,
-                                   VAL_FUNC};
+  static const ValueKind want[] = {VAL_TENSOR, VAL_PRIM,  VAL_SHAPE,
+                                   VAL_TENSOR, VAL_TUPLE, VAL_FUNC};
   if (s->kind == IR_SI_OBJECT)
     return true;
   if (v->kind != want[s->kind]) {

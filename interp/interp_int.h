@@ -17,26 +17,26 @@
  * with the frame of the enclosing function for closures.  Open addressing
  * by node pointer; the tables live in the ctx's arena. */
 typedef struct {
-  const void **keys;   /* nodes; NULL marks a free slot */
+  const void **keys; /* nodes; NULL marks a free slot */
   void **values;
-  int cap, len;        /* cap is a power of two (or 0) */
+  int cap, len; /* cap is a power of two (or 0) */
 } Table;
 
 typedef struct Frame Frame;
 struct Frame {
-  Frame *parent;       /* the closure's defining frame, or NULL */
-  Table vars;          /* IrExpr* (Relax var) -> Value* */
-  Table syms;          /* IrPrimExpr* (symbolic var) -> int64 VAL_PRIM */
+  Frame *parent; /* the closure's defining frame, or NULL */
+  Table vars;    /* IrExpr* (Relax var) -> Value* */
+  Table syms;    /* IrPrimExpr* (symbolic var) -> int64 VAL_PRIM */
 };
 
 struct Interp {
   IrCtx *ctx;
   const IrModule *mod;
-  FILE *print_out;     /* where R.print output goes */
-  IrBuf printed;       /* R.print's text before it is flushed to print_out */
-  int depth;           /* Relax calls in progress */
-  IrSym binding;       /* the binding being evaluated, for messages */
-  IrLoc loc;           /* its location */
+  FILE *print_out; /* where R.print output goes */
+  IrBuf printed;   /* R.print's text before it is flushed to print_out */
+  int depth;       /* Relax calls in progress */
+  IrSym binding;   /* the binding being evaluated, for messages */
+  IrLoc loc;       /* its location */
 };
 
 /* A scalar of TIR evaluation: floats in f, everything else in i. */
@@ -58,8 +58,8 @@ bool scalar_is_float(IrDType t);
 /* relax.c */
 /* Calls a Relax function with the closure frame env (NULL for module
  * functions); NULL after an error. */
-Value *interp_function(Interp *in, const IrFunction *fn, const char *name, Frame *env,
-                       Value **args, int nargs);
+Value *interp_function(Interp *in, const IrFunction *fn, const char *name, Frame *env, Value **args,
+                       int nargs);
 
 /* check.c */
 /* Matches v against s, binding symbolic vars that are still unbound in f and
@@ -73,8 +73,7 @@ bool interp_check_bounds(Interp *in, Frame *f, const IrFunction *fn, const char 
 /* tir.c */
 /* Runs prim_func `name` with args (tensors for buffer params, prims or
  * shapes' entries for scalar params); false after an error. */
-bool interp_prim_call(Interp *in, const char *name, const IrPrimFunc *pf, Value **args,
-                      int nargs);
+bool interp_prim_call(Interp *in, const char *name, const IrPrimFunc *pf, Value **args, int nargs);
 /* Evaluates a symbolic integer expression over the values bound in f;
  * false after an error (an unbound var, division by zero). */
 bool interp_eval_dim(Interp *in, const Frame *f, const IrPrimExpr *e, Scalar *out);

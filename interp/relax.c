@@ -128,8 +128,8 @@ call_tir_outputs(Interp *in, Frame *f, const IrExpr *e, IrVec *inputs, IrVec *fr
       continue;
     }
     if (idx >= inputs->len || ((Value *)inputs->items[idx])->kind != VAL_TENSOR) {
-      op_error(in->ctx, e->loc, in->binding, e->u.call.op, "inplace index %lld is not a tensor input",
-               (long long)idx);
+      op_error(in->ctx, e->loc, in->binding, e->u.call.op,
+               "inplace index %lld is not a tensor input", (long long)idx);
       return false;
     }
     outs[k] = tensor_copy(in, inputs->items[idx], e->loc);
@@ -145,10 +145,11 @@ call_tir(Interp *in, Frame *f, const IrExpr *e)
 {
   const IrOpDef *op = e->u.call.op;
   const IrExpr *callee = e->u.call.nargs > 0 ? e->u.call.args[0] : NULL;
-  const IrGlobal *g = callee && callee->kind == IR_EX_GLOBAL
-                          ? ir_module_find(in->mod, callee->u.global) : NULL;
+  const IrGlobal *g =
+      callee && callee->kind == IR_EX_GLOBAL ? ir_module_find(in->mod, callee->u.global) : NULL;
   if (!g || g->kind != IR_GLOBAL_PRIM || e->u.call.nargs < 2 || e->u.call.nsinfo_args < 1) {
-    op_error(in->ctx, e->loc, in->binding, op, "the callee is not a prim_func of the module "
+    op_error(in->ctx, e->loc, in->binding, op,
+             "the callee is not a prim_func of the module "
              "(packed functions cannot be called by the interpreter)");
     return NULL;
   }
@@ -246,8 +247,8 @@ eval_call(Interp *in, Frame *f, const IrExpr *e)
   }
   if (fv->u.func.global)
     return call_global(in, fv->u.func.global, args, n);
-  return interp_function(in, fv->u.func.local, e->u.call.callee->u.var.name, fv->u.func.env,
-                         args, n);
+  return interp_function(in, fv->u.func.local, e->u.call.callee->u.var.name, fv->u.func.env, args,
+                         n);
 }
 
 /* ---- expressions and bindings ------------------------------------------ */

@@ -40,7 +40,7 @@ typedef struct {
   int nvars, capvars;
   BufSlot *bufs;
   int nbufs, capbufs;
-  IrLoc loc;          /* the statement being run */
+  IrLoc loc; /* the statement being run */
 } Tir;
 
 #define TIR_MAX_ALLOC ((int64_t)1 << 32) /* bytes of one T.alloc_buffer */
@@ -213,8 +213,8 @@ element_index(Tir *t, const IrBuffer *buf, IrPrimExpr **idx, int n, IrTensorData
       IrBuf shape = {0};
       for (int k = 0; k < d->ndim; k++)
         ir_buf_printf(&shape, k ? ", %lld" : "%lld", (long long)d->shape[k]);
-      tir_error(t, "index [%s] of buffer '%s' is out of bounds for shape (%s)", b.data,
-                buf->name, shape.data ? shape.data : "");
+      tir_error(t, "index [%s] of buffer '%s' is out of bounds for shape (%s)", b.data, buf->name,
+                shape.data ? shape.data : "");
       ir_buf_free(&b);
       ir_buf_free(&shape);
       return false;
@@ -259,22 +259,53 @@ int_bin(Tir *t, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
     return false;
   }
   switch (k) {
-  case IR_PE_ADD: *r = (int64_t)(ua + ub); break;
-  case IR_PE_SUB: *r = (int64_t)(ua - ub); break;
-  case IR_PE_MUL: *r = (int64_t)(ua * ub); break;
-  case IR_PE_DIV: *r = b == -1 ? (int64_t)(0 - ua) : a / b; break;
-  case IR_PE_MOD: *r = b == -1 ? 0 : a % b; break;
-  case IR_PE_FLOORDIV: *r = floor_div(a, b); break;
-  case IR_PE_FLOORMOD: *r = (int64_t)(ua - (uint64_t)floor_div(a, b) * ub); break;
-  case IR_PE_MIN: *r = a < b ? a : b; break;
-  case IR_PE_MAX: *r = a > b ? a : b; break;
-  case IR_PE_EQ: *r = a == b; break;
-  case IR_PE_NE: *r = a != b; break;
-  case IR_PE_LT: *r = a < b; break;
-  case IR_PE_LE: *r = a <= b; break;
-  case IR_PE_GT: *r = a > b; break;
-  case IR_PE_GE: *r = a >= b; break;
-  default: UNREACHABLE();
+  case IR_PE_ADD:
+    *r = (int64_t)(ua + ub);
+    break;
+  case IR_PE_SUB:
+    *r = (int64_t)(ua - ub);
+    break;
+  case IR_PE_MUL:
+    *r = (int64_t)(ua * ub);
+    break;
+  case IR_PE_DIV:
+    *r = b == -1 ? (int64_t)(0 - ua) : a / b;
+    break;
+  case IR_PE_MOD:
+    *r = b == -1 ? 0 : a % b;
+    break;
+  case IR_PE_FLOORDIV:
+    *r = floor_div(a, b);
+    break;
+  case IR_PE_FLOORMOD:
+    *r = (int64_t)(ua - (uint64_t)floor_div(a, b) * ub);
+    break;
+  case IR_PE_MIN:
+    *r = a < b ? a : b;
+    break;
+  case IR_PE_MAX:
+    *r = a > b ? a : b;
+    break;
+  case IR_PE_EQ:
+    *r = a == b;
+    break;
+  case IR_PE_NE:
+    *r = a != b;
+    break;
+  case IR_PE_LT:
+    *r = a < b;
+    break;
+  case IR_PE_LE:
+    *r = a <= b;
+    break;
+  case IR_PE_GT:
+    *r = a > b;
+    break;
+  case IR_PE_GE:
+    *r = a >= b;
+    break;
+  default:
+    UNREACHABLE();
   }
   return true;
 }
@@ -283,22 +314,38 @@ static double
 float_bin(IrPrimKind k, double a, double b)
 {
   switch (k) {
-  case IR_PE_ADD: return a + b;
-  case IR_PE_SUB: return a - b;
-  case IR_PE_MUL: return a * b;
-  case IR_PE_DIV: return a / b;
-  case IR_PE_MOD: return fmod(a, b);
-  case IR_PE_FLOORDIV: return floor(a / b);
-  case IR_PE_FLOORMOD: return a - floor(a / b) * b;
-  case IR_PE_MIN: return a < b ? a : b;
-  case IR_PE_MAX: return a > b ? a : b;
-  case IR_PE_EQ: return a == b;
-  case IR_PE_NE: return a != b;
-  case IR_PE_LT: return a < b;
-  case IR_PE_LE: return a <= b;
-  case IR_PE_GT: return a > b;
-  case IR_PE_GE: return a >= b;
-  default: UNREACHABLE();
+  case IR_PE_ADD:
+    return a + b;
+  case IR_PE_SUB:
+    return a - b;
+  case IR_PE_MUL:
+    return a * b;
+  case IR_PE_DIV:
+    return a / b;
+  case IR_PE_MOD:
+    return fmod(a, b);
+  case IR_PE_FLOORDIV:
+    return floor(a / b);
+  case IR_PE_FLOORMOD:
+    return a - floor(a / b) * b;
+  case IR_PE_MIN:
+    return a < b ? a : b;
+  case IR_PE_MAX:
+    return a > b ? a : b;
+  case IR_PE_EQ:
+    return a == b;
+  case IR_PE_NE:
+    return a != b;
+  case IR_PE_LT:
+    return a < b;
+  case IR_PE_LE:
+    return a <= b;
+  case IR_PE_GT:
+    return a > b;
+  case IR_PE_GE:
+    return a >= b;
+  default:
+    UNREACHABLE();
   }
   return 0;
 }
@@ -374,13 +421,15 @@ static const struct {
   const char *name;
   double (*fn)(double);
 } unary_math[] = {
-    {"tir.exp", exp},     {"tir.exp2", exp2},       {"tir.exp10", exp10_}, {"tir.log", log},
-    {"tir.log2", log2},   {"tir.log10", log10},     {"tir.log1p", log1p},  {"tir.expm1", expm1},
-    {"tir.sqrt", sqrt},   {"tir.rsqrt", rsqrt},     {"tir.tanh", tanh},    {"tir.sigmoid", sigmoid},
-    {"tir.erf", erf},     {"tir.fabs", fabs},       {"tir.floor", floor},  {"tir.ceil", ceil},
-    {"tir.round", nearbyint}, {"tir.nearbyint", nearbyint}, {"tir.trunc", trunc},
-    {"tir.sin", sin},     {"tir.cos", cos},         {"tir.tan", tan},      {"tir.asin", asin},
-    {"tir.acos", acos},   {"tir.atan", atan},       {"tir.sinh", sinh},    {"tir.cosh", cosh},
+    {"tir.exp", exp},     {"tir.exp2", exp2},       {"tir.exp10", exp10_},
+    {"tir.log", log},     {"tir.log2", log2},       {"tir.log10", log10},
+    {"tir.log1p", log1p}, {"tir.expm1", expm1},     {"tir.sqrt", sqrt},
+    {"tir.rsqrt", rsqrt}, {"tir.tanh", tanh},       {"tir.sigmoid", sigmoid},
+    {"tir.erf", erf},     {"tir.fabs", fabs},       {"tir.floor", floor},
+    {"tir.ceil", ceil},   {"tir.round", nearbyint}, {"tir.nearbyint", nearbyint},
+    {"tir.trunc", trunc}, {"tir.sin", sin},         {"tir.cos", cos},
+    {"tir.tan", tan},     {"tir.asin", asin},       {"tir.acos", acos},
+    {"tir.atan", atan},   {"tir.sinh", sinh},       {"tir.cosh", cosh},
 };
 
 static bool
@@ -393,8 +442,9 @@ eval_math(Tir *t, const IrPrimExpr *e, Scalar *a, int n, Scalar *out)
       return true;
     }
   if (strcmp(op, "tir.abs") == 0 && n == 1) {
-    *out = scalar_is_float(a[0].dtype) ? mk_f(e->dtype, fabs(a[0].f))
-                                       : mk_i(e->dtype, a[0].i < 0 ? (int64_t)(0 - (uint64_t)a[0].i) : a[0].i);
+    *out = scalar_is_float(a[0].dtype)
+               ? mk_f(e->dtype, fabs(a[0].f))
+               : mk_i(e->dtype, a[0].i < 0 ? (int64_t)(0 - (uint64_t)a[0].i) : a[0].i);
     return true;
   }
   if ((strcmp(op, "tir.pow") == 0 || strcmp(op, "tir.power") == 0) && n == 2) {
@@ -406,7 +456,8 @@ eval_math(Tir *t, const IrPrimExpr *e, Scalar *a, int n, Scalar *out)
     return true;
   }
   if ((strcmp(op, "tir.isnan") == 0 || strcmp(op, "tir.isinf") == 0 ||
-       strcmp(op, "tir.isfinite") == 0) && n == 1) {
+       strcmp(op, "tir.isfinite") == 0) &&
+      n == 1) {
     double x = as_f(a[0]);
     bool r = op[5] == 'n' ? isnan(x) : op[6] == 'i' ? isinf(x) : isfinite(x);
     *out = mk_i(IR_BOOL, r);

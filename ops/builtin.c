@@ -121,8 +121,7 @@ infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
   else if (c && c->kind == IR_SI_PRIM)
     bad = c->u.prim.dtype.code != IR_DT_VOID && c->u.prim.dtype.code != IR_DT_BOOL;
   if (bad) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "the condition must be a bool scalar");
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the condition must be a bool scalar");
     return NULL;
   }
   return void_sinfo(in->ctx);
@@ -313,23 +312,34 @@ const OpImpl *
 op_builtin_impl(IrOpId id)
 {
   switch (id) {
-  case IR_OP_MEMORY_ALLOC_STORAGE: return &alloc_storage_impl;
-  case IR_OP_VM_ALLOC_STORAGE: return &vm_alloc_storage_impl;
+  case IR_OP_MEMORY_ALLOC_STORAGE:
+    return &alloc_storage_impl;
+  case IR_OP_VM_ALLOC_STORAGE:
+    return &vm_alloc_storage_impl;
   case IR_OP_MEMORY_ALLOC_TENSOR:
-  case IR_OP_VM_ALLOC_TENSOR: return &alloc_tensor_impl;
+  case IR_OP_VM_ALLOC_TENSOR:
+    return &alloc_tensor_impl;
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
-  case IR_OP_VM_KILL_OBJECT: return &kill_impl;
-  case IR_OP_BUILTIN_ALLOC_TENSOR: return &builtin_alloc_impl;
+  case IR_OP_VM_KILL_OBJECT:
+    return &kill_impl;
+  case IR_OP_BUILTIN_ALLOC_TENSOR:
+    return &builtin_alloc_impl;
   case IR_OP_HINT_ON_DEVICE:
-  case IR_OP_TO_VDEVICE: return &identity_impl;
-  case IR_OP_PRINT: return &print_impl;
-  case IR_OP_ASSERT_OP: return &assert_impl;
+  case IR_OP_TO_VDEVICE:
+    return &identity_impl;
+  case IR_OP_PRINT:
+    return &print_impl;
+  case IR_OP_ASSERT_OP:
+    return &assert_impl;
   case IR_OP_CALL_TIR:
   case IR_OP_CALL_TIR_INPLACE:
   case IR_OP_CALL_DPS_PACKED:
-  case IR_OP_CALL_PURE_PACKED: return &out_sinfo_impl;
-  case IR_OP_VM_CALL_TIR_DYN: return &call_tir_dyn_impl;
-  default: return NULL;
+  case IR_OP_CALL_PURE_PACKED:
+    return &out_sinfo_impl;
+  case IR_OP_VM_CALL_TIR_DYN:
+    return &call_tir_dyn_impl;
+  default:
+    return NULL;
   }
 }

@@ -70,8 +70,7 @@ call(Fixture *f, const char *fn, Value **args, int n)
 
 /* Calls fn expecting failure with every given fragment in the message. */
 static void
-expect_error(Fixture *f, const char *fn, Value **args, int n, const char *frag1,
-             const char *frag2)
+expect_error(Fixture *f, const char *fn, Value **args, int n, const char *frag1, const char *frag2)
 {
   Value *r = interp_call(interp_new(f->ctx, f->m, NULL), fn, args, n);
   char *text = tu_diag_text(f->ctx);
@@ -342,7 +341,8 @@ test_argument_checks(void **state)
   Value *ok[] = {tensor(f.ctx, IR_F32, 2, s32, NULL), vec_f32(f.ctx, 3, NULL)};
   assert_non_null(call(&f, "checks", ok, 2));
   Value *dtype[] = {tensor(f.ctx, IR_I32, 2, s32, NULL), vec_f32(f.ctx, 3, NULL)};
-  expect_error(&f, "checks", dtype, 2, "argument 'x' of 'checks'", "dtype is int32, expected float32");
+  expect_error(&f, "checks", dtype, 2, "argument 'x' of 'checks'",
+               "dtype is int32, expected float32");
   Value *rank[] = {tensor(f.ctx, IR_F32, 1, s3, NULL), vec_f32(f.ctx, 3, NULL)};
   expect_error(&f, "checks", rank, 2, "argument 'x' of 'checks'", "rank is 1, expected 2");
   Value *incons[] = {tensor(f.ctx, IR_F32, 2, s32, NULL), vec_f32(f.ctx, 4, NULL)};
@@ -381,8 +381,14 @@ test_tir_floats(void **state)
   Fixture f = load("tests/interp/scalar.py");
   double x[] = {2.25};
   Value *args[] = {vec_f32(f.ctx, 1, x)};
-  double want[] = {(float)exp(2.25), 1.5, (float)tanh(2.25), (float)(1 / (1 + exp(-2.25))),
-                   -3, 3 /* round(2.75) */, (float)(2.25 * 2.25 * 2.25), 1};
+  double want[] = {(float)exp(2.25),
+                   1.5,
+                   (float)tanh(2.25),
+                   (float)(1 / (1 + exp(-2.25))),
+                   -3,
+                   3 /* round(2.75) */,
+                   (float)(2.25 * 2.25 * 2.25),
+                   1};
   assert_values(call(&f, "fmain", args, 1), 8, want);
   double sum[] = {1, 2, 3, 4.5}, want_sum[] = {10.5};
   Value *sargs[] = {vec_f32(f.ctx, 4, sum)};
@@ -536,16 +542,26 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_elementwise),       cmocka_unit_test(test_matmul_with_init),
-      cmocka_unit_test(test_symbolic_match_buffer), cmocka_unit_test(test_out_of_bounds_tir),
-      cmocka_unit_test(test_storage_fits),      cmocka_unit_test(test_storage_too_small),
-      cmocka_unit_test(test_builtin_alloc_tensor), cmocka_unit_test(test_if_else),
-      cmocka_unit_test(test_tuples),            cmocka_unit_test(test_closure_and_calls),
-      cmocka_unit_test(test_match_cast),        cmocka_unit_test(test_print_and_assert),
-      cmocka_unit_test(test_recursion_limit),   cmocka_unit_test(test_not_implemented),
-      cmocka_unit_test(test_argument_checks),   cmocka_unit_test(test_tir_integers),
-      cmocka_unit_test(test_tir_floats),        cmocka_unit_test(test_cli_run),
-      cmocka_unit_test(test_cli_run_errors),    cmocka_unit_test(test_cli_equiv),
+      cmocka_unit_test(test_elementwise),
+      cmocka_unit_test(test_matmul_with_init),
+      cmocka_unit_test(test_symbolic_match_buffer),
+      cmocka_unit_test(test_out_of_bounds_tir),
+      cmocka_unit_test(test_storage_fits),
+      cmocka_unit_test(test_storage_too_small),
+      cmocka_unit_test(test_builtin_alloc_tensor),
+      cmocka_unit_test(test_if_else),
+      cmocka_unit_test(test_tuples),
+      cmocka_unit_test(test_closure_and_calls),
+      cmocka_unit_test(test_match_cast),
+      cmocka_unit_test(test_print_and_assert),
+      cmocka_unit_test(test_recursion_limit),
+      cmocka_unit_test(test_not_implemented),
+      cmocka_unit_test(test_argument_checks),
+      cmocka_unit_test(test_tir_integers),
+      cmocka_unit_test(test_tir_floats),
+      cmocka_unit_test(test_cli_run),
+      cmocka_unit_test(test_cli_run_errors),
+      cmocka_unit_test(test_cli_equiv),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,8 +106,8 @@ static void
 test_round_trip_every_dtype(void **state)
 {
   (void)state;
-  const char *names[] = {"float32", "float64", "float16", "int8", "int16", "int32",
-                         "int64",   "uint8",   "bool"};
+  const char *names[] = {"float32", "float64", "float16", "int8", "int16",
+                         "int32",   "int64",   "uint8",   "bool"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
     IrCtx *ctx = ir_ctx_new();
     IrDType dt;
@@ -142,7 +142,7 @@ test_malformed_files(void **state)
   make_npy(&b, 1, ok_header, f, sizeof f);
   expect_bad("\x93NUMPX\x01\x00", 8, "bad magic");
   expect_bad("hello world, not numpy at all", 29, "bad magic");
-  expect_bad(b.data, 9, "bad magic");            /* shorter than the preamble */
+  expect_bad(b.data, 9, "bad magic"); /* shorter than the preamble */
   expect_bad(b.data, 40, "truncated .npy header");
   expect_bad(b.data, b.len - 1, "header says 8 bytes of data, file has 7");
   IrBuf longer = {0};
@@ -253,7 +253,8 @@ test_npz_read(void **state)
   /* compressed entries are refused by name */
   IrBuf deflated = {0};
   make_zip(&deflated, names, files, 2, 8);
-  assert_int_equal(fe_npz_parse(ctx, "c.npz", (unsigned char *)deflated.data, deflated.len, &e), -1);
+  assert_int_equal(fe_npz_parse(ctx, "c.npz", (unsigned char *)deflated.data, deflated.len, &e),
+                   -1);
   char *text = tu_diag_text(ctx);
   assert_non_null(strstr(text, "c.npz: error: entry 'weight' is compressed"));
   assert_non_null(strstr(text, "np.savez_compressed"));
@@ -305,9 +306,12 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_hand_made_files),     cmocka_unit_test(test_writer_matches_numpy_layout),
-      cmocka_unit_test(test_round_trip_every_dtype), cmocka_unit_test(test_malformed_files),
-      cmocka_unit_test(test_npz_read),            cmocka_unit_test(test_npz_write_read),
+      cmocka_unit_test(test_hand_made_files),
+      cmocka_unit_test(test_writer_matches_numpy_layout),
+      cmocka_unit_test(test_round_trip_every_dtype),
+      cmocka_unit_test(test_malformed_files),
+      cmocka_unit_test(test_npz_read),
+      cmocka_unit_test(test_npz_write_read),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
