@@ -48,13 +48,13 @@ OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduc
             ops/manip_eval.c ops/nn.c ops/nn_util.c ops/conv.c ops/linalg.c ops/builtin.c
 
 # reference interpreter
-INTERP_SRCS :=
+INTERP_SRCS := interp/interp.c interp/relax.c interp/check.c interp/tir.c
 
 # passes
 OPT_SRCS :=
 
 # TVMScript reader
-FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c
+FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
             $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS)

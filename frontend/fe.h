@@ -14,4 +14,26 @@ IrModule *fe_parse(IrCtx *ctx, const IrSource *src);
 IrModule *fe_parse_file(IrCtx *ctx, const char *path);
 IrModule *fe_parse_string(IrCtx *ctx, const char *name, const char *text);
 
+/* npy.c: numpy .npy and .npz files (little-endian, C order; .npz entries
+ * stored uncompressed as np.savez writes them).  Readers report every
+ * malformed file as an error naming it (never reading past the bytes
+ * present) and return false / -1; the tensor data lives in ctx. */
+typedef struct {
+  IrSym name;     /* entry name without ".npy" */
+  IrTensorData t;
+} FeNpzEntry;
+
+bool fe_npy_parse(IrCtx *ctx, const char *name, const unsigned char *data, size_t len,
+                  IrTensorData *out);
+bool fe_npy_read(IrCtx *ctx, const char *path, IrTensorData *out);
+/* Appends t as a version 1.0 .npy; false when .npy cannot hold its dtype. */
+bool fe_npy_encode(const IrTensorData *t, IrBuf *out);
+/* The entries of a .npz in archive order; their count, or -1 on error. */
+int fe_npz_parse(IrCtx *ctx, const char *path, const unsigned char *data, size_t len,
+                 FeNpzEntry **out);
+int fe_npz_read(IrCtx *ctx, const char *path, FeNpzEntry **out);
+/* Appends a zip of stored NAME.npy entries; false as fe_npy_encode. */
+bool fe_npz_encode(const FeNpzEntry *entries, int n, IrBuf *out);
+uint32_t fe_crc32(const unsigned char *p, size_t n); /* zip's CRC-32 */
+
 #endif

@@ -1,9 +1,345 @@
-/* builtin.c - stub: no op of this category is implemented yet. */
+/*
+ * builtin.c - memory, device, effect and cross-level ops: R.memory.*,
+ * R.builtin.alloc_tensor, R.vm.*, R.hint_on_device, R.to_vdevice, R.print,
+ * R.assert_op, and the struct info of R.call_tir and its relatives.
+ *
+ * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
+ * storage, and the view is refused (an error naming the binding and both
+ * sizes) unless it fits, so no later kernel can touch memory outside the
+ * storage.  R.call_tir and the packed calls are evaluated by the interpreter
+ * itself, which has the module; here they only have inference.
+ */
+#include <string.h>
+
 #include "op.h"
+
+#define STORAGE_MAX ((uint64_t)1 << 34) /* bytes the interpreter will allocate */
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static IrSInfo *
+void_sinfo(IrCtx *ctx)
+{
+  return ir_sinfo_tuple(ctx, NULL, 0);
+}
+
+static Value *
+void_value(IrCtx *ctx)
+{
+  return op_tuple_new(ctx, NULL, 0);
+}
+
+/* The tensor struct info of a (shape, dtype) pair of call arguments. */
+static IrSInfo *
+tensor_of(OpInfer *in, const IrExpr *call, int shape_arg, int dtype_arg, IrSInfo **args)
+{
+  const IrExpr *const *a = (const IrExpr *const *)call->u.call.args;
+  int n = call->u.call.nargs;
+  IrDType dt = IR_VOID;
+  if (dtype_arg < n && a[dtype_arg]->kind == IR_EX_DTYPE)
+    dt = a[dtype_arg]->u.dtype;
+  if (shape_arg >= n) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "missing shape argument");
+    return NULL;
+  }
+  const IrSInfo *s = args[shape_arg];
+  if (a[shape_arg]->kind == IR_EX_SHAPE)
+    return ir_sinfo_tensor(in->ctx, a[shape_arg]->u.shape.values, a[shape_arg]->u.shape.n, dt, -1);
+  if (s->kind == IR_SI_SHAPE)
+    return ir_sinfo_tensor(in->ctx, s->u.shape.values, s->u.shape.ndim, dt, -1);
+  if (s->kind == IR_SI_OBJECT)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dt, -1);
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the shape argument is not a shape");
+  return NULL;
+}
+
+static const IrAttr *
+attr(const IrExpr *call, const char *name)
+{
+  return ir_attr_get(call->u.call.attrs, name);
+}
+
+/* ---- inference ------------------------------------------------------------ */
+
+static IrSInfo *
+infer_object(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  return ir_sinfo_object(in->ctx);
+}
+
+static IrSInfo *
+infer_void(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  return void_sinfo(in->ctx);
+}
+
+static IrSInfo *
+infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  return tensor_of(in, call, 2, 3, args); /* storage, offset, shape, dtype */
+}
+
+static IrSInfo *
+infer_builtin_alloc(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  return tensor_of(in, call, 0, 1, args); /* shape, dtype, device, scope */
+}
+
+static IrSInfo *
+infer_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  if (call->u.call.nargs < 1) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs an argument");
+    return NULL;
+  }
+  return args[0];
+}
+
+/* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the
+ * declared output struct info (a tuple when there are several). */
+static IrSInfo *
+infer_out_sinfo(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  int n = call->u.call.nsinfo_args;
+  if (n == 0) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs out_sinfo");
+    return NULL;
+  }
+  if (n == 1)
+    return call->u.call.sinfo_args[0];
+  return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
+}
+
+static IrSInfo *
+infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  const IrSInfo *c = call->u.call.nargs ? args[0] : NULL;
+  bool bad = !c;
+  if (c && c->kind == IR_SI_TENSOR)
+    bad = (c->u.tensor.dtype.code != IR_DT_VOID && c->u.tensor.dtype.code != IR_DT_BOOL) ||
+          (c->u.tensor.ndim > 0);
+  else if (c && c->kind == IR_SI_PRIM)
+    bad = c->u.prim.dtype.code != IR_DT_VOID && c->u.prim.dtype.code != IR_DT_BOOL;
+  if (bad) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the condition must be a bool scalar");
+    return NULL;
+  }
+  return void_sinfo(in->ctx);
+}
+
+/* ---- kernels -------------------------------------------------------------- */
+
+/* alloc_storage: zeroed bytes; size is args[0], the dtype args[dtype_arg]. */
+static Value *
+storage_new(OpEval *ev, const IrExpr *call, Value **args, int dtype_arg)
+{
+  const Value *size = args[0];
+  if (size->kind != VAL_SHAPE || size->u.shape.n != 1 || size->u.shape.dims[0] < 0 ||
+      (uint64_t)size->u.shape.dims[0] > STORAGE_MAX) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
+             "the size must be one non-negative byte count (at most 2^34)");
+    return NULL;
+  }
+  size_t n = (size_t)size->u.shape.dims[0];
+  Value *v = ir_alloc(ev->ctx, sizeof *v);
+  v->kind = VAL_STORAGE;
+  v->u.storage.bytes = ir_alloc(ev->ctx, n ? n : 1);
+  v->u.storage.nbytes = n;
+  if (dtype_arg < call->u.call.nargs && args[dtype_arg]->kind == VAL_DTYPE)
+    v->u.storage.dtype = args[dtype_arg]->u.dtype;
+  return v;
+}
+
+static Value *
+eval_memory_alloc_storage(OpEval *ev, const IrExpr *call, Value **args)
+{
+  return storage_new(ev, call, args, 3); /* size, device, scope, dtype */
+}
+
+static Value *
+eval_vm_alloc_storage(OpEval *ev, const IrExpr *call, Value **args)
+{
+  return storage_new(ev, call, args, 2); /* size, device, dtype, scope */
+}
+
+/* Bytes of a tensor of shape s and dtype t, or -1 when it overflows. */
+static int64_t
+tensor_bytes(const Value *s, IrDType t)
+{
+  int64_t n = ir_dtype_bytes(t);
+  for (int i = 0; i < s->u.shape.n; i++) {
+    int64_t d = s->u.shape.dims[i];
+    if (d < 0 || (d > 0 && n > INT64_MAX / d))
+      return -1;
+    n *= d;
+  }
+  return n;
+}
+
+static Value *
+eval_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
+{
+  const IrOpDef *op = call->u.call.op;
+  Value *st = args[0];
+  if (call->u.call.nargs < 4 || st->kind != VAL_STORAGE || args[1]->kind != VAL_PRIM ||
+      args[2]->kind != VAL_SHAPE || args[3]->kind != VAL_DTYPE) {
+    op_error(ev->ctx, ev->loc, ev->binding, op, "expects storage, offset, shape and dtype");
+    return NULL;
+  }
+  if (st->u.storage.killed) {
+    op_error(ev->ctx, ev->loc, ev->binding, op, "the storage was already killed");
+    return NULL;
+  }
+  int64_t offset = args[1]->u.prim.i;
+  int64_t bytes = tensor_bytes(args[2], args[3]->u.dtype);
+  int64_t have = (int64_t)st->u.storage.nbytes;
+  if (bytes < 0 || offset < 0 || offset > have || bytes > have - offset) {
+    op_error(ev->ctx, ev->loc, ev->binding, op,
+             "tensor of %lld bytes at offset %lld does not fit in storage of %lld bytes",
+             (long long)bytes, (long long)offset, (long long)have);
+    return NULL;
+  }
+  IrTensorData d;
+  d.dtype = args[3]->u.dtype;
+  d.ndim = args[2]->u.shape.n;
+  d.shape = args[2]->u.shape.dims;
+  d.data = st->u.storage.bytes + offset;
+  d.nbytes = (size_t)bytes;
+  Value *v = op_tensor_from_data(ev->ctx, &d);
+  v->u.tensor.storage = st;
+  return v;
+}
+
+static Value *
+eval_kill(OpEval *ev, const IrExpr *call, Value **args)
+{
+  if (call->u.call.nargs > 0 && args[0]->kind == VAL_STORAGE)
+    args[0]->u.storage.killed = true;
+  return void_value(ev->ctx);
+}
+
+static Value *
+eval_builtin_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
+{
+  if (call->u.call.nargs < 2 || args[0]->kind != VAL_SHAPE || args[1]->kind != VAL_DTYPE) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a shape and a dtype");
+    return NULL;
+  }
+  return op_tensor_new(ev->ctx, args[1]->u.dtype, args[0]->u.shape.n, args[0]->u.shape.dims,
+                       ev->loc);
+}
+
+static Value *
+eval_identity(OpEval *ev, const IrExpr *call, Value **args)
+{
+  return args[0];
+}
+
+/* Replaces each "{}" of format by the next value (values left over are
+ * appended, separated by spaces; an empty format prints the values so). */
+static void
+format_values(const char *format, Value **values, int n, IrBuf *out)
+{
+  int next = 0;
+  for (const char *p = format; *p; p++) {
+    if (p[0] == '{' && p[1] == '}' && next < n) {
+      op_value_print(values[next++], out);
+      p++;
+    } else {
+      ir_buf_put(out, p, 1);
+    }
+  }
+  for (; next < n; next++) {
+    if (out->len)
+      ir_buf_puts(out, " ");
+    op_value_print(values[next], out);
+  }
+}
+
+static const char *
+format_of(const IrExpr *call)
+{
+  const IrAttr *f = attr(call, "format");
+  return f && f->kind == IR_AT_STR ? f->u.s : "";
+}
+
+static Value *
+eval_print(OpEval *ev, const IrExpr *call, Value **args)
+{
+  format_values(format_of(call), args, call->u.call.nargs, ev->print_out);
+  ir_buf_puts(ev->print_out, "\n");
+  return void_value(ev->ctx);
+}
+
+static Value *
+eval_assert(OpEval *ev, const IrExpr *call, Value **args)
+{
+  const Value *c = call->u.call.nargs ? args[0] : NULL;
+  int truth = -1;
+  if (c && c->kind == VAL_PRIM)
+    truth = c->u.prim.i != 0 || c->u.prim.f != 0;
+  else if (c && c->kind == VAL_TENSOR && c->u.tensor.t.ndim == 0)
+    truth = op_get_f(&c->u.tensor.t, 0) != 0;
+  if (truth < 0) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "the condition must be a bool scalar");
+    return NULL;
+  }
+  if (!truth) {
+    IrBuf msg = {0};
+    format_values(format_of(call), args + 1, call->u.call.nargs - 1, &msg);
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "assertion failed%s%s",
+             msg.len ? ": " : "", msg.len ? msg.data : "");
+    ir_buf_free(&msg);
+    return NULL;
+  }
+  return void_value(ev->ctx);
+}
+
+/* ---- the table -------------------------------------------------------------- */
+
+static const OpImpl alloc_storage_impl = {infer_object, eval_memory_alloc_storage, NULL};
+static const OpImpl vm_alloc_storage_impl = {infer_object, eval_vm_alloc_storage, NULL};
+static const OpImpl alloc_tensor_impl = {infer_view, eval_alloc_tensor, NULL};
+static const OpImpl kill_impl = {infer_void, eval_kill, NULL};
+static const OpImpl builtin_alloc_impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL};
+static const OpImpl identity_impl = {infer_identity, eval_identity, NULL};
+static const OpImpl print_impl = {infer_void, eval_print, NULL};
+static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
+static const OpImpl out_sinfo_impl = {infer_out_sinfo, NULL, NULL};
+static const OpImpl call_tir_dyn_impl = {infer_void, NULL, NULL};
 
 const OpImpl *
 op_builtin_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  switch (id) {
+  case IR_OP_MEMORY_ALLOC_STORAGE:
+    return &alloc_storage_impl;
+  case IR_OP_VM_ALLOC_STORAGE:
+    return &vm_alloc_storage_impl;
+  case IR_OP_MEMORY_ALLOC_TENSOR:
+  case IR_OP_VM_ALLOC_TENSOR:
+    return &alloc_tensor_impl;
+  case IR_OP_MEMORY_KILL_STORAGE:
+  case IR_OP_MEMORY_KILL_TENSOR:
+  case IR_OP_VM_KILL_OBJECT:
+    return &kill_impl;
+  case IR_OP_BUILTIN_ALLOC_TENSOR:
+    return &builtin_alloc_impl;
+  case IR_OP_HINT_ON_DEVICE:
+  case IR_OP_TO_VDEVICE:
+    return &identity_impl;
+  case IR_OP_PRINT:
+    return &print_impl;
+  case IR_OP_ASSERT_OP:
+    return &assert_impl;
+  case IR_OP_CALL_TIR:
+  case IR_OP_CALL_TIR_INPLACE:
+  case IR_OP_CALL_DPS_PACKED:
+  case IR_OP_CALL_PURE_PACKED:
+    return &out_sinfo_impl;
+  case IR_OP_VM_CALL_TIR_DYN:
+    return &call_tir_dyn_impl;
+  default:
+    return NULL;
+  }
 }

@@ -1,0 +1,814 @@
+/*
+ * tir.c - a scalar interpreter for T.prim_func bodies, and the evaluation of
+ * symbolic dimensions at the Relax level.
+ *
+ * Loops of every kind run serially; a block binds its iterators, allocates
+ * its buffers zeroed, and runs T.init when every reduce iterator is at the
+ * minimum of its domain.  Every load and store checks every index against
+ * the shape of the tensor bound to the buffer, so a wrong kernel is an
+ * error naming the buffer, the index and the shape, never an access outside
+ * the data.  Semantics: integers in exact int64 (wrapping, never undefined
+ * behaviour), "//" and "%" floor, T.truncmod and T.truncdiv truncate;
+ * floats are computed in double and rounded to their dtype at stores and
+ * casts.  Variables and buffers live on two stacks scanned from the top,
+ * which gives TIR's lexical scoping without allocation per iteration.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp_int.h"
+
+typedef struct {
+  const IrPrimExpr *var;
+  Scalar v;
+} VarSlot;
+
+typedef struct {
+  const IrBuffer *buf;
+  IrTensorData *t;
+  bool owned; /* t and its data are malloc'd by T.alloc_buffer */
+} BufSlot;
+
+typedef struct {
+  Interp *in;
+  const char *func;   /* the prim_func's name, NULL for Relax dims */
+  const Frame *frame; /* Relax symbolic values (dims only), or NULL */
+  VarSlot *vars;
+  int nvars, capvars;
+  BufSlot *bufs;
+  int nbufs, capbufs;
+  IrLoc loc; /* the statement being run */
+} Tir;
+
+#define TIR_MAX_ALLOC ((int64_t)1 << 32) /* bytes of one T.alloc_buffer */
+
+static void
+tir_error(Tir *t, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  if (t->in->binding)
+    ir_buf_printf(&b, "in binding '%s': ", t->in->binding);
+  if (t->func)
+    ir_buf_printf(&b, "in prim_func '%s': ", t->func);
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  ir_error(t->in->ctx, t->loc.src ? t->loc : t->in->loc, "%s", b.data);
+  ir_buf_free(&b);
+}
+
+static Scalar
+mk_i(IrDType t, int64_t v)
+{
+  Scalar s = {t, v, (double)v};
+  return s;
+}
+
+static Scalar
+mk_f(IrDType t, double v)
+{
+  Scalar s = {t, 0, v};
+  return s;
+}
+
+static double
+as_f(Scalar s)
+{
+  if (scalar_is_float(s.dtype))
+    return s.f;
+  return s.dtype.code == IR_DT_UINT ? (double)(uint64_t)s.i : (double)s.i;
+}
+
+/* A double converted to an integer by truncation, saturating (NaN is 0). */
+static int64_t
+to_int(double d)
+{
+  if (d != d)
+    return 0;
+  if (d >= 9.2233720368547758e18)
+    return INT64_MAX;
+  if (d <= -9.2233720368547758e18)
+    return INT64_MIN;
+  return (int64_t)d;
+}
+
+/* s converted to dtype t (T.Cast): floats rounded, integers wrapped. */
+static Scalar
+cast_to(IrDType t, Scalar s)
+{
+  if (scalar_is_float(t))
+    return mk_f(t, ir_float_round(t, as_f(s)));
+  if (t.code == IR_DT_BOOL)
+    return mk_i(t, scalar_is_float(s.dtype) ? s.f != 0 : s.i != 0);
+  int64_t v = scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
+  if (t.bits < 64 && t.code == IR_DT_INT) {
+    uint64_t m = (uint64_t)1 << (t.bits - 1), u = (uint64_t)v & (((uint64_t)1 << t.bits) - 1);
+    v = (int64_t)((u ^ m) - m);
+  } else if (t.bits < 64 && t.code == IR_DT_UINT) {
+    v = (int64_t)((uint64_t)v & (((uint64_t)1 << t.bits) - 1));
+  }
+  return mk_i(t, v);
+}
+
+/* ---- the two stacks ---------------------------------------------------- */
+
+static void
+push_var(Tir *t, const IrPrimExpr *var, Scalar v)
+{
+  if (t->nvars == t->capvars) {
+    t->capvars = t->capvars ? 2 * t->capvars : 32;
+    t->vars = realloc(t->vars, sizeof *t->vars * (size_t)t->capvars);
+    if (!t->vars)
+      UNREACHABLE();
+  }
+  t->vars[t->nvars].var = var;
+  t->vars[t->nvars++].v = v;
+}
+
+static void
+push_buf(Tir *t, const IrBuffer *buf, IrTensorData *data, bool owned)
+{
+  if (t->nbufs == t->capbufs) {
+    t->capbufs = t->capbufs ? 2 * t->capbufs : 16;
+    t->bufs = realloc(t->bufs, sizeof *t->bufs * (size_t)t->capbufs);
+    if (!t->bufs)
+      UNREACHABLE();
+  }
+  t->bufs[t->nbufs].buf = buf;
+  t->bufs[t->nbufs].t = data;
+  t->bufs[t->nbufs++].owned = owned;
+}
+
+/* Pops buffers down to n, freeing those T.alloc_buffer made. */
+static void
+pop_bufs(Tir *t, int n)
+{
+  while (t->nbufs > n) {
+    BufSlot *b = &t->bufs[--t->nbufs];
+    if (b->owned) {
+      free(b->t->data);
+      free(b->t->shape);
+      free(b->t);
+    }
+  }
+}
+
+static bool
+lookup_var(Tir *t, const IrPrimExpr *var, Scalar *out)
+{
+  for (int i = t->nvars - 1; i >= 0; i--)
+    if (t->vars[i].var == var) {
+      *out = t->vars[i].v;
+      return true;
+    }
+  int64_t v;
+  if (t->frame && interp_sym_get(t->frame, var, &v)) {
+    *out = mk_i(var->dtype, v);
+    return true;
+  }
+  return false;
+}
+
+static IrTensorData *
+lookup_buf(Tir *t, const IrBuffer *buf)
+{
+  for (int i = t->nbufs - 1; i >= 0; i--)
+    if (t->bufs[i].buf == buf)
+      return t->bufs[i].t;
+  tir_error(t, "buffer '%s' is not bound here", buf->name);
+  return NULL;
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+static bool eval(Tir *t, const IrPrimExpr *e, Scalar *out);
+
+/* The flat element index of buf[idx...], checked against the shape. */
+static bool
+element_index(Tir *t, const IrBuffer *buf, IrPrimExpr **idx, int n, IrTensorData **data,
+              int64_t *flat)
+{
+  IrTensorData *d = lookup_buf(t, buf);
+  if (!d)
+    return false;
+  if (n != d->ndim) {
+    tir_error(t, "buffer '%s' of %d dimensions indexed with %d", buf->name, d->ndim, n);
+    return false;
+  }
+  int64_t at[64], f = 0;
+  for (int i = 0; i < n; i++) {
+    Scalar s;
+    if (!eval(t, idx[i], &s))
+      return false;
+    at[i < 64 ? i : 63] = s.i;
+    if (scalar_is_float(s.dtype) || s.i < 0 || s.i >= d->shape[i] || i >= 64) {
+      IrBuf b = {0};
+      for (int k = 0; k <= i && k < 64; k++)
+        ir_buf_printf(&b, k ? ", %lld" : "%lld", (long long)at[k]);
+      ir_buf_puts(&b, i + 1 < n ? ", ..." : "");
+      IrBuf shape = {0};
+      for (int k = 0; k < d->ndim; k++)
+        ir_buf_printf(&shape, k ? ", %lld" : "%lld", (long long)d->shape[k]);
+      tir_error(t, "index [%s] of buffer '%s' is out of bounds for shape (%s)", b.data, buf->name,
+                shape.data ? shape.data : "");
+      ir_buf_free(&b);
+      ir_buf_free(&shape);
+      return false;
+    }
+    f = f * d->shape[i] + s.i;
+  }
+  *data = d;
+  *flat = f;
+  return true;
+}
+
+static bool
+eval_load(Tir *t, const IrPrimExpr *e, Scalar *out)
+{
+  IrTensorData *d;
+  int64_t i;
+  if (!element_index(t, e->u.load.buffer, e->u.load.indices, e->u.load.n, &d, &i))
+    return false;
+  if (scalar_is_float(d->dtype))
+    *out = mk_f(d->dtype, op_get_f(d, i));
+  else
+    *out = mk_i(d->dtype, op_get_i(d, i));
+  return true;
+}
+
+static int64_t
+floor_div(int64_t a, int64_t b)
+{
+  if (b == -1)
+    return (int64_t)(0 - (uint64_t)a);
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Integer binary operation; false after an error (division by zero). */
+static bool
+int_bin(Tir *t, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
+{
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  if ((k == IR_PE_DIV || k == IR_PE_MOD || k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) && !b) {
+    tir_error(t, "integer division by zero");
+    return false;
+  }
+  switch (k) {
+  case IR_PE_ADD:
+    *r = (int64_t)(ua + ub);
+    break;
+  case IR_PE_SUB:
+    *r = (int64_t)(ua - ub);
+    break;
+  case IR_PE_MUL:
+    *r = (int64_t)(ua * ub);
+    break;
+  case IR_PE_DIV:
+    *r = b == -1 ? (int64_t)(0 - ua) : a / b;
+    break;
+  case IR_PE_MOD:
+    *r = b == -1 ? 0 : a % b;
+    break;
+  case IR_PE_FLOORDIV:
+    *r = floor_div(a, b);
+    break;
+  case IR_PE_FLOORMOD:
+    *r = (int64_t)(ua - (uint64_t)floor_div(a, b) * ub);
+    break;
+  case IR_PE_MIN:
+    *r = a < b ? a : b;
+    break;
+  case IR_PE_MAX:
+    *r = a > b ? a : b;
+    break;
+  case IR_PE_EQ:
+    *r = a == b;
+    break;
+  case IR_PE_NE:
+    *r = a != b;
+    break;
+  case IR_PE_LT:
+    *r = a < b;
+    break;
+  case IR_PE_LE:
+    *r = a <= b;
+    break;
+  case IR_PE_GT:
+    *r = a > b;
+    break;
+  case IR_PE_GE:
+    *r = a >= b;
+    break;
+  default:
+    UNREACHABLE();
+  }
+  return true;
+}
+
+static double
+float_bin(IrPrimKind k, double a, double b)
+{
+  switch (k) {
+  case IR_PE_ADD:
+    return a + b;
+  case IR_PE_SUB:
+    return a - b;
+  case IR_PE_MUL:
+    return a * b;
+  case IR_PE_DIV:
+    return a / b;
+  case IR_PE_MOD:
+    return fmod(a, b);
+  case IR_PE_FLOORDIV:
+    return floor(a / b);
+  case IR_PE_FLOORMOD:
+    return a - floor(a / b) * b;
+  case IR_PE_MIN:
+    return a < b ? a : b;
+  case IR_PE_MAX:
+    return a > b ? a : b;
+  case IR_PE_EQ:
+    return a == b;
+  case IR_PE_NE:
+    return a != b;
+  case IR_PE_LT:
+    return a < b;
+  case IR_PE_LE:
+    return a <= b;
+  case IR_PE_GT:
+    return a > b;
+  case IR_PE_GE:
+    return a >= b;
+  default:
+    UNREACHABLE();
+  }
+  return 0;
+}
+
+static bool
+eval_bin(Tir *t, const IrPrimExpr *e, Scalar *out)
+{
+  Scalar a, b;
+  IrPrimKind k = e->kind;
+  if (!eval(t, e->u.bin.a, &a))
+    return false;
+  if (k == IR_PE_AND || k == IR_PE_OR) { /* short-circuit, as C does */
+    bool x = scalar_is_float(a.dtype) ? a.f != 0 : a.i != 0;
+    if (x == (k == IR_PE_OR)) {
+      *out = mk_i(IR_BOOL, x);
+      return true;
+    }
+    if (!eval(t, e->u.bin.b, &b))
+      return false;
+    *out = mk_i(IR_BOOL, scalar_is_float(b.dtype) ? b.f != 0 : b.i != 0);
+    return true;
+  }
+  if (!eval(t, e->u.bin.b, &b))
+    return false;
+  bool cmp = k >= IR_PE_EQ && k <= IR_PE_GE;
+  if (scalar_is_float(a.dtype) || scalar_is_float(b.dtype)) {
+    double r = float_bin(k, as_f(a), as_f(b));
+    *out = cmp ? mk_i(IR_BOOL, r != 0) : mk_f(e->dtype, r);
+    return true;
+  }
+  int64_t r = 0;
+  if (!int_bin(t, k, a.i, b.i, &r))
+    return false;
+  *out = mk_i(cmp ? IR_BOOL : e->dtype, r);
+  return true;
+}
+
+/* T.max_value / T.min_value of dtype d. */
+static Scalar
+limit_value(IrDType d, bool max)
+{
+  if (scalar_is_float(d)) {
+    double v = d.bits == 16 ? 65504.0 : d.bits == 32 ? FLT_MAX : DBL_MAX;
+    return mk_f(d, max ? v : -v);
+  }
+  if (d.code == IR_DT_BOOL)
+    return mk_i(d, max);
+  if (d.code == IR_DT_UINT)
+    return mk_i(d, max ? (d.bits >= 64 ? -1 : (int64_t)(((uint64_t)1 << d.bits) - 1)) : 0);
+  int64_t hi = d.bits >= 64 ? INT64_MAX : (int64_t)(((uint64_t)1 << (d.bits - 1)) - 1);
+  return mk_i(d, max ? hi : -hi - 1);
+}
+
+static double
+sigmoid(double x)
+{
+  return 1 / (1 + exp(-x));
+}
+
+static double
+rsqrt(double x)
+{
+  return 1 / sqrt(x);
+}
+
+static double
+exp10_(double x)
+{
+  return pow(10, x);
+}
+
+static const struct {
+  const char *name;
+  double (*fn)(double);
+} unary_math[] = {
+    {"tir.exp", exp},     {"tir.exp2", exp2},       {"tir.exp10", exp10_},
+    {"tir.log", log},     {"tir.log2", log2},       {"tir.log10", log10},
+    {"tir.log1p", log1p}, {"tir.expm1", expm1},     {"tir.sqrt", sqrt},
+    {"tir.rsqrt", rsqrt}, {"tir.tanh", tanh},       {"tir.sigmoid", sigmoid},
+    {"tir.erf", erf},     {"tir.fabs", fabs},       {"tir.floor", floor},
+    {"tir.ceil", ceil},   {"tir.round", nearbyint}, {"tir.nearbyint", nearbyint},
+    {"tir.trunc", trunc}, {"tir.sin", sin},         {"tir.cos", cos},
+    {"tir.tan", tan},     {"tir.asin", asin},       {"tir.acos", acos},
+    {"tir.atan", atan},   {"tir.sinh", sinh},       {"tir.cosh", cosh},
+};
+
+static bool
+eval_math(Tir *t, const IrPrimExpr *e, Scalar *a, int n, Scalar *out)
+{
+  const char *op = e->u.call.op;
+  for (size_t i = 0; i < sizeof unary_math / sizeof unary_math[0]; i++)
+    if (strcmp(op, unary_math[i].name) == 0 && n == 1) {
+      *out = mk_f(e->dtype, unary_math[i].fn(as_f(a[0])));
+      return true;
+    }
+  if (strcmp(op, "tir.abs") == 0 && n == 1) {
+    *out = scalar_is_float(a[0].dtype)
+               ? mk_f(e->dtype, fabs(a[0].f))
+               : mk_i(e->dtype, a[0].i < 0 ? (int64_t)(0 - (uint64_t)a[0].i) : a[0].i);
+    return true;
+  }
+  if ((strcmp(op, "tir.pow") == 0 || strcmp(op, "tir.power") == 0) && n == 2) {
+    *out = mk_f(e->dtype, pow(as_f(a[0]), as_f(a[1])));
+    return true;
+  }
+  if (strcmp(op, "tir.fmod") == 0 && n == 2) {
+    *out = mk_f(e->dtype, fmod(as_f(a[0]), as_f(a[1])));
+    return true;
+  }
+  if ((strcmp(op, "tir.isnan") == 0 || strcmp(op, "tir.isinf") == 0 ||
+       strcmp(op, "tir.isfinite") == 0) &&
+      n == 1) {
+    double x = as_f(a[0]);
+    bool r = op[5] == 'n' ? isnan(x) : op[6] == 'i' ? isinf(x) : isfinite(x);
+    *out = mk_i(IR_BOOL, r);
+    return true;
+  }
+  if (strcmp(op, "tir.likely") == 0 && n == 1) {
+    *out = a[0];
+    return true;
+  }
+  tir_error(t, "unknown intrinsic '%s' with %d argument%s", op, n, n == 1 ? "" : "s");
+  return false;
+}
+
+static bool
+eval_call(Tir *t, const IrPrimExpr *e, Scalar *out)
+{
+  const char *op = e->u.call.op;
+  int n = e->u.call.n;
+  if (strcmp(op, "tir.if_then_else") == 0 && n == 3) { /* lazy: guards loads */
+    Scalar c;
+    if (!eval(t, e->u.call.args[0], &c))
+      return false;
+    return eval(t, e->u.call.args[c.i ? 1 : 2], out);
+  }
+  if (strcmp(op, "tir.max_value") == 0 || strcmp(op, "tir.min_value") == 0) {
+    *out = limit_value(e->dtype, op[5] == 'a');
+    return true;
+  }
+  Scalar a[8];
+  if (n > 8) {
+    tir_error(t, "intrinsic '%s' with %d arguments is not supported", op, n);
+    return false;
+  }
+  for (int i = 0; i < n; i++)
+    if (!eval(t, e->u.call.args[i], &a[i]))
+      return false;
+  return eval_math(t, e, a, n, out);
+}
+
+static bool
+eval(Tir *t, const IrPrimExpr *e, Scalar *out)
+{
+  switch (e->kind) {
+  case IR_PE_INT:
+    *out = mk_i(e->dtype, e->u.int_value);
+    return true;
+  case IR_PE_FLOAT:
+    *out = mk_f(e->dtype, e->u.float_value);
+    return true;
+  case IR_PE_STR:
+    tir_error(t, "a string is not a value");
+    return false;
+  case IR_PE_VAR:
+    if (lookup_var(t, e, out))
+      return true;
+    tir_error(t, "variable '%s' has no value", e->u.var);
+    return false;
+  case IR_PE_LOAD:
+    return eval_load(t, e, out);
+  case IR_PE_NOT:
+    if (!eval(t, e->u.bin.a, out))
+      return false;
+    *out = mk_i(IR_BOOL, scalar_is_float(out->dtype) ? out->f == 0 : out->i == 0);
+    return true;
+  case IR_PE_CAST:
+    if (!eval(t, e->u.bin.a, out))
+      return false;
+    *out = cast_to(e->dtype, *out);
+    return true;
+  case IR_PE_SELECT: {
+    Scalar c, a, b;
+    if (!eval(t, e->u.select.cond, &c) || !eval(t, e->u.select.a, &a) ||
+        !eval(t, e->u.select.b, &b))
+      return false;
+    *out = c.i ? a : b;
+    return true;
+  }
+  case IR_PE_CALL:
+    return eval_call(t, e, out);
+  default:
+    return eval_bin(t, e, out);
+  }
+}
+
+/* ---- statements -------------------------------------------------------- */
+
+static bool exec(Tir *t, const IrStmt *s);
+
+static bool
+eval_int(Tir *t, const IrPrimExpr *e, int64_t *out)
+{
+  Scalar s;
+  if (!eval(t, e, &s))
+    return false;
+  *out = scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
+  return true;
+}
+
+static bool
+exec_for(Tir *t, const IrStmt *s)
+{
+  int64_t min, extent;
+  if (!eval_int(t, s->u.loop.min, &min) || !eval_int(t, s->u.loop.extent, &extent))
+    return false;
+  int slot = t->nvars;
+  push_var(t, s->u.loop.var, mk_i(s->u.loop.var->dtype, min));
+  bool ok = true;
+  for (int64_t i = 0; ok && i < extent; i++) {
+    t->vars[slot].v = mk_i(s->u.loop.var->dtype, min + i);
+    ok = exec(t, s->u.loop.body);
+  }
+  t->nvars = slot;
+  return ok;
+}
+
+/* A zeroed tensor for T.alloc_buffer, malloc'd; NULL after an error. */
+static IrTensorData *
+alloc_buffer(Tir *t, const IrBuffer *buf)
+{
+  int64_t count = 1, shape[64];
+  int bytes = ir_dtype_bytes(buf->dtype);
+  if (buf->ndim > 64 || bytes <= 0) {
+    tir_error(t, "buffer '%s' cannot be allocated", buf->name);
+    return NULL;
+  }
+  for (int i = 0; i < buf->ndim; i++) {
+    if (!eval_int(t, buf->shape[i], &shape[i]))
+      return NULL;
+    if (shape[i] < 0 || (shape[i] > 0 && count > TIR_MAX_ALLOC / shape[i])) {
+      tir_error(t, "buffer '%s': dimension %d of %lld is negative or too large", buf->name, i,
+                (long long)shape[i]);
+      return NULL;
+    }
+    count *= shape[i];
+  }
+  if (count > TIR_MAX_ALLOC / bytes) {
+    tir_error(t, "buffer '%s' is too large to allocate", buf->name);
+    return NULL;
+  }
+  IrTensorData *d = calloc(1, sizeof *d);
+  d->dtype = buf->dtype;
+  d->ndim = buf->ndim;
+  d->shape = calloc((size_t)(buf->ndim ? buf->ndim : 1), sizeof(int64_t));
+  memcpy(d->shape, shape, sizeof(int64_t) * (size_t)buf->ndim);
+  d->nbytes = (size_t)(count * bytes);
+  d->data = calloc(d->nbytes ? d->nbytes : 1, 1);
+  if (!d->data || !d->shape)
+    UNREACHABLE();
+  return d;
+}
+
+static bool
+push_alloc(Tir *t, const IrBuffer *buf)
+{
+  IrTensorData *d = alloc_buffer(t, buf);
+  if (d)
+    push_buf(t, buf, d, true);
+  return d != NULL;
+}
+
+/* Are all reduce iterators of the block (pushed from `base`) at their
+ * domain minimum? */
+static bool
+at_reduce_start(Tir *t, const IrTirBlock *b, int base, bool *ok)
+{
+  for (int i = 0; i < b->niters; i++) {
+    if (b->iters[i].kind != IR_ITER_REDUCE)
+      continue;
+    int64_t min;
+    if (!eval_int(t, b->iters[i].dom.min, &min)) {
+      *ok = false;
+      return false;
+    }
+    if (t->vars[base + i].v.i != min)
+      return false;
+  }
+  return true;
+}
+
+static bool
+exec_block(Tir *t, const IrTirBlock *b)
+{
+  int base = t->nvars, bufs = t->nbufs;
+  bool ok = true;
+  Scalar v[64];
+  if (b->niters > 64) {
+    tir_error(t, "block '%s' has too many iterators", b->name);
+    return false;
+  }
+  for (int i = 0; ok && i < b->niters; i++) /* bindings see the outer vars only */
+    ok = eval(t, b->iters[i].binding, &v[i]);
+  for (int i = 0; ok && i < b->niters; i++)
+    push_var(t, b->iters[i].var, cast_to(b->iters[i].var->dtype, v[i]));
+  for (int i = 0; ok && i < b->nallocs; i++)
+    ok = push_alloc(t, b->allocs[i]);
+  if (ok && b->init && at_reduce_start(t, b, base, &ok) && ok)
+    ok = exec(t, b->init);
+  if (ok && b->body)
+    ok = exec(t, b->body);
+  t->nvars = base;
+  pop_bufs(t, bufs);
+  return ok;
+}
+
+static bool
+exec_store(Tir *t, const IrStmt *s)
+{
+  IrTensorData *d;
+  int64_t i;
+  Scalar v;
+  if (!eval(t, s->u.store.value, &v) ||
+      !element_index(t, s->u.store.buffer, s->u.store.indices, s->u.store.n, &d, &i))
+    return false;
+  if (scalar_is_float(v.dtype))
+    op_set_f(d, i, v.f);
+  else if (scalar_is_float(d->dtype))
+    op_set_f(d, i, as_f(v));
+  else
+    op_set_i(d, i, v.i);
+  return true;
+}
+
+static bool
+exec(Tir *t, const IrStmt *s)
+{
+  if (!s)
+    return true;
+  t->loc = s->loc;
+  switch (s->kind) {
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++)
+      if (!exec(t, s->u.seq.stmts[i]))
+        return false;
+    return true;
+  case IR_ST_FOR:
+    return exec_for(t, s);
+  case IR_ST_BLOCK:
+    return exec_block(t, s->u.block);
+  case IR_ST_STORE:
+    return exec_store(t, s);
+  case IR_ST_LET: {
+    Scalar v;
+    if (!eval(t, s->u.let.value, &v))
+      return false;
+    int base = t->nvars;
+    push_var(t, s->u.let.var, v);
+    bool ok = exec(t, s->u.let.body);
+    t->nvars = base;
+    return ok;
+  }
+  case IR_ST_IF: {
+    Scalar c;
+    if (!eval(t, s->u.branch.cond, &c))
+      return false;
+    return exec(t, c.i ? s->u.branch.then_ : s->u.branch.else_);
+  }
+  case IR_ST_EVALUATE: {
+    Scalar v;
+    return eval(t, s->u.eval, &v);
+  }
+  case IR_ST_ALLOC: {
+    int bufs = t->nbufs;
+    bool ok = push_alloc(t, s->u.alloc.buffer) && exec(t, s->u.alloc.body);
+    pop_bufs(t, bufs);
+    return ok;
+  }
+  }
+  return true;
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+/* Binds parameter i: pass 0 scalars, pass 1 buffers' dtypes, ranks and bare
+ * shape vars, pass 2 checks every dimension. */
+static bool
+bind_param(Tir *t, const IrPrimParam *p, int i, const Value *a, int pass)
+{
+  char x[16], y[16];
+  if (!p->buffer) {
+    if (pass != 0)
+      return true;
+    if (a->kind != VAL_PRIM) {
+      tir_error(t, "parameter %d ('%s') is a scalar but the argument is not", i, p->var->u.var);
+      return false;
+    }
+    Scalar s = scalar_is_float(a->u.prim.dtype) ? mk_f(a->u.prim.dtype, a->u.prim.f)
+                                                : mk_i(a->u.prim.dtype, a->u.prim.i);
+    push_var(t, p->var, cast_to(p->var->dtype, s));
+    return true;
+  }
+  const IrBuffer *b = p->buffer;
+  if (pass == 0)
+    return true;
+  if (a->kind != VAL_TENSOR) {
+    tir_error(t, "buffer parameter '%s' needs a tensor argument", b->name);
+    return false;
+  }
+  const IrTensorData *d = &a->u.tensor.t;
+  if (pass == 1 && (!ir_dtype_eq(d->dtype, b->dtype) || d->ndim != b->ndim)) {
+    tir_error(t, "buffer '%s' is %s of %d dimensions but the argument is %s of %d", b->name,
+              ir_dtype_str(b->dtype, x), b->ndim, ir_dtype_str(d->dtype, y), d->ndim);
+    return false;
+  }
+  for (int k = 0; k < b->ndim; k++) {
+    Scalar s;
+    if (pass == 1 && b->shape[k]->kind == IR_PE_VAR && !lookup_var(t, b->shape[k], &s))
+      push_var(t, b->shape[k], mk_i(b->shape[k]->dtype, d->shape[k]));
+    if (pass == 2 && !eval(t, b->shape[k], &s))
+      return false;
+    if (pass == 2 && s.i != d->shape[k]) {
+      IrBuf text = {0};
+      ir_prim_expr_print(b->shape[k], &text);
+      tir_error(t, "buffer '%s' dimension %d is %s = %lld but the argument's is %lld", b->name, k,
+                text.data ? text.data : "?", (long long)s.i, (long long)d->shape[k]);
+      ir_buf_free(&text);
+      return false;
+    }
+  }
+  if (pass == 2)
+    push_buf(t, b, (IrTensorData *)d, false);
+  return true;
+}
+
+bool
+interp_prim_call(Interp *in, const char *name, const IrPrimFunc *pf, Value **args, int nargs)
+{
+  Tir t = {in, name, NULL, NULL, 0, 0, NULL, 0, 0, {0}};
+  if (nargs != pf->nparams) {
+    tir_error(&t, "takes %d arguments, got %d", pf->nparams, nargs);
+    return false;
+  }
+  bool ok = true;
+  for (int pass = 0; pass < 3 && ok; pass++)
+    for (int i = 0; i < nargs && ok; i++)
+      ok = bind_param(&t, &pf->params[i], i, args[i], pass);
+  if (ok)
+    ok = exec(&t, pf->body);
+  pop_bufs(&t, 0);
+  free(t.vars);
+  free(t.bufs);
+  return ok;
+}
+
+bool
+interp_eval_dim(Interp *in, const Frame *f, const IrPrimExpr *e, Scalar *out)
+{
+  Tir t = {in, NULL, f, NULL, 0, 0, NULL, 0, 0, {0}};
+  bool ok = eval(&t, e, out);
+  if (ok && scalar_is_float(out->dtype))
+    out->i = to_int(out->f);
+  free(t.vars);
+  free(t.bufs);
+  return ok;
+}
