@@ -278,7 +278,8 @@ def run_run_error_case(case, rng, work):
         msg = str(e)
     if "exited 1:" not in msg:
         return [("run", "fail", msg)]
-    if not any(w.lower() in msg.lower() for w in case.words):
+    text = msg.split("error:", 1)[-1].lower()  # not the file name
+    if not any(w.lower() in text for w in case.words):
         return [("run", "fail", f"message lacks any of {case.words}: {msg}")]
     return [("run", "pass", "")]
 
