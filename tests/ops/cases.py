@@ -125,6 +125,9 @@ def elementwise_cases():
     c.append(Case("abs_i32", "R.abs(x)", [x_((5,), I32, "smallint")], np.abs))
     c.append(Case("exp_scalar", "R.exp(x)", [x_(())], refs.unary(np.exp)))
     c.append(Case("log_special", "R.log(x)", [x_((4,), kind="special")], refs.unary(np.log)))
+    c.append(Case("divide_by_zero", "R.divide(x, y)", [x_((4,), kind="special"), y_((4,), kind="zeros")],
+                  refs.binary(np.divide)))
+    c.append(Case("exp_overflow", "R.exp(x)", [x_((3, 4), kind="large")], refs.unary(np.exp)))
     # clip
     c.append(Case("clip_float", "R.clip(x, R.prim_value(T.float32(-0.5)), R.prim_value(T.float32(0.5)))",
                   [x_((3, 4))], lambda x: refs.clip(x, -0.5, 0.5)))
@@ -158,6 +161,7 @@ def nn_cases():
                   lambda x: refs.softmax(x, 0)))
     c.append(Case("softmax_axis_neg2", "R.nn.softmax(x, axis=-2)", [x_((2, 3, 4))],
                   lambda x: refs.softmax(x, -2)))
+    c.append(Case("softmax_large", "R.nn.softmax(x)", [x_((3, 5), kind="large")], refs.softmax))
     c.append(Case("log_softmax", "R.nn.log_softmax(x)", [x_((3, 5))], refs.log_softmax, atol=1e-5))
     c.append(Case("log_softmax_axis_neg3", "R.nn.log_softmax(x, axis=-3)", [x_((2, 3, 4))],
                   lambda x: refs.log_softmax(x, -3), atol=1e-5))
@@ -167,6 +171,11 @@ def nn_cases():
     c.append(Case("layer_norm_two_axes", "R.nn.layer_norm(x, g, b, axes=[1, 2], epsilon=0.001)",
                   [x_((2, 3, 4)), inp("g", (3, 4)), inp("b", (3, 4))],
                   lambda x, g, b: refs.layer_norm(x, g, b, [1, 2], 1e-3), atol=1e-5))
+    c.append(Case("log_softmax_large", "R.nn.log_softmax(x, axis=1)", [x_((2, 5), kind="large")],
+                  lambda x: refs.log_softmax(x, 1), atol=1e-4))
+    c.append(Case("layer_norm_no_center_scale", "R.nn.layer_norm(x, g, b, axes=[-1], center=False, scale=False)",
+                  [x_((3, 6)), inp("g", (6,)), inp("b", (6,))],
+                  lambda x, g, b: refs.layer_norm(x, np.ones_like(g), np.zeros_like(b), [-1]), atol=1e-5))
     bn_in = lambda shape, ch: [x_(shape), inp("g", (ch,)), inp("b", (ch,)), inp("m", (ch,)),
                                inp("v", (ch,), kind="pos")]
     c.append(Case("batch_norm", "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
@@ -174,6 +183,11 @@ def nn_cases():
     c.append(Case("batch_norm_nhwc_eps", "R.nn.batch_norm(x, g, b, m, v, axis=-1, epsilon=0.01, training=False)",
                   bn_in((2, 4, 4, 3), 3), lambda *a: refs.batch_norm(*a, axis=-1, epsilon=0.01),
                   get=0, atol=1e-5))
+    c.append(Case("batch_norm_no_center_scale",
+                  "R.nn.batch_norm(x, g, b, m, v, axis=1, center=False, scale=False, training=False)",
+                  bn_in((1, 2, 3, 3), 2),
+                  lambda x, g, b, m, v: refs.batch_norm(x, np.ones_like(g), np.zeros_like(b), m, v), get=0,
+                  atol=1e-5))
     c.append(Case("dropout", "R.nn.dropout(x, rate=0.5)", [x_((3, 4))], lambda x: x, get=0))
     return c
 
@@ -245,6 +259,11 @@ def pool_cases():
             if op == "max_pool2d" and incl:
                 continue
             c.append(pool_case(f"{op}_{name}", op, shape, kw, attrs))
+    c.append(Case("max_pool2d_neg_pad", "R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1])",
+                  [x_((1, 2, 5, 5), kind="neg")], lambda x: refs.pool2d(x, "max", [3, 3], [2, 2], [1])))
+    c.append(Case("avg_pool2d_pad_ceil_excl",
+                  "R.nn.avg_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1, 0, 0, 1], ceil_mode=True)",
+                  [x_((1, 2, 6, 7))], lambda x: refs.pool2d(x, "avg", [3, 3], [2, 2], [1, 0, 0, 1], ceil_mode=True)))
     c.append(pool_case("max_pool2d_nhwc", "max_pool2d", (1, 6, 6, 3),
                        {"pool_size": [2, 2], "strides": [2, 2], "padding": [1]},
                        {"pool_size": [2, 2], "strides": [2, 2], "padding": [1]}, layout="NHWC"))
@@ -259,6 +278,7 @@ def pool_cases():
     c.append(ad("adaptive_avg_pool2d_uneven", (1, 2, 7, 5), "[3, 2]", [3, 2]))
     c.append(ad("adaptive_avg_pool2d_one_value", (1, 2, 6, 6), "[4]", [4]))
     c.append(ad("adaptive_avg_pool2d_none", (1, 2, 3, 3), "None", None))
+    c.append(ad("adaptive_avg_pool2d_upsample", (1, 1, 3, 2), "[5, 4]", [5, 4]))
     c.append(ad("adaptive_avg_pool2d_nhwc", (1, 5, 7, 3), "[2, 3]", [2, 3], "NHWC"))
     return c
 
@@ -287,6 +307,8 @@ def linalg_cases():
     c.append(Case("expand_dims", "R.expand_dims(x, axis=1)", [x_((2, 3))], lambda x: refs.expand_dims(x, 1)))
     c.append(Case("expand_dims_multi_neg", "R.expand_dims(x, axis=[0, -1])", [x_((2, 3))],
                   lambda x: refs.expand_dims(x, [0, -1])))
+    c.append(Case("expand_dims_scalar", "R.expand_dims(x, axis=0)", [x_(())], lambda x: refs.expand_dims(x, 0)))
+    c.append(Case("squeeze_to_scalar", "R.squeeze(x)", [x_((1, 1))], lambda x: refs.squeeze(x)))
     c.append(Case("squeeze_all", "R.squeeze(x)", [x_((1, 3, 1, 2))], lambda x: refs.squeeze(x)))
     c.append(Case("squeeze_axis", "R.squeeze(x, axis=[-2])", [x_((1, 3, 1, 2))],
                   lambda x: refs.squeeze(x, [-2])))
@@ -301,6 +323,10 @@ def linalg_cases():
                   lambda x: refs.split(x, [1, 3], -1), tuple_out=True))
     c.append(Case("split_one", "R.split(x, indices_or_sections=1)", [x_((3, 2))],
                   lambda x: refs.split(x, 1, 0), tuple_out=True))
+    c.append(Case("split_indices_beyond", "R.split(x, indices_or_sections=[3, 10], axis=1)", [x_((2, 5))],
+                  lambda x: refs.split(x, [3, 10], 1), tuple_out=True))
+    c.append(Case("concat_empty", "R.concat((x, y), axis=1)", [x_((2, 3)), y_((2, 0))],
+                  lambda x, y: np.concatenate([x, y], axis=1)))
     ss = lambda name, shape, axes, b, e, s: Case(
         name, f"R.strided_slice(x, axes={axes}, begin={b}, end={e}"
         + (f", strides={s})" if s is not None else ")"),
@@ -339,6 +365,8 @@ def reduce_cases():
             c.append(Case(f"{op}_{suffix}", call, [x_((2, 3, 4))], refs.reduce(fn, axis, keep), atol=1e-5))
     c.append(Case("sum_i32", "R.sum(x, axis=[0])", [x_((3, 4), I32, "smallint")], refs.reduce(np.sum, [0])))
     c.append(Case("max_i32", "R.max(x, axis=[-1])", [x_((3, 4), I32, "smallint")], refs.reduce(np.max, [-1])))
+    c.append(Case("sum_scalar", "R.sum(x)", [x_(())], refs.reduce(np.sum)))
+    c.append(Case("argmax_ties", "R.argmax(x, axis=1)", [x_((4, 6), I32, "smallint")], lambda x: refs.argmax(x, 1)))
     c.append(Case("argmax_none", "R.argmax(x)", [x_((3, 4))], lambda x: refs.argmax(x)))
     c.append(Case("argmax_axis", "R.argmax(x, axis=1)", [x_((3, 4, 2))], lambda x: refs.argmax(x, 1)))
     c.append(Case("argmax_neg_keep", "R.argmax(x, axis=-3, keepdims=True)", [x_((3, 4, 2))],

@@ -85,6 +85,12 @@ def draw(rng, inp, shape=None):
         v = rng.uniform(-10.0, 10.0, shape)
     elif k == "special":
         v = np.array([0.0, -1.0, np.inf, 1.0])
+    elif k == "zeros":
+        v = np.array([0.0, 0.0, 0.0, 4.0])
+    elif k == "large":
+        v = rng.standard_normal(shape) * 60.0
+    elif k == "neg":
+        v = -rng.uniform(0.5, 2.0, shape)
     elif k.startswith("index"):
         v = rng.integers(0, int(k[5:]), shape)
     elif k == "wildindex":
