@@ -97,6 +97,8 @@ check: all $(TEST_BINS)
 	  echo "== $$t"; \
 	  RXC=$(BUILD)/rxc ./$$t || { echo "FAILED: $$t"; failed=$$((failed+1)); }; \
 	done; \
+	echo "== tests/ops/run_ops.py"; \
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py || { echo "FAILED: tests/ops/run_ops.py"; failed=$$((failed+1)); }; \
 	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
 	echo "all $(words $(TEST_BINS)) test programs passed"
 

@@ -1,0 +1,484 @@
+"""cases.py - the operator cases run by run_ops.py.
+
+A Case is one Relax function `main` whose dataflow block holds one op call
+(`gv = CALL`, or `lv = CALL; gv = lv[GET]` for ops returning a tuple of
+which one element is checked), the inputs it takes, and a numpy reference
+computing gv from those inputs.  An ErrorCase is a module `rxc check` must
+reject with a message containing one of the given words.  A RunErrorCase is
+a valid module that `rxc run` must refuse for the given inputs.
+"""
+import numpy as np
+
+import refs
+
+F32, I32, I64, BOOL = "float32", "int32", "int64", "bool"
+
+
+class Input:
+    """A parameter: concrete shape for the data, signature dims (ints or
+    symbolic names) for the annotation, and how to draw its values."""
+
+    def __init__(self, name, shape, dtype=F32, kind="normal", sig=None):
+        self.name, self.shape, self.dtype, self.kind = name, tuple(shape), dtype, kind
+        self.sig = tuple(shape) if sig is None else tuple(sig)
+
+
+def inp(name, shape, dtype=F32, kind="normal", sig=None):
+    return Input(name, shape, dtype, kind, sig)
+
+
+class Case:
+    def __init__(self, name, call, inputs, ref, rtol=1e-5, atol=1e-6, get=None, tuple_out=False,
+                 upper=None):
+        self.name, self.call, self.inputs, self.ref = name, call, inputs, ref
+        self.rtol, self.atol, self.get, self.tuple_out, self.upper = rtol, atol, get, tuple_out, upper
+
+
+class ErrorCase:
+    """words: the message must contain one of them (case-insensitive);
+    names_binding: it must also name the binding ('gv')."""
+
+    def __init__(self, name, call, inputs, words, names_binding=True, upper=None, annot=None):
+        self.name, self.call, self.inputs, self.words = name, call, inputs, words
+        self.names_binding, self.upper, self.get, self.annot = names_binding, upper, None, annot
+
+
+class RunErrorCase:
+    """A valid module; running it on inputs of `shapes` must fail (exit 1)
+    with a message containing one of words."""
+
+    def __init__(self, name, call, inputs, shapes, words, upper=None):
+        self.name, self.call, self.inputs, self.shapes = name, call, inputs, shapes
+        self.words, self.upper, self.get = words, upper, None
+
+
+def x_(shape, dtype=F32, kind="normal", sig=None):
+    return inp("x", shape, dtype, kind, sig)
+
+
+def y_(shape, dtype=F32, kind="normal", sig=None):
+    return inp("y", shape, dtype, kind, sig)
+
+
+def elementwise_cases():
+    c = []
+    binops = {
+        "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+        "maximum": np.maximum, "minimum": np.minimum,
+    }
+    for op, fn in binops.items():
+        kind = "nonzero" if op == "divide" else "normal"
+        c.append(Case(op, f"R.{op}(x, y)", [x_((2, 3)), y_((2, 3), kind=kind)], refs.binary(fn)))
+    # broadcasting of size-1 dims, rank extension, 0-d operands
+    c.append(Case("add_bcast_size1", "R.add(x, y)", [x_((2, 1, 4)), y_((3, 1))], refs.binary(np.add)))
+    c.append(Case("multiply_bcast_rank", "R.multiply(x, y)", [x_((2, 3, 4)), y_((4,))],
+                  refs.binary(np.multiply)))
+    c.append(Case("subtract_scalar_rhs", "R.subtract(x, y)", [x_((2, 3)), y_(())],
+                  refs.binary(np.subtract)))
+    c.append(Case("divide_scalar_lhs", "R.divide(x, y)", [x_(()), y_((3, 2), kind="nonzero")],
+                  refs.binary(np.divide)))
+    c.append(Case("add_scalar_scalar", "R.add(x, y)", [x_(()), y_(())], refs.binary(np.add)))
+    c.append(Case("add_const", 'R.add(x, R.const(2.5, "float32"))', [x_((2, 3))],
+                  lambda x: refs.like(refs.f64(x) + 2.5, x)))
+    c.append(Case("power", "R.power(x, y)", [x_((2, 3), kind="pos"), y_((2, 3))],
+                  refs.binary(np.power)))
+    c.append(Case("power_bcast", "R.power(x, y)", [x_((3, 1), kind="pos"), y_((1, 4))],
+                  refs.binary(np.power)))
+    c.append(Case("floor_divide_f32", "R.floor_divide(x, y)",
+                  [x_((3, 4), kind="smallint"), y_((3, 4), kind="nonzero")], refs.floor_divide))
+    c.append(Case("floor_divide_i32", "R.floor_divide(x, y)",
+                  [x_((3, 4), I32, "smallint"), y_((3, 4), I32, "nonzero")], refs.floor_divide))
+    c.append(Case("add_i32", "R.add(x, y)", [x_((2, 3), I32, "smallint"), y_((3,), I32, "smallint")],
+                  refs.binary(np.add)))
+    c.append(Case("multiply_i64", "R.multiply(x, y)",
+                  [x_((2, 3), I64, "smallint"), y_((2, 1), I64, "smallint")], refs.binary(np.multiply)))
+    c.append(Case("maximum_i32", "R.maximum(x, y)",
+                  [x_((4,), I32, "smallint"), y_((), I32, "smallint")], refs.binary(np.maximum)))
+    c.append(Case("subtract_i32", "R.subtract(x, y)",
+                  [x_((2, 2), I32, "smallint"), y_((2, 2), I32, "smallint")], refs.binary(np.subtract)))
+    # comparisons give bool
+    cmps = {"equal": np.equal, "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
+            "greater": np.greater, "greater_equal": np.greater_equal}
+    for op, fn in cmps.items():
+        c.append(Case(op, f"R.{op}(x, y)", [x_((3, 4), kind="smallint"), y_((3, 4), kind="smallint")], fn))
+    c.append(Case("less_bcast", "R.less(x, y)", [x_((3, 1), kind="smallint"), y_((4,), kind="smallint")],
+                  np.less))
+    c.append(Case("equal_i32", "R.equal(x, y)",
+                  [x_((5,), I32, "smallint"), y_((5,), I32, "smallint")], np.equal))
+    c.append(Case("greater_scalar", "R.greater(x, y)", [x_((2, 3)), y_(())], np.greater))
+    c.append(Case("where", "R.where(c, x, y)", [inp("c", (2, 3), BOOL, "bool"), x_((2, 3)), y_((2, 3))],
+                  lambda c_, x, y: np.where(c_, x, y)))
+    c.append(Case("where_bcast", "R.where(c, x, y)",
+                  [inp("c", (3, 1), BOOL, "bool"), x_((1, 4)), y_(())], lambda c_, x, y: np.where(c_, x, y)))
+    c.append(Case("where_i32", "R.where(c, x, y)",
+                  [inp("c", (4,), BOOL, "bool"), x_((4,), I32, "smallint"), y_((4,), I32, "smallint")],
+                  lambda c_, x, y: np.where(c_, x, y)))
+    # unary
+    unops = {
+        "negative": (np.negative, "normal"), "abs": (np.abs, "normal"), "exp": (np.exp, "normal"),
+        "log": (np.log, "pos"), "sqrt": (np.sqrt, "pos"), "rsqrt": (lambda v: 1 / np.sqrt(v), "pos"),
+        "tanh": (np.tanh, "normal"), "sigmoid": (refs.sigmoid, "normal"), "erf": (refs.erf, "normal"),
+    }
+    for op, (fn, kind) in unops.items():
+        c.append(Case(op, f"R.{op}(x)", [x_((2, 3, 4), kind=kind)], refs.unary(fn)))
+    c.append(Case("negative_i32", "R.negative(x)", [x_((5,), I32, "smallint")], np.negative))
+    c.append(Case("abs_i32", "R.abs(x)", [x_((5,), I32, "smallint")], np.abs))
+    c.append(Case("exp_scalar", "R.exp(x)", [x_(())], refs.unary(np.exp)))
+    c.append(Case("log_special", "R.log(x)", [x_((4,), kind="special")], refs.unary(np.log)))
+    c.append(Case("divide_by_zero", "R.divide(x, y)", [x_((4,), kind="special"), y_((4,), kind="zeros")],
+                  refs.binary(np.divide)))
+    c.append(Case("exp_overflow", "R.exp(x)", [x_((3, 4), kind="large")], refs.unary(np.exp)))
+    # clip
+    c.append(Case("clip_float", "R.clip(x, R.prim_value(T.float32(-0.5)), R.prim_value(T.float32(0.5)))",
+                  [x_((3, 4))], lambda x: refs.clip(x, -0.5, 0.5)))
+    c.append(Case("clip_int_bounds", "R.clip(x, 0, 1)", [x_((3, 4))], lambda x: refs.clip(x, 0, 1)))
+    c.append(Case("clip_i32", "R.clip(x, min=-1, max=2)", [x_((6,), I32, "smallint")],
+                  lambda x: refs.clip(x, -1, 2)))
+    # astype
+    c.append(Case("astype_f32_i32", 'R.astype(x, dtype="int32")', [x_((3, 4), kind="wide")],
+                  lambda x: refs.astype(x, I32)))
+    c.append(Case("astype_f32_i64", 'R.astype(x, "int64")', [x_((3, 4), kind="wide")],
+                  lambda x: refs.astype(x, I64)))
+    c.append(Case("astype_i32_f32", 'R.astype(x, dtype="float32")', [x_((3, 4), I32, "smallint")],
+                  lambda x: refs.astype(x, F32)))
+    c.append(Case("astype_f32_bool", 'R.astype(x, dtype="bool")', [x_((3, 4), kind="smallint")],
+                  lambda x: refs.astype(x, BOOL)))
+    c.append(Case("astype_i32_bool", 'R.astype(x, dtype="bool")', [x_((6,), I32, "smallint")],
+                  lambda x: refs.astype(x, BOOL)))
+    c.append(Case("astype_bool_f32", 'R.astype(x, dtype="float32")', [x_((6,), BOOL, "bool")],
+                  lambda x: refs.astype(x, F32)))
+    c.append(Case("astype_i64_i32", 'R.astype(x, dtype="int32")', [x_((6,), I64, "smallint")],
+                  lambda x: refs.astype(x, I32)))
+    return c
+
+
+def nn_cases():
+    c = []
+    for op, fn in {"relu": lambda v: np.maximum(v, 0), "gelu": refs.gelu, "silu": lambda v: v * refs.sigmoid(v)}.items():
+        c.append(Case(op, f"R.nn.{op}(x)", [x_((2, 3, 4))], refs.unary(fn)))
+    c.append(Case("softmax", "R.nn.softmax(x)", [x_((3, 5))], refs.softmax, atol=1e-6))
+    c.append(Case("softmax_axis0", "R.nn.softmax(x, axis=0)", [x_((3, 5))],
+                  lambda x: refs.softmax(x, 0)))
+    c.append(Case("softmax_axis_neg2", "R.nn.softmax(x, axis=-2)", [x_((2, 3, 4))],
+                  lambda x: refs.softmax(x, -2)))
+    c.append(Case("softmax_large", "R.nn.softmax(x)", [x_((3, 5), kind="large")], refs.softmax))
+    c.append(Case("log_softmax", "R.nn.log_softmax(x)", [x_((3, 5))], refs.log_softmax, atol=1e-5))
+    c.append(Case("log_softmax_axis_neg3", "R.nn.log_softmax(x, axis=-3)", [x_((2, 3, 4))],
+                  lambda x: refs.log_softmax(x, -3), atol=1e-5))
+    c.append(Case("layer_norm", "R.nn.layer_norm(x, g, b, axes=[-1])",
+                  [x_((2, 3, 8)), inp("g", (8,)), inp("b", (8,))],
+                  lambda x, g, b: refs.layer_norm(x, g, b, [-1]), atol=1e-5))
+    c.append(Case("layer_norm_two_axes", "R.nn.layer_norm(x, g, b, axes=[1, 2], epsilon=0.001)",
+                  [x_((2, 3, 4)), inp("g", (3, 4)), inp("b", (3, 4))],
+                  lambda x, g, b: refs.layer_norm(x, g, b, [1, 2], 1e-3), atol=1e-5))
+    c.append(Case("log_softmax_large", "R.nn.log_softmax(x, axis=1)", [x_((2, 5), kind="large")],
+                  lambda x: refs.log_softmax(x, 1), atol=1e-4))
+    c.append(Case("layer_norm_no_center_scale", "R.nn.layer_norm(x, g, b, axes=[-1], center=False, scale=False)",
+                  [x_((3, 6)), inp("g", (6,)), inp("b", (6,))],
+                  lambda x, g, b: refs.layer_norm(x, np.ones_like(g), np.zeros_like(b), [-1]), atol=1e-5))
+    bn_in = lambda shape, ch: [x_(shape), inp("g", (ch,)), inp("b", (ch,)), inp("m", (ch,)),
+                               inp("v", (ch,), kind="pos")]
+    c.append(Case("batch_norm", "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
+                  bn_in((2, 3, 4, 4), 3), refs.batch_norm, get=0, atol=1e-5))
+    c.append(Case("batch_norm_nhwc_eps", "R.nn.batch_norm(x, g, b, m, v, axis=-1, epsilon=0.01, training=False)",
+                  bn_in((2, 4, 4, 3), 3), lambda *a: refs.batch_norm(*a, axis=-1, epsilon=0.01),
+                  get=0, atol=1e-5))
+    c.append(Case("batch_norm_no_center_scale",
+                  "R.nn.batch_norm(x, g, b, m, v, axis=1, center=False, scale=False, training=False)",
+                  bn_in((1, 2, 3, 3), 2),
+                  lambda x, g, b, m, v: refs.batch_norm(x, np.ones_like(g), np.zeros_like(b), m, v), get=0,
+                  atol=1e-5))
+    c.append(Case("dropout", "R.nn.dropout(x, rate=0.5)", [x_((3, 4))], lambda x: x, get=0))
+    return c
+
+
+def conv_case(name, xs, ws, ref_kw, attrs, layout="NCHW"):
+    kw = dict(ref_kw)
+    text = ", ".join(f"{k}={v}" for k, v in attrs.items())
+    if layout == "NHWC":
+        text += ', data_layout="NHWC", kernel_layout="HWIO"'
+    return Case(name, f"R.nn.conv2d(x, w, {text})" if text else "R.nn.conv2d(x, w)",
+                [x_(xs), inp("w", ws)], lambda x, w: refs.conv2d(x, w, layout=layout, **kw),
+                atol=1e-5)
+
+
+def conv_cases():
+    c = [conv_case("conv2d", (1, 3, 5, 5), (4, 3, 3, 3), {}, {})]
+    c.append(conv_case("conv2d_stride_pad1", (2, 3, 6, 7), (4, 3, 3, 3),
+                       {"strides": (2, 2), "padding": [1]}, {"strides": [2, 2], "padding": [1]}))
+    c.append(conv_case("conv2d_pad2", (1, 2, 5, 5), (3, 2, 3, 2),
+                       {"padding": [1, 2]}, {"padding": [1, 2]}))
+    c.append(conv_case("conv2d_pad4_asym", (1, 2, 6, 5), (2, 2, 3, 3),
+                       {"padding": [0, 1, 2, 3], "strides": (1, 2)},
+                       {"strides": [1, 2], "padding": [0, 1, 2, 3]}))
+    c.append(conv_case("conv2d_dilation", (1, 2, 7, 7), (3, 2, 3, 3),
+                       {"dilation": (2, 1), "padding": [1]}, {"padding": [1], "dilation": [2, 1]}))
+    c.append(conv_case("conv2d_groups", (1, 4, 5, 5), (6, 2, 3, 3),
+                       {"groups": 2, "padding": [1]}, {"padding": [1], "groups": 2}))
+    c.append(conv_case("conv2d_depthwise", (2, 3, 5, 5), (3, 1, 3, 3),
+                       {"groups": 3, "padding": [1], "strides": (2, 2)},
+                       {"strides": [2, 2], "padding": [1], "groups": 3}))
+    c.append(conv_case("conv2d_nhwc", (1, 5, 5, 3), (3, 3, 3, 4),
+                       {"padding": [1]}, {"padding": [1]}, layout="NHWC"))
+    c.append(conv_case("conv2d_nhwc_stride_groups", (2, 6, 7, 4), (3, 3, 2, 6),
+                       {"strides": (2, 2), "padding": [0, 1, 1, 0], "groups": 2},
+                       {"strides": [2, 2], "padding": [0, 1, 1, 0], "groups": 2}, layout="NHWC"))
+    c.append(conv_case("conv2d_nhwc_depthwise", (1, 5, 5, 4), (3, 3, 1, 4),
+                       {"padding": [1], "groups": 4, "dilation": (1, 2)},
+                       {"padding": [1], "dilation": [1, 2], "groups": 4}, layout="NHWC"))
+    return c
+
+
+def pool_case(name, op, xs, ref_kw, attrs, layout="NCHW", atol=1e-6):
+    text = ", ".join(f"{k}={v}" for k, v in attrs.items())
+    if layout == "NHWC":
+        text += ', layout="NHWC"'
+    kind = "max" if op == "max_pool2d" else "avg"
+    return Case(name, f"R.nn.{op}(x, {text})", [x_(xs)],
+                lambda x: refs.pool2d(x, kind, layout=layout, **ref_kw), atol=atol)
+
+
+def pool_cases():
+    t = lambda b: "True" if b else "False"
+    c = []
+    specs = [  # name, pool, strides, padding, dilation, ceil_mode, count_include_pad, shape
+        ("k2s2", [2, 2], [2, 2], [0], [1, 1], False, False, (1, 2, 6, 6)),
+        ("k3s2_pad1", [3, 3], [2, 2], [1], [1, 1], False, False, (1, 2, 7, 7)),
+        ("k3s2_pad1_incl", [3, 3], [2, 2], [1], [1, 1], False, True, (1, 2, 7, 7)),
+        ("k3s2_ceil", [3, 3], [2, 2], [0], [1, 1], True, False, (1, 2, 6, 6)),
+        ("k3s2_pad4_ceil_incl", [3, 3], [2, 2], [1, 0, 0, 1], [1, 1], True, True, (2, 2, 6, 7)),
+        ("k2_dil2_pad2", [2, 2], [1, 1], [1, 2], [2, 2], False, False, (1, 1, 5, 5)),
+        ("k2s1_pad1_incl", [2, 3], [1, 2], [1], [1, 1], False, True, (1, 3, 4, 5)),
+    ]
+    for name, ps, st, pad, dil, ceil, incl, shape in specs:
+        attrs = {"pool_size": ps, "strides": st, "padding": pad, "dilation": dil,
+                 "ceil_mode": t(ceil), "count_include_pad": t(incl)}
+        kw = {"pool_size": ps, "strides": st, "padding": pad, "dilation": dil, "ceil_mode": ceil,
+              "count_include_pad": incl}
+        for op in ("max_pool2d", "avg_pool2d"):
+            if op == "max_pool2d" and incl:
+                continue
+            c.append(pool_case(f"{op}_{name}", op, shape, kw, attrs))
+    c.append(Case("max_pool2d_neg_pad", "R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1])",
+                  [x_((1, 2, 5, 5), kind="neg")], lambda x: refs.pool2d(x, "max", [3, 3], [2, 2], [1])))
+    c.append(Case("avg_pool2d_pad_ceil_excl",
+                  "R.nn.avg_pool2d(x, pool_size=[3, 3], strides=[2, 2], padding=[1, 0, 0, 1], ceil_mode=True)",
+                  [x_((1, 2, 6, 7))], lambda x: refs.pool2d(x, "avg", [3, 3], [2, 2], [1, 0, 0, 1], ceil_mode=True)))
+    c.append(pool_case("max_pool2d_nhwc", "max_pool2d", (1, 6, 6, 3),
+                       {"pool_size": [2, 2], "strides": [2, 2], "padding": [1]},
+                       {"pool_size": [2, 2], "strides": [2, 2], "padding": [1]}, layout="NHWC"))
+    c.append(pool_case("avg_pool2d_nhwc", "avg_pool2d", (1, 5, 5, 2),
+                       {"pool_size": [3, 3], "padding": [1]},
+                       {"pool_size": [3, 3], "padding": [1]}, layout="NHWC"))
+    ad = lambda name, xs, size_text, size, layout="NCHW": Case(
+        name, f"R.nn.adaptive_avg_pool2d(x, output_size={size_text}"
+        + (', layout="NHWC")' if layout == "NHWC" else ")"),
+        [x_(xs)], lambda x: refs.adaptive_avg_pool2d(x, size, layout), atol=1e-6)
+    c.append(ad("adaptive_avg_pool2d_global", (2, 3, 5, 4), "[1, 1]", [1, 1]))
+    c.append(ad("adaptive_avg_pool2d_uneven", (1, 2, 7, 5), "[3, 2]", [3, 2]))
+    c.append(ad("adaptive_avg_pool2d_one_value", (1, 2, 6, 6), "[4]", [4]))
+    c.append(ad("adaptive_avg_pool2d_none", (1, 2, 3, 3), "None", None))
+    c.append(ad("adaptive_avg_pool2d_upsample", (1, 1, 3, 2), "[5, 4]", [5, 4]))
+    c.append(ad("adaptive_avg_pool2d_nhwc", (1, 5, 7, 3), "[2, 3]", [2, 3], "NHWC"))
+    return c
+
+
+def linalg_cases():
+    mm = lambda name, xs, ys, dtype=F32, kind="normal": Case(
+        name, "R.matmul(x, y)", [x_(xs, dtype, kind), y_(ys, dtype, kind)], refs.matmul, atol=1e-5)
+    c = [mm("matmul_2d", (3, 4), (4, 5)),
+         mm("matmul_1d_2d", (4,), (4, 3)),
+         mm("matmul_2d_1d", (2, 4), (4,)),
+         mm("matmul_1d_1d", (4,), (4,)),
+         mm("matmul_batched", (2, 3, 4), (2, 4, 5)),
+         mm("matmul_batch_bcast", (2, 1, 3, 4), (5, 4, 2)),
+         mm("matmul_batch_2d", (3, 2, 4), (4, 3)),
+         mm("matmul_1d_batched", (4,), (2, 4, 3)),
+         mm("matmul_i32", (2, 3), (3, 2), I32, "smallint")]
+    c.append(Case("permute_dims", "R.permute_dims(x, axes=[1, 0, 2])", [x_((2, 3, 4))],
+                  lambda x: x.transpose(1, 0, 2)))
+    c.append(Case("permute_dims_reverse", "R.permute_dims(x)", [x_((2, 3, 4))], lambda x: x.transpose()))
+    c.append(Case("permute_dims_neg", "R.permute_dims(x, axes=[-1, 0, -2])", [x_((2, 3, 4), I32, "smallint")],
+                  lambda x: x.transpose(2, 0, 1)))
+    c.append(Case("reshape", "R.reshape(x, (4, 6))", [x_((2, 3, 4))], lambda x: x.reshape(4, 6)))
+    c.append(Case("reshape_minus1", "R.reshape(x, (2, -1))", [x_((2, 3, 4))], lambda x: x.reshape(2, -1)))
+    c.append(Case("reshape_scalar", "R.reshape(x, ())", [x_((1, 1))], lambda x: x.reshape(())))
+    c.append(Case("flatten", "R.flatten(x)", [x_((2, 3, 4))], lambda x: x.reshape(-1)))
+    c.append(Case("expand_dims", "R.expand_dims(x, axis=1)", [x_((2, 3))], lambda x: refs.expand_dims(x, 1)))
+    c.append(Case("expand_dims_multi_neg", "R.expand_dims(x, axis=[0, -1])", [x_((2, 3))],
+                  lambda x: refs.expand_dims(x, [0, -1])))
+    c.append(Case("expand_dims_scalar", "R.expand_dims(x, axis=0)", [x_(())], lambda x: refs.expand_dims(x, 0)))
+    c.append(Case("squeeze_to_scalar", "R.squeeze(x)", [x_((1, 1))], lambda x: refs.squeeze(x)))
+    c.append(Case("squeeze_all", "R.squeeze(x)", [x_((1, 3, 1, 2))], lambda x: refs.squeeze(x)))
+    c.append(Case("squeeze_axis", "R.squeeze(x, axis=[-2])", [x_((1, 3, 1, 2))],
+                  lambda x: refs.squeeze(x, [-2])))
+    c.append(Case("concat", "R.concat((x, y), axis=1)", [x_((2, 3)), y_((2, 2))],
+                  lambda x, y: np.concatenate([x, y], axis=1)))
+    c.append(Case("concat_neg_three", "R.concat((x, y, z), axis=-3)",
+                  [x_((1, 2, 3)), y_((2, 2, 3)), inp("z", (1, 2, 3))],
+                  lambda x, y, z: np.concatenate([x, y, z], axis=0)))
+    c.append(Case("split_sections", "R.split(x, indices_or_sections=3, axis=1)", [x_((2, 6))],
+                  lambda x: refs.split(x, 3, 1), tuple_out=True))
+    c.append(Case("split_indices", "R.split(x, indices_or_sections=[1, 3], axis=-1)", [x_((2, 5))],
+                  lambda x: refs.split(x, [1, 3], -1), tuple_out=True))
+    c.append(Case("split_one", "R.split(x, indices_or_sections=1)", [x_((3, 2))],
+                  lambda x: refs.split(x, 1, 0), tuple_out=True))
+    c.append(Case("split_indices_beyond", "R.split(x, indices_or_sections=[3, 10], axis=1)", [x_((2, 5))],
+                  lambda x: refs.split(x, [3, 10], 1), tuple_out=True))
+    c.append(Case("concat_empty", "R.concat((x, y), axis=1)", [x_((2, 3)), y_((2, 0))],
+                  lambda x, y: np.concatenate([x, y], axis=1)))
+    ss = lambda name, shape, axes, b, e, s: Case(
+        name, f"R.strided_slice(x, axes={axes}, begin={b}, end={e}"
+        + (f", strides={s})" if s is not None else ")"),
+        [x_(shape)], lambda x: refs.strided_slice(x, axes, b, e, s))
+    c.append(ss("strided_slice", (4, 5), [0, 1], [1, 0], [3, 5], [1, 2]))
+    c.append(ss("strided_slice_neg_stride", (6, 3), [0], [-1], [-5], [-2]))
+    c.append(ss("strided_slice_reverse_all", (5,), [0], [4], [-100], [-1]))
+    c.append(ss("strided_slice_clamp", (4, 5), [1, 0], [-100, 2], [100, 100], None))
+    c.append(ss("strided_slice_neg_axis", (2, 3, 6), [-1], [1], [-1], [3]))
+    c.append(Case("take_axis0", "R.take(x, i, axis=0)", [x_((5, 3)), inp("i", (4,), I64, "index5")],
+                  lambda x, i: refs.take(x, i, 0)))
+    c.append(Case("take_axis_neg", "R.take(x, i, axis=-1)", [x_((2, 5)), inp("i", (2, 2), I32, "index5")],
+                  lambda x, i: refs.take(x, i, -1)))
+    c.append(Case("take_axis_none", "R.take(x, i)", [x_((2, 3)), inp("i", (5,), I64, "index6")],
+                  lambda x, i: refs.take(x, i, None)))
+    c.append(Case("take_wrap", 'R.take(x, i, axis=0, mode="wrap")',
+                  [x_((5, 2)), inp("i", (6,), I64, "wildindex")], lambda x, i: refs.take(x, i, 0, "wrap")))
+    c.append(Case("take_clip", 'R.take(x, i, axis=0, mode="clip")',
+                  [x_((5, 2)), inp("i", (6,), I64, "wildindex")], lambda x, i: refs.take(x, i, 0, "clip")))
+    c.append(Case("broadcast_to", "R.broadcast_to(x, (2, 3, 4))", [x_((3, 1))],
+                  lambda x: np.broadcast_to(x, (2, 3, 4))))
+    c.append(Case("broadcast_to_scalar", "R.broadcast_to(x, (2, 2))", [x_((), I32, "smallint")],
+                  lambda x: np.broadcast_to(x, (2, 2))))
+    return c
+
+
+def reduce_cases():
+    c = []
+    fns = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+    forms = [  # suffix, attribute text, axis, keepdims
+        ("all", "", None, False), ("axis1", "axis=[1]", [1], False),
+        ("neg_keep", "axis=[-1, 0], keepdims=True", [-1, 0], True), ("all_keep", "keepdims=True", None, True)]
+    for op, fn in fns.items():
+        for suffix, text, axis, keep in forms:
+            call = f"R.{op}(x, {text})" if text else f"R.{op}(x)"
+            c.append(Case(f"{op}_{suffix}", call, [x_((2, 3, 4))], refs.reduce(fn, axis, keep), atol=1e-5))
+    c.append(Case("sum_i32", "R.sum(x, axis=[0])", [x_((3, 4), I32, "smallint")], refs.reduce(np.sum, [0])))
+    c.append(Case("max_i32", "R.max(x, axis=[-1])", [x_((3, 4), I32, "smallint")], refs.reduce(np.max, [-1])))
+    c.append(Case("sum_scalar", "R.sum(x)", [x_(())], refs.reduce(np.sum)))
+    c.append(Case("argmax_ties", "R.argmax(x, axis=1)", [x_((4, 6), I32, "smallint")], lambda x: refs.argmax(x, 1)))
+    c.append(Case("argmax_none", "R.argmax(x)", [x_((3, 4))], lambda x: refs.argmax(x)))
+    c.append(Case("argmax_axis", "R.argmax(x, axis=1)", [x_((3, 4, 2))], lambda x: refs.argmax(x, 1)))
+    c.append(Case("argmax_neg_keep", "R.argmax(x, axis=-3, keepdims=True)", [x_((3, 4, 2))],
+                  lambda x: refs.argmax(x, -3, True)))
+    c.append(Case("argmax_none_keep", "R.argmax(x, keepdims=True)", [x_((3, 4))],
+                  lambda x: refs.argmax(x, None, True)))
+    c.append(Case("argmax_i32", "R.argmax(x, axis=0)", [x_((5, 3), I32, "distinct")],
+                  lambda x: refs.argmax(x, 0)))
+    return c
+
+
+def symbolic_cases():
+    up = {"n": 16}
+    n4 = lambda name="x", rows=5, cols=4: inp(name, (rows, cols), sig=("n", cols))
+    return [
+        Case("sym_add_bcast", "R.add(x, y)", [n4(), y_((1, 4))], refs.binary(np.add), upper=up),
+        Case("sym_sum", "R.sum(x, axis=[0])", [n4()], refs.reduce(np.sum, [0]), atol=1e-5, upper=up),
+        Case("sym_softmax", "R.nn.softmax(x, axis=0)", [n4(rows=7)], lambda x: refs.softmax(x, 0), upper=up),
+        Case("sym_matmul", "R.matmul(x, y)", [n4(), y_((4, 3))], refs.matmul, atol=1e-5, upper=up),
+        Case("sym_permute", "R.permute_dims(x)", [n4(rows=3)], lambda x: x.T, upper=up),
+        Case("sym_reshape", "R.reshape(x, (-1,))", [n4(rows=2)], lambda x: x.reshape(-1), upper=up),
+        Case("sym_reshape_expr", "R.reshape(x, R.shape([n * 2, 2]))", [n4(rows=3)], lambda x: x.reshape(6, 2),
+             upper=up),
+        Case("sym_two_vars", "R.multiply(x, y)", [inp("x", (3, 2), sig=("n", "m")), inp("y", (3, 1), sig=("n", 1))],
+             refs.binary(np.multiply), upper={"n": 8, "m": 8}),
+        Case("sym_concat", "R.concat((x, y), axis=0)", [n4(rows=2), inp("y", (3, 4), sig=("k", 4))], lambda x, y: np.concatenate([x, y]),
+             upper={"n": 16, "k": 16}),
+    ]
+
+
+def all_cases():
+    return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
+            + reduce_cases() + symbolic_cases())
+
+
+def error_cases():
+    f = lambda shape, dtype=F32, name="x", sig=None: inp(name, shape, dtype, sig=sig)
+    x23, y23 = f((2, 3)), f((2, 3), name="y")
+    axis = ["axis"]
+    return [
+        ErrorCase("err_add_dtype", "R.add(x, y)", [x23, f((2, 3), I32, "y")], ["dtype"]),
+        ErrorCase("err_add_broadcast", "R.add(x, y)", [x23, f((4, 3), name="y")], ["broadcast"]),
+        ErrorCase("err_sym_broadcast", "R.add(x, y)", [f((2, 3), sig=("n", 3)), f((2, 4), name="y", sig=("n", 4))],
+                  ["broadcast"], upper={"n": 8}),
+        ErrorCase("err_where_cond_dtype", "R.where(x, x, y)", [x23, y23], ["bool", "dtype", "condition"]),
+        ErrorCase("err_where_dtype", "R.where(c, x, y)", [f((2, 3), BOOL, "c"), x23, f((2, 3), I32, "y")], ["dtype"]),
+        ErrorCase("err_matmul_inner", "R.matmul(x, y)", [x23, f((4, 5), name="y")],
+                  ["reduction", "inner", "mismatch", "match", "dimension", "length"]),
+        ErrorCase("err_matmul_rank0", "R.matmul(x, y)", [f(()), f((3,), name="y")],
+                  ["rank", "ndim", "scalar", "0-d", "dimension"]),
+        ErrorCase("err_matmul_batch", "R.matmul(x, y)", [f((2, 3, 4)), f((3, 4, 5), name="y")], ["broadcast", "batch"]),
+        ErrorCase("err_softmax_axis", "R.nn.softmax(x, axis=2)", [x23], axis),
+        ErrorCase("err_log_softmax_axis", "R.nn.log_softmax(x, axis=-3)", [x23], axis),
+        ErrorCase("err_sum_axis", "R.sum(x, axis=[-3])", [x23], axis),
+        ErrorCase("err_sum_dup_axis", "R.sum(x, axis=[1, -1])", [x23], ["axis", "duplicate", "repeat", "twice"]),
+        ErrorCase("err_argmax_axis", "R.argmax(x, axis=2)", [x23], axis),
+        ErrorCase("err_max_empty", "R.max(x, axis=[0])", [f((0, 3))], ["empty", "zero", "size 0", "size-0"]),
+        ErrorCase("err_min_empty_all", "R.min(x)", [f((2, 0))], ["empty", "zero", "size 0", "size-0"]),
+        ErrorCase("err_argmax_empty", "R.argmax(x, axis=1)", [f((2, 0))], ["empty", "zero", "size 0", "size-0"]),
+        ErrorCase("err_reshape_count", "R.reshape(x, (4, 2))", [x23], ["element", "reshape", "size", "count"]),
+        ErrorCase("err_reshape_minus1", "R.reshape(x, (4, -1))", [x23],
+                  ["element", "reshape", "size", "count", "divisible"]),
+        ErrorCase("err_reshape_sym", "R.reshape(x, R.shape([n + 1, 4]))", [f((2, 4), sig=("n", 4))],
+                  ["element", "reshape", "size", "count"], upper={"n": 8}),
+        ErrorCase("err_conv2d_rank", "R.nn.conv2d(x, w)", [f((3, 5, 5)), f((4, 3, 3, 3), name="w")],
+                  ["ndim", "rank", "dimension", "4-d", "4 dims"]),
+        ErrorCase("err_conv2d_channels", "R.nn.conv2d(x, w)", [f((1, 3, 5, 5)), f((4, 2, 3, 3), name="w")],
+                  ["channel", "group", "mismatch", "input"]),
+        ErrorCase("err_conv2d_groups", "R.nn.conv2d(x, w, groups=2)", [f((1, 3, 5, 5)), f((4, 1, 3, 3), name="w")],
+                  ["group", "channel", "divis"]),
+        ErrorCase("err_pool_rank", "R.nn.max_pool2d(x, pool_size=[2, 2])", [f((2, 6, 6))],
+                  ["ndim", "rank", "dimension", "4-d", "4 dims"]),
+        ErrorCase("err_layer_norm_gamma", "R.nn.layer_norm(x, g, b, axes=[-1])",
+                  [x23, f((2,), name="g"), f((3,), name="b")], ["gamma", "shape", "mismatch", "match"]),
+        ErrorCase("err_layer_norm_axis", "R.nn.layer_norm(x, g, b, axes=[2])",
+                  [x23, f((3,), name="g"), f((3,), name="b")], axis),
+        ErrorCase("err_batch_norm_axis", "R.nn.batch_norm(x, g, b, m, v, axis=4, training=False)",
+                  [f((2, 3, 4, 4))] + [f((3,), name=n) for n in "gbmv"], axis),
+        ErrorCase("err_permute_len", "R.permute_dims(x, axes=[0])", [x23], ["axes", "ndim", "rank", "length"]),
+        ErrorCase("err_permute_dup", "R.permute_dims(x, axes=[0, 0])", [x23],
+                  ["axes", "duplicate", "repeat", "permutation", "twice"]),
+        ErrorCase("err_expand_dims_axis", "R.expand_dims(x, axis=3)", [x23], axis),
+        ErrorCase("err_squeeze_not_one", "R.squeeze(x, axis=[0])", [x23], ["size", "1", "one"]),
+        ErrorCase("err_concat_shape", "R.concat((x, y), axis=0)", [x23, f((3, 4), name="y")],
+                  ["concat", "dim", "shape", "mismatch", "match"]),
+        ErrorCase("err_concat_dtype", "R.concat((x, y), axis=1)", [x23, f((2, 3), I32, "y")], ["dtype"]),
+        ErrorCase("err_concat_axis", "R.concat((x, y), axis=2)", [x23, y23], axis),
+        ErrorCase("err_split_sections", "R.split(x, indices_or_sections=0, axis=1)", [x23],
+                  ["section", "split", "positive"]),
+        ErrorCase("err_split_axis", "R.split(x, indices_or_sections=2, axis=-3)", [x23], axis),
+        ErrorCase("err_strided_slice_len", "R.strided_slice(x, axes=[0, 1], begin=[0], end=[1, 2])", [x23],
+                  ["begin", "axes", "length", "same", "size"]),
+        ErrorCase("err_strided_slice_axis", "R.strided_slice(x, axes=[2], begin=[0], end=[1])", [x23], axis),
+        ErrorCase("err_take_float_indices", "R.take(x, y, axis=0)", [x23, f((2,), name="y")],
+                  ["indices", "int", "dtype"]),
+        ErrorCase("err_take_axis", "R.take(x, i, axis=2)", [x23, f((2,), I64, "i")], axis),
+        ErrorCase("err_broadcast_to", "R.broadcast_to(x, (4, 4))", [x23], ["broadcast"]),
+        ErrorCase("err_broadcast_to_rank", "R.broadcast_to(x, (3,))", [x23], ["broadcast", "rank", "ndim"]),
+        ErrorCase("err_astype_unknown", 'R.astype(x, dtype="float7")', [x23], ["dtype", "float7"],
+                  names_binding=False),
+        ErrorCase("err_annotation_contradicts", "R.add(x, y)", [x23, y23], ["gv", "annot", "shape", "match"],
+                  names_binding=False, annot='R.Tensor((2, 4), dtype="float32")'),
+    ]
+
+
+def run_error_cases():
+    return [
+        RunErrorCase("run_err_upper_bound", "R.add(x, x)", [inp("x", (4, 3), sig=("n", 3))], {"x": (20, 3)},
+                     ["bound", "16", "upper"], upper={"n": 16}),
+        RunErrorCase("run_err_static_shape", "R.add(x, x)", [inp("x", (2, 3))], {"x": (3, 2)},
+                     ["dimension", "shape", "expected"]),
+        RunErrorCase("run_err_sym_conflict", "R.add(x, y)",
+                     [inp("x", (2, 3), sig=("n", 3)), inp("y", (2, 3), sig=("n", 3))], {"x": (2, 3), "y": (4, 3)},
+                     ["n = 2", "conflict", "dimension", "bound to"], upper={"n": 16}),
+    ]

@@ -1,0 +1,332 @@
+#!/usr/bin/python3
+"""run_ops.py - end-to-end numpy oracle for rxc's operators.
+
+For every case of cases.py: write the one-op module and random inputs (fixed
+seed) to a temporary directory, run it with `rxc run`, compare the output
+with the numpy reference; then legalize it with `rxc opt --passes
+LegalizeOps` and compare again.  Error cases must be rejected by `rxc
+check` with a fitting message.  Work not written yet is skipped, not
+failed: a run that says "not implemented", LegalizeOps while the pass does
+not exist (usage error), an op LegalizeOps leaves in place, an error case
+whose op has no inference yet.
+
+Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [-k SUBSTRING] [--self-test]
+The rxc binary is $RXC (default build/rxc).  The last line printed is
+`ops: N passed, M failed, K skipped`; the exit status is 1 when any failed.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as C  # noqa: E402
+import selftest  # noqa: E402
+
+SEED = 20240611
+TIMEOUT = 30
+HEADER = ("# from tvm.script import ir as I\n# from tvm.script import tir as T\n"
+          "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n")
+
+
+class Skip(Exception):
+    """This half cannot run yet; the message says why."""
+
+
+class Fail(Exception):
+    """This half ran and is wrong; the message says how."""
+
+
+def sinfo_text(sig, dtype):
+    dims = ", ".join(f'"{d}"' if isinstance(d, str) else str(d) for d in sig)
+    if len(sig) == 1:
+        dims += ","
+    return f'R.Tensor(({dims}), dtype="{dtype}")'
+
+
+def module_text(case):
+    """One Relax function main: annotated params, one op call bound in a
+    dataflow block (plus a tuple get when case.get is set), return."""
+    params = ", ".join(f"{i.name}: {sinfo_text(i.sig, i.dtype)}" for i in case.inputs)
+    body = [f"def main({params}):"]
+    if case.upper:
+        bounds = ", ".join(f'"{k}": {v}' for k, v in case.upper.items())
+        body.append(f'    R.func_attr({{"tir_var_upper_bound": {{{bounds}}}}})')
+    body.append("    with R.dataflow():")
+    annot = getattr(case, "annot", None)
+    gv = f"gv: {annot}" if annot else "gv"
+    if case.get is None:
+        body.append(f"        {gv} = {case.call}")
+    else:
+        body += [f"        lv = {case.call}", f"        {gv} = lv[{case.get}]"]
+    body += ["        R.output(gv)", "    return gv"]
+    return HEADER + "    @R.function\n" + "".join(f"    {line}\n" for line in body)
+
+
+def draw(rng, inp, shape=None):
+    """Random values for an input, of a kind that keeps the op well defined
+    (positive for log/sqrt, nonzero divisors, indices in range...)."""
+    shape = inp.shape if shape is None else shape
+    dt, k = np.dtype(inp.dtype), inp.kind
+    if k == "bool" or dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if k == "pos":
+        v = rng.uniform(0.5, 2.0, shape)
+    elif k == "nonzero":
+        v = rng.choice([-3, -2, -1, 1, 2, 3], shape) * (1.0 if dt.kind == "f" else 1)
+        if dt.kind == "f":
+            v = v * rng.uniform(0.5, 1.5, shape)
+    elif k == "smallint":
+        v = rng.integers(-3, 4, shape)
+    elif k == "wide":
+        v = rng.uniform(-10.0, 10.0, shape)
+    elif k == "special":
+        v = np.array([0.0, -1.0, np.inf, 1.0])
+    elif k == "zeros":
+        v = np.array([0.0, 0.0, 0.0, 4.0])
+    elif k == "large":
+        v = rng.standard_normal(shape) * 60.0
+    elif k == "neg":
+        v = -rng.uniform(0.5, 2.0, shape)
+    elif k.startswith("index"):
+        v = rng.integers(0, int(k[5:]), shape)
+    elif k == "wildindex":
+        v = rng.integers(-7, 12, shape)
+    elif k == "distinct":
+        v = rng.permutation(int(np.prod(shape))).reshape(shape) - 4
+    else:
+        v = rng.standard_normal(shape)
+    return np.asarray(v).astype(dt)
+
+
+def rxc(*args):
+    exe = os.environ.get("RXC", "build/rxc")
+    try:
+        return subprocess.run([exe, *args], capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Fail(f"rxc {args[0]} timed out after {TIMEOUT}s")
+
+
+def first_error(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if "error" in line:
+            return line.strip()
+    return lines[0].strip() if lines else "(no message)"
+
+
+def run_module(path, inputs, tuple_out, work):
+    """rxc run on the .npy inputs; the outputs as a list of arrays."""
+    out = os.path.join(work, "out.npz" if tuple_out else "out.npy")
+    if os.path.exists(out):
+        os.remove(out)
+    args = ["run", path]
+    for name, file in inputs:
+        args += ["--input", f"{name}={file}"]
+    p = rxc(*args, "--output", out)
+    if p.returncode != 0:
+        if "not implemented" in p.stderr:
+            raise Skip("run: " + first_error(p.stderr))
+        raise Fail(f"rxc run exited {p.returncode}: {first_error(p.stderr)}")
+    if not os.path.exists(out):
+        raise Fail("rxc run wrote no output")
+    if tuple_out:
+        with np.load(out) as z:
+            return [z[str(i)] if str(i) in z else None for i in range(len(z.files))]
+    return [np.load(out)]
+
+
+def compare(got, exp, rtol, atol):
+    """None when got matches exp (shape, dtype, values; NaN == NaN), else
+    a message with the largest error."""
+    if got is None:
+        return "missing output"
+    if got.shape != exp.shape or got.dtype != exp.dtype:
+        return f"got {got.dtype}{list(got.shape)}, expected {exp.dtype}{list(exp.shape)}"
+    if got.size == 0:
+        return None
+    if exp.dtype.kind != "f":
+        bad = got != exp
+        if not bad.any():
+            return None
+        at = np.unravel_index(np.argmax(bad), exp.shape)
+        return f"{int(bad.sum())} of {exp.size} differ; at {tuple(map(int, at))}: got {got[at]}, expected {exp[at]}"
+    g, e = got.astype(np.float64), exp.astype(np.float64)
+    same = (g == e) | (np.isnan(g) & np.isnan(e))
+    with np.errstate(invalid="ignore"):
+        err = np.where(same, 0.0, np.abs(g - e))
+        err = np.where(np.isnan(err), np.inf, err)
+        bad = err > atol + rtol * np.where(np.isfinite(e), np.abs(e), 0.0)
+    if not bad.any():
+        return None
+    at = np.unravel_index(np.argmax(np.where(bad, err, -1.0)), exp.shape)
+    return (f"max abs err {err[at]:.3g} at {tuple(map(int, at))}: got {g[at]!r}, expected {e[at]!r} "
+            f"({int(bad.sum())} of {exp.size} outside rtol {rtol:g} atol {atol:g})")
+
+
+def check_outputs(outs, case, expected):
+    exp = list(expected) if case.tuple_out else [expected]
+    if len(outs) != len(exp):
+        raise Fail(f"got {len(outs)} outputs, expected {len(exp)}")
+    for i, (g, e) in enumerate(zip(outs, exp)):
+        msg = compare(g, np.asarray(e), case.rtol, case.atol)
+        if msg:
+            raise Fail(("" if len(exp) == 1 else f"output {i}: ") + msg)
+
+
+def op_names(call):
+    return set(re.findall(r"\bR\.[a-z_.]+[a-z_]\(", call)) - {"R.const(", "R.prim_value(", "R.shape("}
+
+
+def legalize(path, case, work):
+    """The legalized module's path; Skip while LegalizeOps is unavailable
+    or leaves the op in place."""
+    legal = path[:-3] + "_legal.py"
+    p = rxc("opt", path, "--passes", "LegalizeOps", "-o", legal)
+    if p.returncode == 2:
+        raise Skip("LegalizeOps unavailable")
+    if p.returncode != 0:
+        if "not implemented" in p.stderr:
+            raise Skip("legalize: " + first_error(p.stderr))
+        raise Fail(f"rxc opt --passes LegalizeOps exited {p.returncode}: {first_error(p.stderr)}")
+    with open(legal) as f:
+        text = f.read()
+    left = [op for op in op_names(case.call) if op in text]
+    if left:
+        raise Skip(f"not legalized: {left[0][:-1]}")
+    return legal
+
+
+def run_case(case, rng, work):
+    """Both halves of a case: [(half, outcome, message)]; outcome is one of
+    pass, fail, skip."""
+    path = os.path.join(work, case.name + ".py")
+    with open(path, "w") as f:
+        f.write(module_text(case))
+    arrays, files = [], []
+    for inp in case.inputs:
+        a = draw(rng, inp)
+        file = os.path.join(work, f"{case.name}_{inp.name}.npy")
+        np.save(file, a)
+        arrays.append(a)
+        files.append((inp.name, file))
+    with np.errstate(all="ignore"):
+        expected = case.ref(*arrays)
+    p = rxc("check", path)
+    if p.returncode != 0 and "not implemented" not in p.stderr:
+        return [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
+                for half in ("direct", "legalized")]
+    results = []
+    for half in ("direct", "legalized"):
+        try:
+            target = path if half == "direct" else legalize(path, case, work)
+            check_outputs(run_module(target, files, case.tuple_out, work), case, expected)
+            results.append((half, "pass", ""))
+        except Skip as s:
+            results.append((half, "skip", str(s)))
+        except Fail as e:
+            results.append((half, "fail", str(e)))
+    return results
+
+
+def gv_annotated(path, case):
+    """Whether `rxc opt` prints gv with inferred struct info (inference of
+    the op exists) or bare (no inference yet), for the case's module
+    without a written annotation."""
+    if case.annot:
+        path = path[:-3] + "_bare.py"
+        with open(path, "w") as f:
+            f.write(module_text(C.ErrorCase(case.name, case.call, case.inputs, [], upper=case.upper)))
+    p = rxc("opt", path)
+    return p.returncode == 0 and re.search(r"^\s*gv: ", p.stdout, re.M) is not None
+
+
+def run_error_case(case, work):
+    path = os.path.join(work, case.name + ".py")
+    with open(path, "w") as f:
+        f.write(module_text(case))
+    p = rxc("check", path)
+    msg = p.stderr
+    if p.returncode == 0:
+        if not gv_annotated(path, case):
+            return [("check", "skip", "no inference yet")]
+        return [("check", "fail", "rxc check accepted it")]
+    if p.returncode != 1:
+        return [("check", "fail", f"rxc check exited {p.returncode}: {first_error(msg)}")]
+    if "not implemented" in msg:
+        return [("check", "skip", first_error(msg))]
+    low = re.sub(r"r\.[a-z_.]+: ", "", msg.lower())  # the op's own name proves nothing
+    if not any(w.lower() in low for w in case.words):
+        return [("check", "fail", f"message lacks any of {case.words}: {first_error(msg)}")]
+    if case.names_binding and "'gv'" not in msg:
+        return [("check", "fail", f"message does not name binding 'gv': {first_error(msg)}")]
+    return [("check", "pass", "")]
+
+
+def run_run_error_case(case, rng, work):
+    path = os.path.join(work, case.name + ".py")
+    with open(path, "w") as f:
+        f.write(module_text(case))
+    files = []
+    for inp in case.inputs:
+        file = os.path.join(work, f"{case.name}_{inp.name}.npy")
+        np.save(file, draw(rng, inp, case.shapes.get(inp.name, inp.shape)))
+        files.append((inp.name, file))
+    try:
+        run_module(path, files, False, work)
+        return [("run", "fail", "rxc run accepted the inputs")]
+    except Skip as s:
+        return [("run", "skip", str(s))]
+    except Fail as e:
+        msg = str(e)
+    if "exited 1:" not in msg:
+        return [("run", "fail", msg)]
+    text = msg.split("error:", 1)[-1].lower()  # not the file name
+    if not any(w.lower() in text for w in case.words):
+        return [("run", "fail", f"message lacks any of {case.words}: {msg}")]
+    return [("run", "pass", "")]
+
+
+def main(argv):
+    verbose = "-v" in argv
+    only = argv[argv.index("-k") + 1] if "-k" in argv else ""
+    failures = selftest.run()
+    if "--self-test" in argv:
+        for f in failures:
+            print(f"FAIL self-test {f}")
+        print(f"self-test: {selftest.count() - len(failures)} passed, {len(failures)} failed")
+        return 1 if failures else 0
+    counts = {"pass": 0, "fail": len(failures), "skip": 0}
+    reasons = {}
+    for f in failures:
+        print(f"FAIL self-test {f}")
+    rng = np.random.default_rng(SEED)
+    with tempfile.TemporaryDirectory(prefix="rxc_ops_") as work:
+        jobs = ([(c, lambda c=c: run_case(c, rng, work)) for c in C.all_cases()]
+                + [(c, lambda c=c: run_error_case(c, work)) for c in C.error_cases()]
+                + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
+        for case, job in jobs:
+            if only not in case.name:
+                continue
+            for half, outcome, msg in job():
+                counts[outcome] += 1
+                if outcome == "fail":
+                    print(f"FAIL {case.name} [{half}]: {msg}")
+                elif outcome == "skip":
+                    key = msg.split(":")[0]
+                    reasons[key] = reasons.get(key, 0) + 1
+                    if verbose:
+                        print(f"skip {case.name} [{half}]: {msg}")
+                elif verbose:
+                    print(f"ok   {case.name} [{half}]")
+    if reasons:
+        print("skipped: " + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    print(f"ops: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    return 1 if counts["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
