@@ -61,6 +61,16 @@ zero(IrCtx *ctx, IrDType t)
                                                           : ir_prim_int(ctx, t, 0);
 }
 
+/* An intrinsic call; the arguments are copied into the arena. */
+static IrPrimExpr *
+intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr **args = ir_alloc(ctx, 2 * sizeof *args);
+  args[0] = a;
+  args[1] = b;
+  return ir_prim_call(ctx, t, ir_sym(ctx, name), args, b ? 2 : 1);
+}
+
 /* x converted to t when its dtype differs. */
 static IrPrimExpr *
 as(IrCtx *ctx, IrDType t, IrPrimExpr *x)
@@ -79,13 +89,13 @@ unary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *x)
     return ir_prim_bin(ctx, IR_PE_MAX, x, zero(ctx, t));
   case IR_OP_ABS:
     if (t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
-      return ir_prim_call(ctx, t, ir_sym(ctx, "tir.fabs"), &x, 1);
+      return intrinsic(ctx, t, "tir.fabs", x, NULL);
     if (t.code != IR_DT_INT)
       return x;
     return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, zero(ctx, t)), x,
                           ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x));
   default:
-    return ir_prim_call(ctx, t, ir_sym(ctx, op->intrinsic), &x, 1);
+    return intrinsic(ctx, t, op->intrinsic, x, NULL);
   }
 }
 
@@ -97,10 +107,8 @@ binary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *a, IrPrimExpr *
   IrDType operand = compare ? a->dtype : t;
   a = as(ctx, operand, a);
   b = as(ctx, operand, b);
-  if (op->kind == IR_PE_CALL) {
-    IrPrimExpr *args[2] = {a, b};
-    return ir_prim_call(ctx, t, ir_sym(ctx, op->intrinsic), args, 2);
-  }
+  if (op->kind == IR_PE_CALL)
+    return intrinsic(ctx, t, op->intrinsic, a, b);
   return ir_prim_bin(ctx, op->kind, a, b);
 }
 

@@ -422,6 +422,13 @@ report_contradiction(Norm *n, const IrBinding *b, const IrSInfo *val, const char
 
 /* --- bindings, functions, the module ------------------------------------------------ */
 
+/* A var '_' bound to an effect's void result stays a bare statement. */
+static bool
+is_discard(const IrExpr *var)
+{
+  return var->u.var.name && var->u.var.name[0] == '_' && var->u.var.name[1] == '\0';
+}
+
 static bool
 normalize_binding(Rewriter *rw, IrBinding *b)
 {
@@ -435,12 +442,12 @@ normalize_binding(Rewriter *rw, IrBinding *b)
     b->value = rw_expr_copy(n->ctx, b->value);
     b->value->sinfo = s;
   }
-  if (b->cast || !b->var)
+  if (b->cast || !b->var || rw->at_result)
     return true; /* match_cast: the var has the cast's struct info */
   IrBuf why = {0};
   if (b->var->sinfo && contradicts(n, b->var->sinfo, s, &why))
     report_contradiction(n, b, s, why.data ? why.data : "");
-  else if (!b->var->sinfo && s)
+  else if (!b->var->sinfo && s && !(is_discard(b->var) && ir_sinfo_is_void(s)))
     b->var = rw_var_recreate(rw, b->var, s);
   ir_buf_free(&why);
   return true;

@@ -31,8 +31,11 @@ struct Rewriter {
    * substituted and its nested seqs (if branches) and local functions
    * rewritten; b is a copy the callback may change (value, var; call
    * rw_var_recreate to give the var new struct info).  Returns false after
-   * reporting an error; the rewrite then fails. */
+   * reporting an error; the rewrite then fails.  An if branch whose result
+   * is a call (its last assignment) comes here too, as a binding of the
+   * if's var with at_result set: then only b->value may change. */
   bool (*binding)(Rewriter *rw, IrBinding *b);
+  bool at_result; /* the binding is an if branch's result */
   void *user;  /* the pass's state */
   RwMap vars;  /* old var -> new var */
   const char *func_name; /* innermost function: "main", "main.f" (local) */

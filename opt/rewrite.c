@@ -204,7 +204,7 @@ rw_subst(Rewriter *rw, IrExpr *e)
 
 /* --- seqs, bindings, functions ----------------------------------------------- */
 
-static IrExpr *rw_seq(Rewriter *rw, IrExpr *seq);
+static IrExpr *rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner);
 
 static char *
 local_name(Rewriter *rw, const IrBinding *b)
@@ -223,8 +223,8 @@ rw_value(Rewriter *rw, const IrBinding *b)
     return e;
   if (e->kind == IR_EX_IF) {
     IrExpr *cond = rw_subst(rw, e->u.branch.cond);
-    IrExpr *then_ = rw_seq(rw, e->u.branch.then_);
-    IrExpr *else_ = then_ ? rw_seq(rw, e->u.branch.else_) : NULL;
+    IrExpr *then_ = rw_seq(rw, e->u.branch.then_, b);
+    IrExpr *else_ = then_ ? rw_seq(rw, e->u.branch.else_, b) : NULL;
     if (!then_ || !else_)
       return NULL;
     if (cond == e->u.branch.cond && then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
@@ -267,9 +267,27 @@ rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding *out)
   return changed;
 }
 
-/* A seq (function body or if branch) rewritten; NULL after an error. */
+/* A seq's result: a call (an if branch's last assignment) goes through the
+ * binding callback as a binding of the if's var; NULL after an error. */
 static IrExpr *
-rw_seq(Rewriter *rw, IrExpr *seq)
+rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner)
+{
+  IrExpr *e = rw_subst(rw, result);
+  if (!e || e->kind != IR_EX_CALL || !owner || !rw->binding)
+    return e;
+  IrBinding b = *owner;
+  b.value = e;
+  b.cast = NULL;
+  rw->at_result = true;
+  bool ok = rw->binding(rw, &b);
+  rw->at_result = false;
+  return ok ? b.value : NULL;
+}
+
+/* A seq (function body, or if branch of the binding owner) rewritten; NULL
+ * after an error. */
+static IrExpr *
+rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
 {
   int nblocks = seq->u.seq.nblocks;
   IrBindingBlock *blocks = ir_alloc(rw->ctx, (size_t)(nblocks ? nblocks : 1) * sizeof *blocks);
@@ -286,7 +304,9 @@ rw_seq(Rewriter *rw, IrExpr *seq)
     else
       blocks[i].bindings = blk->bindings; /* share the unchanged block */
   }
-  IrExpr *result = rw_subst(rw, seq->u.seq.result);
+  IrExpr *result = rw_result(rw, seq->u.seq.result, owner);
+  if (!result && seq->u.seq.result)
+    return NULL;
   if (!changed && result == seq->u.seq.result)
     return seq;
   IrExpr *copy = rw_expr_copy(rw->ctx, seq);
@@ -302,7 +322,7 @@ rw_function(Rewriter *rw, const IrFunction *f, const char *name)
 {
   rw->func_name = name;
   enter(rw, f);
-  IrExpr *body = f->body ? rw_seq(rw, f->body) : NULL;
+  IrExpr *body = f->body ? rw_seq(rw, f->body, NULL) : NULL;
   rw->funcs.len--;
   rw->ariths.len--;
   if (f->body && !body)
