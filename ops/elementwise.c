@@ -1,9 +1,718 @@
-/* elementwise.c - stub: no op of this category is implemented yet. */
+/*
+ * elementwise.c - elementwise and broadcasting ops: struct-info inference and
+ * reference kernels of R.add ... R.greater_equal, R.where, the unary math
+ * ops, R.clip and R.astype.
+ *
+ * Key ideas:
+ *  - An operand is a tensor or a prim value (R.prim_value, a 0-d operand);
+ *    inference reads both through one Operand view, which also covers
+ *    unknown struct info (R.Object, R.Tensor(ndim=-1)) so that the result
+ *    is as precise as the arguments allow and never a crash.
+ *  - Kernels follow numpy broadcasting by index arithmetic: each output
+ *    element maps back to one element of every input (a size-1 dim, or a
+ *    missing leading dim, always reads index 0).  Floats are computed in
+ *    double and rounded to the dtype on store; ints in int64, wrapping to
+ *    the dtype's width on store.
+ *  - Integer R.divide truncates toward zero, as TVM's legalization does
+ *    (topi.divide builds tir.Div, which is C's truncating division on
+ *    ints); R.floor_divide floors (tir.floordiv) on ints and is floor(a/b)
+ *    on floats.  An integer division by zero is an error, not a crash.
+ *  - R.maximum / R.minimum / R.clip propagate NaN, as numpy does.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
 #include "op.h"
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+/* What inference knows of one tensor-or-prim operand. */
+typedef struct {
+  bool is_prim;       /* an R.Prim: a 0-d operand whose result stays prim */
+  int ndim;           /* -1 when unknown */
+  IrPrimExpr **shape; /* ndim dims, or NULL when unknown */
+  IrDType dtype;      /* IR_VOID when unknown */
+  int vdevice;        /* -1 none */
+} Operand;
+
+static const char *
+sinfo_kind_name(const IrSInfo *s)
+{
+  switch (s->kind) {
+  case IR_SI_OBJECT:
+    return "an object";
+  case IR_SI_PRIM:
+    return "a prim value";
+  case IR_SI_SHAPE:
+    return "a shape";
+  case IR_SI_TENSOR:
+    return "a tensor";
+  case IR_SI_TUPLE:
+    return "a tuple";
+  case IR_SI_FUNC:
+    return "a function";
+  }
+  return "a value";
+}
+
+static bool
+is_float(IrDType t)
+{
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+}
+
+/* op_error for inference: names the binding and the op. */
+static void
+infer_error(OpInfer *in, const IrExpr *call, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s", b.data ? b.data : "");
+  ir_buf_free(&b);
+}
+
+/* Whether the call has n arguments; an error when not. */
+static bool
+check_nargs(OpInfer *in, const IrExpr *call, int n)
+{
+  if (call->u.call.nargs == n)
+    return true;
+  infer_error(in, call, "expects %d arguments, got %d", n, call->u.call.nargs);
+  return false;
+}
+
+/* Reads argument i as an operand; false after an error when it is neither
+ * a tensor, a prim value nor unknown. */
+static bool
+operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
+{
+  const IrSInfo *s = args[i];
+  *o = (Operand){false, -1, NULL, IR_VOID, -1};
+  switch (s->kind) {
+  case IR_SI_OBJECT:
+    return true;
+  case IR_SI_PRIM:
+    o->is_prim = true;
+    o->ndim = 0;
+    o->shape = ir_alloc(in->ctx, sizeof(IrPrimExpr *));
+    o->dtype = s->u.prim.dtype;
+    return true;
+  case IR_SI_TENSOR:
+    o->ndim = s->u.tensor.ndim;
+    o->shape = s->shape_len ? NULL : s->u.tensor.shape;
+    o->dtype = s->u.tensor.dtype;
+    o->vdevice = s->u.tensor.vdevice;
+    if (o->ndim < 0)
+      o->shape = NULL;
+    return true;
+  default:
+    infer_error(in, call, "argument %d must be a tensor or a prim value, not %s", i + 1,
+                sinfo_kind_name(s));
+    return false;
+  }
+}
+
+/* The common dtype of two operands: the known one when the other is
+ * unknown; an error naming both when they differ. */
+static bool
+dtype_join(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
+{
+  char da[16], db[16];
+  if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
+    infer_error(in, call, "operand data types differ: %s and %s", ir_dtype_str(a, da),
+                ir_dtype_str(b, db));
+    return false;
+  }
+  *out = a.code != IR_DT_VOID ? a : b;
+  return true;
+}
+
+/* Broadcasts two operands' shapes into r (rank -1 when either is unknown;
+ * shape NULL when a dim cannot be decided); false after an error. */
+static bool
+operand_broadcast(OpInfer *in, const IrExpr *call, const Operand *a, const Operand *b, Operand *r)
+{
+  r->is_prim = a->is_prim && b->is_prim;
+  r->vdevice = a->vdevice >= 0 ? a->vdevice : b->vdevice;
+  r->shape = NULL;
+  if (a->ndim < 0 || b->ndim < 0) {
+    r->ndim = -1;
+    return true;
+  }
+  r->ndim = a->ndim > b->ndim ? a->ndim : b->ndim;
+  if (!a->shape || !b->shape)
+    return true;
+  return op_broadcast_shapes(in, call, a->shape, a->ndim, b->shape, b->ndim, &r->shape, &r->ndim);
+}
+
+/* The struct info of an operand-shaped result with dtype t. */
+static IrSInfo *
+operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
+{
+  if (o->is_prim)
+    return ir_sinfo_prim(in->ctx, t, NULL);
+  return ir_sinfo_tensor(in->ctx, o->shape, o->ndim, t, o->vdevice);
+}
+
+static bool
+is_comparison(IrOpId id)
+{
+  return id == IR_OP_EQUAL || id == IR_OP_NOT_EQUAL || id == IR_OP_LESS || id == IR_OP_LESS_EQUAL ||
+         id == IR_OP_GREATER || id == IR_OP_GREATER_EQUAL;
+}
+
+/* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
+ * comparisons give bool. */
+static IrSInfo *
+infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Operand a, b, r;
+  IrDType t;
+  if (!check_nargs(in, call, 2))
+    return NULL;
+  if (!operand_read(in, call, args, 0, &a) || !operand_read(in, call, args, 1, &b))
+    return NULL;
+  if (!dtype_join(in, call, a.dtype, b.dtype, &t))
+    return NULL;
+  if (!operand_broadcast(in, call, &a, &b, &r))
+    return NULL;
+  return operand_sinfo(in, &r, is_comparison(call->u.call.op->id) ? IR_BOOL : t);
+}
+
+/* R.where(cond, x1, x2): three-way broadcasting, cond bool, x1 and x2 of
+ * one dtype which is the result's. */
+static IrSInfo *
+infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Operand c, a, b, ab, r;
+  IrDType t;
+  char dc[16];
+  if (!check_nargs(in, call, 3))
+    return NULL;
+  for (int i = 0; i < 3; i++)
+    if (!operand_read(in, call, args, i, i == 0 ? &c : i == 1 ? &a : &b))
+      return NULL;
+  if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL) {
+    infer_error(in, call, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
+    return NULL;
+  }
+  if (!dtype_join(in, call, a.dtype, b.dtype, &t))
+    return NULL;
+  if (!operand_broadcast(in, call, &a, &b, &ab) || !operand_broadcast(in, call, &c, &ab, &r))
+    return NULL;
+  return operand_sinfo(in, &r, t);
+}
+
+/* Ops defined on floats only: transcendental functions. */
+static bool
+float_only(IrOpId id)
+{
+  switch (id) {
+  case IR_OP_EXP:
+  case IR_OP_LOG:
+  case IR_OP_SQRT:
+  case IR_OP_RSQRT:
+  case IR_OP_TANH:
+  case IR_OP_SIGMOID:
+  case IR_OP_ERF:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Unary ops and R.clip: the result has the operand's struct info. */
+static IrSInfo *
+infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Operand x;
+  char dt[16];
+  int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
+  if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
+    return NULL;
+  if (float_only(call->u.call.op->id) && x.dtype.code != IR_DT_VOID && !is_float(x.dtype)) {
+    infer_error(in, call, "requires a float operand, not %s", ir_dtype_str(x.dtype, dt));
+    return NULL;
+  }
+  for (int i = 1; i < want; i++) {
+    if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT) {
+      infer_error(in, call, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
+                  sinfo_kind_name(args[i]));
+      return NULL;
+    }
+  }
+  return operand_sinfo(in, &x, x.dtype);
+}
+
+/* R.astype(x, dtype=...): x's shape with the new dtype. */
+static IrSInfo *
+infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Operand x;
+  IrDType t;
+  const IrAttr *a = op_attr(call, "dtype");
+  if (!check_nargs(in, call, 1) || !operand_read(in, call, args, 0, &x))
+    return NULL;
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
+    infer_error(in, call, "the dtype attribute must name a data type");
+    return NULL;
+  }
+  return operand_sinfo(in, &x, t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels: broadcasting by index arithmetic                           */
+/* ------------------------------------------------------------------ */
+
+/* The tensor view of a kernel argument: a prim value becomes a 0-d
+ * tensor.  NULL (after an error) for any other value. */
+static IrTensorData *
+eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
+{
+  if (v->kind == VAL_TENSOR)
+    return &v->u.tensor.t;
+  if (v->kind == VAL_PRIM) {
+    int64_t no_dims[1] = {0}; /* op_tensor_new copies ndim entries: none */
+    Value *t = op_tensor_new(ev->ctx, v->u.prim.dtype, 0, no_dims, ev->loc);
+    if (!t)
+      return NULL;
+    if (is_float(v->u.prim.dtype))
+      op_set_f(&t->u.tensor.t, 0, v->u.prim.f);
+    else
+      op_set_i(&t->u.tensor.t, 0, v->u.prim.i);
+    return &t->u.tensor.t;
+  }
+  op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
+           "argument %d must be a tensor or a prim value", i + 1);
+  return NULL;
+}
+
+static void
+shape_print(const IrTensorData *t, IrBuf *b)
+{
+  ir_buf_puts(b, "(");
+  for (int i = 0; i < t->ndim; i++)
+    ir_buf_printf(b, i ? ", %lld" : "%lld", (long long)t->shape[i]);
+  ir_buf_puts(b, t->ndim == 1 ? ",)" : ")");
+}
+
+/* The broadcast shape of n concrete tensors (arena); false after an error
+ * naming the shapes up to the first one that disagrees. */
+static bool
+eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape, int *ndim)
+{
+  int r = 0;
+  for (int k = 0; k < n; k++)
+    r = in[k]->ndim > r ? in[k]->ndim : r;
+  int64_t *s = ir_alloc(ev->ctx, sizeof(int64_t) * (size_t)(r ? r : 1));
+  for (int i = 0; i < r; i++)
+    s[i] = 1;
+  for (int k = 0; k < n; k++) {
+    for (int d = 0; d < in[k]->ndim; d++) {
+      int i = r - in[k]->ndim + d;
+      int64_t v = in[k]->shape[d];
+      if (v == s[i] || v == 1)
+        continue;
+      if (s[i] != 1) {
+        IrBuf b = {0};
+        for (int j = 0; j < k; j++) {
+          shape_print(in[j], &b);
+          ir_buf_puts(&b, " and ");
+        }
+        shape_print(in[k], &b);
+        op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "cannot broadcast shapes %s",
+                 b.data);
+        ir_buf_free(&b);
+        return false;
+      }
+      s[i] = v;
+    }
+  }
+  *shape = s;
+  *ndim = r;
+  return true;
+}
+
+/* The flat index into t of output element i of a result of shape
+ * (shape, ndim) that t broadcasts to. */
+static int64_t
+source_index(const IrTensorData *t, const int64_t *shape, int ndim, int64_t i)
+{
+  int64_t index = 0, stride = 1;
+  for (int d = ndim - 1, td = t->ndim - 1; td >= 0; d--, td--) {
+    int64_t coord = i % shape[d];
+    i /= shape[d];
+    if (t->shape[td] != 1)
+      index += coord * stride;
+    stride *= t->shape[td];
+  }
+  return index;
+}
+
+/* The result value: a prim when every argument was a prim (as inference
+ * said), else the tensor itself. */
+static Value *
+eval_result(OpEval *ev, Value **args, int n, Value *out)
+{
+  for (int k = 0; k < n; k++)
+    if (args[k]->kind != VAL_PRIM)
+      return out;
+  const IrTensorData *t = &out->u.tensor.t;
+  if (is_float(t->dtype))
+    return op_prim_float(ev->ctx, t->dtype, op_get_f(t, 0));
+  return op_prim_int(ev->ctx, t->dtype, op_get_i(t, 0));
+}
+
+/* ---- binary kernels ---- */
+
+/* Integer floor division; b != 0, and INT64_MIN / -1 wraps. */
+static int64_t
+floor_div_int(int64_t a, int64_t b)
+{
+  if (b == -1)
+    return (int64_t)(0 - (uint64_t)a);
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    q--;
+  return q;
+}
+
+/* A binary op on floats, in double. */
+static double
+binary_float(IrOpId id, double a, double b)
+{
+  switch (id) {
+  case IR_OP_ADD:
+    return a + b;
+  case IR_OP_SUBTRACT:
+    return a - b;
+  case IR_OP_MULTIPLY:
+    return a * b;
+  case IR_OP_DIVIDE:
+    return a / b;
+  case IR_OP_FLOOR_DIVIDE:
+    return floor(a / b);
+  case IR_OP_POWER:
+    return pow(a, b);
+  case IR_OP_MAXIMUM:
+    return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+  case IR_OP_MINIMUM:
+    return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+  case IR_OP_EQUAL:
+    return a == b;
+  case IR_OP_NOT_EQUAL:
+    return a != b;
+  case IR_OP_LESS:
+    return a < b;
+  case IR_OP_LESS_EQUAL:
+    return a <= b;
+  case IR_OP_GREATER:
+    return a > b;
+  case IR_OP_GREATER_EQUAL:
+    return a >= b;
+  default:
+    UNREACHABLE();
+    return 0;
+  }
+}
+
+/* Integer power by squaring; a negative exponent gives 0 except for bases
+ * 1 and -1 (the truncation of the real result, as C's cast of pow). */
+static int64_t
+power_int(int64_t a, int64_t b)
+{
+  uint64_t r = 1, base = (uint64_t)a;
+  if (b < 0)
+    return a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+  for (; b > 0; b >>= 1) {
+    if (b & 1)
+      r *= base;
+    base *= base;
+  }
+  return (int64_t)r;
+}
+
+/* A binary op on integers, in int64 wrapping arithmetic; the caller has
+ * excluded division by zero. */
+static int64_t
+binary_int(IrOpId id, int64_t a, int64_t b)
+{
+  switch (id) {
+  case IR_OP_ADD:
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+  case IR_OP_SUBTRACT:
+    return (int64_t)((uint64_t)a - (uint64_t)b);
+  case IR_OP_MULTIPLY:
+    return (int64_t)((uint64_t)a * (uint64_t)b);
+  case IR_OP_DIVIDE: /* truncating, as TVM's tir.Div on ints */
+    return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+  case IR_OP_FLOOR_DIVIDE:
+    return floor_div_int(a, b);
+  case IR_OP_POWER:
+    return power_int(a, b);
+  case IR_OP_MAXIMUM:
+    return a > b ? a : b;
+  case IR_OP_MINIMUM:
+    return a < b ? a : b;
+  case IR_OP_EQUAL:
+    return a == b;
+  case IR_OP_NOT_EQUAL:
+    return a != b;
+  case IR_OP_LESS:
+    return a < b;
+  case IR_OP_LESS_EQUAL:
+    return a <= b;
+  case IR_OP_GREATER:
+    return a > b;
+  case IR_OP_GREATER_EQUAL:
+    return a >= b;
+  default:
+    UNREACHABLE();
+    return 0;
+  }
+}
+
+/* Reads the arguments of an n-ary broadcasting kernel and allocates its
+ * output of dtype t (or input like's dtype when t is void); NULL after an
+ * error. */
+static Value *
+eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int like,
+             IrTensorData **in)
+{
+  int64_t *shape;
+  int ndim;
+  for (int k = 0; k < n; k++)
+    if (!(in[k] = eval_tensor(ev, call, args[k], k)))
+      return NULL;
+  if (!eval_broadcast(ev, call, in, n, &shape, &ndim))
+    return NULL;
+  return op_tensor_new(ev->ctx, t.code != IR_DT_VOID ? t : in[like]->dtype, ndim, shape, ev->loc);
+}
+
+static Value *
+eval_binary(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrOpId id = call->u.call.op->id;
+  IrTensorData *in[2];
+  Value *v = eval_prepare(ev, call, args, 2, is_comparison(id) ? IR_BOOL : IR_VOID, 0, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  int64_t n = op_numel(out);
+  bool fl = is_float(in[0]->dtype) || is_float(in[1]->dtype);
+  bool divides = id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t ia = source_index(in[0], out->shape, out->ndim, i);
+    int64_t ib = source_index(in[1], out->shape, out->ndim, i);
+    if (fl) {
+      op_set_f(out, i, binary_float(id, op_get_f(in[0], ia), op_get_f(in[1], ib)));
+      continue;
+    }
+    int64_t b = op_get_i(in[1], ib);
+    if (divides && b == 0) {
+      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "integer division by zero");
+      return NULL;
+    }
+    op_set_i(out, i, binary_int(id, op_get_i(in[0], ia), b));
+  }
+  return eval_result(ev, args, 2, v);
+}
+
+static Value *
+eval_where(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrTensorData *in[3];
+  Value *v = eval_prepare(ev, call, args, 3, IR_VOID, 1, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  int64_t n = op_numel(out);
+  for (int64_t i = 0; i < n; i++) {
+    bool c = op_get_i(in[0], source_index(in[0], out->shape, out->ndim, i)) != 0;
+    IrTensorData *x = c ? in[1] : in[2];
+    int64_t j = source_index(x, out->shape, out->ndim, i);
+    if (is_float(out->dtype))
+      op_set_f(out, i, op_get_f(x, j));
+    else
+      op_set_i(out, i, op_get_i(x, j));
+  }
+  return eval_result(ev, args, 3, v);
+}
+
+/* ---- unary kernels, clip, astype ---- */
+
+static double
+unary_float(IrOpId id, double x)
+{
+  switch (id) {
+  case IR_OP_NEGATIVE:
+    return -x;
+  case IR_OP_ABS:
+    return fabs(x);
+  case IR_OP_EXP:
+    return exp(x);
+  case IR_OP_LOG:
+    return log(x);
+  case IR_OP_SQRT:
+    return sqrt(x);
+  case IR_OP_RSQRT:
+    return 1 / sqrt(x);
+  case IR_OP_TANH:
+    return tanh(x);
+  case IR_OP_SIGMOID:
+    return 1 / (1 + exp(-x));
+  case IR_OP_ERF:
+    return erf(x);
+  default:
+    UNREACHABLE();
+    return 0;
+  }
+}
+
+/* negative and abs on integers, wrapping (abs of the minimum is itself). */
+static int64_t
+unary_int(IrOpId id, int64_t x)
+{
+  uint64_t neg = 0 - (uint64_t)x;
+  if (id == IR_OP_NEGATIVE || x < 0)
+    return (int64_t)neg;
+  return x;
+}
+
+static Value *
+eval_unary(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrOpId id = call->u.call.op->id;
+  IrTensorData *in[1];
+  char dt[16];
+  Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  bool fl = is_float(out->dtype);
+  if (float_only(id) && !fl) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires a float operand, not %s",
+             ir_dtype_str(out->dtype, dt));
+    return NULL;
+  }
+  int64_t n = op_numel(out);
+  for (int64_t i = 0; i < n; i++) {
+    if (fl)
+      op_set_f(out, i, unary_float(id, op_get_f(in[0], i)));
+    else
+      op_set_i(out, i, unary_int(id, op_get_i(in[0], i)));
+  }
+  return eval_result(ev, args, 1, v);
+}
+
+/* R.clip(x, min, max) = min(max(x, lo), hi); NaN stays NaN. */
+static Value *
+eval_clip(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrTensorData *in[1];
+  if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "min and max must be prim values");
+    return NULL;
+  }
+  Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  const Value *lo = args[1], *hi = args[2];
+  int64_t n = op_numel(out);
+  for (int64_t i = 0; i < n; i++) {
+    if (is_float(out->dtype)) {
+      double x = op_get_f(in[0], i);
+      x = x < lo->u.prim.f ? lo->u.prim.f : x;
+      op_set_f(out, i, x > hi->u.prim.f ? hi->u.prim.f : x);
+    } else {
+      int64_t x = op_get_i(in[0], i);
+      x = x < lo->u.prim.i ? lo->u.prim.i : x;
+      op_set_i(out, i, x > hi->u.prim.i ? hi->u.prim.i : x);
+    }
+  }
+  return eval_result(ev, args, 1, v);
+}
+
+/* R.astype: floats convert through double (to an int: toward zero), ints
+ * through int64 (to a narrower int: wrapping), anything to bool is != 0. */
+static Value *
+eval_astype(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrTensorData *in[1];
+  IrDType t;
+  const IrAttr *a = op_attr(call, "dtype");
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
+             "the dtype attribute must name a data type");
+    return NULL;
+  }
+  Value *v = eval_prepare(ev, call, args, 1, t, 0, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  int64_t n = op_numel(out);
+  for (int64_t i = 0; i < n; i++) {
+    if (is_float(in[0]->dtype))
+      op_set_f(out, i, op_get_f(in[0], i));
+    else
+      op_set_i(out, i, op_get_i(in[0], i));
+  }
+  return eval_result(ev, args, 1, v);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                           */
+/* ------------------------------------------------------------------ */
+
+static const OpImpl binary_impl = {infer_binary, eval_binary, NULL};
+static const OpImpl where_impl = {infer_where, eval_where, NULL};
+static const OpImpl unary_impl = {infer_unary, eval_unary, NULL};
+static const OpImpl clip_impl = {infer_unary, eval_clip, NULL};
+static const OpImpl astype_impl = {infer_astype, eval_astype, NULL};
 
 const OpImpl *
 op_elementwise_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  switch (id) {
+  case IR_OP_ADD:
+  case IR_OP_SUBTRACT:
+  case IR_OP_MULTIPLY:
+  case IR_OP_DIVIDE:
+  case IR_OP_FLOOR_DIVIDE:
+  case IR_OP_POWER:
+  case IR_OP_MAXIMUM:
+  case IR_OP_MINIMUM:
+  case IR_OP_EQUAL:
+  case IR_OP_NOT_EQUAL:
+  case IR_OP_LESS:
+  case IR_OP_LESS_EQUAL:
+  case IR_OP_GREATER:
+  case IR_OP_GREATER_EQUAL:
+    return &binary_impl;
+  case IR_OP_WHERE:
+    return &where_impl;
+  case IR_OP_NEGATIVE:
+  case IR_OP_ABS:
+  case IR_OP_EXP:
+  case IR_OP_LOG:
+  case IR_OP_SQRT:
+  case IR_OP_RSQRT:
+  case IR_OP_TANH:
+  case IR_OP_SIGMOID:
+  case IR_OP_ERF:
+    return &unary_impl;
+  case IR_OP_CLIP:
+    return &clip_impl;
+  case IR_OP_ASTYPE:
+    return &astype_impl;
+  default:
+    return NULL;
+  }
 }

@@ -155,7 +155,9 @@ void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const cha
  * after the reader filled the defaults); NULL when absent. */
 const IrAttr *op_attr(const IrExpr *call, const char *name);
 /* Broadcast two tensor shapes (numpy rules) with symbolic dims; returns
- * false (after an error) when provably incompatible. */
+ * false (after an error) when provably incompatible.  When some dim cannot
+ * be decided, returns true with *out NULL and *nout the rank: the result
+ * is a tensor of known rank and unknown shape. */
 bool op_broadcast_shapes(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na,
                          IrPrimExpr **b, int nb, IrPrimExpr ***out, int *nout);
 /* A normalized axis in [0, ndim) from a possibly negative one; false after

@@ -44,7 +44,8 @@ op_tensor_new(IrCtx *ctx, IrDType t, int ndim, const int64_t *shape, IrLoc loc)
   d->dtype = t;
   d->ndim = ndim;
   d->shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(ndim ? ndim : 1));
-  memcpy(d->shape, shape, sizeof(int64_t) * (size_t)ndim);
+  if (ndim > 0)
+    memcpy(d->shape, shape, sizeof(int64_t) * (size_t)ndim);
   d->nbytes = (size_t)count * (size_t)bytes;
   d->data = ir_alloc(ctx, d->nbytes ? d->nbytes : 1);
   return v;
@@ -63,7 +64,8 @@ op_tuple_new(IrCtx *ctx, Value **items, int n)
 {
   Value *v = value_new(ctx, VAL_TUPLE);
   v->u.tuple.items = ir_alloc(ctx, sizeof(Value *) * (size_t)(n ? n : 1));
-  memcpy(v->u.tuple.items, items, sizeof(Value *) * (size_t)n);
+  if (n > 0)
+    memcpy(v->u.tuple.items, items, sizeof(Value *) * (size_t)n);
   v->u.tuple.n = n;
   return v;
 }
@@ -73,7 +75,8 @@ op_shape_new(IrCtx *ctx, const int64_t *dims, int n)
 {
   Value *v = value_new(ctx, VAL_SHAPE);
   v->u.shape.dims = ir_alloc(ctx, sizeof(int64_t) * (size_t)(n ? n : 1));
-  memcpy(v->u.shape.dims, dims, sizeof(int64_t) * (size_t)n);
+  if (n > 0)
+    memcpy(v->u.shape.dims, dims, sizeof(int64_t) * (size_t)n);
   v->u.shape.n = n;
   return v;
 }
