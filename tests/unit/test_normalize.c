@@ -244,6 +244,39 @@ test_contradicting_annotation(void **state)
   ir_ctx_free(ctx);
 }
 
+/* Op calls take their op's inference, with the enclosing function's
+ * symbolic vars (broadcasting (n, 4) with (1, 4) gives (n, 4)); an op that
+ * rejects its call is an error naming the binding. */
+static void
+test_op_inference(void **state)
+{
+  (void)state;
+  static const char text[] =
+      "@R.function\n"
+      "def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), y: R.Tensor((1, 4), dtype=\"float32\")):\n"
+      "    n = T.int64()\n"
+      "    a = R.add(x, y)\n"
+      "    b = R.less(a, x)\n"
+      "    return b\n";
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *n = opt_normalize(ctx, parse(ctx, text));
+  assert_non_null(n);
+  assert_sinfo(find_binding(n, "main", "a")->var->sinfo, "R.Tensor((n, 4), dtype=\"float32\")");
+  assert_sinfo(find_binding(n, "main", "a")->value->sinfo, "R.Tensor((n, 4), dtype=\"float32\")");
+  assert_sinfo(find_binding(n, "main", "b")->var->sinfo, "R.Tensor((n, 4), dtype=\"bool\")");
+  static const char bad[] =
+      "@R.function\n"
+      "def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), z: R.Tensor((3,), dtype=\"float32\")):\n"
+      "    n = T.int64()\n"
+      "    c = R.add(x, z)\n"
+      "    return c\n";
+  assert_null(opt_normalize(ctx, parse(ctx, bad)));
+  assert_int_equal(ir_error_count(ctx), 1);
+  assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "in binding 'c': R.add"));
+  assert_int_equal(ir_diag_get(ctx, 0)->loc.line, 4);
+  ir_ctx_free(ctx);
+}
+
 /* rxc check runs Normalize: the contradiction above is reported by check. */
 static void
 test_check_reports(void **state)
@@ -293,6 +326,7 @@ main(void)
       cmocka_unit_test(test_tuple_call_tir_if),
       cmocka_unit_test(test_pure_and_idempotent),
       cmocka_unit_test(test_contradicting_annotation),
+      cmocka_unit_test(test_op_inference),
       cmocka_unit_test(test_check_reports),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
