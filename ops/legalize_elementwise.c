@@ -13,7 +13,7 @@
 typedef struct {
   IrOpId id;
   const char *name;      /* prim_func name hint; output buffer is T_<name> */
-  int arity;             /* 1 or 2 */
+  int arity;             /* operands: 1 to 3 */
   IrPrimKind kind;       /* binary: the TIR operator (IR_PE_CALL: intrinsic) */
   const char *intrinsic; /* "tir.exp", ...; NULL for the special cases */
 } Elementwise;
@@ -43,6 +43,9 @@ static const Elementwise table[] = {
     {IR_OP_SIGMOID, "sigmoid", 1, IR_PE_CALL, "tir.sigmoid"},
     {IR_OP_ERF, "erf", 1, IR_PE_CALL, "tir.erf"},
     {IR_OP_RELU, "relu", 1, IR_PE_MAX, NULL},
+    {IR_OP_WHERE, "where", 3, IR_PE_SELECT, NULL},
+    {IR_OP_CLIP, "clip", 3, IR_PE_MAX, NULL},
+    {IR_OP_ASTYPE, "astype", 1, IR_PE_CAST, NULL},
 };
 
 static const Elementwise *
@@ -71,11 +74,19 @@ intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_call(ctx, t, ir_sym(ctx, name), args, b ? 2 : 1);
 }
 
-/* x converted to t when its dtype differs. */
+/* x converted to t when its dtype differs (a literal folds). */
 static IrPrimExpr *
 as(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
-  return ir_dtype_eq(x->dtype, t) ? x : ir_prim_cast(ctx, t, x);
+  if (ir_dtype_eq(x->dtype, t))
+    return x;
+  bool to_float = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+  if (x->kind == IR_PE_FLOAT && to_float)
+    return ir_prim_float(ctx, t, x->u.float_value);
+  if (x->kind == IR_PE_INT)
+    return to_float ? ir_prim_float(ctx, t, (double)x->u.int_value)
+                    : ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? x->u.int_value != 0 : x->u.int_value);
+  return ir_prim_cast(ctx, t, x);
 }
 
 static IrPrimExpr *
@@ -87,6 +98,8 @@ unary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *x)
     return ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x);
   case IR_OP_RELU:
     return ir_prim_bin(ctx, IR_PE_MAX, x, zero(ctx, t));
+  case IR_OP_ASTYPE:
+    return x;
   case IR_OP_ABS:
     if (t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
       return intrinsic(ctx, t, "tir.fabs", x, NULL);
@@ -112,6 +125,28 @@ binary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *a, IrPrimExpr *
   return ir_prim_bin(ctx, op->kind, a, b);
 }
 
+/* where(c, a, b) and clip(x, lo, hi). */
+static IrPrimExpr *
+ternary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr **v)
+{
+  if (op->id == IR_OP_WHERE)
+    return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
+  IrPrimExpr *below = ir_prim_bin(ctx, IR_PE_MIN, as(ctx, t, v[0]), as(ctx, t, v[2]));
+  return ir_prim_bin(ctx, IR_PE_MAX, below, as(ctx, t, v[1]));
+}
+
+/* An operand's value at the output index: a tensor read with broadcasting,
+ * or a prim value (its symbolic vars mapped into the function); NULL when
+ * the argument is neither. */
+static IrPrimExpr *
+operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index, int out_ndim)
+{
+  if (arg->kind == IR_EX_PRIM)
+    return op_prim_dim(p, arg->u.prim);
+  IrBuffer *b = op_prim_input(p, arg, name);
+  return b && b->ndim <= out_ndim ? op_prim_load_bcast(p, b, index, out_ndim) : NULL;
+}
+
 bool
 op_legalize_elementwise_has(IrOpId id)
 {
@@ -126,25 +161,23 @@ op_legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, op->name);
-  static const char *const names[] = {"A", "B"};
-  IrBuffer *in[2] = {NULL, NULL};
-  for (int i = 0; i < op->arity; i++)
-    if (!(in[i] = op_prim_input(&p, call->u.call.args[i], names[i]))) {
-      op_prim_abort(&p);
-      return NULL;
-    }
+  /* the output first, for the loop nest over its shape (finish puts the
+   * inputs first among the params all the same) */
   IrBuffer *out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", op->name));
-  if (!out) {
+  IrPrimExpr **i = NULL;
+  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &i) : NULL;
+  static const char *const names[] = {"A", "B", "C"};
+  IrPrimExpr *v[3] = {NULL, NULL, NULL};
+  for (int k = 0; body && k < op->arity; k++)
+    if (!(v[k] = operand(&p, call->u.call.args[k], names[k], i, out->ndim)))
+      body = NULL;
+  if (!body) {
     op_prim_abort(&p);
     return NULL;
   }
-  IrPrimExpr **i;
-  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
-  IrPrimExpr *a = op_prim_load_bcast(&p, in[0], i, out->ndim);
-  IrPrimExpr *value = op->arity == 1
-                          ? unary(lz->ctx, op, out->dtype, a)
-                          : binary(lz->ctx, op, out->dtype, a,
-                                   op_prim_load_bcast(&p, in[1], i, out->ndim));
+  IrPrimExpr *value = op->arity == 3   ? ternary(lz->ctx, op, out->dtype, v)
+                      : op->arity == 2 ? binary(lz->ctx, op, out->dtype, v[0], v[1])
+                                       : unary(lz->ctx, op, out->dtype, v[0]);
   *body = op_prim_store(&p, out, i, value);
   return op_prim_finish(&p, call, result);
 }
