@@ -44,7 +44,9 @@ WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c
 ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c
 
 # operators: inference, reference kernels, legalization
-OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduce.c ops/manip.c ops/nn.c ops/linalg.c ops/builtin.c ops/tir_build.c ops/legalize_elementwise.c
+OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduce.c ops/manip.c ops/manip_eval.c ops/nn.c ops/linalg.c ops/builtin.c
+# the prim_func builder and the elementwise lowering (legalize branch)
+OPS_SRCS += ops/tir_build.c ops/legalize_elementwise.c
 
 # reference interpreter
 INTERP_SRCS :=

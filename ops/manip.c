@@ -1,9 +1,980 @@
-/* manip.c - stub: no op of this category is implemented yet. */
-#include "op.h"
+/*
+ * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
+ * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to.
+ *
+ * Inference works on symbolic dims: results are built with ir_prim_bin and
+ * put in canonical form by ir_arith_simplify, and a check fails only when
+ * ir/arith proves it false (an unknown outcome is allowed, as in TVM; the
+ * kernel then checks the concrete values).  Unknown input struct info gives
+ * the most precise result still possible: a tensor of known ndim without a
+ * shape, or of unknown ndim.
+ *
+ * This file holds inference, the op table and the attribute helpers that
+ * the kernels (manip_eval.c) share through manip_int.h.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "manip_int.h"
+
+/* No dim of a tensor that fits in memory reaches this. */
+static const int64_t HUGE_INDEX = INT64_C(1) << 62;
+
+void
+manip_fail(const Site *s, const char *fmt, ...)
+{
+  IrBuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  ir_buf_vprintf(&b, fmt, ap);
+  va_end(ap);
+  op_error(s->ctx, s->loc, s->binding, s->op, "%s", b.data ? b.data : "");
+  ir_buf_free(&b);
+}
+
+static Site
+infer_site(const OpInfer *in, const IrExpr *call)
+{
+  Site s = {in->ctx, in->loc, in->binding, call->u.call.op};
+  return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Attributes and axes (shared by inference and kernels)               */
+/* ------------------------------------------------------------------ */
+
+static bool
+attr_int_item(const IrAttr *a, int64_t *out)
+{
+  if (a->kind == IR_AT_INT) {
+    *out = a->u.i;
+    return true;
+  }
+  return a->kind == IR_AT_PRIM && ir_prim_is_int(a->u.prim, out);
+}
+
+/* Reads an attribute holding an int or a list of ints into *out (arena),
+ * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
+ * is an error, as is any other value.  False after an error. */
+bool
+manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
+                int *n)
+{
+  const IrAttr *a = op_attr(call, name);
+  *out = NULL;
+  *n = -1;
+  if (!a || a->kind == IR_AT_NONE) {
+    if (!allow_none)
+      manip_fail(s, "attribute '%s' is required", name);
+    return allow_none;
+  }
+  int count = a->kind == IR_AT_LIST ? a->u.list.n : 1;
+  *out = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
+  for (int i = 0; i < count; i++) {
+    const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
+    if (!attr_int_item(item, &(*out)[i])) {
+      manip_fail(s, "attribute '%s' must be an integer or a list of integers", name);
+      return false;
+    }
+  }
+  *n = count;
+  return true;
+}
+
+/* One axis in [0, ndim) from a possibly negative one (op_axis's rule and
+ * message, for kernels too). */
+bool
+manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
+{
+  if (axis < -(int64_t)ndim || axis >= ndim) {
+    manip_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
+    return false;
+  }
+  *out = (int)(axis < 0 ? axis + ndim : axis);
+  return true;
+}
+
+/* Normalizes n axes into out (arena); a repeated axis is an error. */
+bool
+manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
+{
+  *out = ir_alloc(s->ctx, sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    if (!manip_norm_axis(s, axes[i], ndim, &(*out)[i]))
+      return false;
+    for (int j = 0; j < i; j++)
+      if ((*out)[j] == (*out)[i]) {
+        manip_fail(s, "axis %d is repeated", (*out)[i]);
+        return false;
+      }
+  }
+  return true;
+}
+
+/* The "axis" attribute of concat, split and take: one integer, or None
+ * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
+ * (*axis -1). */
+bool
+manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis, bool *none)
+{
+  int64_t *ax;
+  int n;
+  *axis = -1;
+  *none = false;
+  if (!manip_attr_ints(s, call, "axis", allow_none, &ax, &n))
+    return false;
+  if (n < 0) {
+    *none = true;
+    return true;
+  }
+  if (n != 1) {
+    manip_fail(s, "axis must be one integer");
+    return false;
+  }
+  return ndim < 0 || manip_norm_axis(s, ax[0], ndim, axis);
+}
+
+/* The permutation of R.permute_dims: axes None reverses the dims. */
+bool
+manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
+{
+  int64_t *axes;
+  int n;
+  if (!manip_attr_ints(s, call, "axes", true, &axes, &n))
+    return false;
+  if (n < 0) {
+    *perm = ir_alloc(s->ctx, sizeof(int) * (size_t)(ndim ? ndim : 1));
+    for (int i = 0; i < ndim; i++)
+      (*perm)[i] = ndim - 1 - i;
+    return true;
+  }
+  if (n != ndim) {
+    manip_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
+    return false;
+  }
+  return manip_norm_axes(s, axes, n, ndim, perm);
+}
+
+/* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
+int
+manip_take_mode(const Site *s, const IrExpr *call)
+{
+  const IrAttr *a = op_attr(call, "mode");
+  const char *names[] = {"fast", "clip", "wrap"};
+  if (!a)
+    return 0;
+  for (int i = 0; a->kind == IR_AT_STR && i < 3; i++)
+    if (strcmp(a->u.s, names[i]) == 0)
+      return i;
+  manip_fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
+  return -1;
+}
+
+bool
+manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+{
+  int64_t *axes;
+  int nb, ne, ns;
+  if (!manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
+      !manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
+      !manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
+      !manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
+    return false;
+  if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n)) {
+    manip_fail(s, "axes, begin, end and strides must have the same length");
+    return false;
+  }
+  if (ns < 0) {
+    sa->strides = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(sa->n ? sa->n : 1));
+    for (int i = 0; i < sa->n; i++)
+      sa->strides[i] = 1;
+  }
+  for (int i = 0; i < sa->n; i++)
+    if (sa->strides[i] == 0) {
+      manip_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
+      return false;
+    }
+  const IrAttr *ib = op_attr(call, "assume_inbound");
+  sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
+  if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
+    sa->axes = NULL;
+    return true;
+  }
+  return manip_norm_axes(s, axes, sa->n, ndim, &sa->axes);
+}
+
+/* |stride| as an unsigned value (INT64_MIN included). */
+uint64_t
+manip_stride_step(int64_t stride)
+{
+  return stride > 0 ? (uint64_t)stride : (uint64_t)(-(stride + 1)) + 1;
+}
+
+/* numpy's slicing of an axis of n elements: a negative index counts from
+ * the end, then it is clamped to [0, n] (stride > 0) or [-1, n - 1]
+ * (stride < 0).  Sets the first index and the length; false when inbound
+ * was promised and clamping would change begin or end. */
+bool
+manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
+                 int64_t *start, int64_t *len)
+{
+  int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? n - 1 : n;
+  int64_t idx[2] = {begin, end};
+  for (int i = 0; i < 2; i++) {
+    int64_t v = idx[i] < 0 ? idx[i] + n : idx[i];
+    idx[i] = v < lo ? lo : v > hi ? hi : v;
+    if (inbound && idx[i] != v)
+      return false;
+  }
+  int64_t diff = stride > 0 ? idx[1] - idx[0] : idx[0] - idx[1];
+  *start = idx[0];
+  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / manip_stride_step(stride) + 1);
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference helpers                                                   */
+/* ------------------------------------------------------------------ */
+
+static IrPrimExpr *
+lit(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+static IrPrimExpr *
+simp(OpInfer *in, IrPrimExpr *e)
+{
+  return in->arith ? ir_arith_simplify(in->arith, e) : e;
+}
+
+static IrPrimExpr *
+bin(OpInfer *in, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
+{
+  return ir_prim_bin(in->ctx, kind, a, b);
+}
+
+/* Are two dims equal?  TRUE when their canonical forms coincide or arith
+ * proves it, FALSE when it proves the opposite. */
+static IrProof
+dims_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
+    return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
+  if (ir_prim_expr_equal(simp(in, a), simp(in, b)))
+    return IR_PROVE_TRUE;
+  return in->arith ? ir_arith_prove(in->arith, bin(in, IR_PE_EQ, a, b)) : IR_PROVE_UNKNOWN;
+}
+
+/* The simplified product of n dims, leaving out index skip (-1: none). */
+static IrPrimExpr *
+product(OpInfer *in, IrPrimExpr **d, int n, int skip)
+{
+  IrPrimExpr *p = lit(in->ctx, 1);
+  for (int i = 0; i < n; i++)
+    if (i != skip)
+      p = bin(in, IR_PE_MUL, p, d[i]);
+  return simp(in, p);
+}
+
+static const char *
+expr_text(IrCtx *ctx, const IrPrimExpr *e)
+{
+  IrBuf b = {0};
+  ir_prim_expr_print(e, &b);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+/* "(2, n)", "(4,)", "()" */
+static const char *
+shape_text(IrCtx *ctx, IrPrimExpr **d, int n)
+{
+  IrBuf b = {0};
+  ir_buf_puts(&b, "(");
+  for (int i = 0; i < n; i++) {
+    if (i)
+      ir_buf_puts(&b, ", ");
+    ir_prim_expr_print(d[i], &b);
+  }
+  ir_buf_puts(&b, n == 1 ? ",)" : ")");
+  char *s = ir_strdup(ctx, b.data, b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+static const char *
+sinfo_text(IrCtx *ctx, const IrSInfo *si)
+{
+  IrBuf b = {0};
+  ir_sinfo_print(si, &b);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}
+
+static IrPrimExpr **
+dims_new(IrCtx *ctx, int n)
+{
+  return ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
+}
+
+/* A tensor of the same dtype and vdevice as x. */
+static IrSInfo *
+like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim)
+{
+  return ir_sinfo_tensor(in->ctx, shape, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
+}
+
+/* The struct info of a tensor argument: R.Object counts as a tensor of
+ * unknown ndim and dtype; a shape that contradicts ndim counts as unknown.
+ * NULL after an error for any other kind. */
+static IrSInfo *
+tensor_arg(const Site *s, IrSInfo *si, const char *what)
+{
+  if (si && si->kind == IR_SI_TENSOR) {
+    if (si->u.tensor.ndim >= 0 && ir_sinfo_shape_len(si) == si->u.tensor.ndim)
+      return si;
+    return ir_sinfo_tensor(s->ctx, NULL, si->u.tensor.ndim, si->u.tensor.dtype,
+                           si->u.tensor.vdevice);
+  }
+  if (!si || si->kind == IR_SI_OBJECT)
+    return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
+  manip_fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
+  return NULL;
+}
+
+/* The values of a shape argument: from an R.shape literal, else from its
+ * struct info (values NULL when unknown, *n -1 when even the length is). */
+static bool
+shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
+{
+  const IrExpr *e = call->u.call.args[i];
+  IrSInfo *si = args[i];
+  *values = NULL;
+  *n = -1;
+  if (e->kind == IR_EX_SHAPE) {
+    *values = e->u.shape.values;
+    *n = e->u.shape.n;
+  } else if (si && si->kind == IR_SI_SHAPE) {
+    *n = si->u.shape.ndim;
+    if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
+      *values = si->u.shape.values;
+  } else if (si && si->kind != IR_SI_OBJECT) {
+    manip_fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+static IrSInfo *
+infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int *perm;
+  if (!x)
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim < 0) { /* the axes, when given, still tell the rank */
+    int64_t *axes;
+    int n;
+    return manip_attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
+  }
+  if (!manip_permutation(&s, call, ndim, &perm))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return x;
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  for (int i = 0; i < ndim; i++)
+    out[i] = x->u.tensor.shape[perm[i]];
+  return like(in, x, out, ndim);
+}
+
+/* Checks the literal entries of a new shape: at most one -1 (its index in
+ * *infer_at, else -1), no other negative value. */
+static bool
+check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
+{
+  *infer_at = -1;
+  for (int i = 0; i < n; i++) {
+    int64_t c;
+    if (!ir_prim_is_int(v[i], &c) || c >= 0)
+      continue;
+    if (c != -1) {
+      manip_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
+      return false;
+    }
+    if (*infer_at >= 0) {
+      manip_fail(s, "the new shape has more than one -1");
+      return false;
+    }
+    *infer_at = i;
+  }
+  return true;
+}
+
+static IrSInfo *
+infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  IrPrimExpr **nv;
+  int nn, at;
+  if (!x || !shape_arg(&s, call, 1, args, &nv, &nn))
+    return NULL;
+  if (!nv)
+    return like(in, x, NULL, nn);
+  if (!check_new_shape(&s, nv, nn, &at))
+    return NULL;
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!xd)
+    return like(in, x, at >= 0 ? NULL : nv, nn);
+  int xn = x->u.tensor.ndim;
+  IrPrimExpr *old = product(in, xd, xn, -1);
+  IrPrimExpr **out = dims_new(in->ctx, nn);
+  memcpy(out, nv, sizeof(IrPrimExpr *) * (size_t)nn);
+  if (at >= 0) {
+    IrPrimExpr *rest = product(in, nv, nn, at);
+    int64_t r;
+    if (ir_prim_is_int(rest, &r) && r == 0) {
+      manip_fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+                 shape_text(in->ctx, nv, nn));
+      return NULL;
+    }
+    out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
+  }
+  IrPrimExpr *new_count = product(in, out, nn, -1);
+  if (dims_equal(in, old, new_count) != IR_PROVE_FALSE)
+    return like(in, x, out, nn);
+  const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
+  if (at >= 0)
+    manip_fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+               expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
+  else
+    manip_fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
+               expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
+  return NULL;
+}
+
+static IrSInfo *
+infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, 1);
+  IrPrimExpr **out = dims_new(in->ctx, 1);
+  out[0] = product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
+  return like(in, x, out, 1);
+}
+
+/* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
+bool
+manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+{
+  int64_t *axes;
+  int n, *norm;
+  if (!manip_attr_ints(s, call, "axis", false, &axes, &n))
+    return false;
+  *out_ndim = ndim + n;
+  if (!manip_norm_axes(s, axes, n, *out_ndim, &norm))
+    return false;
+  *mask = ir_alloc(s->ctx, (size_t)(*out_ndim ? *out_ndim : 1));
+  for (int i = 0; i < n; i++)
+    (*mask)[norm[i]] = true;
+  return true;
+}
+
+static IrSInfo *
+infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int out_ndim;
+  bool *mask;
+  if (!x)
+    return NULL;
+  if (x->u.tensor.ndim < 0) {
+    int64_t *axes;
+    int n;
+    return manip_attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
+  }
+  if (!manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, out_ndim);
+  IrPrimExpr **out = dims_new(in->ctx, out_ndim);
+  for (int i = 0, j = 0; i < out_ndim; i++)
+    out[i] = mask[i] ? lit(in->ctx, 1) : x->u.tensor.shape[j++];
+  return like(in, x, out, out_ndim);
+}
+
+/* squeeze with axis=None: every dim proven to be 1 goes; a dim that may or
+ * may not be 1 leaves the rank unknown. */
+static IrSInfo *
+squeeze_all(OpInfer *in, IrSInfo *x)
+{
+  int ndim = x->u.tensor.ndim, n = 0;
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, -1);
+  for (int i = 0; i < ndim; i++) {
+    IrProof one = dims_equal(in, x->u.tensor.shape[i], lit(in->ctx, 1));
+    if (one == IR_PROVE_UNKNOWN)
+      return like(in, x, NULL, -1);
+    if (one == IR_PROVE_FALSE)
+      out[n++] = x->u.tensor.shape[i];
+  }
+  return like(in, x, out, n);
+}
+
+static IrSInfo *
+infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int64_t *axes;
+  int n, *norm;
+  if (!x || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim < 0)
+    return like(in, x, NULL, -1);
+  if (n < 0)
+    return squeeze_all(in, x);
+  if (!manip_norm_axes(&s, axes, n, ndim, &norm))
+    return NULL;
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!xd)
+    return like(in, x, NULL, ndim - n);
+  bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
+  for (int i = 0; i < n; i++) {
+    if (dims_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
+      manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
+      return NULL;
+    }
+    drop[norm[i]] = true;
+  }
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  int k = 0;
+  for (int i = 0; i < ndim; i++)
+    if (!drop[i])
+      out[k++] = xd[i];
+  return like(in, x, out, k);
+}
+
+/* The struct info of field i of a tuple argument (from its struct info, or
+ * from the tuple literal's items). */
+static IrSInfo *
+tuple_field(const IrExpr *call, IrSInfo *si, int i)
+{
+  const IrExpr *e = call->u.call.args[0];
+  if (si && si->kind == IR_SI_TUPLE)
+    return si->u.tuple.fields[i];
+  return e->kind == IR_EX_TUPLE ? e->u.tuple.items[i]->sinfo : NULL;
+}
+
+static int
+tuple_len(const IrExpr *call, IrSInfo *si)
+{
+  const IrExpr *e = call->u.call.args[0];
+  if (si && si->kind == IR_SI_TUPLE)
+    return si->u.tuple.n;
+  return e->kind == IR_EX_TUPLE ? e->u.tuple.n : -1;
+}
+
+/* Dtype and rank common to concat's inputs (void / -1 when unknown). */
+static bool
+concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
+{
+  bool void_seen = false;
+  *dtype = IR_VOID;
+  *ndim = -1;
+  for (int i = 0; i < n; i++) {
+    IrDType t = xs[i]->u.tensor.dtype;
+    int r = xs[i]->u.tensor.ndim;
+    char a[16], b[16];
+    if (t.code == IR_DT_VOID)
+      void_seen = true;
+    else if (dtype->code == IR_DT_VOID)
+      *dtype = t;
+    else if (!ir_dtype_eq(*dtype, t)) {
+      manip_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
+                 ir_dtype_str(t, b));
+      return false;
+    }
+    if (r >= 0 && *ndim >= 0 && r != *ndim) {
+      manip_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
+      return false;
+    }
+    if (r >= 0)
+      *ndim = r;
+  }
+  if (void_seen)
+    *dtype = IR_VOID;
+  return true;
+}
+
+/* The shape of a concat of n inputs of known shape along axis; NULL with
+ * *ok true when a dim may differ, *ok false after an error. */
+static IrPrimExpr **
+concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis, bool *ok)
+{
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  bool known = true;
+  *ok = true;
+  for (int d = 0; d < ndim; d++) {
+    IrPrimExpr *d0 = xs[0]->u.tensor.shape[d], *sum = lit(in->ctx, 0);
+    for (int i = 0; i < n; i++) {
+      IrPrimExpr *di = xs[i]->u.tensor.shape[d];
+      sum = bin(in, IR_PE_ADD, sum, di);
+      IrProof eq = d == axis ? IR_PROVE_TRUE : dims_equal(in, d0, di);
+      if (eq == IR_PROVE_FALSE) {
+        manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
+                   expr_text(in->ctx, d0), expr_text(in->ctx, di));
+        *ok = false;
+        return NULL;
+      }
+      known = known && eq == IR_PROVE_TRUE;
+    }
+    out[d] = d == axis ? simp(in, sum) : d0;
+  }
+  return known ? out : NULL;
+}
+
+/* R.concat.  axis=None takes 1-D inputs (TVM's rule) and joins them. */
+static IrSInfo *
+infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  int n = tuple_len(call, args[0]), ndim, axis;
+  IrDType dtype;
+  bool none;
+  if (n < 0 && args[0]->kind == IR_SI_OBJECT)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  if (n < 0) {
+    manip_fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
+    return NULL;
+  }
+  if (n == 0) {
+    manip_fail(&s, "tensors is an empty tuple");
+    return NULL;
+  }
+  IrSInfo **xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
+      return NULL;
+  if (!concat_common(&s, xs, n, &dtype, &ndim) ||
+      !manip_axis_attr(&s, call, true, ndim, &axis, &none))
+    return NULL;
+  if (none && ndim >= 0 && ndim != 1) {
+    manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
+    return NULL;
+  }
+  if (none) {
+    ndim = 1;
+    axis = 0;
+  }
+  if (ndim < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, xs[0]->u.tensor.vdevice);
+  for (int i = 0; i < n; i++)
+    if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
+      return ir_sinfo_tensor(in->ctx, NULL, ndim, dtype, xs[0]->u.tensor.vdevice);
+  bool ok;
+  IrPrimExpr **out = concat_shape(in, &s, xs, n, ndim, axis, &ok);
+  return ok ? ir_sinfo_tensor(in->ctx, out, ndim, dtype, xs[0]->u.tensor.vdevice) : NULL;
+}
+
+/* The split points of R.split along a dim: TVM's InferStructInfoSplit.
+ * indices [i0, i1, ...]: piece k is [i(k-1), ik) with both ends clamped to
+ * [0, dim] and a negative length taken as 0 (negative indices are clamped,
+ * not counted from the end).  n sections: every piece but the last has
+ * ceildiv(dim, n) elements and the last the rest, so 5 in 3 is 2, 2, 1;
+ * where the rest would be negative (5 in 4) TVM infers a negative dim and
+ * rxc reports an error instead. */
+static IrPrimExpr *
+clamp_expr(OpInfer *in, IrPrimExpr *v, IrPrimExpr *lo, IrPrimExpr *hi)
+{
+  return bin(in, IR_PE_MIN, bin(in, IR_PE_MAX, v, lo), hi);
+}
+
+static IrPrimExpr *
+split_piece(OpInfer *in, IrPrimExpr *dim, const int64_t *idx, int nidx, int k)
+{
+  IrCtx *ctx = in->ctx;
+  IrPrimExpr *zero = lit(ctx, 0);
+  IrPrimExpr *left = k == 0 ? zero : clamp_expr(in, lit(ctx, idx[k - 1]), zero, dim);
+  IrPrimExpr *right = k == nidx ? dim : clamp_expr(in, lit(ctx, idx[k]), zero, dim);
+  return simp(in, bin(in, IR_PE_MAX, bin(in, IR_PE_SUB, right, left), zero));
+}
+
+static IrSInfo *
+split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
+{
+  IrPrimExpr **xd = x->u.tensor.shape, *dim = xd[axis];
+  int ndim = x->u.tensor.ndim;
+  IrPrimExpr *len = simp(
+      in, bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, dim, lit(in->ctx, n - 1)), lit(in->ctx, n)));
+  IrPrimExpr *last =
+      simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
+  int64_t c;
+  if (ir_prim_is_int(last, &c) && c < 0) {
+    manip_fail(s, "cannot split axis %d of size %s into %lld sections", axis,
+               expr_text(in->ctx, dim), (long long)n);
+    return NULL;
+  }
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
+  for (int64_t k = 0; k < n; k++) {
+    IrPrimExpr **out = dims_new(in->ctx, ndim);
+    memcpy(out, xd, sizeof(IrPrimExpr *) * (size_t)ndim);
+    out[axis] = k == n - 1 ? last : len;
+    fields[k] = like(in, x, out, ndim);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, (int)n);
+}
+
+/* indices_or_sections: sets the indices (or the count in idx[0]), whether
+ * it is a count, and the number of pieces. */
+bool
+manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+                  int64_t *pieces)
+{
+  if (!manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+    return false;
+  *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
+  if (*sections && (*idx)[0] <= 0) {
+    manip_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
+    return false;
+  }
+  *pieces = *sections ? (*idx)[0] : *nidx + 1;
+  if (*pieces > 1 << 20) {
+    manip_fail(s, "too many sections (%lld)", (long long)*pieces);
+    return false;
+  }
+  return true;
+}
+
+static IrSInfo *
+infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  int64_t *idx, pieces;
+  int nidx, axis;
+  bool sections, none;
+  if (!x || !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+    return NULL;
+  if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
+    return x;
+  if (!x->u.tensor.shape) {
+    IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
+    for (int64_t k = 0; k < pieces; k++)
+      fields[k] = like(in, x, NULL, x->u.tensor.ndim);
+    return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+  }
+  if (sections)
+    return split_sections(in, &s, x, axis, pieces);
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
+  int ndim = x->u.tensor.ndim;
+  for (int k = 0; k < pieces; k++) {
+    IrPrimExpr **out = dims_new(in->ctx, ndim);
+    memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
+    out[axis] = split_piece(in, out[axis], idx, nidx, k);
+    fields[k] = like(in, x, out, ndim);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+}
+
+/* A begin or end index of a slice over a symbolic dim n, made
+ * non-negative and (unless inbound) clamped, as slice_axis does.  An index
+ * of magnitude HUGE_INDEX or more (frontends write INT64_MAX for "to the
+ * end") is past the end of any dim a tensor can have, so it clamps without
+ * a min/max the arithmetic could not fold for an unbounded n. */
+static IrPrimExpr *
+slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound)
+{
+  IrCtx *ctx = in->ctx;
+  if (!inbound && (idx >= HUGE_INDEX || idx <= -HUGE_INDEX)) { /* past an end */
+    bool high = idx > 0;
+    if (stride > 0)
+      return high ? n : lit(ctx, 0);
+    return high ? bin(in, IR_PE_SUB, n, lit(ctx, 1)) : lit(ctx, -1);
+  }
+  IrPrimExpr *v = idx < 0 ? bin(in, IR_PE_ADD, n, lit(ctx, idx)) : lit(ctx, idx);
+  if (inbound)
+    return v;
+  if (stride < 0)
+    return clamp_expr(in, v, lit(ctx, -1), bin(in, IR_PE_SUB, n, lit(ctx, 1)));
+  return clamp_expr(in, v, lit(ctx, 0), n);
+}
+
+/* The length of a slice of a dim; NULL after an error. */
+static IrPrimExpr *
+slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64_t stride,
+          bool inbound)
+{
+  int64_t c, start, len;
+  if (ir_prim_is_int(n, &c)) {
+    if (!manip_slice_axis(c, b, e, stride, inbound, &start, &len)) {
+      manip_fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+                 (long long)b, (long long)e, (long long)c);
+      return NULL;
+    }
+    return lit(in->ctx, len);
+  }
+  IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
+  IrPrimExpr *hi = slice_index(in, n, e, stride, inbound);
+  IrPrimExpr *diff = stride > 0 ? bin(in, IR_PE_SUB, hi, lo) : bin(in, IR_PE_SUB, lo, hi);
+  uint64_t step = manip_stride_step(stride);
+  int64_t st = step > INT64_MAX ? INT64_MAX : (int64_t)step;
+  if (st != 1)
+    diff =
+        bin(in, IR_PE_FLOORDIV, bin(in, IR_PE_ADD, diff, lit(in->ctx, st - 1)), lit(in->ctx, st));
+  if (!inbound)
+    diff = bin(in, IR_PE_MAX, diff, lit(in->ctx, 0));
+  return simp(in, diff);
+}
+
+static IrSInfo *
+infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  SliceAttrs sa;
+  if (!x || !manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, ndim);
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
+  for (int i = 0; i < sa.n; i++) {
+    int a = sa.axes[i];
+    out[a] = slice_len(in, &s, out[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound);
+    if (!out[a])
+      return NULL;
+  }
+  return like(in, x, out, ndim);
+}
+
+/* R.take: axis=None takes from the flattened x, giving indices' shape;
+ * otherwise x.shape[:axis] + indices.shape + x.shape[axis + 1:]. */
+static IrSInfo *
+infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
+  int axis;
+  bool none;
+  if (!x || !ix || manip_take_mode(&s, call) < 0 ||
+      !manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+    return NULL;
+  IrDType it = ix->u.tensor.dtype;
+  if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
+    char b[16];
+    manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
+    return NULL;
+  }
+  int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
+  if (none)
+    return like(in, x, ix->u.tensor.shape, in_);
+  if (xn < 0)
+    return like(in, x, NULL, -1);
+  int on = in_ < 0 ? -1 : xn - 1 + in_;
+  if (!x->u.tensor.shape || !ix->u.tensor.shape)
+    return like(in, x, NULL, on);
+  IrPrimExpr **out = dims_new(in->ctx, on);
+  int k = 0;
+  for (int i = 0; i < xn; i++) {
+    if (i != axis) {
+      out[k++] = x->u.tensor.shape[i];
+      continue;
+    }
+    for (int j = 0; j < in_; j++)
+      out[k++] = ix->u.tensor.shape[j];
+  }
+  return like(in, x, out, on);
+}
+
+static IrSInfo *
+infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "x");
+  IrPrimExpr **tv;
+  int tn;
+  if (!x || !shape_arg(&s, call, 1, args, &tv, &tn))
+    return NULL;
+  int xn = x->u.tensor.ndim;
+  if (xn >= 0 && tn >= 0 && tn < xn) {
+    manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
+    return NULL;
+  }
+  if (!tv || !x->u.tensor.shape)
+    return like(in, x, tv, tn);
+  for (int i = 1; i <= xn; i++) {
+    IrPrimExpr *xd = x->u.tensor.shape[xn - i], *td = tv[tn - i];
+    if (dims_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
+      continue;
+    if (dims_equal(in, xd, td) == IR_PROVE_FALSE) {
+      manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+                 shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
+                 expr_text(in->ctx, xd), expr_text(in->ctx, td));
+      return NULL;
+    }
+  }
+  return like(in, x, tv, tn);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table                                                               */
+/* ------------------------------------------------------------------ */
 
 const OpImpl *
 op_manip_impl(IrOpId id)
 {
-  (void)id;
-  return NULL;
+  static const OpImpl permute_dims = {infer_permute_dims, manip_eval_permute_dims, NULL};
+  static const OpImpl reshape = {infer_reshape, manip_eval_reshape, NULL};
+  static const OpImpl flatten = {infer_flatten, manip_eval_flatten, NULL};
+  static const OpImpl expand_dims = {infer_expand_dims, manip_eval_expand_dims, NULL};
+  static const OpImpl squeeze = {infer_squeeze, manip_eval_squeeze, NULL};
+  static const OpImpl concat = {infer_concat, manip_eval_concat, NULL};
+  static const OpImpl split = {infer_split, manip_eval_split, NULL};
+  static const OpImpl strided_slice = {infer_strided_slice, manip_eval_strided_slice, NULL};
+  static const OpImpl take = {infer_take, manip_eval_take, NULL};
+  static const OpImpl broadcast_to = {infer_broadcast_to, manip_eval_broadcast_to, NULL};
+  switch (id) {
+  case IR_OP_PERMUTE_DIMS:
+    return &permute_dims;
+  case IR_OP_RESHAPE:
+    return &reshape;
+  case IR_OP_FLATTEN:
+    return &flatten;
+  case IR_OP_EXPAND_DIMS:
+    return &expand_dims;
+  case IR_OP_SQUEEZE:
+    return &squeeze;
+  case IR_OP_CONCAT:
+    return &concat;
+  case IR_OP_SPLIT:
+    return &split;
+  case IR_OP_STRIDED_SLICE:
+    return &strided_slice;
+  case IR_OP_TAKE:
+    return &take;
+  case IR_OP_BROADCAST_TO:
+    return &broadcast_to;
+  default:
+    return NULL;
+  }
 }

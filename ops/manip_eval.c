@@ -1,0 +1,527 @@
+/*
+ * manip_eval.c - reference kernels of the manipulation ops (permute_dims,
+ * reshape, flatten, expand_dims, squeeze, concat, split, strided_slice,
+ * take, broadcast_to).
+ *
+ * Kernels never convert values: every output element is a byte copy of an
+ * input element.  Each kernel validates its arguments and attributes itself
+ * (the interpreter may run a module whose inference was never checked), so
+ * no input can make it read or write out of bounds.
+ *
+ * Key idea: most kernels are one "gather": for every output index, a
+ * mapping names the input element it copies (permute, slice, broadcast,
+ * take); reshape-like ops copy the row-major data unchanged.
+ */
+#include <string.h>
+
+#include "manip_int.h"
+
+static Site
+eval_site(const OpEval *ev, const IrExpr *call)
+{
+  Site s = {ev->ctx, ev->loc, ev->binding, call->u.call.op};
+  return s;
+}
+
+/* The tensor of a value; NULL after an error when it is not one. */
+static IrTensorData *
+tensor_val(const Site *s, Value *v, const char *what)
+{
+  if (!v || v->kind != VAL_TENSOR) {
+    manip_fail(s, "%s must be a tensor", what);
+    return NULL;
+  }
+  if (v->u.tensor.t.ndim > MAX_DIMS) {
+    manip_fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim,
+               MAX_DIMS);
+    return NULL;
+  }
+  return &v->u.tensor.t;
+}
+
+static IrTensorData *
+new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
+{
+  Value *v = op_tensor_new(s->ctx, t, ndim, shape, s->loc);
+  return v ? &v->u.tensor.t : NULL;
+}
+
+static Value *
+as_value(const Site *s, IrTensorData *t)
+{
+  return t ? op_tensor_from_data(s->ctx, t) : NULL;
+}
+
+static void
+copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
+{
+  size_t bytes = (size_t)ir_dtype_bytes(src->dtype);
+  memcpy((char *)dst->data + (size_t)di * bytes, (const char *)src->data + (size_t)si * bytes,
+         bytes);
+}
+
+/* For each output index, map() names the input index it copies. */
+typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
+
+static void
+gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env)
+{
+  int64_t oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
+  int64_t count = op_numel(dst);
+  for (int64_t flat = 0; flat < count; flat++) {
+    map(env, oi, ii);
+    int64_t si = 0;
+    for (int d = 0; d < src->ndim; d++)
+      si = si * src->shape[d] + ii[d];
+    copy_elem(dst, flat, src, si);
+    for (int d = dst->ndim - 1; d >= 0 && ++oi[d] == dst->shape[d]; d--)
+      oi[d] = 0;
+  }
+}
+
+/* An output holding x's data unchanged under a new shape. */
+static Value *
+same_data(const Site *s, const IrTensorData *x, int ndim, const int64_t *shape)
+{
+  IrTensorData *out = new_tensor(s, x->dtype, ndim, shape);
+  if (out && out->nbytes != x->nbytes) {
+    manip_fail(s, "internal: element counts differ");
+    return NULL;
+  }
+  if (out)
+    memcpy(out->data, x->data, x->nbytes);
+  return as_value(s, out);
+}
+
+static void
+map_permute(const void *env, const int64_t *o, int64_t *i)
+{
+  const int *perm = env;
+  for (int d = 0; perm[d] >= 0; d++)
+    i[perm[d]] = o[d];
+}
+
+Value *
+manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int *perm, term[MAX_DIMS + 1];
+  int64_t shape[MAX_DIMS];
+  if (!x || !manip_permutation(&s, call, x->ndim, &perm))
+    return NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    term[d] = perm[d];
+    shape[d] = x->shape[perm[d]];
+  }
+  term[x->ndim] = -1;
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
+  if (out)
+    gather(out, x, map_permute, term);
+  return as_value(&s, out);
+}
+
+Value *
+manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!args[1] || args[1]->kind != VAL_SHAPE) {
+    manip_fail(&s, "shape must be a shape");
+    return NULL;
+  }
+  int n = args[1]->u.shape.n, at = -1;
+  int64_t *dims = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
+  memcpy(dims, args[1]->u.shape.dims, sizeof(int64_t) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    if (dims[i] == -1 && at < 0)
+      at = i;
+    else if (dims[i] < 0) {
+      manip_fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
+      return NULL;
+    } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
+      rest = INT64_MAX; /* cannot match any real count */
+    else
+      rest *= dims[i];
+  }
+  int64_t count = op_numel(x);
+  if (at >= 0)
+    dims[at] = rest ? count / rest : 0;
+  if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count) {
+    manip_fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
+               (long long)rest, at >= 0 ? " times -1 elements" : " elements");
+    return NULL;
+  }
+  return same_data(&s, x, n, dims);
+}
+
+Value *
+manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  int64_t count = op_numel(x);
+  return same_data(&s, x, 1, &count);
+}
+
+Value *
+manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int out_ndim;
+  bool *mask;
+  if (!x || !manip_expand_mask(&s, call, x->ndim, &out_ndim, &mask))
+    return NULL;
+  int64_t *shape = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
+  for (int i = 0, j = 0; i < out_ndim; i++)
+    shape[i] = mask[i] ? 1 : x->shape[j++];
+  return same_data(&s, x, out_ndim, shape);
+}
+
+Value *
+manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int64_t *axes, shape[MAX_DIMS];
+  int n, *norm, k = 0;
+  bool drop[MAX_DIMS] = {false};
+  if (!x || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
+    return NULL;
+  if (n >= 0 && !manip_norm_axes(&s, axes, n, x->ndim, &norm))
+    return NULL;
+  for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
+    int a = n < 0 ? i : norm[i];
+    if (x->shape[a] != 1 && n >= 0) {
+      manip_fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
+      return NULL;
+    }
+    drop[a] = x->shape[a] == 1;
+  }
+  for (int i = 0; i < x->ndim; i++)
+    if (!drop[i])
+      shape[k++] = x->shape[i];
+  return same_data(&s, x, k, shape);
+}
+
+/* Concat's inputs agree in dtype, rank and every dim but the axis; sets
+ * the output shape. */
+static bool
+concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
+{
+  memcpy(shape, xs[0]->shape, sizeof(int64_t) * (size_t)xs[0]->ndim);
+  shape[axis] = 0;
+  for (int i = 0; i < n; i++) {
+    char a[16], b[16];
+    if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
+      manip_fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
+                 ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b),
+                 xs[0]->ndim);
+      return false;
+    }
+    for (int d = 0; d < xs[0]->ndim; d++)
+      if (d != axis && xs[i]->shape[d] != xs[0]->shape[d]) {
+        manip_fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
+                   (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
+        return false;
+      }
+    shape[axis] += xs[i]->shape[axis];
+  }
+  return true;
+}
+
+/* Copies x into out at offset off along axis (a view of equal rank). */
+typedef struct {
+  int axis;
+  int64_t off;
+  const int64_t *step;  /* slice: per-axis stride (NULL: 1) */
+  const int64_t *start; /* slice: per-axis first index (NULL: 0) */
+  int ndim;
+} Window;
+
+static void
+map_window(const void *env, const int64_t *o, int64_t *i)
+{
+  const Window *w = env;
+  for (int d = 0; d < w->ndim; d++)
+    i[d] = (w->start ? w->start[d] : 0) + o[d] * (w->step ? w->step[d] : 1);
+  if (w->axis >= 0)
+    i[w->axis] += w->off;
+}
+
+static void
+scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
+{
+  int64_t idx[MAX_DIMS] = {0};
+  int64_t count = op_numel(x);
+  for (int64_t flat = 0; flat < count; flat++) {
+    int64_t di = 0;
+    for (int d = 0; d < x->ndim; d++)
+      di = di * out->shape[d] + idx[d] + (d == axis ? off : 0);
+    copy_elem(out, di, x, flat);
+    for (int d = x->ndim - 1; d >= 0 && ++idx[d] == x->shape[d]; d--)
+      idx[d] = 0;
+  }
+}
+
+Value *
+manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  int64_t shape[MAX_DIMS];
+  int axis;
+  bool none;
+  if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
+    manip_fail(&s, "tensors must be a non-empty tuple");
+    return NULL;
+  }
+  int n = args[0]->u.tuple.n;
+  IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
+      return NULL;
+  if (!manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
+    return NULL;
+  if (none && xs[0]->ndim != 1) {
+    manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
+    return NULL;
+  }
+  if (none)
+    axis = 0;
+  if (!concat_check(&s, xs, n, axis, shape))
+    return NULL;
+  IrTensorData *out = new_tensor(&s, xs[0]->dtype, xs[0]->ndim, shape);
+  for (int64_t i = 0, off = 0; out && i < n; off += xs[i]->shape[axis], i++)
+    scatter_into(out, xs[i], axis, off);
+  return as_value(&s, out);
+}
+
+/* The first index and length of piece k of a split (see split_piece and
+ * split_sections); false when the pieces do not fit. */
+static bool
+split_bounds(int64_t dim, const int64_t *idx, int nidx, bool sections, int64_t k, int64_t *start,
+             int64_t *len)
+{
+  if (sections) {
+    int64_t n = idx[0], piece = dim / n + (dim % n != 0);
+    *start = piece * k;
+    *len = k == n - 1 ? dim - piece * k : piece;
+    return *len >= 0;
+  }
+  int64_t left = k == 0 ? 0 : idx[k - 1], right = k == nidx ? dim : idx[k];
+  left = left < 0 ? 0 : left > dim ? dim : left;
+  right = right < 0 ? 0 : right > dim ? dim : right;
+  *start = left;
+  *len = right > left ? right - left : 0;
+  return true;
+}
+
+static Value *
+split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64_t len)
+{
+  int64_t shape[MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  shape[axis] = len;
+  IrTensorData *out = new_tensor(s, x->dtype, x->ndim, shape);
+  Window w = {axis, start, NULL, NULL, x->ndim};
+  if (out)
+    gather(out, x, map_window, &w);
+  return as_value(s, out);
+}
+
+Value *
+manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  int64_t *idx, pieces;
+  int nidx, axis;
+  bool sections, none;
+  if (!x || !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+    return NULL;
+  if (pieces == 1) /* as inference: the input itself */
+    return args[0];
+  Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
+  for (int64_t k = 0; k < pieces; k++) {
+    int64_t start, len;
+    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len)) {
+      manip_fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
+                 (long long)x->shape[axis], (long long)pieces);
+      return NULL;
+    }
+    if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
+      return NULL;
+  }
+  return op_tuple_new(s.ctx, items, (int)pieces);
+}
+
+Value *
+manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  SliceAttrs sa;
+  int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
+  if (!x || !manip_slice_attrs(&s, call, x->ndim, &sa))
+    return NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    shape[d] = x->shape[d];
+    step[d] = 1;
+  }
+  for (int i = 0; i < sa.n; i++) {
+    int a = sa.axes[i];
+    if (!manip_slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound, &start[a],
+                          &shape[a])) {
+      manip_fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+                 (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
+      return NULL;
+    }
+    step[a] = sa.strides[i];
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
+  Window w = {-1, 0, step, start, x->ndim};
+  if (out)
+    gather(out, x, map_window, &w);
+  return as_value(&s, out);
+}
+
+/* Resolves take's indices against an axis of n elements by mode; NULL
+ * after an error (an index out of range in "fast" mode, or any index
+ * into an empty axis). */
+static int64_t *
+take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
+{
+  int64_t count = op_numel(ix);
+  int64_t *r = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
+  for (int64_t k = 0; k < count; k++) {
+    int64_t i = op_get_i(ix, k), v = i;
+    if (n == 0) {
+      manip_fail(s, "index %lld into an axis of size 0", (long long)i);
+      return NULL;
+    }
+    if (mode == 1)
+      v = i < 0 ? 0 : i >= n ? n - 1 : i;
+    else if (mode == 2)
+      v = ((i % n) + n) % n;
+    else if (i < 0)
+      v = i >= -n ? i + n : -1;
+    if (v < 0 || v >= n) {
+      manip_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
+                 (long long)n);
+      return NULL;
+    }
+    r[k] = v;
+  }
+  return r;
+}
+
+typedef struct {
+  int axis;   /* of x */
+  int xn, in; /* ranks of x and indices */
+  const int64_t *ishape;
+  const int64_t *resolved;
+} TakeMap;
+
+static void
+map_take(const void *env, const int64_t *o, int64_t *i)
+{
+  const TakeMap *t = env;
+  int64_t k = 0;
+  for (int d = 0; d < t->in; d++)
+    k = k * t->ishape[d] + o[t->axis + d];
+  for (int d = 0; d < t->xn; d++)
+    i[d] = d < t->axis ? o[d] : d > t->axis ? o[d - 1 + t->in] : t->resolved[k];
+}
+
+Value *
+manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
+  int64_t shape[2 * MAX_DIMS];
+  int axis, mode = x && ix ? manip_take_mode(&s, call) : -1;
+  bool none;
+  if (mode < 0 || !manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
+    return NULL;
+  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
+    manip_fail(&s, "indices must have an integer dtype");
+    return NULL;
+  }
+  IrTensorData flat = *x;
+  int64_t count = op_numel(x);
+  if (none) { /* take from the flattened x */
+    flat.ndim = 1;
+    flat.shape = &count;
+    axis = 0;
+  }
+  int on = flat.ndim - 1 + ix->ndim;
+  if (on > MAX_DIMS) {
+    manip_fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
+    return NULL;
+  }
+  int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
+  if (!resolved)
+    return NULL;
+  for (int d = 0, k = 0; d < flat.ndim; d++)
+    if (d == axis)
+      for (int j = 0; j < ix->ndim; j++)
+        shape[k++] = ix->shape[j];
+    else
+      shape[k++] = flat.shape[d];
+  IrTensorData *out = new_tensor(&s, x->dtype, on, shape);
+  TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
+  if (out)
+    gather(out, &flat, map_take, &t);
+  return as_value(&s, out);
+}
+
+typedef struct {
+  const IrTensorData *x;
+  int off; /* output rank minus x's */
+} BroadcastMap;
+
+static void
+map_broadcast(const void *env, const int64_t *o, int64_t *i)
+{
+  const BroadcastMap *b = env;
+  for (int d = 0; d < b->x->ndim; d++)
+    i[d] = b->x->shape[d] == 1 ? 0 : o[d + b->off];
+}
+
+Value *
+manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "x");
+  if (!x)
+    return NULL;
+  if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS) {
+    manip_fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
+    return NULL;
+  }
+  int tn = args[1]->u.shape.n;
+  const int64_t *td = args[1]->u.shape.dims;
+  if (tn < x->ndim) {
+    manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
+    return NULL;
+  }
+  for (int d = 0; d < x->ndim; d++) {
+    int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
+    if (xd != 1 && xd != t) {
+      manip_fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
+                 (long long)t);
+      return NULL;
+    }
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, tn, td);
+  BroadcastMap b = {x, tn - x->ndim};
+  if (out)
+    gather(out, x, map_broadcast, &b);
+  return as_value(&s, out);
+}

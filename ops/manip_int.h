@@ -1,0 +1,64 @@
+/*
+ * manip_int.h - internals shared by manip.c (inference, table) and
+ * manip_eval.c (kernels) of the manipulation ops; no other file includes it.
+ * Attribute reading and validation live here once, so inference and the
+ * kernels accept and reject exactly the same calls with the same messages.
+ */
+#ifndef RXC_MANIP_INT_H
+#define RXC_MANIP_INT_H
+
+#include "op.h"
+
+enum {
+  MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
+};
+
+/* Where diagnostics of one call go. */
+typedef struct {
+  IrCtx *ctx;
+  IrLoc loc;
+  IrSym binding;
+  const IrOpDef *op;
+} Site;
+
+/* The attributes of R.strided_slice, validated against a rank. */
+typedef struct {
+  int n;          /* sliced axes */
+  int *axes;      /* normalized, distinct */
+  int64_t *begin; /* as written (negative counts from the end) */
+  int64_t *end;
+  int64_t *strides; /* never 0 */
+  bool inbound;     /* assume_inbound=True: begin/end need no clamping */
+} SliceAttrs;
+
+/* manip.c: attributes and axes (each false after an error at the site) */
+void manip_fail(const Site *s, const char *fmt, ...);
+bool manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
+                     int64_t **out, int *n);
+bool manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out);
+bool manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out);
+bool manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
+                     bool *none);
+bool manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm);
+int manip_take_mode(const Site *s, const IrExpr *call);
+bool manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa);
+uint64_t manip_stride_step(int64_t stride);
+bool manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
+                      int64_t *start, int64_t *len);
+bool manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask);
+bool manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+                       int64_t *pieces);
+
+/* manip_eval.c: the kernels */
+Value *manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
+Value *manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
+
+#endif
