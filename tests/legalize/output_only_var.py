@@ -7,7 +7,7 @@
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor(("2 * n",), dtype="float32"), s: R.Shape(["n"])) -> R.Tensor(("2 * n",), dtype="float32"):
+    def main(s: R.Shape(["n"]), x: R.Tensor(("2 * n",), dtype="float32")) -> R.Tensor(("2 * n",), dtype="float32"):
         n = T.int64()
         R.func_attr({"tir_var_upper_bound": {"n": 8}})
         with R.dataflow():
