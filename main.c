@@ -1,7 +1,8 @@
 /*
  * main.c - the rxc driver: parses the command line and runs the pipeline.
  *
- *   model.py --fe_parse--> IrModule --ir_module_check--> (passes) --> print
+ *   model.py --fe_parse--> IrModule --ir_module_check--> opt_normalize
+ *            --> (the passes named by --passes) --> print
  *
  * Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage,
  * 3 internal error.  Nothing is written on error.
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "frontend/fe.h"
 #include "ir/ir.h"
+#include "opt/opt.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
@@ -32,13 +34,28 @@ static const char usage_text[] =
 
 static const char check_help[] =
     "usage: rxc check FILE\n"
-    "Parses FILE and checks that the module is well-formed.  Prints every\n"
-    "violation as file:line:col: error: ... and exits 1 if there is any.\n";
+    "Parses FILE, checks that the module is well-formed and infers the struct\n"
+    "info of every call (operator errors, contradicted annotations).  Prints\n"
+    "every violation as file:line:col: error: ... and exits 1 if there is any.\n";
 
 static const char opt_help[] =
     "usage: rxc opt FILE [-o OUT] [--passes A,B,C]\n"
-    "Parses FILE, runs the given passes (none yet: the pipeline is empty)\n"
-    "and prints the module as TVMScript to OUT or stdout.\n";
+    "Parses FILE, runs the given passes in order and prints the module as\n"
+    "TVMScript to OUT or stdout.  Passes: Normalize, LegalizeOps.\n";
+
+/* The passes --passes can name, by their TVM names. */
+typedef struct {
+  const char *name;
+  IrModule *(*run)(IrCtx *ctx, const IrModule *m);
+} PassEntry;
+
+static const PassEntry passes[] = {
+    {"Normalize", opt_normalize},
+    {"LegalizeOps", opt_legalize_ops},
+};
+
+#define NPASSES ((int)(sizeof passes / sizeof passes[0]))
+#define MAX_PIPELINE 64
 
 static const char equal_help[] =
     "usage: rxc equal A B\n"
@@ -88,8 +105,53 @@ cmd_check(int argc, char **argv)
     return usage_error("check takes one FILE%s", "");
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = load(ctx, argv[1], true);
+  if (m && !opt_normalize(ctx, m)) {
+    ir_diag_print(ctx, stderr);
+    m = NULL;
+  }
   ir_ctx_free(ctx);
   return m ? EXIT_OK : EXIT_INPUT;
+}
+
+/* Parses "A,B,C" into pipeline (indices into passes); a usage error for an
+ * unknown or empty name. */
+static int
+parse_passes(const char *list, int *pipeline, int *npipeline)
+{
+  const char *p = list;
+  while (*p) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    int found = -1;
+    for (int i = 0; i < NPASSES; i++)
+      if (strlen(passes[i].name) == len && strncmp(passes[i].name, p, len) == 0)
+        found = i;
+    if (found < 0 || *npipeline == MAX_PIPELINE) {
+      fprintf(stderr, "rxc: unknown pass '%.*s' (known passes:", (int)len, p);
+      for (int i = 0; i < NPASSES; i++)
+        fprintf(stderr, " %s", passes[i].name);
+      fputs(")\nTry 'rxc opt --help'.\n", stderr);
+      return EXIT_USAGE;
+    }
+    pipeline[(*npipeline)++] = found;
+    p = end ? end + 1 : p + len;
+  }
+  return EXIT_OK;
+}
+
+/* Runs the passes in order; prints the diagnostics and returns NULL when
+ * one fails. */
+static IrModule *
+run_pipeline(IrCtx *ctx, IrModule *m, const int *pipeline, int n)
+{
+  for (int i = 0; i < n && m; i++) {
+    m = passes[pipeline[i]].run(ctx, m);
+    if (!m || ir_error_count(ctx) > 0) {
+      ir_diag_print(ctx, stderr);
+      return NULL;
+    }
+  }
+  return m;
 }
 
 /* Writes text to path (or stdout when path is NULL), through a temporary
@@ -127,6 +189,7 @@ static int
 cmd_opt(int argc, char **argv)
 {
   const char *in = NULL, *out = NULL;
+  int pipeline[MAX_PIPELINE], npipeline = 0;
   for (int i = 1; i < argc; i++) {
     if (is_help(argv[i])) {
       fputs(opt_help, stdout);
@@ -138,8 +201,8 @@ cmd_opt(int argc, char **argv)
     } else if (strcmp(argv[i], "--passes") == 0) {
       if (++i == argc)
         return usage_error("--passes needs a list%s", "");
-      if (argv[i][0] != '\0')
-        return usage_error("unknown pass in '%s' (no passes are available yet)", argv[i]);
+      if (parse_passes(argv[i], pipeline, &npipeline) != EXIT_OK)
+        return EXIT_USAGE;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return usage_error("opt: unknown option '%s'", argv[i]);
     } else if (in) {
@@ -152,6 +215,8 @@ cmd_opt(int argc, char **argv)
     return usage_error("opt needs a FILE%s", "");
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = load(ctx, in, false);
+  if (m)
+    m = run_pipeline(ctx, m, pipeline, npipeline);
   int status = EXIT_INPUT;
   if (m) {
     IrBuf text = {0};

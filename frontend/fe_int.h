@@ -128,6 +128,7 @@ Tok *fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fra
 
 /* parse_prim.c: scalar expressions, literals and attribute values */
 TExpr fe_texpr(Parser *P);
+bool fe_accept_empty_index(Parser *P);
 IrPrimExpr *fe_prim(Parser *P);
 IrPrimExpr *fe_prim_as(Parser *P, TExpr x, IrDType t);
 TExpr fe_texpr_bin(Parser *P, IrPrimKind kind, TExpr a, TExpr b);

@@ -281,12 +281,26 @@ t_call(Parser *P, const Tok *at)
                             ir_printf(P->ctx, "tir.%s", name), args, n));
 }
 
+/* After '[': reads "()]" up to the ']' (exclusive) when a 0-d buffer is
+ * indexed as A[()], as TVM prints it; returns whether it did. */
+bool
+fe_accept_empty_index(Parser *P)
+{
+  if (!fe_is_op(fe_peek(P), "(") || !fe_is_op(fe_peek_at(P, 1), ")") ||
+      !fe_is_op(fe_peek_at(P, 2), "]"))
+    return false;
+  fe_next(P);
+  fe_next(P);
+  return true;
+}
+
 /* A buffer load A[i, j]; the name was read, '[' is current. */
 static TExpr
 load(Parser *P, IrBuffer *buf, const Tok *at)
 {
   FeVec idx = {0};
   fe_expect_op(P, "[");
+  fe_accept_empty_index(P);
   while (!fe_is_op(fe_peek(P), "]")) {
     fe_vec_ptr(P, &idx, fe_prim_as(P, expr_or(P), P->int_default));
     if (!fe_accept_op(P, ","))

@@ -337,6 +337,7 @@ region(Parser *P, FeVec *out)
   r->buffer = e->buffer;
   FeVec ranges = {0};
   if (fe_accept_op(P, "[")) {
+    fe_accept_empty_index(P);
     while (!fe_is_op(fe_peek(P), "]")) {
       TExpr lo = fe_texpr(P);
       IrRange *rg = fe_vec_push(P, &ranges, sizeof(IrRange));
@@ -509,6 +510,7 @@ store(Parser *P)
   IrStmt *s = ir_stmt_new(P->ctx, IR_ST_STORE, fe_loc(P, name));
   FeVec idx = {0};
   fe_expect_op(P, "[");
+  fe_accept_empty_index(P);
   while (!fe_is_op(fe_peek(P), "]")) {
     fe_vec_ptr(P, &idx, fe_prim_as(P, fe_texpr(P), P->int_default));
     if (!fe_accept_op(P, ","))

@@ -1,0 +1,97 @@
+/*
+ * tir_build.h - a builder for the T.prim_funcs that legalization makes
+ * (prefix op_).
+ *
+ * A legalize hook begins an OpPrim, declares its tensor inputs (Relax args)
+ * and outputs (struct info), emits loop nests with stores, and finishes:
+ *
+ *   OpPrim p;
+ *   op_prim_begin(lz, &p, "add");
+ *   IrBuffer *a = op_prim_input(&p, call->u.call.args[0], "A");
+ *   IrBuffer *out = op_prim_output(&p, result, "T_add");
+ *   IrPrimExpr **i;
+ *   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+ *   *body = op_prim_store(&p, out, i, op_prim_load_bcast(&p, a, i, out->ndim));
+ *   return op_prim_finish(&p, call, result);
+ *
+ * Buffer shapes are the Relax struct info's dims with each Relax symbolic
+ * var replaced by a TIR var of this prim_func (one per Relax var, shared by
+ * every buffer).  finish makes R.call_tir(gv, (inputs...), out_sinfo=result)
+ * and passes the symbolic vars that no input shape binds as tir_vars.
+ */
+#ifndef RXC_TIR_BUILD_H
+#define RXC_TIR_BUILD_H
+
+#include "op.h"
+
+/* A substitution of TIR vars (by identity) by expressions. */
+typedef struct {
+  IrVec from; /* const IrPrimExpr* (IR_PE_VAR) */
+  IrVec to;   /* IrPrimExpr* */
+} OpVarMap;
+
+IrPrimExpr *op_var_map_get(const OpVarMap *m, const IrPrimExpr *var); /* NULL when absent */
+void op_var_map_put(OpVarMap *m, const IrPrimExpr *var, IrPrimExpr *to);
+void op_var_map_free(OpVarMap *m);
+/* e with its vars replaced by m; a var absent from m is kept, or, when
+ * fresh is true, replaced by a new var of the same name and dtype that is
+ * added to m.  Returns e itself when nothing changed. */
+IrPrimExpr *op_prim_subst(IrCtx *ctx, IrPrimExpr *e, OpVarMap *m, bool fresh);
+/* Does every var of e have an entry in m? */
+bool op_prim_vars_mapped(const IrPrimExpr *e, const OpVarMap *m);
+
+typedef struct {
+  OpLegalize *lz;
+  const char *name_hint; /* the global's name before uniquing */
+  OpVarMap syms;         /* Relax symbolic var -> TIR var of this function */
+  IrVec inputs;          /* IrBuffer*: input buffers, in call_tir order */
+  IrVec args;            /* IrExpr*: the Relax args bound to inputs */
+  IrVec outputs;         /* IrBuffer*: output buffers */
+  IrVec allocs;          /* IrBuffer*: intermediate buffers */
+  IrVec body;            /* IrStmt**: slots of the top-level statements */
+  int nloops;            /* loop vars made so far (for their names) */
+} OpPrim;
+
+void op_prim_begin(OpLegalize *lz, OpPrim *p, const char *name_hint);
+/* Discards the builder when a hook gives up (finish frees it itself). */
+void op_prim_abort(OpPrim *p);
+/* A buffer parameter for a Relax tensor argument (a leaf), or NULL when its
+ * struct info is not a tensor of known shape and dtype. */
+IrBuffer *op_prim_input(OpPrim *p, const IrExpr *arg, const char *name);
+/* A buffer parameter for an output of struct info s, or NULL when s is not
+ * a tensor of known shape and dtype. */
+IrBuffer *op_prim_output(OpPrim *p, const IrSInfo *s, const char *name);
+/* An intermediate buffer (T.alloc_buffer around the body); shape entries
+ * are TIR expressions of this function. */
+IrBuffer *op_prim_alloc(OpPrim *p, IrDType t, IrPrimExpr **shape, int ndim, const char *name);
+/* A Relax shape expression as a TIR expression of this function. */
+IrPrimExpr *op_prim_dim(OpPrim *p, IrPrimExpr *relax_dim);
+/* Appends a top-level statement. */
+void op_prim_emit(OpPrim *p, IrStmt *s);
+/* A nest of serial loops over extents (TIR expressions), appended to the
+ * body; *index gets the n loop vars (arena).  Returns the slot where the
+ * innermost body goes (the caller stores a statement there).  With n == 0
+ * there is no loop and the slot is a top-level statement. */
+IrStmt **op_prim_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index);
+/* The same nest, not appended: *nest gets the outermost statement. */
+IrStmt **op_prim_loop_nest(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index,
+                           IrStmt **nest);
+/* buf[...] read at an output index of out_ndim dims with numpy
+ * broadcasting: buf's dims align to the last ones of the output, and a
+ * size-1 dim reads index 0. */
+IrPrimExpr *op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, int out_ndim);
+IrPrimExpr *op_prim_load(OpPrim *p, IrBuffer *buf, IrPrimExpr **index);
+IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *value);
+/* The T.prim_func (inputs, outputs, then int64 params for symbolic vars no
+ * input shape binds), added to lz->new_globals under a fresh name, and the
+ * R.call_tir of it with out_sinfo=result that replaces call. */
+IrExpr *op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result);
+
+/* legalize_elementwise.c (temporary: these move next to the ops' infer and
+ * eval).  The legalization of an elementwise op (binary with broadcasting,
+ * unary, relu), or NULL when the op is not one or its struct info is not
+ * known well enough. */
+bool op_legalize_elementwise_has(IrOpId id);
+IrExpr *op_legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+#endif

@@ -1,0 +1,66 @@
+/* opt_int.h - what the passes of opt/ share: the function rewriter of
+ * rewrite.c.  No other folder includes it. */
+#ifndef RXC_OPT_INT_H
+#define RXC_OPT_INT_H
+
+#include "../ir/ir.h"
+
+/* Open-addressing map from node pointers to node pointers, on the heap. */
+typedef struct {
+  const void **keys; /* NULL: free slot */
+  void **values;
+  size_t cap; /* power of two, or 0 */
+  size_t count;
+} RwMap;
+
+void *rw_map_get(const RwMap *m, const void *key); /* NULL when absent */
+void rw_map_put(RwMap *m, const void *key, void *value);
+void rw_map_free(RwMap *m);
+
+typedef struct Rewriter Rewriter;
+
+/* Rebuilds Relax functions binding by binding.  The rewriter walks a
+ * function's body (blocks, bindings, if branches, local functions) and
+ * builds new nodes only where something changed: an unchanged subtree is
+ * shared, and a function nothing changed in comes back as the same pointer.
+ * Vars recreated by a pass (rw_var_recreate) are substituted in every later
+ * use, closures included. */
+struct Rewriter {
+  IrCtx *ctx;
+  /* Called once per binding, in order, after b->value has had its vars
+   * substituted and its nested seqs (if branches) and local functions
+   * rewritten; b is a copy the callback may change (value, var; call
+   * rw_var_recreate to give the var new struct info).  Returns false after
+   * reporting an error; the rewrite then fails.  An if branch whose result
+   * is a call (its last assignment) comes here too, as a binding of the
+   * if's var with at_result set: then only b->value may change. */
+  bool (*binding)(Rewriter *rw, IrBinding *b);
+  bool at_result; /* the binding is an if branch's result */
+  void *user;  /* the pass's state */
+  RwMap vars;  /* old var -> new var */
+  const char *func_name; /* innermost function: "main", "main.f" (local) */
+  IrVec funcs;  /* const IrFunction*: the functions entered, outermost first */
+  IrVec ariths; /* IrArith*: bounds of each entered function's symbolic vars */
+};
+
+void rw_init(Rewriter *rw, IrCtx *ctx, void *user);
+void rw_free(Rewriter *rw);
+/* f rewritten (f itself when nothing changed), or NULL after an error of
+ * the binding callback. */
+IrFunction *rw_function(Rewriter *rw, const IrFunction *f, const char *name);
+/* The arithmetic of the innermost function being rewritten: it knows the
+ * bounds of that function's symbolic vars and of every enclosing one's. */
+IrArith *rw_arith(const Rewriter *rw);
+/* A new var like var but with struct info sinfo; later uses of var are
+ * replaced by it. */
+IrExpr *rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo);
+/* e (a leaf, tuple, tuple-get or call) with recreated vars substituted;
+ * e itself when none occurs in it. */
+IrExpr *rw_subst(Rewriter *rw, IrExpr *e);
+/* A shallow copy of e (a new node the caller may fill in before sharing). */
+IrExpr *rw_expr_copy(IrCtx *ctx, const IrExpr *e);
+/* A new module like m whose globals array is a fresh copy with room for
+ * extra more entries (nglobals is m's; the caller appends). */
+IrModule *rw_module_copy(IrCtx *ctx, const IrModule *m, int extra);
+
+#endif

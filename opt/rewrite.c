@@ -1,0 +1,348 @@
+/*
+ * rewrite.c - rebuilding Relax functions for passes, without changing
+ * their input.
+ *
+ * Key idea: copy on write.  The walk rebuilds a node only when one of its
+ * children came back as a different pointer, so a pass that changes one
+ * binding allocates the path from that binding up to the function, and
+ * everything else is shared with the input.  A var whose struct info
+ * changes is a new node (nodes are immutable); the map old -> new in the
+ * rewriter replaces it in every use that follows, in nested seqs and in
+ * closures too, since uses always follow the definition.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt_int.h"
+
+/* --- pointer map ------------------------------------------------------------ */
+
+static size_t
+slot_of(const void *key, size_t cap)
+{
+  uintptr_t h = (uintptr_t)key;
+  h ^= h >> 17;
+  h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+  return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+void *
+rw_map_get(const RwMap *m, const void *key)
+{
+  if (m->cap == 0)
+    return NULL;
+  for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key)
+      return m->values[i];
+    if (!m->keys[i])
+      return NULL;
+  }
+}
+
+static void
+map_grow(RwMap *m)
+{
+  RwMap bigger = {0};
+  bigger.cap = m->cap ? m->cap * 2 : 16;
+  bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
+  bigger.values = calloc(bigger.cap, sizeof *bigger.values);
+  if (!bigger.keys || !bigger.values)
+    abort(); /* out of memory: not a user error */
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i])
+      rw_map_put(&bigger, m->keys[i], m->values[i]);
+  rw_map_free(m);
+  *m = bigger;
+}
+
+void
+rw_map_put(RwMap *m, const void *key, void *value)
+{
+  if (2 * (m->count + 1) > m->cap)
+    map_grow(m);
+  size_t i = slot_of(key, m->cap);
+  while (m->keys[i] && m->keys[i] != key)
+    i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i])
+    m->count++;
+  m->keys[i] = key;
+  m->values[i] = value;
+}
+
+void
+rw_map_free(RwMap *m)
+{
+  free(m->keys);
+  free(m->values);
+  memset(m, 0, sizeof *m);
+}
+
+/* --- expressions -------------------------------------------------------------- */
+
+void
+rw_init(Rewriter *rw, IrCtx *ctx, void *user)
+{
+  memset(rw, 0, sizeof *rw);
+  rw->ctx = ctx;
+  rw->user = user;
+}
+
+void
+rw_free(Rewriter *rw)
+{
+  rw_map_free(&rw->vars);
+  ir_vec_free(&rw->funcs);
+  ir_vec_free(&rw->ariths);
+}
+
+IrArith *
+rw_arith(const Rewriter *rw)
+{
+  return rw->ariths.len ? rw->ariths.items[rw->ariths.len - 1] : NULL;
+}
+
+static void
+enter(Rewriter *rw, const IrFunction *f)
+{
+  ir_vec_push(&rw->funcs, (void *)f);
+  IrArith *a = ir_arith_new(rw->ctx);
+  for (int i = 0; i < rw->funcs.len; i++)
+    ir_arith_bound_function(a, rw->funcs.items[i]);
+  ir_vec_push(&rw->ariths, a);
+}
+
+IrExpr *
+rw_expr_copy(IrCtx *ctx, const IrExpr *e)
+{
+  IrExpr *copy = ir_alloc(ctx, sizeof *copy);
+  *copy = *e;
+  return copy;
+}
+
+IrExpr *
+rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo)
+{
+  IrExpr *v = ir_var_new(rw->ctx, var->u.var.name, sinfo, var->u.var.dataflow, var->loc);
+  rw_map_put(&rw->vars, var, v);
+  return v;
+}
+
+/* items substituted into a new arena array, or NULL when none changed. */
+static IrExpr **
+subst_list(Rewriter *rw, IrExpr **items, int n)
+{
+  IrExpr **out = NULL;
+  for (int i = 0; i < n; i++) {
+    IrExpr *x = rw_subst(rw, items[i]);
+    if (x != items[i] && !out) {
+      out = ir_alloc(rw->ctx, (size_t)n * sizeof *out);
+      memcpy(out, items, (size_t)n * sizeof *out);
+    }
+    if (out)
+      out[i] = x;
+  }
+  return out;
+}
+
+/* A tuple's struct info from its items when all are known, else old. */
+static IrSInfo *
+tuple_sinfo(IrCtx *ctx, IrExpr **items, int n, IrSInfo *old)
+{
+  IrSInfo **fields = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof *fields);
+  for (int i = 0; i < n; i++)
+    if (!(fields[i] = items[i]->sinfo))
+      return old;
+  return ir_sinfo_tuple(ctx, fields, n);
+}
+
+IrExpr *
+rw_subst(Rewriter *rw, IrExpr *e)
+{
+  if (!e || rw->vars.count == 0)
+    return e;
+  IrExpr *copy;
+  switch (e->kind) {
+  case IR_EX_VAR: {
+    IrExpr *v = rw_map_get(&rw->vars, e);
+    return v ? v : e;
+  }
+  case IR_EX_TUPLE: {
+    IrExpr **items = subst_list(rw, e->u.tuple.items, e->u.tuple.n);
+    if (!items)
+      return e;
+    copy = rw_expr_copy(rw->ctx, e);
+    copy->u.tuple.items = items;
+    copy->sinfo = tuple_sinfo(rw->ctx, items, e->u.tuple.n, e->sinfo);
+    return copy;
+  }
+  case IR_EX_GET: {
+    IrExpr *t = rw_subst(rw, e->u.get.tuple);
+    if (t == e->u.get.tuple)
+      return e;
+    copy = rw_expr_copy(rw->ctx, e);
+    copy->u.get.tuple = t;
+    if (t->sinfo && t->sinfo->kind == IR_SI_TUPLE && e->u.get.index < t->sinfo->u.tuple.n)
+      copy->sinfo = t->sinfo->u.tuple.fields[e->u.get.index];
+    return copy;
+  }
+  case IR_EX_CALL: {
+    IrExpr *callee = rw_subst(rw, e->u.call.callee);
+    IrExpr **args = subst_list(rw, e->u.call.args, e->u.call.nargs);
+    if (callee == e->u.call.callee && !args)
+      return e;
+    copy = rw_expr_copy(rw->ctx, e);
+    copy->u.call.callee = callee;
+    if (args)
+      copy->u.call.args = args;
+    return copy;
+  }
+  default:
+    return e; /* leaves without vars; seqs, ifs and functions go by rw_value */
+  }
+}
+
+/* --- seqs, bindings, functions ----------------------------------------------- */
+
+static IrExpr *rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner);
+
+static char *
+local_name(Rewriter *rw, const IrBinding *b)
+{
+  const char *var = b->var && b->var->u.var.name ? b->var->u.var.name : "?";
+  return ir_printf(rw->ctx, "%s.%s", rw->func_name ? rw->func_name : "?", var);
+}
+
+/* A binding's value with its vars substituted and its nested seqs and
+ * functions rewritten; NULL after an error. */
+static IrExpr *
+rw_value(Rewriter *rw, const IrBinding *b)
+{
+  IrExpr *e = b->value;
+  if (!e)
+    return e;
+  if (e->kind == IR_EX_IF) {
+    IrExpr *cond = rw_subst(rw, e->u.branch.cond);
+    IrExpr *then_ = rw_seq(rw, e->u.branch.then_, b);
+    IrExpr *else_ = then_ ? rw_seq(rw, e->u.branch.else_, b) : NULL;
+    if (!then_ || !else_)
+      return NULL;
+    if (cond == e->u.branch.cond && then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
+      return e;
+    IrExpr *copy = rw_expr_copy(rw->ctx, e);
+    copy->u.branch.cond = cond;
+    copy->u.branch.then_ = then_;
+    copy->u.branch.else_ = else_;
+    return copy;
+  }
+  if (e->kind == IR_EX_FUNC && e->u.func) {
+    const char *saved = rw->func_name;
+    IrFunction *f = rw_function(rw, e->u.func, local_name(rw, b));
+    rw->func_name = saved;
+    if (!f || f == e->u.func)
+      return f ? e : NULL;
+    IrExpr *copy = rw_expr_copy(rw->ctx, e);
+    copy->u.func = f;
+    return copy;
+  }
+  return rw_subst(rw, e);
+}
+
+/* Rewrites the bindings of one block into out (n entries); returns
+ * whether any changed, -1 after an error. */
+static int
+rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding *out)
+{
+  int changed = 0;
+  for (int i = 0; i < blk->n; i++) {
+    const IrBinding *old = &blk->bindings[i];
+    out[i] = *old;
+    if (!(out[i].value = rw_value(rw, old)) && old->value)
+      return -1;
+    if (rw->binding && !rw->binding(rw, &out[i]))
+      return -1;
+    if (out[i].var != old->var || out[i].value != old->value || out[i].cast != old->cast)
+      changed = 1;
+  }
+  return changed;
+}
+
+/* A seq's result: a call (an if branch's last assignment) goes through the
+ * binding callback as a binding of the if's var; NULL after an error. */
+static IrExpr *
+rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner)
+{
+  IrExpr *e = rw_subst(rw, result);
+  if (!e || e->kind != IR_EX_CALL || !owner || !rw->binding)
+    return e;
+  IrBinding b = *owner;
+  b.value = e;
+  b.cast = NULL;
+  rw->at_result = true;
+  bool ok = rw->binding(rw, &b);
+  rw->at_result = false;
+  return ok ? b.value : NULL;
+}
+
+/* A seq (function body, or if branch of the binding owner) rewritten; NULL
+ * after an error. */
+static IrExpr *
+rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
+{
+  int nblocks = seq->u.seq.nblocks;
+  IrBindingBlock *blocks = ir_alloc(rw->ctx, (size_t)(nblocks ? nblocks : 1) * sizeof *blocks);
+  bool changed = false;
+  for (int i = 0; i < nblocks; i++) {
+    const IrBindingBlock *blk = &seq->u.seq.blocks[i];
+    blocks[i] = *blk;
+    blocks[i].bindings = ir_alloc(rw->ctx, (size_t)(blk->n ? blk->n : 1) * sizeof(IrBinding));
+    int c = rw_block(rw, blk, blocks[i].bindings);
+    if (c < 0)
+      return NULL;
+    if (c)
+      changed = true;
+    else
+      blocks[i].bindings = blk->bindings; /* share the unchanged block */
+  }
+  IrExpr *result = rw_result(rw, seq->u.seq.result, owner);
+  if (!result && seq->u.seq.result)
+    return NULL;
+  if (!changed && result == seq->u.seq.result)
+    return seq;
+  IrExpr *copy = rw_expr_copy(rw->ctx, seq);
+  copy->u.seq.blocks = blocks;
+  copy->u.seq.result = result;
+  if (result && result->sinfo)
+    copy->sinfo = result->sinfo;
+  return copy;
+}
+
+IrFunction *
+rw_function(Rewriter *rw, const IrFunction *f, const char *name)
+{
+  rw->func_name = name;
+  enter(rw, f);
+  IrExpr *body = f->body ? rw_seq(rw, f->body, NULL) : NULL;
+  rw->funcs.len--;
+  rw->ariths.len--;
+  if (f->body && !body)
+    return NULL;
+  if (body == f->body)
+    return (IrFunction *)f;
+  IrFunction *copy = ir_alloc(rw->ctx, sizeof *copy);
+  *copy = *f;
+  copy->body = body;
+  return copy;
+}
+
+IrModule *
+rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
+{
+  IrModule *copy = ir_alloc(ctx, sizeof *copy);
+  *copy = *m;
+  int n = m->nglobals + extra;
+  copy->globals = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof *copy->globals);
+  if (m->nglobals)
+    memcpy(copy->globals, m->globals, (size_t)m->nglobals * sizeof *copy->globals);
+  return copy;
+}

@@ -1,0 +1,471 @@
+/*
+ * test_legalize.c - LegalizeOps on the modules of tests/legalize/.
+ *
+ * Every module: the output is well-formed, has no elementwise op call left,
+ * prints and reads back structurally equal (the new prim_funcs included),
+ * and the input is unchanged.  Then the generated prim_funcs' structure,
+ * checked by hand: loop extents are the symbolic dims, broadcasting reads
+ * index 0 for size-1 dims, a var no input shape binds is a scalar param
+ * passed by tir_vars, names do not clash with existing globals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../ops/tir_build.h"
+#include "../../opt/opt.h"
+#include "testutil.h"
+
+static int count_in_seq(const IrExpr *seq);
+
+/* Calls of elementwise ops (which LegalizeOps lowers) in an expression. */
+static int
+count_in_expr(const IrExpr *e)
+{
+  if (!e)
+    return 0;
+  switch (e->kind) {
+  case IR_EX_CALL:
+    return e->u.call.kind == IR_CALL_OP && op_legalize_elementwise_has(e->u.call.op->id);
+  case IR_EX_IF:
+    return count_in_seq(e->u.branch.then_) + count_in_seq(e->u.branch.else_);
+  case IR_EX_FUNC:
+    return count_in_seq(e->u.func->body);
+  default:
+    return 0;
+  }
+}
+
+static int
+count_in_seq(const IrExpr *seq)
+{
+  int n = count_in_expr(seq->u.seq.result);
+  for (int i = 0; i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
+      n += count_in_expr(seq->u.seq.blocks[i].bindings[j].value);
+  return n;
+}
+
+static int
+count_elementwise(const IrModule *m)
+{
+  int n = 0;
+  for (int i = 0; i < m->nglobals; i++)
+    if (m->globals[i].kind == IR_GLOBAL_RELAX)
+      n += count_in_seq(m->globals[i].u.relax->body);
+  return n;
+}
+
+static void
+print_diags(IrCtx *ctx, const char *path)
+{
+  if (ir_error_count(ctx) == 0)
+    return;
+  char *d = tu_diag_text(ctx);
+  printf("%s:\n%s", path, d);
+  free(d);
+}
+
+/* The module checks, loses its elementwise calls, and round-trips. */
+static void
+check_module(const char *path)
+{
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_parse_file(ctx, path);
+  assert_non_null(m);
+  assert_int_equal(ir_module_check(ctx, m), 0);
+  assert_true(count_elementwise(m) > 0);
+  uint64_t before = ir_module_hash(m);
+  IrModule *out = opt_legalize_ops(ctx, m);
+  print_diags(ctx, path);
+  assert_non_null(out);
+  assert_int_equal(ir_module_check(ctx, out), 0);
+  print_diags(ctx, path);
+  assert_int_equal(count_elementwise(out), 0);
+  assert_true(out->nglobals > m->nglobals);
+  assert_true(ir_module_hash(m) == before);
+  /* printed and read back: structurally equal, same hash */
+  char *text = tu_print(out);
+  IrModule *back = fe_parse_string(ctx, "printed.py", text);
+  print_diags(ctx, path);
+  assert_non_null(back);
+  IrBuf why = {0};
+  bool equal = ir_module_equal(out, back, &why);
+  if (!equal)
+    printf("%s: reread differs: %s\n%s", path, why.data ? why.data : "?", text);
+  assert_true(equal);
+  assert_true(ir_module_hash(out) == ir_module_hash(back));
+  /* a second run on the same input gives an equal module */
+  IrModule *again = opt_legalize_ops(ctx, m);
+  assert_non_null(again);
+  assert_true(ir_module_equal(out, again, NULL));
+  ir_buf_free(&why);
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_every_module(void **state)
+{
+  (void)state;
+  int n;
+  char **paths = tu_list_py("tests/legalize", &n);
+  assert_true(n >= 4);
+  for (int i = 0; i < n; i++)
+    check_module(paths[i]);
+  tu_free_list(paths, n);
+}
+
+/* --- structure of the generated functions ---------------------------------- */
+
+static const IrGlobal *
+global(const IrModule *m, const char *name)
+{
+  for (int i = 0; i < m->nglobals; i++)
+    if (strcmp(m->globals[i].name, name) == 0)
+      return &m->globals[i];
+  fail_msg("no global %s", name);
+  return NULL;
+}
+
+static IrModule *
+legalize_file(IrCtx *ctx, const char *path)
+{
+  IrModule *m = fe_parse_file(ctx, path);
+  assert_non_null(m);
+  IrModule *out = opt_legalize_ops(ctx, m);
+  print_diags(ctx, path);
+  assert_non_null(out);
+  return out;
+}
+
+static void
+assert_int_literal(const IrPrimExpr *e, int64_t v)
+{
+  int64_t x;
+  assert_non_null(e);
+  assert_true(ir_prim_is_int(e, &x));
+  assert_int_equal(x, v);
+}
+
+/* add(x: (n, 4), y: (1, 4)): loops over (n, 4) with n the var of A's and
+ * the output's shape; B is read at [0, i1]. */
+static void
+test_broadcast_add(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *out = legalize_file(ctx, "tests/legalize/binary_broadcast.py");
+  const IrPrimFunc *f = global(out, "add")->u.prim;
+  assert_int_equal(f->nparams, 3);
+  IrBuffer *a = f->params[0].buffer, *b = f->params[1].buffer, *c = f->params[2].buffer;
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_non_null(c);
+  assert_int_equal(f->params[0].var->dtype.code, IR_DT_HANDLE);
+  assert_int_equal(a->shape[0]->kind, IR_PE_VAR);
+  assert_string_equal(a->shape[0]->u.var, "n");
+  assert_ptr_equal(c->shape[0], a->shape[0]); /* one TIR var for n */
+  assert_int_literal(b->shape[0], 1);
+  assert_int_literal(b->shape[1], 4);
+  const IrStmt *outer = f->body;
+  assert_int_equal(outer->kind, IR_ST_FOR);
+  assert_ptr_equal(outer->u.loop.extent, a->shape[0]);
+  const IrStmt *inner = outer->u.loop.body;
+  assert_int_equal(inner->kind, IR_ST_FOR);
+  assert_int_literal(inner->u.loop.extent, 4);
+  const IrStmt *store = inner->u.loop.body;
+  assert_int_equal(store->kind, IR_ST_STORE);
+  assert_ptr_equal(store->u.store.buffer, c);
+  const IrPrimExpr *v = store->u.store.value;
+  assert_int_equal(v->kind, IR_PE_ADD);
+  const IrPrimExpr *la = v->u.bin.a, *lb = v->u.bin.b;
+  assert_ptr_equal(la->u.load.buffer, a);
+  assert_ptr_equal(la->u.load.indices[0], outer->u.loop.var);
+  assert_ptr_equal(la->u.load.indices[1], inner->u.loop.var);
+  assert_ptr_equal(lb->u.load.buffer, b);
+  assert_int_literal(lb->u.load.indices[0], 0);
+  assert_ptr_equal(lb->u.load.indices[1], inner->u.loop.var);
+  /* the call: R.call_tir(cls.add, (x, y), out_sinfo=R.Tensor((n, 4), ...)) */
+  const IrExpr *call = global(out, "main")->u.relax->body->u.seq.blocks[0].bindings[0].value;
+  assert_int_equal(call->u.call.op->id, IR_OP_CALL_TIR);
+  assert_int_equal(call->u.call.nargs, 2);
+  assert_string_equal(call->u.call.args[0]->u.global, "add");
+  assert_int_equal(call->u.call.args[1]->u.tuple.n, 2);
+  assert_string_equal(call->u.call.args[1]->u.tuple.items[1]->u.var.name, "y");
+  assert_int_equal(call->u.call.nsinfo_args, 1);
+  ir_ctx_free(ctx);
+}
+
+/* multiply(z: (n, 1), w: (4,)) -> (n, 4): z is read at [i0, 0], w (one
+ * dim, aligned to the last) at [i1]; less gives a bool buffer. */
+static void
+test_broadcast_multiply_and_compare(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *out = legalize_file(ctx, "tests/legalize/binary_broadcast.py");
+  const IrPrimFunc *f = global(out, "multiply")->u.prim;
+  const IrStmt *outer = f->body, *inner = outer->u.loop.body;
+  assert_string_equal(f->params[0].buffer->shape[0]->u.var, "n");
+  assert_ptr_equal(outer->u.loop.extent, f->params[0].buffer->shape[0]);
+  assert_int_literal(inner->u.loop.extent, 4);
+  const IrPrimExpr *v = inner->u.loop.body->u.store.value;
+  assert_int_equal(v->kind, IR_PE_MUL);
+  assert_ptr_equal(v->u.bin.a->u.load.indices[0], outer->u.loop.var);
+  assert_int_literal(v->u.bin.a->u.load.indices[1], 0);
+  assert_int_equal(v->u.bin.b->u.load.n, 1);
+  assert_ptr_equal(v->u.bin.b->u.load.indices[0], inner->u.loop.var);
+  const IrPrimFunc *less = global(out, "less")->u.prim;
+  assert_int_equal(less->params[2].buffer->dtype.code, IR_DT_BOOL);
+  const IrPrimExpr *cmp = less->body->u.loop.body->u.loop.body->u.store.value;
+  assert_int_equal(cmp->kind, IR_PE_LT);
+  ir_ctx_free(ctx);
+}
+
+/* x: (2 * n,): n stands alone in no input dim, so the prim_func takes it
+ * as a trailing int64 scalar and the call passes tir_vars=R.shape([n]). */
+static void
+test_tir_vars(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *out = legalize_file(ctx, "tests/legalize/output_only_var.py");
+  const IrPrimFunc *f = global(out, "add")->u.prim;
+  assert_int_equal(f->nparams, 4);
+  assert_null(f->params[3].buffer);
+  IrPrimExpr *n = f->params[3].var;
+  assert_string_equal(n->u.var, "n");
+  assert_true(ir_dtype_eq(n->dtype, IR_I64));
+  const IrPrimExpr *dim = f->params[0].buffer->shape[0];
+  assert_int_equal(dim->kind, IR_PE_MUL);
+  assert_true(dim->u.bin.a == n || dim->u.bin.b == n);
+  assert_ptr_equal(f->body->u.loop.extent, f->params[2].buffer->shape[0]);
+  assert_true(ir_prim_expr_equal(f->body->u.loop.extent, dim));
+  const IrFunction *main_fn = global(out, "main")->u.relax;
+  const IrExpr *call = main_fn->body->u.seq.blocks[0].bindings[0].value;
+  assert_int_equal(call->u.call.nargs, 3);
+  const IrExpr *tir_vars = call->u.call.args[2];
+  assert_int_equal(tir_vars->kind, IR_EX_SHAPE);
+  assert_int_equal(tir_vars->u.shape.n, 1);
+  /* main's own n, the var of s: R.Shape(["n"]) */
+  assert_ptr_equal(tir_vars->u.shape.values[0], main_fn->params[0]->sinfo->u.shape.values[0]);
+  ir_ctx_free(ctx);
+}
+
+/* A global already named exp: the new one is exp1; the existing call_tir,
+ * the local function call and ops inside branches and closures are
+ * handled. */
+static void
+test_names_and_nesting(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *out = legalize_file(ctx, "tests/legalize/control_flow.py");
+  assert_int_equal(global(out, "exp")->kind, IR_GLOBAL_PRIM);
+  assert_int_equal(global(out, "exp1")->kind, IR_GLOBAL_PRIM);
+  assert_int_equal(global(out, "negative")->kind, IR_GLOBAL_PRIM);
+  assert_int_equal(global(out, "subtract")->kind, IR_GLOBAL_PRIM);
+  const IrExpr *body = global(out, "main")->u.relax->body;
+  const IrBinding *e = &body->u.seq.blocks[0].bindings[0];
+  assert_string_equal(e->value->u.call.args[0]->u.global, "exp"); /* kept */
+  const IrBinding *y = &body->u.seq.blocks[0].bindings[1];
+  const IrExpr *then_result = y->value->u.branch.then_->u.seq.result;
+  assert_int_equal(then_result->u.call.op->id, IR_OP_CALL_TIR);
+  assert_string_equal(then_result->u.call.args[0]->u.global, "exp1");
+  ir_ctx_free(ctx);
+}
+
+/* What LegalizeOps cannot lower stays: an op whose result shape is
+ * unknown, an op without a hook (R.print). */
+static void
+test_kept_calls(void **state)
+{
+  (void)state;
+  static const char text[] =
+      "@R.function(pure=False)\n"
+      "def main(x: R.Tensor(dtype=\"float32\", ndim=2), y: R.Tensor((2, 3), dtype=\"float32\")):\n"
+      "    a = R.add(x, x)\n"
+      "    R.print(y, format=\"{}\")\n"
+      "    b: R.Tensor((2, 3), dtype=\"float32\") = R.exp(y)\n"
+      "    return (a, b)\n";
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_parse_string(ctx, "kept.py", text);
+  assert_non_null(m);
+  IrModule *out = opt_legalize_ops(ctx, m);
+  print_diags(ctx, "kept.py");
+  assert_non_null(out);
+  assert_int_equal(out->nglobals, 2); /* main and exp */
+  const IrBindingBlock *blk = &global(out, "main")->u.relax->body->u.seq.blocks[0];
+  assert_int_equal(blk->bindings[0].value->u.call.op->id, IR_OP_ADD);
+  assert_int_equal(blk->bindings[1].value->u.call.op->id, IR_OP_PRINT);
+  assert_int_equal(blk->bindings[2].value->u.call.op->id, IR_OP_CALL_TIR);
+  assert_int_equal(ir_module_check(ctx, out), 0);
+  ir_ctx_free(ctx);
+}
+
+/* --- interpreter before == interpreter after ---------------------------------- */
+
+#if defined(__has_include)
+#if __has_include("../../interp/interp.c")
+#define HAVE_INTERP 1
+#endif
+#endif
+
+#ifdef HAVE_INTERP
+#include <math.h>
+
+#include "../../interp/interp.h"
+
+/* A symbolic dim's value: every var is 3 (within every bound used here). */
+static int64_t
+dim_value(const IrPrimExpr *e)
+{
+  int64_t v;
+  if (ir_prim_is_int(e, &v))
+    return v;
+  switch (e->kind) {
+  case IR_PE_VAR:
+    return 3;
+  case IR_PE_ADD:
+    return dim_value(e->u.bin.a) + dim_value(e->u.bin.b);
+  case IR_PE_SUB:
+    return dim_value(e->u.bin.a) - dim_value(e->u.bin.b);
+  case IR_PE_MUL:
+    return dim_value(e->u.bin.a) * dim_value(e->u.bin.b);
+  default:
+    fail_msg("unexpected dim kind %d", e->kind);
+    return 0;
+  }
+}
+
+/* A random argument for a parameter (tensors in [-2, 2], bools 0/1, the
+ * scalar bool condition alternating with the trial). */
+static Value *
+random_arg(IrCtx *ctx, const IrSInfo *s, unsigned *seed, int trial)
+{
+  if (s->kind == IR_SI_SHAPE) {
+    int64_t dims[8];
+    for (int k = 0; k < s->u.shape.ndim; k++)
+      dims[k] = dim_value(s->u.shape.values[k]);
+    return op_shape_new(ctx, dims, s->u.shape.ndim);
+  }
+  assert_int_equal(s->kind, IR_SI_TENSOR);
+  int64_t dims[8];
+  for (int k = 0; k < s->u.tensor.ndim; k++)
+    dims[k] = dim_value(s->u.tensor.shape[k]);
+  Value *v = op_tensor_new(ctx, s->u.tensor.dtype, s->u.tensor.ndim, dims, (IrLoc){0});
+  IrTensorData *t = &v->u.tensor.t;
+  for (int64_t i = 0; i < op_numel(t); i++) {
+    *seed = *seed * 1103515245u + 12345u;
+    double r = (double)((*seed >> 8) % 10000) / 2500.0 - 2.0;
+    if (t->dtype.code == IR_DT_BOOL)
+      op_set_i(t, i, t->ndim == 0 ? trial % 2 : r > 0);
+    else
+      op_set_f(t, i, r);
+  }
+  return v;
+}
+
+static bool
+values_agree(const Value *a, const Value *b)
+{
+  if (!a || !b || a->kind != b->kind)
+    return false;
+  if (a->kind == VAL_TUPLE) {
+    if (a->u.tuple.n != b->u.tuple.n)
+      return false;
+    for (int i = 0; i < a->u.tuple.n; i++)
+      if (!values_agree(a->u.tuple.items[i], b->u.tuple.items[i]))
+        return false;
+    return true;
+  }
+  if (a->kind != VAL_TENSOR)
+    return false;
+  const IrTensorData *x = &a->u.tensor.t, *y = &b->u.tensor.t;
+  if (!ir_dtype_eq(x->dtype, y->dtype) || op_numel(x) != op_numel(y))
+    return false;
+  for (int64_t i = 0; i < op_numel(x); i++) {
+    double p = op_get_f(x, i), q = op_get_f(y, i);
+    if (isnan(p) && isnan(q))
+      continue;
+    if (fabs(p - q) > 1e-5 * fmax(1.0, fabs(p))) {
+      printf("element %lld: %.9g before, %.9g after\n", (long long)i, p, q);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Did evaluation stop at an op whose kernel is not written yet? */
+static bool
+not_implemented(const IrCtx *ctx)
+{
+  for (int i = 0; i < ir_diag_count(ctx); i++)
+    if (strstr(ir_diag_get(ctx, i)->msg, "not implemented"))
+      return true;
+  return false;
+}
+
+static void
+check_equivalent(const char *path)
+{
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_parse_file(ctx, path);
+  assert_non_null(m);
+  IrModule *out = opt_legalize_ops(ctx, m);
+  assert_non_null(out);
+  const IrFunction *f = ir_module_find(m, ir_sym(ctx, "main"))->u.relax;
+  unsigned seed = 12345;
+  for (int trial = 0; trial < 4; trial++) {
+    Value *args[8];
+    assert_true(f->nparams <= 8);
+    for (int i = 0; i < f->nparams; i++)
+      args[i] = random_arg(ctx, f->params[i]->sinfo, &seed, trial);
+    Value *before = interp_call(interp_new(ctx, m, NULL), "main", args, f->nparams);
+    if (!before && not_implemented(ctx)) {
+      printf("%s: skipped: an op has no reference kernel yet\n", path);
+      break;
+    }
+    Value *after = interp_call(interp_new(ctx, out, NULL), "main", args, f->nparams);
+    print_diags(ctx, path);
+    bool agree = values_agree(before, after);
+    if (!agree)
+      printf("%s: trial %d: the results differ\n", path, trial);
+    assert_true(agree);
+  }
+  ir_ctx_free(ctx);
+}
+
+/* Every module computes the same before and after LegalizeOps. */
+static void
+test_interp_agrees(void **state)
+{
+  (void)state;
+  int n;
+  char **paths = tu_list_py("tests/legalize", &n);
+  for (int i = 0; i < n; i++)
+    check_equivalent(paths[i]);
+  tu_free_list(paths, n);
+}
+#endif
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_module),
+      cmocka_unit_test(test_broadcast_add),
+      cmocka_unit_test(test_broadcast_multiply_and_compare),
+      cmocka_unit_test(test_tir_vars),
+      cmocka_unit_test(test_names_and_nesting),
+      cmocka_unit_test(test_kept_calls),
+#ifdef HAVE_INTERP
+      cmocka_unit_test(test_interp_agrees),
+#endif
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
