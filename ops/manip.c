@@ -10,15 +10,13 @@
  * shape, or of unknown ndim.
  *
  * This file holds inference, the op table and the attribute helpers that
- * the kernels (manip_eval.c) share through manip_int.h.
+ * the kernels (manip_eval.c) and the lowerings (manip_legalize.c) share
+ * through manip_int.h.
  */
 #include <stdarg.h>
 #include <string.h>
 
 #include "manip_int.h"
-
-/* No dim of a tensor that fits in memory reaches this. */
-static const int64_t HUGE_INDEX = INT64_C(1) << 62;
 
 void
 manip_fail(const Site *s, const char *fmt, ...)
@@ -797,14 +795,14 @@ infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* A begin or end index of a slice over a symbolic dim n, made
  * non-negative and (unless inbound) clamped, as slice_axis does.  An index
- * of magnitude HUGE_INDEX or more (frontends write INT64_MAX for "to the
+ * of magnitude MANIP_HUGE_INDEX or more (frontends write INT64_MAX for "to the
  * end") is past the end of any dim a tensor can have, so it clamps without
  * a min/max the arithmetic could not fold for an unbounded n. */
 static IrPrimExpr *
 slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound)
 {
   IrCtx *ctx = in->ctx;
-  if (!inbound && (idx >= HUGE_INDEX || idx <= -HUGE_INDEX)) { /* past an end */
+  if (!inbound && (idx >= MANIP_HUGE_INDEX || idx <= -MANIP_HUGE_INDEX)) { /* past an end */
     bool high = idx > 0;
     if (stride > 0)
       return high ? n : lit(ctx, 0);
@@ -943,16 +941,20 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 const OpImpl *
 op_manip_impl(IrOpId id)
 {
-  static const OpImpl permute_dims = {infer_permute_dims, manip_eval_permute_dims, NULL};
-  static const OpImpl reshape = {infer_reshape, manip_eval_reshape, NULL};
-  static const OpImpl flatten = {infer_flatten, manip_eval_flatten, NULL};
-  static const OpImpl expand_dims = {infer_expand_dims, manip_eval_expand_dims, NULL};
-  static const OpImpl squeeze = {infer_squeeze, manip_eval_squeeze, NULL};
-  static const OpImpl concat = {infer_concat, manip_eval_concat, NULL};
-  static const OpImpl split = {infer_split, manip_eval_split, NULL};
-  static const OpImpl strided_slice = {infer_strided_slice, manip_eval_strided_slice, NULL};
-  static const OpImpl take = {infer_take, manip_eval_take, NULL};
-  static const OpImpl broadcast_to = {infer_broadcast_to, manip_eval_broadcast_to, NULL};
+  static const OpImpl permute_dims = {infer_permute_dims, manip_eval_permute_dims,
+                                      manip_legalize_permute_dims};
+  static const OpImpl reshape = {infer_reshape, manip_eval_reshape, manip_legalize_reshape};
+  static const OpImpl flatten = {infer_flatten, manip_eval_flatten, manip_legalize_flatten};
+  static const OpImpl expand_dims = {infer_expand_dims, manip_eval_expand_dims,
+                                     manip_legalize_expand_dims};
+  static const OpImpl squeeze = {infer_squeeze, manip_eval_squeeze, manip_legalize_squeeze};
+  static const OpImpl concat = {infer_concat, manip_eval_concat, manip_legalize_concat};
+  static const OpImpl split = {infer_split, manip_eval_split, manip_legalize_split};
+  static const OpImpl strided_slice = {infer_strided_slice, manip_eval_strided_slice,
+                                       manip_legalize_strided_slice};
+  static const OpImpl take = {infer_take, manip_eval_take, manip_legalize_take};
+  static const OpImpl broadcast_to = {infer_broadcast_to, manip_eval_broadcast_to,
+                                      manip_legalize_broadcast_to};
   switch (id) {
   case IR_OP_PERMUTE_DIMS:
     return &permute_dims;

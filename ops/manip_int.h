@@ -1,8 +1,9 @@
 /*
- * manip_int.h - internals shared by manip.c (inference, table) and
- * manip_eval.c (kernels) of the manipulation ops; no other file includes it.
- * Attribute reading and validation live here once, so inference and the
- * kernels accept and reject exactly the same calls with the same messages.
+ * manip_int.h - internals shared by manip.c (inference, table),
+ * manip_eval.c (kernels) and manip_legalize.c (lowerings) of the
+ * manipulation ops; no other file includes it.  Attribute reading and
+ * validation live here once, so inference, the kernels and the lowerings
+ * read every call the same way.
  */
 #ifndef RXC_MANIP_INT_H
 #define RXC_MANIP_INT_H
@@ -12,6 +13,11 @@
 enum {
   MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
 };
+
+/* No dim of a tensor that fits in memory reaches this: a slice index of
+ * this magnitude (frontends write INT64_MAX for "to the end") is past an
+ * end of any axis. */
+#define MANIP_HUGE_INDEX (INT64_C(1) << 62)
 
 /* Where diagnostics of one call go. */
 typedef struct {
@@ -60,5 +66,17 @@ Value *manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
 Value *manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
 Value *manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
 Value *manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
+
+/* manip_legalize.c: the lowerings (NULL: the call stays as it is) */
+IrExpr *manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif
