@@ -469,8 +469,8 @@ update(const Reduction *r)
     return let;
   IrPrimExpr *position;
   reduced_count(r, &position);
-  IrStmt *s[2] = {set_cell(r, r->pos, ir_prim_select(r->ctx, takes(r, v), position, cell(r, r->pos))),
-                  best};
+  IrPrimExpr *moved = ir_prim_select(r->ctx, takes(r, v), position, cell(r, r->pos));
+  IrStmt *s[2] = {set_cell(r, r->pos, moved), best};
   let->u.let.body = seq(r, s, 2);
   return let;
 }
@@ -556,7 +556,7 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   Where w = {lz->ctx, lz->loc, lz->binding, call->u.call.op};
   OpPrim p;
   op_prim_begin(lz, &p, name);
-  Reduction r = {&p, lz->ctx, call->u.call.op->id, NULL, NULL, NULL, NULL, 0, IR_I64, NULL, NULL, NULL};
+  Reduction r = {.p = &p, .ctx = lz->ctx, .id = call->u.call.op->id, .acc_type = IR_I64};
   r.x = call->u.call.nargs == 1 ? op_prim_input(&p, call->u.call.args[0], "A") : NULL;
   r.out = r.x ? op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name)) : NULL;
   if (!r.out || !axis_mask(&w, op_attr(call, "axis"), r.x->ndim, &r.mask)) {

@@ -309,7 +309,8 @@ test_reduce_structure(void **state)
   const IrStmt *row = rows->u.loop.body;
   assert_int_equal(row->kind, IR_ST_SEQ);
   assert_int_equal(row->u.seq.n, 3);
-  const IrStmt *init = row->u.seq.stmts[0], *cols = row->u.seq.stmts[1], *store = row->u.seq.stmts[2];
+  const IrStmt *init = row->u.seq.stmts[0], *cols = row->u.seq.stmts[1],
+               *store = row->u.seq.stmts[2];
   assert_ptr_equal(init->u.store.buffer, acc);
   assert_int_equal(init->u.store.value->kind, IR_PE_FLOAT);
   assert_true(init->u.store.value->u.float_value == 0.0);
@@ -416,7 +417,6 @@ test_kept_calls(void **state)
 }
 
 /* --- interpreter before == interpreter after ---------------------------------- */
-
 
 /* A symbolic dim's value: every var is 3 (within every bound used here). */
 static int64_t
