@@ -83,7 +83,3 @@ class Module:
         R.func_attr({"tir_var_upper_bound": {"n": 8}})
         return y
 
-    @R.function
-    def unimplemented(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
-        y: R.Tensor((4,), dtype="float32") = R.nn.gelu(x)
-        return y
