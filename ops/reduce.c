@@ -16,12 +16,21 @@
  *    propagate NaN and argmax picks the first NaN, as numpy does.  The mean
  *    of an int tensor is its int64 sum truncating-divided by the count (TVM
  *    keeps the int dtype and divides with tir.Div).
+ *  - Legalization computes each output slot as the kernel does: it loops
+ *    over the kept dims, sets a one-element accumulator (float64 for float
+ *    inputs, int64 else: the kernel's double and int64), runs the reduced
+ *    dims in row-major order, and stores the accumulator once, cast to the
+ *    result dtype.  Floats therefore agree bit for bit with the kernel.
+ *    It assumes a non-empty reduction (inference rejects a literal 0
+ *    extent; a symbolic one that is 0 at run time makes max/min/argmax
+ *    read out of bounds, which the interpreter reports, and mean divide
+ *    by zero), where the kernel reports "empty reduction".
  */
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "op.h"
+#include "tir_build.h"
 
 #define MAX_RANK 64 /* reduced-axis masks are one uint64_t */
 
@@ -332,7 +341,243 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
   return v;
 }
 
-static const OpImpl reduce_impl = {infer_reduce, eval_reduce, NULL};
+/* ------------------------------------------------------------------ */
+/* Legalization                                                        */
+/* ------------------------------------------------------------------ */
+
+/* What one reduction's prim_func is made of.  Loop vars index x: the kept
+ * dims' vars are the outer nest, the reduced dims' the inner one. */
+typedef struct {
+  OpPrim *p;
+  IrCtx *ctx;
+  IrOpId id;
+  IrBuffer *x;       /* the input A */
+  IrBuffer *out;     /* the result */
+  IrBuffer *acc;     /* (1,): the running value, float64 or int64 */
+  IrBuffer *pos;     /* (1,) int64: argmax's position of acc, or NULL */
+  uint64_t mask;     /* reduced dims of x */
+  IrDType acc_type;  /* float64 for float inputs, else int64 */
+  IrPrimExpr **at;   /* x's index in the inner nest */
+  IrPrimExpr **head; /* x's index of a slot's first element (reduced dims 0) */
+  IrPrimExpr **slot; /* out's index (a kept reduced dim is 0) */
+} Reduction;
+
+static IrPrimExpr *
+i64(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+static IrPrimExpr *
+cast(IrCtx *ctx, IrDType t, IrPrimExpr *x)
+{
+  return ir_dtype_eq(x->dtype, t) ? x : ir_prim_cast(ctx, t, x);
+}
+
+/* a * b in int64, folded when both are literals. */
+static IrPrimExpr *
+mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
+    return i64(ctx, x * y);
+  if (ir_prim_is_int(a, &x) && x == 1)
+    return cast(ctx, IR_I64, b);
+  return ir_prim_bin(ctx, IR_PE_MUL, cast(ctx, IR_I64, a), cast(ctx, IR_I64, b));
+}
+
+/* acc[0], pos[0] */
+static IrPrimExpr *
+cell(const Reduction *r, IrBuffer *b)
+{
+  IrPrimExpr **zero = ir_alloc(r->ctx, sizeof *zero);
+  zero[0] = i64(r->ctx, 0);
+  return op_prim_load(r->p, b, zero);
+}
+
+static IrStmt *
+set_cell(const Reduction *r, IrBuffer *b, IrPrimExpr *value)
+{
+  IrPrimExpr **zero = ir_alloc(r->ctx, sizeof *zero);
+  zero[0] = i64(r->ctx, 0);
+  return op_prim_store(r->p, b, zero, value);
+}
+
+static IrStmt *
+seq(const Reduction *r, IrStmt **stmts, int n)
+{
+  IrStmt *s = ir_stmt_new(r->ctx, IR_ST_SEQ, r->p->lz->loc);
+  s->u.seq.n = n;
+  s->u.seq.stmts = ir_alloc(r->ctx, sizeof *stmts * (size_t)n);
+  memcpy(s->u.seq.stmts, stmts, sizeof *stmts * (size_t)n);
+  return s;
+}
+
+/* The element count of a slot (the product of the reduced extents) and
+ * an element's position among them (row-major, as the kernel's
+ * reduced_position), both int64. */
+static IrPrimExpr *
+reduced_count(const Reduction *r, IrPrimExpr **position)
+{
+  IrPrimExpr *count = i64(r->ctx, 1), *pos = i64(r->ctx, 0);
+  bool first = true;
+  for (int d = 0; d < r->x->ndim; d++) {
+    if (!(r->mask >> d & 1))
+      continue;
+    IrPrimExpr *i = cast(r->ctx, IR_I64, r->at[d]);
+    pos = first ? i : ir_prim_bin(r->ctx, IR_PE_ADD, mul(r->ctx, pos, r->x->shape[d]), i);
+    count = mul(r->ctx, count, r->x->shape[d]);
+    first = false;
+  }
+  if (position)
+    *position = pos;
+  return count;
+}
+
+/* Whether element v replaces the running best of max, min and argmax (the
+ * kernel's better(): a NaN best stays, a NaN element wins, ties keep the
+ * first).  x != x is IEEE's NaN test. */
+static IrPrimExpr *
+takes(const Reduction *r, IrPrimExpr *v)
+{
+  IrPrimExpr *best = cell(r, r->acc);
+  IrPrimExpr *beats = ir_prim_bin(r->ctx, r->id == IR_OP_MIN ? IR_PE_LT : IR_PE_GT, v, best);
+  if (!is_float(r->x->dtype))
+    return beats;
+  IrPrimExpr *best_ok = ir_prim_bin(r->ctx, IR_PE_EQ, best, best);
+  IrPrimExpr *v_nan = ir_prim_bin(r->ctx, IR_PE_NE, v, v);
+  return ir_prim_bin(r->ctx, IR_PE_AND, best_ok, ir_prim_bin(r->ctx, IR_PE_OR, v_nan, beats));
+}
+
+/* The inner body: sum and mean add, the others replace when takes();
+ * argmax moves pos before acc, so that both test the old best.  The
+ * element, widened to the accumulator's dtype, is bound to v once. */
+static IrStmt *
+update(const Reduction *r)
+{
+  IrStmt *let = ir_stmt_new(r->ctx, IR_ST_LET, r->p->lz->loc);
+  IrPrimExpr *v = ir_prim_var(r->ctx, ir_sym(r->ctx, "v"), r->acc_type);
+  let->u.let.var = v;
+  let->u.let.value = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->at));
+  if (r->id == IR_OP_SUM || r->id == IR_OP_MEAN) {
+    let->u.let.body = set_cell(r, r->acc, ir_prim_bin(r->ctx, IR_PE_ADD, cell(r, r->acc), v));
+    return let;
+  }
+  IrStmt *best = set_cell(r, r->acc, ir_prim_select(r->ctx, takes(r, v), v, cell(r, r->acc)));
+  let->u.let.body = best;
+  if (r->id != IR_OP_ARGMAX)
+    return let;
+  IrPrimExpr *position;
+  reduced_count(r, &position);
+  IrPrimExpr *moved = ir_prim_select(r->ctx, takes(r, v), position, cell(r, r->pos));
+  IrStmt *s[2] = {set_cell(r, r->pos, moved), best};
+  let->u.let.body = seq(r, s, 2);
+  return let;
+}
+
+/* The slot's result from the accumulator: mean divides by the count (ints
+ * truncating, as the kernel's int64 division), argmax gives the position. */
+static IrPrimExpr *
+result_value(const Reduction *r)
+{
+  IrPrimExpr *acc = cell(r, r->acc);
+  if (r->id == IR_OP_ARGMAX)
+    return cell(r, r->pos);
+  if (r->id != IR_OP_MEAN)
+    return cast(r->ctx, r->out->dtype, acc);
+  IrPrimExpr *count = reduced_count(r, NULL);
+  int64_t c;
+  if (is_float(r->acc_type))
+    count = ir_prim_is_int(count, &c) ? ir_prim_float(r->ctx, r->acc_type, (double)c)
+                                      : ir_prim_cast(r->ctx, r->acc_type, count);
+  acc = ir_prim_bin(r->ctx, IR_PE_DIV, acc, count);
+  return cast(r->ctx, r->out->dtype, acc);
+}
+
+/* One slot: initialize (0 for sums, the slot's first element for the
+ * others, which assumes a non-empty reduction), accumulate over the
+ * reduced dims, store. */
+static IrStmt *
+slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
+{
+  IrStmt *nest, *s[4];
+  int n = 0;
+  IrPrimExpr **vars;
+  IrStmt **inner = op_prim_loop_nest(r->p, reduced, nreduced, &vars, &nest);
+  for (int d = 0, k = 0; d < r->x->ndim; d++)
+    if (r->mask >> d & 1)
+      r->at[d] = vars[k++];
+  *inner = update(r);
+  IrPrimExpr *init;
+  if (r->id != IR_OP_SUM && r->id != IR_OP_MEAN)
+    init = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->head));
+  else
+    init = is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, 0.0) : i64(r->ctx, 0);
+  s[n++] = set_cell(r, r->acc, init);
+  if (r->pos)
+    s[n++] = set_cell(r, r->pos, i64(r->ctx, 0));
+  s[n++] = nest;
+  s[n++] = op_prim_store(r->p, r->out, r->slot, result_value(r));
+  return seq(r, s, n);
+}
+
+/* The outer nest over the kept dims of x; fills at, head and slot. */
+static void
+emit_reduction(Reduction *r, bool keep)
+{
+  int ndim = r->x->ndim;
+  IrPrimExpr **kept = ir_alloc(r->ctx, sizeof *kept * (size_t)(ndim ? ndim : 1));
+  IrPrimExpr **reduced = ir_alloc(r->ctx, sizeof *reduced * (size_t)(ndim ? ndim : 1));
+  int nkept = 0, nreduced = 0, nslot = 0;
+  for (int d = 0; d < ndim; d++) {
+    if (r->mask >> d & 1)
+      reduced[nreduced++] = r->x->shape[d];
+    else
+      kept[nkept++] = r->x->shape[d];
+  }
+  IrPrimExpr **vars;
+  IrStmt **body = op_prim_loops(r->p, kept, nkept, &vars);
+  for (int d = 0, k = 0; d < ndim; d++) {
+    bool reduces = r->mask >> d & 1;
+    IrPrimExpr *v = reduces ? i64(r->ctx, 0) : vars[k++];
+    r->head[d] = r->at[d] = v;
+    if (!reduces || keep)
+      r->slot[nslot++] = v;
+  }
+  *body = slot_body(r, reduced, nreduced);
+}
+
+/* The legalize hook of the reductions; NULL (the call kept) when the
+ * input's or the result's shape is not known. */
+static IrExpr *
+legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  const char *name = strrchr(call->u.call.op->name, '.') + 1; /* "relax.sum" -> "sum" */
+  Where w = {lz->ctx, lz->loc, lz->binding, call->u.call.op};
+  OpPrim p;
+  op_prim_begin(lz, &p, name);
+  Reduction r = {.p = &p, .ctx = lz->ctx, .id = call->u.call.op->id, .acc_type = IR_I64};
+  r.x = call->u.call.nargs == 1 ? op_prim_input(&p, call->u.call.args[0], "A") : NULL;
+  r.out = r.x ? op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name)) : NULL;
+  if (!r.out || !axis_mask(&w, op_attr(call, "axis"), r.x->ndim, &r.mask)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  if (is_float(r.x->dtype))
+    r.acc_type = (IrDType){IR_DT_FLOAT, 64, 1};
+  IrPrimExpr *one = i64(lz->ctx, 1);
+  r.acc = op_prim_alloc(&p, r.acc_type, &one, 1, "acc");
+  if (r.id == IR_OP_ARGMAX)
+    r.pos = op_prim_alloc(&p, IR_I64, &one, 1, "pos");
+  size_t n = sizeof(IrPrimExpr *) * (size_t)(r.x->ndim ? r.x->ndim : 1);
+  r.at = ir_alloc(lz->ctx, n);
+  r.head = ir_alloc(lz->ctx, n);
+  r.slot = ir_alloc(lz->ctx, n);
+  emit_reduction(&r, keepdims(call));
+  return op_prim_finish(&p, call, result);
+}
+
+static const OpImpl reduce_impl = {infer_reduce, eval_reduce, legalize_reduce};
 
 const OpImpl *
 op_reduce_impl(IrOpId id)

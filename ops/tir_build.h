@@ -87,11 +87,4 @@ IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *
  * R.call_tir of it with out_sinfo=result that replaces call. */
 IrExpr *op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result);
 
-/* legalize_elementwise.c (temporary: these move next to the ops' infer and
- * eval).  The legalization of an elementwise op (binary with broadcasting,
- * unary, relu), or NULL when the op is not one or its struct info is not
- * known well enough. */
-bool op_legalize_elementwise_has(IrOpId id);
-IrExpr *op_legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-
 #endif

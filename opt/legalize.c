@@ -10,7 +10,6 @@
  * builtins, ops not lowered yet) stay as they are.
  */
 #include "../ops/op.h"
-#include "../ops/tir_build.h"
 #include "opt.h"
 #include "opt_int.h"
 
@@ -20,18 +19,6 @@ typedef struct {
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
   int nerrors;
 } Legalizer;
-
-typedef IrExpr *(*LegalizeHook)(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-
-/* The op's own hook, else the elementwise lowering while it lives apart. */
-static LegalizeHook
-hook_of(const IrOpDef *op)
-{
-  LegalizeHook hook = op_impl(op->id)->legalize;
-  if (!hook && op_legalize_elementwise_has(op->id))
-    hook = op_legalize_elementwise;
-  return hook;
-}
 
 /* Contract: replaces b's value by the hook's call_tir; keeps it when the
  * hook declines (NULL without an error).  An error is counted and the walk
@@ -43,16 +30,16 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   const IrExpr *call = b->value;
   if (!call || call->kind != IR_EX_CALL || call->u.call.kind != IR_CALL_OP || b->cast)
     return true;
-  LegalizeHook hook = hook_of(call->u.call.op);
+  const OpImpl *impl = op_impl(call->u.call.op->id);
   /* the call's inferred struct info; the var's annotation while the op has
    * no inference */
   IrSInfo *result = call->sinfo ? call->sinfo : b->var ? b->var->sinfo : NULL;
-  if (!hook || !result)
+  if (!impl->legalize || !result)
     return true;
   OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals,
                    b->var ? b->var->u.var.name : NULL, call->loc};
   int before = ir_error_count(l->ctx);
-  IrExpr *e = hook(&lz, call, result);
+  IrExpr *e = impl->legalize(&lz, call, result);
   if (ir_error_count(l->ctx) > before)
     l->nerrors++;
   else if (e)

@@ -178,7 +178,7 @@ def check_outputs(outs, case, expected):
 
 
 def op_names(call):
-    return set(re.findall(r"\bR\.[a-z_.]+[a-z_]\(", call)) - {"R.const(", "R.prim_value(", "R.shape("}
+    return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", call)) - {"R.const(", "R.prim_value(", "R.shape("}
 
 
 def legalize(path, case, work):
