@@ -94,8 +94,9 @@ IrPrimExpr *nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
 IrPrimExpr *nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
 /* a && b, where a NULL condition is "true" (b alone). */
 IrPrimExpr *nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
-/* Statements: a sequence of n (the array is copied; n == 1 gives the
- * statement itself), "if cond: then_" (then_ alone when cond is NULL). */
+/* Statements: a sequence of n, nested sequences spliced in (the array
+ * is copied; n == 1 gives the statement itself), "if cond: then_" (then_
+ * alone when cond is NULL). */
 IrStmt *nn_seq(OpPrim *p, IrStmt **stmts, int n);
 IrStmt *nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
 /* A float64 buffer of n accumulators, and acc[k] read and written. */

@@ -485,10 +485,19 @@ nn_seq(OpPrim *p, IrStmt **stmts, int n)
 {
   if (n == 1)
     return stmts[0];
+  int total = 0; /* nested sequences are spliced in: text has no nesting */
+  for (int i = 0; i < n; i++)
+    total += stmts[i]->kind == IR_ST_SEQ ? stmts[i]->u.seq.n : 1;
   IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_SEQ, p->lz->loc);
-  s->u.seq.stmts = ir_alloc(p->lz->ctx, sizeof(IrStmt *) * (size_t)(n ? n : 1));
-  memcpy(s->u.seq.stmts, stmts, sizeof(IrStmt *) * (size_t)n);
-  s->u.seq.n = n;
+  s->u.seq.stmts = ir_alloc(p->lz->ctx, sizeof(IrStmt *) * (size_t)(total ? total : 1));
+  for (int i = 0; i < n; i++) {
+    if (stmts[i]->kind != IR_ST_SEQ) {
+      s->u.seq.stmts[s->u.seq.n++] = stmts[i];
+      continue;
+    }
+    for (int k = 0; k < stmts[i]->u.seq.n; k++)
+      s->u.seq.stmts[s->u.seq.n++] = stmts[i]->u.seq.stmts[k];
+  }
   return s;
 }
 
