@@ -15,6 +15,10 @@
  * Padded positions read 0 for conv2d and avg_pool2d, -inf for max_pool2d;
  * avg_pool2d divides by the positions inside the padded input
  * (count_include_pad) or inside the input alone.
+ *
+ * Legalization writes the same loops as the kernels into a T.prim_func:
+ * a nest over the output, a window nest inside, padding as an if-guard
+ * around the accumulation (no load outside the input), sums in float64.
  */
 #include <math.h>
 #include <string.h>
@@ -555,9 +559,271 @@ eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
   return out;
 }
 
-static const OpImpl conv2d = {infer_conv2d, eval_conv2d, NULL};
-static const OpImpl pool2d = {infer_pool2d, eval_pool2d, NULL};
-static const OpImpl adaptive_pool2d = {infer_adaptive_pool2d, eval_adaptive_pool2d, NULL};
+/* ------------------------------------------------------------------ */
+/* Legalization                                                        */
+/* ------------------------------------------------------------------ */
+
+/* A 4-D buffer seen in logical order (as View for values). */
+typedef struct {
+  IrBuffer *b;
+  const Layout *l;
+} BufView;
+
+/* The logical dim k of a buffer. */
+static IrPrimExpr *
+dim_of(const BufView *v, int k)
+{
+  return v->b->shape[v->l->pos[k]];
+}
+
+/* v[a, b, c, d] in logical order. */
+static IrPrimExpr *
+load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+{
+  IrPrimExpr *logical[4] = {a, b, c, d};
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
+  for (int k = 0; k < 4; k++)
+    idx[v->l->pos[k]] = logical[k];
+  return nn_f64(p->lz->ctx, op_prim_load(p, v->b, idx));
+}
+
+/* The input position along spatial axis a (0: H, 1: W) of output index o
+ * and window index k: o * stride - pad_before + k * dilation. */
+static IrPrimExpr *
+input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
+{
+  IrPrimExpr *start = nn_sub(ctx, nn_mul(ctx, o, nn_index(ctx, w->stride[a])),
+                             nn_index(ctx, w->pad[a]));
+  return nn_add(ctx, start, nn_mul(ctx, k, nn_index(ctx, w->dilation[a])));
+}
+
+/* The condition that input position (iy, ix) is inside the input of
+ * extents (h, w), or NULL when no window can leave it: a position can
+ * fall before the input only with padding before it, after it only with
+ * padding after it or ceil_mode. */
+static IrPrimExpr *
+inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
+{
+  IrPrimExpr *cond = NULL;
+  for (int a = 0; a < 2; a++) {
+    if (w->pad[a] > 0)
+      cond = nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GE, pos[a], nn_index(ctx, 0)));
+    if (w->pad[a + 2] > 0 || w->ceil_mode)
+      cond = nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, pos[a], extent[a]));
+  }
+  return cond;
+}
+
+/* The statements of one output element: acc = init; the window loops
+ * (body from the caller); out = result. */
+static IrStmt *
+element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
+{
+  IrStmt *st[3] = {init, loops, store};
+  return nn_seq(p, st, 3);
+}
+
+/* Begins a lowering of a window op: data input, output, the loops over
+ * the output (appended; *o the output's logical index) and the float64
+ * accumulators.  Returns the slot of one output element, or NULL (the
+ * builder aborted) when the struct info is not known well enough. */
+static IrStmt **
+window_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
+             BufView *x, BufView *out, IrPrimExpr **o)
+{
+  *x = (BufView){op_prim_input(p, call->u.call.args[0], "data"), &w->data};
+  *out = (BufView){op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name)), &w->out};
+  if (!x->b || !out->b || x->b->ndim != 4 || out->b->ndim != 4) {
+    op_prim_abort(p);
+    return NULL;
+  }
+  IrPrimExpr **i;
+  IrStmt **slot = op_prim_loops(p, out->b->shape, 4, &i);
+  for (int k = 0; k < 4; k++)
+    o[k] = i[w->out.pos[k]];
+  return slot;
+}
+
+static IrPrimExpr **
+logical_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
+  for (int k = 0; k < 4; k++)
+    idx[v->l->pos[k]] = o[k];
+  return idx;
+}
+
+/* out = to_dtype(v) at logical index o. */
+static IrStmt *
+store_at(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
+{
+  return op_prim_store(p, out->b, logical_index(p, out, o), nn_to(p->lz->ctx, out->b->dtype, v));
+}
+
+/* conv2d: for each output element (n, o, y, z), the sum over the group's
+ * input channels ci and the kernel window (ky, kx) of
+ *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
+ * with g = o // (O / groups), positions in the padding skipped. */
+static IrExpr *
+legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  Window w;
+  OpPrim p;
+  BufView x, out;
+  IrPrimExpr *o[4], **r;
+  if (!parse_window(&s, &w) || call->u.call.nargs < 2)
+    return NULL;
+  op_prim_begin(lz, &p, "conv2d");
+  IrStmt **slot = window_begin(&p, &w, call, result, "conv2d", &x, &out, o);
+  if (!slot)
+    return NULL;
+  BufView k = {op_prim_input(&p, call->u.call.args[1], "weight"), &w.kernel};
+  if (!k.b || k.b->ndim != 4) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrBuffer *acc = nn_acc_new(&p, 1);
+  IrPrimExpr *extent[3] = {dim_of(&k, 1), dim_of(&k, 2), dim_of(&k, 3)}, *nest_body;
+  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 3, &r, &loops);
+  IrPrimExpr *per_group = nn_floordiv(ctx, dim_of(&k, 0), nn_index(ctx, w.groups));
+  IrPrimExpr *c = w.groups == 1 ? r[0]
+                                : nn_add(ctx, nn_mul(ctx, nn_floordiv(ctx, o[1], per_group),
+                                                     dim_of(&k, 1)),
+                                         r[0]);
+  IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[1]), input_pos(ctx, &w, 1, o[3], r[2])};
+  IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
+  nest_body = ir_prim_bin(ctx, IR_PE_MUL, load_at(&p, &x, o[0], c, pos[0], pos[1]),
+                          load_at(&p, &k, o[1], r[0], r[1], r[2]));
+  *body = nn_if(&p, inside(ctx, &w, pos, ext),
+                nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), nest_body)));
+  *slot = element(&p, nn_acc_set(&p, acc, 0, nn_lit(ctx, nn_f64_type(), 0.0)), loops,
+                  store_at(&p, &out, o, nn_acc(&p, acc, 0)));
+  return op_prim_finish(&p, call, result);
+}
+
+/* The pools: max over the window's positions inside the input (starting
+ * at the dtype's lowest value), or the sum over them divided by the
+ * count of positions inside the input (or, with count_include_pad,
+ * inside the padded input), at least 1.  acc holds sum/max and count. */
+static IrStmt *
+pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, IrPrimExpr **pos,
+          IrPrimExpr **ext)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *one = nn_lit(ctx, nn_f64_type(), 1.0);
+  IrStmt *count = nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, acc, 1), one));
+  IrStmt *st[2];
+  st[0] = nn_acc_set(p, acc, 0, ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, nn_acc(p, acc, 0), v));
+  if (max)
+    return nn_if(p, inside(ctx, w, pos, ext), st[0]);
+  if (!w->count_include_pad) {
+    st[1] = count;
+    return nn_if(p, inside(ctx, w, pos, ext), nn_seq(p, st, 2));
+  }
+  /* count_include_pad: positions before the padded input cannot occur;
+   * past it only with ceil_mode */
+  IrPrimExpr *padded = NULL;
+  for (int a = 0; a < 2 && w->ceil_mode; a++)
+    padded = nn_and(ctx, padded, ir_prim_bin(ctx, IR_PE_LT, pos[a],
+                                             nn_add(ctx, ext[a], nn_index(ctx, w->pad[a + 2]))));
+  st[1] = nn_if(p, inside(ctx, w, pos, ext), st[0]);
+  st[0] = nn_if(p, padded, count);
+  return nn_seq(p, st, 2);
+}
+
+static IrExpr *
+legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  IrDType f64 = nn_f64_type();
+  bool max = call->u.call.op->id == IR_OP_MAX_POOL2D;
+  const char *name = max ? "max_pool2d" : "avg_pool2d";
+  Window w;
+  OpPrim p;
+  BufView x, out;
+  IrPrimExpr *o[4], **r;
+  if (!parse_window(&s, &w))
+    return NULL;
+  op_prim_begin(lz, &p, name);
+  IrStmt **slot = window_begin(&p, &w, call, result, name, &x, &out, o);
+  if (!slot)
+    return NULL;
+  IrBuffer *acc = nn_acc_new(&p, max ? 1 : 2);
+  IrPrimExpr *extent[2] = {nn_index(ctx, w.size[0]), nn_index(ctx, w.size[1])};
+  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
+  IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[0]), input_pos(ctx, &w, 1, o[3], r[1])};
+  IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
+  *body = pool_body(&p, &w, max, acc, load_at(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
+  IrStmt *init[2] = {nn_acc_set(&p, acc, 0, nn_lit(ctx, f64, max ? lowest(x.b->dtype) : 0.0)),
+                     max ? NULL : nn_acc_set(&p, acc, 1, nn_lit(ctx, f64, 0.0))};
+  IrPrimExpr *v = max ? nn_acc(&p, acc, 0)
+                      : ir_prim_bin(ctx, IR_PE_DIV, nn_acc(&p, acc, 0),
+                                    ir_prim_bin(ctx, IR_PE_MAX, nn_acc(&p, acc, 1),
+                                                nn_lit(ctx, f64, 1.0)));
+  *slot = element(&p, nn_seq(&p, init, max ? 1 : 2), loops, store_at(&p, &out, o, v));
+  return op_prim_finish(&p, call, result);
+}
+
+/* One bound of an adaptive window, bound by a let around body:
+ * start = (i * in) // out, end = ((i + 1) * in + out - 1) // out. */
+static IrStmt *
+let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
+{
+  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_LET, p->lz->loc);
+  s->u.let.var = var;
+  s->u.let.value = value;
+  s->u.let.body = body;
+  return s;
+}
+
+static IrExpr *
+legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  IrDType f64 = nn_f64_type();
+  Window w;
+  OpPrim p;
+  BufView x, out;
+  IrPrimExpr *o[4], **r, *start[2], *end[2], *span[2];
+  if (!parse_window(&s, &w))
+    return NULL;
+  op_prim_begin(lz, &p, "adaptive_avg_pool2d");
+  IrStmt **slot = window_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
+  if (!slot)
+    return NULL;
+  IrBuffer *acc = nn_acc_new(&p, 1);
+  static const char *const names[2][2] = {{"y0", "y1"}, {"x0", "x1"}};
+  for (int a = 0; a < 2; a++) {
+    start[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][0]), IR_I64);
+    end[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][1]), IR_I64);
+    span[a] = nn_sub(ctx, end[a], start[a]);
+  }
+  IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
+  IrPrimExpr *v = load_at(&p, &x, o[0], o[1], nn_add(ctx, start[0], r[0]), nn_add(ctx, start[1], r[1]));
+  *body = nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), v));
+  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_MAX, nn_f64(ctx, nn_mul(ctx, span[0], span[1])),
+                                  nn_lit(ctx, f64, 1.0));
+  IrStmt *stmt = element(&p, nn_acc_set(&p, acc, 0, nn_lit(ctx, f64, 0.0)), loops,
+                         store_at(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, nn_acc(&p, acc, 0), count)));
+  for (int a = 1; a >= 0; a--) {
+    IrPrimExpr *in = dim_of(&x, 2 + a), *n_out = dim_of(&out, 2 + a), *i = o[2 + a];
+    IrPrimExpr *hi = nn_sub(ctx, nn_add(ctx, nn_mul(ctx, nn_add(ctx, i, nn_index(ctx, 1)), in), n_out),
+                            nn_index(ctx, 1));
+    stmt = let_bound(&p, end[a], nn_floordiv(ctx, hi, n_out), stmt);
+    stmt = let_bound(&p, start[a], nn_floordiv(ctx, nn_mul(ctx, i, in), n_out), stmt);
+  }
+  *slot = stmt;
+  return op_prim_finish(&p, call, result);
+}
+
+static const OpImpl conv2d = {infer_conv2d, eval_conv2d, legalize_conv2d};
+static const OpImpl pool2d = {infer_pool2d, eval_pool2d, legalize_pool2d};
+static const OpImpl adaptive_pool2d = {infer_adaptive_pool2d, eval_adaptive_pool2d,
+                                       legalize_adaptive_pool2d};
 
 const OpImpl *
 op_conv_impl(IrOpId id)

@@ -6,7 +6,8 @@
  * Inference follows TVM (src/relax/op/tensor/linear_algebra.cc): inner
  * dims provably different are an error; batch dims that cannot be matched
  * give a result of known rank and unknown shape.  The kernel walks the
- * broadcast batch index and accumulates in double.
+ * broadcast batch index and accumulates in double; its lowering loops over
+ * the output with a float64 sum over the inner dim.
  */
 #include "nn_int.h"
 
@@ -184,7 +185,66 @@ eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
   return out;
 }
 
-static const OpImpl matmul = {infer_matmul, eval_matmul, NULL};
+/* ------------------------------------------------------------------ */
+/* Legalization                                                        */
+/* ------------------------------------------------------------------ */
+
+/* The index of operand buf for output index o (nout dims, nbatch of them
+ * batch dims) and reduction var k: batch dims aligned to the last output
+ * batch dims (a dim of literal size 1 reads 0), then (row, k) for x1 or
+ * (k, col) for x2, or k alone for a 1-D operand. */
+static IrPrimExpr **
+operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int nout, int nbatch,
+              IrPrimExpr *k)
+{
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * (size_t)buf->ndim);
+  if (buf->ndim == 1) {
+    idx[0] = k;
+    return idx;
+  }
+  int nb = buf->ndim - 2;
+  for (int d = 0; d < nb; d++) {
+    int64_t v;
+    bool one = ir_prim_is_int(buf->shape[d], &v) && v == 1;
+    idx[d] = one ? nn_index(ctx, 0) : o[nbatch - nb + d];
+  }
+  idx[nb] = is_x1 ? o[nbatch] : k;
+  idx[nb + 1] = is_x1 ? k : o[nout - 1];
+  return idx;
+}
+
+/* out[batch..., i, j] = sum over k of x1[batch..., i, k] * x2[batch..., k, j]
+ * in float64, with numpy's promotion of 1-D operands. */
+static IrExpr *
+legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  op_prim_begin(lz, &p, "matmul");
+  IrBuffer *a = call->u.call.nargs >= 2 ? op_prim_input(&p, call->u.call.args[0], "A") : NULL;
+  IrBuffer *b = call->u.call.nargs >= 2 ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
+  IrBuffer *out = op_prim_output(&p, result, "T_matmul");
+  int nbatch = out ? out->ndim - (a && a->ndim > 1) - (b && b->ndim > 1) : -1;
+  if (!a || !b || !out || a->ndim < 1 || b->ndim < 1 || nbatch < 0 ||
+      nbatch < a->ndim - 2 || nbatch < b->ndim - 2) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrBuffer *acc = nn_acc_new(&p, 1);
+  IrPrimExpr **o, **k;
+  IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
+  IrStmt *loop, **body = op_prim_loop_nest(&p, &a->shape[a->ndim - 1], 1, &k, &loop);
+  IrPrimExpr *x = op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0]));
+  IrPrimExpr *y = op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0]));
+  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, nn_f64(ctx, x), nn_f64(ctx, y));
+  *body = nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), prod));
+  IrStmt *st[3] = {nn_acc_set(&p, acc, 0, nn_lit(ctx, nn_f64_type(), 0.0)), loop,
+                   op_prim_store(&p, out, o, nn_to(ctx, out->dtype, nn_acc(&p, acc, 0)))};
+  *slot = nn_seq(&p, st, 3);
+  return op_prim_finish(&p, call, result);
+}
+
+static const OpImpl matmul = {infer_matmul, eval_matmul, legalize_matmul};
 
 const OpImpl *
 op_linalg_impl(IrOpId id)

@@ -9,6 +9,7 @@
  * of known rank only when undecided); batch_norm gives (out, moving_mean,
  * moving_var) and dropout (out, mask), as TVM does.
  * Kernels accumulate in double; softmax subtracts the row's max first.
+ * Their lowerings to T.prim_funcs (LegalizeOps) are in nn_legalize.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -498,11 +499,12 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-static const OpImpl activation = {infer_activation, eval_activation, NULL};
-static const OpImpl softmax = {infer_softmax, eval_softmax, NULL};
-static const OpImpl layer_norm = {infer_layer_norm, eval_layer_norm, NULL};
-static const OpImpl batch_norm = {infer_batch_norm, eval_batch_norm, NULL};
-static const OpImpl dropout = {infer_dropout, eval_dropout, NULL};
+/* The legalize hooks are in nn_legalize.c. */
+static const OpImpl activation = {infer_activation, eval_activation, nn_legalize_activation};
+static const OpImpl softmax = {infer_softmax, eval_softmax, nn_legalize_softmax};
+static const OpImpl layer_norm = {infer_layer_norm, eval_layer_norm, nn_legalize_layer_norm};
+static const OpImpl batch_norm = {infer_batch_norm, eval_batch_norm, nn_legalize_batch_norm};
+static const OpImpl dropout = {infer_dropout, eval_dropout, nn_legalize_dropout};
 
 const OpImpl *
 op_nn_impl(IrOpId id)

@@ -8,7 +8,7 @@
 #ifndef RXC_NN_INT_H
 #define RXC_NN_INT_H
 
-#include "op.h"
+#include "tir_build.h"
 
 /* Where an error about a call is reported. */
 typedef struct {
@@ -73,6 +73,52 @@ void nn_strides(const IrTensorData *t, int64_t *strides);
  * an error (out of memory); the arrays are malloc'd, freed by the caller. */
 bool nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
                       int64_t *nouter, int64_t **inner, int64_t *ninner);
+
+/* Legalization (nn_util.c): small TIR-building helpers.  Statistics and
+ * sums are kept in float64 (a T.alloc_buffer of float64, "acc"), as the
+ * kernels accumulate in double; values convert to the output dtype at the
+ * store. */
+NnSite nn_site_legalize(const OpLegalize *lz, const IrExpr *call);
+IrDType nn_f64_type(void);
+IrPrimExpr *nn_lit(IrCtx *ctx, IrDType t, double v);   /* a literal of dtype t */
+IrPrimExpr *nn_index(IrCtx *ctx, int64_t v);           /* an int64 literal */
+IrPrimExpr *nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e); /* e as t (no-op if it is) */
+IrPrimExpr *nn_f64(IrCtx *ctx, IrPrimExpr *e);         /* e as float64 */
+/* A one-argument intrinsic ("tir.exp", ...) of dtype t. */
+IrPrimExpr *nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a);
+/* Index arithmetic that folds literals (x + 0, x * 1, 2 * 3), so the
+ * generated loops read as one would write them. */
+IrPrimExpr *nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+/* a && b, where a NULL condition is "true" (b alone). */
+IrPrimExpr *nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+/* Statements: a sequence of n, nested sequences spliced in (the array
+ * is copied; n == 1 gives the statement itself), "if cond: then_" (then_
+ * alone when cond is NULL). */
+IrStmt *nn_seq(OpPrim *p, IrStmt **stmts, int n);
+IrStmt *nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
+/* A float64 buffer of n accumulators, and acc[k] read and written. */
+IrBuffer *nn_acc_new(OpPrim *p, int n);
+IrPrimExpr *nn_acc(OpPrim *p, IrBuffer *acc, int k);
+IrStmt *nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
+/* A loop nest (not appended) over the dims d of shape with pick[d] ==
+ * want, outermost first; full[d] gets the loop var of each such dim (the
+ * other entries are left as they are).  Returns the slot of the innermost
+ * body; *nest gets the outermost statement (the slot itself when no dim is
+ * picked). */
+IrStmt **nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
+                      IrPrimExpr **full, IrStmt **nest);
+/* A copy of an index array of n entries (arena). */
+IrPrimExpr **nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
+
+/* nn_legalize.c: the legalize hooks of nn.c's ops. */
+IrExpr *nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* conv.c: conv2d and the pools (NULL for other ops). */
 const OpImpl *op_conv_impl(IrOpId id);

@@ -360,3 +360,201 @@ nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int
   }
   return true;
 }
+
+/* ------------------------------------------------------------------ */
+/* Legalization                                                        */
+/* ------------------------------------------------------------------ */
+
+NnSite
+nn_site_legalize(const OpLegalize *lz, const IrExpr *call)
+{
+  return (NnSite){lz->ctx, lz->loc, lz->binding, call};
+}
+
+IrDType
+nn_f64_type(void)
+{
+  IrDType t = {IR_DT_FLOAT, 64, 1};
+  return t;
+}
+
+static bool
+is_float(IrDType t)
+{
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+}
+
+IrPrimExpr *
+nn_lit(IrCtx *ctx, IrDType t, double v)
+{
+  if (is_float(t))
+    return ir_prim_float(ctx, t, v);
+  return ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? v != 0 : (int64_t)v);
+}
+
+IrPrimExpr *
+nn_index(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+IrPrimExpr *
+nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
+{
+  if (ir_dtype_eq(e->dtype, t))
+    return e;
+  if (e->kind == IR_PE_FLOAT && is_float(t))
+    return ir_prim_float(ctx, t, e->u.float_value);
+  return ir_prim_cast(ctx, t, e);
+}
+
+IrPrimExpr *
+nn_f64(IrCtx *ctx, IrPrimExpr *e)
+{
+  return nn_to(ctx, nn_f64_type(), e);
+}
+
+IrPrimExpr *
+nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
+{
+  IrPrimExpr **args = ir_alloc(ctx, sizeof *args);
+  args[0] = a;
+  return ir_prim_call(ctx, t, ir_sym(ctx, name), args, 1);
+}
+
+IrPrimExpr *
+nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
+  if (ka && kb)
+    return ir_prim_int(ctx, a->dtype, x + y);
+  if (ka && x == 0)
+    return b;
+  if (kb && y == 0)
+    return a;
+  return ir_prim_bin(ctx, IR_PE_ADD, a, b);
+}
+
+IrPrimExpr *
+nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
+  if (ka && kb)
+    return ir_prim_int(ctx, a->dtype, x - y);
+  if (kb && y == 0)
+    return a;
+  return ir_prim_bin(ctx, IR_PE_SUB, a, b);
+}
+
+IrPrimExpr *
+nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
+  if (ka && kb)
+    return ir_prim_int(ctx, a->dtype, x * y);
+  if ((ka && x == 0) || (kb && y == 1))
+    return a;
+  if ((kb && y == 0) || (ka && x == 1))
+    return b;
+  return ir_prim_bin(ctx, IR_PE_MUL, a, b);
+}
+
+IrPrimExpr *
+nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
+  if (kb && y == 1)
+    return a;
+  if (ka && kb && y > 0)
+    return ir_prim_int(ctx, a->dtype, x >= 0 ? x / y : -((-x + y - 1) / y));
+  return ir_prim_bin(ctx, IR_PE_FLOORDIV, a, b);
+}
+
+IrPrimExpr *
+nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  return a ? ir_prim_bin(ctx, IR_PE_AND, a, b) : b;
+}
+
+IrStmt *
+nn_seq(OpPrim *p, IrStmt **stmts, int n)
+{
+  if (n == 1)
+    return stmts[0];
+  int total = 0; /* nested sequences are spliced in: text has no nesting */
+  for (int i = 0; i < n; i++)
+    total += stmts[i]->kind == IR_ST_SEQ ? stmts[i]->u.seq.n : 1;
+  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_SEQ, p->lz->loc);
+  s->u.seq.stmts = ir_alloc(p->lz->ctx, sizeof(IrStmt *) * (size_t)(total ? total : 1));
+  for (int i = 0; i < n; i++) {
+    if (stmts[i]->kind != IR_ST_SEQ) {
+      s->u.seq.stmts[s->u.seq.n++] = stmts[i];
+      continue;
+    }
+    for (int k = 0; k < stmts[i]->u.seq.n; k++)
+      s->u.seq.stmts[s->u.seq.n++] = stmts[i]->u.seq.stmts[k];
+  }
+  return s;
+}
+
+IrStmt *
+nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
+{
+  if (!cond)
+    return then_;
+  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_IF, p->lz->loc);
+  s->u.branch.cond = cond;
+  s->u.branch.then_ = then_;
+  return s;
+}
+
+IrBuffer *
+nn_acc_new(OpPrim *p, int n)
+{
+  IrPrimExpr *shape[1] = {nn_index(p->lz->ctx, n)};
+  return op_prim_alloc(p, nn_f64_type(), shape, 1, "acc");
+}
+
+IrPrimExpr *
+nn_acc(OpPrim *p, IrBuffer *acc, int k)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = nn_index(p->lz->ctx, k);
+  return op_prim_load(p, acc, idx);
+}
+
+IrStmt *
+nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = nn_index(p->lz->ctx, k);
+  return op_prim_store(p, acc, idx, nn_f64(p->lz->ctx, v));
+}
+
+IrStmt **
+nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
+             IrPrimExpr **full, IrStmt **nest)
+{
+  IrPrimExpr *extents[64], **vars;
+  int n = 0;
+  for (int d = 0; d < ndim && d < 64; d++)
+    if (pick[d] == want)
+      extents[n++] = shape[d];
+  IrStmt **slot = op_prim_loop_nest(p, extents, n, &vars, nest);
+  for (int d = 0, k = 0; d < ndim && d < 64; d++)
+    if (pick[d] == want)
+      full[d] = vars[k++];
+  return slot;
+}
+
+IrPrimExpr **
+nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
+{
+  IrPrimExpr **copy = ir_alloc(ctx, sizeof *copy * (size_t)(n ? n : 1));
+  memcpy(copy, idx, sizeof *copy * (size_t)n);
+  return copy;
+}

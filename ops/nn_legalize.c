@@ -1,0 +1,390 @@
+/*
+ * nn_legalize.c - LegalizeOps for the ops of nn.c: relu, gelu, silu,
+ * softmax, log_softmax, layer_norm, batch_norm, dropout.  Each hook builds
+ * a T.prim_func with the builder of tir_build.h that computes what nn.c's
+ * kernel computes, in the same order.
+ *
+ * Key idea: the kernels work in double and round once at the store; the
+ * prim_funcs do the same by converting every load to float64, keeping
+ * maxima, sums and statistics in a float64 T.alloc_buffer ("acc"), and
+ * converting to the output dtype at the store.  A row of softmax or a
+ * group of a norm is an outer loop nest over the kept dims with inner
+ * nests over the reduced dims, one per pass of the kernel.
+ */
+#include <math.h>
+
+#include "nn_int.h"
+
+/* The input of argument i, or NULL (the caller aborts) when its struct
+ * info is not a tensor of known shape. */
+static IrBuffer *
+input(OpPrim *p, const IrExpr *call, int i, const char *name)
+{
+  return i < call->u.call.nargs ? op_prim_input(p, call->u.call.args[i], name) : NULL;
+}
+
+/* An axis in [0, ndim) from a possibly negative one, or -1. */
+static int
+axis_of(int64_t axis, int ndim)
+{
+  if (axis < -(int64_t)ndim || axis >= ndim)
+    return -1;
+  return (int)(axis < 0 ? axis + ndim : axis);
+}
+
+static IrExpr *
+give_up(OpPrim *p)
+{
+  op_prim_abort(p);
+  return NULL;
+}
+
+/* x's load at idx, as float64. */
+static IrPrimExpr *
+load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
+{
+  return nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
+}
+
+/* ------------------------------------------------------------------ */
+/* relu, gelu, silu                                                    */
+/* ------------------------------------------------------------------ */
+
+/* f(x) of an activation; gelu and silu in float64 as the kernel. */
+static IrPrimExpr *
+activation(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *x)
+{
+  IrDType f64 = nn_f64_type();
+  if (id == IR_OP_RELU)
+    return ir_prim_bin(ctx, IR_PE_MAX, x, nn_lit(ctx, t, 0));
+  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0), *r;
+  if (id == IR_OP_GELU) { /* 0.5 x (1 + erf(x / sqrt 2)) */
+    IrPrimExpr *scaled = ir_prim_bin(ctx, IR_PE_DIV, v, nn_lit(ctx, f64, sqrt(2.0)));
+    IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 0.5), v);
+    r = ir_prim_bin(ctx, IR_PE_MUL, half_x,
+                    ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.erf", scaled)));
+  } else { /* silu: x / (1 + exp(-x)) */
+    IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_SUB, nn_lit(ctx, f64, 0.0), v);
+    r = ir_prim_bin(ctx, IR_PE_DIV, v,
+                    ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.exp", neg)));
+  }
+  return nn_to(ctx, t, r);
+}
+
+IrExpr *
+nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrOpId id = call->u.call.op->id;
+  const char *name = id == IR_OP_RELU ? "relu" : id == IR_OP_GELU ? "gelu" : "silu";
+  OpPrim p;
+  op_prim_begin(lz, &p, name);
+  IrBuffer *x = input(&p, call, 0, "A");
+  IrBuffer *out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
+  if (!x || !out || x->ndim != out->ndim)
+    return give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  *body = op_prim_store(&p, out, i, activation(lz->ctx, id, out->dtype, op_prim_load(&p, x, i)));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* softmax, log_softmax                                                */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  IrBuffer *x, *out, *acc;
+  int ax;
+  bool log_form;
+} Softmax;
+
+/* One pass over the softmax axis: a loop over it whose var is put at
+ * (*at)[ax] of a copy of the row's index.  Returns the loop; *body gets
+ * the slot of its body. */
+static IrStmt *
+axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt ***body)
+{
+  IrStmt *loop;
+  IrPrimExpr **r;
+  *body = op_prim_loop_nest(p, &s->x->shape[s->ax], 1, &r, &loop);
+  *at = nn_index_copy(p->lz->ctx, outer, s->x->ndim);
+  (*at)[s->ax] = r[0];
+  return loop;
+}
+
+/* The row's statements: max, sum of exp(x - max), then the outputs. */
+static IrStmt *
+softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = nn_f64_type();
+  IrPrimExpr **at;
+  IrStmt *st[5], **body;
+  st[0] = nn_acc_set(p, s->acc, 0, nn_lit(ctx, f64, -INFINITY));
+  st[1] = axis_loop(p, s, outer, &at, &body);
+  *body = nn_acc_set(p, s->acc, 0,
+                     ir_prim_bin(ctx, IR_PE_MAX, nn_acc(p, s->acc, 0), load64(p, s->x, at)));
+  st[2] = nn_acc_set(p, s->acc, 1, nn_lit(ctx, f64, 0.0));
+  st[3] = axis_loop(p, s, outer, &at, &body);
+  IrPrimExpr *shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), nn_acc(p, s->acc, 0));
+  IrPrimExpr *e = nn_intrinsic(ctx, f64, "tir.exp", shifted);
+  *body = nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, s->acc, 1), e));
+  st[4] = axis_loop(p, s, outer, &at, &body);
+  shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), nn_acc(p, s->acc, 0));
+  IrPrimExpr *v;
+  if (s->log_form)
+    v = ir_prim_bin(ctx, IR_PE_SUB, shifted,
+                    nn_intrinsic(ctx, f64, "tir.log", nn_acc(p, s->acc, 1)));
+  else
+    v = ir_prim_bin(ctx, IR_PE_DIV, nn_intrinsic(ctx, f64, "tir.exp", shifted),
+                    nn_acc(p, s->acc, 1));
+  *body = op_prim_store(p, s->out, at, nn_to(ctx, s->out->dtype, v));
+  return nn_seq(p, st, 5);
+}
+
+IrExpr *
+nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite site = nn_site_legalize(lz, call);
+  Softmax s;
+  int64_t axis;
+  s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
+  OpPrim p;
+  op_prim_begin(lz, &p, s.log_form ? "log_softmax" : "softmax");
+  s.x = input(&p, call, 0, "A");
+  s.out = op_prim_output(&p, result, s.log_form ? "T_log_softmax" : "T_softmax");
+  if (!s.x || !s.out || s.x->ndim != s.out->ndim || s.x->ndim > 64 ||
+      !nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
+    return give_up(&p);
+  s.acc = nn_acc_new(&p, 2); /* max, sum */
+  bool along[64] = {false};
+  IrPrimExpr *outer[64] = {NULL};
+  along[s.ax] = true;
+  IrStmt *nest;
+  IrStmt **slot = nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
+  *slot = softmax_row(&p, &s, outer);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm                                              */
+/* ------------------------------------------------------------------ */
+
+/* A norm as the kernels see it: statistics per group (layer_norm: the
+ * positions of the kept dims; batch_norm: a channel), over the members
+ * of a group (the other dims). */
+typedef struct {
+  IrBuffer *x, *gamma, *beta, *mean_in, *var_in; /* mean_in/var_in: batch_norm */
+  IrBuffer *out, *mean_out, *var_out;             /* mean_out/var_out: batch_norm */
+  IrBuffer *acc;                                  /* mean, variance */
+  bool member[64];                                /* dims reduced over */
+  bool batch, training, center, scale;
+  double epsilon, momentum;
+} Norm;
+
+/* The count of members, as float64 and at least 1 (the kernel's moments
+ * are 0 for an empty group). */
+static IrPrimExpr *
+member_count(OpPrim *p, const Norm *n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *count = nn_index(ctx, 1);
+  for (int d = 0; d < n->x->ndim; d++)
+    if (n->member[d])
+      count = nn_mul(ctx, count, n->x->shape[d]);
+  return ir_prim_bin(ctx, IR_PE_MAX, nn_f64(ctx, count), nn_lit(ctx, nn_f64_type(), 1.0));
+}
+
+/* acc[k] = (sum over the members of term) / count, as two statements. */
+static void
+member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, IrStmt **st)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **at = nn_index_copy(ctx, group, n->x->ndim);
+  IrStmt *nest;
+  IrStmt **slot = nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrPrimExpr *term = load64(p, n->x, at);
+  if (squared) {
+    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, nn_acc(p, n->acc, 0));
+    term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
+  }
+  st[0] = nn_acc_set(p, n->acc, k, nn_lit(ctx, nn_f64_type(), 0.0));
+  *slot = nn_acc_set(p, n->acc, k, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, n->acc, k), term));
+  st[1] = nest;
+  st[2] = nn_acc_set(p, n->acc, k,
+                     ir_prim_bin(ctx, IR_PE_DIV, nn_acc(p, n->acc, k), member_count(p, n)));
+}
+
+/* Index of the per-group or per-member parameters: batch_norm's channel,
+ * layer_norm's member dims in dim order. */
+static IrPrimExpr **
+param_index(OpPrim *p, const Norm *n, IrPrimExpr **at)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 64);
+  int k = 0;
+  for (int d = 0; d < n->x->ndim; d++)
+    if (n->member[d] != n->batch)
+      idx[k++] = at[d];
+  return idx;
+}
+
+/* The normalization pass: out = (x - mean) / sqrt(var + eps) * gamma + beta. */
+static IrStmt *
+normalize_pass(OpPrim *p, const Norm *n, IrPrimExpr **group)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = nn_f64_type();
+  IrPrimExpr **at = nn_index_copy(ctx, group, n->x->ndim);
+  IrStmt *nest;
+  IrStmt **slot = nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrPrimExpr **pi = param_index(p, n, at);
+  IrPrimExpr *std = nn_intrinsic(
+      ctx, f64, "tir.sqrt",
+      ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, n->acc, 1), nn_lit(ctx, f64, n->epsilon)));
+  IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, nn_lit(ctx, f64, 1.0), std);
+  IrPrimExpr *v = ir_prim_bin(
+      ctx, IR_PE_MUL, ir_prim_bin(ctx, IR_PE_SUB, load64(p, n->x, at), nn_acc(p, n->acc, 0)), inv);
+  if (n->scale)
+    v = ir_prim_bin(ctx, IR_PE_MUL, v, load64(p, n->gamma, pi));
+  if (n->center)
+    v = ir_prim_bin(ctx, IR_PE_ADD, v, load64(p, n->beta, pi));
+  *slot = op_prim_store(p, n->out, at, nn_to(ctx, n->out->dtype, v));
+  return nest;
+}
+
+/* batch_norm's moving statistic k (0 mean, 1 var) of channel c: kept at
+ * inference, moved toward the batch's with training. */
+static IrStmt *
+moving_stat(OpPrim *p, const Norm *n, IrPrimExpr **c, int k)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = nn_f64_type();
+  IrBuffer *in = k ? n->var_in : n->mean_in, *out = k ? n->var_out : n->mean_out;
+  IrPrimExpr *old = load64(p, in, c), *v = old;
+  if (n->training)
+    v = ir_prim_bin(
+        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 1 - n->momentum), old),
+        ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, n->momentum), nn_acc(p, n->acc, k)));
+  return op_prim_store(p, out, c, nn_to(ctx, out->dtype, v));
+}
+
+/* The statements of one group: statistics, normalization, and for
+ * batch_norm the moving statistics. */
+static IrStmt *
+norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
+{
+  IrStmt *st[9];
+  int k = 0;
+  IrPrimExpr **c = n->batch ? param_index(p, n, group) : NULL;
+  if (n->batch && !n->training) {
+    st[k++] = nn_acc_set(p, n->acc, 0, load64(p, n->mean_in, c));
+    st[k++] = nn_acc_set(p, n->acc, 1, load64(p, n->var_in, c));
+  } else {
+    member_mean(p, n, group, 0, false, &st[k]);
+    member_mean(p, n, group, 1, true, &st[k + 3]);
+    k += 6;
+  }
+  st[k++] = normalize_pass(p, n, group);
+  if (n->batch) {
+    st[k++] = moving_stat(p, n, c, 0);
+    st[k++] = moving_stat(p, n, c, 1);
+  }
+  return nn_seq(p, st, k);
+}
+
+/* Reads the attributes and marks the member dims; false when the call is
+ * not one the kernel accepts (inference has reported why). */
+static bool
+norm_attrs(const NnSite *s, Norm *n)
+{
+  int64_t axes[64];
+  int naxes = 1, ndim = n->x->ndim;
+  bool ok = nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) &&
+            nn_attr_bool(s, "center", true, &n->center) &&
+            nn_attr_bool(s, "scale", true, &n->scale) &&
+            nn_attr_bool(s, "training", true, &n->training) &&
+            nn_attr_float(s, "momentum", 0.1, &n->momentum) &&
+            (n->batch ? nn_attr_int(s, "axis", 1, &axes[0]) : nn_attr_ints(s, "axes", axes, 64, &naxes));
+  if (!ok || ndim > 64)
+    return false;
+  for (int d = 0; d < 64; d++)
+    n->member[d] = n->batch;
+  for (int i = 0; i < naxes; i++) {
+    int a = axis_of(axes[i], ndim);
+    if (a < 0 || n->member[a] != n->batch)
+      return false;
+    n->member[a] = !n->batch;
+  }
+  return true;
+}
+
+static IrExpr *
+legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
+{
+  NnSite site = nn_site_legalize(lz, call);
+  Norm n = {0};
+  n.batch = batch;
+  OpPrim p;
+  op_prim_begin(lz, &p, batch ? "batch_norm" : "layer_norm");
+  n.x = input(&p, call, 0, "data");
+  n.gamma = input(&p, call, 1, "gamma");
+  n.beta = input(&p, call, 2, "beta");
+  if (batch) {
+    n.mean_in = input(&p, call, 3, "moving_mean");
+    n.var_in = input(&p, call, 4, "moving_var");
+    bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 3;
+    n.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
+    n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
+    n.var_out = tuple ? op_prim_output(&p, result->u.tuple.fields[2], "T_moving_var") : NULL;
+    if (!n.mean_in || !n.var_in || !n.mean_out || !n.var_out)
+      return give_up(&p);
+  } else {
+    n.out = op_prim_output(&p, result, "T_layer_norm");
+  }
+  if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(&site, &n))
+    return give_up(&p);
+  n.acc = nn_acc_new(&p, 2);
+  IrPrimExpr *group[64] = {NULL};
+  IrStmt *nest;
+  IrStmt **slot = nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
+  *slot = norm_group(&p, &n, group);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+IrExpr *
+nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  return legalize_norm(lz, call, result, false);
+}
+
+IrExpr *
+nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  return legalize_norm(lz, call, result, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* dropout                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Identity at inference, as the kernel: (a copy of data, ones). */
+IrExpr *
+nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  OpPrim p;
+  op_prim_begin(lz, &p, "dropout");
+  IrBuffer *x = input(&p, call, 0, "A");
+  bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 2;
+  IrBuffer *out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_dropout") : NULL;
+  IrBuffer *mask = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_mask") : NULL;
+  if (!x || !out || !mask || x->ndim != out->ndim || x->ndim != mask->ndim)
+    return give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  IrStmt *st[2] = {op_prim_store(&p, out, i, op_prim_load(&p, x, i)),
+                   op_prim_store(&p, mask, i, nn_lit(lz->ctx, mask->dtype, 1.0))};
+  *body = nn_seq(&p, st, 2);
+  return op_prim_finish(&p, call, result);
+}
