@@ -59,7 +59,7 @@ FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
             $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS)
-MAIN_SRCS := main.c cli_run.c
+MAIN_SRCS := main.c cli.c cli_run.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)

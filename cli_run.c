@@ -16,7 +16,6 @@
 #include "frontend/fe.h"
 #include "interp/interp.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 #define MAX_ITEMS 256 /* --input / --dim options */
 
@@ -42,42 +41,11 @@ static const char equiv_help[] =
     "rtol 1e-5, atol 1e-6) and prints the largest differences.  Exits 0 when\n"
     "the modules agree, 1 when they differ or on error, 2 on bad usage.\n";
 
-static int
-usage_error(const char *fmt, const char *arg)
-{
-  fputs("rxc: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\nTry 'rxc --help'.\n", stderr);
-  return EXIT_USAGE;
-}
-
-static bool
-is_help(const char *arg)
-{
-  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
 static bool
 ends_with(const char *s, const char *suffix)
 {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Parses and checks a module; prints diagnostics and returns NULL on error. */
-static IrModule *
-load(IrCtx *ctx, const char *path)
-{
-  IrModule *m = fe_parse_file(ctx, path);
-  if (m)
-    ir_module_check(ctx, m);
-  if (ir_error_count(ctx) > 0) {
-    ir_diag_print(ctx, stderr);
-    return NULL;
-  }
-  ir_diag_print(ctx, stderr);
-  ir_diag_clear(ctx);
-  return m;
 }
 
 static const IrFunction *
@@ -92,27 +60,6 @@ find_function(IrCtx *ctx, const IrModule *m, const char *name, const char *path)
 }
 
 /* ---- output ---------------------------------------------------------------- */
-
-/* Writes bytes to path through a temporary file; false after a message. */
-static bool
-write_file(const char *path, const IrBuf *data)
-{
-  size_t n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  snprintf(tmp, n, "%s.tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  bool ok = f && fwrite(data->data ? data->data : "", 1, data->len, f) == data->len;
-  if (f && fclose(f) != 0)
-    ok = false;
-  if (ok && rename(tmp, path) != 0)
-    ok = false;
-  if (!ok) {
-    fprintf(stderr, "rxc: error: cannot write '%s'\n", path);
-    remove(tmp);
-  }
-  free(tmp);
-  return ok;
-}
 
 /* A leaf value as tensor data: tensors as they are, shapes as int64
  * vectors, prim values as 0-d tensors; false for other kinds. */
@@ -187,7 +134,7 @@ write_result(IrCtx *ctx, const Value *v, const char *path)
   }
   if (ok && data.len == 0)
     fprintf(stderr, "rxc: error: the result's dtype cannot be written to .npy\n");
-  ok = ok && data.len > 0 && write_file(path, &data);
+  ok = ok && data.len > 0 && cli_write_file(path, &data);
   ir_buf_free(&data);
   ir_vec_free(&names);
   ir_vec_free(&leaves);
@@ -261,7 +208,7 @@ parse_run_args(int argc, char **argv, RunArgs *a)
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     bool has_value = i + 1 < argc;
-    if (is_help(s)) {
+    if (cli_is_help(s)) {
       fputs(run_help, stdout);
       return -1;
     } else if (strcmp(s, "--print") == 0) {
@@ -269,7 +216,7 @@ parse_run_args(int argc, char **argv, RunArgs *a)
     } else if (strcmp(s, "--fn") == 0 || strcmp(s, "--input") == 0 || strcmp(s, "--params") == 0 ||
                strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0 || strcmp(s, "--via") == 0) {
       if (!has_value)
-        return usage_error("%s needs a value", s);
+        return cli_usage_error("%s needs a value", s);
       const char *v = argv[++i];
       if (strcmp(s, "--fn") == 0)
         a->fn = v;
@@ -279,25 +226,25 @@ parse_run_args(int argc, char **argv, RunArgs *a)
         a->output = v;
       else if (strcmp(s, "--via") == 0 && strcmp(v, "interp") != 0) {
         if (strcmp(v, "tcc") == 0 || strcmp(v, "cc") == 0)
-          return usage_error("--via %s is not available yet (use --via interp)", v);
-        return usage_error("unknown --via '%s' (interp, tcc or cc)", v);
+          return cli_usage_error("--via %s is not available yet (use --via interp)", v);
+        return cli_usage_error("unknown --via '%s' (interp, tcc or cc)", v);
       } else if (strcmp(s, "--input") == 0) {
         if (!strchr(v, '=') || v[0] == '=')
-          return usage_error("--input wants NAME=PATH, got '%s'", v);
+          return cli_usage_error("--input wants NAME=PATH, got '%s'", v);
         if (a->ninputs == MAX_ITEMS)
-          return usage_error("too many --input options%s", "");
+          return cli_usage_error("too many --input options%s", "");
         a->inputs[a->ninputs++] = v;
       }
     } else if (s[0] == '-' && s[1] != '\0') {
-      return usage_error("run: unknown option '%s'", s);
+      return cli_usage_error("run: unknown option '%s'", s);
     } else if (a->file) {
-      return usage_error("run takes one FILE, got another: '%s'", s);
+      return cli_usage_error("run takes one FILE, got another: '%s'", s);
     } else {
       a->file = s;
     }
   }
   if (!a->file)
-    return usage_error("run needs a FILE%s", "");
+    return cli_usage_error("run needs a FILE%s", "");
   return EXIT_OK;
 }
 
@@ -382,9 +329,9 @@ cmd_run(int argc, char **argv)
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
   if (a.output && !ends_with(a.output, ".npy") && !ends_with(a.output, ".npz"))
-    return usage_error("--output must end in .npy or .npz: '%s'", a.output);
+    return cli_usage_error("--output must end in .npy or .npz: '%s'", a.output);
   IrCtx *ctx = ir_ctx_new();
-  IrModule *m = load(ctx, a.file);
+  IrModule *m = cli_load(ctx, a.file, true);
   const IrFunction *fn = m ? find_function(ctx, m, a.fn, a.file) : NULL;
   status = EXIT_INPUT;
   if (fn) {
@@ -469,40 +416,7 @@ eval_dim(const EquivArgs *ea, const IrFunction *fn, const IrPrimExpr *e, int64_t
   default:
     return false;
   }
-  bool div = e->kind == IR_PE_FLOORDIV || e->kind == IR_PE_FLOORMOD || e->kind == IR_PE_DIV ||
-             e->kind == IR_PE_MOD;
-  if (div && b == 0)
-    return false;
-  switch (e->kind) {
-  case IR_PE_ADD:
-    *out = a + b;
-    break;
-  case IR_PE_SUB:
-    *out = a - b;
-    break;
-  case IR_PE_MUL:
-    *out = a * b;
-    break;
-  case IR_PE_DIV:
-    *out = a / b;
-    break;
-  case IR_PE_MOD:
-    *out = a % b;
-    break;
-  case IR_PE_FLOORDIV:
-    *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-    break;
-  case IR_PE_FLOORMOD:
-    *out = a - b * (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
-    break;
-  case IR_PE_MIN:
-    *out = a < b ? a : b;
-    break;
-  default:
-    *out = a > b ? a : b;
-    break;
-  }
-  return true;
+  return interp_int_op(e->kind, a, b, out);
 }
 
 static void
@@ -656,13 +570,13 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
   e->atol = 1e-6;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
-    if (is_help(s)) {
+    if (cli_is_help(s)) {
       fputs(equiv_help, stdout);
       return -1;
     }
     if (s[0] == '-' && s[1] != '\0') {
       if (i + 1 == argc)
-        return usage_error("%s needs a value", s);
+        return cli_usage_error("%s needs a value", s);
       const char *v = argv[++i];
       char *end;
       if (strcmp(s, "--fn") == 0) {
@@ -673,13 +587,13 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
         const char *eq = strchr(v, '=');
         if (!eq || eq == v || (strtoll(eq + 1, &end, 10), *end || end == eq + 1) ||
             e->ndims == MAX_ITEMS)
-          return usage_error("--dim wants NAME=VALUE, got '%s'", v);
+          return cli_usage_error("--dim wants NAME=VALUE, got '%s'", v);
         e->dims[e->ndims++] = v;
         continue;
       }
       double d = strtod(v, &end);
       if (!*v || *end)
-        return usage_error("%s needs a number", s);
+        return cli_usage_error("%s needs a number", s);
       if (strcmp(s, "--trials") == 0 && d >= 1 && d <= 1000000 && d == floor(d))
         e->trials = (int)d;
       else if (strcmp(s, "--seed") == 0 && d >= 0 && d == floor(d))
@@ -690,19 +604,19 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
         e->atol = d;
       else if (strcmp(s, "--trials") == 0 || strcmp(s, "--seed") == 0 || strcmp(s, "--rtol") == 0 ||
                strcmp(s, "--atol") == 0)
-        return usage_error("bad value for %s", s);
+        return cli_usage_error("bad value for %s", s);
       else
-        return usage_error("equiv: unknown option '%s'", s);
+        return cli_usage_error("equiv: unknown option '%s'", s);
     } else if (!e->a) {
       e->a = s;
     } else if (!e->b) {
       e->b = s;
     } else {
-      return usage_error("equiv takes two files, got a third: '%s'", s);
+      return cli_usage_error("equiv takes two files, got a third: '%s'", s);
     }
   }
   if (!e->b)
-    return usage_error("equiv takes two files%s", "");
+    return cli_usage_error("equiv takes two files%s", "");
   return EXIT_OK;
 }
 
@@ -738,8 +652,8 @@ cmd_equiv(int argc, char **argv)
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
   IrCtx *ctx = ir_ctx_new();
-  IrModule *ma = load(ctx, ea.a);
-  IrModule *mb = ma ? load(ctx, ea.b) : NULL;
+  IrModule *ma = cli_load(ctx, ea.a, true);
+  IrModule *mb = ma ? cli_load(ctx, ea.b, true) : NULL;
   const IrFunction *fa = mb ? find_function(ctx, ma, ea.fn, ea.a) : NULL;
   const IrFunction *fb = fa ? find_function(ctx, mb, ea.fn, ea.b) : NULL;
   status = EXIT_INPUT;

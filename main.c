@@ -16,8 +16,6 @@
 #include "ir/ir.h"
 #include "opt/opt.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
-
 static const char usage_text[] =
     "usage: rxc <command> [options] FILE...\n"
     "\n"
@@ -64,47 +62,16 @@ static const char equal_help[] =
     "and exits 1.\n";
 
 static int
-usage_error(const char *fmt, const char *arg)
-{
-  fputs("rxc: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputs("\nTry 'rxc --help'.\n", stderr);
-  return EXIT_USAGE;
-}
-
-static bool
-is_help(const char *arg)
-{
-  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-/* Parses and checks one file; prints diagnostics and returns NULL on error. */
-static IrModule *
-load(IrCtx *ctx, const char *path, bool check)
-{
-  IrModule *m = fe_parse_file(ctx, path);
-  if (m && check)
-    ir_module_check(ctx, m);
-  if (ir_error_count(ctx) > 0) {
-    ir_diag_print(ctx, stderr);
-    return NULL;
-  }
-  ir_diag_print(ctx, stderr); /* warnings */
-  ir_diag_clear(ctx);
-  return m;
-}
-
-static int
 cmd_check(int argc, char **argv)
 {
-  if (argc == 2 && is_help(argv[1])) {
+  if (argc == 2 && cli_is_help(argv[1])) {
     fputs(check_help, stdout);
     return EXIT_OK;
   }
   if (argc != 2)
-    return usage_error("check takes one FILE%s", "");
+    return cli_usage_error("check takes one FILE%s", "");
   IrCtx *ctx = ir_ctx_new();
-  IrModule *m = load(ctx, argv[1], true);
+  IrModule *m = cli_load(ctx, argv[1], true);
   if (m && !opt_normalize(ctx, m)) {
     ir_diag_print(ctx, stderr);
     m = NULL;
@@ -159,30 +126,10 @@ run_pipeline(IrCtx *ctx, IrModule *m, const int *pipeline, int n)
 static int
 write_output(const char *path, const IrBuf *text)
 {
-  if (!path) {
-    fwrite(text->data ? text->data : "", 1, text->len, stdout);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
-  }
-  size_t n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  if (!tmp)
-    return EXIT_INTERNAL;
-  snprintf(tmp, n, "%s.tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  int status = EXIT_OK;
-  if (!f || fwrite(text->data ? text->data : "", 1, text->len, f) != text->len) {
-    status = EXIT_INPUT;
-  }
-  if (f && fclose(f) != 0)
-    status = EXIT_INPUT;
-  if (status == EXIT_OK && rename(tmp, path) != 0)
-    status = EXIT_INPUT;
-  if (status != EXIT_OK) {
-    fprintf(stderr, "rxc: error: cannot write '%s'\n", path);
-    remove(tmp);
-  }
-  free(tmp);
-  return status;
+  if (path)
+    return cli_write_file(path, text) ? EXIT_OK : EXIT_INPUT;
+  fwrite(text->data ? text->data : "", 1, text->len, stdout);
+  return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
 static int
@@ -191,30 +138,30 @@ cmd_opt(int argc, char **argv)
   const char *in = NULL, *out = NULL;
   int pipeline[MAX_PIPELINE], npipeline = 0;
   for (int i = 1; i < argc; i++) {
-    if (is_help(argv[i])) {
+    if (cli_is_help(argv[i])) {
       fputs(opt_help, stdout);
       return EXIT_OK;
     } else if (strcmp(argv[i], "-o") == 0) {
       if (++i == argc)
-        return usage_error("-o needs a file name%s", "");
+        return cli_usage_error("-o needs a file name%s", "");
       out = argv[i];
     } else if (strcmp(argv[i], "--passes") == 0) {
       if (++i == argc)
-        return usage_error("--passes needs a list%s", "");
+        return cli_usage_error("--passes needs a list%s", "");
       if (parse_passes(argv[i], pipeline, &npipeline) != EXIT_OK)
         return EXIT_USAGE;
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return usage_error("opt: unknown option '%s'", argv[i]);
+      return cli_usage_error("opt: unknown option '%s'", argv[i]);
     } else if (in) {
-      return usage_error("opt takes one FILE, got another: '%s'", argv[i]);
+      return cli_usage_error("opt takes one FILE, got another: '%s'", argv[i]);
     } else {
       in = argv[i];
     }
   }
   if (!in)
-    return usage_error("opt needs a FILE%s", "");
+    return cli_usage_error("opt needs a FILE%s", "");
   IrCtx *ctx = ir_ctx_new();
-  IrModule *m = load(ctx, in, false);
+  IrModule *m = cli_load(ctx, in, false);
   if (m)
     m = run_pipeline(ctx, m, pipeline, npipeline);
   int status = EXIT_INPUT;
@@ -231,15 +178,15 @@ cmd_opt(int argc, char **argv)
 static int
 cmd_equal(int argc, char **argv)
 {
-  if (argc == 2 && is_help(argv[1])) {
+  if (argc == 2 && cli_is_help(argv[1])) {
     fputs(equal_help, stdout);
     return EXIT_OK;
   }
   if (argc != 3)
-    return usage_error("equal takes two files%s", "");
+    return cli_usage_error("equal takes two files%s", "");
   IrCtx *ctx = ir_ctx_new();
-  IrModule *a = load(ctx, argv[1], false);
-  IrModule *b = a ? load(ctx, argv[2], false) : NULL;
+  IrModule *a = cli_load(ctx, argv[1], false);
+  IrModule *b = a ? cli_load(ctx, argv[2], false) : NULL;
   int status = EXIT_INPUT;
   if (a && b) {
     IrBuf why = {0};
@@ -262,7 +209,7 @@ main(int argc, char **argv)
     return EXIT_USAGE;
   }
   const char *cmd = argv[1];
-  if (is_help(cmd)) {
+  if (cli_is_help(cmd)) {
     fputs(usage_text, stdout);
     return EXIT_OK;
   }
@@ -280,5 +227,5 @@ main(int argc, char **argv)
     return cmd_run(argc - 1, argv + 1);
   if (strcmp(cmd, "equiv") == 0)
     return cmd_equiv(argc - 1, argv + 1);
-  return usage_error("unknown command '%s'", cmd);
+  return cli_usage_error("unknown command '%s'", cmd);
 }

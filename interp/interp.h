@@ -17,4 +17,9 @@ Interp *interp_new(IrCtx *ctx, const IrModule *m, FILE *print_out);
  * result, or NULL after reporting errors in ctx. */
 Value *interp_call(Interp *in, const char *name, Value **args, int nargs);
 
+/* tir.c: an integer operation (arithmetic, min/max, comparison) with TIR's
+ * semantics: wrapping +-*, truncating DIV/MOD, flooring FLOORDIV/FLOORMOD.
+ * False on division by zero. */
+bool interp_int_op(IrPrimKind k, int64_t a, int64_t b, int64_t *r);
+
 #endif

@@ -253,11 +253,19 @@ floor_div(int64_t a, int64_t b)
 static bool
 int_bin(Tir *t, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
 {
-  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-  if ((k == IR_PE_DIV || k == IR_PE_MOD || k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) && !b) {
+  if (!interp_int_op(k, a, b, r)) {
     tir_error(t, "integer division by zero");
     return false;
   }
+  return true;
+}
+
+bool
+interp_int_op(IrPrimKind k, int64_t a, int64_t b, int64_t *r)
+{
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  if ((k == IR_PE_DIV || k == IR_PE_MOD || k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) && !b)
+    return false;
   switch (k) {
   case IR_PE_ADD:
     *r = (int64_t)(ua + ub);
