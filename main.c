@@ -41,22 +41,16 @@ static const char check_help[] =
     "every violation as file:line:col: error: ... and exits 1 if there is any.\n";
 
 static const char opt_help[] =
-    "usage: rxc opt FILE [-o OUT] [--passes A,B,C]\n"
-    "Parses FILE, runs the given passes in order and prints the module as\n"
-    "TVMScript to OUT or stdout.  Passes: Normalize, LegalizeOps.\n";
+    "usage: rxc opt FILE [-o OUT] [--passes A,B,C | -O0..-O3] [--params W.npz]\n"
+    "               [--verify-each] [--time-passes] [--print-after=PASS]\n"
+    "Parses FILE, runs the passes in order (--passes, or the default pipeline\n"
+    "of -O0..-O3) and prints the module as TVMScript to OUT or stdout.  A pass\n"
+    "whose input lacks what it needs is refused with the name of the pass to\n"
+    "run first.  --verify-each checks well-formedness after every pass and\n"
+    "names the pass that broke it; --time-passes prints each pass's time and\n"
+    "--print-after=PASS the module after PASS, on stderr.  --params binds\n"
+    "main's weights for BindParams.  Passes:\n";
 
-/* The passes --passes can name, by their TVM names. */
-typedef struct {
-  const char *name;
-  IrModule *(*run)(IrCtx *ctx, const IrModule *m);
-} PassEntry;
-
-static const PassEntry passes[] = {
-    {"Normalize", opt_normalize},
-    {"LegalizeOps", opt_legalize_ops},
-};
-
-#define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 #define MAX_PIPELINE 64
 
 static const char equal_help[] =
@@ -84,45 +78,38 @@ cmd_check(int argc, char **argv)
   return m ? EXIT_OK : EXIT_INPUT;
 }
 
-/* Parses "A,B,C" into pipeline (indices into passes); a usage error for an
- * unknown or empty name. */
+/* Prints the known passes, one a line, to out. */
+static void
+list_passes(FILE *out)
+{
+  for (int i = 0; opt_pass_at(i); i++)
+    fprintf(out, "  %-24s %s\n", opt_pass_at(i)->name, opt_pass_at(i)->summary);
+}
+
+/* Parses "A,B,C" into pipeline; a usage error for an unknown or empty name. */
 static int
-parse_passes(const char *list, int *pipeline, int *npipeline)
+parse_passes(const char *list, const OptPass **pipeline, int *npipeline)
 {
   const char *p = list;
   while (*p) {
     const char *end = strchr(p, ',');
     size_t len = end ? (size_t)(end - p) : strlen(p);
-    int found = -1;
-    for (int i = 0; i < NPASSES; i++)
-      if (strlen(passes[i].name) == len && strncmp(passes[i].name, p, len) == 0)
-        found = i;
-    if (found < 0 || *npipeline == MAX_PIPELINE) {
-      fprintf(stderr, "rxc: unknown pass '%.*s' (known passes:", (int)len, p);
-      for (int i = 0; i < NPASSES; i++)
-        fprintf(stderr, " %s", passes[i].name);
-      fputs(")\nTry 'rxc opt --help'.\n", stderr);
+    char name[64];
+    const OptPass *found = NULL;
+    if (len < sizeof name) {
+      memcpy(name, p, len);
+      name[len] = '\0';
+      found = opt_pass_find(name);
+    }
+    if (!found || *npipeline == MAX_PIPELINE) {
+      fprintf(stderr, "rxc: unknown pass '%.*s'; the passes are:\n", (int)len, p);
+      list_passes(stderr);
       return EXIT_USAGE;
     }
     pipeline[(*npipeline)++] = found;
     p = end ? end + 1 : p + len;
   }
   return EXIT_OK;
-}
-
-/* Runs the passes in order; prints the diagnostics and returns NULL when
- * one fails. */
-static IrModule *
-run_pipeline(IrCtx *ctx, IrModule *m, const int *pipeline, int n)
-{
-  for (int i = 0; i < n && m; i++) {
-    m = passes[pipeline[i]].run(ctx, m);
-    if (!m || ir_error_count(ctx) > 0) {
-      ir_diag_print(ctx, stderr);
-      return NULL;
-    }
-  }
-  return m;
 }
 
 /* Writes text to path (or stdout when path is NULL), through a temporary
@@ -136,43 +123,84 @@ write_output(const char *path, const IrBuf *text)
   return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
+typedef struct {
+  const char *in, *out;
+  const OptPass *pipeline[MAX_PIPELINE];
+  int npipeline;
+  bool have_passes;
+  OptContext oc;
+  OptInstruments ins;
+} OptArgs;
+
+/* Parses rxc opt's arguments; EXIT_OK, or a usage status (help: -1). */
+static int
+parse_opt_args(int argc, char **argv, OptArgs *a)
+{
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (cli_is_help(arg)) {
+      fputs(opt_help, stdout);
+      list_passes(stdout);
+      return -1;
+    } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--passes") == 0 ||
+               strcmp(arg, "--params") == 0) {
+      if (++i == argc)
+        return cli_usage_error("%s needs a value", arg);
+      if (arg[1] == 'o')
+        a->out = argv[i];
+      else if (strcmp(arg, "--params") == 0)
+        a->oc.params_path = argv[i];
+      else if (a->have_passes)
+        return cli_usage_error("give one --passes list or one -O level%s", "");
+      else if (parse_passes(argv[i], a->pipeline, &a->npipeline) != EXIT_OK)
+        return EXIT_USAGE;
+      else
+        a->have_passes = true;
+    } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
+      if (a->have_passes)
+        return cli_usage_error("give one --passes list or one -O level (%s)", arg);
+      a->npipeline = opt_pipeline(arg[2] - '0', a->pipeline, MAX_PIPELINE);
+      a->have_passes = true;
+    } else if (strcmp(arg, "--verify-each") == 0) {
+      a->ins.verify_each = true;
+    } else if (strcmp(arg, "--time-passes") == 0) {
+      a->ins.time_passes = true;
+    } else if (strncmp(arg, "--print-after=", 14) == 0) {
+      a->ins.print_after = arg + 14;
+      if (!opt_pass_find(a->ins.print_after))
+        return cli_usage_error("--print-after: unknown pass '%s'", a->ins.print_after);
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return cli_usage_error("opt: unknown option '%s'", arg);
+    } else if (a->in) {
+      return cli_usage_error("opt takes one FILE, got another: '%s'", arg);
+    } else {
+      a->in = arg;
+    }
+  }
+  return a->in ? EXIT_OK : cli_usage_error("opt needs a FILE%s", "");
+}
+
 static int
 cmd_opt(int argc, char **argv)
 {
-  const char *in = NULL, *out = NULL;
-  int pipeline[MAX_PIPELINE], npipeline = 0;
-  for (int i = 1; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
-      fputs(opt_help, stdout);
-      return EXIT_OK;
-    } else if (strcmp(argv[i], "-o") == 0) {
-      if (++i == argc)
-        return cli_usage_error("-o needs a file name%s", "");
-      out = argv[i];
-    } else if (strcmp(argv[i], "--passes") == 0) {
-      if (++i == argc)
-        return cli_usage_error("--passes needs a list%s", "");
-      if (parse_passes(argv[i], pipeline, &npipeline) != EXIT_OK)
-        return EXIT_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return cli_usage_error("opt: unknown option '%s'", argv[i]);
-    } else if (in) {
-      return cli_usage_error("opt takes one FILE, got another: '%s'", argv[i]);
-    } else {
-      in = argv[i];
-    }
-  }
-  if (!in)
-    return cli_usage_error("opt needs a FILE%s", "");
+  OptArgs a = {0};
+  int status = parse_opt_args(argc, argv, &a);
+  if (status != EXIT_OK)
+    return status < 0 ? EXIT_OK : status;
   IrCtx *ctx = ir_ctx_new();
-  IrModule *m = cli_load(ctx, in, false);
+  a.oc.ctx = ctx;
+  IrModule *m = cli_load(ctx, a.in, a.ins.verify_each);
   if (m)
-    m = run_pipeline(ctx, m, pipeline, npipeline);
-  int status = EXIT_INPUT;
+    m = opt_run(&a.oc, m, a.pipeline, a.npipeline, &a.ins);
+  if (ir_error_count(ctx) > 0) {
+    ir_diag_print(ctx, stderr);
+    m = NULL;
+  }
+  status = EXIT_INPUT;
   if (m) {
     IrBuf text = {0};
     ir_module_print(m, &text);
-    status = write_output(out, &text);
+    status = write_output(a.out, &text);
     ir_buf_free(&text);
   }
   ir_ctx_free(ctx);
