@@ -9,6 +9,7 @@
  * storage.  R.call_tir and the packed calls are evaluated by the interpreter
  * itself, which has the module; here they only have inference.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "op.h"
@@ -93,6 +94,45 @@ infer_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   return args[0];
+}
+
+/* The index of the vdevice R.to_vdevice's dst_vdevice names: an index, or
+ * "kind", "kind:i" (the i-th of that kind), "vdevice:i"; -1 when none. */
+static int
+dst_vdevice(const IrModule *m, const IrAttr *a)
+{
+  if (!m || !a)
+    return -1;
+  if (a->kind == IR_AT_INT)
+    return a->u.i >= 0 && a->u.i < m->nvdevices ? (int)a->u.i : -1;
+  if (a->kind != IR_AT_STR)
+    return -1;
+  const char *s = a->u.s, *colon = strchr(s, ':');
+  size_t klen = colon ? (size_t)(colon - s) : strlen(s);
+  int want = colon ? atoi(colon + 1) : 0;
+  if (klen == 7 && strncmp(s, "vdevice", 7) == 0)
+    return want >= 0 && want < m->nvdevices ? want : -1;
+  for (int i = 0, seen = 0; i < m->nvdevices; i++)
+    if (m->vdevices[i].kind && strlen(m->vdevices[i].kind) == klen &&
+        strncmp(m->vdevices[i].kind, s, klen) == 0 && seen++ == want)
+      return i;
+  return -1;
+}
+
+/* R.to_vdevice: the input's struct info on the destination vdevice (as
+ * TVM's InferToVDeviceStructInfo); unchanged when the name is not found,
+ * which RealizeVDevice reports. */
+static IrSInfo *
+infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *s = infer_identity(in, call, args);
+  int dev = dst_vdevice(in->mod, attr(call, "dst_vdevice"));
+  if (!s || s->kind != IR_SI_TENSOR || dev < 0 || s->u.tensor.vdevice == dev)
+    return s;
+  IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
+  *copy = *s;
+  copy->u.tensor.vdevice = dev;
+  return copy;
 }
 
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the
@@ -303,6 +343,7 @@ static const OpImpl alloc_tensor_impl = {infer_view, eval_alloc_tensor, NULL};
 static const OpImpl kill_impl = {infer_void, eval_kill, NULL};
 static const OpImpl builtin_alloc_impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL};
 static const OpImpl identity_impl = {infer_identity, eval_identity, NULL};
+static const OpImpl to_vdevice_impl = {infer_to_vdevice, eval_identity, NULL};
 static const OpImpl print_impl = {infer_void, eval_print, NULL};
 static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
 static const OpImpl out_sinfo_impl = {infer_out_sinfo, NULL, NULL};
@@ -326,8 +367,9 @@ op_builtin_impl(IrOpId id)
   case IR_OP_BUILTIN_ALLOC_TENSOR:
     return &builtin_alloc_impl;
   case IR_OP_HINT_ON_DEVICE:
-  case IR_OP_TO_VDEVICE:
     return &identity_impl;
+  case IR_OP_TO_VDEVICE:
+    return &to_vdevice_impl;
   case IR_OP_PRINT:
     return &print_impl;
   case IR_OP_ASSERT_OP:
