@@ -135,6 +135,48 @@ infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return copy;
 }
 
+/* DLPack's device type of a target kind (kDLCPU = 1, kDLCUDA = 2, ...). */
+static int
+device_type(IrSym kind)
+{
+  static const struct {
+    const char *kind;
+    int type;
+  } types[] = {{"llvm", 1}, {"c", 1}, {"cuda", 2}, {"nvptx", 2}, {"opencl", 4},
+               {"vulkan", 7}, {"metal", 8}, {"rocm", 10}, {"webgpu", 15}, {"hexagon", 16}};
+  for (size_t i = 0; kind && i < sizeof types / sizeof types[0]; i++)
+    if (strcmp(types[i].kind, kind) == 0)
+      return types[i].type;
+  return -1;
+}
+
+/* R.hint_on_device: the input's struct info on the hinted vdevice (the
+ * first of the module with that device type and vdevice_id), so that what
+ * Normalize infers after a hint agrees with what RealizeVDevice makes of
+ * it; unchanged when no vdevice matches, which RealizeVDevice reports.
+ * (TVM's inference keeps the input's vdevice here.) */
+static IrSInfo *
+infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *s = infer_identity(in, call, args);
+  const IrAttr *type = attr(call, "dev_type"), *index = attr(call, "index");
+  if (!s || s->kind != IR_SI_TENSOR || !in->mod || !type || type->kind != IR_AT_INT)
+    return s;
+  int64_t id = index && index->kind == IR_AT_INT ? index->u.i : 0;
+  for (int i = 0; i < in->mod->nvdevices; i++) {
+    const IrVDevice *v = &in->mod->vdevices[i];
+    if (device_type(v->kind) != type->u.i || v->vdevice_id != id)
+      continue;
+    if (s->u.tensor.vdevice == i)
+      return s;
+    IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
+    *copy = *s;
+    copy->u.tensor.vdevice = i;
+    return copy;
+  }
+  return s;
+}
+
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the
  * declared output struct info (a tuple when there are several). */
 static IrSInfo *
@@ -342,7 +384,7 @@ static const OpImpl vm_alloc_storage_impl = {infer_object, eval_vm_alloc_storage
 static const OpImpl alloc_tensor_impl = {infer_view, eval_alloc_tensor, NULL};
 static const OpImpl kill_impl = {infer_void, eval_kill, NULL};
 static const OpImpl builtin_alloc_impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL};
-static const OpImpl identity_impl = {infer_identity, eval_identity, NULL};
+static const OpImpl hint_impl = {infer_hint_on_device, eval_identity, NULL};
 static const OpImpl to_vdevice_impl = {infer_to_vdevice, eval_identity, NULL};
 static const OpImpl print_impl = {infer_void, eval_print, NULL};
 static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
@@ -367,7 +409,7 @@ op_builtin_impl(IrOpId id)
   case IR_OP_BUILTIN_ALLOC_TENSOR:
     return &builtin_alloc_impl;
   case IR_OP_HINT_ON_DEVICE:
-    return &identity_impl;
+    return &hint_impl;
   case IR_OP_TO_VDEVICE:
     return &to_vdevice_impl;
   case IR_OP_PRINT:
