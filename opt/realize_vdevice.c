@@ -380,7 +380,6 @@ collect_call(Realize *r, const IrBinding *b, const IrExpr *var, const IrExpr *ca
     free(x.v);
     return;
   }
-  annotation_facts(r, b, var);
   if (call->u.call.kind == IR_CALL_VAR)
     expr_nodes(r, call->u.call.callee, &x);
   for (int i = 0; i < call->u.call.nargs; i++)
@@ -388,6 +387,7 @@ collect_call(Realize *r, const IrBinding *b, const IrExpr *var, const IrExpr *ca
   for (int i = 1; i < x.n; i++)
     join(r, b, x.v[0], x.v[i]);
   free(x.v);
+  annotation_facts(r, b, var); /* after: a conflict names the operands */
 }
 
 static void collect_function(Realize *r, const IrFunction *f);
@@ -403,7 +403,6 @@ collect_binding(Realize *r, const IrBinding *b)
     collect_call(r, b, b->var, v);
     return;
   }
-  annotation_facts(r, b, b->var);
   if (v->kind == IR_EX_IF) {
     collect_seq(r, v->u.branch.then_, b);
     collect_seq(r, v->u.branch.else_, b);
@@ -412,6 +411,7 @@ collect_binding(Realize *r, const IrBinding *b)
   } else {
     join_fields(r, b, b->var, v);
   }
+  annotation_facts(r, b, b->var);
 }
 
 /* The bindings of a seq; the result of an if branch (owner) is bound to the
