@@ -25,14 +25,13 @@
 typedef struct {
   IrCtx *ctx;
   IrArith *arith;
-  RwMap dims;    /* TIR var -> its literal value */
+  RwMap dims; /* TIR var -> its literal value */
   int nerrors;
 } Binder;
 
 /* --- substituting symbolic dims ------------------------------------------------- */
 
-static IrPrimExpr *
-subst_prim(Binder *bd, IrPrimExpr *e);
+static IrPrimExpr *subst_prim(Binder *bd, IrPrimExpr *e);
 
 /* a and b substituted; e itself when neither changed. */
 static IrPrimExpr *
@@ -150,8 +149,7 @@ subst_sinfo(Binder *bd, IrSInfo *s)
   case IR_SI_FUNC:
     copy->u.func.params = subst_sinfos(bd, s->u.func.params, s->u.func.nparams);
     copy->u.func.ret = subst_sinfo(bd, s->u.func.ret);
-    return copy->u.func.params == s->u.func.params && copy->u.func.ret == s->u.func.ret ? s
-                                                                                        : copy;
+    return copy->u.func.params == s->u.func.params && copy->u.func.ret == s->u.func.ret ? s : copy;
   default:
     return s;
   }
@@ -176,7 +174,8 @@ subst_expr(Binder *bd, IrExpr *e)
   } else if (e->kind == IR_EX_CALL) {
     copy->u.call.sinfo_args = subst_sinfos(bd, e->u.call.sinfo_args, e->u.call.nsinfo_args);
     changed |= copy->u.call.sinfo_args != e->u.call.sinfo_args;
-    IrExpr **args = ir_alloc(bd->ctx, (size_t)(e->u.call.nargs ? e->u.call.nargs : 1) * sizeof *args);
+    IrExpr **args =
+        ir_alloc(bd->ctx, (size_t)(e->u.call.nargs ? e->u.call.nargs : 1) * sizeof *args);
     for (int i = 0; i < e->u.call.nargs; i++) {
       args[i] = subst_expr(bd, e->u.call.args[i]);
       changed |= args[i] != e->u.call.args[i];

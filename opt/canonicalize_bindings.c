@@ -20,10 +20,10 @@
 #include "opt_int.h"
 
 typedef struct {
-  RwMap home;       /* var -> the IrBindingBlock (of the input) binding it */
-  RwMap outside;    /* var -> itself when used outside its home dataflow block */
-  RwMap tuples;     /* var -> the tuple literal it is bound to (substituted) */
-  RwMap forwarded;  /* var -> itself when its binding goes */
+  RwMap home;      /* var -> the IrBindingBlock (of the input) binding it */
+  RwMap outside;   /* var -> itself when used outside its home dataflow block */
+  RwMap tuples;    /* var -> the tuple literal it is bound to (substituted) */
+  RwMap forwarded; /* var -> itself when its binding goes */
 } Canon;
 
 /* --- the plan: home blocks and uses outside them ----------------------------- */
@@ -120,8 +120,7 @@ subsumes(const IrSInfo *a, const IrSInfo *b)
     return false;
   switch (a->kind) {
   case IR_SI_TENSOR:
-    return dims_subsume(a->u.tensor.shape, a->u.tensor.ndim, b->u.tensor.shape,
-                        b->u.tensor.ndim) &&
+    return dims_subsume(a->u.tensor.shape, a->u.tensor.ndim, b->u.tensor.shape, b->u.tensor.ndim) &&
            dtype_subsumes(a->u.tensor.dtype, b->u.tensor.dtype) &&
            (a->u.tensor.vdevice < 0 || a->u.tensor.vdevice == b->u.tensor.vdevice);
   case IR_SI_SHAPE:

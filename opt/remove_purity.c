@@ -89,8 +89,8 @@ force_pure(IrCtx *ctx, IrFunction *f)
     return f;
   IrFunction *copy = ir_alloc(ctx, sizeof *copy);
   *copy = *f;
-  copy->attrs = ir_attr_dict_set(ctx, f->attrs, ir_sym(ctx, "relax.force_pure"),
-                                 ir_attr_bool(ctx, true));
+  copy->attrs =
+      ir_attr_dict_set(ctx, f->attrs, ir_sym(ctx, "relax.force_pure"), ir_attr_bool(ctx, true));
   return copy;
 }
 
