@@ -3,8 +3,8 @@
  * ToNonDataflow and RemovePurityChecking.
  *
  * Expectations: tests/passes/small_*.py, each run through the pass its
- * table entry names and compared with NAME.expected.py (written by hand
- * from the rules in the module's header comment, checked structurally).
+ * table entry names and compared structurally with NAME.expected.py (each
+ * read line by line against the rules in the module's header comment).
  * Properties, for every module and every one of the five passes: the
  * input's hash does not change, the output is well-formed, a second run
  * gives an equal module, and the interpreter gives the same results (and
