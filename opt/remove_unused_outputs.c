@@ -172,6 +172,29 @@ make_get(IrCtx *ctx, IrExpr *tuple, int index, IrLoc loc)
   return get;
 }
 
+/* Appends bindings to seq's last block when it is a plain one (the text
+ * form cannot tell two adjacent plain blocks apart), else in a new one. */
+static void
+append_plain(IrCtx *ctx, IrExpr *seq, const IrBinding *bindings, int n, IrLoc loc)
+{
+  int nb = seq->u.seq.nblocks;
+  IrBindingBlock *blocks = ir_alloc(ctx, (size_t)(nb + 1) * sizeof *blocks);
+  if (nb)
+    memcpy(blocks, seq->u.seq.blocks, (size_t)nb * sizeof *blocks);
+  if (nb && !blocks[nb - 1].dataflow) {
+    IrBindingBlock *last = &blocks[nb - 1];
+    IrBinding *all = ir_alloc(ctx, (size_t)(last->n + n) * sizeof *all);
+    memcpy(all, last->bindings, (size_t)last->n * sizeof *all);
+    memcpy(all + last->n, bindings, (size_t)n * sizeof *all);
+    last->bindings = all;
+    last->n += n;
+  } else {
+    blocks[nb++] = (IrBindingBlock){(IrBinding *)bindings, n, false, loc};
+  }
+  seq->u.seq.blocks = blocks;
+  seq->u.seq.nblocks = nb;
+}
+
 /* f returning only the kept elements.  A result written as a tuple loses
  * its removed items; any other result (a var holding a tuple) is taken
  * apart by gets in a new block at the end of the body. */
@@ -199,15 +222,8 @@ prune_callee(Pruner *P, const IrFunction *f, Callee *c)
     kept++;
   }
   c->ret = ir_sinfo_tuple(ctx, fields, kept);
-  if (result->kind != IR_EX_TUPLE && kept > 0) {
-    int nb = seq->u.seq.nblocks;
-    IrBindingBlock *blocks = ir_alloc(ctx, (size_t)(nb + 1) * sizeof *blocks);
-    if (nb)
-      memcpy(blocks, seq->u.seq.blocks, (size_t)nb * sizeof *blocks);
-    blocks[nb] = (IrBindingBlock){gets, kept, false, result->loc};
-    seq->u.seq.blocks = blocks;
-    seq->u.seq.nblocks = nb + 1;
-  }
+  if (result->kind != IR_EX_TUPLE && kept > 0)
+    append_plain(ctx, seq, gets, kept, result->loc);
   IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, result->loc);
   tuple->u.tuple.items = items;
   tuple->u.tuple.n = kept;
