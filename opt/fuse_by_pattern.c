@@ -49,11 +49,11 @@ enum { NBUILTIN = (int)(sizeof builtin / sizeof builtin[0]) };
 
 typedef struct {
   IrCtx *ctx;
-  const IrModule *mod;       /* the normalized input */
+  const IrModule *mod;           /* the normalized input */
   const Pattern *pats[NBUILTIN]; /* selected, longest first */
   int npats;
-  RwMap uses;                /* var -> number of uses, for one function */
-  IrVec new_globals;         /* IrGlobal*: the composite functions made */
+  RwMap uses;        /* var -> number of uses, for one function */
+  IrVec new_globals; /* IrGlobal*: the composite functions made */
 } Fuser;
 
 /* --- pattern selection ------------------------------------------------------ */
@@ -215,7 +215,8 @@ composite_name(Fuser *F, const IrBindingBlock *blk, const int *idx, int n)
   }
   IrSym name = NULL;
   for (int suffix = 0; !name; suffix++) {
-    IrSym s = suffix ? ir_sym(F->ctx, ir_printf(F->ctx, "%s%d", b.data, suffix)) : ir_sym(F->ctx, b.data);
+    IrSym s =
+        suffix ? ir_sym(F->ctx, ir_printf(F->ctx, "%s%d", b.data, suffix)) : ir_sym(F->ctx, b.data);
     bool taken = ir_module_find(F->mod, s) != NULL;
     for (int i = 0; i < F->new_globals.len && !taken; i++)
       taken = ((IrGlobal *)F->new_globals.items[i])->name == s;

@@ -47,10 +47,10 @@ typedef struct {
 /* One block's grouping. */
 typedef struct {
   const IrBindingBlock *blk;
-  RwMap def;         /* var bound in the block -> index + 1 */
-  int *group;        /* per binding: its group, -1 none */
-  IrSym *backend;    /* per group */
-  int *last;         /* per group: index of its last member */
+  RwMap def;      /* var bound in the block -> index + 1 */
+  int *group;     /* per binding: its group, -1 none */
+  IrSym *backend; /* per group */
+  int *last;      /* per group: index of its last member */
   int ngroups;
 } Groups;
 
@@ -240,8 +240,8 @@ groups_free(Groups *G)
 /* --- the Codegen function of a group -------------------------------------------------- */
 
 typedef struct {
-  IrVec outer;    /* caller vars passed, in parameter order */
-  IrVec outputs;  /* member vars the caller reads, in result order */
+  IrVec outer;   /* caller vars passed, in parameter order */
+  IrVec outputs; /* member vars the caller reads, in result order */
 } GroupIface;
 
 typedef struct {
@@ -250,7 +250,7 @@ typedef struct {
   int g;
   RwMap inner_uses; /* var -> uses by the group's members */
   GroupIface *io;
-  RwMap seen;       /* inputs already listed */
+  RwMap seen; /* inputs already listed */
 } IfaceWalk;
 
 static void

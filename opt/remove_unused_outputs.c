@@ -24,9 +24,9 @@
  * tuple. */
 typedef struct {
   IrSym name;
-  int n;        /* elements of the result tuple */
-  bool *used;   /* per element: read by some caller */
-  bool whole;   /* some use keeps every element */
+  int n;          /* elements of the result tuple */
+  bool *used;     /* per element: read by some caller */
+  bool whole;     /* some use keeps every element */
   int *new_index; /* per element: index in the new result, -1 removed */
   bool prune;     /* some element is removed */
   IrSInfo *ret;   /* the new result's struct info, once pruned */
@@ -215,9 +215,11 @@ prune_callee(Pruner *P, const IrFunction *f, Callee *c)
     if (result->kind == IR_EX_TUPLE) {
       items[kept] = result->u.tuple.items[i];
     } else {
-      IrSym name = ir_sym(ctx, ir_printf(ctx, "%s_%d", result->kind == IR_EX_VAR ? result->u.var.name : "out", i));
+      IrSym name = ir_sym(
+          ctx, ir_printf(ctx, "%s_%d", result->kind == IR_EX_VAR ? result->u.var.name : "out", i));
       items[kept] = ir_var_new(ctx, name, fields[kept], false, result->loc);
-      gets[kept] = (IrBinding){items[kept], make_get(ctx, result, i, result->loc), NULL, result->loc};
+      gets[kept] =
+          (IrBinding){items[kept], make_get(ctx, result, i, result->loc), NULL, result->loc};
     }
     kept++;
   }
