@@ -38,6 +38,7 @@ typedef struct {
   IrCtx *ctx;
   RwMap map;     /* old TIR var or buffer -> new (vars: IrPrimExpr, buffers: IrBuffer) */
   IrVec *names;  /* IrSym: buffer names taken in the function being built */
+  IrVec *blocks; /* IrSym: block names taken there */
   bool unmapped; /* a free var or buffer without an entry in map was met */
 } FuseCopy;
 

@@ -331,8 +331,37 @@ collect_sinfo_vars(const IrSInfo *s, IrVec *out)
     collect_vars(s->u.tensor.shape[d], out);
 }
 
+/* Is every dim of a's shape a literal or a bare var? */
+static bool
+plain_shape(const IrExpr *a)
+{
+  const IrSInfo *s = a->sinfo;
+  for (int d = 0; d < s->u.tensor.ndim; d++)
+    if (s->u.tensor.shape[d]->kind != IR_PE_VAR && s->u.tensor.shape[d]->kind != IR_PE_INT)
+      return false;
+  return true;
+}
+
+/* Moves the inputs whose shapes have a computed dim (n * 8) after the
+ * others, keeping order otherwise, so the params that bind symbolic vars
+ * come before the ones that use them (the interpreter binds in order). */
+static void
+bound_first(IrVec *inputs)
+{
+  IrVec later = {0};
+  int k = 0;
+  for (int i = 0; i < inputs->len; i++)
+    if (plain_shape(inputs->items[i]))
+      inputs->items[k++] = inputs->items[i];
+    else
+      ir_vec_push(&later, inputs->items[i]);
+  for (int i = 0; i < later.len; i++)
+    inputs->items[k++] = later.items[i];
+  ir_vec_free(&later);
+}
+
 /* The group's inputs: arguments of members that are not members' vars, in
- * order of first use, each once. */
+ * order of first use, each once, those with computed dims last. */
 static void
 group_inputs(const Node *nodes, const Group *g, int gi, const RwMap *index, IrVec *out)
 {
@@ -352,6 +381,7 @@ group_inputs(const Node *nodes, const Group *g, int gi, const RwMap *index, IrVe
         ir_vec_push(out, (void *)a);
     }
   }
+  bound_first(out);
 }
 
 /* Is every symbolic var of the group bound by a whole dim of an input? */

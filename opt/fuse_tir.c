@@ -27,6 +27,7 @@
 typedef struct {
   IrCtx *ctx;
   IrVec names;   /* IrSym: buffer names taken in the new function */
+  IrVec blocks;  /* IrSym: block names taken there */
   RwMap bufs;    /* Relax var of the Primitive function -> IrBuffer */
   OpVarMap syms; /* its symbolic vars -> TIR vars of the new function */
   IrVec items;   /* IrStmt*: the body, as the reader lists statements */
@@ -106,7 +107,7 @@ inline_prim(Builder *bd, const IrPrimFunc *pf, IrBuffer **args, int nin, const I
   int nscalars = tir_vars ? tir_vars->u.shape.n : 0;
   if (pf->nparams != nin + 1 + nscalars)
     return false;
-  FuseCopy c = {bd->ctx, {0}, &bd->names, false};
+  FuseCopy c = {bd->ctx, {0}, &bd->names, &bd->blocks, false};
   bool ok = true;
   for (int i = 0; i <= nin && ok; i++)
     ok = pf->params[i].buffer && unify_buffer(&c, pf->params[i].buffer, args[i]);
@@ -209,6 +210,7 @@ fuse_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
   ok = ok && bd.params.len == nparams + 1 && bd.syms.from.len == nsyms;
   IrPrimFunc *pf = ok ? assemble(&bd) : NULL;
   ir_vec_free(&bd.names);
+  ir_vec_free(&bd.blocks);
   rw_map_free(&bd.bufs);
   op_var_map_free(&bd.syms);
   ir_vec_free(&bd.items);

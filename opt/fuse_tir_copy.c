@@ -135,6 +135,8 @@ copy_block(FuseCopy *c, const IrTirBlock *b)
 {
   IrTirBlock *to = ir_alloc(c->ctx, sizeof *to);
   *to = *b;
+  if (b->name) /* TVM's schedules want block names unique in a function */
+    to->name = fuse_unique_name(c->ctx, c->blocks, b->name);
   to->iters = ir_alloc(c->ctx, (size_t)(b->niters ? b->niters : 1) * sizeof *to->iters);
   for (int i = 0; i < b->niters; i++) {
     to->iters[i] = b->iters[i];
