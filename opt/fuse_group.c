@@ -70,8 +70,8 @@ member_call(IrCtx *ctx, const IrExpr *call, RwMap *vars, OpVarMap *syms, IrSInfo
   copy->u.call.args[1] = tuple;
   if (call->u.call.nargs == 3) {
     const IrExpr *sh = call->u.call.args[2];
-    IrPrimExpr **values = ir_alloc(ctx, (size_t)(sh->u.shape.n ? sh->u.shape.n : 1) *
-                                            sizeof *values);
+    IrPrimExpr **values =
+        ir_alloc(ctx, (size_t)(sh->u.shape.n ? sh->u.shape.n : 1) * sizeof *values);
     for (int k = 0; k < sh->u.shape.n; k++)
       values[k] = op_prim_subst(ctx, sh->u.shape.values[k], syms, true);
     copy->u.call.args[2] = ir_shape_expr(ctx, values, sh->u.shape.n, sh->loc);
@@ -131,8 +131,8 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
 }
 
 IrExpr *
-fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals, const IrBinding **members,
-                int n, const IrVec *inputs)
+fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals, const IrBinding **members, int n,
+                const IrVec *inputs)
 {
   IrGlobal *g = ir_alloc(ctx, sizeof *g);
   g->name = group_name(ctx, m, new_globals, members, n);

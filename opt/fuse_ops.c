@@ -424,8 +424,8 @@ symbols_bound(const Node *nodes, const Group *g, int gi, const RwMap *index)
  * again: each failing round seals a new var).  Returns whether all
  * passed. */
 static bool
-validate(const Fuser *fu, const Node *nodes, const Group *groups, int ngroups,
-         const RwMap *index, RwMap *sealed)
+validate(const Fuser *fu, const Node *nodes, const Group *groups, int ngroups, const RwMap *index,
+         RwMap *sealed)
 {
   bool ok = true;
   for (int gi = 0; gi < ngroups; gi++) {

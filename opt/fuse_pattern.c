@@ -21,9 +21,9 @@
  * out-elementwise-fusable (conv2d, matmul); others are comm-reduce.  An
  * evaluate statement, a call that is not a tir.* math intrinsic, a store
  * index repeated, or writes to more than one parameter buffer make it
- * opaque; a store index that is not a loop var makes it injective.  TVM does the same analysis on blocks
- * (src/relax/analysis/tir_op_pattern_kind.cc); this one also reads the
- * plain loops our LegalizeOps emits.
+ * opaque; a store index that is not a loop var makes it injective.  TVM does the same analysis on
+ * blocks (src/relax/analysis/tir_op_pattern_kind.cc); this one also reads the plain loops our
+ * LegalizeOps emits.
  */
 #include <string.h>
 
@@ -266,8 +266,7 @@ fuse_pattern_of(const IrPrimFunc *f)
 {
   const IrAttr *given = ir_attr_get(f->attrs, "op_pattern");
   if (given && given->kind == IR_AT_INT)
-    return given->u.i >= 0 && given->u.i <= FUSE_OUT_EWISE ? (FusePattern)given->u.i
-                                                           : FUSE_OPAQUE;
+    return given->u.i >= 0 && given->u.i <= FUSE_OUT_EWISE ? (FusePattern)given->u.i : FUSE_OPAQUE;
   Scan s;
   memset(&s, 0, sizeof s);
   s.f = f;

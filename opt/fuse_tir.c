@@ -312,8 +312,8 @@ rewrite_call(Rewriter *rw, IrBinding *b)
     return true;
   IrSInfo *s = known_tensor(c->sinfo) ? c->sinfo : b->var ? b->var->sinfo : NULL;
   if (!known_tensor(s)) {
-    ir_error(cr->ctx, c->loc, "FuseTIR: the call of '%s' has no tensor struct info; run Normalize first",
-             g->name);
+    ir_error(cr->ctx, c->loc,
+             "FuseTIR: the call of '%s' has no tensor struct info; run Normalize first", g->name);
     return false;
   }
   IrCtx *ctx = rw->ctx;
@@ -346,8 +346,8 @@ is_fusable_primitive(const IrGlobal *g)
     return false;
   const IrAttr *prim = ir_attr_get(g->u.relax->attrs, "Primitive");
   return prim && !ir_attr_get(g->u.relax->attrs, "Composite") &&
-         !ir_attr_get(g->u.relax->attrs, "Codegen") &&
-         (prim->kind != IR_AT_BOOL || prim->u.b) && (prim->kind != IR_AT_INT || prim->u.i);
+         !ir_attr_get(g->u.relax->attrs, "Codegen") && (prim->kind != IR_AT_BOOL || prim->u.b) &&
+         (prim->kind != IR_AT_INT || prim->u.i);
 }
 
 /* A copy of m where each Primitive function that converts is replaced, in

@@ -232,8 +232,8 @@ identical(const Value *a, const Value *b)
 /* Calls name in both modules on the same inputs; returns the results and
  * compares what R.print wrote. */
 static void
-run_both(IrCtx *ctx, const IrModule *before, const IrModule *after, const char *name,
-         int64_t want, unsigned seed, Value **x, Value **y)
+run_both(IrCtx *ctx, const IrModule *before, const IrModule *after, const char *name, int64_t want,
+         unsigned seed, Value **x, Value **y)
 {
   const IrFunction *f = relax_fn(ctx, before, name);
   Value *args[16];
@@ -391,7 +391,7 @@ test_conv2d_add_relu(void **state)
   IrModule *ft = run_pass(ctx, "FuseTIR", fo);
   const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_conv2d_add_relu");
   assert_non_null(pf);
-  assert_int_equal(pf->nparams, 4); /* x, w, b, then the result */
+  assert_int_equal(pf->nparams, 4);              /* x, w, b, then the result */
   assert_int_equal(count_allocs(pf, IR_F32), 2); /* T_conv2d, T_add */
   assert_null(ir_module_find(ft, ir_sym(ctx, "conv2d")));
   assert_null(ir_module_find(ft, ir_sym(ctx, "relu")));
@@ -586,11 +586,16 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_conv2d_add_relu),    cmocka_unit_test(test_matmul_add_gelu),
-      cmocka_unit_test(test_two_consumers),      cmocka_unit_test(test_impure_call_splits),
-      cmocka_unit_test(test_symbolic_batch),     cmocka_unit_test(test_block_style_classified),
-      cmocka_unit_test(test_patterns),           cmocka_unit_test(test_needs_legalized),
-      cmocka_unit_test(test_difference_is_caught), cmocka_unit_test(test_every_fuse_module),
+      cmocka_unit_test(test_conv2d_add_relu),
+      cmocka_unit_test(test_matmul_add_gelu),
+      cmocka_unit_test(test_two_consumers),
+      cmocka_unit_test(test_impure_call_splits),
+      cmocka_unit_test(test_symbolic_batch),
+      cmocka_unit_test(test_block_style_classified),
+      cmocka_unit_test(test_patterns),
+      cmocka_unit_test(test_needs_legalized),
+      cmocka_unit_test(test_difference_is_caught),
+      cmocka_unit_test(test_every_fuse_module),
       cmocka_unit_test(test_every_sample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
