@@ -193,6 +193,7 @@ info_of(const Live *lv, const IrExpr *var)
 }
 
 static void scan_captures(Live *lv, const IrExpr *e);
+static Alias *alias_of_expr(Live *lv, const IrExpr *e);
 
 /* Records a use at w of every var in e (a leaf, tuple, tuple-get or
  * call); a local function captures the vars it uses (they are pinned). */
@@ -212,8 +213,11 @@ record_uses(Live *lv, const IrExpr *e, Where w)
     for (int i = 0; i < e->u.tuple.n; i++)
       record_uses(lv, e->u.tuple.items[i], w);
     return;
-  case IR_EX_GET:
-    record_uses(lv, e->u.get.tuple, w);
+  case IR_EX_GET: /* t[i] uses only element i of a tuple of objects */
+    if (e->u.get.tuple->kind == IR_EX_VAR)
+      each_group(lv, alias_of_expr(lv, e), add_use, &w);
+    else
+      record_uses(lv, e->u.get.tuple, w);
     return;
   case IR_EX_CALL:
     if (e->u.call.kind != IR_CALL_OP)
@@ -737,9 +741,14 @@ kill_function(IrCtx *ctx, const IrFunction *f)
   return copy;
 }
 
+/* Normalize runs first, as for LegalizeOps: which vars hold tensors is
+ * read from struct info. */
 IrModule *
-opt_kill_after_last_use(const OptContext *oc, const IrModule *m)
+opt_kill_after_last_use(const OptContext *oc, const IrModule *input)
 {
+  IrModule *m = opt_normalize(oc->ctx, input);
+  if (!m)
+    return NULL;
   IrModule *out = rw_module_copy(oc->ctx, m, 0);
   for (int i = 0; i < m->nglobals; i++)
     if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
