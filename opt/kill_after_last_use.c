@@ -714,10 +714,20 @@ live_free(Live *lv)
 }
 
 /* f with kills in its body and in its local functions (each analysed on
- * its own: what a closure captures stays alive in the enclosing one). */
+ * its own: what a closure captures stays alive in the enclosing one).  A
+ * function that must stay pure (pure, without relax.force_pure) gets none. */
+static bool
+may_be_impure(const IrFunction *f)
+{
+  const IrAttr *force = ir_attr_get(f->attrs, "relax.force_pure");
+  return !f->pure || (force && force->kind == IR_AT_BOOL && force->u.b);
+}
+
 static IrFunction *
 kill_function(IrCtx *ctx, const IrFunction *f)
 {
+  if (!may_be_impure(f))
+    return (IrFunction *)f; /* a kill would make it impure: leave it */
   Live lv;
   memset(&lv, 0, sizeof lv);
   lv.ctx = ctx;
