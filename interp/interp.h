@@ -16,6 +16,13 @@ Interp *interp_new(IrCtx *ctx, const IrModule *m, FILE *print_out);
  * parameters' struct info; symbolic dims bind from them).  Returns the
  * result, or NULL after reporting errors in ctx. */
 Value *interp_call(Interp *in, const char *name, Value **args, int nargs);
+/* Evaluates one operator call on values already computed: args[i] is the
+ * value of call->u.call.args[i].  Op calls run their eval hook; R.call_tir
+ * and R.call_tir_inplace run the module's prim_func (output dims must not
+ * depend on symbolic vars).  Returns the result, or NULL after reporting
+ * errors in the interpreter's ctx (constant folding gives it a scratch ctx
+ * to keep such errors out of the user's diagnostics). */
+Value *interp_eval_call(Interp *in, const IrExpr *call, Value **args);
 
 /* tir.c: an integer operation (arithmetic, min/max, comparison) with TIR's
  * semantics: wrapping +-*, truncating DIV/MOD, flooring FLOORDIV/FLOORMOD.

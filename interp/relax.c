@@ -140,8 +140,10 @@ call_tir_outputs(Interp *in, Frame *f, const IrExpr *e, IrVec *inputs, IrVec *fr
   return true;
 }
 
+/* R.call_tir(_inplace) with its inputs a (args[1]) and tir_vars (args[2],
+ * or NULL) already evaluated; output dims are evaluated in f. */
 static Value *
-call_tir(Interp *in, Frame *f, const IrExpr *e)
+call_tir_values(Interp *in, Frame *f, const IrExpr *e, Value *a, Value *tir_vars)
 {
   const IrOpDef *op = e->u.call.op;
   const IrExpr *callee = e->u.call.nargs > 0 ? e->u.call.args[0] : NULL;
@@ -156,8 +158,6 @@ call_tir(Interp *in, Frame *f, const IrExpr *e)
   IrVec inputs = {0}, fresh = {0};
   Value *outs[64];
   Value *result = NULL;
-  Value *a = eval_expr(in, f, e->u.call.args[1]);
-  Value *tir_vars = a && e->u.call.nargs > 2 ? eval_expr(in, f, e->u.call.args[2]) : NULL;
   if (!a || (e->u.call.nargs > 2 && !tir_vars) || e->u.call.nsinfo_args > 64)
     goto done;
   push_flat(&inputs, a);
@@ -178,6 +178,16 @@ done:
   ir_vec_free(&inputs);
   ir_vec_free(&fresh);
   return result;
+}
+
+static Value *
+call_tir(Interp *in, Frame *f, const IrExpr *e)
+{
+  Value *a = e->u.call.nargs > 1 ? eval_expr(in, f, e->u.call.args[1]) : NULL;
+  Value *tir_vars = a && e->u.call.nargs > 2 ? eval_expr(in, f, e->u.call.args[2]) : NULL;
+  if (e->u.call.nargs > 1 && !a)
+    return NULL;
+  return call_tir_values(in, f, e, a, tir_vars);
 }
 
 /* ---- calls --------------------------------------------------------------- */
@@ -437,4 +447,22 @@ interp_function(Interp *in, const IrFunction *fn, const char *name, Frame *env, 
   }
   ir_buf_free(&why);
   return r;
+}
+
+Value *
+interp_eval_call(Interp *in, const IrExpr *call, Value **args)
+{
+  in->binding = NULL;
+  in->loc = call->loc;
+  if (call->kind != IR_EX_CALL || call->u.call.kind != IR_CALL_OP) {
+    error_here(in, "only operator calls can be evaluated on their own%s%s", "", "");
+    return NULL;
+  }
+  IrOpId id = call->u.call.op->id;
+  if (id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED) {
+    int n = call->u.call.nargs;
+    Frame *f = interp_frame_new(in->ctx, NULL);
+    return call_tir_values(in, f, call, n > 1 ? args[1] : NULL, n > 2 ? args[2] : NULL);
+  }
+  return call_op(in, call, args);
 }
