@@ -123,7 +123,7 @@ deps:
 	fi
 
 format:
-	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h $(TEST_SRCS)
+	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h config/*.h $(TEST_SRCS)
 
 clean:
 	rm -rf build

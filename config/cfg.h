@@ -56,27 +56,27 @@ typedef struct {
  * field.  The INI key of each field is its section and name. */
 typedef struct {
   struct {
-    CfgTargetKind kind;     /* host */
-    int alignment;          /* 64: bytes, of the arena and every tensor in it;
-                               a power of two 1..4096 */
-    char cc[CFG_TEXT_MAX];  /* "cc": the C compiler command for the target */
+    CfgTargetKind kind;    /* host */
+    int alignment;         /* 64: bytes, of the arena and every tensor in it;
+                              a power of two 1..4096 */
+    char cc[CFG_TEXT_MAX]; /* "cc": the C compiler command for the target */
   } target;
   struct {
-    int level;                                  /* 2: pipeline of -O0..-O3 */
-    const OptPass *passes_add[CFG_MAX_PASSES];  /* none: appended to the pipeline */
-    int npasses_add;                            /* 0 */
+    int level;                                    /* 2: pipeline of -O0..-O3 */
+    const OptPass *passes_add[CFG_MAX_PASSES];    /* none: appended to the pipeline */
+    int npasses_add;                              /* 0 */
     const OptPass *passes_remove[CFG_MAX_PASSES]; /* none: dropped from the pipeline */
-    int npasses_remove;                         /* 0 */
-    bool verify_each;                           /* false: well-formedness after each pass */
+    int npasses_remove;                           /* 0 */
+    bool verify_each;                             /* false: well-formedness after each pass */
   } opt;
   struct {
-    CfgPlanAlgorithm algorithm;         /* best */
-    int64_t arena_limit;                /* 0: bytes; 0 = no limit, otherwise a larger
-                                           plan is a compile-time error */
-    int64_t default_upper_bound;        /* 0: bound of a symbolic dim that has no
-                                           tir_var_upper_bound; 0 = none (an error) */
+    CfgPlanAlgorithm algorithm;            /* best */
+    int64_t arena_limit;                   /* 0: bytes; 0 = no limit, otherwise a larger
+                                              plan is a compile-time error */
+    int64_t default_upper_bound;           /* 0: bound of a symbolic dim that has no
+                                              tir_var_upper_bound; 0 = none (an error) */
     CfgBound upper_bounds[CFG_MAX_BOUNDS]; /* none: per-dim bounds, by var name */
-    int nupper_bounds;                  /* 0 */
+    int nupper_bounds;                     /* 0 */
   } memplan;
   struct {
     char prefix[CFG_NAME_MAX]; /* "": prefix of generated names; "" = the module name */

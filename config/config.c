@@ -36,8 +36,8 @@ typedef enum {
 } KeyType;
 
 typedef struct {
-  const char *section;      /* "opt" */
-  const char *name;         /* "level" */
+  const char *section; /* "opt" */
+  const char *name;    /* "level" */
   KeyType type;
   size_t offset;            /* of the field in CfgOptions */
   size_t count_offset;      /* KEY_PASSES: of the int count */
@@ -70,8 +70,8 @@ static const CfgKey keys[] = {
     {"target", "cc", KEY_TEXT, FIELD(target.cc), 0, NULL, 0, 0},
     {"opt", "level", KEY_INT, FIELD(opt.level), 0, NULL, 0, 3},
     {"opt", "passes_add", KEY_PASSES, FIELD(opt.passes_add), FIELD(opt.npasses_add), NULL, 0, 0},
-    {"opt", "passes_remove", KEY_PASSES, FIELD(opt.passes_remove), FIELD(opt.npasses_remove),
-     NULL, 0, 0},
+    {"opt", "passes_remove", KEY_PASSES, FIELD(opt.passes_remove), FIELD(opt.npasses_remove), NULL,
+     0, 0},
     {"opt", "verify_each", KEY_BOOL, FIELD(opt.verify_each), 0, bool_words, 0, 0},
     {"memplan", "algorithm", KEY_ENUM, FIELD(memplan.algorithm), 0, plan_words, 0, 0},
     {"memplan", "arena_limit", KEY_BYTES, FIELD(memplan.arena_limit), 0, NULL, 0, INT64_MAX},
@@ -152,8 +152,9 @@ parse_int64(const char *s, bool suffix, int64_t *out)
     return false;
   int64_t mult = 1;
   if (suffix && *end && strchr("kKmMgG", *end)) {
-    mult = *end == 'k' || *end == 'K' ? 1024 : *end == 'm' || *end == 'M' ? 1024 * 1024
-                                                                           : 1024 * 1024 * 1024;
+    mult = *end == 'k' || *end == 'K'   ? 1024
+           : *end == 'm' || *end == 'M' ? 1024 * 1024
+                                        : 1024 * 1024 * 1024;
     end++;
   }
   if (*end || v > INT64_MAX / mult || v < INT64_MIN / mult)
@@ -281,8 +282,8 @@ parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const Op
     if (at.line > 0)
       at.col += (int)(p - value);
     if (!pass) {
-      ir_error(ctx, at, "unknown pass '%.*s' in key '%s' of section [%s]", (int)trimmed, p,
-               k->name, k->section);
+      ir_error(ctx, at, "unknown pass '%.*s' in key '%s' of section [%s]", (int)trimmed, p, k->name,
+               k->section);
       note_passes(ctx, loc);
       return false;
     }
@@ -368,8 +369,7 @@ find_bound(const CfgOptions *o, const char *dim)
 
 /* Sets [memplan] upper_bound.DIM (replacing an earlier bound of DIM). */
 static bool
-apply_bound(IrCtx *ctx, CfgOptions *o, const char *dim, const char *value, IrLoc kloc,
-            IrLoc vloc)
+apply_bound(IrCtx *ctx, CfgOptions *o, const char *dim, const char *value, IrLoc kloc, IrLoc vloc)
 {
   if (!is_ident(dim) || strlen(dim) >= CFG_NAME_MAX) {
     ir_error(ctx, kloc, "bad dimension name '%s' in key '%s%s': expected an identifier", dim,
@@ -379,8 +379,8 @@ apply_bound(IrCtx *ctx, CfgOptions *o, const char *dim, const char *value, IrLoc
   int64_t v;
   if (!parse_int64(value, false, &v) || v < 1) {
     ir_error(ctx, vloc,
-             "bad value '%s' for key '%s%s' in section [memplan]: expected an integer >= 1",
-             value, bound_prefix, dim);
+             "bad value '%s' for key '%s%s' in section [memplan]: expected an integer >= 1", value,
+             bound_prefix, dim);
     return false;
   }
   int i = find_bound(o, dim);
@@ -508,20 +508,20 @@ enum { MAX_SYNTAX_ERRORS = 20 };
 /* What the reader and the handler share while inih parses one file. */
 typedef struct {
   IrCtx *ctx;
-  CfgOptions *o;               /* the copy being filled */
-  const IrSource *src;         /* the file, for locations */
-  char *text;                  /* copy of src->text with syntax-error lines blanked */
-  size_t pos;                  /* next byte of text to read */
-  int line;                    /* number of the line last handed to inih */
-  const char *line_text;       /* that line in src->text */
-  const char *line_body;       /* line_text after a byte order mark */
-  bool report;                 /* last round: report errors and set options */
-  bool after_key;              /* inih remembers a key: an indented line continues it */
-  bool continuation;           /* the current line is such a continuation */
-  bool section_ok;             /* the current section is known (or none yet) */
+  CfgOptions *o;                 /* the copy being filled */
+  const IrSource *src;           /* the file, for locations */
+  char *text;                    /* copy of src->text with syntax-error lines blanked */
+  size_t pos;                    /* next byte of text to read */
+  int line;                      /* number of the line last handed to inih */
+  const char *line_text;         /* that line in src->text */
+  const char *line_body;         /* line_text after a byte order mark */
+  bool report;                   /* last round: report errors and set options */
+  bool after_key;                /* inih remembers a key: an indented line continues it */
+  bool continuation;             /* the current line is such a continuation */
+  bool section_ok;               /* the current section is known (or none yet) */
   int syntax[MAX_SYNTAX_ERRORS]; /* lines inih rejected, ascending */
   int nsyntax;
-  int key_line[NKEYS];         /* where each key was set, 0 = not yet */
+  int key_line[NKEYS];            /* where each key was set, 0 = not yet */
   int bound_line[CFG_MAX_BOUNDS]; /* where each upper bound was set */
 } Loader;
 
