@@ -250,6 +250,18 @@ note_passes(IrCtx *ctx, IrLoc loc)
   ir_buf_free(&b);
 }
 
+/* The pass named by the len bytes at p, or NULL. */
+static const OptPass *
+find_pass(const char *p, size_t len)
+{
+  char name[CFG_NAME_MAX];
+  if (len >= sizeof name)
+    return NULL;
+  memcpy(name, p, len);
+  name[len] = '\0';
+  return opt_pass_find(name);
+}
+
 /* Parses a comma-separated list of pass names into list/count.  loc is the
  * value's; an unknown name is reported at its own column. */
 static bool
@@ -271,13 +283,7 @@ parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const Op
       bad_value(ctx, loc, k, value);
       return false;
     }
-    char name[CFG_NAME_MAX];
-    const OptPass *pass = NULL;
-    if (trimmed < sizeof name) {
-      memcpy(name, p, trimmed);
-      name[trimmed] = '\0';
-      pass = opt_pass_find(name);
-    }
+    const OptPass *pass = find_pass(p, trimmed);
     IrLoc at = loc;
     if (at.line > 0)
       at.col += (int)(p - value);
