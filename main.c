@@ -204,10 +204,9 @@ cmd_opt(int argc, char **argv, CfgOptions *cfg)
   IrModule *m = cli_load(ctx, a.in, a.ins.verify_each);
   if (m)
     m = opt_run(&a.oc, m, a.pipeline, a.npipeline, &a.ins);
-  if (ir_error_count(ctx) > 0) {
-    ir_diag_print(ctx, stderr);
+  ir_diag_print(ctx, stderr); /* errors, or the passes' warnings */
+  if (ir_error_count(ctx) > 0)
     m = NULL;
-  }
   status = EXIT_INPUT;
   if (m) {
     IrBuf text = {0};

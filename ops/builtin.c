@@ -9,6 +9,7 @@
  * storage.  R.call_tir and the packed calls are evaluated by the interpreter
  * itself, which has the module; here they only have inference.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "op.h"
@@ -93,6 +94,87 @@ infer_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   return args[0];
+}
+
+/* The index of the vdevice R.to_vdevice's dst_vdevice names: an index, or
+ * "kind", "kind:i" (the i-th of that kind), "vdevice:i"; -1 when none. */
+static int
+dst_vdevice(const IrModule *m, const IrAttr *a)
+{
+  if (!m || !a)
+    return -1;
+  if (a->kind == IR_AT_INT)
+    return a->u.i >= 0 && a->u.i < m->nvdevices ? (int)a->u.i : -1;
+  if (a->kind != IR_AT_STR)
+    return -1;
+  const char *s = a->u.s, *colon = strchr(s, ':');
+  size_t klen = colon ? (size_t)(colon - s) : strlen(s);
+  int want = colon ? atoi(colon + 1) : 0;
+  if (klen == 7 && strncmp(s, "vdevice", 7) == 0)
+    return want >= 0 && want < m->nvdevices ? want : -1;
+  for (int i = 0, seen = 0; i < m->nvdevices; i++)
+    if (m->vdevices[i].kind && strlen(m->vdevices[i].kind) == klen &&
+        strncmp(m->vdevices[i].kind, s, klen) == 0 && seen++ == want)
+      return i;
+  return -1;
+}
+
+/* R.to_vdevice: the input's struct info on the destination vdevice (as
+ * TVM's InferToVDeviceStructInfo); unchanged when the name is not found,
+ * which RealizeVDevice reports. */
+static IrSInfo *
+infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *s = infer_identity(in, call, args);
+  int dev = dst_vdevice(in->mod, attr(call, "dst_vdevice"));
+  if (!s || s->kind != IR_SI_TENSOR || dev < 0 || s->u.tensor.vdevice == dev)
+    return s;
+  IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
+  *copy = *s;
+  copy->u.tensor.vdevice = dev;
+  return copy;
+}
+
+/* DLPack's device type of a target kind (kDLCPU = 1, kDLCUDA = 2, ...). */
+static int
+device_type(IrSym kind)
+{
+  static const struct {
+    const char *kind;
+    int type;
+  } types[] = {{"llvm", 1}, {"c", 1}, {"cuda", 2}, {"nvptx", 2}, {"opencl", 4},
+               {"vulkan", 7}, {"metal", 8}, {"rocm", 10}, {"webgpu", 15}, {"hexagon", 16}};
+  for (size_t i = 0; kind && i < sizeof types / sizeof types[0]; i++)
+    if (strcmp(types[i].kind, kind) == 0)
+      return types[i].type;
+  return -1;
+}
+
+/* R.hint_on_device: the input's struct info on the hinted vdevice (the
+ * first of the module with that device type and vdevice_id), so that what
+ * Normalize infers after a hint agrees with what RealizeVDevice makes of
+ * it; unchanged when no vdevice matches, which RealizeVDevice reports.
+ * (TVM's inference keeps the input's vdevice here.) */
+static IrSInfo *
+infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *s = infer_identity(in, call, args);
+  const IrAttr *type = attr(call, "dev_type"), *index = attr(call, "index");
+  if (!s || s->kind != IR_SI_TENSOR || !in->mod || !type || type->kind != IR_AT_INT)
+    return s;
+  int64_t id = index && index->kind == IR_AT_INT ? index->u.i : 0;
+  for (int i = 0; i < in->mod->nvdevices; i++) {
+    const IrVDevice *v = &in->mod->vdevices[i];
+    if (device_type(v->kind) != type->u.i || v->vdevice_id != id)
+      continue;
+    if (s->u.tensor.vdevice == i)
+      return s;
+    IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
+    *copy = *s;
+    copy->u.tensor.vdevice = i;
+    return copy;
+  }
+  return s;
 }
 
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the
@@ -302,7 +384,8 @@ static const OpImpl vm_alloc_storage_impl = {infer_object, eval_vm_alloc_storage
 static const OpImpl alloc_tensor_impl = {infer_view, eval_alloc_tensor, NULL};
 static const OpImpl kill_impl = {infer_void, eval_kill, NULL};
 static const OpImpl builtin_alloc_impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL};
-static const OpImpl identity_impl = {infer_identity, eval_identity, NULL};
+static const OpImpl hint_impl = {infer_hint_on_device, eval_identity, NULL};
+static const OpImpl to_vdevice_impl = {infer_to_vdevice, eval_identity, NULL};
 static const OpImpl print_impl = {infer_void, eval_print, NULL};
 static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
 static const OpImpl out_sinfo_impl = {infer_out_sinfo, NULL, NULL};
@@ -326,8 +409,9 @@ op_builtin_impl(IrOpId id)
   case IR_OP_BUILTIN_ALLOC_TENSOR:
     return &builtin_alloc_impl;
   case IR_OP_HINT_ON_DEVICE:
+    return &hint_impl;
   case IR_OP_TO_VDEVICE:
-    return &identity_impl;
+    return &to_vdevice_impl;
   case IR_OP_PRINT:
     return &print_impl;
   case IR_OP_ASSERT_OP:

@@ -1,11 +1,227 @@
-/* dead_code.c - DeadCodeElimination: not written yet. */
+/*
+ * dead_code.c - DeadCodeElimination: drops bindings whose var is never used
+ * and whose value has no effect, then the functions no entry reaches.
+ *
+ * Key idea: two fixed points.  Within a function, dropping an unused
+ * binding can leave the vars it used unused, so counting uses and dropping
+ * repeat until nothing goes.  Across the module, the functions kept are
+ * those reachable, through references to globals in Relax bodies, from the
+ * entries: `main`, every public (non-private) function and every extern
+ * global, as in TVM.  A module without any entry keeps every function.
+ *
+ * As in TVM, only plain bindings go: a match_cast is a run-time check and
+ * may define symbolic vars that later struct info uses, so it stays.
+ * Effects that keep a binding: ops marked impure (R.print, R.assert_op,
+ * kills), R.call_packed (extern calls), calls of pure=False functions and
+ * of prim_funcs directly, calls of vars not known to be pure functions, and
+ * an if whose branches hold any of these.  R.call_tir is pure.
+ */
+#include <string.h>
+
 #include "opt.h"
+#include "opt_int.h"
+
+typedef struct {
+  const IrModule *mod;
+  RwMap uses; /* var -> count, for the function being cleaned */
+} Dce;
+
+static bool seq_is_pure(const Dce *d, const IrExpr *seq);
+
+/* Is a call free of visible effects? */
+static bool
+call_is_pure(const Dce *d, const IrExpr *call)
+{
+  const IrExpr *callee = call->u.call.callee;
+  switch (call->u.call.kind) {
+  case IR_CALL_OP:
+    return !call->u.call.op->impure;
+  case IR_CALL_EXTERN:
+    return false;
+  case IR_CALL_GLOBAL: {
+    const IrGlobal *g = ir_module_find(d->mod, callee->u.global);
+    return g && g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax->pure;
+  }
+  case IR_CALL_VAR:
+    return callee->sinfo && callee->sinfo->kind == IR_SI_FUNC && callee->sinfo->u.func.pure &&
+           !callee->sinfo->u.func.packed;
+  }
+  return false;
+}
+
+/* Is evaluating a binding's value free of visible effects?  A local
+ * function's value is a closure: making it has none. */
+static bool
+value_is_pure(const Dce *d, const IrExpr *e)
+{
+  if (!e)
+    return true;
+  switch (e->kind) {
+  case IR_EX_CALL:
+    return call_is_pure(d, e);
+  case IR_EX_IF:
+    return seq_is_pure(d, e->u.branch.then_) && seq_is_pure(d, e->u.branch.else_);
+  case IR_EX_SEQ:
+    return seq_is_pure(d, e);
+  default:
+    return true;
+  }
+}
+
+static bool
+seq_is_pure(const Dce *d, const IrExpr *seq)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++) {
+    const IrBindingBlock *blk = &seq->u.seq.blocks[i];
+    for (int j = 0; j < blk->n; j++)
+      if (!value_is_pure(d, blk->bindings[j].value))
+        return false;
+  }
+  return value_is_pure(d, seq->u.seq.result);
+}
+
+static bool
+drop_unused(const IrBinding *b, void *user)
+{
+  Dce *d = user;
+  return !b->cast && b->var && rw_use_count(&d->uses, b->var) == 0 && value_is_pure(d, b->value);
+}
+
+/* f without its dead bindings (f itself when it has none). */
+static IrFunction *
+clean_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
+{
+  Dce d = {m, {0}};
+  IrFunction *cur = (IrFunction *)f;
+  for (;;) {
+    rw_map_free(&d.uses);
+    rw_count_uses(cur, &d.uses);
+    IrFunction *next = rw_drop_bindings(ctx, cur, drop_unused, &d);
+    if (next == cur)
+      break;
+    cur = next;
+  }
+  rw_map_free(&d.uses);
+  return cur;
+}
+
+/* --- reachability --------------------------------------------------------------- */
+
+static void refs_seq(const IrModule *m, const IrExpr *seq, bool *reached, IrVec *todo);
+
+static void
+reach(const IrModule *m, IrSym name, bool *reached, IrVec *todo)
+{
+  for (int i = 0; i < m->nglobals; i++)
+    if (m->globals[i].name == name && !reached[i]) {
+      reached[i] = true;
+      ir_vec_push(todo, (void *)&m->globals[i]);
+    }
+}
+
+/* Marks every global e refers to. */
+static void
+refs_expr(const IrModule *m, const IrExpr *e, bool *reached, IrVec *todo)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_EX_GLOBAL:
+    reach(m, e->u.global, reached, todo);
+    break;
+  case IR_EX_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      refs_expr(m, e->u.tuple.items[i], reached, todo);
+    break;
+  case IR_EX_GET:
+    refs_expr(m, e->u.get.tuple, reached, todo);
+    break;
+  case IR_EX_CALL:
+    if (e->u.call.kind != IR_CALL_OP)
+      refs_expr(m, e->u.call.callee, reached, todo);
+    for (int i = 0; i < e->u.call.nargs; i++)
+      refs_expr(m, e->u.call.args[i], reached, todo);
+    break;
+  case IR_EX_SEQ:
+    refs_seq(m, e, reached, todo);
+    break;
+  case IR_EX_IF:
+    refs_expr(m, e->u.branch.cond, reached, todo);
+    refs_seq(m, e->u.branch.then_, reached, todo);
+    refs_seq(m, e->u.branch.else_, reached, todo);
+    break;
+  case IR_EX_FUNC:
+    if (e->u.func && e->u.func->body)
+      refs_seq(m, e->u.func->body, reached, todo);
+    break;
+  default:
+    break;
+  }
+}
+
+static void
+refs_seq(const IrModule *m, const IrExpr *seq, bool *reached, IrVec *todo)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
+      refs_expr(m, seq->u.seq.blocks[i].bindings[j].value, reached, todo);
+  refs_expr(m, seq->u.seq.result, reached, todo);
+}
+
+/* An entry: main, a public function, an extern global. */
+static bool
+is_entry(const IrGlobal *g)
+{
+  if (strcmp(g->name, "main") == 0)
+    return true;
+  switch (g->kind) {
+  case IR_GLOBAL_RELAX:
+    return g->u.relax && !g->u.relax->is_private;
+  case IR_GLOBAL_PRIM:
+    return g->u.prim && !g->u.prim->is_private;
+  case IR_GLOBAL_EXTERN:
+    return true;
+  }
+  return true;
+}
+
+/* Fills reached[i] for the globals the entries reach; false when the
+ * module has no entry (then every function stays). */
+static bool
+find_reachable(const IrModule *m, bool *reached)
+{
+  IrVec todo = {0};
+  for (int i = 0; i < m->nglobals; i++)
+    if (is_entry(&m->globals[i])) {
+      reached[i] = true;
+      ir_vec_push(&todo, (void *)&m->globals[i]);
+    }
+  bool any = todo.len > 0;
+  while (todo.len > 0) {
+    const IrGlobal *g = todo.items[--todo.len];
+    if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax->body)
+      refs_seq(m, g->u.relax->body, reached, &todo);
+  }
+  ir_vec_free(&todo);
+  return any;
+}
 
 IrModule *
 opt_dead_code_elimination(const OptContext *oc, const IrModule *m)
 {
-  IrLoc none = {0};
-  (void)m;
-  ir_error(oc->ctx, none, "pass DeadCodeElimination is not implemented yet");
-  return NULL;
+  IrModule *out = rw_module_copy(oc->ctx, m, 0);
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    if (g->kind == IR_GLOBAL_RELAX && g->u.relax)
+      out->globals[i].u.relax = clean_function(oc->ctx, m, g->u.relax);
+  }
+  bool *reached = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *reached);
+  if (!find_reachable(out, reached))
+    return out;
+  int n = 0;
+  for (int i = 0; i < out->nglobals; i++)
+    if (reached[i])
+      out->globals[n++] = out->globals[i];
+  out->nglobals = n;
+  return out;
 }

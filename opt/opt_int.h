@@ -63,4 +63,20 @@ IrExpr *rw_expr_copy(IrCtx *ctx, const IrExpr *e);
  * extra more entries (nglobals is m's; the caller appends). */
 IrModule *rw_module_copy(IrCtx *ctx, const IrModule *m, int extra);
 
+
+/* --- shared by the small passes (rewrite.c): uses and dropping bindings --- */
+
+/* Adds to counts (var -> number of uses, read with rw_use_count) every use
+ * of a var in f's body: call callees and arguments, tuple items, tuple-gets,
+ * if conditions, seq results, nested seqs and local functions' bodies.  A
+ * binding's own var is a definition, not a use. */
+void rw_count_uses(const IrFunction *f, RwMap *counts);
+size_t rw_use_count(const RwMap *counts, const IrExpr *var);
+/* Whether a binding goes (b is the binding as it is in the input). */
+typedef bool (*RwDropFn)(const IrBinding *b, void *user);
+/* f without the bindings for which drop returns true, in every seq (if
+ * branches and local functions too); a block emptied by dropping goes too.
+ * f itself when nothing was dropped. */
+IrFunction *rw_drop_bindings(IrCtx *ctx, const IrFunction *f, RwDropFn drop, void *user);
+
 #endif

@@ -346,3 +346,169 @@ rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
     memcpy(copy->globals, m->globals, (size_t)m->nglobals * sizeof *copy->globals);
   return copy;
 }
+
+/* --- shared by the small passes: counting uses, dropping bindings ----------
+ *
+ * Both walk a function's body by hand (not through the Rewriter): counting
+ * needs every occurrence of a var, closures included, and dropping rebuilds
+ * seqs copy on write, as the Rewriter does, but may shorten blocks. */
+
+static void count_seq(const IrExpr *seq, RwMap *counts);
+
+static void
+count_expr(const IrExpr *e, RwMap *counts)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_EX_VAR: {
+    uintptr_t n = (uintptr_t)rw_map_get(counts, e);
+    rw_map_put(counts, e, (void *)(n + 1));
+    break;
+  }
+  case IR_EX_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      count_expr(e->u.tuple.items[i], counts);
+    break;
+  case IR_EX_GET:
+    count_expr(e->u.get.tuple, counts);
+    break;
+  case IR_EX_CALL:
+    if (e->u.call.kind != IR_CALL_OP)
+      count_expr(e->u.call.callee, counts);
+    for (int i = 0; i < e->u.call.nargs; i++)
+      count_expr(e->u.call.args[i], counts);
+    break;
+  case IR_EX_SEQ:
+    count_seq(e, counts);
+    break;
+  case IR_EX_IF:
+    count_expr(e->u.branch.cond, counts);
+    count_seq(e->u.branch.then_, counts);
+    count_seq(e->u.branch.else_, counts);
+    break;
+  case IR_EX_FUNC:
+    if (e->u.func && e->u.func->body)
+      count_seq(e->u.func->body, counts);
+    break;
+  default:
+    break;
+  }
+}
+
+static void
+count_seq(const IrExpr *seq, RwMap *counts)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++) {
+    const IrBindingBlock *blk = &seq->u.seq.blocks[i];
+    for (int j = 0; j < blk->n; j++)
+      count_expr(blk->bindings[j].value, counts);
+  }
+  count_expr(seq->u.seq.result, counts);
+}
+
+void
+rw_count_uses(const IrFunction *f, RwMap *counts)
+{
+  if (f->body)
+    count_seq(f->body, counts);
+}
+
+size_t
+rw_use_count(const RwMap *counts, const IrExpr *var)
+{
+  return (size_t)(uintptr_t)rw_map_get(counts, var);
+}
+
+typedef struct {
+  IrCtx *ctx;
+  RwDropFn drop;
+  void *user;
+} Dropper;
+
+static IrExpr *drop_seq(const Dropper *d, IrExpr *seq);
+
+/* A binding's value with the bindings inside it (if branches, local
+ * functions) dropped; the value itself when none was. */
+static IrExpr *
+drop_value(const Dropper *d, IrExpr *e)
+{
+  if (e && e->kind == IR_EX_IF) {
+    IrExpr *then_ = drop_seq(d, e->u.branch.then_);
+    IrExpr *else_ = drop_seq(d, e->u.branch.else_);
+    if (then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
+      return e;
+    IrExpr *copy = rw_expr_copy(d->ctx, e);
+    copy->u.branch.then_ = then_;
+    copy->u.branch.else_ = else_;
+    return copy;
+  }
+  if (e && e->kind == IR_EX_FUNC && e->u.func) {
+    IrFunction *f = rw_drop_bindings(d->ctx, e->u.func, d->drop, d->user);
+    if (f == e->u.func)
+      return e;
+    IrExpr *copy = rw_expr_copy(d->ctx, e);
+    copy->u.func = f;
+    return copy;
+  }
+  return e;
+}
+
+/* One block without its dropped bindings into out; whether it changed. */
+static bool
+drop_block(const Dropper *d, const IrBindingBlock *blk, IrBindingBlock *out)
+{
+  *out = *blk;
+  out->bindings = ir_alloc(d->ctx, (size_t)(blk->n ? blk->n : 1) * sizeof(IrBinding));
+  out->n = 0;
+  bool changed = false;
+  for (int j = 0; j < blk->n; j++) {
+    const IrBinding *b = &blk->bindings[j];
+    if (d->drop(b, d->user)) {
+      changed = true;
+      continue;
+    }
+    IrBinding kept = *b;
+    kept.value = drop_value(d, b->value);
+    changed |= kept.value != b->value;
+    out->bindings[out->n++] = kept;
+  }
+  if (!changed)
+    *out = *blk;
+  return changed;
+}
+
+static IrExpr *
+drop_seq(const Dropper *d, IrExpr *seq)
+{
+  int nblocks = seq->u.seq.nblocks;
+  IrBindingBlock *blocks = ir_alloc(d->ctx, (size_t)(nblocks ? nblocks : 1) * sizeof *blocks);
+  int n = 0;
+  bool changed = false;
+  for (int i = 0; i < nblocks; i++) {
+    const IrBindingBlock *blk = &seq->u.seq.blocks[i];
+    bool c = drop_block(d, blk, &blocks[n]);
+    changed |= c;
+    if (!(c && blocks[n].n == 0))
+      n++; /* a block emptied by dropping goes too */
+  }
+  if (!changed)
+    return seq;
+  IrExpr *copy = rw_expr_copy(d->ctx, seq);
+  copy->u.seq.blocks = blocks;
+  copy->u.seq.nblocks = n;
+  return copy;
+}
+
+IrFunction *
+rw_drop_bindings(IrCtx *ctx, const IrFunction *f, RwDropFn drop, void *user)
+{
+  Dropper d = {ctx, drop, user};
+  IrExpr *body = f->body ? drop_seq(&d, f->body) : NULL;
+  if (body == f->body)
+    return (IrFunction *)f;
+  IrFunction *copy = ir_alloc(ctx, sizeof *copy);
+  *copy = *f;
+  copy->body = body;
+  return copy;
+}
