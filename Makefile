@@ -62,8 +62,11 @@ OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
+# build configuration (INI, the only user of <ini.h>)
+CFG_SRCS := config/config.c
+
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
-            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS)
+            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(CFG_SRCS)
 MAIN_SRCS := main.c cli.c cli_run.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -72,7 +75,7 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 # ---- tests: every tests/unit/test_*.c is one cmocka program
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-TEST_LIBS := -lcmocka
+TEST_LIBS := -lcmocka -linih
 
 DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy
 
@@ -85,7 +88,7 @@ $(BUILD)/librxc.a: $(LIB_OBJS)
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -120,7 +123,7 @@ deps:
 	fi
 
 format:
-	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h $(TEST_SRCS)
+	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h config/*.h $(TEST_SRCS)
 
 clean:
 	rm -rf build

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config/cfg.h"
 #include "frontend/fe.h"
 #include "ir/ir.h"
 #include "opt/opt.h"
@@ -32,7 +33,11 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  -h, --help           show help (also: rxc <command> --help)\n"
-    "  --version            print the version\n";
+    "  --version            print the version\n"
+    "  --config FILE        read the build configuration (INI; see config/default.ini)\n"
+    "  --set SECTION.KEY=VALUE\n"
+    "                       override one key of the configuration\n"
+    "  --print-config       print the effective configuration and exit\n";
 
 static const char check_help[] =
     "usage: rxc check FILE\n"
@@ -44,7 +49,9 @@ static const char opt_help[] =
     "usage: rxc opt FILE [-o OUT] [--passes A,B,C | -O0..-O3] [--params W.npz]\n"
     "               [--verify-each] [--time-passes] [--print-after=PASS]\n"
     "Parses FILE, runs the passes in order (--passes, or the default pipeline\n"
-    "of -O0..-O3) and prints the module as TVMScript to OUT or stdout.  A pass\n"
+    "of -O0..-O3) and prints the module as TVMScript to OUT or stdout.  Without\n"
+    "--passes or -O, the pipeline is the configuration's [opt] level (2 unless\n"
+    "--config or --set says otherwise) with its passes_add/passes_remove.  A pass\n"
     "whose input lacks what it needs is refused with the name of the pass to\n"
     "run first.  --verify-each checks well-formedness after every pass and\n"
     "names the pass that broke it; --time-passes prints each pass's time and\n"
@@ -127,7 +134,9 @@ typedef struct {
   const char *in, *out;
   const OptPass *pipeline[MAX_PIPELINE];
   int npipeline;
-  bool have_passes;
+  bool have_passes; /* --passes given */
+  bool have_level;  /* -O given */
+  CfgOptions *cfg;  /* -O and --verify-each set its [opt] level and verify_each */
   OptContext oc;
   OptInstruments ins;
 } OptArgs;
@@ -150,19 +159,19 @@ parse_opt_args(int argc, char **argv, OptArgs *a)
         a->out = argv[i];
       else if (strcmp(arg, "--params") == 0)
         a->oc.params_path = argv[i];
-      else if (a->have_passes)
+      else if (a->have_passes || a->have_level)
         return cli_usage_error("give one --passes list or one -O level%s", "");
       else if (parse_passes(argv[i], a->pipeline, &a->npipeline) != EXIT_OK)
         return EXIT_USAGE;
       else
         a->have_passes = true;
     } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
-      if (a->have_passes)
+      if (a->have_passes || a->have_level)
         return cli_usage_error("give one --passes list or one -O level (%s)", arg);
-      a->npipeline = opt_pipeline(arg[2] - '0', a->pipeline, MAX_PIPELINE);
-      a->have_passes = true;
+      a->cfg->opt.level = arg[2] - '0';
+      a->have_level = true;
     } else if (strcmp(arg, "--verify-each") == 0) {
-      a->ins.verify_each = true;
+      a->cfg->opt.verify_each = true;
     } else if (strcmp(arg, "--time-passes") == 0) {
       a->ins.time_passes = true;
     } else if (strncmp(arg, "--print-after=", 14) == 0) {
@@ -181,12 +190,15 @@ parse_opt_args(int argc, char **argv, OptArgs *a)
 }
 
 static int
-cmd_opt(int argc, char **argv)
+cmd_opt(int argc, char **argv, CfgOptions *cfg)
 {
-  OptArgs a = {0};
+  OptArgs a = {.cfg = cfg};
   int status = parse_opt_args(argc, argv, &a);
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
+  if (!a.have_passes)
+    a.npipeline = cfg_pipeline(cfg, a.pipeline, MAX_PIPELINE);
+  a.ins.verify_each = cfg->opt.verify_each;
   IrCtx *ctx = ir_ctx_new();
   a.oc.ctx = ctx;
   IrModule *m = cli_load(ctx, a.in, a.ins.verify_each);
@@ -232,9 +244,69 @@ cmd_equal(int argc, char **argv)
   return status;
 }
 
+/* Takes the global options out of argv (wherever they stand) and builds
+ * the configuration: defaults, then --config FILE, then each --set
+ * SECTION.KEY=VALUE in order.  *print is set by --print-config.  Prints
+ * the errors and returns EXIT_INPUT for a bad file, EXIT_USAGE for a bad
+ * option; EXIT_OK otherwise. */
+static int
+load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
+{
+  const char *path = NULL;
+  int n = 1;
+  for (int i = 1; i < *argc; i++) {
+    if (strcmp(argv[i], "--print-config") == 0) {
+      *print = true;
+    } else if (strcmp(argv[i], "--config") == 0) {
+      if (i + 1 == *argc || path)
+        return cli_usage_error("give one --config FILE%s", "");
+      path = argv[++i];
+    } else {
+      argv[n++] = argv[i];
+    }
+  }
+  *argc = n;
+  cfg_defaults(cfg);
+  IrCtx *ctx = ir_ctx_new();
+  int status = path && !cfg_load(ctx, path, cfg) ? EXIT_INPUT : EXIT_OK;
+  n = 1;
+  for (int i = 1; i < *argc && status == EXIT_OK; i++) {
+    if (strcmp(argv[i], "--set") != 0)
+      argv[n++] = argv[i];
+    else if (i + 1 == *argc)
+      status = cli_usage_error("--set needs SECTION.KEY=VALUE%s", "");
+    else if (!cfg_set_arg(ctx, cfg, argv[++i]))
+      status = EXIT_USAGE;
+  }
+  *argc = n;
+  ir_diag_print(ctx, stderr);
+  ir_ctx_free(ctx);
+  return status;
+}
+
+/* rxc --print-config: the effective configuration, as an INI file. */
+static int
+print_config(const CfgOptions *cfg)
+{
+  IrBuf text = {0};
+  cfg_print(cfg, &text);
+  int status = write_output(NULL, &text);
+  ir_buf_free(&text);
+  return status;
+}
+
 int
 main(int argc, char **argv)
 {
+  CfgOptions cfg;
+  bool print = false;
+  int status = load_config(&argc, argv, &cfg, &print);
+  if (status != EXIT_OK)
+    return status;
+  if (print && argc > 1)
+    return cli_usage_error("--print-config takes no command, got '%s'", argv[1]);
+  if (print)
+    return print_config(&cfg);
   if (argc < 2) {
     fputs(usage_text, stderr);
     return EXIT_USAGE;
@@ -251,7 +323,7 @@ main(int argc, char **argv)
   if (strcmp(cmd, "check") == 0)
     return cmd_check(argc - 1, argv + 1);
   if (strcmp(cmd, "opt") == 0)
-    return cmd_opt(argc - 1, argv + 1);
+    return cmd_opt(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "equal") == 0)
     return cmd_equal(argc - 1, argv + 1);
   if (strcmp(cmd, "run") == 0)

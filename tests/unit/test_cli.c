@@ -111,9 +111,9 @@ static void
 test_opt_prints_and_writes(void **state)
 {
   (void)state;
-  expect("opt tests/cli/a.py", 0, "def main(", NULL);
+  expect("opt tests/cli/a.py --passes Normalize", 0, "def main(", NULL);
   unlink("build/cli-opt.py");
-  expect("opt tests/cli/a.py -o build/cli-opt.py", 0, NULL, NULL);
+  expect("opt tests/cli/a.py --passes Normalize -o build/cli-opt.py", 0, NULL, NULL);
   char *text = tu_read_file("build/cli-opt.py");
   assert_non_null(text);
   assert_non_null(strstr(text, "R.multiply(lv, lv)"));
@@ -122,7 +122,7 @@ test_opt_prints_and_writes(void **state)
   expect("equal tests/cli/a.py build/cli-opt.py", 0, NULL, NULL);
   /* bad input: status 1 and no output file, not even a partial one */
   unlink("build/cli-bad.py");
-  expect("opt tests/cli/bad.py -o build/cli-bad.py", 1, NULL, "error:");
+  expect("opt tests/cli/bad.py --passes Normalize -o build/cli-bad.py", 1, NULL, "error:");
   struct stat st;
   assert_int_not_equal(stat("build/cli-bad.py", &st), 0);
   assert_int_not_equal(stat("build/cli-bad.py.tmp", &st), 0);

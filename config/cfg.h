@@ -1,0 +1,115 @@
+/* cfg.h - the build configuration (prefix cfg_): one INI file, read with
+ * inih into one options struct that every stage receives.  Command-line
+ * flags override the file through the same setter (cfg_set), so a key means
+ * the same thing wherever it is given.  The struct holds no pointer into a
+ * context or a file: it can be copied and outlives the IrCtx that loaded it. */
+#ifndef RXC_CFG_H
+#define RXC_CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../ir/ir.h"
+#include "../opt/opt.h"
+
+enum {
+  CFG_NAME_MAX = 64,   /* bytes of an identifier value, with its NUL */
+  CFG_TEXT_MAX = 256,  /* bytes of a free-text value (commands, flags), with its NUL */
+  CFG_MAX_PASSES = 16, /* entries of passes_add / passes_remove */
+  CFG_MAX_BOUNDS = 32, /* upper_bound.NAME entries of [memplan] */
+};
+
+typedef enum {
+  CFG_TARGET_HOST,     /* "host": the machine rxc runs on */
+  CFG_TARGET_CORTEX_M, /* "cortex-m": Arm Cortex-M microcontrollers */
+  CFG_TARGET_RISCV,    /* "riscv": RISC-V cores */
+} CfgTargetKind;
+
+typedef enum {
+  CFG_PLAN_BEST,           /* "best": run every algorithm, keep the smallest arena */
+  CFG_PLAN_GREEDY_SIZE,    /* "greedy_size": place the largest tensors first */
+  CFG_PLAN_GREEDY_BREADTH, /* "greedy_breadth": place tensors in program order */
+} CfgPlanAlgorithm;
+
+typedef enum {
+  CFG_WEIGHTS_INLINE,   /* "inline": static const arrays in NAME.c */
+  CFG_WEIGHTS_SEPARATE, /* "separate": a separate file the caller links or loads */
+} CfgWeights;
+
+typedef enum {
+  CFG_LIBM_BUILTIN, /* "builtin": math functions from rt/, copied into the output */
+  CFG_LIBM_SYSTEM,  /* "system": the toolchain's <math.h> and -lm */
+} CfgLibm;
+
+typedef enum {
+  CFG_JIT_TCC, /* "tcc": libtcc, in process */
+  CFG_JIT_CC,  /* "cc": the system compiler, then dlopen */
+} CfgJitCompiler;
+
+/* A bound for one symbolic dimension: [memplan] upper_bound.NAME = bound. */
+typedef struct {
+  char name[CFG_NAME_MAX]; /* the TIR var's name, e.g. "n" */
+  int64_t bound;           /* >= 1 */
+} CfgBound;
+
+/* Every option of a build, with its default (cfg_defaults) after the
+ * field.  The INI key of each field is its section and name. */
+typedef struct {
+  struct {
+    CfgTargetKind kind;    /* host */
+    int alignment;         /* 64: bytes, of the arena and every tensor in it;
+                              a power of two 1..4096 */
+    char cc[CFG_TEXT_MAX]; /* "cc": the C compiler command for the target */
+  } target;
+  struct {
+    int level;                                    /* 2: pipeline of -O0..-O3 */
+    const OptPass *passes_add[CFG_MAX_PASSES];    /* none: appended to the pipeline */
+    int npasses_add;                              /* 0 */
+    const OptPass *passes_remove[CFG_MAX_PASSES]; /* none: dropped from the pipeline */
+    int npasses_remove;                           /* 0 */
+    bool verify_each;                             /* false: well-formedness after each pass */
+  } opt;
+  struct {
+    CfgPlanAlgorithm algorithm;            /* best */
+    int64_t arena_limit;                   /* 0: bytes; 0 = no limit, otherwise a larger
+                                              plan is a compile-time error */
+    int64_t default_upper_bound;           /* 0: bound of a symbolic dim that has no
+                                              tir_var_upper_bound; 0 = none (an error) */
+    CfgBound upper_bounds[CFG_MAX_BOUNDS]; /* none: per-dim bounds, by var name */
+    int nupper_bounds;                     /* 0 */
+  } memplan;
+  struct {
+    char prefix[CFG_NAME_MAX]; /* "": prefix of generated names; "" = the module name */
+    CfgWeights weights;        /* inline */
+    CfgLibm libm;              /* builtin */
+    bool checks;               /* true: runtime argument and size checks in entries */
+  } codegen;
+  struct {
+    CfgJitCompiler compiler;     /* tcc */
+    char cc_flags[CFG_TEXT_MAX]; /* "-O2": flags for the JIT's compiler */
+  } jit;
+} CfgOptions;
+
+/* config.c */
+/* Sets every field to its default (what config/default.ini states). */
+void cfg_defaults(CfgOptions *o);
+/* Reads the INI file at path over *o: keys present replace fields, others
+ * keep their value.  Every error of the file (unknown section or key, bad
+ * value, duplicate key, syntax error, unreadable file) is reported through
+ * ir_error at its file:line:col, not only the first.  Returns true when
+ * there was none; on error *o is left unchanged. */
+bool cfg_load(IrCtx *ctx, const char *path, CfgOptions *o);
+/* Sets section.key to value (text as in the file; surrounding blanks
+ * ignored), as the file would.  Also takes "upper_bound.NAME" in memplan.
+ * On a bad section, key or value reports an error without location and
+ * returns false with *o unchanged. */
+bool cfg_set(IrCtx *ctx, CfgOptions *o, const char *section, const char *key, const char *value);
+/* Parses "section.key=value" (rxc --set) and applies it with cfg_set. */
+bool cfg_set_arg(IrCtx *ctx, CfgOptions *o, const char *arg);
+/* Appends o as an INI file that cfg_load reads back to the same options. */
+void cfg_print(const CfgOptions *o, IrBuf *out);
+/* The pipeline of o: opt_pipeline(level) without passes_remove, then
+ * passes_add.  Writes up to max passes to out and returns how many. */
+int cfg_pipeline(const CfgOptions *o, const OptPass **out, int max);
+
+#endif
