@@ -99,54 +99,6 @@ select_patterns(Fuser *F, const char *list)
 
 /* --- use counts ---------------------------------------------------------------- */
 
-static void count_seq(RwMap *uses, const IrExpr *seq);
-
-static void
-count_expr(RwMap *uses, const IrExpr *e)
-{
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_EX_VAR:
-    rw_map_put(uses, e, (void *)((uintptr_t)rw_map_get(uses, e) + 1));
-    break;
-  case IR_EX_TUPLE:
-    for (int i = 0; i < e->u.tuple.n; i++)
-      count_expr(uses, e->u.tuple.items[i]);
-    break;
-  case IR_EX_GET:
-    count_expr(uses, e->u.get.tuple);
-    break;
-  case IR_EX_CALL:
-    count_expr(uses, e->u.call.callee);
-    for (int i = 0; i < e->u.call.nargs; i++)
-      count_expr(uses, e->u.call.args[i]);
-    break;
-  case IR_EX_SEQ:
-    count_seq(uses, e);
-    break;
-  case IR_EX_IF:
-    count_expr(uses, e->u.branch.cond);
-    count_seq(uses, e->u.branch.then_);
-    count_seq(uses, e->u.branch.else_);
-    break;
-  case IR_EX_FUNC:
-    count_seq(uses, e->u.func->body);
-    break;
-  default:
-    break;
-  }
-}
-
-static void
-count_seq(RwMap *uses, const IrExpr *seq)
-{
-  for (int i = 0; i < seq->u.seq.nblocks; i++)
-    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
-      count_expr(uses, seq->u.seq.blocks[i].bindings[j].value);
-  count_expr(uses, seq->u.seq.result);
-}
-
 static uintptr_t
 use_count(const Fuser *F, const IrExpr *var)
 {
@@ -435,7 +387,7 @@ opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m)
     if (g->kind != IR_GLOBAL_RELAX || is_offloaded(g->u.relax))
       continue;
     rw_map_free(&F.uses);
-    count_seq(&F.uses, g->u.relax->body);
+    rw_count_uses(g->u.relax, &F.uses);
     IrExpr *body = fuse_seq(&F, g->u.relax->body);
     if (body != g->u.relax->body) {
       IrFunction *f = ir_alloc(oc->ctx, sizeof *f);

@@ -158,55 +158,6 @@ pattern_of(Fuser *fu, const IrPrimFunc *f)
 
 /* --- uses ------------------------------------------------------------------ */
 
-static void count_seq(RwMap *uses, const IrExpr *seq);
-
-static void
-count_expr(RwMap *uses, const IrExpr *e)
-{
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_EX_VAR:
-    rw_map_put(uses, e, (void *)((uintptr_t)rw_map_get(uses, e) + 1));
-    return;
-  case IR_EX_TUPLE:
-    for (int i = 0; i < e->u.tuple.n; i++)
-      count_expr(uses, e->u.tuple.items[i]);
-    return;
-  case IR_EX_GET:
-    count_expr(uses, e->u.get.tuple);
-    return;
-  case IR_EX_CALL:
-    count_expr(uses, e->u.call.callee);
-    for (int i = 0; i < e->u.call.nargs; i++)
-      count_expr(uses, e->u.call.args[i]);
-    return;
-  case IR_EX_SEQ:
-    count_seq(uses, e);
-    return;
-  case IR_EX_IF:
-    count_expr(uses, e->u.branch.cond);
-    count_seq(uses, e->u.branch.then_);
-    count_seq(uses, e->u.branch.else_);
-    return;
-  case IR_EX_FUNC:
-    if (e->u.func && e->u.func->body)
-      count_seq(uses, e->u.func->body);
-    return;
-  default:
-    return;
-  }
-}
-
-static void
-count_seq(RwMap *uses, const IrExpr *seq)
-{
-  for (int i = 0; i < seq->u.seq.nblocks; i++)
-    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
-      count_expr(uses, seq->u.seq.blocks[i].bindings[j].value);
-  count_expr(uses, seq->u.seq.result);
-}
-
 static int
 uses_of(const Fuser *fu, const IrExpr *var)
 {
@@ -605,7 +556,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
       continue;
     rw_map_free(&fu.uses);
     if (g->u.relax->body)
-      count_seq(&fu.uses, g->u.relax->body);
+      rw_count_uses(g->u.relax, &fu.uses);
     funcs[i] = fuse_function(&fu, g->u.relax);
   }
   IrModule *out = rw_module_copy(oc->ctx, m, fu.new_globals.len);
