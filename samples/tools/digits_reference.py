@@ -63,12 +63,17 @@ def test_input(model, test):
     return test["x_mlp"] if model == "digits_mlp" else test["x_cnn"]
 
 
-def predictions(model):
-    """numpy's predicted classes of the held-out digits, from the .npz."""
+def probabilities(model):
+    """numpy's output for the held-out digits, from the .npz."""
     w = dict(np.load(os.path.join(SAMPLES, model + ".npz")))
     test = np.load(os.path.join(SAMPLES, "digits_test.npz"))
     prob, _ = FORWARD[model](w, test_input(model, test))
-    return prob.argmax(axis=1)
+    return prob
+
+
+def predictions(model):
+    """numpy's predicted classes of the held-out digits."""
+    return probabilities(model).argmax(axis=1)
 
 
 def main():
