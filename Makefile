@@ -3,6 +3,8 @@
 #   make check      build and run every test (fails when one fails)
 #   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
 #   make deps       install Debian packages the build needs (as root)
+#   make samples    write the seeded weights of the large sample models
+#   make check-samples  every sample model, the large ones too (minutes)
 #   V=1             show commands
 
 CC ?= cc
@@ -77,7 +79,7 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_LIBS := -lcmocka -linih
 
-DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy
+DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn
 
 .PHONY: all check deps clean format
 all: $(BUILD)/rxc $(BUILD)/librxc.a
@@ -135,3 +137,21 @@ clean:
 demo: $(BUILD)/rxc
 	$(BUILD)/rxc check samples/mlp.py && echo "samples/mlp.py is well-formed"
 	$(BUILD)/rxc opt samples/mlp.py
+
+# ---- sample models (samples/README.md): the seeded weights are generated,
+# not committed; the digits weights are trained and committed.
+SEEDED_WEIGHTS := samples/mobilenet_v2.npz samples/kws_dscnn.npz samples/transformer_block.npz
+
+.PHONY: samples check-samples
+samples: $(SEEDED_WEIGHTS)
+
+$(SEEDED_WEIGHTS): samples/%.npz: samples/tools/gen_weights.py samples/tools/gen_models.py samples/tools/relax_text.py
+	@echo "  GEN     $@"
+	$(Q)/usr/bin/python3 samples/tools/gen_weights.py $*
+
+# Every sample through LegalizeOps in the interpreter (MobileNetV2 too),
+# the digits models against numpy, the seeded models on seeded inputs.
+check-samples: all samples $(BUILD)/tests/test_samples
+	RXC_SAMPLES_ALL=1 ./$(BUILD)/tests/test_samples
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py

@@ -1,0 +1,74 @@
+"""check_digits.py - the digits models in rxc against numpy, prediction by
+prediction.
+
+Runs `rxc run samples/<model>.py --params samples/<model>.npz` on all 360
+held-out digits in one call (the batch n is symbolic), takes the argmax of
+each output row and compares it with numpy's (digits_reference.py).  Also
+checks that each output row is a distribution (finite, sums to 1).  Each
+model runs twice: as written (the interpreter's op kernels) and after
+`rxc opt --passes Normalize,LegalizeOps` (the TIR interpreter on the
+lowered prim_funcs).  Exits 1 on any difference.
+
+    RXC=build/rxc /usr/bin/python3 samples/tools/check_digits.py
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import digits_reference as ref  # noqa: E402
+
+ROOT = os.path.dirname(ref.SAMPLES)
+
+
+def rxc_probabilities(rxc, model, x, passes, extra):
+    """The model's output on x through `rxc run` (plus extra options),
+    after `rxc opt --passes passes` when passes is given."""
+    with tempfile.TemporaryDirectory() as tmp:
+        inp, out = os.path.join(tmp, "x.npy"), os.path.join(tmp, "out.npy")
+        np.save(inp, x)
+        script = os.path.join(ref.SAMPLES, model + ".py")
+        if passes:
+            lowered = os.path.join(tmp, "lowered.py")
+            subprocess.run([rxc, "opt", script, "--passes", passes, "-o", lowered], check=True)
+            script = lowered
+        cmd = [rxc, "run", script,
+               "--params", os.path.join(ref.SAMPLES, model + ".npz"),
+               "--input", "x=" + inp, "--output", out] + extra
+        subprocess.run(cmd, check=True)
+        return np.load(out)
+
+
+def check(rxc, model, test, passes, extra):
+    """Prints the comparison; returns True when every prediction agrees."""
+    labels = test["labels"]
+    start = time.time()
+    prob = rxc_probabilities(rxc, model, ref.test_input(model, test), passes, extra)
+    seconds = time.time() - start
+    want_prob = ref.probabilities(model)
+    pred, want = prob.argmax(axis=1), want_prob.argmax(axis=1)
+    sane = np.isfinite(prob).all() and np.allclose(prob.sum(axis=1), 1, atol=1e-5)
+    agree = (pred == want).sum()
+    print("%s%s: rxc %d/%d = %.4f, numpy %d/%d = %.4f, predictions agree %d/%d, "
+          "max |p - p_numpy| %.1e, rows are distributions: %s (%.2f s)"
+          % (model, " after " + passes if passes else "", (pred == labels).sum(), len(labels), (pred == labels).mean(),
+             (want == labels).sum(), len(labels), (want == labels).mean(),
+             agree, len(labels), np.abs(prob - want_prob).max(), "yes" if sane else "NO", seconds))
+    return sane and agree == len(labels)
+
+
+def main():
+    rxc = os.environ.get("RXC", os.path.join(ROOT, "build", "rxc"))
+    extra = sys.argv[1:]  # e.g. --via cc once rxc has it
+    test = np.load(os.path.join(ref.SAMPLES, "digits_test.npz"))
+    ok = all([check(rxc, model, test, passes, extra)
+              for model in ref.FORWARD for passes in (None, "Normalize,LegalizeOps")])
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
