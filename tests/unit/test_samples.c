@@ -254,20 +254,6 @@ check_sample(const char *path)
   ir_ctx_free(ctx);
 }
 
-/* Does the file at path open with the line "# rxc: large"? */
-static bool
-is_large(const char *path)
-{
-  static const char mark[] = "# rxc: large";
-  char line[64] = "";
-  FILE *f = fopen(path, "r");
-  assert_non_null(f);
-  bool large = fgets(line, sizeof line, f) && strncmp(line, mark, strlen(mark)) == 0 &&
-               (line[strlen(mark)] == '\n' || line[strlen(mark)] == '\0');
-  fclose(f);
-  return large;
-}
-
 static void
 test_every_sample(void **state)
 {
@@ -277,7 +263,7 @@ test_every_sample(void **state)
   bool all = getenv("RXC_SAMPLES_ALL") != NULL;
   assert_true(n >= 3);
   for (int i = 0; i < n; i++) {
-    if (!all && is_large(paths[i])) {
+    if (!all && tu_sample_is_large(paths[i])) {
       printf("  skipped %s (# rxc: large; make check-samples runs it)\n", paths[i]);
       continue;
     }
@@ -293,8 +279,8 @@ static void
 test_large_marker(void **state)
 {
   (void)state;
-  assert_true(is_large("samples/mobilenet_v2.py"));
-  assert_false(is_large("samples/mlp.py"));
+  assert_true(tu_sample_is_large("samples/mobilenet_v2.py"));
+  assert_false(tu_sample_is_large("samples/mlp.py"));
 }
 
 /* The checks can fail: a wrong lowering is caught (a model whose softmax

@@ -66,6 +66,22 @@ tu_free_list(char **paths, int n)
   free(paths);
 }
 
+/* Does the sample at path open with the line "# rxc: large" (a model too
+ * slow for the interpreter in make check; make check-samples runs it)? */
+static inline bool
+tu_sample_is_large(const char *path)
+{
+  static const char mark[] = "# rxc: large";
+  char line[64] = "";
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return false;
+  bool large = fgets(line, sizeof line, f) && strncmp(line, mark, strlen(mark)) == 0 &&
+               (line[strlen(mark)] == '\n' || line[strlen(mark)] == '\0');
+  fclose(f);
+  return large;
+}
+
 /* The diagnostics of ctx as printed by ir_diag_print, malloc'd. */
 static inline char *
 tu_diag_text(const IrCtx *ctx)
