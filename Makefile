@@ -135,8 +135,10 @@ clean:
 # A first look: check and print a sample model.
 .PHONY: demo
 demo: $(BUILD)/rxc
-	$(BUILD)/rxc check samples/mlp.py && echo "samples/mlp.py is well-formed"
-	$(BUILD)/rxc opt samples/mlp.py
+	$(BUILD)/rxc check samples/digits_mlp.py && echo "samples/digits_mlp.py is well-formed"
+	$(BUILD)/rxc opt samples/digits_mlp.py -O2 --params samples/digits_mlp.npz -o $(BUILD)/digits_mlp.O2.py
+	@echo "-O2 pipeline with the trained weights bound: $(BUILD)/digits_mlp.O2.py"
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.
