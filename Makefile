@@ -61,6 +61,9 @@ OPT_SRCS += opt/fuse_by_pattern.c opt/merge_composite.c opt/remove_unused_output
 OPT_SRCS += opt/realize_vdevice.c
 OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt/kill_after_last_use.c
 
+# memory planner
+MP_SRCS := memplan/core.c memplan/validate.c memplan/plan.c memplan/report.c
+
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
@@ -68,7 +71,7 @@ FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_
 CFG_SRCS := config/config.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
-            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(CFG_SRCS)
+            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS)
 MAIN_SRCS := main.c cli.c cli_run.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

@@ -1,0 +1,121 @@
+/*
+ * mp.h - the static memory planner (prefix mp_).
+ *
+ * Two layers.  The core (core.c, validate.c) knows nothing of the IR: it
+ * places buffers with live intervals into one arena and checks a placement
+ * independently.  The IR side (plan.c) reads a Relax function after
+ * CallTIRRewrite and KillAfterLastUse (alloc_storage / alloc_tensor /
+ * kill_*), derives each storage's lifetime and byte size at the upper
+ * bounds of the symbolic dims, decides every "tensor fits its storage"
+ * question with ir/arith (always: nothing emitted; never: a compile-time
+ * error; depends: a runtime precondition), and asks the core for offsets.
+ */
+#ifndef RXC_MP_H
+#define RXC_MP_H
+
+#include "../config/cfg.h"
+#include "../ir/ir.h"
+
+/* ------------------------------------------------------------------ */
+/* core.c, validate.c: buffers in one arena                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  int id;         /* the caller's identifier */
+  int64_t start;  /* first step at which it is live */
+  int64_t end;    /* one past the last step (half-open, as MiniMalloc) */
+  int64_t size;   /* bytes, > 0 */
+  int64_t align;  /* a power of two >= 1 */
+  int kind;       /* pooled algorithm only: buffers of different kinds
+                     (e.g. dtypes) never share a storage */
+  int64_t offset; /* out: byte offset in the arena, a multiple of align */
+} MpBuffer;
+
+typedef enum {
+  MP_ALGO_BEST,          /* the smallest of every algorithm below but pooled */
+  MP_ALGO_GREEDY_SIZE,   /* largest first, first-fit among overlapping ones */
+  MP_ALGO_GREEDY_BREADTH,/* by start time, first-fit */
+  MP_ALGO_EXACT,         /* branch and bound, for small problems (budget) */
+  MP_ALGO_POOLED,        /* TVM's StaticPlanBlockMemory rule, for comparison */
+} MpAlgorithm;
+
+typedef struct {
+  MpAlgorithm algorithm;
+  int64_t budget_ms;     /* time budget of the exact search */
+} MpOptions;
+
+/* Assigns every buffer an offset; returns the arena size in bytes (the
+ * highest end of a placed buffer, rounded up to the largest alignment).
+ * Deterministic: the same input gives the same offsets. */
+int64_t mp_solve(MpBuffer *bufs, int n, const MpOptions *o);
+/* The largest total of bytes live at one step: no plan can be smaller. */
+int64_t mp_lower_bound(const MpBuffer *bufs, int n);
+/* The sum of all sizes (each aligned): one buffer after another. */
+int64_t mp_naive_sum(const MpBuffer *bufs, int n);
+/* Independent check of a placement: every buffer inside [0, arena),
+ * offsets aligned, no two buffers live at one step overlapping in bytes.
+ * On failure writes the first problem to why (when non-NULL). */
+bool mp_validate(const MpBuffer *bufs, int n, int64_t arena, IrBuf *why);
+
+/* ------------------------------------------------------------------ */
+/* plan.c: the plan of a module                                        */
+/* ------------------------------------------------------------------ */
+
+/* A storage of the function and where it lives. */
+typedef struct {
+  const IrExpr *var;     /* the var bound to R.memory.alloc_storage */
+  IrPrimExpr *bytes;     /* its size; symbolic dims allowed */
+  int64_t bytes_max;     /* its size at the upper bounds (-1: unbounded) */
+  int64_t offset;        /* in the arena (when bounded) */
+  IrPrimExpr *offset_expr; /* symbolic offset when a dim is unbounded, else NULL */
+  int64_t start, end;    /* live steps: [first alloc_tensor, last use of any
+                            tensor viewing it] */
+  bool inplace;          /* shares an input's bytes that die here */
+} MpStorage;
+
+/* A condition the generated entry (and the interpreter) checks before
+ * anything is written, e.g. m <= 4. */
+typedef struct {
+  IrPrimExpr *cond;      /* must be true */
+  const char *what;      /* "binding 'alloc': tensor of m * 4 bytes in storage of 16 bytes" */
+  IrLoc loc;
+} MpCheck;
+
+typedef struct {
+  IrSym name;            /* the Relax function */
+  MpStorage *storages;
+  int nstorages;
+  MpCheck *checks;
+  int nchecks;
+  int64_t arena_bytes;   /* at the upper bounds; -1 when unbounded */
+  IrPrimExpr *arena_expr;/* arena size as an expression of the dims when
+                            some dim is unbounded, else NULL */
+  int64_t lower_bound;   /* bytes */
+  int64_t naive_sum;     /* bytes */
+  int64_t pooled_bytes;  /* TVM's StaticPlanBlockMemory rule, for comparison */
+  int ninplace;          /* storages reused in place */
+} MpFunctionPlan;
+
+typedef struct {
+  MpFunctionPlan *funcs; /* one per public Relax function */
+  int nfuncs;
+  int64_t arena_bytes;   /* the largest of the functions' arenas */
+  int64_t align;         /* arena alignment (from the configuration) */
+} MpPlan;
+
+/* Plans every public Relax function of m (which must have explicit memory:
+ * CallTIRRewrite and KillAfterLastUse ran).  A tensor that provably never
+ * fits its storage, or a plan above cfg's arena_limit, is an error
+ * (naming the function, the binding and the sizes); returns NULL then. */
+MpPlan *mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg);
+
+/* report.c */
+typedef enum {
+  MP_FORMAT_TEXT,
+  MP_FORMAT_JSON,
+  MP_FORMAT_SVG,
+} MpFormat;
+
+void mp_plan_print(const MpPlan *p, MpFormat format, IrBuf *out);
+
+#endif
