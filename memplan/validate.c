@@ -7,11 +7,16 @@
  */
 #include "mp.h"
 
+#include <stdarg.h>
+
 static bool
-fail(IrBuf *why, const char *fmt, int a, int b)
+fail(IrBuf *why, const char *fmt, ...)
 {
+  va_list ap;
+  va_start(ap, fmt);
   if (why)
-    ir_buf_printf(why, fmt, a, b);
+    ir_buf_vprintf(why, fmt, ap);
+  va_end(ap);
   return false;
 }
 
@@ -21,9 +26,9 @@ mp_validate(const MpBuffer *bufs, int n, int64_t arena, IrBuf *why)
   for (int i = 0; i < n; i++) {
     const MpBuffer *a = &bufs[i];
     if (a->offset < 0 || a->size <= 0 || a->offset > arena - a->size)
-      return fail(why, "buffer %d lies outside the arena%.0d", a->id, 0);
+      return fail(why, "buffer %d lies outside the arena", a->id);
     if (a->align <= 0 || a->offset % a->align != 0)
-      return fail(why, "buffer %d is not aligned%.0d", a->id, 0);
+      return fail(why, "buffer %d is not aligned", a->id);
   }
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
