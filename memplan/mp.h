@@ -71,6 +71,9 @@ typedef struct {
   int64_t start, end;    /* live steps: [first alloc_tensor, last use of any
                             tensor viewing it] */
   bool inplace;          /* shares an input's bytes that die here */
+  bool output;           /* flows into the function's result: written into
+                            the caller's buffer, never in the arena (such
+                            storages are in MpFunctionPlan.outputs only) */
 } MpStorage;
 
 /* A condition the generated entry (and the interpreter) checks before
@@ -94,6 +97,9 @@ typedef struct {
   int64_t naive_sum;     /* bytes */
   int64_t pooled_bytes;  /* TVM's StaticPlanBlockMemory rule, for comparison */
   int ninplace;          /* storages reused in place */
+  MpStorage *outputs;    /* storages of the result: not in the arena, no
+                            offset; the caller provides their bytes */
+  int noutputs;
 } MpFunctionPlan;
 
 typedef struct {
