@@ -1,12 +1,237 @@
-/* plan.c - stub. */
-#include "mp.h"
+/*
+ * plan.c - the plan of a module: for every public Relax function, its
+ * storages (lifetime.c), the size checks (checks.c), and their offsets in
+ * one arena (the core, core.c).
+ *
+ * A storage's size is its bytes expression at the upper bounds of the
+ * symbolic dims.  Storages with a bounded size are placed by mp_solve with
+ * the configured algorithm.  When some size has no bound, the plan is
+ * symbolic: the bounded storages keep their solved offsets at the start of
+ * the arena, and the unbounded ones follow one after another, their offsets
+ * and the arena size being expressions of the dims (arena_expr) that the
+ * generated code evaluates at run time.  Storages flowing into the result
+ * are outputs, kept apart: the caller provides their bytes.
+ *
+ * Everything the plan returns lives in the context's arena.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_int.h"
+
+static MpAlgorithm
+algorithm_of(CfgPlanAlgorithm a)
+{
+  switch (a) {
+  case CFG_PLAN_GREEDY_SIZE:
+    return MP_ALGO_GREEDY_SIZE;
+  case CFG_PLAN_GREEDY_BREADTH:
+    return MP_ALGO_GREEDY_BREADTH;
+  case CFG_PLAN_BEST:
+  default:
+    return MP_ALGO_BEST;
+  }
+}
+
+static int64_t
+align_up(int64_t v, int64_t a)
+{
+  return (v + a - 1) / a * a;
+}
+
+/* Each storage's size at the upper bounds (-1 when unbounded). */
+static void
+sizes_at_bounds(MpFunc *F)
+{
+  for (int i = 0; i < F->nstorages; i++) {
+    MpStorage *s = &F->storages[i];
+    int64_t lo, hi;
+    s->bytes_max = -1;
+    if (ir_arith_range(F->arith, s->bytes, &lo, &hi) && hi < INT64_MAX / 2)
+      s->bytes_max = hi < 0 ? 0 : hi;
+  }
+}
+
+/* The arena storages with a bounded size, as buffers of the core. */
+static MpBuffer *
+buffers_of(const MpFunc *F, int64_t align, int *n)
+{
+  MpBuffer *b = calloc((size_t)F->nstorages + 1, sizeof *b);
+  *n = 0;
+  for (int i = 0; i < F->nstorages; i++) {
+    const MpStorage *s = &F->storages[i];
+    if (s->output || s->bytes_max < 0)
+      continue;
+    b[(*n)++] = (MpBuffer){.id = i,
+                           .start = s->start,
+                           .end = s->end > s->start ? s->end : s->start + 1,
+                           .size = s->bytes_max > 0 ? s->bytes_max : 1,
+                           .align = align,
+                           .kind = F->kinds[i]};
+  }
+  return b;
+}
+
+/* Names the step where the most bytes are live and what lives there. */
+static void
+note_peak(MpFunc *F, const MpBuffer *b, int n)
+{
+  int64_t best = -1, at = 0;
+  for (int i = 0; i < n; i++) {
+    int64_t live = 0;
+    for (int j = 0; j < n; j++)
+      if (b[j].start <= b[i].start && b[i].start < b[j].end)
+        live += b[j].size;
+    if (live > best) {
+      best = live;
+      at = b[i].start;
+    }
+  }
+  IrBuf list = {0};
+  for (int j = 0; j < n; j++)
+    if (b[j].start <= at && at < b[j].end)
+      ir_buf_printf(&list, "%s'%s' (%lld bytes)", list.len ? ", " : "",
+                    F->storages[b[j].id].var->u.var.name, (long long)b[j].size);
+  const char *where = at < F->nsteps ? mp_binding_name(F->steps[at]) : "return";
+  IrLoc loc = at < F->nsteps ? F->steps[at]->loc : F->f->loc;
+  ir_note(F->ctx, loc, "the largest live point is step %lld (binding '%s'): %lld bytes live in %s",
+          (long long)at, where, (long long)best, list.data ? list.data : "nothing");
+  ir_buf_free(&list);
+}
+
+/* Places the bounded storages; fills offsets and the plan's figures.
+ * Returns false after an arena_limit error. */
+static bool
+place_bounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
+{
+  int n;
+  MpBuffer *b = buffers_of(F, align, &n);
+  MpOptions o = {algorithm_of(F->cfg->memplan.algorithm), 100};
+  int64_t arena = n ? mp_solve(b, n, &o) : 0;
+  for (int i = 0; i < n; i++)
+    F->storages[b[i].id].offset = b[i].offset;
+  p->arena_bytes = align_up(arena, align);
+  p->lower_bound = mp_lower_bound(b, n);
+  p->naive_sum = mp_naive_sum(b, n);
+  MpBuffer *pooled = calloc((size_t)n + 1, sizeof *pooled);
+  memcpy(pooled, b, sizeof *b * (size_t)n);
+  MpOptions po = {MP_ALGO_POOLED, 0};
+  p->pooled_bytes = n ? mp_solve(pooled, n, &po) : 0;
+  free(pooled);
+  int64_t limit = F->cfg->memplan.arena_limit;
+  bool ok = true;
+  if (limit > 0 && p->arena_bytes > limit) {
+    ir_error(F->ctx, F->f->loc,
+             "in function '%s': the arena needs %lld bytes, above arena_limit of %lld bytes",
+             F->fname, (long long)p->arena_bytes, (long long)limit);
+    note_peak(F, b, n);
+    ok = false;
+  }
+  free(b);
+  return ok;
+}
+
+/* Unbounded storages one after another past the bounded part; the arena
+ * size as an expression (and, with an arena_limit, a runtime check). */
+static void
+place_unbounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
+{
+  IrCtx *ctx = F->ctx;
+  IrPrimExpr *end = ir_prim_int(ctx, IR_I64, p->arena_bytes);
+  IrPrimExpr *a = ir_prim_int(ctx, IR_I64, align);
+  bool any = false;
+  for (int i = 0; i < F->nstorages; i++) {
+    MpStorage *s = &F->storages[i];
+    if (s->output || s->bytes_max >= 0)
+      continue;
+    any = true;
+    s->offset = -1;
+    s->offset_expr = ir_arith_simplify(F->arith, end);
+    IrPrimExpr *next = ir_prim_bin(ctx, IR_PE_ADD, end, s->bytes);
+    /* round up to the alignment: (x + a - 1) // a * a */
+    next = ir_prim_bin(ctx, IR_PE_ADD, next, ir_prim_int(ctx, IR_I64, align - 1));
+    end = ir_prim_bin(ctx, IR_PE_MUL, ir_prim_bin(ctx, IR_PE_FLOORDIV, next, a), a);
+  }
+  if (!any)
+    return;
+  p->arena_expr = ir_arith_simplify(F->arith, end);
+  p->arena_bytes = -1;
+  int64_t limit = F->cfg->memplan.arena_limit;
+  if (limit > 0) {
+    MpCheck *c = ir_alloc(ctx, sizeof *c);
+    *c = (MpCheck){ir_prim_bin(ctx, IR_PE_LE, p->arena_expr, ir_prim_int(ctx, IR_I64, limit)),
+                   ir_printf(ctx, "in function '%s': the arena fits arena_limit (%lld bytes)",
+                             F->fname, (long long)limit),
+                   F->f->loc};
+    ir_vec_push(&F->checks, c);
+  }
+}
+
+/* The arena storages and the outputs into p, copied to the context. */
+static void
+split_outputs(MpFunc *F, MpFunctionPlan *p)
+{
+  int nout = 0;
+  for (int i = 0; i < F->nstorages; i++)
+    nout += F->storages[i].output;
+  p->nstorages = F->nstorages - nout;
+  p->noutputs = nout;
+  p->storages = ir_alloc(F->ctx, sizeof *p->storages * (size_t)(p->nstorages + 1));
+  p->outputs = ir_alloc(F->ctx, sizeof *p->outputs * (size_t)(nout + 1));
+  int a = 0, o = 0;
+  for (int i = 0; i < F->nstorages; i++) {
+    MpStorage s = F->storages[i];
+    if (s.output) {
+      s.offset = -1;
+      p->outputs[o++] = s;
+    } else {
+      p->storages[a++] = s;
+    }
+  }
+  p->nchecks = F->checks.len;
+  p->checks = ir_alloc(F->ctx, sizeof *p->checks * (size_t)(p->nchecks + 1));
+  for (int i = 0; i < p->nchecks; i++)
+    p->checks[i] = *(MpCheck *)F->checks.items[i];
+}
+
+/* Plans one function into p; false after reporting errors. */
+static bool
+plan_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g, const CfgOptions *cfg,
+              MpFunctionPlan *p)
+{
+  MpFunc F = {.ctx = ctx, .cfg = cfg, .arith = ir_arith_new(ctx), .fname = g->name,
+              .f = g->u.relax};
+  int64_t align = cfg->target.alignment > 0 ? cfg->target.alignment : 1;
+  p->name = g->name;
+  mp_func_bounds(&F);
+  bool ok = F.f->body && F.f->body->kind == IR_EX_SEQ && mp_func_lifetimes(&F, m);
+  if (ok) {
+    sizes_at_bounds(&F);
+    ok = place_bounded(&F, p, align);
+    place_unbounded(&F, p, align);
+    split_outputs(&F, p);
+  }
+  mp_func_free(&F);
+  return ok;
+}
 
 MpPlan *
 mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg)
 {
-  IrLoc none = {0};
-  (void)m;
-  (void)cfg;
-  ir_error(ctx, none, "the memory planner is not implemented yet");
-  return NULL;
+  MpPlan *plan = ir_alloc(ctx, sizeof *plan);
+  plan->funcs = ir_alloc(ctx, sizeof *plan->funcs * (size_t)(m->nglobals + 1));
+  plan->align = cfg->target.alignment > 0 ? cfg->target.alignment : 1;
+  bool ok = true;
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    if (g->kind != IR_GLOBAL_RELAX || g->u.relax->is_private)
+      continue;
+    MpFunctionPlan *p = &plan->funcs[plan->nfuncs++];
+    ok &= plan_function(ctx, m, g, cfg, p);
+    if (p->arena_bytes < 0 || plan->arena_bytes < 0)
+      plan->arena_bytes = -1;
+    else if (p->arena_bytes > plan->arena_bytes)
+      plan->arena_bytes = p->arena_bytes;
+  }
+  return ok ? plan : NULL;
 }

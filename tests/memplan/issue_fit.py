@@ -1,0 +1,35 @@
+# The known failure of issue 5: a storage of 16 bytes viewed as a float32
+# tensor of symbolic length m.  It fits when m <= 4 and never when m >= 5;
+# test_mp_plan.c adds tir_var_upper_bound / tir_var_lower_bound to the
+# func_attr line to get the three outcomes of the size check.
+# from tvm.script import ir as I
+# from tvm.script import tir as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def exp(var_A: T.handle, var_T_exp: T.handle):
+        T.func_attr({"tir.noalias": True})
+        m = T.int64()
+        A = T.match_buffer(var_A, (m,), "float32")
+        T_exp = T.match_buffer(var_T_exp, (m,), "float32")
+        for i0 in range(m):
+            T_exp[i0] = T.exp(A[i0])
+
+    @R.function
+    def main(x: R.Tensor(("m",), dtype="float32")) -> R.Tensor(("m",), dtype="float32"):
+        m = T.int64()
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        storage: R.Object = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        alloc: R.Tensor((m,), dtype="float32") = R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([m]), R.dtype("float32"), R.prim_value(0))
+        cls.exp(x, alloc)
+        y: R.Tensor((m,), dtype="float32") = alloc
+        storage_1: R.Object = R.memory.alloc_storage(R.shape([m * 4]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        alloc_1: R.Tensor((m,), dtype="float32") = R.memory.alloc_tensor(storage_1, R.prim_value(0), R.shape([m]), R.dtype("float32"), R.prim_value(0))
+        cls.exp(y, alloc_1)
+        R.memory.kill_tensor(alloc)
+        R.memory.kill_storage(storage)
+        z: R.Tensor((m,), dtype="float32") = alloc_1
+        return z

@@ -1,0 +1,438 @@
+/*
+ * test_mp_plan.c - the IR plan (memplan/plan.c, lifetime.c, checks.c): the
+ * three outcomes of the size check on the module of issue 5, lifetimes
+ * (kill_storage, aliases, if/else), outputs kept out of the arena, reuse
+ * across dtypes, symbolic plans, the arena_limit error, and every sample
+ * through the -O2 pipeline with each plan validated independently
+ * (mp_validate) and never above the naive sum.
+ *
+ * Expected steps and sizes are counted by hand from the modules in
+ * tests/memplan/.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../config/cfg.h"
+#include "../../memplan/mp.h"
+#include "../../opt/opt.h"
+#include "testutil.h"
+
+/* The file's text with `from` replaced by `to` (once), malloc'd. */
+static char *
+read_replaced(const char *path, const char *from, const char *to)
+{
+  char *text = tu_read_file(path);
+  assert_non_null(text);
+  if (!from)
+    return text;
+  char *at = strstr(text, from);
+  assert_non_null(at);
+  size_t len = strlen(text) - strlen(from) + strlen(to) + 1;
+  char *out = malloc(len);
+  snprintf(out, len, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  free(text);
+  return out;
+}
+
+/* Plans the module of path (with `from` replaced by `to` when from is
+ * non-NULL) under cfg; the parsed module goes to *m when m is non-NULL. */
+static MpPlan *
+plan_file(IrCtx *ctx, const char *path, const char *from, const char *to, const CfgOptions *cfg,
+          const IrModule **m)
+{
+  char *text = read_replaced(path, from, to);
+  const IrModule *mod = fe_parse_string(ctx, path, text);
+  free(text);
+  assert_non_null(mod);
+  if (m)
+    *m = mod;
+  return mp_plan_module(ctx, mod, cfg);
+}
+
+static const char *FIT = "tests/memplan/issue_fit.py";
+static const char *ATTR = "\"relax.force_pure\": True";
+
+static char *
+prim_text(const IrPrimExpr *e)
+{
+  IrBuf b = {0};
+  ir_prim_expr_print(e, &b);
+  return b.data;
+}
+
+static const MpStorage *
+find(const MpFunctionPlan *p, const char *name, bool output)
+{
+  const MpStorage *s = output ? p->outputs : p->storages;
+  int n = output ? p->noutputs : p->nstorages;
+  for (int i = 0; i < n; i++)
+    if (strcmp(s[i].var->u.var.name, name) == 0)
+      return &s[i];
+  return NULL;
+}
+
+/* The plan's bounded arena storages as buffers of the core: every plan
+ * must pass the independent validator, and stay within the naive sum. */
+static void
+validate(const MpFunctionPlan *p, int64_t align)
+{
+  MpBuffer *b = calloc((size_t)p->nstorages + 1, sizeof *b);
+  int n = 0;
+  for (int i = 0; i < p->nstorages; i++) {
+    const MpStorage *s = &p->storages[i];
+    assert_false(s->output);
+    assert_true(s->start < s->end);
+    if (s->bytes_max < 0)
+      continue;
+    b[n++] = (MpBuffer){.id = i, .start = s->start, .end = s->end,
+                        .size = s->bytes_max ? s->bytes_max : 1, .align = align,
+                        .offset = s->offset};
+  }
+  int64_t arena = p->arena_bytes >= 0 ? p->arena_bytes : INT64_MAX;
+  IrBuf why = {0};
+  bool ok = mp_validate(b, n, arena, &why);
+  if (!ok)
+    print_error("%s: %s\n", p->name, why.data ? why.data : "");
+  assert_true(ok);
+  ir_buf_free(&why);
+  if (p->arena_bytes >= 0) {
+    assert_true(p->arena_bytes <= (p->naive_sum + align - 1) / align * align);
+    assert_true(p->lower_bound <= p->arena_bytes);
+  }
+  for (int i = 0; i < p->noutputs; i++)
+    assert_true(p->outputs[i].output);
+  free(b);
+}
+
+/* --- the three outcomes of the size check ---------------------------- */
+
+static void
+test_fit_proved(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, FIT, ATTR, "\"relax.force_pure\": True, \"tir_var_upper_bound\": {\"m\": 4}",
+                        &cfg, NULL);
+  assert_non_null(p);
+  assert_int_equal(ir_error_count(ctx), 0);
+  assert_int_equal(p->nfuncs, 1);
+  assert_int_equal(p->funcs[0].nchecks, 0);
+  /* storage (16 bytes) is in the arena; storage_1 (m * 4, the result) is not */
+  const MpStorage *s = find(&p->funcs[0], "storage", false);
+  assert_non_null(s);
+  assert_int_equal(s->bytes_max, 16);
+  assert_non_null(find(&p->funcs[0], "storage_1", true));
+  assert_null(find(&p->funcs[0], "storage_1", false));
+  assert_int_equal(p->funcs[0].nstorages, 1);
+  assert_int_equal(p->funcs[0].noutputs, 1);
+  validate(&p->funcs[0], p->align);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_fit_never(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, FIT, ATTR, "\"relax.force_pure\": True, \"tir_var_lower_bound\": {\"m\": 5}",
+                        &cfg, NULL);
+  assert_null(p);
+  assert_int_equal(ir_error_count(ctx), 1);
+  char *text = tu_diag_text(ctx);
+  assert_non_null(strstr(text, "in function 'main', binding 'alloc': tensor of m * 4 bytes never "
+                               "fits in storage of 16 bytes"));
+  assert_non_null(strstr(text, "issue_fit.py:"));
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+/* A constant tensor too large for its storage is an error too. */
+static void
+test_fit_never_constant(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, FIT, "R.memory.alloc_tensor(storage, R.prim_value(0), R.shape([m])",
+                        "R.memory.alloc_tensor(storage, R.prim_value(8), R.shape([3])", &cfg, NULL);
+  assert_null(p);
+  char *text = tu_diag_text(ctx);
+  assert_non_null(strstr(text, "binding 'alloc': tensor of 12 bytes at offset 8 never fits in "
+                               "storage of 16 bytes"));
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+static void
+expect_runtime_check(const char *to, const char *what)
+{
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, FIT, ATTR, to, &cfg, NULL);
+  assert_non_null(p);
+  assert_int_equal(ir_error_count(ctx), 0);
+  assert_int_equal(p->funcs[0].nchecks, 1);
+  char *cond = prim_text(p->funcs[0].checks[0].cond);
+  assert_string_equal(cond, "m <= 4");
+  free(cond);
+  assert_non_null(strstr(p->funcs[0].checks[0].what, what));
+  assert_true(p->funcs[0].checks[0].loc.line > 0);
+  validate(&p->funcs[0], p->align);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_fit_runtime(void **state)
+{
+  (void)state;
+  expect_runtime_check(ATTR, "in function 'main', binding 'alloc': tensor of m * 4 bytes in storage "
+                             "of 16 bytes");
+  expect_runtime_check("\"relax.force_pure\": True, \"tir_var_upper_bound\": {\"m\": 1024}",
+                       "tensor of m * 4 bytes (at most 4096) in storage of 16 bytes");
+}
+
+/* An assert_op precondition before the allocations bounds m. */
+static void
+test_fit_assert(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, FIT, "cls = Module\n",
+                        "cls = Module\n        R.assert_op(R.prim_value(m <= 3))\n", &cfg, NULL);
+  assert_non_null(p);
+  assert_int_equal(p->funcs[0].nchecks, 0);
+  ir_ctx_free(ctx);
+}
+
+/* A bound from the configuration decides the fit and is itself checked. */
+static void
+test_fit_config_bound(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  assert_true(cfg_set(ctx, &cfg, "memplan", "upper_bound.m", "2"));
+  MpPlan *p = plan_file(ctx, FIT, NULL, NULL, &cfg, NULL);
+  assert_non_null(p);
+  assert_int_equal(p->funcs[0].nchecks, 1);
+  char *cond = prim_text(p->funcs[0].checks[0].cond);
+  assert_string_equal(cond, "m <= 2");
+  free(cond);
+  assert_non_null(strstr(p->funcs[0].checks[0].what, "assumes m <= 2"));
+  ir_ctx_free(ctx);
+}
+
+/* --- lifetimes -------------------------------------------------------- */
+
+static void
+expect_live(const MpFunctionPlan *p, const char *name, bool output, int64_t start, int64_t end)
+{
+  const MpStorage *s = find(p, name, output);
+  if (!s)
+    print_error("no storage %s\n", name);
+  assert_non_null(s);
+  if (s->start != start || s->end != end)
+    print_error("%s: [%lld, %lld), expected [%lld, %lld)\n", name, (long long)s->start,
+                (long long)s->end, (long long)start, (long long)end);
+  assert_int_equal(s->start, start);
+  assert_int_equal(s->end, end);
+}
+
+static void
+test_lifetimes(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, "tests/memplan/lifetimes.py", NULL, NULL, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  /* steps: 0 s0, 1 a0, 2 kill_storage(s0), 3 exp(x, a0), 4 t, 5 s1, 6 a1,
+   * 7 g = t[0], 8 exp(g, a1), 9 kill_tensor(a0); the if: 10-12 then,
+   * 13-15 else, 16 y; 17 s4, 18 a4, 19 exp(y, a4); the return is step 20 */
+  expect_live(f, "s0", false, 1, 9);   /* through the tuple and the get, past kill_storage */
+  expect_live(f, "s1", false, 6, 17);  /* used in both branches: the whole if */
+  expect_live(f, "s2", false, 10, 20); /* y views s2 or s3 until step 19 */
+  expect_live(f, "s3", false, 10, 20);
+  expect_live(f, "s4", true, 18, 21);  /* the output */
+  assert_int_equal(f->nstorages, 4);
+  assert_int_equal(f->noutputs, 1);
+  assert_int_equal(f->lower_bound, 48); /* s1, s2, s3 at step 10 */
+  assert_int_equal(f->naive_sum, 3 * 64 + 16);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* Does the core reuse bytes at all (the naive stub does not)? */
+static bool
+core_packs(void)
+{
+  MpBuffer b[2] = {{0, 0, 1, 16, 64, 0, 0}, {1, 1, 2, 16, 64, 0, 0}};
+  MpOptions o = {MP_ALGO_BEST, 10};
+  mp_solve(b, 2, &o);
+  return b[0].offset == b[1].offset;
+}
+
+static void
+test_reuse_across_dtypes(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, "tests/memplan/dtypes.py", NULL, NULL, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  expect_live(f, "s0", false, 1, 6);
+  expect_live(f, "s1", false, 4, 9);
+  expect_live(f, "s2", false, 7, 12);
+  validate(f, p->align);
+  if (core_packs()) {
+    assert_int_equal(find(f, "s0", false)->offset, find(f, "s2", false)->offset);
+    assert_int_equal(f->arena_bytes, 128);
+  }
+  ir_ctx_free(ctx);
+}
+
+/* --- symbolic plans ------------------------------------------------- */
+
+/* The value of e when m is exactly v. */
+static int64_t
+at_m(IrCtx *ctx, const IrModule *mod, const IrPrimExpr *e, int64_t v)
+{
+  const IrFunction *f = ir_module_find(mod, ir_sym(ctx, "main"))->u.relax;
+  IrArith *a = ir_arith_new(ctx);
+  ir_arith_bound(a, f->params[0]->sinfo->u.tensor.shape[0], v, v);
+  int64_t lo, hi;
+  assert_true(ir_arith_range(a, e, &lo, &hi));
+  assert_int_equal(lo, hi);
+  return lo;
+}
+
+static void
+test_symbolic(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const IrModule *mod;
+  MpPlan *p = plan_file(ctx, "tests/memplan/symbolic.py", NULL, NULL, &cfg, &mod);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->arena_bytes, -1);
+  assert_int_equal(p->arena_bytes, -1);
+  assert_non_null(f->arena_expr);
+  assert_int_equal(f->nstorages, 2);
+  assert_int_equal(find(f, "s0", false)->bytes_max, -1);
+  /* one after another, each aligned to 64 bytes */
+  assert_int_equal(at_m(ctx, mod, f->arena_expr, 10), 128);
+  assert_int_equal(at_m(ctx, mod, f->arena_expr, 100), 896);
+  assert_int_equal(at_m(ctx, mod, find(f, "s0", false)->offset_expr, 100), 0);
+  assert_int_equal(at_m(ctx, mod, find(f, "s1", false)->offset_expr, 100), 448);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+
+  /* with a bound: planned at it */
+  ctx = ir_ctx_new();
+  p = plan_file(ctx, "tests/memplan/symbolic.py", ATTR,
+                "\"relax.force_pure\": True, \"tir_var_upper_bound\": {\"m\": 100}", &cfg, NULL);
+  assert_non_null(p);
+  f = &p->funcs[0];
+  assert_null(f->arena_expr);
+  assert_int_equal(find(f, "s0", false)->bytes_max, 400);
+  assert_null(find(f, "s0", false)->offset_expr);
+  assert_true(f->arena_bytes >= 896); /* s0 and s1 are live together at step 5 */
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_arena_limit(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  assert_true(cfg_set(ctx, &cfg, "memplan", "arena_limit", "100"));
+  MpPlan *p = plan_file(ctx, "tests/memplan/lifetimes.py", NULL, NULL, &cfg, NULL);
+  assert_null(p);
+  char *text = tu_diag_text(ctx);
+  assert_non_null(strstr(text, "in function 'main': the arena needs "));
+  assert_non_null(strstr(text, "above arena_limit of 100 bytes"));
+  assert_non_null(strstr(text, "the largest live point is step 10 (binding 's2'): 48 bytes live "
+                               "in 's1' (16 bytes), 's2' (16 bytes), 's3' (16 bytes)"));
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+/* --- every sample through -O2 ---------------------------------------- */
+
+static void
+test_samples(void **state)
+{
+  (void)state;
+  int n;
+  char **paths = tu_list_py("samples", &n);
+  assert_true(n > 0);
+  const OptPass *passes[64];
+  int npasses = opt_pipeline(2, passes, 64);
+  int planned = 0;
+  for (int i = 0; i < n; i++) {
+    if (tu_sample_is_large(paths[i]))
+      continue;
+    IrCtx *ctx = ir_ctx_new();
+    const IrModule *m = fe_parse_file(ctx, paths[i]);
+    assert_non_null(m);
+    OptContext oc = {ctx, NULL, NULL};
+    OptInstruments ins = {0};
+    const IrModule *o = opt_run(&oc, m, passes, npasses, &ins);
+    assert_non_null(o);
+    CfgOptions cfg;
+    cfg_defaults(&cfg);
+    MpPlan *p = mp_plan_module(ctx, o, &cfg);
+    if (!p)
+      ir_diag_print(ctx, stderr);
+    assert_non_null(p);
+    assert_true(p->nfuncs >= 1);
+    for (int k = 0; k < p->nfuncs; k++) {
+      const MpFunctionPlan *f = &p->funcs[k];
+      assert_true(f->arena_bytes > 0); /* every sample has bounded intermediates */
+      assert_int_equal(f->nchecks, 0);
+      assert_true(f->noutputs >= 1);
+      validate(f, p->align);
+    }
+    planned++;
+    ir_ctx_free(ctx);
+  }
+  assert_true(planned >= 5);
+  tu_free_list(paths, n);
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fit_proved),       cmocka_unit_test(test_fit_never),
+      cmocka_unit_test(test_fit_never_constant), cmocka_unit_test(test_fit_runtime),
+      cmocka_unit_test(test_fit_assert),       cmocka_unit_test(test_fit_config_bound),
+      cmocka_unit_test(test_lifetimes),        cmocka_unit_test(test_reuse_across_dtypes),
+      cmocka_unit_test(test_symbolic),         cmocka_unit_test(test_arena_limit),
+      cmocka_unit_test(test_samples),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
