@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../config/cfg.h"
+#include "../../interp/interp.h"
 #include "../../memplan/mp.h"
 #include "../../opt/opt.h"
 #include "testutil.h"
@@ -199,6 +200,34 @@ test_fit_runtime(void **state)
                              "of 16 bytes");
   expect_runtime_check("\"relax.force_pure\": True, \"tir_var_upper_bound\": {\"m\": 1024}",
                        "tensor of m * 4 bytes (at most 4096) in storage of 16 bytes");
+}
+
+/* The interpreter performs the same check when the tensor is carved:
+ * m = 4 runs, m = 5 is refused at alloc_tensor, as "m <= 4" says. */
+static void
+test_fit_interpreter(void **state)
+{
+  (void)state;
+  for (int64_t m = 4; m <= 5; m++) {
+    IrCtx *ctx = ir_ctx_new();
+    char *text = tu_read_file(FIT);
+    const IrModule *mod = fe_parse_string(ctx, FIT, text);
+    free(text);
+    assert_non_null(mod);
+    Interp *in = interp_new(ctx, mod, NULL);
+    Value *x = op_tensor_new(ctx, IR_F32, 1, &m, (IrLoc){0});
+    Value *r = interp_call(in, "main", &x, 1);
+    if (m == 4) {
+      assert_non_null(r);
+      assert_int_equal(ir_error_count(ctx), 0);
+    } else {
+      assert_null(r);
+      char *diag = tu_diag_text(ctx);
+      assert_non_null(strstr(diag, "does not fit in storage of 16 bytes"));
+      free(diag);
+    }
+    ir_ctx_free(ctx);
+  }
 }
 
 /* An assert_op precondition before the allocations bounds m. */
@@ -429,6 +458,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fit_proved),       cmocka_unit_test(test_fit_never),
       cmocka_unit_test(test_fit_never_constant), cmocka_unit_test(test_fit_runtime),
+      cmocka_unit_test(test_fit_interpreter),
       cmocka_unit_test(test_fit_assert),       cmocka_unit_test(test_fit_config_bound),
       cmocka_unit_test(test_lifetimes),        cmocka_unit_test(test_reuse_across_dtypes),
       cmocka_unit_test(test_symbolic),         cmocka_unit_test(test_arena_limit),
