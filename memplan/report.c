@@ -405,10 +405,11 @@ svg_axes(IrBuf *out, const SvgScale *sc)
                 SVG_LEFT, bottom, right, bottom);
   ir_buf_printf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n",
                 SVG_LEFT, bottom, SVG_LEFT, svg_y(sc, sc->top));
-  int64_t every = (sc->steps + 9) / 10;
-  for (int64_t t = 0; t <= sc->steps; t += every)
+  int64_t every = (sc->steps + 9) / 10; /* at most ten step labels */
+  double half = (svg_x(sc, 1) - svg_x(sc, 0)) / 2;
+  for (int64_t t = 0; t < sc->steps; t += every) /* a step is a column */
     ir_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n",
-                  svg_x(sc, t), bottom + 15, (long long)t);
+                  svg_x(sc, t) + half, bottom + 15, (long long)t);
   for (int i = 0; i <= 4; i++) {
     int64_t b = sc->top * i / 4;
     ir_buf_printf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%lld</text>\n",
@@ -470,6 +471,8 @@ svg_title(IrBuf *out, const MpFunctionPlan *f, double y0, int undrawn)
   svg_escaped(out, f->name ? f->name : "?");
   if (f->arena_bytes >= 0)
     ir_buf_printf(out, ": arena %lld bytes", (long long)f->arena_bytes);
+  if (f->arena_bytes >= 0 && f->lower_bound >= 0)
+    ir_buf_printf(out, ", lower bound %lld", (long long)f->lower_bound);
   else
     ir_buf_puts(out, ": arena unbounded (computed at run time)");
   if (undrawn > 0)
