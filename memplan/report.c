@@ -12,6 +12,8 @@
  */
 #include "mp.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
@@ -22,6 +24,47 @@ static const char *
 binding_name(const MpStorage *s)
 {
   return s->var && s->var->kind == IR_EX_VAR ? s->var->u.var.name : "?";
+}
+
+/* The storages' names as the printer gives them: distinct vars that share
+ * a name print as "x", "x_1", "x_2", ... in binding order (the order the
+ * storages are listed in), so the report names what `rxc opt` prints. */
+typedef struct {
+  char **names; /* one a storage, heap */
+  int n;
+} Names;
+
+static bool
+name_taken(const Names *nm, int upto, const char *name)
+{
+  for (int j = 0; j < upto; j++)
+    if (strcmp(nm->names[j], name) == 0)
+      return true;
+  return false;
+}
+
+static Names
+names_new(const MpFunctionPlan *f)
+{
+  Names nm = {calloc((size_t)f->nstorages + 1, sizeof *nm.names), f->nstorages};
+  for (int i = 0; i < f->nstorages; i++) {
+    const char *base = binding_name(&f->storages[i]);
+    size_t len = strlen(base) + 24;
+    char *name = malloc(len);
+    snprintf(name, len, "%s", base);
+    for (int k = 1; name_taken(&nm, i, name); k++)
+      snprintf(name, len, "%s_%d", base, k);
+    nm.names[i] = name;
+  }
+  return nm;
+}
+
+static void
+names_free(Names *nm)
+{
+  for (int i = 0; i < nm->n; i++)
+    free(nm->names[i]);
+  free(nm->names);
 }
 
 /* Is e a size that only the dims decide (not a plain integer)? */
@@ -78,9 +121,9 @@ text_ratio(IrBuf *out, const char *label, int64_t num, int64_t den)
 /* One row of the storage table: binding, bytes, live steps, offset, then
  * the symbolic size and "in-place" when they apply. */
 static void
-text_storage(IrBuf *out, const MpStorage *s, int width)
+text_storage(IrBuf *out, const MpStorage *s, const char *name, int width)
 {
-  ir_buf_printf(out, "  %-*s ", width, binding_name(s));
+  ir_buf_printf(out, "  %-*s ", width, name);
   if (s->bytes_max < 0)
     ir_buf_printf(out, "%10s", "unbounded");
   else
@@ -108,18 +151,20 @@ text_storage(IrBuf *out, const MpStorage *s, int width)
 static void
 text_table(IrBuf *out, const MpFunctionPlan *f)
 {
-  int width = (int)strlen("binding");
-  for (int i = 0; i < f->nstorages; i++) {
-    int n = (int)strlen(binding_name(&f->storages[i]));
-    width = n > width ? n : width;
-  }
   if (f->nstorages == 0) {
     ir_buf_puts(out, "  no storage in the arena\n");
     return;
   }
+  Names nm = names_new(f);
+  int width = (int)strlen("binding");
+  for (int i = 0; i < f->nstorages; i++) {
+    int n = (int)strlen(nm.names[i]);
+    width = n > width ? n : width;
+  }
   ir_buf_printf(out, "  %-*s %10s  %-10s %10s\n", width, "binding", "bytes", "live", "offset");
   for (int i = 0; i < f->nstorages; i++)
-    text_storage(out, &f->storages[i], width);
+    text_storage(out, &f->storages[i], nm.names[i], width);
+  names_free(&nm);
 }
 
 static void
@@ -228,10 +273,10 @@ json_ratio(IrBuf *out, const char *key, int64_t num, int64_t den)
 }
 
 static void
-json_storage(IrBuf *out, const MpStorage *s)
+json_storage(IrBuf *out, const MpStorage *s, const char *name)
 {
   ir_buf_puts(out, "{\"binding\": ");
-  json_str(out, binding_name(s));
+  json_str(out, name);
   ir_buf_puts(out, ", ");
   json_bytes(out, "bytes", s->bytes_max);
   ir_buf_puts(out, ", ");
@@ -286,10 +331,12 @@ json_function(IrBuf *out, const MpFunctionPlan *f)
   ir_buf_puts(out, "    {\n      \"name\": ");
   json_str(out, f->name);
   ir_buf_puts(out, ",\n      \"storages\": [");
+  Names nm = names_new(f);
   for (int i = 0; i < f->nstorages; i++) {
     ir_buf_puts(out, i ? ",\n        " : "\n        ");
-    json_storage(out, &f->storages[i]);
+    json_storage(out, &f->storages[i], nm.names[i]);
   }
+  names_free(&nm);
   ir_buf_puts(out, f->nstorages ? "\n      ],\n" : "],\n");
   json_figures(out, f);
   ir_buf_puts(out, "      \"checks\": [");
@@ -426,9 +473,8 @@ svg_axes(IrBuf *out, const SvgScale *sc)
 /* One storage: a rectangle over its live steps and its bytes, with a
  * tooltip, and its binding inside when the name fits. */
 static void
-svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, int index)
+svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name, int index)
 {
-  const char *name = binding_name(s);
   double x = svg_x(sc, s->start), w = svg_x(sc, s->end + 1) - x;
   double y = svg_y(sc, s->offset + s->bytes_max), h = svg_y(sc, s->offset) - y;
   ir_buf_printf(out,
@@ -489,9 +535,11 @@ svg_function(IrBuf *out, const MpFunctionPlan *f, double y0)
     undrawn += !svg_drawable(&f->storages[i]);
   svg_title(out, f, y0, undrawn);
   svg_axes(out, &sc);
+  Names nm = names_new(f);
   for (int i = 0; i < f->nstorages; i++)
     if (svg_drawable(&f->storages[i]))
-      svg_storage(out, &sc, &f->storages[i], i);
+      svg_storage(out, &sc, &f->storages[i], nm.names[i], i);
+  names_free(&nm);
   svg_lower_bound(out, &sc, f->lower_bound);
 }
 

@@ -418,6 +418,34 @@ test_svg_symbolic(void **state)
   free(svg);
 }
 
+/* Distinct vars that share a name are told apart as the printer does:
+ * "storage", "storage_1", "storage_2" in binding order. */
+static void
+test_duplicate_names(void **state)
+{
+  Fixture *f = *state;
+  IrLoc none = {0};
+  for (int i = 1; i < 3; i++)
+    f->main_st[i].var = ir_var_new(f->ctx, ir_sym(f->ctx, "storage"), NULL, false, none);
+  f->plan.nfuncs = 1;
+  char *text = report(&f->plan, MP_FORMAT_TEXT);
+  assert_non_null(strstr(text, "\n  binding        bytes  live           offset\n"
+                               "  storage         4096  0..1                0\n"
+                               "  storage_1       2048  1..2             4096  bytes = n * 128\n"
+                               "  storage_2       1024  2..3                0  in-place\n"));
+  free(text);
+  char *json = report(&f->plan, MP_FORMAT_JSON);
+  assert_true(python_accepts(json, "import json,sys\n"
+                                   "d = json.load(sys.stdin)\n"
+                                   "s = d[\"functions\"][0][\"storages\"]\n"
+                                   "b = [x[\"binding\"] for x in s]\n"
+                                   "assert b == [\"storage\", \"storage_1\", \"storage_2\"], b\n"));
+  free(json);
+  char *svg = report(&f->plan, MP_FORMAT_SVG);
+  assert_non_null(strstr(svg, "<title>storage_2: 1024 bytes at offset 0, steps 2..3, in place</title>"));
+  free(svg);
+}
+
 /* ------------------------------------------------------------------ */
 /* rxc plan                                                            */
 /* ------------------------------------------------------------------ */
@@ -522,6 +550,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_text, setup, teardown),
       cmocka_unit_test(test_text_no_function),
+      cmocka_unit_test_setup_teardown(test_duplicate_names, setup, teardown),
       cmocka_unit_test_setup_teardown(test_json, setup, teardown),
       cmocka_unit_test(test_xml_checker_rejects),
       cmocka_unit_test_setup_teardown(test_svg_bounded, setup, teardown),
