@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "config/cfg.h"
 #include "ir/ir.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -23,5 +24,8 @@ bool cli_write_file(const char *path, const IrBuf *data);
 /* cli_run.c: rxc run, rxc equiv (argv[0] is the verb) */
 int cmd_run(int argc, char **argv);
 int cmd_equiv(int argc, char **argv);
+
+/* cli_plan.c: rxc plan (argv[0] is the verb); -O sets cfg's [opt] level */
+int cmd_plan(int argc, char **argv, CfgOptions *cfg);
 
 #endif

@@ -30,6 +30,8 @@ static const char usage_text[] =
     "  run FILE --input NAME=x.npy... [--output out.npy]\n"
     "                       evaluate a function in the reference interpreter\n"
     "  equiv A B            exit 0 when A and B give the same outputs on random inputs\n"
+    "  plan FILE [--format text|json|svg] [-o OUT]\n"
+    "                       print the static memory plan: offsets, arena size, lower bound\n"
     "\n"
     "options:\n"
     "  -h, --help           show help (also: rxc <command> --help)\n"
@@ -330,5 +332,7 @@ main(int argc, char **argv)
     return cmd_run(argc - 1, argv + 1);
   if (strcmp(cmd, "equiv") == 0)
     return cmd_equiv(argc - 1, argv + 1);
+  if (strcmp(cmd, "plan") == 0)
+    return cmd_plan(argc - 1, argv + 1, &cfg);
   return cli_usage_error("unknown command '%s'", cmd);
 }
