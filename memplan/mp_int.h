@@ -16,7 +16,7 @@
 /* Units of search work (candidate offsets examined against a placed
  * buffer) per millisecond of budget: the budget is counted in work, not
  * in wall time, so that results do not depend on the machine's speed. */
-#define MP_WORK_PER_MS 40000
+#define MP_WORK_PER_MS 60000
 /* budget_ms <= 0 in MpOptions means this. */
 #define MP_DEFAULT_BUDGET_MS 100
 

@@ -91,25 +91,26 @@ test_greedy_size_suboptimal(void **state)
   assert_int_equal(solve_checked(b, 4, MP_ALGO_BEST, 100, NULL), 5);
 }
 
-/* Both greedy orders fail, the exact search does not.  Lifetimes (steps
- * 0..5):  P 4 bytes [0,2), Q 4 [0,4), R 2 [2,6), S 2 [4,6), T 4 [2,4)...
- * worked out in the comment of each figure below. */
+/* Both greedy orders fail, the exact search does not:
+ *   A 2 bytes [2,4), B 2 [3,5), C 2 [1,4), D 3 [0,2).
+ * Live: step 1 C+D = 5, step 3 A+B+C = 6: the lower bound is 6.
+ * By size: D, then C (longest of the 2-byte ones), A, B: D@0, C@3 (above
+ * D), A@0 (D died at 2), B: A at [0,2) and C at [3,5) leave a 1-byte gap,
+ * so B@5: arena 7.  By start: D, C, A, B: the same offsets, 7.
+ * Optimum 6: C@0, D@2, A@2, B@4 (D meets only C).  BEST takes it from the
+ * exact search. */
 static void
 test_exact_beats_both_greedy(void **state)
 {
   (void)state;
-  /* Big X (6 bytes) over [0,3) and Y (6) over [3,6) do not meet; small
-   * u (2) over [2,4) meets both.  By size: X@0, Y@0, u@6: 8.  By start:
-   * X@0, u@6 (above X), Y@0 (u at 6 is free of it): 8.  Optimum:
-   * u must sit beside both X and Y, so 6 + 2 = 8 is optimal too: the lower
-   * bound (8 at step 2) is reached; the exact search must not do worse. */
-  MpBuffer b[] = {buf(0, 0, 3, 6, 1), buf(1, 3, 6, 6, 1), buf(2, 2, 4, 2, 1)};
-  assert_int_equal(mp_lower_bound(b, 3), 8);
-  assert_int_equal(solve_checked(b, 3, MP_ALGO_EXACT, 100, NULL), 8);
-  /* The classic of the ascending staircase: the lower bound is not always
-   * reachable.  Three buffers pairwise live together need their sum. */
-  MpBuffer c[] = {buf(0, 0, 3, 5, 1), buf(1, 1, 4, 5, 1), buf(2, 2, 5, 5, 1)};
-  assert_int_equal(solve_checked(c, 3, MP_ALGO_BEST, 100, NULL), 15);
+  MpBuffer b[] = {buf(0, 2, 4, 2, 1), buf(1, 3, 5, 2, 1), buf(2, 1, 4, 2, 1), buf(3, 0, 2, 3, 1)};
+  MpBuffer out[4];
+  assert_int_equal(mp_lower_bound(b, 4), 6);
+  assert_int_equal(solve_checked(b, 4, MP_ALGO_GREEDY_SIZE, 0, out), 7);
+  assert_int_equal(out[1].offset, 5);
+  assert_int_equal(solve_checked(b, 4, MP_ALGO_GREEDY_BREADTH, 0, NULL), 7);
+  assert_int_equal(solve_checked(b, 4, MP_ALGO_EXACT, 100, NULL), 6);
+  assert_int_equal(solve_checked(b, 4, MP_ALGO_BEST, 100, NULL), 6);
 }
 
 /* Alignment: two 1-byte buffers of alignment 64 live at once need 0 and
@@ -310,7 +311,7 @@ test_minimalloc(void **state)
     assert_true(n > 0);
     int64_t lower = mp_lower_bound(b, n);
     int64_t greedy = solve_checked(b, n, MP_ALGO_GREEDY_SIZE, 0, NULL);
-    int64_t best = solve_checked(b, n, MP_ALGO_BEST, 1500, NULL);
+    int64_t best = solve_checked(b, n, MP_ALGO_BEST, 1000, NULL);
     int64_t pooled = solve_checked(b, n, MP_ALGO_POOLED, 0, NULL);
     assert_true(lower <= 1048576);
     assert_true(lower <= best && best <= greedy);
