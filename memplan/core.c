@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* a + b for b >= 0, INT64_MAX when that does not fit. */
 int64_t
 mp_add_sat(int64_t a, int64_t b)
 {
@@ -43,7 +44,7 @@ mp_align_up(int64_t v, int64_t align)
 {
   if (v > INT64_MAX - (align - 1))
     return INT64_MAX;
-  return (v + align - 1) & ~(align - 1);
+  return (v + (align - 1)) & ~(align - 1);
 }
 
 int64_t

@@ -17,8 +17,8 @@
  * MiniMalloc (Moffitt, ASPLOS 2023), without its further cuts.
  *
  * Budgets count work (placed buffers examined), not time, so the result
- * does not depend on the machine; a wall-clock guard at several times the
- * budget only protects against a far slower machine than calibrated.
+ * does not depend on the machine; a wall-clock guard at ten times the
+ * budget (plus a second) only protects against a far slower machine than calibrated.
  */
 #include "mp_int.h"
 
@@ -46,6 +46,11 @@ now_ms(void)
 }
 
 typedef struct {
+  int64_t offset;
+  int index;
+} Branch;
+
+typedef struct {
   MpBuffer *bufs;
   int n;
   int64_t max_align;
@@ -57,16 +62,12 @@ typedef struct {
   int ntimes;         /* distinct start steps */
   bool *live;         /* n * ntimes: buffer i live at start step k */
   int64_t *unplaced;  /* ntimes: bytes of unplaced buffers live at step k */
+  Branch *branches;   /* n * (n + 1) per depth: the branches of each level */
   int64_t work;       /* placed buffers examined so far */
   int64_t work_limit;
   int64_t deadline;   /* wall-clock guard, now_ms() units */
   bool stop;
 } Search;
-
-typedef struct {
-  int64_t offset;
-  int index;
-} Branch;
 
 static int
 branch_cmp(const void *pa, const void *pb)
@@ -164,7 +165,7 @@ search(Search *s, int depth, int64_t low, int last, int64_t top)
   for (int k = 0; k < s->ntimes; k++)
     most = s->unplaced[k] > most ? s->unplaced[k] : most;
   bound = mp_add_sat(low, most) > bound ? mp_add_sat(low, most) : bound;
-  Branch *br = xcalloc((size_t)s->n * ((size_t)s->n + 1), sizeof *br);
+  Branch *br = s->branches + (size_t)depth * (size_t)s->n * ((size_t)s->n + 1);
   int nbr = 0;
   for (int u = 0; u < s->n && mp_align_up(bound, s->max_align) < s->best; u++) {
     if (s->placed[u])
@@ -187,7 +188,6 @@ search(Search *s, int depth, int64_t low, int last, int64_t top)
       place(s, u, 0, +1);
     }
   }
-  free(br);
 }
 
 static int
@@ -239,9 +239,10 @@ mp_exact_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t budget_ms)
     for (int j = 0; j < n; j++)
       s.together[i * n + j] = i != j && mp_live_together(&bufs[i], &bufs[j]);
   s.placed = xcalloc((size_t)n, sizeof *s.placed);
+  s.branches = xcalloc((size_t)n * (size_t)n * ((size_t)n + 1), sizeof *s.branches);
   init_times(&s);
   s.work_limit = budget_ms * MP_WORK_PER_MS;
-  s.deadline = now_ms() + 4 * budget_ms + 100;
+  s.deadline = now_ms() + 10 * budget_ms + 1000;
   search(&s, 0, 0, -1, 0);
   for (int i = 0; i < n; i++)
     bufs[i].offset = s.best_off[i];
@@ -250,6 +251,7 @@ mp_exact_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t budget_ms)
   free(s.placed);
   free(s.live);
   free(s.unplaced);
+  free(s.branches);
   return s.best;
 }
 
@@ -280,7 +282,7 @@ mp_local_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t budget_ms)
   mp_order_by_size(bufs, n, order);
   int64_t best = incumbent, work = 0, limit = budget_ms * MP_WORK_PER_MS;
   int64_t current = mp_first_fit(bufs, n, order, &work);
-  int64_t deadline = now_ms() + 4 * budget_ms + 100;
+  int64_t deadline = now_ms() + 10 * budget_ms + 1000;
   uint64_t rng = 0x9E3779B97F4A7C15u ^ (uint64_t)n;
   while (work < limit && best > target && now_ms() <= deadline) {
     int i = (int)(xorshift64(&rng) % (uint64_t)n), j = (int)(xorshift64(&rng) % (uint64_t)n);
