@@ -62,7 +62,8 @@ OPT_SRCS += opt/realize_vdevice.c
 OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt/kill_after_last_use.c
 
 # memory planner
-MP_SRCS := memplan/core.c memplan/validate.c memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
+MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
+           memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
