@@ -18,7 +18,7 @@
 
 static const char plan_help[] =
     "usage: rxc plan FILE [--params W.npz] [--format text|json|svg] [-o OUT]\n"
-    "                [-O0..-O3] [--fn NAME]\n"
+    "                [-O0..-O3] [--fn NAME] [--algorithm NAME]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
     "unless --config, --set or -O says otherwise; every level ends with\n"
     "CallTIRRewrite and KillAfterLastUse) and plans each public Relax\n"
@@ -32,6 +32,8 @@ static const char plan_help[] =
     "  --format svg    the arena as a steps x bytes chart, one rectangle a storage\n"
     "  --params W.npz  main's weights, bound by BindParams\n"
     "  --fn NAME       only the function NAME\n"
+    "  --algorithm A   best, greedy_size, greedy_breadth, exact or pooled (TVM's\n"
+    "                  rule, for comparison); overrides [memplan] algorithm\n"
     "The [memplan] section of the configuration sets the algorithm, the\n"
     "arena limit and the upper bounds of symbolic dims; [target] alignment\n"
     "the alignment.\n";
@@ -55,6 +57,12 @@ plan_option(const char *opt, const char *value, PlanArgs *a)
     a->oc.params_path = value;
   } else if (strcmp(opt, "--fn") == 0) {
     a->fn = value;
+  } else if (strcmp(opt, "--algorithm") == 0) {
+    IrCtx *ctx = ir_ctx_new();
+    bool ok = cfg_set(ctx, a->cfg, "memplan", "algorithm", value);
+    ir_diag_print(ctx, stderr);
+    ir_ctx_free(ctx);
+    return ok ? EXIT_OK : EXIT_USAGE;
   } else if (strcmp(value, "text") == 0) {
     a->format = MP_FORMAT_TEXT;
   } else if (strcmp(value, "json") == 0) {
@@ -77,7 +85,8 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
       fputs(plan_help, stdout);
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||
-               strcmp(arg, "--format") == 0 || strcmp(arg, "--fn") == 0) {
+               strcmp(arg, "--format") == 0 || strcmp(arg, "--fn") == 0 ||
+               strcmp(arg, "--algorithm") == 0) {
       if (++i == argc)
         return cli_usage_error("%s needs a value", arg);
       if (plan_option(arg, argv[i], a) != EXIT_OK)

@@ -29,6 +29,8 @@ typedef enum {
   CFG_PLAN_BEST,           /* "best": run every algorithm, keep the smallest arena */
   CFG_PLAN_GREEDY_SIZE,    /* "greedy_size": place the largest tensors first */
   CFG_PLAN_GREEDY_BREADTH, /* "greedy_breadth": place tensors in program order */
+  CFG_PLAN_EXACT,          /* "exact": branch and bound (small problems; else greedy_size) */
+  CFG_PLAN_POOLED,         /* "pooled": TVM's StaticPlanBlockMemory rule, for comparison */
 } CfgPlanAlgorithm;
 
 typedef enum {

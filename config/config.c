@@ -55,7 +55,7 @@ _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
 static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", NULL};
 
 static const char *const kind_words[] = {"host", "cortex-m", "riscv", NULL};
-static const char *const plan_words[] = {"best", "greedy_size", "greedy_breadth", NULL};
+static const char *const plan_words[] = {"best", "greedy_size", "greedy_breadth", "exact", "pooled", NULL};
 static const char *const weights_words[] = {"inline", "separate", NULL};
 static const char *const libm_words[] = {"builtin", "system", NULL};
 static const char *const jit_words[] = {"tcc", "cc", NULL};

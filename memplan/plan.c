@@ -27,6 +27,10 @@ algorithm_of(CfgPlanAlgorithm a)
     return MP_ALGO_GREEDY_SIZE;
   case CFG_PLAN_GREEDY_BREADTH:
     return MP_ALGO_GREEDY_BREADTH;
+  case CFG_PLAN_EXACT:
+    return MP_ALGO_EXACT;
+  case CFG_PLAN_POOLED:
+    return MP_ALGO_POOLED;
   case CFG_PLAN_BEST:
   default:
     return MP_ALGO_BEST;

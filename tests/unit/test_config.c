@@ -241,6 +241,10 @@ test_value_spellings(void **state)
   assert_int_equal(o.target.kind, CFG_TARGET_CORTEX_M);
   assert_true(cfg_set(ctx, &o, "memplan", "algorithm", "greedy_breadth"));
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_GREEDY_BREADTH);
+  assert_true(cfg_set(ctx, &o, "memplan", "algorithm", "pooled"));
+  assert_int_equal(o.memplan.algorithm, CFG_PLAN_POOLED);
+  assert_true(cfg_set(ctx, &o, "memplan", "algorithm", "exact"));
+  assert_int_equal(o.memplan.algorithm, CFG_PLAN_EXACT);
   assert_int_equal(ir_error_count(ctx), 0);
   ir_ctx_free(ctx);
 }
@@ -314,7 +318,7 @@ test_bad_values(void **state)
                 f);
   ir_buf_printf(&want,
                 "%s12:13: error: bad value 'fastest' for key 'algorithm' in section [memplan]: "
-                "expected one of best, greedy_size, greedy_breadth\n",
+                "expected one of best, greedy_size, greedy_breadth, exact, pooled\n",
                 f);
   ir_buf_printf(&want,
                 "%s13:15: error: bad value '12q' for key 'arena_limit' in section [memplan]: "
