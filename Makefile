@@ -65,6 +65,10 @@ OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt
 MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
            memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
 
+# C code generation and the JIT
+CG_SRCS := codegen/gen.c codegen/runtime.c
+CG_SRCS += codegen/jit.c
+
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
@@ -72,7 +76,7 @@ FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_
 CFG_SRCS := config/config.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
-            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS)
+            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS)
 MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

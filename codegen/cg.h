@@ -1,0 +1,83 @@
+/*
+ * cg.h - C code generation and in-process compilation (prefix cg_).
+ *
+ * For a module named NAME, after the pipeline (explicit memory) and the
+ * memory plan, cg_generate writes NAME.h and NAME.c (and NAME_weights.c
+ * with [codegen] weights = separate): C99, freestanding, no libc header
+ * (only the compiler's <stddef.h>), the runtime pieces of rt/ copied in.
+ *
+ * Generated API, per public Relax function FN (DESIGN.md "Generated C"):
+ *   int NAME_FN(void *arena, size_t arena_bytes,
+ *               const T *in0, ..., int64_t dim0, ..., T *out0, ...);
+ *   const char *NAME_strerror(int err);
+ *   #define NAME_ARENA_BYTES, NAME_ARENA_ALIGN, NAME_WEIGHTS_BYTES
+ * and, for callers that cannot spell the typed signature (the JIT, tests),
+ *   int NAME_FN_packed(void *arena, size_t arena_bytes,
+ *                      void *const *tensors, const int64_t *dims);
+ * where tensors are the inputs then the outputs in the order of the typed
+ * signature and dims the symbolic dims in that order.
+ */
+#ifndef RXC_CG_H
+#define RXC_CG_H
+
+#include "../config/cfg.h"
+#include "../ir/ir.h"
+#include "../memplan/mp.h"
+
+/* One generated file. */
+typedef struct {
+  const char *name; /* "NAME.c" (arena string) */
+  IrBuf text;
+} CgFile;
+
+/* What a caller needs to know about one entry. */
+typedef struct {
+  IrSym fn;              /* the Relax function */
+  const char *symbol;    /* "NAME_FN" */
+  const char *packed;    /* "NAME_FN_packed" */
+  int ninputs, noutputs; /* tensors, in signature order */
+  const IrSInfo **inputs;  /* tensor struct info of each input */
+  const IrSInfo **outputs; /* of each output */
+  int ndims;
+  IrPrimExpr **dims;     /* the symbolic dims, in signature order */
+  int64_t arena_bytes;   /* at the upper bounds */
+} CgEntry;
+
+typedef struct {
+  CgFile files[3];       /* NAME.h, NAME.c, and NAME_weights.c when separate */
+  int nfiles;
+  CgEntry *entries;
+  int nentries;
+  int64_t arena_align;
+} CgOutput;
+
+/* gen.c: generates the files of m (explicit memory) with plan p.  NULL
+ * after errors in ctx.  Deterministic. */
+CgOutput *cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cfg,
+                      const char *name);
+void cg_output_free(CgOutput *out); /* the IrBufs */
+/* Writes the files into dir (through temporaries: nothing partial). */
+bool cg_write(IrCtx *ctx, const CgOutput *out, const char *dir);
+
+/* runtime.c (generated at build time from rt/): the runtime pieces every
+ * NAME.c carries: fixed-width types, error codes, math functions; with
+ * system_libm the math comes from <math.h> instead. */
+const char *cg_runtime_text(bool system_libm);
+
+/* jit.c (libtcc) and cc.c (system compiler + dlopen): a compiled module. */
+typedef struct CgCompiled CgCompiled;
+typedef int (*CgPackedFn)(void *arena, size_t arena_bytes, void *const *tensors,
+                          const int64_t *dims);
+
+/* Compiles the generated files in memory with libtcc (serialized: libtcc
+ * 0.9.27 keeps global state); NULL after errors (tcc's messages become
+ * diagnostics in ctx). */
+CgCompiled *cg_jit_tcc(IrCtx *ctx, const CgOutput *out);
+/* Compiles with the system compiler (cc and flags, e.g. "cc", "-O2") into a
+ * shared object in a temporary directory and loads it. */
+CgCompiled *cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags);
+/* The packed entry of symbol ("NAME_FN_packed"), or NULL. */
+CgPackedFn cg_compiled_entry(CgCompiled *c, const char *symbol);
+void cg_compiled_free(CgCompiled *c);
+
+#endif
