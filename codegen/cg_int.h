@@ -17,6 +17,9 @@ struct CgCompiled {
   char *dir; /* temporary directory to remove on free (cc.c), or NULL */
 };
 
+/* jit.c: cg_jit_tcc with tcc's library directory (libtcc1.a and include/)
+ * at lib_path instead of libtcc's built-in one (NULL: the built-in one). */
+CgCompiled *cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path);
 /* jit.c: the address of symbol in a relocated tcc state, or NULL. */
 void *cg_tcc_symbol(void *tcc, const char *name);
 /* jit.c: releases a tcc state (serialized with every other libtcc use). */
