@@ -67,7 +67,7 @@ MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/runtime.c
-CG_SRCS += codegen/jit.c
+CG_SRCS += codegen/jit.c codegen/cc.c
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
@@ -98,7 +98,7 @@ $(BUILD)/librxc.a: $(LIB_OBJS)
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -ltcc -ldl -lpthread -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -108,7 +108,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -ltcc -ldl -lpthread -lm
 
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS)

@@ -1,0 +1,311 @@
+/*
+ * test_jit.c - the libtcc JIT (codegen/jit.c) on hand-written outputs that
+ * follow cg.h's packed convention: compile in memory, call, release; tcc's
+ * errors as diagnostics (compile errors with their file and line, a wrong
+ * library directory noticed at relocation, an undefined symbol); two
+ * threads compiling at once; many compile/call/free rounds (leaks show
+ * under `make SAN=1 check`).
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../codegen/cg_int.h"
+#include "testutil.h"
+
+/* m.h: a define the .c uses, so splicing the header is observable. */
+static const char header_text[] = "#ifndef M_H\n"
+                                  "#define M_H\n"
+                                  "#include <stddef.h>\n"
+                                  "#define M_BIAS 0.5f\n"
+                                  "extern const float m_weights[4];\n"
+                                  "int m_main_packed(void *arena, size_t n, void *const *t,\n"
+                                  "                  const long long *d);\n"
+                                  "#endif\n";
+
+/* out[i] = a[i] + b[i] + M_BIAS (+ m_weights[i % 4] when the weights are
+ * in their own file); -1 when the arena is smaller than 16 bytes. */
+static const char add_text[] = "#include \"m.h\"\n"
+                               "#include \"m.h\"\n"
+                               "int m_main_packed(void *arena, size_t n, void *const *t,\n"
+                               "                  const long long *d)\n"
+                               "{\n"
+                               "  const float *a = t[0], *b = t[1];\n"
+                               "  float *out = t[2];\n"
+                               "  if (!arena || n < 16)\n"
+                               "    return -1;\n"
+                               "  for (long long i = 0; i < d[0]; i++)\n"
+                               "    out[i] = a[i] + b[i] + M_BIAS + WEIGHT(i);\n"
+                               "  return 0;\n"
+                               "}\n";
+
+static const char weights_text[] = "#include \"m.h\"\n"
+                                   "const float m_weights[4] = {0x1p0f, 0x1p1f, 0x1p2f, 0x1p3f};\n";
+
+/* A CgOutput of m.h and m.c (c_text after a WEIGHT definition), plus
+ * m_weights.c when weights is set. */
+static CgOutput *
+module_new(const char *c_text, bool weights)
+{
+  CgOutput *out = calloc(1, sizeof *out);
+  out->files[0].name = "m.h";
+  ir_buf_puts(&out->files[0].text, header_text);
+  out->files[1].name = "m.c";
+  ir_buf_puts(&out->files[1].text, weights ? "#define WEIGHT(i) m_weights[(i) % 4]\n"
+                                           : "#define WEIGHT(i) 0.0f\n");
+  ir_buf_puts(&out->files[1].text, c_text);
+  out->nfiles = 2;
+  if (weights) {
+    out->files[2].name = "m_weights.c";
+    ir_buf_puts(&out->files[2].text, weights_text);
+    out->nfiles = 3;
+  }
+  out->arena_align = 16;
+  return out;
+}
+
+static void
+module_free(CgOutput *out)
+{
+  cg_output_free(out);
+  free(out);
+}
+
+/* Calls m_main_packed of c on {1,2,3,...} + {10,20,30,...} and checks
+ * out against want (n elements). */
+static void
+check_add(CgCompiled *c, int n, const float *want)
+{
+  CgPackedFn fn = cg_compiled_entry(c, "m_main_packed");
+  assert_non_null(fn);
+  float a[8], b[8], out[8] = {0};
+  unsigned char arena[16] = {0};
+  for (int i = 0; i < n; i++) {
+    a[i] = (float)(i + 1);
+    b[i] = (float)(10 * (i + 1));
+  }
+  int64_t dims[1] = {n};
+  void *tensors[3] = {a, b, out};
+  assert_int_equal(fn(arena, sizeof arena, tensors, dims), 0);
+  for (int i = 0; i < n; i++)
+    assert_true(out[i] == want[i]);
+  assert_int_equal(fn(arena, sizeof arena - 1, tensors, dims), -1);
+}
+
+static void
+test_compile_and_call(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new(add_text, false);
+  CgCompiled *c = cg_jit_tcc(ctx, out);
+  ir_diag_print(ctx, stderr);
+  assert_non_null(c);
+  assert_int_equal(ir_diag_count(ctx), 0);
+  const float want[3] = {11.5f, 22.5f, 33.5f};
+  check_add(c, 3, want);
+  assert_null(cg_compiled_entry(c, "m_other_packed"));
+  cg_compiled_free(c);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* The weights in their own translation unit, linked with the code. */
+static void
+test_separate_weights(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new(add_text, true);
+  CgCompiled *c = cg_jit_tcc(ctx, out);
+  ir_diag_print(ctx, stderr);
+  assert_non_null(c);
+  const float want[5] = {12.5f, 24.5f, 37.5f, 52.5f, 56.5f};
+  check_add(c, 5, want);
+  cg_compiled_free(c);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* A syntax error: NULL, and tcc's message located in m.c (line 4 of the
+ * text after the WEIGHT line, so line 5). */
+static void
+test_compile_error(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new("#include \"m.h\"\n"
+                             "int m_main_packed(void *arena, size_t n, void *const *t,\n"
+                             "                  const long long *d)\n"
+                             "{ return 0 + ; }\n",
+                             false);
+  assert_null(cg_jit_tcc(ctx, out));
+  assert_true(ir_error_count(ctx) >= 1);
+  const IrDiag *d = ir_diag_get(ctx, 0);
+  assert_int_equal(d->level, IR_DIAG_ERROR);
+  assert_non_null(strstr(d->msg, "tcc: "));
+  assert_non_null(d->loc.src);
+  assert_string_equal(d->loc.src->name, "m.c");
+  assert_int_equal(d->loc.line, 5);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* An error inside the header is located in m.h, not in the spliced text. */
+static void
+test_error_in_header(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new(add_text, false);
+  out->files[0].text.len = 0;
+  ir_buf_puts(&out->files[0].text, "#include <stddef.h>\n\ntypedef int int;\n");
+  assert_null(cg_jit_tcc(ctx, out));
+  assert_true(ir_error_count(ctx) >= 1);
+  const IrDiag *d = ir_diag_get(ctx, 0);
+  assert_non_null(d->loc.src);
+  assert_string_equal(d->loc.src->name, "m.h");
+  assert_int_equal(d->loc.line, 3);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* A module that includes no system header, so a wrong library directory
+ * is noticed only when tcc_relocate looks for libtcc1.a. */
+static void
+test_wrong_lib_path(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = calloc(1, sizeof *out);
+  out->files[0].name = "m.c";
+  ir_buf_puts(&out->files[0].text, "int m_main_packed(void *a, unsigned long n, void *const *t,\n"
+                                   "                  const long long *d) { return 7; }\n");
+  out->nfiles = 1;
+  assert_null(cg_jit_tcc_at(ctx, out, "/nonexistent/tcc"));
+  assert_true(ir_error_count(ctx) >= 1);
+  assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "libtcc1.a"));
+  /* the same module with the default directory compiles */
+  ir_diag_clear(ctx);
+  CgCompiled *c = cg_jit_tcc(ctx, out);
+  assert_non_null(c);
+  CgPackedFn fn = cg_compiled_entry(c, "m_main_packed");
+  assert_non_null(fn);
+  assert_int_equal(fn(NULL, 0, NULL, NULL), 7);
+  cg_compiled_free(c);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* A call to a function defined nowhere compiles and fails to link. */
+static void
+test_undefined_symbol(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new("#include \"m.h\"\n"
+                             "int rxc_no_such_function(int);\n"
+                             "int m_main_packed(void *arena, size_t n, void *const *t,\n"
+                             "                  const long long *d)\n"
+                             "{ return rxc_no_such_function(1); }\n",
+                             false);
+  assert_null(cg_jit_tcc(ctx, out));
+  assert_true(ir_error_count(ctx) >= 1);
+  assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "rxc_no_such_function"));
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* An output with no .c file is an error, not an empty module. */
+static void
+test_no_c_file(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new(add_text, false);
+  out->nfiles = 1;
+  assert_null(cg_jit_tcc(ctx, out));
+  assert_int_equal(ir_error_count(ctx), 1);
+  out->nfiles = 2;
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* One thread's work: compile its module (weights or not) 20 times, call
+ * it and check the sums; returns the number of failures. */
+static void *
+compile_many(void *arg)
+{
+  bool weights = arg != NULL;
+  long failures = 0;
+  const float want[2][4] = {{11.5f, 22.5f, 33.5f, 44.5f}, {12.5f, 24.5f, 37.5f, 52.5f}};
+  for (int round = 0; round < 20; round++) {
+    IrCtx *ctx = ir_ctx_new();
+    CgOutput *out = module_new(add_text, weights);
+    CgCompiled *c = cg_jit_tcc(ctx, out);
+    CgPackedFn fn = c ? cg_compiled_entry(c, "m_main_packed") : NULL;
+    float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, sum[4] = {0};
+    void *tensors[3] = {a, b, sum};
+    int64_t dims[1] = {4};
+    _Alignas(16) unsigned char arena[16];
+    if (!fn || fn(arena, sizeof arena, tensors, dims) != 0 ||
+        memcmp(sum, want[weights], sizeof sum) != 0)
+      failures++;
+    cg_compiled_free(c);
+    module_free(out);
+    ir_ctx_free(ctx);
+  }
+  return (void *)failures;
+}
+
+static void
+test_two_threads(void **state)
+{
+  (void)state;
+  pthread_t t1, t2;
+  void *r1, *r2;
+  static int marker;
+  assert_int_equal(pthread_create(&t1, NULL, compile_many, NULL), 0);
+  assert_int_equal(pthread_create(&t2, NULL, compile_many, &marker), 0);
+  assert_int_equal(pthread_join(t1, &r1), 0);
+  assert_int_equal(pthread_join(t2, &r2), 0);
+  assert_int_equal((long)r1, 0);
+  assert_int_equal((long)r2, 0);
+}
+
+/* Compile, call, free, 100 times in one context: nothing may leak (ASan)
+ * and every round works. */
+static void
+test_repeat(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = module_new(add_text, true);
+  const float want[2] = {12.5f, 24.5f};
+  for (int i = 0; i < 100; i++) {
+    CgCompiled *c = cg_jit_tcc(ctx, out);
+    assert_non_null(c);
+    check_add(c, 2, want);
+    cg_compiled_free(c);
+  }
+  assert_int_equal(ir_diag_count(ctx), 0);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_compile_and_call), cmocka_unit_test(test_separate_weights),
+      cmocka_unit_test(test_compile_error),    cmocka_unit_test(test_error_in_header),
+      cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
+      cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
+      cmocka_unit_test(test_repeat),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
