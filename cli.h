@@ -5,8 +5,11 @@
 
 #include <stdbool.h>
 
+#include "codegen/cg.h"
 #include "config/cfg.h"
 #include "ir/ir.h"
+#include "memplan/mp.h"
+#include "ops/op.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
@@ -22,10 +25,35 @@ IrModule *cli_load(IrCtx *ctx, const char *path, bool check);
 bool cli_write_file(const char *path, const IrBuf *data);
 
 /* cli_run.c: rxc run, rxc equiv (argv[0] is the verb) */
-int cmd_run(int argc, char **argv);
+int cmd_run(int argc, char **argv, CfgOptions *cfg);
 int cmd_equiv(int argc, char **argv);
 
 /* cli_plan.c: rxc plan (argv[0] is the verb); -O sets cfg's [opt] level */
 int cmd_plan(int argc, char **argv, CfgOptions *cfg);
+
+/* cli_compile.c: rxc compile; -O sets cfg's [opt] level */
+int cmd_compile(int argc, char **argv, CfgOptions *cfg);
+
+/* A model built into generated C (cli_build). */
+typedef struct {
+  const char *name; /* NAME of the generated files and symbols */
+  IrModule *module; /* after the pipeline: explicit memory */
+  MpPlan *plan;
+  CgOutput *out;    /* free with cg_output_free */
+} CliBuild;
+
+/* Loads file, runs cfg's pipeline (params: main's weights for BindParams,
+ * or NULL), plans memory and generates C named name (NULL: cfg's prefix,
+ * else file's base name).  Prints the diagnostics (and clears them);
+ * false on error. */
+bool cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
+               const CfgOptions *cfg, CliBuild *b);
+/* Calls entry e of c (built as b, fn the lowered function) on the tensors
+ * inputs (e->ninputs, signature order): binds the symbolic dims from their
+ * shapes, allocates the arena and the outputs, and returns the result
+ * shaped like fn's return (a tensor, or a tuple of them).  NULL after an
+ * error in ctx. */
+Value *cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction *fn,
+                         const CgEntry *e, const IrTensorData *const *inputs);
 
 #endif

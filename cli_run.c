@@ -3,7 +3,9 @@
  * files) and rxc equiv (run the same function of two modules on the same
  * random inputs and compare every output element).
  *
- * Both go through the reference interpreter.  Exit statuses follow main.c:
+ * Both go through the reference interpreter; rxc run --via tcc|cc instead
+ * builds the model into C (cli_compile.c), compiles it in process (libtcc)
+ * or with the system compiler, and calls the entry.  Exit statuses follow main.c:
  * 0 success (equiv: the modules agree), 1 bad input or a difference,
  * 2 bad usage; nothing is written on error (outputs go through a temporary
  * file renamed into place).
@@ -21,14 +23,18 @@
 
 static const char run_help[] =
     "usage: rxc run FILE [--fn NAME] [--input NAME=PATH.npy]... [--params PATH.npz]\n"
-    "               [--output PATH] [--via interp] [--print]\n"
+    "               [--output PATH] [--via interp|tcc|cc] [-O0..-O3] [--print]\n"
     "Evaluates the Relax function NAME (default main) of FILE in the reference\n"
     "interpreter.  Each parameter is read from --input NAME=PATH.npy (an R.Prim\n"
     "parameter may be given as NAME=NUMBER, an R.Shape one as NAME=2,3), else\n"
     "from the entry of the --params archive named like it.  The result is\n"
     "written to --output as .npy (a tuple needs a .npz path: entries \"0\", \"1\",\n"
     "nested tuples \"0_1\"), or printed to stdout without --output (or with\n"
-    "--print).  --via tcc and --via cc are not available yet.\n";
+    "--print).  --via tcc compiles the model's generated C in memory with\n"
+    "libtcc and calls it instead of interpreting; --via cc does the same with\n"
+    "the system compiler ([target] cc, [jit] cc_flags).  Both run the\n"
+    "configuration's pipeline (-O sets its level) with --params bound as\n"
+    "constants, and shape the outputs from the inputs' shapes.\n";
 
 static const char equiv_help[] =
     "usage: rxc equiv A.py B.py [--fn NAME] [--trials N] [--dim NAME=VALUE]...\n"
@@ -193,15 +199,22 @@ print_result(IrCtx *ctx, const Value *v, FILE *out)
 
 /* ---- rxc run ---------------------------------------------------------------- */
 
+typedef enum {
+  VIA_INTERP, /* the reference interpreter */
+  VIA_TCC,    /* generated C compiled in memory by libtcc */
+  VIA_CC,     /* generated C compiled by the system compiler */
+} RunVia;
+
 typedef struct {
   const char *file, *fn, *params, *output;
   const char *inputs[MAX_ITEMS]; /* NAME=PATH */
   int ninputs;
   bool print;
+  RunVia via;
 } RunArgs;
 
 static int
-parse_run_args(int argc, char **argv, RunArgs *a)
+parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
 {
   memset(a, 0, sizeof *a);
   a->fn = "main";
@@ -213,6 +226,8 @@ parse_run_args(int argc, char **argv, RunArgs *a)
       return -1;
     } else if (strcmp(s, "--print") == 0) {
       a->print = true;
+    } else if (s[0] == '-' && s[1] == 'O' && s[2] >= '0' && s[2] <= '3' && !s[3]) {
+      cfg->opt.level = s[2] - '0';
     } else if (strcmp(s, "--fn") == 0 || strcmp(s, "--input") == 0 || strcmp(s, "--params") == 0 ||
                strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0 || strcmp(s, "--via") == 0) {
       if (!has_value)
@@ -224,10 +239,15 @@ parse_run_args(int argc, char **argv, RunArgs *a)
         a->params = v;
       else if (strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0)
         a->output = v;
-      else if (strcmp(s, "--via") == 0 && strcmp(v, "interp") != 0) {
-        if (strcmp(v, "tcc") == 0 || strcmp(v, "cc") == 0)
-          return cli_usage_error("--via %s is not available yet (use --via interp)", v);
-        return cli_usage_error("unknown --via '%s' (interp, tcc or cc)", v);
+      else if (strcmp(s, "--via") == 0) {
+        if (strcmp(v, "interp") == 0)
+          a->via = VIA_INTERP;
+        else if (strcmp(v, "tcc") == 0)
+          a->via = VIA_TCC;
+        else if (strcmp(v, "cc") == 0)
+          a->via = VIA_CC;
+        else
+          return cli_usage_error("unknown --via '%s' (interp, tcc or cc)", v);
       } else if (strcmp(s, "--input") == 0) {
         if (!strchr(v, '=') || v[0] == '=')
           return cli_usage_error("--input wants NAME=PATH, got '%s'", v);
@@ -321,16 +341,91 @@ gather_inputs(IrCtx *ctx, const IrFunction *fn, const RunArgs *a, Value **args)
   return true;
 }
 
+/* The entry of the public function name in b's output, or NULL after an
+ * error. */
+static const CgEntry *
+find_entry(IrCtx *ctx, const CliBuild *b, const char *name)
+{
+  IrSym fn = ir_sym(ctx, name);
+  for (int i = 0; i < b->out->nentries; i++)
+    if (b->out->entries[i].fn == fn)
+      return &b->out->entries[i];
+  IrLoc none = {0};
+  ir_error(ctx, none, "the generated C has no entry for '%s'", name);
+  return NULL;
+}
+
+/* The tensor arguments of fn in signature order (the entry's inputs);
+ * NULL after an error when a parameter is not a tensor or the count
+ * differs from the entry's. */
+static const IrTensorData **
+entry_inputs(IrCtx *ctx, const IrFunction *fn, Value **args, const CgEntry *e)
+{
+  IrLoc none = {0};
+  const IrTensorData **in = ir_alloc(ctx, sizeof *in * (size_t)(fn->nparams + 1));
+  int n = 0;
+  for (int i = 0; i < fn->nparams; i++) {
+    if (args[i]->kind != VAL_TENSOR) {
+      ir_error(ctx, none, "parameter '%s' is not a tensor: the compiled entry takes tensors only",
+               fn->params[i]->u.var.name);
+      return NULL;
+    }
+    in[n++] = &args[i]->u.tensor.t;
+  }
+  if (n != e->ninputs) {
+    ir_error(ctx, none, "%s takes %d tensors, the function %d parameters", e->symbol, e->ninputs,
+             n);
+    return NULL;
+  }
+  return in;
+}
+
+/* rxc run --via tcc|cc: builds, compiles and calls the model; NULL after
+ * printing errors. */
+static Value *
+run_compiled(IrCtx *ctx, const RunArgs *a, const CfgOptions *cfg)
+{
+  CliBuild b;
+  if (!cli_build(ctx, a->file, a->params, NULL, cfg, &b))
+    return NULL;
+  Value *r = NULL;
+  const IrFunction *fn = find_function(ctx, b.module, a->fn, a->file);
+  Value **args = fn ? ir_alloc(ctx, sizeof *args * (size_t)(fn->nparams + 1)) : NULL;
+  if (fn && gather_inputs(ctx, fn, a, args)) {
+    const CgEntry *e = find_entry(ctx, &b, a->fn);
+    const IrTensorData **in = e ? entry_inputs(ctx, fn, args, e) : NULL;
+    CgCompiled *c = NULL;
+    if (in && a->via == VIA_TCC)
+      c = cg_jit_tcc(ctx, b.out);
+    else if (in)
+      c = cg_jit_cc(ctx, b.out, cfg->target.cc, cfg->jit.cc_flags);
+    r = c ? cli_call_compiled(ctx, c, &b, fn, e, in) : NULL;
+    if (c)
+      cg_compiled_free(c);
+    ir_diag_print(ctx, stderr);
+  }
+  cg_output_free(b.out);
+  return r;
+}
+
 int
-cmd_run(int argc, char **argv)
+cmd_run(int argc, char **argv, CfgOptions *cfg)
 {
   RunArgs a;
-  int status = parse_run_args(argc, argv, &a);
+  int status = parse_run_args(argc, argv, &a, cfg);
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
   if (a.output && !ends_with(a.output, ".npy") && !ends_with(a.output, ".npz"))
     return cli_usage_error("--output must end in .npy or .npz: '%s'", a.output);
   IrCtx *ctx = ir_ctx_new();
+  if (a.via != VIA_INTERP) {
+    Value *r = run_compiled(ctx, &a, cfg);
+    if (r && (!a.output || a.print))
+      print_result(ctx, r, stdout);
+    status = r && (!a.output || write_result(ctx, r, a.output)) ? EXIT_OK : EXIT_INPUT;
+    ir_ctx_free(ctx);
+    return status;
+  }
   IrModule *m = cli_load(ctx, a.file, true);
   const IrFunction *fn = m ? find_function(ctx, m, a.fn, a.file) : NULL;
   status = EXIT_INPUT;

@@ -27,11 +27,13 @@ static const char usage_text[] =
     "  opt FILE [-o OUT] [--passes A,B]\n"
     "                       run passes and print the module as TVMScript\n"
     "  equal A B            exit 0 when A and B are structurally equal, else 1\n"
-    "  run FILE --input NAME=x.npy... [--output out.npy]\n"
-    "                       evaluate a function in the reference interpreter\n"
+    "  run FILE --input NAME=x.npy... [--output out.npy] [--via interp|tcc|cc]\n"
+    "                       evaluate a function (interpreter, or the generated C)\n"
     "  equiv A B            exit 0 when A and B give the same outputs on random inputs\n"
     "  plan FILE [--format text|json|svg] [-o OUT]\n"
     "                       print the static memory plan: offsets, arena size, lower bound\n"
+    "  compile FILE -o OUTDIR [--name NAME] [--params W.npz]\n"
+    "                       write the model as freestanding C: NAME.h, NAME.c\n"
     "\n"
     "options:\n"
     "  -h, --help           show help (also: rxc <command> --help)\n"
@@ -329,10 +331,12 @@ main(int argc, char **argv)
   if (strcmp(cmd, "equal") == 0)
     return cmd_equal(argc - 1, argv + 1);
   if (strcmp(cmd, "run") == 0)
-    return cmd_run(argc - 1, argv + 1);
+    return cmd_run(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "equiv") == 0)
     return cmd_equiv(argc - 1, argv + 1);
   if (strcmp(cmd, "plan") == 0)
     return cmd_plan(argc - 1, argv + 1, &cfg);
+  if (strcmp(cmd, "compile") == 0)
+    return cmd_compile(argc - 1, argv + 1, &cfg);
   return cli_usage_error("unknown command '%s'", cmd);
 }

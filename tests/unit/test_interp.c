@@ -485,7 +485,7 @@ test_cli_run_errors(void **state)
   (void)state;
   expect_rxc("run --help", 0, "usage: rxc run", NULL);
   expect_rxc("run", 2, NULL, "run needs a FILE");
-  expect_rxc("run tests/interp/kernels.py --via tcc", 2, NULL, "not available yet");
+  expect_rxc("run tests/interp/kernels.py --via gcc", 2, NULL, "unknown --via");
   expect_rxc("run tests/interp/kernels.py --bogus", 2, NULL, "unknown option '--bogus'");
   expect_rxc("run tests/interp/kernels.py --fn mm --input x=build/interp_x.npy", 1, NULL,
              "missing input for parameter 'w'");

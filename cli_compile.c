@@ -1,0 +1,349 @@
+/*
+ * cli_compile.c - rxc compile (write the generated C of a model), and what
+ * rxc run --via tcc|cc shares with it: building a model into generated C
+ * and calling a compiled entry on interpreter values.
+ *
+ *   FILE --cli_load--> IrModule --opt_run(cfg_pipeline)--> explicit memory
+ *        --mp_plan_module--> MpPlan --cg_generate--> CgOutput
+ *        --cg_write--> OUTDIR/NAME.h, NAME.c (rxc compile)
+ *        --cg_jit_tcc | cg_jit_cc--> CgCompiled --NAME_FN_packed--> outputs (rxc run)
+ *
+ * Calling a packed entry needs its symbolic dims: they are bound from the
+ * inputs' shapes (an input dim whose expression is a lone variable binds
+ * it), every input dim is then checked against its expression (a wrong
+ * shape would make the entry read past the caller's array), and the
+ * outputs are allocated at the shapes their struct info gives.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "interp/interp.h"
+#include "memplan/mp.h"
+#include "opt/opt.h"
+
+static const char compile_help[] =
+    "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O3]\n"
+    "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
+    "unless --config, --set or -O says otherwise), plans memory and writes\n"
+    "the generated C into OUTDIR: NAME.h and NAME.c (and NAME_weights.c with\n"
+    "[codegen] weights = separate).  NAME is --name, else [codegen] prefix,\n"
+    "else FILE's base name.  --params binds main's weights (BindParams), so\n"
+    "they become constant arrays of the output.  Prints each file written\n"
+    "and each entry's arena size.\n";
+
+#define MAX_PIPELINE 64
+
+/* A C identifier from the base name of path without its extension. */
+static const char *
+name_from_path(IrCtx *ctx, const char *path)
+{
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strcspn(base, ".");
+  char *name = ir_printf(ctx, "%s%.*s", base[0] >= '0' && base[0] <= '9' ? "m" : "", (int)n, base);
+  for (char *p = name; *p; p++)
+    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          (*p >= '0' && *p <= '9')))
+      *p = '_';
+  return *name ? name : "model";
+}
+
+static bool
+is_identifier(const char *s)
+{
+  if (!*s || (*s >= '0' && *s <= '9'))
+    return false;
+  for (; *s; s++)
+    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+          (*s >= '0' && *s <= '9')))
+      return false;
+  return true;
+}
+
+bool
+cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
+          const CfgOptions *cfg, CliBuild *b)
+{
+  const OptPass *pipeline[MAX_PIPELINE];
+  int n = cfg_pipeline(cfg, pipeline, MAX_PIPELINE);
+  OptInstruments ins = {.verify_each = cfg->opt.verify_each};
+  OptContext oc = {.ctx = ctx, .params_path = params};
+  memset(b, 0, sizeof *b);
+  b->name = name ? name : cfg->codegen.prefix[0] ? cfg->codegen.prefix : name_from_path(ctx, file);
+  if (!is_identifier(b->name)) {
+    IrLoc none = {0};
+    ir_error(ctx, none, "the module name '%s' is not a C identifier (give --name)", b->name);
+    ir_diag_print(ctx, stderr);
+    return false;
+  }
+  IrModule *m = cli_load(ctx, file, ins.verify_each);
+  if (m)
+    m = opt_run(&oc, m, pipeline, n, &ins);
+  if (m && ir_error_count(ctx) == 0)
+    b->plan = mp_plan_module(ctx, m, cfg);
+  if (b->plan && ir_error_count(ctx) == 0)
+    b->out = cg_generate(ctx, m, b->plan, cfg, b->name);
+  bool ok = b->out && ir_error_count(ctx) == 0;
+  ir_diag_print(ctx, stderr); /* errors, or the passes' and planner's warnings */
+  ir_diag_clear(ctx);
+  b->module = m;
+  if (!ok) {
+    cg_output_free(b->out);
+    b->out = NULL;
+  }
+  return ok;
+}
+
+/* ---- rxc compile ------------------------------------------------------- */
+
+typedef struct {
+  const char *in, *dir, *name, *params;
+} CompileArgs;
+
+static int
+parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
+{
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (cli_is_help(arg)) {
+      fputs(compile_help, stdout);
+      return -1;
+    } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--name") == 0 ||
+               strcmp(arg, "--params") == 0) {
+      if (++i == argc)
+        return cli_usage_error("%s needs a value", arg);
+      if (arg[1] == 'o')
+        a->dir = argv[i];
+      else if (arg[2] == 'n')
+        a->name = argv[i];
+      else
+        a->params = argv[i];
+    } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
+      cfg->opt.level = arg[2] - '0';
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return cli_usage_error("compile: unknown option '%s'", arg);
+    } else if (a->in) {
+      return cli_usage_error("compile takes one FILE, got another: '%s'", arg);
+    } else {
+      a->in = arg;
+    }
+  }
+  if (!a->in)
+    return cli_usage_error("compile needs a FILE%s", "");
+  if (!a->dir)
+    return cli_usage_error("compile needs -o OUTDIR%s", "");
+  if (a->name && !is_identifier(a->name))
+    return cli_usage_error("--name must be a C identifier, not '%s'", a->name);
+  return EXIT_OK;
+}
+
+int
+cmd_compile(int argc, char **argv, CfgOptions *cfg)
+{
+  CompileArgs a = {0};
+  int status = parse_compile_args(argc, argv, &a, cfg);
+  if (status != EXIT_OK)
+    return status < 0 ? EXIT_OK : status;
+  IrCtx *ctx = ir_ctx_new();
+  CliBuild b;
+  status = EXIT_INPUT;
+  if (cli_build(ctx, a.in, a.params, a.name, cfg, &b)) {
+    if (cg_write(ctx, b.out, a.dir)) {
+      for (int i = 0; i < b.out->nfiles; i++)
+        printf("wrote %s/%s (%zu bytes)\n", a.dir, b.out->files[i].name, b.out->files[i].text.len);
+      for (int i = 0; i < b.out->nentries; i++)
+        printf("%s: arena %lld bytes (alignment %lld)\n", b.out->entries[i].symbol,
+               (long long)b.out->entries[i].arena_bytes, (long long)b.out->arena_align);
+      status = EXIT_OK;
+    }
+    ir_diag_print(ctx, stderr);
+    cg_output_free(b.out);
+  }
+  ir_ctx_free(ctx);
+  return status;
+}
+
+/* ---- calling a compiled entry ------------------------------------------ */
+
+/* Symbolic dims bound so far: var -> value. */
+typedef struct {
+  IrSym vars[64];
+  int64_t values[64];
+  int n;
+} DimBinding;
+
+/* Evaluates e over the bound vars; false when a var is unbound or the
+ * expression is beyond integer arithmetic. */
+static bool
+eval_dim(const DimBinding *db, const IrPrimExpr *e, int64_t *out)
+{
+  int64_t a, b;
+  switch (e->kind) {
+  case IR_PE_INT:
+    *out = e->u.int_value;
+    return true;
+  case IR_PE_VAR:
+    for (int i = 0; i < db->n; i++)
+      if (db->vars[i] == e->u.var) {
+        *out = db->values[i];
+        return true;
+      }
+    return false;
+  case IR_PE_ADD:
+  case IR_PE_SUB:
+  case IR_PE_MUL:
+  case IR_PE_FLOORDIV:
+  case IR_PE_FLOORMOD:
+  case IR_PE_MIN:
+  case IR_PE_MAX:
+  case IR_PE_DIV:
+  case IR_PE_MOD:
+    if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
+      return false;
+    return interp_int_op(e->kind, a, b, out);
+  default:
+    return false;
+  }
+}
+
+/* Binds the lone-variable dims of each input's struct info to the
+ * input's shape, then checks every input against its struct info (dtype,
+ * rank, each dim).  False after an error in ctx. */
+static bool
+bind_inputs(IrCtx *ctx, const CgEntry *e, const IrTensorData *const *in, DimBinding *db)
+{
+  IrLoc none = {0};
+  for (int i = 0; i < e->ninputs; i++) {
+    const IrSInfo *s = e->inputs[i];
+    char want[16], got[16];
+    if (s->kind != IR_SI_TENSOR || s->u.tensor.ndim != in[i]->ndim ||
+        s->u.tensor.dtype.code != in[i]->dtype.code || s->u.tensor.dtype.bits != in[i]->dtype.bits) {
+      ir_error(ctx, none, "input %d of %s: a %s tensor of rank %d, the entry wants %s of rank %d",
+               i, e->symbol, ir_dtype_str(in[i]->dtype, got), in[i]->ndim,
+               s->kind == IR_SI_TENSOR ? ir_dtype_str(s->u.tensor.dtype, want) : "?",
+               s->kind == IR_SI_TENSOR ? s->u.tensor.ndim : -1);
+      return false;
+    }
+    for (int k = 0; k < in[i]->ndim && s->u.tensor.shape; k++) {
+      const IrPrimExpr *d = s->u.tensor.shape[k];
+      int64_t v;
+      if (d->kind == IR_PE_VAR && !eval_dim(db, d, &v) && db->n < 64) {
+        db->vars[db->n] = d->u.var;
+        db->values[db->n++] = in[i]->shape[k];
+      }
+    }
+  }
+  for (int i = 0; i < e->ninputs; i++)
+    for (int k = 0; k < in[i]->ndim && e->inputs[i]->u.tensor.shape; k++) {
+      int64_t v;
+      if (!eval_dim(db, e->inputs[i]->u.tensor.shape[k], &v) || v != in[i]->shape[k]) {
+        ir_error(ctx, none, "input %d of %s: dim %d is %lld, which does not fit the entry's shape", i,
+                 e->symbol, k, (long long)in[i]->shape[k]);
+        return false;
+      }
+    }
+  return true;
+}
+
+/* A zeroed tensor for output i at the shape its struct info gives under
+ * db; NULL after an error. */
+static Value *
+output_tensor(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db)
+{
+  IrLoc none = {0};
+  const IrSInfo *s = e->outputs[i];
+  int64_t shape[64];
+  bool ok = s->kind == IR_SI_TENSOR && s->u.tensor.ndim >= 0 && s->u.tensor.ndim <= 64 &&
+            (s->u.tensor.shape || s->u.tensor.ndim == 0);
+  for (int k = 0; ok && k < s->u.tensor.ndim; k++)
+    ok = eval_dim(db, s->u.tensor.shape[k], &shape[k]);
+  if (!ok) {
+    ir_error(ctx, none, "output %d of %s: its shape does not follow from the inputs' shapes", i,
+             e->symbol);
+    return NULL;
+  }
+  return op_tensor_new(ctx, s->u.tensor.dtype, s->u.tensor.ndim, shape, none);
+}
+
+/* Calls e's packed entry in c with the arena it asks for.  False after an
+ * error in ctx (the entry's own error code through NAME_strerror). */
+static bool
+call_packed(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const CgEntry *e, void **tensors,
+            const int64_t *dims)
+{
+  IrLoc none = {0};
+  CgPackedFn fn = cg_compiled_entry(c, e->packed);
+  if (!fn) {
+    ir_error(ctx, none, "the compiled module has no entry '%s'", e->packed);
+    return false;
+  }
+  size_t align = b->out->arena_align > 0 ? (size_t)b->out->arena_align : 16;
+  size_t bytes = (size_t)e->arena_bytes;
+  bytes = (bytes + align - 1) / align * align;
+  void *arena = aligned_alloc(align, bytes ? bytes : align);
+  if (!arena) {
+    ir_error(ctx, none, "cannot allocate an arena of %zu bytes", bytes);
+    return false;
+  }
+  int rc = fn(arena, (size_t)e->arena_bytes, tensors, dims);
+  free(arena);
+  if (rc != 0) {
+    typedef const char *(*StrerrorFn)(int);
+    /* through void (*)(void): the generic function pointer type */
+    StrerrorFn why =
+        (StrerrorFn)(void (*)(void))cg_compiled_entry(c, ir_printf(ctx, "%s_strerror", b->name));
+    ir_error(ctx, none, "%s returned %d: %s", e->packed, rc, why ? why(rc) : "(no strerror)");
+    return false;
+  }
+  return true;
+}
+
+/* The outputs as the function's result: its return struct info's tuple
+ * structure when it has one, with the outputs as leaves in order. */
+static Value *
+result_value(IrCtx *ctx, const IrSInfo *ret, Value **outputs, int n, int *next)
+{
+  if (ret && ret->kind == IR_SI_TUPLE) {
+    Value **items = ir_alloc(ctx, sizeof *items * (size_t)(ret->u.tuple.n + 1));
+    for (int i = 0; i < ret->u.tuple.n; i++)
+      if (!(items[i] = result_value(ctx, ret->u.tuple.fields[i], outputs, n, next)))
+        return NULL;
+    return op_tuple_new(ctx, items, ret->u.tuple.n);
+  }
+  return *next < n ? outputs[(*next)++] : NULL;
+}
+
+Value *
+cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction *fn,
+                  const CgEntry *e, const IrTensorData *const *inputs)
+{
+  DimBinding db = {.n = 0};
+  if (!bind_inputs(ctx, e, inputs, &db))
+    return NULL;
+  int nt = e->ninputs + e->noutputs;
+  void **tensors = ir_alloc(ctx, sizeof *tensors * (size_t)(nt + 1));
+  int64_t *dims = ir_alloc(ctx, sizeof *dims * (size_t)(e->ndims + 1));
+  Value **outputs = ir_alloc(ctx, sizeof *outputs * (size_t)(e->noutputs + 1));
+  for (int i = 0; i < e->ninputs; i++)
+    tensors[i] = inputs[i]->data;
+  for (int i = 0; i < e->noutputs; i++) {
+    if (!(outputs[i] = output_tensor(ctx, e, i, &db)))
+      return NULL;
+    tensors[e->ninputs + i] = outputs[i]->u.tensor.t.data;
+  }
+  for (int i = 0; i < e->ndims; i++)
+    if (!eval_dim(&db, e->dims[i], &dims[i])) {
+      IrLoc none = {0};
+      ir_error(ctx, none, "dim %d of %s does not follow from the inputs' shapes", i, e->symbol);
+      return NULL;
+    }
+  if (!call_packed(ctx, c, b, e, tensors, dims))
+    return NULL;
+  int next = 0;
+  const IrSInfo *ret = fn->ret && fn->ret->kind == IR_SI_TUPLE ? fn->ret : NULL;
+  Value *r = ret ? result_value(ctx, ret, outputs, e->noutputs, &next) : NULL;
+  if (r && next == e->noutputs)
+    return r;
+  return e->noutputs == 1 ? outputs[0] : op_tuple_new(ctx, outputs, e->noutputs);
+}
