@@ -209,9 +209,11 @@ eval_dim(const DimBinding *db, const IrPrimExpr *e, int64_t *out)
 
 /* Binds the lone-variable dims of each input's struct info to the
  * input's shape, then checks every input against its struct info (dtype,
- * rank, each dim).  False after an error in ctx. */
+ * rank, each dim).  The inputs are fn's parameters, in order (their
+ * names for the messages).  False after an error in ctx. */
 static bool
-bind_inputs(IrCtx *ctx, const CgEntry *e, const IrTensorData *const *in, DimBinding *db)
+bind_inputs(IrCtx *ctx, const IrFunction *fn, const CgEntry *e, const IrTensorData *const *in,
+            DimBinding *db)
 {
   IrLoc none = {0};
   for (int i = 0; i < e->ninputs; i++) {
@@ -219,8 +221,8 @@ bind_inputs(IrCtx *ctx, const CgEntry *e, const IrTensorData *const *in, DimBind
     char want[16], got[16];
     if (s->kind != IR_SI_TENSOR || s->u.tensor.ndim != in[i]->ndim ||
         s->u.tensor.dtype.code != in[i]->dtype.code || s->u.tensor.dtype.bits != in[i]->dtype.bits) {
-      ir_error(ctx, none, "input %d of %s: a %s tensor of rank %d, the entry wants %s of rank %d",
-               i, e->symbol, ir_dtype_str(in[i]->dtype, got), in[i]->ndim,
+      ir_error(ctx, none, "input '%s': a %s tensor of rank %d, but %s wants %s of rank %d",
+               fn->params[i]->u.var.name, ir_dtype_str(in[i]->dtype, got), in[i]->ndim, e->symbol,
                s->kind == IR_SI_TENSOR ? ir_dtype_str(s->u.tensor.dtype, want) : "?",
                s->kind == IR_SI_TENSOR ? s->u.tensor.ndim : -1);
       return false;
@@ -238,8 +240,11 @@ bind_inputs(IrCtx *ctx, const CgEntry *e, const IrTensorData *const *in, DimBind
     for (int k = 0; k < in[i]->ndim && e->inputs[i]->u.tensor.shape; k++) {
       int64_t v;
       if (!eval_dim(db, e->inputs[i]->u.tensor.shape[k], &v) || v != in[i]->shape[k]) {
-        ir_error(ctx, none, "input %d of %s: dim %d is %lld, which does not fit the entry's shape", i,
-                 e->symbol, k, (long long)in[i]->shape[k]);
+        IrBuf want = {0};
+        ir_sinfo_print(e->inputs[i], &want);
+        ir_error(ctx, none, "input '%s': dim %d is %lld, which does not fit %s", fn->params[i]->u.var.name,
+                 k, (long long)in[i]->shape[k], want.data ? want.data : "?");
+        ir_buf_free(&want);
         return false;
       }
     }
@@ -319,7 +324,7 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction
                   const CgEntry *e, const IrTensorData *const *inputs)
 {
   DimBinding db = {.n = 0};
-  if (!bind_inputs(ctx, e, inputs, &db))
+  if (!bind_inputs(ctx, fn, e, inputs, &db))
     return NULL;
   int nt = e->ninputs + e->noutputs;
   void **tensors = ir_alloc(ctx, sizeof *tensors * (size_t)(nt + 1));

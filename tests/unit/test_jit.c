@@ -4,17 +4,23 @@
  * errors as diagnostics (compile errors with their file and line, a wrong
  * library directory noticed at relocation, an undefined symbol); two
  * threads compiling at once; many compile/call/free rounds (leaks show
- * under `make SAN=1 check`).
+ * under `make SAN=1 check`).  Then the command line, through $RXC:
+ * rxc compile, and rxc run --via tcc against --via interp on samples/mlp.py
+ * (skipped, saying so, while the C generator is a stub).
  */
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "../../codegen/cg_int.h"
+#include "../../ops/op.h"
 #include "testutil.h"
 
 /* m.h: a define the .c uses, so splicing the header is observable. */
@@ -297,6 +303,133 @@ test_repeat(void **state)
   ir_ctx_free(ctx);
 }
 
+/* ---- the command line ------------------------------------------------- */
+
+static const char *
+rxc(void)
+{
+  const char *p = getenv("RXC");
+  return p && *p ? p : "build/rxc";
+}
+
+/* Runs `rxc args`; the exit status, with stderr in *err (malloc'd). */
+static int
+run_rxc(const char *args, char **err)
+{
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "%s %s >build/jit.out 2>build/jit.err </dev/null", rxc(), args);
+  int status = system(cmd);
+  *err = tu_read_file("build/jit.err");
+  assert_non_null(*err);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void
+expect_rxc(const char *args, int status, const char *in_err)
+{
+  char *err;
+  int got = run_rxc(args, &err);
+  if (got != status || (in_err && !strstr(err, in_err)))
+    printf("rxc %s\n  status %d (want %d)\n  stderr: %s\n", args, got, status, err);
+  assert_int_equal(got, status);
+  if (in_err)
+    assert_non_null(strstr(err, in_err));
+  free(err);
+}
+
+static void
+test_cli_usage(void **state)
+{
+  (void)state;
+  expect_rxc("compile --help", 0, NULL);
+  expect_rxc("compile", 2, "compile needs a FILE");
+  expect_rxc("compile samples/mlp.py", 2, "needs -o OUTDIR");
+  expect_rxc("compile samples/mlp.py -o build/x --name 9lives", 2, "C identifier");
+  expect_rxc("compile samples/mlp.py -o build/x --bogus", 2, "unknown option '--bogus'");
+  expect_rxc("run samples/mlp.py --via gcc", 2, "unknown --via 'gcc'");
+  expect_rxc("compile tests/cli/no_such_file.py -o build/x", 1, NULL);
+}
+
+/* True when rxc can generate C (the generator is not a stub). */
+static bool
+generator_ready(void)
+{
+  char *err;
+  int status = run_rxc("compile samples/mlp.py -o build/jit_mlp_c", &err);
+  bool stub = status != 0 && strstr(err, "not implemented yet");
+  if (status != 0 && !stub)
+    printf("rxc compile samples/mlp.py failed:\n%s\n", err);
+  free(err);
+  assert_true(status == 0 || stub);
+  return !stub;
+}
+
+/* Writes build/jit_w.npz (mlp's weights) and build/jit_x{1,3,64,65}.npy
+ * (batches of 1, 3, 64 and 65 images), seeded. */
+static void
+write_mlp_inputs(void)
+{
+  const char *py =
+      "/usr/bin/python3 -c 'import numpy as np; r = np.random.default_rng(7); "
+      "f = lambda *s: r.uniform(-1, 1, s).astype(np.float32); "
+      "np.savez(\"build/jit_w.npz\", fc1_weight=f(32, 784), fc1_bias=f(32), "
+      "fc2_weight=f(10, 32), fc2_bias=f(10)); "
+      "[np.save(\"build/jit_x%d.npy\" % n, f(n, 784)) for n in (1, 3, 64, 65)]'";
+  assert_int_equal(system(py), 0);
+}
+
+/* Every element of a and b within 1e-5 relative (1e-6 absolute near 0). */
+static void
+assert_close(const char *pa, const char *pb)
+{
+  IrCtx *ctx = ir_ctx_new();
+  IrTensorData a, b;
+  assert_true(fe_npy_read(ctx, pa, &a));
+  assert_true(fe_npy_read(ctx, pb, &b));
+  assert_int_equal(a.ndim, b.ndim);
+  for (int k = 0; k < a.ndim; k++)
+    assert_int_equal(a.shape[k], b.shape[k]);
+  for (int64_t i = 0; i < op_numel(&a); i++) {
+    double x = op_get_f(&a, i), y = op_get_f(&b, i);
+    if (!(fabs(x - y) <= 1e-6 + 1e-5 * fabs(y)))
+      fail_msg("%s and %s differ at %lld: %.9g vs %.9g", pa, pb, (long long)i, x, y);
+  }
+  ir_ctx_free(ctx);
+}
+
+/* rxc run --via tcc equals --via interp on mlp, at batch 1, 3 and the
+ * upper bound 64; a batch above the bound is refused by the entry. */
+static void
+test_cli_mlp_via_tcc(void **state)
+{
+  (void)state;
+  if (!generator_ready()) {
+    printf("skipped: the C generator is a stub (codegen/gen.c)\n");
+    skip();
+  }
+  write_mlp_inputs();
+  char args[512], interp[64], tcc[64];
+  for (int n = 1; n <= 64; n = n == 1 ? 3 : n == 3 ? 64 : 65) {
+    snprintf(interp, sizeof interp, "build/jit_interp%d.npy", n);
+    snprintf(tcc, sizeof tcc, "build/jit_tcc%d.npy", n);
+    snprintf(args, sizeof args,
+             "run samples/mlp.py --params build/jit_w.npz --input inp_0=build/jit_x%d.npy -o %s", n,
+             interp);
+    expect_rxc(args, 0, NULL);
+    snprintf(args, sizeof args,
+             "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x%d.npy "
+             "-o %s",
+             n, tcc);
+    expect_rxc(args, 0, NULL);
+    assert_close(tcc, interp);
+  }
+  expect_rxc("run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x65.npy "
+             "-o build/jit_tcc65.npy",
+             1, "returned");
+  assert_int_equal(access("build/jit_tcc65.npy", F_OK), -1);
+}
+
 int
 main(void)
 {
@@ -305,7 +438,8 @@ main(void)
       cmocka_unit_test(test_compile_error),    cmocka_unit_test(test_error_in_header),
       cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
       cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
-      cmocka_unit_test(test_repeat),
+      cmocka_unit_test(test_repeat),           cmocka_unit_test(test_cli_usage),
+      cmocka_unit_test(test_cli_mlp_via_tcc),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
