@@ -18,15 +18,22 @@
  * the members' lifetimes, so T gets S's offset (plan.c).
  *
  * Elementwise, for this purpose: the analysis of opt/fuse_pattern.c (the
- * "op_pattern" attribute ignored: it is a claim, not a proof) finds
- * FUSE_ELEMWISE, that is one store, to one parameter buffer, at distinct
- * loop vars covering every enclosing loop, every parameter load in its
- * value at exactly the store's indices, no local buffer (so no FuseTIR'd
- * group with intermediates), no if around the store, no let; and no
- * parameter buffer is loaded anywhere else (loop bounds, block iterators,
- * conditions, indices).  So in[i] is read only in the iteration that
- * writes out[i], before the store: writing out over in is safe in any loop
- * order, and the code generator needs nothing special.
+ * "op_pattern" attribute ignored: it is a claim, not a proof) finds the
+ * function elementwise or broadcast, that is one store, to one parameter
+ * buffer, at distinct loop vars covering every enclosing loop, no local
+ * buffer (so no FuseTIR'd group with intermediates), no if around the
+ * store, no let; no parameter buffer is loaded outside the store's value
+ * (loop bounds, block iterators, conditions, indices); and every load of
+ * in's buffer is at the element the store writes (the store's indices, or
+ * 0 in a dimension of extent 1).  So in[i] is read only in the iteration
+ * that writes out[i], before the store: writing out over in is safe in any
+ * loop order, and the code generator needs nothing special.  Other inputs
+ * may be broadcast (a bias add): they view other storages, live at the
+ * call, which the planner keeps apart from in's bytes.
+ *
+ * Groups are one level deep: a storage joins a group at its own first
+ * use (as the output), so a storage heading a group (used before, as an
+ * input) never joins another; chains join the first storage's group.
  */
 #include <stdlib.h>
 

@@ -13,6 +13,10 @@
  * last use is what counts.  A use inside a branch counts over the whole
  * outermost if: which branch runs is known only at run time.
  *
+ * Each storage also gets the step of its first use (a tensor viewing it
+ * read or written, not merely carved), and the prim_func calls outside any
+ * if are recorded: inplace.c needs both.
+ *
  * Key idea: aliasing is over-approximated (an unknown call's result may view
  * any of its arguments), which can only lengthen lifetimes, never shorten
  * them, so the plan stays correct.

@@ -62,8 +62,9 @@ sizes_at_bounds(MpFunc *F)
 
 /* The arena storages with a bounded size, as buffers of the core.  With
  * merged, a storage reused in place (inplace.c) is not a buffer of its own:
- * it widens the buffer of its group's first storage to span both
- * lifetimes (members have one size).  Without, every storage is one. */
+ * it widens the buffer of its group's root (the storage whose bytes the
+ * group first held) to span both lifetimes; members have one size.
+ * Without, every storage is a buffer. */
 static MpBuffer *
 buffers_of(const MpFunc *F, int64_t align, bool merged, int *n)
 {
@@ -86,7 +87,7 @@ buffers_of(const MpFunc *F, int64_t align, bool merged, int *n)
     const MpStorage *s = &F->storages[i];
     if (F->group[i] == i)
       continue;
-    MpBuffer *r = &b[at[F->group[i]]]; /* the group's first storage: a buffer */
+    MpBuffer *r = &b[at[F->group[i]]]; /* the group's root: a buffer */
     int64_t end = s->end > s->start ? s->end : s->start + 1;
     r->start = s->start < r->start ? s->start : r->start;
     r->end = end > r->end ? end : r->end;

@@ -3,7 +3,9 @@
 # s0's place.  exp(x, a0) reads a parameter and exp(lv1, a2) writes the
 # result: neither is in place.  test_mp_plan.c makes variants by text
 # replacement: a0 used later (add), s1 of another size, a FuseTIR-style
-# prim_func with an intermediate buffer (fused).  Steps in the comments.
+# prim_func with an intermediate buffer (fused), a broadcast second input
+# (addb: in place), and a prim_func reading A[0] for every element (shift:
+# not in place: B[0] would overwrite A[0] before later iterations read it).
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -29,6 +31,18 @@ class Module:
             C[i0] = A[i0] + B[i0]
 
     @T.prim_func(private=True)
+    def addb(A: T.Buffer((T.int64(4),), "float32"), B: T.Buffer((T.int64(1),), "float32"), C: T.Buffer((T.int64(4),), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i0 in range(T.int64(4)):
+            C[i0] = A[i0] + B[T.int64(0)]
+
+    @T.prim_func(private=True)
+    def shift(A: T.Buffer((T.int64(4),), "float32"), B: T.Buffer((T.int64(4),), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i0 in range(T.int64(4)):
+            B[i0] = A[i0] - A[T.int64(0)]
+
+    @T.prim_func(private=True)
     def fused(A: T.Buffer((T.int64(4),), "float32"), B: T.Buffer((T.int64(4),), "float32")):
         T.func_attr({"tir.noalias": True})
         T_exp = T.alloc_buffer((T.int64(4),), "float32")
@@ -38,7 +52,7 @@ class Module:
             B[i0] = T.max(T_exp[i0], T.float32(0.0))
 
     @R.function
-    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+    def main(x: R.Tensor((4,), dtype="float32"), b: R.Tensor((1,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
         R.func_attr({"relax.force_pure": True})
         cls = Module
         s0: R.Object = R.memory.alloc_storage(R.shape([16]), R.prim_value(0), R.str("global"), R.dtype("float32"))

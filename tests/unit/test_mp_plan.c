@@ -2,9 +2,11 @@
  * test_mp_plan.c - the IR plan (memplan/plan.c, lifetime.c, checks.c): the
  * three outcomes of the size check on the module of issue 5, lifetimes
  * (kill_storage, aliases, if/else), outputs kept out of the arena, reuse
- * across dtypes, symbolic plans, the arena_limit error, and every sample
- * through the -O2 pipeline with each plan validated independently
- * (mp_validate) and never above the naive sum.
+ * across dtypes, symbolic plans, the arena_limit error, in-place reuse
+ * (memplan/inplace.c) and the cases where it must not happen, and every
+ * sample through the -O2 and -O0 pipelines with each plan validated
+ * independently (mp_validate, a storage reused in place merged with the
+ * storage whose bytes it takes) and never above the naive sum.
  *
  * Expected steps and sizes are counted by hand from the modules in
  * tests/memplan/.
@@ -601,6 +603,34 @@ test_inplace_fused(void **state)
   expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.fused(lv0, a1)", 128);
 }
 
+/* A second input read at a broadcast index (a bias) does not stop lv0
+ * from giving its storage: it views none of s0's bytes. */
+static void
+test_inplace_broadcast(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)", &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* shift reads A[0] for every element: B[0] over A[0] would change what
+ * the later iterations read. */
+static void
+test_inplace_reads_other_element(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.shift(lv0, a1)", 128);
+}
+
 /* A matmul reads A[i, k] for every k: not in place, even when its
  * attributes claim elementwise (op_pattern 0). */
 static void
@@ -629,11 +659,14 @@ test_inplace_interpreter(void **state)
   assert_non_null(mp_plan_module(ctx, mod, &cfg));
   Interp *in = interp_new(ctx, mod, NULL);
   int64_t four = 4;
-  Value *x = op_tensor_new(ctx, IR_F32, 1, &four, (IrLoc){0});
+  int64_t one = 1;
+  Value *args[2] = {op_tensor_new(ctx, IR_F32, 1, &four, (IrLoc){0}),
+                    op_tensor_new(ctx, IR_F32, 1, &one, (IrLoc){0})};
+  Value *x = args[0];
   const double xs[4] = {-1.0, 0.0, 0.5, 1.0};
   for (int i = 0; i < 4; i++)
     op_set_f(&x->u.tensor.t, i, xs[i]);
-  Value *r = interp_call(in, "main", &x, 1);
+  Value *r = interp_call(in, "main", args, 2);
   assert_non_null(r);
   /* exp(relu(exp(x))) = exp(exp(x)): exp(x) > 0 */
   const double want[4] = {1.444667861009766, 2.718281828459045, 5.200325764789961,
@@ -734,6 +767,8 @@ main(void)
       cmocka_unit_test(test_inplace_chain),    cmocka_unit_test(test_inplace_used_later),
       cmocka_unit_test(test_inplace_alias_used_later),
       cmocka_unit_test(test_inplace_other_size), cmocka_unit_test(test_inplace_fused),
+      cmocka_unit_test(test_inplace_broadcast),
+      cmocka_unit_test(test_inplace_reads_other_element),
       cmocka_unit_test(test_inplace_matmul),   cmocka_unit_test(test_inplace_interpreter),
       cmocka_unit_test(test_samples),          cmocka_unit_test(test_samples_unfused),
   };
