@@ -63,7 +63,8 @@ OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt
 
 # memory planner
 MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
-           memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
+           memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/inplace.c \
+           memplan/report.c
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/runtime.c

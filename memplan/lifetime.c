@@ -13,6 +13,10 @@
  * last use is what counts.  A use inside a branch counts over the whole
  * outermost if: which branch runs is known only at run time.
  *
+ * Each storage also gets the step of its first use (a tensor viewing it
+ * read or written, not merely carved), and the prim_func calls outside any
+ * if are recorded: inplace.c needs both.
+ *
  * Key idea: aliasing is over-approximated (an unknown call's result may view
  * any of its arguments), which can only lengthen lifetimes, never shorten
  * them, so the plan stays correct.
@@ -24,8 +28,8 @@
 
 /* --- alias sets ------------------------------------------------------ */
 
-static const MpAlias *
-alias_find(const MpFunc *F, const IrExpr *var)
+const MpAlias *
+mp_alias_of(const MpFunc *F, const IrExpr *var)
 {
   for (int i = F->naliases - 1; i >= 0; i--)
     if (F->aliases[i].var == var)
@@ -52,7 +56,7 @@ set_union(IrCtx *ctx, const int *a, int na, const int *b, int nb, int **out, int
 }
 
 static void
-alias_set(MpFunc *F, const IrExpr *var, int *set, int n)
+alias_set(MpFunc *F, const IrExpr *var, int *set, int n, const IrExpr *alloc)
 {
   if (n == 0)
     return;
@@ -60,7 +64,7 @@ alias_set(MpFunc *F, const IrExpr *var, int *set, int n)
     F->alias_cap = F->alias_cap ? 2 * F->alias_cap : 32;
     F->aliases = realloc(F->aliases, sizeof *F->aliases * (size_t)F->alias_cap);
   }
-  F->aliases[F->naliases++] = (MpAlias){var, set, n};
+  F->aliases[F->naliases++] = (MpAlias){var, set, n, alloc};
 }
 
 /* The storages an expression may view: the union over the vars in it. */
@@ -72,7 +76,7 @@ expr_storages(MpFunc *F, const IrExpr *e, int **set, int *n)
   if (!e)
     return;
   if (e->kind == IR_EX_VAR) {
-    const MpAlias *a = alias_find(F, e);
+    const MpAlias *a = mp_alias_of(F, e);
     if (a) {
       *set = a->set;
       *n = a->n;
@@ -116,28 +120,44 @@ touch(MpFunc *F, const int *set, int n)
   }
 }
 
+/* Tensors viewing the storages of set are used (read or written) at the
+ * current step, not merely carved: their bytes are live. */
 static void
-touch_expr(MpFunc *F, const IrExpr *e)
+use(MpFunc *F, const int *set, int n)
+{
+  touch(F, set, n);
+  int64_t lo = F->if_depth ? F->if_lo : F->step;
+  for (int i = 0; i < n; i++)
+    if (lo < F->first_use[set[i]])
+      F->first_use[set[i]] = lo;
+}
+
+static void
+use_expr(MpFunc *F, const IrExpr *e)
 {
   int *set, n;
   expr_storages(F, e, &set, &n);
-  touch(F, set, n);
+  use(F, set, n);
 }
 
+/* A new storage bound to b's var (which is the tensor of alloc, when
+ * non-NULL: R.builtin.alloc_tensor). */
 static int
-storage_new(MpFunc *F, const IrBinding *b, IrPrimExpr *bytes, IrDType dtype)
+storage_new(MpFunc *F, const IrBinding *b, IrPrimExpr *bytes, IrDType dtype, const IrExpr *alloc)
 {
   if (F->nstorages == F->cap) {
     F->cap = F->cap ? 2 * F->cap : 16;
     F->storages = realloc(F->storages, sizeof *F->storages * (size_t)F->cap);
     F->kinds = realloc(F->kinds, sizeof *F->kinds * (size_t)F->cap);
+    F->first_use = realloc(F->first_use, sizeof *F->first_use * (size_t)F->cap);
   }
   int i = F->nstorages++;
   F->storages[i] = (MpStorage){.var = b->var, .bytes = bytes, .start = INT64_MAX, .end = 0};
   F->kinds[i] = dtype.code << 16 | dtype.bits << 8 | (dtype.lanes & 0xff);
+  F->first_use[i] = INT64_MAX;
   int *set = ir_alloc(F->ctx, sizeof *set);
   *set = i;
-  alias_set(F, b->var, set, 1);
+  alias_set(F, b->var, set, 1, alloc);
   return i;
 }
 
@@ -164,7 +184,7 @@ alloc_storage(MpFunc *F, const IrBinding *b, const IrExpr *call, bool builtin)
   IrDType dt = dtype_arg(call, builtin ? 1 : 3);
   int64_t elem = builtin ? ir_dtype_bytes(dt) : 1;
   IrPrimExpr *bytes = mp_shape_bytes(F->ctx, shape->u.shape.values, shape->u.shape.n, elem);
-  int s = storage_new(F, b, ir_arith_simplify(F->arith, bytes), dt);
+  int s = storage_new(F, b, ir_arith_simplify(F->arith, bytes), dt, builtin ? call : NULL);
   if (builtin)
     touch(F, &s, 1);
   return true;
@@ -177,7 +197,7 @@ alloc_tensor(MpFunc *F, const IrBinding *b, const IrExpr *call)
   int *set, n;
   expr_storages(F, call->u.call.args[0], &set, &n);
   touch(F, set, n);
-  alias_set(F, b->var, set, n);
+  alias_set(F, b->var, set, n, call);
   if (n == 1)
     mp_check_alloc(F, b, set[0], call);
 }
@@ -208,16 +228,21 @@ binding_call(MpFunc *F, const IrModule *m, const IrBinding *b, const IrExpr *cal
   int *set, n;
   expr_storages(F, call, &set, &n);
   if (call->u.call.kind == IR_CALL_VAR)
-    touch_expr(F, call->u.call.callee);
-  touch(F, set, n);
+    use_expr(F, call->u.call.callee);
+  use(F, set, n);
   bool fresh = false;
   if (call->u.call.kind == IR_CALL_GLOBAL && call->u.call.callee->kind == IR_EX_GLOBAL) {
     const IrGlobal *g = ir_module_find(m, call->u.call.callee->u.global);
     fresh = g != NULL; /* a prim_func writes into its arguments; a Relax
                           function returns its own tensors */
+    if (g && g->kind == IR_GLOBAL_PRIM && F->if_depth == 0) {
+      MpCall *c = ir_alloc(F->ctx, sizeof *c);
+      *c = (MpCall){call, F->step};
+      ir_vec_push(&F->calls, c);
+    }
   }
   if (!fresh)
-    alias_set(F, b->var, set, n);
+    alias_set(F, b->var, set, n, NULL);
   return true;
 }
 
@@ -248,14 +273,14 @@ binding_if(MpFunc *F, const IrModule *m, const IrBinding *b, const IrExpr *e)
     F->if_hi = F->step + count_steps(e->u.branch.then_) + count_steps(e->u.branch.else_);
   }
   F->if_depth++;
-  touch_expr(F, e->u.branch.cond);
+  use_expr(F, e->u.branch.cond);
   bool ok = walk_seq(F, m, e->u.branch.then_) && walk_seq(F, m, e->u.branch.else_);
   int *a, na, *c, nc, *set, n;
   expr_storages(F, e->u.branch.then_->u.seq.result, &a, &na);
   expr_storages(F, e->u.branch.else_->u.seq.result, &c, &nc);
   set_union(F->ctx, a, na, c, nc, &set, &n);
-  touch(F, set, n);
-  alias_set(F, b->var, set, n);
+  use(F, set, n);
+  alias_set(F, b->var, set, n, NULL);
   F->if_depth--;
   return ok;
 }
@@ -282,8 +307,9 @@ walk_binding(MpFunc *F, const IrModule *m, const IrBinding *b)
   } else {
     int *set, n;
     expr_storages(F, v, &set, &n);
-    touch(F, set, n);
-    alias_set(F, b->var, set, n);
+    use(F, set, n);
+    const MpAlias *a = v->kind == IR_EX_VAR ? mp_alias_of(F, v) : NULL;
+    alias_set(F, b->var, set, n, a ? a->alloc : NULL); /* y = x is x's tensor */
   }
   step_push(F, b);
   F->step++;
@@ -306,7 +332,7 @@ mark_outputs(MpFunc *F, const IrExpr *result)
 {
   int *set, n;
   expr_storages(F, result, &set, &n);
-  touch(F, set, n);
+  use(F, set, n);
   for (int i = 0; i < n; i++)
     F->storages[set[i]].output = true;
 }
@@ -335,7 +361,10 @@ mp_func_free(MpFunc *F)
 {
   free(F->storages);
   free(F->kinds);
+  free(F->first_use);
+  free(F->group);
   free(F->aliases);
+  ir_vec_free(&F->calls);
   free(F->steps);
   ir_vec_free(&F->checks);
 }

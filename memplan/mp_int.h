@@ -12,10 +12,20 @@
 
 /* The storages a Relax var may view: a sorted set of storage indices. */
 typedef struct {
-  const IrExpr *var; /* the Relax var */
-  int *set;          /* storage indices, ascending, distinct */
+  const IrExpr *var;   /* the Relax var */
+  int *set;            /* storage indices, ascending, distinct */
   int n;
+  const IrExpr *alloc; /* the R.memory.alloc_tensor or R.builtin.alloc_tensor
+                          call whose tensor the var is (directly or through
+                          `y = x`), else NULL */
 } MpAlias;
+
+/* A prim_func called in destination-passing style outside any if: a
+ * candidate for in-place reuse (inplace.c). */
+typedef struct {
+  const IrExpr *call;
+  int64_t step;
+} MpCall;
 
 typedef struct {
   IrCtx *ctx;
@@ -26,6 +36,13 @@ typedef struct {
   MpStorage *storages;    /* in order of allocation (heap) */
   int *kinds;             /* per storage: its dtype as a pooling kind (heap) */
   int nstorages, cap;
+  int64_t *first_use;     /* per storage: the first step at which a tensor
+                             viewing it is used (not merely carved), or
+                             INT64_MAX (heap) */
+  int *group;             /* per storage: the storage whose arena bytes it
+                             takes (itself unless in place; heap) */
+  int ninplace;
+  IrVec calls;            /* MpCall *: candidates for in-place reuse */
   MpAlias *aliases;       /* heap */
   int naliases, alias_cap;
   IrVec checks;           /* MpCheck *, in order */
@@ -45,6 +62,15 @@ typedef struct {
  * as outputs.  Returns false after reporting an error. */
 bool mp_func_lifetimes(MpFunc *F, const IrModule *m);
 void mp_func_free(MpFunc *F);
+
+/* The alias entry of a Relax var, NULL when it views no storage. */
+const MpAlias *mp_alias_of(const MpFunc *F, const IrExpr *var);
+
+/* inplace.c */
+/* Lets the output of an elementwise prim_func call take the storage of an
+ * input that dies there (see inplace.c): sets inplace, group and ninplace.
+ * Needs the lifetimes and the sizes at the bounds. */
+void mp_func_inplace(MpFunc *F, const IrModule *m);
 
 /* checks.c */
 /* Records the allowed values of f's symbolic dims in F->arith: the

@@ -10,7 +10,11 @@
  * the arena, and the unbounded ones follow one after another, their offsets
  * and the arena size being expressions of the dims (arena_expr) that the
  * generated code evaluates at run time.  Storages flowing into the result
- * are outputs, kept apart: the caller provides their bytes.
+ * are outputs, kept apart: the caller provides their bytes.  A storage
+ * reused in place (inplace.c) is placed together with the input storage
+ * whose bytes it takes: one buffer of the core spanning both lifetimes, so
+ * the lower bound and the arena are those after in-place reuse; the naive
+ * sum and TVM's rule count every storage apart.
  *
  * Everything the plan returns lives in the context's arena.
  */
@@ -56,16 +60,22 @@ sizes_at_bounds(MpFunc *F)
   }
 }
 
-/* The arena storages with a bounded size, as buffers of the core. */
+/* The arena storages with a bounded size, as buffers of the core.  With
+ * merged, a storage reused in place (inplace.c) is not a buffer of its own:
+ * it widens the buffer of its group's root (the storage whose bytes the
+ * group first held) to span both lifetimes; members have one size.
+ * Without, every storage is a buffer. */
 static MpBuffer *
-buffers_of(const MpFunc *F, int64_t align, int *n)
+buffers_of(const MpFunc *F, int64_t align, bool merged, int *n)
 {
   MpBuffer *b = calloc((size_t)F->nstorages + 1, sizeof *b);
+  int *at = calloc((size_t)F->nstorages + 1, sizeof *at); /* storage -> buffer */
   *n = 0;
   for (int i = 0; i < F->nstorages; i++) {
     const MpStorage *s = &F->storages[i];
-    if (s->output || s->bytes_max < 0)
+    if (s->output || s->bytes_max < 0 || (merged && F->group[i] != i))
       continue;
+    at[i] = *n;
     b[(*n)++] = (MpBuffer){.id = i,
                            .start = s->start,
                            .end = s->end > s->start ? s->end : s->start + 1,
@@ -73,6 +83,16 @@ buffers_of(const MpFunc *F, int64_t align, int *n)
                            .align = align,
                            .kind = F->kinds[i]};
   }
+  for (int i = 0; merged && i < F->nstorages; i++) {
+    const MpStorage *s = &F->storages[i];
+    if (F->group[i] == i)
+      continue;
+    MpBuffer *r = &b[at[F->group[i]]]; /* the group's root: a buffer */
+    int64_t end = s->end > s->start ? s->end : s->start + 1;
+    r->start = s->start < r->start ? s->start : r->start;
+    r->end = end > r->end ? end : r->end;
+  }
+  free(at);
   return b;
 }
 
@@ -108,20 +128,24 @@ note_peak(MpFunc *F, const MpBuffer *b, int n)
 static bool
 place_bounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
 {
-  int n;
-  MpBuffer *b = buffers_of(F, align, &n);
+  int n, nsep;
+  MpBuffer *b = buffers_of(F, align, true, &n);
   MpOptions o = {algorithm_of(F->cfg->memplan.algorithm), 100};
   int64_t arena = n ? mp_solve(b, n, &o) : 0;
   for (int i = 0; i < n; i++)
     F->storages[b[i].id].offset = b[i].offset;
+  for (int i = 0; i < F->nstorages; i++) /* members of a group: its offset */
+    if (F->group[i] != i)
+      F->storages[i].offset = F->storages[F->group[i]].offset;
   p->arena_bytes = align_up(arena, align);
   p->lower_bound = mp_lower_bound(b, n);
-  p->naive_sum = mp_naive_sum(b, n);
-  MpBuffer *pooled = calloc((size_t)n + 1, sizeof *pooled);
-  memcpy(pooled, b, sizeof *b * (size_t)n);
+  p->ninplace = F->ninplace;
+  /* the naive sum and TVM's rule know no in-place reuse: every storage */
+  MpBuffer *sep = buffers_of(F, align, false, &nsep);
+  p->naive_sum = mp_naive_sum(sep, nsep);
   MpOptions po = {MP_ALGO_POOLED, 0};
-  p->pooled_bytes = n ? mp_solve(pooled, n, &po) : 0;
-  free(pooled);
+  p->pooled_bytes = nsep ? mp_solve(sep, nsep, &po) : 0;
+  free(sep);
   int64_t limit = F->cfg->memplan.arena_limit;
   bool ok = true;
   if (limit > 0 && p->arena_bytes > limit) {
@@ -211,6 +235,7 @@ plan_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g, const CfgOptions
   bool ok = F.f->body && F.f->body->kind == IR_EX_SEQ && mp_func_lifetimes(&F, m);
   if (ok) {
     sizes_at_bounds(&F);
+    mp_func_inplace(&F, m);
     ok = place_bounded(&F, p, align);
     place_unbounded(&F, p, align);
     split_outputs(&F, p);

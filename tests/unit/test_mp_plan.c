@@ -2,9 +2,11 @@
  * test_mp_plan.c - the IR plan (memplan/plan.c, lifetime.c, checks.c): the
  * three outcomes of the size check on the module of issue 5, lifetimes
  * (kill_storage, aliases, if/else), outputs kept out of the arena, reuse
- * across dtypes, symbolic plans, the arena_limit error, and every sample
- * through the -O2 pipeline with each plan validated independently
- * (mp_validate) and never above the naive sum.
+ * across dtypes, symbolic plans, the arena_limit error, in-place reuse
+ * (memplan/inplace.c) and the cases where it must not happen, and every
+ * sample through the -O2 and -O0 pipelines with each plan validated
+ * independently (mp_validate, a storage reused in place merged with the
+ * storage whose bytes it takes) and never above the naive sum.
  *
  * Expected steps and sizes are counted by hand from the modules in
  * tests/memplan/.
@@ -12,6 +14,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -76,23 +79,112 @@ find(const MpFunctionPlan *p, const char *name, bool output)
   return NULL;
 }
 
-/* The plan's bounded arena storages as buffers of the core: every plan
- * must pass the independent validator, and stay within the naive sum. */
+/* The storage whose bytes the in-place storage o takes: one of the same
+ * offset and size that dies while o is live (the latest such), else -1. */
+static int
+inplace_partner(const MpFunctionPlan *p, int o)
+{
+  const MpStorage *s = &p->storages[o];
+  int best = -1;
+  for (int i = 0; i < p->nstorages; i++) {
+    const MpStorage *q = &p->storages[i];
+    if (i != o && q->offset == s->offset && q->bytes_max == s->bytes_max &&
+        q->end - 1 >= s->start && q->end - 1 < s->end &&
+        (best < 0 || q->end > p->storages[best].end))
+      best = i;
+  }
+  return best;
+}
+
+static int
+root(const int *group, int i)
+{
+  while (group[i] != i)
+    i = group[i];
+  return i;
+}
+
+/* The plan's bounded arena storages as buffers of the core, a storage
+ * reused in place merged with its partner (one buffer spanning both
+ * lifetimes); *n gets their number. */
+static MpBuffer *
+merged_buffers(const MpFunctionPlan *p, int64_t align, int *n)
+{
+  int *group = calloc((size_t)p->nstorages + 1, sizeof *group);
+  for (int i = 0; i < p->nstorages; i++)
+    group[i] = i;
+  int ninplace = 0;
+  for (int i = 0; i < p->nstorages; i++)
+    if (p->storages[i].inplace) {
+      int partner = inplace_partner(p, i);
+      assert_true(partner >= 0);
+      group[root(group, i)] = root(group, partner);
+      ninplace++;
+    }
+  assert_int_equal(ninplace, p->ninplace);
+  MpBuffer *b = calloc((size_t)p->nstorages + 1, sizeof *b);
+  int *at = calloc((size_t)p->nstorages + 1, sizeof *at);
+  *n = 0;
+  for (int i = 0; i < p->nstorages; i++) {
+    const MpStorage *s = &p->storages[i];
+    if (s->bytes_max >= 0 && root(group, i) == i) {
+      at[i] = *n;
+      b[(*n)++] = (MpBuffer){.id = i, .start = s->start, .end = s->end,
+                             .size = s->bytes_max ? s->bytes_max : 1, .align = align,
+                             .offset = s->offset};
+    }
+  }
+  for (int i = 0; i < p->nstorages; i++) {
+    const MpStorage *s = &p->storages[i];
+    MpBuffer *r = &b[at[root(group, i)]];
+    if (s->bytes_max < 0 || root(group, i) == i)
+      continue;
+    r->start = s->start < r->start ? s->start : r->start;
+    r->end = s->end > r->end ? s->end : r->end;
+  }
+  free(at);
+  free(group);
+  return b;
+}
+
+/* Every storage apart, as if nothing were reused in place. */
+static MpBuffer *
+separate_buffers(const MpFunctionPlan *p, int64_t align, int *n)
+{
+  MpBuffer *b = calloc((size_t)p->nstorages + 1, sizeof *b);
+  *n = 0;
+  for (int i = 0; i < p->nstorages; i++) {
+    const MpStorage *s = &p->storages[i];
+    if (s->bytes_max >= 0)
+      b[(*n)++] = (MpBuffer){.id = i, .start = s->start, .end = s->end,
+                             .size = s->bytes_max ? s->bytes_max : 1, .align = align};
+  }
+  return b;
+}
+
+/* The lower bound without in-place reuse. */
+static int64_t
+lower_bound_apart(const MpFunctionPlan *p, int64_t align)
+{
+  int n;
+  MpBuffer *b = separate_buffers(p, align, &n);
+  int64_t lb = mp_lower_bound(b, n);
+  free(b);
+  return lb;
+}
+
+/* The plan's bounded arena storages as buffers of the core (merged where
+ * reused in place): every plan must pass the independent validator, and
+ * stay within the naive sum. */
 static void
 validate(const MpFunctionPlan *p, int64_t align)
 {
-  MpBuffer *b = calloc((size_t)p->nstorages + 1, sizeof *b);
-  int n = 0;
   for (int i = 0; i < p->nstorages; i++) {
-    const MpStorage *s = &p->storages[i];
-    assert_false(s->output);
-    assert_true(s->start < s->end);
-    if (s->bytes_max < 0)
-      continue;
-    b[n++] = (MpBuffer){.id = i, .start = s->start, .end = s->end,
-                        .size = s->bytes_max ? s->bytes_max : 1, .align = align,
-                        .offset = s->offset};
+    assert_false(p->storages[i].output);
+    assert_true(p->storages[i].start < p->storages[i].end);
   }
+  int n;
+  MpBuffer *b = merged_buffers(p, align, &n);
   int64_t arena = p->arena_bytes >= 0 ? p->arena_bytes : INT64_MAX;
   IrBuf why = {0};
   bool ok = mp_validate(b, n, arena, &why);
@@ -103,6 +195,8 @@ validate(const MpFunctionPlan *p, int64_t align)
   if (p->arena_bytes >= 0) {
     assert_true(p->arena_bytes <= (p->naive_sum + align - 1) / align * align);
     assert_true(p->lower_bound <= p->arena_bytes);
+    assert_int_equal(p->lower_bound, mp_lower_bound(b, n)); /* after in-place */
+    assert_true(p->lower_bound <= lower_bound_apart(p, align));
   }
   for (int i = 0; i < p->noutputs; i++)
     assert_true(p->outputs[i].output);
@@ -329,6 +423,7 @@ test_reuse_across_dtypes(void **state)
   expect_live(f, "s0", false, 1, 6);
   expect_live(f, "s1", false, 4, 9);
   expect_live(f, "s2", false, 7, 12);
+  assert_int_equal(f->ninplace, 0); /* rev is not elementwise; to_int changes the dtype */
   validate(f, p->align);
   if (core_packs()) {
     assert_int_equal(find(f, "s0", false)->offset, find(f, "s2", false)->offset);
@@ -373,6 +468,7 @@ test_symbolic(void **state)
   assert_int_equal(at_m(ctx, mod, f->arena_expr, 100), 896);
   assert_int_equal(at_m(ctx, mod, find(f, "s0", false)->offset_expr, 100), 0);
   assert_int_equal(at_m(ctx, mod, find(f, "s1", false)->offset_expr, 100), 448);
+  assert_int_equal(f->ninplace, 0); /* unbounded storages are never reused in place */
   validate(f, p->align);
   ir_ctx_free(ctx);
 
@@ -385,7 +481,13 @@ test_symbolic(void **state)
   assert_null(f->arena_expr);
   assert_int_equal(find(f, "s0", false)->bytes_max, 400);
   assert_null(find(f, "s0", false)->offset_expr);
-  assert_true(f->arena_bytes >= 896); /* s0 and s1 are live together at step 5 */
+  /* s0 dies at exp(a0, a1), whose output s1 (400 bytes too) takes its
+   * place: one buffer of 400 bytes, aligned to 448 */
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  assert_int_equal(f->lower_bound, 400);
+  assert_int_equal(f->arena_bytes, 448);
   validate(f, p->align);
   ir_ctx_free(ctx);
 }
@@ -409,17 +511,196 @@ test_arena_limit(void **state)
   ir_ctx_free(ctx);
 }
 
-/* --- every sample through -O2 ---------------------------------------- */
+/* --- in-place reuse ----------------------------------------------------- */
 
+static const char *INPLACE = "tests/memplan/inplace.py";
+static const char *MATMUL = "tests/memplan/inplace_matmul.py";
+
+/* relu(exp(x)): relu's output s1 takes the bytes of exp's result s0. */
 static void
-test_samples(void **state)
+test_inplace_chain(void **state)
 {
   (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, NULL, NULL, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  /* steps: 0 s0, 1 a0, 2 exp(x, a0), 3 lv0, 4 s1, 5 a1, 6 relu(lv0, a1),
+   * 7 lv1, 8-9 kills, 10 s2, 11 a2, 12 exp(lv1, a2); return 13 */
+  expect_live(f, "s0", false, 1, 7);
+  expect_live(f, "s1", false, 5, 13);
+  expect_live(f, "s2", true, 11, 14);
+  assert_int_equal(f->ninplace, 1);
+  assert_false(find(f, "s0", false)->inplace);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  /* apart, s0 and s1 are live together at steps 5 and 6: 32 bytes and two
+   * 64-byte slots; in place, one buffer of 16 bytes over steps 1..12 */
+  assert_int_equal(lower_bound_apart(f, p->align), 32);
+  assert_int_equal(f->lower_bound, 16);
+  assert_int_equal(f->arena_bytes, 64);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* Plans a variant of path; expects no in-place reuse and s0, s1 apart. */
+static void
+expect_not_inplace(const char *path, const char *from, const char *to, int64_t arena)
+{
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, path, from, to, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  if (f->ninplace != 0)
+    print_error("%s with '%s': %d storages in place\n", path, to ? to : "", f->ninplace);
+  assert_int_equal(f->ninplace, 0);
+  for (int i = 0; i < f->nstorages; i++)
+    assert_false(f->storages[i].inplace);
+  assert_int_not_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  assert_int_equal(f->arena_bytes, arena);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* lv0 (s0) is read again by the last call: it does not die at relu. */
+static void
+test_inplace_used_later(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.exp(lv1, a2)", "cls.add(lv1, lv0, a2)", 128);
+}
+
+/* The same through an alias: lv2 = lv0 is read by the last call. */
+static void
+test_inplace_alias_used_later(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.exp(lv1, a2)",
+                     "lv2: R.Tensor((4,), dtype=\"float32\") = lv0\n"
+                     "        cls.add(lv1, lv2, a2)",
+                     128);
+}
+
+/* s1 has 32 bytes, s0 16: sizes differ. */
+static void
+test_inplace_other_size(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "s1: R.Object = R.memory.alloc_storage(R.shape([16])",
+                     "s1: R.Object = R.memory.alloc_storage(R.shape([32])", 128);
+}
+
+/* A FuseTIR-style prim_func with an intermediate buffer is not elementwise
+ * for this purpose. */
+static void
+test_inplace_fused(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.fused(lv0, a1)", 128);
+}
+
+/* A second input read at a broadcast index (a bias) does not stop lv0
+ * from giving its storage: it views none of s0's bytes. */
+static void
+test_inplace_broadcast(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)", &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* shift reads A[0] for every element: B[0] over A[0] would change what
+ * the later iterations read. */
+static void
+test_inplace_reads_other_element(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.shift(lv0, a1)", 128);
+}
+
+/* A matmul reads A[i, k] for every k: not in place, even when its
+ * attributes claim elementwise (op_pattern 0). */
+static void
+test_inplace_matmul(void **state)
+{
+  (void)state;
+  expect_not_inplace(MATMUL, NULL, NULL, 128);
+  expect_not_inplace(MATMUL, "T.func_attr({\"tir.noalias\": True})\n        for i0, i1 in T.grid(T.int64(2), T.int64(2)):\n            C",
+                     "T.func_attr({\"tir.noalias\": True, \"op_pattern\": 0})\n        for i0, i1 in T.grid(T.int64(2), T.int64(2)):\n            C",
+                     128);
+}
+
+/* The interpreter does not read the plan: relu(exp(x)) computes the same
+ * values whether or not the plan puts s1 over s0. */
+static void
+test_inplace_interpreter(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  char *text = tu_read_file(INPLACE);
+  const IrModule *mod = fe_parse_string(ctx, INPLACE, text);
+  free(text);
+  assert_non_null(mod);
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  assert_non_null(mp_plan_module(ctx, mod, &cfg));
+  Interp *in = interp_new(ctx, mod, NULL);
+  int64_t four = 4;
+  int64_t one = 1;
+  Value *args[2] = {op_tensor_new(ctx, IR_F32, 1, &four, (IrLoc){0}),
+                    op_tensor_new(ctx, IR_F32, 1, &one, (IrLoc){0})};
+  Value *x = args[0];
+  const double xs[4] = {-1.0, 0.0, 0.5, 1.0};
+  for (int i = 0; i < 4; i++)
+    op_set_f(&x->u.tensor.t, i, xs[i]);
+  Value *r = interp_call(in, "main", args, 2);
+  assert_non_null(r);
+  /* exp(relu(exp(x))) = exp(exp(x)): exp(x) > 0 */
+  const double want[4] = {1.444667861009766, 2.718281828459045, 5.200325764789961,
+                          15.154262241479262};
+  for (int i = 0; i < 4; i++)
+    assert_true(fabs(op_get_f(&r->u.tensor.t, i) - want[i]) <= 1e-5 * want[i]);
+  ir_ctx_free(ctx);
+}
+
+/* --- every sample through -O2 (and -O0, where ops are not fused) -------- */
+
+/* The arena the planner's algorithm gives without in-place reuse. */
+static int64_t
+arena_apart(const MpFunctionPlan *p, int64_t align)
+{
+  int n;
+  MpBuffer *b = separate_buffers(p, align, &n);
+  MpOptions o = {MP_ALGO_BEST, 100};
+  int64_t arena = n ? mp_solve(b, n, &o) : 0;
+  free(b);
+  return (arena + align - 1) / align * align;
+}
+
+/* Every sample through the pipeline of one level, each plan validated and
+ * within 1.05 x the lower bound; prints the figures with and without
+ * in-place reuse. */
+static void
+plan_samples(int level)
+{
   int n;
   char **paths = tu_list_py("samples", &n);
   assert_true(n > 0);
   const OptPass *passes[64];
-  int npasses = opt_pipeline(2, passes, 64);
+  int npasses = opt_pipeline(level, passes, 64);
   int planned = 0;
   for (int i = 0; i < n; i++) {
     IrCtx *ctx = ir_ctx_new(); /* planning is fast: the large samples too */
@@ -442,8 +723,11 @@ test_samples(void **state)
       assert_int_equal(f->nchecks, 0);
       assert_true(f->noutputs >= 1);
       /* issue 5: at most 1.05 x the lower bound on every sample */
-      printf("  %s %s: arena %lld, lower bound %lld\n", paths[i], f->name,
-             (long long)f->arena_bytes, (long long)f->lower_bound);
+      printf("  -O%d %s %s: arena %lld, lower bound %lld, in place %d "
+             "(without: arena %lld, lower bound %lld)\n",
+             level, paths[i], f->name, (long long)f->arena_bytes, (long long)f->lower_bound,
+             f->ninplace, (long long)arena_apart(f, p->align),
+             (long long)lower_bound_apart(f, p->align));
       assert_true(f->arena_bytes * 100 <= f->lower_bound * 105);
       validate(f, p->align);
     }
@@ -452,6 +736,22 @@ test_samples(void **state)
   }
   assert_true(planned >= 5);
   tu_free_list(paths, n);
+}
+
+static void
+test_samples(void **state)
+{
+  (void)state;
+  plan_samples(2);
+}
+
+/* Without fusion, elementwise ops (bias adds, activations) are calls of
+ * their own: in-place reuse has something to do. */
+static void
+test_samples_unfused(void **state)
+{
+  (void)state;
+  plan_samples(0);
 }
 
 int
@@ -464,7 +764,13 @@ main(void)
       cmocka_unit_test(test_fit_assert),       cmocka_unit_test(test_fit_config_bound),
       cmocka_unit_test(test_lifetimes),        cmocka_unit_test(test_reuse_across_dtypes),
       cmocka_unit_test(test_symbolic),         cmocka_unit_test(test_arena_limit),
-      cmocka_unit_test(test_samples),
+      cmocka_unit_test(test_inplace_chain),    cmocka_unit_test(test_inplace_used_later),
+      cmocka_unit_test(test_inplace_alias_used_later),
+      cmocka_unit_test(test_inplace_other_size), cmocka_unit_test(test_inplace_fused),
+      cmocka_unit_test(test_inplace_broadcast),
+      cmocka_unit_test(test_inplace_reads_other_element),
+      cmocka_unit_test(test_inplace_matmul),   cmocka_unit_test(test_inplace_interpreter),
+      cmocka_unit_test(test_samples),          cmocka_unit_test(test_samples_unfused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
