@@ -37,7 +37,7 @@
  */
 #include <stdlib.h>
 
-#include "../opt/fuse_int.h"
+#include "../opt/opt.h"
 #include "mp_int.h"
 
 /* --- the prim_func ---------------------------------------------------- */
@@ -117,8 +117,8 @@ pointwise_output(const IrPrimFunc *f, const IrStmt **store)
 {
   IrPrimFunc bare = *f;
   bare.attrs = NULL; /* analyse the body, whatever op_pattern claims */
-  FusePattern p = fuse_pattern_of(&bare);
-  if (p != FUSE_ELEMWISE && p != FUSE_BROADCAST)
+  int p = opt_prim_pattern(&bare);
+  if (p != 0 && p != 1) /* elementwise or broadcast */
     return -1;
   *store = NULL;
   if (loads_outside_values(f->body, store) || !*store)

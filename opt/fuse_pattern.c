@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "fuse_int.h"
+#include "opt.h"
 
 typedef struct {
   const IrPrimFunc *f;
@@ -281,4 +282,10 @@ fuse_pattern_of(const IrPrimFunc *f)
   if (s.stores > 1)
     widen(&s.index, FUSE_INJECTIVE);
   return s.index;
+}
+
+int
+opt_prim_pattern(const IrPrimFunc *f)
+{
+  return (int)fuse_pattern_of(f);
 }

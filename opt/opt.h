@@ -64,6 +64,12 @@ IrModule *opt_run(const OptContext *oc, const IrModule *m, const OptPass *const 
  * Writes up to max passes to out and returns how many there are. */
 int opt_pipeline(int level, const OptPass **out, int max);
 
+/* fuse_pattern.c: TVM's op pattern of a prim_func (0 elementwise,
+ * 1 broadcast, 2 injective, 3 reduction, 4 conv/matmul-like, 7 opaque):
+ * its "op_pattern" attribute when present, else found from its body.
+ * FuseOps uses it, and the memory planner's in-place reuse. */
+int opt_prim_pattern(const IrPrimFunc *f);
+
 /* ------------------------------------------------------------------ */
 /* The passes, one a file (TVM's names in comments)                    */
 /* ------------------------------------------------------------------ */
