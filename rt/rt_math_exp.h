@@ -278,9 +278,10 @@ rxc_log1p_kernelf(float f)
   return f - (hfsq - s * (hfsq + r));
 }
 
-/* R(z) = 2z/3 + 2z^2/5 + ... + 2z^10/21, the atanh series after 2s. */
+/* (R(z) - 2z/3) / z^2 = 2/5 + 2z/7 + ... + 2z^8/21, where R(z) = 2z/3 +
+ * 2z^2/5 + ... is the atanh series after 2s. */
 RXC_INLINE double
-rxc_log_series(double z)
+rxc_log_tail(double z)
 {
   double r = 9.52380952380952328e-02;
   r = 1.05263157894736836e-01 + z * r;
@@ -290,9 +291,13 @@ rxc_log_series(double z)
   r = 1.81818181818181823e-01 + z * r;
   r = 2.22222222222222210e-01 + z * r;
   r = 2.85714285714285698e-01 + z * r;
-  r = 4.00000000000000022e-01 + z * r;
-  r = 6.66666666666666630e-01 + z * r;
-  return r * z;
+  return 4.00000000000000022e-01 + z * r;
+}
+
+RXC_INLINE double
+rxc_log_series(double z)
+{
+  return z * (6.66666666666666630e-01 + z * rxc_log_tail(z));
 }
 
 RXC_INLINE double
@@ -688,26 +693,39 @@ rxc_erf(double x)
   return rxc_copysign(1.0 - rxc_exp_negsquare(a) * rxc_erfc_scaled(a), x);
 }
 
-/* ln x for finite x > 0 as a double-double *hi + *lo (about 100 bits):
- * s = f/(2+f) with its rounding error recovered exactly (Dekker), ln x =
- * e ln2 + 2s + s R(s^2), the small tail in plain double. */
+/* Two-sum: *s + *e = a + b exactly. */
+RXC_INLINE void
+rxc_add2(double a, double b, double *s, double *e)
+{
+  double t = a + b, bb = t - a;
+  *s = t;
+  *e = (a - (t - bb)) + (b - bb);
+}
+
+/* ln x for finite x > 0 as a double-double *hi + *lo (about 100 bits), for
+ * pow, whose error is y ln x times that of ln x.  ln x = e ln2 + 2 atanh s
+ * with s = f/(2+f) = sh + sl (its rounding error recovered with Dekker's
+ * product); 2s and (2/3)s^3 are summed in double-double, the terms from
+ * s^5 on, below 2^-10 of the result, in plain double. */
 RXC_INLINE void
 rxc_log_dd(double x, double *hi, double *lo)
 {
   int e;
-  double f = rxc_log_split(x, &e), d = 2.0 + f, dl = f - (d - 2.0), s = f / d;
-  double ph, pl, sl, r = rxc_log_series(s * s), a, b, t, err;
-  rxc_mul2(s, d, &ph, &pl);
-  sl = (((f - ph) - pl) - s * dl) / d; /* f / (d + dl) = s + sl */
-  a = (double)e * 0.6931471806019545;
-  b = 2.0 * s;
-  t = a + b; /* two-sum of a and b */
-  err = (a - (t - (t - a))) + (b - (t - a));
-  *hi = t;
-  *lo = err + ((double)e * -4.2009150726810846e-11 + (2.0 * sl + s * r));
-  t = *hi + *lo;
-  *lo = *lo - (t - *hi);
-  *hi = t;
+  double f = rxc_log_split(x, &e), d = 2.0 + f, dl = f - (d - 2.0), sh = f / d;
+  double ph, pl, sl, zh, zl, ch, cl, th, tl, z, tail, a, ae, b, be;
+  rxc_mul2(sh, d, &ph, &pl);
+  sl = (((f - ph) - pl) - sh * dl) / d; /* f / (d + dl) = sh + sl */
+  rxc_mul2(sh, sh, &zh, &zl);
+  zl += 2.0 * sh * sl; /* s^2 = zh + zl */
+  rxc_mul2(zh, sh, &ch, &cl);
+  cl += zl * sh + zh * sl; /* s^3 = ch + cl */
+  rxc_mul2(ch, 0.66666666666666663, &th, &tl);
+  tl += cl * 0.66666666666666663 + ch * 3.7007434154171883e-17; /* (2/3) s^3 */
+  z = zh;
+  tail = sh * z * z * rxc_log_tail(z); /* s^5 on */
+  rxc_add2((double)e * 0.6931471806019545, 2.0 * sh, &a, &ae);
+  rxc_add2(a, th, &b, &be);
+  rxc_add2(b, ae + be + (2.0 * sl + tl + tail + (double)e * -4.2009150726810846e-11), hi, lo);
 }
 
 /* |x|^y for finite x != 0 and finite y: exp(y ln|x|) in double-double. */
@@ -755,9 +773,9 @@ rxc_pow(double x, double y)
       return 1.0;
     return (ax > 1.0) == (y > 0) ? RXC_INF : 0.0;
   }
-  if (x == 0 || ax == RXC_INF) {
+  if (x == 0 || ax == RXC_INF) { /* the sign of -0 counts: test the bit */
     r = (x == 0) == (y < 0) ? RXC_INF : 0.0;
-    return odd == 1 && x < 0 ? -r : r;
+    return odd == 1 && (rxc_d2u(x) >> 63) ? -r : r;
   }
   if (x < 0 && odd < 0)
     return RXC_NAN;
