@@ -14,8 +14,8 @@
  * error is measured in ulps of the correctly rounded result; the bounds
  * asserted are 4 ulp for both precisions (the figures reached are printed:
  * at most 3.3 ulp for float, 2.4 for double; pow 0.5 and 1.8).  Exact
- * functions (rounding,
- * sqrt, fmod) must equal libm bit for bit, zero signs included.
+ * functions (rounding, sqrt, fmod) must equal libm bit for bit, zero signs
+ * included.
  */
 #include <dlfcn.h>
 #include <math.h>
