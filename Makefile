@@ -70,6 +70,9 @@ MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
 CG_SRCS := codegen/gen.c codegen/runtime.c
 CG_SRCS += codegen/jit.c codegen/cc.c
 
+# the runtime pieces of rt/, embedded in the compiler as string literals
+RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h
+
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
@@ -105,6 +108,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# rt/ as string literals for codegen/runtime.c
+$(BUILD)/gen/rt_embed.h: rt/embed.awk $(RT_HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)awk -f rt/embed.awk $(RT_HDRS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/codegen/runtime.o: $(BUILD)/gen/rt_embed.h
+$(BUILD)/codegen/runtime.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)

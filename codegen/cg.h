@@ -59,10 +59,14 @@ void cg_output_free(CgOutput *out); /* the IrBufs */
 /* Writes the files into dir (through temporaries: nothing partial). */
 bool cg_write(IrCtx *ctx, const CgOutput *out, const char *dir);
 
-/* runtime.c (generated at build time from rt/): the runtime pieces every
- * NAME.c carries: fixed-width types, error codes, math functions; with
- * system_libm the math comes from <math.h> instead. */
+/* runtime.c (embedded at build time from rt/): the runtime pieces every
+ * NAME.c carries: fixed-width types and the math functions rxc_expf,
+ * rxc_exp, ... (rt/README.md lists them), all `static inline`; with
+ * system_libm the inexact ones wrap <math.h> instead. */
 const char *cg_runtime_text(bool system_libm);
+/* Only the fixed-width types (rxc_i8 .. rxc_u64, rxc_f32, rxc_f64), for
+ * NAME.h; guarded, so that NAME.c may carry cg_runtime_text too. */
+const char *cg_runtime_types_text(void);
 
 /* jit.c (libtcc) and cc.c (system compiler + dlopen): a compiled module. */
 typedef struct CgCompiled CgCompiled;

@@ -1,9 +1,27 @@
-/* runtime.c - stub: the runtime text is generated from rt/ later. */
+/*
+ * runtime.c - the runtime pieces every generated NAME.c carries, as text.
+ *
+ * Key idea: the pieces live as ordinary headers in rt/ (readable, tested as
+ * C); the build turns each into a string-literal macro (rt/embed.awk writes
+ * $(BUILD)/gen/rt_embed.h) and this file joins them by literal concatenation,
+ * so the texts are constants of the binary: nothing is read at run time.
+ * Each piece has its own include guard, so NAME.h may carry the types and
+ * NAME.c the types again and the math, in either order.
+ */
 #include "cg.h"
+
+#include "rt_embed.h"
+
+const char *
+cg_runtime_types_text(void)
+{
+  return RT_TYPES_TEXT;
+}
 
 const char *
 cg_runtime_text(bool system_libm)
 {
-  (void)system_libm;
-  return "";
+  if (system_libm)
+    return RT_TYPES_TEXT RT_MATH_BASE_TEXT RT_LIBM_TEXT;
+  return RT_TYPES_TEXT RT_MATH_BASE_TEXT RT_MATH_EXP_TEXT RT_MATH_TRIG_TEXT;
 }
