@@ -66,7 +66,7 @@ MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
            memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
 
 # C code generation and the JIT
-CG_SRCS := codegen/gen.c codegen/runtime.c
+CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # TVMScript reader
@@ -98,7 +98,7 @@ $(BUILD)/librxc.a: $(LIB_OBJS)
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lm -ldl
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -108,7 +108,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lm -ldl
 
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS)

@@ -1,9 +1,7 @@
-/* jit.c - stub: the libtcc JIT is not written yet. */
-#include "cg.h"
-
-struct CgCompiled {
-  int unused;
-};
+/* jit.c - stub: the libtcc JIT is not written yet.  CgCompiled is defined
+ * in cg_int.h; cg_jit_cc, cg_compiled_entry and cg_compiled_free are in
+ * cc.c, which calls cg_tcc_symbol and cg_tcc_free for a TCCState. */
+#include "cg_int.h"
 
 CgCompiled *
 cg_jit_tcc(IrCtx *ctx, const CgOutput *out)
@@ -14,27 +12,16 @@ cg_jit_tcc(IrCtx *ctx, const CgOutput *out)
   return NULL;
 }
 
-CgCompiled *
-cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags)
+void *
+cg_tcc_symbol(void *tcc, const char *name)
 {
-  IrLoc none = {0};
-  (void)out;
-  (void)cc;
-  (void)flags;
-  ir_error(ctx, none, "compiling with the system compiler is not implemented yet");
-  return NULL;
-}
-
-CgPackedFn
-cg_compiled_entry(CgCompiled *c, const char *symbol)
-{
-  (void)c;
-  (void)symbol;
+  (void)tcc;
+  (void)name;
   return NULL;
 }
 
 void
-cg_compiled_free(CgCompiled *c)
+cg_tcc_free(void *tcc)
 {
-  (void)c;
+  (void)tcc;
 }
