@@ -196,14 +196,32 @@ is_ident_char(char c)
   return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* Whole-token occurrences of name in C text, outside comments and strings. */
 int
 cg_text_count(const IrBuf *text, const char *name)
 {
   size_t n = strlen(name);
   int count = 0;
-  for (const char *p = text->data; p && n && (p = strstr(p, name)); p += n)
-    if ((p == text->data || !is_ident_char(p[-1])) && !is_ident_char(p[n]))
-      count++;
+  const char *p = text->data, *end = p ? p + text->len : NULL;
+  while (p && p < end) {
+    if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+      const char *q = strstr(p + 2, "*/");
+      p = q ? q + 2 : end;
+    } else if (p[0] == '"') {
+      for (p++; p < end && *p != '"'; p++)
+        if (*p == '\\')
+          p++;
+      p++;
+    } else if (is_ident_char(p[0])) {
+      const char *q = p;
+      while (q < end && is_ident_char(*q))
+        q++;
+      count += (size_t)(q - p) == n && memcmp(p, name, n) == 0;
+      p = q;
+    } else {
+      p++;
+    }
+  }
   return count;
 }
 

@@ -66,6 +66,12 @@ typedef struct {
   IrSInfo **outs; /* output struct infos */
   const char **out_names;
   int nouts;
+  bool tuple_result; /* the result is a tuple (of nouts tensors) */
+  const IrExpr **extra;   /* output storages that no output takes (a tuple of
+                             which only some items are returned) */
+  int64_t *extra_offset;  /* their place: after the plan's arena */
+  int nextra;
+  int64_t arena_bytes;    /* the plan's arena and the extra storages */
   IrVec *scope; /* names declared in the scope being emitted */
   int indent;
 } Entry;
@@ -215,13 +221,42 @@ result_leaves(Entry *E, const IrExpr *res, IrExpr ***items)
     return res->u.tuple.n;
   }
   const Origin *o = res->kind == IR_EX_VAR ? origin_find(E, res) : NULL;
-  if (o && o->nitems && E->f->ret && E->f->ret->kind == IR_SI_TUPLE) {
+  if (o && o->nitems && E->tuple_result) {
     *items = o->items;
     return o->nitems;
   }
   *items = ir_alloc(E->g->ctx, sizeof **items);
   (*items)[0] = (IrExpr *)res;
   return 1;
+}
+
+/* Output storages that no output of the result takes get bytes after the
+ * plan's arena, so that they never share the caller's buffers. */
+static void
+place_extra(Entry *E)
+{
+  const MpFunctionPlan *fp = E->fp;
+  int64_t align = E->g->plan->align > 0 ? E->g->plan->align : 1;
+  E->arena_bytes = fp->arena_bytes;
+  E->extra = ir_alloc(E->g->ctx, sizeof *E->extra * (size_t)(fp->noutputs + 1));
+  E->extra_offset = ir_alloc(E->g->ctx, sizeof *E->extra_offset * (size_t)(fp->noutputs + 1));
+  for (int s = 0; s < fp->noutputs; s++) {
+    bool mapped = false;
+    for (int j = 0; j < E->nout_storage; j++)
+      mapped = mapped || E->out_storage[j] == fp->outputs[s].var;
+    if (mapped)
+      continue;
+    if (fp->arena_expr || fp->outputs[s].bytes_max < 0) {
+      cg_fail(E->g, "storage '%s' of the result has no output and no upper bound",
+              fp->outputs[s].var->u.var.name);
+      return;
+    }
+    int64_t off = (E->arena_bytes + align - 1) / align * align;
+    E->extra[E->nextra] = fp->outputs[s].var;
+    E->extra_offset[E->nextra++] = off;
+    E->arena_bytes = off + fp->outputs[s].bytes_max;
+  }
+  E->arena_bytes = (E->arena_bytes + align - 1) / align * align;
 }
 
 static void
@@ -247,6 +282,7 @@ map_outputs(Entry *E)
   }
   for (int i = 0; i < E->norigins; i++)
     ir_vec_free(&E->origins[i].storages);
+  place_extra(E);
 }
 
 /* --- leaves as C ------------------------------------------------------------ */
@@ -323,6 +359,12 @@ emit_alloc_storage(Entry *E, const IrBinding *b, IrBuf *o)
     for (int i = 0; i < E->nout_storage; i++)
       if (E->out_storage[i] == b->var)
         k = E->out_index[i];
+    for (int i = 0; k < 0 && i < E->nextra; i++)
+      if (E->extra[i] == b->var) {
+        ir_buf_printf(o, "char *%s = base + %lld; /* in the result, not returned */\n", v->cname,
+                      (long long)E->extra_offset[i]);
+        return;
+      }
     if (k < 0) {
       cg_fail(E->g, "storage '%s' flows into the result in a way C code generation cannot follow",
               b->var->u.var.name);
@@ -451,11 +493,8 @@ emit_call_args(Entry *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrB
     int64_t lo, hi;
     if (!x)
       break;
-    if (!ir_arith_range(E->arith, x, &lo, &hi)) {
-      cg_fail(E->g, "dim '%s' of '%s' has no upper bound", p->dims[i]->u.var,
-              call->u.call.callee->u.global);
-      break;
-    }
+    if (!ir_arith_range(E->arith, x, &lo, &hi))
+      hi = INT64_MAX; /* an error only if a T.alloc_buffer needs it */
     p->dims_max[i] = hi > p->dims_max[i] ? hi : p->dims_max[i];
     ir_buf_puts(o, f->nparams + i ? ", " : "");
     cg_emit_expr(E->g, &E->names, x, o);
@@ -823,6 +862,8 @@ outputs(Entry *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
 {
   CgGen *g = E->g;
   const IrSInfo *r = E->f->ret;
+  if (!r || (r->kind == IR_SI_TENSOR && !tensor_known(r)))
+    r = E->f->body->u.seq.result->sinfo;
   int n = r && r->kind == IR_SI_TUPLE ? r->u.tuple.n : 1;
   E->outs = ir_alloc(g->ctx, sizeof *E->outs * (size_t)(n + 1));
   E->out_names = ir_alloc(g->ctx, sizeof *E->out_names * (size_t)(n + 1));
@@ -851,6 +892,7 @@ outputs(Entry *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
     ir_buf_puts(doc, "\n");
   }
   E->nouts = n;
+  E->tuple_result = r && r->kind == IR_SI_TUPLE;
   ent->noutputs = n;
   ent->outputs = (const IrSInfo **)E->outs;
   ir_buf_puts(decl, ")");
@@ -885,7 +927,7 @@ static void
 emit_checks(Entry *E, const CgEntry *ent, IrBuf *o)
 {
   const MpFunctionPlan *fp = E->fp;
-  bool arena = fp->arena_expr || fp->arena_bytes > 0;
+  bool arena = fp->arena_expr || E->arena_bytes > 0;
   ir_buf_puts(o, "  /* every check before anything is written */\n  if (");
   int k = 0;
   for (int i = 0; i < E->f->nparams; i++) {
@@ -918,7 +960,7 @@ emit_checks(Entry *E, const CgEntry *ent, IrBuf *o)
     if (fp->arena_expr)
       cg_emit_expr(E->g, &E->names, fp->arena_expr, o);
     else
-      ir_buf_printf(o, "%lldu", (long long)fp->arena_bytes);
+      ir_buf_printf(o, "%lldu", (long long)E->arena_bytes);
     emit_return_if(E, "ARENA_SIZE", o);
     ir_buf_printf(o, "  if ((rxc_uptr)arena %% %lldu != 0", (long long)E->g->plan->align);
     emit_return_if(E, "ARENA_ALIGN", o);
@@ -1014,7 +1056,8 @@ emit_body(Entry *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     emit_checks(E, ent, &checks);
   E->indent = 1;
   emit_seq(E, E->f->body, &body);
-  emit_result(E, &body);
+  if (!E->g->errors)
+    emit_result(E, &body);
   ir_buf_puts(&body, "  return 0;\n}\n\n");
   if (cg_text_uses(&body, "base"))
     ir_buf_puts(&checks, "  char *const base = (char *)arena;\n");
@@ -1047,23 +1090,26 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   ent->fn = fp->name;
   ent->symbol = ir_printf(g->ctx, "%s_%s", g->name, cg_ident(g, fp->name));
   ent->packed = ir_printf(g->ctx, "%s_packed", ent->symbol);
-  ent->arena_bytes = fp->arena_bytes;
   entry_bounds(&E);
   IrBuf decl = {0}, doc = {0};
-  ir_buf_printf(&doc, "/* %s: R.function %s.\n *   %-12s %s bytes, aligned to %lld\n", ent->symbol,
-                fp->name, "arena", fp->arena_expr ? "(depends on the dims)" : ir_printf(g->ctx, "%lld", (long long)fp->arena_bytes),
-                (long long)g->plan->align);
   if (signature(&E, ent, &decl, &doc) && outputs(&E, ent, &decl, &doc)) {
     map_outputs(&E);
+    ent->arena_bytes = fp->arena_expr ? -1 : E.arena_bytes;
     emit_body(&E, ent, &decl, out);
     emit_packed(&E, ent, out);
-    ir_buf_puts(&doc, " * Returns 0, or before writing anything a negative error code. */\n");
+    ir_buf_printf(docs, "/* %s: R.function %s.\n *   %-12s ", ent->symbol, fp->name, "arena");
+    if (fp->arena_expr)
+      ir_buf_puts(docs, "bytes depend on the dims");
+    else
+      ir_buf_printf(docs, "%lld bytes", (long long)E.arena_bytes);
+    ir_buf_printf(docs, ", aligned to %lld\n", (long long)g->plan->align);
+    ir_buf_put(docs, doc.data, doc.len);
+    ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code. */\n");
+    ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
+                  (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
     ir_buf_printf(decls, "%s;\nint\n%s(void *arena, size_t arena_bytes, void *const *tensors, "
                          "const rxc_i64 *dims);\n",
                   decl.data, ent->packed);
-    ir_buf_put(docs, doc.data, doc.len);
-    ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
-                  (long long)(fp->arena_bytes > 0 ? fp->arena_bytes : 0));
   }
   ir_buf_free(&decl);
   ir_buf_free(&doc);

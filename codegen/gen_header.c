@@ -61,7 +61,9 @@ cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *d
                    " * wrote. */\n",
                 N, RXC_VERSION, N, N);
   ir_buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n%s", N, N, TYPES);
-  int64_t arena = g->plan->arena_bytes > 0 ? g->plan->arena_bytes : 0;
+  int64_t arena = 0;
+  for (int i = 0; i < res->nentries; i++)
+    arena = res->entries[i].arena_bytes > arena ? res->entries[i].arena_bytes : arena;
   ir_buf_printf(o, "#define %s_ARENA_BYTES %lldu /* the largest entry's, at the upper bounds */\n", N,
                 (long long)arena);
   ir_buf_printf(o, "#define %s_ARENA_ALIGN %lldu\n", N, (long long)res->arena_align);

@@ -510,7 +510,7 @@ buffer_max_elems(Tir *t, const IrBuffer *b, bool *constant)
       hi = v;
     } else {
       *constant = false;
-      if (!ir_arith_range(t->arith, b->shape[d], &lo, &hi))
+      if (!ir_arith_range(t->arith, b->shape[d], &lo, &hi) || hi == INT64_MAX)
         return -1;
     }
     if (hi < 0)
@@ -756,7 +756,7 @@ emit_params(Tir *t, const IrPrimFunc *f, const CgPrim *p, IrBuf *o)
   for (int i = 0; i < p->ndims; i++, k++) {
     const char *name = cg_names_add(t->g, &t->names, p->dims[i], p->dims[i]->u.var);
     ir_buf_printf(o, "%srxc_i64 %s", k ? ", " : "", name);
-    ir_arith_bound(t->arith, p->dims[i], 0, p->dims_max[i]);
+    ir_arith_bound(t->arith, p->dims[i], 0, p->dims_max[i]); /* INT64_MAX: unbounded */
   }
   if (!k)
     ir_buf_puts(o, "void");
