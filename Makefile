@@ -66,7 +66,7 @@ MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
            memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/report.c
 
 # C code generation and the JIT
-CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
+CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c codegen/gen_sig.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # TVMScript reader

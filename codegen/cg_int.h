@@ -68,14 +68,14 @@ typedef struct {
 
 /* What the entries found out about one prim_func of the module. */
 typedef struct {
-  bool known;           /* dims and written are filled */
-  bool called;          /* some entry calls it: emit it */
-  bool aliased;         /* two arguments may share bytes at some call: no restrict */
-  IrPrimExpr **dims;    /* implicit dims (vars of param buffer shapes that are
-                           not params), in order of first appearance */
-  int64_t *dims_max;    /* upper bound of each over every call site */
+  bool known;        /* dims and written are filled */
+  bool called;       /* some entry calls it: emit it */
+  bool aliased;      /* two arguments may share bytes at some call: no restrict */
+  IrPrimExpr **dims; /* implicit dims (vars of param buffer shapes that are
+                        not params), in order of first appearance */
+  int64_t *dims_max; /* upper bound of each over every call site */
   int ndims;
-  bool *written;        /* per param: the body stores into its buffer */
+  bool *written; /* per param: the body stores into its buffer */
 } CgPrim;
 
 typedef struct {
@@ -83,22 +83,22 @@ typedef struct {
   const IrModule *m;
   const MpPlan *plan;
   const CfgOptions *cfg;
-  const char *name;             /* C prefix: "mlp" */
-  CgPrim *prims;                /* one per module global (unused for non-prims) */
-  const IrExpr **consts;        /* IR_EX_CONST nodes, in order of first use */
+  const char *name;      /* C prefix: "mlp" */
+  CgPrim *prims;         /* one per module global (unused for non-prims) */
+  const IrExpr **consts; /* IR_EX_CONST nodes, in order of first use */
   int nconsts, capconsts;
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
-  bool copy_used;               /* rxc_copy (results that are not in place) */
-  int64_t weights_bytes;        /* bytes of every constant */
-  int errors;                   /* errors reported so far */
-  IrLoc loc;                    /* where the node being emitted comes from */
+  bool copy_used;        /* rxc_copy (results that are not in place) */
+  int64_t weights_bytes; /* bytes of every constant */
+  int errors;            /* errors reported so far */
+  IrLoc loc;             /* where the node being emitted comes from */
 } CgGen;
 
 /* gen.c */
 void cg_fail(CgGen *g, const char *fmt, ...);
 bool cg_ctype(IrDType t, CgCType *out);
 const char *cg_ctype_name(CgCType t);
-const char *cg_dtype_cname(CgGen *g, IrDType t); /* NULL after an error */
+const char *cg_dtype_cname(CgGen *g, IrDType t);  /* NULL after an error */
 const char *cg_ident(CgGen *g, const char *hint); /* a C identifier from any name */
 const char *cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint);
 const char *cg_names_find(const CgNames *t, const void *key);
@@ -119,10 +119,91 @@ void cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out);
 void cg_emit_int(IrDType t, int64_t v, IrBuf *out);
 void cg_emit_prim_func(CgGen *g, int global, IrBuf *out);
 
-/* gen_entry.c: the entry of plan function fp; its declaration (without
- * ';') goes to decl, its comment for the header to doc, the code to out. */
-void cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *entry, IrBuf *decl,
-                   IrBuf *doc, IrBuf *out);
+/* ------------------------------------------------------------------ */
+/* gen_entry.c, gen_outputs.c, gen_sig.c: a Relax function as an entry */
+/* ------------------------------------------------------------------ */
+
+/* What a Relax var is in the generated C. */
+typedef enum {
+  CG_V_OTHER,   /* no C value: shapes, prim values, strings, dtypes */
+  CG_V_TENSOR,  /* cname: a typed pointer */
+  CG_V_STORAGE, /* cname: char * */
+  CG_V_TUPLE,   /* items: leaves, at compile time */
+} CgVarKind;
+
+typedef struct {
+  const IrExpr *var; /* the Relax var */
+  CgVarKind kind;
+  const char *cname;
+  bool is_const;             /* tensor: points to const data (input, constant) */
+  const MpStorage *storage;  /* storage var: its plan; tensor: the storage it views */
+  const IrExpr *storage_var; /* tensor: the storage var it views, or NULL */
+  int64_t offset;            /* tensor: byte offset in its storage (-1 unknown) */
+  IrExpr **items;            /* tuple */
+  int nitems;
+} CgVar;
+
+/* Pre-pass: which storages a var may view. */
+typedef struct {
+  const IrExpr *var;
+  IrVec storages; /* storage vars */
+  IrExpr **items; /* tuple items */
+  int nitems;
+} CgOrigin;
+
+/* One Relax function being emitted as an entry. */
+typedef struct {
+  CgGen *g;
+  const IrFunction *f;
+  const MpFunctionPlan *fp;
+  CgNames names;
+  IrArith *arith;
+  CgVar *vars;
+  int nvars, capvars;
+  CgOrigin *origins;
+  int norigins, caporigins;
+  const IrExpr **out_storage; /* storage var -> output index */
+  int *out_index;
+  int nout_storage;
+  IrSInfo **outs; /* output struct infos */
+  const char **out_names;
+  int nouts;
+  bool tuple_result;     /* the result is a tuple (of nouts tensors) */
+  const IrExpr **extra;  /* output storages that no output takes (a tuple of
+                            which only some items are returned) */
+  int64_t *extra_offset; /* their place: after the plan's arena */
+  int nextra;
+  int64_t arena_bytes; /* the plan's arena and the extra storages */
+  IrVec *scope;        /* names declared in the scope being emitted */
+  int indent;
+} CgFunc;
+
+/* gen_entry.c: the entry of plan function fp; its declarations go to decls,
+ * its comment for the header to docs, the code to out. */
+void cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *entry, IrBuf *decls, IrBuf *docs,
+                   IrBuf *out);
+CgVar *cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind);
+CgVar *cg_var_find(CgFunc *E, const IrExpr *var);
+/* The C expression of a tensor leaf (var or constant); NULL after an error.
+ * *info gets the var (NULL for constants), *is_const whether it is const. */
+const char *cg_tensor_leaf(CgFunc *E, const IrExpr *e, CgVar **info, bool *is_const);
+IrDType cg_tensor_dtype(const IrExpr *e);
+IrPrimExpr *cg_leaf_dim(CgFunc *E, const IrExpr *e, int d); /* NULL when unknown */
+void cg_emit_bytes(CgFunc *E, const IrExpr *e, IrBuf *o);   /* bytes of a tensor leaf */
+
+/* gen_outputs.c */
+/* Maps the storages that flow into the result to the outputs (and places
+ * the ones no output takes after the arena: E->arena_bytes). */
+void cg_map_outputs(CgFunc *E);
+int cg_result_leaves(CgFunc *E, const IrExpr *res, IrExpr ***items);
+void cg_emit_result(CgFunc *E, IrBuf *o);
+
+/* gen_sig.c */
+void cg_entry_bounds(CgFunc *E);
+bool cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
+bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
+void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);
+void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
 
 /* gen_header.c */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,

@@ -23,63 +23,10 @@
 
 #include "cg_int.h"
 
-typedef enum {
-  V_OTHER,   /* no C value: shapes, prim values, strings, dtypes */
-  V_TENSOR,  /* cname: a typed pointer */
-  V_STORAGE, /* cname: char * */
-  V_TUPLE,   /* items: leaves, at compile time */
-} VKind;
-
-typedef struct {
-  const IrExpr *var;
-  VKind kind;
-  const char *cname;
-  bool is_const;            /* tensor: points to const data (input, constant) */
-  const MpStorage *storage; /* storage var: its plan; tensor: the storage it views */
-  const IrExpr *storage_var;/* tensor: the storage var it views, or NULL */
-  int64_t offset;           /* tensor: byte offset in its storage (-1 unknown) */
-  IrExpr **items;           /* tuple */
-  int nitems;
-} VarInfo;
-
-/* Pre-pass: which storages a var may view. */
-typedef struct {
-  const IrExpr *var;
-  IrVec storages; /* storage vars */
-  IrExpr **items; /* tuple items */
-  int nitems;
-} Origin;
-
-typedef struct {
-  CgGen *g;
-  const IrFunction *f;
-  const MpFunctionPlan *fp;
-  CgNames names;
-  IrArith *arith;
-  VarInfo *vars;
-  int nvars, capvars;
-  Origin *origins;
-  int norigins, caporigins;
-  const IrExpr **out_storage; /* storage var -> output index */
-  int *out_index;
-  int nout_storage;
-  IrSInfo **outs; /* output struct infos */
-  const char **out_names;
-  int nouts;
-  bool tuple_result; /* the result is a tuple (of nouts tensors) */
-  const IrExpr **extra;   /* output storages that no output takes (a tuple of
-                             which only some items are returned) */
-  int64_t *extra_offset;  /* their place: after the plan's arena */
-  int nextra;
-  int64_t arena_bytes;    /* the plan's arena and the extra storages */
-  IrVec *scope; /* names declared in the scope being emitted */
-  int indent;
-} Entry;
-
-static void emit_seq(Entry *E, const IrExpr *seq, IrBuf *o);
+static void emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o);
 
 static void
-indent(const Entry *E, IrBuf *o)
+indent(const CgFunc *E, IrBuf *o)
 {
   for (int i = 0; i < E->indent; i++)
     ir_buf_puts(o, "  ");
@@ -87,8 +34,8 @@ indent(const Entry *E, IrBuf *o)
 
 /* --- var table ------------------------------------------------------------ */
 
-static VarInfo *
-var_add(Entry *E, const IrExpr *var, VKind kind)
+CgVar *
+cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind)
 {
   if (E->nvars == E->capvars) {
     E->capvars = E->capvars ? 2 * E->capvars : 64;
@@ -96,7 +43,7 @@ var_add(Entry *E, const IrExpr *var, VKind kind)
     if (!E->vars)
       UNREACHABLE();
   }
-  VarInfo *v = &E->vars[E->nvars++];
+  CgVar *v = &E->vars[E->nvars++];
   memset(v, 0, sizeof *v);
   v->var = var;
   v->kind = kind;
@@ -104,8 +51,8 @@ var_add(Entry *E, const IrExpr *var, VKind kind)
   return v;
 }
 
-static VarInfo *
-var_find(Entry *E, const IrExpr *var)
+CgVar *
+cg_var_find(CgFunc *E, const IrExpr *var)
 {
   for (int i = E->nvars - 1; i >= 0; i--)
     if (E->vars[i].var == var)
@@ -115,7 +62,7 @@ var_find(Entry *E, const IrExpr *var)
 
 /* A new C local for var, declared in the current scope. */
 static const char *
-local_name(Entry *E, const IrExpr *var)
+local_name(CgFunc *E, const IrExpr *var)
 {
   const char *s = cg_names_add(E->g, &E->names, var, var->u.var.name);
   if (E->scope)
@@ -123,182 +70,20 @@ local_name(Entry *E, const IrExpr *var)
   return s;
 }
 
-/* --- the pre-pass: storages that flow into the result ---------------------- */
-
-static Origin *
-origin_find(Entry *E, const IrExpr *var)
-{
-  for (int i = E->norigins - 1; i >= 0; i--)
-    if (E->origins[i].var == var)
-      return &E->origins[i];
-  return NULL;
-}
-
-static Origin *
-origin_add(Entry *E, const IrExpr *var)
-{
-  if (E->norigins == E->caporigins) {
-    E->caporigins = E->caporigins ? 2 * E->caporigins : 64;
-    E->origins = realloc(E->origins, sizeof *E->origins * (size_t)E->caporigins);
-    if (!E->origins)
-      UNREACHABLE();
-  }
-  Origin *o = &E->origins[E->norigins++];
-  memset(o, 0, sizeof *o);
-  o->var = var;
-  return o;
-}
-
-static void
-origin_merge(Origin *to, const Origin *from)
-{
-  if (!from)
-    return;
-  for (int i = 0; i < from->storages.len; i++)
-    ir_vec_push(&to->storages, from->storages.items[i]);
-  if (from->nitems) {
-    to->items = from->items;
-    to->nitems = from->nitems;
-  }
-}
-
-static void origins_seq(Entry *E, const IrExpr *seq);
-
-static bool
-is_op(const IrExpr *v, IrOpId id)
-{
-  return v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_OP && v->u.call.op->id == id;
-}
-
-static void
-origins_binding(Entry *E, const IrBinding *b)
-{
-  const IrExpr *v = b->value;
-  Origin *o = origin_add(E, b->var);
-  if (is_op(v, IR_OP_MEMORY_ALLOC_STORAGE)) {
-    ir_vec_push(&o->storages, (void *)b->var);
-  } else if (is_op(v, IR_OP_MEMORY_ALLOC_TENSOR) && v->u.call.nargs > 0) {
-    origin_merge(o, origin_find(E, v->u.call.args[0]));
-  } else if (v->kind == IR_EX_VAR) {
-    origin_merge(o, origin_find(E, v));
-  } else if (v->kind == IR_EX_TUPLE) {
-    o->items = v->u.tuple.items;
-    o->nitems = v->u.tuple.n;
-  } else if (v->kind == IR_EX_GET) {
-    const Origin *t = origin_find(E, v->u.get.tuple);
-    if (t && v->u.get.index < t->nitems && t->items[v->u.get.index]->kind == IR_EX_VAR)
-      origin_merge(o, origin_find(E, t->items[v->u.get.index]));
-  } else if (v->kind == IR_EX_IF) {
-    origins_seq(E, v->u.branch.then_);
-    origins_seq(E, v->u.branch.else_);
-    /* origin_add may have moved the array: find o again */
-    o = origin_find(E, b->var);
-    const IrExpr *r[2] = {v->u.branch.then_->u.seq.result, v->u.branch.else_->u.seq.result};
-    for (int i = 0; i < 2; i++)
-      if (r[i]->kind == IR_EX_VAR) {
-        Origin *from = origin_find(E, r[i]);
-        Origin copy = from ? *from : (Origin){0};
-        o = origin_find(E, b->var);
-        origin_merge(o, from ? &copy : NULL);
-      }
-  }
-}
-
-static void
-origins_seq(Entry *E, const IrExpr *seq)
-{
-  for (int i = 0; i < seq->u.seq.nblocks; i++)
-    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
-      origins_binding(E, &seq->u.seq.blocks[i].bindings[j]);
-}
-
-/* The leaves of the result, one per output. */
-static int
-result_leaves(Entry *E, const IrExpr *res, IrExpr ***items)
-{
-  if (res->kind == IR_EX_TUPLE) {
-    *items = res->u.tuple.items;
-    return res->u.tuple.n;
-  }
-  const Origin *o = res->kind == IR_EX_VAR ? origin_find(E, res) : NULL;
-  if (o && o->nitems && E->tuple_result) {
-    *items = o->items;
-    return o->nitems;
-  }
-  *items = ir_alloc(E->g->ctx, sizeof **items);
-  (*items)[0] = (IrExpr *)res;
-  return 1;
-}
-
-/* Output storages that no output of the result takes get bytes after the
- * plan's arena, so that they never share the caller's buffers. */
-static void
-place_extra(Entry *E)
-{
-  const MpFunctionPlan *fp = E->fp;
-  int64_t align = E->g->plan->align > 0 ? E->g->plan->align : 1;
-  E->arena_bytes = fp->arena_bytes;
-  E->extra = ir_alloc(E->g->ctx, sizeof *E->extra * (size_t)(fp->noutputs + 1));
-  E->extra_offset = ir_alloc(E->g->ctx, sizeof *E->extra_offset * (size_t)(fp->noutputs + 1));
-  for (int s = 0; s < fp->noutputs; s++) {
-    bool mapped = false;
-    for (int j = 0; j < E->nout_storage; j++)
-      mapped = mapped || E->out_storage[j] == fp->outputs[s].var;
-    if (mapped)
-      continue;
-    if (fp->arena_expr || fp->outputs[s].bytes_max < 0) {
-      cg_fail(E->g, "storage '%s' of the result has no output and no upper bound",
-              fp->outputs[s].var->u.var.name);
-      return;
-    }
-    int64_t off = (E->arena_bytes + align - 1) / align * align;
-    E->extra[E->nextra] = fp->outputs[s].var;
-    E->extra_offset[E->nextra++] = off;
-    E->arena_bytes = off + fp->outputs[s].bytes_max;
-  }
-  E->arena_bytes = (E->arena_bytes + align - 1) / align * align;
-}
-
-static void
-map_outputs(Entry *E)
-{
-  origins_seq(E, E->f->body);
-  IrExpr **items;
-  int n = result_leaves(E, E->f->body->u.seq.result, &items);
-  E->out_storage = ir_alloc(E->g->ctx, sizeof *E->out_storage * (size_t)(E->fp->noutputs + 1));
-  E->out_index = ir_alloc(E->g->ctx, sizeof *E->out_index * (size_t)(E->fp->noutputs + 1));
-  for (int k = 0; k < n && k < E->nouts; k++) {
-    const Origin *o = items[k]->kind == IR_EX_VAR ? origin_find(E, items[k]) : NULL;
-    for (int i = 0; o && i < o->storages.len; i++)
-      for (int s = 0; s < E->fp->noutputs; s++) {
-        bool seen = false;
-        for (int j = 0; j < E->nout_storage; j++)
-          seen = seen || E->out_storage[j] == o->storages.items[i];
-        if (!seen && E->fp->outputs[s].var == o->storages.items[i]) {
-          E->out_storage[E->nout_storage] = o->storages.items[i];
-          E->out_index[E->nout_storage++] = k;
-        }
-      }
-  }
-  for (int i = 0; i < E->norigins; i++)
-    ir_vec_free(&E->origins[i].storages);
-  place_extra(E);
-}
-
 /* --- leaves as C ------------------------------------------------------------ */
 
 /* The C expression of a tensor leaf (var or constant); NULL after an error.
  * *info gets the var's info (NULL for constants). */
-static const char *
-tensor_leaf(Entry *E, const IrExpr *e, VarInfo **info, bool *is_const)
+const char *
+cg_tensor_leaf(CgFunc *E, const IrExpr *e, CgVar **info, bool *is_const)
 {
   *info = NULL;
   if (e->kind == IR_EX_CONST) {
     *is_const = true;
     return ir_printf(E->g->ctx, "%s.v", cg_const_name(E->g, e));
   }
-  VarInfo *v = e->kind == IR_EX_VAR ? var_find(E, e) : NULL;
-  if (!v || v->kind != V_TENSOR) {
+  CgVar *v = e->kind == IR_EX_VAR ? cg_var_find(E, e) : NULL;
+  if (!v || v->kind != CG_V_TENSOR) {
     cg_fail(E->g, "C code generation: '%s' is not a tensor here",
             e->kind == IR_EX_VAR ? e->u.var.name : "expression");
     return NULL;
@@ -308,8 +93,8 @@ tensor_leaf(Entry *E, const IrExpr *e, VarInfo **info, bool *is_const)
   return v->cname;
 }
 
-static IrDType
-tensor_dtype(const IrExpr *e)
+IrDType
+cg_tensor_dtype(const IrExpr *e)
 {
   if (e->kind == IR_EX_CONST)
     return e->u.constant.dtype;
@@ -317,8 +102,8 @@ tensor_dtype(const IrExpr *e)
 }
 
 /* The shape entry d of a tensor leaf as an expression; NULL when unknown. */
-static IrPrimExpr *
-leaf_dim(Entry *E, const IrExpr *e, int d)
+IrPrimExpr *
+cg_leaf_dim(CgFunc *E, const IrExpr *e, int d)
 {
   if (e->kind == IR_EX_CONST)
     return d < e->u.constant.ndim ? ir_prim_int(E->g->ctx, IR_I64, e->u.constant.shape[d]) : NULL;
@@ -331,7 +116,7 @@ leaf_dim(Entry *E, const IrExpr *e, int d)
 /* --- bindings --------------------------------------------------------------- */
 
 static const MpStorage *
-plan_storage(Entry *E, const IrExpr *var)
+plan_storage(CgFunc *E, const IrExpr *var)
 {
   for (int i = 0; i < E->fp->nstorages; i++)
     if (E->fp->storages[i].var == var)
@@ -343,14 +128,14 @@ plan_storage(Entry *E, const IrExpr *var)
 }
 
 static void
-emit_alloc_storage(Entry *E, const IrBinding *b, IrBuf *o)
+emit_alloc_storage(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const MpStorage *s = plan_storage(E, b->var);
   if (!s) {
     cg_fail(E->g, "storage '%s' is not in the memory plan", b->var->u.var.name);
     return;
   }
-  VarInfo *v = var_add(E, b->var, V_STORAGE);
+  CgVar *v = cg_var_add(E, b->var, CG_V_STORAGE);
   v->storage = s;
   v->cname = local_name(E, b->var);
   indent(E, o);
@@ -383,19 +168,19 @@ emit_alloc_storage(Entry *E, const IrBinding *b, IrBuf *o)
 }
 
 static void
-emit_alloc_tensor(Entry *E, const IrBinding *b, IrBuf *o)
+emit_alloc_tensor(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *c = b->value;
-  VarInfo *st = c->u.call.nargs >= 2 && c->u.call.args[0]->kind == IR_EX_VAR
-                    ? var_find(E, c->u.call.args[0])
-                    : NULL;
-  const char *ct = cg_dtype_cname(E->g, tensor_dtype(b->var));
-  if (!st || st->kind != V_STORAGE || c->u.call.args[1]->kind != IR_EX_PRIM || !ct) {
+  CgVar *st = c->u.call.nargs >= 2 && c->u.call.args[0]->kind == IR_EX_VAR
+                  ? cg_var_find(E, c->u.call.args[0])
+                  : NULL;
+  const char *ct = cg_dtype_cname(E->g, cg_tensor_dtype(b->var));
+  if (!st || st->kind != CG_V_STORAGE || c->u.call.args[1]->kind != IR_EX_PRIM || !ct) {
     if (ct)
       cg_fail(E->g, "alloc_tensor '%s': expected a storage var and an offset", b->var->u.var.name);
     return;
   }
-  VarInfo *v = var_add(E, b->var, V_TENSOR);
+  CgVar *v = cg_var_add(E, b->var, CG_V_TENSOR);
   v->storage = st->storage;
   v->storage_var = st->var;
   const IrPrimExpr *off = c->u.call.args[1]->u.prim;
@@ -410,7 +195,7 @@ emit_alloc_tensor(Entry *E, const IrBinding *b, IrBuf *o)
 
 /* May two tensor arguments share bytes? */
 static bool
-may_overlap(const Entry *E, const IrExpr *a, const VarInfo *va, const IrExpr *b, const VarInfo *vb)
+may_overlap(const CgFunc *E, const IrExpr *a, const CgVar *va, const IrExpr *b, const CgVar *vb)
 {
   (void)E;
   if (a == b)
@@ -430,14 +215,14 @@ may_overlap(const Entry *E, const IrExpr *a, const VarInfo *va, const IrExpr *b,
 /* The value of implicit dim v of the callee from its argument shapes:
  * a shape entry v, v * c, c * v, v + c or v - c of some buffer param. */
 static IrPrimExpr *
-solve_dim(Entry *E, const IrPrimFunc *f, const IrExpr *call, const IrPrimExpr *v)
+solve_dim(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, const IrPrimExpr *v)
 {
   IrCtx *ctx = E->g->ctx;
   for (int i = 0; i < f->nparams; i++) {
     const IrBuffer *buf = f->params[i].buffer;
     for (int d = 0; buf && d < buf->ndim; d++) {
       const IrPrimExpr *s = buf->shape[d];
-      IrPrimExpr *x = leaf_dim(E, call->u.call.args[i], d);
+      IrPrimExpr *x = cg_leaf_dim(E, call->u.call.args[i], d);
       int64_t c;
       if (!x)
         continue;
@@ -451,7 +236,9 @@ solve_dim(Entry *E, const IrPrimFunc *f, const IrExpr *call, const IrPrimExpr *v
         p = q, q = s->u.bin.a;
       if (p != v || !ir_prim_is_int(q, &c) || (s->kind == IR_PE_MUL && c <= 0))
         continue;
-      IrPrimKind k = s->kind == IR_PE_MUL ? IR_PE_FLOORDIV : s->kind == IR_PE_ADD ? IR_PE_SUB : IR_PE_ADD;
+      IrPrimKind k = s->kind == IR_PE_MUL   ? IR_PE_FLOORDIV
+                     : s->kind == IR_PE_ADD ? IR_PE_SUB
+                                            : IR_PE_ADD;
       return ir_prim_bin(ctx, k, x, ir_prim_int(ctx, x->dtype, c));
     }
   }
@@ -461,15 +248,15 @@ solve_dim(Entry *E, const IrPrimFunc *f, const IrExpr *call, const IrPrimExpr *v
 }
 
 static void
-emit_call_args(Entry *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrBuf *o)
+emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrBuf *o)
 {
-  VarInfo **infos = calloc((size_t)f->nparams + 1, sizeof *infos);
+  CgVar **infos = calloc((size_t)f->nparams + 1, sizeof *infos);
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *a = call->u.call.args[i];
     ir_buf_puts(o, i ? ", " : "");
     if (f->params[i].buffer) {
       bool is_const;
-      const char *s = tensor_leaf(E, a, &infos[i], &is_const);
+      const char *s = cg_tensor_leaf(E, a, &infos[i], &is_const);
       const char *ct = cg_dtype_cname(E->g, f->params[i].buffer->dtype);
       if (s && ct && p->written[i] && is_const)
         ir_buf_printf(o, "(%s *)%s", ct, s);
@@ -503,15 +290,16 @@ emit_call_args(Entry *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrB
 }
 
 /* The bytes of a tensor leaf as a C expression. */
-static void
-emit_bytes(Entry *E, const IrExpr *e, IrBuf *o)
+void
+cg_emit_bytes(CgFunc *E, const IrExpr *e, IrBuf *o)
 {
-  IrDType t = tensor_dtype(e);
-  int nd = e->kind == IR_EX_CONST ? e->u.constant.ndim
-                                  : (e->sinfo && e->sinfo->kind == IR_SI_TENSOR ? e->sinfo->u.tensor.ndim : -1);
+  IrDType t = cg_tensor_dtype(e);
+  int nd = e->kind == IR_EX_CONST
+               ? e->u.constant.ndim
+               : (e->sinfo && e->sinfo->kind == IR_SI_TENSOR ? e->sinfo->u.tensor.ndim : -1);
   ir_buf_printf(o, "(size_t)%d", ir_dtype_bytes(t));
   for (int d = 0; d < nd; d++) {
-    IrPrimExpr *x = leaf_dim(E, e, d);
+    IrPrimExpr *x = cg_leaf_dim(E, e, d);
     ir_buf_puts(o, " * (size_t)");
     if (x)
       cg_emit_expr(E->g, &E->names, x, o);
@@ -519,7 +307,7 @@ emit_bytes(Entry *E, const IrExpr *e, IrBuf *o)
 }
 
 static void
-emit_prim_call(Entry *E, const IrExpr *call, int global, IrBuf *o)
+emit_prim_call(CgFunc *E, const IrExpr *call, int global, IrBuf *o)
 {
   const IrPrimFunc *f = E->g->m->globals[global].u.prim;
   CgPrim *p = cg_prim_info(E->g, global);
@@ -538,18 +326,18 @@ emit_prim_call(Entry *E, const IrExpr *call, int global, IrBuf *o)
     const IrExpr *a = call->u.call.args[i];
     if (!p->written[i] || a->kind != IR_EX_VAR)
       continue;
-    VarInfo *v = var_find(E, a);
-    if (!v || v->kind != V_TENSOR)
+    CgVar *v = cg_var_find(E, a);
+    if (!v || v->kind != CG_V_TENSOR)
       continue;
     indent(E, o);
     ir_buf_printf(o, "RXC_TRACE(\"%s\", %s, ", v->cname, v->cname);
-    emit_bytes(E, a, o);
+    cg_emit_bytes(E, a, o);
     ir_buf_puts(o, ");\n");
   }
 }
 
 static void
-emit_op_call(Entry *E, const IrBinding *b, IrBuf *o)
+emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *v = b->value;
   switch (v->u.call.op->id) {
@@ -561,7 +349,7 @@ emit_op_call(Entry *E, const IrBinding *b, IrBuf *o)
     return;
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
-    var_add(E, b->var, V_OTHER);
+    cg_var_add(E, b->var, CG_V_OTHER);
     return;
   default:
     cg_fail(E->g, "C code generation does not support %s (binding '%s'): run the pipeline first",
@@ -571,23 +359,23 @@ emit_op_call(Entry *E, const IrBinding *b, IrBuf *o)
 
 /* x = leaf (alias, tuple item, constant, match_cast). */
 static void
-emit_alias(Entry *E, const IrBinding *b, const IrExpr *leaf, IrBuf *o)
+emit_alias(CgFunc *E, const IrBinding *b, const IrExpr *leaf, IrBuf *o)
 {
-  VarInfo *src = leaf->kind == IR_EX_VAR ? var_find(E, leaf) : NULL;
-  if (src && src->kind != V_TENSOR) {
-    VarInfo copy = *src;
-    VarInfo *v = var_add(E, b->var, copy.kind);
+  CgVar *src = leaf->kind == IR_EX_VAR ? cg_var_find(E, leaf) : NULL;
+  if (src && src->kind != CG_V_TENSOR) {
+    CgVar copy = *src;
+    CgVar *v = cg_var_add(E, b->var, copy.kind);
     *v = copy;
     v->var = b->var;
     return;
   }
   bool is_const;
-  VarInfo *info;
-  const char *s = tensor_leaf(E, leaf, &info, &is_const);
-  const char *ct = cg_dtype_cname(E->g, tensor_dtype(leaf));
+  CgVar *info;
+  const char *s = cg_tensor_leaf(E, leaf, &info, &is_const);
+  const char *ct = cg_dtype_cname(E->g, cg_tensor_dtype(leaf));
   if (!s || !ct)
     return;
-  VarInfo *v = var_add(E, b->var, V_TENSOR);
+  CgVar *v = cg_var_add(E, b->var, CG_V_TENSOR);
   if (info) {
     v->storage = info->storage;
     v->storage_var = info->storage_var;
@@ -600,12 +388,12 @@ emit_alias(Entry *E, const IrBinding *b, const IrExpr *leaf, IrBuf *o)
 }
 
 static void
-emit_get(Entry *E, const IrBinding *b, IrBuf *o)
+emit_get(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *g = b->value;
-  VarInfo *t = g->u.get.tuple->kind == IR_EX_VAR ? var_find(E, g->u.get.tuple) : NULL;
+  CgVar *t = g->u.get.tuple->kind == IR_EX_VAR ? cg_var_find(E, g->u.get.tuple) : NULL;
   const IrExpr *leaf = NULL;
-  if (t && t->kind == V_TUPLE && g->u.get.index >= 0 && g->u.get.index < t->nitems)
+  if (t && t->kind == CG_V_TUPLE && g->u.get.index >= 0 && g->u.get.index < t->nitems)
     leaf = t->items[g->u.get.index];
   else if (g->u.get.tuple->kind == IR_EX_TUPLE && g->u.get.index < g->u.get.tuple->u.tuple.n)
     leaf = g->u.get.tuple->u.tuple.items[g->u.get.index];
@@ -619,10 +407,10 @@ emit_get(Entry *E, const IrBinding *b, IrBuf *o)
 /* y = if cond: ... else: ...  The branches are emitted first (into their
  * own buffers) so that y's const-ness is known when it is declared. */
 static void
-emit_if(Entry *E, const IrBinding *b, IrBuf *o)
+emit_if(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *v = b->value;
-  const char *ct = cg_dtype_cname(E->g, tensor_dtype(b->var));
+  const char *ct = cg_dtype_cname(E->g, cg_tensor_dtype(b->var));
   if (!ct || !b->var->sinfo || b->var->sinfo->kind != IR_SI_TENSOR) {
     cg_fail(E->g, "binding '%s': C code generation supports if/else of one tensor only",
             b->var->u.var.name);
@@ -636,14 +424,14 @@ emit_if(Entry *E, const IrBinding *b, IrBuf *o)
   for (int i = 0; i < 2; i++) {
     emit_seq(E, seqs[i], &br[i]);
     bool is_const = false;
-    VarInfo *info;
-    const char *s = tensor_leaf(E, seqs[i]->u.seq.result, &info, &is_const);
+    CgVar *info;
+    const char *s = cg_tensor_leaf(E, seqs[i]->u.seq.result, &info, &is_const);
     any_const = any_const || is_const;
     indent(E, &br[i]);
     ir_buf_printf(&br[i], "%s = %s;\n", name, s ? s : "?");
   }
   E->indent--;
-  VarInfo *y = var_add(E, b->var, V_TENSOR);
+  CgVar *y = cg_var_add(E, b->var, CG_V_TENSOR);
   y->cname = name;
   y->is_const = any_const;
   indent(E, o);
@@ -655,8 +443,8 @@ emit_if(Entry *E, const IrBinding *b, IrBuf *o)
     cg_emit_expr(E->g, &E->names, c->u.prim, o);
   } else {
     bool is_const;
-    VarInfo *info;
-    const char *s = tensor_leaf(E, c, &info, &is_const);
+    CgVar *info;
+    const char *s = cg_tensor_leaf(E, c, &info, &is_const);
     ir_buf_printf(o, "%s[0]", s ? s : "?");
   }
   ir_buf_puts(o, ") {\n");
@@ -671,7 +459,7 @@ emit_if(Entry *E, const IrBinding *b, IrBuf *o)
 }
 
 static void
-emit_binding(Entry *E, const IrBinding *b, IrBuf *o)
+emit_binding(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *v = b->value;
   E->g->loc = b->loc;
@@ -691,7 +479,7 @@ emit_binding(Entry *E, const IrBinding *b, IrBuf *o)
         return;
       }
       emit_prim_call(E, v, gi, o);
-      var_add(E, b->var, V_OTHER);
+      cg_var_add(E, b->var, CG_V_OTHER);
     } else {
       cg_fail(E->g, "C code generation does not support this call (binding '%s')",
               b->var->u.var.name);
@@ -702,7 +490,7 @@ emit_binding(Entry *E, const IrBinding *b, IrBuf *o)
     emit_alias(E, b, v, o);
     return;
   case IR_EX_TUPLE: {
-    VarInfo *t = var_add(E, b->var, V_TUPLE);
+    CgVar *t = cg_var_add(E, b->var, CG_V_TUPLE);
     t->items = v->u.tuple.items;
     t->nitems = v->u.tuple.n;
     return;
@@ -717,7 +505,7 @@ emit_binding(Entry *E, const IrBinding *b, IrBuf *o)
   case IR_EX_PRIM:
   case IR_EX_STR:
   case IR_EX_DTYPE:
-    var_add(E, b->var, V_OTHER);
+    cg_var_add(E, b->var, CG_V_OTHER);
     return;
   default:
     cg_fail(E->g, "C code generation does not support binding '%s' (local functions, ...)",
@@ -728,7 +516,7 @@ emit_binding(Entry *E, const IrBinding *b, IrBuf *o)
 /* The bindings of seq in a scope of their own text; locals the scope never
  * reads get "(void)x;" at its end. */
 static void
-emit_seq(Entry *E, const IrExpr *seq, IrBuf *o)
+emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o)
 {
   IrVec scope = {0}, *outer = E->scope;
   IrBuf b = {0};
@@ -748,316 +536,16 @@ emit_seq(Entry *E, const IrExpr *seq, IrBuf *o)
   ir_vec_free(&scope);
 }
 
-/* --- signature, checks, result --------------------------------------------- */
-
 static void
-collect_dims(const IrPrimExpr *e, IrVec *out)
-{
-  if (!e)
-    return;
-  if (e->kind == IR_PE_VAR) {
-    for (int i = 0; i < out->len; i++)
-      if (out->items[i] == e)
-        return;
-    ir_vec_push(out, (void *)e);
-    return;
-  }
-  if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_NOT) {
-    collect_dims(e->u.bin.a, out);
-    collect_dims(e->u.bin.b, out);
-  } else if (e->kind == IR_PE_CAST) {
-    collect_dims(e->u.bin.a, out);
-  } else if (e->kind == IR_PE_SELECT) {
-    collect_dims(e->u.select.cond, out);
-    collect_dims(e->u.select.a, out);
-    collect_dims(e->u.select.b, out);
-  }
-}
-
-static void
-sinfo_dims(const IrSInfo *s, IrVec *out)
-{
-  if (!s)
-    return;
-  if (s->kind == IR_SI_TENSOR && s->u.tensor.shape)
-    for (int d = 0; d < ir_sinfo_shape_len(s); d++)
-      collect_dims(s->u.tensor.shape[d], out);
-  else if (s->kind == IR_SI_SHAPE && s->u.shape.values)
-    for (int d = 0; d < ir_sinfo_shape_len(s); d++)
-      collect_dims(s->u.shape.values[d], out);
-  else if (s->kind == IR_SI_PRIM)
-    collect_dims(s->u.prim.value, out);
-  else if (s->kind == IR_SI_TUPLE)
-    for (int i = 0; i < s->u.tuple.n; i++)
-      sinfo_dims(s->u.tuple.fields[i], out);
-}
-
-static void
-print_shape(const IrSInfo *s, IrBuf *o)
-{
-  char buf[32];
-  ir_buf_printf(o, "%s (", ir_dtype_str(s->u.tensor.dtype, buf));
-  for (int d = 0; d < s->u.tensor.ndim; d++) {
-    ir_buf_puts(o, d ? ", " : "");
-    ir_prim_expr_print(s->u.tensor.shape[d], o);
-  }
-  ir_buf_puts(o, s->u.tensor.ndim == 1 ? ",)" : ")");
-}
-
-static bool
-tensor_known(const IrSInfo *s)
-{
-  return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape && s->u.tensor.ndim >= 0 &&
-         s->u.tensor.dtype.code != IR_DT_VOID;
-}
-
-/* The entry's signature into decl; its inputs, dims and outputs into ent. */
-static bool
-signature(Entry *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
-{
-  CgGen *g = E->g;
-  const IrFunction *f = E->f;
-  IrVec dims = {0}, ins = {0};
-  ir_buf_printf(decl, "int\n%s(void *arena, size_t arena_bytes", ent->symbol);
-  for (int i = 0; i < f->nparams; i++) {
-    const IrExpr *p = f->params[i];
-    sinfo_dims(p->sinfo, &dims);
-    if (p->sinfo && (p->sinfo->kind == IR_SI_SHAPE || p->sinfo->kind == IR_SI_PRIM)) {
-      var_add(E, p, V_OTHER);
-      continue;
-    }
-    if (!tensor_known(p->sinfo) || !cg_dtype_cname(g, p->sinfo->u.tensor.dtype)) {
-      cg_fail(g, "parameter '%s' of '%s': C code generation needs a tensor of known dtype and "
-                 "rank, a shape or a prim value", p->u.var.name, ent->fn);
-      return false;
-    }
-    VarInfo *v = var_add(E, p, V_TENSOR);
-    v->cname = cg_names_add(g, &E->names, p, p->u.var.name);
-    v->is_const = true;
-    ir_vec_push(&ins, p->sinfo);
-    ir_buf_printf(decl, ", const %s *%s", cg_dtype_cname(g, p->sinfo->u.tensor.dtype), v->cname);
-    ir_buf_printf(doc, " *   %-12s input,  ", v->cname);
-    print_shape(p->sinfo, doc);
-    ir_buf_puts(doc, "\n");
-  }
-  ent->ninputs = ins.len;
-  ent->inputs = (const IrSInfo **)ir_vec_freeze(g->ctx, &ins);
-  ent->ndims = dims.len;
-  ent->dims = (IrPrimExpr **)ir_vec_freeze(g->ctx, &dims);
-  for (int i = 0; i < ent->ndims; i++) {
-    const char *s = cg_names_add(g, &E->names, ent->dims[i], ent->dims[i]->u.var);
-    int64_t lo = 0, hi = INT64_MAX;
-    ir_arith_range(E->arith, ent->dims[i], &lo, &hi);
-    ir_buf_printf(decl, ", rxc_i64 %s", s);
-    ir_buf_printf(doc, " *   %-12s dim,    %lld <= %s", s, (long long)(lo > 0 ? lo : 0), s);
-    if (hi != INT64_MAX)
-      ir_buf_printf(doc, " <= %lld", (long long)hi);
-    ir_buf_puts(doc, "\n");
-  }
-  return true;
-}
-
-static bool
-outputs(Entry *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
-{
-  CgGen *g = E->g;
-  const IrSInfo *r = E->f->ret;
-  if (!r || (r->kind == IR_SI_TENSOR && !tensor_known(r)))
-    r = E->f->body->u.seq.result->sinfo;
-  int n = r && r->kind == IR_SI_TUPLE ? r->u.tuple.n : 1;
-  E->outs = ir_alloc(g->ctx, sizeof *E->outs * (size_t)(n + 1));
-  E->out_names = ir_alloc(g->ctx, sizeof *E->out_names * (size_t)(n + 1));
-  for (int k = 0; k < n; k++) {
-    IrSInfo *s = r && r->kind == IR_SI_TUPLE ? r->u.tuple.fields[k] : (IrSInfo *)r;
-    if (!tensor_known(s) || !cg_dtype_cname(g, s->u.tensor.dtype)) {
-      cg_fail(g, "the result of '%s': C code generation needs tensors of known dtype and shape",
-              ent->fn);
-      return false;
-    }
-    IrVec vars = {0};
-    sinfo_dims(s, &vars);
-    for (int i = 0; i < vars.len; i++)
-      if (!cg_names_find(&E->names, vars.items[i])) {
-        cg_fail(g, "the result of '%s' has dim '%s' that no parameter gives", ent->fn,
-                ((const IrPrimExpr *)vars.items[i])->u.var);
-        ir_vec_free(&vars);
-        return false;
-      }
-    ir_vec_free(&vars);
-    E->outs[k] = s;
-    E->out_names[k] = cg_names_add(g, &E->names, &E->outs[k], n == 1 ? "out" : ir_printf(g->ctx, "out%d", k));
-    ir_buf_printf(decl, ", %s *%s", cg_dtype_cname(g, s->u.tensor.dtype), E->out_names[k]);
-    ir_buf_printf(doc, " *   %-12s output, ", E->out_names[k]);
-    print_shape(s, doc);
-    ir_buf_puts(doc, "\n");
-  }
-  E->nouts = n;
-  E->tuple_result = r && r->kind == IR_SI_TUPLE;
-  ent->noutputs = n;
-  ent->outputs = (const IrSInfo **)E->outs;
-  ir_buf_puts(decl, ")");
-  return true;
-}
-
-static void
-emit_return_if(Entry *E, const char *err, IrBuf *o)
-{
-  ir_buf_printf(o, ")\n    return %s_ERR_%s;\n", E->g->name, err);
-}
-
-/* The shape dims of s that the dims could make negative. */
-static void
-emit_shape_checks(Entry *E, const IrSInfo *s, IrBuf *o)
-{
-  for (int d = 0; d < s->u.tensor.ndim; d++) {
-    IrPrimExpr *x = s->u.tensor.shape[d];
-    if (x->kind == IR_PE_VAR || x->kind == IR_PE_INT)
-      continue;
-    IrPrimExpr *ge = ir_prim_bin(E->g->ctx, IR_PE_GE, x, ir_prim_int(E->g->ctx, x->dtype, 0));
-    if (ir_arith_prove(E->arith, ge) == IR_PROVE_TRUE)
-      continue;
-    ir_buf_puts(o, "  if (");
-    cg_emit_expr(E->g, &E->names, x, o);
-    ir_buf_puts(o, " < 0");
-    emit_return_if(E, "SHAPE", o);
-  }
-}
-
-static void
-emit_checks(Entry *E, const CgEntry *ent, IrBuf *o)
-{
-  const MpFunctionPlan *fp = E->fp;
-  bool arena = fp->arena_expr || E->arena_bytes > 0;
-  ir_buf_puts(o, "  /* every check before anything is written */\n  if (");
-  int k = 0;
-  for (int i = 0; i < E->f->nparams; i++) {
-    const VarInfo *v = var_find(E, E->f->params[i]);
-    if (v && v->kind == V_TENSOR)
-      ir_buf_printf(o, "%s!%s", k++ ? " || " : "", v->cname);
-  }
-  for (int i = 0; i < E->nouts; i++)
-    ir_buf_printf(o, "%s!%s", k++ ? " || " : "", E->out_names[i]);
-  if (arena)
-    ir_buf_printf(o, "%s!arena", k++ ? " || " : "");
-  if (!k)
-    ir_buf_puts(o, "0");
-  emit_return_if(E, "NULL", o);
-  for (int i = 0; i < ent->ndims; i++) {
-    const char *s = cg_names_find(&E->names, ent->dims[i]);
-    int64_t lo = 0, hi = INT64_MAX;
-    ir_arith_range(E->arith, ent->dims[i], &lo, &hi);
-    ir_buf_printf(o, "  if (%s < %lld", s, (long long)(lo > 0 ? lo : 0));
-    if (hi != INT64_MAX)
-      ir_buf_printf(o, " || %s > %lldLL", s, (long long)hi);
-    emit_return_if(E, "DIM", o);
-  }
-  for (int i = 0; i < ent->ninputs; i++)
-    emit_shape_checks(E, ent->inputs[i], o);
-  for (int i = 0; i < E->nouts; i++)
-    emit_shape_checks(E, E->outs[i], o);
-  if (arena) {
-    ir_buf_puts(o, "  if (arena_bytes < (size_t)");
-    if (fp->arena_expr)
-      cg_emit_expr(E->g, &E->names, fp->arena_expr, o);
-    else
-      ir_buf_printf(o, "%lldu", (long long)E->arena_bytes);
-    emit_return_if(E, "ARENA_SIZE", o);
-    ir_buf_printf(o, "  if ((rxc_uptr)arena %% %lldu != 0", (long long)E->g->plan->align);
-    emit_return_if(E, "ARENA_ALIGN", o);
-  }
-  for (int i = 0; i < fp->nchecks; i++) {
-    ir_buf_printf(o, "  /* %s */\n  if (!", fp->checks[i].what ? fp->checks[i].what : "");
-    cg_emit_expr(E->g, &E->names, fp->checks[i].cond, o);
-    emit_return_if(E, "CHECK", o);
-  }
-}
-
-/* Results not already in the caller's buffers are copied there. */
-static void
-emit_result(Entry *E, IrBuf *o)
-{
-  IrExpr **items;
-  int n = result_leaves(E, E->f->body->u.seq.result, &items);
-  if (n != E->nouts) {
-    cg_fail(E->g, "the result of '%s' has %d tensors; its annotation %d", E->fp->name, n, E->nouts);
-    return;
-  }
-  for (int k = 0; k < n; k++) {
-    VarInfo *info;
-    bool is_const;
-    const char *s = tensor_leaf(E, items[k], &info, &is_const);
-    if (!s)
-      return;
-    bool in_place = false;
-    for (int i = 0; info && info->storage_var && i < E->nout_storage; i++)
-      in_place = in_place || (E->out_storage[i] == info->storage_var && E->out_index[i] == k &&
-                              info->offset == 0);
-    if (in_place)
-      continue;
-    E->g->copy_used = true;
-    ir_buf_printf(o, "  if ((const void *)%s != (const void *)%s)\n    rxc_copy(%s, %s, ", s,
-                  E->out_names[k], E->out_names[k], s);
-    emit_bytes(E, items[k], o);
-    ir_buf_puts(o, ");\n");
-  }
-}
-
-static void
-emit_packed(Entry *E, const CgEntry *ent, IrBuf *o)
-{
-  CgGen *g = E->g;
-  ir_buf_printf(o, "int\n%s(void *arena, size_t arena_bytes, void *const *tensors, const rxc_i64 *dims)\n{\n",
-                ent->packed);
-  int nt = ent->ninputs + ent->noutputs;
-  if (nt || ent->ndims)
-    ir_buf_printf(o, "  if (%s%s%s)\n    return %s_ERR_NULL;\n", nt ? "!tensors" : "",
-                  nt && ent->ndims ? " || " : "", ent->ndims ? "!dims" : "", g->name);
-  if (!nt)
-    ir_buf_puts(o, "  (void)tensors;\n");
-  if (!ent->ndims)
-    ir_buf_puts(o, "  (void)dims;\n");
-  ir_buf_printf(o, "  return %s(arena, arena_bytes", ent->symbol);
-  for (int i = 0; i < ent->ninputs; i++)
-    ir_buf_printf(o, ", (const %s *)tensors[%d]", cg_dtype_cname(g, ent->inputs[i]->u.tensor.dtype), i);
-  for (int i = 0; i < ent->ndims; i++)
-    ir_buf_printf(o, ", dims[%d]", i);
-  for (int i = 0; i < ent->noutputs; i++)
-    ir_buf_printf(o, ", (%s *)tensors[%d]", cg_dtype_cname(g, ent->outputs[i]->u.tensor.dtype),
-                  ent->ninputs + i);
-  ir_buf_puts(o, ");\n}\n\n");
-}
-
-static void
-entry_bounds(Entry *E)
-{
-  const CfgOptions *cfg = E->g->cfg;
-  IrVec vars = {0};
-  ir_arith_bound_function(E->arith, E->f);
-  for (int i = 0; i < E->f->nparams; i++)
-    sinfo_dims(E->f->params[i]->sinfo, &vars);
-  for (int i = 0; i < vars.len; i++) {
-    const IrPrimExpr *v = vars.items[i];
-    int64_t lo, hi;
-    for (int k = 0; k < cfg->memplan.nupper_bounds; k++)
-      if (strcmp(cfg->memplan.upper_bounds[k].name, v->u.var) == 0)
-        ir_arith_bound(E->arith, v, INT64_MIN, cfg->memplan.upper_bounds[k].bound);
-    if (cfg->memplan.default_upper_bound > 0 &&
-        (!ir_arith_range(E->arith, v, &lo, &hi) || hi == INT64_MAX))
-      ir_arith_bound(E->arith, v, INT64_MIN, cfg->memplan.default_upper_bound);
-  }
-  ir_vec_free(&vars);
-}
-
-static void
-emit_body(Entry *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
+emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
 {
   IrBuf checks = {0}, body = {0};
   if (E->g->cfg->codegen.checks)
-    emit_checks(E, ent, &checks);
+    cg_emit_checks(E, ent, &checks);
   E->indent = 1;
   emit_seq(E, E->f->body, &body);
   if (!E->g->errors)
-    emit_result(E, &body);
+    cg_emit_result(E, &body);
   ir_buf_puts(&body, "  return 0;\n}\n\n");
   if (cg_text_uses(&body, "base"))
     ir_buf_puts(&checks, "  char *const base = (char *)arena;\n");
@@ -1085,18 +573,18 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   int gi = cg_global_index(g, fp->name);
   if (gi < 0 || g->m->globals[gi].kind != IR_GLOBAL_RELAX)
     UNREACHABLE();
-  Entry E = {.g = g, .f = g->m->globals[gi].u.relax, .fp = fp, .arith = ir_arith_new(g->ctx)};
+  CgFunc E = {.g = g, .f = g->m->globals[gi].u.relax, .fp = fp, .arith = ir_arith_new(g->ctx)};
   g->loc = E.f->loc;
   ent->fn = fp->name;
   ent->symbol = ir_printf(g->ctx, "%s_%s", g->name, cg_ident(g, fp->name));
   ent->packed = ir_printf(g->ctx, "%s_packed", ent->symbol);
-  entry_bounds(&E);
+  cg_entry_bounds(&E);
   IrBuf decl = {0}, doc = {0};
-  if (signature(&E, ent, &decl, &doc) && outputs(&E, ent, &decl, &doc)) {
-    map_outputs(&E);
+  if (cg_signature(&E, ent, &decl, &doc) && cg_outputs(&E, ent, &decl, &doc)) {
+    cg_map_outputs(&E);
     ent->arena_bytes = fp->arena_expr ? -1 : E.arena_bytes;
     emit_body(&E, ent, &decl, out);
-    emit_packed(&E, ent, out);
+    cg_emit_packed(&E, ent, out);
     ir_buf_printf(docs, "/* %s: R.function %s.\n *   %-12s ", ent->symbol, fp->name, "arena");
     if (fp->arena_expr)
       ir_buf_puts(docs, "bytes depend on the dims");
@@ -1107,8 +595,9 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
     ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code. */\n");
     ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
                   (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
-    ir_buf_printf(decls, "%s;\nint\n%s(void *arena, size_t arena_bytes, void *const *tensors, "
-                         "const rxc_i64 *dims);\n",
+    ir_buf_printf(decls,
+                  "%s;\nint\n%s(void *arena, size_t arena_bytes, void *const *tensors, "
+                  "const rxc_i64 *dims);\n",
                   decl.data, ent->packed);
   }
   ir_buf_free(&decl);

@@ -217,10 +217,9 @@ emit_access(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int
 }
 
 static const char *const BINARY_OPS[] = {
-    [IR_PE_ADD] = "+", [IR_PE_SUB] = "-", [IR_PE_MUL] = "*",  [IR_PE_DIV] = "/",
-    [IR_PE_MOD] = "%", [IR_PE_EQ] = "==", [IR_PE_NE] = "!=",  [IR_PE_LT] = "<",
-    [IR_PE_LE] = "<=", [IR_PE_GT] = ">",  [IR_PE_GE] = ">=",  [IR_PE_AND] = "&&",
-    [IR_PE_OR] = "||",
+    [IR_PE_ADD] = "+", [IR_PE_SUB] = "-",  [IR_PE_MUL] = "*", [IR_PE_DIV] = "/", [IR_PE_MOD] = "%",
+    [IR_PE_EQ] = "==", [IR_PE_NE] = "!=",  [IR_PE_LT] = "<",  [IR_PE_LE] = "<=", [IR_PE_GT] = ">",
+    [IR_PE_GE] = ">=", [IR_PE_AND] = "&&", [IR_PE_OR] = "||",
 };
 
 static void
@@ -229,7 +228,7 @@ emit_helper_call(CgGen *g, const CgNames *n, CgHelper h, const char *fn, const I
 {
   CgCType t = ctype_of(g, e->dtype);
   g->helpers[h][t] = true;
-  static const char *const sfx[CG_CT_COUNT] = {"bool", "i8", "i16", "i32", "i64", "u8",
+  static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
                                                "u16",  "u32", "u64", "f32", "f64"};
   ir_buf_printf(o, "rxc_%s_%s(", fn, sfx[t]);
   cg_emit_expr(g, n, e->u.bin.a, o);
@@ -257,7 +256,8 @@ emit_binary(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
   IrPrimKind k = e->kind;
   bool fl = is_float(e->u.bin.a->dtype);
   if (k == IR_PE_MIN || k == IR_PE_MAX) {
-    emit_helper_call(g, n, k == IR_PE_MIN ? CG_H_MIN : CG_H_MAX, k == IR_PE_MIN ? "min" : "max", e, o);
+    emit_helper_call(g, n, k == IR_PE_MIN ? CG_H_MIN : CG_H_MAX, k == IR_PE_MIN ? "min" : "max", e,
+                     o);
     return;
   }
   if (k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) {
@@ -300,9 +300,9 @@ emit_cast(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 
 /* The unary intrinsics that are a libm function of the same name. */
 static const char *const LIBM_UNARY[] = {
-    "exp",  "exp2", "log",  "log2", "log10", "log1p", "expm1", "sqrt", "tanh",
-    "erf",  "fabs", "floor", "ceil", "trunc", "sin",  "cos",   "tan",  "asin",
-    "acos", "atan", "sinh", "cosh", "nearbyint",
+    "exp",  "exp2", "log",  "log2",  "log10", "log1p", "expm1",     "sqrt",
+    "tanh", "erf",  "fabs", "floor", "ceil",  "trunc", "sin",       "cos",
+    "tan",  "asin", "acos", "atan",  "sinh",  "cosh",  "nearbyint",
 };
 
 static void
@@ -375,7 +375,9 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     bool max = op[1] == 'a';
     IrDType d = e->dtype;
     if (is_float(d))
-      cg_emit_float(g, d, (max ? 1 : -1) * (d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308), o);
+      cg_emit_float(
+          g, d, (max ? 1 : -1) * (d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308),
+          o);
     else if (d.code == IR_DT_BOOL || d.code == IR_DT_UINT)
       cg_emit_int(d, max ? (d.bits >= 64 ? -1 : (int64_t)(((uint64_t)1 << d.bits) - 1)) : 0, o);
     else {
@@ -395,7 +397,7 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
   if (strcmp(op, "abs") == 0 && na == 1 && !arg_float) {
     CgCType t = ctype_of(g, e->dtype);
     g->helpers[CG_H_ABS][t] = true;
-    static const char *const sfx[CG_CT_COUNT] = {"bool", "i8", "i16", "i32", "i64", "u8",
+    static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
                                                  "u16",  "u32", "u64", "f32", "f64"};
     ir_buf_printf(o, "rxc_abs_%s", sfx[t]);
     emit_args(g, n, e, o);
@@ -417,8 +419,8 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
       base = "fmod";
   }
   if (!base || !is_float(e->dtype)) {
-    cg_fail(g, "C code generation does not support intrinsic '%s' with %d argument%s",
-            e->u.call.op, na, na == 1 ? "" : "s");
+    cg_fail(g, "C code generation does not support intrinsic '%s' with %d argument%s", e->u.call.op,
+            na, na == 1 ? "" : "s");
     return;
   }
   emit_math_name(base, e->dtype, o);

@@ -36,9 +36,9 @@
 enum { CANARY = 64 }; /* bytes on each side of the arena and of each output */
 
 static const char *const LIBM[] = {
-    "exp",  "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt",      "tanh",
-    "erf",  "fabs", "floor", "ceil", "trunc", "sin",  "cos",  "tan",       "asin",
-    "acos", "atan", "sinh", "cosh", "nearbyint", "pow", "fmod",
+    "exp",  "exp2", "log",   "log2", "log10",     "log1p", "expm1", "sqrt", "tanh",
+    "erf",  "fabs", "floor", "ceil", "trunc",     "sin",   "cos",   "tan",  "asin",
+    "acos", "atan", "sinh",  "cosh", "nearbyint", "pow",   "fmod",
 };
 
 /* What the runtime will define, from <math.h> for now. */
@@ -50,10 +50,12 @@ add_prelude(CgOutput *out)
   IrBuf b = {0};
   ir_buf_puts(&b, "/* test prelude: the math of rt/ from the system libm */\n#include <math.h>\n");
   for (size_t i = 0; i < sizeof LIBM / sizeof LIBM[0]; i++)
-    ir_buf_printf(&b, "#define rxc_%s %s\n#define rxc_%sf %sf\n", LIBM[i], LIBM[i], LIBM[i], LIBM[i]);
+    ir_buf_printf(&b, "#define rxc_%s %s\n#define rxc_%sf %sf\n", LIBM[i], LIBM[i], LIBM[i],
+                  LIBM[i]);
   for (int i = 0; i < out->nfiles; i++) {
     size_t n = strlen(out->files[i].name);
-    if (n > 2 && strcmp(out->files[i].name + n - 2, ".c") == 0 && !strstr(out->files[i].name, "_weights")) {
+    if (n > 2 && strcmp(out->files[i].name + n - 2, ".c") == 0 &&
+        !strstr(out->files[i].name, "_weights")) {
       IrBuf t = {0};
       ir_buf_put(&t, b.data, b.len);
       ir_buf_put(&t, out->files[i].text.data, out->files[i].text.len);
@@ -141,7 +143,7 @@ typedef struct {
   size_t arena_bytes;
   unsigned char *out_mem[32];
   size_t out_bytes[32];
-  Value *in_vals[128];      /* inputs of the typed signature */
+  Value *in_vals[128]; /* inputs of the typed signature */
   int nin;
   void *tensors[136];
   int64_t dims[16];
@@ -451,7 +453,8 @@ test_weights(void **state)
   run_model("samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg);
   IrCtx *ctx = ir_ctx_new();
   const IrModule *orig, *opt;
-  CgOutput *out = generate(ctx, "samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg, &orig, &opt);
+  CgOutput *out =
+      generate(ctx, "samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg, &orig, &opt);
   assert_non_null(out);
   assert_int_equal(out->nfiles, 3);
   assert_string_equal(out->files[2].name, "model_weights.c");
@@ -485,8 +488,8 @@ strict_compile(IrCtx *ctx, const CgOutput *out, const char *cc, const char *what
       continue;
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -c -o /dev/null %s/%s",
-             cc, dir, name);
+             "%s -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -c -o /dev/null %s/%s", cc,
+             dir, name);
     int rc = system(cmd);
     if (rc)
       print_error("%s: %s failed (%s)\n", what, cc, cmd);
@@ -702,10 +705,10 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_wrong_calls),   cmocka_unit_test(test_inconsistent_dims),
-      cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_deterministic),
-      cmocka_unit_test(test_unsupported),   cmocka_unit_test(test_weights),
-      cmocka_unit_test(test_samples),       cmocka_unit_test(test_op_models),
+      cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
+      cmocka_unit_test(test_plan_check),  cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
+      cmocka_unit_test(test_samples),     cmocka_unit_test(test_op_models),
       cmocka_unit_test(test_strict),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
