@@ -66,16 +66,16 @@ add_prelude(CgOutput *out)
   ir_buf_free(&b);
 }
 
-/* A module through -O2 and the plan, generated; the original in *orig and
+/* A module through -O<level> and the plan, generated; the original in *orig and
  * the optimized one in *opt.  NULL with the diagnostics printed on error. */
 static CgOutput *
-generate(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg,
-         const IrModule **orig, const IrModule **opt)
+generate_at(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg, int level,
+            const IrModule **orig, const IrModule **opt)
 {
   const IrModule *m = fe_parse_file(ctx, path);
   assert_non_null(m);
   const OptPass *passes[64];
-  int n = opt_pipeline(2, passes, 64);
+  int n = opt_pipeline(level, passes, 64);
   OptContext oc = {ctx, params, NULL};
   OptInstruments ins = {0};
   if (params) { /* the interpreter runs the module with its weights bound */
@@ -93,6 +93,13 @@ generate(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg
   *orig = m;
   *opt = o;
   return out;
+}
+
+static CgOutput *
+generate(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg,
+         const IrModule **orig, const IrModule **opt)
+{
+  return generate_at(ctx, path, params, cfg, 2, orig, opt);
 }
 
 /* --- evaluating shapes ------------------------------------------------------ */
@@ -332,11 +339,11 @@ dims_at(const IrModule *opt, const CgEntry *e, bool upper, Dims *d)
 /* Generates path, compiles it, and compares every entry with the
  * interpreter at dims 1 and at the upper bounds. */
 static void
-run_model(const char *path, const char *params, const CfgOptions *cfg)
+run_model_at(const char *path, const char *params, const CfgOptions *cfg, int level)
 {
   IrCtx *ctx = ir_ctx_new();
   const IrModule *orig, *opt;
-  CgOutput *out = generate(ctx, path, params, cfg, &orig, &opt);
+  CgOutput *out = generate_at(ctx, path, params, cfg, level, &orig, &opt);
   assert_non_null(out);
   add_prelude(out);
   CgCompiled *comp = cg_jit_cc(ctx, out, "cc", "-O2");
@@ -364,6 +371,12 @@ run_model(const char *path, const char *params, const CfgOptions *cfg)
   cg_compiled_free(comp);
   cg_output_free(out);
   ir_ctx_free(ctx);
+}
+
+static void
+run_model(const char *path, const char *params, const CfgOptions *cfg)
+{
+  run_model_at(path, params, cfg, 2);
 }
 
 /* Models the generator cannot take yet, with the reason. */
@@ -421,6 +434,21 @@ test_op_models(void **state)
   run_dir("tests/memplan", &count);
   run_dir("tests/codegen", &count);
   assert_true(count >= 15);
+}
+
+/* -O0 keeps blocks (iterator bindings, T.init), -O1 and -O3 other forms. */
+static void
+test_levels(void **state)
+{
+  (void)state;
+  const char *paths[] = {"samples/mlp_lowered.py", "samples/digits_cnn.py",
+                         "tests/legalize/reduce_symbolic.py",
+                         "tests/legalize/manip_concat_split.py"};
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  for (int level = 0; level <= 3; level += level == 0 ? 1 : 2)
+    for (int i = 0; i < 4; i++)
+      run_model_at(paths[i], NULL, &cfg, level);
 }
 
 /* An unsupported construct is an error, not a crash. */
@@ -708,8 +736,8 @@ main(void)
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
       cmocka_unit_test(test_plan_check),  cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
-      cmocka_unit_test(test_samples),     cmocka_unit_test(test_op_models),
-      cmocka_unit_test(test_strict),
+      cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
+      cmocka_unit_test(test_op_models),   cmocka_unit_test(test_strict),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
