@@ -158,7 +158,7 @@ typedef struct {
   const MpFunctionPlan *fp;
   CgNames names;
   IrArith *arith;
-  CgVar *vars;
+  CgVar **vars; /* heap array of arena CgVars */
   int nvars, capvars;
   CgOrigin *origins;
   int norigins, caporigins;

@@ -32,7 +32,7 @@ indent(const CgFunc *E, IrBuf *o)
     ir_buf_puts(o, "  ");
 }
 
-/* --- var table ------------------------------------------------------------ */
+/* --- var table: each CgVar in the arena, so pointers to it stay valid --------- */
 
 CgVar *
 cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind)
@@ -43,8 +43,8 @@ cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind)
     if (!E->vars)
       UNREACHABLE();
   }
-  CgVar *v = &E->vars[E->nvars++];
-  memset(v, 0, sizeof *v);
+  CgVar *v = ir_alloc(E->g->ctx, sizeof *v); /* zeroed; never moves */
+  E->vars[E->nvars++] = v;
   v->var = var;
   v->kind = kind;
   v->offset = -1;
@@ -55,8 +55,8 @@ CgVar *
 cg_var_find(CgFunc *E, const IrExpr *var)
 {
   for (int i = E->nvars - 1; i >= 0; i--)
-    if (E->vars[i].var == var)
-      return &E->vars[i];
+    if (E->vars[i]->var == var)
+      return E->vars[i];
   return NULL;
 }
 
