@@ -3,12 +3,15 @@
  * includes it).
  *
  * Generation runs in three steps (gen.c drives them):
- *   gen_entry.c  each public Relax function becomes an entry; while it is
- *                emitted, every call site tells the callee's CgPrim what it
- *                needs (called at all, the upper bounds of its implicit
- *                dims, whether two of its arguments may share bytes);
+ *   gen_entry.c  each public Relax function becomes an entry (with
+ *                gen_outputs.c: where the result lives, gen_sig.c: the
+ *                signature, checks and packed form); while it is emitted,
+ *                every call site tells the callee's CgPrim what it needs
+ *                (called at all, the upper bounds of its implicit dims,
+ *                whether two of its arguments may share bytes);
  *   gen_tir.c    each called prim_func becomes a static C function;
- *   gen_header.c NAME.h, and the constants (inline or NAME_weights.c).
+ *   gen_header.c NAME.h, NAME_strerror, and the constants (inline or in
+ *                NAME_weights.c).
  * Helpers (min, max, floor division, ...) are emitted only when used, so
  * that -Wunused-function stays quiet: CgGen.helpers records the uses.
  */
