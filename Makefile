@@ -67,8 +67,9 @@ MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
            memplan/report.c
 
 # C code generation and the JIT
-CG_SRCS := codegen/gen.c codegen/runtime.c
-CG_SRCS += codegen/jit.c codegen/cc.c
+CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
+           codegen/gen_sig.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
+CG_SRCS += codegen/jit.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h

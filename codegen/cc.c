@@ -1,29 +1,159 @@
-/* cc.c - placeholder until the system-compiler back end lands (another
- * branch writes it): a compiled module's entries and release, for the
- * libtcc state only. */
+/*
+ * cc.c - cg_jit_cc: the generated files compiled by the system compiler
+ * into a shared object in a temporary directory, then dlopen'ed.
+ *
+ * Key idea: the compiler runs through posix_spawnp with an argv built from
+ * the configured command and flags (split at blanks, no shell), its output
+ * captured in a file of the temporary directory and turned into a
+ * diagnostic when it fails.  cg_compiled_free unloads the library and
+ * removes the directory.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cg_int.h"
+
+extern char **environ;
+
+enum { MAX_ARGS = 64 };
+
+/* Appends the blank-separated words of s to argv (copies in the ctx arena). */
+static void
+split_words(IrCtx *ctx, const char *s, char **argv, int *argc)
+{
+  while (s && *s) {
+    while (*s == ' ' || *s == '\t')
+      s++;
+    size_t n = strcspn(s, " \t");
+    if (n && *argc < MAX_ARGS - 1)
+      argv[(*argc)++] = ir_strdup(ctx, s, n);
+    s += n;
+  }
+}
+
+/* Runs argv with stdout and stderr into log; true when it exits with 0. */
+static bool
+run(char **argv, const char *log)
+{
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0)
+    return false;
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void remove_tree(const char *dir);
+
+static bool
+compile(IrCtx *ctx, const CgOutput *out, const char *dir, const char *cc, const char *flags)
+{
+  IrLoc none = {0};
+  char *argv[MAX_ARGS];
+  int argc = 0;
+  split_words(ctx, cc && *cc ? cc : "cc", argv, &argc);
+  split_words(ctx, flags, argv, &argc);
+  split_words(ctx, "-shared -fPIC -o", argv, &argc);
+  argv[argc++] = ir_printf(ctx, "%s/lib.so", dir);
+  for (int i = 0; i < out->nfiles && argc < MAX_ARGS - 2; i++)
+    if (strstr(out->files[i].name, ".c"))
+      argv[argc++] = ir_printf(ctx, "%s/%s", dir, out->files[i].name);
+  argv[argc++] = "-lm";
+  argv[argc] = NULL;
+  const char *log = ir_printf(ctx, "%s/cc.log", dir);
+  if (run(argv, log))
+    return true;
+  char *text = NULL;
+  FILE *f = fopen(log, "rb");
+  if (f) {
+    IrBuf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+      ir_buf_put(&b, chunk, n);
+    fclose(f);
+    text = b.data;
+  }
+  ir_error(ctx, none, "the C compiler '%s' failed on the generated code%s%s", argv[0],
+           text ? ":\n" : "", text ? text : "");
+  free(text);
+  return false;
+}
 
 CgCompiled *
 cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags)
 {
   IrLoc none = {0};
-  (void)out;
-  (void)cc;
-  (void)flags;
-  ir_error(ctx, none, "compiling with the system compiler is not implemented yet");
+  const char *tmp = getenv("TMPDIR");
+  char *dir = NULL;
+  if (asprintf(&dir, "%s/rxc-cc-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0 || !mkdtemp(dir)) {
+    ir_error(ctx, none, "cannot create a temporary directory: %s", strerror(errno));
+    free(dir);
+    return NULL;
+  }
+  CgCompiled *c = NULL;
+  if (cg_write(ctx, out, dir) && compile(ctx, out, dir, cc, flags)) {
+    char *so = ir_printf(ctx, "%s/lib.so", dir);
+    void *dl = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+      ir_error(ctx, none, "cannot load '%s': %s", so, dlerror());
+    } else {
+      c = calloc(1, sizeof *c);
+      if (!c)
+        UNREACHABLE();
+      c->dl = dl;
+      c->dir = dir;
+      return c;
+    }
+  }
+  remove_tree(dir);
+  free(dir);
   return NULL;
 }
 
 CgPackedFn
 cg_compiled_entry(CgCompiled *c, const char *symbol)
 {
-  void *p = c && c->tcc ? cg_tcc_symbol(c->tcc, symbol) : NULL;
+  if (!c)
+    return NULL;
+  void *p = c->dl ? dlsym(c->dl, symbol) : c->tcc ? cg_tcc_symbol(c->tcc, symbol) : NULL;
   CgPackedFn fn;
-  memcpy(&fn, &p, sizeof fn); /* object to function pointer: POSIX guarantees it */
-  return p ? fn : NULL;
+  memcpy(&fn, &p, sizeof fn); /* object to function pointer without the cast ISO C lacks */
+  return fn;
+}
+
+/* Removes every file of dir, then dir. */
+static void
+remove_tree(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char path[4096];
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+  if (d)
+    closedir(d);
+  rmdir(dir);
 }
 
 void
@@ -31,6 +161,12 @@ cg_compiled_free(CgCompiled *c)
 {
   if (!c)
     return;
-  cg_tcc_free(c->tcc);
+  if (c->dl)
+    dlclose(c->dl);
+  if (c->tcc)
+    cg_tcc_free(c->tcc);
+  if (c->dir)
+    remove_tree(c->dir);
+  free(c->dir);
   free(c);
 }

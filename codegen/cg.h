@@ -55,7 +55,7 @@ typedef struct {
  * after errors in ctx.  Deterministic. */
 CgOutput *cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cfg,
                       const char *name);
-void cg_output_free(CgOutput *out); /* the IrBufs */
+void cg_output_free(CgOutput *out); /* its IrBufs and out itself (heap) */
 /* Writes the files into dir (through temporaries: nothing partial). */
 bool cg_write(IrCtx *ctx, const CgOutput *out, const char *dir);
 

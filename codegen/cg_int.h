@@ -1,28 +1,236 @@
 /*
- * cg_int.h - internals shared by codegen's compiling back ends.
+ * cg_int.h - internals shared by the files of codegen/ (no other folder
+ * includes it).
  *
- * A CgCompiled is either a shared object loaded with dlopen (cc.c: dl and
- * the temporary directory dir that holds it) or a libtcc state compiled in
- * memory (jit.c: tcc).  Only jit.c includes <libtcc.h>, so the tcc state
- * travels as void * and cc.c reaches it through cg_tcc_symbol / cg_tcc_free.
+ * Generation runs in three steps (gen.c drives them):
+ *   gen_entry.c  each public Relax function becomes an entry (with
+ *                gen_outputs.c: where the result lives, gen_sig.c: the
+ *                signature, checks and packed form); while it is emitted,
+ *                every call site tells the callee's CgPrim what it needs
+ *                (called at all, the upper bounds of its implicit dims,
+ *                whether two of its arguments may share bytes);
+ *   gen_tir.c    each called prim_func becomes a static C function;
+ *   gen_header.c NAME.h, NAME_strerror, and the constants (inline or in
+ *                NAME_weights.c).
+ * Helpers (min, max, floor division, ...) are emitted only when used, so
+ * that -Wunused-function stays quiet: CgGen.helpers records the uses.
  */
 #ifndef RXC_CG_INT_H
 #define RXC_CG_INT_H
 
 #include "cg.h"
 
+/* What cg_jit_cc and the libtcc JIT return (cc.c and jit.c). */
 struct CgCompiled {
   void *dl;  /* dlopen handle (cc.c), or NULL */
-  void *tcc; /* libtcc state (jit.c), or NULL */
-  char *dir; /* temporary directory to remove on free (cc.c), or NULL */
+  void *tcc; /* TCCState (jit.c), or NULL */
+  char *dir; /* temporary directory to remove (cc.c), or NULL; heap */
 };
 
-/* jit.c: cg_jit_tcc with tcc's library directory (libtcc1.a and include/)
- * at lib_path instead of libtcc's built-in one (NULL: the built-in one). */
+/* jit.c: the libtcc side of cg_compiled_entry and cg_compiled_free (cc.c),
+ * so that only jit.c includes <libtcc.h>. */
+/* jit.c: cg_jit_tcc with tcc's library path set (a wrong one fails at
+ * relocation: tested). */
 CgCompiled *cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path);
-/* jit.c: the address of symbol in a relocated tcc state, or NULL. */
 void *cg_tcc_symbol(void *tcc, const char *name);
-/* jit.c: releases a tcc state (serialized with every other libtcc use). */
 void cg_tcc_free(void *tcc);
+
+/* The C types of the generated code, one per supported dtype. */
+typedef enum {
+  CG_CT_BOOL, /* unsigned char, 0 or 1 */
+  CG_CT_I8,
+  CG_CT_I16,
+  CG_CT_I32,
+  CG_CT_I64,
+  CG_CT_U8,
+  CG_CT_U16,
+  CG_CT_U32,
+  CG_CT_U64,
+  CG_CT_F32,
+  CG_CT_F64,
+  CG_CT_COUNT
+} CgCType;
+
+/* Helper functions emitted on demand, one per C type. */
+typedef enum {
+  CG_H_MIN,       /* NaN-propagating as the interpreter: a < b ? a : b */
+  CG_H_MAX,       /* a > b ? a : b */
+  CG_H_FLOORDIV,  /* rounds toward minus infinity */
+  CG_H_FLOORMOD,  /* sign of the divisor */
+  CG_H_ABS,       /* integers */
+  CG_H_ISINF,     /* floats */
+  CG_H_ISFINITE,  /* floats */
+  CG_H_FROM_BITS, /* floats: a value from its bit pattern (inf, nan) */
+  CG_H_COUNT
+} CgHelper;
+
+/* A name table: one C identifier per IR object (var, buffer), unique in
+ * one C function (or in the file, for globals). Heap; cg_names_free. */
+typedef struct {
+  const void **keys;
+  const char **names; /* arena strings */
+  int n, cap;
+} CgNames;
+
+/* What the entries found out about one prim_func of the module. */
+typedef struct {
+  bool known;        /* dims and written are filled */
+  bool called;       /* some entry calls it: emit it */
+  bool aliased;      /* two arguments may share bytes at some call: no restrict */
+  IrPrimExpr **dims; /* implicit dims (vars of param buffer shapes that are
+                        not params), in order of first appearance */
+  int64_t *dims_max; /* upper bound of each over every call site */
+  int ndims;
+  bool *written; /* per param: the body stores into its buffer */
+} CgPrim;
+
+typedef struct {
+  IrCtx *ctx;
+  const IrModule *m;
+  const MpPlan *plan;
+  const CfgOptions *cfg;
+  const char *name;      /* C prefix: "mlp" */
+  CgPrim *prims;         /* one per module global (unused for non-prims) */
+  const IrExpr **consts; /* IR_EX_CONST nodes, in order of first use */
+  int nconsts, capconsts;
+  bool helpers[CG_H_COUNT][CG_CT_COUNT];
+  bool copy_used;        /* rxc_copy (results that are not in place) */
+  int64_t weights_bytes; /* bytes of every constant */
+  int errors;            /* errors reported so far */
+  IrLoc loc;             /* where the node being emitted comes from */
+} CgGen;
+
+/* gen.c */
+void cg_fail(CgGen *g, const char *fmt, ...);
+bool cg_ctype(IrDType t, CgCType *out);
+const char *cg_ctype_name(CgCType t);
+const char *cg_dtype_cname(CgGen *g, IrDType t);  /* NULL after an error */
+const char *cg_ident(CgGen *g, const char *hint); /* a C identifier from any name */
+const char *cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint);
+const char *cg_names_find(const CgNames *t, const void *key);
+void cg_names_free(CgNames *t);
+const char *cg_const_name(CgGen *g, const IrExpr *c);
+int cg_global_index(const CgGen *g, IrSym name);
+/* Occurrences of the identifier name in text as a whole token. */
+int cg_text_count(const IrBuf *text, const char *name);
+bool cg_text_uses(const IrBuf *text, const char *name);
+void cg_emit_helpers(CgGen *g, IrBuf *out);
+
+/* gen_tir.c */
+/* The prim_func's implicit dims and written params (filled once). */
+CgPrim *cg_prim_info(CgGen *g, int global);
+/* Writes the C of expression e; vars are looked up in names. */
+void cg_emit_expr(CgGen *g, const CgNames *names, const IrPrimExpr *e, IrBuf *out);
+void cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out);
+void cg_emit_int(IrDType t, int64_t v, IrBuf *out);
+void cg_emit_prim_func(CgGen *g, int global, IrBuf *out);
+
+/* ------------------------------------------------------------------ */
+/* gen_entry.c, gen_outputs.c, gen_sig.c: a Relax function as an entry */
+/* ------------------------------------------------------------------ */
+
+/* What a Relax var is in the generated C. */
+typedef enum {
+  CG_V_OTHER,   /* no C value: shapes, prim values, strings, dtypes */
+  CG_V_TENSOR,  /* cname: a typed pointer */
+  CG_V_STORAGE, /* cname: char * */
+  CG_V_TUPLE,   /* items: leaves, at compile time */
+} CgVarKind;
+
+typedef struct {
+  const IrExpr *var; /* the Relax var */
+  CgVarKind kind;
+  const char *cname;
+  bool is_const;             /* tensor: points to const data (input, constant) */
+  const MpStorage *storage;  /* storage var: its plan; tensor: the storage it views */
+  const IrExpr *storage_var; /* tensor: the storage var it views, or NULL */
+  int64_t offset;            /* tensor: byte offset in its storage (-1 unknown) */
+  IrExpr **items;            /* tuple */
+  int nitems;
+} CgVar;
+
+/* Pre-pass: which storages a var may view. */
+typedef struct {
+  const IrExpr *var;
+  IrVec storages; /* storage vars */
+  IrExpr **items; /* tuple items */
+  int nitems;
+} CgOrigin;
+
+/* One Relax function being emitted as an entry. */
+typedef struct {
+  CgGen *g;
+  const IrFunction *f;
+  const MpFunctionPlan *fp;
+  CgNames names;
+  IrArith *arith;
+  CgVar **vars; /* heap array of arena CgVars */
+  int nvars, capvars;
+  CgOrigin *origins;
+  int norigins, caporigins;
+  const IrExpr **out_storage; /* storage var -> output index */
+  int *out_index;
+  int nout_storage;
+  IrSInfo **outs; /* output struct infos */
+  const char **out_names;
+  int nouts;
+  bool tuple_result;     /* the result is a tuple (of nouts tensors) */
+  const IrExpr **extra;  /* output storages that no output takes (a tuple of
+                            which only some items are returned) */
+  int64_t *extra_offset; /* their place: after the plan's arena */
+  int nextra;
+  int64_t arena_bytes; /* the plan's arena and the extra storages */
+  IrVec *scope;        /* names declared in the scope being emitted */
+  int indent;
+} CgFunc;
+
+/* gen_entry.c: the entry of plan function fp; its declarations go to decls,
+ * its comment for the header to docs, the code to out. */
+void cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *entry, IrBuf *decls, IrBuf *docs,
+                   IrBuf *out);
+CgVar *cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind);
+CgVar *cg_var_find(CgFunc *E, const IrExpr *var);
+/* The C expression of a tensor leaf (var or constant); NULL after an error.
+ * *info gets the var (NULL for constants), *is_const whether it is const. */
+const char *cg_tensor_leaf(CgFunc *E, const IrExpr *e, CgVar **info, bool *is_const);
+IrDType cg_tensor_dtype(const IrExpr *e);
+IrPrimExpr *cg_leaf_dim(CgFunc *E, const IrExpr *e, int d); /* NULL when unknown */
+void cg_emit_bytes(CgFunc *E, const IrExpr *e, IrBuf *o);   /* bytes of a tensor leaf */
+
+/* gen_outputs.c */
+/* Maps the storages that flow into the result to the outputs (and places
+ * the ones no output takes after the arena: E->arena_bytes). */
+void cg_map_outputs(CgFunc *E);
+int cg_result_leaves(CgFunc *E, const IrExpr *res, IrExpr ***items);
+void cg_emit_result(CgFunc *E, IrBuf *o);
+
+/* gen_sig.c */
+void cg_entry_bounds(CgFunc *E);
+bool cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
+bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
+void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);
+void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
+
+/* gen_header.c */
+void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
+                    IrBuf *out);
+/* Constants: definitions (inline: static; separate: extern declarations
+ * into out and definitions into weights). Returns their bytes. */
+int64_t cg_emit_consts(CgGen *g, IrBuf *out, IrBuf *weights);
+/* NAME_strerror's definition. */
+void cg_emit_strerror(CgGen *g, IrBuf *out);
+
+/* Error codes of the entries: NAME_ERR_<name> = -(index + 1). */
+enum {
+  CG_ERR_NULL,        /* a NULL pointer argument */
+  CG_ERR_ARENA_SIZE,  /* arena_bytes below what the entry needs */
+  CG_ERR_ARENA_ALIGN, /* the arena is not aligned to NAME_ARENA_ALIGN */
+  CG_ERR_DIM,         /* a symbolic dim outside its bounds */
+  CG_ERR_SHAPE,       /* dims inconsistent: a shape of an argument is negative */
+  CG_ERR_CHECK,       /* a runtime precondition of the memory plan is false */
+  CG_ERR_COUNT
+};
+extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */
+extern const char *const CG_ERR_MESSAGES[CG_ERR_COUNT]; /* for NAME_strerror */
 
 #endif

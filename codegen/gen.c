@@ -1,16 +1,426 @@
-/* gen.c - stub: C generation is not written yet. */
-#include "cg.h"
+/*
+ * gen.c - cg_generate: a module with explicit memory and its plan become
+ * NAME.h and NAME.c (and NAME_weights.c), and cg_write puts them on disk.
+ *
+ * Key idea: the pieces are generated into separate buffers (entries first,
+ * because their call sites tell each prim_func what it needs; then the
+ * prim_funcs; then constants and the helpers that were used) and put
+ * together in a fixed order, so the output depends only on the input.
+ * Also here: the C types of dtypes, C identifiers, name tables and the
+ * on-demand helpers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cg_int.h"
+
+void
+cg_fail(CgGen *g, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  ir_diag_v(g->ctx, IR_DIAG_ERROR, g->loc, fmt, ap);
+  va_end(ap);
+  g->errors++;
+}
+
+/* --- C types ------------------------------------------------------------ */
+
+static const char *const CTYPE_NAMES[CG_CT_COUNT] = {
+    "rxc_bool", "rxc_i8",  "rxc_i16", "rxc_i32", "rxc_i64", "rxc_u8",
+    "rxc_u16",  "rxc_u32", "rxc_u64", "float",   "double",
+};
+
+/* Suffix of a helper's name for each C type: rxc_max_f32. */
+static const char *const CTYPE_SUFFIX[CG_CT_COUNT] = {
+    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
+};
+
+bool
+cg_ctype(IrDType t, CgCType *out)
+{
+  if (t.lanes != 1)
+    return false;
+  int lg = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : t.bits == 64 ? 3 : -1;
+  switch (t.code) {
+  case IR_DT_BOOL:
+    *out = CG_CT_BOOL;
+    return true;
+  case IR_DT_INT:
+    *out = (CgCType)(CG_CT_I8 + lg);
+    return lg >= 0;
+  case IR_DT_UINT:
+    *out = (CgCType)(CG_CT_U8 + lg);
+    return lg >= 0;
+  case IR_DT_FLOAT:
+    *out = t.bits == 32 ? CG_CT_F32 : CG_CT_F64;
+    return t.bits == 32 || t.bits == 64;
+  default:
+    return false;
+  }
+}
+
+const char *
+cg_ctype_name(CgCType t)
+{
+  return CTYPE_NAMES[t];
+}
+
+const char *
+cg_dtype_cname(CgGen *g, IrDType t)
+{
+  CgCType c;
+  if (cg_ctype(t, &c))
+    return CTYPE_NAMES[c];
+  char buf[32];
+  cg_fail(g, "C code generation does not support dtype %s", ir_dtype_str(t, buf));
+  return NULL;
+}
+
+/* --- identifiers and name tables ---------------------------------------- */
+
+static const char *const C_KEYWORDS[] = {
+    "auto",     "break",  "case",   "char",     "const",      "continue", "default",     "do",
+    "double",   "else",   "enum",   "extern",   "float",      "for",      "goto",        "if",
+    "inline",   "int",    "long",   "register", "restrict",   "return",   "short",       "signed",
+    "sizeof",   "static", "struct", "switch",   "typedef",    "union",    "unsigned",    "void",
+    "volatile", "while",  "_Bool",  "_Complex", "_Imaginary", "arena",    "arena_bytes", "base",
+    "tensors",  "dims",   "size_t", "NULL",     "offsetof",
+};
+
+/* name with every character that cannot be in a C identifier replaced by
+ * '_'; a leading digit, a keyword, a reserved prefix (rxc_, _) or one of the
+ * entry's own parameter names gets a 'v_' prefix. */
+const char *
+cg_ident(CgGen *g, const char *hint)
+{
+  size_t n = hint && *hint ? strlen(hint) : 1;
+  char *s = ir_alloc(g->ctx, n + 3);
+  memcpy(s, "v_", 2);
+  for (size_t i = 0; i < n; i++) {
+    char c = hint && *hint ? hint[i] : 'v';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9');
+    s[2 + i] = ok ? c : '_';
+  }
+  bool prefix = (s[2] >= '0' && s[2] <= '9') || s[2] == '_' || strncmp(s + 2, "rxc_", 4) == 0;
+  for (size_t i = 0; i < sizeof C_KEYWORDS / sizeof C_KEYWORDS[0]; i++)
+    if (strcmp(s + 2, C_KEYWORDS[i]) == 0)
+      prefix = true;
+  return prefix ? s : s + 2;
+}
+
+const char *
+cg_names_find(const CgNames *t, const void *key)
+{
+  for (int i = 0; i < t->n; i++)
+    if (t->keys[i] == key)
+      return t->names[i];
+  return NULL;
+}
+
+static bool
+name_taken(const CgNames *t, const char *s)
+{
+  for (int i = 0; i < t->n; i++)
+    if (strcmp(t->names[i], s) == 0)
+      return true;
+  return false;
+}
+
+/* A new unique name for key (hint, then hint_1, hint_2, ...).  Names that
+ * start like the file's globals ("NAME_") get a 'v_' prefix. */
+const char *
+cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint)
+{
+  const char *base = cg_ident(g, hint);
+  size_t n = strlen(g->name);
+  if (strncmp(base, g->name, n) == 0 && base[n] == '_')
+    base = ir_printf(g->ctx, "v_%s", base);
+  const char *s = base;
+  for (int k = 1; name_taken(t, s); k++)
+    s = ir_printf(g->ctx, "%s_%d", base, k);
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 32;
+    t->keys = realloc(t->keys, sizeof *t->keys * (size_t)t->cap);
+    t->names = realloc(t->names, sizeof *t->names * (size_t)t->cap);
+    if (!t->keys || !t->names)
+      UNREACHABLE();
+  }
+  t->keys[t->n] = key;
+  t->names[t->n++] = s;
+  return s;
+}
+
+void
+cg_names_free(CgNames *t)
+{
+  free(t->keys);
+  free(t->names);
+  memset(t, 0, sizeof *t);
+}
+
+/* The C name of a constant (NAME_c0, NAME_c1, ... in order of first use). */
+const char *
+cg_const_name(CgGen *g, const IrExpr *c)
+{
+  for (int i = 0; i < g->nconsts; i++)
+    if (g->consts[i] == c)
+      return ir_printf(g->ctx, "%s_c%d", g->name, i);
+  if (g->nconsts == g->capconsts) {
+    g->capconsts = g->capconsts ? 2 * g->capconsts : 16;
+    g->consts = realloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
+    if (!g->consts)
+      UNREACHABLE();
+  }
+  g->consts[g->nconsts] = c;
+  return ir_printf(g->ctx, "%s_c%d", g->name, g->nconsts++);
+}
+
+int
+cg_global_index(const CgGen *g, IrSym name)
+{
+  for (int i = 0; i < g->m->nglobals; i++)
+    if (g->m->globals[i].name == name)
+      return i;
+  return -1;
+}
+
+static bool
+is_ident_char(char c)
+{
+  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whole-token occurrences of name in C text, outside comments and strings. */
+int
+cg_text_count(const IrBuf *text, const char *name)
+{
+  size_t n = strlen(name);
+  int count = 0;
+  const char *p = text->data, *end = p ? p + text->len : NULL;
+  while (p && p < end) {
+    if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+      const char *q = strstr(p + 2, "*/");
+      p = q ? q + 2 : end;
+    } else if (p[0] == '"') {
+      for (p++; p < end && *p != '"'; p++)
+        if (*p == '\\')
+          p++;
+      p++;
+    } else if (is_ident_char(p[0])) {
+      const char *q = p;
+      while (q < end && is_ident_char(*q))
+        q++;
+      count += (size_t)(q - p) == n && memcmp(p, name, n) == 0;
+      p = q;
+    } else {
+      p++;
+    }
+  }
+  return count;
+}
+
+bool
+cg_text_uses(const IrBuf *text, const char *name)
+{
+  return cg_text_count(text, name) > 0;
+}
+
+/* --- helpers ------------------------------------------------------------ */
+
+static bool
+ctype_is_float(CgCType t)
+{
+  return t == CG_CT_F32 || t == CG_CT_F64;
+}
+
+static bool
+ctype_is_signed(CgCType t)
+{
+  return t >= CG_CT_I8 && t <= CG_CT_I64;
+}
+
+static void
+emit_helper(CgHelper h, CgCType t, IrBuf *o)
+{
+  const char *T = CTYPE_NAMES[t], *S = CTYPE_SUFFIX[t];
+  const char *fl = t == CG_CT_F32 ? "rxc_floorf" : "rxc_floor";
+  switch (h) {
+  case CG_H_MIN:
+  case CG_H_MAX:
+    ir_buf_printf(o, "static %s\nrxc_%s_%s(%s a, %s b)\n{\n  return a %c b ? a : b;\n}\n\n", T,
+                  h == CG_H_MIN ? "min" : "max", S, T, T, h == CG_H_MIN ? '<' : '>');
+    break;
+  case CG_H_FLOORDIV:
+    ir_buf_printf(o, "static %s\nrxc_floordiv_%s(%s a, %s b)\n{\n", T, S, T, T);
+    if (ctype_is_float(t))
+      ir_buf_printf(o, "  return %s(a / b);\n}\n\n", fl);
+    else if (ctype_is_signed(t))
+      ir_buf_printf(o,
+                    "  %s q = (%s)(a / b);\n  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? "
+                    "q - 1 : q);\n}\n\n",
+                    T, T, T);
+    else
+      ir_buf_printf(o, "  return (%s)(a / b);\n}\n\n", T);
+    break;
+  case CG_H_FLOORMOD:
+    ir_buf_printf(o, "static %s\nrxc_floormod_%s(%s a, %s b)\n{\n", T, S, T, T);
+    if (ctype_is_float(t))
+      ir_buf_printf(o, "  return a - %s(a / b) * b;\n}\n\n", fl);
+    else if (ctype_is_signed(t))
+      ir_buf_printf(o,
+                    "  %s r = (%s)(a %% b);\n  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + "
+                    "b : r);\n}\n\n",
+                    T, T, T);
+    else
+      ir_buf_printf(o, "  return (%s)(a %% b);\n}\n\n", T);
+    break;
+  case CG_H_ABS:
+    if (ctype_is_signed(t))
+      ir_buf_printf(o, "static %s\nrxc_abs_%s(%s a)\n{\n  return a < 0 ? (%s)-a : a;\n}\n\n", T, S,
+                    T, T);
+    else
+      ir_buf_printf(o, "static %s\nrxc_abs_%s(%s a)\n{\n  return a;\n}\n\n", T, S, T);
+    break;
+  case CG_H_ISINF:
+    ir_buf_printf(o,
+                  "static rxc_bool\nrxc_isinf_%s(%s a)\n{\n  return (rxc_bool)(a == a && a - a != "
+                  "a - a);\n}\n\n",
+                  S, T);
+    break;
+  case CG_H_ISFINITE:
+    ir_buf_printf(
+        o, "static rxc_bool\nrxc_isfinite_%s(%s a)\n{\n  return (rxc_bool)(a - a == a - a);\n}\n\n",
+        S, T);
+    break;
+  case CG_H_FROM_BITS:
+    ir_buf_printf(o,
+                  "static %s\nrxc_from_bits_%s(%s bits)\n{\n  union {\n    %s u;\n    %s f;\n  } "
+                  "x;\n  x.u = bits;\n  return x.f;\n}\n\n",
+                  T, S, t == CG_CT_F32 ? "rxc_u32" : "rxc_u64",
+                  t == CG_CT_F32 ? "rxc_u32" : "rxc_u64", T);
+    break;
+  default:
+    UNREACHABLE();
+  }
+}
+
+void
+cg_emit_helpers(CgGen *g, IrBuf *out)
+{
+  for (int h = 0; h < CG_H_COUNT; h++)
+    for (int t = 0; t < CG_CT_COUNT; t++)
+      if (g->helpers[h][t])
+        emit_helper((CgHelper)h, (CgCType)t, out);
+  if (g->copy_used)
+    ir_buf_puts(out, "static void\nrxc_copy(void *dst, const void *src, size_t n)\n{\n"
+                     "  unsigned char *d = (unsigned char *)dst;\n"
+                     "  const unsigned char *s = (const unsigned char *)src;\n"
+                     "  while (n--)\n    *d++ = *s++;\n}\n\n");
+}
+
+/* --- the whole output ------------------------------------------------- */
+
+static void
+file_set(CgOutput *res, IrCtx *ctx, const char *name, IrBuf *text)
+{
+  CgFile *f = &res->files[res->nfiles++];
+  f->name = ir_strdup(ctx, name, strlen(name));
+  f->text = *text;
+  memset(text, 0, sizeof *text);
+  if (!f->text.data)
+    ir_buf_put(&f->text, "", 0);
+}
+
+static void
+gen_free(CgGen *g)
+{
+  for (int i = 0; g->prims && i < g->m->nglobals; i++) {
+    free(g->prims[i].dims);
+    free(g->prims[i].dims_max);
+    free(g->prims[i].written);
+  }
+  free(g->prims);
+  free(g->consts);
+}
+
+/* NAME.c from its parts. */
+static void
+assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
+{
+  ir_buf_printf(c,
+                "/* %s.c - generated by rxc %s: do not edit.\n * Entries and error codes are "
+                "documented in %s.h. */\n",
+                g->name, RXC_VERSION, g->name);
+  ir_buf_puts(c, cg_runtime_text(g->cfg->codegen.libm == CFG_LIBM_SYSTEM));
+  ir_buf_printf(c, "#include \"%s.h\"\n\n", g->name);
+  ir_buf_printf(c,
+                "#ifdef %s_TRACE\n#define RXC_TRACE(name, ptr, bytes) %s_TRACE(name, ptr, bytes)\n"
+                "#else\n#define RXC_TRACE(name, ptr, bytes) ((void)0)\n#endif\n\n",
+                g->name, g->name);
+  cg_emit_helpers(g, c);
+  if (consts->len)
+    ir_buf_put(c, consts->data, consts->len);
+  if (prims->len)
+    ir_buf_put(c, prims->data, prims->len);
+  if (entries->len)
+    ir_buf_put(c, entries->data, entries->len);
+  cg_emit_strerror(g, c);
+}
+
+static void
+emit_all(CgGen *g, CgOutput *res, IrBuf *parts)
+{
+  IrBuf *entries = &parts[0], *decls = &parts[1], *docs = &parts[2], *prims = &parts[3];
+  IrBuf *consts = &parts[4], *weights = &parts[5], *h = &parts[6], *c = &parts[7];
+  const MpPlan *p = g->plan;
+  for (int i = 0; i < p->nfuncs && !g->errors; i++)
+    cg_emit_entry(g, &p->funcs[i], &res->entries[i], decls, docs, entries);
+  res->nentries = p->nfuncs;
+  for (int i = 0; i < g->m->nglobals && !g->errors; i++)
+    if (g->m->globals[i].kind == IR_GLOBAL_PRIM && g->prims[i].called)
+      cg_emit_prim_func(g, i, prims);
+  if (g->errors)
+    return;
+  g->weights_bytes = cg_emit_consts(g, consts, weights);
+  cg_emit_header(g, res, decls, docs, h);
+  assemble_c(g, consts, prims, entries, c);
+  if (g->errors)
+    return;
+  file_set(res, g->ctx, ir_printf(g->ctx, "%s.h", g->name), h);
+  file_set(res, g->ctx, ir_printf(g->ctx, "%s.c", g->name), c);
+  if (g->cfg->codegen.weights == CFG_WEIGHTS_SEPARATE)
+    file_set(res, g->ctx, ir_printf(g->ctx, "%s_weights.c", g->name), weights);
+}
 
 CgOutput *
 cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cfg, const char *name)
 {
-  IrLoc none = {0};
-  (void)m;
-  (void)p;
-  (void)cfg;
-  (void)name;
-  ir_error(ctx, none, "C code generation is not implemented yet");
-  return NULL;
+  CgGen g = {.ctx = ctx, .m = m, .plan = p, .cfg = cfg};
+  const char *base = cfg->codegen.prefix[0] ? cfg->codegen.prefix : name;
+  g.name = cg_ident(&g, base && *base ? base : "model");
+  g.prims = calloc((size_t)m->nglobals + 1, sizeof *g.prims);
+  CgOutput *res = calloc(1, sizeof *res);
+  if (!g.prims || !res)
+    UNREACHABLE();
+  res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
+  res->arena_align = p->align;
+  IrBuf parts[8] = {{0}};
+  emit_all(&g, res, parts);
+  for (int i = 0; i < 8; i++)
+    ir_buf_free(&parts[i]);
+  gen_free(&g);
+  if (g.errors) {
+    cg_output_free(res);
+    return NULL;
+  }
+  return res;
 }
 
 void
@@ -20,13 +430,54 @@ cg_output_free(CgOutput *out)
     return;
   for (int i = 0; i < out->nfiles; i++)
     ir_buf_free(&out->files[i].text);
+  free(out);
 }
 
+/* --- cg_write ----------------------------------------------------------- */
+
+static bool
+write_one(IrCtx *ctx, const char *dir, const CgFile *f, char **tmp)
+{
+  IrLoc none = {0};
+  *tmp = ir_printf(ctx, "%s/.%s.tmp", dir, f->name);
+  FILE *fp = fopen(*tmp, "wb");
+  if (!fp) {
+    ir_error(ctx, none, "cannot write '%s': %s", *tmp, strerror(errno));
+    return false;
+  }
+  bool ok = fwrite(f->text.data, 1, f->text.len, fp) == f->text.len;
+  ok = (fclose(fp) == 0) && ok;
+  if (!ok) {
+    ir_error(ctx, none, "cannot write '%s'", *tmp);
+    remove(*tmp);
+  }
+  return ok;
+}
+
+/* Every file goes to a temporary first; only when all are written are
+ * they renamed, so an error leaves no partial output. */
 bool
 cg_write(IrCtx *ctx, const CgOutput *out, const char *dir)
 {
   IrLoc none = {0};
-  (void)out;
-  ir_error(ctx, none, "cannot write '%s': C code generation is not implemented yet", dir);
-  return false;
+  char *tmp[3] = {0};
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    ir_error(ctx, none, "cannot create directory '%s': %s", dir, strerror(errno));
+    return false;
+  }
+  bool ok = true;
+  for (int i = 0; i < out->nfiles && ok; i++)
+    ok = write_one(ctx, dir, &out->files[i], &tmp[i]);
+  for (int i = 0; i < out->nfiles; i++) {
+    if (!tmp[i])
+      continue;
+    const char *final = ir_printf(ctx, "%s/%s", dir, out->files[i].name);
+    if (ok && rename(tmp[i], final) != 0) {
+      ir_error(ctx, none, "cannot rename '%s' to '%s': %s", tmp[i], final, strerror(errno));
+      ok = false;
+    }
+    if (!ok)
+      remove(tmp[i]);
+  }
+  return ok;
 }

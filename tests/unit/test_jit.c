@@ -77,8 +77,7 @@ module_new(const char *c_text, bool weights)
 static void
 module_free(CgOutput *out)
 {
-  cg_output_free(out);
-  free(out);
+  cg_output_free(out); /* the buffers and out itself */
 }
 
 /* Calls m_main_packed of c on {1,2,3,...} + {10,20,30,...} and checks

@@ -1,0 +1,207 @@
+/*
+ * gen_outputs.c - where a Relax function's result lives.
+ *
+ * Key idea: a storage that flows into the result (MpStorage.output) is the
+ * caller's output buffer.  A pre-pass follows alloc_tensor, aliases,
+ * tuples, tuple items and if/else from the result back to the storages and
+ * maps each such storage to the output it becomes.  A storage the plan
+ * marks as output that no output takes (a tuple of which only some items
+ * are returned) gets bytes after the plan's arena.  At the end, a result
+ * that is not already in its output buffer (an input, a constant, an if
+ * whose branches differ) is copied there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg_int.h"
+
+/* --- the pre-pass: storages that flow into the result ---------------------- */
+
+static CgOrigin *
+origin_find(CgFunc *E, const IrExpr *var)
+{
+  for (int i = E->norigins - 1; i >= 0; i--)
+    if (E->origins[i].var == var)
+      return &E->origins[i];
+  return NULL;
+}
+
+static CgOrigin *
+origin_add(CgFunc *E, const IrExpr *var)
+{
+  if (E->norigins == E->caporigins) {
+    E->caporigins = E->caporigins ? 2 * E->caporigins : 64;
+    E->origins = realloc(E->origins, sizeof *E->origins * (size_t)E->caporigins);
+    if (!E->origins)
+      UNREACHABLE();
+  }
+  CgOrigin *o = &E->origins[E->norigins++];
+  memset(o, 0, sizeof *o);
+  o->var = var;
+  return o;
+}
+
+static void
+origin_merge(CgOrigin *to, const CgOrigin *from)
+{
+  if (!from)
+    return;
+  for (int i = 0; i < from->storages.len; i++)
+    ir_vec_push(&to->storages, from->storages.items[i]);
+  if (from->nitems) {
+    to->items = from->items;
+    to->nitems = from->nitems;
+  }
+}
+
+static void origins_seq(CgFunc *E, const IrExpr *seq);
+
+static bool
+is_op(const IrExpr *v, IrOpId id)
+{
+  return v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_OP && v->u.call.op->id == id;
+}
+
+static void
+origins_binding(CgFunc *E, const IrBinding *b)
+{
+  const IrExpr *v = b->value;
+  CgOrigin *o = origin_add(E, b->var);
+  if (is_op(v, IR_OP_MEMORY_ALLOC_STORAGE)) {
+    ir_vec_push(&o->storages, (void *)b->var);
+  } else if (is_op(v, IR_OP_MEMORY_ALLOC_TENSOR) && v->u.call.nargs > 0) {
+    origin_merge(o, origin_find(E, v->u.call.args[0]));
+  } else if (v->kind == IR_EX_VAR) {
+    origin_merge(o, origin_find(E, v));
+  } else if (v->kind == IR_EX_TUPLE) {
+    o->items = v->u.tuple.items;
+    o->nitems = v->u.tuple.n;
+  } else if (v->kind == IR_EX_GET) {
+    const CgOrigin *t = origin_find(E, v->u.get.tuple);
+    if (t && v->u.get.index < t->nitems && t->items[v->u.get.index]->kind == IR_EX_VAR)
+      origin_merge(o, origin_find(E, t->items[v->u.get.index]));
+  } else if (v->kind == IR_EX_IF) {
+    origins_seq(E, v->u.branch.then_);
+    origins_seq(E, v->u.branch.else_);
+    /* origin_add may have moved the array: find o again */
+    o = origin_find(E, b->var);
+    const IrExpr *r[2] = {v->u.branch.then_->u.seq.result, v->u.branch.else_->u.seq.result};
+    for (int i = 0; i < 2; i++)
+      if (r[i]->kind == IR_EX_VAR) {
+        CgOrigin *from = origin_find(E, r[i]);
+        CgOrigin copy = from ? *from : (CgOrigin){0};
+        o = origin_find(E, b->var);
+        origin_merge(o, from ? &copy : NULL);
+      }
+  }
+}
+
+static void
+origins_seq(CgFunc *E, const IrExpr *seq)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
+      origins_binding(E, &seq->u.seq.blocks[i].bindings[j]);
+}
+
+/* The leaves of the result, one per output. */
+int
+cg_result_leaves(CgFunc *E, const IrExpr *res, IrExpr ***items)
+{
+  if (res->kind == IR_EX_TUPLE) {
+    *items = res->u.tuple.items;
+    return res->u.tuple.n;
+  }
+  const CgOrigin *o = res->kind == IR_EX_VAR ? origin_find(E, res) : NULL;
+  if (o && o->nitems && E->tuple_result) {
+    *items = o->items;
+    return o->nitems;
+  }
+  *items = ir_alloc(E->g->ctx, sizeof **items);
+  (*items)[0] = (IrExpr *)res;
+  return 1;
+}
+
+/* Output storages that no output of the result takes get bytes after the
+ * plan's arena, so that they never share the caller's buffers. */
+static void
+place_extra(CgFunc *E)
+{
+  const MpFunctionPlan *fp = E->fp;
+  int64_t align = E->g->plan->align > 0 ? E->g->plan->align : 1;
+  E->arena_bytes = fp->arena_bytes;
+  E->extra = ir_alloc(E->g->ctx, sizeof *E->extra * (size_t)(fp->noutputs + 1));
+  E->extra_offset = ir_alloc(E->g->ctx, sizeof *E->extra_offset * (size_t)(fp->noutputs + 1));
+  for (int s = 0; s < fp->noutputs; s++) {
+    bool mapped = false;
+    for (int j = 0; j < E->nout_storage; j++)
+      mapped = mapped || E->out_storage[j] == fp->outputs[s].var;
+    if (mapped)
+      continue;
+    if (fp->arena_expr || fp->outputs[s].bytes_max < 0) {
+      cg_fail(E->g, "storage '%s' of the result has no output and no upper bound",
+              fp->outputs[s].var->u.var.name);
+      return;
+    }
+    int64_t off = (E->arena_bytes + align - 1) / align * align;
+    E->extra[E->nextra] = fp->outputs[s].var;
+    E->extra_offset[E->nextra++] = off;
+    E->arena_bytes = off + fp->outputs[s].bytes_max;
+  }
+  E->arena_bytes = (E->arena_bytes + align - 1) / align * align;
+}
+
+void
+cg_map_outputs(CgFunc *E)
+{
+  origins_seq(E, E->f->body);
+  IrExpr **items;
+  int n = cg_result_leaves(E, E->f->body->u.seq.result, &items);
+  E->out_storage = ir_alloc(E->g->ctx, sizeof *E->out_storage * (size_t)(E->fp->noutputs + 1));
+  E->out_index = ir_alloc(E->g->ctx, sizeof *E->out_index * (size_t)(E->fp->noutputs + 1));
+  for (int k = 0; k < n && k < E->nouts; k++) {
+    const CgOrigin *o = items[k]->kind == IR_EX_VAR ? origin_find(E, items[k]) : NULL;
+    for (int i = 0; o && i < o->storages.len; i++)
+      for (int s = 0; s < E->fp->noutputs; s++) {
+        bool seen = false;
+        for (int j = 0; j < E->nout_storage; j++)
+          seen = seen || E->out_storage[j] == o->storages.items[i];
+        if (!seen && E->fp->outputs[s].var == o->storages.items[i]) {
+          E->out_storage[E->nout_storage] = o->storages.items[i];
+          E->out_index[E->nout_storage++] = k;
+        }
+      }
+  }
+  for (int i = 0; i < E->norigins; i++)
+    ir_vec_free(&E->origins[i].storages);
+  place_extra(E);
+}
+
+void
+cg_emit_result(CgFunc *E, IrBuf *o)
+{
+  IrExpr **items;
+  int n = cg_result_leaves(E, E->f->body->u.seq.result, &items);
+  if (n != E->nouts) {
+    cg_fail(E->g, "the result of '%s' has %d tensors; its annotation %d", E->fp->name, n, E->nouts);
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    CgVar *info;
+    bool is_const;
+    const char *s = cg_tensor_leaf(E, items[k], &info, &is_const);
+    if (!s)
+      return;
+    bool in_place = false;
+    for (int i = 0; info && info->storage_var && i < E->nout_storage; i++)
+      in_place = in_place || (E->out_storage[i] == info->storage_var && E->out_index[i] == k &&
+                              info->offset == 0);
+    if (in_place)
+      continue;
+    E->g->copy_used = true;
+    ir_buf_printf(o, "  if ((const void *)%s != (const void *)%s)\n    rxc_copy(%s, %s, ", s,
+                  E->out_names[k], E->out_names[k], s);
+    cg_emit_bytes(E, items[k], o);
+    ir_buf_puts(o, ");\n");
+  }
+}

@@ -1,0 +1,790 @@
+/*
+ * gen_tir.c - a T.prim_func as a static C function.
+ *
+ * Buffers are pointers (one per buffer parameter, const when the body never
+ * stores into it, restrict unless some call site passes two arguments that
+ * may share bytes) indexed row-major with int64 arithmetic from the buffer
+ * shapes.  Dims that appear only in the shapes of buffer parameters (n in
+ * T.match_buffer(x, (n, 4))) become trailing int64 parameters: the caller
+ * knows them from the Relax struct info.  Blocks become C blocks: iterator
+ * bindings are local consts and T.init runs when every reduce iterator is
+ * at the minimum of its domain.
+ *
+ * T.alloc_buffer: up to SMALL_ALLOC bytes with a constant shape, a local
+ * array (on the stack); otherwise a static array sized at the upper bounds
+ * of the dims, i.e. memory outside the arena and a function that is not
+ * reentrant (a later issue moves these buffers into the arena).
+ *
+ * Expressions follow the interpreter's semantics (interp/tir.c): min/max
+ * as a < b ? a : b, floor division and modulo by helpers, casts to bool as
+ * != 0, floats as exact hex literals (bit patterns for inf and nan).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg_int.h"
+
+enum { SMALL_ALLOC = 256 }; /* bytes: larger or symbolic buffers are static */
+
+typedef struct {
+  CgGen *g;
+  CgNames names;
+  IrArith *arith; /* bounds of the implicit dims and loop vars */
+  int indent;
+} Tir;
+
+static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
+
+/* --- what a prim_func needs from its callers ------------------------------ */
+
+static void
+collect_vars(const IrPrimExpr *e, IrVec *out)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_PE_VAR:
+    for (int i = 0; i < out->len; i++)
+      if (out->items[i] == e)
+        return;
+    ir_vec_push(out, (void *)e);
+    return;
+  case IR_PE_INT:
+  case IR_PE_FLOAT:
+  case IR_PE_STR:
+    return;
+  case IR_PE_LOAD:
+    for (int i = 0; i < e->u.load.n; i++)
+      collect_vars(e->u.load.indices[i], out);
+    return;
+  case IR_PE_SELECT:
+    collect_vars(e->u.select.cond, out);
+    collect_vars(e->u.select.a, out);
+    collect_vars(e->u.select.b, out);
+    return;
+  case IR_PE_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      collect_vars(e->u.call.args[i], out);
+    return;
+  default:
+    collect_vars(e->u.bin.a, out);
+    collect_vars(e->u.bin.b, out);
+  }
+}
+
+/* Does s store into buffer b? */
+static bool
+stores_into(const IrStmt *s, const IrBuffer *b)
+{
+  if (!s)
+    return false;
+  switch (s->kind) {
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++)
+      if (stores_into(s->u.seq.stmts[i], b))
+        return true;
+    return false;
+  case IR_ST_FOR:
+    return stores_into(s->u.loop.body, b);
+  case IR_ST_BLOCK:
+    return stores_into(s->u.block->init, b) || stores_into(s->u.block->body, b);
+  case IR_ST_STORE:
+    return s->u.store.buffer == b;
+  case IR_ST_LET:
+    return stores_into(s->u.let.body, b);
+  case IR_ST_IF:
+    return stores_into(s->u.branch.then_, b) || stores_into(s->u.branch.else_, b);
+  case IR_ST_ALLOC:
+    return stores_into(s->u.alloc.body, b);
+  default:
+    return false;
+  }
+}
+
+CgPrim *
+cg_prim_info(CgGen *g, int global)
+{
+  CgPrim *p = &g->prims[global];
+  if (p->known)
+    return p;
+  const IrPrimFunc *f = g->m->globals[global].u.prim;
+  IrVec vars = {0};
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i].buffer)
+      for (int d = 0; d < f->params[i].buffer->ndim; d++)
+        collect_vars(f->params[i].buffer->shape[d], &vars);
+  p->dims = calloc((size_t)vars.len + 1, sizeof *p->dims);
+  p->dims_max = calloc((size_t)vars.len + 1, sizeof *p->dims_max);
+  p->written = calloc((size_t)f->nparams + 1, sizeof *p->written);
+  if (!p->dims || !p->dims_max || !p->written)
+    UNREACHABLE();
+  for (int i = 0; i < vars.len; i++) {
+    bool param = false;
+    for (int k = 0; k < f->nparams; k++)
+      param = param || f->params[k].var == vars.items[i];
+    if (!param)
+      p->dims[p->ndims++] = vars.items[i];
+  }
+  for (int i = 0; i < f->nparams; i++)
+    p->written[i] = f->params[i].buffer && stores_into(f->body, f->params[i].buffer);
+  ir_vec_free(&vars);
+  p->known = true;
+  return p;
+}
+
+/* --- literals ------------------------------------------------------------- */
+
+void
+cg_emit_int(IrDType t, int64_t v, IrBuf *out)
+{
+  if (t.code == IR_DT_BOOL)
+    ir_buf_puts(out, v ? "1" : "0");
+  else if (t.code == IR_DT_UINT && t.bits == 64)
+    ir_buf_printf(out, "%lluULL", (unsigned long long)v);
+  else if (v == INT64_MIN)
+    ir_buf_puts(out, "(-9223372036854775807LL - 1)");
+  else if (v < 0)
+    ir_buf_printf(out, v >= -2147483647 ? "(%lld)" : "(%lldLL)", (long long)v);
+  else
+    ir_buf_printf(out, v <= 2147483647 ? "%lld" : "%lldLL", (long long)v);
+}
+
+void
+cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out)
+{
+  bool f32 = t.bits == 32;
+  if (v != v || v - v != 0) { /* nan or inf: by bit pattern */
+    g->helpers[CG_H_FROM_BITS][f32 ? CG_CT_F32 : CG_CT_F64] = true;
+    if (f32) {
+      float f = (float)v;
+      uint32_t bits;
+      memcpy(&bits, &f, 4);
+      ir_buf_printf(out, "rxc_from_bits_f32(0x%08lxu)", (unsigned long)bits);
+    } else {
+      uint64_t bits;
+      memcpy(&bits, &v, 8);
+      ir_buf_printf(out, "rxc_from_bits_f64(0x%016llxull)", (unsigned long long)bits);
+    }
+    return;
+  }
+  bool neg = v < 0 || (v == 0 && 1 / v < 0);
+  ir_buf_printf(out, neg ? "(%a%s)" : "%a%s", v, f32 ? "f" : "");
+}
+
+/* --- expressions ---------------------------------------------------------- */
+
+static CgCType
+ctype_of(CgGen *g, IrDType t)
+{
+  CgCType c = CG_CT_I64;
+  if (!cg_ctype(t, &c))
+    cg_dtype_cname(g, t); /* reports */
+  return c;
+}
+
+static void
+emit_index(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int k, IrBuf *o)
+{
+  if (k == 0) {
+    ir_buf_puts(o, "0");
+    return;
+  }
+  for (int d = 1; d < k; d++)
+    ir_buf_puts(o, "(");
+  cg_emit_expr(g, n, idx[0], o);
+  for (int d = 1; d < k; d++) {
+    ir_buf_puts(o, " * ");
+    cg_emit_expr(g, n, b->shape[d], o);
+    ir_buf_puts(o, " + ");
+    cg_emit_expr(g, n, idx[d], o);
+    ir_buf_puts(o, ")");
+  }
+}
+
+static void
+emit_access(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int k, IrBuf *o)
+{
+  const char *name = cg_names_find(n, b);
+  if (!name) {
+    cg_fail(g, "buffer '%s' is not in scope", b->name);
+    name = "?";
+  }
+  if (k != b->ndim)
+    cg_fail(g, "buffer '%s' of %d dims accessed with %d indices", b->name, b->ndim, k);
+  ir_buf_printf(o, "%s[", name);
+  emit_index(g, n, b, idx, k, o);
+  ir_buf_puts(o, "]");
+}
+
+static const char *const BINARY_OPS[] = {
+    [IR_PE_ADD] = "+", [IR_PE_SUB] = "-",  [IR_PE_MUL] = "*", [IR_PE_DIV] = "/", [IR_PE_MOD] = "%",
+    [IR_PE_EQ] = "==", [IR_PE_NE] = "!=",  [IR_PE_LT] = "<",  [IR_PE_LE] = "<=", [IR_PE_GT] = ">",
+    [IR_PE_GE] = ">=", [IR_PE_AND] = "&&", [IR_PE_OR] = "||",
+};
+
+static void
+emit_helper_call(CgGen *g, const CgNames *n, CgHelper h, const char *fn, const IrPrimExpr *e,
+                 IrBuf *o)
+{
+  CgCType t = ctype_of(g, e->dtype);
+  g->helpers[h][t] = true;
+  static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
+                                               "u16",  "u32", "u64", "f32", "f64"};
+  ir_buf_printf(o, "rxc_%s_%s(", fn, sfx[t]);
+  cg_emit_expr(g, n, e->u.bin.a, o);
+  ir_buf_puts(o, ", ");
+  cg_emit_expr(g, n, e->u.bin.b, o);
+  ir_buf_puts(o, ")");
+}
+
+static bool
+is_float(IrDType t)
+{
+  return t.code == IR_DT_FLOAT;
+}
+
+/* A libm function by its double name ("exp") for dtype t: rxc_expf or rxc_exp. */
+static void
+emit_math_name(const char *base, IrDType t, IrBuf *o)
+{
+  ir_buf_printf(o, "rxc_%s%s", base, t.bits == 32 ? "f" : "");
+}
+
+static void
+emit_binary(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  IrPrimKind k = e->kind;
+  bool fl = is_float(e->u.bin.a->dtype);
+  if (k == IR_PE_MIN || k == IR_PE_MAX) {
+    emit_helper_call(g, n, k == IR_PE_MIN ? CG_H_MIN : CG_H_MAX, k == IR_PE_MIN ? "min" : "max", e,
+                     o);
+    return;
+  }
+  if (k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) {
+    emit_helper_call(g, n, k == IR_PE_FLOORDIV ? CG_H_FLOORDIV : CG_H_FLOORMOD,
+                     k == IR_PE_FLOORDIV ? "floordiv" : "floormod", e, o);
+    return;
+  }
+  if (k == IR_PE_MOD && fl) {
+    emit_math_name("fmod", e->dtype, o);
+    ir_buf_puts(o, "(");
+    cg_emit_expr(g, n, e->u.bin.a, o);
+    ir_buf_puts(o, ", ");
+    cg_emit_expr(g, n, e->u.bin.b, o);
+    ir_buf_puts(o, ")");
+    return;
+  }
+  if (k >= (int)(sizeof BINARY_OPS / sizeof BINARY_OPS[0]) || !BINARY_OPS[k])
+    UNREACHABLE();
+  ir_buf_puts(o, "(");
+  cg_emit_expr(g, n, e->u.bin.a, o);
+  ir_buf_printf(o, " %s ", BINARY_OPS[k]);
+  cg_emit_expr(g, n, e->u.bin.b, o);
+  ir_buf_puts(o, ")");
+}
+
+static void
+emit_cast(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  if (e->dtype.code == IR_DT_BOOL) {
+    ir_buf_puts(o, "((rxc_bool)(");
+    cg_emit_expr(g, n, e->u.bin.a, o);
+    ir_buf_puts(o, " != 0))");
+    return;
+  }
+  const char *c = cg_dtype_cname(g, e->dtype);
+  ir_buf_printf(o, "((%s)", c ? c : "?");
+  cg_emit_expr(g, n, e->u.bin.a, o);
+  ir_buf_puts(o, ")");
+}
+
+/* The unary intrinsics that are a libm function of the same name. */
+static const char *const LIBM_UNARY[] = {
+    "exp",  "exp2", "log",  "log2",  "log10", "log1p", "expm1",     "sqrt",
+    "tanh", "erf",  "fabs", "floor", "ceil",  "trunc", "sin",       "cos",
+    "tan",  "asin", "acos", "atan",  "sinh",  "cosh",  "nearbyint",
+};
+
+static void
+emit_args(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  ir_buf_puts(o, "(");
+  for (int i = 0; i < e->u.call.n; i++) {
+    if (i)
+      ir_buf_puts(o, ", ");
+    cg_emit_expr(g, n, e->u.call.args[i], o);
+  }
+  ir_buf_puts(o, ")");
+}
+
+/* Intrinsics written as C expressions; false when op is not one of them. */
+static bool
+emit_call_inline(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *op, IrBuf *o)
+{
+  IrPrimExpr **a = e->u.call.args;
+  int na = e->u.call.n;
+  const char *one = e->dtype.bits == 32 ? "1.0f" : "1.0";
+  if (strcmp(op, "if_then_else") == 0 && na == 3) {
+    ir_buf_puts(o, "(");
+    cg_emit_expr(g, n, a[0], o);
+    ir_buf_puts(o, " ? ");
+    cg_emit_expr(g, n, a[1], o);
+    ir_buf_puts(o, " : ");
+    cg_emit_expr(g, n, a[2], o);
+    ir_buf_puts(o, ")");
+  } else if (strcmp(op, "likely") == 0 && na == 1) {
+    cg_emit_expr(g, n, a[0], o);
+  } else if (strcmp(op, "sigmoid") == 0 && na == 1) {
+    ir_buf_printf(o, "(%s / (%s + ", one, one);
+    emit_math_name("exp", e->dtype, o);
+    ir_buf_puts(o, "(-");
+    cg_emit_expr(g, n, a[0], o);
+    ir_buf_puts(o, ")))");
+  } else if (strcmp(op, "rsqrt") == 0 && na == 1) {
+    ir_buf_printf(o, "(%s / ", one);
+    emit_math_name("sqrt", e->dtype, o);
+    emit_args(g, n, e, o);
+    ir_buf_puts(o, ")");
+  } else if (strcmp(op, "exp10") == 0 && na == 1) {
+    emit_math_name("pow", e->dtype, o);
+    ir_buf_printf(o, "(%s, ", e->dtype.bits == 32 ? "10.0f" : "10.0");
+    cg_emit_expr(g, n, a[0], o);
+    ir_buf_puts(o, ")");
+  } else if (strcmp(op, "isnan") == 0 && na == 1) {
+    ir_buf_puts(o, "(");
+    cg_emit_expr(g, n, a[0], o);
+    ir_buf_puts(o, " != ");
+    cg_emit_expr(g, n, a[0], o);
+    ir_buf_puts(o, ")");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+static void
+emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  const char *op = e->u.call.op;
+  if (strncmp(op, "tir.", 4) == 0)
+    op += 4;
+  int na = e->u.call.n;
+  if (emit_call_inline(g, n, e, op, o))
+    return;
+  if (strcmp(op, "max_value") == 0 || strcmp(op, "min_value") == 0) {
+    bool max = op[1] == 'a';
+    IrDType d = e->dtype;
+    if (is_float(d))
+      cg_emit_float(
+          g, d, (max ? 1 : -1) * (d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308),
+          o);
+    else if (d.code == IR_DT_BOOL || d.code == IR_DT_UINT)
+      cg_emit_int(d, max ? (d.bits >= 64 ? -1 : (int64_t)(((uint64_t)1 << d.bits) - 1)) : 0, o);
+    else {
+      int64_t hi = d.bits >= 64 ? INT64_MAX : (int64_t)(((uint64_t)1 << (d.bits - 1)) - 1);
+      cg_emit_int(d, max ? hi : -hi - 1, o);
+    }
+    return;
+  }
+  bool arg_float = na > 0 && is_float(e->u.call.args[0]->dtype);
+  if ((strcmp(op, "isinf") == 0 || strcmp(op, "isfinite") == 0) && na == 1) {
+    CgCType t = ctype_of(g, e->u.call.args[0]->dtype);
+    g->helpers[op[2] == 'i' ? CG_H_ISINF : CG_H_ISFINITE][t] = true;
+    ir_buf_printf(o, "rxc_%s_%s", op, t == CG_CT_F32 ? "f32" : "f64");
+    emit_args(g, n, e, o);
+    return;
+  }
+  if (strcmp(op, "abs") == 0 && na == 1 && !arg_float) {
+    CgCType t = ctype_of(g, e->dtype);
+    g->helpers[CG_H_ABS][t] = true;
+    static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
+                                                 "u16",  "u32", "u64", "f32", "f64"};
+    ir_buf_printf(o, "rxc_abs_%s", sfx[t]);
+    emit_args(g, n, e, o);
+    return;
+  }
+  const char *base = NULL;
+  if (na == 1) {
+    for (size_t i = 0; i < sizeof LIBM_UNARY / sizeof LIBM_UNARY[0]; i++)
+      if (strcmp(op, LIBM_UNARY[i]) == 0)
+        base = LIBM_UNARY[i];
+    if (strcmp(op, "round") == 0)
+      base = "nearbyint";
+    if (strcmp(op, "abs") == 0)
+      base = "fabs";
+  } else if (na == 2) {
+    if (strcmp(op, "pow") == 0 || strcmp(op, "power") == 0)
+      base = "pow";
+    if (strcmp(op, "fmod") == 0)
+      base = "fmod";
+  }
+  if (!base || !is_float(e->dtype)) {
+    cg_fail(g, "C code generation does not support intrinsic '%s' with %d argument%s", e->u.call.op,
+            na, na == 1 ? "" : "s");
+    return;
+  }
+  emit_math_name(base, e->dtype, o);
+  emit_args(g, n, e, o);
+}
+
+void
+cg_emit_expr(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  switch (e->kind) {
+  case IR_PE_INT:
+    cg_emit_int(e->dtype, e->u.int_value, o);
+    return;
+  case IR_PE_FLOAT:
+    cg_emit_float(g, e->dtype, e->u.float_value, o);
+    return;
+  case IR_PE_STR:
+    cg_fail(g, "a string is not a value in C code generation");
+    return;
+  case IR_PE_VAR: {
+    const char *s = cg_names_find(n, e);
+    if (!s)
+      cg_fail(g, "variable '%s' has no value in the generated C", e->u.var);
+    ir_buf_puts(o, s ? s : "?");
+    return;
+  }
+  case IR_PE_LOAD:
+    emit_access(g, n, e->u.load.buffer, e->u.load.indices, e->u.load.n, o);
+    return;
+  case IR_PE_NOT:
+    ir_buf_puts(o, "(!");
+    cg_emit_expr(g, n, e->u.bin.a, o);
+    ir_buf_puts(o, ")");
+    return;
+  case IR_PE_CAST:
+    emit_cast(g, n, e, o);
+    return;
+  case IR_PE_SELECT:
+    ir_buf_puts(o, "(");
+    cg_emit_expr(g, n, e->u.select.cond, o);
+    ir_buf_puts(o, " ? ");
+    cg_emit_expr(g, n, e->u.select.a, o);
+    ir_buf_puts(o, " : ");
+    cg_emit_expr(g, n, e->u.select.b, o);
+    ir_buf_puts(o, ")");
+    return;
+  case IR_PE_CALL:
+    emit_call(g, n, e, o);
+    return;
+  default:
+    emit_binary(g, n, e, o);
+  }
+}
+
+/* --- statements ----------------------------------------------------------- */
+
+static void
+indent(const Tir *t, IrBuf *o)
+{
+  for (int i = 0; i < t->indent; i++)
+    ir_buf_puts(o, "  ");
+}
+
+/* Emits body into o after a declaration already in o; "(void)name;" when
+ * the body never uses name. */
+static void
+emit_scoped(Tir *t, const char *name, const IrStmt *body, IrBuf *o)
+{
+  IrBuf b = {0};
+  emit_stmt(t, body, &b);
+  if (!cg_text_uses(&b, name)) {
+    indent(t, o);
+    ir_buf_printf(o, "(void)%s;\n", name);
+  }
+  if (b.len)
+    ir_buf_put(o, b.data, b.len);
+  ir_buf_free(&b);
+}
+
+/* The element count of buffer b at the upper bounds; -1 when unbounded. */
+static int64_t
+buffer_max_elems(Tir *t, const IrBuffer *b, bool *constant)
+{
+  int64_t total = 1;
+  *constant = true;
+  for (int d = 0; d < b->ndim; d++) {
+    int64_t lo, hi, v;
+    if (ir_prim_is_int(b->shape[d], &v)) {
+      hi = v;
+    } else {
+      *constant = false;
+      if (!ir_arith_range(t->arith, b->shape[d], &lo, &hi) || hi == INT64_MAX)
+        return -1;
+    }
+    if (hi < 0)
+      hi = 0;
+    if (hi && total > INT64_MAX / hi)
+      return -1;
+    total *= hi;
+  }
+  return total;
+}
+
+/* A T.alloc_buffer: a local array, then the statements that see it. */
+static void
+emit_alloc(Tir *t, const IrBuffer *b, IrBuf *o)
+{
+  bool constant;
+  int64_t n = buffer_max_elems(t, b, &constant);
+  const char *ct = cg_dtype_cname(t->g, b->dtype);
+  const char *name = cg_names_add(t->g, &t->names, b, b->name);
+  if (n < 0 || !ct) {
+    if (n < 0)
+      cg_fail(t->g, "T.alloc_buffer '%s' has no upper bound: give its dims one", b->name);
+    return;
+  }
+  bool small = constant && n * ir_dtype_bytes(b->dtype) <= SMALL_ALLOC;
+  IrBuf shape = {0};
+  for (int d = 0; d < b->ndim; d++) {
+    ir_buf_puts(&shape, d ? ", " : "");
+    ir_prim_expr_print(b->shape[d], &shape);
+  }
+  indent(t, o);
+  ir_buf_printf(o, "%s%s %s[%lld]; /* (%s)%s */\n", small ? "" : "static ", ct, name,
+                (long long)(n ? n : 1), shape.data ? shape.data : "",
+                small ? "" : ": outside the arena, at the upper bounds");
+  ir_buf_free(&shape);
+}
+
+static void
+emit_for(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  const IrPrimExpr *v = s->u.loop.var;
+  const char *ct = cg_dtype_cname(t->g, v->dtype);
+  const char *name = cg_names_add(t->g, &t->names, v, v->u.var);
+  int64_t mn, ext;
+  if (ir_prim_is_int(s->u.loop.min, &mn) && ir_prim_is_int(s->u.loop.extent, &ext)) {
+    ir_arith_bound(t->arith, v, mn, ext > 0 ? mn + ext - 1 : mn);
+  } else {
+    int64_t lo, hi, lo2, hi2;
+    if (ir_arith_range(t->arith, s->u.loop.min, &lo, &hi) &&
+        ir_arith_range(t->arith, s->u.loop.extent, &lo2, &hi2))
+      ir_arith_bound(t->arith, v, lo, hi + (hi2 > 0 ? hi2 - 1 : 0));
+  }
+  indent(t, o);
+  ir_buf_printf(o, "for (%s %s = ", ct ? ct : "?", name);
+  cg_emit_expr(t->g, &t->names, s->u.loop.min, o);
+  ir_buf_printf(o, "; %s < ", name);
+  if (ir_prim_is_int(s->u.loop.min, &mn) && mn == 0) {
+    cg_emit_expr(t->g, &t->names, s->u.loop.extent, o);
+  } else {
+    ir_buf_puts(o, "(");
+    cg_emit_expr(t->g, &t->names, s->u.loop.min, o);
+    ir_buf_puts(o, " + ");
+    cg_emit_expr(t->g, &t->names, s->u.loop.extent, o);
+    ir_buf_puts(o, ")");
+  }
+  ir_buf_printf(o, "; %s++) {\n", name);
+  t->indent++;
+  emit_stmt(t, s->u.loop.body, o);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+}
+
+/* The condition "every reduce iterator at its domain minimum" (NULL: none). */
+static void
+emit_init(Tir *t, const IrTirBlock *b, IrBuf *o)
+{
+  IrBuf cond = {0};
+  for (int i = 0; i < b->niters; i++) {
+    if (b->iters[i].kind != IR_ITER_REDUCE)
+      continue;
+    ir_buf_puts(&cond, cond.len ? " && " : "");
+    ir_buf_printf(&cond, "%s == ", cg_names_find(&t->names, b->iters[i].var));
+    cg_emit_expr(t->g, &t->names, b->iters[i].dom.min, &cond);
+  }
+  indent(t, o);
+  ir_buf_printf(o, "if (%s) {\n", cond.len ? cond.data : "1");
+  t->indent++;
+  emit_stmt(t, b->init, o);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+  ir_buf_free(&cond);
+}
+
+static void
+emit_block(Tir *t, const IrTirBlock *b, IrBuf *o)
+{
+  indent(t, o);
+  ir_buf_printf(o, "{ /* block \"%s\" */\n", b->name ? b->name : "");
+  t->indent++;
+  IrBuf body = {0};
+  for (int i = 0; i < b->nallocs; i++)
+    emit_alloc(t, b->allocs[i], o);
+  const char **names = calloc((size_t)b->niters + 1, sizeof *names);
+  for (int i = 0; i < b->niters; i++)
+    names[i] = cg_names_add(t->g, &t->names, b->iters[i].var, b->iters[i].var->u.var);
+  if (b->init)
+    emit_init(t, b, &body);
+  emit_stmt(t, b->body, &body);
+  for (int i = 0; i < b->niters; i++) {
+    const IrIterVar *it = &b->iters[i];
+    const char *ct = cg_dtype_cname(t->g, it->var->dtype);
+    indent(t, o);
+    ir_buf_printf(o, "const %s %s = ", ct ? ct : "?", names[i]);
+    cg_emit_expr(t->g, &t->names, it->binding, o);
+    ir_buf_puts(o, ";\n");
+    if (!cg_text_uses(&body, names[i])) {
+      indent(t, o);
+      ir_buf_printf(o, "(void)%s;\n", names[i]);
+    }
+  }
+  if (body.len)
+    ir_buf_put(o, body.data, body.len);
+  ir_buf_free(&body);
+  free(names);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+}
+
+static void
+emit_let(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  const IrPrimExpr *v = s->u.let.var;
+  const char *ct = cg_dtype_cname(t->g, v->dtype);
+  indent(t, o);
+  ir_buf_puts(o, "{\n");
+  t->indent++;
+  indent(t, o);
+  IrBuf value = {0};
+  cg_emit_expr(t->g, &t->names, s->u.let.value, &value); /* before the name is bound */
+  const char *name = cg_names_add(t->g, &t->names, v, v->u.var);
+  ir_buf_printf(o, "const %s %s = %s;\n", ct ? ct : "?", name, value.data ? value.data : "");
+  ir_buf_free(&value);
+  emit_scoped(t, name, s->u.let.body, o);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+}
+
+static void
+emit_if(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  indent(t, o);
+  ir_buf_puts(o, "if (");
+  cg_emit_expr(t->g, &t->names, s->u.branch.cond, o);
+  ir_buf_puts(o, ") {\n");
+  t->indent++;
+  emit_stmt(t, s->u.branch.then_, o);
+  t->indent--;
+  indent(t, o);
+  if (s->u.branch.else_) {
+    ir_buf_puts(o, "} else {\n");
+    t->indent++;
+    emit_stmt(t, s->u.branch.else_, o);
+    t->indent--;
+    indent(t, o);
+  }
+  ir_buf_puts(o, "}\n");
+}
+
+static void
+emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  if (!s)
+    return;
+  t->g->loc = s->loc;
+  switch (s->kind) {
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++)
+      emit_stmt(t, s->u.seq.stmts[i], o);
+    return;
+  case IR_ST_FOR:
+    emit_for(t, s, o);
+    return;
+  case IR_ST_BLOCK:
+    emit_block(t, s->u.block, o);
+    return;
+  case IR_ST_STORE:
+    indent(t, o);
+    emit_access(t->g, &t->names, s->u.store.buffer, s->u.store.indices, s->u.store.n, o);
+    ir_buf_puts(o, " = ");
+    cg_emit_expr(t->g, &t->names, s->u.store.value, o);
+    ir_buf_puts(o, ";\n");
+    return;
+  case IR_ST_LET:
+    emit_let(t, s, o);
+    return;
+  case IR_ST_IF:
+    emit_if(t, s, o);
+    return;
+  case IR_ST_EVALUATE:
+    indent(t, o);
+    ir_buf_puts(o, "(void)");
+    cg_emit_expr(t->g, &t->names, s->u.eval, o);
+    ir_buf_puts(o, ";\n");
+    return;
+  case IR_ST_ALLOC:
+    indent(t, o);
+    ir_buf_puts(o, "{\n");
+    t->indent++;
+    emit_alloc(t, s->u.alloc.buffer, o);
+    emit_scoped(t, cg_names_find(&t->names, s->u.alloc.buffer), s->u.alloc.body, o);
+    t->indent--;
+    indent(t, o);
+    ir_buf_puts(o, "}\n");
+    return;
+  }
+}
+
+/* --- the function ------------------------------------------------------- */
+
+/* "const float *restrict A" and the like, in o; names bound in t. */
+static void
+emit_params(Tir *t, const IrPrimFunc *f, const CgPrim *p, IrBuf *o)
+{
+  int k = 0;
+  for (int i = 0; i < f->nparams; i++, k++) {
+    const IrPrimParam *pr = &f->params[i];
+    ir_buf_puts(o, k ? ", " : "");
+    if (pr->buffer) {
+      const char *ct = cg_dtype_cname(t->g, pr->buffer->dtype);
+      const char *name = cg_names_add(t->g, &t->names, pr->buffer, pr->buffer->name);
+      ir_buf_printf(o, "%s%s *%s%s", p->written[i] ? "" : "const ", ct ? ct : "?",
+                    p->aliased ? "" : "restrict ", name);
+    } else {
+      const char *ct = cg_dtype_cname(t->g, pr->var->dtype);
+      const char *name = cg_names_add(t->g, &t->names, pr->var, pr->var->u.var);
+      ir_buf_printf(o, "%s %s", ct ? ct : "?", name);
+    }
+  }
+  for (int i = 0; i < p->ndims; i++, k++) {
+    const char *name = cg_names_add(t->g, &t->names, p->dims[i], p->dims[i]->u.var);
+    ir_buf_printf(o, "%srxc_i64 %s", k ? ", " : "", name);
+    ir_arith_bound(t->arith, p->dims[i], 0, p->dims_max[i]); /* INT64_MAX: unbounded */
+  }
+  if (!k)
+    ir_buf_puts(o, "void");
+}
+
+void
+cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
+{
+  const IrGlobal *gl = &g->m->globals[global];
+  const IrPrimFunc *f = gl->u.prim;
+  CgPrim *p = cg_prim_info(g, global);
+  Tir t = {.g = g, .arith = ir_arith_new(g->ctx), .indent = 1};
+  g->loc = f->loc;
+  IrBuf params = {0}, body = {0};
+  emit_params(&t, f, p, &params);
+  emit_stmt(&t, f->body, &body);
+  ir_buf_printf(out, "/* T.prim_func %s */\nstatic void\n%s_%s(%s)\n{\n", gl->name, g->name,
+                cg_ident(g, gl->name), params.data);
+  int nnames = f->nparams + p->ndims;
+  for (int i = 0; i < nnames && i < t.names.n; i++)
+    if (!cg_text_uses(&body, t.names.names[i]))
+      ir_buf_printf(out, "  (void)%s;\n", t.names.names[i]);
+  if (body.len)
+    ir_buf_put(out, body.data, body.len);
+  ir_buf_puts(out, "}\n\n");
+  ir_buf_free(&params);
+  ir_buf_free(&body);
+  cg_names_free(&t.names);
+}

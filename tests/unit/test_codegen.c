@@ -1,0 +1,709 @@
+/*
+ * test_codegen.c - the generated C (codegen/gen*.c) against the
+ * interpreter: every sample (but the large ones) and the operator models
+ * of tests/legalize, tests/memplan and tests/codegen go through -O2, the
+ * plan and cg_generate, are compiled by the system compiler (cg_jit_cc,
+ * -O2) and called through their packed entries on random inputs, with the
+ * symbolic dims at 1 and at their upper bounds; the outputs must agree with
+ * the interpreter's on the original module (|a - b| <= 1e-6 + 1e-5 |b|).
+ * The arena and the outputs are surrounded by canary bytes that must
+ * survive every call.
+ *
+ * Also: the output compiles with gcc and clang -std=c99 -Wall -Wextra
+ * -Werror -pedantic -ffreestanding; it is deterministic; wrong calls (arena
+ * one byte short, misaligned, a dim above its bound, inconsistent dims,
+ * NULL pointers) return their error code and write nothing.
+ *
+ * The generated C carries rt/'s math (cg_runtime_text), so these runs test
+ * it too.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../codegen/cg.h"
+#include "../../config/cfg.h"
+#include "../../interp/interp.h"
+#include "../../memplan/mp.h"
+#include "../../opt/opt.h"
+#include "testutil.h"
+
+enum { CANARY = 64 }; /* bytes on each side of the arena and of each output */
+
+/* A module through -O<level> and the plan, generated; the original in *orig and
+ * the optimized one in *opt.  NULL with the diagnostics printed on error. */
+static CgOutput *
+generate_at(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg, int level,
+            const IrModule **orig, const IrModule **opt)
+{
+  const IrModule *m = fe_parse_file(ctx, path);
+  assert_non_null(m);
+  const OptPass *passes[64];
+  int n = opt_pipeline(level, passes, 64);
+  OptContext oc = {ctx, params, NULL};
+  OptInstruments ins = {0};
+  if (params) { /* the interpreter runs the module with its weights bound */
+    const OptPass *bind = opt_pass_find("BindParams");
+    m = opt_run(&oc, m, &bind, 1, &ins);
+    assert_non_null(m);
+  }
+  const IrModule *o = opt_run(&oc, m, passes, n, &ins);
+  assert_non_null(o);
+  MpPlan *p = mp_plan_module(ctx, o, cfg);
+  assert_non_null(p);
+  CgOutput *out = cg_generate(ctx, o, p, cfg, "model");
+  if (!out)
+    ir_diag_print(ctx, stderr);
+  *orig = m;
+  *opt = o;
+  return out;
+}
+
+static CgOutput *
+generate(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg,
+         const IrModule **orig, const IrModule **opt)
+{
+  return generate_at(ctx, path, params, cfg, 2, orig, opt);
+}
+
+/* --- evaluating shapes ------------------------------------------------------ */
+
+typedef struct {
+  const char *names[16];
+  int64_t values[16];
+  int n;
+} Dims;
+
+static bool
+eval_dim(const IrPrimExpr *e, const Dims *d, int64_t *out)
+{
+  int64_t a, b;
+  if (ir_prim_is_int(e, out))
+    return true;
+  if (e->kind == IR_PE_VAR) {
+    for (int i = 0; i < d->n; i++)
+      if (strcmp(d->names[i], e->u.var) == 0) {
+        *out = d->values[i];
+        return true;
+      }
+    return false;
+  }
+  if (e->kind == IR_PE_CAST)
+    return eval_dim(e->u.bin.a, d, out);
+  if (e->kind < IR_PE_ADD || e->kind > IR_PE_GE || !eval_dim(e->u.bin.a, d, &a) ||
+      !eval_dim(e->u.bin.b, d, &b))
+    return false;
+  return interp_int_op(e->kind, a, b, out);
+}
+
+static int64_t
+numel(const IrSInfo *s, const Dims *d, int64_t *shape)
+{
+  int64_t n = 1;
+  for (int i = 0; i < s->u.tensor.ndim; i++) {
+    assert_true(eval_dim(s->u.tensor.shape[i], d, &shape[i]));
+    n *= shape[i];
+  }
+  return n;
+}
+
+/* --- a call ----------------------------------------------------------------- */
+
+typedef struct {
+  unsigned char *arena_mem; /* CANARY + arena + CANARY, 64-aligned */
+  size_t arena_bytes;
+  unsigned char *out_mem[32];
+  size_t out_bytes[32];
+  Value *in_vals[128]; /* inputs of the typed signature */
+  int nin;
+  void *tensors[136];
+  int64_t dims[16];
+} Call;
+
+static void
+fill_random(IrTensorData *t, unsigned *seed)
+{
+  int64_t n = op_numel(t);
+  for (int64_t i = 0; i < n; i++) {
+    *seed = *seed * 1103515245u + 12345u;
+    double r = (double)((*seed >> 8) & 0xffff) / 65535.0;
+    if (t->dtype.code == IR_DT_FLOAT)
+      op_set_f(t, i, 2 * r - 1);
+    else if (t->dtype.code == IR_DT_BOOL)
+      op_set_i(t, i, r > 0.5);
+    else
+      op_set_i(t, i, (int64_t)(r * 10) - (t->dtype.code == IR_DT_UINT ? 0 : 5));
+  }
+}
+
+/* Prepares inputs, an arena and outputs for entry e at dims d. */
+static void
+call_prepare(IrCtx *ctx, const CgEntry *e, const Dims *d, Call *c, unsigned seed)
+{
+  memset(c, 0, sizeof *c);
+  /* an arena that depends on unbounded dims: plenty for the dims used here */
+  c->arena_bytes = (size_t)(e->arena_bytes >= 0 ? e->arena_bytes : 1 << 20);
+  assert_int_equal(posix_memalign((void **)&c->arena_mem, 64, c->arena_bytes + 2 * CANARY), 0);
+  memset(c->arena_mem, 0xa5, c->arena_bytes + 2 * CANARY);
+  for (int i = 0; i < e->ninputs; i++) {
+    int64_t shape[16];
+    numel(e->inputs[i], d, shape);
+    Value *v = op_tensor_new(ctx, e->inputs[i]->u.tensor.dtype, e->inputs[i]->u.tensor.ndim, shape,
+                             (IrLoc){0});
+    assert_non_null(v);
+    fill_random(&v->u.tensor.t, &seed);
+    c->in_vals[i] = v;
+    c->tensors[i] = v->u.tensor.t.data;
+  }
+  c->nin = e->ninputs;
+  for (int i = 0; i < e->noutputs; i++) {
+    int64_t shape[16];
+    size_t bytes = (size_t)numel(e->outputs[i], d, shape) *
+                   (size_t)ir_dtype_bytes(e->outputs[i]->u.tensor.dtype);
+    c->out_bytes[i] = bytes;
+    c->out_mem[i] = malloc(bytes + 2 * CANARY);
+    memset(c->out_mem[i], 0x5a, bytes + 2 * CANARY);
+    c->tensors[e->ninputs + i] = c->out_mem[i] + CANARY;
+  }
+  for (int i = 0; i < e->ndims; i++)
+    assert_true(eval_dim(e->dims[i], d, &c->dims[i]));
+}
+
+static bool
+all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != v)
+      return false;
+  return true;
+}
+
+/* The canaries are intact (and with untouched, the arena and outputs too). */
+static void
+call_check_canaries(const Call *c, int noutputs, bool untouched)
+{
+  const unsigned char *a = c->arena_mem;
+  assert_true(all_bytes(a, CANARY, 0xa5));
+  assert_true(all_bytes(a + CANARY + c->arena_bytes, CANARY, 0xa5));
+  if (untouched)
+    assert_true(all_bytes(a + CANARY, c->arena_bytes, 0xa5));
+  for (int i = 0; i < noutputs; i++) {
+    assert_true(all_bytes(c->out_mem[i], CANARY, 0x5a));
+    assert_true(all_bytes(c->out_mem[i] + CANARY + c->out_bytes[i], CANARY, 0x5a));
+    if (untouched)
+      assert_true(all_bytes(c->out_mem[i] + CANARY, c->out_bytes[i], 0x5a));
+  }
+}
+
+static void
+call_free(Call *c, int noutputs)
+{
+  free(c->arena_mem);
+  for (int i = 0; i < noutputs; i++)
+    free(c->out_mem[i]);
+}
+
+static int
+call_run(CgPackedFn fn, Call *c)
+{
+  return fn(c->arena_mem + CANARY, c->arena_bytes, c->tensors, c->dims);
+}
+
+/* --- comparing with the interpreter --------------------------------------- */
+
+static bool
+close_enough(double a, double b)
+{
+  if (a != a || b != b)
+    return a != a && b != b;
+  if (a == b)
+    return true;
+  double d = a - b;
+  return (d < 0 ? -d : d) <= 1e-6 + 1e-5 * (b < 0 ? -b : b);
+}
+
+static void
+compare(const char *what, const IrTensorData *want, const void *got)
+{
+  IrTensorData g = *want;
+  g.data = (void *)got;
+  int64_t n = op_numel(want);
+  for (int64_t i = 0; i < n; i++) {
+    bool ok = want->dtype.code == IR_DT_FLOAT ? close_enough(op_get_f(&g, i), op_get_f(want, i))
+                                              : op_get_i(&g, i) == op_get_i(want, i);
+    if (!ok) {
+      print_error("%s: element %lld: generated %.9g, interpreter %.9g\n", what, (long long)i,
+                  op_get_f(&g, i), op_get_f(want, i));
+      fail();
+    }
+  }
+}
+
+/* The interpreter's arguments for the original function: tensors in the
+ * order of the entry's inputs, shapes and prims from the dims. */
+static int
+interp_args(IrCtx *ctx, const IrFunction *f, const Call *c, const Dims *d, Value **args)
+{
+  int k = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    const IrSInfo *s = f->params[i]->sinfo;
+    if (s->kind == IR_SI_SHAPE) {
+      int64_t v[16];
+      for (int j = 0; j < s->u.shape.ndim; j++)
+        assert_true(eval_dim(s->u.shape.values[j], d, &v[j]));
+      args[i] = op_shape_new(ctx, v, s->u.shape.ndim);
+    } else if (s->kind == IR_SI_PRIM) {
+      int64_t v;
+      assert_true(eval_dim(s->u.prim.value, d, &v));
+      args[i] = op_prim_int(ctx, s->u.prim.dtype, v);
+    } else {
+      args[i] = c->in_vals[k++];
+    }
+  }
+  return f->nparams;
+}
+
+static void
+check_against_interp(IrCtx *ctx, const char *path, const IrModule *orig, const CgEntry *e,
+                     const Call *c, const Dims *d)
+{
+  const IrFunction *f = ir_module_find(orig, e->fn)->u.relax;
+  Value *args[128];
+  int n = interp_args(ctx, f, c, d, args);
+  Interp *in = interp_new(ctx, orig, NULL);
+  Value *r = interp_call(in, e->fn, args, n);
+  if (!r)
+    ir_diag_print(ctx, stderr);
+  assert_non_null(r);
+  for (int i = 0; i < e->noutputs; i++) {
+    const Value *v = r->kind == VAL_TUPLE ? r->u.tuple.items[i] : r;
+    assert_int_equal(v->kind, VAL_TENSOR);
+    char what[512];
+    snprintf(what, sizeof what, "%s %s output %d", path, e->fn, i);
+    compare(what, &v->u.tensor.t, c->tensors[e->ninputs + i]);
+  }
+}
+
+/* The upper bound of every dim of e (1 when there is none). */
+static void
+dims_at(const IrModule *opt, const CgEntry *e, bool upper, Dims *d)
+{
+  IrCtx *ctx = ir_ctx_new();
+  IrArith *a = ir_arith_new(ctx);
+  ir_arith_bound_function(a, ir_module_find(opt, e->fn)->u.relax);
+  d->n = e->ndims;
+  for (int i = 0; i < e->ndims; i++) {
+    int64_t lo, hi;
+    d->names[i] = e->dims[i]->u.var;
+    d->values[i] = upper && ir_arith_range(a, e->dims[i], &lo, &hi) && hi < 4096 ? hi : 1;
+  }
+  ir_ctx_free(ctx);
+}
+
+/* Generates path, compiles it, and compares every entry with the
+ * interpreter at dims 1 and at the upper bounds. */
+static void
+run_model_at(const char *path, const char *params, const CfgOptions *cfg, int level)
+{
+  IrCtx *ctx = ir_ctx_new();
+  const IrModule *orig, *opt;
+  CgOutput *out = generate_at(ctx, path, params, cfg, level, &orig, &opt);
+  assert_non_null(out);
+  CgCompiled *comp = cg_jit_cc(ctx, out, "cc", "-O2");
+  if (!comp)
+    ir_diag_print(ctx, stderr);
+  assert_non_null(comp);
+  for (int k = 0; k < out->nentries; k++) {
+    const CgEntry *e = &out->entries[k];
+    CgPackedFn fn = cg_compiled_entry(comp, e->packed);
+    assert_non_null(fn);
+    for (int upper = 0; upper < 2; upper++) {
+      Dims d;
+      dims_at(opt, e, upper, &d);
+      Call c;
+      call_prepare(ctx, e, &d, &c, 7u + (unsigned)upper);
+      int rc = call_run(fn, &c);
+      if (rc)
+        print_error("%s: error %d\n", path, rc);
+      assert_int_equal(rc, 0);
+      call_check_canaries(&c, e->noutputs, false);
+      check_against_interp(ctx, path, orig, e, &c, &d);
+      call_free(&c, e->noutputs);
+    }
+  }
+  cg_compiled_free(comp);
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
+static void
+run_model(const char *path, const char *params, const CfgOptions *cfg)
+{
+  run_model_at(path, params, cfg, 2);
+}
+
+/* Models the generator cannot take yet, with the reason. */
+static const char *const UNSUPPORTED[][2] = {
+    {"tests/legalize/control_flow.py", "a local Relax function"},
+};
+
+/* Models with tests of their own (their upper bounds fail a check on purpose). */
+static const char *const SEPARATE[] = {"tests/codegen/fit_check.py"};
+
+static bool
+unsupported(const char *path)
+{
+  for (size_t i = 0; i < sizeof UNSUPPORTED / sizeof UNSUPPORTED[0]; i++)
+    if (strcmp(path, UNSUPPORTED[i][0]) == 0)
+      return true;
+  return false;
+}
+
+static void
+run_dir(const char *dir, int *count)
+{
+  int n;
+  char **paths = tu_list_py(dir, &n);
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  for (int i = 0; i < n; i++) {
+    bool separate = false;
+    for (size_t k = 0; k < sizeof SEPARATE / sizeof SEPARATE[0]; k++)
+      separate = separate || strcmp(paths[i], SEPARATE[k]) == 0;
+    if (tu_sample_is_large(paths[i]) || unsupported(paths[i]) || separate)
+      continue;
+    printf("  %s\n", paths[i]);
+    run_model(paths[i], NULL, &cfg);
+    (*count)++;
+  }
+  tu_free_list(paths, n);
+}
+
+static void
+test_samples(void **state)
+{
+  (void)state;
+  int count = 0;
+  run_dir("samples", &count);
+  assert_true(count >= 5);
+}
+
+static void
+test_op_models(void **state)
+{
+  (void)state;
+  int count = 0;
+  run_dir("tests/legalize", &count);
+  run_dir("tests/memplan", &count);
+  run_dir("tests/codegen", &count);
+  assert_true(count >= 15);
+}
+
+/* -O0 keeps blocks (iterator bindings, T.init), -O1 and -O3 other forms. */
+static void
+test_levels(void **state)
+{
+  (void)state;
+  const char *paths[] = {"samples/mlp_lowered.py", "samples/digits_cnn.py",
+                         "tests/legalize/reduce_symbolic.py",
+                         "tests/legalize/manip_concat_split.py"};
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  for (int level = 0; level <= 3; level += level == 0 ? 1 : 2)
+    for (int i = 0; i < 4; i++)
+      run_model_at(paths[i], NULL, &cfg, level);
+}
+
+/* An unsupported construct is an error, not a crash. */
+static void
+test_unsupported(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const IrModule *orig, *opt;
+  ir_diag_clear(ctx);
+  CgOutput *out = generate(ctx, "tests/legalize/control_flow.py", NULL, &cfg, &orig, &opt);
+  assert_null(out);
+  char *text = tu_diag_text(ctx);
+  assert_non_null(strstr(text, "local functions"));
+  free(text);
+  ir_ctx_free(ctx);
+}
+
+/* Weights as constants, inline and in NAME_weights.c. */
+static void
+test_weights(void **state)
+{
+  (void)state;
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  run_model("samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg);
+  cfg.codegen.weights = CFG_WEIGHTS_SEPARATE;
+  run_model("samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg);
+  IrCtx *ctx = ir_ctx_new();
+  const IrModule *orig, *opt;
+  CgOutput *out =
+      generate(ctx, "samples/digits_mlp.py", "samples/digits_mlp.npz", &cfg, &orig, &opt);
+  assert_non_null(out);
+  assert_int_equal(out->nfiles, 3);
+  assert_string_equal(out->files[2].name, "model_weights.c");
+  /* 64*32 + 32 + 32*10 + 10 float32 weights */
+  assert_non_null(strstr(out->files[0].text.data, "#define model_WEIGHTS_BYTES 9640u"));
+  assert_non_null(strstr(out->files[1].text.data, "extern const union model_c0_t"));
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* --- strict compilers ---------------------------------------------------- */
+
+static bool
+have(const char *cc)
+{
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", cc);
+  return system(cmd) == 0;
+}
+
+/* Compiles every .c of out with cc and the strict flags in a fresh directory. */
+static void
+strict_compile(IrCtx *ctx, const CgOutput *out, const char *cc, const char *what)
+{
+  char dir[] = "/tmp/rxc-strict-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_true(cg_write(ctx, out, dir));
+  for (int i = 0; i < out->nfiles; i++) {
+    const char *name = out->files[i].name;
+    if (!strstr(name, ".c"))
+      continue;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -c -o /dev/null %s/%s", cc,
+             dir, name);
+    int rc = system(cmd);
+    if (rc)
+      print_error("%s: %s failed (%s)\n", what, cc, cmd);
+    assert_int_equal(rc, 0);
+  }
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+static void
+test_strict(void **state)
+{
+  (void)state;
+  const char *ccs[] = {"gcc", "clang"};
+  const char *dirs[] = {"samples", "tests/legalize", "tests/memplan", "tests/codegen"};
+  for (int k = 0; k < 2; k++) {
+    if (!have(ccs[k])) {
+      printf("  %s not found: skipped\n", ccs[k]);
+      continue;
+    }
+    for (int j = 0; j < 4; j++) {
+      int n;
+      char **paths = tu_list_py(dirs[j], &n);
+      for (int i = 0; i < n; i++) {
+        if (unsupported(paths[i]))
+          continue;
+        IrCtx *ctx = ir_ctx_new();
+        CfgOptions cfg;
+        cfg_defaults(&cfg);
+        const IrModule *orig, *opt;
+        CgOutput *out = generate(ctx, paths[i], NULL, &cfg, &orig, &opt);
+        assert_non_null(out);
+        strict_compile(ctx, out, ccs[k], paths[i]);
+        cg_output_free(out);
+        ir_ctx_free(ctx);
+      }
+      tu_free_list(paths, n);
+    }
+  }
+}
+
+/* Same input, same bytes. */
+static void
+test_deterministic(void **state)
+{
+  (void)state;
+  const char *paths[] = {"samples/mlp.py", "samples/transformer_block.py",
+                         "tests/legalize/manip_concat_split.py"};
+  for (int i = 0; i < 3; i++) {
+    CgOutput *out[2];
+    IrCtx *ctx[2];
+    for (int k = 0; k < 2; k++) {
+      ctx[k] = ir_ctx_new();
+      CfgOptions cfg;
+      cfg_defaults(&cfg);
+      const IrModule *orig, *opt;
+      out[k] = generate(ctx[k], paths[i], NULL, &cfg, &orig, &opt);
+      assert_non_null(out[k]);
+    }
+    assert_int_equal(out[0]->nfiles, out[1]->nfiles);
+    for (int f = 0; f < out[0]->nfiles; f++) {
+      assert_int_equal(out[0]->files[f].text.len, out[1]->files[f].text.len);
+      assert_memory_equal(out[0]->files[f].text.data, out[1]->files[f].text.data,
+                          out[0]->files[f].text.len);
+    }
+    for (int k = 0; k < 2; k++) {
+      cg_output_free(out[k]);
+      ir_ctx_free(ctx[k]);
+    }
+  }
+}
+
+/* --- wrong calls ------------------------------------------------------------ */
+
+typedef struct {
+  IrCtx *ctx;
+  CgOutput *out;
+  CgCompiled *comp;
+  CgPackedFn fn;
+  const CgEntry *e;
+  const IrModule *orig, *opt;
+} Compiled;
+
+static void
+compile_one(const char *path, Compiled *c)
+{
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  c->ctx = ir_ctx_new();
+  c->out = generate(c->ctx, path, NULL, &cfg, &c->orig, &c->opt);
+  assert_non_null(c->out);
+  c->comp = cg_jit_cc(c->ctx, c->out, "cc", "-O2");
+  assert_non_null(c->comp);
+  c->e = &c->out->entries[0];
+  c->fn = cg_compiled_entry(c->comp, c->e->packed);
+  assert_non_null(c->fn);
+}
+
+static void
+compiled_free(Compiled *c)
+{
+  cg_compiled_free(c->comp);
+  cg_output_free(c->out);
+  ir_ctx_free(c->ctx);
+}
+
+/* The error code of NAME_ERR_<name>, read from the generated header. */
+static int
+error_code(const Compiled *c, const char *name)
+{
+  char key[64];
+  snprintf(key, sizeof key, "#define model_ERR_%s (", name);
+  const char *p = strstr(c->out->files[0].text.data, key);
+  assert_non_null(p);
+  return atoi(p + strlen(key));
+}
+
+static void
+expect_error(Compiled *c, Call *call, void *arena, size_t bytes, const char *name)
+{
+  int rc = c->fn(arena, bytes, call->tensors, call->dims);
+  assert_int_equal(rc, error_code(c, name));
+  call_check_canaries(call, c->e->noutputs, true);
+}
+
+static void
+test_wrong_calls(void **state)
+{
+  (void)state;
+  Compiled c;
+  compile_one("samples/mlp.py", &c);
+  Dims d = {{"n"}, {3}, 1};
+  Call call;
+  call_prepare(c.ctx, c.e, &d, &call, 11);
+  unsigned char *arena = call.arena_mem + CANARY;
+  assert_true(call.arena_bytes == 108544); /* the plan of samples/mlp.py */
+  expect_error(&c, &call, arena, call.arena_bytes - 1, "ARENA_SIZE");
+  expect_error(&c, &call, arena + 4, call.arena_bytes, "ARENA_ALIGN");
+  expect_error(&c, &call, NULL, call.arena_bytes, "NULL");
+  call.dims[0] = 65; /* tir_var_upper_bound n: 64 */
+  expect_error(&c, &call, arena, call.arena_bytes, "DIM");
+  call.dims[0] = -1;
+  expect_error(&c, &call, arena, call.arena_bytes, "DIM");
+  call.dims[0] = 3;
+  void *saved = call.tensors[0];
+  call.tensors[0] = NULL;
+  expect_error(&c, &call, arena, call.arena_bytes, "NULL");
+  call.tensors[0] = saved;
+  saved = call.tensors[5];
+  call.tensors[5] = NULL;
+  expect_error(&c, &call, arena, call.arena_bytes, "NULL");
+  call.tensors[5] = saved;
+  assert_int_equal(c.fn(arena, call.arena_bytes, NULL, call.dims), error_code(&c, "NULL"));
+  assert_int_equal(c.fn(arena, call.arena_bytes, call.tensors, NULL), error_code(&c, "NULL"));
+  /* and then a good call writes the output, within its canaries */
+  assert_int_equal(call_run(c.fn, &call), 0);
+  call_check_canaries(&call, 1, false);
+  check_against_interp(c.ctx, "samples/mlp.py", c.orig, c.e, &call, &d);
+  call_free(&call, c.e->noutputs);
+  compiled_free(&c);
+}
+
+/* tests/codegen/tail.py: out has n - m elements, so m > n is inconsistent. */
+static void
+test_inconsistent_dims(void **state)
+{
+  (void)state;
+  Compiled c;
+  compile_one("tests/codegen/tail.py", &c);
+  assert_int_equal(c.e->ndims, 2);
+  Dims d = {{"n", "m"}, {5, 3}, 2};
+  Call call;
+  call_prepare(c.ctx, c.e, &d, &call, 3);
+  call.dims[0] = 3; /* n = 3, m = 3 gives an empty output; n = 3, m = 5 a negative one */
+  call.dims[1] = 5;
+  expect_error(&c, &call, call.arena_mem + CANARY, call.arena_bytes, "SHAPE");
+  call.dims[0] = 5;
+  call.dims[1] = 3;
+  assert_int_equal(call_run(c.fn, &call), 0);
+  call_check_canaries(&call, 1, false);
+  check_against_interp(c.ctx, "tests/codegen/tail.py", c.orig, c.e, &call, &d);
+  call_free(&call, c.e->noutputs);
+  compiled_free(&c);
+}
+
+/* The plan's runtime check: issue 5's module with m up to 8 needs m <= 4. */
+static void
+test_plan_check(void **state)
+{
+  (void)state;
+  Compiled c;
+  compile_one("tests/codegen/fit_check.py", &c);
+  for (int64_t m = 4; m <= 5; m++) {
+    Dims d = {{"m"}, {m}, 1};
+    Call call;
+    call_prepare(c.ctx, c.e, &d, &call, 5);
+    if (m == 5) {
+      expect_error(&c, &call, call.arena_mem + CANARY, call.arena_bytes, "CHECK");
+    } else {
+      assert_int_equal(call_run(c.fn, &call), 0);
+      call_check_canaries(&call, 1, false);
+      check_against_interp(c.ctx, "tests/codegen/fit_check.py", c.orig, c.e, &call, &d);
+    }
+    call_free(&call, c.e->noutputs);
+  }
+  compiled_free(&c);
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
+      cmocka_unit_test(test_plan_check),  cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
+      cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
+      cmocka_unit_test(test_op_models),   cmocka_unit_test(test_strict),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
