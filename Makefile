@@ -159,7 +159,14 @@ demo: $(BUILD)/rxc
 	$(BUILD)/rxc check samples/digits_mlp.py && echo "samples/digits_mlp.py is well-formed"
 	$(BUILD)/rxc opt samples/digits_mlp.py -O2 --params samples/digits_mlp.npz -o $(BUILD)/digits_mlp.O2.py
 	@echo "-O2 pipeline with the trained weights bound: $(BUILD)/digits_mlp.O2.py"
+	$(BUILD)/rxc plan samples/digits_mlp.py --params samples/digits_mlp.npz
+	$(BUILD)/rxc compile samples/digits_mlp.py --params samples/digits_mlp.npz -o $(BUILD)/demo
+	@echo "== the held-out digits in the interpreter"
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
+	@echo "== through the generated C, built by cc"
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --via cc
+	@echo "== through the generated C, compiled in-process by libtcc"
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --via tcc
 
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.
