@@ -9,6 +9,7 @@
  * Generated API, per public Relax function FN (DESIGN.md "Generated C"):
  *   int NAME_FN(void *arena, size_t arena_bytes,
  *               const T *in0, ..., int64_t dim0, ..., T *out0, ...);
+ *   size_t NAME_FN_arena_bytes(int64_t dim0, ...);  arena bytes for these dims
  *   const char *NAME_strerror(int err);
  *   #define NAME_ARENA_BYTES, NAME_ARENA_ALIGN, NAME_WEIGHTS_BYTES
  * and, for callers that cannot spell the typed signature (the JIT, tests),

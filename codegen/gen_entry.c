@@ -566,6 +566,30 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
   ir_buf_free(&body);
 }
 
+/* size_t SYMBOL_arena_bytes(dims...): the arena the entry needs for these
+ * dims (issue 5: with an unbounded dim the size is only known at run time;
+ * with bounds it is the constant planned at the bounds). */
+static void
+emit_arena_bytes(CgFunc *E, const CgEntry *ent, IrBuf *decls, IrBuf *out)
+{
+  IrBuf sig = {0};
+  ir_buf_printf(&sig, "size_t\n%s_arena_bytes(", ent->symbol);
+  for (int i = 0; i < ent->ndims; i++)
+    ir_buf_printf(&sig, "%srxc_i64 %s", i ? ", " : "", cg_names_find(&E->names, ent->dims[i]));
+  ir_buf_puts(&sig, ent->ndims ? ")" : "void)");
+  ir_buf_printf(decls, "%s;\n", sig.data);
+  ir_buf_printf(out, "\n%s\n{\n", sig.data);
+  for (int i = 0; i < ent->ndims; i++)
+    ir_buf_printf(out, "  (void)%s;\n", cg_names_find(&E->names, ent->dims[i]));
+  ir_buf_puts(out, "  return (size_t)(");
+  if (E->fp->arena_expr)
+    cg_emit_expr(E->g, &E->names, E->fp->arena_expr, out);
+  else
+    ir_buf_printf(out, "%lldu", (long long)(E->arena_bytes > 0 ? E->arena_bytes : 0));
+  ir_buf_puts(out, ");\n}\n");
+  ir_buf_free(&sig);
+}
+
 void
 cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, IrBuf *docs,
               IrBuf *out)
@@ -585,6 +609,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
     ent->arena_bytes = fp->arena_expr ? -1 : E.arena_bytes;
     emit_body(&E, ent, &decl, out);
     cg_emit_packed(&E, ent, out);
+    emit_arena_bytes(&E, ent, decls, out);
     ir_buf_printf(docs, "/* %s: R.function %s.\n *   %-12s ", ent->symbol, fp->name, "arena");
     if (fp->arena_expr)
       ir_buf_puts(docs, "bytes depend on the dims");

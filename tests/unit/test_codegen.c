@@ -695,11 +695,39 @@ test_plan_check(void **state)
   compiled_free(&c);
 }
 
+/* NAME_FN_arena_bytes(dims) gives the arena an entry needs: computed from
+ * the dims when a dim is unbounded (tests/memplan/symbolic.py: 128 bytes at
+ * m = 10, 896 at m = 100, planned by hand in test_mp_plan), the planned
+ * constant otherwise. */
+static void
+test_arena_bytes_function(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "tests/memplan/symbolic.py", NULL, &cfg, &orig, &opt);
+  assert_non_null(out);
+  CgCompiled *comp = cg_jit_cc(ctx, out, "cc", "-O2");
+  assert_non_null(comp);
+  size_t (*bytes)(long long) = NULL;
+  CgPackedFn f = cg_compiled_entry(comp, "model_main_arena_bytes");
+  assert_non_null(f);
+  memcpy(&bytes, &f, sizeof bytes); /* a function pointer of another type */
+  assert_int_equal(bytes(10), 128);
+  assert_int_equal(bytes(100), 896);
+  cg_compiled_free(comp);
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
+      cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),  cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
       cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
