@@ -37,41 +37,6 @@ static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
 
 /* --- what a prim_func needs from its callers ------------------------------ */
 
-static void
-collect_vars(const IrPrimExpr *e, IrVec *out)
-{
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_PE_VAR:
-    for (int i = 0; i < out->len; i++)
-      if (out->items[i] == e)
-        return;
-    ir_vec_push(out, (void *)e);
-    return;
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    return;
-  case IR_PE_LOAD:
-    for (int i = 0; i < e->u.load.n; i++)
-      collect_vars(e->u.load.indices[i], out);
-    return;
-  case IR_PE_SELECT:
-    collect_vars(e->u.select.cond, out);
-    collect_vars(e->u.select.a, out);
-    collect_vars(e->u.select.b, out);
-    return;
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      collect_vars(e->u.call.args[i], out);
-    return;
-  default:
-    collect_vars(e->u.bin.a, out);
-    collect_vars(e->u.bin.b, out);
-  }
-}
-
 /* Does s store into buffer b? */
 static bool
 stores_into(const IrStmt *s, const IrBuffer *b)
@@ -112,7 +77,7 @@ cg_prim_info(CgGen *g, int global)
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].buffer)
       for (int d = 0; d < f->params[i].buffer->ndim; d++)
-        collect_vars(f->params[i].buffer->shape[d], &vars);
+        ir_prim_expr_vars(f->params[i].buffer->shape[d], &vars);
   p->dims = calloc((size_t)vars.len + 1, sizeof *p->dims);
   p->dims_max = calloc((size_t)vars.len + 1, sizeof *p->dims_max);
   p->written = calloc((size_t)f->nparams + 1, sizeof *p->written);

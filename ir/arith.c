@@ -138,23 +138,6 @@ push_unique(IrVec *v, const IrPrimExpr *e)
   ir_vec_push(v, (void *)e);
 }
 
-static void
-collect_vars(const IrPrimExpr *e, IrVec *vars)
-{
-  if (!e)
-    return;
-  if (e->kind == IR_PE_VAR) {
-    push_unique(vars, e);
-  } else if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_CAST && e->kind != IR_PE_SELECT) {
-    collect_vars(e->u.bin.a, vars);
-    collect_vars(e->u.bin.b, vars);
-  } else if (e->kind == IR_PE_SELECT) {
-    collect_vars(e->u.select.cond, vars);
-    collect_vars(e->u.select.a, vars);
-    collect_vars(e->u.select.b, vars);
-  }
-}
-
 /* The symbolic vars of a signature's struct info into vars, and those that
  * are a whole dim of a tensor or shape (hence >= 0) into dims. */
 static void
@@ -171,13 +154,13 @@ collect_sinfo(const IrSInfo *s, IrVec *vars, IrVec *dims)
     values = s->u.shape.values;
     n = s->u.shape.ndim;
   } else if (s->kind == IR_SI_PRIM) {
-    collect_vars(s->u.prim.value, vars);
+    ir_prim_expr_vars(s->u.prim.value, vars);
   } else if (s->kind == IR_SI_TUPLE) {
     for (int i = 0; i < s->u.tuple.n; i++)
       collect_sinfo(s->u.tuple.fields[i], vars, dims);
   }
   for (int i = 0; values && i < n; i++) {
-    collect_vars(values[i], vars);
+    ir_prim_expr_vars(values[i], vars);
     if (values[i]->kind == IR_PE_VAR)
       push_unique(dims, values[i]);
   }

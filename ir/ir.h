@@ -274,6 +274,9 @@ IrPrimExpr *ir_prim_select(IrCtx *ctx, IrPrimExpr *c, IrPrimExpr *a, IrPrimExpr 
 IrPrimExpr *ir_prim_call(IrCtx *ctx, IrDType t, IrSym op, IrPrimExpr **args, int n);
 IrPrimExpr *ir_prim_load(IrCtx *ctx, IrBuffer *buf, IrPrimExpr **idx, int n);
 bool ir_prim_is_int(const IrPrimExpr *e, int64_t *value); /* an IR_PE_INT? */
+/* Appends to out each var of e not already in it (by identity), in order
+ * of first appearance. */
+void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
 
 /* ------------------------------------------------------------------ */
 /* Loop level: buffers and statements                                  */

@@ -256,6 +256,42 @@ ir_prim_is_int(const IrPrimExpr *e, int64_t *value)
   return true;
 }
 
+void
+ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_PE_VAR:
+    for (int i = 0; i < out->len; i++)
+      if (out->items[i] == e)
+        return;
+    ir_vec_push(out, (void *)e);
+    return;
+  case IR_PE_INT:
+  case IR_PE_FLOAT:
+  case IR_PE_STR:
+    return;
+  case IR_PE_LOAD:
+    for (int i = 0; i < e->u.load.n; i++)
+      ir_prim_expr_vars(e->u.load.indices[i], out);
+    return;
+  case IR_PE_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      ir_prim_expr_vars(e->u.call.args[i], out);
+    return;
+  case IR_PE_SELECT:
+    ir_prim_expr_vars(e->u.select.cond, out);
+    ir_prim_expr_vars(e->u.select.a, out);
+    ir_prim_expr_vars(e->u.select.b, out);
+    return;
+  default: /* binary, NOT and CAST (b is NULL for the last two) */
+    ir_prim_expr_vars(e->u.bin.a, out);
+    ir_prim_expr_vars(e->u.bin.b, out);
+    return;
+  }
+}
+
 IrStmt *
 ir_stmt_new(IrCtx *ctx, IrStmtKind kind, IrLoc loc)
 {

@@ -240,46 +240,10 @@ uses_inside(const Node *nodes, const Group *g, int gi, const IrExpr *var)
 }
 
 static void
-collect_vars(const IrPrimExpr *e, IrVec *out)
-{
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_PE_VAR:
-    for (int i = 0; i < out->len; i++)
-      if (out->items[i] == e)
-        return;
-    ir_vec_push(out, (void *)e);
-    return;
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    return;
-  case IR_PE_LOAD:
-    for (int i = 0; i < e->u.load.n; i++)
-      collect_vars(e->u.load.indices[i], out);
-    return;
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      collect_vars(e->u.call.args[i], out);
-    return;
-  case IR_PE_SELECT:
-    collect_vars(e->u.select.cond, out);
-    collect_vars(e->u.select.a, out);
-    collect_vars(e->u.select.b, out);
-    return;
-  default:
-    collect_vars(e->u.bin.a, out);
-    collect_vars(e->u.bin.b, out);
-    return;
-  }
-}
-
-static void
 collect_sinfo_vars(const IrSInfo *s, IrVec *out)
 {
   for (int d = 0; s && s->kind == IR_SI_TENSOR && d < s->u.tensor.ndim; d++)
-    collect_vars(s->u.tensor.shape[d], out);
+    ir_prim_expr_vars(s->u.tensor.shape[d], out);
 }
 
 /* Is every dim of a's shape a literal or a bare var? */
@@ -355,7 +319,7 @@ symbols_bound(const Node *nodes, const Group *g, int gi, const RwMap *index)
     if (nodes[i].call->u.call.nargs == 3) {
       const IrExpr *sh = nodes[i].call->u.call.args[2];
       for (int k = 0; k < sh->u.shape.n; k++)
-        collect_vars(sh->u.shape.values[k], &used);
+        ir_prim_expr_vars(sh->u.shape.values[k], &used);
     }
   }
   bool ok = true;
