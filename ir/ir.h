@@ -467,6 +467,8 @@ IrSInfo *ir_sinfo_tensor(IrCtx *ctx, IrPrimExpr **shape, int ndim, IrDType t, in
 IrSInfo *ir_sinfo_tuple(IrCtx *ctx, IrSInfo **fields, int n);
 IrSInfo *ir_sinfo_func(IrCtx *ctx, IrSInfo **params, int nparams, IrSInfo *ret, bool pure);
 bool ir_sinfo_is_void(const IrSInfo *s); /* the empty tuple */
+/* The script name of a kind of struct info: "R.Tensor", "R.Callable", ... */
+const char *ir_sinfo_kind_name(IrSInfoKind k);
 /* Entries in a tensor's shape or a shape's values (shape_len or ndim). */
 int ir_sinfo_shape_len(const IrSInfo *s);
 

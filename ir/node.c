@@ -366,6 +366,26 @@ ir_sinfo_func(IrCtx *ctx, IrSInfo **params, int nparams, IrSInfo *ret, bool pure
   return s;
 }
 
+const char *
+ir_sinfo_kind_name(IrSInfoKind k)
+{
+  switch (k) {
+  case IR_SI_OBJECT:
+    return "R.Object";
+  case IR_SI_PRIM:
+    return "R.Prim";
+  case IR_SI_SHAPE:
+    return "R.Shape";
+  case IR_SI_TENSOR:
+    return "R.Tensor";
+  case IR_SI_TUPLE:
+    return "R.Tuple";
+  case IR_SI_FUNC:
+    return "R.Callable";
+  }
+  return "?";
+}
+
 bool
 ir_sinfo_is_void(const IrSInfo *s)
 {

@@ -84,26 +84,6 @@ wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
   }
 }
 
-static const char *
-kind_name(IrSInfoKind k)
-{
-  switch (k) {
-  case IR_SI_OBJECT:
-    return "R.Object";
-  case IR_SI_PRIM:
-    return "R.Prim";
-  case IR_SI_SHAPE:
-    return "R.Shape";
-  case IR_SI_TENSOR:
-    return "R.Tensor";
-  case IR_SI_TUPLE:
-    return "R.Tuple";
-  case IR_SI_FUNC:
-    return "R.Callable";
-  }
-  return "?";
-}
-
 static bool
 dtypes_differ(IrDType a, IrDType b, IrBuf *why)
 {
@@ -140,7 +120,7 @@ wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
   if (!ann || !val || ann->kind == IR_SI_OBJECT || val->kind == IR_SI_OBJECT)
     return false;
   if (ann->kind != val->kind) {
-    ir_buf_printf(why, "%s vs %s", kind_name(ann->kind), kind_name(val->kind));
+    ir_buf_printf(why, "%s vs %s", ir_sinfo_kind_name(ann->kind), ir_sinfo_kind_name(val->kind));
     return true;
   }
   switch (ann->kind) {

@@ -150,26 +150,6 @@ nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-static const char *
-sinfo_kind_name(IrSInfoKind k)
-{
-  switch (k) {
-  case IR_SI_OBJECT:
-    return "R.Object";
-  case IR_SI_PRIM:
-    return "R.Prim";
-  case IR_SI_SHAPE:
-    return "R.Shape";
-  case IR_SI_TENSOR:
-    return "R.Tensor";
-  case IR_SI_TUPLE:
-    return "R.Tuple";
-  case IR_SI_FUNC:
-    return "R.Callable";
-  }
-  return "?";
-}
-
 bool
 nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
               IrSInfo **out)
@@ -183,7 +163,7 @@ nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char
     return true;
   }
   op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a tensor, not %s", what,
-           sinfo_kind_name((IrSInfoKind)s->kind));
+           ir_sinfo_kind_name((IrSInfoKind)s->kind));
   return false;
 }
 
