@@ -633,6 +633,10 @@ typedef struct {
 } IrModule;
 
 const IrGlobal *ir_module_find(const IrModule *m, IrSym name);
+/* The index of the first vdevice of m with that DLPack device type ("llvm"
+ * is 1, "cuda" 2, ...) and vdevice_id (what R.device(dev_type, index)
+ * names), or -1. */
+int ir_module_find_vdevice(const IrModule *m, int64_t dev_type, int64_t vdevice_id);
 
 /* ------------------------------------------------------------------ */
 /* op.c: the operator registry                                         */

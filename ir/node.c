@@ -502,3 +502,27 @@ ir_module_find(const IrModule *m, IrSym name)
       return &m->globals[i];
   return NULL;
 }
+
+/* DLPack's device type of a target kind, -1 if unknown. */
+static int
+device_type(const char *kind)
+{
+  static const struct {
+    const char *kind;
+    int type;
+  } types[] = {{"llvm", 1}, {"c", 1}, {"cuda", 2}, {"nvptx", 2}, {"opencl", 4},
+               {"vulkan", 7}, {"metal", 8}, {"rocm", 10}, {"webgpu", 15}, {"hexagon", 16}};
+  for (size_t i = 0; kind && i < sizeof types / sizeof types[0]; i++)
+    if (strcmp(types[i].kind, kind) == 0)
+      return types[i].type;
+  return -1;
+}
+
+int
+ir_module_find_vdevice(const IrModule *m, int64_t dev_type, int64_t vdevice_id)
+{
+  for (int i = 0; m && i < m->nvdevices; i++)
+    if (device_type(m->vdevices[i].kind) == dev_type && m->vdevices[i].vdevice_id == vdevice_id)
+      return i;
+  return -1;
+}

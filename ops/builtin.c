@@ -135,21 +135,6 @@ infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return copy;
 }
 
-/* DLPack's device type of a target kind (kDLCPU = 1, kDLCUDA = 2, ...). */
-static int
-device_type(IrSym kind)
-{
-  static const struct {
-    const char *kind;
-    int type;
-  } types[] = {{"llvm", 1}, {"c", 1}, {"cuda", 2}, {"nvptx", 2}, {"opencl", 4},
-               {"vulkan", 7}, {"metal", 8}, {"rocm", 10}, {"webgpu", 15}, {"hexagon", 16}};
-  for (size_t i = 0; kind && i < sizeof types / sizeof types[0]; i++)
-    if (strcmp(types[i].kind, kind) == 0)
-      return types[i].type;
-  return -1;
-}
-
 /* R.hint_on_device: the input's struct info on the hinted vdevice (the
  * first of the module with that device type and vdevice_id), so that what
  * Normalize infers after a hint agrees with what RealizeVDevice makes of
@@ -163,18 +148,13 @@ infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!s || s->kind != IR_SI_TENSOR || !in->mod || !type || type->kind != IR_AT_INT)
     return s;
   int64_t id = index && index->kind == IR_AT_INT ? index->u.i : 0;
-  for (int i = 0; i < in->mod->nvdevices; i++) {
-    const IrVDevice *v = &in->mod->vdevices[i];
-    if (device_type(v->kind) != type->u.i || v->vdevice_id != id)
-      continue;
-    if (s->u.tensor.vdevice == i)
-      return s;
-    IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
-    *copy = *s;
-    copy->u.tensor.vdevice = i;
-    return copy;
-  }
-  return s;
+  int i = ir_module_find_vdevice(in->mod, type->u.i, id);
+  if (i < 0 || s->u.tensor.vdevice == i)
+    return s;
+  IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
+  *copy = *s;
+  copy->u.tensor.vdevice = i;
+  return copy;
 }
 
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the

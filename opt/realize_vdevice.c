@@ -139,21 +139,6 @@ vdevice_name(const Realize *r, int i)
   return ir_printf(r->ctx, "%s:%d", r->mod->vdevices[i].kind, nth);
 }
 
-/* DLPack's device type of a target kind (kDLCPU = 1, kDLCUDA = 2, ...). */
-static int
-device_type(IrSym kind)
-{
-  static const struct {
-    const char *kind;
-    int type;
-  } types[] = {{"llvm", 1}, {"c", 1}, {"cuda", 2}, {"nvptx", 2}, {"opencl", 4},
-               {"vulkan", 7}, {"metal", 8}, {"rocm", 10}, {"webgpu", 15}, {"hexagon", 16}};
-  for (size_t i = 0; kind && i < sizeof types / sizeof types[0]; i++)
-    if (strcmp(types[i].kind, kind) == 0)
-      return types[i].type;
-  return -1;
-}
-
 static int64_t
 int_attr(const IrExpr *call, const char *name, int64_t fallback)
 {
@@ -168,9 +153,9 @@ static int
 hint_vdevice(Realize *r, const IrBinding *b, const IrExpr *call)
 {
   int64_t type = int_attr(call, "dev_type", -1), index = int_attr(call, "index", 0);
-  for (int i = 0; i < r->mod->nvdevices; i++)
-    if (device_type(r->mod->vdevices[i].kind) == type && r->mod->vdevices[i].vdevice_id == index)
-      return i;
+  int i = ir_module_find_vdevice(r->mod, type, index);
+  if (i >= 0)
+    return i;
   ir_error(r->ctx, b->loc,
            "RealizeVDevice: binding '%s' in function '%s': no vdevice in "
            "I.module_global_infos matches R.device(dev_type=%lld, index=%lld)",
