@@ -637,6 +637,9 @@ const IrGlobal *ir_module_find(const IrModule *m, IrSym name);
  * is 1, "cuda" 2, ...) and vdevice_id (what R.device(dev_type, index)
  * names), or -1. */
 int ir_module_find_vdevice(const IrModule *m, int64_t dev_type, int64_t vdevice_id);
+/* Appends the script name of vdevice index i of m: "kind:n" with n its
+ * position among the vdevices of that kind, or "vdevice:i". */
+void ir_vdevice_name(const IrModule *m, int i, IrBuf *out);
 
 /* ------------------------------------------------------------------ */
 /* op.c: the operator registry                                         */

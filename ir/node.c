@@ -526,3 +526,17 @@ ir_module_find_vdevice(const IrModule *m, int64_t dev_type, int64_t vdevice_id)
       return i;
   return -1;
 }
+
+void
+ir_vdevice_name(const IrModule *m, int i, IrBuf *out)
+{
+  if (!m || i < 0 || i >= m->nvdevices || !m->vdevices[i].kind) {
+    ir_buf_printf(out, "vdevice:%d", i);
+    return;
+  }
+  int nth = 0;
+  for (int j = 0; j < i; j++)
+    if (m->vdevices[j].kind && strcmp(m->vdevices[j].kind, m->vdevices[i].kind) == 0)
+      nth++;
+  ir_buf_printf(out, "%s:%d", m->vdevices[i].kind, nth);
+}

@@ -478,18 +478,8 @@ pr_names_reset(Printer *p)
 void
 pr_vdevice(Printer *p, int index)
 {
-  const IrModule *m = p->mod;
-  if (!m || index < 0 || index >= m->nvdevices || !m->vdevices[index].kind) {
-    pr_printf(p, "\"vdevice:%d\"", index);
-    return;
-  }
-  const char *kind = m->vdevices[index].kind;
-  int nth = 0;
-  for (int i = 0; i < index; i++)
-    if (m->vdevices[i].kind && strcmp(m->vdevices[i].kind, kind) == 0)
-      nth++;
   IrBuf text = {0};
-  ir_buf_printf(&text, "%s:%d", kind, nth);
+  ir_vdevice_name(p->mod, index, &text);
   pr_string(p, text.data);
   ir_buf_free(&text);
 }

@@ -130,13 +130,11 @@ with_devices(IrCtx *ctx, IrSInfo *s, const int *devs, int *k)
 static const char *
 vdevice_name(const Realize *r, int i)
 {
-  if (i < 0 || i >= r->mod->nvdevices || !r->mod->vdevices[i].kind)
-    return ir_printf(r->ctx, "vdevice:%d", i);
-  int nth = 0;
-  for (int j = 0; j < i; j++)
-    if (r->mod->vdevices[j].kind && strcmp(r->mod->vdevices[j].kind, r->mod->vdevices[i].kind) == 0)
-      nth++;
-  return ir_printf(r->ctx, "%s:%d", r->mod->vdevices[i].kind, nth);
+  IrBuf text = {0};
+  ir_vdevice_name(r->mod, i, &text);
+  const char *name = ir_strdup(r->ctx, text.data, text.len);
+  ir_buf_free(&text);
+  return name;
 }
 
 static int64_t
