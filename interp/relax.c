@@ -88,20 +88,6 @@ tensor_copy(Interp *in, const Value *v, IrLoc loc)
   return c;
 }
 
-/* The in-place index of output k (-1: a fresh output). */
-static int64_t
-inplace_index(const IrExpr *call, int k)
-{
-  const IrAttr *a = ir_attr_get(call->u.call.attrs, "inplace_indices");
-  if (!a)
-    return -1;
-  if (a->kind == IR_AT_INT)
-    return k == 0 ? a->u.i : -1;
-  if (a->kind == IR_AT_LIST && k < a->u.list.n && a->u.list.items[k]->kind == IR_AT_INT)
-    return a->u.list.items[k]->u.i;
-  return -1;
-}
-
 /* Appends the values of v (a tuple's items, or v itself) to list. */
 static void
 push_flat(IrVec *list, Value *v)
@@ -119,7 +105,7 @@ static bool
 call_tir_outputs(Interp *in, Frame *f, const IrExpr *e, IrVec *inputs, IrVec *fresh, Value **outs)
 {
   for (int k = 0; k < e->u.call.nsinfo_args; k++) {
-    int64_t idx = inplace_index(e, k);
+    int64_t idx = op_inplace_index(e, k);
     if (idx < 0) {
       outs[k] = alloc_output(in, f, e, e->u.call.sinfo_args[k]);
       if (!outs[k])

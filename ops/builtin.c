@@ -407,3 +407,16 @@ op_builtin_impl(IrOpId id)
     return NULL;
   }
 }
+
+int64_t
+op_inplace_index(const IrExpr *call, int k)
+{
+  const IrAttr *a = ir_attr_get(call->u.call.attrs, "inplace_indices");
+  if (!a)
+    return -1;
+  if (a->kind == IR_AT_INT)
+    return k == 0 ? a->u.i : -1;
+  if (a->kind == IR_AT_LIST && k < a->u.list.n && a->u.list.items[k]->kind == IR_AT_INT)
+    return a->u.list.items[k]->u.i;
+  return -1;
+}

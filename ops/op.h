@@ -147,6 +147,10 @@ const OpImpl *op_nn_impl(IrOpId id);
 const OpImpl *op_linalg_impl(IrOpId id);
 const OpImpl *op_builtin_impl(IrOpId id);
 
+/* builtin.c: which argument R.call_tir_inplace's output k overwrites (its
+ * inplace_indices attribute), or -1 when it is a fresh output. */
+int64_t op_inplace_index(const IrExpr *call, int k);
+
 /* Diagnostics of ops: "in binding 'lv': R.add: message". */
 void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
 

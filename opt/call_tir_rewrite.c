@@ -20,6 +20,7 @@
  * input legalized, without dataflow blocks, in functions that may be
  * impure; the pass manager checks that.
  */
+#include "../ops/op.h"
 #include "opt.h"
 #include "opt_int.h"
 
@@ -123,20 +124,6 @@ collect_inputs(Explicit *ex, IrExpr *a, IrVec *inputs, IrVec *out, IrLoc loc)
   }
 }
 
-/* The input index output k of call_tir_inplace updates (-1: fresh). */
-static int64_t
-inplace_index(const IrExpr *call, int k)
-{
-  const IrAttr *a = ir_attr_get(call->u.call.attrs, "inplace_indices");
-  if (!a)
-    return -1;
-  if (a->kind == IR_AT_INT)
-    return k == 0 ? a->u.i : -1;
-  if (a->kind == IR_AT_LIST && k < a->u.list.n && a->u.list.items[k]->kind == IR_AT_INT)
-    return a->u.list.items[k]->u.i;
-  return -1;
-}
-
 /* The outputs of call (fresh allocations or in-place inputs) into outs;
  * fresh ones are also appended to args.  False after an error. */
 static bool
@@ -144,7 +131,7 @@ make_outputs(Explicit *ex, const IrExpr *call, IrVec *inputs, IrVec *args, IrExp
              IrVec *out)
 {
   for (int k = 0; k < call->u.call.nsinfo_args; k++) {
-    int64_t idx = inplace_index(call, k);
+    int64_t idx = op_inplace_index(call, k);
     if (idx < 0) {
       if (!(outs[k] = emit_output(ex, call->u.call.sinfo_args[k], out, call->loc)))
         return false;
