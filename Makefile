@@ -92,7 +92,9 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_LIBS := -lcmocka -linih
 
-DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn
+DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn \
+                gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind libclang-rt-14-dev \
+                libprotobuf-c-dev protobuf-c-compiler python3-onnx libonnx-testdata libopenblas-dev gnuplot-nox
 
 .PHONY: all check deps clean format
 all: $(BUILD)/rxc $(BUILD)/librxc.a
@@ -140,7 +142,7 @@ deps:
 	done; \
 	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else \
 	  echo "run as root: apt-get install -y$$missing"; exit 1; \
 	fi
