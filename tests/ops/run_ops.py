@@ -4,7 +4,12 @@
 For every case of cases.py: write the one-op module and random inputs (fixed
 seed) to a temporary directory, run it with `rxc run`, compare the output
 with the numpy reference; then legalize it with `rxc opt --passes
-LegalizeOps` and compare again.  Error cases must be rejected by `rxc
+LegalizeOps` and compare again; then run the generated C of the -O2
+pipeline, compiled in-process by libtcc (`--via tcc`) and by the system
+compiler (`--via cc`), and compare it with the reference and with the
+interpreter's output (1e-5 relative).  A case with symbolic dims is also
+run at the edges of its bounds (every symbolic dim at its upper bound, and
+at 1), through the interpreter and both compilers.  Error cases must be rejected by `rxc
 check` with a fitting message.  Work not written yet is skipped, not
 failed: a run that says "not implemented", LegalizeOps while the pass does
 not exist (usage error), an op LegalizeOps leaves in place, an error case
@@ -28,6 +33,7 @@ import selftest  # noqa: E402
 
 SEED = 20240611
 TIMEOUT = 30
+VIAS = ("tcc", "cc")  # the compilers of the generated C
 HEADER = ("# from tvm.script import ir as I\n# from tvm.script import tir as T\n"
           "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n")
 
@@ -118,19 +124,20 @@ def first_error(text):
     return lines[0].strip() if lines else "(no message)"
 
 
-def run_module(path, inputs, tuple_out, work):
-    """rxc run on the .npy inputs; the outputs as a list of arrays."""
+def run_module(path, inputs, tuple_out, work, via="interp"):
+    """rxc run --via VIA on the .npy inputs; the outputs as a list of
+    arrays."""
     out = os.path.join(work, "out.npz" if tuple_out else "out.npy")
     if os.path.exists(out):
         os.remove(out)
-    args = ["run", path]
+    args = ["run", path, "--via", via]
     for name, file in inputs:
         args += ["--input", f"{name}={file}"]
     p = rxc(*args, "--output", out)
     if p.returncode != 0:
         if "not implemented" in p.stderr:
             raise Skip("run: " + first_error(p.stderr))
-        raise Fail(f"rxc run exited {p.returncode}: {first_error(p.stderr)}")
+        raise Fail(f"rxc run --via {via} exited {p.returncode}: {first_error(p.stderr)}")
     if not os.path.exists(out):
         raise Fail("rxc run wrote no output")
     if tuple_out:
@@ -167,14 +174,26 @@ def compare(got, exp, rtol, atol):
             f"({int(bad.sum())} of {exp.size} outside rtol {rtol:g} atol {atol:g})")
 
 
-def check_outputs(outs, case, expected):
+def check_outputs(outs, case, expected, rtol=None, atol=None, what=""):
     exp = list(expected) if case.tuple_out else [expected]
     if len(outs) != len(exp):
         raise Fail(f"got {len(outs)} outputs, expected {len(exp)}")
+    rtol = case.rtol if rtol is None else rtol
+    atol = case.atol if atol is None else atol
     for i, (g, e) in enumerate(zip(outs, exp)):
-        msg = compare(g, np.asarray(e), case.rtol, case.atol)
+        msg = compare(g, np.asarray(e), rtol, atol)
         if msg:
-            raise Fail(("" if len(exp) == 1 else f"output {i}: ") + msg)
+            raise Fail(what + ("" if len(exp) == 1 else f"output {i}: ") + msg)
+
+
+def check_compiled(target, files, case, expected, interp_outs, work):
+    """The generated C through both compilers: equal to the reference
+    (the case's tolerance) and to the interpreter (1e-5 relative)."""
+    for via in VIAS:
+        outs = run_module(target, files, case.tuple_out, work, via)
+        check_outputs(outs, case, expected, what=f"{via}: ")
+        check_outputs(outs, case, interp_outs if case.tuple_out else interp_outs[0],
+                      rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
 
 
 def op_names(call):
@@ -200,35 +219,73 @@ def legalize(path, case, work):
     return legal
 
 
+def write_inputs(case, rng, work, shapes, tag=""):
+    """Random inputs of the given shapes saved as .npy: (arrays, [(name, file)])."""
+    arrays, files = [], []
+    for inp, shape in zip(case.inputs, shapes):
+        a = draw(rng, inp, shape)
+        file = os.path.join(work, f"{case.name}{tag}_{inp.name}.npy")
+        np.save(file, a)
+        arrays.append(a)
+        files.append((inp.name, file))
+    return arrays, files
+
+
+def edges(case):
+    """(tag, shapes) for each edge of the symbolic bounds: every symbolic
+    dim at its upper bound, then every one at 1; none without bounds."""
+    names = {d for i in case.inputs for d in i.sig if isinstance(d, str)}
+    if not names or not case.upper or not names <= set(case.upper):
+        return []
+    out = []
+    for tag, value in (("hi", lambda v: case.upper[v]), ("lo", lambda v: 1)):
+        shapes = [tuple(value(d) if isinstance(d, str) else d for d in i.sig) for i in case.inputs]
+        out.append((tag, shapes))
+    return out
+
+
+def run_half(half, job):
+    try:
+        job()
+        return (half, "pass", "")
+    except Skip as s:
+        return (half, "skip", str(s))
+    except Fail as e:
+        return (half, "fail", str(e))
+
+
 def run_case(case, rng, work):
-    """Both halves of a case: [(half, outcome, message)]; outcome is one of
+    """Every half of a case: [(half, outcome, message)]; outcome is one of
     pass, fail, skip."""
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
-    arrays, files = [], []
-    for inp in case.inputs:
-        a = draw(rng, inp)
-        file = os.path.join(work, f"{case.name}_{inp.name}.npy")
-        np.save(file, a)
-        arrays.append(a)
-        files.append((inp.name, file))
+    arrays, files = write_inputs(case, rng, work, [i.shape for i in case.inputs])
     with np.errstate(all="ignore"):
         expected = case.ref(*arrays)
     p = rxc("check", path)
     if p.returncode != 0 and "not implemented" not in p.stderr:
         return [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
-                for half in ("direct", "legalized")]
-    results = []
-    for half in ("direct", "legalized"):
-        try:
-            target = path if half == "direct" else legalize(path, case, work)
-            check_outputs(run_module(target, files, case.tuple_out, work), case, expected)
-            results.append((half, "pass", ""))
-        except Skip as s:
-            results.append((half, "skip", str(s)))
-        except Fail as e:
-            results.append((half, "fail", str(e)))
+                for half in ("direct", "legalized", "compiled")]
+    direct = []
+
+    def interp(target, files, expected):
+        outs = run_module(target, files, case.tuple_out, work)
+        check_outputs(outs, case, expected)
+        return outs
+
+    results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
+               run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
+    if direct:
+        results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
+                                                                  direct[0], work)))
+    for tag, shapes in edges(case):
+        def edge(tag=tag, shapes=shapes):
+            arr, fil = write_inputs(case, rng, work, shapes, "_" + tag)
+            with np.errstate(all="ignore"):
+                exp = case.ref(*arr)
+            check_compiled(path, fil, case, exp, interp(path, fil, exp), work)
+        results.append(run_half("edge_" + tag, edge))
     return results
 
 
