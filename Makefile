@@ -92,6 +92,9 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_LIBS := -lcmocka -linih
 
+# the sample models whose weights are generated from a seed (make samples)
+SEEDED_WEIGHTS := samples/mobilenet_v2.npz samples/kws_dscnn.npz samples/transformer_block.npz
+
 DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn \
                 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind libclang-rt-14-dev \
                 libprotobuf-c-dev protobuf-c-compiler python3-onnx libonnx-testdata libopenblas-dev gnuplot-nox
@@ -126,13 +129,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -ltcc -ldl -lpthread -lm
 
 # Runs every test program; reports each failure and fails at the end.
-check: all $(TEST_BINS)
+check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
 	@failed=0; for t in $(TEST_BINS); do \
 	  echo "== $$t"; \
 	  RXC=$(BUILD)/rxc ./$$t || { echo "FAILED: $$t"; failed=$$((failed+1)); }; \
 	done; \
 	echo "== tests/ops/run_ops.py"; \
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py || { echo "FAILED: tests/ops/run_ops.py"; failed=$$((failed+1)); }; \
+	echo "== tests/codegen/samples_agree.py"; \
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/samples_agree.py || { echo "FAILED: tests/codegen/samples_agree.py"; failed=$$((failed+1)); }; \
 	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
 	echo "all $(words $(TEST_BINS)) test programs passed"
 
@@ -172,7 +177,6 @@ demo: $(BUILD)/rxc
 
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.
-SEEDED_WEIGHTS := samples/mobilenet_v2.npz samples/kws_dscnn.npz samples/transformer_block.npz
 
 .PHONY: samples check-samples
 samples: $(SEEDED_WEIGHTS)
@@ -187,3 +191,4 @@ check-samples: all samples $(BUILD)/tests/test_samples
 	RXC_SAMPLES_ALL=1 ./$(BUILD)/tests/test_samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/samples_agree.py --all

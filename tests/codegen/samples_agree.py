@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""samples_agree.py - every sample model gives the same outputs three ways.
+
+For each sample of samples/ (the large ones only with --all): the
+reference interpreter on the module as written, and the generated C of the
+-O2 pipeline compiled in-process by libtcc and by the system compiler
+(`rxc run --via interp|tcc|cc`).  Weights come from the sample's .npz when
+it has one (`make samples` writes the seeded ones), every other parameter
+gets seeded random values.  A symbolic dim is run at 1, at a value inside
+its bound, and at its tir_var_upper_bound.  Outputs must agree within 1e-5
+relative (float32; integers exactly) with the interpreter's.
+
+    RXC=build/rxc /usr/bin/python3 tests/codegen/samples_agree.py [--all] [-v]
+
+Exits 1 when any run fails or disagrees; the last line counts the runs.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLES = os.path.join(ROOT, "samples")
+VIAS = ("tcc", "cc")
+RTOL, ATOL = 1e-5, 1e-6
+SEED = 20261122
+
+
+def main_params(text):
+    """[(name, dims, dtype)] of def main; a dim is an int or a name."""
+    head = re.search(r"def main\((.*?)\)\s*(->|:)", text, re.S).group(1)
+    params = []
+    for m in re.finditer(r'(\w+): R\.Tensor\(\(([^)]*)\), dtype="(\w+)"\)', head):
+        dims = [d.strip().strip('"') for d in m.group(2).split(",") if d.strip()]
+        params.append((m.group(1), [int(d) if d.isdigit() else d for d in dims], m.group(3)))
+    return params
+
+
+def upper_bounds(text):
+    m = re.search(r'"tir_var_upper_bound": \{([^}]*)\}', text)
+    return {k: int(v) for k, v in re.findall(r'"(\w+)": (\d+)', m.group(1))} if m else {}
+
+
+def dim_values(names, bounds, rng):
+    """One assignment of the symbolic dims per run: all at 1, all inside
+    their bounds, all at the bound.  Unbounded dims take 3."""
+    if not names:
+        return [{}]
+    runs = [{n: 1 for n in names}]
+    runs.append({n: int(rng.integers(2, bounds[n])) if bounds.get(n, 0) > 2 else 3 for n in names})
+    if all(n in bounds for n in names):
+        runs.append({n: bounds[n] for n in names})
+    return runs
+
+
+def run(rxc, model, npz, files, via, out):
+    args = [rxc, "run", model, "--via", via, "--output", out]
+    if npz:
+        args += ["--params", npz]
+    for name, path in files:
+        args += ["--input", f"{name}={path}"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError(f"--via {via} exited {p.returncode}: {p.stderr.strip()[:400]}")
+    return np.load(out)
+
+
+def disagreement(got, ref):
+    if got.shape != ref.shape or got.dtype != ref.dtype:
+        return f"{got.dtype}{list(got.shape)} vs {ref.dtype}{list(ref.shape)}"
+    if ref.dtype.kind != "f":
+        return None if np.array_equal(got, ref) else "integers differ"
+    g, r = got.astype(np.float64), ref.astype(np.float64)
+    err = np.abs(g - r)
+    bad = err > ATOL + RTOL * np.abs(r)
+    if not bad.any():
+        return None
+    i = np.unravel_index(np.argmax(np.where(bad, err, -1)), r.shape)
+    return f"{int(bad.sum())} of {r.size} differ, worst at {tuple(map(int, i))}: {g[i]!r} vs {r[i]!r}"
+
+
+def check_sample(rxc, name, rng, work, verbose):
+    """Failures (messages) of every run of one sample; prints progress."""
+    model = os.path.join(SAMPLES, name + ".py")
+    with open(model) as f:
+        text = f.read()
+    npz = os.path.join(SAMPLES, name + ".npz")
+    weights = set(np.load(npz).files) if os.path.exists(npz) else set()
+    inputs = [p for p in main_params(text) if p[0] not in weights]
+    names = sorted({d for _, dims, _ in inputs for d in dims if isinstance(d, str)})
+    failures, count = [], 0
+    for dims in dim_values(names, upper_bounds(text), rng):
+        files = []
+        for pname, shape, dtype in inputs:
+            path = os.path.join(work, f"{pname}.npy")
+            np.save(path, rng.standard_normal([dims.get(d, d) for d in shape]).astype(dtype))
+            files.append((pname, path))
+        tag = f"{name} {dims}" if dims else name
+        try:
+            ref = run(rxc, model, npz if weights else None, files, "interp", os.path.join(work, "ref.npy"))
+            for via in VIAS:
+                got = run(rxc, model, npz if weights else None, files, via, os.path.join(work, via + ".npy"))
+                count += 1
+                msg = disagreement(got, ref)
+                if msg:
+                    failures.append(f"{tag} --via {via}: {msg}")
+                elif verbose:
+                    print(f"ok   {tag} --via {via}")
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            failures.append(f"{tag}: {e}")
+    return failures, count
+
+
+def main(argv):
+    rxc = os.environ.get("RXC", os.path.join(ROOT, "build/rxc"))
+    everything, verbose = "--all" in argv, "-v" in argv
+    rng = np.random.default_rng(SEED)
+    failures, count = [], 0
+    for file in sorted(os.listdir(SAMPLES)):
+        if not file.endswith(".py"):
+            continue
+        with open(os.path.join(SAMPLES, file)) as f:
+            large = "# rxc: large" in f.read()
+        if large and not everything:
+            continue
+        with tempfile.TemporaryDirectory(prefix="rxc_agree_") as work:
+            fails, n = check_sample(rxc, file[:-3], rng, work, verbose)
+        failures += fails
+        count += n
+    for f in failures:
+        print("FAIL " + f)
+    print(f"samples agree: {count - len(failures)} of {count} compiled runs equal the interpreter's")
+    return 1 if failures or count == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
