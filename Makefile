@@ -59,6 +59,7 @@ OPT_SRCS += opt/bind_params.c opt/canonicalize_bindings.c opt/dead_code.c opt/fo
 OPT_SRCS += opt/fuse_ops.c opt/fuse_group.c opt/fuse_pattern.c opt/fuse_tir.c opt/fuse_tir_copy.c
 OPT_SRCS += opt/fuse_by_pattern.c opt/merge_composite.c opt/remove_unused_outputs.c
 OPT_SRCS += opt/realize_vdevice.c
+OPT_SRCS += opt/expand.c opt/lift_workspaces.c
 OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt/kill_after_last_use.c
 
 # memory planner
@@ -136,8 +137,8 @@ check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
 	done; \
 	echo "== tests/ops/run_ops.py"; \
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py || { echo "FAILED: tests/ops/run_ops.py"; failed=$$((failed+1)); }; \
-	echo "== tests/codegen/samples_agree.py"; \
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/samples_agree.py || { echo "FAILED: tests/codegen/samples_agree.py"; failed=$$((failed+1)); }; \
+	echo "== tests/agree/samples_agree.py"; \
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/samples_agree.py || { echo "FAILED: tests/agree/samples_agree.py"; failed=$$((failed+1)); }; \
 	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
 	echo "all $(words $(TEST_BINS)) test programs passed"
 
@@ -191,4 +192,4 @@ check-samples: all samples $(BUILD)/tests/test_samples
 	RXC_SAMPLES_ALL=1 ./$(BUILD)/tests/test_samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/samples_agree.py --all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/samples_agree.py --all

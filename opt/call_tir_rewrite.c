@@ -24,79 +24,12 @@
 #include "opt.h"
 #include "opt_int.h"
 
-typedef struct {
-  IrCtx *ctx;
-  IrVec funcs;   /* the enclosing Relax functions, outermost first */
-  IrArith *arith; /* bounds of their symbolic vars */
-  int nerrors;
-} Explicit;
-
-static IrExpr *rewrite_seq(Explicit *ex, const IrExpr *seq);
-
-/* --- building ---------------------------------------------------------------- */
+typedef RwExpander Explicit;
 
 static IrExpr **
 expr_list(IrCtx *ctx, int n)
 {
   return ir_alloc(ctx, sizeof(IrExpr *) * (size_t)(n > 0 ? n : 1));
-}
-
-static IrExpr *
-prim_zero(IrCtx *ctx, IrLoc loc)
-{
-  return ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, 0), loc);
-}
-
-static void
-emit(IrCtx *ctx, IrVec *out, IrExpr *var, IrExpr *value, IrLoc loc)
-{
-  IrBinding *b = ir_alloc(ctx, sizeof *b);
-  b->var = var;
-  b->value = value;
-  b->loc = loc;
-  ir_vec_push(out, b);
-}
-
-/* storage + alloc_tensor for one output of struct info s; returns the
- * tensor var, or NULL after an error. */
-static IrExpr *
-emit_output(Explicit *ex, const IrSInfo *s, IrVec *out, IrLoc loc)
-{
-  IrCtx *ctx = ex->ctx;
-  if (s->kind != IR_SI_TENSOR || !s->u.tensor.shape || s->u.tensor.dtype.code == IR_DT_VOID) {
-    ir_error(ctx, loc, "CallTIRRewrite: every output needs a known shape and dtype");
-    ex->nerrors++;
-    return NULL;
-  }
-  int ndim = s->u.tensor.ndim;
-  IrDType dt = s->u.tensor.dtype;
-  IrPrimExpr *bytes = ir_prim_int(ctx, IR_I64, ir_dtype_bytes(dt));
-  for (int i = 0; i < ndim; i++)
-    bytes = ir_prim_bin(ctx, IR_PE_MUL, bytes, s->u.tensor.shape[i]);
-  IrPrimExpr **size = ir_alloc(ctx, sizeof *size);
-  size[0] = ir_arith_simplify(ex->arith, bytes);
-
-  IrExpr **sargs = expr_list(ctx, 4);
-  sargs[0] = ir_shape_expr(ctx, size, 1, loc);
-  sargs[1] = prim_zero(ctx, loc);
-  sargs[2] = ir_str_imm(ctx, ir_sym(ctx, "global"), loc);
-  sargs[3] = ir_dtype_imm(ctx, dt, loc);
-  IrExpr *scall = ir_call_op(ctx, ir_op_get(IR_OP_MEMORY_ALLOC_STORAGE), sargs, 4, NULL, loc);
-  scall->sinfo = ir_sinfo_object(ctx);
-  IrExpr *storage = ir_var_new(ctx, ir_sym(ctx, "storage"), scall->sinfo, false, loc);
-  emit(ctx, out, storage, scall, loc);
-
-  IrExpr **targs = expr_list(ctx, 5);
-  targs[0] = storage;
-  targs[1] = prim_zero(ctx, loc);
-  targs[2] = ir_shape_expr(ctx, s->u.tensor.shape, ndim, loc);
-  targs[3] = ir_dtype_imm(ctx, dt, loc);
-  targs[4] = prim_zero(ctx, loc);
-  IrExpr *tcall = ir_call_op(ctx, ir_op_get(IR_OP_MEMORY_ALLOC_TENSOR), targs, 5, NULL, loc);
-  tcall->sinfo = ir_sinfo_tensor(ctx, s->u.tensor.shape, ndim, dt, -1);
-  IrExpr *alloc = ir_var_new(ctx, ir_sym(ctx, "alloc"), tcall->sinfo, false, loc);
-  emit(ctx, out, alloc, tcall, loc);
-  return alloc;
 }
 
 /* The input leaves of a call_tir: the items of its tuple argument; a tuple
@@ -119,7 +52,7 @@ collect_inputs(Explicit *ex, IrExpr *a, IrVec *inputs, IrVec *out, IrLoc loc)
     get->u.get.index = i;
     get->sinfo = a->sinfo->u.tuple.fields[i];
     IrExpr *v = ir_var_new(ex->ctx, ir_sym(ex->ctx, "lv"), get->sinfo, false, loc);
-    emit(ex->ctx, out, v, get, loc);
+    rw_emit(ex->ctx, out, v, get, loc);
     ir_vec_push(inputs, v);
   }
 }
@@ -133,7 +66,7 @@ make_outputs(Explicit *ex, const IrExpr *call, IrVec *inputs, IrVec *args, IrExp
   for (int k = 0; k < call->u.call.nsinfo_args; k++) {
     int64_t idx = op_inplace_index(call, k);
     if (idx < 0) {
-      if (!(outs[k] = emit_output(ex, call->u.call.sinfo_args[k], out, call->loc)))
+      if (!(outs[k] = rw_emit_alloc(ex, call->u.call.sinfo_args[k], out, call->loc)))
         return false;
       ir_vec_push(args, outs[k]);
       continue;
@@ -188,7 +121,7 @@ expand(Explicit *ex, const IrExpr *call, IrVec *out)
   dps->u.call.args = list;
   dps->u.call.nargs = nargs;
   dps->sinfo = ir_sinfo_tuple(ctx, NULL, 0);
-  emit(ctx, out, ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, call->loc), dps, call->loc);
+  rw_emit(ctx, out, ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, call->loc), dps, call->loc);
   if (nout == 1)
     return outs[0];
   IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, call->loc);
@@ -202,108 +135,18 @@ expand(Explicit *ex, const IrExpr *call, IrVec *out)
 }
 
 static bool
-is_dps_call(const IrExpr *e)
+is_dps_call(RwExpander *x, const IrExpr *e)
 {
+  (void)x;
   if (!e || e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP)
     return false;
   IrOpId id = e->u.call.op->id;
   return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED;
 }
 
-/* --- walking ------------------------------------------------------------------- */
-
-static IrFunction *
-rewrite_function(Explicit *ex, const IrFunction *f)
-{
-  IrArith *saved = ex->arith;
-  ir_vec_push(&ex->funcs, (void *)f);
-  ex->arith = ir_arith_new(ex->ctx);
-  for (int i = 0; i < ex->funcs.len; i++)
-    ir_arith_bound_function(ex->arith, ex->funcs.items[i]);
-  IrFunction *copy = ir_alloc(ex->ctx, sizeof *copy);
-  *copy = *f;
-  copy->body = rewrite_seq(ex, f->body);
-  ex->funcs.len--;
-  ex->arith = saved;
-  return copy;
-}
-
-/* Appends the bindings that replace b to out. */
-static void
-rewrite_binding(Explicit *ex, const IrBinding *b, IrVec *out)
-{
-  IrBinding *nb = ir_alloc(ex->ctx, sizeof *nb);
-  *nb = *b;
-  const IrExpr *v = b->value;
-  if (v->kind == IR_EX_IF) {
-    IrExpr *copy = rw_expr_copy(ex->ctx, v);
-    copy->u.branch.then_ = rewrite_seq(ex, v->u.branch.then_);
-    copy->u.branch.else_ = rewrite_seq(ex, v->u.branch.else_);
-    nb->value = copy;
-  } else if (v->kind == IR_EX_FUNC) {
-    IrExpr *copy = rw_expr_copy(ex->ctx, v);
-    copy->u.func = rewrite_function(ex, v->u.func);
-    nb->value = copy;
-  } else if (is_dps_call(v)) {
-    IrExpr *value = expand(ex, v, out);
-    if (value)
-      nb->value = value;
-  }
-  ir_vec_push(out, nb);
-}
-
-/* A block of the bindings in list (which the block takes over). */
-static IrBindingBlock
-block_of(IrCtx *ctx, const IrBindingBlock *old, IrVec *list)
-{
-  IrBindingBlock blk = *old;
-  blk.n = list->len;
-  blk.bindings = ir_alloc(ctx, sizeof(IrBinding) * (size_t)(list->len + 1));
-  for (int i = 0; i < list->len; i++)
-    blk.bindings[i] = *(IrBinding *)list->items[i];
-  ir_vec_free(list);
-  return blk;
-}
-
-static IrExpr *
-rewrite_seq(Explicit *ex, const IrExpr *seq)
-{
-  int nblocks = seq->u.seq.nblocks;
-  IrBindingBlock *blocks = ir_alloc(ex->ctx, sizeof *blocks * (size_t)(nblocks + 1));
-  IrVec list = {0};
-  for (int i = 0; i < nblocks; i++) {
-    const IrBindingBlock *blk = &seq->u.seq.blocks[i];
-    for (int j = 0; j < blk->n; j++)
-      rewrite_binding(ex, &blk->bindings[j], &list);
-    if (i < nblocks - 1)
-      blocks[i] = block_of(ex->ctx, blk, &list);
-  }
-  IrExpr *copy = rw_expr_copy(ex->ctx, seq);
-  IrExpr *result = seq->u.seq.result;
-  if (is_dps_call(result)) { /* an if branch's last assignment */
-    IrExpr *value = expand(ex, result, &list);
-    result = value ? value : result;
-  }
-  if (nblocks > 0 || list.len > 0) {
-    IrBindingBlock empty = {0};
-    blocks[nblocks > 0 ? nblocks - 1 : 0] =
-        block_of(ex->ctx, nblocks > 0 ? &seq->u.seq.blocks[nblocks - 1] : &empty, &list);
-    nblocks = nblocks > 0 ? nblocks : 1;
-  }
-  copy->u.seq.blocks = blocks;
-  copy->u.seq.nblocks = nblocks;
-  copy->u.seq.result = result;
-  return copy;
-}
-
 IrModule *
 opt_call_tir_rewrite(const OptContext *oc, const IrModule *m)
 {
-  Explicit ex = {oc->ctx, {0}, NULL, 0};
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++)
-    if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
-      out->globals[i].u.relax = rewrite_function(&ex, m->globals[i].u.relax);
-  ir_vec_free(&ex.funcs);
-  return ex.nerrors ? NULL : out;
+  Explicit ex = {.ctx = oc->ctx, .pass = "CallTIRRewrite", .match = is_dps_call, .expand = expand};
+  return rw_expand_module(&ex, rw_module_copy(oc->ctx, m, 0));
 }

@@ -104,5 +104,6 @@ IrModule *opt_to_non_dataflow(const OptContext *oc, const IrModule *m);        /
 IrModule *opt_remove_purity_checking(const OptContext *oc, const IrModule *m); /* RemovePurityChecking */
 IrModule *opt_call_tir_rewrite(const OptContext *oc, const IrModule *m);       /* CallTIRRewrite */
 IrModule *opt_kill_after_last_use(const OptContext *oc, const IrModule *m);    /* KillAfterLastUse */
+IrModule *opt_lift_workspaces(const OptContext *oc, const IrModule *m);        /* LiftWorkspaces */
 
 #endif

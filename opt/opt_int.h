@@ -79,4 +79,30 @@ typedef bool (*RwDropFn)(const IrBinding *b, void *user);
  * f itself when nothing was dropped. */
 IrFunction *rw_drop_bindings(IrCtx *ctx, const IrFunction *f, RwDropFn drop, void *user);
 
+
+/* --- the binding expander of expand.c ------------------------------------ */
+
+/* Rebuilds Relax functions with each binding whose value matches replaced
+ * by the bindings expand emits into out, then the binding itself with the
+ * value expand returns (NULL after an error, counted in nerrors).  An if
+ * branch's result that matches is expanded the same way. */
+typedef struct RwExpander RwExpander;
+struct RwExpander {
+  IrCtx *ctx;
+  const char *pass; /* for messages */
+  bool (*match)(RwExpander *x, const IrExpr *value);
+  IrExpr *(*expand)(RwExpander *x, const IrExpr *value, IrVec *out);
+  void *user;
+  IrVec funcs;    /* the enclosing Relax functions, outermost first */
+  IrArith *arith; /* bounds of their symbolic vars */
+  int nerrors;
+};
+/* Expands every Relax function of m in place (m is the pass's own copy);
+ * m, or NULL when expand reported an error. */
+IrModule *rw_expand_module(RwExpander *x, IrModule *m);
+/* Appends the binding var = value to out (a vector of IrBinding*). */
+void rw_emit(IrCtx *ctx, IrVec *out, IrExpr *var, IrExpr *value, IrLoc loc);
+/* alloc_storage + alloc_tensor of exactly the bytes of tensor struct info
+ * s, appended to out; the tensor var, or NULL after an error. */
+IrExpr *rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc);
 #endif

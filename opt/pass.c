@@ -36,6 +36,8 @@ static const OptPass passes[] = {
     {"CallTIRRewrite", opt_call_tir_rewrite,
      OPT_NEEDS_LEGALIZED | OPT_NEEDS_NO_DATAFLOW | OPT_NEEDS_IMPURE_OK, true,
      "make R.call_tir outputs explicit allocations"},
+    {"LiftWorkspaces", opt_lift_workspaces, OPT_NEEDS_EXPLICIT | OPT_NEEDS_IMPURE_OK, true,
+     "allocate kernels' scratch buffers in their callers (so in the arena)"},
     {"KillAfterLastUse", opt_kill_after_last_use, OPT_NEEDS_IMPURE_OK, true,
      "kill tensors and storages after their last use"},
 };

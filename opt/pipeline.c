@@ -9,18 +9,18 @@
 
 static const char *const o0[] = {
     "Normalize", "LegalizeOps", "ToNonDataflow", "RemovePurityChecking",
-    "CallTIRRewrite", "KillAfterLastUse",
+    "CallTIRRewrite", "LiftWorkspaces", "KillAfterLastUse",
 };
 
 static const char *const o1[] = {
     "Normalize", "BindParams", "FoldConstant", "DeadCodeElimination", "LegalizeOps",
-    "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite", "KillAfterLastUse",
+    "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite", "LiftWorkspaces", "KillAfterLastUse",
 };
 
 static const char *const o2[] = {
     "Normalize", "BindParams", "CanonicalizeBindings", "FoldConstant", "DeadCodeElimination",
     "LegalizeOps", "FuseOps", "FuseTIR", "DeadCodeElimination", "ToNonDataflow",
-    "RemovePurityChecking", "CallTIRRewrite", "KillAfterLastUse",
+    "RemovePurityChecking", "CallTIRRewrite", "LiftWorkspaces", "KillAfterLastUse",
 };
 
 int

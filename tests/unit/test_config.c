@@ -509,7 +509,7 @@ test_overrides(void **state)
   assert_true(cfg_set_arg(ctx, &o, "opt.level=3"));
   assert_true(cfg_set_arg(ctx, &o, "memplan.upper_bound.seq_len=512"));
   assert_int_equal(o.opt.level, 3);
-  assert_int_equal(o.opt.npasses_remove, 4); /* from the file */
+  assert_int_equal(o.opt.npasses_remove, 5); /* from the file */
   assert_string_equal(o.memplan.upper_bounds[0].name, "seq_len");
   assert_int_equal(ir_error_count(ctx), 0);
   ir_ctx_free(ctx);
@@ -535,9 +535,11 @@ test_pipeline(void **state)
   assert_true(cfg_set(ctx, &o, "opt", "level", "0"));
   static const char *const o0[] = {"Normalize",      "LegalizeOps",
                                    "ToNonDataflow",  "RemovePurityChecking",
-                                   "CallTIRRewrite", "KillAfterLastUse"};
-  assert_pipeline(&o, o0, 6);
-  assert_true(cfg_set(ctx, &o, "opt", "passes_remove", "LegalizeOps, KillAfterLastUse"));
+                                   "CallTIRRewrite", "LiftWorkspaces",
+                                   "KillAfterLastUse"};
+  assert_pipeline(&o, o0, 7);
+  assert_true(cfg_set(ctx, &o, "opt", "passes_remove",
+                      "LegalizeOps, LiftWorkspaces, KillAfterLastUse"));
   assert_true(cfg_set(ctx, &o, "opt", "passes_add", "DeadCodeElimination,Normalize"));
   static const char *const edited[] = {
       "Normalize",      "ToNonDataflow",       "RemovePurityChecking",
@@ -549,7 +551,7 @@ test_pipeline(void **state)
   assert_true(cfg_set(ctx, &o, "opt", "passes_add", ""));
   const OptPass *got[64];
   int n = cfg_pipeline(&o, got, 64);
-  assert_int_equal(n, 11); /* the 13 passes of -O2 less two */
+  assert_int_equal(n, 12); /* the 14 passes of -O2 less two */
   for (int i = 0; i < n; i++)
     assert_string_not_equal(got[i]->name, "DeadCodeElimination");
   ir_ctx_free(ctx);

@@ -10,7 +10,7 @@ gets seeded random values.  A symbolic dim is run at 1, at a value inside
 its bound, and at its tir_var_upper_bound.  Outputs must agree within 1e-5
 relative (float32; integers exactly) with the interpreter's.
 
-    RXC=build/rxc /usr/bin/python3 tests/codegen/samples_agree.py [--all] [-v]
+    RXC=build/rxc /usr/bin/python3 tests/agree/samples_agree.py [--all] [-v]
 
 Exits 1 when any run fails or disagrees; the last line counts the runs.
 """
