@@ -10,9 +10,11 @@
  * 2 bad usage; nothing is written on error (outputs go through a temporary
  * file renamed into place).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "frontend/fe.h"
@@ -24,6 +26,7 @@
 static const char run_help[] =
     "usage: rxc run FILE [--fn NAME] [--input NAME=PATH.npy]... [--params PATH.npz]\n"
     "               [--output PATH] [--via interp|tcc|cc] [-O0..-O3] [--print]\n"
+    "               [--dump DIR]\n"
     "Evaluates the Relax function NAME (default main) of FILE in the reference\n"
     "interpreter.  Each parameter is read from --input NAME=PATH.npy (an R.Prim\n"
     "parameter may be given as NAME=NUMBER, an R.Shape one as NAME=2,3), else\n"
@@ -34,7 +37,10 @@ static const char run_help[] =
     "libtcc and calls it instead of interpreting; --via cc does the same with\n"
     "the system compiler ([target] cc, [jit] cc_flags).  Both run the\n"
     "configuration's pipeline (-O sets its level) with --params bound as\n"
-    "constants, and shape the outputs from the inputs' shapes.\n";
+    "constants, and shape the outputs from the inputs' shapes.  --dump DIR\n"
+    "(interpreter only) writes every tensor binding as DIR/NAME.npy (a name\n"
+    "met again gets _1, _2, ...) and their order to DIR/order.txt, to diff\n"
+    "against what the generated C's NAME_TRACE hook sees.\n";
 
 static const char equiv_help[] =
     "usage: rxc equiv A.py B.py [--fn NAME] [--trials N] [--dim NAME=VALUE]...\n"
@@ -207,6 +213,7 @@ typedef enum {
 
 typedef struct {
   const char *file, *fn, *params, *output;
+  const char *dump; /* --dump DIR */
   const char *inputs[MAX_ITEMS]; /* NAME=PATH */
   int ninputs;
   bool print;
@@ -229,7 +236,8 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
     } else if (s[0] == '-' && s[1] == 'O' && s[2] >= '0' && s[2] <= '3' && !s[3]) {
       cfg->opt.level = s[2] - '0';
     } else if (strcmp(s, "--fn") == 0 || strcmp(s, "--input") == 0 || strcmp(s, "--params") == 0 ||
-               strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0 || strcmp(s, "--via") == 0) {
+               strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0 || strcmp(s, "--via") == 0 ||
+               strcmp(s, "--dump") == 0) {
       if (!has_value)
         return cli_usage_error("%s needs a value", s);
       const char *v = argv[++i];
@@ -237,6 +245,8 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
         a->fn = v;
       else if (strcmp(s, "--params") == 0)
         a->params = v;
+      else if (strcmp(s, "--dump") == 0)
+        a->dump = v;
       else if (strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0)
         a->output = v;
       else if (strcmp(s, "--via") == 0) {
@@ -265,6 +275,9 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
   }
   if (!a->file)
     return cli_usage_error("run needs a FILE%s", "");
+  if (a->dump && a->via != VIA_INTERP)
+    return cli_usage_error("--dump needs --via interp (the generated C's NAME_TRACE hook is its "
+                           "counterpart)%s", "");
   return EXIT_OK;
 }
 
@@ -408,6 +421,61 @@ run_compiled(IrCtx *ctx, const RunArgs *a, const CfgOptions *cfg)
   return r;
 }
 
+/* --dump DIR: every tensor binding the interpreter evaluates, as
+ * DIR/NAME.npy (a name met again gets _1, _2, ... as the printer does),
+ * and DIR/order.txt listing the files in evaluation order. */
+typedef struct {
+  IrCtx *ctx;
+  const char *dir;
+  IrVec seen;  /* IrSym: names written, with repeats */
+  IrBuf order; /* order.txt */
+  bool ok;
+} Dump;
+
+static bool
+dump_open(Dump *d)
+{
+  if (mkdir(d->dir, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "rxc: error: cannot create '%s': %s\n", d->dir, strerror(errno));
+    return d->ok = false;
+  }
+  return true;
+}
+
+static void
+dump_value(void *user, IrSym name, const Value *v)
+{
+  Dump *d = user;
+  int again = 0;
+  for (int i = 0; i < d->seen.len; i++)
+    again += d->seen.items[i] == (void *)name;
+  ir_vec_push(&d->seen, (void *)name);
+  char file[512];
+  if (again)
+    snprintf(file, sizeof file, "%s_%d.npy", name, again);
+  else
+    snprintf(file, sizeof file, "%s.npy", name);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", d->dir, file);
+  IrBuf data = {0};
+  if (d->ok && fe_npy_encode(&v->u.tensor.t, &data) && data.len && cli_write_file(path, &data))
+    ir_buf_printf(&d->order, "%s\n", file);
+  else if (d->ok && v->u.tensor.t.data)
+    d->ok = false, fprintf(stderr, "rxc: error: cannot write '%s'\n", path);
+  ir_buf_free(&data);
+}
+
+static bool
+dump_close(Dump *d)
+{
+  char path[1024];
+  snprintf(path, sizeof path, "%s/order.txt", d->dir);
+  bool ok = d->ok && cli_write_file(path, &d->order);
+  ir_vec_free(&d->seen);
+  ir_buf_free(&d->order);
+  return ok;
+}
+
 int
 cmd_run(int argc, char **argv, CfgOptions *cfg)
 {
@@ -433,7 +501,17 @@ cmd_run(int argc, char **argv, CfgOptions *cfg)
     Value **args = ir_alloc(ctx, sizeof *args * (size_t)(fn->nparams + 1));
     Value *r = NULL;
     if (gather_inputs(ctx, fn, &a, args)) {
-      r = interp_call(interp_new(ctx, m, stdout), a.fn, args, fn->nparams);
+      Interp *in = interp_new(ctx, m, stdout);
+      Dump d = {ctx, a.dump, {0}, {0}, true};
+      if (a.dump && !dump_open(&d))
+        ir_diag_print(ctx, stderr);
+      else {
+        if (a.dump)
+          interp_set_trace(in, dump_value, &d);
+        r = interp_call(in, a.fn, args, fn->nparams);
+      }
+      if (a.dump && !dump_close(&d))
+        r = NULL;
       if (!r)
         ir_diag_print(ctx, stderr);
     }

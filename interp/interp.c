@@ -126,7 +126,15 @@ interp_new(IrCtx *ctx, const IrModule *m, FILE *print_out)
   in->ctx = ctx;
   in->mod = m;
   in->print_out = print_out ? print_out : stdout;
+  in->trace = NULL;
   return in;
+}
+
+void
+interp_set_trace(Interp *in, InterpTrace fn, void *user)
+{
+  in->trace = fn;
+  in->trace_user = user;
 }
 
 Value *

@@ -16,6 +16,11 @@ Interp *interp_new(IrCtx *ctx, const IrModule *m, FILE *print_out);
  * parameters' struct info; symbolic dims bind from them).  Returns the
  * result, or NULL after reporting errors in ctx. */
 Value *interp_call(Interp *in, const char *name, Value **args, int nargs);
+/* Calls fn(user, name, v) after every binding whose value v is a tensor,
+ * in evaluation order (nested calls too); name is the binding's var.  fn
+ * must not keep v.  NULL turns tracing off. */
+typedef void (*InterpTrace)(void *user, IrSym name, const Value *v);
+void interp_set_trace(Interp *in, InterpTrace fn, void *user);
 /* Evaluates one operator call on values already computed: args[i] is the
  * value of call->u.call.args[i].  Op calls run their eval hook; R.call_tir
  * and R.call_tir_inplace run the module's prim_func (output dims must not

@@ -37,6 +37,8 @@ struct Interp {
   int depth;       /* Relax calls in progress */
   IrSym binding;   /* the binding being evaluated, for messages */
   IrLoc loc;       /* its location */
+  InterpTrace trace; /* called after each tensor binding, or NULL */
+  void *trace_user;
 };
 
 /* A scalar of TIR evaluation: floats in f, everything else in i. */

@@ -277,6 +277,8 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       if (!ok)
         return NULL;
       interp_frame_set(in->ctx, f, b->var, v);
+      if (in->trace && v->kind == VAL_TENSOR)
+        in->trace(in->trace_user, b->var->u.var.name, v);
     }
   }
   in->binding = outer;

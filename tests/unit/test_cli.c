@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "../../frontend/fe.h"
 #include "testutil.h"
 
 static const char *
@@ -138,13 +139,59 @@ test_equal(void **state)
   expect("equal tests/cli/a.py tests/cli/bad.py", 1, NULL, "error:");
 }
 
+static void
+write_f32(const char *path, int64_t rows, int64_t cols, const float *v)
+{
+  int64_t shape[2] = {rows, cols};
+  IrTensorData t = {IR_F32, 2, shape, (void *)v, sizeof(float) * (size_t)(rows * cols)};
+  IrBuf b = {0};
+  assert_true(fe_npy_encode(&t, &b));
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
+  fclose(f);
+  ir_buf_free(&b);
+}
+
+/* rxc run --dump DIR: each tensor binding of the interpreter as a .npy,
+ * in order (tests/cli/a.py: lv = x + y, gv = lv * lv). */
+static void
+test_run_dump(void **state)
+{
+  (void)state;
+  float x[8], y[4] = {1, 1, 1, 1};
+  for (int i = 0; i < 8; i++)
+    x[i] = (float)i;
+  write_f32("build/dump_x.npy", 2, 4, x);
+  write_f32("build/dump_y.npy", 1, 4, y);
+  unlink("build/dump/lv.npy");
+  expect("run tests/cli/a.py --input x=build/dump_x.npy --input y=build/dump_y.npy "
+         "--dump build/dump -o build/dump_out.npy", 0, NULL, NULL);
+  char *order = tu_read_file("build/dump/order.txt");
+  assert_non_null(order);
+  assert_string_equal(order, "lv.npy\ngv.npy\n");
+  free(order);
+  IrCtx *ctx = ir_ctx_new();
+  IrTensorData lv, gv;
+  assert_true(fe_npy_read(ctx, "build/dump/lv.npy", &lv));
+  assert_true(fe_npy_read(ctx, "build/dump/gv.npy", &gv));
+  assert_int_equal(lv.ndim, 2);
+  assert_int_equal(lv.shape[0], 2);
+  for (int i = 0; i < 8; i++) {
+    assert_true(((float *)lv.data)[i] == (float)(i + 1));
+    assert_true(((float *)gv.data)[i] == (float)((i + 1) * (i + 1)));
+  }
+  ir_ctx_free(ctx);
+  expect("run tests/cli/a.py --via cc --dump build/dump", 2, NULL, "--dump needs --via interp");
+}
+
 int
 main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
-      cmocka_unit_test(test_equal),
+      cmocka_unit_test(test_equal), cmocka_unit_test(test_run_dump),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
