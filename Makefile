@@ -72,6 +72,9 @@ CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outpu
            codegen/gen_sig.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
+# the library API (rxc.h): TVMScript to a callable function in one call
+API_SRCS := api/rxc.c
+
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h
 
@@ -82,7 +85,7 @@ FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_
 CFG_SRCS := config/config.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
-            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS)
+            $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS) $(API_SRCS)
 MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -96,7 +99,7 @@ TEST_LIBS := -lcmocka -linih
 # the sample models whose weights are generated from a seed (make samples)
 SEEDED_WEIGHTS := samples/mobilenet_v2.npz samples/kws_dscnn.npz samples/transformer_block.npz
 
-DEB_PACKAGES := gcc clang make tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn \
+DEB_PACKAGES := gcc clang make pkg-config tcc libtcc-dev libcmocka-dev libinih-dev python3 python3-numpy python3-sklearn \
                 gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm valgrind libclang-rt-14-dev \
                 libprotobuf-c-dev protobuf-c-compiler python3-onnx libonnx-testdata libopenblas-dev gnuplot-nox
 
@@ -139,6 +142,8 @@ check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py || { echo "FAILED: tests/ops/run_ops.py"; failed=$$((failed+1)); }; \
 	echo "== tests/agree/samples_agree.py"; \
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/samples_agree.py || { echo "FAILED: tests/agree/samples_agree.py"; failed=$$((failed+1)); }; \
+	echo "== make check-install"; \
+	$(MAKE) --no-print-directory check-install BUILD=$(BUILD) || { echo "FAILED: check-install"; failed=$$((failed+1)); }; \
 	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
 	echo "all $(words $(TEST_BINS)) test programs passed"
 
@@ -193,3 +198,27 @@ check-samples: all samples $(BUILD)/tests/test_samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/samples_agree.py --all
+
+# ---- make install PREFIX=...: rxc, librxc.a, the headers, rxc.pc
+PREFIX ?= /usr/local
+API_HDRS := api/rxc.h codegen/cg.h config/cfg.h frontend/fe.h interp/interp.h ir/ir.h ir/ops.def \
+            memplan/mp.h opt/opt.h ops/op.h
+.PHONY: install check-install
+install: $(BUILD)/rxc $(BUILD)/librxc.a
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BUILD)/rxc $(DESTDIR)$(PREFIX)/bin/rxc
+	install -m 644 $(BUILD)/librxc.a $(DESTDIR)$(PREFIX)/lib/librxc.a
+	for h in $(API_HDRS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/rxc/$$h; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*RXC_VERSION "\(.*\)"/\1/p' ir/ir.h)|' \
+	  api/rxc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rxc.pc
+	@echo "installed rxc in $(DESTDIR)$(PREFIX) (pkg-config: $(PREFIX)/lib/pkgconfig/rxc.pc)"
+
+# Installs into a scratch prefix and builds examples/jit.c against it
+# with pkg-config, as a user would, then runs it.
+check-install: $(BUILD)/rxc $(BUILD)/librxc.a
+	@d=$$(mktemp -d) && \
+	$(MAKE) --no-print-directory install PREFIX=$$d BUILD=$(BUILD) >/dev/null && \
+	test -x $$d/bin/rxc && $$d/bin/rxc --version && \
+	PKG_CONFIG_PATH=$$d/lib/pkgconfig $(CC) -std=c11 -Wall -Werror $(SANFLAGS) examples/jit.c \
+	  $$(PKG_CONFIG_PATH=$$d/lib/pkgconfig pkg-config --cflags --libs --static rxc) -o $$d/jit && \
+	$$d/jit && rm -rf $$d && echo "check-install: ok"
