@@ -1,8 +1,10 @@
 /* cli.c - helpers every verb of the command line uses: usage errors,
  * loading a module with its diagnostics, writing output files whole. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "frontend/fe.h"
@@ -57,4 +59,28 @@ cli_write_file(const char *path, const IrBuf *data)
   }
   free(tmp);
   return ok;
+}
+
+/* --- progress ------------------------------------------------------------ */
+
+void
+cli_progress(const CfgOptions *cfg, const char *fmt, ...)
+{
+  bool tty = isatty(STDERR_FILENO);
+  if (cfg->verbosity < 0 || (!tty && cfg->verbosity == 0))
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs(tty && cfg->verbosity == 0 ? "\rrxc: " : "rxc: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputs(tty && cfg->verbosity == 0 ? "...\033[K" : "\n", stderr);
+  va_end(ap);
+  fflush(stderr);
+}
+
+void
+cli_progress_done(const CfgOptions *cfg)
+{
+  if (cfg->verbosity == 0 && isatty(STDERR_FILENO))
+    fputs("\r\033[K", stderr);
 }

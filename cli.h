@@ -24,6 +24,12 @@ IrModule *cli_load(IrCtx *ctx, const char *path, bool check);
  * failure leaves no partial file; false after a message. */
 bool cli_write_file(const char *path, const IrBuf *data);
 
+/* Progress of a long step on stderr: on a terminal (and not -q), one line
+ * rewritten in place; with -v, a plain line wherever stderr goes;
+ * otherwise nothing.  cli_progress_done() clears the terminal line. */
+void cli_progress(const CfgOptions *cfg, const char *fmt, ...);
+void cli_progress_done(const CfgOptions *cfg);
+
 /* cli_run.c: rxc run, rxc equiv (argv[0] is the verb) */
 int cmd_run(int argc, char **argv, CfgOptions *cfg);
 int cmd_equiv(int argc, char **argv);

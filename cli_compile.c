@@ -67,7 +67,7 @@ cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
 {
   const OptPass *pipeline[MAX_PIPELINE];
   int n = cfg_pipeline(cfg, pipeline, MAX_PIPELINE);
-  OptInstruments ins = {.verify_each = cfg->opt.verify_each};
+  OptInstruments ins = {.verify_each = cfg->opt.verify_each, .time_passes = cfg->verbosity > 0};
   OptContext oc = {.ctx = ctx, .params_path = params};
   memset(b, 0, sizeof *b);
   b->name = name ? name : cfg->codegen.prefix[0] ? cfg->codegen.prefix : name_from_path(ctx, file);
@@ -77,13 +77,22 @@ cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
     ir_diag_print(ctx, stderr);
     return false;
   }
+  cli_progress(cfg, "reading %s", file);
   IrModule *m = cli_load(ctx, file, ins.verify_each);
+  cli_progress(cfg, "optimizing (-O%d, %d passes%s)", cfg->opt.level, n,
+               params ? ", binding the weights" : "");
   if (m)
     m = opt_run(&oc, m, pipeline, n, &ins);
+  cli_progress(cfg, "planning memory");
   if (m && ir_error_count(ctx) == 0)
     b->plan = mp_plan_module(ctx, m, cfg);
+  if (b->plan && cfg->verbosity > 0)
+    cli_progress(cfg, "arena %lld bytes (lower bound %lld)", (long long)b->plan->arena_bytes,
+                 (long long)(b->plan->nfuncs ? b->plan->funcs[0].lower_bound : 0));
+  cli_progress(cfg, "generating C");
   if (b->plan && ir_error_count(ctx) == 0)
     b->out = cg_generate(ctx, m, b->plan, cfg, b->name);
+  cli_progress_done(cfg);
   bool ok = b->out && ir_error_count(ctx) == 0;
   ir_diag_print(ctx, stderr); /* errors, or the passes' and planner's warnings */
   ir_diag_clear(ctx);
@@ -150,9 +159,9 @@ cmd_compile(int argc, char **argv, CfgOptions *cfg)
   status = EXIT_INPUT;
   if (cli_build(ctx, a.in, a.params, a.name, cfg, &b)) {
     if (cg_write(ctx, b.out, a.dir)) {
-      for (int i = 0; i < b.out->nfiles; i++)
+      for (int i = 0; i < b.out->nfiles && cfg->verbosity >= 0; i++)
         printf("wrote %s/%s (%zu bytes)\n", a.dir, b.out->files[i].name, b.out->files[i].text.len);
-      for (int i = 0; i < b.out->nentries; i++)
+      for (int i = 0; i < b.out->nentries && cfg->verbosity >= 0; i++)
         printf("%s: arena %lld bytes (alignment %lld)\n", b.out->entries[i].symbol,
                (long long)b.out->entries[i].arena_bytes, (long long)b.out->arena_align);
       status = EXIT_OK;

@@ -408,11 +408,17 @@ run_compiled(IrCtx *ctx, const RunArgs *a, const CfgOptions *cfg)
     const CgEntry *e = find_entry(ctx, &b, a->fn);
     const IrTensorData **in = e ? entry_inputs(ctx, fn, args, e) : NULL;
     CgCompiled *c = NULL;
+    if (in)
+      cli_progress(cfg, "compiling %s.c with %s", b.name,
+                   a->via == VIA_TCC ? "libtcc" : cfg->target.cc);
     if (in && a->via == VIA_TCC)
       c = cg_jit_tcc(ctx, b.out);
     else if (in)
       c = cg_jit_cc(ctx, b.out, cfg->target.cc, cfg->jit.cc_flags);
+    if (c)
+      cli_progress(cfg, "running %s", e->symbol);
     r = c ? cli_call_compiled(ctx, c, &b, fn, e, in) : NULL;
+    cli_progress_done(cfg);
     if (c)
       cg_compiled_free(c);
     ir_diag_print(ctx, stderr);

@@ -41,7 +41,12 @@ static const char usage_text[] =
     "  --config FILE        read the build configuration (INI; see config/default.ini)\n"
     "  --set SECTION.KEY=VALUE\n"
     "                       override one key of the configuration\n"
-    "  --print-config       print the effective configuration and exit\n";
+    "  --print-config       print the effective configuration and exit\n"
+    "  -v, --verbose        report each step (passes with their times, plan, files)\n"
+    "  -q, --quiet          print errors only\n"
+    "\n"
+    "Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage,\n"
+    "3 internal error.  On a terminal, long steps show progress on stderr.\n";
 
 static const char check_help[] =
     "usage: rxc check FILE\n"
@@ -257,10 +262,14 @@ static int
 load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
 {
   const char *path = NULL;
-  int n = 1;
+  int n = 1, verbosity = 0;
   for (int i = 1; i < *argc; i++) {
     if (strcmp(argv[i], "--print-config") == 0) {
       *print = true;
+    } else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0) {
+      verbosity = 1;
+    } else if (strcmp(argv[i], "-q") == 0 || strcmp(argv[i], "--quiet") == 0) {
+      verbosity = -1;
     } else if (strcmp(argv[i], "--config") == 0) {
       if (i + 1 == *argc || path)
         return cli_usage_error("give one --config FILE%s", "");
@@ -271,6 +280,7 @@ load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
   }
   *argc = n;
   cfg_defaults(cfg);
+  cfg->verbosity = verbosity;
   IrCtx *ctx = ir_ctx_new();
   int status = path && !cfg_load(ctx, path, cfg) ? EXIT_INPUT : EXIT_OK;
   n = 1;

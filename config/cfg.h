@@ -90,6 +90,7 @@ typedef struct {
     CfgJitCompiler compiler;     /* tcc */
     char cc_flags[CFG_TEXT_MAX]; /* "-O2": flags for the JIT's compiler */
   } jit;
+  int verbosity; /* command line only (not an INI key): -q -1, default 0, -v 1 */
 } CfgOptions;
 
 /* config.c */

@@ -185,6 +185,30 @@ test_run_dump(void **state)
   expect("run tests/cli/a.py --via cc --dump build/dump", 2, NULL, "--dump needs --via interp");
 }
 
+/* -q: errors only; -v: every step; neither, on a pipe: results only. */
+static void
+test_verbosity(void **state)
+{
+  (void)state;
+  char *out, *err;
+  assert_int_equal(run("compile samples/digits_mlp.py -o build/verb", &out, &err), 0);
+  assert_non_null(strstr(out, "wrote build/verb/digits_mlp.c"));
+  assert_string_equal(err, ""); /* stderr is not a terminal: no progress */
+  free(out);
+  free(err);
+  assert_int_equal(run("-q compile samples/digits_mlp.py -o build/verb", &out, &err), 0);
+  assert_string_equal(out, "");
+  assert_string_equal(err, "");
+  free(out);
+  free(err);
+  assert_int_equal(run("compile --verbose samples/digits_mlp.py -o build/verb", &out, &err), 0);
+  assert_non_null(strstr(err, "rxc: planning memory"));
+  assert_non_null(strstr(err, "rxc: LiftWorkspaces ")); /* each pass with its time */
+  free(out);
+  free(err);
+  expect("-q compile samples/nothing.py -o build/verb", 1, NULL, "nothing.py");
+}
+
 int
 main(void)
 {
@@ -192,6 +216,7 @@ main(void)
       cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
       cmocka_unit_test(test_equal), cmocka_unit_test(test_run_dump),
+      cmocka_unit_test(test_verbosity),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
