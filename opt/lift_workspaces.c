@@ -315,7 +315,7 @@ expand_call(RwExpander *x, const IrExpr *call, IrVec *out)
     const IrBuffer *b = k->bufs.items[i];
     IrPrimExpr **shape = ir_alloc(x->ctx, sizeof *shape * (size_t)(b->ndim + 1));
     for (int d = 0; d < b->ndim; d++)
-      shape[d] = op_prim_subst(x->ctx, b->shape[d], &map, false);
+      shape[d] = ir_arith_simplify(x->arith, op_prim_subst(x->ctx, b->shape[d], &map, false));
     IrSInfo *s = ir_sinfo_tensor(x->ctx, shape, b->ndim, b->dtype, -1);
     nc->u.call.args[nold + i] = rw_emit_alloc(x, s, out, call->loc);
   }

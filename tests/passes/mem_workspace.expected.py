@@ -5,14 +5,14 @@
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
-    def halves(var_A: T.handle, var_B: T.handle):
-        n = T.int64()
-        A = T.match_buffer(var_A, (n * T.int64(2),), "float32")
-        B = T.match_buffer(var_B, (n * T.int64(2),), "float32")
-        h = T.alloc_buffer((n,), "float32")
-        for i in range(n):
-            h[i] = A[i] + A[i + n]
-        for i_1 in range(n * T.int64(2)):
+    def halves(var_A: T.handle, var_B: T.handle, var_h: T.handle):
+        m = T.int64()
+        A = T.match_buffer(var_A, (m,), "float32")
+        B = T.match_buffer(var_B, (m,), "float32")
+        h = T.match_buffer(var_h, (m // T.int64(2),), "float32")
+        for i in range(m // T.int64(2)):
+            h[i] = A[i] + A[i + m // T.int64(2)]
+        for i_1 in range(m // T.int64(2) * T.int64(2)):
             B[i_1] = h[i_1 // T.int64(2)]
 
     @T.prim_func(private=True)
@@ -64,6 +64,10 @@ class Module:
         b: R.Tensor((n, 4), dtype="float32") = alloc_2
         storage_4: R.Object = R.memory.alloc_storage(R.shape([64]), R.prim_value(0), R.str("global"), R.dtype("float32"))
         alloc_4: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage_4, R.prim_value(0), R.shape([16]), R.dtype("float32"), R.prim_value(0))
-        cls.halves(y, alloc_4)
+        storage_5: R.Object = R.memory.alloc_storage(R.shape([32]), R.prim_value(0), R.str("global"), R.dtype("float32"))
+        alloc_5: R.Tensor((8,), dtype="float32") = R.memory.alloc_tensor(storage_5, R.prim_value(0), R.shape([8]), R.dtype("float32"), R.prim_value(0))
+        cls.halves(y, alloc_4, alloc_5)
+        R.memory.kill_tensor(alloc_5)
+        R.memory.kill_storage(storage_5)
         c: R.Tensor((16,), dtype="float32") = alloc_4
         return (b, c)

@@ -2,8 +2,8 @@
 # LiftWorkspaces: a kernel's T.alloc_buffer sized by its parameters' dims
 # (tmp: (n, 4) of twice; w: (m,) of scaled, m a scalar parameter) becomes
 # a trailing parameter and each call allocates it, so the planner places
-# it; a small constant one (acc: 4 bytes) and one whose size the call
-# cannot give (h: n of A's n * 2) stay in the kernel.
+# it, its shape in the caller's terms (h: m // 2 of halves becomes 8); a
+# small constant one (acc: 4 bytes) stays in the kernel.
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
@@ -32,13 +32,13 @@ class Module:
 
     @T.prim_func(private=True)
     def halves(var_A: T.handle, var_B: T.handle):
-        n = T.int64()
-        A = T.match_buffer(var_A, (n * T.int64(2),), "float32")
-        B = T.match_buffer(var_B, (n * T.int64(2),), "float32")
-        h = T.alloc_buffer((n,), "float32")
-        for i in range(n):
-            h[i] = A[i] + A[i + n]
-        for i in range(n * T.int64(2)):
+        m = T.int64()
+        A = T.match_buffer(var_A, (m,), "float32")
+        B = T.match_buffer(var_B, (m,), "float32")
+        h = T.alloc_buffer((m // T.int64(2),), "float32")
+        for i in range(m // T.int64(2)):
+            h[i] = A[i] + A[i + m // T.int64(2)]
+        for i in range(m // T.int64(2) * T.int64(2)):
             B[i] = h[i // T.int64(2)]
 
     @R.function
