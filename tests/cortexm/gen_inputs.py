@@ -23,7 +23,8 @@ TEST_INDICES = [0, 45, 90, 135, 180, 225, 270, 315]
 def c_float(v):
     """v (a float32) as a C float literal that reads back bit for bit."""
     v = float(v)
-    return ("-" if np.signbit(v) else "") + float.hex(abs(v)) + "f"
+    mantissa, exponent = float.hex(abs(v)).split("p")  # "0x1.4000000000000", "-1"
+    return "%s%sp%sf" % ("-" if np.signbit(v) else "", mantissa.rstrip("0").rstrip("."), exponent)
 
 
 def c_array(name, values):
