@@ -222,3 +222,18 @@ check-install: $(BUILD)/rxc $(BUILD)/librxc.a
 	PKG_CONFIG_PATH=$$d/lib/pkgconfig $(CC) -std=c11 -Wall -Werror $(SANFLAGS) examples/jit.c \
 	  $$(PKG_CONFIG_PATH=$$d/lib/pkgconfig pkg-config --cflags --libs --static rxc) -o $$d/jit && \
 	$$d/jit && rm -rf $$d && echo "check-install: ok"
+
+# ---- bare metal (tests/cortexm/README.md): the generated C compiled with
+# -ffreestanding by gcc, clang and arm-none-eabi-gcc needs no library
+# symbol and links into a -nostdlib x86_64 executable; the digits models in
+# a Cortex-M4 image under qemu print what the interpreter computes.  Both
+# run in make check (the last line adds them to its prerequisites);
+# check-cortexm says SKIPPED when the cross compiler or qemu is missing.
+.PHONY: check-cortexm check-freestanding
+check-cortexm: $(BUILD)/rxc
+	$(Q)RXC=$(BUILD)/rxc /usr/bin/python3 tests/cortexm/run.py $(BUILD)/cortexm
+
+check-freestanding: $(BUILD)/rxc
+	$(Q)RXC=$(BUILD)/rxc /usr/bin/python3 tests/cortexm/freestanding.py $(BUILD)/freestanding
+
+check: check-cortexm check-freestanding
