@@ -97,6 +97,12 @@ const char *ox_attr_s(OxImp *im, const Onnx__NodeProto *n, const char *name, con
  * false after reporting when it is not known. */
 bool ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out, int *n);
 
+/* onnx_ops.c */
+/* R.reshape(x, dims) (a -1 entry left to the op); folds when x is known. */
+OxVal *ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n);
+/* b aligned to a for the broadcast/axis attributes of opset < 7. */
+OxVal *ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b);
+
 /* onnx_read.c */
 /* An ONNX data type as an IrDType; false for types rxc lacks (string,
  * complex, bfloat16 stored as ints are kept as bfloat16). */

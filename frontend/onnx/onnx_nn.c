@@ -234,25 +234,48 @@ cv_batch_norm(OxImp *im, OxVal **in, int nin)
   return t && OUT(ox_tuple_get(im, t, 0));
 }
 
+/* LayerNormalization with its Mean and InvStdDev outputs, spelled out:
+ * d = x - mean(x), inv = rsqrt(mean(d * d) + epsilon), y = d * inv *
+ * scale (+ B), the reductions keeping dims as ONNX's outputs do. */
+static bool
+layer_norm_stats(OxImp *im, OxVal **in, int nin, IrAttr *axes)
+{
+  IrAttr *attrs = ox_attrs(im->ctx, "axis", axes, "keepdims", ir_attr_bool(im->ctx, true), NULL);
+  IrDType t = ox_dtype(in[0]);
+  OxVal *mean = ox_call1(im, IR_OP_MEAN, in[0], attrs);
+  OxVal *d = ox_call2(im, IR_OP_SUBTRACT, in[0], mean);
+  OxVal *var = d ? ox_call1(im, IR_OP_MEAN, ox_call2(im, IR_OP_MULTIPLY, d, d), attrs) : NULL;
+  OxVal *eps = ox_scalar(im, t, ox_attr_f(im->node, "epsilon", 1e-5));
+  OxVal *inv = var ? ox_call1(im, IR_OP_RSQRT, ox_call2(im, IR_OP_ADD, var, eps), NULL) : NULL;
+  OxVal *y = inv ? ox_call2(im, IR_OP_MULTIPLY, ox_call2(im, IR_OP_MULTIPLY, d, inv), in[1]) : NULL;
+  if (y && nin > 2 && in[2])
+    y = ox_call2(im, IR_OP_ADD, y, in[2]);
+  im->outs[1] = mean;
+  if (im->node->n_output > 2)
+    im->outs[2] = inv;
+  return OUT(y);
+}
+
 /* LayerNormalization over the dims from axis; B defaults to zeros. */
 static bool
 cv_layer_norm(OxImp *im, OxVal **in, int nin)
 {
   int r = ox_rank(in[0]);
   int64_t axis = ox_attr_i(im->node, "axis", -1), axes[16];
-  if (im->node->n_output > 1)
-    return ox_unsupported(im, "the Mean and InvStdDev outputs are not supported");
   if (axis < 0)
     axis += r;
   if (axis < 0 || axis >= r || r - axis > 16)
     return ox_unsupported(im, "axis out of range");
   for (int64_t i = axis; i < r; i++)
     axes[i - axis] = i;
+  IrAttr *ax = ox_attr_ints(im->ctx, axes, (int)(r - axis));
+  if (im->node->n_output > 1)
+    return layer_norm_stats(im, in, nin, ax);
   OxVal *beta = nin > 2 ? in[2] : NULL;
   if (!beta)
     beta = ox_call2(im, IR_OP_MULTIPLY, in[1], ox_scalar(im, ox_dtype(in[1]), 0));
   OxVal *args[3] = {in[0], in[1], beta};
-  IrAttr *attrs = ox_attrs(im->ctx, "axes", ox_attr_ints(im->ctx, axes, (int)(r - axis)), "epsilon",
+  IrAttr *attrs = ox_attrs(im->ctx, "axes", ax, "epsilon",
                            ir_attr_float(im->ctx, ox_attr_f(im->node, "epsilon", 1e-5)), "center",
                            ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
   return beta && OUT(ox_call(im, IR_OP_LAYER_NORM, args, 3, attrs));
@@ -262,8 +285,16 @@ cv_layer_norm(OxImp *im, OxVal **in, int nin)
 static bool
 cv_prelu(OxImp *im, OxVal **in, int nin)
 {
+  OxVal *slope = in[1];
+  int r = ox_rank(in[0]);
+  if (im->opset < 7 && ox_rank(slope) == 1 && r > 2) { /* slope per channel */
+    IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(r - 1));
+    for (int i = 0; i < r - 1; i++)
+      dims[i] = ir_prim_int(im->ctx, IR_I64, i ? 1 : -1);
+    slope = ox_reshape(im, slope, dims, r - 1);
+  }
   OxVal *neg = ox_call2(im, IR_OP_LESS, in[0], ox_scalar(im, ox_dtype(in[0]), 0));
-  OxVal *scaled = ox_call2(im, IR_OP_MULTIPLY, in[0], in[1]);
+  OxVal *scaled = slope ? ox_call2(im, IR_OP_MULTIPLY, in[0], slope) : NULL;
   OxVal *args[3] = {neg, scaled, in[0]};
   return neg && scaled && OUT(ox_call(im, IR_OP_WHERE, args, 3, NULL));
 }
@@ -373,9 +404,9 @@ static const OxOp nn_ops[] = {
     {"AveragePool", cv_pool, "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides"},
     {"GlobalAveragePool", cv_global_pool, ""},
     {"GlobalMaxPool", cv_global_pool, ""},
-    {"Gemm", cv_gemm, "alpha,beta,transA,transB"},
+    {"Gemm", cv_gemm, "alpha,beta,transA,transB,broadcast"},
     {"MatMul", cv_matmul, ""},
-    {"BatchNormalization", cv_batch_norm, "epsilon,momentum,spatial,training_mode"},
+    {"BatchNormalization", cv_batch_norm, "epsilon,momentum,spatial,training_mode,is_test"},
     {"LayerNormalization", cv_layer_norm, "axis,epsilon,stash_type"},
     {"PRelu", cv_prelu, ""},
     {"Resize", cv_resize,

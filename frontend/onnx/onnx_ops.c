@@ -34,23 +34,43 @@ binary_op(const char *t)
   return IR_OP_COUNT;
 }
 
-/* Add, Sub, Mul, Div and the comparisons: numpy broadcasting (opset >= 7);
- * Max, Min, Sum, Mean fold over any number of inputs. */
+/* b reshaped so that its dims line up with a's from axis on (the
+ * broadcast attribute of opset < 7); b itself when axis is absent (numpy
+ * alignment from the right says the same). */
+OxVal *
+ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b)
+{
+  const Onnx__AttributeProto *axis = ox_attr(im->node, "axis");
+  int ra = ox_rank(a), rb = ox_rank(b);
+  if (!axis || !ox_attr_i(im->node, "broadcast", 0) || rb < 0 || ra < 0)
+    return b;
+  int64_t at = axis->i < 0 ? axis->i + ra : axis->i;
+  int trailing = ra - (int)at - rb;
+  if (trailing <= 0)
+    return b;
+  IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(rb + trailing));
+  for (int i = 0; i < rb + trailing; i++)
+    dims[i] = i < rb ? ox_dim_expr(b, i) : ir_prim_int(im->ctx, IR_I64, 1);
+  for (int i = 0; i < rb; i++)
+    if (!dims[i])
+      return NULL;
+  return ox_reshape(im, b, dims, rb + trailing);
+}
+
+/* Add, Sub, Mul, Div and the comparisons: numpy broadcasting (opset >= 7;
+ * before, the broadcast and axis attributes); Max, Min, Sum, Mean fold
+ * over any number of inputs. */
 static bool
 cv_binary(OxImp *im, OxVal **in, int nin)
 {
   const char *t = im->node->op_type;
   if (nin < 1 || !in[0])
     return ox_unsupported(im, "needs an input");
-  if (ox_attr(im->node, "broadcast") || ox_attr(im->node, "axis"))
-    return ox_unsupported(im, "legacy broadcast attributes (opset < 7) are not supported");
   OxVal *acc = in[0];
   for (int i = 1; i < nin && acc; i++)
-    acc = ox_call2(im, binary_op(t), acc, in[i]);
+    acc = ox_call2(im, binary_op(t), acc, ox_legacy_broadcast(im, acc, in[i]));
   if (acc && strcmp(t, "Mean") == 0 && nin > 1)
     acc = ox_call2(im, IR_OP_DIVIDE, acc, ox_scalar(im, ox_dtype(acc), nin));
-  if (acc && nin == 1 && acc == in[0])
-    acc = in[0];
   return OUT(acc);
 }
 
@@ -127,8 +147,8 @@ dtype_attr(OxImp *im, IrDType t)
 static bool
 cv_cast(OxImp *im, OxVal **in, int nin)
 {
-  IrDType t;
-  if (!ox_dtype_of((int32_t)ox_attr_i(im->node, "to", 0), &t))
+  IrDType t = nin > 1 ? ox_dtype(in[1]) : IR_VOID; /* CastLike */
+  if (nin < 2 && !ox_dtype_of((int32_t)ox_attr_i(im->node, "to", 0), &t))
     return ox_unsupported(im, "cast to data type %lld is not supported",
                           (long long)ox_attr_i(im->node, "to", 0));
   if (ir_dtype_eq(t, ox_dtype(in[0])))
@@ -392,9 +412,8 @@ cv_transpose(OxImp *im, OxVal **in, int nin)
   return OUT(ox_call1(im, IR_OP_PERMUTE_DIMS, in[0], ox_attrs(im->ctx, "axes", axes, NULL)));
 }
 
-/* R.reshape(x, shape) with shape's entries (-1 left to the op). */
-static OxVal *
-reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n)
+OxVal *
+ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n)
 {
   IrExpr *args[2] = {ox_use(im, x), ir_shape_expr(im->ctx, dims, n, im->loc)};
   if (x->data)
@@ -429,7 +448,7 @@ cv_reshape(OxImp *im, OxVal **in, int nin)
     if (!dims[i])
       return ox_unsupported(im, "0 in the shape copies a dim the input lacks");
   }
-  return OUT(reshape(im, in[0], dims, n));
+  return OUT(ox_reshape(im, in[0], dims, n));
 }
 
 /* The product of dims [from, to) of x (1 when empty). */
@@ -466,7 +485,7 @@ flatten_2d(OxImp *im, OxVal *x, int64_t axis)
     ox_unsupported(im, "the input's shape is unknown");
     return NULL;
   }
-  return reshape(im, x, dims, 2);
+  return ox_reshape(im, x, dims, 2);
 }
 
 static bool
@@ -487,7 +506,7 @@ cv_softmax(OxImp *im, OxVal **in, int nin)
   OxVal *flat = flatten_2d(im, in[0], axis);
   OxVal *s = ox_call1(im, op, flat, ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, -1), NULL));
   int r = ox_rank(in[0]);
-  return s && OUT(reshape(im, s, in[0]->sinfo->u.tensor.shape, r));
+  return s && OUT(ox_reshape(im, s, in[0]->sinfo->u.tensor.shape, r));
 }
 
 /* Expand: broadcast to the shape and the input's dims together. */
@@ -576,42 +595,81 @@ cv_slice(OxImp *im, OxVal **in, int nin)
 
 /* ---- reductions --------------------------------------------------------- */
 
+/* ReduceSum/Mean/Max/Min, and the ones made of them: L1 (sum of |x|), L2
+ * (root of the sum of squares), SumSquare, LogSum, LogSumExp. */
 static bool
 cv_reduce(OxImp *im, OxVal **in, int nin)
 {
-  const char *t = im->node->op_type;
-  IrOpId op = strcmp(t, "ReduceSum") == 0    ? IR_OP_SUM
-              : strcmp(t, "ReduceMean") == 0 ? IR_OP_MEAN
-              : strcmp(t, "ReduceMax") == 0  ? IR_OP_MAX
-                                             : IR_OP_MIN;
+  const char *t = im->node->op_type + strlen("Reduce");
+  static const struct {
+    const char *name;
+    IrOpId pre, op, post; /* pre: IR_OP_COUNT none, IR_OP_MULTIPLY x * x */
+  } forms[] = {
+      {"Sum", IR_OP_COUNT, IR_OP_SUM, IR_OP_COUNT},     {"Mean", IR_OP_COUNT, IR_OP_MEAN, IR_OP_COUNT},
+      {"Max", IR_OP_COUNT, IR_OP_MAX, IR_OP_COUNT},     {"Min", IR_OP_COUNT, IR_OP_MIN, IR_OP_COUNT},
+      {"L1", IR_OP_ABS, IR_OP_SUM, IR_OP_COUNT},        {"L2", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_SQRT},
+      {"SumSquare", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_COUNT},
+      {"LogSum", IR_OP_COUNT, IR_OP_SUM, IR_OP_LOG},    {"LogSumExp", IR_OP_EXP, IR_OP_SUM, IR_OP_LOG},
+  };
+  size_t f = 0;
+  while (strcmp(forms[f].name, t) != 0)
+    f++;
   int64_t *axes;
   int n;
-  if (!node_axes(im, in, nin, 1, op == IR_OP_SUM ? 13 : 18, &axes, &n))
+  if (!node_axes(im, in, nin, 1, forms[f].op == IR_OP_SUM && f == 0 ? 13 : 18, &axes, &n))
     return false;
   bool keep = ox_attr_i(im->node, "keepdims", 1) != 0;
   if (n <= 0 && ox_attr_i(im->node, "noop_with_empty_axes", 0))
     return OUT(in[0]);
+  OxVal *x = in[0];
+  if (forms[f].pre == IR_OP_MULTIPLY)
+    x = ox_call2(im, IR_OP_MULTIPLY, x, x);
+  else if (forms[f].pre != IR_OP_COUNT)
+    x = ox_call1(im, forms[f].pre, x, NULL);
   IrAttr *axis = n <= 0 ? ir_attr_none(im->ctx) : ox_attr_ints(im->ctx, axes, n);
-  return OUT(ox_call1(im, op, in[0],
-                      ox_attrs(im->ctx, "axis", axis, "keepdims", ir_attr_bool(im->ctx, keep), NULL)));
+  x = ox_call1(im, forms[f].op, x,
+               ox_attrs(im->ctx, "axis", axis, "keepdims", ir_attr_bool(im->ctx, keep), NULL));
+  if (x && forms[f].post != IR_OP_COUNT)
+    x = ox_call1(im, forms[f].post, x, NULL);
+  return OUT(x);
 }
 
+/* ArgMax, and ArgMin as the ArgMax of -x; select_last_index takes the
+ * arg over x reversed along axis and maps it back (n - 1 - i). */
 static bool
 cv_argmax(OxImp *im, OxVal **in, int nin)
 {
-  if (ox_attr_i(im->node, "select_last_index", 0))
-    return ox_unsupported(im, "select_last_index=1 is not supported");
+  OxVal *x = in[0];
+  int64_t axis = ox_attr_i(im->node, "axis", 0);
   bool keep = ox_attr_i(im->node, "keepdims", 1) != 0;
-  IrAttr *axis = ir_attr_int(im->ctx, ox_attr_i(im->node, "axis", 0));
-  return OUT(ox_call1(im, IR_OP_ARGMAX, in[0],
-                      ox_attrs(im->ctx, "axis", axis, "keepdims", ir_attr_bool(im->ctx, keep), NULL)));
+  bool last = ox_attr_i(im->node, "select_last_index", 0) != 0;
+  if (strcmp(im->node->op_type, "ArgMin") == 0)
+    x = ox_call1(im, IR_OP_NEGATIVE, x, NULL);
+  if (last && x) {
+    int64_t begin = -1, end = INT64_MIN, step = -1;
+    x = ox_call1(im, IR_OP_STRIDED_SLICE, x,
+                 ox_attrs(im->ctx, "axes", ox_attr_ints(im->ctx, &axis, 1), "begin",
+                          ox_attr_ints(im->ctx, &begin, 1), "end", ox_attr_ints(im->ctx, &end, 1),
+                          "strides", ox_attr_ints(im->ctx, &step, 1), "assume_inbound",
+                          ir_attr_bool(im->ctx, false), NULL));
+  }
+  OxVal *i = ox_call1(im, IR_OP_ARGMAX, x,
+                      ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "keepdims",
+                               ir_attr_bool(im->ctx, keep), NULL));
+  int64_t n;
+  if (i && last) {
+    if (!ox_dim(in[0], (int)(axis < 0 ? axis + ox_rank(in[0]) : axis), &n))
+      return ox_unsupported(im, "select_last_index needs a static dim");
+    i = ox_call2(im, IR_OP_SUBTRACT, ox_scalar(im, ox_dtype(i), (double)(n - 1)), i);
+  }
+  return OUT(i);
 }
 
 static const OxOp tensor_ops[] = {
-    {"Add", cv_binary, ""},
-    {"Sub", cv_binary, ""},
-    {"Mul", cv_binary, ""},
-    {"Div", cv_binary, ""},
+    {"Add", cv_binary, "broadcast,axis"},
+    {"Sub", cv_binary, "broadcast,axis"},
+    {"Mul", cv_binary, "broadcast,axis"},
+    {"Div", cv_binary, "broadcast,axis"},
     {"Equal", cv_binary, ""},
     {"Less", cv_binary, ""},
     {"Greater", cv_binary, ""},
@@ -636,6 +694,7 @@ static const OxOp tensor_ops[] = {
     {"Gelu", cv_gelu, "approximate"},
     {"LeakyRelu", cv_leaky_relu, "alpha"},
     {"Cast", cv_cast, "to,saturate"},
+    {"CastLike", cv_cast, "saturate"},
     {"Clip", cv_clip, "min,max"},
     {"Identity", cv_identity, ""},
     {"Dropout", cv_dropout, "ratio,seed,is_test"},
@@ -659,7 +718,13 @@ static const OxOp tensor_ops[] = {
     {"ReduceMean", cv_reduce, "axes,keepdims"},
     {"ReduceMax", cv_reduce, "axes,keepdims"},
     {"ReduceMin", cv_reduce, "axes,keepdims"},
+    {"ReduceL1", cv_reduce, "axes,keepdims"},
+    {"ReduceL2", cv_reduce, "axes,keepdims"},
+    {"ReduceSumSquare", cv_reduce, "axes,keepdims"},
+    {"ReduceLogSum", cv_reduce, "axes,keepdims"},
+    {"ReduceLogSumExp", cv_reduce, "axes,keepdims"},
     {"ArgMax", cv_argmax, "axis,keepdims,select_last_index"},
+    {"ArgMin", cv_argmax, "axis,keepdims,select_last_index"},
     {NULL, NULL, NULL},
 };
 

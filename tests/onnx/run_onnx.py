@@ -199,6 +199,8 @@ def run_set(model_path, set_dir, tmp, via):
     out = os.path.join(tmp, "out.npz" if len(wants) > 1 else "out.npy")
     args += ["--output", out]
     r = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if r.returncode == 1 and "C code generation does not support" in r.stderr:
+        return "UNSUPPORTED", "codegen: " + first_error(r.stderr).split("error: ", 1)[-1]
     if r.returncode != 0:
         return "FAIL", "rxc run exit %d: %s%s" % (r.returncode, first_error(r.stderr), note)
     if len(wants) == 1:
