@@ -214,7 +214,8 @@ $(BUILD)/librxc.a: $(ONNX_GEN_OBJ)
 # -O2 and the generated C; check-onnx-fast is the subset make check runs.
 .PHONY: check-onnx check-onnx-fast
 check-onnx: all
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --all --write-readme
 check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --fast
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx
+check: check-onnx-fast

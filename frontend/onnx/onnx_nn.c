@@ -109,8 +109,10 @@ cv_conv(OxImp *im, OxVal **in, int nin)
   int r = ox_rank(x);
   int64_t k[2] = {1, 1};
   Window w;
-  if (!check_spatial(im, x) || ox_rank(wt) != r)
-    return check_spatial(im, x) && ox_unsupported(im, "weight rank differs from input rank");
+  if (!check_spatial(im, x))
+    return false;
+  if (ox_rank(wt) != r)
+    return ox_unsupported(im, "weight rank differs from input rank");
   if (!ox_dim(wt, r - 1, &k[1]) || (r == 4 && !ox_dim(wt, 2, &k[0])))
     return ox_unsupported(im, "the kernel shape must be static");
   if (!read_window(im, x, k, &w))
@@ -128,9 +130,7 @@ cv_conv(OxImp *im, OxVal **in, int nin)
     for (int i = 0; i < 4; i++)
       dims[i] = ir_prim_int(im->ctx, IR_I64, 1);
     dims[1] = ir_prim_int(im->ctx, IR_I64, -1);
-    IrExpr *rargs[2] = {ox_use(im, in[2]), ir_shape_expr(im->ctx, dims, 4, im->loc)};
-    OxVal *b = ox_emit(im, "bias", IR_OP_RESHAPE, rargs, 2, NULL);
-    y = ox_call2(im, IR_OP_ADD, y, b);
+    y = ox_call2(im, IR_OP_ADD, y, ox_reshape(im, in[2], dims, 4));
   }
   return OUT(from_2d(im, y, r));
 }
