@@ -290,6 +290,7 @@ def reason_table(results):
     counts = {}
     for _, s, d in results:
         if s == "UNSUPPORTED":
+            d = re.sub(r"^test_data_set_\d+: ", "", d)
             m = re.match(r"\((\w+)\): (.*?)(;|$)", d)
             key = "%s: %s" % (m.group(1), m.group(2)) if m else d
             counts[key] = counts.get(key, 0) + 1
