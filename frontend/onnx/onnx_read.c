@@ -101,7 +101,8 @@ ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
                name, t->raw_data.len, out->nbytes);
       return false;
     }
-    memcpy(out->data, t->raw_data.data, out->nbytes);
+    if (out->nbytes) /* an empty tensor may have no bytes at all */
+      memcpy(out->data, t->raw_data.data, out->nbytes);
     return true;
   }
   if (numel > 0 && !typed_data(t, out, numel)) {

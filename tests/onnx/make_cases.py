@@ -4,6 +4,8 @@ reads (committed; rerun after changing this file):
   unsupported.onnx  three nodes rxc cannot map (an unknown operator, an
                     unsupported attribute value, a 3-D Conv) among ones it
                     can: each must be named, in one run
+  empty_axes.onnx   ReduceSum over an empty axes initializer (raw_data of
+                    no bytes): every axis, keepdims
   params.onnx       Gemm + Relu with a symbolic batch "n" and two
                     initializers, for --params and --dim-bound
 """
@@ -43,6 +45,16 @@ def params():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def empty_axes():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1])
+    axes = numpy_helper.from_array(np.zeros(0, np.int64), "axes")
+    nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=1)]
+    g = helper.make_graph(nodes, "empty_axes", [x], [y], [axes])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
 if __name__ == "__main__":
+    onnx.save(empty_axes(), os.path.join(HERE, "empty_axes.onnx"))
     onnx.save(unsupported(), os.path.join(HERE, "unsupported.onnx"))
     onnx.save(params(), os.path.join(HERE, "params.onnx"))

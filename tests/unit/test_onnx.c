@@ -141,6 +141,25 @@ test_params(void **state)
   ir_ctx_free(ctx);
 }
 
+/* An initializer of no elements (raw_data of no bytes): ReduceSum over
+ * every axis, keeping dims: [[1, 2], [3, 4]] sums to [[10]]. */
+static void
+test_empty_initializer(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_onnx_read(ctx, "tests/onnx/empty_axes.onnx", NULL, NULL, NULL);
+  assert_non_null(m);
+  const float x[4] = {1, 2, 3, 4};
+  Value *args[1] = {tensor(ctx, x, 2, 2)};
+  Value *r = interp_call(interp_new(ctx, m, NULL), "main", args, 1);
+  assert_non_null(r);
+  assert_int_equal(r->u.tensor.t.ndim, 2);
+  assert_int_equal(op_numel(&r->u.tensor.t), 1);
+  assert_float_equal(op_get_f(&r->u.tensor.t, 0), 10, 0);
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
@@ -149,6 +168,7 @@ main(void)
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_constants),
       cmocka_unit_test(test_params),
+      cmocka_unit_test(test_empty_initializer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
