@@ -81,12 +81,15 @@ RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_math_exp.h rt/rt_math_trig.h rt
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
 
+# ONNX import (frontend/onnx; onnx.proto compiled by protoc-c, see the ONNX block at the end)
+ONNX_SRCS := frontend/onnx/onnx_read.c frontend/onnx/onnx_build.c frontend/onnx/onnx_ops.c frontend/onnx/onnx_nn.c
+
 # build configuration (INI, the only user of <ini.h>)
 CFG_SRCS := config/config.c
 
-LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) \
+LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) $(ONNX_SRCS) \
             $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS) $(API_SRCS)
-MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c
+MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c cli_import.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
@@ -112,7 +115,7 @@ $(BUILD)/librxc.a: $(LIB_OBJS)
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -ltcc -ldl -lpthread -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lprotobuf-c -ltcc -ldl -lpthread -lm
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -130,7 +133,7 @@ $(BUILD)/codegen/runtime.o: ALL_CFLAGS += -I$(BUILD)/gen
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -ltcc -ldl -lpthread -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lprotobuf-c -ltcc -ldl -lpthread -lm
 
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
@@ -237,3 +240,32 @@ check-freestanding: $(BUILD)/rxc
 	$(Q)RXC=$(BUILD)/rxc /usr/bin/python3 tests/cortexm/freestanding.py $(BUILD)/freestanding
 
 check: check-cortexm check-freestanding
+
+# ---- ONNX import (issue 10): Debian's onnx.proto compiled by protoc-c into
+# $(BUILD)/gen; the decoder goes into librxc.a with the converters.
+ONNX_PROTO := /usr/lib/python3/dist-packages/onnx/onnx.proto
+ONNX_GEN_OBJ := $(BUILD)/gen/onnx.pb-c.o
+
+$(BUILD)/gen/onnx.pb-c.c $(BUILD)/gen/onnx.pb-c.h &: $(ONNX_PROTO)
+	@mkdir -p $(BUILD)/gen
+	@echo "  PROTOC  $@"
+	$(Q)cp $(ONNX_PROTO) $(BUILD)/gen/onnx.proto && cd $(BUILD)/gen && protoc-c --c_out=. onnx.proto
+
+# generated code: not held to our warning set
+$(ONNX_GEN_OBJ): $(BUILD)/gen/onnx.pb-c.c
+	@echo "  CC      $<"
+	$(Q)$(CC) -std=c11 $(SANFLAGS) $(CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+
+$(ONNX_SRCS:%.c=$(BUILD)/%.o): $(BUILD)/gen/onnx.pb-c.h
+$(ONNX_SRCS:%.c=$(BUILD)/%.o): ALL_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/librxc.a: $(ONNX_GEN_OBJ)
+
+# The ONNX conformance suite (Debian's libonnx-testdata) through import,
+# -O2 and the generated C; check-onnx-fast is the subset make check runs.
+.PHONY: check-onnx check-onnx-fast
+check-onnx: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --all --write-readme
+check-onnx-fast: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --fast
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx
+check: check-onnx-fast

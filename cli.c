@@ -27,7 +27,8 @@ cli_is_help(const char *arg)
 IrModule *
 cli_load(IrCtx *ctx, const char *path, bool check)
 {
-  IrModule *m = fe_parse_file(ctx, path);
+  IrModule *m = fe_is_onnx_path(path) ? fe_onnx_read(ctx, path, NULL, NULL, NULL)
+                                       : fe_parse_file(ctx, path);
   if (m && check)
     ir_module_check(ctx, m);
   if (ir_error_count(ctx) > 0) {

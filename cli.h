@@ -40,6 +40,9 @@ int cmd_plan(int argc, char **argv, CfgOptions *cfg);
 /* cli_compile.c: rxc compile; -O sets cfg's [opt] level */
 int cmd_compile(int argc, char **argv, CfgOptions *cfg);
 
+/* cli_import.c: rxc import (argv[0] is the verb) */
+int cmd_import(int argc, char **argv);
+
 /* A model built into generated C (cli_build). */
 typedef struct {
   const char *name; /* NAME of the generated files and symbols */

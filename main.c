@@ -34,6 +34,10 @@ static const char usage_text[] =
     "                       print the static memory plan: offsets, arena size, lower bound\n"
     "  compile FILE -o OUTDIR [--name NAME] [--params W.npz]\n"
     "                       write the model as freestanding C: NAME.h, NAME.c\n"
+    "  import MODEL.onnx [-o OUT.py] [--params W.npz]\n"
+    "                       read an ONNX model and print it as TVMScript\n"
+    "\n"
+    "FILE may be an ONNX model (.onnx) wherever a module is read.\n"
     "\n"
     "options:\n"
     "  -h, --help           show help (also: rxc <command> --help)\n"
@@ -348,5 +352,7 @@ main(int argc, char **argv)
     return cmd_plan(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "compile") == 0)
     return cmd_compile(argc - 1, argv + 1, &cfg);
+  if (strcmp(cmd, "import") == 0)
+    return cmd_import(argc - 1, argv + 1);
   return cli_usage_error("unknown command '%s'", cmd);
 }

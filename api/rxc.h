@@ -12,7 +12,7 @@
  *
  * rxc_model_header() is the generated NAME.h: it documents each entry's
  * tensors, dims and error codes.  Link with `pkg-config --libs --static
- * rxc` (librxc.a needs -linih -ltcc -ldl -lpthread -lm).  The lower-level
+ * rxc` (librxc.a needs -linih -lprotobuf-c -ltcc -ldl -lpthread -lm).  The lower-level
  * API (parse, passes, plan, generate) is in the headers this one
  * includes.
  */

@@ -61,6 +61,7 @@ typedef enum {
   CG_H_ISINF,     /* floats */
   CG_H_ISFINITE,  /* floats */
   CG_H_FROM_BITS, /* floats: a value from its bit pattern (inf, nan) */
+  CG_H_IPOW,      /* integers: power by squaring, as the interpreter */
   CG_H_COUNT
 } CgHelper;
 

@@ -281,6 +281,16 @@ emit_helper(CgHelper h, CgCType t, IrBuf *o)
     else
       ir_buf_printf(o, "  return (%s)(a %% b);\n}\n\n", T);
     break;
+  case CG_H_IPOW: /* ops/elementwise.c's power_int, in the operand type */
+    ir_buf_printf(o, "static %s\nrxc_pow_%s(%s a, %s b)\n{\n  rxc_u64 r = 1, base = (rxc_u64)a;\n",
+                  T, S, T, T);
+    if (ctype_is_signed(t))
+      ir_buf_printf(o, "  if (b < 0)\n    return (%s)(a == 1 ? 1 : a == -1 ? (b %% 2 ? -1 : 1) : 0);\n", T);
+    ir_buf_printf(o,
+                  "  for (; b > 0; b >>= 1) {\n    if (b & 1)\n      r *= base;\n    base *= base;\n"
+                  "  }\n  return (%s)r;\n}\n\n",
+                  T);
+    break;
   case CG_H_ABS:
     if (ctype_is_signed(t))
       ir_buf_printf(o, "static %s\nrxc_abs_%s(%s a)\n{\n  return a < 0 ? (%s)-a : a;\n}\n\n", T, S,

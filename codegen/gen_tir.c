@@ -187,15 +187,23 @@ static const char *const BINARY_OPS[] = {
     [IR_PE_GE] = ">=", [IR_PE_AND] = "&&", [IR_PE_OR] = "||",
 };
 
+/* Marks helper h of e's C type as needed and writes its name. */
 static void
-emit_helper_call(CgGen *g, const CgNames *n, CgHelper h, const char *fn, const IrPrimExpr *e,
-                 IrBuf *o)
+emit_helper_name(CgGen *g, CgHelper h, const char *fn, const IrPrimExpr *e, IrBuf *o)
 {
   CgCType t = ctype_of(g, e->dtype);
   g->helpers[h][t] = true;
   static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
                                                "u16",  "u32", "u64", "f32", "f64"};
-  ir_buf_printf(o, "rxc_%s_%s(", fn, sfx[t]);
+  ir_buf_printf(o, "rxc_%s_%s", fn, sfx[t]);
+}
+
+static void
+emit_helper_call(CgGen *g, const CgNames *n, CgHelper h, const char *fn, const IrPrimExpr *e,
+                 IrBuf *o)
+{
+  emit_helper_name(g, h, fn, e, o);
+  ir_buf_puts(o, "(");
   cg_emit_expr(g, n, e->u.bin.a, o);
   ir_buf_puts(o, ", ");
   cg_emit_expr(g, n, e->u.bin.b, o);
@@ -360,11 +368,12 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     return;
   }
   if (strcmp(op, "abs") == 0 && na == 1 && !arg_float) {
-    CgCType t = ctype_of(g, e->dtype);
-    g->helpers[CG_H_ABS][t] = true;
-    static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
-                                                 "u16",  "u32", "u64", "f32", "f64"};
-    ir_buf_printf(o, "rxc_abs_%s", sfx[t]);
+    emit_helper_name(g, CG_H_ABS, "abs", e, o);
+    emit_args(g, n, e, o);
+    return;
+  }
+  if ((strcmp(op, "pow") == 0 || strcmp(op, "power") == 0) && na == 2 && !is_float(e->dtype)) {
+    emit_helper_name(g, CG_H_IPOW, "pow", e, o);
     emit_args(g, n, e, o);
     return;
   }

@@ -36,4 +36,21 @@ int fe_npz_read(IrCtx *ctx, const char *path, FeNpzEntry **out);
 bool fe_npz_encode(const FeNpzEntry *entries, int n, IrBuf *out);
 uint32_t fe_crc32(const unsigned char *p, size_t n); /* zip's CRC-32 */
 
+/* onnx/onnx_read.c: an ONNX model (.onnx, protobuf) as a module with one
+ * function main.  Initializers become constants, or with params, main's
+ * trailing parameters (attribute num_input) whose values are returned in
+ * *weights / *nweights (NAME as the parameter).  A dim_param is a symbolic
+ * dim, bounded by dim_bound when > 0 (tir_var_upper_bound).  Errors: a
+ * malformed file, or one "node 'name' (OpType): ..." per node that cannot
+ * be mapped (every one of them); NULL then. */
+typedef struct {
+  bool params;        /* initializers as parameters, not constants */
+  int64_t dim_bound;  /* > 0: upper bound of every symbolic dim */
+} FeOnnxOptions;
+
+IrModule *fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt,
+                       FeNpzEntry **weights, int *nweights);
+/* Whether path names an ONNX model (ends with ".onnx"). */
+bool fe_is_onnx_path(const char *path);
+
 #endif

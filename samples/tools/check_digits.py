@@ -9,7 +9,12 @@ model runs twice: as written (the interpreter's op kernels) and after
 `rxc opt --passes Normalize,LegalizeOps` (the TIR interpreter on the
 lowered prim_funcs).  Exits 1 on any difference.
 
-    RXC=build/rxc /usr/bin/python3 samples/tools/check_digits.py
+With --onnx, the models are exported as ONNX first (export_onnx.py) and
+run from the .onnx files instead (rxc's ONNX import), through the
+interpreter and through the generated C (--via tcc and --via cc, with
+--set memplan.default_upper_bound=512 for the symbolic batch).
+
+    RXC=build/rxc /usr/bin/python3 samples/tools/check_digits.py [--onnx]
 """
 import os
 import subprocess
@@ -27,10 +32,15 @@ ROOT = os.path.dirname(ref.SAMPLES)
 
 def rxc_probabilities(rxc, model, x, passes, extra):
     """The model's output on x through `rxc run` (plus extra options),
-    after `rxc opt --passes passes` when passes is given."""
+    after `rxc opt --passes passes` when passes is given; model may be the
+    path of an .onnx file (its weights inside)."""
     with tempfile.TemporaryDirectory() as tmp:
         inp, out = os.path.join(tmp, "x.npy"), os.path.join(tmp, "out.npy")
         np.save(inp, x)
+        if model.endswith(".onnx"):
+            cmd = [rxc, "run", model, "--input", "x=" + inp, "--output", out] + extra
+            subprocess.run(cmd, check=True)
+            return np.load(out)
         script = os.path.join(ref.SAMPLES, model + ".py")
         if passes:
             lowered = os.path.join(tmp, "lowered.py")
@@ -43,11 +53,13 @@ def rxc_probabilities(rxc, model, x, passes, extra):
         return np.load(out)
 
 
-def check(rxc, model, test, passes, extra):
-    """Prints the comparison; returns True when every prediction agrees."""
+def check(rxc, model, test, passes, extra, onnx_dir=None):
+    """Prints the comparison; returns True when every prediction agrees.
+    With onnx_dir, runs onnx_dir/model.onnx instead of the .py."""
     labels = test["labels"]
     start = time.time()
-    prob = rxc_probabilities(rxc, model, ref.test_input(model, test), passes, extra)
+    source = os.path.join(onnx_dir, model + ".onnx") if onnx_dir else model
+    prob = rxc_probabilities(rxc, source, ref.test_input(model, test), passes, extra)
     seconds = time.time() - start
     want_prob = ref.probabilities(model)
     pred, want = prob.argmax(axis=1), want_prob.argmax(axis=1)
@@ -55,7 +67,7 @@ def check(rxc, model, test, passes, extra):
     agree = (pred == want).sum()
     print("%s%s: rxc %d/%d = %.4f, numpy %d/%d = %.4f, predictions agree %d/%d, "
           "max |p - p_numpy| %.1e, rows are distributions: %s (%.2f s)"
-          % (model, " after " + passes if passes else "", (pred == labels).sum(), len(labels), (pred == labels).mean(),
+          % (model + (".onnx " + " ".join(extra) if onnx_dir else ""), " after " + passes if passes else "", (pred == labels).sum(), len(labels), (pred == labels).mean(),
              (want == labels).sum(), len(labels), (want == labels).mean(),
              agree, len(labels), np.abs(prob - want_prob).max(), "yes" if sane else "NO", seconds))
     return sane and agree == len(labels)
@@ -63,8 +75,18 @@ def check(rxc, model, test, passes, extra):
 
 def main():
     rxc = os.environ.get("RXC", os.path.join(ROOT, "build", "rxc"))
-    extra = sys.argv[1:]  # e.g. --via cc once rxc has it
+    extra = sys.argv[1:]  # e.g. --via cc
     test = np.load(os.path.join(ref.SAMPLES, "digits_test.npz"))
+    if "--onnx" in extra:
+        # the batch dim_param "n" has no bound in the file: the generated
+        # C's fused buffers take the configuration's default
+        bound = ["--set", "memplan.default_upper_bound=512"]
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, os.path.join(ref.SAMPLES, "tools", "export_onnx.py"), tmp],
+                           check=True)
+            ok = all([check(rxc, model, test, None, via, tmp)
+                      for model in ref.FORWARD for via in ([], bound + ["--via", "tcc"], bound + ["--via", "cc"])])
+        sys.exit(0 if ok else 1)
     ok = all([check(rxc, model, test, passes, extra)
               for model in ref.FORWARD for passes in (None, "Normalize,LegalizeOps")])
     sys.exit(0 if ok else 1)

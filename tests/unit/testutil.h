@@ -82,6 +82,23 @@ tu_sample_is_large(const char *path)
   return large;
 }
 
+/* Whole file as malloc'd bytes (*len of them), or NULL. */
+static inline unsigned char *
+tu_read_bytes(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  IrBuf b = {0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    ir_buf_put(&b, chunk, n);
+  fclose(f);
+  *len = b.len;
+  return (unsigned char *)b.data;
+}
+
 /* The diagnostics of ctx as printed by ir_diag_print, malloc'd. */
 static inline char *
 tu_diag_text(const IrCtx *ctx)

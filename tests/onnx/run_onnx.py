@@ -1,0 +1,359 @@
+#!/usr/bin/python3
+"""ONNX conformance: Debian's libonnx-testdata through rxc.
+
+Each test is a directory with model.onnx and test_data_set_*/ holding
+input_*.pb and output_*.pb (TensorProto).  For each test:
+  1. rxc import model.onnx      -> exit 1 with "node ... (Op): ..." is
+                                   UNSUPPORTED (the reason is kept);
+  2. rxc run model.onnx --via tcc (the -O2 pipeline, generated C compiled
+     in process by libtcc) on every data set, outputs compared with the
+     expected ones: same shape and dtype, |got - want| <= atol + rtol*|want|
+     (the ONNX backend test defaults: rtol 1e-3, atol 1e-7), NaN equal NaN;
+     the largest error is reported in ULP of the expected value's type.
+A data set that is not all tensors (sequences, optionals) makes the test
+unsupported.  Anything else (a crash, a wrong value, a run-time error) is
+a FAIL.
+
+usage: run_onnx.py [--all | --fast | TEST...] [--via tcc|cc] [-j N]
+                   [--write-readme] [-v]
+  --all           every test of node/, pytorch-converted/, pytorch-operator/,
+                  simple/
+  --fast          the fixed subset FAST (make check)
+  --write-readme  replace the ONNX summary in tests/README.md
+Exit status 0 when no test fails.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import onnx
+from onnx import TensorProto, numpy_helper
+
+DATA = "/usr/share/libonnx-testdata/data"
+SUITES = ["node", "pytorch-converted", "pytorch-operator", "simple"]
+RXC = os.environ.get("RXC", "build/rxc")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RTOL, ATOL = 1e-3, 1e-7
+
+# A fixed list of passing tests that together touch most converters; make
+# check runs them (about 30 s on a 2-core box).
+FAST = [
+    "node/test_add_bcast", "node/test_sub", "node/test_mul_bcast", "node/test_div",
+    "node/test_pow", "node/test_relu", "node/test_sigmoid", "node/test_tanh",
+    "node/test_leakyrelu", "node/test_softmax_axis_1", "node/test_softmax_example",
+    "node/test_logsoftmax_axis_0", "node/test_gemm_all_attributes", "node/test_matmul_3d",
+    "node/test_conv_with_strides_and_asymmetric_padding", "node/test_basic_conv_with_padding",
+    "node/test_maxpool_2d_ceil", "node/test_maxpool_2d_same_upper",
+    "node/test_averagepool_2d_pads_count_include_pad", "node/test_globalaveragepool",
+    "node/test_batchnorm_epsilon", "node/test_reshape_negative_dim",
+    "node/test_flatten_axis2", "node/test_concat_2d_axis_1", "node/test_split_equal_parts_1d",
+    "node/test_transpose_all_permutations_2", "node/test_reduce_mean_keepdims_example",
+    "node/test_clip", "node/test_resize_upsample_scales_nearest", "node/test_unsqueeze_axis_0",
+    "node/test_gather_0", "node/test_cast_FLOAT_to_DOUBLE",
+]
+
+
+# Inputs an ahead-of-time compiler needs as constants: shapes, axes, sizes,
+# slice bounds (rxc plans memory statically, so a shape may not depend on
+# data).  Where a test feeds one from a graph input, the runner freezes it
+# into an initializer holding the data set's value and says so.
+STATIC_INPUTS = {
+    "Reshape": [1], "Expand": [1], "Unsqueeze": [1], "Squeeze": [1], "Slice": [1, 2, 3, 4],
+    "ReduceSum": [1], "ReduceMean": [1], "ReduceMax": [1], "ReduceMin": [1], "Split": [1],
+    "Resize": [1, 2, 3], "Upsample": [1], "ConstantOfShape": [0], "Tile": [1], "Pad": [1, 2],
+    "Dropout": [1, 2],
+}
+
+
+def static_inputs(model):
+    """Names of graph inputs used where a constant is needed."""
+    inits = {t.name for t in model.graph.initializer}
+    graph_inputs = {i.name for i in model.graph.input} - inits
+    names = set()
+    for n in model.graph.node:
+        for k in STATIC_INPUTS.get(n.op_type, []):
+            if k < len(n.input) and n.input[k] in graph_inputs:
+                names.add(n.input[k])
+    return names
+
+
+def freeze(model_path, input_names, arrays, frozen, out_path):
+    """Writes model_path with the graph inputs in frozen made initializers
+    of the given values."""
+    model = onnx.load(model_path)
+    keep = [i for i in model.graph.input if i.name not in frozen]
+    del model.graph.input[:]
+    model.graph.input.extend(keep)
+    for name, a in zip(input_names, arrays):
+        if name in frozen:
+            model.graph.initializer.append(numpy_helper.from_array(a, name))
+    onnx.save(model, out_path)
+
+
+def tensor_from_pb(path):
+    """The numpy array of a TensorProto file, or None when it is not one."""
+    t = TensorProto()
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        t.ParseFromString(data)
+    except Exception:
+        return None
+    if not t.HasField("data_type") or t.data_type == TensorProto.STRING:
+        return None
+    try:
+        return numpy_helper.to_array(t)
+    except Exception:
+        return None
+
+
+def ulp_error(got, want):
+    """The largest |got - want| in units in the last place of want's type."""
+    if got.size == 0:
+        return 0
+    if want.dtype.kind != "f":
+        return int(np.max(np.abs(got.astype(np.int64) - want.astype(np.int64))))
+    ibits = {2: np.int16, 4: np.int32, 8: np.int64}[want.dtype.itemsize]
+
+    def ordered(a):
+        i = a.astype(want.dtype).view(ibits).astype(np.int64)
+        return np.where(i < 0, np.iinfo(ibits).min - i, i)
+
+    both_nan = np.isnan(got) & np.isnan(want)
+    d = np.abs(ordered(got) - ordered(want))
+    d[both_nan] = 0
+    return int(d.max())
+
+
+def compare(got, want):
+    """None when got matches want, else why not (with the error in ULP)."""
+    if got.shape != want.shape:
+        return "shape %s, expected %s" % (got.shape, want.shape)
+    if got.dtype != want.dtype:
+        return "dtype %s, expected %s" % (got.dtype, want.dtype)
+    if want.dtype.kind == "f":
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        same = (np.abs(g - w) <= ATOL + RTOL * np.abs(w)) | (np.isnan(g) & np.isnan(w)) | (g == w)
+        if same.all():
+            return None
+        return "max error %d ULP (%.3g absolute)" % (
+            ulp_error(got, want), np.nanmax(np.abs(g - w)[~same]))
+    if not np.array_equal(got, want):
+        return "max error %d (integers)" % ulp_error(got, want)
+    return None
+
+
+def signature_names(text):
+    """main's parameter names from the printed module."""
+    m = re.search(r"def main\((.*)\)\s*->", text)
+    return re.findall(r"(\w+): R\.", m.group(1)) if m else []
+
+
+def classify_import(r):
+    """(status, detail) of a failed rxc import."""
+    if r.returncode == 1 and "node '" in r.stderr:
+        return "UNSUPPORTED", unsupported_reason(r.stderr)
+    if r.returncode == 1 and re.search(r"not supported|only tensor types", r.stderr):
+        return "UNSUPPORTED", first_error(r.stderr).split("error: ", 1)[-1]
+    return "FAIL", "rxc import exit %d: %s" % (r.returncode, first_error(r.stderr))
+
+
+def run_set(model_path, set_dir, tmp, via):
+    """Imports and runs one data set; (status, detail)."""
+    key = lambda p: int(re.findall(r"\d+", os.path.basename(p))[0])
+    inputs = sorted(glob.glob(os.path.join(set_dir, "input_*.pb")), key=key)
+    outputs = sorted(glob.glob(os.path.join(set_dir, "output_*.pb")), key=key)
+    model = onnx.load(model_path)
+    inits = {t.name for t in model.graph.initializer}
+    onnx_names = [i.name for i in model.graph.input if i.name not in inits]
+    arrays = [tensor_from_pb(p) for p in inputs]
+    if any(a is None for a in arrays) or len(arrays) != len(onnx_names):
+        return "UNSUPPORTED", "an input is not a tensor"
+    wants = [tensor_from_pb(p) for p in outputs]
+    if any(w is None for w in wants):
+        return "UNSUPPORTED", "an output is not a tensor"
+    frozen = static_inputs(model)
+    note = ""
+    if frozen:
+        frozen_path = os.path.join(tmp, "frozen.onnx")
+        freeze(model_path, onnx_names, arrays, frozen, frozen_path)
+        model_path = frozen_path
+        note = " (constant inputs frozen: %s)" % ", ".join(sorted(frozen))
+    r, text = import_text(model_path, tmp)
+    if text is None:
+        return classify_import(r)
+    names = signature_names(text)
+    live = [(n, a) for n, a in zip(onnx_names, arrays) if n not in frozen]
+    if len(live) != len(names):
+        return "FAIL", "%d inputs, main takes %d" % (len(live), len(names))
+    args = [RXC, "run", model_path, "--via", via]
+    for i, ((_, a), name) in enumerate(zip(live, names)):
+        path = os.path.join(tmp, "in%d.npy" % i)
+        np.save(path, a)
+        args += ["--input", "%s=%s" % (name, path)]
+    out = os.path.join(tmp, "out.npz" if len(wants) > 1 else "out.npy")
+    args += ["--output", out]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if r.returncode == 1 and "C code generation does not support" in r.stderr:
+        return "UNSUPPORTED", "codegen: " + first_error(r.stderr).split("error: ", 1)[-1]
+    if r.returncode != 0:
+        return "FAIL", "rxc run exit %d: %s%s" % (r.returncode, first_error(r.stderr), note)
+    if len(wants) == 1:
+        gots = [np.load(out)]
+    else:
+        z = np.load(out)
+        gots = [z[str(i)] for i in range(len(wants))]
+    for i, (g, w) in enumerate(zip(gots, wants)):
+        why = compare(g, w)
+        if why:
+            return "FAIL", "output %d: %s%s" % (i, why, note)
+    return "PASS", note.strip()
+
+
+def import_text(model_path, tmp):
+    """rxc import of model_path: (completed process, module text or None)."""
+    py = os.path.join(tmp, "model.py")
+    r = subprocess.run([RXC, "import", model_path, "-o", py], capture_output=True, text=True,
+                       timeout=600)
+    if r.returncode != 0:
+        return r, None
+    with open(py) as f:
+        return r, f.read()
+
+
+def first_error(stderr):
+    lines = [l for l in stderr.splitlines() if "error" in l] or stderr.splitlines() or [""]
+    return lines[0][:300]
+
+
+def unsupported_reason(stderr):
+    """The distinct "(Op): reason" of each unsupported node, joined."""
+    reasons = []
+    for l in stderr.splitlines():
+        m = re.search(r"node '.*?' (\(\w+\): .*)", l)
+        r = m.group(1) if m else None
+        if r and r not in reasons:
+            reasons.append(r)
+    return "; ".join(reasons)[:300]
+
+
+def run_test(test, via):
+    """(test, status, detail) for one test directory name (suite/name)."""
+    test_dir = os.path.join(DATA, test)
+    sets = sorted(glob.glob(os.path.join(test_dir, "test_data_set_*")))
+    if not sets:
+        return test, "UNSUPPORTED", "no data set"
+    detail = ""
+    with tempfile.TemporaryDirectory(prefix="rxc-onnx-") as tmp:
+        for s in sets:
+            status, detail = run_set(os.path.join(test_dir, "model.onnx"), s, tmp, via)
+            if status != "PASS":
+                return test, status, "%s: %s" % (os.path.basename(s), detail)
+    return test, "PASS", detail
+
+
+def all_tests():
+    tests = []
+    for suite in SUITES:
+        for d in sorted(glob.glob(os.path.join(DATA, suite, "*"))):
+            if os.path.exists(os.path.join(d, "model.onnx")):
+                tests.append("%s/%s" % (suite, os.path.basename(d)))
+    return tests
+
+
+def summary_table(results):
+    """The markdown summary: counts per suite and overall."""
+    rows = ["| suite | tests | pass | fail | unsupported |", "|---|---:|---:|---:|---:|"]
+    total = {"PASS": 0, "FAIL": 0, "UNSUPPORTED": 0}
+    for suite in SUITES:
+        c = {"PASS": 0, "FAIL": 0, "UNSUPPORTED": 0}
+        for t, s, _ in results:
+            if t.startswith(suite + "/"):
+                c[s] += 1
+        n = sum(c.values())
+        rows.append("| %s | %d | %d | %d | %d |" % (suite, n, c["PASS"], c["FAIL"], c["UNSUPPORTED"]))
+        for k in total:
+            total[k] += c[k]
+    n = sum(total.values())
+    rows.append("| **all** | %d | %d | %d | %d |" % (n, total["PASS"], total["FAIL"], total["UNSUPPORTED"]))
+    share = 100.0 * total["PASS"] / n if n else 0
+    return "\n".join(rows) + "\n\n%d of %d tests pass (%.1f%%).\n" % (total["PASS"], n, share)
+
+
+def reason_table(results):
+    """The unsupported tests grouped by the first operator they lack."""
+    counts = {}
+    for _, s, d in results:
+        if s == "UNSUPPORTED":
+            d = re.sub(r"^test_data_set_\d+: ", "", d)
+            m = re.match(r"\((\w+)\): (.*?)(;|$)", d)
+            key = "%s: %s" % (m.group(1), m.group(2)) if m else d
+            counts[key] = counts.get(key, 0) + 1
+    rows = ["| count | first reason |", "|---:|---|"]
+    for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rows.append("| %d | %s |" % (v, k.replace("|", "\\|")))
+    return "\n".join(rows) + "\n"
+
+
+def write_readme(results, via):
+    path = os.path.join(ROOT, "tests", "README.md")
+    with open(path) as f:
+        text = f.read()
+    begin, end = "<!-- onnx-summary-begin -->", "<!-- onnx-summary-end -->"
+    fails = [r for r in results if r[1] == "FAIL"]
+    body = "%s\n%s\n" % (begin, summary_table(results))
+    body += "Through `rxc run --via %s` (-O2, generated C compiled by libtcc).\n\n" % via
+    if fails:
+        body += "Failures:\n\n" + "".join("- `%s`: %s\n" % (t, d) for t, _, d in fails) + "\n"
+    body += "Unsupported, by first reason:\n\n" + reason_table(results) + end
+    if begin in text:
+        text = text[:text.index(begin)] + body + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip("\n") + "\n\n## ONNX conformance\n\n" + body + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main(argv):
+    via, jobs, tests, write, verbose = "tcc", 2, [], False, False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--all":
+            tests = all_tests()
+        elif a == "--fast":
+            tests = list(FAST)
+        elif a == "--via":
+            i += 1
+            via = argv[i]
+        elif a == "-j":
+            i += 1
+            jobs = int(argv[i])
+        elif a == "--write-readme":
+            write = True
+        elif a == "-v":
+            verbose = True
+        else:
+            tests.append(a)
+        i += 1
+    if not tests:
+        print(__doc__)
+        return 2
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        results = list(ex.map(lambda t: run_test(t, via), tests))
+    for t, s, d in results:
+        if s != "PASS" or verbose:
+            print("%-11s %s%s" % (s, t, ("  " + d) if d else ""))
+    print(summary_table(results))
+    if write:
+        write_readme(results, via)
+    return 1 if any(s == "FAIL" for _, s, _ in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
