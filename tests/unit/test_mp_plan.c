@@ -405,7 +405,7 @@ static bool
 core_packs(void)
 {
   MpBuffer b[2] = {{0, 0, 1, 16, 64, 0, 0}, {1, 1, 2, 16, 64, 0, 0}};
-  MpOptions o = {MP_ALGO_BEST, 10};
+  MpOptions o = {.algorithm = MP_ALGO_BEST, .budget_ms = 10};
   mp_solve(b, 2, &o);
   return b[0].offset == b[1].offset;
 }
@@ -684,7 +684,7 @@ arena_apart(const MpFunctionPlan *p, int64_t align)
 {
   int n;
   MpBuffer *b = separate_buffers(p, align, &n);
-  MpOptions o = {MP_ALGO_BEST, 100};
+  MpOptions o = {.algorithm = MP_ALGO_BEST, .budget_ms = 100};
   int64_t arena = n ? mp_solve(b, n, &o) : 0;
   free(b);
   return (arena + align - 1) / align * align;

@@ -1,0 +1,192 @@
+/*
+ * greedy.c - the one-pass heuristics: an order of the buffers, then each
+ * buffer in turn at a gap among the placed buffers live with it.
+ *
+ * Orders (largest key first; ties by id, then by position, so the result
+ * is deterministic):
+ *  - size: the greedy-by-size planner of TensorFlow Lite and Sekiyama et
+ *    al. ("Profile-guided memory optimization for deep neural networks",
+ *    2018); ties by the longer lifetime;
+ *  - start: program order (greedy by breadth), ties by size;
+ *  - length: the longest lifetime first, ties by size;
+ *  - area: size x lifetime first;
+ *  - glow: Glow's activation allocator (Rotem et al., 2018) picks, again
+ *    and again, the step where the most unplaced bytes are live and
+ *    places the largest unplaced buffer live there.
+ * Gaps: first-fit takes the lowest gap where the buffer fits (core.c);
+ * best-fit takes the smallest such gap (a bounded gap before the open
+ * space above every placed buffer), the lowest among equals.  Both look
+ * at the gap below the lowest placed buffer too.
+ */
+#include "core_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *
+xcalloc(size_t count, size_t size)
+{
+  void *p = calloc(count ? count : 1, size);
+  if (!p) {
+    fprintf(stderr, "rxc: out of memory\n");
+    abort(); /* out of memory, as ir_alloc */
+  }
+  return p;
+}
+
+/* qsort with the array as context is not in C11: keys beside the index. */
+typedef struct {
+  int64_t key1, key2; /* compared ascending: negate for largest first */
+  int id, index;
+} OrderKey;
+
+static int
+order_key_cmp(const void *pa, const void *pb)
+{
+  const OrderKey *a = pa, *b = pb;
+  if (a->key1 != b->key1)
+    return a->key1 < b->key1 ? -1 : 1;
+  if (a->key2 != b->key2)
+    return a->key2 < b->key2 ? -1 : 1;
+  if (a->id != b->id)
+    return a->id < b->id ? -1 : 1;
+  return a->index - b->index;
+}
+
+static int64_t
+length_of(const MpBuffer *b)
+{
+  return mp_live_end(b) - b->start;
+}
+
+static int64_t
+area_of(const MpBuffer *b)
+{
+  int64_t l = length_of(b);
+  return l > 0 && b->size > INT64_MAX / l ? INT64_MAX : l * b->size;
+}
+
+/* Fills order by the keys of order kind k (MpOrder). */
+static void
+sorted_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
+{
+  OrderKey *keys = xcalloc((size_t)n, sizeof *keys);
+  for (int i = 0; i < n; i++) {
+    const MpBuffer *b = &bufs[i];
+    int64_t k1 = 0, k2 = 0;
+    switch (k) {
+    case MP_ORDER_SIZE:
+      k1 = -b->size, k2 = -length_of(b);
+      break;
+    case MP_ORDER_START:
+      k1 = b->start, k2 = -b->size;
+      break;
+    case MP_ORDER_LENGTH:
+      k1 = -length_of(b), k2 = -b->size;
+      break;
+    case MP_ORDER_AREA:
+    case MP_ORDER_GLOW:
+      k1 = -area_of(b), k2 = -b->size;
+      break;
+    }
+    keys[i] = (OrderKey){k1, k2, b->id, i};
+  }
+  qsort(keys, (size_t)n, sizeof *keys, order_key_cmp);
+  for (int i = 0; i < n; i++)
+    order[i] = keys[i].index;
+  free(keys);
+}
+
+/* Glow's order: while buffers are left, the step (a start step) with the
+ * most unplaced bytes live, and there the largest unplaced buffer (ties
+ * by the size order).  O(n^2). */
+static void
+glow_order(const MpBuffer *bufs, int n, int *order)
+{
+  int *by_size = xcalloc((size_t)n, sizeof *by_size);
+  bool *done = xcalloc((size_t)n, sizeof *done);
+  sorted_order(bufs, n, MP_ORDER_SIZE, by_size);
+  for (int k = 0; k < n; k++) {
+    int64_t most = -1, at = 0;
+    for (int i = 0; i < n; i++) {
+      if (done[i])
+        continue;
+      uint64_t live = 0;
+      for (int j = 0; j < n; j++)
+        if (!done[j] && bufs[j].start <= bufs[i].start && bufs[i].start < mp_live_end(&bufs[j]))
+          live += (uint64_t)bufs[j].size;
+      int64_t l = live > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)live;
+      if (l > most || (l == most && bufs[i].start < at))
+        most = l, at = bufs[i].start;
+    }
+    for (int r = 0; r < n; r++) {
+      const MpBuffer *b = &bufs[by_size[r]];
+      if (!done[by_size[r]] && b->start <= at && at < mp_live_end(b)) {
+        order[k] = by_size[r];
+        done[by_size[r]] = true;
+        break;
+      }
+    }
+  }
+  free(by_size);
+  free(done);
+}
+
+void
+mp_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
+{
+  if (k == MP_ORDER_GLOW)
+    glow_order(bufs, n, order);
+  else
+    sorted_order(bufs, n, k, order);
+}
+
+void
+mp_order_by_size(const MpBuffer *bufs, int n, int *order)
+{
+  sorted_order(bufs, n, MP_ORDER_SIZE, order);
+}
+
+/* The smallest gap of spans (sorted by lo) that holds size bytes at an
+ * aligned offset, the lowest among equals; the open space above every
+ * span when no bounded gap does. */
+static int64_t
+smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
+{
+  int64_t best = -1, best_room = INT64_MAX, lo = 0;
+  for (int i = 0; i <= k; i++) {
+    int64_t hi = i < k ? spans[i].lo : INT64_MAX;
+    int64_t off = mp_align_up(lo, align);
+    if (hi > off && hi - off >= size) {
+      int64_t room = hi == INT64_MAX ? INT64_MAX : hi - lo;
+      if (best < 0 || room < best_room)
+        best = off, best_room = room;
+    }
+    if (i < k && spans[i].hi > lo)
+      lo = spans[i].hi;
+  }
+  return best;
+}
+
+/* Places bufs[order[0]], bufs[order[1]], ... each in the smallest gap
+ * among the placed buffers live with it; returns the arena. */
+int64_t
+mp_best_fit(MpBuffer *bufs, int n, const int *order, int64_t *work)
+{
+  MpSpan *spans = xcalloc((size_t)n, sizeof *spans);
+  bool *placed = xcalloc((size_t)n, sizeof *placed);
+  int64_t top = 0;
+  for (int k = 0; k < n; k++) {
+    MpBuffer *b = &bufs[order[k]];
+    int m = mp_spans_live_with(bufs, n, placed, b, spans);
+    b->offset = smallest_gap(spans, m, b->size, b->align);
+    placed[order[k]] = true;
+    int64_t end = mp_add_sat(b->offset, b->size);
+    top = end > top ? end : top;
+    if (work)
+      *work += 4 * (int64_t)n + 8 * (int64_t)m; /* the scan, and the sort of m spans */
+  }
+  free(spans);
+  free(placed);
+  return mp_align_up(top, mp_max_align(bufs, n));
+}
