@@ -631,6 +631,35 @@ test_inplace_reads_other_element(void **state)
   expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.shift(lv0, a1)", 128);
 }
 
+/* A reshape (a pure copy whose element numbers match, proved by ir/arith)
+ * is a view: its output takes the bytes of its dying input, which lowers
+ * the bound from 32 to 16 bytes as for relu. */
+static void
+test_inplace_reshape_view(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.reshape22(lv0, a1)", &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  assert_int_equal(f->lower_bound, 16);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
+/* A copy that moves elements (B[i, j] = A[j * 2 + i]) is no view. */
+static void
+test_inplace_moving_copy(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.swap22(lv0, a1)", 128);
+}
+
 /* A matmul reads A[i, k] for every k: not in place, even when its
  * attributes claim elementwise (op_pattern 0). */
 static void
@@ -769,7 +798,9 @@ main(void)
       cmocka_unit_test(test_inplace_other_size), cmocka_unit_test(test_inplace_fused),
       cmocka_unit_test(test_inplace_broadcast),
       cmocka_unit_test(test_inplace_reads_other_element),
-      cmocka_unit_test(test_inplace_matmul),   cmocka_unit_test(test_inplace_interpreter),
+      cmocka_unit_test(test_inplace_matmul),
+      cmocka_unit_test(test_inplace_reshape_view),
+      cmocka_unit_test(test_inplace_moving_copy),   cmocka_unit_test(test_inplace_interpreter),
       cmocka_unit_test(test_samples),          cmocka_unit_test(test_samples_unfused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
