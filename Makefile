@@ -187,3 +187,10 @@ check-samples: all samples $(BUILD)/tests/test_samples
 	RXC_SAMPLES_ALL=1 ./$(BUILD)/tests/test_samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py
+
+# ---- the memory planner's benchmark (memplan/README.md): every algorithm on
+# MiniMalloc's challenging problems and the samples' problems; writes
+# bench/planner.md.  Minutes, not part of check.
+.PHONY: bench-planner
+bench-planner: all samples
+	/usr/bin/python3 bench/planner.py

@@ -1,15 +1,16 @@
 /*
- * core.c - the planner's core on intervals: bounds, greedy first-fit
- * placement, and mp_solve, which picks an algorithm.
+ * core.c - the planner's core on intervals: bounds, placement in an order
+ * (first-fit or best-fit), and mp_solve, which runs the algorithms.
  *
- * Key idea: every placement algorithm here but the pooled one is
- * "first-fit in some order" (Sekiyama et al., "Profile-guided memory
- * optimization for deep neural networks", 2018; the greedy-by-size
- * planner of TensorFlow Lite): each buffer goes to the lowest aligned
- * offset that misses every already placed buffer whose live interval
- * meets its own.  Greedy by size and greedy by breadth differ only in
- * the order; the exact search (exact.c) and the local search start from
- * the greedy result.
+ * Key idea: every greedy algorithm is "place in some order" (Sekiyama et
+ * al., "Profile-guided memory optimization for deep neural networks",
+ * 2018; the greedy-by-size planner of TensorFlow Lite): each buffer goes
+ * to the lowest (first-fit) or smallest (best-fit) aligned gap that
+ * misses every already placed buffer whose live interval meets its own;
+ * the orders are in greedy.c.  mp_solve keeps the smallest plan of the
+ * greedy ones, then, while above its target (the rounded lower bound, or
+ * a capacity), runs the order-swap local search (local.c) and the exact
+ * search (search.c).
  *
  * Conventions shared by every algorithm:
  *  - intervals are half-open [start, end); a buffer with start == end is
@@ -17,13 +18,13 @@
  *    gets an offset that no buffer live at that step overlaps;
  *  - the arena is the highest end of a placed buffer rounded up to the
  *    largest alignment;
- *  - sums saturate at INT64_MAX (see mp_int.h): a plan that would not fit
+ *  - sums saturate at INT64_MAX (see core_int.h): a plan that would not fit
  *    in int64 comes back as INT64_MAX, above any limit, never wrapped;
  *  - invalid input (size <= 0, an alignment that is not a power of two
  *    >= 1, end < start) makes mp_solve return -1 without placing;
  *  - ties are broken by id, then by position in the array, so the same
  *    input always gives the same offsets (the search budgets count work,
- *    not wall time; see mp_int.h).
+ *    not wall time; see core_int.h).
  */
 #include "core_int.h"
 
@@ -147,8 +148,10 @@ lowest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
   return off;
 }
 
-static void *
-xcalloc(size_t count, size_t size)
+/* calloc that never returns NULL (at least one element): out of memory
+ * aborts, as ir_alloc does. */
+void *
+mp_xcalloc(size_t count, size_t size)
 {
   void *p = calloc(count ? count : 1, size);
   if (!p) {
@@ -172,19 +175,42 @@ mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuff
   return m;
 }
 
-/* Places bufs[order[0]], bufs[order[1]], ... each at its lowest gap among
- * the placed buffers live with it; returns the arena.  Adds to *work (when
- * non-NULL) the number of placed buffers examined. */
-int64_t
-mp_first_fit(MpBuffer *bufs, int n, const int *order, int64_t *work)
+/* The smallest gap of spans (sorted by lo) that holds size bytes at an
+ * aligned offset, the lowest among equals; the open space above every
+ * span when no bounded gap does. */
+static int64_t
+smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
 {
-  MpSpan *spans = xcalloc((size_t)n, sizeof *spans);
-  bool *placed = xcalloc((size_t)n, sizeof *placed);
+  int64_t best = -1, best_room = INT64_MAX, lo = 0;
+  for (int i = 0; i <= k; i++) {
+    int64_t hi = i < k ? spans[i].lo : INT64_MAX;
+    int64_t off = mp_align_up(lo, align);
+    if (hi > off && hi - off >= size) {
+      int64_t room = hi == INT64_MAX ? INT64_MAX : hi - lo;
+      if (best < 0 || room < best_room)
+        best = off, best_room = room;
+    }
+    if (i < k && spans[i].hi > lo)
+      lo = spans[i].hi;
+  }
+  return best;
+}
+
+/* Places bufs[order[0]], bufs[order[1]], ... each in a gap among the
+ * placed buffers live with it: the lowest (first-fit) or the smallest
+ * (best-fit); returns the arena.  Adds the work done to *work (when
+ * non-NULL). */
+int64_t
+mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_t *work)
+{
+  MpSpan *spans = mp_xcalloc((size_t)n, sizeof *spans);
+  bool *placed = mp_xcalloc((size_t)n, sizeof *placed);
   int64_t top = 0;
   for (int k = 0; k < n; k++) {
     MpBuffer *b = &bufs[order[k]];
     int m = mp_spans_live_with(bufs, n, placed, b, spans);
-    b->offset = lowest_gap(spans, m, b->size, b->align);
+    b->offset = best_fit ? smallest_gap(spans, m, b->size, b->align)
+                         : lowest_gap(spans, m, b->size, b->align);
     placed[order[k]] = true;
     int64_t end = mp_add_sat(b->offset, b->size);
     if (end > top)
@@ -254,10 +280,9 @@ enum { NGREEDIES = sizeof greedies / sizeof greedies[0] };
 static int64_t
 run_greedy(MpBuffer *bufs, int n, const Greedy *g, int64_t *work)
 {
-  int *order = xcalloc((size_t)n, sizeof *order);
+  int *order = mp_xcalloc((size_t)n, sizeof *order);
   mp_order(bufs, n, g->order, order);
-  int64_t arena = g->best_fit ? mp_best_fit(bufs, n, order, work)
-                              : mp_first_fit(bufs, n, order, work);
+  int64_t arena = mp_place_in_order(bufs, n, order, g->best_fit, work);
   free(order);
   return arena;
 }
@@ -334,7 +359,7 @@ solve_packed(MpBuffer *bufs, int n, MpAlgorithm a, const MpOptions *o, MpStats *
 {
   int64_t budget = o && o->budget_ms > 0 ? o->budget_ms : MP_DEFAULT_BUDGET_MS;
   Solve s = {.bufs = bufs, .n = n, .best = INT64_MAX, .align = mp_max_align(bufs, n)};
-  s.best_off = xcalloc((size_t)n, sizeof *s.best_off);
+  s.best_off = mp_xcalloc((size_t)n, sizeof *s.best_off);
   s.limit = budget > INT64_MAX / MP_WORK_PER_MS ? INT64_MAX : budget * MP_WORK_PER_MS;
   int64_t lower = mp_align_up(mp_lower_bound(bufs, n), s.align);
   s.target = lower;

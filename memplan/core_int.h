@@ -53,12 +53,13 @@ bool mp_live_together(const MpBuffer *a, const MpBuffer *b);
 int64_t mp_max_align(const MpBuffer *bufs, int n);
 int mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuffer *b,
                        MpSpan *spans);
-int64_t mp_first_fit(MpBuffer *bufs, int n, const int *order, int64_t *work);
+int64_t mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit,
+                          int64_t *work);
+void *mp_xcalloc(size_t count, size_t size);
 
 /* greedy.c */
 void mp_order(const MpBuffer *bufs, int n, MpOrder k, int *order);
 void mp_order_by_size(const MpBuffer *bufs, int n, int *order);
-int64_t mp_best_fit(MpBuffer *bufs, int n, const int *order, int64_t *work);
 
 /* local.c */
 int64_t mp_local_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t target,

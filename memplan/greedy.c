@@ -1,6 +1,6 @@
 /*
- * greedy.c - the one-pass heuristics: an order of the buffers, then each
- * buffer in turn at a gap among the placed buffers live with it.
+ * greedy.c - the orders of the one-pass heuristics: each buffer in turn
+ * then goes to a gap among the placed buffers live with it (core.c).
  *
  * Orders (largest key first; ties by id, then by position, so the result
  * is deterministic):
@@ -13,26 +13,15 @@
  *  - glow: Glow's activation allocator (Rotem et al., 2018) picks, again
  *    and again, the step where the most unplaced bytes are live and
  *    places the largest unplaced buffer live there.
- * Gaps: first-fit takes the lowest gap where the buffer fits (core.c);
- * best-fit takes the smallest such gap (a bounded gap before the open
- * space above every placed buffer), the lowest among equals.  Both look
- * at the gap below the lowest placed buffer too.
+ * The gaps (core.c, mp_place_in_order): first-fit takes the lowest gap
+ * where the buffer fits; best-fit the smallest such gap (a bounded gap
+ * before the open space above every placed buffer), the lowest among
+ * equals.  Both look at the gap below the lowest placed buffer too.
  */
 #include "core_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static void *
-xcalloc(size_t count, size_t size)
-{
-  void *p = calloc(count ? count : 1, size);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort(); /* out of memory, as ir_alloc */
-  }
-  return p;
-}
 
 /* qsort with the array as context is not in C11: keys beside the index. */
 typedef struct {
@@ -70,7 +59,7 @@ area_of(const MpBuffer *b)
 static void
 sorted_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
 {
-  OrderKey *keys = xcalloc((size_t)n, sizeof *keys);
+  OrderKey *keys = mp_xcalloc((size_t)n, sizeof *keys);
   for (int i = 0; i < n; i++) {
     const MpBuffer *b = &bufs[i];
     int64_t k1 = 0, k2 = 0;
@@ -103,8 +92,8 @@ sorted_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
 static void
 glow_order(const MpBuffer *bufs, int n, int *order)
 {
-  int *by_size = xcalloc((size_t)n, sizeof *by_size);
-  bool *done = xcalloc((size_t)n, sizeof *done);
+  int *by_size = mp_xcalloc((size_t)n, sizeof *by_size);
+  bool *done = mp_xcalloc((size_t)n, sizeof *done);
   sorted_order(bufs, n, MP_ORDER_SIZE, by_size);
   for (int k = 0; k < n; k++) {
     int64_t most = -1, at = 0;
@@ -145,48 +134,4 @@ void
 mp_order_by_size(const MpBuffer *bufs, int n, int *order)
 {
   sorted_order(bufs, n, MP_ORDER_SIZE, order);
-}
-
-/* The smallest gap of spans (sorted by lo) that holds size bytes at an
- * aligned offset, the lowest among equals; the open space above every
- * span when no bounded gap does. */
-static int64_t
-smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
-{
-  int64_t best = -1, best_room = INT64_MAX, lo = 0;
-  for (int i = 0; i <= k; i++) {
-    int64_t hi = i < k ? spans[i].lo : INT64_MAX;
-    int64_t off = mp_align_up(lo, align);
-    if (hi > off && hi - off >= size) {
-      int64_t room = hi == INT64_MAX ? INT64_MAX : hi - lo;
-      if (best < 0 || room < best_room)
-        best = off, best_room = room;
-    }
-    if (i < k && spans[i].hi > lo)
-      lo = spans[i].hi;
-  }
-  return best;
-}
-
-/* Places bufs[order[0]], bufs[order[1]], ... each in the smallest gap
- * among the placed buffers live with it; returns the arena. */
-int64_t
-mp_best_fit(MpBuffer *bufs, int n, const int *order, int64_t *work)
-{
-  MpSpan *spans = xcalloc((size_t)n, sizeof *spans);
-  bool *placed = xcalloc((size_t)n, sizeof *placed);
-  int64_t top = 0;
-  for (int k = 0; k < n; k++) {
-    MpBuffer *b = &bufs[order[k]];
-    int m = mp_spans_live_with(bufs, n, placed, b, spans);
-    b->offset = smallest_gap(spans, m, b->size, b->align);
-    placed[order[k]] = true;
-    int64_t end = mp_add_sat(b->offset, b->size);
-    top = end > top ? end : top;
-    if (work)
-      *work += 4 * (int64_t)n + 8 * (int64_t)m; /* the scan, and the sort of m spans */
-  }
-  free(spans);
-  free(placed);
-  return mp_align_up(top, mp_max_align(bufs, n));
 }

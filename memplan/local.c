@@ -12,17 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *
-xcalloc(size_t count, size_t size)
-{
-  void *p = calloc(count ? count : 1, size);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort(); /* out of memory, as ir_alloc */
-  }
-  return p;
-}
-
 static uint64_t
 xorshift64(uint64_t *state)
 {
@@ -44,20 +33,20 @@ mp_local_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t target, int64_
 {
   if (n < 2 || incumbent <= target)
     return incumbent;
-  int *order = xcalloc((size_t)n, sizeof *order);
-  int64_t *best_off = xcalloc((size_t)n, sizeof *best_off);
+  int *order = mp_xcalloc((size_t)n, sizeof *order);
+  int64_t *best_off = mp_xcalloc((size_t)n, sizeof *best_off);
   for (int i = 0; i < n; i++)
     best_off[i] = bufs[i].offset;
   mp_order_by_size(bufs, n, order);
   int64_t best = incumbent;
-  int64_t current = mp_first_fit(bufs, n, order, work);
+  int64_t current = mp_place_in_order(bufs, n, order, false, work);
   uint64_t rng = 0x9E3779B97F4A7C15u ^ (uint64_t)n;
   while (*work < work_limit && best > target) {
     int i = (int)(xorshift64(&rng) % (uint64_t)n), j = (int)(xorshift64(&rng) % (uint64_t)n);
     int t = order[i];
     order[i] = order[j];
     order[j] = t;
-    int64_t arena = mp_first_fit(bufs, n, order, work);
+    int64_t arena = mp_place_in_order(bufs, n, order, false, work);
     if (arena <= current) {
       current = arena;
       if (arena < best) {

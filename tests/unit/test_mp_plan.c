@@ -603,23 +603,32 @@ test_inplace_fused(void **state)
   expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.fused(lv0, a1)", 128);
 }
 
+/* Plans a variant of INPLACE; expects s1 in place at s0's offset, and the
+ * lower bound of the chain in place (16 bytes). */
+static void
+expect_inplace(const char *from, const char *to)
+{
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, from, to, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  assert_int_equal(f->lower_bound, 16);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
 /* A second input read at a broadcast index (a bias) does not stop lv0
  * from giving its storage: it views none of s0's bytes. */
 static void
 test_inplace_broadcast(void **state)
 {
   (void)state;
-  IrCtx *ctx = ir_ctx_new();
-  CfgOptions cfg;
-  cfg_defaults(&cfg);
-  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)", &cfg, NULL);
-  assert_non_null(p);
-  const MpFunctionPlan *f = &p->funcs[0];
-  assert_int_equal(f->ninplace, 1);
-  assert_true(find(f, "s1", false)->inplace);
-  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
-  validate(f, p->align);
-  ir_ctx_free(ctx);
+  expect_inplace("cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)");
 }
 
 /* shift reads A[0] for every element: B[0] over A[0] would change what
@@ -638,18 +647,7 @@ static void
 test_inplace_reshape_view(void **state)
 {
   (void)state;
-  IrCtx *ctx = ir_ctx_new();
-  CfgOptions cfg;
-  cfg_defaults(&cfg);
-  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.reshape22(lv0, a1)", &cfg, NULL);
-  assert_non_null(p);
-  const MpFunctionPlan *f = &p->funcs[0];
-  assert_int_equal(f->ninplace, 1);
-  assert_true(find(f, "s1", false)->inplace);
-  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
-  assert_int_equal(f->lower_bound, 16);
-  validate(f, p->align);
-  ir_ctx_free(ctx);
+  expect_inplace("cls.relu(lv0, a1)", "cls.reshape22(lv0, a1)");
 }
 
 /* A copy that moves elements (B[i, j] = A[j * 2 + i]) is no view. */
