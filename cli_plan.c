@@ -54,8 +54,9 @@ static const char plan_help[] =
     "  --capacity B    with --lifetimes: stop at the first plan within B bytes\n"
     "                  (else at the lower bound)\n"
     "The [memplan] section of the configuration sets the algorithm, the\n"
-    "arena limit and the upper bounds of symbolic dims; [target] alignment\n"
-    "the alignment.\n";
+    "searches' budget (budget_ms, counted in work: the same input always gives\n"
+    "the same plan), the arena limit and the upper bounds of symbolic dims;\n"
+    "[target] alignment the alignment.\n";
 
 #define MAX_PIPELINE 64
 

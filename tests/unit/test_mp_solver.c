@@ -83,20 +83,20 @@ test_random_never_above_greedy(void **state)
   for (int iter = 0; iter < 1000; iter++) {
     int n = 1 + (int)(xorshift(&rng) % 40);
     random_problem(&rng, b, n, 30, 4096, 7);
-    int64_t best = solve_valid(b, n, MP_ALGO_BEST, 2, x);
+    int64_t best = solve_valid(b, n, MP_ALGO_BEST, 1, x);
     assert_true(best >= mp_lower_bound(b, n));
     int64_t least_greedy = INT64_MAX;
     for (int g = 0; g < NGREEDY; g++) {
-      int64_t a = solve_valid(b, n, greedy_algorithms[g], 2, y);
+      int64_t a = solve_valid(b, n, greedy_algorithms[g], 1, y);
       assert_true(best <= a);
       least_greedy = a < least_greedy ? a : least_greedy;
     }
     improved += best < least_greedy;
-    assert_int_equal(solve_valid(b, n, MP_ALGO_BEST, 2, y), best);
+    assert_int_equal(solve_valid(b, n, MP_ALGO_BEST, 1, y), best);
     for (int i = 0; i < n; i++)
       assert_int_equal(x[i].offset, y[i].offset);
-    solve_valid(b, n, MP_ALGO_LOCAL, 2, y);
-    solve_valid(b, n, MP_ALGO_EXACT, 2, y);
+    solve_valid(b, n, MP_ALGO_LOCAL, 1, y);
+    solve_valid(b, n, MP_ALGO_EXACT, 1, y);
   }
   printf("random: the searches beat every greedy heuristic on %d of 1000 problems\n", improved);
   assert_true(improved > 0);
