@@ -63,9 +63,9 @@ OPT_SRCS += opt/expand.c opt/lift_workspaces.c
 OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt/kill_after_last_use.c
 
 # memory planner
-MP_SRCS := memplan/core.c memplan/exact.c memplan/pooled.c memplan/validate.c \
+MP_SRCS := memplan/core.c memplan/greedy.c memplan/local.c memplan/search.c memplan/pooled.c memplan/validate.c \
            memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/inplace.c \
-           memplan/report.c
+           memplan/report.c memplan/csv.c
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
@@ -269,3 +269,10 @@ check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --fast
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx
 check: check-onnx-fast
+
+# ---- the memory planner's benchmark (memplan/README.md): every algorithm on
+# MiniMalloc's challenging problems and the samples' problems; writes
+# bench/planner.md.  Minutes, not part of check.
+.PHONY: bench-planner
+bench-planner: all samples
+	/usr/bin/python3 bench/planner.py

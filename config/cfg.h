@@ -31,6 +31,11 @@ typedef enum {
   CFG_PLAN_GREEDY_BREADTH, /* "greedy_breadth": place tensors in program order */
   CFG_PLAN_EXACT,          /* "exact": branch and bound (small problems; else greedy_size) */
   CFG_PLAN_POOLED,         /* "pooled": TVM's StaticPlanBlockMemory rule, for comparison */
+  CFG_PLAN_GREEDY_LENGTH,  /* "greedy_length": the longest lifetimes first */
+  CFG_PLAN_GREEDY_AREA,    /* "greedy_area": the largest size x lifetime first */
+  CFG_PLAN_GREEDY_GLOW,    /* "greedy_glow": Glow's order (busiest step, its largest) */
+  CFG_PLAN_BEST_FIT,       /* "best_fit": the largest first, each in the smallest gap */
+  CFG_PLAN_LOCAL,          /* "local": the best greedy, then the order-swap local search */
 } CfgPlanAlgorithm;
 
 typedef enum {
@@ -79,6 +84,9 @@ typedef struct {
                                               tir_var_upper_bound; 0 = none (an error) */
     CfgBound upper_bounds[CFG_MAX_BOUNDS]; /* none: per-dim bounds, by var name */
     int nupper_bounds;                     /* 0 */
+    int64_t budget_ms;                     /* 1000: budget of the planner's searches
+                                              (local and exact), counted in work at a
+                                              fixed rate, never on the clock */
   } memplan;
   struct {
     char prefix[CFG_NAME_MAX]; /* "": prefix of generated names; "" = the module name */

@@ -55,7 +55,10 @@ _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
 static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", NULL};
 
 static const char *const kind_words[] = {"host", "cortex-m", "riscv", NULL};
-static const char *const plan_words[] = {"best", "greedy_size", "greedy_breadth", "exact", "pooled", NULL};
+static const char *const plan_words[] = {"best",          "greedy_size", "greedy_breadth",
+                                         "exact",         "pooled",      "greedy_length",
+                                         "greedy_area",   "greedy_glow", "best_fit",
+                                         "local",         NULL};
 static const char *const weights_words[] = {"inline", "separate", NULL};
 static const char *const libm_words[] = {"builtin", "system", NULL};
 static const char *const jit_words[] = {"tcc", "cc", NULL};
@@ -77,6 +80,7 @@ static const CfgKey keys[] = {
     {"memplan", "arena_limit", KEY_BYTES, FIELD(memplan.arena_limit), 0, NULL, 0, INT64_MAX},
     {"memplan", "default_upper_bound", KEY_INT64, FIELD(memplan.default_upper_bound), 0, NULL, 0,
      INT64_MAX},
+    {"memplan", "budget_ms", KEY_INT64, FIELD(memplan.budget_ms), 0, NULL, 1, 3600000},
     {"codegen", "prefix", KEY_IDENT, FIELD(codegen.prefix), 0, NULL, 0, 0},
     {"codegen", "weights", KEY_ENUM, FIELD(codegen.weights), 0, weights_words, 0, 0},
     {"codegen", "libm", KEY_ENUM, FIELD(codegen.libm), 0, libm_words, 0, 0},
@@ -100,6 +104,7 @@ cfg_defaults(CfgOptions *o)
   strcpy(o->target.cc, "cc");
   o->opt.level = 2;
   o->memplan.algorithm = CFG_PLAN_BEST;
+  o->memplan.budget_ms = 1000;
   o->codegen.weights = CFG_WEIGHTS_INLINE;
   o->codegen.libm = CFG_LIBM_BUILTIN;
   o->codegen.checks = true;

@@ -1,15 +1,16 @@
 /*
- * core.c - the planner's core on intervals: bounds, greedy first-fit
- * placement, and mp_solve, which picks an algorithm.
+ * core.c - the planner's core on intervals: bounds, placement in an order
+ * (first-fit or best-fit), and mp_solve, which runs the algorithms.
  *
- * Key idea: every placement algorithm here but the pooled one is
- * "first-fit in some order" (Sekiyama et al., "Profile-guided memory
- * optimization for deep neural networks", 2018; the greedy-by-size
- * planner of TensorFlow Lite): each buffer goes to the lowest aligned
- * offset that misses every already placed buffer whose live interval
- * meets its own.  Greedy by size and greedy by breadth differ only in
- * the order; the exact search (exact.c) and the local search start from
- * the greedy result.
+ * Key idea: every greedy algorithm is "place in some order" (Sekiyama et
+ * al., "Profile-guided memory optimization for deep neural networks",
+ * 2018; the greedy-by-size planner of TensorFlow Lite): each buffer goes
+ * to the lowest (first-fit) or smallest (best-fit) aligned gap that
+ * misses every already placed buffer whose live interval meets its own;
+ * the orders are in greedy.c.  mp_solve keeps the smallest plan of the
+ * greedy ones, then, while above its target (the rounded lower bound, or
+ * a capacity), runs the order-swap local search (local.c) and the exact
+ * search (search.c).
  *
  * Conventions shared by every algorithm:
  *  - intervals are half-open [start, end); a buffer with start == end is
@@ -17,13 +18,13 @@
  *    gets an offset that no buffer live at that step overlaps;
  *  - the arena is the highest end of a placed buffer rounded up to the
  *    largest alignment;
- *  - sums saturate at INT64_MAX (see mp_int.h): a plan that would not fit
+ *  - sums saturate at INT64_MAX (see core_int.h): a plan that would not fit
  *    in int64 comes back as INT64_MAX, above any limit, never wrapped;
  *  - invalid input (size <= 0, an alignment that is not a power of two
  *    >= 1, end < start) makes mp_solve return -1 without placing;
  *  - ties are broken by id, then by position in the array, so the same
  *    input always gives the same offsets (the search budgets count work,
- *    not wall time; see mp_int.h).
+ *    not wall time; see core_int.h).
  */
 #include "core_int.h"
 
@@ -122,14 +123,10 @@ mp_lower_bound(const MpBuffer *bufs, int n)
   return best > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)best;
 }
 
-typedef struct {
-  int64_t lo, hi; /* bytes [lo, hi) of a placed buffer */
-} Span;
-
 static int
 span_cmp(const void *pa, const void *pb)
 {
-  const Span *a = pa, *b = pb;
+  const MpSpan *a = pa, *b = pb;
   if (a->lo != b->lo)
     return a->lo < b->lo ? -1 : 1;
   return (a->hi > b->hi) - (a->hi < b->hi);
@@ -138,7 +135,7 @@ span_cmp(const void *pa, const void *pb)
 /* The lowest multiple of align where size bytes miss every span (sorted
  * by lo): the gap below the lowest span first, then each gap upwards. */
 static int64_t
-lowest_gap(const Span *spans, int k, int64_t size, int64_t align)
+lowest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
 {
   int64_t off = 0;
   for (int i = 0; i < k; i++) {
@@ -151,8 +148,10 @@ lowest_gap(const Span *spans, int k, int64_t size, int64_t align)
   return off;
 }
 
-static void *
-xcalloc(size_t count, size_t size)
+/* calloc that never returns NULL (at least one element): out of memory
+ * aborts, as ir_alloc does. */
+void *
+mp_xcalloc(size_t count, size_t size)
 {
   void *p = calloc(count ? count : 1, size);
   if (!p) {
@@ -162,96 +161,66 @@ xcalloc(size_t count, size_t size)
   return p;
 }
 
-/* Places bufs[order[0]], bufs[order[1]], ... each at its lowest gap among
- * the placed buffers live with it; returns the arena.  Adds to *work (when
- * non-NULL) the number of placed buffers examined. */
-int64_t
-mp_first_fit(MpBuffer *bufs, int n, const int *order, int64_t *work)
+/* The bytes of the placed buffers live with b into spans, sorted by
+ * their low end; returns how many. */
+int
+mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuffer *b,
+                   MpSpan *spans)
 {
-  Span *spans = xcalloc((size_t)n, sizeof *spans);
-  bool *placed = xcalloc((size_t)n, sizeof *placed);
+  int m = 0;
+  for (int j = 0; j < n; j++)
+    if (placed[j] && mp_live_together(b, &bufs[j]))
+      spans[m++] = (MpSpan){bufs[j].offset, mp_add_sat(bufs[j].offset, bufs[j].size)};
+  qsort(spans, (size_t)m, sizeof *spans, span_cmp);
+  return m;
+}
+
+/* The smallest gap of spans (sorted by lo) that holds size bytes at an
+ * aligned offset, the lowest among equals; the open space above every
+ * span when no bounded gap does. */
+static int64_t
+smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
+{
+  int64_t best = -1, best_room = INT64_MAX, lo = 0;
+  for (int i = 0; i <= k; i++) {
+    int64_t hi = i < k ? spans[i].lo : INT64_MAX;
+    int64_t off = mp_align_up(lo, align);
+    if (hi > off && hi - off >= size) {
+      int64_t room = hi == INT64_MAX ? INT64_MAX : hi - lo;
+      if (best < 0 || room < best_room)
+        best = off, best_room = room;
+    }
+    if (i < k && spans[i].hi > lo)
+      lo = spans[i].hi;
+  }
+  return best;
+}
+
+/* Places bufs[order[0]], bufs[order[1]], ... each in a gap among the
+ * placed buffers live with it: the lowest (first-fit) or the smallest
+ * (best-fit); returns the arena.  Adds the work done to *work (when
+ * non-NULL). */
+int64_t
+mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_t *work)
+{
+  MpSpan *spans = mp_xcalloc((size_t)n, sizeof *spans);
+  bool *placed = mp_xcalloc((size_t)n, sizeof *placed);
   int64_t top = 0;
   for (int k = 0; k < n; k++) {
     MpBuffer *b = &bufs[order[k]];
-    int m = 0;
-    for (int j = 0; j < n; j++)
-      if (placed[j] && mp_live_together(b, &bufs[j]))
-        spans[m++] = (Span){bufs[j].offset, mp_add_sat(bufs[j].offset, bufs[j].size)};
-    qsort(spans, (size_t)m, sizeof *spans, span_cmp);
-    b->offset = lowest_gap(spans, m, b->size, b->align);
+    int m = mp_spans_live_with(bufs, n, placed, b, spans);
+    b->offset = best_fit ? smallest_gap(spans, m, b->size, b->align)
+                         : lowest_gap(spans, m, b->size, b->align);
     placed[order[k]] = true;
     int64_t end = mp_add_sat(b->offset, b->size);
     if (end > top)
       top = end;
     if (work)
-      *work += n;
+      *work += 4 * (int64_t)n + 8 * (int64_t)m; /* the scan, and the sort of m spans */
   }
   free(spans);
   free(placed);
   return mp_align_up(top, mp_max_align(bufs, n));
-}
-
-/* Orders of the greedy algorithms: qsort with the array as context is not
- * in C11, so the keys are copied beside the index. */
-typedef struct {
-  int64_t key1, key2; /* compared descending (size, then lifetime) or key1 ascending */
-  int id, index;
-} OrderKey;
-
-static int
-order_key_cmp(const void *pa, const void *pb)
-{
-  const OrderKey *a = pa, *b = pb;
-  if (a->key1 != b->key1)
-    return a->key1 < b->key1 ? -1 : 1;
-  if (a->key2 != b->key2)
-    return a->key2 < b->key2 ? -1 : 1;
-  if (a->id != b->id)
-    return a->id < b->id ? -1 : 1;
-  return a->index - b->index;
-}
-
-static void
-sort_order(OrderKey *keys, int n, int *order)
-{
-  qsort(keys, (size_t)n, sizeof *keys, order_key_cmp);
-  for (int i = 0; i < n; i++)
-    order[i] = keys[i].index;
-}
-
-/* Largest first; ties: the longer lifetime, then id, then position. */
-void
-mp_order_by_size(const MpBuffer *bufs, int n, int *order)
-{
-  OrderKey *keys = xcalloc((size_t)n, sizeof *keys);
-  for (int i = 0; i < n; i++)
-    keys[i] = (OrderKey){-bufs[i].size, -(mp_live_end(&bufs[i]) - bufs[i].start), bufs[i].id, i};
-  sort_order(keys, n, order);
-  free(keys);
-}
-
-/* Earliest start first; ties: the larger buffer, then id, then position. */
-static void
-order_by_start(const MpBuffer *bufs, int n, int *order)
-{
-  OrderKey *keys = xcalloc((size_t)n, sizeof *keys);
-  for (int i = 0; i < n; i++)
-    keys[i] = (OrderKey){bufs[i].start, -bufs[i].size, bufs[i].id, i};
-  sort_order(keys, n, order);
-  free(keys);
-}
-
-static int64_t
-greedy(MpBuffer *bufs, int n, bool by_size)
-{
-  int *order = xcalloc((size_t)n, sizeof *order);
-  if (by_size)
-    mp_order_by_size(bufs, n, order);
-  else
-    order_by_start(bufs, n, order);
-  int64_t arena = mp_first_fit(bufs, n, order, NULL);
-  free(order);
-  return arena;
 }
 
 static bool
@@ -291,69 +260,171 @@ one_after_another(MpBuffer *bufs, int n)
   return mp_align_up(end, mp_max_align(bufs, n));
 }
 
-/* The smallest plan of greedy by size, greedy by breadth, then (when the
- * best is above the lower bound) the exact search for small problems or
- * the order-swap local search for larger ones.  Ties keep the earlier. */
+/* The greedy heuristics of mp_solve: an order and a gap rule each. */
+typedef struct {
+  MpAlgorithm algorithm;
+  MpOrder order;
+  bool best_fit;
+} Greedy;
+
+static const Greedy greedies[] = {
+    {MP_ALGO_GREEDY_SIZE, MP_ORDER_SIZE, false},
+    {MP_ALGO_GREEDY_BREADTH, MP_ORDER_START, false},
+    {MP_ALGO_GREEDY_LENGTH, MP_ORDER_LENGTH, false},
+    {MP_ALGO_GREEDY_AREA, MP_ORDER_AREA, false},
+    {MP_ALGO_GREEDY_GLOW, MP_ORDER_GLOW, false},
+    {MP_ALGO_BEST_FIT, MP_ORDER_SIZE, true},
+};
+enum { NGREEDIES = sizeof greedies / sizeof greedies[0] };
+
 static int64_t
-solve_best(MpBuffer *bufs, int n, int64_t budget_ms)
+run_greedy(MpBuffer *bufs, int n, const Greedy *g, int64_t *work)
 {
-  int64_t *best = xcalloc((size_t)n, sizeof *best);
-  int64_t arena = greedy(bufs, n, true);
-  save_offsets(bufs, n, best);
-  int64_t breadth = greedy(bufs, n, false);
-  if (breadth < arena) {
-    arena = breadth;
-    save_offsets(bufs, n, best);
-  }
-  load_offsets(bufs, n, best);
-  int64_t target = mp_align_up(mp_lower_bound(bufs, n), mp_max_align(bufs, n));
-  if (arena > target) {
-    if (n <= MP_EXACT_MAX_BUFFERS)
-      arena = mp_exact_search(bufs, n, arena, budget_ms);
-    else
-      arena = mp_local_search(bufs, n, arena, budget_ms);
-  }
-  free(best);
+  int *order = mp_xcalloc((size_t)n, sizeof *order);
+  mp_order(bufs, n, g->order, order);
+  int64_t arena = mp_place_in_order(bufs, n, order, g->best_fit, work);
+  free(order);
   return arena;
 }
 
-static int64_t
-solve_packed(MpBuffer *bufs, int n, MpAlgorithm algorithm, int64_t budget)
+/* The state of one mp_solve: the best plan so far and the budget. */
+typedef struct {
+  MpBuffer *bufs;
+  int n;
+  int64_t *best_off; /* offsets of the best plan */
+  int64_t best;      /* its arena (INT64_MAX: none yet) */
+  int64_t target;    /* stop at an arena <= target */
+  int64_t align;     /* the largest alignment: arenas are its multiples */
+  int64_t limit;     /* of work */
+  MpStats st;
+} Solve;
+
+/* Keeps the plan in s->bufs (of arena arena, by algorithm a) when smaller;
+ * leaves the best plan in s->bufs. */
+static void
+offer(Solve *s, int64_t arena, MpAlgorithm a)
 {
-  switch (algorithm) {
-  case MP_ALGO_GREEDY_SIZE:
-    return greedy(bufs, n, true);
-  case MP_ALGO_GREEDY_BREADTH:
-    return greedy(bufs, n, false);
-  case MP_ALGO_EXACT: {
-    int64_t arena = greedy(bufs, n, true);
-    if (n > MP_EXACT_MAX_BUFFERS)
-      return arena; /* too large to search: the incumbent stands */
-    return mp_exact_search(bufs, n, arena, budget);
+  if (arena < s->best) {
+    s->best = arena;
+    s->st.chosen = a;
+    save_offsets(s->bufs, s->n, s->best_off);
   }
-  case MP_ALGO_POOLED:
-    return mp_pooled(bufs, n);
-  case MP_ALGO_BEST:
-    return solve_best(bufs, n, budget);
+  load_offsets(s->bufs, s->n, s->best_off);
+}
+
+/* The exact search between the target and the best arena: first whether
+ * the target fits (with half the budget left, or all of it when a
+ * capacity was given), then a bisection of what is left, each probe with
+ * half the budget left.  A probe that fits lowers the best; one that
+ * provably does not raises the low end; one that runs out of budget
+ * raises it too (the bisection is then a heuristic; the plan stays
+ * valid). */
+static void
+exact(Solve *s, bool capacity_given)
+{
+  if (s->n > MP_EXACT_MAX_BUFFERS)
+    return;
+  int64_t lo = s->target;
+  bool first = true;
+  while (lo < s->best && s->st.work < s->limit && s->best > s->target) {
+    int64_t mid = first ? lo : lo + (s->best - lo) / 2 / s->align * s->align;
+    int64_t left = s->limit - s->st.work;
+    int64_t limit = s->st.work + (first && capacity_given ? left : left / 2 + 1);
+    MpFitStatus r = mp_fit(s->bufs, s->n, mid, &s->st.work, limit);
+    if (r == MP_FIT_FOUND)
+      offer(s, mp_align_up(mid, s->align), MP_ALGO_EXACT);
+    else
+      lo = mid + s->align;
+    if (r == MP_FIT_NONE && lo >= s->best)
+      s->st.optimal = true; /* nothing below the best fits */
+    first = false;
   }
-  return -1;
+}
+
+/* The greedy algorithms a needs (every one for best and local, by size
+ * for exact), keeping the smallest plan. */
+static void
+greedy_phase(Solve *s, MpAlgorithm a)
+{
+  bool all = a == MP_ALGO_BEST || a == MP_ALGO_LOCAL;
+  for (int g = 0; g < NGREEDIES; g++)
+    if (all || greedies[g].algorithm == a || (a == MP_ALGO_EXACT && g == 0))
+      offer(s, run_greedy(s->bufs, s->n, &greedies[g], &s->st.work), greedies[g].algorithm);
+}
+
+/* Runs algorithm a (not pooled) under o's budget and target; the plan is
+ * left in bufs, its arena returned. */
+static int64_t
+solve_packed(MpBuffer *bufs, int n, MpAlgorithm a, const MpOptions *o, MpStats *st)
+{
+  int64_t budget = o && o->budget_ms > 0 ? o->budget_ms : MP_DEFAULT_BUDGET_MS;
+  Solve s = {.bufs = bufs, .n = n, .best = INT64_MAX, .align = mp_max_align(bufs, n)};
+  s.best_off = mp_xcalloc((size_t)n, sizeof *s.best_off);
+  s.limit = budget > INT64_MAX / MP_WORK_PER_MS ? INT64_MAX : budget * MP_WORK_PER_MS;
+  int64_t lower = mp_align_up(mp_lower_bound(bufs, n), s.align);
+  s.target = lower;
+  bool capacity_given = o && o->capacity > 0;
+  if (capacity_given && o->capacity / s.align * s.align > lower)
+    s.target = o->capacity / s.align * s.align;
+  s.st.chosen = a;
+  greedy_phase(&s, a);
+  if (s.best > s.target && (a == MP_ALGO_BEST || a == MP_ALGO_LOCAL)) {
+    int64_t share = (s.limit - s.st.work) / 8, cap = MP_LOCAL_MAX_MS * MP_WORK_PER_MS;
+    int64_t limit = a == MP_ALGO_LOCAL ? s.limit : s.st.work + (share < cap ? share : cap);
+    offer(&s, mp_local_search(bufs, n, s.best, s.target, &s.st.work, limit), MP_ALGO_LOCAL);
+  }
+  if (s.best > s.target && (a == MP_ALGO_BEST || a == MP_ALGO_EXACT))
+    exact(&s, capacity_given);
+  s.st.optimal |= s.best <= lower;
+  load_offsets(bufs, n, s.best_off);
+  free(s.best_off);
+  if (st)
+    *st = s.st;
+  return s.best;
+}
+
+static const char *const algorithm_names[MP_NALGORITHMS] = {
+    [MP_ALGO_BEST] = "best",
+    [MP_ALGO_GREEDY_SIZE] = "greedy_size",
+    [MP_ALGO_GREEDY_BREADTH] = "greedy_breadth",
+    [MP_ALGO_EXACT] = "exact",
+    [MP_ALGO_POOLED] = "pooled",
+    [MP_ALGO_GREEDY_LENGTH] = "greedy_length",
+    [MP_ALGO_GREEDY_AREA] = "greedy_area",
+    [MP_ALGO_GREEDY_GLOW] = "greedy_glow",
+    [MP_ALGO_BEST_FIT] = "best_fit",
+    [MP_ALGO_LOCAL] = "local",
+};
+
+const char *
+mp_algorithm_name(MpAlgorithm a)
+{
+  return (int)a >= 0 && (int)a < MP_NALGORITHMS ? algorithm_names[a] : "?";
 }
 
 /* Runs the algorithm; a packing plan larger than the naive one (first-fit
  * can lose to it through alignment padding) is replaced by the naive plan,
  * so no arena but the pooled one ever exceeds the naive sum (rounded). */
 int64_t
-mp_solve(MpBuffer *bufs, int n, const MpOptions *o)
+mp_solve_stats(MpBuffer *bufs, int n, const MpOptions *o, MpStats *st)
 {
+  MpAlgorithm algorithm = o ? o->algorithm : MP_ALGO_BEST;
+  if (st)
+    *st = (MpStats){.chosen = algorithm};
   if (n <= 0)
     return 0;
   if (!valid_input(bufs, n))
     return -1;
-  int64_t budget = o && o->budget_ms > 0 ? o->budget_ms : MP_DEFAULT_BUDGET_MS;
-  MpAlgorithm algorithm = o ? o->algorithm : MP_ALGO_BEST;
-  int64_t arena = solve_packed(bufs, n, algorithm, budget);
+  int64_t arena = algorithm == MP_ALGO_POOLED ? mp_pooled(bufs, n)
+                                              : solve_packed(bufs, n, algorithm, o, st);
   if (algorithm != MP_ALGO_POOLED &&
       arena > mp_align_up(mp_naive_sum(bufs, n), mp_max_align(bufs, n)))
     arena = one_after_another(bufs, n);
   return arena;
+}
+
+int64_t
+mp_solve(MpBuffer *bufs, int n, const MpOptions *o)
+{
+  return mp_solve_stats(bufs, n, o, NULL);
 }

@@ -192,6 +192,72 @@ same_layout(const IrBuffer *a, const IrBuffer *b)
   return true;
 }
 
+/* --- pure copies: reshape, flatten, squeeze, expand_dims ------------- */
+
+/* Bounds in a the vars of the loops (constant ranges, no blocks, lets or
+ * ifs) around the one store of st, which goes to *store; false when st is
+ * not such a nest. */
+static bool
+loops_to_store(IrArith *a, const IrStmt *st, const IrStmt **store)
+{
+  while (st && st->kind == IR_ST_SEQ && st->u.seq.n == 1)
+    st = st->u.seq.stmts[0];
+  if (st && st->kind == IR_ST_STORE) {
+    *store = st;
+    return true;
+  }
+  int64_t min, extent;
+  if (!st || st->kind != IR_ST_FOR || !ir_prim_is_int(st->u.loop.min, &min) ||
+      !ir_prim_is_int(st->u.loop.extent, &extent) || extent < 1)
+    return false;
+  ir_arith_bound(a, st->u.loop.var, min, min + extent - 1);
+  return loops_to_store(a, st->u.loop.body, store);
+}
+
+/* The row-major element number of indices idx (n of them) in buf. */
+static IrPrimExpr *
+flat_index(IrCtx *ctx, const IrBuffer *buf, IrPrimExpr *const *idx, int n)
+{
+  IrPrimExpr *flat = ir_prim_int(ctx, IR_I64, 0);
+  for (int i = 0; i < n; i++)
+    flat = ir_prim_bin(ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, flat, buf->shape[i]), idx[i]);
+  return flat;
+}
+
+/* The index of the parameter f writes when f is a pure copy of its other
+ * buffer parameter: loops around one store whose value is a load of that
+ * parameter, of the same dtype and element count, at the same row-major
+ * element number (proved by ir/arith over the loop ranges).  That is a
+ * reshape, flatten, squeeze or expand_dims after LegalizeOps: the output's
+ * bytes are the input's, so writing the output over the input copies each
+ * element onto itself.  Else -1. */
+static int
+copy_output(IrCtx *ctx, const IrPrimFunc *f, const IrStmt **store)
+{
+  IrArith *a = ir_arith_new(ctx);
+  if (f->nparams != 2 || !f->params[0].buffer || !f->params[1].buffer ||
+      !loops_to_store(a, f->body, store))
+    return -1;
+  const IrStmt *st = *store;
+  const IrPrimExpr *v = st->u.store.value;
+  int out = f->params[0].buffer == st->u.store.buffer ? 0 : 1;
+  const IrBuffer *ob = f->params[out].buffer, *ib = f->params[1 - out].buffer;
+  if (ob != st->u.store.buffer || v->kind != IR_PE_LOAD || v->u.load.buffer != ib ||
+      !ir_dtype_eq(ib->dtype, ob->dtype) || ib->ndim != v->u.load.n || ob->ndim != st->u.store.n)
+    return -1;
+  IrPrimExpr *numel_in = flat_index(ctx, ib, ib->shape, 0), *numel_out = numel_in;
+  for (int i = 0; i < ib->ndim; i++)
+    numel_in = ir_prim_bin(ctx, IR_PE_MUL, i ? numel_in : ir_prim_int(ctx, IR_I64, 1), ib->shape[i]);
+  for (int i = 0; i < ob->ndim; i++)
+    numel_out = ir_prim_bin(ctx, IR_PE_MUL, i ? numel_out : ir_prim_int(ctx, IR_I64, 1), ob->shape[i]);
+  IrPrimExpr *same = ir_prim_bin(ctx, IR_PE_EQ, flat_index(ctx, ib, v->u.load.indices, ib->ndim),
+                                 flat_index(ctx, ob, st->u.store.indices, ob->ndim));
+  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_EQ, numel_in, numel_out);
+  if (ir_arith_prove(a, same) != IR_PROVE_TRUE || ir_arith_prove(a, count) != IR_PROVE_TRUE)
+    return -1;
+  return out;
+}
+
 /* --- the call --------------------------------------------------------- */
 
 /* The alias entry of an argument (NULL: it views no storage), or *bad set
@@ -243,7 +309,7 @@ root_of(const MpFunc *F, int s)
  * call of f at step k (see the file comment). */
 static bool
 may_give(const MpFunc *F, const IrPrimFunc *f, const IrStmt *store, const IrExpr *call, int i,
-         int out, int t, int64_t k)
+         int out, int t, int64_t k, bool copy)
 {
   const IrExpr *in = call->u.call.args[i];
   bool bad = false;
@@ -257,8 +323,8 @@ may_give(const MpFunc *F, const IrPrimFunc *f, const IrStmt *store, const IrExpr
   for (int j = 0; j < call->u.call.nargs; j++) {
     const IrExpr *a = call->u.call.args[j];
     if (j != out && views(arg_alias(F, a, &bad), s) &&
-        (a != in || !same_layout(f->params[j].buffer, ob) ||
-         !loaded_at(store->u.store.value, f->params[j].buffer, store)))
+        (a != in || (!copy && (!same_layout(f->params[j].buffer, ob) ||
+                               !loaded_at(store->u.store.value, f->params[j].buffer, store)))))
       return false;
   }
   return !bad;
@@ -275,6 +341,7 @@ try_call(MpFunc *F, const IrModule *m, const MpCall *c)
     return;
   const IrStmt *store;
   int out = pointwise_output(f, &store);
+  bool copy = out < 0 && (out = copy_output(F->ctx, f, &store)) >= 0;
   bool bad = false;
   int t = out < 0 ? -1 : carved_at_zero(arg_alias(F, call->u.call.args[out], &bad));
   if (t < 0 || bad)
@@ -288,7 +355,7 @@ try_call(MpFunc *F, const IrModule *m, const MpCall *c)
   if (bad)
     return;
   for (int i = 0; i < call->u.call.nargs; i++)
-    if (i != out && may_give(F, f, store, call, i, out, t, c->step)) {
+    if (i != out && may_give(F, f, store, call, i, out, t, c->step, copy)) {
       int s = carved_at_zero(mp_alias_of(F, call->u.call.args[i]));
       F->group[t] = root_of(F, s);
       F->storages[t].inplace = true;

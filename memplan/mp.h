@@ -35,19 +35,44 @@ typedef enum {
   MP_ALGO_BEST,          /* the smallest of every algorithm below but pooled */
   MP_ALGO_GREEDY_SIZE,   /* largest first, first-fit among overlapping ones */
   MP_ALGO_GREEDY_BREADTH,/* by start time, first-fit */
-  MP_ALGO_EXACT,         /* branch and bound, for small problems (budget) */
+  MP_ALGO_EXACT,         /* greedy_size, then the exact search (search.c) */
   MP_ALGO_POOLED,        /* TVM's StaticPlanBlockMemory rule, for comparison */
+  MP_ALGO_GREEDY_LENGTH, /* longest lifetime first, first-fit */
+  MP_ALGO_GREEDY_AREA,   /* largest size x lifetime first, first-fit */
+  MP_ALGO_GREEDY_GLOW,   /* Glow's order (busiest step, its largest), first-fit */
+  MP_ALGO_BEST_FIT,      /* largest first, each in the smallest gap it fits */
+  MP_ALGO_LOCAL,         /* the best greedy, then the order-swap local search */
 } MpAlgorithm;
+
+enum { MP_NALGORITHMS = MP_ALGO_LOCAL + 1 };
 
 typedef struct {
   MpAlgorithm algorithm;
-  int64_t budget_ms;     /* time budget of the exact search */
+  int64_t budget_ms;     /* budget of the searches, <= 0: the default; counted
+                            in work (MP_WORK_PER_MS units a millisecond), never
+                            in wall time, so results do not depend on the
+                            machine */
+  int64_t capacity;      /* > 0: stop at the first plan whose arena is at most
+                            this (MiniMalloc's problems); 0: at the lower bound */
 } MpOptions;
+
+/* What mp_solve_stats found out. */
+typedef struct {
+  MpAlgorithm chosen;    /* the algorithm whose plan was kept (best: the
+                            first to reach the smallest arena) */
+  int64_t work;          /* units of work spent */
+  bool optimal;          /* the arena is the rounded lower bound, or the exact
+                            search proved nothing smaller fits */
+} MpStats;
 
 /* Assigns every buffer an offset; returns the arena size in bytes (the
  * highest end of a placed buffer, rounded up to the largest alignment).
  * Deterministic: the same input gives the same offsets. */
 int64_t mp_solve(MpBuffer *bufs, int n, const MpOptions *o);
+/* mp_solve, and what it found out in *st (when non-NULL). */
+int64_t mp_solve_stats(MpBuffer *bufs, int n, const MpOptions *o, MpStats *st);
+/* The name of an algorithm as [memplan] algorithm spells it ("best"). */
+const char *mp_algorithm_name(MpAlgorithm a);
 /* The largest total of bytes live at one step: no plan can be smaller. */
 int64_t mp_lower_bound(const MpBuffer *bufs, int n);
 /* The sum of all sizes (each aligned): one buffer after another. */
@@ -100,6 +125,11 @@ typedef struct {
   MpStorage *outputs;    /* storages of the result: not in the arena, no
                             offset; the caller provides their bytes */
   int noutputs;
+  MpBuffer *problem;     /* what the core placed (bounded storages, one
+                            buffer an in-place group; id: the storage's
+                            index among all), with offsets: what
+                            `rxc plan --emit-lifetimes` writes */
+  int nproblem;
 } MpFunctionPlan;
 
 typedef struct {
@@ -114,6 +144,17 @@ typedef struct {
  * fits its storage, or a plan above cfg's arena_limit, is an error
  * (naming the function, the binding and the sizes); returns NULL then. */
 MpPlan *mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg);
+/* The algorithm a [memplan] algorithm value names. */
+MpAlgorithm mp_algorithm_of(CfgPlanAlgorithm a);
+
+/* csv.c: problems in MiniMalloc's CSV format (id,lower,upper,size and
+ * optionally alignment and offset columns; intervals half-open) */
+/* Reads the problem at path: the buffers (heap: free()) and their number
+ * in *n; NULL after reporting errors at file:line:col through ctx. */
+MpBuffer *mp_csv_read(IrCtx *ctx, const char *path, int *n);
+/* Writes bufs as CSV (an alignment column when some buffer needs one; an
+ * offset column when offsets is true). */
+void mp_csv_write(const MpBuffer *bufs, int n, bool offsets, IrBuf *out);
 
 /* report.c */
 typedef enum {

@@ -23,8 +23,8 @@
 
 #include "mp_int.h"
 
-static MpAlgorithm
-algorithm_of(CfgPlanAlgorithm a)
+MpAlgorithm
+mp_algorithm_of(CfgPlanAlgorithm a)
 {
   switch (a) {
   case CFG_PLAN_GREEDY_SIZE:
@@ -35,6 +35,16 @@ algorithm_of(CfgPlanAlgorithm a)
     return MP_ALGO_EXACT;
   case CFG_PLAN_POOLED:
     return MP_ALGO_POOLED;
+  case CFG_PLAN_GREEDY_LENGTH:
+    return MP_ALGO_GREEDY_LENGTH;
+  case CFG_PLAN_GREEDY_AREA:
+    return MP_ALGO_GREEDY_AREA;
+  case CFG_PLAN_GREEDY_GLOW:
+    return MP_ALGO_GREEDY_GLOW;
+  case CFG_PLAN_BEST_FIT:
+    return MP_ALGO_BEST_FIT;
+  case CFG_PLAN_LOCAL:
+    return MP_ALGO_LOCAL;
   case CFG_PLAN_BEST:
   default:
     return MP_ALGO_BEST;
@@ -130,10 +140,14 @@ place_bounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
 {
   int n, nsep;
   MpBuffer *b = buffers_of(F, align, true, &n);
-  MpOptions o = {algorithm_of(F->cfg->memplan.algorithm), 100};
+  MpOptions o = {.algorithm = mp_algorithm_of(F->cfg->memplan.algorithm),
+                 .budget_ms = F->cfg->memplan.budget_ms};
   int64_t arena = n ? mp_solve(b, n, &o) : 0;
   for (int i = 0; i < n; i++)
     F->storages[b[i].id].offset = b[i].offset;
+  p->problem = ir_alloc(F->ctx, sizeof *b * (size_t)(n + 1));
+  memcpy(p->problem, b, sizeof *b * (size_t)n);
+  p->nproblem = n;
   for (int i = 0; i < F->nstorages; i++) /* members of a group: its offset */
     if (F->group[i] != i)
       F->storages[i].offset = F->storages[F->group[i]].offset;
@@ -143,7 +157,7 @@ place_bounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
   /* the naive sum and TVM's rule know no in-place reuse: every storage */
   MpBuffer *sep = buffers_of(F, align, false, &nsep);
   p->naive_sum = mp_naive_sum(sep, nsep);
-  MpOptions po = {MP_ALGO_POOLED, 0};
+  MpOptions po = {.algorithm = MP_ALGO_POOLED};
   p->pooled_bytes = nsep ? mp_solve(sep, nsep, &po) : 0;
   free(sep);
   int64_t limit = F->cfg->memplan.arena_limit;

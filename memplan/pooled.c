@@ -48,17 +48,6 @@ slot_cmp(const void *pa, const void *pb)
   return a->index - b->index;
 }
 
-static void *
-xcalloc(size_t count, size_t size)
-{
-  void *p = calloc(count ? count : 1, size);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort(); /* out of memory, as ir_alloc */
-  }
-  return p;
-}
-
 /* Whether storage a is preferred to b (both in the range of one step of the
  * rule): smaller first for step 1, larger first for step 2; equal sizes in
  * multimap order, i.e. by release. */
@@ -110,13 +99,13 @@ lay_out(MpBuffer *bufs, int n, Storage *st, int nst, const int *of)
 int64_t
 mp_pooled(MpBuffer *bufs, int n)
 {
-  Slot *slots = xcalloc((size_t)n, sizeof *slots);
+  Slot *slots = mp_xcalloc((size_t)n, sizeof *slots);
   for (int i = 0; i < n; i++)
     slots[i] = (Slot){bufs[i].start, mp_live_end(&bufs[i]), bufs[i].id, i};
   qsort(slots, (size_t)n, sizeof *slots, slot_cmp);
-  Storage *st = xcalloc((size_t)n, sizeof *st);
-  int *of = xcalloc((size_t)n, sizeof *of); /* buffer index -> storage */
-  bool *done = xcalloc((size_t)n, sizeof *done);
+  Storage *st = mp_xcalloc((size_t)n, sizeof *st);
+  int *of = mp_xcalloc((size_t)n, sizeof *of); /* buffer index -> storage */
+  bool *done = mp_xcalloc((size_t)n, sizeof *done);
   int nst = 0;
   int64_t releases = 0;
   for (int k = 0; k < n; k++) {

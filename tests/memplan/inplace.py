@@ -5,7 +5,9 @@
 # replacement: a0 used later (add), s1 of another size, a FuseTIR-style
 # prim_func with an intermediate buffer (fused), a broadcast second input
 # (addb: in place), and a prim_func reading A[0] for every element (shift:
-# not in place: B[0] would overwrite A[0] before later iterations read it).
+# not in place: B[0] would overwrite A[0] before later iterations read it),
+# a reshape to (2, 2) as LegalizeOps writes it (reshape22: a view, in
+# place) and a copy that moves elements (swap22: not in place).
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -41,6 +43,18 @@ class Module:
         T.func_attr({"tir.noalias": True})
         for i0 in range(T.int64(4)):
             B[i0] = A[i0] - A[T.int64(0)]
+
+    @T.prim_func(private=True)
+    def reshape22(A: T.Buffer((T.int64(4),), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(2)), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i0, i1 in T.grid(T.int64(2), T.int64(2)):
+            T_reshape[i0, i1] = A[(i0 * T.int64(2) + i1) % T.int64(4)]
+
+    @T.prim_func(private=True)
+    def swap22(A: T.Buffer((T.int64(4),), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(2)), "float32")):
+        T.func_attr({"tir.noalias": True})
+        for i0, i1 in T.grid(T.int64(2), T.int64(2)):
+            T_reshape[i0, i1] = A[i1 * T.int64(2) + i0]
 
     @T.prim_func(private=True)
     def fused(A: T.Buffer((T.int64(4),), "float32"), B: T.Buffer((T.int64(4),), "float32")):

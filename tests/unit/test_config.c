@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../config/cfg.h"
+#include "../../memplan/mp.h"
 #include "testutil.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -92,6 +93,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
   assert_int_equal(a->memplan.algorithm, b->memplan.algorithm);
   assert_int_equal(a->memplan.arena_limit, b->memplan.arena_limit);
   assert_int_equal(a->memplan.default_upper_bound, b->memplan.default_upper_bound);
+  assert_int_equal(a->memplan.budget_ms, b->memplan.budget_ms);
   assert_int_equal(a->memplan.nupper_bounds, b->memplan.nupper_bounds);
   for (int i = 0; i < a->memplan.nupper_bounds; i++) {
     assert_string_equal(a->memplan.upper_bounds[i].name, b->memplan.upper_bounds[i].name);
@@ -146,6 +148,7 @@ test_defaults(void **state)
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_BEST);
   assert_int_equal(o.memplan.arena_limit, 0);
   assert_int_equal(o.memplan.default_upper_bound, 0);
+  assert_int_equal(o.memplan.budget_ms, 1000);
   assert_int_equal(o.memplan.nupper_bounds, 0);
   assert_string_equal(o.codegen.prefix, "");
   assert_int_equal(o.codegen.weights, CFG_WEIGHTS_INLINE);
@@ -245,6 +248,14 @@ test_value_spellings(void **state)
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_POOLED);
   assert_true(cfg_set(ctx, &o, "memplan", "algorithm", "exact"));
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_EXACT);
+  assert_true(cfg_set(ctx, &o, "memplan", "algorithm", "local"));
+  assert_int_equal(o.memplan.algorithm, CFG_PLAN_LOCAL);
+  assert_int_equal(mp_algorithm_of(o.memplan.algorithm), MP_ALGO_LOCAL);
+  assert_true(cfg_set(ctx, &o, "memplan", "budget_ms", "60000"));
+  assert_int_equal(o.memplan.budget_ms, 60000);
+  assert_false(cfg_set(ctx, &o, "memplan", "budget_ms", "0"));
+  assert_int_equal(o.memplan.budget_ms, 60000);
+  ir_diag_clear(ctx);
   assert_int_equal(ir_error_count(ctx), 0);
   ir_ctx_free(ctx);
 }
@@ -318,7 +329,8 @@ test_bad_values(void **state)
                 f);
   ir_buf_printf(&want,
                 "%s12:13: error: bad value 'fastest' for key 'algorithm' in section [memplan]: "
-                "expected one of best, greedy_size, greedy_breadth, exact, pooled\n",
+                "expected one of best, greedy_size, greedy_breadth, exact, pooled, greedy_length, "
+                "greedy_area, greedy_glow, best_fit, local\n",
                 f);
   ir_buf_printf(&want,
                 "%s13:15: error: bad value '12q' for key 'arena_limit' in section [memplan]: "
@@ -638,6 +650,7 @@ static const char cortex_m4_printed[] =
     "algorithm = best\n"
     "arena_limit = 131072\n"
     "default_upper_bound = 0\n"
+    "budget_ms = 1000\n"
     "\n"
     "[codegen]\n"
     "prefix =\n"

@@ -311,7 +311,7 @@ test_minimalloc(void **state)
     assert_true(n > 0);
     int64_t lower = mp_lower_bound(b, n);
     int64_t greedy = solve_checked(b, n, MP_ALGO_GREEDY_SIZE, 0, NULL);
-    int64_t best = solve_checked(b, n, MP_ALGO_BEST, 1000, NULL);
+    int64_t best = solve_checked(b, n, MP_ALGO_BEST, 50, NULL);
     int64_t pooled = solve_checked(b, n, MP_ALGO_POOLED, 0, NULL);
     assert_true(lower <= 1048576);
     assert_true(lower <= best && best <= greedy);

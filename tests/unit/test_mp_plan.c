@@ -405,7 +405,7 @@ static bool
 core_packs(void)
 {
   MpBuffer b[2] = {{0, 0, 1, 16, 64, 0, 0}, {1, 1, 2, 16, 64, 0, 0}};
-  MpOptions o = {MP_ALGO_BEST, 10};
+  MpOptions o = {.algorithm = MP_ALGO_BEST, .budget_ms = 10};
   mp_solve(b, 2, &o);
   return b[0].offset == b[1].offset;
 }
@@ -603,23 +603,32 @@ test_inplace_fused(void **state)
   expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.fused(lv0, a1)", 128);
 }
 
+/* Plans a variant of INPLACE; expects s1 in place at s0's offset, and the
+ * lower bound of the chain in place (16 bytes). */
+static void
+expect_inplace(const char *from, const char *to)
+{
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  MpPlan *p = plan_file(ctx, INPLACE, from, to, &cfg, NULL);
+  assert_non_null(p);
+  const MpFunctionPlan *f = &p->funcs[0];
+  assert_int_equal(f->ninplace, 1);
+  assert_true(find(f, "s1", false)->inplace);
+  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
+  assert_int_equal(f->lower_bound, 16);
+  validate(f, p->align);
+  ir_ctx_free(ctx);
+}
+
 /* A second input read at a broadcast index (a bias) does not stop lv0
  * from giving its storage: it views none of s0's bytes. */
 static void
 test_inplace_broadcast(void **state)
 {
   (void)state;
-  IrCtx *ctx = ir_ctx_new();
-  CfgOptions cfg;
-  cfg_defaults(&cfg);
-  MpPlan *p = plan_file(ctx, INPLACE, "cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)", &cfg, NULL);
-  assert_non_null(p);
-  const MpFunctionPlan *f = &p->funcs[0];
-  assert_int_equal(f->ninplace, 1);
-  assert_true(find(f, "s1", false)->inplace);
-  assert_int_equal(find(f, "s1", false)->offset, find(f, "s0", false)->offset);
-  validate(f, p->align);
-  ir_ctx_free(ctx);
+  expect_inplace("cls.relu(lv0, a1)", "cls.addb(lv0, b, a1)");
 }
 
 /* shift reads A[0] for every element: B[0] over A[0] would change what
@@ -629,6 +638,24 @@ test_inplace_reads_other_element(void **state)
 {
   (void)state;
   expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.shift(lv0, a1)", 128);
+}
+
+/* A reshape (a pure copy whose element numbers match, proved by ir/arith)
+ * is a view: its output takes the bytes of its dying input, which lowers
+ * the bound from 32 to 16 bytes as for relu. */
+static void
+test_inplace_reshape_view(void **state)
+{
+  (void)state;
+  expect_inplace("cls.relu(lv0, a1)", "cls.reshape22(lv0, a1)");
+}
+
+/* A copy that moves elements (B[i, j] = A[j * 2 + i]) is no view. */
+static void
+test_inplace_moving_copy(void **state)
+{
+  (void)state;
+  expect_not_inplace(INPLACE, "cls.relu(lv0, a1)", "cls.swap22(lv0, a1)", 128);
 }
 
 /* A matmul reads A[i, k] for every k: not in place, even when its
@@ -684,7 +711,7 @@ arena_apart(const MpFunctionPlan *p, int64_t align)
 {
   int n;
   MpBuffer *b = separate_buffers(p, align, &n);
-  MpOptions o = {MP_ALGO_BEST, 100};
+  MpOptions o = {.algorithm = MP_ALGO_BEST, .budget_ms = 100};
   int64_t arena = n ? mp_solve(b, n, &o) : 0;
   free(b);
   return (arena + align - 1) / align * align;
@@ -769,7 +796,9 @@ main(void)
       cmocka_unit_test(test_inplace_other_size), cmocka_unit_test(test_inplace_fused),
       cmocka_unit_test(test_inplace_broadcast),
       cmocka_unit_test(test_inplace_reads_other_element),
-      cmocka_unit_test(test_inplace_matmul),   cmocka_unit_test(test_inplace_interpreter),
+      cmocka_unit_test(test_inplace_matmul),
+      cmocka_unit_test(test_inplace_reshape_view),
+      cmocka_unit_test(test_inplace_moving_copy),   cmocka_unit_test(test_inplace_interpreter),
       cmocka_unit_test(test_samples),          cmocka_unit_test(test_samples_unfused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -498,12 +498,48 @@ test_cli_help_and_usage(void **state)
   expect("plan --help", 0, "--format json", NULL);
   expect("--help", 0, "plan FILE", NULL);
   expect("plan", 2, NULL, "plan needs a FILE");
-  expect("plan samples/mlp.py --format xml", 2, NULL, "--format takes text, json or svg");
+  expect("plan samples/mlp.py --format xml", 2, NULL, "--format takes text, json, svg or csv");
   expect("plan samples/mlp.py --bogus", 2, NULL, "unknown option '--bogus'");
   expect("plan samples/mlp.py -o", 2, NULL, "-o needs a value");
   expect("plan samples/mlp.py samples/mlp.py", 2, NULL, "plan takes one FILE");
   expect("plan tests/cli/no_such_file.py", 1, NULL, "cannot open");
   expect("plan tests/cli/bad.py", 1, NULL, "tests/cli/bad.py:5:16: error:");
+}
+
+/* rxc plan --lifetimes: a bare problem in MiniMalloc's CSV; and a model's
+ * problem written by --emit-lifetimes and read back. */
+static void
+test_cli_lifetimes(void **state)
+{
+  (void)state;
+  /* [0,2) 4, [1,3) 4, [2,4) 4, [0,4) 2: at most 10 bytes live at once;
+   * 0 and 2 share bytes, 1 and 3 stack above them */
+  expect("plan --lifetimes tests/memplan/lifetimes_small.csv --format csv", 0,
+         "id,lower,upper,size,offset\n0,0,2,4,0\n1,1,3,4,4\n2,2,4,4,0\n3,0,4,2,8\n", NULL);
+  expect("plan --lifetimes tests/memplan/lifetimes_small.csv", 0, "arena        10 bytes", NULL);
+  expect("plan --lifetimes tests/memplan/lifetimes_small.csv --format json --capacity 10", 0,
+         "\"arena\": 10, \"lower_bound\": 10", NULL);
+  expect("plan --lifetimes tests/memplan/lifetimes_small.csv --capacity 8", 0,
+         "capacity     8 bytes: does NOT fit", NULL);
+  expect("plan --lifetimes tests/memplan/lifetimes_bad.csv", 1, NULL,
+         "tests/memplan/lifetimes_bad.csv:3:5: error: 'upper' must be an integer, not 'x'");
+  expect("plan --lifetimes tests/memplan/no_such.csv", 1, NULL, "no_such.csv");
+  expect("plan --lifetimes tests/memplan/lifetimes_small.csv --format svg", 2, NULL,
+         "--lifetimes takes");
+  expect("plan samples/mlp.py --capacity 8", 2, NULL, "--capacity goes with --lifetimes");
+  char path[] = "/tmp/rxc_test_lifetimesXXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  char args[256];
+  snprintf(args, sizeof args, "plan samples/mlp.py --emit-lifetimes %s", path);
+  expect(args, 0, "function main", NULL);
+  snprintf(args, sizeof args, "plan --lifetimes %s --format json", path);
+  /* the model's arena and lower bound, as its own report gives them (with the
+   * fused kernel's scratch in the arena: LiftWorkspaces) */
+  expect(args, 0, "\"arena\": 124928, \"lower_bound\": 124928", NULL);
+  expect("plan samples/mlp.py --format csv", 0, "id,lower,upper,size,alignment,offset\n", NULL);
+  remove(path);
 }
 
 /* The figures of samples/mlp.py. */
@@ -551,6 +587,7 @@ main(void)
       cmocka_unit_test_setup_teardown(test_svg_symbolic, setup, teardown),
       cmocka_unit_test(test_cli_help_and_usage),
       cmocka_unit_test(test_cli_plan_mlp),
+      cmocka_unit_test(test_cli_lifetimes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

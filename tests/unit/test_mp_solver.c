@@ -1,0 +1,293 @@
+/*
+ * test_mp_solver.c - the planner as a solver (memplan/greedy.c, local.c,
+ * search.c, csv.c): properties over seeded random problems, checked
+ * against the independent validator and a brute force.
+ *
+ *  - 1,000 random problems: every algorithm's plan is valid, BEST is never
+ *    larger than any greedy heuristic, and the same input gives the same
+ *    offsets;
+ *  - 400 tiny problems: a brute force over every aligned offset of every
+ *    buffer finds the optimal arena; the exact search reaches it, and BEST
+ *    equals the lower bound whenever the brute force says it is reachable;
+ *  - the CSV reader and writer: a round trip, and bad files reported at
+ *    file:line:col;
+ *  - MiniMalloc's problem F (when ../shared/bench-data is there) fits its
+ *    1 MiB capacity.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../memplan/mp.h"
+#include "testutil.h"
+
+static const MpAlgorithm greedy_algorithms[] = {
+    MP_ALGO_GREEDY_SIZE, MP_ALGO_GREEDY_BREADTH, MP_ALGO_GREEDY_LENGTH,
+    MP_ALGO_GREEDY_AREA, MP_ALGO_GREEDY_GLOW,    MP_ALGO_BEST_FIT,
+};
+enum { NGREEDY = sizeof greedy_algorithms / sizeof greedy_algorithms[0] };
+
+static uint64_t
+xorshift(uint64_t *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* n buffers with starts in [0, steps), sizes in [1, max_size], alignments
+ * 1 << [0, align_bits). */
+static void
+random_problem(uint64_t *rng, MpBuffer *b, int n, int steps, int max_size, int align_bits)
+{
+  for (int i = 0; i < n; i++) {
+    int64_t s = (int64_t)(xorshift(rng) % (uint64_t)steps);
+    int64_t len = 1 + (int64_t)(xorshift(rng) % (uint64_t)steps);
+    b[i] = (MpBuffer){.id = i, .start = s, .end = s + len,
+                      .size = 1 + (int64_t)(xorshift(rng) % (uint64_t)max_size),
+                      .align = (int64_t)1 << (xorshift(rng) % (uint64_t)align_bits)};
+  }
+}
+
+/* Solves a copy of b with algorithm a; checks the plan with the validator;
+ * the arena, and the offsets in out. */
+static int64_t
+solve_valid(const MpBuffer *b, int n, MpAlgorithm a, int64_t budget_ms, MpBuffer *out)
+{
+  memcpy(out, b, (size_t)n * sizeof *b);
+  MpOptions o = {.algorithm = a, .budget_ms = budget_ms};
+  int64_t arena = mp_solve(out, n, &o);
+  IrBuf why = {0};
+  bool ok = mp_validate(out, n, arena, &why);
+  if (!ok)
+    printf("%s: %s\n", mp_algorithm_name(a), why.data);
+  ir_buf_free(&why);
+  assert_true(ok);
+  return arena;
+}
+
+static void
+test_random_never_above_greedy(void **state)
+{
+  (void)state;
+  uint64_t rng = 0x9E3779B97F4A7C15u;
+  MpBuffer b[40], x[40], y[40];
+  int improved = 0;
+  for (int iter = 0; iter < 1000; iter++) {
+    int n = 1 + (int)(xorshift(&rng) % 40);
+    random_problem(&rng, b, n, 30, 4096, 7);
+    int64_t best = solve_valid(b, n, MP_ALGO_BEST, 1, x);
+    assert_true(best >= mp_lower_bound(b, n));
+    int64_t least_greedy = INT64_MAX;
+    for (int g = 0; g < NGREEDY; g++) {
+      int64_t a = solve_valid(b, n, greedy_algorithms[g], 1, y);
+      assert_true(best <= a);
+      least_greedy = a < least_greedy ? a : least_greedy;
+    }
+    improved += best < least_greedy;
+    assert_int_equal(solve_valid(b, n, MP_ALGO_BEST, 1, y), best);
+    for (int i = 0; i < n; i++)
+      assert_int_equal(x[i].offset, y[i].offset);
+    solve_valid(b, n, MP_ALGO_LOCAL, 1, y);
+    solve_valid(b, n, MP_ALGO_EXACT, 1, y);
+  }
+  printf("random: the searches beat every greedy heuristic on %d of 1000 problems\n", improved);
+  assert_true(improved > 0);
+}
+
+/* --- brute force ------------------------------------------------------ */
+
+/* Whether buffers k.. of b fit below cap, trying every aligned offset of
+ * each (buffers before k placed). */
+static bool
+brute_fits(MpBuffer *b, int n, int k, int64_t cap)
+{
+  if (k == n)
+    return true;
+  for (int64_t off = 0; off + b[k].size <= cap; off += b[k].align) {
+    bool ok = true;
+    for (int j = 0; j < k && ok; j++) {
+      int64_t ea = b[k].end > b[k].start ? b[k].end : b[k].start + 1;
+      int64_t eb = b[j].end > b[j].start ? b[j].end : b[j].start + 1;
+      bool time = b[k].start < eb && b[j].start < ea;
+      ok = !time || off + b[k].size <= b[j].offset || b[j].offset + b[j].size <= off;
+    }
+    if (ok) {
+      b[k].offset = off;
+      if (brute_fits(b, n, k + 1, cap))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* The smallest arena (a multiple of the largest alignment) of any plan. */
+static int64_t
+brute_optimum(const MpBuffer *b, int n)
+{
+  MpBuffer c[8];
+  memcpy(c, b, (size_t)n * sizeof *b);
+  int64_t align = 1;
+  for (int i = 0; i < n; i++)
+    align = b[i].align > align ? b[i].align : align;
+  for (int64_t cap = align;; cap += align)
+    if (brute_fits(c, n, 0, cap))
+      return cap;
+}
+
+static void
+test_tiny_against_brute_force(void **state)
+{
+  (void)state;
+  uint64_t rng = 0x2545F4914F6CDD1Du;
+  MpBuffer b[8], x[8];
+  int at_bound = 0, above = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    int n = 2 + (int)(xorshift(&rng) % 5);
+    random_problem(&rng, b, n, 6, 5, 2);
+    int64_t opt = brute_optimum(b, n);
+    int64_t align = 1;
+    for (int i = 0; i < n; i++)
+      align = b[i].align > align ? b[i].align : align;
+    int64_t lower = (mp_lower_bound(b, n) + align - 1) / align * align;
+    int64_t best = solve_valid(b, n, MP_ALGO_BEST, 50, x);
+    int64_t exact = solve_valid(b, n, MP_ALGO_EXACT, 50, x);
+    assert_int_equal(exact, opt);
+    assert_true(best >= opt);
+    if (opt == lower) {
+      assert_int_equal(best, lower);
+      at_bound++;
+    } else {
+      above++;
+    }
+  }
+  printf("tiny: optimum at the lower bound on %d, above it on %d of 400\n", at_bound, above);
+  assert_true(at_bound > 0 && above > 0);
+}
+
+/* --- CSV -------------------------------------------------------------- */
+
+static const char *
+write_temp(const char *name, const char *text)
+{
+  static char path[256];
+  snprintf(path, sizeof path, "/tmp/rxc_test_mp_solver_%s.csv", name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static void
+test_csv_round_trip(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  const char *path = write_temp("ok", "id,lower,upper,size,alignment\n0,0,3,100,4\n\n1,2,5,50,1\n");
+  int n;
+  MpBuffer *b = mp_csv_read(ctx, path, &n);
+  assert_non_null(b);
+  assert_int_equal(n, 2);
+  assert_int_equal(b[1].start, 2);
+  assert_int_equal(b[1].end, 5);
+  assert_int_equal(b[0].align, 4);
+  MpOptions o = {.algorithm = MP_ALGO_BEST};
+  assert_int_equal(mp_solve(b, n, &o), 152); /* 100 at 0, then 50 at 100: live together */
+  IrBuf out = {0};
+  mp_csv_write(b, n, true, &out);
+  assert_string_equal(out.data, "id,lower,upper,size,alignment,offset\n0,0,3,100,4,0\n1,2,5,50,1,100\n");
+  path = write_temp("ok2", out.data); /* read back: the offset column is ignored */
+  free(b);
+  b = mp_csv_read(ctx, path, &n);
+  assert_non_null(b);
+  assert_int_equal(n, 2);
+  free(b);
+  ir_buf_free(&out);
+  ir_ctx_free(ctx);
+}
+
+/* Reads text; expects an error whose location and message start as given. */
+static void
+expect_error(const char *name, const char *text, int line, int col, const char *msg)
+{
+  IrCtx *ctx = ir_ctx_new();
+  int n;
+  MpBuffer *b = mp_csv_read(ctx, write_temp(name, text), &n);
+  assert_null(b);
+  assert_true(ir_error_count(ctx) > 0);
+  const IrDiag *d = ir_diag_get(ctx, 0);
+  assert_int_equal(d->loc.line, line);
+  assert_int_equal(d->loc.col, col);
+  if (strncmp(d->msg, msg, strlen(msg)) != 0)
+    printf("got: %s\n", d->msg);
+  assert_true(strncmp(d->msg, msg, strlen(msg)) == 0);
+  ir_ctx_free(ctx);
+}
+
+static void
+test_csv_errors(void **state)
+{
+  (void)state;
+  expect_error("empty", "", 1, 1, "expected a header line");
+  expect_error("nosize", "id,lower,upper\n0,0,1\n", 1, 1, "the header has no 'size' column");
+  expect_error("unknown", "id,lower,upper,bytes\n", 1, 16, "unknown column 'bytes'");
+  expect_error("notint", "id,lower,upper,size\n0,0,x,4\n", 2, 5, "'upper' must be an integer");
+  expect_error("short", "id,lower,upper,size\n0,0,1\n", 2, 6, "expected 4 fields, found 3");
+  expect_error("long", "id,lower,upper,size\n0,0,1,4,5\n", 2, 8, "more fields than");
+  expect_error("backwards", "id,lower,upper,size\n0,0,1,4\n1,5,2,4\n", 3, 1,
+               "lower 5 and upper 2 are not a live interval");
+  expect_error("zero", "id,lower,upper,size\n0,0,1,0\n", 2, 1, "size must be at least 1");
+  expect_error("align", "id,lower,upper,size,alignment\n0,0,1,4,3\n", 2, 1,
+               "alignment must be a power of two");
+}
+
+/* --- MiniMalloc ------------------------------------------------------- */
+
+static void
+test_minimalloc_f_fits(void **state)
+{
+  (void)state;
+  static const char *const paths[] = {"../shared/bench-data/minimalloc/F.1048576.csv",
+                                      "../../shared/bench-data/minimalloc/F.1048576.csv"};
+  IrCtx *ctx = ir_ctx_new();
+  MpBuffer *b = NULL;
+  int n = 0;
+  for (int i = 0; i < 2 && !b; i++) {
+    FILE *probe = fopen(paths[i], "r");
+    if (probe) {
+      fclose(probe);
+      b = mp_csv_read(ctx, paths[i], &n);
+    }
+  }
+  ir_ctx_free(ctx);
+  if (!b)
+    skip();
+  MpOptions o = {.algorithm = MP_ALGO_BEST, .budget_ms = 2000, .capacity = 1048576};
+  MpStats st;
+  int64_t arena = mp_solve_stats(b, n, &o, &st);
+  assert_true(mp_validate(b, n, arena, NULL));
+  assert_true(arena <= 1048576);
+  assert_int_equal(st.chosen, MP_ALGO_EXACT); /* no greedy heuristic fits it */
+  free(b);
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random_never_above_greedy),
+      cmocka_unit_test(test_tiny_against_brute_force),
+      cmocka_unit_test(test_csv_round_trip),
+      cmocka_unit_test(test_csv_errors),
+      cmocka_unit_test(test_minimalloc_f_fits),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
