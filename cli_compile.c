@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/rxc.h"
 #include "cli.h"
 #include "interp/interp.h"
 #include "memplan/mp.h"
@@ -32,22 +33,6 @@ static const char compile_help[] =
     "they become constant arrays of the output.  Prints each file written\n"
     "and each entry's arena size.\n";
 
-#define MAX_PIPELINE 64
-
-/* A C identifier from the base name of path without its extension. */
-static const char *
-name_from_path(IrCtx *ctx, const char *path)
-{
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strcspn(base, ".");
-  char *name = ir_printf(ctx, "%s%.*s", base[0] >= '0' && base[0] <= '9' ? "m" : "", (int)n, base);
-  for (char *p = name; *p; p++)
-    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-          (*p >= '0' && *p <= '9')))
-      *p = '_';
-  return *name ? name : "model";
-}
 
 static bool
 is_identifier(const char *s)
@@ -61,16 +46,34 @@ is_identifier(const char *s)
   return true;
 }
 
+/* Progress of rxc_build's stages (cli_progress), and with -v the plan. */
+static void
+build_step(void *user, RxcStep step, const RxcBuild *so_far)
+{
+  const CfgOptions *cfg = user;
+  if (step == RXC_STEP_OPTIMIZE) {
+    cli_progress(cfg, "optimizing (-O%d)", cfg->opt.level);
+    return;
+  }
+  if (step == RXC_STEP_PLAN) {
+    cli_progress(cfg, "planning memory");
+    return;
+  }
+  const MpPlan *p = so_far->plan;
+  if (p && cfg->verbosity > 0)
+    cli_progress(cfg, "arena %lld bytes (lower bound %lld)", (long long)p->arena_bytes,
+                 (long long)(p->nfuncs ? p->funcs[0].lower_bound : 0));
+  cli_progress(cfg, "generating C");
+}
+
 bool
 cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
           const CfgOptions *cfg, CliBuild *b)
 {
-  const OptPass *pipeline[MAX_PIPELINE];
-  int n = cfg_pipeline(cfg, pipeline, MAX_PIPELINE);
-  OptInstruments ins = {.verify_each = cfg->opt.verify_each, .time_passes = cfg->verbosity > 0};
-  OptContext oc = {.ctx = ctx, .params_path = params};
   memset(b, 0, sizeof *b);
-  b->name = name ? name : cfg->codegen.prefix[0] ? cfg->codegen.prefix : name_from_path(ctx, file);
+  b->name = name                 ? name
+            : cfg->codegen.prefix[0] ? cfg->codegen.prefix
+                                     : rxc_name_from_path(ctx, file);
   if (!is_identifier(b->name)) {
     IrLoc none = {0};
     ir_error(ctx, none, "the module name '%s' is not a C identifier (give --name)", b->name);
@@ -78,29 +81,15 @@ cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
     return false;
   }
   cli_progress(cfg, "reading %s", file);
-  IrModule *m = cli_load(ctx, file, ins.verify_each);
-  cli_progress(cfg, "optimizing (-O%d, %d passes%s)", cfg->opt.level, n,
-               params ? ", binding the weights" : "");
-  if (m)
-    m = opt_run(&oc, m, pipeline, n, &ins);
-  cli_progress(cfg, "planning memory");
-  if (m && ir_error_count(ctx) == 0)
-    b->plan = mp_plan_module(ctx, m, cfg);
-  if (b->plan && cfg->verbosity > 0)
-    cli_progress(cfg, "arena %lld bytes (lower bound %lld)", (long long)b->plan->arena_bytes,
-                 (long long)(b->plan->nfuncs ? b->plan->funcs[0].lower_bound : 0));
-  cli_progress(cfg, "generating C");
-  if (b->plan && ir_error_count(ctx) == 0)
-    b->out = cg_generate(ctx, m, b->plan, cfg, b->name);
+  IrModule *m = cli_load(ctx, file, cfg->opt.verify_each);
+  RxcBuild rb;
+  bool ok = rxc_build(ctx, m, params, cfg, b->name, build_step, (void *)cfg, &rb);
   cli_progress_done(cfg);
-  bool ok = b->out && ir_error_count(ctx) == 0;
   ir_diag_print(ctx, stderr); /* errors, or the passes' and planner's warnings */
   ir_diag_clear(ctx);
-  b->module = m;
-  if (!ok) {
-    cg_output_free(b->out);
-    b->out = NULL;
-  }
+  b->module = rb.module;
+  b->plan = rb.plan;
+  b->out = rb.out;
   return ok;
 }
 

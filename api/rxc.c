@@ -5,6 +5,7 @@
  *
  * Key idea: an RxcModel owns its IrCtx; every diagnostic of the road is
  * printed to the caller's stream once, and nothing else escapes.
+ * rxc_build is the road after parsing that the command line takes too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,52 @@ struct RxcModel {
   CgCompiled *compiled;
 };
 
-/* The rest of the road from a parsed module m (NULL after a parse error). */
+bool
+rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
+          const char *name, RxcStepFn step, void *user, RxcBuild *b)
+{
+  const OptPass *pipeline[MAX_PIPELINE];
+  int n = cfg_pipeline(cfg, pipeline, MAX_PIPELINE);
+  OptInstruments ins = {.verify_each = cfg->opt.verify_each, .time_passes = cfg->verbosity > 0};
+  OptContext oc = {.ctx = ctx, .params_path = params};
+  memset(b, 0, sizeof *b);
+  if (step)
+    step(user, RXC_STEP_OPTIMIZE, b);
+  if (m && ir_error_count(ctx) == 0)
+    b->module = opt_run(&oc, m, pipeline, n, &ins);
+  if (step)
+    step(user, RXC_STEP_PLAN, b);
+  if (b->module && ir_error_count(ctx) == 0)
+    b->plan = mp_plan_module(ctx, b->module, cfg);
+  if (step)
+    step(user, RXC_STEP_GENERATE, b);
+  if (b->plan && ir_error_count(ctx) == 0)
+    b->out = cg_generate(ctx, b->module, b->plan, cfg, name);
+  if (b->out && ir_error_count(ctx) == 0)
+    return true;
+  cg_output_free(b->out);
+  b->out = NULL;
+  return false;
+}
+
+const char *
+rxc_name_from_path(IrCtx *ctx, const char *path)
+{
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strcspn(base, ".");
+  char *name = ir_printf(ctx, "%s%.*s", base[0] >= '0' && base[0] <= '9' ? "m" : "", (int)n, base);
+  for (char *p = name; *p; p++)
+    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+          (*p >= '0' && *p <= '9')))
+      *p = '_';
+  return *name ? name : "model";
+}
+
+/* The JIT of a module parsed into ctx (m NULL after a parse error); ctx
+ * goes with the model, or is freed on failure. */
 static RxcModel *
-build(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *errors)
+jit(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *errors)
 {
   RxcJitOptions none = {0};
   o = o ? o : &none;
@@ -30,17 +74,12 @@ build(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *e
   if (m && o->config)
     cfg_load(ctx, o->config, &cfg);
   RxcModel *r = calloc(1, sizeof *r);
-  if (r && m && ir_error_count(ctx) == 0) {
-    const OptPass *pipeline[MAX_PIPELINE];
-    int n = cfg_pipeline(&cfg, pipeline, MAX_PIPELINE);
-    OptContext oc = {.ctx = ctx, .params_path = o->params};
-    OptInstruments ins = {.verify_each = cfg.opt.verify_each};
-    m = opt_run(&oc, m, pipeline, n, &ins);
-    MpPlan *plan = m && ir_error_count(ctx) == 0 ? mp_plan_module(ctx, m, &cfg) : NULL;
-    r->out = plan && ir_error_count(ctx) == 0 ? cg_generate(ctx, m, plan, &cfg, name) : NULL;
-    if (r->out && ir_error_count(ctx) == 0)
-      r->compiled = o->use_cc || cfg.jit.compiler == CFG_JIT_CC ? cg_jit_cc(ctx, r->out, cfg.target.cc, cfg.jit.cc_flags)
-                              : cg_jit_tcc(ctx, r->out);
+  RxcBuild b;
+  if (r && m && ir_error_count(ctx) == 0 && rxc_build(ctx, m, o->params, &cfg, name, NULL, NULL, &b)) {
+    r->out = b.out;
+    r->compiled = o->use_cc || cfg.jit.compiler == CFG_JIT_CC
+                      ? cg_jit_cc(ctx, r->out, cfg.target.cc, cfg.jit.cc_flags)
+                      : cg_jit_tcc(ctx, r->out);
   }
   if (errors)
     ir_diag_print(ctx, errors);
@@ -55,32 +94,18 @@ build(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *e
   return r;
 }
 
-/* A C identifier from a file name: its base without the extension. */
-static const char *
-model_name(IrCtx *ctx, const char *path)
-{
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  char *s = ir_printf(ctx, "m_%.*s", (int)strcspn(base, "."), base);
-  for (char *p = s; *p; p++)
-    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-          (*p >= '0' && *p <= '9')))
-      *p = '_';
-  return s;
-}
-
 RxcModel *
 rxc_jit_file(const char *path, const RxcJitOptions *o, FILE *errors)
 {
   IrCtx *ctx = ir_ctx_new();
-  return build(ctx, fe_parse_file(ctx, path), model_name(ctx, path), o, errors);
+  return jit(ctx, fe_parse_file(ctx, path), rxc_name_from_path(ctx, path), o, errors);
 }
 
 RxcModel *
 rxc_jit_string(const char *name, const char *text, const RxcJitOptions *o, FILE *errors)
 {
   IrCtx *ctx = ir_ctx_new();
-  return build(ctx, fe_parse_string(ctx, name, text), model_name(ctx, name), o, errors);
+  return jit(ctx, fe_parse_string(ctx, name, text), rxc_name_from_path(ctx, name), o, errors);
 }
 
 static const CgEntry *

@@ -45,6 +45,25 @@ typedef struct RxcModel RxcModel;
 typedef int (*RxcEntry)(void *arena, size_t arena_bytes, void *const *tensors,
                         const int64_t *dims);
 
+/* The stages after parsing, shared by rxc_jit_* and the command line. */
+typedef struct {
+  IrModule *module; /* after the pipeline: explicit memory */
+  MpPlan *plan;
+  CgOutput *out;    /* the generated files (the caller frees them) */
+} RxcBuild;
+typedef enum { RXC_STEP_OPTIMIZE, RXC_STEP_PLAN, RXC_STEP_GENERATE } RxcStep;
+/* Told each stage before it starts, with what is built so far. */
+typedef void (*RxcStepFn)(void *user, RxcStep step, const RxcBuild *so_far);
+/* cfg's pipeline on m (params: a .npz of main's weights for BindParams, or
+ * NULL; each pass timed on stderr when cfg->verbosity > 0), the memory
+ * plan, and the C named name.  step may be NULL.  Fills b; false after
+ * errors in ctx (b->out is then NULL). */
+bool rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
+               const char *name, RxcStepFn step, void *user, RxcBuild *b);
+/* A C identifier from path's base name without its extension ("m" before a
+ * leading digit, other characters as '_'; "model" when nothing is left). */
+const char *rxc_name_from_path(IrCtx *ctx, const char *path);
+
 /* Parses, runs the configured pipeline, plans and compiles; NULL after an
  * error, whose diagnostics go to errors (file:line:col: error: ...; none
  * when errors is NULL).  o may be NULL. */

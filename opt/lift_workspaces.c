@@ -248,11 +248,9 @@ kernel_of(Lift *L, const IrExpr *e)
 {
   if (!e || e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_GLOBAL)
     return NULL;
-  for (int i = 0; i < L->m->nglobals; i++)
-    if (L->m->globals[i].kind == IR_GLOBAL_PRIM && L->kernels[i].bufs.len &&
-        !L->kernels[i].refused && strcmp(L->m->globals[i].name, e->u.call.callee->u.global) == 0)
-      return &L->kernels[i];
-  return NULL;
+  const IrGlobal *g = ir_module_find(L->m, e->u.call.callee->u.global);
+  Kernel *k = g && g->kind == IR_GLOBAL_PRIM ? &L->kernels[g - L->m->globals] : NULL;
+  return k && k->bufs.len && !k->refused ? k : NULL;
 }
 
 static bool

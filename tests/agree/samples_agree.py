@@ -28,6 +28,9 @@ VIAS = ("tcc", "cc")
 RTOL, ATOL = 1e-5, 1e-6
 SEED = 20261122
 
+sys.path.insert(0, os.path.join(ROOT, "tests", "ops"))
+from run_ops import compare  # noqa: E402  (the oracle's comparison: NaN == NaN, ints exact)
+
 
 def main_params(text):
     """[(name, dims, dtype)] of def main; a dim is an int or a name."""
@@ -68,20 +71,6 @@ def run(rxc, model, npz, files, via, out):
     return np.load(out)
 
 
-def disagreement(got, ref):
-    if got.shape != ref.shape or got.dtype != ref.dtype:
-        return f"{got.dtype}{list(got.shape)} vs {ref.dtype}{list(ref.shape)}"
-    if ref.dtype.kind != "f":
-        return None if np.array_equal(got, ref) else "integers differ"
-    g, r = got.astype(np.float64), ref.astype(np.float64)
-    err = np.abs(g - r)
-    bad = err > ATOL + RTOL * np.abs(r)
-    if not bad.any():
-        return None
-    i = np.unravel_index(np.argmax(np.where(bad, err, -1)), r.shape)
-    return f"{int(bad.sum())} of {r.size} differ, worst at {tuple(map(int, i))}: {g[i]!r} vs {r[i]!r}"
-
-
 def check_sample(rxc, name, rng, work, verbose):
     """Failures (messages) of every run of one sample; prints progress."""
     model = os.path.join(SAMPLES, name + ".py")
@@ -104,7 +93,7 @@ def check_sample(rxc, name, rng, work, verbose):
             for via in VIAS:
                 got = run(rxc, model, npz if weights else None, files, via, os.path.join(work, via + ".npy"))
                 count += 1
-                msg = disagreement(got, ref)
+                msg = compare(got, ref, RTOL, ATOL)
                 if msg:
                     failures.append(f"{tag} --via {via}: {msg}")
                 elif verbose:

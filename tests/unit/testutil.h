@@ -11,9 +11,9 @@
 #include "../../frontend/fe.h"
 #include "../../ir/ir.h"
 
-/* Whole file as a malloc'd NUL-terminated string, or NULL. */
-static inline char *
-tu_read_file(const char *path)
+/* Whole file as malloc'd bytes (*len of them, then a NUL), or NULL. */
+static inline unsigned char *
+tu_read_bytes(const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -26,7 +26,16 @@ tu_read_file(const char *path)
   fclose(f);
   if (!b.data)
     ir_buf_put(&b, "", 0);
-  return b.data;
+  *len = b.len;
+  return (unsigned char *)b.data;
+}
+
+/* Whole file as a malloc'd NUL-terminated string, or NULL. */
+static inline char *
+tu_read_file(const char *path)
+{
+  size_t len;
+  return (char *)tu_read_bytes(path, &len);
 }
 
 static inline int
@@ -82,22 +91,6 @@ tu_sample_is_large(const char *path)
   return large;
 }
 
-/* Whole file as malloc'd bytes (*len of them), or NULL. */
-static inline unsigned char *
-tu_read_bytes(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  IrBuf b = {0};
-  char chunk[4096];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    ir_buf_put(&b, chunk, n);
-  fclose(f);
-  *len = b.len;
-  return (unsigned char *)b.data;
-}
 
 /* The diagnostics of ctx as printed by ir_diag_print, malloc'd. */
 static inline char *
