@@ -12,8 +12,8 @@
 #include "mp.h"
 
 /* The exact search is tried only up to this many buffers (its tables are
- * quadratic). */
-#define MP_EXACT_MAX_BUFFERS 4000
+ * quadratic: at most 16 MB of overlap lists). */
+#define MP_EXACT_MAX_BUFFERS 2000
 /* Units of search work (a buffer examined) per millisecond of budget,
  * measured on the 2-core Debian 12 machine the project is built on: the
  * budget is counted in work, not in wall time, so that results do not
