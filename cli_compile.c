@@ -77,7 +77,7 @@ cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
     ir_diag_print(ctx, stderr);
     return false;
   }
-  IrModule *m = cli_load(ctx, file, ins.verify_each);
+  IrModule *m = cli_load(ctx, file, true); /* the passes assume well-formed input */
   if (m)
     m = opt_run(&oc, m, pipeline, n, &ins);
   if (m && ir_error_count(ctx) == 0)
