@@ -182,7 +182,8 @@ def op_unary(g, v):
                          "erf", "log", "sqrt", "rsqrt", "clip"])
     ns = {"relu": "R.nn.", "gelu": "R.nn.", "silu": "R.nn."}.get(name, "R.")
     if name in ("log", "sqrt", "rsqrt"):
-        v = g.positive(v)
+        # log is ill-conditioned near 1 (relative error 1/|log x|): keep x >= 1.5
+        v = g.positive(v, 1.5 if name == "log" else 0.5)
         mag = {"log": max(abs(math.log(v.lo)), math.log(v.mag + 1)), "sqrt": math.sqrt(v.mag),
                "rsqrt": 1 / math.sqrt(v.lo)}[name]
         lo = {"log": 0.0, "sqrt": math.sqrt(v.lo), "rsqrt": 1 / math.sqrt(v.mag)}[name]
