@@ -51,28 +51,43 @@ wf_sinfo_consistent(const IrSInfo *s)
   return true;
 }
 
+bool
+ir_sinfo_too_large(const IrSInfo *s)
+{
+  if (s && s->kind == IR_SI_TUPLE) {
+    for (int i = 0; i < s->u.tuple.n; i++)
+      if (ir_sinfo_too_large(s->u.tuple.fields[i]))
+        return true;
+    return false;
+  }
+  if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
+    return false;
+  int64_t bytes = s->u.tensor.dtype.code == IR_DT_VOID ? 1 : ir_dtype_bytes(s->u.tensor.dtype);
+  for (int i = 0; i < s->u.tensor.ndim; i++) {
+    int64_t d;
+    if (!ir_prim_is_int(s->u.tensor.shape[i], &d) || d <= 0)
+      continue;
+    if (bytes > INT64_MAX / d)
+      return true;
+    bytes *= d;
+  }
+  return false;
+}
+
 /* A tensor's literal dims: none negative, and their product times the
  * element size within int64 (the planner and the generated C compute byte
  * sizes in int64). */
 static void
 check_tensor_dims(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
 {
-  int64_t bytes = s->u.tensor.dtype.code == IR_DT_VOID ? 1 : ir_dtype_bytes(s->u.tensor.dtype);
-  bool overflow = false;
   for (int i = 0; s->u.tensor.shape && i < s->u.tensor.ndim; i++) {
     int64_t d;
-    if (!ir_prim_is_int(s->u.tensor.shape[i], &d))
-      continue;
-    if (d < 0) {
+    if (ir_prim_is_int(s->u.tensor.shape[i], &d) && d < 0) {
       wf_error(c, loc, "%s: tensor dim %d is negative (%" PRId64 ")", what, i, d);
       return;
     }
-    if (d > 0 && bytes > INT64_MAX / d)
-      overflow = true;
-    else
-      bytes *= d;
   }
-  if (overflow)
+  if (ir_sinfo_too_large(s))
     wf_error(c, loc, "%s: tensor of this shape has more bytes than int64 can count", what);
 }
 

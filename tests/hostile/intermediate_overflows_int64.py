@@ -1,4 +1,5 @@
-# An intermediate (not annotated) of 2^32 x 2^32 x 4 x 4 floats: its storage's byte count overflows int64.
+# An intermediate (not annotated) of 2^32 x 2^32 x 4 x 4 floats: its byte count overflows int64
+# (found by fuzz_pipeline: Normalize wrote it as an annotation the checker then refused).
 @I.ir_module
 class Module:
     @R.function
