@@ -51,27 +51,33 @@ wf_sinfo_consistent(const IrSInfo *s)
   return true;
 }
 
-bool
-ir_sinfo_too_large(const IrSInfo *s)
+const char *
+ir_sinfo_dims_problem(const IrSInfo *s)
 {
   if (s && s->kind == IR_SI_TUPLE) {
-    for (int i = 0; i < s->u.tuple.n; i++)
-      if (ir_sinfo_too_large(s->u.tuple.fields[i]))
-        return true;
-    return false;
+    for (int i = 0; i < s->u.tuple.n; i++) {
+      const char *why = ir_sinfo_dims_problem(s->u.tuple.fields[i]);
+      if (why)
+        return why;
+    }
+    return NULL;
   }
   if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
-    return false;
+    return NULL;
   int64_t bytes = s->u.tensor.dtype.code == IR_DT_VOID ? 1 : ir_dtype_bytes(s->u.tensor.dtype);
+  bool overflow = false;
   for (int i = 0; i < s->u.tensor.ndim; i++) {
     int64_t d;
-    if (!ir_prim_is_int(s->u.tensor.shape[i], &d) || d <= 0)
+    if (!ir_prim_is_int(s->u.tensor.shape[i], &d) || d == 0)
       continue;
+    if (d < 0)
+      return "a negative dim";
     if (bytes > INT64_MAX / d)
-      return true;
-    bytes *= d;
+      overflow = true;
+    else
+      bytes *= d;
   }
-  return false;
+  return overflow ? "more bytes than int64 can count" : NULL;
 }
 
 /* A tensor's literal dims: none negative, and their product times the
@@ -87,7 +93,7 @@ check_tensor_dims(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
       return;
     }
   }
-  if (ir_sinfo_too_large(s))
+  if (ir_sinfo_dims_problem(s))
     wf_error(c, loc, "%s: tensor of this shape has more bytes than int64 can count", what);
 }
 
