@@ -276,3 +276,88 @@ check: check-onnx-fast
 .PHONY: bench-planner
 bench-planner: all samples
 	/usr/bin/python3 bench/planner.py
+
+# ---- reliability (issue 9, tests/README.md "Reliability") --------------
+# make fuzz: the libFuzzer targets of tests/fuzz/, built by clang with
+# ASan+UBSan into build/fuzz, each run for FUZZ_SECONDS on a corpus seeded
+# from samples/ and tests/ (new inputs are kept in build/fuzz/corpus/).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := fuzz_script fuzz_npy fuzz_pipeline
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+               -fno-sanitize-recover=all
+FUZZ_BINS := $(FUZZ_TARGETS:%=build/fuzz/%)
+FUZZ_FLAGS := -timeout=20 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+FUZZ_SCRIPT_SEEDS := $(shell find samples tests -name '*.py' -not -path 'samples/tools/*' \
+                       -not -path 'tests/ops/*' -not -path 'tests/gen/*.py' 2>/dev/null)
+
+.PHONY: fuzz fuzz-build fuzz-corpus fuzz-regress
+fuzz: fuzz-build fuzz-corpus fuzz-regress
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== $$t for $(FUZZ_SECONDS)s (log: build/fuzz/$$t.log)"; \
+	  ./build/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) \
+	    -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/corpus/$$t > build/fuzz/$$t.log 2>&1; \
+	  status=$$?; grep -E 'INITED|DONE|number_of_executed_units|ERROR|SUMMARY|Test unit written' build/fuzz/$$t.log; \
+	  test $$status -eq 0 || exit 1; \
+	done
+
+fuzz-build: $(FUZZ_BINS)
+
+# Every crash a fuzzer found, kept in tests/fuzz/regress/TARGET/, run once.
+fuzz-regress: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  files=$$(find tests/fuzz/regress/$$t -type f 2>/dev/null); \
+	  test -z "$$files" || ./build/fuzz/$$t $$files > build/fuzz/$$t.regress.log 2>&1 || \
+	    { cat build/fuzz/$$t.regress.log; exit 1; }; \
+	done; echo "fuzz-regress: every kept crash input passes"
+
+# the library again, instrumented for libFuzzer (its own objects: no recursion)
+FUZZ_OBJS := $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC/FUZZ $<"
+	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ $<
+build/fuzz/obj/codegen/runtime.o: $(BUILD)/gen/rt_embed.h
+build/fuzz/librxc.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+-include $(FUZZ_OBJS:.o=.d)
+
+$(FUZZ_BINS): build/fuzz/%: tests/fuzz/%.c build/fuzz/librxc.a
+	@echo "  FUZZ    $@"
+	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	  build/fuzz/librxc.a -linih -ltcc -ldl -lpthread -lm
+
+fuzz-corpus: tests/fuzz/npy_seeds.py
+	@mkdir -p build/fuzz/corpus/fuzz_script build/fuzz/corpus/fuzz_pipeline build/fuzz/corpus/fuzz_npy
+	@for f in $(FUZZ_SCRIPT_SEEDS); do s=$$(echo $$f | tr / _); \
+	  cp -n $$f build/fuzz/corpus/fuzz_script/$$s; cp -n $$f build/fuzz/corpus/fuzz_pipeline/$$s; done
+	@cp -n samples/*.npz build/fuzz/corpus/fuzz_npy/
+	@/usr/bin/python3 tests/fuzz/npy_seeds.py build/fuzz/corpus/fuzz_npy
+
+# Translation validation on random modules (tests/gen/): the interpreter on
+# the module as written against the generated C after -O2.  A few hundred
+# in make check; GEN_COUNT (10000) in check-random.
+GEN_CHECK := RXC=$(BUILD)/rxc nice -n 10 /usr/bin/python3 tests/gen/validate.py
+GEN_COUNT ?= 10000
+.PHONY: check-gen check-random check-valgrind check-sanitize-generated
+check: check-gen check-sanitize-generated
+check-gen: all
+	$(GEN_CHECK) --start 0 --count 300 --cc-every 15
+check-random: all
+	$(GEN_CHECK) --start 100000 --count $(GEN_COUNT) --cc-every 50
+
+# The JIT path under valgrind's memcheck: rxc run --via tcc on samples, and
+# test_jit.  No suppressions are needed on Debian 12 (libtcc 0.9.27).
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+check-valgrind: all $(BUILD)/tests/test_jit
+	RXC="$(VALGRIND) $(BUILD)/rxc" /usr/bin/python3 tests/gen/samples.py
+	$(VALGRIND) $(BUILD)/tests/test_jit
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/validate.py --start 0 --count 20 --cc-every 0 \
+	  --wrap "$(VALGRIND)"
+
+# The generated C of the samples and of random modules built with
+# -fsanitize=address,undefined and run on random inputs (rxc run --via cc
+# with [jit] cc_flags; the sanitizer runtime preloaded, since rxc is not
+# built with it).
+check-sanitize-generated: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/samples.py --sanitize
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/validate.py --start 0 --count 20 --sanitize

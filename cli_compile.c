@@ -81,7 +81,7 @@ cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
     return false;
   }
   cli_progress(cfg, "reading %s", file);
-  IrModule *m = cli_load(ctx, file, cfg->opt.verify_each);
+  IrModule *m = cli_load(ctx, file, false); /* rxc_build checks it */
   RxcBuild rb;
   bool ok = rxc_build(ctx, m, params, cfg, b->name, build_step, (void *)cfg, &rb);
   cli_progress_done(cfg);

@@ -236,7 +236,7 @@ plan_file(IrCtx *ctx, PlanArgs *a)
   int n = cfg_pipeline(a->cfg, pipeline, MAX_PIPELINE);
   OptInstruments ins = {.verify_each = a->cfg->opt.verify_each};
   a->oc.ctx = ctx;
-  IrModule *m = cli_load(ctx, a->in, ins.verify_each);
+  IrModule *m = cli_load(ctx, a->in, true); /* the passes assume well-formed input */
   if (m)
     m = opt_run(&a->oc, m, pipeline, n, &ins);
   MpPlan *p = m && ir_error_count(ctx) == 0 ? mp_plan_module(ctx, m, a->cfg) : NULL;

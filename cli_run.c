@@ -336,6 +336,8 @@ gather_inputs(IrCtx *ctx, const IrFunction *fn, const RunArgs *a, Value **args)
       args[i] = input_value(ctx, fn->params[i], eq + 1);
   }
   IrBuf missing = {0};
+  if (ir_error_count(ctx)) /* an --input could not be read: it is not also missing */
+    nentries = -1;
   for (int i = 0; i < fn->nparams && nentries >= 0; i++)
     for (int k = 0; k < nentries && !args[i]; k++)
       if (entries[k].name == fn->params[i]->u.var.name)

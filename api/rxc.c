@@ -32,6 +32,8 @@ rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
   if (step)
     step(user, RXC_STEP_OPTIMIZE, b);
   if (m && ir_error_count(ctx) == 0)
+    ir_module_check(ctx, m); /* the passes assume well-formed input */
+  if (m && ir_error_count(ctx) == 0)
     b->module = opt_run(&oc, m, pipeline, n, &ins);
   if (step)
     step(user, RXC_STEP_PLAN, b);

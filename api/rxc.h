@@ -54,7 +54,7 @@ typedef struct {
 typedef enum { RXC_STEP_OPTIMIZE, RXC_STEP_PLAN, RXC_STEP_GENERATE } RxcStep;
 /* Told each stage before it starts, with what is built so far. */
 typedef void (*RxcStepFn)(void *user, RxcStep step, const RxcBuild *so_far);
-/* cfg's pipeline on m (params: a .npz of main's weights for BindParams, or
+/* m checked for well-formedness, then cfg's pipeline on it (params: a .npz of main's weights for BindParams, or
  * NULL; each pass timed on stderr when cfg->verbosity > 0), the memory
  * plan, and the C named name.  step may be NULL.  Fills b; false after
  * errors in ctx (b->out is then NULL). */

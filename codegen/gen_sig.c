@@ -97,6 +97,8 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
               "parameter '%s' of '%s': C code generation needs a tensor of known dtype and "
               "rank, a shape or a prim value",
               p->u.var.name, ent->fn);
+      ir_vec_free(&dims);
+      ir_vec_free(&ins);
       return false;
     }
     CgVar *v = cg_var_add(E, p, CG_V_TENSOR);

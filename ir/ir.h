@@ -715,6 +715,11 @@ bool ir_sinfo_equal(const IrSInfo *a, const IrSInfo *b);
 /* Reports every violation as an error in ctx (naming function and binding);
  * returns the number found. */
 int ir_module_check(IrCtx *ctx, const IrModule *m);
+/* wf_sinfo.c: what is wrong with the literal dims of a tensor (or of a
+ * field of a tuple): "a negative dim", "more bytes than int64 can count",
+ * or NULL.  The checker rejects such struct info, and Normalize when an op
+ * infers it. */
+const char *ir_sinfo_dims_problem(const IrSInfo *s);
 
 /* ------------------------------------------------------------------ */
 /* arith.c: symbolic integer arithmetic                                */

@@ -635,7 +635,8 @@ call_op(Printer *p, const IrExpr *e)
       op_sinfo(p, e, param, &first);
       keyword = has_sinfo = true;
     } else if (param->kind == IR_PARAM_VARARGS) {
-      args(p, e->u.call.args + next, nargs - next, &first);
+      if (next < nargs) /* args is NULL when there are none: no NULL + 0 */
+        args(p, e->u.call.args + next, nargs - next, &first);
       next = nargs;
     } else if (next < nargs) {
       pr_puts(p, first ? "" : ", ");

@@ -51,6 +51,52 @@ wf_sinfo_consistent(const IrSInfo *s)
   return true;
 }
 
+const char *
+ir_sinfo_dims_problem(const IrSInfo *s)
+{
+  if (s && s->kind == IR_SI_TUPLE) {
+    for (int i = 0; i < s->u.tuple.n; i++) {
+      const char *why = ir_sinfo_dims_problem(s->u.tuple.fields[i]);
+      if (why)
+        return why;
+    }
+    return NULL;
+  }
+  if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
+    return NULL;
+  int64_t bytes = s->u.tensor.dtype.code == IR_DT_VOID ? 1 : ir_dtype_bytes(s->u.tensor.dtype);
+  bool overflow = false;
+  for (int i = 0; i < s->u.tensor.ndim; i++) {
+    int64_t d;
+    if (!ir_prim_is_int(s->u.tensor.shape[i], &d) || d == 0)
+      continue;
+    if (d < 0)
+      return "a negative dim";
+    if (bytes > INT64_MAX / d)
+      overflow = true;
+    else
+      bytes *= d;
+  }
+  return overflow ? "more bytes than int64 can count" : NULL;
+}
+
+/* A tensor's literal dims: none negative, and their product times the
+ * element size within int64 (the planner and the generated C compute byte
+ * sizes in int64). */
+static void
+check_tensor_dims(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
+{
+  for (int i = 0; s->u.tensor.shape && i < s->u.tensor.ndim; i++) {
+    int64_t d;
+    if (ir_prim_is_int(s->u.tensor.shape[i], &d) && d < 0) {
+      wf_error(c, loc, "%s: tensor dim %d is negative (%" PRId64 ")", what, i, d);
+      return;
+    }
+  }
+  if (ir_sinfo_dims_problem(s))
+    wf_error(c, loc, "%s: tensor of this shape has more bytes than int64 can count", what);
+}
+
 void
 wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
 {
@@ -63,6 +109,8 @@ wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
     if (n >= 0 && s->u.tensor.ndim >= 0 && n != s->u.tensor.ndim)
       wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what,
                s->u.tensor.ndim, n);
+    else
+      check_tensor_dims(c, s, loc, what);
     break;
   case IR_SI_SHAPE:
     n = written_len(s, s->u.shape.values, s->u.shape.ndim);

@@ -169,6 +169,24 @@ dtype_arg(const IrExpr *call, int i)
   return IR_VOID;
 }
 
+/* True when bytes has no upper bound although every dim in it has one:
+ * the product overflowed int64 (the arithmetic folds only what fits), and
+ * the generated C would compute it with signed overflow. */
+static bool
+overflows_at_bounds(MpFunc *F, IrPrimExpr *bytes)
+{
+  int64_t lo, hi;
+  if (ir_arith_range(F->arith, bytes, &lo, &hi) && hi < INT64_MAX / 2)
+    return false;
+  IrVec vars = {0};
+  ir_prim_expr_vars(bytes, &vars);
+  bool bounded = true;
+  for (int i = 0; i < vars.len && bounded; i++)
+    bounded = ir_arith_range(F->arith, vars.items[i], &lo, &hi) && hi < INT64_MAX;
+  ir_vec_free(&vars);
+  return bounded;
+}
+
 /* R.memory.alloc_storage(R.shape([bytes]), ...) and R.builtin.alloc_tensor
  * (a storage of its own, exactly the tensor's bytes).  A size that is not a
  * literal R.shape cannot be planned: an error. */
@@ -183,8 +201,19 @@ alloc_storage(MpFunc *F, const IrBinding *b, const IrExpr *call, bool builtin)
   }
   IrDType dt = dtype_arg(call, builtin ? 1 : 3);
   int64_t elem = builtin ? ir_dtype_bytes(dt) : 1;
-  IrPrimExpr *bytes = mp_shape_bytes(F->ctx, shape->u.shape.values, shape->u.shape.n, elem);
-  int s = storage_new(F, b, ir_arith_simplify(F->arith, bytes), dt, builtin ? call : NULL);
+  IrPrimExpr *bytes = ir_arith_simplify(
+      F->arith, mp_shape_bytes(F->ctx, shape->u.shape.values, shape->u.shape.n, elem));
+  if (overflows_at_bounds(F, bytes)) {
+    IrBuf text = {0};
+    ir_prim_expr_print(bytes, &text);
+    ir_error(F->ctx, b->loc,
+             "in function '%s', binding '%s': the storage of %s bytes does not fit in 64 bits "
+             "at the upper bounds of its dims",
+             F->fname, mp_binding_name(b), text.data);
+    ir_buf_free(&text);
+    return false;
+  }
+  int s = storage_new(F, b, bytes, dt, builtin ? call : NULL);
   if (builtin)
     touch(F, &s, 1);
   return true;

@@ -172,6 +172,64 @@ infer_out_sinfo(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
 }
 
+/* Two tensor struct infos with a known fact that differs (dtype, rank, or
+ * a dim that is a literal on both sides). */
+static bool
+tensors_differ(const IrSInfo *a, const IrSInfo *b)
+{
+  if (!a || !b || a->kind != IR_SI_TENSOR || b->kind != IR_SI_TENSOR)
+    return false;
+  IrDType da = a->u.tensor.dtype, db = b->u.tensor.dtype;
+  if (da.code != IR_DT_VOID && db.code != IR_DT_VOID && !ir_dtype_eq(da, db))
+    return true;
+  if (a->u.tensor.ndim < 0 || b->u.tensor.ndim < 0)
+    return false;
+  if (a->u.tensor.ndim != b->u.tensor.ndim)
+    return true;
+  for (int i = 0; a->u.tensor.shape && b->u.tensor.shape && i < a->u.tensor.ndim; i++) {
+    int64_t x, y;
+    if (ir_prim_is_int(a->u.tensor.shape[i], &x) && ir_prim_is_int(b->u.tensor.shape[i], &y) &&
+        x != y)
+      return true;
+  }
+  return false;
+}
+
+/* R.call_tir_inplace: out_sinfo, and each in-place output is the argument
+ * it overwrites, so their known facts must agree (TVM checks the same);
+ * CallTIRRewrite binds the output to the argument itself. */
+static IrSInfo *
+infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *out = infer_out_sinfo(in, call, args);
+  const IrSInfo *t = call->u.call.nargs > 1 ? args[1] : NULL;
+  int nout = call->u.call.nsinfo_args;
+  for (int k = 0; out && t && k < nout; k++) {
+    int64_t i = op_inplace_index(call, k);
+    int nin = t->kind == IR_SI_TUPLE ? t->u.tuple.n : 1;
+    if (i < 0)
+      continue;
+    const IrSInfo *arg = i >= nin ? NULL : t->kind == IR_SI_TUPLE ? t->u.tuple.fields[i] : t;
+    if (i >= nin) {
+      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
+               "in-place output %d names argument %lld of %d", k, (long long)i, nin);
+      return NULL;
+    }
+    if (tensors_differ(arg, call->u.call.sinfo_args[k])) {
+      IrBuf a = {0}, o = {0};
+      ir_sinfo_print(arg, &a);
+      ir_sinfo_print(call->u.call.sinfo_args[k], &o);
+      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
+               "in-place output %d is %s but argument %lld, which it overwrites, is %s", k,
+               o.data, (long long)i, a.data);
+      ir_buf_free(&a);
+      ir_buf_free(&o);
+      return NULL;
+    }
+  }
+  return out;
+}
+
 static IrSInfo *
 infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
@@ -369,6 +427,7 @@ static const OpImpl to_vdevice_impl = {infer_to_vdevice, eval_identity, NULL};
 static const OpImpl print_impl = {infer_void, eval_print, NULL};
 static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
 static const OpImpl out_sinfo_impl = {infer_out_sinfo, NULL, NULL};
+static const OpImpl call_tir_inplace_impl = {infer_call_tir_inplace, NULL, NULL};
 static const OpImpl call_tir_dyn_impl = {infer_void, NULL, NULL};
 
 const OpImpl *
@@ -396,8 +455,9 @@ op_builtin_impl(IrOpId id)
     return &print_impl;
   case IR_OP_ASSERT_OP:
     return &assert_impl;
-  case IR_OP_CALL_TIR:
   case IR_OP_CALL_TIR_INPLACE:
+    return &call_tir_inplace_impl;
+  case IR_OP_CALL_TIR:
   case IR_OP_CALL_DPS_PACKED:
   case IR_OP_CALL_PURE_PACKED:
     return &out_sinfo_impl;

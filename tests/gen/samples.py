@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""samples.py - translation validation on the sample models: for each, the
+interpreter on the model as written against the generated C after -O2
+(`--via tcc`, or with --sanitize `--via cc` built with
+-fsanitize=address,undefined), on random inputs (seed 0), with the trained
+weights where samples/ has them and random weights otherwise.  Compared as
+validate.py compares.  RXC may hold a wrapper (valgrind ... build/rxc).
+
+usage: samples.py [--sanitize]
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import validate  # noqa: E402
+
+# model, params (or None), {input: shape}, other parameters get random weights
+SAMPLES = [
+    ("samples/mlp.py", None, {"inp_0": (3, 784)}),
+    ("samples/mlp_lowered.py", None, {"inp_0": (1, 784)}),
+    ("samples/digits_mlp.py", "samples/digits_mlp.npz", {"x": (5, 64)}),
+    ("samples/digits_cnn.py", "samples/digits_cnn.npz", {"x": (2, 1, 8, 8)}),
+    ("samples/tiny_cnn.py", None, {"inp_0": (1, 1, 28, 28)}),
+    ("samples/transformer_block.py", None, {"x": (1, 5, 64)}),
+]
+
+
+def weight_shapes(model):
+    """Parameter name -> literal shape, from main's signature."""
+    import re
+    text = open(model).read()
+    sig = text[text.index("def main("):text.index("->", text.index("def main("))]
+    out = {}
+    for name, dims in re.findall(r'(\w+): R\.Tensor\(\(([^)]*)\)', sig):
+        if all(d.strip().isdigit() for d in dims.split(",") if d.strip()):
+            out[name] = tuple(int(d) for d in dims.split(",") if d.strip())
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sanitize", action="store_true")
+    a = ap.parse_args()
+    rxc = os.environ.get("RXC", "build/rxc").split()
+    runner = validate.Runner(rxc[-1], " ".join(rxc[:-1]), a.sanitize)
+    via = "cc" if a.sanitize else "tcc"
+    rng = np.random.default_rng(0)
+    failed = 0
+    for model, params, inputs in SAMPLES:
+        d = tempfile.mkdtemp(prefix="rxc-sample-")
+        try:
+            shutil.copy(model, os.path.join(d, "m.py"))
+            shapes = dict(inputs)
+            given = set(np.load(params).files) if params else set()
+            for name, shape in weight_shapes(model).items():
+                if name not in given:
+                    shapes.setdefault(name, shape)
+            args = []
+            for name, shape in shapes.items():
+                path = os.path.join(d, name + ".npy")
+                np.save(path, rng.uniform(-1, 1, shape).astype(np.float32))
+                args += ["--input", f"{name}={path}"]
+            if params:
+                args += ["--params", os.path.abspath(params)]
+            ref, _, err = validate.run(runner, d, args, "interp", False)
+            got, _, err2 = validate.run(runner, d, args, via, False) if ref is not None else (None, 0, "")
+            why = (f"interp: {err}" if ref is None else f"--via {via}: {err2}" if got is None
+                   else validate.compare(ref, got))
+            print(f"{'FAIL' if why else 'ok'} {model} --via {via}{': ' + why if why else ''}", flush=True)
+            failed += bool(why)
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    print(f"samples: {len(SAMPLES) - failed} of {len(SAMPLES)} agree")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

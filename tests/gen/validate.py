@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+"""validate.py - translation validation on random modules (gen.py).
+
+For each seed, writes the module and its inputs, runs the reference
+interpreter on the module as written (`rxc run --via interp`, no pass) and
+the generated C after the full -O2 pipeline (`--via tcc`, and `--via cc`
+for every --cc-every-th seed), and compares every output: shapes and
+dtypes exactly, integers and bools exactly, floats within
+|c - ref| <= rtol * (|ref| + scale) with rtol 1e-5, where scale is the
+output's largest magnitude times 1e-2 (so that a value that cancelled to
+near zero is judged against the magnitude of the tensor it came from), NaN
+equal to NaN.
+
+A failing seed is kept in --keep (default build/gen-failures/seed-N/: the
+module, its inputs and the command lines) and named on a FAIL line; the
+exit status is 1 when any seed failed.  Seeds listed in tests/gen/known/
+(one file per known bug: its reproducer, with `# seeds: 1 2 3`) are
+skipped and counted.
+
+--sanitize builds the generated C with -fsanitize=address,undefined (rxc
+run --via cc with [jit] cc_flags, ASan's runtime preloaded): an access
+outside a buffer the caller gave (inputs, outputs, the arena) or undefined
+behaviour aborts the run.  --wrap runs every rxc under a command
+(valgrind).
+
+usage: validate.py [--start S] [--count N] [--cc-every K] [--rxc PATH] [--sanitize]
+                   [--wrap CMD] [-v]
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen  # noqa: E402
+
+RTOL = 1e-5
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def known_seeds():
+    seeds = {}
+    d = os.path.join(HERE, "known")
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        with open(os.path.join(d, f)) as fh:
+            for line in fh:
+                m = re.match(r"#\s*seeds:\s*(.*)", line)
+                if m:
+                    for s in m.group(1).split():
+                        seeds[int(s)] = f
+    return seeds
+
+
+def write_case(d, text, inputs):
+    with open(os.path.join(d, "m.py"), "w") as f:
+        f.write(text)
+    args = []
+    for name, a in inputs.items():
+        path = os.path.join(d, name + ".npy")
+        np.save(path, a)
+        args += ["--input", f"{name}={path}"]
+    return args
+
+
+SANITIZE_FLAGS = "-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+
+def sanitizer_env():
+    """The environment for `--via cc` with SANITIZE_FLAGS: rxc is not built
+    with ASan, so its runtime is preloaded for the dlopen'ed model."""
+    lib = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout
+    env = dict(os.environ, LD_PRELOAD=lib.strip(), ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    return env
+
+
+class Runner:
+    """How rxc is run: the binary, a wrapper (valgrind), sanitized cc."""
+
+    def __init__(self, rxc, wrap="", sanitize=False):
+        self.rxc, self.wrap, self.sanitize = rxc, wrap.split(), sanitize
+        self.env = sanitizer_env() if sanitize else None
+
+    def command(self, model, args, via, out):
+        cmd = [*self.wrap, self.rxc, "run", model, *args, "--via", via, "--output", out]
+        if via == "cc" and self.sanitize:
+            cmd += ["--set", f"jit.cc_flags={SANITIZE_FLAGS}"]
+        return cmd
+
+
+def run(runner, d, args, via, multi, model="m.py"):
+    out = os.path.join(d, f"out_{via}.npz" if multi else f"out_{via}.npy")
+    cmd = runner.command(os.path.join(d, model), args, via, out)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
+                       env=runner.env if via == "cc" else None)
+    if p.returncode != 0:
+        return None, cmd, p.stderr.strip()
+    if multi:
+        with np.load(out) as z:
+            return [z[str(i)] for i in range(len(z.files))], cmd, ""
+    return [np.load(out)], cmd, ""
+
+
+def compare(ref, got):
+    """None when got matches ref, else a description of the first mismatch."""
+    if len(ref) != len(got):
+        return f"{len(got)} outputs, expected {len(ref)}"
+    for i, (r, c) in enumerate(zip(ref, got)):
+        if r.shape != c.shape or r.dtype != c.dtype:
+            return f"output {i}: {c.dtype}{c.shape}, expected {r.dtype}{r.shape}"
+        if r.dtype.kind != "f":
+            if not np.array_equal(r, c):
+                k = np.argwhere(r != c)[0]
+                return f"output {i} at {tuple(k)}: {c[tuple(k)]}, expected {r[tuple(k)]}"
+            continue
+        r64, c64 = r.astype(np.float64), c.astype(np.float64)
+        finite = np.isfinite(r64)
+        scale = 1e-2 * (np.max(np.abs(r64[finite])) if finite.any() else 0.0)
+        bad = ~((np.abs(c64 - r64) <= RTOL * (np.abs(r64) + scale)) | (np.isnan(r64) & np.isnan(c64))
+                | (r64 == c64))
+        if bad.any():
+            k = tuple(np.argwhere(bad)[0])
+            return f"output {i} at {k}: {c[k]!r}, expected {r[k]!r} ({int(bad.sum())} elements differ)"
+    return None
+
+
+def check_seed(runner, seed, vias, keep):
+    text, inputs, _ = gen.gen_module(seed)
+    multi = "R.Tuple(" in text.split("\n")[3]
+    d = tempfile.mkdtemp(prefix=f"rxc-gen-{seed}-")
+    try:
+        args = write_case(d, text, inputs)
+        ref, cmd, err = run(runner, d, args, "interp", multi)
+        problems = []
+        if ref is None:
+            problems.append(f"interp failed: {err}")
+        else:
+            for via in vias:
+                got, cmd, err = run(runner, d, args, via, multi)
+                why = f"--via {via} failed: {err}" if got is None else compare(ref, got)
+                if why:
+                    problems.append(f"--via {via}: {why}" if got is not None else why)
+        if problems:
+            dest = os.path.join(keep, f"seed-{seed}")
+            shutil.rmtree(dest, ignore_errors=True)
+            shutil.copytree(d, dest)
+            with open(os.path.join(dest, "README"), "w") as f:
+                f.write(f"seed {seed}\n" + "\n".join(problems) + "\n")
+            return [f"FAIL seed {seed} ({dest}/m.py): {p}" for p in problems]
+        return []
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--cc-every", type=int, default=10, help="also --via cc on every K-th seed (0: never)")
+    ap.add_argument("--rxc", default=os.environ.get("RXC", "build/rxc"))
+    ap.add_argument("--keep", default="build/gen-failures")
+    ap.add_argument("--wrap", default="", help="command prefix for every rxc run (valgrind ...)")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="only --via cc, the generated C built with -fsanitize=address,undefined")
+    ap.add_argument("-v", action="store_true")
+    a = ap.parse_args()
+    known = known_seeds()
+    runner = Runner(a.rxc, a.wrap, a.sanitize)
+    t0 = time.time()
+    failed = skipped = ran_cc = 0
+    for seed in range(a.start, a.start + a.count):
+        if seed in known:
+            skipped += 1
+            continue
+        vias = ["cc"] if a.sanitize else ["tcc"]
+        if not a.sanitize and a.cc_every and seed % a.cc_every == 0:
+            vias.append("cc")
+        ran_cc += "cc" in vias
+        lines = check_seed(runner, seed, vias, a.keep)
+        for line in lines:
+            print(line, flush=True)
+        failed += bool(lines)
+        if a.v and not lines:
+            print(f"ok seed {seed}", flush=True)
+    n = a.count - skipped
+    print(f"random modules: {n - failed} of {n} agree (seeds {a.start}..{a.start + a.count - 1}, "
+          f"{ran_cc} also through cc, {skipped} known skipped) in {time.time() - t0:.0f}s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

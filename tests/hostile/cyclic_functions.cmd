@@ -1,0 +1,1 @@
+compile tests/hostile/cyclic_functions.py -o build/hostile/out

@@ -1,0 +1,1 @@
+compile tests/hostile/inplace_output_mismatch.py -o build/hostile/out

@@ -1,0 +1,1 @@
+compile tests/hostile/object_parameter.py -o build/hostile/out

@@ -1,0 +1,1 @@
+check tests/hostile/pool_window_larger_than_input.py

@@ -1,0 +1,1 @@
+run tests/hostile/recursion.py --input x=build/hostile/v4.npy

@@ -1,0 +1,1 @@
+compile tests/hostile/storage_too_small.py -o build/hostile/out
