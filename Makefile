@@ -187,3 +187,17 @@ check-samples: all samples $(BUILD)/tests/test_samples
 	RXC_SAMPLES_ALL=1 ./$(BUILD)/tests/test_samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_seeded.py
+
+# ---- benchmarks (bench/README.md): kernels against OpenBLAS and a naive
+# loop, whole samples under gcc and libtcc, compile times.  Slow (minutes):
+# never part of check.
+BENCH_CLI_OBJS := $(filter-out $(BUILD)/main.o,$(MAIN_OBJS))
+
+$(BUILD)/bench/model_bench: bench/model_bench.c $(BENCH_CLI_OBJS) $(BUILD)/librxc.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BENCH_CLI_OBJS) $(BUILD)/librxc.a -linih -ltcc -ldl -lpthread -lm
+
+.PHONY: bench
+bench: deps all samples $(BUILD)/bench/model_bench
+	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py
