@@ -1,6 +1,6 @@
 /*
  * kernel_matmul.c - C[M, N] = A[M, K] B[K, N] in float32 three ways, for
- * bench/bench.py: rxc's generated entry (built with -DM= -DN= -DK= and
+ * bench/bench.py: rxc's generated entry (built with -DSZ_M= -DSZ_N= -DSZ_K= and
  * -include of the generated header, entry k_main), OpenBLAS's cblas_sgemm
  * (run with OPENBLAS_NUM_THREADS=1) and a naive i-j-k triple loop.
  * Prints one JSON object: seconds per call of each, and the largest
@@ -29,20 +29,20 @@ static void
 run_blas(void *p)
 {
   Env *e = p;
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, e->a, K, e->b, N, 0.0f,
-              e->c, N);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, SZ_M, SZ_N, SZ_K, 1.0f, e->a, SZ_K, e->b, SZ_N, 0.0f,
+              e->c, SZ_N);
 }
 
 static void
 run_naive(void *p)
 {
   Env *e = p;
-  for (long i = 0; i < M; i++)
-    for (long j = 0; j < N; j++) {
+  for (long i = 0; i < SZ_M; i++)
+    for (long j = 0; j < SZ_N; j++) {
       float s = 0;
-      for (long k = 0; k < K; k++)
-        s += e->a[i * K + k] * e->b[k * N + j];
-      e->c[i * N + j] = s;
+      for (long k = 0; k < SZ_K; k++)
+        s += e->a[i * SZ_K + k] * e->b[k * SZ_N + j];
+      e->c[i * SZ_N + j] = s;
     }
 }
 
@@ -50,16 +50,16 @@ int
 main(void)
 {
   unsigned seed = 7;
-  float *a = random_floats((long)M * K, &seed), *b = random_floats((long)K * N, &seed);
-  float *c[3] = {random_floats((long)M * N, &seed), random_floats((long)M * N, &seed),
-                 random_floats((long)M * N, &seed)};
+  float *a = random_floats((long)SZ_M * SZ_K, &seed), *b = random_floats((long)SZ_K * SZ_N, &seed);
+  float *c[3] = {random_floats((long)SZ_M * SZ_N, &seed), random_floats((long)SZ_M * SZ_N, &seed),
+                 random_floats((long)SZ_M * SZ_N, &seed)};
   void *arena = aligned_alloc(64, k_main_ARENA_BYTES + 64);
   Env e[3] = {{a, b, c[0], arena}, {a, b, c[1], arena}, {a, b, c[2], arena}};
   double t_rxc = time_it(run_rxc, &e[0]), t_blas = time_it(run_blas, &e[1]);
   double t_naive = time_it(run_naive, &e[2]);
   printf("{\"rxc_s\": %.6g, \"openblas_s\": %.6g, \"naive_s\": %.6g, \"rxc_err\": %.3g, "
          "\"naive_err\": %.3g}\n",
-         t_rxc, t_blas, t_naive, max_abs_diff(c[0], c[1], (long)M * N),
-         max_abs_diff(c[2], c[1], (long)M * N));
+         t_rxc, t_blas, t_naive, max_abs_diff(c[0], c[1], (long)SZ_M * SZ_N),
+         max_abs_diff(c[2], c[1], (long)SZ_M * SZ_N));
   return 0;
 }
