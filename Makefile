@@ -97,7 +97,9 @@ MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
 # ---- tests: every tests/unit/test_*.c is one cmocka program
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-TEST_LIBS := -lcmocka -linih
+TEST_LIBS := -lcmocka
+# what librxc.a needs from the system
+RXC_LIBS := -linih -lprotobuf-c -ltcc -ldl -lpthread -lm
 
 # the sample models whose weights are generated from a seed (make samples)
 SEEDED_WEIGHTS := samples/mobilenet_v2.npz samples/kws_dscnn.npz samples/transformer_block.npz
@@ -115,7 +117,7 @@ $(BUILD)/librxc.a: $(LIB_OBJS)
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a -linih -lprotobuf-c -ltcc -ldl -lpthread -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a $(RXC_LIBS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -133,7 +135,7 @@ $(BUILD)/codegen/runtime.o: ALL_CFLAGS += -I$(BUILD)/gen
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) -lprotobuf-c -ltcc -ldl -lpthread -lm
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) $(RXC_LIBS)
 
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
@@ -324,7 +326,7 @@ build/fuzz/librxc.a: $(FUZZ_OBJS)
 $(FUZZ_BINS): build/fuzz/%: tests/fuzz/%.c build/fuzz/librxc.a
 	@echo "  FUZZ    $@"
 	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-	  build/fuzz/librxc.a -linih -ltcc -ldl -lpthread -lm
+	  build/fuzz/librxc.a $(RXC_LIBS)
 
 fuzz-corpus: tests/fuzz/npy_seeds.py
 	@mkdir -p build/fuzz/corpus/fuzz_script build/fuzz/corpus/fuzz_pipeline build/fuzz/corpus/fuzz_npy
@@ -361,3 +363,17 @@ check-valgrind: all $(BUILD)/tests/test_jit
 check-sanitize-generated: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/samples.py --sanitize
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/validate.py --start 0 --count 20 --sanitize
+
+# ---- benchmarks (bench/README.md): kernels against OpenBLAS and a naive
+# loop, whole samples under gcc and libtcc, compile times.  Slow (minutes):
+# never part of check.
+BENCH_CLI_OBJS := $(filter-out $(BUILD)/main.o,$(MAIN_OBJS))
+
+$(BUILD)/bench/model_bench: bench/model_bench.c $(BENCH_CLI_OBJS) $(BUILD)/librxc.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BENCH_CLI_OBJS) $(BUILD)/librxc.a $(RXC_LIBS)
+
+.PHONY: bench
+bench: deps all samples $(BUILD)/bench/model_bench
+	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py

@@ -54,9 +54,9 @@ typedef struct {
 typedef enum { RXC_STEP_OPTIMIZE, RXC_STEP_PLAN, RXC_STEP_GENERATE } RxcStep;
 /* Told each stage before it starts, with what is built so far. */
 typedef void (*RxcStepFn)(void *user, RxcStep step, const RxcBuild *so_far);
-/* m checked for well-formedness, then cfg's pipeline on it (params: a .npz of main's weights for BindParams, or
- * NULL; each pass timed on stderr when cfg->verbosity > 0), the memory
- * plan, and the C named name.  step may be NULL.  Fills b; false after
+/* m checked for well-formedness, then cfg's pipeline (params: a .npz of
+ * main's weights for BindParams, or NULL; each pass timed on stderr when
+ * cfg->verbosity > 0), the memory plan, and the C named name.  step may be NULL.  Fills b; false after
  * errors in ctx (b->out is then NULL). */
 bool rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
                const char *name, RxcStepFn step, void *user, RxcBuild *b);

@@ -113,6 +113,10 @@ typedef struct {
   IrBuf *print_out;     /* where R.print writes */
 } OpEval;
 
+/* The global names a legalization has taken (tir_build.c), so that a
+ * fresh name costs constant time however many functions share a hint. */
+typedef struct OpNames OpNames;
+
 /* Where legalization puts the prim_funcs it creates. */
 typedef struct {
   IrCtx *ctx;
@@ -121,7 +125,12 @@ typedef struct {
   IrVec *new_globals;   /* IrGlobal* added by legalization */
   IrSym binding;
   IrLoc loc;
+  OpNames *names;       /* mod's and new_globals' names, or NULL: searched */
 } OpLegalize;
+
+/* tir_build.c: a name table holding m's global names (heap). */
+OpNames *op_names_new(const IrModule *m);
+void op_names_free(OpNames *n);
 
 typedef struct {
   /* Struct info of the call, or NULL after reporting an error with

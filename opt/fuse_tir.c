@@ -225,6 +225,7 @@ typedef struct {
   IrSym name;
   int total;  /* IR_EX_GLOBAL nodes naming it */
   int callee; /* of those, the callees of calls */
+  RwMap *all; /* when not NULL: every name met is put here (name unused) */
 } Refs;
 
 static void refs_seq(Refs *r, const IrExpr *seq);
@@ -237,6 +238,8 @@ refs_expr(Refs *r, const IrExpr *e)
   switch (e->kind) {
   case IR_EX_GLOBAL:
     r->total += e->u.global == r->name;
+    if (r->all)
+      rw_map_put(r->all, e->u.global, (void *)e);
     return;
   case IR_EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++)
@@ -282,7 +285,7 @@ refs_seq(Refs *r, const IrExpr *seq)
 static Refs
 refs_to(const IrModule *m, IrSym name, const IrFunction *skip)
 {
-  Refs r = {name, 0, 0};
+  Refs r = {name, 0, 0, NULL};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax != skip && g->u.relax->body)
@@ -374,20 +377,21 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
   return out;
 }
 
-/* The prim_funcs called by the converted functions that nothing calls now. */
-static bool
-now_unused(const IrModule *in, const IrModule *out, IrSym name)
+/* Puts into *names every global named in the Relax functions of m (when
+ * converted is NULL) or in those of in that became prim_funcs in
+ * converted: one walk for all names, so that deciding what to drop costs
+ * linear, not quadratic, time in the module's size. */
+static void
+names_used(const IrModule *m, const IrModule *converted, RwMap *names)
 {
-  bool was_member = false;
-  for (int i = 0; i < in->nglobals && !was_member; i++) {
-    const IrGlobal *g = &in->globals[i];
-    if (g->kind == IR_GLOBAL_RELAX && out->globals[i].kind == IR_GLOBAL_PRIM) {
-      Refs r = {name, 0, 0};
+  Refs r = {NULL, 0, 0, names};
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || !g->u.relax->body)
+      continue;
+    if (!converted || converted->globals[i].kind == IR_GLOBAL_PRIM)
       refs_seq(&r, g->u.relax->body);
-      was_member = r.total > 0;
-    }
   }
-  return was_member && refs_to(out, name, NULL).total == 0;
 }
 
 IrModule *
@@ -413,10 +417,16 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
   rw_free(&rw);
   if (!ok)
     return NULL;
+  /* drop the prim_funcs the converted functions called that nothing calls now */
+  RwMap members = {0}, used = {0};
+  names_used(m, out, &members);
+  names_used(out, NULL, &used);
   bool *drop = ir_alloc(oc->ctx, (size_t)(out->nglobals ? out->nglobals : 1) * sizeof *drop);
   for (int i = 0; i < out->nglobals; i++)
     drop[i] = out->globals[i].kind == IR_GLOBAL_PRIM && m->globals[i].kind == IR_GLOBAL_PRIM &&
-              now_unused(m, out, out->globals[i].name);
+              rw_map_get(&members, out->globals[i].name) && !rw_map_get(&used, out->globals[i].name);
+  rw_map_free(&members);
+  rw_map_free(&used);
   int k = 0;
   for (int i = 0; i < out->nglobals; i++)
     if (!drop[i])

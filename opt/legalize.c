@@ -17,6 +17,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod; /* the normalized input */
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
+  OpNames *names;      /* mod's and new_globals' names */
   int nerrors;
 } Legalizer;
 
@@ -37,7 +38,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   if (!impl->legalize || !result)
     return true;
   OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals,
-                   b->var ? b->var->u.var.name : NULL, call->loc};
+                   b->var ? b->var->u.var.name : NULL, call->loc, l->names};
   int before = ir_error_count(l->ctx);
   IrExpr *e = impl->legalize(&lz, call, result);
   if (ir_error_count(l->ctx) > before)
@@ -53,7 +54,7 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, 0};
+  Legalizer l = {ctx, norm, {0}, op_names_new(norm), 0};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];
@@ -75,5 +76,6 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
       out->globals[out->nglobals++] = *(IrGlobal *)l.new_globals.items[i];
   }
   ir_vec_free(&l.new_globals);
+  op_names_free(l.names);
   return out;
 }
