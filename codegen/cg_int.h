@@ -71,6 +71,9 @@ typedef struct {
   const void **keys;
   const char **names; /* arena strings */
   int n, cap;
+  int *next;           /* per entry: the suffixes _1.._next of its name are taken */
+  int *bykey, *byname; /* hash indexes of the entries (gen.c) */
+  int hcap;
 } CgNames;
 
 /* What the entries found out about one prim_func of the module. */
@@ -114,6 +117,7 @@ const char *cg_const_name(CgGen *g, const IrExpr *c);
 int cg_global_index(const CgGen *g, IrSym name);
 /* Occurrences of the identifier name in text as a whole token. */
 int cg_text_count(const IrBuf *text, const char *name);
+void cg_text_counts(const IrBuf *text, const char *const *names, int n, int *counts);
 bool cg_text_uses(const IrBuf *text, const char *name);
 void cg_emit_helpers(CgGen *g, IrBuf *out);
 

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,22 +116,93 @@ cg_ident(CgGen *g, const char *hint)
   return prefix ? s : s + 2;
 }
 
+/* --- name tables --------------------------------------------------------
+ * Two open-addressing indexes over the entries (slots hold index + 1, 0
+ * is empty): by key and by name, so that a function of n bindings costs
+ * linear, not quadratic, time to name. */
+
+static uint32_t
+hash_name(const char *s, size_t n)
+{
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+static uint32_t
+hash_key(const void *p)
+{
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  return (uint32_t)(x ^ (x >> 33));
+}
+
+/* The slot of key in t->bykey: the one holding it or the empty one where
+ * it would go. */
+static int
+key_slot(const CgNames *t, const void *key)
+{
+  int mask = t->hcap - 1, i = (int)(hash_key(key) & (uint32_t)mask);
+  while (t->bykey[i] && t->keys[t->bykey[i] - 1] != key)
+    i = (i + 1) & mask;
+  return i;
+}
+
+static int
+name_slot(const CgNames *t, const char *s)
+{
+  int mask = t->hcap - 1, i = (int)(hash_name(s, strlen(s)) & (uint32_t)mask);
+  while (t->byname[i] && strcmp(t->names[t->byname[i] - 1], s) != 0)
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* Puts entry k into both indexes (a key or name already there keeps its
+ * first entry). */
+static void
+index_entry(CgNames *t, int k)
+{
+  int i = key_slot(t, t->keys[k]);
+  if (!t->bykey[i])
+    t->bykey[i] = k + 1;
+  i = name_slot(t, t->names[k]);
+  if (!t->byname[i])
+    t->byname[i] = k + 1;
+}
+
+static void
+grow_names(CgNames *t)
+{
+  t->cap = t->cap ? 2 * t->cap : 32;
+  t->keys = realloc(t->keys, sizeof *t->keys * (size_t)t->cap);
+  t->names = realloc(t->names, sizeof *t->names * (size_t)t->cap);
+  t->next = realloc(t->next, sizeof *t->next * (size_t)t->cap);
+  t->hcap = 4 * t->cap;
+  free(t->bykey);
+  free(t->byname);
+  t->bykey = calloc((size_t)t->hcap, sizeof *t->bykey);
+  t->byname = calloc((size_t)t->hcap, sizeof *t->byname);
+  if (!t->keys || !t->names || !t->next || !t->bykey || !t->byname)
+    UNREACHABLE();
+  for (int k = 0; k < t->n; k++)
+    index_entry(t, k);
+}
+
 const char *
 cg_names_find(const CgNames *t, const void *key)
 {
-  for (int i = 0; i < t->n; i++)
-    if (t->keys[i] == key)
-      return t->names[i];
-  return NULL;
+  if (t->n == 0)
+    return NULL;
+  int k = t->bykey[key_slot(t, key)];
+  return k ? t->names[k - 1] : NULL;
 }
 
 static bool
 name_taken(const CgNames *t, const char *s)
 {
-  for (int i = 0; i < t->n; i++)
-    if (strcmp(t->names[i], s) == 0)
-      return true;
-  return false;
+  return t->n > 0 && t->byname[name_slot(t, s)] != 0;
 }
 
 /* A new unique name for key (hint, then hint_1, hint_2, ...).  Names that
@@ -143,17 +215,20 @@ cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint)
   if (strncmp(base, g->name, n) == 0 && base[n] == '_')
     base = ir_printf(g->ctx, "v_%s", base);
   const char *s = base;
-  for (int k = 1; name_taken(t, s); k++)
-    s = ir_printf(g->ctx, "%s_%d", base, k);
-  if (t->n == t->cap) {
-    t->cap = t->cap ? 2 * t->cap : 32;
-    t->keys = realloc(t->keys, sizeof *t->keys * (size_t)t->cap);
-    t->names = realloc(t->names, sizeof *t->names * (size_t)t->cap);
-    if (!t->keys || !t->names)
-      UNREACHABLE();
+  int taken = t->n > 0 ? t->byname[name_slot(t, base)] : 0;
+  if (taken) { /* the suffixes below next[] of base are taken already */
+    int k = t->next[taken - 1];
+    do
+      s = ir_printf(g->ctx, "%s_%d", base, ++k);
+    while (name_taken(t, s));
+    t->next[taken - 1] = k;
   }
+  if (t->n == t->cap)
+    grow_names(t);
   t->keys[t->n] = key;
-  t->names[t->n++] = s;
+  t->next[t->n] = 0;
+  t->names[t->n] = s;
+  index_entry(t, t->n++);
   return s;
 }
 
@@ -162,6 +237,9 @@ cg_names_free(CgNames *t)
 {
   free(t->keys);
   free(t->names);
+  free(t->next);
+  free(t->bykey);
+  free(t->byname);
   memset(t, 0, sizeof *t);
 }
 
@@ -197,12 +275,27 @@ is_ident_char(char c)
   return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* Whole-token occurrences of name in C text, outside comments and strings. */
-int
-cg_text_count(const IrBuf *text, const char *name)
+/* counts[i] = whole-token occurrences of names[i] in C text, outside
+ * comments and strings: one scan of the text for all the names, which are
+ * looked up in a hash table of their own. */
+void
+cg_text_counts(const IrBuf *text, const char *const *names, int n, int *counts)
 {
-  size_t n = strlen(name);
-  int count = 0;
+  int cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  int *slot = calloc((size_t)cap, sizeof *slot), *first = calloc((size_t)(n ? n : 1), sizeof *first);
+  if (!slot || !first)
+    UNREACHABLE();
+  for (int k = 0; k < n; k++) {
+    int i = (int)(hash_name(names[k], strlen(names[k])) & (uint32_t)(cap - 1));
+    while (slot[i] && strcmp(names[slot[i] - 1], names[k]) != 0)
+      i = (i + 1) & (cap - 1);
+    if (!slot[i])
+      slot[i] = k + 1;
+    first[k] = slot[i] - 1;
+    counts[k] = 0;
+  }
   const char *p = text->data, *end = p ? p + text->len : NULL;
   while (p && p < end) {
     if (p[0] == '/' && p + 1 < end && p[1] == '*') {
@@ -217,12 +310,28 @@ cg_text_count(const IrBuf *text, const char *name)
       const char *q = p;
       while (q < end && is_ident_char(*q))
         q++;
-      count += (size_t)(q - p) == n && memcmp(p, name, n) == 0;
+      size_t len = (size_t)(q - p);
+      int i = (int)(hash_name(p, len) & (uint32_t)(cap - 1));
+      while (slot[i] && !(strncmp(names[slot[i] - 1], p, len) == 0 && names[slot[i] - 1][len] == 0))
+        i = (i + 1) & (cap - 1);
+      if (slot[i])
+        counts[slot[i] - 1]++;
       p = q;
     } else {
       p++;
     }
   }
+  for (int k = 0; k < n; k++)
+    counts[k] = counts[first[k]];
+  free(slot);
+  free(first);
+}
+
+int
+cg_text_count(const IrBuf *text, const char *name)
+{
+  int count;
+  cg_text_counts(text, &name, 1, &count);
   return count;
 }
 

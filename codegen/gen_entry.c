@@ -525,11 +525,16 @@ emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o)
     for (int j = 0; j < seq->u.seq.blocks[i].n && !E->g->errors; j++)
       emit_binding(E, &seq->u.seq.blocks[i].bindings[j], &b);
   E->scope = outer;
+  int *counts = malloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
+  if (!counts)
+    UNREACHABLE();
+  cg_text_counts(&b, (const char *const *)scope.items, scope.len, counts);
   for (int i = 0; i < scope.len; i++)
-    if (cg_text_count(&b, scope.items[i]) == 1) {
+    if (counts[i] == 1) {
       indent(E, &b);
       ir_buf_printf(&b, "(void)%s;\n", (const char *)scope.items[i]);
     }
+  free(counts);
   if (b.len)
     ir_buf_put(o, b.data, b.len);
   ir_buf_free(&b);
@@ -558,9 +563,14 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     ir_buf_puts(out, "  (void)arena;\n");
   if (!cg_text_uses(&checks, "arena_bytes"))
     ir_buf_puts(out, "  (void)arena_bytes;\n");
+  int *counts = malloc((size_t)(E->names.n ? E->names.n : 1) * sizeof *counts);
+  if (!counts)
+    UNREACHABLE();
+  cg_text_counts(&checks, E->names.names, E->names.n, counts);
   for (int i = 0; i < E->names.n; i++)
-    if (!cg_text_uses(&checks, E->names.names[i]))
+    if (counts[i] == 0)
       ir_buf_printf(out, "  (void)%s;\n", E->names.names[i]);
+  free(counts);
   ir_buf_put(out, checks.data, checks.len);
   ir_buf_free(&checks);
   ir_buf_free(&body);

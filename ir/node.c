@@ -70,7 +70,8 @@ ir_attr_list(IrCtx *ctx, IrAttr **items, int n)
 {
   IrAttr *a = attr_new(ctx, IR_AT_LIST);
   a->u.list.items = ir_alloc(ctx, sizeof(IrAttr *) * (size_t)(n ? n : 1));
-  memcpy(a->u.list.items, items, sizeof(IrAttr *) * (size_t)n);
+  if (n > 0) /* items may be NULL when n is 0 */
+    memcpy(a->u.list.items, items, sizeof(IrAttr *) * (size_t)n);
   a->u.list.n = n;
   return a;
 }

@@ -86,39 +86,79 @@ sorted_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
   free(keys);
 }
 
-/* Glow's order: while buffers are left, the step (a start step) with the
- * most unplaced bytes live, and there the largest unplaced buffer (ties
- * by the size order).  O(n^2). */
+static int
+cmp_int64(const void *pa, const void *pb)
+{
+  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return a < b ? -1 : a > b;
+}
+
+/* The index of the first of the m ascending values s[] that is >= v. */
+static int
+first_at_least(const int64_t *s, int m, int64_t v)
+{
+  int lo = 0, hi = m;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (s[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Glow's order: while buffers are left, the step (the start of an
+ * unplaced buffer) with the most unplaced bytes live, the earliest among
+ * equals, and there the largest unplaced buffer (ties by the size order).
+ * The bytes live at each distinct start are kept up to date as buffers
+ * are placed: O(n * m) for m distinct starts. */
 static void
 glow_order(const MpBuffer *bufs, int n, int *order)
 {
-  int *by_size = mp_xcalloc((size_t)n, sizeof *by_size);
+  int *by_size = mp_xcalloc((size_t)n, sizeof *by_size), *lo = mp_xcalloc((size_t)n, sizeof *lo),
+      *hi = mp_xcalloc((size_t)n, sizeof *hi), *nstart = mp_xcalloc((size_t)n, sizeof *nstart);
+  int64_t *starts = mp_xcalloc((size_t)n, sizeof *starts);
+  uint64_t *live = mp_xcalloc((size_t)n + 1, sizeof *live);
   bool *done = mp_xcalloc((size_t)n, sizeof *done);
   sorted_order(bufs, n, MP_ORDER_SIZE, by_size);
-  for (int k = 0; k < n; k++) {
-    int64_t most = -1, at = 0;
-    for (int i = 0; i < n; i++) {
-      if (done[i])
-        continue;
-      uint64_t live = 0;
-      for (int j = 0; j < n; j++)
-        if (!done[j] && bufs[j].start <= bufs[i].start && bufs[i].start < mp_live_end(&bufs[j]))
-          live += (uint64_t)bufs[j].size;
-      int64_t l = live > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)live;
-      if (l > most || (l == most && bufs[i].start < at))
-        most = l, at = bufs[i].start;
-    }
-    for (int r = 0; r < n; r++) {
-      const MpBuffer *b = &bufs[by_size[r]];
-      if (!done[by_size[r]] && b->start <= at && at < mp_live_end(b)) {
-        order[k] = by_size[r];
-        done[by_size[r]] = true;
-        break;
-      }
-    }
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    starts[i] = bufs[i].start;
+  qsort(starts, (size_t)n, sizeof *starts, cmp_int64);
+  for (int i = 0; i < n; i++)
+    if (m == 0 || starts[m - 1] != starts[i])
+      starts[m++] = starts[i];
+  for (int i = 0; i < n; i++) { /* bufs[i] is live at starts[lo[i] .. hi[i]) */
+    lo[i] = first_at_least(starts, m, bufs[i].start);
+    hi[i] = first_at_least(starts, m, mp_live_end(&bufs[i]));
+    nstart[lo[i]]++;
+    live[lo[i]] += (uint64_t)bufs[i].size;
+    live[hi[i]] -= (uint64_t)bufs[i].size;
   }
-  free(by_size);
-  free(done);
+  for (int t = 1; t < m; t++)
+    live[t] += live[t - 1];
+  for (int k = 0; k < n; k++) {
+    int64_t most = -1;
+    int at = 0;
+    for (int t = 0; t < m; t++) {
+      int64_t l = live[t] > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)live[t];
+      if (nstart[t] > 0 && l > most)
+        most = l, at = t;
+    }
+    int i = 0;
+    for (int r = 0; r < n; r++) {
+      i = by_size[r];
+      if (!done[i] && lo[i] <= at && at < hi[i])
+        break;
+    }
+    order[k] = i;
+    done[i] = true;
+    nstart[lo[i]]--;
+    for (int t = lo[i]; t < hi[i]; t++)
+      live[t] -= (uint64_t)bufs[i].size;
+  }
+  free(by_size), free(lo), free(hi), free(nstart), free(starts), free(live), free(done);
 }
 
 void

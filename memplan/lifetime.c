@@ -204,6 +204,11 @@ alloc_storage(MpFunc *F, const IrBinding *b, const IrExpr *call, bool builtin)
   IrPrimExpr *bytes = ir_arith_simplify(
       F->arith, mp_shape_bytes(F->ctx, shape->u.shape.values, shape->u.shape.n, elem));
   if (overflows_at_bounds(F, bytes)) {
+    bool again = b->loc.line > 0 && F->overflow_at.src == b->loc.src &&
+                 F->overflow_at.line == b->loc.line && F->overflow_at.col == b->loc.col;
+    F->overflow_at = b->loc;
+    if (again) /* a binding lowered to several storages (a kernel's scratch too): once */
+      return false;
     IrBuf text = {0};
     ir_prim_expr_print(bytes, &text);
     ir_error(F->ctx, b->loc,

@@ -52,6 +52,7 @@ typedef struct {
   int64_t if_lo, if_hi;   /* the outermost enclosing if's steps */
   int if_depth;           /* > 0 inside a branch */
   bool failed;            /* an error was reported */
+  IrLoc overflow_at;      /* where a storage too large was last reported */
 } MpFunc;
 
 /* lifetime.c */

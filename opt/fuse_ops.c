@@ -39,6 +39,7 @@ enum { MAX_GROUP = 256 }; /* members of one group, as TVM's max_fuse_depth */
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
+  RwMap globals;     /* mod's globals by name (rw_globals_index) */
   RwMap patterns;    /* IrPrimFunc* -> FusePattern + 1 */
   RwMap uses;        /* Relax var -> uses in its function (uintptr_t) */
   IrVec new_globals; /* IrGlobal*: the fused functions made */
@@ -77,22 +78,22 @@ is_call_tir(const IrExpr *e)
 }
 
 static const IrPrimFunc *
-prim_of(const IrModule *m, IrSym name)
+prim_of(const Fuser *fu, IrSym name)
 {
-  const IrGlobal *g = ir_module_find(m, name);
+  const IrGlobal *g = rw_map_get(&fu->globals, name);
   return g && g->kind == IR_GLOBAL_PRIM ? g->u.prim : NULL;
 }
 
 /* var = R.call_tir(cls.prim, (tensor leaves...), out_sinfo=one tensor
  * [, tir_vars=R.shape(...)]), every struct info known. */
 static bool
-fusable(const IrModule *m, const IrBinding *b)
+fusable(const Fuser *fu, const IrBinding *b)
 {
   const IrExpr *c = b->value;
   if (!is_call_tir(c) || b->cast || !b->var || c->u.call.nargs < 2 || c->u.call.nargs > 3)
     return false;
   const IrExpr *g = c->u.call.args[0], *t = c->u.call.args[1];
-  if (g->kind != IR_EX_GLOBAL || !prim_of(m, g->u.global) || t->kind != IR_EX_TUPLE)
+  if (g->kind != IR_EX_GLOBAL || !prim_of(fu, g->u.global) || t->kind != IR_EX_TUPLE)
     return false;
   if (c->u.call.nargs == 3 && c->u.call.args[2]->kind != IR_EX_SHAPE)
     return false;
@@ -106,33 +107,33 @@ fusable(const IrModule *m, const IrBinding *b)
   return true;
 }
 
-static bool contains_impure(const IrModule *m, const IrExpr *e);
+static bool contains_impure(const Fuser *fu, const IrExpr *e);
 
 static bool
-seq_impure(const IrModule *m, const IrExpr *seq)
+seq_impure(const Fuser *fu, const IrExpr *seq)
 {
   for (int i = 0; i < seq->u.seq.nblocks; i++)
     for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
-      if (contains_impure(m, seq->u.seq.blocks[i].bindings[j].value))
+      if (contains_impure(fu, seq->u.seq.blocks[i].bindings[j].value))
         return true;
-  return contains_impure(m, seq->u.seq.result);
+  return contains_impure(fu, seq->u.seq.result);
 }
 
 /* Does evaluating e have a visible effect (an impure call anywhere in it)? */
 static bool
-contains_impure(const IrModule *m, const IrExpr *e)
+contains_impure(const Fuser *fu, const IrExpr *e)
 {
   if (!e)
     return false;
   if (e->kind == IR_EX_IF)
-    return seq_impure(m, e->u.branch.then_) || seq_impure(m, e->u.branch.else_);
+    return seq_impure(fu, e->u.branch.then_) || seq_impure(fu, e->u.branch.else_);
   if (e->kind != IR_EX_CALL)
     return false;
   switch (e->u.call.kind) {
   case IR_CALL_OP:
     return e->u.call.op->impure;
   case IR_CALL_GLOBAL: {
-    const IrGlobal *g = ir_module_find(m, e->u.call.callee->u.global);
+    const IrGlobal *g = rw_map_get(&fu->globals, e->u.call.callee->u.global);
     return !g || g->kind != IR_GLOBAL_RELAX || !g->u.relax->pure;
   }
   case IR_CALL_VAR: {
@@ -381,13 +382,13 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
     const IrBinding *b = &blk->bindings[i];
     Node *nd = &nodes[i];
     nd->b = b;
-    nd->barrier = contains_impure(fu->mod, b->value);
-    if (!fusable(fu->mod, b))
+    nd->barrier = contains_impure(fu, b->value);
+    if (!fusable(fu, b))
       continue;
     nd->call = b->value;
     nd->tuple = b->value->u.call.args[1];
     nd->callee = b->value->u.call.args[0]->u.global;
-    nd->pattern = pattern_of(fu, prim_of(fu->mod, nd->callee));
+    nd->pattern = pattern_of(fu, prim_of(fu, nd->callee));
     rw_map_put(&index, b->var, (void *)(uintptr_t)(i + 1));
   }
   int ngroups;
@@ -513,6 +514,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   memset(&fu, 0, sizeof fu);
   fu.ctx = oc->ctx;
   fu.mod = m;
+  rw_globals_index(m, &fu.globals);
   IrFunction **funcs = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -530,6 +532,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   for (int i = 0; i < fu.new_globals.len; i++)
     out->globals[out->nglobals++] = *(IrGlobal *)fu.new_globals.items[i];
   ir_vec_free(&fu.new_globals);
+  rw_map_free(&fu.globals);
   rw_map_free(&fu.patterns);
   rw_map_free(&fu.uses);
   return out;

@@ -18,6 +18,7 @@
  * it is, with its calls.  The prim_func takes the function's name; the
  * prim_funcs only the fused functions called are removed.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "../ops/tir_build.h"
@@ -130,7 +131,7 @@ inline_prim(Builder *bd, const IrPrimFunc *pf, IrBuffer **args, int nin, const I
  * out_sinfo=tensor[, tir_vars=...]); its output goes to the result buffer
  * when var is the function's result, else to a new intermediate. */
 static bool
-add_member(Builder *bd, const IrModule *m, const IrBinding *b, const IrExpr *result)
+add_member(Builder *bd, const RwMap *globals, const IrBinding *b, const IrExpr *result)
 {
   const IrExpr *c = b->value;
   if (b->cast || !c || c->kind != IR_EX_CALL || c->u.call.kind != IR_CALL_OP ||
@@ -138,7 +139,7 @@ add_member(Builder *bd, const IrModule *m, const IrBinding *b, const IrExpr *res
     return false;
   const IrExpr *g = c->u.call.args[0], *t = c->u.call.args[1];
   const IrExpr *tv = c->u.call.nargs == 3 ? c->u.call.args[2] : NULL;
-  const IrGlobal *callee = g->kind == IR_EX_GLOBAL ? ir_module_find(m, g->u.global) : NULL;
+  const IrGlobal *callee = g->kind == IR_EX_GLOBAL ? rw_map_get(globals, g->u.global) : NULL;
   if (!callee || callee->kind != IR_GLOBAL_PRIM || t->kind != IR_EX_TUPLE ||
       (tv && tv->kind != IR_EX_SHAPE) || !known_tensor(c->u.call.sinfo_args[0]))
     return false;
@@ -192,7 +193,7 @@ assemble(Builder *bd)
 /* The prim_func computing Primitive function f, or NULL when f has a form
  * this pass does not handle (see the file comment). */
 static IrPrimFunc *
-fuse_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
+fuse_function(IrCtx *ctx, const RwMap *globals, const IrFunction *f)
 {
   const IrExpr *body = f->body;
   if (!body || !body->u.seq.result || body->u.seq.result->kind != IR_EX_VAR)
@@ -205,7 +206,7 @@ fuse_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
   int nparams = bd.params.len;
   for (int i = 0; ok && i < body->u.seq.nblocks; i++)
     for (int j = 0; ok && j < body->u.seq.blocks[i].n; j++)
-      ok = add_member(&bd, m, &body->u.seq.blocks[i].bindings[j], body->u.seq.result);
+      ok = add_member(&bd, globals, &body->u.seq.blocks[i].bindings[j], body->u.seq.result);
   /* exactly one output, and no symbolic var the params do not bind */
   ok = ok && bd.params.len == nparams + 1 && bd.syms.from.len == nsyms;
   IrPrimFunc *pf = ok ? assemble(&bd) : NULL;
@@ -222,11 +223,33 @@ fuse_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
 /* --- references ----------------------------------------------------------- */
 
 typedef struct {
-  IrSym name;
-  int total;  /* IR_EX_GLOBAL nodes naming it */
+  int total;  /* IR_EX_GLOBAL nodes naming the global */
   int callee; /* of those, the callees of calls */
-  RwMap *all; /* when not NULL: every name met is put here (name unused) */
+} RefCount;
+
+/* One walk over the Relax functions counts the references to every global
+ * at once (linear in the module's size; one walk per global was quadratic
+ * in the number of fused functions). */
+typedef struct {
+  RwMap *index;     /* global name -> its index + 1; NULL: count nothing */
+  RefCount *counts; /* per global, the references from other functions */
+  int self;         /* the index of the function walked */
+  RwMap *all;       /* when not NULL: every name met is put here */
 } Refs;
+
+static void
+refs_count(Refs *r, IrSym name, bool callee)
+{
+  if (r->all)
+    rw_map_put(r->all, name, (void *)name);
+  intptr_t k = r->index ? (intptr_t)rw_map_get(r->index, name) : 0;
+  if (k == 0 || k - 1 == r->self)
+    return;
+  if (callee)
+    r->counts[k - 1].callee++;
+  else
+    r->counts[k - 1].total++;
+}
 
 static void refs_seq(Refs *r, const IrExpr *seq);
 
@@ -237,9 +260,7 @@ refs_expr(Refs *r, const IrExpr *e)
     return;
   switch (e->kind) {
   case IR_EX_GLOBAL:
-    r->total += e->u.global == r->name;
-    if (r->all)
-      rw_map_put(r->all, e->u.global, (void *)e);
+    refs_count(r, e->u.global, false);
     return;
   case IR_EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++)
@@ -249,8 +270,8 @@ refs_expr(Refs *r, const IrExpr *e)
     refs_expr(r, e->u.get.tuple);
     return;
   case IR_EX_CALL:
-    if (e->u.call.kind == IR_CALL_GLOBAL && e->u.call.callee->u.global == r->name)
-      r->callee++;
+    if (e->u.call.kind == IR_CALL_GLOBAL)
+      refs_count(r, e->u.call.callee->u.global, true);
     refs_expr(r, e->u.call.callee);
     for (int i = 0; i < e->u.call.nargs; i++)
       refs_expr(r, e->u.call.args[i]);
@@ -281,24 +302,32 @@ refs_seq(Refs *r, const IrExpr *seq)
   refs_expr(r, seq->u.seq.result);
 }
 
-/* References to name from the Relax functions of m other than skip. */
-static Refs
-refs_to(const IrModule *m, IrSym name, const IrFunction *skip)
+/* For each global of m, the references to it from the Relax functions of
+ * m other than itself (an array of m->nglobals counts, in ctx). */
+static RefCount *
+refs_to_all(IrCtx *ctx, const IrModule *m)
 {
-  Refs r = {name, 0, 0, NULL};
+  RwMap index = {0};
+  RefCount *counts = ir_alloc(ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *counts);
+  memset(counts, 0, (size_t)m->nglobals * sizeof *counts);
+  for (int i = 0; i < m->nglobals; i++)
+    rw_map_put(&index, m->globals[i].name, (void *)(intptr_t)(i + 1));
+  Refs r = {&index, counts, -1, NULL};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
-    if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax != skip && g->u.relax->body)
+    r.self = i;
+    if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax->body)
       refs_seq(&r, g->u.relax->body);
   }
-  return r;
+  rw_map_free(&index);
+  return counts;
 }
 
 /* --- the pass ------------------------------------------------------------- */
 
 typedef struct {
   IrCtx *ctx;
-  const IrModule *fused; /* the module whose Primitive functions became prim_funcs */
+  RwMap fused; /* the globals of the module whose Primitive functions became prim_funcs */
   int nerrors;
 } CallRewrite;
 
@@ -310,7 +339,7 @@ rewrite_call(Rewriter *rw, IrBinding *b)
   const IrExpr *c = b->value;
   if (!c || c->kind != IR_EX_CALL || c->u.call.kind != IR_CALL_GLOBAL)
     return true;
-  const IrGlobal *g = ir_module_find(cr->fused, c->u.call.callee->u.global);
+  const IrGlobal *g = rw_map_get(&cr->fused, c->u.call.callee->u.global);
   if (!g || g->kind != IR_GLOBAL_PRIM)
     return true;
   IrSInfo *s = known_tensor(c->sinfo) ? c->sinfo : b->var ? b->var->sinfo : NULL;
@@ -359,21 +388,24 @@ static IrModule *
 convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
 {
   IrModule *out = rw_module_copy(ctx, m, 0);
+  RefCount *refs = refs_to_all(ctx, m);
+  RwMap globals = {0};
+  rw_globals_index(m, &globals);
   *n = 0;
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (!is_fusable_primitive(g))
       continue;
-    Refs r = refs_to(m, g->name, g->u.relax);
-    if (r.total != r.callee)
+    if (refs[i].total != refs[i].callee) /* passed as a value: keep it a function */
       continue;
-    IrPrimFunc *pf = fuse_function(ctx, m, g->u.relax);
+    IrPrimFunc *pf = fuse_function(ctx, &globals, g->u.relax);
     if (!pf)
       continue;
     out->globals[i].kind = IR_GLOBAL_PRIM;
     out->globals[i].u.prim = pf;
     (*n)++;
   }
+  rw_map_free(&globals);
   return out;
 }
 
@@ -384,7 +416,7 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
 static void
 names_used(const IrModule *m, const IrModule *converted, RwMap *names)
 {
-  Refs r = {NULL, 0, 0, names};
+  Refs r = {NULL, NULL, -1, names};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || !g->u.relax->body)
@@ -401,7 +433,8 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
   IrModule *out = convert_primitives(oc->ctx, m, &n);
   if (n == 0)
     return out;
-  CallRewrite cr = {oc->ctx, out, 0};
+  CallRewrite cr = {oc->ctx, {0}, 0};
+  rw_globals_index(out, &cr.fused);
   Rewriter rw;
   rw_init(&rw, oc->ctx, &cr);
   rw.binding = rewrite_call;
@@ -415,6 +448,7 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
     g->u.relax = f ? f : g->u.relax;
   }
   rw_free(&rw);
+  rw_map_free(&cr.fused);
   if (!ok)
     return NULL;
   /* drop the prim_funcs the converted functions called that nothing calls now */

@@ -59,6 +59,7 @@ typedef struct {
 typedef struct {
   int seq, index; /* after which binding */
   const VarInfo *var;
+  int order;      /* of scheduling */
 } Kill;
 
 typedef struct {
@@ -520,63 +521,124 @@ project(const Live *lv, const Use *u, int s)
   return index;
 }
 
+/* Items grouped by root group: those of group g are list[start[g] ..
+ * start[g + 1]).  Built once for schedule, so that each var's last use
+ * costs the uses of its own groups, not a walk over all of them. */
+typedef struct {
+  int *start, *list;
+} Buckets;
+
+/* n items, item i in group key[i] with value val[i]. */
+static Buckets
+buckets_new(int ngroups, int n, const int *key, const int *val)
+{
+  Buckets b = {calloc((size_t)ngroups + 2, sizeof(int)), calloc((size_t)n + 1, sizeof(int))};
+  if (!b.start || !b.list)
+    abort();
+  for (int i = 0; i < n; i++)
+    b.start[key[i] + 2]++;
+  for (int g = 2; g < ngroups + 2; g++)
+    b.start[g] += b.start[g - 1];
+  for (int i = 0; i < n; i++) /* start[key + 1] is the next free place of key */
+    b.list[b.start[key[i] + 1]++] = val[i];
+  return b;
+}
+
+static void
+buckets_free(Buckets *b)
+{
+  free(b->start);
+  free(b->list);
+}
+
+/* Folds the uses of group g, projected on seq (of end bindings), into
+ * *last; -1 when one is outside the seq. */
+static void
+fold_uses(const Live *lv, const Buckets *uses, int g, int seq, int end, int *last)
+{
+  for (int k = uses->start[g]; k < uses->start[g + 1] && *last >= 0; k++) {
+    int p = project(lv, &lv->uses[uses->list[k]], seq);
+    if (p < 0 || p >= end)
+      *last = -1;
+    else if (p > *last)
+      *last = p;
+  }
+}
+
 /* The last binding of vi's seq that uses its group g (or, for a storage,
  * a tensor carved from it); -1 when the object outlives the seq. */
 static int
-last_use(Live *lv, const VarInfo *vi, int g)
+last_use(const Live *lv, const Buckets *uses, const Buckets *carved, const VarInfo *vi, int g)
 {
-  bool *mine = calloc((size_t)lv->ngroups + 1, sizeof *mine);
-  if (!mine)
-    abort();
-  mine[g] = true;
-  for (int c = 0; c < lv->ncarves; c++)
-    if (find(lv, lv->carves[c][1]) == g)
-      mine[find(lv, lv->carves[c][0])] = true;
-  int last = vi->index;
-  int end = lv->seqs[vi->seq].nbindings;
-  for (int i = 0; i < lv->nuses && last >= 0; i++) {
-    if (!mine[find(lv, lv->uses[i].group)])
-      continue;
-    int p = project(lv, &lv->uses[i], vi->seq);
-    if (p < 0 || p >= end)
-      last = -1;
-    else if (p > last)
-      last = p;
-  }
-  free(mine);
+  int last = vi->index, end = lv->seqs[vi->seq].nbindings;
+  fold_uses(lv, uses, g, vi->seq, end, &last);
+  for (int k = carved->start[g]; k < carved->start[g + 1]; k++)
+    if (carved->list[k] != g)
+      fold_uses(lv, uses, carved->list[k], vi->seq, end, &last);
   return last;
 }
 
 /* A storage lives while any tensor carved from it may: a pinned tensor
  * pins it. */
 static bool
-storage_pinned(Live *lv, int g)
+storage_pinned(const Live *lv, const Buckets *carved, int g)
 {
-  for (int c = 0; c < lv->ncarves; c++)
-    if (find(lv, lv->carves[c][1]) == g && lv->pinned[find(lv, lv->carves[c][0])])
+  for (int k = carved->start[g]; k < carved->start[g + 1]; k++)
+    if (lv->pinned[carved->list[k]])
       return true;
   return false;
 }
 
+static int
+kill_cmp(const void *pa, const void *pb)
+{
+  const Kill *a = *(const Kill *const *)pa, *b = *(const Kill *const *)pb;
+  if (a->seq != b->seq)
+    return a->seq < b->seq ? -1 : 1;
+  if (a->index != b->index)
+    return a->index < b->index ? -1 : 1;
+  if (a->var->kill != b->var->kill)
+    return a->var->kill < b->var->kill ? -1 : 1;
+  return a->order - b->order;
+}
+
+/* lv->kills, sorted by where they go and then by kind (tensors before
+ * storages before other objects), each kind in binding order. */
 static void
 schedule(Live *lv)
 {
+  int n = lv->nuses > lv->ncarves ? lv->nuses : lv->ncarves;
+  int *key = calloc((size_t)n + 1, sizeof *key), *val = calloc((size_t)n + 1, sizeof *val);
+  if (!key || !val)
+    abort();
+  for (int i = 0; i < lv->nuses; i++)
+    key[i] = find(lv, lv->uses[i].group), val[i] = i;
+  Buckets uses = buckets_new(lv->ngroups, lv->nuses, key, val);
+  for (int c = 0; c < lv->ncarves; c++)
+    key[c] = find(lv, lv->carves[c][1]), val[c] = find(lv, lv->carves[c][0]);
+  Buckets carved = buckets_new(lv->ngroups, lv->ncarves, key, val);
+  free(key);
+  free(val);
   for (int i = 0; i < lv->infos.len; i++) {
     const VarInfo *vi = lv->infos.items[i];
     if (vi->kill == KILL_NONE || !vi->alias || vi->alias->group < 0)
       continue;
     int g = find(lv, vi->alias->group);
-    if (lv->pinned[g] || lv->killed[g] || (vi->kill == KILL_STORAGE && storage_pinned(lv, g)))
+    if (lv->pinned[g] || lv->killed[g] ||
+        (vi->kill == KILL_STORAGE && storage_pinned(lv, &carved, g)))
       continue;
-    int last = last_use(lv, vi, g);
+    int last = last_use(lv, &uses, &carved, vi, g);
     if (last < 0)
       continue;
     Kill *k = malloc(sizeof *k);
     if (!k)
       abort();
-    *k = (Kill){vi->seq, last, vi};
+    *k = (Kill){vi->seq, last, vi, lv->kills.len};
     ir_vec_push(&lv->kills, k);
   }
+  buckets_free(&uses);
+  buckets_free(&carved);
+  qsort(lv->kills.items, (size_t)lv->kills.len, sizeof *lv->kills.items, kill_cmp);
 }
 
 /* --- rebuilding --------------------------------------------------------------------- */
@@ -596,26 +658,41 @@ push_binding(IrCtx *ctx, IrVec *list, const IrBinding *b)
   ir_vec_push(list, copy);
 }
 
-/* Appends the kills scheduled after binding index of seq, tensors before
- * storages before other objects, each in binding order. */
+/* The first kill of lv->kills (sorted) at or after (seq, index). */
+static int
+first_kill(const Live *lv, int seq, int index)
+{
+  int lo = 0, hi = lv->kills.len;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    const Kill *k = lv->kills.items[mid];
+    if (k->seq < seq || (k->seq == seq && k->index < index))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Appends the kills scheduled after binding index of seq, in the order
+ * schedule sorted them. */
 static void
 push_kills(Builder *bd, int seq, int index, IrVec *list, IrLoc loc)
 {
   static const IrOpId ops[] = {IR_OP_MEMORY_KILL_TENSOR, IR_OP_MEMORY_KILL_STORAGE,
                                IR_OP_VM_KILL_OBJECT};
   IrCtx *ctx = bd->lv->ctx;
-  for (int kind = KILL_TENSOR; kind <= KILL_OBJECT; kind++)
-    for (int i = 0; i < bd->lv->kills.len; i++) {
-      const Kill *k = bd->lv->kills.items[i];
-      if (k->seq != seq || k->index != index || k->var->kill != kind)
-        continue;
-      IrExpr **args = ir_alloc(ctx, sizeof *args);
-      args[0] = (IrExpr *)k->var->var;
-      IrExpr *call = ir_call_op(ctx, ir_op_get(ops[kind - KILL_TENSOR]), args, 1, NULL, loc);
-      call->sinfo = ir_sinfo_tuple(ctx, NULL, 0);
-      IrBinding b = {ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, loc), call, NULL, loc};
-      push_binding(ctx, list, &b);
-    }
+  for (int i = first_kill(bd->lv, seq, index); i < bd->lv->kills.len; i++) {
+    const Kill *k = bd->lv->kills.items[i];
+    if (k->seq != seq || k->index != index)
+      break;
+    IrExpr **args = ir_alloc(ctx, sizeof *args);
+    args[0] = (IrExpr *)k->var->var;
+    IrExpr *call = ir_call_op(ctx, ir_op_get(ops[k->var->kill - KILL_TENSOR]), args, 1, NULL, loc);
+    call->sinfo = ir_sinfo_tuple(ctx, NULL, 0);
+    IrBinding b = {ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, loc), call, NULL, loc};
+    push_binding(ctx, list, &b);
+  }
 }
 
 static IrExpr *

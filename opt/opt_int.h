@@ -16,6 +16,9 @@ typedef struct {
 void *rw_map_get(const RwMap *m, const void *key); /* NULL when absent */
 void rw_map_put(RwMap *m, const void *key, void *value);
 void rw_map_free(RwMap *m);
+/* index gets each global of m by name (IrSym -> IrGlobal*): lookups in
+ * constant time for a pass that does not change m's globals meanwhile. */
+void rw_globals_index(const IrModule *m, RwMap *index);
 
 typedef struct Rewriter Rewriter;
 

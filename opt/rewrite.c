@@ -78,6 +78,13 @@ rw_map_free(RwMap *m)
   memset(m, 0, sizeof *m);
 }
 
+void
+rw_globals_index(const IrModule *m, RwMap *index)
+{
+  for (int i = m->nglobals - 1; i >= 0; i--) /* the first of a name wins, as ir_module_find */
+    rw_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
+}
+
 /* --- expressions -------------------------------------------------------------- */
 
 void

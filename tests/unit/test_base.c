@@ -142,6 +142,13 @@ test_attr_dict(void **state)
   assert_string_equal(e->u.list.keys[1], "aa");
   assert_int_equal(d->u.list.n, 3); /* the input is unchanged */
   assert_null(ir_attr_get(d, "aa"));
+  /* an empty list from no array at all (the reader builds `()` so; fuzz_script
+   * found the memcpy from NULL under UBSan) */
+  IrAttr *l = ir_attr_list(ctx, NULL, 0);
+  assert_int_equal(l->kind, IR_AT_LIST);
+  assert_int_equal(l->u.list.n, 0);
+  IrAttr *ed = ir_attr_dict(ctx, NULL, NULL, 0);
+  assert_int_equal(ed->u.list.n, 0);
   ir_ctx_free(ctx);
 }
 
