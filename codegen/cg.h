@@ -16,7 +16,12 @@
  *   int NAME_FN_packed(void *arena, size_t arena_bytes,
  *                      void *const *tensors, const int64_t *dims);
  * where tensors are the inputs then the outputs in the order of the typed
- * signature and dims the symbolic dims in that order.
+ * signature and dims the symbolic dims in that order.  T is the dtype's C
+ * type (rxc_f32 is float, rxc_i64 int64_t, ...); a float16 tensor is
+ * rxc_f16 and a bfloat16 one rxc_bf16, both uint16_t bit patterns (IEEE
+ * binary16; the upper half of a float), since C has no 16-bit float: the
+ * generated code widens them to float to compute and rounds each stored
+ * value to nearest even (rt/rt_half.h).
  */
 #ifndef RXC_CG_H
 #define RXC_CG_H

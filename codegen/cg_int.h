@@ -48,6 +48,8 @@ typedef enum {
   CG_CT_U64,
   CG_CT_F32,
   CG_CT_F64,
+  CG_CT_F16,  /* float16: rxc_u16 bits in memory, rxc_f32 as a value (rt_half.h) */
+  CG_CT_BF16, /* bfloat16: likewise */
   CG_CT_COUNT
 } CgCType;
 
@@ -108,7 +110,12 @@ typedef struct {
 void cg_fail(CgGen *g, const char *fmt, ...);
 bool cg_ctype(IrDType t, CgCType *out);
 const char *cg_ctype_name(CgCType t);
+const char *cg_ctype_suffix(CgCType t);           /* of helper names: "f32" in rxc_max_f32 */
 const char *cg_dtype_cname(CgGen *g, IrDType t);  /* NULL after an error */
+/* The C type of a value of dtype t in an expression: as cg_dtype_cname, but
+ * rxc_f32 for float16 and bfloat16, which only memory holds as bits. */
+const char *cg_value_cname(CgGen *g, IrDType t);
+bool cg_ctype_is_half(CgCType t);                 /* float16 or bfloat16 */
 const char *cg_ident(CgGen *g, const char *hint); /* a C identifier from any name */
 const char *cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint);
 const char *cg_names_find(const CgNames *t, const void *key);

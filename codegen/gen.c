@@ -33,13 +33,13 @@ cg_fail(CgGen *g, const char *fmt, ...)
 /* --- C types ------------------------------------------------------------ */
 
 static const char *const CTYPE_NAMES[CG_CT_COUNT] = {
-    "rxc_bool", "rxc_i8",  "rxc_i16", "rxc_i32", "rxc_i64", "rxc_u8",
-    "rxc_u16",  "rxc_u32", "rxc_u64", "float",   "double",
+    "rxc_bool", "rxc_i8",  "rxc_i16", "rxc_i32", "rxc_i64", "rxc_u8",   "rxc_u16",
+    "rxc_u32",  "rxc_u64", "float",   "double",  "rxc_f16", "rxc_bf16",
 };
 
 /* Suffix of a helper's name for each C type: rxc_max_f32. */
 static const char *const CTYPE_SUFFIX[CG_CT_COUNT] = {
-    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
+    "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "f16", "bf16",
 };
 
 bool
@@ -59,8 +59,11 @@ cg_ctype(IrDType t, CgCType *out)
     *out = (CgCType)(CG_CT_U8 + lg);
     return lg >= 0;
   case IR_DT_FLOAT:
-    *out = t.bits == 32 ? CG_CT_F32 : CG_CT_F64;
-    return t.bits == 32 || t.bits == 64;
+    *out = t.bits == 16 ? CG_CT_F16 : t.bits == 32 ? CG_CT_F32 : CG_CT_F64;
+    return t.bits == 16 || t.bits == 32 || t.bits == 64;
+  case IR_DT_BFLOAT:
+    *out = CG_CT_BF16;
+    return t.bits == 16;
   default:
     return false;
   }
@@ -73,6 +76,12 @@ cg_ctype_name(CgCType t)
 }
 
 const char *
+cg_ctype_suffix(CgCType t)
+{
+  return CTYPE_SUFFIX[t];
+}
+
+const char *
 cg_dtype_cname(CgGen *g, IrDType t)
 {
   CgCType c;
@@ -81,6 +90,21 @@ cg_dtype_cname(CgGen *g, IrDType t)
   char buf[32];
   cg_fail(g, "C code generation does not support dtype %s", ir_dtype_str(t, buf));
   return NULL;
+}
+
+bool
+cg_ctype_is_half(CgCType t)
+{
+  return t == CG_CT_F16 || t == CG_CT_BF16;
+}
+
+const char *
+cg_value_cname(CgGen *g, IrDType t)
+{
+  CgCType c;
+  if (cg_ctype(t, &c) && cg_ctype_is_half(c))
+    return "rxc_f32";
+  return cg_dtype_cname(g, t);
 }
 
 /* --- identifiers and name tables ---------------------------------------- */

@@ -267,7 +267,7 @@ emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, Ir
             may_overlap(E, a, infos[i], call->u.call.args[j], infos[j]))
           p->aliased = true;
     } else if (a->kind == IR_EX_PRIM) {
-      const char *ct = cg_dtype_cname(E->g, f->params[i].var->dtype);
+      const char *ct = cg_value_cname(E->g, f->params[i].var->dtype);
       ir_buf_printf(o, "(%s)", ct ? ct : "?");
       cg_emit_expr(E->g, &E->names, a->u.prim, o);
     } else {

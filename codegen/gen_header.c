@@ -112,6 +112,8 @@ emit_element(CgGen *g, const IrTensorData *d, CgCType t, bool bits, int64_t i, I
   memcpy(&u, p, (size_t)ir_dtype_bytes(d->dtype)); /* little-endian host */
   if (bits) {
     ir_buf_printf(o, t == CG_CT_F32 ? "0x%08llxu" : "0x%016llxull", (unsigned long long)u);
+  } else if (cg_ctype_is_half(t)) {
+    ir_buf_printf(o, "0x%04x", (unsigned)(u & 0xffff)); /* the bits, as stored */
   } else if (t == CG_CT_F32) {
     float f;
     memcpy(&f, p, 4);

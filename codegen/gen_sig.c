@@ -68,6 +68,9 @@ print_shape(const IrSInfo *s, IrBuf *o)
     ir_prim_expr_print(s->u.tensor.shape[d], o);
   }
   ir_buf_puts(o, s->u.tensor.ndim == 1 ? ",)" : ")");
+  CgCType c;
+  if (cg_ctype(s->u.tensor.dtype, &c) && cg_ctype_is_half(c)) /* how the caller passes it */
+    ir_buf_puts(o, c == CG_CT_F16 ? ", IEEE binary16 bits" : ", bfloat16 bits (upper float half)");
 }
 
 static bool

@@ -117,7 +117,7 @@ cg_emit_int(IrDType t, int64_t v, IrBuf *out)
 void
 cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out)
 {
-  bool f32 = t.bits == 32;
+  bool f32 = t.bits <= 32;    /* float16 and bfloat16 values are floats */
   if (v != v || v - v != 0) { /* nan or inf: by bit pattern */
     g->helpers[CG_H_FROM_BITS][f32 ? CG_CT_F32 : CG_CT_F64] = true;
     if (f32) {
@@ -138,13 +138,25 @@ cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out)
 
 /* --- expressions ---------------------------------------------------------- */
 
+/* The C type of a value of dtype t (float16 and bfloat16 compute in float). */
 static CgCType
 ctype_of(CgGen *g, IrDType t)
 {
   CgCType c = CG_CT_I64;
   if (!cg_ctype(t, &c))
     cg_dtype_cname(g, t); /* reports */
-  return c;
+  return cg_ctype_is_half(c) ? CG_CT_F32 : c;
+}
+
+/* "f16" or "bf16" when dtype t is stored as 16-bit float bits, else NULL:
+ * the name part of rt_half.h's conversions. */
+static const char *
+half_name(IrDType t)
+{
+  CgCType c;
+  if (!cg_ctype(t, &c) || !cg_ctype_is_half(c))
+    return NULL;
+  return c == CG_CT_F16 ? "f16" : "bf16";
 }
 
 static void
@@ -181,6 +193,32 @@ emit_access(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int
   ir_buf_puts(o, "]");
 }
 
+/* A load: float16 and bfloat16 bits widen to float (exactly). */
+static void
+emit_load(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  const IrBuffer *b = e->u.load.buffer;
+  const char *h = half_name(b->dtype);
+  if (h)
+    ir_buf_printf(o, "rxc_%s_to_f32(", h);
+  emit_access(g, n, b, e->u.load.indices, e->u.load.n, o);
+  if (h)
+    ir_buf_puts(o, ")");
+}
+
+/* A store's value: into float16 and bfloat16 buffers, rounded to their bits
+ * once (from double when the value is one, so that it rounds once). */
+static void
+emit_stored_value(CgGen *g, const CgNames *n, const IrBuffer *b, const IrPrimExpr *v, IrBuf *o)
+{
+  const char *h = half_name(b->dtype);
+  if (h)
+    ir_buf_printf(o, "rxc_%s_from_%s(", h, v->dtype.bits == 64 ? "f64" : "f32");
+  cg_emit_expr(g, n, v, o);
+  if (h)
+    ir_buf_puts(o, ")");
+}
+
 static const char *const BINARY_OPS[] = {
     [IR_PE_ADD] = "+", [IR_PE_SUB] = "-",  [IR_PE_MUL] = "*", [IR_PE_DIV] = "/", [IR_PE_MOD] = "%",
     [IR_PE_EQ] = "==", [IR_PE_NE] = "!=",  [IR_PE_LT] = "<",  [IR_PE_LE] = "<=", [IR_PE_GT] = ">",
@@ -193,9 +231,7 @@ emit_helper_name(CgGen *g, CgHelper h, const char *fn, const IrPrimExpr *e, IrBu
 {
   CgCType t = ctype_of(g, e->dtype);
   g->helpers[h][t] = true;
-  static const char *const sfx[CG_CT_COUNT] = {"bool", "i8",  "i16", "i32", "i64", "u8",
-                                               "u16",  "u32", "u64", "f32", "f64"};
-  ir_buf_printf(o, "rxc_%s_%s", fn, sfx[t]);
+  ir_buf_printf(o, "rxc_%s_%s", fn, cg_ctype_suffix(t));
 }
 
 static void
@@ -213,14 +249,15 @@ emit_helper_call(CgGen *g, const CgNames *n, CgHelper h, const char *fn, const I
 static bool
 is_float(IrDType t)
 {
-  return t.code == IR_DT_FLOAT;
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
 }
 
-/* A libm function by its double name ("exp") for dtype t: rxc_expf or rxc_exp. */
+/* A libm function by its double name ("exp") for dtype t: rxc_expf or
+ * rxc_exp (float16 and bfloat16 compute in float). */
 static void
 emit_math_name(const char *base, IrDType t, IrBuf *o)
 {
-  ir_buf_printf(o, "rxc_%s%s", base, t.bits == 32 ? "f" : "");
+  ir_buf_printf(o, "rxc_%s%s", base, t.bits <= 32 ? "f" : "");
 }
 
 static void
@@ -265,7 +302,24 @@ emit_cast(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     ir_buf_puts(o, " != 0))");
     return;
   }
-  const char *c = cg_dtype_cname(g, e->dtype);
+  const char *h = half_name(e->dtype);
+  if (h) { /* to the 16-bit format's precision, still a float */
+    IrDType from = e->u.bin.a->dtype;
+    bool exact = from.code == e->dtype.code && from.bits == 16; /* a no-op */
+    bool f32 = is_float(from) && from.bits <= 32;
+    if (exact) {
+      cg_emit_expr(g, n, e->u.bin.a, o);
+      return;
+    }
+    if (f32)
+      ir_buf_printf(o, "rxc_%s_round(", h);
+    else /* from double or an integer: one rounding, as the interpreter */
+      ir_buf_printf(o, "rxc_%s_to_f32(rxc_%s_from_f64((double)", h, h);
+    cg_emit_expr(g, n, e->u.bin.a, o);
+    ir_buf_puts(o, f32 ? ")" : "))");
+    return;
+  }
+  const char *c = cg_value_cname(g, e->dtype);
   ir_buf_printf(o, "((%s)", c ? c : "?");
   cg_emit_expr(g, n, e->u.bin.a, o);
   ir_buf_puts(o, ")");
@@ -296,7 +350,7 @@ emit_call_inline(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *op
 {
   IrPrimExpr **a = e->u.call.args;
   int na = e->u.call.n;
-  const char *one = e->dtype.bits == 32 ? "1.0f" : "1.0";
+  const char *one = e->dtype.bits <= 32 ? "1.0f" : "1.0";
   if (strcmp(op, "if_then_else") == 0 && na == 3) {
     ir_buf_puts(o, "(");
     cg_emit_expr(g, n, a[0], o);
@@ -320,7 +374,7 @@ emit_call_inline(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *op
     ir_buf_puts(o, ")");
   } else if (strcmp(op, "exp10") == 0 && na == 1) {
     emit_math_name("pow", e->dtype, o);
-    ir_buf_printf(o, "(%s, ", e->dtype.bits == 32 ? "10.0f" : "10.0");
+    ir_buf_printf(o, "(%s, ", e->dtype.bits <= 32 ? "10.0f" : "10.0");
     cg_emit_expr(g, n, a[0], o);
     ir_buf_puts(o, ")");
   } else if (strcmp(op, "isnan") == 0 && na == 1) {
@@ -333,6 +387,15 @@ emit_call_inline(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *op
     return false;
   }
   return true;
+}
+
+/* The largest finite value of float dtype d. */
+static double
+float_max(IrDType d)
+{
+  if (d.code == IR_DT_BFLOAT)
+    return 3.3895313892515355e38; /* 0x7f7f */
+  return d.bits == 16 ? 65504.0 : d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
 }
 
 static void
@@ -348,9 +411,7 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     bool max = op[1] == 'a';
     IrDType d = e->dtype;
     if (is_float(d))
-      cg_emit_float(
-          g, d, (max ? 1 : -1) * (d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308),
-          o);
+      cg_emit_float(g, d, (max ? 1 : -1) * float_max(d), o);
     else if (d.code == IR_DT_BOOL || d.code == IR_DT_UINT)
       cg_emit_int(d, max ? (d.bits >= 64 ? -1 : (int64_t)(((uint64_t)1 << d.bits) - 1)) : 0, o);
     else {
@@ -422,7 +483,7 @@ cg_emit_expr(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     return;
   }
   case IR_PE_LOAD:
-    emit_access(g, n, e->u.load.buffer, e->u.load.indices, e->u.load.n, o);
+    emit_load(g, n, e, o);
     return;
   case IR_PE_NOT:
     ir_buf_puts(o, "(!");
@@ -622,7 +683,7 @@ static void
 emit_let(Tir *t, const IrStmt *s, IrBuf *o)
 {
   const IrPrimExpr *v = s->u.let.var;
-  const char *ct = cg_dtype_cname(t->g, v->dtype);
+  const char *ct = cg_value_cname(t->g, v->dtype);
   indent(t, o);
   ir_buf_puts(o, "{\n");
   t->indent++;
@@ -680,7 +741,7 @@ emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
     indent(t, o);
     emit_access(t->g, &t->names, s->u.store.buffer, s->u.store.indices, s->u.store.n, o);
     ir_buf_puts(o, " = ");
-    cg_emit_expr(t->g, &t->names, s->u.store.value, o);
+    emit_stored_value(t->g, &t->names, s->u.store.buffer, s->u.store.value, o);
     ir_buf_puts(o, ";\n");
     return;
   case IR_ST_LET:
@@ -724,7 +785,7 @@ emit_params(Tir *t, const IrPrimFunc *f, const CgPrim *p, IrBuf *o)
       ir_buf_printf(o, "%s%s *%s%s", p->written[i] ? "" : "const ", ct ? ct : "?",
                     p->aliased ? "" : "restrict ", name);
     } else {
-      const char *ct = cg_dtype_cname(t->g, pr->var->dtype);
+      const char *ct = cg_value_cname(t->g, pr->var->dtype);
       const char *name = cg_names_add(t->g, &t->names, pr->var, pr->var->u.var);
       ir_buf_printf(o, "%s %s", ct ? ct : "?", name);
     }

@@ -178,5 +178,14 @@ ir_float_round(IrDType t, double v)
     return isnan(v) ? v : (double)(float)v;
   if (t.code == IR_DT_FLOAT && t.bits == 16)
     return ir_half_to_double(ir_half_from_double(v));
+  if (t.code == IR_DT_BFLOAT && t.bits == 16 && !isnan(v)) {
+    /* through float, then nearest even on its upper half, as ops/value.c stores it */
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u = (uint32_t)(((uint64_t)u + 0x7fff + ((u >> 16) & 1)) >> 16 << 16);
+    memcpy(&f, &u, 4);
+    return f;
+  }
   return v;
 }

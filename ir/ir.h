@@ -147,7 +147,7 @@ bool ir_dtype_eq(IrDType a, IrDType b);
 int ir_dtype_bytes(IrDType t); /* bytes per element: bool is 1 */
 uint16_t ir_half_from_double(double d); /* IEEE binary16, ties to even */
 double ir_half_to_double(uint16_t h);   /* exact */
-/* v rounded to the precision of float type t (float32, float16). */
+/* v rounded to the precision of float type t (float32, float16, bfloat16). */
 double ir_float_round(IrDType t, double v);
 
 /* ------------------------------------------------------------------ */

@@ -47,6 +47,10 @@ typedef unsigned long long rxc_u64;
 #endif
 typedef float rxc_f32;
 typedef double rxc_f64;
+/* float16 (IEEE binary16) and bfloat16 tensors hold bit patterns
+ * (rt_half.h converts them): C99 has no 16-bit float type. */
+typedef rxc_u16 rxc_f16;
+typedef rxc_u16 rxc_bf16;
 
 /* Compile-time checks: a negative array size fails to compile. */
 #define RXC_STATIC_ASSERT(name, cond) typedef char rxc_assert_##name[(cond) ? 1 : -1]

@@ -54,7 +54,8 @@ FAST = [
     "node/test_flatten_axis2", "node/test_concat_2d_axis_1", "node/test_split_equal_parts_1d",
     "node/test_transpose_all_permutations_2", "node/test_reduce_mean_keepdims_example",
     "node/test_clip", "node/test_resize_upsample_scales_nearest", "node/test_unsqueeze_axis_0",
-    "node/test_gather_0", "node/test_cast_FLOAT_to_DOUBLE",
+    "node/test_gather_0", "node/test_cast_FLOAT_to_DOUBLE", "node/test_cast_DOUBLE_to_FLOAT16",
+    "node/test_max_float16",
 ]
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import refs
 
 F32, I32, I64, BOOL = "float32", "int32", "int64", "bool"
+F16, F64 = "float16", "float64"
 
 
 class Input:
@@ -397,9 +398,60 @@ def symbolic_cases():
     ]
 
 
+def float16_cases():
+    """float16: the generated C keeps half bits in memory and computes in
+    float, rounding each stored value once; the references compute in
+    double and round once to float16, so single operations agree to the
+    bit and the tolerance (half an ulp of float16 is 2.4e-4 relative) only
+    covers the float-precision functions and the rounding of accumulations."""
+    h = lambda name, call, inputs, ref: Case(name, call, inputs, ref, rtol=1e-3, atol=1e-4)
+    c = []
+    binops = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+              "maximum": np.maximum, "minimum": np.minimum}
+    for op, fn in binops.items():
+        kind = "nonzero" if op == "divide" else "wide"
+        c.append(h(f"{op}_f16", f"R.{op}(x, y)", [x_((3, 4), F16, "wide"), y_((3, 4), F16, kind)],
+                   refs.binary(fn)))
+    c.append(h("add_bcast_f16", "R.add(x, y)", [x_((2, 1, 4), F16), y_((3, 1), F16)], refs.binary(np.add)))
+    c.append(h("add_const_f16", 'R.add(x, R.const(0.1, "float16"))', [x_((2, 3), F16)],
+               lambda x: refs.like(refs.f64(x) + np.float64(np.float16(0.1)), x)))
+    c.append(h("multiply_overflow_f16", "R.multiply(x, y)", [x_((3, 4), F16, "huge"), y_((3, 4), F16, "wide")],
+               refs.binary(np.multiply)))
+    c.append(h("divide_by_zero_f16", "R.divide(x, y)", [x_((4,), F16, "special"), y_((4,), F16, "zeros")],
+               refs.binary(np.divide)))
+    c.append(h("maximum_nan_f16", "R.maximum(x, y)", [x_((4,), F16, "nan"), y_((4,), F16, "special")],
+               refs.binary(np.maximum)))
+    unops = {"negative": (np.negative, "wide"), "abs": (np.abs, "wide"), "exp": (np.exp, "normal"),
+             "sqrt": (np.sqrt, "pos"), "tanh": (np.tanh, "normal"), "sigmoid": (refs.sigmoid, "normal"),
+             "log": (np.log, "pos")}
+    for op, (fn, kind) in unops.items():
+        c.append(h(f"{op}_f16", f"R.{op}(x)", [x_((2, 3, 4), F16, kind)], refs.unary(fn)))
+    c.append(h("exp_overflow_f16", "R.exp(x)", [x_((3, 4), F16, "large")], refs.unary(np.exp)))
+    c.append(h("relu_f16", "R.nn.relu(x)", [x_((2, 3), F16)], refs.unary(lambda v: np.maximum(v, 0))))
+    c.append(h("less_f16", "R.less(x, y)", [x_((3, 4), F16, "smallint"), y_((3, 4), F16, "smallint")], np.less))
+    c.append(h("equal_f16", "R.equal(x, y)", [x_((3, 4), F16, "smallint"), y_((3, 4), F16, "smallint")], np.equal))
+    c.append(h("where_f16", "R.where(c, x, y)", [inp("c", (2, 3), BOOL, "bool"), x_((2, 3), F16), y_((2, 3), F16)],
+               lambda c_, x, y: np.where(c_, x, y)))
+    c.append(h("clip_f16", "R.clip(x, R.prim_value(T.float16(-0.5)), R.prim_value(T.float16(0.5)))",
+               [x_((3, 4), F16)], lambda x: refs.clip(x, -0.5, 0.5)))
+    casts = [("f32_f16", F32, F16, "huge"), ("f16_f32", F16, F32, "wide"), ("f64_f16", F64, F16, "ties"),
+             ("f16_f64", F16, F64, "special"), ("f16_i32", F16, I32, "wide"), ("i32_f16", I32, F16, "smallint"),
+             ("i64_f16", I64, F16, "bigint"), ("f16_bool", F16, BOOL, "smallint"),
+             ("subnormal_f32_f16", F32, F16, "tiny")]
+    for name, src, dst, kind in casts:
+        c.append(h(f"astype_{name}", f'R.astype(x, dtype="{dst}")', [x_((3, 4) if kind != "special" else (4,), src, kind)],
+                   lambda x, dst=dst: refs.astype(x, dst)))
+    c.append(h("sum_f16", "R.sum(x, axis=[1])", [x_((3, 4), F16)], refs.reduce(np.sum, [1])))
+    c.append(h("max_f16", "R.max(x, axis=[0])", [x_((3, 4), F16)], refs.reduce(np.max, [0])))
+    c.append(h("reshape_f16", "R.reshape(x, (4, 3))", [x_((3, 4), F16)], lambda x: x.reshape(4, 3)))
+    c.append(h("concat_f16", "R.concat((x, y), axis=0)", [x_((2, 3), F16), y_((1, 3), F16)],
+               lambda x, y: np.concatenate([x, y])))
+    return c
+
+
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
-            + reduce_cases() + symbolic_cases())
+            + reduce_cases() + symbolic_cases() + float16_cases())
 
 
 def error_cases():

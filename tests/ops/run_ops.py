@@ -95,6 +95,17 @@ def draw(rng, inp, shape=None):
         v = np.array([0.0, 0.0, 0.0, 4.0])
     elif k == "large":
         v = rng.standard_normal(shape) * 60.0
+    elif k == "huge":  # past float16's 65504 now and then
+        v = rng.standard_normal(shape) * 4e4
+    elif k == "tiny":  # float16's subnormals (below 6.1e-5) and ties between them
+        v = rng.integers(-64, 64, shape) * 2.0**-25 + rng.standard_normal(shape) * 1e-9 * (rng.random(shape) < 0.5)
+    elif k == "ties":  # exact midpoints between float16 neighbours, and beside them
+        v = (1.0 + (2 * rng.integers(0, 1024, shape) + 1) * 2.0**-11) * rng.choice([2.0**-10, 1.0, 256.0], shape)
+        v = v * (1.0 + rng.choice([0.0, 1e-12, -1e-12], shape))
+    elif k == "bigint":
+        v = rng.integers(-2**40, 2**40, shape)
+    elif k == "nan":
+        v = np.array([np.nan, 1.0, -np.nan, 2.0])
     elif k == "neg":
         v = -rng.uniform(0.5, 2.0, shape)
     elif k.startswith("index"):
