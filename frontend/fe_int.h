@@ -64,6 +64,7 @@ typedef struct {
   IrBuffer *buffer;        /* SYM_BUFFER */
   IrPrimExpr *loop_min;    /* SYM_TVAR of a loop: its range, else NULL */
   IrPrimExpr *loop_extent; /* SYM_TVAR of a loop */
+  int shadowed;            /* the entry of the same name this one hides, or -1 */
 } FeEntry;
 
 /* A scalar expression being built: bare is true for an untyped literal
@@ -74,6 +75,14 @@ typedef struct {
   double exact; /* a bare float literal's value before rounding to float32 */
 } TExpr;
 
+/* The innermost scope entry of each name (hash on the interned pointer):
+ * lookups in constant time in functions of many bindings. */
+typedef struct {
+  IrSym *keys; /* NULL: a free slot */
+  int *latest; /* index in the scope of the innermost entry, or -1 */
+  int cap, count;
+} FeScopeIndex;
+
 typedef struct {
   IrCtx *ctx;
   const IrSource *src;
@@ -82,7 +91,8 @@ typedef struct {
   int pos;                /* current token */
   jmp_buf *fail;          /* where a syntax error jumps */
   int depth;              /* nesting of recursive rules */
-  FeVec scope;            /* FeEntry, innermost last */
+  FeVec scope;            /* FeEntry, innermost last; popped by fe_scope_pop */
+  FeScopeIndex scope_index;
   FeVec global_names;     /* IrSym: every global the module defines */
   IrSym module_name;      /* the class name, or "Module" */
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */
@@ -114,6 +124,8 @@ void *fe_vec_push(Parser *P, FeVec *v, size_t elem);
 void fe_vec_ptr(Parser *P, FeVec *v, void *p);
 FeEntry *fe_scope_add(Parser *P, IrSym name, SymKind kind);
 FeEntry *fe_scope_find(Parser *P, IrSym name);
+/* Drops the entries added since the scope had mark entries. */
+void fe_scope_pop(Parser *P, int mark);
 bool fe_is_global(const Parser *P, IrSym name);
 int fe_swap_tokens(Parser *P, const char *text, size_t len, int line, int col, Tok **saved,
                    int *saved_n);

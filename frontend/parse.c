@@ -10,6 +10,7 @@
  * to one defined later and a missing one is reported where it is used.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "fe_int.h"
@@ -266,23 +267,71 @@ fe_vec_ptr(Parser *P, FeVec *v, void *p)
   *(void **)fe_vec_push(P, v, sizeof(void *)) = p;
 }
 
+/* The slot of name in the index (its own, or the free one it would take). */
+static int
+scope_slot(const FeScopeIndex *x, IrSym name)
+{
+  uintptr_t h = (uintptr_t)name;
+  int i = (int)((h ^ (h >> 7) ^ (h >> 17)) & (uintptr_t)(x->cap - 1));
+  while (x->keys[i] && x->keys[i] != name)
+    i = (i + 1) & (x->cap - 1);
+  return i;
+}
+
+static void
+scope_index_grow(Parser *P)
+{
+  FeScopeIndex old = P->scope_index, *x = &P->scope_index;
+  x->cap = old.cap ? 2 * old.cap : 64;
+  x->keys = ir_alloc(P->ctx, sizeof *x->keys * (size_t)x->cap);
+  x->latest = ir_alloc(P->ctx, sizeof *x->latest * (size_t)x->cap);
+  memset(x->keys, 0, sizeof *x->keys * (size_t)x->cap);
+  for (int i = 0; i < old.cap; i++)
+    if (old.keys[i]) {
+      int j = scope_slot(x, old.keys[i]);
+      x->keys[j] = old.keys[i];
+      x->latest[j] = old.latest[i];
+    }
+}
+
 FeEntry *
 fe_scope_add(Parser *P, IrSym name, SymKind kind)
 {
+  FeScopeIndex *x = &P->scope_index;
+  if (2 * (x->count + 1) > x->cap)
+    scope_index_grow(P);
+  int i = scope_slot(x, name);
+  if (!x->keys[i]) {
+    x->keys[i] = name;
+    x->latest[i] = -1;
+    x->count++;
+  }
   FeEntry *e = fe_vec_push(P, &P->scope, sizeof(FeEntry));
+  memset(e, 0, sizeof *e);
   e->name = name;
   e->kind = kind;
+  e->shadowed = x->latest[i];
+  x->latest[i] = P->scope.len - 1;
   return e;
 }
 
 FeEntry *
 fe_scope_find(Parser *P, IrSym name)
 {
+  const FeScopeIndex *x = &P->scope_index;
+  if (x->count == 0)
+    return NULL;
+  int i = scope_slot(x, name);
+  return x->keys[i] && x->latest[i] >= 0 ? &((FeEntry *)P->scope.data)[x->latest[i]] : NULL;
+}
+
+void
+fe_scope_pop(Parser *P, int mark)
+{
   FeEntry *entries = P->scope.data;
-  for (int i = P->scope.len - 1; i >= 0; i--)
-    if (entries[i].name == name)
-      return &entries[i];
-  return NULL;
+  for (int k = P->scope.len - 1; k >= mark; k--) /* innermost first */
+    P->scope_index.latest[scope_slot(&P->scope_index, entries[k].name)] = entries[k].shadowed;
+  P->scope.len = mark;
 }
 
 bool

@@ -221,7 +221,7 @@ branch(Parser *P, Body *b, const Tok **name, IrSInfo **annotation)
   if (!seq.last_is_binding || seq.cur.len == 0)
     fe_fail(P, end, "the last statement of an if branch must assign the result");
   IrBinding last = ((IrBinding *)seq.cur.data)[--seq.cur.len];
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   *name = seq.last_name;
   *annotation = seq.last_annotation;
   return seq_expr(P, &seq, last.value, fe_loc(P, start));
@@ -397,7 +397,7 @@ fe_relax_function(Parser *P, bool pure, bool is_private, const Tok *at)
   if (!seq.result)
     fe_fail(P, name, "function '%s' has no return statement", name->sym);
   f->body = seq_expr(P, &seq, seq.result, fe_loc(P, start));
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   P->int_default = saved_default;
   return f;
 }

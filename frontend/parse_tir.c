@@ -215,7 +215,7 @@ for_loop(Parser *P, Tir *c)
     loops[i]->u.loop.body = body;
     body = loops[i];
   }
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   return body;
 }
 
@@ -248,7 +248,7 @@ with_statement(Parser *P, Tir *c)
   s->u.block = blk;
   int mark = P->scope.len;
   blk->body = body_block(P, c, blk);
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   return s;
 }
 
@@ -640,7 +640,7 @@ body_block(Parser *P, Tir *outer, IrTirBlock *block)
   }
   fe_next(P);
   fe_leave(P);
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   if (block) {
     block->iters = c.iters.data;
     block->niters = c.iters.len;
@@ -710,7 +710,7 @@ fe_prim_func(Parser *P, bool is_private, const Tok *at, IrSym *name)
   fe_expect_op(P, ":");
   Tir c = {f, NULL, {0}, {0}, {0}, {0}};
   f->body = body_block(P, &c, NULL);
-  P->scope.len = mark;
+  fe_scope_pop(P, mark);
   P->int_default = saved;
   return f;
 }

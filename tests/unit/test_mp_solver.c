@@ -11,6 +11,8 @@
  *    equals the lower bound whenever the brute force says it is reachable;
  *  - the CSV reader and writer: a round trip, and bad files reported at
  *    file:line:col;
+ *  - Glow's order (memplan/greedy.c keeps live bytes per step) equals a
+ *    direct reading of its rule on 500 random problems;
  *  - MiniMalloc's problem F (when ../shared/bench-data is there) fits its
  *    1 MiB capacity.
  */
@@ -24,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "../../memplan/core_int.h" /* mp_order, against a plain reading of Glow's rule */
 #include "../../memplan/mp.h"
 #include "testutil.h"
 
@@ -71,6 +74,67 @@ solve_valid(const MpBuffer *b, int n, MpAlgorithm a, int64_t budget_ms, MpBuffer
   ir_buf_free(&why);
   assert_true(ok);
   return arena;
+}
+
+/* Does buffer a come before b in the size order (largest, then longest
+ * lifetime, then id, then position)? */
+static bool
+size_before(const MpBuffer *bufs, int a, int b)
+{
+  int64_t la = mp_live_end(&bufs[a]) - bufs[a].start, lb = mp_live_end(&bufs[b]) - bufs[b].start;
+  if (bufs[a].size != bufs[b].size)
+    return bufs[a].size > bufs[b].size;
+  if (la != lb)
+    return la > lb;
+  if (bufs[a].id != bufs[b].id)
+    return bufs[a].id < bufs[b].id;
+  return a < b;
+}
+
+/* Glow's rule read directly, in O(n^3): among the starts of unplaced
+ * buffers, the one where the most unplaced bytes are live (the earliest of
+ * equals); there, the unplaced buffer first in the size order. */
+static void
+glow_reference(const MpBuffer *bufs, int n, int *order)
+{
+  bool done[64] = {0};
+  for (int k = 0; k < n; k++) {
+    int64_t most = -1, at = 0;
+    for (int i = 0; i < n; i++) {
+      if (done[i])
+        continue;
+      int64_t live = 0;
+      for (int j = 0; j < n; j++)
+        if (!done[j] && bufs[j].start <= bufs[i].start && bufs[i].start < mp_live_end(&bufs[j]))
+          live += bufs[j].size;
+      if (live > most || (live == most && bufs[i].start < at))
+        most = live, at = bufs[i].start;
+    }
+    int pick = -1;
+    for (int i = 0; i < n; i++)
+      if (!done[i] && bufs[i].start <= at && at < mp_live_end(&bufs[i]) &&
+          (pick < 0 || size_before(bufs, i, pick)))
+        pick = i;
+    order[k] = pick;
+    done[pick] = true;
+  }
+}
+
+static void
+test_glow_order(void **state)
+{
+  (void)state;
+  uint64_t rng = 0xC0FFEE1234567ull;
+  for (int t = 0; t < 500; t++) {
+    MpBuffer b[64];
+    int n = 1 + (int)(xorshift(&rng) % 40), order[64], want[64];
+    random_problem(&rng, b, n, 2 + (int)(xorshift(&rng) % 20), t % 2 ? 8 : 1000, 3);
+    if (t % 5 == 0) /* zero-length lifetimes, live for one step */
+      b[xorshift(&rng) % (uint64_t)n].end = b[0].start;
+    mp_order(b, n, MP_ORDER_GLOW, order);
+    glow_reference(b, n, want);
+    assert_memory_equal(order, want, (size_t)n * sizeof *order);
+  }
 }
 
 static void
@@ -287,6 +351,7 @@ main(void)
       cmocka_unit_test(test_tiny_against_brute_force),
       cmocka_unit_test(test_csv_round_trip),
       cmocka_unit_test(test_csv_errors),
+      cmocka_unit_test(test_glow_order),
       cmocka_unit_test(test_minimalloc_f_fits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
