@@ -305,7 +305,11 @@ emit_cast(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
   const char *h = half_name(e->dtype);
   if (h) { /* to the 16-bit format's precision, still a float */
     IrDType from = e->u.bin.a->dtype;
-    bool exact = from.code == e->dtype.code && from.bits == 16; /* a no-op */
+    IrPrimKind k = e->u.bin.a->kind;
+    /* a no-op on a value already at that precision (a load, a constant, a
+     * cast); arithmetic of that dtype runs in float and is rounded here */
+    bool exact = from.code == e->dtype.code && from.bits == 16 &&
+                 (k == IR_PE_LOAD || k == IR_PE_CAST || k == IR_PE_FLOAT || k == IR_PE_VAR);
     bool f32 = is_float(from) && from.bits <= 32;
     if (exact) {
       cg_emit_expr(g, n, e->u.bin.a, o);

@@ -54,6 +54,11 @@ IrBuffer *fuse_copy_buffer(FuseCopy *c, const IrBuffer *b);
  * the statement itself.  Binders among items are changed in place (they
  * must be new nodes). */
 IrStmt *fuse_build_list(IrCtx *ctx, IrStmt **items, int n);
+/* fuse_tir_inline.c: joins each loop nest of items (flat, as
+ * fuse_flatten makes them) that reads an intermediate of allocs only where
+ * the nest before it has just written it into that nest; the intermediate
+ * is dropped from both lists' use and from allocs. */
+void fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs);
 /* Appends the items of s as the reader sees them: a seq's statements, a
  * binder followed by the items of its body. */
 void fuse_flatten(IrVec *items, IrStmt *s);

@@ -166,6 +166,7 @@ assemble(Builder *bd)
 {
   IrCtx *ctx = bd->ctx;
   IrVec list = {0};
+  fuse_join_nests(ctx, &bd->items, &bd->allocs);
   for (int i = 0; i < bd->allocs.len; i++) {
     IrStmt *a = ir_stmt_new(ctx, IR_ST_ALLOC, (IrLoc){0});
     a->u.alloc.buffer = bd->allocs.items[i];

@@ -638,7 +638,8 @@ schedule(Live *lv)
   }
   buckets_free(&uses);
   buckets_free(&carved);
-  qsort(lv->kills.items, (size_t)lv->kills.len, sizeof *lv->kills.items, kill_cmp);
+  if (lv->kills.len > 1) /* items is NULL when there is none */
+    qsort(lv->kills.items, (size_t)lv->kills.len, sizeof *lv->kills.items, kill_cmp);
 }
 
 /* --- rebuilding --------------------------------------------------------------------- */

@@ -393,7 +393,9 @@ test_conv2d_add_relu(void **state)
   const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_conv2d_add_relu");
   assert_non_null(pf);
   assert_int_equal(pf->nparams, 4);              /* x, w, b, then the result */
-  assert_int_equal(count_allocs(pf, IR_F32), 2); /* T_conv2d, T_add */
+  /* T_conv2d and T_add are read where they are written: add and relu join
+   * the conv's loop nest (fuse_tir_inline.c) and no intermediate is left */
+  assert_int_equal(count_allocs(pf, IR_F32), 0);
   assert_null(ir_module_find(ft, ir_sym(ctx, "conv2d")));
   assert_null(ir_module_find(ft, ir_sym(ctx, "relu")));
   assert_int_equal(count_kind(ft, IR_GLOBAL_PRIM), 1);
@@ -417,7 +419,33 @@ test_matmul_add_gelu(void **state)
   assert_non_null(pf);
   /* the matmul's float64 accumulator is inlined as it was */
   assert_int_equal(count_allocs(pf, (IrDType){IR_DT_FLOAT, 64, 1}), 1);
-  assert_int_equal(count_allocs(pf, IR_F32), 2);
+  assert_int_equal(count_allocs(pf, IR_F32), 0); /* add and gelu joined the matmul's nest */
+  ir_ctx_free(ctx);
+}
+
+/* fuse_join.py: exp's result is read transposed, so it stays a buffer and
+ * the transpose keeps its own nest; add and relu read their input where
+ * the nest before writes it, so they join it and leave no buffer. */
+static void
+test_join_nests(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = load(ctx, "tests/passes/fuse_join.py");
+  IrModule *ft = run_pass(ctx, "FuseTIR", run_pass(ctx, "FuseOps", m));
+  const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_exp_transpose_add_relu");
+  assert_non_null(pf);
+  assert_int_equal(count_allocs(pf, IR_F32), 1);
+  IrVec items = top_items(pf);
+  int nests = 0;
+  for (int i = 0; i < items.len; i++) {
+    const IrStmt *s = items.items[i];
+    if (s->kind == IR_ST_ALLOC)
+      assert_string_equal(s->u.alloc.buffer->name, "T_exp");
+    nests += s->kind == IR_ST_FOR;
+  }
+  assert_int_equal(nests, 2); /* exp's, then transpose, add and relu together */
+  ir_vec_free(&items);
   ir_ctx_free(ctx);
 }
 
@@ -504,7 +532,7 @@ test_symbolic_batch(void **state)
     if (s->kind == IR_ST_FOR) /* every loop nest runs to the unified n */
       assert_ptr_equal(s->u.loop.extent, tn);
   }
-  assert_int_equal(allocs, 2);
+  assert_int_equal(allocs, 0); /* each consumer joined its producer's nest */
   ir_vec_free(&items);
   ir_ctx_free(ctx);
 }
@@ -596,6 +624,7 @@ main(void)
       cmocka_unit_test(test_patterns),
       cmocka_unit_test(test_needs_legalized),
       cmocka_unit_test(test_difference_is_caught),
+      cmocka_unit_test(test_join_nests),
       cmocka_unit_test(test_every_fuse_module),
       cmocka_unit_test(test_every_sample),
   };

@@ -1,0 +1,402 @@
+/*
+ * fuse_tir_inline.c - the loop nests of a fused prim_func joined where one
+ * reads, element by element, what the one before it has just written, so
+ * that the intermediate between them is not stored at all.
+ *
+ * Key idea: a consumer nest `for v0..vd: C[..] = e` whose every load of an
+ * intermediate A is A[v0, .., vd] follows a producer nest with the same d
+ * outer loops whose body at that depth stores `A[u0, .., ud] = val`.  The
+ * consumer then runs at that store instead: the store becomes
+ * `C[..] = e` with the v's renamed to the u's and T.Cast(A's dtype, val)
+ * in place of each load of A (the store rounded val; the cast keeps that
+ * rounding where the interpreter would otherwise keep more precision).  Each element of C is still computed from the same values
+ * (val is evaluated where it was, and everything else e reads was
+ * complete before the producer began), so the results are unchanged; A
+ * goes, and with it its bytes in the arena.  Chains (matmul, add, relu)
+ * join one consumer at a time.
+ *
+ * Refused, so left as they are: a nest that is not perfect down to its
+ * store, different extents, an intermediate read or written anywhere else,
+ * a consumer reading what the producer writes (other than A), and bodies
+ * with blocks (this pass does not read block regions).
+ */
+#include <string.h>
+
+#include "../ops/tir_build.h"
+#include "fuse_int.h"
+
+enum { MAX_DEPTH = 16 };
+
+/* --- loads -------------------------------------------------------------- */
+
+typedef bool (*LoadFn)(void *user, const IrPrimExpr *load);
+
+/* Calls fn on each load in e, outer before inner, until it returns true;
+ * whether one did. */
+static bool
+any_load(const IrPrimExpr *e, LoadFn fn, void *user)
+{
+  if (!e)
+    return false;
+  switch (e->kind) {
+  case IR_PE_LOAD:
+    if (fn(user, e))
+      return true;
+    for (int i = 0; i < e->u.load.n; i++)
+      if (any_load(e->u.load.indices[i], fn, user))
+        return true;
+    return false;
+  case IR_PE_SELECT:
+    return any_load(e->u.select.cond, fn, user) || any_load(e->u.select.a, fn, user) ||
+           any_load(e->u.select.b, fn, user);
+  case IR_PE_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      if (any_load(e->u.call.args[i], fn, user))
+        return true;
+    return false;
+  case IR_PE_INT:
+  case IR_PE_FLOAT:
+  case IR_PE_STR:
+  case IR_PE_VAR:
+    return false;
+  default:
+    return any_load(e->u.bin.a, fn, user) || any_load(e->u.bin.b, fn, user);
+  }
+}
+
+/* --- what a statement reads and writes ------------------------------------ */
+
+typedef struct {
+  const IrBuffer *buffer;
+  int loads, stores;
+  bool block; /* a block was met: give up */
+} Uses;
+
+static bool
+count_load(void *user, const IrPrimExpr *load)
+{
+  Uses *u = user;
+  u->loads += load->u.load.buffer == u->buffer;
+  return false;
+}
+
+static void
+uses_expr(Uses *u, const IrPrimExpr *e)
+{
+  any_load(e, count_load, u);
+}
+
+/* The uses of u->buffer in s; top: s is an item of the flat list, whose
+ * binders' bodies are the items after it (not walked here). */
+static void
+uses_stmt(Uses *u, const IrStmt *s, bool top)
+{
+  if (!s)
+    return;
+  switch (s->kind) {
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++)
+      uses_stmt(u, s->u.seq.stmts[i], false);
+    return;
+  case IR_ST_FOR:
+    uses_expr(u, s->u.loop.min);
+    uses_expr(u, s->u.loop.extent);
+    uses_stmt(u, s->u.loop.body, false);
+    return;
+  case IR_ST_STORE:
+    u->stores += s->u.store.buffer == u->buffer;
+    for (int i = 0; i < s->u.store.n; i++)
+      uses_expr(u, s->u.store.indices[i]);
+    uses_expr(u, s->u.store.value);
+    return;
+  case IR_ST_LET:
+    uses_expr(u, s->u.let.value);
+    if (!top)
+      uses_stmt(u, s->u.let.body, false);
+    return;
+  case IR_ST_IF:
+    uses_expr(u, s->u.branch.cond);
+    uses_stmt(u, s->u.branch.then_, false);
+    uses_stmt(u, s->u.branch.else_, false);
+    return;
+  case IR_ST_EVALUATE:
+    uses_expr(u, s->u.eval);
+    return;
+  case IR_ST_ALLOC:
+    u->loads += s->u.alloc.buffer == u->buffer; /* its own binder: not removable */
+    if (!top)
+      uses_stmt(u, s->u.alloc.body, false);
+    return;
+  case IR_ST_BLOCK:
+    u->block = true;
+    return;
+  }
+}
+
+static Uses
+uses_of(const IrBuffer *b, const IrStmt *s, bool top)
+{
+  Uses u = {b, 0, 0, false};
+  uses_stmt(&u, s, top);
+  return u;
+}
+
+/* --- the shapes this joins ----------------------------------------------- */
+
+/* The loops of s down to depth d (loops[0..d)); the body below them in
+ * *inner.  perfect: every loop but the last holds just the next one.
+ * Returns how many loops were found (< d when s is shallower). */
+static int
+loop_nest(IrStmt *s, int d, IrStmt **loops, IrStmt **inner)
+{
+  int k = 0;
+  while (k < d && s && s->kind == IR_ST_FOR && s->u.loop.min->kind == IR_PE_INT &&
+         s->u.loop.min->u.int_value == 0) {
+    loops[k++] = s;
+    s = s->u.loop.body;
+    while (k < d && s && s->kind == IR_ST_SEQ && s->u.seq.n == 1)
+      s = s->u.seq.stmts[0];
+  }
+  *inner = s;
+  return k;
+}
+
+/* The consumer's depth: its loops down to a single store. */
+static int
+consumer_depth(IrStmt *s, IrStmt **loops, IrStmt **store)
+{
+  int d = loop_nest(s, MAX_DEPTH, loops, store);
+  while (*store && (*store)->kind == IR_ST_SEQ && (*store)->u.seq.n == 1)
+    *store = (*store)->u.seq.stmts[0];
+  return *store && (*store)->kind == IR_ST_STORE ? d : 0;
+}
+
+static bool
+is_const(const IrPrimExpr *e, int64_t v)
+{
+  return e->kind == IR_PE_INT && e->u.int_value == v;
+}
+
+/* Is idx the point of the loops: each index its loop's var, or 0 for a
+ * loop of one iteration (as broadcasting code indexes a dim of extent 1)? */
+static bool
+is_var_list(IrPrimExpr **idx, int n, IrStmt **loops, int d)
+{
+  if (n != d)
+    return false;
+  for (int k = 0; k < d; k++)
+    if (idx[k] != loops[k]->u.loop.var && !(is_const(idx[k], 0) && is_const(loops[k]->u.loop.extent, 1)))
+      return false;
+  return true;
+}
+
+typedef struct {
+  const IrBuffer *b;
+  IrStmt **loops;
+  int d;
+} AtPoint;
+
+static bool
+load_elsewhere(void *user, const IrPrimExpr *load)
+{
+  const AtPoint *p = user;
+  return load->u.load.buffer == p->b && !is_var_list(load->u.load.indices, load->u.load.n, p->loops, p->d);
+}
+
+/* Does e load b anywhere other than at exactly the vars of loops? */
+static bool
+loads_elsewhere(const IrPrimExpr *e, const IrBuffer *b, IrStmt **loops, int d)
+{
+  AtPoint p = {b, loops, d};
+  return any_load(e, load_elsewhere, &p);
+}
+
+/* e with every load of b replaced by a copy of val (vars and constants
+ * are shared: a var is known by its pointer). */
+static IrPrimExpr *
+replace_loads(IrCtx *ctx, IrPrimExpr *e, const IrBuffer *b, IrPrimExpr *val)
+{
+  if (e->kind == IR_PE_LOAD && e->u.load.buffer == b)
+    return replace_loads(ctx, val, NULL, NULL);
+  if (e->kind == IR_PE_INT || e->kind == IR_PE_FLOAT || e->kind == IR_PE_STR || e->kind == IR_PE_VAR)
+    return e;
+  IrPrimExpr *c = ir_alloc(ctx, sizeof *c);
+  *c = *e;
+  switch (e->kind) {
+  case IR_PE_LOAD:
+    c->u.load.indices = ir_alloc(ctx, sizeof *c->u.load.indices * (size_t)(e->u.load.n + 1));
+    for (int i = 0; i < e->u.load.n; i++)
+      c->u.load.indices[i] = replace_loads(ctx, e->u.load.indices[i], b, val);
+    return c;
+  case IR_PE_SELECT:
+    c->u.select.cond = replace_loads(ctx, e->u.select.cond, b, val);
+    c->u.select.a = replace_loads(ctx, e->u.select.a, b, val);
+    c->u.select.b = replace_loads(ctx, e->u.select.b, b, val);
+    return c;
+  case IR_PE_CALL:
+    c->u.call.args = ir_alloc(ctx, sizeof *c->u.call.args * (size_t)(e->u.call.n + 1));
+    for (int i = 0; i < e->u.call.n; i++)
+      c->u.call.args[i] = replace_loads(ctx, e->u.call.args[i], b, val);
+    return c;
+  default:
+    c->u.bin.a = replace_loads(ctx, e->u.bin.a, b, val);
+    c->u.bin.b = e->u.bin.b ? replace_loads(ctx, e->u.bin.b, b, val) : NULL;
+    return c;
+  }
+}
+
+/* --- joining ----------------------------------------------------------------- */
+
+typedef struct {
+  IrCtx *ctx;
+  IrVec *items;  /* IrStmt*: the fused body, flat */
+  IrVec *allocs; /* IrBuffer*: its intermediates */
+} Join;
+
+static int
+alloc_index(const Join *J, const IrBuffer *b)
+{
+  for (int i = 0; i < J->allocs->len; i++)
+    if (J->allocs->items[i] == b)
+      return i;
+  return -1;
+}
+
+/* Is b used by no item but those at p and c? */
+static bool
+private_to(const Join *J, const IrBuffer *b, int p, int c)
+{
+  for (int i = 0; i < J->items->len; i++) {
+    Uses u = uses_of(b, J->items->items[i], true);
+    if (u.block || (i != p && i != c && (u.loads || u.stores)))
+      return false;
+  }
+  return true;
+}
+
+/* The store to a in the statement list body (directly in it), or NULL. */
+static IrStmt *
+store_in(IrStmt *body, const IrBuffer *a)
+{
+  if (body->kind == IR_ST_STORE)
+    return body->u.store.buffer == a ? body : NULL;
+  if (body->kind != IR_ST_SEQ)
+    return NULL;
+  for (int i = 0; i < body->u.seq.n; i++) {
+    IrStmt *s = body->u.seq.stmts[i];
+    if (s->kind == IR_ST_STORE && s->u.store.buffer == a)
+      return s;
+  }
+  return NULL;
+}
+
+typedef struct {
+  const IrStmt *producer;
+  const IrBuffer *a;
+} Written;
+
+static bool
+load_of_written(void *user, const IrPrimExpr *load)
+{
+  const Written *w = user;
+  return load->u.load.buffer != w->a && uses_of(load->u.load.buffer, w->producer, true).stores > 0;
+}
+
+/* Does the producer store to any buffer e loads, besides a? */
+static bool
+reads_producer_output(const IrStmt *producer, const IrPrimExpr *e, const IrBuffer *a)
+{
+  Written w = {producer, a};
+  return any_load(e, load_of_written, &w);
+}
+
+typedef struct {
+  const Join *J;
+  IrBuffer *found;
+} Candidate;
+
+static bool
+load_of_alloc(void *user, const IrPrimExpr *load)
+{
+  Candidate *c = user;
+  if (alloc_index(c->J, load->u.load.buffer) < 0)
+    return false;
+  c->found = load->u.load.buffer;
+  return true;
+}
+
+/* The first intermediate e loads, or NULL. */
+static IrBuffer *
+candidate(const Join *J, const IrPrimExpr *e)
+{
+  Candidate c = {J, NULL};
+  any_load(e, load_of_alloc, &c);
+  return c.found;
+}
+
+/* Joins item c into item c - 1 when they have the shape of the file
+ * comment; true when it did. */
+static bool
+join(Join *J, int c)
+{
+  IrStmt *cl[MAX_DEPTH], *pl[MAX_DEPTH], *store, *inner;
+  IrStmt *consumer = J->items->items[c], *producer = J->items->items[c - 1];
+  int d = consumer_depth(consumer, cl, &store);
+  if (d == 0 || loop_nest(producer, d, pl, &inner) != d || !inner)
+    return false;
+  for (int k = 0; k < d; k++)
+    if (!ir_prim_expr_equal(cl[k]->u.loop.extent, pl[k]->u.loop.extent) ||
+        cl[k]->u.loop.kind != pl[k]->u.loop.kind)
+      return false;
+  IrPrimExpr *e = store->u.store.value;
+  IrBuffer *a = candidate(J, e);
+  if (!a || a == store->u.store.buffer || loads_elsewhere(e, a, cl, d))
+    return false;
+  Uses in_value = {a, 0, 0, false};
+  uses_expr(&in_value, e);
+  if (uses_of(a, consumer, true).loads != in_value.loads)
+    return false; /* loaded in an index or a loop bound too */
+  IrStmt *ps = store_in(inner, a);
+  Uses pu = uses_of(a, producer, true);
+  if (!ps || pu.stores != 1 || pu.loads != 0 || pu.block ||
+      !is_var_list(ps->u.store.indices, ps->u.store.n, pl, d) || !private_to(J, a, c - 1, c) ||
+      reads_producer_output(producer, e, a))
+    return false;
+  Uses out = uses_of(store->u.store.buffer, producer, true);
+  if (out.loads || out.stores || out.block)
+    return false;
+  OpVarMap rename = {0};
+  for (int k = 0; k < d; k++)
+    op_var_map_put(&rename, cl[k]->u.loop.var, pl[k]->u.loop.var);
+  /* the store rounded to a's dtype: so does the value in its place */
+  IrPrimExpr *val = ps->u.store.value;
+  IrPrimKind vk = val->kind;
+  bool rounded = vk == IR_PE_CAST || vk == IR_PE_LOAD || vk == IR_PE_INT || vk == IR_PE_FLOAT || vk == IR_PE_VAR;
+  if (!(rounded && ir_dtype_eq(val->dtype, a->dtype)))
+    val = ir_prim_cast(J->ctx, a->dtype, val);
+  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, e, &rename, false), a, val);
+  IrPrimExpr **idx = ir_alloc(J->ctx, sizeof *idx * (size_t)(store->u.store.n + 1));
+  for (int i = 0; i < store->u.store.n; i++)
+    idx[i] = op_prim_subst(J->ctx, store->u.store.indices[i], &rename, false);
+  op_var_map_free(&rename);
+  ps->u.store.buffer = store->u.store.buffer;
+  ps->u.store.indices = idx;
+  ps->u.store.n = store->u.store.n;
+  ps->u.store.value = value;
+  int ai = alloc_index(J, a);
+  memmove(&J->allocs->items[ai], &J->allocs->items[ai + 1],
+          sizeof(void *) * (size_t)(J->allocs->len - ai - 1));
+  J->allocs->len--;
+  memmove(&J->items->items[c], &J->items->items[c + 1], sizeof(void *) * (size_t)(J->items->len - c - 1));
+  J->items->len--;
+  return true;
+}
+
+void
+fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs)
+{
+  Join J = {ctx, items, allocs};
+  for (int c = 1; c < items->len;)
+    if (!join(&J, c))
+      c++;
+}
