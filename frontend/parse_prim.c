@@ -47,6 +47,18 @@ fe_int_literal(Parser *P, bool allow_minus, int64_t *out)
   return true;
 }
 
+static bool
+int_fits(int64_t v, IrDType t)
+{
+  if (t.code == IR_DT_BOOL)
+    return v == 0 || v == 1;
+  if (t.code == IR_DT_UINT)
+    return v >= 0 && (t.bits >= 64 || v < ((int64_t)1 << t.bits));
+  if (t.code == IR_DT_INT && t.bits < 64)
+    return v >= -((int64_t)1 << (t.bits - 1)) && v < ((int64_t)1 << (t.bits - 1));
+  return true;
+}
+
 /* A literal of dtype t with the value of the bare literal x (a float from
  * its exact value, so 0.1 meeting a float64 is the double 0.1). */
 static IrPrimExpr *
@@ -57,8 +69,14 @@ retype(Parser *P, TExpr x, IrDType t)
     return ir_prim_float(P->ctx, t, x.exact);
   if (e->kind == IR_PE_INT && is_float_type(t))
     return ir_prim_float(P->ctx, t, (double)e->u.int_value);
-  if (e->kind == IR_PE_INT && t.code != IR_DT_VOID && t.code != IR_DT_HANDLE)
+  if (e->kind == IR_PE_INT && t.code != IR_DT_VOID && t.code != IR_DT_HANDLE) {
+    if (!int_fits(e->u.int_value, t)) { /* as T.int8(300) would be: its printed form must read back */
+      char dt[16];
+      fe_error(P, &P->toks[P->pos > 0 ? P->pos - 1 : 0], "value %lld is out of range for %s",
+               (long long)e->u.int_value, ir_dtype_str(t, dt));
+    }
     return ir_prim_int(P->ctx, t, e->u.int_value);
+  }
   if (e->kind == IR_PE_FLOAT && is_float_type(t))
     return ir_prim_float(P->ctx, t, e->u.float_value);
   return e;
@@ -145,17 +163,6 @@ python_float(Parser *P)
   return x;
 }
 
-static bool
-int_fits(int64_t v, IrDType t)
-{
-  if (t.code == IR_DT_BOOL)
-    return v == 0 || v == 1;
-  if (t.code == IR_DT_UINT)
-    return v >= 0 && (t.bits >= 64 || v < ((int64_t)1 << t.bits));
-  if (t.code == IR_DT_INT && t.bits < 64)
-    return v >= -((int64_t)1 << (t.bits - 1)) && v < ((int64_t)1 << (t.bits - 1));
-  return true;
-}
 
 /* T.int64(3), T.float32(0.5), T.float32("nan"), T.bool(True); with a
  * non-literal argument, a cast.  The '(' is current. */
