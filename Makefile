@@ -89,7 +89,7 @@ CFG_SRCS := config/config.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) $(ONNX_SRCS) \
             $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS) $(API_SRCS)
-MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c cli_import.c
+MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c cli_import.c cli_list.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)

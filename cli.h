@@ -43,6 +43,9 @@ int cmd_compile(int argc, char **argv, CfgOptions *cfg);
 /* cli_import.c: rxc import (argv[0] is the verb) */
 int cmd_import(int argc, char **argv);
 
+/* cli_list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
+int cmd_list(int argc, char **argv);
+
 /* A model built into generated C (cli_build). */
 typedef struct {
   const char *name; /* NAME of the generated files and symbols */

@@ -36,6 +36,8 @@ static const char usage_text[] =
     "                       write the model as freestanding C: NAME.h, NAME.c\n"
     "  import MODEL.onnx [-o OUT.py] [--params W.npz]\n"
     "                       read an ONNX model and print it as TVMScript\n"
+    "  list ops|passes|onnx print the supported operators, passes or ONNX\n"
+    "                       operators as a Markdown table\n"
     "\n"
     "FILE may be an ONNX model (.onnx) wherever a module is read.\n"
     "\n"
@@ -354,5 +356,7 @@ main(int argc, char **argv)
     return cmd_compile(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "import") == 0)
     return cmd_import(argc - 1, argv + 1);
+  if (strcmp(cmd, "list") == 0)
+    return cmd_list(argc - 1, argv + 1);
   return cli_usage_error("unknown command '%s'", cmd);
 }
