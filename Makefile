@@ -377,3 +377,11 @@ $(BUILD)/bench/model_bench: bench/model_bench.c $(BENCH_CLI_OBJS) $(BUILD)/librx
 .PHONY: bench
 bench: deps all samples $(BUILD)/bench/model_bench
 	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py
+
+# ---- README.md kept true (tests/readme/readme.py): its tables are what
+# `rxc list ops|passes|onnx` prints, and its C program compiles (-Wall
+# -Werror) against the model it names and prints what it says.
+.PHONY: check-readme
+check: check-readme
+check-readme: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
