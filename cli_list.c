@@ -25,8 +25,8 @@ static const char list_help[] =
     "          by LegalizeOps (when its operands' ranks are known), emitted by\n"
     "          the code generator itself, or turned into calls of prim_funcs\n"
     "          by CallTIRRewrite; \"no\" means rxc compile refuses it\n"
-    "  passes  every pass of rxc opt, what it does, and which of -O0..-O3\n"
-    "          run it\n"
+    "  passes  every pass of rxc opt, what it does, and which optimization\n"
+    "          levels (0..3) run it\n"
     "  onnx    the ONNX operators rxc import converts, with the attributes\n"
     "          each accepts\n"
     "README.md's tables are this output (tests/readme/readme.py checks them).\n";
@@ -167,6 +167,7 @@ cmd_list(int argc, char **argv)
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
       fputs(list_help, stdout);
+      cli_help_global();
       return EXIT_OK;
     } else if (strcmp(arg, "--format") == 0) {
       if (++i == argc)
