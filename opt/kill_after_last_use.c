@@ -638,7 +638,8 @@ schedule(Live *lv)
   }
   buckets_free(&uses);
   buckets_free(&carved);
-  qsort(lv->kills.items, (size_t)lv->kills.len, sizeof *lv->kills.items, kill_cmp);
+  if (lv->kills.len > 1) /* qsort wants a non-NULL array, even of 0 */
+    qsort(lv->kills.items, (size_t)lv->kills.len, sizeof *lv->kills.items, kill_cmp);
 }
 
 /* --- rebuilding --------------------------------------------------------------------- */
