@@ -102,9 +102,9 @@ list_ops(const Table *t)
     const char *cells[] = {
         name,
         impl->infer ? "yes" : "no",
-        impl->eval                   ? "yes"
+        impl->eval                  ? "yes"
         : interp_op_native(def->id) ? "yes (prim_func callee)"
-                                     : "no",
+                                    : "no",
         op_compiled(def->id),
     };
     table_row(t, cells, 4, 1, false);
@@ -179,8 +179,7 @@ cmd_list(int argc, char **argv)
       return cli_usage_error("list: unknown option '%s'", arg);
     } else if (what) {
       return cli_usage_error("list takes one of ops, passes, onnx; got another: '%s'", arg);
-    } else if (strcmp(arg, "ops") == 0 || strcmp(arg, "passes") == 0 ||
-               strcmp(arg, "onnx") == 0) {
+    } else if (strcmp(arg, "ops") == 0 || strcmp(arg, "passes") == 0 || strcmp(arg, "onnx") == 0) {
       what = arg;
     } else {
       return cli_usage_error("list takes ops, passes or onnx, not '%s'", arg);
