@@ -24,6 +24,14 @@ cli_is_help(const char *arg)
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
+void
+cli_help_global(void)
+{
+  fputs("Global options (rxc --help): --config FILE, --set SECTION.KEY=VALUE,\n"
+        "-v/--verbose, -q/--quiet.\n",
+        stdout);
+}
+
 IrModule *
 cli_load(IrCtx *ctx, const char *path, bool check)
 {

@@ -17,6 +17,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 /* Prints "rxc: <fmt with arg>" and a hint to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);
 bool cli_is_help(const char *arg);
+/* Prints, after a verb's own help, the global options every verb accepts
+ * (main.c takes them out of argv before the verb sees it). */
+void cli_help_global(void);
 /* Parses path (and checks well-formedness when check is true); prints the
  * diagnostics and returns NULL on error. */
 IrModule *cli_load(IrCtx *ctx, const char *path, bool check);
@@ -42,6 +45,9 @@ int cmd_compile(int argc, char **argv, CfgOptions *cfg);
 
 /* cli_import.c: rxc import (argv[0] is the verb) */
 int cmd_import(int argc, char **argv);
+
+/* cli_list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
+int cmd_list(int argc, char **argv);
 
 /* A model built into generated C (cli_build). */
 typedef struct {

@@ -26,7 +26,7 @@
 static const char compile_help[] =
     "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O3]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
-    "unless --config, --set or -O says otherwise), plans memory and writes\n"
+    "unless --config, --set or -O0..-O3 say otherwise), plans memory and writes\n"
     "the generated C into OUTDIR: NAME.h and NAME.c (and NAME_weights.c with\n"
     "[codegen] weights = separate).  NAME is --name, else [codegen] prefix,\n"
     "else FILE's base name.  --params binds main's weights (BindParams), so\n"
@@ -106,6 +106,7 @@ parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
       fputs(compile_help, stdout);
+      cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--name") == 0 ||
                strcmp(arg, "--params") == 0) {

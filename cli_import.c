@@ -29,6 +29,7 @@ parse_import_args(int argc, char **argv, ImportArgs *a)
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
       fputs(import_help, stdout);
+      cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||
                strcmp(arg, "--dim-bound") == 0) {

@@ -32,7 +32,7 @@ static const char plan_help[] =
     "       rxc plan --lifetimes F.csv [--capacity BYTES] [--algorithm NAME]\n"
     "                [--format text|json|csv] [-o OUT]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
-    "unless --config, --set or -O says otherwise; every level ends with\n"
+    "unless --config, --set or -O0..-O3 say otherwise; every level ends with\n"
     "CallTIRRewrite and KillAfterLastUse) and plans each public Relax\n"
     "function's storages into one arena.  Prints, per function, each storage\n"
     "(binding, bytes, live steps, offset), the arena size, the lower bound\n"
@@ -122,6 +122,7 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
       fputs(plan_help, stdout);
+      cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||
                strcmp(arg, "--format") == 0 || strcmp(arg, "--fn") == 0 ||

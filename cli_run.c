@@ -25,7 +25,7 @@
 
 static const char run_help[] =
     "usage: rxc run FILE [--fn NAME] [--input NAME=PATH.npy]... [--params PATH.npz]\n"
-    "               [--output PATH] [--via interp|tcc|cc] [-O0..-O3] [--print]\n"
+    "               [--output PATH | -o PATH] [--via interp|tcc|cc] [-O0..-O3] [--print]\n"
     "               [--dump DIR]\n"
     "Evaluates the Relax function NAME (default main) of FILE in the reference\n"
     "interpreter.  Each parameter is read from --input NAME=PATH.npy (an R.Prim\n"
@@ -36,7 +36,7 @@ static const char run_help[] =
     "--print).  --via tcc compiles the model's generated C in memory with\n"
     "libtcc and calls it instead of interpreting; --via cc does the same with\n"
     "the system compiler ([target] cc, [jit] cc_flags).  Both run the\n"
-    "configuration's pipeline (-O sets its level) with --params bound as\n"
+    "configuration's pipeline (-O0..-O3 set its level) with --params bound as\n"
     "constants, and shape the outputs from the inputs' shapes.  --dump DIR\n"
     "(interpreter only) writes every tensor binding as DIR/NAME.npy (a name\n"
     "met again gets _1, _2, ...) and their order to DIR/order.txt, to diff\n"
@@ -52,6 +52,17 @@ static const char equiv_help[] =
     "(NaN equals NaN; |a - b| <= atol + rtol * |b|; defaults: 3 trials,\n"
     "rtol 1e-5, atol 1e-6) and prints the largest differences.  Exits 0 when\n"
     "the modules agree, 1 when they differ or on error, 2 on bad usage.\n";
+
+/* The options of rxc equiv; each takes a value. */
+static bool
+is_equiv_option(const char *s)
+{
+  static const char *const names[] = {"--fn", "--dim", "--trials", "--seed", "--rtol", "--atol"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(s, names[i]) == 0)
+      return true;
+  return false;
+}
 
 static bool
 ends_with(const char *s, const char *suffix)
@@ -230,6 +241,7 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
     bool has_value = i + 1 < argc;
     if (cli_is_help(s)) {
       fputs(run_help, stdout);
+      cli_help_global();
       return -1;
     } else if (strcmp(s, "--print") == 0) {
       a->print = true;
@@ -753,9 +765,12 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
     const char *s = argv[i];
     if (cli_is_help(s)) {
       fputs(equiv_help, stdout);
+      cli_help_global();
       return -1;
     }
     if (s[0] == '-' && s[1] != '\0') {
+      if (!is_equiv_option(s))
+        return cli_usage_error("equiv: unknown option '%s'", s);
       if (i + 1 == argc)
         return cli_usage_error("%s needs a value", s);
       const char *v = argv[++i];
@@ -783,11 +798,8 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
         e->rtol = d;
       else if (strcmp(s, "--atol") == 0 && d >= 0)
         e->atol = d;
-      else if (strcmp(s, "--trials") == 0 || strcmp(s, "--seed") == 0 || strcmp(s, "--rtol") == 0 ||
-               strcmp(s, "--atol") == 0)
-        return cli_usage_error("bad value for %s", s);
       else
-        return cli_usage_error("equiv: unknown option '%s'", s);
+        return cli_usage_error("bad value for %s", s);
     } else if (!e->a) {
       e->a = s;
     } else if (!e->b) {

@@ -36,6 +36,8 @@ static const char usage_text[] =
     "                       write the model as freestanding C: NAME.h, NAME.c\n"
     "  import MODEL.onnx [-o OUT.py] [--params W.npz]\n"
     "                       read an ONNX model and print it as TVMScript\n"
+    "  list ops|passes|onnx print the supported operators, passes or ONNX\n"
+    "                       operators as a Markdown table\n"
     "\n"
     "FILE may be an ONNX model (.onnx) wherever a module is read.\n"
     "\n"
@@ -63,9 +65,9 @@ static const char opt_help[] =
     "               [--verify-each] [--time-passes] [--print-after=PASS]\n"
     "Parses FILE, runs the passes in order (--passes, or the default pipeline\n"
     "of -O0..-O3) and prints the module as TVMScript to OUT or stdout.  Without\n"
-    "--passes or -O, the pipeline is the configuration's [opt] level (2 unless\n"
-    "--config or --set says otherwise) with its passes_add/passes_remove.  A pass\n"
-    "whose input lacks what it needs is refused with the name of the pass to\n"
+    "--passes or -O0..-O3, the pipeline is the configuration's [opt] level (2\n"
+    "unless --config or --set says otherwise) with its passes_add/passes_remove.\n"
+    "A pass whose input lacks what it needs is refused with the name of the pass to\n"
     "run first.  --verify-each checks well-formedness after every pass and\n"
     "names the pass that broke it; --time-passes prints each pass's time and\n"
     "--print-after=PASS the module after PASS, on stderr.  --params binds\n"
@@ -79,13 +81,29 @@ static const char equal_help[] =
     "up to renaming, NaN equal to NaN); otherwise prints the first difference\n"
     "and exits 1.\n";
 
+/* For a verb that takes files only: prints help when asked (and returns
+ * -1), refuses any option (EXIT_USAGE); EXIT_OK otherwise. */
+static int
+files_only(int argc, char **argv, const char *help)
+{
+  for (int i = 1; i < argc; i++) {
+    if (cli_is_help(argv[i])) {
+      fputs(help, stdout);
+      cli_help_global();
+      return -1;
+    }
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      return cli_usage_error("unknown option '%s'", argv[i]);
+  }
+  return EXIT_OK;
+}
+
 static int
 cmd_check(int argc, char **argv)
 {
-  if (argc == 2 && cli_is_help(argv[1])) {
-    fputs(check_help, stdout);
-    return EXIT_OK;
-  }
+  int status = files_only(argc, argv, check_help);
+  if (status != EXIT_OK)
+    return status < 0 ? EXIT_OK : status;
   if (argc != 2)
     return cli_usage_error("check takes one FILE%s", "");
   IrCtx *ctx = ir_ctx_new();
@@ -163,6 +181,7 @@ parse_opt_args(int argc, char **argv, OptArgs *a)
     if (cli_is_help(arg)) {
       fputs(opt_help, stdout);
       list_passes(stdout);
+      cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--passes") == 0 ||
                strcmp(arg, "--params") == 0) {
@@ -234,16 +253,15 @@ cmd_opt(int argc, char **argv, CfgOptions *cfg)
 static int
 cmd_equal(int argc, char **argv)
 {
-  if (argc == 2 && cli_is_help(argv[1])) {
-    fputs(equal_help, stdout);
-    return EXIT_OK;
-  }
+  int status = files_only(argc, argv, equal_help);
+  if (status != EXIT_OK)
+    return status < 0 ? EXIT_OK : status;
   if (argc != 3)
     return cli_usage_error("equal takes two files%s", "");
   IrCtx *ctx = ir_ctx_new();
   IrModule *a = cli_load(ctx, argv[1], false);
   IrModule *b = a ? cli_load(ctx, argv[2], false) : NULL;
-  int status = EXIT_INPUT;
+  status = EXIT_INPUT;
   if (a && b) {
     IrBuf why = {0};
     if (ir_module_equal(a, b, &why)) {
@@ -354,5 +372,7 @@ main(int argc, char **argv)
     return cmd_compile(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "import") == 0)
     return cmd_import(argc - 1, argv + 1);
+  if (strcmp(cmd, "list") == 0)
+    return cmd_list(argc - 1, argv + 1);
   return cli_usage_error("unknown command '%s'", cmd);
 }

@@ -65,6 +65,15 @@ void cg_output_free(CgOutput *out); /* its IrBufs and out itself (heap) */
 /* Writes the files into dir (through temporaries: nothing partial). */
 bool cg_write(IrCtx *ctx, const CgOutput *out, const char *dir);
 
+/* gen_entry.c: which op calls C generation accepts in its input (after
+ * the pipeline), for rxc list.  cg_op_native: the code generator emits
+ * the call itself (the R.memory ops).  cg_op_prim_call: CallTIRRewrite
+ * turns the call into a call of a prim_func of the module, which it emits
+ * (R.call_tir, R.call_tir_inplace).  Every other op must be lowered by
+ * LegalizeOps first, or C generation refuses it. */
+bool cg_op_native(IrOpId id);
+bool cg_op_prim_call(IrOpId id);
+
 /* runtime.c (embedded at build time from rt/): the runtime pieces every
  * NAME.c carries: fixed-width types and the math functions rxc_expf,
  * rxc_exp, ... (rt/README.md lists them), all `static inline`; with

@@ -641,3 +641,29 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   free(E.origins);
   cg_names_free(&E.names);
 }
+
+/* ---- what C generation supports, for rxc list ---------------------------- */
+
+/* Keep in step with emit_op_call: the ops it emits itself. */
+bool
+cg_op_native(IrOpId id)
+{
+  switch (id) {
+  case IR_OP_MEMORY_ALLOC_STORAGE:
+  case IR_OP_MEMORY_ALLOC_TENSOR:
+  case IR_OP_MEMORY_KILL_STORAGE:
+  case IR_OP_MEMORY_KILL_TENSOR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* CallTIRRewrite (in every pipeline) turns these into calls of the
+ * module's prim_funcs, which emit_binding emits; R.call_dps_packed
+ * becomes a call of a packed function, which it refuses. */
+bool
+cg_op_prim_call(IrOpId id)
+{
+  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE;
+}

@@ -52,5 +52,9 @@ IrModule *fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt,
                        FeNpzEntry **weights, int *nweights);
 /* Whether path names an ONNX model (ends with ".onnx"). */
 bool fe_is_onnx_path(const char *path);
+/* onnx/onnx_ops.c: the i-th ONNX operator the importer converts (its
+ * op_type), in table order, with *attrs set to the attributes it accepts
+ * (comma-separated, "" for none); NULL past the end. */
+const char *fe_onnx_op_at(int i, const char **attrs);
 
 #endif

@@ -28,6 +28,10 @@ void interp_set_trace(Interp *in, InterpTrace fn, void *user);
  * errors in the interpreter's ctx (constant folding gives it a scratch ctx
  * to keep such errors out of the user's diagnostics). */
 Value *interp_eval_call(Interp *in, const IrExpr *call, Value **args);
+/* Whether the interpreter itself evaluates calls of op (R.call_tir,
+ * R.call_tir_inplace, R.call_dps_packed: their callee must be a prim_func
+ * of the module) rather than op_impl(id)->eval. */
+bool interp_op_native(IrOpId id);
 
 /* tir.c: an integer operation (arithmetic, min/max, comparison) with TIR's
  * semantics: wrapping +-*, truncating DIV/MOD, flooring FLOORDIV/FLOORMOD.

@@ -166,6 +166,12 @@ done:
   return result;
 }
 
+bool
+interp_op_native(IrOpId id)
+{
+  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED;
+}
+
 static Value *
 call_tir(Interp *in, Frame *f, const IrExpr *e)
 {
@@ -215,11 +221,8 @@ call_op(Interp *in, const IrExpr *e, Value **args)
 static Value *
 eval_call(Interp *in, Frame *f, const IrExpr *e)
 {
-  if (e->u.call.kind == IR_CALL_OP) {
-    IrOpId id = e->u.call.op->id;
-    if (id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED)
-      return call_tir(in, f, e);
-  }
+  if (e->u.call.kind == IR_CALL_OP && interp_op_native(e->u.call.op->id))
+    return call_tir(in, f, e);
   if (e->u.call.kind == IR_CALL_EXTERN) {
     error_here(in, "extern function '%s' cannot be called by the interpreter%s",
                e->u.call.callee->u.global, "");
@@ -446,8 +449,7 @@ interp_eval_call(Interp *in, const IrExpr *call, Value **args)
     error_here(in, "only operator calls can be evaluated on their own%s%s", "", "");
     return NULL;
   }
-  IrOpId id = call->u.call.op->id;
-  if (id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED) {
+  if (interp_op_native(call->u.call.op->id)) {
     int n = call->u.call.nargs;
     Frame *f = interp_frame_new(in->ctx, NULL);
     return call_tir_values(in, f, call, n > 1 ? args[1] : NULL, n > 2 ? args[2] : NULL);

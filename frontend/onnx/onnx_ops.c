@@ -744,3 +744,16 @@ ox_find_op(const char *op_type)
         return o;
   return NULL;
 }
+
+const char *
+fe_onnx_op_at(int i, const char **attrs)
+{
+  const OxOp *tables[2] = {ox_tensor_ops(), ox_nn_ops()};
+  for (int k = 0; k < 2; k++)
+    for (const OxOp *o = tables[k]; o->op_type; o++)
+      if (i-- == 0) {
+        *attrs = o->attrs;
+        return o->op_type;
+      }
+  return NULL;
+}

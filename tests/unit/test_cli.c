@@ -209,6 +209,109 @@ test_verbosity(void **state)
   expect("-q compile samples/nothing.py -o build/verb", 1, NULL, "nothing.py");
 }
 
+/* Every verb of rxc --help. */
+static const char *const verbs[] = {"check", "opt",     "equal",  "run", "equiv",
+                                    "plan",  "compile", "import", "list"};
+#define NVERBS (sizeof verbs / sizeof verbs[0])
+
+/* Each verb: --help exits 0 with its usage line, and rxc --help lists it;
+ * an unknown option is bad usage (2) with a message naming it, whether
+ * or not a value follows. */
+static void
+test_verb_help_and_unknown_options(void **state)
+{
+  (void)state;
+  char args[128], want[64];
+  for (size_t v = 0; v < NVERBS; v++) {
+    snprintf(args, sizeof args, "%s --help", verbs[v]);
+    snprintf(want, sizeof want, "usage: rxc %s", verbs[v]);
+    expect(args, 0, want, NULL);
+    snprintf(want, sizeof want, "\n  %s ", verbs[v]);
+    expect("--help", 0, want, NULL);
+    snprintf(args, sizeof args, "%s --no-such-flag", verbs[v]);
+    expect(args, 2, NULL, "unknown option '--no-such-flag'");
+    snprintf(args, sizeof args, "%s --no-such-flag 1", verbs[v]);
+    expect(args, 2, NULL, "unknown option '--no-such-flag'");
+  }
+}
+
+/* The options a help text names: words starting with - or -- and a letter,
+ * after a space, bracket, bar, slash or comma ("-O0..-O3" gives -O0,
+ * "--print-after=PASS" itself).  Returns how many it wrote to names. */
+static int
+help_options(const char *help, char names[][64], int max)
+{
+  int n = 0;
+  for (const char *p = help; *p && n < max; p++) {
+    bool start = p == help || strchr(" \n[(|/,", p[-1]);
+    const char *q = p + (p[0] == '-') + (p[0] == '-' && p[1] == '-');
+    if (!start || *p != '-' || !((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')))
+      continue;
+    size_t len = strspn(p, "-=_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+    if (len >= 64)
+      continue;
+    memcpy(names[n], p, len);
+    names[n][len] = '\0';
+    n++;
+    p += len - 1;
+  }
+  return n;
+}
+
+/* Every option a verb's --help names is one the verb accepts: given alone
+ * (no FILE) it may be refused for a missing value or FILE, never as an
+ * unknown option. */
+static void
+test_help_names_accepted_options(void **state)
+{
+  (void)state;
+  static char names[128][64];
+  for (size_t v = 0; v < NVERBS; v++) {
+    char args[160], *out, *err;
+    snprintf(args, sizeof args, "%s --help", verbs[v]);
+    assert_int_equal(run(args, &out, &err), 0);
+    int n = help_options(out, names, 128);
+    assert_true(n >= 4); /* at least the global options */
+    free(out);
+    free(err);
+    for (int i = 0; i < n; i++) {
+      snprintf(args, sizeof args, "%s %.63s", verbs[v], names[i]);
+      int status = run(args, &out, &err);
+      if (strstr(err, "unknown option") || status > 2)
+        printf("rxc %s: status %d, %s\n", args, status, err);
+      assert_null(strstr(err, "unknown option"));
+      assert_true(status <= 2);
+      free(out);
+      free(err);
+    }
+  }
+}
+
+/* rxc list: rows read from the registries, and true: what it marks "no"
+ * for C, rxc compile refuses; what it marks compiled, compiles. */
+static void
+test_list(void **state)
+{
+  (void)state;
+  expect("list ops", 0, "| `R.nn.conv2d` | yes | yes | LegalizeOps |", NULL);
+  expect("list ops", 0, "| `R.memory.alloc_storage` | yes | yes | built in |", NULL);
+  expect("list ops", 0, "| `R.call_tir_inplace` | yes | yes (prim_func callee) | CallTIRRewrite |",
+         NULL);
+  expect("list ops", 0, "| `R.print` | yes | yes | no |", NULL);
+  expect("compile tests/script/print_assert.py -o build/list_out", 1, NULL,
+         "does not support relax.print");
+  expect("compile tests/script/call_tir_inplace.py -o build/list_out", 0, "wrote", NULL);
+  /* the summary rxc opt --help prints, and FuseOps in -O2 and -O3 only */
+  expect("opt --help", 0, "group elementwise chains with their producer", NULL);
+  expect("list passes", 0,
+         "| `FuseOps` | group elementwise chains with their producer |  |  | yes | yes |", NULL);
+  expect("list onnx --format csv", 0, "\nConv,\"auto_pad,dilations,group,kernel_shape,pads,strides\"\n",
+         NULL);
+  expect("list", 2, NULL, "list needs ops, passes or onnx");
+  expect("list kernels", 2, NULL, "not 'kernels'");
+  expect("list ops --format html", 2, NULL, "--format takes markdown or csv");
+}
+
 int
 main(void)
 {
@@ -216,7 +319,8 @@ main(void)
       cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
       cmocka_unit_test(test_equal), cmocka_unit_test(test_run_dump),
-      cmocka_unit_test(test_verbosity),
+      cmocka_unit_test(test_verbosity), cmocka_unit_test(test_verb_help_and_unknown_options),
+      cmocka_unit_test(test_help_names_accepted_options), cmocka_unit_test(test_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
