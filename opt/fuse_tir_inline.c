@@ -3,22 +3,24 @@
  * reads, element by element, what the one before it has just written, so
  * that the intermediate between them is not stored at all.
  *
- * Key idea: a consumer nest `for v0..vd: C[..] = e` whose every load of an
- * intermediate A is A[v0, .., vd] follows a producer nest with the same d
- * outer loops whose body at that depth stores `A[u0, .., ud] = val`.  The
- * consumer then runs at that store instead: the store becomes
- * `C[..] = e` with the v's renamed to the u's and T.Cast(A's dtype, val)
- * in place of each load of A (the store rounded val; the cast keeps that
- * rounding where the interpreter would otherwise keep more precision).  Each element of C is still computed from the same values
+ * Key idea: a consumer nest `for v0..vd: C[..] = e` that runs over the
+ * whole of an intermediate A and loads it only as A[v0, .., vd] follows a
+ * producer holding the one store `A[w0, .., wd] = val` (in loops of any
+ * shape: plain, tiled, guarded).  The consumer then runs at that store
+ * instead: the store becomes `C[..] = e` with each v replaced by its w and
+ * T.Cast(A's dtype, val) in place of each load of A (the store rounded
+ * val; the cast keeps that rounding where the interpreter would otherwise
+ * keep more precision).  Each element of C is still computed from the same values
  * (val is evaluated where it was, and everything else e reads was
  * complete before the producer began), so the results are unchanged; A
  * goes, and with it its bytes in the arena.  Chains (matmul, add, relu)
  * join one consumer at a time.
  *
- * Refused, so left as they are: a nest that is not perfect down to its
- * store, different extents, an intermediate read or written anywhere else,
- * a consumer reading what the producer writes (other than A), and bodies
- * with blocks (this pass does not read block regions).
+ * Refused, so left as they are: a consumer that is not a perfect nest down
+ * to its store or does not cover A, a producer that stores A in more than
+ * one place or reads it, an intermediate used anywhere else, a consumer
+ * reading what the producer writes (other than A), and bodies with blocks
+ * (this pass does not read block regions).
  */
 #include <string.h>
 
@@ -143,9 +145,8 @@ uses_of(const IrBuffer *b, const IrStmt *s, bool top)
 
 /* --- the shapes this joins ----------------------------------------------- */
 
-/* The loops of s down to depth d (loops[0..d)); the body below them in
- * *inner.  perfect: every loop but the last holds just the next one.
- * Returns how many loops were found (< d when s is shallower). */
+/* The loops of s down to depth d (loops[0..d)), each holding just the
+ * next; the body below them in *inner.  Returns how many were found. */
 static int
 loop_nest(IrStmt *s, int d, IrStmt **loops, IrStmt **inner)
 {
@@ -274,22 +275,6 @@ private_to(const Join *J, const IrBuffer *b, int p, int c)
   return true;
 }
 
-/* The store to a in the statement list body (directly in it), or NULL. */
-static IrStmt *
-store_in(IrStmt *body, const IrBuffer *a)
-{
-  if (body->kind == IR_ST_STORE)
-    return body->u.store.buffer == a ? body : NULL;
-  if (body->kind != IR_ST_SEQ)
-    return NULL;
-  for (int i = 0; i < body->u.seq.n; i++) {
-    IrStmt *s = body->u.seq.stmts[i];
-    if (s->kind == IR_ST_STORE && s->u.store.buffer == a)
-      return s;
-  }
-  return NULL;
-}
-
 typedef struct {
   const IrStmt *producer;
   const IrBuffer *a;
@@ -334,51 +319,91 @@ candidate(const Join *J, const IrPrimExpr *e)
   return c.found;
 }
 
+/* The store to a in s, wherever it is (the caller has checked there is
+ * one and no block); top as for uses_stmt. */
+static IrStmt *
+find_store(IrStmt *s, const IrBuffer *a, bool top)
+{
+  if (!s)
+    return NULL;
+  IrStmt *r = NULL;
+  switch (s->kind) {
+  case IR_ST_STORE:
+    return s->u.store.buffer == a ? s : NULL;
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n && !r; i++)
+      r = find_store(s->u.seq.stmts[i], a, false);
+    return r;
+  case IR_ST_FOR:
+    return find_store(s->u.loop.body, a, false);
+  case IR_ST_LET:
+    return top ? NULL : find_store(s->u.let.body, a, false);
+  case IR_ST_ALLOC:
+    return top ? NULL : find_store(s->u.alloc.body, a, false);
+  case IR_ST_IF:
+    r = find_store(s->u.branch.then_, a, false);
+    return r ? r : find_store(s->u.branch.else_, a, false);
+  default:
+    return NULL;
+  }
+}
+
+/* Do the consumer's loops run over exactly a's shape? */
+static bool
+covers(IrStmt **loops, int d, const IrBuffer *a)
+{
+  if (a->ndim != d)
+    return false;
+  for (int k = 0; k < d; k++)
+    if (!ir_prim_expr_equal(loops[k]->u.loop.extent, a->shape[k]))
+      return false;
+  return true;
+}
+
 /* Joins item c into item c - 1 when they have the shape of the file
  * comment; true when it did. */
 static bool
 join(Join *J, int c)
 {
-  IrStmt *cl[MAX_DEPTH], *pl[MAX_DEPTH], *store, *inner;
+  IrStmt *cl[MAX_DEPTH], *store;
   IrStmt *consumer = J->items->items[c], *producer = J->items->items[c - 1];
   int d = consumer_depth(consumer, cl, &store);
-  if (d == 0 || loop_nest(producer, d, pl, &inner) != d || !inner)
+  if (d == 0 || producer->kind == IR_ST_LET || producer->kind == IR_ST_ALLOC)
     return false;
-  for (int k = 0; k < d; k++)
-    if (!ir_prim_expr_equal(cl[k]->u.loop.extent, pl[k]->u.loop.extent) ||
-        cl[k]->u.loop.kind != pl[k]->u.loop.kind)
-      return false;
   IrPrimExpr *e = store->u.store.value;
   IrBuffer *a = candidate(J, e);
-  if (!a || a == store->u.store.buffer || loads_elsewhere(e, a, cl, d))
+  if (!a || a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
     return false;
   Uses in_value = {a, 0, 0, false};
   uses_expr(&in_value, e);
   if (uses_of(a, consumer, true).loads != in_value.loads)
     return false; /* loaded in an index or a loop bound too */
-  IrStmt *ps = store_in(inner, a);
   Uses pu = uses_of(a, producer, true);
-  if (!ps || pu.stores != 1 || pu.loads != 0 || pu.block ||
-      !is_var_list(ps->u.store.indices, ps->u.store.n, pl, d) || !private_to(J, a, c - 1, c) ||
+  if (pu.stores != 1 || pu.loads != 0 || pu.block || !private_to(J, a, c - 1, c) ||
       reads_producer_output(producer, e, a))
     return false;
   Uses out = uses_of(store->u.store.buffer, producer, true);
   if (out.loads || out.stores || out.block)
     return false;
-  OpVarMap rename = {0};
+  IrStmt *ps = find_store(producer, a, true);
+  if (!ps || ps->u.store.n != d)
+    return false;
+  /* the consumer's point is where the producer stores */
+  OpVarMap at = {0};
   for (int k = 0; k < d; k++)
-    op_var_map_put(&rename, cl[k]->u.loop.var, pl[k]->u.loop.var);
+    op_var_map_put(&at, cl[k]->u.loop.var, ps->u.store.indices[k]);
   /* the store rounded to a's dtype: so does the value in its place */
   IrPrimExpr *val = ps->u.store.value;
   IrPrimKind vk = val->kind;
-  bool rounded = vk == IR_PE_CAST || vk == IR_PE_LOAD || vk == IR_PE_INT || vk == IR_PE_FLOAT || vk == IR_PE_VAR;
+  bool rounded = vk == IR_PE_CAST || vk == IR_PE_LOAD || vk == IR_PE_INT || vk == IR_PE_FLOAT ||
+                 vk == IR_PE_VAR;
   if (!(rounded && ir_dtype_eq(val->dtype, a->dtype)))
     val = ir_prim_cast(J->ctx, a->dtype, val);
-  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, e, &rename, false), a, val);
+  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, e, &at, false), a, val);
   IrPrimExpr **idx = ir_alloc(J->ctx, sizeof *idx * (size_t)(store->u.store.n + 1));
   for (int i = 0; i < store->u.store.n; i++)
-    idx[i] = op_prim_subst(J->ctx, store->u.store.indices[i], &rename, false);
-  op_var_map_free(&rename);
+    idx[i] = op_prim_subst(J->ctx, store->u.store.indices[i], &at, false);
+  op_var_map_free(&at);
   ps->u.store.buffer = store->u.store.buffer;
   ps->u.store.indices = idx;
   ps->u.store.n = store->u.store.n;
