@@ -90,8 +90,10 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
   IrPrimExpr *row = nn_add(ctx, row0, v[1]), *col = nn_add(ctx, col0, v[2]);
   IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),
                                  g->load_b(p, g->env, v[0], col));
-  *body = acc_store(p, g, v[1], v[2], cols,
-                    ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod));
+  IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
+  *body = nn_if(p, cond,
+                acc_store(p, g, v[1], v[2], cols,
+                          ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod)));
   body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
   *body = g->store_c(p, g->env, nn_add(ctx, row0, v[0]), nn_add(ctx, col0, v[1]),
                      acc_at(p, g, v[0], v[1], cols));

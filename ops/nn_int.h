@@ -124,6 +124,9 @@ typedef struct {
   IrPrimExpr *(*load_a)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *k);
   IrPrimExpr *(*load_b)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
   IrStmt *(*store_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v);
+  /* NULL, or the condition that term k of column col is read (a term
+   * outside it counts 0: conv2d's padding); NULL from it: always */
+  IrPrimExpr *(*guard)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
   IrBuffer *acc; /* set by nn_gemm: the float32 tile */
 } Gemm;
 /* The statements computing all of C (NULL when m is literally 0). */
