@@ -18,7 +18,10 @@
  *
  * Legalization writes the same loops as the kernels into a T.prim_func:
  * a nest over the output, a window nest inside, padding as an if-guard
- * around the accumulation (no load outside the input), sums in float64.
+ * around the accumulation (no load outside the input), sums in float64;
+ * a float32 conv2d with groups 1 is a product of matrices for each output
+ * row instead (conv2d_fast: gemm.c's register tiles, float32 sums, as
+ * TVM's legalized conv2d sums in its output dtype).
  */
 #include <math.h>
 #include <string.h>
@@ -576,15 +579,22 @@ dim_of(const BufView *v, int k)
   return v->b->shape[v->l->pos[k]];
 }
 
-/* v[a, b, c, d] in logical order. */
+/* v[a, b, c, d] in logical order, in v's dtype. */
 static IrPrimExpr *
-load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
 {
   IrPrimExpr *logical[4] = {a, b, c, d};
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
   for (int k = 0; k < 4; k++)
     idx[v->l->pos[k]] = logical[k];
-  return nn_f64(p->lz->ctx, op_prim_load(p, v->b, idx));
+  return op_prim_load(p, v->b, idx);
+}
+
+/* v[a, b, c, d] in logical order, as float64. */
+static IrPrimExpr *
+load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+{
+  return nn_f64(p->lz->ctx, load_raw(p, v, a, b, c, d));
 }
 
 /* The input position along spatial axis a (0: H, 1: W) of output index o
@@ -623,25 +633,43 @@ element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
   return nn_seq(p, st, 3);
 }
 
-/* Begins a lowering of a window op: data input, output, the loops over
- * the output (appended; *o the output's logical index) and the float64
- * accumulators.  Returns the slot of one output element, or NULL (the
- * builder aborted) when the struct info is not known well enough. */
-static IrStmt **
-window_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
-             BufView *x, BufView *out, IrPrimExpr **o)
+/* The data input and the output of a window op; false (the builder
+ * aborted) when their struct info is not known well enough. */
+static bool
+window_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
+               BufView *x, BufView *out)
 {
   *x = (BufView){op_prim_input(p, call->u.call.args[0], "data"), &w->data};
   *out = (BufView){op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name)), &w->out};
   if (!x->b || !out->b || x->b->ndim != 4 || out->b->ndim != 4) {
     op_prim_abort(p);
-    return NULL;
+    return false;
   }
+  return true;
+}
+
+/* The loops over the output of window_buffers' out (appended). */
+static IrStmt **
+window_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
+{
   IrPrimExpr **i;
   IrStmt **slot = op_prim_loops(p, out->b->shape, 4, &i);
   for (int k = 0; k < 4; k++)
     o[k] = i[w->out.pos[k]];
   return slot;
+}
+
+/* Begins a lowering of a window op: data input, output, the loops over
+ * the output (appended; *o the output's logical index).  Returns the slot
+ * of one output element, or NULL (the builder aborted) when the struct
+ * info is not known well enough. */
+static IrStmt **
+window_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
+             BufView *x, BufView *out, IrPrimExpr **o)
+{
+  if (!window_buffers(p, w, call, result, name, x, out))
+    return NULL;
+  return window_loops(p, w, out, o);
 }
 
 static IrPrimExpr **
@@ -660,6 +688,110 @@ store_at(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
   return op_prim_store(p, out->b, logical_index(p, out, o), nn_to(p->lz->ctx, out->b->dtype, v));
 }
 
+/* The float32 fast path of conv2d with groups 1 (gemm.c): for each image
+ * n and output row y, the product of the weights seen as a matrix
+ * [O, I*KH*KW] and the window columns [I*KH*KW, OW] of the input:
+ *   out[n, o, y, z] = sum over t of weight[o, t] * data[n, t, y, z]
+ * with t = (ci, ky, kx), data at the window's position (read only inside
+ * the input: gemm's guard).  A 1x1 conv of stride 1 reads rows of the
+ * input as they lie, so the tile's inner loop is unit stride. */
+typedef struct {
+  const Window *w;
+  BufView x, k, out;
+  IrPrimExpr *n, *y; /* loop vars: image, output row */
+  int64_t kh, kw;    /* window extents */
+} ConvGemm;
+
+/* Term t as (ci, ky, kx). */
+static void
+conv_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr **r)
+{
+  IrPrimExpr *area = nn_index(ctx, e->kh * e->kw), *kw = nn_index(ctx, e->kw);
+  IrPrimExpr *zero = nn_index(ctx, 0);
+  r[0] = nn_floordiv(ctx, t, area);
+  IrPrimExpr *in_window = e->kh * e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, t, area);
+  r[1] = nn_floordiv(ctx, in_window, kw);
+  r[2] = e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, in_window, kw);
+}
+
+static IrPrimExpr *
+conv_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *t)
+{
+  ConvGemm *e = env;
+  IrPrimExpr *r[3];
+  conv_term(p->lz->ctx, e, t, r);
+  return load_raw(p, &e->k, row, r[0], r[1], r[2]);
+}
+
+/* The input position (row, column) of term t for output column z. */
+static void
+conv_pos(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *z, IrPrimExpr **ci,
+         IrPrimExpr **pos)
+{
+  IrPrimExpr *r[3];
+  conv_term(ctx, e, t, r);
+  *ci = r[0];
+  pos[0] = input_pos(ctx, e->w, 0, e->y, r[1]);
+  pos[1] = input_pos(ctx, e->w, 1, z, r[2]);
+}
+
+static IrPrimExpr *
+conv_load_b(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
+{
+  ConvGemm *e = env;
+  IrPrimExpr *ci, *pos[2];
+  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
+  return load_raw(p, &e->x, e->n, ci, pos[0], pos[1]);
+}
+
+static IrPrimExpr *
+conv_guard(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
+{
+  ConvGemm *e = env;
+  IrPrimExpr *ci, *pos[2], *ext[2] = {dim_of(&e->x, 2), dim_of(&e->x, 3)};
+  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
+  return inside(p->lz->ctx, e->w, pos, ext);
+}
+
+static IrStmt *
+conv_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
+{
+  ConvGemm *e = env;
+  IrPrimExpr *o[4] = {e->n, row, e->y, col};
+  return op_prim_store(p, e->out.b, logical_index(p, &e->out, o), v);
+}
+
+static bool
+is_f32(const IrBuffer *b)
+{
+  return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
+}
+
+/* Emits the fast path and returns true, or returns false (nothing
+ * emitted) when the call does not fit it: float32 throughout, groups 1,
+ * static input channels, window and output width. */
+static bool
+conv2d_fast(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
+{
+  int64_t ci, kh, kw, ow;
+  if (!is_f32(x->b) || !is_f32(k->b) || !is_f32(out->b) || w->groups != 1 ||
+      !ir_prim_is_int(dim_of(k, 1), &ci) || !ir_prim_is_int(dim_of(k, 2), &kh) ||
+      !ir_prim_is_int(dim_of(k, 3), &kw) || !ir_prim_is_int(dim_of(out, 3), &ow) || ci < 1 ||
+      kh < 1 || kw < 1 || ow < 1)
+    return false;
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[2] = {dim_of(out, 0), dim_of(out, 2)}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  ConvGemm *e = ir_alloc(ctx, sizeof *e);
+  *e = (ConvGemm){w, *x, *k, *out, v[0], v[1], kh, kw};
+  bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
+  Gemm g = {dim_of(out, 1), ow, ci * kh * kw, e, conv_load_a, conv_load_b, conv_store_c,
+            padded ? conv_guard : NULL, NULL};
+  IrStmt *body = nn_gemm(p, &g);
+  *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
+  return true;
+}
+
 /* conv2d: for each output element (n, o, y, z), the sum over the group's
  * input channels ci and the kernel window (ky, kx) of
  *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
@@ -676,14 +808,16 @@ legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (!parse_window(&s, &w) || call->u.call.nargs < 2)
     return NULL;
   op_prim_begin(lz, &p, "conv2d");
-  IrStmt **slot = window_begin(&p, &w, call, result, "conv2d", &x, &out, o);
-  if (!slot)
+  if (!window_buffers(&p, &w, call, result, "conv2d", &x, &out))
     return NULL;
   BufView k = {op_prim_input(&p, call->u.call.args[1], "weight"), &w.kernel};
   if (!k.b || k.b->ndim != 4) {
     op_prim_abort(&p);
     return NULL;
   }
+  if (conv2d_fast(&p, &w, &x, &k, &out))
+    return op_prim_finish(&p, call, result);
+  IrStmt **slot = window_loops(&p, &w, &out, o);
   IrBuffer *acc = nn_acc_new(&p, 1);
   IrPrimExpr *extent[3] = {dim_of(&k, 1), dim_of(&k, 2), dim_of(&k, 3)}, *nest_body;
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 3, &r, &loops);

@@ -213,8 +213,74 @@ operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int n
   return idx;
 }
 
+/* The float32 fast path: a 2-D x2 of static shape (k, n) and an x1 of at
+ * least 2 dims, for each batch index of the output a register-tiled
+ * product (gemm.c). */
+typedef struct {
+  IrBuffer *a, *b, *out;
+  IrPrimExpr **o; /* the output index: batch loop vars, then row, column */
+  int nout;
+} MatmulEnv;
+
+static IrPrimExpr *
+fast_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *k)
+{
+  MatmulEnv *e = env;
+  e->o[e->nout - 2] = row;
+  return op_prim_load(p, e->a, operand_index(p->lz->ctx, e->a, true, e->o, e->nout, e->nout - 2, k));
+}
+
+static IrPrimExpr *
+fast_load_b(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col)
+{
+  MatmulEnv *e = env;
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 2);
+  idx[0] = k;
+  idx[1] = col;
+  return op_prim_load(p, e->b, idx);
+}
+
+static IrStmt *
+fast_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
+{
+  MatmulEnv *e = env;
+  IrPrimExpr **idx = nn_index_copy(p->lz->ctx, e->o, e->nout);
+  idx[e->nout - 2] = row;
+  idx[e->nout - 1] = col;
+  return op_prim_store(p, e->out, idx, v);
+}
+
+static bool
+is_f32(const IrBuffer *b)
+{
+  return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
+}
+
+/* Emits the fast path and returns true, or returns false (nothing
+ * emitted) when the operands do not fit it. */
+static bool
+matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
+{
+  int64_t k, n;
+  if (!is_f32(a) || !is_f32(b) || !is_f32(out) || a->ndim < 2 || b->ndim != 2 ||
+      !ir_prim_is_int(b->shape[0], &k) || !ir_prim_is_int(b->shape[1], &n) || k < 1 || n < 1)
+    return false;
+  IrCtx *ctx = p->lz->ctx;
+  MatmulEnv e = {a, b, out, NULL, out->ndim};
+  IrPrimExpr **batch;
+  IrStmt **slot = op_prim_loops(p, out->shape, out->ndim - 2, &batch);
+  e.o = ir_alloc(ctx, sizeof *e.o * (size_t)out->ndim);
+  for (int d = 0; d < out->ndim - 2; d++)
+    e.o[d] = batch[d];
+  Gemm g = {out->shape[out->ndim - 2], n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL};
+  IrStmt *body = nn_gemm(p, &g);
+  *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
+  return true;
+}
+
 /* out[batch..., i, j] = sum over k of x1[batch..., i, k] * x2[batch..., k, j]
- * in float64, with numpy's promotion of 1-D operands. */
+ * in float64 (float32 on the fast path), with numpy's promotion of 1-D
+ * operands. */
 static IrExpr *
 legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -230,6 +296,8 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
+  if (matmul_fast(&p, a, b, out))
+    return op_prim_finish(&p, call, result);
   IrBuffer *acc = nn_acc_new(&p, 1);
   IrPrimExpr **o, **k;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);

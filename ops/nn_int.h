@@ -113,6 +113,24 @@ IrStmt **nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick,
 /* A copy of an index array of n entries (arena). */
 IrPrimExpr **nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
 
+/* gemm.c: the register-tiled schedule of a float32 product
+ * C[i, j] = sum over k of A[i, k] * B[k, j] with m rows (symbolic or not)
+ * and static n columns and k terms (both at least 1).  The callbacks
+ * read A and B and store C at the caller's buffers and indices. */
+typedef struct {
+  IrPrimExpr *m; /* rows */
+  int64_t n, k;  /* columns, terms of each sum */
+  void *env;     /* passed to the callbacks */
+  IrPrimExpr *(*load_a)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *k);
+  IrPrimExpr *(*load_b)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
+  IrStmt *(*store_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v);
+  /* NULL, or the condition that term k of column col is read (a term
+   * outside it counts 0: conv2d's padding); NULL from it: always */
+  IrPrimExpr *(*guard)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
+  IrBuffer *acc; /* set by nn_gemm: the float32 tile */
+} Gemm;
+/* The statements computing all of C (NULL when m is literally 0). */
+IrStmt *nn_gemm(OpPrim *p, Gemm *g);
 /* nn_legalize.c: the legalize hooks of nn.c's ops. */
 IrExpr *nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);

@@ -5,20 +5,21 @@
  *
  * Key idea: a consumer nest `for v0..vd: C[..] = e` that runs over the
  * whole of an intermediate A and loads it only as A[v0, .., vd] follows a
- * producer holding the one store `A[w0, .., wd] = val` (in loops of any
- * shape: plain, tiled, guarded).  The consumer then runs at that store
- * instead: the store becomes `C[..] = e` with each v replaced by its w and
+ * producer whose stores of A, `A[w0, .., wd] = val`, sit in loops of any
+ * shape (plain, tiled with a remainder, guarded).  The consumer then runs
+ * at each such store instead: it becomes `C[..] = e` with each v its w and
  * T.Cast(A's dtype, val) in place of each load of A (the store rounded
  * val; the cast keeps that rounding where the interpreter would otherwise
- * keep more precision).  Each element of C is still computed from the same values
+ * keep more precision).  A store that runs more than once for an element
+ * leaves C as the last one left A.  Each element of C is computed from the same values
  * (val is evaluated where it was, and everything else e reads was
  * complete before the producer began), so the results are unchanged; A
  * goes, and with it its bytes in the arena.  Chains (matmul, add, relu)
  * join one consumer at a time.
  *
  * Refused, so left as they are: a consumer that is not a perfect nest down
- * to its store or does not cover A, a producer that stores A in more than
- * one place or reads it, an intermediate used anywhere else, a consumer
+ * to its store or does not cover A, a producer that reads A, an
+ * intermediate used anywhere else, a consumer
  * reading what the producer writes (other than A), and bodies with blocks
  * (this pass does not read block regions).
  */
@@ -263,18 +264,6 @@ alloc_index(const Join *J, const IrBuffer *b)
   return -1;
 }
 
-/* Is b used by no item but those at p and c? */
-static bool
-private_to(const Join *J, const IrBuffer *b, int p, int c)
-{
-  for (int i = 0; i < J->items->len; i++) {
-    Uses u = uses_of(b, J->items->items[i], true);
-    if (u.block || (i != p && i != c && (u.loads || u.stores)))
-      return false;
-  }
-  return true;
-}
-
 typedef struct {
   const IrStmt *producer;
   const IrBuffer *a;
@@ -319,32 +308,39 @@ candidate(const Join *J, const IrPrimExpr *e)
   return c.found;
 }
 
-/* The store to a in s, wherever it is (the caller has checked there is
- * one and no block); top as for uses_stmt. */
-static IrStmt *
-find_store(IrStmt *s, const IrBuffer *a, bool top)
+/* Appends to out every store to a in s, wherever it is (the caller has
+ * checked there is no block); top as for uses_stmt. */
+static void
+find_stores(IrStmt *s, const IrBuffer *a, bool top, IrVec *out)
 {
   if (!s)
-    return NULL;
-  IrStmt *r = NULL;
+    return;
   switch (s->kind) {
   case IR_ST_STORE:
-    return s->u.store.buffer == a ? s : NULL;
+    if (s->u.store.buffer == a)
+      ir_vec_push(out, s);
+    return;
   case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n && !r; i++)
-      r = find_store(s->u.seq.stmts[i], a, false);
-    return r;
+    for (int i = 0; i < s->u.seq.n; i++)
+      find_stores(s->u.seq.stmts[i], a, false, out);
+    return;
   case IR_ST_FOR:
-    return find_store(s->u.loop.body, a, false);
+    find_stores(s->u.loop.body, a, false, out);
+    return;
   case IR_ST_LET:
-    return top ? NULL : find_store(s->u.let.body, a, false);
+    if (!top)
+      find_stores(s->u.let.body, a, false, out);
+    return;
   case IR_ST_ALLOC:
-    return top ? NULL : find_store(s->u.alloc.body, a, false);
+    if (!top)
+      find_stores(s->u.alloc.body, a, false, out);
+    return;
   case IR_ST_IF:
-    r = find_store(s->u.branch.then_, a, false);
-    return r ? r : find_store(s->u.branch.else_, a, false);
+    find_stores(s->u.branch.then_, a, false, out);
+    find_stores(s->u.branch.else_, a, false, out);
+    return;
   default:
-    return NULL;
+    return;
   }
 }
 
@@ -360,35 +356,12 @@ covers(IrStmt **loops, int d, const IrBuffer *a)
   return true;
 }
 
-/* Joins item c into item c - 1 when they have the shape of the file
- * comment; true when it did. */
-static bool
-join(Join *J, int c)
+/* Store ps of a (in the producer) becomes the consumer's store (cl, d,
+ * store) at ps's point: each consumer loop var is ps's index, and each
+ * load of a is ps's value. */
+static void
+run_at(Join *J, const IrBuffer *a, IrStmt **cl, int d, const IrStmt *store, IrStmt *ps)
 {
-  IrStmt *cl[MAX_DEPTH], *store;
-  IrStmt *consumer = J->items->items[c], *producer = J->items->items[c - 1];
-  int d = consumer_depth(consumer, cl, &store);
-  if (d == 0 || producer->kind == IR_ST_LET || producer->kind == IR_ST_ALLOC)
-    return false;
-  IrPrimExpr *e = store->u.store.value;
-  IrBuffer *a = candidate(J, e);
-  if (!a || a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
-    return false;
-  Uses in_value = {a, 0, 0, false};
-  uses_expr(&in_value, e);
-  if (uses_of(a, consumer, true).loads != in_value.loads)
-    return false; /* loaded in an index or a loop bound too */
-  Uses pu = uses_of(a, producer, true);
-  if (pu.stores != 1 || pu.loads != 0 || pu.block || !private_to(J, a, c - 1, c) ||
-      reads_producer_output(producer, e, a))
-    return false;
-  Uses out = uses_of(store->u.store.buffer, producer, true);
-  if (out.loads || out.stores || out.block)
-    return false;
-  IrStmt *ps = find_store(producer, a, true);
-  if (!ps || ps->u.store.n != d)
-    return false;
-  /* the consumer's point is where the producer stores */
   OpVarMap at = {0};
   for (int k = 0; k < d; k++)
     op_var_map_put(&at, cl[k]->u.loop.var, ps->u.store.indices[k]);
@@ -399,7 +372,7 @@ join(Join *J, int c)
                  vk == IR_PE_VAR;
   if (!(rounded && ir_dtype_eq(val->dtype, a->dtype)))
     val = ir_prim_cast(J->ctx, a->dtype, val);
-  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, e, &at, false), a, val);
+  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, store->u.store.value, &at, false), a, val);
   IrPrimExpr **idx = ir_alloc(J->ctx, sizeof *idx * (size_t)(store->u.store.n + 1));
   for (int i = 0; i < store->u.store.n; i++)
     idx[i] = op_prim_subst(J->ctx, store->u.store.indices[i], &at, false);
@@ -408,6 +381,56 @@ join(Join *J, int c)
   ps->u.store.indices = idx;
   ps->u.store.n = store->u.store.n;
   ps->u.store.value = value;
+}
+
+/* Joins item c (the consumer) into the items before it that store the
+ * intermediate it reads, when they have the shape of the file comment;
+ * true when it did. */
+static bool
+join(Join *J, int c)
+{
+  IrStmt *cl[MAX_DEPTH], *store;
+  int d = consumer_depth(J->items->items[c], cl, &store);
+  if (d == 0)
+    return false;
+  IrPrimExpr *e = store->u.store.value;
+  IrBuffer *a = candidate(J, e);
+  if (!a || a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
+    return false;
+  Uses in_value = {a, 0, 0, false};
+  uses_expr(&in_value, e);
+  if (uses_of(a, J->items->items[c], true).loads != in_value.loads)
+    return false; /* loaded in an index or a loop bound too */
+  /* the producer: the items from the first that uses a to the consumer */
+  int p = 0;
+  for (Uses u; p < c; p++)
+    if ((u = uses_of(a, J->items->items[p], true)).stores || u.loads)
+      break;
+  if (p == c)
+    return false;
+  for (int i = p; i < c; i++) {
+    IrStmt *s = J->items->items[i];
+    Uses pu = uses_of(a, s, true), out = uses_of(store->u.store.buffer, s, true);
+    if (s->kind == IR_ST_LET || s->kind == IR_ST_ALLOC || pu.loads || pu.block || out.loads ||
+        out.stores || out.block || reads_producer_output(s, e, a))
+      return false;
+  }
+  for (int i = c + 1; i < J->items->len; i++) {
+    Uses u = uses_of(a, J->items->items[i], true);
+    if (u.loads || u.stores || u.block)
+      return false;
+  }
+  IrVec stores = {0};
+  for (int i = p; i < c; i++)
+    find_stores(J->items->items[i], a, true, &stores);
+  bool ok = stores.len > 0;
+  for (int i = 0; i < stores.len; i++)
+    ok = ok && ((IrStmt *)stores.items[i])->u.store.n == d;
+  for (int i = 0; ok && i < stores.len; i++)
+    run_at(J, a, cl, d, store, stores.items[i]);
+  ir_vec_free(&stores);
+  if (!ok)
+    return false;
   int ai = alloc_index(J, a);
   memmove(&J->allocs->items[ai], &J->allocs->items[ai + 1],
           sizeof(void *) * (size_t)(J->allocs->len - ai - 1));

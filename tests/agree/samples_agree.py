@@ -7,8 +7,12 @@ reference interpreter on the module as written, and the generated C of the
 (`rxc run --via interp|tcc|cc`).  Weights come from the sample's .npz when
 it has one (`make samples` writes the seeded ones), every other parameter
 gets seeded random values.  A symbolic dim is run at 1, at a value inside
-its bound, and at its tir_var_upper_bound.  Outputs must agree within 1e-5
-relative (float32; integers exactly) with the interpreter's.
+its bound, and at its tir_var_upper_bound.  Outputs must agree within 1e-4
+relative (float32; integers exactly) with the interpreter's: the generated
+matmul and conv2d sum in float32 where the interpreter's kernels sum in
+float64, and a float32 sum of K terms of random sign is off by about
+K * 2^-24 of its value, 8e-5 for the samples' longest (K = 1280;
+tests/unit/testutil.h, tu_close_f32_sums).
 
     RXC=build/rxc /usr/bin/python3 tests/agree/samples_agree.py [--all] [-v]
 
@@ -25,7 +29,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = os.path.join(ROOT, "samples")
 VIAS = ("tcc", "cc")
-RTOL, ATOL = 1e-5, 1e-6
+RTOL, ATOL = 1e-4, 1e-6  # float32 sums against float64 ones (see above)
 SEED = 20261122
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "ops"))

@@ -107,8 +107,9 @@ def run(runner, d, args, via, multi, model="m.py"):
     return [np.load(out)], cmd, ""
 
 
-def compare(ref, got):
-    """None when got matches ref, else a description of the first mismatch."""
+def compare(ref, got, rtol=RTOL):
+    """None when got matches ref (within rtol), else a description of the
+    first mismatch."""
     if len(ref) != len(got):
         return f"{len(got)} outputs, expected {len(ref)}"
     for i, (r, c) in enumerate(zip(ref, got)):
@@ -122,7 +123,7 @@ def compare(ref, got):
         r64, c64 = r.astype(np.float64), c.astype(np.float64)
         finite = np.isfinite(r64)
         scale = 1e-2 * (np.max(np.abs(r64[finite])) if finite.any() else 0.0)
-        bad = ~((np.abs(c64 - r64) <= RTOL * (np.abs(r64) + scale)) | (np.isnan(r64) & np.isnan(c64))
+        bad = ~((np.abs(c64 - r64) <= rtol * (np.abs(r64) + scale)) | (np.isnan(r64) & np.isnan(c64))
                 | (r64 == c64))
         if bad.any():
             k = tuple(np.argwhere(bad)[0])

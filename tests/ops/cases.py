@@ -227,6 +227,14 @@ def conv_cases():
     c.append(conv_case("conv2d_nhwc_depthwise", (1, 5, 5, 4), (3, 3, 1, 4),
                        {"padding": [1], "groups": 4, "dilation": (1, 2)},
                        {"padding": [1], "dilation": [1, 2], "groups": 4}, layout="NHWC"))
+    # the float32 gemm schedule of groups-1 convs (ops/conv.c, conv2d_fast):
+    # output channels and widths past whole 8x16 tiles, padding on the tiles' edges
+    c.append(conv_case("conv2d_tile_pointwise", (2, 5, 3, 19), (11, 5, 1, 1), {}, {}))
+    c.append(conv_case("conv2d_tile_full", (1, 3, 9, 23), (17, 3, 3, 3),
+                       {"strides": (2, 2), "padding": [1]}, {"strides": [2, 2], "padding": [1]}))
+    c.append(conv_case("conv2d_tile_ones", (1, 1, 1, 1), (1, 1, 1, 1), {}, {}))
+    c.append(conv_case("conv2d_tile_wide_kernel", (1, 2, 7, 37), (9, 2, 2, 5),
+                       {"padding": [0, 2, 1, 2]}, {"padding": [0, 2, 1, 2]}))
     return c
 
 
@@ -295,7 +303,14 @@ def linalg_cases():
          mm("matmul_batch_bcast", (2, 1, 3, 4), (5, 4, 2)),
          mm("matmul_batch_2d", (3, 2, 4), (4, 3)),
          mm("matmul_1d_batched", (4,), (2, 4, 3)),
-         mm("matmul_i32", (2, 3), (3, 2), I32, "smallint")]
+         mm("matmul_i32", (2, 3), (3, 2), I32, "smallint"),
+         # the float32 register tiles (ops/gemm.c: 8 rows x 16 columns, one-row
+         # tiles of 128 columns): rows and columns past whole tiles, primes, 1
+         mm("matmul_tile_edges", (19, 37), (37, 17)),
+         mm("matmul_tile_primes", (13, 7), (7, 131)),
+         mm("matmul_tile_ones", (1, 1), (1, 1)),
+         mm("matmul_tile_k1", (9, 1), (1, 33)),
+         mm("matmul_tile_batched_x1", (2, 11, 5), (5, 23))]
     c.append(Case("permute_dims", "R.permute_dims(x, axes=[1, 0, 2])", [x_((2, 3, 4))],
                   lambda x: x.transpose(1, 0, 2)))
     c.append(Case("permute_dims_reverse", "R.permute_dims(x)", [x_((2, 3, 4))], lambda x: x.transpose()))
@@ -387,6 +402,14 @@ def symbolic_cases():
         Case("sym_sum", "R.sum(x, axis=[0])", [n4()], refs.reduce(np.sum, [0]), atol=1e-5, upper=up),
         Case("sym_softmax", "R.nn.softmax(x, axis=0)", [n4(rows=7)], lambda x: refs.softmax(x, 0), upper=up),
         Case("sym_matmul", "R.matmul(x, y)", [n4(), y_((4, 3))], refs.matmul, atol=1e-5, upper=up),
+        Case("sym_matmul_tiles", "R.matmul(x, y)", [n4(rows=11, cols=20), y_((20, 37))], refs.matmul,
+             atol=1e-5, upper={"n": 40}),
+        Case("sym_conv2d_tiles", "R.nn.conv2d(x, w, padding=[1])",
+             [inp("x", (3, 2, 4, 17), sig=("n", 2, 4, 17)), inp("w", (9, 2, 3, 3))],
+             lambda x, w: refs.conv2d(x, w, padding=[1]), atol=1e-5, upper={"n": 4}),
+        Case("sym_conv2d_width", "R.nn.conv2d(x, w)",
+             [inp("x", (1, 2, 4, 7), sig=(1, 2, 4, "n")), inp("w", (3, 2, 1, 1))],
+             lambda x, w: refs.conv2d(x, w), atol=1e-5, upper={"n": 16}),
         Case("sym_permute", "R.permute_dims(x)", [n4(rows=3)], lambda x: x.T, upper=up),
         Case("sym_reshape", "R.reshape(x, (-1,))", [n4(rows=2)], lambda x: x.reshape(-1), upper=up),
         Case("sym_reshape_expr", "R.reshape(x, R.shape([n * 2, 2]))", [n4(rows=3)], lambda x: x.reshape(-1, 2),

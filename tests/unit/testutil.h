@@ -10,6 +10,7 @@
 
 #include "../../frontend/fe.h"
 #include "../../ir/ir.h"
+#include "../../ops/op.h"
 
 /* Whole file as malloc'd bytes (*len of them, then a NUL), or NULL. */
 static inline unsigned char *
@@ -113,6 +114,40 @@ tu_print(const IrModule *m)
   if (!b.data)
     ir_buf_put(&b, "", 0);
   return b.data;
+}
+
+/* The largest finite magnitude of a float tensor's elements (0 if none). */
+static inline double
+tu_tensor_scale(const IrTensorData *t)
+{
+  double m = 0;
+  for (int64_t i = 0; i < op_numel(t); i++) {
+    double v = op_get_f(t, i), a = v < 0 ? -v : v;
+    if (a > m && a - a == 0)
+      m = a;
+  }
+  return m;
+}
+
+/* Is got, computed through LegalizeOps's kernels, close enough to want,
+ * from the reference kernels, for an element of a tensor whose largest
+ * magnitude is scale?  The legalized matmul and conv2d sum in float32 (as
+ * TVM's legalized ops do; the reference kernels sum in float64), and a
+ * float32 sum of K terms is off by up to K * 2^-24 * sum |terms| (Higham,
+ * Accuracy and Stability of Numerical Algorithms, 3.1).  With terms of
+ * random sign, sum |terms| is about sqrt(K) |sum| and the error about
+ * sqrt(K) * 2^-24 of sum |terms|, so K * 2^-24 of the sum: 8e-5 for the
+ * samples' longest sums (K = 1280).  Hence rtol 1e-4 where the elementwise
+ * comparisons use 1e-5, against |want| plus 1e-2 of scale (as
+ * tests/gen/validate.py) for an element that cancelled to near zero.  NaN
+ * matches NaN. */
+static inline bool
+tu_close_f32_sums(double got, double want, double scale)
+{
+  if (got == want || (got != got && want != want))
+    return true;
+  double d = got - want;
+  return (d < 0 ? -d : d) <= 1e-6 + 1e-4 * ((want < 0 ? -want : want) + 1e-2 * scale);
 }
 
 #endif

@@ -1,0 +1,169 @@
+/*
+ * gemm.c - the loop schedule of a float32 product C[i, j] = sum_k A[i, k] *
+ * B[k, j] with static j and k extents, for legalizations that reduce to it
+ * (matmul; the caller gives how (i, k), (k, j) and (i, j) index its
+ * buffers).
+ *
+ * Key idea: a register tile.  The rows are cut into blocks of GEMM_ROWS and
+ * the columns into blocks of GEMM_COLS; for each block a small float32
+ * accumulator acc[GEMM_ROWS * GEMM_COLS] is zeroed, then, for every k,
+ * each of its rows gets A[i, k] times the contiguous run B[k, j..j+COLS),
+ * and finally acc is stored.  Every inner trip count is a constant, the
+ * innermost loop is unit stride in B and acc, so a C compiler unrolls the
+ * tile completely, keeps acc in vector registers (8 x 16 floats: 8
+ * independent FMA chains of one AVX-512 register each) and streams A and
+ * B once per tile instead of once per output element.  Rows left over
+ * (the row count may be symbolic) go one at a time with a wider column
+ * block; columns left over form one narrower block.  Sums are float32, as
+ * in BLAS's sgemm and numpy's float32 matmul (the generic lowering's
+ * float64 accumulator costs half the vector width and two conversions per
+ * product).
+ *
+ * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
+ * factors parameter loads, which is what FuseOps's pattern analysis
+ * (opt/fuse_pattern.c) takes for an out-elementwise-fusable reduction, so
+ * a bias and an activation still fuse after it.
+ */
+#include "nn_int.h"
+
+enum {
+  GEMM_ROWS = 8,       /* rows of a register tile */
+  GEMM_COLS = 16,      /* columns of a register tile (one AVX-512 vector) */
+  GEMM_TAIL_COLS = 128 /* columns of a one-row tile (rows left over) */
+};
+
+/* acc[r * cols + c]. */
+static IrPrimExpr *
+acc_at(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = nn_add(ctx, nn_mul(ctx, r, nn_index(ctx, cols)), c);
+  return op_prim_load(p, g->acc, idx);
+}
+
+static IrStmt *
+acc_store(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols, IrPrimExpr *v)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = nn_add(ctx, nn_mul(ctx, r, nn_index(ctx, cols)), c);
+  return op_prim_store(p, g->acc, idx, v);
+}
+
+/* A loop nest over (rows, cols) (over (k, rows, cols) when with_k), not
+ * appended; *v gets the vars (literal 0 for a row loop of one trip, which
+ * is left out), *nest the outermost statement. */
+static IrStmt **
+tile_nest(OpPrim *p, const Gemm *g, bool with_k, int64_t rows, int64_t cols, IrPrimExpr ***v,
+          IrStmt **nest)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[3], **got, **all = ir_alloc(ctx, sizeof *all * 3);
+  int n = 0, first = with_k ? 0 : 1;
+  if (with_k)
+    ext[n++] = nn_index(ctx, g->k);
+  if (rows != 1)
+    ext[n++] = nn_index(ctx, rows);
+  ext[n++] = nn_index(ctx, cols);
+  IrStmt **slot = op_prim_loop_nest(p, ext, n, &got, nest);
+  int at = 0;
+  if (with_k)
+    all[0] = got[at++];
+  all[1] = rows != 1 ? got[at++] : nn_index(ctx, 0);
+  all[2] = got[at];
+  *v = all + first;
+  return slot;
+}
+
+/* One tile: rows row0 + [0, rows) by columns col0 + [0, cols). */
+static IrStmt *
+gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
+          int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **v;
+  IrStmt *st[3];
+  IrStmt **body = tile_nest(p, g, false, rows, cols, &v, &st[0]);
+  *body = acc_store(p, g, v[0], v[1], cols, nn_lit(ctx, IR_F32, 0.0));
+  body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
+  IrPrimExpr *row = nn_add(ctx, row0, v[1]), *col = nn_add(ctx, col0, v[2]);
+  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),
+                                 g->load_b(p, g->env, v[0], col));
+  IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
+  *body = nn_if(p, cond,
+                acc_store(p, g, v[1], v[2], cols,
+                          ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod)));
+  body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
+  *body = g->store_c(p, g->env, nn_add(ctx, row0, v[0]), nn_add(ctx, col0, v[1]),
+                     acc_at(p, g, v[0], v[1], cols));
+  return nn_seq(p, st, 3);
+}
+
+/* "for j in range(count): body" with *var the loop var, or the slot
+ * itself (var 0) when count is 1; NULL when count is 0. */
+static IrStmt **
+block_loop(OpPrim *p, IrPrimExpr *count, IrPrimExpr **var, IrStmt **nest)
+{
+  int64_t c;
+  bool known = ir_prim_is_int(count, &c);
+  if (known && c == 0)
+    return NULL;
+  if (known && c == 1) {
+    *var = nn_index(p->lz->ctx, 0);
+    return nest;
+  }
+  IrPrimExpr **v;
+  IrStmt **slot = op_prim_loop_nest(p, &count, 1, &v, nest);
+  *var = v[0];
+  return slot;
+}
+
+/* The tiles of rows row0 + [0, rows) over all columns: full blocks of
+ * width cols, then one block of what is left.  NULL when there is none. */
+static IrStmt *
+row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  if (cols > g->n)
+    cols = g->n;
+  IrStmt *st[2];
+  int n = 0;
+  IrPrimExpr *j;
+  IrStmt **slot = block_loop(p, nn_index(ctx, g->n / cols), &j, &st[n]);
+  if (slot) {
+    *slot = gemm_tile(p, g, row0, rows, nn_mul(ctx, j, nn_index(ctx, cols)), cols);
+    n++;
+  }
+  if (g->n % cols)
+    st[n++] = gemm_tile(p, g, row0, rows, nn_index(ctx, g->n / cols * cols), g->n % cols);
+  return n ? nn_seq(p, st, n) : NULL;
+}
+
+IrStmt *
+nn_gemm(OpPrim *p, Gemm *g)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *shape[1] = {nn_index(ctx, GEMM_ROWS * GEMM_COLS > GEMM_TAIL_COLS
+                                            ? GEMM_ROWS * GEMM_COLS
+                                            : GEMM_TAIL_COLS)};
+  g->acc = op_prim_alloc(p, IR_F32, shape, 1, "acc");
+  IrStmt *st[2], *tile;
+  int n = 0;
+  IrPrimExpr *i, *full = nn_floordiv(ctx, g->m, nn_index(ctx, GEMM_ROWS));
+  IrStmt **slot = block_loop(p, full, &i, &st[n]);
+  if (slot && (tile = row_block(p, g, nn_mul(ctx, i, nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+                                GEMM_COLS))) {
+    *slot = tile;
+    n++;
+  }
+  IrPrimExpr *done = nn_mul(ctx, full, nn_index(ctx, GEMM_ROWS));
+  slot = block_loop(p, nn_sub(ctx, g->m, done), &i, &st[n]);
+  if (slot && (tile = row_block(p, g, nn_add(ctx, done, i), 1, GEMM_TAIL_COLS))) {
+    *slot = tile;
+    n++;
+  }
+  if (n == 0)
+    return NULL;
+  return nn_seq(p, st, n);
+}
