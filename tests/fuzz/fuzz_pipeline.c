@@ -27,13 +27,17 @@ enum { MAX_PIPELINE = 64 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* True when a diagnostic says a pass produced an ill-formed module. */
+/* True when a diagnostic says a pass produced an ill-formed module (opt's
+ * own message, not a user string that happens to hold the words: the
+ * fuzzer wrote out_layout="Nill-formedCHW"). */
 static bool
 pass_broke_module(const IrCtx *ctx)
 {
-  for (int i = 0; i < ir_diag_count(ctx); i++)
-    if (strstr(ir_diag_get(ctx, i)->msg, "ill-formed"))
+  for (int i = 0; i < ir_diag_count(ctx); i++) {
+    const char *msg = ir_diag_get(ctx, i)->msg;
+    if (strncmp(msg, "pass ", 5) == 0 && strstr(msg, " produced an ill-formed module"))
       return true;
+  }
   return false;
 }
 
@@ -43,7 +47,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   IrCtx *ctx = ir_ctx_new();
   const IrSource *src = ir_source_add(ctx, "fuzz.py", (const char *)data, size);
   IrModule *m = fe_parse(ctx, src);
-  if (!m || ir_error_count(ctx) || ir_module_check(ctx, m)) {
+  if (!m || ir_error_count(ctx) || ir_module_check(ctx, m) || ir_error_count(ctx)) {
     ir_ctx_free(ctx);
     return 0;
   }
