@@ -34,7 +34,7 @@ BENCH = os.path.join(ROOT, "bench")
 RUNS = 3
 SQUARES = [64, 128, 256, 512, 1024]
 SYNTHETIC = [1000, 10000, 100000]
-SYN_LIMIT_S = 120  # FuseTIR is still quadratic (see README): 100k bindings do not finish
+SYN_LIMIT_S = 120  # a module that takes longer is reported as stopped
 SAMPLES = ["mlp", "digits_mlp", "digits_cnn", "tiny_cnn", "kws_dscnn", "mobilenet_v2",
            "transformer_block"]
 CONV_SAMPLES = ["mobilenet_v2", "kws_dscnn"]

@@ -456,7 +456,10 @@ eval_math(Tir *t, const IrPrimExpr *e, Scalar *a, int n, Scalar *out)
     return true;
   }
   if ((strcmp(op, "tir.pow") == 0 || strcmp(op, "tir.power") == 0) && n == 2) {
-    *out = mk_f(e->dtype, pow(as_f(a[0]), as_f(a[1])));
+    if (scalar_is_float(e->dtype)) /* integers: by squaring, wrapping (was 0 always) */
+      *out = mk_f(e->dtype, pow(as_f(a[0]), as_f(a[1])));
+    else
+      *out = cast_to(e->dtype, mk_i(IR_I64, op_power_int(a[0].i, a[1].i)));
     return true;
   }
   if (strcmp(op, "tir.fmod") == 0 && n == 2) {

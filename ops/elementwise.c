@@ -426,10 +426,8 @@ binary_float(IrOpId id, double a, double b)
   }
 }
 
-/* Integer power by squaring; a negative exponent gives 0 except for bases
- * 1 and -1 (the truncation of the real result, as C's cast of pow). */
-static int64_t
-power_int(int64_t a, int64_t b)
+int64_t
+op_power_int(int64_t a, int64_t b)
 {
   uint64_t r = 1, base = (uint64_t)a;
   if (b < 0)
@@ -459,7 +457,7 @@ binary_int(IrOpId id, int64_t a, int64_t b)
   case IR_OP_FLOOR_DIVIDE:
     return floor_div_int(a, b);
   case IR_OP_POWER:
-    return power_int(a, b);
+    return op_power_int(a, b);
   case IR_OP_MAXIMUM:
     return a > b ? a : b;
   case IR_OP_MINIMUM:

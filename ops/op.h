@@ -145,6 +145,12 @@ typedef struct {
   IrExpr *(*legalize)(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 } OpImpl;
 
+/* elementwise.c: integer power by squaring in wrapping int64; a negative
+ * exponent gives 0 except for bases 1 and -1 (the truncation of the real
+ * result, as C's cast of pow).  The reference kernel, the TIR interpreter
+ * and the generated C (rxc_pow_i*) agree on it. */
+int64_t op_power_int(int64_t a, int64_t b);
+
 /* table.c: the implementation of an op; never NULL, but its hooks may be
  * (an op without a kernel yet is an error "not implemented" where used). */
 const OpImpl *op_impl(IrOpId id);

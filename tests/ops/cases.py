@@ -61,6 +61,13 @@ def y_(shape, dtype=F32, kind="normal", sig=None):
     return inp("y", shape, dtype, kind, sig)
 
 
+def int_power(a, b):
+    """Integer power as C truncates pow(a, b): exact for b >= 0."""
+    if b < 0:
+        return 1 if a == 1 else (-1 if b % 2 else 1) if a == -1 else 0
+    return a ** b
+
+
 def elementwise_cases():
     c = []
     binops = {
@@ -85,6 +92,13 @@ def elementwise_cases():
                   refs.binary(np.power)))
     c.append(Case("power_bcast", "R.power(x, y)", [x_((3, 1), kind="pos"), y_((1, 4))],
                   refs.binary(np.power)))
+    # integers: by squaring, a negative exponent truncates the real result
+    # (0, but 1 and +-1 for bases 1 and -1); the TIR interpreter once gave 0
+    c.append(Case("power_int", "R.power(x, y)", [x_((4, 5), "int32", kind="smallint"),
+                                                  y_((4, 5), "int32", kind="smallint")],
+                  lambda x, y: np.array([int_power(int(a), int(b)) for a, b in
+                                         zip(x.ravel(), y.ravel())], np.int64)
+                  .astype(np.int32).reshape(x.shape)))
     c.append(Case("floor_divide_f32", "R.floor_divide(x, y)",
                   [x_((3, 4), kind="smallint"), y_((3, 4), kind="nonzero")], refs.floor_divide))
     c.append(Case("floor_divide_i32", "R.floor_divide(x, y)",
