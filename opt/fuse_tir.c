@@ -11,7 +11,10 @@
  * now is, which comes from the Relax struct info (whose symbolic vars map
  * one to one to the new function's TIR vars); scalar params take their
  * tir_vars value.  Each member's stores and loads are unchanged and run in
- * the same order, so every element is computed as before.
+ * the same order, so every element is computed as before.  Then
+ * fuse_tir_inline.c moves each member that reads an intermediate only
+ * where the members before it store it to those stores, and the
+ * intermediate goes.
  *
  * A Primitive function this cannot handle (a binding that is not such a
  * call_tir, a var no dim binds, a reference other than a call) is left as
