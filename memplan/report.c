@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
@@ -34,28 +35,57 @@ typedef struct {
   int n;
 } Names;
 
-static bool
-name_taken(const Names *nm, int upto, const char *name)
+/* The names given so far, in an open-addressing set (slots hold an index
+ * + 1), each with the last suffix tried after it: linear time for
+ * thousands of storages of one name (one walk per name was cubic). */
+typedef struct {
+  const Names *nm;
+  int *slot, *next;
+  int cap;
+} Taken;
+
+static int
+taken_slot(const Taken *t, const char *name)
 {
-  for (int j = 0; j < upto; j++)
-    if (strcmp(nm->names[j], name) == 0)
-      return true;
-  return false;
+  uint32_t h = 2166136261u;
+  for (const char *p = name; *p; p++)
+    h = (h ^ (unsigned char)*p) * 16777619u;
+  int i = (int)(h & (uint32_t)(t->cap - 1));
+  while (t->slot[i] && strcmp(t->nm->names[t->slot[i] - 1], name) != 0)
+    i = (i + 1) & (t->cap - 1);
+  return i;
 }
 
 static Names
 names_new(const MpFunctionPlan *f)
 {
   Names nm = {calloc((size_t)f->nstorages + 1, sizeof *nm.names), f->nstorages};
+  Taken t = {&nm, NULL, calloc((size_t)f->nstorages + 1, sizeof(int)), 16};
+  while (t.cap < 2 * f->nstorages + 2)
+    t.cap *= 2;
+  t.slot = calloc((size_t)t.cap, sizeof *t.slot);
+  if (!nm.names || !t.slot || !t.next)
+    abort(); /* out of memory */
   for (int i = 0; i < f->nstorages; i++) {
     const char *base = binding_name(&f->storages[i]);
     size_t len = strlen(base) + 24;
     char *name = malloc(len);
+    if (!name)
+      abort();
     snprintf(name, len, "%s", base);
-    for (int k = 1; name_taken(&nm, i, name); k++)
-      snprintf(name, len, "%s_%d", base, k);
+    int owner = t.slot[taken_slot(&t, name)]; /* the storage that has base */
+    if (owner) { /* base_1 .. base_next are taken already */
+      int k = t.next[owner - 1];
+      do
+        snprintf(name, len, "%s_%d", base, ++k);
+      while (t.slot[taken_slot(&t, name)]);
+      t.next[owner - 1] = k;
+    }
     nm.names[i] = name;
+    t.slot[taken_slot(&t, name)] = i + 1;
   }
+  free(t.slot);
+  free(t.next);
   return nm;
 }
 
