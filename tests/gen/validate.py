@@ -9,7 +9,11 @@ dtypes exactly, integers and bools exactly, floats within
 |c - ref| <= rtol * (|ref| + scale) with rtol 1e-5, where scale is the
 output's largest magnitude times 1e-2 (so that a value that cancelled to
 near zero is judged against the magnitude of the tensor it came from), NaN
-equal to NaN.
+equal to NaN.  A module with a matmul or conv2d gets rtol 1e-4: the
+generated code sums those in float32 (as TVM's legalized ops do), the
+interpreter in float64, and a float32 sum of K terms is off by up to
+K * 2^-24 of the sum of their magnitudes (make check-random found 2 of
+10,000 modules between 1e-5 and 1e-4).
 
 A failing seed is kept in --keep (default build/gen-failures/seed-N/: the
 module, its inputs and the command lines) and named on a FAIL line; the
@@ -41,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen  # noqa: E402
 
 RTOL = 1e-5
+SUM32_RTOL = 1e-4  # float32 sums (matmul, conv2d) against float64 ones
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -144,7 +149,8 @@ def check_seed(runner, seed, vias, keep):
         else:
             for via in vias:
                 got, cmd, err = run(runner, d, args, via, multi)
-                why = f"--via {via} failed: {err}" if got is None else compare(ref, got)
+                rtol = SUM32_RTOL if "R.matmul(" in text or "R.nn.conv2d(" in text else RTOL
+                why = f"--via {via} failed: {err}" if got is None else compare(ref, got, rtol)
                 if why:
                     problems.append(f"--via {via}: {why}" if got is not None else why)
         if problems:
