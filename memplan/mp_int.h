@@ -85,4 +85,13 @@ IrPrimExpr *mp_shape_bytes(IrCtx *ctx, IrPrimExpr **values, int n, int64_t elem_
 /* The name of a binding's var for messages ("_" for a call kept for its effect). */
 const char *mp_binding_name(const IrBinding *b);
 
+/* report.c: the storages' names as the printer gives them: distinct vars
+ * that share a name print as "x", "x_1", "x_2", ... in binding order. */
+typedef struct {
+  char **names; /* one a storage, heap */
+  int n;
+} MpNames;
+MpNames mp_storage_names(const MpStorage *storages, int n);
+void mp_storage_names_free(MpNames *nm);
+
 #endif

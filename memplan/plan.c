@@ -106,7 +106,7 @@ buffers_of(const MpFunc *F, int64_t align, bool merged, int *n)
   return b;
 }
 
-/* Names the step where the most bytes are live and what lives there. */
+/* MpNames the step where the most bytes are live and what lives there. */
 static void
 note_peak(MpFunc *F, const MpBuffer *b, int n)
 {
@@ -122,10 +122,12 @@ note_peak(MpFunc *F, const MpBuffer *b, int n)
     }
   }
   IrBuf list = {0};
+  MpNames nm = mp_storage_names(F->storages, F->nstorages); /* as rxc opt prints them */
   for (int j = 0; j < n; j++)
     if (b[j].start <= at && at < b[j].end)
-      ir_buf_printf(&list, "%s'%s' (%lld bytes)", list.len ? ", " : "",
-                    F->storages[b[j].id].var->u.var.name, (long long)b[j].size);
+      ir_buf_printf(&list, "%s'%s' (%lld bytes)", list.len ? ", " : "", nm.names[b[j].id],
+                    (long long)b[j].size);
+  mp_storage_names_free(&nm);
   const char *where = at < F->nsteps ? mp_binding_name(F->steps[at]) : "return";
   IrLoc loc = at < F->nsteps ? F->steps[at]->loc : F->f->loc;
   ir_note(F->ctx, loc, "the largest live point is step %lld (binding '%s'): %lld bytes live in %s",

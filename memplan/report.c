@@ -10,7 +10,7 @@
  * intervals [start, end], as MpStorage states.  The output is a function of
  * the plan only: the same plan gives the same bytes.
  */
-#include "mp.h"
+#include "mp_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +30,11 @@ binding_name(const MpStorage *s)
 /* The storages' names as the printer gives them: distinct vars that share
  * a name print as "x", "x_1", "x_2", ... in binding order (the order the
  * storages are listed in), so the report names what `rxc opt` prints. */
-typedef struct {
-  char **names; /* one a storage, heap */
-  int n;
-} Names;
-
 /* The names given so far, in an open-addressing set (slots hold an index
  * + 1), each with the last suffix tried after it: linear time for
  * thousands of storages of one name (one walk per name was cubic). */
 typedef struct {
-  const Names *nm;
+  const MpNames *nm;
   int *slot, *next;
   int cap;
 } Taken;
@@ -56,18 +51,18 @@ taken_slot(const Taken *t, const char *name)
   return i;
 }
 
-static Names
-names_new(const MpFunctionPlan *f)
+MpNames
+mp_storage_names(const MpStorage *storages, int n)
 {
-  Names nm = {calloc((size_t)f->nstorages + 1, sizeof *nm.names), f->nstorages};
-  Taken t = {&nm, NULL, calloc((size_t)f->nstorages + 1, sizeof(int)), 16};
-  while (t.cap < 2 * f->nstorages + 2)
+  MpNames nm = {calloc((size_t)n + 1, sizeof *nm.names), n};
+  Taken t = {&nm, NULL, calloc((size_t)n + 1, sizeof(int)), 16};
+  while (t.cap < 2 * n + 2)
     t.cap *= 2;
   t.slot = calloc((size_t)t.cap, sizeof *t.slot);
   if (!nm.names || !t.slot || !t.next)
     abort(); /* out of memory */
-  for (int i = 0; i < f->nstorages; i++) {
-    const char *base = binding_name(&f->storages[i]);
+  for (int i = 0; i < n; i++) {
+    const char *base = binding_name(&storages[i]);
     size_t len = strlen(base) + 24;
     char *name = malloc(len);
     if (!name)
@@ -89,8 +84,8 @@ names_new(const MpFunctionPlan *f)
   return nm;
 }
 
-static void
-names_free(Names *nm)
+void
+mp_storage_names_free(MpNames *nm)
 {
   for (int i = 0; i < nm->n; i++)
     free(nm->names[i]);
@@ -185,7 +180,7 @@ text_table(IrBuf *out, const MpFunctionPlan *f)
     ir_buf_puts(out, "  no storage in the arena\n");
     return;
   }
-  Names nm = names_new(f);
+  MpNames nm = mp_storage_names(f->storages, f->nstorages);
   int width = (int)strlen("binding");
   for (int i = 0; i < f->nstorages; i++) {
     int n = (int)strlen(nm.names[i]);
@@ -194,7 +189,7 @@ text_table(IrBuf *out, const MpFunctionPlan *f)
   ir_buf_printf(out, "  %-*s %10s  %-10s %10s\n", width, "binding", "bytes", "live", "offset");
   for (int i = 0; i < f->nstorages; i++)
     text_storage(out, &f->storages[i], nm.names[i], width);
-  names_free(&nm);
+  mp_storage_names_free(&nm);
 }
 
 static void
@@ -361,12 +356,12 @@ json_function(IrBuf *out, const MpFunctionPlan *f)
   ir_buf_puts(out, "    {\n      \"name\": ");
   json_str(out, f->name);
   ir_buf_puts(out, ",\n      \"storages\": [");
-  Names nm = names_new(f);
+  MpNames nm = mp_storage_names(f->storages, f->nstorages);
   for (int i = 0; i < f->nstorages; i++) {
     ir_buf_puts(out, i ? ",\n        " : "\n        ");
     json_storage(out, &f->storages[i], nm.names[i]);
   }
-  names_free(&nm);
+  mp_storage_names_free(&nm);
   ir_buf_puts(out, f->nstorages ? "\n      ],\n" : "],\n");
   json_figures(out, f);
   ir_buf_puts(out, "      \"checks\": [");
@@ -565,11 +560,11 @@ svg_function(IrBuf *out, const MpFunctionPlan *f, double y0)
     undrawn += !svg_drawable(&f->storages[i]);
   svg_title(out, f, y0, undrawn);
   svg_axes(out, &sc);
-  Names nm = names_new(f);
+  MpNames nm = mp_storage_names(f->storages, f->nstorages);
   for (int i = 0; i < f->nstorages; i++)
     if (svg_drawable(&f->storages[i]))
       svg_storage(out, &sc, &f->storages[i], nm.names[i], i);
-  names_free(&nm);
+  mp_storage_names_free(&nm);
   svg_lower_bound(out, &sc, f->lower_bound);
 }
 
