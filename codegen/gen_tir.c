@@ -10,10 +10,11 @@
  * bindings are local consts and T.init runs when every reduce iterator is
  * at the minimum of its domain.
  *
- * T.alloc_buffer: up to SMALL_ALLOC bytes with a constant shape, a local
- * array (on the stack); otherwise a static array sized at the upper bounds
- * of the dims, i.e. memory outside the arena and a function that is not
- * reentrant (a later issue moves these buffers into the arena).
+ * T.alloc_buffer: up to IR_LOCAL_SCRATCH_BYTES with a constant shape, a local
+ * array (on the stack); otherwise (only when LiftWorkspaces has not run:
+ * it moves such buffers into the arena) a static array sized at the upper
+ * bounds of the dims, memory outside the arena in a function that is not
+ * reentrant.
  *
  * Expressions follow the interpreter's semantics (interp/tir.c): min/max
  * as a < b ? a : b, floor division and modulo by helpers, casts to bool as
@@ -23,8 +24,6 @@
 #include <string.h>
 
 #include "cg_int.h"
-
-enum { SMALL_ALLOC = 256 }; /* bytes: larger or symbolic buffers are static */
 
 typedef struct {
   CgGen *g;
@@ -576,7 +575,7 @@ emit_alloc(Tir *t, const IrBuffer *b, IrBuf *o)
       cg_fail(t->g, "T.alloc_buffer '%s' has no upper bound: give its dims one", b->name);
     return;
   }
-  bool small = constant && n * ir_dtype_bytes(b->dtype) <= SMALL_ALLOC;
+  bool small = constant && n * ir_dtype_bytes(b->dtype) <= IR_LOCAL_SCRATCH_BYTES;
   IrBuf shape = {0};
   for (int d = 0; d < b->ndim; d++) {
     ir_buf_puts(&shape, d ? ", " : "");

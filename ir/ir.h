@@ -145,6 +145,11 @@ bool ir_dtype_parse(const char *s, size_t len, IrDType *out);
 const char *ir_dtype_str(IrDType t, char *buf);
 bool ir_dtype_eq(IrDType a, IrDType b);
 int ir_dtype_bytes(IrDType t); /* bytes per element: bool is 1 */
+/* A kernel's T.alloc_buffer of at most this many bytes and a constant
+ * shape stays a local array of its C function (codegen/gen_tir.c);
+ * LiftWorkspaces moves any other into its caller's allocations, so into
+ * the arena. */
+enum { IR_LOCAL_SCRATCH_BYTES = 256 };
 uint16_t ir_half_from_double(double d); /* IEEE binary16, ties to even */
 double ir_half_to_double(uint16_t h);   /* exact */
 /* v rounded to the precision of float type t (float32, float16, bfloat16). */

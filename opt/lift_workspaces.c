@@ -20,7 +20,7 @@
  * terms by matching f's parameter shapes against the struct info of the
  * call's arguments.  A kernel stays as it is when one of its calls does not
  * give every dim its buffers need, and small buffers of constant size (at
- * most SMALL_SCRATCH bytes: accumulators) stay local arrays of the kernel.
+ * most IR_LOCAL_SCRATCH_BYTES: accumulators) stay local arrays of the kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +29,6 @@
 #include "../ops/tir_build.h"
 #include "opt.h"
 #include "opt_int.h"
-
-enum { SMALL_SCRATCH = 256 }; /* bytes, as codegen/gen_tir.c's SMALL_ALLOC */
 
 typedef struct {
   IrVec bufs;          /* IrBuffer*: the lifted buffers, in order */
@@ -72,7 +70,7 @@ liftable(const IrPrimFunc *f, const IrBuffer *b)
     else
       constant = false;
   }
-  if (constant && elems * ir_dtype_bytes(b->dtype) <= SMALL_SCRATCH)
+  if (constant && elems * ir_dtype_bytes(b->dtype) <= IR_LOCAL_SCRATCH_BYTES)
     return false;
   IrVec vars = {0};
   for (int d = 0; d < b->ndim; d++)
