@@ -385,3 +385,10 @@ bench: deps all samples $(BUILD)/bench/model_bench
 check: check-readme
 check-readme: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
+
+# ---- the generated C's NAME_TRACE hook against the interpreter's --dump of
+# the same optimized module (tests/codegen/trace_check.py).
+.PHONY: check-trace
+check: check-trace
+check-trace: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/trace_check.py

@@ -39,8 +39,10 @@ static const char run_help[] =
     "configuration's pipeline (-O0..-O3 set its level) with --params bound as\n"
     "constants, and shape the outputs from the inputs' shapes.  --dump DIR\n"
     "(interpreter only) writes every tensor binding as DIR/NAME.npy (a name\n"
-    "met again gets _1, _2, ...) and their order to DIR/order.txt, to diff\n"
-    "against what the generated C's NAME_TRACE hook sees.\n";
+    "met again gets _1, _2, ...) and their order to DIR/order.txt; in a module\n"
+    "with explicit memory, a tensor a kernel writes is written after the\n"
+    "kernel, not at its allocation.  Run on `rxc opt`'s output, the names and\n"
+    "values are what the generated C's NAME_TRACE hook sees.\n";
 
 static const char equiv_help[] =
     "usage: rxc equiv A.py B.py [--fn NAME] [--trials N] [--dim NAME=VALUE]...\n"

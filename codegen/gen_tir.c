@@ -36,35 +36,6 @@ static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
 
 /* --- what a prim_func needs from its callers ------------------------------ */
 
-/* Does s store into buffer b? */
-static bool
-stores_into(const IrStmt *s, const IrBuffer *b)
-{
-  if (!s)
-    return false;
-  switch (s->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      if (stores_into(s->u.seq.stmts[i], b))
-        return true;
-    return false;
-  case IR_ST_FOR:
-    return stores_into(s->u.loop.body, b);
-  case IR_ST_BLOCK:
-    return stores_into(s->u.block->init, b) || stores_into(s->u.block->body, b);
-  case IR_ST_STORE:
-    return s->u.store.buffer == b;
-  case IR_ST_LET:
-    return stores_into(s->u.let.body, b);
-  case IR_ST_IF:
-    return stores_into(s->u.branch.then_, b) || stores_into(s->u.branch.else_, b);
-  case IR_ST_ALLOC:
-    return stores_into(s->u.alloc.body, b);
-  default:
-    return false;
-  }
-}
-
 CgPrim *
 cg_prim_info(CgGen *g, int global)
 {
@@ -90,7 +61,7 @@ cg_prim_info(CgGen *g, int global)
       p->dims[p->ndims++] = vars.items[i];
   }
   for (int i = 0; i < f->nparams; i++)
-    p->written[i] = f->params[i].buffer && stores_into(f->body, f->params[i].buffer);
+    p->written[i] = f->params[i].buffer && ir_stmt_stores_into(f->body, f->params[i].buffer);
   ir_vec_free(&vars);
   p->known = true;
   return p;

@@ -218,6 +218,22 @@ call_op(Interp *in, const IrExpr *e, Value **args)
   return r;
 }
 
+/* After a call of a prim_func in DPS form (the explicit-memory form the
+ * passes make), each tensor var it wrote goes to the trace hook as the
+ * kernel left it, as the generated C's NAME_TRACE sees it. */
+static void
+trace_written(Interp *in, const IrExpr *e, Value **args)
+{
+  const IrGlobal *g = ir_module_find(in->mod, e->u.call.callee->u.global);
+  if (!g || g->kind != IR_GLOBAL_PRIM)
+    return;
+  const IrPrimFunc *pf = g->u.prim;
+  for (int i = 0; i < e->u.call.nargs && i < pf->nparams; i++)
+    if (e->u.call.args[i]->kind == IR_EX_VAR && args[i]->kind == VAL_TENSOR &&
+        pf->params[i].buffer && ir_stmt_stores_into(pf->body, pf->params[i].buffer))
+      in->trace(in->trace_user, e->u.call.args[i]->u.var.name, args[i]);
+}
+
 static Value *
 eval_call(Interp *in, Frame *f, const IrExpr *e)
 {
@@ -235,8 +251,12 @@ eval_call(Interp *in, Frame *f, const IrExpr *e)
       return NULL;
   if (e->u.call.kind == IR_CALL_OP)
     return call_op(in, e, args);
-  if (e->u.call.kind == IR_CALL_GLOBAL)
-    return call_global(in, e->u.call.callee->u.global, args, n);
+  if (e->u.call.kind == IR_CALL_GLOBAL) {
+    Value *r = call_global(in, e->u.call.callee->u.global, args, n);
+    if (r && in->trace)
+      trace_written(in, e, args);
+    return r;
+  }
   const Value *fv = eval_expr(in, f, e->u.call.callee);
   if (!fv)
     return NULL;
@@ -251,6 +271,18 @@ eval_call(Interp *in, Frame *f, const IrExpr *e)
 }
 
 /* ---- expressions and bindings ------------------------------------------ */
+
+/* A new tensor whose contents are not defined yet: the trace shows it
+ * once a kernel has written it (trace_written), not here. */
+static bool
+is_allocation(const IrExpr *e)
+{
+  if (e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP)
+    return false;
+  IrOpId id = e->u.call.op->id;
+  return id == IR_OP_MEMORY_ALLOC_TENSOR || id == IR_OP_BUILTIN_ALLOC_TENSOR ||
+         id == IR_OP_VM_ALLOC_TENSOR;
+}
 
 static Value *
 eval_seq(Interp *in, Frame *f, const IrExpr *seq)
@@ -280,7 +312,7 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       if (!ok)
         return NULL;
       interp_frame_set(in->ctx, f, b->var, v);
-      if (in->trace && v->kind == VAL_TENSOR)
+      if (in->trace && v->kind == VAL_TENSOR && !is_allocation(b->value))
         in->trace(in->trace_user, b->var->u.var.name, v);
     }
   }

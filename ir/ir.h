@@ -399,6 +399,8 @@ struct IrStmt {
 };
 
 IrStmt *ir_stmt_new(IrCtx *ctx, IrStmtKind kind, IrLoc loc); /* zeroed */
+/* Does s (anywhere in it) store into buffer b? */
+bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 
 /* A prim_func parameter: a scalar or handle var, and for tensors its buffer
  * (from a T.Buffer annotation or T.match_buffer on a T.handle). */

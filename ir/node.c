@@ -541,3 +541,31 @@ ir_vdevice_name(const IrModule *m, int i, IrBuf *out)
       nth++;
   ir_buf_printf(out, "%s:%d", m->vdevices[i].kind, nth);
 }
+
+bool
+ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b)
+{
+  if (!s)
+    return false;
+  switch (s->kind) {
+  case IR_ST_SEQ:
+    for (int i = 0; i < s->u.seq.n; i++)
+      if (ir_stmt_stores_into(s->u.seq.stmts[i], b))
+        return true;
+    return false;
+  case IR_ST_FOR:
+    return ir_stmt_stores_into(s->u.loop.body, b);
+  case IR_ST_BLOCK:
+    return ir_stmt_stores_into(s->u.block->init, b) || ir_stmt_stores_into(s->u.block->body, b);
+  case IR_ST_STORE:
+    return s->u.store.buffer == b;
+  case IR_ST_LET:
+    return ir_stmt_stores_into(s->u.let.body, b);
+  case IR_ST_IF:
+    return ir_stmt_stores_into(s->u.branch.then_, b) || ir_stmt_stores_into(s->u.branch.else_, b);
+  case IR_ST_ALLOC:
+    return ir_stmt_stores_into(s->u.alloc.body, b);
+  default:
+    return false;
+  }
+}
