@@ -178,6 +178,8 @@ typedef struct {
   IrArith *arith;
   CgVar **vars; /* heap array of arena CgVars */
   int nvars, capvars;
+  int *var_slots; /* hash of vars[k]->var -> k + 1 (the latest), heap */
+  int var_cap;
   CgOrigin *origins;
   int norigins, caporigins;
   const IrExpr **out_storage; /* storage var -> output index */
