@@ -387,8 +387,8 @@ check-readme: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
 
 # ---- the generated C's NAME_TRACE hook against the interpreter's --dump of
-# the same optimized module (tests/codegen/trace_check.py).
+# the same optimized module (tests/agree/trace_check.py).
 .PHONY: check-trace
 check: check-trace
 check-trace: all
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/codegen/trace_check.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/trace_check.py
