@@ -73,9 +73,9 @@ typedef struct {
   const void **keys;
   const char **names; /* arena strings */
   int n, cap;
-  int *next;           /* per entry: the suffixes _1.._next of its name are taken */
-  int *bykey, *byname; /* hash indexes of the entries (gen.c) */
+  int *bykey;          /* hash index of the entries by key (gen.c) */
   int hcap;
+  IrNames taken;       /* the names given */
 } CgNames;
 
 /* What the entries found out about one prim_func of the module. */

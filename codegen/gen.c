@@ -141,9 +141,9 @@ cg_ident(CgGen *g, const char *hint)
 }
 
 /* --- name tables --------------------------------------------------------
- * Two open-addressing indexes over the entries (slots hold index + 1, 0
- * is empty): by key and by name, so that a function of n bindings costs
- * linear, not quadratic, time to name. */
+ * The names themselves are an IrNames (fresh suffixes in linear time);
+ * an open-addressing index by key (slots hold index + 1, 0 is empty)
+ * finds a key's name in constant time. */
 
 static uint32_t
 hash_name(const char *s, size_t n)
@@ -154,46 +154,27 @@ hash_name(const char *s, size_t n)
   return h;
 }
 
-static uint32_t
-hash_key(const void *p)
-{
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  return (uint32_t)(x ^ (x >> 33));
-}
-
 /* The slot of key in t->bykey: the one holding it or the empty one where
  * it would go. */
 static int
 key_slot(const CgNames *t, const void *key)
 {
-  int mask = t->hcap - 1, i = (int)(hash_key(key) & (uint32_t)mask);
+  uint64_t x = (uint64_t)(uintptr_t)key;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  int mask = t->hcap - 1, i = (int)((x ^ (x >> 33)) & (uint64_t)mask);
   while (t->bykey[i] && t->keys[t->bykey[i] - 1] != key)
     i = (i + 1) & mask;
   return i;
 }
 
-static int
-name_slot(const CgNames *t, const char *s)
-{
-  int mask = t->hcap - 1, i = (int)(hash_name(s, strlen(s)) & (uint32_t)mask);
-  while (t->byname[i] && strcmp(t->names[t->byname[i] - 1], s) != 0)
-    i = (i + 1) & mask;
-  return i;
-}
-
-/* Puts entry k into both indexes (a key or name already there keeps its
- * first entry). */
+/* Puts entry k into the index (a key already there keeps its first entry). */
 static void
 index_entry(CgNames *t, int k)
 {
   int i = key_slot(t, t->keys[k]);
   if (!t->bykey[i])
     t->bykey[i] = k + 1;
-  i = name_slot(t, t->names[k]);
-  if (!t->byname[i])
-    t->byname[i] = k + 1;
 }
 
 static void
@@ -202,13 +183,10 @@ grow_names(CgNames *t)
   t->cap = t->cap ? 2 * t->cap : 32;
   t->keys = realloc(t->keys, sizeof *t->keys * (size_t)t->cap);
   t->names = realloc(t->names, sizeof *t->names * (size_t)t->cap);
-  t->next = realloc(t->next, sizeof *t->next * (size_t)t->cap);
   t->hcap = 4 * t->cap;
   free(t->bykey);
-  free(t->byname);
   t->bykey = calloc((size_t)t->hcap, sizeof *t->bykey);
-  t->byname = calloc((size_t)t->hcap, sizeof *t->byname);
-  if (!t->keys || !t->names || !t->next || !t->bykey || !t->byname)
+  if (!t->keys || !t->names || !t->bykey)
     UNREACHABLE();
   for (int k = 0; k < t->n; k++)
     index_entry(t, k);
@@ -223,12 +201,6 @@ cg_names_find(const CgNames *t, const void *key)
   return k ? t->names[k - 1] : NULL;
 }
 
-static bool
-name_taken(const CgNames *t, const char *s)
-{
-  return t->n > 0 && t->byname[name_slot(t, s)] != 0;
-}
-
 /* A new unique name for key (hint, then hint_1, hint_2, ...).  Names that
  * start like the file's globals ("NAME_") get a 'v_' prefix. */
 const char *
@@ -238,19 +210,10 @@ cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint)
   size_t n = strlen(g->name);
   if (strncmp(base, g->name, n) == 0 && base[n] == '_')
     base = ir_printf(g->ctx, "v_%s", base);
-  const char *s = base;
-  int taken = t->n > 0 ? t->byname[name_slot(t, base)] : 0;
-  if (taken) { /* the suffixes below next[] of base are taken already */
-    int k = t->next[taken - 1];
-    do
-      s = ir_printf(g->ctx, "%s_%d", base, ++k);
-    while (name_taken(t, s));
-    t->next[taken - 1] = k;
-  }
+  const char *s = ir_printf(g->ctx, "%s", ir_names_unique(&t->taken, base, "_"));
   if (t->n == t->cap)
     grow_names(t);
   t->keys[t->n] = key;
-  t->next[t->n] = 0;
   t->names[t->n] = s;
   index_entry(t, t->n++);
   return s;
@@ -261,9 +224,8 @@ cg_names_free(CgNames *t)
 {
   free(t->keys);
   free(t->names);
-  free(t->next);
   free(t->bykey);
-  free(t->byname);
+  ir_names_free(&t->taken);
   memset(t, 0, sizeof *t);
 }
 

@@ -399,6 +399,24 @@ struct IrStmt {
 };
 
 IrStmt *ir_stmt_new(IrCtx *ctx, IrStmtKind kind, IrLoc loc); /* zeroed */
+/* names.c: a set of distinct names that hands out fresh ones; zero it to
+ * start, ir_names_free to end.  Each name keeps the last suffix handed out
+ * after it, so naming N things alike costs O(N) tries. */
+typedef struct {
+  char **names; /* heap copies, in order of adding */
+  int *next;    /* per name: its suffixes up to next are taken */
+  int n, cap;
+  int *slots;   /* hash of names: index + 1 */
+  int slot_cap;
+} IrNames;
+bool ir_names_has(const IrNames *s, const char *name);
+void ir_names_add(IrNames *s, const char *name);
+/* base when free, else base, sep and the smallest suffix 1, 2, ... free
+ * (resuming after the last one handed out for base); added.  Returns the
+ * set's copy, valid until ir_names_free. */
+const char *ir_names_unique(IrNames *s, const char *base, const char *sep);
+void ir_names_free(IrNames *s);
+
 /* Does s (anywhere in it) store into buffer b? */
 bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 

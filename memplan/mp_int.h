@@ -88,8 +88,9 @@ const char *mp_binding_name(const IrBinding *b);
 /* report.c: the storages' names as the printer gives them: distinct vars
  * that share a name print as "x", "x_1", "x_2", ... in binding order. */
 typedef struct {
-  char **names; /* one a storage, heap */
+  const char **names; /* one a storage, heap; the strings are set's */
   int n;
+  IrNames set;
 } MpNames;
 MpNames mp_storage_names(const MpStorage *storages, int n);
 void mp_storage_names_free(MpNames *nm);

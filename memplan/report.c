@@ -14,7 +14,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ */
@@ -30,66 +29,22 @@ binding_name(const MpStorage *s)
 /* The storages' names as the printer gives them: distinct vars that share
  * a name print as "x", "x_1", "x_2", ... in binding order (the order the
  * storages are listed in), so the report names what `rxc opt` prints. */
-/* The names given so far, in an open-addressing set (slots hold an index
- * + 1), each with the last suffix tried after it: linear time for
- * thousands of storages of one name (one walk per name was cubic). */
-typedef struct {
-  const MpNames *nm;
-  int *slot, *next;
-  int cap;
-} Taken;
-
-static int
-taken_slot(const Taken *t, const char *name)
-{
-  uint32_t h = 2166136261u;
-  for (const char *p = name; *p; p++)
-    h = (h ^ (unsigned char)*p) * 16777619u;
-  int i = (int)(h & (uint32_t)(t->cap - 1));
-  while (t->slot[i] && strcmp(t->nm->names[t->slot[i] - 1], name) != 0)
-    i = (i + 1) & (t->cap - 1);
-  return i;
-}
-
 MpNames
 mp_storage_names(const MpStorage *storages, int n)
 {
-  MpNames nm = {calloc((size_t)n + 1, sizeof *nm.names), n};
-  Taken t = {&nm, NULL, calloc((size_t)n + 1, sizeof(int)), 16};
-  while (t.cap < 2 * n + 2)
-    t.cap *= 2;
-  t.slot = calloc((size_t)t.cap, sizeof *t.slot);
-  if (!nm.names || !t.slot || !t.next)
+  MpNames nm = {calloc((size_t)n + 1, sizeof *nm.names), n, {0}};
+  if (!nm.names)
     abort(); /* out of memory */
-  for (int i = 0; i < n; i++) {
-    const char *base = binding_name(&storages[i]);
-    size_t len = strlen(base) + 24;
-    char *name = malloc(len);
-    if (!name)
-      abort();
-    snprintf(name, len, "%s", base);
-    int owner = t.slot[taken_slot(&t, name)]; /* the storage that has base */
-    if (owner) { /* base_1 .. base_next are taken already */
-      int k = t.next[owner - 1];
-      do
-        snprintf(name, len, "%s_%d", base, ++k);
-      while (t.slot[taken_slot(&t, name)]);
-      t.next[owner - 1] = k;
-    }
-    nm.names[i] = name;
-    t.slot[taken_slot(&t, name)] = i + 1;
-  }
-  free(t.slot);
-  free(t.next);
+  for (int i = 0; i < n; i++)
+    nm.names[i] = ir_names_unique(&nm.set, binding_name(&storages[i]), "_");
   return nm;
 }
 
 void
 mp_storage_names_free(MpNames *nm)
 {
-  for (int i = 0; i < nm->n; i++)
-    free(nm->names[i]);
   free(nm->names);
+  ir_names_free(&nm->set);
 }
 
 /* Is e a size that only the dims decide (not a plain integer)? */

@@ -306,58 +306,11 @@ name_taken(const OpLegalize *lz, IrSym name)
   return false;
 }
 
-/* An open-addressing table from interned names (by pointer) to counts:
- * for a taken name, 1 + the next suffix to try when it is used as a hint
- * (so each hint's search resumes where the last one stopped, and naming N
- * functions "add" costs O(N), not O(N^2) tries of O(N) lookups each). */
+/* The module's global names and those legalization has given: an IrNames,
+ * so that naming N functions "add" costs O(N) tries, not O(N^2). */
 struct OpNames {
-  IrSym *keys; /* NULL: an empty slot */
-  int64_t *next;
-  size_t cap, len; /* cap a power of two, len <= cap / 2 */
+  IrNames set;
 };
-
-static size_t
-slot_of(const OpNames *n, IrSym key)
-{
-  size_t h = ((size_t)(uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull, mask = n->cap - 1;
-  for (h &= mask; n->keys[h] && n->keys[h] != key; h = (h + 1) & mask)
-    ;
-  return h;
-}
-
-static void
-names_grow(OpNames *n)
-{
-  OpNames old = *n;
-  n->cap = old.cap ? old.cap * 2 : 64;
-  n->keys = calloc(n->cap, sizeof *n->keys);
-  n->next = calloc(n->cap, sizeof *n->next);
-  if (!n->keys || !n->next)
-    abort(); /* out of memory, as ir_alloc does */
-  for (size_t i = 0; i < old.cap; i++)
-    if (old.keys[i]) {
-      size_t h = slot_of(n, old.keys[i]);
-      n->keys[h] = old.keys[i];
-      n->next[h] = old.next[i];
-    }
-  free(old.keys);
-  free(old.next);
-}
-
-/* The slot of key, added (count 1) when absent. */
-static size_t
-names_add(OpNames *n, IrSym key)
-{
-  if (2 * (n->len + 1) > n->cap)
-    names_grow(n);
-  size_t h = slot_of(n, key);
-  if (!n->keys[h]) {
-    n->keys[h] = key;
-    n->next[h] = 1;
-    n->len++;
-  }
-  return h;
-}
 
 OpNames *
 op_names_new(const IrModule *m)
@@ -366,7 +319,7 @@ op_names_new(const IrModule *m)
   if (!n)
     abort();
   for (int i = 0; i < m->nglobals; i++)
-    names_add(n, m->globals[i].name);
+    ir_names_add(&n->set, m->globals[i].name);
   return n;
 }
 
@@ -375,36 +328,19 @@ op_names_free(OpNames *n)
 {
   if (!n)
     return;
-  free(n->keys);
-  free(n->next);
+  ir_names_free(&n->set);
   free(n);
-}
-
-static bool
-names_has(const OpNames *n, IrSym key)
-{
-  return n->cap && n->keys[slot_of(n, key)] == key;
 }
 
 /* hint, hint1, hint2, ...: the first name no global has. */
 static IrSym
 fresh_name(const OpLegalize *lz, const char *hint)
 {
+  if (lz->names)
+    return ir_sym(lz->ctx, ir_names_unique(&lz->names->set, hint, ""));
   IrSym name = ir_sym(lz->ctx, hint);
-  if (!lz->names) {
-    for (int k = 1; name_taken(lz, name); k++)
-      name = ir_sym(lz->ctx, ir_printf(lz->ctx, "%s%d", hint, k));
-    return name;
-  }
-  int64_t k = names_has(lz->names, name) ? lz->names->next[slot_of(lz->names, name)] : 0;
-  for (; k > 0; k++) { /* k == 0: the bare hint is free */
-    name = ir_sym(lz->ctx, ir_printf(lz->ctx, "%s%lld", hint, (long long)k));
-    if (!names_has(lz->names, name))
-      break;
-  }
-  names_add(lz->names, name);
-  size_t base = names_add(lz->names, ir_sym(lz->ctx, hint)); /* may grow: before the store */
-  lz->names->next[base] = k + 1;
+  for (int k = 1; name_taken(lz, name); k++)
+    name = ir_sym(lz->ctx, ir_printf(lz->ctx, "%s%d", hint, k));
   return name;
 }
 

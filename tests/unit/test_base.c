@@ -152,6 +152,30 @@ test_attr_dict(void **state)
   ir_ctx_free(ctx);
 }
 
+/* IrNames: the smallest free suffix, resumed after the last one given;
+ * names added by hand are skipped; the separator is the caller's. */
+static void
+test_names(void **state)
+{
+  (void)state;
+  IrNames s = {0};
+  assert_false(ir_names_has(&s, "a"));
+  assert_string_equal(ir_names_unique(&s, "a", "_"), "a");
+  ir_names_add(&s, "a_2");
+  assert_string_equal(ir_names_unique(&s, "a", "_"), "a_1");
+  assert_string_equal(ir_names_unique(&s, "a", "_"), "a_3"); /* a_2 was taken */
+  assert_string_equal(ir_names_unique(&s, "a_1", "_"), "a_1_1");
+  assert_string_equal(ir_names_unique(&s, "add", ""), "add");
+  assert_string_equal(ir_names_unique(&s, "add", ""), "add1");
+  for (int i = 0; i < 1000; i++) /* grows past its first tables */
+    ir_names_unique(&s, "x", "_");
+  assert_true(ir_names_has(&s, "x_999"));
+  assert_false(ir_names_has(&s, "x_1000"));
+  assert_string_equal(ir_names_unique(&s, "x", "_"), "x_1000");
+  ir_names_free(&s);
+  assert_int_equal(s.n, 0);
+}
+
 static void
 test_op_registry(void **state)
 {
@@ -180,6 +204,7 @@ main(void)
       cmocka_unit_test(test_interning), cmocka_unit_test(test_arena),
       cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
       cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
+      cmocka_unit_test(test_names),
       cmocka_unit_test(test_op_registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
