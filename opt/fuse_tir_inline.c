@@ -146,37 +146,28 @@ uses_of(const IrBuffer *b, const IrStmt *s, bool top)
 
 /* --- the shapes this joins ----------------------------------------------- */
 
-/* The loops of s down to depth d (loops[0..d)), each holding just the
- * next; the body below them in *inner.  Returns how many were found. */
-static int
-loop_nest(IrStmt *s, int d, IrStmt **loops, IrStmt **inner)
-{
-  int k = 0;
-  while (k < d && s && s->kind == IR_ST_FOR && s->u.loop.min->kind == IR_PE_INT &&
-         s->u.loop.min->u.int_value == 0) {
-    loops[k++] = s;
-    s = s->u.loop.body;
-    while (k < d && s && s->kind == IR_ST_SEQ && s->u.seq.n == 1)
-      s = s->u.seq.stmts[0];
-  }
-  *inner = s;
-  return k;
-}
-
-/* The consumer's depth: its loops down to a single store. */
-static int
-consumer_depth(IrStmt *s, IrStmt **loops, IrStmt **store)
-{
-  int d = loop_nest(s, MAX_DEPTH, loops, store);
-  while (*store && (*store)->kind == IR_ST_SEQ && (*store)->u.seq.n == 1)
-    *store = (*store)->u.seq.stmts[0];
-  return *store && (*store)->kind == IR_ST_STORE ? d : 0;
-}
-
 static bool
 is_const(const IrPrimExpr *e, int64_t v)
 {
   return e->kind == IR_PE_INT && e->u.int_value == v;
+}
+
+/* The consumer's depth: its loops (min 0, each holding just the next) down
+ * to a single store, put in loops and *store; 0 when s is not so. */
+static int
+consumer_depth(IrStmt *s, IrStmt **loops, IrStmt **store)
+{
+  int d = 0;
+  for (;;) {
+    while (s && s->kind == IR_ST_SEQ && s->u.seq.n == 1)
+      s = s->u.seq.stmts[0];
+    if (d == MAX_DEPTH || !s || s->kind != IR_ST_FOR || !is_const(s->u.loop.min, 0))
+      break;
+    loops[d++] = s;
+    s = s->u.loop.body;
+  }
+  *store = s;
+  return s && s->kind == IR_ST_STORE ? d : 0;
 }
 
 /* Is idx the point of the loops: each index its loop's var, or 0 for a
