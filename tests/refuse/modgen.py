@@ -112,6 +112,7 @@ class Module:
         self.families_used = []
         self.families = families
         self.prefer = None      # a match_cast var the next R.shape target should use
+        self.dead = set()       # results left out of the return: the op still runs (and may refuse)
 
     # ---- vars, params, bindings -----------------------------------------
     def fresh_var(self, bound=None):
@@ -200,15 +201,16 @@ class Module:
         free = [v for v in d.vars() if v in self.sig_vars]
         if not free:
             return False
-        v = self.rng.choice(free)
-        for cand in range(0, min(want, self.bounds[v] + 2) + 1):
-            trial = dict(env, **{v: cand})
-            try:
-                if d.size(trial) == want:
-                    env[v] = cand
-                    return True
-            except (ZeroDivisionError, KeyError):
-                return False
+        self.rng.shuffle(free)
+        for v in free:
+            for cand in range(0, min(want, self.bounds[v]) + 1):
+                trial = dict(env, **{v: cand})
+                try:
+                    if d.size(trial) == want:
+                        env[v] = cand
+                        return True
+                except (ZeroDivisionError, KeyError):
+                    return False
         return False
 
     def make_equal(self, env, a, b):
@@ -248,9 +250,12 @@ class Module:
             name = self.rng.choices([f for f, _ in fams], [w for _, w in fams])[0]
             if OPS[name](self) is not None:
                 self.families_used.append(name)
+        leaves = self.results()
+        if len(leaves) >= 2 and self.rng.random() < 0.2:
+            self.dead.add(self.rng.choice(leaves).name)
 
     def results(self):
-        return [v for v in self.vals if v.name not in self.used]
+        return [v for v in self.vals if v.name not in self.used and v.name not in self.dead]
 
     def text(self):
         params = ", ".join(f"{p.name}: {p.sinfo(True)}" for p in self.params)
@@ -264,7 +269,8 @@ class Module:
         body.append("        with R.dataflow():")
         body += ["            " + line for line in self.lines]
         body += [f"            gv = {out}", "            R.output(gv)", "        return gv"]
-        header = f"# refuse.py seed {self.seed}: {', '.join(self.families_used)}\n"
+        dead = f" (unused: {', '.join(sorted(self.dead))})" if self.dead else ""
+        header = f"# refuse.py seed {self.seed}: {', '.join(self.families_used)}{dead}\n"
         return header + "\n".join(body) + "\n"
 
     @property
@@ -305,7 +311,7 @@ class Module:
             return 1
         if r < 0.45:
             return 0
-        if r < 0.49:
+        if r < 0.475:
             return b + self.rng.randint(1, 2)
         return self.rng.randint(1, b)
 
@@ -324,16 +330,16 @@ class Module:
                     pass
             env = {v: trial[v] for v in self.sig_vars}
         for v in self.sig_vars:  # fixers may solve past a bound; mostly keep within it
-            if env[v] > self.bounds[v] + 2 or (env[v] > self.bounds[v] and self.rng.random() < 0.7):
+            if env[v] > self.bounds[v] + 2 or (env[v] > self.bounds[v] and self.rng.random() < 0.85):
                 env[v] = self.rng.randint(0, self.bounds[v])
         return env
 
     def draw_sizes(self, count):
-        """count var assignments (dicts), alternately aimed at a valid module
-        and at one broken relation; distinct where possible."""
+        """count var assignments (dicts), 60% of them aimed at a valid module,
+        the others at one broken relation; distinct where possible."""
         out, seen = [], set()
         for i in range(count):
-            want_valid = i % 2 == 0
+            want_valid = self.rng.random() < 0.6
             skip = self.rng.randrange(len(self.steps)) if self.steps else -1
             best = None
             for _ in range(30):
@@ -776,7 +782,7 @@ def op_reduce(g):
     ax = g.rng.choice(axes)
     d = a.dims[ax]
     name = g.rng.choice(["max", "min", "argmax", "mean", "sum"])
-    needs = name in ("max", "min", "argmax")
+    needs = name != "sum"  # the interpreter refuses an empty max, min, argmax, mean
     g.step("reduce", lambda env: not needs or d.size(env) > 0,
            lambda env, rng: g.solve(env, d, rng.randint(1, 3)) if d.size(env) == 0 else None)
     dims = a.dims[:ax] + a.dims[ax + 1:]

@@ -155,7 +155,7 @@ def judge(outs, rtol):
         return "failure"
     if kinds == {"ran"}:
         ref = outs["interp"].outputs
-        for via in ("cc", "tcc"):
+        for via in [v for v in outs if v != "interp"]:
             why = validate.compare(ref, outs[via].outputs, rtol)
             if why:
                 outs[via] = Outcome("fail", f"ran, differs: {why}", outs[via].outputs)
@@ -166,8 +166,12 @@ def judge(outs, rtol):
     return "refuse/ran"
 
 
-def keep_case(keep, seed, i, d, text, idir, cmds, line):
+def keep_case(keep, seed, i, d, text, idir, cmds, line, first):
+    """Copies the module and input set i to keep/seed-S/ (emptied at the
+    seed's first disagreement) with the commands; returns the module path."""
     dest = os.path.join(keep, f"seed-{seed}")
+    if first:
+        shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest, exist_ok=True)
     with open(os.path.join(dest, "m.py"), "w") as f:
         f.write(text)
@@ -187,13 +191,15 @@ def check_seed(opts, seed):
     runner = Runner(opts.rxc, opts.sanitize)
     stats = dict(modules=1, runs=0, refused=0, agreed=0, disagree=0, interp_ran=0,
                  predicted_valid=0, mispredicted=0)
+    for f in set(g.families_used):
+        stats["family/" + f] = 1
     lines = []
     d = tempfile.mkdtemp(prefix=f"rxc-refuse-{seed}-")
     try:
         model = os.path.join(d, "m.py")
         with open(model, "w") as f:
             f.write(text)
-        compiled = runner.compile(d, model)
+        compiled = runner.compile(d, model) if opts.via != ["interp"] else None
         for i, env in enumerate(g.draw_sizes(opts.inputs)):
             arrays, shapes = g.inputs(env, perturb=g.rng.random() < 0.1)
             idir = os.path.join(d, f"input-{i}")
@@ -203,7 +209,7 @@ def check_seed(opts, seed):
                 np.save(os.path.join(idir, name + ".npy"), a)
                 args += ["--input", f"{name}={os.path.join(idir, name + '.npy')}"]
             outs, cmds = {}, []
-            for via in VIAS:
+            for via in opts.via:
                 if via != "interp" and compiled is not None:
                     outs[via] = compiled
                     continue
@@ -213,6 +219,7 @@ def check_seed(opts, seed):
                 cmds.append([opts.rxc, "compile", model, "-o", "c"])
             stats["runs"] += 1
             valid, fam = g.predict(shapes)
+            stats["refused_at/" + (fam or "none")] = stats.get("refused_at/" + (fam or "none"), 0) + 1
             stats["predicted_valid"] += valid
             stats["interp_ran"] += outs["interp"].kind == "ran"
             sizes = " ".join(f"{k}={v}" for k, v in env.items())
@@ -230,9 +237,9 @@ def check_seed(opts, seed):
                                  f"{'refused by all' if all_refused else 'agreed'}")
                 continue
             stats["disagree"] += 1
-            line = (f"DISAGREE seed={seed} input={i}: " + ", ".join(f"{v}={outs[v]}" for v in VIAS)
+            line = (f"DISAGREE seed={seed} input={i}: " + ", ".join(f"{v}={outs[v]}" for v in opts.via)
                     + f" [{sizes}{' perturbed' if shapes != g.shapes(env) else ''}]")
-            path = keep_case(opts.keep, seed, i, d, text, idir, cmds, line)
+            path = keep_case(opts.keep, seed, i, d, text, idir, cmds, line, stats["disagree"] == 1)
             lines.append(f"{line} {path}")
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -256,6 +263,10 @@ def main():
     ap.add_argument("--inputs", type=int, default=6, help="input sets per module")
     ap.add_argument("--families", default=None,
                     help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES) + ")")
+    ap.add_argument("--via", default="interp,cc,tcc",
+                    help="the paths run (interp always; e.g. interp,tcc to skip gcc)")
+    ap.add_argument("--stats", action="store_true",
+                    help="per op family: modules, input sets refused there (predicted)")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the C of --via cc with -fsanitize=address,undefined")
     ap.add_argument("--rxc", default=os.environ.get("RXC", "build/rxc"))
@@ -269,6 +280,7 @@ def main():
         unknown = [f for f in opts.families if f not in modgen.FAMILIES]
         if unknown:
             ap.error(f"unknown families: {', '.join(unknown)}")
+    opts.via = ["interp"] + [v for v in opts.via.split(",") if v in ("cc", "tcc")]
     opts.rxc = os.path.abspath(opts.rxc)
     opts.keep = os.path.abspath(opts.keep)
     t0 = time.time()
@@ -284,7 +296,7 @@ def main():
             for line in lines:
                 print(line, flush=True)
             for k, v in stats.items():
-                total[k] += v
+                total[k] = total.get(k, 0) + v
             next_seed += 1
 
     if opts.jobs <= 1:
@@ -304,6 +316,10 @@ def main():
             for f in concurrent.futures.as_completed(pending):
                 report(f.result())
     t = total
+    if opts.stats:
+        print("refuse: family: modules with it, input sets predicted refused there")
+        for f in list(modgen.FAMILIES) + ["signature", "bound", "none"]:
+            print(f"  {f:14} {t.get('family/' + f, 0):6} {t.get('refused_at/' + f, 0):6}")
     if t["runs"]:
         print(f"refuse: the interpreter ran {t['interp_ran']} of {t['runs']} input sets "
               f"({100 * t['interp_ran'] / t['runs']:.0f}%); predicted {t['predicted_valid']}, "
