@@ -32,19 +32,6 @@ typedef struct {
   int nerrors;
 } Legalizer;
 
-/* Appends to conds "d >= 0" for every dim of s not provably so: the
- * interpreter refuses a tensor of a negative dim. */
-static void
-assume_dims_not_negative(OpInfer *in, const IrSInfo *s)
-{
-  if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
-    return;
-  for (int d = 0; d < s->u.tensor.ndim; d++) {
-    IrPrimExpr *x = s->u.tensor.shape[d];
-    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
-  }
-}
-
 /* The binding "NAME_check = R.match_cast(R.prim_value(c1 and c2 ...),
  * R.Prim(value=T.bool(True)))" put before b. */
 static void
@@ -94,7 +81,6 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
-  assume_dims_not_negative(&in, result);
   OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
   IrExpr *e = impl->legalize(&lz, call, result);
