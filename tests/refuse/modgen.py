@@ -22,7 +22,8 @@ Families (FAMILIES): binary broadcasting ops, comparisons, where, matmul,
 reshape, concat, conv2d, layer_norm, batch_norm, broadcast_to, squeeze,
 match_cast (static, bound var, new var, expression), and other run-time
 refusals of the interpreter over symbolic dims: split, reductions that
-need elements, max_pool2d windows, take indices.
+need elements, max_pool2d windows; and two that depend on data: take's
+indices, integer division by zero.
 """
 import math
 import random
@@ -30,7 +31,7 @@ import re
 
 import numpy as np
 
-F32, BOOL, I64 = "float32", "bool", "int64"
+F32, BOOL, I32, I64 = "float32", "bool", "int32", "int64"
 VAR_NAMES = ["n", "m", "k", "j", "h", "u", "v", "s", "t", "r", "q", "p"]
 BOUNDS = [2, 3, 4, 6, 8, 16]
 TAKE_INDICES = 3  # take's indices are drawn in [0, TAKE_INDICES)
@@ -281,10 +282,12 @@ class Module:
     def shapes(self, env):
         return {p.name: tuple(d.size(env) for d in p.dims) for p in self.params}
 
-    def predict(self, shapes):
+    def predict(self, shapes, data=None):
         """(True, None) when the module should run on inputs of these
-        shapes, else (False, why): the signature, a bound or a family."""
-        env = {}
+        shapes (and data, for the relations that read it: take's indices,
+        integer divisors), else (False, why): the signature, a bound or a
+        family."""
+        env = {} if data is None else {"@data": data}
         for p in self.params:
             shape = shapes[p.name]
             for d, s in zip(p.dims, shape):
@@ -376,6 +379,12 @@ class Module:
                 a = self.np_rng.integers(0, TAKE_INDICES, shape).astype(np.int64)
             elif p.kind == "pos":
                 a = self.np_rng.uniform(0.5, 1.5, shape).astype(np.float32)
+            elif p.kind == "int":
+                a = self.np_rng.integers(-5, 6, shape).astype(np.int32)
+            elif p.kind == "divisor":  # now and then a zero somewhere
+                a = self.np_rng.choice(np.array([-2, -1, 1, 2, 3], np.int32), shape)
+                if a.size and self.rng.random() < 0.3:
+                    a.flat[self.rng.randrange(a.size)] = 0
             elif p.kind == "small":
                 a = self.np_rng.integers(-1, 2, shape).astype(np.float32)
             else:
@@ -804,6 +813,23 @@ def op_pool(g):
     return g.bind(f"R.nn.max_pool2d({x.name}, pool_size=[{k}, {k}], strides=[{s}, {s}])", dims)
 
 
+def op_intdiv(g):
+    """Integer division: besides broadcasting, the interpreter refuses a zero
+    divisor (data the entry would have to scan)."""
+    name = g.rng.choice(["floor_divide", "divide"])
+    a = g.new_param(g.random_dims(g.rng.randint(1, 3)), "int", I32)
+    b = g.new_param(partner_dims(g, a.dims), "divisor", I32)
+    dims, cols = bcast_result([a.dims, b.dims])
+    bcast_step(g, "intdiv", cols)
+
+    def nonzero(env):
+        data = env.get("@data")
+        return data is None or math.prod(d.size(env) for d in dims) == 0 or bool(np.all(data[b.name]))
+
+    g.step("intdiv", nonzero)
+    return g.bind(f"R.{name}({a.name}, {b.name})", dims, I32)
+
+
 def op_take(g):
     a = g.operand(1, 3)
     axes = [i for i, d in enumerate(a.dims) if d.literal is None]
@@ -813,7 +839,13 @@ def op_take(g):
     d = a.dims[ax]
     idx = g.new_param([g.random_dim()], "index", I64)
     e = idx.dims[0]
-    g.step("take", lambda env: e.size(env) == 0 or d.size(env) >= TAKE_INDICES,
+    def in_range(env):
+        data = env.get("@data")
+        if data is None:
+            return e.size(env) == 0 or d.size(env) >= TAKE_INDICES
+        return data[idx.name].size == 0 or int(data[idx.name].max()) < d.size(env)
+
+    g.step("take", in_range,
            lambda env, rng: g.solve(env, d, TAKE_INDICES + rng.randint(0, 2)) if d.size(env) < TAKE_INDICES else None)
     dims = a.dims[:ax] + [e] + a.dims[ax + 1:]
     return g.bind(f"R.take({a.name}, {idx.name}, axis={ax})", dims)
@@ -824,12 +856,12 @@ OPS = {
     "reshape": op_reshape, "concat": op_concat, "conv2d": op_conv2d, "layer_norm": op_layer_norm,
     "batch_norm": op_batch_norm, "broadcast_to": op_broadcast_to, "squeeze": op_squeeze,
     "match_cast": op_match_cast, "split": op_split, "reduce": op_reduce, "pool": op_pool,
-    "take": op_take,
+    "take": op_take, "intdiv": op_intdiv,
 }
 FAMILIES = {
     "binary": 3, "compare": 1, "where": 1, "matmul": 2, "reshape": 2, "concat": 1.5, "conv2d": 1,
     "layer_norm": 1, "batch_norm": 1, "broadcast_to": 1, "squeeze": 1, "match_cast": 2.5,
-    "split": 0.5, "reduce": 0.7, "pool": 0.5, "take": 0.5,
+    "split": 0.5, "reduce": 0.7, "pool": 0.5, "take": 0.5, "intdiv": 0.4,
 }
 
 

@@ -218,7 +218,7 @@ def check_seed(opts, seed):
             if compiled is not None:
                 cmds.append([opts.rxc, "compile", model, "-o", "c"])
             stats["runs"] += 1
-            valid, fam = g.predict(shapes)
+            valid, fam = g.predict(shapes, arrays)
             stats["refused_at/" + (fam or "none")] = stats.get("refused_at/" + (fam or "none"), 0) + 1
             stats["predicted_valid"] += valid
             stats["interp_ran"] += outs["interp"].kind == "ran"
@@ -316,6 +316,8 @@ def main():
             for f in concurrent.futures.as_completed(pending):
                 report(f.result())
     t = total
+    times = os.times()  # after the pool's shutdown: its workers and their rxc, gcc
+    cpu = times.user + times.system + times.children_user + times.children_system
     if opts.stats:
         print("refuse: family: modules with it, input sets predicted refused there")
         for f in list(modgen.FAMILIES) + ["signature", "bound", "none"]:
@@ -323,7 +325,7 @@ def main():
     if t["runs"]:
         print(f"refuse: the interpreter ran {t['interp_ran']} of {t['runs']} input sets "
               f"({100 * t['interp_ran'] / t['runs']:.0f}%); predicted {t['predicted_valid']}, "
-              f"{t['mispredicted']} mispredicted")
+              f"{t['mispredicted']} mispredicted; {cpu / 60:.1f} CPU minutes")
     print(f"refuse: {t['modules']} modules, {t['runs']} runs, {t['refused']} refused by all, "
           f"{t['agreed']} agreed outputs, {t['disagree']} disagreements, {time.time() - t0:.0f} s"
           + (" (sanitized cc)" if opts.sanitize else ""))
