@@ -54,6 +54,10 @@ import validate  # noqa: E402  (tests/gen: compare, sanitizer flags)
 
 RTOL, SUM32_RTOL = 1e-5, 1e-4
 TIMEOUT = 120
+# An exit 1 of the C paths that is not a refusal: building or loading the
+# generated C failed (codegen/cc.c, codegen/jit.c), which `rxc compile`
+# cannot see.
+BUILD_FAILED = ("failed on the generated code", "tcc: ", "cannot load '", "cannot create a")
 SANITIZER_WORDS = ("AddressSanitizer", "UndefinedBehaviorSanitizer", "LeakSanitizer",
                    "runtime error:")
 VIAS = ("interp", "cc", "tcc")
@@ -121,6 +125,8 @@ class Runner:
         if bad:
             return bad, cmd
         if p.returncode == 1:
+            if via != "interp" and any(w in p.stderr for w in BUILD_FAILED):
+                return Outcome("fail", "C build: " + first_error(p.stderr, d)), cmd
             if os.path.exists(out):
                 return Outcome("fail", "refused but wrote " + os.path.basename(out)), cmd
             return Outcome("refused", first_error(p.stderr, d)), cmd
@@ -233,8 +239,8 @@ def check_seed(opts, seed):
                 all_refused = outs["interp"].kind == "refused"
                 stats["refused" if all_refused else "agreed"] += 1
                 if opts.v:
-                    lines.append(f"ok seed={seed} input={i} [{sizes}]: "
-                                 f"{'refused by all' if all_refused else 'agreed'}")
+                    how = ", ".join(f"{v}={outs[v]}" for v in opts.via) if all_refused else "agreed"
+                    lines.append(f"ok seed={seed} input={i} [{sizes}]: {how}")
                 continue
             stats["disagree"] += 1
             line = (f"DISAGREE seed={seed} input={i}: " + ", ".join(f"{v}={outs[v]}" for v in opts.via)
