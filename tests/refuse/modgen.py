@@ -593,8 +593,13 @@ def op_conv2d(g):
         ci = g.related(c, EQUAL)
     else:
         ci = g.var_dim(4) if g.rng.random() < 0.7 else lit(g.rng.randint(1, 3))
-    data = g.new_param([n, c, h, w])
-    weight = g.new_param([o, ci, lit(kh), lit(kw)])
+    if groups > 1 and ci.var and g.rng.random() < 0.4:  # data channels `k * 2`: valid by construction
+        weight = g.new_param([o, ci, lit(kh), lit(kw)])
+        c = Dim(f"{ci.var} * {groups}")
+        data = g.new_param([n, c, h, w])
+    else:
+        data = g.new_param([n, c, h, w])
+        weight = g.new_param([o, ci, lit(kh), lit(kw)])
 
     def pred(env):
         return (c.size(env) == ci.size(env) * groups and o.size(env) % groups == 0
