@@ -118,6 +118,17 @@ call_tir_outputs(Interp *in, Frame *f, const IrExpr *e, IrVec *inputs, IrVec *fr
                "inplace index %lld is not a tensor input", (long long)idx);
       return false;
     }
+    IrBuf why = {0}, want = {0};
+    if (!interp_match(in, f, e->u.call.sinfo_args[k], inputs->items[idx], &why)) {
+      ir_sinfo_print(e->u.call.sinfo_args[k], &want);
+      op_error(in->ctx, e->loc, in->binding, e->u.call.op,
+               "in-place output %d is %s, but the argument %lld it overwrites does not fit: %s", k,
+               want.data ? want.data : "?", (long long)idx, why.data ? why.data : "");
+      ir_buf_free(&why);
+      ir_buf_free(&want);
+      return false;
+    }
+    ir_buf_free(&why);
     outs[k] = tensor_copy(in, inputs->items[idx], e->loc);
     if (!outs[k])
       return false;
