@@ -72,7 +72,8 @@ def lit(v):
 
 class Val:
     """A value of main: name, dims, dtype; params also carry how their
-    data is drawn (kind: normal, pos, small, bool, index)."""
+    data is drawn (kind: normal in [-1, 1], pos in [0.5, 1.5], small in
+    {-1, 0, 1}, bool, index (take), int, divisor (int32, a 0 now and then))."""
 
     def __init__(self, name, dims, dtype=F32, kind=None):
         self.name, self.dims, self.dtype, self.kind = name, list(dims), dtype, kind
@@ -99,6 +100,10 @@ def bcast_ok(*sizes):
 
 
 class Module:
+    """One generated module: its parameters and bindings (text()), the
+    relation of each op (steps), and the draws of sizes and inputs, all
+    from one seed."""
+
     def __init__(self, seed, families=None):
         self.seed = seed
         self.rng = random.Random(seed)
