@@ -33,7 +33,8 @@ outputs, D disagreements, T s` (a run is one input set through the three
 paths).  Exit status 1 when any disagreement.
 
 usage: refuse.py [--start S] [--count N] [--seconds T] [--jobs J] [--sanitize]
-                 [--inputs K] [--families a,b] [--keep DIR] [--rxc PATH] [-v]
+                 [--inputs K] [--families a,b|all] [--via interp,cc,tcc] [--stats]
+                 [--keep DIR] [--rxc PATH] [-v]
 """
 import argparse
 import concurrent.futures
@@ -268,7 +269,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--inputs", type=int, default=6, help="input sets per module")
     ap.add_argument("--families", default=None,
-                    help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES) + ")")
+                    help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES)
+                    + "), or all; default all but the data-dependent " + ",".join(sorted(modgen.DATA_FAMILIES)))
     ap.add_argument("--via", default="interp,cc,tcc",
                     help="the paths run (interp always; e.g. interp,tcc to skip gcc)")
     ap.add_argument("--stats", action="store_true",
@@ -281,7 +283,9 @@ def main():
     opts = ap.parse_args()
     if opts.count is None and opts.seconds is None:
         opts.count = 20
-    if opts.families:
+    if opts.families == "all":
+        opts.families = list(modgen.FAMILIES)
+    elif opts.families:
         opts.families = opts.families.split(",")
         unknown = [f for f in opts.families if f not in modgen.FAMILIES]
         if unknown:
