@@ -364,6 +364,24 @@ check-sanitize-generated: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/samples.py --sanitize
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/validate.py --start 0 --count 20 --sanitize
 
+# Refusals (tests/refuse/): on random modules over symbolic dims whose shape
+# relations hold or not at run time, the generated C (cc, tcc) refuses what
+# the interpreter refuses and agrees with it on what it runs.  check-refuse:
+# fixed seeds, about a minute on 2 cores; check-refuse-sanitize: a few with
+# the cc path under -fsanitize=address,undefined; check-refuse-long: new
+# seeds for REFUSE_SECONDS (1800) on REFUSE_JOBS processes.
+REFUSE := RXC=$(BUILD)/rxc nice -n 10 /usr/bin/python3 tests/refuse/refuse.py
+REFUSE_SECONDS ?= 1800
+REFUSE_JOBS ?= 2
+.PHONY: check-refuse check-refuse-sanitize check-refuse-long
+check: check-refuse check-refuse-sanitize
+check-refuse: all
+	$(REFUSE) --start 0 --count 100 --jobs 2
+check-refuse-sanitize: all
+	$(REFUSE) --start 5000 --count 12 --jobs 2 --sanitize
+check-refuse-long: all
+	$(REFUSE) --start 100000 --seconds $(REFUSE_SECONDS) --jobs $(REFUSE_JOBS)
+
 # ---- benchmarks (bench/README.md): kernels against OpenBLAS and a naive
 # loop, whole samples under gcc and libtcc, compile times.  Slow (minutes):
 # never part of check.
