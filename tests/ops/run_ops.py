@@ -10,7 +10,11 @@ compiler (`--via cc`), and compare it with the reference and with the
 interpreter's output (1e-5 relative).  A case with symbolic dims is also
 run at the edges of its bounds (every symbolic dim at its upper bound, and
 at 1), through the interpreter and both compilers.  Error cases must be rejected by `rxc
-check` with a fitting message.  Work not written yet is skipped, not
+check` with a fitting message.  Run error cases must be refused by the
+interpreter (with a fitting message) and, alike, by the generated C through
+tcc, cc and cc built with -fsanitize=address,undefined: a clean exit 1,
+never an exit 0, a crash, a sanitizer report or a module that does not
+compile.  Work not written yet is skipped, not
 failed: a run that says "not implemented", LegalizeOps while the pass does
 not exist (usage error), an op LegalizeOps leaves in place, an error case
 whose op has no inference yet.
@@ -347,7 +351,7 @@ def run_error_case(case, work):
 
 
 SANITIZER_REPORT = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
-                              r"SUMMARY: (Address|UndefinedBehavior)Sanitizer")
+                              r"SUMMARY: (Address|UndefinedBehavior)Sanitizer|ASan runtime does not come first")
 
 
 def sanitizer_env():
@@ -410,8 +414,9 @@ def run_run_error_case(case, rng, work):
     """The interpreter must refuse the inputs (exit 1, a message holding one
     of the words); the generated C (tcc, cc, and cc again built with
     -fsanitize=address,undefined) must do as the interpreter did: refuse
-    cleanly (exit 1 with an error line) where it refuses, run where it runs.
-    A module that does not compile fails the compiled halves: refusing to
+    cleanly (exit 1 with an error line) where it refuses, run where it runs;
+    the sanitized cc with the same message as cc (no sanitizer report, no
+    failure to load the sanitized code).  A module that does not compile fails the compiled halves: refusing to
     compile is not refusing the inputs."""
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
@@ -441,11 +446,13 @@ def run_run_error_case(case, rng, work):
         why = first_error(p.stderr)
         outcome = "skip" if "not implemented" in why else "fail"
         return results + [(via, outcome, f"rxc compile: {why}") for via in ("tcc", "cc", "cc_san")]
+    said = {}
     for half, via, san in (("tcc", "tcc", False), ("cc", "cc", False), ("cc_san", "cc", True)):
         if san and sanitizer() is None:
             results.append((half, "skip", "no ASan runtime"))
             continue
         status, msg = refusal(path, files, work, via, san)
+        said[half] = (status, msg)
         if status == "skip":
             results.append((half, "skip", "run: " + msg))
         elif status == "bad":
@@ -454,6 +461,8 @@ def run_run_error_case(case, rng, work):
             results.append((half, "fail", "ran to exit 0 where the interpreter refuses"))
         elif status == "refused" and not interp_refused:
             results.append((half, "fail", f"refused where the interpreter runs: {msg}"))
+        elif san and said.get("cc", (status, msg)) != (status, msg):
+            results.append((half, "fail", f"refused otherwise than unsanitized cc ({said['cc'][1]}): {msg}"))
         else:
             results.append((half, "pass", msg))
     return results
