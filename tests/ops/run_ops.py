@@ -416,8 +416,9 @@ def run_run_error_case(case, rng, work):
     -fsanitize=address,undefined) must do as the interpreter did: refuse
     cleanly (exit 1 with an error line) where it refuses, run where it runs;
     the sanitized cc with the same message as cc (no sanitizer report, no
-    failure to load the sanitized code).  A module that does not compile fails the compiled halves: refusing to
-    compile is not refusing the inputs."""
+    failure to load the sanitized code).  A module that does not compile
+    fails the compiled halves: refusing to compile is not refusing the
+    inputs."""
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
@@ -431,6 +432,7 @@ def run_run_error_case(case, rng, work):
     if status == "skip":
         return [("interp", "skip", "run: " + msg)]
     interp_refused = status == "refused"
+    why = msg.split("error:", 1)[-1].strip()
     if status == "ran":
         results.append(("interp", "fail", "rxc run accepted the inputs"))
     elif status == "bad":
@@ -443,9 +445,9 @@ def run_run_error_case(case, rng, work):
             results.append(("interp", "fail", f"message lacks any of {case.words}: {msg}"))
     p = rxc("compile", path, "-o", os.path.join(work, case.name + "_c"))
     if p.returncode != 0:
-        why = first_error(p.stderr)
-        outcome = "skip" if "not implemented" in why else "fail"
-        return results + [(via, outcome, f"rxc compile: {why}") for via in ("tcc", "cc", "cc_san")]
+        err = first_error(p.stderr)
+        outcome = "skip" if "not implemented" in err else "fail"
+        return results + [(via, outcome, f"rxc compile: {err}") for via in ("tcc", "cc", "cc_san")]
     said = {}
     for half, via, san in (("tcc", "tcc", False), ("cc", "cc", False), ("cc_san", "cc", True)):
         if san and sanitizer() is None:
@@ -458,7 +460,7 @@ def run_run_error_case(case, rng, work):
         elif status == "bad":
             results.append((half, "fail", msg))
         elif status == "ran" and interp_refused:
-            results.append((half, "fail", "ran to exit 0 where the interpreter refuses"))
+            results.append((half, "fail", f"ran to exit 0 where the interpreter refuses ({why})"))
         elif status == "refused" and not interp_refused:
             results.append((half, "fail", f"refused where the interpreter runs: {msg}"))
         elif san and said.get("cc", (status, msg)) != (status, msg):
