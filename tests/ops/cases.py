@@ -528,7 +528,8 @@ def relation_cases():
         Case("sym_where_bcast", "R.where(c, x, y)",
              [sym("c", (1,), ("n",), BOOL, "bool"), sym("x", (4,), ("m",)), sym("y", (1,), ("k",))],
              lambda c_, x, y: np.where(c_, x, y), upper=up, at_edges=False),
-        Case("sym_concat_other_dim", "R.concat((x, y), axis=0)", [sym("x", (2, 3), (2, "n")), sym("y", (1, 3), (1, "m"))],
+        Case("sym_concat_other_dim", "R.concat((x, y), axis=0)",
+             [sym("x", (2, 3), (2, "n")), sym("y", (1, 3), (1, "m"))],
              lambda x, y: np.concatenate([x, y]), upper=up),
         Case("sym_conv2d_channels", "R.nn.conv2d(x, w)", [sym("x", (1, 2, 5, 5), (1, "n", 5, 5)),
                                                           sym("w", (3, 2, 3, 3), (3, "m", 3, 3))],
@@ -539,7 +540,8 @@ def relation_cases():
         Case("sym_conv2d_window", "R.nn.conv2d(x, w)", [sym("x", (1, 2, 3, 5), (1, 2, "n", 5)),
                                                         sym("w", (3, 2, 3, 3), (3, 2, 3, 3))],
              lambda x, w: refs.conv2d(x, w), atol=1e-5, upper=up, at_edges=False),
-        Case("sym_max_pool2d_window", "R.nn.max_pool2d(x, pool_size=[3, 3])", [sym("x", (1, 2, 3, 4), (1, 2, "n", 4))],
+        Case("sym_max_pool2d_window", "R.nn.max_pool2d(x, pool_size=[3, 3])",
+             [sym("x", (1, 2, 3, 4), (1, 2, "n", 4))],
              lambda x: refs.pool2d(x, "max", [3, 3]), upper=up, at_edges=False),
         Case("sym_layer_norm", "R.nn.layer_norm(x, g, b, axes=[-1])",
              [sym("x", (2, 4), (2, "n")), sym("g", (4,), ("m",)), sym("b", (4,), ("k",))],
@@ -717,8 +719,8 @@ def run_error_cases():
         RunErrorCase("run_err_reshape_minus1", "R.reshape(x, (-1, 4))", [sym("x", (6,), ("n",))], {},
                      ["cannot reshape", "elements"], upper=up),
         # matmul: inner dims, batch dims that do not broadcast
-        RunErrorCase("run_err_matmul_inner", "R.matmul(x, y)", [sym("x", (3, 4), ("n", "k")), sym("y", (4, 2), ("m", 2))],
-                     {"y": (5, 2)}, ["inner dims differ"], upper=up),
+        RunErrorCase("run_err_matmul_inner", "R.matmul(x, y)",
+                     [sym("x", (3, 4), ("n", "k")), sym("y", (4, 2), ("m", 2))], {"y": (5, 2)}, ["inner dims differ"], upper=up),
         RunErrorCase("run_err_matmul_1d", "R.matmul(x, y)", [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))],
                      {"y": (4,)}, ["inner dims differ"], upper=up),
         RunErrorCase("run_err_matmul_batch", "R.matmul(x, y)",
@@ -739,7 +741,8 @@ def run_error_cases():
                      [sym("c", (1,), ("n",), BOOL, "bool"), sym("x", (2,), ("m",)), sym("y", (3,), ("k",))], {},
                      bcast, upper=up),
         RunErrorCase("run_err_concat_other_dim", "R.concat((x, y), axis=0)",
-                     [sym("x", (2, 3), (2, "n")), sym("y", (1, 4), (1, "m"))], {}, ["differ in dimension 1"], upper=up),
+                     [sym("x", (2, 3), (2, "n")), sym("y", (1, 4), (1, "m"))], {}, ["differ in dimension 1"],
+                     upper=up),
         RunErrorCase("run_err_conv2d_channels", "R.nn.conv2d(x, w)",
                      [sym("x", (1, 2, 5, 5), (1, "n", 5, 5)), sym("w", (3, 3, 3, 3), (3, "m", 3, 3))], {},
                      ["channels"], upper=up),
@@ -761,7 +764,8 @@ def run_error_cases():
                      ["beta"], upper=up),
     ]
     for vec, word in (("g", "gamma"), ("b", "beta"), ("m", "mean"), ("v", "var")):
-        c.append(RunErrorCase(f"run_err_batch_norm_{word}", "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
+        c.append(RunErrorCase(f"run_err_batch_norm_{word}",
+                              "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
                               bn_inputs(3, vec, 4), {}, [word], upper=up, get=0))
     c += [
         RunErrorCase("run_err_broadcast_to", "R.broadcast_to(x, (2, 4))", [sym("x", (3,), ("n",))], {},
