@@ -69,7 +69,7 @@ MP_SRCS := memplan/core.c memplan/greedy.c memplan/local.c memplan/search.c memp
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # the library API (rxc.h): TVMScript to a callable function in one call

@@ -196,6 +196,8 @@ typedef struct {
   int64_t arena_bytes; /* the plan's arena and the extra storages */
   IrVec *scope;        /* names declared in the scope being emitted */
   int indent;
+  IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
+  IrBuf checks; /* the prologue's checks of match_casts and call arguments */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,
@@ -225,6 +227,15 @@ bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);
 void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
 
+/* gen_check.c: the checks of "var = R.match_cast(value, cast)" and the
+ * definitions of the dims it binds; of the arguments of a call of prim_func
+ * f against its buffers' shapes, with its implicit dims vars[i] taking
+ * vals[i].  Into the prologue (E->defs, E->checks), or into o inside an if
+ * branch.  An error (cg_fail) when a relation is proved never to hold. */
+void cg_emit_match_cast(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, IrPrimExpr *const *vars,
+                         IrPrimExpr *const *vals, int n, IrBuf *o);
+
 /* gen_header.c */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
                     IrBuf *out);
@@ -242,6 +253,7 @@ enum {
   CG_ERR_DIM,         /* a symbolic dim outside its bounds */
   CG_ERR_SHAPE,       /* dims inconsistent: a shape of an argument is negative */
   CG_ERR_CHECK,       /* a runtime precondition of the memory plan is false */
+  CG_ERR_MATCH,       /* an R.match_cast or an operator's shape relation is false */
   CG_ERR_COUNT
 };
 extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */

@@ -267,8 +267,27 @@ solve_dim(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, const IrPrimExpr *
   return NULL;
 }
 
+/* The values of the callee's implicit dims at this call (vals[i] for
+ * p->dims[i]); false after an error. */
+static bool
+solve_dims(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrPrimExpr **vals)
+{
+  for (int i = 0; i < p->ndims; i++) {
+    IrPrimExpr *x = solve_dim(E, f, call, p->dims[i]);
+    int64_t lo, hi;
+    if (!x)
+      return false;
+    if (!ir_arith_range(E->arith, x, &lo, &hi))
+      hi = INT64_MAX; /* an error only if a T.alloc_buffer needs it */
+    p->dims_max[i] = hi > p->dims_max[i] ? hi : p->dims_max[i];
+    vals[i] = x;
+  }
+  return true;
+}
+
 static void
-emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrBuf *o)
+emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrPrimExpr **vals,
+               IrBuf *o)
 {
   CgVar **infos = calloc((size_t)f->nparams + 1, sizeof *infos);
   for (int i = 0; i < f->nparams; i++) {
@@ -296,15 +315,8 @@ emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, Ir
     }
   }
   for (int i = 0; i < p->ndims; i++) {
-    IrPrimExpr *x = solve_dim(E, f, call, p->dims[i]);
-    int64_t lo, hi;
-    if (!x)
-      break;
-    if (!ir_arith_range(E->arith, x, &lo, &hi))
-      hi = INT64_MAX; /* an error only if a T.alloc_buffer needs it */
-    p->dims_max[i] = hi > p->dims_max[i] ? hi : p->dims_max[i];
     ir_buf_puts(o, f->nparams + i ? ", " : "");
-    cg_emit_expr(E->g, &E->names, x, o);
+    cg_emit_expr(E->g, &E->names, vals[i], o);
   }
   free(infos);
 }
@@ -338,9 +350,13 @@ emit_prim_call(CgFunc *E, const IrExpr *call, int global, IrBuf *o)
     return;
   }
   p->called = true;
+  IrPrimExpr **vals = ir_alloc(E->g->ctx, sizeof *vals * (size_t)(p->ndims + 1));
+  if (!solve_dims(E, f, p, call, vals))
+    return;
+  cg_emit_call_checks(E, f, call, p->dims, vals, p->ndims, o);
   indent(E, o);
   ir_buf_printf(o, "%s_%s(", E->g->name, cg_ident(E->g, callee));
-  emit_call_args(E, f, p, call, o);
+  emit_call_args(E, f, p, call, vals, o);
   ir_buf_puts(o, ");\n");
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *a = call->u.call.args[i];
@@ -483,6 +499,8 @@ emit_binding(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const IrExpr *v = b->value;
   E->g->loc = b->loc;
+  if (b->cast)
+    cg_emit_match_cast(E, b, o);
   if (b->cast && v->kind == IR_EX_VAR) {
     emit_alias(E, b, v, o);
     return;
@@ -565,12 +583,14 @@ static void
 emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
 {
   IrBuf checks = {0}, body = {0};
-  if (E->g->cfg->codegen.checks)
-    cg_emit_checks(E, ent, &checks);
   E->indent = 1;
-  emit_seq(E, E->f->body, &body);
+  emit_seq(E, E->f->body, &body); /* first: it fills E->defs and E->checks */
   if (!E->g->errors)
     cg_emit_result(E, &body);
+  if (E->g->cfg->codegen.checks)
+    cg_emit_checks(E, ent, &checks);
+  else if (E->defs.len)
+    ir_buf_put(&checks, E->defs.data, E->defs.len);
   ir_buf_puts(&body, "  return 0;\n}\n\n");
   if (cg_text_uses(&body, "base"))
     ir_buf_puts(&checks, "  char *const base = (char *)arena;\n");
@@ -660,6 +680,8 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   free(E.vars);
   free(E.var_slots);
   free(E.origins);
+  ir_buf_free(&E.defs);
+  ir_buf_free(&E.checks);
   cg_names_free(&E.names);
 }
 

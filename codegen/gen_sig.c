@@ -229,6 +229,10 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
     emit_shape_checks(E, ent->inputs[i], o);
   for (int i = 0; i < E->nouts; i++)
     emit_shape_checks(E, E->outs[i], o);
+  if (E->defs.len)
+    ir_buf_put(o, E->defs.data, E->defs.len);
+  if (E->checks.len)
+    ir_buf_put(o, E->checks.data, E->checks.len);
   if (arena) {
     ir_buf_puts(o, "  if (arena_bytes < (size_t)");
     if (fp->arena_expr)

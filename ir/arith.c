@@ -208,14 +208,61 @@ bound_signature_var(IrArith *a, const IrFunction *f, const IrPrimExpr *var, bool
     ir_arith_bound(a, var, 0, INT64_MAX);
 }
 
-/* Only vars of the signature (params and return annotation) are bounded,
- * matched by name, as TVM does. */
+/* The dims of a tensor or shape struct info (*n), or NULL. */
+static IrPrimExpr **
+sinfo_dims(const IrSInfo *s, int *n)
+{
+  *n = 0;
+  if (s && s->kind == IR_SI_TENSOR && s->u.tensor.shape) {
+    *n = s->u.tensor.ndim;
+    return s->u.tensor.shape;
+  }
+  if (s && s->kind == IR_SI_SHAPE && s->u.shape.values) {
+    *n = s->u.shape.ndim;
+    return s->u.shape.values;
+  }
+  return NULL;
+}
+
+/* A var that an R.match_cast of seq defines (a bare dim of the pattern,
+ * not a parameter's) takes the value's dim, so it lies in that dim's
+ * range. */
+static void
+bound_match_casts(IrArith *a, const IrExpr *seq, const IrVec *params)
+{
+  for (int i = 0; seq && i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
+      const IrBinding *b = &seq->u.seq.blocks[i].bindings[j];
+      if (b->value && b->value->kind == IR_EX_IF) {
+        bound_match_casts(a, b->value->u.branch.then_, params);
+        bound_match_casts(a, b->value->u.branch.else_, params);
+      }
+      int nw, nh;
+      IrPrimExpr **want = b->cast ? sinfo_dims(b->cast, &nw) : NULL;
+      IrPrimExpr **have = want ? sinfo_dims(b->value->sinfo, &nh) : NULL;
+      for (int d = 0; have && d < nw && d < nh; d++) {
+        bool param = false;
+        for (int k = 0; k < params->len; k++)
+          param = param || params->items[k] == want[d];
+        int64_t lo, hi;
+        if (want[d]->kind == IR_PE_VAR && !param && ir_arith_range(a, have[d], &lo, &hi))
+          ir_arith_bound(a, want[d], lo, hi);
+      }
+    }
+}
+
+/* Only vars of the signature (params and return annotation) are bounded
+ * by the attributes, matched by name, as TVM does; a var an R.match_cast
+ * defines by the range of the value's dim. */
 void
 ir_arith_bound_function(IrArith *a, const IrFunction *f)
 {
   IrVec vars = {0}, dims = {0};
   for (int i = 0; i < f->nparams; i++)
     collect_sinfo(f->params[i]->sinfo, &vars, &dims);
+  IrVec params = {0};
+  for (int i = 0; i < vars.len; i++)
+    ir_vec_push(&params, vars.items[i]);
   collect_sinfo(f->ret, &vars, &dims);
   for (int i = 0; i < vars.len; i++) {
     bool is_dim = false;
@@ -223,6 +270,8 @@ ir_arith_bound_function(IrArith *a, const IrFunction *f)
       is_dim |= dims.items[j] == vars.items[i];
     bound_signature_var(a, f, vars.items[i], is_dim);
   }
+  bound_match_casts(a, f->body, &params);
+  ir_vec_free(&params);
   ir_vec_free(&vars);
   ir_vec_free(&dims);
 }

@@ -230,14 +230,14 @@ check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x,
 {
   NnSite s = nn_site_infer(in, call);
   IrPrimExpr *need = nn_simplify(in, bin(in, IR_PE_MUL, k[1], nn_int(in->ctx, w->groups)));
-  if (nn_prove_equal(in, x[1], need) == IR_PROVE_FALSE) {
+  if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
     nn_error(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
              nn_expr_str(in->ctx, x[1]), nn_expr_str(in->ctx, k[1]), (long long)w->groups,
              nn_expr_str(in->ctx, need));
     return false;
   }
   IrPrimExpr *rem = nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], nn_int(in->ctx, w->groups)));
-  if (nn_prove_equal(in, rem, nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
+  if (op_assume_equal(in, rem, nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
     nn_error(&s, "weight has %s output channels, not divisible by %lld groups",
              nn_expr_str(in->ctx, k[0]), (long long)w->groups);
     return false;

@@ -820,12 +820,13 @@ lower_ternary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr **v)
  * or a prim value (its symbolic vars mapped into the function); NULL when
  * the argument is neither. */
 static IrPrimExpr *
-lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index, int out_ndim)
+lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index,
+              const IrBuffer *out)
 {
   if (arg->kind == IR_EX_PRIM)
     return op_prim_dim(p, arg->u.prim);
   IrBuffer *b = op_prim_input(p, arg, name);
-  return b && b->ndim <= out_ndim ? op_prim_load_bcast(p, b, index, out_ndim) : NULL;
+  return b && b->ndim <= out->ndim ? op_prim_load_bcast(p, b, index, out) : NULL;
 }
 
 /* The legalize hook of every op of this file: out[i...] = f(operands at
@@ -846,7 +847,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   static const char *const names[] = {"A", "B", "C"};
   IrPrimExpr *v[3] = {NULL, NULL, NULL};
   for (int k = 0; body && k < op->arity; k++)
-    if (!(v[k] = lower_operand(&p, call->u.call.args[k], names[k], i, out->ndim)))
+    if (!(v[k] = lower_operand(&p, call->u.call.args[k], names[k], i, out)))
       body = NULL;
   if (!body) {
     op_prim_abort(&p);

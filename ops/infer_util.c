@@ -7,7 +7,9 @@
  * Broadcasting decides each pair of dims as "equal", "one of them is 1" or
  * "provably incompatible" (an error); anything else leaves the result dim
  * unknown, and then the whole result shape is unknown (its rank is still
- * known), which is what TVM does for dims it cannot match.
+ * known), which is what TVM does for dims it cannot match.  When LegalizeOps
+ * asks (op_infer_assuming), such a dim becomes the run-time choice
+ * "a == 1 ? b : a" and the relation "a == b or a == 1 or b == 1" a check.
  */
 #include "op.h"
 
@@ -19,11 +21,8 @@ op_attr(const IrExpr *call, const char *name)
   return ir_attr_get(call->u.call.attrs, name);
 }
 
-/* The proof of a == b (or a != b when negate): syntactic equality decides
- * "equal" without arithmetic; with no arithmetic anything else is unknown,
- * except two different literals. */
-static IrProof
-prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
+IrProof
+op_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
 {
   int64_t x, y;
   if (ir_prim_expr_equal(a, b))
@@ -32,7 +31,47 @@ prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
     return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
   if (!in->arith)
     return IR_PROVE_UNKNOWN;
+  if (ir_prim_expr_equal(ir_arith_simplify(in->arith, a), ir_arith_simplify(in->arith, b)))
+    return IR_PROVE_TRUE;
   return ir_arith_prove(in->arith, ir_prim_bin(in->ctx, IR_PE_EQ, a, b));
+}
+
+void
+op_assume(OpInfer *in, IrPrimExpr *cond)
+{
+  if (!in->assume)
+    return;
+  if (in->arith && ir_arith_prove(in->arith, cond) == IR_PROVE_TRUE)
+    return;
+  for (int i = 0; i < in->assume->len; i++) /* a relation stated twice is checked once */
+    if (ir_prim_expr_equal(in->assume->items[i], cond))
+      return;
+  ir_vec_push(in->assume, cond);
+}
+
+IrProof
+op_assume_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrProof p = op_prove_equal(in, a, b);
+  if (p == IR_PROVE_UNKNOWN)
+    op_assume(in, ir_prim_bin(in->ctx, IR_PE_EQ, a, b));
+  return p == IR_PROVE_FALSE ? p : IR_PROVE_TRUE;
+}
+
+IrSInfo *
+op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume)
+{
+  const OpImpl *impl = op_impl(call->u.call.op->id);
+  if (!impl->infer)
+    return NULL;
+  int n = call->u.call.nargs;
+  IrSInfo **args = ir_alloc(in->ctx, (size_t)(n ? n : 1) * sizeof *args);
+  for (int i = 0; i < n; i++)
+    args[i] = call->u.call.args[i]->sinfo ? call->u.call.args[i]->sinfo : ir_sinfo_object(in->ctx);
+  in->assume = assume;
+  IrSInfo *s = impl->infer(in, call, args);
+  in->assume = NULL;
+  return s;
 }
 
 static bool
@@ -47,7 +86,7 @@ static bool
 provably_not_one(OpInfer *in, IrPrimExpr *e)
 {
   IrPrimExpr *one = ir_prim_int(in->ctx, e->dtype.code ? e->dtype : IR_I64, 1);
-  return prove_equal(in, e, one) == IR_PROVE_FALSE;
+  return op_prove_equal(in, e, one) == IR_PROVE_FALSE;
 }
 
 /* Broadcasts one pair of dims.  Returns 1 with *out set, 0 when the result
@@ -63,14 +102,23 @@ broadcast_dim(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr **out)
     *out = a;
     return 1;
   }
-  IrProof eq = prove_equal(in, a, b);
+  IrProof eq = op_prove_equal(in, a, b);
   if (eq == IR_PROVE_TRUE) {
     *out = a;
     return 1;
   }
   if (eq == IR_PROVE_FALSE && provably_not_one(in, a) && provably_not_one(in, b))
     return -1;
-  return 0;
+  if (!in->assume)
+    return 0;
+  /* decided at run time, as TVM lowers it: a == b, or one of them is 1 */
+  IrCtx *c = in->ctx;
+  IrDType t = a->dtype.code ? a->dtype : IR_I64;
+  IrPrimExpr *one = ir_prim_int(c, t, 1);
+  IrPrimExpr *a1 = ir_prim_bin(c, IR_PE_EQ, a, one), *b1 = ir_prim_bin(c, IR_PE_EQ, b, one);
+  op_assume(in, ir_prim_bin(c, IR_PE_OR, ir_prim_bin(c, IR_PE_OR, ir_prim_bin(c, IR_PE_EQ, a, b), a1), b1));
+  *out = ir_prim_select(c, a1, b, a);
+  return 1;
 }
 
 /* Contract: on success *out holds max(na, nb) dims (arena), or is NULL when

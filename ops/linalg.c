@@ -40,7 +40,7 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!a || !b)
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
   IrPrimExpr *k1 = a[n1 - 1], *k2 = n2 == 1 ? b[0] : b[n2 - 2];
-  if (nn_prove_equal(in, k1, k2) == IR_PROVE_FALSE) {
+  if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE) {
     nn_error(&s, "inner dims differ: x1 has %s, x2 has %s", nn_expr_str(in->ctx, k1),
              nn_expr_str(in->ctx, k2));
     return NULL;

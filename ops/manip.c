@@ -252,19 +252,6 @@ bin(OpInfer *in, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_bin(in->ctx, kind, a, b);
 }
 
-/* Are two dims equal?  TRUE when their canonical forms coincide or arith
- * proves it, FALSE when it proves the opposite. */
-static IrProof
-dims_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
-{
-  int64_t x, y;
-  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
-    return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
-  if (ir_prim_expr_equal(simp(in, a), simp(in, b)))
-    return IR_PROVE_TRUE;
-  return in->arith ? ir_arith_prove(in->arith, bin(in, IR_PE_EQ, a, b)) : IR_PROVE_UNKNOWN;
-}
-
 /* The simplified product of n dims, leaving out index skip (-1: none). */
 static IrPrimExpr *
 product(OpInfer *in, IrPrimExpr **d, int n, int skip)
@@ -449,7 +436,7 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
   }
   IrPrimExpr *new_count = product(in, out, nn, -1);
-  if (dims_equal(in, old, new_count) != IR_PROVE_FALSE)
+  if (op_assume_equal(in, old, new_count) != IR_PROVE_FALSE)
     return like(in, x, out, nn);
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
@@ -526,7 +513,7 @@ squeeze_all(OpInfer *in, IrSInfo *x)
   if (!x->u.tensor.shape)
     return like(in, x, NULL, -1);
   for (int i = 0; i < ndim; i++) {
-    IrProof one = dims_equal(in, x->u.tensor.shape[i], lit(in->ctx, 1));
+    IrProof one = op_prove_equal(in, x->u.tensor.shape[i], lit(in->ctx, 1));
     if (one == IR_PROVE_UNKNOWN)
       return like(in, x, NULL, -1);
     if (one == IR_PROVE_FALSE)
@@ -556,7 +543,7 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, NULL, ndim - n);
   bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
   for (int i = 0; i < n; i++) {
-    if (dims_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
+    if (op_assume_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
       manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
       return NULL;
     }
@@ -635,7 +622,9 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
     for (int i = 0; i < n; i++) {
       IrPrimExpr *di = xs[i]->u.tensor.shape[d];
       sum = bin(in, IR_PE_ADD, sum, di);
-      IrProof eq = d == axis ? IR_PROVE_TRUE : dims_equal(in, d0, di);
+      IrProof eq = d == axis     ? IR_PROVE_TRUE
+                   : in->assume ? op_assume_equal(in, d0, di)
+                                : op_prove_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
         manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
                    expr_text(in->ctx, d0), expr_text(in->ctx, di));
@@ -922,9 +911,12 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, tv, tn);
   for (int i = 1; i <= xn; i++) {
     IrPrimExpr *xd = x->u.tensor.shape[xn - i], *td = tv[tn - i];
-    if (dims_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
+    if (op_prove_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
       continue;
-    if (dims_equal(in, xd, td) == IR_PROVE_FALSE) {
+    IrProof eq = op_prove_equal(in, xd, td);
+    if (eq == IR_PROVE_UNKNOWN) /* x's dim is 1 or the target's: decided at run time */
+      op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_EQ, xd, td), bin(in, IR_PE_EQ, xd, lit(in->ctx, 1))));
+    if (eq == IR_PROVE_FALSE) {
       manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
                  shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
                  expr_text(in->ctx, xd), expr_text(in->ctx, td));

@@ -213,7 +213,8 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     return 1;
   int result = 1;
   for (int d = 0; d < n; d++) {
-    IrProof eq = nn_prove_equal(in, ds[axes[d]], ps[d]);
+    IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
+                             : op_prove_equal(in, ds[axes[d]], ps[d]);
     if (eq == IR_PROVE_FALSE) {
       nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_names[i],
                nn_expr_str(in->ctx, ps[d]), d, nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);

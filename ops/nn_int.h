@@ -49,8 +49,6 @@ int nn_ndim(const IrSInfo *t);      /* -1 for NULL */
 int nn_vdevice(const IrSInfo *t);   /* -1 for NULL */
 IrPrimExpr *nn_int(IrCtx *ctx, int64_t v);
 IrPrimExpr *nn_simplify(OpInfer *in, IrPrimExpr *e);
-/* Whether a == b: syntactic equality first, then the arithmetic. */
-IrProof nn_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b);
 /* e printed into an arena string (for messages). */
 const char *nn_expr_str(IrCtx *ctx, const IrPrimExpr *e);
 const char *nn_dtype_str(IrCtx *ctx, IrDType t);

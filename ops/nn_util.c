@@ -205,19 +205,6 @@ nn_simplify(OpInfer *in, IrPrimExpr *e)
   return in->arith ? ir_arith_simplify(in->arith, e) : e;
 }
 
-IrProof
-nn_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
-{
-  int64_t x, y;
-  if (ir_prim_expr_equal(a, b))
-    return IR_PROVE_TRUE;
-  if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y))
-    return x == y ? IR_PROVE_TRUE : IR_PROVE_FALSE;
-  if (!in->arith)
-    return IR_PROVE_UNKNOWN;
-  return ir_arith_prove(in->arith, ir_prim_bin(in->ctx, IR_PE_EQ, a, b));
-}
-
 const char *
 nn_expr_str(IrCtx *ctx, const IrPrimExpr *e)
 {

@@ -103,6 +103,12 @@ typedef struct {
   const IrModule *mod;
   IrSym binding;        /* the var being bound, for diagnostics, or NULL */
   IrLoc loc;            /* the call's location */
+  /* NULL while typing.  Set by op_infer_assuming (LegalizeOps): inference
+   * then appends to it (IrPrimExpr*, bool) every shape relation it takes
+   * as true without proof (equal inner dims, equal element counts, ...),
+   * and broadcasting gives dims it cannot decide as a run-time choice, so
+   * that the result's shape is known whenever its rank is. */
+  IrVec *assume;
 } OpInfer;
 
 /* What a kernel needs besides its arguments. */
@@ -179,6 +185,19 @@ const IrAttr *op_attr(const IrExpr *call, const char *name);
  * is a tensor of known rank and unknown shape. */
 bool op_broadcast_shapes(OpInfer *in, const IrExpr *call, IrPrimExpr **a, int na,
                          IrPrimExpr **b, int nb, IrPrimExpr ***out, int *nout);
+/* The proof of a == b: syntactic or simplified equality, two literals, or
+ * the arithmetic. */
+IrProof op_prove_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b);
+/* a == b as a shape relation of the op: FALSE when provably broken (the
+ * caller reports it); otherwise TRUE, and when not proved the relation is
+ * appended to in->assume. */
+IrProof op_assume_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b);
+/* Appends cond to in->assume (when assuming) unless it is provably true. */
+void op_assume(OpInfer *in, IrPrimExpr *cond);
+/* The call's struct info with every unproved shape relation appended to
+ * assume (IrPrimExpr*, bool): what LegalizeOps checks at run time.  in's
+ * assume is set for the call; NULL after an error. */
+IrSInfo *op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume);
 /* A normalized axis in [0, ndim) from a possibly negative one; false after
  * an error when out of range. */
 bool op_axis(OpInfer *in, const IrExpr *call, int64_t axis, int ndim, int *out);

@@ -247,17 +247,23 @@ op_prim_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index)
 }
 
 IrPrimExpr *
-op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, int out_ndim)
+op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, const IrBuffer *out)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **idx = ir_alloc(ctx, (size_t)(buf->ndim ? buf->ndim : 1) * sizeof *idx);
-  int lead = out_ndim - buf->ndim;
+  int lead = out->ndim - buf->ndim;
   for (int k = 0; k < buf->ndim; k++) {
+    IrPrimExpr *d = buf->shape[k], *o = out->shape[lead + k], *i = index[lead + k];
+    IrPrimExpr *one = ir_prim_int(ctx, d->dtype.code ? d->dtype : IR_I64, 1);
     int64_t v;
-    if (ir_prim_is_int(buf->shape[k], &v) && v == 1)
-      idx[k] = ir_prim_int(ctx, index[lead + k]->dtype, 0);
-    else
-      idx[k] = index[lead + k];
+    if (ir_prim_is_int(d, &v))
+      idx[k] = v == 1 ? ir_prim_int(ctx, i->dtype, 0) : i; /* a literal other than 1 is o */
+    else if (ir_prim_expr_equal(d, o) ||
+             (p->lz->arith &&
+              ir_arith_prove(p->lz->arith, ir_prim_bin(ctx, IR_PE_EQ, d, o)) == IR_PROVE_TRUE))
+      idx[k] = i;
+    else /* 1 or the output's: decided at run time, as the check of the call allows */
+      idx[k] = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, d, one), ir_prim_int(ctx, i->dtype, 0), i);
   }
   return ir_prim_load(ctx, buf, idx, buf->ndim);
 }

@@ -76,10 +76,10 @@ IrStmt **op_prim_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***ind
 /* The same nest, not appended: *nest gets the outermost statement. */
 IrStmt **op_prim_loop_nest(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index,
                            IrStmt **nest);
-/* buf[...] read at an output index of out_ndim dims with numpy
- * broadcasting: buf's dims align to the last ones of the output, and a
- * size-1 dim reads index 0. */
-IrPrimExpr *op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, int out_ndim);
+/* buf[...] read at an index of out with numpy broadcasting: buf's dims
+ * align to the last ones of out, and a size-1 dim reads index 0; a dim
+ * neither 1 nor provably out's chooses at run time. */
+IrPrimExpr *op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, const IrBuffer *out);
 IrPrimExpr *op_prim_load(OpPrim *p, IrBuffer *buf, IrPrimExpr **index);
 IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *value);
 /* The T.prim_func (inputs, outputs, then int64 params for symbolic vars no

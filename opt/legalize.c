@@ -8,6 +8,17 @@
  * Normalize runs first, so every call's struct info is as known as the ops'
  * inference can make it.  Ops without a hook (memory ops, call_tir,
  * builtins, ops not lowered yet) stay as they are.
+ *
+ * The relations between operand shapes that a kernel relies on and the
+ * arithmetic cannot prove (inner dims equal, element counts, broadcasting
+ * decided at run time, result dims not negative) are what the reference
+ * kernel checks at each call.  The pass keeps them: inference run with
+ * op_infer_assuming lists them, and one binding before the call checks
+ * them all,
+ *   y_check: R.Prim(value=T.bool(True)) = R.match_cast(R.prim_value(k == m), R.Prim(value=T.bool(True)))
+ * which the interpreter evaluates and the C entry tests before it writes
+ * anything (DESIGN.md: the generated code is never less strict than the
+ * interpreter).  Relations proved true leave nothing.
  */
 #include "../ops/op.h"
 #include "opt.h"
@@ -21,9 +32,49 @@ typedef struct {
   int nerrors;
 } Legalizer;
 
-/* Contract: replaces b's value by the hook's call_tir; keeps it when the
- * hook declines (NULL without an error).  An error is counted and the walk
- * goes on, so that every error is reported. */
+/* Appends to conds "d >= 0" for every dim of s not provably so: the
+ * interpreter refuses a tensor of a negative dim. */
+static void
+assume_dims_not_negative(OpInfer *in, const IrSInfo *s)
+{
+  if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
+    return;
+  for (int d = 0; d < s->u.tensor.ndim; d++) {
+    IrPrimExpr *x = s->u.tensor.shape[d];
+    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
+  }
+}
+
+/* The binding "NAME_check = R.match_cast(R.prim_value(c1 and c2 ...),
+ * R.Prim(value=T.bool(True)))" put before b. */
+static void
+emit_check(Rewriter *rw, const IrBinding *b, IrVec *conds)
+{
+  IrCtx *ctx = rw->ctx;
+  IrPrimExpr *all = conds->items[0];
+  for (int i = 1; i < conds->len; i++)
+    all = ir_prim_bin(ctx, IR_PE_AND, all, conds->items[i]);
+  IrSInfo *want = ir_sinfo_prim(ctx, IR_BOOL, ir_prim_int(ctx, IR_BOOL, 1));
+  const char *name = b->var && b->var->u.var.name ? b->var->u.var.name : "call";
+  IrBinding *check = ir_alloc(ctx, sizeof *check);
+  check->var = ir_var_new(ctx, ir_sym(ctx, ir_printf(ctx, "%s_check", name)), want,
+                          rw->dataflow && !rw->at_result, b->loc);
+  check->value = ir_prim_value(ctx, all, b->loc);
+  check->cast = want;
+  check->loc = b->loc;
+  ir_vec_push(&rw->before, check);
+}
+
+static bool
+shape_known(const IrSInfo *s)
+{
+  return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape;
+}
+
+/* Contract: replaces b's value by the hook's call_tir, after a check of
+ * the shape relations it assumes; keeps it when the hook declines (NULL
+ * without an error).  An error is counted and the walk goes on, so that
+ * every error is reported. */
 static bool
 legalize_binding(Rewriter *rw, IrBinding *b)
 {
@@ -37,14 +88,26 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   IrSInfo *result = call->sinfo ? call->sinfo : b->var ? b->var->sinfo : NULL;
   if (!impl->legalize || !result)
     return true;
-  OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals,
-                   b->var ? b->var->u.var.name : NULL, call->loc, l->names};
+  IrSym name = b->var ? b->var->u.var.name : NULL;
+  IrVec conds = {0};
+  OpInfer in = {l->ctx, rw_arith(rw), l->mod, name, call->loc, NULL};
+  IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
+  if (assumed && shape_known(assumed) && !shape_known(result))
+    result = assumed; /* broadcasting decided at run time */
+  assume_dims_not_negative(&in, result);
+  OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
   IrExpr *e = impl->legalize(&lz, call, result);
-  if (ir_error_count(l->ctx) > before)
+  if (ir_error_count(l->ctx) > before) {
     l->nerrors++;
-  else if (e)
+  } else if (e) {
+    if (conds.len)
+      emit_check(rw, b, &conds);
     b->value = e;
+    if (b->var && result != call->sinfo && !rw->at_result)
+      b->var = rw_var_recreate(rw, b->var, result);
+  }
+  ir_vec_free(&conds);
   return true;
 }
 

@@ -280,7 +280,8 @@ op_call_sinfo(Norm *n, const IrBinding *b, const IrExpr *call)
     if (!args[i])
       args[i] = ir_sinfo_object(n->ctx);
   }
-  OpInfer in = {n->ctx, current_arith(n), n->mod, b->var ? b->var->u.var.name : NULL, call->loc};
+  OpInfer in = {n->ctx, current_arith(n), n->mod, b->var ? b->var->u.var.name : NULL, call->loc,
+                NULL};
   int before = ir_error_count(n->ctx);
   IrSInfo *s = impl->infer(&in, call, args);
   const char *why = s ? ir_sinfo_dims_problem(s) : NULL;

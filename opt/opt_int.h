@@ -39,6 +39,10 @@ struct Rewriter {
    * if's var with at_result set: then only b->value may change. */
   bool (*binding)(Rewriter *rw, IrBinding *b);
   bool at_result; /* the binding is an if branch's result */
+  bool dataflow;  /* the binding is in a dataflow block */
+  /* IrBinding*: bindings the callback puts before the current one (in
+   * the same block; after the branch's last block for an if result). */
+  IrVec before;
   void *user;  /* the pass's state */
   RwMap vars;  /* old var -> new var */
   const char *func_name; /* innermost function: "main", "main.f" (local) */

@@ -170,14 +170,63 @@ now_ms(void)
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* Runs one pass with its checks; NULL after errors. */
+/* The first binding of seq whose value is a call LegalizeOps left as it
+ * was (an op it can lower in general), or NULL. */
+static const IrBinding *
+first_unlowered(const IrExpr *seq)
+{
+  for (int i = 0; seq && i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
+      const IrBinding *b = &seq->u.seq.blocks[i].bindings[j];
+      const IrExpr *v = b->value;
+      const IrBinding *inner = NULL;
+      if (v->kind == IR_EX_IF && !(inner = first_unlowered(v->u.branch.then_)))
+        inner = first_unlowered(v->u.branch.else_);
+      if (inner)
+        return inner;
+      if (v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_OP && op_impl(v->u.call.op->id)->legalize)
+        return b;
+    }
+  return NULL;
+}
+
+/* LegalizeOps ran and left an op call: the input asks for something the
+ * lowering cannot do, so the error names the binding, not a pass. */
+static void
+report_unlowered(const OptContext *oc, const IrModule *m)
+{
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    const IrBinding *b = g->kind == IR_GLOBAL_RELAX ? first_unlowered(g->u.relax->body) : NULL;
+    if (!b)
+      continue;
+    IrBuf what = {0};
+    ir_sinfo_print(b->value->sinfo ? b->value->sinfo : b->var->sinfo, &what);
+    ir_error(oc->ctx, b->value->loc,
+             "in binding '%s': R.%s cannot be compiled: it has no lowering to loops for a result "
+             "of %s (a shape or dtype the inputs do not determine)",
+             b->var ? b->var->u.var.name : "_",
+             strncmp(b->value->u.call.op->name, "relax.", 6) == 0 ? b->value->u.call.op->name + 6
+                                                                  : b->value->u.call.op->name,
+             what.data ? what.data : "unknown struct info");
+    ir_buf_free(&what);
+    return;
+  }
+}
+
+/* Runs one pass with its checks; NULL after errors.  legalized: LegalizeOps
+ * ran before it in this pipeline. */
 static IrModule *
 run_one(const OptContext *oc, const IrModule *m, const OptPass *p, const OptInstruments *ins,
-        FILE *log)
+        FILE *log, bool legalized)
 {
   IrLoc none = {0};
   const char *fix = NULL;
   unsigned broken = opt_check_needs(m, p->needs, &fix);
+  if (broken == OPT_NEEDS_LEGALIZED && legalized) {
+    report_unlowered(oc, m);
+    return NULL;
+  }
   if (broken) {
     ir_error(oc->ctx, none, "pass %s needs %s: run %s before it", p->name, need_text(broken), fix);
     return NULL;
@@ -207,7 +256,10 @@ opt_run(const OptContext *oc, const IrModule *m, const OptPass *const *list, int
 {
   FILE *log = ins && ins->log ? ins->log : stderr;
   IrModule *cur = (IrModule *)m;
-  for (int i = 0; i < n && cur; i++)
-    cur = run_one(oc, cur, list[i], ins, log);
+  bool legalized = false;
+  for (int i = 0; i < n && cur; i++) {
+    cur = run_one(oc, cur, list[i], ins, log, legalized);
+    legalized = legalized || strcmp(list[i]->name, "LegalizeOps") == 0;
+  }
   return cur;
 }

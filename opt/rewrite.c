@@ -99,6 +99,7 @@ void
 rw_free(Rewriter *rw)
 {
   rw_map_free(&rw->vars);
+  ir_vec_free(&rw->before);
   ir_vec_free(&rw->funcs);
   ir_vec_free(&rw->ariths);
 }
@@ -255,22 +256,55 @@ rw_value(Rewriter *rw, const IrBinding *b)
   return rw_subst(rw, e);
 }
 
-/* Rewrites the bindings of one block into out (n entries); returns
- * whether any changed, -1 after an error. */
+/* The bindings the callback asked to put before the current one, moved
+ * to out. */
+static void
+take_before(Rewriter *rw, IrVec *out)
+{
+  for (int k = 0; k < rw->before.len; k++)
+    ir_vec_push(out, rw->before.items[k]);
+  rw->before.len = 0;
+}
+
+/* Rewrites the bindings of one block into *out (*nout entries, arena);
+ * returns whether any changed, -1 after an error. */
 static int
-rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding *out)
+rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding **out, int *nout)
 {
   int changed = 0;
+  IrVec extra = {0}; /* IrBinding*: the new block, once something was inserted */
+  IrBinding *cur = ir_alloc(rw->ctx, (size_t)(blk->n ? blk->n : 1) * sizeof(IrBinding));
+  bool saved = rw->dataflow;
+  rw->dataflow = blk->dataflow;
   for (int i = 0; i < blk->n; i++) {
     const IrBinding *old = &blk->bindings[i];
-    out[i] = *old;
-    if (!(out[i].value = rw_value(rw, old)) && old->value)
+    cur[i] = *old;
+    if ((!(cur[i].value = rw_value(rw, old)) && old->value) ||
+        (rw->binding && !rw->binding(rw, &cur[i]))) {
+      rw->dataflow = saved;
+      ir_vec_free(&extra);
       return -1;
-    if (rw->binding && !rw->binding(rw, &out[i]))
-      return -1;
-    if (out[i].var != old->var || out[i].value != old->value || out[i].cast != old->cast)
+    }
+    if (cur[i].var != old->var || cur[i].value != old->value || cur[i].cast != old->cast)
       changed = 1;
+    if (rw->before.len && !extra.len)
+      for (int k = 0; k < i; k++)
+        ir_vec_push(&extra, &cur[k]);
+    take_before(rw, &extra);
+    if (extra.len)
+      ir_vec_push(&extra, &cur[i]);
   }
+  rw->dataflow = saved;
+  *out = cur;
+  *nout = blk->n;
+  if (extra.len) {
+    *out = ir_alloc(rw->ctx, (size_t)extra.len * sizeof(IrBinding));
+    for (int k = 0; k < extra.len; k++)
+      (*out)[k] = *(IrBinding *)extra.items[k];
+    *nout = extra.len;
+    changed = 1;
+  }
+  ir_vec_free(&extra);
   return changed;
 }
 
@@ -302,8 +336,7 @@ rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
   for (int i = 0; i < nblocks; i++) {
     const IrBindingBlock *blk = &seq->u.seq.blocks[i];
     blocks[i] = *blk;
-    blocks[i].bindings = ir_alloc(rw->ctx, (size_t)(blk->n ? blk->n : 1) * sizeof(IrBinding));
-    int c = rw_block(rw, blk, blocks[i].bindings);
+    int c = rw_block(rw, blk, &blocks[i].bindings, &blocks[i].n);
     if (c < 0)
       return NULL;
     if (c)
@@ -314,10 +347,26 @@ rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
   IrExpr *result = rw_result(rw, seq->u.seq.result, owner);
   if (!result && seq->u.seq.result)
     return NULL;
+  if (rw->before.len) { /* for the result: a block of its own, last */
+    IrVec extra = {0};
+    take_before(rw, &extra);
+    IrBindingBlock *grown = ir_alloc(rw->ctx, (size_t)(nblocks + 1) * sizeof *grown);
+    memcpy(grown, blocks, (size_t)nblocks * sizeof *grown);
+    IrBindingBlock *last = &grown[nblocks++];
+    memset(last, 0, sizeof *last);
+    last->n = extra.len;
+    last->bindings = ir_alloc(rw->ctx, (size_t)extra.len * sizeof(IrBinding));
+    for (int k = 0; k < extra.len; k++)
+      last->bindings[k] = *(IrBinding *)extra.items[k];
+    ir_vec_free(&extra);
+    blocks = grown;
+    changed = true;
+  }
   if (!changed && result == seq->u.seq.result)
     return seq;
   IrExpr *copy = rw_expr_copy(rw->ctx, seq);
   copy->u.seq.blocks = blocks;
+  copy->u.seq.nblocks = nblocks;
   copy->u.seq.result = result;
   if (result && result->sinfo)
     copy->sinfo = result->sinfo;

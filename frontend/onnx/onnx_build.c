@@ -184,7 +184,7 @@ ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr
   IrSInfo **sargs = ir_alloc(im->ctx, sizeof *sargs * (size_t)(nargs ? nargs : 1));
   for (int i = 0; i < nargs; i++)
     sargs[i] = argv[i]->sinfo ? argv[i]->sinfo : ir_sinfo_object(im->ctx);
-  OpInfer in = {im->ctx, im->arith, NULL, NULL, im->loc};
+  OpInfer in = {im->ctx, im->arith, NULL, NULL, im->loc, NULL};
   IrSInfo *s = impl->infer ? impl->infer(&in, call, sargs) : NULL;
   if (!s) {
     ox_unsupported(im, "the %s call it maps to is rejected (see above)", ir_op_get(op)->name);

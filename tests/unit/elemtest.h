@@ -85,7 +85,7 @@ opfix_infer_with(OpFix *f, const char *name, bool no_arith)
   assert_true(call->u.call.nargs <= 8);
   for (int i = 0; i < call->u.call.nargs; i++)
     args[i] = opfix_arg_sinfo(f, call->u.call.args[i]);
-  OpInfer in = {f->ctx, no_arith ? NULL : f->arith, f->mod, ir_sym(f->ctx, name), call->loc};
+  OpInfer in = {f->ctx, no_arith ? NULL : f->arith, f->mod, ir_sym(f->ctx, name), call->loc, NULL};
   const OpImpl *impl = op_impl(call->u.call.op->id);
   assert_non_null(impl->infer);
   IrSInfo *s = impl->infer(&in, call, args);

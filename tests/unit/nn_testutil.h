@@ -64,7 +64,7 @@ nt_infer(const char *params, const char *decls, const char *call)
   }
   IrArith *arith = ir_arith_new(c.ctx);
   ir_arith_bound_function(arith, c.fn);
-  OpInfer in = {c.ctx, arith, NULL, c.binding, c.loc};
+  OpInfer in = {c.ctx, arith, NULL, c.binding, c.loc, NULL};
   IrSInfo *args[8];
   for (int i = 0; i < c.call->u.call.nargs && i < 8; i++) {
     IrSInfo *s = c.call->u.call.args[i]->sinfo;

@@ -204,8 +204,10 @@ test_reshape_symbolic(void **state)
 
 /* broadcast_to(x: (k,), (2, m)): m is bound by no input of the prim_func,
  * so it is a scalar parameter passed by tir_vars; k may be 1 or m, which
- * the lowered code decides at run time as the kernel does.  x = [7] with
- * m = 3 gives [[7, 7, 7], [7, 7, 7]]; x = [1, 2, 3] gives its rows. */
+ * the lowered code decides at run time as the kernel does, after the check
+ * "k == m or k == 1" that LegalizeOps puts before the call.  x = [7] with
+ * m = 3 gives [[7, 7, 7], [7, 7, 7]]; x = [1, 2, 3] gives its rows; x =
+ * [1, 2] is refused by the check, as R.broadcast_to itself refuses it. */
 static void
 test_broadcast_symbolic_one(void **state)
 {
@@ -219,7 +221,10 @@ test_broadcast_symbolic_one(void **state)
                                   "            R.output(gv)\n"
                                   "        return gv\n");
   IrModule *out = legalize(ctx, m);
-  const IrExpr *call = binding_value(out, 0);
+  const IrBinding *check = &global(out, "main")->u.relax->body->u.seq.blocks[0].bindings[0];
+  assert_non_null(check->cast);
+  assert_int_equal(check->value->kind, IR_EX_PRIM);
+  const IrExpr *call = binding_value(out, 1);
   assert_int_equal(call->u.call.nargs, 3);
   assert_int_equal(call->u.call.args[2]->u.shape.n, 1);
   assert_int_equal(global(out, "broadcast_to")->u.prim->nparams, 3);
@@ -231,6 +236,10 @@ test_broadcast_symbolic_one(void **state)
   assert_tensor(interp_call(interp_new(ctx, out, NULL), "main", args, 2), 2, (int64_t[]){2, 3},
                 (double[]){1, 2, 3, 1, 2, 3});
   print_diags(ctx);
+  args[0] = tensor(ctx, IR_F32, 1, (int64_t[]){2}, (double[]){1, 2});
+  int before = ir_error_count(ctx);
+  assert_null(interp_call(interp_new(ctx, out, NULL), "main", args, 2));
+  assert_int_equal(ir_error_count(ctx), before + 1);
   ir_ctx_free(ctx);
 }
 

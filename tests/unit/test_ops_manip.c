@@ -79,7 +79,7 @@ infer_attrs(const char *params, const char *attrs, const char *call)
     args[i] = arg_sinfo(c.ctx, e->u.call.args[i]);
   IrArith *a = ir_arith_new(c.ctx);
   ir_arith_bound_function(a, c.f);
-  OpInfer in = {c.ctx, a, c.m, c.b->var->u.var.name, e->loc};
+  OpInfer in = {c.ctx, a, c.m, c.b->var->u.var.name, e->loc, NULL};
   const OpImpl *impl = op_impl(e->u.call.op->id);
   assert_non_null(impl->infer);
   IrSInfo *r = impl->infer(&in, e, args);

@@ -120,7 +120,7 @@ test_op_axis(void **state)
   (void)state;
   OpFix f = opfix_new("@R.function\ndef main(x: R.Tensor):\n    s = R.sum(x)\n    return s\n");
   const IrExpr *call = opfix_call(&f, "s");
-  OpInfer in = {f.ctx, f.arith, f.mod, ir_sym(f.ctx, "s"), call->loc};
+  OpInfer in = {f.ctx, f.arith, f.mod, ir_sym(f.ctx, "s"), call->loc, NULL};
   int out = -7;
   assert_true(op_axis(&in, call, -1, 3, &out));
   assert_int_equal(out, 2);
