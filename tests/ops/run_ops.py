@@ -19,10 +19,13 @@ failed: a run that says "not implemented", LegalizeOps while the pass does
 not exist (usage error), an op LegalizeOps leaves in place, an error case
 whose op has no inference yet.
 
-Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [-k SUBSTRING] [--self-test]
-The rxc binary is $RXC (default build/rxc).  The last line printed is
+Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [-k SUBSTRING] [-j JOBS] [--self-test]
+The rxc binary is $RXC (default build/rxc).  The inputs are drawn in case
+order; the cases then run in JOBS threads (default: one per CPU), their
+results printed in case order.  The last line printed is
 `ops: N passed, M failed, K skipped`; the exit status is 1 when any failed.
 """
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -124,7 +127,8 @@ def draw(rng, inp, shape=None):
         v = rng.permutation(int(np.prod(shape))).reshape(shape) - 4
     else:
         v = rng.standard_normal(shape)
-    return np.asarray(v).astype(dt)
+    with np.errstate(over="ignore"):  # "huge" past float16's range is meant
+        return np.asarray(v).astype(dt)
 
 
 def rxc(*args):
@@ -281,9 +285,18 @@ def run_half(half, job):
         return (half, "fail", str(e))
 
 
+def case_dir(work, case):
+    """The case's own directory (jobs run side by side)."""
+    d = os.path.join(work, case.name)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
 def run_case(case, rng, work):
-    """Every half of a case: [(half, outcome, message)]; outcome is one of
-    pass, fail, skip."""
+    """Draws the case's inputs (from rng, in order: the inputs do not depend
+    on how many jobs run) and returns the job running every half:
+    [(half, outcome, message)]; outcome is one of pass, fail, skip."""
+    work = case_dir(work, case)
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
@@ -292,28 +305,31 @@ def run_case(case, rng, work):
         expected = case.ref(*arrays)
     p = rxc("check", path)
     if p.returncode != 0 and "not implemented" not in p.stderr:
-        return [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
-                for half in ("direct", "legalized", "compiled")]
-    direct = []
+        return lambda: [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
+                        for half in ("direct", "legalized", "compiled")]
+    at_edges = []
+    for tag, shapes in edges(case):
+        arr, fil = write_inputs(case, rng, work, shapes, "_" + tag)
+        with np.errstate(all="ignore"):
+            at_edges.append((tag, fil, case.ref(*arr)))
 
     def interp(target, files, expected):
         outs = run_module(target, files, case.tuple_out, work)
         check_outputs(outs, case, expected)
         return outs
 
-    results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
-               run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
-    if direct:
-        results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
-                                                                  direct[0], work)))
-    for tag, shapes in edges(case):
-        def edge(tag=tag, shapes=shapes):
-            arr, fil = write_inputs(case, rng, work, shapes, "_" + tag)
-            with np.errstate(all="ignore"):
-                exp = case.ref(*arr)
-            check_compiled(path, fil, case, exp, interp(path, fil, exp), work)
-        results.append(run_half("edge_" + tag, edge))
-    return results
+    def job():
+        direct = []
+        results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
+                   run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
+        if direct:
+            results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
+                                                                      direct[0], work)))
+        for tag, fil, exp in at_edges:
+            results.append(run_half("edge_" + tag, lambda fil=fil, exp=exp: check_compiled(
+                path, fil, case, exp, interp(path, fil, exp), work)))
+        return results
+    return job
 
 
 def gv_annotated(path, case):
@@ -329,7 +345,7 @@ def gv_annotated(path, case):
 
 
 def run_error_case(case, work):
-    path = os.path.join(work, case.name + ".py")
+    path = os.path.join(case_dir(work, case), case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
     p = rxc("check", path)
@@ -418,7 +434,8 @@ def run_run_error_case(case, rng, work):
     the sanitized cc with the same message as cc (no sanitizer report, no
     failure to load the sanitized code).  A module that does not compile
     fails the compiled halves: refusing to compile is not refusing the
-    inputs."""
+    inputs.  Draws the inputs now and returns the job."""
+    work = case_dir(work, case)
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
@@ -427,6 +444,10 @@ def run_run_error_case(case, rng, work):
         file = os.path.join(work, f"{case.name}_{inp.name}.npy")
         np.save(file, draw(rng, inp, case.shapes.get(inp.name, inp.shape)))
         files.append((inp.name, file))
+    return lambda: run_refusals(case, path, files, work)
+
+
+def run_refusals(case, path, files, work):
     results = []
     status, msg = refusal(path, files, work, "interp")
     if status == "skip":
@@ -473,6 +494,7 @@ def run_run_error_case(case, rng, work):
 def main(argv):
     verbose = "-v" in argv
     only = argv[argv.index("-k") + 1] if "-k" in argv else ""
+    jobs = int(argv[argv.index("-j") + 1]) if "-j" in argv else (os.cpu_count() or 1)
     failures = selftest.run()
     if "--self-test" in argv:
         for f in failures:
@@ -484,17 +506,19 @@ def main(argv):
     for f in failures:
         print(f"FAIL self-test {f}")
     rng = np.random.default_rng(SEED)
-    with tempfile.TemporaryDirectory(prefix="rxc_ops_") as work:
-        jobs = ([(c, lambda c=c: run_case(c, rng, work)) for c in C.all_cases()]
-                + [(c, lambda c=c: run_error_case(c, work)) for c in C.error_cases()]
-                + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
-        for case, job in jobs:
-            if only not in case.name:
-                continue
-            for half, outcome, msg in job():
+    sanitizer()  # once, before the jobs start
+    with tempfile.TemporaryDirectory(prefix="rxc_ops_") as work, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        cases = ([(c, lambda c=c: run_case(c, rng, work)) for c in C.all_cases()]
+                 + [(c, lambda c=c: lambda: run_error_case(c, work)) for c in C.error_cases()]
+                 + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
+        # inputs drawn here, in order; the rxc runs side by side
+        running = [(case, pool.submit(prepare())) for case, prepare in cases if only in case.name]
+        for case, job in running:
+            for half, outcome, msg in job.result():
                 counts[outcome] += 1
                 if outcome == "fail":
-                    print(f"FAIL {case.name} [{half}]: {msg}")
+                    print(f"FAIL {case.name} [{half}]: {msg}", flush=True)
                 elif outcome == "skip":
                     key = msg.split(":")[0]
                     reasons[key] = reasons.get(key, 0) + 1
