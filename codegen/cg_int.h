@@ -64,6 +64,8 @@ typedef enum {
   CG_H_ISFINITE,  /* floats */
   CG_H_FROM_BITS, /* floats: a value from its bit pattern (inf, nan) */
   CG_H_IPOW,      /* integers: power by squaring, as the interpreter */
+  CG_H_DIV,       /* integers: C's a / b, but 0 for b == 0 and wrapping for -1 */
+  CG_H_MOD,       /* integers: C's a % b, but 0 for b == 0 or -1 */
   CG_H_COUNT
 } CgHelper;
 

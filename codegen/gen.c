@@ -356,13 +356,15 @@ emit_helper(CgHelper h, CgCType t, IrBuf *o)
     ir_buf_printf(o, "static %s\nrxc_floordiv_%s(%s a, %s b)\n{\n", T, S, T, T);
     if (ctype_is_float(t))
       ir_buf_printf(o, "  return %s(a / b);\n}\n\n", fl);
-    else if (ctype_is_signed(t))
+    else if (ctype_is_signed(t)) /* defined for every b: 0 by 0 (which the interpreter
+                                    refuses), -1 wrapping */
       ir_buf_printf(o,
+                    "  if (b == 0)\n    return 0;\n  if (b == -1)\n    return (%s)(0u - (rxc_u64)a);\n"
                     "  %s q = (%s)(a / b);\n  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? "
                     "q - 1 : q);\n}\n\n",
-                    T, T, T);
+                    T, T, T, T);
     else
-      ir_buf_printf(o, "  return (%s)(a / b);\n}\n\n", T);
+      ir_buf_printf(o, "  return b == 0 ? 0 : (%s)(a / b);\n}\n\n", T);
     break;
   case CG_H_FLOORMOD:
     ir_buf_printf(o, "static %s\nrxc_floormod_%s(%s a, %s b)\n{\n", T, S, T, T);
@@ -370,11 +372,23 @@ emit_helper(CgHelper h, CgCType t, IrBuf *o)
       ir_buf_printf(o, "  return a - %s(a / b) * b;\n}\n\n", fl);
     else if (ctype_is_signed(t))
       ir_buf_printf(o,
+                    "  if (b == 0 || b == -1)\n    return 0;\n"
                     "  %s r = (%s)(a %% b);\n  return (%s)((r != 0 && ((r < 0) != (b < 0))) ? r + "
                     "b : r);\n}\n\n",
                     T, T, T);
     else
-      ir_buf_printf(o, "  return (%s)(a %% b);\n}\n\n", T);
+      ir_buf_printf(o, "  return b == 0 ? 0 : (%s)(a %% b);\n}\n\n", T);
+    break;
+  case CG_H_DIV: /* the interpreter refuses b == 0; the C stays defined */
+    ir_buf_printf(o, "static %s\nrxc_div_%s(%s a, %s b)\n{\n", T, S, T, T);
+    if (ctype_is_signed(t))
+      ir_buf_printf(o, "  if (b == -1)\n    return (%s)(0u - (rxc_u64)a);\n", T);
+    ir_buf_printf(o, "  return b == 0 ? 0 : (%s)(a / b);\n}\n\n", T);
+    break;
+  case CG_H_MOD:
+    ir_buf_printf(o, "static %s\nrxc_mod_%s(%s a, %s b)\n{\n", T, S, T, T);
+    ir_buf_printf(o, "  return b == 0%s ? 0 : (%s)(a %% b);\n}\n\n",
+                  ctype_is_signed(t) ? " || b == -1" : "", T);
     break;
   case CG_H_IPOW: /* ops/elementwise.c's power_int, in the operand type */
     ir_buf_printf(o, "static %s\nrxc_pow_%s(%s a, %s b)\n{\n  rxc_u64 r = 1, base = (rxc_u64)a;\n",

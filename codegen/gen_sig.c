@@ -135,7 +135,10 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
 {
   CgGen *g = E->g;
   const IrSInfo *r = E->f->ret;
-  if (!r || (r->kind == IR_SI_TENSOR && !tensor_known(r)))
+  bool known = r && (r->kind == IR_SI_TENSOR ? tensor_known(r) : r->kind == IR_SI_TUPLE);
+  for (int k = 0; known && r->kind == IR_SI_TUPLE && k < r->u.tuple.n; k++)
+    known = tensor_known(r->u.tuple.fields[k]);
+  if (!known) /* the body knows more (a shape legalization decided) */
     r = E->f->body->u.seq.result->sinfo;
   int n = r && r->kind == IR_SI_TUPLE ? r->u.tuple.n : 1;
   E->outs = ir_alloc(g->ctx, sizeof *E->outs * (size_t)(n + 1));

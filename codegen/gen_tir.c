@@ -245,6 +245,11 @@ emit_binary(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
                      k == IR_PE_FLOORDIV ? "floordiv" : "floormod", e, o);
     return;
   }
+  if ((k == IR_PE_DIV || k == IR_PE_MOD) && !fl) { /* no trap on 0, as the interpreter */
+    emit_helper_call(g, n, k == IR_PE_DIV ? CG_H_DIV : CG_H_MOD, k == IR_PE_DIV ? "div" : "mod", e,
+                     o);
+    return;
+  }
   if (k == IR_PE_MOD && fl) {
     emit_math_name("fmod", e->dtype, o);
     ir_buf_puts(o, "(");

@@ -70,6 +70,11 @@ op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume)
     args[i] = call->u.call.args[i]->sinfo ? call->u.call.args[i]->sinfo : ir_sinfo_object(in->ctx);
   in->assume = assume;
   IrSInfo *s = impl->infer(in, call, args);
+  /* the interpreter refuses a tensor of a negative dim */
+  for (int d = 0; s && s->kind == IR_SI_TENSOR && s->u.tensor.shape && d < s->u.tensor.ndim; d++) {
+    IrPrimExpr *x = s->u.tensor.shape[d];
+    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
+  }
   in->assume = NULL;
   return s;
 }

@@ -195,7 +195,7 @@ IrProof op_assume_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b);
 /* Appends cond to in->assume (when assuming) unless it is provably true. */
 void op_assume(OpInfer *in, IrPrimExpr *cond);
 /* The call's struct info with every unproved shape relation appended to
- * assume (IrPrimExpr*, bool): what LegalizeOps checks at run time.  in's
+ * assume (IrPrimExpr*, bool; the result's dims not negative among them): what LegalizeOps checks at run time.  in's
  * assume is set for the call; NULL after an error. */
 IrSInfo *op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume);
 /* A normalized axis in [0, ndim) from a possibly negative one; false after

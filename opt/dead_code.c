@@ -14,17 +14,37 @@
  * Effects that keep a binding: ops marked impure (R.print, R.assert_op,
  * kills), R.call_packed (extern calls), calls of pure=False functions and
  * of prim_funcs directly, calls of vars not known to be pure functions, and
- * an if whose branches hold any of these.  R.call_tir is pure.
+ * an if whose branches hold any of these.  R.call_tir is pure.  So is an
+ * op call, unless a relation between its operands' shapes may fail at run
+ * time (the interpreter refuses such a call, and LegalizeOps turns the
+ * relation into a check that stays when the call goes).
  */
 #include <string.h>
 
+#include "../ops/op.h"
 #include "opt.h"
 #include "opt_int.h"
 
 typedef struct {
+  IrCtx *ctx;
   const IrModule *mod;
-  RwMap uses; /* var -> count, for the function being cleaned */
+  IrArith *arith; /* bounds of the function's symbolic vars */
+  RwMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
+
+/* Does inference take a shape relation of the call as true without proof? */
+static bool
+may_refuse(const Dce *d, const IrExpr *call)
+{
+  if (!op_impl(call->u.call.op->id)->infer)
+    return false;
+  IrVec conds = {0};
+  OpInfer in = {d->ctx, d->arith, d->mod, NULL, call->loc, NULL};
+  op_infer_assuming(&in, call, &conds); /* no error: the module is normalized */
+  bool refuse = conds.len > 0;
+  ir_vec_free(&conds);
+  return refuse;
+}
 
 static bool seq_is_pure(const Dce *d, const IrExpr *seq);
 
@@ -35,7 +55,7 @@ call_is_pure(const Dce *d, const IrExpr *call)
   const IrExpr *callee = call->u.call.callee;
   switch (call->u.call.kind) {
   case IR_CALL_OP:
-    return !call->u.call.op->impure;
+    return !call->u.call.op->impure && !may_refuse(d, call);
   case IR_CALL_EXTERN:
     return false;
   case IR_CALL_GLOBAL: {
@@ -91,7 +111,8 @@ drop_unused(const IrBinding *b, void *user)
 static IrFunction *
 clean_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
 {
-  Dce d = {m, {0}};
+  Dce d = {ctx, m, ir_arith_new(ctx), {0}};
+  ir_arith_bound_function(d.arith, f);
   IrFunction *cur = (IrFunction *)f;
   for (;;) {
     rw_map_free(&d.uses);

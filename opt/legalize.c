@@ -32,19 +32,6 @@ typedef struct {
   int nerrors;
 } Legalizer;
 
-/* Appends to conds "d >= 0" for every dim of s not provably so: the
- * interpreter refuses a tensor of a negative dim. */
-static void
-assume_dims_not_negative(OpInfer *in, const IrSInfo *s)
-{
-  if (!s || s->kind != IR_SI_TENSOR || !s->u.tensor.shape)
-    return;
-  for (int d = 0; d < s->u.tensor.ndim; d++) {
-    IrPrimExpr *x = s->u.tensor.shape[d];
-    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
-  }
-}
-
 /* The binding "NAME_check = R.match_cast(R.prim_value(c1 and c2 ...),
  * R.Prim(value=T.bool(True)))" put before b. */
 static void
@@ -71,6 +58,45 @@ shape_known(const IrSInfo *s)
   return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape;
 }
 
+/* Does s leave unknown a shape that t knows (t otherwise the same)? */
+static bool
+less_known(const IrSInfo *s, const IrSInfo *t)
+{
+  if (!s || !t || s->kind != t->kind)
+    return false;
+  if (s->kind == IR_SI_TENSOR)
+    return !s->u.tensor.shape && t->u.tensor.shape &&
+           (s->u.tensor.ndim < 0 || s->u.tensor.ndim == t->u.tensor.ndim) &&
+           ir_dtype_eq(s->u.tensor.dtype, t->u.tensor.dtype);
+  if (s->kind != IR_SI_TUPLE || s->u.tuple.n != t->u.tuple.n)
+    return false;
+  bool any = false;
+  for (int i = 0; i < s->u.tuple.n; i++) {
+    const IrSInfo *a = s->u.tuple.fields[i], *b = t->u.tuple.fields[i];
+    if (less_known(a, b))
+      any = true;
+    else if (!ir_sinfo_equal(a, b))
+      return false;
+  }
+  return any;
+}
+
+/* A var bound to a tuple or another var whose shape legalization made
+ * known (broadcasting decided at run time) learns it too, so that the
+ * memory planner and code generator see every shape. */
+static void
+refine_var(Rewriter *rw, IrBinding *b)
+{
+  const IrExpr *v = b->value;
+  IrSInfo *t = v->sinfo;
+  if (v->kind == IR_EX_GET && v->u.get.tuple->sinfo && v->u.get.tuple->sinfo->kind == IR_SI_TUPLE &&
+      v->u.get.index >= 0 && v->u.get.index < v->u.get.tuple->sinfo->u.tuple.n)
+    t = v->u.get.tuple->sinfo->u.tuple.fields[v->u.get.index];
+  if ((v->kind == IR_EX_TUPLE || v->kind == IR_EX_VAR || v->kind == IR_EX_GET) && !b->cast &&
+      b->var && !rw->at_result && less_known(b->var->sinfo, t))
+    b->var = rw_var_recreate(rw, b->var, t);
+}
+
 /* Contract: replaces b's value by the hook's call_tir, after a check of
  * the shape relations it assumes; keeps it when the hook declines (NULL
  * without an error).  An error is counted and the walk goes on, so that
@@ -80,7 +106,11 @@ legalize_binding(Rewriter *rw, IrBinding *b)
 {
   Legalizer *l = rw->user;
   const IrExpr *call = b->value;
-  if (!call || call->kind != IR_EX_CALL || call->u.call.kind != IR_CALL_OP || b->cast)
+  if (call && call->kind != IR_EX_CALL) {
+    refine_var(rw, b);
+    return true;
+  }
+  if (!call || call->u.call.kind != IR_CALL_OP || b->cast)
     return true;
   const OpImpl *impl = op_impl(call->u.call.op->id);
   /* the call's inferred struct info; the var's annotation while the op has
@@ -94,7 +124,6 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
-  assume_dims_not_negative(&in, result);
   OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
   IrExpr *e = impl->legalize(&lz, call, result);

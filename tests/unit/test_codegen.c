@@ -97,6 +97,9 @@ eval_dim(const IrPrimExpr *e, const Dims *d, int64_t *out)
   }
   if (e->kind == IR_PE_CAST)
     return eval_dim(e->u.bin.a, d, out);
+  if (e->kind == IR_PE_SELECT) /* a broadcast decided at run time: n == 1 ? m : n */
+    return eval_dim(e->u.select.cond, d, &a) &&
+           eval_dim(a ? e->u.select.a : e->u.select.b, d, out);
   if (e->kind < IR_PE_ADD || e->kind > IR_PE_GE || !eval_dim(e->u.bin.a, d, &a) ||
       !eval_dim(e->u.bin.b, d, &b))
     return false;
@@ -697,6 +700,54 @@ test_inconsistent_dims(void **state)
   compiled_free(&c);
 }
 
+/* tests/codegen/relations.py (issue 16): each shape relation broken alone
+ * is refused by the entry (NAME_ERR_MATCH, nothing written) and by the
+ * interpreter; with every relation kept the call computes what the
+ * interpreter computes, broadcasting a 1 either way. */
+static void
+test_relations(void **state)
+{
+  (void)state;
+  static const struct {
+    int64_t dims[9]; /* n k m p q t u s v */
+    bool ok;
+  } cases[] = {
+      {{2, 3, 3, 4, 4, 5, 5, 2, 2}, true},
+      {{2, 3, 3, 4, 1, 5, 5, 2, 2}, true},  /* b broadcasts */
+      {{2, 3, 3, 1, 4, 5, 5, 0, 0}, true},  /* a broadcasts; empty reshape */
+      {{2, 3, 3, 1, 0, 5, 5, 2, 2}, true},  /* 1 with 0 gives 0 */
+      {{2, 3, 2, 4, 4, 5, 5, 2, 2}, false}, /* matmul: k != m */
+      {{2, 3, 3, 4, 3, 5, 5, 2, 2}, false}, /* add: 4 with 3 */
+      {{2, 3, 3, 4, 0, 5, 5, 2, 2}, false}, /* add: 4 with 0 */
+      {{2, 3, 3, 4, 4, 5, 6, 2, 2}, false}, /* match_cast: t != u */
+      {{2, 3, 3, 4, 4, 5, 5, 2, 3}, false}, /* reshape: 4 elements into 6 */
+  };
+  Compiled c;
+  compile_one("tests/codegen/relations.py", &c);
+  assert_int_equal(c.e->ndims, 9);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    Dims d = {{"n", "k", "m", "p", "q", "t", "u", "s", "v"}, {0}, 9};
+    memcpy(d.values, cases[i].dims, sizeof cases[i].dims);
+    Call call;
+    call_prepare(c.ctx, c.e, &d, &call, 17 + (unsigned)i);
+    if (cases[i].ok) {
+      assert_int_equal(call_run(c.fn, &call), 0);
+      call_check_canaries(&call, c.e->noutputs, false);
+      check_against_interp(c.ctx, "tests/codegen/relations.py", c.orig, c.e, &call, &d);
+    } else {
+      expect_error(&c, &call, call.arena_mem + CANARY, call.arena_bytes, "MATCH");
+      const IrFunction *f = ir_module_find(c.orig, c.e->fn)->u.relax;
+      Value *args[128];
+      int n = interp_args(c.ctx, f, &call, &d, args);
+      int before = ir_error_count(c.ctx);
+      assert_null(interp_call(interp_new(c.ctx, c.orig, NULL), c.e->fn, args, n));
+      assert_true(ir_error_count(c.ctx) > before);
+    }
+    call_free(&call, c.e->noutputs);
+  }
+  compiled_free(&c);
+}
+
 /* The plan's runtime check: issue 5's module with m up to 8 needs m <= 4. */
 static void
 test_plan_check(void **state)
@@ -753,7 +804,8 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
       cmocka_unit_test(test_arena_bytes_function),
-      cmocka_unit_test(test_plan_check),  cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_plan_check),
+      cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
       cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
       cmocka_unit_test(test_op_models),   cmocka_unit_test(test_strict),
