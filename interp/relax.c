@@ -118,6 +118,17 @@ call_tir_outputs(Interp *in, Frame *f, const IrExpr *e, IrVec *inputs, IrVec *fr
                "inplace index %lld is not a tensor input", (long long)idx);
       return false;
     }
+    IrBuf why = {0}, want = {0};
+    if (!interp_match(in, f, e->u.call.sinfo_args[k], inputs->items[idx], &why)) {
+      ir_sinfo_print(e->u.call.sinfo_args[k], &want);
+      op_error(in->ctx, e->loc, in->binding, e->u.call.op,
+               "in-place output %d is %s, but the argument %lld it overwrites does not fit: %s", k,
+               want.data ? want.data : "?", (long long)idx, why.data ? why.data : "");
+      ir_buf_free(&why);
+      ir_buf_free(&want);
+      return false;
+    }
+    ir_buf_free(&why);
     outs[k] = tensor_copy(in, inputs->items[idx], e->loc);
     if (!outs[k])
       return false;
@@ -302,7 +313,15 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       in->loc = b->loc;
       IrBuf why = {0}, want = {0};
       bool ok = !b->cast || interp_match(in, f, b->cast, v, &why);
-      if (!ok) {
+      int64_t one;
+      bool relation = b->cast && b->cast->kind == IR_SI_PRIM && b->cast->u.prim.value &&
+                      b->cast->u.prim.value->dtype.code == IR_DT_BOOL &&
+                      ir_prim_is_int(b->cast->u.prim.value, &one) && one == 1 &&
+                      b->value->kind == IR_EX_PRIM;
+      if (!ok && relation) { /* a shape relation LegalizeOps checks (opt/legalize.c) */
+        ir_prim_expr_print(b->value->u.prim, &want);
+        error_here(in, "the shape relation %s does not hold for these dims%s", want.data, "");
+      } else if (!ok) {
         ir_sinfo_print(b->cast, &want);
         error_here(in, "R.match_cast: the value does not match %s: %s", want.data,
                    why.data ? why.data : "mismatch");

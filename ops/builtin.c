@@ -215,6 +215,11 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
                "in-place output %d names argument %lld of %d", k, (long long)i, nin);
       return NULL;
     }
+    const IrSInfo *want = call->u.call.sinfo_args[k];
+    if (in->assume && arg && arg->kind == IR_SI_TENSOR && want->kind == IR_SI_TENSOR &&
+        arg->u.tensor.shape && want->u.tensor.shape && arg->u.tensor.ndim == want->u.tensor.ndim)
+      for (int d = 0; d < want->u.tensor.ndim; d++) /* the output is the argument */
+        op_assume_equal(in, arg->u.tensor.shape[d], want->u.tensor.shape[d]);
     if (tensors_differ(arg, call->u.call.sinfo_args[k])) {
       IrBuf a = {0}, o = {0};
       ir_sinfo_print(arg, &a);

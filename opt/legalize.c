@@ -116,7 +116,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   /* the call's inferred struct info; the var's annotation while the op has
    * no inference */
   IrSInfo *result = call->sinfo ? call->sinfo : b->var ? b->var->sinfo : NULL;
-  if (!impl->legalize || !result)
+  if (!result)
     return true;
   IrSym name = b->var ? b->var->u.var.name : NULL;
   IrVec conds = {0};
@@ -126,15 +126,17 @@ legalize_binding(Rewriter *rw, IrBinding *b)
     result = assumed; /* broadcasting decided at run time */
   OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
-  IrExpr *e = impl->legalize(&lz, call, result);
+  IrExpr *e = impl->legalize ? impl->legalize(&lz, call, result) : NULL;
   if (ir_error_count(l->ctx) > before) {
     l->nerrors++;
-  } else if (e) {
-    if (conds.len)
+  } else {
+    if (conds.len) /* also before a call that stays (R.call_tir_inplace) */
       emit_check(rw, b, &conds);
-    b->value = e;
-    if (b->var && result != call->sinfo && !rw->at_result)
-      b->var = rw_var_recreate(rw, b->var, result);
+    if (e) {
+      b->value = e;
+      if (b->var && result != call->sinfo && !rw->at_result)
+        b->var = rw_var_recreate(rw, b->var, result);
+    }
   }
   ir_vec_free(&conds);
   return true;

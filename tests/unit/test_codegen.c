@@ -700,40 +700,33 @@ test_inconsistent_dims(void **state)
   compiled_free(&c);
 }
 
-/* tests/codegen/relations.py (issue 16): each shape relation broken alone
- * is refused by the entry (NAME_ERR_MATCH, nothing written) and by the
- * interpreter; with every relation kept the call computes what the
- * interpreter computes, broadcasting a 1 either way. */
+/* One call of a module of run-time shape relations: with ok, the entry
+ * computes what the interpreter computes; without, both refuse, the entry
+ * with NAME_ERR_MATCH and nothing written. */
+typedef struct {
+  int64_t dims[9];
+  bool ok;
+} RelationCase;
+
 static void
-test_relations(void **state)
+check_relations(const char *path, const char *const *names, int ndims, const RelationCase *cases,
+                size_t ncases)
 {
-  (void)state;
-  static const struct {
-    int64_t dims[9]; /* n k m p q t u s v */
-    bool ok;
-  } cases[] = {
-      {{2, 3, 3, 4, 4, 5, 5, 2, 2}, true},
-      {{2, 3, 3, 4, 1, 5, 5, 2, 2}, true},  /* b broadcasts */
-      {{2, 3, 3, 1, 4, 5, 5, 0, 0}, true},  /* a broadcasts; empty reshape */
-      {{2, 3, 3, 1, 0, 5, 5, 2, 2}, true},  /* 1 with 0 gives 0 */
-      {{2, 3, 2, 4, 4, 5, 5, 2, 2}, false}, /* matmul: k != m */
-      {{2, 3, 3, 4, 3, 5, 5, 2, 2}, false}, /* add: 4 with 3 */
-      {{2, 3, 3, 4, 0, 5, 5, 2, 2}, false}, /* add: 4 with 0 */
-      {{2, 3, 3, 4, 4, 5, 6, 2, 2}, false}, /* match_cast: t != u */
-      {{2, 3, 3, 4, 4, 5, 5, 2, 3}, false}, /* reshape: 4 elements into 6 */
-  };
   Compiled c;
-  compile_one("tests/codegen/relations.py", &c);
-  assert_int_equal(c.e->ndims, 9);
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    Dims d = {{"n", "k", "m", "p", "q", "t", "u", "s", "v"}, {0}, 9};
-    memcpy(d.values, cases[i].dims, sizeof cases[i].dims);
+  compile_one(path, &c);
+  assert_int_equal(c.e->ndims, ndims);
+  for (size_t i = 0; i < ncases; i++) {
+    Dims d = {{NULL}, {0}, ndims};
+    for (int k = 0; k < ndims; k++) {
+      d.names[k] = names[k];
+      d.values[k] = cases[i].dims[k];
+    }
     Call call;
     call_prepare(c.ctx, c.e, &d, &call, 17 + (unsigned)i);
     if (cases[i].ok) {
       assert_int_equal(call_run(c.fn, &call), 0);
       call_check_canaries(&call, c.e->noutputs, false);
-      check_against_interp(c.ctx, "tests/codegen/relations.py", c.orig, c.e, &call, &d);
+      check_against_interp(c.ctx, path, c.orig, c.e, &call, &d);
     } else {
       expect_error(&c, &call, call.arena_mem + CANARY, call.arena_bytes, "MATCH");
       const IrFunction *f = ir_module_find(c.orig, c.e->fn)->u.relax;
@@ -746,6 +739,36 @@ test_relations(void **state)
     call_free(&call, c.e->noutputs);
   }
   compiled_free(&c);
+}
+
+/* tests/codegen/relations.py and call_tir_args.py (issue 16): each shape
+ * relation broken alone is refused by the entry and by the interpreter;
+ * with every relation kept the call computes, broadcasting a 1 either way. */
+static void
+test_relations(void **state)
+{
+  (void)state;
+  static const char *const names[] = {"n", "k", "m", "p", "q", "t", "u", "s", "v"};
+  static const RelationCase cases[] = {
+      {{2, 3, 3, 4, 4, 5, 5, 2, 2}, true},
+      {{2, 3, 3, 4, 1, 5, 5, 2, 2}, true},  /* b broadcasts */
+      {{2, 3, 3, 1, 4, 5, 5, 0, 0}, true},  /* a broadcasts; empty reshape */
+      {{2, 3, 3, 1, 0, 5, 5, 2, 2}, true},  /* 1 with 0 gives 0 */
+      {{2, 3, 2, 4, 4, 5, 5, 2, 2}, false}, /* matmul: k != m */
+      {{2, 3, 3, 4, 3, 5, 5, 2, 2}, false}, /* add: 4 with 3 */
+      {{2, 3, 3, 4, 0, 5, 5, 2, 2}, false}, /* add: 4 with 0 */
+      {{2, 3, 3, 4, 4, 5, 6, 2, 2}, false}, /* match_cast: t != u */
+      {{2, 3, 3, 4, 4, 5, 5, 2, 3}, false}, /* reshape: 4 elements into 6 */
+  };
+  check_relations("tests/codegen/relations.py", names, 9, cases, sizeof cases / sizeof cases[0]);
+  static const char *const tir_names[] = {"n", "m", "p"};
+  static const RelationCase tir_cases[] = {
+      {{3, 3, 3}, true},
+      {{3, 2, 3}, false}, /* addk's b is (n,) */
+      {{3, 3, 2}, false}, /* inc overwrites z of (n,) declared (p,) */
+  };
+  check_relations("tests/codegen/call_tir_args.py", tir_names, 3, tir_cases,
+                  sizeof tir_cases / sizeof tir_cases[0]);
 }
 
 /* The plan's runtime check: issue 5's module with m up to 8 needs m <= 4. */

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -117,6 +118,27 @@ test_broken_need_names_the_pass_to_run_first(void **state)
   assert_int_equal(opt_check_needs(m, p->needs, &fix), OPT_NEEDS_LEGALIZED);
   assert_string_equal(fix, "LegalizeOps");
   ir_ctx_free(ctx);
+}
+
+/* An op that LegalizeOps cannot lower for this input (issue 16): the
+ * pipeline names the binding and its location, never a pass to run first,
+ * and writes nothing. */
+static void
+test_unlowerable_names_the_binding(void **state)
+{
+  (void)state;
+  char *out, *err;
+  int status = run("compile tests/cli/unlowerable_squeeze.py -o build/unlowerable_out", &out,
+                   &err);
+  if (status != 1)
+    show("compile unlowerable_squeeze.py", status, out, err);
+  assert_int_equal(status, 1);
+  assert_non_null(strstr(err, "tests/cli/unlowerable_squeeze.py:14:17: error: in binding 'y': "
+                              "R.squeeze cannot be compiled"));
+  assert_null(strstr(err, "before it"));
+  assert_int_equal(access("build/unlowerable_out/unlowerable_squeeze.c", F_OK), -1);
+  free(out);
+  free(err);
 }
 
 /* --- instruments --------------------------------------------------------------------- */
@@ -340,6 +362,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_unknown_pass_lists_the_passes),
       cmocka_unit_test(test_broken_need_names_the_pass_to_run_first),
+      cmocka_unit_test(test_unlowerable_names_the_binding),
       cmocka_unit_test(test_verify_each_names_the_breaking_pass),
       cmocka_unit_test(test_time_passes_prints_one_line_per_pass),
       cmocka_unit_test(test_print_after),
