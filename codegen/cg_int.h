@@ -235,6 +235,10 @@ void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
  * vals[i].  Into the prologue (E->defs, E->checks), or into o inside an if
  * branch.  An error (cg_fail) when a relation is proved never to hold. */
 void cg_emit_match_cast(CgFunc *E, const IrBinding *b, IrBuf *o);
+/* Output struct info s with the dims that the function's top-level
+ * R.match_casts define written in the signature's dims (the caller sizes
+ * its buffers from the signature). */
+IrSInfo *cg_output_in_signature_dims(CgFunc *E, IrSInfo *s);
 void cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, IrPrimExpr *const *vars,
                          IrPrimExpr *const *vals, int n, IrBuf *o);
 

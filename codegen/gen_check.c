@@ -217,10 +217,11 @@ cg_emit_match_cast(CgFunc *E, const IrBinding *b, IrBuf *o)
 
 /* --- the arguments of a prim_func call ---------------------------------- */
 
-/* e with the callee's vars vars[i] replaced by vals[i]; NULL when e has a
- * form this does not follow. */
+/* e with the vars vars[i] replaced by vals[i] (other vars kept when keep,
+ * else NULL); NULL when e has a form this does not follow. */
 static IrPrimExpr *
-subst(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *const *vals, int n)
+subst_vars(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *const *vals,
+           int n, bool keep)
 {
   switch (e->kind) {
   case IR_PE_INT:
@@ -229,7 +230,7 @@ subst(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *cons
     for (int i = 0; i < n; i++)
       if (vars[i] == e)
         return vals[i];
-    return NULL;
+    return keep ? (IrPrimExpr *)e : NULL;
   case IR_PE_ADD:
   case IR_PE_SUB:
   case IR_PE_MUL:
@@ -245,19 +246,70 @@ subst(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *cons
   case IR_PE_GE:
   case IR_PE_AND:
   case IR_PE_OR: {
-    IrPrimExpr *a = subst(ctx, e->u.bin.a, vars, vals, n);
-    IrPrimExpr *b = a ? subst(ctx, e->u.bin.b, vars, vals, n) : NULL;
+    IrPrimExpr *a = subst_vars(ctx, e->u.bin.a, vars, vals, n, keep);
+    IrPrimExpr *b = a ? subst_vars(ctx, e->u.bin.b, vars, vals, n, keep) : NULL;
     return b ? ir_prim_bin(ctx, e->kind, a, b) : NULL;
   }
   case IR_PE_SELECT: {
-    IrPrimExpr *c = subst(ctx, e->u.select.cond, vars, vals, n);
-    IrPrimExpr *a = c ? subst(ctx, e->u.select.a, vars, vals, n) : NULL;
-    IrPrimExpr *b = a ? subst(ctx, e->u.select.b, vars, vals, n) : NULL;
+    IrPrimExpr *c = subst_vars(ctx, e->u.select.cond, vars, vals, n, keep);
+    IrPrimExpr *a = c ? subst_vars(ctx, e->u.select.a, vars, vals, n, keep) : NULL;
+    IrPrimExpr *b = a ? subst_vars(ctx, e->u.select.b, vars, vals, n, keep) : NULL;
     return b ? ir_prim_select(ctx, c, a, b) : NULL;
   }
   default:
     return NULL;
   }
+}
+
+static IrPrimExpr *
+subst(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *const *vals, int n)
+{
+  return subst_vars(ctx, e, vars, vals, n, false);
+}
+
+IrSInfo *
+cg_output_in_signature_dims(CgFunc *E, IrSInfo *s)
+{
+  IrCtx *ctx = E->g->ctx;
+  IrVec vars = {0}, vals = {0};
+  const IrExpr *body = E->f->body;
+  /* the dims the function's top-level match_casts define, in order */
+  for (int i = 0; i < body->u.seq.nblocks; i++)
+    for (int j = 0; j < body->u.seq.blocks[i].n; j++) {
+      const IrBinding *b = &body->u.seq.blocks[i].bindings[j];
+      IrPrimExpr **hd, **wd;
+      int hn, wn;
+      if (!b->cast || b->cast->kind == IR_SI_PRIM || b->cast->kind == IR_SI_TUPLE ||
+          !b->value->sinfo || b->value->sinfo->kind != b->cast->kind ||
+          !dims_of(b->cast, &wd, &wn) || !dims_of(b->value->sinfo, &hd, &hn) || hn != wn)
+        continue;
+      for (int d = 0; d < wn; d++) {
+        bool seen = wd[d]->kind != IR_PE_VAR || cg_names_find(&E->names, wd[d]);
+        for (int k = 0; !seen && k < vars.len; k++)
+          seen = vars.items[k] == wd[d];
+        IrPrimExpr *v = seen ? NULL
+                             : subst_vars(ctx, hd[d], (IrPrimExpr *const *)vars.items,
+                                          (IrPrimExpr *const *)vals.items, vars.len, true);
+        if (v) {
+          ir_vec_push(&vars, wd[d]);
+          ir_vec_push(&vals, v);
+        }
+      }
+    }
+  IrSInfo *out = s;
+  if (vars.len && s->kind == IR_SI_TENSOR && s->u.tensor.shape) {
+    IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * (size_t)(s->u.tensor.ndim + 1));
+    for (int d = 0; d < s->u.tensor.ndim; d++) {
+      dims[d] = subst_vars(ctx, s->u.tensor.shape[d], (IrPrimExpr *const *)vars.items,
+                           (IrPrimExpr *const *)vals.items, vars.len, true);
+      if (!dims[d])
+        dims[d] = s->u.tensor.shape[d];
+    }
+    out = ir_sinfo_tensor(ctx, dims, s->u.tensor.ndim, s->u.tensor.dtype, s->u.tensor.vdevice);
+  }
+  ir_vec_free(&vars);
+  ir_vec_free(&vals);
+  return out;
 }
 
 void

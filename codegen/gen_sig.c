@@ -145,6 +145,8 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
   E->out_names = ir_alloc(g->ctx, sizeof *E->out_names * (size_t)(n + 1));
   for (int k = 0; k < n; k++) {
     IrSInfo *s = r && r->kind == IR_SI_TUPLE ? r->u.tuple.fields[k] : (IrSInfo *)r;
+    if (tensor_known(s))
+      s = cg_output_in_signature_dims(E, s);
     if (!tensor_known(s) || !cg_dtype_cname(g, s->u.tensor.dtype)) {
       cg_fail(g, "the result of '%s': C code generation needs tensors of known dtype and shape",
               ent->fn);

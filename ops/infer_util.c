@@ -58,6 +58,20 @@ op_assume_equal(OpInfer *in, IrPrimExpr *a, IrPrimExpr *b)
   return p == IR_PROVE_FALSE ? p : IR_PROVE_TRUE;
 }
 
+/* The interpreter refuses a tensor of a negative dim: each dim of s (a
+ * tensor or a tuple of them) is assumed not negative. */
+static void
+assume_not_negative(OpInfer *in, const IrSInfo *s)
+{
+  if (s && s->kind == IR_SI_TUPLE)
+    for (int i = 0; i < s->u.tuple.n; i++)
+      assume_not_negative(in, s->u.tuple.fields[i]);
+  for (int d = 0; s && s->kind == IR_SI_TENSOR && s->u.tensor.shape && d < s->u.tensor.ndim; d++) {
+    IrPrimExpr *x = s->u.tensor.shape[d];
+    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
+  }
+}
+
 IrSInfo *
 op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume)
 {
@@ -70,11 +84,7 @@ op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume)
     args[i] = call->u.call.args[i]->sinfo ? call->u.call.args[i]->sinfo : ir_sinfo_object(in->ctx);
   in->assume = assume;
   IrSInfo *s = impl->infer(in, call, args);
-  /* the interpreter refuses a tensor of a negative dim */
-  for (int d = 0; s && s->kind == IR_SI_TENSOR && s->u.tensor.shape && d < s->u.tensor.ndim; d++) {
-    IrPrimExpr *x = s->u.tensor.shape[d];
-    op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, x, ir_prim_int(in->ctx, x->dtype, 0)));
-  }
+  assume_not_negative(in, s);
   in->assume = NULL;
   return s;
 }

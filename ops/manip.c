@@ -911,12 +911,14 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, tv, tn);
   for (int i = 1; i <= xn; i++) {
     IrPrimExpr *xd = x->u.tensor.shape[xn - i], *td = tv[tn - i];
-    if (op_prove_equal(in, xd, lit(in->ctx, 1)) == IR_PROVE_TRUE)
+    IrProof one = op_prove_equal(in, xd, lit(in->ctx, 1));
+    if (one == IR_PROVE_TRUE)
       continue;
     IrProof eq = op_prove_equal(in, xd, td);
-    if (eq == IR_PROVE_UNKNOWN) /* x's dim is 1 or the target's: decided at run time */
+    if (eq != IR_PROVE_TRUE && (eq == IR_PROVE_UNKNOWN || one == IR_PROVE_UNKNOWN))
+      /* x's dim is 1 or the target's: decided at run time */
       op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_EQ, xd, td), bin(in, IR_PE_EQ, xd, lit(in->ctx, 1))));
-    if (eq == IR_PROVE_FALSE) {
+    if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE) {
       manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
                  shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
                  expr_text(in->ctx, xd), expr_text(in->ctx, td));

@@ -144,6 +144,8 @@ reduced_shape(OpInfer *in, const Where *w, IrPrimExpr **shape, int ndim, uint64_
       fail(w, "empty reduction: axis %d has size 0", d);
       return NULL;
     }
+    if (needs_elements(w->op->id)) /* the kernel refuses an empty axis */
+      op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
     if (keep)
       out[n++] = ir_prim_int(in->ctx, shape[d]->dtype.code ? shape[d]->dtype : IR_I64, 1);
   }

@@ -52,9 +52,16 @@ emit_check(Rewriter *rw, const IrBinding *b, IrVec *conds)
   ir_vec_push(&rw->before, check);
 }
 
+/* A tensor of known shape, or a tuple of them. */
 static bool
 shape_known(const IrSInfo *s)
 {
+  if (s && s->kind == IR_SI_TUPLE) {
+    for (int i = 0; i < s->u.tuple.n; i++)
+      if (!shape_known(s->u.tuple.fields[i]))
+        return false;
+    return true;
+  }
   return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape;
 }
 

@@ -29,10 +29,17 @@ def inp(name, shape, dtype=F32, kind="normal", sig=None):
 
 
 class Case:
+    """pre: bindings before gv's (`lv = ...` lines) in the dataflow block;
+    tvars: symbolic vars declared in the body (`k = T.int64()`), for a
+    match_cast to bind; at_edges: run the symbolic edges (off where a
+    relation between the dims does not hold with every dim at its bound or
+    at 1)."""
+
     def __init__(self, name, call, inputs, ref, rtol=1e-5, atol=1e-6, get=None, tuple_out=False,
-                 upper=None):
+                 upper=None, pre=(), tvars=(), at_edges=True):
         self.name, self.call, self.inputs, self.ref = name, call, inputs, ref
         self.rtol, self.atol, self.get, self.tuple_out, self.upper = rtol, atol, get, tuple_out, upper
+        self.pre, self.tvars, self.at_edges = tuple(pre), tuple(tvars), at_edges
 
 
 class ErrorCase:
@@ -45,12 +52,15 @@ class ErrorCase:
 
 
 class RunErrorCase:
-    """A valid module; running it on inputs of `shapes` must fail (exit 1)
-    with a message containing one of words."""
+    """A valid module; running it on inputs of `shapes` must fail (exit 1):
+    in the interpreter with a message containing one of words, in the
+    generated C (tcc, cc, cc with sanitizers) with any clean refusal.  pre,
+    tvars and get as for Case."""
 
-    def __init__(self, name, call, inputs, shapes, words, upper=None):
+    def __init__(self, name, call, inputs, shapes, words, upper=None, pre=(), tvars=(), get=None):
         self.name, self.call, self.inputs, self.shapes = name, call, inputs, shapes
-        self.words, self.upper, self.get = words, upper, None
+        self.words, self.upper, self.get = words, upper, get
+        self.pre, self.tvars = tuple(pre), tuple(tvars)
 
 
 def x_(shape, dtype=F32, kind="normal", sig=None):
@@ -435,6 +445,122 @@ def symbolic_cases():
     ]
 
 
+# Symbolic dims whose relation (equal, or broadcastable, or a product)
+# cannot be proved at compile time: the generated C must check it at run
+# time, as the interpreter does.  These are the valid inputs; run_error_cases
+# has the refused ones.
+BINOPS = {"add": (np.add, "normal"), "subtract": (np.subtract, "normal"),
+          "multiply": (np.multiply, "normal"), "divide": (np.divide, "nonzero"),
+          "floor_divide": (refs.floor_divide, "nonzero"), "power": (np.power, "normal"),
+          "maximum": (np.maximum, "normal"), "minimum": (np.minimum, "normal"),
+          "equal": (np.equal, "smallint"), "not_equal": (np.not_equal, "smallint"),
+          "less": (np.less, "smallint"), "less_equal": (np.less_equal, "smallint"),
+          "greater": (np.greater, "smallint"), "greater_equal": (np.greater_equal, "smallint")}
+# binary ops whose valid broadcasts (n == m, n == 1, m == 1, 0 against 1)
+# run through every half; the others have their refusal only
+BINOP_FAMILIES = ("add", "multiply", "less", "maximum")
+UP_NMK = {"n": 16, "m": 16, "k": 16}
+
+
+def sym(name, shape, sig, dtype=F32, kind="normal"):
+    return inp(name, shape, dtype, kind, sig)
+
+
+def binop_inputs(op, n, m):
+    """x: R.Tensor(("n",)), y: R.Tensor(("m",)) of n and m elements."""
+    fn, kind = BINOPS[op]
+    xkind = "pos" if op == "power" else ("smallint" if kind == "nonzero" else kind)
+    return [sym("x", (n,), ("n",), kind=xkind), sym("y", (m,), ("m",), kind=kind)]
+
+
+def bn_inputs(c, mismatched=None, k=None):
+    """batch_norm's data (2, n, 2, 2) and its four (n,) vectors; the one
+    named by mismatched has its own dim k (k elements)."""
+    vec = lambda name, kind="normal": sym(name, (k if name == mismatched else c,),
+                                          ("k",) if name == mismatched else ("n",), kind=kind)
+    return [sym("x", (2, c, 2, 2), (2, "n", 2, 2)), vec("g"), vec("b"), vec("m"), vec("v", "pos")]
+
+
+MATCH_NEW_VAR = ['lv = R.match_cast(x, R.Tensor((k,), dtype="float32"))',
+                 'lv1 = R.match_cast(y, R.Tensor((k,), dtype="float32"))', "lv2 = R.multiply(lv, lv1)"]
+
+
+def relation_cases():
+    up = UP_NMK
+    c = [
+        Case("sym_match_cast_static", 'R.match_cast(x, R.Tensor((4,), dtype="float32"))',
+             [sym("x", (4,), ("n",))], lambda x: x, upper=up, at_edges=False),
+        Case("sym_match_cast_bound", 'R.match_cast(y, R.Tensor((n,), dtype="float32"))',
+             [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))], lambda x, y: y, upper=up),
+        Case("sym_match_cast_new_var", "R.sum(lv2)", [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))],
+             lambda x, y: refs.like(np.sum(refs.f64(x) * refs.f64(y)), x), atol=1e-5, upper=up,
+             pre=MATCH_NEW_VAR, tvars=["k"]),
+        Case("sym_match_cast_square", "R.sum(lv)", [sym("x", (3, 3), ("n", "m"))],
+             lambda x: refs.like(np.sum(refs.f64(x)), x), atol=1e-5, upper=up,
+             pre=['lv = R.match_cast(x, R.Tensor((k, k), dtype="float32"))'], tvars=["k"]),
+        Case("sym_reshape_other_dim", "R.reshape(x, R.shape([m, 2]))",
+             [sym("x", (6,), ("n",)), sym("y", (3,), ("m",))], lambda x, y: x.reshape(3, 2),
+             upper=up, at_edges=False),
+        Case("sym_reshape_minus1", "R.reshape(x, (-1, 4))", [sym("x", (8,), ("n",))], lambda x: x.reshape(-1, 4),
+             upper=up, at_edges=False),
+        Case("sym_matmul_inner", "R.matmul(x, y)", [sym("x", (3, 4), ("n", "k")), sym("y", (4, 2), ("m", 2))],
+             refs.matmul, atol=1e-5, upper=up),
+        Case("sym_matmul_1d", "R.matmul(x, y)", [sym("x", (5,), ("n",)), sym("y", (5,), ("m",))],
+             refs.matmul, atol=1e-5, upper=up),
+    ]
+    for tag, n, m in (("equal", 2, 2), ("x1", 1, 3), ("y1", 3, 1)):
+        c.append(Case(f"sym_matmul_batch_{tag}", "R.matmul(x, y)",
+                      [sym("x", (n, 2, 3), ("n", 2, 3)), sym("y", (m, 3, 4), ("m", 3, 4))], refs.matmul,
+                      atol=1e-5, upper=up, at_edges=tag == "equal"))
+    for op, (fn, kind) in BINOPS.items():
+        ref = fn if kind == "smallint" else refs.binary(fn)  # comparisons give bool
+        shapes = ((("equal", 5, 5), ("x1", 1, 5), ("y1", 5, 1), ("x0_y1", 0, 1), ("x1_y0", 1, 0))
+                  if op in BINOP_FAMILIES else (("x1", 1, 5),))
+        for tag, n, m in shapes:
+            c.append(Case(f"sym_{op}_{tag}", f"R.{op}(x, y)", binop_inputs(op, n, m), ref, upper=up,
+                          at_edges=tag == "equal"))
+    c += [
+        Case("sym_add_rank_y1", "R.add(x, y)", [sym("x", (2, 3), ("n", "m")), sym("y", (1,), ("k",))],
+             refs.binary(np.add), upper=up, at_edges=False),
+        Case("sym_where_equal", "R.where(c, x, y)",
+             [sym("c", (3,), ("n",), BOOL, "bool"), sym("x", (3,), ("m",)), sym("y", (3,), ("k",))],
+             lambda c_, x, y: np.where(c_, x, y), upper=up),
+        Case("sym_where_bcast", "R.where(c, x, y)",
+             [sym("c", (1,), ("n",), BOOL, "bool"), sym("x", (4,), ("m",)), sym("y", (1,), ("k",))],
+             lambda c_, x, y: np.where(c_, x, y), upper=up, at_edges=False),
+        Case("sym_concat_other_dim", "R.concat((x, y), axis=0)",
+             [sym("x", (2, 3), (2, "n")), sym("y", (1, 3), (1, "m"))],
+             lambda x, y: np.concatenate([x, y]), upper=up),
+        Case("sym_conv2d_channels", "R.nn.conv2d(x, w)", [sym("x", (1, 2, 5, 5), (1, "n", 5, 5)),
+                                                          sym("w", (3, 2, 3, 3), (3, "m", 3, 3))],
+             lambda x, w: refs.conv2d(x, w), atol=1e-5, upper=up),
+        Case("sym_conv2d_groups", "R.nn.conv2d(x, w, groups=2)", [sym("x", (1, 4, 5, 5), (1, "n", 5, 5)),
+                                                                  sym("w", (4, 2, 3, 3), (4, "m", 3, 3))],
+             lambda x, w: refs.conv2d(x, w, groups=2), atol=1e-5, upper=up, at_edges=False),
+        Case("sym_conv2d_window", "R.nn.conv2d(x, w)", [sym("x", (1, 2, 3, 5), (1, 2, "n", 5)),
+                                                        sym("w", (3, 2, 3, 3), (3, 2, 3, 3))],
+             lambda x, w: refs.conv2d(x, w), atol=1e-5, upper=up, at_edges=False),
+        Case("sym_max_pool2d_window", "R.nn.max_pool2d(x, pool_size=[3, 3])",
+             [sym("x", (1, 2, 3, 4), (1, 2, "n", 4))],
+             lambda x: refs.pool2d(x, "max", [3, 3]), upper=up, at_edges=False),
+        Case("sym_layer_norm", "R.nn.layer_norm(x, g, b, axes=[-1])",
+             [sym("x", (2, 4), (2, "n")), sym("g", (4,), ("m",)), sym("b", (4,), ("k",))],
+             lambda x, g, b: refs.layer_norm(x, g, b, [-1]), atol=1e-5, upper=up),
+        Case("sym_batch_norm", "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
+             bn_inputs(3, "v", 3), refs.batch_norm, get=0, atol=1e-5, upper={"n": 16, "k": 16}),
+        Case("sym_broadcast_to_equal", "R.broadcast_to(x, (2, 4))", [sym("x", (4,), ("n",))],
+             lambda x: np.broadcast_to(x, (2, 4)), upper=up, at_edges=False),
+        Case("sym_broadcast_to_one", "R.broadcast_to(x, (2, 4))", [sym("x", (1,), ("n",))],
+             lambda x: np.broadcast_to(x, (2, 4)), upper=up, at_edges=False),
+        Case("sym_broadcast_to_sym", "R.broadcast_to(x, R.shape([2, m]))",
+             [sym("x", (1,), ("n",)), sym("y", (3,), ("m",))], lambda x, y: np.broadcast_to(x, (2, 3)),
+             upper=up, at_edges=False),
+        Case("sym_squeeze_one", "R.squeeze(x, axis=[0])", [sym("x", (1, 3), ("n", 3))],
+             lambda x: refs.squeeze(x, [0]), upper=up, at_edges=False),
+    ]
+    return c
+
+
 def float16_cases():
     """float16: the generated C keeps half bits in memory and computes in
     float, rounding each stored value once; the references compute in
@@ -488,7 +614,7 @@ def float16_cases():
 
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
-            + reduce_cases() + symbolic_cases() + float16_cases())
+            + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases())
 
 
 def error_cases():
@@ -562,7 +688,9 @@ def error_cases():
 
 
 def run_error_cases():
-    return [
+    up = UP_NMK
+    bcast = ["cannot broadcast", "broadcast"]
+    c = [
         RunErrorCase("run_err_upper_bound", "R.add(x, x)", [inp("x", (4, 3), sig=("n", 3))], {"x": (20, 3)},
                      ["bound", "16", "upper"], upper={"n": 16}),
         RunErrorCase("run_err_static_shape", "R.add(x, x)", [inp("x", (2, 3))], {"x": (3, 2)},
@@ -570,4 +698,81 @@ def run_error_cases():
         RunErrorCase("run_err_sym_conflict", "R.add(x, y)",
                      [inp("x", (2, 3), sig=("n", 3)), inp("y", (2, 3), sig=("n", 3))], {"x": (2, 3), "y": (4, 3)},
                      ["n = 2", "conflict", "dimension", "bound to"], upper={"n": 16}),
+        # match_cast: to a static shape, to a dim bound by a parameter, to a
+        # new var that a second match_cast (or the same pattern) then checks
+        RunErrorCase("run_err_match_cast_static", 'R.match_cast(x, R.Tensor((4,), dtype="float32"))',
+                     [sym("x", (4,), ("n",))], {"x": (6,)}, ["does not match", "expected 4"], upper=up),
+        RunErrorCase("run_err_match_cast_bound", 'R.match_cast(y, R.Tensor((n,), dtype="float32"))',
+                     [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))], {"y": (5,)},
+                     ["does not match", "n = 3"], upper=up),
+        RunErrorCase("run_err_match_cast_new_var", "R.sum(lv2)", [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))],
+                     {"y": (5,)}, ["does not match", "k = 3"], upper=up, pre=MATCH_NEW_VAR, tvars=["k"]),
+        RunErrorCase("run_err_match_cast_square", "R.sum(lv)", [sym("x", (3, 3), ("n", "m"))], {"x": (3, 4)},
+                     ["does not match", "k = 3"], upper=up,
+                     pre=['lv = R.match_cast(x, R.Tensor((k, k), dtype="float32"))'], tvars=["k"]),
+        # reshape: the element counts differ
+        RunErrorCase("run_err_reshape_count", "R.reshape(x, R.shape([n, 5]))", [sym("x", (3, 4), ("n", 4))], {},
+                     ["cannot reshape", "elements"], upper=up),
+        RunErrorCase("run_err_reshape_other_dim", "R.reshape(x, R.shape([m, 2]))",
+                     [sym("x", (6,), ("n",)), sym("y", (3,), ("m",))], {"x": (5,)},
+                     ["cannot reshape", "elements"], upper=up),
+        RunErrorCase("run_err_reshape_minus1", "R.reshape(x, (-1, 4))", [sym("x", (6,), ("n",))], {},
+                     ["cannot reshape", "elements"], upper=up),
+        # matmul: inner dims, batch dims that do not broadcast
+        RunErrorCase("run_err_matmul_inner", "R.matmul(x, y)",
+                     [sym("x", (3, 4), ("n", "k")), sym("y", (4, 2), ("m", 2))], {"y": (5, 2)}, ["inner dims differ"], upper=up),
+        RunErrorCase("run_err_matmul_1d", "R.matmul(x, y)", [sym("x", (3,), ("n",)), sym("y", (3,), ("m",))],
+                     {"y": (4,)}, ["inner dims differ"], upper=up),
+        RunErrorCase("run_err_matmul_batch", "R.matmul(x, y)",
+                     [sym("x", (2, 2, 3), ("n", 2, 3)), sym("y", (3, 3, 4), ("m", 3, 4))], {},
+                     ["do not broadcast", "batch dims"], upper=up),
     ]
+    # every broadcasting binary op: n and m differ and neither is 1
+    for op in BINOPS:
+        c.append(RunErrorCase(f"run_err_{op}_bcast", f"R.{op}(x, y)", binop_inputs(op, 3, 4), {}, bcast, upper=up))
+    c += [
+        RunErrorCase("run_err_add_x0_y2", "R.add(x, y)", binop_inputs("add", 0, 2), {}, bcast, upper=up),
+        RunErrorCase("run_err_add_rank", "R.add(x, y)", [sym("x", (2, 3), ("n", "m")), sym("y", (4,), ("k",))], {},
+                     bcast, upper=up),
+        RunErrorCase("run_err_where_cond", "R.where(c, x, y)",
+                     [sym("c", (3,), ("n",), BOOL, "bool"), sym("x", (4,), ("m",)), sym("y", (1,), ("k",))], {},
+                     bcast, upper=up),
+        RunErrorCase("run_err_where_values", "R.where(c, x, y)",
+                     [sym("c", (1,), ("n",), BOOL, "bool"), sym("x", (2,), ("m",)), sym("y", (3,), ("k",))], {},
+                     bcast, upper=up),
+        RunErrorCase("run_err_concat_other_dim", "R.concat((x, y), axis=0)",
+                     [sym("x", (2, 3), (2, "n")), sym("y", (1, 4), (1, "m"))], {}, ["differ in dimension 1"],
+                     upper=up),
+        RunErrorCase("run_err_conv2d_channels", "R.nn.conv2d(x, w)",
+                     [sym("x", (1, 2, 5, 5), (1, "n", 5, 5)), sym("w", (3, 3, 3, 3), (3, "m", 3, 3))], {},
+                     ["channels"], upper=up),
+        RunErrorCase("run_err_conv2d_groups", "R.nn.conv2d(x, w, groups=2)",
+                     [sym("x", (1, 6, 5, 5), (1, "n", 5, 5)), sym("w", (4, 2, 3, 3), (4, "m", 3, 3))], {},
+                     ["channels"], upper=up),
+        RunErrorCase("run_err_conv2d_window", "R.nn.conv2d(x, w)",
+                     [sym("x", (1, 2, 1, 5), (1, 2, "n", 5)), sym("w", (3, 2, 3, 3), (3, 2, 3, 3))], {},
+                     ["does not fit"], upper=up),
+        RunErrorCase("run_err_max_pool2d_window", "R.nn.max_pool2d(x, pool_size=[3, 3])",
+                     [sym("x", (1, 2, 1, 4), (1, 2, "n", 4))], {}, ["does not fit"], upper=up),
+        RunErrorCase("run_err_avg_pool2d_window", "R.nn.avg_pool2d(x, pool_size=[3, 3])",
+                     [sym("x", (1, 2, 1, 4), (1, 2, "n", 4))], {}, ["does not fit"], upper=up),
+        RunErrorCase("run_err_layer_norm_gamma", "R.nn.layer_norm(x, g, b, axes=[-1])",
+                     [sym("x", (2, 4), (2, "n")), sym("g", (3,), ("m",)), sym("b", (4,), ("k",))], {},
+                     ["gamma"], upper=up),
+        RunErrorCase("run_err_layer_norm_beta", "R.nn.layer_norm(x, g, b, axes=[-1])",
+                     [sym("x", (2, 4), (2, "n")), sym("g", (4,), ("m",)), sym("b", (5,), ("k",))], {},
+                     ["beta"], upper=up),
+    ]
+    for vec, word in (("g", "gamma"), ("b", "beta"), ("m", "mean"), ("v", "var")):
+        c.append(RunErrorCase(f"run_err_batch_norm_{word}",
+                              "R.nn.batch_norm(x, g, b, m, v, axis=1, training=False)",
+                              bn_inputs(3, vec, 4), {}, [word], upper={"n": 16, "k": 16}, get=0))
+    c += [
+        RunErrorCase("run_err_broadcast_to", "R.broadcast_to(x, (2, 4))", [sym("x", (3,), ("n",))], {},
+                     ["cannot broadcast"], upper=up),
+        RunErrorCase("run_err_broadcast_to_sym", "R.broadcast_to(x, R.shape([2, m]))",
+                     [sym("x", (3,), ("n",)), sym("y", (4,), ("m",))], {}, ["cannot broadcast"], upper=up),
+        RunErrorCase("run_err_squeeze", "R.squeeze(x, axis=[0])", [sym("x", (2, 3), ("n", 3))], {},
+                     ["cannot squeeze"], upper=up),
+    ]
+    return c

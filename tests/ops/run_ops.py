@@ -10,15 +10,22 @@ compiler (`--via cc`), and compare it with the reference and with the
 interpreter's output (1e-5 relative).  A case with symbolic dims is also
 run at the edges of its bounds (every symbolic dim at its upper bound, and
 at 1), through the interpreter and both compilers.  Error cases must be rejected by `rxc
-check` with a fitting message.  Work not written yet is skipped, not
+check` with a fitting message.  Run error cases must be refused by the
+interpreter (with a fitting message) and, alike, by the generated C through
+tcc, cc and cc built with -fsanitize=address,undefined: a clean exit 1,
+never an exit 0, a crash, a sanitizer report or a module that does not
+compile.  Work not written yet is skipped, not
 failed: a run that says "not implemented", LegalizeOps while the pass does
 not exist (usage error), an op LegalizeOps leaves in place, an error case
 whose op has no inference yet.
 
-Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [-k SUBSTRING] [--self-test]
-The rxc binary is $RXC (default build/rxc).  The last line printed is
+Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [-k SUBSTRING] [-j JOBS] [--self-test]
+The rxc binary is $RXC (default build/rxc).  The inputs are drawn in case
+order; the cases then run in JOBS threads (default: one per CPU), their
+results printed in case order.  The last line printed is
 `ops: N passed, M failed, K skipped`; the exit status is 1 when any failed.
 """
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -55,13 +62,17 @@ def sinfo_text(sig, dtype):
 
 def module_text(case):
     """One Relax function main: annotated params, one op call bound in a
-    dataflow block (plus a tuple get when case.get is set), return."""
+    dataflow block (plus a tuple get when case.get is set), return.  A
+    case's tvars are declared (`k = T.int64()`) before the block and its pre
+    bindings come first in it."""
     params = ", ".join(f"{i.name}: {sinfo_text(i.sig, i.dtype)}" for i in case.inputs)
     body = [f"def main({params}):"]
     if case.upper:
         bounds = ", ".join(f'"{k}": {v}' for k, v in case.upper.items())
         body.append(f'    R.func_attr({{"tir_var_upper_bound": {{{bounds}}}}})')
+    body += [f"    {v} = T.int64()" for v in getattr(case, "tvars", ())]
     body.append("    with R.dataflow():")
+    body += [f"        {line}" for line in getattr(case, "pre", ())]
     annot = getattr(case, "annot", None)
     gv = f"gv: {annot}" if annot else "gv"
     if case.get is None:
@@ -116,7 +127,8 @@ def draw(rng, inp, shape=None):
         v = rng.permutation(int(np.prod(shape))).reshape(shape) - 4
     else:
         v = rng.standard_normal(shape)
-    return np.asarray(v).astype(dt)
+    with np.errstate(over="ignore"):  # "huge" past float16's range is meant
+        return np.asarray(v).astype(dt)
 
 
 def rxc(*args):
@@ -148,6 +160,8 @@ def run_module(path, inputs, tuple_out, work, via="interp"):
     if p.returncode != 0:
         if "not implemented" in p.stderr:
             raise Skip("run: " + first_error(p.stderr))
+        if p.returncode < 0:
+            raise Fail(f"rxc run --via {via} crashed (signal {-p.returncode}): {first_error(p.stderr)}")
         raise Fail(f"rxc run --via {via} exited {p.returncode}: {first_error(p.stderr)}")
     if not os.path.exists(out):
         raise Fail("rxc run wrote no output")
@@ -207,8 +221,12 @@ def check_compiled(target, files, case, expected, interp_outs, work):
                       rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
 
 
-def op_names(call):
-    return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", call)) - {"R.const(", "R.prim_value(", "R.shape("}
+def op_names(case):
+    """The op calls of the case's bindings (what LegalizeOps must lower);
+    match_cast is a binding, not an op."""
+    text = " ".join([case.call, *case.pre])
+    return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", text)) - {
+        "R.const(", "R.prim_value(", "R.shape(", "R.match_cast("}
 
 
 def legalize(path, case, work):
@@ -224,7 +242,7 @@ def legalize(path, case, work):
         raise Fail(f"rxc opt --passes LegalizeOps exited {p.returncode}: {first_error(p.stderr)}")
     with open(legal) as f:
         text = f.read()
-    left = [op for op in op_names(case.call) if op in text]
+    left = [op for op in op_names(case) if op in text]
     if left:
         raise Skip(f"not legalized: {left[0][:-1]}")
     return legal
@@ -244,9 +262,11 @@ def write_inputs(case, rng, work, shapes, tag=""):
 
 def edges(case):
     """(tag, shapes) for each edge of the symbolic bounds: every symbolic
-    dim at its upper bound, then every one at 1; none without bounds."""
+    dim at its upper bound, then every one at 1; none without bounds, nor
+    for a case whose relation between dims does not hold there (at_edges
+    off)."""
     names = {d for i in case.inputs for d in i.sig if isinstance(d, str)}
-    if not names or not case.upper or not names <= set(case.upper):
+    if not case.at_edges or not names or not case.upper or not names <= set(case.upper):
         return []
     out = []
     for tag, value in (("hi", lambda v: case.upper[v]), ("lo", lambda v: 1)):
@@ -265,9 +285,18 @@ def run_half(half, job):
         return (half, "fail", str(e))
 
 
+def case_dir(work, case):
+    """The case's own directory (jobs run side by side)."""
+    d = os.path.join(work, case.name)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
 def run_case(case, rng, work):
-    """Every half of a case: [(half, outcome, message)]; outcome is one of
-    pass, fail, skip."""
+    """Draws the case's inputs (from rng, in order: the inputs do not depend
+    on how many jobs run) and returns the job running every half:
+    [(half, outcome, message)]; outcome is one of pass, fail, skip."""
+    work = case_dir(work, case)
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
@@ -276,28 +305,31 @@ def run_case(case, rng, work):
         expected = case.ref(*arrays)
     p = rxc("check", path)
     if p.returncode != 0 and "not implemented" not in p.stderr:
-        return [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
-                for half in ("direct", "legalized", "compiled")]
-    direct = []
+        return lambda: [(half, "fail", f"rxc check rejected it: {first_error(p.stderr)}")
+                        for half in ("direct", "legalized", "compiled")]
+    at_edges = []
+    for tag, shapes in edges(case):
+        arr, fil = write_inputs(case, rng, work, shapes, "_" + tag)
+        with np.errstate(all="ignore"):
+            at_edges.append((tag, fil, case.ref(*arr)))
 
     def interp(target, files, expected):
         outs = run_module(target, files, case.tuple_out, work)
         check_outputs(outs, case, expected)
         return outs
 
-    results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
-               run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
-    if direct:
-        results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
-                                                                  direct[0], work)))
-    for tag, shapes in edges(case):
-        def edge(tag=tag, shapes=shapes):
-            arr, fil = write_inputs(case, rng, work, shapes, "_" + tag)
-            with np.errstate(all="ignore"):
-                exp = case.ref(*arr)
-            check_compiled(path, fil, case, exp, interp(path, fil, exp), work)
-        results.append(run_half("edge_" + tag, edge))
-    return results
+    def job():
+        direct = []
+        results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
+                   run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
+        if direct:
+            results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
+                                                                      direct[0], work)))
+        for tag, fil, exp in at_edges:
+            results.append(run_half("edge_" + tag, lambda fil=fil, exp=exp: check_compiled(
+                path, fil, case, exp, interp(path, fil, exp), work)))
+        return results
+    return job
 
 
 def gv_annotated(path, case):
@@ -313,7 +345,7 @@ def gv_annotated(path, case):
 
 
 def run_error_case(case, work):
-    path = os.path.join(work, case.name + ".py")
+    path = os.path.join(case_dir(work, case), case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
     p = rxc("check", path)
@@ -334,7 +366,76 @@ def run_error_case(case, work):
     return [("check", "pass", "")]
 
 
+SANITIZER_REPORT = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
+                              r"SUMMARY: (Address|UndefinedBehavior)Sanitizer|ASan runtime does not come first")
+
+
+def sanitizer_env():
+    """tests/gen/validate.py's environment for the sanitized `--via cc`
+    (ASan's runtime preloaded: rxc is not built with it) and its cc flags;
+    None when gcc has no ASan runtime."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gen"))
+    import validate  # noqa: E402
+    env = validate.sanitizer_env()
+    if not os.path.isabs(env.get("LD_PRELOAD", "")):
+        return None
+    return env, validate.SANITIZE_FLAGS
+
+
+_SANITIZER = []
+
+
+def sanitizer():
+    if not _SANITIZER:
+        _SANITIZER.append(sanitizer_env())
+    return _SANITIZER[0]
+
+
+def refusal(path, files, work, via, sanitize=False):
+    """rxc run --via VIA on the inputs: ("ran", "") on exit 0, ("refused",
+    the error line) on exit 1 with an error line, ("skip", why) when it
+    says "not implemented", else ("bad", why): a crash (signal), another
+    exit status, exit 1 without a diagnostic, or a sanitizer report."""
+    args = ["run", path, "--via", via]
+    for name, file in files:
+        args += ["--input", f"{name}={file}"]
+    args += ["--output", os.path.join(work, "refused.npz")]
+    env = None
+    if sanitize:
+        env, flags = sanitizer()
+        args += ["--set", f"jit.cc_flags={flags}"]
+    exe = os.environ.get("RXC", "build/rxc")
+    try:
+        p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        return "bad", f"timed out after {TIMEOUT}s"
+    if "not implemented" in p.stderr:
+        return "skip", first_error(p.stderr)
+    report = SANITIZER_REPORT.search(p.stderr)
+    if report:
+        line = next(x for x in p.stderr.splitlines() if report.group(0) in x)
+        return "bad", f"sanitizer report (exit {p.returncode}): {line.strip()}"
+    if p.returncode < 0:
+        return "bad", f"crashed (signal {-p.returncode}): {first_error(p.stderr)}"
+    if p.returncode == 0:
+        return "ran", ""
+    if p.returncode != 1:
+        return "bad", f"exited {p.returncode}: {first_error(p.stderr)}"
+    if not any("error" in line for line in p.stderr.splitlines()):
+        return "bad", f"exit 1 without an error line: {first_error(p.stderr)}"
+    return "refused", first_error(p.stderr)
+
+
 def run_run_error_case(case, rng, work):
+    """The interpreter must refuse the inputs (exit 1, a message holding one
+    of the words); the generated C (tcc, cc, and cc again built with
+    -fsanitize=address,undefined) must do as the interpreter did: refuse
+    cleanly (exit 1 with an error line) where it refuses, run where it runs;
+    the sanitized cc with the same message as cc (no sanitizer report, no
+    failure to load the sanitized code).  A module that does not compile
+    fails the compiled halves: refusing to compile is not refusing the
+    inputs.  Draws the inputs now and returns the job."""
+    work = case_dir(work, case)
     path = os.path.join(work, case.name + ".py")
     with open(path, "w") as f:
         f.write(module_text(case))
@@ -343,24 +444,57 @@ def run_run_error_case(case, rng, work):
         file = os.path.join(work, f"{case.name}_{inp.name}.npy")
         np.save(file, draw(rng, inp, case.shapes.get(inp.name, inp.shape)))
         files.append((inp.name, file))
-    try:
-        run_module(path, files, False, work)
-        return [("run", "fail", "rxc run accepted the inputs")]
-    except Skip as s:
-        return [("run", "skip", str(s))]
-    except Fail as e:
-        msg = str(e)
-    if "exited 1:" not in msg:
-        return [("run", "fail", msg)]
-    text = msg.split("error:", 1)[-1].lower()  # not the file name
-    if not any(w.lower() in text for w in case.words):
-        return [("run", "fail", f"message lacks any of {case.words}: {msg}")]
-    return [("run", "pass", "")]
+    return lambda: run_refusals(case, path, files, work)
+
+
+def run_refusals(case, path, files, work):
+    results = []
+    status, msg = refusal(path, files, work, "interp")
+    if status == "skip":
+        return [("interp", "skip", "run: " + msg)]
+    interp_refused = status == "refused"
+    why = msg.split("error:", 1)[-1].strip()
+    if status == "ran":
+        results.append(("interp", "fail", "rxc run accepted the inputs"))
+    elif status == "bad":
+        results.append(("interp", "fail", msg))
+    else:
+        text = msg.split("error:", 1)[-1].lower()  # not the file name
+        if any(w.lower() in text for w in case.words):
+            results.append(("interp", "pass", ""))
+        else:
+            results.append(("interp", "fail", f"message lacks any of {case.words}: {msg}"))
+    p = rxc("compile", path, "-o", os.path.join(work, case.name + "_c"))
+    if p.returncode != 0:
+        err = first_error(p.stderr)
+        outcome = "skip" if "not implemented" in err else "fail"
+        return results + [(via, outcome, f"rxc compile: {err}") for via in ("tcc", "cc", "cc_san")]
+    said = {}
+    for half, via, san in (("tcc", "tcc", False), ("cc", "cc", False), ("cc_san", "cc", True)):
+        if san and sanitizer() is None:
+            results.append((half, "skip", "no ASan runtime"))
+            continue
+        status, msg = refusal(path, files, work, via, san)
+        said[half] = (status, msg)
+        if status == "skip":
+            results.append((half, "skip", "run: " + msg))
+        elif status == "bad":
+            results.append((half, "fail", msg))
+        elif status == "ran" and interp_refused:
+            results.append((half, "fail", f"ran to exit 0 where the interpreter refuses ({why})"))
+        elif status == "refused" and not interp_refused:
+            results.append((half, "fail", f"refused where the interpreter runs: {msg}"))
+        elif san and said.get("cc", (status, msg)) != (status, msg):
+            results.append((half, "fail", f"refused otherwise than unsanitized cc ({said['cc'][1]}): {msg}"))
+        else:
+            results.append((half, "pass", msg))
+    return results
 
 
 def main(argv):
     verbose = "-v" in argv
     only = argv[argv.index("-k") + 1] if "-k" in argv else ""
+    jobs = int(argv[argv.index("-j") + 1]) if "-j" in argv else (os.cpu_count() or 1)
     failures = selftest.run()
     if "--self-test" in argv:
         for f in failures:
@@ -372,24 +506,26 @@ def main(argv):
     for f in failures:
         print(f"FAIL self-test {f}")
     rng = np.random.default_rng(SEED)
-    with tempfile.TemporaryDirectory(prefix="rxc_ops_") as work:
-        jobs = ([(c, lambda c=c: run_case(c, rng, work)) for c in C.all_cases()]
-                + [(c, lambda c=c: run_error_case(c, work)) for c in C.error_cases()]
-                + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
-        for case, job in jobs:
-            if only not in case.name:
-                continue
-            for half, outcome, msg in job():
+    sanitizer()  # once, before the jobs start
+    with tempfile.TemporaryDirectory(prefix="rxc_ops_") as work, \
+            concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        cases = ([(c, lambda c=c: run_case(c, rng, work)) for c in C.all_cases()]
+                 + [(c, lambda c=c: lambda: run_error_case(c, work)) for c in C.error_cases()]
+                 + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
+        # inputs drawn here, in order; the rxc runs side by side
+        running = [(case, pool.submit(prepare())) for case, prepare in cases if only in case.name]
+        for case, job in running:
+            for half, outcome, msg in job.result():
                 counts[outcome] += 1
                 if outcome == "fail":
-                    print(f"FAIL {case.name} [{half}]: {msg}")
+                    print(f"FAIL {case.name} [{half}]: {msg}", flush=True)
                 elif outcome == "skip":
                     key = msg.split(":")[0]
                     reasons[key] = reasons.get(key, 0) + 1
                     if verbose:
                         print(f"skip {case.name} [{half}]: {msg}")
                 elif verbose:
-                    print(f"ok   {case.name} [{half}]")
+                    print(f"ok   {case.name} [{half}]" + (f": {msg}" if msg else ""))
     if reasons:
         print("skipped: " + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))
     print(f"ops: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
