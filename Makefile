@@ -376,7 +376,7 @@ REFUSE_JOBS ?= 2
 .PHONY: check-refuse check-refuse-sanitize check-refuse-long
 check: check-refuse check-refuse-sanitize
 check-refuse: all
-	$(REFUSE) --start 0 --count 100 --jobs 2
+	$(REFUSE) --start 0 --count 80 --jobs 2
 check-refuse-sanitize: all
 	$(REFUSE) --start 5000 --count 12 --jobs 2 --sanitize
 check-refuse-long: all
