@@ -475,7 +475,7 @@ def op_where(g):
 
 def op_matmul(g):
     a = g.operand(1, 3)
-    rb = g.rng.choice([1, 2, 2, 2, 3])
+    rb = g.rng.choice([1, 2, 2, 3, 3] if len(a.dims) == 3 else [1, 2, 2, 2, 3])  # batch dims broadcast
     ka = a.dims[-1]
     kb = g.related(ka, EQUAL)
     if rb == 1:

@@ -161,13 +161,13 @@ def judge(outs, rtol):
     if "fail" in kinds:
         return "failure"
     if kinds == {"ran"}:
-        ref = outs["interp"].outputs
+        ref, differ = outs["interp"].outputs, None
         for via in [v for v in outs if v != "interp"]:
             why = validate.compare(ref, outs[via].outputs, rtol)
             if why:
                 outs[via] = Outcome("fail", f"ran, differs: {why}", outs[via].outputs)
-                return "outputs differ"
-        return None
+                differ = "outputs differ"
+        return differ
     if kinds <= {"refused", "compile"}:
         return None
     return "refuse/ran"
