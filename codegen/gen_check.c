@@ -149,8 +149,8 @@ match_kind(CgFunc *E, const char *what, const IrSInfo *have, const IrSInfo *want
 }
 
 /* Pass 1 (define) or 2 (check) of have against want, fields of tuples in
- * turn; pass 1 adds the vars it defines to defined, which pass 2 does not
- * check again.  False after an error. */
+ * turn; pass 1 adds the places (dim slots) where it defines a var to
+ * defined, which pass 2 does not check.  False after an error. */
 static bool
 match(CgFunc *E, const char *what, const IrSInfo *have, const IrSInfo *want, bool define,
       IrVec *defined, IrBuf *o)
@@ -185,11 +185,12 @@ match(CgFunc *E, const char *what, const IrSInfo *have, const IrSInfo *want, boo
   for (int d = 0; d < wn; d++) {
     const char *w = want->kind == IR_SI_PRIM ? what : ir_printf(E->g->ctx, "%s, dimension %d", what, d);
     const IrPrimExpr *x = wd[d];
+    /* the place that defined a var needs no check; its other places do */
     bool bare_new = x->kind == IR_PE_VAR && !cg_names_find(&E->names, x), again = false;
     for (int k = 0; k < defined->len; k++)
-      again = again || defined->items[k] == x;
+      again = again || defined->items[k] == (void *)&wd[d];
     if (define && bare_new) {
-      ir_vec_push(defined, (void *)x);
+      ir_vec_push(defined, (void *)&wd[d]);
       IrBuf *b = defs_out(E, o);
       const char *name = cg_names_add(E->g, &E->names, x, x->u.var);
       indent(E, b);

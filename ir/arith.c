@@ -240,13 +240,17 @@ bound_match_casts(IrArith *a, const IrExpr *seq, const IrVec *params)
       int nw, nh;
       IrPrimExpr **want = b->cast ? sinfo_dims(b->cast, &nw) : NULL;
       IrPrimExpr **have = want ? sinfo_dims(b->value->sinfo, &nh) : NULL;
-      for (int d = 0; have && d < nw && d < nh; d++) {
+      for (int d = 0; want && d < nw && (!have || d < nh); d++) {
         bool param = false;
         for (int k = 0; k < params->len; k++)
           param = param || params->items[k] == want[d];
         int64_t lo, hi;
-        if (want[d]->kind == IR_PE_VAR && !param && ir_arith_range(a, have[d], &lo, &hi))
+        if (want[d]->kind != IR_PE_VAR || param)
+          continue;
+        if (have && ir_arith_range(a, have[d], &lo, &hi))
           ir_arith_bound(a, want[d], lo, hi);
+        else if (b->cast->kind == IR_SI_TENSOR) /* a tensor's dim is never negative */
+          ir_arith_bound(a, want[d], 0, INT64_MAX);
       }
     }
 }
