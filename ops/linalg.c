@@ -190,12 +190,14 @@ eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
 /* ------------------------------------------------------------------ */
 
 /* The index of operand buf for output index o (nout dims, nbatch of them
- * batch dims) and reduction var k: batch dims aligned to the last output
- * batch dims (a dim of literal size 1 reads 0), then (row, k) for x1 or
- * (k, col) for x2, or k alone for a 1-D operand. */
+ * batch dims, the output's shape out_shape) and reduction var k: batch
+ * dims aligned to the last output batch dims (a dim of literal size 1
+ * reads 0; one that is neither 1 nor the output's chooses at run time, as
+ * the check before the call allows), then (row, k) for x1 or (k, col) for
+ * x2, or k alone for a 1-D operand. */
 static IrPrimExpr **
 operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int nout, int nbatch,
-              IrPrimExpr *k)
+              IrPrimExpr *k, IrPrimExpr *const *out_shape)
 {
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * (size_t)buf->ndim);
   if (buf->ndim == 1) {
@@ -205,8 +207,14 @@ operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int n
   int nb = buf->ndim - 2;
   for (int d = 0; d < nb; d++) {
     int64_t v;
-    bool one = ir_prim_is_int(buf->shape[d], &v) && v == 1;
-    idx[d] = one ? nn_index(ctx, 0) : o[nbatch - nb + d];
+    IrPrimExpr *dim = buf->shape[d], *od = out_shape[nbatch - nb + d];
+    if (ir_prim_is_int(dim, &v))
+      idx[d] = v == 1 ? nn_index(ctx, 0) : o[nbatch - nb + d];
+    else if (ir_prim_expr_equal(dim, od))
+      idx[d] = o[nbatch - nb + d];
+    else
+      idx[d] = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, dim, ir_prim_int(ctx, dim->dtype, 1)),
+                              nn_index(ctx, 0), o[nbatch - nb + d]);
   }
   idx[nb] = is_x1 ? o[nbatch] : k;
   idx[nb + 1] = is_x1 ? k : o[nout - 1];
@@ -227,7 +235,8 @@ fast_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *k)
 {
   MatmulEnv *e = env;
   e->o[e->nout - 2] = row;
-  return op_prim_load(p, e->a, operand_index(p->lz->ctx, e->a, true, e->o, e->nout, e->nout - 2, k));
+  return op_prim_load(p, e->a, operand_index(p->lz->ctx, e->a, true, e->o, e->nout, e->nout - 2, k,
+                                              e->out->shape));
 }
 
 static IrPrimExpr *
@@ -302,8 +311,10 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr **o, **k;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrStmt *loop, **body = op_prim_loop_nest(&p, &a->shape[a->ndim - 1], 1, &k, &loop);
-  IrPrimExpr *x = op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0]));
-  IrPrimExpr *y = op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0]));
+  IrPrimExpr *x =
+      op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0], out->shape));
+  IrPrimExpr *y =
+      op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0], out->shape));
   IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, nn_f64(ctx, x), nn_f64(ctx, y));
   *body = nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), prod));
   IrStmt *st[3] = {nn_acc_set(&p, acc, 0, nn_lit(ctx, nn_f64_type(), 0.0)), loop,

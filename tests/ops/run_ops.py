@@ -366,6 +366,10 @@ def run_error_case(case, work):
     return [("check", "pass", "")]
 
 
+# An exit 1 of --via cc/tcc that is no refusal: building or loading the
+# generated C failed (codegen/cc.c, codegen/jit.c), which `rxc compile`,
+# writing the C only, cannot see.
+BUILD_FAILED = ("failed on the generated code", "tcc: ", "cannot load '", "cannot create a")
 SANITIZER_REPORT = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
                               r"SUMMARY: (Address|UndefinedBehavior)Sanitizer|ASan runtime does not come first")
 
@@ -395,7 +399,8 @@ def refusal(path, files, work, via, sanitize=False):
     """rxc run --via VIA on the inputs: ("ran", "") on exit 0, ("refused",
     the error line) on exit 1 with an error line, ("skip", why) when it
     says "not implemented", else ("bad", why): a crash (signal), another
-    exit status, exit 1 without a diagnostic, or a sanitizer report."""
+    exit status, exit 1 without a diagnostic or from building or loading
+    the generated C, or a sanitizer report."""
     args = ["run", path, "--via", via]
     for name, file in files:
         args += ["--input", f"{name}={file}"]
@@ -423,6 +428,8 @@ def refusal(path, files, work, via, sanitize=False):
         return "bad", f"exited {p.returncode}: {first_error(p.stderr)}"
     if not any("error" in line for line in p.stderr.splitlines()):
         return "bad", f"exit 1 without an error line: {first_error(p.stderr)}"
+    if via != "interp" and any(w in p.stderr for w in BUILD_FAILED):
+        return "bad", f"building or loading the generated C failed: {first_error(p.stderr)}"
     return "refused", first_error(p.stderr)
 
 

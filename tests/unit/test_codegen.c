@@ -704,7 +704,7 @@ test_inconsistent_dims(void **state)
  * computes what the interpreter computes; without, both refuse, the entry
  * with NAME_ERR_MATCH and nothing written. */
 typedef struct {
-  int64_t dims[9];
+  int64_t dims[11];
   bool ok;
 } RelationCase;
 
@@ -748,19 +748,20 @@ static void
 test_relations(void **state)
 {
   (void)state;
-  static const char *const names[] = {"n", "k", "m", "p", "q", "t", "u", "s", "v"};
+  static const char *const names[] = {"n", "k", "m", "p", "q", "t", "u", "s", "v", "i", "j"};
   static const RelationCase cases[] = {
-      {{2, 3, 3, 4, 4, 5, 5, 2, 2}, true},
-      {{2, 3, 3, 4, 1, 5, 5, 2, 2}, true},  /* b broadcasts */
-      {{2, 3, 3, 1, 4, 5, 5, 0, 0}, true},  /* a broadcasts; empty reshape */
-      {{2, 3, 3, 1, 0, 5, 5, 2, 2}, true},  /* 1 with 0 gives 0 */
-      {{2, 3, 2, 4, 4, 5, 5, 2, 2}, false}, /* matmul: k != m */
-      {{2, 3, 3, 4, 3, 5, 5, 2, 2}, false}, /* add: 4 with 3 */
-      {{2, 3, 3, 4, 0, 5, 5, 2, 2}, false}, /* add: 4 with 0 */
-      {{2, 3, 3, 4, 4, 5, 6, 2, 2}, false}, /* match_cast: t != u */
-      {{2, 3, 3, 4, 4, 5, 5, 2, 3}, false}, /* reshape: 4 elements into 6 */
+      {{2, 3, 3, 4, 4, 5, 5, 2, 2, 3, 3}, true},
+      {{2, 3, 3, 4, 1, 5, 5, 2, 2, 1, 3}, true},  /* b broadcasts; batch of ba */
+      {{2, 3, 3, 1, 4, 5, 5, 0, 0, 3, 1}, true},  /* a broadcasts; empty reshape; batch of bb */
+      {{2, 3, 3, 1, 0, 5, 5, 2, 2, 1, 0}, true},  /* 1 with 0 gives 0 */
+      {{2, 3, 2, 4, 4, 5, 5, 2, 2, 3, 3}, false}, /* matmul: k != m */
+      {{2, 3, 3, 4, 3, 5, 5, 2, 2, 3, 3}, false}, /* add: 4 with 3 */
+      {{2, 3, 3, 4, 0, 5, 5, 2, 2, 3, 3}, false}, /* add: 4 with 0 */
+      {{2, 3, 3, 4, 4, 5, 6, 2, 2, 3, 3}, false}, /* match_cast: t != u */
+      {{2, 3, 3, 4, 4, 5, 5, 2, 3, 3, 3}, false}, /* reshape: 4 elements into 6 */
+      {{2, 3, 3, 4, 4, 5, 5, 2, 2, 2, 3}, false}, /* matmul batch: 2 with 3 */
   };
-  check_relations("tests/codegen/relations.py", names, 9, cases, sizeof cases / sizeof cases[0]);
+  check_relations("tests/codegen/relations.py", names, 11, cases, sizeof cases / sizeof cases[0]);
   static const char *const tir_names[] = {"n", "m", "p"};
   static const RelationCase tir_cases[] = {
       {{3, 3, 3}, true},
