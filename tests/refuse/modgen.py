@@ -704,10 +704,12 @@ def op_squeeze(g):
 def op_match_cast(g):
     a = g.operand(1, 3)
     kind = g.rng.choice(["static", "bound", "new", "new", "expr"])
-    target, binds, new = [], [], None
-    for d in a.dims:
+    target, binds, new, at = [], [], None, -1
+    for i, d in enumerate(a.dims):
         ok_same = d.text and all(v in g.defined_vars() for v in d.vars())
-        if kind == "static":
+        if kind == "new" and new is not None and g.rng.random() < 0.4:
+            t = Dim(new) if g.rng.random() < 0.7 else Dim(f"{new} * 2")  # bound just before: a check
+        elif kind == "static":
             t = d if d.literal is not None else lit(g.rng.choice([1, 2, 3, 4]))
         elif kind == "bound" and g.defined_vars():
             t = Dim(g.rng.choice(g.defined_vars())) if g.rng.random() < 0.7 or not ok_same else d
@@ -715,7 +717,7 @@ def op_match_cast(g):
             new = g.fresh_var()
             if new is None:
                 return None
-            t = Dim(new)
+            t, at = Dim(new), i
             binds.append((new, d))
         elif kind == "expr" and g.defined_vars():
             t = Dim(f"{g.rng.choice(g.defined_vars())} * {g.rng.choice([2, 3])}")
@@ -726,7 +728,7 @@ def op_match_cast(g):
         return None
     if new:
         g.body_vars.append(new)
-    checks = [(d, t) for d, t in zip(a.dims, target) if t.text != new]
+    checks = [(d, t) for i, (d, t) in enumerate(zip(a.dims, target)) if i != at]
 
     def pred(env):
         for v, d in binds:

@@ -105,6 +105,9 @@ def ended(p_rc, stderr, sanitize):
 
 
 class Runner:
+    """Runs rxc on one module: `rxc run --via V` (cc under the sanitizers
+    with --sanitize) and `rxc compile`, each classified as an Outcome."""
+
     def __init__(self, rxc, sanitize):
         self.rxc, self.sanitize = rxc, sanitize
         self.env = validate.sanitizer_env() if sanitize else None
@@ -271,7 +274,7 @@ def main():
     ap.add_argument("--families", default=None,
                     help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES)
                     + "), or all; default all but the data-dependent " + ",".join(sorted(modgen.DATA_FAMILIES)))
-    ap.add_argument("--via", default="interp,cc,tcc",
+    ap.add_argument("--via", default=",".join(VIAS),
                     help="the paths run (interp always; e.g. interp,tcc to skip gcc)")
     ap.add_argument("--stats", action="store_true",
                     help="per op family: modules, input sets refused there (predicted)")
