@@ -182,9 +182,21 @@ iv_pow(Interval a, int d)
 /* floor(a / b): monotone in each operand while b keeps its sign, so the
  * extremes are at the corners.  A divisor that may be 0 or is unbounded
  * gives no bound. */
+static Interval iv_union(Interval a, Interval b);
+
 static Interval
 iv_floordiv(Interval a, Interval b)
 {
+  /* a divisor that may be 0 at one end: x // 0 is 0 in generated code
+   * (codegen's rxc_floordiv; the interpreter refuses it), so the range is
+   * the quotients by the other divisors and 0 */
+  Interval zero = {0, 0, true, true};
+  if (b.has_lo && b.has_hi && b.lo == 0 && b.hi == 0)
+    return zero;
+  if (b.has_lo && b.lo == 0 && (!b.has_hi || b.hi > 0))
+    return iv_union(iv_floordiv(a, (Interval){1, b.hi, true, b.has_hi}), zero);
+  if (b.has_hi && b.hi == 0 && (!b.has_lo || b.lo < 0))
+    return iv_union(iv_floordiv(a, (Interval){b.lo, -1, b.has_lo, true}), zero);
   if (!b.has_lo || !b.has_hi || (b.lo <= 0 && b.hi >= 0))
     return unbounded();
   Ext c[4] = {ext_floordiv(ext_lo(a), b.lo), ext_floordiv(ext_lo(a), b.hi),

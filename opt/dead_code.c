@@ -32,12 +32,19 @@ typedef struct {
   RwMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
 
-/* Does inference take a shape relation of the call as true without proof? */
+/* Does inference take a shape relation of the call as true without proof,
+ * or may it once an operand's unknown shape is known (LegalizeOps decides
+ * broadcasts and concats at run time)? */
 static bool
 may_refuse(const Dce *d, const IrExpr *call)
 {
   if (!op_impl(call->u.call.op->id)->infer)
     return false;
+  for (int i = 0; i < call->u.call.nargs; i++) { /* a relation on dims not known yet */
+    const IrSInfo *a = call->u.call.args[i]->sinfo;
+    if (a && a->kind == IR_SI_TENSOR && !a->u.tensor.shape)
+      return true;
+  }
   IrVec conds = {0};
   OpInfer in = {d->ctx, d->arith, d->mod, NULL, call->loc, NULL};
   op_infer_assuming(&in, call, &conds); /* no error: the module is normalized */

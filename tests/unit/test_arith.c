@@ -413,6 +413,15 @@ test_ranges(void **state)
   assert_true(ir_arith_range(a, FDIV(f.k, L(-2)), &lo, &hi));
   assert_int_equal(lo, -1);
   assert_int_equal(hi, 1);
+  /* a divisor that may be 0 (reshape's -1 over a symbolic dim): x // 0 is
+   * 0 in the generated code, so n // (m - 2) over m - 2 in [0, 3] is
+   * within [0, 10] (it was unbounded, and the storage did not fit 64 bits) */
+  assert_true(ir_arith_range(a, FDIV(f.n, SUB(f.m, L(2))), &lo, &hi));
+  assert_int_equal(lo, 0);
+  assert_int_equal(hi, 10);
+  assert_true(ir_arith_range(a, FDIV(f.n, SUB(L(2), f.m)), &lo, &hi)); /* over [-3, 0] */
+  assert_int_equal(lo, -10);
+  assert_int_equal(hi, 0);
   /* an unbounded var */
   IrPrimExpr *u = ir_prim_var(f.ctx, ir_sym(f.ctx, "u"), IR_I64);
   assert_false(ir_arith_range(a, ADD(u, L(1)), &lo, &hi));

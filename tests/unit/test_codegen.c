@@ -741,7 +741,8 @@ check_relations(const char *path, const char *const *names, int ndims, const Rel
   compiled_free(&c);
 }
 
-/* tests/codegen/relations.py and call_tir_args.py (issue 16): each shape
+/* tests/codegen/relations.py, dead_relation.py and call_tir_args.py (issue
+ * 16): each shape
  * relation broken alone is refused by the entry and by the interpreter;
  * with every relation kept the call computes, broadcasting a 1 either way. */
 static void
@@ -762,6 +763,14 @@ test_relations(void **state)
       {{2, 3, 3, 4, 4, 5, 5, 2, 2, 2, 3}, false}, /* matmul batch: 2 with 3 */
   };
   check_relations("tests/codegen/relations.py", names, 11, cases, sizeof cases / sizeof cases[0]);
+  static const char *const dead_names[] = {"n", "m", "p", "k", "q"};
+  static const RelationCase dead_cases[] = {
+      {{2, 3, 2, 3, 2}, true},
+      {{2, 3, 2, 3, 3}, false}, /* the dead reshape: 12 elements into 18 */
+      {{2, 3, 2, 2, 2}, false}, /* concat: 3 columns with 2 */
+  };
+  check_relations("tests/codegen/dead_relation.py", dead_names, 5, dead_cases,
+                  sizeof dead_cases / sizeof dead_cases[0]);
   static const char *const tir_names[] = {"n", "m", "p"};
   static const RelationCase tir_cases[] = {
       {{3, 3, 3}, true},
