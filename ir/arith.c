@@ -225,10 +225,11 @@ sinfo_dims(const IrSInfo *s, int *n)
 }
 
 /* A var that an R.match_cast of seq defines (a bare dim of the pattern,
- * not a parameter's) takes the value's dim, so it lies in that dim's
- * range. */
+ * not a parameter's) takes the value's dim at its first place, so it lies
+ * in that dim's range; its other places are checks, not facts.  params
+ * collects the vars bound so far. */
 static void
-bound_match_casts(IrArith *a, const IrExpr *seq, const IrVec *params)
+bound_match_casts(IrArith *a, const IrExpr *seq, IrVec *params)
 {
   for (int i = 0; seq && i < seq->u.seq.nblocks; i++)
     for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
@@ -241,9 +242,11 @@ bound_match_casts(IrArith *a, const IrExpr *seq, const IrVec *params)
       IrPrimExpr **want = b->cast ? sinfo_dims(b->cast, &nw) : NULL;
       IrPrimExpr **have = want ? sinfo_dims(b->value->sinfo, &nh) : NULL;
       for (int d = 0; want && d < nw && (!have || d < nh); d++) {
-        bool param = false;
+        bool param = false; /* or bound by an earlier place: only the first defines it */
         for (int k = 0; k < params->len; k++)
           param = param || params->items[k] == want[d];
+        if (!param && want[d]->kind == IR_PE_VAR)
+          ir_vec_push(params, want[d]);
         int64_t lo, hi;
         if (want[d]->kind != IR_PE_VAR || param)
           continue;
