@@ -377,7 +377,8 @@ static const char *const UNSUPPORTED[][2] = {
 };
 
 /* Models with tests of their own (their upper bounds fail a check on purpose). */
-static const char *const SEPARATE[] = {"tests/codegen/fit_check.py"};
+static const char *const SEPARATE[] = {"tests/codegen/fit_check.py",
+                                       "tests/codegen/match_cast_twice.py"};
 
 static bool
 unsupported(const char *path)
@@ -771,6 +772,10 @@ test_relations(void **state)
   };
   check_relations("tests/codegen/dead_relation.py", dead_names, 5, dead_cases,
                   sizeof dead_cases / sizeof dead_cases[0]);
+  static const char *const twice_names[] = {"n"};
+  static const RelationCase twice_cases[] = {{{3}, true}, {{2}, false}, {{4}, false}};
+  check_relations("tests/codegen/match_cast_twice.py", twice_names, 1, twice_cases,
+                  sizeof twice_cases / sizeof twice_cases[0]);
   static const char *const tir_names[] = {"n", "m", "p"};
   static const RelationCase tir_cases[] = {
       {{3, 3, 3}, true},
