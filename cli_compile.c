@@ -370,7 +370,30 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction
       ir_error(ctx, none, "dim %d of %s does not follow from the inputs' shapes", i, e->symbol);
       return NULL;
     }
-  if (!call_packed(ctx, c, b, e, tensors, dims))
+  /* each tensor in a heap block of its own, so that a sanitizer or
+   * valgrind sees any access of the generated code past its end (inside
+   * the context's arena it would not) */
+  void **own = calloc((size_t)nt + 1, sizeof *own);
+  bool ok = own != NULL;
+  for (int i = 0; ok && i < nt; i++) {
+    const IrTensorData *t = i < e->ninputs ? inputs[i] : &outputs[i - e->ninputs]->u.tensor.t;
+    if ((ok = (own[i] = malloc(t->nbytes ? t->nbytes : 1)) != NULL) && t->nbytes)
+      memcpy(own[i], tensors[i], t->nbytes);
+  }
+  if (!ok) {
+    IrLoc none = {0};
+    ir_error(ctx, none, "out of memory for the tensors of %s", e->symbol);
+  }
+  ok = ok && call_packed(ctx, c, b, e, own, dims);
+  for (int i = e->ninputs; ok && i < nt; i++) {
+    const IrTensorData *t = &outputs[i - e->ninputs]->u.tensor.t;
+    if (t->nbytes)
+      memcpy(tensors[i], own[i], t->nbytes);
+  }
+  for (int i = 0; own && i < nt; i++)
+    free(own[i]);
+  free(own);
+  if (!ok)
     return NULL;
   int next = 0;
   const IrSInfo *ret = fn->ret && fn->ret->kind == IR_SI_TUPLE ? fn->ret : NULL;
