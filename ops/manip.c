@@ -433,6 +433,7 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
                  shape_text(in->ctx, nv, nn));
       return NULL;
     }
+    op_assume(in, bin(in, IR_PE_NE, rest, lit(in->ctx, 0))); /* the kernel refuses 0 too */
     out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
   }
   IrPrimExpr *new_count = product(in, out, nn, -1);

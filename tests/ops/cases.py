@@ -774,5 +774,10 @@ def run_error_cases():
                      [sym("x", (3,), ("n",)), sym("y", (4,), ("m",))], {}, ["cannot broadcast"], upper=up),
         RunErrorCase("run_err_squeeze", "R.squeeze(x, axis=[0])", [sym("x", (2, 3), ("n", 3))], {},
                      ["cannot squeeze"], upper=up),
+        # reshape's -1 beside a dim that is 0 at run time: no element count
+        # gives it (refuse.py seed 301252: the C ran, dividing by 0)
+        RunErrorCase("run_err_reshape_minus1_zero", "R.reshape(x, R.shape([m, -1]))",
+                     [sym("x", (0, 3), ("n", 3)), sym("y", (0,), ("m",))], {},
+                     ["cannot reshape", "times -1"], upper=up),
     ]
     return c
