@@ -24,8 +24,8 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     "a symbolic dim is outside its bounds",
     "the dims are inconsistent: a tensor's shape would be negative",
     "a runtime precondition of the memory plan is false",
-    "the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
-    "element counts, broadcasting)",
+    ("the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
+     "element counts, broadcasting)"),
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */
