@@ -198,27 +198,20 @@ eval_dim(const DimBinding *db, const IrPrimExpr *e, int64_t *out)
   case IR_PE_MAX:
   case IR_PE_DIV:
   case IR_PE_MOD:
-    if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
-      return false;
-    return interp_int_op(e->kind, a, b, out);
   case IR_PE_EQ:
   case IR_PE_NE:
   case IR_PE_LT:
   case IR_PE_LE:
   case IR_PE_GT:
   case IR_PE_GE:
+    if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
+      return false;
+    return interp_int_op(e->kind, a, b, out);
   case IR_PE_AND:
   case IR_PE_OR:
     if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
       return false;
-    *out = e->kind == IR_PE_EQ   ? a == b
-           : e->kind == IR_PE_NE ? a != b
-           : e->kind == IR_PE_LT ? a < b
-           : e->kind == IR_PE_LE ? a <= b
-           : e->kind == IR_PE_GT ? a > b
-           : e->kind == IR_PE_GE ? a >= b
-           : e->kind == IR_PE_AND ? (a && b)
-                                  : (a || b);
+    *out = e->kind == IR_PE_AND ? (a && b) : (a || b);
     return true;
   case IR_PE_NOT:
     if (!eval_dim(db, e->u.bin.a, &a))

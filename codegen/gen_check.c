@@ -262,12 +262,6 @@ subst_vars(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr 
   }
 }
 
-static IrPrimExpr *
-subst(IrCtx *ctx, const IrPrimExpr *e, IrPrimExpr *const *vars, IrPrimExpr *const *vals, int n)
-{
-  return subst_vars(ctx, e, vars, vals, n, false);
-}
-
 IrSInfo *
 cg_output_in_signature_dims(CgFunc *E, IrSInfo *s)
 {
@@ -322,7 +316,7 @@ cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, IrPrimEx
     const IrBuffer *buf = f->params[i].buffer;
     for (int d = 0; buf && d < buf->ndim; d++) {
       IrPrimExpr *have = cg_leaf_dim(E, call->u.call.args[i], d);
-      IrPrimExpr *want = have ? subst(E->g->ctx, buf->shape[d], vars, vals, n) : NULL;
+      IrPrimExpr *want = have ? subst_vars(E->g->ctx, buf->shape[d], vars, vals, n, false) : NULL;
       if (!want)
         continue;
       const char *what = ir_printf(E->g->ctx, "argument %d of '%s' (buffer '%s'), dimension %d", i,

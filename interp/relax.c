@@ -313,13 +313,9 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       in->loc = b->loc;
       IrBuf why = {0}, want = {0};
       bool ok = !b->cast || interp_match(in, f, b->cast, v, &why);
-      int64_t one;
-      bool relation = b->cast && b->cast->kind == IR_SI_PRIM && b->cast->u.prim.value &&
-                      b->cast->u.prim.value->dtype.code == IR_DT_BOOL &&
-                      ir_prim_is_int(b->cast->u.prim.value, &one) && one == 1 &&
-                      b->value->kind == IR_EX_PRIM;
+      const IrPrimExpr *relation = ir_binding_relation(b);
       if (!ok && relation) { /* a shape relation LegalizeOps checks (opt/legalize.c) */
-        ir_prim_expr_print(b->value->u.prim, &want);
+        ir_prim_expr_print(relation, &want);
         error_here(in, "the shape relation %s does not hold for these dims%s", want.data, "");
       } else if (!ok) {
         ir_sinfo_print(b->cast, &want);

@@ -616,6 +616,12 @@ IrExpr *ir_var_new(IrCtx *ctx, IrSym name, IrSInfo *sinfo, bool dataflow, IrLoc 
 IrExpr *ir_call_op(IrCtx *ctx, const IrOpDef *op, IrExpr **args, int nargs, IrAttr *attrs, IrLoc loc);
 IrExpr *ir_shape_expr(IrCtx *ctx, IrPrimExpr **values, int n, IrLoc loc);
 IrExpr *ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc);
+/* A check of a shape relation, the binding
+ *   name = R.match_cast(R.prim_value(cond), R.Prim(value=T.bool(True)))
+ * that LegalizeOps puts before a call (arena-allocated); and the cond of
+ * such a binding, or NULL for any other. */
+IrBinding *ir_relation_check_new(IrCtx *ctx, IrSym name, IrPrimExpr *cond, bool dataflow, IrLoc loc);
+const IrPrimExpr *ir_binding_relation(const IrBinding *b);
 IrExpr *ir_str_imm(IrCtx *ctx, IrSym s, IrLoc loc);
 IrExpr *ir_dtype_imm(IrCtx *ctx, IrDType t, IrLoc loc);
 /* Is e a leaf (allowed as a call argument in normal form)? */

@@ -453,6 +453,29 @@ ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc)
   return e;
 }
 
+IrBinding *
+ir_relation_check_new(IrCtx *ctx, IrSym name, IrPrimExpr *cond, bool dataflow, IrLoc loc)
+{
+  IrSInfo *want = ir_sinfo_prim(ctx, IR_BOOL, ir_prim_int(ctx, IR_BOOL, 1));
+  IrBinding *b = ir_alloc(ctx, sizeof *b);
+  b->var = ir_var_new(ctx, name, want, dataflow, loc);
+  b->value = ir_prim_value(ctx, cond, loc);
+  b->cast = want;
+  b->loc = loc;
+  return b;
+}
+
+const IrPrimExpr *
+ir_binding_relation(const IrBinding *b)
+{
+  const IrSInfo *c = b->cast;
+  int64_t one;
+  if (!c || c->kind != IR_SI_PRIM || !c->u.prim.value || !b->value || b->value->kind != IR_EX_PRIM ||
+      c->u.prim.value->dtype.code != IR_DT_BOOL || !ir_prim_is_int(c->u.prim.value, &one) || one != 1)
+    return NULL;
+  return b->value->u.prim;
+}
+
 IrExpr *
 ir_str_imm(IrCtx *ctx, IrSym s, IrLoc loc)
 {

@@ -30,20 +30,7 @@ typedef struct {
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
   OpNames *names;      /* mod's and new_globals' names */
   int nerrors;
-  const IrPrimExpr *prev_check; /* the condition of the binding just before, if a check */
 } Legalizer;
-
-/* The condition of a check binding (opt/legalize.c's form), or NULL. */
-static const IrPrimExpr *
-check_condition(const IrBinding *b)
-{
-  const IrSInfo *c = b->cast;
-  int64_t one;
-  if (!c || c->kind != IR_SI_PRIM || !c->u.prim.value || !b->value || b->value->kind != IR_EX_PRIM ||
-      c->u.prim.value->dtype.code != IR_DT_BOOL || !ir_prim_is_int(c->u.prim.value, &one) || one != 1)
-    return NULL;
-  return b->value->u.prim;
-}
 
 /* Is cond a conjunct of all (an and-tree)? */
 static bool
@@ -57,27 +44,22 @@ conjunct_of(const IrPrimExpr *cond, const IrPrimExpr *all)
 }
 
 /* The binding "NAME_check = R.match_cast(R.prim_value(c1 and c2 ...),
- * R.Prim(value=T.bool(True)))" put before b. */
+ * R.Prim(value=T.bool(True)))" put before b, without the relations that
+ * prev (the check just before b, or NULL) tests already: so a second run
+ * adds nothing. */
 static void
-emit_check(Rewriter *rw, const IrBinding *b, IrVec *conds)
+emit_check(Rewriter *rw, const IrBinding *b, IrVec *conds, const IrPrimExpr *prev)
 {
   IrCtx *ctx = rw->ctx;
-  const Legalizer *l = rw->user;
   IrPrimExpr *all = NULL;
-  for (int i = 0; i < conds->len; i++) /* what the check just before tests goes (a second run) */
-    if (!conjunct_of(conds->items[i], l->prev_check))
+  for (int i = 0; i < conds->len; i++)
+    if (!conjunct_of(conds->items[i], prev))
       all = all ? ir_prim_bin(ctx, IR_PE_AND, all, conds->items[i]) : conds->items[i];
   if (!all)
     return;
-  IrSInfo *want = ir_sinfo_prim(ctx, IR_BOOL, ir_prim_int(ctx, IR_BOOL, 1));
   const char *name = b->var && b->var->u.var.name ? b->var->u.var.name : "call";
-  IrBinding *check = ir_alloc(ctx, sizeof *check);
-  check->var = ir_var_new(ctx, ir_sym(ctx, ir_printf(ctx, "%s_check", name)), want,
-                          rw->dataflow && !rw->at_result, b->loc);
-  check->value = ir_prim_value(ctx, all, b->loc);
-  check->cast = want;
-  check->loc = b->loc;
-  ir_vec_push(&rw->before, check);
+  ir_vec_push(&rw->before, ir_relation_check_new(ctx, ir_sym(ctx, ir_printf(ctx, "%s_check", name)),
+                                                 all, rw->dataflow && !rw->at_result, b->loc));
 }
 
 /* A tensor of known shape, or a tuple of them. */
@@ -141,8 +123,6 @@ legalize_binding(Rewriter *rw, IrBinding *b)
 {
   Legalizer *l = rw->user;
   const IrExpr *call = b->value;
-  const IrPrimExpr *prev = l->prev_check;
-  l->prev_check = check_condition(b);
   if (call && call->kind != IR_EX_CALL) {
     refine_var(rw, b);
     return true;
@@ -167,10 +147,8 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   if (ir_error_count(l->ctx) > before) {
     l->nerrors++;
   } else {
-    l->prev_check = prev;
     if (conds.len) /* also before a call that stays (R.call_tir_inplace) */
-      emit_check(rw, b, &conds);
-    l->prev_check = NULL;
+      emit_check(rw, b, &conds, rw->prev ? ir_binding_relation(rw->prev) : NULL);
     if (e) {
       b->value = e;
       if (b->var && result != call->sinfo && !rw->at_result)
@@ -187,7 +165,7 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_names_new(norm), 0, NULL};
+  Legalizer l = {ctx, norm, {0}, op_names_new(norm), 0};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];

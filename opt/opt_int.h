@@ -40,6 +40,7 @@ struct Rewriter {
   bool (*binding)(Rewriter *rw, IrBinding *b);
   bool at_result; /* the binding is an if branch's result */
   bool dataflow;  /* the binding is in a dataflow block */
+  const IrBinding *prev; /* the binding just before it in its block (rewritten), or NULL */
   /* IrBinding*: bindings the callback puts before the current one (in
    * the same block; after the branch's last block for an if result). */
   IrVec before;

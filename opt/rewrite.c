@@ -279,8 +279,9 @@ rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding **out, int *nout)
   for (int i = 0; i < blk->n; i++) {
     const IrBinding *old = &blk->bindings[i];
     cur[i] = *old;
-    if ((!(cur[i].value = rw_value(rw, old)) && old->value) ||
-        (rw->binding && !rw->binding(rw, &cur[i]))) {
+    bool ok = (cur[i].value = rw_value(rw, old)) || !old->value;
+    rw->prev = i ? &cur[i - 1] : NULL; /* after rw_value, which may rewrite nested seqs */
+    if (!ok || (rw->binding && !rw->binding(rw, &cur[i]))) {
       rw->dataflow = saved;
       ir_vec_free(&extra);
       return -1;
@@ -309,9 +310,10 @@ rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding **out, int *nout)
 }
 
 /* A seq's result: a call (an if branch's last assignment) goes through the
- * binding callback as a binding of the if's var; NULL after an error. */
+ * binding callback as a binding of the if's var, after last (the seq's last
+ * binding, or NULL); NULL after an error. */
 static IrExpr *
-rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner)
+rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner, const IrBinding *last)
 {
   IrExpr *e = rw_subst(rw, result);
   if (!e || e->kind != IR_EX_CALL || !owner || !rw->binding)
@@ -319,6 +321,7 @@ rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner)
   IrBinding b = *owner;
   b.value = e;
   b.cast = NULL;
+  rw->prev = last;
   rw->at_result = true;
   bool ok = rw->binding(rw, &b);
   rw->at_result = false;
@@ -344,7 +347,9 @@ rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
     else
       blocks[i].bindings = blk->bindings; /* share the unchanged block */
   }
-  IrExpr *result = rw_result(rw, seq->u.seq.result, owner);
+  const IrBindingBlock *end = nblocks ? &blocks[nblocks - 1] : NULL;
+  IrExpr *result =
+      rw_result(rw, seq->u.seq.result, owner, end && end->n ? &end->bindings[end->n - 1] : NULL);
   if (!result && seq->u.seq.result)
     return NULL;
   if (rw->before.len) { /* for the result: a block of its own, last */
