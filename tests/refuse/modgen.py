@@ -795,13 +795,21 @@ def op_split(g):
     return g.bind(f"{t.name}[{k}]", dims)
 
 
-def op_reduce(g):
+def symbolic_axis(g):
+    """An operand of rank 1 to 3 and one of its symbolic axes, or None."""
     a = g.operand(1, 3)
     axes = [i for i, d in enumerate(a.dims) if d.literal is None]
     if not axes:
         return None
     ax = g.rng.choice(axes)
-    d = a.dims[ax]
+    return a, ax, a.dims[ax]
+
+
+def op_reduce(g):
+    picked = symbolic_axis(g)
+    if not picked:
+        return None
+    a, ax, d = picked
     name = g.rng.choice(["max", "min", "argmax", "mean", "sum"])
     needs = name != "sum"  # the interpreter refuses an empty max, min, argmax, mean
     g.step("reduce", lambda env: not needs or d.size(env) > 0,
@@ -843,12 +851,10 @@ def op_intdiv(g):
 
 
 def op_take(g):
-    a = g.operand(1, 3)
-    axes = [i for i, d in enumerate(a.dims) if d.literal is None]
-    if not axes:
+    picked = symbolic_axis(g)
+    if not picked:
         return None
-    ax = g.rng.choice(axes)
-    d = a.dims[ax]
+    a, ax, d = picked
     idx = g.new_param([g.random_dim()], "index", I64)
     e = idx.dims[0]
     def in_range(env):
