@@ -89,7 +89,7 @@ CFG_SRCS := config/config.c
 
 LIB_SRCS := $(IR_SRCS) $(PRINT_SRCS) $(EQUAL_SRCS) $(WF_SRCS) $(ARITH_SRCS) $(FE_SRCS) $(ONNX_SRCS) \
             $(OPS_SRCS) $(INTERP_SRCS) $(OPT_SRCS) $(MP_SRCS) $(CFG_SRCS) $(CG_SRCS) $(API_SRCS)
-MAIN_SRCS := main.c cli.c cli_run.c cli_plan.c cli_compile.c cli_import.c cli_list.c
+MAIN_SRCS := cli/main.c cli/cli.c cli/run.c cli/plan.c cli/compile.c cli/import.c cli/list.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 MAIN_OBJS := $(MAIN_SRCS:%.c=$(BUILD)/%.o)
@@ -385,7 +385,7 @@ check-refuse-long: all
 # ---- benchmarks (bench/README.md): kernels against OpenBLAS and a naive
 # loop, whole samples under gcc and libtcc, compile times.  Slow (minutes):
 # never part of check.
-BENCH_CLI_OBJS := $(filter-out $(BUILD)/main.o,$(MAIN_OBJS))
+BENCH_CLI_OBJS := $(filter-out $(BUILD)/cli/main.o,$(MAIN_OBJS))
 
 $(BUILD)/bench/model_bench: bench/model_bench.c $(BENCH_CLI_OBJS) $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)

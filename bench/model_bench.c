@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli.h"
+#include "../cli/cli.h"
 
 enum { REPS = 5, MAX_DIMS = 16, MAX_TENSORS = 256 };
 

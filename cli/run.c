@@ -1,10 +1,10 @@
 /*
- * cli_run.c - rxc run (evaluate a function on tensors read from .npy/.npz
+ * run.c - rxc run (evaluate a function on tensors read from .npy/.npz
  * files) and rxc equiv (run the same function of two modules on the same
  * random inputs and compare every output element).
  *
  * Both go through the reference interpreter; rxc run --via tcc|cc instead
- * builds the model into C (cli_compile.c), compiles it in process (libtcc)
+ * builds the model into C (compile.c), compiles it in process (libtcc)
  * or with the system compiler, and calls the entry.  Exit statuses follow main.c:
  * 0 success (equiv: the modules agree), 1 bad input or a difference,
  * 2 bad usage; nothing is written on error (outputs go through a temporary
@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "frontend/fe.h"
-#include "interp/interp.h"
+#include "../frontend/fe.h"
+#include "../interp/interp.h"
 
 
 #define MAX_ITEMS 256 /* --input / --dim options */

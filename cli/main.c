@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config/cfg.h"
-#include "frontend/fe.h"
-#include "ir/ir.h"
-#include "opt/opt.h"
+#include "../config/cfg.h"
+#include "../frontend/fe.h"
+#include "../ir/ir.h"
+#include "../opt/opt.h"
 
 static const char usage_text[] =
     "usage: rxc <command> [options] FILE...\n"

@@ -5,11 +5,11 @@
 
 #include <stdbool.h>
 
-#include "codegen/cg.h"
-#include "config/cfg.h"
-#include "ir/ir.h"
-#include "memplan/mp.h"
-#include "ops/op.h"
+#include "../codegen/cg.h"
+#include "../config/cfg.h"
+#include "../ir/ir.h"
+#include "../memplan/mp.h"
+#include "../ops/op.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
@@ -33,20 +33,20 @@ bool cli_write_file(const char *path, const IrBuf *data);
 void cli_progress(const CfgOptions *cfg, const char *fmt, ...);
 void cli_progress_done(const CfgOptions *cfg);
 
-/* cli_run.c: rxc run, rxc equiv (argv[0] is the verb) */
+/* run.c: rxc run, rxc equiv (argv[0] is the verb) */
 int cmd_run(int argc, char **argv, CfgOptions *cfg);
 int cmd_equiv(int argc, char **argv);
 
-/* cli_plan.c: rxc plan (argv[0] is the verb); -O sets cfg's [opt] level */
+/* plan.c: rxc plan (argv[0] is the verb); -O sets cfg's [opt] level */
 int cmd_plan(int argc, char **argv, CfgOptions *cfg);
 
-/* cli_compile.c: rxc compile; -O sets cfg's [opt] level */
+/* compile.c: rxc compile; -O sets cfg's [opt] level */
 int cmd_compile(int argc, char **argv, CfgOptions *cfg);
 
-/* cli_import.c: rxc import (argv[0] is the verb) */
+/* import.c: rxc import (argv[0] is the verb) */
 int cmd_import(int argc, char **argv);
 
-/* cli_list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
+/* list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
 int cmd_list(int argc, char **argv);
 
 /* A model built into generated C (cli_build). */

@@ -1,5 +1,5 @@
 /*
- * cli_compile.c - rxc compile (write the generated C of a model), and what
+ * compile.c - rxc compile (write the generated C of a model), and what
  * rxc run --via tcc|cc shares with it: building a model into generated C
  * and calling a compiled entry on interpreter values.
  *
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/rxc.h"
+#include "../api/rxc.h"
 #include "cli.h"
-#include "interp/interp.h"
-#include "memplan/mp.h"
-#include "opt/opt.h"
+#include "../interp/interp.h"
+#include "../memplan/mp.h"
+#include "../opt/opt.h"
 
 static const char compile_help[] =
     "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O3]\n"

@@ -1,4 +1,4 @@
-/* cli_import.c - rxc import: an ONNX model to TVMScript (and, with
+/* import.c - rxc import: an ONNX model to TVMScript (and, with
  * --params, its initializers to a .npz that rxc compile/run --params
  * bind back). */
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "frontend/fe.h"
+#include "../frontend/fe.h"
 
 static const char import_help[] =
     "usage: rxc import MODEL.onnx [-o OUT.py] [--params W.npz] [--dim-bound N]\n"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "frontend/fe.h"
+#include "../frontend/fe.h"
 
 int
 cli_usage_error(const char *fmt, const char *arg)

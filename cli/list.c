@@ -1,5 +1,5 @@
 /*
- * cli_list.c - rxc list ops|passes|onnx: what rxc supports, as a table.
+ * list.c - rxc list ops|passes|onnx: what rxc supports, as a table.
  *
  * Key idea: every row is read from the registry that owns the fact (the
  * op table of ir/ops.def with op_impl, the interpreter's and the code
@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "codegen/cg.h"
-#include "frontend/fe.h"
-#include "interp/interp.h"
-#include "ops/op.h"
-#include "opt/opt.h"
+#include "../codegen/cg.h"
+#include "../frontend/fe.h"
+#include "../interp/interp.h"
+#include "../ops/op.h"
+#include "../opt/opt.h"
 
 static const char list_help[] =
     "usage: rxc list ops|passes|onnx [--format markdown|csv]\n"

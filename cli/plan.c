@@ -1,5 +1,5 @@
 /*
- * cli_plan.c - rxc plan: the static memory plan of a model, as text, JSON
+ * plan.c - rxc plan: the static memory plan of a model, as text, JSON
  * or an SVG chart.
  *
  *   FILE --cli_load--> IrModule --opt_run(cfg_pipeline)--> explicit memory
@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "config/cfg.h"
-#include "memplan/mp.h"
-#include "opt/opt.h"
+#include "../config/cfg.h"
+#include "../memplan/mp.h"
+#include "../opt/opt.h"
 
 static const char plan_help[] =
     "usage: rxc plan FILE [--params W.npz] [--format text|json|svg|csv] [-o OUT]\n"
