@@ -410,3 +410,9 @@ check-readme: all
 check: check-trace
 check-trace: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/trace_check.py
+
+# ---- the folders depend on each other in README's order, and every global
+# symbol of librxc.a carries its folder's prefix (tests/layers/layers.py).
+.PHONY: check-layers
+check-layers: all
+	/usr/bin/python3 tests/layers/layers.py $(BUILD)
