@@ -29,7 +29,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
   IrArith *arith; /* bounds of the function's symbolic vars */
-  RwMap uses;     /* var -> count, for the function being cleaned */
+  IrMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
 
 /* Does inference take a shape relation of the call as true without proof,
@@ -122,14 +122,14 @@ clean_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
   ir_arith_bound_function(d.arith, f);
   IrFunction *cur = (IrFunction *)f;
   for (;;) {
-    rw_map_free(&d.uses);
+    ir_map_free(&d.uses);
     rw_count_uses(cur, &d.uses);
     IrFunction *next = rw_drop_bindings(ctx, cur, drop_unused, &d);
     if (next == cur)
       break;
     cur = next;
   }
-  rw_map_free(&d.uses);
+  ir_map_free(&d.uses);
   return cur;
 }
 

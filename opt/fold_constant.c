@@ -256,7 +256,7 @@ fold_binding(Folder *fo, const IrBinding *b, IrBinding *out)
   }
   out->value = fold_value(fo, b->value);
   if (!b->cast && is_constant(out->value))
-    rw_map_put(&fo->rw.vars, b->var, out->value);
+    ir_map_put(&fo->rw.vars, b->var, out->value);
   return true;
 }
 

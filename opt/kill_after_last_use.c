@@ -64,7 +64,7 @@ typedef struct {
 
 typedef struct {
   IrCtx *ctx;
-  RwMap vars;    /* IrExpr* var -> VarInfo* */
+  IrMap vars;    /* IrExpr* var -> VarInfo* */
   IrVec infos;   /* VarInfo*, heap, in binding order */
   SeqInfo *seqs; /* heap */
   int nseqs, capseqs;
@@ -190,7 +190,7 @@ add_use(Live *lv, int g, void *arg)
 static VarInfo *
 info_of(const Live *lv, const IrExpr *var)
 {
-  return var && var->kind == IR_EX_VAR ? rw_map_get(&lv->vars, var) : NULL;
+  return var && var->kind == IR_EX_VAR ? ir_map_get(&lv->vars, var) : NULL;
 }
 
 static void scan_captures(Live *lv, const IrExpr *e);
@@ -481,7 +481,7 @@ analyze_binding(Live *lv, const IrBinding *b, Where w)
   }
   if (!vi->root)
     vi->kill = KILL_NONE;
-  rw_map_put(&lv->vars, b->var, vi);
+  ir_map_put(&lv->vars, b->var, vi);
   ir_vec_push(&lv->infos, vi);
 }
 
@@ -782,7 +782,7 @@ live_free(Live *lv)
     free(lv->kills.items[i]);
   ir_vec_free(&lv->infos);
   ir_vec_free(&lv->kills);
-  rw_map_free(&lv->vars);
+  ir_map_free(&lv->vars);
   free(lv->seqs);
   free(lv->parent);
   free(lv->pinned);
@@ -816,7 +816,7 @@ kill_function(IrCtx *ctx, const IrFunction *f)
     vi->var = f->params[i];
     vi->seq = -1;
     vi->alias = alias_group(&lv, group_new(&lv, true));
-    rw_map_put(&lv.vars, f->params[i], vi);
+    ir_map_put(&lv.vars, f->params[i], vi);
     ir_vec_push(&lv.infos, vi);
   }
   analyze_seq(&lv, f->body, -1, 0);

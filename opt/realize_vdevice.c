@@ -51,7 +51,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
   const char *func;  /* the global being analyzed, for messages */
-  RwMap first;       /* var -> (first node + 1), as a pointer-sized int */
+  IrMap first;       /* var -> (first node + 1), as a pointer-sized int */
   Ints parent;       /* union-find parent of each node */
   Ints dev;          /* each root's vdevice, -1 unknown */
   IrVec src;         /* each root's IrSym: the var its device came from */
@@ -215,7 +215,7 @@ find(Realize *r, int x)
 static int
 var_nodes(Realize *r, const IrExpr *var)
 {
-  intptr_t first = (intptr_t)rw_map_get(&r->first, var);
+  intptr_t first = (intptr_t)ir_map_get(&r->first, var);
   if (first)
     return (int)first - 1;
   int base = r->parent.n, n = count_tensors(var->sinfo);
@@ -224,7 +224,7 @@ var_nodes(Realize *r, const IrExpr *var)
     ints_push(&r->dev, -1);
     ir_vec_push(&r->src, NULL);
   }
-  rw_map_put(&r->first, var, (void *)(intptr_t)(base + 1));
+  ir_map_put(&r->first, var, (void *)(intptr_t)(base + 1));
   return base;
 }
 
@@ -548,7 +548,7 @@ realize_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g)
   IrFunction *out = r.nerrors ? NULL : rewrite_function(&r, g->u.relax, g->name);
   if (r.nerrors)
     out = NULL;
-  rw_map_free(&r.first);
+  ir_map_free(&r.first);
   free(r.parent.v);
   free(r.dev.v);
   ir_vec_free(&r.src);

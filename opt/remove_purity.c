@@ -17,7 +17,7 @@
 #include "opt_int.h"
 
 typedef struct {
-  RwMap in_dataflow; /* var bound inside a dataflow block -> itself */
+  IrMap in_dataflow; /* var bound inside a dataflow block -> itself */
 } Purity;
 
 static void mark_seq(Purity *p, const IrExpr *seq, bool in_df);
@@ -42,7 +42,7 @@ mark_seq(Purity *p, const IrExpr *seq, bool in_df)
     for (int j = 0; j < blk->n; j++) {
       const IrBinding *b = &blk->bindings[j];
       if ((in_df || blk->dataflow) && b->var)
-        rw_map_put(&p->in_dataflow, b->var, (void *)b->var);
+        ir_map_put(&p->in_dataflow, b->var, (void *)b->var);
       mark_value(p, b->value, in_df || blk->dataflow);
     }
   }
@@ -99,7 +99,7 @@ remove_purity(Rewriter *rw, IrBinding *b)
 {
   Purity *p = rw->user;
   IrExpr *v = b->value;
-  if (is_pure_packed(v) && !rw_map_get(&p->in_dataflow, b->var)) {
+  if (is_pure_packed(v) && !ir_map_get(&p->in_dataflow, b->var)) {
     IrExpr *callee = v->u.call.args[0];
     if (callee->kind == IR_EX_EXTERN || callee->kind == IR_EX_GLOBAL || callee->kind == IR_EX_VAR)
       b->value = unwrap_pure_packed(rw->ctx, v);
@@ -129,7 +129,7 @@ opt_remove_purity_checking(const OptContext *oc, const IrModule *m)
     rw.binding = remove_purity;
     IrFunction *f = rw_function(&rw, g->u.relax, g->name);
     rw_free(&rw);
-    rw_map_free(&p.in_dataflow);
+    ir_map_free(&p.in_dataflow);
     if (!f)
       return NULL;
     out->globals[i].u.relax = force_pure(oc->ctx, f);

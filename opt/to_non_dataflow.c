@@ -19,7 +19,7 @@ plain_var(Rewriter *rw, IrBinding *b)
     return true;
   const IrExpr *old = b->var;
   b->var = ir_var_new(rw->ctx, old->u.var.name, old->sinfo, false, old->loc);
-  rw_map_put(&rw->vars, old, b->var);
+  ir_map_put(&rw->vars, old, b->var);
   return true;
 }
 
