@@ -198,9 +198,7 @@ cg_const_name(CgGen *g, const IrExpr *c)
       return ir_printf(g->ctx, "%s_c%d", g->name, i);
   if (g->nconsts == g->capconsts) {
     g->capconsts = g->capconsts ? 2 * g->capconsts : 16;
-    g->consts = realloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
-    if (!g->consts)
-      UNREACHABLE();
+    g->consts = ir_xrealloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
   }
   g->consts[g->nconsts] = c;
   return ir_printf(g->ctx, "%s_c%d", g->name, g->nconsts++);
@@ -230,9 +228,7 @@ cg_text_counts(const IrBuf *text, const char *const *names, int n, int *counts)
   int cap = 16;
   while (cap < 2 * n)
     cap *= 2;
-  int *slot = calloc((size_t)cap, sizeof *slot), *first = calloc((size_t)(n ? n : 1), sizeof *first);
-  if (!slot || !first)
-    UNREACHABLE();
+  int *slot = ir_xcalloc((size_t)cap, sizeof *slot), *first = ir_xcalloc((size_t)n, sizeof *first);
   for (int k = 0; k < n; k++) {
     int i = (int)(hash_name(names[k], strlen(names[k])) & (uint32_t)(cap - 1));
     while (slot[i] && strcmp(names[slot[i] - 1], names[k]) != 0)
@@ -484,10 +480,8 @@ cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cf
   CgGen g = {.ctx = ctx, .m = m, .plan = p, .cfg = cfg};
   const char *base = cfg->codegen.prefix[0] ? cfg->codegen.prefix : name;
   g.name = cg_ident(&g, base && *base ? base : "model");
-  g.prims = calloc((size_t)m->nglobals + 1, sizeof *g.prims);
-  CgOutput *res = calloc(1, sizeof *res);
-  if (!g.prims || !res)
-    UNREACHABLE();
+  g.prims = ir_xcalloc((size_t)m->nglobals + 1, sizeof *g.prims);
+  CgOutput *res = ir_xcalloc(1, sizeof *res);
   res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
   res->arena_align = p->align;
   IrBuf parts[8] = {{0}};

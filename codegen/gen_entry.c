@@ -266,7 +266,7 @@ static void
 emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrPrimExpr **vals,
                IrBuf *o)
 {
-  CgVar **infos = calloc((size_t)f->nparams + 1, sizeof *infos);
+  CgVar **infos = ir_xcalloc((size_t)f->nparams + 1, sizeof *infos);
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *a = call->u.call.args[i];
     ir_buf_puts(o, i ? ", " : "");
@@ -540,9 +540,7 @@ emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o)
     for (int j = 0; j < seq->u.seq.blocks[i].n && !E->g->errors; j++)
       emit_binding(E, &seq->u.seq.blocks[i].bindings[j], &b);
   E->scope = outer;
-  int *counts = malloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
-  if (!counts)
-    UNREACHABLE();
+  int *counts = ir_xmalloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
   cg_text_counts(&b, (const char *const *)scope.items, scope.len, counts);
   for (int i = 0; i < scope.len; i++)
     if (counts[i] == 1) {
@@ -580,9 +578,7 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     ir_buf_puts(out, "  (void)arena;\n");
   if (!cg_text_uses(&checks, "arena_bytes"))
     ir_buf_puts(out, "  (void)arena_bytes;\n");
-  int *counts = malloc((size_t)(E->names.n ? E->names.n : 1) * sizeof *counts);
-  if (!counts)
-    UNREACHABLE();
+  int *counts = ir_xmalloc((size_t)(E->names.n ? E->names.n : 1) * sizeof *counts);
   cg_text_counts(&checks, E->names.names, E->names.n, counts);
   for (int i = 0; i < E->names.n; i++)
     if (counts[i] == 0)

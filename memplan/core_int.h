@@ -55,7 +55,6 @@ int mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const Mp
                        MpSpan *spans);
 int64_t mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit,
                           int64_t *work);
-void *mp_xcalloc(size_t count, size_t size);
 
 /* greedy.c */
 void mp_order(const MpBuffer *bufs, int n, MpOrder k, int *order);

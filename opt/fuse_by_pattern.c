@@ -308,8 +308,8 @@ fuse_nested(Fuser *F, const IrBinding *b)
 static int
 fuse_block(Fuser *F, const IrBindingBlock *blk, IrBinding *out, bool *changed)
 {
-  int *taken = calloc((size_t)blk->n + 1, sizeof *taken); /* 1: inner step, 2: last step */
-  IrExpr **calls = calloc((size_t)blk->n + 1, sizeof *calls);
+  int *taken = ir_xcalloc((size_t)blk->n + 1, sizeof *taken); /* 1: inner step, 2: last step */
+  IrExpr **calls = ir_xcalloc((size_t)blk->n + 1, sizeof *calls);
   for (int p = 0; p < F->npats; p++)
     for (int i = 0; i < blk->n; i++) {
       int idx[MAX_STEPS];

@@ -91,9 +91,7 @@ grow(void *p, int *cap, int need, size_t size)
   *cap = *cap ? *cap * 2 : 64;
   if (*cap < need)
     *cap = need;
-  void *q = realloc(p, (size_t)*cap * size);
-  if (!q)
-    abort(); /* out of memory: not a user error */
+  void *q = ir_xrealloc(p, (size_t)*cap * size);
   return q;
 }
 
@@ -464,9 +462,7 @@ analyze_binding(Live *lv, const IrBinding *b, Where w)
       each_group(lv, k->alias, mark_killed, NULL);
     return;
   }
-  VarInfo *vi = calloc(1, sizeof *vi);
-  if (!vi)
-    abort();
+  VarInfo *vi = ir_xcalloc(1, sizeof *vi);
   vi->var = b->var;
   vi->seq = w.seq;
   vi->index = w.index;
@@ -532,9 +528,7 @@ typedef struct {
 static Buckets
 buckets_new(int ngroups, int n, const int *key, const int *val)
 {
-  Buckets b = {calloc((size_t)ngroups + 2, sizeof(int)), calloc((size_t)n + 1, sizeof(int))};
-  if (!b.start || !b.list)
-    abort();
+  Buckets b = {ir_xcalloc((size_t)ngroups + 2, sizeof(int)), ir_xcalloc((size_t)n + 1, sizeof(int))};
   for (int i = 0; i < n; i++)
     b.start[key[i] + 2]++;
   for (int g = 2; g < ngroups + 2; g++)
@@ -608,9 +602,7 @@ static void
 schedule(Live *lv)
 {
   int n = lv->nuses > lv->ncarves ? lv->nuses : lv->ncarves;
-  int *key = calloc((size_t)n + 1, sizeof *key), *val = calloc((size_t)n + 1, sizeof *val);
-  if (!key || !val)
-    abort();
+  int *key = ir_xcalloc((size_t)n + 1, sizeof *key), *val = ir_xcalloc((size_t)n + 1, sizeof *val);
   for (int i = 0; i < lv->nuses; i++)
     key[i] = find(lv, lv->uses[i].group), val[i] = i;
   Buckets uses = buckets_new(lv->ngroups, lv->nuses, key, val);
@@ -630,9 +622,7 @@ schedule(Live *lv)
     int last = last_use(lv, &uses, &carved, vi, g);
     if (last < 0)
       continue;
-    Kill *k = malloc(sizeof *k);
-    if (!k)
-      abort();
+    Kill *k = ir_xmalloc(sizeof *k);
     *k = (Kill){vi->seq, last, vi, lv->kills.len};
     ir_vec_push(&lv->kills, k);
   }
@@ -810,9 +800,7 @@ kill_function(IrCtx *ctx, const IrFunction *f)
   memset(&lv, 0, sizeof lv);
   lv.ctx = ctx;
   for (int i = 0; i < f->nparams; i++) {
-    VarInfo *vi = calloc(1, sizeof *vi);
-    if (!vi)
-      abort();
+    VarInfo *vi = ir_xcalloc(1, sizeof *vi);
     vi->var = f->params[i];
     vi->seq = -1;
     vi->alias = alias_group(&lv, group_new(&lv, true));

@@ -166,7 +166,7 @@ static bool
 makes_cycle(const Groups *G, int g, int i)
 {
   int n = G->blk->n;
-  char *seen = calloc((size_t)n, 1);
+  char *seen = ir_xcalloc((size_t)n, 1);
   IrVec first = {0}, stack = {0};
   DepWalk w = {G, &first};
   walk_expr(G->blk->bindings[i].value, push_dep, &w);
@@ -212,9 +212,9 @@ groups_build(Merger *M, Groups *G, const IrBindingBlock *blk)
 {
   memset(G, 0, sizeof *G);
   G->blk = blk;
-  G->group = malloc(((size_t)blk->n + 1) * sizeof *G->group);
-  G->backend = calloc((size_t)blk->n + 1, sizeof *G->backend);
-  G->last = calloc((size_t)blk->n + 1, sizeof *G->last);
+  G->group = ir_xmalloc(((size_t)blk->n + 1) * sizeof *G->group);
+  G->backend = ir_xcalloc((size_t)blk->n + 1, sizeof *G->backend);
+  G->last = ir_xcalloc((size_t)blk->n + 1, sizeof *G->last);
   for (int i = 0; i < blk->n; i++) {
     const IrBinding *b = &blk->bindings[i];
     G->group[i] = -1;

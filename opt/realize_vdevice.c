@@ -40,9 +40,7 @@ ints_push(Ints *a, int x)
 {
   if (a->n == a->cap) {
     a->cap = a->cap ? 2 * a->cap : 16;
-    a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
-    if (!a->v)
-      abort(); /* out of memory: not a user error */
+    a->v = ir_xrealloc(a->v, (size_t)a->cap * sizeof *a->v);
   }
   a->v[a->n++] = x;
 }
@@ -459,9 +457,7 @@ realized_sinfo(Realize *r, const IrExpr *var)
   if (n == 0)
     return var->sinfo;
   int base = var_nodes(r, var), k = 0;
-  int *devs = malloc((size_t)n * sizeof *devs);
-  if (!devs)
-    abort();
+  int *devs = ir_xmalloc((size_t)n * sizeof *devs);
   for (int i = 0; i < n; i++)
     devs[i] = r->dev.v[find(r, base + i)];
   IrSInfo *s = with_devices(r->ctx, var->sinfo, devs, &k);

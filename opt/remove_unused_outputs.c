@@ -127,7 +127,7 @@ scan_seq(Pruner *P, const IrExpr *seq)
 static void
 find_candidates(Pruner *P, const IrModule *m)
 {
-  P->callees = calloc((size_t)m->nglobals + 1, sizeof *P->callees);
+  P->callees = ir_xcalloc((size_t)m->nglobals + 1, sizeof *P->callees);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax->is_private || !g->u.relax->ret ||
@@ -136,8 +136,8 @@ find_candidates(Pruner *P, const IrModule *m)
     Callee *c = &P->callees[P->ncallees++];
     c->name = g->name;
     c->n = g->u.relax->ret->u.tuple.n;
-    c->used = calloc((size_t)c->n + 1, sizeof *c->used);
-    c->new_index = calloc((size_t)c->n + 1, sizeof *c->new_index);
+    c->used = ir_xcalloc((size_t)c->n + 1, sizeof *c->used);
+    c->new_index = ir_xcalloc((size_t)c->n + 1, sizeof *c->new_index);
     ir_map_put(&P->by_name, g->name, c);
   }
 }
