@@ -199,29 +199,26 @@ drop_forwarded(const IrBinding *b, void *user)
   return b->var && ir_map_get(&c->forwarded, b->var);
 }
 
+static IrFunction *
+canonical_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)user;
+  if (!f->body)
+    return (IrFunction *)f;
+  Canon c = {{0}, {0}, {0}, {0}};
+  plan_seq(&c, f->body);
+  IrFunction *out = rw_function_with(ctx, f, name, canonicalize, &c);
+  if (out)
+    out = rw_drop_bindings(ctx, out, drop_forwarded, &c);
+  ir_map_free(&c.home);
+  ir_map_free(&c.outside);
+  ir_map_free(&c.tuples);
+  ir_map_free(&c.forwarded);
+  return out;
+}
+
 IrModule *
 opt_canonicalize_bindings(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || !g->u.relax->body)
-      continue;
-    Canon c = {{0}, {0}, {0}, {0}};
-    plan_seq(&c, g->u.relax->body);
-    Rewriter rw;
-    rw_init(&rw, oc->ctx, &c);
-    rw.binding = canonicalize;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    if (f)
-      out->globals[i].u.relax = rw_drop_bindings(oc->ctx, f, drop_forwarded, &c);
-    ir_map_free(&c.home);
-    ir_map_free(&c.outside);
-    ir_map_free(&c.tuples);
-    ir_map_free(&c.forwarded);
-    if (!f)
-      return NULL;
-  }
-  return out;
+  return rw_module_functions(oc->ctx, m, canonical_function, NULL);
 }

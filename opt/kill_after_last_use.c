@@ -819,15 +819,18 @@ kill_function(IrCtx *ctx, const IrFunction *f)
 
 /* Normalize runs first, as for LegalizeOps: which vars hold tensors is
  * read from struct info. */
+static IrFunction *
+kill_global(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)name, (void)user;
+  return kill_function(ctx, f);
+}
+
 IrModule *
 opt_kill_after_last_use(const OptContext *oc, const IrModule *input)
 {
   IrModule *m = opt_normalize(oc->ctx, input);
   if (!m)
     return NULL;
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++)
-    if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
-      out->globals[i].u.relax = kill_function(oc->ctx, m->globals[i].u.relax);
-  return out;
+  return rw_module_functions(oc->ctx, m, kill_global, NULL);
 }

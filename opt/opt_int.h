@@ -60,6 +60,24 @@ IrExpr *rw_expr_copy(IrCtx *ctx, const IrExpr *e);
  * extra more entries (nglobals is m's; the caller appends). */
 IrModule *rw_module_copy(IrCtx *ctx, const IrModule *m, int extra);
 
+/* --- the pass preamble ---------------------------------------------------- */
+
+typedef bool (*RwBindingFn)(Rewriter *rw, IrBinding *b);
+/* f run through a fresh Rewriter whose binding callback is binding, with
+ * user as rw->user; as rw_function: f itself when nothing changed, NULL
+ * after an error of the callback. */
+IrFunction *rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding,
+                             void *user);
+/* What a pass does to one Relax function (name: its global's): f
+ * rewritten, f itself when nothing changed, or NULL after reporting an
+ * error. */
+typedef IrFunction *(*RwFunctionFn)(IrCtx *ctx, const IrFunction *f, const char *name, void *user);
+/* What most passes do to a module: a copy of m (rw_module_copy) with fn
+ * applied to each Relax function, in module order.  Every function is
+ * visited even after one fails, so that each reports its errors; then the
+ * result is NULL. */
+IrModule *rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user);
+
 
 /* --- shared by the small passes (rewrite.c): uses and dropping bindings --- */
 

@@ -536,12 +536,13 @@ rewrite_function(Realize *r, const IrFunction *f, IrSym name)
 
 /* One global: analysis, then rewriting; NULL after errors. */
 static IrFunction *
-realize_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g)
+realize_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
-  Realize r = {ctx, m, g->name, {0}, {0}, {0}, {0}, {0}, {0}, 0};
-  collect_function(&r, g->u.relax);
+  const IrModule *m = user;
+  Realize r = {ctx, m, name, {0}, {0}, {0}, {0}, {0}, {0}, 0};
+  collect_function(&r, f);
   apply_hints(&r);
-  IrFunction *out = r.nerrors ? NULL : rewrite_function(&r, g->u.relax, g->name);
+  IrFunction *out = r.nerrors ? NULL : rewrite_function(&r, f, name);
   if (r.nerrors)
     out = NULL;
   ir_map_free(&r.first);
@@ -559,17 +560,5 @@ opt_realize_vdevice(const OptContext *oc, const IrModule *m)
   IrModule *norm = opt_normalize(oc->ctx, m);
   if (!norm)
     return NULL;
-  IrModule *out = rw_module_copy(oc->ctx, norm, 0);
-  bool ok = true;
-  for (int i = 0; i < norm->nglobals; i++) {
-    IrGlobal *g = &out->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    IrFunction *f = realize_function(oc->ctx, norm, g);
-    if (!f)
-      ok = false;
-    else
-      g->u.relax = f;
-  }
-  return ok ? out : NULL;
+  return rw_module_functions(oc->ctx, norm, realize_function, norm);
 }

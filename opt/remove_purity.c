@@ -113,26 +113,20 @@ remove_purity(Rewriter *rw, IrBinding *b)
   return true;
 }
 
+static IrFunction *
+unchecked_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)user;
+  Purity p = {{0}};
+  if (f->body)
+    mark_seq(&p, f->body, false);
+  IrFunction *out = rw_function_with(ctx, f, name, remove_purity, &p);
+  ir_map_free(&p.in_dataflow);
+  return out ? force_pure(ctx, out) : NULL;
+}
+
 IrModule *
 opt_remove_purity_checking(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    Purity p = {{0}};
-    if (g->u.relax->body)
-      mark_seq(&p, g->u.relax->body, false);
-    Rewriter rw;
-    rw_init(&rw, oc->ctx, &p);
-    rw.binding = remove_purity;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    ir_map_free(&p.in_dataflow);
-    if (!f)
-      return NULL;
-    out->globals[i].u.relax = force_pure(oc->ctx, f);
-  }
-  return out;
+  return rw_module_functions(oc->ctx, m, unchecked_function, NULL);
 }

@@ -285,6 +285,15 @@ pruner_free(Pruner *P)
   ir_map_free(&P->results);
 }
 
+/* f with its calls of pruned callees rewritten (rewrite_binding). */
+static IrFunction *
+rewrite_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  Pruner *P = user;
+  ir_map_free(&P->results); /* tracked vars are per function */
+  return rw_function_with(ctx, f, name, rewrite_binding, P);
+}
+
 IrModule *
 opt_remove_unused_outputs(const OptContext *oc, const IrModule *m)
 {
@@ -303,17 +312,7 @@ opt_remove_unused_outputs(const OptContext *oc, const IrModule *m)
       if (c && c->prune)
         g->u.relax = prune_callee(&P, g->u.relax, c);
     }
-    for (int i = 0; i < out->nglobals; i++) {
-      IrGlobal *g = &out->globals[i];
-      if (g->kind != IR_GLOBAL_RELAX)
-        continue;
-      ir_map_free(&P.results);
-      Rewriter rw;
-      rw_init(&rw, oc->ctx, &P);
-      rw.binding = rewrite_binding;
-      g->u.relax = rw_function(&rw, g->u.relax, g->name);
-      rw_free(&rw);
-    }
+    out = rw_module_functions(oc->ctx, out, rewrite_function, &P);
   }
   pruner_free(&P);
   return out;

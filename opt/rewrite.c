@@ -348,6 +348,35 @@ rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
   return copy;
 }
 
+IrFunction *
+rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding,
+                 void *user)
+{
+  Rewriter rw;
+  rw_init(&rw, ctx, user);
+  rw.binding = binding;
+  IrFunction *out = rw_function(&rw, f, name);
+  rw_free(&rw);
+  return out;
+}
+
+IrModule *
+rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user)
+{
+  IrModule *out = rw_module_copy(ctx, m, 0);
+  bool ok = true;
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
+      continue;
+    IrFunction *f = fn(ctx, g->u.relax, g->name, user);
+    if (f)
+      out->globals[i].u.relax = f;
+    ok &= f != NULL;
+  }
+  return ok ? out : NULL;
+}
+
 /* --- shared by the small passes: counting uses, dropping bindings ----------
  *
  * Both walk a function's body by hand (not through the Rewriter): counting
