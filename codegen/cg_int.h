@@ -74,8 +74,8 @@ typedef enum {
 typedef struct {
   const char **names; /* arena strings, in the order given */
   int n, cap;
-  IrMap bykey;        /* key -> its (first) name */
-  IrNames taken;      /* the names given */
+  IrMap bykey;   /* key -> its (first) name */
+  IrNames taken; /* the names given */
 } CgNames;
 
 /* What the entries found out about one prim_func of the module. */

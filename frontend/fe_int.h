@@ -84,7 +84,7 @@ typedef struct {
   jmp_buf *fail;          /* where a syntax error jumps */
   int depth;              /* nesting of recursive rules */
   FeVec scope;            /* FeEntry, innermost last; popped by fe_scope_pop */
-  IrMap scope_index;     /* IrSym -> index + 1 of its innermost entry in scope */
+  IrMap scope_index;      /* IrSym -> index + 1 of its innermost entry in scope */
   FeVec global_names;     /* IrSym: every global the module defines */
   IrSym module_name;      /* the class name, or "Module" */
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */

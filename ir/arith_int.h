@@ -30,7 +30,7 @@ struct IrArith {
   ArithVarBound *vars; /* arena array; grows by copying */
   int nvars;
   int cap;
-  IrMap memo;          /* IrPrimExpr* -> ArithMemo* (arena), by address */
+  IrMap memo; /* IrPrimExpr* -> ArithMemo* (arena), by address */
 };
 
 /* One factor atom^degree of a monomial. */

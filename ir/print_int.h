@@ -22,7 +22,7 @@ void ptrset_free(PtrSet *s);
  * its own name, the stored one when free, else "name_1", "name_2", ... */
 typedef struct {
   IrMap bykey; /* node -> its name (char *, borrowed from used) */
-  char **used;  /* set of names taken (owned strings) */
+  char **used; /* set of names taken (owned strings) */
   size_t ucap, ucount;
 } NameMap;
 

@@ -462,7 +462,8 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
   bool *drop = ir_alloc(oc->ctx, (size_t)(out->nglobals ? out->nglobals : 1) * sizeof *drop);
   for (int i = 0; i < out->nglobals; i++)
     drop[i] = out->globals[i].kind == IR_GLOBAL_PRIM && m->globals[i].kind == IR_GLOBAL_PRIM &&
-              ir_map_get(&members, out->globals[i].name) && !ir_map_get(&used, out->globals[i].name);
+              ir_map_get(&members, out->globals[i].name) &&
+              !ir_map_get(&used, out->globals[i].name);
   ir_map_free(&members);
   ir_map_free(&used);
   int k = 0;

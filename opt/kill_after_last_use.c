@@ -528,7 +528,8 @@ typedef struct {
 static Buckets
 buckets_new(int ngroups, int n, const int *key, const int *val)
 {
-  Buckets b = {ir_xcalloc((size_t)ngroups + 2, sizeof(int)), ir_xcalloc((size_t)n + 1, sizeof(int))};
+  Buckets b = {ir_xcalloc((size_t)ngroups + 2, sizeof(int)),
+               ir_xcalloc((size_t)n + 1, sizeof(int))};
   for (int i = 0; i < n; i++)
     b.start[key[i] + 2]++;
   for (int g = 2; g < ngroups + 2; g++)

@@ -23,7 +23,7 @@
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
-  const Rewriter *rw;    /* the function being normalized (set by each binding) */
+  const Rewriter *rw; /* the function being normalized (set by each binding) */
   int nerrors;
 } Norm;
 

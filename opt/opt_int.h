@@ -78,7 +78,6 @@ typedef IrFunction *(*RwFunctionFn)(IrCtx *ctx, const IrFunction *f, const char 
  * result is NULL. */
 IrModule *rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user);
 
-
 /* --- shared by the small passes (rewrite.c): uses and dropping bindings --- */
 
 /* Adds to counts (var -> number of uses, read with rw_use_count) every use

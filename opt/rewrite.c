@@ -349,8 +349,7 @@ rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
 }
 
 IrFunction *
-rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding,
-                 void *user)
+rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding, void *user)
 {
   Rewriter rw;
   rw_init(&rw, ctx, user);
