@@ -115,9 +115,7 @@ cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags)
     if (!dl) {
       ir_error(ctx, none, "cannot load '%s': %s", so, dlerror());
     } else {
-      c = calloc(1, sizeof *c);
-      if (!c)
-        UNREACHABLE();
+      c = ir_xcalloc(1, sizeof *c);
       c->dl = dl;
       c->dir = dir;
       return c;

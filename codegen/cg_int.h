@@ -72,12 +72,10 @@ typedef enum {
 /* A name table: one C identifier per IR object (var, buffer), unique in
  * one C function (or in the file, for globals). Heap; cg_names_free. */
 typedef struct {
-  const void **keys;
-  const char **names; /* arena strings */
+  const char **names; /* arena strings, in the order given */
   int n, cap;
-  int *bykey;          /* hash index of the entries by key (gen.c) */
-  int hcap;
-  IrNames taken;       /* the names given */
+  IrMap bykey;   /* key -> its (first) name */
+  IrNames taken; /* the names given */
 } CgNames;
 
 /* What the entries found out about one prim_func of the module. */
@@ -180,8 +178,7 @@ typedef struct {
   IrArith *arith;
   CgVar **vars; /* heap array of arena CgVars */
   int nvars, capvars;
-  int *var_slots; /* hash of vars[k]->var -> k + 1 (the latest), heap */
-  int var_cap;
+  IrMap var_index; /* IrExpr* -> its latest CgVar* */
   CgOrigin *origins;
   int norigins, caporigins;
   const IrExpr **out_storage; /* storage var -> output index */

@@ -142,8 +142,7 @@ cg_ident(CgGen *g, const char *hint)
 
 /* --- name tables --------------------------------------------------------
  * The names themselves are an IrNames (fresh suffixes in linear time);
- * an open-addressing index by key (slots hold index + 1, 0 is empty)
- * finds a key's name in constant time. */
+ * an IrMap finds a key's name in constant time. */
 
 static uint32_t
 hash_name(const char *s, size_t n)
@@ -154,51 +153,10 @@ hash_name(const char *s, size_t n)
   return h;
 }
 
-/* The slot of key in t->bykey: the one holding it or the empty one where
- * it would go. */
-static int
-key_slot(const CgNames *t, const void *key)
-{
-  uint64_t x = (uint64_t)(uintptr_t)key;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  int mask = t->hcap - 1, i = (int)((x ^ (x >> 33)) & (uint64_t)mask);
-  while (t->bykey[i] && t->keys[t->bykey[i] - 1] != key)
-    i = (i + 1) & mask;
-  return i;
-}
-
-/* Puts entry k into the index (a key already there keeps its first entry). */
-static void
-index_entry(CgNames *t, int k)
-{
-  int i = key_slot(t, t->keys[k]);
-  if (!t->bykey[i])
-    t->bykey[i] = k + 1;
-}
-
-static void
-grow_names(CgNames *t)
-{
-  t->cap = t->cap ? 2 * t->cap : 32;
-  t->keys = realloc(t->keys, sizeof *t->keys * (size_t)t->cap);
-  t->names = realloc(t->names, sizeof *t->names * (size_t)t->cap);
-  t->hcap = 4 * t->cap;
-  free(t->bykey);
-  t->bykey = calloc((size_t)t->hcap, sizeof *t->bykey);
-  if (!t->keys || !t->names || !t->bykey)
-    UNREACHABLE();
-  for (int k = 0; k < t->n; k++)
-    index_entry(t, k);
-}
-
 const char *
 cg_names_find(const CgNames *t, const void *key)
 {
-  if (t->n == 0)
-    return NULL;
-  int k = t->bykey[key_slot(t, key)];
-  return k ? t->names[k - 1] : NULL;
+  return ir_map_get(&t->bykey, key);
 }
 
 /* A new unique name for key (hint, then hint_1, hint_2, ...).  Names that
@@ -211,20 +169,22 @@ cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint)
   if (strncmp(base, g->name, n) == 0 && base[n] == '_')
     base = ir_printf(g->ctx, "v_%s", base);
   const char *s = ir_printf(g->ctx, "%s", ir_names_unique(&t->taken, base, "_"));
-  if (t->n == t->cap)
-    grow_names(t);
-  t->keys[t->n] = key;
-  t->names[t->n] = s;
-  index_entry(t, t->n++);
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 32;
+    t->names = ir_xrealloc(t->names, sizeof *t->names * (size_t)t->cap);
+  }
+  t->names[t->n++] = s;
+  void **slot = ir_map_slot(&t->bykey, key);
+  if (!*slot) /* a key named twice keeps its first name */
+    *slot = (void *)s;
   return s;
 }
 
 void
 cg_names_free(CgNames *t)
 {
-  free(t->keys);
   free(t->names);
-  free(t->bykey);
+  ir_map_free(&t->bykey);
   ir_names_free(&t->taken);
   memset(t, 0, sizeof *t);
 }
@@ -238,9 +198,7 @@ cg_const_name(CgGen *g, const IrExpr *c)
       return ir_printf(g->ctx, "%s_c%d", g->name, i);
   if (g->nconsts == g->capconsts) {
     g->capconsts = g->capconsts ? 2 * g->capconsts : 16;
-    g->consts = realloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
-    if (!g->consts)
-      UNREACHABLE();
+    g->consts = ir_xrealloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
   }
   g->consts[g->nconsts] = c;
   return ir_printf(g->ctx, "%s_c%d", g->name, g->nconsts++);
@@ -270,9 +228,7 @@ cg_text_counts(const IrBuf *text, const char *const *names, int n, int *counts)
   int cap = 16;
   while (cap < 2 * n)
     cap *= 2;
-  int *slot = calloc((size_t)cap, sizeof *slot), *first = calloc((size_t)(n ? n : 1), sizeof *first);
-  if (!slot || !first)
-    UNREACHABLE();
+  int *slot = ir_xcalloc((size_t)cap, sizeof *slot), *first = ir_xcalloc((size_t)n, sizeof *first);
   for (int k = 0; k < n; k++) {
     int i = (int)(hash_name(names[k], strlen(names[k])) & (uint32_t)(cap - 1));
     while (slot[i] && strcmp(names[slot[i] - 1], names[k]) != 0)
@@ -524,10 +480,8 @@ cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cf
   CgGen g = {.ctx = ctx, .m = m, .plan = p, .cfg = cfg};
   const char *base = cfg->codegen.prefix[0] ? cfg->codegen.prefix : name;
   g.name = cg_ident(&g, base && *base ? base : "model");
-  g.prims = calloc((size_t)m->nglobals + 1, sizeof *g.prims);
-  CgOutput *res = calloc(1, sizeof *res);
-  if (!g.prims || !res)
-    UNREACHABLE();
+  g.prims = ir_xcalloc((size_t)m->nglobals + 1, sizeof *g.prims);
+  CgOutput *res = ir_xcalloc(1, sizeof *res);
   res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
   res->arena_align = p->align;
   IrBuf parts[8] = {{0}};

@@ -35,49 +35,26 @@ indent(const CgFunc *E, IrBuf *o)
 
 /* --- var table: each CgVar in the arena, so pointers to it stay valid --------- */
 
-/* The slot of var in E->var_slots: its own or the free one it would take.
- * A hash, so that a function of many bindings looks its vars up in
- * constant time (a walk back from the last one was quadratic). */
-static int
-var_slot(const CgFunc *E, const IrExpr *var)
-{
-  uintptr_t h = (uintptr_t)var;
-  int i = (int)((h ^ (h >> 9) ^ (h >> 21)) & (uintptr_t)(E->var_cap - 1));
-  while (E->var_slots[i] && E->vars[E->var_slots[i] - 1]->var != var)
-    i = (i + 1) & (E->var_cap - 1);
-  return i;
-}
-
 CgVar *
 cg_var_add(CgFunc *E, const IrExpr *var, CgVarKind kind)
 {
   if (E->nvars == E->capvars) {
     E->capvars = E->capvars ? 2 * E->capvars : 64;
-    E->vars = realloc(E->vars, sizeof *E->vars * (size_t)E->capvars);
-    E->var_cap = 4 * E->capvars;
-    free(E->var_slots);
-    E->var_slots = calloc((size_t)E->var_cap, sizeof *E->var_slots);
-    if (!E->vars || !E->var_slots)
-      UNREACHABLE();
-    for (int k = 0; k < E->nvars; k++) /* in order: the latest of a var wins */
-      E->var_slots[var_slot(E, E->vars[k]->var)] = k + 1;
+    E->vars = ir_xrealloc(E->vars, sizeof *E->vars * (size_t)E->capvars);
   }
   CgVar *v = ir_alloc(E->g->ctx, sizeof *v); /* zeroed; never moves */
   E->vars[E->nvars++] = v;
   v->var = var;
   v->kind = kind;
   v->offset = -1;
-  E->var_slots[var_slot(E, var)] = E->nvars;
+  ir_map_put(&E->var_index, var, v); /* the latest of a var wins */
   return v;
 }
 
 CgVar *
 cg_var_find(CgFunc *E, const IrExpr *var)
 {
-  if (E->nvars == 0)
-    return NULL;
-  int k = E->var_slots[var_slot(E, var)];
-  return k ? E->vars[k - 1] : NULL;
+  return ir_map_get(&E->var_index, var);
 }
 
 /* A new C local for var, declared in the current scope. */
@@ -289,7 +266,7 @@ static void
 emit_call_args(CgFunc *E, const IrPrimFunc *f, CgPrim *p, const IrExpr *call, IrPrimExpr **vals,
                IrBuf *o)
 {
-  CgVar **infos = calloc((size_t)f->nparams + 1, sizeof *infos);
+  CgVar **infos = ir_xcalloc((size_t)f->nparams + 1, sizeof *infos);
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *a = call->u.call.args[i];
     ir_buf_puts(o, i ? ", " : "");
@@ -563,9 +540,7 @@ emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o)
     for (int j = 0; j < seq->u.seq.blocks[i].n && !E->g->errors; j++)
       emit_binding(E, &seq->u.seq.blocks[i].bindings[j], &b);
   E->scope = outer;
-  int *counts = malloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
-  if (!counts)
-    UNREACHABLE();
+  int *counts = ir_xmalloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
   cg_text_counts(&b, (const char *const *)scope.items, scope.len, counts);
   for (int i = 0; i < scope.len; i++)
     if (counts[i] == 1) {
@@ -603,9 +578,7 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     ir_buf_puts(out, "  (void)arena;\n");
   if (!cg_text_uses(&checks, "arena_bytes"))
     ir_buf_puts(out, "  (void)arena_bytes;\n");
-  int *counts = malloc((size_t)(E->names.n ? E->names.n : 1) * sizeof *counts);
-  if (!counts)
-    UNREACHABLE();
+  int *counts = ir_xmalloc((size_t)(E->names.n ? E->names.n : 1) * sizeof *counts);
   cg_text_counts(&checks, E->names.names, E->names.n, counts);
   for (int i = 0; i < E->names.n; i++)
     if (counts[i] == 0)
@@ -678,7 +651,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   ir_buf_free(&decl);
   ir_buf_free(&doc);
   free(E.vars);
-  free(E.var_slots);
+  ir_map_free(&E.var_index);
   free(E.origins);
   ir_buf_free(&E.defs);
   ir_buf_free(&E.checks);

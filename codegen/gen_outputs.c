@@ -31,9 +31,7 @@ origin_add(CgFunc *E, const IrExpr *var)
 {
   if (E->norigins == E->caporigins) {
     E->caporigins = E->caporigins ? 2 * E->caporigins : 64;
-    E->origins = realloc(E->origins, sizeof *E->origins * (size_t)E->caporigins);
-    if (!E->origins)
-      UNREACHABLE();
+    E->origins = ir_xrealloc(E->origins, sizeof *E->origins * (size_t)E->caporigins);
   }
   CgOrigin *o = &E->origins[E->norigins++];
   memset(o, 0, sizeof *o);

@@ -48,11 +48,9 @@ cg_prim_info(CgGen *g, int global)
     if (f->params[i].buffer)
       for (int d = 0; d < f->params[i].buffer->ndim; d++)
         ir_prim_expr_vars(f->params[i].buffer->shape[d], &vars);
-  p->dims = calloc((size_t)vars.len + 1, sizeof *p->dims);
-  p->dims_max = calloc((size_t)vars.len + 1, sizeof *p->dims_max);
-  p->written = calloc((size_t)f->nparams + 1, sizeof *p->written);
-  if (!p->dims || !p->dims_max || !p->written)
-    UNREACHABLE();
+  p->dims = ir_xcalloc((size_t)vars.len + 1, sizeof *p->dims);
+  p->dims_max = ir_xcalloc((size_t)vars.len + 1, sizeof *p->dims_max);
+  p->written = ir_xcalloc((size_t)f->nparams + 1, sizeof *p->written);
   for (int i = 0; i < vars.len; i++) {
     bool param = false;
     for (int k = 0; k < f->nparams; k++)
@@ -631,7 +629,7 @@ emit_block(Tir *t, const IrTirBlock *b, IrBuf *o)
   IrBuf body = {0};
   for (int i = 0; i < b->nallocs; i++)
     emit_alloc(t, b->allocs[i], o);
-  const char **names = calloc((size_t)b->niters + 1, sizeof *names);
+  const char **names = ir_xcalloc((size_t)b->niters + 1, sizeof *names);
   for (int i = 0; i < b->niters; i++)
     names[i] = cg_names_add(t->g, &t->names, b->iters[i].var, b->iters[i].var->u.var);
   if (b->init)

@@ -75,14 +75,6 @@ typedef struct {
   double exact; /* a bare float literal's value before rounding to float32 */
 } TExpr;
 
-/* The innermost scope entry of each name (hash on the interned pointer):
- * lookups in constant time in functions of many bindings. */
-typedef struct {
-  IrSym *keys; /* NULL: a free slot */
-  int *latest; /* index in the scope of the innermost entry, or -1 */
-  int cap, count;
-} FeScopeIndex;
-
 typedef struct {
   IrCtx *ctx;
   const IrSource *src;
@@ -92,7 +84,7 @@ typedef struct {
   jmp_buf *fail;          /* where a syntax error jumps */
   int depth;              /* nesting of recursive rules */
   FeVec scope;            /* FeEntry, innermost last; popped by fe_scope_pop */
-  FeScopeIndex scope_index;
+  IrMap scope_index;      /* IrSym -> index + 1 of its innermost entry in scope */
   FeVec global_names;     /* IrSym: every global the module defines */
   IrSym module_name;      /* the class name, or "Module" */
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */

@@ -267,62 +267,28 @@ fe_vec_ptr(Parser *P, FeVec *v, void *p)
   *(void **)fe_vec_push(P, v, sizeof(void *)) = p;
 }
 
-/* The slot of name in the index (its own, or the free one it would take). */
-static int
-scope_slot(const FeScopeIndex *x, IrSym name)
-{
-  uintptr_t h = (uintptr_t)name;
-  int i = (int)((h ^ (h >> 7) ^ (h >> 17)) & (uintptr_t)(x->cap - 1));
-  while (x->keys[i] && x->keys[i] != name)
-    i = (i + 1) & (x->cap - 1);
-  return i;
-}
-
-static void
-scope_index_grow(Parser *P)
-{
-  FeScopeIndex old = P->scope_index, *x = &P->scope_index;
-  x->cap = old.cap ? 2 * old.cap : 64;
-  x->keys = ir_alloc(P->ctx, sizeof *x->keys * (size_t)x->cap);
-  x->latest = ir_alloc(P->ctx, sizeof *x->latest * (size_t)x->cap);
-  memset(x->keys, 0, sizeof *x->keys * (size_t)x->cap);
-  for (int i = 0; i < old.cap; i++)
-    if (old.keys[i]) {
-      int j = scope_slot(x, old.keys[i]);
-      x->keys[j] = old.keys[i];
-      x->latest[j] = old.latest[i];
-    }
-}
+/* The scope index maps a name to its innermost entry's index in the scope
+ * + 1 (NULL: none), in the arena like the scope. */
 
 FeEntry *
 fe_scope_add(Parser *P, IrSym name, SymKind kind)
 {
-  FeScopeIndex *x = &P->scope_index;
-  if (2 * (x->count + 1) > x->cap)
-    scope_index_grow(P);
-  int i = scope_slot(x, name);
-  if (!x->keys[i]) {
-    x->keys[i] = name;
-    x->latest[i] = -1;
-    x->count++;
-  }
+  void **latest = ir_map_slot(&P->scope_index, name);
+  int shadowed = (int)(uintptr_t)*latest - 1;
+  *latest = (void *)(uintptr_t)(P->scope.len + 1);
   FeEntry *e = fe_vec_push(P, &P->scope, sizeof(FeEntry));
   memset(e, 0, sizeof *e);
   e->name = name;
   e->kind = kind;
-  e->shadowed = x->latest[i];
-  x->latest[i] = P->scope.len - 1;
+  e->shadowed = shadowed;
   return e;
 }
 
 FeEntry *
 fe_scope_find(Parser *P, IrSym name)
 {
-  const FeScopeIndex *x = &P->scope_index;
-  if (x->count == 0)
-    return NULL;
-  int i = scope_slot(x, name);
-  return x->keys[i] && x->latest[i] >= 0 ? &((FeEntry *)P->scope.data)[x->latest[i]] : NULL;
+  uintptr_t latest = (uintptr_t)ir_map_get(&P->scope_index, name);
+  return latest ? &((FeEntry *)P->scope.data)[latest - 1] : NULL;
 }
 
 void
@@ -330,7 +296,7 @@ fe_scope_pop(Parser *P, int mark)
 {
   FeEntry *entries = P->scope.data;
   for (int k = P->scope.len - 1; k >= mark; k--) /* innermost first */
-    P->scope_index.latest[scope_slot(&P->scope_index, entries[k].name)] = entries[k].shadowed;
+    ir_map_put(&P->scope_index, entries[k].name, (void *)(uintptr_t)(entries[k].shadowed + 1));
   P->scope.len = mark;
 }
 
@@ -669,6 +635,7 @@ fe_parse(IrCtx *ctx, const IrSource *src)
   Parser P = {0};
   jmp_buf fail;
   P.ctx = ctx;
+  ir_map_init_arena(&P.scope_index, ctx);
   P.src = src;
   P.fail = &fail;
   P.int_default = IR_I64;

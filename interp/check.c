@@ -193,11 +193,11 @@ check_bound_dict(Interp *in, Frame *f, const IrAttr *dict, bool upper, const cha
     const IrAttr *b = dict->u.list.items[k];
     if (b->kind != IR_AT_INT)
       continue;
-    for (int i = 0; i < f->syms.cap; i++) {
-      const Value *v = f->syms.values[i];
-      const IrPrimExpr *key = f->syms.keys[i];
-      if (!key || key->u.var != ir_sym(in->ctx, dict->u.list.keys[k]))
+    for (int i = 0; i < f->nsyms; i++) {
+      const IrPrimExpr *key = f->sym_order[i];
+      if (key->u.var != ir_sym(in->ctx, dict->u.list.keys[k]))
         continue;
+      const Value *v = ir_map_get(&f->syms, key);
       bool bad = upper ? v->u.prim.i > b->u.i : v->u.prim.i < b->u.i;
       if (bad) {
         ir_error(in->ctx, in->loc, "in call of '%s': %s = %lld is %s its %s bound %lld", name,

@@ -16,78 +16,23 @@ interp_frame_new(IrCtx *ctx, Frame *parent)
 {
   Frame *f = ir_alloc(ctx, sizeof *f);
   f->parent = parent;
+  ir_map_init_arena(&f->vars, ctx); /* a closure keeps its frame as long as ctx lives */
+  ir_map_init_arena(&f->syms, ctx);
   return f;
-}
-
-static size_t
-slot_of(const void *key, int cap)
-{
-  uintptr_t h = (uintptr_t)key;
-  h ^= h >> 17;
-  h *= (uintptr_t)0x9E3779B97F4A7C15u;
-  return (size_t)(h >> 7) & (size_t)(cap - 1);
-}
-
-/* Doubles the table (the old one stays in the arena, unused). */
-static void
-grow(IrCtx *ctx, Table *f)
-{
-  int cap = f->cap ? f->cap * 2 : 16;
-  const void **keys = ir_alloc(ctx, sizeof *keys * (size_t)cap);
-  void **values = ir_alloc(ctx, sizeof *values * (size_t)cap);
-  for (int i = 0; i < f->cap; i++) {
-    if (!f->keys[i])
-      continue;
-    size_t s = slot_of(f->keys[i], cap);
-    while (keys[s])
-      s = (s + 1) & (size_t)(cap - 1);
-    keys[s] = f->keys[i];
-    values[s] = f->values[i];
-  }
-  f->keys = keys;
-  f->values = values;
-  f->cap = cap;
-}
-
-static void
-table_set(IrCtx *ctx, Table *f, const void *key, void *value)
-{
-  if (2 * (f->len + 1) > f->cap)
-    grow(ctx, f);
-  size_t s = slot_of(key, f->cap);
-  while (f->keys[s] && f->keys[s] != key)
-    s = (s + 1) & (size_t)(f->cap - 1);
-  if (!f->keys[s])
-    f->len++;
-  f->keys[s] = key;
-  f->values[s] = value;
-}
-
-static void *
-table_get(const Table *t, const void *key)
-{
-  if (!t->cap)
-    return NULL;
-  size_t s = slot_of(key, t->cap);
-  while (t->keys[s]) {
-    if (t->keys[s] == key)
-      return t->values[s];
-    s = (s + 1) & (size_t)(t->cap - 1);
-  }
-  return NULL;
 }
 
 void
 interp_frame_set(IrCtx *ctx, Frame *f, const IrExpr *var, Value *value)
 {
-  table_set(ctx, &f->vars, var, value);
+  (void)ctx; /* the frame's maps know their arena */
+  ir_map_put(&f->vars, var, value);
 }
 
 Value *
 interp_frame_get(const Frame *f, const IrExpr *var)
 {
   for (; f; f = f->parent) {
-    Value *v = table_get(&f->vars, var);
+    Value *v = ir_map_get(&f->vars, var);
     if (v)
       return v;
   }
@@ -98,7 +43,7 @@ bool
 interp_sym_get(const Frame *f, const IrPrimExpr *var, int64_t *out)
 {
   for (; f; f = f->parent) {
-    const Value *v = table_get(&f->syms, var);
+    const Value *v = ir_map_get(&f->syms, var);
     if (v) {
       *out = v->u.prim.i;
       return true;
@@ -110,7 +55,18 @@ interp_sym_get(const Frame *f, const IrPrimExpr *var, int64_t *out)
 void
 interp_sym_set(Interp *in, Frame *f, const IrPrimExpr *var, int64_t v)
 {
-  table_set(in->ctx, &f->syms, var, op_prim_int(in->ctx, IR_I64, v));
+  void **slot = ir_map_slot(&f->syms, var);
+  if (!*slot) { /* a new var: remember the order for interp_check_bounds */
+    if (f->nsyms == f->sym_cap) {
+      f->sym_cap = f->sym_cap ? 2 * f->sym_cap : 8;
+      const IrPrimExpr **order = ir_alloc(in->ctx, sizeof *order * (size_t)f->sym_cap);
+      if (f->nsyms)
+        memcpy(order, f->sym_order, sizeof *order * (size_t)f->nsyms);
+      f->sym_order = order;
+    }
+    f->sym_order[f->nsyms++] = var;
+  }
+  *slot = op_prim_int(in->ctx, IR_I64, v);
 }
 
 bool

@@ -14,19 +14,15 @@
 #define INTERP_MAX_DEPTH 200 /* nested Relax calls before "recursion too deep" */
 
 /* Values of the Relax variables and symbolic (TIR) variables of one call,
- * with the frame of the enclosing function for closures.  Open addressing
- * by node pointer; the tables live in the ctx's arena. */
-typedef struct {
-  const void **keys; /* nodes; NULL marks a free slot */
-  void **values;
-  int cap, len; /* cap is a power of two (or 0) */
-} Table;
-
+ * with the frame of the enclosing function for closures.  The maps and the
+ * order live in the ctx's arena. */
 typedef struct Frame Frame;
 struct Frame {
   Frame *parent; /* the closure's defining frame, or NULL */
-  Table vars;    /* IrExpr* (Relax var) -> Value* */
-  Table syms;    /* IrPrimExpr* (symbolic var) -> int64 VAL_PRIM */
+  IrMap vars;    /* IrExpr* (Relax var) -> Value* */
+  IrMap syms;    /* IrPrimExpr* (symbolic var) -> int64 VAL_PRIM */
+  const IrPrimExpr **sym_order; /* the keys of syms in the order bound */
+  int nsyms, sym_cap;
 };
 
 struct Interp {

@@ -30,56 +30,29 @@ ir_arith_new(IrCtx *ctx)
 {
   IrArith *a = ir_alloc(ctx, sizeof *a);
   a->ctx = ctx;
+  ir_map_init_arena(&a->memo, ctx); /* an IrArith has no free: it lives with ctx */
   return a;
 }
 
 /* --- memo ------------------------------------------------------------- */
 
-static size_t
-memo_slot(const IrArith *a, const IrPrimExpr *e)
-{
-  uint64_t h = (uint64_t)(uintptr_t)e * 0x9e3779b97f4a7c15u;
-  return (size_t)(h >> 20) & (size_t)(a->memo_cap - 1);
-}
-
 bool
 arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out)
 {
-  if (!a->memo)
-    return false;
-  for (size_t i = memo_slot(a, e);; i = (i + 1) & (size_t)(a->memo_cap - 1)) {
-    if (!a->memo[i].key)
-      return false;
-    if (a->memo[i].key == e) {
-      *out = a->memo[i];
-      return true;
-    }
-  }
+  const ArithMemo *m = ir_map_get(&a->memo, e);
+  if (m)
+    *out = *m;
+  return m != NULL;
 }
 
-/* The slot of e, created when absent (growing the table first). */
+/* The memo of e, created empty when absent. */
 static ArithMemo *
 memo_entry(IrArith *a, const IrPrimExpr *e)
 {
-  if (2 * (a->memo_len + 1) > a->memo_cap) {
-    ArithMemo *old = a->memo;
-    int old_cap = a->memo_cap;
-    a->memo_cap = old_cap ? 2 * old_cap : 256;
-    a->memo = ir_alloc(a->ctx, sizeof *a->memo * (size_t)a->memo_cap);
-    a->memo_len = 0;
-    for (int i = 0; i < old_cap; i++)
-      if (old[i].key) {
-        *memo_entry(a, old[i].key) = old[i];
-      }
-  }
-  size_t i = memo_slot(a, e);
-  while (a->memo[i].key && a->memo[i].key != e)
-    i = (i + 1) & (size_t)(a->memo_cap - 1);
-  if (!a->memo[i].key) {
-    a->memo[i].key = e;
-    a->memo_len++;
-  }
-  return &a->memo[i];
+  void **slot = ir_map_slot(&a->memo, e);
+  if (!*slot)
+    *slot = ir_alloc(a->ctx, sizeof(ArithMemo));
+  return *slot;
 }
 
 void
@@ -105,8 +78,8 @@ arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r)
 void
 ir_arith_bound(IrArith *a, const IrPrimExpr *var, int64_t lo, int64_t hi)
 {
-  a->memo = NULL; /* what was derived may change; the arena reclaims it with ctx */
-  a->memo_cap = a->memo_len = 0;
+  /* what was derived may change; the arena reclaims the old memo with ctx */
+  ir_map_init_arena(&a->memo, a->ctx);
   for (int i = 0; i < a->nvars; i++) {
     if (a->vars[i].var != var)
       continue;

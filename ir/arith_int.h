@@ -30,9 +30,7 @@ struct IrArith {
   ArithVarBound *vars; /* arena array; grows by copying */
   int nvars;
   int cap;
-  ArithMemo *memo; /* open-addressing table by expression address, or NULL */
-  int memo_cap;    /* power of two */
-  int memo_len;
+  IrMap memo; /* IrPrimExpr* -> ArithMemo* (arena), by address */
 };
 
 /* One factor atom^degree of a monomial. */
@@ -56,7 +54,6 @@ typedef struct {
 /* What is known of one expression under the current bounds: its canonical
  * polynomial, and (for an atom) its range. */
 struct ArithMemo {
-  const IrPrimExpr *key; /* NULL: empty slot */
   bool has_poly, has_range;
   Poly poly;
   Interval range;

@@ -20,28 +20,6 @@ struct Chunk {
 
 enum { CHUNK_BYTES = 64 * 1024 };
 
-static void *
-xmalloc(size_t n)
-{
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort();
-  }
-  return p;
-}
-
-static void *
-xrealloc(void *p, size_t n)
-{
-  p = realloc(p, n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort();
-  }
-  return p;
-}
-
 void
 ir_unreachable(const char *file, int line)
 {
@@ -52,7 +30,7 @@ ir_unreachable(const char *file, int line)
 IrCtx *
 ir_ctx_new(void)
 {
-  IrCtx *ctx = xmalloc(sizeof *ctx);
+  IrCtx *ctx = ir_xmalloc(sizeof *ctx);
   memset(ctx, 0, sizeof *ctx);
   return ctx;
 }
@@ -79,7 +57,7 @@ ir_alloc(IrCtx *ctx, size_t size)
   Chunk *c = ctx->chunks;
   if (!c || c->cap - c->used < size) {
     size_t cap = size > CHUNK_BYTES ? size : CHUNK_BYTES;
-    c = xmalloc(sizeof *c + cap);
+    c = ir_xmalloc(sizeof *c + cap);
     c->cap = cap;
     c->used = 0;
     if (size > CHUNK_BYTES / 4 && ctx->chunks) {
@@ -135,7 +113,7 @@ static void
 sym_grow(IrCtx *ctx)
 {
   size_t cap = ctx->sym_cap ? ctx->sym_cap * 2 : 256;
-  char **table = xmalloc(cap * sizeof *table);
+  char **table = ir_xmalloc(cap * sizeof *table);
   memset(table, 0, cap * sizeof *table);
   for (size_t i = 0; i < ctx->sym_cap; i++) {
     char *s = ctx->sym_table[i];
@@ -177,7 +155,7 @@ ir_vec_push(IrVec *v, void *item)
 {
   if (v->len == v->cap) {
     v->cap = v->cap ? v->cap * 2 : 8;
-    v->items = xrealloc(v->items, (size_t)v->cap * sizeof *v->items);
+    v->items = ir_xrealloc(v->items, (size_t)v->cap * sizeof *v->items);
   }
   v->items[v->len++] = item;
 }
@@ -209,7 +187,7 @@ ir_buf_put(IrBuf *b, const void *data, size_t len)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + len + 1)
       cap *= 2;
-    b->data = xrealloc(b->data, cap);
+    b->data = ir_xrealloc(b->data, cap);
     b->cap = cap;
   }
   memcpy(b->data + b->len, data, len);
@@ -237,7 +215,7 @@ ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap)
     ir_buf_put(b, small, (size_t)n);
     return;
   }
-  char *big = xmalloc((size_t)n + 1);
+  char *big = ir_xmalloc((size_t)n + 1);
   vsnprintf(big, (size_t)n + 1, fmt, ap);
   ir_buf_put(b, big, (size_t)n);
   free(big);

@@ -19,9 +19,7 @@ ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len)
   src->len = len;
   if (ctx->nsources == ctx->source_cap) {
     ctx->source_cap = ctx->source_cap ? ctx->source_cap * 2 : 4;
-    IrSource **p = realloc(ctx->sources, (size_t)ctx->source_cap * sizeof *p);
-    if (!p)
-      abort();
+    IrSource **p = ir_xrealloc(ctx->sources, (size_t)ctx->source_cap * sizeof *p);
     ctx->sources = p;
   }
   ctx->sources[ctx->nsources++] = src;
@@ -61,9 +59,7 @@ ir_diag_v(IrCtx *ctx, IrDiagLevel level, IrLoc loc, const char *fmt, va_list ap)
   ir_buf_vprintf(&b, fmt, ap);
   if (ctx->ndiags == ctx->diag_cap) {
     ctx->diag_cap = ctx->diag_cap ? ctx->diag_cap * 2 : 16;
-    IrDiag *p = realloc(ctx->diags, (size_t)ctx->diag_cap * sizeof *p);
-    if (!p)
-      abort();
+    IrDiag *p = ir_xrealloc(ctx->diags, (size_t)ctx->diag_cap * sizeof *p);
     ctx->diags = p;
   }
   IrDiag *d = &ctx->diags[ctx->ndiags++];

@@ -539,9 +539,7 @@ compare_global_names(const void *x, const void *y)
 static const IrGlobal **
 sorted_globals(const IrModule *m)
 {
-  const IrGlobal **s = malloc(sizeof *s * (size_t)(m->nglobals ? m->nglobals : 1));
-  if (!s)
-    abort(); /* out of memory, as in base.c */
+  const IrGlobal **s = ir_xmalloc(sizeof *s * (size_t)(m->nglobals ? m->nglobals : 1));
   for (int i = 0; i < m->nglobals; i++)
     s[i] = &m->globals[i];
   qsort(s, (size_t)m->nglobals, sizeof *s, compare_global_names);

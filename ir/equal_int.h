@@ -22,14 +22,6 @@
 
 #include "ir.h"
 
-/* An open-addressing map from pointers to integers (or pointers). */
-typedef struct {
-  const void **keys; /* heap; NULL = empty slot */
-  uintptr_t *vals;   /* heap, parallel to keys */
-  size_t cap;        /* power of two, or 0 before first use */
-  size_t len;        /* used slots */
-} PtrMap;
-
 typedef enum {
   WALK_EQUAL, /* compare a with b */
   WALK_HASH,  /* b == a; mix a into h */
@@ -38,9 +30,9 @@ typedef enum {
 typedef struct {
   WalkMode mode;
   bool identity; /* vars and buffers compare by pointer (free vars) */
-  PtrMap a2b;    /* WALK_EQUAL: a's bound objects to b's */
-  PtrMap b2a;    /* WALK_EQUAL: the inverse */
-  PtrMap index;  /* WALK_HASH: bound object -> first-occurrence index */
+  IrMap a2b;     /* WALK_EQUAL: a's bound objects to b's */
+  IrMap b2a;     /* WALK_EQUAL: the inverse */
+  IrMap index;   /* WALK_HASH: bound object -> first-occurrence index + 1 */
   uintptr_t next_index;
   uint64_t h; /* WALK_HASH: running hash */
   IrBuf *why; /* WALK_EQUAL: where to explain the first difference */

@@ -1,6 +1,6 @@
 /*
- * equal_walk.c - the walker of structural equality and hashing: pointer
- * maps, the bijection of bound variables, hash mixing, the path of the
+ * equal_walk.c - the walker of structural equality and hashing: the
+ * bijection of bound variables (in IrMaps), hash mixing, the path of the
  * first difference, leaf comparisons and attribute values.
  *
  * Every same_* helper compares two leaf values (WALK_EQUAL) or mixes the
@@ -14,87 +14,6 @@
 #include <string.h>
 
 #include "equal_int.h"
-
-/* --- pointer maps ---------------------------------------------------- */
-
-static size_t
-slot_of(const PtrMap *m, const void *key)
-{
-  uint64_t x = (uint64_t)(uintptr_t)key;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 29;
-  return (size_t)x & (m->cap - 1);
-}
-
-static bool
-map_get(const PtrMap *m, const void *key, uintptr_t *val)
-{
-  if (m->cap == 0)
-    return false;
-  for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == NULL)
-      return false;
-    if (m->keys[i] == key) {
-      *val = m->vals[i];
-      return true;
-    }
-  }
-}
-
-static void
-map_grow(PtrMap *m)
-{
-  PtrMap old = *m;
-  m->cap = old.cap ? old.cap * 2 : 64;
-  m->keys = calloc(m->cap, sizeof *m->keys);
-  m->vals = calloc(m->cap, sizeof *m->vals);
-  if (!m->keys || !m->vals)
-    abort(); /* out of memory, as in base.c */
-  m->len = 0;
-  for (size_t i = 0; i < old.cap; i++) {
-    if (!old.keys[i])
-      continue;
-    size_t j = slot_of(m, old.keys[i]);
-    while (m->keys[j])
-      j = (j + 1) & (m->cap - 1);
-    m->keys[j] = old.keys[i];
-    m->vals[j] = old.vals[i];
-    m->len++;
-  }
-  free(old.keys);
-  free(old.vals);
-}
-
-/* Adds key (absent before) with val; keeps the load at most one half. */
-static void
-map_put(PtrMap *m, const void *key, uintptr_t val)
-{
-  if ((m->len + 1) * 2 > m->cap)
-    map_grow(m);
-  size_t i = slot_of(m, key);
-  while (m->keys[i])
-    i = (i + 1) & (m->cap - 1);
-  m->keys[i] = key;
-  m->vals[i] = val;
-  m->len++;
-}
-
-static void
-map_clear(PtrMap *m)
-{
-  if (m->cap)
-    memset(m->keys, 0, m->cap * sizeof *m->keys);
-  m->len = 0;
-}
-
-static void
-map_free(PtrMap *m)
-{
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
-}
 
 /* --- the walker --------------------------------------------------------- */
 
@@ -110,18 +29,18 @@ walk_init(Walk *w, WalkMode mode, IrBuf *why)
 void
 walk_free(Walk *w)
 {
-  map_free(&w->a2b);
-  map_free(&w->b2a);
-  map_free(&w->index);
+  ir_map_free(&w->a2b);
+  ir_map_free(&w->b2a);
+  ir_map_free(&w->index);
   ir_buf_free(&w->path);
 }
 
 void
 walk_reset_vars(Walk *w)
 {
-  map_clear(&w->a2b);
-  map_clear(&w->b2a);
-  map_clear(&w->index);
+  ir_map_clear(&w->a2b);
+  ir_map_clear(&w->b2a);
+  ir_map_clear(&w->index);
   w->next_index = 0;
 }
 
@@ -163,24 +82,25 @@ walk_mix_str(Walk *w, const char *s)
 BindResult
 walk_bind(Walk *w, const void *a, const void *b)
 {
-  uintptr_t got;
   if (w->mode == WALK_HASH) {
-    if (map_get(&w->index, a, &got)) {
-      walk_mix(w, 0xb0u + got);
+    uintptr_t got = (uintptr_t)ir_map_get(&w->index, a); /* index + 1, 0: absent */
+    if (got) {
+      walk_mix(w, 0xb0u + got - 1);
       return BIND_SAME;
     }
-    map_put(&w->index, a, w->next_index);
+    ir_map_put(&w->index, a, (void *)(w->next_index + 1));
     walk_mix(w, 0xf1u + w->next_index++);
     return BIND_NEW;
   }
   if (w->identity)
     return a == b ? BIND_SAME : BIND_BAD;
-  if (map_get(&w->a2b, a, &got))
-    return (const void *)got == b ? BIND_SAME : BIND_BAD;
-  if (map_get(&w->b2a, b, &got))
+  const void *got = ir_map_get(&w->a2b, a);
+  if (got)
+    return got == b ? BIND_SAME : BIND_BAD;
+  if (ir_map_has(&w->b2a, b))
     return BIND_BAD;
-  map_put(&w->a2b, a, (uintptr_t)b);
-  map_put(&w->b2a, b, (uintptr_t)a);
+  ir_map_put(&w->a2b, a, (void *)b);
+  ir_map_put(&w->b2a, b, (void *)a);
   return BIND_NEW;
 }
 

@@ -68,6 +68,39 @@ void ir_buf_printf(IrBuf *b, const char *fmt, ...);
 void ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap);
 void ir_buf_free(IrBuf *b);
 
+/* ------------------------------------------------------------------ */
+/* map.c: checked heap allocation, the pointer-keyed hash map          */
+/* ------------------------------------------------------------------ */
+
+/* malloc, calloc and realloc that never return NULL (a zero size gets one
+ * byte): out of memory prints a line and aborts, as ir_alloc does. */
+void *ir_xmalloc(size_t size);
+void *ir_xcalloc(size_t count, size_t size);
+void *ir_xrealloc(void *p, size_t size);
+
+/* A hash map from non-NULL pointers (nodes, interned symbols) to pointers.
+ * Zero it for a map on the heap (ir_map_free frees it), or make it with
+ * ir_map_init_arena to keep its slots in ctx's arena.  Only lookups are
+ * offered, no iteration: the slot order depends on addresses, and output
+ * must not. */
+typedef struct {
+  const void **keys; /* cap slots; NULL marks an empty one */
+  void **values;     /* parallel to keys */
+  size_t cap;        /* power of two, or 0 before the first put */
+  size_t len;        /* keys present */
+  IrCtx *ctx;        /* the arena holding the slots, or NULL: the heap */
+} IrMap;
+
+void ir_map_init_arena(IrMap *m, IrCtx *ctx);
+void *ir_map_get(const IrMap *m, const void *key); /* NULL when absent */
+bool ir_map_has(const IrMap *m, const void *key);
+void ir_map_put(IrMap *m, const void *key, void *value); /* adds or replaces */
+/* key's value slot, added holding NULL when absent; valid until the next
+ * put or slot. */
+void **ir_map_slot(IrMap *m, const void *key);
+void ir_map_clear(IrMap *m); /* removes every key, keeps the slots */
+void ir_map_free(IrMap *m);
+
 /* Internal invariants: never the path for user errors. */
 #define UNREACHABLE() ir_unreachable(__FILE__, __LINE__)
 void ir_unreachable(const char *file, int line);

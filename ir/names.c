@@ -15,15 +15,6 @@
 
 #include "ir.h"
 
-static void *
-xrealloc(void *p, size_t bytes)
-{
-  void *q = realloc(p, bytes ? bytes : 1);
-  if (!q)
-    abort(); /* out of memory, as ir_alloc does */
-  return q;
-}
-
 /* The slot of name: the one holding it, or the free one it would take. */
 static int
 slot_of(const IrNames *s, const char *name)
@@ -49,18 +40,16 @@ add(IrNames *s, const char *name)
 {
   if (s->n == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 32;
-    s->names = xrealloc(s->names, sizeof *s->names * (size_t)s->cap);
-    s->next = xrealloc(s->next, sizeof *s->next * (size_t)s->cap);
+    s->names = ir_xrealloc(s->names, sizeof *s->names * (size_t)s->cap);
+    s->next = ir_xrealloc(s->next, sizeof *s->next * (size_t)s->cap);
     s->slot_cap = 4 * s->cap;
     free(s->slots);
-    s->slots = calloc((size_t)s->slot_cap, sizeof *s->slots);
-    if (!s->slots)
-      abort();
+    s->slots = ir_xcalloc((size_t)s->slot_cap, sizeof *s->slots);
     for (int k = 0; k < s->n; k++)
       s->slots[slot_of(s, s->names[k])] = k + 1;
   }
   size_t len = strlen(name);
-  char *copy = xrealloc(NULL, len + 1);
+  char *copy = ir_xmalloc(len + 1);
   memcpy(copy, name, len + 1);
   s->names[s->n] = copy;
   s->next[s->n] = 0;
@@ -84,7 +73,7 @@ ir_names_unique(IrNames *s, const char *base, const char *sep)
     return s->names[i];
   }
   size_t len = strlen(base) + strlen(sep) + 24;
-  char *name = xrealloc(NULL, len);
+  char *name = ir_xrealloc(NULL, len);
   int k = s->next[owner - 1];
   do
     snprintf(name, len, "%s%s%d", base, sep, ++k);

@@ -119,10 +119,8 @@ IrAttr *
 ir_attr_dict_set(IrCtx *ctx, const IrAttr *dict, IrSym key, IrAttr *value)
 {
   int n = dict && dict->kind == IR_AT_DICT ? dict->u.list.n : 0;
-  IrSym *keys = malloc(sizeof *keys * (size_t)(n + 1));
-  IrAttr **values = malloc(sizeof *values * (size_t)(n + 1));
-  if (!keys || !values)
-    abort();
+  IrSym *keys = ir_xmalloc(sizeof *keys * (size_t)(n + 1));
+  IrAttr **values = ir_xmalloc(sizeof *values * (size_t)(n + 1));
   for (int i = 0; i < n; i++) {
     keys[i] = dict->u.list.keys[i];
     values[i] = dict->u.list.items[i];

@@ -6,12 +6,12 @@
 
 #include "ir.h"
 
-/* A set of pointers (open addressing), plus the order of insertion. */
+/* A set of pointers, plus the order of insertion (what is printed
+ * follows it, never the map's slots). */
 typedef struct {
-  const void **slots; /* cap entries, NULL = empty */
-  size_t cap;         /* power of two, or 0 */
-  size_t count;
-  const void **order; /* inserted keys in order */
+  IrMap members;      /* key -> key */
+  const void **order; /* heap: inserted keys in order */
+  size_t count, cap;  /* entries of order used and allocated */
 } PtrSet;
 
 bool ptrset_add(PtrSet *s, const void *key); /* true when newly added */
@@ -21,9 +21,7 @@ void ptrset_free(PtrSet *s);
 /* Printed names of the nodes of one function: each variable or buffer gets
  * its own name, the stored one when free, else "name_1", "name_2", ... */
 typedef struct {
-  const void **keys; /* node pointers, NULL = empty slot */
-  char **names;      /* by slot; borrowed from used */
-  size_t cap, count;
+  IrMap bykey; /* node -> its name (char *, borrowed from used) */
   char **used; /* set of names taken (owned strings) */
   size_t ucap, ucount;
 } NameMap;

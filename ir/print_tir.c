@@ -540,9 +540,7 @@ push_loop(Printer *p, const IrStmt *s)
 {
   if (p->nloops == p->loop_cap) {
     p->loop_cap = p->loop_cap ? p->loop_cap * 2 : 16;
-    p->loops = realloc(p->loops, sizeof *p->loops * (size_t)p->loop_cap);
-    if (!p->loops)
-      abort(); /* out of memory, as ir_alloc */
+    p->loops = ir_xrealloc(p->loops, sizeof *p->loops * (size_t)p->loop_cap);
   }
   p->loops[p->nloops++] = s;
 }

@@ -231,69 +231,23 @@ pr_attr(Printer *p, const IrAttr *a)
 
 /* --- pointer sets -------------------------------------------------------- */
 
-static size_t
-hash_ptr(const void *key)
-{
-  uint64_t h = (uint64_t)(uintptr_t)key;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return (size_t)h;
-}
-
-static void *
-xcalloc(size_t n, size_t size)
-{
-  void *q = calloc(n ? n : 1, size);
-  if (!q)
-    abort(); /* out of memory: as ir_alloc does */
-  return q;
-}
-
 bool
 ptrset_has(const PtrSet *s, const void *key)
 {
-  if (!s->cap)
-    return false;
-  for (size_t i = hash_ptr(key) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-    if (!s->slots[i])
-      return false;
-    if (s->slots[i] == key)
-      return true;
-  }
-}
-
-static void
-ptrset_grow(PtrSet *s)
-{
-  size_t cap = s->cap ? s->cap * 2 : 64;
-  free(s->slots);
-  s->slots = xcalloc(cap, sizeof *s->slots);
-  s->cap = cap;
-  const void **order = xcalloc(cap, sizeof *order);
-  if (s->count)
-    memcpy(order, s->order, s->count * sizeof *order);
-  free(s->order);
-  s->order = order;
-  for (size_t k = 0; k < s->count; k++) {
-    size_t i = hash_ptr(order[k]) & (cap - 1);
-    while (s->slots[i])
-      i = (i + 1) & (cap - 1);
-    s->slots[i] = order[k];
-  }
+  return ir_map_has(&s->members, key);
 }
 
 bool
 ptrset_add(PtrSet *s, const void *key)
 {
-  if (ptrset_has(s, key))
+  void **slot = ir_map_slot(&s->members, key);
+  if (*slot)
     return false;
-  if ((s->count + 1) * 2 > s->cap)
-    ptrset_grow(s);
-  size_t i = hash_ptr(key) & (s->cap - 1);
-  while (s->slots[i])
-    i = (i + 1) & (s->cap - 1);
-  s->slots[i] = key;
+  *slot = (void *)key;
+  if (s->count == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 64;
+    s->order = ir_xrealloc(s->order, s->cap * sizeof *s->order);
+  }
   s->order[s->count++] = key;
   return true;
 }
@@ -301,7 +255,7 @@ ptrset_add(PtrSet *s, const void *key)
 void
 ptrset_free(PtrSet *s)
 {
-  free(s->slots);
+  ir_map_free(&s->members);
   free(s->order);
   memset(s, 0, sizeof *s);
 }
@@ -336,7 +290,7 @@ name_claim(NameMap *m, char *name)
 {
   if ((m->ucount + 1) * 2 > m->ucap) {
     size_t cap = m->ucap ? m->ucap * 2 : 64;
-    char **slots = xcalloc(cap, sizeof *slots);
+    char **slots = ir_xcalloc(cap, sizeof *slots);
     for (size_t k = 0; k < m->ucap; k++) {
       if (!m->used[k])
         continue;
@@ -356,37 +310,13 @@ name_claim(NameMap *m, char *name)
   m->ucount++;
 }
 
-static char **
+/* key's name slot in m, added empty (NULL) when absent; *found says
+ * whether key was there before. */
+static void **
 name_slot(NameMap *m, const void *key, bool *found)
 {
-  if ((m->count + 1) * 2 > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    const void **keys = xcalloc(cap, sizeof *keys);
-    char **names = xcalloc(cap, sizeof *names);
-    for (size_t k = 0; k < m->cap; k++) {
-      if (!m->keys[k])
-        continue;
-      size_t i = hash_ptr(m->keys[k]) & (cap - 1);
-      while (keys[i])
-        i = (i + 1) & (cap - 1);
-      keys[i] = m->keys[k];
-      names[i] = m->names[k];
-    }
-    free(m->keys);
-    free(m->names);
-    m->keys = keys;
-    m->names = names;
-    m->cap = cap;
-  }
-  size_t i = hash_ptr(key) & (m->cap - 1);
-  while (m->keys[i] && m->keys[i] != key)
-    i = (i + 1) & (m->cap - 1);
-  *found = m->keys[i] != NULL;
-  if (!*found) {
-    m->keys[i] = key;
-    m->count++;
-  }
-  return &m->names[i];
+  *found = ir_map_has(&m->bykey, key);
+  return ir_map_slot(&m->bykey, key);
 }
 
 static const char *const python_words[] = {
@@ -404,7 +334,7 @@ sanitize(const char *stored)
 {
   const char *s = stored && *stored ? stored : "v";
   size_t n = strlen(s);
-  char *out = xcalloc(n + 3, 1);
+  char *out = ir_xcalloc(n + 3, 1);
   size_t k = 0;
   if (*s >= '0' && *s <= '9')
     out[k++] = '_';
@@ -426,11 +356,11 @@ pr_name(Printer *p, const void *key, const char *stored)
   if (p->raw_names)
     return stored && *stored ? stored : "v";
   bool found;
-  char **slot = name_slot(&p->names, key, &found);
+  void **slot = name_slot(&p->names, key, &found);
   if (found)
     return *slot;
   if (stored && strcmp(stored, "_") == 0) {
-    *slot = (char *)"_"; /* every "_" is its own binding: never renamed */
+    *slot = "_"; /* every "_" is its own binding: never renamed */
     return *slot;
   }
   char *base = sanitize(stored);
@@ -441,7 +371,7 @@ pr_name(Printer *p, const void *key, const char *stored)
        i++) {
     if (name != base)
       free(name);
-    name = xcalloc(len, 1);
+    name = ir_xcalloc(len, 1);
     snprintf(name, len, "%s_%d", base, i);
   }
   if (name != base)
@@ -457,8 +387,8 @@ pr_name_alias(Printer *p, const void *key2, const void *key1)
   if (p->raw_names)
     return;
   bool found1, found2;
-  char *name = *name_slot(&p->names, key1, &found1);
-  char **slot2 = name_slot(&p->names, key2, &found2);
+  void *name = *name_slot(&p->names, key1, &found1);
+  void **slot2 = name_slot(&p->names, key2, &found2);
   if (found1 && !found2)
     *slot2 = name;
 }
@@ -470,8 +400,7 @@ pr_names_reset(Printer *p)
   for (size_t i = 0; i < m->ucap; i++)
     free(m->used[i]);
   free(m->used);
-  free(m->keys);
-  free(m->names);
+  ir_map_free(&m->bykey);
   memset(m, 0, sizeof *m);
 }
 
@@ -572,7 +501,7 @@ ir_module_print(const IrModule *m, IrBuf *out)
   }
   if (m->nvdevices > 0)
     print_global_infos(&p, m);
-  const IrGlobal **order = xcalloc((size_t)m->nglobals, sizeof *order);
+  const IrGlobal **order = ir_xcalloc((size_t)m->nglobals, sizeof *order);
   for (int i = 0; i < m->nglobals; i++)
     order[i] = &m->globals[i];
   qsort(order, (size_t)m->nglobals, sizeof *order, compare_globals);

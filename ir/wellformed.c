@@ -1,6 +1,6 @@
 /*
  * wellformed.c - the well-formedness checker's entry point, its error
- * reporting and its pointer map.
+ * reporting and its map of what is known per node.
  *
  * Key idea: the checker never stops at the first problem.  It walks every
  * global of the module (Relax functions in wf_relax.c, prim_funcs in
@@ -17,78 +17,47 @@
 
 #include "wf_int.h"
 
-/* --- pointer map ---------------------------------------------------- */
+/* --- the map of what is known per node ------------------------------- */
 
-static size_t
-slot_of(const void *key, size_t cap)
-{
-  uint64_t h = (uint64_t)(uintptr_t)key;
-  h ^= h >> 29;
-  h *= 0x9e3779b97f4a7c15u;
-  return (size_t)(h >> 17) & (cap - 1);
-}
+/* The entries sit in one heap array, which the IrMap indexes (key ->
+ * index + 1): clearing the map per global reuses both. */
 
 WfEntry *
 wf_map_get(const WfMap *map, const void *key)
 {
-  if (!map->cap || !key)
+  if (!key)
     return NULL;
-  for (size_t i = slot_of(key, map->cap);; i = (i + 1) & (map->cap - 1)) {
-    if (map->slots[i].key == key)
-      return &map->slots[i];
-    if (!map->slots[i].key)
-      return NULL;
-  }
-}
-
-static void
-map_grow(WfMap *map)
-{
-  WfMap bigger = {calloc(map->cap ? map->cap * 2 : 64, sizeof(WfEntry)),
-                  map->cap ? map->cap * 2 : 64, 0};
-  if (!bigger.slots)
-    abort();
-  for (size_t i = 0; i < map->cap; i++) {
-    if (!map->slots[i].key)
-      continue;
-    size_t j = slot_of(map->slots[i].key, bigger.cap);
-    while (bigger.slots[j].key)
-      j = (j + 1) & (bigger.cap - 1);
-    bigger.slots[j] = map->slots[i];
-    bigger.count++;
-  }
-  free(map->slots);
-  *map = bigger;
+  size_t k = (size_t)(uintptr_t)ir_map_get(&map->index, key);
+  return k ? &map->entries[k - 1] : NULL;
 }
 
 WfEntry *
 wf_map_put(WfMap *map, const void *key)
 {
-  WfEntry *e = wf_map_get(map, key);
-  if (e)
-    return e;
-  if ((map->count + 1) * 2 > map->cap)
-    map_grow(map);
-  size_t i = slot_of(key, map->cap);
-  while (map->slots[i].key)
-    i = (i + 1) & (map->cap - 1);
-  map->slots[i] = (WfEntry){key, 0, 0, NULL};
-  map->count++;
-  return &map->slots[i];
+  void **slot = ir_map_slot(&map->index, key);
+  if (*slot)
+    return &map->entries[(size_t)(uintptr_t)*slot - 1];
+  if (map->len == map->cap) {
+    map->cap = map->cap ? 2 * map->cap : 64;
+    map->entries = ir_xrealloc(map->entries, map->cap * sizeof *map->entries);
+  }
+  map->entries[map->len] = (WfEntry){key, 0, 0, NULL};
+  *slot = (void *)(uintptr_t)++map->len;
+  return &map->entries[map->len - 1];
 }
 
 void
 wf_map_clear(WfMap *map)
 {
-  if (map->cap)
-    memset(map->slots, 0, map->cap * sizeof *map->slots);
-  map->count = 0;
+  ir_map_clear(&map->index);
+  map->len = 0;
 }
 
 void
 wf_map_free(WfMap *map)
 {
-  free(map->slots);
+  ir_map_free(&map->index);
+  free(map->entries);
   *map = (WfMap){0};
 }
 

@@ -1,5 +1,5 @@
 /* wf_int.h - what the files of the well-formedness checker share: the
- * checker's state, a pointer-keyed hash map, and error reporting.  No other
+ * checker's state, a map from nodes to entries, and error reporting.  No other
  * file includes it. */
 #ifndef RXC_WF_INT_H
 #define RXC_WF_INT_H
@@ -15,11 +15,11 @@ typedef struct {
   const void *data; /* Relax: the IrFunction bound to a local function var */
 } WfEntry;
 
-/* Open-addressing hash map from node pointers to entries, on the heap. */
+/* A map from node pointers to entries, on the heap. */
 typedef struct {
-  WfEntry *slots;
-  size_t cap; /* power of two, or 0 */
-  size_t count;
+  IrMap index;      /* key -> its entry's index + 1 */
+  WfEntry *entries; /* in the order added */
+  size_t len, cap;  /* entries used and allocated */
 } WfMap;
 
 WfEntry *wf_map_get(const WfMap *map, const void *key); /* NULL when absent */

@@ -101,11 +101,7 @@ mp_lower_bound(const MpBuffer *bufs, int n)
 {
   if (n <= 0)
     return 0;
-  Event *ev = malloc(2 * (size_t)n * sizeof *ev);
-  if (!ev) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort(); /* out of memory, as ir_alloc */
-  }
+  Event *ev = ir_xmalloc(2 * (size_t)n * sizeof *ev);
   for (int i = 0; i < n; i++) {
     ev[2 * i] = (Event){bufs[i].start, bufs[i].size};
     ev[2 * i + 1] = (Event){mp_live_end(&bufs[i]), -bufs[i].size};
@@ -146,19 +142,6 @@ lowest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
     off = mp_align_up(spans[i].hi, align);
   }
   return off;
-}
-
-/* calloc that never returns NULL (at least one element): out of memory
- * aborts, as ir_alloc does. */
-void *
-mp_xcalloc(size_t count, size_t size)
-{
-  void *p = calloc(count ? count : 1, size);
-  if (!p) {
-    fprintf(stderr, "rxc: out of memory\n");
-    abort(); /* out of memory, as ir_alloc */
-  }
-  return p;
 }
 
 /* The bytes of the placed buffers live with b into spans, sorted by
@@ -203,8 +186,8 @@ smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
 int64_t
 mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_t *work)
 {
-  MpSpan *spans = mp_xcalloc((size_t)n, sizeof *spans);
-  bool *placed = mp_xcalloc((size_t)n, sizeof *placed);
+  MpSpan *spans = ir_xcalloc((size_t)n, sizeof *spans);
+  bool *placed = ir_xcalloc((size_t)n, sizeof *placed);
   int64_t top = 0;
   for (int k = 0; k < n; k++) {
     MpBuffer *b = &bufs[order[k]];
@@ -280,7 +263,7 @@ enum { NGREEDIES = sizeof greedies / sizeof greedies[0] };
 static int64_t
 run_greedy(MpBuffer *bufs, int n, const Greedy *g, int64_t *work)
 {
-  int *order = mp_xcalloc((size_t)n, sizeof *order);
+  int *order = ir_xcalloc((size_t)n, sizeof *order);
   mp_order(bufs, n, g->order, order);
   int64_t arena = mp_place_in_order(bufs, n, order, g->best_fit, work);
   free(order);
@@ -359,7 +342,7 @@ solve_packed(MpBuffer *bufs, int n, MpAlgorithm a, const MpOptions *o, MpStats *
 {
   int64_t budget = o && o->budget_ms > 0 ? o->budget_ms : MP_DEFAULT_BUDGET_MS;
   Solve s = {.bufs = bufs, .n = n, .best = INT64_MAX, .align = mp_max_align(bufs, n)};
-  s.best_off = mp_xcalloc((size_t)n, sizeof *s.best_off);
+  s.best_off = ir_xcalloc((size_t)n, sizeof *s.best_off);
   s.limit = budget > INT64_MAX / MP_WORK_PER_MS ? INT64_MAX : budget * MP_WORK_PER_MS;
   int64_t lower = mp_align_up(mp_lower_bound(bufs, n), s.align);
   s.target = lower;

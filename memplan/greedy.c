@@ -59,7 +59,7 @@ area_of(const MpBuffer *b)
 static void
 sorted_order(const MpBuffer *bufs, int n, MpOrder k, int *order)
 {
-  OrderKey *keys = mp_xcalloc((size_t)n, sizeof *keys);
+  OrderKey *keys = ir_xcalloc((size_t)n, sizeof *keys);
   for (int i = 0; i < n; i++) {
     const MpBuffer *b = &bufs[i];
     int64_t k1 = 0, k2 = 0;
@@ -116,11 +116,11 @@ first_at_least(const int64_t *s, int m, int64_t v)
 static void
 glow_order(const MpBuffer *bufs, int n, int *order)
 {
-  int *by_size = mp_xcalloc((size_t)n, sizeof *by_size), *lo = mp_xcalloc((size_t)n, sizeof *lo),
-      *hi = mp_xcalloc((size_t)n, sizeof *hi), *nstart = mp_xcalloc((size_t)n, sizeof *nstart);
-  int64_t *starts = mp_xcalloc((size_t)n, sizeof *starts);
-  uint64_t *live = mp_xcalloc((size_t)n + 1, sizeof *live);
-  bool *done = mp_xcalloc((size_t)n, sizeof *done);
+  int *by_size = ir_xcalloc((size_t)n, sizeof *by_size), *lo = ir_xcalloc((size_t)n, sizeof *lo),
+      *hi = ir_xcalloc((size_t)n, sizeof *hi), *nstart = ir_xcalloc((size_t)n, sizeof *nstart);
+  int64_t *starts = ir_xcalloc((size_t)n, sizeof *starts);
+  uint64_t *live = ir_xcalloc((size_t)n + 1, sizeof *live);
+  bool *done = ir_xcalloc((size_t)n, sizeof *done);
   sorted_order(bufs, n, MP_ORDER_SIZE, by_size);
   int m = 0;
   for (int i = 0; i < n; i++)

@@ -367,7 +367,7 @@ try_call(MpFunc *F, const IrModule *m, const MpCall *c)
 void
 mp_func_inplace(MpFunc *F, const IrModule *m)
 {
-  F->group = realloc(F->group, sizeof *F->group * (size_t)(F->nstorages + 1));
+  F->group = ir_xrealloc(F->group, sizeof *F->group * (size_t)(F->nstorages + 1));
   for (int i = 0; i < F->nstorages; i++)
     F->group[i] = i;
   F->ninplace = 0;

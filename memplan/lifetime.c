@@ -62,7 +62,7 @@ alias_set(MpFunc *F, const IrExpr *var, int *set, int n, const IrExpr *alloc)
     return;
   if (F->naliases == F->alias_cap) {
     F->alias_cap = F->alias_cap ? 2 * F->alias_cap : 32;
-    F->aliases = realloc(F->aliases, sizeof *F->aliases * (size_t)F->alias_cap);
+    F->aliases = ir_xrealloc(F->aliases, sizeof *F->aliases * (size_t)F->alias_cap);
   }
   F->aliases[F->naliases++] = (MpAlias){var, set, n, alloc};
 }
@@ -147,9 +147,9 @@ storage_new(MpFunc *F, const IrBinding *b, IrPrimExpr *bytes, IrDType dtype, con
 {
   if (F->nstorages == F->cap) {
     F->cap = F->cap ? 2 * F->cap : 16;
-    F->storages = realloc(F->storages, sizeof *F->storages * (size_t)F->cap);
-    F->kinds = realloc(F->kinds, sizeof *F->kinds * (size_t)F->cap);
-    F->first_use = realloc(F->first_use, sizeof *F->first_use * (size_t)F->cap);
+    F->storages = ir_xrealloc(F->storages, sizeof *F->storages * (size_t)F->cap);
+    F->kinds = ir_xrealloc(F->kinds, sizeof *F->kinds * (size_t)F->cap);
+    F->first_use = ir_xrealloc(F->first_use, sizeof *F->first_use * (size_t)F->cap);
   }
   int i = F->nstorages++;
   F->storages[i] = (MpStorage){.var = b->var, .bytes = bytes, .start = INT64_MAX, .end = 0};
@@ -324,7 +324,7 @@ step_push(MpFunc *F, const IrBinding *b)
 {
   if (F->nsteps == F->step_cap) {
     F->step_cap = F->step_cap ? 2 * F->step_cap : 64;
-    F->steps = realloc(F->steps, sizeof *F->steps * (size_t)F->step_cap);
+    F->steps = ir_xrealloc(F->steps, sizeof *F->steps * (size_t)F->step_cap);
   }
   F->steps[F->nsteps++] = b;
 }

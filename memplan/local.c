@@ -33,8 +33,8 @@ mp_local_search(MpBuffer *bufs, int n, int64_t incumbent, int64_t target, int64_
 {
   if (n < 2 || incumbent <= target)
     return incumbent;
-  int *order = mp_xcalloc((size_t)n, sizeof *order);
-  int64_t *best_off = mp_xcalloc((size_t)n, sizeof *best_off);
+  int *order = ir_xcalloc((size_t)n, sizeof *order);
+  int64_t *best_off = ir_xcalloc((size_t)n, sizeof *best_off);
   for (int i = 0; i < n; i++)
     best_off[i] = bufs[i].offset;
   mp_order_by_size(bufs, n, order);

@@ -78,8 +78,8 @@ sizes_at_bounds(MpFunc *F)
 static MpBuffer *
 buffers_of(const MpFunc *F, int64_t align, bool merged, int *n)
 {
-  MpBuffer *b = calloc((size_t)F->nstorages + 1, sizeof *b);
-  int *at = calloc((size_t)F->nstorages + 1, sizeof *at); /* storage -> buffer */
+  MpBuffer *b = ir_xcalloc((size_t)F->nstorages + 1, sizeof *b);
+  int *at = ir_xcalloc((size_t)F->nstorages + 1, sizeof *at); /* storage -> buffer */
   *n = 0;
   for (int i = 0; i < F->nstorages; i++) {
     const MpStorage *s = &F->storages[i];

@@ -99,13 +99,13 @@ lay_out(MpBuffer *bufs, int n, Storage *st, int nst, const int *of)
 int64_t
 mp_pooled(MpBuffer *bufs, int n)
 {
-  Slot *slots = mp_xcalloc((size_t)n, sizeof *slots);
+  Slot *slots = ir_xcalloc((size_t)n, sizeof *slots);
   for (int i = 0; i < n; i++)
     slots[i] = (Slot){bufs[i].start, mp_live_end(&bufs[i]), bufs[i].id, i};
   qsort(slots, (size_t)n, sizeof *slots, slot_cmp);
-  Storage *st = mp_xcalloc((size_t)n, sizeof *st);
-  int *of = mp_xcalloc((size_t)n, sizeof *of); /* buffer index -> storage */
-  bool *done = mp_xcalloc((size_t)n, sizeof *done);
+  Storage *st = ir_xcalloc((size_t)n, sizeof *st);
+  int *of = ir_xcalloc((size_t)n, sizeof *of); /* buffer index -> storage */
+  bool *done = ir_xcalloc((size_t)n, sizeof *done);
   int nst = 0;
   int64_t releases = 0;
   for (int k = 0; k < n; k++) {

@@ -32,9 +32,7 @@ binding_name(const MpStorage *s)
 MpNames
 mp_storage_names(const MpStorage *storages, int n)
 {
-  MpNames nm = {calloc((size_t)n + 1, sizeof *nm.names), n, {0}};
-  if (!nm.names)
-    abort(); /* out of memory */
+  MpNames nm = {ir_xcalloc((size_t)n + 1, sizeof *nm.names), n, {0}};
   for (int i = 0; i < n; i++)
     nm.names[i] = ir_names_unique(&nm.set, binding_name(&storages[i]), "_");
   return nm;

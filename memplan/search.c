@@ -98,7 +98,7 @@ static void
 sweep(Fit *f)
 {
   int n = f->n;
-  int64_t *t = mp_xcalloc(2 * (size_t)n, sizeof *t);
+  int64_t *t = ir_xcalloc(2 * (size_t)n, sizeof *t);
   for (int i = 0; i < n; i++) {
     t[2 * i] = f->bufs[i].start;
     t[2 * i + 1] = mp_live_end(&f->bufs[i]);
@@ -109,11 +109,11 @@ sweep(Fit *f)
     if (m == 0 || t[m - 1] != t[i])
       t[m++] = t[i];
   f->nsec = m - 1;
-  f->sec_lo = mp_xcalloc((size_t)n, sizeof(int));
-  f->sec_hi = mp_xcalloc((size_t)n, sizeof(int));
-  f->in_at = mp_xcalloc((size_t)m + 1, sizeof(int));
-  f->total = mp_xcalloc((size_t)m, sizeof(int64_t));
-  f->cuts = mp_xcalloc((size_t)m, sizeof(int));
+  f->sec_lo = ir_xcalloc((size_t)n, sizeof(int));
+  f->sec_hi = ir_xcalloc((size_t)n, sizeof(int));
+  f->in_at = ir_xcalloc((size_t)m + 1, sizeof(int));
+  f->total = ir_xcalloc((size_t)m, sizeof(int64_t));
+  f->cuts = ir_xcalloc((size_t)m, sizeof(int));
   for (int i = 0; i < n; i++) {
     f->sec_lo[i] = find_step(t, m, f->bufs[i].start);
     f->sec_hi[i] = find_step(t, m, mp_live_end(&f->bufs[i]));
@@ -126,8 +126,8 @@ sweep(Fit *f)
   }
   for (int k = 0; k < m; k++)
     f->in_at[k + 1] += f->in_at[k];
-  f->in = mp_xcalloc((size_t)f->in_at[m], sizeof(int));
-  int *fill = mp_xcalloc((size_t)m, sizeof(int));
+  f->in = ir_xcalloc((size_t)f->in_at[m], sizeof(int));
+  int *fill = ir_xcalloc((size_t)m, sizeof(int));
   for (int i = 0; i < n; i++)
     for (int k = f->sec_lo[i]; k < f->sec_hi[i]; k++)
       f->in[f->in_at[k] + fill[k]++] = i;
@@ -140,7 +140,7 @@ static void
 overlaps(Fit *f)
 {
   int n = f->n;
-  f->ov_at = mp_xcalloc((size_t)n + 1, sizeof(int));
+  f->ov_at = ir_xcalloc((size_t)n + 1, sizeof(int));
   for (int pass = 0; pass < 2; pass++) {
     int at = 0;
     for (int i = 0; i < n; i++) {
@@ -154,7 +154,7 @@ overlaps(Fit *f)
     }
     f->ov_at[n] = at;
     if (!pass)
-      f->ov = mp_xcalloc((size_t)at, sizeof(int));
+      f->ov = ir_xcalloc((size_t)at, sizeof(int));
   }
 }
 
@@ -166,15 +166,15 @@ fit_init(Fit *f, const MpBuffer *bufs, int n)
   f->n = n;
   sweep(f);
   overlaps(f);
-  f->floor = mp_xcalloc((size_t)f->nsec + 1, sizeof(int64_t));
-  f->off = mp_xcalloc((size_t)n, sizeof(int64_t));
-  f->min_off = mp_xcalloc((size_t)n, sizeof(int64_t));
-  f->solution = mp_xcalloc((size_t)n, sizeof(int64_t));
-  f->rank = mp_xcalloc((size_t)n, sizeof(int));
-  f->affected = mp_xcalloc((size_t)f->nsec + 1, sizeof(bool));
-  f->aff = mp_xcalloc((size_t)f->nsec + 1, sizeof(int));
+  f->floor = ir_xcalloc((size_t)f->nsec + 1, sizeof(int64_t));
+  f->off = ir_xcalloc((size_t)n, sizeof(int64_t));
+  f->min_off = ir_xcalloc((size_t)n, sizeof(int64_t));
+  f->solution = ir_xcalloc((size_t)n, sizeof(int64_t));
+  f->rank = ir_xcalloc((size_t)n, sizeof(int));
+  f->affected = ir_xcalloc((size_t)f->nsec + 1, sizeof(bool));
+  f->aff = ir_xcalloc((size_t)f->nsec + 1, sizeof(int));
   f->change_cap = 64;
-  f->changes = mp_xcalloc((size_t)f->change_cap, sizeof(Change));
+  f->changes = ir_xcalloc((size_t)f->change_cap, sizeof(Change));
 }
 
 static void
@@ -210,7 +210,7 @@ static void
 rank_buffers(Fit *f, const int *list, int m)
 {
   static const int orders[NHEURISTICS][3] = {{1, 2, 0}, {0, 2, 1}, {0, 1, 2}};
-  RankKey *keys = mp_xcalloc((size_t)m, sizeof *keys);
+  RankKey *keys = ir_xcalloc((size_t)m, sizeof *keys);
   for (int r = 0; r < m; r++) {
     int i = list[r];
     const MpBuffer *b = &f->bufs[i];
@@ -235,11 +235,7 @@ push_change(Fit *f, int index, bool is_floor, int64_t old)
 {
   if (f->nchanges == f->change_cap) {
     f->change_cap *= 2;
-    f->changes = realloc(f->changes, (size_t)f->change_cap * sizeof *f->changes);
-    if (!f->changes) {
-      fprintf(stderr, "rxc: out of memory\n");
-      abort();
-    }
+    f->changes = ir_xrealloc(f->changes, (size_t)f->change_cap * sizeof *f->changes);
   }
   f->changes[f->nchanges++] = (Change){index, is_floor, old};
 }
@@ -366,7 +362,7 @@ search(Fit *f, int lo, int hi, int64_t low, int last_rank)
 {
   if (f->work > f->limit)
     return ABORTED;
-  Candidate *c = mp_xcalloc((size_t)f->n, sizeof *c);
+  Candidate *c = ir_xcalloc((size_t)f->n, sizeof *c);
   int nc = 0;
   int64_t min_height = INT64_MAX;
   for (int k = lo; k < hi; k++)
@@ -408,13 +404,13 @@ search(Fit *f, int lo, int hi, int64_t low, int last_rank)
 static Status
 solve_part(Fit *f, int lo, int hi)
 {
-  int *list = mp_xcalloc((size_t)(f->in_at[hi] - f->in_at[lo]) + 1, sizeof *list);
+  int *list = ir_xcalloc((size_t)(f->in_at[hi] - f->in_at[lo]) + 1, sizeof *list);
   int m = 0;
   for (int k = lo; k < hi; k++)
     for (int e = f->in_at[k]; e < f->in_at[k + 1]; e++)
       if (f->off[f->in[e]] < 0 && f->sec_lo[f->in[e]] == k)
         list[m++] = f->in[e];
-  int *saved = mp_xcalloc((size_t)m + 1, sizeof *saved);
+  int *saved = ir_xcalloc((size_t)m + 1, sizeof *saved);
   for (int r = 0; r < m; r++)
     saved[r] = f->rank[list[r]];
   rank_buffers(f, list, m);

@@ -25,7 +25,7 @@
 typedef struct {
   IrCtx *ctx;
   IrArith *arith;
-  RwMap dims; /* TIR var -> its literal value */
+  IrMap dims; /* TIR var -> its literal value */
   int nerrors;
 } Binder;
 
@@ -51,12 +51,12 @@ subst_bin(Binder *bd, IrPrimExpr *e)
 static IrPrimExpr *
 subst_prim(Binder *bd, IrPrimExpr *e)
 {
-  if (!e || bd->dims.count == 0)
+  if (!e || bd->dims.len == 0)
     return e;
   IrPrimExpr *out = e;
   switch (e->kind) {
   case IR_PE_VAR: {
-    IrPrimExpr *v = rw_map_get(&bd->dims, e);
+    IrPrimExpr *v = ir_map_get(&bd->dims, e);
     return v ? v : e;
   }
   case IR_PE_SELECT: {
@@ -129,7 +129,7 @@ subst_sinfos(Binder *bd, IrSInfo **items, int n)
 static IrSInfo *
 subst_sinfo(Binder *bd, IrSInfo *s)
 {
-  if (!s || bd->dims.count == 0)
+  if (!s || bd->dims.len == 0)
     return s;
   IrSInfo *copy = ir_alloc(bd->ctx, sizeof *copy);
   *copy = *s;
@@ -159,7 +159,7 @@ subst_sinfo(Binder *bd, IrSInfo *s)
 static IrExpr *
 subst_expr(Binder *bd, IrExpr *e)
 {
-  if (!e || bd->dims.count == 0)
+  if (!e || bd->dims.len == 0)
     return e;
   IrExpr *copy = rw_expr_copy(bd->ctx, e);
   bool changed = false;
@@ -259,8 +259,8 @@ bind_dims(Binder *bd, const char *path, const IrExpr *param, const IrTensorData 
   for (int i = 0; !why && s->u.tensor.shape && i < t->ndim; i++) {
     IrPrimExpr *d = s->u.tensor.shape[i];
     int64_t v;
-    if (d->kind == IR_PE_VAR && !rw_map_get(&bd->dims, d))
-      rw_map_put(&bd->dims, d, ir_prim_int(bd->ctx, d->dtype, t->shape[i]));
+    if (d->kind == IR_PE_VAR && !ir_map_get(&bd->dims, d))
+      ir_map_put(&bd->dims, d, ir_prim_int(bd->ctx, d->dtype, t->shape[i]));
     else if (check && ir_prim_is_int(subst_prim(bd, d), &v) && v != t->shape[i])
       why = ir_printf(bd->ctx, "dim %d differs", i);
   }
@@ -339,7 +339,7 @@ bind_main(Binder *bd, const char *path, const IrFunction *f, const FeNpzEntry *e
     IrExpr *p = f->params[i];
     IrSInfo *s = subst_sinfo(bd, p->sinfo);
     if (data[i])
-      rw_map_put(&rw.vars, p, (void *)data[i]);
+      ir_map_put(&rw.vars, p, (void *)data[i]);
     else
       copy->params[copy->nparams++] = s == p->sinfo ? p : rw_var_recreate(&rw, p, s);
   }
@@ -370,7 +370,7 @@ opt_bind_params(const OptContext *oc, const IrModule *m)
       break;
     out->globals[i].u.relax = f;
   }
-  rw_map_free(&bd.dims);
+  ir_map_free(&bd.dims);
   if (bd.nerrors)
     return NULL;
   warn_unused(oc->ctx, oc->params_path, entries, n, used);

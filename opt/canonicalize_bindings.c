@@ -20,10 +20,10 @@
 #include "opt_int.h"
 
 typedef struct {
-  RwMap home;      /* var -> the IrBindingBlock (of the input) binding it */
-  RwMap outside;   /* var -> itself when used outside its home dataflow block */
-  RwMap tuples;    /* var -> the tuple literal it is bound to (substituted) */
-  RwMap forwarded; /* var -> itself when its binding goes */
+  IrMap home;      /* var -> the IrBindingBlock (of the input) binding it */
+  IrMap outside;   /* var -> itself when used outside its home dataflow block */
+  IrMap tuples;    /* var -> the tuple literal it is bound to (substituted) */
+  IrMap forwarded; /* var -> itself when its binding goes */
 } Canon;
 
 /* --- the plan: home blocks and uses outside them ----------------------------- */
@@ -38,8 +38,8 @@ plan_uses(Canon *c, const IrExpr *e, const IrBindingBlock *in)
     return;
   switch (e->kind) {
   case IR_EX_VAR:
-    if (!in || rw_map_get(&c->home, e) != in)
-      rw_map_put(&c->outside, e, (void *)e);
+    if (!in || ir_map_get(&c->home, e) != in)
+      ir_map_put(&c->outside, e, (void *)e);
     break;
   case IR_EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++)
@@ -79,7 +79,7 @@ plan_seq(Canon *c, const IrExpr *seq)
       const IrBinding *b = &blk->bindings[j];
       plan_uses(c, b->value, blk->dataflow ? blk : NULL);
       if (b->var)
-        rw_map_put(&c->home, b->var, (void *)blk);
+        ir_map_put(&c->home, b->var, (void *)blk);
     }
   }
   plan_uses(c, seq->u.seq.result, NULL);
@@ -147,12 +147,12 @@ known_element(Canon *c, const IrBinding *b)
   const IrExpr *get = b->value;
   const IrExpr *t = get->u.get.tuple;
   if (t->kind == IR_EX_VAR)
-    t = rw_map_get(&c->tuples, t);
+    t = ir_map_get(&c->tuples, t);
   if (!t || t->kind != IR_EX_TUPLE || get->u.get.index < 0 || get->u.get.index >= t->u.tuple.n)
     return NULL;
   IrExpr *elem = t->u.tuple.items[get->u.get.index];
   if (elem->kind == IR_EX_VAR && elem->u.var.dataflow &&
-      rw_map_get(&c->home, elem) != rw_map_get(&c->home, b->var))
+      ir_map_get(&c->home, elem) != ir_map_get(&c->home, b->var))
     return NULL;
   return elem;
 }
@@ -181,14 +181,14 @@ canonicalize(Rewriter *rw, IrBinding *b)
       b->value = elem;
   }
   if (b->value->kind == IR_EX_TUPLE)
-    rw_map_put(&c->tuples, b->var, b->value);
+    ir_map_put(&c->tuples, b->var, b->value);
   if (!is_trivial(b))
     return true;
   const IrExpr *y = b->var, *x = b->value;
-  if (x->u.var.dataflow && !y->u.var.dataflow && rw_map_get(&c->outside, y))
+  if (x->u.var.dataflow && !y->u.var.dataflow && ir_map_get(&c->outside, y))
     return true; /* the block's export of x: stays */
-  rw_map_put(&rw->vars, y, b->value);
-  rw_map_put(&c->forwarded, y, (void *)y);
+  ir_map_put(&rw->vars, y, b->value);
+  ir_map_put(&c->forwarded, y, (void *)y);
   return true;
 }
 
@@ -196,32 +196,29 @@ static bool
 drop_forwarded(const IrBinding *b, void *user)
 {
   Canon *c = user;
-  return b->var && rw_map_get(&c->forwarded, b->var);
+  return b->var && ir_map_get(&c->forwarded, b->var);
+}
+
+static IrFunction *
+canonical_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)user;
+  if (!f->body)
+    return (IrFunction *)f;
+  Canon c = {{0}, {0}, {0}, {0}};
+  plan_seq(&c, f->body);
+  IrFunction *out = rw_function_with(ctx, f, name, canonicalize, &c);
+  if (out)
+    out = rw_drop_bindings(ctx, out, drop_forwarded, &c);
+  ir_map_free(&c.home);
+  ir_map_free(&c.outside);
+  ir_map_free(&c.tuples);
+  ir_map_free(&c.forwarded);
+  return out;
 }
 
 IrModule *
 opt_canonicalize_bindings(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || !g->u.relax->body)
-      continue;
-    Canon c = {{0}, {0}, {0}, {0}};
-    plan_seq(&c, g->u.relax->body);
-    Rewriter rw;
-    rw_init(&rw, oc->ctx, &c);
-    rw.binding = canonicalize;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    if (f)
-      out->globals[i].u.relax = rw_drop_bindings(oc->ctx, f, drop_forwarded, &c);
-    rw_map_free(&c.home);
-    rw_map_free(&c.outside);
-    rw_map_free(&c.tuples);
-    rw_map_free(&c.forwarded);
-    if (!f)
-      return NULL;
-  }
-  return out;
+  return rw_module_functions(oc->ctx, m, canonical_function, NULL);
 }

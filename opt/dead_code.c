@@ -29,7 +29,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
   IrArith *arith; /* bounds of the function's symbolic vars */
-  RwMap uses;     /* var -> count, for the function being cleaned */
+  IrMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
 
 /* Does inference take a shape relation of the call as true without proof,
@@ -114,22 +114,25 @@ drop_unused(const IrBinding *b, void *user)
   return !b->cast && b->var && rw_use_count(&d->uses, b->var) == 0 && value_is_pure(d, b->value);
 }
 
-/* f without its dead bindings (f itself when it has none). */
+/* f without its dead bindings (f itself when it has none); user is the
+ * module. */
 static IrFunction *
-clean_function(IrCtx *ctx, const IrModule *m, const IrFunction *f)
+clean_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
+  (void)name;
+  const IrModule *m = user;
   Dce d = {ctx, m, ir_arith_new(ctx), {0}};
   ir_arith_bound_function(d.arith, f);
   IrFunction *cur = (IrFunction *)f;
   for (;;) {
-    rw_map_free(&d.uses);
+    ir_map_free(&d.uses);
     rw_count_uses(cur, &d.uses);
     IrFunction *next = rw_drop_bindings(ctx, cur, drop_unused, &d);
     if (next == cur)
       break;
     cur = next;
   }
-  rw_map_free(&d.uses);
+  ir_map_free(&d.uses);
   return cur;
 }
 
@@ -237,12 +240,7 @@ find_reachable(const IrModule *m, bool *reached)
 IrModule *
 opt_dead_code_elimination(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind == IR_GLOBAL_RELAX && g->u.relax)
-      out->globals[i].u.relax = clean_function(oc->ctx, m, g->u.relax);
-  }
+  IrModule *out = rw_module_functions(oc->ctx, m, clean_function, (void *)m);
   bool *reached = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *reached);
   if (!find_reachable(out, reached))
     return out;

@@ -256,7 +256,7 @@ fold_binding(Folder *fo, const IrBinding *b, IrBinding *out)
   }
   out->value = fold_value(fo, b->value);
   if (!b->cast && is_constant(out->value))
-    rw_map_put(&fo->rw.vars, b->var, out->value);
+    ir_map_put(&fo->rw.vars, b->var, out->value);
   return true;
 }
 
@@ -286,6 +286,13 @@ fold_seq(Folder *fo, const IrExpr *seq)
   return copy;
 }
 
+static IrFunction *
+fold_global(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)ctx, (void)name;
+  return fold_function(user, f);
+}
+
 IrModule *
 opt_fold_constant(const OptContext *oc, const IrModule *m)
 {
@@ -294,10 +301,7 @@ opt_fold_constant(const OptContext *oc, const IrModule *m)
   fo.scratch = ir_ctx_new();
   fo.interp = interp_new(fo.scratch, m, NULL);
   rw_init(&fo.rw, oc->ctx, &fo);
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++)
-    if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
-      out->globals[i].u.relax = fold_function(&fo, m->globals[i].u.relax);
+  IrModule *out = rw_module_functions(oc->ctx, m, fold_global, &fo);
   rw_free(&fo.rw);
   ir_ctx_free(fo.scratch);
   return out;

@@ -52,7 +52,7 @@ typedef struct {
   const IrModule *mod;           /* the normalized input */
   const Pattern *pats[NBUILTIN]; /* selected, longest first */
   int npats;
-  RwMap uses;        /* var -> number of uses, for one function */
+  IrMap uses;        /* var -> number of uses, for one function */
   IrVec new_globals; /* IrGlobal*: the composite functions made */
 } Fuser;
 
@@ -102,7 +102,7 @@ select_patterns(Fuser *F, const char *list)
 static uintptr_t
 use_count(const Fuser *F, const IrExpr *var)
 {
-  return (uintptr_t)rw_map_get(&F->uses, var);
+  return (uintptr_t)ir_map_get(&F->uses, var);
 }
 
 /* --- matching -------------------------------------------------------------------- */
@@ -183,14 +183,14 @@ composite_name(Fuser *F, const IrBindingBlock *blk, const int *idx, int n)
  * or an earlier param, or a new param for a var from outside.  Non-var
  * leaves (constants, shapes) stay as they are. */
 static IrExpr *
-inner_arg(Fuser *F, RwMap *sub, IrVec *params, IrVec *outer, IrExpr *arg)
+inner_arg(Fuser *F, IrMap *sub, IrVec *params, IrVec *outer, IrExpr *arg)
 {
   if (arg->kind != IR_EX_VAR)
     return arg;
-  IrExpr *v = rw_map_get(sub, arg);
+  IrExpr *v = ir_map_get(sub, arg);
   if (!v) {
     v = ir_var_new(F->ctx, arg->u.var.name, arg->sinfo, false, arg->loc);
-    rw_map_put(sub, arg, v);
+    ir_map_put(sub, arg, v);
     ir_vec_push(params, v);
     ir_vec_push(outer, arg);
   }
@@ -203,7 +203,7 @@ static IrFunction *
 composite_function(Fuser *F, const Pattern *p, const IrBindingBlock *blk, const int *idx,
                    IrVec *outer)
 {
-  RwMap sub = {0};
+  IrMap sub = {0};
   IrVec params = {0};
   IrBinding *bindings = ir_alloc(F->ctx, (size_t)p->n * sizeof *bindings);
   for (int k = 0; k < p->n; k++) {
@@ -214,7 +214,7 @@ composite_function(Fuser *F, const Pattern *p, const IrBindingBlock *blk, const 
       call->u.call.args[i] = inner_arg(F, &sub, &params, outer, old->value->u.call.args[i]);
     bool last = k == p->n - 1;
     IrExpr *var = ir_var_new(F->ctx, old->var->u.var.name, old->var->sinfo, !last, old->loc);
-    rw_map_put(&sub, old->var, var);
+    ir_map_put(&sub, old->var, var);
     bindings[k] = (IrBinding){var, call, NULL, old->loc};
   }
   IrFunction *f = ir_alloc(F->ctx, sizeof *f);
@@ -235,7 +235,7 @@ composite_function(Fuser *F, const Pattern *p, const IrBindingBlock *blk, const 
   f->pure = true;
   f->is_private = true;
   f->loc = blk->bindings[idx[0]].loc;
-  rw_map_free(&sub);
+  ir_map_free(&sub);
   return f;
 }
 
@@ -308,8 +308,8 @@ fuse_nested(Fuser *F, const IrBinding *b)
 static int
 fuse_block(Fuser *F, const IrBindingBlock *blk, IrBinding *out, bool *changed)
 {
-  int *taken = calloc((size_t)blk->n + 1, sizeof *taken); /* 1: inner step, 2: last step */
-  IrExpr **calls = calloc((size_t)blk->n + 1, sizeof *calls);
+  int *taken = ir_xcalloc((size_t)blk->n + 1, sizeof *taken); /* 1: inner step, 2: last step */
+  IrExpr **calls = ir_xcalloc((size_t)blk->n + 1, sizeof *calls);
   for (int p = 0; p < F->npats; p++)
     for (int i = 0; i < blk->n; i++) {
       int idx[MAX_STEPS];
@@ -386,7 +386,7 @@ opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m)
     const IrGlobal *g = &norm->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || is_offloaded(g->u.relax))
       continue;
-    rw_map_free(&F.uses);
+    ir_map_free(&F.uses);
     rw_count_uses(g->u.relax, &F.uses);
     IrExpr *body = fuse_seq(&F, g->u.relax->body);
     if (body != g->u.relax->body) {
@@ -396,7 +396,7 @@ opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m)
       out->globals[i].u.relax = f;
     }
   }
-  rw_map_free(&F.uses);
+  ir_map_free(&F.uses);
   if (F.new_globals.len) {
     IrModule *grown = rw_module_copy(oc->ctx, out, F.new_globals.len);
     for (int i = 0; i < F.new_globals.len; i++)

@@ -52,7 +52,7 @@ group_name(IrCtx *ctx, const IrModule *m, const IrVec *new_globals, const IrBind
 /* The member's call_tir with its arguments, struct info and tir_vars
  * carried into the new function. */
 static IrExpr *
-member_call(IrCtx *ctx, const IrExpr *call, RwMap *vars, OpVarMap *syms, IrSInfo *result)
+member_call(IrCtx *ctx, const IrExpr *call, IrMap *vars, OpVarMap *syms, IrSInfo *result)
 {
   const IrExpr *t = call->u.call.args[1];
   IrExpr *tuple = rw_expr_copy(ctx, t);
@@ -60,7 +60,7 @@ member_call(IrCtx *ctx, const IrExpr *call, RwMap *vars, OpVarMap *syms, IrSInfo
   tuple->u.tuple.items = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof(IrExpr *));
   IrSInfo **fields = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof *fields);
   for (int i = 0; i < n; i++) {
-    tuple->u.tuple.items[i] = rw_map_get(vars, t->u.tuple.items[i]);
+    tuple->u.tuple.items[i] = ir_map_get(vars, t->u.tuple.items[i]);
     fields[i] = tuple->u.tuple.items[i]->sinfo;
   }
   tuple->sinfo = ir_sinfo_tuple(ctx, fields, n);
@@ -88,7 +88,7 @@ member_call(IrCtx *ctx, const IrExpr *call, RwMap *vars, OpVarMap *syms, IrSInfo
 static IrFunction *
 group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs)
 {
-  RwMap vars = {0};
+  IrMap vars = {0};
   OpVarMap syms = {0};
   IrFunction *f = ir_alloc(ctx, sizeof *f);
   f->nparams = inputs->len;
@@ -97,7 +97,7 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
     const IrExpr *in = inputs->items[i];
     IrSym name = in->kind == IR_EX_VAR ? in->u.var.name : ir_sym(ctx, ir_printf(ctx, "c%d", i));
     f->params[i] = ir_var_new(ctx, name, sinfo_subst(ctx, in->sinfo, &syms), false, in->loc);
-    rw_map_put(&vars, in, f->params[i]);
+    ir_map_put(&vars, in, f->params[i]);
   }
   IrBindingBlock *blk = ir_alloc(ctx, sizeof *blk);
   blk->dataflow = true;
@@ -110,7 +110,7 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
     nb->loc = b->loc;
     nb->var = ir_var_new(ctx, b->var->u.var.name, s, i < n - 1, b->var->loc);
     nb->value = member_call(ctx, b->value, &vars, &syms, s);
-    rw_map_put(&vars, b->var, nb->var);
+    ir_map_put(&vars, b->var, nb->var);
   }
   IrExpr *body = ir_expr_new(ctx, IR_EX_SEQ, members[n - 1]->loc);
   body->u.seq.blocks = blk;
@@ -125,7 +125,7 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
   f->pure = true;
   f->is_private = true;
   f->loc = members[0]->loc;
-  rw_map_free(&vars);
+  ir_map_free(&vars);
   op_var_map_free(&syms);
   return f;
 }

@@ -36,7 +36,7 @@ IrExpr *fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals,
  * into one function), and free vars and buffers replaced through map. */
 typedef struct {
   IrCtx *ctx;
-  RwMap map;     /* old TIR var or buffer -> new (vars: IrPrimExpr, buffers: IrBuffer) */
+  IrMap map;     /* old TIR var or buffer -> new (vars: IrPrimExpr, buffers: IrBuffer) */
   IrVec *names;  /* IrSym: buffer names taken in the function being built */
   IrVec *blocks; /* IrSym: block names taken there */
   bool unmapped; /* a free var or buffer without an entry in map was met */

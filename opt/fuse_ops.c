@@ -39,9 +39,9 @@ enum { MAX_GROUP = 256 }; /* members of one group, as TVM's max_fuse_depth */
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
-  RwMap globals;     /* mod's globals by name (rw_globals_index) */
-  RwMap patterns;    /* IrPrimFunc* -> FusePattern + 1 */
-  RwMap uses;        /* Relax var -> uses in its function (uintptr_t) */
+  IrMap globals;     /* mod's globals by name (rw_globals_index) */
+  IrMap patterns;    /* IrPrimFunc* -> FusePattern + 1 */
+  IrMap uses;        /* Relax var -> uses in its function (uintptr_t) */
   IrVec new_globals; /* IrGlobal*: the fused functions made */
 } Fuser;
 
@@ -80,7 +80,7 @@ is_call_tir(const IrExpr *e)
 static const IrPrimFunc *
 prim_of(const Fuser *fu, IrSym name)
 {
-  const IrGlobal *g = rw_map_get(&fu->globals, name);
+  const IrGlobal *g = ir_map_get(&fu->globals, name);
   return g && g->kind == IR_GLOBAL_PRIM ? g->u.prim : NULL;
 }
 
@@ -133,7 +133,7 @@ contains_impure(const Fuser *fu, const IrExpr *e)
   case IR_CALL_OP:
     return e->u.call.op->impure;
   case IR_CALL_GLOBAL: {
-    const IrGlobal *g = rw_map_get(&fu->globals, e->u.call.callee->u.global);
+    const IrGlobal *g = ir_map_get(&fu->globals, e->u.call.callee->u.global);
     return !g || g->kind != IR_GLOBAL_RELAX || !g->u.relax->pure;
   }
   case IR_CALL_VAR: {
@@ -149,10 +149,10 @@ contains_impure(const Fuser *fu, const IrExpr *e)
 static FusePattern
 pattern_of(Fuser *fu, const IrPrimFunc *f)
 {
-  uintptr_t p = (uintptr_t)rw_map_get(&fu->patterns, f);
+  uintptr_t p = (uintptr_t)ir_map_get(&fu->patterns, f);
   if (!p) {
     p = (uintptr_t)fuse_pattern_of(f) + 1;
-    rw_map_put(&fu->patterns, f, (void *)p);
+    ir_map_put(&fu->patterns, f, (void *)p);
   }
   return (FusePattern)(p - 1);
 }
@@ -162,15 +162,15 @@ pattern_of(Fuser *fu, const IrPrimFunc *f)
 static int
 uses_of(const Fuser *fu, const IrExpr *var)
 {
-  return (int)(uintptr_t)rw_map_get(&fu->uses, var);
+  return (int)(uintptr_t)ir_map_get(&fu->uses, var);
 }
 
 /* --- grouping ------------------------------------------------------------- */
 
 static int
-node_of(const RwMap *index, const IrExpr *var)
+node_of(const IrMap *index, const IrExpr *var)
 {
-  return (int)(uintptr_t)rw_map_get(index, var) - 1;
+  return (int)(uintptr_t)ir_map_get(index, var) - 1;
 }
 
 static bool
@@ -183,7 +183,7 @@ accepts(const Group *g, FusePattern p)
 
 /* The group node i joins (its index in groups), or -1. */
 static int
-pick_group(Node *nodes, int i, Group *groups, const RwMap *index, int barrier)
+pick_group(Node *nodes, int i, Group *groups, const IrMap *index, int barrier)
 {
   int best = -1;
   const IrExpr *t = nodes[i].tuple;
@@ -203,7 +203,7 @@ pick_group(Node *nodes, int i, Group *groups, const RwMap *index, int barrier)
 
 /* Assigns groups to nodes in order; returns how many groups. */
 static int
-assign_groups(Node *nodes, int n, Group *groups, const RwMap *index, const RwMap *sealed)
+assign_groups(Node *nodes, int n, Group *groups, const IrMap *index, const IrMap *sealed)
 {
   int ngroups = 0, barrier = -1;
   for (int i = 0; i < n; i++) {
@@ -217,7 +217,7 @@ assign_groups(Node *nodes, int n, Group *groups, const RwMap *index, const RwMap
       g = ngroups++;
       groups[g] = (Group){i, i, 0, nodes[i].pattern, false};
     }
-    if (rw_map_get(sealed, nodes[i].b->var))
+    if (ir_map_get(sealed, nodes[i].b->var))
       groups[g].closed = true;
     nodes[i].group = g;
     groups[g].last = i;
@@ -279,7 +279,7 @@ bound_first(IrVec *inputs)
 /* The group's inputs: arguments of members that are not members' vars, in
  * order of first use, each once, those with computed dims last. */
 static void
-group_inputs(const Node *nodes, const Group *g, int gi, const RwMap *index, IrVec *out)
+group_inputs(const Node *nodes, const Group *g, int gi, const IrMap *index, IrVec *out)
 {
   for (int i = g->first; i <= g->last; i++) {
     if (nodes[i].group != gi)
@@ -302,7 +302,7 @@ group_inputs(const Node *nodes, const Group *g, int gi, const RwMap *index, IrVe
 
 /* Is every symbolic var of the group bound by a whole dim of an input? */
 static bool
-symbols_bound(const Node *nodes, const Group *g, int gi, const RwMap *index)
+symbols_bound(const Node *nodes, const Group *g, int gi, const IrMap *index)
 {
   IrVec inputs = {0}, bound = {0}, used = {0};
   group_inputs(nodes, g, gi, index, &inputs);
@@ -340,8 +340,8 @@ symbols_bound(const Node *nodes, const Group *g, int gi, const RwMap *index)
  * again: each failing round seals a new var).  Returns whether all
  * passed. */
 static bool
-validate(const Fuser *fu, const Node *nodes, const Group *groups, int ngroups, const RwMap *index,
-         RwMap *sealed)
+validate(const Fuser *fu, const Node *nodes, const Group *groups, int ngroups, const IrMap *index,
+         IrMap *sealed)
 {
   bool ok = true;
   for (int gi = 0; gi < ngroups; gi++) {
@@ -352,14 +352,14 @@ validate(const Fuser *fu, const Node *nodes, const Group *groups, int ngroups, c
     for (int i = g->first; i < g->last; i++) {
       const IrExpr *var = nodes[i].b->var;
       if (nodes[i].group == gi && uses_of(fu, var) != uses_inside(nodes, g, gi, var)) {
-        rw_map_put(sealed, var, (void *)var);
+        ir_map_put(sealed, var, (void *)var);
         good = false;
       }
     }
     if (good && !symbols_bound(nodes, g, gi, index)) {
       for (int i = g->first; i <= g->last; i++)
         if (nodes[i].group == gi)
-          rw_map_put(sealed, nodes[i].b->var, (void *)nodes[i].b->var);
+          ir_map_put(sealed, nodes[i].b->var, (void *)nodes[i].b->var);
       good = false;
     }
     ok = ok && good;
@@ -377,7 +377,7 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
   int n = blk->n;
   Node *nodes = ir_alloc(fu->ctx, (size_t)(n ? n : 1) * sizeof *nodes);
   Group *groups = ir_alloc(fu->ctx, (size_t)(n ? n : 1) * sizeof *groups);
-  RwMap index = {0}, sealed = {0};
+  IrMap index = {0}, sealed = {0};
   for (int i = 0; i < n; i++) {
     const IrBinding *b = &blk->bindings[i];
     Node *nd = &nodes[i];
@@ -389,7 +389,7 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
     nd->tuple = b->value->u.call.args[1];
     nd->callee = b->value->u.call.args[0]->u.global;
     nd->pattern = pattern_of(fu, prim_of(fu, nd->callee));
-    rw_map_put(&index, b->var, (void *)(uintptr_t)(i + 1));
+    ir_map_put(&index, b->var, (void *)(uintptr_t)(i + 1));
   }
   int ngroups;
   do
@@ -426,8 +426,8 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
       out.bindings[i] = *(const IrBinding *)kept.items[i];
   }
   ir_vec_free(&kept);
-  rw_map_free(&index);
-  rw_map_free(&sealed);
+  ir_map_free(&index);
+  ir_map_free(&sealed);
   return out;
 }
 
@@ -520,7 +520,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || skipped(g->u.relax))
       continue;
-    rw_map_free(&fu.uses);
+    ir_map_free(&fu.uses);
     if (g->u.relax->body)
       rw_count_uses(g->u.relax, &fu.uses);
     funcs[i] = fuse_function(&fu, g->u.relax);
@@ -532,8 +532,8 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   for (int i = 0; i < fu.new_globals.len; i++)
     out->globals[out->nglobals++] = *(IrGlobal *)fu.new_globals.items[i];
   ir_vec_free(&fu.new_globals);
-  rw_map_free(&fu.globals);
-  rw_map_free(&fu.patterns);
-  rw_map_free(&fu.uses);
+  ir_map_free(&fu.globals);
+  ir_map_free(&fu.patterns);
+  ir_map_free(&fu.uses);
   return out;
 }

@@ -33,7 +33,7 @@
 typedef struct {
   const IrPrimFunc *f;
   IrVec loops;         /* IrPrimExpr*: enclosing loop vars, outermost first */
-  RwMap iter_of;       /* block iterator -> the loop var it is bound to */
+  IrMap iter_of;       /* block iterator -> the loop var it is bound to */
   const IrBuffer *out; /* the parameter buffer written, NULL before the first */
   int stores;          /* stores to parameter buffers */
   int ifs;             /* enclosing if statements */
@@ -58,7 +58,7 @@ resolve(const Scan *s, const IrPrimExpr *e)
 {
   if (e->kind != IR_PE_VAR)
     return NULL;
-  const IrPrimExpr *v = rw_map_get(&s->iter_of, e);
+  const IrPrimExpr *v = ir_map_get(&s->iter_of, e);
   return v ? v : e;
 }
 
@@ -206,7 +206,7 @@ scan_block(Scan *s, const IrTirBlock *blk)
     if (it->kind != IR_ITER_SPATIAL)
       s->reduce = true;
     if (it->binding && it->binding->kind == IR_PE_VAR)
-      rw_map_put(&s->iter_of, it->var, it->binding);
+      ir_map_put(&s->iter_of, it->var, it->binding);
     else
       widen(&s->index, FUSE_INJECTIVE);
   }
@@ -274,7 +274,7 @@ fuse_pattern_of(const IrPrimFunc *f)
   s.index = FUSE_ELEMWISE;
   scan_stmt(&s, f->body);
   ir_vec_free(&s.loops);
-  rw_map_free(&s.iter_of);
+  ir_map_free(&s.iter_of);
   if (s.opaque || s.stores == 0)
     return FUSE_OPAQUE;
   if (s.reduce)

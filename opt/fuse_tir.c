@@ -32,7 +32,7 @@ typedef struct {
   IrCtx *ctx;
   IrVec names;   /* IrSym: buffer names taken in the new function */
   IrVec blocks;  /* IrSym: block names taken there */
-  RwMap bufs;    /* Relax var of the Primitive function -> IrBuffer */
+  IrMap bufs;    /* Relax var of the Primitive function -> IrBuffer */
   OpVarMap syms; /* its symbolic vars -> TIR vars of the new function */
   IrVec items;   /* IrStmt*: the body, as the reader lists statements */
   IrVec allocs;  /* IrBuffer*: intermediate tensors */
@@ -72,7 +72,7 @@ param_buffers(Builder *bd, const IrFunction *f)
     if (!known_tensor(p->sinfo))
       return false;
     IrBuffer *b = new_buffer(bd, p->sinfo, p->u.var.name);
-    rw_map_put(&bd->bufs, p, b);
+    ir_map_put(&bd->bufs, p, b);
     ir_vec_push(&bd->params, b);
   }
   for (int k = 0; k < bd->syms.to.len; k++) {
@@ -95,10 +95,10 @@ unify_buffer(FuseCopy *c, const IrBuffer *pb, IrBuffer *b)
 {
   if (pb->ndim != b->ndim || !ir_dtype_eq(pb->dtype, b->dtype))
     return false;
-  rw_map_put(&c->map, pb, b);
+  ir_map_put(&c->map, pb, b);
   for (int d = 0; d < pb->ndim; d++)
-    if (pb->shape[d]->kind == IR_PE_VAR && !rw_map_get(&c->map, pb->shape[d]))
-      rw_map_put(&c->map, pb->shape[d], b->shape[d]);
+    if (pb->shape[d]->kind == IR_PE_VAR && !ir_map_get(&c->map, pb->shape[d]))
+      ir_map_put(&c->map, pb->shape[d], b->shape[d]);
   return true;
 }
 
@@ -120,13 +120,13 @@ inline_prim(Builder *bd, const IrPrimFunc *pf, IrBuffer **args, int nin, const I
     IrPrimExpr *v = tir_vars->u.shape.values[k];
     ok = !pp->buffer && op_prim_vars_mapped(v, &bd->syms);
     if (ok)
-      rw_map_put(&c.map, pp->var, op_prim_subst(bd->ctx, v, &bd->syms, false));
+      ir_map_put(&c.map, pp->var, op_prim_subst(bd->ctx, v, &bd->syms, false));
   }
   IrStmt *body = ok ? fuse_copy_stmt(&c, pf->body) : NULL;
   ok = ok && !c.unmapped;
   if (ok)
     fuse_flatten(&bd->items, body);
-  rw_map_free(&c.map);
+  ir_map_free(&c.map);
   return ok;
 }
 
@@ -134,7 +134,7 @@ inline_prim(Builder *bd, const IrPrimFunc *pf, IrBuffer **args, int nin, const I
  * out_sinfo=tensor[, tir_vars=...]); its output goes to the result buffer
  * when var is the function's result, else to a new intermediate. */
 static bool
-add_member(Builder *bd, const RwMap *globals, const IrBinding *b, const IrExpr *result)
+add_member(Builder *bd, const IrMap *globals, const IrBinding *b, const IrExpr *result)
 {
   const IrExpr *c = b->value;
   if (b->cast || !c || c->kind != IR_EX_CALL || c->u.call.kind != IR_CALL_OP ||
@@ -142,7 +142,7 @@ add_member(Builder *bd, const RwMap *globals, const IrBinding *b, const IrExpr *
     return false;
   const IrExpr *g = c->u.call.args[0], *t = c->u.call.args[1];
   const IrExpr *tv = c->u.call.nargs == 3 ? c->u.call.args[2] : NULL;
-  const IrGlobal *callee = g->kind == IR_EX_GLOBAL ? rw_map_get(globals, g->u.global) : NULL;
+  const IrGlobal *callee = g->kind == IR_EX_GLOBAL ? ir_map_get(globals, g->u.global) : NULL;
   if (!callee || callee->kind != IR_GLOBAL_PRIM || t->kind != IR_EX_TUPLE ||
       (tv && tv->kind != IR_EX_SHAPE) || !known_tensor(c->u.call.sinfo_args[0]))
     return false;
@@ -150,7 +150,7 @@ add_member(Builder *bd, const RwMap *globals, const IrBinding *b, const IrExpr *
   int nin = t->u.tuple.n;
   IrBuffer **args = ir_alloc(bd->ctx, (size_t)(nin + 1) * sizeof *args);
   for (int i = 0; i < nin; i++)
-    if (!(args[i] = rw_map_get(&bd->bufs, t->u.tuple.items[i])))
+    if (!(args[i] = ir_map_get(&bd->bufs, t->u.tuple.items[i])))
       return false;
   if (pf->nparams <= nin || !pf->params[nin].buffer)
     return false;
@@ -160,7 +160,7 @@ add_member(Builder *bd, const RwMap *globals, const IrBinding *b, const IrExpr *
     ir_vec_push(&bd->params, args[nin]);
   else
     ir_vec_push(&bd->allocs, args[nin]);
-  rw_map_put(&bd->bufs, b->var, args[nin]);
+  ir_map_put(&bd->bufs, b->var, args[nin]);
   return inline_prim(bd, pf, args, nin, tv);
 }
 
@@ -197,7 +197,7 @@ assemble(Builder *bd)
 /* The prim_func computing Primitive function f, or NULL when f has a form
  * this pass does not handle (see the file comment). */
 static IrPrimFunc *
-fuse_function(IrCtx *ctx, const RwMap *globals, const IrFunction *f)
+fuse_function(IrCtx *ctx, const IrMap *globals, const IrFunction *f)
 {
   const IrExpr *body = f->body;
   if (!body || !body->u.seq.result || body->u.seq.result->kind != IR_EX_VAR)
@@ -216,7 +216,7 @@ fuse_function(IrCtx *ctx, const RwMap *globals, const IrFunction *f)
   IrPrimFunc *pf = ok ? assemble(&bd) : NULL;
   ir_vec_free(&bd.names);
   ir_vec_free(&bd.blocks);
-  rw_map_free(&bd.bufs);
+  ir_map_free(&bd.bufs);
   op_var_map_free(&bd.syms);
   ir_vec_free(&bd.items);
   ir_vec_free(&bd.allocs);
@@ -235,18 +235,18 @@ typedef struct {
  * at once (linear in the module's size; one walk per global was quadratic
  * in the number of fused functions). */
 typedef struct {
-  RwMap *index;     /* global name -> its index + 1; NULL: count nothing */
+  IrMap *index;     /* global name -> its index + 1; NULL: count nothing */
   RefCount *counts; /* per global, the references from other functions */
   int self;         /* the index of the function walked */
-  RwMap *all;       /* when not NULL: every name met is put here */
+  IrMap *all;       /* when not NULL: every name met is put here */
 } Refs;
 
 static void
 refs_count(Refs *r, IrSym name, bool callee)
 {
   if (r->all)
-    rw_map_put(r->all, name, (void *)name);
-  intptr_t k = r->index ? (intptr_t)rw_map_get(r->index, name) : 0;
+    ir_map_put(r->all, name, (void *)name);
+  intptr_t k = r->index ? (intptr_t)ir_map_get(r->index, name) : 0;
   if (k == 0 || k - 1 == r->self)
     return;
   if (callee)
@@ -311,11 +311,11 @@ refs_seq(Refs *r, const IrExpr *seq)
 static RefCount *
 refs_to_all(IrCtx *ctx, const IrModule *m)
 {
-  RwMap index = {0};
+  IrMap index = {0};
   RefCount *counts = ir_alloc(ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *counts);
   memset(counts, 0, (size_t)m->nglobals * sizeof *counts);
   for (int i = 0; i < m->nglobals; i++)
-    rw_map_put(&index, m->globals[i].name, (void *)(intptr_t)(i + 1));
+    ir_map_put(&index, m->globals[i].name, (void *)(intptr_t)(i + 1));
   Refs r = {&index, counts, -1, NULL};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -323,7 +323,7 @@ refs_to_all(IrCtx *ctx, const IrModule *m)
     if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax->body)
       refs_seq(&r, g->u.relax->body);
   }
-  rw_map_free(&index);
+  ir_map_free(&index);
   return counts;
 }
 
@@ -331,7 +331,7 @@ refs_to_all(IrCtx *ctx, const IrModule *m)
 
 typedef struct {
   IrCtx *ctx;
-  RwMap fused; /* the globals of the module whose Primitive functions became prim_funcs */
+  IrMap fused; /* the globals of the module whose Primitive functions became prim_funcs */
   int nerrors;
 } CallRewrite;
 
@@ -343,7 +343,7 @@ rewrite_call(Rewriter *rw, IrBinding *b)
   const IrExpr *c = b->value;
   if (!c || c->kind != IR_EX_CALL || c->u.call.kind != IR_CALL_GLOBAL)
     return true;
-  const IrGlobal *g = rw_map_get(&cr->fused, c->u.call.callee->u.global);
+  const IrGlobal *g = ir_map_get(&cr->fused, c->u.call.callee->u.global);
   if (!g || g->kind != IR_GLOBAL_PRIM)
     return true;
   IrSInfo *s = known_tensor(c->sinfo) ? c->sinfo : b->var ? b->var->sinfo : NULL;
@@ -393,7 +393,7 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
 {
   IrModule *out = rw_module_copy(ctx, m, 0);
   RefCount *refs = refs_to_all(ctx, m);
-  RwMap globals = {0};
+  IrMap globals = {0};
   rw_globals_index(m, &globals);
   *n = 0;
   for (int i = 0; i < m->nglobals; i++) {
@@ -409,7 +409,7 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
     out->globals[i].u.prim = pf;
     (*n)++;
   }
-  rw_map_free(&globals);
+  ir_map_free(&globals);
   return out;
 }
 
@@ -418,7 +418,7 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
  * converted: one walk for all names, so that deciding what to drop costs
  * linear, not quadratic, time in the module's size. */
 static void
-names_used(const IrModule *m, const IrModule *converted, RwMap *names)
+names_used(const IrModule *m, const IrModule *converted, IrMap *names)
 {
   Refs r = {NULL, NULL, -1, names};
   for (int i = 0; i < m->nglobals; i++) {
@@ -452,19 +452,20 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
     g->u.relax = f ? f : g->u.relax;
   }
   rw_free(&rw);
-  rw_map_free(&cr.fused);
+  ir_map_free(&cr.fused);
   if (!ok)
     return NULL;
   /* drop the prim_funcs the converted functions called that nothing calls now */
-  RwMap members = {0}, used = {0};
+  IrMap members = {0}, used = {0};
   names_used(m, out, &members);
   names_used(out, NULL, &used);
   bool *drop = ir_alloc(oc->ctx, (size_t)(out->nglobals ? out->nglobals : 1) * sizeof *drop);
   for (int i = 0; i < out->nglobals; i++)
     drop[i] = out->globals[i].kind == IR_GLOBAL_PRIM && m->globals[i].kind == IR_GLOBAL_PRIM &&
-              rw_map_get(&members, out->globals[i].name) && !rw_map_get(&used, out->globals[i].name);
-  rw_map_free(&members);
-  rw_map_free(&used);
+              ir_map_get(&members, out->globals[i].name) &&
+              !ir_map_get(&used, out->globals[i].name);
+  ir_map_free(&members);
+  ir_map_free(&used);
   int k = 0;
   for (int i = 0; i < out->nglobals; i++)
     if (!drop[i])

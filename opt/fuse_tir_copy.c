@@ -42,7 +42,7 @@ copy_list(FuseCopy *c, IrPrimExpr *const *items, int n)
 static IrBuffer *
 mapped_buffer(FuseCopy *c, IrBuffer *b)
 {
-  IrBuffer *to = rw_map_get(&c->map, b);
+  IrBuffer *to = ir_map_get(&c->map, b);
   if (!to)
     c->unmapped = true;
   return to ? to : b;
@@ -60,7 +60,7 @@ fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e)
   case IR_PE_STR:
     return (IrPrimExpr *)e; /* immutable leaves are shared */
   case IR_PE_VAR:
-    copy = rw_map_get(&c->map, e);
+    copy = ir_map_get(&c->map, e);
     if (!copy)
       c->unmapped = true;
     return copy ? copy : (IrPrimExpr *)e;
@@ -95,7 +95,7 @@ static IrPrimExpr *
 fresh_var(FuseCopy *c, const IrPrimExpr *v)
 {
   IrPrimExpr *to = ir_prim_var(c->ctx, v->u.var, v->dtype);
-  rw_map_put(&c->map, v, to);
+  ir_map_put(&c->map, v, to);
   return to;
 }
 
@@ -106,7 +106,7 @@ fuse_copy_buffer(FuseCopy *c, const IrBuffer *b)
   *to = *b;
   to->name = fuse_unique_name(c->ctx, c->names, b->name ? b->name : "buf");
   to->shape = copy_list(c, b->shape, b->ndim);
-  rw_map_put(&c->map, b, to);
+  ir_map_put(&c->map, b, to);
   return to;
 }
 

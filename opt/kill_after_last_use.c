@@ -64,7 +64,7 @@ typedef struct {
 
 typedef struct {
   IrCtx *ctx;
-  RwMap vars;    /* IrExpr* var -> VarInfo* */
+  IrMap vars;    /* IrExpr* var -> VarInfo* */
   IrVec infos;   /* VarInfo*, heap, in binding order */
   SeqInfo *seqs; /* heap */
   int nseqs, capseqs;
@@ -91,9 +91,7 @@ grow(void *p, int *cap, int need, size_t size)
   *cap = *cap ? *cap * 2 : 64;
   if (*cap < need)
     *cap = need;
-  void *q = realloc(p, (size_t)*cap * size);
-  if (!q)
-    abort(); /* out of memory: not a user error */
+  void *q = ir_xrealloc(p, (size_t)*cap * size);
   return q;
 }
 
@@ -190,7 +188,7 @@ add_use(Live *lv, int g, void *arg)
 static VarInfo *
 info_of(const Live *lv, const IrExpr *var)
 {
-  return var && var->kind == IR_EX_VAR ? rw_map_get(&lv->vars, var) : NULL;
+  return var && var->kind == IR_EX_VAR ? ir_map_get(&lv->vars, var) : NULL;
 }
 
 static void scan_captures(Live *lv, const IrExpr *e);
@@ -464,9 +462,7 @@ analyze_binding(Live *lv, const IrBinding *b, Where w)
       each_group(lv, k->alias, mark_killed, NULL);
     return;
   }
-  VarInfo *vi = calloc(1, sizeof *vi);
-  if (!vi)
-    abort();
+  VarInfo *vi = ir_xcalloc(1, sizeof *vi);
   vi->var = b->var;
   vi->seq = w.seq;
   vi->index = w.index;
@@ -481,7 +477,7 @@ analyze_binding(Live *lv, const IrBinding *b, Where w)
   }
   if (!vi->root)
     vi->kill = KILL_NONE;
-  rw_map_put(&lv->vars, b->var, vi);
+  ir_map_put(&lv->vars, b->var, vi);
   ir_vec_push(&lv->infos, vi);
 }
 
@@ -532,9 +528,8 @@ typedef struct {
 static Buckets
 buckets_new(int ngroups, int n, const int *key, const int *val)
 {
-  Buckets b = {calloc((size_t)ngroups + 2, sizeof(int)), calloc((size_t)n + 1, sizeof(int))};
-  if (!b.start || !b.list)
-    abort();
+  Buckets b = {ir_xcalloc((size_t)ngroups + 2, sizeof(int)),
+               ir_xcalloc((size_t)n + 1, sizeof(int))};
   for (int i = 0; i < n; i++)
     b.start[key[i] + 2]++;
   for (int g = 2; g < ngroups + 2; g++)
@@ -608,9 +603,7 @@ static void
 schedule(Live *lv)
 {
   int n = lv->nuses > lv->ncarves ? lv->nuses : lv->ncarves;
-  int *key = calloc((size_t)n + 1, sizeof *key), *val = calloc((size_t)n + 1, sizeof *val);
-  if (!key || !val)
-    abort();
+  int *key = ir_xcalloc((size_t)n + 1, sizeof *key), *val = ir_xcalloc((size_t)n + 1, sizeof *val);
   for (int i = 0; i < lv->nuses; i++)
     key[i] = find(lv, lv->uses[i].group), val[i] = i;
   Buckets uses = buckets_new(lv->ngroups, lv->nuses, key, val);
@@ -630,9 +623,7 @@ schedule(Live *lv)
     int last = last_use(lv, &uses, &carved, vi, g);
     if (last < 0)
       continue;
-    Kill *k = malloc(sizeof *k);
-    if (!k)
-      abort();
+    Kill *k = ir_xmalloc(sizeof *k);
     *k = (Kill){vi->seq, last, vi, lv->kills.len};
     ir_vec_push(&lv->kills, k);
   }
@@ -782,7 +773,7 @@ live_free(Live *lv)
     free(lv->kills.items[i]);
   ir_vec_free(&lv->infos);
   ir_vec_free(&lv->kills);
-  rw_map_free(&lv->vars);
+  ir_map_free(&lv->vars);
   free(lv->seqs);
   free(lv->parent);
   free(lv->pinned);
@@ -810,13 +801,11 @@ kill_function(IrCtx *ctx, const IrFunction *f)
   memset(&lv, 0, sizeof lv);
   lv.ctx = ctx;
   for (int i = 0; i < f->nparams; i++) {
-    VarInfo *vi = calloc(1, sizeof *vi);
-    if (!vi)
-      abort();
+    VarInfo *vi = ir_xcalloc(1, sizeof *vi);
     vi->var = f->params[i];
     vi->seq = -1;
     vi->alias = alias_group(&lv, group_new(&lv, true));
-    rw_map_put(&lv.vars, f->params[i], vi);
+    ir_map_put(&lv.vars, f->params[i], vi);
     ir_vec_push(&lv.infos, vi);
   }
   analyze_seq(&lv, f->body, -1, 0);
@@ -831,15 +820,18 @@ kill_function(IrCtx *ctx, const IrFunction *f)
 
 /* Normalize runs first, as for LegalizeOps: which vars hold tensors is
  * read from struct info. */
+static IrFunction *
+kill_global(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)name, (void)user;
+  return kill_function(ctx, f);
+}
+
 IrModule *
 opt_kill_after_last_use(const OptContext *oc, const IrModule *input)
 {
   IrModule *m = opt_normalize(oc->ctx, input);
   if (!m)
     return NULL;
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++)
-    if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
-      out->globals[i].u.relax = kill_function(oc->ctx, m->globals[i].u.relax);
-  return out;
+  return rw_module_functions(oc->ctx, m, kill_global, NULL);
 }

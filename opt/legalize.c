@@ -171,11 +171,7 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
     const IrGlobal *g = &norm->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
       continue;
-    Rewriter rw;
-    rw_init(&rw, ctx, &l);
-    rw.binding = legalize_binding;
-    funcs[i] = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
+    funcs[i] = rw_function_with(ctx, g->u.relax, g->name, legalize_binding, &l);
   }
   IrModule *out = NULL;
   if (l.nerrors == 0) {

@@ -324,7 +324,7 @@ opt_lift_workspaces(const OptContext *oc, const IrModule *m)
 {
   IrCtx *ctx = oc->ctx;
   IrModule *out = rw_module_copy(ctx, m, 0);
-  Lift L = {out, calloc((size_t)m->nglobals + 1, sizeof(Kernel)), true};
+  Lift L = {out, ir_xcalloc((size_t)m->nglobals + 1, sizeof(Kernel)), true};
   bool any = false;
   for (int i = 0; i < m->nglobals; i++) {
     if (m->globals[i].kind != IR_GLOBAL_PRIM || !m->globals[i].u.prim)

@@ -41,13 +41,13 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod; /* the normalized input */
   IrVec new_globals;   /* IrGlobal*: the Codegen functions made */
-  RwMap uses;          /* var -> uses in the current function */
+  IrMap uses;          /* var -> uses in the current function */
 } Merger;
 
 /* One block's grouping. */
 typedef struct {
   const IrBindingBlock *blk;
-  RwMap def;      /* var bound in the block -> index + 1 */
+  IrMap def;      /* var bound in the block -> index + 1 */
   int *group;     /* per binding: its group, -1 none */
   IrSym *backend; /* per group */
   int *last;      /* per group: index of its last member */
@@ -110,8 +110,8 @@ walk_seq(const IrExpr *seq, VarFn fn, void *user)
 static void
 count_use(void *user, const IrExpr *var)
 {
-  RwMap *uses = user;
-  rw_map_put(uses, var, (void *)((uintptr_t)rw_map_get(uses, var) + 1));
+  IrMap *uses = user;
+  ir_map_put(uses, var, (void *)((uintptr_t)ir_map_get(uses, var) + 1));
 }
 
 /* --- composite calls ------------------------------------------------------------ */
@@ -154,7 +154,7 @@ static void
 push_dep(void *user, const IrExpr *var)
 {
   DepWalk *w = user;
-  uintptr_t d = (uintptr_t)rw_map_get(&w->G->def, var);
+  uintptr_t d = (uintptr_t)ir_map_get(&w->G->def, var);
   if (d)
     ir_vec_push(w->stack, (void *)(d - 1));
 }
@@ -166,7 +166,7 @@ static bool
 makes_cycle(const Groups *G, int g, int i)
 {
   int n = G->blk->n;
-  char *seen = calloc((size_t)n, 1);
+  char *seen = ir_xcalloc((size_t)n, 1);
   IrVec first = {0}, stack = {0};
   DepWalk w = {G, &first};
   walk_expr(G->blk->bindings[i].value, push_dep, &w);
@@ -198,7 +198,7 @@ choose_group(Groups *G, const IrBinding *b, IrSym backend, int i, bool dataflow)
 {
   const IrExpr *call = b->value;
   for (int a = 0; dataflow && a < call->u.call.nargs; a++) {
-    uintptr_t d = (uintptr_t)rw_map_get(&G->def, call->u.call.args[a]);
+    uintptr_t d = (uintptr_t)ir_map_get(&G->def, call->u.call.args[a]);
     int g = d ? G->group[d - 1] : -1;
     if (g >= 0 && G->backend[g] == backend && !makes_cycle(G, g, i))
       return g;
@@ -212,14 +212,14 @@ groups_build(Merger *M, Groups *G, const IrBindingBlock *blk)
 {
   memset(G, 0, sizeof *G);
   G->blk = blk;
-  G->group = malloc(((size_t)blk->n + 1) * sizeof *G->group);
-  G->backend = calloc((size_t)blk->n + 1, sizeof *G->backend);
-  G->last = calloc((size_t)blk->n + 1, sizeof *G->last);
+  G->group = ir_xmalloc(((size_t)blk->n + 1) * sizeof *G->group);
+  G->backend = ir_xcalloc((size_t)blk->n + 1, sizeof *G->backend);
+  G->last = ir_xcalloc((size_t)blk->n + 1, sizeof *G->last);
   for (int i = 0; i < blk->n; i++) {
     const IrBinding *b = &blk->bindings[i];
     G->group[i] = -1;
     if (b->var)
-      rw_map_put(&G->def, b->var, (void *)(uintptr_t)(i + 1));
+      ir_map_put(&G->def, b->var, (void *)(uintptr_t)(i + 1));
     const IrFunction *f = composite_callee(M, b, NULL);
     if (!f)
       continue;
@@ -231,7 +231,7 @@ groups_build(Merger *M, Groups *G, const IrBindingBlock *blk)
 static void
 groups_free(Groups *G)
 {
-  rw_map_free(&G->def);
+  ir_map_free(&G->def);
   free(G->group);
   free(G->backend);
   free(G->last);
@@ -248,9 +248,9 @@ typedef struct {
   Merger *M;
   const Groups *G;
   int g;
-  RwMap inner_uses; /* var -> uses by the group's members */
+  IrMap inner_uses; /* var -> uses by the group's members */
   GroupIface *io;
-  RwMap seen; /* inputs already listed */
+  IrMap seen; /* inputs already listed */
 } IfaceWalk;
 
 static void
@@ -258,10 +258,10 @@ note_input(void *user, const IrExpr *var)
 {
   IfaceWalk *w = user;
   count_use(&w->inner_uses, var);
-  uintptr_t d = (uintptr_t)rw_map_get(&w->G->def, var);
-  if ((d && w->G->group[d - 1] == w->g) || rw_map_get(&w->seen, var))
+  uintptr_t d = (uintptr_t)ir_map_get(&w->G->def, var);
+  if ((d && w->G->group[d - 1] == w->g) || ir_map_get(&w->seen, var))
     return;
-  rw_map_put(&w->seen, var, (void *)var);
+  ir_map_put(&w->seen, var, (void *)var);
   ir_vec_push(&w->io->outer, (void *)var);
 }
 
@@ -279,12 +279,12 @@ group_iface(Merger *M, const Groups *G, int g, GroupIface *io)
     const IrExpr *v = blk->bindings[i].var;
     if (G->group[i] != g)
       continue;
-    if (rw_map_get(&M->uses, v) != rw_map_get(&w.inner_uses, v) || !v->u.var.dataflow ||
+    if (ir_map_get(&M->uses, v) != ir_map_get(&w.inner_uses, v) || !v->u.var.dataflow ||
         (i == G->last[g] && io->outputs.len == 0))
       ir_vec_push(&io->outputs, (void *)v);
   }
-  rw_map_free(&w.inner_uses);
-  rw_map_free(&w.seen);
+  ir_map_free(&w.inner_uses);
+  ir_map_free(&w.seen);
 }
 
 static IrSInfo *
@@ -299,9 +299,9 @@ func_sinfo(IrCtx *ctx, const IrFunction *f)
 /* The local function var standing for the Composite global `name` in the
  * body being built; binds it on first use. */
 static IrExpr *
-local_callee(Merger *M, IrVec *body, RwMap *locals, IrSym name, const IrFunction *f, IrLoc loc)
+local_callee(Merger *M, IrVec *body, IrMap *locals, IrSym name, const IrFunction *f, IrLoc loc)
 {
-  IrExpr *v = rw_map_get(locals, name);
+  IrExpr *v = ir_map_get(locals, name);
   if (v)
     return v;
   IrSInfo *s = func_sinfo(M->ctx, f);
@@ -315,13 +315,13 @@ local_callee(Merger *M, IrVec *body, RwMap *locals, IrSym name, const IrFunction
   IrBinding *b = ir_alloc(M->ctx, sizeof *b);
   *b = (IrBinding){v, fn, NULL, loc};
   ir_vec_push(body, b);
-  rw_map_put(locals, name, v);
+  ir_map_put(locals, name, v);
   return v;
 }
 
 /* The member's call, of the local function, with inner vars. */
 static IrExpr *
-member_call(Merger *M, const IrBinding *b, IrExpr *callee, RwMap *sub)
+member_call(Merger *M, const IrBinding *b, IrExpr *callee, IrMap *sub)
 {
   IrExpr *call = rw_expr_copy(M->ctx, b->value);
   call->u.call.kind = IR_CALL_VAR;
@@ -329,7 +329,7 @@ member_call(Merger *M, const IrBinding *b, IrExpr *callee, RwMap *sub)
   call->u.call.args = ir_alloc(M->ctx, (size_t)(call->u.call.nargs + 1) * sizeof(IrExpr *));
   for (int a = 0; a < call->u.call.nargs; a++) {
     IrExpr *arg = b->value->u.call.args[a];
-    IrExpr *inner = arg->kind == IR_EX_VAR ? rw_map_get(sub, arg) : NULL;
+    IrExpr *inner = arg->kind == IR_EX_VAR ? ir_map_get(sub, arg) : NULL;
     call->u.call.args[a] = inner ? inner : arg;
   }
   return call;
@@ -337,10 +337,10 @@ member_call(Merger *M, const IrBinding *b, IrExpr *callee, RwMap *sub)
 
 /* The seq of a Codegen function: local functions, member calls, result. */
 static IrExpr *
-group_body(Merger *M, const Groups *G, int g, const GroupIface *io, RwMap *sub)
+group_body(Merger *M, const Groups *G, int g, const GroupIface *io, IrMap *sub)
 {
   IrVec body = {0};
-  RwMap locals = {0};
+  IrMap locals = {0};
   IrVec calls = {0};
   for (int i = 0; i < G->blk->n; i++) {
     const IrBinding *b = &G->blk->bindings[i];
@@ -353,12 +353,12 @@ group_body(Merger *M, const Groups *G, int g, const GroupIface *io, RwMap *sub)
     IrBinding *nb = ir_alloc(M->ctx, sizeof *nb);
     *nb = (IrBinding){var, member_call(M, b, callee, sub), NULL, b->loc};
     ir_vec_push(&calls, nb);
-    rw_map_put(sub, b->var, var);
+    ir_map_put(sub, b->var, var);
   }
   for (int i = 0; i < calls.len; i++)
     ir_vec_push(&body, calls.items[i]);
   ir_vec_free(&calls);
-  rw_map_free(&locals);
+  ir_map_free(&locals);
   IrBindingBlock *blk = ir_alloc(M->ctx, sizeof *blk);
   blk->n = body.len;
   blk->bindings = ir_alloc(M->ctx, (size_t)body.len * sizeof *blk->bindings);
@@ -369,14 +369,14 @@ group_body(Merger *M, const Groups *G, int g, const GroupIface *io, RwMap *sub)
   seq->u.seq.blocks = blk;
   seq->u.seq.nblocks = 1;
   if (io->outputs.len == 1) {
-    seq->u.seq.result = rw_map_get(sub, io->outputs.items[0]);
+    seq->u.seq.result = ir_map_get(sub, io->outputs.items[0]);
   } else {
     IrExpr *t = ir_expr_new(M->ctx, IR_EX_TUPLE, G->blk->loc);
     IrSInfo **fields = ir_alloc(M->ctx, (size_t)io->outputs.len * sizeof *fields);
     t->u.tuple.n = io->outputs.len;
     t->u.tuple.items = ir_alloc(M->ctx, (size_t)io->outputs.len * sizeof(IrExpr *));
     for (int i = 0; i < io->outputs.len; i++) {
-      t->u.tuple.items[i] = rw_map_get(sub, io->outputs.items[i]);
+      t->u.tuple.items[i] = ir_map_get(sub, io->outputs.items[i]);
       fields[i] = t->u.tuple.items[i]->sinfo;
     }
     t->sinfo = ir_sinfo_tuple(M->ctx, fields, io->outputs.len);
@@ -404,14 +404,14 @@ codegen_name(Merger *M, IrSym backend, const char *caller)
 static IrExpr *
 group_function(Merger *M, const Groups *G, int g, const GroupIface *io, const char *caller)
 {
-  RwMap sub = {0};
+  IrMap sub = {0};
   IrFunction *f = ir_alloc(M->ctx, sizeof *f);
   f->nparams = io->outer.len;
   f->params = ir_alloc(M->ctx, (size_t)(io->outer.len + 1) * sizeof *f->params);
   for (int i = 0; i < io->outer.len; i++) {
     const IrExpr *v = io->outer.items[i];
     f->params[i] = ir_var_new(M->ctx, v->u.var.name, v->sinfo, false, v->loc);
-    rw_map_put(&sub, v, f->params[i]);
+    ir_map_put(&sub, v, f->params[i]);
   }
   f->body = group_body(M, G, g, io, &sub);
   f->ret = f->body->sinfo;
@@ -420,7 +420,7 @@ group_function(Merger *M, const Groups *G, int g, const GroupIface *io, const ch
   f->attrs = ir_attr_dict(M->ctx, &key, &value, 1);
   f->pure = true;
   f->loc = G->blk->bindings[G->last[g]].loc;
-  rw_map_free(&sub);
+  ir_map_free(&sub);
   IrGlobal *glob = ir_alloc(M->ctx, sizeof *glob);
   glob->name = codegen_name(M, G->backend[g], caller);
   glob->kind = IR_GLOBAL_RELAX;
@@ -446,7 +446,7 @@ typedef struct {
   const Groups *G;
   const IrBinding *rebuilt; /* the block's bindings, nested seqs merged */
   IrVec out;                /* IrBinding* emitted */
-  RwMap ready;              /* block vars bound in out */
+  IrMap ready;              /* block vars bound in out */
   const char *caller;
 } Emitter;
 
@@ -460,8 +460,8 @@ static void
 check_ready(void *user, const IrExpr *var)
 {
   ReadyWalk *w = user;
-  uintptr_t d = (uintptr_t)rw_map_get(&w->E->G->def, var);
-  if (d && !rw_map_get(&w->E->ready, var) && (w->group < 0 || w->E->G->group[d - 1] != w->group))
+  uintptr_t d = (uintptr_t)ir_map_get(&w->E->G->def, var);
+  if (d && !ir_map_get(&w->E->ready, var) && (w->group < 0 || w->E->G->group[d - 1] != w->group))
     w->ok = false;
 }
 
@@ -489,7 +489,7 @@ emit(Emitter *E, IrExpr *var, IrExpr *value, IrSInfo *cast, IrLoc loc)
   *b = (IrBinding){var, value, cast, loc};
   ir_vec_push(&E->out, b);
   if (var)
-    rw_map_put(&E->ready, var, var);
+    ir_map_put(&E->ready, var, var);
 }
 
 /* The call of group g's Codegen function, and the gets of its outputs
@@ -581,7 +581,7 @@ merge_block(Merger *M, const IrBindingBlock *blk, const char *caller, IrBinding 
       nb->bindings[i] = *(IrBinding *)E.out.items[i];
     ir_vec_free(&E.out);
     ir_vec_free(&pending);
-    rw_map_free(&E.ready);
+    ir_map_free(&E.ready);
   }
   groups_free(&G);
   return nb;
@@ -669,10 +669,10 @@ merge_seq(Merger *M, IrExpr *seq, const char *caller)
 
 /* --- dropping Composite globals no one calls ------------------------------------------ */
 
-static void collect_globals(RwMap *refs, const IrExpr *e);
+static void collect_globals(IrMap *refs, const IrExpr *e);
 
 static void
-collect_seq_globals(RwMap *refs, const IrExpr *seq)
+collect_seq_globals(IrMap *refs, const IrExpr *seq)
 {
   for (int i = 0; i < seq->u.seq.nblocks; i++)
     for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
@@ -682,13 +682,13 @@ collect_seq_globals(RwMap *refs, const IrExpr *seq)
 
 /* Records in refs every global name e refers to. */
 static void
-collect_globals(RwMap *refs, const IrExpr *e)
+collect_globals(IrMap *refs, const IrExpr *e)
 {
   if (!e)
     return;
   switch (e->kind) {
   case IR_EX_GLOBAL:
-    rw_map_put(refs, e->u.global, (void *)e->u.global);
+    ir_map_put(refs, e->u.global, (void *)e->u.global);
     break;
   case IR_EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++)
@@ -716,11 +716,11 @@ collect_globals(RwMap *refs, const IrExpr *e)
 static IrModule *
 drop_merged(const IrModule *before, IrModule *out)
 {
-  RwMap refs = {0};
+  IrMap refs = {0};
   for (int i = 0; i < out->nglobals; i++)
     if (out->globals[i].kind == IR_GLOBAL_RELAX)
       collect_seq_globals(&refs, out->globals[i].u.relax->body);
-  RwMap was = {0};
+  IrMap was = {0};
   for (int i = 0; i < before->nglobals; i++)
     if (before->globals[i].kind == IR_GLOBAL_RELAX)
       collect_seq_globals(&was, before->globals[i].u.relax->body);
@@ -728,13 +728,13 @@ drop_merged(const IrModule *before, IrModule *out)
   for (int i = 0; i < out->nglobals; i++) {
     const IrGlobal *g = &out->globals[i];
     bool composite = g->kind == IR_GLOBAL_RELAX && ir_attr_get(g->u.relax->attrs, "Composite");
-    if (composite && rw_map_get(&was, g->name) && !rw_map_get(&refs, g->name))
+    if (composite && ir_map_get(&was, g->name) && !ir_map_get(&refs, g->name))
       continue;
     out->globals[n++] = *g;
   }
   out->nglobals = n;
-  rw_map_free(&refs);
-  rw_map_free(&was);
+  ir_map_free(&refs);
+  ir_map_free(&was);
   return out;
 }
 
@@ -753,7 +753,7 @@ opt_merge_composite_functions(const OptContext *oc, const IrModule *m)
     if (g->kind != IR_GLOBAL_RELAX || ir_attr_get(g->u.relax->attrs, "Composite") ||
         ir_attr_get(g->u.relax->attrs, "Codegen"))
       continue;
-    rw_map_free(&M.uses); /* state is per function */
+    ir_map_free(&M.uses); /* state is per function */
     walk_seq(g->u.relax->body, count_use, &M.uses);
     IrExpr *body = merge_seq(&M, g->u.relax->body, g->name);
     if (body != g->u.relax->body) {
@@ -762,7 +762,7 @@ opt_merge_composite_functions(const OptContext *oc, const IrModule *m)
       funcs[i]->body = body;
     }
   }
-  rw_map_free(&M.uses);
+  ir_map_free(&M.uses);
   IrModule *out = rw_module_copy(oc->ctx, norm, M.new_globals.len);
   for (int i = 0; i < norm->nglobals; i++)
     if (funcs[i])

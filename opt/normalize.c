@@ -23,7 +23,7 @@
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
-  const Rewriter *rw;    /* the function being normalized */
+  const Rewriter *rw; /* the function being normalized (set by each binding) */
   int nerrors;
 } Norm;
 
@@ -439,6 +439,7 @@ static bool
 normalize_binding(Rewriter *rw, IrBinding *b)
 {
   Norm *n = rw->user;
+  n->rw = rw;
   if (!b->value)
     return true;
   IrSInfo *s = value_sinfo(n, b);
@@ -459,23 +460,16 @@ normalize_binding(Rewriter *rw, IrBinding *b)
   return true;
 }
 
+static IrFunction *
+normalize_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  return rw_function_with(ctx, f, name, normalize_binding, user);
+}
+
 IrModule *
 opt_normalize(IrCtx *ctx, const IrModule *m)
 {
   Norm n = {ctx, m, NULL, 0};
-  IrModule *out = rw_module_copy(ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    Rewriter rw;
-    rw_init(&rw, ctx, &n);
-    rw.binding = normalize_binding;
-    n.rw = &rw;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    if (f)
-      out->globals[i].u.relax = f;
-  }
+  IrModule *out = rw_module_functions(ctx, m, normalize_function, &n);
   return n.nerrors ? NULL : out;
 }

@@ -5,20 +5,9 @@
 
 #include "../ir/ir.h"
 
-/* Open-addressing map from node pointers to node pointers, on the heap. */
-typedef struct {
-  const void **keys; /* NULL: free slot */
-  void **values;
-  size_t cap; /* power of two, or 0 */
-  size_t count;
-} RwMap;
-
-void *rw_map_get(const RwMap *m, const void *key); /* NULL when absent */
-void rw_map_put(RwMap *m, const void *key, void *value);
-void rw_map_free(RwMap *m);
 /* index gets each global of m by name (IrSym -> IrGlobal*): lookups in
  * constant time for a pass that does not change m's globals meanwhile. */
-void rw_globals_index(const IrModule *m, RwMap *index);
+void rw_globals_index(const IrModule *m, IrMap *index);
 
 typedef struct Rewriter Rewriter;
 
@@ -45,7 +34,7 @@ struct Rewriter {
    * the same block; after the branch's last block for an if result). */
   IrVec before;
   void *user;  /* the pass's state */
-  RwMap vars;  /* old var -> new var */
+  IrMap vars;  /* old var -> new var */
   const char *func_name; /* innermost function: "main", "main.f" (local) */
   IrVec funcs;  /* const IrFunction*: the functions entered, outermost first */
   IrVec ariths; /* IrArith*: bounds of each entered function's symbolic vars */
@@ -71,6 +60,23 @@ IrExpr *rw_expr_copy(IrCtx *ctx, const IrExpr *e);
  * extra more entries (nglobals is m's; the caller appends). */
 IrModule *rw_module_copy(IrCtx *ctx, const IrModule *m, int extra);
 
+/* --- the pass preamble ---------------------------------------------------- */
+
+typedef bool (*RwBindingFn)(Rewriter *rw, IrBinding *b);
+/* f run through a fresh Rewriter whose binding callback is binding, with
+ * user as rw->user; as rw_function: f itself when nothing changed, NULL
+ * after an error of the callback. */
+IrFunction *rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding,
+                             void *user);
+/* What a pass does to one Relax function (name: its global's): f
+ * rewritten, f itself when nothing changed, or NULL after reporting an
+ * error. */
+typedef IrFunction *(*RwFunctionFn)(IrCtx *ctx, const IrFunction *f, const char *name, void *user);
+/* What most passes do to a module: a copy of m (rw_module_copy) with fn
+ * applied to each Relax function, in module order.  Every function is
+ * visited even after one fails, so that each reports its errors; then the
+ * result is NULL. */
+IrModule *rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user);
 
 /* --- shared by the small passes (rewrite.c): uses and dropping bindings --- */
 
@@ -78,8 +84,8 @@ IrModule *rw_module_copy(IrCtx *ctx, const IrModule *m, int extra);
  * of a var in f's body: call callees and arguments, tuple items, tuple-gets,
  * if conditions, seq results, nested seqs and local functions' bodies.  A
  * binding's own var is a definition, not a use. */
-void rw_count_uses(const IrFunction *f, RwMap *counts);
-size_t rw_use_count(const RwMap *counts, const IrExpr *var);
+void rw_count_uses(const IrFunction *f, IrMap *counts);
+size_t rw_use_count(const IrMap *counts, const IrExpr *var);
 /* Whether a binding goes (b is the binding as it is in the input). */
 typedef bool (*RwDropFn)(const IrBinding *b, void *user);
 /* f without the bindings for which drop returns true, in every seq (if

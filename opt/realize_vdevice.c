@@ -40,9 +40,7 @@ ints_push(Ints *a, int x)
 {
   if (a->n == a->cap) {
     a->cap = a->cap ? 2 * a->cap : 16;
-    a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
-    if (!a->v)
-      abort(); /* out of memory: not a user error */
+    a->v = ir_xrealloc(a->v, (size_t)a->cap * sizeof *a->v);
   }
   a->v[a->n++] = x;
 }
@@ -51,7 +49,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
   const char *func;  /* the global being analyzed, for messages */
-  RwMap first;       /* var -> (first node + 1), as a pointer-sized int */
+  IrMap first;       /* var -> (first node + 1), as a pointer-sized int */
   Ints parent;       /* union-find parent of each node */
   Ints dev;          /* each root's vdevice, -1 unknown */
   IrVec src;         /* each root's IrSym: the var its device came from */
@@ -215,7 +213,7 @@ find(Realize *r, int x)
 static int
 var_nodes(Realize *r, const IrExpr *var)
 {
-  intptr_t first = (intptr_t)rw_map_get(&r->first, var);
+  intptr_t first = (intptr_t)ir_map_get(&r->first, var);
   if (first)
     return (int)first - 1;
   int base = r->parent.n, n = count_tensors(var->sinfo);
@@ -224,7 +222,7 @@ var_nodes(Realize *r, const IrExpr *var)
     ints_push(&r->dev, -1);
     ir_vec_push(&r->src, NULL);
   }
-  rw_map_put(&r->first, var, (void *)(intptr_t)(base + 1));
+  ir_map_put(&r->first, var, (void *)(intptr_t)(base + 1));
   return base;
 }
 
@@ -459,9 +457,7 @@ realized_sinfo(Realize *r, const IrExpr *var)
   if (n == 0)
     return var->sinfo;
   int base = var_nodes(r, var), k = 0;
-  int *devs = malloc((size_t)n * sizeof *devs);
-  if (!devs)
-    abort();
+  int *devs = ir_xmalloc((size_t)n * sizeof *devs);
   for (int i = 0; i < n; i++)
     devs[i] = r->dev.v[find(r, base + i)];
   IrSInfo *s = with_devices(r->ctx, var->sinfo, devs, &k);
@@ -540,15 +536,16 @@ rewrite_function(Realize *r, const IrFunction *f, IrSym name)
 
 /* One global: analysis, then rewriting; NULL after errors. */
 static IrFunction *
-realize_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g)
+realize_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
-  Realize r = {ctx, m, g->name, {0}, {0}, {0}, {0}, {0}, {0}, 0};
-  collect_function(&r, g->u.relax);
+  const IrModule *m = user;
+  Realize r = {ctx, m, name, {0}, {0}, {0}, {0}, {0}, {0}, 0};
+  collect_function(&r, f);
   apply_hints(&r);
-  IrFunction *out = r.nerrors ? NULL : rewrite_function(&r, g->u.relax, g->name);
+  IrFunction *out = r.nerrors ? NULL : rewrite_function(&r, f, name);
   if (r.nerrors)
     out = NULL;
-  rw_map_free(&r.first);
+  ir_map_free(&r.first);
   free(r.parent.v);
   free(r.dev.v);
   ir_vec_free(&r.src);
@@ -563,17 +560,5 @@ opt_realize_vdevice(const OptContext *oc, const IrModule *m)
   IrModule *norm = opt_normalize(oc->ctx, m);
   if (!norm)
     return NULL;
-  IrModule *out = rw_module_copy(oc->ctx, norm, 0);
-  bool ok = true;
-  for (int i = 0; i < norm->nglobals; i++) {
-    IrGlobal *g = &out->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    IrFunction *f = realize_function(oc->ctx, norm, g);
-    if (!f)
-      ok = false;
-    else
-      g->u.relax = f;
-  }
-  return ok ? out : NULL;
+  return rw_module_functions(oc->ctx, norm, realize_function, norm);
 }

@@ -17,7 +17,7 @@
 #include "opt_int.h"
 
 typedef struct {
-  RwMap in_dataflow; /* var bound inside a dataflow block -> itself */
+  IrMap in_dataflow; /* var bound inside a dataflow block -> itself */
 } Purity;
 
 static void mark_seq(Purity *p, const IrExpr *seq, bool in_df);
@@ -42,7 +42,7 @@ mark_seq(Purity *p, const IrExpr *seq, bool in_df)
     for (int j = 0; j < blk->n; j++) {
       const IrBinding *b = &blk->bindings[j];
       if ((in_df || blk->dataflow) && b->var)
-        rw_map_put(&p->in_dataflow, b->var, (void *)b->var);
+        ir_map_put(&p->in_dataflow, b->var, (void *)b->var);
       mark_value(p, b->value, in_df || blk->dataflow);
     }
   }
@@ -99,7 +99,7 @@ remove_purity(Rewriter *rw, IrBinding *b)
 {
   Purity *p = rw->user;
   IrExpr *v = b->value;
-  if (is_pure_packed(v) && !rw_map_get(&p->in_dataflow, b->var)) {
+  if (is_pure_packed(v) && !ir_map_get(&p->in_dataflow, b->var)) {
     IrExpr *callee = v->u.call.args[0];
     if (callee->kind == IR_EX_EXTERN || callee->kind == IR_EX_GLOBAL || callee->kind == IR_EX_VAR)
       b->value = unwrap_pure_packed(rw->ctx, v);
@@ -113,26 +113,20 @@ remove_purity(Rewriter *rw, IrBinding *b)
   return true;
 }
 
+static IrFunction *
+unchecked_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)user;
+  Purity p = {{0}};
+  if (f->body)
+    mark_seq(&p, f->body, false);
+  IrFunction *out = rw_function_with(ctx, f, name, remove_purity, &p);
+  ir_map_free(&p.in_dataflow);
+  return out ? force_pure(ctx, out) : NULL;
+}
+
 IrModule *
 opt_remove_purity_checking(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    Purity p = {{0}};
-    if (g->u.relax->body)
-      mark_seq(&p, g->u.relax->body, false);
-    Rewriter rw;
-    rw_init(&rw, oc->ctx, &p);
-    rw.binding = remove_purity;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    rw_map_free(&p.in_dataflow);
-    if (!f)
-      return NULL;
-    out->globals[i].u.relax = force_pure(oc->ctx, f);
-  }
-  return out;
+  return rw_module_functions(oc->ctx, m, unchecked_function, NULL);
 }

@@ -36,8 +36,8 @@ typedef struct {
   IrCtx *ctx;
   Callee *callees;
   int ncallees;
-  RwMap by_name; /* IrSym -> Callee* */
-  RwMap results; /* var bound to a candidate's call -> Callee*, per function */
+  IrMap by_name; /* IrSym -> Callee* */
+  IrMap results; /* var bound to a candidate's call -> Callee*, per function */
 } Pruner;
 
 /* --- finding the used elements ---------------------------------------------- */
@@ -53,11 +53,11 @@ scan_expr(Pruner *P, const IrExpr *e)
   Callee *c;
   switch (e->kind) {
   case IR_EX_VAR:
-    if ((c = rw_map_get(&P->results, e)))
+    if ((c = ir_map_get(&P->results, e)))
       c->whole = true;
     break;
   case IR_EX_GLOBAL:
-    if ((c = rw_map_get(&P->by_name, e->u.global)))
+    if ((c = ir_map_get(&P->by_name, e->u.global)))
       c->whole = true; /* mentioned other than as a tracked callee */
     break;
   case IR_EX_TUPLE:
@@ -96,21 +96,21 @@ scan_binding(Pruner *P, const IrBinding *b)
 {
   const IrExpr *v = b->value;
   Callee *c = NULL;
-  if (v && v->kind == IR_EX_GET && !b->cast && (c = rw_map_get(&P->results, v->u.get.tuple)) &&
+  if (v && v->kind == IR_EX_GET && !b->cast && (c = ir_map_get(&P->results, v->u.get.tuple)) &&
       v->u.get.index >= 0 && v->u.get.index < c->n) {
     c->used[v->u.get.index] = true; /* the one use that reads an element */
     return;
   }
   c = NULL;
   if (v && v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_GLOBAL && !b->cast && b->var)
-    c = rw_map_get(&P->by_name, v->u.call.callee->u.global);
+    c = ir_map_get(&P->by_name, v->u.call.callee->u.global);
   if (!c) {
     scan_expr(P, v);
     return;
   }
   for (int i = 0; i < v->u.call.nargs; i++)
     scan_expr(P, v->u.call.args[i]);
-  rw_map_put(&P->results, b->var, c);
+  ir_map_put(&P->results, b->var, c);
 }
 
 static void
@@ -127,7 +127,7 @@ scan_seq(Pruner *P, const IrExpr *seq)
 static void
 find_candidates(Pruner *P, const IrModule *m)
 {
-  P->callees = calloc((size_t)m->nglobals + 1, sizeof *P->callees);
+  P->callees = ir_xcalloc((size_t)m->nglobals + 1, sizeof *P->callees);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax->is_private || !g->u.relax->ret ||
@@ -136,9 +136,9 @@ find_candidates(Pruner *P, const IrModule *m)
     Callee *c = &P->callees[P->ncallees++];
     c->name = g->name;
     c->n = g->u.relax->ret->u.tuple.n;
-    c->used = calloc((size_t)c->n + 1, sizeof *c->used);
-    c->new_index = calloc((size_t)c->n + 1, sizeof *c->new_index);
-    rw_map_put(&P->by_name, g->name, c);
+    c->used = ir_xcalloc((size_t)c->n + 1, sizeof *c->used);
+    c->new_index = ir_xcalloc((size_t)c->n + 1, sizeof *c->new_index);
+    ir_map_put(&P->by_name, g->name, c);
   }
 }
 
@@ -251,7 +251,7 @@ rewrite_binding(Rewriter *rw, IrBinding *b)
   if (!v || rw->at_result)
     return true;
   if (v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_GLOBAL && !b->cast && b->var) {
-    Callee *c = rw_map_get(&P->by_name, v->u.call.callee->u.global);
+    Callee *c = ir_map_get(&P->by_name, v->u.call.callee->u.global);
     if (!c || !c->prune)
       return true;
     IrExpr *call = rw_expr_copy(rw->ctx, v);
@@ -259,9 +259,9 @@ rewrite_binding(Rewriter *rw, IrBinding *b)
     b->value = call;
     if (b->var->sinfo && b->var->sinfo->kind == IR_SI_TUPLE)
       b->var = rw_var_recreate(rw, b->var, c->ret);
-    rw_map_put(&P->results, b->var, c);
+    ir_map_put(&P->results, b->var, c);
   } else if (v->kind == IR_EX_GET) {
-    Callee *c = b->cast ? NULL : rw_map_get(&P->results, v->u.get.tuple);
+    Callee *c = b->cast ? NULL : ir_map_get(&P->results, v->u.get.tuple);
     if (!c || v->u.get.index < 0 || v->u.get.index >= c->n)
       return true;
     b->value = make_get(rw->ctx, v->u.get.tuple, c->new_index[v->u.get.index], v->loc);
@@ -281,8 +281,17 @@ pruner_free(Pruner *P)
     free(P->callees[k].new_index);
   }
   free(P->callees);
-  rw_map_free(&P->by_name);
-  rw_map_free(&P->results);
+  ir_map_free(&P->by_name);
+  ir_map_free(&P->results);
+}
+
+/* f with its calls of pruned callees rewritten (rewrite_binding). */
+static IrFunction *
+rewrite_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  Pruner *P = user;
+  ir_map_free(&P->results); /* tracked vars are per function */
+  return rw_function_with(ctx, f, name, rewrite_binding, P);
 }
 
 IrModule *
@@ -292,28 +301,18 @@ opt_remove_unused_outputs(const OptContext *oc, const IrModule *m)
   find_candidates(&P, m);
   for (int i = 0; i < m->nglobals; i++)
     if (m->globals[i].kind == IR_GLOBAL_RELAX) {
-      rw_map_free(&P.results); /* tracked vars are per function */
+      ir_map_free(&P.results); /* tracked vars are per function */
       scan_seq(&P, m->globals[i].u.relax->body);
     }
   IrModule *out = rw_module_copy(oc->ctx, m, 0);
   if (plan(&P)) {
     for (int i = 0; i < out->nglobals; i++) {
       IrGlobal *g = &out->globals[i];
-      Callee *c = g->kind == IR_GLOBAL_RELAX ? rw_map_get(&P.by_name, g->name) : NULL;
+      Callee *c = g->kind == IR_GLOBAL_RELAX ? ir_map_get(&P.by_name, g->name) : NULL;
       if (c && c->prune)
         g->u.relax = prune_callee(&P, g->u.relax, c);
     }
-    for (int i = 0; i < out->nglobals; i++) {
-      IrGlobal *g = &out->globals[i];
-      if (g->kind != IR_GLOBAL_RELAX)
-        continue;
-      rw_map_free(&P.results);
-      Rewriter rw;
-      rw_init(&rw, oc->ctx, &P);
-      rw.binding = rewrite_binding;
-      g->u.relax = rw_function(&rw, g->u.relax, g->name);
-      rw_free(&rw);
-    }
+    out = rw_module_functions(oc->ctx, out, rewrite_function, &P);
   }
   pruner_free(&P);
   return out;

@@ -16,73 +16,13 @@
 
 #include "opt_int.h"
 
-/* --- pointer map ------------------------------------------------------------ */
-
-static size_t
-slot_of(const void *key, size_t cap)
-{
-  uintptr_t h = (uintptr_t)key;
-  h ^= h >> 17;
-  h *= (uintptr_t)0x9E3779B97F4A7C15ull;
-  return (size_t)(h ^ (h >> 29)) & (cap - 1);
-}
-
-void *
-rw_map_get(const RwMap *m, const void *key)
-{
-  if (m->cap == 0)
-    return NULL;
-  for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == key)
-      return m->values[i];
-    if (!m->keys[i])
-      return NULL;
-  }
-}
-
-static void
-map_grow(RwMap *m)
-{
-  RwMap bigger = {0};
-  bigger.cap = m->cap ? m->cap * 2 : 16;
-  bigger.keys = calloc(bigger.cap, sizeof *bigger.keys);
-  bigger.values = calloc(bigger.cap, sizeof *bigger.values);
-  if (!bigger.keys || !bigger.values)
-    abort(); /* out of memory: not a user error */
-  for (size_t i = 0; i < m->cap; i++)
-    if (m->keys[i])
-      rw_map_put(&bigger, m->keys[i], m->values[i]);
-  rw_map_free(m);
-  *m = bigger;
-}
+/* --- globals ---------------------------------------------------------------- */
 
 void
-rw_map_put(RwMap *m, const void *key, void *value)
-{
-  if (2 * (m->count + 1) > m->cap)
-    map_grow(m);
-  size_t i = slot_of(key, m->cap);
-  while (m->keys[i] && m->keys[i] != key)
-    i = (i + 1) & (m->cap - 1);
-  if (!m->keys[i])
-    m->count++;
-  m->keys[i] = key;
-  m->values[i] = value;
-}
-
-void
-rw_map_free(RwMap *m)
-{
-  free(m->keys);
-  free(m->values);
-  memset(m, 0, sizeof *m);
-}
-
-void
-rw_globals_index(const IrModule *m, RwMap *index)
+rw_globals_index(const IrModule *m, IrMap *index)
 {
   for (int i = m->nglobals - 1; i >= 0; i--) /* the first of a name wins, as ir_module_find */
-    rw_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
+    ir_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
 }
 
 /* --- expressions -------------------------------------------------------------- */
@@ -98,7 +38,7 @@ rw_init(Rewriter *rw, IrCtx *ctx, void *user)
 void
 rw_free(Rewriter *rw)
 {
-  rw_map_free(&rw->vars);
+  ir_map_free(&rw->vars);
   ir_vec_free(&rw->before);
   ir_vec_free(&rw->funcs);
   ir_vec_free(&rw->ariths);
@@ -132,7 +72,7 @@ IrExpr *
 rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo)
 {
   IrExpr *v = ir_var_new(rw->ctx, var->u.var.name, sinfo, var->u.var.dataflow, var->loc);
-  rw_map_put(&rw->vars, var, v);
+  ir_map_put(&rw->vars, var, v);
   return v;
 }
 
@@ -167,12 +107,12 @@ tuple_sinfo(IrCtx *ctx, IrExpr **items, int n, IrSInfo *old)
 IrExpr *
 rw_subst(Rewriter *rw, IrExpr *e)
 {
-  if (!e || rw->vars.count == 0)
+  if (!e || rw->vars.len == 0)
     return e;
   IrExpr *copy;
   switch (e->kind) {
   case IR_EX_VAR: {
-    IrExpr *v = rw_map_get(&rw->vars, e);
+    IrExpr *v = ir_map_get(&rw->vars, e);
     return v ? v : e;
   }
   case IR_EX_TUPLE: {
@@ -408,23 +348,51 @@ rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
   return copy;
 }
 
+IrFunction *
+rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding, void *user)
+{
+  Rewriter rw;
+  rw_init(&rw, ctx, user);
+  rw.binding = binding;
+  IrFunction *out = rw_function(&rw, f, name);
+  rw_free(&rw);
+  return out;
+}
+
+IrModule *
+rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user)
+{
+  IrModule *out = rw_module_copy(ctx, m, 0);
+  bool ok = true;
+  for (int i = 0; i < m->nglobals; i++) {
+    const IrGlobal *g = &m->globals[i];
+    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
+      continue;
+    IrFunction *f = fn(ctx, g->u.relax, g->name, user);
+    if (f)
+      out->globals[i].u.relax = f;
+    ok &= f != NULL;
+  }
+  return ok ? out : NULL;
+}
+
 /* --- shared by the small passes: counting uses, dropping bindings ----------
  *
  * Both walk a function's body by hand (not through the Rewriter): counting
  * needs every occurrence of a var, closures included, and dropping rebuilds
  * seqs copy on write, as the Rewriter does, but may shorten blocks. */
 
-static void count_seq(const IrExpr *seq, RwMap *counts);
+static void count_seq(const IrExpr *seq, IrMap *counts);
 
 static void
-count_expr(const IrExpr *e, RwMap *counts)
+count_expr(const IrExpr *e, IrMap *counts)
 {
   if (!e)
     return;
   switch (e->kind) {
   case IR_EX_VAR: {
-    uintptr_t n = (uintptr_t)rw_map_get(counts, e);
-    rw_map_put(counts, e, (void *)(n + 1));
+    uintptr_t n = (uintptr_t)ir_map_get(counts, e);
+    ir_map_put(counts, e, (void *)(n + 1));
     break;
   }
   case IR_EX_TUPLE:
@@ -458,7 +426,7 @@ count_expr(const IrExpr *e, RwMap *counts)
 }
 
 static void
-count_seq(const IrExpr *seq, RwMap *counts)
+count_seq(const IrExpr *seq, IrMap *counts)
 {
   for (int i = 0; i < seq->u.seq.nblocks; i++) {
     const IrBindingBlock *blk = &seq->u.seq.blocks[i];
@@ -469,16 +437,16 @@ count_seq(const IrExpr *seq, RwMap *counts)
 }
 
 void
-rw_count_uses(const IrFunction *f, RwMap *counts)
+rw_count_uses(const IrFunction *f, IrMap *counts)
 {
   if (f->body)
     count_seq(f->body, counts);
 }
 
 size_t
-rw_use_count(const RwMap *counts, const IrExpr *var)
+rw_use_count(const IrMap *counts, const IrExpr *var)
 {
-  return (size_t)(uintptr_t)rw_map_get(counts, var);
+  return (size_t)(uintptr_t)ir_map_get(counts, var);
 }
 
 typedef struct {

@@ -19,7 +19,7 @@ plain_var(Rewriter *rw, IrBinding *b)
     return true;
   const IrExpr *old = b->var;
   b->var = ir_var_new(rw->ctx, old->u.var.name, old->sinfo, false, old->loc);
-  rw_map_put(&rw->vars, old, b->var);
+  ir_map_put(&rw->vars, old, b->var);
   return true;
 }
 
@@ -108,22 +108,16 @@ plain_seq(IrCtx *ctx, IrExpr *seq)
   return copy;
 }
 
+static IrFunction *
+non_dataflow_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
+{
+  (void)user;
+  IrFunction *plain = rw_function_with(ctx, f, name, plain_var, NULL);
+  return plain ? plain_function(ctx, plain) : NULL;
+}
+
 IrModule *
 opt_to_non_dataflow(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  for (int i = 0; i < m->nglobals; i++) {
-    const IrGlobal *g = &m->globals[i];
-    if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
-      continue;
-    Rewriter rw;
-    rw_init(&rw, oc->ctx, NULL);
-    rw.binding = plain_var;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
-    rw_free(&rw);
-    if (!f)
-      return NULL;
-    out->globals[i].u.relax = plain_function(oc->ctx, f);
-  }
-  return out;
+  return rw_module_functions(oc->ctx, m, non_dataflow_function, NULL);
 }

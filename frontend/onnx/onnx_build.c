@@ -95,9 +95,7 @@ ox_bind(OxImp *im, IrExpr *var, IrExpr *value)
 {
   if (im->nbindings == im->cap) {
     im->cap = im->cap ? 2 * im->cap : 64;
-    im->bindings = realloc(im->bindings, sizeof *im->bindings * (size_t)im->cap);
-    if (!im->bindings)
-      abort();
+    im->bindings = ir_xrealloc(im->bindings, sizeof *im->bindings * (size_t)im->cap);
   }
   im->bindings[im->nbindings++] = (IrBinding){var, value, NULL, im->loc};
 }

@@ -1,5 +1,5 @@
 /* test_base.c - the base utilities: arena, symbols, vectors, buffers,
- * dtypes, diagnostics, attributes and the op registry. */
+ * the pointer map, dtypes, diagnostics, attributes and the op registry. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -197,14 +197,70 @@ test_op_registry(void **state)
   assert_null(ir_op_find("relax.nn"));
 }
 
+/* Nodes come from the arena 16 bytes apart: thousands of such keys, put,
+ * replaced and looked up through growth, on the heap and in an arena. */
+static void
+check_map(IrMap *m, IrCtx *ctx)
+{
+  enum { N = 5000 };
+  char *nodes[N];
+  for (int i = 0; i < N; i++) {
+    nodes[i] = ir_alloc(ctx, 16);
+    ir_map_put(m, nodes[i], (void *)(uintptr_t)(i + 1));
+  }
+  assert_int_equal(m->len, N);
+  assert_true((m->cap & (m->cap - 1)) == 0 && m->cap >= 2 * N);
+  for (int i = 0; i < N; i += 2)
+    ir_map_put(m, nodes[i], (void *)(uintptr_t)(i + 100000)); /* replaces */
+  *ir_map_slot(m, nodes[1]) = NULL;
+  assert_int_equal(m->len, N);
+  for (int i = 0; i < N; i++) {
+    uintptr_t want = i == 1 ? 0 : i % 2 ? (uintptr_t)(i + 1) : (uintptr_t)(i + 100000);
+    assert_int_equal((uintptr_t)ir_map_get(m, nodes[i]), want);
+    assert_true(ir_map_has(m, nodes[i])); /* a NULL value is still a key */
+  }
+  char other;
+  assert_null(ir_map_get(m, &other));
+  assert_false(ir_map_has(m, &other));
+  ir_map_clear(m);
+  assert_int_equal(m->len, 0);
+  assert_null(ir_map_get(m, nodes[7]));
+  ir_map_put(m, nodes[7], nodes[8]);
+  assert_ptr_equal(ir_map_get(m, nodes[7]), nodes[8]);
+}
+
+static void
+test_map(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrMap heap = {0};
+  assert_null(ir_map_get(&heap, ctx)); /* empty, never grown */
+  check_map(&heap, ctx);
+  ir_map_free(&heap);
+  assert_int_equal(heap.cap, 0);
+  IrMap arena;
+  ir_map_init_arena(&arena, ctx);
+  check_map(&arena, ctx);
+  ir_map_free(&arena); /* the arena keeps the slots */
+  assert_ptr_equal(arena.ctx, ctx);
+  int *p = ir_xcalloc(4, sizeof *p);
+  assert_int_equal(p[3], 0);
+  p = ir_xrealloc(p, 0); /* a zero size still gives a block */
+  assert_non_null(p);
+  free(p);
+  free(ir_xmalloc(0));
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_interning), cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_interning),   cmocka_unit_test(test_arena),
       cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
       cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
-      cmocka_unit_test(test_names),
+      cmocka_unit_test(test_names),       cmocka_unit_test(test_map),
       cmocka_unit_test(test_op_registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
