@@ -437,6 +437,45 @@ typedef struct {
 } IrPrimFunc;
 
 /* ------------------------------------------------------------------ */
+/* tir_intrin.c: the TIR intrinsics, one table                         */
+/* ------------------------------------------------------------------ */
+
+/* How an intrinsic computes, and the dtype of its value. */
+typedef enum {
+  IR_INTRIN_MATH,         /* math1 / math2 on doubles; the call's dtype */
+  IR_INTRIN_ABS,          /* floats: math1 (fabs); integers: |x|, wrapping; the call's dtype */
+  IR_INTRIN_POW,          /* float call: math2 (pow); else by squaring, wrapping */
+  IR_INTRIN_ISNAN,        /* bool */
+  IR_INTRIN_ISINF,        /* bool */
+  IR_INTRIN_ISFINITE,     /* bool */
+  IR_INTRIN_LIKELY,       /* its argument as it is (a branch hint) */
+  IR_INTRIN_IF_THEN_ELSE, /* args[1] or args[2] by args[0]; only the one taken is evaluated */
+  IR_INTRIN_MAX_VALUE,    /* the largest finite value of the call's dtype */
+  IR_INTRIN_MIN_VALUE,    /* the smallest, likewise */
+} IrIntrinKind;
+
+typedef struct {
+  const char *names[2];             /* IR names, "tir.pow"; an alias ("tir.power") or NULL */
+  IrIntrinKind kind;
+  int arity;                        /* arguments; -1: any */
+  double (*math1)(double);          /* MATH of one argument, ABS on floats */
+  double (*math2)(double, double);  /* MATH of two, POW on floats */
+  /* The C expression, for float results only when c_float_only (ABS and
+   * POW on integers, ISINF, ISFINITE and the limits are the code
+   * generator's): @0, @1, @2 the arguments, $f the float suffix of the
+   * call's dtype ("f" up to 32 bits: rxc_exp$f is rxc_expf or rxc_exp). */
+  const char *c_form;
+  bool c_float_only;
+} IrTirIntrin;
+
+/* The row of intrinsic op ("tir.exp", the IR name) called with nargs
+ * arguments; NULL when op is no intrinsic or takes another number. */
+const IrTirIntrin *ir_tir_intrin_find(const char *op, int nargs);
+/* A call of intrinsic op for code that builds TIR (legalization): op must
+ * have a row taking n arguments. */
+IrPrimExpr *ir_prim_intrin(IrCtx *ctx, IrDType t, const char *op, IrPrimExpr **args, int n);
+
+/* ------------------------------------------------------------------ */
 /* Graph level: struct info                                            */
 /* ------------------------------------------------------------------ */
 
