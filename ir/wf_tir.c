@@ -96,38 +96,21 @@ check_prim_var(WfChecker *c, const IrPrimExpr *var)
     wf_error(c, c->loc, "let var '%s' is used outside its let", name);
 }
 
+static bool
+check_prim_node(const IrPrimExpr *e, void *user)
+{
+  WfChecker *c = user;
+  if (e->kind == IR_PE_VAR)
+    check_prim_var(c, e);
+  else if (e->kind == IR_PE_LOAD)
+    check_access(c, "load from", e->u.load.buffer, e->u.load.n, true);
+  return false;
+}
+
 static void
 check_prim_expr(WfChecker *c, const IrPrimExpr *e)
 {
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    break;
-  case IR_PE_VAR:
-    check_prim_var(c, e);
-    break;
-  case IR_PE_LOAD:
-    check_access(c, "load from", e->u.load.buffer, e->u.load.n, true);
-    for (int i = 0; i < e->u.load.n; i++)
-      check_prim_expr(c, e->u.load.indices[i]);
-    break;
-  case IR_PE_SELECT:
-    check_prim_expr(c, e->u.select.cond);
-    check_prim_expr(c, e->u.select.a);
-    check_prim_expr(c, e->u.select.b);
-    break;
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      check_prim_expr(c, e->u.call.args[i]);
-    break;
-  default: /* binary kinds, NOT, CAST */
-    check_prim_expr(c, e->u.bin.a);
-    check_prim_expr(c, e->u.bin.b);
-    break;
-  }
+  ir_prim_walk(e, check_prim_node, c);
 }
 
 /* --- statements ------------------------------------------------------------------ */

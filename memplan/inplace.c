@@ -112,41 +112,32 @@ same_index(const IrBuffer *buf, const IrPrimExpr *load, const IrStmt *store, int
          extent == 1;
 }
 
+typedef struct {
+  const IrBuffer *buf;
+  const IrStmt *store;
+} At;
+
+/* A load of at->buf elsewhere than the element at->store writes? */
+static bool
+loaded_elsewhere(const IrPrimExpr *e, void *user)
+{
+  const At *at = user;
+  if (e->kind != IR_PE_LOAD || e->u.load.buffer != at->buf)
+    return false;
+  if (e->u.load.n != at->store->u.store.n || at->buf->ndim != e->u.load.n)
+    return true;
+  for (int i = 0; i < e->u.load.n; i++)
+    if (!same_index(at->buf, e->u.load.indices[i], at->store, i))
+      return true;
+  return false;
+}
+
 /* Every load of buf in e is at the element the store writes. */
 static bool
 loaded_at(const IrPrimExpr *e, const IrBuffer *buf, const IrStmt *store)
 {
-  if (!e)
-    return true;
-  switch (e->kind) {
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-  case IR_PE_VAR:
-    return true;
-  case IR_PE_LOAD:
-    if (e->u.load.buffer == buf) {
-      if (e->u.load.n != store->u.store.n || buf->ndim != e->u.load.n)
-        return false;
-      for (int i = 0; i < e->u.load.n; i++)
-        if (!same_index(buf, e->u.load.indices[i], store, i))
-          return false;
-    }
-    for (int i = 0; i < e->u.load.n; i++)
-      if (!loaded_at(e->u.load.indices[i], buf, store))
-        return false;
-    return true;
-  case IR_PE_SELECT:
-    return loaded_at(e->u.select.cond, buf, store) && loaded_at(e->u.select.a, buf, store) &&
-           loaded_at(e->u.select.b, buf, store);
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      if (!loaded_at(e->u.call.args[i], buf, store))
-        return false;
-    return true;
-  default:
-    return loaded_at(e->u.bin.a, buf, store) && loaded_at(e->u.bin.b, buf, store);
-  }
+  At at = {buf, store};
+  return !ir_prim_walk(e, loaded_elsewhere, &at);
 }
 
 /* One dtype, one shape: element i lies at the same byte in both. */
