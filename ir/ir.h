@@ -484,8 +484,8 @@ typedef struct {
   IrWalkAction (*enter)(const IrStmt *s, void *user);
   /* Each expression s evaluates (not its subexpressions: ir_prim_walk
    * them): loop min and extent, block iterator domains and bindings, store
-   * indices and value, let value, if condition, T.evaluate's argument;
-   * true stops the walk. */
+   * indices and value, let value, if condition, T.evaluate's argument
+   * (NULL where the statement has none); true stops the walk. */
   bool (*expr)(const IrPrimExpr *e, const IrStmt *s, void *user);
   void (*leave)(const IrStmt *s, void *user); /* after s's children */
   void *user;

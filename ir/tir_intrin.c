@@ -1,14 +1,16 @@
 /*
  * tir_intrin.c - the TIR intrinsics (T.exp, T.if_then_else, T.max_value,
- * ...): one row each, the only place their names are spelled.
+ * ...), one row each: the one list of what rxc can run and compile.
  *
  * A row holds what every user needs: the interpreter evaluates a call by the
- * row's kind and its function on doubles (interp/tir.c), the code generator
- * writes the row's C form (codegen/gen_tir.c), and legalization builds calls
- * through ir_prim_intrin, which checks the name against the table (ops/).
- * Adding an intrinsic is adding a row, plus the rt/ function its C form
- * names when that is new.  A call of a name not here, or with another
- * number of arguments, is an unknown intrinsic to every user.
+ * row's kind (which also fixes the dtype of the value, ir.h) and its
+ * function on doubles (interp/tir.c), the code generator writes the row's C
+ * form (codegen/gen_tir.c), and legalization builds calls through
+ * ir_prim_intrin, which checks the name against the table (ops/).  Adding
+ * an intrinsic is adding a row, plus the rt/ function its C form names
+ * when that is new.  A call of a name not here, or with another number of
+ * arguments, is an unknown intrinsic to every user; the reader accepts any
+ * T.name(...), so that is where such a call is refused.
  */
 #include <math.h>
 #include <string.h>
