@@ -31,7 +31,7 @@ Q :=
 endif
 
 # ---- sources, module by module (dependencies point down: ir at the bottom)
-IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/op.c
+IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/op.c ir/tir_intrin.c ir/tir_walk.c
 
 # printer
 PRINT_SRCS := ir/printer.c ir/print_relax.c ir/print_tir.c

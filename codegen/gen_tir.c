@@ -18,7 +18,8 @@
  *
  * Expressions follow the interpreter's semantics (interp/tir.c): min/max
  * as a < b ? a : b, floor division and modulo by helpers, casts to bool as
- * != 0, floats as exact hex literals (bit patterns for inf and nan).
+ * != 0, floats as exact hex literals (bit patterns for inf and nan),
+ * intrinsics in the C form of their row of ir/tir_intrin.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -302,13 +303,6 @@ emit_cast(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
   ir_buf_puts(o, ")");
 }
 
-/* The unary intrinsics that are a libm function of the same name. */
-static const char *const LIBM_UNARY[] = {
-    "exp",  "exp2", "log",  "log2",  "log10", "log1p", "expm1",     "sqrt",
-    "tanh", "erf",  "fabs", "floor", "ceil",  "trunc", "sin",       "cos",
-    "tan",  "asin", "acos", "atan",  "sinh",  "cosh",  "nearbyint",
-};
-
 static void
 emit_args(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 {
@@ -321,49 +315,22 @@ emit_args(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
   ir_buf_puts(o, ")");
 }
 
-/* Intrinsics written as C expressions; false when op is not one of them. */
-static bool
-emit_call_inline(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *op, IrBuf *o)
+/* Writes an intrinsic's C form (ir/tir_intrin.c): @i is argument i, $f the
+ * float suffix of e's dtype (rxc_expf for float32 and the 16-bit floats,
+ * which compute in float; rxc_exp for float64). */
+static void
+emit_form(CgGen *g, const CgNames *n, const IrPrimExpr *e, const char *form, IrBuf *o)
 {
-  IrPrimExpr **a = e->u.call.args;
-  int na = e->u.call.n;
-  const char *one = e->dtype.bits <= 32 ? "1.0f" : "1.0";
-  if (strcmp(op, "if_then_else") == 0 && na == 3) {
-    ir_buf_puts(o, "(");
-    cg_emit_expr(g, n, a[0], o);
-    ir_buf_puts(o, " ? ");
-    cg_emit_expr(g, n, a[1], o);
-    ir_buf_puts(o, " : ");
-    cg_emit_expr(g, n, a[2], o);
-    ir_buf_puts(o, ")");
-  } else if (strcmp(op, "likely") == 0 && na == 1) {
-    cg_emit_expr(g, n, a[0], o);
-  } else if (strcmp(op, "sigmoid") == 0 && na == 1) {
-    ir_buf_printf(o, "(%s / (%s + ", one, one);
-    emit_math_name("exp", e->dtype, o);
-    ir_buf_puts(o, "(-");
-    cg_emit_expr(g, n, a[0], o);
-    ir_buf_puts(o, ")))");
-  } else if (strcmp(op, "rsqrt") == 0 && na == 1) {
-    ir_buf_printf(o, "(%s / ", one);
-    emit_math_name("sqrt", e->dtype, o);
-    emit_args(g, n, e, o);
-    ir_buf_puts(o, ")");
-  } else if (strcmp(op, "exp10") == 0 && na == 1) {
-    emit_math_name("pow", e->dtype, o);
-    ir_buf_printf(o, "(%s, ", e->dtype.bits <= 32 ? "10.0f" : "10.0");
-    cg_emit_expr(g, n, a[0], o);
-    ir_buf_puts(o, ")");
-  } else if (strcmp(op, "isnan") == 0 && na == 1) {
-    ir_buf_puts(o, "(");
-    cg_emit_expr(g, n, a[0], o);
-    ir_buf_puts(o, " != ");
-    cg_emit_expr(g, n, a[0], o);
-    ir_buf_puts(o, ")");
-  } else {
-    return false;
+  for (const char *c = form; *c; c++) {
+    if (c[0] == '@' && c[1] >= '0' && c[1] < '0' + e->u.call.n) {
+      cg_emit_expr(g, n, e->u.call.args[*++c - '0'], o);
+    } else if (c[0] == '$' && c[1] == 'f') {
+      ir_buf_puts(o, e->dtype.bits <= 32 ? "f" : "");
+      c++;
+    } else {
+      ir_buf_put(o, c, 1);
+    }
   }
-  return true;
 }
 
 /* The largest finite value of float dtype d. */
@@ -375,18 +342,28 @@ float_max(IrDType d)
   return d.bits == 16 ? 65504.0 : d.bits == 32 ? 3.4028234663852886e38 : 1.7976931348623157e308;
 }
 
+/* An intrinsic unknown, or not for this dtype. */
+static void
+refuse_call(CgGen *g, const IrPrimExpr *e)
+{
+  int na = e->u.call.n;
+  cg_fail(g, "C code generation does not support intrinsic '%s' with %d argument%s", e->u.call.op,
+          na, na == 1 ? "" : "s");
+}
+
 static void
 emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 {
-  const char *op = e->u.call.op;
-  if (strncmp(op, "tir.", 4) == 0)
-    op += 4;
-  int na = e->u.call.n;
-  if (emit_call_inline(g, n, e, op, o))
+  const IrTirIntrin *in = ir_tir_intrin_find(e->u.call.op, e->u.call.n);
+  IrDType d = e->dtype;
+  if (!in) {
+    refuse_call(g, e);
     return;
-  if (strcmp(op, "max_value") == 0 || strcmp(op, "min_value") == 0) {
-    bool max = op[1] == 'a';
-    IrDType d = e->dtype;
+  }
+  switch (in->kind) {
+  case IR_INTRIN_MAX_VALUE:
+  case IR_INTRIN_MIN_VALUE: {
+    bool max = in->kind == IR_INTRIN_MAX_VALUE;
     if (is_float(d))
       cg_emit_float(g, d, (max ? 1 : -1) * float_max(d), o);
     else if (d.code == IR_DT_BOOL || d.code == IR_DT_UINT)
@@ -397,46 +374,37 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     }
     return;
   }
-  bool arg_float = na > 0 && is_float(e->u.call.args[0]->dtype);
-  if ((strcmp(op, "isinf") == 0 || strcmp(op, "isfinite") == 0) && na == 1) {
+  case IR_INTRIN_ISINF: /* rxc_isinf_f32 or _f64 by the argument */
+  case IR_INTRIN_ISFINITE: {
     CgCType t = ctype_of(g, e->u.call.args[0]->dtype);
-    g->helpers[op[2] == 'i' ? CG_H_ISINF : CG_H_ISFINITE][t] = true;
-    ir_buf_printf(o, "rxc_%s_%s", op, t == CG_CT_F32 ? "f32" : "f64");
+    bool inf = in->kind == IR_INTRIN_ISINF;
+    g->helpers[inf ? CG_H_ISINF : CG_H_ISFINITE][t] = true;
+    ir_buf_printf(o, "rxc_%s_%s", inf ? "isinf" : "isfinite", t == CG_CT_F32 ? "f32" : "f64");
     emit_args(g, n, e, o);
     return;
   }
-  if (strcmp(op, "abs") == 0 && na == 1 && !arg_float) {
-    emit_helper_name(g, CG_H_ABS, "abs", e, o);
-    emit_args(g, n, e, o);
+  case IR_INTRIN_ABS:
+    if (!is_float(e->u.call.args[0]->dtype)) {
+      emit_helper_name(g, CG_H_ABS, "abs", e, o);
+      emit_args(g, n, e, o);
+      return;
+    }
+    break;
+  case IR_INTRIN_POW:
+    if (!is_float(d)) {
+      emit_helper_name(g, CG_H_IPOW, "pow", e, o);
+      emit_args(g, n, e, o);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  if (!in->c_form || (in->c_float_only && !is_float(d))) {
+    refuse_call(g, e);
     return;
   }
-  if ((strcmp(op, "pow") == 0 || strcmp(op, "power") == 0) && na == 2 && !is_float(e->dtype)) {
-    emit_helper_name(g, CG_H_IPOW, "pow", e, o);
-    emit_args(g, n, e, o);
-    return;
-  }
-  const char *base = NULL;
-  if (na == 1) {
-    for (size_t i = 0; i < sizeof LIBM_UNARY / sizeof LIBM_UNARY[0]; i++)
-      if (strcmp(op, LIBM_UNARY[i]) == 0)
-        base = LIBM_UNARY[i];
-    if (strcmp(op, "round") == 0)
-      base = "nearbyint";
-    if (strcmp(op, "abs") == 0)
-      base = "fabs";
-  } else if (na == 2) {
-    if (strcmp(op, "pow") == 0 || strcmp(op, "power") == 0)
-      base = "pow";
-    if (strcmp(op, "fmod") == 0)
-      base = "fmod";
-  }
-  if (!base || !is_float(e->dtype)) {
-    cg_fail(g, "C code generation does not support intrinsic '%s' with %d argument%s", e->u.call.op,
-            na, na == 1 ? "" : "s");
-    return;
-  }
-  emit_math_name(base, e->dtype, o);
-  emit_args(g, n, e, o);
+  emit_form(g, n, e, in->c_form, o);
 }
 
 void

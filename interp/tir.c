@@ -10,8 +10,9 @@
  * the data.  Semantics: integers in exact int64 (wrapping, never undefined
  * behaviour), "//" and "%" floor, T.truncmod and T.truncdiv truncate;
  * floats are computed in double and rounded to their dtype at stores and
- * casts.  Variables and buffers live on two stacks scanned from the top,
- * which gives TIR's lexical scoping without allocation per iteration.
+ * casts; intrinsics as their row of ir/tir_intrin.c says.  Variables and
+ * buffers live on two stacks scanned from the top, which gives TIR's
+ * lexical scoping without allocation per iteration.
  */
 #include <float.h>
 #include <math.h>
@@ -407,79 +408,38 @@ limit_value(IrDType d, bool max)
   return mk_i(d, max ? hi : -hi - 1);
 }
 
-static double
-sigmoid(double x)
+/* The value of call e of intrinsic in, its arguments evaluated into a
+ * (eval_call itself does if_then_else, lazily, and the limits). */
+static Scalar
+eval_intrinsic(const IrTirIntrin *in, const IrPrimExpr *e, Scalar *a)
 {
-  return 1 / (1 + exp(-x));
-}
-
-static double
-rsqrt(double x)
-{
-  return 1 / sqrt(x);
-}
-
-static double
-exp10_(double x)
-{
-  return pow(10, x);
-}
-
-static const struct {
-  const char *name;
-  double (*fn)(double);
-} unary_math[] = {
-    {"tir.exp", exp},     {"tir.exp2", exp2},       {"tir.exp10", exp10_},
-    {"tir.log", log},     {"tir.log2", log2},       {"tir.log10", log10},
-    {"tir.log1p", log1p}, {"tir.expm1", expm1},     {"tir.sqrt", sqrt},
-    {"tir.rsqrt", rsqrt}, {"tir.tanh", tanh},       {"tir.sigmoid", sigmoid},
-    {"tir.erf", erf},     {"tir.fabs", fabs},       {"tir.floor", floor},
-    {"tir.ceil", ceil},   {"tir.round", nearbyint}, {"tir.nearbyint", nearbyint},
-    {"tir.trunc", trunc}, {"tir.sin", sin},         {"tir.cos", cos},
-    {"tir.tan", tan},     {"tir.asin", asin},       {"tir.acos", acos},
-    {"tir.atan", atan},   {"tir.sinh", sinh},       {"tir.cosh", cosh},
-};
-
-static bool
-eval_math(Tir *t, const IrPrimExpr *e, Scalar *a, int n, Scalar *out)
-{
-  const char *op = e->u.call.op;
-  for (size_t i = 0; i < sizeof unary_math / sizeof unary_math[0]; i++)
-    if (strcmp(op, unary_math[i].name) == 0 && n == 1) {
-      *out = mk_f(e->dtype, unary_math[i].fn(as_f(a[0])));
-      return true;
-    }
-  if (strcmp(op, "tir.abs") == 0 && n == 1) {
-    *out = scalar_is_float(a[0].dtype)
-               ? mk_f(e->dtype, fabs(a[0].f))
+  switch (in->kind) {
+  case IR_INTRIN_MATH:
+    return mk_f(e->dtype,
+                in->arity == 1 ? in->math1(as_f(a[0])) : in->math2(as_f(a[0]), as_f(a[1])));
+  case IR_INTRIN_ABS:
+    return scalar_is_float(a[0].dtype)
+               ? mk_f(e->dtype, in->math1(a[0].f))
                : mk_i(e->dtype, a[0].i < 0 ? (int64_t)(0 - (uint64_t)a[0].i) : a[0].i);
-    return true;
-  }
-  if ((strcmp(op, "tir.pow") == 0 || strcmp(op, "tir.power") == 0) && n == 2) {
+  case IR_INTRIN_POW:
     if (scalar_is_float(e->dtype)) /* integers: by squaring, wrapping (was 0 always) */
-      *out = mk_f(e->dtype, pow(as_f(a[0]), as_f(a[1])));
-    else
-      *out = cast_to(e->dtype, mk_i(IR_I64, op_power_int(a[0].i, a[1].i)));
-    return true;
+      return mk_f(e->dtype, in->math2(as_f(a[0]), as_f(a[1])));
+    return cast_to(e->dtype, mk_i(IR_I64, op_power_int(a[0].i, a[1].i)));
+  case IR_INTRIN_ISNAN:
+    return mk_i(IR_BOOL, isnan(as_f(a[0])) != 0);
+  case IR_INTRIN_ISINF:
+    return mk_i(IR_BOOL, isinf(as_f(a[0])) != 0); /* glibc: -1 for -inf */
+  case IR_INTRIN_ISFINITE:
+    return mk_i(IR_BOOL, isfinite(as_f(a[0])) != 0);
+  case IR_INTRIN_LIKELY:
+    return a[0];
+  case IR_INTRIN_IF_THEN_ELSE:
+  case IR_INTRIN_MAX_VALUE:
+  case IR_INTRIN_MIN_VALUE:
+    break;
   }
-  if (strcmp(op, "tir.fmod") == 0 && n == 2) {
-    *out = mk_f(e->dtype, fmod(as_f(a[0]), as_f(a[1])));
-    return true;
-  }
-  if ((strcmp(op, "tir.isnan") == 0 || strcmp(op, "tir.isinf") == 0 ||
-       strcmp(op, "tir.isfinite") == 0) &&
-      n == 1) {
-    double x = as_f(a[0]);
-    bool r = op[5] == 'n' ? isnan(x) : op[6] == 'i' ? isinf(x) : isfinite(x);
-    *out = mk_i(IR_BOOL, r);
-    return true;
-  }
-  if (strcmp(op, "tir.likely") == 0 && n == 1) {
-    *out = a[0];
-    return true;
-  }
-  tir_error(t, "unknown intrinsic '%s' with %d argument%s", op, n, n == 1 ? "" : "s");
-  return false;
+  UNREACHABLE();
+  return a[0];
 }
 
 static bool
@@ -487,14 +447,15 @@ eval_call(Tir *t, const IrPrimExpr *e, Scalar *out)
 {
   const char *op = e->u.call.op;
   int n = e->u.call.n;
-  if (strcmp(op, "tir.if_then_else") == 0 && n == 3) { /* lazy: guards loads */
+  const IrTirIntrin *in = ir_tir_intrin_find(op, n);
+  if (in && in->kind == IR_INTRIN_IF_THEN_ELSE) { /* lazy: guards loads */
     Scalar c;
     if (!eval(t, e->u.call.args[0], &c))
       return false;
     return eval(t, e->u.call.args[c.i ? 1 : 2], out);
   }
-  if (strcmp(op, "tir.max_value") == 0 || strcmp(op, "tir.min_value") == 0) {
-    *out = limit_value(e->dtype, op[5] == 'a');
+  if (in && (in->kind == IR_INTRIN_MAX_VALUE || in->kind == IR_INTRIN_MIN_VALUE)) {
+    *out = limit_value(e->dtype, in->kind == IR_INTRIN_MAX_VALUE);
     return true;
   }
   Scalar a[8];
@@ -505,7 +466,12 @@ eval_call(Tir *t, const IrPrimExpr *e, Scalar *out)
   for (int i = 0; i < n; i++)
     if (!eval(t, e->u.call.args[i], &a[i]))
       return false;
-  return eval_math(t, e, a, n, out);
+  if (!in) {
+    tir_error(t, "unknown intrinsic '%s' with %d argument%s", op, n, n == 1 ? "" : "s");
+    return false;
+  }
+  *out = eval_intrinsic(in, e, a);
+  return true;
 }
 
 static bool

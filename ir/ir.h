@@ -312,9 +312,6 @@ IrPrimExpr *ir_prim_select(IrCtx *ctx, IrPrimExpr *c, IrPrimExpr *a, IrPrimExpr 
 IrPrimExpr *ir_prim_call(IrCtx *ctx, IrDType t, IrSym op, IrPrimExpr **args, int n);
 IrPrimExpr *ir_prim_load(IrCtx *ctx, IrBuffer *buf, IrPrimExpr **idx, int n);
 bool ir_prim_is_int(const IrPrimExpr *e, int64_t *value); /* an IR_PE_INT? */
-/* Appends to out each var of e not already in it (by identity), in order
- * of first appearance. */
-void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
 
 /* ------------------------------------------------------------------ */
 /* Loop level: buffers and statements                                  */
@@ -450,9 +447,6 @@ void ir_names_add(IrNames *s, const char *name);
 const char *ir_names_unique(IrNames *s, const char *base, const char *sep);
 void ir_names_free(IrNames *s);
 
-/* Does s (anywhere in it) store into buffer b? */
-bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
-
 /* A prim_func parameter: a scalar or handle var, and for tensors its buffer
  * (from a T.Buffer annotation or T.match_buffer on a T.handle). */
 typedef struct {
@@ -468,6 +462,80 @@ typedef struct {
   bool is_private;
   IrLoc loc;
 } IrPrimFunc;
+
+/* ------------------------------------------------------------------ */
+/* tir_intrin.c: the TIR intrinsics, one table                         */
+/* ------------------------------------------------------------------ */
+
+/* How an intrinsic computes, and the dtype of its value. */
+typedef enum {
+  IR_INTRIN_MATH,         /* math1 / math2 on doubles; the call's dtype */
+  IR_INTRIN_ABS,          /* floats: math1 (fabs); integers: |x|, wrapping; the call's dtype */
+  IR_INTRIN_POW,          /* float call: math2 (pow); else by squaring, wrapping */
+  IR_INTRIN_ISNAN,        /* bool */
+  IR_INTRIN_ISINF,        /* bool */
+  IR_INTRIN_ISFINITE,     /* bool */
+  IR_INTRIN_LIKELY,       /* its argument as it is (a branch hint) */
+  IR_INTRIN_IF_THEN_ELSE, /* args[1] or args[2] by args[0]; only the one taken is evaluated */
+  IR_INTRIN_MAX_VALUE,    /* the largest finite value of the call's dtype */
+  IR_INTRIN_MIN_VALUE,    /* the smallest, likewise */
+} IrIntrinKind;
+
+typedef struct {
+  const char *names[2]; /* IR names, "tir.pow"; an alias ("tir.power") or NULL */
+  IrIntrinKind kind;
+  int arity;                       /* arguments; -1: any */
+  double (*math1)(double);         /* MATH of one argument, ABS on floats */
+  double (*math2)(double, double); /* MATH of two, POW on floats */
+  /* The C expression, for float results only when c_float_only (ABS and
+   * POW on integers, ISINF, ISFINITE and the limits are the code
+   * generator's): @0, @1, @2 the arguments, $f the float suffix of the
+   * call's dtype ("f" up to 32 bits: rxc_exp$f is rxc_expf or rxc_exp). */
+  const char *c_form;
+  bool c_float_only;
+} IrTirIntrin;
+
+/* The row of intrinsic op ("tir.exp", the IR name) called with nargs
+ * arguments; NULL when op is no intrinsic or takes another number. */
+const IrTirIntrin *ir_tir_intrin_find(const char *op, int nargs);
+/* A call of intrinsic op for code that builds TIR (legalization): op must
+ * have a row taking n arguments. */
+IrPrimExpr *ir_prim_intrin(IrCtx *ctx, IrDType t, const char *op, IrPrimExpr **args, int n);
+
+/* ------------------------------------------------------------------ */
+/* tir_walk.c: one traversal of TIR, for code that only looks          */
+/* ------------------------------------------------------------------ */
+
+typedef enum {
+  IR_WALK_CONTINUE, /* into the statement's expressions and children */
+  IR_WALK_SKIP,     /* past them (and no leave) */
+  IR_WALK_STOP,     /* the walk ends at once (no leave of anything open) */
+} IrWalkAction;
+
+/* Any hook may be NULL. */
+typedef struct {
+  IrWalkAction (*enter)(const IrStmt *s, void *user);
+  /* Each expression s evaluates (not its subexpressions: ir_prim_walk
+   * them): loop min and extent, block iterator domains and bindings, store
+   * indices and value, let value, if condition, T.evaluate's argument
+   * (NULL where the statement has none); true stops the walk. */
+  bool (*expr)(const IrPrimExpr *e, const IrStmt *s, void *user);
+  void (*leave)(const IrStmt *s, void *user); /* after s's children */
+  void *user;
+} IrTirVisitor;
+
+/* Walks s and the statements under it: enter, expressions, children in
+ * order (a block's init before its body), leave.  True when a hook
+ * stopped the walk. */
+bool ir_tir_walk(const IrStmt *s, const IrTirVisitor *v);
+/* Calls visit on e and every expression under it, parents first, operands
+ * left to right, until visit returns true; whether it did. */
+bool ir_prim_walk(const IrPrimExpr *e, bool (*visit)(const IrPrimExpr *e, void *user), void *user);
+/* Appends to out each var of e not already in it (by identity), in order
+ * of first appearance. */
+void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
+/* Does s (anywhere in it) store into buffer b? */
+bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 
 /* ------------------------------------------------------------------ */
 /* Graph level: struct info                                            */

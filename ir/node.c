@@ -255,42 +255,6 @@ ir_prim_is_int(const IrPrimExpr *e, int64_t *value)
   return true;
 }
 
-void
-ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out)
-{
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_PE_VAR:
-    for (int i = 0; i < out->len; i++)
-      if (out->items[i] == e)
-        return;
-    ir_vec_push(out, (void *)e);
-    return;
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    return;
-  case IR_PE_LOAD:
-    for (int i = 0; i < e->u.load.n; i++)
-      ir_prim_expr_vars(e->u.load.indices[i], out);
-    return;
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      ir_prim_expr_vars(e->u.call.args[i], out);
-    return;
-  case IR_PE_SELECT:
-    ir_prim_expr_vars(e->u.select.cond, out);
-    ir_prim_expr_vars(e->u.select.a, out);
-    ir_prim_expr_vars(e->u.select.b, out);
-    return;
-  default: /* binary, NOT and CAST (b is NULL for the last two) */
-    ir_prim_expr_vars(e->u.bin.a, out);
-    ir_prim_expr_vars(e->u.bin.b, out);
-    return;
-  }
-}
-
 IrStmt *
 ir_stmt_new(IrCtx *ctx, IrStmtKind kind, IrLoc loc)
 {
@@ -561,32 +525,4 @@ ir_vdevice_name(const IrModule *m, int i, IrBuf *out)
     if (m->vdevices[j].kind && strcmp(m->vdevices[j].kind, m->vdevices[i].kind) == 0)
       nth++;
   ir_buf_printf(out, "%s:%d", m->vdevices[i].kind, nth);
-}
-
-bool
-ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b)
-{
-  if (!s)
-    return false;
-  switch (s->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      if (ir_stmt_stores_into(s->u.seq.stmts[i], b))
-        return true;
-    return false;
-  case IR_ST_FOR:
-    return ir_stmt_stores_into(s->u.loop.body, b);
-  case IR_ST_BLOCK:
-    return ir_stmt_stores_into(s->u.block->init, b) || ir_stmt_stores_into(s->u.block->body, b);
-  case IR_ST_STORE:
-    return s->u.store.buffer == b;
-  case IR_ST_LET:
-    return ir_stmt_stores_into(s->u.let.body, b);
-  case IR_ST_IF:
-    return ir_stmt_stores_into(s->u.branch.then_, b) || ir_stmt_stores_into(s->u.branch.else_, b);
-  case IR_ST_ALLOC:
-    return ir_stmt_stores_into(s->u.alloc.body, b);
-  default:
-    return false;
-  }
 }

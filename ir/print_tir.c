@@ -281,33 +281,15 @@ is_int(const IrPrimExpr *e, int64_t v)
 }
 
 static bool
+is_var(const IrPrimExpr *e, void *var)
+{
+  return e == var;
+}
+
+static bool
 uses_var(const IrPrimExpr *e, const IrPrimExpr *var)
 {
-  if (!e)
-    return false;
-  switch (e->kind) {
-  case IR_PE_VAR:
-    return e == var;
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    return false;
-  case IR_PE_LOAD:
-    for (int i = 0; i < e->u.load.n; i++)
-      if (uses_var(e->u.load.indices[i], var))
-        return true;
-    return false;
-  case IR_PE_SELECT:
-    return uses_var(e->u.select.cond, var) || uses_var(e->u.select.a, var) ||
-           uses_var(e->u.select.b, var);
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      if (uses_var(e->u.call.args[i], var))
-        return true;
-    return false;
-  default:
-    return uses_var(e->u.bin.a, var) || uses_var(e->u.bin.b, var);
-  }
+  return ir_prim_walk(e, is_var, (void *)var);
 }
 
 /* --- free variables of a prim func -------------------------------------- */

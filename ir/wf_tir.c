@@ -32,43 +32,18 @@ collect_binder(WfChecker *c, const IrPrimExpr *var, int kind)
     e->state = kind;
 }
 
-static void
-collect_stmt(WfChecker *c, const IrStmt *s)
+static IrWalkAction
+collect_binders(const IrStmt *s, void *user)
 {
-  if (!s)
-    return;
-  switch (s->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      collect_stmt(c, s->u.seq.stmts[i]);
-    break;
-  case IR_ST_FOR:
+  WfChecker *c = user;
+  if (s->kind == IR_ST_FOR)
     collect_binder(c, s->u.loop.var, BIND_LOOP);
-    collect_stmt(c, s->u.loop.body);
-    break;
-  case IR_ST_BLOCK:
-    if (!s->u.block)
-      break;
+  else if (s->kind == IR_ST_BLOCK && s->u.block)
     for (int i = 0; i < s->u.block->niters; i++)
       collect_binder(c, s->u.block->iters[i].var, BIND_ITER);
-    collect_stmt(c, s->u.block->init);
-    collect_stmt(c, s->u.block->body);
-    break;
-  case IR_ST_LET:
+  else if (s->kind == IR_ST_LET)
     collect_binder(c, s->u.let.var, BIND_LET);
-    collect_stmt(c, s->u.let.body);
-    break;
-  case IR_ST_IF:
-    collect_stmt(c, s->u.branch.then_);
-    collect_stmt(c, s->u.branch.else_);
-    break;
-  case IR_ST_ALLOC:
-    collect_stmt(c, s->u.alloc.body);
-    break;
-  case IR_ST_STORE:
-  case IR_ST_EVALUATE:
-    break;
-  }
+  return IR_WALK_CONTINUE;
 }
 
 /* --- scopes ------------------------------------------------------------------ */
@@ -121,38 +96,21 @@ check_prim_var(WfChecker *c, const IrPrimExpr *var)
     wf_error(c, c->loc, "let var '%s' is used outside its let", name);
 }
 
+static bool
+check_prim_node(const IrPrimExpr *e, void *user)
+{
+  WfChecker *c = user;
+  if (e->kind == IR_PE_VAR)
+    check_prim_var(c, e);
+  else if (e->kind == IR_PE_LOAD)
+    check_access(c, "load from", e->u.load.buffer, e->u.load.n, true);
+  return false;
+}
+
 static void
 check_prim_expr(WfChecker *c, const IrPrimExpr *e)
 {
-  if (!e)
-    return;
-  switch (e->kind) {
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-    break;
-  case IR_PE_VAR:
-    check_prim_var(c, e);
-    break;
-  case IR_PE_LOAD:
-    check_access(c, "load from", e->u.load.buffer, e->u.load.n, true);
-    for (int i = 0; i < e->u.load.n; i++)
-      check_prim_expr(c, e->u.load.indices[i]);
-    break;
-  case IR_PE_SELECT:
-    check_prim_expr(c, e->u.select.cond);
-    check_prim_expr(c, e->u.select.a);
-    check_prim_expr(c, e->u.select.b);
-    break;
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      check_prim_expr(c, e->u.call.args[i]);
-    break;
-  default: /* binary kinds, NOT, CAST */
-    check_prim_expr(c, e->u.bin.a);
-    check_prim_expr(c, e->u.bin.b);
-    break;
-  }
+  ir_prim_walk(e, check_prim_node, c);
 }
 
 /* --- statements ------------------------------------------------------------------ */
@@ -265,7 +223,8 @@ wf_check_prim_func(WfChecker *c, const char *name, const IrPrimFunc *f)
   c->func_loc = f->loc;
   c->loc = f->loc;
   c->where = WF_AT_FUNCTION;
-  collect_stmt(c, f->body);
+  IrTirVisitor binders = {.enter = collect_binders, .user = c};
+  ir_tir_walk(f->body, &binders);
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].buffer)
       ir_vec_push(&c->scope, f->params[i].buffer);

@@ -43,28 +43,31 @@
 /* --- the prim_func ---------------------------------------------------- */
 
 static bool
-loads_in(const IrPrimExpr *e)
+is_load(const IrPrimExpr *e, void *user)
 {
-  if (!e)
-    return false;
-  switch (e->kind) {
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-  case IR_PE_VAR:
-    return false;
-  case IR_PE_LOAD:
-    return true;
-  case IR_PE_SELECT:
-    return loads_in(e->u.select.cond) || loads_in(e->u.select.a) || loads_in(e->u.select.b);
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      if (loads_in(e->u.call.args[i]))
-        return true;
-    return false;
-  default:
-    return loads_in(e->u.bin.a) || loads_in(e->u.bin.b);
-  }
+  return e->kind == IR_PE_LOAD;
+}
+
+static bool
+loads_in(const IrPrimExpr *e, const IrStmt *s, void *user)
+{
+  return ir_prim_walk(e, is_load, NULL);
+}
+
+/* A store's indices are outside its value; T.evaluate is all outside. */
+static IrWalkAction
+outside_store(const IrStmt *st, void *user)
+{
+  const IrStmt **store = user;
+  if (st->kind == IR_ST_EVALUATE)
+    return IR_WALK_STOP;
+  if (st->kind != IR_ST_STORE)
+    return IR_WALK_CONTINUE;
+  *store = st;
+  for (int i = 0; i < st->u.store.n; i++)
+    if (loads_in(st->u.store.indices[i], st, NULL))
+      return IR_WALK_STOP;
+  return IR_WALK_SKIP;
 }
 
 /* True when some load stands outside a store's value.  *store gets the
@@ -72,42 +75,8 @@ loads_in(const IrPrimExpr *e)
 static bool
 loads_outside_values(const IrStmt *st, const IrStmt **store)
 {
-  if (!st)
-    return false;
-  switch (st->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < st->u.seq.n; i++)
-      if (loads_outside_values(st->u.seq.stmts[i], store))
-        return true;
-    return false;
-  case IR_ST_FOR:
-    return loads_in(st->u.loop.min) || loads_in(st->u.loop.extent) ||
-           loads_outside_values(st->u.loop.body, store);
-  case IR_ST_BLOCK:
-    for (int i = 0; i < st->u.block->niters; i++) {
-      const IrIterVar *it = &st->u.block->iters[i];
-      if (loads_in(it->dom.min) || loads_in(it->dom.extent) || loads_in(it->binding))
-        return true;
-    }
-    return loads_outside_values(st->u.block->init, store) ||
-           loads_outside_values(st->u.block->body, store);
-  case IR_ST_STORE:
-    *store = st;
-    for (int i = 0; i < st->u.store.n; i++)
-      if (loads_in(st->u.store.indices[i]))
-        return true;
-    return false;
-  case IR_ST_LET:
-    return loads_in(st->u.let.value) || loads_outside_values(st->u.let.body, store);
-  case IR_ST_IF:
-    return loads_in(st->u.branch.cond) || loads_outside_values(st->u.branch.then_, store) ||
-           loads_outside_values(st->u.branch.else_, store);
-  case IR_ST_EVALUATE:
-    return true;
-  case IR_ST_ALLOC:
-    return loads_outside_values(st->u.alloc.body, store);
-  }
-  return true;
+  IrTirVisitor v = {.enter = outside_store, .expr = loads_in, .user = store};
+  return ir_tir_walk(st, &v);
 }
 
 /* The index of the one parameter f writes, and in *store its one store,
@@ -143,41 +112,32 @@ same_index(const IrBuffer *buf, const IrPrimExpr *load, const IrStmt *store, int
          extent == 1;
 }
 
+typedef struct {
+  const IrBuffer *buf;
+  const IrStmt *store;
+} At;
+
+/* A load of at->buf elsewhere than the element at->store writes? */
+static bool
+loaded_elsewhere(const IrPrimExpr *e, void *user)
+{
+  const At *at = user;
+  if (e->kind != IR_PE_LOAD || e->u.load.buffer != at->buf)
+    return false;
+  if (e->u.load.n != at->store->u.store.n || at->buf->ndim != e->u.load.n)
+    return true;
+  for (int i = 0; i < e->u.load.n; i++)
+    if (!same_index(at->buf, e->u.load.indices[i], at->store, i))
+      return true;
+  return false;
+}
+
 /* Every load of buf in e is at the element the store writes. */
 static bool
 loaded_at(const IrPrimExpr *e, const IrBuffer *buf, const IrStmt *store)
 {
-  if (!e)
-    return true;
-  switch (e->kind) {
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-  case IR_PE_VAR:
-    return true;
-  case IR_PE_LOAD:
-    if (e->u.load.buffer == buf) {
-      if (e->u.load.n != store->u.store.n || buf->ndim != e->u.load.n)
-        return false;
-      for (int i = 0; i < e->u.load.n; i++)
-        if (!same_index(buf, e->u.load.indices[i], store, i))
-          return false;
-    }
-    for (int i = 0; i < e->u.load.n; i++)
-      if (!loaded_at(e->u.load.indices[i], buf, store))
-        return false;
-    return true;
-  case IR_PE_SELECT:
-    return loaded_at(e->u.select.cond, buf, store) && loaded_at(e->u.select.a, buf, store) &&
-           loaded_at(e->u.select.b, buf, store);
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      if (!loaded_at(e->u.call.args[i], buf, store))
-        return false;
-    return true;
-  default:
-    return loaded_at(e->u.bin.a, buf, store) && loaded_at(e->u.bin.b, buf, store);
-  }
+  At at = {buf, store};
+  return !ir_prim_walk(e, loaded_elsewhere, &at);
 }
 
 /* One dtype, one shape: element i lies at the same byte in both. */

@@ -210,7 +210,7 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
   IrPrimExpr *choice[3] = {past, less, raw}; /* TVM keeps if_then_else too */
   IrPrimExpr **items = ir_alloc(c, sizeof choice);
   memcpy(items, choice, sizeof choice);
-  return ir_prim_call(c, raw->dtype, ir_sym(c, "tir.if_then_else"), items, 3);
+  return ir_prim_intrin(c, raw->dtype, "tir.if_then_else", items, 3);
 }
 
 /* A tensor of the given logical dims in layout l. */

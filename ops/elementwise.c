@@ -732,7 +732,7 @@ intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a, IrPrimExpr *b)
   IrPrimExpr **args = ir_alloc(ctx, 2 * sizeof *args);
   args[0] = a;
   args[1] = b;
-  return ir_prim_call(ctx, t, ir_sym(ctx, name), args, b ? 2 : 1);
+  return ir_prim_intrin(ctx, t, name, args, b ? 2 : 1);
 }
 
 /* x converted to t when its dtype differs (a literal folds). */

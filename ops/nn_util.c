@@ -386,7 +386,7 @@ nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
 {
   IrPrimExpr **args = ir_alloc(ctx, sizeof *args);
   args[0] = a;
-  return ir_prim_call(ctx, t, ir_sym(ctx, name), args, 1);
+  return ir_prim_intrin(ctx, t, name, args, 1);
 }
 
 IrPrimExpr *

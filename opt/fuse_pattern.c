@@ -194,8 +194,7 @@ scan_param_store(Scan *s, const IrStmt *st)
   scan_expr(s, st->u.store.value, b, st->u.store.indices, n);
 }
 
-static void scan_stmt(Scan *s, const IrStmt *st);
-
+/* A block's own part (its init and body are the walk's). */
 static void
 scan_block(Scan *s, const IrTirBlock *blk)
 {
@@ -210,28 +209,24 @@ scan_block(Scan *s, const IrTirBlock *blk)
     else
       widen(&s->index, FUSE_INJECTIVE);
   }
-  scan_stmt(s, blk->init);
-  scan_stmt(s, blk->body);
 }
 
-static void
-scan_stmt(Scan *s, const IrStmt *st)
+/* A statement, before its children: the walk scans them next. */
+static IrWalkAction
+scan_enter(const IrStmt *st, void *user)
 {
-  if (!st || s->opaque)
-    return;
+  Scan *s = user;
+  if (s->opaque)
+    return IR_WALK_STOP; /* decided */
   switch (st->kind) {
   case IR_ST_SEQ:
-    for (int i = 0; i < st->u.seq.n; i++)
-      scan_stmt(s, st->u.seq.stmts[i]);
-    return;
+    break;
   case IR_ST_FOR:
     ir_vec_push(&s->loops, st->u.loop.var);
-    scan_stmt(s, st->u.loop.body);
-    s->loops.len--;
-    return;
+    break;
   case IR_ST_BLOCK:
     scan_block(s, st->u.block);
-    return;
+    break;
   case IR_ST_STORE:
     if (is_param_buffer(s, st->u.store.buffer)) {
       scan_param_store(s, st);
@@ -239,27 +234,34 @@ scan_stmt(Scan *s, const IrStmt *st)
       s->reduce = true;
       s->fma = s->fma || is_fma(s, st);
     }
-    return;
+    break;
   case IR_ST_LET:
     widen(&s->index, FUSE_INJECTIVE);
     scan_expr(s, st->u.let.value, NULL, NULL, 0);
-    scan_stmt(s, st->u.let.body);
-    return;
+    break;
   case IR_ST_IF:
     scan_expr(s, st->u.branch.cond, NULL, NULL, 0);
     s->ifs++;
-    scan_stmt(s, st->u.branch.then_);
-    scan_stmt(s, st->u.branch.else_);
-    s->ifs--;
-    return;
+    break;
   case IR_ST_EVALUATE:
     s->opaque = true;
-    return;
+    break;
   case IR_ST_ALLOC:
     s->reduce = true;
-    scan_stmt(s, st->u.alloc.body);
-    return;
+    break;
   }
+  return IR_WALK_CONTINUE;
+}
+
+/* A statement after its children: the scopes scan_enter opened close. */
+static void
+scan_leave(const IrStmt *st, void *user)
+{
+  Scan *s = user;
+  if (st->kind == IR_ST_FOR)
+    s->loops.len--;
+  else if (st->kind == IR_ST_IF)
+    s->ifs--;
 }
 
 FusePattern
@@ -272,7 +274,8 @@ fuse_pattern_of(const IrPrimFunc *f)
   memset(&s, 0, sizeof s);
   s.f = f;
   s.index = FUSE_ELEMWISE;
-  scan_stmt(&s, f->body);
+  IrTirVisitor v = {.enter = scan_enter, .leave = scan_leave, .user = &s};
+  ir_tir_walk(f->body, &v);
   ir_vec_free(&s.loops);
   ir_map_free(&s.iter_of);
   if (s.opaque || s.stores == 0)

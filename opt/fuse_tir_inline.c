@@ -34,37 +34,25 @@ enum { MAX_DEPTH = 16 };
 
 typedef bool (*LoadFn)(void *user, const IrPrimExpr *load);
 
+typedef struct {
+  LoadFn fn;
+  void *user;
+} AnyLoad;
+
+static bool
+visit_load(const IrPrimExpr *e, void *user)
+{
+  const AnyLoad *a = user;
+  return e->kind == IR_PE_LOAD && a->fn(a->user, e);
+}
+
 /* Calls fn on each load in e, outer before inner, until it returns true;
  * whether one did. */
 static bool
 any_load(const IrPrimExpr *e, LoadFn fn, void *user)
 {
-  if (!e)
-    return false;
-  switch (e->kind) {
-  case IR_PE_LOAD:
-    if (fn(user, e))
-      return true;
-    for (int i = 0; i < e->u.load.n; i++)
-      if (any_load(e->u.load.indices[i], fn, user))
-        return true;
-    return false;
-  case IR_PE_SELECT:
-    return any_load(e->u.select.cond, fn, user) || any_load(e->u.select.a, fn, user) ||
-           any_load(e->u.select.b, fn, user);
-  case IR_PE_CALL:
-    for (int i = 0; i < e->u.call.n; i++)
-      if (any_load(e->u.call.args[i], fn, user))
-        return true;
-    return false;
-  case IR_PE_INT:
-  case IR_PE_FLOAT:
-  case IR_PE_STR:
-  case IR_PE_VAR:
-    return false;
-  default:
-    return any_load(e->u.bin.a, fn, user) || any_load(e->u.bin.b, fn, user);
-  }
+  AnyLoad a = {fn, user};
+  return ir_prim_walk(e, visit_load, &a);
 }
 
 /* --- what a statement reads and writes ------------------------------------ */
@@ -72,7 +60,9 @@ any_load(const IrPrimExpr *e, LoadFn fn, void *user)
 typedef struct {
   const IrBuffer *buffer;
   int loads, stores;
-  bool block; /* a block was met: give up */
+  bool block;        /* a block was met: give up */
+  const IrStmt *top; /* an item of the flat list, whose binders' bodies are
+                        the items after it (not walked here); or NULL */
 } Uses;
 
 static bool
@@ -83,64 +73,48 @@ count_load(void *user, const IrPrimExpr *load)
   return false;
 }
 
-static void
-uses_expr(Uses *u, const IrPrimExpr *e)
+static bool
+uses_expr(const IrPrimExpr *e, const IrStmt *s, void *user)
 {
-  any_load(e, count_load, u);
+  any_load(e, count_load, user);
+  return false;
 }
 
-/* The uses of u->buffer in s; top: s is an item of the flat list, whose
- * binders' bodies are the items after it (not walked here). */
-static void
-uses_stmt(Uses *u, const IrStmt *s, bool top)
+static IrWalkAction
+uses_stmt(const IrStmt *s, void *user)
 {
-  if (!s)
-    return;
+  Uses *u = user;
   switch (s->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      uses_stmt(u, s->u.seq.stmts[i], false);
-    return;
-  case IR_ST_FOR:
-    uses_expr(u, s->u.loop.min);
-    uses_expr(u, s->u.loop.extent);
-    uses_stmt(u, s->u.loop.body, false);
-    return;
   case IR_ST_STORE:
     u->stores += s->u.store.buffer == u->buffer;
-    for (int i = 0; i < s->u.store.n; i++)
-      uses_expr(u, s->u.store.indices[i]);
-    uses_expr(u, s->u.store.value);
-    return;
+    break;
   case IR_ST_LET:
-    uses_expr(u, s->u.let.value);
-    if (!top)
-      uses_stmt(u, s->u.let.body, false);
-    return;
-  case IR_ST_IF:
-    uses_expr(u, s->u.branch.cond);
-    uses_stmt(u, s->u.branch.then_, false);
-    uses_stmt(u, s->u.branch.else_, false);
-    return;
-  case IR_ST_EVALUATE:
-    uses_expr(u, s->u.eval);
-    return;
+    if (s == u->top) {
+      uses_expr(s->u.let.value, s, u);
+      return IR_WALK_SKIP;
+    }
+    break;
   case IR_ST_ALLOC:
     u->loads += s->u.alloc.buffer == u->buffer; /* its own binder: not removable */
-    if (!top)
-      uses_stmt(u, s->u.alloc.body, false);
-    return;
+    if (s == u->top)
+      return IR_WALK_SKIP;
+    break;
   case IR_ST_BLOCK:
     u->block = true;
-    return;
+    return IR_WALK_SKIP;
+  default:
+    break;
   }
+  return IR_WALK_CONTINUE;
 }
 
+/* The uses of b in s; top as for Uses.top. */
 static Uses
 uses_of(const IrBuffer *b, const IrStmt *s, bool top)
 {
-  Uses u = {b, 0, 0, false};
-  uses_stmt(&u, s, top);
+  Uses u = {b, 0, 0, false, top ? s : NULL};
+  IrTirVisitor v = {.enter = uses_stmt, .expr = uses_expr, .user = &u};
+  ir_tir_walk(s, &v);
   return u;
 }
 
@@ -299,40 +273,32 @@ candidate(const Join *J, const IrPrimExpr *e)
   return c.found;
 }
 
+typedef struct {
+  const IrBuffer *a;
+  const IrStmt *top; /* as for Uses.top */
+  IrVec *out;
+} Stores;
+
+static IrWalkAction
+push_store(const IrStmt *s, void *user)
+{
+  Stores *st = user;
+  if (s->kind == IR_ST_STORE && s->u.store.buffer == st->a)
+    ir_vec_push(st->out, (void *)s);
+  bool binder = s->kind == IR_ST_LET || s->kind == IR_ST_ALLOC;
+  return (binder && s == st->top) || s->kind == IR_ST_BLOCK || s->kind == IR_ST_EVALUATE
+             ? IR_WALK_SKIP
+             : IR_WALK_CONTINUE;
+}
+
 /* Appends to out every store to a in s, wherever it is (the caller has
- * checked there is no block); top as for uses_stmt. */
+ * checked there is no block); top as for Uses.top. */
 static void
 find_stores(IrStmt *s, const IrBuffer *a, bool top, IrVec *out)
 {
-  if (!s)
-    return;
-  switch (s->kind) {
-  case IR_ST_STORE:
-    if (s->u.store.buffer == a)
-      ir_vec_push(out, s);
-    return;
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      find_stores(s->u.seq.stmts[i], a, false, out);
-    return;
-  case IR_ST_FOR:
-    find_stores(s->u.loop.body, a, false, out);
-    return;
-  case IR_ST_LET:
-    if (!top)
-      find_stores(s->u.let.body, a, false, out);
-    return;
-  case IR_ST_ALLOC:
-    if (!top)
-      find_stores(s->u.alloc.body, a, false, out);
-    return;
-  case IR_ST_IF:
-    find_stores(s->u.branch.then_, a, false, out);
-    find_stores(s->u.branch.else_, a, false, out);
-    return;
-  default:
-    return;
-  }
+  Stores st = {a, top ? s : NULL, out};
+  IrTirVisitor v = {.enter = push_store, .user = &st};
+  ir_tir_walk(s, &v);
 }
 
 /* Do the consumer's loops run over exactly a's shape? */
@@ -388,8 +354,8 @@ join(Join *J, int c)
   IrBuffer *a = candidate(J, e);
   if (!a || a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
     return false;
-  Uses in_value = {a, 0, 0, false};
-  uses_expr(&in_value, e);
+  Uses in_value = {a, 0, 0, false, NULL};
+  any_load(e, count_load, &in_value);
   if (uses_of(a, J->items->items[c], true).loads != in_value.loads)
     return false; /* loaded in an index or a loop bound too */
   /* the producer: the items from the first that uses a to the consumer */

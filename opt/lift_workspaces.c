@@ -82,42 +82,24 @@ liftable(const IrPrimFunc *f, const IrBuffer *b)
   return ok;
 }
 
-static void
-collect(const IrPrimFunc *f, const IrStmt *s, IrVec *out)
+typedef struct {
+  const IrPrimFunc *f;
+  IrVec *out;
+} Collect;
+
+/* Pushes the liftable buffers s allocates. */
+static IrWalkAction
+collect(const IrStmt *s, void *user)
 {
-  if (!s)
-    return;
-  switch (s->kind) {
-  case IR_ST_SEQ:
-    for (int i = 0; i < s->u.seq.n; i++)
-      collect(f, s->u.seq.stmts[i], out);
-    return;
-  case IR_ST_FOR:
-    collect(f, s->u.loop.body, out);
-    return;
-  case IR_ST_BLOCK:
+  Collect *c = user;
+  if (s->kind == IR_ST_BLOCK) {
     for (int i = 0; i < s->u.block->nallocs; i++)
-      if (liftable(f, s->u.block->allocs[i]))
-        ir_vec_push(out, s->u.block->allocs[i]);
-    collect(f, s->u.block->init, out);
-    collect(f, s->u.block->body, out);
-    return;
-  case IR_ST_LET:
-    collect(f, s->u.let.body, out);
-    return;
-  case IR_ST_IF:
-    collect(f, s->u.branch.then_, out);
-    collect(f, s->u.branch.else_, out);
-    return;
-  case IR_ST_ALLOC:
-    if (liftable(f, s->u.alloc.buffer))
-      ir_vec_push(out, s->u.alloc.buffer);
-    collect(f, s->u.alloc.body, out);
-    return;
-  case IR_ST_STORE:
-  case IR_ST_EVALUATE:
-    return;
+      if (liftable(c->f, s->u.block->allocs[i]))
+        ir_vec_push(c->out, s->u.block->allocs[i]);
+  } else if (s->kind == IR_ST_ALLOC && liftable(c->f, s->u.alloc.buffer)) {
+    ir_vec_push(c->out, s->u.alloc.buffer);
   }
+  return IR_WALK_CONTINUE;
 }
 
 static bool
@@ -329,7 +311,9 @@ opt_lift_workspaces(const OptContext *oc, const IrModule *m)
   for (int i = 0; i < m->nglobals; i++) {
     if (m->globals[i].kind != IR_GLOBAL_PRIM || !m->globals[i].u.prim)
       continue;
-    collect(m->globals[i].u.prim, m->globals[i].u.prim->body, &L.kernels[i].bufs);
+    Collect c = {m->globals[i].u.prim, &L.kernels[i].bufs};
+    IrTirVisitor v = {.enter = collect, .user = &c};
+    ir_tir_walk(c.f->body, &v);
     if (L.kernels[i].bufs.len)
       L.kernels[i].lifted = lifted_kernel(ctx, m->globals[i].u.prim, &L.kernels[i]);
     any |= L.kernels[i].bufs.len > 0;
