@@ -43,7 +43,7 @@ EQUAL_SRCS := ir/equal.c ir/equal_tir.c ir/equal_walk.c
 WF_SRCS := ir/wellformed.c ir/wf_relax.c ir/wf_sinfo.c ir/wf_tir.c
 
 # symbolic arithmetic
-ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c
+ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c ir/eval.c
 
 # operators: inference, reference kernels, legalization
 OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduce.c ops/manip.c \
@@ -72,8 +72,9 @@ CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outpu
            codegen/gen_sig.c codegen/gen_check.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
-# the library API (rxc.h): TVMScript to a callable function in one call
-API_SRCS := api/rxc.c
+# the road from a model to C (road.h), and the library API (rxc.h):
+# TVMScript to a callable function in one call
+API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h
@@ -206,8 +207,8 @@ check-samples: all samples $(BUILD)/tests/test_samples
 
 # ---- make install PREFIX=...: rxc, librxc.a, the headers, rxc.pc
 PREFIX ?= /usr/local
-API_HDRS := api/rxc.h codegen/cg.h config/cfg.h frontend/fe.h interp/interp.h ir/ir.h ir/ops.def \
-            memplan/mp.h opt/opt.h ops/op.h
+# rxc.h includes no header of rxc's own: it is the whole public API
+API_HDRS := api/rxc.h
 .PHONY: install check-install
 install: $(BUILD)/rxc $(BUILD)/librxc.a
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -385,12 +386,10 @@ check-refuse-long: all
 # ---- benchmarks (bench/README.md): kernels against OpenBLAS and a naive
 # loop, whole samples under gcc and libtcc, compile times.  Slow (minutes):
 # never part of check.
-BENCH_CLI_OBJS := $(filter-out $(BUILD)/cli/main.o,$(MAIN_OBJS))
-
-$(BUILD)/bench/model_bench: bench/model_bench.c $(BENCH_CLI_OBJS) $(BUILD)/librxc.a
+$(BUILD)/bench/model_bench: bench/model_bench.c $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BENCH_CLI_OBJS) $(BUILD)/librxc.a $(RXC_LIBS)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(RXC_LIBS)
 
 .PHONY: bench
 bench: deps all samples $(BUILD)/bench/model_bench

@@ -1,18 +1,17 @@
 /*
- * rxc.c - the library API of rxc.h: the whole road from TVMScript to a
- * callable function (parse, the configured pipeline, plan, generate, JIT)
- * in one call.
+ * rxc.c - the library API of rxc.h: a model to a callable function in one
+ * call.  The road (road.c) reads, checks, optimizes, plans and generates
+ * the C; this file loads the configuration, compiles the C in memory
+ * (libtcc, or the system compiler) and hands out its entries.
  *
  * Key idea: an RxcModel owns its IrCtx; every diagnostic of the road is
  * printed to the caller's stream once, and nothing else escapes.
- * rxc_build is the road after parsing that the command line takes too.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rxc.h"
-
-enum { MAX_PIPELINE = 64 };
+#include "road.h"
 
 struct RxcModel {
   IrCtx *ctx;
@@ -20,64 +19,39 @@ struct RxcModel {
   CgCompiled *compiled;
 };
 
-bool
-rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
-          const char *name, RxcStepFn step, void *user, RxcBuild *b)
+/* The road's step function of the JIT: loads the configuration once the
+ * module is read, so that a model that does not parse is reported alone. */
+typedef struct {
+  IrCtx *ctx;
+  const char *config; /* the INI file, or NULL */
+  CfgOptions *cfg;    /* the road's */
+} JitStep;
+
+static void
+jit_step(void *user, RxcStage stage, const RxcRoadOut *so_far)
 {
-  const OptPass *pipeline[MAX_PIPELINE];
-  int n = cfg_pipeline(cfg, pipeline, MAX_PIPELINE);
-  OptInstruments ins = {.verify_each = cfg->opt.verify_each, .time_passes = cfg->verbosity > 0};
-  OptContext oc = {.ctx = ctx, .params_path = params};
-  memset(b, 0, sizeof *b);
-  if (step)
-    step(user, RXC_STEP_OPTIMIZE, b);
-  if (m && ir_error_count(ctx) == 0)
-    ir_module_check(ctx, m); /* the passes assume well-formed input */
-  if (m && ir_error_count(ctx) == 0)
-    b->module = opt_run(&oc, m, pipeline, n, &ins);
-  if (step)
-    step(user, RXC_STEP_PLAN, b);
-  if (b->module && ir_error_count(ctx) == 0)
-    b->plan = mp_plan_module(ctx, b->module, cfg);
-  if (step)
-    step(user, RXC_STEP_GENERATE, b);
-  if (b->plan && ir_error_count(ctx) == 0)
-    b->out = cg_generate(ctx, b->module, b->plan, cfg, name);
-  if (b->out && ir_error_count(ctx) == 0)
-    return true;
-  cg_output_free(b->out);
-  b->out = NULL;
-  return false;
+  JitStep *j = user;
+  (void)so_far;
+  if (stage == RXC_STAGE_CHECK && j->config)
+    cfg_load(j->ctx, j->config, j->cfg);
 }
 
-const char *
-rxc_name_from_path(IrCtx *ctx, const char *path)
-{
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  size_t n = strcspn(base, ".");
-  char *name = ir_printf(ctx, "%s%.*s", base[0] >= '0' && base[0] <= '9' ? "m" : "", (int)n, base);
-  for (char *p = name; *p; p++)
-    if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-          (*p >= '0' && *p <= '9')))
-      *p = '_';
-  return *name ? name : "model";
-}
-
-/* The JIT of a module parsed into ctx (m NULL after a parse error); ctx
- * goes with the model, or is freed on failure. */
+/* The JIT of the model at path (text: its TVMScript, or NULL to read the
+ * file); the new ctx goes with the model, or is freed on failure. */
 static RxcModel *
-jit(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *errors)
+jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
 {
   RxcJitOptions none = {0};
   o = o ? o : &none;
+  IrCtx *ctx = ir_ctx_new();
   CfgOptions cfg;
   cfg_defaults(&cfg);
-  if (m && o->config)
-    cfg_load(ctx, o->config, &cfg);
+  JitStep js = {ctx, o->config, &cfg};
+  RxcRoadIn in = {.path = path, .text = text, .params = o->params, .cfg = &cfg,
+                  .name = rxc_name_from_path(ctx, path), .step = jit_step, .user = &js};
   RxcModel *r = calloc(1, sizeof *r);
-  RxcBuild b;
-  if (r && m && ir_error_count(ctx) == 0 && rxc_build(ctx, m, o->params, &cfg, name, NULL, NULL, &b)) {
+  RxcRoadOut b;
+  if (r && rxc_road(ctx, &in, RXC_STAGE_GENERATE, &b)) {
     r->out = b.out;
     r->compiled = o->use_cc || cfg.jit.compiler == CFG_JIT_CC
                       ? cg_jit_cc(ctx, r->out, cfg.target.cc, cfg.jit.cc_flags)
@@ -99,15 +73,13 @@ jit(IrCtx *ctx, IrModule *m, const char *name, const RxcJitOptions *o, FILE *err
 RxcModel *
 rxc_jit_file(const char *path, const RxcJitOptions *o, FILE *errors)
 {
-  IrCtx *ctx = ir_ctx_new();
-  return jit(ctx, fe_parse_file(ctx, path), rxc_name_from_path(ctx, path), o, errors);
+  return jit(path, NULL, o, errors);
 }
 
 RxcModel *
 rxc_jit_string(const char *name, const char *text, const RxcJitOptions *o, FILE *errors)
 {
-  IrCtx *ctx = ir_ctx_new();
-  return jit(ctx, fe_parse_string(ctx, name, text), rxc_name_from_path(ctx, name), o, errors);
+  return jit(name, text, o, errors);
 }
 
 static const CgEntry *

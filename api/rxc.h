@@ -12,9 +12,11 @@
  *
  * rxc_model_header() is the generated NAME.h: it documents each entry's
  * tensors, dims and error codes.  Link with `pkg-config --libs --static
- * rxc` (librxc.a needs -linih -lprotobuf-c -ltcc -ldl -lpthread -lm).  The lower-level
- * API (parse, passes, plan, generate) is in the headers this one
- * includes.
+ * rxc` (librxc.a needs -linih -lprotobuf-c -ltcc -ldl -lpthread -lm).
+ *
+ * This header includes only the C library's: a program that includes it
+ * sees rxc's public types (RxcModel is opaque) and no name of the
+ * compiler's internals, so nothing of them can clash with its own.
  */
 #ifndef RXC_H
 #define RXC_H
@@ -23,14 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "../codegen/cg.h"
-#include "../config/cfg.h"
-#include "../frontend/fe.h"
-#include "../interp/interp.h"
-#include "../ir/ir.h"
-#include "../memplan/mp.h"
-#include "../opt/opt.h"
 
 typedef struct {
   const char *params; /* a .npz of weights bound as constants, or NULL */
@@ -45,26 +39,8 @@ typedef struct RxcModel RxcModel;
 typedef int (*RxcEntry)(void *arena, size_t arena_bytes, void *const *tensors,
                         const int64_t *dims);
 
-/* The stages after parsing, shared by rxc_jit_* and the command line. */
-typedef struct {
-  IrModule *module; /* after the pipeline: explicit memory */
-  MpPlan *plan;
-  CgOutput *out;    /* the generated files (the caller frees them) */
-} RxcBuild;
-typedef enum { RXC_STEP_OPTIMIZE, RXC_STEP_PLAN, RXC_STEP_GENERATE } RxcStep;
-/* Told each stage before it starts, with what is built so far. */
-typedef void (*RxcStepFn)(void *user, RxcStep step, const RxcBuild *so_far);
-/* m checked for well-formedness, then cfg's pipeline (params: a .npz of
- * main's weights for BindParams, or NULL; each pass timed on stderr when
- * cfg->verbosity > 0), the memory plan, and the C named name.  step may be NULL.  Fills b; false after
- * errors in ctx (b->out is then NULL). */
-bool rxc_build(IrCtx *ctx, IrModule *m, const char *params, const CfgOptions *cfg,
-               const char *name, RxcStepFn step, void *user, RxcBuild *b);
-/* A C identifier from path's base name without its extension ("m" before a
- * leading digit, other characters as '_'; "model" when nothing is left). */
-const char *rxc_name_from_path(IrCtx *ctx, const char *path);
-
-/* Parses, runs the configured pipeline, plans and compiles; NULL after an
+/* Reads the model (TVMScript, or ONNX for a path ending in .onnx), checks
+ * it, runs the configured pipeline, plans and compiles; NULL after an
  * error, whose diagnostics go to errors (file:line:col: error: ...; none
  * when errors is NULL).  o may be NULL. */
 RxcModel *rxc_jit_file(const char *path, const RxcJitOptions *o, FILE *errors);

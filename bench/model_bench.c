@@ -1,7 +1,8 @@
 /*
  * model_bench.c - times one sample model end to end, for bench/bench.py:
- * rxc's own time from TVMScript to C (cli_build: parse, bind the weights,
- * the pipeline, the plan, generation; in process, so no process start),
+ * rxc's own time from TVMScript to C (rxc_road: read, check, the pipeline
+ * with the weights bound, the plan, generation; in process, so no process
+ * start),
  * the time gcc -O2 and libtcc take to compile the generated C (through
  * codegen's cg_jit_cc and cg_jit_tcc, as `rxc run --via cc|tcc` does),
  * and the latency of one call of the generated main under gcc -O2, gcc
@@ -19,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli/cli.h"
+#include "../api/road.h"
 
 enum { REPS = 5, MAX_DIMS = 16, MAX_TENSORS = 256 };
 
@@ -51,30 +52,24 @@ typedef struct {
   int n;
 } Dims;
 
-/* The value of a shape entry: literals, the named dims, + - * //. */
+/* IrDimLookup over the dims given on the command line; 1 for the others. */
+static bool
+dim_value(void *user, IrSym name, int64_t *value)
+{
+  const Dims *d = user;
+  *value = 1;
+  for (int i = 0; i < d->n; i++)
+    if (strcmp(d->name[i], name) == 0)
+      *value = d->value[i];
+  return true;
+}
+
+/* The value of a shape entry over the dims (1 when it has none). */
 static int64_t
 eval(const Dims *d, const IrPrimExpr *e)
 {
   int64_t v;
-  if (ir_prim_is_int(e, &v))
-    return v;
-  switch (e->kind) {
-  case IR_PE_VAR:
-    for (int i = 0; i < d->n; i++)
-      if (strcmp(d->name[i], e->u.var) == 0)
-        return d->value[i];
-    return 1;
-  case IR_PE_ADD:
-    return eval(d, e->u.bin.a) + eval(d, e->u.bin.b);
-  case IR_PE_SUB:
-    return eval(d, e->u.bin.a) - eval(d, e->u.bin.b);
-  case IR_PE_MUL:
-    return eval(d, e->u.bin.a) * eval(d, e->u.bin.b);
-  case IR_PE_FLOORDIV:
-    return eval(d, e->u.bin.a) / eval(d, e->u.bin.b);
-  default:
-    return 1;
-  }
+  return ir_prim_eval(e, dim_value, (void *)d, &v) ? v : 1;
 }
 
 /* A tensor of struct info s, filled with values in [-1, 1). */
@@ -118,6 +113,17 @@ latency(CgPackedFn fn, void *arena, size_t bytes, void **tensors, const int64_t 
   return median(runs, REPS);
 }
 
+/* The model through the road to C, named "bm"; false after printing the
+ * diagnostics. */
+static bool
+build(IrCtx *ctx, const char *model, const char *params, const CfgOptions *cfg, RxcRoadOut *b)
+{
+  RxcRoadIn in = {.path = model, .params = params, .cfg = cfg, .name = "bm"};
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, b);
+  ir_diag_print(ctx, stderr);
+  return ok;
+}
+
 /* The median time of REPS builds from TVMScript to C. */
 static double
 build_time(const char *model, const char *params, const CfgOptions *cfg)
@@ -125,9 +131,9 @@ build_time(const char *model, const char *params, const CfgOptions *cfg)
   double runs[REPS];
   for (int r = 0; r < REPS; r++) {
     IrCtx *ctx = ir_ctx_new();
-    CliBuild b;
+    RxcRoadOut b;
     double t0 = now();
-    bool ok = cli_build(ctx, model, params, "bm", cfg, &b);
+    bool ok = build(ctx, model, params, cfg, &b);
     runs[r] = now() - t0;
     if (ok)
       cg_output_free(b.out);
@@ -146,7 +152,7 @@ typedef struct {
 /* Compiles out REPS times with c (each timed; the last one kept), prints
  * "label": {"compile_s": .., "latency_s": ..}. */
 static bool
-bench_compiler(IrCtx *ctx, const CliBuild *b, const Compiler *c, void *arena, void **tensors,
+bench_compiler(IrCtx *ctx, const RxcRoadOut *b, const Compiler *c, void *arena, void **tensors,
                const int64_t *dims, bool last)
 {
   double runs[REPS];
@@ -192,8 +198,8 @@ main(int argc, char **argv)
   cfg_defaults(&cfg);
   double build_s = build_time(argv[1], params, &cfg);
   IrCtx *ctx = ir_ctx_new();
-  CliBuild b;
-  if (build_s < 0 || !cli_build(ctx, argv[1], params, "bm", &cfg, &b))
+  RxcRoadOut b;
+  if (build_s < 0 || !build(ctx, argv[1], params, &cfg, &b))
     return 1;
   const CgEntry *e = &b.out->entries[0];
   void *tensors[MAX_TENSORS];

@@ -1,5 +1,7 @@
 /* cli.c - helpers every verb of the command line uses: usage errors,
- * loading a module with its diagnostics, writing output files whole. */
+ * -O levels, loading a module with its diagnostics, the road's step
+ * function (diagnostics and progress between stages), writing output
+ * files whole. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,56 @@ cli_load(IrCtx *ctx, const char *path, bool check)
   ir_diag_print(ctx, stderr); /* warnings */
   ir_diag_clear(ctx);
   return m;
+}
+
+bool
+cli_is_level(const char *arg)
+{
+  return arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '9' && !arg[3];
+}
+
+int
+cli_set_level(const char *arg, CfgOptions *cfg)
+{
+  int level = arg[2] - '0';
+  if (level > OPT_LEVEL_MAX)
+    return cli_usage_error("%s: the levels are -O0, -O1 and -O2 (-O2 runs every pass that "
+                           "speeds up the generated code)", arg);
+  cfg->opt.level = level;
+  return EXIT_OK;
+}
+
+void
+cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far)
+{
+  CliStage *s = user;
+  const CfgOptions *cfg = s->cfg;
+  s->reading = stage == RXC_STAGE_READ;
+  if (stage == RXC_STAGE_READ && s->progress) {
+    cli_progress(cfg, "reading %s", s->path);
+  } else if (stage == RXC_STAGE_CHECK) {
+    /* the reader's warnings; its errors stop the road before this */
+    ir_diag_print(s->ctx, stderr);
+    ir_diag_clear(s->ctx);
+    if (s->progress)
+      cli_progress(cfg, "optimizing (-O%d)", cfg->opt.level);
+  } else if (stage == RXC_STAGE_PLAN && s->progress) {
+    cli_progress(cfg, "planning memory");
+  } else if (stage == RXC_STAGE_GENERATE && s->progress) {
+    const MpPlan *p = so_far->plan;
+    if (p && cfg->verbosity > 0)
+      cli_progress(cfg, "arena %lld bytes (lower bound %lld)", (long long)p->arena_bytes,
+                   (long long)(p->nfuncs ? p->funcs[0].lower_bound : 0));
+    cli_progress(cfg, "generating C");
+  }
+}
+
+void
+cli_road_diags(const CliStage *st)
+{
+  if (st->reading)
+    ir_diag_print(st->ctx, stderr);
+  ir_diag_print(st->ctx, stderr);
 }
 
 bool

@@ -5,10 +5,7 @@
 
 #include <stdbool.h>
 
-#include "../codegen/cg.h"
-#include "../config/cfg.h"
-#include "../ir/ir.h"
-#include "../memplan/mp.h"
+#include "../api/road.h"
 #include "../ops/op.h"
 
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
@@ -21,8 +18,31 @@ bool cli_is_help(const char *arg);
  * (main.c takes them out of argv before the verb sees it). */
 void cli_help_global(void);
 /* Parses path (and checks well-formedness when check is true); prints the
- * diagnostics and returns NULL on error. */
+ * diagnostics and returns NULL on error.  For the verbs that read a
+ * module without compiling it (check, equal, run, equiv). */
 IrModule *cli_load(IrCtx *ctx, const char *path, bool check);
+/* -O<digit>: whether arg is a level option. */
+bool cli_is_level(const char *arg);
+/* Sets cfg's [opt] level from -O0..-O2; -O3 and above are bad usage
+ * (EXIT_USAGE after a message: there is no level above -O2). */
+int cli_set_level(const char *arg, CfgOptions *cfg);
+
+/* The road's step function for the verbs (RxcRoadIn.user: a CliStage):
+ * prints and clears the diagnostics of reading before the passes run
+ * (so warnings come before --time-passes lines), and with progress set
+ * shows each stage (cli_progress). */
+typedef struct {
+  IrCtx *ctx;       /* the road's */
+  const CfgOptions *cfg;
+  const char *path; /* the model, for "reading PATH" */
+  bool progress;    /* rxc compile and run --via */
+  bool reading;     /* READ started and CHECK did not: the model did not read */
+} CliStage;
+void cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far);
+/* Prints the diagnostics the road left in st->ctx.  A model that did not
+ * read has its errors printed twice, as rxc opt, plan and compile printed
+ * them before the road existed (kept for byte-identical output). */
+void cli_road_diags(const CliStage *st);
 /* Writes data to path through a temporary file renamed into place, so a
  * failure leaves no partial file; false after a message. */
 bool cli_write_file(const char *path, const IrBuf *data);
@@ -49,26 +69,19 @@ int cmd_import(int argc, char **argv);
 /* list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
 int cmd_list(int argc, char **argv);
 
-/* A model built into generated C (cli_build). */
-typedef struct {
-  const char *name; /* NAME of the generated files and symbols */
-  IrModule *module; /* after the pipeline: explicit memory */
-  MpPlan *plan;
-  CgOutput *out;    /* free with cg_output_free */
-} CliBuild;
-
-/* Loads file, runs cfg's pipeline (params: main's weights for BindParams,
- * or NULL), plans memory and generates C named name (NULL: cfg's prefix,
- * else file's base name).  Prints the diagnostics (and clears them);
- * false on error. */
+/* compile.c: the road to C for rxc compile and run --via. */
+/* Reads file, checks it, runs cfg's pipeline (params: main's weights for
+ * BindParams, or NULL), plans memory and generates C named name (NULL:
+ * cfg's prefix, else file's base name), showing progress.  Prints the
+ * diagnostics (and clears them); false on error. */
 bool cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
-               const CfgOptions *cfg, CliBuild *b);
+               const CfgOptions *cfg, RxcRoadOut *b);
 /* Calls entry e of c (built as b, fn the lowered function) on the tensors
  * inputs (e->ninputs, signature order): binds the symbolic dims from their
  * shapes, allocates the arena and the outputs, and returns the result
  * shaped like fn's return (a tensor, or a tuple of them).  NULL after an
  * error in ctx. */
-Value *cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction *fn,
+Value *cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFunction *fn,
                          const CgEntry *e, const IrTensorData *const *inputs);
 
 #endif

@@ -3,8 +3,7 @@
  * rxc run --via tcc|cc shares with it: building a model into generated C
  * and calling a compiled entry on interpreter values.
  *
- *   FILE --cli_load--> IrModule --opt_run(cfg_pipeline)--> explicit memory
- *        --mp_plan_module--> MpPlan --cg_generate--> CgOutput
+ *   FILE --rxc_road(read, check, passes, plan, generate)--> CgOutput
  *        --cg_write--> OUTDIR/NAME.h, NAME.c (rxc compile)
  *        --cg_jit_tcc | cg_jit_cc--> CgCompiled --NAME_FN_packed--> outputs (rxc run)
  *
@@ -17,16 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/rxc.h"
 #include "cli.h"
-#include "../interp/interp.h"
-#include "../memplan/mp.h"
-#include "../opt/opt.h"
 
 static const char compile_help[] =
-    "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O3]\n"
+    "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O2]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
-    "unless --config, --set or -O0..-O3 say otherwise), plans memory and writes\n"
+    "unless --config, --set or -O0..-O2 say otherwise), plans memory and writes\n"
     "the generated C into OUTDIR: NAME.h and NAME.c (and NAME_weights.c with\n"
     "[codegen] weights = separate).  NAME is --name, else [codegen] prefix,\n"
     "else FILE's base name.  --params binds main's weights (BindParams), so\n"
@@ -34,62 +29,17 @@ static const char compile_help[] =
     "and each entry's arena size.\n";
 
 
-static bool
-is_identifier(const char *s)
-{
-  if (!*s || (*s >= '0' && *s <= '9'))
-    return false;
-  for (; *s; s++)
-    if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-          (*s >= '0' && *s <= '9')))
-      return false;
-  return true;
-}
-
-/* Progress of rxc_build's stages (cli_progress), and with -v the plan. */
-static void
-build_step(void *user, RxcStep step, const RxcBuild *so_far)
-{
-  const CfgOptions *cfg = user;
-  if (step == RXC_STEP_OPTIMIZE) {
-    cli_progress(cfg, "optimizing (-O%d)", cfg->opt.level);
-    return;
-  }
-  if (step == RXC_STEP_PLAN) {
-    cli_progress(cfg, "planning memory");
-    return;
-  }
-  const MpPlan *p = so_far->plan;
-  if (p && cfg->verbosity > 0)
-    cli_progress(cfg, "arena %lld bytes (lower bound %lld)", (long long)p->arena_bytes,
-                 (long long)(p->nfuncs ? p->funcs[0].lower_bound : 0));
-  cli_progress(cfg, "generating C");
-}
-
 bool
 cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
-          const CfgOptions *cfg, CliBuild *b)
+          const CfgOptions *cfg, RxcRoadOut *b)
 {
-  memset(b, 0, sizeof *b);
-  b->name = name                 ? name
-            : cfg->codegen.prefix[0] ? cfg->codegen.prefix
-                                     : rxc_name_from_path(ctx, file);
-  if (!is_identifier(b->name)) {
-    IrLoc none = {0};
-    ir_error(ctx, none, "the module name '%s' is not a C identifier (give --name)", b->name);
-    ir_diag_print(ctx, stderr);
-    return false;
-  }
-  cli_progress(cfg, "reading %s", file);
-  IrModule *m = cli_load(ctx, file, false); /* rxc_build checks it */
-  RxcBuild rb;
-  bool ok = rxc_build(ctx, m, params, cfg, b->name, build_step, (void *)cfg, &rb);
+  CliStage st = {.ctx = ctx, .cfg = cfg, .path = file, .progress = true};
+  RxcRoadIn in = {.path = file, .params = params, .cfg = cfg, .name = name,
+                  .step = cli_stage, .user = &st};
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, b);
   cli_progress_done(cfg);
-  ir_diag_print(ctx, stderr); /* errors, or the passes' and planner's warnings */
+  cli_road_diags(&st); /* errors, or the passes' and planner's warnings */
   ir_diag_clear(ctx);
-  b->module = rb.module;
-  b->plan = rb.plan;
-  b->out = rb.out;
   return ok;
 }
 
@@ -118,8 +68,9 @@ parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
         a->name = argv[i];
       else
         a->params = argv[i];
-    } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
-      cfg->opt.level = arg[2] - '0';
+    } else if (cli_is_level(arg)) {
+      if (cli_set_level(arg, cfg) != EXIT_OK)
+        return EXIT_USAGE;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return cli_usage_error("compile: unknown option '%s'", arg);
     } else if (a->in) {
@@ -132,7 +83,7 @@ parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
     return cli_usage_error("compile needs a FILE%s", "");
   if (!a->dir)
     return cli_usage_error("compile needs -o OUTDIR%s", "");
-  if (a->name && !is_identifier(a->name))
+  if (a->name && !rxc_is_identifier(a->name))
     return cli_usage_error("--name must be a C identifier, not '%s'", a->name);
   return EXIT_OK;
 }
@@ -145,7 +96,7 @@ cmd_compile(int argc, char **argv, CfgOptions *cfg)
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
   IrCtx *ctx = ir_ctx_new();
-  CliBuild b;
+  RxcRoadOut b;
   status = EXIT_INPUT;
   if (cli_build(ctx, a.in, a.params, a.name, cfg, &b)) {
     if (cg_write(ctx, b.out, a.dir)) {
@@ -172,59 +123,25 @@ typedef struct {
   int n;
 } DimBinding;
 
-/* Evaluates e over the bound vars; false when a var is unbound or the
- * expression is beyond integer arithmetic. */
+/* IrDimLookup over a DimBinding. */
+static bool
+bound_value(void *user, IrSym name, int64_t *value)
+{
+  const DimBinding *db = user;
+  for (int i = 0; i < db->n; i++)
+    if (db->vars[i] == name) {
+      *value = db->values[i];
+      return true;
+    }
+  return false;
+}
+
+/* e over the bound vars; false when a var is unbound or the expression is
+ * beyond integer arithmetic. */
 static bool
 eval_dim(const DimBinding *db, const IrPrimExpr *e, int64_t *out)
 {
-  int64_t a, b;
-  switch (e->kind) {
-  case IR_PE_INT:
-    *out = e->u.int_value;
-    return true;
-  case IR_PE_VAR:
-    for (int i = 0; i < db->n; i++)
-      if (db->vars[i] == e->u.var) {
-        *out = db->values[i];
-        return true;
-      }
-    return false;
-  case IR_PE_ADD:
-  case IR_PE_SUB:
-  case IR_PE_MUL:
-  case IR_PE_FLOORDIV:
-  case IR_PE_FLOORMOD:
-  case IR_PE_MIN:
-  case IR_PE_MAX:
-  case IR_PE_DIV:
-  case IR_PE_MOD:
-  case IR_PE_EQ:
-  case IR_PE_NE:
-  case IR_PE_LT:
-  case IR_PE_LE:
-  case IR_PE_GT:
-  case IR_PE_GE:
-    if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
-      return false;
-    return interp_int_op(e->kind, a, b, out);
-  case IR_PE_AND:
-  case IR_PE_OR:
-    if (!eval_dim(db, e->u.bin.a, &a) || !eval_dim(db, e->u.bin.b, &b))
-      return false;
-    *out = e->kind == IR_PE_AND ? (a && b) : (a || b);
-    return true;
-  case IR_PE_NOT:
-    if (!eval_dim(db, e->u.bin.a, &a))
-      return false;
-    *out = !a;
-    return true;
-  case IR_PE_SELECT: /* a run-time broadcast: (n == 1 ? m : n) */
-    if (!eval_dim(db, e->u.select.cond, &a))
-      return false;
-    return eval_dim(db, a ? e->u.select.a : e->u.select.b, out);
-  default:
-    return false;
-  }
+  return ir_prim_eval(e, bound_value, (void *)db, out);
 }
 
 /* Binds the lone-variable dims of each input's struct info to the
@@ -294,7 +211,7 @@ output_tensor(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db)
 /* Calls e's packed entry in c with the arena it asks for.  False after an
  * error in ctx (the entry's own error code through NAME_strerror). */
 static bool
-call_packed(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const CgEntry *e, void **tensors,
+call_packed(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const CgEntry *e, void **tensors,
             const int64_t *dims)
 {
   IrLoc none = {0};
@@ -340,7 +257,7 @@ result_value(IrCtx *ctx, const IrSInfo *ret, Value **outputs, int n, int *next)
 }
 
 Value *
-cli_call_compiled(IrCtx *ctx, CgCompiled *c, const CliBuild *b, const IrFunction *fn,
+cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFunction *fn,
                   const CgEntry *e, const IrTensorData *const *inputs)
 {
   DimBinding db = {.n = 0};

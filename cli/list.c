@@ -126,14 +126,15 @@ in_pipeline(int level, const OptPass *p)
 static void
 list_passes(const Table *t)
 {
-  static const char *const header[] = {"pass", "what it does", "-O0", "-O1", "-O2", "-O3"};
-  table_row(t, header, 6, 0, true);
+  static const char *const header[] = {"pass", "what it does", "-O0", "-O1", "-O2"};
+  _Static_assert(OPT_LEVEL_MAX == 2, "a column per level");
+  table_row(t, header, 5, 0, true);
   for (int i = 0; opt_pass_at(i); i++) {
     const OptPass *p = opt_pass_at(i);
-    const char *cells[6] = {p->name, p->summary};
-    for (int level = 0; level <= 3; level++)
+    const char *cells[5] = {p->name, p->summary};
+    for (int level = 0; level <= OPT_LEVEL_MAX; level++)
       cells[2 + level] = in_pipeline(level, p) ? "yes" : "";
-    table_row(t, cells, 6, 1, false);
+    table_row(t, cells, 5, 1, false);
   }
 }
 

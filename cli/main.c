@@ -1,8 +1,10 @@
 /*
- * main.c - the rxc driver: parses the command line and runs the pipeline.
+ * main.c - the rxc driver: parses the command line, reads the
+ * configuration and hands each verb its arguments.  rxc opt takes the
+ * road (api/road.h) up to the passes:
  *
- *   model.py --fe_parse--> IrModule --ir_module_check--> opt_normalize
- *            --> (the passes named by --passes) --> print
+ *   model.py --read--> IrModule --check--> (the passes of --passes, -O or
+ *            the configuration, weights bound) --> print
  *
  * Exit status: 0 success, 1 bad input (diagnostics on stderr), 2 bad usage,
  * 3 internal error.  Nothing is written on error.
@@ -12,10 +14,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../config/cfg.h"
-#include "../frontend/fe.h"
-#include "../ir/ir.h"
-#include "../opt/opt.h"
 
 static const char usage_text[] =
     "usage: rxc <command> [options] FILE...\n"
@@ -42,6 +40,9 @@ static const char usage_text[] =
     "FILE may be an ONNX model (.onnx) wherever a module is read.\n"
     "\n"
     "options:\n"
+    "  -O0, -O1, -O2        the pass pipeline of opt, plan, compile and run --via\n"
+    "                       (default 2; there is no -O3: -O2 runs every pass that\n"
+    "                       speeds up the generated code)\n"
     "  -h, --help           show help (also: rxc <command> --help)\n"
     "  --version            print the version\n"
     "  --config FILE        read the build configuration (INI; see config/default.ini)\n"
@@ -61,19 +62,19 @@ static const char check_help[] =
     "every violation as file:line:col: error: ... and exits 1 if there is any.\n";
 
 static const char opt_help[] =
-    "usage: rxc opt FILE [-o OUT] [--passes A,B,C | -O0..-O3] [--params W.npz]\n"
+    "usage: rxc opt FILE [-o OUT] [--passes A,B,C | -O0..-O2] [--params W.npz]\n"
     "               [--verify-each] [--time-passes] [--print-after=PASS]\n"
     "Parses FILE, runs the passes in order (--passes, or the default pipeline\n"
-    "of -O0..-O3) and prints the module as TVMScript to OUT or stdout.  Without\n"
-    "--passes or -O0..-O3, the pipeline is the configuration's [opt] level (2\n"
+    "of -O0..-O2) and prints the module as TVMScript to OUT or stdout.  Without\n"
+    "--passes or -O0..-O2, the pipeline is the configuration's [opt] level (2\n"
     "unless --config or --set says otherwise) with its passes_add/passes_remove.\n"
     "A pass whose input lacks what it needs is refused with the name of the pass to\n"
     "run first.  --verify-each checks well-formedness after every pass and\n"
     "names the pass that broke it; --time-passes prints each pass's time and\n"
     "--print-after=PASS the module after PASS, on stderr.  --params binds\n"
-    "main's weights for BindParams.  Passes:\n";
-
-#define MAX_PIPELINE 64
+    "main's weights for BindParams.  -O0 lowers only, -O1 also binds the\n"
+    "weights, folds constants and drops dead code, -O2 also fuses; -O3 is\n"
+    "refused: no pass beyond -O2's speeds up the generated code.  Passes:\n";
 
 static const char equal_help[] =
     "usage: rxc equal A B\n"
@@ -139,7 +140,7 @@ parse_passes(const char *list, const OptPass **pipeline, int *npipeline)
       name[len] = '\0';
       found = opt_pass_find(name);
     }
-    if (!found || *npipeline == MAX_PIPELINE) {
+    if (!found || *npipeline == RXC_MAX_PASSES) {
       fprintf(stderr, "rxc: unknown pass '%.*s'; the passes are:\n", (int)len, p);
       list_passes(stderr);
       return EXIT_USAGE;
@@ -163,12 +164,12 @@ write_output(const char *path, const IrBuf *text)
 
 typedef struct {
   const char *in, *out;
-  const OptPass *pipeline[MAX_PIPELINE];
+  const char *params; /* --params */
+  const OptPass *pipeline[RXC_MAX_PASSES];
   int npipeline;
   bool have_passes; /* --passes given */
   bool have_level;  /* -O given */
   CfgOptions *cfg;  /* -O and --verify-each set its [opt] level and verify_each */
-  OptContext oc;
   OptInstruments ins;
 } OptArgs;
 
@@ -190,17 +191,18 @@ parse_opt_args(int argc, char **argv, OptArgs *a)
       if (arg[1] == 'o')
         a->out = argv[i];
       else if (strcmp(arg, "--params") == 0)
-        a->oc.params_path = argv[i];
+        a->params = argv[i];
       else if (a->have_passes || a->have_level)
         return cli_usage_error("give one --passes list or one -O level%s", "");
       else if (parse_passes(argv[i], a->pipeline, &a->npipeline) != EXIT_OK)
         return EXIT_USAGE;
       else
         a->have_passes = true;
-    } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
+    } else if (cli_is_level(arg)) {
       if (a->have_passes || a->have_level)
         return cli_usage_error("give one --passes list or one -O level (%s)", arg);
-      a->cfg->opt.level = arg[2] - '0';
+      if (cli_set_level(arg, a->cfg) != EXIT_OK)
+        return EXIT_USAGE;
       a->have_level = true;
     } else if (strcmp(arg, "--verify-each") == 0) {
       a->cfg->opt.verify_each = true;
@@ -228,17 +230,15 @@ cmd_opt(int argc, char **argv, CfgOptions *cfg)
   int status = parse_opt_args(argc, argv, &a);
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
-  if (!a.have_passes)
-    a.npipeline = cfg_pipeline(cfg, a.pipeline, MAX_PIPELINE);
   a.ins.verify_each = cfg->opt.verify_each;
   IrCtx *ctx = ir_ctx_new();
-  a.oc.ctx = ctx;
-  IrModule *m = cli_load(ctx, a.in, a.ins.verify_each);
-  if (m)
-    m = opt_run(&a.oc, m, a.pipeline, a.npipeline, &a.ins);
-  ir_diag_print(ctx, stderr); /* errors, or the passes' warnings */
-  if (ir_error_count(ctx) > 0)
-    m = NULL;
+  CliStage st = {.ctx = ctx, .cfg = cfg, .path = a.in};
+  RxcRoadIn in = {.path = a.in, .params = a.params, .cfg = cfg, .ins = &a.ins,
+                  .passes = a.have_passes ? a.pipeline : NULL, .npasses = a.npipeline,
+                  .step = cli_stage, .user = &st};
+  RxcRoadOut road;
+  IrModule *m = rxc_road(ctx, &in, RXC_STAGE_PASSES, &road) ? road.module : NULL;
+  cli_road_diags(&st); /* errors, or the passes' warnings */
   status = EXIT_INPUT;
   if (m) {
     IrBuf text = {0};

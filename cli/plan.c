@@ -2,8 +2,8 @@
  * plan.c - rxc plan: the static memory plan of a model, as text, JSON
  * or an SVG chart.
  *
- *   FILE --cli_load--> IrModule --opt_run(cfg_pipeline)--> explicit memory
- *        --mp_plan_module--> MpPlan --mp_plan_print--> stdout or -o OUT
+ *   FILE --rxc_road(read, check, passes, plan)--> MpPlan
+ *        --mp_plan_print--> stdout or -o OUT
  *
  * The pipeline is the configuration's (-O overrides its level), so the plan
  * shown is the plan the code generator would use with the same options.
@@ -22,17 +22,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "../config/cfg.h"
-#include "../memplan/mp.h"
-#include "../opt/opt.h"
 
 static const char plan_help[] =
     "usage: rxc plan FILE [--params W.npz] [--format text|json|svg|csv] [-o OUT]\n"
-    "                [-O0..-O3] [--fn NAME] [--algorithm NAME] [--emit-lifetimes F.csv]\n"
+    "                [-O0..-O2] [--fn NAME] [--algorithm NAME] [--emit-lifetimes F.csv]\n"
     "       rxc plan --lifetimes F.csv [--capacity BYTES] [--algorithm NAME]\n"
     "                [--format text|json|csv] [-o OUT]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
-    "unless --config, --set or -O0..-O3 say otherwise; every level ends with\n"
+    "unless --config, --set or -O0..-O2 say otherwise; every level ends with\n"
     "CallTIRRewrite and KillAfterLastUse) and plans each public Relax\n"
     "function's storages into one arena.  Prints, per function, each storage\n"
     "(binding, bytes, live steps, offset), the arena size, the lower bound\n"
@@ -58,8 +55,6 @@ static const char plan_help[] =
     "the same plan), the arena limit and the upper bounds of symbolic dims;\n"
     "[target] alignment the alignment.\n";
 
-#define MAX_PIPELINE 64
-
 typedef struct {
   const char *in, *out, *fn;
   const char *emit;  /* --emit-lifetimes */
@@ -67,8 +62,8 @@ typedef struct {
   bool csv;          /* --format csv */
   int64_t capacity;  /* --capacity, 0 when absent */
   MpFormat format;
+  const char *params; /* --params */
   CfgOptions *cfg; /* -O sets its [opt] level */
-  OptContext oc;
 } PlanArgs;
 
 /* One option that takes a value: -o, --params, --format, --fn. */
@@ -78,7 +73,7 @@ plan_option(const char *opt, const char *value, PlanArgs *a)
   if (strcmp(opt, "-o") == 0) {
     a->out = value;
   } else if (strcmp(opt, "--params") == 0) {
-    a->oc.params_path = value;
+    a->params = value;
   } else if (strcmp(opt, "--fn") == 0) {
     a->fn = value;
   } else if (strcmp(opt, "--emit-lifetimes") == 0) {
@@ -132,8 +127,9 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
         return cli_usage_error("%s needs a value", arg);
       if (plan_option(arg, argv[i], a) != EXIT_OK)
         return EXIT_USAGE;
-    } else if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
-      a->cfg->opt.level = arg[2] - '0';
+    } else if (cli_is_level(arg)) {
+      if (cli_set_level(arg, a->cfg) != EXIT_OK)
+        return EXIT_USAGE;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return cli_usage_error("plan: unknown option '%s'", arg);
     } else if (a->in) {
@@ -144,7 +140,7 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
   }
   if (!a->in)
     return cli_usage_error("plan needs a FILE%s", "");
-  if (a->lifetimes && (a->emit || a->fn || a->oc.params_path || a->format == MP_FORMAT_SVG))
+  if (a->lifetimes && (a->emit || a->fn || a->params || a->format == MP_FORMAT_SVG))
     return cli_usage_error("--lifetimes takes --capacity, --algorithm, --format text|json|csv "
                            "and -o%s", "");
   if (a->capacity && !a->lifetimes)
@@ -229,20 +225,18 @@ write_report(const PlanArgs *a, const MpPlan *p)
   return write_output(a, &text);
 }
 
-/* Loads, lowers and plans a->in; NULL after printing the diagnostics. */
+/* Reads, lowers and plans a->in; NULL after printing the diagnostics. */
 static MpPlan *
 plan_file(IrCtx *ctx, PlanArgs *a)
 {
-  const OptPass *pipeline[MAX_PIPELINE];
-  int n = cfg_pipeline(a->cfg, pipeline, MAX_PIPELINE);
   OptInstruments ins = {.verify_each = a->cfg->opt.verify_each};
-  a->oc.ctx = ctx;
-  IrModule *m = cli_load(ctx, a->in, true); /* the passes assume well-formed input */
-  if (m)
-    m = opt_run(&a->oc, m, pipeline, n, &ins);
-  MpPlan *p = m && ir_error_count(ctx) == 0 ? mp_plan_module(ctx, m, a->cfg) : NULL;
-  ir_diag_print(ctx, stderr); /* errors, or the passes' and planner's warnings */
-  return ir_error_count(ctx) > 0 ? NULL : p;
+  CliStage st = {.ctx = ctx, .cfg = a->cfg, .path = a->in};
+  RxcRoadIn in = {.path = a->in, .params = a->params, .cfg = a->cfg, .ins = &ins,
+                  .step = cli_stage, .user = &st};
+  RxcRoadOut road;
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_PLAN, &road);
+  cli_road_diags(&st); /* errors, or the passes' and planner's warnings */
+  return ok ? road.plan : NULL;
 }
 
 /* The figures of a solved bare problem. */

@@ -25,7 +25,7 @@
 
 static const char run_help[] =
     "usage: rxc run FILE [--fn NAME] [--input NAME=PATH.npy]... [--params PATH.npz]\n"
-    "               [--output PATH | -o PATH] [--via interp|tcc|cc] [-O0..-O3] [--print]\n"
+    "               [--output PATH | -o PATH] [--via interp|tcc|cc] [-O0..-O2] [--print]\n"
     "               [--dump DIR]\n"
     "Evaluates the Relax function NAME (default main) of FILE in the reference\n"
     "interpreter.  Each parameter is read from --input NAME=PATH.npy (an R.Prim\n"
@@ -36,7 +36,7 @@ static const char run_help[] =
     "--print).  --via tcc compiles the model's generated C in memory with\n"
     "libtcc and calls it instead of interpreting; --via cc does the same with\n"
     "the system compiler ([target] cc, [jit] cc_flags).  Both run the\n"
-    "configuration's pipeline (-O0..-O3 set its level) with --params bound as\n"
+    "configuration's pipeline (-O0..-O2 set its level) with --params bound as\n"
     "constants, and shape the outputs from the inputs' shapes.  --dump DIR\n"
     "(interpreter only) writes every tensor binding as DIR/NAME.npy (a name\n"
     "met again gets _1, _2, ...) and their order to DIR/order.txt; in a module\n"
@@ -247,8 +247,9 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
       return -1;
     } else if (strcmp(s, "--print") == 0) {
       a->print = true;
-    } else if (s[0] == '-' && s[1] == 'O' && s[2] >= '0' && s[2] <= '3' && !s[3]) {
-      cfg->opt.level = s[2] - '0';
+    } else if (cli_is_level(s)) {
+      if (cli_set_level(s, cfg) != EXIT_OK)
+        return EXIT_USAGE;
     } else if (strcmp(s, "--fn") == 0 || strcmp(s, "--input") == 0 || strcmp(s, "--params") == 0 ||
                strcmp(s, "--output") == 0 || strcmp(s, "-o") == 0 || strcmp(s, "--via") == 0 ||
                strcmp(s, "--dump") == 0) {
@@ -373,7 +374,7 @@ gather_inputs(IrCtx *ctx, const IrFunction *fn, const RunArgs *a, Value **args)
 /* The entry of the public function name in b's output, or NULL after an
  * error. */
 static const CgEntry *
-find_entry(IrCtx *ctx, const CliBuild *b, const char *name)
+find_entry(IrCtx *ctx, const RxcRoadOut *b, const char *name)
 {
   IrSym fn = ir_sym(ctx, name);
   for (int i = 0; i < b->out->nentries; i++)
@@ -414,7 +415,7 @@ entry_inputs(IrCtx *ctx, const IrFunction *fn, Value **args, const CgEntry *e)
 static Value *
 run_compiled(IrCtx *ctx, const RunArgs *a, const CfgOptions *cfg)
 {
-  CliBuild b;
+  RxcRoadOut b;
   if (!cli_build(ctx, a->file, a->params, NULL, cfg, &b))
     return NULL;
   Value *r = NULL;
@@ -584,34 +585,26 @@ dim_value(const EquivArgs *ea, const IrFunction *fn, IrSym name)
   return 4;
 }
 
+/* What dim_value reads, as an IrDimLookup's user. */
+typedef struct {
+  const EquivArgs *ea;
+  const IrFunction *fn;
+} DimSource;
+
+static bool
+lookup_dim(void *user, IrSym name, int64_t *value)
+{
+  const DimSource *d = user;
+  *value = dim_value(d->ea, d->fn, name);
+  return true;
+}
+
 /* Evaluates a dimension expression over dim_value; false if unsupported. */
 static bool
 eval_dim(const EquivArgs *ea, const IrFunction *fn, const IrPrimExpr *e, int64_t *out)
 {
-  int64_t a, b;
-  switch (e->kind) {
-  case IR_PE_INT:
-    *out = e->u.int_value;
-    return true;
-  case IR_PE_VAR:
-    *out = dim_value(ea, fn, e->u.var);
-    return true;
-  case IR_PE_ADD:
-  case IR_PE_SUB:
-  case IR_PE_MUL:
-  case IR_PE_FLOORDIV:
-  case IR_PE_FLOORMOD:
-  case IR_PE_MIN:
-  case IR_PE_MAX:
-  case IR_PE_DIV:
-  case IR_PE_MOD:
-    if (!eval_dim(ea, fn, e->u.bin.a, &a) || !eval_dim(ea, fn, e->u.bin.b, &b))
-      return false;
-    break;
-  default:
-    return false;
-  }
-  return interp_int_op(e->kind, a, b, out);
+  DimSource d = {ea, fn};
+  return ir_prim_eval(e, lookup_dim, &d, out);
 }
 
 static void

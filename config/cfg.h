@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "../ir/ir.h"
-#include "../opt/opt.h"
 
 enum {
   CFG_NAME_MAX = 64,   /* bytes of an identifier value, with its NUL */
@@ -69,12 +68,13 @@ typedef struct {
     char cc[CFG_TEXT_MAX]; /* "cc": the C compiler command for the target */
   } target;
   struct {
-    int level;                                    /* 2: pipeline of -O0..-O3 */
-    const OptPass *passes_add[CFG_MAX_PASSES];    /* none: appended to the pipeline */
-    int npasses_add;                              /* 0 */
-    const OptPass *passes_remove[CFG_MAX_PASSES]; /* none: dropped from the pipeline */
-    int npasses_remove;                           /* 0 */
-    bool verify_each;                             /* false: well-formedness after each pass */
+    int level;                                        /* 2: pipeline of -O0..-O2 */
+    char passes_add[CFG_MAX_PASSES][CFG_NAME_MAX];    /* none: pass names appended to the
+                                                         pipeline (each one opt knows) */
+    int npasses_add;                                  /* 0 */
+    char passes_remove[CFG_MAX_PASSES][CFG_NAME_MAX]; /* none: pass names dropped from it */
+    int npasses_remove;                               /* 0 */
+    bool verify_each;                                 /* false: well-formedness after each pass */
   } opt;
   struct {
     CfgPlanAlgorithm algorithm;            /* best */
@@ -119,8 +119,5 @@ bool cfg_set(IrCtx *ctx, CfgOptions *o, const char *section, const char *key, co
 bool cfg_set_arg(IrCtx *ctx, CfgOptions *o, const char *arg);
 /* Appends o as an INI file that cfg_load reads back to the same options. */
 void cfg_print(const CfgOptions *o, IrBuf *out);
-/* The pipeline of o: opt_pipeline(level) without passes_remove, then
- * passes_add.  Writes up to max passes to out and returns how many. */
-int cfg_pipeline(const CfgOptions *o, const OptPass **out, int max);
 
 #endif

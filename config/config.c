@@ -14,6 +14,10 @@
  * file is parsed once per syntax error to find them all (each round blanks
  * the line inih named), then a last round reports every error in line
  * order and sets the options.  This is the only file that includes <ini.h>.
+ *
+ * passes_add and passes_remove hold pass names, checked against opt's
+ * table here (where the file and column of a bad name are known); the
+ * road (api/road.c) turns them into the pipeline it runs.
  */
 #include <errno.h>
 #include <ini.h>
@@ -22,6 +26,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "../opt/opt.h" /* the pass names passes_add/passes_remove may hold */
 
 typedef enum {
   KEY_ENUM,   /* enum field; words[i] spells value i */
@@ -32,7 +37,7 @@ typedef enum {
   KEY_BOOL,   /* bool field; printed as words[0] (false) or words[1] (true) */
   KEY_IDENT,  /* char[CFG_NAME_MAX]: a C identifier, or empty */
   KEY_TEXT,   /* char[CFG_TEXT_MAX]: one line of text */
-  KEY_PASSES, /* const OptPass *[CFG_MAX_PASSES], its count at count_offset */
+  KEY_PASSES, /* char[CFG_MAX_PASSES][CFG_NAME_MAX]: pass names, the count at count_offset */
 } KeyType;
 
 typedef struct {
@@ -71,7 +76,7 @@ static const CfgKey keys[] = {
     {"target", "kind", KEY_ENUM, FIELD(target.kind), 0, kind_words, 0, 0},
     {"target", "alignment", KEY_ALIGN, FIELD(target.alignment), 0, NULL, 1, 4096},
     {"target", "cc", KEY_TEXT, FIELD(target.cc), 0, NULL, 0, 0},
-    {"opt", "level", KEY_INT, FIELD(opt.level), 0, NULL, 0, 3},
+    {"opt", "level", KEY_INT, FIELD(opt.level), 0, NULL, 0, OPT_LEVEL_MAX},
     {"opt", "passes_add", KEY_PASSES, FIELD(opt.passes_add), FIELD(opt.npasses_add), NULL, 0, 0},
     {"opt", "passes_remove", KEY_PASSES, FIELD(opt.passes_remove), FIELD(opt.npasses_remove), NULL,
      0, 0},
@@ -255,24 +260,27 @@ note_passes(IrCtx *ctx, IrLoc loc)
   ir_buf_free(&b);
 }
 
-/* The pass named by the len bytes at p, or NULL. */
-static const OptPass *
-find_pass(const char *p, size_t len)
+/* Whether the len bytes at p name a pass (opt's table: the names are
+ * checked here, where the key's file and column are known; the road
+ * resolves them to passes when it runs the pipeline). */
+static bool
+is_pass(const char *p, size_t len)
 {
   char name[CFG_NAME_MAX];
   if (len >= sizeof name)
-    return NULL;
+    return false;
   memcpy(name, p, len);
   name[len] = '\0';
-  return opt_pass_find(name);
+  return opt_pass_find(name) != NULL;
 }
 
 /* Parses a comma-separated list of pass names into list/count.  loc is the
  * value's; an unknown name is reported at its own column. */
 static bool
-parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const OptPass **list,
-             int *count)
+parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value,
+             char (*list)[CFG_NAME_MAX], int *count)
 {
+  char names[CFG_MAX_PASSES][CFG_NAME_MAX];
   int n = 0;
   const char *p = value;
   while (is_blank(*p))
@@ -288,11 +296,10 @@ parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const Op
       bad_value(ctx, loc, k, value);
       return false;
     }
-    const OptPass *pass = find_pass(p, trimmed);
     IrLoc at = loc;
     if (at.line > 0)
       at.col += (int)(p - value);
-    if (!pass) {
+    if (!is_pass(p, trimmed)) {
       ir_error(ctx, at, "unknown pass '%.*s' in key '%s' of section [%s]", (int)trimmed, p, k->name,
                k->section);
       note_passes(ctx, loc);
@@ -302,7 +309,8 @@ parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const Op
       ir_error(ctx, at, "too many passes in key '%s' (at most %d)", k->name, CFG_MAX_PASSES);
       return false;
     }
-    list[n++] = pass;
+    memcpy(names[n], p, trimmed);
+    names[n++][trimmed] = '\0';
     p += len;
     if (*p == ',' && !p[1 + strspn(p + 1, " \t")]) {
       bad_value(ctx, loc, k, value); /* a trailing comma */
@@ -311,6 +319,7 @@ parse_passes(IrCtx *ctx, IrLoc loc, const CfgKey *k, const char *value, const Op
     if (*p)
       p++;
   }
+  memcpy(list, names, sizeof names);
   *count = n;
   return true;
 }
@@ -360,7 +369,7 @@ apply_key(IrCtx *ctx, CfgOptions *o, const CfgKey *k, const char *value, IrLoc l
       strcpy(field, value);
     break;
   case KEY_PASSES:
-    return parse_passes(ctx, loc, k, value, (const OptPass **)(void *)field,
+    return parse_passes(ctx, loc, k, value, (char (*)[CFG_NAME_MAX])(void *)field,
                         (int *)(void *)((char *)o + k->count_offset));
   }
   if (!ok)
@@ -779,10 +788,10 @@ print_value(const CfgOptions *o, const CfgKey *k, IrBuf *out)
     ir_buf_puts(out, field);
     break;
   case KEY_PASSES: {
-    const OptPass *const *list = (const OptPass *const *)(const void *)field;
+    const char(*list)[CFG_NAME_MAX] = (const char(*)[CFG_NAME_MAX])(const void *)field;
     int n = *(const int *)(const void *)((const char *)o + k->count_offset);
     for (int i = 0; i < n; i++)
-      ir_buf_printf(out, "%s%s", i ? ", " : "", list[i]->name);
+      ir_buf_printf(out, "%s%s", i ? ", " : "", list[i]);
     break;
   }
   }
@@ -808,33 +817,4 @@ cfg_print(const CfgOptions *o, IrBuf *out)
         ir_buf_printf(out, "%s%s = %lld\n", bound_prefix, o->memplan.upper_bounds[i].name,
                       (long long)o->memplan.upper_bounds[i].bound);
   }
-}
-
-/* ------------------------------------------------------------------ */
-/* The pipeline                                                        */
-/* ------------------------------------------------------------------ */
-
-static bool
-is_removed(const CfgOptions *o, const OptPass *p)
-{
-  for (int i = 0; i < o->opt.npasses_remove; i++)
-    if (o->opt.passes_remove[i] == p)
-      return true;
-  return false;
-}
-
-int
-cfg_pipeline(const CfgOptions *o, const OptPass **out, int max)
-{
-  const OptPass *base[64];
-  int nbase = opt_pipeline(o->opt.level, base, 64);
-  if (nbase > 64)
-    nbase = 64;
-  int n = 0;
-  for (int i = 0; i < nbase && n < max; i++)
-    if (!is_removed(o, base[i]))
-      out[n++] = base[i];
-  for (int i = 0; i < o->opt.npasses_add && n < max; i++)
-    out[n++] = o->opt.passes_add[i];
-  return n;
 }

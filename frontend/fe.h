@@ -18,10 +18,7 @@ IrModule *fe_parse_string(IrCtx *ctx, const char *name, const char *text);
  * stored uncompressed as np.savez writes them).  Readers report every
  * malformed file as an error naming it (never reading past the bytes
  * present) and return false / -1; the tensor data lives in ctx. */
-typedef struct {
-  IrSym name;     /* entry name without ".npy" */
-  IrTensorData t;
-} FeNpzEntry;
+typedef IrNamedTensor FeNpzEntry; /* name: the entry's without ".npy" */
 
 bool fe_npy_parse(IrCtx *ctx, const char *name, const unsigned char *data, size_t len,
                   IrTensorData *out);

@@ -73,7 +73,12 @@ bool interp_check_bounds(Interp *in, Frame *f, const IrFunction *fn, const char 
  * shapes' entries for scalar params); false after an error. */
 bool interp_prim_call(Interp *in, const char *name, const IrPrimFunc *pf, Value **args, int nargs);
 /* Evaluates a symbolic integer expression over the values bound in f;
- * false after an error (an unbound var, division by zero). */
+ * false after an error (an unbound var, division by zero).  Not
+ * ir_prim_eval: the interpreter evaluates dims with its TIR scalar
+ * evaluator, over a frame's values of any dtype (a float cast, an
+ * intrinsic call), and reports each failure as a located error, where
+ * ir_prim_eval only answers with integers and leaves the message to the
+ * caller. */
 bool interp_eval_dim(Interp *in, const Frame *f, const IrPrimExpr *e, Scalar *out);
 
 #endif

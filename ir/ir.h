@@ -614,6 +614,12 @@ typedef struct {
   size_t nbytes;
 } IrTensorData;
 
+/* A tensor with a name: an entry of a .npz, a weight for BindParams. */
+typedef struct {
+  IrSym name;
+  IrTensorData t;
+} IrNamedTensor;
+
 typedef struct {
   IrExpr *var;        /* IR_EX_VAR being defined */
   IrExpr *value;      /* leaf or call, IR_EX_IF, IR_EX_FUNC, ... */
@@ -878,5 +884,21 @@ IrPrimExpr *ir_arith_simplify(IrArith *a, const IrPrimExpr *e);
 IrProof ir_arith_prove(IrArith *a, const IrPrimExpr *cond);
 /* Interval of an integer expression; false when unbounded on either side. */
 bool ir_arith_range(IrArith *a, const IrPrimExpr *e, int64_t *lo, int64_t *hi);
+
+/* ------------------------------------------------------------------ */
+/* eval.c: the value of a symbolic integer expression                  */
+/* ------------------------------------------------------------------ */
+
+/* The value of the variable named name; false when it has none. */
+typedef bool (*IrDimLookup)(void *user, IrSym name, int64_t *value);
+/* Evaluates e (literals, variables through lookup, integer arithmetic,
+ * comparisons, and/or/not, select, integer casts) with the generated C's
+ * semantics: int64 wraps, floordiv and floormod round towards minus
+ * infinity.  False for an unknown variable, a division by zero or a kind
+ * without an integer value (float, load, call). */
+bool ir_prim_eval(const IrPrimExpr *e, IrDimLookup lookup, void *user, int64_t *out);
+/* One binary operation of kind ADD..OR on integers, as ir_prim_eval does
+ * it; false for a division by zero or another kind. */
+bool ir_int_binary(IrPrimKind k, int64_t a, int64_t b, int64_t *r);
 
 #endif

@@ -1,6 +1,8 @@
 /*
  * bind_params.c - BindParams: replaces the parameters of `main` named by
- * the entries of a .npz file (--params) with constants of that data.
+ * the weights the driver read (OptContext.weights: the entries of the
+ * --params .npz, which messages name by its path) with constants of that
+ * data.
  *
  * Key idea: binding a weight also binds its symbolic dims.  A param
  * annotated R.Tensor((n, 4)) given data of shape (8, 4) fixes n = 8, as
@@ -13,12 +15,11 @@
  *
  * An entry whose dtype, rank or shape contradicts the param's annotation
  * is an error naming both; entries that match no param are a warning.
- * Without a params file the module comes back unchanged.  Not done: the
+ * Without weights the module comes back unchanged.  Not done: the
  * params of local functions keep their own annotations.
  */
 #include <string.h>
 
-#include "../frontend/fe.h"
 #include "opt.h"
 #include "opt_int.h"
 
@@ -269,8 +270,8 @@ bind_dims(Binder *bd, const char *path, const IrExpr *param, const IrTensorData 
   return !why;
 }
 
-static const FeNpzEntry *
-entry_for(const FeNpzEntry *entries, int n, const IrExpr *param)
+static const IrNamedTensor *
+entry_for(const IrNamedTensor *entries, int n, const IrExpr *param)
 {
   for (int i = 0; i < n; i++)
     if (param->u.var.name && strcmp(entries[i].name, param->u.var.name) == 0)
@@ -292,7 +293,7 @@ constant_of(IrCtx *ctx, const IrTensorData *t, IrLoc loc)
 
 /* Warns about the entries no param of main took. */
 static void
-warn_unused(IrCtx *ctx, const char *path, const FeNpzEntry *entries, int n, const bool *used)
+warn_unused(IrCtx *ctx, const char *path, const IrNamedTensor *entries, int n, const bool *used)
 {
   IrBuf names = {0};
   int count = 0;
@@ -311,12 +312,12 @@ warn_unused(IrCtx *ctx, const char *path, const FeNpzEntry *entries, int n, cons
 
 /* main with the params that have entries bound; NULL after errors. */
 static IrFunction *
-bind_main(Binder *bd, const char *path, const IrFunction *f, const FeNpzEntry *entries, int n,
+bind_main(Binder *bd, const char *path, const IrFunction *f, const IrNamedTensor *entries, int n,
           bool *used)
 {
   const IrExpr **data = ir_alloc(bd->ctx, (size_t)(f->nparams ? f->nparams : 1) * sizeof *data);
   for (int i = 0; i < f->nparams; i++) {
-    const FeNpzEntry *e = entry_for(entries, n, f->params[i]);
+    const IrNamedTensor *e = entry_for(entries, n, f->params[i]);
     if (!e)
       continue;
     used[e - entries] = true;
@@ -353,19 +354,16 @@ IrModule *
 opt_bind_params(const OptContext *oc, const IrModule *m)
 {
   IrModule *out = rw_module_copy(oc->ctx, m, 0);
-  if (!oc->params_path)
+  const OptWeights *w = oc->weights;
+  if (!w)
     return out;
-  FeNpzEntry *entries = NULL;
-  int n = fe_npz_read(oc->ctx, oc->params_path, &entries);
-  if (n < 0)
-    return NULL;
-  bool *used = ir_alloc(oc->ctx, (size_t)(n ? n : 1) * sizeof *used);
+  bool *used = ir_alloc(oc->ctx, (size_t)(w->n ? w->n : 1) * sizeof *used);
   Binder bd = {oc->ctx, ir_arith_new(oc->ctx), {0}, 0};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax || strcmp(g->name, "main") != 0)
       continue;
-    IrFunction *f = bind_main(&bd, oc->params_path, g->u.relax, entries, n, used);
+    IrFunction *f = bind_main(&bd, w->label, g->u.relax, w->tensors, w->n, used);
     if (!f)
       break;
     out->globals[i].u.relax = f;
@@ -373,6 +371,6 @@ opt_bind_params(const OptContext *oc, const IrModule *m)
   ir_map_free(&bd.dims);
   if (bd.nerrors)
     return NULL;
-  warn_unused(oc->ctx, oc->params_path, entries, n, used);
+  warn_unused(oc->ctx, w->label, w->tensors, w->n, used);
   return out;
 }

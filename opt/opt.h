@@ -12,10 +12,17 @@
 /* pass.c: the pass manager                                            */
 /* ------------------------------------------------------------------ */
 
+/* BindParams' input: main's weights, read by the driver (api/road.c). */
+typedef struct {
+  const IrNamedTensor *tensors; /* by the name of the parameter each binds */
+  int n;
+  const char *label; /* where they came from (the .npz path), as messages name it */
+} OptWeights;
+
 /* What every pass receives besides its input module. */
 typedef struct {
   IrCtx *ctx;
-  const char *params_path; /* BindParams: .npz with main's weights, or NULL */
+  const OptWeights *weights; /* BindParams: main's weights, or NULL (none given) */
   const char *patterns;    /* FuseOpsByPattern: comma-separated pattern names,
                               NULL for the built-in set */
 } OptContext;
@@ -60,8 +67,10 @@ typedef struct {
 IrModule *opt_run(const OptContext *oc, const IrModule *m, const OptPass *const *passes, int n,
                   const OptInstruments *ins);
 
-/* pipeline.c: the default pipeline of -O0..-O3, declared in one place.
- * Writes up to max passes to out and returns how many there are. */
+/* pipeline.c: the default pipeline of -O0..-O2, declared in one place.
+ * Writes up to max passes to out and returns how many there are.  level
+ * is 0..OPT_LEVEL_MAX (the driver and the configuration refuse others). */
+enum { OPT_LEVEL_MAX = 2 };
 int opt_pipeline(int level, const OptPass **out, int max);
 
 /* fuse_pattern.c: TVM's op pattern of a prim_func (0 elementwise,

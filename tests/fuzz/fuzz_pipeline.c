@@ -1,9 +1,9 @@
 /*
  * fuzz_pipeline.c - libFuzzer target for the whole compiler after the
- * reader: every input that parses and is well-formed goes through the
- * -O2 pipeline (with the pass manager's well-formedness check after each
- * pass), the memory planner and C generation into memory buffers.
- * Nothing is compiled or run.
+ * reader: every input that parses and is well-formed goes the road
+ * (api/road.h) through the -O2 pipeline (with the pass manager's
+ * well-formedness check after each pass), the memory planner and C
+ * generation into memory buffers.  Nothing is compiled or run.
  *
  * Key idea: a well-formed module either compiles or is refused with
  * errors; a crash, a sanitizer report, a pass that breaks well-formedness
@@ -16,14 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../codegen/cg.h"
-#include "../../config/cfg.h"
+#include "../../api/road.h"
 #include "../../frontend/fe.h"
-#include "../../ir/ir.h"
-#include "../../memplan/mp.h"
-#include "../../opt/opt.h"
-
-enum { MAX_PIPELINE = 64 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,7 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   IrCtx *ctx = ir_ctx_new();
   const IrSource *src = ir_source_add(ctx, "fuzz.py", (const char *)data, size);
   IrModule *m = fe_parse(ctx, src);
-  if (!m || ir_error_count(ctx) || ir_module_check(ctx, m) || ir_error_count(ctx)) {
+  if (!m || ir_error_count(ctx)) {
     ir_ctx_free(ctx);
     return 0;
   }
@@ -57,18 +51,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    * instrumentation the default (1000) took 26 s on a 2.9 KB module that
    * plans in 0.8 s natively; the plans stay valid at any budget */
   cfg.memplan.budget_ms = 20;
-  const OptPass *pipeline[MAX_PIPELINE];
-  int n = cfg_pipeline(&cfg, pipeline, MAX_PIPELINE);
   OptInstruments ins = {.verify_each = true};
-  OptContext oc = {.ctx = ctx};
-  m = opt_run(&oc, m, pipeline, n, &ins);
+  RxcRoadIn in = {.path = "fuzz.py", .module = m, .cfg = &cfg, .ins = &ins, .name = "fuzz"};
+  RxcRoadOut road;
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, &road);
   if (pass_broke_module(ctx)) {
     ir_diag_print(ctx, stderr);
     abort();
   }
-  MpPlan *plan = m && !ir_error_count(ctx) ? mp_plan_module(ctx, m, &cfg) : NULL;
-  CgOutput *out = plan && !ir_error_count(ctx) ? cg_generate(ctx, m, plan, &cfg, "fuzz") : NULL;
-  if (out && ir_error_count(ctx)) {
+  CgOutput *out = road.out;
+  if (ok != (out != NULL) || (out && ir_error_count(ctx))) {
     ir_diag_print(ctx, stderr);
     abort(); /* success reported beside errors */
   }

@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "../../api/road.h"
 #include "../../codegen/cg.h"
 #include "../../config/cfg.h"
 #include "../../interp/interp.h"
@@ -43,27 +44,23 @@ static CgOutput *
 generate_at(IrCtx *ctx, const char *path, const char *params, const CfgOptions *cfg, int level,
             const IrModule **orig, const IrModule **opt)
 {
-  const IrModule *m = fe_parse_file(ctx, path);
-  assert_non_null(m);
+  /* the interpreter runs the module with its weights bound: BindParams
+   * alone, then the level's pipeline on that, both through the road */
+  const OptPass *bind = opt_pass_find("BindParams");
+  RxcRoadIn first = {.path = path, .params = params, .cfg = cfg, .passes = &bind, .npasses = 1};
+  RxcRoadOut r;
+  assert_true(rxc_road(ctx, &first, params ? RXC_STAGE_PASSES : RXC_STAGE_READ, &r));
   const OptPass *passes[64];
   int n = opt_pipeline(level, passes, 64);
-  OptContext oc = {ctx, params, NULL};
-  OptInstruments ins = {0};
-  if (params) { /* the interpreter runs the module with its weights bound */
-    const OptPass *bind = opt_pass_find("BindParams");
-    m = opt_run(&oc, m, &bind, 1, &ins);
-    assert_non_null(m);
-  }
-  const IrModule *o = opt_run(&oc, m, passes, n, &ins);
-  assert_non_null(o);
-  MpPlan *p = mp_plan_module(ctx, o, cfg);
-  assert_non_null(p);
-  CgOutput *out = cg_generate(ctx, o, p, cfg, "model");
-  if (!out)
+  RxcRoadIn in = {.path = path, .module = r.module, .cfg = cfg, .passes = passes,
+                  .npasses = n, .name = "model"};
+  *orig = r.module;
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, &r);
+  if (!ok)
     ir_diag_print(ctx, stderr);
-  *orig = m;
-  *opt = o;
-  return out;
+  assert_non_null(r.plan);
+  *opt = r.module;
+  return r.out;
 }
 
 static CgOutput *
@@ -81,29 +78,23 @@ typedef struct {
   int n;
 } Dims;
 
+/* IrDimLookup over d. */
+static bool
+dim_value(void *user, IrSym name, int64_t *value)
+{
+  const Dims *d = user;
+  for (int i = 0; i < d->n; i++)
+    if (strcmp(d->names[i], name) == 0) {
+      *value = d->values[i];
+      return true;
+    }
+  return false;
+}
+
 static bool
 eval_dim(const IrPrimExpr *e, const Dims *d, int64_t *out)
 {
-  int64_t a, b;
-  if (ir_prim_is_int(e, out))
-    return true;
-  if (e->kind == IR_PE_VAR) {
-    for (int i = 0; i < d->n; i++)
-      if (strcmp(d->names[i], e->u.var) == 0) {
-        *out = d->values[i];
-        return true;
-      }
-    return false;
-  }
-  if (e->kind == IR_PE_CAST)
-    return eval_dim(e->u.bin.a, d, out);
-  if (e->kind == IR_PE_SELECT) /* a broadcast decided at run time: n == 1 ? m : n */
-    return eval_dim(e->u.select.cond, d, &a) &&
-           eval_dim(a ? e->u.select.a : e->u.select.b, d, out);
-  if (e->kind < IR_PE_ADD || e->kind > IR_PE_GE || !eval_dim(e->u.bin.a, d, &a) ||
-      !eval_dim(e->u.bin.b, d, &b))
-    return false;
-  return interp_int_op(e->kind, a, b, out);
+  return ir_prim_eval(e, dim_value, (void *)d, out);
 }
 
 static int64_t
@@ -429,7 +420,7 @@ test_op_models(void **state)
   assert_true(count >= 15);
 }
 
-/* -O0 keeps blocks (iterator bindings, T.init), -O1 and -O3 other forms. */
+/* -O0 keeps blocks (iterator bindings, T.init), -O1 and -O2 other forms. */
 static void
 test_levels(void **state)
 {
@@ -439,7 +430,7 @@ test_levels(void **state)
                          "tests/legalize/manip_concat_split.py"};
   CfgOptions cfg;
   cfg_defaults(&cfg);
-  for (int level = 0; level <= 3; level += level == 0 ? 1 : 2)
+  for (int level = 0; level <= OPT_LEVEL_MAX; level++)
     for (int i = 0; i < 4; i++)
       run_model_at(paths[i], NULL, &cfg, level);
 }

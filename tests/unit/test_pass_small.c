@@ -98,6 +98,19 @@ write_weights(IrCtx *ctx, char *path, bool extra, bool bad)
 
 /* --- expectations ------------------------------------------------------------ */
 
+/* BindParams' weights from the .npz at path, as the road reads them. */
+static const OptWeights *
+read_weights(IrCtx *ctx, const char *path)
+{
+  OptWeights *w = ir_alloc(ctx, sizeof *w);
+  FeNpzEntry *entries = NULL;
+  w->n = fe_npz_read(ctx, path, &entries);
+  assert_true(w->n >= 0);
+  w->tensors = entries;
+  w->label = path;
+  return w;
+}
+
 static const struct {
   const char *name; /* tests/passes/NAME.py and NAME.expected.py */
   PassFn run;
@@ -122,7 +135,7 @@ test_expected(void **state)
     snprintf(want_path, sizeof want_path, "tests/passes/%s.expected.py", cases[i].name);
     if (cases[i].weights)
       write_weights(ctx, npz, false, false);
-    OptContext oc = {ctx, npz[0] ? npz : NULL, NULL};
+    OptContext oc = {ctx, npz[0] ? read_weights(ctx, npz) : NULL, NULL};
     IrModule *out = cases[i].run(&oc, parse(ctx, in_path));
     print_diags(ctx, in_path);
     assert_non_null(out);
@@ -314,7 +327,7 @@ test_bind_interp(void **state)
   assert_int_equal(fe_npz_read(ctx, npz, &entries), 2);
   IrModule *m = parse(ctx, "tests/passes/small_bind_weights.py");
   uint64_t hash = ir_module_hash(m);
-  OptContext oc = {ctx, npz, NULL};
+  OptContext oc = {ctx, read_weights(ctx, npz), NULL};
   IrModule *out = opt_bind_params(&oc, m);
   assert_non_null(out);
   assert_true(ir_module_hash(m) == hash);
@@ -353,7 +366,7 @@ test_bind_errors(void **state)
   char npz[64];
   write_weights(ctx, npz, false, true);
   IrModule *m = parse(ctx, "tests/passes/small_bind_weights.py");
-  OptContext oc = {ctx, npz, NULL};
+  OptContext oc = {ctx, read_weights(ctx, npz), NULL};
   assert_null(opt_bind_params(&oc, m));
   assert_int_equal(ir_error_count(ctx), 2);
   char *text = tu_diag_text(ctx);
@@ -367,6 +380,7 @@ test_bind_errors(void **state)
   ir_diag_clear(ctx);
 
   write_weights(ctx, npz, true, false);
+  oc.weights = read_weights(ctx, npz);
   IrModule *out = opt_bind_params(&oc, m);
   assert_non_null(out);
   assert_int_equal(ir_error_count(ctx), 0);
