@@ -72,7 +72,6 @@ cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far)
 {
   CliStage *s = user;
   const CfgOptions *cfg = s->cfg;
-  s->reading = stage == RXC_STAGE_READ;
   if (stage == RXC_STAGE_READ && s->progress) {
     cli_progress(cfg, "reading %s", s->path);
   } else if (stage == RXC_STAGE_CHECK) {
@@ -95,8 +94,6 @@ cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far)
 void
 cli_road_diags(const CliStage *st)
 {
-  if (st->reading)
-    ir_diag_print(st->ctx, stderr);
   ir_diag_print(st->ctx, stderr);
 }
 

@@ -36,12 +36,9 @@ typedef struct {
   const CfgOptions *cfg;
   const char *path; /* the model, for "reading PATH" */
   bool progress;    /* rxc compile and run --via */
-  bool reading;     /* READ started and CHECK did not: the model did not read */
 } CliStage;
 void cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far);
-/* Prints the diagnostics the road left in st->ctx.  A model that did not
- * read has its errors printed twice, as rxc opt, plan and compile printed
- * them before the road existed (kept for byte-identical output). */
+/* Prints the diagnostics the road left in st->ctx, each once. */
 void cli_road_diags(const CliStage *st);
 /* Writes data to path through a temporary file renamed into place, so a
  * failure leaves no partial file; false after a message. */

@@ -140,6 +140,34 @@ test_opt_prints_and_writes(void **state)
   assert_int_not_equal(stat("build/cli-bad.py.tmp", &st), 0);
 }
 
+/* A model that does not read: every verb reports each error once (the
+ * road's drivers printed the reader's errors twice until 2026-11). */
+static void
+test_read_errors_once(void **state)
+{
+  (void)state;
+  const char *verbs[] = {"check", "opt", "plan", "compile -o build/cli-once", "run --via cc"};
+  const char *models[] = {"tests/cli/bad.py", "tests/onnx/unsupported.onnx"};
+  for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
+    for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++) {
+      char args[256], *out, *err;
+      snprintf(args, sizeof args, "%s %s", verbs[v], models[m]);
+      assert_int_equal(run(args, &out, &err), 1);
+      const char *first = strstr(err, "error:");
+      assert_non_null(first);
+      const char *line_end = strchr(first, '\n');
+      size_t len = line_end ? (size_t)(line_end - first) : strlen(first);
+      char line[512];
+      snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), first);
+      if (strstr(first + 1, line))
+        printf("rxc %s printed twice: %s\n", args, line);
+      assert_null(strstr(first + 1, line));
+      free(out);
+      free(err);
+    }
+  }
+}
+
 static void
 test_equal(void **state)
 {
@@ -329,6 +357,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_help_and_version), cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
+      cmocka_unit_test(test_read_errors_once),
       cmocka_unit_test(test_equal), cmocka_unit_test(test_run_dump),
       cmocka_unit_test(test_verbosity), cmocka_unit_test(test_verb_help_and_unknown_options),
       cmocka_unit_test(test_help_names_accepted_options), cmocka_unit_test(test_list),
