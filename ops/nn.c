@@ -1,7 +1,8 @@
 /*
- * nn.c - neural-network ops without a spatial window: relu, gelu, silu,
- * softmax, log_softmax, layer_norm, batch_norm, dropout (conv2d and the
- * pools are in conv.c; their entries are in this file's table).
+ * nn.c - neural-network ops without a spatial window: relu, leakyrelu,
+ * gelu, silu, softmax, log_softmax, layer_norm, batch_norm, dropout
+ * (conv2d and the pools are in conv.c; their entries are in this file's
+ * table).
  *
  * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
  * input's struct info; the norms check dtypes and that gamma/beta/... have
@@ -93,6 +94,23 @@ static IrPrimExpr *
 relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 {
   return ir_prim_bin(ctx, IR_PE_MAX, x, nn_lit(ctx, t, 0));
+}
+
+/* leakyrelu: x where x >= 0, alpha * x elsewhere (floats only, as TVM);
+ * the product in float64 in TIR too, rounded once */
+static double
+leakyrelu(double x, double alpha)
+{
+  return x >= 0 ? x : alpha * x;
+}
+
+static IrPrimExpr *
+leakyrelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+{
+  IrPrimExpr *scaled =
+      ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, nn_f64_type(), alpha), nn_f64(ctx, x));
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, nn_lit(ctx, t, 0)), x,
+                        nn_to(ctx, t, scaled));
 }
 
 /* gelu: 0.5 x (1 + erf(x / sqrt 2)), in float64 in TIR too */
@@ -588,6 +606,9 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 
 static const OpDef defs[] = {
     OP(IR_OP_RELU, "relax.nn.relu", ACTIVATION, ROW("relu", relu, relu_int, relu_lower)),
+    OP(IR_OP_LEAKYRELU, "relax.nn.leakyrelu", .syn.params = {E("data"), A("alpha", "0.01")},
+       .syn.nparams = 2, .impl = {infer_activation, eval_activation, nn_legalize_activation},
+       ROW("leakyrelu", leakyrelu, NULL, leakyrelu_lower)),
     OP(IR_OP_GELU, "relax.nn.gelu", ACTIVATION, ROW("gelu", gelu, NULL, gelu_lower)),
     OP(IR_OP_SILU, "relax.nn.silu", ACTIVATION, ROW("silu", silu, NULL, silu_lower)),
     OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
