@@ -3,12 +3,12 @@
  * and operator calls.
  *
  * Key idea: an operator call is read in two steps.  First its arguments are
- * skimmed (token ranges, keyword names) and matched to the op table's
- * parameters (ir/op.c), positional or keyword; then each is parsed by its
- * parameter's kind, which decides how a raw literal is wrapped (int ->
- * R.prim_value, str -> R.str / R.dtype, list -> R.shape).  Absent
- * parameters take the table's default, whose text is parsed by the same
- * code from a fragment lexer.
+ * skimmed (token ranges, keyword names) and matched to the parameters of
+ * the op's entry in the operator table (ops/), positional or keyword; then
+ * each is parsed by its parameter's kind, which decides how a raw literal
+ * is wrapped (int -> R.prim_value, str -> R.str / R.dtype, list ->
+ * R.shape).  Absent parameters take the entry's default, whose text is
+ * parsed by the same code from a fragment lexer.
  */
 #include <string.h>
 
