@@ -31,7 +31,7 @@ Q :=
 endif
 
 # ---- sources, module by module (dependencies point down: ir at the bottom)
-IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/op.c ir/tir_intrin.c ir/tir_walk.c
+IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/tir_intrin.c ir/tir_walk.c
 
 # printer
 PRINT_SRCS := ir/printer.c ir/print_relax.c ir/print_tir.c
@@ -49,6 +49,9 @@ ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c ir
 OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduce.c ops/manip.c \
             ops/manip_eval.c ops/nn.c ops/nn_util.c ops/conv.c ops/linalg.c ops/gemm.c ops/builtin.c
 OPS_SRCS += ops/tir_build.c ops/manip_legalize.c ops/nn_legalize.c
+# the files holding the operator table's entries, in id order: ops/op_ids.awk
+# numbers the ops through them (ops/table.c lists their tables in this order)
+OP_TABLE_SRCS := ops/elementwise.c ops/nn.c ops/linalg.c ops/manip.c ops/reduce.c ops/builtin.c
 
 # reference interpreter
 INTERP_SRCS := interp/interp.c interp/relax.c interp/check.c interp/tir.c
@@ -120,10 +123,22 @@ $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJS) $(BUILD)/librxc.a $(RXC_LIBS)
 
-$(BUILD)/%.o: %.c
+# Every object may include ir/ir.h, which includes the generated op_ids.h:
+# it is made first (order-only; once built, -MMD records who includes it).
+$(BUILD)/%.o: %.c | $(BUILD)/gen/op_ids.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+
+# IrOpId from the operator table's entries (ops/op.h).  The header is
+# rewritten only when it changes, so that editing an op's kernel does not
+# rebuild everything; the stamp records that it was checked.
+$(BUILD)/gen/op_ids.h: $(BUILD)/gen/op_ids.stamp ;
+$(BUILD)/gen/op_ids.stamp: ops/op_ids.awk $(OP_TABLE_SRCS)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $(BUILD)/gen/op_ids.h"
+	$(Q)h=$(BUILD)/gen/op_ids.h; awk -f ops/op_ids.awk $(OP_TABLE_SRCS) > $$h.tmp && \
+	  { cmp -s $$h.tmp $$h && rm $$h.tmp || mv $$h.tmp $$h; } && touch $@
 
 # rt/ as string literals for codegen/runtime.c
 $(BUILD)/gen/rt_embed.h: rt/embed.awk $(RT_HDRS)
@@ -131,7 +146,6 @@ $(BUILD)/gen/rt_embed.h: rt/embed.awk $(RT_HDRS)
 	@echo "  GEN     $@"
 	$(Q)awk -f rt/embed.awk $(RT_HDRS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/codegen/runtime.o: $(BUILD)/gen/rt_embed.h
-$(BUILD)/codegen/runtime.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
@@ -260,7 +274,6 @@ $(ONNX_GEN_OBJ): $(BUILD)/gen/onnx.pb-c.c
 	$(Q)$(CC) -std=c11 $(SANFLAGS) $(CFLAGS) -I$(BUILD)/gen -c -o $@ $<
 
 $(ONNX_SRCS:%.c=$(BUILD)/%.o): $(BUILD)/gen/onnx.pb-c.h
-$(ONNX_SRCS:%.c=$(BUILD)/%.o): ALL_CFLAGS += -I$(BUILD)/gen
 $(BUILD)/librxc.a: $(ONNX_GEN_OBJ)
 
 # The ONNX conformance suite (Debian's libonnx-testdata) through import,
@@ -315,7 +328,7 @@ fuzz-regress: fuzz-build
 
 # the library again, instrumented for libFuzzer (its own objects: no recursion)
 FUZZ_OBJS := $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
-build/fuzz/obj/%.o: %.c
+build/fuzz/obj/%.o: %.c | $(BUILD)/gen/op_ids.h
 	@mkdir -p $(dir $@)
 	@echo "  CC/FUZZ $<"
 	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ $<
@@ -326,7 +339,7 @@ build/fuzz/librxc.a: $(FUZZ_OBJS)
 
 $(FUZZ_BINS): build/fuzz/%: tests/fuzz/%.c build/fuzz/librxc.a
 	@echo "  FUZZ    $@"
-	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -I$(BUILD)/gen -fsanitize=fuzzer -o $@ $< \
 	  build/fuzz/librxc.a $(RXC_LIBS)
 
 fuzz-corpus: tests/fuzz/npy_seeds.py
@@ -389,7 +402,7 @@ check-refuse-long: all
 $(BUILD)/bench/model_bench: bench/model_bench.c $(BUILD)/librxc.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(RXC_LIBS)
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -I$(BUILD)/gen $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(RXC_LIBS)
 
 .PHONY: bench
 bench: deps all samples $(BUILD)/bench/model_bench

@@ -2,7 +2,7 @@
  * list.c - rxc list ops|passes|onnx: what rxc supports, as a table.
  *
  * Key idea: every row is read from the registry that owns the fact (the
- * op table of ir/ops.def with op_impl, the interpreter's and the code
+ * operator table of ops/, the interpreter's and the code
  * generator's own queries, opt's pass table and pipelines, the ONNX
  * converter tables), nothing is listed by hand here, so README.md's
  * tables, generated from this output, stay true as rxc changes.
@@ -95,7 +95,7 @@ list_ops(const Table *t)
   static const char *const header[] = {"operator", "struct info", "interpreter", "C"};
   table_row(t, header, 4, 0, true);
   for (int i = 0; i < IR_OP_COUNT; i++) {
-    const IrOpDef *def = ir_op_get((IrOpId)i);
+    const IrOpDef *def = &op_def((IrOpId)i)->syn;
     const OpImpl *impl = op_impl(def->id);
     char name[96];
     snprintf(name, sizeof name, "R.%s", def->name + strlen("relax."));

@@ -3,16 +3,17 @@
  * and operator calls.
  *
  * Key idea: an operator call is read in two steps.  First its arguments are
- * skimmed (token ranges, keyword names) and matched to the op table's
- * parameters (ir/op.c), positional or keyword; then each is parsed by its
- * parameter's kind, which decides how a raw literal is wrapped (int ->
- * R.prim_value, str -> R.str / R.dtype, list -> R.shape).  Absent
- * parameters take the table's default, whose text is parsed by the same
- * code from a fragment lexer.
+ * skimmed (token ranges, keyword names) and matched to the parameters of
+ * the op's entry in the operator table (ops/), positional or keyword; then
+ * each is parsed by its parameter's kind, which decides how a raw literal
+ * is wrapped (int -> R.prim_value, str -> R.str / R.dtype, list ->
+ * R.shape).  Absent parameters take the entry's default, whose text is
+ * parsed by the same code from a fragment lexer.
  */
 #include <string.h>
 
 #include "fe_int.h"
+#include "../ops/op.h"
 
 typedef struct {
   int start, end;    /* token range of the value */
@@ -366,7 +367,7 @@ call_packed(Parser *P, const Tok *at)
         fe_fail(P, t, "unexpected keyword argument '%s' for R.call_packed", t->sym);
       P->pos += 2;
       Slot s = {0};
-      parse_arg(P, ir_op_get(IR_OP_CALL_PURE_PACKED), 2, &s);
+      parse_arg(P, &op_def(IR_OP_CALL_PURE_PACKED)->syn, 2, &s);
       sinfos = s.sinfos;
     } else {
       fe_vec_ptr(P, &args, fe_rexpr(P));
@@ -431,8 +432,8 @@ fe_r_call(Parser *P, const char *name, const Tok *at)
   IrExpr *e = constructor(P, name, at);
   if (e)
     return e;
-  const IrOpDef *op = ir_op_find(name);
-  if (!op) {
+  const OpDef *def = op_find(name);
+  if (!def) {
     if (strcmp(name, "R.match_cast") == 0)
       fe_fail(P, at, "R.match_cast must be the whole right-hand side of a binding");
     fe_error(P, at, "unknown operator '%s'", name);
@@ -443,7 +444,7 @@ fe_r_call(Parser *P, const char *name, const Tok *at)
     fe_expect_op(P, ")");
     return ir_var_new(P->ctx, ir_sym(P->ctx, "_"), NULL, false, fe_loc(P, at));
   }
-  return op_call(P, op, name, at);
+  return op_call(P, &def->syn, name, at);
 }
 
 /* --- names and postfix ----------------------------------------------- */

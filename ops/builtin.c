@@ -1,7 +1,8 @@
 /*
  * builtin.c - memory, device, effect and cross-level ops: R.memory.*,
  * R.builtin.alloc_tensor, R.vm.*, R.hint_on_device, R.to_vdevice, R.print,
- * R.assert_op, and the struct info of R.call_tir and its relatives.
+ * R.assert_op, the struct info of R.call_tir and its relatives, and the
+ * entry of R.shape_of (which has no hooks yet).
  *
  * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
  * storage, and the view is refused (an error naming the binding and both
@@ -422,56 +423,83 @@ eval_assert(OpEval *ev, const IrExpr *call, Value **args)
 
 /* ---- the table -------------------------------------------------------------- */
 
-static const OpImpl alloc_storage_impl = {infer_object, eval_memory_alloc_storage, NULL};
-static const OpImpl vm_alloc_storage_impl = {infer_object, eval_vm_alloc_storage, NULL};
-static const OpImpl alloc_tensor_impl = {infer_view, eval_alloc_tensor, NULL};
-static const OpImpl kill_impl = {infer_void, eval_kill, NULL};
-static const OpImpl builtin_alloc_impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL};
-static const OpImpl hint_impl = {infer_hint_on_device, eval_identity, NULL};
-static const OpImpl to_vdevice_impl = {infer_to_vdevice, eval_identity, NULL};
-static const OpImpl print_impl = {infer_void, eval_print, NULL};
-static const OpImpl assert_impl = {infer_assert, eval_assert, NULL};
-static const OpImpl out_sinfo_impl = {infer_out_sinfo, NULL, NULL};
-static const OpImpl call_tir_inplace_impl = {infer_call_tir_inplace, NULL, NULL};
-static const OpImpl call_tir_dyn_impl = {infer_void, NULL, NULL};
+#define E OP_ARG
+#define A OP_ATTR
+/* clang-format off */
+#define PARAM(name, kind, fallback) {name, IR_PARAM_##kind, fallback}
+/* clang-format on */
 
-const OpImpl *
-op_builtin_impl(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_MEMORY_ALLOC_STORAGE:
-    return &alloc_storage_impl;
-  case IR_OP_VM_ALLOC_STORAGE:
-    return &vm_alloc_storage_impl;
-  case IR_OP_MEMORY_ALLOC_TENSOR:
-  case IR_OP_VM_ALLOC_TENSOR:
-    return &alloc_tensor_impl;
-  case IR_OP_MEMORY_KILL_STORAGE:
-  case IR_OP_MEMORY_KILL_TENSOR:
-  case IR_OP_VM_KILL_OBJECT:
-    return &kill_impl;
-  case IR_OP_BUILTIN_ALLOC_TENSOR:
-    return &builtin_alloc_impl;
-  case IR_OP_HINT_ON_DEVICE:
-    return &hint_impl;
-  case IR_OP_TO_VDEVICE:
-    return &to_vdevice_impl;
-  case IR_OP_PRINT:
-    return &print_impl;
-  case IR_OP_ASSERT_OP:
-    return &assert_impl;
-  case IR_OP_CALL_TIR_INPLACE:
-    return &call_tir_inplace_impl;
-  case IR_OP_CALL_TIR:
-  case IR_OP_CALL_DPS_PACKED:
-  case IR_OP_CALL_PURE_PACKED:
-    return &out_sinfo_impl;
-  case IR_OP_VM_CALL_TIR_DYN:
-    return &call_tir_dyn_impl;
-  default:
-    return NULL;
-  }
-}
+static const OpDef defs[] = {
+    /* no hooks yet */
+    OP(IR_OP_SHAPE_OF, "relax.shape_of", .syn.params = {E("expr")}, .syn.nparams = 1),
+    /* memory */
+    OP(IR_OP_MEMORY_ALLOC_STORAGE, "relax.memory.alloc_storage",
+       .syn.params = {PARAM("size", SHAPE, NULL), PARAM("virtual_device_index", PRIM, "0"),
+                      PARAM("storage_scope", STR, "\"global\""),
+                      PARAM("dtype", DTYPE, "\"float32\"")},
+       .syn.nparams = 4, .impl = {infer_object, eval_memory_alloc_storage, NULL},
+       .flags = OP_NO_FOLD),
+    OP(IR_OP_MEMORY_ALLOC_TENSOR, "relax.memory.alloc_tensor",
+       .syn.params = {E("storage"), PARAM("offset", PRIM, NULL), PARAM("shape", SHAPE, NULL),
+                      PARAM("dtype", DTYPE, NULL), PARAM("runtime_device_ind", PRIM, "0")},
+       .syn.nparams = 5, .impl = {infer_view, eval_alloc_tensor, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_MEMORY_KILL_STORAGE, "relax.memory.kill_storage", .syn.impure = true,
+       .syn.params = {E("storage")}, .syn.nparams = 1, .impl = {infer_void, eval_kill, NULL},
+       .flags = OP_KILL),
+    OP(IR_OP_MEMORY_KILL_TENSOR, "relax.memory.kill_tensor", .syn.impure = true,
+       .syn.params = {E("tensor")}, .syn.nparams = 1, .impl = {infer_void, eval_kill, NULL},
+       .flags = OP_KILL),
+    OP(IR_OP_BUILTIN_ALLOC_TENSOR, "relax.builtin.alloc_tensor",
+       .syn.params = {PARAM("shape", SHAPE, NULL), PARAM("dtype", DTYPE, NULL),
+                      PARAM("runtime_device_index", PRIM, NULL),
+                      PARAM("storage_scope", STR, "\"global\"")},
+       .syn.nparams = 4, .impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL},
+       .flags = OP_NO_FOLD),
+    OP(IR_OP_VM_ALLOC_STORAGE, "relax.vm.alloc_storage",
+       .syn.params = {PARAM("size", SHAPE, NULL), PARAM("runtime_device_index", PRIM, NULL),
+                      PARAM("dtype", DTYPE, NULL), PARAM("storage_scope", STR, "\"global\"")},
+       .syn.nparams = 4, .impl = {infer_object, eval_vm_alloc_storage, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_VM_ALLOC_TENSOR, "relax.vm.alloc_tensor",
+       .syn.params = {E("storage"), PARAM("offset", PRIM, NULL), PARAM("shape", SHAPE, NULL),
+                      PARAM("dtype", DTYPE, NULL), PARAM("runtime_device_ind", PRIM, "0")},
+       .syn.nparams = 5, .impl = {infer_view, eval_alloc_tensor, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_VM_KILL_OBJECT, "relax.vm.kill_object", .syn.impure = true, .syn.params = {E("obj")},
+       .syn.nparams = 1, .impl = {infer_void, eval_kill, NULL}, .flags = OP_KILL),
+    OP(IR_OP_VM_CALL_TIR_DYN, "relax.vm.call_tir_dyn", .syn.impure = true,
+       .syn.params = {E("func"), PARAM("args", TUPLE, NULL)}, .syn.nparams = 2,
+       .impl = {infer_void, NULL, NULL}),
+    /* calls into other levels (R.call_tir and the packed calls are
+     * evaluated by the interpreter, which has the module) */
+    OP(IR_OP_CALL_TIR, "relax.call_tir",
+       .syn.params = {E("gvar"), PARAM("args", TUPLE, NULL), PARAM("out_sinfo", SINFO, NULL),
+                      PARAM("tir_vars", SHAPE, "None")},
+       .syn.nparams = 4, .impl = {infer_out_sinfo, NULL, NULL}),
+    OP(IR_OP_CALL_TIR_INPLACE, "relax.call_tir_inplace",
+       .syn.params = {E("gvar"), PARAM("args", TUPLE, NULL), A("inplace_indices", NULL),
+                      PARAM("out_sinfo", SINFO, NULL), PARAM("tir_vars", SHAPE, "None")},
+       .syn.nparams = 5, .impl = {infer_call_tir_inplace, NULL, NULL}),
+    OP(IR_OP_CALL_DPS_PACKED, "relax.call_dps_packed",
+       .syn.params = {E("func"), PARAM("args", TUPLE, NULL), PARAM("out_sinfo", SINFO, NULL)},
+       .syn.nparams = 3, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_CALL_PURE_PACKED, "relax.call_pure_packed",
+       .syn.params = {E("func"), PARAM("args", VARARGS, NULL), PARAM("sinfo_args", SINFO, NULL)},
+       .syn.nparams = 3, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),
+    /* devices and effects */
+    OP(IR_OP_HINT_ON_DEVICE, "relax.hint_on_device",
+       .syn.params = {E("data"), A("dev_type", NULL), A("index", "0"),
+                      A("memory_scope", "\"global\"")},
+       .syn.nparams = 4, .impl = {infer_hint_on_device, eval_identity, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_TO_VDEVICE, "relax.to_vdevice", .syn.params = {E("data"), A("dst_vdevice", NULL)},
+       .syn.nparams = 2, .impl = {infer_to_vdevice, eval_identity, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_PRINT, "relax.print", .syn.impure = true,
+       .syn.params = {PARAM("values", VARARGS, NULL), A("format", "\"\"")}, .syn.nparams = 2,
+       .impl = {infer_void, eval_print, NULL}),
+    OP(IR_OP_ASSERT_OP, "relax.assert_op", .syn.impure = true,
+       .syn.params = {E("condition"), PARAM("format_args", VARARGS, NULL), A("format", "\"\"")},
+       .syn.nparams = 3, .impl = {infer_assert, eval_assert, NULL}),
+};
+
+const OpTable op_builtin_table = {defs, sizeof defs / sizeof defs[0]};
 
 int64_t
 op_inplace_index(const IrExpr *call, int k)

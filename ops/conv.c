@@ -245,8 +245,8 @@ check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x,
   return true;
 }
 
-static IrSInfo *
-infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+IrSInfo *
+nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = nn_site_infer(in, call);
   Window w;
@@ -269,8 +269,8 @@ infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return tensor_in_layout(in, o, &w.out, dtype, nn_vdevice(xt));
 }
 
-static IrSInfo *
-infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+IrSInfo *
+nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = nn_site_infer(in, call);
   Window w;
@@ -302,8 +302,8 @@ parse_output_size(const NnSite *s, int64_t *size, int *n)
   return true;
 }
 
-static IrSInfo *
-infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+IrSInfo *
+nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = nn_site_infer(in, call);
   Window w;
@@ -416,8 +416,8 @@ conv_point(const Window *w, const View *x, const View *k, int64_t n, int64_t o, 
   return acc;
 }
 
-static Value *
-eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
+Value *
+nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = nn_site_eval(ev, call);
   Window w;
@@ -487,8 +487,8 @@ pool_point(const Window *w, bool max, const View *x, int64_t n, int64_t c, int64
   return acc / (double)(div > 0 ? div : 1);
 }
 
-static Value *
-eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+Value *
+nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = nn_site_eval(ev, call);
   Window w;
@@ -536,8 +536,8 @@ adaptive_point(const View *x, const int64_t *o, int64_t n, int64_t c, int64_t y,
   return acc / (double)(count > 0 ? count : 1);
 }
 
-static Value *
-eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+Value *
+nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = nn_site_eval(ev, call);
   Window w;
@@ -796,8 +796,8 @@ conv2d_fast(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
  * input channels ci and the kernel window (ky, kx) of
  *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
  * with g = o // (O / groups), positions in the padding skipped. */
-static IrExpr *
-legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+IrExpr *
+nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
@@ -867,8 +867,8 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
   return nn_seq(p, st, 2);
 }
 
-static IrExpr *
-legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+IrExpr *
+nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
@@ -913,8 +913,8 @@ let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
   return s;
 }
 
-static IrExpr *
-legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+IrExpr *
+nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
@@ -952,25 +952,4 @@ legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   *slot = stmt;
   return op_prim_finish(&p, call, result);
-}
-
-static const OpImpl conv2d = {infer_conv2d, eval_conv2d, legalize_conv2d};
-static const OpImpl pool2d = {infer_pool2d, eval_pool2d, legalize_pool2d};
-static const OpImpl adaptive_pool2d = {infer_adaptive_pool2d, eval_adaptive_pool2d,
-                                       legalize_adaptive_pool2d};
-
-const OpImpl *
-op_conv_impl(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_CONV2D:
-    return &conv2d;
-  case IR_OP_MAX_POOL2D:
-  case IR_OP_AVG_POOL2D:
-    return &pool2d;
-  case IR_OP_ADAPTIVE_AVG_POOL2D:
-    return &adaptive_pool2d;
-  default:
-    return NULL;
-  }
 }

@@ -19,15 +19,42 @@
  *    on floats.  An integer division by zero is an error, not a crash.
  *  - R.maximum / R.minimum / R.clip propagate NaN, as numpy does.
  *  - Legalization is one loop nest over the output shape storing f(inputs)
- *    read with broadcasting (tir_build.h); a row of `lowerings` says the
- *    prim_func's name and the TIR operator or intrinsic an op applies.
- *    The lowered code computes what the kernel computes, NaN included.
+ *    read with broadcasting (tir_build.h).  The lowered code computes what
+ *    the kernel computes, NaN included.
+ *  - Each op is one entry of the table at the end; its Elementwise row
+ *    says the prim_func's name, the TIR operator or intrinsic it applies
+ *    and, for a unary op, its kernel functions, so that a unary op with a
+ *    TIR intrinsic is that one line.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "tir_build.h"
+
+/* What an entry's .data says about its op. */
+typedef struct {
+  const char *name;              /* prim_func name hint; the output buffer is T_<name> */
+  int arity;                     /* operands: 1 to 3 */
+  IrPrimKind kind;               /* binary: the TIR operator (IR_PE_CALL: intrinsic) */
+  const char *intrinsic;         /* "tir.exp", ...; NULL for the special cases */
+  bool compare;                  /* a comparison: the result is bool */
+  double (*unary)(double);       /* a unary op's kernel on floats, in double */
+  int64_t (*unary_int)(int64_t); /* on ints, wrapping; NULL: floats only */
+} Elementwise;
+
+static const Elementwise *
+row_of(const IrExpr *call)
+{
+  return op_of(call->u.call.op)->data;
+}
+
+/* A unary op without an integer kernel (exp, log, ...) takes floats only. */
+static bool
+float_only(const Elementwise *row)
+{
+  return row->unary && !row->unary_int;
+}
 
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
@@ -164,13 +191,6 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
   return ir_sinfo_tensor(in->ctx, o->shape, o->ndim, t, o->vdevice);
 }
 
-static bool
-is_comparison(IrOpId id)
-{
-  return id == IR_OP_EQUAL || id == IR_OP_NOT_EQUAL || id == IR_OP_LESS || id == IR_OP_LESS_EQUAL ||
-         id == IR_OP_GREATER || id == IR_OP_GREATER_EQUAL;
-}
-
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
  * comparisons give bool. */
 static IrSInfo *
@@ -186,7 +206,7 @@ infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &r))
     return NULL;
-  return operand_sinfo(in, &r, is_comparison(call->u.call.op->id) ? IR_BOOL : t);
+  return operand_sinfo(in, &r, row_of(call)->compare ? IR_BOOL : t);
 }
 
 /* R.where(cond, x1, x2): three-way broadcasting, cond bool, x1 and x2 of
@@ -213,24 +233,6 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return operand_sinfo(in, &r, t);
 }
 
-/* Ops defined on floats only: transcendental functions. */
-static bool
-float_only(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_EXP:
-  case IR_OP_LOG:
-  case IR_OP_SQRT:
-  case IR_OP_RSQRT:
-  case IR_OP_TANH:
-  case IR_OP_SIGMOID:
-  case IR_OP_ERF:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* Unary ops and R.clip: the result has the operand's struct info. */
 static IrSInfo *
 infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
@@ -240,7 +242,7 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
   if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (float_only(call->u.call.op->id) && x.dtype.code != IR_DT_VOID && !is_float(x.dtype)) {
+  if (float_only(row_of(call)) && x.dtype.code != IR_DT_VOID && !is_float(x.dtype)) {
     infer_error(in, call, "requires a float operand, not %s", ir_dtype_str(x.dtype, dt));
     return NULL;
   }
@@ -502,7 +504,7 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
 {
   IrOpId id = call->u.call.op->id;
   IrTensorData *in[2];
-  Value *v = eval_prepare(ev, call, args, 2, is_comparison(id) ? IR_BOOL : IR_VOID, 0, in);
+  Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -549,48 +551,42 @@ eval_where(OpEval *ev, const IrExpr *call, Value **args)
 
 /* ---- unary kernels, clip, astype ---- */
 
+/* The kernels of the unary rows that libm does not have. */
 static double
-unary_float(IrOpId id, double x)
+negate(double x)
 {
-  switch (id) {
-  case IR_OP_NEGATIVE:
-    return -x;
-  case IR_OP_ABS:
-    return fabs(x);
-  case IR_OP_EXP:
-    return exp(x);
-  case IR_OP_LOG:
-    return log(x);
-  case IR_OP_SQRT:
-    return sqrt(x);
-  case IR_OP_RSQRT:
-    return 1 / sqrt(x);
-  case IR_OP_TANH:
-    return tanh(x);
-  case IR_OP_SIGMOID:
-    return 1 / (1 + exp(-x));
-  case IR_OP_ERF:
-    return erf(x);
-  default:
-    UNREACHABLE();
-    return 0;
-  }
+  return -x;
 }
 
-/* negative and abs on integers, wrapping (abs of the minimum is itself). */
 static int64_t
-unary_int(IrOpId id, int64_t x)
+negate_int(int64_t x)
 {
-  uint64_t neg = 0 - (uint64_t)x;
-  if (id == IR_OP_NEGATIVE || x < 0)
-    return (int64_t)neg;
-  return x;
+  return (int64_t)(0 - (uint64_t)x);
+}
+
+/* wrapping: the minimum is its own absolute value */
+static int64_t
+abs_int(int64_t x)
+{
+  return x < 0 ? negate_int(x) : x;
+}
+
+static double
+rsqrt(double x)
+{
+  return 1 / sqrt(x);
+}
+
+static double
+sigmoid(double x)
+{
+  return 1 / (1 + exp(-x));
 }
 
 static Value *
 eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 {
-  IrOpId id = call->u.call.op->id;
+  const Elementwise *row = row_of(call);
   IrTensorData *in[1];
   char dt[16];
   Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
@@ -598,7 +594,7 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   bool fl = is_float(out->dtype);
-  if (float_only(id) && !fl) {
+  if (float_only(row) && !fl) {
     op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires a float operand, not %s",
              ir_dtype_str(out->dtype, dt));
     return NULL;
@@ -606,9 +602,9 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
     if (fl)
-      op_set_f(out, i, unary_float(id, op_get_f(in[0], i)));
+      op_set_f(out, i, row->unary(op_get_f(in[0], i)));
     else
-      op_set_i(out, i, unary_int(id, op_get_i(in[0], i)));
+      op_set_i(out, i, row->unary_int(op_get_i(in[0], i)));
   }
   return eval_result(ev, args, 1, v);
 }
@@ -673,52 +669,6 @@ eval_astype(OpEval *ev, const IrExpr *call, Value **args)
 /* Legalization: one loop nest over the output shape                   */
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-  IrOpId id;
-  const char *name;      /* prim_func name hint; the output buffer is T_<name> */
-  int arity;             /* operands: 1 to 3 */
-  IrPrimKind kind;       /* binary: the TIR operator (IR_PE_CALL: intrinsic) */
-  const char *intrinsic; /* "tir.exp", ...; NULL for the special cases */
-} Lowering;
-
-static const Lowering lowerings[] = {
-    {IR_OP_ADD, "add", 2, IR_PE_ADD, NULL},
-    {IR_OP_SUBTRACT, "subtract", 2, IR_PE_SUB, NULL},
-    {IR_OP_MULTIPLY, "multiply", 2, IR_PE_MUL, NULL},
-    {IR_OP_DIVIDE, "divide", 2, IR_PE_DIV, NULL},
-    {IR_OP_FLOOR_DIVIDE, "floor_divide", 2, IR_PE_FLOORDIV, NULL},
-    {IR_OP_POWER, "power", 2, IR_PE_CALL, "tir.pow"},
-    {IR_OP_MAXIMUM, "maximum", 2, IR_PE_MAX, NULL},
-    {IR_OP_MINIMUM, "minimum", 2, IR_PE_MIN, NULL},
-    {IR_OP_EQUAL, "equal", 2, IR_PE_EQ, NULL},
-    {IR_OP_NOT_EQUAL, "not_equal", 2, IR_PE_NE, NULL},
-    {IR_OP_LESS, "less", 2, IR_PE_LT, NULL},
-    {IR_OP_LESS_EQUAL, "less_equal", 2, IR_PE_LE, NULL},
-    {IR_OP_GREATER, "greater", 2, IR_PE_GT, NULL},
-    {IR_OP_GREATER_EQUAL, "greater_equal", 2, IR_PE_GE, NULL},
-    {IR_OP_NEGATIVE, "negative", 1, IR_PE_SUB, NULL},
-    {IR_OP_ABS, "abs", 1, IR_PE_CALL, NULL},
-    {IR_OP_EXP, "exp", 1, IR_PE_CALL, "tir.exp"},
-    {IR_OP_LOG, "log", 1, IR_PE_CALL, "tir.log"},
-    {IR_OP_SQRT, "sqrt", 1, IR_PE_CALL, "tir.sqrt"},
-    {IR_OP_RSQRT, "rsqrt", 1, IR_PE_CALL, "tir.rsqrt"},
-    {IR_OP_TANH, "tanh", 1, IR_PE_CALL, "tir.tanh"},
-    {IR_OP_SIGMOID, "sigmoid", 1, IR_PE_CALL, "tir.sigmoid"},
-    {IR_OP_ERF, "erf", 1, IR_PE_CALL, "tir.erf"},
-    {IR_OP_WHERE, "where", 3, IR_PE_SELECT, NULL},
-    {IR_OP_CLIP, "clip", 3, IR_PE_SELECT, NULL},
-    {IR_OP_ASTYPE, "astype", 1, IR_PE_CAST, NULL},
-};
-
-static const Lowering *
-lowering_of(IrOpId id)
-{
-  for (size_t i = 0; i < sizeof lowerings / sizeof lowerings[0]; i++)
-    if (lowerings[i].id == id)
-      return &lowerings[i];
-  return NULL;
-}
-
 static IrPrimExpr *
 zero(IrCtx *ctx, IrDType t)
 {
@@ -770,10 +720,10 @@ nan_max_min(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
 }
 
 static IrPrimExpr *
-lower_unary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr *x)
+lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr *x)
 {
   x = as(ctx, t, x);
-  switch (op->id) {
+  switch (id) {
   case IR_OP_NEGATIVE:
     return ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x);
   case IR_OP_ASTYPE:
@@ -792,9 +742,9 @@ lower_unary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr *x)
 
 /* a op b; comparisons compare in a's dtype and give bool. */
 static IrPrimExpr *
-lower_binary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+lower_binary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
-  IrDType operand_type = is_comparison(op->id) ? a->dtype : t;
+  IrDType operand_type = op->compare ? a->dtype : t;
   a = as(ctx, operand_type, a);
   b = as(ctx, operand_type, b);
   if (op->kind == IR_PE_CALL)
@@ -807,9 +757,9 @@ lower_binary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr *a, IrPrimExp
 /* where(c, a, b), and clip(x, lo, hi) as the kernel computes it: y = x < lo
  * ? lo : x, then y > hi ? hi : y (a NaN x stays NaN). */
 static IrPrimExpr *
-lower_ternary(IrCtx *ctx, const Lowering *op, IrDType t, IrPrimExpr **v)
+lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
 {
-  if (op->id == IR_OP_WHERE)
+  if (id == IR_OP_WHERE)
     return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
@@ -834,8 +784,9 @@ lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index
 static IrExpr *
 legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  const Lowering *op = lowering_of(call->u.call.op->id);
-  if (!op || call->u.call.nargs < op->arity)
+  IrOpId id = call->u.call.op->id;
+  const Elementwise *op = row_of(call);
+  if (call->u.call.nargs < op->arity)
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, op->name);
@@ -853,9 +804,9 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  IrPrimExpr *value = op->arity == 3   ? lower_ternary(lz->ctx, op, out->dtype, v)
+  IrPrimExpr *value = op->arity == 3   ? lower_ternary(lz->ctx, id, out->dtype, v)
                       : op->arity == 2 ? lower_binary(lz->ctx, op, out->dtype, v[0], v[1])
-                                       : lower_unary(lz->ctx, op, out->dtype, v[0]);
+                                       : lower_unary(lz->ctx, id, op, out->dtype, v[0]);
   *body = op_prim_store(&p, out, i, value);
   return op_prim_finish(&p, call, result);
 }
@@ -864,48 +815,63 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* The table                                                           */
 /* ------------------------------------------------------------------ */
 
-static const OpImpl binary_impl = {infer_binary, eval_binary, legalize_elementwise};
-static const OpImpl where_impl = {infer_where, eval_where, legalize_elementwise};
-static const OpImpl unary_impl = {infer_unary, eval_unary, legalize_elementwise};
-static const OpImpl clip_impl = {infer_unary, eval_clip, legalize_elementwise};
-static const OpImpl astype_impl = {infer_astype, eval_astype, legalize_elementwise};
+#define E OP_ARG
+#define BINARY                                                                                     \
+  .syn.params = {E("x1"), E("x2")}, .syn.nparams = 2,                                              \
+  .impl = {infer_binary, eval_binary, legalize_elementwise}
+#define UNARY                                                                                      \
+  .syn.params = {E("x")}, .syn.nparams = 1, .impl = {infer_unary, eval_unary, legalize_elementwise}
+/* An entry's Elementwise row: name, arity, kind, intrinsic, compare, unary, unary_int. */
+/* clang-format off */
+#define ROW(...) .data = &(const Elementwise){__VA_ARGS__}
+/* clang-format on */
 
-const OpImpl *
-op_elementwise_impl(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_ADD:
-  case IR_OP_SUBTRACT:
-  case IR_OP_MULTIPLY:
-  case IR_OP_DIVIDE:
-  case IR_OP_FLOOR_DIVIDE:
-  case IR_OP_POWER:
-  case IR_OP_MAXIMUM:
-  case IR_OP_MINIMUM:
-  case IR_OP_EQUAL:
-  case IR_OP_NOT_EQUAL:
-  case IR_OP_LESS:
-  case IR_OP_LESS_EQUAL:
-  case IR_OP_GREATER:
-  case IR_OP_GREATER_EQUAL:
-    return &binary_impl;
-  case IR_OP_WHERE:
-    return &where_impl;
-  case IR_OP_NEGATIVE:
-  case IR_OP_ABS:
-  case IR_OP_EXP:
-  case IR_OP_LOG:
-  case IR_OP_SQRT:
-  case IR_OP_RSQRT:
-  case IR_OP_TANH:
-  case IR_OP_SIGMOID:
-  case IR_OP_ERF:
-    return &unary_impl;
-  case IR_OP_CLIP:
-    return &clip_impl;
-  case IR_OP_ASTYPE:
-    return &astype_impl;
-  default:
-    return NULL;
-  }
-}
+static const OpDef defs[] = {
+    OP(IR_OP_ADD, "relax.add", BINARY, ROW("add", 2, IR_PE_ADD, NULL, false, NULL, NULL)),
+    OP(IR_OP_SUBTRACT, "relax.subtract", BINARY,
+       ROW("subtract", 2, IR_PE_SUB, NULL, false, NULL, NULL)),
+    OP(IR_OP_MULTIPLY, "relax.multiply", BINARY,
+       ROW("multiply", 2, IR_PE_MUL, NULL, false, NULL, NULL)),
+    OP(IR_OP_DIVIDE, "relax.divide", BINARY, ROW("divide", 2, IR_PE_DIV, NULL, false, NULL, NULL)),
+    OP(IR_OP_FLOOR_DIVIDE, "relax.floor_divide", BINARY,
+       ROW("floor_divide", 2, IR_PE_FLOORDIV, NULL, false, NULL, NULL)),
+    OP(IR_OP_POWER, "relax.power", BINARY,
+       ROW("power", 2, IR_PE_CALL, "tir.pow", false, NULL, NULL)),
+    OP(IR_OP_MAXIMUM, "relax.maximum", BINARY,
+       ROW("maximum", 2, IR_PE_MAX, NULL, false, NULL, NULL)),
+    OP(IR_OP_MINIMUM, "relax.minimum", BINARY,
+       ROW("minimum", 2, IR_PE_MIN, NULL, false, NULL, NULL)),
+    OP(IR_OP_EQUAL, "relax.equal", BINARY, ROW("equal", 2, IR_PE_EQ, NULL, true, NULL, NULL)),
+    OP(IR_OP_NOT_EQUAL, "relax.not_equal", BINARY,
+       ROW("not_equal", 2, IR_PE_NE, NULL, true, NULL, NULL)),
+    OP(IR_OP_LESS, "relax.less", BINARY, ROW("less", 2, IR_PE_LT, NULL, true, NULL, NULL)),
+    OP(IR_OP_LESS_EQUAL, "relax.less_equal", BINARY,
+       ROW("less_equal", 2, IR_PE_LE, NULL, true, NULL, NULL)),
+    OP(IR_OP_GREATER, "relax.greater", BINARY, ROW("greater", 2, IR_PE_GT, NULL, true, NULL, NULL)),
+    OP(IR_OP_GREATER_EQUAL, "relax.greater_equal", BINARY,
+       ROW("greater_equal", 2, IR_PE_GE, NULL, true, NULL, NULL)),
+    OP(IR_OP_WHERE, "relax.where", .syn.params = {E("condition"), E("x1"), E("x2")},
+       .syn.nparams = 3, .impl = {infer_where, eval_where, legalize_elementwise},
+       ROW("where", 3, IR_PE_SELECT, NULL, false, NULL, NULL)),
+    OP(IR_OP_NEGATIVE, "relax.negative", UNARY,
+       ROW("negative", 1, IR_PE_SUB, NULL, false, negate, negate_int)),
+    OP(IR_OP_ABS, "relax.abs", UNARY, ROW("abs", 1, IR_PE_CALL, NULL, false, fabs, abs_int)),
+    OP(IR_OP_EXP, "relax.exp", UNARY, ROW("exp", 1, IR_PE_CALL, "tir.exp", false, exp, NULL)),
+    OP(IR_OP_LOG, "relax.log", UNARY, ROW("log", 1, IR_PE_CALL, "tir.log", false, log, NULL)),
+    OP(IR_OP_SQRT, "relax.sqrt", UNARY, ROW("sqrt", 1, IR_PE_CALL, "tir.sqrt", false, sqrt, NULL)),
+    OP(IR_OP_RSQRT, "relax.rsqrt", UNARY,
+       ROW("rsqrt", 1, IR_PE_CALL, "tir.rsqrt", false, rsqrt, NULL)),
+    OP(IR_OP_TANH, "relax.tanh", UNARY, ROW("tanh", 1, IR_PE_CALL, "tir.tanh", false, tanh, NULL)),
+    OP(IR_OP_SIGMOID, "relax.sigmoid", UNARY,
+       ROW("sigmoid", 1, IR_PE_CALL, "tir.sigmoid", false, sigmoid, NULL)),
+    OP(IR_OP_ERF, "relax.erf", UNARY, ROW("erf", 1, IR_PE_CALL, "tir.erf", false, erf, NULL)),
+    OP(IR_OP_CLIP, "relax.clip",
+       .syn.params = {E("x"), {"min", IR_PARAM_PRIM, NULL}, {"max", IR_PARAM_PRIM, NULL}},
+       .syn.nparams = 3, .impl = {infer_unary, eval_clip, legalize_elementwise},
+       ROW("clip", 3, IR_PE_SELECT, NULL, false, NULL, NULL)),
+    OP(IR_OP_ASTYPE, "relax.astype", .syn.params = {E("x"), OP_ATTR("dtype", NULL)},
+       .syn.nparams = 2, .impl = {infer_astype, eval_astype, legalize_elementwise},
+       ROW("astype", 1, IR_PE_CAST, NULL, false, NULL, NULL)),
+};
+
+const OpTable op_elementwise_table = {defs, sizeof defs / sizeof defs[0]};

@@ -323,10 +323,10 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return op_prim_finish(&p, call, result);
 }
 
-static const OpImpl matmul = {infer_matmul, eval_matmul, legalize_matmul};
+static const OpDef defs[] = {
+    OP(IR_OP_MATMUL, "relax.matmul",
+       .syn.params = {OP_ARG("x1"), OP_ARG("x2"), OP_ATTR("out_dtype", "\"void\"")},
+       .syn.nparams = 3, .impl = {infer_matmul, eval_matmul, legalize_matmul}),
+};
 
-const OpImpl *
-op_linalg_impl(IrOpId id)
-{
-  return id == IR_OP_MATMUL ? &matmul : NULL;
-}
+const OpTable op_linalg_table = {defs, sizeof defs / sizeof defs[0]};

@@ -9,7 +9,7 @@
  * the most precise result still possible: a tensor of known ndim without a
  * shape, or of unknown ndim.
  *
- * This file holds inference, the op table and the attribute helpers that
+ * This file holds inference, the ops' entries and the attribute helpers that
  * the kernels (manip_eval.c) and the lowerings (manip_legalize.c) share
  * through manip_int.h.
  */
@@ -933,45 +933,40 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-const OpImpl *
-op_manip_impl(IrOpId id)
-{
-  static const OpImpl permute_dims = {infer_permute_dims, manip_eval_permute_dims,
-                                      manip_legalize_permute_dims};
-  static const OpImpl reshape = {infer_reshape, manip_eval_reshape, manip_legalize_reshape};
-  static const OpImpl flatten = {infer_flatten, manip_eval_flatten, manip_legalize_flatten};
-  static const OpImpl expand_dims = {infer_expand_dims, manip_eval_expand_dims,
-                                     manip_legalize_expand_dims};
-  static const OpImpl squeeze = {infer_squeeze, manip_eval_squeeze, manip_legalize_squeeze};
-  static const OpImpl concat = {infer_concat, manip_eval_concat, manip_legalize_concat};
-  static const OpImpl split = {infer_split, manip_eval_split, manip_legalize_split};
-  static const OpImpl strided_slice = {infer_strided_slice, manip_eval_strided_slice,
-                                       manip_legalize_strided_slice};
-  static const OpImpl take = {infer_take, manip_eval_take, manip_legalize_take};
-  static const OpImpl broadcast_to = {infer_broadcast_to, manip_eval_broadcast_to,
-                                      manip_legalize_broadcast_to};
-  switch (id) {
-  case IR_OP_PERMUTE_DIMS:
-    return &permute_dims;
-  case IR_OP_RESHAPE:
-    return &reshape;
-  case IR_OP_FLATTEN:
-    return &flatten;
-  case IR_OP_EXPAND_DIMS:
-    return &expand_dims;
-  case IR_OP_SQUEEZE:
-    return &squeeze;
-  case IR_OP_CONCAT:
-    return &concat;
-  case IR_OP_SPLIT:
-    return &split;
-  case IR_OP_STRIDED_SLICE:
-    return &strided_slice;
-  case IR_OP_TAKE:
-    return &take;
-  case IR_OP_BROADCAST_TO:
-    return &broadcast_to;
-  default:
-    return NULL;
-  }
-}
+/* The kernels are in manip_eval.c, the legalize hooks in manip_legalize.c. */
+#define E OP_ARG
+#define A OP_ATTR
+
+static const OpDef defs[] = {
+    OP(IR_OP_PERMUTE_DIMS, "relax.permute_dims", .syn.params = {E("x"), A("axes", "None")},
+       .syn.nparams = 2,
+       .impl = {infer_permute_dims, manip_eval_permute_dims, manip_legalize_permute_dims}),
+    OP(IR_OP_RESHAPE, "relax.reshape", .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}},
+       .syn.nparams = 2, .impl = {infer_reshape, manip_eval_reshape, manip_legalize_reshape}),
+    OP(IR_OP_FLATTEN, "relax.flatten", .syn.params = {E("x")}, .syn.nparams = 1,
+       .impl = {infer_flatten, manip_eval_flatten, manip_legalize_flatten}),
+    OP(IR_OP_EXPAND_DIMS, "relax.expand_dims", .syn.params = {E("x"), A("axis", NULL)},
+       .syn.nparams = 2,
+       .impl = {infer_expand_dims, manip_eval_expand_dims, manip_legalize_expand_dims}),
+    OP(IR_OP_SQUEEZE, "relax.squeeze", .syn.params = {E("x"), A("axis", "None")}, .syn.nparams = 2,
+       .impl = {infer_squeeze, manip_eval_squeeze, manip_legalize_squeeze}),
+    OP(IR_OP_CONCAT, "relax.concat",
+       .syn.params = {{"tensors", IR_PARAM_TUPLE, NULL}, A("axis", "0")}, .syn.nparams = 2,
+       .impl = {infer_concat, manip_eval_concat, manip_legalize_concat}),
+    OP(IR_OP_SPLIT, "relax.split",
+       .syn.params = {E("x"), A("indices_or_sections", NULL), A("axis", "0")}, .syn.nparams = 3,
+       .impl = {infer_split, manip_eval_split, manip_legalize_split}),
+    OP(IR_OP_STRIDED_SLICE, "relax.strided_slice",
+       .syn.params = {E("x"), A("axes", NULL), A("begin", NULL), A("end", NULL),
+                      A("strides", "None"), A("assume_inbound", "False")},
+       .syn.nparams = 6,
+       .impl = {infer_strided_slice, manip_eval_strided_slice, manip_legalize_strided_slice}),
+    OP(IR_OP_TAKE, "relax.take",
+       .syn.params = {E("x"), E("indices"), A("axis", "None"), A("mode", "\"fast\"")},
+       .syn.nparams = 4, .impl = {infer_take, manip_eval_take, manip_legalize_take}),
+    OP(IR_OP_BROADCAST_TO, "relax.broadcast_to",
+       .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}}, .syn.nparams = 2,
+       .impl = {infer_broadcast_to, manip_eval_broadcast_to, manip_legalize_broadcast_to}),
+};
+
+const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

@@ -1,7 +1,8 @@
 /*
- * nn.c - neural-network ops without a spatial window: relu, gelu, silu,
- * softmax, log_softmax, layer_norm, batch_norm, dropout (conv2d and the
- * pools are in conv.c).  op_nn_impl answers for all of them.
+ * nn.c - neural-network ops without a spatial window: relu, leakyrelu,
+ * gelu, silu, softmax, log_softmax, layer_norm, batch_norm, dropout
+ * (conv2d and the pools are in conv.c; their entries are in this file's
+ * table).
  *
  * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
  * input's struct info; the norms check dtypes and that gamma/beta/... have
@@ -21,34 +22,43 @@
 /* Activations                                                         */
 /* ------------------------------------------------------------------ */
 
-/* relu keeps any dtype (as TVM); gelu and silu want floats. */
+/* Each activation entry's NnActivation (nn_int.h) holds its kernel and its
+ * f in TIR; these hooks serve them all.  An activation without an integer
+ * kernel wants floats. */
+static const NnActivation *
+activation_of(const IrExpr *call)
+{
+  return op_of(call->u.call.op)->data;
+}
+
+/* (inference has checked that alpha, when present, is a number) */
+double
+nn_activation_alpha(const IrExpr *call)
+{
+  const IrAttr *a = op_attr(call, "alpha");
+  if (!a)
+    return 0;
+  return a->kind == IR_AT_FLOAT ? a->u.f : a->kind == IR_AT_INT ? (double)a->u.i : 0;
+}
+
 static IrSInfo *
 infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  NnSite s = nn_site_infer(in, call);
   IrSInfo *x;
-  if (!nn_tensor_arg(in, call, args, 0, "data", &x))
+  double alpha;
+  if (!nn_tensor_arg(in, call, args, 0, "data", &x) || !nn_attr_float(&s, "alpha", 0, &alpha))
     return NULL;
-  if (call->u.call.op->id != IR_OP_RELU && !nn_require_float(in, call, nn_dtype(x)))
+  if (!activation_of(call)->kernel_int && !nn_require_float(in, call, nn_dtype(x)))
     return NULL;
   return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-}
-
-static double
-gelu(double x)
-{
-  return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
-}
-
-static double
-silu(double x)
-{
-  return x / (1.0 + exp(-x));
 }
 
 static Value *
 eval_activation(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = nn_site_eval(ev, call);
+  const NnActivation *act = activation_of(call);
   const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
   if (!x)
     return NULL;
@@ -57,17 +67,88 @@ eval_activation(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
   bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
-  IrOpId id = call->u.call.op->id;
+  double alpha = nn_activation_alpha(call);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
-    if (id == IR_OP_RELU && !is_float) {
-      int64_t v = op_get_i(x, i);
-      op_set_i(o, i, v > 0 ? v : 0);
-      continue;
-    }
-    double v = op_get_f(x, i);
-    op_set_f(o, i, id == IR_OP_RELU ? (v > 0 ? v : 0.0) : id == IR_OP_GELU ? gelu(v) : silu(v));
+    if (act->kernel_int && !is_float)
+      op_set_i(o, i, act->kernel_int(op_get_i(x, i)));
+    else
+      op_set_f(o, i, act->kernel(op_get_f(x, i), alpha));
   }
   return out;
+}
+
+/* relu keeps any dtype (as TVM): max(x, 0) in x's dtype. */
+static double
+relu(double x, double alpha)
+{
+  return x > 0 ? x : 0.0;
+}
+
+static int64_t
+relu_int(int64_t x)
+{
+  return x > 0 ? x : 0;
+}
+
+static IrPrimExpr *
+relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+{
+  return ir_prim_bin(ctx, IR_PE_MAX, x, nn_lit(ctx, t, 0));
+}
+
+/* leakyrelu: x where x >= 0, alpha * x elsewhere (floats only, as TVM);
+ * the product in float64 in TIR too, rounded once */
+static double
+leakyrelu(double x, double alpha)
+{
+  return x >= 0 ? x : alpha * x;
+}
+
+static IrPrimExpr *
+leakyrelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+{
+  IrPrimExpr *scaled =
+      ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, nn_f64_type(), alpha), nn_f64(ctx, x));
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, nn_lit(ctx, t, 0)), x,
+                        nn_to(ctx, t, scaled));
+}
+
+/* gelu: 0.5 x (1 + erf(x / sqrt 2)), in float64 in TIR too */
+static double
+gelu(double x, double alpha)
+{
+  return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+}
+
+static IrPrimExpr *
+gelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+{
+  IrDType f64 = nn_f64_type();
+  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0);
+  IrPrimExpr *scaled = ir_prim_bin(ctx, IR_PE_DIV, v, nn_lit(ctx, f64, sqrt(2.0)));
+  IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 0.5), v);
+  IrPrimExpr *r =
+      ir_prim_bin(ctx, IR_PE_MUL, half_x,
+                  ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.erf", scaled)));
+  return nn_to(ctx, t, r);
+}
+
+/* silu: x / (1 + exp(-x)), in float64 in TIR too */
+static double
+silu(double x, double alpha)
+{
+  return x / (1.0 + exp(-x));
+}
+
+static IrPrimExpr *
+silu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+{
+  IrDType f64 = nn_f64_type();
+  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_SUB, nn_lit(ctx, f64, 0.0), v);
+  IrPrimExpr *r = ir_prim_bin(
+      ctx, IR_PE_DIV, v, ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.exp", neg)));
+  return nn_to(ctx, t, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -500,31 +581,67 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The legalize hooks are in nn_legalize.c. */
-static const OpImpl activation = {infer_activation, eval_activation, nn_legalize_activation};
-static const OpImpl softmax = {infer_softmax, eval_softmax, nn_legalize_softmax};
-static const OpImpl layer_norm = {infer_layer_norm, eval_layer_norm, nn_legalize_layer_norm};
-static const OpImpl batch_norm = {infer_batch_norm, eval_batch_norm, nn_legalize_batch_norm};
-static const OpImpl dropout = {infer_dropout, eval_dropout, nn_legalize_dropout};
+/* The legalize hooks are in nn_legalize.c; conv2d's and the pools' hooks in
+ * conv.c. */
+#define E OP_ARG
+#define A OP_ATTR
+#define ACTIVATION                                                                                 \
+  .syn.params = {E("data")}, .syn.nparams = 1,                                                     \
+  .impl = {infer_activation, eval_activation, nn_legalize_activation}
+/* An activation entry's NnActivation: name, kernel, kernel_int, lower. */
+/* clang-format off */
+#define ROW(...) .data = &(const NnActivation){__VA_ARGS__}
+/* clang-format on */
+#define POOL2D_PARAMS                                                                              \
+  .syn.params = {E("data"),                                                                        \
+                 A("pool_size", "[1, 1]"),                                                         \
+                 A("strides", "[1, 1]"),                                                           \
+                 A("padding", "[0, 0, 0, 0]"),                                                     \
+                 A("dilation", "[1, 1]"),                                                          \
+                 A("ceil_mode", "False"),                                                          \
+                 A("count_include_pad", "False"),                                                  \
+                 A("layout", "\"NCHW\""),                                                          \
+                 A("out_layout", "None")},                                                         \
+  .syn.nparams = 9
 
-const OpImpl *
-op_nn_impl(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_RELU:
-  case IR_OP_GELU:
-  case IR_OP_SILU:
-    return &activation;
-  case IR_OP_SOFTMAX:
-  case IR_OP_LOG_SOFTMAX:
-    return &softmax;
-  case IR_OP_LAYER_NORM:
-    return &layer_norm;
-  case IR_OP_BATCH_NORM:
-    return &batch_norm;
-  case IR_OP_DROPOUT:
-    return &dropout;
-  default:
-    return op_conv_impl(id);
-  }
-}
+static const OpDef defs[] = {
+    OP(IR_OP_RELU, "relax.nn.relu", ACTIVATION, ROW("relu", relu, relu_int, relu_lower)),
+    OP(IR_OP_LEAKYRELU, "relax.nn.leakyrelu", .syn.params = {E("data"), A("alpha", "0.01")},
+       .syn.nparams = 2, .impl = {infer_activation, eval_activation, nn_legalize_activation},
+       ROW("leakyrelu", leakyrelu, NULL, leakyrelu_lower)),
+    OP(IR_OP_GELU, "relax.nn.gelu", ACTIVATION, ROW("gelu", gelu, NULL, gelu_lower)),
+    OP(IR_OP_SILU, "relax.nn.silu", ACTIVATION, ROW("silu", silu, NULL, silu_lower)),
+    OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, nn_legalize_softmax}),
+    OP(IR_OP_LOG_SOFTMAX, "relax.nn.log_softmax", .syn.params = {E("data"), A("axis", "-1")},
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, nn_legalize_softmax}),
+    OP(IR_OP_LAYER_NORM, "relax.nn.layer_norm",
+       .syn.params = {E("data"), E("gamma"), E("beta"), A("axes", NULL), A("epsilon", "1e-05"),
+                      A("center", "True"), A("scale", "True")},
+       .syn.nparams = 7, .impl = {infer_layer_norm, eval_layer_norm, nn_legalize_layer_norm}),
+    OP(IR_OP_BATCH_NORM, "relax.nn.batch_norm",
+       .syn.params = {E("data"), E("gamma"), E("beta"), E("moving_mean"), E("moving_var"),
+                      A("axis", NULL), A("epsilon", "1e-05"), A("center", "True"),
+                      A("scale", "True"), A("momentum", "0.10000000000000001"),
+                      A("training", "True")},
+       .syn.nparams = 11, .impl = {infer_batch_norm, eval_batch_norm, nn_legalize_batch_norm}),
+    OP(IR_OP_CONV2D, "relax.nn.conv2d",
+       .syn.params = {E("data"), E("weight"), A("strides", "[1, 1]"), A("padding", "[0, 0, 0, 0]"),
+                      A("dilation", "[1, 1]"), A("groups", "1"), A("data_layout", "\"NCHW\""),
+                      A("kernel_layout", "\"OIHW\""), A("out_layout", "None"),
+                      A("out_dtype", "\"void\"")},
+       .syn.nparams = 10, .impl = {nn_infer_conv2d, nn_eval_conv2d, nn_legalize_conv2d}),
+    OP(IR_OP_MAX_POOL2D, "relax.nn.max_pool2d", POOL2D_PARAMS,
+       .impl = {nn_infer_pool2d, nn_eval_pool2d, nn_legalize_pool2d}),
+    OP(IR_OP_AVG_POOL2D, "relax.nn.avg_pool2d", POOL2D_PARAMS,
+       .impl = {nn_infer_pool2d, nn_eval_pool2d, nn_legalize_pool2d}),
+    OP(IR_OP_ADAPTIVE_AVG_POOL2D, "relax.nn.adaptive_avg_pool2d",
+       .syn.params = {E("data"), A("output_size", "None"), A("layout", "\"NCHW\""),
+                      A("out_layout", "None")},
+       .syn.nparams = 4,
+       .impl = {nn_infer_adaptive_pool2d, nn_eval_adaptive_pool2d, nn_legalize_adaptive_pool2d}),
+    OP(IR_OP_DROPOUT, "relax.nn.dropout", .syn.params = {E("data"), A("rate", "0.5")},
+       .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, nn_legalize_dropout}),
+};
+
+const OpTable op_nn_table = {defs, sizeof defs / sizeof defs[0]};

@@ -1,5 +1,6 @@
 /*
- * nn_int.h - helpers shared by nn.c, conv.c and linalg.c (inside ops/ only).
+ * nn_int.h - helpers shared by nn.c, conv.c, nn_legalize.c and linalg.c
+ * (inside ops/ only).
  *
  * Inference and kernels both read a call's attributes and both report
  * errors that name the binding and the op; an NnSite carries what such an
@@ -129,6 +130,18 @@ typedef struct {
 } Gemm;
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *nn_gemm(OpPrim *p, Gemm *g);
+/* An activation entry's .data: y = f(x) elementwise, x's struct info.
+ * alpha is the op's "alpha" attribute (leakyrelu), 0 for ops without one. */
+typedef struct {
+  const char *name;                         /* prim_func name hint; output T_<name> */
+  double (*kernel)(double x, double alpha); /* the reference, in double */
+  int64_t (*kernel_int)(int64_t x);         /* on ints; NULL: floats only */
+  /* f in TIR: x and the result of dtype t, computed as the kernel does */
+  IrPrimExpr *(*lower)(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha);
+} NnActivation;
+/* nn.c: an activation call's alpha (0 when the op has none). */
+double nn_activation_alpha(const IrExpr *call);
+
 /* nn_legalize.c: the legalize hooks of nn.c's ops. */
 IrExpr *nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
@@ -136,7 +149,15 @@ IrExpr *nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 IrExpr *nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* conv.c: conv2d and the pools (NULL for other ops). */
-const OpImpl *op_conv_impl(IrOpId id);
+/* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
+IrSInfo *nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

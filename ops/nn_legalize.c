@@ -1,6 +1,7 @@
 /*
- * nn_legalize.c - LegalizeOps for the ops of nn.c: relu, gelu, silu,
- * softmax, log_softmax, layer_norm, batch_norm, dropout.  Each hook builds
+ * nn_legalize.c - LegalizeOps for the ops of nn.c: the activations (whose
+ * f in TIR is their entry's), softmax, log_softmax, layer_norm, batch_norm,
+ * dropout.  Each hook builds
  * a T.prim_func with the builder of tir_build.h that computes what nn.c's
  * kernel computes, in the same order.
  *
@@ -47,35 +48,14 @@ load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
 }
 
 /* ------------------------------------------------------------------ */
-/* relu, gelu, silu                                                    */
+/* activations: f of each element (f from the entry's NnActivation)   */
 /* ------------------------------------------------------------------ */
-
-/* f(x) of an activation; gelu and silu in float64 as the kernel. */
-static IrPrimExpr *
-activation(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *x)
-{
-  IrDType f64 = nn_f64_type();
-  if (id == IR_OP_RELU)
-    return ir_prim_bin(ctx, IR_PE_MAX, x, nn_lit(ctx, t, 0));
-  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0), *r;
-  if (id == IR_OP_GELU) { /* 0.5 x (1 + erf(x / sqrt 2)) */
-    IrPrimExpr *scaled = ir_prim_bin(ctx, IR_PE_DIV, v, nn_lit(ctx, f64, sqrt(2.0)));
-    IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 0.5), v);
-    r = ir_prim_bin(ctx, IR_PE_MUL, half_x,
-                    ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.erf", scaled)));
-  } else { /* silu: x / (1 + exp(-x)) */
-    IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_SUB, nn_lit(ctx, f64, 0.0), v);
-    r = ir_prim_bin(ctx, IR_PE_DIV, v,
-                    ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.exp", neg)));
-  }
-  return nn_to(ctx, t, r);
-}
 
 IrExpr *
 nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  IrOpId id = call->u.call.op->id;
-  const char *name = id == IR_OP_RELU ? "relu" : id == IR_OP_GELU ? "gelu" : "silu";
+  const NnActivation *act = op_of(call->u.call.op)->data;
+  const char *name = act->name;
   OpPrim p;
   op_prim_begin(lz, &p, name);
   IrBuffer *x = input(&p, call, 0, "A");
@@ -84,7 +64,9 @@ nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
-  *body = op_prim_store(&p, out, i, activation(lz->ctx, id, out->dtype, op_prim_load(&p, x, i)));
+  IrPrimExpr *v =
+      act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), nn_activation_alpha(call));
+  *body = op_prim_store(&p, out, i, v);
   return op_prim_finish(&p, call, result);
 }
 

@@ -1,15 +1,20 @@
 /*
  * op.h - what each Relax operator means (prefix op_).
  *
- * The syntax of an op (its Python parameters) is in ir/op.c; its meaning is
- * here, in three facets kept side by side in one category file
- * (elementwise.c, nn.c, linalg.c, manip.c, reduce.c, builtin.c):
+ * The operator table: every op is one OpDef entry, written OP(IR_OP_X,
+ * "relax.x", ...) in the file of its category (elementwise.c, nn.c,
+ * linalg.c, manip.c, reduce.c, builtin.c; README.md has the recipe).  An
+ * entry holds the op's syntax (its Python parameters, what the reader and
+ * printer of ir/ need), its flags, and its meaning in three facets kept
+ * side by side:
  *   infer     struct info of a call from the struct info of its arguments,
  *             with symbolic shapes (ir/arith decides what is provable);
  *   eval      the reference kernel: concrete tensors in, a tensor out,
  *             clear code over fast, accumulation in double;
  *   legalize  a T.prim_func computing the same, called by R.call_tir.
- * table.c maps every IrOpId to its OpImpl.
+ * IrOpId is generated from the entries (ops/op_ids.awk writes
+ * $(BUILD)/gen/op_ids.h, which ir/ir.h includes), so an op's id, name and
+ * meaning are written once; table.c maps an id to its entry.
  *
  * Values are what the interpreter computes with.  They live in the ctx's
  * arena; a tensor's data is row-major, little-endian, in its dtype's own
@@ -151,22 +156,79 @@ typedef struct {
   IrExpr *(*legalize)(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 } OpImpl;
 
+/* What the passes may do with a call of an op, besides what its purity
+ * (syn.impure) says. */
+enum {
+  OP_NO_FOLD = 1u << 0, /* FoldConstant keeps its calls: they allocate, move
+                           data between devices or call outside the module */
+  OP_KILL = 1u << 1,    /* ends its argument's lifetime (a kill) */
+};
+
+/* One operator.  syn comes first, so the const IrOpDef * a call carries
+ * (e->u.call.op) converts back to its entry (op_of). */
+typedef struct {
+  IrOpDef syn;      /* id, name, purity, parameters: the reader's and printer's */
+  OpImpl impl;      /* inference, reference kernel, legalization */
+  unsigned flags;   /* OP_NO_FOLD, OP_KILL */
+  const void *data; /* the category file's own facts about the op (its
+                       kernel function, TIR intrinsic, ...), or NULL */
+} OpDef;
+
+/* An entry of a category's table.  ops/op_ids.awk numbers the ops from the
+ * text "OP(IR_OP_X,", so write it out (not through another macro), and a
+ * category's entries are in id order; the remaining fields are designated:
+ *   OP(IR_OP_EXP, "relax.exp", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
+ *      .impl = {infer, eval, legalize}, .data = &row) */
+#define OP(id_, name_, ...)                                                                        \
+  {                                                                                                \
+    .syn.id = id_, .syn.name = name_, __VA_ARGS__                                                  \
+  }
+/* Parameters of .syn.params (IrParamKind says how each is read and stored;
+ * a default is TVMScript text, NULL when the parameter is required). */
+#define OP_ARG(name)                                                                               \
+  {                                                                                                \
+    name, IR_PARAM_EXPR, NULL                                                                      \
+  }
+#define OP_ATTR(name, fallback)                                                                    \
+  {                                                                                                \
+    name, IR_PARAM_ATTR, fallback                                                                  \
+  }
+
+/* A category file's entries, in id order. */
+typedef struct {
+  const OpDef *defs;
+  int n;
+} OpTable;
+
+/* The tables, in the order ops/op_ids.awk reads the files (the Makefile's
+ * OP_TABLE_SRCS); table.c lists them in the same order. */
+extern const OpTable op_elementwise_table;
+extern const OpTable op_nn_table;
+extern const OpTable op_linalg_table;
+extern const OpTable op_manip_table;
+extern const OpTable op_reduce_table;
+extern const OpTable op_builtin_table;
+
+/* table.c: the entry of an op; NULL when id is not an op. */
+const OpDef *op_def(IrOpId id);
+/* The entry named by IR name ("relax.add") or script name ("R.add"), or NULL. */
+const OpDef *op_find(const char *name);
+/* The entry of the op a call names. */
+static inline const OpDef *
+op_of(const IrOpDef *syn)
+{
+  return (const OpDef *)syn;
+}
+/* The implementation of an op (no hooks for an id that is not an op); its
+ * hooks may be NULL (an op without a kernel yet is an error "not
+ * implemented" where used). */
+const OpImpl *op_impl(IrOpId id);
+
 /* elementwise.c: integer power by squaring in wrapping int64; a negative
  * exponent gives 0 except for bases 1 and -1 (the truncation of the real
  * result, as C's cast of pow).  The reference kernel, the TIR interpreter
  * and the generated C (rxc_pow_i*) agree on it. */
 int64_t op_power_int(int64_t a, int64_t b);
-
-/* table.c: the implementation of an op; never NULL, but its hooks may be
- * (an op without a kernel yet is an error "not implemented" where used). */
-const OpImpl *op_impl(IrOpId id);
-/* Each category file answers for its own ops (NULL for the others). */
-const OpImpl *op_elementwise_impl(IrOpId id);
-const OpImpl *op_reduce_impl(IrOpId id);
-const OpImpl *op_manip_impl(IrOpId id);
-const OpImpl *op_nn_impl(IrOpId id);
-const OpImpl *op_linalg_impl(IrOpId id);
-const OpImpl *op_builtin_impl(IrOpId id);
 
 /* builtin.c: which argument R.call_tir_inplace's output k overwrites (its
  * inplace_indices attribute), or -1 when it is a fresh output. */

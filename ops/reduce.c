@@ -579,19 +579,16 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return op_prim_finish(&p, call, result);
 }
 
-static const OpImpl reduce_impl = {infer_reduce, eval_reduce, legalize_reduce};
+#define REDUCE                                                                                     \
+  .syn.params = {OP_ARG("x"), OP_ATTR("axis", "None"), OP_ATTR("keepdims", "False")},              \
+  .syn.nparams = 3, .impl = {infer_reduce, eval_reduce, legalize_reduce}
 
-const OpImpl *
-op_reduce_impl(IrOpId id)
-{
-  switch (id) {
-  case IR_OP_SUM:
-  case IR_OP_MEAN:
-  case IR_OP_MAX:
-  case IR_OP_MIN:
-  case IR_OP_ARGMAX:
-    return &reduce_impl;
-  default:
-    return NULL;
-  }
-}
+static const OpDef defs[] = {
+    OP(IR_OP_SUM, "relax.sum", REDUCE),       /* of nothing: 0 */
+    OP(IR_OP_MEAN, "relax.mean", REDUCE),     /* ints: the int64 sum truncating-divided */
+    OP(IR_OP_MAX, "relax.max", REDUCE),       /* NaN propagates */
+    OP(IR_OP_MIN, "relax.min", REDUCE),       /* NaN propagates */
+    OP(IR_OP_ARGMAX, "relax.argmax", REDUCE), /* int64: the first maximum, or the first NaN */
+};
+
+const OpTable op_reduce_table = {defs, sizeof defs / sizeof defs[0]};

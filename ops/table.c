@@ -1,27 +1,64 @@
 /*
- * table.c - maps every op to its implementation.  Each category file
- * (elementwise.c, reduce.c, manip.c, nn.c, linalg.c, builtin.c) answers for
- * the ops it defines; an op no file answers for has no hooks.
+ * table.c - the operator table: an op's entry by id or by name.
+ *
+ * Key idea: each category file holds its entries in id order, and
+ * ops/op_ids.awk numbered the ids through the same files in the same order
+ * (the Makefile's OP_TABLE_SRCS), so an id is found by counting through
+ * the category tables, with no table filled at run time (the library is
+ * used from threads) and no id written twice.
  */
+#include <assert.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "op.h"
 
-static const OpImpl none;
+/* In the order of OP_TABLE_SRCS. */
+static const OpTable *const tables[] = {
+    &op_elementwise_table, &op_nn_table,     &op_linalg_table,
+    &op_manip_table,       &op_reduce_table, &op_builtin_table,
+};
+
+const OpDef *
+op_def(IrOpId id)
+{
+  if ((int)id < 0 || id >= IR_OP_COUNT)
+    return NULL;
+  int i = (int)id;
+  for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+    if (i < tables[k]->n) {
+      const OpDef *d = &tables[k]->defs[i];
+      assert(d->syn.id == id); /* the table and the generated enum agree */
+      return d;
+    }
+    i -= tables[k]->n;
+  }
+  UNREACHABLE();
+  return NULL;
+}
+
+const OpDef *
+op_find(const char *name)
+{
+  size_t skip = 0;
+  if (strncmp(name, "R.", 2) == 0)
+    skip = strlen("relax."); /* compare the rest of each IR name with name + 2 */
+  for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+    for (int i = 0; i < tables[k]->n; i++) {
+      const char *full = tables[k]->defs[i].syn.name;
+      if (skip ? strcmp(full + skip, name + 2) == 0 : strcmp(full, name) == 0)
+        return &tables[k]->defs[i];
+    }
+  }
+  return NULL;
+}
 
 const OpImpl *
 op_impl(IrOpId id)
 {
-  const OpImpl *(*const categories[])(IrOpId) = {
-      op_elementwise_impl, op_reduce_impl, op_manip_impl,
-      op_nn_impl,          op_linalg_impl, op_builtin_impl,
-  };
-  for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++) {
-    const OpImpl *impl = categories[i](id);
-    if (impl)
-      return impl;
-  }
-  return &none;
+  static const OpImpl none;
+  const OpDef *d = op_def(id);
+  return d ? &d->impl : &none;
 }
 
 void

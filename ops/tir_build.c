@@ -442,7 +442,7 @@ call_tir(OpPrim *p, IrSym name, const IrExpr *call, IrSInfo *result, IrVec *tir_
   }
   IrExpr **argv = ir_alloc(ctx, sizeof args);
   memcpy(argv, args, sizeof args);
-  IrExpr *e = ir_call_op(ctx, ir_op_get(IR_OP_CALL_TIR), argv, args[2] ? 3 : 2, NULL, loc);
+  IrExpr *e = ir_call_op(ctx, &op_def(IR_OP_CALL_TIR)->syn, argv, args[2] ? 3 : 2, NULL, loc);
   bool multi = result->kind == IR_SI_TUPLE;
   e->u.call.nsinfo_args = multi ? result->u.tuple.n : 1;
   e->u.call.sinfo_args = multi ? result->u.tuple.fields : ir_alloc(ctx, sizeof(IrSInfo *));

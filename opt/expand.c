@@ -9,6 +9,7 @@
  * Unlike the Rewriter (rewrite.c), one binding may become several, and
  * nothing is substituted: the emitted bindings define fresh vars.
  */
+#include "../ops/op.h"
 #include "opt_int.h"
 
 static IrExpr *expand_seq(RwExpander *x, const IrExpr *seq);
@@ -51,7 +52,7 @@ rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
   sargs[1] = prim_zero(ctx, loc);
   sargs[2] = ir_str_imm(ctx, ir_sym(ctx, "global"), loc);
   sargs[3] = ir_dtype_imm(ctx, dt, loc);
-  IrExpr *scall = ir_call_op(ctx, ir_op_get(IR_OP_MEMORY_ALLOC_STORAGE), sargs, 4, NULL, loc);
+  IrExpr *scall = ir_call_op(ctx, &op_def(IR_OP_MEMORY_ALLOC_STORAGE)->syn, sargs, 4, NULL, loc);
   scall->sinfo = ir_sinfo_object(ctx);
   IrExpr *storage = ir_var_new(ctx, ir_sym(ctx, "storage"), scall->sinfo, false, loc);
   rw_emit(ctx, out, storage, scall, loc);
@@ -62,7 +63,7 @@ rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
   targs[2] = ir_shape_expr(ctx, s->u.tensor.shape, ndim, loc);
   targs[3] = ir_dtype_imm(ctx, dt, loc);
   targs[4] = prim_zero(ctx, loc);
-  IrExpr *tcall = ir_call_op(ctx, ir_op_get(IR_OP_MEMORY_ALLOC_TENSOR), targs, 5, NULL, loc);
+  IrExpr *tcall = ir_call_op(ctx, &op_def(IR_OP_MEMORY_ALLOC_TENSOR)->syn, targs, 5, NULL, loc);
   tcall->sinfo = ir_sinfo_tensor(ctx, s->u.tensor.shape, ndim, dt, -1);
   IrExpr *alloc = ir_var_new(ctx, ir_sym(ctx, "alloc"), tcall->sinfo, false, loc);
   rw_emit(ctx, out, alloc, tcall, loc);

@@ -11,7 +11,8 @@
  *  - The argument of a kill (R.memory.kill_tensor/kill_storage,
  *    R.vm.kill_object) is never rewritten: a kill of a var that is now
  *    constant is dropped, so no kill ever names a constant (TVM #17340).
- *  - Impure calls and allocations (they are not values) are never folded.
+ *  - Impure calls and the ops whose entry says OP_NO_FOLD (allocations,
+ *    which are not values, device moves, packed calls) are never folded.
  *    Evaluation runs in a scratch ctx: a kernel error (integer division by
  *    zero, an unsupported case) leaves the call as it is, without a
  *    diagnostic.
@@ -153,35 +154,20 @@ expr_of(Folder *fo, const Value *v, IrLoc loc)
 static bool
 is_kill(const IrExpr *e)
 {
-  if (e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP)
-    return false;
-  IrOpId id = e->u.call.op->id;
-  return id == IR_OP_MEMORY_KILL_TENSOR || id == IR_OP_MEMORY_KILL_STORAGE ||
-         id == IR_OP_VM_KILL_OBJECT;
+  return e->kind == IR_EX_CALL && e->u.call.kind == IR_CALL_OP &&
+         (op_of(e->u.call.op)->flags & OP_KILL);
 }
 
 /* May this op call be replaced by its value?  Not when it has an effect,
- * allocates (a storage or a view is not a value), moves data between
- * devices, or calls outside the module. */
+ * nor when its entry says OP_NO_FOLD: it allocates (a storage or a view
+ * is not a value), moves data between devices, or calls outside the
+ * module. */
 static bool
 foldable_op(const IrExpr *call)
 {
   if (call->kind != IR_EX_CALL || call->u.call.kind != IR_CALL_OP || call->u.call.op->impure)
     return false;
-  switch (call->u.call.op->id) {
-  case IR_OP_MEMORY_ALLOC_STORAGE:
-  case IR_OP_MEMORY_ALLOC_TENSOR:
-  case IR_OP_BUILTIN_ALLOC_TENSOR:
-  case IR_OP_VM_ALLOC_STORAGE:
-  case IR_OP_VM_ALLOC_TENSOR:
-  case IR_OP_CALL_DPS_PACKED:
-  case IR_OP_CALL_PURE_PACKED:
-  case IR_OP_HINT_ON_DEVICE:
-  case IR_OP_TO_VDEVICE:
-    return false;
-  default:
-    return true;
-  }
+  return !(op_of(call->u.call.op)->flags & OP_NO_FOLD);
 }
 
 /* The constant a call computes, or NULL to keep the call (an argument is

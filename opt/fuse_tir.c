@@ -366,7 +366,7 @@ rewrite_call(Rewriter *rw, IrBinding *b)
   IrExpr **args = ir_alloc(ctx, 2 * sizeof *args);
   args[0] = c->u.call.callee;
   args[1] = tuple;
-  IrExpr *e = ir_call_op(ctx, ir_op_get(IR_OP_CALL_TIR), args, 2, NULL, c->loc);
+  IrExpr *e = ir_call_op(ctx, &op_def(IR_OP_CALL_TIR)->syn, args, 2, NULL, c->loc);
   e->u.call.nsinfo_args = 1;
   e->u.call.sinfo_args = ir_alloc(ctx, sizeof(IrSInfo *));
   e->u.call.sinfo_args[0] = s;

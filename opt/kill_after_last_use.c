@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/op.h"
 #include "opt.h"
 #include "opt_int.h"
 
@@ -680,7 +681,8 @@ push_kills(Builder *bd, int seq, int index, IrVec *list, IrLoc loc)
       break;
     IrExpr **args = ir_alloc(ctx, sizeof *args);
     args[0] = (IrExpr *)k->var->var;
-    IrExpr *call = ir_call_op(ctx, ir_op_get(ops[k->var->kill - KILL_TENSOR]), args, 1, NULL, loc);
+    IrExpr *call =
+        ir_call_op(ctx, &op_def(ops[k->var->kill - KILL_TENSOR])->syn, args, 1, NULL, loc);
     call->sinfo = ir_sinfo_tuple(ctx, NULL, 0);
     IrBinding b = {ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, loc), call, NULL, loc};
     push_binding(ctx, list, &b);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/op.h"
 #include "opt.h"
 #include "opt_int.h"
 
@@ -481,7 +482,7 @@ drop_hint(Realize *r, const IrBinding *b, IrExpr *call)
   IrAttr *value = ir_attr_str(r->ctx, ir_sym(r->ctx, vdevice_name(r, dev)));
   IrExpr **args = ir_alloc(r->ctx, sizeof *args);
   args[0] = arg;
-  IrExpr *to = ir_call_op(r->ctx, ir_op_get(IR_OP_TO_VDEVICE), args, 1,
+  IrExpr *to = ir_call_op(r->ctx, &op_def(IR_OP_TO_VDEVICE)->syn, args, 1,
                           ir_attr_dict(r->ctx, &key, &value, 1), call->loc);
   to->sinfo = b->var ? b->var->sinfo : NULL;
   return to;

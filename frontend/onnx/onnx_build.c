@@ -177,7 +177,7 @@ ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr
 {
   IrExpr **argv = ir_alloc(im->ctx, sizeof *argv * (size_t)(nargs ? nargs : 1));
   memcpy(argv, args, sizeof *argv * (size_t)nargs);
-  IrExpr *call = ir_call_op(im->ctx, ir_op_get(op), argv, nargs, attrs, im->loc);
+  IrExpr *call = ir_call_op(im->ctx, &op_def(op)->syn, argv, nargs, attrs, im->loc);
   const OpImpl *impl = op_impl(op);
   IrSInfo **sargs = ir_alloc(im->ctx, sizeof *sargs * (size_t)(nargs ? nargs : 1));
   for (int i = 0; i < nargs; i++)
@@ -185,7 +185,7 @@ ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr
   OpInfer in = {im->ctx, im->arith, NULL, NULL, im->loc, NULL};
   IrSInfo *s = impl->infer ? impl->infer(&in, call, sargs) : NULL;
   if (!s) {
-    ox_unsupported(im, "the %s call it maps to is rejected (see above)", ir_op_get(op)->name);
+    ox_unsupported(im, "the %s call it maps to is rejected (see above)", op_def(op)->syn.name);
     return NULL;
   }
   int before = ir_error_count(im->ctx);

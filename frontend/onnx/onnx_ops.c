@@ -119,16 +119,13 @@ cv_gelu(OxImp *im, OxVal **in, int nin)
   return OUT(ox_call1(im, IR_OP_GELU, in[0], NULL));
 }
 
-/* LeakyRelu: x where x >= 0, alpha * x elsewhere. */
+/* LeakyRelu: R.nn.leakyrelu, x where x >= 0, alpha * x elsewhere. */
 static bool
 cv_leaky_relu(OxImp *im, OxVal **in, int nin)
 {
-  OxVal *x = in[0];
-  IrDType t = ox_dtype(x);
-  OxVal *neg = ox_call2(im, IR_OP_LESS, x, ox_scalar(im, t, 0));
-  OxVal *scaled = ox_call2(im, IR_OP_MULTIPLY, x, ox_scalar(im, t, ox_attr_f(im->node, "alpha", 0.01)));
-  OxVal *args[3] = {neg, scaled, x};
-  return neg && scaled && OUT(ox_call(im, IR_OP_WHERE, args, 3, NULL));
+  double alpha = ox_attr_f(im->node, "alpha", 0.01);
+  return OUT(ox_call1(im, IR_OP_LEAKYRELU, in[0],
+                      ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL)));
 }
 
 static bool

@@ -177,10 +177,27 @@ def elementwise_cases():
     return c
 
 
+def leaky(v, alpha):
+    """R.nn.leakyrelu on float64 values: v where v >= 0, alpha * v elsewhere."""
+    return np.where(v >= 0, v, alpha * v)
+
+
 def nn_cases():
     c = []
     for op, fn in {"relu": lambda v: np.maximum(v, 0), "gelu": refs.gelu, "silu": lambda v: v * refs.sigmoid(v)}.items():
         c.append(Case(op, f"R.nn.{op}(x)", [x_((2, 3, 4))], refs.unary(fn)))
+    c.append(Case("leakyrelu", "R.nn.leakyrelu(x)", [x_((2, 3, 4))], refs.unary(lambda v: leaky(v, 0.01))))
+    c.append(Case("leakyrelu_alpha", "R.nn.leakyrelu(x, alpha=0.2)", [x_((7,), kind="wide")],
+                  refs.unary(lambda v: leaky(v, 0.2))))
+    c.append(Case("leakyrelu_4d_alpha_int", "R.nn.leakyrelu(x, alpha=2)", [x_((1, 2, 3, 3))],
+                  refs.unary(lambda v: leaky(v, 2.0))))
+    c.append(Case("leakyrelu_special", "R.nn.leakyrelu(x, alpha=0.5)", [x_((4,), kind="special")],
+                  refs.unary(lambda v: leaky(v, 0.5))))
+    c.append(Case("leakyrelu_nan", "R.nn.leakyrelu(x, alpha=0.5)", [x_((4,), kind="nan")],
+                  refs.unary(lambda v: leaky(v, 0.5))))
+    c.append(Case("leakyrelu_f64", "R.nn.leakyrelu(x, alpha=0.3)", [x_((3, 5), F64)],
+                  refs.unary(lambda v: leaky(v, 0.3))))
+    c.append(Case("leakyrelu_scalar", "R.nn.leakyrelu(x, alpha=0.1)", [x_(())], refs.unary(lambda v: leaky(v, 0.1))))
     c.append(Case("softmax", "R.nn.softmax(x)", [x_((3, 5))], refs.softmax, atol=1e-6))
     c.append(Case("softmax_axis0", "R.nn.softmax(x, axis=0)", [x_((3, 5))],
                   lambda x: refs.softmax(x, 0)))
@@ -434,6 +451,10 @@ def symbolic_cases():
         Case("sym_conv2d_width", "R.nn.conv2d(x, w)",
              [inp("x", (1, 2, 4, 7), sig=(1, 2, 4, "n")), inp("w", (3, 2, 1, 1))],
              lambda x, w: refs.conv2d(x, w), atol=1e-5, upper={"n": 16}),
+        Case("sym_leakyrelu", "R.nn.leakyrelu(x, alpha=0.25)", [n4(rows=6)], refs.unary(lambda v: leaky(v, 0.25)),
+             upper=up),
+        Case("sym_leakyrelu_two_vars", "R.nn.leakyrelu(x)", [inp("x", (3, 2, 5), sig=("n", 2, "m"))],
+             refs.unary(lambda v: leaky(v, 0.01)), upper={"n": 8, "m": 8}),
         Case("sym_permute", "R.permute_dims(x)", [n4(rows=3)], lambda x: x.T, upper=up),
         Case("sym_reshape", "R.reshape(x, (-1,))", [n4(rows=2)], lambda x: x.reshape(-1), upper=up),
         Case("sym_reshape_expr", "R.reshape(x, R.shape([n * 2, 2]))", [n4(rows=3)], lambda x: x.reshape(-1, 2),
@@ -591,6 +612,8 @@ def float16_cases():
         c.append(h(f"{op}_f16", f"R.{op}(x)", [x_((2, 3, 4), F16, kind)], refs.unary(fn)))
     c.append(h("exp_overflow_f16", "R.exp(x)", [x_((3, 4), F16, "large")], refs.unary(np.exp)))
     c.append(h("relu_f16", "R.nn.relu(x)", [x_((2, 3), F16)], refs.unary(lambda v: np.maximum(v, 0))))
+    c.append(h("leakyrelu_f16", "R.nn.leakyrelu(x, alpha=0.1)", [x_((2, 3, 4), F16, "wide")],
+               refs.unary(lambda v: leaky(v, 0.1))))
     c.append(h("less_f16", "R.less(x, y)", [x_((3, 4), F16, "smallint"), y_((3, 4), F16, "smallint")], np.less))
     c.append(h("equal_f16", "R.equal(x, y)", [x_((3, 4), F16, "smallint"), y_((3, 4), F16, "smallint")], np.equal))
     c.append(h("where_f16", "R.where(c, x, y)", [inp("c", (2, 3), BOOL, "bool"), x_((2, 3), F16), y_((2, 3), F16)],
@@ -633,6 +656,8 @@ def error_cases():
         ErrorCase("err_matmul_rank0", "R.matmul(x, y)", [f(()), f((3,), name="y")],
                   ["rank", "ndim", "scalar", "0-d", "dimension"]),
         ErrorCase("err_matmul_batch", "R.matmul(x, y)", [f((2, 3, 4)), f((3, 4, 5), name="y")], ["broadcast", "batch"]),
+        ErrorCase("err_leakyrelu_int", "R.nn.leakyrelu(x)", [f((2, 3), I32)], ["float"]),
+        ErrorCase("err_leakyrelu_alpha", 'R.nn.leakyrelu(x, alpha="a")', [x23], ["alpha", "number"]),
         ErrorCase("err_softmax_axis", "R.nn.softmax(x, axis=2)", [x23], axis),
         ErrorCase("err_log_softmax_axis", "R.nn.log_softmax(x, axis=-3)", [x23], axis),
         ErrorCase("err_sum_axis", "R.sum(x, axis=[-3])", [x23], axis),

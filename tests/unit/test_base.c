@@ -1,5 +1,6 @@
 /* test_base.c - the base utilities: arena, symbols, vectors, buffers,
- * the pointer map, dtypes, diagnostics, attributes and the op registry. */
+ * the pointer map, dtypes, diagnostics and attributes (the op table:
+ * test_op_table.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,27 +177,6 @@ test_names(void **state)
   assert_int_equal(s.n, 0);
 }
 
-static void
-test_op_registry(void **state)
-{
-  (void)state;
-  for (int i = 0; i < IR_OP_COUNT; i++) {
-    const IrOpDef *op = ir_op_get((IrOpId)i);
-    assert_non_null(op);
-    assert_int_equal(op->id, i); /* table order matches ops.def */
-    assert_true(strncmp(op->name, "relax.", 6) == 0);
-    assert_ptr_equal(ir_op_find(op->name), op);
-    assert_true(op->nparams <= IR_OP_MAX_PARAMS);
-    for (int j = 0; j < op->nparams; j++)
-      assert_non_null(op->params[j].name);
-  }
-  assert_ptr_equal(ir_op_find("R.nn.conv2d"), ir_op_get(IR_OP_CONV2D));
-  assert_true(ir_op_find("R.memory.kill_tensor")->impure);
-  assert_false(ir_op_find("R.memory.alloc_storage")->impure);
-  assert_null(ir_op_find("R.no_such_op"));
-  assert_null(ir_op_find("relax.nn"));
-}
-
 /* Nodes come from the arena 16 bytes apart: thousands of such keys, put,
  * replaced and looked up through growth, on the heap and in an arena. */
 static void
@@ -261,7 +241,6 @@ main(void)
       cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
       cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
       cmocka_unit_test(test_names),       cmocka_unit_test(test_map),
-      cmocka_unit_test(test_op_registry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "../../ir/ir.h"
+#include "../../ops/op.h"
 
 static const IrLoc L0 = {0};
 static const IrDType F16 = {IR_DT_FLOAT, 16, 1};
@@ -64,7 +65,7 @@ nm(IrCtx *ctx, const char *base, const char *sfx)
 static IrExpr *
 call2(IrCtx *ctx, IrOpId op, IrExpr *a, IrExpr *b)
 {
-  return ir_call_op(ctx, ir_op_get(op), exprs(ctx, 2, a, b), 2, NULL, L0);
+  return ir_call_op(ctx, &op_def(op)->syn, exprs(ctx, 2, a, b), 2, NULL, L0);
 }
 
 static IrExpr *
@@ -245,7 +246,7 @@ build_main(IrCtx *ctx, const Opt *o)
 
   IrSym axis_key = ir_sym(ctx, "axis");
   IrAttr *axis = ir_attr_int(ctx, -1 + o->axis_delta);
-  IrExpr *softmax = ir_call_op(ctx, ir_op_get(IR_OP_SOFTMAX), exprs(ctx, 1, lv1), 1,
+  IrExpr *softmax = ir_call_op(ctx, &op_def(IR_OP_SOFTMAX)->syn, exprs(ctx, 1, lv1), 1,
                                ir_attr_dict(ctx, &axis_key, &axis, 1), L0);
   IrExpr *callee = ir_expr_new(ctx, IR_EX_GLOBAL, L0);
   callee->u.global = ir_sym(ctx, o->callee ? o->callee : "add_one");
@@ -253,7 +254,7 @@ build_main(IrCtx *ctx, const Opt *o)
   args->u.tuple.items = exprs(ctx, 1, gv);
   args->u.tuple.n = 1;
   IrExpr *call_tir =
-      ir_call_op(ctx, ir_op_get(IR_OP_CALL_TIR), exprs(ctx, 2, callee, args), 2, NULL, L0);
+      ir_call_op(ctx, &op_def(IR_OP_CALL_TIR)->syn, exprs(ctx, 2, callee, args), 2, NULL, L0);
   call_tir->u.call.sinfo_args = ir_alloc(ctx, sizeof(IrSInfo *));
   call_tir->u.call.sinfo_args[0] = out;
   call_tir->u.call.nsinfo_args = 1;
@@ -864,7 +865,7 @@ gen_value(Gen *g, IrExpr **vars, int nvars)
   default: {
     IrSym key = ir_sym(ctx, "axis");
     IrAttr *axis = ir_attr_int(ctx, pick(g, 3) - 1);
-    return ir_call_op(ctx, ir_op_get(IR_OP_SOFTMAX), exprs(ctx, 1, gen_use(g, vars, nvars)), 1,
+    return ir_call_op(ctx, &op_def(IR_OP_SOFTMAX)->syn, exprs(ctx, 1, gen_use(g, vars, nvars)), 1,
                       ir_attr_dict(ctx, &key, &axis, 1), L0);
   }
   }

@@ -457,7 +457,8 @@ toggle_pass(const OptContext *oc, const IrModule *m)
 {
   IrExpr *call = add_binding(m)->value, *copy = ir_alloc(oc->ctx, sizeof *copy);
   *copy = *call;
-  copy->u.call.op = ir_op_find(call->u.call.op->id == IR_OP_ADD ? "relax.multiply" : "relax.add");
+  copy->u.call.op =
+      &op_find(call->u.call.op->id == IR_OP_ADD ? "relax.multiply" : "relax.add")->syn;
   return edited(oc->ctx, m, copy, NULL);
 }
 
@@ -475,7 +476,7 @@ static IrModule *
 mutating_pass(const OptContext *oc, const IrModule *m)
 {
   (void)oc;
-  add_binding(m)->value->u.call.op = ir_op_find("relax.subtract");
+  add_binding(m)->value->u.call.op = &op_find("relax.subtract")->syn;
   return (IrModule *)m;
 }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../../ir/ir.h"
+#include "../../ops/op.h"
 
 static const IrLoc L = {0};
 static const IrDType F16 = {IR_DT_FLOAT, 16, 1};
@@ -108,7 +109,7 @@ dfvar(IrCtx *c, const char *name, IrSInfo *s)
 static IrExpr *
 op(IrCtx *c, const char *name, IrExpr **args, int n, IrAttr *attrs)
 {
-  const IrOpDef *def = ir_op_find(name);
+  const IrOpDef *def = &op_find(name)->syn;
   assert_non_null(def);
   return ir_call_op(c, def, args, n, attrs, L);
 }

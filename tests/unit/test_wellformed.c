@@ -61,7 +61,7 @@ args(IrCtx *ctx, int n, IrExpr **a)
 static IrExpr *
 op(IrCtx *ctx, const char *name, int line, int n, IrExpr **a)
 {
-  const IrOpDef *def = ir_op_find(name);
+  const IrOpDef *def = &op_find(name)->syn;
   assert_non_null(def);
   return ir_call_op(ctx, def, args(ctx, n, a), n, NULL, at(line));
 }
