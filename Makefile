@@ -426,5 +426,6 @@ check-trace: all
 # ---- the folders depend on each other in README's order, and every global
 # symbol of librxc.a carries its folder's prefix (tests/layers/layers.py).
 .PHONY: check-layers
+check: check-layers
 check-layers: all
 	/usr/bin/python3 tests/layers/layers.py $(BUILD)

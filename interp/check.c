@@ -141,7 +141,7 @@ match_pass(Interp *in, Frame *f, const IrSInfo *s, const Value *v, bool bind, Ir
                     dtype_name(s->u.prim.dtype, b));
       return false;
     }
-    if (!s->u.prim.value || scalar_is_float(v->u.prim.dtype))
+    if (!s->u.prim.value || interp_scalar_is_float(v->u.prim.dtype))
       return true;
     return match_dim(in, f, s->u.prim.value, v->u.prim.i, bind, why, "prim value");
   }

@@ -70,7 +70,7 @@ interp_sym_set(Interp *in, Frame *f, const IrPrimExpr *var, int64_t v)
 }
 
 bool
-scalar_is_float(IrDType t)
+interp_scalar_is_float(IrDType t)
 {
   return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
 }

@@ -51,7 +51,7 @@ Value *interp_frame_get(const Frame *f, const IrExpr *var); /* NULL when unbound
 /* The value of a symbolic var in f (or its parents); false when unbound. */
 bool interp_sym_get(const Frame *f, const IrPrimExpr *var, int64_t *out);
 void interp_sym_set(Interp *in, Frame *f, const IrPrimExpr *var, int64_t v);
-bool scalar_is_float(IrDType t);
+bool interp_scalar_is_float(IrDType t);
 
 /* relax.c */
 /* Calls a Relax function with the closure frame env (NULL for module

@@ -49,7 +49,7 @@ static int
 truth(Interp *in, const Value *v)
 {
   if (v->kind == VAL_PRIM)
-    return scalar_is_float(v->u.prim.dtype) ? v->u.prim.f != 0 : v->u.prim.i != 0;
+    return interp_scalar_is_float(v->u.prim.dtype) ? v->u.prim.f != 0 : v->u.prim.i != 0;
   if (v->kind == VAL_TENSOR && v->u.tensor.t.ndim == 0)
     return op_get_i(&v->u.tensor.t, 0) != 0;
   error_here(in, "the condition is not a scalar%s%s", "", "");
@@ -354,7 +354,7 @@ eval_leaf(Interp *in, Frame *f, const IrExpr *e)
   case IR_EX_PRIM:
     if (!interp_eval_dim(in, f, e->u.prim, &s))
       return NULL;
-    if (scalar_is_float(e->u.prim->dtype))
+    if (interp_scalar_is_float(e->u.prim->dtype))
       return op_prim_float(in->ctx, e->u.prim->dtype, s.f);
     return op_prim_int(in->ctx, e->u.prim->dtype, s.i);
   case IR_EX_STR:

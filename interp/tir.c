@@ -79,7 +79,7 @@ mk_f(IrDType t, double v)
 static double
 as_f(Scalar s)
 {
-  if (scalar_is_float(s.dtype))
+  if (interp_scalar_is_float(s.dtype))
     return s.f;
   return s.dtype.code == IR_DT_UINT ? (double)(uint64_t)s.i : (double)s.i;
 }
@@ -101,11 +101,11 @@ to_int(double d)
 static Scalar
 cast_to(IrDType t, Scalar s)
 {
-  if (scalar_is_float(t))
+  if (interp_scalar_is_float(t))
     return mk_f(t, ir_float_round(t, as_f(s)));
   if (t.code == IR_DT_BOOL)
-    return mk_i(t, scalar_is_float(s.dtype) ? s.f != 0 : s.i != 0);
-  int64_t v = scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
+    return mk_i(t, interp_scalar_is_float(s.dtype) ? s.f != 0 : s.i != 0);
+  int64_t v = interp_scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
   if (t.bits < 64 && t.code == IR_DT_INT) {
     uint64_t m = (uint64_t)1 << (t.bits - 1), u = (uint64_t)v & (((uint64_t)1 << t.bits) - 1);
     v = (int64_t)((u ^ m) - m);
@@ -206,7 +206,7 @@ element_index(Tir *t, const IrBuffer *buf, IrPrimExpr **idx, int n, IrTensorData
     if (!eval(t, idx[i], &s))
       return false;
     at[i < 64 ? i : 63] = s.i;
-    if (scalar_is_float(s.dtype) || s.i < 0 || s.i >= d->shape[i] || i >= 64) {
+    if (interp_scalar_is_float(s.dtype) || s.i < 0 || s.i >= d->shape[i] || i >= 64) {
       IrBuf b = {0};
       for (int k = 0; k <= i && k < 64; k++)
         ir_buf_printf(&b, k ? ", %lld" : "%lld", (long long)at[k]);
@@ -234,7 +234,7 @@ eval_load(Tir *t, const IrPrimExpr *e, Scalar *out)
   int64_t i;
   if (!element_index(t, e->u.load.buffer, e->u.load.indices, e->u.load.n, &d, &i))
     return false;
-  if (scalar_is_float(d->dtype))
+  if (interp_scalar_is_float(d->dtype))
     *out = mk_f(d->dtype, op_get_f(d, i));
   else
     *out = mk_i(d->dtype, op_get_i(d, i));
@@ -367,20 +367,20 @@ eval_bin(Tir *t, const IrPrimExpr *e, Scalar *out)
   if (!eval(t, e->u.bin.a, &a))
     return false;
   if (k == IR_PE_AND || k == IR_PE_OR) { /* short-circuit, as C does */
-    bool x = scalar_is_float(a.dtype) ? a.f != 0 : a.i != 0;
+    bool x = interp_scalar_is_float(a.dtype) ? a.f != 0 : a.i != 0;
     if (x == (k == IR_PE_OR)) {
       *out = mk_i(IR_BOOL, x);
       return true;
     }
     if (!eval(t, e->u.bin.b, &b))
       return false;
-    *out = mk_i(IR_BOOL, scalar_is_float(b.dtype) ? b.f != 0 : b.i != 0);
+    *out = mk_i(IR_BOOL, interp_scalar_is_float(b.dtype) ? b.f != 0 : b.i != 0);
     return true;
   }
   if (!eval(t, e->u.bin.b, &b))
     return false;
   bool cmp = k >= IR_PE_EQ && k <= IR_PE_GE;
-  if (scalar_is_float(a.dtype) || scalar_is_float(b.dtype)) {
+  if (interp_scalar_is_float(a.dtype) || interp_scalar_is_float(b.dtype)) {
     double r = float_bin(k, as_f(a), as_f(b));
     *out = cmp ? mk_i(IR_BOOL, r != 0) : mk_f(e->dtype, r);
     return true;
@@ -396,7 +396,7 @@ eval_bin(Tir *t, const IrPrimExpr *e, Scalar *out)
 static Scalar
 limit_value(IrDType d, bool max)
 {
-  if (scalar_is_float(d)) {
+  if (interp_scalar_is_float(d)) {
     double v = d.bits == 16 ? 65504.0 : d.bits == 32 ? FLT_MAX : DBL_MAX;
     return mk_f(d, max ? v : -v);
   }
@@ -418,11 +418,11 @@ eval_intrinsic(const IrTirIntrin *in, const IrPrimExpr *e, Scalar *a)
     return mk_f(e->dtype,
                 in->arity == 1 ? in->math1(as_f(a[0])) : in->math2(as_f(a[0]), as_f(a[1])));
   case IR_INTRIN_ABS:
-    return scalar_is_float(a[0].dtype)
+    return interp_scalar_is_float(a[0].dtype)
                ? mk_f(e->dtype, in->math1(a[0].f))
                : mk_i(e->dtype, a[0].i < 0 ? (int64_t)(0 - (uint64_t)a[0].i) : a[0].i);
   case IR_INTRIN_POW:
-    if (scalar_is_float(e->dtype)) /* integers: by squaring, wrapping (was 0 always) */
+    if (interp_scalar_is_float(e->dtype)) /* integers: by squaring, wrapping (was 0 always) */
       return mk_f(e->dtype, in->math2(as_f(a[0]), as_f(a[1])));
     return cast_to(e->dtype, mk_i(IR_I64, op_power_int(a[0].i, a[1].i)));
   case IR_INTRIN_ISNAN:
@@ -497,7 +497,7 @@ eval(Tir *t, const IrPrimExpr *e, Scalar *out)
   case IR_PE_NOT:
     if (!eval(t, e->u.bin.a, out))
       return false;
-    *out = mk_i(IR_BOOL, scalar_is_float(out->dtype) ? out->f == 0 : out->i == 0);
+    *out = mk_i(IR_BOOL, interp_scalar_is_float(out->dtype) ? out->f == 0 : out->i == 0);
     return true;
   case IR_PE_CAST:
     if (!eval(t, e->u.bin.a, out))
@@ -529,7 +529,7 @@ eval_int(Tir *t, const IrPrimExpr *e, int64_t *out)
   Scalar s;
   if (!eval(t, e, &s))
     return false;
-  *out = scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
+  *out = interp_scalar_is_float(s.dtype) ? to_int(s.f) : s.i;
   return true;
 }
 
@@ -648,9 +648,9 @@ exec_store(Tir *t, const IrStmt *s)
   if (!eval(t, s->u.store.value, &v) ||
       !element_index(t, s->u.store.buffer, s->u.store.indices, s->u.store.n, &d, &i))
     return false;
-  if (scalar_is_float(v.dtype))
+  if (interp_scalar_is_float(v.dtype))
     op_set_f(d, i, v.f);
-  else if (scalar_is_float(d->dtype))
+  else if (interp_scalar_is_float(d->dtype))
     op_set_f(d, i, as_f(v));
   else
     op_set_i(d, i, v.i);
@@ -720,8 +720,8 @@ bind_param(Tir *t, const IrPrimParam *p, int i, const Value *a, int pass)
       tir_error(t, "parameter %d ('%s') is a scalar but the argument is not", i, p->var->u.var);
       return false;
     }
-    Scalar s = scalar_is_float(a->u.prim.dtype) ? mk_f(a->u.prim.dtype, a->u.prim.f)
-                                                : mk_i(a->u.prim.dtype, a->u.prim.i);
+    Scalar s = interp_scalar_is_float(a->u.prim.dtype) ? mk_f(a->u.prim.dtype, a->u.prim.f)
+                                                       : mk_i(a->u.prim.dtype, a->u.prim.i);
     push_var(t, p->var, cast_to(p->var->dtype, s));
     return true;
   }
@@ -783,7 +783,7 @@ interp_eval_dim(Interp *in, const Frame *f, const IrPrimExpr *e, Scalar *out)
 {
   Tir t = {in, NULL, f, NULL, 0, 0, NULL, 0, 0, {0}};
   bool ok = eval(&t, e, out);
-  if (ok && scalar_is_float(out->dtype))
+  if (ok && interp_scalar_is_float(out->dtype))
     out->i = to_int(out->f);
   free(t.vars);
   free(t.bufs);

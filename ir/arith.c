@@ -37,7 +37,7 @@ ir_arith_new(IrCtx *ctx)
 /* --- memo ------------------------------------------------------------- */
 
 bool
-arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out)
+ir_arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out)
 {
   const ArithMemo *m = ir_map_get(&a->memo, e);
   if (m)
@@ -56,7 +56,7 @@ memo_entry(IrArith *a, const IrPrimExpr *e)
 }
 
 void
-arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p)
+ir_arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p)
 {
   ArithMemo *m = memo_entry(a, e);
   m->poly = *p;
@@ -64,7 +64,7 @@ arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p)
 }
 
 void
-arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r)
+ir_arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r)
 {
   ArithMemo *m = memo_entry(a, e);
   m->range = r;
@@ -280,7 +280,7 @@ static bool
 add_scaled(IrCtx *ctx, const Poly *rest, const Poly *x, int64_t c, Poly *out)
 {
   Poly cx;
-  return arith_poly_scale(ctx, x, c, &cx) && arith_poly_add(ctx, rest, &cx, out);
+  return ir_arith_poly_scale(ctx, x, c, &cx) && ir_arith_poly_add(ctx, rest, &cx, out);
 }
 
 /* Upper bounds of p obtained by replacing term i (c * atom) with a larger or
@@ -297,7 +297,7 @@ relaxations(IrArith *a, const Poly *p, int i, Relaxed out[2])
   int n = 0;
   if ((atom->kind == IR_PE_MIN && c > 0) || (atom->kind == IR_PE_MAX && c < 0)) {
     for (int side = 0; side < 2; side++) {
-      x = arith_poly_of(a, side ? atom->u.bin.b : atom->u.bin.a);
+      x = ir_arith_poly_of(a, side ? atom->u.bin.b : atom->u.bin.a);
       if (add_scaled(a->ctx, &rest, &x, c, &out[n].q))
         out[n++].scale = 1;
     }
@@ -307,11 +307,11 @@ relaxations(IrArith *a, const Poly *p, int i, Relaxed out[2])
     return 0;
   if (!ir_prim_is_int(atom->u.bin.b, &k) || k <= 0)
     return 0;
-  x = arith_poly_of(a, atom->u.bin.a);
+  x = ir_arith_poly_of(a, atom->u.bin.a);
   if (atom->kind == IR_PE_FLOORMOD) { /* floormod(x, k) = x - k * floordiv(x, k), exactly */
     IrPrimExpr *q = ir_prim_bin(a->ctx, IR_PE_FLOORDIV, atom->u.bin.a, atom->u.bin.b);
-    Poly fq = arith_poly_of(a, q), kq;
-    if (arith_poly_scale(a->ctx, &fq, -k, &kq) && arith_poly_add(a->ctx, &x, &kq, &y) &&
+    Poly fq = ir_arith_poly_of(a, q), kq;
+    if (ir_arith_poly_scale(a->ctx, &fq, -k, &kq) && ir_arith_poly_add(a->ctx, &x, &kq, &y) &&
         add_scaled(a->ctx, &rest, &y, c, &out[0].q)) {
       out[0].scale = 1;
       return 1;
@@ -319,10 +319,11 @@ relaxations(IrArith *a, const Poly *p, int i, Relaxed out[2])
     return 0;
   }
   /* k * floordiv(x, k) lies in [x - k + 1, x]; so k*p <= k*rest + c*(x or x-k+1) */
-  Poly shift = arith_poly_const(a->ctx, 1 - k);
-  if (c < 0 && !arith_poly_add(a->ctx, &x, &shift, &x))
+  Poly shift = ir_arith_poly_const(a->ctx, 1 - k);
+  if (c < 0 && !ir_arith_poly_add(a->ctx, &x, &shift, &x))
     return 0;
-  if (!arith_poly_scale(a->ctx, &rest, k, &krest) || !add_scaled(a->ctx, &krest, &x, c, &out[0].q))
+  if (!ir_arith_poly_scale(a->ctx, &rest, k, &krest) ||
+      !add_scaled(a->ctx, &krest, &x, c, &out[0].q))
     return 0;
   out[0].scale = k;
   return 1;
@@ -333,7 +334,7 @@ relaxations(IrArith *a, const Poly *p, int i, Relaxed out[2])
 static bool
 upper_bound(IrArith *a, const Poly *p, int depth, int64_t *hi)
 {
-  Interval r = arith_range_poly(a, p);
+  Interval r = ir_arith_range_poly(a, p);
   bool found = r.has_hi;
   *hi = r.hi;
   for (int i = 0; depth > 0 && i < p->n; i++) {
@@ -343,7 +344,7 @@ upper_bound(IrArith *a, const Poly *p, int depth, int64_t *hi)
       int64_t h;
       if (!upper_bound(a, &alt[j].q, depth - 1, &h))
         continue;
-      h = arith_floordiv(h, alt[j].scale);
+      h = ir_arith_floordiv(h, alt[j].scale);
       if (!found || h < *hi)
         *hi = h;
       found = true;
@@ -360,7 +361,7 @@ bounds(IrArith *a, const Poly *p)
   Poly neg;
   int64_t nlo;
   r.has_hi = upper_bound(a, p, RELAX_DEPTH, &r.hi);
-  if (arith_poly_scale(a->ctx, p, -1, &neg) && upper_bound(a, &neg, RELAX_DEPTH, &nlo) &&
+  if (ir_arith_poly_scale(a->ctx, p, -1, &neg) && upper_bound(a, &neg, RELAX_DEPTH, &nlo) &&
       nlo != INT64_MIN) {
     r.lo = -nlo;
     r.has_lo = true;
@@ -369,7 +370,7 @@ bounds(IrArith *a, const Poly *p)
 }
 
 IrProof
-arith_poly_le_zero(IrArith *a, const Poly *p, bool strict)
+ir_arith_poly_le_zero(IrArith *a, const Poly *p, bool strict)
 {
   Interval r = bounds(a, p);
   if (r.has_hi && (strict ? r.hi < 0 : r.hi <= 0))
@@ -401,16 +402,16 @@ prove_compare(IrArith *a, const IrPrimExpr *e)
   if (!is_integer_like(x->dtype) || !is_integer_like(y->dtype))
     return IR_PROVE_UNKNOWN;
   bool flip = e->kind == IR_PE_GT || e->kind == IR_PE_GE;
-  Poly px = arith_poly_of(a, flip ? y : x), py = arith_poly_of(a, flip ? x : y), d;
-  if (!arith_poly_sub(a->ctx, &px, &py, &d))
+  Poly px = ir_arith_poly_of(a, flip ? y : x), py = ir_arith_poly_of(a, flip ? x : y), d;
+  if (!ir_arith_poly_sub(a->ctx, &px, &py, &d))
     return IR_PROVE_UNKNOWN;
   switch (e->kind) {
   case IR_PE_LE:
   case IR_PE_GE:
-    return arith_poly_le_zero(a, &d, false);
+    return ir_arith_poly_le_zero(a, &d, false);
   case IR_PE_LT:
   case IR_PE_GT:
-    return arith_poly_le_zero(a, &d, true);
+    return ir_arith_poly_le_zero(a, &d, true);
   default:
     break;
   }
@@ -474,9 +475,9 @@ simplify_condition(IrArith *a, const IrPrimExpr *e)
 IrPrimExpr *
 ir_arith_simplify(IrArith *a, const IrPrimExpr *e)
 {
-  if (arith_is_int_type(e->dtype)) {
-    Poly p = arith_poly_of(a, e);
-    return arith_poly_to_expr(a->ctx, &p, e->dtype);
+  if (ir_arith_is_int_type(e->dtype)) {
+    Poly p = ir_arith_poly_of(a, e);
+    return ir_arith_poly_to_expr(a->ctx, &p, e->dtype);
   }
   if (e->kind >= IR_PE_EQ && e->kind <= IR_PE_NOT)
     return simplify_condition(a, e);
@@ -487,11 +488,11 @@ bool
 ir_arith_range(IrArith *a, const IrPrimExpr *e, int64_t *lo, int64_t *hi)
 {
   Interval r;
-  if (arith_is_int_type(e->dtype)) {
-    Poly p = arith_poly_of(a, e);
+  if (ir_arith_is_int_type(e->dtype)) {
+    Poly p = ir_arith_poly_of(a, e);
     r = bounds(a, &p);
   } else {
-    r = arith_range_expr(a, e);
+    r = ir_arith_range_expr(a, e);
   }
   if (!r.has_lo || !r.has_hi)
     return false;

@@ -41,7 +41,7 @@ typedef struct {
 
 typedef struct {
   int64_t coef;    /* never 0 in a normalized polynomial */
-  Factor *factors; /* sorted by arith_expr_cmp, atoms distinct; NULL: constant */
+  Factor *factors; /* sorted by ir_arith_expr_cmp, atoms distinct; NULL: constant */
   int nfactors;
 } Term;
 
@@ -60,39 +60,39 @@ struct ArithMemo {
 };
 
 /* arith_poly.c */
-int arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b);
-Poly arith_poly_const(IrCtx *ctx, int64_t v);
-Poly arith_poly_atom(IrCtx *ctx, const IrPrimExpr *atom);
-bool arith_poly_is_const(const Poly *p, int64_t *v);
+int ir_arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b);
+Poly ir_arith_poly_const(IrCtx *ctx, int64_t v);
+Poly ir_arith_poly_atom(IrCtx *ctx, const IrPrimExpr *atom);
+bool ir_arith_poly_is_const(const Poly *p, int64_t *v);
 /* The arithmetic below returns false on int64 overflow (or on a result too
  * large to be worth keeping); *out is then unspecified. */
-bool arith_poly_add(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
-bool arith_poly_sub(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
-bool arith_poly_scale(IrCtx *ctx, const Poly *a, int64_t c, Poly *out);
-bool arith_poly_mul(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
+bool ir_arith_poly_add(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
+bool ir_arith_poly_sub(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
+bool ir_arith_poly_scale(IrCtx *ctx, const Poly *a, int64_t c, Poly *out);
+bool ir_arith_poly_mul(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out);
 /* Sorts terms, merges like ones and drops zeros, in place. */
-bool arith_poly_normalize(Term *terms, int n, Poly *out);
-IrPrimExpr *arith_poly_to_expr(IrCtx *ctx, const Poly *p, IrDType t);
+bool ir_arith_poly_normalize(Term *terms, int n, Poly *out);
+IrPrimExpr *ir_arith_poly_to_expr(IrCtx *ctx, const Poly *p, IrDType t);
 
 /* arith_simplify.c */
-bool arith_is_int_type(IrDType t);
-Poly arith_poly_of(IrArith *a, const IrPrimExpr *e);
+bool ir_arith_is_int_type(IrDType t);
+Poly ir_arith_poly_of(IrArith *a, const IrPrimExpr *e);
 
 /* arith_range.c */
-int64_t arith_floordiv(int64_t a, int64_t b); /* b != 0; not INT64_MIN / -1 */
-int64_t arith_floormod(int64_t a, int64_t b); /* b != 0 */
-Interval arith_interval_dtype(IrDType t);
-Interval arith_range_poly(IrArith *a, const Poly *p);
-Interval arith_range_expr(IrArith *a, const IrPrimExpr *e);
+int64_t ir_arith_floordiv(int64_t a, int64_t b); /* b != 0; not INT64_MIN / -1 */
+int64_t ir_arith_floormod(int64_t a, int64_t b); /* b != 0 */
+Interval ir_arith_interval_dtype(IrDType t);
+Interval ir_arith_range_poly(IrArith *a, const Poly *p);
+Interval ir_arith_range_expr(IrArith *a, const IrPrimExpr *e);
 
 /* arith.c */
 /* The memo makes simplification linear in the DAG instead of exponential
  * (relaxations re-simplify operands).  It is cleared whenever a bound
  * changes.  Lookups copy out: the table moves when it grows. */
-bool arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out);
-void arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p);
-void arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r);
+bool ir_arith_memo_get(const IrArith *a, const IrPrimExpr *e, ArithMemo *out);
+void ir_arith_memo_put_poly(IrArith *a, const IrPrimExpr *e, const Poly *p);
+void ir_arith_memo_put_range(IrArith *a, const IrPrimExpr *e, Interval r);
 /* Decides p <= 0 (or p < 0 with strict): TRUE, FALSE or UNKNOWN. */
-IrProof arith_poly_le_zero(IrArith *a, const Poly *p, bool strict);
+IrProof ir_arith_poly_le_zero(IrArith *a, const Poly *p, bool strict);
 
 #endif

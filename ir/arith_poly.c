@@ -50,7 +50,7 @@ address_cmp(const void *a, const void *b)
  * contents the arithmetic never inspects (loads, calls, ...) are ordered by
  * address, so two copies of one load are two atoms (sound, only weaker). */
 int
-arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b)
+ir_arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b)
 {
   if (a == b)
     return 0;
@@ -68,14 +68,14 @@ arith_expr_cmp(const IrPrimExpr *a, const IrPrimExpr *b)
     return c ? c : address_cmp(a, b);
   case IR_PE_CAST:
     c = dtype_cmp(a->dtype, b->dtype);
-    return c ? c : arith_expr_cmp(a->u.bin.a, b->u.bin.a);
+    return c ? c : ir_arith_expr_cmp(a->u.bin.a, b->u.bin.a);
   default:
     break;
   }
   if (a->kind >= IR_PE_ADD && a->kind <= IR_PE_NOT) {
-    c = arith_expr_cmp(a->u.bin.a, b->u.bin.a);
+    c = ir_arith_expr_cmp(a->u.bin.a, b->u.bin.a);
     if (!c && a->u.bin.b && b->u.bin.b)
-      c = arith_expr_cmp(a->u.bin.b, b->u.bin.b);
+      c = ir_arith_expr_cmp(a->u.bin.b, b->u.bin.b);
     return c ? c : dtype_cmp(a->dtype, b->dtype);
   }
   return address_cmp(a, b);
@@ -100,7 +100,7 @@ monomial_cmp(const Term *a, const Term *b)
     return da > db ? -1 : 1;
   int n = a->nfactors < b->nfactors ? a->nfactors : b->nfactors;
   for (int i = 0; i < n; i++) {
-    int c = arith_expr_cmp(a->factors[i].atom, b->factors[i].atom);
+    int c = ir_arith_expr_cmp(a->factors[i].atom, b->factors[i].atom);
     if (c)
       return c;
     if (a->factors[i].degree != b->factors[i].degree)
@@ -116,7 +116,7 @@ term_sort_cmp(const void *a, const void *b)
 }
 
 bool
-arith_poly_normalize(Term *terms, int n, Poly *out)
+ir_arith_poly_normalize(Term *terms, int n, Poly *out)
 {
   if (n > 1)
     qsort(terms, (size_t)n, sizeof *terms, term_sort_cmp);
@@ -145,7 +145,7 @@ terms_new(IrCtx *ctx, int n)
 }
 
 Poly
-arith_poly_const(IrCtx *ctx, int64_t v)
+ir_arith_poly_const(IrCtx *ctx, int64_t v)
 {
   Poly p = {terms_new(ctx, 1), 0};
   if (v != 0) {
@@ -157,10 +157,10 @@ arith_poly_const(IrCtx *ctx, int64_t v)
 
 /* A literal atom becomes a constant, so folding sees through it. */
 Poly
-arith_poly_atom(IrCtx *ctx, const IrPrimExpr *atom)
+ir_arith_poly_atom(IrCtx *ctx, const IrPrimExpr *atom)
 {
   if (atom->kind == IR_PE_INT && !(atom->dtype.code == IR_DT_UINT && atom->u.int_value < 0))
-    return arith_poly_const(ctx, atom->u.int_value);
+    return ir_arith_poly_const(ctx, atom->u.int_value);
   Poly p = {terms_new(ctx, 1), 1};
   p.terms[0].coef = 1;
   p.terms[0].factors = ir_alloc(ctx, sizeof(Factor));
@@ -171,7 +171,7 @@ arith_poly_atom(IrCtx *ctx, const IrPrimExpr *atom)
 }
 
 bool
-arith_poly_is_const(const Poly *p, int64_t *v)
+ir_arith_poly_is_const(const Poly *p, int64_t *v)
 {
   if (p->n == 0) {
     *v = 0;
@@ -185,18 +185,18 @@ arith_poly_is_const(const Poly *p, int64_t *v)
 }
 
 bool
-arith_poly_add(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
+ir_arith_poly_add(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
 {
   if (a->n + b->n > MAX_TERMS)
     return false;
   Term *t = terms_new(ctx, a->n + b->n);
   memcpy(t, a->terms, sizeof *t * (size_t)a->n);
   memcpy(t + a->n, b->terms, sizeof *t * (size_t)b->n);
-  return arith_poly_normalize(t, a->n + b->n, out);
+  return ir_arith_poly_normalize(t, a->n + b->n, out);
 }
 
 bool
-arith_poly_scale(IrCtx *ctx, const Poly *a, int64_t c, Poly *out)
+ir_arith_poly_scale(IrCtx *ctx, const Poly *a, int64_t c, Poly *out)
 {
   Term *t = terms_new(ctx, a->n);
   for (int i = 0; i < a->n; i++) {
@@ -204,14 +204,14 @@ arith_poly_scale(IrCtx *ctx, const Poly *a, int64_t c, Poly *out)
     if (__builtin_mul_overflow(a->terms[i].coef, c, &t[i].coef))
       return false;
   }
-  return arith_poly_normalize(t, a->n, out);
+  return ir_arith_poly_normalize(t, a->n, out);
 }
 
 bool
-arith_poly_sub(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
+ir_arith_poly_sub(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
 {
   Poly nb;
-  return arith_poly_scale(ctx, b, -1, &nb) && arith_poly_add(ctx, a, &nb, out);
+  return ir_arith_poly_scale(ctx, b, -1, &nb) && ir_arith_poly_add(ctx, a, &nb, out);
 }
 
 /* The product of two monomials: factor lists merged, degrees of equal atoms
@@ -226,7 +226,7 @@ monomial_mul(IrCtx *ctx, const Term *a, const Term *b, Term *out)
   while (i < a->nfactors || j < b->nfactors) {
     int c = i == a->nfactors   ? 1
             : j == b->nfactors ? -1
-                               : arith_expr_cmp(a->factors[i].atom, b->factors[j].atom);
+                               : ir_arith_expr_cmp(a->factors[i].atom, b->factors[j].atom);
     if (c < 0) {
       f[n++] = a->factors[i++];
     } else if (c > 0) {
@@ -244,7 +244,7 @@ monomial_mul(IrCtx *ctx, const Term *a, const Term *b, Term *out)
 }
 
 bool
-arith_poly_mul(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
+ir_arith_poly_mul(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
 {
   if ((int64_t)a->n * b->n > MAX_TERMS)
     return false;
@@ -254,7 +254,7 @@ arith_poly_mul(IrCtx *ctx, const Poly *a, const Poly *b, Poly *out)
     for (int j = 0; j < b->n; j++)
       if (!monomial_mul(ctx, &a->terms[i], &b->terms[j], &t[n++]))
         return false;
-  return arith_poly_normalize(t, n, out);
+  return ir_arith_poly_normalize(t, n, out);
 }
 
 /* --- back to expressions -------------------------------------------- */
@@ -291,7 +291,7 @@ term_expr(IrCtx *ctx, const Term *term, int64_t coef, IrDType t)
 /* Terms in canonical order, left-associated; a negative coefficient after
  * the first term becomes a subtraction. */
 IrPrimExpr *
-arith_poly_to_expr(IrCtx *ctx, const Poly *p, IrDType t)
+ir_arith_poly_to_expr(IrCtx *ctx, const Poly *p, IrDType t)
 {
   if (p->n == 0)
     return ir_prim_int(ctx, t, 0);

@@ -22,7 +22,7 @@ typedef struct {
 } Ext;
 
 int64_t
-arith_floordiv(int64_t a, int64_t b)
+ir_arith_floordiv(int64_t a, int64_t b)
 {
   int64_t q = a / b;
   if (a % b != 0 && ((a < 0) != (b < 0)))
@@ -31,7 +31,7 @@ arith_floordiv(int64_t a, int64_t b)
 }
 
 int64_t
-arith_floormod(int64_t a, int64_t b)
+ir_arith_floormod(int64_t a, int64_t b)
 {
   if (b == -1)
     return 0; /* avoids INT64_MIN % -1 */
@@ -100,7 +100,7 @@ ext_floordiv(Ext a, int64_t b)
     return (Ext){0, b > 0 ? a.inf : -a.inf};
   if (b == -1)
     return a.v == INT64_MIN ? (Ext){0, 1} : (Ext){-a.v, 0};
-  return (Ext){arith_floordiv(a.v, b), 0};
+  return (Ext){ir_arith_floordiv(a.v, b), 0};
 }
 
 /* The interval from extended endpoints; an infinite endpoint (of either
@@ -212,8 +212,8 @@ iv_floormod(Interval a, Interval b)
   if (b.has_lo && b.lo > 0) {
     Interval r = {0, b.has_hi ? b.hi - 1 : 0, true, b.has_hi};
     if (b.has_hi && b.lo == b.hi && a.has_lo && a.has_hi &&
-        arith_floordiv(a.lo, b.lo) == arith_floordiv(a.hi, b.lo))
-      return (Interval){arith_floormod(a.lo, b.lo), arith_floormod(a.hi, b.lo), true, true};
+        ir_arith_floordiv(a.lo, b.lo) == ir_arith_floordiv(a.hi, b.lo))
+      return (Interval){ir_arith_floormod(a.lo, b.lo), ir_arith_floormod(a.hi, b.lo), true, true};
     if (a.has_lo && a.lo >= 0 && a.has_hi && (!r.has_hi || a.hi < r.hi))
       r.hi = a.hi, r.has_hi = true; /* 0 <= a implies a mod b <= a */
     return r;
@@ -274,7 +274,7 @@ iv_fits(Interval a, Interval b)
 /* The values a type can hold; int64 and wider are unbounded here because
  * INT64_MIN / INT64_MAX stand for "no bound". */
 Interval
-arith_interval_dtype(IrDType t)
+ir_arith_interval_dtype(IrDType t)
 {
   if (t.lanes != 1)
     return unbounded();
@@ -303,17 +303,17 @@ range_var(IrArith *a, const IrPrimExpr *var)
     r.has_hi = a->vars[i].hi != INT64_MAX;
     r.hi = a->vars[i].hi;
   }
-  return iv_intersect(r, arith_interval_dtype(var->dtype));
+  return iv_intersect(r, ir_arith_interval_dtype(var->dtype));
 }
 
 static Interval
 range_cast(IrArith *a, const IrPrimExpr *e)
 {
-  Interval holds = arith_interval_dtype(e->dtype);
+  Interval holds = ir_arith_interval_dtype(e->dtype);
   IrDType s = e->u.bin.a->dtype;
   if (s.lanes != 1 || (s.code != IR_DT_INT && s.code != IR_DT_UINT && s.code != IR_DT_BOOL))
     return holds;
-  Interval r = arith_range_expr(a, e->u.bin.a);
+  Interval r = ir_arith_range_expr(a, e->u.bin.a);
   bool integer_target = e->dtype.code == IR_DT_INT || e->dtype.code == IR_DT_UINT;
   return integer_target && iv_fits(r, holds) ? r : holds;
 }
@@ -324,14 +324,14 @@ range_atom_uncached(IrArith *a, const IrPrimExpr *e)
   Interval x = unbounded(), y = unbounded();
   bool wraps = e->dtype.code != IR_DT_INT; /* unsigned + - * wrap around */
   if (wraps && (e->kind == IR_PE_ADD || e->kind == IR_PE_SUB || e->kind == IR_PE_MUL))
-    return arith_interval_dtype(e->dtype);
+    return ir_arith_interval_dtype(e->dtype);
   if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_MAX) {
-    x = arith_range_expr(a, e->u.bin.a);
-    y = arith_range_expr(a, e->u.bin.b);
+    x = ir_arith_range_expr(a, e->u.bin.a);
+    y = ir_arith_range_expr(a, e->u.bin.b);
   }
   switch (e->kind) {
   case IR_PE_INT: /* a uint64 above INT64_MAX is stored negative */
-    return e->dtype.code == IR_DT_UINT && e->u.int_value < 0 ? arith_interval_dtype(e->dtype)
+    return e->dtype.code == IR_DT_UINT && e->u.int_value < 0 ? ir_arith_interval_dtype(e->dtype)
                                                              : point(e->u.int_value);
   case IR_PE_VAR:
     return range_var(a, e);
@@ -352,10 +352,10 @@ range_atom_uncached(IrArith *a, const IrPrimExpr *e)
     return range_cast(a, e);
   case IR_PE_SELECT:
     return iv_intersect(
-        iv_union(arith_range_expr(a, e->u.select.a), arith_range_expr(a, e->u.select.b)),
-        arith_interval_dtype(e->dtype));
+        iv_union(ir_arith_range_expr(a, e->u.select.a), ir_arith_range_expr(a, e->u.select.b)),
+        ir_arith_interval_dtype(e->dtype));
   default:
-    return arith_interval_dtype(e->dtype);
+    return ir_arith_interval_dtype(e->dtype);
   }
 }
 
@@ -365,15 +365,15 @@ range_atom(IrArith *a, const IrPrimExpr *e)
   if (e->kind == IR_PE_INT || e->kind == IR_PE_VAR)
     return range_atom_uncached(a, e);
   ArithMemo m;
-  if (arith_memo_get(a, e, &m) && m.has_range)
+  if (ir_arith_memo_get(a, e, &m) && m.has_range)
     return m.range;
   Interval r = range_atom_uncached(a, e);
-  arith_memo_put_range(a, e, r);
+  ir_arith_memo_put_range(a, e, r);
   return r;
 }
 
 Interval
-arith_range_poly(IrArith *a, const Poly *p)
+ir_arith_range_poly(IrArith *a, const Poly *p)
 {
   Interval sum = point(0);
   for (int i = 0; i < p->n; i++) {
@@ -387,10 +387,10 @@ arith_range_poly(IrArith *a, const Poly *p)
 }
 
 Interval
-arith_range_expr(IrArith *a, const IrPrimExpr *e)
+ir_arith_range_expr(IrArith *a, const IrPrimExpr *e)
 {
-  if (!arith_is_int_type(e->dtype))
+  if (!ir_arith_is_int_type(e->dtype))
     return range_atom(a, e);
-  Poly p = arith_poly_of(a, e);
-  return arith_range_poly(a, &p);
+  Poly p = ir_arith_poly_of(a, e);
+  return ir_arith_range_poly(a, &p);
 }

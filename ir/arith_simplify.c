@@ -1,7 +1,7 @@
 /*
  * arith_simplify.c - integer expressions to canonical polynomials.
  *
- * arith_poly_of walks an expression bottom-up: + - * act on polynomials
+ * ir_arith_poly_of walks an expression bottom-up: + - * act on polynomials
  * (folding constants, collecting like terms, expanding products); floordiv
  * and floormod by a positive constant pull out the part the divisor divides
  * and fold what the bounds decide; min and max fold when the bounds order
@@ -17,7 +17,7 @@
 #include "arith_int.h"
 
 bool
-arith_is_int_type(IrDType t)
+ir_arith_is_int_type(IrDType t)
 {
   return t.code == IR_DT_INT && t.lanes == 1;
 }
@@ -33,8 +33,8 @@ is_integer_like(IrDType t)
 static IrPrimExpr *
 canonical_expr(IrArith *a, const Poly *p, IrDType t)
 {
-  IrPrimExpr *e = arith_poly_to_expr(a->ctx, p, t);
-  arith_memo_put_poly(a, e, p);
+  IrPrimExpr *e = ir_arith_poly_to_expr(a->ctx, p, t);
+  ir_arith_memo_put_poly(a, e, p);
   return e;
 }
 
@@ -42,8 +42,8 @@ canonical_expr(IrArith *a, const Poly *p, IrDType t)
 static Poly
 atom_of(IrArith *a, IrPrimExpr *e)
 {
-  Poly p = arith_poly_atom(a->ctx, e);
-  arith_memo_put_poly(a, e, &p);
+  Poly p = ir_arith_poly_atom(a->ctx, e);
+  ir_arith_memo_put_poly(a, e, &p);
   return p;
 }
 
@@ -59,17 +59,17 @@ opaque_binary(IrArith *a, IrPrimKind kind, const Poly *x, const Poly *y, const I
 static Poly
 simplify_ring(IrArith *a, const IrPrimExpr *e)
 {
-  Poly x = arith_poly_of(a, e->u.bin.a), y = arith_poly_of(a, e->u.bin.b), r;
-  bool ok = e->kind == IR_PE_ADD   ? arith_poly_add(a->ctx, &x, &y, &r)
-            : e->kind == IR_PE_SUB ? arith_poly_sub(a->ctx, &x, &y, &r)
-                                   : arith_poly_mul(a->ctx, &x, &y, &r);
+  Poly x = ir_arith_poly_of(a, e->u.bin.a), y = ir_arith_poly_of(a, e->u.bin.b), r;
+  bool ok = e->kind == IR_PE_ADD   ? ir_arith_poly_add(a->ctx, &x, &y, &r)
+            : e->kind == IR_PE_SUB ? ir_arith_poly_sub(a->ctx, &x, &y, &r)
+                                   : ir_arith_poly_mul(a->ctx, &x, &y, &r);
   return ok ? r : opaque_binary(a, e->kind, &x, &y, e);
 }
 
 static int64_t
 gcd64(int64_t x, int64_t y) /* y > 0 */
 {
-  x = arith_floormod(x, y);
+  x = ir_arith_floormod(x, y);
   while (x) {
     int64_t t = y % x;
     y = x;
@@ -104,11 +104,11 @@ poly_gcd(const Poly *p, int64_t c)
 static bool
 quotient_is_const(IrArith *a, const Poly *p, int64_t c, int64_t *k)
 {
-  Interval r = arith_range_poly(a, p);
+  Interval r = ir_arith_range_poly(a, p);
   if (!r.has_lo || !r.has_hi)
     return false;
-  *k = arith_floordiv(r.lo, c);
-  return *k == arith_floordiv(r.hi, c);
+  *k = ir_arith_floordiv(r.lo, c);
+  return *k == ir_arith_floordiv(r.hi, c);
 }
 
 static Poly floordiv_const(IrArith *a, const Poly *p, int64_t c, IrDType t);
@@ -123,7 +123,7 @@ floordiv_rest(IrArith *a, const Poly *r, int64_t c, IrDType t)
   Poly rr = poly_div_exact(a->ctx, r, g);
   c /= g;
   if (quotient_is_const(a, &rr, c, &k))
-    return arith_poly_const(a->ctx, k);
+    return ir_arith_poly_const(a->ctx, k);
   const IrPrimExpr *inner = rr.n == 1 && rr.terms[0].coef == 1 && rr.terms[0].nfactors == 1 &&
                                     rr.terms[0].factors[0].degree == 1
                                 ? rr.terms[0].factors[0].atom
@@ -131,7 +131,7 @@ floordiv_rest(IrArith *a, const Poly *r, int64_t c, IrDType t)
   int64_t d;
   if (inner && inner->kind == IR_PE_FLOORDIV && ir_prim_is_int(inner->u.bin.b, &d) && d > 0 &&
       !__builtin_mul_overflow(d, c, &cc)) {
-    Poly x = arith_poly_of(a, inner->u.bin.a);
+    Poly x = ir_arith_poly_of(a, inner->u.bin.a);
     return floordiv_const(a, &x, cc, t);
   }
   IrPrimExpr *q =
@@ -154,9 +154,9 @@ floordiv_const(IrArith *a, const Poly *p, int64_t c, IrDType t)
     Term term = p->terms[i];
     if (term.nfactors == 0) {
       qt[nq] = term;
-      qt[nq++].coef = arith_floordiv(term.coef, c);
+      qt[nq++].coef = ir_arith_floordiv(term.coef, c);
       rt[nr] = term;
-      rt[nr++].coef = arith_floormod(term.coef, c);
+      rt[nr++].coef = ir_arith_floormod(term.coef, c);
     } else if (term.coef % c == 0) {
       qt[nq] = term;
       qt[nq++].coef = term.coef / c;
@@ -166,12 +166,12 @@ floordiv_const(IrArith *a, const Poly *p, int64_t c, IrDType t)
     }
   }
   Poly q, r, sum;
-  arith_poly_normalize(qt, nq, &q); /* cannot overflow: coefficients shrank */
-  arith_poly_normalize(rt, nr, &r);
+  ir_arith_poly_normalize(qt, nq, &q); /* cannot overflow: coefficients shrank */
+  ir_arith_poly_normalize(rt, nr, &r);
   if (!rest_varies)
     return q;
   Poly rest = floordiv_rest(a, &r, c, t);
-  if (arith_poly_add(a->ctx, &q, &rest, &sum))
+  if (ir_arith_poly_add(a->ctx, &q, &rest, &sum))
     return sum;
   IrPrimExpr *e =
       ir_prim_bin(a->ctx, IR_PE_FLOORDIV, canonical_expr(a, p, t), ir_prim_int(a->ctx, t, c));
@@ -188,46 +188,47 @@ floormod_const(IrArith *a, const Poly *p, int64_t c, IrDType t)
   Term *rt = ir_alloc(a->ctx, sizeof(Term) * (size_t)(p->n + 1));
   for (int i = 0; i < p->n; i++) {
     rt[i] = p->terms[i];
-    rt[i].coef = arith_floormod(rt[i].coef, c);
+    rt[i].coef = ir_arith_floormod(rt[i].coef, c);
   }
   Poly r, out, shift;
   int64_t k, v;
-  arith_poly_normalize(rt, p->n, &r);
-  if (arith_poly_is_const(&r, &v))
+  ir_arith_poly_normalize(rt, p->n, &r);
+  if (ir_arith_poly_is_const(&r, &v))
     return r;
   int64_t g = poly_gcd(&r, c);
   Poly rr = poly_div_exact(a->ctx, &r, g);
   c /= g;
   int64_t kc;
   if (quotient_is_const(a, &rr, c, &k) && !__builtin_mul_overflow(k, -c, &kc)) {
-    Poly shift_by = arith_poly_const(a->ctx, kc);
-    if (arith_poly_add(a->ctx, &rr, &shift_by, &shift) && arith_poly_scale(a->ctx, &shift, g, &out))
+    Poly shift_by = ir_arith_poly_const(a->ctx, kc);
+    if (ir_arith_poly_add(a->ctx, &rr, &shift_by, &shift) &&
+        ir_arith_poly_scale(a->ctx, &shift, g, &out))
       return out;
   }
   IrPrimExpr *m =
       ir_prim_bin(a->ctx, IR_PE_FLOORMOD, canonical_expr(a, &rr, t), ir_prim_int(a->ctx, t, c));
   Poly atom = atom_of(a, m);
-  arith_poly_scale(a->ctx, &atom, g, &out); /* 1 * g: no overflow */
+  ir_arith_poly_scale(a->ctx, &atom, g, &out); /* 1 * g: no overflow */
   return out;
 }
 
 static Poly
 simplify_div(IrArith *a, const IrPrimExpr *e)
 {
-  Poly x = arith_poly_of(a, e->u.bin.a), y = arith_poly_of(a, e->u.bin.b);
+  Poly x = ir_arith_poly_of(a, e->u.bin.a), y = ir_arith_poly_of(a, e->u.bin.b);
   bool is_mod = e->kind == IR_PE_FLOORMOD;
   int64_t c, k;
-  if (!arith_poly_is_const(&y, &c) || c == 0)
+  if (!ir_arith_poly_is_const(&y, &c) || c == 0)
     return opaque_binary(a, e->kind, &x, &y, e);
-  if (arith_poly_is_const(&x, &k)) {
+  if (ir_arith_poly_is_const(&x, &k)) {
     if (c == -1) /* INT64_MIN / -1 overflows; x % -1 is 0 */
-      return is_mod           ? arith_poly_const(a->ctx, 0)
+      return is_mod           ? ir_arith_poly_const(a->ctx, 0)
              : k == INT64_MIN ? opaque_binary(a, e->kind, &x, &y, e)
-                              : arith_poly_const(a->ctx, -k);
-    return arith_poly_const(a->ctx, is_mod ? arith_floormod(k, c) : arith_floordiv(k, c));
+                              : ir_arith_poly_const(a->ctx, -k);
+    return ir_arith_poly_const(a->ctx, is_mod ? ir_arith_floormod(k, c) : ir_arith_floordiv(k, c));
   }
   if (c == 1)
-    return is_mod ? arith_poly_const(a->ctx, 0) : x;
+    return is_mod ? ir_arith_poly_const(a->ctx, 0) : x;
   if (c < 0)
     return opaque_binary(a, e->kind, &x, &y, e);
   return is_mod ? floormod_const(a, &x, c, e->dtype) : floordiv_const(a, &x, c, e->dtype);
@@ -238,18 +239,19 @@ simplify_div(IrArith *a, const IrPrimExpr *e)
 static Poly
 simplify_minmax(IrArith *a, const IrPrimExpr *e)
 {
-  Poly x = arith_poly_of(a, e->u.bin.a), y = arith_poly_of(a, e->u.bin.b), d;
+  Poly x = ir_arith_poly_of(a, e->u.bin.a), y = ir_arith_poly_of(a, e->u.bin.b), d;
   bool is_min = e->kind == IR_PE_MIN;
-  if (arith_poly_sub(a->ctx, &x, &y, &d)) {
-    if (arith_poly_le_zero(a, &d, false) == IR_PROVE_TRUE)
+  if (ir_arith_poly_sub(a->ctx, &x, &y, &d)) {
+    if (ir_arith_poly_le_zero(a, &d, false) == IR_PROVE_TRUE)
       return is_min ? x : y;
     Poly nd;
-    if (arith_poly_scale(a->ctx, &d, -1, &nd) && arith_poly_le_zero(a, &nd, false) == IR_PROVE_TRUE)
+    if (ir_arith_poly_scale(a->ctx, &d, -1, &nd) &&
+        ir_arith_poly_le_zero(a, &nd, false) == IR_PROVE_TRUE)
       return is_min ? y : x;
   }
   IrPrimExpr *ex = canonical_expr(a, &x, e->dtype);
   IrPrimExpr *ey = canonical_expr(a, &y, e->dtype);
-  if (arith_expr_cmp(ex, ey) > 0) {
+  if (ir_arith_expr_cmp(ex, ey) > 0) {
     IrPrimExpr *t = ex;
     ex = ey;
     ey = t;
@@ -265,17 +267,17 @@ simplify_cast(IrArith *a, const IrPrimExpr *e)
 {
   const IrPrimExpr *x = e->u.bin.a;
   IrDType t = e->dtype, s = x->dtype;
-  if (!arith_is_int_type(t) || !is_integer_like(s))
-    return arith_poly_atom(a->ctx, e);
+  if (!ir_arith_is_int_type(t) || !is_integer_like(s))
+    return ir_arith_poly_atom(a->ctx, e);
   bool widening = s.code == IR_DT_INT ? s.bits <= t.bits : s.bits < t.bits;
   if (widening)
-    return arith_poly_of(a, x);
+    return ir_arith_poly_of(a, x);
   IrPrimExpr *sx = ir_arith_simplify(a, x);
-  Interval fits = arith_interval_dtype(t);
+  Interval fits = ir_arith_interval_dtype(t);
   int64_t v;
   if (ir_prim_is_int(sx, &v) && s.code != IR_DT_UINT && (!fits.has_lo || v >= fits.lo) &&
       (!fits.has_hi || v <= fits.hi))
-    return arith_poly_const(a->ctx, v);
+    return ir_arith_poly_const(a->ctx, v);
   return atom_of(a, ir_prim_cast(a->ctx, t, sx));
 }
 
@@ -299,20 +301,20 @@ simplify_other(IrArith *a, const IrPrimExpr *e)
     int64_t vx, vy, v;
     if ((e->kind == IR_PE_DIV || e->kind == IR_PE_MOD) && ir_prim_is_int(x, &vx) &&
         ir_prim_is_int(y, &vy) && fold_truncating(e->kind, vx, vy, &v))
-      return arith_poly_const(ctx, v);
+      return ir_arith_poly_const(ctx, v);
     if (x == e->u.bin.a && y == e->u.bin.b)
-      return arith_poly_atom(ctx, e);
-    return arith_poly_atom(ctx, ir_prim_bin(ctx, e->kind, x, y));
+      return ir_arith_poly_atom(ctx, e);
+    return ir_arith_poly_atom(ctx, ir_prim_bin(ctx, e->kind, x, y));
   }
   if (e->kind == IR_PE_SELECT) {
     IrPrimExpr *c = ir_arith_simplify(a, e->u.select.cond);
     IrPrimExpr *x = ir_arith_simplify(a, e->u.select.a), *y = ir_arith_simplify(a, e->u.select.b);
     int64_t v;
     if (ir_prim_is_int(c, &v))
-      return arith_poly_of(a, v ? x : y);
-    return arith_poly_atom(ctx, ir_prim_select(ctx, c, x, y));
+      return ir_arith_poly_of(a, v ? x : y);
+    return ir_arith_poly_atom(ctx, ir_prim_select(ctx, c, x, y));
   }
-  return arith_poly_atom(ctx, e);
+  return ir_arith_poly_atom(ctx, e);
 }
 
 static Poly
@@ -320,10 +322,10 @@ poly_of_uncached(IrArith *a, const IrPrimExpr *e)
 {
   if (e->kind == IR_PE_CAST)
     return simplify_cast(a, e);
-  if (!arith_is_int_type(e->dtype))
+  if (!ir_arith_is_int_type(e->dtype))
     return e->kind >= IR_PE_EQ && e->kind <= IR_PE_NOT
-               ? arith_poly_atom(a->ctx, ir_arith_simplify(a, e))
-               : arith_poly_atom(a->ctx, e);
+               ? ir_arith_poly_atom(a->ctx, ir_arith_simplify(a, e))
+               : ir_arith_poly_atom(a->ctx, e);
   switch (e->kind) {
   case IR_PE_ADD:
   case IR_PE_SUB:
@@ -343,14 +345,14 @@ poly_of_uncached(IrArith *a, const IrPrimExpr *e)
 /* The canonical polynomial of an integer expression.  Never fails: what the
  * algebra cannot express is an atom. */
 Poly
-arith_poly_of(IrArith *a, const IrPrimExpr *e)
+ir_arith_poly_of(IrArith *a, const IrPrimExpr *e)
 {
   if (e->kind == IR_PE_INT || e->kind == IR_PE_VAR)
-    return arith_poly_atom(a->ctx, e);
+    return ir_arith_poly_atom(a->ctx, e);
   ArithMemo m;
-  if (arith_memo_get(a, e, &m) && m.has_poly)
+  if (ir_arith_memo_get(a, e, &m) && m.has_poly)
     return m.poly;
   Poly p = poly_of_uncached(a, e);
-  arith_memo_put_poly(a, e, &p);
+  ir_arith_memo_put_poly(a, e, &p);
   return p;
 }

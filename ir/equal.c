@@ -35,10 +35,10 @@ sinfo_differs(Walk *w, const IrSInfo *a, const IrSInfo *b)
   if (b)
     ir_sinfo_print(b, &db);
   if (da.len && db.len)
-    mismatch(w, "%s vs %s", da.data, db.data);
+    ir_mismatch(w, "%s vs %s", da.data, db.data);
   else
-    mismatch(w, "%s vs %s", a ? sinfo_kind_names[a->kind] : "none",
-             b ? sinfo_kind_names[b->kind] : "none");
+    ir_mismatch(w, "%s vs %s", a ? sinfo_kind_names[a->kind] : "none",
+                b ? sinfo_kind_names[b->kind] : "none");
   ir_buf_free(&da);
   ir_buf_free(&db);
   return false;
@@ -48,59 +48,60 @@ sinfo_differs(Walk *w, const IrSInfo *a, const IrSInfo *b)
 static bool
 walk_dims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int ndim)
 {
-  return same_presence(w, a, b, "shape") && (!a || walk_prims(w, a, b, ndim, "dim %d"));
+  return ir_same_presence(w, a, b, "shape") && (!a || ir_walk_prims(w, a, b, ndim, "dim %d"));
 }
 
 static bool
 walk_sinfo_list(Walk *w, IrSInfo *const *a, IrSInfo *const *b, int n, const char *label)
 {
   for (int i = 0; i < n; i++) {
-    size_t saved = path_push(w, label, i);
-    if (!walk_sinfo(w, a[i], b[i]))
+    size_t saved = ir_path_push(w, label, i);
+    if (!ir_walk_sinfo(w, a[i], b[i]))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
 
 /* Struct info; NULL (unknown) only equals NULL. */
 bool
-walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
+ir_walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
 {
   if (!a || !b) {
-    walk_mix(w, 0x51u);
+    ir_walk_mix(w, 0x51u);
     return a == b || sinfo_differs(w, a, b);
   }
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
     return sinfo_differs(w, a, b);
-  walk_mix(w, a->kind);
+  ir_walk_mix(w, a->kind);
   switch (a->kind) {
   case IR_SI_OBJECT:
     return true;
   case IR_SI_PRIM:
-    return same_dtype(w, a->u.prim.dtype, b->u.prim.dtype, "dtype") &&
-           same_presence(w, a->u.prim.value, b->u.prim.value, "value") &&
-           walk_prim(w, a->u.prim.value, b->u.prim.value);
+    return ir_same_dtype(w, a->u.prim.dtype, b->u.prim.dtype, "dtype") &&
+           ir_same_presence(w, a->u.prim.value, b->u.prim.value, "value") &&
+           ir_walk_prim(w, a->u.prim.value, b->u.prim.value);
   case IR_SI_SHAPE:
-    return same_int(w, a->u.shape.ndim, b->u.shape.ndim, "ndim") &&
-           same_int(w, a->shape_len, b->shape_len, "written dims") &&
+    return ir_same_int(w, a->u.shape.ndim, b->u.shape.ndim, "ndim") &&
+           ir_same_int(w, a->shape_len, b->shape_len, "written dims") &&
            walk_dims(w, a->u.shape.values, b->u.shape.values, ir_sinfo_shape_len(a));
   case IR_SI_TENSOR:
-    return same_int(w, a->u.tensor.ndim, b->u.tensor.ndim, "ndim") &&
-           same_dtype(w, a->u.tensor.dtype, b->u.tensor.dtype, "dtype") &&
-           same_int(w, a->shape_len, b->shape_len, "written dims") &&
+    return ir_same_int(w, a->u.tensor.ndim, b->u.tensor.ndim, "ndim") &&
+           ir_same_dtype(w, a->u.tensor.dtype, b->u.tensor.dtype, "dtype") &&
+           ir_same_int(w, a->shape_len, b->shape_len, "written dims") &&
            walk_dims(w, a->u.tensor.shape, b->u.tensor.shape, ir_sinfo_shape_len(a)) &&
-           same_int(w, a->u.tensor.vdevice, b->u.tensor.vdevice, "vdevice");
+           ir_same_int(w, a->u.tensor.vdevice, b->u.tensor.vdevice, "vdevice");
   case IR_SI_TUPLE:
-    return same_count(w, a->u.tuple.n, b->u.tuple.n, "fields") &&
+    return ir_same_count(w, a->u.tuple.n, b->u.tuple.n, "fields") &&
            walk_sinfo_list(w, a->u.tuple.fields, b->u.tuple.fields, a->u.tuple.n, "field %d");
   case IR_SI_FUNC:
-    return same_bool(w, a->u.func.packed, b->u.func.packed, NULL, "R.PackedFunc", "R.Callable") &&
-           same_int(w, a->u.func.nparams, b->u.func.nparams, "parameters") &&
+    return ir_same_bool(w, a->u.func.packed, b->u.func.packed, NULL, "R.PackedFunc",
+                        "R.Callable") &&
+           ir_same_int(w, a->u.func.nparams, b->u.func.nparams, "parameters") &&
            walk_sinfo_list(w, a->u.func.params, b->u.func.params, a->u.func.nparams, "param %d") &&
-           same_presence(w, a->u.func.ret, b->u.func.ret, "return") &&
-           walk_sinfo(w, a->u.func.ret, b->u.func.ret) &&
-           same_bool(w, a->u.func.pure, b->u.func.pure, "purity", "pure", "impure");
+           ir_same_presence(w, a->u.func.ret, b->u.func.ret, "return") &&
+           ir_walk_sinfo(w, a->u.func.ret, b->u.func.ret) &&
+           ir_same_bool(w, a->u.func.pure, b->u.func.pure, "purity", "pure", "impure");
   }
   UNREACHABLE();
   return false;
@@ -110,10 +111,10 @@ walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
 static bool
 walk_sinfo_at(Walk *w, const IrSInfo *a, const IrSInfo *b, const char *what)
 {
-  size_t saved = path_push(w, "%s", what);
-  if (!walk_sinfo(w, a, b))
+  size_t saved = ir_path_push(w, "%s", what);
+  if (!ir_walk_sinfo(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
@@ -165,11 +166,11 @@ element_differs(Walk *w, IrDType t, size_t index, uint64_t a, uint64_t b)
       memcpy(&da, &a, sizeof da);
       memcpy(&db, &b, sizeof db);
     }
-    return mismatch(w, "element %zu: %.17g vs %.17g (bits 0x%llx vs 0x%llx)", index, da, db,
-                    (unsigned long long)a, (unsigned long long)b);
+    return ir_mismatch(w, "element %zu: %.17g vs %.17g (bits 0x%llx vs 0x%llx)", index, da, db,
+                       (unsigned long long)a, (unsigned long long)b);
   }
-  return mismatch(w, "element %zu: bits 0x%llx vs 0x%llx", index, (unsigned long long)a,
-                  (unsigned long long)b);
+  return ir_mismatch(w, "element %zu: bits 0x%llx vs 0x%llx", index, (unsigned long long)a,
+                     (unsigned long long)b);
 }
 
 /* Data bit for bit, element by element, except that NaNs of float types
@@ -181,12 +182,12 @@ walk_const_data(Walk *w, const IrTensorData *a, const IrTensorData *b)
   const unsigned char *pa = a->data, *pb = b->data;
   size_t n = a->nbytes / (size_t)size;
   if (size > 8)
-    return mismatch(w, "unsupported element size %d", size);
+    return ir_mismatch(w, "unsupported element size %d", size);
   for (size_t i = 0; i < n; i++) {
     uint64_t ea = read_element(pa + i * (size_t)size, size);
     bool nan_a = bits_are_nan(ea, a->dtype);
     if (w->mode == WALK_HASH) {
-      walk_mix(w, nan_a ? 0x7ff8u : ea);
+      ir_walk_mix(w, nan_a ? 0x7ff8u : ea);
       continue;
     }
     uint64_t eb = read_element(pb + i * (size_t)size, size);
@@ -199,15 +200,15 @@ walk_const_data(Walk *w, const IrTensorData *a, const IrTensorData *b)
 static bool
 walk_const(Walk *w, const IrTensorData *a, const IrTensorData *b)
 {
-  if (!same_dtype(w, a->dtype, b->dtype, "dtype") || !same_count(w, a->ndim, b->ndim, "ndim"))
+  if (!ir_same_dtype(w, a->dtype, b->dtype, "dtype") || !ir_same_count(w, a->ndim, b->ndim, "ndim"))
     return false;
   for (int i = 0; i < a->ndim; i++) {
-    size_t saved = path_push(w, "dim %d", i);
-    if (!same_int(w, a->shape[i], b->shape[i], NULL))
+    size_t saved = ir_path_push(w, "dim %d", i);
+    if (!ir_same_int(w, a->shape[i], b->shape[i], NULL))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
-  if (!same_int(w, (int64_t)a->nbytes, (int64_t)b->nbytes, "bytes"))
+  if (!ir_same_int(w, (int64_t)a->nbytes, (int64_t)b->nbytes, "bytes"))
     return false;
   return walk_const_data(w, a, b);
 }
@@ -298,7 +299,7 @@ expr_differs(Walk *w, const IrExpr *a, const IrExpr *b, const char *note)
   IrBuf da = {0}, db = {0};
   describe_expr(a, &da);
   describe_expr(b, &db);
-  mismatch(w, "%s vs %s%s", da.data, db.data, note);
+  ir_mismatch(w, "%s vs %s%s", da.data, db.data, note);
   ir_buf_free(&da);
   ir_buf_free(&db);
   return false;
@@ -311,10 +312,10 @@ static bool walk_function(Walk *w, const IrFunction *a, const IrFunction *b);
 static bool
 walk_expr_at(Walk *w, const IrExpr *a, const IrExpr *b, const char *what)
 {
-  size_t saved = path_push(w, "%s", what);
+  size_t saved = ir_path_push(w, "%s", what);
   if (!walk_expr(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
@@ -323,7 +324,7 @@ walk_expr_at(Walk *w, const IrExpr *a, const IrExpr *b, const char *what)
 static bool
 walk_relax_var(Walk *w, const IrExpr *a, const IrExpr *b)
 {
-  switch (walk_bind(w, a, b)) {
+  switch (ir_walk_bind(w, a, b)) {
   case BIND_SAME:
     return true;
   case BIND_BAD: {
@@ -333,7 +334,7 @@ walk_relax_var(Walk *w, const IrExpr *a, const IrExpr *b)
   case BIND_NEW:
     break;
   }
-  return same_bool(w, a->u.var.dataflow, b->u.var.dataflow, NULL, "dataflow var", "var") &&
+  return ir_same_bool(w, a->u.var.dataflow, b->u.var.dataflow, NULL, "dataflow var", "var") &&
          walk_sinfo_at(w, a->sinfo, b->sinfo, "struct info");
 }
 
@@ -341,10 +342,10 @@ static bool
 walk_expr_list(Walk *w, IrExpr *const *a, IrExpr *const *b, int n, const char *label)
 {
   for (int i = 0; i < n; i++) {
-    size_t saved = path_push(w, label, i);
+    size_t saved = ir_path_push(w, label, i);
     if (!walk_expr(w, a[i], b[i]))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
@@ -357,9 +358,9 @@ walk_call(Walk *w, const IrExpr *a, const IrExpr *b)
   if (w->mode == WALK_EQUAL && (a->u.call.kind != b->u.call.kind ||
                                 (a->u.call.kind == IR_CALL_OP && a->u.call.op != b->u.call.op)))
     return expr_differs(w, a, b, "");
-  walk_mix(w, a->u.call.kind);
+  ir_walk_mix(w, a->u.call.kind);
   if (a->u.call.kind == IR_CALL_OP)
-    walk_mix(w, a->u.call.op->id);
+    ir_walk_mix(w, a->u.call.op->id);
   else if (!walk_expr_at(w, a->u.call.callee, b->u.call.callee, "callee"))
     return false;
   IrBuf frame = {0};
@@ -367,16 +368,16 @@ walk_call(Walk *w, const IrExpr *a, const IrExpr *b)
     ir_buf_puts(&frame, "call ");
     describe_callee(a, &frame);
   }
-  size_t saved = path_push(w, "%s", frame.data ? frame.data : "");
+  size_t saved = ir_path_push(w, "%s", frame.data ? frame.data : "");
   ir_buf_free(&frame);
-  bool ok = same_count(w, a->u.call.nargs, b->u.call.nargs, "arguments") &&
+  bool ok = ir_same_count(w, a->u.call.nargs, b->u.call.nargs, "arguments") &&
             walk_expr_list(w, a->u.call.args, b->u.call.args, a->u.call.nargs, "args[%d]") &&
-            walk_attr_dict(w, a->u.call.attrs, b->u.call.attrs, "attrs") &&
-            same_count(w, a->u.call.nsinfo_args, b->u.call.nsinfo_args, "sinfo_args") &&
+            ir_walk_attr_dict(w, a->u.call.attrs, b->u.call.attrs, "attrs") &&
+            ir_same_count(w, a->u.call.nsinfo_args, b->u.call.nsinfo_args, "sinfo_args") &&
             walk_sinfo_list(w, a->u.call.sinfo_args, b->u.call.sinfo_args, a->u.call.nsinfo_args,
                             "sinfo_args[%d]");
   if (ok)
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   return ok;
 }
 
@@ -384,29 +385,29 @@ walk_call(Walk *w, const IrExpr *a, const IrExpr *b)
 static bool
 walk_binding(Walk *w, const IrBinding *a, const IrBinding *b, int block, int index)
 {
-  size_t saved = path_push(w, "binding '%s' (block %d, binding %d)",
-                           a->var ? name_or(a->var->u.var.name) : "?", block, index);
+  size_t saved = ir_path_push(w, "binding '%s' (block %d, binding %d)",
+                              a->var ? name_or(a->var->u.var.name) : "?", block, index);
   bool ok = walk_expr_at(w, a->value, b->value, "value") &&
-            same_bool(w, a->cast != NULL, b->cast != NULL, NULL, "R.match_cast", "binding") &&
+            ir_same_bool(w, a->cast != NULL, b->cast != NULL, NULL, "R.match_cast", "binding") &&
             (!a->cast || walk_sinfo_at(w, a->cast, b->cast, "match_cast")) &&
             walk_expr_at(w, a->var, b->var, "var");
   if (ok)
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   return ok;
 }
 
 static bool
 walk_seq(Walk *w, const IrExpr *a, const IrExpr *b)
 {
-  if (!same_count(w, a->u.seq.nblocks, b->u.seq.nblocks, "binding blocks"))
+  if (!ir_same_count(w, a->u.seq.nblocks, b->u.seq.nblocks, "binding blocks"))
     return false;
   for (int i = 0; i < a->u.seq.nblocks; i++) {
     const IrBindingBlock *ba = &a->u.seq.blocks[i], *bb = &b->u.seq.blocks[i];
-    size_t saved = path_push(w, "block %d", i);
-    if (!same_bool(w, ba->dataflow, bb->dataflow, NULL, "dataflow block", "binding block") ||
-        !same_count(w, ba->n, bb->n, "bindings"))
+    size_t saved = ir_path_push(w, "block %d", i);
+    if (!ir_same_bool(w, ba->dataflow, bb->dataflow, NULL, "dataflow block", "binding block") ||
+        !ir_same_count(w, ba->n, bb->n, "bindings"))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
     for (int j = 0; j < ba->n; j++)
       if (!walk_binding(w, &ba->bindings[j], &bb->bindings[j], i, j))
         return false;
@@ -425,27 +426,27 @@ walk_expr_kind(Walk *w, const IrExpr *a, const IrExpr *b)
   case IR_EX_CONST:
     return walk_const(w, &a->u.constant, &b->u.constant);
   case IR_EX_TUPLE:
-    return same_count(w, a->u.tuple.n, b->u.tuple.n, "tuple size") &&
+    return ir_same_count(w, a->u.tuple.n, b->u.tuple.n, "tuple size") &&
            walk_expr_list(w, a->u.tuple.items, b->u.tuple.items, a->u.tuple.n, "field %d");
   case IR_EX_GET:
-    return same_int(w, a->u.get.index, b->u.get.index, "index") &&
+    return ir_same_int(w, a->u.get.index, b->u.get.index, "index") &&
            walk_expr(w, a->u.get.tuple, b->u.get.tuple);
   case IR_EX_CALL:
     return walk_call(w, a, b);
   case IR_EX_SHAPE:
-    return same_count(w, a->u.shape.n, b->u.shape.n, "ndim") &&
-           walk_prims(w, a->u.shape.values, b->u.shape.values, a->u.shape.n, "dim %d");
+    return ir_same_count(w, a->u.shape.n, b->u.shape.n, "ndim") &&
+           ir_walk_prims(w, a->u.shape.values, b->u.shape.values, a->u.shape.n, "dim %d");
   case IR_EX_PRIM:
-    return walk_prim(w, a->u.prim, b->u.prim);
+    return ir_walk_prim(w, a->u.prim, b->u.prim);
   case IR_EX_STR:
-    return same_str(w, a->u.str, b->u.str, NULL);
+    return ir_same_str(w, a->u.str, b->u.str, NULL);
   case IR_EX_DTYPE:
-    return same_dtype(w, a->u.dtype, b->u.dtype, NULL);
+    return ir_same_dtype(w, a->u.dtype, b->u.dtype, NULL);
   case IR_EX_GLOBAL:
   case IR_EX_EXTERN:
     if (w->mode == WALK_EQUAL && strcmp(name_or(a->u.global), name_or(b->u.global)) != 0)
       return expr_differs(w, a, b, "");
-    return same_str(w, a->u.global, b->u.global, NULL);
+    return ir_same_str(w, a->u.global, b->u.global, NULL);
   case IR_EX_SEQ:
     return walk_seq(w, a, b);
   case IR_EX_IF:
@@ -464,12 +465,12 @@ static bool
 walk_expr(Walk *w, const IrExpr *a, const IrExpr *b)
 {
   if (!a || !b) {
-    walk_mix(w, 0xe0u);
+    ir_walk_mix(w, 0xe0u);
     return a == b || expr_differs(w, a, b, "");
   }
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
     return expr_differs(w, a, b, "");
-  walk_mix(w, a->kind);
+  ir_walk_mix(w, a->kind);
   return walk_expr_kind(w, a, b);
 }
 
@@ -478,18 +479,18 @@ walk_expr(Walk *w, const IrExpr *a, const IrExpr *b)
 static bool
 walk_function(Walk *w, const IrFunction *a, const IrFunction *b)
 {
-  if (!same_count(w, a->nparams, b->nparams, "parameters"))
+  if (!ir_same_count(w, a->nparams, b->nparams, "parameters"))
     return false;
   for (int i = 0; i < a->nparams; i++) {
-    size_t saved = path_push(w, "param %d", i);
+    size_t saved = ir_path_push(w, "param %d", i);
     if (!walk_expr(w, a->params[i], b->params[i]))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return walk_sinfo_at(w, a->ret, b->ret, "return struct info") &&
-         same_bool(w, a->pure, b->pure, "purity", "pure", "impure") &&
-         same_bool(w, a->is_private, b->is_private, "private", "private", "public") &&
-         walk_attr_dict(w, a->attrs, b->attrs, "attrs") && walk_expr(w, a->body, b->body);
+         ir_same_bool(w, a->pure, b->pure, "purity", "pure", "impure") &&
+         ir_same_bool(w, a->is_private, b->is_private, "private", "private", "public") &&
+         ir_walk_attr_dict(w, a->attrs, b->attrs, "attrs") && walk_expr(w, a->body, b->body);
 }
 
 /* --- modules ------------------------------------------------------------ */
@@ -505,26 +506,26 @@ static const char *const global_kind_names[] = {
 static bool
 walk_global(Walk *w, const IrGlobal *a, const IrGlobal *b)
 {
-  walk_reset_vars(w);
-  walk_mix_str(w, a->name);
-  size_t saved = path_push(w, "function '%s'", name_or(a->name));
+  ir_walk_reset_vars(w);
+  ir_walk_mix_str(w, a->name);
+  size_t saved = ir_path_push(w, "function '%s'", name_or(a->name));
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
-    return mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
-  walk_mix(w, a->kind);
+    return ir_mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
+  ir_walk_mix(w, a->kind);
   bool ok = false;
   switch (a->kind) {
   case IR_GLOBAL_RELAX:
     ok = walk_function(w, a->u.relax, b->u.relax);
     break;
   case IR_GLOBAL_PRIM:
-    ok = walk_prim_func(w, a->u.prim, b->u.prim);
+    ok = ir_walk_prim_func(w, a->u.prim, b->u.prim);
     break;
   case IR_GLOBAL_EXTERN:
-    ok = same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
+    ok = ir_same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
     break;
   }
   if (ok)
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   return ok;
 }
 
@@ -557,9 +558,9 @@ walk_globals_equal(Walk *w, const IrModule *a, const IrModule *b)
   while (ok && (i < a->nglobals || j < b->nglobals)) {
     int c = i == a->nglobals ? 1 : j == b->nglobals ? -1 : strcmp(sa[i]->name, sb[j]->name);
     if (c < 0)
-      ok = mismatch(w, "function '%s' missing in second module", sa[i]->name);
+      ok = ir_mismatch(w, "function '%s' missing in second module", sa[i]->name);
     else if (c > 0)
-      ok = mismatch(w, "function '%s' missing in first module", sb[j]->name);
+      ok = ir_mismatch(w, "function '%s' missing in first module", sb[j]->name);
     else
       ok = walk_global(w, sa[i++], sb[j++]);
   }
@@ -571,16 +572,16 @@ walk_globals_equal(Walk *w, const IrModule *a, const IrModule *b)
 static bool
 walk_vdevices(Walk *w, const IrModule *a, const IrModule *b)
 {
-  if (!same_count(w, a->nvdevices, b->nvdevices, "vdevices"))
+  if (!ir_same_count(w, a->nvdevices, b->nvdevices, "vdevices"))
     return false;
   for (int i = 0; i < a->nvdevices; i++) {
     const IrVDevice *va = &a->vdevices[i], *vb = &b->vdevices[i];
-    size_t saved = path_push(w, "vdevice %d", i);
-    if (!walk_attr(w, va->target, vb->target) || !same_str(w, va->kind, vb->kind, "kind") ||
-        !same_int(w, va->vdevice_id, vb->vdevice_id, "vdevice_id") ||
-        !same_str(w, va->memory_scope, vb->memory_scope, "memory_scope"))
+    size_t saved = ir_path_push(w, "vdevice %d", i);
+    if (!ir_walk_attr(w, va->target, vb->target) || !ir_same_str(w, va->kind, vb->kind, "kind") ||
+        !ir_same_int(w, va->vdevice_id, vb->vdevice_id, "vdevice_id") ||
+        !ir_same_str(w, va->memory_scope, vb->memory_scope, "memory_scope"))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
@@ -591,10 +592,10 @@ bool
 ir_module_equal(const IrModule *a, const IrModule *b, IrBuf *why)
 {
   Walk w;
-  walk_init(&w, WALK_EQUAL, why);
-  bool ok = walk_vdevices(&w, a, b) && walk_attr_dict(&w, a->attrs, b->attrs, "module attrs") &&
+  ir_walk_init(&w, WALK_EQUAL, why);
+  bool ok = walk_vdevices(&w, a, b) && ir_walk_attr_dict(&w, a->attrs, b->attrs, "module attrs") &&
             walk_globals_equal(&w, a, b);
-  walk_free(&w);
+  ir_walk_free(&w);
   return ok;
 }
 
@@ -605,9 +606,9 @@ uint64_t
 ir_module_hash(const IrModule *m)
 {
   Walk w;
-  walk_init(&w, WALK_HASH, NULL);
+  ir_walk_init(&w, WALK_HASH, NULL);
   walk_vdevices(&w, m, m);
-  walk_attr_dict(&w, m->attrs, m->attrs, "module attrs");
+  ir_walk_attr_dict(&w, m->attrs, m->attrs, "module attrs");
   uint64_t module_part = w.h, sum = 0;
   for (int i = 0; i < m->nglobals; i++) {
     w.h = 0x510e527fade682d1ULL;
@@ -615,10 +616,10 @@ ir_module_hash(const IrModule *m)
     sum += w.h;
   }
   w.h = module_part;
-  walk_mix(&w, (uint64_t)m->nglobals);
-  walk_mix(&w, sum);
+  ir_walk_mix(&w, (uint64_t)m->nglobals);
+  ir_walk_mix(&w, sum);
   uint64_t h = w.h;
-  walk_free(&w);
+  ir_walk_free(&w);
   return h;
 }
 
@@ -627,10 +628,10 @@ bool
 ir_prim_expr_equal(const IrPrimExpr *a, const IrPrimExpr *b)
 {
   Walk w;
-  walk_init(&w, WALK_EQUAL, NULL);
+  ir_walk_init(&w, WALK_EQUAL, NULL);
   w.identity = true;
-  bool ok = walk_prim(&w, a, b);
-  walk_free(&w);
+  bool ok = ir_walk_prim(&w, a, b);
+  ir_walk_free(&w);
   return ok;
 }
 
@@ -638,9 +639,9 @@ bool
 ir_sinfo_equal(const IrSInfo *a, const IrSInfo *b)
 {
   Walk w;
-  walk_init(&w, WALK_EQUAL, NULL);
+  ir_walk_init(&w, WALK_EQUAL, NULL);
   w.identity = true;
-  bool ok = walk_sinfo(&w, a, b);
-  walk_free(&w);
+  bool ok = ir_walk_sinfo(&w, a, b);
+  ir_walk_free(&w);
   return ok;
 }

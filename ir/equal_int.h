@@ -48,36 +48,36 @@ typedef enum {
 
 /* --- equal_walk.c: the walker, leaves, attributes ------------------ */
 
-void walk_init(Walk *w, WalkMode mode, IrBuf *why);
-void walk_free(Walk *w);
-void walk_reset_vars(Walk *w); /* forget bound vars (per global function) */
-void walk_mix(Walk *w, uint64_t v);
-void walk_mix_str(Walk *w, const char *s);
-BindResult walk_bind(Walk *w, const void *a, const void *b);
-size_t path_push(Walk *w, const char *fmt, ...);
-void path_pop(Walk *w, size_t saved);
-bool mismatch(Walk *w, const char *fmt, ...);
+void ir_walk_init(Walk *w, WalkMode mode, IrBuf *why);
+void ir_walk_free(Walk *w);
+void ir_walk_reset_vars(Walk *w); /* forget bound vars (per global function) */
+void ir_walk_mix(Walk *w, uint64_t v);
+void ir_walk_mix_str(Walk *w, const char *s);
+BindResult ir_walk_bind(Walk *w, const void *a, const void *b);
+size_t ir_path_push(Walk *w, const char *fmt, ...);
+void ir_path_pop(Walk *w, size_t saved);
+bool ir_mismatch(Walk *w, const char *fmt, ...);
 
-bool same_int(Walk *w, int64_t a, int64_t b, const char *what);
-bool same_bool(Walk *w, bool a, bool b, const char *what, const char *yes, const char *no);
-bool same_dtype(Walk *w, IrDType a, IrDType b, const char *what);
-bool same_str(Walk *w, const char *a, const char *b, const char *what);
-bool same_double(Walk *w, double a, double b, const char *what);
-bool same_count(Walk *w, int a, int b, const char *what);
-bool same_presence(Walk *w, const void *a, const void *b, const char *what);
-bool walk_attr(Walk *w, const IrAttr *a, const IrAttr *b);
-bool walk_attr_dict(Walk *w, const IrAttr *a, const IrAttr *b, const char *what);
-bool double_is_nan(double d);
+bool ir_same_int(Walk *w, int64_t a, int64_t b, const char *what);
+bool ir_same_bool(Walk *w, bool a, bool b, const char *what, const char *yes, const char *no);
+bool ir_same_dtype(Walk *w, IrDType a, IrDType b, const char *what);
+bool ir_same_str(Walk *w, const char *a, const char *b, const char *what);
+bool ir_same_double(Walk *w, double a, double b, const char *what);
+bool ir_same_count(Walk *w, int a, int b, const char *what);
+bool ir_same_presence(Walk *w, const void *a, const void *b, const char *what);
+bool ir_walk_attr(Walk *w, const IrAttr *a, const IrAttr *b);
+bool ir_walk_attr_dict(Walk *w, const IrAttr *a, const IrAttr *b, const char *what);
+bool ir_double_is_nan(double d);
 
 /* --- equal_tir.c: the loop level ----------------------------------- */
 
-bool walk_prim(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b);
-bool walk_prims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int n, const char *label);
-bool walk_prim_func(Walk *w, const IrPrimFunc *a, const IrPrimFunc *b);
-void describe_prim(const IrPrimExpr *e, IrBuf *out);
+bool ir_walk_prim(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b);
+bool ir_walk_prims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int n, const char *label);
+bool ir_walk_prim_func(Walk *w, const IrPrimFunc *a, const IrPrimFunc *b);
+void ir_describe_prim(const IrPrimExpr *e, IrBuf *out);
 
 /* --- equal.c: the graph level ---------------------------------------- */
 
-bool walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b);
+bool ir_walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b);
 
 #endif

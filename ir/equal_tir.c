@@ -105,7 +105,7 @@ write_prim(const IrPrimExpr *e, IrBuf *out, int depth)
 
 /* A short description for messages: "var 'n'" for a var, else its text. */
 void
-describe_prim(const IrPrimExpr *e, IrBuf *out)
+ir_describe_prim(const IrPrimExpr *e, IrBuf *out)
 {
   if (e && e->kind == IR_PE_VAR)
     ir_buf_printf(out, "var '%s'", e->u.var ? e->u.var : "?");
@@ -117,9 +117,9 @@ static bool
 prim_differs(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b)
 {
   IrBuf da = {0}, db = {0};
-  describe_prim(a, &da);
-  describe_prim(b, &db);
-  mismatch(w, "%s vs %s", da.data, db.data);
+  ir_describe_prim(a, &da);
+  ir_describe_prim(b, &db);
+  ir_mismatch(w, "%s vs %s", da.data, db.data);
   ir_buf_free(&da);
   ir_buf_free(&db);
   return false;
@@ -132,48 +132,48 @@ static bool
 walk_operand(Walk *w, const IrPrimExpr *op, const char *role, const IrPrimExpr *a,
              const IrPrimExpr *b)
 {
-  size_t saved = path_push(w, "%s of %s", role, prim_kind_names[op->kind]);
-  if (!walk_prim(w, a, b))
+  size_t saved = ir_path_push(w, "%s of %s", role, prim_kind_names[op->kind]);
+  if (!ir_walk_prim(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
 /* A scalar expression; NULL only equals NULL. */
 bool
-walk_prim(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b)
+ir_walk_prim(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b)
 {
   if (!a || !b) {
-    walk_mix(w, 0x9u);
+    ir_walk_mix(w, 0x9u);
     return a == b || prim_differs(w, a, b);
   }
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
     return prim_differs(w, a, b);
-  walk_mix(w, a->kind);
-  if (!same_dtype(w, a->dtype, b->dtype, "dtype"))
+  ir_walk_mix(w, a->kind);
+  if (!ir_same_dtype(w, a->dtype, b->dtype, "dtype"))
     return false;
   switch (a->kind) {
   case IR_PE_INT:
-    return same_int(w, a->u.int_value, b->u.int_value, NULL);
+    return ir_same_int(w, a->u.int_value, b->u.int_value, NULL);
   case IR_PE_FLOAT:
-    return same_double(w, a->u.float_value, b->u.float_value, NULL);
+    return ir_same_double(w, a->u.float_value, b->u.float_value, NULL);
   case IR_PE_STR:
-    return same_str(w, a->u.str, b->u.str, NULL);
+    return ir_same_str(w, a->u.str, b->u.str, NULL);
   case IR_PE_VAR:
     /* the dtype, compared above, is all a TIR var carries besides its name */
-    return walk_bind(w, a, b) != BIND_BAD || prim_differs(w, a, b);
+    return ir_walk_bind(w, a, b) != BIND_BAD || prim_differs(w, a, b);
   case IR_PE_LOAD:
     return walk_buffer_use(w, a->u.load.buffer, b->u.load.buffer) &&
-           same_count(w, a->u.load.n, b->u.load.n, "indices") &&
-           walk_prims(w, a->u.load.indices, b->u.load.indices, a->u.load.n, "index %d");
+           ir_same_count(w, a->u.load.n, b->u.load.n, "indices") &&
+           ir_walk_prims(w, a->u.load.indices, b->u.load.indices, a->u.load.n, "index %d");
   case IR_PE_SELECT:
     return walk_operand(w, a, "condition", a->u.select.cond, b->u.select.cond) &&
            walk_operand(w, a, "true value", a->u.select.a, b->u.select.a) &&
            walk_operand(w, a, "false value", a->u.select.b, b->u.select.b);
   case IR_PE_CALL:
-    return same_str(w, a->u.call.op, b->u.call.op, "op") &&
-           same_count(w, a->u.call.n, b->u.call.n, "arguments") &&
-           walk_prims(w, a->u.call.args, b->u.call.args, a->u.call.n, "arg %d");
+    return ir_same_str(w, a->u.call.op, b->u.call.op, "op") &&
+           ir_same_count(w, a->u.call.n, b->u.call.n, "arguments") &&
+           ir_walk_prims(w, a->u.call.args, b->u.call.args, a->u.call.n, "arg %d");
   default: /* binary kinds, NOT and CAST (b NULL) */
     return walk_operand(w, a, a->u.bin.b ? "lhs" : "operand", a->u.bin.a, b->u.bin.a) &&
            walk_operand(w, a, "rhs", a->u.bin.b, b->u.bin.b);
@@ -183,13 +183,13 @@ walk_prim(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b)
 /* n scalar expressions, each under the frame label (with %d for the index);
  * the caller has compared the counts. */
 bool
-walk_prims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int n, const char *label)
+ir_walk_prims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int n, const char *label)
 {
   for (int i = 0; i < n; i++) {
-    size_t saved = path_push(w, label, i);
-    if (!walk_prim(w, a[i], b[i]))
+    size_t saved = ir_path_push(w, label, i);
+    if (!ir_walk_prim(w, a[i], b[i]))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
@@ -198,10 +198,10 @@ walk_prims(Walk *w, IrPrimExpr *const *a, IrPrimExpr *const *b, int n, const cha
 static bool
 walk_prim_at(Walk *w, const IrPrimExpr *a, const IrPrimExpr *b, const char *what)
 {
-  size_t saved = path_push(w, "%s", what);
-  if (!walk_prim(w, a, b))
+  size_t saved = ir_path_push(w, "%s", what);
+  if (!ir_walk_prim(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
@@ -215,11 +215,12 @@ scope_of(const IrBuffer *buf)
 static bool
 walk_buffer_details(Walk *w, const IrBuffer *a, const IrBuffer *b)
 {
-  return same_dtype(w, a->dtype, b->dtype, "dtype") && same_count(w, a->ndim, b->ndim, "ndim") &&
-         walk_prims(w, a->shape, b->shape, a->ndim, "dim %d") &&
-         same_str(w, scope_of(a), scope_of(b), "scope") &&
-         same_int(w, a->align, b->align, "align") &&
-         same_int(w, a->offset_factor, b->offset_factor, "offset_factor");
+  return ir_same_dtype(w, a->dtype, b->dtype, "dtype") &&
+         ir_same_count(w, a->ndim, b->ndim, "ndim") &&
+         ir_walk_prims(w, a->shape, b->shape, a->ndim, "dim %d") &&
+         ir_same_str(w, scope_of(a), scope_of(b), "scope") &&
+         ir_same_int(w, a->align, b->align, "align") &&
+         ir_same_int(w, a->offset_factor, b->offset_factor, "offset_factor");
 }
 
 /* A buffer, at its declaration or a use: bound by the bijection, its
@@ -228,19 +229,19 @@ static bool
 walk_buffer_use(Walk *w, const IrBuffer *a, const IrBuffer *b)
 {
   const char *na = a->name ? a->name : "?", *nb = b->name ? b->name : "?";
-  switch (walk_bind(w, a, b)) {
+  switch (ir_walk_bind(w, a, b)) {
   case BIND_SAME:
     return true;
   case BIND_BAD:
-    return mismatch(w, "buffer '%s' vs buffer '%s'%s", na, nb,
-                    strcmp(na, nb) == 0 ? " (different buffers)" : "");
+    return ir_mismatch(w, "buffer '%s' vs buffer '%s'%s", na, nb,
+                       strcmp(na, nb) == 0 ? " (different buffers)" : "");
   case BIND_NEW:
     break;
   }
-  size_t saved = path_push(w, "buffer '%s'", na);
+  size_t saved = ir_path_push(w, "buffer '%s'", na);
   if (!walk_buffer_details(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
@@ -254,17 +255,17 @@ static bool
 walk_regions(Walk *w, const IrBufferRegion *a, const IrBufferRegion *b, int n, const char *label)
 {
   for (int i = 0; i < n; i++) {
-    size_t saved = path_push(w, "%s %d", label, i);
+    size_t saved = ir_path_push(w, "%s %d", label, i);
     if (!walk_buffer_use(w, a[i].buffer, b[i].buffer) ||
-        !same_count(w, a[i].n, b[i].n, "dimensions"))
+        !ir_same_count(w, a[i].n, b[i].n, "dimensions"))
       return false;
     for (int j = 0; j < a[i].n; j++) {
-      size_t inner = path_push(w, "dim %d", j);
+      size_t inner = ir_path_push(w, "dim %d", j);
       if (!walk_range(w, &a[i].ranges[j], &b[i].ranges[j]))
         return false;
-      path_pop(w, inner);
+      ir_path_pop(w, inner);
     }
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
@@ -286,10 +287,10 @@ static bool walk_stmt(Walk *w, const IrStmt *a, const IrStmt *b);
 static bool
 walk_stmt_at(Walk *w, const IrStmt *a, const IrStmt *b, const char *what)
 {
-  size_t saved = path_push(w, "%s", what);
+  size_t saved = ir_path_push(w, "%s", what);
   if (!walk_stmt(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
@@ -303,19 +304,19 @@ static const char *const iter_kind_names[] = {
 static bool
 walk_iter_vars(Walk *w, const IrTirBlock *a, const IrTirBlock *b)
 {
-  if (!same_count(w, a->niters, b->niters, "iterators"))
+  if (!ir_same_count(w, a->niters, b->niters, "iterators"))
     return false;
   for (int i = 0; i < a->niters; i++) {
     const IrIterVar *ia = &a->iters[i], *ib = &b->iters[i];
-    size_t saved = path_push(w, "iterator %d", i);
+    size_t saved = ir_path_push(w, "iterator %d", i);
     if (w->mode == WALK_EQUAL && ia->kind != ib->kind)
-      return mismatch(w, "%s vs %s", iter_kind_names[ia->kind], iter_kind_names[ib->kind]);
-    walk_mix(w, ia->kind);
+      return ir_mismatch(w, "%s vs %s", iter_kind_names[ia->kind], iter_kind_names[ib->kind]);
+    ir_walk_mix(w, ia->kind);
     if (!walk_prim_at(w, ia->dom.min, ib->dom.min, "domain min") ||
         !walk_prim_at(w, ia->dom.extent, ib->dom.extent, "domain extent") ||
-        !walk_prim_at(w, ia->binding, ib->binding, "binding") || !walk_prim(w, ia->var, ib->var))
+        !walk_prim_at(w, ia->binding, ib->binding, "binding") || !ir_walk_prim(w, ia->var, ib->var))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   return true;
 }
@@ -323,19 +324,19 @@ walk_iter_vars(Walk *w, const IrTirBlock *a, const IrTirBlock *b)
 static bool
 walk_block(Walk *w, const IrTirBlock *a, const IrTirBlock *b)
 {
-  if (!same_str(w, a->name, b->name, "block name") || !walk_iter_vars(w, a, b) ||
-      !same_bool(w, a->has_access, b->has_access, "T.reads/T.writes", "given", "not given") ||
-      !same_count(w, a->nreads, b->nreads, "reads") ||
+  if (!ir_same_str(w, a->name, b->name, "block name") || !walk_iter_vars(w, a, b) ||
+      !ir_same_bool(w, a->has_access, b->has_access, "T.reads/T.writes", "given", "not given") ||
+      !ir_same_count(w, a->nreads, b->nreads, "reads") ||
       !walk_regions(w, a->reads, b->reads, a->nreads, "read") ||
-      !same_count(w, a->nwrites, b->nwrites, "writes") ||
+      !ir_same_count(w, a->nwrites, b->nwrites, "writes") ||
       !walk_regions(w, a->writes, b->writes, a->nwrites, "write") ||
-      !same_count(w, a->nallocs, b->nallocs, "alloc_buffers"))
+      !ir_same_count(w, a->nallocs, b->nallocs, "alloc_buffers"))
     return false;
   for (int i = 0; i < a->nallocs; i++)
     if (!walk_buffer_use(w, a->allocs[i], b->allocs[i]))
       return false;
-  return walk_attr_dict(w, a->attrs, b->attrs, "block_attr") &&
-         same_presence(w, a->init, b->init, "init") &&
+  return ir_walk_attr_dict(w, a->attrs, b->attrs, "block_attr") &&
+         ir_same_presence(w, a->init, b->init, "init") &&
          (!a->init || walk_stmt_at(w, a->init, b->init, "init")) && walk_stmt(w, a->body, b->body);
 }
 
@@ -350,12 +351,13 @@ static bool
 walk_loop(Walk *w, const IrStmt *a, const IrStmt *b)
 {
   if (w->mode == WALK_EQUAL && a->u.loop.kind != b->u.loop.kind)
-    return mismatch(w, "%s vs %s", for_kind_names[a->u.loop.kind], for_kind_names[b->u.loop.kind]);
-  walk_mix(w, a->u.loop.kind);
+    return ir_mismatch(w, "%s vs %s", for_kind_names[a->u.loop.kind],
+                       for_kind_names[b->u.loop.kind]);
+  ir_walk_mix(w, a->u.loop.kind);
   return walk_prim_at(w, a->u.loop.min, b->u.loop.min, "min") &&
          walk_prim_at(w, a->u.loop.extent, b->u.loop.extent, "extent") &&
          walk_prim_at(w, a->u.loop.var, b->u.loop.var, "loop var") &&
-         walk_attr_dict(w, a->u.loop.annotations, b->u.loop.annotations, "annotations") &&
+         ir_walk_attr_dict(w, a->u.loop.annotations, b->u.loop.annotations, "annotations") &&
          walk_stmt(w, a->u.loop.body, b->u.loop.body);
 }
 
@@ -371,13 +373,13 @@ walk_stmt_kind(Walk *w, const IrStmt *a, const IrStmt *b)
 {
   switch (a->kind) {
   case IR_ST_SEQ:
-    if (!same_count(w, a->u.seq.n, b->u.seq.n, "statements"))
+    if (!ir_same_count(w, a->u.seq.n, b->u.seq.n, "statements"))
       return false;
     for (int i = 0; i < a->u.seq.n; i++) {
-      size_t saved = path_push(w, "statement %d", i);
+      size_t saved = ir_path_push(w, "statement %d", i);
       if (!walk_stmt(w, a->u.seq.stmts[i], b->u.seq.stmts[i]))
         return false;
-      path_pop(w, saved);
+      ir_path_pop(w, saved);
     }
     return true;
   case IR_ST_FOR:
@@ -386,8 +388,8 @@ walk_stmt_kind(Walk *w, const IrStmt *a, const IrStmt *b)
     return walk_block(w, a->u.block, b->u.block);
   case IR_ST_STORE:
     return walk_buffer_use(w, a->u.store.buffer, b->u.store.buffer) &&
-           same_count(w, a->u.store.n, b->u.store.n, "indices") &&
-           walk_prims(w, a->u.store.indices, b->u.store.indices, a->u.store.n, "index %d") &&
+           ir_same_count(w, a->u.store.n, b->u.store.n, "indices") &&
+           ir_walk_prims(w, a->u.store.indices, b->u.store.indices, a->u.store.n, "index %d") &&
            walk_prim_at(w, a->u.store.value, b->u.store.value, "value");
   case IR_ST_LET:
     return walk_prim_at(w, a->u.let.value, b->u.let.value, "value") &&
@@ -396,10 +398,10 @@ walk_stmt_kind(Walk *w, const IrStmt *a, const IrStmt *b)
   case IR_ST_IF:
     return walk_prim_at(w, a->u.branch.cond, b->u.branch.cond, "condition") &&
            walk_stmt_at(w, a->u.branch.then_, b->u.branch.then_, "then") &&
-           same_presence(w, a->u.branch.else_, b->u.branch.else_, "else") &&
+           ir_same_presence(w, a->u.branch.else_, b->u.branch.else_, "else") &&
            (!a->u.branch.else_ || walk_stmt_at(w, a->u.branch.else_, b->u.branch.else_, "else"));
   case IR_ST_EVALUATE:
-    return walk_prim(w, a->u.eval, b->u.eval);
+    return ir_walk_prim(w, a->u.eval, b->u.eval);
   case IR_ST_ALLOC:
     return walk_buffer_use(w, a->u.alloc.buffer, b->u.alloc.buffer) &&
            walk_stmt(w, a->u.alloc.body, b->u.alloc.body);
@@ -413,45 +415,46 @@ static bool
 walk_stmt(Walk *w, const IrStmt *a, const IrStmt *b)
 {
   if (!a || !b) {
-    walk_mix(w, 0x57u);
-    return a == b || mismatch(w, "%s vs %s", a ? stmt_kind_names[a->kind] : "nothing",
-                              b ? stmt_kind_names[b->kind] : "nothing");
+    ir_walk_mix(w, 0x57u);
+    return a == b || ir_mismatch(w, "%s vs %s", a ? stmt_kind_names[a->kind] : "nothing",
+                                 b ? stmt_kind_names[b->kind] : "nothing");
   }
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
-    return mismatch(w, "%s vs %s", stmt_kind_names[a->kind], stmt_kind_names[b->kind]);
-  walk_mix(w, a->kind);
+    return ir_mismatch(w, "%s vs %s", stmt_kind_names[a->kind], stmt_kind_names[b->kind]);
+  ir_walk_mix(w, a->kind);
   size_t saved = 0;
   if (a->kind == IR_ST_SEQ)
     return walk_stmt_kind(w, a, b); /* its "statement i" frames suffice */
   if (a->kind == IR_ST_FOR)
-    saved = path_push(w, "for '%s'", a->u.loop.var ? name_or(a->u.loop.var->u.var) : "?");
+    saved = ir_path_push(w, "for '%s'", a->u.loop.var ? name_or(a->u.loop.var->u.var) : "?");
   else if (a->kind == IR_ST_BLOCK)
-    saved = path_push(w, "block '%s'", name_or(a->u.block->name));
+    saved = ir_path_push(w, "block '%s'", name_or(a->u.block->name));
   else if (a->kind == IR_ST_LET)
-    saved = path_push(w, "let '%s'", a->u.let.var ? name_or(a->u.let.var->u.var) : "?");
+    saved = ir_path_push(w, "let '%s'", a->u.let.var ? name_or(a->u.let.var->u.var) : "?");
   else
-    saved = path_push(w, "%s", stmt_kind_names[a->kind]);
+    saved = ir_path_push(w, "%s", stmt_kind_names[a->kind]);
   if (!walk_stmt_kind(w, a, b))
     return false;
-  path_pop(w, saved);
+  ir_path_pop(w, saved);
   return true;
 }
 
 /* A prim_func: params (var, then buffer), attributes, privacy, body. */
 bool
-walk_prim_func(Walk *w, const IrPrimFunc *a, const IrPrimFunc *b)
+ir_walk_prim_func(Walk *w, const IrPrimFunc *a, const IrPrimFunc *b)
 {
-  if (!same_count(w, a->nparams, b->nparams, "parameters"))
+  if (!ir_same_count(w, a->nparams, b->nparams, "parameters"))
     return false;
   for (int i = 0; i < a->nparams; i++) {
     const IrPrimParam *pa = &a->params[i], *pb = &b->params[i];
-    size_t saved = path_push(w, "param %d", i);
-    if (!walk_prim(w, pa->var, pb->var) || !same_presence(w, pa->buffer, pb->buffer, "buffer") ||
+    size_t saved = ir_path_push(w, "param %d", i);
+    if (!ir_walk_prim(w, pa->var, pb->var) ||
+        !ir_same_presence(w, pa->buffer, pb->buffer, "buffer") ||
         (pa->buffer && !walk_buffer_use(w, pa->buffer, pb->buffer)))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
-  return walk_attr_dict(w, a->attrs, b->attrs, "attrs") &&
-         same_bool(w, a->is_private, b->is_private, "private", "private", "public") &&
+  return ir_walk_attr_dict(w, a->attrs, b->attrs, "attrs") &&
+         ir_same_bool(w, a->is_private, b->is_private, "private", "private", "public") &&
          walk_stmt_at(w, a->body, b->body, "body");
 }

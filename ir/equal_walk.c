@@ -18,7 +18,7 @@
 /* --- the walker --------------------------------------------------------- */
 
 void
-walk_init(Walk *w, WalkMode mode, IrBuf *why)
+ir_walk_init(Walk *w, WalkMode mode, IrBuf *why)
 {
   memset(w, 0, sizeof *w);
   w->mode = mode;
@@ -27,7 +27,7 @@ walk_init(Walk *w, WalkMode mode, IrBuf *why)
 }
 
 void
-walk_free(Walk *w)
+ir_walk_free(Walk *w)
 {
   ir_map_free(&w->a2b);
   ir_map_free(&w->b2a);
@@ -36,7 +36,7 @@ walk_free(Walk *w)
 }
 
 void
-walk_reset_vars(Walk *w)
+ir_walk_reset_vars(Walk *w)
 {
   ir_map_clear(&w->a2b);
   ir_map_clear(&w->b2a);
@@ -58,38 +58,38 @@ scramble(uint64_t x)
 
 /* Order-sensitive: mixing u then v differs from v then u. */
 void
-walk_mix(Walk *w, uint64_t v)
+ir_walk_mix(Walk *w, uint64_t v)
 {
   w->h = scramble(w->h ^ (v + 0x9e3779b97f4a7c15ULL));
 }
 
 void
-walk_mix_str(Walk *w, const char *s)
+ir_walk_mix_str(Walk *w, const char *s)
 {
   uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
   if (!s) {
-    walk_mix(w, 0x5eed);
+    ir_walk_mix(w, 0x5eed);
     return;
   }
   for (; *s; s++)
     h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-  walk_mix(w, h);
+  ir_walk_mix(w, h);
 }
 
 /* Meets the bound objects a and b (a Relax var, a TIR var or a buffer).
  * WALK_HASH mixes the first-occurrence index of a.  WALK_EQUAL extends or
  * checks the bijection; in identity mode a and b must be the same object. */
 BindResult
-walk_bind(Walk *w, const void *a, const void *b)
+ir_walk_bind(Walk *w, const void *a, const void *b)
 {
   if (w->mode == WALK_HASH) {
     uintptr_t got = (uintptr_t)ir_map_get(&w->index, a); /* index + 1, 0: absent */
     if (got) {
-      walk_mix(w, 0xb0u + got - 1);
+      ir_walk_mix(w, 0xb0u + got - 1);
       return BIND_SAME;
     }
     ir_map_put(&w->index, a, (void *)(w->next_index + 1));
-    walk_mix(w, 0xf1u + w->next_index++);
+    ir_walk_mix(w, 0xf1u + w->next_index++);
     return BIND_NEW;
   }
   if (w->identity)
@@ -106,9 +106,9 @@ walk_bind(Walk *w, const void *a, const void *b)
 
 /* --- the path of the first difference ------------------------------------ */
 
-/* Appends a frame to the path; returns what path_pop restores. */
+/* Appends a frame to the path; returns what ir_path_pop restores. */
 size_t
-path_push(Walk *w, const char *fmt, ...)
+ir_path_push(Walk *w, const char *fmt, ...)
 {
   if (!w->why)
     return 0;
@@ -123,7 +123,7 @@ path_push(Walk *w, const char *fmt, ...)
 }
 
 void
-path_pop(Walk *w, size_t saved)
+ir_path_pop(Walk *w, size_t saved)
 {
   if (!w->why)
     return;
@@ -135,7 +135,7 @@ path_pop(Walk *w, size_t saved)
 /* Writes "path: detail" to why (when asked for) and returns false, so a
  * caller can `return mismatch(...)`. */
 bool
-mismatch(Walk *w, const char *fmt, ...)
+ir_mismatch(Walk *w, const char *fmt, ...)
 {
   if (!w->why)
     return false;
@@ -156,60 +156,60 @@ mismatch(Walk *w, const char *fmt, ...)
 /* --- leaves ------------------------------------------------------------- */
 
 bool
-same_int(Walk *w, int64_t a, int64_t b, const char *what)
+ir_same_int(Walk *w, int64_t a, int64_t b, const char *what)
 {
   if (w->mode == WALK_HASH) {
-    walk_mix(w, (uint64_t)a);
+    ir_walk_mix(w, (uint64_t)a);
     return true;
   }
   if (a == b)
     return true;
-  return mismatch(w, "%s%s%" PRId64 " vs %" PRId64, WHAT(what), a, b);
+  return ir_mismatch(w, "%s%s%" PRId64 " vs %" PRId64, WHAT(what), a, b);
 }
 
 /* yes/no name the two values in the message ("dataflow var", "var"). */
 bool
-same_bool(Walk *w, bool a, bool b, const char *what, const char *yes, const char *no)
+ir_same_bool(Walk *w, bool a, bool b, const char *what, const char *yes, const char *no)
 {
   if (w->mode == WALK_HASH) {
-    walk_mix(w, a ? 0x7u : 0x3u);
+    ir_walk_mix(w, a ? 0x7u : 0x3u);
     return true;
   }
   if (a == b)
     return true;
-  return mismatch(w, "%s%s%s vs %s", WHAT(what), a ? yes : no, b ? yes : no);
+  return ir_mismatch(w, "%s%s%s vs %s", WHAT(what), a ? yes : no, b ? yes : no);
 }
 
 bool
-same_dtype(Walk *w, IrDType a, IrDType b, const char *what)
+ir_same_dtype(Walk *w, IrDType a, IrDType b, const char *what)
 {
   if (w->mode == WALK_HASH) {
-    walk_mix(w, (uint64_t)a.code << 32 | (uint64_t)a.bits << 16 | a.lanes);
+    ir_walk_mix(w, (uint64_t)a.code << 32 | (uint64_t)a.bits << 16 | a.lanes);
     return true;
   }
   if (ir_dtype_eq(a, b))
     return true;
   char sa[32], sb[32];
-  return mismatch(w, "%s%s%s vs %s", WHAT(what), ir_dtype_str(a, sa), ir_dtype_str(b, sb));
+  return ir_mismatch(w, "%s%s%s vs %s", WHAT(what), ir_dtype_str(a, sa), ir_dtype_str(b, sb));
 }
 
 /* Interned strings of two modules may come from two contexts: compare the
  * text, never the pointers.  NULL equals only NULL. */
 bool
-same_str(Walk *w, const char *a, const char *b, const char *what)
+ir_same_str(Walk *w, const char *a, const char *b, const char *what)
 {
   if (w->mode == WALK_HASH) {
-    walk_mix_str(w, a);
+    ir_walk_mix_str(w, a);
     return true;
   }
   if (a == b || (a && b && strcmp(a, b) == 0))
     return true;
-  return mismatch(w, "%s%s%s%s%s vs %s%s%s", WHAT(what), a ? "\"" : "", a ? a : "none",
-                  a ? "\"" : "", b ? "\"" : "", b ? b : "none", b ? "\"" : "");
+  return ir_mismatch(w, "%s%s%s%s%s vs %s%s%s", WHAT(what), a ? "\"" : "", a ? a : "none",
+                     a ? "\"" : "", b ? "\"" : "", b ? b : "none", b ? "\"" : "");
 }
 
 bool
-double_is_nan(double d)
+ir_double_is_nan(double d)
 {
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
@@ -219,33 +219,33 @@ double_is_nan(double d)
 
 /* Bitwise equal, or both NaN (any payload, any sign). */
 bool
-same_double(Walk *w, double a, double b, const char *what)
+ir_same_double(Walk *w, double a, double b, const char *what)
 {
   uint64_t ba, bb;
   memcpy(&ba, &a, sizeof ba);
   memcpy(&bb, &b, sizeof bb);
-  bool nan_a = double_is_nan(a);
+  bool nan_a = ir_double_is_nan(a);
   if (w->mode == WALK_HASH) {
-    walk_mix(w, nan_a ? 0x7ff8000000000000ULL : ba);
+    ir_walk_mix(w, nan_a ? 0x7ff8000000000000ULL : ba);
     return true;
   }
-  if (ba == bb || (nan_a && double_is_nan(b)))
+  if (ba == bb || (nan_a && ir_double_is_nan(b)))
     return true;
-  return mismatch(w, "%s%s%.17g vs %.17g (bits 0x%016" PRIx64 " vs 0x%016" PRIx64 ")", WHAT(what),
-                  a, b, ba, bb);
+  return ir_mismatch(w, "%s%s%.17g vs %.17g (bits 0x%016" PRIx64 " vs 0x%016" PRIx64 ")",
+                     WHAT(what), a, b, ba, bb);
 }
 
 bool
-same_count(Walk *w, int a, int b, const char *what)
+ir_same_count(Walk *w, int a, int b, const char *what)
 {
-  return same_int(w, a, b, what);
+  return ir_same_int(w, a, b, what);
 }
 
 /* Both present or both absent; the message says which is which. */
 bool
-same_presence(Walk *w, const void *a, const void *b, const char *what)
+ir_same_presence(Walk *w, const void *a, const void *b, const char *what)
 {
-  return same_bool(w, a != NULL, b != NULL, what, "present", "absent");
+  return ir_same_bool(w, a != NULL, b != NULL, what, "present", "absent");
 }
 
 /* --- attribute values ------------------------------------------------------ */
@@ -261,75 +261,76 @@ static bool
 walk_dict_pairs(Walk *w, const IrAttr *a, const IrAttr *b)
 {
   int na = a ? a->u.list.n : 0, nb = b ? b->u.list.n : 0;
-  walk_mix(w, IR_AT_DICT);
+  ir_walk_mix(w, IR_AT_DICT);
   for (int i = 0; i < na && i < nb; i++) {
     const char *ka = a->u.list.keys[i], *kb = b->u.list.keys[i];
     if (w->mode == WALK_EQUAL && strcmp(ka, kb) != 0) {
       int c = strcmp(ka, kb);
-      return mismatch(w, "key \"%s\" missing in %s", c < 0 ? ka : kb, c < 0 ? "second" : "first");
+      return ir_mismatch(w, "key \"%s\" missing in %s", c < 0 ? ka : kb,
+                         c < 0 ? "second" : "first");
     }
-    walk_mix_str(w, ka);
-    size_t saved = path_push(w, "\"%s\"", ka);
-    if (!walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
+    ir_walk_mix_str(w, ka);
+    size_t saved = ir_path_push(w, "\"%s\"", ka);
+    if (!ir_walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
       return false;
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   }
   if (na != nb) {
     const IrAttr *longer = na > nb ? a : b;
-    return mismatch(w, "key \"%s\" missing in %s", longer->u.list.keys[na < nb ? na : nb],
-                    na > nb ? "second" : "first");
+    return ir_mismatch(w, "key \"%s\" missing in %s", longer->u.list.keys[na < nb ? na : nb],
+                       na > nb ? "second" : "first");
   }
-  walk_mix(w, (uint64_t)na);
+  ir_walk_mix(w, (uint64_t)na);
   return true;
 }
 
 /* A dict-valued slot (function, call, block attributes): NULL means the
  * empty dict, so `R.func_attr({})` equals no attributes at all. */
 bool
-walk_attr_dict(Walk *w, const IrAttr *a, const IrAttr *b, const char *what)
+ir_walk_attr_dict(Walk *w, const IrAttr *a, const IrAttr *b, const char *what)
 {
   bool dicts = (!a || a->kind == IR_AT_DICT) && (!b || b->kind == IR_AT_DICT);
-  size_t saved = path_push(w, "%s", what);
-  bool ok = dicts ? walk_dict_pairs(w, a, b) : walk_attr(w, a, b);
+  size_t saved = ir_path_push(w, "%s", what);
+  bool ok = dicts ? walk_dict_pairs(w, a, b) : ir_walk_attr(w, a, b);
   if (ok)
-    path_pop(w, saved);
+    ir_path_pop(w, saved);
   return ok;
 }
 
 /* An attribute value; NULL only equals NULL. */
 bool
-walk_attr(Walk *w, const IrAttr *a, const IrAttr *b)
+ir_walk_attr(Walk *w, const IrAttr *a, const IrAttr *b)
 {
   if (!a || !b) {
-    walk_mix(w, 0xa77);
-    return a == b || mismatch(w, "%s vs %s", a ? "value" : "nothing", b ? "value" : "nothing");
+    ir_walk_mix(w, 0xa77);
+    return a == b || ir_mismatch(w, "%s vs %s", a ? "value" : "nothing", b ? "value" : "nothing");
   }
   if (w->mode == WALK_EQUAL && a->kind != b->kind)
-    return mismatch(w, "%s vs %s", attr_kind_names[a->kind], attr_kind_names[b->kind]);
-  walk_mix(w, a->kind);
+    return ir_mismatch(w, "%s vs %s", attr_kind_names[a->kind], attr_kind_names[b->kind]);
+  ir_walk_mix(w, a->kind);
   switch (a->kind) {
   case IR_AT_NONE:
     return true;
   case IR_AT_BOOL:
-    return same_bool(w, a->u.b, b->u.b, NULL, "True", "False");
+    return ir_same_bool(w, a->u.b, b->u.b, NULL, "True", "False");
   case IR_AT_INT:
-    return same_int(w, a->u.i, b->u.i, NULL);
+    return ir_same_int(w, a->u.i, b->u.i, NULL);
   case IR_AT_FLOAT:
-    return same_double(w, a->u.f, b->u.f, NULL);
+    return ir_same_double(w, a->u.f, b->u.f, NULL);
   case IR_AT_STR:
-    return same_str(w, a->u.s, b->u.s, NULL);
+    return ir_same_str(w, a->u.s, b->u.s, NULL);
   case IR_AT_PRIM:
-    return walk_prim(w, a->u.prim, b->u.prim);
+    return ir_walk_prim(w, a->u.prim, b->u.prim);
   case IR_AT_DICT:
     return walk_dict_pairs(w, a, b);
   case IR_AT_LIST:
-    if (!same_count(w, a->u.list.n, b->u.list.n, "length"))
+    if (!ir_same_count(w, a->u.list.n, b->u.list.n, "length"))
       return false;
     for (int i = 0; i < a->u.list.n; i++) {
-      size_t saved = path_push(w, "[%d]", i);
-      if (!walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
+      size_t saved = ir_path_push(w, "[%d]", i);
+      if (!ir_walk_attr(w, a->u.list.items[i], b->u.list.items[i]))
         return false;
-      path_pop(w, saved);
+      ir_path_pop(w, saved);
     }
     return true;
   }

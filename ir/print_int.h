@@ -14,9 +14,9 @@ typedef struct {
   size_t count, cap;  /* entries of order used and allocated */
 } PtrSet;
 
-bool ptrset_add(PtrSet *s, const void *key); /* true when newly added */
-bool ptrset_has(const PtrSet *s, const void *key);
-void ptrset_free(PtrSet *s);
+bool ir_ptrset_add(PtrSet *s, const void *key); /* true when newly added */
+bool ir_ptrset_has(const PtrSet *s, const void *key);
+void ir_ptrset_free(PtrSet *s);
 
 /* Printed names of the nodes of one function: each variable or buffer gets
  * its own name, the stored one when free, else "name_1", "name_2", ... */
@@ -39,31 +39,31 @@ typedef struct {
 } Printer;
 
 /* printer.c */
-void pr_puts(Printer *p, const char *s);
-void pr_printf(Printer *p, const char *fmt, ...);
-void pr_indent(Printer *p); /* starts a line at the current depth */
+void ir_pr_puts(Printer *p, const char *s);
+void ir_pr_printf(Printer *p, const char *fmt, ...);
+void ir_pr_indent(Printer *p); /* starts a line at the current depth */
 /* A whole line "# rxc: cannot print WHAT" at the current depth. */
-void pr_cannot(Printer *p, const char *fmt, ...);
-void pr_string(Printer *p, const char *s); /* a quoted Python string */
-void pr_dtype(Printer *p, IrDType t);      /* "float32" without quotes */
+void ir_pr_cannot(Printer *p, const char *fmt, ...);
+void ir_pr_string(Printer *p, const char *s); /* a quoted Python string */
+void ir_pr_dtype(Printer *p, IrDType t);      /* "float32" without quotes */
 /* Shortest text that reads back to v (as a float when single), always
  * with '.' or 'e'; NaN and infinities as nan, inf, -inf (unquoted). */
-void pr_float_text(IrBuf *b, double v, bool single);
-void pr_attr(Printer *p, const IrAttr *a);
+void ir_pr_float_text(IrBuf *b, double v, bool single);
+void ir_pr_attr(Printer *p, const IrAttr *a);
 /* The printed name of node key, given its stored name. */
-const char *pr_name(Printer *p, const void *key, const char *stored);
+const char *ir_pr_name(Printer *p, const void *key, const char *stored);
 /* Names key2 as key1 is named (a buffer and its parameter var). */
-void pr_name_alias(Printer *p, const void *key2, const void *key1);
-void pr_names_reset(Printer *p);
+void ir_pr_name_alias(Printer *p, const void *key2, const void *key1);
+void ir_pr_names_reset(Printer *p);
 /* "kind:i" for vdevice index i of the module; "vdevice:i" without one. */
-void pr_vdevice(Printer *p, int index);
+void ir_pr_vdevice(Printer *p, int index);
 
 /* print_relax.c */
-void pr_sinfo(Printer *p, const IrSInfo *s);
-void pr_relax_function(Printer *p, IrSym name, const IrFunction *f);
+void ir_pr_sinfo(Printer *p, const IrSInfo *s);
+void ir_pr_relax_function(Printer *p, IrSym name, const IrFunction *f);
 
 /* print_tir.c */
-void pr_prim(Printer *p, const IrPrimExpr *e);
-void pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f);
+void ir_pr_prim(Printer *p, const IrPrimExpr *e);
+void ir_pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f);
 
 #endif

@@ -35,7 +35,7 @@ scan_prim(Scan *s, const IrPrimExpr *e)
     return;
   switch (e->kind) {
   case IR_PE_VAR:
-    ptrset_add(&s->vars, e);
+    ir_ptrset_add(&s->vars, e);
     break;
   case IR_PE_LOAD:
     for (int i = 0; i < e->u.load.n; i++)
@@ -182,7 +182,7 @@ prim_has_var(const IrPrimExpr *e)
   Scan s = {0};
   scan_prim(&s, e);
   bool has = s.vars.count > 0;
-  ptrset_free(&s.vars);
+  ir_ptrset_free(&s.vars);
   return has;
 }
 
@@ -192,17 +192,17 @@ dim(Printer *p, const IrPrimExpr *e)
 {
   bool quote = p->sig && prim_has_var(e);
   if (quote)
-    pr_puts(p, "\"");
-  pr_prim(p, e);
+    ir_pr_puts(p, "\"");
+  ir_pr_prim(p, e);
   if (quote)
-    pr_puts(p, "\"");
+    ir_pr_puts(p, "\"");
 }
 
 static void
 dims(Printer *p, IrPrimExpr *const *v, int n)
 {
   for (int i = 0; i < n; i++) {
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     dim(p, v[i]);
   }
 }
@@ -211,97 +211,97 @@ static void
 tensor_sinfo(Printer *p, const IrSInfo *s)
 {
   int parts = 0, n = ir_sinfo_shape_len(s);
-  pr_puts(p, "R.Tensor");
+  ir_pr_puts(p, "R.Tensor");
   if (s->u.tensor.shape && n >= 0) {
-    pr_puts(p, "((");
+    ir_pr_puts(p, "((");
     dims(p, s->u.tensor.shape, n);
-    pr_puts(p, n == 1 ? ",)" : ")");
+    ir_pr_puts(p, n == 1 ? ",)" : ")");
     parts++;
   }
   if (s->u.tensor.dtype.code != IR_DT_VOID) {
-    pr_puts(p, parts++ ? ", dtype=\"" : "(dtype=\"");
-    pr_dtype(p, s->u.tensor.dtype);
-    pr_puts(p, "\"");
+    ir_pr_puts(p, parts++ ? ", dtype=\"" : "(dtype=\"");
+    ir_pr_dtype(p, s->u.tensor.dtype);
+    ir_pr_puts(p, "\"");
   }
   /* ndim is printed when it is all there is, or when it contradicts the
    * shape as written (kept for the well-formedness check to report) */
   if ((!s->u.tensor.shape && s->u.tensor.ndim >= 0) || (s->u.tensor.shape && s->shape_len))
-    pr_printf(p, "%sndim=%d", parts++ ? ", " : "(", s->u.tensor.ndim);
+    ir_pr_printf(p, "%sndim=%d", parts++ ? ", " : "(", s->u.tensor.ndim);
   if (s->u.tensor.vdevice >= 0) {
-    pr_puts(p, parts++ ? ", vdevice=" : "(vdevice=");
-    pr_vdevice(p, s->u.tensor.vdevice);
+    ir_pr_puts(p, parts++ ? ", vdevice=" : "(vdevice=");
+    ir_pr_vdevice(p, s->u.tensor.vdevice);
   }
   if (parts)
-    pr_puts(p, ")");
+    ir_pr_puts(p, ")");
 }
 
 static void
 func_sinfo(Printer *p, const IrSInfo *s)
 {
   if (s->u.func.packed) {
-    pr_puts(p, "R.PackedFunc");
+    ir_pr_puts(p, "R.PackedFunc");
     return;
   }
   if (!s->u.func.params || s->u.func.nparams < 0) {
-    pr_puts(p, "R.Callable");
+    ir_pr_puts(p, "R.Callable");
     return;
   }
-  pr_puts(p, "R.Callable((");
+  ir_pr_puts(p, "R.Callable((");
   for (int i = 0; i < s->u.func.nparams; i++) {
-    pr_puts(p, i ? ", " : "");
-    pr_sinfo(p, s->u.func.params[i]);
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_sinfo(p, s->u.func.params[i]);
   }
-  pr_puts(p, s->u.func.nparams == 1 ? ",), " : "), ");
-  pr_sinfo(p, s->u.func.ret);
-  pr_puts(p, s->u.func.pure ? ", True)" : ", False)");
+  ir_pr_puts(p, s->u.func.nparams == 1 ? ",), " : "), ");
+  ir_pr_sinfo(p, s->u.func.ret);
+  ir_pr_puts(p, s->u.func.pure ? ", True)" : ", False)");
 }
 
 void
-pr_sinfo(Printer *p, const IrSInfo *s)
+ir_pr_sinfo(Printer *p, const IrSInfo *s)
 {
   if (!s) {
-    pr_puts(p, "R.Object");
+    ir_pr_puts(p, "R.Object");
     return;
   }
   switch (s->kind) {
   case IR_SI_OBJECT:
-    pr_puts(p, "R.Object");
+    ir_pr_puts(p, "R.Object");
     break;
   case IR_SI_PRIM:
     if (s->u.prim.value) {
-      pr_puts(p, "R.Prim(value=");
+      ir_pr_puts(p, "R.Prim(value=");
       dim(p, s->u.prim.value);
-      pr_puts(p, ")");
+      ir_pr_puts(p, ")");
     } else {
-      pr_puts(p, "R.Prim(\"");
-      pr_dtype(p, s->u.prim.dtype);
-      pr_puts(p, "\")");
+      ir_pr_puts(p, "R.Prim(\"");
+      ir_pr_dtype(p, s->u.prim.dtype);
+      ir_pr_puts(p, "\")");
     }
     break;
   case IR_SI_SHAPE:
     if (s->u.shape.values && s->u.shape.ndim >= 0) {
-      pr_puts(p, "R.Shape([");
+      ir_pr_puts(p, "R.Shape([");
       dims(p, s->u.shape.values, ir_sinfo_shape_len(s));
-      pr_puts(p, "]");
+      ir_pr_puts(p, "]");
       if (s->shape_len)
-        pr_printf(p, ", ndim=%d", s->u.shape.ndim);
-      pr_puts(p, ")");
+        ir_pr_printf(p, ", ndim=%d", s->u.shape.ndim);
+      ir_pr_puts(p, ")");
     } else if (s->u.shape.ndim >= 0) {
-      pr_printf(p, "R.Shape(ndim=%d)", s->u.shape.ndim);
+      ir_pr_printf(p, "R.Shape(ndim=%d)", s->u.shape.ndim);
     } else {
-      pr_puts(p, "R.Shape");
+      ir_pr_puts(p, "R.Shape");
     }
     break;
   case IR_SI_TENSOR:
     tensor_sinfo(p, s);
     break;
   case IR_SI_TUPLE:
-    pr_puts(p, s->u.tuple.n ? "R.Tuple(" : "R.Tuple");
+    ir_pr_puts(p, s->u.tuple.n ? "R.Tuple(" : "R.Tuple");
     for (int i = 0; i < s->u.tuple.n; i++) {
-      pr_puts(p, i ? ", " : "");
-      pr_sinfo(p, s->u.tuple.fields[i]);
+      ir_pr_puts(p, i ? ", " : "");
+      ir_pr_sinfo(p, s->u.tuple.fields[i]);
     }
-    pr_puts(p, s->u.tuple.n ? ")" : "");
+    ir_pr_puts(p, s->u.tuple.n ? ")" : "");
     break;
   case IR_SI_FUNC:
     func_sinfo(p, s);
@@ -325,10 +325,10 @@ float_element(Printer *p, double v, bool single)
 {
   bool quote = isnan(v) || isinf(v);
   if (quote)
-    pr_puts(p, "\"");
-  pr_float_text(p->out, v, single);
+    ir_pr_puts(p, "\"");
+  ir_pr_float_text(p->out, v, single);
   if (quote)
-    pr_puts(p, "\"");
+    ir_pr_puts(p, "\"");
 }
 
 static void
@@ -338,16 +338,16 @@ const_element(Printer *p, const IrTensorData *c, size_t i)
   uint64_t raw = load_le((const unsigned char *)c->data + i * (size_t)bytes, bytes);
   switch (c->dtype.code) {
   case IR_DT_BOOL:
-    pr_puts(p, raw ? "True" : "False");
+    ir_pr_puts(p, raw ? "True" : "False");
     break;
   case IR_DT_INT: {
     int shift = 64 - c->dtype.bits;
     int64_t v = (int64_t)(raw << shift) >> shift; /* sign-extends */
-    pr_printf(p, "%lld", (long long)v);
+    ir_pr_printf(p, "%lld", (long long)v);
     break;
   }
   case IR_DT_UINT:
-    pr_printf(p, "%llu", (unsigned long long)raw);
+    ir_pr_printf(p, "%llu", (unsigned long long)raw);
     break;
   case IR_DT_FLOAT:
     if (c->dtype.bits == 16) {
@@ -371,7 +371,7 @@ const_element(Printer *p, const IrTensorData *c, size_t i)
     break;
   }
   default:
-    pr_puts(p, "None");
+    ir_pr_puts(p, "None");
     break;
   }
 }
@@ -383,12 +383,12 @@ const_list(Printer *p, const IrTensorData *c, int axis, size_t *next)
     const_element(p, c, (*next)++);
     return;
   }
-  pr_puts(p, "[");
+  ir_pr_puts(p, "[");
   for (int64_t i = 0; i < c->shape[axis]; i++) {
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     const_list(p, c, axis + 1, next);
   }
-  pr_puts(p, "]");
+  ir_pr_puts(p, "]");
 }
 
 /* Why c cannot be printed as R.const, or NULL when it can. */
@@ -420,9 +420,9 @@ constant(Printer *p, const IrTensorData *c)
 {
   char name[32];
   size_t next = 0;
-  pr_puts(p, "R.const(");
+  ir_pr_puts(p, "R.const(");
   const_list(p, c, 0, &next);
-  pr_printf(p, ", \"%s\")", ir_dtype_str(c->dtype, name));
+  ir_pr_printf(p, ", \"%s\")", ir_dtype_str(c->dtype, name));
 }
 
 /* --- calls ------------------------------------------------------------------ */
@@ -488,7 +488,7 @@ static void
 args(Printer *p, IrExpr *const *a, int n, bool *first)
 {
   for (int i = 0; i < n; i++) {
-    pr_puts(p, *first ? "" : ", ");
+    ir_pr_puts(p, *first ? "" : ", ");
     *first = false;
     expr(p, a[i]);
   }
@@ -500,13 +500,13 @@ sinfo_args_kw(Printer *p, const char *key, IrSInfo *const *s, int n, bool *first
 {
   if (n == 0)
     return;
-  pr_printf(p, "%s%s=(", *first ? "" : ", ", key);
+  ir_pr_printf(p, "%s%s=(", *first ? "" : ", ", key);
   *first = false;
   for (int i = 0; i < n; i++) {
-    pr_puts(p, i ? ", " : "");
-    pr_sinfo(p, s[i]);
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_sinfo(p, s[i]);
   }
-  pr_puts(p, n == 1 ? ",)" : ")");
+  ir_pr_puts(p, n == 1 ? ",)" : ")");
 }
 
 static void
@@ -515,9 +515,9 @@ attrs_kw(Printer *p, const IrAttr *attrs, bool *first)
   if (!attrs || attrs->kind != IR_AT_DICT)
     return;
   for (int i = 0; i < attrs->u.list.n; i++) {
-    pr_printf(p, "%s%s=", *first ? "" : ", ", attrs->u.list.keys[i]);
+    ir_pr_printf(p, "%s%s=", *first ? "" : ", ", attrs->u.list.keys[i]);
     *first = false;
-    pr_attr(p, attrs->u.list.items[i]);
+    ir_pr_attr(p, attrs->u.list.items[i]);
   }
 }
 
@@ -525,12 +525,12 @@ static void
 call_packed(Printer *p, const IrExpr *e)
 {
   bool first = false;
-  pr_puts(p, "R.call_packed(");
-  pr_string(p, e->u.call.callee->u.global);
+  ir_pr_puts(p, "R.call_packed(");
+  ir_pr_string(p, e->u.call.callee->u.global);
   args(p, e->u.call.args, e->u.call.nargs, &first);
   attrs_kw(p, e->u.call.attrs, &first);
   sinfo_args_kw(p, "sinfo_args", e->u.call.sinfo_args, e->u.call.nsinfo_args, &first);
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
 }
 
 static void
@@ -539,22 +539,22 @@ hint_on_device(Printer *p, const IrExpr *e)
   const IrAttr *attrs = e->u.call.attrs;
   const IrAttr *dev_type = ir_attr_get(attrs, "dev_type"), *index = ir_attr_get(attrs, "index");
   const IrAttr *scope = ir_attr_get(attrs, "memory_scope");
-  pr_puts(p, "R.hint_on_device(");
+  ir_pr_puts(p, "R.hint_on_device(");
   if (e->u.call.nargs > 0)
     expr(p, e->u.call.args[0]);
-  pr_puts(p, ", R.device(dev_type=");
-  pr_attr(p, dev_type);
-  pr_puts(p, ", index=");
+  ir_pr_puts(p, ", R.device(dev_type=");
+  ir_pr_attr(p, dev_type);
+  ir_pr_puts(p, ", index=");
   if (index)
-    pr_attr(p, index);
+    ir_pr_attr(p, index);
   else
-    pr_puts(p, "0");
-  pr_puts(p, ")");
+    ir_pr_puts(p, "0");
+  ir_pr_puts(p, ")");
   if (scope && !(scope->kind == IR_AT_STR && strcmp(scope->u.s, "global") == 0)) {
-    pr_puts(p, ", memory_scope=");
-    pr_attr(p, scope);
+    ir_pr_puts(p, ", memory_scope=");
+    ir_pr_attr(p, scope);
   }
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
 }
 
 static bool
@@ -571,11 +571,11 @@ op_attr(Printer *p, const IrExpr *e, const IrOpParam *param)
 {
   const IrAttr *a = ir_attr_get(e->u.call.attrs, param->name);
   if (e->u.call.op->id == IR_OP_TO_VDEVICE && a && a->kind == IR_AT_INT)
-    pr_vdevice(p, (int)a->u.i);
+    ir_pr_vdevice(p, (int)a->u.i);
   else if (a)
-    pr_attr(p, a);
+    ir_pr_attr(p, a);
   else
-    pr_puts(p, param->fallback ? param->fallback : "None");
+    ir_pr_puts(p, param->fallback ? param->fallback : "None");
 }
 
 static void
@@ -589,13 +589,13 @@ op_sinfo(Printer *p, const IrExpr *e, const IrOpParam *param, bool *first)
     sinfo_args_kw(p, param->name, s, n, first);
     return;
   }
-  pr_printf(p, "%sout_sinfo=%s", *first ? "" : ", ", n > 1 ? "[" : "");
+  ir_pr_printf(p, "%sout_sinfo=%s", *first ? "" : ", ", n > 1 ? "[" : "");
   *first = false;
   for (int i = 0; i < n; i++) {
-    pr_puts(p, i ? ", " : "");
-    pr_sinfo(p, s[i]);
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_sinfo(p, s[i]);
   }
-  pr_puts(p, n > 1 ? "]" : "");
+  ir_pr_puts(p, n > 1 ? "]" : "");
 }
 
 /* One positional argument of an op call; a packed function's symbol prints
@@ -606,7 +606,7 @@ op_arg(Printer *p, const IrExpr *e, int k, const IrExpr *arg)
   IrOpId id = e->u.call.op->id;
   bool packed = id == IR_OP_CALL_PURE_PACKED || id == IR_OP_CALL_DPS_PACKED;
   if (packed && k == 0 && arg->kind == IR_EX_EXTERN)
-    pr_string(p, arg->u.global);
+    ir_pr_string(p, arg->u.global);
   else
     expr(p, arg);
 }
@@ -623,11 +623,11 @@ call_op(Printer *p, const IrExpr *e)
     hint_on_device(p, e);
     return;
   }
-  pr_printf(p, "R.%s(", strncmp(op->name, "relax.", 6) == 0 ? op->name + 6 : op->name);
+  ir_pr_printf(p, "R.%s(", strncmp(op->name, "relax.", 6) == 0 ? op->name + 6 : op->name);
   for (int k = 0; k < op->nparams; k++) {
     const IrOpParam *param = &op->params[k];
     if (param->kind == IR_PARAM_ATTR) {
-      pr_printf(p, "%s%s=", first ? "" : ", ", param->name);
+      ir_pr_printf(p, "%s%s=", first ? "" : ", ", param->name);
       op_attr(p, e, param);
       first = false;
       keyword = true;
@@ -639,9 +639,9 @@ call_op(Printer *p, const IrExpr *e)
         args(p, e->u.call.args + next, nargs - next, &first);
       next = nargs;
     } else if (next < nargs) {
-      pr_puts(p, first ? "" : ", ");
+      ir_pr_puts(p, first ? "" : ", ");
       if (keyword)
-        pr_printf(p, "%s=", param->name);
+        ir_pr_printf(p, "%s=", param->name);
       op_arg(p, e, k, e->u.call.args[next++]);
       first = false;
     }
@@ -649,13 +649,13 @@ call_op(Printer *p, const IrExpr *e)
   const IrAttr *attrs = e->u.call.attrs;
   for (int i = 0; attrs && attrs->kind == IR_AT_DICT && i < attrs->u.list.n; i++)
     if (!is_table_attr(op, attrs->u.list.keys[i])) {
-      pr_printf(p, "%s%s=", first ? "" : ", ", attrs->u.list.keys[i]);
-      pr_attr(p, attrs->u.list.items[i]);
+      ir_pr_printf(p, "%s%s=", first ? "" : ", ", attrs->u.list.keys[i]);
+      ir_pr_attr(p, attrs->u.list.items[i]);
       first = false;
     }
   if (!has_sinfo)
     sinfo_args_kw(p, "sinfo_args", e->u.call.sinfo_args, e->u.call.nsinfo_args, &first);
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
 }
 
 static void
@@ -672,11 +672,11 @@ call(Printer *p, const IrExpr *e)
     return;
   }
   expr(p, callee);
-  pr_puts(p, "(");
+  ir_pr_puts(p, "(");
   args(p, e->u.call.args, e->u.call.nargs, &first);
   attrs_kw(p, e->u.call.attrs, &first);
   sinfo_args_kw(p, "sinfo_args", e->u.call.sinfo_args, e->u.call.nsinfo_args, &first);
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
 }
 
 /* --- expressions -------------------------------------------------------------- */
@@ -684,7 +684,7 @@ call(Printer *p, const IrExpr *e)
 static const char *
 var_name(Printer *p, const IrExpr *var)
 {
-  return pr_name(p, var, var->u.var.name);
+  return ir_pr_name(p, var, var->u.var.name);
 }
 
 /* Prints a leaf, tuple or call (checked by expr_problem beforehand). */
@@ -694,57 +694,57 @@ expr(Printer *p, const IrExpr *e)
   bool first = true;
   switch (e->kind) {
   case IR_EX_VAR:
-    pr_puts(p, var_name(p, e));
+    ir_pr_puts(p, var_name(p, e));
     break;
   case IR_EX_CONST:
     constant(p, &e->u.constant);
     break;
   case IR_EX_TUPLE:
     if (e->u.tuple.n == 0) {
-      pr_puts(p, "R.tuple()");
+      ir_pr_puts(p, "R.tuple()");
       break;
     }
-    pr_puts(p, "(");
+    ir_pr_puts(p, "(");
     args(p, e->u.tuple.items, e->u.tuple.n, &first);
-    pr_puts(p, e->u.tuple.n == 1 ? ",)" : ")");
+    ir_pr_puts(p, e->u.tuple.n == 1 ? ",)" : ")");
     break;
   case IR_EX_GET:
     expr(p, e->u.get.tuple);
-    pr_printf(p, "[%d]", e->u.get.index);
+    ir_pr_printf(p, "[%d]", e->u.get.index);
     break;
   case IR_EX_CALL:
     call(p, e);
     break;
   case IR_EX_SHAPE:
-    pr_puts(p, "R.shape([");
+    ir_pr_puts(p, "R.shape([");
     dims(p, e->u.shape.values, e->u.shape.n);
-    pr_puts(p, "])");
+    ir_pr_puts(p, "])");
     break;
   case IR_EX_PRIM:
-    pr_puts(p, "R.prim_value(");
-    pr_prim(p, e->u.prim);
-    pr_puts(p, ")");
+    ir_pr_puts(p, "R.prim_value(");
+    ir_pr_prim(p, e->u.prim);
+    ir_pr_puts(p, ")");
     break;
   case IR_EX_STR:
-    pr_puts(p, "R.str(");
-    pr_string(p, e->u.str);
-    pr_puts(p, ")");
+    ir_pr_puts(p, "R.str(");
+    ir_pr_string(p, e->u.str);
+    ir_pr_puts(p, ")");
     break;
   case IR_EX_DTYPE:
-    pr_puts(p, "R.dtype(\"");
-    pr_dtype(p, e->u.dtype);
-    pr_puts(p, "\")");
+    ir_pr_puts(p, "R.dtype(\"");
+    ir_pr_dtype(p, e->u.dtype);
+    ir_pr_puts(p, "\")");
     break;
   case IR_EX_GLOBAL:
-    pr_printf(p, "cls.%s", e->u.global);
+    ir_pr_printf(p, "cls.%s", e->u.global);
     break;
   case IR_EX_EXTERN:
-    pr_puts(p, "R.ExternFunc(");
-    pr_string(p, e->u.global);
-    pr_puts(p, ")");
+    ir_pr_puts(p, "R.ExternFunc(");
+    ir_pr_string(p, e->u.global);
+    ir_pr_puts(p, ")");
     break;
   default:
-    pr_puts(p, "None"); /* excluded by expr_problem */
+    ir_pr_puts(p, "None"); /* excluded by expr_problem */
     break;
   }
 }
@@ -755,10 +755,10 @@ expr(Printer *p, const IrExpr *e)
 static void
 var_def(Printer *p, const IrExpr *var)
 {
-  pr_puts(p, var_name(p, var));
+  ir_pr_puts(p, var_name(p, var));
   if (var->sinfo) {
-    pr_puts(p, ": ");
-    pr_sinfo(p, var->sinfo);
+    ir_pr_puts(p, ": ");
+    ir_pr_sinfo(p, var->sinfo);
   }
 }
 
@@ -772,13 +772,13 @@ branch(Printer *p, const IrExpr *var, const IrExpr *seq)
     seq_lines(p, seq, &result);
   const char *why = expr_problem(result);
   if (why) {
-    pr_cannot(p, "the result of a branch: %s", why);
+    ir_pr_cannot(p, "the result of a branch: %s", why);
   } else {
-    pr_indent(p);
+    ir_pr_indent(p);
     var_def(p, var);
-    pr_puts(p, " = ");
+    ir_pr_puts(p, " = ");
     expr(p, result);
-    pr_puts(p, "\n");
+    ir_pr_puts(p, "\n");
   }
   p->indent--;
 }
@@ -789,16 +789,16 @@ if_binding(Printer *p, const IrBinding *b)
   const IrExpr *v = b->value;
   const char *why = expr_problem(v->u.branch.cond);
   if (why) {
-    pr_cannot(p, "the condition of an if: %s", why);
+    ir_pr_cannot(p, "the condition of an if: %s", why);
     return;
   }
-  pr_indent(p);
-  pr_puts(p, "if ");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "if ");
   expr(p, v->u.branch.cond);
-  pr_puts(p, ":\n");
+  ir_pr_puts(p, ":\n");
   branch(p, b->var, v->u.branch.then_);
-  pr_indent(p);
-  pr_puts(p, "else:\n");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "else:\n");
   branch(p, b->var, v->u.branch.else_);
 }
 
@@ -813,7 +813,7 @@ binding(Printer *p, const IrBinding *b)
 {
   const IrExpr *v = b->value;
   if (!b->var || !v) {
-    pr_cannot(p, "a binding without a var or a value");
+    ir_pr_cannot(p, "a binding without a var or a value");
     return;
   }
   if (v->kind == IR_EX_IF && !b->cast) {
@@ -826,47 +826,47 @@ binding(Printer *p, const IrBinding *b)
   }
   const char *why = expr_problem(v);
   if (why) {
-    pr_cannot(p, "the binding of %s: %s", var_name(p, b->var), why);
+    ir_pr_cannot(p, "the binding of %s: %s", var_name(p, b->var), why);
     return;
   }
-  pr_indent(p);
+  ir_pr_indent(p);
   if (!b->cast && is_underscore(b->var) && !b->var->sinfo && v->kind == IR_EX_CALL) {
     expr(p, v); /* a bare statement */
-    pr_puts(p, "\n");
+    ir_pr_puts(p, "\n");
     return;
   }
   var_def(p, b->var);
-  pr_puts(p, " = ");
+  ir_pr_puts(p, " = ");
   if (b->cast)
-    pr_puts(p, "R.match_cast(");
+    ir_pr_puts(p, "R.match_cast(");
   expr(p, v);
   if (b->cast) {
-    pr_puts(p, ", ");
-    pr_sinfo(p, b->cast);
-    pr_puts(p, ")");
+    ir_pr_puts(p, ", ");
+    ir_pr_sinfo(p, b->cast);
+    ir_pr_puts(p, ")");
   }
-  pr_puts(p, "\n");
+  ir_pr_puts(p, "\n");
 }
 
 static void
 dataflow_block(Printer *p, const IrBindingBlock *blk)
 {
   bool first = true;
-  pr_indent(p);
-  pr_puts(p, "with R.dataflow():\n");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "with R.dataflow():\n");
   p->indent++;
   for (int i = 0; i < blk->n; i++)
     binding(p, &blk->bindings[i]);
-  pr_indent(p);
-  pr_puts(p, "R.output(");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "R.output(");
   for (int i = 0; i < blk->n; i++) {
     const IrExpr *var = blk->bindings[i].var;
     if (!var || var->u.var.dataflow)
       continue;
-    pr_printf(p, "%s%s", first ? "" : ", ", var_name(p, var));
+    ir_pr_printf(p, "%s%s", first ? "" : ", ", var_name(p, var));
     first = false;
   }
-  pr_puts(p, ")\n");
+  ir_pr_puts(p, ")\n");
   p->indent--;
 }
 
@@ -891,34 +891,34 @@ seq_lines(Printer *p, const IrExpr *seq, const IrExpr **result)
 static void
 decorator(Printer *p, const IrFunction *f)
 {
-  pr_indent(p);
-  pr_puts(p, "@R.function");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "@R.function");
   if (!f->pure && f->is_private)
-    pr_puts(p, "(pure=False, private=True)");
+    ir_pr_puts(p, "(pure=False, private=True)");
   else if (!f->pure)
-    pr_puts(p, "(pure=False)");
+    ir_pr_puts(p, "(pure=False)");
   else if (f->is_private)
-    pr_puts(p, "(private=True)");
-  pr_puts(p, "\n");
+    ir_pr_puts(p, "(private=True)");
+  ir_pr_puts(p, "\n");
 }
 
 static void
 signature(Printer *p, const char *name, const IrFunction *f)
 {
-  pr_indent(p);
-  pr_printf(p, "def %s(", name);
+  ir_pr_indent(p);
+  ir_pr_printf(p, "def %s(", name);
   p->sig = true;
   for (int i = 0; i < f->nparams; i++) {
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     var_def(p, f->params[i]);
   }
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
   if (f->ret) {
-    pr_puts(p, " -> ");
-    pr_sinfo(p, f->ret);
+    ir_pr_puts(p, " -> ");
+    ir_pr_sinfo(p, f->ret);
   }
   p->sig = false;
-  pr_puts(p, ":\n");
+  ir_pr_puts(p, ":\n");
 }
 
 /* Declarations "n = T.int64()" of every symbolic variable, in order. */
@@ -927,10 +927,10 @@ declarations(Printer *p, const Scan *s)
 {
   for (size_t i = 0; i < s->vars.count; i++) {
     const IrPrimExpr *v = s->vars.order[i];
-    pr_indent(p);
-    pr_printf(p, "%s = T.", pr_name(p, v, v->u.var));
-    pr_dtype(p, v->dtype);
-    pr_puts(p, "()\n");
+    ir_pr_indent(p);
+    ir_pr_printf(p, "%s = T.", ir_pr_name(p, v, v->u.var));
+    ir_pr_dtype(p, v->dtype);
+    ir_pr_puts(p, "()\n");
   }
 }
 
@@ -948,39 +948,39 @@ function_def(Printer *p, const char *name, const IrFunction *f, bool top)
     declarations(p, &s);
   }
   if (f->attrs && !(f->attrs->kind == IR_AT_DICT && f->attrs->u.list.n == 0)) {
-    pr_indent(p);
-    pr_puts(p, "R.func_attr(");
-    pr_attr(p, f->attrs);
-    pr_puts(p, ")\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "R.func_attr(");
+    ir_pr_attr(p, f->attrs);
+    ir_pr_puts(p, ")\n");
   }
   if (top && s.uses_global) {
-    pr_indent(p);
-    pr_printf(p, "cls = %s\n", p->mod && p->mod->name ? p->mod->name : "Module");
+    ir_pr_indent(p);
+    ir_pr_printf(p, "cls = %s\n", p->mod && p->mod->name ? p->mod->name : "Module");
   }
-  ptrset_free(&s.vars);
+  ir_ptrset_free(&s.vars);
   const IrExpr *result = f->body;
   if (f->body && f->body->kind == IR_EX_SEQ)
     seq_lines(p, f->body, &result);
   const char *why = expr_problem(result);
   if (why) {
-    pr_cannot(p, "the result of %s: %s", name, why);
-    pr_indent(p);
-    pr_puts(p, "return R.tuple()\n");
+    ir_pr_cannot(p, "the result of %s: %s", name, why);
+    ir_pr_indent(p);
+    ir_pr_puts(p, "return R.tuple()\n");
   } else {
-    pr_indent(p);
-    pr_puts(p, "return ");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "return ");
     expr(p, result);
-    pr_puts(p, "\n");
+    ir_pr_puts(p, "\n");
   }
   p->indent--;
 }
 
 void
-pr_relax_function(Printer *p, IrSym name, const IrFunction *f)
+ir_pr_relax_function(Printer *p, IrSym name, const IrFunction *f)
 {
   p->tir = false;
   if (!f) {
-    pr_cannot(p, "function %s without a body", name);
+    ir_pr_cannot(p, "function %s without a body", name);
     return;
   }
   function_def(p, name, f, true);

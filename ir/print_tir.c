@@ -106,10 +106,10 @@ operand(Printer *p, const IrPrimExpr *e, int min_prec)
 {
   bool paren = e && precedence(p, e) < min_prec;
   if (paren)
-    pr_puts(p, "(");
-  pr_prim(p, e);
+    ir_pr_puts(p, "(");
+  ir_pr_prim(p, e);
   if (paren)
-    pr_puts(p, ")");
+    ir_pr_puts(p, ")");
 }
 
 static void
@@ -117,19 +117,19 @@ literal_int(Printer *p, const IrPrimExpr *e)
 {
   IrDType t = e->dtype;
   if (t.code == IR_DT_BOOL) {
-    pr_puts(p, e->u.int_value ? "T.bool(True)" : "T.bool(False)");
+    ir_pr_puts(p, e->u.int_value ? "T.bool(True)" : "T.bool(False)");
     return;
   }
   if (bare_int(p, t)) {
-    pr_printf(p, "%lld", (long long)e->u.int_value);
+    ir_pr_printf(p, "%lld", (long long)e->u.int_value);
     return;
   }
-  pr_puts(p, "T.");
-  pr_dtype(p, t);
+  ir_pr_puts(p, "T.");
+  ir_pr_dtype(p, t);
   if (t.code == IR_DT_UINT)
-    pr_printf(p, "(%llu)", (unsigned long long)e->u.int_value);
+    ir_pr_printf(p, "(%llu)", (unsigned long long)e->u.int_value);
   else
-    pr_printf(p, "(%lld)", (long long)e->u.int_value);
+    ir_pr_printf(p, "(%lld)", (long long)e->u.int_value);
 }
 
 /* T.float32(0.5): a float32 literal that holds a float value prints the
@@ -140,19 +140,19 @@ literal_float(Printer *p, const IrPrimExpr *e)
   double v = e->u.float_value;
   bool special = isnan(v) || isinf(v);
   bool single = e->dtype.code == IR_DT_FLOAT && e->dtype.bits == 32 && (double)(float)v == v;
-  pr_puts(p, "T.");
-  pr_dtype(p, e->dtype);
-  pr_puts(p, special ? "(\"" : "(");
-  pr_float_text(p->out, v, single);
-  pr_puts(p, special ? "\")" : ")");
+  ir_pr_puts(p, "T.");
+  ir_pr_dtype(p, e->dtype);
+  ir_pr_puts(p, special ? "(\"" : "(");
+  ir_pr_float_text(p->out, v, single);
+  ir_pr_puts(p, special ? "\")" : ")");
 }
 
 static void
 prim_args(Printer *p, IrPrimExpr *const *a, int n)
 {
   for (int i = 0; i < n; i++) {
-    pr_puts(p, i ? ", " : "");
-    pr_prim(p, a[i]);
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_prim(p, a[i]);
   }
 }
 
@@ -160,18 +160,18 @@ prim_args(Printer *p, IrPrimExpr *const *a, int n)
 static const char *
 buffer_name(Printer *p, const IrBuffer *buf)
 {
-  return buf ? pr_name(p, buf, buf->name) : "None";
+  return buf ? ir_pr_name(p, buf, buf->name) : "None";
 }
 
 static void
 indices(Printer *p, const IrBuffer *buf, IrPrimExpr *const *idx, int n)
 {
-  pr_puts(p, buffer_name(p, buf));
-  pr_puts(p, "[");
+  ir_pr_puts(p, buffer_name(p, buf));
+  ir_pr_puts(p, "[");
   if (n == 0)
-    pr_puts(p, "()");
+    ir_pr_puts(p, "()");
   prim_args(p, idx, n);
-  pr_puts(p, "]");
+  ir_pr_puts(p, "]");
 }
 
 static void
@@ -180,33 +180,33 @@ prim_call(Printer *p, const IrPrimExpr *e)
   const char *op = e->u.call.op ? e->u.call.op : "";
   if (strncmp(op, "tir.", 4) == 0)
     op += 4;
-  pr_printf(p, "T.%s(", op);
+  ir_pr_printf(p, "T.%s(", op);
   prim_args(p, e->u.call.args, e->u.call.n);
-  pr_puts(p, ")");
+  ir_pr_puts(p, ")");
 }
 
 static void
 prim_function_form(Printer *p, const char *name, const IrPrimExpr *a, const IrPrimExpr *b)
 {
-  pr_printf(p, "%s(", name);
-  pr_prim(p, a);
-  pr_puts(p, ", ");
-  pr_prim(p, b);
-  pr_puts(p, ")");
+  ir_pr_printf(p, "%s(", name);
+  ir_pr_prim(p, a);
+  ir_pr_puts(p, ", ");
+  ir_pr_prim(p, b);
+  ir_pr_puts(p, ")");
 }
 
 void
-pr_prim(Printer *p, const IrPrimExpr *e)
+ir_pr_prim(Printer *p, const IrPrimExpr *e)
 {
   if (!e) {
-    pr_puts(p, "None");
+    ir_pr_puts(p, "None");
     return;
   }
   const char *op = infix(e->kind);
   if (op) {
     int prec = precedence(p, e);
     operand(p, e->u.bin.a, prec == P_CMP ? prec + 1 : prec);
-    pr_puts(p, op);
+    ir_pr_puts(p, op);
     operand(p, e->u.bin.b, prec + 1);
     return;
   }
@@ -218,16 +218,16 @@ pr_prim(Printer *p, const IrPrimExpr *e)
     literal_float(p, e);
     break;
   case IR_PE_STR:
-    pr_string(p, e->u.str);
+    ir_pr_string(p, e->u.str);
     break;
   case IR_PE_VAR:
-    pr_puts(p, pr_name(p, e, e->u.var));
+    ir_pr_puts(p, ir_pr_name(p, e, e->u.var));
     break;
   case IR_PE_LOAD:
     indices(p, e->u.load.buffer, e->u.load.indices, e->u.load.n);
     break;
   case IR_PE_NOT:
-    pr_puts(p, "not ");
+    ir_pr_puts(p, "not ");
     operand(p, e->u.bin.a, P_NOT);
     break;
   case IR_PE_MOD:
@@ -240,26 +240,26 @@ pr_prim(Printer *p, const IrPrimExpr *e)
     prim_function_form(p, "T.max", e->u.bin.a, e->u.bin.b);
     break;
   case IR_PE_SELECT:
-    pr_puts(p, "T.Select(");
-    pr_prim(p, e->u.select.cond);
-    pr_puts(p, ", ");
-    pr_prim(p, e->u.select.a);
-    pr_puts(p, ", ");
-    pr_prim(p, e->u.select.b);
-    pr_puts(p, ")");
+    ir_pr_puts(p, "T.Select(");
+    ir_pr_prim(p, e->u.select.cond);
+    ir_pr_puts(p, ", ");
+    ir_pr_prim(p, e->u.select.a);
+    ir_pr_puts(p, ", ");
+    ir_pr_prim(p, e->u.select.b);
+    ir_pr_puts(p, ")");
     break;
   case IR_PE_CAST:
-    pr_puts(p, "T.Cast(\"");
-    pr_dtype(p, e->dtype);
-    pr_puts(p, "\", ");
-    pr_prim(p, e->u.bin.a);
-    pr_puts(p, ")");
+    ir_pr_puts(p, "T.Cast(\"");
+    ir_pr_dtype(p, e->dtype);
+    ir_pr_puts(p, "\", ");
+    ir_pr_prim(p, e->u.bin.a);
+    ir_pr_puts(p, ")");
     break;
   case IR_PE_CALL:
     prim_call(p, e);
     break;
   default:
-    pr_puts(p, "None");
+    ir_pr_puts(p, "None");
     break;
   }
 }
@@ -269,7 +269,7 @@ static void
 sum(Printer *p, const IrPrimExpr *a, const IrPrimExpr *b)
 {
   operand(p, a, P_ADD);
-  pr_puts(p, " + ");
+  ir_pr_puts(p, " + ");
   operand(p, b, P_ADD + 1);
 }
 
@@ -306,8 +306,8 @@ free_expr(FreeScan *s, const IrPrimExpr *e)
     return;
   switch (e->kind) {
   case IR_PE_VAR:
-    if (!ptrset_has(&s->bound, e))
-      ptrset_add(&s->free, e);
+    if (!ir_ptrset_has(&s->bound, e))
+      ir_ptrset_add(&s->free, e);
     break;
   case IR_PE_INT:
   case IR_PE_FLOAT:
@@ -369,7 +369,7 @@ free_block(FreeScan *s, const IrTirBlock *b)
     free_expr(s, b->iters[i].dom.min);
     free_expr(s, b->iters[i].dom.extent);
     free_expr(s, b->iters[i].binding);
-    ptrset_add(&s->bound, b->iters[i].var);
+    ir_ptrset_add(&s->bound, b->iters[i].var);
   }
   free_regions(s, b->reads, b->nreads);
   free_regions(s, b->writes, b->nwrites);
@@ -393,7 +393,7 @@ free_stmt(FreeScan *s, const IrStmt *st)
   case IR_ST_FOR:
     free_expr(s, st->u.loop.min);
     free_expr(s, st->u.loop.extent);
-    ptrset_add(&s->bound, st->u.loop.var);
+    ir_ptrset_add(&s->bound, st->u.loop.var);
     free_attr(s, st->u.loop.annotations);
     free_stmt(s, st->u.loop.body);
     break;
@@ -408,7 +408,7 @@ free_stmt(FreeScan *s, const IrStmt *st)
     break;
   case IR_ST_LET:
     free_expr(s, st->u.let.value);
-    ptrset_add(&s->bound, st->u.let.var);
+    ir_ptrset_add(&s->bound, st->u.let.var);
     free_stmt(s, st->u.let.body);
     break;
   case IR_ST_IF:
@@ -431,9 +431,9 @@ free_stmt(FreeScan *s, const IrStmt *st)
 static void
 shape_tuple(Printer *p, IrPrimExpr *const *v, int n)
 {
-  pr_puts(p, "(");
+  ir_pr_puts(p, "(");
   prim_args(p, v, n);
-  pr_puts(p, n == 1 ? ",)" : ")");
+  ir_pr_puts(p, n == 1 ? ",)" : ")");
 }
 
 /* (shape), "dtype"[, scope=..., align=..., offset_factor=...] */
@@ -441,65 +441,65 @@ static void
 buffer_args(Printer *p, const IrBuffer *b)
 {
   shape_tuple(p, b->shape, b->ndim);
-  pr_puts(p, ", \"");
-  pr_dtype(p, b->dtype);
-  pr_puts(p, "\"");
+  ir_pr_puts(p, ", \"");
+  ir_pr_dtype(p, b->dtype);
+  ir_pr_puts(p, "\"");
   if (b->scope && strcmp(b->scope, "global") != 0) {
-    pr_puts(p, ", scope=");
-    pr_string(p, b->scope);
+    ir_pr_puts(p, ", scope=");
+    ir_pr_string(p, b->scope);
   }
   if (b->align)
-    pr_printf(p, ", align=%d", b->align);
+    ir_pr_printf(p, ", align=%d", b->align);
   if (b->offset_factor)
-    pr_printf(p, ", offset_factor=%d", b->offset_factor);
+    ir_pr_printf(p, ", offset_factor=%d", b->offset_factor);
 }
 
 static void
 alloc_line(Printer *p, const IrBuffer *b)
 {
   if (!b) {
-    pr_cannot(p, "an allocation without a buffer");
+    ir_pr_cannot(p, "an allocation without a buffer");
     return;
   }
-  pr_indent(p);
-  pr_printf(p, "%s = T.alloc_buffer(", pr_name(p, b, b->name));
+  ir_pr_indent(p);
+  ir_pr_printf(p, "%s = T.alloc_buffer(", ir_pr_name(p, b, b->name));
   buffer_args(p, b);
-  pr_puts(p, ")\n");
+  ir_pr_puts(p, ")\n");
 }
 
 static void
 region(Printer *p, const IrBufferRegion *r)
 {
-  pr_printf(p, "%s[", buffer_name(p, r->buffer));
+  ir_pr_printf(p, "%s[", buffer_name(p, r->buffer));
   if (r->n == 0)
-    pr_puts(p, "()");
+    ir_pr_puts(p, "()");
   for (int i = 0; i < r->n; i++) {
     const IrRange *rg = &r->ranges[i];
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     if (is_int(rg->extent, 1)) {
-      pr_prim(p, rg->min);
+      ir_pr_prim(p, rg->min);
       continue;
     }
-    pr_prim(p, rg->min);
-    pr_puts(p, ":");
+    ir_pr_prim(p, rg->min);
+    ir_pr_puts(p, ":");
     if (is_int(rg->min, 0))
-      pr_prim(p, rg->extent);
+      ir_pr_prim(p, rg->extent);
     else
       sum(p, rg->min, rg->extent);
   }
-  pr_puts(p, "]");
+  ir_pr_puts(p, "]");
 }
 
 static void
 regions(Printer *p, const char *what, const IrBufferRegion *r, int n)
 {
-  pr_indent(p);
-  pr_printf(p, "T.%s(", what);
+  ir_pr_indent(p);
+  ir_pr_printf(p, "T.%s(", what);
   for (int i = 0; i < n; i++) {
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     region(p, &r[i]);
   }
-  pr_puts(p, ")\n");
+  ir_pr_puts(p, ")\n");
 }
 
 /* --- loops ------------------------------------------------------------------ */
@@ -548,11 +548,11 @@ static void
 range_args(Printer *p, const IrStmt *s)
 {
   if (is_int(s->u.loop.min, 0)) {
-    pr_prim(p, s->u.loop.extent);
+    ir_pr_prim(p, s->u.loop.extent);
     return;
   }
-  pr_prim(p, s->u.loop.min);
-  pr_puts(p, ", ");
+  ir_pr_prim(p, s->u.loop.min);
+  ir_pr_puts(p, ", ");
   sum(p, s->u.loop.min, s->u.loop.extent);
 }
 
@@ -562,17 +562,17 @@ loop_header(Printer *p, const IrStmt *s)
   static const char *const kinds[] = {"T.serial", "T.parallel", "T.unroll", "T.vectorized"};
   const IrAttr *ann = s->u.loop.annotations;
   const IrPrimExpr *var = s->u.loop.var;
-  pr_indent(p);
-  pr_printf(p, "for %s in ", pr_name(p, var, var->u.var));
+  ir_pr_indent(p);
+  ir_pr_printf(p, "for %s in ", ir_pr_name(p, var, var->u.var));
   bool plain = s->u.loop.kind == IR_FOR_SERIAL && empty_attrs(ann);
   unsigned kind = (unsigned)s->u.loop.kind;
-  pr_printf(p, "%s(", plain ? "range" : kind < 4 ? kinds[kind] : "T.serial");
+  ir_pr_printf(p, "%s(", plain ? "range" : kind < 4 ? kinds[kind] : "T.serial");
   range_args(p, s);
   if (!empty_attrs(ann)) {
-    pr_puts(p, ", annotations=");
-    pr_attr(p, ann);
+    ir_pr_puts(p, ", annotations=");
+    ir_pr_attr(p, ann);
   }
-  pr_puts(p, "):\n");
+  ir_pr_puts(p, "):\n");
 }
 
 static void
@@ -586,18 +586,18 @@ for_stmt(Printer *p, const IrStmt *s)
     push_loop(p, s);
     l = s->u.loop.body;
   } else {
-    pr_indent(p);
-    pr_puts(p, "for ");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "for ");
     for (int i = 0; i < depth; i++, l = l->u.loop.body) {
-      pr_printf(p, "%s%s", i ? ", " : "", pr_name(p, l->u.loop.var, l->u.loop.var->u.var));
+      ir_pr_printf(p, "%s%s", i ? ", " : "", ir_pr_name(p, l->u.loop.var, l->u.loop.var->u.var));
       push_loop(p, l);
     }
-    pr_puts(p, " in T.grid(");
+    ir_pr_puts(p, " in T.grid(");
     for (int i = base; i < p->nloops; i++) {
-      pr_puts(p, i > base ? ", " : "");
-      pr_prim(p, p->loops[i]->u.loop.extent);
+      ir_pr_puts(p, i > base ? ", " : "");
+      ir_pr_prim(p, p->loops[i]->u.loop.extent);
     }
-    pr_puts(p, "):\n");
+    ir_pr_puts(p, "):\n");
   }
   p->indent++;
   stmt_list(p, l, false);
@@ -637,48 +637,49 @@ iter_lines(Printer *p, const IrTirBlock *b)
 {
   static const char *const kinds[] = {"spatial", "reduce", "scan", "opaque"};
   if (remappable(p, b)) {
-    pr_indent(p);
+    ir_pr_indent(p);
     for (int i = 0; i < b->niters; i++)
-      pr_printf(p, "%s%s", i ? ", " : "", pr_name(p, b->iters[i].var, b->iters[i].var->u.var));
-    pr_puts(p, " = T.axis.remap(\"");
+      ir_pr_printf(p, "%s%s", i ? ", " : "",
+                   ir_pr_name(p, b->iters[i].var, b->iters[i].var->u.var));
+    ir_pr_puts(p, " = T.axis.remap(\"");
     for (int i = 0; i < b->niters; i++)
-      pr_puts(p, b->iters[i].kind == IR_ITER_SPATIAL ? "S" : "R");
-    pr_puts(p, "\", [");
+      ir_pr_puts(p, b->iters[i].kind == IR_ITER_SPATIAL ? "S" : "R");
+    ir_pr_puts(p, "\", [");
     for (int i = 0; i < b->niters; i++) {
-      pr_puts(p, i ? ", " : "");
-      pr_prim(p, b->iters[i].binding);
+      ir_pr_puts(p, i ? ", " : "");
+      ir_pr_prim(p, b->iters[i].binding);
     }
-    pr_puts(p, "])\n");
+    ir_pr_puts(p, "])\n");
     return;
   }
   for (int i = 0; i < b->niters; i++) {
     const IrIterVar *it = &b->iters[i];
     unsigned kind = (unsigned)it->kind;
-    pr_indent(p);
-    pr_printf(p, "%s = T.axis.%s(", pr_name(p, it->var, it->var->u.var),
-              kind < 4 ? kinds[kind] : "opaque");
+    ir_pr_indent(p);
+    ir_pr_printf(p, "%s = T.axis.%s(", ir_pr_name(p, it->var, it->var->u.var),
+                 kind < 4 ? kinds[kind] : "opaque");
     if (is_int(it->dom.min, 0)) {
-      pr_prim(p, it->dom.extent);
+      ir_pr_prim(p, it->dom.extent);
     } else {
-      pr_puts(p, "(");
-      pr_prim(p, it->dom.min);
-      pr_puts(p, ", ");
+      ir_pr_puts(p, "(");
+      ir_pr_prim(p, it->dom.min);
+      ir_pr_puts(p, ", ");
       sum(p, it->dom.min, it->dom.extent);
-      pr_puts(p, ")");
+      ir_pr_puts(p, ")");
     }
-    pr_puts(p, ", ");
-    pr_prim(p, it->binding);
-    pr_puts(p, ")\n");
+    ir_pr_puts(p, ", ");
+    ir_pr_prim(p, it->binding);
+    ir_pr_puts(p, ")\n");
   }
 }
 
 static void
 block_stmt(Printer *p, const IrTirBlock *b)
 {
-  pr_indent(p);
-  pr_puts(p, "with T.block(");
-  pr_string(p, b->name ? b->name : "");
-  pr_puts(p, "):\n");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "with T.block(");
+  ir_pr_string(p, b->name ? b->name : "");
+  ir_pr_puts(p, "):\n");
   p->indent++;
   iter_lines(p, b);
   if (b->has_access) {
@@ -686,16 +687,16 @@ block_stmt(Printer *p, const IrTirBlock *b)
     regions(p, "writes", b->writes, b->nwrites);
   }
   if (!empty_attrs(b->attrs)) {
-    pr_indent(p);
-    pr_puts(p, "T.block_attr(");
-    pr_attr(p, b->attrs);
-    pr_puts(p, ")\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "T.block_attr(");
+    ir_pr_attr(p, b->attrs);
+    ir_pr_puts(p, ")\n");
   }
   for (int i = 0; i < b->nallocs; i++)
     alloc_line(p, b->allocs[i]);
   if (b->init) {
-    pr_indent(p);
-    pr_puts(p, "with T.init():\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "with T.init():\n");
     p->indent++;
     stmt_list(p, b->init, false);
     p->indent--;
@@ -715,9 +716,9 @@ static void
 stmt_list(Printer *p, const IrStmt *s, bool block_list)
 {
   if (!s || (s->kind == IR_ST_SEQ && s->u.seq.n == 0)) {
-    pr_cannot(p, "an empty statement list; T.evaluate(0) stands for it");
-    pr_indent(p);
-    pr_puts(p, "T.evaluate(0)\n");
+    ir_pr_cannot(p, "an empty statement list; T.evaluate(0) stands for it");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "T.evaluate(0)\n");
     return;
   }
   stmt(p, s, block_list, true);
@@ -728,13 +729,13 @@ let_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
 {
   const IrPrimExpr *var = s->u.let.var;
   if (!last)
-    pr_cannot(p, "a let before other statements of its list; its scope widens here");
-  pr_indent(p);
-  pr_printf(p, "%s: T.", pr_name(p, var, var->u.var));
-  pr_dtype(p, var->dtype);
-  pr_puts(p, " = ");
-  pr_prim(p, s->u.let.value);
-  pr_puts(p, "\n");
+    ir_pr_cannot(p, "a let before other statements of its list; its scope widens here");
+  ir_pr_indent(p);
+  ir_pr_printf(p, "%s: T.", ir_pr_name(p, var, var->u.var));
+  ir_pr_dtype(p, var->dtype);
+  ir_pr_puts(p, " = ");
+  ir_pr_prim(p, s->u.let.value);
+  ir_pr_puts(p, "\n");
   stmt_list(p, s->u.let.body, block_list);
 }
 
@@ -742,9 +743,9 @@ static void
 alloc_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
 {
   if (!last)
-    pr_cannot(p, "an allocation before other statements of its list; its scope widens here");
+    ir_pr_cannot(p, "an allocation before other statements of its list; its scope widens here");
   if (block_list)
-    pr_cannot(p, "an allocation statement directly in a block; it reads as a block allocation");
+    ir_pr_cannot(p, "an allocation statement directly in a block; it reads as a block allocation");
   alloc_line(p, s->u.alloc.buffer);
   stmt_list(p, s->u.alloc.body, block_list);
 }
@@ -752,16 +753,16 @@ alloc_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
 static void
 if_stmt(Printer *p, const IrStmt *s)
 {
-  pr_indent(p);
-  pr_puts(p, "if ");
-  pr_prim(p, s->u.branch.cond);
-  pr_puts(p, ":\n");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "if ");
+  ir_pr_prim(p, s->u.branch.cond);
+  ir_pr_puts(p, ":\n");
   p->indent++;
   stmt_list(p, s->u.branch.then_, false);
   p->indent--;
   if (s->u.branch.else_) {
-    pr_indent(p);
-    pr_puts(p, "else:\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "else:\n");
     p->indent++;
     stmt_list(p, s->u.branch.else_, false);
     p->indent--;
@@ -785,11 +786,11 @@ stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
       block_stmt(p, s->u.block);
     break;
   case IR_ST_STORE:
-    pr_indent(p);
+    ir_pr_indent(p);
     indices(p, s->u.store.buffer, s->u.store.indices, s->u.store.n);
-    pr_puts(p, " = ");
-    pr_prim(p, s->u.store.value);
-    pr_puts(p, "\n");
+    ir_pr_puts(p, " = ");
+    ir_pr_prim(p, s->u.store.value);
+    ir_pr_puts(p, "\n");
     break;
   case IR_ST_LET:
     let_stmt(p, s, block_list, last);
@@ -798,10 +799,10 @@ stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
     if_stmt(p, s);
     break;
   case IR_ST_EVALUATE:
-    pr_indent(p);
-    pr_puts(p, "T.evaluate(");
-    pr_prim(p, s->u.eval);
-    pr_puts(p, ")\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "T.evaluate(");
+    ir_pr_prim(p, s->u.eval);
+    ir_pr_puts(p, ")\n");
     break;
   case IR_ST_ALLOC:
     alloc_stmt(p, s, block_list, last);
@@ -830,55 +831,55 @@ param(Printer *p, const IrPrimParam *pp)
 {
   const IrPrimExpr *var = pp->var;
   if (inline_buffer(pp)) {
-    pr_printf(p, "%s: T.Buffer(", pr_name(p, pp->buffer, pp->buffer->name));
-    pr_name_alias(p, var, pp->buffer);
+    ir_pr_printf(p, "%s: T.Buffer(", ir_pr_name(p, pp->buffer, pp->buffer->name));
+    ir_pr_name_alias(p, var, pp->buffer);
     buffer_args(p, pp->buffer);
-    pr_puts(p, ")");
+    ir_pr_puts(p, ")");
     return;
   }
   if (pp->buffer && pp->buffer->name && var->u.var && strcmp(pp->buffer->name, var->u.var) == 0) {
     IrBuf name = {0};
     ir_buf_printf(&name, "var_%s", var->u.var);
-    pr_puts(p, pr_name(p, var, name.data));
+    ir_pr_puts(p, ir_pr_name(p, var, name.data));
     ir_buf_free(&name);
   } else {
-    pr_puts(p, pr_name(p, var, var->u.var));
+    ir_pr_puts(p, ir_pr_name(p, var, var->u.var));
   }
-  pr_puts(p, ": T.");
-  pr_dtype(p, pp->buffer ? IR_HANDLE : var->dtype);
+  ir_pr_puts(p, ": T.");
+  ir_pr_dtype(p, pp->buffer ? IR_HANDLE : var->dtype);
 }
 
 static void
 prim_header(Printer *p, IrSym name, const IrPrimFunc *f, FreeScan *s)
 {
-  pr_indent(p);
-  pr_puts(p, f->is_private ? "@T.prim_func(private=True)\n" : "@T.prim_func\n");
-  pr_indent(p);
-  pr_printf(p, "def %s(", name);
+  ir_pr_indent(p);
+  ir_pr_puts(p, f->is_private ? "@T.prim_func(private=True)\n" : "@T.prim_func\n");
+  ir_pr_indent(p);
+  ir_pr_printf(p, "def %s(", name);
   for (int i = 0; i < f->nparams; i++) {
-    pr_puts(p, i ? ", " : "");
+    ir_pr_puts(p, i ? ", " : "");
     param(p, &f->params[i]);
-    ptrset_add(&s->bound, f->params[i].var);
+    ir_ptrset_add(&s->bound, f->params[i].var);
   }
-  pr_puts(p, "):\n");
+  ir_pr_puts(p, "):\n");
 }
 
 void
-pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
+ir_pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
 {
   FreeScan s = {0};
   p->tir = true;
   if (!f) {
-    pr_cannot(p, "prim func %s without a body", name);
+    ir_pr_cannot(p, "prim func %s without a body", name);
     return;
   }
   prim_header(p, name, f, &s);
   p->indent++;
   if (!empty_attrs(f->attrs)) {
-    pr_indent(p);
-    pr_puts(p, "T.func_attr(");
-    pr_attr(p, f->attrs);
-    pr_puts(p, ")\n");
+    ir_pr_indent(p);
+    ir_pr_puts(p, "T.func_attr(");
+    ir_pr_attr(p, f->attrs);
+    ir_pr_puts(p, ")\n");
   }
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].buffer && !inline_buffer(&f->params[i]))
@@ -886,24 +887,24 @@ pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
   free_stmt(&s, f->body);
   for (size_t i = 0; i < s.free.count; i++) {
     const IrPrimExpr *v = s.free.order[i];
-    pr_indent(p);
-    pr_printf(p, "%s = T.", pr_name(p, v, v->u.var));
-    pr_dtype(p, v->dtype);
-    pr_puts(p, "()\n");
+    ir_pr_indent(p);
+    ir_pr_printf(p, "%s = T.", ir_pr_name(p, v, v->u.var));
+    ir_pr_dtype(p, v->dtype);
+    ir_pr_puts(p, "()\n");
   }
   for (int i = 0; i < f->nparams; i++) {
     const IrPrimParam *pp = &f->params[i];
     if (!pp->buffer || inline_buffer(pp))
       continue;
-    pr_indent(p);
-    pr_printf(p, "%s = T.match_buffer(", pr_name(p, pp->buffer, pp->buffer->name));
-    pr_printf(p, "%s, ", pr_name(p, pp->var, pp->var->u.var));
+    ir_pr_indent(p);
+    ir_pr_printf(p, "%s = T.match_buffer(", ir_pr_name(p, pp->buffer, pp->buffer->name));
+    ir_pr_printf(p, "%s, ", ir_pr_name(p, pp->var, pp->var->u.var));
     buffer_args(p, pp->buffer);
-    pr_puts(p, ")\n");
+    ir_pr_puts(p, ")\n");
   }
   stmt_list(p, f->body, false);
   p->indent--;
-  ptrset_free(&s.bound);
-  ptrset_free(&s.free);
+  ir_ptrset_free(&s.bound);
+  ir_ptrset_free(&s.free);
   p->nloops = 0;
 }

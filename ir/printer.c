@@ -27,13 +27,13 @@
 /* --- output ---------------------------------------------------------- */
 
 void
-pr_puts(Printer *p, const char *s)
+ir_pr_puts(Printer *p, const char *s)
 {
   ir_buf_puts(p->out, s);
 }
 
 void
-pr_printf(Printer *p, const char *fmt, ...)
+ir_pr_printf(Printer *p, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -42,28 +42,28 @@ pr_printf(Printer *p, const char *fmt, ...)
 }
 
 void
-pr_indent(Printer *p)
+ir_pr_indent(Printer *p)
 {
   for (int i = 0; i < p->indent; i++)
     ir_buf_put(p->out, "    ", 4);
 }
 
 void
-pr_cannot(Printer *p, const char *fmt, ...)
+ir_pr_cannot(Printer *p, const char *fmt, ...)
 {
   va_list ap;
-  pr_indent(p);
-  pr_puts(p, "# rxc: cannot print ");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "# rxc: cannot print ");
   va_start(ap, fmt);
   ir_buf_vprintf(p->out, fmt, ap);
   va_end(ap);
-  pr_puts(p, "\n");
+  ir_pr_puts(p, "\n");
 }
 
 /* Python string literal: \\ \" \n \t escaped, other control bytes \xNN;
  * bytes from 0x80 pass through (UTF-8 stays UTF-8). */
 void
-pr_string(Printer *p, const char *s)
+ir_pr_string(Printer *p, const char *s)
 {
   IrBuf *b = p->out;
   ir_buf_put(b, "\"", 1);
@@ -85,10 +85,10 @@ pr_string(Printer *p, const char *s)
 }
 
 void
-pr_dtype(Printer *p, IrDType t)
+ir_pr_dtype(Printer *p, IrDType t)
 {
   char name[32];
-  pr_puts(p, ir_dtype_str(t, name));
+  ir_pr_puts(p, ir_dtype_str(t, name));
 }
 
 /* --- floats ------------------------------------------------------------ */
@@ -140,7 +140,7 @@ layout_digits(IrBuf *b, bool negative, const char *digits, int e)
 }
 
 void
-pr_float_text(IrBuf *b, double v, bool single)
+ir_pr_float_text(IrBuf *b, double v, bool single)
 {
   char text[64], digits[32];
   if (isnan(v)) {
@@ -177,54 +177,54 @@ pr_float_text(IrBuf *b, double v, bool single)
 /* --- attribute values -------------------------------------------------- */
 
 void
-pr_attr(Printer *p, const IrAttr *a)
+ir_pr_attr(Printer *p, const IrAttr *a)
 {
   if (!a) {
-    pr_puts(p, "None");
+    ir_pr_puts(p, "None");
     return;
   }
   switch (a->kind) {
   case IR_AT_NONE:
-    pr_puts(p, "None");
+    ir_pr_puts(p, "None");
     break;
   case IR_AT_BOOL:
-    pr_puts(p, a->u.b ? "True" : "False");
+    ir_pr_puts(p, a->u.b ? "True" : "False");
     break;
   case IR_AT_INT:
-    pr_printf(p, "%lld", (long long)a->u.i);
+    ir_pr_printf(p, "%lld", (long long)a->u.i);
     break;
   case IR_AT_FLOAT:
     if (isnan(a->u.f) || isinf(a->u.f)) {
-      pr_puts(p, "\"");
-      pr_float_text(p->out, a->u.f, false);
-      pr_puts(p, "\"");
+      ir_pr_puts(p, "\"");
+      ir_pr_float_text(p->out, a->u.f, false);
+      ir_pr_puts(p, "\"");
     } else {
-      pr_float_text(p->out, a->u.f, false);
+      ir_pr_float_text(p->out, a->u.f, false);
     }
     break;
   case IR_AT_STR:
-    pr_string(p, a->u.s);
+    ir_pr_string(p, a->u.s);
     break;
   case IR_AT_PRIM:
-    pr_prim(p, a->u.prim);
+    ir_pr_prim(p, a->u.prim);
     break;
   case IR_AT_LIST:
-    pr_puts(p, "[");
+    ir_pr_puts(p, "[");
     for (int i = 0; i < a->u.list.n; i++) {
-      pr_puts(p, i ? ", " : "");
-      pr_attr(p, a->u.list.items[i]);
+      ir_pr_puts(p, i ? ", " : "");
+      ir_pr_attr(p, a->u.list.items[i]);
     }
-    pr_puts(p, "]");
+    ir_pr_puts(p, "]");
     break;
   case IR_AT_DICT:
-    pr_puts(p, "{");
+    ir_pr_puts(p, "{");
     for (int i = 0; i < a->u.list.n; i++) {
-      pr_puts(p, i ? ", " : "");
-      pr_string(p, a->u.list.keys[i]);
-      pr_puts(p, ": ");
-      pr_attr(p, a->u.list.items[i]);
+      ir_pr_puts(p, i ? ", " : "");
+      ir_pr_string(p, a->u.list.keys[i]);
+      ir_pr_puts(p, ": ");
+      ir_pr_attr(p, a->u.list.items[i]);
     }
-    pr_puts(p, "}");
+    ir_pr_puts(p, "}");
     break;
   }
 }
@@ -232,13 +232,13 @@ pr_attr(Printer *p, const IrAttr *a)
 /* --- pointer sets -------------------------------------------------------- */
 
 bool
-ptrset_has(const PtrSet *s, const void *key)
+ir_ptrset_has(const PtrSet *s, const void *key)
 {
   return ir_map_has(&s->members, key);
 }
 
 bool
-ptrset_add(PtrSet *s, const void *key)
+ir_ptrset_add(PtrSet *s, const void *key)
 {
   void **slot = ir_map_slot(&s->members, key);
   if (*slot)
@@ -253,7 +253,7 @@ ptrset_add(PtrSet *s, const void *key)
 }
 
 void
-ptrset_free(PtrSet *s)
+ir_ptrset_free(PtrSet *s)
 {
   ir_map_free(&s->members);
   free(s->order);
@@ -351,7 +351,7 @@ sanitize(const char *stored)
 }
 
 const char *
-pr_name(Printer *p, const void *key, const char *stored)
+ir_pr_name(Printer *p, const void *key, const char *stored)
 {
   if (p->raw_names)
     return stored && *stored ? stored : "v";
@@ -382,7 +382,7 @@ pr_name(Printer *p, const void *key, const char *stored)
 }
 
 void
-pr_name_alias(Printer *p, const void *key2, const void *key1)
+ir_pr_name_alias(Printer *p, const void *key2, const void *key1)
 {
   if (p->raw_names)
     return;
@@ -394,7 +394,7 @@ pr_name_alias(Printer *p, const void *key2, const void *key1)
 }
 
 void
-pr_names_reset(Printer *p)
+ir_pr_names_reset(Printer *p)
 {
   NameMap *m = &p->names;
   for (size_t i = 0; i < m->ucap; i++)
@@ -405,11 +405,11 @@ pr_names_reset(Printer *p)
 }
 
 void
-pr_vdevice(Printer *p, int index)
+ir_pr_vdevice(Printer *p, int index)
 {
   IrBuf text = {0};
   ir_vdevice_name(p->mod, index, &text);
-  pr_string(p, text.data);
+  ir_pr_string(p, text.data);
   ir_buf_free(&text);
 }
 
@@ -445,41 +445,41 @@ compare_globals(const void *pa, const void *pb)
 static void
 print_global_infos(Printer *p, const IrModule *m)
 {
-  pr_indent(p);
-  pr_puts(p, "I.module_global_infos({\"vdevice\": [");
+  ir_pr_indent(p);
+  ir_pr_puts(p, "I.module_global_infos({\"vdevice\": [");
   for (int i = 0; i < m->nvdevices; i++) {
     const IrVDevice *v = &m->vdevices[i];
-    pr_puts(p, i ? ", I.vdevice(" : "I.vdevice(");
+    ir_pr_puts(p, i ? ", I.vdevice(" : "I.vdevice(");
     if (v->target)
-      pr_attr(p, v->target);
+      ir_pr_attr(p, v->target);
     else
-      pr_string(p, v->kind);
-    pr_printf(p, ", %d, ", v->vdevice_id);
-    pr_string(p, v->memory_scope ? v->memory_scope : "global");
-    pr_puts(p, ")");
+      ir_pr_string(p, v->kind);
+    ir_pr_printf(p, ", %d, ", v->vdevice_id);
+    ir_pr_string(p, v->memory_scope ? v->memory_scope : "global");
+    ir_pr_puts(p, ")");
   }
-  pr_puts(p, "]})\n");
+  ir_pr_puts(p, "]})\n");
 }
 
 static void
 print_global(Printer *p, const IrGlobal *g)
 {
-  pr_names_reset(p);
+  ir_pr_names_reset(p);
   switch (g->kind) {
   case IR_GLOBAL_PRIM:
-    pr_prim_func(p, g->name, g->u.prim);
+    ir_pr_prim_func(p, g->name, g->u.prim);
     break;
   case IR_GLOBAL_RELAX:
-    pr_relax_function(p, g->name, g->u.relax);
+    ir_pr_relax_function(p, g->name, g->u.relax);
     break;
   case IR_GLOBAL_EXTERN:
-    pr_indent(p);
-    pr_printf(p, "%s = R.ExternFunc(", g->name);
-    pr_string(p, g->u.extern_sym);
-    pr_puts(p, ")\n");
+    ir_pr_indent(p);
+    ir_pr_printf(p, "%s = R.ExternFunc(", g->name);
+    ir_pr_string(p, g->u.extern_sym);
+    ir_pr_puts(p, ")\n");
     break;
   }
-  pr_names_reset(p);
+  ir_pr_names_reset(p);
 }
 
 /* Prints the whole module: the import comments, the class, then the
@@ -488,16 +488,16 @@ void
 ir_module_print(const IrModule *m, IrBuf *out)
 {
   Printer p = {.out = out, .mod = m};
-  pr_puts(&p, "# from tvm.script import ir as I\n"
-              "# from tvm.script import tir as T\n"
-              "# from tvm.script import relax as R\n\n");
-  pr_printf(&p, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
+  ir_pr_puts(&p, "# from tvm.script import ir as I\n"
+                 "# from tvm.script import tir as T\n"
+                 "# from tvm.script import relax as R\n\n");
+  ir_pr_printf(&p, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent = 1;
   if (m->attrs && !(m->attrs->kind == IR_AT_DICT && m->attrs->u.list.n == 0)) {
-    pr_indent(&p);
-    pr_puts(&p, "I.module_attrs(");
-    pr_attr(&p, m->attrs);
-    pr_puts(&p, ")\n");
+    ir_pr_indent(&p);
+    ir_pr_puts(&p, "I.module_attrs(");
+    ir_pr_attr(&p, m->attrs);
+    ir_pr_puts(&p, ")\n");
   }
   if (m->nvdevices > 0)
     print_global_infos(&p, m);
@@ -507,11 +507,11 @@ ir_module_print(const IrModule *m, IrBuf *out)
   qsort(order, (size_t)m->nglobals, sizeof *order, compare_globals);
   for (int i = 0; i < m->nglobals; i++) {
     if (i > 0)
-      pr_puts(&p, "\n");
+      ir_pr_puts(&p, "\n");
     print_global(&p, order[i]);
   }
   if (m->nglobals == 0 && !m->attrs && m->nvdevices == 0)
-    pr_puts(&p, "    pass\n");
+    ir_pr_puts(&p, "    pass\n");
   free(order);
   free(p.loops);
 }
@@ -522,7 +522,7 @@ void
 ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out)
 {
   Printer p = {.out = out, .raw_names = true};
-  pr_prim(&p, e);
+  ir_pr_prim(&p, e);
 }
 
 /* Struct info as in a function body (dims bare); a vdevice prints as its
@@ -531,5 +531,5 @@ void
 ir_sinfo_print(const IrSInfo *s, IrBuf *out)
 {
   Printer p = {.out = out, .raw_names = true};
-  pr_sinfo(&p, s);
+  ir_pr_sinfo(&p, s);
 }

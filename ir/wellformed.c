@@ -23,7 +23,7 @@
  * index + 1): clearing the map per global reuses both. */
 
 WfEntry *
-wf_map_get(const WfMap *map, const void *key)
+ir_wf_map_get(const WfMap *map, const void *key)
 {
   if (!key)
     return NULL;
@@ -32,7 +32,7 @@ wf_map_get(const WfMap *map, const void *key)
 }
 
 WfEntry *
-wf_map_put(WfMap *map, const void *key)
+ir_wf_map_put(WfMap *map, const void *key)
 {
   void **slot = ir_map_slot(&map->index, key);
   if (*slot)
@@ -47,14 +47,14 @@ wf_map_put(WfMap *map, const void *key)
 }
 
 void
-wf_map_clear(WfMap *map)
+ir_wf_map_clear(WfMap *map)
 {
   ir_map_clear(&map->index);
   map->len = 0;
 }
 
 void
-wf_map_free(WfMap *map)
+ir_wf_map_free(WfMap *map)
 {
   ir_map_free(&map->index);
   free(map->entries);
@@ -64,30 +64,30 @@ wf_map_free(WfMap *map)
 /* --- errors ------------------------------------------------------------ */
 
 bool
-wf_loc_known(IrLoc loc)
+ir_wf_loc_known(IrLoc loc)
 {
   return loc.src || loc.line > 0;
 }
 
 const char *
-wf_name(IrSym s)
+ir_wf_name(IrSym s)
 {
   return s ? s : "?";
 }
 
 void
-wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
+ir_wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
 {
   IrBuf b = {0};
-  ir_buf_printf(&b, "in function '%s'", wf_name(c->func));
+  ir_buf_printf(&b, "in function '%s'", ir_wf_name(c->func));
   switch (c->where) {
   case WF_AT_FUNCTION:
     break;
   case WF_AT_BINDING:
-    ir_buf_printf(&b, ", binding '%s'", wf_name(c->where_name));
+    ir_buf_printf(&b, ", binding '%s'", ir_wf_name(c->where_name));
     break;
   case WF_AT_PARAM:
-    ir_buf_printf(&b, ", parameter '%s'", wf_name(c->where_name));
+    ir_buf_printf(&b, ", parameter '%s'", ir_wf_name(c->where_name));
     break;
   case WF_AT_RESULT:
     ir_buf_puts(&b, ", return value");
@@ -96,7 +96,7 @@ wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
     ir_buf_puts(&b, ", return annotation");
     break;
   case WF_AT_BLOCK:
-    ir_buf_printf(&b, ", block '%s'", wf_name(c->where_name));
+    ir_buf_printf(&b, ", block '%s'", ir_wf_name(c->where_name));
     break;
   }
   ir_buf_puts(&b, ": ");
@@ -104,7 +104,7 @@ wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
   va_start(ap, fmt);
   ir_buf_vprintf(&b, fmt, ap);
   va_end(ap);
-  ir_error(c->ctx, wf_loc_known(loc) ? loc : c->func_loc, "%s", b.data);
+  ir_error(c->ctx, ir_wf_loc_known(loc) ? loc : c->func_loc, "%s", b.data);
   ir_buf_free(&b);
   c->nerrors++;
 }
@@ -119,14 +119,14 @@ ir_module_check(IrCtx *ctx, const IrModule *m)
   WfChecker c = {.ctx = ctx, .m = m};
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
-    wf_map_clear(&c.vars);
+    ir_wf_map_clear(&c.vars);
     c.scope.len = 0;
     if (g->kind == IR_GLOBAL_RELAX && g->u.relax)
-      wf_check_function(&c, wf_name(g->name), g->u.relax);
+      ir_wf_check_function(&c, ir_wf_name(g->name), g->u.relax);
     else if (g->kind == IR_GLOBAL_PRIM && g->u.prim)
-      wf_check_prim_func(&c, wf_name(g->name), g->u.prim);
+      ir_wf_check_prim_func(&c, ir_wf_name(g->name), g->u.prim);
   }
-  wf_map_free(&c.vars);
+  ir_wf_map_free(&c.vars);
   ir_vec_free(&c.scope);
   return c.nerrors;
 }

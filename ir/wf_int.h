@@ -22,10 +22,10 @@ typedef struct {
   size_t len, cap;  /* entries used and allocated */
 } WfMap;
 
-WfEntry *wf_map_get(const WfMap *map, const void *key); /* NULL when absent */
-WfEntry *wf_map_put(WfMap *map, const void *key);       /* adds a zeroed entry */
-void wf_map_clear(WfMap *map);
-void wf_map_free(WfMap *map);
+WfEntry *ir_wf_map_get(const WfMap *map, const void *key); /* NULL when absent */
+WfEntry *ir_wf_map_put(WfMap *map, const void *key);       /* adds a zeroed entry */
+void ir_wf_map_clear(WfMap *map);
+void ir_wf_map_free(WfMap *map);
 
 /* What part of a function an error is in; printed after the function. */
 typedef enum {
@@ -64,23 +64,24 @@ typedef struct {
 
 /* Records "in function 'F'[, WHERE]: MESSAGE" at loc (at the function's loc
  * when loc is unknown) and counts it. */
-void wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-bool wf_loc_known(IrLoc loc);
-const char *wf_name(IrSym s); /* "?" for NULL */
+void ir_wf_error(WfChecker *c, IrLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+bool ir_wf_loc_known(IrLoc loc);
+const char *ir_wf_name(IrSym s); /* "?" for NULL */
 
 /* wf_relax.c */
-void wf_check_function(WfChecker *c, const char *name, const IrFunction *f);
+void ir_wf_check_function(WfChecker *c, const char *name, const IrFunction *f);
 
 /* wf_sinfo.c */
 /* Reports every struct info inside s that contradicts itself; what names
  * the struct info in the message ("annotation", "match_cast struct info"). */
-void wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what);
-bool wf_sinfo_consistent(const IrSInfo *s);
+void ir_wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what);
+bool ir_wf_sinfo_consistent(const IrSInfo *s);
 /* Does the annotation contradict the value's struct info?  Both may be NULL
  * (then no).  On yes, writes the first difference into why. */
-bool wf_sinfo_contradicts(const IrSInfo *annotation, const IrSInfo *value, IrBuf *why);
+bool ir_wf_sinfo_contradicts(const IrSInfo *annotation, const IrSInfo *value, IrBuf *why);
 
 /* wf_tir.c */
-void wf_check_prim_func(WfChecker *c, const char *name, const IrPrimFunc *f);
+void ir_wf_check_prim_func(WfChecker *c, const char *name, const IrPrimFunc *f);
 
 #endif

@@ -27,7 +27,7 @@ collect_var(WfMap *vars, const IrExpr *v)
 {
   if (!v)
     return;
-  WfEntry *e = wf_map_put(vars, v);
+  WfEntry *e = ir_wf_map_put(vars, v);
   if (!e->state)
     e->state = WF_VAR_PENDING;
 }
@@ -70,14 +70,14 @@ define_var(WfChecker *c, const IrExpr *v, IrLoc loc)
 {
   if (!v)
     return;
-  WfEntry *e = wf_map_put(&c->vars, v);
+  WfEntry *e = ir_wf_map_put(&c->vars, v);
   if (e->state == WF_VAR_VISIBLE || e->state == WF_VAR_GONE)
-    wf_error(c, loc, "var '%s' is defined twice", wf_name(v->u.var.name));
+    ir_wf_error(c, loc, "var '%s' is defined twice", ir_wf_name(v->u.var.name));
   e->state = WF_VAR_VISIBLE;
   ir_vec_push(&c->scope, (void *)v);
   if (v->kind == IR_EX_VAR && v->u.var.dataflow && !c->in_dataflow)
-    wf_error(c, loc, "dataflow var '%s' is defined outside a dataflow block",
-             wf_name(v->u.var.name));
+    ir_wf_error(c, loc, "dataflow var '%s' is defined outside a dataflow block",
+                ir_wf_name(v->u.var.name));
 }
 
 /* Ends the scope of every var bound since mark (all of them, or only the
@@ -92,7 +92,7 @@ end_scope(WfChecker *c, int mark, bool only_dataflow)
       c->scope.items[keep++] = c->scope.items[i];
       continue;
     }
-    WfEntry *e = wf_map_get(&c->vars, v);
+    WfEntry *e = ir_wf_map_get(&c->vars, v);
     if (e)
       e->state = WF_VAR_GONE;
   }
@@ -104,16 +104,16 @@ end_scope(WfChecker *c, int mark, bool only_dataflow)
 static void
 use_var(WfChecker *c, const IrExpr *v)
 {
-  WfEntry *e = wf_map_get(&c->vars, v);
-  const char *name = wf_name(v->u.var.name);
+  WfEntry *e = ir_wf_map_get(&c->vars, v);
+  const char *name = ir_wf_name(v->u.var.name);
   if (!e)
-    wf_error(c, c->loc, "var '%s' is not defined in this function", name);
+    ir_wf_error(c, c->loc, "var '%s' is not defined in this function", name);
   else if (e->state == WF_VAR_PENDING)
-    wf_error(c, c->loc, "var '%s' is used before its definition", name);
+    ir_wf_error(c, c->loc, "var '%s' is used before its definition", name);
   else if (e->state == WF_VAR_GONE && v->u.var.dataflow)
-    wf_error(c, c->loc, "dataflow var '%s' is used outside its dataflow block", name);
+    ir_wf_error(c, c->loc, "dataflow var '%s' is used outside its dataflow block", name);
   else if (e->state == WF_VAR_GONE)
-    wf_error(c, c->loc, "var '%s' is used outside its scope", name);
+    ir_wf_error(c, c->loc, "var '%s' is used outside its scope", name);
 }
 
 /* --- calls ---------------------------------------------------------------- */
@@ -122,7 +122,7 @@ use_var(WfChecker *c, const IrExpr *v)
 static IrLoc
 call_loc(const WfChecker *c)
 {
-  return c->call && wf_loc_known(c->call->loc) ? c->call->loc : c->loc;
+  return c->call && ir_wf_loc_known(c->call->loc) ? c->call->loc : c->loc;
 }
 
 /* "relax.nn.relu" -> "R.nn.relu" into buf (at least 64 bytes). */
@@ -141,17 +141,17 @@ static void
 report_impure(WfChecker *c, const char *what)
 {
   if (c->in_dataflow)
-    wf_error(c, call_loc(c), "impure call of %s inside a dataflow block", what);
+    ir_wf_error(c, call_loc(c), "impure call of %s inside a dataflow block", what);
   else if (c->pure)
-    wf_error(c, call_loc(c), "impure call of %s in a pure function", what);
+    ir_wf_error(c, call_loc(c), "impure call of %s in a pure function", what);
 }
 
 static void
 check_arity(WfChecker *c, const char *kind, const char *name, int nparams, int nargs)
 {
   if (nparams != nargs)
-    wf_error(c, call_loc(c), "%s '%s' takes %d argument%s but is called with %d", kind, name,
-             nparams, nparams == 1 ? "" : "s", nargs);
+    ir_wf_error(c, call_loc(c), "%s '%s' takes %d argument%s but is called with %d", kind, name,
+                nparams, nparams == 1 ? "" : "s", nargs);
 }
 
 /* R.call_tir and R.call_tir_inplace: the callee must be a prim_func. */
@@ -160,13 +160,13 @@ check_call_tir(WfChecker *c, const IrExpr *e, const char *name)
 {
   const IrExpr *callee = e->u.call.nargs > 0 ? e->u.call.args[0] : NULL;
   if (!callee || callee->kind != IR_EX_GLOBAL) {
-    wf_error(c, call_loc(c), "the callee of %s is not a global prim_func", name);
+    ir_wf_error(c, call_loc(c), "the callee of %s is not a global prim_func", name);
     return;
   }
   const IrGlobal *g = ir_module_find(c->m, callee->u.global);
   if (g && g->kind != IR_GLOBAL_PRIM)
-    wf_error(c, call_loc(c), "the callee '%s' of %s is not a prim_func", wf_name(callee->u.global),
-             name);
+    ir_wf_error(c, call_loc(c), "the callee '%s' of %s is not a prim_func",
+                ir_wf_name(callee->u.global), name);
 }
 
 static void
@@ -189,7 +189,7 @@ check_call_global(WfChecker *c, const IrExpr *callee, int nargs)
   if (!callee || callee->kind != IR_EX_GLOBAL)
     return;
   const IrGlobal *g = ir_module_find(c->m, callee->u.global);
-  const char *name = wf_name(callee->u.global);
+  const char *name = ir_wf_name(callee->u.global);
   char what[300];
   if (!g)
     return; /* reported as a missing global */
@@ -201,7 +201,7 @@ check_call_global(WfChecker *c, const IrExpr *callee, int nargs)
   } else if (g->kind == IR_GLOBAL_PRIM && g->u.prim) {
     check_arity(c, "prim_func", name, g->u.prim->nparams, nargs);
   } else if (g->kind == IR_GLOBAL_EXTERN) {
-    snprintf(what, sizeof what, "extern function '%s'", wf_name(g->u.extern_sym));
+    snprintf(what, sizeof what, "extern function '%s'", ir_wf_name(g->u.extern_sym));
     report_impure(c, what);
   }
 }
@@ -213,8 +213,8 @@ check_call_var(WfChecker *c, const IrExpr *callee, int nargs)
 {
   if (!callee || callee->kind != IR_EX_VAR)
     return;
-  const char *name = wf_name(callee->u.var.name);
-  WfEntry *e = wf_map_get(&c->vars, callee);
+  const char *name = ir_wf_name(callee->u.var.name);
+  WfEntry *e = ir_wf_map_get(&c->vars, callee);
   const IrFunction *f = e ? e->data : NULL;
   const IrSInfo *s = callee->sinfo;
   bool pure = true;
@@ -248,10 +248,10 @@ check_call(WfChecker *c, const IrExpr *e)
       continue;
     check_expr(c, a);
     if (!ir_expr_is_leaf(a))
-      wf_error(c, call_loc(c), "argument %d of the call is not a leaf", i + 1);
+      ir_wf_error(c, call_loc(c), "argument %d of the call is not a leaf", i + 1);
   }
   for (int i = 0; i < e->u.call.nsinfo_args; i++)
-    wf_check_sinfo(c, e->u.call.sinfo_args[i], call_loc(c), "sinfo_args");
+    ir_wf_check_sinfo(c, e->u.call.sinfo_args[i], call_loc(c), "sinfo_args");
   char what[300];
   switch (e->u.call.kind) {
   case IR_CALL_OP:
@@ -261,7 +261,8 @@ check_call(WfChecker *c, const IrExpr *e)
     check_call_global(c, callee, e->u.call.nargs);
     break;
   case IR_CALL_EXTERN:
-    snprintf(what, sizeof what, "extern function '%s'", callee ? wf_name(callee->u.global) : "?");
+    snprintf(what, sizeof what, "extern function '%s'",
+             callee ? ir_wf_name(callee->u.global) : "?");
     report_impure(c, what);
     break;
   case IR_CALL_VAR:
@@ -278,8 +279,8 @@ check_local_function(WfChecker *c, const IrExpr *e)
 {
   const char *name = "<lambda>";
   if (c->where == WF_AT_BINDING)
-    name = ir_printf(c->ctx, "%s.%s", wf_name(c->func), wf_name(c->where_name));
-  wf_check_function(c, name, e->u.func);
+    name = ir_printf(c->ctx, "%s.%s", ir_wf_name(c->func), ir_wf_name(c->where_name));
+  ir_wf_check_function(c, name, e->u.func);
 }
 
 /* Checks every use inside e and the normal form of its parts. */
@@ -296,20 +297,21 @@ check_expr(WfChecker *c, const IrExpr *e)
     for (int i = 0; i < e->u.tuple.n; i++) {
       check_expr(c, e->u.tuple.items[i]);
       if (e->u.tuple.items[i] && !ir_expr_is_leaf(e->u.tuple.items[i]))
-        wf_error(c, c->loc, "field %d of a tuple is not a leaf", i);
+        ir_wf_error(c, c->loc, "field %d of a tuple is not a leaf", i);
     }
     break;
   case IR_EX_GET:
     check_expr(c, e->u.get.tuple);
     if (e->u.get.tuple && !ir_expr_is_leaf(e->u.get.tuple))
-      wf_error(c, c->loc, "the tuple of an item access is not a leaf");
+      ir_wf_error(c, c->loc, "the tuple of an item access is not a leaf");
     break;
   case IR_EX_CALL:
     check_call(c, e);
     break;
   case IR_EX_GLOBAL:
     if (!ir_module_find(c->m, e->u.global))
-      wf_error(c, call_loc(c), "global '%s' is not defined in the module", wf_name(e->u.global));
+      ir_wf_error(c, call_loc(c), "global '%s' is not defined in the module",
+                  ir_wf_name(e->u.global));
     break;
   case IR_EX_SEQ:
     check_seq(c, e, false);
@@ -317,7 +319,7 @@ check_expr(WfChecker *c, const IrExpr *e)
   case IR_EX_IF:
     check_expr(c, e->u.branch.cond);
     if (e->u.branch.cond && !ir_expr_is_leaf(e->u.branch.cond))
-      wf_error(c, c->loc, "the if condition is not a leaf");
+      ir_wf_error(c, c->loc, "the if condition is not a leaf");
     check_expr(c, e->u.branch.then_);
     check_expr(c, e->u.branch.else_);
     break;
@@ -343,17 +345,17 @@ static void
 check_binding_sinfo(WfChecker *c, const IrBinding *b)
 {
   const IrSInfo *ann = b->var->sinfo;
-  wf_check_sinfo(c, ann, c->loc, "annotation");
+  ir_wf_check_sinfo(c, ann, c->loc, "annotation");
   if (b->cast) {
-    wf_check_sinfo(c, b->cast, c->loc, "match_cast struct info");
+    ir_wf_check_sinfo(c, b->cast, c->loc, "match_cast struct info");
     return;
   }
   const IrSInfo *val = b->value ? b->value->sinfo : NULL;
-  if (!wf_sinfo_consistent(ann) || !wf_sinfo_consistent(val))
+  if (!ir_wf_sinfo_consistent(ann) || !ir_wf_sinfo_consistent(val))
     return;
   IrBuf why = {0};
-  if (wf_sinfo_contradicts(ann, val, &why))
-    wf_error(c, c->loc, "annotation contradicts the value: %s", why.data ? why.data : "");
+  if (ir_wf_sinfo_contradicts(ann, val, &why))
+    ir_wf_error(c, c->loc, "annotation contradicts the value: %s", why.data ? why.data : "");
   ir_buf_free(&why);
 }
 
@@ -365,12 +367,12 @@ check_binding(WfChecker *c, const IrBinding *b)
   IrLoc saved_loc = c->loc;
   c->where = WF_AT_BINDING;
   c->where_name = b->var && b->var->kind == IR_EX_VAR ? b->var->u.var.name : NULL;
-  c->loc = wf_loc_known(b->loc) ? b->loc : (b->var ? b->var->loc : c->func_loc);
+  c->loc = ir_wf_loc_known(b->loc) ? b->loc : (b->var ? b->var->loc : c->func_loc);
   bool is_func = b->value && b->value->kind == IR_EX_FUNC && b->value->u.func;
   if (is_func) {
     /* a local function sees its own var, for recursion */
     define_var(c, b->var, c->loc);
-    WfEntry *e = wf_map_get(&c->vars, b->var);
+    WfEntry *e = ir_wf_map_get(&c->vars, b->var);
     if (e)
       e->data = b->value->u.func;
   }
@@ -412,7 +414,7 @@ check_seq(WfChecker *c, const IrExpr *seq, bool is_body)
     c->loc = result->kind != IR_EX_VAR ? result->loc : c->func_loc;
     check_expr(c, result);
     if (!ir_expr_is_leaf(result))
-      wf_error(c, c->loc, "the result is not a leaf or a tuple of leaves");
+      ir_wf_error(c, c->loc, "the result is not a leaf or a tuple of leaves");
   } else {
     check_expr(c, result);
   }
@@ -435,24 +437,24 @@ check_params(WfChecker *c, const IrFunction *f)
       continue;
     c->where = WF_AT_PARAM;
     c->where_name = p->kind == IR_EX_VAR ? p->u.var.name : NULL;
-    IrLoc loc = wf_loc_known(p->loc) ? p->loc : c->func_loc;
-    wf_check_sinfo(c, p->sinfo, loc, "struct info");
+    IrLoc loc = ir_wf_loc_known(p->loc) ? p->loc : c->func_loc;
+    ir_wf_check_sinfo(c, p->sinfo, loc, "struct info");
     define_var(c, p, loc);
   }
   c->where = WF_AT_RET;
-  wf_check_sinfo(c, f->ret, c->func_loc, "struct info");
+  ir_wf_check_sinfo(c, f->ret, c->func_loc, "struct info");
 }
 
 /* Checks a Relax function, global (its vars not yet collected) or local
  * (nested in the function being checked: collected with it). */
 void
-wf_check_function(WfChecker *c, const char *name, const IrFunction *f)
+ir_wf_check_function(WfChecker *c, const char *name, const IrFunction *f)
 {
   WfChecker saved = *c;
   if (!c->func)
     collect_function(&c->vars, f);
   c->func = name;
-  c->func_loc = wf_loc_known(f->loc) ? f->loc : saved.func_loc;
+  c->func_loc = ir_wf_loc_known(f->loc) ? f->loc : saved.func_loc;
   c->loc = c->func_loc;
   c->call = NULL;
   c->in_dataflow = false;

@@ -21,7 +21,7 @@ written_len(const IrSInfo *s, const void *entries, int ndim)
 }
 
 bool
-wf_sinfo_consistent(const IrSInfo *s)
+ir_wf_sinfo_consistent(const IrSInfo *s)
 {
   if (!s)
     return true;
@@ -36,14 +36,14 @@ wf_sinfo_consistent(const IrSInfo *s)
   }
   case IR_SI_TUPLE:
     for (int i = 0; i < s->u.tuple.n; i++)
-      if (!wf_sinfo_consistent(s->u.tuple.fields[i]))
+      if (!ir_wf_sinfo_consistent(s->u.tuple.fields[i]))
         return false;
     return true;
   case IR_SI_FUNC:
     for (int i = 0; i < s->u.func.nparams && s->u.func.params; i++)
-      if (!wf_sinfo_consistent(s->u.func.params[i]))
+      if (!ir_wf_sinfo_consistent(s->u.func.params[i]))
         return false;
-    return wf_sinfo_consistent(s->u.func.ret);
+    return ir_wf_sinfo_consistent(s->u.func.ret);
   case IR_SI_OBJECT:
   case IR_SI_PRIM:
     break;
@@ -89,16 +89,16 @@ check_tensor_dims(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
   for (int i = 0; s->u.tensor.shape && i < s->u.tensor.ndim; i++) {
     int64_t d;
     if (ir_prim_is_int(s->u.tensor.shape[i], &d) && d < 0) {
-      wf_error(c, loc, "%s: tensor dim %d is negative (%" PRId64 ")", what, i, d);
+      ir_wf_error(c, loc, "%s: tensor dim %d is negative (%" PRId64 ")", what, i, d);
       return;
     }
   }
   if (ir_sinfo_dims_problem(s))
-    wf_error(c, loc, "%s: tensor of this shape has more bytes than int64 can count", what);
+    ir_wf_error(c, loc, "%s: tensor of this shape has more bytes than int64 can count", what);
 }
 
 void
-wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
+ir_wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
 {
   if (!s)
     return;
@@ -107,24 +107,25 @@ wf_check_sinfo(WfChecker *c, const IrSInfo *s, IrLoc loc, const char *what)
   case IR_SI_TENSOR:
     n = written_len(s, s->u.tensor.shape, s->u.tensor.ndim);
     if (n >= 0 && s->u.tensor.ndim >= 0 && n != s->u.tensor.ndim)
-      wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what,
-               s->u.tensor.ndim, n);
+      ir_wf_error(c, loc, "%s: tensor struct info has ndim=%d but a shape of %d dims", what,
+                  s->u.tensor.ndim, n);
     else
       check_tensor_dims(c, s, loc, what);
     break;
   case IR_SI_SHAPE:
     n = written_len(s, s->u.shape.values, s->u.shape.ndim);
     if (n >= 0 && s->u.shape.ndim >= 0 && n != s->u.shape.ndim)
-      wf_error(c, loc, "%s: shape struct info has ndim=%d but %d values", what, s->u.shape.ndim, n);
+      ir_wf_error(c, loc, "%s: shape struct info has ndim=%d but %d values", what, s->u.shape.ndim,
+                  n);
     break;
   case IR_SI_TUPLE:
     for (int i = 0; i < s->u.tuple.n; i++)
-      wf_check_sinfo(c, s->u.tuple.fields[i], loc, what);
+      ir_wf_check_sinfo(c, s->u.tuple.fields[i], loc, what);
     break;
   case IR_SI_FUNC:
     for (int i = 0; i < s->u.func.nparams && s->u.func.params; i++)
-      wf_check_sinfo(c, s->u.func.params[i], loc, what);
-    wf_check_sinfo(c, s->u.func.ret, loc, what);
+      ir_wf_check_sinfo(c, s->u.func.params[i], loc, what);
+    ir_wf_check_sinfo(c, s->u.func.ret, loc, what);
     break;
   case IR_SI_OBJECT:
   case IR_SI_PRIM:
@@ -163,7 +164,7 @@ dims_differ(IrPrimExpr **a, int na, IrPrimExpr **b, int nb, IrBuf *why)
 }
 
 bool
-wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
+ir_wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
 {
   if (!ann || !val || ann->kind == IR_SI_OBJECT || val->kind == IR_SI_OBJECT)
     return false;
@@ -187,7 +188,7 @@ wf_sinfo_contradicts(const IrSInfo *ann, const IrSInfo *val, IrBuf *why)
       return true;
     }
     for (int i = 0; i < ann->u.tuple.n; i++)
-      if (wf_sinfo_contradicts(ann->u.tuple.fields[i], val->u.tuple.fields[i], why))
+      if (ir_wf_sinfo_contradicts(ann->u.tuple.fields[i], val->u.tuple.fields[i], why))
         return true;
     return false;
   case IR_SI_OBJECT:

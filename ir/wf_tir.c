@@ -27,7 +27,7 @@ collect_binder(WfChecker *c, const IrPrimExpr *var, int kind)
 {
   if (!var)
     return;
-  WfEntry *e = wf_map_put(&c->vars, var);
+  WfEntry *e = ir_wf_map_put(&c->vars, var);
   if (!e->state)
     e->state = kind;
 }
@@ -51,7 +51,7 @@ collect_binders(const IrStmt *s, void *user)
 static void
 enter_var(WfChecker *c, const IrPrimExpr *var, int delta)
 {
-  WfEntry *e = var ? wf_map_get(&c->vars, var) : NULL;
+  WfEntry *e = var ? ir_wf_map_get(&c->vars, var) : NULL;
   if (e)
     e->depth += delta;
 }
@@ -72,11 +72,11 @@ check_access(WfChecker *c, const char *what, const IrBuffer *b, int n, bool chec
   if (!b)
     return;
   if (!buffer_in_scope(c, b))
-    wf_error(c, c->loc, "%s buffer '%s' that is not a parameter or an allocation in scope", what,
-             wf_name(b->name));
+    ir_wf_error(c, c->loc, "%s buffer '%s' that is not a parameter or an allocation in scope", what,
+                ir_wf_name(b->name));
   if (check_count && n != b->ndim)
-    wf_error(c, c->loc, "%s buffer '%s' with %d ind%s but the buffer has %d dimension%s", what,
-             wf_name(b->name), n, n == 1 ? "ex" : "ices", b->ndim, b->ndim == 1 ? "" : "s");
+    ir_wf_error(c, c->loc, "%s buffer '%s' with %d ind%s but the buffer has %d dimension%s", what,
+                ir_wf_name(b->name), n, n == 1 ? "ex" : "ices", b->ndim, b->ndim == 1 ? "" : "s");
 }
 
 /* --- expressions ---------------------------------------------------------------- */
@@ -84,16 +84,16 @@ check_access(WfChecker *c, const char *what, const IrBuffer *b, int n, bool chec
 static void
 check_prim_var(WfChecker *c, const IrPrimExpr *var)
 {
-  WfEntry *e = wf_map_get(&c->vars, var);
+  WfEntry *e = ir_wf_map_get(&c->vars, var);
   if (!e || e->depth > 0)
     return;
-  const char *name = wf_name(var->u.var);
+  const char *name = ir_wf_name(var->u.var);
   if (e->state == BIND_LOOP)
-    wf_error(c, c->loc, "loop var '%s' is used outside its loop", name);
+    ir_wf_error(c, c->loc, "loop var '%s' is used outside its loop", name);
   else if (e->state == BIND_ITER)
-    wf_error(c, c->loc, "block iter var '%s' is used outside its block", name);
+    ir_wf_error(c, c->loc, "block iter var '%s' is used outside its block", name);
   else if (e->state == BIND_LET)
-    wf_error(c, c->loc, "let var '%s' is used outside its let", name);
+    ir_wf_error(c, c->loc, "let var '%s' is used outside its let", name);
 }
 
 static bool
@@ -165,7 +165,7 @@ check_stmt(WfChecker *c, const IrStmt *s)
   if (!s)
     return;
   IrLoc saved_loc = c->loc;
-  if (wf_loc_known(s->loc))
+  if (ir_wf_loc_known(s->loc))
     c->loc = s->loc;
   int mark = c->scope.len;
   switch (s->kind) {
@@ -216,7 +216,7 @@ check_stmt(WfChecker *c, const IrStmt *s)
 
 /* Checks one prim_func; c's var map and scope are empty on entry. */
 void
-wf_check_prim_func(WfChecker *c, const char *name, const IrPrimFunc *f)
+ir_wf_check_prim_func(WfChecker *c, const char *name, const IrPrimFunc *f)
 {
   WfChecker saved = *c;
   c->func = name;

@@ -51,7 +51,7 @@ parse_layout(const NnSite *s, const char *name, const char *fallback, const char
              Layout *out)
 {
   const char *text;
-  if (!nn_attr_str(s, name, fallback, &text))
+  if (!op_nn_attr_str(s, name, fallback, &text))
     return false;
   bool seen[4] = {false};
   if (strlen(text) == 4) {
@@ -64,7 +64,7 @@ parse_layout(const NnSite *s, const char *name, const char *fallback, const char
     }
   }
   if (!seen[0] || !seen[1] || !seen[2] || !seen[3]) {
-    nn_error(s, "%s \"%s\" is not supported (a permutation of %s is)", name, text, letters);
+    op_nn_error(s, "%s \"%s\" is not supported (a permutation of %s is)", name, text, letters);
     return false;
   }
   return true;
@@ -75,14 +75,14 @@ static bool
 parse_pair(const NnSite *s, const char *name, int64_t fallback, int64_t *v)
 {
   int n;
-  if (!nn_attr_ints(s, name, v, 2, &n))
+  if (!op_nn_attr_ints(s, name, v, 2, &n))
     return false;
   if (n == 0)
     v[0] = fallback;
   if (n <= 1)
     v[1] = v[0];
   if (v[0] <= 0 || v[1] <= 0) {
-    nn_error(s, "%s must be positive, got [%lld, %lld]", name, (long long)v[0], (long long)v[1]);
+    op_nn_error(s, "%s must be positive, got [%lld, %lld]", name, (long long)v[0], (long long)v[1]);
     return false;
   }
   return true;
@@ -94,7 +94,7 @@ static bool
 parse_padding(const NnSite *s, int64_t *pad)
 {
   int n;
-  if (!nn_attr_ints(s, "padding", pad, 4, &n))
+  if (!op_nn_attr_ints(s, "padding", pad, 4, &n))
     return false;
   if (n == 0 || n == 1) {
     int64_t p = n ? pad[0] : 0;
@@ -103,12 +103,12 @@ parse_padding(const NnSite *s, int64_t *pad)
     pad[2] = pad[0];
     pad[3] = pad[1];
   } else if (n != 4) {
-    nn_error(s, "padding must have 1, 2 or 4 values, not %d", n);
+    op_nn_error(s, "padding must have 1, 2 or 4 values, not %d", n);
     return false;
   }
   for (int i = 0; i < 4; i++) {
     if (pad[i] < 0) {
-      nn_error(s, "padding must not be negative");
+      op_nn_error(s, "padding must not be negative");
       return false;
     }
   }
@@ -124,7 +124,7 @@ parse_window(const NnSite *s, Window *w)
   const char *data_attr = conv ? "data_layout" : "layout";
   const char *data_text;
   memset(w, 0, sizeof *w);
-  if (!nn_attr_str(s, data_attr, "NCHW", &data_text) ||
+  if (!op_nn_attr_str(s, data_attr, "NCHW", &data_text) ||
       !parse_layout(s, data_attr, "NCHW", "NCHW", &w->data) ||
       !parse_layout(s, "out_layout", data_text, "NCHW", &w->out))
     return false;
@@ -135,17 +135,18 @@ parse_window(const NnSite *s, Window *w)
     return false;
   if (conv) {
     if (!parse_layout(s, "kernel_layout", "OIHW", "OIHW", &w->kernel) ||
-        !nn_attr_int(s, "groups", 1, &w->groups) || !nn_attr_dtype(s, "out_dtype", &w->out_dtype))
+        !op_nn_attr_int(s, "groups", 1, &w->groups) ||
+        !op_nn_attr_dtype(s, "out_dtype", &w->out_dtype))
       return false;
     if (w->groups <= 0) {
-      nn_error(s, "groups must be positive, got %lld", (long long)w->groups);
+      op_nn_error(s, "groups must be positive, got %lld", (long long)w->groups);
       return false;
     }
     return true;
   }
   return parse_pair(s, "pool_size", 1, w->size) &&
-         nn_attr_bool(s, "ceil_mode", false, &w->ceil_mode) &&
-         nn_attr_bool(s, "count_include_pad", false, &w->count_include_pad);
+         op_nn_attr_bool(s, "ceil_mode", false, &w->ceil_mode) &&
+         op_nn_attr_bool(s, "count_include_pad", false, &w->count_include_pad);
 }
 
 /* ------------------------------------------------------------------ */
@@ -159,14 +160,14 @@ window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
            const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
 {
   *dims = NULL;
-  if (!nn_tensor_arg(in, call, args, i, what, t))
+  if (!op_nn_tensor_arg(in, call, args, i, what, t))
     return false;
   if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != 4) {
     op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have rank 4, not %d", what,
              (*t)->u.tensor.ndim);
     return false;
   }
-  IrPrimExpr **shape = nn_shape(*t);
+  IrPrimExpr **shape = op_nn_shape(*t);
   if (!shape)
     return true;
   *dims = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * 4);
@@ -189,19 +190,20 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
   IrCtx *c = in->ctx;
   int64_t pad = w->pad[a] + w->pad[a + 2];
   IrPrimExpr *span =
-      bin(in, IR_PE_MUL, nn_int(c, w->dilation[a]), bin(in, IR_PE_SUB, k, nn_int(c, 1)));
-  IrPrimExpr *num = bin(in, IR_PE_SUB, bin(in, IR_PE_ADD, x, nn_int(c, pad)), span);
-  num = bin(in, IR_PE_SUB, num, nn_int(c, 1));
+      bin(in, IR_PE_MUL, op_nn_int(c, w->dilation[a]), bin(in, IR_PE_SUB, k, op_nn_int(c, 1)));
+  IrPrimExpr *num = bin(in, IR_PE_SUB, bin(in, IR_PE_ADD, x, op_nn_int(c, pad)), span);
+  num = bin(in, IR_PE_SUB, num, op_nn_int(c, 1));
   if (w->ceil_mode)
-    num = bin(in, IR_PE_ADD, num, nn_int(c, w->stride[a] - 1));
-  IrPrimExpr *raw = nn_simplify(
-      in, bin(in, IR_PE_ADD, bin(in, IR_PE_FLOORDIV, num, nn_int(c, w->stride[a])), nn_int(c, 1)));
+    num = bin(in, IR_PE_ADD, num, op_nn_int(c, w->stride[a] - 1));
+  IrPrimExpr *raw = op_nn_simplify(in, bin(in, IR_PE_ADD,
+                                           bin(in, IR_PE_FLOORDIV, num, op_nn_int(c, w->stride[a])),
+                                           op_nn_int(c, 1)));
   if (!w->ceil_mode)
     return raw;
   /* the last window must start inside the input or its leading padding */
-  IrPrimExpr *less = nn_simplify(in, bin(in, IR_PE_SUB, raw, nn_int(c, 1)));
-  IrPrimExpr *start = bin(in, IR_PE_MUL, less, nn_int(c, w->stride[a]));
-  IrPrimExpr *past = bin(in, IR_PE_GE, start, bin(in, IR_PE_ADD, x, nn_int(c, w->pad[a])));
+  IrPrimExpr *less = op_nn_simplify(in, bin(in, IR_PE_SUB, raw, op_nn_int(c, 1)));
+  IrPrimExpr *start = bin(in, IR_PE_MUL, less, op_nn_int(c, w->stride[a]));
+  IrPrimExpr *past = bin(in, IR_PE_GE, start, bin(in, IR_PE_ADD, x, op_nn_int(c, w->pad[a])));
   IrProof p = in->arith ? ir_arith_prove(in->arith, past) : IR_PROVE_UNKNOWN;
   if (p == IR_PROVE_TRUE)
     return less;
@@ -228,27 +230,28 @@ tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t, 
 static bool
 check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x, IrPrimExpr **k)
 {
-  NnSite s = nn_site_infer(in, call);
-  IrPrimExpr *need = nn_simplify(in, bin(in, IR_PE_MUL, k[1], nn_int(in->ctx, w->groups)));
+  NnSite s = op_nn_site_infer(in, call);
+  IrPrimExpr *need = op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
-    nn_error(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
-             nn_expr_str(in->ctx, x[1]), nn_expr_str(in->ctx, k[1]), (long long)w->groups,
-             nn_expr_str(in->ctx, need));
+    op_nn_error(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
+                op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]), (long long)w->groups,
+                op_nn_expr_str(in->ctx, need));
     return false;
   }
-  IrPrimExpr *rem = nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], nn_int(in->ctx, w->groups)));
-  if (op_assume_equal(in, rem, nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
-    nn_error(&s, "weight has %s output channels, not divisible by %lld groups",
-             nn_expr_str(in->ctx, k[0]), (long long)w->groups);
+  IrPrimExpr *rem =
+      op_nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], op_nn_int(in->ctx, w->groups)));
+  if (op_assume_equal(in, rem, op_nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
+    op_nn_error(&s, "weight has %s output channels, not divisible by %lld groups",
+                op_nn_expr_str(in->ctx, k[0]), (long long)w->groups);
     return false;
   }
   return true;
 }
 
 IrSInfo *
-nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   Window w;
   IrSInfo *xt, *kt;
   IrPrimExpr **x, **k;
@@ -256,46 +259,46 @@ nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
       !window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
-  if (!nn_common_dtype(in, call, nn_dtype(xt), nn_dtype(kt), &dtype))
+  if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
     return NULL;
   if (w.out_dtype.code != IR_DT_VOID)
     dtype = w.out_dtype;
   if (!x || !k)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, dtype, nn_vdevice(xt));
+    return ir_sinfo_tensor(in->ctx, NULL, 4, dtype, op_nn_vdevice(xt));
   if (!check_channels(in, call, &w, x, k))
     return NULL;
   IrPrimExpr *o[4] = {x[0], k[0], out_extent(in, &w, 0, x[2], k[2]),
                       out_extent(in, &w, 1, x[3], k[3])};
-  return tensor_in_layout(in, o, &w.out, dtype, nn_vdevice(xt));
+  return tensor_in_layout(in, o, &w.out, dtype, op_nn_vdevice(xt));
 }
 
 IrSInfo *
-nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
   if (!parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, nn_dtype(xt), nn_vdevice(xt));
-  IrPrimExpr *o[4] = {x[0], x[1], out_extent(in, &w, 0, x[2], nn_int(in->ctx, w.size[0])),
-                      out_extent(in, &w, 1, x[3], nn_int(in->ctx, w.size[1]))};
-  return tensor_in_layout(in, o, &w.out, nn_dtype(xt), nn_vdevice(xt));
+    return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[4] = {x[0], x[1], out_extent(in, &w, 0, x[2], op_nn_int(in->ctx, w.size[0])),
+                      out_extent(in, &w, 1, x[3], op_nn_int(in->ctx, w.size[1]))};
+  return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
 }
 
 /* output_size: None (the input's extents), one value for both, or two. */
 static bool
 parse_output_size(const NnSite *s, int64_t *size, int *n)
 {
-  if (!nn_attr_ints(s, "output_size", size, 2, n))
+  if (!op_nn_attr_ints(s, "output_size", size, 2, n))
     return false;
   if (*n == 1)
     size[1] = size[0];
   for (int i = 0; i < *n; i++) {
     if (size[i] <= 0) {
-      nn_error(s, "output_size must be positive, got %lld", (long long)size[i]);
+      op_nn_error(s, "output_size must be positive, got %lld", (long long)size[i]);
       return false;
     }
   }
@@ -303,9 +306,9 @@ parse_output_size(const NnSite *s, int64_t *size, int *n)
 }
 
 IrSInfo *
-nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
@@ -315,10 +318,10 @@ nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, nn_dtype(xt), nn_vdevice(xt));
-  IrPrimExpr *o[4] = {x[0], x[1], n ? nn_int(in->ctx, size[0]) : x[2],
-                      n ? nn_int(in->ctx, size[1]) : x[3]};
-  return tensor_in_layout(in, o, &w.out, nn_dtype(xt), nn_vdevice(xt));
+    return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[4] = {x[0], x[1], n ? op_nn_int(in->ctx, size[0]) : x[2],
+                      n ? op_nn_int(in->ctx, size[1]) : x[3]};
+  return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
 }
 
 /* ------------------------------------------------------------------ */
@@ -339,10 +342,10 @@ view_of(const NnSite *s, const IrTensorData *t, const Layout *l, const char *wha
   if (!t)
     return false;
   if (t->ndim != 4) {
-    nn_error(s, "%s must have rank 4, not %d", what, t->ndim);
+    op_nn_error(s, "%s must have rank 4, not %d", what, t->ndim);
     return false;
   }
-  nn_strides(t, phys);
+  op_nn_strides(t, phys);
   v->t = t;
   for (int k = 0; k < 4; k++) {
     v->dim[k] = t->shape[l->pos[k]];
@@ -364,7 +367,7 @@ new_output(const NnSite *s, IrDType t, const int64_t *o, const Layout *l, View *
   int64_t shape[4];
   for (int k = 0; k < 4; k++)
     shape[l->pos[k]] = o[k];
-  Value *out = nn_tensor_new(s, t, 4, shape);
+  Value *out = op_nn_tensor_new(s, t, 4, shape);
   if (out)
     view_of(s, &out->u.tensor.t, l, "output", v);
   return out;
@@ -384,8 +387,9 @@ extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int6
   if (w->ceil_mode && (*out - 1) * st >= x + w->pad[a])
     *out -= 1;
   if (*out < 0) {
-    nn_error(s, "the window (extent %lld) does not fit the padded input (extent %lld)",
-             (long long)(w->dilation[a] * (k - 1) + 1), (long long)(x + w->pad[a] + w->pad[a + 2]));
+    op_nn_error(s, "the window (extent %lld) does not fit the padded input (extent %lld)",
+                (long long)(w->dilation[a] * (k - 1) + 1),
+                (long long)(x + w->pad[a] + w->pad[a + 2]));
     return false;
   }
   return true;
@@ -417,20 +421,20 @@ conv_point(const Window *w, const View *x, const View *k, int64_t n, int64_t o, 
 }
 
 Value *
-nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   Window w;
   View x, k, v;
   int64_t o[4];
   if (!parse_window(&s, &w) ||
-      !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
-      !view_of(&s, nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
+      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
+      !view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
   if (x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
-    nn_error(&s,
-             "data has %lld channels; weight has %lld output and %lld input channels; %lld groups",
-             (long long)x.dim[1], (long long)k.dim[0], (long long)k.dim[1], (long long)w.groups);
+    op_nn_error(
+        &s, "data has %lld channels; weight has %lld output and %lld input channels; %lld groups",
+        (long long)x.dim[1], (long long)k.dim[0], (long long)k.dim[1], (long long)w.groups);
     return NULL;
   }
   o[0] = x.dim[0];
@@ -488,14 +492,14 @@ pool_point(const Window *w, bool max, const View *x, int64_t n, int64_t c, int64
 }
 
 Value *
-nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   Window w;
   View x, v;
   int64_t o[4];
   if (!parse_window(&s, &w) ||
-      !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
@@ -537,15 +541,15 @@ adaptive_point(const View *x, const int64_t *o, int64_t n, int64_t c, int64_t y,
 }
 
 Value *
-nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   Window w;
   View x, v;
   int64_t size[2], o[4];
   int n;
   if (!parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
-      !view_of(&s, nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
@@ -594,7 +598,7 @@ load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *
 static IrPrimExpr *
 load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
 {
-  return nn_f64(p->lz->ctx, load_raw(p, v, a, b, c, d));
+  return op_nn_f64(p->lz->ctx, load_raw(p, v, a, b, c, d));
 }
 
 /* The input position along spatial axis a (0: H, 1: W) of output index o
@@ -602,9 +606,9 @@ load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c
 static IrPrimExpr *
 input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
 {
-  IrPrimExpr *start = nn_sub(ctx, nn_mul(ctx, o, nn_index(ctx, w->stride[a])),
-                             nn_index(ctx, w->pad[a]));
-  return nn_add(ctx, start, nn_mul(ctx, k, nn_index(ctx, w->dilation[a])));
+  IrPrimExpr *start = op_nn_sub(ctx, op_nn_mul(ctx, o, op_nn_index(ctx, w->stride[a])),
+                                op_nn_index(ctx, w->pad[a]));
+  return op_nn_add(ctx, start, op_nn_mul(ctx, k, op_nn_index(ctx, w->dilation[a])));
 }
 
 /* The condition that input position (iy, ix) is inside the input of
@@ -617,9 +621,9 @@ inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
   IrPrimExpr *cond = NULL;
   for (int a = 0; a < 2; a++) {
     if (w->pad[a] > 0)
-      cond = nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GE, pos[a], nn_index(ctx, 0)));
+      cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GE, pos[a], op_nn_index(ctx, 0)));
     if (w->pad[a + 2] > 0 || w->ceil_mode)
-      cond = nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, pos[a], extent[a]));
+      cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, pos[a], extent[a]));
   }
   return cond;
 }
@@ -630,7 +634,7 @@ static IrStmt *
 element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
 {
   IrStmt *st[3] = {init, loops, store};
-  return nn_seq(p, st, 3);
+  return op_nn_seq(p, st, 3);
 }
 
 /* The data input and the output of a window op; false (the builder
@@ -685,7 +689,7 @@ logical_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
 static IrStmt *
 store_at(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
 {
-  return op_prim_store(p, out->b, logical_index(p, out, o), nn_to(p->lz->ctx, out->b->dtype, v));
+  return op_prim_store(p, out->b, logical_index(p, out, o), op_nn_to(p->lz->ctx, out->b->dtype, v));
 }
 
 /* The float32 fast path of conv2d with groups 1 (gemm.c): for each image
@@ -706,11 +710,11 @@ typedef struct {
 static void
 conv_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr **r)
 {
-  IrPrimExpr *area = nn_index(ctx, e->kh * e->kw), *kw = nn_index(ctx, e->kw);
-  IrPrimExpr *zero = nn_index(ctx, 0);
-  r[0] = nn_floordiv(ctx, t, area);
+  IrPrimExpr *area = op_nn_index(ctx, e->kh * e->kw), *kw = op_nn_index(ctx, e->kw);
+  IrPrimExpr *zero = op_nn_index(ctx, 0);
+  r[0] = op_nn_floordiv(ctx, t, area);
   IrPrimExpr *in_window = e->kh * e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, t, area);
-  r[1] = nn_floordiv(ctx, in_window, kw);
+  r[1] = op_nn_floordiv(ctx, in_window, kw);
   r[2] = e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, in_window, kw);
 }
 
@@ -787,7 +791,7 @@ conv2d_fast(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
   bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
   Gemm g = {dim_of(out, 1), ow, ci * kh * kw, e, conv_load_a, conv_load_b, conv_store_c,
             padded ? conv_guard : NULL, NULL};
-  IrStmt *body = nn_gemm(p, &g);
+  IrStmt *body = op_nn_gemm(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;
 }
@@ -797,9 +801,9 @@ conv2d_fast(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
  *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
  * with g = o // (O / groups), positions in the padding skipped. */
 IrExpr *
-nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = nn_site_legalize(lz, call);
+  NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Window w;
   OpPrim p;
@@ -818,22 +822,24 @@ nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (conv2d_fast(&p, &w, &x, &k, &out))
     return op_prim_finish(&p, call, result);
   IrStmt **slot = window_loops(&p, &w, &out, o);
-  IrBuffer *acc = nn_acc_new(&p, 1);
+  IrBuffer *acc = op_nn_acc_new(&p, 1);
   IrPrimExpr *extent[3] = {dim_of(&k, 1), dim_of(&k, 2), dim_of(&k, 3)}, *nest_body;
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 3, &r, &loops);
-  IrPrimExpr *per_group = nn_floordiv(ctx, dim_of(&k, 0), nn_index(ctx, w.groups));
-  IrPrimExpr *c = w.groups == 1 ? r[0]
-                                : nn_add(ctx, nn_mul(ctx, nn_floordiv(ctx, o[1], per_group),
-                                                     dim_of(&k, 1)),
-                                         r[0]);
+  IrPrimExpr *per_group = op_nn_floordiv(ctx, dim_of(&k, 0), op_nn_index(ctx, w.groups));
+  IrPrimExpr *c =
+      w.groups == 1
+          ? r[0]
+          : op_nn_add(ctx, op_nn_mul(ctx, op_nn_floordiv(ctx, o[1], per_group), dim_of(&k, 1)),
+                      r[0]);
   IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[1]), input_pos(ctx, &w, 1, o[3], r[2])};
   IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
   nest_body = ir_prim_bin(ctx, IR_PE_MUL, load_at(&p, &x, o[0], c, pos[0], pos[1]),
                           load_at(&p, &k, o[1], r[0], r[1], r[2]));
-  *body = nn_if(&p, inside(ctx, &w, pos, ext),
-                nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), nest_body)));
-  *slot = element(&p, nn_acc_set(&p, acc, 0, nn_lit(ctx, nn_f64_type(), 0.0)), loops,
-                  store_at(&p, &out, o, nn_acc(&p, acc, 0)));
+  *body = op_nn_if(
+      &p, inside(ctx, &w, pos, ext),
+      op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), nest_body)));
+  *slot = element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loops,
+                  store_at(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);
 }
 
@@ -846,33 +852,35 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
           IrPrimExpr **ext)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *one = nn_lit(ctx, nn_f64_type(), 1.0);
-  IrStmt *count = nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, acc, 1), one));
+  IrPrimExpr *one = op_nn_lit(ctx, op_nn_f64_type(), 1.0);
+  IrStmt *count = op_nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, 1), one));
   IrStmt *st[2];
-  st[0] = nn_acc_set(p, acc, 0, ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, nn_acc(p, acc, 0), v));
+  st[0] = op_nn_acc_set(p, acc, 0,
+                        ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, op_nn_acc(p, acc, 0), v));
   if (max)
-    return nn_if(p, inside(ctx, w, pos, ext), st[0]);
+    return op_nn_if(p, inside(ctx, w, pos, ext), st[0]);
   if (!w->count_include_pad) {
     st[1] = count;
-    return nn_if(p, inside(ctx, w, pos, ext), nn_seq(p, st, 2));
+    return op_nn_if(p, inside(ctx, w, pos, ext), op_nn_seq(p, st, 2));
   }
   /* count_include_pad: positions before the padded input cannot occur;
    * past it only with ceil_mode */
   IrPrimExpr *padded = NULL;
   for (int a = 0; a < 2 && w->ceil_mode; a++)
-    padded = nn_and(ctx, padded, ir_prim_bin(ctx, IR_PE_LT, pos[a],
-                                             nn_add(ctx, ext[a], nn_index(ctx, w->pad[a + 2]))));
-  st[1] = nn_if(p, inside(ctx, w, pos, ext), st[0]);
-  st[0] = nn_if(p, padded, count);
-  return nn_seq(p, st, 2);
+    padded = op_nn_and(ctx, padded,
+                       ir_prim_bin(ctx, IR_PE_LT, pos[a],
+                                   op_nn_add(ctx, ext[a], op_nn_index(ctx, w->pad[a + 2]))));
+  st[1] = op_nn_if(p, inside(ctx, w, pos, ext), st[0]);
+  st[0] = op_nn_if(p, padded, count);
+  return op_nn_seq(p, st, 2);
 }
 
 IrExpr *
-nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = nn_site_legalize(lz, call);
+  NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  IrDType f64 = nn_f64_type();
+  IrDType f64 = op_nn_f64_type();
   bool max = call->u.call.op->id == IR_OP_MAX_POOL2D;
   const char *name = max ? "max_pool2d" : "avg_pool2d";
   Window w;
@@ -885,19 +893,19 @@ nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt **slot = window_begin(&p, &w, call, result, name, &x, &out, o);
   if (!slot)
     return NULL;
-  IrBuffer *acc = nn_acc_new(&p, max ? 1 : 2);
-  IrPrimExpr *extent[2] = {nn_index(ctx, w.size[0]), nn_index(ctx, w.size[1])};
+  IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
+  IrPrimExpr *extent[2] = {op_nn_index(ctx, w.size[0]), op_nn_index(ctx, w.size[1])};
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
   IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[0]), input_pos(ctx, &w, 1, o[3], r[1])};
   IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
   *body = pool_body(&p, &w, max, acc, load_at(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
-  IrStmt *init[2] = {nn_acc_set(&p, acc, 0, nn_lit(ctx, f64, max ? lowest(x.b->dtype) : 0.0)),
-                     max ? NULL : nn_acc_set(&p, acc, 1, nn_lit(ctx, f64, 0.0))};
-  IrPrimExpr *v = max ? nn_acc(&p, acc, 0)
-                      : ir_prim_bin(ctx, IR_PE_DIV, nn_acc(&p, acc, 0),
-                                    ir_prim_bin(ctx, IR_PE_MAX, nn_acc(&p, acc, 1),
-                                                nn_lit(ctx, f64, 1.0)));
-  *slot = element(&p, nn_seq(&p, init, max ? 1 : 2), loops, store_at(&p, &out, o, v));
+  IrStmt *init[2] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? lowest(x.b->dtype) : 0.0)),
+                     max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
+  IrPrimExpr *v = max ? op_nn_acc(&p, acc, 0)
+                      : ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0),
+                                    ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(&p, acc, 1),
+                                                op_nn_lit(ctx, f64, 1.0)));
+  *slot = element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, store_at(&p, &out, o, v));
   return op_prim_finish(&p, call, result);
 }
 
@@ -914,11 +922,11 @@ let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
 }
 
 IrExpr *
-nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = nn_site_legalize(lz, call);
+  NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  IrDType f64 = nn_f64_type();
+  IrDType f64 = op_nn_f64_type();
   Window w;
   OpPrim p;
   BufView x, out;
@@ -929,26 +937,29 @@ nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt **slot = window_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
   if (!slot)
     return NULL;
-  IrBuffer *acc = nn_acc_new(&p, 1);
+  IrBuffer *acc = op_nn_acc_new(&p, 1);
   static const char *const names[2][2] = {{"y0", "y1"}, {"x0", "x1"}};
   for (int a = 0; a < 2; a++) {
     start[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][0]), IR_I64);
     end[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][1]), IR_I64);
-    span[a] = nn_sub(ctx, end[a], start[a]);
+    span[a] = op_nn_sub(ctx, end[a], start[a]);
   }
   IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
-  IrPrimExpr *v = load_at(&p, &x, o[0], o[1], nn_add(ctx, start[0], r[0]), nn_add(ctx, start[1], r[1]));
-  *body = nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), v));
-  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_MAX, nn_f64(ctx, nn_mul(ctx, span[0], span[1])),
-                                  nn_lit(ctx, f64, 1.0));
-  IrStmt *stmt = element(&p, nn_acc_set(&p, acc, 0, nn_lit(ctx, f64, 0.0)), loops,
-                         store_at(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, nn_acc(&p, acc, 0), count)));
+  IrPrimExpr *v =
+      load_at(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]), op_nn_add(ctx, start[1], r[1]));
+  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), v));
+  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, op_nn_mul(ctx, span[0], span[1])),
+                                  op_nn_lit(ctx, f64, 1.0));
+  IrStmt *stmt =
+      element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, 0.0)), loops,
+              store_at(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0), count)));
   for (int a = 1; a >= 0; a--) {
     IrPrimExpr *in = dim_of(&x, 2 + a), *n_out = dim_of(&out, 2 + a), *i = o[2 + a];
-    IrPrimExpr *hi = nn_sub(ctx, nn_add(ctx, nn_mul(ctx, nn_add(ctx, i, nn_index(ctx, 1)), in), n_out),
-                            nn_index(ctx, 1));
-    stmt = let_bound(&p, end[a], nn_floordiv(ctx, hi, n_out), stmt);
-    stmt = let_bound(&p, start[a], nn_floordiv(ctx, nn_mul(ctx, i, in), n_out), stmt);
+    IrPrimExpr *hi = op_nn_sub(
+        ctx, op_nn_add(ctx, op_nn_mul(ctx, op_nn_add(ctx, i, op_nn_index(ctx, 1)), in), n_out),
+        op_nn_index(ctx, 1));
+    stmt = let_bound(&p, end[a], op_nn_floordiv(ctx, hi, n_out), stmt);
+    stmt = let_bound(&p, start[a], op_nn_floordiv(ctx, op_nn_mul(ctx, i, in), n_out), stmt);
   }
   *slot = stmt;
   return op_prim_finish(&p, call, result);

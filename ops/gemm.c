@@ -38,7 +38,7 @@ acc_at(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = nn_add(ctx, nn_mul(ctx, r, nn_index(ctx, cols)), c);
+  idx[0] = op_nn_add(ctx, op_nn_mul(ctx, r, op_nn_index(ctx, cols)), c);
   return op_prim_load(p, g->acc, idx);
 }
 
@@ -47,7 +47,7 @@ acc_store(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols, 
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = nn_add(ctx, nn_mul(ctx, r, nn_index(ctx, cols)), c);
+  idx[0] = op_nn_add(ctx, op_nn_mul(ctx, r, op_nn_index(ctx, cols)), c);
   return op_prim_store(p, g->acc, idx, v);
 }
 
@@ -62,15 +62,15 @@ tile_nest(OpPrim *p, const Gemm *g, bool with_k, int64_t rows, int64_t cols, IrP
   IrPrimExpr *ext[3], **got, **all = ir_alloc(ctx, sizeof *all * 3);
   int n = 0, first = with_k ? 0 : 1;
   if (with_k)
-    ext[n++] = nn_index(ctx, g->k);
+    ext[n++] = op_nn_index(ctx, g->k);
   if (rows != 1)
-    ext[n++] = nn_index(ctx, rows);
-  ext[n++] = nn_index(ctx, cols);
+    ext[n++] = op_nn_index(ctx, rows);
+  ext[n++] = op_nn_index(ctx, cols);
   IrStmt **slot = op_prim_loop_nest(p, ext, n, &got, nest);
   int at = 0;
   if (with_k)
     all[0] = got[at++];
-  all[1] = rows != 1 ? got[at++] : nn_index(ctx, 0);
+  all[1] = rows != 1 ? got[at++] : op_nn_index(ctx, 0);
   all[2] = got[at];
   *v = all + first;
   return slot;
@@ -85,19 +85,19 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
   IrPrimExpr **v;
   IrStmt *st[3];
   IrStmt **body = tile_nest(p, g, false, rows, cols, &v, &st[0]);
-  *body = acc_store(p, g, v[0], v[1], cols, nn_lit(ctx, IR_F32, 0.0));
+  *body = acc_store(p, g, v[0], v[1], cols, op_nn_lit(ctx, IR_F32, 0.0));
   body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
-  IrPrimExpr *row = nn_add(ctx, row0, v[1]), *col = nn_add(ctx, col0, v[2]);
+  IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
   IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),
                                  g->load_b(p, g->env, v[0], col));
   IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
-  *body = nn_if(p, cond,
-                acc_store(p, g, v[1], v[2], cols,
-                          ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod)));
+  *body = op_nn_if(p, cond,
+                   acc_store(p, g, v[1], v[2], cols,
+                             ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod)));
   body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
-  *body = g->store_c(p, g->env, nn_add(ctx, row0, v[0]), nn_add(ctx, col0, v[1]),
+  *body = g->store_c(p, g->env, op_nn_add(ctx, row0, v[0]), op_nn_add(ctx, col0, v[1]),
                      acc_at(p, g, v[0], v[1], cols));
-  return nn_seq(p, st, 3);
+  return op_nn_seq(p, st, 3);
 }
 
 /* "for j in range(count): body" with *var the loop var, or the slot
@@ -110,7 +110,7 @@ block_loop(OpPrim *p, IrPrimExpr *count, IrPrimExpr **var, IrStmt **nest)
   if (known && c == 0)
     return NULL;
   if (known && c == 1) {
-    *var = nn_index(p->lz->ctx, 0);
+    *var = op_nn_index(p->lz->ctx, 0);
     return nest;
   }
   IrPrimExpr **v;
@@ -130,40 +130,39 @@ row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols
   IrStmt *st[2];
   int n = 0;
   IrPrimExpr *j;
-  IrStmt **slot = block_loop(p, nn_index(ctx, g->n / cols), &j, &st[n]);
+  IrStmt **slot = block_loop(p, op_nn_index(ctx, g->n / cols), &j, &st[n]);
   if (slot) {
-    *slot = gemm_tile(p, g, row0, rows, nn_mul(ctx, j, nn_index(ctx, cols)), cols);
+    *slot = gemm_tile(p, g, row0, rows, op_nn_mul(ctx, j, op_nn_index(ctx, cols)), cols);
     n++;
   }
   if (g->n % cols)
-    st[n++] = gemm_tile(p, g, row0, rows, nn_index(ctx, g->n / cols * cols), g->n % cols);
-  return n ? nn_seq(p, st, n) : NULL;
+    st[n++] = gemm_tile(p, g, row0, rows, op_nn_index(ctx, g->n / cols * cols), g->n % cols);
+  return n ? op_nn_seq(p, st, n) : NULL;
 }
 
 IrStmt *
-nn_gemm(OpPrim *p, Gemm *g)
+op_nn_gemm(OpPrim *p, Gemm *g)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *shape[1] = {nn_index(ctx, GEMM_ROWS * GEMM_COLS > GEMM_TAIL_COLS
-                                            ? GEMM_ROWS * GEMM_COLS
-                                            : GEMM_TAIL_COLS)};
+  IrPrimExpr *shape[1] = {op_nn_index(
+      ctx, GEMM_ROWS * GEMM_COLS > GEMM_TAIL_COLS ? GEMM_ROWS * GEMM_COLS : GEMM_TAIL_COLS)};
   g->acc = op_prim_alloc(p, IR_F32, shape, 1, "acc");
   IrStmt *st[2], *tile;
   int n = 0;
-  IrPrimExpr *i, *full = nn_floordiv(ctx, g->m, nn_index(ctx, GEMM_ROWS));
+  IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, GEMM_ROWS));
   IrStmt **slot = block_loop(p, full, &i, &st[n]);
-  if (slot && (tile = row_block(p, g, nn_mul(ctx, i, nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+  if (slot && (tile = row_block(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
                                 GEMM_COLS))) {
     *slot = tile;
     n++;
   }
-  IrPrimExpr *done = nn_mul(ctx, full, nn_index(ctx, GEMM_ROWS));
-  slot = block_loop(p, nn_sub(ctx, g->m, done), &i, &st[n]);
-  if (slot && (tile = row_block(p, g, nn_add(ctx, done, i), 1, GEMM_TAIL_COLS))) {
+  IrPrimExpr *done = op_nn_mul(ctx, full, op_nn_index(ctx, GEMM_ROWS));
+  slot = block_loop(p, op_nn_sub(ctx, g->m, done), &i, &st[n]);
+  if (slot && (tile = row_block(p, g, op_nn_add(ctx, done, i), 1, GEMM_TAIL_COLS))) {
     *slot = tile;
     n++;
   }
   if (n == 0)
     return NULL;
-  return nn_seq(p, st, n);
+  return op_nn_seq(p, st, n);
 }

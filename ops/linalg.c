@@ -18,31 +18,32 @@
 static IrSInfo *
 infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   IrSInfo *t1, *t2;
   IrDType dtype, out_dtype;
-  if (!nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
-      !nn_tensor_arg(in, call, args, 1, "x2", &t2) || !nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
-      !nn_common_dtype(in, call, nn_dtype(t1), nn_dtype(t2), &dtype))
+  if (!op_nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
+      !op_nn_tensor_arg(in, call, args, 1, "x2", &t2) ||
+      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
+      !op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
     return NULL;
   if (out_dtype.code != IR_DT_VOID)
     dtype = out_dtype;
-  int n1 = nn_ndim(t1), n2 = nn_ndim(t2), vdev = nn_vdevice(t1);
+  int n1 = op_nn_ndim(t1), n2 = op_nn_ndim(t2), vdev = op_nn_vdevice(t1);
   if (n1 == 0 || n2 == 0) {
-    nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
+    op_nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
     return NULL;
   }
   if (n1 < 0 || n2 < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
   int m1 = n1 == 1 ? 2 : n1, m2 = n2 == 1 ? 2 : n2; /* ranks after promotion */
   int out_n = (m1 > m2 ? m1 : m2) - (n1 == 1) - (n2 == 1);
-  IrPrimExpr **a = nn_shape(t1), **b = nn_shape(t2);
+  IrPrimExpr **a = op_nn_shape(t1), **b = op_nn_shape(t2);
   if (!a || !b)
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
   IrPrimExpr *k1 = a[n1 - 1], *k2 = n2 == 1 ? b[0] : b[n2 - 2];
   if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE) {
-    nn_error(&s, "inner dims differ: x1 has %s, x2 has %s", nn_expr_str(in->ctx, k1),
-             nn_expr_str(in->ctx, k2));
+    op_nn_error(&s, "inner dims differ: x1 has %s, x2 has %s", op_nn_expr_str(in->ctx, k1),
+                op_nn_expr_str(in->ctx, k2));
     return NULL;
   }
   IrPrimExpr **batch, **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
@@ -82,10 +83,10 @@ operand_of(const NnSite *s, const IrTensorData *t, bool is_x1, Operand *op)
   if (!t)
     return false;
   if (t->ndim < 1 || t->ndim > MAX_RANK) {
-    nn_error(s, "operands must have rank 1 to %d, not %d", MAX_RANK, t->ndim);
+    op_nn_error(s, "operands must have rank 1 to %d, not %d", MAX_RANK, t->ndim);
     return false;
   }
-  nn_strides(t, strides);
+  op_nn_strides(t, strides);
   op->t = t;
   op->nbatch = t->ndim > 2 ? t->ndim - 2 : 0;
   for (int i = 0; i < op->nbatch; i++) {
@@ -111,7 +112,7 @@ batch_shape(const NnSite *s, const Operand *a, const Operand *b, int64_t *out, i
     int ia = i - (*nb - a->nbatch), ib = i - (*nb - b->nbatch);
     int64_t da = ia < 0 ? 1 : a->batch[ia], db = ib < 0 ? 1 : b->batch[ib];
     if (da != db && da != 1 && db != 1) {
-      nn_error(s, "batch dims %lld and %lld do not broadcast", (long long)da, (long long)db);
+      op_nn_error(s, "batch dims %lld and %lld do not broadcast", (long long)da, (long long)db);
       return false;
     }
     out[i] = da == 1 ? db : da;
@@ -149,18 +150,18 @@ matmul_block(const Operand *a, const Operand *b, int64_t ia, int64_t ib, IrTenso
 static Value *
 eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   Operand a, b;
   int64_t shape[MAX_RANK], idx[MAX_RANK] = {0}, nbatch = 1;
   int nb, n = 0;
   IrDType out_dtype;
-  if (!operand_of(&s, nn_tensor_value(&s, args, 0, "x1"), true, &a) ||
-      !operand_of(&s, nn_tensor_value(&s, args, 1, "x2"), false, &b) ||
-      !nn_attr_dtype(&s, "out_dtype", &out_dtype) || !batch_shape(&s, &a, &b, shape, &nb))
+  if (!operand_of(&s, op_nn_tensor_value(&s, args, 0, "x1"), true, &a) ||
+      !operand_of(&s, op_nn_tensor_value(&s, args, 1, "x2"), false, &b) ||
+      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) || !batch_shape(&s, &a, &b, shape, &nb))
     return NULL;
   if (a.cols != b.rows) {
-    nn_error(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
-             (long long)b.rows);
+    op_nn_error(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
+                (long long)b.rows);
     return NULL;
   }
   for (int i = 0; i < nb; i++)
@@ -170,7 +171,8 @@ eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
     shape[n++] = a.rows;
   if (b.t->ndim > 1)
     shape[n++] = b.cols;
-  Value *out = nn_tensor_new(&s, out_dtype.code != IR_DT_VOID ? out_dtype : a.t->dtype, n, shape);
+  Value *out =
+      op_nn_tensor_new(&s, out_dtype.code != IR_DT_VOID ? out_dtype : a.t->dtype, n, shape);
   if (!out)
     return NULL;
   for (int64_t p = 0; p < nbatch; p++) {
@@ -209,12 +211,12 @@ operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int n
     int64_t v;
     IrPrimExpr *dim = buf->shape[d], *od = out_shape[nbatch - nb + d];
     if (ir_prim_is_int(dim, &v))
-      idx[d] = v == 1 ? nn_index(ctx, 0) : o[nbatch - nb + d];
+      idx[d] = v == 1 ? op_nn_index(ctx, 0) : o[nbatch - nb + d];
     else if (ir_prim_expr_equal(dim, od))
       idx[d] = o[nbatch - nb + d];
     else
       idx[d] = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, dim, ir_prim_int(ctx, dim->dtype, 1)),
-                              nn_index(ctx, 0), o[nbatch - nb + d]);
+                              op_nn_index(ctx, 0), o[nbatch - nb + d]);
   }
   idx[nb] = is_x1 ? o[nbatch] : k;
   idx[nb + 1] = is_x1 ? k : o[nout - 1];
@@ -253,7 +255,7 @@ static IrStmt *
 fast_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
 {
   MatmulEnv *e = env;
-  IrPrimExpr **idx = nn_index_copy(p->lz->ctx, e->o, e->nout);
+  IrPrimExpr **idx = op_nn_index_copy(p->lz->ctx, e->o, e->nout);
   idx[e->nout - 2] = row;
   idx[e->nout - 1] = col;
   return op_prim_store(p, e->out, idx, v);
@@ -282,7 +284,7 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
   for (int d = 0; d < out->ndim - 2; d++)
     e.o[d] = batch[d];
   Gemm g = {out->shape[out->ndim - 2], n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL};
-  IrStmt *body = nn_gemm(p, &g);
+  IrStmt *body = op_nn_gemm(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;
 }
@@ -307,7 +309,7 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   if (matmul_fast(&p, a, b, out))
     return op_prim_finish(&p, call, result);
-  IrBuffer *acc = nn_acc_new(&p, 1);
+  IrBuffer *acc = op_nn_acc_new(&p, 1);
   IrPrimExpr **o, **k;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrStmt *loop, **body = op_prim_loop_nest(&p, &a->shape[a->ndim - 1], 1, &k, &loop);
@@ -315,11 +317,11 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0], out->shape));
   IrPrimExpr *y =
       op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0], out->shape));
-  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, nn_f64(ctx, x), nn_f64(ctx, y));
-  *body = nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(&p, acc, 0), prod));
-  IrStmt *st[3] = {nn_acc_set(&p, acc, 0, nn_lit(ctx, nn_f64_type(), 0.0)), loop,
-                   op_prim_store(&p, out, o, nn_to(ctx, out->dtype, nn_acc(&p, acc, 0)))};
-  *slot = nn_seq(&p, st, 3);
+  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, x), op_nn_f64(ctx, y));
+  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), prod));
+  IrStmt *st[3] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loop,
+                   op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_nn_acc(&p, acc, 0)))};
+  *slot = op_nn_seq(&p, st, 3);
   return op_prim_finish(&p, call, result);
 }
 

@@ -19,7 +19,7 @@
 #include "manip_int.h"
 
 void
-manip_fail(const Site *s, const char *fmt, ...)
+op_manip_fail(const Site *s, const char *fmt, ...)
 {
   IrBuf b = {0};
   va_list ap;
@@ -55,15 +55,15 @@ attr_int_item(const IrAttr *a, int64_t *out)
  * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
  * is an error, as is any other value.  False after an error. */
 bool
-manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none, int64_t **out,
-                int *n)
+op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
+                   int64_t **out, int *n)
 {
   const IrAttr *a = op_attr(call, name);
   *out = NULL;
   *n = -1;
   if (!a || a->kind == IR_AT_NONE) {
     if (!allow_none)
-      manip_fail(s, "attribute '%s' is required", name);
+      op_manip_fail(s, "attribute '%s' is required", name);
     return allow_none;
   }
   int count = a->kind == IR_AT_LIST ? a->u.list.n : 1;
@@ -71,7 +71,7 @@ manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_
   for (int i = 0; i < count; i++) {
     const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
     if (!attr_int_item(item, &(*out)[i])) {
-      manip_fail(s, "attribute '%s' must be an integer or a list of integers", name);
+      op_manip_fail(s, "attribute '%s' must be an integer or a list of integers", name);
       return false;
     }
   }
@@ -82,10 +82,10 @@ manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_
 /* One axis in [0, ndim) from a possibly negative one (op_axis's rule and
  * message, for kernels too). */
 bool
-manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
+op_manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
 {
   if (axis < -(int64_t)ndim || axis >= ndim) {
-    manip_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
+    op_manip_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
     return false;
   }
   *out = (int)(axis < 0 ? axis + ndim : axis);
@@ -94,15 +94,15 @@ manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
 
 /* Normalizes n axes into out (arena); a repeated axis is an error. */
 bool
-manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
+op_manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
 {
   *out = ir_alloc(s->ctx, sizeof(int) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
-    if (!manip_norm_axis(s, axes[i], ndim, &(*out)[i]))
+    if (!op_manip_norm_axis(s, axes[i], ndim, &(*out)[i]))
       return false;
     for (int j = 0; j < i; j++)
       if ((*out)[j] == (*out)[i]) {
-        manip_fail(s, "axis %d is repeated", (*out)[i]);
+        op_manip_fail(s, "axis %d is repeated", (*out)[i]);
         return false;
       }
   }
@@ -113,32 +113,33 @@ manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
  * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
  * (*axis -1). */
 bool
-manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis, bool *none)
+op_manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
+                   bool *none)
 {
   int64_t *ax;
   int n;
   *axis = -1;
   *none = false;
-  if (!manip_attr_ints(s, call, "axis", allow_none, &ax, &n))
+  if (!op_manip_attr_ints(s, call, "axis", allow_none, &ax, &n))
     return false;
   if (n < 0) {
     *none = true;
     return true;
   }
   if (n != 1) {
-    manip_fail(s, "axis must be one integer");
+    op_manip_fail(s, "axis must be one integer");
     return false;
   }
-  return ndim < 0 || manip_norm_axis(s, ax[0], ndim, axis);
+  return ndim < 0 || op_manip_norm_axis(s, ax[0], ndim, axis);
 }
 
 /* The permutation of R.permute_dims: axes None reverses the dims. */
 bool
-manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
+op_manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
 {
   int64_t *axes;
   int n;
-  if (!manip_attr_ints(s, call, "axes", true, &axes, &n))
+  if (!op_manip_attr_ints(s, call, "axes", true, &axes, &n))
     return false;
   if (n < 0) {
     *perm = ir_alloc(s->ctx, sizeof(int) * (size_t)(ndim ? ndim : 1));
@@ -147,15 +148,15 @@ manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
     return true;
   }
   if (n != ndim) {
-    manip_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
+    op_manip_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
     return false;
   }
-  return manip_norm_axes(s, axes, n, ndim, perm);
+  return op_manip_norm_axes(s, axes, n, ndim, perm);
 }
 
 /* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
 int
-manip_take_mode(const Site *s, const IrExpr *call)
+op_manip_take_mode(const Site *s, const IrExpr *call)
 {
   const IrAttr *a = op_attr(call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
@@ -164,22 +165,22 @@ manip_take_mode(const Site *s, const IrExpr *call)
   for (int i = 0; a->kind == IR_AT_STR && i < 3; i++)
     if (strcmp(a->u.s, names[i]) == 0)
       return i;
-  manip_fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
+  op_manip_fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
   return -1;
 }
 
 bool
-manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+op_manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
 {
   int64_t *axes;
   int nb, ne, ns;
-  if (!manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
-      !manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
-      !manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
-      !manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
+  if (!op_manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
+      !op_manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
+      !op_manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
+      !op_manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
     return false;
   if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n)) {
-    manip_fail(s, "axes, begin, end and strides must have the same length");
+    op_manip_fail(s, "axes, begin, end and strides must have the same length");
     return false;
   }
   if (ns < 0) {
@@ -189,7 +190,7 @@ manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
   }
   for (int i = 0; i < sa->n; i++)
     if (sa->strides[i] == 0) {
-      manip_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
+      op_manip_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
       return false;
     }
   const IrAttr *ib = op_attr(call, "assume_inbound");
@@ -198,12 +199,12 @@ manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
     sa->axes = NULL;
     return true;
   }
-  return manip_norm_axes(s, axes, sa->n, ndim, &sa->axes);
+  return op_manip_norm_axes(s, axes, sa->n, ndim, &sa->axes);
 }
 
 /* |stride| as an unsigned value (INT64_MIN included). */
 uint64_t
-manip_stride_step(int64_t stride)
+op_manip_stride_step(int64_t stride)
 {
   return stride > 0 ? (uint64_t)stride : (uint64_t)(-(stride + 1)) + 1;
 }
@@ -213,8 +214,8 @@ manip_stride_step(int64_t stride)
  * (stride < 0).  Sets the first index and the length; false when inbound
  * was promised and clamping would change begin or end. */
 bool
-manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
-                 int64_t *start, int64_t *len)
+op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
+                    int64_t *start, int64_t *len)
 {
   int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? n - 1 : n;
   int64_t idx[2] = {begin, end};
@@ -226,7 +227,7 @@ manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inb
   }
   int64_t diff = stride > 0 ? idx[1] - idx[0] : idx[0] - idx[1];
   *start = idx[0];
-  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / manip_stride_step(stride) + 1);
+  *len = diff <= 0 ? 0 : (int64_t)(((uint64_t)diff - 1) / op_manip_stride_step(stride) + 1);
   return true;
 }
 
@@ -327,7 +328,7 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
   }
   if (!si || si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
-  manip_fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
+  op_manip_fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
   return NULL;
 }
 
@@ -348,7 +349,7 @@ shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr *
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    manip_fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
+    op_manip_fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
     return false;
   }
   return true;
@@ -370,9 +371,9 @@ infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (ndim < 0) { /* the axes, when given, still tell the rank */
     int64_t *axes;
     int n;
-    return manip_attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
+    return op_manip_attr_ints(&s, call, "axes", true, &axes, &n) ? like(in, x, NULL, n) : NULL;
   }
-  if (!manip_permutation(&s, call, ndim, &perm))
+  if (!op_manip_permutation(&s, call, ndim, &perm))
     return NULL;
   if (!x->u.tensor.shape)
     return x;
@@ -393,11 +394,11 @@ check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
     if (!ir_prim_is_int(v[i], &c) || c >= 0)
       continue;
     if (c != -1) {
-      manip_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
+      op_manip_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
       return false;
     }
     if (*infer_at >= 0) {
-      manip_fail(s, "the new shape has more than one -1");
+      op_manip_fail(s, "the new shape has more than one -1");
       return false;
     }
     *infer_at = i;
@@ -429,8 +430,8 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     IrPrimExpr *rest = product(in, nv, nn, at);
     int64_t r;
     if (ir_prim_is_int(rest, &r) && r == 0) {
-      manip_fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
-                 shape_text(in->ctx, nv, nn));
+      op_manip_fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+                    shape_text(in->ctx, nv, nn));
       return NULL;
     }
     op_assume(in, bin(in, IR_PE_NE, rest, lit(in->ctx, 0))); /* the kernel refuses 0 too */
@@ -441,11 +442,11 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, out, nn);
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
-    manip_fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
-               expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
+    op_manip_fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+                  expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
   else
-    manip_fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
-               expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
+    op_manip_fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
+                  expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
   return NULL;
 }
 
@@ -465,14 +466,14 @@ infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
 bool
-manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
 {
   int64_t *axes;
   int n, *norm;
-  if (!manip_attr_ints(s, call, "axis", false, &axes, &n))
+  if (!op_manip_attr_ints(s, call, "axis", false, &axes, &n))
     return false;
   *out_ndim = ndim + n;
-  if (!manip_norm_axes(s, axes, n, *out_ndim, &norm))
+  if (!op_manip_norm_axes(s, axes, n, *out_ndim, &norm))
     return false;
   *mask = ir_alloc(s->ctx, (size_t)(*out_ndim ? *out_ndim : 1));
   for (int i = 0; i < n; i++)
@@ -492,9 +493,9 @@ infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (x->u.tensor.ndim < 0) {
     int64_t *axes;
     int n;
-    return manip_attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
+    return op_manip_attr_ints(&s, call, "axis", false, &axes, &n) ? like(in, x, NULL, -1) : NULL;
   }
-  if (!manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+  if (!op_manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
   if (!x->u.tensor.shape)
     return like(in, x, NULL, out_ndim);
@@ -530,14 +531,14 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int64_t *axes;
   int n, *norm;
-  if (!x || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
     return like(in, x, NULL, -1);
   if (n < 0)
     return squeeze_all(in, x);
-  if (!manip_norm_axes(&s, axes, n, ndim, &norm))
+  if (!op_manip_norm_axes(&s, axes, n, ndim, &norm))
     return NULL;
   IrPrimExpr **xd = x->u.tensor.shape;
   if (!xd)
@@ -545,7 +546,8 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
   bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
   for (int i = 0; i < n; i++) {
     if (op_assume_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
-      manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i], expr_text(in->ctx, xd[norm[i]]));
+      op_manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i],
+                    expr_text(in->ctx, xd[norm[i]]));
       return NULL;
     }
     drop[norm[i]] = true;
@@ -594,12 +596,12 @@ concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
     else if (dtype->code == IR_DT_VOID)
       *dtype = t;
     else if (!ir_dtype_eq(*dtype, t)) {
-      manip_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
-                 ir_dtype_str(t, b));
+      op_manip_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
+                    ir_dtype_str(t, b));
       return false;
     }
     if (r >= 0 && *ndim >= 0 && r != *ndim) {
-      manip_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
+      op_manip_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
       return false;
     }
     if (r >= 0)
@@ -627,8 +629,8 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
                    : in->assume ? op_assume_equal(in, d0, di)
                                 : op_prove_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
-        manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
-                   expr_text(in->ctx, d0), expr_text(in->ctx, di));
+        op_manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
+                      expr_text(in->ctx, d0), expr_text(in->ctx, di));
         *ok = false;
         return NULL;
       }
@@ -650,11 +652,11 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (n < 0 && args[0]->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   if (n < 0) {
-    manip_fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
+    op_manip_fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
     return NULL;
   }
   if (n == 0) {
-    manip_fail(&s, "tensors is an empty tuple");
+    op_manip_fail(&s, "tensors is an empty tuple");
     return NULL;
   }
   IrSInfo **xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
@@ -662,10 +664,10 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
       return NULL;
   if (!concat_common(&s, xs, n, &dtype, &ndim) ||
-      !manip_axis_attr(&s, call, true, ndim, &axis, &none))
+      !op_manip_axis_attr(&s, call, true, ndim, &axis, &none))
     return NULL;
   if (none && ndim >= 0 && ndim != 1) {
-    manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
+    op_manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
     return NULL;
   }
   if (none) {
@@ -716,8 +718,8 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
       simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
   int64_t c;
   if (ir_prim_is_int(last, &c) && c < 0) {
-    manip_fail(s, "cannot split axis %d of size %s into %lld sections", axis,
-               expr_text(in->ctx, dim), (long long)n);
+    op_manip_fail(s, "cannot split axis %d of size %s into %lld sections", axis,
+                  expr_text(in->ctx, dim), (long long)n);
     return NULL;
   }
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
@@ -733,19 +735,19 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
 /* indices_or_sections: sets the indices (or the count in idx[0]), whether
  * it is a count, and the number of pieces. */
 bool
-manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
-                  int64_t *pieces)
+op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+                     int64_t *pieces)
 {
-  if (!manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+  if (!op_manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
     return false;
   *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
   if (*sections && (*idx)[0] <= 0) {
-    manip_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
+    op_manip_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
     return false;
   }
   *pieces = *sections ? (*idx)[0] : *nidx + 1;
   if (*pieces > 1 << 20) {
-    manip_fail(s, "too many sections (%lld)", (long long)*pieces);
+    op_manip_fail(s, "too many sections (%lld)", (long long)*pieces);
     return false;
   }
   return true;
@@ -759,8 +761,8 @@ infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
-  if (!x || !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
   if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
@@ -813,9 +815,9 @@ slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64
 {
   int64_t c, start, len;
   if (ir_prim_is_int(n, &c)) {
-    if (!manip_slice_axis(c, b, e, stride, inbound, &start, &len)) {
-      manip_fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
-                 (long long)b, (long long)e, (long long)c);
+    if (!op_manip_slice_axis(c, b, e, stride, inbound, &start, &len)) {
+      op_manip_fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+                    (long long)b, (long long)e, (long long)c);
       return NULL;
     }
     return lit(in->ctx, len);
@@ -823,7 +825,7 @@ slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64
   IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
   IrPrimExpr *hi = slice_index(in, n, e, stride, inbound);
   IrPrimExpr *diff = stride > 0 ? bin(in, IR_PE_SUB, hi, lo) : bin(in, IR_PE_SUB, lo, hi);
-  uint64_t step = manip_stride_step(stride);
+  uint64_t step = op_manip_stride_step(stride);
   int64_t st = step > INT64_MAX ? INT64_MAX : (int64_t)step;
   if (st != 1)
     diff =
@@ -839,7 +841,7 @@ infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   Site s = infer_site(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   SliceAttrs sa;
-  if (!x || !manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+  if (!x || !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (!x->u.tensor.shape)
@@ -864,13 +866,13 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
   int axis;
   bool none;
-  if (!x || !ix || manip_take_mode(&s, call) < 0 ||
-      !manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !ix || op_manip_take_mode(&s, call) < 0 ||
+      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
     char b[16];
-    manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
+    op_manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
     return NULL;
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
@@ -905,7 +907,7 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && tn >= 0 && tn < xn) {
-    manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
+    op_manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
     return NULL;
   }
   if (!tv || !x->u.tensor.shape)
@@ -920,9 +922,9 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
       /* x's dim is 1 or the target's: decided at run time */
       op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_EQ, xd, td), bin(in, IR_PE_EQ, xd, lit(in->ctx, 1))));
     if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE) {
-      manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
-                 shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
-                 expr_text(in->ctx, xd), expr_text(in->ctx, td));
+      op_manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+                    shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
+                    expr_text(in->ctx, xd), expr_text(in->ctx, td));
       return NULL;
     }
   }
@@ -940,33 +942,33 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static const OpDef defs[] = {
     OP(IR_OP_PERMUTE_DIMS, "relax.permute_dims", .syn.params = {E("x"), A("axes", "None")},
        .syn.nparams = 2,
-       .impl = {infer_permute_dims, manip_eval_permute_dims, manip_legalize_permute_dims}),
+       .impl = {infer_permute_dims, op_manip_eval_permute_dims, op_manip_legalize_permute_dims}),
     OP(IR_OP_RESHAPE, "relax.reshape", .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}},
-       .syn.nparams = 2, .impl = {infer_reshape, manip_eval_reshape, manip_legalize_reshape}),
+       .syn.nparams = 2, .impl = {infer_reshape, op_manip_eval_reshape, op_manip_legalize_reshape}),
     OP(IR_OP_FLATTEN, "relax.flatten", .syn.params = {E("x")}, .syn.nparams = 1,
-       .impl = {infer_flatten, manip_eval_flatten, manip_legalize_flatten}),
+       .impl = {infer_flatten, op_manip_eval_flatten, op_manip_legalize_flatten}),
     OP(IR_OP_EXPAND_DIMS, "relax.expand_dims", .syn.params = {E("x"), A("axis", NULL)},
        .syn.nparams = 2,
-       .impl = {infer_expand_dims, manip_eval_expand_dims, manip_legalize_expand_dims}),
+       .impl = {infer_expand_dims, op_manip_eval_expand_dims, op_manip_legalize_expand_dims}),
     OP(IR_OP_SQUEEZE, "relax.squeeze", .syn.params = {E("x"), A("axis", "None")}, .syn.nparams = 2,
-       .impl = {infer_squeeze, manip_eval_squeeze, manip_legalize_squeeze}),
+       .impl = {infer_squeeze, op_manip_eval_squeeze, op_manip_legalize_squeeze}),
     OP(IR_OP_CONCAT, "relax.concat",
        .syn.params = {{"tensors", IR_PARAM_TUPLE, NULL}, A("axis", "0")}, .syn.nparams = 2,
-       .impl = {infer_concat, manip_eval_concat, manip_legalize_concat}),
+       .impl = {infer_concat, op_manip_eval_concat, op_manip_legalize_concat}),
     OP(IR_OP_SPLIT, "relax.split",
        .syn.params = {E("x"), A("indices_or_sections", NULL), A("axis", "0")}, .syn.nparams = 3,
-       .impl = {infer_split, manip_eval_split, manip_legalize_split}),
+       .impl = {infer_split, op_manip_eval_split, op_manip_legalize_split}),
     OP(IR_OP_STRIDED_SLICE, "relax.strided_slice",
        .syn.params = {E("x"), A("axes", NULL), A("begin", NULL), A("end", NULL),
                       A("strides", "None"), A("assume_inbound", "False")},
        .syn.nparams = 6,
-       .impl = {infer_strided_slice, manip_eval_strided_slice, manip_legalize_strided_slice}),
+       .impl = {infer_strided_slice, op_manip_eval_strided_slice, op_manip_legalize_strided_slice}),
     OP(IR_OP_TAKE, "relax.take",
        .syn.params = {E("x"), E("indices"), A("axis", "None"), A("mode", "\"fast\"")},
-       .syn.nparams = 4, .impl = {infer_take, manip_eval_take, manip_legalize_take}),
+       .syn.nparams = 4, .impl = {infer_take, op_manip_eval_take, op_manip_legalize_take}),
     OP(IR_OP_BROADCAST_TO, "relax.broadcast_to",
        .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}}, .syn.nparams = 2,
-       .impl = {infer_broadcast_to, manip_eval_broadcast_to, manip_legalize_broadcast_to}),
+       .impl = {infer_broadcast_to, op_manip_eval_broadcast_to, op_manip_legalize_broadcast_to}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

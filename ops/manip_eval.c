@@ -28,12 +28,12 @@ static IrTensorData *
 tensor_val(const Site *s, Value *v, const char *what)
 {
   if (!v || v->kind != VAL_TENSOR) {
-    manip_fail(s, "%s must be a tensor", what);
+    op_manip_fail(s, "%s must be a tensor", what);
     return NULL;
   }
   if (v->u.tensor.t.ndim > MAX_DIMS) {
-    manip_fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim,
-               MAX_DIMS);
+    op_manip_fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim,
+                  MAX_DIMS);
     return NULL;
   }
   return &v->u.tensor.t;
@@ -85,7 +85,7 @@ same_data(const Site *s, const IrTensorData *x, int ndim, const int64_t *shape)
 {
   IrTensorData *out = new_tensor(s, x->dtype, ndim, shape);
   if (out && out->nbytes != x->nbytes) {
-    manip_fail(s, "internal: element counts differ");
+    op_manip_fail(s, "internal: element counts differ");
     return NULL;
   }
   if (out)
@@ -102,13 +102,13 @@ map_permute(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int *perm, term[MAX_DIMS + 1];
   int64_t shape[MAX_DIMS];
-  if (!x || !manip_permutation(&s, call, x->ndim, &perm))
+  if (!x || !op_manip_permutation(&s, call, x->ndim, &perm))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     term[d] = perm[d];
@@ -122,14 +122,14 @@ manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 Value *
-manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   if (!x)
     return NULL;
   if (!args[1] || args[1]->kind != VAL_SHAPE) {
-    manip_fail(&s, "shape must be a shape");
+    op_manip_fail(&s, "shape must be a shape");
     return NULL;
   }
   int n = args[1]->u.shape.n, at = -1;
@@ -139,7 +139,7 @@ manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
     if (dims[i] == -1 && at < 0)
       at = i;
     else if (dims[i] < 0) {
-      manip_fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
+      op_manip_fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
       return NULL;
     } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
       rest = INT64_MAX; /* cannot match any real count */
@@ -150,15 +150,15 @@ manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
   if (at >= 0)
     dims[at] = rest ? count / rest : 0;
   if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count) {
-    manip_fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
-               (long long)rest, at >= 0 ? " times -1 elements" : " elements");
+    op_manip_fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
+                  (long long)rest, at >= 0 ? " times -1 elements" : " elements");
     return NULL;
   }
   return same_data(&s, x, n, dims);
 }
 
 Value *
-manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
@@ -169,13 +169,13 @@ manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 Value *
-manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int out_ndim;
   bool *mask;
-  if (!x || !manip_expand_mask(&s, call, x->ndim, &out_ndim, &mask))
+  if (!x || !op_manip_expand_mask(&s, call, x->ndim, &out_ndim, &mask))
     return NULL;
   int64_t *shape = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
   for (int i = 0, j = 0; i < out_ndim; i++)
@@ -184,21 +184,21 @@ manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 Value *
-manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int64_t *axes, shape[MAX_DIMS];
   int n, *norm, k = 0;
   bool drop[MAX_DIMS] = {false};
-  if (!x || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
     return NULL;
-  if (n >= 0 && !manip_norm_axes(&s, axes, n, x->ndim, &norm))
+  if (n >= 0 && !op_manip_norm_axes(&s, axes, n, x->ndim, &norm))
     return NULL;
   for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
     int a = n < 0 ? i : norm[i];
     if (x->shape[a] != 1 && n >= 0) {
-      manip_fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
+      op_manip_fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
       return NULL;
     }
     drop[a] = x->shape[a] == 1;
@@ -219,15 +219,15 @@ concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
   for (int i = 0; i < n; i++) {
     char a[16], b[16];
     if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
-      manip_fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
-                 ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b),
-                 xs[0]->ndim);
+      op_manip_fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
+                    ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b),
+                    xs[0]->ndim);
       return false;
     }
     for (int d = 0; d < xs[0]->ndim; d++)
       if (d != axis && xs[i]->shape[d] != xs[0]->shape[d]) {
-        manip_fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
-                   (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
+        op_manip_fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
+                      (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
         return false;
       }
     shape[axis] += xs[i]->shape[axis];
@@ -270,14 +270,14 @@ scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
 }
 
 Value *
-manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   int64_t shape[MAX_DIMS];
   int axis;
   bool none;
   if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
-    manip_fail(&s, "tensors must be a non-empty tuple");
+    op_manip_fail(&s, "tensors must be a non-empty tuple");
     return NULL;
   }
   int n = args[0]->u.tuple.n;
@@ -285,10 +285,10 @@ manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
   for (int i = 0; i < n; i++)
     if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
       return NULL;
-  if (!manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
+  if (!op_manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
     return NULL;
   if (none && xs[0]->ndim != 1) {
-    manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
+    op_manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
     return NULL;
   }
   if (none)
@@ -335,15 +335,15 @@ split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64
 }
 
 Value *
-manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
-  if (!x || !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (!x || !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
     return NULL;
   if (pieces == 1) /* as inference: the input itself */
     return args[0];
@@ -351,8 +351,8 @@ manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
   for (int64_t k = 0; k < pieces; k++) {
     int64_t start, len;
     if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len)) {
-      manip_fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
-                 (long long)x->shape[axis], (long long)pieces);
+      op_manip_fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
+                    (long long)x->shape[axis], (long long)pieces);
       return NULL;
     }
     if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
@@ -362,13 +362,13 @@ manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 Value *
-manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   SliceAttrs sa;
   int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
-  if (!x || !manip_slice_attrs(&s, call, x->ndim, &sa))
+  if (!x || !op_manip_slice_attrs(&s, call, x->ndim, &sa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     shape[d] = x->shape[d];
@@ -376,10 +376,10 @@ manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
   }
   for (int i = 0; i < sa.n; i++) {
     int a = sa.axes[i];
-    if (!manip_slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound, &start[a],
-                          &shape[a])) {
-      manip_fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
-                 (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
+    if (!op_manip_slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound,
+                             &start[a], &shape[a])) {
+      op_manip_fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+                    (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
       return NULL;
     }
     step[a] = sa.strides[i];
@@ -402,7 +402,7 @@ take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
   for (int64_t k = 0; k < count; k++) {
     int64_t i = op_get_i(ix, k), v = i;
     if (n == 0) {
-      manip_fail(s, "index %lld into an axis of size 0", (long long)i);
+      op_manip_fail(s, "index %lld into an axis of size 0", (long long)i);
       return NULL;
     }
     if (mode == 1)
@@ -412,8 +412,8 @@ take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
     else if (i < 0)
       v = i >= -n ? i + n : -1;
     if (v < 0 || v >= n) {
-      manip_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
-                 (long long)n);
+      op_manip_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
+                    (long long)n);
       return NULL;
     }
     r[k] = v;
@@ -440,17 +440,17 @@ map_take(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
   int64_t shape[2 * MAX_DIMS];
-  int axis, mode = x && ix ? manip_take_mode(&s, call) : -1;
+  int axis, mode = x && ix ? op_manip_take_mode(&s, call) : -1;
   bool none;
-  if (mode < 0 || !manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
+  if (mode < 0 || !op_manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
-    manip_fail(&s, "indices must have an integer dtype");
+    op_manip_fail(&s, "indices must have an integer dtype");
     return NULL;
   }
   IrTensorData flat = *x;
@@ -462,7 +462,7 @@ manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
   }
   int on = flat.ndim - 1 + ix->ndim;
   if (on > MAX_DIMS) {
-    manip_fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
+    op_manip_fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
     return NULL;
   }
   int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
@@ -495,27 +495,27 @@ map_broadcast(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = eval_site(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   if (!x)
     return NULL;
   if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS) {
-    manip_fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
+    op_manip_fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
     return NULL;
   }
   int tn = args[1]->u.shape.n;
   const int64_t *td = args[1]->u.shape.dims;
   if (tn < x->ndim) {
-    manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
+    op_manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
     return NULL;
   }
   for (int d = 0; d < x->ndim; d++) {
     int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
     if (xd != 1 && xd != t) {
-      manip_fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
-                 (long long)t);
+      op_manip_fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
+                    (long long)t);
       return NULL;
     }
   }

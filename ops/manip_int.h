@@ -38,45 +38,45 @@ typedef struct {
 } SliceAttrs;
 
 /* manip.c: attributes and axes (each false after an error at the site) */
-void manip_fail(const Site *s, const char *fmt, ...);
-bool manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
-                     int64_t **out, int *n);
-bool manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out);
-bool manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out);
-bool manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
-                     bool *none);
-bool manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm);
-int manip_take_mode(const Site *s, const IrExpr *call);
-bool manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa);
-uint64_t manip_stride_step(int64_t stride);
-bool manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
-                      int64_t *start, int64_t *len);
-bool manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask);
-bool manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
-                       int64_t *pieces);
+void op_manip_fail(const Site *s, const char *fmt, ...);
+bool op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
+                        int64_t **out, int *n);
+bool op_manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out);
+bool op_manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out);
+bool op_manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
+                        bool *none);
+bool op_manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm);
+int op_manip_take_mode(const Site *s, const IrExpr *call);
+bool op_manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa);
+uint64_t op_manip_stride_step(int64_t stride);
+bool op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
+                         int64_t *start, int64_t *len);
+bool op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask);
+bool op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx,
+                          bool *sections, int64_t *pieces);
 
 /* manip_eval.c: the kernels */
-Value *manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
-Value *manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
 
 /* manip_legalize.c: the lowerings (NULL: the call stays as it is) */
-IrExpr *manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

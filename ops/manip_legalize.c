@@ -201,13 +201,13 @@ index_permute(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
 }
 
 IrExpr *
-manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int *perm;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !manip_permutation(&s, call, x->u.tensor.ndim, &perm))
+      !op_manip_permutation(&s, call, x->u.tensor.ndim, &perm))
     return NULL;
   return lower_gather(lz, call, result, "transpose", index_permute, perm);
 }
@@ -224,13 +224,13 @@ index_relayout(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void
 
 /* A -1 of the new shape is already resolved in the result's struct info. */
 IrExpr *
-manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   return lower_gather(lz, call, result, "reshape", index_relayout, NULL);
 }
 
 IrExpr *
-manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   return lower_gather(lz, call, result, "reshape", index_relayout, NULL);
 }
@@ -253,14 +253,14 @@ index_expand(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 }
 
 IrExpr *
-manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int out_ndim;
   bool *mask;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+      !op_manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
   return lower_gather(lz, call, result, "expand_dims", index_expand, mask);
 }
@@ -288,18 +288,18 @@ index_squeeze(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
  * are the literal 1.  When that does not match the result's rank (a
  * symbolic dim inference proved to be 1), the data is relaid instead. */
 IrExpr *
-manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int64_t *axes;
   int n, *norm;
   if (!x || x->kind != IR_SI_TENSOR || !x->u.tensor.shape || x->u.tensor.ndim < 0 ||
-      result->kind != IR_SI_TENSOR || !manip_attr_ints(&s, call, "axis", true, &axes, &n))
+      result->kind != IR_SI_TENSOR || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim, kept = ndim;
   bool *drop = ir_alloc(lz->ctx, (size_t)(ndim ? ndim : 1));
-  if (n >= 0 && !manip_norm_axes(&s, axes, n, ndim, &norm))
+  if (n >= 0 && !op_manip_norm_axes(&s, axes, n, ndim, &norm))
     return NULL;
   for (int i = 0; i < (n < 0 ? ndim : n); i++) {
     int a = n < 0 ? i : norm[i];
@@ -337,13 +337,13 @@ index_broadcast(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const voi
 }
 
 IrExpr *
-manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   return lower_gather(lz, call, result, "broadcast_to", index_broadcast, NULL);
 }
 
 /* The first index of a slice of an axis of n elements, as
- * manip_slice_axis and inference's slice_index compute it: a negative
+ * op_manip_slice_axis and inference's slice_index compute it: a negative
  * begin counts from the end, then (unless inbound) it is clamped to
  * [0, n] or, for a negative stride, [-1, n - 1].  NULL when inbound was
  * promised and a static n breaks it (inference reported that). */
@@ -352,7 +352,8 @@ slice_start(IrCtx *ctx, IrPrimExpr *n, int64_t begin, int64_t end, int64_t strid
 {
   int64_t c, start, len;
   if (ir_prim_is_int(n, &c))
-    return manip_slice_axis(c, begin, end, stride, inbound, &start, &len) ? lit(ctx, start) : NULL;
+    return op_manip_slice_axis(c, begin, end, stride, inbound, &start, &len) ? lit(ctx, start)
+                                                                             : NULL;
   if (!inbound && (begin >= MANIP_HUGE_INDEX || begin <= -MANIP_HUGE_INDEX)) {
     if (stride > 0)
       return begin > 0 ? n : lit(ctx, 0);
@@ -388,13 +389,13 @@ index_slice(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *e
 }
 
 IrExpr *
-manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   SliceAttrs sa;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+      !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
     return NULL;
   return lower_gather(lz, call, result, "strided_slice", index_slice, &sa);
 }
@@ -444,14 +445,14 @@ take_index(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrPrimExpr **o, int axis, bool 
 }
 
 IrExpr *
-manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
-  int mode = manip_take_mode(&s, call), axis;
+  int mode = op_manip_take_mode(&s, call), axis;
   bool none;
   if (mode < 0 || call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
-      xs->u.tensor.ndim < 0 || !manip_axis_attr(&s, call, true, xs->u.tensor.ndim, &axis, &none))
+      xs->u.tensor.ndim < 0 || !op_manip_axis_attr(&s, call, true, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, "take");
@@ -497,14 +498,14 @@ copy_window(OpPrim *p, IrBuffer *dst, IrBuffer *src, IrBuffer *over, int axis, I
  * in a var is left to the interpreter (its fields are no leaves that
  * call_tir could take). */
 IrExpr *
-manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrExpr *tuple = call->u.call.args[0];
   int axis;
   bool none;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      !manip_axis_attr(&s, call, true, result->u.tensor.ndim, &axis, &none))
+      !op_manip_axis_attr(&s, call, true, result->u.tensor.ndim, &axis, &none))
     return NULL;
   axis = none ? 0 : axis;
   OpPrim p;
@@ -548,7 +549,7 @@ split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int 
 /* split: one output per piece (result is their tuple; one piece is a
  * tensor, a copy of x), each a window of x along axis. */
 IrExpr *
-manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
@@ -556,8 +557,8 @@ manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   int nidx, axis;
   bool sections, none;
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 1 ||
-      !manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !manip_axis_attr(&s, call, false, xs->u.tensor.ndim, &axis, &none))
+      !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(&s, call, false, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   bool multi = result->kind == IR_SI_TUPLE;
   if (multi ? result->u.tuple.n != pieces : pieces != 1)

@@ -22,7 +22,7 @@
 /* Activations                                                         */
 /* ------------------------------------------------------------------ */
 
-/* Each activation entry's NnActivation (nn_int.h) holds its kernel and its
+/* Each activation entry's NnActivation (op_nn_int.h) holds its kernel and its
  * f in TIR; these hooks serve them all.  An activation without an integer
  * kernel wants floats. */
 static const NnActivation *
@@ -33,7 +33,7 @@ activation_of(const IrExpr *call)
 
 /* (inference has checked that alpha, when present, is a number) */
 double
-nn_activation_alpha(const IrExpr *call)
+op_nn_activation_alpha(const IrExpr *call)
 {
   const IrAttr *a = op_attr(call, "alpha");
   if (!a)
@@ -44,12 +44,12 @@ nn_activation_alpha(const IrExpr *call)
 static IrSInfo *
 infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   IrSInfo *x;
   double alpha;
-  if (!nn_tensor_arg(in, call, args, 0, "data", &x) || !nn_attr_float(&s, "alpha", 0, &alpha))
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !op_nn_attr_float(&s, "alpha", 0, &alpha))
     return NULL;
-  if (!activation_of(call)->kernel_int && !nn_require_float(in, call, nn_dtype(x)))
+  if (!activation_of(call)->kernel_int && !op_nn_require_float(in, call, op_nn_dtype(x)))
     return NULL;
   return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
 }
@@ -57,17 +57,17 @@ infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_activation(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   const NnActivation *act = activation_of(call);
-  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x)
     return NULL;
-  Value *out = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   if (!out)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
   bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
-  double alpha = nn_activation_alpha(call);
+  double alpha = op_nn_activation_alpha(call);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
     if (act->kernel_int && !is_float)
       op_set_i(o, i, act->kernel_int(op_get_i(x, i)));
@@ -93,7 +93,7 @@ relu_int(int64_t x)
 static IrPrimExpr *
 relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 {
-  return ir_prim_bin(ctx, IR_PE_MAX, x, nn_lit(ctx, t, 0));
+  return ir_prim_bin(ctx, IR_PE_MAX, x, op_nn_lit(ctx, t, 0));
 }
 
 /* leakyrelu: x where x >= 0, alpha * x elsewhere (floats only, as TVM);
@@ -108,9 +108,9 @@ static IrPrimExpr *
 leakyrelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 {
   IrPrimExpr *scaled =
-      ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, nn_f64_type(), alpha), nn_f64(ctx, x));
-  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, nn_lit(ctx, t, 0)), x,
-                        nn_to(ctx, t, scaled));
+      ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, op_nn_f64_type(), alpha), op_nn_f64(ctx, x));
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, op_nn_lit(ctx, t, 0)), x,
+                        op_nn_to(ctx, t, scaled));
 }
 
 /* gelu: 0.5 x (1 + erf(x / sqrt 2)), in float64 in TIR too */
@@ -123,14 +123,14 @@ gelu(double x, double alpha)
 static IrPrimExpr *
 gelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 {
-  IrDType f64 = nn_f64_type();
-  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0);
-  IrPrimExpr *scaled = ir_prim_bin(ctx, IR_PE_DIV, v, nn_lit(ctx, f64, sqrt(2.0)));
-  IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 0.5), v);
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *v = op_nn_f64(ctx, x), *one = op_nn_lit(ctx, f64, 1.0);
+  IrPrimExpr *scaled = ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_lit(ctx, f64, sqrt(2.0)));
+  IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 0.5), v);
   IrPrimExpr *r =
       ir_prim_bin(ctx, IR_PE_MUL, half_x,
-                  ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.erf", scaled)));
-  return nn_to(ctx, t, r);
+                  ir_prim_bin(ctx, IR_PE_ADD, one, op_nn_intrinsic(ctx, f64, "tir.erf", scaled)));
+  return op_nn_to(ctx, t, r);
 }
 
 /* silu: x / (1 + exp(-x)), in float64 in TIR too */
@@ -143,12 +143,13 @@ silu(double x, double alpha)
 static IrPrimExpr *
 silu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 {
-  IrDType f64 = nn_f64_type();
-  IrPrimExpr *v = nn_f64(ctx, x), *one = nn_lit(ctx, f64, 1.0);
-  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_SUB, nn_lit(ctx, f64, 0.0), v);
-  IrPrimExpr *r = ir_prim_bin(
-      ctx, IR_PE_DIV, v, ir_prim_bin(ctx, IR_PE_ADD, one, nn_intrinsic(ctx, f64, "tir.exp", neg)));
-  return nn_to(ctx, t, r);
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *v = op_nn_f64(ctx, x), *one = op_nn_lit(ctx, f64, 1.0);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_SUB, op_nn_lit(ctx, f64, 0.0), v);
+  IrPrimExpr *r =
+      ir_prim_bin(ctx, IR_PE_DIV, v,
+                  ir_prim_bin(ctx, IR_PE_ADD, one, op_nn_intrinsic(ctx, f64, "tir.exp", neg)));
+  return op_nn_to(ctx, t, r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -160,7 +161,7 @@ static bool
 normalize_axis(const NnSite *s, int64_t axis, int ndim, int *out)
 {
   if (axis < -(int64_t)ndim || axis >= ndim) {
-    nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
+    op_nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
     return false;
   }
   *out = (int)(axis < 0 ? axis + ndim : axis);
@@ -170,13 +171,13 @@ normalize_axis(const NnSite *s, int64_t axis, int ndim, int *out)
 static IrSInfo *
 infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   IrSInfo *x;
   int64_t axis;
   int norm;
-  if (!nn_tensor_arg(in, call, args, 0, "data", &x) || !nn_attr_int(&s, "axis", -1, &axis))
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !op_nn_attr_int(&s, "axis", -1, &axis))
     return NULL;
-  if (!nn_require_float(in, call, nn_dtype(x)))
+  if (!op_nn_require_float(in, call, op_nn_dtype(x)))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
@@ -190,21 +191,21 @@ infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
-  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   int64_t axis;
   int ax;
   bool reduce[64] = {false};
-  if (!x || !nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
+  if (!x || !op_nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64) {
-    nn_error(&s, "tensors of more than 64 dimensions are not supported");
+    op_nn_error(&s, "tensors of more than 64 dimensions are not supported");
     return NULL;
   }
-  Value *out = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   int64_t *outer, *inner, nouter, ninner;
   reduce[ax] = true;
-  if (!out || !nn_split_offsets(&s, x, reduce, &outer, &nouter, &inner, &ninner))
+  if (!out || !op_nn_split_offsets(&s, x, reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
   bool log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   for (int64_t o = 0; o < nouter; o++) {
@@ -235,18 +236,18 @@ norm_axes(const NnSite *s, int64_t *axes, int *n)
   if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
     const IrAttr *a = op_attr(s->call, "axis");
     if (!a || a->kind == IR_AT_NONE) {
-      nn_error(s, "attribute 'axis' is required");
+      op_nn_error(s, "attribute 'axis' is required");
       return false;
     }
     *n = 1;
-    return nn_attr_int(s, "axis", 1, &axes[0]);
+    return op_nn_attr_int(s, "axis", 1, &axes[0]);
   }
   const IrAttr *a = op_attr(s->call, "axes");
   if (!a || a->kind == IR_AT_NONE) {
-    nn_error(s, "attribute 'axes' is required");
+    op_nn_error(s, "attribute 'axes' is required");
     return false;
   }
-  return nn_attr_ints(s, "axes", axes, 64, n);
+  return op_nn_attr_ints(s, "axes", axes, 64, n);
 }
 
 /* Normalizes every axis and rejects repeats. */
@@ -258,7 +259,7 @@ normalize_axes(const NnSite *s, const int64_t *axes, int n, int ndim, int *out)
       return false;
     for (int j = 0; j < i; j++) {
       if (out[j] == out[i]) {
-        nn_error(s, "axis %d is repeated", out[i]);
+        op_nn_error(s, "axis %d is repeated", out[i]);
         return false;
       }
     }
@@ -275,21 +276,22 @@ static int
 check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
                  int n)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   if (!p)
     return 1;
-  if (p->u.tensor.dtype.code != IR_DT_VOID && nn_dtype(data).code != IR_DT_VOID &&
-      !ir_dtype_eq(p->u.tensor.dtype, nn_dtype(data))) {
-    nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_names[i],
-             nn_dtype_str(in->ctx, p->u.tensor.dtype), nn_dtype_str(in->ctx, nn_dtype(data)));
+  if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
+      !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
+    op_nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_names[i],
+                op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
+                op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
     return -1;
   }
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i], n,
-             p->u.tensor.ndim);
+    op_nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i],
+                n, p->u.tensor.ndim);
     return -1;
   }
-  IrPrimExpr **ds = nn_shape(data), **ps = nn_shape(p);
+  IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
   if (!ds || !ps || !axes)
     return 1;
   int result = 1;
@@ -297,8 +299,8 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
                              : op_prove_equal(in, ds[axes[d]], ps[d]);
     if (eq == IR_PROVE_FALSE) {
-      nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_names[i],
-               nn_expr_str(in->ctx, ps[d]), d, nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
+      op_nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_names[i],
+                  op_nn_expr_str(in->ctx, ps[d]), d, op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
       return -1;
     }
     if (eq == IR_PROVE_UNKNOWN)
@@ -312,7 +314,7 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
 static bool
 check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
 {
-  NnSite s = nn_site_infer(in, call);
+  NnSite s = op_nn_site_infer(in, call);
   int64_t axes[64];
   int naxes, norm[64];
   bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
@@ -321,7 +323,7 @@ check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decide
     return false;
   if (known_axes && !normalize_axes(&s, axes, naxes, t[0]->u.tensor.ndim, norm))
     return false;
-  if (!nn_require_float(in, call, nn_dtype(t[0])))
+  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
     return false;
   for (int i = 1; i < nargs; i++) {
     int r = check_norm_param(in, call, t[0], t[i], i, known_axes ? norm : NULL, naxes);
@@ -337,7 +339,7 @@ static bool
 norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
 {
   for (int i = 0; i < nargs; i++)
-    if (!nn_tensor_arg(in, call, args, i, norm_arg_names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_names[i], &t[i]))
       return false;
   return true;
 }
@@ -351,7 +353,7 @@ infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   if (t[0] && decided)
     return t[0];
-  return ir_sinfo_tensor(in->ctx, NULL, nn_ndim(t[0]), nn_dtype(t[0]), nn_vdevice(t[0]));
+  return ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), op_nn_dtype(t[0]), op_nn_vdevice(t[0]));
 }
 
 static IrSInfo *
@@ -366,9 +368,9 @@ infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
     fields[1] = t[3];
     fields[2] = t[4];
   } else {
-    IrDType dt = nn_dtype(t[0]);
-    int vdev = nn_vdevice(t[0]);
-    fields[0] = ir_sinfo_tensor(in->ctx, NULL, nn_ndim(t[0]), dt, vdev);
+    IrDType dt = op_nn_dtype(t[0]);
+    int vdev = op_nn_vdevice(t[0]);
+    fields[0] = ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), dt, vdev);
     fields[1] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
     fields[2] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
   }
@@ -387,8 +389,9 @@ typedef struct {
 static bool
 norm_flags(const NnSite *s, NormFlags *f)
 {
-  return nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
-         nn_attr_bool(s, "center", true, &f->center) && nn_attr_bool(s, "scale", true, &f->scale);
+  return op_nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
+         op_nn_attr_bool(s, "center", true, &f->center) &&
+         op_nn_attr_bool(s, "scale", true, &f->scale);
 }
 
 /* Checks a parameter value against the data's dims at the sorted
@@ -402,13 +405,13 @@ check_param_value(const NnSite *s, const IrTensorData *x, const IrTensorData *p,
     if (!reduce[d])
       continue;
     if (k >= p->ndim || p->shape[k] != x->shape[d]) {
-      nn_error(s, "%s does not match the data's normalized dims", what);
+      op_nn_error(s, "%s does not match the data's normalized dims", what);
       return false;
     }
     k++;
   }
   if (k != p->ndim) {
-    nn_error(s, "%s does not match the data's normalized dims", what);
+    op_nn_error(s, "%s does not match the data's normalized dims", what);
     return false;
   }
   return true;
@@ -422,10 +425,10 @@ norm_values(const NnSite *s, Value **args, int nargs, const IrTensorData **t, bo
   int64_t axes[64];
   int naxes, norm[64];
   for (int i = 0; i < nargs; i++)
-    if (!(t[i] = nn_tensor_value(s, args, i, norm_arg_names[i])))
+    if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_names[i])))
       return false;
   if (t[0]->ndim > 64) {
-    nn_error(s, "tensors of more than 64 dimensions are not supported");
+    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
     return false;
   }
   if (!norm_axes(s, axes, &naxes) || !normalize_axes(s, axes, naxes, t[0]->ndim, norm))
@@ -458,15 +461,15 @@ moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, do
 static Value *
 eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   const IrTensorData *t[3];
   bool reduce[64];
   NormFlags f;
   int64_t *outer, *inner, nouter, ninner;
   if (!norm_values(&s, args, 3, t, reduce) || !norm_flags(&s, &f))
     return NULL;
-  Value *out = nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  if (!out || !nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  if (!out || !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
   for (int64_t o = 0; o < nouter; o++) {
     double mean, var;
@@ -505,20 +508,21 @@ channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const i
 static Value *
 eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
+  NnSite s = op_nn_site_eval(ev, call);
   const IrTensorData *t[5];
   bool reduce[64], training;
   NormFlags f;
   double momentum;
   int64_t *outer, *inner, nouter, ninner;
   if (!norm_values(&s, args, 5, t, reduce) || !norm_flags(&s, &f) ||
-      !nn_attr_bool(&s, "training", true, &training) ||
-      !nn_attr_float(&s, "momentum", 0.1, &momentum))
+      !op_nn_attr_bool(&s, "training", true, &training) ||
+      !op_nn_attr_float(&s, "momentum", 0.1, &momentum))
     return NULL;
-  Value *out = nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  Value *mm = nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
-  Value *mv = nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
-  if (!out || !mm || !mv || !nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  Value *mm = op_nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
+  Value *mv = op_nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
+  if (!out || !mm || !mv ||
+      !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
   /* inner enumerates the channel axis, outer everything else */
   for (int64_t c = 0; c < ninner; c++) {
@@ -551,7 +555,7 @@ static IrSInfo *
 infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   IrSInfo *x;
-  if (!nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x))
     return NULL;
   if (!x)
     x = ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
@@ -564,11 +568,11 @@ infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = nn_site_eval(ev, call);
-  const IrTensorData *x = nn_tensor_value(&s, args, 0, "data");
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x)
     return NULL;
-  Value *mask = nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *mask = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   if (!mask)
     return NULL;
   for (int64_t i = 0, n = op_numel(x); i < n; i++)
@@ -587,7 +591,7 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 #define A OP_ATTR
 #define ACTIVATION                                                                                 \
   .syn.params = {E("data")}, .syn.nparams = 1,                                                     \
-  .impl = {infer_activation, eval_activation, nn_legalize_activation}
+  .impl = {infer_activation, eval_activation, op_nn_legalize_activation}
 /* An activation entry's NnActivation: name, kernel, kernel_int, lower. */
 /* clang-format off */
 #define ROW(...) .data = &(const NnActivation){__VA_ARGS__}
@@ -607,41 +611,42 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 static const OpDef defs[] = {
     OP(IR_OP_RELU, "relax.nn.relu", ACTIVATION, ROW("relu", relu, relu_int, relu_lower)),
     OP(IR_OP_LEAKYRELU, "relax.nn.leakyrelu", .syn.params = {E("data"), A("alpha", "0.01")},
-       .syn.nparams = 2, .impl = {infer_activation, eval_activation, nn_legalize_activation},
+       .syn.nparams = 2, .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
        ROW("leakyrelu", leakyrelu, NULL, leakyrelu_lower)),
     OP(IR_OP_GELU, "relax.nn.gelu", ACTIVATION, ROW("gelu", gelu, NULL, gelu_lower)),
     OP(IR_OP_SILU, "relax.nn.silu", ACTIVATION, ROW("silu", silu, NULL, silu_lower)),
     OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
-       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, nn_legalize_softmax}),
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
     OP(IR_OP_LOG_SOFTMAX, "relax.nn.log_softmax", .syn.params = {E("data"), A("axis", "-1")},
-       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, nn_legalize_softmax}),
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
     OP(IR_OP_LAYER_NORM, "relax.nn.layer_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), A("axes", NULL), A("epsilon", "1e-05"),
                       A("center", "True"), A("scale", "True")},
-       .syn.nparams = 7, .impl = {infer_layer_norm, eval_layer_norm, nn_legalize_layer_norm}),
+       .syn.nparams = 7, .impl = {infer_layer_norm, eval_layer_norm, op_nn_legalize_layer_norm}),
     OP(IR_OP_BATCH_NORM, "relax.nn.batch_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), E("moving_mean"), E("moving_var"),
                       A("axis", NULL), A("epsilon", "1e-05"), A("center", "True"),
                       A("scale", "True"), A("momentum", "0.10000000000000001"),
                       A("training", "True")},
-       .syn.nparams = 11, .impl = {infer_batch_norm, eval_batch_norm, nn_legalize_batch_norm}),
+       .syn.nparams = 11, .impl = {infer_batch_norm, eval_batch_norm, op_nn_legalize_batch_norm}),
     OP(IR_OP_CONV2D, "relax.nn.conv2d",
        .syn.params = {E("data"), E("weight"), A("strides", "[1, 1]"), A("padding", "[0, 0, 0, 0]"),
                       A("dilation", "[1, 1]"), A("groups", "1"), A("data_layout", "\"NCHW\""),
                       A("kernel_layout", "\"OIHW\""), A("out_layout", "None"),
                       A("out_dtype", "\"void\"")},
-       .syn.nparams = 10, .impl = {nn_infer_conv2d, nn_eval_conv2d, nn_legalize_conv2d}),
+       .syn.nparams = 10, .impl = {op_nn_infer_conv2d, op_nn_eval_conv2d, op_nn_legalize_conv2d}),
     OP(IR_OP_MAX_POOL2D, "relax.nn.max_pool2d", POOL2D_PARAMS,
-       .impl = {nn_infer_pool2d, nn_eval_pool2d, nn_legalize_pool2d}),
+       .impl = {op_nn_infer_pool2d, op_nn_eval_pool2d, op_nn_legalize_pool2d}),
     OP(IR_OP_AVG_POOL2D, "relax.nn.avg_pool2d", POOL2D_PARAMS,
-       .impl = {nn_infer_pool2d, nn_eval_pool2d, nn_legalize_pool2d}),
+       .impl = {op_nn_infer_pool2d, op_nn_eval_pool2d, op_nn_legalize_pool2d}),
     OP(IR_OP_ADAPTIVE_AVG_POOL2D, "relax.nn.adaptive_avg_pool2d",
        .syn.params = {E("data"), A("output_size", "None"), A("layout", "\"NCHW\""),
                       A("out_layout", "None")},
        .syn.nparams = 4,
-       .impl = {nn_infer_adaptive_pool2d, nn_eval_adaptive_pool2d, nn_legalize_adaptive_pool2d}),
+       .impl = {op_nn_infer_adaptive_pool2d, op_nn_eval_adaptive_pool2d,
+                op_nn_legalize_adaptive_pool2d}),
     OP(IR_OP_DROPOUT, "relax.nn.dropout", .syn.params = {E("data"), A("rate", "0.5")},
-       .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, nn_legalize_dropout}),
+       .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, op_nn_legalize_dropout}),
 };
 
 const OpTable op_nn_table = {defs, sizeof defs / sizeof defs[0]};

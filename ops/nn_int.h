@@ -1,5 +1,5 @@
 /*
- * nn_int.h - helpers shared by nn.c, conv.c, nn_legalize.c and linalg.c
+ * op_nn_int.h - helpers shared by nn.c, conv.c, nn_legalize.c and linalg.c
  * (inside ops/ only).
  *
  * Inference and kernels both read a call's attributes and both report
@@ -19,98 +19,98 @@ typedef struct {
   const IrExpr *call; /* the op call (IR_CALL_OP) */
 } NnSite;
 
-NnSite nn_site_infer(const OpInfer *in, const IrExpr *call);
-NnSite nn_site_eval(const OpEval *ev, const IrExpr *call);
+NnSite op_nn_site_infer(const OpInfer *in, const IrExpr *call);
+NnSite op_nn_site_eval(const OpEval *ev, const IrExpr *call);
 /* op_error for the site's op: "in binding 'y': R.nn.conv2d: message". */
-void nn_error(const NnSite *s, const char *fmt, ...);
+void op_nn_error(const NnSite *s, const char *fmt, ...);
 
 /* Attributes.  An absent attribute (or None where a default makes sense)
  * gives the default; a value of the wrong kind is an error (false).
  * They read through op_attr. */
-bool nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out);
-bool nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out);
-bool nn_attr_float(const NnSite *s, const char *name, double fallback, double *out);
+bool op_nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out);
+bool op_nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out);
+bool op_nn_attr_float(const NnSite *s, const char *name, double fallback, double *out);
 /* A string attribute; fallback when absent or None. */
-bool nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out);
+bool op_nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out);
 /* An int or a list of at most max ints into out; *n is how many (0 for
  * None or absent). */
-bool nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n);
+bool op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n);
 /* A dtype given as a string; "void" (or absent) is IR_VOID. */
-bool nn_attr_dtype(const NnSite *s, const char *name, IrDType *out);
+bool op_nn_attr_dtype(const NnSite *s, const char *name, IrDType *out);
 
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is
  * known of it (R.Object).  Any other struct info is an error naming what. */
-bool nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
-                   IrSInfo **out);
+bool op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+                      IrSInfo **out);
 /* The dims of a tensor's shape when known (and of length ndim), else NULL. */
-IrPrimExpr **nn_shape(const IrSInfo *t);
-IrDType nn_dtype(const IrSInfo *t); /* IR_VOID for NULL */
-int nn_ndim(const IrSInfo *t);      /* -1 for NULL */
-int nn_vdevice(const IrSInfo *t);   /* -1 for NULL */
-IrPrimExpr *nn_int(IrCtx *ctx, int64_t v);
-IrPrimExpr *nn_simplify(OpInfer *in, IrPrimExpr *e);
+IrPrimExpr **op_nn_shape(const IrSInfo *t);
+IrDType op_nn_dtype(const IrSInfo *t); /* IR_VOID for NULL */
+int op_nn_ndim(const IrSInfo *t);      /* -1 for NULL */
+int op_nn_vdevice(const IrSInfo *t);   /* -1 for NULL */
+IrPrimExpr *op_nn_int(IrCtx *ctx, int64_t v);
+IrPrimExpr *op_nn_simplify(OpInfer *in, IrPrimExpr *e);
 /* e printed into an arena string (for messages). */
-const char *nn_expr_str(IrCtx *ctx, const IrPrimExpr *e);
-const char *nn_dtype_str(IrCtx *ctx, IrDType t);
+const char *op_nn_expr_str(IrCtx *ctx, const IrPrimExpr *e);
+const char *op_nn_dtype_str(IrCtx *ctx, IrDType t);
 /* The dtype that "void" out_dtype stands for: a's and b's when equal or
  * unknown (void); false after an error when both are known and differ. */
-bool nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out);
+bool op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out);
 /* An error unless dtype is a float type or unknown. */
-bool nn_require_float(OpInfer *in, const IrExpr *call, IrDType t);
+bool op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t);
 
 /* Kernels. */
 /* Argument i as a tensor value, or NULL after an error naming what. */
-const IrTensorData *nn_tensor_value(const NnSite *s, Value **args, int i, const char *what);
+const IrTensorData *op_nn_tensor_value(const NnSite *s, Value **args, int i, const char *what);
 /* A new zero tensor (NULL after an error). */
-Value *nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape);
+Value *op_nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape);
 /* Row-major element strides of a tensor (ndim entries). */
-void nn_strides(const IrTensorData *t, int64_t *strides);
+void op_nn_strides(const IrTensorData *t, int64_t *strides);
 /* Offsets of a split of t's dims into kept (outer) and reduced (inner)
  * dims: outer[o] + inner[r] is the element of outer position o, inner
  * position r, each enumerated row-major in dim order.  Returns false after
  * an error (out of memory); the arrays are malloc'd, freed by the caller. */
-bool nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
-                      int64_t *nouter, int64_t **inner, int64_t *ninner);
+bool op_nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce,
+                         int64_t **outer, int64_t *nouter, int64_t **inner, int64_t *ninner);
 
 /* Legalization (nn_util.c): small TIR-building helpers.  Statistics and
  * sums are kept in float64 (a T.alloc_buffer of float64, "acc"), as the
  * kernels accumulate in double; values convert to the output dtype at the
  * store. */
-NnSite nn_site_legalize(const OpLegalize *lz, const IrExpr *call);
-IrDType nn_f64_type(void);
-IrPrimExpr *nn_lit(IrCtx *ctx, IrDType t, double v);   /* a literal of dtype t */
-IrPrimExpr *nn_index(IrCtx *ctx, int64_t v);           /* an int64 literal */
-IrPrimExpr *nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e); /* e as t (no-op if it is) */
-IrPrimExpr *nn_f64(IrCtx *ctx, IrPrimExpr *e);         /* e as float64 */
+NnSite op_nn_site_legalize(const OpLegalize *lz, const IrExpr *call);
+IrDType op_nn_f64_type(void);
+IrPrimExpr *op_nn_lit(IrCtx *ctx, IrDType t, double v);     /* a literal of dtype t */
+IrPrimExpr *op_nn_index(IrCtx *ctx, int64_t v);             /* an int64 literal */
+IrPrimExpr *op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e); /* e as t (no-op if it is) */
+IrPrimExpr *op_nn_f64(IrCtx *ctx, IrPrimExpr *e);           /* e as float64 */
 /* A one-argument intrinsic ("tir.exp", ...) of dtype t. */
-IrPrimExpr *nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a);
+IrPrimExpr *op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a);
 /* Index arithmetic that folds literals (x + 0, x * 1, 2 * 3), so the
  * generated loops read as one would write them. */
-IrPrimExpr *nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
-IrPrimExpr *nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
-IrPrimExpr *nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
-IrPrimExpr *nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *op_nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *op_nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *op_nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *op_nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
 /* a && b, where a NULL condition is "true" (b alone). */
-IrPrimExpr *nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
+IrPrimExpr *op_nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
 /* Statements: a sequence of n, nested sequences spliced in (the array
  * is copied; n == 1 gives the statement itself), "if cond: then_" (then_
  * alone when cond is NULL). */
-IrStmt *nn_seq(OpPrim *p, IrStmt **stmts, int n);
-IrStmt *nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
+IrStmt *op_nn_seq(OpPrim *p, IrStmt **stmts, int n);
+IrStmt *op_nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
 /* A float64 buffer of n accumulators, and acc[k] read and written. */
-IrBuffer *nn_acc_new(OpPrim *p, int n);
-IrPrimExpr *nn_acc(OpPrim *p, IrBuffer *acc, int k);
-IrStmt *nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
+IrBuffer *op_nn_acc_new(OpPrim *p, int n);
+IrPrimExpr *op_nn_acc(OpPrim *p, IrBuffer *acc, int k);
+IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
 /* A loop nest (not appended) over the dims d of shape with pick[d] ==
  * want, outermost first; full[d] gets the loop var of each such dim (the
  * other entries are left as they are).  Returns the slot of the innermost
  * body; *nest gets the outermost statement (the slot itself when no dim is
  * picked). */
-IrStmt **nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
-                      IrPrimExpr **full, IrStmt **nest);
+IrStmt **op_nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
+                         IrPrimExpr **full, IrStmt **nest);
 /* A copy of an index array of n entries (arena). */
-IrPrimExpr **nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
+IrPrimExpr **op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
 
 /* gemm.c: the register-tiled schedule of a float32 product
  * C[i, j] = sum over k of A[i, k] * B[k, j] with m rows (symbolic or not)
@@ -126,10 +126,10 @@ typedef struct {
   /* NULL, or the condition that term k of column col is read (a term
    * outside it counts 0: conv2d's padding); NULL from it: always */
   IrPrimExpr *(*guard)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
-  IrBuffer *acc; /* set by nn_gemm: the float32 tile */
+  IrBuffer *acc; /* set by op_nn_gemm: the float32 tile */
 } Gemm;
 /* The statements computing all of C (NULL when m is literally 0). */
-IrStmt *nn_gemm(OpPrim *p, Gemm *g);
+IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
 /* An activation entry's .data: y = f(x) elementwise, x's struct info.
  * alpha is the op's "alpha" attribute (leakyrelu), 0 for ops without one. */
 typedef struct {
@@ -140,24 +140,24 @@ typedef struct {
   IrPrimExpr *(*lower)(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha);
 } NnActivation;
 /* nn.c: an activation call's alpha (0 when the op has none). */
-double nn_activation_alpha(const IrExpr *call);
+double op_nn_activation_alpha(const IrExpr *call);
 
 /* nn_legalize.c: the legalize hooks of nn.c's ops. */
-IrExpr *nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
-IrSInfo *nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

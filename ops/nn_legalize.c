@@ -44,7 +44,7 @@ give_up(OpPrim *p)
 static IrPrimExpr *
 load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
 {
-  return nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
+  return op_nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
 }
 
 /* ------------------------------------------------------------------ */
@@ -52,7 +52,7 @@ load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
 /* ------------------------------------------------------------------ */
 
 IrExpr *
-nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   const NnActivation *act = op_of(call->u.call.op)->data;
   const char *name = act->name;
@@ -65,7 +65,7 @@ nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrPrimExpr *v =
-      act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), nn_activation_alpha(call));
+      act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), op_nn_activation_alpha(call));
   *body = op_prim_store(&p, out, i, v);
   return op_prim_finish(&p, call, result);
 }
@@ -89,7 +89,7 @@ axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrS
   IrStmt *loop;
   IrPrimExpr **r;
   *body = op_prim_loop_nest(p, &s->x->shape[s->ax], 1, &r, &loop);
-  *at = nn_index_copy(p->lz->ctx, outer, s->x->ndim);
+  *at = op_nn_index_copy(p->lz->ctx, outer, s->x->ndim);
   (*at)[s->ax] = r[0];
   return loop;
 }
@@ -99,35 +99,35 @@ static IrStmt *
 softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrDType f64 = nn_f64_type();
+  IrDType f64 = op_nn_f64_type();
   IrPrimExpr **at;
   IrStmt *st[5], **body;
-  st[0] = nn_acc_set(p, s->acc, 0, nn_lit(ctx, f64, -INFINITY));
+  st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
   st[1] = axis_loop(p, s, outer, &at, &body);
-  *body = nn_acc_set(p, s->acc, 0,
-                     ir_prim_bin(ctx, IR_PE_MAX, nn_acc(p, s->acc, 0), load64(p, s->x, at)));
-  st[2] = nn_acc_set(p, s->acc, 1, nn_lit(ctx, f64, 0.0));
+  *body = op_nn_acc_set(p, s->acc, 0,
+                        ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), load64(p, s->x, at)));
+  st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
   st[3] = axis_loop(p, s, outer, &at, &body);
-  IrPrimExpr *shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), nn_acc(p, s->acc, 0));
-  IrPrimExpr *e = nn_intrinsic(ctx, f64, "tir.exp", shifted);
-  *body = nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, s->acc, 1), e));
+  IrPrimExpr *shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
+  IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
+  *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
   st[4] = axis_loop(p, s, outer, &at, &body);
-  shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), nn_acc(p, s->acc, 0));
+  shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *v;
   if (s->log_form)
     v = ir_prim_bin(ctx, IR_PE_SUB, shifted,
-                    nn_intrinsic(ctx, f64, "tir.log", nn_acc(p, s->acc, 1)));
+                    op_nn_intrinsic(ctx, f64, "tir.log", op_nn_acc(p, s->acc, 1)));
   else
-    v = ir_prim_bin(ctx, IR_PE_DIV, nn_intrinsic(ctx, f64, "tir.exp", shifted),
-                    nn_acc(p, s->acc, 1));
-  *body = op_prim_store(p, s->out, at, nn_to(ctx, s->out->dtype, v));
-  return nn_seq(p, st, 5);
+    v = ir_prim_bin(ctx, IR_PE_DIV, op_nn_intrinsic(ctx, f64, "tir.exp", shifted),
+                    op_nn_acc(p, s->acc, 1));
+  *body = op_prim_store(p, s->out, at, op_nn_to(ctx, s->out->dtype, v));
+  return op_nn_seq(p, st, 5);
 }
 
 IrExpr *
-nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite site = nn_site_legalize(lz, call);
+  NnSite site = op_nn_site_legalize(lz, call);
   Softmax s;
   int64_t axis;
   s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
@@ -136,14 +136,14 @@ nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   s.x = input(&p, call, 0, "A");
   s.out = op_prim_output(&p, result, s.log_form ? "T_log_softmax" : "T_softmax");
   if (!s.x || !s.out || s.x->ndim != s.out->ndim || s.x->ndim > 64 ||
-      !nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
+      !op_nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
     return give_up(&p);
-  s.acc = nn_acc_new(&p, 2); /* max, sum */
+  s.acc = op_nn_acc_new(&p, 2); /* max, sum */
   bool along[64] = {false};
   IrPrimExpr *outer[64] = {NULL};
   along[s.ax] = true;
   IrStmt *nest;
-  IrStmt **slot = nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
+  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
   *slot = softmax_row(&p, &s, outer);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, call, result);
@@ -171,11 +171,11 @@ static IrPrimExpr *
 member_count(OpPrim *p, const Norm *n)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *count = nn_index(ctx, 1);
+  IrPrimExpr *count = op_nn_index(ctx, 1);
   for (int d = 0; d < n->x->ndim; d++)
     if (n->member[d])
-      count = nn_mul(ctx, count, n->x->shape[d]);
-  return ir_prim_bin(ctx, IR_PE_MAX, nn_f64(ctx, count), nn_lit(ctx, nn_f64_type(), 1.0));
+      count = op_nn_mul(ctx, count, n->x->shape[d]);
+  return ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, count), op_nn_lit(ctx, op_nn_f64_type(), 1.0));
 }
 
 /* acc[k] = (sum over the members of term) / count, as two statements. */
@@ -183,19 +183,19 @@ static void
 member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, IrStmt **st)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **at = nn_index_copy(ctx, group, n->x->ndim);
+  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
   IrStmt *nest;
-  IrStmt **slot = nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
   IrPrimExpr *term = load64(p, n->x, at);
   if (squared) {
-    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, nn_acc(p, n->acc, 0));
+    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, op_nn_acc(p, n->acc, 0));
     term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
   }
-  st[0] = nn_acc_set(p, n->acc, k, nn_lit(ctx, nn_f64_type(), 0.0));
-  *slot = nn_acc_set(p, n->acc, k, ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, n->acc, k), term));
+  st[0] = op_nn_acc_set(p, n->acc, k, op_nn_lit(ctx, op_nn_f64_type(), 0.0));
+  *slot = op_nn_acc_set(p, n->acc, k, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, k), term));
   st[1] = nest;
-  st[2] = nn_acc_set(p, n->acc, k,
-                     ir_prim_bin(ctx, IR_PE_DIV, nn_acc(p, n->acc, k), member_count(p, n)));
+  st[2] = op_nn_acc_set(p, n->acc, k,
+                        ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, n->acc, k), member_count(p, n)));
 }
 
 /* Index of the per-group or per-member parameters: batch_norm's channel,
@@ -216,22 +216,23 @@ static IrStmt *
 normalize_pass(OpPrim *p, const Norm *n, IrPrimExpr **group)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrDType f64 = nn_f64_type();
-  IrPrimExpr **at = nn_index_copy(ctx, group, n->x->ndim);
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
   IrStmt *nest;
-  IrStmt **slot = nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
   IrPrimExpr **pi = param_index(p, n, at);
-  IrPrimExpr *std = nn_intrinsic(
+  IrPrimExpr *std = op_nn_intrinsic(
       ctx, f64, "tir.sqrt",
-      ir_prim_bin(ctx, IR_PE_ADD, nn_acc(p, n->acc, 1), nn_lit(ctx, f64, n->epsilon)));
-  IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, nn_lit(ctx, f64, 1.0), std);
-  IrPrimExpr *v = ir_prim_bin(
-      ctx, IR_PE_MUL, ir_prim_bin(ctx, IR_PE_SUB, load64(p, n->x, at), nn_acc(p, n->acc, 0)), inv);
+      ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, 1), op_nn_lit(ctx, f64, n->epsilon)));
+  IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0), std);
+  IrPrimExpr *v =
+      ir_prim_bin(ctx, IR_PE_MUL,
+                  ir_prim_bin(ctx, IR_PE_SUB, load64(p, n->x, at), op_nn_acc(p, n->acc, 0)), inv);
   if (n->scale)
     v = ir_prim_bin(ctx, IR_PE_MUL, v, load64(p, n->gamma, pi));
   if (n->center)
     v = ir_prim_bin(ctx, IR_PE_ADD, v, load64(p, n->beta, pi));
-  *slot = op_prim_store(p, n->out, at, nn_to(ctx, n->out->dtype, v));
+  *slot = op_prim_store(p, n->out, at, op_nn_to(ctx, n->out->dtype, v));
   return nest;
 }
 
@@ -241,14 +242,14 @@ static IrStmt *
 moving_stat(OpPrim *p, const Norm *n, IrPrimExpr **c, int k)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrDType f64 = nn_f64_type();
+  IrDType f64 = op_nn_f64_type();
   IrBuffer *in = k ? n->var_in : n->mean_in, *out = k ? n->var_out : n->mean_out;
   IrPrimExpr *old = load64(p, in, c), *v = old;
   if (n->training)
     v = ir_prim_bin(
-        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, 1 - n->momentum), old),
-        ir_prim_bin(ctx, IR_PE_MUL, nn_lit(ctx, f64, n->momentum), nn_acc(p, n->acc, k)));
-  return op_prim_store(p, out, c, nn_to(ctx, out->dtype, v));
+        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 1 - n->momentum), old),
+        ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, n->momentum), op_nn_acc(p, n->acc, k)));
+  return op_prim_store(p, out, c, op_nn_to(ctx, out->dtype, v));
 }
 
 /* The statements of one group: statistics, normalization, and for
@@ -260,8 +261,8 @@ norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
   int k = 0;
   IrPrimExpr **c = n->batch ? param_index(p, n, group) : NULL;
   if (n->batch && !n->training) {
-    st[k++] = nn_acc_set(p, n->acc, 0, load64(p, n->mean_in, c));
-    st[k++] = nn_acc_set(p, n->acc, 1, load64(p, n->var_in, c));
+    st[k++] = op_nn_acc_set(p, n->acc, 0, load64(p, n->mean_in, c));
+    st[k++] = op_nn_acc_set(p, n->acc, 1, load64(p, n->var_in, c));
   } else {
     member_mean(p, n, group, 0, false, &st[k]);
     member_mean(p, n, group, 1, true, &st[k + 3]);
@@ -272,7 +273,7 @@ norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
     st[k++] = moving_stat(p, n, c, 0);
     st[k++] = moving_stat(p, n, c, 1);
   }
-  return nn_seq(p, st, k);
+  return op_nn_seq(p, st, k);
 }
 
 /* Reads the attributes and marks the member dims; false when the call is
@@ -282,12 +283,13 @@ norm_attrs(const NnSite *s, Norm *n)
 {
   int64_t axes[64];
   int naxes = 1, ndim = n->x->ndim;
-  bool ok = nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) &&
-            nn_attr_bool(s, "center", true, &n->center) &&
-            nn_attr_bool(s, "scale", true, &n->scale) &&
-            nn_attr_bool(s, "training", true, &n->training) &&
-            nn_attr_float(s, "momentum", 0.1, &n->momentum) &&
-            (n->batch ? nn_attr_int(s, "axis", 1, &axes[0]) : nn_attr_ints(s, "axes", axes, 64, &naxes));
+  bool ok = op_nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) &&
+            op_nn_attr_bool(s, "center", true, &n->center) &&
+            op_nn_attr_bool(s, "scale", true, &n->scale) &&
+            op_nn_attr_bool(s, "training", true, &n->training) &&
+            op_nn_attr_float(s, "momentum", 0.1, &n->momentum) &&
+            (n->batch ? op_nn_attr_int(s, "axis", 1, &axes[0])
+                      : op_nn_attr_ints(s, "axes", axes, 64, &naxes));
   if (!ok || ndim > 64)
     return false;
   for (int d = 0; d < 64; d++)
@@ -304,7 +306,7 @@ norm_attrs(const NnSite *s, Norm *n)
 static IrExpr *
 legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
 {
-  NnSite site = nn_site_legalize(lz, call);
+  NnSite site = op_nn_site_legalize(lz, call);
   Norm n = {0};
   n.batch = batch;
   OpPrim p;
@@ -326,23 +328,23 @@ legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
   }
   if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(&site, &n))
     return give_up(&p);
-  n.acc = nn_acc_new(&p, 2);
+  n.acc = op_nn_acc_new(&p, 2);
   IrPrimExpr *group[64] = {NULL};
   IrStmt *nest;
-  IrStmt **slot = nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
+  IrStmt **slot = op_nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
   *slot = norm_group(&p, &n, group);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, call, result);
 }
 
 IrExpr *
-nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   return legalize_norm(lz, call, result, false);
 }
 
 IrExpr *
-nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   return legalize_norm(lz, call, result, true);
 }
@@ -353,7 +355,7 @@ nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 
 /* Identity at inference, as the kernel: (a copy of data, ones). */
 IrExpr *
-nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   OpPrim p;
   op_prim_begin(lz, &p, "dropout");
@@ -366,7 +368,7 @@ nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrStmt *st[2] = {op_prim_store(&p, out, i, op_prim_load(&p, x, i)),
-                   op_prim_store(&p, mask, i, nn_lit(lz->ctx, mask->dtype, 1.0))};
-  *body = nn_seq(&p, st, 2);
+                   op_prim_store(&p, mask, i, op_nn_lit(lz->ctx, mask->dtype, 1.0))};
+  *body = op_nn_seq(&p, st, 2);
   return op_prim_finish(&p, call, result);
 }

@@ -14,19 +14,19 @@
 #include "nn_int.h"
 
 NnSite
-nn_site_infer(const OpInfer *in, const IrExpr *call)
+op_nn_site_infer(const OpInfer *in, const IrExpr *call)
 {
   return (NnSite){in->ctx, in->loc, in->binding, call};
 }
 
 NnSite
-nn_site_eval(const OpEval *ev, const IrExpr *call)
+op_nn_site_eval(const OpEval *ev, const IrExpr *call)
 {
   return (NnSite){ev->ctx, ev->loc, ev->binding, call};
 }
 
 void
-nn_error(const NnSite *s, const char *fmt, ...)
+op_nn_error(const NnSite *s, const char *fmt, ...)
 {
   IrBuf b = {0};
   va_list ap;
@@ -42,7 +42,7 @@ nn_error(const NnSite *s, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 
 bool
-nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
+op_nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -52,12 +52,12 @@ nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
     *out = a->u.i;
     return true;
   }
-  nn_error(s, "attribute '%s' must be an integer", name);
+  op_nn_error(s, "attribute '%s' must be an integer", name);
   return false;
 }
 
 bool
-nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
+op_nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -67,12 +67,12 @@ nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
     *out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
     return true;
   }
-  nn_error(s, "attribute '%s' must be True or False", name);
+  op_nn_error(s, "attribute '%s' must be True or False", name);
   return false;
 }
 
 bool
-nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
+op_nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -82,12 +82,12 @@ nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
     *out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
     return true;
   }
-  nn_error(s, "attribute '%s' must be a number", name);
+  op_nn_error(s, "attribute '%s' must be a number", name);
   return false;
 }
 
 bool
-nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out)
+op_nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -97,12 +97,12 @@ nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char 
     *out = a->u.s;
     return true;
   }
-  nn_error(s, "attribute '%s' must be a string", name);
+  op_nn_error(s, "attribute '%s' must be a string", name);
   return false;
 }
 
 bool
-nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
+op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
 {
   const IrAttr *a = op_attr(s->call, name);
   *n = 0;
@@ -114,16 +114,16 @@ nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
     return true;
   }
   if (a->kind != IR_AT_LIST) {
-    nn_error(s, "attribute '%s' must be a list of integers", name);
+    op_nn_error(s, "attribute '%s' must be a list of integers", name);
     return false;
   }
   if (a->u.list.n > max) {
-    nn_error(s, "attribute '%s' has %d values, at most %d allowed", name, a->u.list.n, max);
+    op_nn_error(s, "attribute '%s' has %d values, at most %d allowed", name, a->u.list.n, max);
     return false;
   }
   for (int i = 0; i < a->u.list.n; i++) {
     if (a->u.list.items[i]->kind != IR_AT_INT) {
-      nn_error(s, "attribute '%s' must be a list of integers", name);
+      op_nn_error(s, "attribute '%s' must be a list of integers", name);
       return false;
     }
     out[i] = a->u.list.items[i]->u.i;
@@ -133,14 +133,14 @@ nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
 }
 
 bool
-nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
+op_nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
 {
   const char *text;
   *out = IR_VOID;
-  if (!nn_attr_str(s, name, "void", &text))
+  if (!op_nn_attr_str(s, name, "void", &text))
     return false;
   if (!ir_dtype_parse(text, strlen(text), out)) {
-    nn_error(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
+    op_nn_error(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
     return false;
   }
   return true;
@@ -151,8 +151,8 @@ nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
 /* ------------------------------------------------------------------ */
 
 bool
-nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
-              IrSInfo **out)
+op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+                 IrSInfo **out)
 {
   IrSInfo *s = i < call->u.call.nargs ? args[i] : NULL;
   *out = NULL;
@@ -168,7 +168,7 @@ nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char
 }
 
 IrPrimExpr **
-nn_shape(const IrSInfo *t)
+op_nn_shape(const IrSInfo *t)
 {
   if (!t || t->u.tensor.ndim < 0 || (t->shape_len && t->shape_len != t->u.tensor.ndim))
     return NULL;
@@ -176,37 +176,37 @@ nn_shape(const IrSInfo *t)
 }
 
 IrDType
-nn_dtype(const IrSInfo *t)
+op_nn_dtype(const IrSInfo *t)
 {
   return t ? t->u.tensor.dtype : IR_VOID;
 }
 
 int
-nn_ndim(const IrSInfo *t)
+op_nn_ndim(const IrSInfo *t)
 {
   return t ? t->u.tensor.ndim : -1;
 }
 
 int
-nn_vdevice(const IrSInfo *t)
+op_nn_vdevice(const IrSInfo *t)
 {
   return t ? t->u.tensor.vdevice : -1;
 }
 
 IrPrimExpr *
-nn_int(IrCtx *ctx, int64_t v)
+op_nn_int(IrCtx *ctx, int64_t v)
 {
   return ir_prim_int(ctx, IR_I64, v);
 }
 
 IrPrimExpr *
-nn_simplify(OpInfer *in, IrPrimExpr *e)
+op_nn_simplify(OpInfer *in, IrPrimExpr *e)
 {
   return in->arith ? ir_arith_simplify(in->arith, e) : e;
 }
 
 const char *
-nn_expr_str(IrCtx *ctx, const IrPrimExpr *e)
+op_nn_expr_str(IrCtx *ctx, const IrPrimExpr *e)
 {
   IrBuf b = {0};
   ir_prim_expr_print(e, &b);
@@ -216,22 +216,22 @@ nn_expr_str(IrCtx *ctx, const IrPrimExpr *e)
 }
 
 const char *
-nn_dtype_str(IrCtx *ctx, IrDType t)
+op_nn_dtype_str(IrCtx *ctx, IrDType t)
 {
   char buf[32];
   return ir_printf(ctx, "%s", ir_dtype_str(t, buf));
 }
 
 bool
-nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
+op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
 {
   *out = IR_VOID;
   if (a.code == IR_DT_VOID || b.code == IR_DT_VOID)
     return true;
   if (!ir_dtype_eq(a, b)) {
     op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "operands have different dtypes %s and %s", nn_dtype_str(in->ctx, a),
-             nn_dtype_str(in->ctx, b));
+             "operands have different dtypes %s and %s", op_nn_dtype_str(in->ctx, a),
+             op_nn_dtype_str(in->ctx, b));
     return false;
   }
   *out = a;
@@ -239,12 +239,12 @@ nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *
 }
 
 bool
-nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
+op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
 {
   if (t.code == IR_DT_VOID || t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
     return true;
   op_error(in->ctx, in->loc, in->binding, call->u.call.op, "requires a float tensor, not %s",
-           nn_dtype_str(in->ctx, t));
+           op_nn_dtype_str(in->ctx, t));
   return false;
 }
 
@@ -253,23 +253,23 @@ nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
 /* ------------------------------------------------------------------ */
 
 const IrTensorData *
-nn_tensor_value(const NnSite *s, Value **args, int i, const char *what)
+op_nn_tensor_value(const NnSite *s, Value **args, int i, const char *what)
 {
   if (i >= s->call->u.call.nargs || !args[i] || args[i]->kind != VAL_TENSOR) {
-    nn_error(s, "%s must be a tensor", what);
+    op_nn_error(s, "%s must be a tensor", what);
     return NULL;
   }
   return &args[i]->u.tensor.t;
 }
 
 Value *
-nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape)
+op_nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape)
 {
   return op_tensor_new(s->ctx, t, ndim, shape, s->loc);
 }
 
 void
-nn_strides(const IrTensorData *t, int64_t *strides)
+op_nn_strides(const IrTensorData *t, int64_t *strides)
 {
   int64_t step = 1;
   for (int i = t->ndim - 1; i >= 0; i--) {
@@ -284,7 +284,7 @@ static int64_t *
 offsets_of(const IrTensorData *t, const bool *reduce, bool want, int64_t *count)
 {
   int64_t strides[64], idx[64] = {0}, n = 1;
-  nn_strides(t, strides);
+  op_nn_strides(t, strides);
   for (int d = 0; d < t->ndim; d++)
     if (reduce[d] == want)
       n *= t->shape[d];
@@ -310,11 +310,11 @@ offsets_of(const IrTensorData *t, const bool *reduce, bool want, int64_t *count)
 }
 
 bool
-nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
-                 int64_t *nouter, int64_t **inner, int64_t *ninner)
+op_nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
+                    int64_t *nouter, int64_t **inner, int64_t *ninner)
 {
   if (t->ndim > 64) {
-    nn_error(s, "tensors of more than 64 dimensions are not supported");
+    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
     return false;
   }
   *outer = offsets_of(t, reduce, false, nouter);
@@ -322,7 +322,7 @@ nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int
   if (!*outer || !*inner) {
     free(*outer);
     free(*inner);
-    nn_error(s, "out of memory");
+    op_nn_error(s, "out of memory");
     return false;
   }
   return true;
@@ -333,13 +333,13 @@ nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int
 /* ------------------------------------------------------------------ */
 
 NnSite
-nn_site_legalize(const OpLegalize *lz, const IrExpr *call)
+op_nn_site_legalize(const OpLegalize *lz, const IrExpr *call)
 {
   return (NnSite){lz->ctx, lz->loc, lz->binding, call};
 }
 
 IrDType
-nn_f64_type(void)
+op_nn_f64_type(void)
 {
   IrDType t = {IR_DT_FLOAT, 64, 1};
   return t;
@@ -352,7 +352,7 @@ is_float(IrDType t)
 }
 
 IrPrimExpr *
-nn_lit(IrCtx *ctx, IrDType t, double v)
+op_nn_lit(IrCtx *ctx, IrDType t, double v)
 {
   if (is_float(t))
     return ir_prim_float(ctx, t, v);
@@ -360,13 +360,13 @@ nn_lit(IrCtx *ctx, IrDType t, double v)
 }
 
 IrPrimExpr *
-nn_index(IrCtx *ctx, int64_t v)
+op_nn_index(IrCtx *ctx, int64_t v)
 {
   return ir_prim_int(ctx, IR_I64, v);
 }
 
 IrPrimExpr *
-nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
+op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
 {
   if (ir_dtype_eq(e->dtype, t))
     return e;
@@ -376,13 +376,13 @@ nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
 }
 
 IrPrimExpr *
-nn_f64(IrCtx *ctx, IrPrimExpr *e)
+op_nn_f64(IrCtx *ctx, IrPrimExpr *e)
 {
-  return nn_to(ctx, nn_f64_type(), e);
+  return op_nn_to(ctx, op_nn_f64_type(), e);
 }
 
 IrPrimExpr *
-nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
+op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
 {
   IrPrimExpr **args = ir_alloc(ctx, sizeof *args);
   args[0] = a;
@@ -390,7 +390,7 @@ nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
 }
 
 IrPrimExpr *
-nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+op_nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
   int64_t x, y;
   bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
@@ -404,7 +404,7 @@ nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 }
 
 IrPrimExpr *
-nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+op_nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
   int64_t x, y;
   bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
@@ -416,7 +416,7 @@ nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 }
 
 IrPrimExpr *
-nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+op_nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
   int64_t x, y;
   bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
@@ -430,7 +430,7 @@ nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 }
 
 IrPrimExpr *
-nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+op_nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
   int64_t x, y;
   bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
@@ -442,13 +442,13 @@ nn_floordiv(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 }
 
 IrPrimExpr *
-nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+op_nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
   return a ? ir_prim_bin(ctx, IR_PE_AND, a, b) : b;
 }
 
 IrStmt *
-nn_seq(OpPrim *p, IrStmt **stmts, int n)
+op_nn_seq(OpPrim *p, IrStmt **stmts, int n)
 {
   if (n == 1)
     return stmts[0];
@@ -469,7 +469,7 @@ nn_seq(OpPrim *p, IrStmt **stmts, int n)
 }
 
 IrStmt *
-nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
+op_nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
 {
   if (!cond)
     return then_;
@@ -480,31 +480,31 @@ nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
 }
 
 IrBuffer *
-nn_acc_new(OpPrim *p, int n)
+op_nn_acc_new(OpPrim *p, int n)
 {
-  IrPrimExpr *shape[1] = {nn_index(p->lz->ctx, n)};
-  return op_prim_alloc(p, nn_f64_type(), shape, 1, "acc");
+  IrPrimExpr *shape[1] = {op_nn_index(p->lz->ctx, n)};
+  return op_prim_alloc(p, op_nn_f64_type(), shape, 1, "acc");
 }
 
 IrPrimExpr *
-nn_acc(OpPrim *p, IrBuffer *acc, int k)
+op_nn_acc(OpPrim *p, IrBuffer *acc, int k)
 {
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = nn_index(p->lz->ctx, k);
+  idx[0] = op_nn_index(p->lz->ctx, k);
   return op_prim_load(p, acc, idx);
 }
 
 IrStmt *
-nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
+op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
 {
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = nn_index(p->lz->ctx, k);
-  return op_prim_store(p, acc, idx, nn_f64(p->lz->ctx, v));
+  idx[0] = op_nn_index(p->lz->ctx, k);
+  return op_prim_store(p, acc, idx, op_nn_f64(p->lz->ctx, v));
 }
 
 IrStmt **
-nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
-             IrPrimExpr **full, IrStmt **nest)
+op_nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
+                IrPrimExpr **full, IrStmt **nest)
 {
   IrPrimExpr *extents[64], **vars;
   int n = 0;
@@ -519,7 +519,7 @@ nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool wan
 }
 
 IrPrimExpr **
-nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
+op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
 {
   IrPrimExpr **copy = ir_alloc(ctx, sizeof *copy * (size_t)(n ? n : 1));
   memcpy(copy, idx, sizeof *copy * (size_t)n);

@@ -162,7 +162,7 @@ subst_expr(Binder *bd, IrExpr *e)
 {
   if (!e || bd->dims.len == 0)
     return e;
-  IrExpr *copy = rw_expr_copy(bd->ctx, e);
+  IrExpr *copy = opt_rw_expr_copy(bd->ctx, e);
   bool changed = false;
   copy->sinfo = e->kind == IR_EX_VAR ? e->sinfo : subst_sinfo(bd, e->sinfo);
   changed |= copy->sinfo != e->sinfo;
@@ -198,7 +198,7 @@ bind_binding(Rewriter *rw, IrBinding *b)
       IrFunction *f = ir_alloc(bd->ctx, sizeof *f);
       *f = *b->value->u.func;
       f->ret = ret;
-      b->value = rw_expr_copy(bd->ctx, b->value);
+      b->value = opt_rw_expr_copy(bd->ctx, b->value);
       b->value->u.func = f;
     }
   } else {
@@ -209,7 +209,7 @@ bind_binding(Rewriter *rw, IrBinding *b)
   b->cast = subst_sinfo(bd, b->cast);
   IrSInfo *s = subst_sinfo(bd, b->var->sinfo);
   if (s != b->var->sinfo)
-    b->var = rw_var_recreate(rw, b->var, s);
+    b->var = opt_rw_var_recreate(rw, b->var, s);
   return true;
 }
 
@@ -330,7 +330,7 @@ bind_main(Binder *bd, const char *path, const IrFunction *f, const IrNamedTensor
   if (bd->nerrors)
     return NULL;
   Rewriter rw;
-  rw_init(&rw, bd->ctx, bd);
+  opt_rw_init(&rw, bd->ctx, bd);
   rw.binding = bind_binding;
   IrFunction *copy = ir_alloc(bd->ctx, sizeof *copy);
   *copy = *f;
@@ -342,18 +342,18 @@ bind_main(Binder *bd, const char *path, const IrFunction *f, const IrNamedTensor
     if (data[i])
       ir_map_put(&rw.vars, p, (void *)data[i]);
     else
-      copy->params[copy->nparams++] = s == p->sinfo ? p : rw_var_recreate(&rw, p, s);
+      copy->params[copy->nparams++] = s == p->sinfo ? p : opt_rw_var_recreate(&rw, p, s);
   }
   copy->ret = subst_sinfo(bd, f->ret);
-  IrFunction *out = rw_function(&rw, copy, "main");
-  rw_free(&rw);
+  IrFunction *out = opt_rw_function(&rw, copy, "main");
+  opt_rw_free(&rw);
   return out;
 }
 
 IrModule *
 opt_bind_params(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
+  IrModule *out = opt_rw_module_copy(oc->ctx, m, 0);
   const OptWeights *w = oc->weights;
   if (!w)
     return out;

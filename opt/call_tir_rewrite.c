@@ -52,7 +52,7 @@ collect_inputs(Explicit *ex, IrExpr *a, IrVec *inputs, IrVec *out, IrLoc loc)
     get->u.get.index = i;
     get->sinfo = a->sinfo->u.tuple.fields[i];
     IrExpr *v = ir_var_new(ex->ctx, ir_sym(ex->ctx, "lv"), get->sinfo, false, loc);
-    rw_emit(ex->ctx, out, v, get, loc);
+    opt_rw_emit(ex->ctx, out, v, get, loc);
     ir_vec_push(inputs, v);
   }
 }
@@ -66,7 +66,7 @@ make_outputs(Explicit *ex, const IrExpr *call, IrVec *inputs, IrVec *args, IrExp
   for (int k = 0; k < call->u.call.nsinfo_args; k++) {
     int64_t idx = op_inplace_index(call, k);
     if (idx < 0) {
-      if (!(outs[k] = rw_emit_alloc(ex, call->u.call.sinfo_args[k], out, call->loc)))
+      if (!(outs[k] = opt_rw_emit_alloc(ex, call->u.call.sinfo_args[k], out, call->loc)))
         return false;
       ir_vec_push(args, outs[k]);
       continue;
@@ -121,7 +121,7 @@ expand(Explicit *ex, const IrExpr *call, IrVec *out)
   dps->u.call.args = list;
   dps->u.call.nargs = nargs;
   dps->sinfo = ir_sinfo_tuple(ctx, NULL, 0);
-  rw_emit(ctx, out, ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, call->loc), dps, call->loc);
+  opt_rw_emit(ctx, out, ir_var_new(ctx, ir_sym(ctx, "_"), NULL, false, call->loc), dps, call->loc);
   if (nout == 1)
     return outs[0];
   IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, call->loc);
@@ -148,5 +148,5 @@ IrModule *
 opt_call_tir_rewrite(const OptContext *oc, const IrModule *m)
 {
   Explicit ex = {.ctx = oc->ctx, .pass = "CallTIRRewrite", .match = is_dps_call, .expand = expand};
-  return rw_expand_module(&ex, rw_module_copy(oc->ctx, m, 0));
+  return opt_rw_expand_module(&ex, opt_rw_module_copy(oc->ctx, m, 0));
 }

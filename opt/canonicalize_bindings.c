@@ -207,9 +207,9 @@ canonical_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user
     return (IrFunction *)f;
   Canon c = {{0}, {0}, {0}, {0}};
   plan_seq(&c, f->body);
-  IrFunction *out = rw_function_with(ctx, f, name, canonicalize, &c);
+  IrFunction *out = opt_rw_function_with(ctx, f, name, canonicalize, &c);
   if (out)
-    out = rw_drop_bindings(ctx, out, drop_forwarded, &c);
+    out = opt_rw_drop_bindings(ctx, out, drop_forwarded, &c);
   ir_map_free(&c.home);
   ir_map_free(&c.outside);
   ir_map_free(&c.tuples);
@@ -220,5 +220,5 @@ canonical_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user
 IrModule *
 opt_canonicalize_bindings(const OptContext *oc, const IrModule *m)
 {
-  return rw_module_functions(oc->ctx, m, canonical_function, NULL);
+  return opt_rw_module_functions(oc->ctx, m, canonical_function, NULL);
 }

@@ -111,7 +111,8 @@ static bool
 drop_unused(const IrBinding *b, void *user)
 {
   Dce *d = user;
-  return !b->cast && b->var && rw_use_count(&d->uses, b->var) == 0 && value_is_pure(d, b->value);
+  return !b->cast && b->var && opt_rw_use_count(&d->uses, b->var) == 0 &&
+         value_is_pure(d, b->value);
 }
 
 /* f without its dead bindings (f itself when it has none); user is the
@@ -126,8 +127,8 @@ clean_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
   IrFunction *cur = (IrFunction *)f;
   for (;;) {
     ir_map_free(&d.uses);
-    rw_count_uses(cur, &d.uses);
-    IrFunction *next = rw_drop_bindings(ctx, cur, drop_unused, &d);
+    opt_rw_count_uses(cur, &d.uses);
+    IrFunction *next = opt_rw_drop_bindings(ctx, cur, drop_unused, &d);
     if (next == cur)
       break;
     cur = next;
@@ -240,7 +241,7 @@ find_reachable(const IrModule *m, bool *reached)
 IrModule *
 opt_dead_code_elimination(const OptContext *oc, const IrModule *m)
 {
-  IrModule *out = rw_module_functions(oc->ctx, m, clean_function, (void *)m);
+  IrModule *out = opt_rw_module_functions(oc->ctx, m, clean_function, (void *)m);
   bool *reached = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *reached);
   if (!find_reachable(out, reached))
     return out;

@@ -15,7 +15,7 @@
 static IrExpr *expand_seq(RwExpander *x, const IrExpr *seq);
 
 void
-rw_emit(IrCtx *ctx, IrVec *out, IrExpr *var, IrExpr *value, IrLoc loc)
+opt_rw_emit(IrCtx *ctx, IrVec *out, IrExpr *var, IrExpr *value, IrLoc loc)
 {
   IrBinding *b = ir_alloc(ctx, sizeof *b);
   b->var = var;
@@ -31,7 +31,7 @@ prim_zero(IrCtx *ctx, IrLoc loc)
 }
 
 IrExpr *
-rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
+opt_rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
 {
   IrCtx *ctx = x->ctx;
   if (s->kind != IR_SI_TENSOR || !s->u.tensor.shape || s->u.tensor.dtype.code == IR_DT_VOID) {
@@ -55,7 +55,7 @@ rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
   IrExpr *scall = ir_call_op(ctx, &op_def(IR_OP_MEMORY_ALLOC_STORAGE)->syn, sargs, 4, NULL, loc);
   scall->sinfo = ir_sinfo_object(ctx);
   IrExpr *storage = ir_var_new(ctx, ir_sym(ctx, "storage"), scall->sinfo, false, loc);
-  rw_emit(ctx, out, storage, scall, loc);
+  opt_rw_emit(ctx, out, storage, scall, loc);
 
   IrExpr **targs = ir_alloc(ctx, sizeof *targs * 5);
   targs[0] = storage;
@@ -66,7 +66,7 @@ rw_emit_alloc(RwExpander *x, const IrSInfo *s, IrVec *out, IrLoc loc)
   IrExpr *tcall = ir_call_op(ctx, &op_def(IR_OP_MEMORY_ALLOC_TENSOR)->syn, targs, 5, NULL, loc);
   tcall->sinfo = ir_sinfo_tensor(ctx, s->u.tensor.shape, ndim, dt, -1);
   IrExpr *alloc = ir_var_new(ctx, ir_sym(ctx, "alloc"), tcall->sinfo, false, loc);
-  rw_emit(ctx, out, alloc, tcall, loc);
+  opt_rw_emit(ctx, out, alloc, tcall, loc);
   return alloc;
 }
 
@@ -94,12 +94,12 @@ expand_binding(RwExpander *x, const IrBinding *b, IrVec *out)
   *nb = *b;
   const IrExpr *v = b->value;
   if (v->kind == IR_EX_IF) {
-    IrExpr *copy = rw_expr_copy(x->ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(x->ctx, v);
     copy->u.branch.then_ = expand_seq(x, v->u.branch.then_);
     copy->u.branch.else_ = expand_seq(x, v->u.branch.else_);
     nb->value = copy;
   } else if (v->kind == IR_EX_FUNC) {
-    IrExpr *copy = rw_expr_copy(x->ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(x->ctx, v);
     copy->u.func = expand_function(x, v->u.func);
     nb->value = copy;
   } else if (x->match(x, v)) {
@@ -136,7 +136,7 @@ expand_seq(RwExpander *x, const IrExpr *seq)
     if (i < nblocks - 1)
       blocks[i] = block_of(x->ctx, blk, &list);
   }
-  IrExpr *copy = rw_expr_copy(x->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(x->ctx, seq);
   IrExpr *result = seq->u.seq.result;
   if (x->match(x, result)) { /* an if branch's last assignment */
     IrExpr *value = x->expand(x, result, &list);
@@ -155,7 +155,7 @@ expand_seq(RwExpander *x, const IrExpr *seq)
 }
 
 IrModule *
-rw_expand_module(RwExpander *x, IrModule *m)
+opt_rw_expand_module(RwExpander *x, IrModule *m)
 {
   for (int i = 0; i < m->nglobals; i++)
     if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)

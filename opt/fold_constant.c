@@ -208,18 +208,18 @@ static IrExpr *
 fold_value(Folder *fo, const IrExpr *v)
 {
   if (v->kind == IR_EX_IF) {
-    IrExpr *copy = rw_expr_copy(fo->ctx, v);
-    copy->u.branch.cond = rw_subst(&fo->rw, v->u.branch.cond);
+    IrExpr *copy = opt_rw_expr_copy(fo->ctx, v);
+    copy->u.branch.cond = opt_rw_subst(&fo->rw, v->u.branch.cond);
     copy->u.branch.then_ = fold_seq(fo, v->u.branch.then_);
     copy->u.branch.else_ = fold_seq(fo, v->u.branch.else_);
     return copy;
   }
   if (v->kind == IR_EX_FUNC) {
-    IrExpr *copy = rw_expr_copy(fo->ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(fo->ctx, v);
     copy->u.func = fold_function(fo, v->u.func);
     return copy;
   }
-  IrExpr *e = rw_subst(&fo->rw, (IrExpr *)v);
+  IrExpr *e = opt_rw_subst(&fo->rw, (IrExpr *)v);
   if (e->kind == IR_EX_GET && e->u.get.tuple->kind == IR_EX_TUPLE &&
       e->u.get.index < e->u.get.tuple->u.tuple.n)
     return e->u.get.tuple->u.tuple.items[e->u.get.index];
@@ -237,7 +237,7 @@ fold_binding(Folder *fo, const IrBinding *b, IrBinding *out)
     const IrExpr *arg = b->value->u.call.nargs ? b->value->u.call.args[0] : NULL;
     if (!arg)
       return true;
-    IrExpr *now = rw_subst(&fo->rw, (IrExpr *)arg);
+    IrExpr *now = opt_rw_subst(&fo->rw, (IrExpr *)arg);
     return now->kind == IR_EX_VAR; /* the kill itself is never rewritten */
   }
   out->value = fold_value(fo, b->value);
@@ -250,7 +250,7 @@ static IrExpr *
 fold_seq(Folder *fo, const IrExpr *seq)
 {
   int nblocks = seq->u.seq.nblocks;
-  IrExpr *copy = rw_expr_copy(fo->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(fo->ctx, seq);
   IrBindingBlock *blocks = ir_alloc(fo->ctx, sizeof *blocks * (size_t)(nblocks + 1));
   int kept = 0;
   for (int i = 0; i < nblocks; i++) {
@@ -286,9 +286,9 @@ opt_fold_constant(const OptContext *oc, const IrModule *m)
   fo.ctx = oc->ctx;
   fo.scratch = ir_ctx_new();
   fo.interp = interp_new(fo.scratch, m, NULL);
-  rw_init(&fo.rw, oc->ctx, &fo);
-  IrModule *out = rw_module_functions(oc->ctx, m, fold_global, &fo);
-  rw_free(&fo.rw);
+  opt_rw_init(&fo.rw, oc->ctx, &fo);
+  IrModule *out = opt_rw_module_functions(oc->ctx, m, fold_global, &fo);
+  opt_rw_free(&fo.rw);
   ir_ctx_free(fo.scratch);
   return out;
 }

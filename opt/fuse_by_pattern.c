@@ -208,7 +208,7 @@ composite_function(Fuser *F, const Pattern *p, const IrBindingBlock *blk, const 
   IrBinding *bindings = ir_alloc(F->ctx, (size_t)p->n * sizeof *bindings);
   for (int k = 0; k < p->n; k++) {
     const IrBinding *old = &blk->bindings[idx[k]];
-    IrExpr *call = rw_expr_copy(F->ctx, old->value);
+    IrExpr *call = opt_rw_expr_copy(F->ctx, old->value);
     call->u.call.args = ir_alloc(F->ctx, (size_t)call->u.call.nargs * sizeof(IrExpr *));
     for (int i = 0; i < call->u.call.nargs; i++)
       call->u.call.args[i] = inner_arg(F, &sub, &params, outer, old->value->u.call.args[i]);
@@ -286,7 +286,7 @@ fuse_nested(Fuser *F, const IrBinding *b)
   if (v && v->kind == IR_EX_IF) {
     IrExpr *t = fuse_seq(F, v->u.branch.then_), *e = fuse_seq(F, v->u.branch.else_);
     if (t != v->u.branch.then_ || e != v->u.branch.else_) {
-      out.value = rw_expr_copy(F->ctx, v);
+      out.value = opt_rw_expr_copy(F->ctx, v);
       out.value->u.branch.then_ = t;
       out.value->u.branch.else_ = e;
     }
@@ -296,7 +296,7 @@ fuse_nested(Fuser *F, const IrBinding *b)
       IrFunction *f = ir_alloc(F->ctx, sizeof *f);
       *f = *v->u.func;
       f->body = body;
-      out.value = rw_expr_copy(F->ctx, v);
+      out.value = opt_rw_expr_copy(F->ctx, v);
       out.value->u.func = f;
     }
   }
@@ -357,7 +357,7 @@ fuse_seq(Fuser *F, IrExpr *seq)
   }
   if (!changed)
     return seq;
-  IrExpr *copy = rw_expr_copy(F->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(F->ctx, seq);
   copy->u.seq.blocks = blocks;
   return copy;
 }
@@ -381,13 +381,13 @@ opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m)
   if (!norm)
     return NULL;
   F.mod = norm;
-  IrModule *out = rw_module_copy(oc->ctx, norm, 0);
+  IrModule *out = opt_rw_module_copy(oc->ctx, norm, 0);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || is_offloaded(g->u.relax))
       continue;
     ir_map_free(&F.uses);
-    rw_count_uses(g->u.relax, &F.uses);
+    opt_rw_count_uses(g->u.relax, &F.uses);
     IrExpr *body = fuse_seq(&F, g->u.relax->body);
     if (body != g->u.relax->body) {
       IrFunction *f = ir_alloc(oc->ctx, sizeof *f);
@@ -398,7 +398,7 @@ opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m)
   }
   ir_map_free(&F.uses);
   if (F.new_globals.len) {
-    IrModule *grown = rw_module_copy(oc->ctx, out, F.new_globals.len);
+    IrModule *grown = opt_rw_module_copy(oc->ctx, out, F.new_globals.len);
     for (int i = 0; i < F.new_globals.len; i++)
       grown->globals[grown->nglobals++] = *(IrGlobal *)F.new_globals.items[i];
     out = grown;

@@ -55,7 +55,7 @@ static IrExpr *
 member_call(IrCtx *ctx, const IrExpr *call, IrMap *vars, OpVarMap *syms, IrSInfo *result)
 {
   const IrExpr *t = call->u.call.args[1];
-  IrExpr *tuple = rw_expr_copy(ctx, t);
+  IrExpr *tuple = opt_rw_expr_copy(ctx, t);
   int n = t->u.tuple.n;
   tuple->u.tuple.items = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof(IrExpr *));
   IrSInfo **fields = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof *fields);
@@ -64,7 +64,7 @@ member_call(IrCtx *ctx, const IrExpr *call, IrMap *vars, OpVarMap *syms, IrSInfo
     fields[i] = tuple->u.tuple.items[i]->sinfo;
   }
   tuple->sinfo = ir_sinfo_tuple(ctx, fields, n);
-  IrExpr *copy = rw_expr_copy(ctx, call);
+  IrExpr *copy = opt_rw_expr_copy(ctx, call);
   copy->u.call.args = ir_alloc(ctx, (size_t)call->u.call.nargs * sizeof(IrExpr *));
   copy->u.call.args[0] = call->u.call.args[0];
   copy->u.call.args[1] = tuple;
@@ -131,8 +131,8 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
 }
 
 IrExpr *
-fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals, const IrBinding **members, int n,
-                const IrVec *inputs)
+opt_fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals, const IrBinding **members,
+                    int n, const IrVec *inputs)
 {
   IrGlobal *g = ir_alloc(ctx, sizeof *g);
   g->name = group_name(ctx, m, new_globals, members, n);

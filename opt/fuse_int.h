@@ -19,7 +19,7 @@ typedef enum {
 /* fuse_pattern.c */
 /* f's "op_pattern" attribute when it has one, else the pattern found by
  * analysing its body (see fuse_pattern.c); FUSE_OPAQUE when in doubt. */
-FusePattern fuse_pattern_of(const IrPrimFunc *f);
+FusePattern opt_fuse_pattern_of(const IrPrimFunc *f);
 
 /* fuse_group.c */
 /* The call that replaces a group: a new private Relax function with
@@ -27,8 +27,8 @@ FusePattern fuse_pattern_of(const IrPrimFunc *f);
  * order; the last one's var is the result), named fused_<prim names>
  * (unique among m's globals and new_globals, where it is appended), called
  * with inputs (IrExpr*: the members' arguments bound outside the group). */
-IrExpr *fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals,
-                        const IrBinding **members, int n, const IrVec *inputs);
+IrExpr *opt_fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals,
+                            const IrBinding **members, int n, const IrVec *inputs);
 
 /* fuse_tir_copy.c */
 /* Copies TIR statements with every loop, let and block var and every
@@ -43,24 +43,24 @@ typedef struct {
 } FuseCopy;
 
 /* s copied; check c->unmapped afterwards. */
-IrStmt *fuse_copy_stmt(FuseCopy *c, const IrStmt *s);
-IrPrimExpr *fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e);
+IrStmt *opt_fuse_copy_stmt(FuseCopy *c, const IrStmt *s);
+IrPrimExpr *opt_fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e);
 /* base, base_1, base_2, ...: the first name not in names; added to names. */
-IrSym fuse_unique_name(IrCtx *ctx, IrVec *names, const char *base);
+IrSym opt_fuse_unique_name(IrCtx *ctx, IrVec *names, const char *base);
 /* A new buffer like b (shape copied through c) named uniquely. */
-IrBuffer *fuse_copy_buffer(FuseCopy *c, const IrBuffer *b);
+IrBuffer *opt_fuse_copy_buffer(FuseCopy *c, const IrBuffer *b);
 /* The statement that reads back from printing items in order: a binder
  * (let, alloc) holds the rest of the list as its body; lists of one are
  * the statement itself.  Binders among items are changed in place (they
  * must be new nodes). */
-IrStmt *fuse_build_list(IrCtx *ctx, IrStmt **items, int n);
+IrStmt *opt_fuse_build_list(IrCtx *ctx, IrStmt **items, int n);
 /* fuse_tir_inline.c: joins each loop nest of items (flat, as
- * fuse_flatten makes them) that reads an intermediate of allocs only where
+ * opt_fuse_flatten makes them) that reads an intermediate of allocs only where
  * the nest before it has just written it into that nest; the intermediate
  * is dropped from both lists' use and from allocs. */
-void fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs);
+void opt_fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs);
 /* Appends the items of s as the reader sees them: a seq's statements, a
  * binder followed by the items of its body. */
-void fuse_flatten(IrVec *items, IrStmt *s);
+void opt_fuse_flatten(IrVec *items, IrStmt *s);
 
 #endif

@@ -39,7 +39,7 @@ enum { MAX_GROUP = 256 }; /* members of one group, as TVM's max_fuse_depth */
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
-  IrMap globals;     /* mod's globals by name (rw_globals_index) */
+  IrMap globals;     /* mod's globals by name (opt_rw_globals_index) */
   IrMap patterns;    /* IrPrimFunc* -> FusePattern + 1 */
   IrMap uses;        /* Relax var -> uses in its function (uintptr_t) */
   IrVec new_globals; /* IrGlobal*: the fused functions made */
@@ -151,7 +151,7 @@ pattern_of(Fuser *fu, const IrPrimFunc *f)
 {
   uintptr_t p = (uintptr_t)ir_map_get(&fu->patterns, f);
   if (!p) {
-    p = (uintptr_t)fuse_pattern_of(f) + 1;
+    p = (uintptr_t)opt_fuse_pattern_of(f) + 1;
     ir_map_put(&fu->patterns, f, (void *)p);
   }
   return (FusePattern)(p - 1);
@@ -415,7 +415,7 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
     group_inputs(nodes, &groups[gi], gi, &index, &inputs);
     IrBinding *nb = ir_alloc(fu->ctx, sizeof *nb);
     *nb = blk->bindings[i];
-    nb->value = fuse_make_group(fu->ctx, fu->mod, &fu->new_globals, members, k, &inputs);
+    nb->value = opt_fuse_make_group(fu->ctx, fu->mod, &fu->new_globals, members, k, &inputs);
     ir_vec_free(&inputs);
     ir_vec_push(&kept, nb);
   }
@@ -454,7 +454,7 @@ fuse_value(Fuser *fu, IrExpr *v)
     IrExpr *else_ = fuse_seq(fu, v->u.branch.else_);
     if (then_ == v->u.branch.then_ && else_ == v->u.branch.else_)
       return v;
-    IrExpr *copy = rw_expr_copy(fu->ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(fu->ctx, v);
     copy->u.branch.then_ = then_;
     copy->u.branch.else_ = else_;
     return copy;
@@ -463,7 +463,7 @@ fuse_value(Fuser *fu, IrExpr *v)
     IrFunction *f = fuse_function(fu, v->u.func);
     if (f == v->u.func)
       return v;
-    IrExpr *copy = rw_expr_copy(fu->ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(fu->ctx, v);
     copy->u.func = f;
     return copy;
   }
@@ -494,7 +494,7 @@ fuse_seq(Fuser *fu, IrExpr *seq)
   }
   if (!changed)
     return seq;
-  IrExpr *copy = rw_expr_copy(fu->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(fu->ctx, seq);
   copy->u.seq.blocks = blocks;
   return copy;
 }
@@ -514,7 +514,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   memset(&fu, 0, sizeof fu);
   fu.ctx = oc->ctx;
   fu.mod = m;
-  rw_globals_index(m, &fu.globals);
+  opt_rw_globals_index(m, &fu.globals);
   IrFunction **funcs = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -522,10 +522,10 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
       continue;
     ir_map_free(&fu.uses);
     if (g->u.relax->body)
-      rw_count_uses(g->u.relax, &fu.uses);
+      opt_rw_count_uses(g->u.relax, &fu.uses);
     funcs[i] = fuse_function(&fu, g->u.relax);
   }
-  IrModule *out = rw_module_copy(oc->ctx, m, fu.new_globals.len);
+  IrModule *out = opt_rw_module_copy(oc->ctx, m, fu.new_globals.len);
   for (int i = 0; i < m->nglobals; i++)
     if (funcs[i])
       out->globals[i].u.relax = funcs[i];

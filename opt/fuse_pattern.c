@@ -265,7 +265,7 @@ scan_leave(const IrStmt *st, void *user)
 }
 
 FusePattern
-fuse_pattern_of(const IrPrimFunc *f)
+opt_fuse_pattern_of(const IrPrimFunc *f)
 {
   const IrAttr *given = ir_attr_get(f->attrs, "op_pattern");
   if (given && given->kind == IR_AT_INT)
@@ -290,5 +290,5 @@ fuse_pattern_of(const IrPrimFunc *f)
 int
 opt_prim_pattern(const IrPrimFunc *f)
 {
-  return (int)fuse_pattern_of(f);
+  return (int)opt_fuse_pattern_of(f);
 }

@@ -52,7 +52,7 @@ static IrBuffer *
 new_buffer(Builder *bd, const IrSInfo *s, const char *name)
 {
   IrBuffer *b = ir_alloc(bd->ctx, sizeof *b);
-  b->name = fuse_unique_name(bd->ctx, &bd->names, name);
+  b->name = opt_fuse_unique_name(bd->ctx, &bd->names, name);
   b->dtype = s->u.tensor.dtype;
   b->ndim = s->u.tensor.ndim;
   b->shape = ir_alloc(bd->ctx, (size_t)(b->ndim ? b->ndim : 1) * sizeof *b->shape);
@@ -122,10 +122,10 @@ inline_prim(Builder *bd, const IrPrimFunc *pf, IrBuffer **args, int nin, const I
     if (ok)
       ir_map_put(&c.map, pp->var, op_prim_subst(bd->ctx, v, &bd->syms, false));
   }
-  IrStmt *body = ok ? fuse_copy_stmt(&c, pf->body) : NULL;
+  IrStmt *body = ok ? opt_fuse_copy_stmt(&c, pf->body) : NULL;
   ok = ok && !c.unmapped;
   if (ok)
-    fuse_flatten(&bd->items, body);
+    opt_fuse_flatten(&bd->items, body);
   ir_map_free(&c.map);
   return ok;
 }
@@ -169,7 +169,7 @@ assemble(Builder *bd)
 {
   IrCtx *ctx = bd->ctx;
   IrVec list = {0};
-  fuse_join_nests(ctx, &bd->items, &bd->allocs);
+  opt_fuse_join_nests(ctx, &bd->items, &bd->allocs);
   for (int i = 0; i < bd->allocs.len; i++) {
     IrStmt *a = ir_stmt_new(ctx, IR_ST_ALLOC, (IrLoc){0});
     a->u.alloc.buffer = bd->allocs.items[i];
@@ -178,7 +178,7 @@ assemble(Builder *bd)
   for (int i = 0; i < bd->items.len; i++)
     ir_vec_push(&list, bd->items.items[i]);
   IrPrimFunc *f = ir_alloc(ctx, sizeof *f);
-  f->body = fuse_build_list(ctx, (IrStmt **)list.items, list.len);
+  f->body = opt_fuse_build_list(ctx, (IrStmt **)list.items, list.len);
   ir_vec_free(&list);
   f->nparams = bd->params.len;
   f->params = ir_alloc(ctx, (size_t)f->nparams * sizeof *f->params);
@@ -391,10 +391,10 @@ is_fusable_primitive(const IrGlobal *g)
 static IrModule *
 convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
 {
-  IrModule *out = rw_module_copy(ctx, m, 0);
+  IrModule *out = opt_rw_module_copy(ctx, m, 0);
   RefCount *refs = refs_to_all(ctx, m);
   IrMap globals = {0};
-  rw_globals_index(m, &globals);
+  opt_rw_globals_index(m, &globals);
   *n = 0;
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -438,20 +438,20 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
   if (n == 0)
     return out;
   CallRewrite cr = {oc->ctx, {0}, 0};
-  rw_globals_index(out, &cr.fused);
+  opt_rw_globals_index(out, &cr.fused);
   Rewriter rw;
-  rw_init(&rw, oc->ctx, &cr);
+  opt_rw_init(&rw, oc->ctx, &cr);
   rw.binding = rewrite_call;
   bool ok = true;
   for (int i = 0; i < out->nglobals && ok; i++) {
     IrGlobal *g = &out->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
       continue;
-    IrFunction *f = rw_function(&rw, g->u.relax, g->name);
+    IrFunction *f = opt_rw_function(&rw, g->u.relax, g->name);
     ok = f != NULL;
     g->u.relax = f ? f : g->u.relax;
   }
-  rw_free(&rw);
+  opt_rw_free(&rw);
   ir_map_free(&cr.fused);
   if (!ok)
     return NULL;

@@ -15,7 +15,7 @@
 #include "fuse_int.h"
 
 IrSym
-fuse_unique_name(IrCtx *ctx, IrVec *names, const char *base)
+opt_fuse_unique_name(IrCtx *ctx, IrVec *names, const char *base)
 {
   IrSym name = ir_sym(ctx, base);
   for (int k = 1;; k++) {
@@ -35,7 +35,7 @@ copy_list(FuseCopy *c, IrPrimExpr *const *items, int n)
 {
   IrPrimExpr **out = ir_alloc(c->ctx, (size_t)(n ? n : 1) * sizeof *out);
   for (int i = 0; i < n; i++)
-    out[i] = fuse_copy_expr(c, items[i]);
+    out[i] = opt_fuse_copy_expr(c, items[i]);
   return out;
 }
 
@@ -49,7 +49,7 @@ mapped_buffer(FuseCopy *c, IrBuffer *b)
 }
 
 IrPrimExpr *
-fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e)
+opt_fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e)
 {
   if (!e)
     return NULL;
@@ -78,13 +78,13 @@ fuse_copy_expr(FuseCopy *c, const IrPrimExpr *e)
     copy->u.call.args = copy_list(c, e->u.call.args, e->u.call.n);
     break;
   case IR_PE_SELECT:
-    copy->u.select.cond = fuse_copy_expr(c, e->u.select.cond);
-    copy->u.select.a = fuse_copy_expr(c, e->u.select.a);
-    copy->u.select.b = fuse_copy_expr(c, e->u.select.b);
+    copy->u.select.cond = opt_fuse_copy_expr(c, e->u.select.cond);
+    copy->u.select.a = opt_fuse_copy_expr(c, e->u.select.a);
+    copy->u.select.b = opt_fuse_copy_expr(c, e->u.select.b);
     break;
   default:
-    copy->u.bin.a = fuse_copy_expr(c, e->u.bin.a);
-    copy->u.bin.b = fuse_copy_expr(c, e->u.bin.b);
+    copy->u.bin.a = opt_fuse_copy_expr(c, e->u.bin.a);
+    copy->u.bin.b = opt_fuse_copy_expr(c, e->u.bin.b);
     break;
   }
   return copy;
@@ -100,11 +100,11 @@ fresh_var(FuseCopy *c, const IrPrimExpr *v)
 }
 
 IrBuffer *
-fuse_copy_buffer(FuseCopy *c, const IrBuffer *b)
+opt_fuse_copy_buffer(FuseCopy *c, const IrBuffer *b)
 {
   IrBuffer *to = ir_alloc(c->ctx, sizeof *to);
   *to = *b;
-  to->name = fuse_unique_name(c->ctx, c->names, b->name ? b->name : "buf");
+  to->name = opt_fuse_unique_name(c->ctx, c->names, b->name ? b->name : "buf");
   to->shape = copy_list(c, b->shape, b->ndim);
   ir_map_put(&c->map, b, to);
   return to;
@@ -121,8 +121,8 @@ copy_regions(FuseCopy *c, const IrBufferRegion *rs, int n)
     out[i].n = rs[i].n;
     out[i].ranges = ir_alloc(c->ctx, (size_t)(rs[i].n ? rs[i].n : 1) * sizeof(IrRange));
     for (int k = 0; k < rs[i].n; k++) {
-      out[i].ranges[k].min = fuse_copy_expr(c, rs[i].ranges[k].min);
-      out[i].ranges[k].extent = fuse_copy_expr(c, rs[i].ranges[k].extent);
+      out[i].ranges[k].min = opt_fuse_copy_expr(c, rs[i].ranges[k].min);
+      out[i].ranges[k].extent = opt_fuse_copy_expr(c, rs[i].ranges[k].extent);
     }
   }
   return out;
@@ -136,28 +136,28 @@ copy_block(FuseCopy *c, const IrTirBlock *b)
   IrTirBlock *to = ir_alloc(c->ctx, sizeof *to);
   *to = *b;
   if (b->name) /* TVM's schedules want block names unique in a function */
-    to->name = fuse_unique_name(c->ctx, c->blocks, b->name);
+    to->name = opt_fuse_unique_name(c->ctx, c->blocks, b->name);
   to->iters = ir_alloc(c->ctx, (size_t)(b->niters ? b->niters : 1) * sizeof *to->iters);
   for (int i = 0; i < b->niters; i++) {
     to->iters[i] = b->iters[i];
-    to->iters[i].dom.min = fuse_copy_expr(c, b->iters[i].dom.min);
-    to->iters[i].dom.extent = fuse_copy_expr(c, b->iters[i].dom.extent);
-    to->iters[i].binding = fuse_copy_expr(c, b->iters[i].binding);
+    to->iters[i].dom.min = opt_fuse_copy_expr(c, b->iters[i].dom.min);
+    to->iters[i].dom.extent = opt_fuse_copy_expr(c, b->iters[i].dom.extent);
+    to->iters[i].binding = opt_fuse_copy_expr(c, b->iters[i].binding);
   }
   for (int i = 0; i < b->niters; i++)
     to->iters[i].var = fresh_var(c, b->iters[i].var);
   to->allocs = ir_alloc(c->ctx, (size_t)(b->nallocs ? b->nallocs : 1) * sizeof *to->allocs);
   for (int i = 0; i < b->nallocs; i++)
-    to->allocs[i] = fuse_copy_buffer(c, b->allocs[i]);
+    to->allocs[i] = opt_fuse_copy_buffer(c, b->allocs[i]);
   to->reads = copy_regions(c, b->reads, b->nreads);
   to->writes = copy_regions(c, b->writes, b->nwrites);
-  to->init = b->init ? fuse_copy_stmt(c, b->init) : NULL;
-  to->body = fuse_copy_stmt(c, b->body);
+  to->init = b->init ? opt_fuse_copy_stmt(c, b->init) : NULL;
+  to->body = opt_fuse_copy_stmt(c, b->body);
   return to;
 }
 
 IrStmt *
-fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
+opt_fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
 {
   if (!s)
     return NULL;
@@ -167,13 +167,13 @@ fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
   case IR_ST_SEQ:
     to->u.seq.stmts = ir_alloc(c->ctx, (size_t)(s->u.seq.n ? s->u.seq.n : 1) * sizeof(IrStmt *));
     for (int i = 0; i < s->u.seq.n; i++)
-      to->u.seq.stmts[i] = fuse_copy_stmt(c, s->u.seq.stmts[i]);
+      to->u.seq.stmts[i] = opt_fuse_copy_stmt(c, s->u.seq.stmts[i]);
     break;
   case IR_ST_FOR:
-    to->u.loop.min = fuse_copy_expr(c, s->u.loop.min);
-    to->u.loop.extent = fuse_copy_expr(c, s->u.loop.extent);
+    to->u.loop.min = opt_fuse_copy_expr(c, s->u.loop.min);
+    to->u.loop.extent = opt_fuse_copy_expr(c, s->u.loop.extent);
     to->u.loop.var = fresh_var(c, s->u.loop.var);
-    to->u.loop.body = fuse_copy_stmt(c, s->u.loop.body);
+    to->u.loop.body = opt_fuse_copy_stmt(c, s->u.loop.body);
     break;
   case IR_ST_BLOCK:
     to->u.block = copy_block(c, s->u.block);
@@ -181,24 +181,24 @@ fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
   case IR_ST_STORE:
     to->u.store.buffer = mapped_buffer(c, s->u.store.buffer);
     to->u.store.indices = copy_list(c, s->u.store.indices, s->u.store.n);
-    to->u.store.value = fuse_copy_expr(c, s->u.store.value);
+    to->u.store.value = opt_fuse_copy_expr(c, s->u.store.value);
     break;
   case IR_ST_LET:
-    to->u.let.value = fuse_copy_expr(c, s->u.let.value);
+    to->u.let.value = opt_fuse_copy_expr(c, s->u.let.value);
     to->u.let.var = fresh_var(c, s->u.let.var);
-    to->u.let.body = fuse_copy_stmt(c, s->u.let.body);
+    to->u.let.body = opt_fuse_copy_stmt(c, s->u.let.body);
     break;
   case IR_ST_IF:
-    to->u.branch.cond = fuse_copy_expr(c, s->u.branch.cond);
-    to->u.branch.then_ = fuse_copy_stmt(c, s->u.branch.then_);
-    to->u.branch.else_ = fuse_copy_stmt(c, s->u.branch.else_);
+    to->u.branch.cond = opt_fuse_copy_expr(c, s->u.branch.cond);
+    to->u.branch.then_ = opt_fuse_copy_stmt(c, s->u.branch.then_);
+    to->u.branch.else_ = opt_fuse_copy_stmt(c, s->u.branch.else_);
     break;
   case IR_ST_EVALUATE:
-    to->u.eval = fuse_copy_expr(c, s->u.eval);
+    to->u.eval = opt_fuse_copy_expr(c, s->u.eval);
     break;
   case IR_ST_ALLOC:
-    to->u.alloc.buffer = fuse_copy_buffer(c, s->u.alloc.buffer);
-    to->u.alloc.body = fuse_copy_stmt(c, s->u.alloc.body);
+    to->u.alloc.buffer = opt_fuse_copy_buffer(c, s->u.alloc.buffer);
+    to->u.alloc.body = opt_fuse_copy_stmt(c, s->u.alloc.body);
     break;
   }
   return to;
@@ -207,20 +207,20 @@ fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
 /* --- statement lists as the reader builds them --------------------------------- */
 
 void
-fuse_flatten(IrVec *items, IrStmt *s)
+opt_fuse_flatten(IrVec *items, IrStmt *s)
 {
   if (!s)
     return;
   if (s->kind == IR_ST_SEQ) {
     for (int i = 0; i < s->u.seq.n; i++)
-      fuse_flatten(items, s->u.seq.stmts[i]);
+      opt_fuse_flatten(items, s->u.seq.stmts[i]);
     return;
   }
   ir_vec_push(items, s);
   if (s->kind == IR_ST_LET)
-    fuse_flatten(items, s->u.let.body);
+    opt_fuse_flatten(items, s->u.let.body);
   else if (s->kind == IR_ST_ALLOC)
-    fuse_flatten(items, s->u.alloc.body);
+    opt_fuse_flatten(items, s->u.alloc.body);
 }
 
 static IrStmt *
@@ -237,7 +237,7 @@ make_seq(IrCtx *ctx, IrStmt **stmts, int n)
 }
 
 IrStmt *
-fuse_build_list(IrCtx *ctx, IrStmt **items, int n)
+opt_fuse_build_list(IrCtx *ctx, IrStmt **items, int n)
 {
   IrStmt **tail = ir_alloc(ctx, (size_t)(n ? n : 1) * sizeof *tail);
   int start = n; /* tail[start..n) is the list after the current item */

@@ -398,7 +398,7 @@ join(Join *J, int c)
 }
 
 void
-fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs)
+opt_fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs)
 {
   Join J = {ctx, items, allocs};
   for (int c = 1; c < items->len;)

@@ -694,13 +694,13 @@ build_value(Builder *bd, const IrExpr *v)
 {
   IrCtx *ctx = bd->lv->ctx;
   if (v->kind == IR_EX_IF) {
-    IrExpr *copy = rw_expr_copy(ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(ctx, v);
     copy->u.branch.then_ = build_seq(bd, v->u.branch.then_);
     copy->u.branch.else_ = build_seq(bd, v->u.branch.else_);
     return copy;
   }
   if (v->kind == IR_EX_FUNC) {
-    IrExpr *copy = rw_expr_copy(ctx, v);
+    IrExpr *copy = opt_rw_expr_copy(ctx, v);
     copy->u.func = kill_function(ctx, v->u.func);
     return copy;
   }
@@ -753,7 +753,7 @@ build_seq(Builder *bd, const IrExpr *seq)
     *kb = block_of(ctx, false, seq->loc, &pending);
     ir_vec_push(&blocks, kb);
   }
-  IrExpr *copy = rw_expr_copy(ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(ctx, seq);
   copy->u.seq.nblocks = blocks.len;
   copy->u.seq.blocks = ir_alloc(ctx, sizeof(IrBindingBlock) * (size_t)(blocks.len + 1));
   for (int i = 0; i < blocks.len; i++)
@@ -835,5 +835,5 @@ opt_kill_after_last_use(const OptContext *oc, const IrModule *input)
   IrModule *m = opt_normalize(oc->ctx, input);
   if (!m)
     return NULL;
-  return rw_module_functions(oc->ctx, m, kill_global, NULL);
+  return opt_rw_module_functions(oc->ctx, m, kill_global, NULL);
 }

@@ -111,7 +111,7 @@ refine_var(Rewriter *rw, IrBinding *b)
     t = v->u.get.tuple->sinfo->u.tuple.fields[v->u.get.index];
   if ((v->kind == IR_EX_TUPLE || v->kind == IR_EX_VAR || v->kind == IR_EX_GET) && !b->cast &&
       b->var && !rw->at_result && less_known(b->var->sinfo, t))
-    b->var = rw_var_recreate(rw, b->var, t);
+    b->var = opt_rw_var_recreate(rw, b->var, t);
 }
 
 /* Contract: replaces b's value by the hook's call_tir, after a check of
@@ -137,11 +137,11 @@ legalize_binding(Rewriter *rw, IrBinding *b)
     return true;
   IrSym name = b->var ? b->var->u.var.name : NULL;
   IrVec conds = {0};
-  OpInfer in = {l->ctx, rw_arith(rw), l->mod, name, call->loc, NULL};
+  OpInfer in = {l->ctx, opt_rw_arith(rw), l->mod, name, call->loc, NULL};
   IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
-  OpLegalize lz = {l->ctx, rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
+  OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
   IrExpr *e = impl->legalize ? impl->legalize(&lz, call, result) : NULL;
   if (ir_error_count(l->ctx) > before) {
@@ -152,7 +152,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
     if (e) {
       b->value = e;
       if (b->var && result != call->sinfo && !rw->at_result)
-        b->var = rw_var_recreate(rw, b->var, result);
+        b->var = opt_rw_var_recreate(rw, b->var, result);
     }
   }
   ir_vec_free(&conds);
@@ -171,11 +171,11 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
     const IrGlobal *g = &norm->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
       continue;
-    funcs[i] = rw_function_with(ctx, g->u.relax, g->name, legalize_binding, &l);
+    funcs[i] = opt_rw_function_with(ctx, g->u.relax, g->name, legalize_binding, &l);
   }
   IrModule *out = NULL;
   if (l.nerrors == 0) {
-    out = rw_module_copy(ctx, norm, l.new_globals.len);
+    out = opt_rw_module_copy(ctx, norm, l.new_globals.len);
     for (int i = 0; i < norm->nglobals; i++)
       if (funcs[i])
         out->globals[i].u.relax = funcs[i];

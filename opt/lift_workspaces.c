@@ -285,7 +285,7 @@ expand_call(RwExpander *x, const IrExpr *call, IrVec *out)
     op_var_map_free(&map);
     return (IrExpr *)call;
   }
-  IrExpr *nc = rw_expr_copy(x->ctx, call);
+  IrExpr *nc = opt_rw_expr_copy(x->ctx, call);
   nc->u.call.nargs = f->nparams;
   nc->u.call.args = ir_alloc(x->ctx, sizeof *nc->u.call.args * (size_t)f->nparams);
   memcpy(nc->u.call.args, call->u.call.args, sizeof *call->u.call.args * (size_t)nold);
@@ -295,7 +295,7 @@ expand_call(RwExpander *x, const IrExpr *call, IrVec *out)
     for (int d = 0; d < b->ndim; d++)
       shape[d] = ir_arith_simplify(x->arith, op_prim_subst(x->ctx, b->shape[d], &map, false));
     IrSInfo *s = ir_sinfo_tensor(x->ctx, shape, b->ndim, b->dtype, -1);
-    nc->u.call.args[nold + i] = rw_emit_alloc(x, s, out, call->loc);
+    nc->u.call.args[nold + i] = opt_rw_emit_alloc(x, s, out, call->loc);
   }
   op_var_map_free(&map);
   return nc;
@@ -305,7 +305,7 @@ IrModule *
 opt_lift_workspaces(const OptContext *oc, const IrModule *m)
 {
   IrCtx *ctx = oc->ctx;
-  IrModule *out = rw_module_copy(ctx, m, 0);
+  IrModule *out = opt_rw_module_copy(ctx, m, 0);
   Lift L = {out, ir_xcalloc((size_t)m->nglobals + 1, sizeof(Kernel)), true};
   bool any = false;
   for (int i = 0; i < m->nglobals; i++) {
@@ -322,7 +322,7 @@ opt_lift_workspaces(const OptContext *oc, const IrModule *m)
   if (any) {
     RwExpander dry = {.ctx = ctx, .pass = "LiftWorkspaces", .match = is_kernel_call,
                       .expand = expand_call, .user = &L};
-    rw_expand_module(&dry, rw_module_copy(ctx, m, 0));
+    opt_rw_expand_module(&dry, opt_rw_module_copy(ctx, m, 0));
     L.dry = false;
     for (int i = 0; i < m->nglobals; i++)
       if (L.kernels[i].bufs.len && !L.kernels[i].refused)
@@ -330,7 +330,7 @@ opt_lift_workspaces(const OptContext *oc, const IrModule *m)
     RwExpander x = dry;
     x.funcs = (IrVec){0};
     x.nerrors = 0;
-    res = rw_expand_module(&x, out);
+    res = opt_rw_expand_module(&x, out);
   }
   for (int i = 0; i < m->nglobals; i++)
     ir_vec_free(&L.kernels[i].bufs);

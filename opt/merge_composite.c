@@ -323,7 +323,7 @@ local_callee(Merger *M, IrVec *body, IrMap *locals, IrSym name, const IrFunction
 static IrExpr *
 member_call(Merger *M, const IrBinding *b, IrExpr *callee, IrMap *sub)
 {
-  IrExpr *call = rw_expr_copy(M->ctx, b->value);
+  IrExpr *call = opt_rw_expr_copy(M->ctx, b->value);
   call->u.call.kind = IR_CALL_VAR;
   call->u.call.callee = callee;
   call->u.call.args = ir_alloc(M->ctx, (size_t)(call->u.call.nargs + 1) * sizeof(IrExpr *));
@@ -601,7 +601,7 @@ merge_nested(Merger *M, const IrBinding *b, const char *caller)
     IrExpr *t = merge_seq(M, v->u.branch.then_, caller);
     IrExpr *e = merge_seq(M, v->u.branch.else_, caller);
     if (t != v->u.branch.then_ || e != v->u.branch.else_) {
-      out.value = rw_expr_copy(M->ctx, v);
+      out.value = opt_rw_expr_copy(M->ctx, v);
       out.value->u.branch.then_ = t;
       out.value->u.branch.else_ = e;
     }
@@ -611,7 +611,7 @@ merge_nested(Merger *M, const IrBinding *b, const char *caller)
       IrFunction *f = ir_alloc(M->ctx, sizeof *f);
       *f = *v->u.func;
       f->body = body;
-      out.value = rw_expr_copy(M->ctx, v);
+      out.value = opt_rw_expr_copy(M->ctx, v);
       out.value->u.func = f;
     }
   }
@@ -661,7 +661,7 @@ merge_seq(Merger *M, IrExpr *seq, const char *caller)
   IrExpr *result = merge_result(M, seq->u.seq.result, caller);
   if (!changed && result == seq->u.seq.result)
     return seq;
-  IrExpr *copy = rw_expr_copy(M->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(M->ctx, seq);
   copy->u.seq.blocks = blocks;
   copy->u.seq.result = result;
   return copy;
@@ -763,7 +763,7 @@ opt_merge_composite_functions(const OptContext *oc, const IrModule *m)
     }
   }
   ir_map_free(&M.uses);
-  IrModule *out = rw_module_copy(oc->ctx, norm, M.new_globals.len);
+  IrModule *out = opt_rw_module_copy(oc->ctx, norm, M.new_globals.len);
   for (int i = 0; i < norm->nglobals; i++)
     if (funcs[i])
       out->globals[i].u.relax = funcs[i];

@@ -30,7 +30,7 @@ typedef struct {
 static IrArith *
 current_arith(const Norm *n)
 {
-  return rw_arith(n->rw);
+  return opt_rw_arith(n->rw);
 }
 
 /* --- struct info of leaves ------------------------------------------------------ */
@@ -446,7 +446,7 @@ normalize_binding(Rewriter *rw, IrBinding *b)
   IrExprKind k = b->value->kind;
   bool typed = k == IR_EX_CALL || k == IR_EX_IF || k == IR_EX_TUPLE || k == IR_EX_GET;
   if (s && typed && !(b->value->sinfo && ir_sinfo_equal(b->value->sinfo, s))) {
-    b->value = rw_expr_copy(n->ctx, b->value);
+    b->value = opt_rw_expr_copy(n->ctx, b->value);
     b->value->sinfo = s;
   }
   if (b->cast || !b->var || rw->at_result)
@@ -455,7 +455,7 @@ normalize_binding(Rewriter *rw, IrBinding *b)
   if (b->var->sinfo && contradicts(n, b->var->sinfo, s, &why))
     report_contradiction(n, b, s, why.data ? why.data : "");
   else if (!b->var->sinfo && s && !(is_discard(b->var) && ir_sinfo_is_void(s)))
-    b->var = rw_var_recreate(rw, b->var, s);
+    b->var = opt_rw_var_recreate(rw, b->var, s);
   ir_buf_free(&why);
   return true;
 }
@@ -463,13 +463,13 @@ normalize_binding(Rewriter *rw, IrBinding *b)
 static IrFunction *
 normalize_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
-  return rw_function_with(ctx, f, name, normalize_binding, user);
+  return opt_rw_function_with(ctx, f, name, normalize_binding, user);
 }
 
 IrModule *
 opt_normalize(IrCtx *ctx, const IrModule *m)
 {
   Norm n = {ctx, m, NULL, 0};
-  IrModule *out = rw_module_functions(ctx, m, normalize_function, &n);
+  IrModule *out = opt_rw_module_functions(ctx, m, normalize_function, &n);
   return n.nerrors ? NULL : out;
 }

@@ -495,7 +495,7 @@ rewrite_binding(Rewriter *rw, IrBinding *b)
   if (!rw->at_result && b->var) {
     IrSInfo *s = realized_sinfo(r, b->var);
     if (s != b->var->sinfo)
-      b->var = rw_var_recreate(rw, b->var, s);
+      b->var = opt_rw_var_recreate(rw, b->var, s);
   }
   IrExpr *v = b->value;
   if (v && v->kind == IR_EX_CALL && v->u.call.kind == IR_CALL_OP &&
@@ -510,7 +510,7 @@ static IrFunction *
 rewrite_function(Realize *r, const IrFunction *f, IrSym name)
 {
   Rewriter rw;
-  rw_init(&rw, r->ctx, r);
+  opt_rw_init(&rw, r->ctx, r);
   rw.binding = rewrite_binding;
   IrExpr **params = NULL;
   for (int i = 0; i < f->nparams; i++) {
@@ -521,10 +521,10 @@ rewrite_function(Realize *r, const IrFunction *f, IrSym name)
       params = ir_alloc(r->ctx, (size_t)f->nparams * sizeof *params);
       memcpy(params, f->params, (size_t)f->nparams * sizeof *params);
     }
-    params[i] = rw_var_recreate(&rw, f->params[i], s);
+    params[i] = opt_rw_var_recreate(&rw, f->params[i], s);
   }
-  IrFunction *out = rw_function(&rw, f, name);
-  rw_free(&rw);
+  IrFunction *out = opt_rw_function(&rw, f, name);
+  opt_rw_free(&rw);
   if (out && params) {
     if (out == f) {
       out = ir_alloc(r->ctx, sizeof *out);
@@ -561,5 +561,5 @@ opt_realize_vdevice(const OptContext *oc, const IrModule *m)
   IrModule *norm = opt_normalize(oc->ctx, m);
   if (!norm)
     return NULL;
-  return rw_module_functions(oc->ctx, norm, realize_function, norm);
+  return opt_rw_module_functions(oc->ctx, norm, realize_function, norm);
 }

@@ -54,7 +54,7 @@ static IrExpr *
 unwrap_pure_packed(IrCtx *ctx, const IrExpr *call)
 {
   IrExpr *callee = call->u.call.args[0];
-  IrExpr *e = rw_expr_copy(ctx, call);
+  IrExpr *e = opt_rw_expr_copy(ctx, call);
   e->u.call.op = NULL;
   e->u.call.callee = callee;
   e->u.call.args = call->u.call.args + 1;
@@ -106,7 +106,7 @@ remove_purity(Rewriter *rw, IrBinding *b)
   } else if (!rw->at_result && v && v->kind == IR_EX_FUNC && v->u.func) {
     IrFunction *f = force_pure(rw->ctx, v->u.func);
     if (f != v->u.func) {
-      b->value = rw_expr_copy(rw->ctx, v);
+      b->value = opt_rw_expr_copy(rw->ctx, v);
       b->value->u.func = f;
     }
   }
@@ -120,7 +120,7 @@ unchecked_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user
   Purity p = {{0}};
   if (f->body)
     mark_seq(&p, f->body, false);
-  IrFunction *out = rw_function_with(ctx, f, name, remove_purity, &p);
+  IrFunction *out = opt_rw_function_with(ctx, f, name, remove_purity, &p);
   ir_map_free(&p.in_dataflow);
   return out ? force_pure(ctx, out) : NULL;
 }
@@ -128,5 +128,5 @@ unchecked_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user
 IrModule *
 opt_remove_purity_checking(const OptContext *oc, const IrModule *m)
 {
-  return rw_module_functions(oc->ctx, m, unchecked_function, NULL);
+  return opt_rw_module_functions(oc->ctx, m, unchecked_function, NULL);
 }

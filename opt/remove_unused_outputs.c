@@ -203,7 +203,7 @@ prune_callee(Pruner *P, const IrFunction *f, Callee *c)
 {
   IrCtx *ctx = P->ctx;
   IrExpr *result = f->body->u.seq.result;
-  IrExpr *seq = rw_expr_copy(ctx, f->body);
+  IrExpr *seq = opt_rw_expr_copy(ctx, f->body);
   IrExpr **items = ir_alloc(ctx, (size_t)(c->n + 1) * sizeof *items);
   IrSInfo **fields = ir_alloc(ctx, (size_t)(c->n + 1) * sizeof *fields);
   int kept = 0;
@@ -254,11 +254,11 @@ rewrite_binding(Rewriter *rw, IrBinding *b)
     Callee *c = ir_map_get(&P->by_name, v->u.call.callee->u.global);
     if (!c || !c->prune)
       return true;
-    IrExpr *call = rw_expr_copy(rw->ctx, v);
+    IrExpr *call = opt_rw_expr_copy(rw->ctx, v);
     call->sinfo = c->ret;
     b->value = call;
     if (b->var->sinfo && b->var->sinfo->kind == IR_SI_TUPLE)
-      b->var = rw_var_recreate(rw, b->var, c->ret);
+      b->var = opt_rw_var_recreate(rw, b->var, c->ret);
     ir_map_put(&P->results, b->var, c);
   } else if (v->kind == IR_EX_GET) {
     Callee *c = b->cast ? NULL : ir_map_get(&P->results, v->u.get.tuple);
@@ -291,7 +291,7 @@ rewrite_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
   Pruner *P = user;
   ir_map_free(&P->results); /* tracked vars are per function */
-  return rw_function_with(ctx, f, name, rewrite_binding, P);
+  return opt_rw_function_with(ctx, f, name, rewrite_binding, P);
 }
 
 IrModule *
@@ -304,7 +304,7 @@ opt_remove_unused_outputs(const OptContext *oc, const IrModule *m)
       ir_map_free(&P.results); /* tracked vars are per function */
       scan_seq(&P, m->globals[i].u.relax->body);
     }
-  IrModule *out = rw_module_copy(oc->ctx, m, 0);
+  IrModule *out = opt_rw_module_copy(oc->ctx, m, 0);
   if (plan(&P)) {
     for (int i = 0; i < out->nglobals; i++) {
       IrGlobal *g = &out->globals[i];
@@ -312,7 +312,7 @@ opt_remove_unused_outputs(const OptContext *oc, const IrModule *m)
       if (c && c->prune)
         g->u.relax = prune_callee(&P, g->u.relax, c);
     }
-    out = rw_module_functions(oc->ctx, out, rewrite_function, &P);
+    out = opt_rw_module_functions(oc->ctx, out, rewrite_function, &P);
   }
   pruner_free(&P);
   return out;

@@ -19,7 +19,7 @@
 /* --- globals ---------------------------------------------------------------- */
 
 void
-rw_globals_index(const IrModule *m, IrMap *index)
+opt_rw_globals_index(const IrModule *m, IrMap *index)
 {
   for (int i = m->nglobals - 1; i >= 0; i--) /* the first of a name wins, as ir_module_find */
     ir_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
@@ -28,7 +28,7 @@ rw_globals_index(const IrModule *m, IrMap *index)
 /* --- expressions -------------------------------------------------------------- */
 
 void
-rw_init(Rewriter *rw, IrCtx *ctx, void *user)
+opt_rw_init(Rewriter *rw, IrCtx *ctx, void *user)
 {
   memset(rw, 0, sizeof *rw);
   rw->ctx = ctx;
@@ -36,7 +36,7 @@ rw_init(Rewriter *rw, IrCtx *ctx, void *user)
 }
 
 void
-rw_free(Rewriter *rw)
+opt_rw_free(Rewriter *rw)
 {
   ir_map_free(&rw->vars);
   ir_vec_free(&rw->before);
@@ -45,7 +45,7 @@ rw_free(Rewriter *rw)
 }
 
 IrArith *
-rw_arith(const Rewriter *rw)
+opt_rw_arith(const Rewriter *rw)
 {
   return rw->ariths.len ? rw->ariths.items[rw->ariths.len - 1] : NULL;
 }
@@ -61,7 +61,7 @@ enter(Rewriter *rw, const IrFunction *f)
 }
 
 IrExpr *
-rw_expr_copy(IrCtx *ctx, const IrExpr *e)
+opt_rw_expr_copy(IrCtx *ctx, const IrExpr *e)
 {
   IrExpr *copy = ir_alloc(ctx, sizeof *copy);
   *copy = *e;
@@ -69,7 +69,7 @@ rw_expr_copy(IrCtx *ctx, const IrExpr *e)
 }
 
 IrExpr *
-rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo)
+opt_rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo)
 {
   IrExpr *v = ir_var_new(rw->ctx, var->u.var.name, sinfo, var->u.var.dataflow, var->loc);
   ir_map_put(&rw->vars, var, v);
@@ -82,7 +82,7 @@ subst_list(Rewriter *rw, IrExpr **items, int n)
 {
   IrExpr **out = NULL;
   for (int i = 0; i < n; i++) {
-    IrExpr *x = rw_subst(rw, items[i]);
+    IrExpr *x = opt_rw_subst(rw, items[i]);
     if (x != items[i] && !out) {
       out = ir_alloc(rw->ctx, (size_t)n * sizeof *out);
       memcpy(out, items, (size_t)n * sizeof *out);
@@ -105,7 +105,7 @@ tuple_sinfo(IrCtx *ctx, IrExpr **items, int n, IrSInfo *old)
 }
 
 IrExpr *
-rw_subst(Rewriter *rw, IrExpr *e)
+opt_rw_subst(Rewriter *rw, IrExpr *e)
 {
   if (!e || rw->vars.len == 0)
     return e;
@@ -119,27 +119,27 @@ rw_subst(Rewriter *rw, IrExpr *e)
     IrExpr **items = subst_list(rw, e->u.tuple.items, e->u.tuple.n);
     if (!items)
       return e;
-    copy = rw_expr_copy(rw->ctx, e);
+    copy = opt_rw_expr_copy(rw->ctx, e);
     copy->u.tuple.items = items;
     copy->sinfo = tuple_sinfo(rw->ctx, items, e->u.tuple.n, e->sinfo);
     return copy;
   }
   case IR_EX_GET: {
-    IrExpr *t = rw_subst(rw, e->u.get.tuple);
+    IrExpr *t = opt_rw_subst(rw, e->u.get.tuple);
     if (t == e->u.get.tuple)
       return e;
-    copy = rw_expr_copy(rw->ctx, e);
+    copy = opt_rw_expr_copy(rw->ctx, e);
     copy->u.get.tuple = t;
     if (t->sinfo && t->sinfo->kind == IR_SI_TUPLE && e->u.get.index < t->sinfo->u.tuple.n)
       copy->sinfo = t->sinfo->u.tuple.fields[e->u.get.index];
     return copy;
   }
   case IR_EX_CALL: {
-    IrExpr *callee = rw_subst(rw, e->u.call.callee);
+    IrExpr *callee = opt_rw_subst(rw, e->u.call.callee);
     IrExpr **args = subst_list(rw, e->u.call.args, e->u.call.nargs);
     if (callee == e->u.call.callee && !args)
       return e;
-    copy = rw_expr_copy(rw->ctx, e);
+    copy = opt_rw_expr_copy(rw->ctx, e);
     copy->u.call.callee = callee;
     if (args)
       copy->u.call.args = args;
@@ -170,14 +170,14 @@ rw_value(Rewriter *rw, const IrBinding *b)
   if (!e)
     return e;
   if (e->kind == IR_EX_IF) {
-    IrExpr *cond = rw_subst(rw, e->u.branch.cond);
+    IrExpr *cond = opt_rw_subst(rw, e->u.branch.cond);
     IrExpr *then_ = rw_seq(rw, e->u.branch.then_, b);
     IrExpr *else_ = then_ ? rw_seq(rw, e->u.branch.else_, b) : NULL;
     if (!then_ || !else_)
       return NULL;
     if (cond == e->u.branch.cond && then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
       return e;
-    IrExpr *copy = rw_expr_copy(rw->ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(rw->ctx, e);
     copy->u.branch.cond = cond;
     copy->u.branch.then_ = then_;
     copy->u.branch.else_ = else_;
@@ -185,15 +185,15 @@ rw_value(Rewriter *rw, const IrBinding *b)
   }
   if (e->kind == IR_EX_FUNC && e->u.func) {
     const char *saved = rw->func_name;
-    IrFunction *f = rw_function(rw, e->u.func, local_name(rw, b));
+    IrFunction *f = opt_rw_function(rw, e->u.func, local_name(rw, b));
     rw->func_name = saved;
     if (!f || f == e->u.func)
       return f ? e : NULL;
-    IrExpr *copy = rw_expr_copy(rw->ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(rw->ctx, e);
     copy->u.func = f;
     return copy;
   }
-  return rw_subst(rw, e);
+  return opt_rw_subst(rw, e);
 }
 
 /* The bindings the callback asked to put before the current one, moved
@@ -255,7 +255,7 @@ rw_block(Rewriter *rw, const IrBindingBlock *blk, IrBinding **out, int *nout)
 static IrExpr *
 rw_result(Rewriter *rw, IrExpr *result, const IrBinding *owner, const IrBinding *last)
 {
-  IrExpr *e = rw_subst(rw, result);
+  IrExpr *e = opt_rw_subst(rw, result);
   if (!e || e->kind != IR_EX_CALL || !owner || !rw->binding)
     return e;
   IrBinding b = *owner;
@@ -309,7 +309,7 @@ rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
   }
   if (!changed && result == seq->u.seq.result)
     return seq;
-  IrExpr *copy = rw_expr_copy(rw->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(rw->ctx, seq);
   copy->u.seq.blocks = blocks;
   copy->u.seq.nblocks = nblocks;
   copy->u.seq.result = result;
@@ -319,7 +319,7 @@ rw_seq(Rewriter *rw, IrExpr *seq, const IrBinding *owner)
 }
 
 IrFunction *
-rw_function(Rewriter *rw, const IrFunction *f, const char *name)
+opt_rw_function(Rewriter *rw, const IrFunction *f, const char *name)
 {
   rw->func_name = name;
   enter(rw, f);
@@ -337,7 +337,7 @@ rw_function(Rewriter *rw, const IrFunction *f, const char *name)
 }
 
 IrModule *
-rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
+opt_rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
 {
   IrModule *copy = ir_alloc(ctx, sizeof *copy);
   *copy = *m;
@@ -349,20 +349,21 @@ rw_module_copy(IrCtx *ctx, const IrModule *m, int extra)
 }
 
 IrFunction *
-rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding, void *user)
+opt_rw_function_with(IrCtx *ctx, const IrFunction *f, const char *name, RwBindingFn binding,
+                     void *user)
 {
   Rewriter rw;
-  rw_init(&rw, ctx, user);
+  opt_rw_init(&rw, ctx, user);
   rw.binding = binding;
-  IrFunction *out = rw_function(&rw, f, name);
-  rw_free(&rw);
+  IrFunction *out = opt_rw_function(&rw, f, name);
+  opt_rw_free(&rw);
   return out;
 }
 
 IrModule *
-rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user)
+opt_rw_module_functions(IrCtx *ctx, const IrModule *m, RwFunctionFn fn, void *user)
 {
-  IrModule *out = rw_module_copy(ctx, m, 0);
+  IrModule *out = opt_rw_module_copy(ctx, m, 0);
   bool ok = true;
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -437,14 +438,14 @@ count_seq(const IrExpr *seq, IrMap *counts)
 }
 
 void
-rw_count_uses(const IrFunction *f, IrMap *counts)
+opt_rw_count_uses(const IrFunction *f, IrMap *counts)
 {
   if (f->body)
     count_seq(f->body, counts);
 }
 
 size_t
-rw_use_count(const IrMap *counts, const IrExpr *var)
+opt_rw_use_count(const IrMap *counts, const IrExpr *var)
 {
   return (size_t)(uintptr_t)ir_map_get(counts, var);
 }
@@ -467,16 +468,16 @@ drop_value(const Dropper *d, IrExpr *e)
     IrExpr *else_ = drop_seq(d, e->u.branch.else_);
     if (then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
       return e;
-    IrExpr *copy = rw_expr_copy(d->ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(d->ctx, e);
     copy->u.branch.then_ = then_;
     copy->u.branch.else_ = else_;
     return copy;
   }
   if (e && e->kind == IR_EX_FUNC && e->u.func) {
-    IrFunction *f = rw_drop_bindings(d->ctx, e->u.func, d->drop, d->user);
+    IrFunction *f = opt_rw_drop_bindings(d->ctx, e->u.func, d->drop, d->user);
     if (f == e->u.func)
       return e;
-    IrExpr *copy = rw_expr_copy(d->ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(d->ctx, e);
     copy->u.func = f;
     return copy;
   }
@@ -523,14 +524,14 @@ drop_seq(const Dropper *d, IrExpr *seq)
   }
   if (!changed)
     return seq;
-  IrExpr *copy = rw_expr_copy(d->ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(d->ctx, seq);
   copy->u.seq.blocks = blocks;
   copy->u.seq.nblocks = n;
   return copy;
 }
 
 IrFunction *
-rw_drop_bindings(IrCtx *ctx, const IrFunction *f, RwDropFn drop, void *user)
+opt_rw_drop_bindings(IrCtx *ctx, const IrFunction *f, RwDropFn drop, void *user)
 {
   Dropper d = {ctx, drop, user};
   IrExpr *body = f->body ? drop_seq(&d, f->body) : NULL;

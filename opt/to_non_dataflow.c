@@ -46,7 +46,7 @@ plain_value(IrCtx *ctx, IrExpr *e)
     IrExpr *else_ = plain_seq(ctx, e->u.branch.else_);
     if (then_ == e->u.branch.then_ && else_ == e->u.branch.else_)
       return e;
-    IrExpr *copy = rw_expr_copy(ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(ctx, e);
     copy->u.branch.then_ = then_;
     copy->u.branch.else_ = else_;
     return copy;
@@ -55,7 +55,7 @@ plain_value(IrCtx *ctx, IrExpr *e)
     IrFunction *f = plain_function(ctx, e->u.func);
     if (f == e->u.func)
       return e;
-    IrExpr *copy = rw_expr_copy(ctx, e);
+    IrExpr *copy = opt_rw_expr_copy(ctx, e);
     copy->u.func = f;
     return copy;
   }
@@ -102,7 +102,7 @@ plain_seq(IrCtx *ctx, IrExpr *seq)
   for (int i = 0; i < nblocks; i++)
     for (int j = 0; j < blocks[i].n; j++)
       merged->bindings[merged->n++] = blocks[i].bindings[j];
-  IrExpr *copy = rw_expr_copy(ctx, seq);
+  IrExpr *copy = opt_rw_expr_copy(ctx, seq);
   copy->u.seq.blocks = merged;
   copy->u.seq.nblocks = total ? 1 : 0;
   return copy;
@@ -112,12 +112,12 @@ static IrFunction *
 non_dataflow_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 {
   (void)user;
-  IrFunction *plain = rw_function_with(ctx, f, name, plain_var, NULL);
+  IrFunction *plain = opt_rw_function_with(ctx, f, name, plain_var, NULL);
   return plain ? plain_function(ctx, plain) : NULL;
 }
 
 IrModule *
 opt_to_non_dataflow(const OptContext *oc, const IrModule *m)
 {
-  return rw_module_functions(oc->ctx, m, non_dataflow_function, NULL);
+  return opt_rw_module_functions(oc->ctx, m, non_dataflow_function, NULL);
 }

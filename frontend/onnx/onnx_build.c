@@ -12,7 +12,7 @@
 #include "onnx_int.h"
 
 OxVal *
-ox_lookup(OxImp *im, IrSym name)
+fe_ox_lookup(OxImp *im, IrSym name)
 {
   for (int i = im->vals.len - 1; i >= 0; i--)
     if (((OxVal *)im->vals.items[i])->name == name)
@@ -21,7 +21,7 @@ ox_lookup(OxImp *im, IrSym name)
 }
 
 OxVal *
-ox_known(OxImp *im, IrSym name, const IrTensorData *data)
+fe_ox_known(OxImp *im, IrSym name, const IrTensorData *data)
 {
   OxVal *v = ir_alloc(im->ctx, sizeof *v);
   v->name = name;
@@ -60,7 +60,7 @@ name_used(const OxImp *im, IrSym s)
 }
 
 IrSym
-ox_var_name(OxImp *im, const char *onnx_name)
+fe_ox_var_name(OxImp *im, const char *onnx_name)
 {
   IrBuf b = {0};
   if (!isalpha((unsigned char)onnx_name[0]) && onnx_name[0] != '_')
@@ -78,7 +78,7 @@ ox_var_name(OxImp *im, const char *onnx_name)
 }
 
 bool
-ox_unsupported(OxImp *im, const char *fmt, ...)
+fe_ox_unsupported(OxImp *im, const char *fmt, ...)
 {
   IrBuf b = {0};
   va_list ap;
@@ -91,7 +91,7 @@ ox_unsupported(OxImp *im, const char *fmt, ...)
 }
 
 void
-ox_bind(OxImp *im, IrExpr *var, IrExpr *value)
+fe_ox_bind(OxImp *im, IrExpr *var, IrExpr *value)
 {
   if (im->nbindings == im->cap) {
     im->cap = im->cap ? 2 * im->cap : 64;
@@ -111,11 +111,12 @@ const_expr(OxImp *im, const IrTensorData *d, IrSInfo *s)
 }
 
 IrExpr *
-ox_use(OxImp *im, OxVal *v)
+fe_ox_use(OxImp *im, OxVal *v)
 {
   if (!v->expr) {
-    v->expr = ir_var_new(im->ctx, ox_var_name(im, v->name ? v->name : "c"), v->sinfo, true, im->loc);
-    ox_bind(im, v->expr, const_expr(im, v->data, v->sinfo));
+    v->expr =
+        ir_var_new(im->ctx, fe_ox_var_name(im, v->name ? v->name : "c"), v->sinfo, true, im->loc);
+    fe_ox_bind(im, v->expr, const_expr(im, v->data, v->sinfo));
   }
   return v->expr;
 }
@@ -169,11 +170,11 @@ fold(OxImp *im, const IrExpr *call, const OpImpl *impl)
     return NULL;
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   *d = r->u.tensor.t;
-  return ox_known(im, NULL, d);
+  return fe_ox_known(im, NULL, d);
 }
 
 OxVal *
-ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs)
+fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs)
 {
   IrExpr **argv = ir_alloc(im->ctx, sizeof *argv * (size_t)(nargs ? nargs : 1));
   memcpy(argv, args, sizeof *argv * (size_t)nargs);
@@ -185,7 +186,7 @@ ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr
   OpInfer in = {im->ctx, im->arith, NULL, NULL, im->loc, NULL};
   IrSInfo *s = impl->infer ? impl->infer(&in, call, sargs) : NULL;
   if (!s) {
-    ox_unsupported(im, "the %s call it maps to is rejected (see above)", op_def(op)->syn.name);
+    fe_ox_unsupported(im, "the %s call it maps to is rejected (see above)", op_def(op)->syn.name);
     return NULL;
   }
   int before = ir_error_count(im->ctx);
@@ -195,10 +196,10 @@ ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr
   if (folded)
     return folded;
   call->sinfo = s;
-  OxVal *v = ox_known(im, NULL, NULL);
+  OxVal *v = fe_ox_known(im, NULL, NULL);
   v->sinfo = s;
-  v->expr = ir_var_new(im->ctx, ox_var_name(im, hint), s, true, im->loc);
-  ox_bind(im, v->expr, call);
+  v->expr = ir_var_new(im->ctx, fe_ox_var_name(im, hint), s, true, im->loc);
+  fe_ox_bind(im, v->expr, call);
   return v;
 }
 
@@ -210,7 +211,7 @@ out_hint(const OxImp *im)
 }
 
 OxVal *
-ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs)
+fe_ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs)
 {
   IrExpr **argv = ir_alloc(im->ctx, sizeof *argv * (size_t)(nargs ? nargs : 1));
   for (int i = 0; i < nargs; i++) {
@@ -222,40 +223,40 @@ ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs)
     all_known = all_known && args[i]->data;
   if (!all_known)
     for (int i = 0; i < nargs; i++)
-      argv[i] = ox_use(im, args[i]);
-  return ox_emit(im, out_hint(im), op, argv, nargs, attrs);
+      argv[i] = fe_ox_use(im, args[i]);
+  return fe_ox_emit(im, out_hint(im), op, argv, nargs, attrs);
 }
 
 OxVal *
-ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs)
+fe_ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs)
 {
-  return x ? ox_call(im, op, &x, 1, attrs) : NULL;
+  return x ? fe_ox_call(im, op, &x, 1, attrs) : NULL;
 }
 
 OxVal *
-ox_call2(OxImp *im, IrOpId op, OxVal *a, OxVal *b)
+fe_ox_call2(OxImp *im, IrOpId op, OxVal *a, OxVal *b)
 {
   OxVal *args[2] = {a, b};
-  return a && b ? ox_call(im, op, args, 2, NULL) : NULL;
+  return a && b ? fe_ox_call(im, op, args, 2, NULL) : NULL;
 }
 
 OxVal *
-ox_tuple_get(OxImp *im, OxVal *t, int i)
+fe_ox_tuple_get(OxImp *im, OxVal *t, int i)
 {
   IrExpr *get = ir_expr_new(im->ctx, IR_EX_GET, im->loc);
-  get->u.get.tuple = ox_use(im, t);
+  get->u.get.tuple = fe_ox_use(im, t);
   get->u.get.index = i;
   get->sinfo = t->sinfo->u.tuple.fields[i];
-  OxVal *v = ox_known(im, NULL, NULL);
+  OxVal *v = fe_ox_known(im, NULL, NULL);
   v->sinfo = get->sinfo;
   const char *hint = im->node && (size_t)i < im->node->n_output ? im->node->output[i] : "lv";
-  v->expr = ir_var_new(im->ctx, ox_var_name(im, hint), v->sinfo, true, im->loc);
-  ox_bind(im, v->expr, get);
+  v->expr = ir_var_new(im->ctx, fe_ox_var_name(im, hint), v->sinfo, true, im->loc);
+  fe_ox_bind(im, v->expr, get);
   return v;
 }
 
 OxVal *
-ox_scalar(OxImp *im, IrDType t, double v)
+fe_ox_scalar(OxImp *im, IrDType t, double v)
 {
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   d->dtype = t;
@@ -263,11 +264,11 @@ ox_scalar(OxImp *im, IrDType t, double v)
   d->nbytes = (size_t)ir_dtype_bytes(t);
   d->data = ir_alloc(im->ctx, d->nbytes);
   op_set_f(d, 0, v);
-  return ox_known(im, NULL, d);
+  return fe_ox_known(im, NULL, d);
 }
 
 OxVal *
-ox_ints(OxImp *im, const int64_t *v, int n)
+fe_ox_ints(OxImp *im, const int64_t *v, int n)
 {
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   d->dtype = IR_I64;
@@ -278,11 +279,11 @@ ox_ints(OxImp *im, const int64_t *v, int n)
   d->data = ir_alloc(im->ctx, d->nbytes ? d->nbytes : 1);
   if (n)
     memcpy(d->data, v, d->nbytes);
-  return ox_known(im, NULL, d);
+  return fe_ox_known(im, NULL, d);
 }
 
 IrAttr *
-ox_attrs(IrCtx *ctx, ...)
+fe_ox_attrs(IrCtx *ctx, ...)
 {
   IrSym keys[16];
   IrAttr *values[16];
@@ -298,7 +299,7 @@ ox_attrs(IrCtx *ctx, ...)
 }
 
 IrAttr *
-ox_attr_ints(IrCtx *ctx, const int64_t *v, int n)
+fe_ox_attr_ints(IrCtx *ctx, const int64_t *v, int n)
 {
   IrAttr **items = ir_alloc(ctx, sizeof *items * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++)
@@ -307,34 +308,34 @@ ox_attr_ints(IrCtx *ctx, const int64_t *v, int n)
 }
 
 int
-ox_rank(const OxVal *v)
+fe_ox_rank(const OxVal *v)
 {
   return v->sinfo && v->sinfo->kind == IR_SI_TENSOR ? v->sinfo->u.tensor.ndim : -1;
 }
 
 IrDType
-ox_dtype(const OxVal *v)
+fe_ox_dtype(const OxVal *v)
 {
   return v->sinfo && v->sinfo->kind == IR_SI_TENSOR ? v->sinfo->u.tensor.dtype : IR_VOID;
 }
 
 IrPrimExpr *
-ox_dim_expr(const OxVal *v, int i)
+fe_ox_dim_expr(const OxVal *v, int i)
 {
-  if (ox_rank(v) <= i || !v->sinfo->u.tensor.shape)
+  if (fe_ox_rank(v) <= i || !v->sinfo->u.tensor.shape)
     return NULL;
   return v->sinfo->u.tensor.shape[i];
 }
 
 bool
-ox_dim(const OxVal *v, int i, int64_t *out)
+fe_ox_dim(const OxVal *v, int i, int64_t *out)
 {
-  IrPrimExpr *d = ox_dim_expr(v, i);
+  IrPrimExpr *d = fe_ox_dim_expr(v, i);
   return d && ir_prim_is_int(d, out);
 }
 
 const Onnx__AttributeProto *
-ox_attr(const Onnx__NodeProto *n, const char *name)
+fe_ox_attr(const Onnx__NodeProto *n, const char *name)
 {
   for (size_t i = 0; i < n->n_attribute; i++)
     if (n->attribute[i]->name && strcmp(n->attribute[i]->name, name) == 0)
@@ -343,42 +344,42 @@ ox_attr(const Onnx__NodeProto *n, const char *name)
 }
 
 int64_t
-ox_attr_i(const Onnx__NodeProto *n, const char *name, int64_t fallback)
+fe_ox_attr_i(const Onnx__NodeProto *n, const char *name, int64_t fallback)
 {
-  const Onnx__AttributeProto *a = ox_attr(n, name);
+  const Onnx__AttributeProto *a = fe_ox_attr(n, name);
   return a ? a->i : fallback;
 }
 
 double
-ox_attr_f(const Onnx__NodeProto *n, const char *name, double fallback)
+fe_ox_attr_f(const Onnx__NodeProto *n, const char *name, double fallback)
 {
-  const Onnx__AttributeProto *a = ox_attr(n, name);
+  const Onnx__AttributeProto *a = fe_ox_attr(n, name);
   return a ? a->f : fallback;
 }
 
 const int64_t *
-ox_attr_is(const Onnx__NodeProto *n, const char *name, int *count)
+fe_ox_attr_is(const Onnx__NodeProto *n, const char *name, int *count)
 {
-  const Onnx__AttributeProto *a = ox_attr(n, name);
+  const Onnx__AttributeProto *a = fe_ox_attr(n, name);
   *count = a ? (int)a->n_ints : -1;
   return a ? a->ints : NULL;
 }
 
 const char *
-ox_attr_s(OxImp *im, const Onnx__NodeProto *n, const char *name, const char *fallback)
+fe_ox_attr_s(OxImp *im, const Onnx__NodeProto *n, const char *name, const char *fallback)
 {
-  const Onnx__AttributeProto *a = ox_attr(n, name);
+  const Onnx__AttributeProto *a = fe_ox_attr(n, name);
   if (!a)
     return fallback;
   return ir_strdup(im->ctx, (const char *)a->s.data, a->s.len);
 }
 
 bool
-ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out, int *n)
+fe_ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out, int *n)
 {
   if (!v || !v->data || v->data->ndim > 1 ||
       (v->data->dtype.code != IR_DT_INT && v->data->dtype.code != IR_DT_UINT))
-    return ox_unsupported(im, "%s must be a constant integer vector", what);
+    return fe_ox_unsupported(im, "%s must be a constant integer vector", what);
   int64_t len = op_numel(v->data);
   *out = ir_alloc(im->ctx, sizeof **out * (size_t)(len ? len : 1));
   for (int64_t i = 0; i < len; i++)

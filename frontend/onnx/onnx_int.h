@@ -9,11 +9,11 @@
  *    a Constant node, a shape computation over static shapes), its data.
  *    Known values are bound to a var only when a call that is not folded
  *    uses them, so shape arithmetic never reaches the module.
- *  - ox_emit infers the struct info of each call as it is built (the op's
+ *  - fe_ox_emit infers the struct info of each call as it is built (the op's
  *    own inference), so converters can read ranks and static dims; a call
  *    whose arguments are all known is evaluated by the op's reference
  *    kernel instead (constant folding at import).
- *  - A converter that cannot map a node reports it with ox_unsupported and
+ *  - A converter that cannot map a node reports it with fe_ox_unsupported and
  *    returns false; the importer goes on with the next node, so every
  *    unsupported node is named in one run.
  */
@@ -48,67 +48,68 @@ typedef struct {
 } OxImp;
 
 /* onnx_build.c */
-OxVal *ox_lookup(OxImp *im, IrSym name);
+OxVal *fe_ox_lookup(OxImp *im, IrSym name);
 /* Appends var = value to the dataflow block. */
-void ox_bind(OxImp *im, IrExpr *var, IrExpr *value);
+void fe_ox_bind(OxImp *im, IrExpr *var, IrExpr *value);
 /* Records a known value (an initializer or folded result) under name. */
-OxVal *ox_known(OxImp *im, IrSym name, const IrTensorData *data);
+OxVal *fe_ox_known(OxImp *im, IrSym name, const IrTensorData *data);
 /* The expression standing for v in a call: its var, bound now from the
  * known data if needed. */
-IrExpr *ox_use(OxImp *im, OxVal *v);
+IrExpr *fe_ox_use(OxImp *im, OxVal *v);
 /* Binds op(args) with attrs to a new var named after hint and infers its
  * struct info; when every argument is known, evaluates it instead.  NULL
  * after an error (reported). */
-OxVal *ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs);
+OxVal *fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs);
 /* The same with tensor arguments only. */
-OxVal *ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs);
-OxVal *ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs);
-OxVal *ox_call2(OxImp *im, IrOpId op, OxVal *a, OxVal *b);
+OxVal *fe_ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs);
+OxVal *fe_ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs);
+OxVal *fe_ox_call2(OxImp *im, IrOpId op, OxVal *a, OxVal *b);
 /* Field i of a tuple value, bound to a var. */
-OxVal *ox_tuple_get(OxImp *im, OxVal *t, int i);
+OxVal *fe_ox_tuple_get(OxImp *im, OxVal *t, int i);
 /* A 0-d (rank 0) or rank-1 known tensor. */
-OxVal *ox_scalar(OxImp *im, IrDType t, double v);
-OxVal *ox_ints(OxImp *im, const int64_t *v, int n);
+OxVal *fe_ox_scalar(OxImp *im, IrDType t, double v);
+OxVal *fe_ox_ints(OxImp *im, const int64_t *v, int n);
 /* A Relax var name derived from an ONNX name: a Python identifier, not a
  * keyword nor R/T/I, distinct from every name given before. */
-IrSym ox_var_name(OxImp *im, const char *onnx_name);
+IrSym fe_ox_var_name(OxImp *im, const char *onnx_name);
 /* Reports "node 'name' (OpType): msg" for the current node; false. */
-bool ox_unsupported(OxImp *im, const char *fmt, ...);
+bool fe_ox_unsupported(OxImp *im, const char *fmt, ...);
 /* An attribute dict from alternating keys and values, NULL-terminated. */
-IrAttr *ox_attrs(IrCtx *ctx, ...);
-IrAttr *ox_attr_ints(IrCtx *ctx, const int64_t *v, int n);
+IrAttr *fe_ox_attrs(IrCtx *ctx, ...);
+IrAttr *fe_ox_attr_ints(IrCtx *ctx, const int64_t *v, int n);
 
 /* Struct info of a value: its rank (-1 unknown), dtype, dim i as a
  * constant (false when symbolic or unknown). */
-int ox_rank(const OxVal *v);
-IrDType ox_dtype(const OxVal *v);
-bool ox_dim(const OxVal *v, int i, int64_t *out);
-IrPrimExpr *ox_dim_expr(const OxVal *v, int i);
+int fe_ox_rank(const OxVal *v);
+IrDType fe_ox_dtype(const OxVal *v);
+bool fe_ox_dim(const OxVal *v, int i, int64_t *out);
+IrPrimExpr *fe_ox_dim_expr(const OxVal *v, int i);
 
 /* The node's attributes. */
-const Onnx__AttributeProto *ox_attr(const Onnx__NodeProto *n, const char *name);
-int64_t ox_attr_i(const Onnx__NodeProto *n, const char *name, int64_t fallback);
-double ox_attr_f(const Onnx__NodeProto *n, const char *name, double fallback);
+const Onnx__AttributeProto *fe_ox_attr(const Onnx__NodeProto *n, const char *name);
+int64_t fe_ox_attr_i(const Onnx__NodeProto *n, const char *name, int64_t fallback);
+double fe_ox_attr_f(const Onnx__NodeProto *n, const char *name, double fallback);
 /* The ints of an attribute (NULL, *n = -1 when absent). */
-const int64_t *ox_attr_is(const Onnx__NodeProto *n, const char *name, int *count);
+const int64_t *fe_ox_attr_is(const Onnx__NodeProto *n, const char *name, int *count);
 /* The string of an attribute, or fallback. */
-const char *ox_attr_s(OxImp *im, const Onnx__NodeProto *n, const char *name, const char *fallback);
+const char *fe_ox_attr_s(OxImp *im, const Onnx__NodeProto *n, const char *name,
+                         const char *fallback);
 /* Reads the ints of a known int64/int32 tensor input into *out (arena);
  * false after reporting when it is not known. */
-bool ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out, int *n);
+bool fe_ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out, int *n);
 
 /* onnx_ops.c */
 /* R.reshape(x, dims) (a -1 entry left to the op); folds when x is known. */
-OxVal *ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n);
+OxVal *fe_ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n);
 /* b aligned to a for the broadcast/axis attributes of opset < 7. */
-OxVal *ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b);
+OxVal *fe_ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b);
 
 /* onnx_read.c */
 /* An ONNX data type as an IrDType; false for types rxc lacks (string,
  * complex, bfloat16 stored as ints are kept as bfloat16). */
-bool ox_dtype_of(int32_t onnx_type, IrDType *out);
+bool fe_ox_dtype_of(int32_t onnx_type, IrDType *out);
 /* An ONNX TensorProto as tensor data in the arena; false after an error. */
-bool ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out);
+bool fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out);
 
 /* onnx_ops.c, onnx_nn.c: the converters.  Each reads im->node and its
  * inputs in (NULL for an omitted optional input) and sets im->outs[k]. */
@@ -118,8 +119,8 @@ typedef struct {
   OxConvert convert;
   const char *attrs; /* the attributes it understands, comma-separated */
 } OxOp;
-const OxOp *ox_find_op(const char *op_type);
-const OxOp *ox_tensor_ops(void); /* onnx_ops.c; ends with a NULL op_type */
-const OxOp *ox_nn_ops(void);     /* onnx_nn.c */
+const OxOp *fe_ox_find_op(const char *op_type);
+const OxOp *fe_ox_tensor_ops(void); /* onnx_ops.c; ends with a NULL op_type */
+const OxOp *fe_ox_nn_ops(void);     /* onnx_nn.c */
 
 #endif

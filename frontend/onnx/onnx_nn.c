@@ -32,13 +32,13 @@ static bool
 window_ints(OxImp *im, const char *name, int nsp, int64_t def, int64_t *out, int sides)
 {
   int n;
-  const int64_t *v = ox_attr_is(im->node, name, &n);
+  const int64_t *v = fe_ox_attr_is(im->node, name, &n);
   for (int i = 0; i < 2 * sides; i++)
     out[i] = def;
   if (!v)
     return true;
   if (n != nsp * sides)
-    return ox_unsupported(im, "attribute '%s' has %d values for %d spatial dims", name, n, nsp);
+    return fe_ox_unsupported(im, "attribute '%s' has %d values for %d spatial dims", name, n, nsp);
   for (int side = 0; side < sides; side++)
     for (int a = 0; a < nsp; a++)
       out[side * 2 + a + (2 - nsp)] = v[side * nsp + a];
@@ -48,23 +48,23 @@ window_ints(OxImp *im, const char *name, int nsp, int64_t def, int64_t *out, int
 static bool
 read_window(OxImp *im, const OxVal *x, const int64_t *kernel, Window *w)
 {
-  int nsp = ox_rank(x) - 2;
+  int nsp = fe_ox_rank(x) - 2;
   if (!window_ints(im, "strides", nsp, 1, w->stride, 1) ||
       !window_ints(im, "dilations", nsp, 1, w->dilation, 1) ||
       !window_ints(im, "pads", nsp, 0, w->pad, 2))
     return false;
   w->k[0] = kernel[0];
   w->k[1] = kernel[1];
-  const char *ap = ox_attr_s(im, im->node, "auto_pad", "NOTSET");
+  const char *ap = fe_ox_attr_s(im, im->node, "auto_pad", "NOTSET");
   if (strcmp(ap, "NOTSET") == 0)
     return true;
   bool valid = strcmp(ap, "VALID") == 0, lower = strcmp(ap, "SAME_LOWER") == 0;
   if (!valid && !lower && strcmp(ap, "SAME_UPPER") != 0)
-    return ox_unsupported(im, "auto_pad '%s' is not supported", ap);
+    return fe_ox_unsupported(im, "auto_pad '%s' is not supported", ap);
   for (int a = 0; a < 2; a++) {
     int64_t in = 1;
-    if ((nsp == 2 || a == 1) && !ox_dim(x, a + nsp, &in))
-      return ox_unsupported(im, "auto_pad needs static spatial dims");
+    if ((nsp == 2 || a == 1) && !fe_ox_dim(x, a + nsp, &in))
+      return fe_ox_unsupported(im, "auto_pad needs static spatial dims");
     int64_t out = (in + w->stride[a] - 1) / w->stride[a];
     int64_t total = (out - 1) * w->stride[a] + (w->k[a] - 1) * w->dilation[a] + 1 - in;
     total = valid || total < 0 ? 0 : total;
@@ -78,10 +78,11 @@ read_window(OxImp *im, const OxVal *x, const int64_t *kernel, Window *w)
 static OxVal *
 to_2d(OxImp *im, OxVal *x)
 {
-  if (ox_rank(x) == 4)
+  if (fe_ox_rank(x) == 4)
     return x;
   int64_t axis = 2;
-  return ox_call1(im, IR_OP_EXPAND_DIMS, x, ox_attrs(im->ctx, "axis", ox_attr_ints(im->ctx, &axis, 1), NULL));
+  return fe_ox_call1(im, IR_OP_EXPAND_DIMS, x,
+                     fe_ox_attrs(im->ctx, "axis", fe_ox_attr_ints(im->ctx, &axis, 1), NULL));
 }
 
 static OxVal *
@@ -90,14 +91,15 @@ from_2d(OxImp *im, OxVal *y, int rank)
   if (rank == 4 || !y)
     return y;
   int64_t axis = 2;
-  return ox_call1(im, IR_OP_SQUEEZE, y, ox_attrs(im->ctx, "axis", ox_attr_ints(im->ctx, &axis, 1), NULL));
+  return fe_ox_call1(im, IR_OP_SQUEEZE, y,
+                     fe_ox_attrs(im->ctx, "axis", fe_ox_attr_ints(im->ctx, &axis, 1), NULL));
 }
 
 static bool
 check_spatial(OxImp *im, const OxVal *x)
 {
-  if (ox_rank(x) != 3 && ox_rank(x) != 4)
-    return ox_unsupported(im, "only 1-D and 2-D inputs are supported (rank %d)", ox_rank(x));
+  if (fe_ox_rank(x) != 3 && fe_ox_rank(x) != 4)
+    return fe_ox_unsupported(im, "only 1-D and 2-D inputs are supported (rank %d)", fe_ox_rank(x));
   return true;
 }
 
@@ -106,31 +108,31 @@ static bool
 cv_conv(OxImp *im, OxVal **in, int nin)
 {
   OxVal *x = in[0], *wt = in[1];
-  int r = ox_rank(x);
+  int r = fe_ox_rank(x);
   int64_t k[2] = {1, 1};
   Window w;
   if (!check_spatial(im, x))
     return false;
-  if (ox_rank(wt) != r)
-    return ox_unsupported(im, "weight rank differs from input rank");
-  if (!ox_dim(wt, r - 1, &k[1]) || (r == 4 && !ox_dim(wt, 2, &k[0])))
-    return ox_unsupported(im, "the kernel shape must be static");
+  if (fe_ox_rank(wt) != r)
+    return fe_ox_unsupported(im, "weight rank differs from input rank");
+  if (!fe_ox_dim(wt, r - 1, &k[1]) || (r == 4 && !fe_ox_dim(wt, 2, &k[0])))
+    return fe_ox_unsupported(im, "the kernel shape must be static");
   if (!read_window(im, x, k, &w))
     return false;
-  IrAttr *attrs = ox_attrs(
-      im->ctx, "strides", ox_attr_ints(im->ctx, w.stride, 2), "padding", ox_attr_ints(im->ctx, w.pad, 4),
-      "dilation", ox_attr_ints(im->ctx, w.dilation, 2), "groups",
-      ir_attr_int(im->ctx, ox_attr_i(im->node, "group", 1)), "data_layout", str_attr(im, "NCHW"),
-      "kernel_layout", str_attr(im, "OIHW"), "out_layout", ir_attr_none(im->ctx), "out_dtype",
-      str_attr(im, "void"), NULL);
+  IrAttr *attrs = fe_ox_attrs(
+      im->ctx, "strides", fe_ox_attr_ints(im->ctx, w.stride, 2), "padding",
+      fe_ox_attr_ints(im->ctx, w.pad, 4), "dilation", fe_ox_attr_ints(im->ctx, w.dilation, 2),
+      "groups", ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "group", 1)), "data_layout",
+      str_attr(im, "NCHW"), "kernel_layout", str_attr(im, "OIHW"), "out_layout",
+      ir_attr_none(im->ctx), "out_dtype", str_attr(im, "void"), NULL);
   OxVal *args[2] = {to_2d(im, x), to_2d(im, wt)};
-  OxVal *y = args[0] && args[1] ? ox_call(im, IR_OP_CONV2D, args, 2, attrs) : NULL;
+  OxVal *y = args[0] && args[1] ? fe_ox_call(im, IR_OP_CONV2D, args, 2, attrs) : NULL;
   if (y && nin > 2 && in[2]) {
     IrPrimExpr **dims = ir_alloc(im->ctx, 4 * sizeof *dims);
     for (int i = 0; i < 4; i++)
       dims[i] = ir_prim_int(im->ctx, IR_I64, 1);
     dims[1] = ir_prim_int(im->ctx, IR_I64, -1);
-    y = ox_call2(im, IR_OP_ADD, y, ox_reshape(im, in[2], dims, 4));
+    y = fe_ox_call2(im, IR_OP_ADD, y, fe_ox_reshape(im, in[2], dims, 4));
   }
   return OUT(from_2d(im, y, r));
 }
@@ -141,27 +143,28 @@ cv_pool(OxImp *im, OxVal **in, int nin)
 {
   bool is_max = strcmp(im->node->op_type, "MaxPool") == 0;
   OxVal *x = in[0];
-  int r = ox_rank(x), n;
+  int r = fe_ox_rank(x), n;
   Window w;
   if (!check_spatial(im, x))
     return false;
   if (im->node->n_output > 1 && im->node->output[1][0])
-    return ox_unsupported(im, "the Indices output is not supported");
-  if (ox_attr_i(im->node, "storage_order", 0))
-    return ox_unsupported(im, "storage_order=1 is not supported");
-  const int64_t *ks = ox_attr_is(im->node, "kernel_shape", &n);
+    return fe_ox_unsupported(im, "the Indices output is not supported");
+  if (fe_ox_attr_i(im->node, "storage_order", 0))
+    return fe_ox_unsupported(im, "storage_order=1 is not supported");
+  const int64_t *ks = fe_ox_attr_is(im->node, "kernel_shape", &n);
   if (!ks || n != r - 2)
-    return ox_unsupported(im, "kernel_shape must give one size per spatial dim");
+    return fe_ox_unsupported(im, "kernel_shape must give one size per spatial dim");
   int64_t k[2] = {r == 4 ? ks[0] : 1, ks[n - 1]};
   if (!read_window(im, x, k, &w))
     return false;
-  IrAttr *attrs = ox_attrs(
-      im->ctx, "pool_size", ox_attr_ints(im->ctx, w.k, 2), "strides", ox_attr_ints(im->ctx, w.stride, 2),
-      "padding", ox_attr_ints(im->ctx, w.pad, 4), "dilation", ox_attr_ints(im->ctx, w.dilation, 2),
-      "ceil_mode", ir_attr_bool(im->ctx, ox_attr_i(im->node, "ceil_mode", 0) != 0),
-      "count_include_pad", ir_attr_bool(im->ctx, ox_attr_i(im->node, "count_include_pad", 0) != 0),
-      "layout", str_attr(im, "NCHW"), "out_layout", ir_attr_none(im->ctx), NULL);
-  OxVal *y = ox_call1(im, is_max ? IR_OP_MAX_POOL2D : IR_OP_AVG_POOL2D, to_2d(im, x), attrs);
+  IrAttr *attrs = fe_ox_attrs(
+      im->ctx, "pool_size", fe_ox_attr_ints(im->ctx, w.k, 2), "strides",
+      fe_ox_attr_ints(im->ctx, w.stride, 2), "padding", fe_ox_attr_ints(im->ctx, w.pad, 4),
+      "dilation", fe_ox_attr_ints(im->ctx, w.dilation, 2), "ceil_mode",
+      ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "ceil_mode", 0) != 0), "count_include_pad",
+      ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "count_include_pad", 0) != 0), "layout",
+      str_attr(im, "NCHW"), "out_layout", ir_attr_none(im->ctx), NULL);
+  OxVal *y = fe_ox_call1(im, is_max ? IR_OP_MAX_POOL2D : IR_OP_AVG_POOL2D, to_2d(im, x), attrs);
   return OUT(from_2d(im, y, r));
 }
 
@@ -169,22 +172,23 @@ cv_pool(OxImp *im, OxVal **in, int nin)
 static bool
 cv_global_pool(OxImp *im, OxVal **in, int nin)
 {
-  int r = ox_rank(in[0]);
+  int r = fe_ox_rank(in[0]);
   if (r < 3)
-    return ox_unsupported(im, "needs a rank of at least 3");
+    return fe_ox_unsupported(im, "needs a rank of at least 3");
   int64_t axes[16];
   for (int i = 2; i < r && i < 18; i++)
     axes[i - 2] = i;
   IrOpId op = strcmp(im->node->op_type, "GlobalMaxPool") == 0 ? IR_OP_MAX : IR_OP_MEAN;
-  return OUT(ox_call1(im, op, in[0],
-                      ox_attrs(im->ctx, "axis", ox_attr_ints(im->ctx, axes, r - 2), "keepdims",
-                               ir_attr_bool(im->ctx, true), NULL)));
+  return OUT(fe_ox_call1(im, op, in[0],
+                         fe_ox_attrs(im->ctx, "axis", fe_ox_attr_ints(im->ctx, axes, r - 2),
+                                     "keepdims", ir_attr_bool(im->ctx, true), NULL)));
 }
 
 static OxVal *
 transpose_2d(OxImp *im, OxVal *x)
 {
-  return ox_call1(im, IR_OP_PERMUTE_DIMS, x, ox_attrs(im->ctx, "axes", ir_attr_none(im->ctx), NULL));
+  return fe_ox_call1(im, IR_OP_PERMUTE_DIMS, x,
+                     fe_ox_attrs(im->ctx, "axes", ir_attr_none(im->ctx), NULL));
 }
 
 /* Gemm: alpha * A' B' + beta * C, with ' the optional transposes. */
@@ -192,21 +196,22 @@ static bool
 cv_gemm(OxImp *im, OxVal **in, int nin)
 {
   OxVal *a = in[0], *b = in[1];
-  if (ox_attr_i(im->node, "transA", 0))
+  if (fe_ox_attr_i(im->node, "transA", 0))
     a = transpose_2d(im, a);
-  if (ox_attr_i(im->node, "transB", 0))
+  if (fe_ox_attr_i(im->node, "transB", 0))
     b = transpose_2d(im, b);
-  double alpha = ox_attr_f(im->node, "alpha", 1), beta = ox_attr_f(im->node, "beta", 1);
+  double alpha = fe_ox_attr_f(im->node, "alpha", 1), beta = fe_ox_attr_f(im->node, "beta", 1);
   OxVal *args[2] = {a, b};
-  OxVal *y = a && b ? ox_call(im, IR_OP_MATMUL, args, 2,
-                              ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL))
+  OxVal *y = a && b ? fe_ox_call(im, IR_OP_MATMUL, args, 2,
+                                 fe_ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL))
                     : NULL;
-  IrDType t = ox_dtype(in[0]);
+  IrDType t = fe_ox_dtype(in[0]);
   if (y && alpha != 1)
-    y = ox_call2(im, IR_OP_MULTIPLY, y, ox_scalar(im, t, alpha));
+    y = fe_ox_call2(im, IR_OP_MULTIPLY, y, fe_ox_scalar(im, t, alpha));
   if (y && nin > 2 && in[2] && beta != 0) {
-    OxVal *c = beta == 1 ? in[2] : ox_call2(im, IR_OP_MULTIPLY, in[2], ox_scalar(im, t, beta));
-    y = ox_call2(im, IR_OP_ADD, y, c);
+    OxVal *c =
+        beta == 1 ? in[2] : fe_ox_call2(im, IR_OP_MULTIPLY, in[2], fe_ox_scalar(im, t, beta));
+    y = fe_ox_call2(im, IR_OP_ADD, y, c);
   }
   return OUT(y);
 }
@@ -214,24 +219,25 @@ cv_gemm(OxImp *im, OxVal **in, int nin)
 static bool
 cv_matmul(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(ox_call(im, IR_OP_MATMUL, in, 2, ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL)));
+  return OUT(fe_ox_call(im, IR_OP_MATMUL, in, 2,
+                        fe_ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL)));
 }
 
 /* BatchNormalization in inference (training_mode 0, one output). */
 static bool
 cv_batch_norm(OxImp *im, OxVal **in, int nin)
 {
-  if (ox_attr_i(im->node, "training_mode", 0) || im->node->n_output > 1)
-    return ox_unsupported(im, "training mode is not supported");
-  if (ox_attr(im->node, "spatial") && !ox_attr_i(im->node, "spatial", 1))
-    return ox_unsupported(im, "spatial=0 is not supported");
-  IrAttr *attrs = ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, 1), "epsilon",
-                           ir_attr_float(im->ctx, ox_attr_f(im->node, "epsilon", 1e-5)), "center",
-                           ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true),
-                           "momentum", ir_attr_float(im->ctx, 0.1), "training",
-                           ir_attr_bool(im->ctx, false), NULL);
-  OxVal *t = nin == 5 ? ox_call(im, IR_OP_BATCH_NORM, in, 5, attrs) : NULL;
-  return t && OUT(ox_tuple_get(im, t, 0));
+  if (fe_ox_attr_i(im->node, "training_mode", 0) || im->node->n_output > 1)
+    return fe_ox_unsupported(im, "training mode is not supported");
+  if (fe_ox_attr(im->node, "spatial") && !fe_ox_attr_i(im->node, "spatial", 1))
+    return fe_ox_unsupported(im, "spatial=0 is not supported");
+  IrAttr *attrs =
+      fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, 1), "epsilon",
+                  ir_attr_float(im->ctx, fe_ox_attr_f(im->node, "epsilon", 1e-5)), "center",
+                  ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), "momentum",
+                  ir_attr_float(im->ctx, 0.1), "training", ir_attr_bool(im->ctx, false), NULL);
+  OxVal *t = nin == 5 ? fe_ox_call(im, IR_OP_BATCH_NORM, in, 5, attrs) : NULL;
+  return t && OUT(fe_ox_tuple_get(im, t, 0));
 }
 
 /* LayerNormalization with its Mean and InvStdDev outputs, spelled out:
@@ -240,16 +246,18 @@ cv_batch_norm(OxImp *im, OxVal **in, int nin)
 static bool
 layer_norm_stats(OxImp *im, OxVal **in, int nin, IrAttr *axes)
 {
-  IrAttr *attrs = ox_attrs(im->ctx, "axis", axes, "keepdims", ir_attr_bool(im->ctx, true), NULL);
-  IrDType t = ox_dtype(in[0]);
-  OxVal *mean = ox_call1(im, IR_OP_MEAN, in[0], attrs);
-  OxVal *d = ox_call2(im, IR_OP_SUBTRACT, in[0], mean);
-  OxVal *var = d ? ox_call1(im, IR_OP_MEAN, ox_call2(im, IR_OP_MULTIPLY, d, d), attrs) : NULL;
-  OxVal *eps = ox_scalar(im, t, ox_attr_f(im->node, "epsilon", 1e-5));
-  OxVal *inv = var ? ox_call1(im, IR_OP_RSQRT, ox_call2(im, IR_OP_ADD, var, eps), NULL) : NULL;
-  OxVal *y = inv ? ox_call2(im, IR_OP_MULTIPLY, ox_call2(im, IR_OP_MULTIPLY, d, inv), in[1]) : NULL;
+  IrAttr *attrs = fe_ox_attrs(im->ctx, "axis", axes, "keepdims", ir_attr_bool(im->ctx, true), NULL);
+  IrDType t = fe_ox_dtype(in[0]);
+  OxVal *mean = fe_ox_call1(im, IR_OP_MEAN, in[0], attrs);
+  OxVal *d = fe_ox_call2(im, IR_OP_SUBTRACT, in[0], mean);
+  OxVal *var = d ? fe_ox_call1(im, IR_OP_MEAN, fe_ox_call2(im, IR_OP_MULTIPLY, d, d), attrs) : NULL;
+  OxVal *eps = fe_ox_scalar(im, t, fe_ox_attr_f(im->node, "epsilon", 1e-5));
+  OxVal *inv =
+      var ? fe_ox_call1(im, IR_OP_RSQRT, fe_ox_call2(im, IR_OP_ADD, var, eps), NULL) : NULL;
+  OxVal *y =
+      inv ? fe_ox_call2(im, IR_OP_MULTIPLY, fe_ox_call2(im, IR_OP_MULTIPLY, d, inv), in[1]) : NULL;
   if (y && nin > 2 && in[2])
-    y = ox_call2(im, IR_OP_ADD, y, in[2]);
+    y = fe_ox_call2(im, IR_OP_ADD, y, in[2]);
   im->outs[1] = mean;
   if (im->node->n_output > 2)
     im->outs[2] = inv;
@@ -260,25 +268,26 @@ layer_norm_stats(OxImp *im, OxVal **in, int nin, IrAttr *axes)
 static bool
 cv_layer_norm(OxImp *im, OxVal **in, int nin)
 {
-  int r = ox_rank(in[0]);
-  int64_t axis = ox_attr_i(im->node, "axis", -1), axes[16];
+  int r = fe_ox_rank(in[0]);
+  int64_t axis = fe_ox_attr_i(im->node, "axis", -1), axes[16];
   if (axis < 0)
     axis += r;
   if (axis < 0 || axis >= r || r - axis > 16)
-    return ox_unsupported(im, "axis out of range");
+    return fe_ox_unsupported(im, "axis out of range");
   for (int64_t i = axis; i < r; i++)
     axes[i - axis] = i;
-  IrAttr *ax = ox_attr_ints(im->ctx, axes, (int)(r - axis));
+  IrAttr *ax = fe_ox_attr_ints(im->ctx, axes, (int)(r - axis));
   if (im->node->n_output > 1)
     return layer_norm_stats(im, in, nin, ax);
   OxVal *beta = nin > 2 ? in[2] : NULL;
   if (!beta)
-    beta = ox_call2(im, IR_OP_MULTIPLY, in[1], ox_scalar(im, ox_dtype(in[1]), 0));
+    beta = fe_ox_call2(im, IR_OP_MULTIPLY, in[1], fe_ox_scalar(im, fe_ox_dtype(in[1]), 0));
   OxVal *args[3] = {in[0], in[1], beta};
-  IrAttr *attrs = ox_attrs(im->ctx, "axes", ax, "epsilon",
-                           ir_attr_float(im->ctx, ox_attr_f(im->node, "epsilon", 1e-5)), "center",
-                           ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
-  return beta && OUT(ox_call(im, IR_OP_LAYER_NORM, args, 3, attrs));
+  IrAttr *attrs =
+      fe_ox_attrs(im->ctx, "axes", ax, "epsilon",
+                  ir_attr_float(im->ctx, fe_ox_attr_f(im->node, "epsilon", 1e-5)), "center",
+                  ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
+  return beta && OUT(fe_ox_call(im, IR_OP_LAYER_NORM, args, 3, attrs));
 }
 
 /* PRelu: x where x >= 0, slope * x elsewhere. */
@@ -286,17 +295,17 @@ static bool
 cv_prelu(OxImp *im, OxVal **in, int nin)
 {
   OxVal *slope = in[1];
-  int r = ox_rank(in[0]);
-  if (im->opset < 7 && ox_rank(slope) == 1 && r > 2) { /* slope per channel */
+  int r = fe_ox_rank(in[0]);
+  if (im->opset < 7 && fe_ox_rank(slope) == 1 && r > 2) { /* slope per channel */
     IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(r - 1));
     for (int i = 0; i < r - 1; i++)
       dims[i] = ir_prim_int(im->ctx, IR_I64, i ? 1 : -1);
-    slope = ox_reshape(im, slope, dims, r - 1);
+    slope = fe_ox_reshape(im, slope, dims, r - 1);
   }
-  OxVal *neg = ox_call2(im, IR_OP_LESS, in[0], ox_scalar(im, ox_dtype(in[0]), 0));
-  OxVal *scaled = slope ? ox_call2(im, IR_OP_MULTIPLY, in[0], slope) : NULL;
+  OxVal *neg = fe_ox_call2(im, IR_OP_LESS, in[0], fe_ox_scalar(im, fe_ox_dtype(in[0]), 0));
+  OxVal *scaled = slope ? fe_ox_call2(im, IR_OP_MULTIPLY, in[0], slope) : NULL;
   OxVal *args[3] = {neg, scaled, in[0]};
-  return neg && scaled && OUT(ox_call(im, IR_OP_WHERE, args, 3, NULL));
+  return neg && scaled && OUT(fe_ox_call(im, IR_OP_WHERE, args, 3, NULL));
 }
 
 /* ---- Resize, Upsample: nearest ------------------------------------------ */
@@ -345,14 +354,16 @@ resize_axis(OxImp *im, OxVal *x, int axis, int64_t n, int64_t m, double scale, c
     double c = source_coord(ctm, o, n, m, scale);
     int64_t k = nearest(nmode, c);
     if (isnan(c) || k == INT64_MIN) {
-      ox_unsupported(im, "coordinate mode '%s' with nearest mode '%s' is not supported", ctm, nmode);
+      fe_ox_unsupported(im, "coordinate mode '%s' with nearest mode '%s' is not supported", ctm,
+                        nmode);
       return NULL;
     }
     idx[o] = k < 0 ? 0 : k >= n ? n - 1 : k;
   }
-  OxVal *args[2] = {x, ox_ints(im, idx, (int)m)};
-  return ox_call(im, IR_OP_TAKE, args, 2,
-                 ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode", str_attr(im, "fast"), NULL));
+  OxVal *args[2] = {x, fe_ox_ints(im, idx, (int)m)};
+  return fe_ox_call(
+      im, IR_OP_TAKE, args, 2,
+      fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode", str_attr(im, "fast"), NULL));
 }
 
 /* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
@@ -361,28 +372,31 @@ static bool
 cv_resize(OxImp *im, OxVal **in, int nin)
 {
   bool upsample = strcmp(im->node->op_type, "Upsample") == 0;
-  const char *mode = ox_attr_s(im, im->node, "mode", "nearest");
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", "nearest");
   if (strcmp(mode, "nearest") != 0)
-    return ox_unsupported(im, "mode '%s' is not supported (only nearest)", mode);
-  const char *ctm = upsample || im->opset < 11 ? "asymmetric"
-                    : ox_attr_s(im, im->node, "coordinate_transformation_mode", "half_pixel");
-  const char *nmode = upsample || im->opset < 11 ? "floor"
-                      : ox_attr_s(im, im->node, "nearest_mode", "round_prefer_floor");
-  if (ox_attr(im->node, "axes") || ox_attr_i(im->node, "antialias", 0))
-    return ox_unsupported(im, "axes and antialias are not supported");
+    return fe_ox_unsupported(im, "mode '%s' is not supported (only nearest)", mode);
+  const char *ctm =
+      upsample || im->opset < 11
+          ? "asymmetric"
+          : fe_ox_attr_s(im, im->node, "coordinate_transformation_mode", "half_pixel");
+  const char *nmode = upsample || im->opset < 11
+                          ? "floor"
+                          : fe_ox_attr_s(im, im->node, "nearest_mode", "round_prefer_floor");
+  if (fe_ox_attr(im->node, "axes") || fe_ox_attr_i(im->node, "antialias", 0))
+    return fe_ox_unsupported(im, "axes and antialias are not supported");
   OxVal *x = in[0];
-  int r = ox_rank(x);
+  int r = fe_ox_rank(x);
   const OxVal *sc = upsample ? (nin > 1 ? in[1] : NULL) : im->opset < 11 ? in[1] : nin > 2 ? in[2] : NULL;
   const OxVal *sz = !upsample && im->opset >= 11 && nin > 3 ? in[3] : NULL;
   if (sc && sc->data && op_numel(sc->data) == 0)
     sc = NULL;
   double scales[16];
   int nattr = 0;
-  const Onnx__AttributeProto *sa = upsample ? ox_attr(im->node, "scales") : NULL;
+  const Onnx__AttributeProto *sa = upsample ? fe_ox_attr(im->node, "scales") : NULL;
   for (int i = 0; i < r && i < 16; i++) {
     int64_t n, m;
-    if (!ox_dim(x, i, &n))
-      return ox_unsupported(im, "needs static input dims");
+    if (!fe_ox_dim(x, i, &n))
+      return fe_ox_unsupported(im, "needs static input dims");
     if (sa && (nattr = (int)sa->n_floats) == r)
       scales[i] = sa->floats[i];
     else if (sc && sc->data && op_numel(sc->data) == r)
@@ -390,7 +404,7 @@ cv_resize(OxImp *im, OxVal **in, int nin)
     else if (sz && sz->data && op_numel(sz->data) == r)
       scales[i] = (double)op_get_i(sz->data, i) / (double)n;
     else
-      return ox_unsupported(im, "needs constant scales or sizes, one per dim");
+      return fe_ox_unsupported(im, "needs constant scales or sizes, one per dim");
     m = sz ? op_get_i(sz->data, i) : (int64_t)floor(n * scales[i]);
     if (m != n && !(x = resize_axis(im, x, i, n, m, scales[i], ctm, nmode)))
       return false;
@@ -417,7 +431,7 @@ static const OxOp nn_ops[] = {
 };
 
 const OxOp *
-ox_nn_ops(void)
+fe_ox_nn_ops(void)
 {
   return nn_ops;
 }

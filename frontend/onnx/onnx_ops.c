@@ -38,11 +38,11 @@ binary_op(const char *t)
  * broadcast attribute of opset < 7); b itself when axis is absent (numpy
  * alignment from the right says the same). */
 OxVal *
-ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b)
+fe_ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b)
 {
-  const Onnx__AttributeProto *axis = ox_attr(im->node, "axis");
-  int ra = ox_rank(a), rb = ox_rank(b);
-  if (!axis || !ox_attr_i(im->node, "broadcast", 0) || rb < 0 || ra < 0)
+  const Onnx__AttributeProto *axis = fe_ox_attr(im->node, "axis");
+  int ra = fe_ox_rank(a), rb = fe_ox_rank(b);
+  if (!axis || !fe_ox_attr_i(im->node, "broadcast", 0) || rb < 0 || ra < 0)
     return b;
   int64_t at = axis->i < 0 ? axis->i + ra : axis->i;
   int trailing = ra - (int)at - rb;
@@ -50,11 +50,11 @@ ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b)
     return b;
   IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(rb + trailing));
   for (int i = 0; i < rb + trailing; i++)
-    dims[i] = i < rb ? ox_dim_expr(b, i) : ir_prim_int(im->ctx, IR_I64, 1);
+    dims[i] = i < rb ? fe_ox_dim_expr(b, i) : ir_prim_int(im->ctx, IR_I64, 1);
   for (int i = 0; i < rb; i++)
     if (!dims[i])
       return NULL;
-  return ox_reshape(im, b, dims, rb + trailing);
+  return fe_ox_reshape(im, b, dims, rb + trailing);
 }
 
 /* Add, Sub, Mul, Div and the comparisons: numpy broadcasting (opset >= 7;
@@ -65,12 +65,12 @@ cv_binary(OxImp *im, OxVal **in, int nin)
 {
   const char *t = im->node->op_type;
   if (nin < 1 || !in[0])
-    return ox_unsupported(im, "needs an input");
+    return fe_ox_unsupported(im, "needs an input");
   OxVal *acc = in[0];
   for (int i = 1; i < nin && acc; i++)
-    acc = ox_call2(im, binary_op(t), acc, ox_legacy_broadcast(im, acc, in[i]));
+    acc = fe_ox_call2(im, binary_op(t), acc, fe_ox_legacy_broadcast(im, acc, in[i]));
   if (acc && strcmp(t, "Mean") == 0 && nin > 1)
-    acc = ox_call2(im, IR_OP_DIVIDE, acc, ox_scalar(im, ox_dtype(acc), nin));
+    acc = fe_ox_call2(im, IR_OP_DIVIDE, acc, fe_ox_scalar(im, fe_ox_dtype(acc), nin));
   return OUT(acc);
 }
 
@@ -79,14 +79,15 @@ static bool
 cv_pow(OxImp *im, OxVal **in, int nin)
 {
   OxVal *e = in[1];
-  if (!ir_dtype_eq(ox_dtype(e), ox_dtype(in[0]))) {
+  if (!ir_dtype_eq(fe_ox_dtype(e), fe_ox_dtype(in[0]))) {
     char buf[16];
-    e = ox_call1(im, IR_OP_ASTYPE, e,
-                 ox_attrs(im->ctx, "dtype",
-                          ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(ox_dtype(in[0]), buf))),
-                          NULL));
+    e = fe_ox_call1(
+        im, IR_OP_ASTYPE, e,
+        fe_ox_attrs(im->ctx, "dtype",
+                    ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(fe_ox_dtype(in[0]), buf))),
+                    NULL));
   }
-  return OUT(ox_call2(im, IR_OP_POWER, in[0], e));
+  return OUT(fe_ox_call2(im, IR_OP_POWER, in[0], e));
 }
 
 static bool
@@ -100,57 +101,58 @@ cv_unary(OxImp *im, OxVal **in, int nin)
              {"Sqrt", IR_OP_SQRT}, {"Neg", IR_OP_NEGATIVE},    {"Abs", IR_OP_ABS}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i].name, im->node->op_type) == 0)
-      return OUT(ox_call1(im, map[i].op, in[0], NULL));
-  return ox_unsupported(im, "operator not supported");
+      return OUT(fe_ox_call1(im, map[i].op, in[0], NULL));
+  return fe_ox_unsupported(im, "operator not supported");
 }
 
 static bool
 cv_reciprocal(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(ox_call2(im, IR_OP_DIVIDE, ox_scalar(im, ox_dtype(in[0]), 1), in[0]));
+  return OUT(fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_scalar(im, fe_ox_dtype(in[0]), 1), in[0]));
 }
 
 static bool
 cv_gelu(OxImp *im, OxVal **in, int nin)
 {
-  const char *approx = ox_attr_s(im, im->node, "approximate", "none");
+  const char *approx = fe_ox_attr_s(im, im->node, "approximate", "none");
   if (strcmp(approx, "none") != 0)
-    return ox_unsupported(im, "approximate='%s' is not supported", approx);
-  return OUT(ox_call1(im, IR_OP_GELU, in[0], NULL));
+    return fe_ox_unsupported(im, "approximate='%s' is not supported", approx);
+  return OUT(fe_ox_call1(im, IR_OP_GELU, in[0], NULL));
 }
 
 /* LeakyRelu: R.nn.leakyrelu, x where x >= 0, alpha * x elsewhere. */
 static bool
 cv_leaky_relu(OxImp *im, OxVal **in, int nin)
 {
-  double alpha = ox_attr_f(im->node, "alpha", 0.01);
-  return OUT(ox_call1(im, IR_OP_LEAKYRELU, in[0],
-                      ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL)));
+  double alpha = fe_ox_attr_f(im->node, "alpha", 0.01);
+  return OUT(fe_ox_call1(im, IR_OP_LEAKYRELU, in[0],
+                         fe_ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL)));
 }
 
 static bool
 cv_where(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(ox_call(im, IR_OP_WHERE, in, 3, NULL));
+  return OUT(fe_ox_call(im, IR_OP_WHERE, in, 3, NULL));
 }
 
 static IrAttr *
 dtype_attr(OxImp *im, IrDType t)
 {
   char buf[16];
-  return ox_attrs(im->ctx, "dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(t, buf))), NULL);
+  return fe_ox_attrs(im->ctx, "dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(t, buf))),
+                     NULL);
 }
 
 static bool
 cv_cast(OxImp *im, OxVal **in, int nin)
 {
-  IrDType t = nin > 1 ? ox_dtype(in[1]) : IR_VOID; /* CastLike */
-  if (nin < 2 && !ox_dtype_of((int32_t)ox_attr_i(im->node, "to", 0), &t))
-    return ox_unsupported(im, "cast to data type %lld is not supported",
-                          (long long)ox_attr_i(im->node, "to", 0));
-  if (ir_dtype_eq(t, ox_dtype(in[0])))
+  IrDType t = nin > 1 ? fe_ox_dtype(in[1]) : IR_VOID; /* CastLike */
+  if (nin < 2 && !fe_ox_dtype_of((int32_t)fe_ox_attr_i(im->node, "to", 0), &t))
+    return fe_ox_unsupported(im, "cast to data type %lld is not supported",
+                             (long long)fe_ox_attr_i(im->node, "to", 0));
+  if (ir_dtype_eq(t, fe_ox_dtype(in[0])))
     return OUT(in[0]);
-  return OUT(ox_call1(im, IR_OP_ASTYPE, in[0], dtype_attr(im, t)));
+  return OUT(fe_ox_call1(im, IR_OP_ASTYPE, in[0], dtype_attr(im, t)));
 }
 
 /* Clip: min and max as attributes (opset < 11) or optional inputs. */
@@ -158,20 +160,20 @@ static bool
 cv_clip(OxImp *im, OxVal **in, int nin)
 {
   OxVal *x = in[0], *lo = NULL, *hi = NULL;
-  IrDType t = ox_dtype(x);
+  IrDType t = fe_ox_dtype(x);
   if (im->opset < 11) {
-    if (ox_attr(im->node, "min"))
-      lo = ox_scalar(im, t, ox_attr_f(im->node, "min", 0));
-    if (ox_attr(im->node, "max"))
-      hi = ox_scalar(im, t, ox_attr_f(im->node, "max", 0));
+    if (fe_ox_attr(im->node, "min"))
+      lo = fe_ox_scalar(im, t, fe_ox_attr_f(im->node, "min", 0));
+    if (fe_ox_attr(im->node, "max"))
+      hi = fe_ox_scalar(im, t, fe_ox_attr_f(im->node, "max", 0));
   } else {
     lo = nin > 1 ? in[1] : NULL;
     hi = nin > 2 ? in[2] : NULL;
   }
   if (lo)
-    x = ox_call2(im, IR_OP_MAXIMUM, x, lo);
+    x = fe_ox_call2(im, IR_OP_MAXIMUM, x, lo);
   if (hi)
-    x = ox_call2(im, IR_OP_MINIMUM, x, hi);
+    x = fe_ox_call2(im, IR_OP_MINIMUM, x, hi);
   return OUT(x);
 }
 
@@ -186,14 +188,14 @@ static bool
 cv_dropout(OxImp *im, OxVal **in, int nin)
 {
   if (nin > 2 && in[2] && (!in[2]->data || op_get_i(in[2]->data, 0)))
-    return ox_unsupported(im, "training_mode is not supported");
-  int r = ox_rank(in[0]);
+    return fe_ox_unsupported(im, "training_mode is not supported");
+  int r = fe_ox_rank(in[0]);
   if (im->node->n_output > 1 && im->node->output[1][0]) {
     if (r < 0 || !in[0]->sinfo->u.tensor.shape)
-      return ox_unsupported(im, "the mask of an input of unknown shape");
-    IrExpr *args[2] = {ox_use(im, ox_scalar(im, IR_BOOL, 1)),
+      return fe_ox_unsupported(im, "the mask of an input of unknown shape");
+    IrExpr *args[2] = {fe_ox_use(im, fe_ox_scalar(im, IR_BOOL, 1)),
                        ir_shape_expr(im->ctx, in[0]->sinfo->u.tensor.shape, r, im->loc)};
-    if (!(im->outs[1] = ox_emit(im, im->node->output[1], IR_OP_BROADCAST_TO, args, 2, NULL)))
+    if (!(im->outs[1] = fe_ox_emit(im, im->node->output[1], IR_OP_BROADCAST_TO, args, 2, NULL)))
       return false;
   }
   return OUT(in[0]);
@@ -205,7 +207,7 @@ cv_dropout(OxImp *im, OxVal **in, int nin)
 static OxVal *
 int_scalar(OxImp *im, int64_t v)
 {
-  OxVal *s = ox_scalar(im, IR_I64, 0);
+  OxVal *s = fe_ox_scalar(im, IR_I64, 0);
   op_set_i((IrTensorData *)s->data, 0, v);
   return s;
 }
@@ -217,25 +219,25 @@ cv_constant(OxImp *im, OxVal **in, int nin)
   const char *name = a ? a->name : "";
   if (strcmp(name, "value") == 0 && a->t) {
     IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
-    return ox_tensor_read(im, a->t, d) && OUT(ox_known(im, NULL, d));
+    return fe_ox_tensor_read(im, a->t, d) && OUT(fe_ox_known(im, NULL, d));
   }
   if (strcmp(name, "value_float") == 0)
-    return OUT(ox_scalar(im, IR_F32, a->f));
+    return OUT(fe_ox_scalar(im, IR_F32, a->f));
   if (strcmp(name, "value_int") == 0)
     return OUT(int_scalar(im, a->i));
   if (strcmp(name, "value_ints") == 0)
-    return OUT(ox_ints(im, a->ints, (int)a->n_ints));
+    return OUT(fe_ox_ints(im, a->ints, (int)a->n_ints));
   if (strcmp(name, "value_floats") == 0) {
-    OxVal *v = ox_ints(im, NULL, 0);
+    OxVal *v = fe_ox_ints(im, NULL, 0);
     IrTensorData *d = (IrTensorData *)v->data;
     d->dtype = IR_F32;
     d->shape[0] = (int64_t)a->n_floats;
     d->nbytes = 4 * a->n_floats;
     d->data = ir_alloc(im->ctx, d->nbytes + 1);
     memcpy(d->data, a->floats, d->nbytes);
-    return OUT(ox_known(im, NULL, d));
+    return OUT(fe_ox_known(im, NULL, d));
   }
-  return ox_unsupported(im, "a constant given as '%s' is not supported", name);
+  return fe_ox_unsupported(im, "a constant given as '%s' is not supported", name);
 }
 
 /* Whether every dim of v is static; *numel gets their product. */
@@ -243,35 +245,35 @@ static bool
 static_shape(const OxVal *v, int64_t *dims, int64_t *numel)
 {
   *numel = 1;
-  for (int i = 0; i < ox_rank(v); i++) {
-    if (!ox_dim(v, i, &dims[i]))
+  for (int i = 0; i < fe_ox_rank(v); i++) {
+    if (!fe_ox_dim(v, i, &dims[i]))
       return false;
     *numel *= dims[i];
   }
-  return ox_rank(v) >= 0;
+  return fe_ox_rank(v) >= 0;
 }
 
 static bool
 cv_shape(OxImp *im, OxVal **in, int nin)
 {
   int64_t dims[64], numel;
-  int r = ox_rank(in[0]);
+  int r = fe_ox_rank(in[0]);
   if (r > 64 || !static_shape(in[0], dims, &numel))
-    return ox_unsupported(im, "the shape of its input is not static");
-  int64_t start = ox_attr_i(im->node, "start", 0), end = ox_attr_i(im->node, "end", r);
+    return fe_ox_unsupported(im, "the shape of its input is not static");
+  int64_t start = fe_ox_attr_i(im->node, "start", 0), end = fe_ox_attr_i(im->node, "end", r);
   start = start < 0 ? start + r : start;
   end = end < 0 ? end + r : end;
   start = start < 0 ? 0 : start > r ? r : start;
   end = end < start ? start : end > r ? r : end;
-  return OUT(ox_ints(im, dims + start, (int)(end - start)));
+  return OUT(fe_ox_ints(im, dims + start, (int)(end - start)));
 }
 
 static bool
 cv_size(OxImp *im, OxVal **in, int nin)
 {
   int64_t dims[64], numel;
-  if (ox_rank(in[0]) > 64 || !static_shape(in[0], dims, &numel))
-    return ox_unsupported(im, "the shape of its input is not static");
+  if (fe_ox_rank(in[0]) > 64 || !static_shape(in[0], dims, &numel))
+    return fe_ox_unsupported(im, "the shape of its input is not static");
   return OUT(int_scalar(im, numel));
 }
 
@@ -281,13 +283,13 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
 {
   int64_t *shape;
   int n;
-  if (!ox_known_ints(im, in[0], "the shape", &shape, &n))
+  if (!fe_ox_known_ints(im, in[0], "the shape", &shape, &n))
     return false;
   IrTensorData fill = {IR_F32, 0, NULL, NULL, 4};
   float zero = 0;
   fill.data = &zero;
-  const Onnx__AttributeProto *a = ox_attr(im->node, "value");
-  if (a && (!a->t || !ox_tensor_read(im, a->t, &fill)))
+  const Onnx__AttributeProto *a = fe_ox_attr(im->node, "value");
+  if (a && (!a->t || !fe_ox_tensor_read(im, a->t, &fill)))
     return false;
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   int64_t numel = 1;
@@ -297,7 +299,7 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
   d->data = ir_alloc(im->ctx, d->nbytes ? d->nbytes : 1);
   for (int64_t i = 0; i < numel; i++)
     memcpy((char *)d->data + i * ir_dtype_bytes(fill.dtype), fill.data, (size_t)ir_dtype_bytes(fill.dtype));
-  return OUT(ox_known(im, NULL, d));
+  return OUT(fe_ox_known(im, NULL, d));
 }
 
 /* The axes of a node: an attribute before opset since, an input after. */
@@ -305,7 +307,7 @@ static bool
 node_axes(OxImp *im, OxVal **in, int nin, int input, int64_t since, int64_t **axes, int *n)
 {
   if (im->opset < since) {
-    const int64_t *a = ox_attr_is(im->node, "axes", n);
+    const int64_t *a = fe_ox_attr_is(im->node, "axes", n);
     *axes = (int64_t *)a;
     return true;
   }
@@ -313,7 +315,7 @@ node_axes(OxImp *im, OxVal **in, int nin, int input, int64_t since, int64_t **ax
   *n = -1;
   if (nin <= input || !in[input])
     return true;
-  return ox_known_ints(im, in[input], "axes", axes, n);
+  return fe_ox_known_ints(im, in[input], "axes", axes, n);
 }
 
 static bool
@@ -324,9 +326,9 @@ cv_unsqueeze(OxImp *im, OxVal **in, int nin)
   if (!node_axes(im, in, nin, 1, 13, &axes, &n))
     return false;
   if (n < 0)
-    return ox_unsupported(im, "axes are required");
-  return OUT(ox_call1(im, IR_OP_EXPAND_DIMS, in[0],
-                      ox_attrs(im->ctx, "axis", ox_attr_ints(im->ctx, axes, n), NULL)));
+    return fe_ox_unsupported(im, "axes are required");
+  return OUT(fe_ox_call1(im, IR_OP_EXPAND_DIMS, in[0],
+                         fe_ox_attrs(im->ctx, "axis", fe_ox_attr_ints(im->ctx, axes, n), NULL)));
 }
 
 static bool
@@ -336,8 +338,8 @@ cv_squeeze(OxImp *im, OxVal **in, int nin)
   int n;
   if (!node_axes(im, in, nin, 1, 13, &axes, &n))
     return false;
-  IrAttr *a = n < 0 ? ir_attr_none(im->ctx) : ox_attr_ints(im->ctx, axes, n);
-  return OUT(ox_call1(im, IR_OP_SQUEEZE, in[0], ox_attrs(im->ctx, "axis", a, NULL)));
+  IrAttr *a = n < 0 ? ir_attr_none(im->ctx) : fe_ox_attr_ints(im->ctx, axes, n);
+  return OUT(fe_ox_call1(im, IR_OP_SQUEEZE, in[0], fe_ox_attrs(im->ctx, "axis", a, NULL)));
 }
 
 static bool
@@ -351,22 +353,22 @@ cv_concat(OxImp *im, OxVal **in, int nin)
     known = known && in[i] && in[i]->data;
   for (int i = 0; i < nin; i++) {
     if (!in[i])
-      return ox_unsupported(im, "an omitted input");
+      return fe_ox_unsupported(im, "an omitted input");
     if (known) { /* fold: constants in the tuple */
       items[i] = ir_expr_new(im->ctx, IR_EX_CONST, im->loc);
       items[i]->u.constant = *in[i]->data;
       items[i]->sinfo = in[i]->sinfo;
     } else {
-      items[i] = ox_use(im, in[i]);
+      items[i] = fe_ox_use(im, in[i]);
     }
     fields[i] = in[i]->sinfo;
   }
   tuple->u.tuple.items = items;
   tuple->u.tuple.n = nin;
   tuple->sinfo = ir_sinfo_tuple(im->ctx, fields, nin);
-  IrAttr *axis = ir_attr_int(im->ctx, ox_attr_i(im->node, "axis", 0));
-  return OUT(ox_emit(im, im->node->output[0], IR_OP_CONCAT, &tuple, 1,
-                     ox_attrs(im->ctx, "axis", axis, NULL)));
+  IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_CONCAT, &tuple, 1,
+                        fe_ox_attrs(im->ctx, "axis", axis, NULL)));
 }
 
 /* Split: sizes as attribute (opset < 13) or input, else equal parts. */
@@ -379,23 +381,23 @@ cv_split(OxImp *im, OxVal **in, int nin)
   if (!node_axes(im, in, nin, 1, 13, &sizes, &n))
     return false;
   if (im->opset < 13)
-    sizes = (int64_t *)ox_attr_is(im->node, "split", &n);
+    sizes = (int64_t *)fe_ox_attr_is(im->node, "split", &n);
   IrAttr *sections = ir_attr_int(im->ctx, nout);
   if (n >= 0) {
     if (n != nout)
-      return ox_unsupported(im, "split has %d sizes for %d outputs", n, nout);
+      return fe_ox_unsupported(im, "split has %d sizes for %d outputs", n, nout);
     int64_t *at = ir_alloc(im->ctx, sizeof *at * (size_t)(n ? n : 1));
     for (int i = 0; i + 1 < n; i++)
       at[i] = (i ? at[i - 1] : 0) + sizes[i];
-    sections = ox_attr_ints(im->ctx, at, n - 1);
+    sections = fe_ox_attr_ints(im->ctx, at, n - 1);
   }
-  IrAttr *axis = ir_attr_int(im->ctx, ox_attr_i(im->node, "axis", 0));
-  OxVal *t = ox_call1(im, IR_OP_SPLIT, in[0],
-                      ox_attrs(im->ctx, "indices_or_sections", sections, "axis", axis, NULL));
+  IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
+  OxVal *t = fe_ox_call1(im, IR_OP_SPLIT, in[0],
+                         fe_ox_attrs(im->ctx, "indices_or_sections", sections, "axis", axis, NULL));
   if (!t)
     return false;
   for (int i = 0; i < nout; i++)
-    if (!(im->outs[i] = ox_tuple_get(im, t, i)))
+    if (!(im->outs[i] = fe_ox_tuple_get(im, t, i)))
       return false;
   return true;
 }
@@ -404,15 +406,15 @@ static bool
 cv_transpose(OxImp *im, OxVal **in, int nin)
 {
   int n;
-  const int64_t *perm = ox_attr_is(im->node, "perm", &n);
-  IrAttr *axes = perm ? ox_attr_ints(im->ctx, perm, n) : ir_attr_none(im->ctx);
-  return OUT(ox_call1(im, IR_OP_PERMUTE_DIMS, in[0], ox_attrs(im->ctx, "axes", axes, NULL)));
+  const int64_t *perm = fe_ox_attr_is(im->node, "perm", &n);
+  IrAttr *axes = perm ? fe_ox_attr_ints(im->ctx, perm, n) : ir_attr_none(im->ctx);
+  return OUT(fe_ox_call1(im, IR_OP_PERMUTE_DIMS, in[0], fe_ox_attrs(im->ctx, "axes", axes, NULL)));
 }
 
 OxVal *
-ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n)
+fe_ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n)
 {
-  IrExpr *args[2] = {ox_use(im, x), ir_shape_expr(im->ctx, dims, n, im->loc)};
+  IrExpr *args[2] = {fe_ox_use(im, x), ir_shape_expr(im->ctx, dims, n, im->loc)};
   if (x->data)
     args[0] = NULL;
   if (x->data) { /* fold a reshape of a known value */
@@ -421,7 +423,7 @@ ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n)
     c->sinfo = x->sinfo;
     args[0] = c;
   }
-  return ox_emit(im, im->node->output[0], IR_OP_RESHAPE, args, 2, NULL);
+  return fe_ox_emit(im, im->node->output[0], IR_OP_RESHAPE, args, 2, NULL);
 }
 
 /* Reshape: 0 copies the input's dim (unless allowzero), -1 is inferred. */
@@ -431,21 +433,21 @@ cv_reshape(OxImp *im, OxVal **in, int nin)
   int64_t *shape;
   int n;
   if (im->opset < 5) {
-    shape = (int64_t *)ox_attr_is(im->node, "shape", &n);
+    shape = (int64_t *)fe_ox_attr_is(im->node, "shape", &n);
     if (!shape)
-      return ox_unsupported(im, "needs a shape");
-  } else if (!ox_known_ints(im, nin > 1 ? in[1] : NULL, "the shape", &shape, &n)) {
+      return fe_ox_unsupported(im, "needs a shape");
+  } else if (!fe_ox_known_ints(im, nin > 1 ? in[1] : NULL, "the shape", &shape, &n)) {
     return false;
   }
-  bool allowzero = ox_attr_i(im->node, "allowzero", 0) != 0;
+  bool allowzero = fe_ox_attr_i(im->node, "allowzero", 0) != 0;
   IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
-    dims[i] = shape[i] == 0 && !allowzero ? ox_dim_expr(in[0], i)
+    dims[i] = shape[i] == 0 && !allowzero ? fe_ox_dim_expr(in[0], i)
                                           : ir_prim_int(im->ctx, IR_I64, shape[i]);
     if (!dims[i])
-      return ox_unsupported(im, "0 in the shape copies a dim the input lacks");
+      return fe_ox_unsupported(im, "0 in the shape copies a dim the input lacks");
   }
-  return OUT(ox_reshape(im, in[0], dims, n));
+  return OUT(fe_ox_reshape(im, in[0], dims, n));
 }
 
 /* The product of dims [from, to) of x (1 when empty). */
@@ -454,7 +456,7 @@ dims_product(OxImp *im, const OxVal *x, int from, int to)
 {
   IrPrimExpr *p = ir_prim_int(im->ctx, IR_I64, 1);
   for (int i = from; i < to; i++) {
-    IrPrimExpr *d = ox_dim_expr(x, i);
+    IrPrimExpr *d = fe_ox_dim_expr(x, i);
     if (!d)
       return NULL;
     p = ir_arith_simplify(im->arith, ir_prim_bin(im->ctx, IR_PE_MUL, p, d));
@@ -466,29 +468,29 @@ dims_product(OxImp *im, const OxVal *x, int from, int to)
 static OxVal *
 flatten_2d(OxImp *im, OxVal *x, int64_t axis)
 {
-  int r = ox_rank(x);
+  int r = fe_ox_rank(x);
   if (r < 0)
     return NULL;
   if (axis < 0)
     axis += r;
   if (axis < 0 || axis > r) {
-    ox_unsupported(im, "axis %lld is out of range for rank %d", (long long)axis, r);
+    fe_ox_unsupported(im, "axis %lld is out of range for rank %d", (long long)axis, r);
     return NULL;
   }
   IrPrimExpr **dims = ir_alloc(im->ctx, 2 * sizeof *dims);
   dims[0] = dims_product(im, x, 0, (int)axis);
   dims[1] = dims_product(im, x, (int)axis, r);
   if (!dims[0] || !dims[1]) {
-    ox_unsupported(im, "the input's shape is unknown");
+    fe_ox_unsupported(im, "the input's shape is unknown");
     return NULL;
   }
-  return ox_reshape(im, x, dims, 2);
+  return fe_ox_reshape(im, x, dims, 2);
 }
 
 static bool
 cv_flatten(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(flatten_2d(im, in[0], ox_attr_i(im->node, "axis", 1)));
+  return OUT(flatten_2d(im, in[0], fe_ox_attr_i(im->node, "axis", 1)));
 }
 
 /* Softmax and LogSoftmax: over one axis from opset 13; before, over the
@@ -497,13 +499,15 @@ static bool
 cv_softmax(OxImp *im, OxVal **in, int nin)
 {
   IrOpId op = strcmp(im->node->op_type, "Softmax") == 0 ? IR_OP_SOFTMAX : IR_OP_LOG_SOFTMAX;
-  int64_t axis = ox_attr_i(im->node, "axis", im->opset >= 13 ? -1 : 1);
+  int64_t axis = fe_ox_attr_i(im->node, "axis", im->opset >= 13 ? -1 : 1);
   if (im->opset >= 13)
-    return OUT(ox_call1(im, op, in[0], ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), NULL)));
+    return OUT(
+        fe_ox_call1(im, op, in[0], fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), NULL)));
   OxVal *flat = flatten_2d(im, in[0], axis);
-  OxVal *s = ox_call1(im, op, flat, ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, -1), NULL));
-  int r = ox_rank(in[0]);
-  return s && OUT(ox_reshape(im, s, in[0]->sinfo->u.tensor.shape, r));
+  OxVal *s =
+      fe_ox_call1(im, op, flat, fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, -1), NULL));
+  int r = fe_ox_rank(in[0]);
+  return s && OUT(fe_ox_reshape(im, s, in[0]->sinfo->u.tensor.shape, r));
 }
 
 /* Expand: broadcast to the shape and the input's dims together. */
@@ -511,33 +515,33 @@ static bool
 cv_expand(OxImp *im, OxVal **in, int nin)
 {
   int64_t *shape;
-  int n, r = ox_rank(in[0]);
-  if (!ox_known_ints(im, in[1], "the shape", &shape, &n) || r < 0)
+  int n, r = fe_ox_rank(in[0]);
+  if (!fe_ox_known_ints(im, in[1], "the shape", &shape, &n) || r < 0)
     return false;
   int out = n > r ? n : r;
   IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(out ? out : 1));
   for (int i = 0; i < out; i++) {
     int si = i - (out - n), xi = i - (out - r);
-    IrPrimExpr *xd = xi >= 0 ? ox_dim_expr(in[0], xi) : NULL;
+    IrPrimExpr *xd = xi >= 0 ? fe_ox_dim_expr(in[0], xi) : NULL;
     if (si >= 0 && (shape[si] != 1 || !xd))
       dims[i] = ir_prim_int(im->ctx, IR_I64, shape[si]);
     else
       dims[i] = xd;
   }
-  IrExpr *args[2] = {ox_use(im, in[0]), ir_shape_expr(im->ctx, dims, out, im->loc)};
-  return OUT(ox_emit(im, im->node->output[0], IR_OP_BROADCAST_TO, args, 2, NULL));
+  IrExpr *args[2] = {fe_ox_use(im, in[0]), ir_shape_expr(im->ctx, dims, out, im->loc)};
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_BROADCAST_TO, args, 2, NULL));
 }
 
 /* Gather: take along axis; known negative indices are made positive. */
 static bool
 cv_gather(OxImp *im, OxVal **in, int nin)
 {
-  int64_t axis = ox_attr_i(im->node, "axis", 0), dim;
-  int r = ox_rank(in[0]);
+  int64_t axis = fe_ox_attr_i(im->node, "axis", 0), dim;
+  int r = fe_ox_rank(in[0]);
   OxVal *idx = in[1];
   if (axis < 0)
     axis += r;
-  if (idx->data && ox_dim(in[0], (int)axis, &dim)) {
+  if (idx->data && fe_ox_dim(in[0], (int)axis, &dim)) {
     IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
     *d = *idx->data;
     d->dtype = IR_I64;
@@ -547,13 +551,13 @@ cv_gather(OxImp *im, OxVal **in, int nin)
       int64_t k = op_get_i(idx->data, i);
       op_set_i(d, i, k < 0 ? k + dim : k);
     }
-    idx = ox_known(im, NULL, d);
+    idx = fe_ox_known(im, NULL, d);
   }
   const char *mode = idx->data ? "fast" : "wrap";
   OxVal *args[2] = {in[0], idx};
-  return OUT(ox_call(im, IR_OP_TAKE, args, 2,
-                     ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode",
-                              ir_attr_str(im->ctx, ir_sym(im->ctx, mode)), NULL)));
+  return OUT(fe_ox_call(im, IR_OP_TAKE, args, 2,
+                        fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode",
+                                    ir_attr_str(im->ctx, ir_sym(im->ctx, mode)), NULL)));
 }
 
 /* Slice: starts, ends, axes, steps as attributes (opset < 10) or inputs. */
@@ -563,31 +567,32 @@ cv_slice(OxImp *im, OxVal **in, int nin)
   int64_t *starts, *ends, *axes = NULL, *steps = NULL;
   int ns, ne, na = -1, nst = -1;
   if (im->opset < 10) {
-    starts = (int64_t *)ox_attr_is(im->node, "starts", &ns);
-    ends = (int64_t *)ox_attr_is(im->node, "ends", &ne);
-    axes = (int64_t *)ox_attr_is(im->node, "axes", &na);
-  } else if (!ox_known_ints(im, in[1], "starts", &starts, &ns) ||
-             !ox_known_ints(im, in[2], "ends", &ends, &ne) ||
-             (nin > 3 && in[3] && !ox_known_ints(im, in[3], "axes", &axes, &na)) ||
-             (nin > 4 && in[4] && !ox_known_ints(im, in[4], "steps", &steps, &nst))) {
+    starts = (int64_t *)fe_ox_attr_is(im->node, "starts", &ns);
+    ends = (int64_t *)fe_ox_attr_is(im->node, "ends", &ne);
+    axes = (int64_t *)fe_ox_attr_is(im->node, "axes", &na);
+  } else if (!fe_ox_known_ints(im, in[1], "starts", &starts, &ns) ||
+             !fe_ox_known_ints(im, in[2], "ends", &ends, &ne) ||
+             (nin > 3 && in[3] && !fe_ox_known_ints(im, in[3], "axes", &axes, &na)) ||
+             (nin > 4 && in[4] && !fe_ox_known_ints(im, in[4], "steps", &steps, &nst))) {
     return false;
   }
   if (!starts || !ends || ns != ne || (axes && na != ns) || (steps && nst != ns))
-    return ox_unsupported(im, "starts, ends, axes and steps must have the same length");
+    return fe_ox_unsupported(im, "starts, ends, axes and steps must have the same length");
   IrAttr *ax = NULL;
   if (axes) {
-    ax = ox_attr_ints(im->ctx, axes, na);
+    ax = fe_ox_attr_ints(im->ctx, axes, na);
   } else {
     int64_t *seq = ir_alloc(im->ctx, sizeof *seq * (size_t)(ns ? ns : 1));
     for (int i = 0; i < ns; i++)
       seq[i] = i;
-    ax = ox_attr_ints(im->ctx, seq, ns);
+    ax = fe_ox_attr_ints(im->ctx, seq, ns);
   }
-  IrAttr *st = steps ? ox_attr_ints(im->ctx, steps, nst) : ir_attr_none(im->ctx);
-  return OUT(ox_call1(im, IR_OP_STRIDED_SLICE, in[0],
-                      ox_attrs(im->ctx, "axes", ax, "begin", ox_attr_ints(im->ctx, starts, ns), "end",
-                               ox_attr_ints(im->ctx, ends, ne), "strides", st, "assume_inbound",
-                               ir_attr_bool(im->ctx, false), NULL)));
+  IrAttr *st = steps ? fe_ox_attr_ints(im->ctx, steps, nst) : ir_attr_none(im->ctx);
+  return OUT(
+      fe_ox_call1(im, IR_OP_STRIDED_SLICE, in[0],
+                  fe_ox_attrs(im->ctx, "axes", ax, "begin", fe_ox_attr_ints(im->ctx, starts, ns),
+                              "end", fe_ox_attr_ints(im->ctx, ends, ne), "strides", st,
+                              "assume_inbound", ir_attr_bool(im->ctx, false), NULL)));
 }
 
 /* ---- reductions --------------------------------------------------------- */
@@ -615,19 +620,20 @@ cv_reduce(OxImp *im, OxVal **in, int nin)
   int n;
   if (!node_axes(im, in, nin, 1, forms[f].op == IR_OP_SUM && f == 0 ? 13 : 18, &axes, &n))
     return false;
-  bool keep = ox_attr_i(im->node, "keepdims", 1) != 0;
-  if (n <= 0 && ox_attr_i(im->node, "noop_with_empty_axes", 0))
+  bool keep = fe_ox_attr_i(im->node, "keepdims", 1) != 0;
+  if (n <= 0 && fe_ox_attr_i(im->node, "noop_with_empty_axes", 0))
     return OUT(in[0]);
   OxVal *x = in[0];
   if (forms[f].pre == IR_OP_MULTIPLY)
-    x = ox_call2(im, IR_OP_MULTIPLY, x, x);
+    x = fe_ox_call2(im, IR_OP_MULTIPLY, x, x);
   else if (forms[f].pre != IR_OP_COUNT)
-    x = ox_call1(im, forms[f].pre, x, NULL);
-  IrAttr *axis = n <= 0 ? ir_attr_none(im->ctx) : ox_attr_ints(im->ctx, axes, n);
-  x = ox_call1(im, forms[f].op, x,
-               ox_attrs(im->ctx, "axis", axis, "keepdims", ir_attr_bool(im->ctx, keep), NULL));
+    x = fe_ox_call1(im, forms[f].pre, x, NULL);
+  IrAttr *axis = n <= 0 ? ir_attr_none(im->ctx) : fe_ox_attr_ints(im->ctx, axes, n);
+  x = fe_ox_call1(
+      im, forms[f].op, x,
+      fe_ox_attrs(im->ctx, "axis", axis, "keepdims", ir_attr_bool(im->ctx, keep), NULL));
   if (x && forms[f].post != IR_OP_COUNT)
-    x = ox_call1(im, forms[f].post, x, NULL);
+    x = fe_ox_call1(im, forms[f].post, x, NULL);
   return OUT(x);
 }
 
@@ -637,27 +643,28 @@ static bool
 cv_argmax(OxImp *im, OxVal **in, int nin)
 {
   OxVal *x = in[0];
-  int64_t axis = ox_attr_i(im->node, "axis", 0);
-  bool keep = ox_attr_i(im->node, "keepdims", 1) != 0;
-  bool last = ox_attr_i(im->node, "select_last_index", 0) != 0;
+  int64_t axis = fe_ox_attr_i(im->node, "axis", 0);
+  bool keep = fe_ox_attr_i(im->node, "keepdims", 1) != 0;
+  bool last = fe_ox_attr_i(im->node, "select_last_index", 0) != 0;
   if (strcmp(im->node->op_type, "ArgMin") == 0)
-    x = ox_call1(im, IR_OP_NEGATIVE, x, NULL);
+    x = fe_ox_call1(im, IR_OP_NEGATIVE, x, NULL);
   if (last && x) {
     int64_t begin = -1, end = INT64_MIN, step = -1;
-    x = ox_call1(im, IR_OP_STRIDED_SLICE, x,
-                 ox_attrs(im->ctx, "axes", ox_attr_ints(im->ctx, &axis, 1), "begin",
-                          ox_attr_ints(im->ctx, &begin, 1), "end", ox_attr_ints(im->ctx, &end, 1),
-                          "strides", ox_attr_ints(im->ctx, &step, 1), "assume_inbound",
-                          ir_attr_bool(im->ctx, false), NULL));
+    x = fe_ox_call1(im, IR_OP_STRIDED_SLICE, x,
+                    fe_ox_attrs(im->ctx, "axes", fe_ox_attr_ints(im->ctx, &axis, 1), "begin",
+                                fe_ox_attr_ints(im->ctx, &begin, 1), "end",
+                                fe_ox_attr_ints(im->ctx, &end, 1), "strides",
+                                fe_ox_attr_ints(im->ctx, &step, 1), "assume_inbound",
+                                ir_attr_bool(im->ctx, false), NULL));
   }
-  OxVal *i = ox_call1(im, IR_OP_ARGMAX, x,
-                      ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "keepdims",
-                               ir_attr_bool(im->ctx, keep), NULL));
+  OxVal *i = fe_ox_call1(im, IR_OP_ARGMAX, x,
+                         fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "keepdims",
+                                     ir_attr_bool(im->ctx, keep), NULL));
   int64_t n;
   if (i && last) {
-    if (!ox_dim(in[0], (int)(axis < 0 ? axis + ox_rank(in[0]) : axis), &n))
-      return ox_unsupported(im, "select_last_index needs a static dim");
-    i = ox_call2(im, IR_OP_SUBTRACT, ox_scalar(im, ox_dtype(i), (double)(n - 1)), i);
+    if (!fe_ox_dim(in[0], (int)(axis < 0 ? axis + fe_ox_rank(in[0]) : axis), &n))
+      return fe_ox_unsupported(im, "select_last_index needs a static dim");
+    i = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_scalar(im, fe_ox_dtype(i), (double)(n - 1)), i);
   }
   return OUT(i);
 }
@@ -726,15 +733,15 @@ static const OxOp tensor_ops[] = {
 };
 
 const OxOp *
-ox_tensor_ops(void)
+fe_ox_tensor_ops(void)
 {
   return tensor_ops;
 }
 
 const OxOp *
-ox_find_op(const char *op_type)
+fe_ox_find_op(const char *op_type)
 {
-  const OxOp *tables[2] = {ox_tensor_ops(), ox_nn_ops()};
+  const OxOp *tables[2] = {fe_ox_tensor_ops(), fe_ox_nn_ops()};
   for (int k = 0; k < 2; k++)
     for (const OxOp *o = tables[k]; o->op_type; o++)
       if (strcmp(o->op_type, op_type) == 0)
@@ -745,7 +752,7 @@ ox_find_op(const char *op_type)
 const char *
 fe_onnx_op_at(int i, const char **attrs)
 {
-  const OxOp *tables[2] = {ox_tensor_ops(), ox_nn_ops()};
+  const OxOp *tables[2] = {fe_ox_tensor_ops(), fe_ox_nn_ops()};
   for (int k = 0; k < 2; k++)
     for (const OxOp *o = tables[k]; o->op_type; o++)
       if (i-- == 0) {

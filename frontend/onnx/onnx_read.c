@@ -23,7 +23,7 @@ fe_is_onnx_path(const char *path)
 }
 
 bool
-ox_dtype_of(int32_t onnx_type, IrDType *out)
+fe_ox_dtype_of(int32_t onnx_type, IrDType *out)
 {
   static const struct {
     int32_t onnx;
@@ -69,7 +69,7 @@ typed_data(const Onnx__TensorProto *t, IrTensorData *d, int64_t numel)
 }
 
 bool
-ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
+fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
 {
   const char *name = t->name ? t->name : "";
   memset(out, 0, sizeof *out);
@@ -77,7 +77,7 @@ ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
     ir_error(im->ctx, im->loc, "tensor '%s': external data is not supported", name);
     return false;
   }
-  if (!ox_dtype_of(t->data_type, &out->dtype)) {
+  if (!fe_ox_dtype_of(t->data_type, &out->dtype)) {
     ir_error(im->ctx, im->loc, "tensor '%s': data type %d is not supported", name,
              (int)t->data_type);
     return false;
@@ -124,7 +124,7 @@ value_info_sinfo(OxImp *im, const Onnx__ValueInfoProto *v, IrVec *dim_vars)
     return NULL;
   }
   IrDType dt;
-  if (!ox_dtype_of(tp->tensor_type->elem_type, &dt)) {
+  if (!fe_ox_dtype_of(tp->tensor_type->elem_type, &dt)) {
     ir_error(im->ctx, im->loc, "graph input '%s': data type %d is not supported", v->name,
              (int)tp->tensor_type->elem_type);
     return NULL;
@@ -140,8 +140,8 @@ value_info_sinfo(OxImp *im, const Onnx__ValueInfoProto *v, IrVec *dim_vars)
       continue;
     }
     IrSym name = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
-                     ? ox_var_name(im, d->dim_param)
-                     : ox_var_name(im, "dim");
+                     ? fe_ox_var_name(im, d->dim_param)
+                     : fe_ox_var_name(im, "dim");
     for (int k = 0; k < dim_vars->len && !dims[i]; k++)
       if (((IrPrimExpr *)dim_vars->items[k])->u.var == name)
         dims[i] = dim_vars->items[k];
@@ -167,8 +167,8 @@ find_initializer(const Onnx__GraphProto *g, const char *name)
 static IrExpr *
 add_param(OxImp *im, IrVec *params, const char *onnx_name, IrSInfo *s)
 {
-  IrExpr *var = ir_var_new(im->ctx, ox_var_name(im, onnx_name), s, false, im->loc);
-  OxVal *v = ox_known(im, ir_sym(im->ctx, onnx_name), NULL);
+  IrExpr *var = ir_var_new(im->ctx, fe_ox_var_name(im, onnx_name), s, false, im->loc);
+  OxVal *v = fe_ox_known(im, ir_sym(im->ctx, onnx_name), NULL);
   v->expr = var;
   v->sinfo = s;
   ir_vec_push(params, var);
@@ -201,12 +201,12 @@ read_initializers(OxImp *im, const Onnx__GraphProto *g, IrVec *params, IrVec *we
   for (size_t i = 0; i < g->n_initializer; i++) {
     const Onnx__TensorProto *t = g->initializer[i];
     IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
-    if (!t->name || !ox_tensor_read(im, t, d)) {
+    if (!t->name || !fe_ox_tensor_read(im, t, d)) {
       ok = false;
       continue;
     }
     if (!im->opt->params) {
-      ox_known(im, ir_sym(im->ctx, t->name), d);
+      fe_ox_known(im, ir_sym(im->ctx, t->name), d);
       continue;
     }
     IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(d->ndim ? d->ndim : 1));
@@ -229,13 +229,13 @@ convert_node(OxImp *im, const Onnx__NodeProto *n, int index)
 {
   im->node = n;
   im->node_name = n->name && n->name[0] ? ir_sym(im->ctx, n->name) : ir_printf(im->ctx, "#%d", index);
-  const OxOp *op = ox_find_op(n->op_type ? n->op_type : "");
+  const OxOp *op = fe_ox_find_op(n->op_type ? n->op_type : "");
   if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx") != 0) {
-    ox_unsupported(im, "operator domain '%s' is not supported", n->domain);
+    fe_ox_unsupported(im, "operator domain '%s' is not supported", n->domain);
     return;
   }
   if (!op) {
-    ox_unsupported(im, "operator not supported");
+    fe_ox_unsupported(im, "operator not supported");
     return;
   }
   for (size_t i = 0; i < n->n_attribute; i++) {
@@ -245,7 +245,7 @@ convert_node(OxImp *im, const Onnx__NodeProto *n, int index)
     while (p && !((p == op->attrs || p[-1] == ',') && (p[len] == ',' || !p[len])))
       p = strstr(p + 1, a);
     if (!p || !a[0]) {
-      ox_unsupported(im, "attribute '%s' is not supported", a);
+      fe_ox_unsupported(im, "attribute '%s' is not supported", a);
       return;
     }
   }
@@ -254,7 +254,7 @@ convert_node(OxImp *im, const Onnx__NodeProto *n, int index)
   for (int i = 0; i < nin; i++) {
     if (!n->input[i][0])
       continue; /* an omitted optional input */
-    if (!(in[i] = ox_lookup(im, ir_sym(im->ctx, n->input[i]))) || !in[i]->sinfo)
+    if (!(in[i] = fe_ox_lookup(im, ir_sym(im->ctx, n->input[i]))) || !in[i]->sinfo)
       return;
   }
   im->outs = ir_alloc(im->ctx, sizeof *im->outs * (n->n_output ? n->n_output : 1));
@@ -263,7 +263,7 @@ convert_node(OxImp *im, const Onnx__NodeProto *n, int index)
   for (size_t k = 0; k < n->n_output; k++) {
     if (!n->output[k][0] || !im->outs[k])
       continue;
-    OxVal *v = ox_known(im, ir_sym(im->ctx, n->output[k]), NULL);
+    OxVal *v = fe_ox_known(im, ir_sym(im->ctx, n->output[k]), NULL);
     *v = *im->outs[k];
     v->name = ir_sym(im->ctx, n->output[k]);
   }
@@ -277,14 +277,14 @@ graph_result(OxImp *im, const Onnx__GraphProto *g)
   IrExpr **items = ir_alloc(im->ctx, sizeof *items * (g->n_output ? g->n_output : 1));
   IrSInfo **fields = ir_alloc(im->ctx, sizeof *fields * (g->n_output ? g->n_output : 1));
   for (size_t i = 0; i < g->n_output; i++) {
-    OxVal *v = g->output[i]->name ? ox_lookup(im, ir_sym(im->ctx, g->output[i]->name)) : NULL;
+    OxVal *v = g->output[i]->name ? fe_ox_lookup(im, ir_sym(im->ctx, g->output[i]->name)) : NULL;
     if (!v || !v->sinfo) {
       if (ir_error_count(im->ctx) == 0)
         ir_error(im->ctx, im->loc, "graph output '%s' is not computed by any node",
                  g->output[i]->name ? g->output[i]->name : "");
       return NULL;
     }
-    items[i] = ox_use(im, v);
+    items[i] = fe_ox_use(im, v);
     fields[i] = v->sinfo;
   }
   IrExpr *value = items[0];
@@ -299,8 +299,8 @@ graph_result(OxImp *im, const Onnx__GraphProto *g)
     value->u.tuple.n = (int)g->n_output;
     s = value->sinfo = ir_sinfo_tuple(im->ctx, fields, (int)g->n_output);
   }
-  IrExpr *gv = ir_var_new(im->ctx, ox_var_name(im, "gv"), s, false, im->loc);
-  ox_bind(im, gv, value);
+  IrExpr *gv = ir_var_new(im->ctx, fe_ox_var_name(im, "gv"), s, false, im->loc);
+  fe_ox_bind(im, gv, value);
   return gv;
 }
 

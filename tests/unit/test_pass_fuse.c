@@ -124,7 +124,7 @@ static IrVec
 top_items(const IrPrimFunc *f)
 {
   IrVec items = {0};
-  fuse_flatten(&items, f->body);
+  opt_fuse_flatten(&items, f->body);
   return items;
 }
 
@@ -545,9 +545,9 @@ test_block_style_classified(void **state)
   (void)state;
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = load(ctx, "tests/passes/fuse_blocks.py");
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, m, "mm")), FUSE_OUT_EWISE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, m, "bias")), FUSE_BROADCAST);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, m, "act")), FUSE_ELEMWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, m, "mm")), FUSE_OUT_EWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, m, "bias")), FUSE_BROADCAST);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, m, "act")), FUSE_ELEMWISE);
   IrModule *ft = run_pass(ctx, "FuseTIR", run_pass(ctx, "FuseOps", m));
   const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_mm_bias_act");
   assert_non_null(pf);
@@ -562,22 +562,22 @@ test_patterns(void **state)
   (void)state;
   IrCtx *ctx = ir_ctx_new();
   IrModule *conv = load(ctx, "tests/passes/fuse_conv2d_add_relu.py");
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, conv, "conv2d")), FUSE_OUT_EWISE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, conv, "add")), FUSE_BROADCAST);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, conv, "relu")), FUSE_ELEMWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, conv, "conv2d")), FUSE_OUT_EWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, conv, "add")), FUSE_BROADCAST);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, conv, "relu")), FUSE_ELEMWISE);
   IrModule *sym = load(ctx, "tests/passes/fuse_symbolic.py");
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, sym, "reshape")), FUSE_INJECTIVE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, sym, "add1")), FUSE_ELEMWISE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, sym, "matmul")), FUSE_OUT_EWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, sym, "reshape")), FUSE_INJECTIVE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, sym, "add1")), FUSE_ELEMWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, sym, "matmul")), FUSE_OUT_EWISE);
   IrModule *two = load(ctx, "tests/passes/fuse_two_consumers.py");
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, two, "sum")), FUSE_COMM_REDUCE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, two, "sum")), FUSE_COMM_REDUCE);
   IrModule *cnn = run_pass(ctx, "LegalizeOps", load(ctx, "samples/tiny_cnn.py"));
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, cnn, "transpose")), FUSE_INJECTIVE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, cnn, "max_pool2d")), FUSE_COMM_REDUCE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, cnn, "transpose")), FUSE_INJECTIVE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, cnn, "max_pool2d")), FUSE_COMM_REDUCE);
   /* mlp_lowered.py carries TVM's attribute: softmax is 4 there */
   IrModule *low = load(ctx, "samples/mlp_lowered.py");
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, low, "softmax")), FUSE_OUT_EWISE);
-  assert_int_equal(fuse_pattern_of(prim_fn(ctx, low, "transpose")), FUSE_INJECTIVE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, low, "softmax")), FUSE_OUT_EWISE);
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, low, "transpose")), FUSE_INJECTIVE);
   ir_ctx_free(ctx);
 }
 
