@@ -33,11 +33,4 @@ Value *interp_eval_call(Interp *in, const IrExpr *call, Value **args);
  * of the module) rather than op_impl(id)->eval. */
 bool interp_op_native(IrOpId id);
 
-/* tir.c: an integer operation (arithmetic, min/max, comparison) with TIR's
- * semantics: wrapping +-*, truncating DIV/MOD, flooring FLOORDIV/FLOORMOD.
- * False on division by zero.  The same arithmetic as ir_int_binary
- * (ir/eval.c), which every evaluator of dims outside the interpreter
- * uses; only tir.c still calls this one, and should call that instead. */
-bool interp_int_op(IrPrimKind k, int64_t a, int64_t b, int64_t *r);
-
 #endif

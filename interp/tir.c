@@ -241,80 +241,13 @@ eval_load(Tir *t, const IrPrimExpr *e, Scalar *out)
   return true;
 }
 
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-  if (b == -1)
-    return (int64_t)(0 - (uint64_t)a);
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 /* Integer binary operation; false after an error (division by zero). */
 static bool
 int_bin(Tir *t, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
 {
-  if (!interp_int_op(k, a, b, r)) {
+  if (!ir_int_binary(k, a, b, r)) {
     tir_error(t, "integer division by zero");
     return false;
-  }
-  return true;
-}
-
-bool
-interp_int_op(IrPrimKind k, int64_t a, int64_t b, int64_t *r)
-{
-  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-  if ((k == IR_PE_DIV || k == IR_PE_MOD || k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD) && !b)
-    return false;
-  switch (k) {
-  case IR_PE_ADD:
-    *r = (int64_t)(ua + ub);
-    break;
-  case IR_PE_SUB:
-    *r = (int64_t)(ua - ub);
-    break;
-  case IR_PE_MUL:
-    *r = (int64_t)(ua * ub);
-    break;
-  case IR_PE_DIV:
-    *r = b == -1 ? (int64_t)(0 - ua) : a / b;
-    break;
-  case IR_PE_MOD:
-    *r = b == -1 ? 0 : a % b;
-    break;
-  case IR_PE_FLOORDIV:
-    *r = floor_div(a, b);
-    break;
-  case IR_PE_FLOORMOD:
-    *r = (int64_t)(ua - (uint64_t)floor_div(a, b) * ub);
-    break;
-  case IR_PE_MIN:
-    *r = a < b ? a : b;
-    break;
-  case IR_PE_MAX:
-    *r = a > b ? a : b;
-    break;
-  case IR_PE_EQ:
-    *r = a == b;
-    break;
-  case IR_PE_NE:
-    *r = a != b;
-    break;
-  case IR_PE_LT:
-    *r = a < b;
-    break;
-  case IR_PE_LE:
-    *r = a <= b;
-    break;
-  case IR_PE_GT:
-    *r = a > b;
-    break;
-  case IR_PE_GE:
-    *r = a >= b;
-    break;
-  default:
-    UNREACHABLE();
   }
   return true;
 }
