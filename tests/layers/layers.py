@@ -97,6 +97,8 @@ def main():
         for obj in objects(build, folder):
             defined, undefined = nm(obj)
             for s in defined:
+                if s.startswith("__"):
+                    continue  # reserved: the compiler's own (ASan's __odr_asan.X, ...)
                 owner[s] = folder
                 want = prefixes.get(folder)
                 if folder != "cli" and want and not s.startswith(want):
