@@ -178,6 +178,22 @@ deps:
 	  echo "run as root: apt-get install -y$$missing"; exit 1; \
 	fi
 
+# What `make bench`'s real-model table needs besides `make deps` (never part
+# of deps or check): torch, torchvision and onnx from Debian, and ONNX
+# Runtime's npm package, whose CPU library ships inside it (installed with
+# --ignore-scripts: nothing is downloaded at install time beyond the
+# package) into build/bench-deps.
+# (Debian's nodejs and npm only when no npm is on PATH: a machine with
+# NodeSource's nodejs has npm inside it, and Debian's npm conflicts.)
+BENCH_DEB_PACKAGES := python3-torch python3-torchvision python3-onnx $(if $(shell command -v npm),,nodejs npm)
+ORT_NODE := $(BUILD)/bench-deps/node_modules/onnxruntime-node
+.PHONY: bench-deps
+bench-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_DEB_PACKAGES)"
+	@if [ -d $(ORT_NODE) ]; then echo "bench-deps: onnxruntime-node installed"; else \
+	  mkdir -p $(BUILD)/bench-deps && \
+	  npm install --silent --no-audit --no-fund --ignore-scripts --prefix $(BUILD)/bench-deps onnxruntime-node; fi
+
 format:
 	clang-format -i $(LIB_SRCS) $(MAIN_SRCS) ir/*.h frontend/*.h ops/*.h config/*.h $(TEST_SRCS)
 
@@ -407,6 +423,13 @@ $(BUILD)/bench/model_bench: bench/model_bench.c $(BUILD)/librxc.a
 .PHONY: bench
 bench: deps all samples $(BUILD)/bench/model_bench
 	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py
+	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
+
+# only the real-model table (bench/real_models.md): torch, ONNX Runtime and
+# rxc on torchvision models and a transformer layer (needs make bench-deps)
+.PHONY: bench-real
+bench-real: all
+	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
 
 # ---- README.md kept true (tests/readme/readme.py): its tables are what
 # `rxc list ops|passes|onnx` prints, and its C program compiles (-Wall
