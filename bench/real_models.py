@@ -30,7 +30,8 @@ import bench  # noqa: E402  (machine(), log(), median())
 
 ROOT = bench.ROOT
 RXC = bench.RXC
-ORT_NODE = os.environ.get("ORT_NODE", os.path.join(ROOT, "build/bench-deps/node_modules/onnxruntime-node"))
+# absolute: node's require() reads a bare relative path as a package name
+ORT_NODE = os.path.abspath(os.environ.get("ORT_NODE", os.path.join(ROOT, "build/bench-deps/node_modules/onnxruntime-node")))
 CC = os.environ.get("CC", "gcc")
 WORK = os.path.join(ROOT, "build/real")
 SECONDS = 2.0
