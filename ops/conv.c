@@ -26,24 +26,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "nn_int.h"
+#include "conv_int.h"
 
-/* A layout: pos[k] is the physical dim of logical axis k. */
-typedef struct {
-  int pos[4];
-} Layout;
-
-typedef struct {
-  int64_t size[2]; /* pools: window; conv2d: unused */
-  int64_t stride[2];
-  int64_t pad[4]; /* top, left, bottom, right */
-  int64_t dilation[2];
-  int64_t groups; /* conv2d */
-  bool ceil_mode; /* pools */
-  bool count_include_pad;
-  Layout data, kernel, out;
-  IrDType out_dtype; /* conv2d; IR_VOID: from the inputs */
-} Window;
 
 /* Parses a layout attribute as a permutation of letters ("NCHW"). */
 static bool
@@ -116,8 +100,8 @@ parse_padding(const NnSite *s, int64_t *pad)
 }
 
 /* Reads every attribute of a conv2d or pool call. */
-static bool
-parse_window(const NnSite *s, Window *w)
+bool
+op_conv_parse_window(const NnSite *s, Window *w)
 {
   IrOpId id = s->call->u.call.op->id;
   bool conv = id == IR_OP_CONV2D;
@@ -256,7 +240,7 @@ op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *xt, *kt;
   IrPrimExpr **x, **k;
   IrDType dtype;
-  if (!parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
+  if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
       !window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
   if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
@@ -279,7 +263,7 @@ op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
-  if (!parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
+  if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(xt), op_nn_vdevice(xt));
@@ -314,7 +298,7 @@ op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrPrimExpr **x;
   int64_t size[2];
   int n;
-  if (!parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
       !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
@@ -427,7 +411,7 @@ op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
   Window w;
   View x, k, v;
   int64_t o[4];
-  if (!parse_window(&s, &w) ||
+  if (!op_conv_parse_window(&s, &w) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
@@ -456,8 +440,8 @@ op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
 
 /* The smallest value of a dtype: what max_pool2d gives for a window that
  * holds padding only. */
-static double
-lowest(IrDType t)
+double
+op_conv_lowest(IrDType t)
 {
   if (t.code == IR_DT_INT)
     return -ldexp(1.0, t.bits - 1);
@@ -470,7 +454,7 @@ lowest(IrDType t)
 static double
 pool_point(const Window *w, bool max, const View *x, int64_t n, int64_t c, int64_t y, int64_t z)
 {
-  double acc = max ? lowest(x->t->dtype) : 0;
+  double acc = max ? op_conv_lowest(x->t->dtype) : 0;
   int64_t inside = 0, padded = 0;
   for (int64_t ky = 0; ky < w->size[0]; ky++) {
     int64_t iy = y * w->stride[0] - w->pad[0] + ky * w->dilation[0];
@@ -498,7 +482,7 @@ op_nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
   Window w;
   View x, v;
   int64_t o[4];
-  if (!parse_window(&s, &w) ||
+  if (!op_conv_parse_window(&s, &w) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
@@ -548,7 +532,7 @@ op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
   View x, v;
   int64_t size[2], o[4];
   int n;
-  if (!parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
@@ -565,27 +549,21 @@ op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
           op_set_f(&out->u.tensor.t, at(&v, b, c, y, z), adaptive_point(&x, o, b, c, y, z));
   return out;
 }
-
 /* ------------------------------------------------------------------ */
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
 
-/* A 4-D buffer seen in logical order (as View for values). */
-typedef struct {
-  IrBuffer *b;
-  const Layout *l;
-} BufView;
 
 /* The logical dim k of a buffer. */
-static IrPrimExpr *
-dim_of(const BufView *v, int k)
+IrPrimExpr *
+op_conv_dim(const BufView *v, int k)
 {
   return v->b->shape[v->l->pos[k]];
 }
 
 /* v[a, b, c, d] in logical order, in v's dtype. */
-static IrPrimExpr *
-load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+IrPrimExpr *
+op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
 {
   IrPrimExpr *logical[4] = {a, b, c, d};
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
@@ -595,16 +573,16 @@ load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *
 }
 
 /* v[a, b, c, d] in logical order, as float64. */
-static IrPrimExpr *
-load_at(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+IrPrimExpr *
+op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
 {
-  return op_nn_f64(p->lz->ctx, load_raw(p, v, a, b, c, d));
+  return op_nn_f64(p->lz->ctx, op_conv_load_raw(p, v, a, b, c, d));
 }
 
 /* The input position along spatial axis a (0: H, 1: W) of output index o
  * and window index k: o * stride - pad_before + k * dilation. */
-static IrPrimExpr *
-input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
+IrPrimExpr *
+op_conv_input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
 {
   IrPrimExpr *start = op_nn_sub(ctx, op_nn_mul(ctx, o, op_nn_index(ctx, w->stride[a])),
                                 op_nn_index(ctx, w->pad[a]));
@@ -615,8 +593,8 @@ input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
  * extents (h, w), or NULL when no window can leave it: a position can
  * fall before the input only with padding before it, after it only with
  * padding after it or ceil_mode. */
-static IrPrimExpr *
-inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
+IrPrimExpr *
+op_conv_inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
 {
   IrPrimExpr *cond = NULL;
   for (int a = 0; a < 2; a++) {
@@ -630,8 +608,8 @@ inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
 
 /* The statements of one output element: acc = init; the window loops
  * (body from the caller); out = result. */
-static IrStmt *
-element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
+IrStmt *
+op_conv_element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
 {
   IrStmt *st[3] = {init, loops, store};
   return op_nn_seq(p, st, 3);
@@ -639,8 +617,8 @@ element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
 
 /* The data input and the output of a window op; false (the builder
  * aborted) when their struct info is not known well enough. */
-static bool
-window_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
+bool
+op_conv_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
                BufView *x, BufView *out)
 {
   *x = (BufView){op_prim_input(p, call->u.call.args[0], "data"), &w->data};
@@ -652,9 +630,9 @@ window_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, 
   return true;
 }
 
-/* The loops over the output of window_buffers' out (appended). */
-static IrStmt **
-window_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
+/* The loops over the output of op_conv_buffers' out (appended). */
+IrStmt **
+op_conv_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
 {
   IrPrimExpr **i;
   IrStmt **slot = op_prim_loops(p, out->b->shape, 4, &i);
@@ -667,17 +645,17 @@ window_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
  * the output (appended; *o the output's logical index).  Returns the slot
  * of one output element, or NULL (the builder aborted) when the struct
  * info is not known well enough. */
-static IrStmt **
-window_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
+IrStmt **
+op_conv_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
              BufView *x, BufView *out, IrPrimExpr **o)
 {
-  if (!window_buffers(p, w, call, result, name, x, out))
+  if (!op_conv_buffers(p, w, call, result, name, x, out))
     return NULL;
-  return window_loops(p, w, out, o);
+  return op_conv_loops(p, w, out, o);
 }
 
-static IrPrimExpr **
-logical_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
+IrPrimExpr **
+op_conv_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
 {
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
   for (int k = 0; k < 4; k++)
@@ -685,117 +663,18 @@ logical_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
   return idx;
 }
 
-/* out = to_dtype(v) at logical index o. */
-static IrStmt *
-store_at(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
-{
-  return op_prim_store(p, out->b, logical_index(p, out, o), op_nn_to(p->lz->ctx, out->b->dtype, v));
-}
-
-/* The float32 fast path of conv2d with groups 1 (gemm.c): for each image
- * n and output row y, the product of the weights seen as a matrix
- * [O, I*KH*KW] and the window columns [I*KH*KW, OW] of the input:
- *   out[n, o, y, z] = sum over t of weight[o, t] * data[n, t, y, z]
- * with t = (ci, ky, kx), data at the window's position (read only inside
- * the input: gemm's guard).  A 1x1 conv of stride 1 reads rows of the
- * input as they lie, so the tile's inner loop is unit stride. */
-typedef struct {
-  const Window *w;
-  BufView x, k, out;
-  IrPrimExpr *n, *y; /* loop vars: image, output row */
-  int64_t kh, kw;    /* window extents */
-} ConvGemm;
-
-/* Term t as (ci, ky, kx). */
-static void
-conv_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr **r)
-{
-  IrPrimExpr *area = op_nn_index(ctx, e->kh * e->kw), *kw = op_nn_index(ctx, e->kw);
-  IrPrimExpr *zero = op_nn_index(ctx, 0);
-  r[0] = op_nn_floordiv(ctx, t, area);
-  IrPrimExpr *in_window = e->kh * e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, t, area);
-  r[1] = op_nn_floordiv(ctx, in_window, kw);
-  r[2] = e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, in_window, kw);
-}
-
-static IrPrimExpr *
-conv_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *t)
-{
-  ConvGemm *e = env;
-  IrPrimExpr *r[3];
-  conv_term(p->lz->ctx, e, t, r);
-  return load_raw(p, &e->k, row, r[0], r[1], r[2]);
-}
-
-/* The input position (row, column) of term t for output column z. */
-static void
-conv_pos(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *z, IrPrimExpr **ci,
-         IrPrimExpr **pos)
-{
-  IrPrimExpr *r[3];
-  conv_term(ctx, e, t, r);
-  *ci = r[0];
-  pos[0] = input_pos(ctx, e->w, 0, e->y, r[1]);
-  pos[1] = input_pos(ctx, e->w, 1, z, r[2]);
-}
-
-static IrPrimExpr *
-conv_load_b(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
-{
-  ConvGemm *e = env;
-  IrPrimExpr *ci, *pos[2];
-  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
-  return load_raw(p, &e->x, e->n, ci, pos[0], pos[1]);
-}
-
-static IrPrimExpr *
-conv_guard(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
-{
-  ConvGemm *e = env;
-  IrPrimExpr *ci, *pos[2], *ext[2] = {dim_of(&e->x, 2), dim_of(&e->x, 3)};
-  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
-  return inside(p->lz->ctx, e->w, pos, ext);
-}
-
-static IrStmt *
-conv_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
-{
-  ConvGemm *e = env;
-  IrPrimExpr *o[4] = {e->n, row, e->y, col};
-  return op_prim_store(p, e->out.b, logical_index(p, &e->out, o), v);
-}
-
-static bool
-is_f32(const IrBuffer *b)
+bool
+op_conv_is_f32(const IrBuffer *b)
 {
   return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
 }
 
-/* Emits the fast path and returns true, or returns false (nothing
- * emitted) when the call does not fit it: float32 throughout, groups 1,
- * static input channels, window and output width. */
-static bool
-conv2d_fast(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
+/* out = to_dtype(v) at logical index o. */
+IrStmt *
+op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
 {
-  int64_t ci, kh, kw, ow;
-  if (!is_f32(x->b) || !is_f32(k->b) || !is_f32(out->b) || w->groups != 1 ||
-      !ir_prim_is_int(dim_of(k, 1), &ci) || !ir_prim_is_int(dim_of(k, 2), &kh) ||
-      !ir_prim_is_int(dim_of(k, 3), &kw) || !ir_prim_is_int(dim_of(out, 3), &ow) || ci < 1 ||
-      kh < 1 || kw < 1 || ow < 1)
-    return false;
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *ext[2] = {dim_of(out, 0), dim_of(out, 2)}, **v;
-  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
-  ConvGemm *e = ir_alloc(ctx, sizeof *e);
-  *e = (ConvGemm){w, *x, *k, *out, v[0], v[1], kh, kw};
-  bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
-  Gemm g = {dim_of(out, 1), ow, ci * kh * kw, e, conv_load_a, conv_load_b, conv_store_c,
-            padded ? conv_guard : NULL, NULL};
-  IrStmt *body = op_nn_gemm(p, &g);
-  *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
-  return true;
+  return op_prim_store(p, out->b, op_conv_index(p, out, o), op_nn_to(p->lz->ctx, out->b->dtype, v));
 }
-
 /* conv2d: for each output element (n, o, y, z), the sum over the group's
  * input channels ci and the kernel window (ky, kx) of
  *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
@@ -809,158 +688,36 @@ op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   BufView x, out;
   IrPrimExpr *o[4], **r;
-  if (!parse_window(&s, &w) || call->u.call.nargs < 2)
+  if (!op_conv_parse_window(&s, &w) || call->u.call.nargs < 2)
     return NULL;
   op_prim_begin(lz, &p, "conv2d");
-  if (!window_buffers(&p, &w, call, result, "conv2d", &x, &out))
+  if (!op_conv_buffers(&p, &w, call, result, "conv2d", &x, &out))
     return NULL;
   BufView k = {op_prim_input(&p, call->u.call.args[1], "weight"), &w.kernel};
   if (!k.b || k.b->ndim != 4) {
     op_prim_abort(&p);
     return NULL;
   }
-  if (conv2d_fast(&p, &w, &x, &k, &out))
+  if (op_conv_gemm(&p, &w, &x, &k, &out) || op_conv_depthwise(&p, &w, &x, &k, &out))
     return op_prim_finish(&p, call, result);
-  IrStmt **slot = window_loops(&p, &w, &out, o);
+  IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, 1);
-  IrPrimExpr *extent[3] = {dim_of(&k, 1), dim_of(&k, 2), dim_of(&k, 3)}, *nest_body;
+  IrPrimExpr *extent[3] = {op_conv_dim(&k, 1), op_conv_dim(&k, 2), op_conv_dim(&k, 3)}, *nest_body;
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 3, &r, &loops);
-  IrPrimExpr *per_group = op_nn_floordiv(ctx, dim_of(&k, 0), op_nn_index(ctx, w.groups));
+  IrPrimExpr *per_group = op_nn_floordiv(ctx, op_conv_dim(&k, 0), op_nn_index(ctx, w.groups));
   IrPrimExpr *c =
       w.groups == 1
           ? r[0]
-          : op_nn_add(ctx, op_nn_mul(ctx, op_nn_floordiv(ctx, o[1], per_group), dim_of(&k, 1)),
+          : op_nn_add(ctx, op_nn_mul(ctx, op_nn_floordiv(ctx, o[1], per_group), op_conv_dim(&k, 1)),
                       r[0]);
-  IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[1]), input_pos(ctx, &w, 1, o[3], r[2])};
-  IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
-  nest_body = ir_prim_bin(ctx, IR_PE_MUL, load_at(&p, &x, o[0], c, pos[0], pos[1]),
-                          load_at(&p, &k, o[1], r[0], r[1], r[2]));
+  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[1]), op_conv_input_pos(ctx, &w, 1, o[3], r[2])};
+  IrPrimExpr *ext[2] = {op_conv_dim(&x, 2), op_conv_dim(&x, 3)};
+  nest_body = ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(&p, &x, o[0], c, pos[0], pos[1]),
+                          op_conv_load(&p, &k, o[1], r[0], r[1], r[2]));
   *body = op_nn_if(
-      &p, inside(ctx, &w, pos, ext),
+      &p, op_conv_inside(ctx, &w, pos, ext),
       op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), nest_body)));
-  *slot = element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loops,
-                  store_at(&p, &out, o, op_nn_acc(&p, acc, 0)));
-  return op_prim_finish(&p, call, result);
-}
-
-/* The pools: max over the window's positions inside the input (starting
- * at the dtype's lowest value), or the sum over them divided by the
- * count of positions inside the input (or, with count_include_pad,
- * inside the padded input), at least 1.  acc holds sum/max and count. */
-static IrStmt *
-pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, IrPrimExpr **pos,
-          IrPrimExpr **ext)
-{
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *one = op_nn_lit(ctx, op_nn_f64_type(), 1.0);
-  IrStmt *count = op_nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, 1), one));
-  IrStmt *st[2];
-  st[0] = op_nn_acc_set(p, acc, 0,
-                        ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, op_nn_acc(p, acc, 0), v));
-  if (max)
-    return op_nn_if(p, inside(ctx, w, pos, ext), st[0]);
-  if (!w->count_include_pad) {
-    st[1] = count;
-    return op_nn_if(p, inside(ctx, w, pos, ext), op_nn_seq(p, st, 2));
-  }
-  /* count_include_pad: positions before the padded input cannot occur;
-   * past it only with ceil_mode */
-  IrPrimExpr *padded = NULL;
-  for (int a = 0; a < 2 && w->ceil_mode; a++)
-    padded = op_nn_and(ctx, padded,
-                       ir_prim_bin(ctx, IR_PE_LT, pos[a],
-                                   op_nn_add(ctx, ext[a], op_nn_index(ctx, w->pad[a + 2]))));
-  st[1] = op_nn_if(p, inside(ctx, w, pos, ext), st[0]);
-  st[0] = op_nn_if(p, padded, count);
-  return op_nn_seq(p, st, 2);
-}
-
-IrExpr *
-op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
-{
-  NnSite s = op_nn_site_legalize(lz, call);
-  IrCtx *ctx = lz->ctx;
-  IrDType f64 = op_nn_f64_type();
-  bool max = call->u.call.op->id == IR_OP_MAX_POOL2D;
-  const char *name = max ? "max_pool2d" : "avg_pool2d";
-  Window w;
-  OpPrim p;
-  BufView x, out;
-  IrPrimExpr *o[4], **r;
-  if (!parse_window(&s, &w))
-    return NULL;
-  op_prim_begin(lz, &p, name);
-  IrStmt **slot = window_begin(&p, &w, call, result, name, &x, &out, o);
-  if (!slot)
-    return NULL;
-  IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
-  IrPrimExpr *extent[2] = {op_nn_index(ctx, w.size[0]), op_nn_index(ctx, w.size[1])};
-  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
-  IrPrimExpr *pos[2] = {input_pos(ctx, &w, 0, o[2], r[0]), input_pos(ctx, &w, 1, o[3], r[1])};
-  IrPrimExpr *ext[2] = {dim_of(&x, 2), dim_of(&x, 3)};
-  *body = pool_body(&p, &w, max, acc, load_at(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
-  IrStmt *init[2] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? lowest(x.b->dtype) : 0.0)),
-                     max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
-  IrPrimExpr *v = max ? op_nn_acc(&p, acc, 0)
-                      : ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0),
-                                    ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(&p, acc, 1),
-                                                op_nn_lit(ctx, f64, 1.0)));
-  *slot = element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, store_at(&p, &out, o, v));
-  return op_prim_finish(&p, call, result);
-}
-
-/* One bound of an adaptive window, bound by a let around body:
- * start = (i * in) // out, end = ((i + 1) * in + out - 1) // out. */
-static IrStmt *
-let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
-{
-  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_LET, p->lz->loc);
-  s->u.let.var = var;
-  s->u.let.value = value;
-  s->u.let.body = body;
-  return s;
-}
-
-IrExpr *
-op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
-{
-  NnSite s = op_nn_site_legalize(lz, call);
-  IrCtx *ctx = lz->ctx;
-  IrDType f64 = op_nn_f64_type();
-  Window w;
-  OpPrim p;
-  BufView x, out;
-  IrPrimExpr *o[4], **r, *start[2], *end[2], *span[2];
-  if (!parse_window(&s, &w))
-    return NULL;
-  op_prim_begin(lz, &p, "adaptive_avg_pool2d");
-  IrStmt **slot = window_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
-  if (!slot)
-    return NULL;
-  IrBuffer *acc = op_nn_acc_new(&p, 1);
-  static const char *const names[2][2] = {{"y0", "y1"}, {"x0", "x1"}};
-  for (int a = 0; a < 2; a++) {
-    start[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][0]), IR_I64);
-    end[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][1]), IR_I64);
-    span[a] = op_nn_sub(ctx, end[a], start[a]);
-  }
-  IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
-  IrPrimExpr *v =
-      load_at(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]), op_nn_add(ctx, start[1], r[1]));
-  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), v));
-  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, op_nn_mul(ctx, span[0], span[1])),
-                                  op_nn_lit(ctx, f64, 1.0));
-  IrStmt *stmt =
-      element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, 0.0)), loops,
-              store_at(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0), count)));
-  for (int a = 1; a >= 0; a--) {
-    IrPrimExpr *in = dim_of(&x, 2 + a), *n_out = dim_of(&out, 2 + a), *i = o[2 + a];
-    IrPrimExpr *hi = op_nn_sub(
-        ctx, op_nn_add(ctx, op_nn_mul(ctx, op_nn_add(ctx, i, op_nn_index(ctx, 1)), in), n_out),
-        op_nn_index(ctx, 1));
-    stmt = let_bound(&p, end[a], op_nn_floordiv(ctx, hi, n_out), stmt);
-    stmt = let_bound(&p, start[a], op_nn_floordiv(ctx, op_nn_mul(ctx, i, in), n_out), stmt);
-  }
-  *slot = stmt;
+  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loops,
+                  op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);
 }
