@@ -128,6 +128,37 @@ half_name(IrDType t)
   return c == CG_CT_F16 ? "f16" : "bf16";
 }
 
+/* Is e the int literal v? */
+static bool
+is_literal(const IrPrimExpr *e, int64_t v)
+{
+  return e->kind == IR_PE_INT && e->u.int_value == v;
+}
+
+/* When index d - 1 is A + X // c (or X // c) and index d is X % c, with c
+ * dim d's literal extent, the two add up to A * c + X in the flat offset:
+ * (X // c) * c + X % c == X for floor division, whatever X's sign.  Then
+ * *a gets A (NULL: none) and *x gets X.  So a kernel that walks a
+ * buffer's last dims as one flat range (conv2d's panels) indexes it
+ * without a division. */
+static bool
+flat_pair(const IrBuffer *b, IrPrimExpr **idx, int d, const IrPrimExpr **a, const IrPrimExpr **x)
+{
+  const IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *c = b->shape[d], *div = hi;
+  if (lo->kind != IR_PE_FLOORMOD || c->kind != IR_PE_INT || !is_literal(lo->u.bin.b, c->u.int_value))
+    return false;
+  *a = NULL;
+  if (hi->kind == IR_PE_ADD && hi->u.bin.b->kind == IR_PE_FLOORDIV) {
+    *a = hi->u.bin.a;
+    div = hi->u.bin.b;
+  }
+  if (div->kind != IR_PE_FLOORDIV || !is_literal(div->u.bin.b, c->u.int_value) ||
+      !ir_prim_expr_equal(div->u.bin.a, lo->u.bin.a))
+    return false;
+  *x = lo->u.bin.a;
+  return true;
+}
+
 static void
 emit_index(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int k, IrBuf *o)
 {
@@ -135,16 +166,34 @@ emit_index(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int 
     ir_buf_puts(o, "0");
     return;
   }
+  /* part[d]: what index d contributes (NULL: nothing) */
+  const IrPrimExpr **part = ir_xmalloc(sizeof *part * (size_t)k);
+  for (int d = 0; d < k; d++)
+    part[d] = idx[d];
+  for (int d = 1; d < k; d++) {
+    const IrPrimExpr *a, *x;
+    if (part[d - 1] == idx[d - 1] && flat_pair(b, idx, d, &a, &x)) {
+      part[d - 1] = a;
+      part[d] = x;
+    }
+  }
   for (int d = 1; d < k; d++)
     ir_buf_puts(o, "(");
-  cg_emit_expr(g, n, idx[0], o);
+  if (part[0])
+    cg_emit_expr(g, n, part[0], o);
+  else
+    ir_buf_puts(o, "0");
   for (int d = 1; d < k; d++) {
     ir_buf_puts(o, " * ");
     cg_emit_expr(g, n, b->shape[d], o);
     ir_buf_puts(o, " + ");
-    cg_emit_expr(g, n, idx[d], o);
+    if (part[d])
+      cg_emit_expr(g, n, part[d], o);
+    else
+      ir_buf_puts(o, "0");
     ir_buf_puts(o, ")");
   }
+  free(part);
 }
 
 static void

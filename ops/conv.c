@@ -698,7 +698,7 @@ op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if (op_conv_gemm(&p, &w, &x, &k, &out) || op_conv_depthwise(&p, &w, &x, &k, &out))
+  if (op_conv_gemm(&p, &w, call->u.call.args[1], &x, &k, &out) || op_conv_depthwise(&p, &w, &x, &k, &out))
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, 1);

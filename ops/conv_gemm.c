@@ -1,32 +1,83 @@
 /*
- * conv_gemm.c - the float32 fast path of conv2d with groups 1: a product
- * of matrices through gemm.c's register tiles.
+ * conv_gemm.c - the float32 fast path of conv2d with groups 1: products of
+ * matrices through gemm.c's register tiles, over a packed panel of the
+ * input.
+ *
+ * Key idea: a convolution is the product
+ *   out[n, o, p] = sum over t of weight[o, t] * cols[t, p]
+ * of the weights seen as a matrix [O, K] (K = I * KH * KW, t = (ci, ky, kx))
+ * and the input's window columns cols[K, P] (P = OH * OW output positions,
+ * each a column).  gemm.c's tiles want the columns contiguous and many, so
+ * the output plane is cut into bands of R whole output rows, and for each
+ * band the columns are first copied into a panel [K, R * OW] (arena scratch,
+ * zero where the window reads padding):
+ *
+ *   for n, band:
+ *     panel[t, r * OW + z] = data[n, ci, iy, ix]  (0 outside the input)
+ *     out[n, o, band * R + r, z] = sum over t of weight[o, t] * panel[t, r * OW + z]
+ *
+ * So the tile's inner loop is unit stride over R * OW columns whatever the
+ * stride, padding or window, and a short output row (7, 14, 28) no longer
+ * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
+ * multiply-adds.  R divides OH (no band is partial, no store guarded) and
+ * is chosen to need the fewest 16-column tiles, the panel staying within
+ * PANEL_BYTES when it can.  A constant OIHW weight is handed to the kernel
+ * as the matrix [O, K] it is (the same bytes), so a term reads
+ * weight[o, t] without splitting t.
  */
 #include "conv_int.h"
 
-/* The float32 fast path of conv2d with groups 1 (gemm.c): for each image
- * n and output row y, the product of the weights seen as a matrix
- * [O, I*KH*KW] and the window columns [I*KH*KW, OW] of the input:
- *   out[n, o, y, z] = sum over t of weight[o, t] * data[n, t, y, z]
- * with t = (ci, ky, kx), data at the window's position (read only inside
- * the input: gemm's guard).  A 1x1 conv of stride 1 reads rows of the
- * input as they lie, so the tile's inner loop is unit stride. */
+enum {
+  TILE_COLS = 16,             /* gemm.c's tile width */
+  PANEL_BYTES = 512 * 1024,   /* a panel (or a band of input) kept in cache */
+  SMALL_WEIGHTS = 256 * 1024  /* weights read again per band at little cost */
+};
+
 typedef struct {
-  const Window *w;
-  BufView x, k, out;
-  IrPrimExpr *n, *y; /* loop vars: image, output row */
-  int64_t kh, kw;    /* window extents */
+  BufView x, out;
+  IrBuffer *panel, *weight; /* weight: [O, K], or NULL: read through k */
+  BufView k;
+  IrBuffer *part;           /* [O, width] sums of the chunks so far, or NULL */
+  IrPrimExpr *n, *band;     /* loop vars: image, band of output rows */
+  IrPrimExpr *chunk;        /* the chunk of input channels (var or literal) */
+  bool last;                /* the last chunk: stores the output */
+  int64_t kh, kw, ow, rows; /* rows: output rows of a band (R) */
+  int64_t cc;               /* input channels of a chunk */
+  int64_t cols, width;      /* R * OW; that rounded up to whole tiles */
 } ConvGemm;
 
-/* Term t as (ci, ky, kx). */
+/* Term t of the chunk as a term of the whole sum: chunk * cc * KH * KW + t. */
+static IrPrimExpr *
+whole_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t)
+{
+  return op_nn_add(ctx, op_nn_mul(ctx, e->chunk, op_nn_index(ctx, e->cc * e->kh * e->kw)), t);
+}
+
+/* Input channel c of the chunk as a channel of the input. */
+static IrPrimExpr *
+whole_channel(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *c)
+{
+  return op_nn_add(ctx, op_nn_mul(ctx, e->chunk, op_nn_index(ctx, e->cc)), c);
+}
+
+static IrPrimExpr **
+pair(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 2);
+  idx[0] = a;
+  idx[1] = b;
+  return idx;
+}
+
+/* Term t as (ci, ky, kx) in r. */
 static void
 conv_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr **r)
 {
   IrPrimExpr *area = op_nn_index(ctx, e->kh * e->kw), *kw = op_nn_index(ctx, e->kw);
   IrPrimExpr *zero = op_nn_index(ctx, 0);
-  r[0] = op_nn_floordiv(ctx, t, area);
+  r[0] = e->kh * e->kw == 1 ? t : op_nn_floordiv(ctx, t, area);
   IrPrimExpr *in_window = e->kh * e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, t, area);
-  r[1] = op_nn_floordiv(ctx, in_window, kw);
+  r[1] = e->kw == 1 ? in_window : op_nn_floordiv(ctx, in_window, kw);
   r[2] = e->kw == 1 ? zero : ir_prim_bin(ctx, IR_PE_FLOORMOD, in_window, kw);
 }
 
@@ -34,70 +85,335 @@ static IrPrimExpr *
 conv_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *t)
 {
   ConvGemm *e = env;
+  t = whole_term(p->lz->ctx, e, t);
+  if (e->weight)
+    return op_prim_load(p, e->weight, pair(p->lz->ctx, row, t));
   IrPrimExpr *r[3];
   conv_term(p->lz->ctx, e, t, r);
   return op_conv_load_raw(p, &e->k, row, r[0], r[1], r[2]);
 }
 
-/* The input position (row, column) of term t for output column z. */
-static void
-conv_pos(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *z, IrPrimExpr **ci,
-         IrPrimExpr **pos)
-{
-  IrPrimExpr *r[3];
-  conv_term(ctx, e, t, r);
-  *ci = r[0];
-  pos[0] = op_conv_input_pos(ctx, e->w, 0, e->y, r[1]);
-  pos[1] = op_conv_input_pos(ctx, e->w, 1, z, r[2]);
-}
+/* Output row and column of panel column col. */
+static void conv_place(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *col, IrPrimExpr **y,
+                       IrPrimExpr **z);
 
 static IrPrimExpr *
 conv_load_b(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
 {
   ConvGemm *e = env;
-  IrPrimExpr *ci, *pos[2];
-  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
-  return op_conv_load_raw(p, &e->x, e->n, ci, pos[0], pos[1]);
+  if (!e->panel) {
+    /* a pointwise conv reads the input's rows where they lie */
+    IrPrimExpr *y, *z;
+    conv_place(p->lz->ctx, e, col, &y, &z);
+    return op_conv_load_raw(p, &e->x, e->n, whole_channel(p->lz->ctx, e, t), y, z);
+  }
+  return op_prim_load(p, e->panel, pair(p->lz->ctx, t, col));
 }
 
+/* Where a chunk's sums start: 0 for the first, else the sums so far. */
 static IrPrimExpr *
-conv_guard(OpPrim *p, void *env, IrPrimExpr *t, IrPrimExpr *col)
+conv_load_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col)
 {
   ConvGemm *e = env;
-  IrPrimExpr *ci, *pos[2], *ext[2] = {op_conv_dim(&e->x, 2), op_conv_dim(&e->x, 3)};
-  conv_pos(p->lz->ctx, e, t, col, &ci, pos);
-  return op_conv_inside(p->lz->ctx, e->w, pos, ext);
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *sums = op_prim_load(p, e->part, pair(ctx, row, col));
+  if (e->last)
+    return sums;
+  IrPrimExpr **items = ir_alloc(ctx, sizeof *items * 3);
+  items[0] = ir_prim_bin(ctx, IR_PE_EQ, e->chunk, op_nn_index(ctx, 0));
+  items[1] = op_nn_lit(ctx, IR_F32, 0.0);
+  items[2] = sums;
+  return ir_prim_intrin(ctx, IR_F32, "tir.if_then_else", items, 3);
+}
+
+static void
+conv_place(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *col, IrPrimExpr **y, IrPrimExpr **z)
+{
+  IrPrimExpr *ow = op_nn_index(ctx, e->ow);
+  IrPrimExpr *r = e->rows == 1 ? op_nn_index(ctx, 0) : op_nn_floordiv(ctx, col, ow);
+  *y = op_nn_add(ctx, op_nn_mul(ctx, e->band, op_nn_index(ctx, e->rows)), r);
+  *z = e->rows == 1 ? col : ir_prim_bin(ctx, IR_PE_FLOORMOD, col, ow);
 }
 
 static IrStmt *
 conv_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
 {
   ConvGemm *e = env;
-  IrPrimExpr *o[4] = {e->n, row, e->y, col};
-  return op_prim_store(p, e->out.b, op_conv_index(p, &e->out, o), v);
+  IrCtx *ctx = p->lz->ctx;
+  if (!e->last)
+    return op_prim_store(p, e->part, pair(ctx, row, col), v);
+  IrPrimExpr *o[4] = {e->n, row, NULL, NULL};
+  conv_place(ctx, e, col, &o[2], &o[3]);
+  IrStmt *store = op_prim_store(p, e->out.b, op_conv_index(p, &e->out, o), v);
+  if (e->width == e->cols)
+    return store;
+  return op_nn_if(p, ir_prim_bin(ctx, IR_PE_LT, col, op_nn_index(ctx, e->cols)), store);
 }
 
-/* Emits the fast path and returns true, or returns false (nothing
- * emitted) when the call does not fit it: float32 throughout, groups 1,
- * static input channels, window and output width. */
-bool
-op_conv_gemm(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
+/* panel[t, col] = v for col in col0 + [0, count), as a loop over z (its var
+ * to *z); NULL when count is 0. */
+static IrStmt *
+panel_run(OpPrim *p, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *col0, int64_t count,
+          IrPrimExpr **z, IrStmt ***body)
 {
-  int64_t ci, kh, kw, ow;
-  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) || w->groups != 1 ||
+  IrCtx *ctx = p->lz->ctx;
+  if (count <= 0)
+    return NULL;
+  IrPrimExpr *ext = op_nn_index(ctx, count), **v;
+  IrStmt *nest;
+  IrStmt **slot = op_prim_loop_nest(p, &ext, 1, &v, &nest);
+  *z = v[0];
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 2);
+  idx[0] = t;
+  idx[1] = op_nn_add(ctx, col0, v[0]);
+  *body = slot;
+  (void)e;
+  *slot = op_prim_store(p, e->panel, idx, op_nn_lit(ctx, IR_F32, 0.0));
+  return nest;
+}
+
+/* Output columns [lo, hi) of the window's column kx read inside the input
+ * (of width in_w): lo * sw - pl + kx * dw >= 0, hi the first past it. */
+static void
+inside_cols(const Window *w, int64_t kx, int64_t ow, int64_t in_w, int64_t *lo, int64_t *hi)
+{
+  int64_t s = w->stride[1], off = kx * w->dilation[1] - w->pad[1];
+  *lo = 0;
+  while (*lo < ow && *lo * s + off < 0)
+    (*lo)++;
+  *hi = *lo;
+  while (*hi < ow && *hi * s + off < in_w)
+    (*hi)++;
+}
+
+/* The copy of the band's window columns into the panel, for each (ci, ky,
+ * r) and, unrolled here, each kx: the input row iy = y * sh - pt + ky * dh
+ * of output row y = band * R + r; when it lies in the input,
+ *   panel[t, r * OW + z] = 0 for z < lo, data[n, ci, iy, z * sw - pl + kx * dw]
+ *   for lo <= z < hi, 0 for z >= hi
+ * and 0 for all z otherwise.  No test is left in the loops over z, so the
+ * copy is unit stride where the conv is. */
+static IrStmt *
+pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t in_w)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[3] = {op_nn_index(ctx, e->cc), op_nn_index(ctx, e->kh),
+                        op_nn_index(ctx, e->rows)};
+  IrPrimExpr **v;
+  IrStmt *nest, **body = op_prim_loop_nest(p, ext, 3, &v, &nest);
+  IrPrimExpr *y = op_nn_add(ctx, op_nn_mul(ctx, e->band, op_nn_index(ctx, e->rows)), v[2]);
+  IrPrimExpr *iy = op_conv_input_pos(ctx, w, 0, y, v[1]);
+  IrPrimExpr *row0 = op_nn_mul(ctx, v[2], op_nn_index(ctx, e->ow));
+  IrStmt **inside = ir_alloc(ctx, sizeof *inside * (size_t)(3 * e->kw + 1));
+  IrStmt **outside = ir_alloc(ctx, sizeof *outside * (size_t)(e->kw + 1));
+  int n_in = 0;
+  for (int64_t kx = 0; kx < e->kw; kx++) {
+    IrPrimExpr *t = op_nn_add(
+        ctx, op_nn_mul(ctx, op_nn_add(ctx, op_nn_mul(ctx, v[0], ext[1]), v[1]),
+                       op_nn_index(ctx, e->kw)),
+        op_nn_index(ctx, kx));
+    int64_t lo, hi;
+    inside_cols(w, kx, e->ow, in_w, &lo, &hi);
+    IrPrimExpr *z;
+    IrStmt **slot;
+    IrStmt *s = panel_run(p, e, t, row0, lo, &z, &slot);
+    if (s)
+      inside[n_in++] = s;
+    s = panel_run(p, e, t, op_nn_add(ctx, row0, op_nn_index(ctx, lo)), hi - lo, &z, &slot);
+    if (s) {
+      IrPrimExpr *ix = op_conv_input_pos(ctx, w, 1, op_nn_add(ctx, op_nn_index(ctx, lo), z),
+                                         op_nn_index(ctx, kx));
+      IrStmt *store = *slot;
+      store->u.store.value = op_conv_load_raw(p, &e->x, e->n, whole_channel(ctx, e, v[0]), iy, ix);
+      inside[n_in++] = s;
+    }
+    s = panel_run(p, e, t, op_nn_add(ctx, row0, op_nn_index(ctx, hi)), e->ow - hi, &z, &slot);
+    if (s)
+      inside[n_in++] = s;
+    outside[kx] = panel_run(p, e, t, row0, e->ow, &z, &slot);
+  }
+  IrStmt *copy = op_nn_seq(p, inside, n_in);
+  bool above = w->pad[0] > 0, below = w->pad[2] > 0;
+  if (!above && !below) {
+    /* every row a band reads lies in the input (the output's extent
+     * says so without padding) */
+    *body = copy;
+  } else {
+    IrPrimExpr *cond = NULL;
+    if (above)
+      cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GE, iy, op_nn_index(ctx, 0)));
+    if (below)
+      cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, iy, op_nn_index(ctx, in_h)));
+    IrStmt *branch = op_nn_if(p, cond, copy);
+    branch->u.branch.else_ = op_nn_seq(p, outside, (int)e->kw);
+    *body = branch;
+  }
+  if (e->width == e->cols)
+    return nest;
+  /* the columns past R * OW read 0: their sums are computed, not stored */
+  IrPrimExpr *pad_ext[2] = {op_nn_index(ctx, e->cc * e->kh * e->kw),
+                            op_nn_index(ctx, e->width - e->cols)};
+  IrStmt *pad, **pad_body = op_prim_loop_nest(p, pad_ext, 2, &v, &pad);
+  IrPrimExpr **pad_idx = ir_alloc(ctx, sizeof *pad_idx * 2);
+  pad_idx[0] = v[0];
+  pad_idx[1] = op_nn_add(ctx, op_nn_index(ctx, e->cols), v[1]);
+  *pad_body = op_prim_store(p, e->panel, pad_idx, op_nn_lit(ctx, IR_F32, 0.0));
+  IrStmt *st[2] = {nest, pad};
+  return op_nn_seq(p, st, 2);
+}
+
+static int64_t
+tiles_of(int64_t cols)
+{
+  return (cols + TILE_COLS - 1) / TILE_COLS;
+}
+
+/* The cost of a band of cols columns in tiles: a panel pads them to whole
+ * tiles; without one the last tile is narrower, and a narrow tile costs
+ * about two (its columns fill few vector lanes, or masked ones). */
+static int64_t
+band_cost(int64_t cols, bool padded)
+{
+  if (padded)
+    return tiles_of(cols);
+  return cols / TILE_COLS + (cols % TILE_COLS ? 2 : 0);
+}
+
+/* R: a divisor of oh whose bands need the fewest tiles in all, one input
+ * channel's panel within PANEL_BYTES (or R = 1).  Among the counts within a
+ * quarter of the fewest, small weights take the smallest panel (memory in
+ * the arena; reading the weights again per band costs little), large ones
+ * the fewest bands (each band reads all the weights). */
+static int64_t
+band_rows(int64_t oh, int64_t ow, int64_t area, bool panel, bool small_weights)
+{
+  int64_t fewest = INT64_MAX, best = 1;
+  for (int64_t r = 1; r <= oh; r++)
+    if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
+        oh / r * band_cost(r * ow, panel) <= fewest) {
+      fewest = oh / r * band_cost(r * ow, panel);
+      best = r;
+    }
+  for (int64_t r = 1; panel && small_weights && r <= oh; r++)
+    if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
+        4 * (oh / r * band_cost(r * ow, true)) <= 5 * fewest)
+      return r;
+  return best;
+}
+
+/* Input channels of a chunk: the most, dividing ci, whose panel of width
+ * columns fits PANEL_BYTES (at least 1). */
+static int64_t
+chunk_channels(int64_t ci, int64_t area, int64_t width)
+{
+  for (int64_t c = ci; c > 1; c--)
+    if (ci % c == 0 && c * area * width * 4 <= PANEL_BYTES)
+      return c;
+  return 1;
+}
+
+/* A constant OIHW weight as the matrix [O, K] it is: the kernel's weight
+ * argument becomes that constant (sharing the bytes), its buffer [O, K]. */
+static IrBuffer *
+weight_matrix(OpPrim *p, const IrExpr *arg, BufView *k, int64_t o, int64_t kk)
+{
+  IrCtx *ctx = p->lz->ctx;
+  if (!arg || arg->kind != IR_EX_CONST)
+    return NULL;
+  for (int a = 0; a < 4; a++)
+    if (k->l->pos[a] != a)
+      return NULL;
+  int slot = -1;
+  for (int i = 0; i < p->inputs.len; i++)
+    if (p->inputs.items[i] == k->b)
+      slot = i;
+  if (slot < 0)
+    return NULL;
+  IrExpr *c = ir_expr_new(ctx, IR_EX_CONST, arg->loc);
+  c->u.constant = arg->u.constant;
+  c->u.constant.ndim = 2;
+  c->u.constant.shape = ir_alloc(ctx, sizeof(int64_t) * 2);
+  c->u.constant.shape[0] = o;
+  c->u.constant.shape[1] = kk;
+  IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * 2);
+  dims[0] = ir_prim_int(ctx, IR_I64, o);
+  dims[1] = ir_prim_int(ctx, IR_I64, kk);
+  c->sinfo = ir_sinfo_tensor(ctx, dims, 2, IR_F32, -1);
+  p->args.items[slot] = c;
+  k->b->shape = dims;
+  k->b->ndim = 2;
+  return k->b;
+}
+
+/* One chunk of a band: its panel, then its product. */
+static IrStmt *
+chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t co, int64_t kc, int64_t in_h,
+              int64_t in_w)
+{
+  IrCtx *ctx = p->lz->ctx;
+  Gemm g = {op_nn_index(ctx, co), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
+            NULL, NULL, e->part ? conv_load_c : NULL};
+  IrStmt *gemm = op_nn_gemm(p, &g);
+  if (!e->panel)
+    return gemm;
+  IrStmt *st[2] = {pack_panel(p, w, e, in_h, in_w), gemm};
+  return op_nn_seq(p, st, 2);
+}
+
+bool
+op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
+             BufView *out)
+{
+  int64_t co, ci, kh, kw, oh, ow, in_h, in_w;
+  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) ||
+      w->groups != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &co) ||
       !ir_prim_is_int(op_conv_dim(k, 1), &ci) || !ir_prim_is_int(op_conv_dim(k, 2), &kh) ||
-      !ir_prim_is_int(op_conv_dim(k, 3), &kw) || !ir_prim_is_int(op_conv_dim(out, 3), &ow) || ci < 1 ||
-      kh < 1 || kw < 1 || ow < 1)
+      !ir_prim_is_int(op_conv_dim(k, 3), &kw) || !ir_prim_is_int(op_conv_dim(out, 2), &oh) ||
+      !ir_prim_is_int(op_conv_dim(out, 3), &ow) || !ir_prim_is_int(op_conv_dim(x, 2), &in_h) ||
+      !ir_prim_is_int(op_conv_dim(x, 3), &in_w) || co < 1 || ci < 1 || kh < 1 || kw < 1 ||
+      oh < 1 || ow < 1)
     return false;
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *ext[2] = {op_conv_dim(out, 0), op_conv_dim(out, 2)}, **v;
-  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  bool pointwise = kh == 1 && kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
+                   !w->pad[0] && !w->pad[1] && !w->pad[2] && !w->pad[3];
+  for (int a = 0; a < 4; a++)
+    pointwise = pointwise && x->l->pos[a] == a;
+  int64_t kk = ci * kh * kw;
+  int64_t rows = band_rows(oh, ow, kh * kw, !pointwise, co * kk * 4 <= SMALL_WEIGHTS);
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
-  *e = (ConvGemm){w, *x, *k, *out, v[0], v[1], kh, kw};
-  bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
-  Gemm g = {op_conv_dim(out, 1), ow, ci * kh * kw, e, conv_load_a, conv_load_b, conv_store_c,
-            padded ? conv_guard : NULL, NULL};
-  IrStmt *body = op_nn_gemm(p, &g);
-  *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
+  *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
+                  .cols = rows * ow, .width = tiles_of(rows * ow) * TILE_COLS, .last = true};
+  if (pointwise)
+    e->width = e->cols; /* no panel: the gemm's last tile is narrower */
+  e->cc = chunk_channels(ci, kh * kw, e->width);
+  int64_t chunks = ci / e->cc, kc = e->cc * kh * kw;
+  if (!pointwise) {
+    IrPrimExpr *shape[2] = {op_nn_index(ctx, kc), op_nn_index(ctx, e->width)};
+    e->panel = op_prim_alloc(p, IR_F32, shape, 2, "panel");
+  }
+  if (chunks > 1) {
+    IrPrimExpr *shape[2] = {op_nn_index(ctx, co), op_nn_index(ctx, e->width)};
+    e->part = op_prim_alloc(p, IR_F32, shape, 2, "part");
+  }
+  e->weight = weight_matrix(p, weight, k, co, kk);
+  IrPrimExpr *ext[2] = {op_conv_dim(out, 0), op_nn_index(ctx, oh / rows)}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  e->n = v[0];
+  e->band = v[1];
+  /* chunks 0 .. chunks - 2 add into part, the last one stores the output */
+  IrStmt *st[2];
+  int n = 0;
+  if (chunks > 1) {
+    ConvGemm *first = ir_alloc(ctx, sizeof *first);
+    *first = *e;
+    first->last = false;
+    IrPrimExpr *count = op_nn_index(ctx, chunks - 1), **c;
+    IrStmt **body = op_prim_loop_nest(p, &count, 1, &c, &st[n++]);
+    first->chunk = c[0];
+    *body = chunk_product(p, w, first, co, kc, in_h, in_w);
+  }
+  e->chunk = op_nn_index(ctx, chunks - 1);
+  st[n++] = chunk_product(p, w, e, co, kc, in_h, in_w);
+  *slot = op_nn_seq(p, st, n);
   return true;
 }

@@ -63,8 +63,10 @@ bool op_conv_is_f32(const IrBuffer *b);
 
 /* conv_gemm.c: emits conv2d with groups 1 as products of matrices and
  * returns true, or returns false (nothing emitted) when the call does not
- * fit: float32 throughout, static channels, window and output width. */
-bool op_conv_gemm(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out);
+ * fit: float32 throughout, static dims but the batch.  weight is the
+ * call's weight argument (a constant one is handed over as a matrix). */
+bool op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
+                  BufView *out);
 /* conv_dw.c: the same for a depthwise conv2d (groups = channels). */
 bool op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out);
 

@@ -85,7 +85,10 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
   IrPrimExpr **v;
   IrStmt *st[3];
   IrStmt **body = tile_nest(p, g, false, rows, cols, &v, &st[0]);
-  *body = acc_store(p, g, v[0], v[1], cols, op_nn_lit(ctx, IR_F32, 0.0));
+  *body = acc_store(p, g, v[0], v[1], cols,
+                    g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
+                                          op_nn_add(ctx, col0, v[1]))
+                              : op_nn_lit(ctx, IR_F32, 0.0));
   body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
   IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
   IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),

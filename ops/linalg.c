@@ -283,7 +283,7 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
   e.o = ir_alloc(ctx, sizeof *e.o * (size_t)out->ndim);
   for (int d = 0; d < out->ndim - 2; d++)
     e.o[d] = batch[d];
-  Gemm g = {out->shape[out->ndim - 2], n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL};
+  Gemm g = {out->shape[out->ndim - 2], n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL};
   IrStmt *body = op_nn_gemm(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;

@@ -127,6 +127,9 @@ typedef struct {
    * outside it counts 0: conv2d's padding); NULL from it: always */
   IrPrimExpr *(*guard)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
   IrBuffer *acc; /* set by op_nn_gemm: the float32 tile */
+  /* NULL, or where the sums start: C[i, j] = load_c(i, j) + sum ... (a
+   * product split along k); NULL: 0 */
+  IrPrimExpr *(*load_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col);
 } Gemm;
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);

@@ -234,14 +234,14 @@ def nn_cases():
     return c
 
 
-def conv_case(name, xs, ws, ref_kw, attrs, layout="NCHW"):
+def conv_case(name, xs, ws, ref_kw, attrs, layout="NCHW", atol=1e-5):
     kw = dict(ref_kw)
     text = ", ".join(f"{k}={v}" for k, v in attrs.items())
     if layout == "NHWC":
         text += ', data_layout="NHWC", kernel_layout="HWIO"'
     return Case(name, f"R.nn.conv2d(x, w, {text})" if text else "R.nn.conv2d(x, w)",
                 [x_(xs), inp("w", ws)], lambda x, w: refs.conv2d(x, w, layout=layout, **kw),
-                atol=1e-5)
+                atol=atol)
 
 
 def conv_cases():
@@ -268,14 +268,33 @@ def conv_cases():
     c.append(conv_case("conv2d_nhwc_depthwise", (1, 5, 5, 4), (3, 3, 1, 4),
                        {"padding": [1], "groups": 4, "dilation": (1, 2)},
                        {"padding": [1], "dilation": [1, 2], "groups": 4}, layout="NHWC"))
-    # the float32 gemm schedule of groups-1 convs (ops/conv.c, conv2d_fast):
-    # output channels and widths past whole 8x16 tiles, padding on the tiles' edges
+    # the float32 gemm schedule of groups-1 convs (ops/conv_gemm.c): bands of
+    # output rows packed into panels; output channels and panel widths past
+    # whole 8x16 tiles (the padded columns computed, not stored), padding on
+    # the panels' edges, windows wider than the input, rows read only as padding
     c.append(conv_case("conv2d_tile_pointwise", (2, 5, 3, 19), (11, 5, 1, 1), {}, {}))
     c.append(conv_case("conv2d_tile_full", (1, 3, 9, 23), (17, 3, 3, 3),
                        {"strides": (2, 2), "padding": [1]}, {"strides": [2, 2], "padding": [1]}))
     c.append(conv_case("conv2d_tile_ones", (1, 1, 1, 1), (1, 1, 1, 1), {}, {}))
     c.append(conv_case("conv2d_tile_wide_kernel", (1, 2, 7, 37), (9, 2, 2, 5),
                        {"padding": [0, 2, 1, 2]}, {"padding": [0, 2, 1, 2]}))
+    c.append(conv_case("conv2d_band_rows", (2, 3, 12, 6), (9, 3, 3, 3),
+                       {"padding": [1]}, {"padding": [1]}))
+    c.append(conv_case("conv2d_band_stride_dilation", (1, 4, 13, 11), (10, 4, 3, 3),
+                       {"strides": (2, 3), "padding": [2, 1, 0, 2], "dilation": (2, 2)},
+                       {"strides": [2, 3], "padding": [2, 1, 0, 2], "dilation": [2, 2]}))
+    c.append(conv_case("conv2d_window_past_input", (1, 2, 2, 3), (3, 2, 5, 7),
+                       {"padding": [2, 3]}, {"padding": [2, 3]}))
+    # sums split by input channels (chunks of a panel within 512 KiB; partial
+    # sums in scratch): a full conv in 3 chunks, a pointwise one in 3; float32
+    # sums of thousands of terms against numpy's float64 ones
+    c.append(conv_case("conv2d_chunks_full", (1, 2700, 4, 4), (9, 2700, 3, 3),
+                       {"padding": [1]}, {"padding": [1]}, atol=2e-3))
+    c.append(conv_case("conv2d_chunks_pointwise", (1, 384, 32, 32), (5, 384, 1, 1), {}, {},
+                       atol=1e-4))
+    c.append(conv_case("conv2d_pad_rows_only", (1, 2, 4, 5), (8, 2, 7, 1),
+                       {"padding": [4, 0, 5, 0], "strides": (3, 1)},
+                       {"strides": [3, 1], "padding": [4, 0, 5, 0]}))
     return c
 
 
