@@ -178,7 +178,8 @@ store_row(OpPrim *p, const PoolRow *r)
 }
 
 /* The window's loops: for ky, when window row ky of output row y is
- * inside the input (one test, outside the column loops), for kx, the
+ * inside the input (one test, outside the column loops, left out when
+ * every window row of every output row is), for kx, the
  * column loops: [0, lo) guarded, [lo, hi) not, [hi, OW) guarded. */
 static IrStmt *
 window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
@@ -196,7 +197,10 @@ window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
     if ((part[n] = accumulate(p, r, iy, kx[0], first[i], count[i], i != 1)))
       n++;
   *col = op_nn_seq(p, part, n);
-  *row = op_nn_if(p, axis_inside(ctx, r->w, 0, iy, r->in[0]), cols);
+  int64_t top, bottom; /* output rows whose window rows are all inside */
+  interior(r->w, 0, r->in[0], r->size[0], &top, &bottom);
+  bool all_inside = top == 0 && bottom == r->size[0];
+  *row = op_nn_if(p, all_inside ? NULL : axis_inside(ctx, r->w, 0, iy, r->in[0]), cols);
   return rows;
 }
 
