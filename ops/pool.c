@@ -51,7 +51,6 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
   return op_nn_seq(p, st, 2);
 }
 
-
 /* The output columns whose window lies inside the input along axis a:
  * [*lo, *hi), o * stride - pad_before >= 0 and the last window position
  * o * stride - pad_before + (size - 1) * dilation < in; both clamped to
@@ -89,9 +88,9 @@ typedef struct {
   const Window *w;
   bool max;
   BufView x, out;
-  IrBuffer *acc;            /* float32 [OW]: the output row's max or sum */
-  IrPrimExpr *n, *c, *y;    /* loop vars: image, channel, output row */
-  int64_t in[2], size[2];   /* input H, W; output H, W */
+  IrBuffer *acc;          /* float32 [OW]: the output row's max or sum */
+  IrPrimExpr *n, *c, *y;  /* loop vars: image, channel, output row */
+  int64_t in[2], size[2]; /* input H, W; output H, W */
 } PoolRow;
 
 static IrPrimExpr *
@@ -128,8 +127,8 @@ column_loop(OpPrim *p, int64_t first, int64_t count, IrPrimExpr **col, IrStmt **
  * [0, count) at window position (iy, kx), guarded when the window of a
  * column can leave the input; NULL when count is 0. */
 static IrStmt *
-accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t first, int64_t count,
-           bool guard)
+accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t first,
+           int64_t count, bool guard)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *col;
@@ -138,7 +137,8 @@ accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t 
     return NULL;
   IrPrimExpr *ix = op_conv_input_pos(ctx, r->w, 1, col, kx);
   IrPrimExpr *v = op_conv_load_raw(p, &r->x, r->n, r->c, iy, ix);
-  IrStmt *set = row_acc_set(p, r, col, ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, row_acc(p, r, col), v));
+  IrStmt *set = row_acc_set(
+      p, r, col, ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, row_acc(p, r, col), v));
   *slot = guard ? op_nn_if(p, axis_inside(ctx, r->w, 1, ix, r->in[1]), set) : set;
   return loop;
 }
@@ -260,16 +260,19 @@ op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
   IrPrimExpr *extent[2] = {op_nn_index(ctx, w.size[0]), op_nn_index(ctx, w.size[1])};
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
-  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[0]), op_conv_input_pos(ctx, &w, 1, o[3], r[1])};
+  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[0]),
+                        op_conv_input_pos(ctx, &w, 1, o[3], r[1])};
   IrPrimExpr *ext[2] = {op_conv_dim(&x, 2), op_conv_dim(&x, 3)};
   *body = pool_body(&p, &w, max, acc, op_conv_load(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
-  IrStmt *init[2] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
-                     max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
+  IrStmt *init[2] = {
+      op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
+      max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
   IrPrimExpr *v = max ? op_nn_acc(&p, acc, 0)
                       : ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0),
                                     ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(&p, acc, 1),
                                                 op_nn_lit(ctx, f64, 1.0)));
-  *slot = op_conv_element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, op_conv_store(&p, &out, o, v));
+  *slot =
+      op_conv_element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, op_conv_store(&p, &out, o, v));
   return op_prim_finish(&p, call, result);
 }
 
@@ -313,14 +316,16 @@ op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
     span[a] = op_nn_sub(ctx, end[a], start[a]);
   }
   IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
-  IrPrimExpr *v = op_nn_to(ctx, t, op_conv_load_raw(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]),
-                                                     op_nn_add(ctx, start[1], r[1])));
+  IrPrimExpr *v = op_nn_to(ctx, t,
+                           op_conv_load_raw(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]),
+                                            op_nn_add(ctx, start[1], r[1])));
   IrPrimExpr *sum = op_prim_load(&p, acc, zero);
   *body = op_prim_store(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, sum, v));
-  IrPrimExpr *count = op_nn_to(ctx, t, ir_prim_bin(ctx, IR_PE_MAX, op_nn_mul(ctx, span[0], span[1]),
-                                                   op_nn_index(ctx, 1)));
-  IrStmt *stmt = op_conv_element(&p, op_prim_store(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
-                                 op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, sum, count)));
+  IrPrimExpr *count = op_nn_to(
+      ctx, t, ir_prim_bin(ctx, IR_PE_MAX, op_nn_mul(ctx, span[0], span[1]), op_nn_index(ctx, 1)));
+  IrStmt *stmt =
+      op_conv_element(&p, op_prim_store(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
+                      op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, sum, count)));
   for (int a = 1; a >= 0; a--) {
     IrPrimExpr *in = op_conv_dim(&x, 2 + a), *n_out = op_conv_dim(&out, 2 + a), *i = o[2 + a];
     IrPrimExpr *hi = op_nn_sub(
