@@ -425,6 +425,13 @@ bench: deps all samples $(BUILD)/bench/model_bench
 	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py
 	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
 
+# only the conv2d table (bench/conv.md): every distinct layer of the samples,
+# resnet18 and squeezenet1_1, or those of CONV="SOURCE..." (e.g.
+# CONV=resnet18); a few minutes, after make deps
+.PHONY: bench-conv
+bench-conv: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --conv $(CONV)
+
 # only the real-model table (bench/real_models.md): torch, ONNX Runtime and
 # rxc on torchvision models and a transformer layer (needs make bench-deps)
 .PHONY: bench-real

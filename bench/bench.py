@@ -2,8 +2,9 @@
 bench/results.json and bench/*.svg, all measured on the machine it runs on.
 
 1. Kernels: float32 matmul (square 64..1024 and the samples' dense layers)
-   and conv2d (every distinct layer of samples/mobilenet_v2.py and
-   samples/kws_dscnn.py), each a one-op TVMScript module compiled by
+   and conv2d (every distinct layer of samples/mobilenet_v2.py,
+   samples/kws_dscnn.py and of torchvision's resnet18 and squeezenet1_1,
+   REAL_CONVS), each a one-op TVMScript module compiled by
    `rxc compile` and called from bench/kernel_*.c built with
    gcc -O3 -march=native, beside OpenBLAS's single-threaded sgemm (for conv,
    im2col + sgemm) and a naive loop nest, all three in the same process.
@@ -16,7 +17,12 @@ bench/results.json and bench/*.svg, all measured on the machine it runs on.
 
 Each figure is the median of several runs (the C drivers take the median
 of 5; compile times here the median of RUNS).  Ratios compare figures of
-one process run.  Environment: RXC (build/rxc), MODEL_BENCH.
+one process run.  Environment: RXC (build/rxc), MODEL_BENCH, REAL_DIR
+(build/real: the ONNX files REAL_CONVS is checked against).
+
+`bench.py --conv [SOURCE...]` (make bench-conv) runs the conv2d table
+alone, of every layer or of the named samples' and models' layers, and
+writes bench/conv.md and bench/conv.json.
 """
 import json
 import os
@@ -117,23 +123,101 @@ CONV_RE = re.compile(r'(\w+): R\.Tensor\(\(([^)]*)\)[^)]*\) = R\.nn\.conv2d\((\w
                      r'dilation=\[1, 1\], groups=(\d+)')
 
 
-def conv_layers():
-    """Distinct conv2d layers of the samples: dicts of the driver's macros."""
+# The conv2d layers of torchvision's resnet18 and squeezenet1_1 (batch 1,
+# 224 x 224, groups 1, square windows, strides and padding), as
+# `rxc import` reads them from the ONNX files of bench/real_models.py
+# (build/real/NAME/NAME.onnx; real_conv_check compares the two when the
+# files exist): model, C, H, W, O, K, stride, padding.
+REAL_CONVS = [
+    ("resnet18", 3, 224, 224, 64, 7, 2, 3),
+    ("resnet18", 64, 56, 56, 64, 3, 1, 1),
+    ("resnet18", 64, 56, 56, 128, 3, 2, 1),
+    ("resnet18", 128, 28, 28, 128, 3, 1, 1),
+    ("resnet18", 64, 56, 56, 128, 1, 2, 0),
+    ("resnet18", 128, 28, 28, 256, 3, 2, 1),
+    ("resnet18", 256, 14, 14, 256, 3, 1, 1),
+    ("resnet18", 128, 28, 28, 256, 1, 2, 0),
+    ("resnet18", 256, 14, 14, 512, 3, 2, 1),
+    ("resnet18", 512, 7, 7, 512, 3, 1, 1),
+    ("resnet18", 256, 14, 14, 512, 1, 2, 0),
+    ("squeezenet1_1", 3, 224, 224, 64, 3, 2, 0),
+    ("squeezenet1_1", 64, 55, 55, 16, 1, 1, 0),
+    ("squeezenet1_1", 16, 55, 55, 64, 1, 1, 0),
+    ("squeezenet1_1", 16, 55, 55, 64, 3, 1, 1),
+    ("squeezenet1_1", 128, 55, 55, 16, 1, 1, 0),
+    ("squeezenet1_1", 128, 27, 27, 32, 1, 1, 0),
+    ("squeezenet1_1", 32, 27, 27, 128, 1, 1, 0),
+    ("squeezenet1_1", 32, 27, 27, 128, 3, 1, 1),
+    ("squeezenet1_1", 256, 27, 27, 32, 1, 1, 0),
+    ("squeezenet1_1", 256, 13, 13, 48, 1, 1, 0),
+    ("squeezenet1_1", 48, 13, 13, 192, 1, 1, 0),
+    ("squeezenet1_1", 48, 13, 13, 192, 3, 1, 1),
+    ("squeezenet1_1", 384, 13, 13, 48, 1, 1, 0),
+    ("squeezenet1_1", 384, 13, 13, 64, 1, 1, 0),
+    ("squeezenet1_1", 64, 13, 13, 256, 1, 1, 0),
+    ("squeezenet1_1", 64, 13, 13, 256, 3, 1, 1),
+    ("squeezenet1_1", 512, 13, 13, 64, 1, 1, 0),
+    ("squeezenet1_1", 512, 13, 13, 1000, 1, 1, 0),
+]
+REAL_DIR = os.environ.get("REAL_DIR", os.path.join(ROOT, "build", "real"))
+
+
+def text_convs(source, text):
+    """The conv2d layers of a TVMScript text: dicts of the driver's macros
+    (and "sample": source), in order, repeats included."""
+    shapes, layers = annotations(text), []
+    for m in CONV_RE.finditer(text):
+        x, w = shapes[m.group(3)], shapes[m.group(4)]
+        out = [int(d) for d in m.group(2).split(",")]
+        sh, sw, pt, pl, pb, pr, g = (int(m.group(i)) for i in range(5, 12))
+        layers.append({"sample": source, "C": x[1], "H": x[2], "W": x[3], "O": w[0], "KH": w[2],
+                       "KW": w[3], "SH": sh, "SW": sw, "PT": pt, "PL": pl, "PB": pb, "PR": pr,
+                       "G": g, "OH": out[2], "OW": out[3]})
+    return layers
+
+
+def real_convs():
+    """REAL_CONVS as the driver's macros."""
+    layers = []
+    for model, c, h, w, o, k, s, p in REAL_CONVS:
+        oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+        layers.append({"sample": model, "C": c, "H": h, "W": w, "O": o, "KH": k, "KW": k, "SH": s,
+                       "SW": s, "PT": p, "PL": p, "PB": p, "PR": p, "G": 1, "OH": oh, "OW": ow})
+    return layers
+
+
+def layer_key(c):
+    return tuple(c[k] for k in ("C", "H", "W", "O", "KH", "KW", "SH", "SW", "PT", "PL", "PB", "PR", "G"))
+
+
+def real_conv_check(tmp):
+    """Compares REAL_CONVS with the layers `rxc import` reads from the ONNX
+    files of bench/real_models.py, for the models whose file exists; logs
+    what differs (the table still uses REAL_CONVS)."""
+    for model in sorted({r[0] for r in REAL_CONVS}):
+        onnx = os.path.join(REAL_DIR, model, model + ".onnx")
+        if not os.path.exists(onnx):
+            continue
+        py = os.path.join(tmp, model + ".py")
+        run([RXC, "import", onnx, "-o", py, "--params", os.path.join(tmp, model + ".npz")])
+        with open(py) as f:
+            got = list(dict.fromkeys(layer_key(c) for c in text_convs(model, f.read())))
+        listed = [layer_key(c) for c in real_convs() if c["sample"] == model]
+        if got != listed:
+            log("bench: REAL_CONVS of %s differ from %s: %s" % (model, onnx, got))
+
+
+def conv_layers(only=None):
+    """Distinct conv2d layers of the samples and of REAL_CONVS, each kept
+    at its first source: dicts of the driver's macros.  only: the sources
+    (sample or model names) to keep, None for all."""
     layers, seen = [], set()
-    for s in CONV_SAMPLES:
-        text = sample_text(s)
-        shapes = annotations(text)
-        for m in CONV_RE.finditer(text):
-            x, w = shapes[m.group(3)], shapes[m.group(4)]
-            out = [int(d) for d in m.group(2).split(",")]
-            sh, sw, pt, pl, pb, pr, g = (int(m.group(i)) for i in range(5, 12))
-            key = (tuple(x), tuple(w), sh, sw, pt, pl, pb, pr, g)
-            if key in seen:
-                continue
-            seen.add(key)
-            layers.append({"sample": s, "C": x[1], "H": x[2], "W": x[3], "O": w[0], "KH": w[2],
-                           "KW": w[3], "SH": sh, "SW": sw, "PT": pt, "PL": pl, "PB": pb, "PR": pr,
-                           "G": g, "OH": out[2], "OW": out[3]})
+    found = [c for s in CONV_SAMPLES for c in text_convs(s, sample_text(s))] + real_convs()
+    for c in found:
+        if (only and c["sample"] not in only) or layer_key(c) in seen:
+            continue
+        seen.add(layer_key(c))
+        layers.append(c)
     return layers
 
 
@@ -202,9 +286,9 @@ def bench_matmuls(tmp):
     return rows
 
 
-def bench_convs(tmp):
+def bench_convs(tmp, only=None):
     rows = []
-    for c in conv_layers():
+    for c in conv_layers(only):
         r = kernel(tmp, conv_module(c), "kernel_conv.c",
                    {k: v for k, v in c.items() if k not in ("sample", "PB", "PR")})
         flop = 2.0 * c["O"] * c["OH"] * c["OW"] * (c["C"] // c["G"]) * c["KH"] * c["KW"]
@@ -283,6 +367,31 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def conv_summary(rows):
+    """The conv2d table by kind: layers, rxc / im2col+sgemm median (min-max)
+    and rxc / naive median, over all rows and then for each source."""
+    def line(label, rs):
+        ratio = [r["rxc_over_openblas"] for r in rs]
+        return (label, len(rs), "%.2f (%.2f-%.2f)" % (median(ratio), min(ratio), max(ratio)),
+                "%.1f" % median([r["rxc_over_naive"] for r in rs]))
+    kinds = ["full", "pointwise", "depthwise"]
+    sources = list(dict.fromkeys(r["sample"] for r in rows))
+    out = [line(k, [r for r in rows if r["kind"] == k]) for k in kinds if any(r["kind"] == k for r in rows)]
+    out += [line("%s, %s" % (k, s), [r for r in rows if r["kind"] == k and r["sample"] == s])
+            for s in sources for k in kinds
+            if len(sources) > 1 and any(r["kind"] == k and r["sample"] == s for r in rows)]
+    return table(["conv2d kind", "layers", "rxc / im2col+sgemm, median (min-max)", "rxc / naive, median"], out)
+
+
+def conv_table(rows):
+    return table(["conv2d C x H x W -> O, k, stride, groups", "sample", "kind", "rxc", "im2col+sgemm",
+                  "naive", "rxc / OpenBLAS", "rxc / naive"],
+                 [("%d x %d x %d -> %d, %dx%d, %d, %d" % (r["C"], r["H"], r["W"], r["O"], r["KH"], r["KW"],
+                                                         r["SH"], r["G"]), r["sample"], r["kind"],
+                   "%.2f" % r["rxc_gflops"], "%.2f" % r["openblas_gflops"], "%.2f" % r["naive_gflops"],
+                   "%.2f" % r["rxc_over_openblas"], "%.1f" % r["rxc_over_naive"]) for r in rows])
+
+
 def markdown(res):
     mc = res["machine"]
     md = ["# rxc benchmark results", "",
@@ -296,12 +405,7 @@ def markdown(res):
                     [("%d x %d x %d" % (r["M"], r["K"], r["N"]), r["origin"], "%.1f" % r["rxc_gflops"],
                       "%.1f" % r["openblas_gflops"], "%.2f" % r["naive_gflops"], "%.2f" % r["rxc_over_openblas"],
                       "%.1f" % r["rxc_over_naive"]) for r in res["matmul"]]))
-    md += ["", table(["conv2d C x H x W -> O, k, stride, groups", "sample", "kind", "rxc", "im2col+sgemm",
-                      "naive", "rxc / OpenBLAS", "rxc / naive"],
-                     [("%d x %d x %d -> %d, %dx%d, %d, %d" % (r["C"], r["H"], r["W"], r["O"], r["KH"], r["KW"],
-                                                             r["SH"], r["G"]), r["sample"], r["kind"],
-                       "%.2f" % r["rxc_gflops"], "%.2f" % r["openblas_gflops"], "%.2f" % r["naive_gflops"],
-                       "%.2f" % r["rxc_over_openblas"], "%.1f" % r["rxc_over_naive"]) for r in res["conv2d"]])]
+    md += ["", conv_summary(res["conv2d"]), "", conv_table(res["conv2d"])]
     md += ["", "![matmul](matmul.svg)", "", "## Whole models", "",
            "Latency of one call of `main` (symbolic dims at their upper bound), weights bound "
            "from the sample's .npz where it has one; compiled through codegen's JIT API "
@@ -351,7 +455,38 @@ def plot(res):
     os.remove(data)
 
 
+def main_conv(only):
+    """`bench.py --conv [SOURCE...]` (make bench-conv): the conv2d table
+    alone, of every layer or of the named sources' (samples or models);
+    writes bench/conv.md and bench/conv.json, and prints conv.md."""
+    start = time.time()
+    res = {"machine": machine()}
+    with tempfile.TemporaryDirectory() as tmp:
+        real_conv_check(tmp)
+        res["conv2d"] = bench_convs(tmp, only)
+    res["seconds"] = time.time() - start
+    mc = res["machine"]
+    md = ["# rxc conv2d kernels", "",
+          f"Measured by `make bench-conv` on {mc['cpu']} ({mc['cores']} cores), {mc['gcc']}, "
+          f"OpenBLAS {mc['openblas']} single-threaded, in {res['seconds']:.0f} s. GFLOP/s of the "
+          "generated code of a one-op module (gcc -O3 -march=native), im2col + cblas_sgemm (the "
+          "im2col copy timed too) and a naive loop nest, medians of 5 runs; ratios compare figures of "
+          "the same run.", "", conv_summary(res["conv2d"]), "", conv_table(res["conv2d"])]
+    with open(os.path.join(BENCH, "conv.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    with open(os.path.join(BENCH, "conv.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+    log("wrote bench/conv.md, bench/conv.json (%.0f s)" % res["seconds"])
+
+
 def main():
+    if sys.argv[1:2] == ["--conv"]:
+        sources = {c["sample"] for c in conv_layers()}
+        bad = [a for a in sys.argv[2:] if a not in sources]
+        if bad:
+            sys.exit("bench.py: --conv takes sources among %s, not %s" % (", ".join(sorted(sources)), bad))
+        return main_conv(set(sys.argv[2:]) or None)
     start = time.time()
     res = {"machine": machine()}
     with tempfile.TemporaryDirectory() as tmp:

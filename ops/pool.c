@@ -1,6 +1,21 @@
 /*
  * pool.c - legalization of the pools (max_pool2d, avg_pool2d,
  * adaptive_avg_pool2d) to TIR; inference and kernels are in conv.c.
+ *
+ * Two lowerings.  The generic one (any dtype, symbolic extents) computes
+ * each output element by itself: a float64 accumulator, the window's
+ * loops, and the "inside the input" guard on every term.  The float32 one
+ * (pool_fast: static spatial extents) computes a whole output row at once
+ * into a float32 row of accumulators: for each window position (ky, kx)
+ * the row's columns are one loop of constant trip count with no guard,
+ * which gcc vectorizes, and only the few columns whose window leaves the
+ * input (padding, ceil_mode, a row narrower than the window) take guarded
+ * loops of their own; a window row outside the input is skipped by one
+ * test outside the column loops.  Sums are float32 in (ky, kx) order and
+ * the mean divides by the count as float32, as TVM's legalized
+ * (TOPI) pools compute; max is exact in any precision.  The output is
+ * stored once per element, so a consumer's epilogue still joins at that
+ * store (opt/fuse_tir_inline.c).
  */
 #include "conv_int.h"
 
@@ -36,6 +51,192 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
   return op_nn_seq(p, st, 2);
 }
 
+/* The output columns whose window lies inside the input along axis a:
+ * [*lo, *hi), o * stride - pad_before >= 0 and the last window position
+ * o * stride - pad_before + (size - 1) * dilation < in; both clamped to
+ * [0, out], *hi >= *lo. */
+static void
+interior(const Window *w, int a, int64_t in, int64_t out, int64_t *lo, int64_t *hi)
+{
+  int64_t s = w->stride[a], pad = w->pad[a];
+  int64_t last = in - 1 - (w->size[a] - 1) * w->dilation[a] + pad; /* o * s <= last */
+  *lo = (pad + s - 1) / s;
+  *hi = last < 0 ? 0 : last / s + 1;
+  if (*lo > out)
+    *lo = out;
+  if (*hi > out)
+    *hi = out;
+  if (*hi < *lo)
+    *hi = *lo;
+}
+
+/* The condition that position pos along axis a (0: H, 1: W) lies inside
+ * the input of extent ext, or NULL when no window leaves it there. */
+static IrPrimExpr *
+axis_inside(IrCtx *ctx, const Window *w, int a, IrPrimExpr *pos, int64_t ext)
+{
+  IrPrimExpr *cond = NULL;
+  if (w->pad[a] > 0)
+    cond = ir_prim_bin(ctx, IR_PE_GE, pos, op_nn_index(ctx, 0));
+  if (w->pad[a + 2] > 0 || w->ceil_mode)
+    cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, pos, op_nn_index(ctx, ext)));
+  return cond;
+}
+
+/* What pool_fast's pieces share. */
+typedef struct {
+  const Window *w;
+  bool max;
+  BufView x, out;
+  IrBuffer *acc;          /* float32 [OW]: the output row's max or sum */
+  IrPrimExpr *n, *c, *y;  /* loop vars: image, channel, output row */
+  int64_t in[2], size[2]; /* input H, W; output H, W */
+} PoolRow;
+
+static IrPrimExpr *
+row_acc(OpPrim *p, const PoolRow *r, IrPrimExpr *col)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = col;
+  return op_prim_load(p, r->acc, idx);
+}
+
+static IrStmt *
+row_acc_set(OpPrim *p, const PoolRow *r, IrPrimExpr *col, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = col;
+  return op_prim_store(p, r->acc, idx, v);
+}
+
+/* One loop over output columns first + [0, count), NULL when count is 0;
+ * *col gets the column (first + the loop var). */
+static IrStmt **
+column_loop(OpPrim *p, int64_t first, int64_t count, IrPrimExpr **col, IrStmt **loop)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext = op_nn_index(ctx, count), **v;
+  if (count <= 0)
+    return NULL;
+  IrStmt **slot = op_prim_loop_nest(p, &ext, 1, &v, loop);
+  *col = op_nn_add(ctx, op_nn_index(ctx, first), v[0]);
+  return slot;
+}
+
+/* acc[col] = max(acc[col], x) or acc[col] + x for the columns first +
+ * [0, count) at window position (iy, kx), guarded when the window of a
+ * column can leave the input; NULL when count is 0. */
+static IrStmt *
+accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t first,
+           int64_t count, bool guard)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *col;
+  IrStmt *loop, **slot = column_loop(p, first, count, &col, &loop);
+  if (!slot)
+    return NULL;
+  IrPrimExpr *ix = op_conv_input_pos(ctx, r->w, 1, col, kx);
+  IrPrimExpr *v = op_conv_load_raw(p, &r->x, r->n, r->c, iy, ix);
+  IrStmt *set = row_acc_set(
+      p, r, col, ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, row_acc(p, r, col), v));
+  *slot = guard ? op_nn_if(p, axis_inside(ctx, r->w, 1, ix, r->in[1]), set) : set;
+  return loop;
+}
+
+/* The number of positions of a window along axis a at output index o
+ * that count for the mean (dilation 1): inside the input, or with
+ * count_include_pad inside the padded input. */
+static IrPrimExpr *
+axis_count(IrCtx *ctx, const PoolRow *r, int a, IrPrimExpr *o)
+{
+  const Window *w = r->w;
+  IrPrimExpr *start = op_conv_input_pos(ctx, w, a, o, op_nn_index(ctx, 0));
+  int64_t first = w->count_include_pad ? -w->pad[a] : 0;
+  int64_t end = r->in[a] + (w->count_include_pad ? w->pad[a + 2] : 0);
+  IrPrimExpr *hi = ir_prim_bin(ctx, IR_PE_MIN, op_nn_add(ctx, start, op_nn_index(ctx, w->size[a])),
+                               op_nn_index(ctx, end));
+  return op_nn_sub(ctx, hi, ir_prim_bin(ctx, IR_PE_MAX, start, op_nn_index(ctx, first)));
+}
+
+/* The output row: acc[col] as it is (max), or divided by the count of the
+ * window's positions (at least 1). */
+static IrStmt *
+store_row(OpPrim *p, const PoolRow *r)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *col;
+  IrStmt *loop, **slot = column_loop(p, 0, r->size[1], &col, &loop);
+  IrPrimExpr *v = row_acc(p, r, col);
+  if (!r->max) {
+    IrPrimExpr *count = op_nn_mul(ctx, axis_count(ctx, r, 0, r->y), axis_count(ctx, r, 1, col));
+    count = ir_prim_bin(ctx, IR_PE_MAX, count, op_nn_index(ctx, 1));
+    v = ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_to(ctx, IR_F32, count));
+  }
+  IrPrimExpr *o[4] = {r->n, r->c, r->y, col};
+  *slot = op_conv_store(p, &r->out, o, v);
+  return loop;
+}
+
+/* The window's loops: for ky, when window row ky of output row y is
+ * inside the input (one test, outside the column loops, left out when
+ * every window row of every output row is), for kx, the
+ * column loops: [0, lo) guarded, [lo, hi) not, [hi, OW) guarded. */
+static IrStmt *
+window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext = op_nn_index(ctx, r->w->size[0]), **ky, **kx;
+  IrStmt *rows, **row = op_prim_loop_nest(p, &ext, 1, &ky, &rows);
+  IrPrimExpr *iy = op_conv_input_pos(ctx, r->w, 0, r->y, ky[0]);
+  ext = op_nn_index(ctx, r->w->size[1]);
+  IrStmt *cols, **col = op_prim_loop_nest(p, &ext, 1, &kx, &cols);
+  IrStmt *part[3];
+  int n = 0;
+  int64_t first[3] = {0, lo, hi}, count[3] = {lo, hi - lo, r->size[1] - hi};
+  for (int i = 0; i < 3; i++)
+    if ((part[n] = accumulate(p, r, iy, kx[0], first[i], count[i], i != 1)))
+      n++;
+  *col = op_nn_seq(p, part, n);
+  int64_t top, bottom; /* output rows whose window rows are all inside */
+  interior(r->w, 0, r->in[0], r->size[0], &top, &bottom);
+  bool all_inside = top == 0 && bottom == r->size[0];
+  *row = op_nn_if(p, all_inside ? NULL : axis_inside(ctx, r->w, 0, iy, r->in[0]), cols);
+  return rows;
+}
+
+/* The float32 fast path of max_pool2d and avg_pool2d (file comment):
+ * emits it and returns true, or returns false (nothing emitted) when the
+ * call does not fit: float32 data and output, static spatial extents,
+ * dilation 1 for the mean. */
+static bool
+pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
+{
+  IrCtx *ctx = p->lz->ctx;
+  PoolRow r = {w, max, *x, *out, NULL, NULL, NULL, NULL, {0, 0}, {0, 0}};
+  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(out->b) ||
+      (!max && (w->dilation[0] != 1 || w->dilation[1] != 1)))
+    return false;
+  for (int a = 0; a < 2; a++)
+    if (!ir_prim_is_int(op_conv_dim(x, 2 + a), &r.in[a]) ||
+        !ir_prim_is_int(op_conv_dim(out, 2 + a), &r.size[a]) || r.size[a] < 1)
+      return false;
+  int64_t lo, hi;
+  interior(w, 1, r.in[1], r.size[1], &lo, &hi);
+  IrPrimExpr *ext[3] = {op_conv_dim(out, 0), op_conv_dim(out, 1), op_nn_index(ctx, r.size[0])}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 3, &v);
+  IrPrimExpr *acc_shape[1] = {op_nn_index(ctx, r.size[1])};
+  r.acc = op_prim_alloc(p, IR_F32, acc_shape, 1, "acc");
+  r.n = v[0], r.c = v[1], r.y = v[2];
+  IrPrimExpr *col;
+  IrStmt *st[3], *loop, **init = column_loop(p, 0, r.size[1], &col, &loop);
+  *init = row_acc_set(p, &r, col, op_nn_lit(ctx, IR_F32, max ? op_conv_lowest(IR_F32) : 0.0));
+  st[0] = loop;
+  st[1] = window_rows(p, &r, lo, hi);
+  st[2] = store_row(p, &r);
+  *slot = op_nn_seq(p, st, 3);
+  return true;
+}
+
 IrExpr *
 op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -51,22 +252,27 @@ op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (!op_conv_parse_window(&s, &w))
     return NULL;
   op_prim_begin(lz, &p, name);
-  IrStmt **slot = op_conv_begin(&p, &w, call, result, name, &x, &out, o);
-  if (!slot)
+  if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
     return NULL;
+  if (pool_fast(&p, &w, max, &x, &out))
+    return op_prim_finish(&p, call, result);
+  IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
   IrPrimExpr *extent[2] = {op_nn_index(ctx, w.size[0]), op_nn_index(ctx, w.size[1])};
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
-  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[0]), op_conv_input_pos(ctx, &w, 1, o[3], r[1])};
+  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[0]),
+                        op_conv_input_pos(ctx, &w, 1, o[3], r[1])};
   IrPrimExpr *ext[2] = {op_conv_dim(&x, 2), op_conv_dim(&x, 3)};
   *body = pool_body(&p, &w, max, acc, op_conv_load(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
-  IrStmt *init[2] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
-                     max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
+  IrStmt *init[2] = {
+      op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
+      max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
   IrPrimExpr *v = max ? op_nn_acc(&p, acc, 0)
                       : ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0),
                                     ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(&p, acc, 1),
                                                 op_nn_lit(ctx, f64, 1.0)));
-  *slot = op_conv_element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, op_conv_store(&p, &out, o, v));
+  *slot =
+      op_conv_element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, op_conv_store(&p, &out, o, v));
   return op_prim_finish(&p, call, result);
 }
 
@@ -87,7 +293,6 @@ op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 {
   NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  IrDType f64 = op_nn_f64_type();
   Window w;
   OpPrim p;
   BufView x, out;
@@ -98,7 +303,12 @@ op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   IrStmt **slot = op_conv_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
   if (!slot)
     return NULL;
-  IrBuffer *acc = op_nn_acc_new(&p, 1);
+  /* float32 sums as TVM's (TOPI's adaptive_pool), else float64 */
+  bool f32 = op_conv_is_f32(x.b) && op_conv_is_f32(out.b);
+  IrDType t = f32 ? IR_F32 : op_nn_f64_type();
+  IrPrimExpr *one[1] = {op_nn_index(ctx, 1)}, **zero = ir_alloc(ctx, sizeof *zero);
+  zero[0] = op_nn_index(ctx, 0);
+  IrBuffer *acc = op_prim_alloc(&p, t, one, 1, "acc");
   static const char *const names[2][2] = {{"y0", "y1"}, {"x0", "x1"}};
   for (int a = 0; a < 2; a++) {
     start[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][0]), IR_I64);
@@ -106,14 +316,16 @@ op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
     span[a] = op_nn_sub(ctx, end[a], start[a]);
   }
   IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
-  IrPrimExpr *v =
-      op_conv_load(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]), op_nn_add(ctx, start[1], r[1]));
-  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), v));
-  IrPrimExpr *count = ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, op_nn_mul(ctx, span[0], span[1])),
-                                  op_nn_lit(ctx, f64, 1.0));
+  IrPrimExpr *v = op_nn_to(ctx, t,
+                           op_conv_load_raw(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]),
+                                            op_nn_add(ctx, start[1], r[1])));
+  IrPrimExpr *sum = op_prim_load(&p, acc, zero);
+  *body = op_prim_store(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, sum, v));
+  IrPrimExpr *count = op_nn_to(
+      ctx, t, ir_prim_bin(ctx, IR_PE_MAX, op_nn_mul(ctx, span[0], span[1]), op_nn_index(ctx, 1)));
   IrStmt *stmt =
-      op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, 0.0)), loops,
-              op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0), count)));
+      op_conv_element(&p, op_prim_store(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
+                      op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, sum, count)));
   for (int a = 1; a >= 0; a--) {
     IrPrimExpr *in = op_conv_dim(&x, 2 + a), *n_out = op_conv_dim(&out, 2 + a), *i = o[2 + a];
     IrPrimExpr *hi = op_nn_sub(

@@ -339,6 +339,35 @@ def pool_cases():
     c.append(pool_case("avg_pool2d_nhwc", "avg_pool2d", (1, 5, 5, 2),
                        {"pool_size": [3, 3], "padding": [1]},
                        {"pool_size": [3, 3], "padding": [1]}, layout="NHWC"))
+    # the float32 row schedule (ops/pool.c, pool_fast): unguarded interior
+    # columns between guarded border columns, window rows skipped outside
+    # the input; models' pools, then borders on both sides, rows narrower
+    # than the window (no interior), strides past the window
+    fast = [  # name, pool, strides, padding, dilation, ceil_mode, count_include_pad, shape
+        ("squeezenet", [3, 3], [2, 2], [0], [1, 1], True, False, (1, 3, 13, 13)),
+        ("resnet", [3, 3], [2, 2], [1], [1, 1], False, False, (1, 2, 12, 12)),
+        ("ceil_both_pad", [3, 2], [2, 3], [1, 1, 1, 0], [1, 1], True, False, (1, 2, 9, 9)),
+        ("ceil_both_pad_incl", [3, 2], [2, 3], [1, 1, 1, 0], [1, 1], True, True, (1, 2, 9, 9)),
+        ("narrow", [3, 3], [1, 1], [1], [1, 1], False, False, (1, 2, 5, 2)),
+        ("narrow_incl", [3, 3], [1, 1], [1], [1, 1], False, True, (1, 2, 5, 2)),
+        ("narrow_ceil", [4, 4], [3, 3], [1, 2, 0, 1], [1, 1], True, False, (2, 1, 3, 1)),
+        ("stride_past_window", [2, 2], [3, 3], [0], [1, 1], False, False, (1, 2, 8, 10)),
+        ("whole_plane", [7, 7], [1, 1], [0], [1, 1], False, False, (1, 4, 7, 7)),
+        ("dil_pad_ceil", [3, 2], [2, 2], [2, 1], [2, 3], True, False, (1, 2, 11, 10)),
+    ]
+    for name, ps, st, pad, dil, ceil, incl, shape in fast:
+        attrs = {"pool_size": ps, "strides": st, "padding": pad, "dilation": dil,
+                 "ceil_mode": t(ceil), "count_include_pad": t(incl)}
+        kw = {"pool_size": ps, "strides": st, "padding": pad, "dilation": dil, "ceil_mode": ceil,
+              "count_include_pad": incl}
+        for op in ("max_pool2d", "avg_pool2d"):
+            if not (op == "max_pool2d" and incl):
+                c.append(pool_case(f"{op}_row_{name}", op, shape, kw, attrs))
+    c.append(pool_case("max_pool2d_row_nhwc", "max_pool2d", (1, 9, 9, 2),
+                       {"pool_size": [3, 3], "strides": [2, 2], "ceil_mode": True},
+                       {"pool_size": [3, 3], "strides": [2, 2], "ceil_mode": "True"}, layout="NHWC"))
+    c.append(Case("max_pool2d_row_neg_ceil", "R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], ceil_mode=True)",
+                  [x_((1, 2, 8, 8), kind="neg")], lambda x: refs.pool2d(x, "max", [3, 3], [2, 2], ceil_mode=True)))
     ad = lambda name, xs, size_text, size, layout="NCHW": Case(
         name, f"R.nn.adaptive_avg_pool2d(x, output_size={size_text}"
         + (', layout="NHWC")' if layout == "NHWC" else ")"),
