@@ -379,7 +379,14 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
   for (int a = 0; a < 4; a++)
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
-  int64_t rows = band_rows(oh, ow, kh * kw, !pointwise, co * kk * 4 <= SMALL_WEIGHTS);
+  bool small = co * kk * 4 <= SMALL_WEIGHTS;
+  int64_t rows = band_rows(oh, ow, kh * kw, !pointwise, small);
+  if (pointwise && !small && rows * ow % TILE_COLS) {
+    /* large weights: a narrow last tile costs more than copying the
+     * input into a panel of whole tiles */
+    pointwise = false;
+    rows = band_rows(oh, ow, kh * kw, true, small);
+  }
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
   *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
                   .cols = rows * ow, .width = tiles_of(rows * ow) * TILE_COLS, .last = true};
