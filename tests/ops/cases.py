@@ -102,6 +102,14 @@ def elementwise_cases():
                   refs.binary(np.power)))
     c.append(Case("power_bcast", "R.power(x, y)", [x_((3, 1), kind="pos"), y_((1, 4))],
                   refs.binary(np.power)))
+    # x ** 2 with a constant 2 lowers to x * x (elementwise.c): negative
+    # bases, a 2 that broadcasts, and a 2 of a tensor
+    c.append(Case("power_const_two", 'R.power(x, R.const(2.0, "float32"))', [x_((3, 5))],
+                  lambda x: refs.like(refs.f64(x) ** 2, x)))
+    c.append(Case("power_const_two_tensor", 'R.power(x, R.const([[2.0], [2.0]], "float32"))',
+                  [x_((3, 1, 4))], lambda x: refs.like(np.broadcast_to(refs.f64(x) ** 2, (3, 2, 4)), x)))
+    c.append(Case("power_const_not_two", 'R.power(x, R.const([2.0, 3.0], "float32"))', [x_((3, 2))],
+                  lambda x: refs.like(refs.f64(x) ** np.array([2.0, 3.0]), x)))
     # integers: by squaring, a negative exponent truncates the real result
     # (0, but 1 and +-1 for bases 1 and -1); the TIR interpreter once gave 0
     c.append(Case("power_int", "R.power(x, y)", [x_((4, 5), "int32", kind="smallint"),
@@ -351,7 +359,15 @@ def linalg_cases():
          mm("matmul_tile_primes", (13, 7), (7, 131)),
          mm("matmul_tile_ones", (1, 1), (1, 1)),
          mm("matmul_tile_k1", (9, 1), (1, 33)),
-         mm("matmul_tile_batched_x1", (2, 11, 5), (5, 23))]
+         mm("matmul_tile_batched_x1", (2, 11, 5), (5, 23)),
+         # x2 with batch dims (attention's Q K^T, P V) on the tiles too
+         mm("matmul_tile_batched_x2", (3, 19, 37), (3, 37, 17)),
+         mm("matmul_tile_batch_bcast", (2, 1, 11, 20), (3, 20, 33)),
+         mm("matmul_tile_x1_2d_x2_batched", (11, 20), (3, 20, 17)),
+         # batch dims joined to the rows (x2 2-D): one-row batches, two batch dims
+         mm("matmul_tile_flat_rows1", (13, 1, 20), (20, 33)),
+         mm("matmul_tile_flat_2batch", (2, 3, 9, 20), (20, 17)),
+         mm("matmul_tile_flat_ones", (1, 5, 1, 3, 7), (7, 18))]
     c.append(Case("permute_dims", "R.permute_dims(x, axes=[1, 0, 2])", [x_((2, 3, 4))],
                   lambda x: x.transpose(1, 0, 2)))
     c.append(Case("permute_dims_reverse", "R.permute_dims(x)", [x_((2, 3, 4))], lambda x: x.transpose()))
@@ -529,6 +545,16 @@ def relation_cases():
         Case("sym_matmul_1d", "R.matmul(x, y)", [sym("x", (5,), ("n",)), sym("y", (5,), ("m",))],
              refs.matmul, atol=1e-5, upper=up),
     ]
+    c.append(Case("sym_matmul_flat_rows", "R.matmul(x, y)",
+                  [sym("x", (5, 1, 20), ("n", 1, 20)), inp("y", (20, 33))], refs.matmul, atol=1e-5,
+                  upper=up))
+    c.append(Case("sym_matmul_flat_two", "R.matmul(x, y)",
+                  [sym("x", (3, 5, 20), ("n", 5, 20)), inp("y", (20, 17))], refs.matmul, atol=1e-5,
+                  upper=up))
+    for tag, n, m in (("equal", 2, 2), ("x1", 1, 3), ("y1", 3, 1)):
+        c.append(Case(f"sym_matmul_tiles_batch_{tag}", "R.matmul(x, y)",
+                      [sym("x", (n, 9, 20), ("n", 9, 20)), sym("y", (m, 20, 17), ("m", 20, 17))],
+                      refs.matmul, atol=1e-5, upper=up, at_edges=tag == "equal"))
     for tag, n, m in (("equal", 2, 2), ("x1", 1, 3), ("y1", 3, 1)):
         c.append(Case(f"sym_matmul_batch_{tag}", "R.matmul(x, y)",
                       [sym("x", (n, 2, 3), ("n", 2, 3)), sym("y", (m, 3, 4), ("m", 3, 4))], refs.matmul,
