@@ -212,6 +212,16 @@ def nn_cases():
     c.append(Case("softmax_axis_neg2", "R.nn.softmax(x, axis=-2)", [x_((2, 3, 4))],
                   lambda x: refs.softmax(x, -2)))
     c.append(Case("softmax_large", "R.nn.softmax(x)", [x_((3, 5), kind="large")], refs.softmax))
+    # float32 rows in 16 lanes (nn_legalize.c): whole chunks and a tail,
+    # exactly one chunk, a strided axis, a row of attention's width
+    c.append(Case("softmax_lanes_tail", "R.nn.softmax(x)", [x_((3, 37))], refs.softmax))
+    c.append(Case("softmax_lanes_one", "R.nn.softmax(x)", [x_((2, 16))], refs.softmax))
+    c.append(Case("softmax_lanes_axis0", "R.nn.softmax(x, axis=0)", [x_((40, 3))],
+                  lambda x: refs.softmax(x, 0)))
+    c.append(Case("softmax_lanes_4d", "R.nn.softmax(x)", [x_((1, 2, 3, 64), kind="large")],
+                  refs.softmax))
+    c.append(Case("log_softmax_lanes", "R.nn.log_softmax(x)", [x_((3, 37))], refs.log_softmax,
+                  atol=1e-5))
     c.append(Case("log_softmax", "R.nn.log_softmax(x)", [x_((3, 5))], refs.log_softmax, atol=1e-5))
     c.append(Case("log_softmax_axis_neg3", "R.nn.log_softmax(x, axis=-3)", [x_((2, 3, 4))],
                   lambda x: refs.log_softmax(x, -3), atol=1e-5))
@@ -458,6 +468,8 @@ def symbolic_cases():
         Case("sym_add_bcast", "R.add(x, y)", [n4(), y_((1, 4))], refs.binary(np.add), upper=up),
         Case("sym_sum", "R.sum(x, axis=[0])", [n4()], refs.reduce(np.sum, [0]), atol=1e-5, upper=up),
         Case("sym_softmax", "R.nn.softmax(x, axis=0)", [n4(rows=7)], lambda x: refs.softmax(x, 0), upper=up),
+        Case("sym_softmax_lanes", "R.nn.softmax(x)", [inp("x", (3, 21), sig=(3, "n"))], refs.softmax,
+             upper={"n": 40}),
         Case("sym_matmul", "R.matmul(x, y)", [n4(), y_((4, 3))], refs.matmul, atol=1e-5, upper=up),
         Case("sym_matmul_tiles", "R.matmul(x, y)", [n4(rows=11, cols=20), y_((20, 37))], refs.matmul,
              atol=1e-5, upper={"n": 40}),
