@@ -384,6 +384,13 @@ def linalg_cases():
     c.append(Case("permute_dims_neg", "R.permute_dims(x, axes=[-1, 0, -2])", [x_((2, 3, 4), I32, "smallint")],
                   lambda x: x.transpose(2, 0, 1)))
     c.append(Case("reshape", "R.reshape(x, (4, 6))", [x_((2, 3, 4))], lambda x: x.reshape(4, 6)))
+    # indices simplified by the loop ranges: heads split and joined, and a
+    # reshape that is not a split or join of dims
+    c.append(Case("reshape_split_heads", "R.reshape(x, (5, 1, 3, 4))", [x_((5, 1, 12))],
+                  lambda x: x.reshape(5, 1, 3, 4)))
+    c.append(Case("reshape_join_heads", "R.reshape(x, (5, 12))", [x_((5, 3, 4))],
+                  lambda x: x.reshape(5, 12)))
+    c.append(Case("reshape_mixed", "R.reshape(x, (3, 10))", [x_((5, 6))], lambda x: x.reshape(3, 10)))
     c.append(Case("reshape_minus1", "R.reshape(x, (2, -1))", [x_((2, 3, 4))], lambda x: x.reshape(2, -1)))
     c.append(Case("reshape_scalar", "R.reshape(x, ())", [x_((1, 1))], lambda x: x.reshape(())))
     c.append(Case("flatten", "R.flatten(x)", [x_((2, 3, 4))], lambda x: x.reshape(-1)))
