@@ -453,6 +453,18 @@ def reduce_cases():
         for suffix, text, axis, keep in forms:
             call = f"R.{op}(x, {text})" if text else f"R.{op}(x)"
             c.append(Case(f"{op}_{suffix}", call, [x_((2, 3, 4))], refs.reduce(fn, axis, keep), atol=1e-5))
+    # float32 sums over one dim in 16 lanes (reduce.c): chunks and a tail,
+    # a strided dim, LayerNorm's mean over the last dim, a short dim
+    c.append(Case("sum_lanes_tail", "R.sum(x, axis=[1])", [x_((3, 37))], refs.reduce(np.sum, [1]),
+                  atol=1e-5))
+    c.append(Case("sum_lanes_axis0", "R.sum(x, axis=[0])", [x_((40, 3))], refs.reduce(np.sum, [0]),
+                  atol=1e-5))
+    c.append(Case("mean_lanes_keep", "R.mean(x, axis=[-1], keepdims=True)", [x_((1, 5, 64))],
+                  refs.reduce(np.mean, [-1], True), atol=1e-5))
+    c.append(Case("mean_lanes_short", "R.mean(x, axis=[2])", [x_((2, 3, 5))], refs.reduce(np.mean, [2]),
+                  atol=1e-5))
+    c.append(Case("sym_mean_lanes", "R.mean(x, axis=[1])", [inp("x", (3, 21), sig=(3, "n"))],
+                  refs.reduce(np.mean, [1]), atol=1e-5, upper={"n": 40}))
     c.append(Case("sum_i32", "R.sum(x, axis=[0])", [x_((3, 4), I32, "smallint")], refs.reduce(np.sum, [0])))
     c.append(Case("max_i32", "R.max(x, axis=[-1])", [x_((3, 4), I32, "smallint")], refs.reduce(np.max, [-1])))
     c.append(Case("sum_scalar", "R.sum(x)", [x_(())], refs.reduce(np.sum)))
