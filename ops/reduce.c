@@ -526,7 +526,7 @@ slot_body_lanes(Reduction *r)
     v = ir_prim_bin(r->ctx, IR_PE_DIV, v, count);
   }
   s[1] = op_prim_store(r->p, r->out, r->slot, v);
-  return seq(r, s, 2);
+  return op_nn_seq(r->p, s, 2);
 }
 
 /* One slot: initialize (0 for sums, the slot's first element for the
