@@ -779,6 +779,22 @@ lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index
   return b && b->ndim <= out->ndim ? op_prim_load_bcast(p, b, index, out) : NULL;
 }
 
+/* Is arg a float constant whose every element is 2 (power's x2 in a
+ * decomposed LayerNorm or variance)?  Then x ** 2 lowers to x * x: the
+ * product rounded once is the correctly rounded square, which is what
+ * pow(x, 2.0) returns, and unlike a call of pow it vectorizes. */
+static bool
+is_const_two(const IrExpr *arg)
+{
+  if (arg->kind != IR_EX_CONST || !is_float(arg->u.constant.dtype))
+    return false;
+  int64_t n = op_numel(&arg->u.constant);
+  for (int64_t i = 0; i < n; i++)
+    if (op_get_f(&arg->u.constant, i) != 2.0)
+      return false;
+  return n > 0;
+}
+
 /* The legalize hook of every op of this file: out[i...] = f(operands at
  * i...), or NULL (the call kept) when a shape or dtype is not known. */
 static IrExpr *
@@ -797,12 +813,21 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &i) : NULL;
   static const char *const names[] = {"A", "B", "C"};
   IrPrimExpr *v[3] = {NULL, NULL, NULL};
-  for (int k = 0; body && k < op->arity; k++)
+  const IrSInfo *base = call->u.call.args[0]->sinfo;
+  bool square = id == IR_OP_POWER && out && is_float(out->dtype) && base &&
+                base->kind == IR_SI_TENSOR && ir_dtype_eq(base->u.tensor.dtype, out->dtype) &&
+                is_const_two(call->u.call.args[1]);
+  for (int k = 0; body && k < (square ? 1 : op->arity); k++)
     if (!(v[k] = lower_operand(&p, call->u.call.args[k], names[k], i, out)))
       body = NULL;
   if (!body) {
     op_prim_abort(&p);
     return NULL;
+  }
+  if (square) {
+    IrPrimExpr *x = as(lz->ctx, out->dtype, v[0]);
+    *body = op_prim_store(&p, out, i, ir_prim_bin(lz->ctx, IR_PE_MUL, x, x));
+    return op_prim_finish(&p, call, result);
   }
   IrPrimExpr *value = op->arity == 3   ? lower_ternary(lz->ctx, id, out->dtype, v)
                       : op->arity == 2 ? lower_binary(lz->ctx, op, out->dtype, v[0], v[1])

@@ -143,8 +143,37 @@ row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols
   return n ? op_nn_seq(p, st, n) : NULL;
 }
 
-IrStmt *
-op_nn_gemm(OpPrim *p, Gemm *g)
+/* The full row blocks (full of them) with the column blocks outermost:
+ * for each block of columns, every block of rows, so the panel of B the
+ * column block reads (k x GEMM_COLS floats) stays in cache across all the
+ * rows instead of all of B streaming once per block of rows.  NULL when
+ * there is none. */
+static IrStmt *
+columns_outer(OpPrim *p, const Gemm *g, IrPrimExpr *full)
+{
+  IrCtx *ctx = p->lz->ctx;
+  int64_t cols = g->n < GEMM_COLS ? g->n : GEMM_COLS;
+  IrStmt *st[2];
+  int n = 0;
+  IrPrimExpr *i, *j;
+  IrStmt *nest, **slot = block_loop(p, op_nn_index(ctx, g->n / cols), &j, &nest);
+  IrStmt **inner = slot ? block_loop(p, full, &i, slot) : NULL;
+  if (inner) {
+    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+                       op_nn_mul(ctx, j, op_nn_index(ctx, cols)), cols);
+    st[n++] = nest;
+  }
+  inner = g->n % cols ? block_loop(p, full, &i, &st[n]) : NULL;
+  if (inner) {
+    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+                       op_nn_index(ctx, g->n / cols * cols), g->n % cols);
+    n++;
+  }
+  return n ? op_nn_seq(p, st, n) : NULL;
+}
+
+static IrStmt *
+gemm(OpPrim *p, Gemm *g, bool cols_outer)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *shape[1] = {op_nn_index(
@@ -153,7 +182,11 @@ op_nn_gemm(OpPrim *p, Gemm *g)
   IrStmt *st[2], *tile;
   int n = 0;
   IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, GEMM_ROWS));
-  IrStmt **slot = block_loop(p, full, &i, &st[n]);
+  IrStmt **slot = NULL;
+  if (cols_outer && (tile = columns_outer(p, g, full)))
+    st[n++] = tile;
+  else if (!cols_outer)
+    slot = block_loop(p, full, &i, &st[n]);
   if (slot && (tile = row_block(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
                                 GEMM_COLS))) {
     *slot = tile;
@@ -168,4 +201,16 @@ op_nn_gemm(OpPrim *p, Gemm *g)
   if (n == 0)
     return NULL;
   return op_nn_seq(p, st, n);
+}
+
+IrStmt *
+op_nn_gemm(OpPrim *p, Gemm *g)
+{
+  return gemm(p, g, false);
+}
+
+IrStmt *
+op_nn_gemm_columns_outer(OpPrim *p, Gemm *g)
+{
+  return gemm(p, g, true);
 }

@@ -223,20 +223,57 @@ operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int n
   return idx;
 }
 
-/* The float32 fast path: a 2-D x2 of static shape (k, n) and an x1 of at
- * least 2 dims, for each batch index of the output a register-tiled
- * product (gemm.c). */
+/* The float32 fast path: an x2 of at least 2 dims whose last two, (k, n),
+ * are static, and an x1 of at least 2 dims; for each batch index of the
+ * output a register-tiled product (gemm.c).  Batch dims of either operand
+ * index as in the generic lowering (broadcast included), so attention's
+ * Q K^T and P V, whose x2 is an activation, take the same schedule as a
+ * product with a weight matrix. */
 typedef struct {
   IrBuffer *a, *b, *out;
   IrPrimExpr **o; /* the output index: batch loop vars, then row, column */
   int nout;
+  bool flat; /* rows run over every dim but the last (set_row) */
 } MatmulEnv;
+
+/* Puts row into the output index: the row dim's index, or, for a flat
+ * product, the row-major position row of the dims before the last,
+ * taken apart by floordiv and floormod (dims of literal size 1 read 0;
+ * the outermost other dim takes what is left, undivided). */
+static void
+set_row(IrCtx *ctx, MatmulEnv *e, IrPrimExpr *row)
+{
+  if (!e->flat) {
+    e->o[e->nout - 2] = row;
+    return;
+  }
+  int outer = e->nout - 2;
+  for (int d = 0; d < e->nout - 2; d++) {
+    int64_t v;
+    if (!ir_prim_is_int(e->out->shape[d], &v) || v != 1) {
+      outer = d;
+      break;
+    }
+  }
+  for (int d = e->nout - 2; d >= 0; d--) {
+    int64_t v;
+    IrPrimExpr *dim = e->out->shape[d];
+    if (d == outer) {
+      e->o[d] = row;
+    } else if (d < outer || (ir_prim_is_int(dim, &v) && v == 1)) {
+      e->o[d] = op_nn_index(ctx, 0);
+    } else {
+      e->o[d] = ir_prim_bin(ctx, IR_PE_FLOORMOD, row, dim);
+      row = op_nn_floordiv(ctx, row, dim);
+    }
+  }
+}
 
 static IrPrimExpr *
 fast_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *k)
 {
   MatmulEnv *e = env;
-  e->o[e->nout - 2] = row;
+  set_row(p->lz->ctx, e, row);
   return op_prim_load(p, e->a, operand_index(p->lz->ctx, e->a, true, e->o, e->nout, e->nout - 2, k,
                                               e->out->shape));
 }
@@ -245,18 +282,17 @@ static IrPrimExpr *
 fast_load_b(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col)
 {
   MatmulEnv *e = env;
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 2);
-  idx[0] = k;
-  idx[1] = col;
-  return op_prim_load(p, e->b, idx);
+  e->o[e->nout - 1] = col;
+  return op_prim_load(p, e->b, operand_index(p->lz->ctx, e->b, false, e->o, e->nout, e->nout - 2,
+                                              k, e->out->shape));
 }
 
 static IrStmt *
 fast_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr *v)
 {
   MatmulEnv *e = env;
+  set_row(p->lz->ctx, e, row);
   IrPrimExpr **idx = op_nn_index_copy(p->lz->ctx, e->o, e->nout);
-  idx[e->nout - 2] = row;
   idx[e->nout - 1] = col;
   return op_prim_store(p, e->out, idx, v);
 }
@@ -267,24 +303,43 @@ is_f32(const IrBuffer *b)
   return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
 }
 
+/* Can the batch dims join the rows (one product of all rows of x1 with
+ * x2)?  When x2 has none and x1 has all of the output's: then x2 streams
+ * through the tiles once, not once per batch index, and a batch of
+ * one-row products (a sequence-first [seq, 1, d] activation by a weight)
+ * fills whole tiles. */
+static bool
+flat_rows(const IrBuffer *a, const IrBuffer *b, const IrBuffer *out)
+{
+  if (b->ndim != 2 || out->ndim < 3 || a->ndim != out->ndim)
+    return false;
+  for (int d = 0; d < out->ndim - 1; d++)
+    if (!ir_prim_expr_equal(a->shape[d], out->shape[d]))
+      return false;
+  return true;
+}
+
 /* Emits the fast path and returns true, or returns false (nothing
  * emitted) when the operands do not fit it. */
 static bool
 matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
 {
   int64_t k, n;
-  if (!is_f32(a) || !is_f32(b) || !is_f32(out) || a->ndim < 2 || b->ndim != 2 ||
-      !ir_prim_is_int(b->shape[0], &k) || !ir_prim_is_int(b->shape[1], &n) || k < 1 || n < 1)
+  if (!is_f32(a) || !is_f32(b) || !is_f32(out) || a->ndim < 2 || b->ndim < 2 ||
+      !ir_prim_is_int(b->shape[b->ndim - 2], &k) || !ir_prim_is_int(b->shape[b->ndim - 1], &n) ||
+      k < 1 || n < 1)
     return false;
   IrCtx *ctx = p->lz->ctx;
-  MatmulEnv e = {a, b, out, NULL, out->ndim};
-  IrPrimExpr **batch;
-  IrStmt **slot = op_prim_loops(p, out->shape, out->ndim - 2, &batch);
+  MatmulEnv e = {a, b, out, NULL, out->ndim, flat_rows(a, b, out)};
+  IrPrimExpr **batch, *m = out->shape[out->ndim - 2];
+  IrStmt **slot = op_prim_loops(p, out->shape, e.flat ? 0 : out->ndim - 2, &batch);
   e.o = ir_alloc(ctx, sizeof *e.o * (size_t)out->ndim);
   for (int d = 0; d < out->ndim - 2; d++)
-    e.o[d] = batch[d];
-  Gemm g = {out->shape[out->ndim - 2], n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL};
-  IrStmt *body = op_nn_gemm(p, &g);
+    e.o[d] = e.flat ? NULL : batch[d];
+  for (int d = 0; e.flat && d < out->ndim - 2; d++)
+    m = op_nn_mul(ctx, out->shape[d], m);
+  Gemm g = {m, n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL};
+  IrStmt *body = op_nn_gemm_columns_outer(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;
 }

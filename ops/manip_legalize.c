@@ -213,13 +213,25 @@ op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 }
 
 /* Reshape-like ops keep the row-major data: the output's flat position
- * is the input's. */
+ * is the input's.  Each index is simplified knowing the loop vars' ranges,
+ * so a reshape that splits or joins dims (attention's [64, 256] to
+ * [64, 4, 64] and back) reads x[i, 64 j + k] rather than through a
+ * floordiv and a floormod of the flat position per element. */
 static IrPrimExpr **
 index_relayout(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
 {
   (void)env;
   IrCtx *ctx = p->lz->ctx;
-  return unflatten_index(ctx, flatten_index(ctx, o, out->shape, out->ndim), x->shape, x->ndim);
+  IrArith *a = ir_arith_new(ctx);
+  for (int d = 0; d < out->ndim; d++) {
+    int64_t v;
+    ir_arith_bound(a, o[d], 0, ir_prim_is_int(out->shape[d], &v) ? v - 1 : INT64_MAX);
+  }
+  IrPrimExpr **idx =
+      unflatten_index(ctx, flatten_index(ctx, o, out->shape, out->ndim), x->shape, x->ndim);
+  for (int d = 0; d < x->ndim; d++)
+    idx[d] = ir_arith_simplify(a, idx[d]);
+  return idx;
 }
 
 /* A -1 of the new shape is already resolved in the result's struct info. */

@@ -112,6 +112,28 @@ IrStmt **op_nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pi
 /* A copy of an index array of n entries (arena). */
 IrPrimExpr **op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
 
+/* A float32 reduction (sum or max) of n values, n symbolic or not, that
+ * a C compiler vectorizes: OP_NN_LANES running values, value i folded
+ * into lane i % OP_NN_LANES for the whole chunks of n, then the lanes
+ * folded in order into result[slot], then the values past the last
+ * chunk.  A float32 sum is what TVM's legalized reductions compute; the
+ * order differs from a row-major walk only within a sum's rounding
+ * error (a max is exact in any order).  The C compiler cannot reorder a
+ * float sum itself, so without the lanes the loop stays scalar. */
+enum { OP_NN_LANES = 16 }; /* one AVX-512 vector of float32 */
+typedef struct {
+  IrPrimKind kind;   /* IR_PE_ADD or IR_PE_MAX */
+  IrBuffer *lanes;   /* float32 [OP_NN_LANES] (op_nn_lanes_new) */
+  IrBuffer *result;  /* float32, the reduction is stored at [slot] */
+  int slot;
+  void *env;         /* passed to load */
+  /* value i of the reduction (converted to float32 as it is folded) */
+  IrPrimExpr *(*load)(OpPrim *p, void *env, IrPrimExpr *i);
+} OpNnLanes;
+IrBuffer *op_nn_lanes_new(OpPrim *p, const char *name, int n); /* float32 [n] */
+IrStmt *op_nn_lanes_reduce(OpPrim *p, const OpNnLanes *l, IrPrimExpr *n);
+IrPrimExpr *op_nn_lanes_result(OpPrim *p, const OpNnLanes *l); /* result[slot] */
+
 /* gemm.c: the register-tiled schedule of a float32 product
  * C[i, j] = sum over k of A[i, k] * B[k, j] with m rows (symbolic or not)
  * and static n columns and k terms (both at least 1).  The callbacks
@@ -133,6 +155,11 @@ typedef struct {
 } Gemm;
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
+/* The same with the column blocks outermost over the whole row blocks:
+ * each panel of B (k x 16 floats) is read from cache by every row block,
+ * rather than all of B streaming once per row block (a product whose B
+ * outgrows the cache: a transformer's weights). */
+IrStmt *op_nn_gemm_columns_outer(OpPrim *p, Gemm *g);
 /* An activation entry's .data: y = f(x) elementwise, x's struct info.
  * alpha is the op's "alpha" attribute (leakyrelu), 0 for ops without one. */
 typedef struct {

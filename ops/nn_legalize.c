@@ -124,6 +124,67 @@ softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
   return op_nn_seq(p, st, 5);
 }
 
+/* The float32 row, as TVM's legalized softmax computes it (max, exp and
+ * sum in float32), each pass over the axis in lanes (op_nn_lanes_reduce)
+ * so that it vectorizes: max, sum of exp(x - max), then each output
+ * exp(x - max) / sum (log form: x - max - log(sum)). */
+typedef struct {
+  const Softmax *s;
+  IrPrimExpr **outer; /* the row's index (the axis entry is replaced) */
+  OpNnLanes *max;     /* the row's max, once computed */
+} SoftmaxRow;
+
+static IrPrimExpr *
+row_load(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  SoftmaxRow *r = env;
+  IrPrimExpr **at = op_nn_index_copy(p->lz->ctx, r->outer, r->s->x->ndim);
+  at[r->s->ax] = i;
+  return op_prim_load(p, r->s->x, at);
+}
+
+static IrPrimExpr *
+row_shifted(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  SoftmaxRow *r = env;
+  return ir_prim_bin(p->lz->ctx, IR_PE_SUB, row_load(p, env, i), op_nn_lanes_result(p, r->max));
+}
+
+static IrPrimExpr *
+row_exp(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  return op_nn_intrinsic(p->lz->ctx, IR_F32, "tir.exp", row_shifted(p, env, i));
+}
+
+static IrStmt *
+softmax_row_f32(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrBuffer *lanes, IrBuffer *acc)
+{
+  IrCtx *ctx = p->lz->ctx;
+  OpNnLanes max = {IR_PE_MAX, lanes, acc, 0, NULL, row_load};
+  OpNnLanes sum = {IR_PE_ADD, lanes, acc, 1, NULL, row_exp};
+  SoftmaxRow r = {s, outer, &max};
+  max.env = sum.env = &r;
+  IrPrimExpr *n = s->x->shape[s->ax], **at;
+  IrStmt *st[3], **body;
+  st[0] = op_nn_lanes_reduce(p, &max, n);
+  st[1] = op_nn_lanes_reduce(p, &sum, n);
+  st[2] = axis_loop(p, s, outer, &at, &body);
+  IrPrimExpr *v, *total = op_nn_lanes_result(p, &sum);
+  if (s->log_form)
+    v = ir_prim_bin(ctx, IR_PE_SUB, row_shifted(p, &r, at[s->ax]),
+                    op_nn_intrinsic(ctx, IR_F32, "tir.log", total));
+  else
+    v = ir_prim_bin(ctx, IR_PE_DIV, row_exp(p, &r, at[s->ax]), total);
+  *body = op_prim_store(p, s->out, at, v);
+  return op_nn_seq(p, st, 3);
+}
+
+static bool
+is_f32(const IrBuffer *b)
+{
+  return ir_dtype_eq(b->dtype, IR_F32);
+}
+
 IrExpr *
 op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -138,13 +199,15 @@ op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (!s.x || !s.out || s.x->ndim != s.out->ndim || s.x->ndim > 64 ||
       !op_nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
     return give_up(&p);
-  s.acc = op_nn_acc_new(&p, 2); /* max, sum */
+  bool f32 = is_f32(s.x) && is_f32(s.out);
+  IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
+  s.acc = f32 ? op_nn_lanes_new(&p, "acc", 2) : op_nn_acc_new(&p, 2); /* max, sum */
   bool along[64] = {false};
   IrPrimExpr *outer[64] = {NULL};
   along[s.ax] = true;
   IrStmt *nest;
   IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
-  *slot = softmax_row(&p, &s, outer);
+  *slot = f32 ? softmax_row_f32(&p, &s, outer, lanes, s.acc) : softmax_row(&p, &s, outer);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, call, result);
 }

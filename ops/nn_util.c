@@ -7,6 +7,7 @@
  * inference still answers with what the op alone fixes (rank, dtype)
  * instead of failing; any other non-tensor struct info is a user error.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,4 +525,98 @@ op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
   IrPrimExpr **copy = ir_alloc(ctx, sizeof *copy * (size_t)(n ? n : 1));
   memcpy(copy, idx, sizeof *copy * (size_t)n);
   return copy;
+}
+
+/* v folded into the float32 running value cur by kind (IR_PE_ADD or
+ * IR_PE_MAX). */
+static IrPrimExpr *
+lanes_combine(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *cur, IrPrimExpr *v)
+{
+  return ir_prim_bin(ctx, kind, cur, op_nn_to(ctx, IR_F32, v));
+}
+
+static IrPrimExpr *
+lane_at(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = i;
+  return op_prim_load(p, l->lanes, idx);
+}
+
+static IrStmt *
+lane_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = i;
+  return op_prim_store(p, l->lanes, idx, v);
+}
+
+static IrStmt *
+result_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = op_nn_index(p->lz->ctx, l->slot);
+  return op_prim_store(p, l->result, idx, v);
+}
+
+IrPrimExpr *
+op_nn_lanes_result(OpPrim *p, const OpNnLanes *l)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = op_nn_index(p->lz->ctx, l->slot);
+  return op_prim_load(p, l->result, idx);
+}
+
+IrBuffer *
+op_nn_lanes_new(OpPrim *p, const char *name, int n)
+{
+  IrPrimExpr *shape[1] = {op_nn_index(p->lz->ctx, n)};
+  return op_prim_alloc(p, IR_F32, shape, 1, name);
+}
+
+/* "for v in range(count): body" appended to st[*n] with the slot of its
+ * body returned, or NULL (nothing appended) when count is literally 0. */
+static IrStmt **
+lanes_loop(OpPrim *p, IrPrimExpr *count, IrPrimExpr **var, IrStmt **st, int *n)
+{
+  int64_t c;
+  if (ir_prim_is_int(count, &c) && c <= 0)
+    return NULL;
+  IrPrimExpr **v;
+  IrStmt **slot = op_prim_loop_nest(p, &count, 1, &v, &st[*n]);
+  (*n)++;
+  *var = v[0];
+  return slot;
+}
+
+IrStmt *
+op_nn_lanes_reduce(OpPrim *p, const OpNnLanes *l, IrPrimExpr *n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *init = op_nn_lit(ctx, IR_F32, l->kind == IR_PE_MAX ? -INFINITY : 0.0);
+  IrPrimExpr *width = op_nn_index(ctx, OP_NN_LANES), *chunks = op_nn_floordiv(ctx, n, width);
+  IrPrimExpr *j, *done = op_nn_mul(ctx, chunks, width);
+  IrStmt *st[6], **body;
+  int ns = 0;
+  int64_t known;
+  bool vector = !ir_prim_is_int(chunks, &known) || known > 0;
+  if (vector) {
+    body = lanes_loop(p, width, &j, st, &ns);
+    *body = lane_set(p, l, j, init);
+    IrPrimExpr *ext[2] = {chunks, width}, **cj;
+    body = op_prim_loop_nest(p, ext, 2, &cj, &st[ns++]);
+    IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, op_nn_mul(ctx, cj[0], width), cj[1]));
+    *body = lane_set(p, l, cj[1], lanes_combine(ctx, l->kind, lane_at(p, l, cj[1]), v));
+  }
+  st[ns++] = result_set(p, l, init);
+  if (vector) {
+    body = lanes_loop(p, width, &j, st, &ns);
+    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), lane_at(p, l, j)));
+  }
+  body = lanes_loop(p, op_nn_sub(ctx, n, done), &j, st, &ns);
+  if (body) {
+    IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, done, j));
+    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), v));
+  }
+  return op_nn_seq(p, st, ns);
 }

@@ -30,7 +30,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "tir_build.h"
+#include "nn_int.h"
 
 #define MAX_RANK 64 /* reduced-axis masks are one uint64_t */
 
@@ -362,6 +362,8 @@ typedef struct {
   IrPrimExpr **at;   /* x's index in the inner nest */
   IrPrimExpr **head; /* x's index of a slot's first element (reduced dims 0) */
   IrPrimExpr **slot; /* out's index (a kept reduced dim is 0) */
+  IrBuffer *lanes;   /* float32 sum or mean over one dim: op_nn_lanes_reduce's lanes, else NULL */
+  int lanes_dim;     /* that dim */
 } Reduction;
 
 static IrPrimExpr *
@@ -496,12 +498,45 @@ result_value(const Reduction *r)
   return cast(r->ctx, r->out->dtype, acc);
 }
 
+/* Element i of the one reduced dim of a float32 sum or mean. */
+static IrPrimExpr *
+lanes_load(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  Reduction *r = env;
+  IrPrimExpr **at = op_nn_index_copy(p->lz->ctx, r->at, r->x->ndim);
+  at[r->lanes_dim] = i;
+  return op_prim_load(p, r->x, at);
+}
+
+/* The float32 slot: the sum in float32, as TVM's legalized sum and mean
+ * compute it, in lanes so that it vectorizes (op_nn_lanes_reduce), the
+ * mean divided in float32. */
+static IrStmt *
+slot_body_lanes(Reduction *r)
+{
+  OpNnLanes l = {IR_PE_ADD, r->lanes, r->acc, 0, r, lanes_load};
+  IrStmt *s[2];
+  s[0] = op_nn_lanes_reduce(r->p, &l, r->x->shape[r->lanes_dim]);
+  IrPrimExpr *v = op_nn_lanes_result(r->p, &l);
+  if (r->id == IR_OP_MEAN) {
+    IrPrimExpr *count = r->x->shape[r->lanes_dim];
+    int64_t c;
+    count = ir_prim_is_int(count, &c) ? ir_prim_float(r->ctx, IR_F32, (double)c)
+                                      : ir_prim_cast(r->ctx, IR_F32, count);
+    v = ir_prim_bin(r->ctx, IR_PE_DIV, v, count);
+  }
+  s[1] = op_prim_store(r->p, r->out, r->slot, v);
+  return op_nn_seq(r->p, s, 2);
+}
+
 /* One slot: initialize (0 for sums, the slot's first element for the
  * others, which assumes a non-empty reduction), accumulate over the
  * reduced dims, store. */
 static IrStmt *
 slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
 {
+  if (r->lanes)
+    return slot_body_lanes(r);
   IrStmt *nest, *s[4];
   int n = 0;
   IrPrimExpr **vars;
@@ -567,6 +602,12 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   if (is_float(r.x->dtype))
     r.acc_type = (IrDType){IR_DT_FLOAT, 64, 1};
+  bool f32 = ir_dtype_eq(r.x->dtype, IR_F32) && ir_dtype_eq(r.out->dtype, IR_F32);
+  if (f32 && (r.id == IR_OP_SUM || r.id == IR_OP_MEAN) && r.mask && !(r.mask & (r.mask - 1))) {
+    r.acc_type = IR_F32;
+    r.lanes = op_nn_lanes_new(&p, "lanes", OP_NN_LANES);
+    r.lanes_dim = __builtin_ctzll(r.mask);
+  }
   IrPrimExpr *one = i64(lz->ctx, 1);
   r.acc = op_prim_alloc(&p, r.acc_type, &one, 1, "acc");
   if (r.id == IR_OP_ARGMAX)

@@ -89,19 +89,34 @@ rxc_exp_reduce(double x, int *k)
   return (x - (double)*k * 0.6931471806019545) - (double)*k * -4.2009150726810846e-11;
 }
 
+/* b when take is 1, a when 0, chosen by a bit mask rather than ?:, which a
+ * C compiler may turn into a branch. */
+RXC_INLINE float
+rxc_pickf(int take, float a, float b)
+{
+  rxc_u32 m = (rxc_u32)0 - (rxc_u32)take;
+  return rxc_u2f((rxc_f2u(a) & ~m) | (rxc_f2u(b) & m));
+}
+
+/* Without a branch, so that a loop of expf vectorizes (softmax's rows):
+ * x clamped into [-104, 89] (NaN to -104) for the reduction, and the
+ * special cases chosen at the end.  Every operation runs unconditionally
+ * and each ?: only picks a computed value: under -ftrapping-math (the
+ * default) a C compiler keeps a branch around an operation that might
+ * raise a flag, and a branch stops vectorization.  2^k is applied as two
+ * exact factors 2^(k/2) 2^(k - k/2), the first keeping v normal for every
+ * k of the range, so the result is rounded once, as rxc_scalef rounds it
+ * (equal to it on every float, checked exhaustively). */
 RXC_INLINE float
 rxc_expf(float x)
 {
   int k;
-  float r;
-  if (x != x)
-    return x + x;
-  if (x > 89.0f)
-    return RXC_INFF;
-  if (x < -104.0f)
-    return 0.0f;
-  r = rxc_exp_reducef(x, &k);
-  return rxc_scalef(rxc_exp_kernelf(r), k);
+  float nan = x + x;
+  int is_nan = x != x, over = x > 89.0f, under = x < -104.0f;
+  float c = rxc_pickf(under | is_nan, rxc_pickf(over, x, 89.0f), -104.0f);
+  float r = rxc_exp_reducef(c, &k);
+  float y = rxc_exp_kernelf(r) * rxc_pow2f(k / 2) * rxc_pow2f(k - k / 2);
+  return rxc_pickf(is_nan, rxc_pickf(over, rxc_pickf(under, y, 0.0f), RXC_INFF), nan);
 }
 
 RXC_INLINE double

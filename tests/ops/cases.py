@@ -102,6 +102,14 @@ def elementwise_cases():
                   refs.binary(np.power)))
     c.append(Case("power_bcast", "R.power(x, y)", [x_((3, 1), kind="pos"), y_((1, 4))],
                   refs.binary(np.power)))
+    # x ** 2 with a constant 2 lowers to x * x (elementwise.c): negative
+    # bases, a 2 that broadcasts, and a 2 of a tensor
+    c.append(Case("power_const_two", 'R.power(x, R.const(2.0, "float32"))', [x_((3, 5))],
+                  lambda x: refs.like(refs.f64(x) ** 2, x)))
+    c.append(Case("power_const_two_tensor", 'R.power(x, R.const([[2.0], [2.0]], "float32"))',
+                  [x_((3, 1, 4))], lambda x: refs.like(np.broadcast_to(refs.f64(x) ** 2, (3, 2, 4)), x)))
+    c.append(Case("power_const_not_two", 'R.power(x, R.const([2.0, 3.0], "float32"))', [x_((3, 2))],
+                  lambda x: refs.like(refs.f64(x) ** np.array([2.0, 3.0]), x)))
     # integers: by squaring, a negative exponent truncates the real result
     # (0, but 1 and +-1 for bases 1 and -1); the TIR interpreter once gave 0
     c.append(Case("power_int", "R.power(x, y)", [x_((4, 5), "int32", kind="smallint"),
@@ -204,6 +212,16 @@ def nn_cases():
     c.append(Case("softmax_axis_neg2", "R.nn.softmax(x, axis=-2)", [x_((2, 3, 4))],
                   lambda x: refs.softmax(x, -2)))
     c.append(Case("softmax_large", "R.nn.softmax(x)", [x_((3, 5), kind="large")], refs.softmax))
+    # float32 rows in 16 lanes (nn_legalize.c): whole chunks and a tail,
+    # exactly one chunk, a strided axis, a row of attention's width
+    c.append(Case("softmax_lanes_tail", "R.nn.softmax(x)", [x_((3, 37))], refs.softmax))
+    c.append(Case("softmax_lanes_one", "R.nn.softmax(x)", [x_((2, 16))], refs.softmax))
+    c.append(Case("softmax_lanes_axis0", "R.nn.softmax(x, axis=0)", [x_((40, 3))],
+                  lambda x: refs.softmax(x, 0)))
+    c.append(Case("softmax_lanes_4d", "R.nn.softmax(x)", [x_((1, 2, 3, 64), kind="large")],
+                  refs.softmax))
+    c.append(Case("log_softmax_lanes", "R.nn.log_softmax(x)", [x_((3, 37))], refs.log_softmax,
+                  atol=1e-5))
     c.append(Case("log_softmax", "R.nn.log_softmax(x)", [x_((3, 5))], refs.log_softmax, atol=1e-5))
     c.append(Case("log_softmax_axis_neg3", "R.nn.log_softmax(x, axis=-3)", [x_((2, 3, 4))],
                   lambda x: refs.log_softmax(x, -3), atol=1e-5))
@@ -399,13 +417,28 @@ def linalg_cases():
          mm("matmul_tile_primes", (13, 7), (7, 131)),
          mm("matmul_tile_ones", (1, 1), (1, 1)),
          mm("matmul_tile_k1", (9, 1), (1, 33)),
-         mm("matmul_tile_batched_x1", (2, 11, 5), (5, 23))]
+         mm("matmul_tile_batched_x1", (2, 11, 5), (5, 23)),
+         # x2 with batch dims (attention's Q K^T, P V) on the tiles too
+         mm("matmul_tile_batched_x2", (3, 19, 37), (3, 37, 17)),
+         mm("matmul_tile_batch_bcast", (2, 1, 11, 20), (3, 20, 33)),
+         mm("matmul_tile_x1_2d_x2_batched", (11, 20), (3, 20, 17)),
+         # batch dims joined to the rows (x2 2-D): one-row batches, two batch dims
+         mm("matmul_tile_flat_rows1", (13, 1, 20), (20, 33)),
+         mm("matmul_tile_flat_2batch", (2, 3, 9, 20), (20, 17)),
+         mm("matmul_tile_flat_ones", (1, 5, 1, 3, 7), (7, 18))]
     c.append(Case("permute_dims", "R.permute_dims(x, axes=[1, 0, 2])", [x_((2, 3, 4))],
                   lambda x: x.transpose(1, 0, 2)))
     c.append(Case("permute_dims_reverse", "R.permute_dims(x)", [x_((2, 3, 4))], lambda x: x.transpose()))
     c.append(Case("permute_dims_neg", "R.permute_dims(x, axes=[-1, 0, -2])", [x_((2, 3, 4), I32, "smallint")],
                   lambda x: x.transpose(2, 0, 1)))
     c.append(Case("reshape", "R.reshape(x, (4, 6))", [x_((2, 3, 4))], lambda x: x.reshape(4, 6)))
+    # indices simplified by the loop ranges: heads split and joined, and a
+    # reshape that is not a split or join of dims
+    c.append(Case("reshape_split_heads", "R.reshape(x, (5, 1, 3, 4))", [x_((5, 1, 12))],
+                  lambda x: x.reshape(5, 1, 3, 4)))
+    c.append(Case("reshape_join_heads", "R.reshape(x, (5, 12))", [x_((5, 3, 4))],
+                  lambda x: x.reshape(5, 12)))
+    c.append(Case("reshape_mixed", "R.reshape(x, (3, 10))", [x_((5, 6))], lambda x: x.reshape(3, 10)))
     c.append(Case("reshape_minus1", "R.reshape(x, (2, -1))", [x_((2, 3, 4))], lambda x: x.reshape(2, -1)))
     c.append(Case("reshape_scalar", "R.reshape(x, ())", [x_((1, 1))], lambda x: x.reshape(())))
     c.append(Case("flatten", "R.flatten(x)", [x_((2, 3, 4))], lambda x: x.reshape(-1)))
@@ -468,6 +501,18 @@ def reduce_cases():
         for suffix, text, axis, keep in forms:
             call = f"R.{op}(x, {text})" if text else f"R.{op}(x)"
             c.append(Case(f"{op}_{suffix}", call, [x_((2, 3, 4))], refs.reduce(fn, axis, keep), atol=1e-5))
+    # float32 sums over one dim in 16 lanes (reduce.c): chunks and a tail,
+    # a strided dim, LayerNorm's mean over the last dim, a short dim
+    c.append(Case("sum_lanes_tail", "R.sum(x, axis=[1])", [x_((3, 37))], refs.reduce(np.sum, [1]),
+                  atol=1e-5))
+    c.append(Case("sum_lanes_axis0", "R.sum(x, axis=[0])", [x_((40, 3))], refs.reduce(np.sum, [0]),
+                  atol=1e-5))
+    c.append(Case("mean_lanes_keep", "R.mean(x, axis=[-1], keepdims=True)", [x_((1, 5, 64))],
+                  refs.reduce(np.mean, [-1], True), atol=1e-5))
+    c.append(Case("mean_lanes_short", "R.mean(x, axis=[2])", [x_((2, 3, 5))], refs.reduce(np.mean, [2]),
+                  atol=1e-5))
+    c.append(Case("sym_mean_lanes", "R.mean(x, axis=[1])", [inp("x", (3, 21), sig=(3, "n"))],
+                  refs.reduce(np.mean, [1]), atol=1e-5, upper={"n": 40}))
     c.append(Case("sum_i32", "R.sum(x, axis=[0])", [x_((3, 4), I32, "smallint")], refs.reduce(np.sum, [0])))
     c.append(Case("max_i32", "R.max(x, axis=[-1])", [x_((3, 4), I32, "smallint")], refs.reduce(np.max, [-1])))
     c.append(Case("sum_scalar", "R.sum(x)", [x_(())], refs.reduce(np.sum)))
@@ -490,6 +535,8 @@ def symbolic_cases():
         Case("sym_add_bcast", "R.add(x, y)", [n4(), y_((1, 4))], refs.binary(np.add), upper=up),
         Case("sym_sum", "R.sum(x, axis=[0])", [n4()], refs.reduce(np.sum, [0]), atol=1e-5, upper=up),
         Case("sym_softmax", "R.nn.softmax(x, axis=0)", [n4(rows=7)], lambda x: refs.softmax(x, 0), upper=up),
+        Case("sym_softmax_lanes", "R.nn.softmax(x)", [inp("x", (3, 21), sig=(3, "n"))], refs.softmax,
+             upper={"n": 40}),
         Case("sym_matmul", "R.matmul(x, y)", [n4(), y_((4, 3))], refs.matmul, atol=1e-5, upper=up),
         Case("sym_matmul_tiles", "R.matmul(x, y)", [n4(rows=11, cols=20), y_((20, 37))], refs.matmul,
              atol=1e-5, upper={"n": 40}),
@@ -577,6 +624,16 @@ def relation_cases():
         Case("sym_matmul_1d", "R.matmul(x, y)", [sym("x", (5,), ("n",)), sym("y", (5,), ("m",))],
              refs.matmul, atol=1e-5, upper=up),
     ]
+    c.append(Case("sym_matmul_flat_rows", "R.matmul(x, y)",
+                  [sym("x", (5, 1, 20), ("n", 1, 20)), inp("y", (20, 33))], refs.matmul, atol=1e-5,
+                  upper=up))
+    c.append(Case("sym_matmul_flat_two", "R.matmul(x, y)",
+                  [sym("x", (3, 5, 20), ("n", 5, 20)), inp("y", (20, 17))], refs.matmul, atol=1e-5,
+                  upper=up))
+    for tag, n, m in (("equal", 2, 2), ("x1", 1, 3), ("y1", 3, 1)):
+        c.append(Case(f"sym_matmul_tiles_batch_{tag}", "R.matmul(x, y)",
+                      [sym("x", (n, 9, 20), ("n", 9, 20)), sym("y", (m, 20, 17), ("m", 20, 17))],
+                      refs.matmul, atol=1e-5, upper=up, at_edges=tag == "equal"))
     for tag, n, m in (("equal", 2, 2), ("x1", 1, 3), ("y1", 3, 1)):
         c.append(Case(f"sym_matmul_batch_{tag}", "R.matmul(x, y)",
                       [sym("x", (n, 2, 3), ("n", 2, 3)), sym("y", (m, 3, 4), ("m", 3, 4))], refs.matmul,
