@@ -279,8 +279,10 @@ band_cost(int64_t cols, bool padded)
   return cols / TILE_COLS + (cols % TILE_COLS ? 2 : 0);
 }
 
-/* R: a divisor of oh whose bands need the fewest tiles in all, one input
- * channel's panel within PANEL_BYTES (or R = 1).  Among the counts within a
+/* R: a divisor of oh whose bands need the fewest tiles in all, area * R * OW
+ * floats within PANEL_BYTES (or R = 1): area is one input channel's rows of
+ * a panel, or all of a band of input a pointwise conv reads in place (so it
+ * needs no chunks, whose partial sums would be scratch of O * R * OW).  Among the counts within a
  * quarter of the fewest, small weights take the smallest panel (memory in
  * the arena; reading the weights again per band costs little), large ones
  * the fewest bands (each band reads all the weights). */
@@ -380,7 +382,7 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
   bool small = co * kk * 4 <= SMALL_WEIGHTS;
-  int64_t rows = band_rows(oh, ow, kh * kw, !pointwise, small);
+  int64_t rows = band_rows(oh, ow, pointwise ? kk : kh * kw, !pointwise, small);
   if (pointwise && !small && rows * ow % TILE_COLS) {
     /* large weights: a narrow last tile costs more than copying the
      * input into a panel of whole tiles */
