@@ -1,12 +1,212 @@
 /*
  * conv_dw.c - the float32 fast path of a depthwise conv2d (groups equal to
- * the input channels, one filter per channel).
+ * the input channels, one filter per channel, each channel's filter used
+ * by mult output channels: out channel c * mult + j reads input channel
+ * c).
+ *
+ * Key idea: no guard and no accumulator in the loop that matters.  Each
+ * input plane is first copied into a zeroed scratch plane that holds the
+ * padding, with its columns split into the stride's phases (phase r of
+ * padded row y holds the padded columns r, r + s, r + 2s, ...).  A window
+ * tap (ky, kx) of output column z then reads padded row y * sh + ky * dh
+ * at column z * sw + kx * dw, which is phase (kx * dw) % sw at index z +
+ * (kx * dw) / sw: unit stride in z for any stride and dilation.  Each
+ * output element is one expression, the sum of the KH * KW taps (float32,
+ * as TVM's legalized conv sums), stored once; the loop over the output
+ * row has a constant trip count and nothing but loads, FMAs and a store,
+ * so gcc -O3 vectorizes it, and a fused bias and activation join that
+ * store (opt/fuse_tir_inline.c).  Only the padding and the phases cost
+ * the copy: without padding and with column stride 1 the taps read the
+ * input itself.
+ *
+ * The plane is zeroed once per call; the copies of later channels write
+ * only its interior, so its padding stays zero.
  */
 #include "conv_int.h"
 
+enum {
+  DW_MAX_TAPS = 64 /* larger windows take the generic lowering */
+};
+
+typedef struct {
+  const Window *w;
+  BufView x, k, out;
+  int64_t h, wd;        /* input rows, columns */
+  int64_t oh, ow;       /* output rows, columns */
+  int64_t kh, kw, mult; /* window; output channels per input channel */
+  int64_t cols;         /* columns of one phase of a scratch row */
+  IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
+} Dw;
+
+/* The flat index of padded row row, phase r, column col of the plane. */
+static IrPrimExpr *
+plane_at(IrCtx *ctx, const Dw *d, IrPrimExpr *row, int64_t r, IrPrimExpr *col)
+{
+  IrPrimExpr *line = op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->w->stride[1])),
+                               op_nn_index(ctx, r));
+  return op_nn_add(ctx, op_nn_mul(ctx, line, op_nn_index(ctx, d->cols)), col);
+}
+
+static IrPrimExpr *
+load_plane(OpPrim *p, const Dw *d, IrPrimExpr *row, int64_t r, IrPrimExpr *col)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = plane_at(p->lz->ctx, d, row, r, col);
+  return op_prim_load(p, d->plane, idx);
+}
+
+static IrStmt *
+store_plane(OpPrim *p, const Dw *d, IrPrimExpr *at, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = at;
+  return op_prim_store(p, d->plane, idx, v);
+}
+
+/* "for i in range(size): plane[i] = 0", appended to the body. */
+static void
+zero_plane(OpPrim *p, const Dw *d, int64_t size)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext = op_nn_index(ctx, size), **i;
+  IrStmt **slot = op_prim_loops(p, &ext, 1, &i);
+  *slot = store_plane(p, d, i[0], op_nn_lit(ctx, IR_F32, 0.0));
+}
+
+/* The copy of input plane (n, c) into the interior of the scratch plane:
+ * one loop nest per phase r over the input rows and the columns j of the
+ * phase whose padded column j * sw + r falls inside the input.  NULL when
+ * no phase has such a column. */
+static IrStmt *
+copy_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c)
+{
+  IrCtx *ctx = p->lz->ctx;
+  int64_t sw = d->w->stride[1], pl = d->w->pad[1], pt = d->w->pad[0];
+  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)sw);
+  int nst = 0;
+  for (int64_t r = 0; r < sw; r++) {
+    /* j * sw + r - pl in [0, wd) */
+    int64_t lo = pl - r > 0 ? (pl - r + sw - 1) / sw : 0;
+    int64_t hi = r - pl > d->wd - 1 ? 0 : (d->wd - 1 + pl - r) / sw + 1;
+    if (hi <= lo)
+      continue;
+    IrPrimExpr *ext[2] = {op_nn_index(ctx, d->h), op_nn_index(ctx, hi - lo)}, **v;
+    IrStmt **slot = op_prim_loop_nest(p, ext, 2, &v, &st[nst++]);
+    IrPrimExpr *j = op_nn_add(ctx, v[1], op_nn_index(ctx, lo));
+    IrPrimExpr *col = op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, r - pl));
+    IrPrimExpr *row = op_nn_add(ctx, v[0], op_nn_index(ctx, pt));
+    *slot = store_plane(p, d, plane_at(ctx, d, row, r, j), op_conv_load_raw(p, &d->x, n, c, v[0], col));
+  }
+  return nst ? op_nn_seq(p, st, nst) : NULL;
+}
+
+/* Tap (ky, kx) of output element (y, z) of input plane (n, c): the
+ * scratch plane's phase, or the input itself when there is no plane. */
+static IrPrimExpr *
+tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimExpr *z, int64_t ky,
+    int64_t kx)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const Window *w = d->w;
+  IrPrimExpr *row = op_nn_add(ctx, op_nn_mul(ctx, y, op_nn_index(ctx, w->stride[0])),
+                              op_nn_index(ctx, ky * w->dilation[0]));
+  int64_t off = kx * w->dilation[1];
+  if (!d->plane)
+    return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, off)));
+  return load_plane(p, d, row, off % w->stride[1], op_nn_add(ctx, z, op_nn_index(ctx, off / w->stride[1])));
+}
+
+/* The output rows of output channel o from input plane (n, c): each
+ * element the sum over the window of tap * weight, in float32. */
+static IrStmt *
+compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[2] = {op_nn_index(ctx, d->oh), op_nn_index(ctx, d->ow)}, **v, *zero = op_nn_index(ctx, 0);
+  IrStmt *nest, **slot = op_prim_loop_nest(p, ext, 2, &v, &nest);
+  IrPrimExpr *sum = NULL;
+  for (int64_t ky = 0; ky < d->kh; ky++)
+    for (int64_t kx = 0; kx < d->kw; kx++) {
+      IrPrimExpr *weight = op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
+      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, v[0], v[1], ky, kx), weight);
+      sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
+    }
+  IrPrimExpr *at[4] = {n, o, v[0], v[1]};
+  *slot = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), sum);
+  return nest;
+}
+
+/* For each image n and input channel c: the copy (when there is a plane),
+ * then the mult output channels it feeds. */
+static void
+emit_channels(OpPrim *p, const Dw *d, IrPrimExpr *channels)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[2] = {op_conv_dim(&d->x, 0), channels}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  IrStmt *st[2];
+  int nst = 0;
+  if (d->plane && (st[nst] = copy_plane(p, d, v[0], v[1])))
+    nst++;
+  IrPrimExpr *o = v[1];
+  IrStmt **inner = &st[nst++];
+  if (d->mult > 1) {
+    IrPrimExpr *mext = op_nn_index(ctx, d->mult), **j;
+    inner = op_prim_loop_nest(p, &mext, 1, &j, inner);
+    o = op_nn_add(ctx, op_nn_mul(ctx, v[1], mext), j[0]);
+  }
+  *inner = compute_plane(p, d, v[0], v[1], o);
+  *slot = op_nn_seq(p, st, nst);
+}
+
+static bool
+is_nchw(const Layout *l)
+{
+  for (int k = 0; k < 4; k++)
+    if (l->pos[k] != k)
+      return false;
+  return true;
+}
+
+/* Static extents of the call, or false when one is symbolic or the call
+ * is not a float32 NCHW depthwise conv2d this path takes. */
+static bool
+dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c)
+{
+  int64_t ci, o;
+  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) ||
+      !is_nchw(x->l) || !is_nchw(out->l) || w->groups < 1 ||
+      !ir_prim_is_int(op_conv_dim(x, 1), c) || *c != w->groups ||
+      !ir_prim_is_int(op_conv_dim(k, 1), &ci) || ci != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &o) ||
+      !ir_prim_is_int(op_conv_dim(x, 2), &d->h) || !ir_prim_is_int(op_conv_dim(x, 3), &d->wd) ||
+      !ir_prim_is_int(op_conv_dim(out, 2), &d->oh) || !ir_prim_is_int(op_conv_dim(out, 3), &d->ow) ||
+      !ir_prim_is_int(op_conv_dim(k, 2), &d->kh) || !ir_prim_is_int(op_conv_dim(k, 3), &d->kw))
+    return false;
+  d->mult = o / *c;
+  return o % *c == 0 && d->mult >= 1 && d->oh >= 1 && d->ow >= 1 && d->kh >= 1 && d->kw >= 1 &&
+         d->kh * d->kw <= DW_MAX_TAPS && w->stride[0] >= 1 && w->stride[1] >= 1;
+}
+
+/* Emits the fast path and returns true, or returns false (nothing
+ * emitted) when the call does not fit it: float32 throughout, NCHW data
+ * and output, groups equal to the input channels, static channels,
+ * spatial extents and window, at most DW_MAX_TAPS taps. */
 bool
 op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
 {
-  (void)p, (void)w, (void)x, (void)k, (void)out;
-  return false;
+  Dw d = {.w = w, .x = *x, .k = *k, .out = *out};
+  int64_t c;
+  if (!dw_fits(w, x, k, out, &d, &c))
+    return false;
+  IrCtx *ctx = p->lz->ctx;
+  bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
+  if (padded || w->stride[1] > 1) {
+    int64_t rows = d.h + w->pad[0] + w->pad[2], wide = d.wd + w->pad[1] + w->pad[3];
+    d.cols = (wide + w->stride[1] - 1) / w->stride[1];
+    IrPrimExpr *size = op_nn_index(ctx, rows * w->stride[1] * d.cols);
+    d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
+    zero_plane(p, &d, rows * w->stride[1] * d.cols);
+  }
+  emit_channels(p, &d, op_nn_index(ctx, c));
+  return true;
 }
