@@ -36,6 +36,7 @@ typedef struct {
   int64_t kh, kw, mult; /* window; output channels per input channel */
   int64_t cols;         /* columns of one phase of a scratch row */
   IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
+  IrBuffer *row;        /* the sums of one output row */
 } Dw;
 
 /* The flat index of padded row row, phase r, column col of the plane. */
@@ -117,22 +118,31 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
 }
 
 /* The output rows of output channel o from input plane (n, c): each
- * element the sum over the window of tap * weight, in float32. */
+ * element the sum over the window of tap * weight, in float32, into the
+ * row buffer, then the row stored.  The store has a loop of its own: a
+ * fused epilogue that gcc cannot vectorize (NaN-propagating clips) then
+ * leaves the loop of the sums vectorized. */
 static IrStmt *
 compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *ext[2] = {op_nn_index(ctx, d->oh), op_nn_index(ctx, d->ow)}, **v, *zero = op_nn_index(ctx, 0);
-  IrStmt *nest, **slot = op_prim_loop_nest(p, ext, 2, &v, &nest);
+  IrPrimExpr *rows = op_nn_index(ctx, d->oh), *cols = op_nn_index(ctx, d->ow), **y, **z, **zs;
+  IrPrimExpr *zero = op_nn_index(ctx, 0);
+  IrStmt *nest, *st[2];
+  IrStmt **slot = op_prim_loop_nest(p, &rows, 1, &y, &nest);
+  IrStmt **body = op_prim_loop_nest(p, &cols, 1, &z, &st[0]);
   IrPrimExpr *sum = NULL;
   for (int64_t ky = 0; ky < d->kh; ky++)
     for (int64_t kx = 0; kx < d->kw; kx++) {
       IrPrimExpr *weight = op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
-      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, v[0], v[1], ky, kx), weight);
+      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y[0], z[0], ky, kx), weight);
       sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
     }
-  IrPrimExpr *at[4] = {n, o, v[0], v[1]};
-  *slot = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), sum);
+  *body = op_prim_store(p, d->row, z, sum);
+  body = op_prim_loop_nest(p, &cols, 1, &zs, &st[1]);
+  IrPrimExpr *at[4] = {n, o, y[0], zs[0]};
+  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), op_prim_load(p, d->row, zs));
+  *slot = op_nn_seq(p, st, 2);
   return nest;
 }
 
@@ -207,6 +217,8 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
     zero_plane(p, &d, rows * w->stride[1] * d.cols);
   }
+  IrPrimExpr *ow = op_nn_index(ctx, d.ow);
+  d.row = op_prim_alloc(p, IR_F32, &ow, 1, "row");
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;
 }
