@@ -12,12 +12,14 @@
  * at column z * sw + kx * dw, which is phase (kx * dw) % sw at index z +
  * (kx * dw) / sw: unit stride in z for any stride and dilation.  Each
  * output element is one expression, the sum of the KH * KW taps (float32,
- * as TVM's legalized conv sums), stored once; the loop over the output
- * row has a constant trip count and nothing but loads, FMAs and a store,
- * so gcc -O3 vectorizes it, and a fused bias and activation join that
- * store (opt/fuse_tir_inline.c).  Only the padding and the phases cost
- * the copy: without padding and with column stride 1 the taps read the
- * input itself.
+ * as TVM's legalized conv sums) written to a row buffer; the loop over
+ * the output row has a constant trip count and nothing but loads, FMAs
+ * and a store, so gcc -O3 vectorizes it.  A second loop stores the row
+ * into the output, and a fused bias and activation join that store
+ * (opt/fuse_tir_inline.c): an epilogue gcc cannot vectorize (ONNX Clip's
+ * NaN-propagating maximum and minimum) then costs the sums nothing.  Only
+ * the padding and the phases cost the copy: without padding and with
+ * column stride 1 the taps read the input itself.
  *
  * The plane is zeroed once per call; the copies of later channels write
  * only its interior, so its padding stays zero.
@@ -43,8 +45,8 @@ typedef struct {
 static IrPrimExpr *
 plane_at(IrCtx *ctx, const Dw *d, IrPrimExpr *row, int64_t r, IrPrimExpr *col)
 {
-  IrPrimExpr *line = op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->w->stride[1])),
-                               op_nn_index(ctx, r));
+  IrPrimExpr *line =
+      op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->w->stride[1])), op_nn_index(ctx, r));
   return op_nn_add(ctx, op_nn_mul(ctx, line, op_nn_index(ctx, d->cols)), col);
 }
 
@@ -94,9 +96,11 @@ copy_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c)
     IrPrimExpr *ext[2] = {op_nn_index(ctx, d->h), op_nn_index(ctx, hi - lo)}, **v;
     IrStmt **slot = op_prim_loop_nest(p, ext, 2, &v, &st[nst++]);
     IrPrimExpr *j = op_nn_add(ctx, v[1], op_nn_index(ctx, lo));
-    IrPrimExpr *col = op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, r - pl));
+    IrPrimExpr *col =
+        op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, r - pl));
     IrPrimExpr *row = op_nn_add(ctx, v[0], op_nn_index(ctx, pt));
-    *slot = store_plane(p, d, plane_at(ctx, d, row, r, j), op_conv_load_raw(p, &d->x, n, c, v[0], col));
+    *slot =
+        store_plane(p, d, plane_at(ctx, d, row, r, j), op_conv_load_raw(p, &d->x, n, c, v[0], col));
   }
   return nst ? op_nn_seq(p, st, nst) : NULL;
 }
@@ -114,14 +118,13 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
   int64_t off = kx * w->dilation[1];
   if (!d->plane)
     return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, off)));
-  return load_plane(p, d, row, off % w->stride[1], op_nn_add(ctx, z, op_nn_index(ctx, off / w->stride[1])));
+  return load_plane(p, d, row, off % w->stride[1],
+                    op_nn_add(ctx, z, op_nn_index(ctx, off / w->stride[1])));
 }
 
-/* The output rows of output channel o from input plane (n, c): each
- * element the sum over the window of tap * weight, in float32, into the
- * row buffer, then the row stored.  The store has a loop of its own: a
- * fused epilogue that gcc cannot vectorize (NaN-propagating clips) then
- * leaves the loop of the sums vectorized. */
+/* The output rows of output channel o from input plane (n, c): for each
+ * row, the sums over the window of tap * weight (float32) into the row
+ * buffer, then the row stored into the output by a loop of its own. */
 static IrStmt *
 compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
 {
@@ -134,7 +137,8 @@ compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *
   IrPrimExpr *sum = NULL;
   for (int64_t ky = 0; ky < d->kh; ky++)
     for (int64_t kx = 0; kx < d->kw; kx++) {
-      IrPrimExpr *weight = op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
+      IrPrimExpr *weight =
+          op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
       IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y[0], z[0], ky, kx), weight);
       sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
     }
@@ -184,13 +188,13 @@ static bool
 dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c)
 {
   int64_t ci, o;
-  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) ||
-      !is_nchw(x->l) || !is_nchw(out->l) || w->groups < 1 ||
-      !ir_prim_is_int(op_conv_dim(x, 1), c) || *c != w->groups ||
-      !ir_prim_is_int(op_conv_dim(k, 1), &ci) || ci != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &o) ||
-      !ir_prim_is_int(op_conv_dim(x, 2), &d->h) || !ir_prim_is_int(op_conv_dim(x, 3), &d->wd) ||
-      !ir_prim_is_int(op_conv_dim(out, 2), &d->oh) || !ir_prim_is_int(op_conv_dim(out, 3), &d->ow) ||
-      !ir_prim_is_int(op_conv_dim(k, 2), &d->kh) || !ir_prim_is_int(op_conv_dim(k, 3), &d->kw))
+  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) || !is_nchw(x->l) ||
+      !is_nchw(out->l) || w->groups < 1 || !ir_prim_is_int(op_conv_dim(x, 1), c) ||
+      *c != w->groups || !ir_prim_is_int(op_conv_dim(k, 1), &ci) || ci != 1 ||
+      !ir_prim_is_int(op_conv_dim(k, 0), &o) || !ir_prim_is_int(op_conv_dim(x, 2), &d->h) ||
+      !ir_prim_is_int(op_conv_dim(x, 3), &d->wd) || !ir_prim_is_int(op_conv_dim(out, 2), &d->oh) ||
+      !ir_prim_is_int(op_conv_dim(out, 3), &d->ow) || !ir_prim_is_int(op_conv_dim(k, 2), &d->kh) ||
+      !ir_prim_is_int(op_conv_dim(k, 3), &d->kw))
     return false;
   d->mult = o / *c;
   return o % *c == 0 && d->mult >= 1 && d->oh >= 1 && d->ow >= 1 && d->kh >= 1 && d->kw >= 1 &&
