@@ -17,9 +17,10 @@
  * and a store, so gcc -O3 vectorizes it.  A second loop stores the row
  * into the output, and a fused bias and activation join that store
  * (opt/fuse_tir_inline.c): an epilogue gcc cannot vectorize (ONNX Clip's
- * NaN-propagating maximum and minimum) then costs the sums nothing.  Only
- * the padding and the phases cost the copy: without padding and with
- * column stride 1 the taps read the input itself.
+ * NaN-propagating maximum and minimum) then costs the sums nothing.
+ * Short rows (stride 1) go flat: one loop computes all rows of a plane
+ * (compute_plane).  Without padding, with column stride 1 and long rows,
+ * the taps read the input itself and there is no copy.
  *
  * The plane is zeroed once per call; the copies of later channels write
  * only its interior, so its padding stays zero.
@@ -27,7 +28,8 @@
 #include "conv_int.h"
 
 enum {
-  DW_MAX_TAPS = 64 /* larger windows take the generic lowering */
+  DW_MAX_TAPS = 64,  /* larger windows take the generic lowering */
+  DW_FLAT_WIDTH = 32 /* stride-1 output rows shorter than this go flat */
 };
 
 typedef struct {
@@ -38,7 +40,8 @@ typedef struct {
   int64_t kh, kw, mult; /* window; output channels per input channel */
   int64_t cols;         /* columns of one phase of a scratch row */
   IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
-  IrBuffer *row;        /* the sums of one output row */
+  IrBuffer *row;        /* the sums of one output row (flat: of all rows) */
+  bool flat;            /* rows computed as one run over the plane */
 } Dw;
 
 /* The flat index of padded row row, phase r, column col of the plane. */
@@ -122,30 +125,64 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
                     op_nn_add(ctx, z, op_nn_index(ctx, off / w->stride[1])));
 }
 
-/* The output rows of output channel o from input plane (n, c): for each
- * row, the sums over the window of tap * weight (float32) into the row
- * buffer, then the row stored into the output by a loop of its own. */
-static IrStmt *
-compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
+/* The sum over the window of tap * weight (float32) for output element
+ * (y, z) of output channel o from input plane (n, c). */
+static IrPrimExpr *
+window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, IrPrimExpr *y,
+           IrPrimExpr *z)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *rows = op_nn_index(ctx, d->oh), *cols = op_nn_index(ctx, d->ow), **y, **z, **zs;
-  IrPrimExpr *zero = op_nn_index(ctx, 0);
-  IrStmt *nest, *st[2];
-  IrStmt **slot = op_prim_loop_nest(p, &rows, 1, &y, &nest);
-  IrStmt **body = op_prim_loop_nest(p, &cols, 1, &z, &st[0]);
-  IrPrimExpr *sum = NULL;
+  IrPrimExpr *sum = NULL, *zero = op_nn_index(ctx, 0);
   for (int64_t ky = 0; ky < d->kh; ky++)
     for (int64_t kx = 0; kx < d->kw; kx++) {
       IrPrimExpr *weight =
           op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
-      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y[0], z[0], ky, kx), weight);
+      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y, z, ky, kx), weight);
       sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
     }
-  *body = op_prim_store(p, d->row, z, sum);
-  body = op_prim_loop_nest(p, &cols, 1, &zs, &st[1]);
-  IrPrimExpr *at[4] = {n, o, y[0], zs[0]};
-  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), op_prim_load(p, d->row, zs));
+  return sum;
+}
+
+/* "for z in range(ow): out[n, o, y, z] = row[base + z]", where the fused
+ * epilogue joins. */
+static IrStmt *
+store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, IrPrimExpr *base)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *cols = op_nn_index(ctx, d->ow), **z;
+  IrStmt *nest, **body = op_prim_loop_nest(p, &cols, 1, &z, &nest);
+  IrPrimExpr *at[4] = {n, o, y, z[0]}, **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = op_nn_add(ctx, base, z[0]);
+  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), op_prim_load(p, d->row, idx));
+  return nest;
+}
+
+/* The output of channel o from input plane (n, c).  By rows: for each
+ * row, its sums into the row buffer, then the row stored by a loop of its
+ * own.  Flat (stride 1, short rows): the plane's rows are cols wide, so
+ * element (y, z) of the output reads the plane at y * cols + z plus the
+ * tap's offset; one loop over that flat index computes every row at once
+ * (the cols - ow sums between rows are never stored), then each row is
+ * stored. */
+static IrStmt *
+compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *rows = op_nn_index(ctx, d->oh), **y, **z, *zero = op_nn_index(ctx, 0);
+  IrStmt *st[2], *nest;
+  if (d->flat) {
+    IrPrimExpr *span = op_nn_index(ctx, (d->oh - 1) * d->cols + d->ow);
+    IrStmt **body = op_prim_loop_nest(p, &span, 1, &z, &st[0]);
+    *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, zero, z[0]));
+    body = op_prim_loop_nest(p, &rows, 1, &y, &st[1]);
+    *body = store_row(p, d, n, o, y[0], op_nn_mul(ctx, y[0], op_nn_index(ctx, d->cols)));
+    return op_nn_seq(p, st, 2);
+  }
+  IrPrimExpr *cols = op_nn_index(ctx, d->ow);
+  IrStmt **slot = op_prim_loop_nest(p, &rows, 1, &y, &nest);
+  IrStmt **body = op_prim_loop_nest(p, &cols, 1, &z, &st[0]);
+  *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, y[0], z[0]));
+  st[1] = store_row(p, d, n, o, y[0], zero);
   *slot = op_nn_seq(p, st, 2);
   return nest;
 }
@@ -214,15 +251,16 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     return false;
   IrCtx *ctx = p->lz->ctx;
   bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
-  if (padded || w->stride[1] > 1) {
+  d.flat = w->stride[0] == 1 && w->stride[1] == 1 && d.oh > 1 && d.ow < DW_FLAT_WIDTH;
+  if (padded || w->stride[1] > 1 || d.flat) {
     int64_t rows = d.h + w->pad[0] + w->pad[2], wide = d.wd + w->pad[1] + w->pad[3];
     d.cols = (wide + w->stride[1] - 1) / w->stride[1];
     IrPrimExpr *size = op_nn_index(ctx, rows * w->stride[1] * d.cols);
     d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
     zero_plane(p, &d, rows * w->stride[1] * d.cols);
   }
-  IrPrimExpr *ow = op_nn_index(ctx, d.ow);
-  d.row = op_prim_alloc(p, IR_F32, &ow, 1, "row");
+  IrPrimExpr *sums = op_nn_index(ctx, d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow);
+  d.row = op_prim_alloc(p, IR_F32, &sums, 1, "row");
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;
 }

@@ -288,12 +288,15 @@ def dw_case(name, xs, ws, strides=(1, 1), padding=(0,), dilation=(1, 1)):
 
 def depthwise_cases():
     # the depthwise schedule (ops/conv_dw.c): the padded, stride-phase-split
-    # copy of each plane, rows longer than a vector, phases with no input
-    # column, windows wider than the input or wholly in the padding,
+    # copy of each plane, short stride-1 rows computed flat and wide ones
+    # row by row (reading the input itself without padding), phases with no
+    # input column, windows wider than the input or wholly in the padding,
     # channel multipliers
     return [
         dw_case("conv2d_dw_s1_p1", (1, 8, 9, 20), (8, 1, 3, 3), padding=[1]),
         dw_case("conv2d_dw_s1_p0", (2, 5, 7, 19), (5, 1, 3, 3)),
+        dw_case("conv2d_dw_s1_wide", (1, 3, 5, 40), (3, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_s1_wide_p0", (1, 2, 4, 37), (2, 1, 3, 3)),
         dw_case("conv2d_dw_s2_p1", (2, 6, 11, 13), (6, 1, 3, 3), strides=(2, 2), padding=[1]),
         dw_case("conv2d_dw_s2_p0", (1, 4, 9, 10), (4, 1, 3, 3), strides=(2, 2)),
         dw_case("conv2d_dw_s3_p2", (1, 3, 10, 17), (3, 1, 3, 3), strides=(3, 3), padding=[2]),
