@@ -6,21 +6,23 @@
  *
  * Key idea: no guard and no accumulator in the loop that matters.  Each
  * input plane is first copied into a zeroed scratch plane that holds the
- * padding, with its columns split into the stride's phases (phase r of
- * padded row y holds the padded columns r, r + s, r + 2s, ...).  A window
- * tap (ky, kx) of output column z then reads padded row y * sh + ky * dh
- * at column z * sw + kx * dw, which is phase (kx * dw) % sw at index z +
- * (kx * dw) / sw: unit stride in z for any stride and dilation.  Each
- * output element is one expression, the sum of the KH * KW taps (float32,
- * as TVM's legalized conv sums) written to a row buffer; the loop over
- * the output row has a constant trip count and nothing but loads, FMAs
- * and a store, so gcc -O3 vectorizes it.  A second loop stores the row
- * into the output, and a fused bias and activation join that store
+ * padding, split into the strides' phases: phase (rp, cp) holds padded
+ * rows rp, rp + sh, rp + 2 sh, ... and of them columns cp, cp + sw, ...
+ * A window tap (ky, kx) of output element (y, z) reads padded row
+ * y * sh + ky * dh, column z * sw + kx * dw: in phase ((ky * dh) % sh,
+ * (kx * dw) % sw) that is row y + (ky * dh) / sh, column z + (kx * dw) / sw,
+ * unit stride in z for any stride and dilation.  Each output element is
+ * one expression, the sum of the KH * KW taps (float32, as TVM's
+ * legalized conv sums) written to a row buffer; the loop over the output
+ * row has a constant trip count and nothing but loads, FMAs and a store,
+ * so gcc -O3 vectorizes it.  A second loop stores the row into the
+ * output, and a fused bias and activation join that store
  * (opt/fuse_tir_inline.c): an epilogue gcc cannot vectorize (ONNX Clip's
  * NaN-propagating maximum and minimum) then costs the sums nothing.
- * Short rows (stride 1) go flat: one loop computes all rows of a plane
- * (compute_plane).  Without padding, with column stride 1 and long rows,
- * the taps read the input itself and there is no copy.
+ * Short rows go flat: as the rows of a phase lie cols apart, one loop
+ * over y * cols + z computes all rows of a plane (compute_plane).
+ * Without padding, with column stride 1 and long rows, the taps read the
+ * input itself and there is no copy.
  *
  * The plane is zeroed once per call; the copies of later channels write
  * only its interior, so its padding stays zero.
@@ -29,7 +31,7 @@
 
 enum {
   DW_MAX_TAPS = 64,  /* larger windows take the generic lowering */
-  DW_FLAT_WIDTH = 32 /* stride-1 output rows shorter than this go flat */
+  DW_FLAT_WIDTH = 32 /* output rows shorter than this go flat */
 };
 
 typedef struct {
@@ -38,27 +40,21 @@ typedef struct {
   int64_t h, wd;        /* input rows, columns */
   int64_t oh, ow;       /* output rows, columns */
   int64_t kh, kw, mult; /* window; output channels per input channel */
-  int64_t cols;         /* columns of one phase of a scratch row */
+  int64_t rows, cols;   /* rows and columns of one phase of the plane */
   IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
   IrBuffer *row;        /* the sums of one output row (flat: of all rows) */
   bool flat;            /* rows computed as one run over the plane */
 } Dw;
 
-/* The flat index of padded row row, phase r, column col of the plane. */
+/* The flat index of element (i, j) of phase (rp, cp) of the plane: padded
+ * row i * sh + rp, column j * sw + cp.  Phases are the outer dims, so a
+ * phase is a plane of its own, rows cols apart. */
 static IrPrimExpr *
-plane_at(IrCtx *ctx, const Dw *d, IrPrimExpr *row, int64_t r, IrPrimExpr *col)
+plane_at(IrCtx *ctx, const Dw *d, int64_t rp, int64_t cp, IrPrimExpr *i, IrPrimExpr *j)
 {
-  IrPrimExpr *line =
-      op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->w->stride[1])), op_nn_index(ctx, r));
-  return op_nn_add(ctx, op_nn_mul(ctx, line, op_nn_index(ctx, d->cols)), col);
-}
-
-static IrPrimExpr *
-load_plane(OpPrim *p, const Dw *d, IrPrimExpr *row, int64_t r, IrPrimExpr *col)
-{
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = plane_at(p->lz->ctx, d, row, r, col);
-  return op_prim_load(p, d->plane, idx);
+  int64_t phase = (rp * d->w->stride[1] + cp) * d->rows;
+  IrPrimExpr *line = op_nn_add(ctx, op_nn_index(ctx, phase), i);
+  return op_nn_add(ctx, op_nn_mul(ctx, line, op_nn_index(ctx, d->cols)), j);
 }
 
 static IrStmt *
@@ -79,32 +75,44 @@ zero_plane(OpPrim *p, const Dw *d, int64_t size)
   *slot = store_plane(p, d, i[0], op_nn_lit(ctx, IR_F32, 0.0));
 }
 
+/* The indices k of a phase r of stride s whose padded position k * s + r
+ * falls inside an input of n (padding pad before it): [*lo, *hi). */
+static void
+phase_range(int64_t n, int64_t pad, int64_t s, int64_t r, int64_t *lo, int64_t *hi)
+{
+  *lo = pad - r > 0 ? (pad - r + s - 1) / s : 0;
+  *hi = r - pad > n - 1 ? 0 : (n - 1 + pad - r) / s + 1;
+}
+
 /* The copy of input plane (n, c) into the interior of the scratch plane:
- * one loop nest per phase r over the input rows and the columns j of the
- * phase whose padded column j * sw + r falls inside the input.  NULL when
- * no phase has such a column. */
+ * one loop nest per phase over its rows and columns that fall inside the
+ * input.  NULL when no phase holds any. */
 static IrStmt *
 copy_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c)
 {
   IrCtx *ctx = p->lz->ctx;
-  int64_t sw = d->w->stride[1], pl = d->w->pad[1], pt = d->w->pad[0];
-  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)sw);
+  const Window *w = d->w;
+  int64_t sh = w->stride[0], sw = w->stride[1];
+  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)(sh * sw));
   int nst = 0;
-  for (int64_t r = 0; r < sw; r++) {
-    /* j * sw + r - pl in [0, wd) */
-    int64_t lo = pl - r > 0 ? (pl - r + sw - 1) / sw : 0;
-    int64_t hi = r - pl > d->wd - 1 ? 0 : (d->wd - 1 + pl - r) / sw + 1;
-    if (hi <= lo)
-      continue;
-    IrPrimExpr *ext[2] = {op_nn_index(ctx, d->h), op_nn_index(ctx, hi - lo)}, **v;
-    IrStmt **slot = op_prim_loop_nest(p, ext, 2, &v, &st[nst++]);
-    IrPrimExpr *j = op_nn_add(ctx, v[1], op_nn_index(ctx, lo));
-    IrPrimExpr *col =
-        op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, r - pl));
-    IrPrimExpr *row = op_nn_add(ctx, v[0], op_nn_index(ctx, pt));
-    *slot =
-        store_plane(p, d, plane_at(ctx, d, row, r, j), op_conv_load_raw(p, &d->x, n, c, v[0], col));
-  }
+  for (int64_t rp = 0; rp < sh; rp++)
+    for (int64_t cp = 0; cp < sw; cp++) {
+      int64_t ilo, ihi, jlo, jhi;
+      phase_range(d->h, w->pad[0], sh, rp, &ilo, &ihi);
+      phase_range(d->wd, w->pad[1], sw, cp, &jlo, &jhi);
+      if (ihi <= ilo || jhi <= jlo)
+        continue;
+      IrPrimExpr *ext[2] = {op_nn_index(ctx, ihi - ilo), op_nn_index(ctx, jhi - jlo)}, **v;
+      IrStmt **slot = op_prim_loop_nest(p, ext, 2, &v, &st[nst++]);
+      IrPrimExpr *i = op_nn_add(ctx, v[0], op_nn_index(ctx, ilo));
+      IrPrimExpr *j = op_nn_add(ctx, v[1], op_nn_index(ctx, jlo));
+      IrPrimExpr *iy =
+          op_nn_add(ctx, op_nn_mul(ctx, i, op_nn_index(ctx, sh)), op_nn_index(ctx, rp - w->pad[0]));
+      IrPrimExpr *ix =
+          op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, cp - w->pad[1]));
+      *slot = store_plane(p, d, plane_at(ctx, d, rp, cp, i, j),
+                          op_conv_load_raw(p, &d->x, n, c, iy, ix));
+    }
   return nst ? op_nn_seq(p, st, nst) : NULL;
 }
 
@@ -116,13 +124,17 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
 {
   IrCtx *ctx = p->lz->ctx;
   const Window *w = d->w;
-  IrPrimExpr *row = op_nn_add(ctx, op_nn_mul(ctx, y, op_nn_index(ctx, w->stride[0])),
-                              op_nn_index(ctx, ky * w->dilation[0]));
-  int64_t off = kx * w->dilation[1];
-  if (!d->plane)
-    return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, off)));
-  return load_plane(p, d, row, off % w->stride[1],
-                    op_nn_add(ctx, z, op_nn_index(ctx, off / w->stride[1])));
+  int64_t dy = ky * w->dilation[0], dx = kx * w->dilation[1];
+  if (!d->plane) {
+    IrPrimExpr *row =
+        op_nn_add(ctx, op_nn_mul(ctx, y, op_nn_index(ctx, w->stride[0])), op_nn_index(ctx, dy));
+    return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, dx)));
+  }
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = plane_at(ctx, d, dy % w->stride[0], dx % w->stride[1],
+                    op_nn_add(ctx, y, op_nn_index(ctx, dy / w->stride[0])),
+                    op_nn_add(ctx, z, op_nn_index(ctx, dx / w->stride[1])));
+  return op_prim_load(p, d->plane, idx);
 }
 
 /* The sum over the window of tap * weight (float32) for output element
@@ -159,10 +171,10 @@ store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, I
 
 /* The output of channel o from input plane (n, c).  By rows: for each
  * row, its sums into the row buffer, then the row stored by a loop of its
- * own.  Flat (stride 1, short rows): the plane's rows are cols wide, so
- * element (y, z) of the output reads the plane at y * cols + z plus the
- * tap's offset; one loop over that flat index computes every row at once
- * (the cols - ow sums between rows are never stored), then each row is
+ * own.  Flat (short rows): a phase's rows are cols wide, so element
+ * (y, z) of the output reads the plane at y * cols + z plus the tap's
+ * offset; one loop over that flat index computes every row at once (the
+ * cols - ow sums between rows are never stored), then each row is
  * stored. */
 static IrStmt *
 compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
@@ -251,13 +263,14 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     return false;
   IrCtx *ctx = p->lz->ctx;
   bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
-  d.flat = w->stride[0] == 1 && w->stride[1] == 1 && d.oh > 1 && d.ow < DW_FLAT_WIDTH;
+  d.flat = d.oh > 1 && d.ow < DW_FLAT_WIDTH;
   if (padded || w->stride[1] > 1 || d.flat) {
-    int64_t rows = d.h + w->pad[0] + w->pad[2], wide = d.wd + w->pad[1] + w->pad[3];
-    d.cols = (wide + w->stride[1] - 1) / w->stride[1];
-    IrPrimExpr *size = op_nn_index(ctx, rows * w->stride[1] * d.cols);
+    int64_t sh = w->stride[0], sw = w->stride[1];
+    d.rows = (d.h + w->pad[0] + w->pad[2] + sh - 1) / sh;
+    d.cols = (d.wd + w->pad[1] + w->pad[3] + sw - 1) / sw;
+    IrPrimExpr *size = op_nn_index(ctx, sh * sw * d.rows * d.cols);
     d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
-    zero_plane(p, &d, rows * w->stride[1] * d.cols);
+    zero_plane(p, &d, sh * sw * d.rows * d.cols);
   }
   IrPrimExpr *sums = op_nn_index(ctx, d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow);
   d.row = op_prim_alloc(p, IR_F32, &sums, 1, "row");

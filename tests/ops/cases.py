@@ -299,6 +299,8 @@ def depthwise_cases():
         dw_case("conv2d_dw_s1_wide_p0", (1, 2, 4, 37), (2, 1, 3, 3)),
         dw_case("conv2d_dw_s2_p1", (2, 6, 11, 13), (6, 1, 3, 3), strides=(2, 2), padding=[1]),
         dw_case("conv2d_dw_s2_p0", (1, 4, 9, 10), (4, 1, 3, 3), strides=(2, 2)),
+        dw_case("conv2d_dw_s2_wide", (1, 3, 7, 70), (3, 1, 3, 3), strides=(2, 2), padding=[1]),
+        dw_case("conv2d_dw_s21_wide_p0", (1, 2, 9, 36), (2, 1, 3, 3), strides=(2, 1)),
         dw_case("conv2d_dw_s3_p2", (1, 3, 10, 17), (3, 1, 3, 3), strides=(3, 3), padding=[2]),
         dw_case("conv2d_dw_asym", (1, 3, 6, 9), (3, 1, 3, 3), strides=(1, 2), padding=[0, 1, 2, 3]),
         dw_case("conv2d_dw_dilation", (1, 4, 10, 12), (4, 1, 3, 3), padding=[2, 3], dilation=(2, 3)),
