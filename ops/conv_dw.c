@@ -1,12 +1,279 @@
 /*
  * conv_dw.c - the float32 fast path of a depthwise conv2d (groups equal to
- * the input channels, one filter per channel).
+ * the input channels, one filter per channel, each channel's filter used
+ * by mult output channels: out channel c * mult + j reads input channel
+ * c).
+ *
+ * Key idea: no guard and no accumulator in the loop that matters.  Each
+ * input plane is first copied into a zeroed scratch plane that holds the
+ * padding, split into the strides' phases: phase (rp, cp) holds padded
+ * rows rp, rp + sh, rp + 2 sh, ... and of them columns cp, cp + sw, ...
+ * A window tap (ky, kx) of output element (y, z) reads padded row
+ * y * sh + ky * dh, column z * sw + kx * dw: in phase ((ky * dh) % sh,
+ * (kx * dw) % sw) that is row y + (ky * dh) / sh, column z + (kx * dw) / sw,
+ * unit stride in z for any stride and dilation.  Each output element is
+ * one expression, the sum of the KH * KW taps (float32, as TVM's
+ * legalized conv sums) written to a row buffer; the loop over the output
+ * row has a constant trip count and nothing but loads, FMAs and a store,
+ * so gcc -O3 vectorizes it.  A second loop stores the row into the
+ * output, and a fused bias and activation join that store
+ * (opt/fuse_tir_inline.c): an epilogue gcc cannot vectorize (ONNX Clip's
+ * NaN-propagating maximum and minimum) then costs the sums nothing.
+ * Short rows go flat: as the rows of a phase lie cols apart, one loop
+ * over y * cols + z computes all rows of a plane (compute_plane).
+ * Without padding, with column stride 1 and long rows, the taps read the
+ * input itself and there is no copy.
+ *
+ * The plane is zeroed once per call; the copies of later channels write
+ * only its interior, so its padding stays zero.
  */
 #include "conv_int.h"
 
+enum {
+  DW_MAX_TAPS = 64,  /* larger windows take the generic lowering */
+  DW_FLAT_WIDTH = 32 /* output rows shorter than this go flat */
+};
+
+typedef struct {
+  const Window *w;
+  BufView x, k, out;
+  int64_t h, wd;        /* input rows, columns */
+  int64_t oh, ow;       /* output rows, columns */
+  int64_t kh, kw, mult; /* window; output channels per input channel */
+  int64_t rows, cols;   /* rows and columns of one phase of the plane */
+  IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
+  IrBuffer *row;        /* the sums of one output row (flat: of all rows) */
+  bool flat;            /* rows computed as one run over the plane */
+} Dw;
+
+/* The flat index of element (i, j) of phase (rp, cp) of the plane: padded
+ * row i * sh + rp, column j * sw + cp.  Phases are the outer dims, so a
+ * phase is a plane of its own, rows cols apart. */
+static IrPrimExpr *
+plane_at(IrCtx *ctx, const Dw *d, int64_t rp, int64_t cp, IrPrimExpr *i, IrPrimExpr *j)
+{
+  int64_t phase = (rp * d->w->stride[1] + cp) * d->rows;
+  IrPrimExpr *line = op_nn_add(ctx, op_nn_index(ctx, phase), i);
+  return op_nn_add(ctx, op_nn_mul(ctx, line, op_nn_index(ctx, d->cols)), j);
+}
+
+static IrStmt *
+store_plane(OpPrim *p, const Dw *d, IrPrimExpr *at, IrPrimExpr *v)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = at;
+  return op_prim_store(p, d->plane, idx, v);
+}
+
+/* "for i in range(size): plane[i] = 0", appended to the body. */
+static void
+zero_plane(OpPrim *p, const Dw *d, int64_t size)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext = op_nn_index(ctx, size), **i;
+  IrStmt **slot = op_prim_loops(p, &ext, 1, &i);
+  *slot = store_plane(p, d, i[0], op_nn_lit(ctx, IR_F32, 0.0));
+}
+
+/* The indices k of a phase r of stride s whose padded position k * s + r
+ * falls inside an input of n (padding pad before it): [*lo, *hi). */
+static void
+phase_range(int64_t n, int64_t pad, int64_t s, int64_t r, int64_t *lo, int64_t *hi)
+{
+  *lo = pad - r > 0 ? (pad - r + s - 1) / s : 0;
+  *hi = r - pad > n - 1 ? 0 : (n - 1 + pad - r) / s + 1;
+}
+
+/* The copy of input plane (n, c) into the interior of the scratch plane:
+ * one loop nest per phase over its rows and columns that fall inside the
+ * input.  NULL when no phase holds any. */
+static IrStmt *
+copy_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const Window *w = d->w;
+  int64_t sh = w->stride[0], sw = w->stride[1];
+  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)(sh * sw));
+  int nst = 0;
+  for (int64_t rp = 0; rp < sh; rp++)
+    for (int64_t cp = 0; cp < sw; cp++) {
+      int64_t ilo, ihi, jlo, jhi;
+      phase_range(d->h, w->pad[0], sh, rp, &ilo, &ihi);
+      phase_range(d->wd, w->pad[1], sw, cp, &jlo, &jhi);
+      if (ihi <= ilo || jhi <= jlo)
+        continue;
+      IrPrimExpr *ext[2] = {op_nn_index(ctx, ihi - ilo), op_nn_index(ctx, jhi - jlo)}, **v;
+      IrStmt **slot = op_prim_loop_nest(p, ext, 2, &v, &st[nst++]);
+      IrPrimExpr *i = op_nn_add(ctx, v[0], op_nn_index(ctx, ilo));
+      IrPrimExpr *j = op_nn_add(ctx, v[1], op_nn_index(ctx, jlo));
+      IrPrimExpr *iy =
+          op_nn_add(ctx, op_nn_mul(ctx, i, op_nn_index(ctx, sh)), op_nn_index(ctx, rp - w->pad[0]));
+      IrPrimExpr *ix =
+          op_nn_add(ctx, op_nn_mul(ctx, j, op_nn_index(ctx, sw)), op_nn_index(ctx, cp - w->pad[1]));
+      *slot = store_plane(p, d, plane_at(ctx, d, rp, cp, i, j),
+                          op_conv_load_raw(p, &d->x, n, c, iy, ix));
+    }
+  return nst ? op_nn_seq(p, st, nst) : NULL;
+}
+
+/* Tap (ky, kx) of output element (y, z) of input plane (n, c): the
+ * scratch plane's phase, or the input itself when there is no plane. */
+static IrPrimExpr *
+tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimExpr *z, int64_t ky,
+    int64_t kx)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const Window *w = d->w;
+  int64_t dy = ky * w->dilation[0], dx = kx * w->dilation[1];
+  if (!d->plane) {
+    IrPrimExpr *row =
+        op_nn_add(ctx, op_nn_mul(ctx, y, op_nn_index(ctx, w->stride[0])), op_nn_index(ctx, dy));
+    return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, dx)));
+  }
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = plane_at(ctx, d, dy % w->stride[0], dx % w->stride[1],
+                    op_nn_add(ctx, y, op_nn_index(ctx, dy / w->stride[0])),
+                    op_nn_add(ctx, z, op_nn_index(ctx, dx / w->stride[1])));
+  return op_prim_load(p, d->plane, idx);
+}
+
+/* The sum over the window of tap * weight (float32) for output element
+ * (y, z) of output channel o from input plane (n, c). */
+static IrPrimExpr *
+window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, IrPrimExpr *y,
+           IrPrimExpr *z)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *sum = NULL, *zero = op_nn_index(ctx, 0);
+  for (int64_t ky = 0; ky < d->kh; ky++)
+    for (int64_t kx = 0; kx < d->kw; kx++) {
+      IrPrimExpr *weight =
+          op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
+      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y, z, ky, kx), weight);
+      sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
+    }
+  return sum;
+}
+
+/* "for z in range(ow): out[n, o, y, z] = row[base + z]", where the fused
+ * epilogue joins. */
+static IrStmt *
+store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, IrPrimExpr *base)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *cols = op_nn_index(ctx, d->ow), **z;
+  IrStmt *nest, **body = op_prim_loop_nest(p, &cols, 1, &z, &nest);
+  IrPrimExpr *at[4] = {n, o, y, z[0]}, **idx = ir_alloc(ctx, sizeof *idx);
+  idx[0] = op_nn_add(ctx, base, z[0]);
+  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), op_prim_load(p, d->row, idx));
+  return nest;
+}
+
+/* The output of channel o from input plane (n, c).  By rows: for each
+ * row, its sums into the row buffer, then the row stored by a loop of its
+ * own.  Flat (short rows): a phase's rows are cols wide, so element
+ * (y, z) of the output reads the plane at y * cols + z plus the tap's
+ * offset; one loop over that flat index computes every row at once (the
+ * cols - ow sums between rows are never stored), then each row is
+ * stored. */
+static IrStmt *
+compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *rows = op_nn_index(ctx, d->oh), **y, **z, *zero = op_nn_index(ctx, 0);
+  IrStmt *st[2], *nest;
+  if (d->flat) {
+    IrPrimExpr *span = op_nn_index(ctx, (d->oh - 1) * d->cols + d->ow);
+    IrStmt **body = op_prim_loop_nest(p, &span, 1, &z, &st[0]);
+    *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, zero, z[0]));
+    body = op_prim_loop_nest(p, &rows, 1, &y, &st[1]);
+    *body = store_row(p, d, n, o, y[0], op_nn_mul(ctx, y[0], op_nn_index(ctx, d->cols)));
+    return op_nn_seq(p, st, 2);
+  }
+  IrPrimExpr *cols = op_nn_index(ctx, d->ow);
+  IrStmt **slot = op_prim_loop_nest(p, &rows, 1, &y, &nest);
+  IrStmt **body = op_prim_loop_nest(p, &cols, 1, &z, &st[0]);
+  *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, y[0], z[0]));
+  st[1] = store_row(p, d, n, o, y[0], zero);
+  *slot = op_nn_seq(p, st, 2);
+  return nest;
+}
+
+/* For each image n and input channel c: the copy (when there is a plane),
+ * then the mult output channels it feeds. */
+static void
+emit_channels(OpPrim *p, const Dw *d, IrPrimExpr *channels)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[2] = {op_conv_dim(&d->x, 0), channels}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  IrStmt *st[2];
+  int nst = 0;
+  if (d->plane && (st[nst] = copy_plane(p, d, v[0], v[1])))
+    nst++;
+  IrPrimExpr *o = v[1];
+  IrStmt **inner = &st[nst++];
+  if (d->mult > 1) {
+    IrPrimExpr *mext = op_nn_index(ctx, d->mult), **j;
+    inner = op_prim_loop_nest(p, &mext, 1, &j, inner);
+    o = op_nn_add(ctx, op_nn_mul(ctx, v[1], mext), j[0]);
+  }
+  *inner = compute_plane(p, d, v[0], v[1], o);
+  *slot = op_nn_seq(p, st, nst);
+}
+
+static bool
+is_nchw(const Layout *l)
+{
+  for (int k = 0; k < 4; k++)
+    if (l->pos[k] != k)
+      return false;
+  return true;
+}
+
+/* Static extents of the call, or false when one is symbolic or the call
+ * is not a float32 NCHW depthwise conv2d this path takes. */
+static bool
+dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c)
+{
+  int64_t ci, o;
+  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) || !is_nchw(x->l) ||
+      !is_nchw(out->l) || w->groups < 1 || !ir_prim_is_int(op_conv_dim(x, 1), c) ||
+      *c != w->groups || !ir_prim_is_int(op_conv_dim(k, 1), &ci) || ci != 1 ||
+      !ir_prim_is_int(op_conv_dim(k, 0), &o) || !ir_prim_is_int(op_conv_dim(x, 2), &d->h) ||
+      !ir_prim_is_int(op_conv_dim(x, 3), &d->wd) || !ir_prim_is_int(op_conv_dim(out, 2), &d->oh) ||
+      !ir_prim_is_int(op_conv_dim(out, 3), &d->ow) || !ir_prim_is_int(op_conv_dim(k, 2), &d->kh) ||
+      !ir_prim_is_int(op_conv_dim(k, 3), &d->kw))
+    return false;
+  d->mult = o / *c;
+  return o % *c == 0 && d->mult >= 1 && d->oh >= 1 && d->ow >= 1 && d->kh >= 1 && d->kw >= 1 &&
+         d->kh * d->kw <= DW_MAX_TAPS && w->stride[0] >= 1 && w->stride[1] >= 1;
+}
+
+/* Emits the fast path and returns true, or returns false (nothing
+ * emitted) when the call does not fit it: float32 throughout, NCHW data
+ * and output, groups equal to the input channels, static channels,
+ * spatial extents and window, at most DW_MAX_TAPS taps. */
 bool
 op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
 {
-  (void)p, (void)w, (void)x, (void)k, (void)out;
-  return false;
+  Dw d = {.w = w, .x = *x, .k = *k, .out = *out};
+  int64_t c;
+  if (!dw_fits(w, x, k, out, &d, &c))
+    return false;
+  IrCtx *ctx = p->lz->ctx;
+  bool padded = w->pad[0] || w->pad[1] || w->pad[2] || w->pad[3];
+  d.flat = d.oh > 1 && d.ow < DW_FLAT_WIDTH;
+  if (padded || w->stride[1] > 1 || d.flat) {
+    int64_t sh = w->stride[0], sw = w->stride[1];
+    d.rows = (d.h + w->pad[0] + w->pad[2] + sh - 1) / sh;
+    d.cols = (d.wd + w->pad[1] + w->pad[3] + sw - 1) / sw;
+    IrPrimExpr *size = op_nn_index(ctx, sh * sw * d.rows * d.cols);
+    d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
+    zero_plane(p, &d, sh * sw * d.rows * d.cols);
+  }
+  IrPrimExpr *sums = op_nn_index(ctx, d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow);
+  d.row = op_prim_alloc(p, IR_F32, &sums, 1, "row");
+  emit_channels(p, &d, op_nn_index(ctx, c));
+  return true;
 }

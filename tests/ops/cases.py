@@ -313,7 +313,57 @@ def conv_cases():
     c.append(conv_case("conv2d_pad_rows_only", (1, 2, 4, 5), (8, 2, 7, 1),
                        {"padding": [4, 0, 5, 0], "strides": (3, 1)},
                        {"strides": [3, 1], "padding": [4, 0, 5, 0]}))
-    return c
+    return c + depthwise_cases()
+
+
+def dw_case(name, xs, ws, strides=(1, 1), padding=(0,), dilation=(1, 1)):
+    """A float32 NCHW conv2d with groups = input channels (ops/conv_dw.c)."""
+    attrs = {"strides": list(strides), "padding": list(padding), "dilation": list(dilation),
+             "groups": xs[1]}
+    return conv_case(name, xs, ws, dict(attrs, strides=strides, dilation=dilation), attrs)
+
+
+def depthwise_cases():
+    # the depthwise schedule (ops/conv_dw.c): the padded, stride-phase-split
+    # copy of each plane, short stride-1 rows computed flat and wide ones
+    # row by row (reading the input itself without padding), phases with no
+    # input column, windows wider than the input or wholly in the padding,
+    # channel multipliers
+    return [
+        dw_case("conv2d_dw_s1_p1", (1, 8, 9, 20), (8, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_s1_p0", (2, 5, 7, 19), (5, 1, 3, 3)),
+        dw_case("conv2d_dw_s1_wide", (1, 3, 5, 40), (3, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_s1_wide_p0", (1, 2, 4, 37), (2, 1, 3, 3)),
+        dw_case("conv2d_dw_s2_p1", (2, 6, 11, 13), (6, 1, 3, 3), strides=(2, 2), padding=[1]),
+        dw_case("conv2d_dw_s2_p0", (1, 4, 9, 10), (4, 1, 3, 3), strides=(2, 2)),
+        dw_case("conv2d_dw_s2_wide", (1, 3, 7, 70), (3, 1, 3, 3), strides=(2, 2), padding=[1]),
+        dw_case("conv2d_dw_s21_wide_p0", (1, 2, 9, 36), (2, 1, 3, 3), strides=(2, 1)),
+        dw_case("conv2d_dw_s3_p2", (1, 3, 10, 17), (3, 1, 3, 3), strides=(3, 3), padding=[2]),
+        dw_case("conv2d_dw_asym", (1, 3, 6, 9), (3, 1, 3, 3), strides=(1, 2), padding=[0, 1, 2, 3]),
+        dw_case("conv2d_dw_dilation", (1, 4, 10, 12), (4, 1, 3, 3), padding=[2, 3], dilation=(2, 3)),
+        dw_case("conv2d_dw_dilation_s2", (1, 2, 11, 15), (2, 1, 3, 3), strides=(2, 2), padding=[1],
+                dilation=(2, 2)),
+        dw_case("conv2d_dw_5x5", (1, 6, 13, 17), (6, 1, 5, 5), strides=(2, 2), padding=[2]),
+        dw_case("conv2d_dw_5x5_s1", (2, 3, 8, 21), (3, 1, 5, 5), padding=[2]),
+        dw_case("conv2d_dw_1x5", (1, 4, 3, 11), (4, 1, 1, 5), padding=[0, 2]),
+        dw_case("conv2d_dw_7x1", (1, 4, 9, 6), (4, 1, 7, 1), padding=[3, 0]),
+        dw_case("conv2d_dw_narrow", (1, 3, 2, 2), (3, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_column", (1, 3, 4, 1), (3, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_empty_phase", (1, 2, 5, 1), (2, 1, 3, 3), strides=(3, 3), padding=[2]),
+        dw_case("conv2d_dw_all_pad", (1, 2, 4, 5), (2, 1, 3, 3), padding=[3]),
+        dw_case("conv2d_dw_mult2", (1, 3, 6, 7), (6, 1, 3, 3), padding=[1]),
+        dw_case("conv2d_dw_mult3_s2", (2, 2, 7, 8), (6, 1, 3, 3), strides=(2, 2), padding=[1, 0, 0, 1]),
+        Case("conv2d_dw_bias_clip",
+             "R.clip(lv1, R.prim_value(0), R.prim_value(6))",
+             [x_((1, 8, 10, 12)), inp("w", (8, 1, 3, 3)), inp("b", (1, 8, 1, 1))],
+             lambda x, w, b: np.clip(refs.conv2d(x, w, strides=(2, 2), padding=[1], groups=8) + b, 0, 6),
+             pre=["lv = R.nn.conv2d(x, w, strides=[2, 2], padding=[1], groups=8)", "lv1 = R.add(lv, b)"],
+             atol=1e-5),
+        Case("conv2d_dw_mult2_bias_relu", "R.nn.relu(lv1)",
+             [x_((1, 3, 6, 7)), inp("w", (6, 1, 3, 3)), inp("b", (1, 6, 1, 1))],
+             lambda x, w, b: np.maximum(refs.conv2d(x, w, padding=[1], groups=3) + b, 0),
+             pre=["lv = R.nn.conv2d(x, w, padding=[1], groups=3)", "lv1 = R.add(lv, b)"], atol=1e-5),
+    ]
 
 
 def pool_case(name, op, xs, ref_kw, attrs, layout="NCHW", atol=1e-6):
@@ -543,6 +593,10 @@ def symbolic_cases():
         Case("sym_conv2d_tiles", "R.nn.conv2d(x, w, padding=[1])",
              [inp("x", (3, 2, 4, 17), sig=("n", 2, 4, 17)), inp("w", (9, 2, 3, 3))],
              lambda x, w: refs.conv2d(x, w, padding=[1]), atol=1e-5, upper={"n": 4}),
+        Case("sym_conv2d_dw_batch", "R.nn.conv2d(x, w, strides=[2, 2], padding=[1], groups=3)",
+             [inp("x", (2, 3, 7, 9), sig=("n", 3, 7, 9)), inp("w", (3, 1, 3, 3))],
+             lambda x, w: refs.conv2d(x, w, strides=(2, 2), padding=[1], groups=3), atol=1e-5,
+             upper={"n": 4}),
         Case("sym_conv2d_width", "R.nn.conv2d(x, w)",
              [inp("x", (1, 2, 4, 7), sig=(1, 2, 4, "n")), inp("w", (3, 2, 1, 1))],
              lambda x, w: refs.conv2d(x, w), atol=1e-5, upper={"n": 16}),
