@@ -104,6 +104,9 @@ typedef struct {
   int64_t weights_bytes; /* bytes of every constant */
   int errors;            /* errors reported so far */
   IrLoc loc;             /* where the node being emitted comes from */
+  /* the prim_func being emitted: its loads of read-only scalars hoisted
+   * into locals (gen_tir.c), or NULL */
+  const struct CgHoist *hoist;
 } CgGen;
 
 /* gen.c */

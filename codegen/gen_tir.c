@@ -211,11 +211,106 @@ emit_access(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int
   ir_buf_puts(o, "]");
 }
 
+/* --- read-only scalars hoisted ---------------------------------------------- */
+
+/* A load at literal indices, inside the literal shape, of a buffer
+ * parameter the kernel never writes (a clip's bounds, a scalar weight) is
+ * read once into a local at the kernel's entry: the loops then hold no
+ * load in the arms of a ?: (which C compilers do not turn into a select,
+ * a load may fault), so they vectorize.  The read is in bounds, so moving
+ * it to the entry reads nothing the kernel could not; no argument of the
+ * kernel shares bytes with another (else nothing is hoisted). */
+typedef struct CgHoist {
+  const IrBuffer **buffer;
+  int64_t *offset; /* row-major element offset */
+  const char **name;
+  int n, cap;
+} CgHoist;
+
+typedef struct {
+  const IrPrimFunc *f;
+  const CgPrim *p;
+  CgHoist *h;
+} HoistScan;
+
+/* The row-major offset of a hoistable load, or -1. */
+static int64_t
+hoist_offset(const IrPrimFunc *f, const CgPrim *p, const IrPrimExpr *e)
+{
+  const IrBuffer *b = e->u.load.buffer;
+  bool param = false;
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i].buffer == b && !p->written[i])
+      param = true;
+  if (!param || p->aliased || e->u.load.n != b->ndim || half_name(b->dtype) || b->dtype.lanes != 1)
+    return -1;
+  int64_t off = 0;
+  for (int d = 0; d < b->ndim; d++) {
+    const IrPrimExpr *i = e->u.load.indices[d], *dim = b->shape[d];
+    if (i->kind != IR_PE_INT || dim->kind != IR_PE_INT || i->u.int_value < 0 ||
+        i->u.int_value >= dim->u.int_value)
+      return -1;
+    off = off * dim->u.int_value + i->u.int_value;
+  }
+  return off;
+}
+
+static int
+hoist_find(const CgHoist *h, const IrBuffer *b, int64_t off)
+{
+  for (int i = 0; h && i < h->n; i++)
+    if (h->buffer[i] == b && h->offset[i] == off)
+      return i;
+  return -1;
+}
+
+static bool
+hoist_visit(const IrPrimExpr *e, void *user)
+{
+  HoistScan *s = user;
+  if (e->kind != IR_PE_LOAD)
+    return false;
+  int64_t off = hoist_offset(s->f, s->p, e);
+  CgHoist *h = s->h;
+  if (off < 0 || hoist_find(h, e->u.load.buffer, off) >= 0)
+    return false;
+  if (h->n == h->cap) {
+    h->cap = h->cap ? 2 * h->cap : 8;
+    h->buffer = ir_xrealloc(h->buffer, sizeof *h->buffer * (size_t)h->cap);
+    h->offset = ir_xrealloc(h->offset, sizeof *h->offset * (size_t)h->cap);
+    h->name = ir_xrealloc(h->name, sizeof *h->name * (size_t)h->cap);
+  }
+  h->buffer[h->n] = e->u.load.buffer;
+  h->offset[h->n] = off;
+  h->name[h->n] = NULL;
+  h->n++;
+  return false;
+}
+
+static bool
+hoist_expr(const IrPrimExpr *e, const IrStmt *st, void *user)
+{
+  (void)st;
+  return e && ir_prim_walk(e, hoist_visit, user);
+}
+
 /* A load: float16 and bfloat16 bits widen to float (exactly). */
 static void
 emit_load(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 {
   const IrBuffer *b = e->u.load.buffer;
+  int64_t off = g->hoist && e->u.load.n == b->ndim ? 0 : -1;
+  for (int d = 0; off >= 0 && d < b->ndim; d++) {
+    const IrPrimExpr *i = e->u.load.indices[d], *dim = b->shape[d];
+    off = i->kind == IR_PE_INT && dim->kind == IR_PE_INT
+              ? off * dim->u.int_value + i->u.int_value
+              : -1;
+  }
+  int k = off >= 0 ? hoist_find(g->hoist, b, off) : -1;
+  if (k >= 0) {
+    ir_buf_puts(o, g->hoist->name[k]);
+    return;
+  }
   const char *h = half_name(b->dtype);
   if (h)
     ir_buf_printf(o, "rxc_%s_to_f32(", h);
@@ -801,19 +896,40 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
   CgPrim *p = cg_prim_info(g, global);
   Tir t = {.g = g, .arith = ir_arith_new(g->ctx), .indent = 1};
   g->loc = f->loc;
-  IrBuf params = {0}, body = {0};
+  IrBuf params = {0}, body = {0}, hoisted = {0};
   emit_params(&t, f, p, &params);
+  CgHoist h = {0};
+  HoistScan scan = {f, p, &h};
+  IrTirVisitor visit = {.expr = hoist_expr, .user = &scan};
+  ir_tir_walk(f->body, &visit);
+  for (int i = 0; i < h.n; i++) {
+    const char *ct = cg_dtype_cname(g, h.buffer[i]->dtype);
+    const char *buf = cg_names_find(&t.names, h.buffer[i]);
+    /* keyed by the name slot: one local per (buffer, offset) */
+    h.name[i] = cg_names_add(g, &t.names, &h.name[i],
+                             ir_printf(g->ctx, "%s_%lld", h.buffer[i]->name, (long long)h.offset[i]));
+    ir_buf_printf(&hoisted, "  const %s %s = %s[%lld];\n", ct ? ct : "?", h.name[i], buf ? buf : "?",
+                  (long long)h.offset[i]);
+  }
+  g->hoist = &h;
   emit_stmt(&t, f->body, &body);
+  g->hoist = NULL;
   ir_buf_printf(out, "/* T.prim_func %s */\nstatic void\n%s_%s(%s)\n{\n", gl->name, g->name,
                 cg_ident(g, gl->name), params.data);
   int nnames = f->nparams + p->ndims;
   for (int i = 0; i < nnames && i < t.names.n; i++)
     if (!cg_text_uses(&body, t.names.names[i]))
       ir_buf_printf(out, "  (void)%s;\n", t.names.names[i]);
+  if (hoisted.len)
+    ir_buf_put(out, hoisted.data, hoisted.len);
   if (body.len)
     ir_buf_put(out, body.data, body.len);
   ir_buf_puts(out, "}\n\n");
   ir_buf_free(&params);
   ir_buf_free(&body);
+  ir_buf_free(&hoisted);
+  free(h.buffer);
+  free(h.offset);
+  free(h.name);
   cg_names_free(&t.names);
 }
