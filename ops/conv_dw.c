@@ -268,11 +268,13 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     int64_t sh = w->stride[0], sw = w->stride[1];
     d.rows = (d.h + w->pad[0] + w->pad[2] + sh - 1) / sh;
     d.cols = (d.wd + w->pad[1] + w->pad[3] + sw - 1) / sw;
-    IrPrimExpr *size = op_nn_index(ctx, sh * sw * d.rows * d.cols);
+    /* whole 64-byte units, as the arena places buffers: so the arena
+     * stays at the planner's lower bound */
+    IrPrimExpr *size = op_nn_index(ctx, (sh * sw * d.rows * d.cols + 15) / 16 * 16);
     d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
     zero_plane(p, &d, sh * sw * d.rows * d.cols);
   }
-  IrPrimExpr *sums = op_nn_index(ctx, d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow);
+  IrPrimExpr *sums = op_nn_index(ctx, ((d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow) + 15) / 16 * 16);
   d.row = op_prim_alloc(p, IR_F32, &sums, 1, "row");
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;
