@@ -918,7 +918,7 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
                 cg_ident(g, gl->name), params.data);
   int nnames = f->nparams + p->ndims;
   for (int i = 0; i < nnames && i < t.names.n; i++)
-    if (!cg_text_uses(&body, t.names.names[i]))
+    if (!cg_text_uses(&body, t.names.names[i]) && !cg_text_uses(&hoisted, t.names.names[i]))
       ir_buf_printf(out, "  (void)%s;\n", t.names.names[i]);
   if (hoisted.len)
     ir_buf_put(out, hoisted.data, hoisted.len);

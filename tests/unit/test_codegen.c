@@ -477,6 +477,32 @@ test_weights(void **state)
   ir_ctx_free(ctx);
 }
 
+/* Loads of read-only scalars at literal indices are hoisted to the
+ * kernel's entry (codegen/gen_tir.c): the loop reads only locals. */
+static void
+test_hoisted_scalars(void **state)
+{
+  (void)state;
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  IrCtx *ctx = ir_ctx_new();
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "tests/codegen/hoist_scalars.py", NULL, &cfg, &orig, &opt);
+  assert_non_null(out);
+  const char *c = out->files[1].text.data;
+  const char *lo = strstr(c, "const float lo_0 = lo[0];");
+  const char *hi = strstr(c, "const float hi_0 = hi[0];");
+  assert_non_null(lo);
+  assert_non_null(hi);
+  const char *loop = strstr(lo, "for (");
+  assert_non_null(loop);
+  assert_null(strstr(loop, "lo[0]"));
+  assert_null(strstr(loop, "hi[0]"));
+  assert_null(strstr(c, "(void)lo;"));
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
 /* --- strict compilers ---------------------------------------------------- */
 
 static bool
@@ -832,6 +858,7 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
+      cmocka_unit_test(test_hoisted_scalars),
       cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
