@@ -72,7 +72,7 @@ MP_SRCS := memplan/core.c memplan/greedy.c memplan/local.c memplan/search.c memp
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_header.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # the road from a model to C (road.h), and the library API (rxc.h):
@@ -179,13 +179,13 @@ deps:
 	fi
 
 # What `make bench`'s real-model table needs besides `make deps` (never part
-# of deps or check): torch, torchvision and onnx from Debian, and ONNX
+# of deps or check): torch, torchvision, onnx and GNU time from Debian, and ONNX
 # Runtime's npm package, whose CPU library ships inside it (installed with
 # --ignore-scripts: nothing is downloaded at install time beyond the
 # package) into build/bench-deps.
 # (Debian's nodejs and npm only when no npm is on PATH: a machine with
 # NodeSource's nodejs has npm inside it, and Debian's npm conflicts.)
-BENCH_DEB_PACKAGES := python3-torch python3-torchvision python3-onnx $(if $(shell command -v npm),,nodejs npm)
+BENCH_DEB_PACKAGES = python3-torch python3-torchvision python3-onnx time $(if $(shell command -v npm),,nodejs npm)
 ORT_NODE := $(BUILD)/bench-deps/node_modules/onnxruntime-node
 .PHONY: bench-deps
 bench-deps:
@@ -452,6 +452,14 @@ check-readme: all
 check: check-trace
 check-trace: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/trace_check.py
+
+# ---- [codegen] weights = inline, separate, bytes and blob compute the same
+# bits under gcc, clang and tcc; m_set_weights refuses what is not its blob
+# (tests/weights/weights_modes.py).
+.PHONY: check-weights
+check: check-weights
+check-weights: all samples
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/weights/weights_modes.py
 
 # ---- the folders depend on each other in README's order, and every global
 # symbol of librxc.a carries its folder's prefix (tests/layers/layers.py).

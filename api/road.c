@@ -150,8 +150,12 @@ rxc_road(IrCtx *ctx, const RxcRoadIn *in, RxcStage stop_after, RxcRoadOut *out)
     out->module = run_passes(ctx, in, out->module);
   if (out->module && enter(ctx, in, RXC_STAGE_PLAN, stop_after, out))
     out->plan = mp_plan_module(ctx, out->module, in->cfg);
-  if (out->plan && enter(ctx, in, RXC_STAGE_GENERATE, stop_after, out))
-    out->out = cg_generate(ctx, out->module, out->plan, in->cfg, out->name);
+  if (out->plan && enter(ctx, in, RXC_STAGE_GENERATE, stop_after, out)) {
+    CfgOptions cfg = *in->cfg;
+    if (in->jit)
+      cfg.codegen.weights = CFG_WEIGHTS_BLOB;
+    out->out = cg_generate(ctx, out->module, out->plan, &cfg, out->name);
+  }
   if (ir_error_count(ctx) == 0)
     return true;
   cg_output_free(out->out);

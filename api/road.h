@@ -58,6 +58,9 @@ typedef struct {
                                 stderr when cfg->verbosity > 0 */
   const char *name;          /* NAME of the C; NULL: cfg's [codegen] prefix, else
                                 the base name of path (rxc_name_from_path) */
+  bool jit;                  /* for a JIT (cg_jit_tcc, cg_jit_cc): GENERATE writes the
+                                weights as a blob whatever cfg says, which the JIT
+                                hands to the code as memory (no C text to compile) */
   RxcStageFn step;           /* may be NULL */
   void *user;                /* step's */
 } RxcRoadIn;

@@ -48,7 +48,8 @@ jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
   cfg_defaults(&cfg);
   JitStep js = {ctx, o->config, &cfg};
   RxcRoadIn in = {.path = path, .text = text, .params = o->params, .cfg = &cfg,
-                  .name = rxc_name_from_path(ctx, path), .step = jit_step, .user = &js};
+                  .name = rxc_name_from_path(ctx, path), .jit = true, .step = jit_step,
+                  .user = &js};
   RxcModel *r = calloc(1, sizeof *r);
   RxcRoadOut b;
   if (r && rxc_road(ctx, &in, RXC_STAGE_GENERATE, &b)) {

@@ -118,7 +118,7 @@ latency(CgPackedFn fn, void *arena, size_t bytes, void **tensors, const int64_t 
 static bool
 build(IrCtx *ctx, const char *model, const char *params, const CfgOptions *cfg, RxcRoadOut *b)
 {
-  RxcRoadIn in = {.path = model, .params = params, .cfg = cfg, .name = "bm"};
+  RxcRoadIn in = {.path = model, .params = params, .cfg = cfg, .name = "bm", .jit = true};
   bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, b);
   ir_diag_print(ctx, stderr);
   return ok;

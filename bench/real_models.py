@@ -14,6 +14,9 @@ outputs of ONNX Runtime and rxc are compared with torch's: max |x - torch|
 over max |torch| (issue 18 asks for 1e-4).  Needs `make bench-deps`;
 without torch or onnxruntime-node it says so and exits 0.
 
+Then each model again with [codegen] weights = inline, bytes and blob: the
+cost of gcc -O2 on the C and whether the outputs are the same bits.
+
 Environment: RXC (build/rxc), ORT_NODE (build/bench-deps/node_modules/
 onnxruntime-node), CC (gcc).  `real_models.py NAME...` runs only those.
 """
@@ -41,6 +44,9 @@ DRIVER = r"""
 #include <stdlib.h>
 #include <time.h>
 #include "m.h"
+#ifndef WEIGHTS_FILE
+#define WEIGHTS_FILE 0
+#endif
 
 static double now(void) {
   struct timespec t;
@@ -58,9 +64,16 @@ int main(int argc, char **argv) {
   size_t bytes = (m_main_ARENA_BYTES + m_ARENA_ALIGN - 1) / m_ARENA_ALIGN * m_ARENA_ALIGN;
   void *arena = aligned_alloc(m_ARENA_ALIGN, bytes ? bytes : m_ARENA_ALIGN);
   FILE *f = fopen(argv[1], "rb");
-  if (argc != 3 || !in || !out || !arena || !f || fread(in, sizeof *in, nin, f) != nin)
+  if (argc != 3 + WEIGHTS_FILE || !in || !out || !arena || !f || fread(in, sizeof *in, nin, f) != nin)
     return 2;
   fclose(f);
+#if WEIGHTS_FILE /* weights = blob: m.weights.bin, read into memory */
+  void *w = aligned_alloc(64, (m_WEIGHTS_BYTES + 63) / 64 * 64);
+  f = fopen(argv[3], "rb");
+  if (!w || !f || fread(w, 1, m_WEIGHTS_BYTES, f) != m_WEIGHTS_BYTES || m_set_weights(w, m_WEIGHTS_BYTES) != 0)
+    return 5;
+  fclose(f);
+#endif
   for (int i = 0; i < 3; i++)
     if (m_main(arena, bytes, in, out) != 0)
       return 3;
@@ -173,7 +186,73 @@ def one(name, build, shape):
     row["rxc_ms"], row["rxc_runs"] = r["ms"], r["runs"]
     row["rxc_rel_err"] = rel_err(np.fromfile(rxc_out, dtype=np.float32), ref)
     bench.log("%s: rxc %.3f ms (rel err %.2g)" % (name, row["rxc_ms"], row["rxc_rel_err"]))
+    row["forms"] = weights_forms(name, d, onnx_path, in_bin, x.numel(), ref.size)
     return row
+
+
+# The forms of [codegen] weights compared on each model: the cost of
+# compiling the generated C with gcc -O2, and whether the outputs are the
+# inline form's bit for bit (issue 19).
+FORMS = ("inline", "bytes", "blob")
+
+
+def gcc_cost(cmd):
+    """Runs cmd under GNU time; (wall s, CPU s of it and its children, their
+    peak RSS in MB).  Not os.wait4: a child forked from this process (torch
+    loaded) inherits its peak RSS through exec."""
+    log = os.path.join(WORK, "time.log")
+    subprocess.run(["/usr/bin/time", "-o", log, "-f", "%e %U %S %M"] + cmd, check=True,
+                   capture_output=True)
+    with open(log) as f:
+        wall, user, sys_, kb = f.read().split()[-4:]
+    return float(wall), float(user) + float(sys_), float(kb) / 1024.0
+
+
+def weights_forms(name, d, onnx_path, in_bin, nin, nout):
+    rows, inline_out = [], None
+    for form in FORMS:
+        cdir = os.path.join(d, "w-" + form)
+        _, rxc_s = timed([RXC, "compile", onnx_path, "-o", cdir, "--name", "m", "-q",
+                          "--set", "codegen.weights=" + form])
+        src = os.path.join(cdir, "m.c")
+        row = {"model": name, "form": form, "rxc_s": rxc_s, "c_bytes": os.path.getsize(src)}
+        blob = os.path.join(cdir, "m.weights.bin")
+        row["blob_bytes"] = os.path.getsize(blob) if form == "blob" else 0
+        row["gcc_wall_s"], row["gcc_cpu_s"], row["gcc_mb"] = gcc_cost(
+            [CC, "-O2", "-c", src, "-o", os.path.join(cdir, "m.o")])
+        with open(os.path.join(cdir, "driver.c"), "w") as f:
+            f.write(DRIVER % {"nin": nin, "nout": nout, "seconds": SECONDS})
+        exe = os.path.join(cdir, "driver")
+        subprocess.run([CC, "-O2", "-DWEIGHTS_FILE=%d" % (form == "blob"), "-o", exe,
+                        os.path.join(cdir, "driver.c"), os.path.join(cdir, "m.o"), "-lm"],
+                       check=True)
+        out = os.path.join(cdir, "out.bin")
+        subprocess.run([exe, in_bin, out] + ([blob] if form == "blob" else []), check=True,
+                       capture_output=True)
+        with open(out, "rb") as f:
+            got = f.read()
+        inline_out = got if form == "inline" else inline_out
+        row["same_bits"] = got == inline_out
+        bench.log("%s, weights = %s: gcc -O2 %.2f s CPU, %.0f MB, same bits: %s" % (
+            name, form, row["gcc_cpu_s"], row["gcc_mb"], row["same_bits"]))
+        rows.append(row)
+    return rows
+
+
+def forms_markdown(rows):
+    lines = ["", "## Weights forms", "",
+             "`[codegen] weights` on each model: rxc compile s; the bytes of m.c (and of "
+             "m.weights.bin); gcc -O2 -c m.c: wall s, CPU s (gcc and its children, user + "
+             "sys) and peak memory; whether the outputs of the -O2 build equal the inline "
+             "form's bit for bit.", "",
+             "| model | weights | rxc s | m.c bytes | blob bytes | gcc wall s | gcc CPU s | "
+             "gcc MB | same bits |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %s | %.2f | %d | %d | %.2f | %.2f | %.0f | %s |" % (
+            r["model"], r["form"], r["rxc_s"], r["c_bytes"], r["blob_bytes"], r["gcc_wall_s"],
+            r["gcc_cpu_s"], r["gcc_mb"], "yes" if r["same_bits"] else "**no**"))
+    return "\n".join(lines) + "\n"
 
 
 def markdown(res):
@@ -201,7 +280,8 @@ def markdown(res):
     if ratios:
         geo = float(np.exp(np.mean(np.log(ratios))))
         lines += ["", "rxc / ONNX Runtime geomean over %d models: %.2f." % (len(ratios), geo)]
-    return "\n".join(lines) + "\n"
+    forms = [f for r in res["rows"] for f in r.get("forms", [])]
+    return "\n".join(lines) + "\n" + (forms_markdown(forms) if forms else "")
 
 
 def main():

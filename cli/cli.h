@@ -69,10 +69,11 @@ int cmd_list(int argc, char **argv);
 /* compile.c: the road to C for rxc compile and run --via. */
 /* Reads file, checks it, runs cfg's pipeline (params: main's weights for
  * BindParams, or NULL), plans memory and generates C named name (NULL:
- * cfg's prefix, else file's base name), showing progress.  Prints the
- * diagnostics (and clears them); false on error. */
+ * cfg's prefix, else file's base name), showing progress; for the JIT
+ * when jit (RxcRoadIn.jit).  Prints the diagnostics (and clears them);
+ * false on error. */
 bool cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
-               const CfgOptions *cfg, RxcRoadOut *b);
+               const CfgOptions *cfg, bool jit, RxcRoadOut *b);
 /* Calls entry e of c (built as b, fn the lowered function) on the tensors
  * inputs (e->ninputs, signature order): binds the symbolic dims from their
  * shapes, allocates the arena and the outputs, and returns the result

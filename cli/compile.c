@@ -23,19 +23,20 @@ static const char compile_help[] =
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
     "unless --config, --set or -O0..-O2 say otherwise), plans memory and writes\n"
     "the generated C into OUTDIR: NAME.h and NAME.c (and NAME_weights.c with\n"
-    "[codegen] weights = separate).  NAME is --name, else [codegen] prefix,\n"
-    "else FILE's base name.  --params binds main's weights (BindParams), so\n"
-    "they become constant arrays of the output.  Prints each file written\n"
-    "and each entry's arena size.\n";
+    "[codegen] weights = separate, NAME.weights.bin with weights = blob).  NAME\n"
+    "is --name, else [codegen] prefix, else FILE's base name.  --params binds\n"
+    "main's weights (BindParams), so they become constants of the output, in\n"
+    "the form [codegen] weights says: inline, separate, bytes or blob.  Prints\n"
+    "each file written and each entry's arena size.\n";
 
 
 bool
 cli_build(IrCtx *ctx, const char *file, const char *params, const char *name,
-          const CfgOptions *cfg, RxcRoadOut *b)
+          const CfgOptions *cfg, bool jit, RxcRoadOut *b)
 {
   CliStage st = {.ctx = ctx, .cfg = cfg, .path = file, .progress = true};
   RxcRoadIn in = {.path = file, .params = params, .cfg = cfg, .name = name,
-                  .step = cli_stage, .user = &st};
+                  .jit = jit, .step = cli_stage, .user = &st};
   bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, b);
   cli_progress_done(cfg);
   cli_road_diags(&st); /* errors, or the passes' and planner's warnings */
@@ -98,7 +99,7 @@ cmd_compile(int argc, char **argv, CfgOptions *cfg)
   IrCtx *ctx = ir_ctx_new();
   RxcRoadOut b;
   status = EXIT_INPUT;
-  if (cli_build(ctx, a.in, a.params, a.name, cfg, &b)) {
+  if (cli_build(ctx, a.in, a.params, a.name, cfg, false, &b)) {
     if (cg_write(ctx, b.out, a.dir)) {
       for (int i = 0; i < b.out->nfiles && cfg->verbosity >= 0; i++)
         printf("wrote %s/%s (%zu bytes)\n", a.dir, b.out->files[i].name, b.out->files[i].text.len);

@@ -416,7 +416,7 @@ static Value *
 run_compiled(IrCtx *ctx, const RunArgs *a, const CfgOptions *cfg)
 {
   RxcRoadOut b;
-  if (!cli_build(ctx, a->file, a->params, NULL, cfg, &b))
+  if (!cli_build(ctx, a->file, a->params, NULL, cfg, true, &b))
     return NULL;
   Value *r = NULL;
   const IrFunction *fn = find_function(ctx, b.module, a->fn, a->file);

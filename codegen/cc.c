@@ -6,7 +6,8 @@
  * the configured command and flags (split at blanks, no shell), its output
  * captured in a file of the temporary directory and turned into a
  * diagnostic when it fails.  cg_compiled_free unloads the library and
- * removes the directory.
+ * removes the directory.  Both compilers' results take a blob's weights
+ * the same way (cg_compiled_bind): as memory, never as C text.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -118,7 +119,10 @@ cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags)
       c = ir_xcalloc(1, sizeof *c);
       c->dl = dl;
       c->dir = dir;
-      return c;
+      if (cg_compiled_bind(ctx, c, out))
+        return c;
+      cg_compiled_free(c);
+      return NULL;
     }
   }
   remove_tree(dir);
@@ -135,6 +139,31 @@ cg_compiled_entry(CgCompiled *c, const char *symbol)
   CgPackedFn fn;
   memcpy(&fn, &p, sizeof fn); /* object to function pointer without the cast ISO C lacks */
   return fn;
+}
+
+typedef int (*SetWeightsFn)(const void *weights, size_t bytes);
+
+bool
+cg_compiled_bind(IrCtx *ctx, CgCompiled *c, const CgOutput *out)
+{
+  IrLoc none = {0};
+  if (!out->set_weights)
+    return true;
+  const IrBuf *blob = &out->files[out->blob].text;
+  void *p = c->dl ? dlsym(c->dl, out->set_weights) : cg_tcc_symbol(c->tcc, out->set_weights);
+  SetWeightsFn set;
+  memcpy(&set, &p, sizeof set);
+  /* 64: the blob's own alignment, whatever the widest element */
+  c->weights = aligned_alloc(64, (blob->len + 63) / 64 * 64);
+  if (!p || !c->weights) {
+    ir_error(ctx, none, "%s", p ? "out of memory" : "the compiled code has no set_weights");
+    return false;
+  }
+  memcpy(c->weights, blob->data, blob->len);
+  int rc = set(c->weights, blob->len);
+  if (rc != 0)
+    ir_error(ctx, none, "%s refused the weights it was generated with (%d)", out->set_weights, rc);
+  return rc == 0;
 }
 
 /* Removes every file of dir, then dir. */
@@ -166,5 +195,6 @@ cg_compiled_free(CgCompiled *c)
   if (c->dir)
     remove_tree(c->dir);
   free(c->dir);
+  free(c->weights);
   free(c);
 }

@@ -50,8 +50,11 @@ typedef struct {
 } CgEntry;
 
 typedef struct {
-  CgFile files[3];       /* NAME.h, NAME.c, and NAME_weights.c when separate */
+  CgFile files[3];       /* NAME.h, NAME.c, and NAME_weights.c when separate
+                            or the bytes of NAME.weights.bin when blob */
   int nfiles;
+  int blob;                /* weights = blob: the index of NAME.weights.bin */
+  const char *set_weights; /* weights = blob: "NAME_set_weights", else NULL */
   CgEntry *entries;
   int nentries;
   int64_t arena_align;

@@ -25,7 +25,13 @@ struct CgCompiled {
   void *dl;  /* dlopen handle (cc.c), or NULL */
   void *tcc; /* TCCState (jit.c), or NULL */
   char *dir; /* temporary directory to remove (cc.c), or NULL; heap */
+  void *weights; /* weights = blob: the copy NAME_set_weights took, or NULL; heap */
 };
+
+/* cc.c: after compiling out into c, hands a blob's weights to the code
+ * (NAME_set_weights on an aligned copy c keeps); false after an error in
+ * ctx. */
+bool cg_compiled_bind(IrCtx *ctx, CgCompiled *c, const CgOutput *out);
 
 /* jit.c: the libtcc side of cg_compiled_entry and cg_compiled_free (cc.c),
  * so that only jit.c includes <libtcc.h>. */
@@ -90,6 +96,14 @@ typedef struct {
   bool *written; /* per param: the body stores into its buffer */
 } CgPrim;
 
+/* One constant of the module (gen_weights.c). */
+typedef struct {
+  const IrExpr *e; /* the IR_EX_CONST node */
+  CgCType t;
+  int64_t off;     /* bytes: in its type's string; blob: in the blob */
+  const char *ref; /* the C expression of a pointer to its first element */
+} CgConst;
+
 typedef struct {
   IrCtx *ctx;
   const IrModule *m;
@@ -97,11 +111,14 @@ typedef struct {
   const CfgOptions *cfg;
   const char *name;      /* C prefix: "mlp" */
   CgPrim *prims;         /* one per module global (unused for non-prims) */
-  const IrExpr **consts; /* IR_EX_CONST nodes, in order of first use */
+  CgConst *consts;       /* the constants, in order of first use (gen_weights.c) */
   int nconsts, capconsts;
+  IrMap const_index;     /* IR_EX_CONST node -> its CgConst */
+  int64_t string_end[CG_CT_COUNT]; /* weights = bytes: each type's string so far */
+  int64_t blob_end;      /* weights = blob: the blob so far */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
-  int64_t weights_bytes; /* bytes of every constant */
+  int64_t weights_bytes; /* bytes of every constant; blob: NAME.weights.bin's */
   int errors;            /* errors reported so far */
   IrLoc loc;             /* where the node being emitted comes from */
   /* the prim_func being emitted: its loads of read-only scalars hoisted
@@ -123,7 +140,6 @@ const char *cg_ident(CgGen *g, const char *hint); /* a C identifier from any nam
 const char *cg_names_add(CgGen *g, CgNames *t, const void *key, const char *hint);
 const char *cg_names_find(const CgNames *t, const void *key);
 void cg_names_free(CgNames *t);
-const char *cg_const_name(CgGen *g, const IrExpr *c);
 int cg_global_index(const CgGen *g, IrSym name);
 /* Occurrences of the identifier name in text as a whole token. */
 int cg_text_count(const IrBuf *text, const char *name);
@@ -242,12 +258,22 @@ IrSInfo *cg_output_in_signature_dims(CgFunc *E, IrSInfo *s);
 void cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, IrPrimExpr *const *vars,
                          IrPrimExpr *const *vals, int n, IrBuf *o);
 
+/* gen_weights.c */
+/* The C expression of a pointer to constant c's first element, placed in
+ * the weights at its first use; NULL after an error (a dtype C lacks). */
+const char *cg_const_ref(CgGen *g, const IrExpr *c);
+/* The definitions of the constants (or the blob and NAME_set_weights)
+ * into out; separate: their definitions into weights; blob: the blob's
+ * bytes into blob.  Returns NAME_WEIGHTS_BYTES. */
+int64_t cg_emit_consts(CgGen *g, IrBuf *out, IrBuf *weights, IrBuf *blob);
+int64_t cg_blob_bytes(const CgGen *g); /* NAME.weights.bin's size */
+int cg_blob_align(const CgGen *g);     /* the alignment it needs in memory */
+
 /* gen_header.c */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
                     IrBuf *out);
-/* Constants: definitions (inline: static; separate: extern declarations
- * into out and definitions into weights). Returns their bytes. */
-int64_t cg_emit_consts(CgGen *g, IrBuf *out, IrBuf *weights);
+bool cg_weights_blob(const CgGen *g);    /* [codegen] weights = blob */
+bool cg_err_used(const CgGen *g, int err); /* NAME_ERR_WEIGHTS only with a blob */
 /* NAME_strerror's definition. */
 void cg_emit_strerror(CgGen *g, IrBuf *out);
 
@@ -260,6 +286,7 @@ enum {
   CG_ERR_SHAPE,       /* dims inconsistent: a shape of an argument is negative */
   CG_ERR_CHECK,       /* a runtime precondition of the memory plan is false */
   CG_ERR_MATCH,       /* an R.match_cast or an operator's shape relation is false */
+  CG_ERR_WEIGHTS,     /* weights = blob: NAME_set_weights has not taken the blob */
   CG_ERR_COUNT
 };
 extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */

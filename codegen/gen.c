@@ -189,21 +189,6 @@ cg_names_free(CgNames *t)
   memset(t, 0, sizeof *t);
 }
 
-/* The C name of a constant (NAME_c0, NAME_c1, ... in order of first use). */
-const char *
-cg_const_name(CgGen *g, const IrExpr *c)
-{
-  for (int i = 0; i < g->nconsts; i++)
-    if (g->consts[i] == c)
-      return ir_printf(g->ctx, "%s_c%d", g->name, i);
-  if (g->nconsts == g->capconsts) {
-    g->capconsts = g->capconsts ? 2 * g->capconsts : 16;
-    g->consts = ir_xrealloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
-  }
-  g->consts[g->nconsts] = c;
-  return ir_printf(g->ctx, "%s_c%d", g->name, g->nconsts++);
-}
-
 int
 cg_global_index(const CgGen *g, IrSym name)
 {
@@ -423,6 +408,7 @@ gen_free(CgGen *g)
   }
   free(g->prims);
   free(g->consts);
+  ir_map_free(&g->const_index);
 }
 
 /* NAME.c from its parts. */
@@ -454,6 +440,7 @@ emit_all(CgGen *g, CgOutput *res, IrBuf *parts)
 {
   IrBuf *entries = &parts[0], *decls = &parts[1], *docs = &parts[2], *prims = &parts[3];
   IrBuf *consts = &parts[4], *weights = &parts[5], *h = &parts[6], *c = &parts[7];
+  IrBuf *blob = &parts[8];
   const MpPlan *p = g->plan;
   for (int i = 0; i < p->nfuncs && !g->errors; i++)
     cg_emit_entry(g, &p->funcs[i], &res->entries[i], decls, docs, entries);
@@ -463,7 +450,7 @@ emit_all(CgGen *g, CgOutput *res, IrBuf *parts)
       cg_emit_prim_func(g, i, prims);
   if (g->errors)
     return;
-  g->weights_bytes = cg_emit_consts(g, consts, weights);
+  g->weights_bytes = cg_emit_consts(g, consts, weights, blob);
   cg_emit_header(g, res, decls, docs, h);
   assemble_c(g, consts, prims, entries, c);
   if (g->errors)
@@ -472,6 +459,11 @@ emit_all(CgGen *g, CgOutput *res, IrBuf *parts)
   file_set(res, g->ctx, ir_printf(g->ctx, "%s.c", g->name), c);
   if (g->cfg->codegen.weights == CFG_WEIGHTS_SEPARATE)
     file_set(res, g->ctx, ir_printf(g->ctx, "%s_weights.c", g->name), weights);
+  if (g->cfg->codegen.weights == CFG_WEIGHTS_BLOB) {
+    res->blob = res->nfiles;
+    res->set_weights = ir_printf(g->ctx, "%s_set_weights", g->name);
+    file_set(res, g->ctx, ir_printf(g->ctx, "%s.weights.bin", g->name), blob);
+  }
 }
 
 CgOutput *
@@ -484,9 +476,9 @@ cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cf
   CgOutput *res = ir_xcalloc(1, sizeof *res);
   res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
   res->arena_align = p->align;
-  IrBuf parts[8] = {{0}};
+  IrBuf parts[9] = {{0}};
   emit_all(&g, res, parts);
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 9; i++)
     ir_buf_free(&parts[i]);
   gen_free(&g);
   if (g.errors) {

@@ -77,7 +77,7 @@ cg_tensor_leaf(CgFunc *E, const IrExpr *e, CgVar **info, bool *is_const)
   *info = NULL;
   if (e->kind == IR_EX_CONST) {
     *is_const = true;
-    return ir_printf(E->g->ctx, "%s.v", cg_const_name(E->g, e));
+    return cg_const_ref(E->g, e);
   }
   CgVar *v = e->kind == IR_EX_VAR ? cg_var_find(E, e) : NULL;
   if (!v || v->kind != CG_V_TENSOR) {

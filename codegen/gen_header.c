@@ -4,17 +4,15 @@
  *
  * Key idea: the header defines its own fixed-width types (no <stdint.h>:
  * under tcc a glibc header turns __attribute__ into nothing), checked at
- * compile time with the C99 negative-array-size trick.  Constants are
- * unions of their array with the widest scalar types, which aligns them
- * without any attribute; values are exact: hex floats, or the bit patterns
- * when a tensor holds inf or nan.
+ * compile time with the C99 negative-array-size trick.  The constants are
+ * gen_weights.c's.
  */
 #include <string.h>
 
 #include "cg_int.h"
 
 const char *const CG_ERR_NAMES[CG_ERR_COUNT] = {
-    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH",
+    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS",
 };
 
 const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
@@ -26,6 +24,7 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     "a runtime precondition of the memory plan is false",
     ("the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
      "element counts, broadcasting)"),
+    "no weights: set_weights has not accepted this model's .weights.bin",
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */
@@ -36,6 +35,18 @@ static const char EXTRA_TYPES[] =
     "typedef size_t rxc_uptr;\n"
     "typedef char rxc_check_uptr[sizeof(rxc_uptr) == sizeof(void *) ? 1 : -1];\n"
     "#endif\n\n";
+
+bool
+cg_weights_blob(const CgGen *g)
+{
+  return g->cfg->codegen.weights == CFG_WEIGHTS_BLOB;
+}
+
+bool
+cg_err_used(const CgGen *g, int err)
+{
+  return err != CG_ERR_WEIGHTS || cg_weights_blob(g);
+}
 
 void
 cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs, IrBuf *o)
@@ -56,12 +67,30 @@ cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *d
   ir_buf_printf(o, "#define %s_ARENA_BYTES %lldu /* the largest entry's, at the upper bounds */\n",
                 N, (long long)arena);
   ir_buf_printf(o, "#define %s_ARENA_ALIGN %lldu\n", N, (long long)res->arena_align);
-  ir_buf_printf(o, "#define %s_WEIGHTS_BYTES %lldu\n\n", N, (long long)g->weights_bytes);
+  if (cg_weights_blob(g))
+    ir_buf_printf(o,
+                  "#define %s_WEIGHTS_BYTES %lldu /* the size of %s.weights.bin */\n"
+                  "#define %s_WEIGHTS_ALIGN %du\n\n",
+                  N, (long long)g->weights_bytes, N, N, cg_blob_align(g));
+  else
+    ir_buf_printf(o, "#define %s_WEIGHTS_BYTES %lldu\n\n", N, (long long)g->weights_bytes);
   ir_buf_printf(o, "/* Error codes: 0 is success. */\n");
   for (int i = 0; i < CG_ERR_COUNT; i++)
-    ir_buf_printf(o, "#define %s_ERR_%s (-%d) /* %s */\n", N, CG_ERR_NAMES[i], i + 1,
+    if (cg_err_used(g, i))
+      ir_buf_printf(o, "#define %s_ERR_%s (-%d) /* %s */\n", N, CG_ERR_NAMES[i], i + 1,
                   CG_ERR_MESSAGES[i]);
   ir_buf_puts(o, "\n");
+  if (cg_weights_blob(g))
+    ir_buf_printf(o,
+                  "/* %s_set_weights: the weights every entry reads, the bytes of\n"
+                  " * %s.weights.bin (read from a file, or linked into flash), at an\n"
+                  " * address aligned to %s_WEIGHTS_ALIGN and unchanged while entries run.\n"
+                  " * Returns 0, or %s_ERR_WEIGHTS when they are not the blob this %s.c\n"
+                  " * was generated with (its size, header or alignment); until it has\n"
+                  " * returned 0, every entry returns %s_ERR_WEIGHTS.  Call it before the\n"
+                  " * entries, not while one runs. */\n"
+                  "int %s_set_weights(const void *weights, size_t bytes);\n\n",
+                  N, N, N, N, N, N, N);
   if (docs->len)
     ir_buf_put(o, docs->data, docs->len);
   ir_buf_puts(o, "\n");
@@ -79,121 +108,8 @@ cg_emit_strerror(CgGen *g, IrBuf *o)
                 "    return \"success\";\n",
                 N);
   for (int i = 0; i < CG_ERR_COUNT; i++)
-    ir_buf_printf(o, "  case %s_ERR_%s:\n    return \"%s\";\n", N, CG_ERR_NAMES[i],
+    if (cg_err_used(g, i))
+      ir_buf_printf(o, "  case %s_ERR_%s:\n    return \"%s\";\n", N, CG_ERR_NAMES[i],
                   CG_ERR_MESSAGES[i]);
   ir_buf_puts(o, "  default:\n    return \"unknown error\";\n  }\n}\n");
-}
-
-/* --- constants ------------------------------------------------------------ */
-
-static bool
-all_finite(const IrTensorData *d, CgCType t, int64_t n)
-{
-  for (int64_t i = 0; i < n && (t == CG_CT_F32 || t == CG_CT_F64); i++) {
-    double v;
-    if (t == CG_CT_F32) {
-      float f;
-      memcpy(&f, (const char *)d->data + 4 * i, 4);
-      v = f;
-    } else {
-      memcpy(&v, (const char *)d->data + 8 * i, 8);
-    }
-    if (v != v || v - v != 0)
-      return false;
-  }
-  return true;
-}
-
-/* Element i of d in C, exact. */
-static void
-emit_element(CgGen *g, const IrTensorData *d, CgCType t, bool bits, int64_t i, IrBuf *o)
-{
-  const unsigned char *p =
-      (const unsigned char *)d->data + (size_t)i * (size_t)ir_dtype_bytes(d->dtype);
-  uint64_t u = 0;
-  memcpy(&u, p, (size_t)ir_dtype_bytes(d->dtype)); /* little-endian host */
-  if (bits) {
-    ir_buf_printf(o, t == CG_CT_F32 ? "0x%08llxu" : "0x%016llxull", (unsigned long long)u);
-  } else if (cg_ctype_is_half(t)) {
-    ir_buf_printf(o, "0x%04x", (unsigned)(u & 0xffff)); /* the bits, as stored */
-  } else if (t == CG_CT_F32) {
-    float f;
-    memcpy(&f, p, 4);
-    cg_emit_float(g, d->dtype, f, o);
-  } else if (t == CG_CT_F64) {
-    double v;
-    memcpy(&v, p, 8);
-    cg_emit_float(g, d->dtype, v, o);
-  } else {
-    int bitsz = d->dtype.bits < 8 ? 8 : d->dtype.bits;
-    int64_t v = (int64_t)u;
-    if (d->dtype.code == IR_DT_INT && bitsz < 64) /* sign-extend */
-      v = (int64_t)(u << (64 - bitsz)) >> (64 - bitsz);
-    cg_emit_int(d->dtype, t == CG_CT_BOOL ? (u & 0xff) != 0 : v, o);
-  }
-}
-
-/* "union NAME_cK_t { T v[n]; ... }" (the bits member first when needed). */
-static void
-emit_union(CgGen *g, const char *name, CgCType t, bool bits, int64_t n, IrBuf *o)
-{
-  (void)g;
-  ir_buf_printf(o, "union %s_t {\n", name);
-  if (bits)
-    ir_buf_printf(o, "  %s bits[%lld];\n", t == CG_CT_F32 ? "rxc_u32" : "rxc_u64", (long long)n);
-  ir_buf_printf(o, "  %s v[%lld];\n  rxc_i64 align_i;\n  double align_d;\n  void *align_p;\n}",
-                cg_ctype_name(t), (long long)n);
-}
-
-static void
-emit_const(CgGen *g, int k, IrBuf *out, IrBuf *weights)
-{
-  const IrExpr *c = g->consts[k];
-  const IrTensorData *d = &c->u.constant;
-  CgCType t;
-  g->loc = c->loc;
-  if (!cg_ctype(d->dtype, &t)) {
-    cg_dtype_cname(g, d->dtype);
-    return;
-  }
-  int64_t n = (int64_t)(d->nbytes / (size_t)ir_dtype_bytes(d->dtype));
-  bool bits = !all_finite(d, t, n);
-  const char *name = ir_printf(g->ctx, "%s_c%d", g->name, k);
-  bool separate = g->cfg->codegen.weights == CFG_WEIGHTS_SEPARATE;
-  IrBuf shape = {0};
-  for (int i = 0; i < d->ndim; i++)
-    ir_buf_printf(&shape, "%s%lld", i ? ", " : "", (long long)d->shape[i]);
-  char buf[32];
-  ir_buf_printf(out, "/* R.const: %s (%s) */\n%s", ir_dtype_str(d->dtype, buf),
-                shape.data ? shape.data : "", separate ? "extern const " : "static const ");
-  emit_union(g, name, t, bits, n > 0 ? n : 1, out);
-  IrBuf *def = separate ? weights : out;
-  if (separate) {
-    ir_buf_printf(out, " %s;\n\n", name);
-    ir_buf_printf(def, "const ");
-    emit_union(g, name, t, bits, n > 0 ? n : 1, def);
-  }
-  ir_buf_printf(def, " %s = {{", name);
-  for (int64_t i = 0; i < n; i++) {
-    ir_buf_puts(def, i % 8 ? ", " : i ? ",\n    " : "\n    ");
-    emit_element(g, d, t, bits, i, def);
-  }
-  ir_buf_puts(def, n ? "}};\n\n" : "0}};\n\n");
-  ir_buf_free(&shape);
-}
-
-int64_t
-cg_emit_consts(CgGen *g, IrBuf *out, IrBuf *weights)
-{
-  int64_t bytes = 0;
-  if (g->cfg->codegen.weights == CFG_WEIGHTS_SEPARATE)
-    ir_buf_printf(weights,
-                  "/* %s_weights.c - generated by rxc %s: do not edit.\n"
-                  " * The constants of %s.c, compiled on their own. */\n#include \"%s.h\"\n\n",
-                  g->name, RXC_VERSION, g->name, g->name);
-  for (int k = 0; k < g->nconsts; k++) {
-    emit_const(g, k, out, weights);
-    bytes += (int64_t)g->consts[k]->u.constant.nbytes;
-  }
-  return bytes;
 }

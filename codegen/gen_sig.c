@@ -221,6 +221,10 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
   if (!k)
     ir_buf_puts(o, "0");
   emit_return_if(E, "NULL", o);
+  if (cg_weights_blob(E->g)) {
+    ir_buf_printf(o, "  if (!%s_weights", E->g->name);
+    emit_return_if(E, "WEIGHTS", o);
+  }
   for (int i = 0; i < ent->ndims; i++) {
     const char *s = cg_names_find(&E->names, ent->dims[i]);
     int64_t lo = 0, hi = INT64_MAX;

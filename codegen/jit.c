@@ -227,6 +227,10 @@ cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path)
     }
   }
   pthread_mutex_unlock(&tcc_lock);
+  if (c && !cg_compiled_bind(ctx, c, out)) {
+    cg_compiled_free(c);
+    c = NULL;
+  }
   return c;
 }
 

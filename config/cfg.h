@@ -39,7 +39,9 @@ typedef enum {
 
 typedef enum {
   CFG_WEIGHTS_INLINE,   /* "inline": static const arrays in NAME.c */
-  CFG_WEIGHTS_SEPARATE, /* "separate": a separate file the caller links or loads */
+  CFG_WEIGHTS_SEPARATE, /* "separate": the same arrays in NAME_weights.c */
+  CFG_WEIGHTS_BYTES,    /* "bytes": one byte string per C type in NAME.c */
+  CFG_WEIGHTS_BLOB,     /* "blob": NAME.weights.bin, handed over by NAME_set_weights */
 } CfgWeights;
 
 typedef enum {

@@ -64,7 +64,7 @@ static const char *const plan_words[] = {"best",          "greedy_size", "greedy
                                          "exact",         "pooled",      "greedy_length",
                                          "greedy_area",   "greedy_glow", "best_fit",
                                          "local",         NULL};
-static const char *const weights_words[] = {"inline", "separate", NULL};
+static const char *const weights_words[] = {"inline", "separate", "bytes", "blob", NULL};
 static const char *const libm_words[] = {"builtin", "system", NULL};
 static const char *const jit_words[] = {"tcc", "cc", NULL};
 static const char *const bool_words[] = {"false", "true", NULL};

@@ -5,7 +5,8 @@
    seeded ones exist after `make samples`), `rxc compile` and then compile
    the .c with every compiler of COMPILERS that is installed, each with
    -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding -c, and check
-   that `nm -u` of the object lists no symbol.  On Cortex-M4 only libgcc's
+   that `nm -u` of the object lists no symbol.  The samples with weights
+   also in [codegen] weights = bytes and blob (FORMS).  On Cortex-M4 only libgcc's
    AEABI helpers (__aeabi_*: soft double arithmetic, 64-bit division) may
    appear: the core has a single-precision FPU and the kernels accumulate
    in double.  A probe first shows the check can fail: gcc -O2 without
@@ -30,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cmtest  # noqa: E402
 
 SAMPLES = ["mlp", "tiny_cnn", "digits_mlp", "digits_cnn", "kws_dscnn", "transformer_block"]
+FORMS = ["bytes", "blob"]  # besides inline, for the samples with weights
 ARM = ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
 # (label, command, nm, allowed prefix of undefined symbols)
 COMPILERS = [
@@ -73,6 +75,10 @@ def generate(outdir):
         sources[s] = os.path.join(outdir, s, s + ".c")
         print("  %s: generated %s" % (s, "with its weights" if os.path.exists(params)
                                       else "without weights (parameters)"))
+        for form in FORMS if os.path.exists(params) else []:
+            d = os.path.join(outdir, s + "-" + form)
+            cmtest.run(cmd[:4] + [d] + cmd[5:] + ["--set", "codegen.weights=" + form])
+            sources["%s (weights = %s)" % (s, form)] = os.path.join(d, s + ".c")
     return sources
 
 

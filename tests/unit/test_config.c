@@ -355,7 +355,7 @@ test_bad_values(void **state)
                 f);
   ir_buf_printf(&want,
                 "%s20:11: error: bad value 'external' for key 'weights' in section [codegen]: "
-                "expected one of inline, separate\n",
+                "expected one of inline, separate, bytes, blob\n",
                 f);
   ir_buf_printf(&want,
                 "%s21:8: error: bad value 'glibc' for key 'libm' in section [codegen]: expected "
