@@ -136,6 +136,73 @@ test_separate_weights(void **state)
   ir_ctx_free(ctx);
 }
 
+/* weights = blob's convention: m_set_weights keeps the pointer (0 when the
+ * blob is 8 bytes holding 4 and 8 as floats, else -8), the entry adds the
+ * two floats.  The JIT must have handed over a copy at a 64-byte aligned
+ * address before returning. */
+static const char blob_text[] =
+    "#include \"m.h\"\n"
+    "static const float *w;\n"
+    "static unsigned long long at;\n"
+    "int m_set_weights(const void *p, size_t n)\n"
+    "{\n"
+    "  w = 0;\n"
+    "  at = (unsigned long long)p;\n"
+    "  if (!p || n != 8 || ((const float *)p)[0] != 4.0f)\n"
+    "    return -8;\n"
+    "  w = p;\n"
+    "  return 0;\n"
+    "}\n"
+    "int m_main_packed(void *arena, size_t n, void *const *t, const long long *d)\n"
+    "{\n"
+    "  float *out = t[0];\n"
+    "  (void)arena, (void)n, (void)d;\n"
+    "  if (!w)\n"
+    "    return -8;\n"
+    "  out[0] = w[0] + w[1];\n"
+    "  out[1] = (float)(at % 64);\n"
+    "  return 0;\n"
+    "}\n";
+
+static CgOutput *
+blob_module(float first)
+{
+  CgOutput *out = module_new(blob_text, false);
+  float w[2] = {first, 8.0f};
+  out->files[2].name = "m.weights.bin";
+  ir_buf_put(&out->files[2].text, w, sizeof w);
+  out->nfiles = 3;
+  out->blob = 2;
+  out->set_weights = "m_set_weights";
+  return out;
+}
+
+static void
+test_blob_weights(void **state)
+{
+  (void)state;
+  for (int cc = 0; cc < 2; cc++) {
+    IrCtx *ctx = ir_ctx_new();
+    CgOutput *out = blob_module(4.0f);
+    CgCompiled *c = cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out);
+    ir_diag_print(ctx, stderr);
+    assert_non_null(c);
+    module_free(out); /* the compiled code keeps its own copy */
+    float res[2] = {0};
+    void *tensors[1] = {res};
+    assert_int_equal(cg_compiled_entry(c, "m_main_packed")(NULL, 0, tensors, NULL), 0);
+    assert_true(res[0] == 12.0f);
+    assert_true(res[1] == 0.0f);
+    cg_compiled_free(c);
+    /* a blob the code refuses: no compiled module, and an error */
+    out = blob_module(5.0f);
+    assert_null(cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out));
+    assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "m_set_weights refused"));
+    module_free(out);
+    ir_ctx_free(ctx);
+  }
+}
+
 /* A syntax error: NULL, and tcc's message located in m.c (line 4 of the
  * text after the WEIGHT line, so line 5). */
 static void
@@ -434,6 +501,7 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compile_and_call), cmocka_unit_test(test_separate_weights),
+      cmocka_unit_test(test_blob_weights),
       cmocka_unit_test(test_compile_error),    cmocka_unit_test(test_error_in_header),
       cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
       cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
