@@ -233,16 +233,12 @@ typedef struct {
   CgHoist *h;
 } HoistScan;
 
-/* The row-major offset of a hoistable load, or -1. */
+/* The row-major offset of a load at literal, in-bounds indices, or -1. */
 static int64_t
-hoist_offset(const IrPrimFunc *f, const CgPrim *p, const IrPrimExpr *e)
+literal_offset(const IrPrimExpr *e)
 {
   const IrBuffer *b = e->u.load.buffer;
-  bool param = false;
-  for (int i = 0; i < f->nparams; i++)
-    if (f->params[i].buffer == b && !p->written[i])
-      param = true;
-  if (!param || p->aliased || e->u.load.n != b->ndim || half_name(b->dtype) || b->dtype.lanes != 1)
+  if (e->u.load.n != b->ndim)
     return -1;
   int64_t off = 0;
   for (int d = 0; d < b->ndim; d++) {
@@ -253,6 +249,20 @@ hoist_offset(const IrPrimFunc *f, const CgPrim *p, const IrPrimExpr *e)
     off = off * dim->u.int_value + i->u.int_value;
   }
   return off;
+}
+
+/* The row-major offset of a hoistable load, or -1. */
+static int64_t
+hoist_offset(const IrPrimFunc *f, const CgPrim *p, const IrPrimExpr *e)
+{
+  const IrBuffer *b = e->u.load.buffer;
+  bool param = false;
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i].buffer == b && !p->written[i])
+      param = true;
+  if (!param || p->aliased || half_name(b->dtype) || b->dtype.lanes != 1)
+    return -1;
+  return literal_offset(e);
 }
 
 static int
@@ -299,13 +309,7 @@ static void
 emit_load(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 {
   const IrBuffer *b = e->u.load.buffer;
-  int64_t off = g->hoist && e->u.load.n == b->ndim ? 0 : -1;
-  for (int d = 0; off >= 0 && d < b->ndim; d++) {
-    const IrPrimExpr *i = e->u.load.indices[d], *dim = b->shape[d];
-    off = i->kind == IR_PE_INT && dim->kind == IR_PE_INT
-              ? off * dim->u.int_value + i->u.int_value
-              : -1;
-  }
+  int64_t off = g->hoist ? literal_offset(e) : -1;
   int k = off >= 0 ? hoist_find(g->hoist, b, off) : -1;
   if (k >= 0) {
     ir_buf_puts(o, g->hoist->name[k]);

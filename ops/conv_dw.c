@@ -60,9 +60,7 @@ plane_at(IrCtx *ctx, const Dw *d, int64_t rp, int64_t cp, IrPrimExpr *i, IrPrimE
 static IrStmt *
 store_plane(OpPrim *p, const Dw *d, IrPrimExpr *at, IrPrimExpr *v)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = at;
-  return op_prim_store(p, d->plane, idx, v);
+  return op_prim_store_at(p, d->plane, at, v);
 }
 
 /* "for i in range(size): plane[i] = 0", appended to the body. */
@@ -130,11 +128,10 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
         op_nn_add(ctx, op_nn_mul(ctx, y, op_nn_index(ctx, w->stride[0])), op_nn_index(ctx, dy));
     return op_conv_load_raw(p, &d->x, n, c, row, op_nn_add(ctx, z, op_nn_index(ctx, dx)));
   }
-  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = plane_at(ctx, d, dy % w->stride[0], dx % w->stride[1],
-                    op_nn_add(ctx, y, op_nn_index(ctx, dy / w->stride[0])),
-                    op_nn_add(ctx, z, op_nn_index(ctx, dx / w->stride[1])));
-  return op_prim_load(p, d->plane, idx);
+  return op_prim_load_at(p, d->plane,
+                         plane_at(ctx, d, dy % w->stride[0], dx % w->stride[1],
+                                  op_nn_add(ctx, y, op_nn_index(ctx, dy / w->stride[0])),
+                                  op_nn_add(ctx, z, op_nn_index(ctx, dx / w->stride[1]))));
 }
 
 /* The sum over the window of tap * weight (float32) for output element
@@ -163,9 +160,9 @@ store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, I
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *cols = op_nn_index(ctx, d->ow), **z;
   IrStmt *nest, **body = op_prim_loop_nest(p, &cols, 1, &z, &nest);
-  IrPrimExpr *at[4] = {n, o, y, z[0]}, **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = op_nn_add(ctx, base, z[0]);
-  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at), op_prim_load(p, d->row, idx));
+  IrPrimExpr *at[4] = {n, o, y, z[0]};
+  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at),
+                        op_prim_load_at(p, d->row, op_nn_add(ctx, base, z[0])));
   return nest;
 }
 

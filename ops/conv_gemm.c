@@ -163,12 +163,9 @@ panel_run(OpPrim *p, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *col0, int64_t
   IrStmt *nest;
   IrStmt **slot = op_prim_loop_nest(p, &ext, 1, &v, &nest);
   *z = v[0];
-  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 2);
-  idx[0] = t;
-  idx[1] = op_nn_add(ctx, col0, v[0]);
   *body = slot;
-  (void)e;
-  *slot = op_prim_store(p, e->panel, idx, op_nn_lit(ctx, IR_F32, 0.0));
+  *slot = op_prim_store(p, e->panel, pair(ctx, t, op_nn_add(ctx, col0, v[0])),
+                        op_nn_lit(ctx, IR_F32, 0.0));
   return nest;
 }
 

@@ -32,23 +32,24 @@ enum {
   GEMM_TAIL_COLS = 128 /* columns of a one-row tile (rows left over) */
 };
 
-/* acc[r * cols + c]. */
+/* r * cols + c: where acc holds (r, c). */
+static IrPrimExpr *
+acc_index(OpPrim *p, IrPrimExpr *r, IrPrimExpr *c, int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  return op_nn_add(ctx, op_nn_mul(ctx, r, op_nn_index(ctx, cols)), c);
+}
+
 static IrPrimExpr *
 acc_at(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols)
 {
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = op_nn_add(ctx, op_nn_mul(ctx, r, op_nn_index(ctx, cols)), c);
-  return op_prim_load(p, g->acc, idx);
+  return op_prim_load_at(p, g->acc, acc_index(p, r, c, cols));
 }
 
 static IrStmt *
 acc_store(OpPrim *p, const Gemm *g, IrPrimExpr *r, IrPrimExpr *c, int64_t cols, IrPrimExpr *v)
 {
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx);
-  idx[0] = op_nn_add(ctx, op_nn_mul(ctx, r, op_nn_index(ctx, cols)), c);
-  return op_prim_store(p, g->acc, idx, v);
+  return op_prim_store_at(p, g->acc, acc_index(p, r, c, cols), v);
 }
 
 /* A loop nest over (rows, cols) (over (k, rows, cols) when with_k), not

@@ -490,17 +490,13 @@ op_nn_acc_new(OpPrim *p, int n)
 IrPrimExpr *
 op_nn_acc(OpPrim *p, IrBuffer *acc, int k)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = op_nn_index(p->lz->ctx, k);
-  return op_prim_load(p, acc, idx);
+  return op_prim_load_at(p, acc, op_nn_index(p->lz->ctx, k));
 }
 
 IrStmt *
 op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = op_nn_index(p->lz->ctx, k);
-  return op_prim_store(p, acc, idx, op_nn_f64(p->lz->ctx, v));
+  return op_prim_store_at(p, acc, op_nn_index(p->lz->ctx, k), op_nn_f64(p->lz->ctx, v));
 }
 
 IrStmt **
@@ -538,33 +534,25 @@ lanes_combine(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *cur, IrPrimExpr *v)
 static IrPrimExpr *
 lane_at(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = i;
-  return op_prim_load(p, l->lanes, idx);
+  return op_prim_load_at(p, l->lanes, i);
 }
 
 static IrStmt *
 lane_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i, IrPrimExpr *v)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = i;
-  return op_prim_store(p, l->lanes, idx, v);
+  return op_prim_store_at(p, l->lanes, i, v);
 }
 
 static IrStmt *
 result_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *v)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = op_nn_index(p->lz->ctx, l->slot);
-  return op_prim_store(p, l->result, idx, v);
+  return op_prim_store_at(p, l->result, op_nn_index(p->lz->ctx, l->slot), v);
 }
 
 IrPrimExpr *
 op_nn_lanes_result(OpPrim *p, const OpNnLanes *l)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = op_nn_index(p->lz->ctx, l->slot);
-  return op_prim_load(p, l->result, idx);
+  return op_prim_load_at(p, l->result, op_nn_index(p->lz->ctx, l->slot));
 }
 
 IrBuffer *

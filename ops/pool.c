@@ -96,17 +96,13 @@ typedef struct {
 static IrPrimExpr *
 row_acc(OpPrim *p, const PoolRow *r, IrPrimExpr *col)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = col;
-  return op_prim_load(p, r->acc, idx);
+  return op_prim_load_at(p, r->acc, col);
 }
 
 static IrStmt *
 row_acc_set(OpPrim *p, const PoolRow *r, IrPrimExpr *col, IrPrimExpr *v)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
-  idx[0] = col;
-  return op_prim_store(p, r->acc, idx, v);
+  return op_prim_store_at(p, r->acc, col, v);
 }
 
 /* One loop over output columns first + [0, count), NULL when count is 0;

@@ -285,6 +285,26 @@ op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *value)
   return s;
 }
 
+static IrPrimExpr **
+one_index(OpPrim *p, IrPrimExpr *i)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx);
+  idx[0] = i;
+  return idx;
+}
+
+IrPrimExpr *
+op_prim_load_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i)
+{
+  return op_prim_load(p, buf, one_index(p, i));
+}
+
+IrStmt *
+op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *value)
+{
+  return op_prim_store(p, buf, one_index(p, i), value);
+}
+
 /* --- the function and its call ------------------------------------------------------ */
 
 /* Does an input buffer have the TIR var tvar as a whole dim (so that

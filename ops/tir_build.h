@@ -82,6 +82,9 @@ IrStmt **op_prim_loop_nest(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr **
 IrPrimExpr *op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, const IrBuffer *out);
 IrPrimExpr *op_prim_load(OpPrim *p, IrBuffer *buf, IrPrimExpr **index);
 IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *value);
+/* buf[i] of a one-dim buffer (scratch: rows, lanes, panels), read and written. */
+IrPrimExpr *op_prim_load_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i);
+IrStmt *op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *value);
 /* The T.prim_func (inputs, outputs, then int64 params for symbolic vars no
  * input shape binds), added to lz->new_globals under a fresh name, and the
  * R.call_tir of it with out_sinfo=result that replaces call. */
