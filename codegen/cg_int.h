@@ -97,8 +97,10 @@ typedef struct {
   const CfgOptions *cfg;
   const char *name;      /* C prefix: "mlp" */
   CgPrim *prims;         /* one per module global (unused for non-prims) */
+  IrMap globals;         /* m's globals by name (ir_module_index) */
   const IrExpr **consts; /* IR_EX_CONST nodes, in order of first use */
   int nconsts, capconsts;
+  IrMap const_index;     /* IR_EX_CONST node -> its index in consts + 1 */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
   int64_t weights_bytes; /* bytes of every constant */

@@ -193,24 +193,23 @@ cg_names_free(CgNames *t)
 const char *
 cg_const_name(CgGen *g, const IrExpr *c)
 {
-  for (int i = 0; i < g->nconsts; i++)
-    if (g->consts[i] == c)
-      return ir_printf(g->ctx, "%s_c%d", g->name, i);
+  uintptr_t known = (uintptr_t)ir_map_get(&g->const_index, c);
+  if (known)
+    return ir_printf(g->ctx, "%s_c%d", g->name, (int)known - 1);
   if (g->nconsts == g->capconsts) {
     g->capconsts = g->capconsts ? 2 * g->capconsts : 16;
     g->consts = ir_xrealloc(g->consts, sizeof *g->consts * (size_t)g->capconsts);
   }
   g->consts[g->nconsts] = c;
+  ir_map_put(&g->const_index, c, (void *)(uintptr_t)(g->nconsts + 1));
   return ir_printf(g->ctx, "%s_c%d", g->name, g->nconsts++);
 }
 
 int
 cg_global_index(const CgGen *g, IrSym name)
 {
-  for (int i = 0; i < g->m->nglobals; i++)
-    if (g->m->globals[i].name == name)
-      return i;
-  return -1;
+  const IrGlobal *found = ir_map_get(&g->globals, name);
+  return found ? (int)(found - g->m->globals) : -1;
 }
 
 static bool
@@ -423,6 +422,8 @@ gen_free(CgGen *g)
   }
   free(g->prims);
   free(g->consts);
+  ir_map_free(&g->const_index);
+  ir_map_free(&g->globals);
 }
 
 /* NAME.c from its parts. */
@@ -481,6 +482,7 @@ cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cf
   const char *base = cfg->codegen.prefix[0] ? cfg->codegen.prefix : name;
   g.name = cg_ident(&g, base && *base ? base : "model");
   g.prims = ir_xcalloc((size_t)m->nglobals + 1, sizeof *g.prims);
+  ir_module_index(m, &g.globals);
   CgOutput *res = ir_xcalloc(1, sizeof *res);
   res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
   res->arena_align = p->align;
