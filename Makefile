@@ -66,7 +66,7 @@ OPT_SRCS += opt/expand.c opt/lift_workspaces.c
 OPT_SRCS += opt/to_non_dataflow.c opt/remove_purity.c opt/call_tir_rewrite.c opt/kill_after_last_use.c
 
 # memory planner
-MP_SRCS := memplan/core.c memplan/greedy.c memplan/local.c memplan/search.c memplan/pooled.c memplan/validate.c \
+MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c memplan/search.c memplan/pooled.c memplan/validate.c \
            memplan/plan.c memplan/lifetime.c memplan/checks.c memplan/inplace.c \
            memplan/report.c memplan/csv.c
 

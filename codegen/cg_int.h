@@ -111,6 +111,7 @@ typedef struct {
   const CfgOptions *cfg;
   const char *name;      /* C prefix: "mlp" */
   CgPrim *prims;         /* one per module global (unused for non-prims) */
+  IrMap globals;         /* m's globals by name (ir_module_index) */
   CgConst *consts;       /* the constants, in order of first use (gen_weights.c) */
   int nconsts, capconsts;
   IrMap const_index;     /* IR_EX_CONST node -> its CgConst */

@@ -192,10 +192,8 @@ cg_names_free(CgNames *t)
 int
 cg_global_index(const CgGen *g, IrSym name)
 {
-  for (int i = 0; i < g->m->nglobals; i++)
-    if (g->m->globals[i].name == name)
-      return i;
-  return -1;
+  const IrGlobal *found = ir_map_get(&g->globals, name);
+  return found ? (int)(found - g->m->globals) : -1;
 }
 
 static bool
@@ -409,6 +407,7 @@ gen_free(CgGen *g)
   free(g->prims);
   free(g->consts);
   ir_map_free(&g->const_index);
+  ir_map_free(&g->globals);
 }
 
 /* NAME.c from its parts. */
@@ -473,6 +472,7 @@ cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cf
   const char *base = cfg->codegen.prefix[0] ? cfg->codegen.prefix : name;
   g.name = cg_ident(&g, base && *base ? base : "model");
   g.prims = ir_xcalloc((size_t)m->nglobals + 1, sizeof *g.prims);
+  ir_module_index(m, &g.globals);
   CgOutput *res = ir_xcalloc(1, sizeof *res);
   res->entries = ir_alloc(ctx, sizeof *res->entries * (size_t)(p->nfuncs + 1));
   res->arena_align = p->align;

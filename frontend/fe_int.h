@@ -80,12 +80,13 @@ typedef struct {
   const IrSource *src;
   Tok *toks;              /* ends with TK_EOF or TK_ERROR */
   int ntoks;
+  FeVec lexed;            /* Tok*: every array fe_lex made (heap), freed by fe_parse */
   int pos;                /* current token */
   jmp_buf *fail;          /* where a syntax error jumps */
   int depth;              /* nesting of recursive rules */
   FeVec scope;            /* FeEntry, innermost last; popped by fe_scope_pop */
   IrMap scope_index;      /* IrSym -> index + 1 of its innermost entry in scope */
-  FeVec global_names;     /* IrSym: every global the module defines */
+  IrMap global_names;     /* IrSym -> itself: every global the module defines */
   IrSym module_name;      /* the class name, or "Module" */
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */
   bool define_symvars;    /* in a signature string: unknown names are new int64 vars */
@@ -127,7 +128,9 @@ int fe_skip_balanced(Parser *P);
 /* lex.c */
 /* Tokenizes text (which starts at line:col of the source).  A fragment is
  * one expression (the inside of a string): no NEWLINE/INDENT tokens.
- * Always succeeds; a lexical error ends the array with TK_ERROR. */
+ * Always succeeds; a lexical error ends the array with TK_ERROR.  The
+ * array is on the heap, listed in P->lexed for fe_parse to free: grown in
+ * the arena, its doublings left ~2x its size in pages never used again. */
 Tok *fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment, int *ntoks);
 
 /* parse_prim.c: scalar expressions, literals and attribute values */

@@ -20,7 +20,8 @@ typedef struct {
   const char *line_start;     /* first byte of the current line */
   int line;
   int col0;                   /* column of text[0] on the first line */
-  FeVec toks;                 /* Tok */
+  Tok *toks;                  /* on the heap, grown by realloc */
+  int ntoks, cap;
   int indents[FE_MAX_DEPTH + 1];
   int nindents;
   char brackets[FE_MAX_DEPTH + 1]; /* open brackets, innermost last */
@@ -45,7 +46,12 @@ column(const Lexer *L, const char *at)
 static Tok *
 add(Lexer *L, TokKind kind, const char *at, int len)
 {
-  Tok *t = fe_vec_push(L->P, &L->toks, sizeof(Tok));
+  if (L->ntoks == L->cap) {
+    L->cap = L->cap ? 2 * L->cap : 256;
+    L->toks = ir_xrealloc(L->toks, (size_t)L->cap * sizeof *L->toks);
+  }
+  Tok *t = &L->toks[L->ntoks++];
+  *t = (Tok){0};
   t->kind = kind;
   t->line = L->line;
   t->col = column(L, at);
@@ -194,7 +200,7 @@ string(Lexer *L)
   Tok t = {TK_STR, line, col, start, (int)(p - start), NULL, 0, 0, plain};
   t.sym = ir_sym_n(L->P->ctx, buf.data ? buf.data : "", buf.len);
   ir_buf_free(&buf);
-  *(Tok *)fe_vec_push(L->P, &L->toks, sizeof(Tok)) = t;
+  *add(L, TK_STR, start, t.len) = t;
   L->p = p;
 }
 
@@ -253,7 +259,7 @@ number(Lexer *L)
   } else {
     t->ival = strtoull(s, NULL, 0);
     if (errno == ERANGE) {
-      L->toks.len--;
+      L->ntoks--;
       lex_error(L, start, "integer literal %s is too large", s);
       return;
     }
@@ -335,8 +341,8 @@ end_of_line(Lexer *L, bool fragment)
   const char *p = L->p;
   p += (*p == '\r' && p + 1 < L->end && p[1] == '\n') ? 2 : 1;
   if (L->nbrackets == 0 && !fragment) {
-    int n = L->toks.len;
-    if (n > 0 && ((Tok *)L->toks.data)[n - 1].kind != TK_NEWLINE)
+    int n = L->ntoks;
+    if (n > 0 && L->toks[n - 1].kind != TK_NEWLINE)
       add(L, TK_NEWLINE, L->p, 0);
   }
   L->p = p;
@@ -388,8 +394,8 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
   L.indents[0] = 0;
   L.nindents = 1;
   bool more = fragment || indentation(&L);
-  if (more && !fragment && L.toks.len > 0 && ((Tok *)L.toks.data)[0].kind == TK_INDENT) {
-    L.toks.len = 0;
+  if (more && !fragment && L.ntoks > 0 && L.toks[0].kind == TK_INDENT) {
+    L.ntoks = 0;
     lex_error(&L, L.p, "unexpected indent%s", "");
   }
   while (!L.failed && L.p < L.end && step(&L, fragment))
@@ -398,17 +404,18 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
     if (L.nbrackets > 0) {
       char open[2] = {L.brackets[L.nbrackets - 1], 0};
       lex_error(&L, L.end, "'%s' was never closed", open);
-      Tok *t = &((Tok *)L.toks.data)[L.toks.len - 1];
+      Tok *t = &L.toks[L.ntoks - 1];
       t->line = L.bracket_line[L.nbrackets - 1];
       t->col = L.bracket_col[L.nbrackets - 1];
     } else {
-      if (!fragment && L.toks.len > 0 && ((Tok *)L.toks.data)[L.toks.len - 1].kind != TK_NEWLINE)
+      if (!fragment && L.ntoks > 0 && L.toks[L.ntoks - 1].kind != TK_NEWLINE)
         add(&L, TK_NEWLINE, L.p, 0);
       for (; !fragment && L.nindents > 1; L.nindents--)
         add(&L, TK_DEDENT, L.p, 0);
       add(&L, TK_EOF, L.p, 0);
     }
   }
-  *ntoks = L.toks.len;
-  return L.toks.data;
+  fe_vec_ptr(P, &P->lexed, L.toks);
+  *ntoks = L.ntoks;
+  return L.toks;
 }

@@ -11,6 +11,7 @@
  */
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fe_int.h"
@@ -303,11 +304,7 @@ fe_scope_pop(Parser *P, int mark)
 bool
 fe_is_global(const Parser *P, IrSym name)
 {
-  IrSym *names = P->global_names.data;
-  for (int i = 0; i < P->global_names.len; i++)
-    if (names[i] == name)
-      return true;
-  return false;
+  return ir_map_has(&P->global_names, name);
 }
 
 /* Makes the parser read the tokens of text (a fragment at line:col) until
@@ -357,9 +354,9 @@ collect_globals(Parser *P)
     if (level == target && line_start && t->kind == TK_NAME) {
       const Tok *n = &P->toks[i + 1];
       if (fe_is_name(t, "def") && n->kind == TK_NAME)
-        fe_vec_ptr(P, &P->global_names, (void *)n->sym);
+        ir_map_put(&P->global_names, n->sym, (void *)n->sym);
       else if (fe_is_op(n, "=") && !fe_is_name(t, "metadata"))
-        fe_vec_ptr(P, &P->global_names, (void *)t->sym);
+        ir_map_put(&P->global_names, t->sym, (void *)t->sym);
     }
     line_start = false;
   }
@@ -636,6 +633,7 @@ fe_parse(IrCtx *ctx, const IrSource *src)
   jmp_buf fail;
   P.ctx = ctx;
   ir_map_init_arena(&P.scope_index, ctx);
+  ir_map_init_arena(&P.global_names, ctx);
   P.src = src;
   P.fail = &fail;
   P.int_default = IR_I64;
@@ -646,6 +644,8 @@ fe_parse(IrCtx *ctx, const IrSource *src)
     collect_globals(&P);
     m = parse_file(&P);
   }
+  for (int i = 0; i < P.lexed.len; i++)
+    free(((Tok **)P.lexed.data)[i]);
   return ir_error_count(ctx) > errors ? NULL : m;
 }
 

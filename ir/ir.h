@@ -770,7 +770,11 @@ typedef struct {
   int nvdevices;
 } IrModule;
 
-const IrGlobal *ir_module_find(const IrModule *m, IrSym name);
+const IrGlobal *ir_module_find(const IrModule *m, IrSym name); /* a scan: O(globals) */
+/* index gets each global of m by name (IrSym -> IrGlobal*, the first of a
+ * name, as ir_module_find): lookups in constant time while m's globals do
+ * not change, for a walk that looks up a global per binding. */
+void ir_module_index(const IrModule *m, IrMap *index);
 /* The index of the first vdevice of m with that DLPack device type ("llvm"
  * is 1, "cuda" 2, ...) and vdevice_id (what R.device(dev_type, index)
  * names), or -1. */

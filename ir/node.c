@@ -489,6 +489,13 @@ ir_module_find(const IrModule *m, IrSym name)
   return NULL;
 }
 
+void
+ir_module_index(const IrModule *m, IrMap *index)
+{
+  for (int i = m->nglobals - 1; i >= 0; i--) /* the first of a name wins */
+    ir_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
+}
+
 /* DLPack's device type of a target kind, -1 if unknown. */
 static int
 device_type(const char *kind)

@@ -144,8 +144,15 @@ lowest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
   return off;
 }
 
+void
+mp_spans_sort(MpSpan *spans, int m)
+{
+  qsort(spans, (size_t)m, sizeof *spans, span_cmp);
+}
+
 /* The bytes of the placed buffers live with b into spans, sorted by
- * their low end; returns how many. */
+ * their low end; returns how many.  A scan of every buffer: the
+ * reference that live_index.c's tree must agree with. */
 int
 mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuffer *b,
                    MpSpan *spans)
@@ -154,7 +161,7 @@ mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuff
   for (int j = 0; j < n; j++)
     if (placed[j] && mp_live_together(b, &bufs[j]))
       spans[m++] = (MpSpan){bufs[j].offset, mp_add_sat(bufs[j].offset, bufs[j].size)};
-  qsort(spans, (size_t)m, sizeof *spans, span_cmp);
+  mp_spans_sort(spans, m);
   return m;
 }
 
@@ -180,21 +187,23 @@ smallest_gap(const MpSpan *spans, int k, int64_t size, int64_t align)
 }
 
 /* Places bufs[order[0]], bufs[order[1]], ... each in a gap among the
- * placed buffers live with it: the lowest (first-fit) or the smallest
- * (best-fit); returns the arena.  Adds the work done to *work (when
- * non-NULL). */
+ * placed buffers live with it (found by live_index.c's tree): the lowest
+ * (first-fit) or the smallest (best-fit); returns the arena.  Adds the
+ * work to *work (when non-NULL) in the units the budgets were measured
+ * in, those of the scan of every placed buffer the tree replaced: the
+ * budgets, and so the plans, stay what they were. */
 int64_t
 mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_t *work)
 {
   MpSpan *spans = ir_xcalloc((size_t)n, sizeof *spans);
-  bool *placed = ir_xcalloc((size_t)n, sizeof *placed);
+  MpLiveIndex *placed = mp_live_index_new(bufs, n);
   int64_t top = 0;
   for (int k = 0; k < n; k++) {
     MpBuffer *b = &bufs[order[k]];
-    int m = mp_spans_live_with(bufs, n, placed, b, spans);
+    int m = mp_live_index_spans(placed, b, spans);
     b->offset = best_fit ? smallest_gap(spans, m, b->size, b->align)
                          : lowest_gap(spans, m, b->size, b->align);
-    placed[order[k]] = true;
+    mp_live_index_place(placed, order[k]);
     int64_t end = mp_add_sat(b->offset, b->size);
     if (end > top)
       top = end;
@@ -202,7 +211,7 @@ mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_
       *work += 4 * (int64_t)n + 8 * (int64_t)m; /* the scan, and the sort of m spans */
   }
   free(spans);
-  free(placed);
+  mp_live_index_free(placed);
   return mp_align_up(top, mp_max_align(bufs, n));
 }
 

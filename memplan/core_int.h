@@ -51,9 +51,18 @@ int64_t mp_align_up(int64_t v, int64_t align);
 int64_t mp_live_end(const MpBuffer *b);
 bool mp_live_together(const MpBuffer *a, const MpBuffer *b);
 int64_t mp_max_align(const MpBuffer *bufs, int n);
+void mp_spans_sort(MpSpan *spans, int m); /* by lo, then hi */
 int mp_spans_live_with(const MpBuffer *bufs, int n, const bool *placed, const MpBuffer *b,
                        MpSpan *spans);
 int64_t mp_place_in_order(MpBuffer *bufs, int n, const int *order, bool best_fit, int64_t *work);
+
+/* live_index.c: the placed buffers by live interval, so that placing one
+ * visits only those live with it */
+typedef struct MpLiveIndex MpLiveIndex;
+MpLiveIndex *mp_live_index_new(const MpBuffer *bufs, int n);
+void mp_live_index_place(MpLiveIndex *ix, int i);
+int mp_live_index_spans(const MpLiveIndex *ix, const MpBuffer *b, MpSpan *spans);
+void mp_live_index_free(MpLiveIndex *ix);
 
 /* greedy.c */
 void mp_order(const MpBuffer *bufs, int n, MpOrder k, int *order);

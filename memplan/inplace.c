@@ -295,7 +295,7 @@ static void
 try_call(MpFunc *F, const IrModule *m, const MpCall *c)
 {
   const IrExpr *call = c->call;
-  const IrGlobal *g = ir_module_find(m, call->u.call.callee->u.global);
+  const IrGlobal *g = ir_map_get(F->globals, call->u.call.callee->u.global);
   const IrPrimFunc *f = g->u.prim;
   if (call->u.call.nargs != f->nparams)
     return;

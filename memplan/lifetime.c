@@ -31,10 +31,8 @@
 const MpAlias *
 mp_alias_of(const MpFunc *F, const IrExpr *var)
 {
-  for (int i = F->naliases - 1; i >= 0; i--)
-    if (F->aliases[i].var == var)
-      return &F->aliases[i];
-  return NULL;
+  uintptr_t i = (uintptr_t)ir_map_get(&F->alias_index, var);
+  return i ? &F->aliases[i - 1] : NULL;
 }
 
 /* A set with the elements of a and b (either may be empty). */
@@ -65,6 +63,7 @@ alias_set(MpFunc *F, const IrExpr *var, int *set, int n, const IrExpr *alloc)
     F->aliases = ir_xrealloc(F->aliases, sizeof *F->aliases * (size_t)F->alias_cap);
   }
   F->aliases[F->naliases++] = (MpAlias){var, set, n, alloc};
+  ir_map_put(&F->alias_index, var, (void *)(uintptr_t)F->naliases);
 }
 
 /* The storages an expression may view: the union over the vars in it. */
@@ -266,7 +265,7 @@ binding_call(MpFunc *F, const IrModule *m, const IrBinding *b, const IrExpr *cal
   use(F, set, n);
   bool fresh = false;
   if (call->u.call.kind == IR_CALL_GLOBAL && call->u.call.callee->kind == IR_EX_GLOBAL) {
-    const IrGlobal *g = ir_module_find(m, call->u.call.callee->u.global);
+    const IrGlobal *g = ir_map_get(F->globals, call->u.call.callee->u.global);
     fresh = g != NULL; /* a prim_func writes into its arguments; a Relax
                           function returns its own tensors */
     if (g && g->kind == IR_GLOBAL_PRIM && F->if_depth == 0) {
@@ -398,6 +397,7 @@ mp_func_free(MpFunc *F)
   free(F->first_use);
   free(F->group);
   free(F->aliases);
+  ir_map_free(&F->alias_index);
   ir_vec_free(&F->calls);
   free(F->steps);
   ir_vec_free(&F->checks);

@@ -33,6 +33,7 @@ typedef struct {
   IrArith *arith;
   IrSym fname;            /* the function's name, for messages */
   const IrFunction *f;
+  const IrMap *globals;   /* the module's globals by name (ir_module_index) */
   MpStorage *storages;    /* in order of allocation (heap) */
   int *kinds;             /* per storage: its dtype as a pooling kind (heap) */
   int nstorages, cap;
@@ -45,6 +46,7 @@ typedef struct {
   IrVec calls;            /* MpCall *: candidates for in-place reuse */
   MpAlias *aliases;       /* heap */
   int naliases, alias_cap;
+  IrMap alias_index;      /* var -> index + 1 of its latest alias */
   IrVec checks;           /* MpCheck *, in order */
   const IrBinding **steps;/* the binding of each step (heap) */
   int64_t nsteps, step_cap;

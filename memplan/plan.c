@@ -240,11 +240,11 @@ split_outputs(MpFunc *F, MpFunctionPlan *p)
 
 /* Plans one function into p; false after reporting errors. */
 static bool
-plan_function(IrCtx *ctx, const IrModule *m, const IrGlobal *g, const CfgOptions *cfg,
-              MpFunctionPlan *p)
+plan_function(IrCtx *ctx, const IrModule *m, const IrMap *globals, const IrGlobal *g,
+              const CfgOptions *cfg, MpFunctionPlan *p)
 {
   MpFunc F = {.ctx = ctx, .cfg = cfg, .arith = ir_arith_new(ctx), .fname = g->name,
-              .f = g->u.relax};
+              .f = g->u.relax, .globals = globals};
   int64_t align = cfg->target.alignment > 0 ? cfg->target.alignment : 1;
   p->name = g->name;
   mp_func_bounds(&F);
@@ -267,16 +267,19 @@ mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg)
   plan->funcs = ir_alloc(ctx, sizeof *plan->funcs * (size_t)(m->nglobals + 1));
   plan->align = cfg->target.alignment > 0 ? cfg->target.alignment : 1;
   bool ok = true;
+  IrMap globals = {0};
+  ir_module_index(m, &globals);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || g->u.relax->is_private)
       continue;
     MpFunctionPlan *p = &plan->funcs[plan->nfuncs++];
-    ok &= plan_function(ctx, m, g, cfg, p);
+    ok &= plan_function(ctx, m, &globals, g, cfg, p);
     if (p->arena_bytes < 0 || plan->arena_bytes < 0)
       plan->arena_bytes = -1;
     else if (p->arena_bytes > plan->arena_bytes)
       plan->arena_bytes = p->arena_bytes;
   }
+  ir_map_free(&globals);
   return ok ? plan : NULL;
 }

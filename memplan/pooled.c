@@ -80,6 +80,45 @@ request_reuse(const Storage *st, int nst, const MpBuffer *b)
   return fit >= 0 ? fit : grow;
 }
 
+/* Whether slot a is released before slot b: the earlier end, then the
+ * earlier in start order. */
+static bool
+ends_before(const Slot *slots, int a, int b)
+{
+  return slots[a].end != slots[b].end ? slots[a].end < slots[b].end : a < b;
+}
+
+/* A binary min-heap of slot numbers by ends_before: the release order in
+ * O(log n) a slot, where rescanning every slot passed for each release
+ * was O(n^2). */
+static void
+heap_push(const Slot *slots, int *heap, int *n, int k)
+{
+  int i = (*n)++;
+  for (; i > 0 && ends_before(slots, k, heap[(i - 1) / 2]); i = (i - 1) / 2)
+    heap[i] = heap[(i - 1) / 2];
+  heap[i] = k;
+}
+
+static int
+heap_pop(const Slot *slots, int *heap, int *n)
+{
+  int top = heap[0], last = heap[--*n], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= *n)
+      break;
+    if (c + 1 < *n && ends_before(slots, heap[c + 1], heap[c]))
+      c++;
+    if (!ends_before(slots, heap[c], last))
+      break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  heap[i] = last;
+  return top;
+}
+
 /* Storages one after another; every buffer at its storage's offset. */
 static int64_t
 lay_out(MpBuffer *bufs, int n, Storage *st, int nst, const int *of)
@@ -105,21 +144,13 @@ mp_pooled(MpBuffer *bufs, int n)
   qsort(slots, (size_t)n, sizeof *slots, slot_cmp);
   Storage *st = ir_xcalloc((size_t)n, sizeof *st);
   int *of = ir_xcalloc((size_t)n, sizeof *of); /* buffer index -> storage */
-  bool *done = ir_xcalloc((size_t)n, sizeof *done);
-  int nst = 0;
+  int *ended = ir_xcalloc((size_t)n, sizeof *ended); /* heap of slots passed, unreleased */
+  int nended = 0, nst = 0;
   int64_t releases = 0;
   for (int k = 0; k < n; k++) {
     /* Release, in order of end then start order, what ended by now. */
-    for (;;) {
-      int r = -1;
-      for (int q = 0; q < k; q++)
-        if (!done[q] && slots[q].end <= slots[k].start && (r < 0 || slots[q].end < slots[r].end))
-          r = q;
-      if (r < 0)
-        break;
-      done[r] = true;
-      st[of[slots[r].index]].freed_at = releases++;
-    }
+    while (nended > 0 && slots[ended[0]].end <= slots[k].start)
+      st[of[slots[heap_pop(slots, ended, &nended)].index]].freed_at = releases++;
     const MpBuffer *b = &bufs[slots[k].index];
     int s = request_reuse(st, nst, b);
     if (s < 0) {
@@ -130,11 +161,12 @@ mp_pooled(MpBuffer *bufs, int n)
     st[s].size = b->size > st[s].size ? b->size : st[s].size;
     st[s].align = b->align > st[s].align ? b->align : st[s].align;
     of[slots[k].index] = s;
+    heap_push(slots, ended, &nended, k);
   }
   int64_t arena = lay_out(bufs, n, st, nst, of);
   free(slots);
   free(st);
   free(of);
-  free(done);
+  free(ended);
   return arena;
 }

@@ -139,52 +139,59 @@ clean_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user)
 
 /* --- reachability --------------------------------------------------------------- */
 
-static void refs_seq(const IrModule *m, const IrExpr *seq, bool *reached, IrVec *todo);
+/* The walk for the globals the entries reach. */
+typedef struct {
+  const IrModule *m;
+  IrMap index;   /* m's globals by name (ir_module_index) */
+  bool *reached; /* per global of m */
+  IrVec todo;    /* IrGlobal*: reached, body not walked yet */
+} Reach;
+
+static void refs_seq(Reach *r, const IrExpr *seq);
 
 static void
-reach(const IrModule *m, IrSym name, bool *reached, IrVec *todo)
+reach(Reach *r, IrSym name)
 {
-  for (int i = 0; i < m->nglobals; i++)
-    if (m->globals[i].name == name && !reached[i]) {
-      reached[i] = true;
-      ir_vec_push(todo, (void *)&m->globals[i]);
-    }
+  const IrGlobal *g = ir_map_get(&r->index, name);
+  if (g && !r->reached[g - r->m->globals]) {
+    r->reached[g - r->m->globals] = true;
+    ir_vec_push(&r->todo, (void *)g);
+  }
 }
 
-/* Marks every global e refers to. */
 static void
-refs_expr(const IrModule *m, const IrExpr *e, bool *reached, IrVec *todo)
+refs_expr(Reach *r, const IrExpr *e)
 {
   if (!e)
     return;
   switch (e->kind) {
   case IR_EX_GLOBAL:
-    reach(m, e->u.global, reached, todo);
+    reach(r, e->u.global);
     break;
   case IR_EX_TUPLE:
     for (int i = 0; i < e->u.tuple.n; i++)
-      refs_expr(m, e->u.tuple.items[i], reached, todo);
+      refs_expr(r, e->u.tuple.items[i]);
     break;
   case IR_EX_GET:
-    refs_expr(m, e->u.get.tuple, reached, todo);
+    refs_expr(r, e->u.get.tuple);
     break;
   case IR_EX_CALL:
     if (e->u.call.kind != IR_CALL_OP)
-      refs_expr(m, e->u.call.callee, reached, todo);
+      refs_expr(r, e->u.call.callee);
     for (int i = 0; i < e->u.call.nargs; i++)
-      refs_expr(m, e->u.call.args[i], reached, todo);
+      refs_expr(r, e->u.call.args[i]);
     break;
   case IR_EX_SEQ:
-    refs_seq(m, e, reached, todo);
+    refs_seq(r, e);
     break;
   case IR_EX_IF:
-    refs_expr(m, e->u.branch.cond, reached, todo);
-    refs_seq(m, e->u.branch.then_, reached, todo);
-    refs_seq(m, e->u.branch.else_, reached, todo);
+    refs_expr(r, e->u.branch.cond);
+    refs_seq(r, e->u.branch.then_);
+    refs_seq(r, e->u.branch.else_);
     break;
   case IR_EX_FUNC:
     if (e->u.func && e->u.func->body)
-      refs_seq(m, e->u.func->body, reached, todo);
+      refs_seq(r, e->u.func->body);
     break;
   default:
     break;
@@ -192,12 +199,12 @@ refs_expr(const IrModule *m, const IrExpr *e, bool *reached, IrVec *todo)
 }
 
 static void
-refs_seq(const IrModule *m, const IrExpr *seq, bool *reached, IrVec *todo)
+refs_seq(Reach *r, const IrExpr *seq)
 {
   for (int i = 0; i < seq->u.seq.nblocks; i++)
     for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
-      refs_expr(m, seq->u.seq.blocks[i].bindings[j].value, reached, todo);
-  refs_expr(m, seq->u.seq.result, reached, todo);
+      refs_expr(r, seq->u.seq.blocks[i].bindings[j].value);
+  refs_expr(r, seq->u.seq.result);
 }
 
 /* An entry: main, a public function, an extern global. */
@@ -222,19 +229,21 @@ is_entry(const IrGlobal *g)
 static bool
 find_reachable(const IrModule *m, bool *reached)
 {
-  IrVec todo = {0};
+  Reach r = {.m = m, .reached = reached};
+  ir_module_index(m, &r.index);
   for (int i = 0; i < m->nglobals; i++)
     if (is_entry(&m->globals[i])) {
       reached[i] = true;
-      ir_vec_push(&todo, (void *)&m->globals[i]);
+      ir_vec_push(&r.todo, (void *)&m->globals[i]);
     }
-  bool any = todo.len > 0;
-  while (todo.len > 0) {
-    const IrGlobal *g = todo.items[--todo.len];
+  bool any = r.todo.len > 0;
+  while (r.todo.len > 0) {
+    const IrGlobal *g = r.todo.items[--r.todo.len];
     if (g->kind == IR_GLOBAL_RELAX && g->u.relax && g->u.relax->body)
-      refs_seq(m, g->u.relax->body, reached, &todo);
+      refs_seq(&r, g->u.relax->body);
   }
-  ir_vec_free(&todo);
+  ir_vec_free(&r.todo);
+  ir_map_free(&r.index);
   return any;
 }
 

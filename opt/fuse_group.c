@@ -27,26 +27,19 @@ sinfo_subst(IrCtx *ctx, IrSInfo *s, OpVarMap *syms)
 }
 
 /* fused_<callee names joined by _>, or with 1, 2, ... appended: the first
- * name no global has. */
+ * name not in names (every global's, old and new), where it is added.
+ * The set keeps each base's last suffix, so naming N groups alike costs
+ * O(N) tries, not a scan of every global per try. */
 static IrSym
-group_name(IrCtx *ctx, const IrModule *m, const IrVec *new_globals, const IrBinding **members,
-           int n)
+group_name(IrCtx *ctx, IrNames *names, const IrBinding **members, int n)
 {
   IrBuf b = {0};
   ir_buf_puts(&b, "fused");
   for (int i = 0; i < n; i++)
     ir_buf_printf(&b, "_%s", members[i]->value->u.call.args[0]->u.global);
-  const char *base = ir_strdup(ctx, b.data, b.len);
+  IrSym name = ir_sym(ctx, ir_names_unique(names, b.data, ""));
   ir_buf_free(&b);
-  IrSym name = ir_sym(ctx, base);
-  for (int k = 1;; k++) {
-    bool taken = ir_module_find(m, name) != NULL;
-    for (int i = 0; i < new_globals->len && !taken; i++)
-      taken = ((const IrGlobal *)new_globals->items[i])->name == name;
-    if (!taken)
-      return name;
-    name = ir_sym(ctx, ir_printf(ctx, "%s%d", base, k));
-  }
+  return name;
 }
 
 /* The member's call_tir with its arguments, struct info and tir_vars
@@ -131,11 +124,11 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
 }
 
 IrExpr *
-opt_fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals, const IrBinding **members,
+opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrVec *new_globals, const IrBinding **members,
                     int n, const IrVec *inputs)
 {
   IrGlobal *g = ir_alloc(ctx, sizeof *g);
-  g->name = group_name(ctx, m, new_globals, members, n);
+  g->name = group_name(ctx, names, members, n);
   g->kind = IR_GLOBAL_RELAX;
   g->u.relax = group_function(ctx, members, n, inputs);
   ir_vec_push(new_globals, g);

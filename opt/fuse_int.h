@@ -25,9 +25,10 @@ FusePattern opt_fuse_pattern_of(const IrPrimFunc *f);
 /* The call that replaces a group: a new private Relax function with
  * {"Primitive": True} made of the members (bindings of R.call_tir, in
  * order; the last one's var is the result), named fused_<prim names>
- * (unique among m's globals and new_globals, where it is appended), called
- * with inputs (IrExpr*: the members' arguments bound outside the group). */
-IrExpr *opt_fuse_make_group(IrCtx *ctx, const IrModule *m, IrVec *new_globals,
+ * (unique in names, which holds every global's name and gets the new
+ * one), appended to new_globals, called with inputs (IrExpr*: the
+ * members' arguments bound outside the group). */
+IrExpr *opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrVec *new_globals,
                             const IrBinding **members, int n, const IrVec *inputs);
 
 /* fuse_tir_copy.c */

@@ -39,10 +39,11 @@ enum { MAX_GROUP = 256 }; /* members of one group, as TVM's max_fuse_depth */
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
-  IrMap globals;     /* mod's globals by name (opt_rw_globals_index) */
+  IrMap globals;     /* mod's globals by name (ir_module_index) */
   IrMap patterns;    /* IrPrimFunc* -> FusePattern + 1 */
   IrMap uses;        /* Relax var -> uses in its function (uintptr_t) */
   IrVec new_globals; /* IrGlobal*: the fused functions made */
+  IrNames names;     /* the names of mod's globals and the new ones */
 } Fuser;
 
 typedef struct {
@@ -415,7 +416,7 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
     group_inputs(nodes, &groups[gi], gi, &index, &inputs);
     IrBinding *nb = ir_alloc(fu->ctx, sizeof *nb);
     *nb = blk->bindings[i];
-    nb->value = opt_fuse_make_group(fu->ctx, fu->mod, &fu->new_globals, members, k, &inputs);
+    nb->value = opt_fuse_make_group(fu->ctx, &fu->names, &fu->new_globals, members, k, &inputs);
     ir_vec_free(&inputs);
     ir_vec_push(&kept, nb);
   }
@@ -514,7 +515,9 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   memset(&fu, 0, sizeof fu);
   fu.ctx = oc->ctx;
   fu.mod = m;
-  opt_rw_globals_index(m, &fu.globals);
+  ir_module_index(m, &fu.globals);
+  for (int i = 0; i < m->nglobals; i++)
+    ir_names_add(&fu.names, m->globals[i].name);
   IrFunction **funcs = ir_alloc(oc->ctx, (size_t)(m->nglobals ? m->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -532,6 +535,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
   for (int i = 0; i < fu.new_globals.len; i++)
     out->globals[out->nglobals++] = *(IrGlobal *)fu.new_globals.items[i];
   ir_vec_free(&fu.new_globals);
+  ir_names_free(&fu.names);
   ir_map_free(&fu.globals);
   ir_map_free(&fu.patterns);
   ir_map_free(&fu.uses);

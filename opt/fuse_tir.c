@@ -394,7 +394,7 @@ convert_primitives(IrCtx *ctx, const IrModule *m, int *n)
   IrModule *out = opt_rw_module_copy(ctx, m, 0);
   RefCount *refs = refs_to_all(ctx, m);
   IrMap globals = {0};
-  opt_rw_globals_index(m, &globals);
+  ir_module_index(m, &globals);
   *n = 0;
   for (int i = 0; i < m->nglobals; i++) {
     const IrGlobal *g = &m->globals[i];
@@ -438,7 +438,7 @@ opt_fuse_tir(const OptContext *oc, const IrModule *m)
   if (n == 0)
     return out;
   CallRewrite cr = {oc->ctx, {0}, 0};
-  opt_rw_globals_index(out, &cr.fused);
+  ir_module_index(out, &cr.fused);
   Rewriter rw;
   opt_rw_init(&rw, oc->ctx, &cr);
   rw.binding = rewrite_call;

@@ -23,6 +23,7 @@
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod;
+  IrMap globals;      /* mod's globals by name (ir_module_index) */
   const Rewriter *rw; /* the function being normalized (set by each binding) */
   int nerrors;
 } Norm;
@@ -88,7 +89,7 @@ leaf_sinfo(const Norm *n, const IrExpr *e)
   case IR_EX_EXTERN:
     return ir_sinfo_object(n->ctx);
   case IR_EX_GLOBAL: {
-    const IrGlobal *g = ir_module_find(n->mod, e->u.global);
+    const IrGlobal *g = ir_map_get(&n->globals, e->u.global);
     return g && g->kind == IR_GLOBAL_RELAX ? function_sinfo(n->ctx, g->u.relax)
                                            : ir_sinfo_object(n->ctx);
   }
@@ -301,7 +302,7 @@ call_sinfo(Norm *n, const IrBinding *b, const IrExpr *call)
   case IR_CALL_OP:
     return op_call_sinfo(n, b, call);
   case IR_CALL_GLOBAL: {
-    const IrGlobal *g = ir_module_find(n->mod, call->u.call.callee->u.global);
+    const IrGlobal *g = ir_map_get(&n->globals, call->u.call.callee->u.global);
     if (!g || g->kind != IR_GLOBAL_RELAX)
       return call->sinfo;
     return apply(n, function_sinfo(n->ctx, g->u.relax), call);
@@ -469,7 +470,9 @@ normalize_function(IrCtx *ctx, const IrFunction *f, const char *name, void *user
 IrModule *
 opt_normalize(IrCtx *ctx, const IrModule *m)
 {
-  Norm n = {ctx, m, NULL, 0};
+  Norm n = {.ctx = ctx, .mod = m};
+  ir_module_index(m, &n.globals);
   IrModule *out = opt_rw_module_functions(ctx, m, normalize_function, &n);
+  ir_map_free(&n.globals);
   return n.nerrors ? NULL : out;
 }

@@ -5,9 +5,6 @@
 
 #include "../ir/ir.h"
 
-/* index gets each global of m by name (IrSym -> IrGlobal*): lookups in
- * constant time for a pass that does not change m's globals meanwhile. */
-void opt_rw_globals_index(const IrModule *m, IrMap *index);
 
 typedef struct Rewriter Rewriter;
 

@@ -16,15 +16,6 @@
 
 #include "opt_int.h"
 
-/* --- globals ---------------------------------------------------------------- */
-
-void
-opt_rw_globals_index(const IrModule *m, IrMap *index)
-{
-  for (int i = m->nglobals - 1; i >= 0; i--) /* the first of a name wins, as ir_module_find */
-    ir_map_put(index, m->globals[i].name, (void *)&m->globals[i]);
-}
-
 /* --- expressions -------------------------------------------------------------- */
 
 void
