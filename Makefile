@@ -432,6 +432,13 @@ bench: deps all samples $(BUILD)/bench/model_bench
 bench-conv: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --conv $(CONV)
 
+# only the weights-forms table (bench/weights_forms.md): the real models'
+# C with [codegen] weights = inline, bytes and blob under gcc -O2 (needs
+# make bench-deps; a few minutes)
+.PHONY: bench-weights
+bench-weights: all
+	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py --forms
+
 # only the real-model table (bench/real_models.md): torch, ONNX Runtime and
 # rxc on torchvision models and a transformer layer (needs make bench-deps)
 .PHONY: bench-real

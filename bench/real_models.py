@@ -15,7 +15,9 @@ over max |torch| (issue 18 asks for 1e-4).  Needs `make bench-deps`;
 without torch or onnxruntime-node it says so and exits 0.
 
 Then each model again with [codegen] weights = inline, bytes and blob: the
-cost of gcc -O2 on the C and whether the outputs are the same bits.
+cost of gcc -O2 on the C and whether the outputs are the same bits
+(bench/weights_forms.md; `real_models.py --forms [NAME...]` runs only that
+table, without torch's or ONNX Runtime's timing).
 
 Environment: RXC (build/rxc), ORT_NODE (build/bench-deps/node_modules/
 onnxruntime-node), CC (gcc).  `real_models.py NAME...` runs only those.
@@ -141,7 +143,9 @@ def torch_ms(model, x):
     return bench.median(times), len(times)
 
 
-def one(name, build, shape):
+def export(name, build, shape):
+    """The model built with seeded weights, exported: (dir, onnx path, input
+    .bin path, input tensor, torch's output, the model)."""
     import torch
     d = os.path.join(WORK, name)
     os.makedirs(d, exist_ok=True)
@@ -155,6 +159,11 @@ def one(name, build, shape):
                       output_names=["y"], do_constant_folding=True)
     in_bin = os.path.join(d, "x.bin")
     x.numpy().tofile(in_bin)
+    return d, onnx_path, in_bin, x, ref, model
+
+
+def one(name, build, shape):
+    d, onnx_path, in_bin, x, ref, model = export(name, build, shape)
     row = {"model": name, "input": list(shape)}
     row["torch_ms"], row["torch_runs"] = torch_ms(model, x)
     bench.log("%s: torch %.3f ms" % (name, row["torch_ms"]))
@@ -186,7 +195,6 @@ def one(name, build, shape):
     row["rxc_ms"], row["rxc_runs"] = r["ms"], r["runs"]
     row["rxc_rel_err"] = rel_err(np.fromfile(rxc_out, dtype=np.float32), ref)
     bench.log("%s: rxc %.3f ms (rel err %.2g)" % (name, row["rxc_ms"], row["rxc_rel_err"]))
-    row["forms"] = weights_forms(name, d, onnx_path, in_bin, x.numel(), ref.size)
     return row
 
 
@@ -239,8 +247,11 @@ def weights_forms(name, d, onnx_path, in_bin, nin, nout):
     return rows
 
 
-def forms_markdown(rows):
-    lines = ["", "## Weights forms", "",
+def forms_markdown(res):
+    rows = res["forms"]
+    lines = ["# Weights forms", "",
+             "Written by `bench/real_models.py` (`make bench`, or `--forms` alone); machine: "
+             "%s, %s." % (machine_text(res), res["gcc"]), "",
              "`[codegen] weights` on each model: rxc compile s; the bytes of m.c (and of "
              "m.weights.bin); gcc -O2 -c m.c: wall s, CPU s (gcc and its children, user + "
              "sys) and peak memory; whether the outputs of the -O2 build equal the inline "
@@ -255,13 +266,17 @@ def forms_markdown(rows):
     return "\n".join(lines) + "\n"
 
 
+def machine_text(res):
+    m = res["machine"]
+    return "%s (%s cores), %s" % (m["cpu"], m["cores"], m["os"])
+
+
 def markdown(res):
     lines = ["# Real models, one core", "",
              "Written by `bench/real_models.py` (`make bench`); machine: %s.  torch %s, "
              "onnxruntime-node %s, rxc's C under gcc -O3 -march=native.  Latency: median "
              "of the runs in about %g s; error: max |x - torch| / max |torch|." %
-             ("%s (%s cores), %s" % (res["machine"]["cpu"], res["machine"]["cores"], res["machine"]["os"]),
-              res["torch"], res["ort"], SECONDS), "",
+             (machine_text(res), res["torch"], res["ort"], SECONDS), "",
              "| model | input | torch ms | ORT ms | rxc ms | rxc / ORT | rxc / torch | "
              "rxc error | ORT error | rxc compile s | gcc s |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -280,8 +295,7 @@ def markdown(res):
     if ratios:
         geo = float(np.exp(np.mean(np.log(ratios))))
         lines += ["", "rxc / ONNX Runtime geomean over %d models: %.2f." % (len(ratios), geo)]
-    forms = [f for r in res["rows"] for f in r.get("forms", [])]
-    return "\n".join(lines) + "\n" + (forms_markdown(forms) if forms else "")
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -298,18 +312,28 @@ def main():
     torch.set_num_interop_threads(1)
     with open(os.path.join(ORT_NODE, "package.json")) as f:
         ort_version = json.load(f)["version"]
-    wanted = sys.argv[1:]
-    res = {"machine": bench.machine(), "torch": torch.__version__, "ort": ort_version, "rows": []}
+    forms_only = sys.argv[1:2] == ["--forms"]
+    wanted = sys.argv[2 if forms_only else 1:]
+    gcc = subprocess.run([CC, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    res = {"machine": bench.machine(), "torch": torch.__version__, "ort": ort_version, "rows": [],
+           "gcc": gcc, "forms": []}
     for name, (build, shape) in models().items():
-        if not wanted or name in wanted:
+        if wanted and name not in wanted:
+            continue
+        if not forms_only:
             res["rows"].append(one(name, build, shape))
-    text = markdown(res)
-    if not wanted:
+        d, onnx_path, in_bin, x, ref, _ = export(name, build, shape)
+        res["forms"] += weights_forms(name, d, onnx_path, in_bin, x.numel(), ref.size)
+    texts = [] if forms_only else [("real_models", markdown(res))]
+    texts.append(("weights_forms", forms_markdown(res)))
+    for base, text in texts:
+        if not wanted:
+            with open(os.path.join(bench.BENCH, base + ".md"), "w") as f:
+                f.write(text)
+        print(text)
+    if not wanted and not forms_only:
         with open(os.path.join(bench.BENCH, "real_models.json"), "w") as f:
             json.dump(res, f, indent=1)
-        with open(os.path.join(bench.BENCH, "real_models.md"), "w") as f:
-            f.write(text)
-    print(text)
     return 0
 
 
