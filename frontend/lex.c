@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,7 +198,8 @@ string(Lexer *L)
     p++;
   }
   p += triple ? 3 : 1;
-  Tok t = {TK_STR, line, col, start, (int)(p - start), NULL, 0, 0, plain};
+  Tok t = {.kind = TK_STR, .line = line, .col = col, .len = (int)(p - start), .text = start,
+           .plain = plain};
   t.sym = ir_sym_n(L->P->ctx, buf.data ? buf.data : "", buf.len);
   ir_buf_free(&buf);
   *add(L, TK_STR, start, t.len) = t;
@@ -393,6 +395,11 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
   L.col0 = col;
   L.indents[0] = 0;
   L.nindents = 1;
+  /* room for a token every 2 bytes: TVMScript has one every 2.5 to 4, so
+   * the array is rarely copied, and a large one's unused tail is address
+   * space the program never touches */
+  L.cap = (int)(len / 2 < INT_MAX / 2 ? len / 2 : INT_MAX / 2) + 256;
+  L.toks = ir_xmalloc((size_t)L.cap * sizeof *L.toks);
   bool more = fragment || indentation(&L);
   if (more && !fragment && L.ntoks > 0 && L.toks[0].kind == TK_INDENT) {
     L.ntoks = 0;
