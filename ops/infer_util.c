@@ -184,3 +184,13 @@ op_axis(OpInfer *in, const IrExpr *call, int64_t axis, int ndim, int *out)
   *out = (int)(axis < 0 ? axis + ndim : axis);
   return true;
 }
+
+const char *
+op_sinfo_text(IrCtx *ctx, const IrSInfo *si)
+{
+  IrBuf b = {0};
+  ir_sinfo_print(si, &b);
+  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
+  ir_buf_free(&b);
+  return s;
+}

@@ -291,16 +291,6 @@ shape_text(IrCtx *ctx, IrPrimExpr **d, int n)
   return s;
 }
 
-static const char *
-sinfo_text(IrCtx *ctx, const IrSInfo *si)
-{
-  IrBuf b = {0};
-  ir_sinfo_print(si, &b);
-  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
-  ir_buf_free(&b);
-  return s;
-}
-
 static IrPrimExpr **
 dims_new(IrCtx *ctx, int n)
 {
@@ -328,7 +318,7 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
   }
   if (!si || si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
-  op_manip_fail(s, "%s must be a tensor, but it is %s", what, sinfo_text(s->ctx, si));
+  op_manip_fail(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
   return NULL;
 }
 
@@ -349,7 +339,7 @@ shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr *
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    op_manip_fail(s, "shape must be a shape, but it is %s", sinfo_text(s->ctx, si));
+    op_manip_fail(s, "shape must be a shape, but it is %s", op_sinfo_text(s->ctx, si));
     return false;
   }
   return true;
@@ -652,7 +642,7 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (n < 0 && args[0]->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   if (n < 0) {
-    op_manip_fail(&s, "tensors must be a tuple, but it is %s", sinfo_text(in->ctx, args[0]));
+    op_manip_fail(&s, "tensors must be a tuple, but it is %s", op_sinfo_text(in->ctx, args[0]));
     return NULL;
   }
   if (n == 0) {

@@ -3,7 +3,8 @@
  *
  * The operator table: every op is one OpDef entry, written OP(IR_OP_X,
  * "relax.x", ...) in the file of its category (elementwise.c, nn.c,
- * linalg.c, manip.c, reduce.c, builtin.c; README.md has the recipe).  An
+ * linalg.c, manip.c, create.c, reduce.c, builtin.c; README.md has the
+ * recipe).  An
  * entry holds the op's syntax (its Python parameters, what the reader and
  * printer of ir/ need), its flags, and its meaning in three facets kept
  * side by side:
@@ -206,6 +207,7 @@ extern const OpTable op_elementwise_table;
 extern const OpTable op_nn_table;
 extern const OpTable op_linalg_table;
 extern const OpTable op_manip_table;
+extern const OpTable op_create_table;
 extern const OpTable op_reduce_table;
 extern const OpTable op_builtin_table;
 
@@ -263,5 +265,8 @@ IrSInfo *op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume);
 /* A normalized axis in [0, ndim) from a possibly negative one; false after
  * an error when out of range. */
 bool op_axis(OpInfer *in, const IrExpr *call, int64_t axis, int ndim, int *out);
+/* Struct info as the script writes it ("R.Tensor((2, n), dtype=...)"), in
+ * the arena: for messages. */
+const char *op_sinfo_text(IrCtx *ctx, const IrSInfo *si);
 
 #endif

@@ -302,6 +302,67 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_known(im, NULL, d));
 }
 
+/* ---- creation: Range, EyeLike, Trilu ------------------------------------ */
+
+/* A known scalar input as an R.prim_value of its dtype; NULL after
+ * reporting when it is not known. */
+static IrExpr *
+known_prim(OxImp *im, const OxVal *v, const char *what)
+{
+  if (!v || !v->data || op_numel(v->data) != 1 || v->data->ndim > 1) {
+    fe_ox_unsupported(im, "%s must be a constant scalar", what);
+    return NULL;
+  }
+  IrDType t = v->data->dtype;
+  bool fl = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+  IrPrimExpr *e = fl ? ir_prim_float(im->ctx, t, op_get_f(v->data, 0))
+                     : ir_prim_int(im->ctx, t, op_get_i(v->data, 0));
+  return ir_prim_value(im->ctx, e, im->loc);
+}
+
+/* Range(start, limit, delta): R.arange of the inputs' dtype, whose
+ * length rule, max(ceil((limit - start) / delta), 0), is ONNX's. */
+static bool
+cv_range(OxImp *im, OxVal **in, int nin)
+{
+  IrExpr *args[3];
+  const char *what[3] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; i++)
+    if (!(args[i] = known_prim(im, nin > i ? in[i] : NULL, what[i])))
+      return false;
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_ARANGE, args, 3,
+                        dtype_attr(im, fe_ox_dtype(in[0]))));
+}
+
+/* EyeLike: R.eye_like(x, k) in x's dtype or the dtype attribute's. */
+static bool
+cv_eye_like(OxImp *im, OxVal **in, int nin)
+{
+  IrDType t = fe_ox_dtype(in[0]);
+  const Onnx__AttributeProto *dt = fe_ox_attr(im->node, "dtype");
+  if (dt && !fe_ox_dtype_of((int32_t)dt->i, &t))
+    return fe_ox_unsupported(im, "data type %lld is not supported", (long long)dt->i);
+  IrExpr *args[2] = {fe_ox_use(im, in[0]),
+                     ir_prim_value(im->ctx, ir_prim_int(im->ctx, IR_I64, fe_ox_attr_i(im->node, "k", 0)),
+                                   im->loc)};
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_EYE_LIKE, args, 2, dtype_attr(im, t)));
+}
+
+/* Trilu(x, k = 0) with upper = 1: R.triu, else R.tril; k must be known. */
+static bool
+cv_trilu(OxImp *im, OxVal **in, int nin)
+{
+  IrExpr *args[2] = {fe_ox_use(im, in[0]), NULL};
+  if (nin > 1 && in[1])
+    args[1] = known_prim(im, in[1], "k");
+  else
+    args[1] = ir_prim_value(im->ctx, ir_prim_int(im->ctx, IR_I64, 0), im->loc);
+  if (!args[1])
+    return false;
+  IrOpId op = fe_ox_attr_i(im->node, "upper", 1) ? IR_OP_TRIU : IR_OP_TRIL;
+  return OUT(fe_ox_emit(im, im->node->output[0], op, args, 2, NULL));
+}
+
 /* The axes of a node: an attribute before opset since, an input after. */
 static bool
 node_axes(OxImp *im, OxVal **in, int nin, int input, int64_t since, int64_t **axes, int *n)
@@ -706,6 +767,9 @@ static const OxOp tensor_ops[] = {
     {"Shape", cv_shape, "start,end"},
     {"Size", cv_size, ""},
     {"ConstantOfShape", cv_constant_of_shape, "value"},
+    {"Range", cv_range, ""},
+    {"EyeLike", cv_eye_like, "dtype,k"},
+    {"Trilu", cv_trilu, "upper"},
     {"Unsqueeze", cv_unsqueeze, "axes"},
     {"Squeeze", cv_squeeze, "axes"},
     {"Concat", cv_concat, "axis"},

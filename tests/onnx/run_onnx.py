@@ -60,14 +60,16 @@ FAST = [
 
 
 # Inputs an ahead-of-time compiler needs as constants: shapes, axes, sizes,
-# slice bounds (rxc plans memory statically, so a shape may not depend on
-# data).  Where a test feeds one from a graph input, the runner freezes it
-# into an initializer holding the data set's value and says so.
+# slice bounds, Range's bounds (rxc plans memory statically, so a shape may
+# not depend on data), and Trilu's k (R.tril/R.triu take it as a prim
+# value, not a tensor).  Where a test feeds one from a graph input, the
+# runner freezes it into an initializer holding the data set's value and
+# says so.
 STATIC_INPUTS = {
     "Reshape": [1], "Expand": [1], "Unsqueeze": [1], "Squeeze": [1], "Slice": [1, 2, 3, 4],
     "ReduceSum": [1], "ReduceMean": [1], "ReduceMax": [1], "ReduceMin": [1], "Split": [1],
     "Resize": [1, 2, 3], "Upsample": [1], "ConstantOfShape": [0], "Tile": [1], "Pad": [1, 2],
-    "Dropout": [1, 2],
+    "Dropout": [1, 2], "Range": [0, 1, 2], "Trilu": [1],
 }
 
 

@@ -796,7 +796,8 @@ def float16_cases():
 
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
-            + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases())
+            + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases()
+            + create_cases())
 
 
 def error_cases():
@@ -868,7 +869,7 @@ def error_cases():
                   names_binding=False),
         ErrorCase("err_annotation_contradicts", "R.add(x, y)", [x23, y23], ["gv", "annot", "shape", "match"],
                   names_binding=False, annot='R.Tensor((2, 4), dtype="float32")'),
-    ]
+    ] + create_error_cases()
 
 
 def run_error_cases():
@@ -964,4 +965,193 @@ def run_error_cases():
                      [sym("x", (0, 3), ("n", 3)), sym("y", (0,), ("m",))], {},
                      ["cannot reshape", "times -1"], upper=up),
     ]
+    return c + create_run_error_cases()
+
+
+# ---- creation ops (ops/create.c) ------------------------------------------
+
+
+def arange_ref(start, end, step, dtype):
+    """numpy's length, ceil((end - start) / step) and 0 when empty, with
+    each value start + step * i computed in double (in int64 for integer
+    bounds) and converted once, as the kernel does."""
+    ints = all(isinstance(v, int) for v in (start, end, step))
+    n = max(int(np.ceil((end - start) / step)), 0) if not ints else max(-((start - end) // step), 0)
+    i = np.arange(n, dtype=np.int64 if ints else np.float64)
+    return (start + step * i).astype(dtype)
+
+
+def hamming_ref(n, periodic, alpha, beta, dtype):
+    """alpha - beta cos(2 pi i / (M - 1)), M = n + 1 when periodic; [1] for
+    n = 1 (torch.hamming_window's rule)."""
+    if n == 1:
+        return np.ones(1, dtype)
+    denom = n if periodic else n - 1
+    i = np.arange(n, dtype=np.float64)
+    return (alpha - beta * np.cos(2 * np.pi * i / denom)).astype(dtype)
+
+
+def trilu_ref(x, k, upper):
+    return np.triu(x, k) if upper else np.tril(x, k)
+
+
+def create_cases():
+    c = []
+    f16 = dict(rtol=1e-3, atol=1e-4)
+    sym = dict(tvars=["n"], upper={"n": 9})
+    s2 = lambda rows=4: inp("x", (rows, 2), sig=("n", 2))
+    # full / full_like: the fill value's dtype, or dtype= converting it (a
+    # float to an int truncates toward zero)
+    c.append(Case("full", 'R.full((2, 3), R.const(1.5, "float32"))', [], lambda: np.full((2, 3), 1.5, np.float32)))
+    c.append(Case("full_to_int", 'R.full(R.shape([2, 3]), R.const(2.7, "float32"), dtype="int32")', [],
+                  lambda: np.full((2, 3), 2, np.int32)))
+    c.append(Case("full_neg_to_int64", 'R.full((3,), R.const(-2.7, "float64"), dtype="int64")', [],
+                  lambda: np.full((3,), -2, np.int64)))
+    c.append(Case("full_bool", 'R.full((2, 2), R.const(True, "bool"))', [], lambda: np.ones((2, 2), np.bool_)))
+    c.append(Case("full_int_to_bool", 'R.full((3,), R.const(2, "int32"), dtype="bool")', [],
+                  lambda: np.ones((3,), np.bool_)))
+    c.append(Case("full_scalar", 'R.full(R.shape([]), R.const(7, "int64"))', [], lambda: np.array(7, np.int64)))
+    c.append(Case("full_empty", 'R.full((0, 3), R.const(1.0, "float32"))', [], lambda: np.zeros((0, 3), np.float32)))
+    c.append(Case("full_var", "R.full((3, 4), v)", [inp("v", ())], lambda v: np.full((3, 4), v, np.float32)))
+    c.append(Case("full_var_f64", "R.full((2, 3), v)", [inp("v", (), F64)], lambda v: np.full((2, 3), v, np.float64)))
+    c.append(Case("full_var_to_f16", 'R.full((2, 5), v, dtype="float16")', [inp("v", (), kind="wide")],
+                  lambda v: np.full((2, 5), v.astype(np.float16)), **f16))
+    c.append(Case("full_var_to_i32", 'R.full((4,), v, dtype="int32")', [inp("v", (), kind="wide")],
+                  lambda v: np.full((4,), np.trunc(v), np.int32)))
+    c.append(Case("full_sym", "R.full(R.shape([n, 3]), v)", [s2(), inp("v", ())],
+                  lambda x, v: np.full((x.shape[0], 3), v, np.float32), **sym))
+    c.append(Case("full_like", "R.full_like(x, v)", [x_((2, 3), I32), inp("v", (), kind="wide")],
+                  lambda x, v: np.full(x.shape, np.trunc(v), np.int32)))
+    c.append(Case("full_like_dtype", 'R.full_like(x, R.const(0.25, "float32"), dtype="float64")', [x_((3, 2))],
+                  lambda x: np.full(x.shape, 0.25, np.float64)))
+    c.append(Case("full_like_f16", 'R.full_like(x, R.const(0.1, "float32"))', [x_((2, 3), F16)],
+                  lambda x: np.full(x.shape, np.float16(0.1)), **f16))
+    c.append(Case("full_like_sym", 'R.full_like(x, R.const(3, "int32"))', [s2()],
+                  lambda x: np.full(x.shape, 3.0, np.float32), **sym))
+    # ones / zeros and their *_like, over the dtypes
+    for dt in (F32, F64, F16, I32, I64, BOOL, "uint8", "int8"):
+        c.append(Case(f"ones_{dt}", f'R.ones((2, 3), "{dt}")', [], lambda dt=dt: np.ones((2, 3), dt)))
+        c.append(Case(f"zeros_{dt}", f'R.zeros(R.shape([3, 1, 2]), dtype="{dt}")', [],
+                      lambda dt=dt: np.zeros((3, 1, 2), dt)))
+    c.append(Case("ones_scalar", 'R.ones(R.shape([]), "float32")', [], lambda: np.array(1, np.float32)))
+    c.append(Case("zeros_empty", 'R.zeros((2, 0), "int32")', [], lambda: np.zeros((2, 0), np.int32)))
+    c.append(Case("ones_sym", 'R.ones(R.shape([2, n]), "int64")', [inp("x", (5,), sig=("n",))],
+                  lambda x: np.ones((2, x.shape[0]), np.int64), **sym))
+    c.append(Case("zeros_sym", 'R.zeros(R.shape([n, n + 1]), "float32")', [inp("x", (3,), sig=("n",))],
+                  lambda x: np.zeros((x.shape[0], x.shape[0] + 1), np.float32), **sym))
+    for dt in (F32, F16, I32, BOOL):
+        c.append(Case(f"ones_like_{dt}", "R.ones_like(x)", [x_((2, 4), dt)], lambda x: np.ones_like(x)))
+        c.append(Case(f"zeros_like_{dt}", "R.zeros_like(x)", [x_((4, 1, 2), dt)], lambda x: np.zeros_like(x)))
+    c.append(Case("ones_like_dtype", 'R.ones_like(x, dtype="int32")', [x_((3,))], lambda x: np.ones(3, np.int32)))
+    c.append(Case("zeros_like_dtype", 'R.zeros_like(x, "float64")', [x_((2, 2), I64)], lambda x: np.zeros((2, 2))))
+    c.append(Case("ones_like_sym", "R.ones_like(x)", [inp("x", (3, 5), sig=("n", "m"))], lambda x: np.ones_like(x),
+                  upper={"n": 6, "m": 7}))
+    c.append(Case("zeros_like_scalar", "R.zeros_like(x)", [x_(())], lambda x: np.zeros_like(x)))
+    # eye / eye_like: k above, below and past the matrix
+    eye = lambda n, m, k, dt: np.eye(n, m, k, dtype=dt)
+    c.append(Case("eye", "R.eye(3, 3)", [], lambda: eye(3, 3, 0, np.float32)))
+    c.append(Case("eye_k", "R.eye(3, 5, 2)", [], lambda: eye(3, 5, 2, np.float32)))
+    c.append(Case("eye_neg_k", 'R.eye(5, 3, k=-1, dtype="int32")', [], lambda: eye(5, 3, -1, np.int32)))
+    c.append(Case("eye_k_past", 'R.eye(3, 4, k=6, dtype="float64")', [], lambda: eye(3, 4, 6, np.float64)))
+    c.append(Case("eye_neg_k_past", "R.eye(3, 4, -3)", [], lambda: eye(3, 4, -3, np.float32)))
+    c.append(Case("eye_bool", 'R.eye(R.prim_value(4), R.prim_value(4), R.prim_value(1), dtype="bool")', [],
+                  lambda: eye(4, 4, 1, np.bool_)))
+    c.append(Case("eye_f16", 'R.eye(2, 3, dtype="float16")', [], lambda: eye(2, 3, 0, np.float16), **f16))
+    c.append(Case("eye_empty", "R.eye(0, 3)", [], lambda: eye(0, 3, 0, np.float32)))
+    c.append(Case("eye_sym", "R.eye(n, 4, 1)", [inp("x", (5,), sig=("n",))],
+                  lambda x: eye(x.shape[0], 4, 1, np.float32), **sym))
+    c.append(Case("eye_sym_k", "R.eye(3, 3, n)", [inp("x", (1,), sig=("n",))],
+                  lambda x: eye(3, 3, x.shape[0], np.float32), **sym))
+    c.append(Case("eye_like", "R.eye_like(x)", [x_((3, 4))], lambda x: eye(3, 4, 0, np.float32)))
+    c.append(Case("eye_like_k", 'R.eye_like(x, 1, dtype="int64")', [x_((4, 3))], lambda x: eye(4, 3, 1, np.int64)))
+    c.append(Case("eye_like_i32", "R.eye_like(x, k=-2)", [x_((4, 4), I32)], lambda x: eye(4, 4, -2, np.int32)))
+    c.append(Case("eye_like_f16", "R.eye_like(x, -5)", [x_((2, 3), F16)], lambda x: eye(2, 3, -5, np.float16), **f16))
+    c.append(Case("eye_like_sym", "R.eye_like(x, 1)", [inp("x", (3, 5), sig=("n", "m"))],
+                  lambda x: eye(*x.shape, 1, np.float32), upper={"n": 6, "m": 7}))
+    # arange: int64 for integer bounds, float32 otherwise; empty ranges
+    ar = lambda name, call, s, e, st, dt: Case(name, call, [], lambda: arange_ref(s, e, st, dt))
+    c.append(ar("arange", "R.arange(0, 10, 3)", 0, 10, 3, np.int64))
+    c.append(ar("arange_prim_values", "R.arange(R.prim_value(2), R.prim_value(7), R.prim_value(1))", 2, 7, 1, np.int64))
+    c.append(ar("arange_neg_step", "R.arange(10, 0, -3)", 10, 0, -3, np.int64))
+    c.append(ar("arange_neg_step_exact", 'R.arange(6, -6, -2, dtype="int32")', 6, -6, -2, np.int32))
+    c.append(ar("arange_empty", "R.arange(5, 0)", 5, 0, 1, np.int64))
+    c.append(ar("arange_empty_neg_step", "R.arange(0, 5, -1)", 0, 5, -1, np.int64))
+    c.append(ar("arange_float_dtype", 'R.arange(-3, 4, 2, dtype="float32")', -3, 4, 2, np.float32))
+    c.append(ar("arange_f16", 'R.arange(0, 6, 1, dtype="float16")', 0, 6, 1, np.float16))
+    c.append(ar("arange_float", "R.arange(R.prim_value(T.float64(0.5)), R.prim_value(T.float64(3.0)), "
+                "R.prim_value(T.float64(0.25)))", 0.5, 3.0, 0.25, np.float32))
+    c.append(ar("arange_float_f64", 'R.arange(R.prim_value(T.float64(1.0)), R.prim_value(T.float64(-1.0)), '
+                'R.prim_value(T.float64(-0.3)), dtype="float64")', 1.0, -1.0, -0.3, np.float64))
+    c.append(ar("arange_float_to_int", 'R.arange(R.prim_value(T.float64(0.5)), R.prim_value(T.float64(4.0)), '
+                'R.prim_value(T.float64(1.5)), dtype="int32")', 0.5, 4.0, 1.5, np.int32))
+    c.append(Case("arange_sym", "R.arange(0, n, 2)", [inp("x", (7,), sig=("n",))],
+                  lambda x: arange_ref(0, x.shape[0], 2, np.int64), **sym))
+    c.append(Case("arange_sym_neg_step", 'R.arange(n, -1, -3, dtype="float32")', [inp("x", (7,), sig=("n",))],
+                  lambda x: arange_ref(x.shape[0], -1, -3, np.float32), **sym))
+    c.append(Case("arange_sym_step", "R.arange(1, 20, n)", [inp("x", (4,), sig=("n",))],
+                  lambda x: arange_ref(1, 20, x.shape[0], np.int64), **sym))
+    c.append(Case("arange_sym_empty", "R.arange(n, 4)", [inp("x", (6,), sig=("n",))],
+                  lambda x: arange_ref(x.shape[0], 4, 1, np.int64), **sym))
+    # hamming_window: periodic or symmetric, size 1
+    hw = "R.prim_value(T.float64(0.54)), R.prim_value(T.float64(0.46))"
+    c.append(Case("hamming_window", f'R.hamming_window(8, R.prim_value(True), {hw}, dtype="float32")', [],
+                  lambda: hamming_ref(8, True, 0.54, 0.46, np.float32)))
+    c.append(Case("hamming_window_symmetric", f'R.hamming_window(7, R.prim_value(False), {hw}, dtype="float64")',
+                  [], lambda: hamming_ref(7, False, 0.54, 0.46, np.float64)))
+    c.append(Case("hamming_window_one", f'R.hamming_window(1, R.prim_value(False), {hw}, dtype="float32")', [],
+                  lambda: hamming_ref(1, False, 0.54, 0.46, np.float32)))
+    c.append(Case("hamming_window_f16", 'R.hamming_window(5, R.prim_value(True), R.prim_value(T.float64(0.5)), '
+                  'R.prim_value(T.float64(0.5)), dtype="float16")', [],
+                  lambda: hamming_ref(5, True, 0.5, 0.5, np.float16), **f16))
+    c.append(Case("hamming_window_f32_coeffs", 'R.hamming_window(6, R.prim_value(1), 0.54, 0.46, dtype="float32")',
+                  [], lambda: hamming_ref(6, True, float(np.float32(0.54)), float(np.float32(0.46)), np.float32)))
+    c.append(Case("hamming_window_sym", f'R.hamming_window(n, R.prim_value(False), {hw}, dtype="float32")',
+                  [inp("x", (6,), sig=("n",))], lambda x: hamming_ref(x.shape[0], False, 0.54, 0.46, np.float32),
+                  **sym))
+    # tril / triu: k inside, beyond either corner, batches, symbolic k
+    for op, upper in (("tril", False), ("triu", True)):
+        for k in (0, 1, -2, 9, -9):
+            c.append(Case(f"{op}_k{k}".replace("-", "m"), f"R.{op}(x, {k})", [x_((4, 5))],
+                          lambda x, k=k, upper=upper: trilu_ref(x, k, upper)))
+        c.append(Case(f"{op}_default", f"R.{op}(x)", [x_((3, 3))], lambda x, upper=upper: trilu_ref(x, 0, upper)))
+        c.append(Case(f"{op}_batch", f"R.{op}(x, k=1)", [x_((2, 3, 4, 3))],
+                      lambda x, upper=upper: trilu_ref(x, 1, upper)))
+        for dt in (I32, BOOL, F64, F16):
+            c.append(Case(f"{op}_{dt}", f"R.{op}(x, -1)", [x_((3, 4), dt, "smallint")],
+                          lambda x, upper=upper: trilu_ref(x, -1, upper)))
+        c.append(Case(f"{op}_sym", f"R.{op}(x, 1)", [inp("x", (2, 5, 4), sig=(2, "n", "m"))],
+                      lambda x, upper=upper: trilu_ref(x, 1, upper), upper={"n": 6, "m": 7}))
+        c.append(Case(f"{op}_sym_k", f"R.{op}(x, R.prim_value(n))", [inp("x", (4, 5), sig=("n", 5))],
+                      lambda x, upper=upper: trilu_ref(x, x.shape[0], upper), **sym))
+        c.append(Case(f"{op}_empty", f"R.{op}(x)", [x_((0, 3))], lambda x, upper=upper: trilu_ref(x, 0, upper)))
     return c
+
+
+def create_error_cases():
+    f = lambda shape, dtype=F32, name="x": inp(name, shape, dtype)
+    return [
+        ErrorCase("err_full_fill_rank", "R.full((2, 3), x)", [f((2,))], ["rank"]),
+        ErrorCase("err_full_shape", 'R.full(x, R.const(1.0, "float32"))', [f((2,))], ["shape"]),
+        ErrorCase("err_full_like_fill_rank", "R.full_like(x, x)", [f((2,))], ["rank"]),
+        ErrorCase("err_ones_dtype", "R.ones((2, 3), dtype=None)", [], ["dtype"]),
+        ErrorCase("err_zeros_dtype", 'R.zeros((2, 3), dtype="float7")', [], ["dtype"]),
+        ErrorCase("err_eye_negative", "R.eye(-1, 3)", [], ["negative"]),
+        ErrorCase("err_eye_float", "R.eye(3, 3, R.prim_value(T.float64(0.5)))", [], ["integer"]),
+        ErrorCase("err_eye_like_rank", "R.eye_like(x)", [f((2, 3, 4))], ["rank 2"]),
+        ErrorCase("err_arange_step_zero", "R.arange(0, 5, 0)", [], ["step is zero"]),
+        ErrorCase("err_arange_shape", "R.arange(0, R.shape([3]))", [], ["prim value"]),
+        ErrorCase("err_hamming_window_int", 'R.hamming_window(4, R.prim_value(True), 0.5, 0.5, dtype="int32")', [],
+                  ["float"]),
+        ErrorCase("err_hamming_window_size", 'R.hamming_window(0, R.prim_value(True), 0.5, 0.5, dtype="float32")',
+                  [], ["at least 1"]),
+        ErrorCase("err_tril_rank", "R.tril(x)", [f((3,))], ["rank 2"]),
+        ErrorCase("err_triu_k_float", "R.triu(x, R.prim_value(T.float64(1.0)))", [f((3, 3))], ["integer"]),
+    ]
+
+
+def create_run_error_cases():
+    return [
+        # a symbolic step must be positive: TVM's length formula needs it
+        RunErrorCase("run_err_arange_sym_step", "R.arange(0, 8, n)", [inp("x", (5,), sig=("n",))], {"x": (0,)},
+                     ["step", "n = 0"], upper={"n": 16}, tvars=["n"]),
+    ]
