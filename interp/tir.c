@@ -364,6 +364,8 @@ eval_intrinsic(const IrTirIntrin *in, const IrPrimExpr *e, Scalar *a)
     return mk_i(IR_BOOL, isinf(as_f(a[0])) != 0); /* glibc: -1 for -inf */
   case IR_INTRIN_ISFINITE:
     return mk_i(IR_BOOL, isfinite(as_f(a[0])) != 0);
+  case IR_INTRIN_BITS:
+    return cast_to(e->dtype, mk_i(IR_I64, in->bits(e->dtype, a[0].i, in->arity == 2 ? a[1].i : 0)));
   case IR_INTRIN_LIKELY:
     return a[0];
   case IR_INTRIN_IF_THEN_ELSE:

@@ -479,6 +479,7 @@ typedef enum {
   IR_INTRIN_IF_THEN_ELSE, /* args[1] or args[2] by args[0]; only the one taken is evaluated */
   IR_INTRIN_MAX_VALUE,    /* the largest finite value of the call's dtype */
   IR_INTRIN_MIN_VALUE,    /* the smallest, likewise */
+  IR_INTRIN_BITS,         /* integers and bool: bits on int64, wrapped to the call's dtype */
 } IrIntrinKind;
 
 typedef struct {
@@ -493,6 +494,11 @@ typedef struct {
    * call's dtype ("f" up to 32 bits: rxc_exp$f is rxc_expf or rxc_exp). */
   const char *c_form;
   bool c_float_only;
+  /* BITS (bitwise_and ... shift_right) on values of dtype t, the second
+   * argument 0 for bitwise_not; defined for every shift amount as numpy
+   * defines it (past the width: 0, or -1 for a negative right operand),
+   * where the C form is only called within the width (ops/ selects). */
+  int64_t (*bits)(IrDType t, int64_t a, int64_t b);
 } IrTirIntrin;
 
 /* The row of intrinsic op ("tir.exp", the IR name) called with nargs

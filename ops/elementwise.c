@@ -1,7 +1,8 @@
 /*
  * elementwise.c - elementwise and broadcasting ops: struct-info inference and
- * reference kernels of R.add ... R.greater_equal, R.where, the unary math
- * ops, R.clip and R.astype.
+ * reference kernels of R.add ... R.greater_equal, the logical, bitwise and
+ * shift ops, R.where, the unary math ops and tests (R.isnan), R.clip and
+ * R.astype.
  *
  * Key ideas:
  *  - An operand is a tensor or a prim value (R.prim_value, a 0-d operand);
@@ -18,6 +19,12 @@
  *    ints); R.floor_divide floors (tir.floordiv) on ints and is floor(a/b)
  *    on floats.  An integer division by zero is an error, not a crash.
  *  - R.maximum / R.minimum / R.clip propagate NaN, as numpy does.
+ *  - R.mod is C's remainder (fmod on floats), R.floor_mod takes the sign of
+ *    the divisor; shifts past the width give numpy's answers (0, or -1 for
+ *    a negative right operand), where TVM's are undefined; R.log_add_exp
+ *    is numpy's overflow-free form, where TVM writes log(exp(a) + exp(b)).
+ *  - An op refuses the dtypes TVM cannot lower (Takes): the float math
+ *    ints, the bitwise ops and shifts floats, the logical ops non-bool.
  *  - Legalization is one loop nest over the output shape storing f(inputs)
  *    read with broadcasting (tir_build.h).  The lowered code computes what
  *    the kernel computes, NaN included.
@@ -32,15 +39,25 @@
 
 #include "tir_build.h"
 
+/* The operand dtypes an op takes beyond what its kernels imply. */
+typedef enum {
+  TAKES_ANY,      /* every dtype (a unary row without unary_int: floats only) */
+  TAKES_FLOAT,    /* floats */
+  TAKES_INT,      /* integers (the shifts) */
+  TAKES_INT_BOOL, /* integers and bool (the bitwise ops) */
+  TAKES_BOOL,     /* bool (the logical ops) */
+} Takes;
+
 /* What an entry's .data says about its op. */
 typedef struct {
   const char *name;              /* prim_func name hint; the output buffer is T_<name> */
   int arity;                     /* operands: 1 to 3 */
   IrPrimKind kind;               /* binary: the TIR operator (IR_PE_CALL: intrinsic) */
   const char *intrinsic;         /* "tir.exp", ...; NULL for the special cases */
-  bool compare;                  /* a comparison: the result is bool */
+  bool compare;                  /* a comparison or a test (isnan): the result is bool */
   double (*unary)(double);       /* a unary op's kernel on floats, in double */
   int64_t (*unary_int)(int64_t); /* on ints, wrapping; NULL: floats only */
+  Takes takes;                   /* TAKES_ANY unless the op refuses some dtypes */
 } Elementwise;
 
 static const Elementwise *
@@ -49,11 +66,36 @@ row_of(const IrExpr *call)
   return op_of(call->u.call.op)->data;
 }
 
-/* A unary op without an integer kernel (exp, log, ...) takes floats only. */
 static bool
-float_only(const Elementwise *row)
+is_float(IrDType t)
 {
-  return row->unary && !row->unary_int;
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+}
+
+/* NULL when the op takes operands of dtype t (or t is unknown), else what
+ * it takes, for "requires %s operand".  A unary op without an integer
+ * kernel (exp, log, ...) takes floats only.  TVM's inference refuses only
+ * those; its legalization refuses the other cases (tir's bitwise ops on
+ * floats, logical ones on non-bool), which rxc refuses here, up front. */
+static const char *
+takes_refusal(const Elementwise *row, IrDType t)
+{
+  bool fl = is_float(t), bl = t.code == IR_DT_BOOL;
+  if (t.code == IR_DT_VOID)
+    return NULL;
+  switch (row->unary && !row->unary_int ? TAKES_FLOAT : row->takes) {
+  case TAKES_ANY:
+    return NULL;
+  case TAKES_FLOAT:
+    return fl ? NULL : "a float";
+  case TAKES_INT:
+    return !fl && !bl ? NULL : "an integer";
+  case TAKES_INT_BOOL:
+    return !fl ? NULL : "an integer or bool";
+  case TAKES_BOOL:
+    return bl ? NULL : "a bool";
+  }
+  return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -87,12 +129,6 @@ sinfo_kind_name(const IrSInfo *s)
     return "a function";
   }
   return "a value";
-}
-
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
 }
 
 /* op_error for inference: names the binding and the op. */
@@ -191,6 +227,17 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
   return ir_sinfo_tensor(in->ctx, o->shape, o->ndim, t, o->vdevice);
 }
 
+/* Whether the op takes operands of dtype t; an error when not. */
+static bool
+check_takes(OpInfer *in, const IrExpr *call, IrDType t)
+{
+  char dt[16];
+  const char *want = takes_refusal(row_of(call), t);
+  if (want)
+    infer_error(in, call, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
+  return !want;
+}
+
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
  * comparisons give bool. */
 static IrSInfo *
@@ -202,7 +249,7 @@ infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   if (!operand_read(in, call, args, 0, &a) || !operand_read(in, call, args, 1, &b))
     return NULL;
-  if (!dtype_join(in, call, a.dtype, b.dtype, &t))
+  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(in, call, t))
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &r))
     return NULL;
@@ -238,14 +285,11 @@ static IrSInfo *
 infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   Operand x;
-  char dt[16];
   int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
   if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (float_only(row_of(call)) && x.dtype.code != IR_DT_VOID && !is_float(x.dtype)) {
-    infer_error(in, call, "requires a float operand, not %s", ir_dtype_str(x.dtype, dt));
+  if (!check_takes(in, call, x.dtype))
     return NULL;
-  }
   for (int i = 1; i < want; i++) {
     if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT) {
       infer_error(in, call, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
@@ -253,7 +297,7 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
       return NULL;
     }
   }
-  return operand_sinfo(in, &x, x.dtype);
+  return operand_sinfo(in, &x, row_of(call)->compare ? IR_BOOL : x.dtype);
 }
 
 /* R.astype(x, dtype=...): x's shape with the new dtype. */
@@ -389,6 +433,28 @@ floor_div_int(int64_t a, int64_t b)
   return q;
 }
 
+/* numpy's floor remainder: fmod (exact) moved into b's sign.  TVM writes
+ * a - floor(a / b) * b, the same number before its roundings. */
+static double
+floor_mod_float(double a, double b)
+{
+  double r = fmod(a, b);
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
+/* log(exp(a) + exp(b)) without overflow, as numpy's logaddexp: the larger
+ * plus log1p(exp(-|a - b|)); a + ln 2 when equal (infinities included).
+ * TVM's tir.logaddexp is the naive log(exp(a) + exp(b)), inf from a = 89
+ * in float32: the same number wherever that one is finite. */
+static double
+log_add_exp(double a, double b)
+{
+  if (a == b)
+    return a + 0.6931471805599453;
+  double m = isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+  return m + log1p(exp(-fabs(a - b)));
+}
+
 /* A binary op on floats, in double. */
 static double
 binary_float(IrOpId id, double a, double b)
@@ -404,8 +470,16 @@ binary_float(IrOpId id, double a, double b)
     return a / b;
   case IR_OP_FLOOR_DIVIDE:
     return floor(a / b);
+  case IR_OP_MOD:
+    return fmod(a, b);
+  case IR_OP_FLOOR_MOD:
+    return floor_mod_float(a, b);
   case IR_OP_POWER:
     return pow(a, b);
+  case IR_OP_ATAN2:
+    return atan2(a, b);
+  case IR_OP_LOG_ADD_EXP:
+    return log_add_exp(a, b);
   case IR_OP_MAXIMUM:
     return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
   case IR_OP_MINIMUM:
@@ -442,10 +516,24 @@ op_power_int(int64_t a, int64_t b)
   return (int64_t)r;
 }
 
-/* A binary op on integers, in int64 wrapping arithmetic; the caller has
- * excluded division by zero. */
+/* The truncated (C) and floor remainders of integers of dtype t; b != 0.
+ * uint64 values past INT64_MAX read as negative int64, so unsigned ones
+ * divide as unsigned; a divisor of -1 leaves 0 (INT64_MIN % -1 traps). */
 static int64_t
-binary_int(IrOpId id, int64_t a, int64_t b)
+mod_int(IrDType t, bool floor, int64_t a, int64_t b)
+{
+  if (t.code == IR_DT_UINT)
+    return (int64_t)((uint64_t)a % (uint64_t)b);
+  if (b == -1)
+    return 0;
+  int64_t r = a % b;
+  return floor && r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
+/* A binary op on integers (and bools) of dtype t, in int64 wrapping
+ * arithmetic; the caller has excluded division by zero. */
+static int64_t
+binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
 {
   switch (id) {
   case IR_OP_ADD:
@@ -458,6 +546,9 @@ binary_int(IrOpId id, int64_t a, int64_t b)
     return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
   case IR_OP_FLOOR_DIVIDE:
     return floor_div_int(a, b);
+  case IR_OP_MOD:
+  case IR_OP_FLOOR_MOD:
+    return mod_int(t, id == IR_OP_FLOOR_MOD, a, b);
   case IR_OP_POWER:
     return op_power_int(a, b);
   case IR_OP_MAXIMUM:
@@ -476,6 +567,22 @@ binary_int(IrOpId id, int64_t a, int64_t b)
     return a > b;
   case IR_OP_GREATER_EQUAL:
     return a >= b;
+  case IR_OP_LOGICAL_AND:
+    return a && b;
+  case IR_OP_LOGICAL_OR:
+    return a || b;
+  case IR_OP_LOGICAL_XOR:
+    return (a != 0) != (b != 0);
+  case IR_OP_BITWISE_AND:
+    return a & b;
+  case IR_OP_BITWISE_OR:
+    return a | b;
+  case IR_OP_BITWISE_XOR:
+    return a ^ b;
+  case IR_OP_LEFT_SHIFT: /* the intrinsic's numbers, past the width included */
+    return ir_tir_intrin_find("tir.shift_left", 2)->bits(t, a, b);
+  case IR_OP_RIGHT_SHIFT:
+    return ir_tir_intrin_find("tir.shift_right", 2)->bits(t, a, b);
   default:
     UNREACHABLE();
     return 0;
@@ -499,18 +606,32 @@ eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int
   return op_tensor_new(ev->ctx, t.code != IR_DT_VOID ? t : in[like]->dtype, ndim, shape, ev->loc);
 }
 
+/* Whether the op takes operands of dtype t (inference may not have known
+ * it); an error when not. */
+static bool
+eval_check_takes(OpEval *ev, const IrExpr *call, IrDType t)
+{
+  char dt[16];
+  const char *want = takes_refusal(row_of(call), t);
+  if (want)
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires %s operand, not %s", want,
+             ir_dtype_str(t, dt));
+  return !want;
+}
+
 static Value *
 eval_binary(OpEval *ev, const IrExpr *call, Value **args)
 {
   IrOpId id = call->u.call.op->id;
   IrTensorData *in[2];
   Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v)
+  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
   bool fl = is_float(in[0]->dtype) || is_float(in[1]->dtype);
-  bool divides = id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE;
+  bool divides =
+      id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE || id == IR_OP_MOD || id == IR_OP_FLOOR_MOD;
   for (int64_t i = 0; i < n; i++) {
     int64_t ia = source_index(in[0], out->shape, out->ndim, i);
     int64_t ib = source_index(in[1], out->shape, out->ndim, i);
@@ -523,7 +644,7 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
       op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "integer division by zero");
       return NULL;
     }
-    op_set_i(out, i, binary_int(id, op_get_i(in[0], ia), b));
+    op_set_i(out, i, binary_int(id, in[0]->dtype, op_get_i(in[0], ia), b));
   }
   return eval_result(ev, args, 2, v);
 }
@@ -583,28 +704,106 @@ sigmoid(double x)
   return 1 / (1 + exp(-x));
 }
 
+/* ceil, floor, round and trunc leave integers as they are (TVM's tir) */
+static int64_t
+identity_int(int64_t x)
+{
+  return x;
+}
+
+/* TVM's topi.sign: x > 0 ? 1 : x < 0 ? -1 : 0, so NaN gives 0 (numpy: NaN) */
+static double
+sign(double x)
+{
+  return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+static int64_t
+sign_int(int64_t x)
+{
+  return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+static double
+square(double x)
+{
+  return x * x;
+}
+
+static int64_t
+square_int(int64_t x)
+{
+  return (int64_t)((uint64_t)x * (uint64_t)x);
+}
+
+/* The tests give bool (compare rows); an integer is never NaN or infinite. */
+static double
+is_nan_value(double x)
+{
+  return isnan(x);
+}
+
+static double
+is_inf_value(double x)
+{
+  return isinf(x) != 0;
+}
+
+static double
+is_finite_value(double x)
+{
+  return isfinite(x);
+}
+
+static int64_t
+never_int(int64_t x)
+{
+  (void)x;
+  return 0;
+}
+
+static int64_t
+always_int(int64_t x)
+{
+  (void)x;
+  return 1;
+}
+
+static int64_t
+logical_not_int(int64_t x)
+{
+  return !x;
+}
+
+/* on bool the one bit kept (eval_unary) makes it logical not, as TVM's */
+static int64_t
+bitwise_not_int(int64_t x)
+{
+  return ~x;
+}
+
 static Value *
 eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 {
   const Elementwise *row = row_of(call);
   IrTensorData *in[1];
-  char dt[16];
-  Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
-  if (!v)
+  Value *v = eval_prepare(ev, call, args, 1, row->compare ? IR_BOOL : IR_VOID, 0, in);
+  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float(out->dtype);
-  if (float_only(row) && !fl) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires a float operand, not %s",
-             ir_dtype_str(out->dtype, dt));
-    return NULL;
-  }
+  bool fl = is_float(in[0]->dtype);
+  /* a bool result keeps its one bit, as an integer wraps to its width */
+  bool one_bit = out->dtype.code == IR_DT_BOOL && !row->compare;
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
-    if (fl)
+    if (fl && row->compare) {
+      op_set_i(out, i, row->unary(op_get_f(in[0], i)) != 0);
+    } else if (fl) {
       op_set_f(out, i, row->unary(op_get_f(in[0], i)));
-    else
-      op_set_i(out, i, row->unary_int(op_get_i(in[0], i)));
+    } else {
+      int64_t r = row->unary_int(op_get_i(in[0], i));
+      op_set_i(out, i, one_bit ? r & 1 : r);
+    }
   }
   return eval_result(ev, args, 1, v);
 }
@@ -719,13 +918,62 @@ nan_max_min(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_select(ctx, is_nan(ctx, a), a, ir_prim_select(ctx, is_nan(ctx, b), b, m));
 }
 
+/* The literal 1 or -1 of dtype t. */
+static IrPrimExpr *
+unit(IrCtx *ctx, IrDType t, int v)
+{
+  return as(ctx, t, ir_prim_int(ctx, IR_I64, v));
+}
+
+/* sign(x) as topi.sign: x > 0 ? 1 : (x < 0 ? -1 : 0); unsigned values and
+ * bools are never below 0. */
+static IrPrimExpr *
+lower_sign(IrCtx *ctx, IrDType t, IrPrimExpr *x)
+{
+  IrPrimExpr *z = zero(ctx, t), *below = z;
+  if (t.code == IR_DT_INT || is_float(t))
+    below = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, z), unit(ctx, t, -1), z);
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, x, z), unit(ctx, t, 1), below);
+}
+
+/* x * x, on integers in unsigned arithmetic of 32 or 64 bits, which C
+ * wraps as the kernel does (a signed product that overflows, or one of
+ * promoted 16-bit values, is undefined in C). */
+static IrPrimExpr *
+lower_square(IrCtx *ctx, IrDType t, IrPrimExpr *x)
+{
+  IrDType u = {IR_DT_UINT, t.bits > 32 ? 64 : 32, 1};
+  if (is_float(t) || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
+    return ir_prim_bin(ctx, IR_PE_MUL, x, x);
+  IrPrimExpr *xu = ir_prim_cast(ctx, u, x);
+  return ir_prim_cast(ctx, t, ir_prim_bin(ctx, IR_PE_MUL, xu, xu));
+}
+
 static IrPrimExpr *
 lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr *x)
 {
+  if (op->compare) /* isnan, isinf, isfinite of the operand as it is; constant on integers */
+    return is_float(x->dtype) ? intrinsic(ctx, IR_BOOL, op->intrinsic, x, NULL)
+                              : ir_prim_int(ctx, IR_BOOL, op->unary_int(0));
   x = as(ctx, t, x);
   switch (id) {
   case IR_OP_NEGATIVE:
     return ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x);
+  case IR_OP_SIGN:
+    return lower_sign(ctx, t, x);
+  case IR_OP_SQUARE:
+    return lower_square(ctx, t, x);
+  case IR_OP_CEIL:
+  case IR_OP_FLOOR:
+  case IR_OP_ROUND:
+  case IR_OP_TRUNC:
+    return is_float(t) ? intrinsic(ctx, t, op->intrinsic, x, NULL) : x;
+  case IR_OP_LOGICAL_NOT:
+    return ir_prim_bin(ctx, IR_PE_NOT, x, NULL);
+  case IR_OP_BITWISE_NOT: /* ~ of a bool in C would be -2 or -1 */
+    if (t.code == IR_DT_BOOL)
+      return ir_prim_bin(ctx, IR_PE_NOT, x, NULL);
+    return intrinsic(ctx, t, op->intrinsic, x, NULL);
   case IR_OP_ASTYPE:
     return x;
   case IR_OP_ABS:
@@ -740,13 +988,67 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   }
 }
 
+/* floor_mod_float: r = fmod(a, b) (T.truncmod on floats), r + b where r is
+ * nonzero and its sign is not b's. */
+static IrPrimExpr *
+lower_floor_mod_float(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr *r = ir_prim_bin(ctx, IR_PE_MOD, a, b), *z = zero(ctx, t);
+  IrPrimExpr *flip = ir_prim_bin(ctx, IR_PE_NE, ir_prim_bin(ctx, IR_PE_LT, r, z),
+                                 ir_prim_bin(ctx, IR_PE_LT, b, z));
+  IrPrimExpr *fix = ir_prim_bin(ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_NE, r, z), flip);
+  return ir_prim_select(ctx, fix, ir_prim_bin(ctx, IR_PE_ADD, r, b), r);
+}
+
+/* log_add_exp as its kernel: a == b ? a + ln 2 : max(a, b) + log1p(exp(-|a - b|)),
+ * the max propagating NaN. */
+static IrPrimExpr *
+lower_log_add_exp(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr *d = intrinsic(ctx, t, "tir.fabs", ir_prim_bin(ctx, IR_PE_SUB, a, b), NULL);
+  IrPrimExpr *e = intrinsic(ctx, t, "tir.exp", ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), d), NULL);
+  IrPrimExpr *far = ir_prim_bin(ctx, IR_PE_ADD, nan_max_min(ctx, IR_PE_MAX, a, b),
+                                intrinsic(ctx, t, "tir.log1p", e, NULL));
+  IrPrimExpr *near = ir_prim_bin(ctx, IR_PE_ADD, a, ir_prim_float(ctx, t, 0.6931471805599453));
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, a, b), near, far);
+}
+
+/* left_shift / right_shift as the kernel defines them past the width,
+ * with C's shift only within it (b read as unsigned: a negative amount is
+ * past): a << b on the unsigned type of a's width (a negative a is
+ * undefined in C), a >> b of a signed a arithmetic (implementation-defined
+ * in C; arithmetic in gcc, clang and tcc). */
+static IrPrimExpr *
+lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrDType u = {IR_DT_UINT, t.bits, 1};
+  IrPrimExpr *bu = t.code == IR_DT_UINT ? b : ir_prim_cast(ctx, u, b);
+  IrPrimExpr *within = ir_prim_bin(ctx, IR_PE_LT, bu, ir_prim_int(ctx, u, t.bits));
+  if (id == IR_OP_LEFT_SHIFT) {
+    IrPrimExpr *au = t.code == IR_DT_UINT ? a : ir_prim_cast(ctx, u, a);
+    IrPrimExpr *v = intrinsic(ctx, u, "tir.shift_left", au, bu);
+    return ir_prim_select(ctx, within, t.code == IR_DT_UINT ? v : ir_prim_cast(ctx, t, v),
+                          zero(ctx, t));
+  }
+  IrPrimExpr *past = zero(ctx, t);
+  if (t.code == IR_DT_INT)
+    past = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, a, past), unit(ctx, t, -1), past);
+  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), past);
+}
+
 /* a op b; comparisons compare in a's dtype and give bool. */
 static IrPrimExpr *
-lower_binary(IrCtx *ctx, const Elementwise *op, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrDType operand_type = op->compare ? a->dtype : t;
   a = as(ctx, operand_type, a);
   b = as(ctx, operand_type, b);
+  if (id == IR_OP_FLOOR_MOD && is_float(t))
+    return lower_floor_mod_float(ctx, t, a, b);
+  if (id == IR_OP_LOG_ADD_EXP)
+    return lower_log_add_exp(ctx, t, a, b);
+  if (id == IR_OP_LEFT_SHIFT || id == IR_OP_RIGHT_SHIFT)
+    return lower_shift(ctx, id, t, a, b);
   if (op->kind == IR_PE_CALL)
     return intrinsic(ctx, t, op->intrinsic, a, b);
   if (op->kind == IR_PE_MAX || op->kind == IR_PE_MIN)
@@ -830,7 +1132,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return op_prim_finish(&p, call, result);
   }
   IrPrimExpr *value = op->arity == 3   ? lower_ternary(lz->ctx, id, out->dtype, v)
-                      : op->arity == 2 ? lower_binary(lz->ctx, op, out->dtype, v[0], v[1])
+                      : op->arity == 2 ? lower_binary(lz->ctx, id, op, out->dtype, v[0], v[1])
                                        : lower_unary(lz->ctx, id, op, out->dtype, v[0]);
   *body = op_prim_store(&p, out, i, value);
   return op_prim_finish(&p, call, result);
@@ -846,9 +1148,11 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   .impl = {infer_binary, eval_binary, legalize_elementwise}
 #define UNARY                                                                                      \
   .syn.params = {E("x")}, .syn.nparams = 1, .impl = {infer_unary, eval_unary, legalize_elementwise}
-/* An entry's Elementwise row: name, arity, kind, intrinsic, compare, unary, unary_int. */
+/* An entry's Elementwise row: name, arity, kind, intrinsic, compare, unary,
+ * unary_int; ROW_TAKES first says which dtypes an op refuses to take. */
 /* clang-format off */
-#define ROW(...) .data = &(const Elementwise){__VA_ARGS__}
+#define ROW(...) .data = &(const Elementwise){__VA_ARGS__, TAKES_ANY}
+#define ROW_TAKES(takes, ...) .data = &(const Elementwise){__VA_ARGS__, takes}
 /* clang-format on */
 
 static const OpDef defs[] = {
@@ -860,8 +1164,15 @@ static const OpDef defs[] = {
     OP(IR_OP_DIVIDE, "relax.divide", BINARY, ROW("divide", 2, IR_PE_DIV, NULL, false, NULL, NULL)),
     OP(IR_OP_FLOOR_DIVIDE, "relax.floor_divide", BINARY,
        ROW("floor_divide", 2, IR_PE_FLOORDIV, NULL, false, NULL, NULL)),
+    OP(IR_OP_MOD, "relax.mod", BINARY, ROW("mod", 2, IR_PE_MOD, NULL, false, NULL, NULL)),
+    OP(IR_OP_FLOOR_MOD, "relax.floor_mod", BINARY,
+       ROW("floor_mod", 2, IR_PE_FLOORMOD, NULL, false, NULL, NULL)),
     OP(IR_OP_POWER, "relax.power", BINARY,
        ROW("power", 2, IR_PE_CALL, "tir.pow", false, NULL, NULL)),
+    OP(IR_OP_ATAN2, "relax.atan2", BINARY,
+       ROW_TAKES(TAKES_FLOAT, "atan2", 2, IR_PE_CALL, "tir.atan2", false, NULL, NULL)),
+    OP(IR_OP_LOG_ADD_EXP, "relax.log_add_exp", BINARY,
+       ROW_TAKES(TAKES_FLOAT, "log_add_exp", 2, IR_PE_CALL, NULL, false, NULL, NULL)),
     OP(IR_OP_MAXIMUM, "relax.maximum", BINARY,
        ROW("maximum", 2, IR_PE_MAX, NULL, false, NULL, NULL)),
     OP(IR_OP_MINIMUM, "relax.minimum", BINARY,
@@ -875,21 +1186,75 @@ static const OpDef defs[] = {
     OP(IR_OP_GREATER, "relax.greater", BINARY, ROW("greater", 2, IR_PE_GT, NULL, true, NULL, NULL)),
     OP(IR_OP_GREATER_EQUAL, "relax.greater_equal", BINARY,
        ROW("greater_equal", 2, IR_PE_GE, NULL, true, NULL, NULL)),
+    OP(IR_OP_LOGICAL_AND, "relax.logical_and", BINARY,
+       ROW_TAKES(TAKES_BOOL, "logical_and", 2, IR_PE_AND, NULL, false, NULL, NULL)),
+    OP(IR_OP_LOGICAL_OR, "relax.logical_or", BINARY,
+       ROW_TAKES(TAKES_BOOL, "logical_or", 2, IR_PE_OR, NULL, false, NULL, NULL)),
+    OP(IR_OP_LOGICAL_XOR, "relax.logical_xor", BINARY,
+       ROW_TAKES(TAKES_BOOL, "logical_xor", 2, IR_PE_NE, NULL, false, NULL, NULL)),
+    OP(IR_OP_BITWISE_AND, "relax.bitwise_and", BINARY,
+       ROW_TAKES(TAKES_INT_BOOL, "bitwise_and", 2, IR_PE_CALL, "tir.bitwise_and", false, NULL,
+                 NULL)),
+    OP(IR_OP_BITWISE_OR, "relax.bitwise_or", BINARY,
+       ROW_TAKES(TAKES_INT_BOOL, "bitwise_or", 2, IR_PE_CALL, "tir.bitwise_or", false, NULL, NULL)),
+    OP(IR_OP_BITWISE_XOR, "relax.bitwise_xor", BINARY,
+       ROW_TAKES(TAKES_INT_BOOL, "bitwise_xor", 2, IR_PE_CALL, "tir.bitwise_xor", false, NULL,
+                 NULL)),
+    OP(IR_OP_LEFT_SHIFT, "relax.left_shift", BINARY,
+       ROW_TAKES(TAKES_INT, "left_shift", 2, IR_PE_CALL, "tir.shift_left", false, NULL, NULL)),
+    OP(IR_OP_RIGHT_SHIFT, "relax.right_shift", BINARY,
+       ROW_TAKES(TAKES_INT, "right_shift", 2, IR_PE_CALL, "tir.shift_right", false, NULL, NULL)),
     OP(IR_OP_WHERE, "relax.where", .syn.params = {E("condition"), E("x1"), E("x2")},
        .syn.nparams = 3, .impl = {infer_where, eval_where, legalize_elementwise},
        ROW("where", 3, IR_PE_SELECT, NULL, false, NULL, NULL)),
     OP(IR_OP_NEGATIVE, "relax.negative", UNARY,
        ROW("negative", 1, IR_PE_SUB, NULL, false, negate, negate_int)),
     OP(IR_OP_ABS, "relax.abs", UNARY, ROW("abs", 1, IR_PE_CALL, NULL, false, fabs, abs_int)),
+    OP(IR_OP_SIGN, "relax.sign", UNARY, ROW("sign", 1, IR_PE_SELECT, NULL, false, sign, sign_int)),
+    OP(IR_OP_SQUARE, "relax.square", UNARY,
+       ROW("square", 1, IR_PE_MUL, NULL, false, square, square_int)),
+    OP(IR_OP_CEIL, "relax.ceil", UNARY,
+       ROW("ceil", 1, IR_PE_CALL, "tir.ceil", false, ceil, identity_int)),
+    OP(IR_OP_FLOOR, "relax.floor", UNARY,
+       ROW("floor", 1, IR_PE_CALL, "tir.floor", false, floor, identity_int)),
+    OP(IR_OP_ROUND, "relax.round", UNARY,
+       ROW("round", 1, IR_PE_CALL, "tir.round", false, nearbyint, identity_int)),
+    OP(IR_OP_TRUNC, "relax.trunc", UNARY,
+       ROW("trunc", 1, IR_PE_CALL, "tir.trunc", false, trunc, identity_int)),
     OP(IR_OP_EXP, "relax.exp", UNARY, ROW("exp", 1, IR_PE_CALL, "tir.exp", false, exp, NULL)),
     OP(IR_OP_LOG, "relax.log", UNARY, ROW("log", 1, IR_PE_CALL, "tir.log", false, log, NULL)),
     OP(IR_OP_SQRT, "relax.sqrt", UNARY, ROW("sqrt", 1, IR_PE_CALL, "tir.sqrt", false, sqrt, NULL)),
     OP(IR_OP_RSQRT, "relax.rsqrt", UNARY,
        ROW("rsqrt", 1, IR_PE_CALL, "tir.rsqrt", false, rsqrt, NULL)),
+    OP(IR_OP_SIN, "relax.sin", UNARY, ROW("sin", 1, IR_PE_CALL, "tir.sin", false, sin, NULL)),
+    OP(IR_OP_COS, "relax.cos", UNARY, ROW("cos", 1, IR_PE_CALL, "tir.cos", false, cos, NULL)),
+    OP(IR_OP_TAN, "relax.tan", UNARY, ROW("tan", 1, IR_PE_CALL, "tir.tan", false, tan, NULL)),
+    OP(IR_OP_ASIN, "relax.asin", UNARY, ROW("asin", 1, IR_PE_CALL, "tir.asin", false, asin, NULL)),
+    OP(IR_OP_ACOS, "relax.acos", UNARY, ROW("acos", 1, IR_PE_CALL, "tir.acos", false, acos, NULL)),
+    OP(IR_OP_ATAN, "relax.atan", UNARY, ROW("atan", 1, IR_PE_CALL, "tir.atan", false, atan, NULL)),
+    OP(IR_OP_SINH, "relax.sinh", UNARY, ROW("sinh", 1, IR_PE_CALL, "tir.sinh", false, sinh, NULL)),
+    OP(IR_OP_COSH, "relax.cosh", UNARY, ROW("cosh", 1, IR_PE_CALL, "tir.cosh", false, cosh, NULL)),
     OP(IR_OP_TANH, "relax.tanh", UNARY, ROW("tanh", 1, IR_PE_CALL, "tir.tanh", false, tanh, NULL)),
+    OP(IR_OP_ASINH, "relax.asinh", UNARY,
+       ROW("asinh", 1, IR_PE_CALL, "tir.asinh", false, asinh, NULL)),
+    OP(IR_OP_ACOSH, "relax.acosh", UNARY,
+       ROW("acosh", 1, IR_PE_CALL, "tir.acosh", false, acosh, NULL)),
+    OP(IR_OP_ATANH, "relax.atanh", UNARY,
+       ROW("atanh", 1, IR_PE_CALL, "tir.atanh", false, atanh, NULL)),
     OP(IR_OP_SIGMOID, "relax.sigmoid", UNARY,
        ROW("sigmoid", 1, IR_PE_CALL, "tir.sigmoid", false, sigmoid, NULL)),
     OP(IR_OP_ERF, "relax.erf", UNARY, ROW("erf", 1, IR_PE_CALL, "tir.erf", false, erf, NULL)),
+    OP(IR_OP_ISNAN, "relax.isnan", UNARY,
+       ROW("isnan", 1, IR_PE_CALL, "tir.isnan", true, is_nan_value, never_int)),
+    OP(IR_OP_ISINF, "relax.isinf", UNARY,
+       ROW("isinf", 1, IR_PE_CALL, "tir.isinf", true, is_inf_value, never_int)),
+    OP(IR_OP_ISFINITE, "relax.isfinite", UNARY,
+       ROW("isfinite", 1, IR_PE_CALL, "tir.isfinite", true, is_finite_value, always_int)),
+    OP(IR_OP_LOGICAL_NOT, "relax.logical_not", UNARY,
+       ROW_TAKES(TAKES_BOOL, "logical_not", 1, IR_PE_NOT, NULL, false, NULL, logical_not_int)),
+    OP(IR_OP_BITWISE_NOT, "relax.bitwise_not", UNARY,
+       ROW_TAKES(TAKES_INT_BOOL, "bitwise_not", 1, IR_PE_CALL, "tir.bitwise_not", false, NULL,
+                 bitwise_not_int)),
     OP(IR_OP_CLIP, "relax.clip",
        .syn.params = {E("x"), {"min", IR_PARAM_PRIM, NULL}, {"max", IR_PARAM_PRIM, NULL}},
        .syn.nparams = 3, .impl = {infer_unary, eval_clip, legalize_elementwise},

@@ -32,6 +32,12 @@ RXC_INLINE float rxc_coshf(float x) { return coshf(x); }
 RXC_INLINE double rxc_cosh(double x) { return cosh(x); }
 RXC_INLINE float rxc_tanhf(float x) { return tanhf(x); }
 RXC_INLINE double rxc_tanh(double x) { return tanh(x); }
+RXC_INLINE float rxc_asinhf(float x) { return asinhf(x); }
+RXC_INLINE double rxc_asinh(double x) { return asinh(x); }
+RXC_INLINE float rxc_acoshf(float x) { return acoshf(x); }
+RXC_INLINE double rxc_acosh(double x) { return acosh(x); }
+RXC_INLINE float rxc_atanhf(float x) { return atanhf(x); }
+RXC_INLINE double rxc_atanh(double x) { return atanh(x); }
 RXC_INLINE float rxc_erff(float x) { return erff(x); }
 RXC_INLINE double rxc_erf(double x) { return erf(x); }
 RXC_INLINE float rxc_sinf(float x) { return sinf(x); }
@@ -46,6 +52,8 @@ RXC_INLINE float rxc_acosf(float x) { return acosf(x); }
 RXC_INLINE double rxc_acos(double x) { return acos(x); }
 RXC_INLINE float rxc_atanf(float x) { return atanf(x); }
 RXC_INLINE double rxc_atan(double x) { return atan(x); }
+RXC_INLINE float rxc_atan2f(float y, float x) { return atan2f(y, x); }
+RXC_INLINE double rxc_atan2(double y, double x) { return atan2(y, x); }
 RXC_INLINE float rxc_powf(float x, float y) { return powf(x, y); }
 RXC_INLINE double rxc_pow(double x, double y) { return pow(x, y); }
 /* exp10 is a GNU extension: through pow. */

@@ -1,7 +1,7 @@
 /*
  * rt_math_exp.h - exponentials and logarithms: exp, exp2, exp10, expm1,
- * log, log2, log10, log1p, sinh, cosh, tanh, sigmoid, erf, pow; float and
- * double.  Requires rt_types.h and rt_math_base.h.
+ * log, log2, log10, log1p, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid,
+ * erf, pow; float and double.  Requires rt_types.h and rt_math_base.h.
  *
  * Key ideas (textbook algorithms, constants derived by rt/tools/gen_consts.py):
  *  - exp: x = k ln2 + r with |r| <= ln2/2 (Cody and Waite: ln2 split in a
@@ -14,6 +14,9 @@
  *    atanh series beyond its first term: the large terms are exact or nearly.
  *  - log1p adds the first-order correction of the rounding of 1 + x;
  *    expm1 writes 2^k exp(r) - 1 = 2^k expm1(r) + (2^k - 1), exact for small k.
+ *  - asinh, acosh, atanh: log1p of an argument written without
+ *    cancellation (fdlibm's forms), log(x) + ln 2 where x^2 is past the
+ *    precision.
  *  - erf: x P(x^2) on [0, 1]; 1 - exp(-x^2) Q(x) beyond, with Q a
  *    near-minimax fit of erfc(x) exp(x^2) on a few intervals and x^2 split
  *    exactly (Dekker) so that exp(-x^2) keeps its accuracy.
@@ -538,6 +541,113 @@ rxc_tanh(double x)
   t = rxc_expm1(2.0 * a);
   return rxc_copysign(t / (t + 2.0), x);
 }
+/* asinh |x| = log1p(a + a^2 / (1 + sqrt(1 + a^2))), whose two terms are
+ * positive (no cancellation); log(a) + ln 2 where a^2 would be past the
+ * precision; x itself where x^3/6 is below half an ulp. */
+RXC_INLINE float
+rxc_asinhf(float x)
+{
+  float a = rxc_fabsf(x), t;
+  if (x != x || a == RXC_INFF)
+    return x + x;
+  if (a < 2.44140625e-04f) /* 2^-12 */
+    return x;
+  if (a > 4096.0f)
+    return rxc_copysignf(rxc_logf(a) + 0.6931471806f, x);
+  t = a * a;
+  return rxc_copysignf(rxc_log1pf(a + t / (1.0f + rxc_sqrtf(1.0f + t))), x);
+}
+
+RXC_INLINE double
+rxc_asinh(double x)
+{
+  double a = rxc_fabs(x), t;
+  if (x != x || a == RXC_INF)
+    return x + x;
+  if (a < 3.7252902984619141e-09) /* 2^-28 */
+    return x;
+  if (a > 268435456.0)
+    return rxc_copysign(rxc_log(a) + 0.6931471805599453, x);
+  t = a * a;
+  return rxc_copysign(rxc_log1p(a + t / (1.0 + rxc_sqrt(1.0 + t))), x);
+}
+
+/* acosh x for x >= 1: with t = x - 1 (exact below 2), log1p(t + sqrt(2t +
+ * t^2)); below 2^28 (2^12 in float) log(2x - 1/(x + sqrt(x^2 - 1))); above,
+ * log(x) + ln 2.  NaN below 1. */
+RXC_INLINE float
+rxc_acoshf(float x)
+{
+  float t;
+  if (x != x)
+    return x + x;
+  if (x < 1.0f)
+    return RXC_NANF;
+  if (x > 4096.0f)
+    return rxc_logf(x) + 0.6931471806f;
+  if (x > 2.0f)
+    return rxc_logf(2.0f * x - 1.0f / (x + rxc_sqrtf(x * x - 1.0f)));
+  t = x - 1.0f;
+  return rxc_log1pf(t + rxc_sqrtf(2.0f * t + t * t));
+}
+
+RXC_INLINE double
+rxc_acosh(double x)
+{
+  double t;
+  if (x != x)
+    return x + x;
+  if (x < 1.0)
+    return RXC_NAN;
+  if (x > 268435456.0)
+    return rxc_log(x) + 0.6931471805599453;
+  if (x > 2.0)
+    return rxc_log(2.0 * x - 1.0 / (x + rxc_sqrt(x * x - 1.0)));
+  t = x - 1.0;
+  return rxc_log1p(t + rxc_sqrt(2.0 * t + t * t));
+}
+
+/* atanh |x| = log1p(2a / (1 - a)) / 2, 1 - a exact from 1/2 up; below 1/2
+ * the argument is written 2a + 2a^2 / (1 - a) so its large term is exact.
+ * +-inf at +-1, NaN beyond. */
+RXC_INLINE float
+rxc_atanhf(float x)
+{
+  float a = rxc_fabsf(x), r;
+  if (x != x)
+    return x + x;
+  if (a > 1.0f)
+    return RXC_NANF;
+  if (a == 1.0f)
+    return rxc_copysignf(RXC_INFF, x);
+  if (a < 2.44140625e-04f)
+    return x;
+  if (a < 0.5f)
+    r = 0.5f * rxc_log1pf(2.0f * a + 2.0f * a * a / (1.0f - a));
+  else
+    r = 0.5f * rxc_log1pf(2.0f * a / (1.0f - a));
+  return rxc_copysignf(r, x);
+}
+
+RXC_INLINE double
+rxc_atanh(double x)
+{
+  double a = rxc_fabs(x), r;
+  if (x != x)
+    return x + x;
+  if (a > 1.0)
+    return RXC_NAN;
+  if (a == 1.0)
+    return rxc_copysign(RXC_INF, x);
+  if (a < 3.7252902984619141e-09)
+    return x;
+  if (a < 0.5)
+    r = 0.5 * rxc_log1p(2.0 * a + 2.0 * a * a / (1.0 - a));
+  else
+    r = 0.5 * rxc_log1p(2.0 * a / (1.0 - a));
+  return rxc_copysign(r, x);
+}
+
 
 /* 1 / (1 + exp(-x)); for x < 0 as e / (1 + e), e = exp(x), so that it
  * underflows gradually instead of dividing by an overflowed exp(-x). */

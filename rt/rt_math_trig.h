@@ -1,5 +1,5 @@
 /*
- * rt_math_trig.h - sin, cos, tan, asin, acos, atan; float and double.
+ * rt_math_trig.h - sin, cos, tan, asin, acos, atan, atan2; float and double.
  * Requires rt_types.h and rt_math_base.h.
  *
  * Key ideas:
@@ -15,7 +15,8 @@
  *    below 2e-9; double: 17/16, below 1e-19), tan as sin/cos.
  *  - atan: |x| reduced to |t| <= tan(pi/8) by atan x = pi/4 + atan((x-1)/(x+1))
  *    or pi/2 - atan(1/x); asin by asin x = pi/2 - 2 asin(sqrt((1-x)/2)) above
- *    1/2; near-minimax polynomials from rt/tools/gen_consts.py.
+ *    1/2; near-minimax polynomials from rt/tools/gen_consts.py; atan2 by
+ *    atan|y/x| and the quadrant.
  */
 #ifndef RXC_RT_MATH_TRIG_H
 #define RXC_RT_MATH_TRIG_H
@@ -319,6 +320,54 @@ rxc_atan(double x)
   }
   r = hi + (t + (t * rxc_atan_poly(t * t) + lo));
   return rxc_copysign(r, x);
+}
+
+/* atan2(y, x): C99's special cases (signed zeros, infinities), then
+ * z = atan|y/x| (the quotient's rounding costs at most half an ulp: atan
+ * is no steeper than the identity) and pi - z for x < 0, pi as hi + lo;
+ * the sign of y. */
+RXC_INLINE float
+rxc_atan2f(float y, float x)
+{
+  float z;
+  int left = rxc_copysignf(1.0f, x) < 0;
+  if (x != x || y != y)
+    return x + y;
+  if (y == 0.0f)
+    return left ? rxc_copysignf(3.141592741e+00f, y) : y;
+  if (x == 0.0f)
+    return rxc_copysignf(1.570796371e+00f, y);
+  if (rxc_fabsf(x) == RXC_INFF) {
+    z = rxc_fabsf(y) == RXC_INFF ? (left ? 2.356194496e+00f : 7.853981853e-01f)
+                                 : (left ? 3.141592741e+00f : 0.0f);
+    return rxc_copysignf(z, y);
+  }
+  z = rxc_atanf(rxc_fabsf(y / x));
+  if (left)
+    z = 3.141592741e+00f - (z + 8.742277657e-08f);
+  return rxc_copysignf(z, y);
+}
+
+RXC_INLINE double
+rxc_atan2(double y, double x)
+{
+  double z;
+  int left = rxc_copysign(1.0, x) < 0;
+  if (x != x || y != y)
+    return x + y;
+  if (y == 0.0)
+    return left ? rxc_copysign(3.141592653589793, y) : y;
+  if (x == 0.0)
+    return rxc_copysign(1.5707963267948966, y);
+  if (rxc_fabs(x) == RXC_INF) {
+    z = rxc_fabs(y) == RXC_INF ? (left ? 2.356194490192345 : 0.7853981633974483)
+                               : (left ? 3.141592653589793 : 0.0);
+    return rxc_copysign(z, y);
+  }
+  z = rxc_atan(rxc_fabs(y / x));
+  if (left)
+    z = 3.141592653589793 - (z - 1.2246467991473532e-16);
+  return rxc_copysign(z, y);
 }
 
 /* asin(x)/x - 1 as a polynomial in z = x^2 <= 1/4. */

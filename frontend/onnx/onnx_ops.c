@@ -21,13 +21,25 @@ binary_op(const char *t)
   static const struct {
     const char *name;
     IrOpId op;
-  } map[] = {{"Add", IR_OP_ADD},         {"Sub", IR_OP_SUBTRACT},
-             {"Mul", IR_OP_MULTIPLY},    {"Div", IR_OP_DIVIDE},
-             {"Equal", IR_OP_EQUAL},     {"Less", IR_OP_LESS},
-             {"Greater", IR_OP_GREATER}, {"LessOrEqual", IR_OP_LESS_EQUAL},
-             {"GreaterOrEqual", IR_OP_GREATER_EQUAL}, {"Max", IR_OP_MAXIMUM},
-             {"Min", IR_OP_MINIMUM},     {"Sum", IR_OP_ADD},
-             {"Mean", IR_OP_ADD}};
+  } map[] = {{"Add", IR_OP_ADD},
+             {"Sub", IR_OP_SUBTRACT},
+             {"Mul", IR_OP_MULTIPLY},
+             {"Div", IR_OP_DIVIDE},
+             {"Equal", IR_OP_EQUAL},
+             {"Less", IR_OP_LESS},
+             {"Greater", IR_OP_GREATER},
+             {"LessOrEqual", IR_OP_LESS_EQUAL},
+             {"GreaterOrEqual", IR_OP_GREATER_EQUAL},
+             {"Max", IR_OP_MAXIMUM},
+             {"Min", IR_OP_MINIMUM},
+             {"Sum", IR_OP_ADD},
+             {"Mean", IR_OP_ADD},
+             {"And", IR_OP_LOGICAL_AND},
+             {"Or", IR_OP_LOGICAL_OR},
+             {"Xor", IR_OP_LOGICAL_XOR},
+             {"BitwiseAnd", IR_OP_BITWISE_AND},
+             {"BitwiseOr", IR_OP_BITWISE_OR},
+             {"BitwiseXor", IR_OP_BITWISE_XOR}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i].name, t) == 0)
       return map[i].op;
@@ -57,9 +69,9 @@ fe_ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b)
   return fe_ox_reshape(im, b, dims, rb + trailing);
 }
 
-/* Add, Sub, Mul, Div and the comparisons: numpy broadcasting (opset >= 7;
- * before, the broadcast and axis attributes); Max, Min, Sum, Mean fold
- * over any number of inputs. */
+/* Add, Sub, Mul, Div, the comparisons, And, Or, Xor and the bitwise ops:
+ * numpy broadcasting (opset >= 7; before, the broadcast and axis
+ * attributes); Max, Min, Sum, Mean fold over any number of inputs. */
 static bool
 cv_binary(OxImp *im, OxVal **in, int nin)
 {
@@ -90,15 +102,59 @@ cv_pow(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call2(im, IR_OP_POWER, in[0], e));
 }
 
+/* Mod: fmod = 1 is C's fmod (R.mod), fmod = 0 the integer remainder with
+ * the divisor's sign (R.floor_mod), as TVM's importer maps them. */
+static bool
+cv_mod(OxImp *im, OxVal **in, int nin)
+{
+  IrOpId op = fe_ox_attr_i(im->node, "fmod", 0) ? IR_OP_MOD : IR_OP_FLOOR_MOD;
+  return OUT(fe_ox_call2(im, op, in[0], in[1]));
+}
+
+/* BitShift: direction "LEFT" or "RIGHT" (unsigned inputs in ONNX). */
+static bool
+cv_bit_shift(OxImp *im, OxVal **in, int nin)
+{
+  const char *d = fe_ox_attr_s(im, im->node, "direction", "");
+  if (strcmp(d, "LEFT") != 0 && strcmp(d, "RIGHT") != 0)
+    return fe_ox_unsupported(im, "direction '%s' is not LEFT or RIGHT", d);
+  IrOpId op = d[0] == 'L' ? IR_OP_LEFT_SHIFT : IR_OP_RIGHT_SHIFT;
+  return OUT(fe_ox_call2(im, op, in[0], in[1]));
+}
+
+/* IsInf: isinf(x), and x > 0 or x < 0 when only one of detect_positive,
+ * detect_negative is set (TVM's importer ignores them); neither: x < x,
+ * false everywhere, NaN included. */
+static bool
+cv_is_inf(OxImp *im, OxVal **in, int nin)
+{
+  bool pos = fe_ox_attr_i(im->node, "detect_positive", 1) != 0;
+  bool neg = fe_ox_attr_i(im->node, "detect_negative", 1) != 0;
+  if (!pos && !neg)
+    return OUT(fe_ox_call2(im, IR_OP_LESS, in[0], in[0]));
+  OxVal *inf = fe_ox_call1(im, IR_OP_ISINF, in[0], NULL);
+  if (pos && neg)
+    return OUT(inf);
+  OxVal *zero = fe_ox_scalar(im, fe_ox_dtype(in[0]), 0);
+  OxVal *side = fe_ox_call2(im, pos ? IR_OP_GREATER : IR_OP_LESS, in[0], zero);
+  return OUT(fe_ox_call2(im, IR_OP_LOGICAL_AND, inf, side));
+}
+
 static bool
 cv_unary(OxImp *im, OxVal **in, int nin)
 {
   static const struct {
     const char *name;
     IrOpId op;
-  } map[] = {{"Relu", IR_OP_RELU}, {"Sigmoid", IR_OP_SIGMOID}, {"Tanh", IR_OP_TANH},
-             {"Erf", IR_OP_ERF},   {"Exp", IR_OP_EXP},         {"Log", IR_OP_LOG},
-             {"Sqrt", IR_OP_SQRT}, {"Neg", IR_OP_NEGATIVE},    {"Abs", IR_OP_ABS}};
+  } map[] = {{"Relu", IR_OP_RELU},   {"Sigmoid", IR_OP_SIGMOID}, {"Tanh", IR_OP_TANH},
+             {"Erf", IR_OP_ERF},     {"Exp", IR_OP_EXP},         {"Log", IR_OP_LOG},
+             {"Sqrt", IR_OP_SQRT},   {"Neg", IR_OP_NEGATIVE},    {"Abs", IR_OP_ABS},
+             {"Sin", IR_OP_SIN},     {"Cos", IR_OP_COS},         {"Tan", IR_OP_TAN},
+             {"Asin", IR_OP_ASIN},   {"Acos", IR_OP_ACOS},       {"Atan", IR_OP_ATAN},
+             {"Sinh", IR_OP_SINH},   {"Cosh", IR_OP_COSH},       {"Asinh", IR_OP_ASINH},
+             {"Acosh", IR_OP_ACOSH}, {"Atanh", IR_OP_ATANH},     {"Ceil", IR_OP_CEIL},
+             {"Floor", IR_OP_FLOOR}, {"Round", IR_OP_ROUND},     {"Sign", IR_OP_SIGN},
+             {"IsNaN", IR_OP_ISNAN}, {"Not", IR_OP_LOGICAL_NOT}, {"BitwiseNot", IR_OP_BITWISE_NOT}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(map[i].name, im->node->op_type) == 0)
       return OUT(fe_ox_call1(im, map[i].op, in[0], NULL));
@@ -750,6 +806,14 @@ static const OxOp tensor_ops[] = {
     {"Sigmoid", cv_unary, ""},
     {"Tanh", cv_unary, ""},
     {"Erf", cv_unary, ""},
+    {"And", cv_binary, "broadcast,axis"},
+    {"Or", cv_binary, "broadcast,axis"},
+    {"Xor", cv_binary, "broadcast,axis"},
+    {"BitwiseAnd", cv_binary, ""},
+    {"BitwiseOr", cv_binary, ""},
+    {"BitwiseXor", cv_binary, ""},
+    {"Mod", cv_mod, "fmod"},
+    {"BitShift", cv_bit_shift, "direction"},
     {"Exp", cv_unary, ""},
     {"Log", cv_unary, ""},
     {"Sqrt", cv_unary, ""},
@@ -761,6 +825,25 @@ static const OxOp tensor_ops[] = {
     {"Cast", cv_cast, "to,saturate"},
     {"CastLike", cv_cast, "saturate"},
     {"Clip", cv_clip, "min,max"},
+    {"Sin", cv_unary, ""},
+    {"Cos", cv_unary, ""},
+    {"Tan", cv_unary, ""},
+    {"Asin", cv_unary, ""},
+    {"Acos", cv_unary, ""},
+    {"Atan", cv_unary, ""},
+    {"Sinh", cv_unary, ""},
+    {"Cosh", cv_unary, ""},
+    {"Asinh", cv_unary, ""},
+    {"Acosh", cv_unary, ""},
+    {"Atanh", cv_unary, ""},
+    {"Ceil", cv_unary, ""},
+    {"Floor", cv_unary, ""},
+    {"Round", cv_unary, ""},
+    {"Sign", cv_unary, ""},
+    {"IsNaN", cv_unary, ""},
+    {"IsInf", cv_is_inf, "detect_negative,detect_positive"},
+    {"Not", cv_unary, ""},
+    {"BitwiseNot", cv_unary, ""},
     {"Identity", cv_identity, ""},
     {"Dropout", cv_dropout, "ratio,seed,is_test"},
     {"Constant", cv_constant, "value,value_float,value_floats,value_int,value_ints"},

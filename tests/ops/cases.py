@@ -794,10 +794,164 @@ def float16_cases():
     return c
 
 
+def quiet(fn):
+    """fn with numpy's warnings off: NaN and inf results are meant."""
+    def run(*a):
+        with np.errstate(all="ignore"):
+            return fn(*a)
+    return run
+
+
+def tvm_sign(v):
+    """topi.sign: x > 0 ? 1 : x < 0 ? -1 : 0, so NaN gives 0 (numpy's NaN)."""
+    return np.where(v > 0, 1, np.where(v < 0, -1, 0)).astype(v.dtype)
+
+
+INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+# issue 20's unary float ops: numpy function, the kind of inputs in its domain
+MATH1 = {"sin": (np.sin, "wide"), "cos": (np.cos, "wide"), "tan": (np.tan, "normal"),
+         "asin": (np.arcsin, "unit"), "acos": (np.arccos, "unit"), "atan": (np.arctan, "wide"),
+         "sinh": (np.sinh, "normal"), "cosh": (np.cosh, "normal"), "asinh": (np.arcsinh, "wide"),
+         "acosh": (np.arccosh, "ge1"), "atanh": (np.arctanh, "unit"), "ceil": (np.ceil, "wide"),
+         "floor": (np.floor, "wide"), "round": (np.rint, "wide"), "trunc": (np.trunc, "wide"),
+         "sign": (tvm_sign, "normal"), "square": (np.square, "wide")}
+TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite}
+MATH2 = {"atan2": np.arctan2, "log_add_exp": np.logaddexp, "mod": np.fmod, "floor_mod": np.mod}
+
+
+def more_elementwise_cases():
+    """Issue 20's elementwise ops: every dtype each takes, the special
+    values (NaN, infinities, signed zeros, the ties of round), integers over
+    their whole range (wrapping), shift amounts past the width (numpy's
+    answers), broadcasting and symbolic dims."""
+    c = []
+    h = lambda name, call, inputs, ref: Case(name, call, inputs, ref, rtol=1e-3, atol=1e-4)
+    for op, (fn, kind) in MATH1.items():
+        ref = refs.unary(quiet(fn))
+        c.append(Case(op, f"R.{op}(x)", [x_((2, 3, 4), kind=kind)], ref))
+        c.append(Case(f"{op}_f64", f"R.{op}(x)", [x_((7,), F64, kind)], ref))
+        c.append(h(f"{op}_f16", f"R.{op}(x)", [x_((3, 4), F16, kind)], ref))
+        c.append(Case(f"{op}_edge", f"R.{op}(x)", [x_((14,), kind="edge")], ref))
+    c.append(Case("sinh_overflow", "R.sinh(x)", [x_((3, 4), kind="large")], refs.unary(quiet(np.sinh))))
+    c.append(Case("cosh_overflow", "R.cosh(x)", [x_((3, 4), kind="large")], refs.unary(quiet(np.cosh))))
+    c.append(Case("tan_edge_f64", "R.tan(x)", [x_((14,), F64, "edge")], refs.unary(quiet(np.tan))))
+    c.append(Case("round_ties_f16", "R.round(x)", [x_((14,), F16, "edge")], refs.unary(np.rint)))
+    # integers: ceil, floor, round and trunc are the identity; sign and square wrap
+    for op in ("ceil", "floor", "round", "trunc"):
+        c.append(Case(f"{op}_i32", f"R.{op}(x)", [x_((2, 5), I32, "anyint")], lambda x: x))
+    c.append(Case("round_u8", "R.round(x)", [x_((6,), "uint8", "anyint")], lambda x: x))
+    for dt in ("int8", "int32", "int64", "uint8"):
+        c.append(Case(f"sign_{dt}", "R.sign(x)", [x_((9,), dt, "anyint")], lambda x: np.sign(x).astype(x.dtype)))
+    c.append(Case("square_i8", "R.square(x)", [x_((9,), "int8", "anyint")], np.square))
+    c.append(Case("square_i32", "R.square(x)", [x_((2, 4), I32, "anyint")], np.square))
+    c.append(Case("square_u16", "R.square(x)", [x_((9,), "uint16", "anyint")], np.square))
+    c.append(Case("square_i64", "R.square(x)", [x_((9,), I64, "anyint")], np.square))
+    # isnan, isinf, isfinite: bool of floats; constant on integers
+    for op, fn in TESTS.items():
+        c.append(Case(op, f"R.{op}(x)", [x_((14,), kind="edge")], fn))
+        c.append(Case(f"{op}_f64", f"R.{op}(x)", [x_((2, 7), F64, "edge")], fn))
+        c.append(h(f"{op}_f16", f"R.{op}(x)", [x_((14,), F16, "edge")], fn))
+        c.append(Case(f"{op}_i32", f"R.{op}(x)", [x_((5,), I32, "anyint")], fn))
+        c.append(Case(f"{op}_scalar", f"R.{op}(x)", [x_((), kind="normal")], fn))
+    c.append(Case("logical_not", "R.logical_not(x)", [x_((3, 4), BOOL)], np.logical_not))
+    for dt in ("int8", "uint16", "int32", "int64", "uint64", BOOL):
+        c.append(Case(f"bitwise_not_{dt}", "R.bitwise_not(x)", [x_((7,), dt, "anyint")], np.invert))
+    # binary float ops
+    for op, fn in MATH2.items():
+        ref = refs.binary(quiet(fn))
+        ykind = "nonzero" if "mod" in op else "wide"
+        c.append(Case(op, f"R.{op}(x, y)", [x_((2, 3), kind="wide"), y_((2, 3), kind=ykind)], ref))
+        c.append(Case(f"{op}_bcast", f"R.{op}(x, y)", [x_((3, 1), kind="wide"), y_((4,), kind=ykind)], ref))
+        c.append(Case(f"{op}_f64", f"R.{op}(x, y)", [x_((5,), F64, "wide"), y_((5,), F64, ykind)], ref))
+        c.append(h(f"{op}_f16", f"R.{op}(x, y)", [x_((3, 4), F16, "wide"), y_((3, 4), F16, ykind)], ref))
+        c.append(Case(f"{op}_edge", f"R.{op}(x, y)", [x_((14, 1), kind="edge"), y_((1, 14), kind="edge")], ref))
+    c.append(Case("log_add_exp_large", "R.log_add_exp(x, y)", [x_((3, 4), kind="large"), y_((3, 4), kind="large")],
+                  refs.binary(np.logaddexp)))
+    c.append(Case("floor_mod_scalar", 'R.floor_mod(x, R.const(-2.5, "float32"))', [x_((7,), kind="wide")],
+                  lambda x: refs.like(np.mod(refs.f64(x), -2.5), x)))
+    # integer remainders: truncated (mod, C's %) and floored (floor_mod)
+    for op, fn in (("mod", np.fmod), ("floor_mod", np.mod)):
+        for dt in ("int8", "int32", "int64", "uint8", "uint32"):
+            c.append(Case(f"{op}_{dt}", f"R.{op}(x, y)", [x_((4, 5), dt, "anyint"), y_((4, 5), dt, "nonzero")], fn))
+        c.append(Case(f"{op}_i32_small", f"R.{op}(x, y)", [x_((3, 4), I32, "smallint"), y_((4,), I32, "nonzero")], fn))
+        c.append(Case(f"{op}_i32_const", f'R.{op}(x, R.const(-3, "int32"))', [x_((7,), I32, "anyint")],
+                      lambda x, fn=fn: fn(x, np.int32(-3))))
+    # bitwise and logical ops
+    for op, fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
+                   ("bitwise_xor", np.bitwise_xor)):
+        for dt in ("int8", "int16", "int32", "int64", "uint8", "uint64", BOOL):
+            c.append(Case(f"{op}_{dt}", f"R.{op}(x, y)", [x_((3, 4), dt, "anyint"), y_((3, 4), dt, "anyint")], fn))
+        c.append(Case(f"{op}_bcast", f"R.{op}(x, y)", [x_((3, 1), I32, "anyint"), y_((5,), I32, "anyint")], fn))
+    for op, fn in (("left_shift", np.left_shift), ("right_shift", np.right_shift)):
+        for dt in INTS:
+            c.append(Case(f"{op}_{dt}", f"R.{op}(x, y)", [x_((4, 6), dt, "anyint"), y_((4, 6), dt, "shiftamt")], fn))
+        c.append(Case(f"{op}_bcast", f"R.{op}(x, y)", [x_((3, 1), I32, "anyint"), y_((1, 40), I32, "shiftamt")], fn))
+        c.append(Case(f"{op}_const", f'R.{op}(x, R.const(3, "int8"))', [x_((9,), "int8", "anyint")],
+                      lambda x, fn=fn: fn(x, np.int8(3))))
+    for op, fn in (("logical_and", np.logical_and), ("logical_or", np.logical_or),
+                   ("logical_xor", np.logical_xor)):
+        c.append(Case(op, f"R.{op}(x, y)", [x_((3, 4), BOOL), y_((3, 4), BOOL)], fn))
+        c.append(Case(f"{op}_bcast", f"R.{op}(x, y)", [x_((3, 1), BOOL), y_((1, 5), BOOL)], fn))
+    # symbolic dims
+    up = {"n": 8, "m": 8}
+    c += [
+        Case("sym_atan", "R.atan(x)", [sym("x", (3, 4), ("n", 4))], refs.unary(np.arctan), upper=up),
+        Case("sym_round", "R.round(x)", [sym("x", (2, 7), ("n", "m"), kind="edge")], refs.unary(np.rint), upper=up),
+        Case("sym_isinf", "R.isinf(x)", [sym("x", (5,), ("n",), kind="edge")], np.isinf, upper=up),
+        Case("sym_atan2", "R.atan2(x, y)", [sym("x", (3, 4), ("n", 4)), sym("y", (1, 4), (1, 4))],
+             refs.binary(np.arctan2), upper=up),
+        Case("sym_floor_mod_i32", "R.floor_mod(x, y)",
+             [sym("x", (4, 3), ("n", "m"), I32, "anyint"), sym("y", (4, 3), ("n", "m"), I32, "nonzero")],
+             np.mod, upper=up),
+        Case("sym_right_shift", "R.right_shift(x, y)",
+             [sym("x", (6,), ("n",), "int16", "anyint"), sym("y", (6,), ("n",), "int16", "shiftamt")],
+             np.right_shift, upper=up),
+        Case("sym_logical_or", "R.logical_or(x, y)", [sym("x", (2, 3), ("n", 3), BOOL), sym("y", (1, 3), (1, 3), BOOL)],
+             np.logical_or, upper=up),
+        Case("sym_bitwise_not", "R.bitwise_not(x)", [sym("x", (4,), ("n",), "uint8", "anyint")], np.invert,
+             upper=up),
+    ]
+    return c
+
+
+def more_elementwise_error_cases():
+    """What inference refuses of issue 20's ops: TVM's inference refuses
+    ints for the float math; its legalization the other dtypes (tir's
+    bitwise ops and shifts on floats, logical ops on non-bool), which rxc
+    refuses up front."""
+    f = lambda shape, dtype=F32, name="x": inp(name, shape, dtype)
+    fl, it = ["float"], ["integer"]
+    return [
+        ErrorCase("err_sin_int", "R.sin(x)", [f((2, 3), I32)], fl),
+        ErrorCase("err_acosh_bool", "R.acosh(x)", [f((2,), BOOL)], fl),
+        ErrorCase("err_atan2_int", "R.atan2(x, y)", [f((2,), I32), f((2,), I32, "y")], fl),
+        ErrorCase("err_log_add_exp_int", "R.log_add_exp(x, y)", [f((2,), I64), f((2,), I64, "y")], fl),
+        ErrorCase("err_bitwise_and_float", "R.bitwise_and(x, y)", [f((2,)), f((2,), name="y")], it),
+        ErrorCase("err_bitwise_not_float", "R.bitwise_not(x)", [f((2,))], it),
+        ErrorCase("err_left_shift_float", "R.left_shift(x, y)", [f((2,)), f((2,), name="y")], it),
+        ErrorCase("err_right_shift_bool", "R.right_shift(x, y)", [f((2,), BOOL), f((2,), BOOL, "y")], it),
+        ErrorCase("err_logical_and_int", "R.logical_and(x, y)", [f((2,), I32), f((2,), I32, "y")], ["bool"]),
+        ErrorCase("err_logical_not_float", "R.logical_not(x)", [f((2,))], ["bool"]),
+        ErrorCase("err_floor_mod_dtype", "R.floor_mod(x, y)", [f((2,), I32), f((2,), name="y")], ["dtype"]),
+        ErrorCase("err_mod_broadcast", "R.mod(x, y)", [f((2, 3)), f((4, 3), name="y")], ["broadcast"]),
+    ]
+
+
+def more_elementwise_run_error_cases():
+    """The broadcasting of issue 20's binary ops, refused at run time."""
+    up = UP_NMK
+    pair = lambda dt, kind: [sym("x", (3,), ("n",), dt, kind), sym("y", (4,), ("m",), dt, kind)]
+    return [RunErrorCase(f"run_err_{op}_bcast", f"R.{op}(x, y)", pair(dt, kind), {},
+                         ["cannot broadcast", "broadcast"], upper=up)
+            for op, dt, kind in (("atan2", F32, "normal"), ("floor_mod", I32, "nonzero"),
+                                 ("bitwise_xor", "uint8", "anyint"), ("left_shift", I32, "shiftamt"),
+                                 ("logical_and", BOOL, "bool"))]
+
+
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
             + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases()
-            + create_cases())
+            + create_cases() + more_elementwise_cases())
 
 
 def error_cases():
@@ -869,7 +1023,7 @@ def error_cases():
                   names_binding=False),
         ErrorCase("err_annotation_contradicts", "R.add(x, y)", [x23, y23], ["gv", "annot", "shape", "match"],
                   names_binding=False, annot='R.Tensor((2, 4), dtype="float32")'),
-    ] + create_error_cases()
+    ] + create_error_cases() + more_elementwise_error_cases()
 
 
 def run_error_cases():
@@ -965,7 +1119,7 @@ def run_error_cases():
                      [sym("x", (0, 3), ("n", 3)), sym("y", (0,), ("m",))], {},
                      ["cannot reshape", "times -1"], upper=up),
     ]
-    return c + create_run_error_cases()
+    return c + create_run_error_cases() + more_elementwise_run_error_cases()
 
 
 # ---- creation ops (ops/create.c) ------------------------------------------

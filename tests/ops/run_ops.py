@@ -119,6 +119,18 @@ def draw(rng, inp, shape=None):
         v = np.array([np.nan, 1.0, -np.nan, 2.0])
     elif k == "neg":
         v = -rng.uniform(0.5, 2.0, shape)
+    elif k == "unit":  # inside (-1, 1): asin, acos, atanh
+        v = rng.uniform(-0.99, 0.99, shape)
+    elif k == "ge1":  # acosh's domain, 1 included
+        v = np.where(rng.random(shape) < 0.1, 1.0, rng.uniform(1.0, 6.0, shape))
+    elif k == "edge":  # every special float and the ties of rounding, tiled to the shape
+        v = np.resize(np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 0.5, -0.5, 1.5, -2.5, 2.5, 1e-30,
+                                -7.25, 3.0, -1.0]), shape)
+    elif k == "anyint":  # the whole range of the integer dtype
+        ii = np.iinfo(dt)
+        return rng.integers(ii.min, ii.max, shape, dtype=dt, endpoint=True)
+    elif k == "shiftamt":  # shift amounts, some negative or past the width
+        v = rng.integers(-2, dt.itemsize * 8 + 3, shape)
     elif k.startswith("index"):
         v = rng.integers(0, int(k[5:]), shape)
     elif k == "wildindex":

@@ -77,7 +77,8 @@ static const MathFn inexact[] = {
     {"cosh", cosh, coshl},     {"tanh", tanh, tanhl},     {"sigmoid", sigmoid_ref, sigmoidl_ref},
     {"erf", erf, erfl},        {"sin", sin, sinl},        {"cos", cos, cosl},
     {"tan", tan, tanl},        {"asin", asin, asinl},     {"acos", acos, acosl},
-    {"atan", atan, atanl},     {"rsqrt", rsqrt_ref, rsqrtl_ref},
+    {"atan", atan, atanl},     {"rsqrt", rsqrt_ref, rsqrtl_ref}, {"asinh", asinh, asinhl},
+    {"acosh", acosh, acoshl},  {"atanh", atanh, atanhl},
 };
 #define NINEXACT (sizeof inexact / sizeof inexact[0])
 
@@ -89,7 +90,8 @@ static const struct {
              {"round", round}, {"sqrt", sqrt},   {"nearbyint", nearbyint}};
 #define NEXACT (sizeof exact / sizeof exact[0])
 
-static const char *const binary[] = {"pow", "fmod", "fmax", "fmin"};
+static const char *const binary[] = {"pow", "fmod", "fmax", "fmin", "atan2"};
+#define NBINARY (sizeof binary / sizeof binary[0])
 
 typedef struct {
   char dir[64];
@@ -135,7 +137,7 @@ wrapped_source(bool system_libm)
                           "double d_%s(double x);\ndouble d_%s(double x) { return rxc_%s(x); }\n",
                           f, f, f, f, f, f);
   }
-  for (size_t i = 0; i < 4; i++)
+  for (size_t i = 0; i < NBINARY; i++)
     n += (size_t)snprintf(s + n, cap - n,
                           "float t_%s(float x, float y);\n"
                           "float t_%s(float x, float y) { return rxc_%sf(x, y); }\n"
@@ -380,6 +382,36 @@ test_binary_functions(void **state)
   assert_true(fmaxf_(-2.0f, 3.0f) == 3.0f && fminf_(-2.0f, 3.0f) == -2.0f);
 }
 
+/* atan2 (4 ulp) on pairs of the samples and of the float sweep, and
+ * C99's special cases (signed zeros, infinities, NaN) bit for bit. */
+static void
+test_atan2(void **state)
+{
+  Built *b = *state;
+  F2 f = (F2)sym(b, 't', "atan2");
+  D2 d = (D2)sym(b, 'd', "atan2");
+  uint64_t seed = 11;
+  double worst_f = 0, worst_d = 0;
+  for (int i = 0; i < 400000; i++) {
+    double y = sample_d(&seed, i), x = sample_d(&seed, i >> 1);
+    float yf = float_of((uint32_t)(i * 10739u)), xf = float_of((uint32_t)(i * 40009u + 7u));
+    worst_f = fmax(worst_f, err_f(f(yf, xf), atan2((double)yf, (double)xf)));
+    worst_d = fmax(worst_d, err_d(d(y, x), atan2l(y, x)));
+  }
+  printf("  atan2: float max %.3f ulp, double max %.3f ulp\n", worst_f, worst_d);
+  assert_true(worst_f <= 4.0 && worst_d <= 4.0);
+  static const double sp[] = {0.0, -0.0, 1.0, -1.0, 1e-300, -5.0, INFINITY, -INFINITY, NAN};
+  for (size_t i = 0; i < 9; i++)
+    for (size_t j = 0; j < 9; j++) {
+      double r = atan2(sp[i], sp[j]), y = d(sp[i], sp[j]);
+      float rf = atan2f((float)sp[i], (float)sp[j]), yf = f((float)sp[i], (float)sp[j]);
+      if (!(isnan(r) && isnan(y)) && memcmp(&r, &y, sizeof r) != 0 && err_d(y, r) > 1)
+        fail_msg("atan2(%a, %a) = %a, libm %a", sp[i], sp[j], y, r);
+      if (!(isnan(rf) && isnan(yf)) && memcmp(&rf, &yf, sizeof rf) != 0 && err_f(yf, rf) > 1)
+        fail_msg("atan2f(%a, %a) = %a, libm %a", sp[i], sp[j], yf, rf);
+    }
+}
+
 /* The system-libm variant: the same names, libm's values. */
 static void
 test_libm_variant(void **state)
@@ -408,11 +440,13 @@ static const char uses[] =
     "    + rxc_tanhf(f) + rxc_sigmoidf(f) + rxc_erff(f) + rxc_sinf(f) + rxc_cosf(f)\n"
     "    + rxc_tanf(f) + rxc_asinf(f) + rxc_acosf(f) + rxc_atanf(f) + rxc_sqrtf(f)\n"
     "    + rxc_rsqrtf(f) + rxc_powf(f, f) + rxc_fmodf(f, f) + rxc_roundf(f) + rxc_nearbyintf(f)\n"
+    "    + rxc_asinhf(f) + rxc_acoshf(f) + rxc_atanhf(f) + rxc_atan2f(f, f)\n"
     "    + rxc_floorf(f) + rxc_ceilf(f) + rxc_truncf(f) + rxc_fmaxf(f, f) + rxc_fminf(f, f)\n"
     "    + rxc_exp(x) + rxc_exp2(x) + rxc_exp10(x) + rxc_expm1(x) + rxc_log(x) + rxc_log2(x)\n"
     "    + rxc_log10(x) + rxc_log1p(x) + rxc_sinh(x) + rxc_cosh(x) + rxc_tanh(x)\n"
     "    + rxc_sigmoid(x) + rxc_erf(x) + rxc_sin(x) + rxc_cos(x) + rxc_tan(x) + rxc_asin(x)\n"
     "    + rxc_acos(x) + rxc_atan(x) + rxc_sqrt(x) + rxc_rsqrt(x) + rxc_pow(x, x)\n"
+    "    + rxc_asinh(x) + rxc_acosh(x) + rxc_atanh(x) + rxc_atan2(x, x)\n"
     "    + rxc_fmod(x, x) + rxc_round(x) + rxc_nearbyint(x) + rxc_floor(x) + rxc_ceil(x)\n"
     "    + rxc_trunc(x) + rxc_fmax(x, x) + rxc_fmin(x, x) + (double)(rxc_i64)x;\n"
     "}\n"
@@ -517,6 +551,7 @@ main(void)
       cmocka_unit_test_setup_teardown(test_double_accuracy, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_exact_functions, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_binary_functions, setup_pure, teardown_built),
+      cmocka_unit_test_setup_teardown(test_atan2, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_libm_variant, setup_libm, teardown_built),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,8 @@ test_intrin_rows(void **state)
       "tir.trunc", "tir.sin",   "tir.cos",    "tir.tan",      "tir.asin",         "tir.acos",
       "tir.atan",  "tir.sinh",  "tir.cosh",   "tir.fmod",     "tir.abs",          "tir.pow",
       "tir.isnan", "tir.isinf", "tir.likely", "tir.isfinite", "tir.if_then_else",
+      "tir.asinh", "tir.acosh", "tir.atanh", "tir.atan2", "tir.bitwise_and", "tir.bitwise_or",
+      "tir.bitwise_xor", "tir.bitwise_not", "tir.shift_left", "tir.shift_right",
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     const IrTirIntrin *r = NULL;
@@ -98,6 +100,8 @@ test_intrin_rows(void **state)
       assert_true(r->arity == 1 ? r->math1 != NULL : r->math2 != NULL);
       assert_non_null(r->c_form);
     }
+    if (r->kind == IR_INTRIN_BITS)
+      assert_true(r->bits != NULL && r->c_form != NULL && !r->c_float_only);
     if (r->kind == IR_INTRIN_ISINF || r->kind == IR_INTRIN_ISFINITE)
       assert_null(r->c_form); /* rt helpers */
     for (const char *c = r->c_form; c && *c; c++)
@@ -106,6 +110,14 @@ test_intrin_rows(void **state)
   }
   assert_true(fabs(ir_tir_intrin_find("tir.sigmoid", 1)->math1(0) - 0.5) < 1e-15);
   assert_true(ir_tir_intrin_find("tir.round", 1)->math1(2.5) == 2); /* to even */
+  /* shifts past the width give numpy's answers; uint64's top bit is not a sign */
+  const IrTirIntrin *shl = ir_tir_intrin_find("tir.shift_left", 2);
+  const IrTirIntrin *shr = ir_tir_intrin_find("tir.shift_right", 2);
+  IrDType i8 = {IR_DT_INT, 8, 1}, u64 = {IR_DT_UINT, 64, 1};
+  assert_true(shl->bits(i8, 3, 8) == 0 && shl->bits(i8, 3, -1) == 0 && shl->bits(i8, 3, 2) == 12);
+  assert_true(shr->bits(i8, -8, 1) == -4 && shr->bits(i8, -8, 9) == -1 && shr->bits(i8, 8, -2) == 0);
+  assert_true(shr->bits(u64, INT64_MIN, 63) == 1);
+  assert_true(ir_tir_intrin_find("tir.bitwise_not", 1)->bits(IR_BOOL, 1, 0) == 0);
 }
 
 /* The interpreter once evaluated T.isnan as T.isfinite; the generated C
