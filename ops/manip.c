@@ -1,6 +1,7 @@
 /*
  * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
- * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to.
+ * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
+ * stack, repeat, tile, flip, one_hot.
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -631,28 +632,42 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
   return known ? out : NULL;
 }
 
+/* The tensors of concat's and stack's tuple argument: *n of them in *xs,
+ * *n -1 (and true) when the tuple is an R.Object; false after an error. */
+static bool
+tuple_tensors(OpInfer *in, const Site *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs, int *n)
+{
+  *n = tuple_len(call, args[0]);
+  if (*n < 0 && args[0]->kind == IR_SI_OBJECT)
+    return true;
+  if (*n < 0) {
+    op_manip_fail(s, "tensors must be a tuple, but it is %s", op_sinfo_text(in->ctx, args[0]));
+    return false;
+  }
+  if (*n == 0) {
+    op_manip_fail(s, "tensors is an empty tuple");
+    return false;
+  }
+  *xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)*n);
+  for (int i = 0; i < *n; i++)
+    if (!((*xs)[i] = tensor_arg(s, tuple_field(call, args[0], i), "every item of tensors")))
+      return false;
+  return true;
+}
+
 /* R.concat.  axis=None takes 1-D inputs (TVM's rule) and joins them. */
 static IrSInfo *
 infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   Site s = infer_site(in, call);
-  int n = tuple_len(call, args[0]), ndim, axis;
+  int n, ndim, axis;
+  IrSInfo **xs = NULL;
   IrDType dtype;
   bool none;
-  if (n < 0 && args[0]->kind == IR_SI_OBJECT)
+  if (!tuple_tensors(in, &s, call, args, &xs, &n))
+    return NULL;
+  if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (n < 0) {
-    op_manip_fail(&s, "tensors must be a tuple, but it is %s", op_sinfo_text(in->ctx, args[0]));
-    return NULL;
-  }
-  if (n == 0) {
-    op_manip_fail(&s, "tensors is an empty tuple");
-    return NULL;
-  }
-  IrSInfo **xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
-  for (int i = 0; i < n; i++)
-    if (!(xs[i] = tensor_arg(&s, tuple_field(call, args[0], i), "every item of tensors")))
-      return NULL;
   if (!concat_common(&s, xs, n, &dtype, &ndim) ||
       !op_manip_axis_attr(&s, call, true, ndim, &axis, &none))
     return NULL;
@@ -921,6 +936,218 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return like(in, x, tv, tn);
 }
 
+/* R.flip: the shape is x's; only the axis is checked. */
+static IrSInfo *
+infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  int axis;
+  bool none;
+  if (!x || !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+    return NULL;
+  return x;
+}
+
+/* The repeats of R.tile: a list (or one int) of non-negative counts.
+ * TVM does not check the sign; a negative count is refused here, as numpy
+ * refuses it. */
+bool
+op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n)
+{
+  if (!op_manip_attr_ints(s, call, "repeats", false, reps, n))
+    return false;
+  for (int i = 0; i < *n; i++)
+    if ((*reps)[i] < 0) {
+      op_manip_fail(s, "repeats must be non-negative, but entry %d is %lld", i,
+                    (long long)(*reps)[i]);
+      return false;
+    }
+  if (*n > MAX_DIMS) {
+    op_manip_fail(s, "repeats has %d entries, more than the %d supported", *n, MAX_DIMS);
+    return false;
+  }
+  return true;
+}
+
+/* R.tile (TVM's InferStructInfoTile): the rank is max(ndim, len(repeats));
+ * the shorter of x's shape and repeats is padded with leading 1s, and each
+ * dim is x's times its count. */
+static IrSInfo *
+infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  int64_t *reps;
+  int l;
+  if (!x || !op_manip_tile_repeats(&s, call, &reps, &l))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim < 0)
+    return like(in, x, NULL, -1);
+  int on = ndim > l ? ndim : l;
+  if (!x->u.tensor.shape) {
+    bool ones = true;
+    for (int i = 0; i < l; i++)
+      ones = ones && reps[i] == 1;
+    return l <= ndim && ones ? x : like(in, x, NULL, on);
+  }
+  IrPrimExpr **out = dims_new(in->ctx, on);
+  for (int i = 0; i < on; i++) {
+    int xi = i - (on - ndim), ri = i - (on - l);
+    IrPrimExpr *r = lit(in->ctx, ri < 0 ? 1 : reps[ri]);
+    out[i] = xi < 0 ? r : simp(in, bin(in, IR_PE_MUL, x->u.tensor.shape[xi], r));
+  }
+  return like(in, x, out, on);
+}
+
+/* The repeats of R.repeat: one non-negative int (TVM takes any int; a
+ * negative count is refused here, as numpy refuses it). */
+bool
+op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count)
+{
+  int64_t *v;
+  int n;
+  if (!op_manip_attr_ints(s, call, "repeats", false, &v, &n))
+    return false;
+  if (n != 1 || op_attr(call, "repeats")->kind == IR_AT_LIST) {
+    op_manip_fail(s, "repeats must be one integer");
+    return false;
+  }
+  if (v[0] < 0) {
+    op_manip_fail(s, "repeats must be non-negative, not %lld", (long long)v[0]);
+    return false;
+  }
+  *count = v[0];
+  return true;
+}
+
+/* R.repeat (TVM's InferStructInfoRepeat): axis=None repeats the elements
+ * of the flattened x (a 1-D result of numel * repeats); otherwise the axis
+ * grows repeats times. */
+static IrSInfo *
+infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  int64_t r;
+  int axis;
+  bool none;
+  if (!x || !op_manip_repeat_count(&s, call, &r) ||
+      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!xd) {
+    if (none)
+      return like(in, x, NULL, 1);
+    return r == 1 ? x : like(in, x, NULL, ndim);
+  }
+  if (none) {
+    IrPrimExpr **out = dims_new(in->ctx, 1);
+    out[0] = simp(in, bin(in, IR_PE_MUL, product(in, xd, ndim, -1), lit(in->ctx, r)));
+    return like(in, x, out, 1);
+  }
+  IrPrimExpr **out = dims_new(in->ctx, ndim);
+  memcpy(out, xd, sizeof(IrPrimExpr *) * (size_t)ndim);
+  out[axis] = simp(in, bin(in, IR_PE_MUL, xd[axis], lit(in->ctx, r)));
+  return like(in, x, out, ndim);
+}
+
+/* R.stack (TVM's InferStructInfoStack): inputs of one dtype, rank and
+ * shape; the result has a new axis of len(tensors) at axis, which counts
+ * in the result's rank (ndim + 1).  A dim that may differ between inputs
+ * leaves the shape unknown (the kernel checks it). */
+static IrSInfo *
+infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  int n, ndim, axis;
+  IrSInfo **xs = NULL;
+  IrDType dtype;
+  bool none;
+  if (!tuple_tensors(in, &s, call, args, &xs, &n))
+    return NULL;
+  if (n < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  if (!concat_common(&s, xs, n, &dtype, &ndim) ||
+      !op_manip_axis_attr(&s, call, false, ndim < 0 ? -1 : ndim + 1, &axis, &none))
+    return NULL;
+  int vdev = xs[0]->u.tensor.vdevice;
+  if (ndim < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
+  for (int i = 0; i < n; i++)
+    if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
+      return ir_sinfo_tensor(in->ctx, NULL, ndim + 1, dtype, vdev);
+  bool ok;
+  /* concat along a new axis: every dim must agree (axis -1 is none) */
+  IrPrimExpr **same = concat_shape(in, &s, xs, n, ndim, -1, &ok);
+  if (!ok)
+    return NULL;
+  if (!same)
+    return ir_sinfo_tensor(in->ctx, NULL, ndim + 1, dtype, vdev);
+  IrPrimExpr **out = dims_new(in->ctx, ndim + 1);
+  for (int d = 0, k = 0; d <= ndim; d++)
+    out[d] = d == axis ? lit(in->ctx, n) : same[k++];
+  return ir_sinfo_tensor(in->ctx, out, ndim + 1, dtype, vdev);
+}
+
+/* The attributes of R.one_hot: depth > 0 (TVM's check) and the axis of
+ * the new dim in a result of rank ndim + 1 (ndim < 0: left unchecked,
+ * *axis -1). */
+bool
+op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis)
+{
+  int64_t *v;
+  int n;
+  bool none;
+  if (!op_manip_attr_ints(s, call, "depth", false, &v, &n))
+    return false;
+  if (n != 1 || v[0] <= 0) {
+    op_manip_fail(s, "depth must be one positive integer");
+    return false;
+  }
+  *depth = v[0];
+  return op_manip_axis_attr(s, call, false, ndim < 0 ? -1 : ndim + 1, axis, &none);
+}
+
+/* R.one_hot: indices of an integer dtype; on_value and off_value are prim
+ * values of one dtype, which is the result's; the new dim (depth) goes
+ * at axis. */
+static IrSInfo *
+infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *ix = tensor_arg(&s, args[0], "indices");
+  int64_t depth;
+  int axis;
+  if (!ix || !op_manip_one_hot_attrs(&s, call, ix->u.tensor.ndim, &depth, &axis))
+    return NULL;
+  IrDType it = ix->u.tensor.dtype;
+  char a[16], b[16];
+  if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
+    op_manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, a));
+    return NULL;
+  }
+  if (!args[1] || args[1]->kind != IR_SI_PRIM || !args[2] || args[2]->kind != IR_SI_PRIM) {
+    op_manip_fail(&s, "on_value and off_value must be prim values");
+    return NULL;
+  }
+  IrDType on = args[1]->u.prim.dtype, off = args[2]->u.prim.dtype;
+  if (!ir_dtype_eq(on, off)) {
+    op_manip_fail(&s, "on_value and off_value must have the same dtype, not %s and %s",
+                  ir_dtype_str(on, a), ir_dtype_str(off, b));
+    return NULL;
+  }
+  int ndim = ix->u.tensor.ndim;
+  if (ndim < 0 || !ix->u.tensor.shape)
+    return ir_sinfo_tensor(in->ctx, NULL, ndim < 0 ? -1 : ndim + 1, on, ix->u.tensor.vdevice);
+  IrPrimExpr **out = dims_new(in->ctx, ndim + 1);
+  for (int d = 0, k = 0; d <= ndim; d++)
+    out[d] = d == axis ? lit(in->ctx, depth) : ix->u.tensor.shape[k++];
+  return ir_sinfo_tensor(in->ctx, out, ndim + 1, on, ix->u.tensor.vdevice);
+}
+
 /* ------------------------------------------------------------------ */
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
@@ -959,6 +1186,20 @@ static const OpDef defs[] = {
     OP(IR_OP_BROADCAST_TO, "relax.broadcast_to",
        .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}}, .syn.nparams = 2,
        .impl = {infer_broadcast_to, op_manip_eval_broadcast_to, op_manip_legalize_broadcast_to}),
+    OP(IR_OP_STACK, "relax.stack",
+       .syn.params = {{"tensors", IR_PARAM_TUPLE, NULL}, A("axis", "0")}, .syn.nparams = 2,
+       .impl = {infer_stack, op_manip_eval_stack, op_manip_legalize_stack}),
+    OP(IR_OP_REPEAT, "relax.repeat",
+       .syn.params = {E("data"), A("repeats", NULL), A("axis", "None")}, .syn.nparams = 3,
+       .impl = {infer_repeat, op_manip_eval_repeat, op_manip_legalize_repeat}),
+    OP(IR_OP_TILE, "relax.tile", .syn.params = {E("data"), A("repeats", NULL)}, .syn.nparams = 2,
+       .impl = {infer_tile, op_manip_eval_tile, op_manip_legalize_tile}),
+    OP(IR_OP_FLIP, "relax.flip", .syn.params = {E("data"), A("axis", NULL)}, .syn.nparams = 2,
+       .impl = {infer_flip, op_manip_eval_flip, op_manip_legalize_flip}),
+    OP(IR_OP_ONE_HOT, "relax.one_hot",
+       .syn.params = {E("indices"), {"on_value", IR_PARAM_PRIM, NULL},
+                      {"off_value", IR_PARAM_PRIM, NULL}, A("depth", NULL), A("axis", "-1")},
+       .syn.nparams = 5, .impl = {infer_one_hot, op_manip_eval_one_hot, op_manip_legalize_one_hot}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

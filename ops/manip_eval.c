@@ -1,10 +1,12 @@
 /*
  * manip_eval.c - reference kernels of the manipulation ops (permute_dims,
  * reshape, flatten, expand_dims, squeeze, concat, split, strided_slice,
- * take, broadcast_to).
+ * take, broadcast_to, stack, repeat, tile, flip, one_hot).  one_hot is
+ * the one kernel that writes values not copied from an input: its
+ * on_value and off_value, converted once to the result's dtype.
  *
  * Kernels never convert values: every output element is a byte copy of an
- * input element.  Each kernel validates its arguments and attributes itself
+ * input element (one_hot's prim values aside).  Each kernel validates its arguments and attributes itself
  * (the interpreter may run a module whose inference was never checked), so
  * no input can make it read or write out of bounds.
  *
@@ -210,12 +212,14 @@ op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 /* Concat's inputs agree in dtype, rank and every dim but the axis; sets
- * the output shape. */
+ * the output shape.  axis -1 (stack): every dim agrees, and shape is
+ * input 0's. */
 static bool
 concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
 {
   memcpy(shape, xs[0]->shape, sizeof(int64_t) * (size_t)xs[0]->ndim);
-  shape[axis] = 0;
+  if (axis >= 0)
+    shape[axis] = 0;
   for (int i = 0; i < n; i++) {
     char a[16], b[16];
     if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
@@ -230,7 +234,8 @@ concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
                       (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
         return false;
       }
-    shape[axis] += xs[i]->shape[axis];
+    if (axis >= 0)
+      shape[axis] += xs[i]->shape[axis];
   }
   return true;
 }
@@ -269,6 +274,23 @@ scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
   }
 }
 
+/* The tensors of concat's and stack's tuple argument; NULL after an
+ * error. */
+static IrTensorData **
+tuple_vals(const Site *s, Value *t, int *n)
+{
+  if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0) {
+    op_manip_fail(s, "tensors must be a non-empty tuple");
+    return NULL;
+  }
+  *n = t->u.tuple.n;
+  IrTensorData **xs = ir_alloc(s->ctx, sizeof(IrTensorData *) * (size_t)*n);
+  for (int i = 0; i < *n; i++)
+    if (!(xs[i] = tensor_val(s, t->u.tuple.items[i], "every item of tensors")))
+      return NULL;
+  return xs;
+}
+
 Value *
 op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
 {
@@ -276,15 +298,10 @@ op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
   int64_t shape[MAX_DIMS];
   int axis;
   bool none;
-  if (!args[0] || args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n == 0) {
-    op_manip_fail(&s, "tensors must be a non-empty tuple");
+  int n;
+  IrTensorData **xs = tuple_vals(&s, args[0], &n);
+  if (!xs)
     return NULL;
-  }
-  int n = args[0]->u.tuple.n;
-  IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
-  for (int i = 0; i < n; i++)
-    if (!(xs[i] = tensor_val(&s, args[0]->u.tuple.items[i], "every item of tensors")))
-      return NULL;
   if (!op_manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
     return NULL;
   if (none && xs[0]->ndim != 1) {
@@ -523,5 +540,212 @@ op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
   BroadcastMap b = {x, tn - x->ndim};
   if (out)
     gather(out, x, map_broadcast, &b);
+  return as_value(&s, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* stack, repeat, tile, flip, one_hot                                  */
+/* ------------------------------------------------------------------ */
+
+/* stack: every input has input 0's dtype and shape; the output has a new
+ * dim of n at axis, and input k is its slice k there. */
+Value *
+op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  int64_t shape[MAX_DIMS + 1];
+  int axis;
+  bool none;
+  int n;
+  IrTensorData **xs = tuple_vals(&s, args[0], &n);
+  if (!xs)
+    return NULL;
+  int ndim = xs[0]->ndim;
+  if (ndim >= MAX_DIMS) {
+    op_manip_fail(&s, "the result would have more than %d dimensions", MAX_DIMS);
+    return NULL;
+  }
+  if (!op_manip_axis_attr(&s, call, false, ndim + 1, &axis, &none) ||
+      !concat_check(&s, xs, n, -1, shape))
+    return NULL;
+  for (int d = ndim; d > axis; d--)
+    shape[d] = shape[d - 1];
+  shape[axis] = n;
+  IrTensorData *out = new_tensor(&s, xs[0]->dtype, ndim + 1, shape);
+  for (int k = 0; out && k < n; k++) {
+    /* x_k is out's slice k along axis: its flat order is out's with the
+     * axis fixed, so copy the inner blocks in turn */
+    int64_t inner = 1, outer = 1;
+    for (int d = axis; d < ndim; d++)
+      inner *= xs[k]->shape[d];
+    for (int d = 0; d < axis; d++)
+      outer *= xs[k]->shape[d];
+    for (int64_t o = 0; o < outer; o++)
+      for (int64_t i = 0; i < inner; i++)
+        copy_elem(out, (o * n + k) * inner + i, xs[k], o * inner + i);
+  }
+  return as_value(&s, out);
+}
+
+typedef struct {
+  int axis;      /* the repeated axis (of the flat view with axis=None) */
+  int64_t count; /* repeats, > 0 where the map runs */
+  int ndim;
+} RepeatMap;
+
+static void
+map_repeat(const void *env, const int64_t *o, int64_t *i)
+{
+  const RepeatMap *r = env;
+  for (int d = 0; d < r->ndim; d++)
+    i[d] = d == r->axis ? o[d] / r->count : o[d];
+}
+
+/* repeat: output index j along the axis reads input index j / repeats;
+ * axis=None does that on the flattened x. */
+Value *
+op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  int64_t r, shape[MAX_DIMS];
+  int axis;
+  bool none;
+  if (!x || !op_manip_repeat_count(&s, call, &r) ||
+      !op_manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
+    return NULL;
+  IrTensorData flat = *x;
+  int64_t count = op_numel(x);
+  if (none) {
+    flat.ndim = 1;
+    flat.shape = &count;
+    axis = 0;
+  }
+  memcpy(shape, flat.shape, sizeof(int64_t) * (size_t)flat.ndim);
+  if (r > 0 && shape[axis] > INT64_MAX / r) {
+    op_manip_fail(&s, "the result would be too large");
+    return NULL;
+  }
+  shape[axis] *= r;
+  IrTensorData *out = new_tensor(&s, x->dtype, flat.ndim, shape);
+  RepeatMap m = {axis, r ? r : 1, flat.ndim};
+  if (out)
+    gather(out, &flat, map_repeat, &m);
+  return as_value(&s, out);
+}
+
+/* tile reads x's dims aligned to the output's last ones, as broadcast_to */
+static void
+map_tile(const void *env, const int64_t *o, int64_t *i)
+{
+  const BroadcastMap *t = env;
+  for (int d = 0; d < t->x->ndim; d++)
+    i[d] = o[d + t->off] % t->x->shape[d];
+}
+
+/* tile: the output's dims align with x's last ones (see infer_tile);
+ * output index j of a dim reads x at j mod x's dim. */
+Value *
+op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  int64_t *reps, shape[MAX_DIMS];
+  int l;
+  if (!x || !op_manip_tile_repeats(&s, call, &reps, &l))
+    return NULL;
+  int on = x->ndim > l ? x->ndim : l;
+  for (int d = 0; d < on; d++) {
+    int xi = d - (on - x->ndim), ri = d - (on - l);
+    int64_t xd = xi < 0 ? 1 : x->shape[xi], rd = ri < 0 ? 1 : reps[ri];
+    if (rd > 0 && xd > INT64_MAX / rd) {
+      op_manip_fail(&s, "the result would be too large");
+      return NULL;
+    }
+    shape[d] = xd * rd;
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, on, shape);
+  BroadcastMap t = {x, on - x->ndim};
+  if (out)
+    gather(out, x, map_tile, &t);
+  return as_value(&s, out);
+}
+
+typedef struct {
+  const IrTensorData *x;
+  int axis;
+} FlipMap;
+
+static void
+map_flip(const void *env, const int64_t *o, int64_t *i)
+{
+  const FlipMap *f = env;
+  for (int d = 0; d < f->x->ndim; d++)
+    i[d] = d == f->axis ? f->x->shape[d] - 1 - o[d] : o[d];
+}
+
+Value *
+op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  int axis;
+  bool none;
+  if (!x || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+    return NULL;
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, x->shape);
+  FlipMap f = {x, axis};
+  if (out)
+    gather(out, x, map_flip, &f);
+  return as_value(&s, out);
+}
+
+/* one_hot (topi's rule): out[..., j, ...] = on_value where the index
+ * equals j, else off_value; an index outside [0, depth), negative ones
+ * included, gives a row of off_value. */
+Value *
+op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *ix = tensor_val(&s, args[0], "indices");
+  int64_t depth, shape[MAX_DIMS + 1];
+  int axis;
+  if (!ix || !op_manip_one_hot_attrs(&s, call, ix->ndim, &depth, &axis))
+    return NULL;
+  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
+    op_manip_fail(&s, "indices must have an integer dtype");
+    return NULL;
+  }
+  const Value *on = args[1], *off = args[2];
+  if (!on || on->kind != VAL_PRIM || !off || off->kind != VAL_PRIM ||
+      !ir_dtype_eq(on->u.prim.dtype, off->u.prim.dtype)) {
+    op_manip_fail(&s, "on_value and off_value must be prim values of one dtype");
+    return NULL;
+  }
+  if (ix->ndim >= MAX_DIMS) {
+    op_manip_fail(&s, "the result would have more than %d dimensions", MAX_DIMS);
+    return NULL;
+  }
+  for (int d = 0, k = 0; d <= ix->ndim; d++)
+    shape[d] = d == axis ? depth : ix->shape[k++];
+  IrDType t = on->u.prim.dtype;
+  IrTensorData *out = new_tensor(&s, t, ix->ndim + 1, shape);
+  if (!out)
+    return NULL;
+  bool fl = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+  int64_t inner = 1, count = op_numel(ix);
+  for (int d = axis; d < ix->ndim; d++)
+    inner *= ix->shape[d];
+  for (int64_t e = 0; e < count; e++) {
+    int64_t v = op_get_i(ix, e), o = e / inner, i = e % inner;
+    for (int64_t j = 0; j < depth; j++) {
+      const Value *pv = v == j ? on : off;
+      int64_t at = (o * depth + j) * inner + i;
+      if (fl)
+        op_set_f(out, at, pv->u.prim.f);
+      else
+        op_set_i(out, at, pv->u.prim.i);
+    }
+  }
   return as_value(&s, out);
 }

@@ -54,6 +54,9 @@ bool op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, 
 bool op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask);
 bool op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx,
                           bool *sections, int64_t *pieces);
+bool op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n);
+bool op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count);
+bool op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis);
 
 /* manip_eval.c: the kernels */
 Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
@@ -66,6 +69,11 @@ Value *op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args);
 
 /* manip_legalize.c: the lowerings (NULL: the call stays as it is) */
 IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
@@ -78,5 +86,10 @@ IrExpr *op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *res
 IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

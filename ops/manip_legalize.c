@@ -11,6 +11,10 @@
  * Index expressions are int64 and folded where their operands are
  * literals, so static shapes give plain constants.
  *
+ * one_hot is the one lowering that stores values not loaded from an
+ * input: its prim values, selected by comparing each index with the
+ * output's index along the new axis.
+ *
  * Out-of-range indices of R.take in mode "fast" (an error in the kernel)
  * are clamped into the axis, so the lowered code never reads out of
  * bounds; valid indices (negative ones counted from the end, as the
@@ -592,5 +596,206 @@ op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int k = 0; k < pieces; k++)
     copy_window(&p, outs[k], x, outs[k], axis, lit(lz->ctx, 0),
                 split_start(lz->ctx, x->shape[axis], idx, sections, k));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* stack, repeat, tile, flip, one_hot                                  */
+/* ------------------------------------------------------------------ */
+
+/* stack of a tuple literal, as concat: one loop nest per input k storing
+ * it at index k of the new axis. */
+IrExpr *
+op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  const IrExpr *tuple = call->u.call.args[0];
+  int axis;
+  bool none;
+  if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
+      result->u.tensor.ndim < 1 ||
+      !op_manip_axis_attr(&s, call, false, result->u.tensor.ndim, &axis, &none))
+    return NULL;
+  OpPrim p;
+  op_prim_begin(lz, &p, "stack");
+  IrBuffer *out = op_prim_output(&p, result, "T_stack");
+  IrBuffer **xs = ir_alloc(lz->ctx, sizeof(IrBuffer *) * (size_t)tuple->u.tuple.n);
+  for (int k = 0; out && k < tuple->u.tuple.n; k++) {
+    xs[k] = op_prim_input(&p, tuple->u.tuple.items[k], ir_printf(lz->ctx, "A%d", k));
+    if (!xs[k] || xs[k]->ndim + 1 != out->ndim)
+      out = NULL;
+  }
+  if (!out) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  for (int k = 0; k < tuple->u.tuple.n; k++) {
+    IrPrimExpr **o;
+    IrStmt **body = op_prim_loops(&p, xs[k]->shape, xs[k]->ndim, &o);
+    IrPrimExpr **oi = index_new(lz->ctx, out->ndim);
+    for (int d = 0, j = 0; d < out->ndim; d++)
+      oi[d] = d == axis ? lit(lz->ctx, k) : o[j++];
+    *body = op_prim_store(&p, out, oi, op_prim_load(&p, xs[k], o));
+  }
+  return op_prim_finish(&p, call, result);
+}
+
+typedef struct {
+  int axis;      /* the repeated axis, or -1 for axis=None (flat) */
+  int64_t count; /* repeats */
+} RepeatIndex;
+
+/* repeat: output index j along the axis (or of the flat output) reads
+ * j // repeats.  With repeats 0 the output is empty and no index is read. */
+static IrPrimExpr **
+index_repeat(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+{
+  const RepeatIndex *r = env;
+  IrCtx *ctx = p->lz->ctx;
+  int axis = r->axis < 0 ? 0 : r->axis;
+  if (r->axis < 0 ? out->ndim != 1 : out->ndim != x->ndim)
+    return NULL;
+  IrPrimExpr *j = r->count ? arith(ctx, IR_PE_FLOORDIV, o[axis], lit(ctx, r->count)) : lit(ctx, 0);
+  if (r->axis < 0)
+    return unflatten_index(ctx, j, x->shape, x->ndim);
+  IrPrimExpr **xi = index_new(ctx, x->ndim);
+  memcpy(xi, o, sizeof(IrPrimExpr *) * (size_t)x->ndim);
+  xi[axis] = j;
+  return xi;
+}
+
+IrExpr *
+op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  RepeatIndex r;
+  bool none;
+  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
+      !op_manip_repeat_count(&s, call, &r.count) ||
+      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &r.axis, &none))
+    return NULL;
+  r.axis = none ? -1 : r.axis;
+  return lower_gather(lz, call, result, "repeat", index_repeat, &r);
+}
+
+typedef struct {
+  const int64_t *reps;
+  int n;
+} TileIndex;
+
+/* tile: x's dims align with the output's last ones; index j of a dim
+ * reads j mod x's dim (j itself where the count is 1, 0 where x's dim is
+ * 1; an x dim of 0 gives an empty output, nothing read). */
+static IrPrimExpr **
+index_tile(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+{
+  const TileIndex *t = env;
+  IrCtx *ctx = p->lz->ctx;
+  int off = out->ndim - x->ndim;
+  if (off < 0 || out->ndim != (x->ndim > t->n ? x->ndim : t->n))
+    return NULL;
+  IrPrimExpr **xi = index_new(ctx, x->ndim);
+  for (int d = 0; d < x->ndim; d++) {
+    int ri = d + off - (out->ndim - t->n);
+    int64_t rep = ri < 0 ? 1 : t->reps[ri];
+    IrPrimExpr *j = o[d + off];
+    if (is_lit(x->shape[d], 1))
+      xi[d] = lit(ctx, 0);
+    else if (rep == 1 || is_lit(x->shape[d], 0))
+      xi[d] = j;
+    else
+      xi[d] = arith(ctx, IR_PE_FLOORMOD, j, x->shape[d]);
+  }
+  return xi;
+}
+
+IrExpr *
+op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  TileIndex t;
+  int64_t *reps;
+  if (!op_manip_tile_repeats(&s, call, &reps, &t.n))
+    return NULL;
+  t.reps = reps;
+  return lower_gather(lz, call, result, "tile", index_tile, &t);
+}
+
+/* flip: index j of the axis reads dim - 1 - j. */
+static IrPrimExpr **
+index_flip(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+{
+  int axis = *(const int *)env;
+  IrCtx *ctx = p->lz->ctx;
+  if (out->ndim != x->ndim || axis >= x->ndim)
+    return NULL;
+  IrPrimExpr **xi = index_new(ctx, x->ndim);
+  memcpy(xi, o, sizeof(IrPrimExpr *) * (size_t)x->ndim);
+  xi[axis] = arith(ctx, IR_PE_SUB, arith(ctx, IR_PE_SUB, x->shape[axis], lit(ctx, 1)), o[axis]);
+  return xi;
+}
+
+IrExpr *
+op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  int axis;
+  bool none;
+  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
+      !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+    return NULL;
+  return lower_gather(lz, call, result, "flip", index_flip, &axis);
+}
+
+/* A prim value argument (on_value, off_value) as a TIR expression of
+ * dtype t; NULL when it is not an R.prim_value literal. */
+static IrPrimExpr *
+prim_arg(OpPrim *p, const IrExpr *arg, IrDType t)
+{
+  if (arg->kind != IR_EX_PRIM)
+    return NULL;
+  IrPrimExpr *v = op_prim_dim(p, arg->u.prim);
+  return v && !ir_dtype_eq(v->dtype, t) ? ir_prim_cast(p->lz->ctx, t, v) : v;
+}
+
+/* one_hot: out[o] = indices[o without axis] == o[axis] ? on : off, the
+ * index compared as int64 (so a negative or too large one matches no j,
+ * as in the kernel). */
+IrExpr *
+op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  const IrSInfo *is = call->u.call.args[0]->sinfo;
+  int64_t depth;
+  int axis;
+  if (call->u.call.nargs < 3 || !is || is->kind != IR_SI_TENSOR || is->u.tensor.ndim < 0 ||
+      result->kind != IR_SI_TENSOR ||
+      !op_manip_one_hot_attrs(&s, call, is->u.tensor.ndim, &depth, &axis))
+    return NULL;
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  op_prim_begin(lz, &p, "one_hot");
+  IrBuffer *ix = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *out = ix ? op_prim_output(&p, result, "T_one_hot") : NULL;
+  IrPrimExpr *on = out ? prim_arg(&p, call->u.call.args[1], out->dtype) : NULL;
+  IrPrimExpr *off = on ? prim_arg(&p, call->u.call.args[2], out->dtype) : NULL;
+  if (!off || out->ndim != ix->ndim + 1 ||
+      (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  IrPrimExpr **ii = index_new(ctx, ix->ndim);
+  for (int d = 0, k = 0; d < out->ndim; d++)
+    if (d != axis)
+      ii[k++] = o[d];
+  IrPrimExpr *v = op_prim_load(&p, ix, ii);
+  if (!ir_dtype_eq(v->dtype, IR_I64))
+    v = ir_prim_cast(ctx, IR_I64, v);
+  IrPrimExpr *hit = ir_prim_bin(ctx, IR_PE_EQ, v, o[axis]);
+  *body = op_prim_store(&p, out, o, ir_prim_select(ctx, hit, on, off));
   return op_prim_finish(&p, call, result);
 }

@@ -360,6 +360,17 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
 
 /* ---- creation: Range, EyeLike, Trilu ------------------------------------ */
 
+/* Element i of a known tensor as an R.prim_value of its dtype. */
+static IrExpr *
+element_prim(OxImp *im, const IrTensorData *d, int64_t i)
+{
+  IrDType t = d->dtype;
+  IrPrimExpr *v = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT
+                      ? ir_prim_float(im->ctx, t, op_get_f(d, i))
+                      : ir_prim_int(im->ctx, t, op_get_i(d, i));
+  return ir_prim_value(im->ctx, v, im->loc);
+}
+
 /* A known scalar input as an R.prim_value of its dtype; NULL after
  * reporting when it is not known. */
 static IrExpr *
@@ -369,11 +380,7 @@ known_prim(OxImp *im, const OxVal *v, const char *what)
     fe_ox_unsupported(im, "%s must be a constant scalar", what);
     return NULL;
   }
-  IrDType t = v->data->dtype;
-  bool fl = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-  IrPrimExpr *e = fl ? ir_prim_float(im->ctx, t, op_get_f(v->data, 0))
-                     : ir_prim_int(im->ctx, t, op_get_i(v->data, 0));
-  return ir_prim_value(im->ctx, e, im->loc);
+  return element_prim(im, v->data, 0);
 }
 
 /* Range(start, limit, delta): R.arange of the inputs' dtype, whose
@@ -677,6 +684,50 @@ cv_gather(OxImp *im, OxVal **in, int nin)
                                     ir_attr_str(im->ctx, ir_sym(im->ctx, mode)), NULL)));
 }
 
+/* Tile: repeats must be known (one count per dim, as R.tile takes). */
+static bool
+cv_tile(OxImp *im, OxVal **in, int nin)
+{
+  int64_t *reps;
+  int n;
+  if (!fe_ox_known_ints(im, in[1], "repeats", &reps, &n))
+    return false;
+  return OUT(fe_ox_call1(im, IR_OP_TILE, in[0],
+                         fe_ox_attrs(im->ctx, "repeats", fe_ox_attr_ints(im->ctx, reps, n), NULL)));
+}
+
+
+/* OneHot: depth and values ([off, on]) must be known.  ONNX counts a
+ * negative index from the end and R.one_hot does not, so signed indices
+ * go through where(i < 0, i + depth, i) first. */
+static bool
+cv_one_hot(OxImp *im, OxVal **in, int nin)
+{
+  const IrTensorData *depth = in[1] ? in[1]->data : NULL, *values = in[2] ? in[2]->data : NULL;
+  if (!depth || op_numel(depth) != 1 || !values || op_numel(values) != 2)
+    return fe_ox_unsupported(im, "depth and values must be constants");
+  int64_t dep = (depth->dtype.code == IR_DT_FLOAT || depth->dtype.code == IR_DT_BFLOAT)
+                    ? (int64_t)op_get_f(depth, 0)
+                    : op_get_i(depth, 0);
+  if (dep <= 0)
+    return fe_ox_unsupported(im, "depth must be positive");
+  OxVal *idx = in[0];
+  IrDType it = fe_ox_dtype(idx);
+  if (it.code == IR_DT_INT) {
+    OxVal *neg = fe_ox_call2(im, IR_OP_LESS, idx, fe_ox_scalar(im, it, 0));
+    OxVal *shifted = fe_ox_call2(im, IR_OP_ADD, idx, fe_ox_scalar(im, it, (double)dep));
+    OxVal *w[3] = {neg, shifted, idx};
+    idx = neg && shifted ? fe_ox_call(im, IR_OP_WHERE, w, 3, NULL) : NULL;
+    if (!idx)
+      return false;
+  }
+  IrExpr *args[3] = {fe_ox_use(im, idx), element_prim(im, values, 1), element_prim(im, values, 0)};
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_ONE_HOT, args, 3,
+                        fe_ox_attrs(im->ctx, "depth", ir_attr_int(im->ctx, dep), "axis",
+                                    ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)),
+                                    NULL)));
+}
+
 /* Slice: starts, ends, axes, steps as attributes (opset < 10) or inputs. */
 static bool
 cv_slice(OxImp *im, OxVal **in, int nin)
@@ -865,6 +916,8 @@ static const OxOp tensor_ops[] = {
     {"Expand", cv_expand, ""},
     {"Gather", cv_gather, "axis"},
     {"Slice", cv_slice, "starts,ends,axes"},
+    {"Tile", cv_tile, ""},
+    {"OneHot", cv_one_hot, "axis"},
     {"ReduceSum", cv_reduce, "axes,keepdims,noop_with_empty_axes"},
     {"ReduceMean", cv_reduce, "axes,keepdims"},
     {"ReduceMax", cv_reduce, "axes,keepdims"},

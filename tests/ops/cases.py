@@ -948,17 +948,127 @@ def more_elementwise_run_error_cases():
                                  ("logical_and", BOOL, "bool"))]
 
 
+def one_hot_ref(i, depth, axis, on, off, dtype):
+    """topi's one_hot: on where the index equals j in [0, depth), else off
+    (a negative or too large index gives a row of off)."""
+    hit = i[..., None] == np.arange(depth)
+    out = np.where(hit, np.asarray(on, dtype), np.asarray(off, dtype)).astype(dtype)
+    return np.moveaxis(out, -1, axis if axis >= 0 else axis + out.ndim)
+
+
+def manip_more_cases():
+    """flip, tile, repeat, stack, one_hot (issue 20)."""
+    c = []
+    up = {"n": 16}
+    # flip
+    c.append(Case("flip_axis0", "R.flip(x, axis=0)", [x_((3, 4))], lambda x: np.flip(x, 0)))
+    c.append(Case("flip_neg", "R.flip(x, axis=-1)", [x_((2, 3, 5), I32, "smallint")], lambda x: np.flip(x, -1)))
+    c.append(Case("flip_i64_mid", "R.flip(x, axis=1)", [x_((2, 4, 3), I64, "bigint")], lambda x: np.flip(x, 1)))
+    c.append(Case("flip_bool", "R.flip(x, axis=0)", [x_((5,), BOOL, "bool")], lambda x: np.flip(x, 0)))
+    c.append(Case("flip_empty", "R.flip(x, axis=1)", [x_((2, 0))], lambda x: np.flip(x, 1)))
+    c.append(Case("flip_sym", "R.flip(x, axis=0)", [sym("x", (5, 4), ("n", 4))], lambda x: np.flip(x, 0), upper=up))
+    # tile
+    c.append(Case("tile_same_rank", "R.tile(x, repeats=[2, 3])", [x_((2, 3))], lambda x: np.tile(x, (2, 3))))
+    c.append(Case("tile_more_reps", "R.tile(x, repeats=[2, 1, 2])", [x_((3,), I32, "smallint")],
+                  lambda x: np.tile(x, (2, 1, 2))))
+    c.append(Case("tile_fewer_reps", "R.tile(x, repeats=2)", [x_((2, 3, 2), I64, "bigint")],
+                  lambda x: np.tile(x, 2)))
+    c.append(Case("tile_ones", "R.tile(x, repeats=[1, 1])", [x_((2, 3), BOOL, "bool")], lambda x: np.tile(x, (1, 1))))
+    c.append(Case("tile_zero", "R.tile(x, repeats=[0, 2])", [x_((2, 3))], lambda x: np.tile(x, (0, 2))))
+    c.append(Case("tile_empty_dim", "R.tile(x, repeats=[2, 2])", [x_((0, 3))], lambda x: np.tile(x, (2, 2))))
+    c.append(Case("tile_scalar", "R.tile(x, repeats=[3])", [x_(())], lambda x: np.tile(x, 3)))
+    c.append(Case("tile_sym", "R.tile(x, repeats=[2, 3])", [sym("x", (3, 4), ("n", 4))],
+                  lambda x: np.tile(x, (2, 3)), upper=up))
+    # repeat
+    c.append(Case("repeat_flat", "R.repeat(x, repeats=2)", [x_((2, 3))], lambda x: np.repeat(x, 2)))
+    c.append(Case("repeat_axis0", "R.repeat(x, repeats=3, axis=0)", [x_((2, 3), I32, "smallint")],
+                  lambda x: np.repeat(x, 3, 0)))
+    c.append(Case("repeat_neg_axis", "R.repeat(x, repeats=2, axis=-1)", [x_((2, 2, 3), I64, "bigint")],
+                  lambda x: np.repeat(x, 2, -1)))
+    c.append(Case("repeat_one", "R.repeat(x, repeats=1, axis=1)", [x_((2, 3), BOOL, "bool")],
+                  lambda x: np.repeat(x, 1, 1)))
+    c.append(Case("repeat_zero", "R.repeat(x, repeats=0, axis=1)", [x_((2, 3))], lambda x: np.repeat(x, 0, 1)))
+    c.append(Case("repeat_scalar_flat", "R.repeat(x, repeats=3)", [x_(())], lambda x: np.repeat(x, 3)))
+    c.append(Case("repeat_sym", "R.repeat(x, repeats=2, axis=0)", [sym("x", (3, 4), ("n", 4))],
+                  lambda x: np.repeat(x, 2, 0), upper=up))
+    c.append(Case("repeat_sym_flat", "R.repeat(x, repeats=2)", [sym("x", (3, 4), ("n", 4))],
+                  lambda x: np.repeat(x, 2), upper=up))
+    # stack
+    c.append(Case("stack_axis0", "R.stack((x, y))", [x_((2, 3)), y_((2, 3))], lambda x, y: np.stack([x, y])))
+    c.append(Case("stack_last", "R.stack((x, y, z), axis=-1)",
+                  [x_((2, 3), I32, "smallint"), y_((2, 3), I32, "smallint"), inp("z", (2, 3), I32, "smallint")],
+                  lambda x, y, z: np.stack([x, y, z], -1)))
+    c.append(Case("stack_mid", "R.stack((x, y), axis=1)", [x_((2, 3), BOOL, "bool"), y_((2, 3), BOOL, "bool")],
+                  lambda x, y: np.stack([x, y], 1)))
+    c.append(Case("stack_one", "R.stack((x,), axis=0)", [x_((3,), I64, "bigint")], lambda x: np.stack([x])))
+    c.append(Case("stack_scalars", "R.stack((x, y))", [x_(()), y_(())], lambda x, y: np.stack([x, y])))
+    c.append(Case("stack_empty", "R.stack((x, y), axis=1)", [x_((0, 2)), y_((0, 2))],
+                  lambda x, y: np.stack([x, y], 1)))
+    c.append(Case("stack_sym", "R.stack((x, y), axis=1)", [sym("x", (3, 4), ("n", 4)), sym("y", (3, 4), ("n", 4))],
+                  lambda x, y: np.stack([x, y], 1), upper=up))
+    # one_hot
+    oh = lambda on, off, t: f"R.prim_value(T.{t}({on})), R.prim_value(T.{t}({off}))"
+    c.append(Case("one_hot_last", f"R.one_hot(i, {oh(1.0, 0.0, 'float32')}, depth=5)",
+                  [inp("i", (2, 3), I64, "index5")], lambda i: one_hot_ref(i, 5, -1, 1.0, 0.0, F32)))
+    c.append(Case("one_hot_axis0_wild", f"R.one_hot(i, {oh(7, -2, 'int32')}, depth=6, axis=0)",
+                  [inp("i", (4, 2), I32, "wildindex")], lambda i: one_hot_ref(i, 6, 0, 7, -2, I32)))
+    c.append(Case("one_hot_mid_neg", f"R.one_hot(i, {oh(3, 1, 'int64')}, depth=4, axis=-2)",
+                  [inp("i", (3, 2), I64, "wildindex")], lambda i: one_hot_ref(i, 4, -2, 3, 1, I64)))
+    c.append(Case("one_hot_bool", "R.one_hot(i, R.prim_value(T.bool(True)), R.prim_value(T.bool(False)), depth=3)",
+                  [inp("i", (4,), I32, "index4")], lambda i: one_hot_ref(i, 3, -1, True, False, BOOL)))
+    c.append(Case("one_hot_scalar", f"R.one_hot(i, {oh(2.5, -0.5, 'float32')}, depth=4)",
+                  [inp("i", (), I64, "index4")], lambda i: one_hot_ref(i, 4, -1, 2.5, -0.5, F32)))
+    c.append(Case("one_hot_sym", f"R.one_hot(i, {oh(1.0, 0.0, 'float32')}, depth=3, axis=1)",
+                  [sym("i", (5, 2), ("n", 2), I64, "index3")], lambda i: one_hot_ref(i, 3, 1, 1.0, 0.0, F32),
+                  upper=up))
+    # float16
+    h = lambda name, call, inputs, ref: Case(name, call, inputs, ref, rtol=1e-3, atol=1e-4)
+    c.append(h("flip_f16", "R.flip(x, axis=1)", [x_((2, 3), F16)], lambda x: np.flip(x, 1)))
+    c.append(h("tile_f16", "R.tile(x, repeats=[2, 2])", [x_((2, 3), F16)], lambda x: np.tile(x, (2, 2))))
+    c.append(h("repeat_f16", "R.repeat(x, repeats=2, axis=1)", [x_((2, 3), F16)], lambda x: np.repeat(x, 2, 1)))
+    c.append(h("stack_f16", "R.stack((x, y), axis=2)", [x_((2, 3), F16), y_((2, 3), F16)],
+               lambda x, y: np.stack([x, y], 2)))
+    c.append(h("one_hot_f16", f"R.one_hot(i, {oh(0.1, -1.0, 'float16')}, depth=3)", [inp("i", (2, 2), I64, "index3")],
+               lambda i: one_hot_ref(i, 3, -1, np.float16(0.1), np.float16(-1.0), F16)))
+    return c
+
+
+def manip_more_error_cases():
+    f = lambda shape, dtype=F32, name="x", sig=None: inp(name, shape, dtype, sig=sig)
+    x23, y23 = f((2, 3)), f((2, 3), name="y")
+    axis = ["axis"]
+    oh = "R.prim_value(T.float32(1.0)), R.prim_value(T.float32(0.0))"
+    return [
+        ErrorCase("err_flip_axis", "R.flip(x, axis=2)", [x23], axis),
+        ErrorCase("err_tile_negative", "R.tile(x, repeats=[-1, 2])", [x23], ["repeats", "negative"]),
+        ErrorCase("err_repeat_axis", "R.repeat(x, repeats=2, axis=-3)", [x23], axis),
+        ErrorCase("err_repeat_negative", "R.repeat(x, repeats=-1)", [x23], ["repeats", "negative"]),
+        ErrorCase("err_repeat_list", "R.repeat(x, repeats=[1, 2])", [x23], ["repeats", "integer"]),
+        ErrorCase("err_stack_shape", "R.stack((x, y))", [x23, f((3, 2), name="y")], ["differ", "dimension"]),
+        ErrorCase("err_stack_dtype", "R.stack((x, y))", [x23, f((2, 3), I32, "y")], ["dtype"]),
+        ErrorCase("err_stack_rank", "R.stack((x, y))", [x23, f((2, 3, 1), name="y")], ["rank", "dimension"]),
+        ErrorCase("err_stack_axis", "R.stack((x, y), axis=3)", [x23, y23], axis),
+        ErrorCase("err_stack_sym", "R.stack((x, y))", [f((2, 3), sig=("n", 3)), f((2, 4), name="y", sig=("n", 4))],
+                  ["differ", "dimension"]),
+        ErrorCase("err_one_hot_float_indices", f"R.one_hot(x, {oh}, depth=3)", [x23], ["integer", "dtype"]),
+        ErrorCase("err_one_hot_depth", f"R.one_hot(i, {oh}, depth=0)", [f((2,), I64, "i")], ["depth", "positive"]),
+        ErrorCase("err_one_hot_axis", f"R.one_hot(i, {oh}, depth=2, axis=2)", [f((2,), I64, "i")], axis),
+        ErrorCase("err_one_hot_dtypes", "R.one_hot(i, R.prim_value(T.float32(1.0)), R.prim_value(T.int32(0)), depth=2)",
+                  [f((2,), I64, "i")], ["same dtype", "dtype"]),
+    ]
+
+
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
             + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases()
-            + create_cases() + more_elementwise_cases())
+            + create_cases() + more_elementwise_cases() + manip_more_cases())
 
 
 def error_cases():
     f = lambda shape, dtype=F32, name="x", sig=None: inp(name, shape, dtype, sig=sig)
     x23, y23 = f((2, 3)), f((2, 3), name="y")
     axis = ["axis"]
-    return [
+    return manip_more_error_cases() + [
         ErrorCase("err_add_dtype", "R.add(x, y)", [x23, f((2, 3), I32, "y")], ["dtype"]),
         ErrorCase("err_add_broadcast", "R.add(x, y)", [x23, f((4, 3), name="y")], ["broadcast"]),
         ErrorCase("err_sym_broadcast", "R.add(x, y)", [f((2, 3), sig=("n", 3)), f((2, 4), name="y", sig=("n", 4))],
