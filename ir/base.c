@@ -109,8 +109,11 @@ ir_alloc(IrCtx *ctx, size_t size)
   size = (size + 15) & ~(size_t)15;
   Chunk *c = ctx->chunks;
   if (!c || c->cap - c->used < size) {
-    size_t grow = !c ? CHUNK_BYTES : c->cap >= CHUNK_MAX / 2 ? CHUNK_MAX : 2 * c->cap;
-    c = chunk_new(size > grow ? size : grow);
+    /* the next chunk's whole size, header included, so that a mapping is
+     * exactly its huge pages: a header past them would cost one more */
+    size_t last = c ? sizeof *c + c->cap : CHUNK_BYTES / 2;
+    size_t grow = 2 * last < CHUNK_MAX ? 2 * last : CHUNK_MAX;
+    c = chunk_new(size > grow - sizeof *c ? size : grow - sizeof *c);
     if (size > grow / 4 && ctx->chunks) {
       /* a big block gets its own chunk behind the current one, so the
        * current chunk's free space is not wasted */
