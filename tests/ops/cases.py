@@ -7,6 +7,10 @@ computing gv from those inputs.  An ErrorCase is a module `rxc check` must
 reject with a message containing one of the given words.  A RunErrorCase is
 a valid module that `rxc run` must refuse for the given inputs.
 """
+import glob
+import importlib
+import os
+
 import numpy as np
 
 import refs
@@ -1061,7 +1065,7 @@ def manip_more_error_cases():
 def all_cases():
     return (elementwise_cases() + nn_cases() + conv_cases() + pool_cases() + linalg_cases()
             + reduce_cases() + symbolic_cases() + float16_cases() + relation_cases()
-            + create_cases() + more_elementwise_cases() + manip_more_cases())
+            + create_cases() + more_elementwise_cases() + manip_more_cases() + _gathered("CASES"))
 
 
 def error_cases():
@@ -1133,7 +1137,7 @@ def error_cases():
                   names_binding=False),
         ErrorCase("err_annotation_contradicts", "R.add(x, y)", [x23, y23], ["gv", "annot", "shape", "match"],
                   names_binding=False, annot='R.Tensor((2, 4), dtype="float32")'),
-    ] + create_error_cases() + more_elementwise_error_cases()
+    ] + create_error_cases() + more_elementwise_error_cases() + _gathered("ERROR_CASES")
 
 
 def run_error_cases():
@@ -1229,7 +1233,7 @@ def run_error_cases():
                      [sym("x", (0, 3), ("n", 3)), sym("y", (0,), ("m",))], {},
                      ["cannot reshape", "times -1"], upper=up),
     ]
-    return c + create_run_error_cases() + more_elementwise_run_error_cases()
+    return c + create_run_error_cases() + more_elementwise_run_error_cases() + _gathered("RUN_ERROR_CASES")
 
 
 # ---- creation ops (ops/create.c) ------------------------------------------
@@ -1419,3 +1423,19 @@ def create_run_error_cases():
         RunErrorCase("run_err_arange_sym_step", "R.arange(0, 8, n)", [inp("x", (5,), sig=("n",))], {"x": (0,)},
                      ["step", "n = 0"], upper={"n": 16}, tvars=["n"]),
     ]
+
+
+# ---- cases of other files ---------------------------------------------------
+# A category's cases may live in their own file, tests/ops/cases_<name>.py,
+# defining any of CASES(), ERROR_CASES() and RUN_ERROR_CASES() (each a list;
+# the file imports what it needs from this one).  They join the lists above
+# in file-name order, so adding a file adds its cases and touches nothing else.
+
+def _gathered(kind):
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for path in sorted(glob.glob(os.path.join(here, "cases_*.py"))):
+        mod = importlib.import_module(os.path.basename(path)[:-3])
+        if hasattr(mod, kind):
+            out += getattr(mod, kind)()
+    return out
