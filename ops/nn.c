@@ -31,24 +31,32 @@ activation_of(const IrExpr *call)
   return op_of(call->u.call.op)->data;
 }
 
-/* (inference has checked that alpha, when present, is a number) */
-double
-op_nn_activation_alpha(const IrExpr *call)
+/* The activation's numeric attributes: its parameters after data, in
+ * order, each read as a number or its default text. */
+void
+op_nn_activation_params(const IrExpr *call, double *p)
 {
-  const IrAttr *a = op_attr(call, "alpha");
-  if (!a)
-    return 0;
-  return a->kind == IR_AT_FLOAT ? a->u.f : a->kind == IR_AT_INT ? (double)a->u.i : 0;
+  const IrOpDef *op = call->u.call.op;
+  for (int k = 1, n = 0; k < op->nparams && n < OP_NN_ACT_PARAMS; k++, n++) {
+    const IrAttr *a = op_attr(call, op->params[k].name);
+    p[n] = a && a->kind == IR_AT_FLOAT ? a->u.f
+           : a && a->kind == IR_AT_INT ? (double)a->u.i
+                                       : strtod(op->params[k].fallback, NULL);
+  }
 }
 
 static IrSInfo *
 infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = op_nn_site_infer(in, call);
+  const IrOpDef *op = call->u.call.op;
   IrSInfo *x;
-  double alpha;
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !op_nn_attr_float(&s, "alpha", 0, &alpha))
+  double v;
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x))
     return NULL;
+  for (int k = 1; k < op->nparams; k++)
+    if (!op_nn_attr_float(&s, op->params[k].name, 0, &v))
+      return NULL;
   if (!activation_of(call)->kernel_int && !op_nn_require_float(in, call, op_nn_dtype(x)))
     return NULL;
   return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
@@ -67,19 +75,20 @@ eval_activation(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
   bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
-  double alpha = op_nn_activation_alpha(call);
+  double params[OP_NN_ACT_PARAMS];
+  op_nn_activation_params(call, params);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
     if (act->kernel_int && !is_float)
       op_set_i(o, i, act->kernel_int(op_get_i(x, i)));
     else
-      op_set_f(o, i, act->kernel(op_get_f(x, i), alpha));
+      op_set_f(o, i, act->kernel(op_get_f(x, i), params));
   }
   return out;
 }
 
 /* relu keeps any dtype (as TVM): max(x, 0) in x's dtype. */
 static double
-relu(double x, double alpha)
+relu(double x, const double *p)
 {
   return x > 0 ? x : 0.0;
 }
@@ -91,7 +100,7 @@ relu_int(int64_t x)
 }
 
 static IrPrimExpr *
-relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 {
   return ir_prim_bin(ctx, IR_PE_MAX, x, op_nn_lit(ctx, t, 0));
 }
@@ -99,29 +108,29 @@ relu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 /* leakyrelu: x where x >= 0, alpha * x elsewhere (floats only, as TVM);
  * the product in float64 in TIR too, rounded once */
 static double
-leakyrelu(double x, double alpha)
+leakyrelu(double x, const double *p)
 {
-  return x >= 0 ? x : alpha * x;
+  return x >= 0 ? x : p[0] * x;
 }
 
 static IrPrimExpr *
-leakyrelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+leakyrelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 {
   IrPrimExpr *scaled =
-      ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, op_nn_f64_type(), alpha), op_nn_f64(ctx, x));
+      ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, op_nn_f64_type(), p[0]), op_nn_f64(ctx, x));
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, op_nn_lit(ctx, t, 0)), x,
                         op_nn_to(ctx, t, scaled));
 }
 
 /* gelu: 0.5 x (1 + erf(x / sqrt 2)), in float64 in TIR too */
 static double
-gelu(double x, double alpha)
+gelu(double x, const double *p)
 {
   return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
 }
 
 static IrPrimExpr *
-gelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+gelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 {
   IrDType f64 = op_nn_f64_type();
   IrPrimExpr *v = op_nn_f64(ctx, x), *one = op_nn_lit(ctx, f64, 1.0);
@@ -135,13 +144,13 @@ gelu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
 
 /* silu: x / (1 + exp(-x)), in float64 in TIR too */
 static double
-silu(double x, double alpha)
+silu(double x, const double *p)
 {
   return x / (1.0 + exp(-x));
 }
 
 static IrPrimExpr *
-silu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
+silu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 {
   IrDType f64 = op_nn_f64_type();
   IrPrimExpr *v = op_nn_f64(ctx, x), *one = op_nn_lit(ctx, f64, 1.0);
@@ -149,6 +158,81 @@ silu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha)
   IrPrimExpr *r =
       ir_prim_bin(ctx, IR_PE_DIV, v,
                   ir_prim_bin(ctx, IR_PE_ADD, one, op_nn_intrinsic(ctx, f64, "tir.exp", neg)));
+  return op_nn_to(ctx, t, r);
+}
+
+#define SQRT_2_OVER_PI 0.79788456080286535588 /* sqrt(2 / pi) */
+
+/* gelu_tanh: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))), in
+ * float64 in TIR too */
+static double
+gelu_tanh(double x, const double *p)
+{
+  return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
+}
+
+static IrPrimExpr *
+gelu_tanh_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
+{
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *v = op_nn_f64(ctx, x);
+  IrPrimExpr *cube = ir_prim_bin(ctx, IR_PE_MUL, ir_prim_bin(ctx, IR_PE_MUL, v, v), v);
+  IrPrimExpr *inner = ir_prim_bin(ctx, IR_PE_ADD, v,
+                                  ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 0.044715), cube));
+  IrPrimExpr *th = op_nn_intrinsic(
+      ctx, f64, "tir.tanh",
+      ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, SQRT_2_OVER_PI), inner));
+  IrPrimExpr *half_x = ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 0.5), v);
+  IrPrimExpr *r =
+      ir_prim_bin(ctx, IR_PE_MUL, half_x, ir_prim_bin(ctx, IR_PE_ADD, op_nn_lit(ctx, f64, 1.0), th));
+  return op_nn_to(ctx, t, r);
+}
+
+/* selu: scale x for x > 0, scale alpha (e^x - 1) elsewhere, with TVM's
+ * constants; expm1 keeps e^x - 1 exact near 0.  In float64 in TIR too. */
+#define SELU_ALPHA 1.6732632423543772848170429916717
+#define SELU_SCALE 1.0507009873554804934193349852946
+
+static double
+selu(double x, const double *p)
+{
+  return SELU_SCALE * (x > 0 ? x : SELU_ALPHA * expm1(x));
+}
+
+static IrPrimExpr *
+selu_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
+{
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *v = op_nn_f64(ctx, x);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, SELU_ALPHA),
+                                op_nn_intrinsic(ctx, f64, "tir.expm1", v));
+  IrPrimExpr *r = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, f64, 0.0)), v, neg);
+  return op_nn_to(ctx, t, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, SELU_SCALE), r));
+}
+
+/* softplus: log(1 + e^(beta x)) / beta, and x itself where beta x passes
+ * threshold (as TVM's topi.nn.softplus); log1p keeps the small values of
+ * very negative x, which 1 + e^(beta x) would round to 1.  In float64 in
+ * TIR too. */
+static double
+softplus(double x, const double *p)
+{
+  double beta = p[0], threshold = p[1];
+  return beta * x > threshold ? x : log1p(exp(beta * x)) / beta;
+}
+
+static IrPrimExpr *
+softplus_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
+{
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *v = op_nn_f64(ctx, x);
+  IrPrimExpr *bx = ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, p[0]), v);
+  IrPrimExpr *smooth =
+      ir_prim_bin(ctx, IR_PE_DIV,
+                  op_nn_intrinsic(ctx, f64, "tir.log1p", op_nn_intrinsic(ctx, f64, "tir.exp", bx)),
+                  op_nn_lit(ctx, f64, p[0]));
+  IrPrimExpr *r =
+      ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, bx, op_nn_lit(ctx, f64, p[1])), v, smooth);
   return op_nn_to(ctx, t, r);
 }
 
@@ -614,7 +698,14 @@ static const OpDef defs[] = {
        .syn.nparams = 2, .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
        ROW("leakyrelu", leakyrelu, NULL, leakyrelu_lower)),
     OP(IR_OP_GELU, "relax.nn.gelu", ACTIVATION, ROW("gelu", gelu, NULL, gelu_lower)),
+    OP(IR_OP_GELU_TANH, "relax.nn.gelu_tanh", ACTIVATION,
+       ROW("gelu_tanh", gelu_tanh, NULL, gelu_tanh_lower)),
     OP(IR_OP_SILU, "relax.nn.silu", ACTIVATION, ROW("silu", silu, NULL, silu_lower)),
+    OP(IR_OP_SELU, "relax.nn.selu", ACTIVATION, ROW("selu", selu, NULL, selu_lower)),
+    OP(IR_OP_SOFTPLUS, "relax.nn.softplus",
+       .syn.params = {E("data"), A("beta", "1.0"), A("threshold", "20.0")}, .syn.nparams = 3,
+       .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
+       ROW("softplus", softplus, NULL, softplus_lower)),
     OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
        .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
     OP(IR_OP_LOG_SOFTMAX, "relax.nn.log_softmax", .syn.params = {E("data"), A("axis", "-1")},

@@ -161,16 +161,19 @@ IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
  * outgrows the cache: a transformer's weights). */
 IrStmt *op_nn_gemm_columns_outer(OpPrim *p, Gemm *g);
 /* An activation entry's .data: y = f(x) elementwise, x's struct info.
- * alpha is the op's "alpha" attribute (leakyrelu), 0 for ops without one. */
+ * p holds the op's numeric attributes in parameter order (leakyrelu's
+ * alpha; softplus's beta, threshold), each its default when absent. */
+enum { OP_NN_ACT_PARAMS = 2 };
 typedef struct {
-  const char *name;                         /* prim_func name hint; output T_<name> */
-  double (*kernel)(double x, double alpha); /* the reference, in double */
-  int64_t (*kernel_int)(int64_t x);         /* on ints; NULL: floats only */
+  const char *name;                             /* prim_func name hint; output T_<name> */
+  double (*kernel)(double x, const double *p);  /* the reference, in double */
+  int64_t (*kernel_int)(int64_t x);             /* on ints; NULL: floats only */
   /* f in TIR: x and the result of dtype t, computed as the kernel does */
-  IrPrimExpr *(*lower)(IrCtx *ctx, IrDType t, IrPrimExpr *x, double alpha);
+  IrPrimExpr *(*lower)(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p);
 } NnActivation;
-/* nn.c: an activation call's alpha (0 when the op has none). */
-double op_nn_activation_alpha(const IrExpr *call);
+/* nn.c: an activation call's numeric attributes into p[OP_NN_ACT_PARAMS]
+ * (inference has checked that each is a number). */
+void op_nn_activation_params(const IrExpr *call, double *p);
 
 /* nn_legalize.c: the legalize hooks of nn.c's ops. */
 IrExpr *op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);

@@ -64,8 +64,9 @@ op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
-  IrPrimExpr *v =
-      act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), op_nn_activation_alpha(call));
+  double params[OP_NN_ACT_PARAMS];
+  op_nn_activation_params(call, params);
+  IrPrimExpr *v = act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), params);
   *body = op_prim_store(&p, out, i, v);
   return op_prim_finish(&p, call, result);
 }
