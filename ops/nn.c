@@ -351,7 +351,12 @@ normalize_axes(const NnSite *s, const int64_t *axes, int n, int ndim, int *out)
   return true;
 }
 
-static const char *const norm_arg_names[] = {"data", "gamma", "beta", "moving_mean", "moving_var"};
+/* The name of a norm's argument i (data, gamma, beta, ...: its parameter's). */
+static const char *
+norm_arg_name(const IrExpr *call, int i)
+{
+  return call->u.call.op->params[i].name;
+}
 
 /* Compares one parameter tensor (gamma, beta, ...) with the data's dims at
  * the normalized axes.  Returns -1 after an error, 0 when some length is
@@ -365,13 +370,13 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     return 1;
   if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
       !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
-    op_nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_names[i],
+    op_nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
                 op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
                 op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
     return -1;
   }
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    op_nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_names[i],
+    op_nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_name(call, i),
                 n, p->u.tensor.ndim);
     return -1;
   }
@@ -383,7 +388,7 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
                              : op_prove_equal(in, ds[axes[d]], ps[d]);
     if (eq == IR_PROVE_FALSE) {
-      op_nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_names[i],
+      op_nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_name(call, i),
                   op_nn_expr_str(in->ctx, ps[d]), d, op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
       return -1;
     }
@@ -423,17 +428,20 @@ static bool
 norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
 {
   for (int i = 0; i < nargs; i++)
-    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_name(call, i), &t[i]))
       return false;
   return true;
 }
 
+/* layer_norm (data, gamma, beta) and rms_norm (data, weight): TVM's
+ * NormCheckDtypeAndShape, data's struct info when every length is decided. */
 static IrSInfo *
 infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   IrSInfo *t[3];
   bool decided;
-  if (!norm_tensor_args(in, call, args, 3, t) || !check_norm(in, call, t, 3, &decided))
+  int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
+  if (!norm_tensor_args(in, call, args, nargs, t) || !check_norm(in, call, t, nargs, &decided))
     return NULL;
   if (t[0] && decided)
     return t[0];
@@ -509,7 +517,7 @@ norm_values(const NnSite *s, Value **args, int nargs, const IrTensorData **t, bo
   int64_t axes[64];
   int naxes, norm[64];
   for (int i = 0; i < nargs; i++)
-    if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_names[i])))
+    if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_name(s->call, i))))
       return false;
   if (t[0]->ndim > 64) {
     op_nn_error(s, "tensors of more than 64 dimensions are not supported");
@@ -521,7 +529,7 @@ norm_values(const NnSite *s, Value **args, int nargs, const IrTensorData **t, bo
   for (int i = 0; i < naxes; i++)
     reduce[norm[i]] = true;
   for (int i = 1; i < nargs; i++)
-    if (!check_param_value(s, t[0], t[i], reduce, norm_arg_names[i]))
+    if (!check_param_value(s, t[0], t[i], reduce, norm_arg_name(s->call, i)))
       return false;
   return true;
 }
@@ -714,6 +722,18 @@ static const OpDef defs[] = {
        .syn.params = {E("data"), E("gamma"), E("beta"), A("axes", NULL), A("epsilon", "1e-05"),
                       A("center", "True"), A("scale", "True")},
        .syn.nparams = 7, .impl = {infer_layer_norm, eval_layer_norm, op_nn_legalize_layer_norm}),
+    OP(IR_OP_GROUP_NORM, "relax.nn.group_norm",
+       .syn.params = {E("data"), E("gamma"), E("beta"), A("num_groups", NULL),
+                      A("channel_axis", NULL), A("axes", NULL), A("epsilon", "1e-05"),
+                      A("center", "True"), A("scale", "True")},
+       .syn.nparams = 9, .impl = {op_nn_infer_channel_norm, op_nn_eval_norm, op_nn_legalize_norm}),
+    OP(IR_OP_INSTANCE_NORM, "relax.nn.instance_norm",
+       .syn.params = {E("data"), E("gamma"), E("beta"), A("channel_axis", NULL), A("axes", NULL),
+                      A("epsilon", "1e-05"), A("center", "True"), A("scale", "True")},
+       .syn.nparams = 8, .impl = {op_nn_infer_channel_norm, op_nn_eval_norm, op_nn_legalize_norm}),
+    OP(IR_OP_RMS_NORM, "relax.nn.rms_norm",
+       .syn.params = {E("data"), E("weight"), A("axes", "[-1]"), A("epsilon", "1e-05")},
+       .syn.nparams = 4, .impl = {infer_layer_norm, op_nn_eval_norm, op_nn_legalize_norm}),
     OP(IR_OP_BATCH_NORM, "relax.nn.batch_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), E("moving_mean"), E("moving_var"),
                       A("axis", NULL), A("epsilon", "1e-05"), A("center", "True"),

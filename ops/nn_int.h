@@ -182,6 +182,12 @@ IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *r
 IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
+/* norm.c: group_norm's and instance_norm's inference, and the kernel and
+ * lowering of those two and rms_norm (whose inference is layer_norm's). */
+IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
 /* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
 IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);

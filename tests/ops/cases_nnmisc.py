@@ -50,8 +50,104 @@ def activation_cases():
     return c
 
 
+def group_norm(x, g, b, groups, channel, axes, eps=1e-5, center=True, scale=True):
+    """TVM's group_norm: channel split into groups, each group with the
+    axes normalized together; gamma and beta per channel."""
+    z = refs.f64(x)
+    nd, ch = z.ndim, channel % z.ndim
+    shape = z.shape[:ch] + (groups, z.shape[ch] // groups) + z.shape[ch + 1:]
+    zs = z.reshape(shape)
+    red = tuple([ch + 1] + [a % nd + (1 if a % nd > ch else 0) for a in axes])
+    mean = zs.mean(axis=red, keepdims=True)
+    var = ((zs - mean) ** 2).mean(axis=red, keepdims=True)
+    y = ((zs - mean) / np.sqrt(var + eps)).reshape(z.shape)
+    bshape = [1] * nd
+    bshape[ch] = z.shape[ch]
+    if scale:
+        y = y * refs.f64(g).reshape(bshape)
+    if center:
+        y = y + refs.f64(b).reshape(bshape)
+    return refs.like(y, x)
+
+
+def instance_norm(x, g, b, channel, axes, eps=1e-5, center=True, scale=True):
+    z = refs.f64(x)
+    nd, ch = z.ndim, channel % z.ndim
+    red = tuple(a % nd for a in axes)
+    mean = z.mean(axis=red, keepdims=True)
+    var = ((z - mean) ** 2).mean(axis=red, keepdims=True)
+    y = (z - mean) / np.sqrt(var + eps)
+    bshape = [1] * nd
+    bshape[ch] = z.shape[ch]
+    if scale:
+        y = y * refs.f64(g).reshape(bshape)
+    if center:
+        y = y + refs.f64(b).reshape(bshape)
+    return refs.like(y, x)
+
+
+def rms_norm(x, w, axes=(-1,), eps=1e-5):
+    z = refs.f64(x)
+    red = tuple(sorted(a % z.ndim for a in axes))
+    ms = (z * z).mean(axis=red, keepdims=True)
+    wshape = [z.shape[d] if d in red else 1 for d in range(z.ndim)]
+    return refs.like(z / np.sqrt(ms + eps) * refs.f64(w).reshape(wshape), x)
+
+
+def norm_cases():
+    g_, b_ = (lambda n, dt=F32, sig=None: inp("g", (n,), dt, sig=sig)), (lambda n, dt=F32, sig=None: inp("b", (n,), dt, sig=sig))
+    cn = lambda shape, ch, dt=F32: [x_(shape, dt), g_(ch, dt), b_(ch, dt)]
+    at = dict(atol=1e-5)
+    c = [
+        Case("group_norm", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2, 3])",
+             cn((2, 4, 3, 3), 4), lambda x, g, b: group_norm(x, g, b, 2, 1, [2, 3]), **at),
+        Case("group_norm_one_group", "R.nn.group_norm(x, g, b, num_groups=1, channel_axis=1, axes=[2])",
+             cn((3, 6, 5), 6), lambda x, g, b: group_norm(x, g, b, 1, 1, [2]), **at),
+        Case("group_norm_per_channel", "R.nn.group_norm(x, g, b, num_groups=4, channel_axis=-1, axes=[1], epsilon=0.01)",
+             cn((2, 5, 4), 4), lambda x, g, b: group_norm(x, g, b, 4, -1, [1], 0.01), **at),
+        Case("group_norm_no_affine",
+             "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2, 3], center=False, scale=False)",
+             cn((1, 6, 2, 2), 6), lambda x, g, b: group_norm(x, g, b, 3, 1, [2, 3], center=False, scale=False), **at),
+        Case("group_norm_f64", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+             cn((2, 4, 7), 4, F64), lambda x, g, b: group_norm(x, g, b, 2, 1, [2]), **at),
+        half("group_norm_f16", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+             cn((2, 4, 5), 4, F16), lambda x, g, b: group_norm(x, g, b, 2, 1, [2])),
+        Case("group_norm_sym", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+             [inp("x", (3, 4, 5), sig=("n", 4, "m")), g_(4), b_(4)],
+             lambda x, g, b: group_norm(x, g, b, 2, 1, [2]), upper={"n": 8, "m": 8}, **at),
+        Case("instance_norm", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2, 3])",
+             cn((2, 3, 4, 4), 3), lambda x, g, b: instance_norm(x, g, b, 1, [2, 3]), **at),
+        Case("instance_norm_nhwc", "R.nn.instance_norm(x, g, b, channel_axis=-1, axes=[1, 2], epsilon=0.001)",
+             cn((2, 3, 4, 5), 5), lambda x, g, b: instance_norm(x, g, b, -1, [1, 2], 1e-3), **at),
+        Case("instance_norm_1d", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2], center=False)",
+             cn((1, 2, 9), 2), lambda x, g, b: instance_norm(x, g, b, 1, [2], center=False), **at),
+        Case("instance_norm_size1", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+             cn((2, 3, 1), 3), lambda x, g, b: instance_norm(x, g, b, 1, [2]), **at),
+        Case("instance_norm_f64", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+             cn((2, 3, 6), 3, F64), lambda x, g, b: instance_norm(x, g, b, 1, [2]), **at),
+        half("instance_norm_f16", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+             cn((2, 3, 6), 3, F16), lambda x, g, b: instance_norm(x, g, b, 1, [2])),
+        Case("instance_norm_sym", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+             [inp("x", (2, 3, 5), sig=(2, "c", "n")), g_(3, sig=("c",)), b_(3, sig=("c",))],
+             lambda x, g, b: instance_norm(x, g, b, 1, [2]), upper={"n": 8, "c": 8}, at_edges=False, **at),
+        Case("rms_norm", "R.nn.rms_norm(x, w)", [x_((2, 3, 8)), inp("w", (8,))], rms_norm, **at),
+        Case("rms_norm_two_axes", "R.nn.rms_norm(x, w, axes=[1, 2], epsilon=0.001)",
+             [x_((2, 3, 4)), inp("w", (3, 4))], lambda x, w: rms_norm(x, w, [1, 2], 1e-3), **at),
+        Case("rms_norm_axis0", "R.nn.rms_norm(x, w, axes=[0])", [x_((5, 3)), inp("w", (5,))],
+             lambda x, w: rms_norm(x, w, [0]), **at),
+        Case("rms_norm_zero", "R.nn.rms_norm(x, w)", [x_((4,), kind="zeros"), inp("w", (4,))], rms_norm, **at),
+        Case("rms_norm_f64", "R.nn.rms_norm(x, w)", [x_((3, 6), F64), inp("w", (6,), F64)], rms_norm, **at),
+        half("rms_norm_f16", "R.nn.rms_norm(x, w)", [x_((3, 16), F16), inp("w", (16,), F16)], rms_norm),
+        Case("rms_norm_sym", "R.nn.rms_norm(x, w)", [inp("x", (3, 6), sig=("n", 6)), inp("w", (6,))], rms_norm,
+             upper={"n": 8}, **at),
+        Case("rms_norm_sym_axis", "R.nn.rms_norm(x, w)", [inp("x", (3, 6), sig=(3, "n")), inp("w", (6,), sig=("n",))],
+             rms_norm, upper={"n": 8}, **at),
+    ]
+    return c
+
+
 def CASES():
-    return activation_cases()
+    return activation_cases() + norm_cases()
 
 
 def ERROR_CASES():
@@ -61,6 +157,25 @@ def ERROR_CASES():
         ErrorCase("selu_err_int", "R.nn.selu(x)", [f((2,), I64)], ["float"]),
         ErrorCase("softplus_err_int", "R.nn.softplus(x)", [f((2,), I32)], ["float"]),
         ErrorCase("softplus_err_beta", 'R.nn.softplus(x, beta="a")', [f((2,))], ["beta", "number"]),
+        ErrorCase("group_norm_err_divisible", "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["divisible"]),
+        ErrorCase("group_norm_err_channel_in_axes", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[1, 2])",
+                  [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["channel_axis"]),
+        ErrorCase("group_norm_err_gamma", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5)), f((5,), name="g"), f((4,), name="b")], ["gamma", "length"]),
+        ErrorCase("group_norm_err_int", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5), I32), f((4,), I32, "g"), f((4,), I32, "b")], ["float"]),
+        ErrorCase("group_norm_err_groups", "R.nn.group_norm(x, g, b, num_groups=0, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["num_groups"]),
+        ErrorCase("instance_norm_err_axis", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[3])",
+                  [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["axis"]),
+        ErrorCase("instance_norm_err_rank", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5)), f((4, 1), name="g"), f((4,), name="b")], ["rank"]),
+        ErrorCase("instance_norm_err_dtype", "R.nn.instance_norm(x, g, b, channel_axis=1, axes=[2])",
+                  [f((2, 4, 5)), f((4,), F64, "g"), f((4,), name="b")], ["dtype"]),
+        ErrorCase("rms_norm_err_weight", "R.nn.rms_norm(x, w)", [f((2, 4)), f((3,), name="w")], ["weight", "length"]),
+        ErrorCase("rms_norm_err_rank", "R.nn.rms_norm(x, w, axes=[0, 1])", [f((2, 4)), f((4,), name="w")], ["weight", "rank"]),
+        ErrorCase("rms_norm_err_int", "R.nn.rms_norm(x, w)", [f((2, 4), I32), f((4,), I32, "w")], ["float"]),
     ]
 
 
