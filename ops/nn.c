@@ -309,6 +309,85 @@ eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 /* ------------------------------------------------------------------ */
+/* prelu                                                               */
+/* ------------------------------------------------------------------ */
+
+/* prelu: x where x > 0, alpha[c] * x elsewhere, c the index on axis
+ * (TVM's topi.nn.prelu); alpha has one value per channel or a single one
+ * for all.  Floats only, alpha of data's dtype. */
+static IrSInfo *
+infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *x, *alpha;
+  int64_t axis;
+  int ax = -1;
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
+      !op_nn_tensor_arg(in, call, args, 1, "alpha", &alpha) ||
+      !op_nn_attr_int(&s, "axis", 1, &axis) || !op_nn_require_float(in, call, op_nn_dtype(x)))
+    return NULL;
+  if (op_nn_ndim(x) >= 0 && !normalize_axis(&s, axis, op_nn_ndim(x), &ax))
+    return NULL;
+  IrDType dt = op_nn_dtype(x), at = op_nn_dtype(alpha);
+  if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at)) {
+    op_nn_error(&s, "alpha has dtype %s, but data has dtype %s", op_nn_dtype_str(in->ctx, at),
+                op_nn_dtype_str(in->ctx, dt));
+    return NULL;
+  }
+  if (op_nn_ndim(alpha) >= 0 && op_nn_ndim(alpha) != 1) {
+    op_nn_error(&s, "alpha must have rank 1, not %d", op_nn_ndim(alpha));
+    return NULL;
+  }
+  IrPrimExpr **xs = op_nn_shape(x), **as = op_nn_shape(alpha);
+  if (xs && as && ax >= 0) {
+    IrProof per_channel = op_prove_equal(in, as[0], xs[ax]);
+    IrProof single = op_prove_equal(in, as[0], op_nn_int(in->ctx, 1));
+    if (per_channel == IR_PROVE_FALSE && single == IR_PROVE_FALSE) {
+      op_nn_error(&s, "alpha has length %s, but data has %s channels on axis %d (or give one value)",
+                  op_nn_expr_str(in->ctx, as[0]), op_nn_expr_str(in->ctx, xs[ax]), ax);
+      return NULL;
+    }
+    if (per_channel != IR_PROVE_TRUE && single != IR_PROVE_TRUE) /* checked at run time */
+      op_assume(in, ir_prim_bin(in->ctx, IR_PE_OR,
+                                ir_prim_bin(in->ctx, IR_PE_EQ, as[0], xs[ax]),
+                                ir_prim_bin(in->ctx, IR_PE_EQ, as[0], op_nn_int(in->ctx, 1))));
+  }
+  return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+}
+
+static Value *
+eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *alpha = op_nn_tensor_value(&s, args, 1, "alpha");
+  int64_t axis, strides[64];
+  int ax;
+  if (!x || !alpha || !op_nn_attr_int(&s, "axis", 1, &axis) ||
+      !normalize_axis(&s, axis, x->ndim, &ax))
+    return NULL;
+  if (x->ndim > 64) {
+    op_nn_error(&s, "tensors of more than 64 dimensions are not supported");
+    return NULL;
+  }
+  if (alpha->ndim != 1 || (alpha->shape[0] != 1 && alpha->shape[0] != x->shape[ax])) {
+    op_nn_error(&s, "alpha must have one value or one per channel (%lld)",
+                (long long)x->shape[ax]);
+    return NULL;
+  }
+  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  if (!out)
+    return NULL;
+  op_nn_strides(x, strides);
+  for (int64_t i = 0, n = op_numel(x); i < n; i++) {
+    int64_t c = alpha->shape[0] == 1 ? 0 : i / strides[ax] % x->shape[ax];
+    double v = op_get_f(x, i);
+    op_set_f(&out->u.tensor.t, i, v > 0 ? v : op_get_f(alpha, c) * v);
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------ */
 /* layer_norm, batch_norm: shared checks                               */
 /* ------------------------------------------------------------------ */
 
@@ -714,6 +793,8 @@ static const OpDef defs[] = {
        .syn.params = {E("data"), A("beta", "1.0"), A("threshold", "20.0")}, .syn.nparams = 3,
        .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
        ROW("softplus", softplus, NULL, softplus_lower)),
+    OP(IR_OP_PRELU, "relax.nn.prelu", .syn.params = {E("data"), E("alpha"), A("axis", "1")},
+       .syn.nparams = 3, .impl = {infer_prelu, eval_prelu, op_nn_legalize_prelu}),
     OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
        .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
     OP(IR_OP_LOG_SOFTMAX, "relax.nn.log_softmax", .syn.params = {E("data"), A("axis", "-1")},

@@ -177,6 +177,7 @@ void op_nn_activation_params(const IrExpr *call, double *p);
 
 /* nn_legalize.c: the legalize hooks of nn.c's ops. */
 IrExpr *op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);

@@ -72,6 +72,42 @@ op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 }
 
 /* ------------------------------------------------------------------ */
+/* prelu                                                               */
+/* ------------------------------------------------------------------ */
+
+/* As the kernel: x where x > 0, else alpha[c] * x in float64.  alpha is
+ * read at min(c, len - 1): c when it has a value per channel, 0 when it
+ * has one, and never past its end whatever length it has at run time. */
+IrExpr *
+op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite site = op_nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  int64_t axis;
+  int ax;
+  OpPrim p;
+  op_prim_begin(lz, &p, "prelu");
+  IrBuffer *x = input(&p, call, 0, "A");
+  IrBuffer *alpha = input(&p, call, 1, "alpha");
+  IrBuffer *out = op_prim_output(&p, result, "T_prelu");
+  if (!x || !alpha || !out || x->ndim != out->ndim || alpha->ndim != 1 ||
+      !op_nn_attr_int(&site, "axis", 1, &axis) || (ax = axis_of(axis, x->ndim)) < 0)
+    return give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  IrPrimExpr *last = op_nn_sub(ctx, alpha->shape[0], op_nn_index(ctx, 1));
+  IrPrimExpr **c = ir_alloc(ctx, sizeof *c); /* the load keeps the index array */
+  c[0] = ir_prim_bin(ctx, IR_PE_MIN, i[ax], last);
+  IrPrimExpr *v = op_prim_load(&p, x, i);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, load64(&p, alpha, c), op_nn_f64(ctx, v));
+  *body = op_prim_store(
+      &p, out, i,
+      ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,
+                     op_nn_to(ctx, out->dtype, neg)));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
 /* softmax, log_softmax                                                */
 /* ------------------------------------------------------------------ */
 

@@ -146,8 +146,35 @@ def norm_cases():
     return c
 
 
+def prelu(x, a, axis=1):
+    z = refs.f64(x)
+    shape = [1] * z.ndim
+    shape[axis % z.ndim] = a.shape[0]
+    return refs.like(np.where(z > 0, z, refs.f64(a).reshape(shape) * z), x)
+
+
+def prelu_cases():
+    a_ = lambda n, dt=F32, sig=None: inp("a", (n,), dt, sig=sig)
+    return [
+        Case("prelu", "R.nn.prelu(x, a)", [x_((2, 3, 4, 4)), a_(3)], prelu),
+        Case("prelu_axis_last", "R.nn.prelu(x, a, axis=-1)", [x_((3, 5), kind="wide"), a_(5)],
+             lambda x, a: prelu(x, a, -1)),
+        Case("prelu_axis0", "R.nn.prelu(x, a, axis=0)", [x_((4, 3)), a_(4)], lambda x, a: prelu(x, a, 0)),
+        Case("prelu_one_alpha", "R.nn.prelu(x, a)", [x_((2, 6, 3)), a_(1)], prelu),
+        Case("prelu_special", "R.nn.prelu(x, a, axis=0)", [x_((4,), kind="special"), a_(1)],
+             lambda x, a: prelu(x, a, 0)),
+        Case("prelu_f64", "R.nn.prelu(x, a)", [x_((2, 3, 5), F64), a_(3, F64)], prelu),
+        half("prelu_f16", "R.nn.prelu(x, a)", [x_((2, 3, 5), F16, "wide"), a_(3, F16)], prelu),
+        Case("prelu_empty", "R.nn.prelu(x, a)", [x_((0, 3)), a_(3)], prelu),
+        Case("prelu_sym", "R.nn.prelu(x, a)", [inp("x", (3, 4, 2), sig=("n", "c", 2)), a_(4, sig=("c",))], prelu,
+             upper={"n": 8, "c": 8}),
+        Case("prelu_sym_alpha", "R.nn.prelu(x, a)", [x_((3, 4, 2)), a_(4, sig=("m",))], prelu, upper={"m": 8},
+             at_edges=False),
+    ]
+
+
 def CASES():
-    return activation_cases() + norm_cases()
+    return activation_cases() + prelu_cases() + norm_cases()
 
 
 def ERROR_CASES():
@@ -157,6 +184,11 @@ def ERROR_CASES():
         ErrorCase("selu_err_int", "R.nn.selu(x)", [f((2,), I64)], ["float"]),
         ErrorCase("softplus_err_int", "R.nn.softplus(x)", [f((2,), I32)], ["float"]),
         ErrorCase("softplus_err_beta", 'R.nn.softplus(x, beta="a")', [f((2,))], ["beta", "number"]),
+        ErrorCase("prelu_err_int", "R.nn.prelu(x, a)", [f((2, 3), I32), f((3,), I32, "a")], ["float"]),
+        ErrorCase("prelu_err_axis", "R.nn.prelu(x, a, axis=2)", [f((2, 3)), f((3,), name="a")], ["axis"]),
+        ErrorCase("prelu_err_alpha_len", "R.nn.prelu(x, a)", [f((2, 3)), f((2,), name="a")], ["alpha", "length"]),
+        ErrorCase("prelu_err_alpha_rank", "R.nn.prelu(x, a)", [f((2, 3)), f((3, 1), name="a")], ["alpha", "rank"]),
+        ErrorCase("prelu_err_alpha_dtype", "R.nn.prelu(x, a)", [f((2, 3)), f((3,), F64, "a")], ["dtype"]),
         ErrorCase("group_norm_err_divisible", "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2])",
                   [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["divisible"]),
         ErrorCase("group_norm_err_channel_in_axes", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[1, 2])",
@@ -180,4 +212,12 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    return []
+    sym = lambda name, shape, sig, dt=F32: inp(name, shape, dt, sig=sig)
+    return [
+        RunErrorCase("prelu_run_err_alpha", "R.nn.prelu(x, a)", [x_((2, 3)), sym("a", (3,), ("m",))],
+                     {"a": (2,)}, ["alpha"], upper={"m": 8}),
+        RunErrorCase("group_norm_run_err_divisible",
+                     "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[2])",
+                     [sym("x", (2, 4, 3), (2, "c", 3)), sym("g", (4,), ("c",)), sym("b", (4,), ("c",))],
+                     {"x": (2, 3, 3), "g": (3,), "b": (3,)}, ["divisible"], upper={"c": 8}),
+    ]
