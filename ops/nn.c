@@ -839,6 +839,15 @@ static const OpDef defs[] = {
                 op_nn_legalize_adaptive_pool2d}),
     OP(IR_OP_DROPOUT, "relax.nn.dropout", .syn.params = {E("data"), A("rate", "0.5")},
        .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, op_nn_legalize_dropout}),
+    OP(IR_OP_CROSS_ENTROPY_WITH_LOGITS, "relax.nn.cross_entropy_with_logits",
+       .syn.params = {E("predictions"), E("labels")}, .syn.nparams = 2,
+       .impl = {op_nn_infer_cross_entropy, op_nn_eval_cross_entropy,
+                op_nn_legalize_cross_entropy}),
+    OP(IR_OP_NLL_LOSS, "relax.nn.nll_loss",
+       .syn.params = {E("predictions"), E("targets"), {"weights", IR_PARAM_EXPR, "None"},
+                      A("reduction", "\"mean\""), A("ignore_index", "-100")},
+       .syn.nparams = 5,
+       .impl = {op_nn_infer_nll_loss, op_nn_eval_nll_loss, op_nn_legalize_nll_loss}),
 };
 
 const OpTable op_nn_table = {defs, sizeof defs / sizeof defs[0]};

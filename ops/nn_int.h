@@ -189,6 +189,14 @@ IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **arg
 Value *op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
+/* loss.c: the hooks of nll_loss and cross_entropy_with_logits. */
+IrSInfo *op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
 /* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
 IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);

@@ -173,8 +173,76 @@ def prelu_cases():
     ]
 
 
+def nll_loss(p, t, w=None, reduction="mean", ignore_index=-100):
+    z = refs.f64(p)
+    classes = z.shape[0] if z.ndim == 1 else z.shape[1]
+    w = np.ones(classes) if w is None else refs.f64(w)
+    tt = np.asarray(t).astype(np.int64)
+    valid = tt != ignore_index
+    tc = np.where(valid, tt, 0)
+    if z.ndim == 1:
+        picked = z[tc]
+    else:
+        picked = np.take_along_axis(z, np.expand_dims(tc, 1), axis=1).squeeze(1)
+    loss = np.where(valid, -picked * w[tc], 0.0)
+    wt = np.where(valid, w[tc], 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = {"none": loss, "sum": loss.sum(), "mean": loss.sum() / wt.sum()}[reduction]
+    return refs.like(out, p)
+
+
+def cross_entropy(x, y):
+    z = -(refs.f64(x) * refs.f64(y)).sum()
+    return refs.like(z / x.shape[0] if x.ndim >= 2 else z, x)
+
+
+def loss_cases():
+    t_ = lambda shape, c, dt=I64, sig=None: inp("t", shape, dt, f"index{c}", sig=sig)
+    w_ = lambda c, dt=F32, sig=None: inp("w", (c,), dt, "pos", sig=sig)
+    at = dict(atol=1e-5)
+    return [
+        Case("nll_loss", "R.nn.nll_loss(p, t)", [inp("p", (4, 5)), t_((4,), 5)], nll_loss, **at),
+        Case("nll_loss_weights", "R.nn.nll_loss(p, t, w)", [inp("p", (6, 3)), t_((6,), 3), w_(3)],
+             nll_loss, **at),
+        Case("nll_loss_sum_2d", 'R.nn.nll_loss(p, t, w, reduction="sum")',
+             [inp("p", (2, 4, 3, 2)), t_((2, 3, 2), 4, I32), w_(4)],
+             lambda p, t, w: nll_loss(p, t, w, "sum"), **at),
+        Case("nll_loss_none", 'R.nn.nll_loss(p, t, reduction="none", ignore_index=1)',
+             [inp("p", (5, 3, 4)), t_((5, 4), 3)], lambda p, t: nll_loss(p, t, None, "none", 1), **at),
+        Case("nll_loss_ignore_mean", "R.nn.nll_loss(p, t, w, ignore_index=0)",
+             [inp("p", (8, 2)), t_((8,), 2, I32), w_(2)], lambda p, t, w: nll_loss(p, t, w, "mean", 0), **at),
+        Case("nll_loss_one_sample", 'R.nn.nll_loss(p, t, w, reduction="none")',
+             [inp("p", (5,)), t_((), 5), w_(5)], lambda p, t, w: nll_loss(p, t, w, "none"), **at),
+        Case("nll_loss_one_sample_mean", "R.nn.nll_loss(p, t)", [inp("p", (5,)), t_((), 5)], nll_loss, **at),
+        Case("nll_loss_f64", 'R.nn.nll_loss(p, t, w, reduction="sum")',
+             [inp("p", (3, 4), F64), t_((3,), 4), w_(4, F64)], lambda p, t, w: nll_loss(p, t, w, "sum"), **at),
+        half("nll_loss_f16", "R.nn.nll_loss(p, t, w)", [inp("p", (4, 3), F16), t_((4,), 3), w_(3, F16)], nll_loss),
+        Case("nll_loss_sym", 'R.nn.nll_loss(p, t, reduction="none")',
+             [inp("p", (3, 4), sig=("n", 4)), t_((3,), 4, sig=("n",))],
+             lambda p, t: nll_loss(p, t, None, "none"), upper={"n": 8}, **at),
+        Case("nll_loss_sym_mean", "R.nn.nll_loss(p, t, w)",
+             [inp("p", (3, 4), sig=("n", "c")), t_((3,), 2, sig=("n",)), w_(4, sig=("c",))],
+             nll_loss, upper={"n": 8, "c": 8}, at_edges=False, **at),
+        Case("cross_entropy_with_logits", "R.nn.cross_entropy_with_logits(x, y)", [x_((3, 5)), y_((3, 5))],
+             cross_entropy, **at),
+        Case("cross_entropy_with_logits_1d", "R.nn.cross_entropy_with_logits(x, y)", [x_((7,)), y_((7,))],
+             cross_entropy, **at),
+        Case("cross_entropy_with_logits_3d", "R.nn.cross_entropy_with_logits(x, y)",
+             [x_((2, 3, 4)), y_((2, 3, 4), kind="pos")], cross_entropy, **at),
+        Case("cross_entropy_with_logits_scalar", "R.nn.cross_entropy_with_logits(x, y)", [x_(()), y_(())],
+             cross_entropy, **at),
+        Case("cross_entropy_with_logits_f64", "R.nn.cross_entropy_with_logits(x, y)",
+             [x_((4, 3), F64), y_((4, 3), F64)], cross_entropy, **at),
+        half("cross_entropy_with_logits_f16", "R.nn.cross_entropy_with_logits(x, y)",
+             [x_((2, 6), F16), y_((2, 6), F16)], cross_entropy),
+        Case("cross_entropy_with_logits_sym", "R.nn.cross_entropy_with_logits(x, y)",
+             [inp("x", (3, 4), sig=("n", 4)), inp("y", (3, 4), sig=("n", 4))], cross_entropy,
+             upper={"n": 8}, **at),
+    ]
+
+
 def CASES():
-    return activation_cases() + prelu_cases() + norm_cases()
+    return activation_cases() + prelu_cases() + norm_cases() + loss_cases()
 
 
 def ERROR_CASES():
@@ -189,6 +257,23 @@ def ERROR_CASES():
         ErrorCase("prelu_err_alpha_len", "R.nn.prelu(x, a)", [f((2, 3)), f((2,), name="a")], ["alpha", "length"]),
         ErrorCase("prelu_err_alpha_rank", "R.nn.prelu(x, a)", [f((2, 3)), f((3, 1), name="a")], ["alpha", "rank"]),
         ErrorCase("prelu_err_alpha_dtype", "R.nn.prelu(x, a)", [f((2, 3)), f((3,), F64, "a")], ["dtype"]),
+        ErrorCase("nll_loss_err_target_dtype", "R.nn.nll_loss(p, t)", [f((4, 3), name="p"), f((4,), name="t")],
+                  ["integer"]),
+        ErrorCase("nll_loss_err_rank", "R.nn.nll_loss(p, t)", [f((4, 3), name="p"), f((4, 2), I64, "t")], ["rank"]),
+        ErrorCase("nll_loss_err_batch", "R.nn.nll_loss(p, t)", [f((4, 3), name="p"), f((5,), I64, "t")], ["batch"]),
+        ErrorCase("nll_loss_err_weights", "R.nn.nll_loss(p, t, w)",
+                  [f((4, 3), name="p"), f((4,), I64, "t"), f((4,), name="w")], ["class"]),
+        ErrorCase("nll_loss_err_weights_dtype", "R.nn.nll_loss(p, t, w)",
+                  [f((4, 3), name="p"), f((4,), I64, "t"), f((3,), F64, "w")], ["dtype"]),
+        ErrorCase("nll_loss_err_reduction", 'R.nn.nll_loss(p, t, reduction="max")',
+                  [f((4, 3), name="p"), f((4,), I64, "t")], ["reduction"]),
+        ErrorCase("nll_loss_err_scalar_pred", "R.nn.nll_loss(p, t)", [f((), name="p"), f((), I64, "t")], ["rank"]),
+        ErrorCase("cross_entropy_with_logits_err_shape", "R.nn.cross_entropy_with_logits(x, y)",
+                  [f((2, 3)), f((2, 4), name="y")], ["dims", "differ"]),
+        ErrorCase("cross_entropy_with_logits_err_rank", "R.nn.cross_entropy_with_logits(x, y)",
+                  [f((2, 3)), f((6,), name="y")], ["rank"]),
+        ErrorCase("cross_entropy_with_logits_err_dtype", "R.nn.cross_entropy_with_logits(x, y)",
+                  [f((2, 3)), f((2, 3), F64, "y")], ["dtype"]),
         ErrorCase("group_norm_err_divisible", "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2])",
                   [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["divisible"]),
         ErrorCase("group_norm_err_channel_in_axes", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[1, 2])",
