@@ -197,6 +197,11 @@ IrSInfo *op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **ar
 Value *op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
+/* attention.c: the hooks of attention and attention_bias. */
+IrSInfo *op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
 /* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
 IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);

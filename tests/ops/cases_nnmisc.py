@@ -241,8 +241,76 @@ def loss_cases():
     ]
 
 
+def attention(q, k, v, bias=None, scale=None, causal=None, window=None):
+    """Per batch, head and query: softmax over the allowed keys of the
+    scaled scores (plus bias), times the values; grouped heads share
+    key/value heads; a query with no allowed key gives zeros."""
+    qd, kd, vd = refs.f64(q), refs.f64(k), refs.f64(v)
+    b_, sq, h, d = qd.shape
+    skv, hk, hv, dv = kd.shape[1], kd.shape[2], vd.shape[2], vd.shape[3]
+    out = np.zeros((b_, sq, h, dv))
+    off = abs(sq - skv) if causal == "BottomRight" else 0
+    for bt in range(b_):
+        for hh in range(h):
+            kk, vv = kd[bt, :, hh // (h // hk), :], vd[bt, :, hh // (h // hv), :]
+            s_ = qd[bt, :, hh, :] @ kk.T
+            s_ = s_ / np.sqrt(d) if scale is None else s_ * scale
+            if bias is not None:
+                bb = refs.f64(bias)
+                s_ = s_ + np.broadcast_to(bb[min(bt, bb.shape[0] - 1), min(hh, bb.shape[1] - 1)], s_.shape)
+            i, j = np.indices(s_.shape)
+            ok = np.ones(s_.shape, bool)
+            if causal:
+                ok &= j <= i + off
+            if window:
+                ok &= j >= i + off - window + 1
+            s_ = np.where(ok, s_, -np.inf)
+            m = s_.max(axis=1, keepdims=True, initial=-np.inf)
+            e = np.where(ok, np.exp(s_ - np.where(np.isfinite(m), m, 0)), 0.0)
+            tot = e.sum(axis=1, keepdims=True)
+            out[bt, :, hh, :] = np.where(tot > 0, (e @ vv) / np.where(tot > 0, tot, 1), 0.0)
+    return refs.like(out, q)
+
+
+def attention_cases():
+    qkv = lambda b, sq, skv, h, d, hk=None, dv=None, dt=F32: [
+        inp("q", (b, sq, h, d), dt), inp("k", (b, skv, hk or h, d), dt), inp("v", (b, skv, hk or h, dv or d), dt)]
+    at = dict(atol=1e-5)
+    return [
+        Case("attention", "R.nn.attention(q, k, v)", qkv(2, 3, 4, 2, 5), attention, **at),
+        Case("attention_scale_dv", "R.nn.attention(q, k, v, scale=0.25)", qkv(1, 4, 6, 3, 4, dv=7),
+             lambda q, k, v: attention(q, k, v, scale=0.25), **at),
+        Case("attention_top_left", 'R.nn.attention(q, k, v, causal_mask="TopLeft")', qkv(2, 5, 3, 2, 4),
+             lambda q, k, v: attention(q, k, v, causal="TopLeft"), **at),
+        Case("attention_bottom_right", 'R.nn.attention(q, k, v, causal_mask="BottomRight")', qkv(1, 3, 6, 2, 4),
+             lambda q, k, v: attention(q, k, v, causal="BottomRight"), **at),
+        Case("attention_window", 'R.nn.attention(q, k, v, causal_mask="BottomRight", window_size=2)',
+             qkv(1, 4, 6, 1, 3), lambda q, k, v: attention(q, k, v, causal="BottomRight", window=2), **at),
+        Case("attention_grouped_heads", "R.nn.attention(q, k, v)", qkv(1, 3, 5, 4, 4, hk=2),
+             attention, **at),
+        Case("attention_large", "R.nn.attention(q, k, v, scale=4.0)",
+             [inp("q", (1, 2, 1, 3), kind="large"), inp("k", (1, 5, 1, 3), kind="large"), inp("v", (1, 5, 1, 3))],
+             lambda q, k, v: attention(q, k, v, scale=4.0), **at),
+        Case("attention_bias", "R.nn.attention_bias(q, k, v, b)",
+             qkv(2, 3, 4, 2, 5) + [inp("b", (2, 2, 3, 4))], attention, **at),
+        Case("attention_bias_bcast", 'R.nn.attention_bias(q, k, v, b, causal_mask="TopLeft")',
+             qkv(2, 4, 4, 3, 2) + [inp("b", (1, 3, 1, 4))],
+             lambda q, k, v, b: attention(q, k, v, b, causal="TopLeft"), **at),
+        Case("attention_bias_kw", "R.nn.attention(q, k, v, bias=b, scale=0.5)",
+             qkv(1, 2, 3, 1, 4) + [inp("b", (1, 1, 2, 3))],
+             lambda q, k, v, b: attention(q, k, v, b, scale=0.5), **at),
+        Case("attention_f64", "R.nn.attention(q, k, v)", qkv(1, 3, 3, 2, 4, dt=F64), attention, **at),
+        half("attention_f16", "R.nn.attention(q, k, v)", qkv(1, 3, 4, 2, 8, dt=F16), attention),
+        Case("attention_sym", 'R.nn.attention(q, k, v, causal_mask="BottomRight")',
+             [inp("q", (1, 3, 2, 4), sig=(1, "n", 2, 4)), inp("k", (1, 5, 2, 4), sig=(1, "m", 2, 4)),
+              inp("v", (1, 5, 2, 4), sig=(1, "m", 2, 4))],
+             lambda q, k, v: attention(q, k, v, causal="BottomRight"), upper={"n": 8, "m": 8}, **at),
+        Case("attention_empty_keys", "R.nn.attention(q, k, v)", qkv(1, 2, 0, 1, 3), attention, **at),
+    ]
+
+
 def CASES():
-    return activation_cases() + prelu_cases() + norm_cases() + loss_cases()
+    return activation_cases() + prelu_cases() + norm_cases() + loss_cases() + attention_cases()
 
 
 def ERROR_CASES():
@@ -274,6 +342,25 @@ def ERROR_CASES():
                   [f((2, 3)), f((6,), name="y")], ["rank"]),
         ErrorCase("cross_entropy_with_logits_err_dtype", "R.nn.cross_entropy_with_logits(x, y)",
                   [f((2, 3)), f((2, 3), F64, "y")], ["dtype"]),
+        ErrorCase("attention_err_rank", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v")], ["rank"]),
+        ErrorCase("attention_err_head_dim", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 5), name="k"), f((2, 3, 2, 4), name="v")], ["head dims"]),
+        ErrorCase("attention_err_batch", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 2, 4), name="q"), f((1, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v")], ["batch"]),
+        ErrorCase("attention_err_heads", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 3, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v")], ["multiple"]),
+        ErrorCase("attention_err_kv_len", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 5, 2, 4), name="v")], ["sequence"]),
+        ErrorCase("attention_err_mask", 'R.nn.attention(q, k, v, causal_mask="Diagonal")',
+                  [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v")], ["causal_mask"]),
+        ErrorCase("attention_err_window", "R.nn.attention(q, k, v, window_size=2)",
+                  [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v")], ["window_size"]),
+        ErrorCase("attention_err_int", "R.nn.attention(q, k, v)",
+                  [f((2, 3, 2, 4), I32, "q"), f((2, 3, 2, 4), I32, "k"), f((2, 3, 2, 4), I32, "v")], ["float"]),
+        ErrorCase("attention_bias_err_bcast", "R.nn.attention_bias(q, k, v, b)",
+                  [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v"),
+                   f((2, 3, 3, 3), name="b")], ["bias"]),
         ErrorCase("group_norm_err_divisible", "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2])",
                   [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["divisible"]),
         ErrorCase("group_norm_err_channel_in_axes", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[1, 2])",

@@ -1,0 +1,499 @@
+/*
+ * attention.c - R.nn.attention and R.nn.attention_bias (entries in nn.c's
+ * table): inference as TVM's (src/relax/op/nn/attention.cc), the
+ * reference kernel and the lowering.
+ *
+ * query (B, Sq, H, D), key (B, Skv, Hk, D), value (B, Skv, Hv, Dv) give
+ * out (B, Sq, H, Dv): for each batch b, head h and query i,
+ *   s_j = (q[b, i, h, :] . k[b, j, hk, :]) * scale (+ bias[b, h, i, j])
+ *   out[b, i, h, :] = sum_j softmax(s)_j v[b, j, hv, :]
+ * over the keys j the mask allows.  scale defaults to 1 / sqrt(D) (TVM
+ * divides by sqrt(D)).  Hk and Hv may divide H (grouped-query attention):
+ * query head h reads key head h / (H / Hk), value head h / (H / Hv).
+ * bias is 4-d, each of its first three dims B, H, Sq or 1 (broadcast).
+ * causal_mask "TopLeft" allows j <= i, "BottomRight" j <= i + |Sq - Skv|
+ * (TVM's legalization: np.tril with k = abs(seq_len - seq_len_kv)).
+ * window_size w (sliding window, which TVM leaves to flash attention,
+ * with a bottom-right causal mask only) also requires
+ * j >= i + |Sq - Skv| - w + 1.  A query that no key is allowed for gives
+ * zeros.
+ *
+ * Key idea: the kernel and the lowering do the same passes per query in
+ * double: the scores (kept, in TIR in a float64 scratch row of Skv),
+ * their max, the sum of exp(s - max) (the row then holds these
+ * exponentials), and each output value as sum_j e_j v_j / sum.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn_int.h"
+
+/* The attributes: scale (NaN when None: 1 / sqrt(D)), the mask. */
+typedef struct {
+  double scale;
+  bool causal, bottom_right;
+  int64_t window; /* 0: none */
+} AttnAttrs;
+
+static bool
+attn_attrs(const NnSite *s, AttnAttrs *a)
+{
+  const char *mask;
+  memset(a, 0, sizeof *a);
+  if (!op_nn_attr_float(s, "scale", NAN, &a->scale) ||
+      !op_nn_attr_str(s, "causal_mask", NULL, &mask) ||
+      !op_nn_attr_int(s, "window_size", 0, &a->window))
+    return false;
+  if (mask && strcmp(mask, "TopLeft") != 0 && strcmp(mask, "BottomRight") != 0) {
+    op_nn_error(s, "causal_mask must be \"TopLeft\" or \"BottomRight\", not \"%s\"", mask);
+    return false;
+  }
+  a->causal = mask != NULL;
+  a->bottom_right = mask && strcmp(mask, "BottomRight") == 0;
+  if (op_attr(s->call, "window_size") && op_attr(s->call, "window_size")->kind != IR_AT_NONE &&
+      (a->window <= 0 || !a->bottom_right)) {
+    op_nn_error(s, "window_size must be positive and comes with causal_mask \"BottomRight\"");
+    return false;
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char *const attn_names[] = {"query", "key", "value", "bias"};
+
+typedef struct {
+  OpInfer *in;
+  NnSite s;
+} Check;
+
+/* a == b, an error when provably not, a run-time check when undecided. */
+static bool
+check_equal(Check *c, IrPrimExpr *a, IrPrimExpr *b, const char *what)
+{
+  OpInfer *in = c->in;
+  IrProof eq = in->assume ? op_assume_equal(in, a, b) : op_prove_equal(in, a, b);
+  if (eq != IR_PROVE_FALSE)
+    return true;
+  op_nn_error(&c->s, "%s differ: %s and %s", what, op_nn_expr_str(in->ctx, a),
+              op_nn_expr_str(in->ctx, b));
+  return false;
+}
+
+/* cond is false only when broken; when it is not proven, a run-time check. */
+static bool
+check_cond(Check *c, IrPrimExpr *cond, const char *fmt, IrPrimExpr *a, IrPrimExpr *b)
+{
+  OpInfer *in = c->in;
+  IrPrimExpr *simple = op_nn_simplify(in, cond);
+  int64_t v;
+  IrProof p = ir_prim_is_int(simple, &v) ? (v ? IR_PROVE_TRUE : IR_PROVE_FALSE)
+              : in->arith                 ? ir_arith_prove(in->arith, simple)
+                                          : IR_PROVE_UNKNOWN;
+  if (p == IR_PROVE_FALSE) {
+    op_nn_error(&c->s, fmt, op_nn_expr_str(in->ctx, a), op_nn_expr_str(in->ctx, b));
+    return false;
+  }
+  if (p == IR_PROVE_UNKNOWN)
+    op_assume(in, cond);
+  return true;
+}
+
+static IrPrimExpr *
+cmp(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
+{
+  return ir_prim_bin(ctx, k, a, b);
+}
+
+/* The shape relations of TVM's InferTypeAttention (bias broadcasting). */
+static bool
+check_shapes(Check *c, IrPrimExpr **q, IrPrimExpr **k, IrPrimExpr **v, IrPrimExpr **b)
+{
+  IrCtx *ctx = c->in->ctx;
+  IrPrimExpr *zero = op_nn_int(ctx, 0), *one = op_nn_int(ctx, 1);
+  if (!check_equal(c, q[0], k[0], "the batch sizes of query and key") ||
+      !check_equal(c, q[0], v[0], "the batch sizes of query and value") ||
+      !check_equal(c, k[1], v[1], "the sequence lengths of key and value") ||
+      !check_equal(c, q[3], k[3], "the head dims of query and key"))
+    return false;
+  for (int i = 1; i < 3; i++) {
+    IrPrimExpr *h = i == 1 ? k[2] : v[2];
+    IrPrimExpr *ok = cmp(ctx, IR_PE_AND, cmp(ctx, IR_PE_GT, h, zero),
+                         cmp(ctx, IR_PE_EQ, ir_prim_bin(ctx, IR_PE_FLOORMOD, q[2], h), zero));
+    if (!check_cond(c, ok, i == 1 ? "the query heads (%s) are not a multiple of the key heads (%s)"
+                                  : "the query heads (%s) are not a multiple of the value heads (%s)",
+                    q[2], h))
+      return false;
+  }
+  if (!b)
+    return true;
+  IrPrimExpr *full[3] = {q[0], q[2], q[1]};
+  for (int d = 0; d < 3; d++) {
+    IrPrimExpr *ok = cmp(ctx, IR_PE_OR, cmp(ctx, IR_PE_EQ, b[d], full[d]), cmp(ctx, IR_PE_EQ, b[d], one));
+    if (!check_cond(c, ok, "bias has %s where query has %s (or 1 to broadcast)", b[d], full[d]))
+      return false;
+  }
+  return check_equal(c, b[3], k[1], "the sequence lengths of key and bias");
+}
+
+IrSInfo *
+op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Check c = {in, op_nn_site_infer(in, call)};
+  IrSInfo *t[4] = {NULL};
+  AttnAttrs a;
+  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
+  if (call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
+    op_nn_error(&c.s, "bias is required");
+    return NULL;
+  }
+  for (int i = 0; i < nargs; i++) {
+    if (!op_nn_tensor_arg(in, call, args, i, attn_names[i], &t[i]))
+      return NULL;
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != 4) {
+      op_nn_error(&c.s, "%s must have rank 4, not %d", attn_names[i], op_nn_ndim(t[i]));
+      return NULL;
+    }
+  }
+  if (!attn_attrs(&c.s, &a) || !op_nn_require_float(in, call, op_nn_dtype(t[0])))
+    return NULL;
+  IrDType dt = op_nn_dtype(t[0]);
+  for (int i = 1; i < nargs; i++) {
+    IrDType ti = op_nn_dtype(t[i]);
+    if (dt.code != IR_DT_VOID && ti.code != IR_DT_VOID && !ir_dtype_eq(dt, ti)) {
+      op_nn_error(&c.s, "%s has dtype %s, but query has dtype %s", attn_names[i],
+                  op_nn_dtype_str(in->ctx, ti), op_nn_dtype_str(in->ctx, dt));
+      return NULL;
+    }
+  }
+  IrPrimExpr **q = op_nn_shape(t[0]), **k = op_nn_shape(t[1]), **v = op_nn_shape(t[2]);
+  IrPrimExpr **b = nargs > 3 ? op_nn_shape(t[3]) : NULL;
+  int vdev = op_nn_vdevice(t[0]);
+  if (!q || !k || !v || (nargs > 3 && !b))
+    return ir_sinfo_tensor(in->ctx, NULL, 4, dt, vdev);
+  if (!check_shapes(&c, q, k, v, b))
+    return NULL;
+  IrPrimExpr **shape = ir_alloc(in->ctx, sizeof *shape * 4);
+  shape[0] = q[0], shape[1] = q[1], shape[2] = q[2], shape[3] = v[3];
+  return ir_sinfo_tensor(in->ctx, shape, 4, dt, vdev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Offset of element (a, b, c, d) of a 4-d tensor. */
+static int64_t
+at4(const IrTensorData *t, int64_t a, int64_t b, int64_t c, int64_t d)
+{
+  return ((a * t->shape[1] + b) * t->shape[2] + c) * t->shape[3] + d;
+}
+
+/* Is key j allowed for query i (sq queries, skv keys)? */
+static bool
+allowed(const AttnAttrs *a, int64_t i, int64_t j, int64_t sq, int64_t skv)
+{
+  int64_t off = a->bottom_right ? llabs(sq - skv) : 0;
+  if (a->causal && j > i + off)
+    return false;
+  return !a->window || j >= i + off - a->window + 1;
+}
+
+static bool
+check_values(const NnSite *s, const IrTensorData **t, int n)
+{
+  for (int i = 0; i < n; i++) {
+    if (t[i]->ndim != 4) {
+      op_nn_error(s, "%s must have rank 4", attn_names[i]);
+      return false;
+    }
+  }
+  const IrTensorData *q = t[0], *k = t[1], *v = t[2];
+  bool ok = q->shape[0] == k->shape[0] && q->shape[0] == v->shape[0] &&
+            k->shape[1] == v->shape[1] && q->shape[3] == k->shape[3] && k->shape[2] > 0 &&
+            v->shape[2] > 0 && q->shape[2] % k->shape[2] == 0 && q->shape[2] % v->shape[2] == 0;
+  if (ok && n > 3) {
+    const IrTensorData *b = t[3];
+    int64_t full[3] = {q->shape[0], q->shape[2], q->shape[1]};
+    for (int d = 0; d < 3; d++)
+      ok = ok && (b->shape[d] == full[d] || b->shape[d] == 1);
+    ok = ok && b->shape[3] == k->shape[1];
+  }
+  if (!ok)
+    op_nn_error(s, "the shapes of query, key, value and bias do not match");
+  return ok;
+}
+
+/* One query's output: scores into row, then softmax and the values. */
+static void
+attend(const IrTensorData **t, const AttnAttrs *a, int64_t bt, int64_t i, int64_t h, double *row,
+       IrTensorData *out)
+{
+  const IrTensorData *q = t[0], *k = t[1], *v = t[2], *b = t[3];
+  int64_t sq = q->shape[1], skv = k->shape[1], dim = q->shape[3];
+  int64_t hk = h / (q->shape[2] / k->shape[2]), hv = h / (q->shape[2] / v->shape[2]);
+  double max = -INFINITY, sum = 0;
+  for (int64_t j = 0; j < skv; j++) {
+    if (!allowed(a, i, j, sq, skv))
+      continue;
+    double dot = 0;
+    for (int64_t d = 0; d < dim; d++)
+      dot += op_get_f(q, at4(q, bt, i, h, d)) * op_get_f(k, at4(k, bt, j, hk, d));
+    row[j] = isnan(a->scale) ? dot / sqrt((double)dim) : dot * a->scale;
+    if (b)
+      row[j] += op_get_f(b, at4(b, b->shape[0] == 1 ? 0 : bt, b->shape[1] == 1 ? 0 : h,
+                                b->shape[2] == 1 ? 0 : i, j));
+    max = fmax(max, row[j]);
+  }
+  for (int64_t j = 0; j < skv; j++) {
+    if (!allowed(a, i, j, sq, skv))
+      continue;
+    row[j] = exp(row[j] - max);
+    sum += row[j];
+  }
+  for (int64_t e = 0; e < v->shape[3]; e++) {
+    double acc = 0;
+    for (int64_t j = 0; j < skv; j++)
+      if (allowed(a, i, j, sq, skv))
+        acc += row[j] * op_get_f(v, at4(v, bt, j, hv, e));
+    op_set_f(out, at4(out, bt, i, h, e), sum > 0 ? acc / sum : 0.0);
+  }
+}
+
+Value *
+op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *t[4] = {NULL};
+  AttnAttrs a;
+  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
+  for (int i = 0; i < nargs; i++)
+    if (!(t[i] = op_nn_tensor_value(&s, args, i, attn_names[i])))
+      return NULL;
+  if (nargs < 3 || !attn_attrs(&s, &a) || !check_values(&s, t, nargs))
+    return NULL;
+  int64_t shape[4] = {t[0]->shape[0], t[0]->shape[1], t[0]->shape[2], t[2]->shape[3]};
+  Value *out = op_nn_tensor_new(&s, t[0]->dtype, 4, shape);
+  double *row = out ? malloc(sizeof *row * (size_t)(t[1]->shape[1] ? t[1]->shape[1] : 1)) : NULL;
+  if (!row) {
+    if (out)
+      op_nn_error(&s, "out of memory");
+    return NULL;
+  }
+  for (int64_t bt = 0; bt < shape[0]; bt++)
+    for (int64_t i = 0; i < shape[1]; i++)
+      for (int64_t h = 0; h < shape[2]; h++)
+        attend(t, &a, bt, i, h, row, &out->u.tensor.t);
+  free(row);
+  return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lowering                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  IrBuffer *q, *k, *v, *bias, *out;
+  IrBuffer *row; /* float64 [Skv]: scores, then their exponentials */
+  IrBuffer *acc; /* float64: max, sum, output sum */
+  AttnAttrs a;
+  IrPrimExpr *bt, *i, *h, *hk, *hv; /* the query's batch, position, heads */
+} Attn;
+
+static IrPrimExpr **
+index4(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+{
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 4);
+  idx[0] = a, idx[1] = b, idx[2] = c, idx[3] = d;
+  return idx;
+}
+
+/* The mask's condition for key j, NULL when every key is allowed. */
+static IrPrimExpr *
+allowed_cond(OpPrim *p, const Attn *l, IrPrimExpr *j)
+{
+  IrCtx *ctx = p->lz->ctx;
+  if (!l->a.causal)
+    return NULL;
+  IrPrimExpr *sq = l->q->shape[1], *skv = l->k->shape[1];
+  IrPrimExpr *off = l->a.bottom_right ? ir_prim_bin(ctx, IR_PE_MAX, op_nn_sub(ctx, sq, skv),
+                                                   op_nn_sub(ctx, skv, sq))
+                                      : op_nn_index(ctx, 0);
+  IrPrimExpr *last = op_nn_add(ctx, l->i, off);
+  IrPrimExpr *cond = ir_prim_bin(ctx, IR_PE_LE, j, last);
+  if (l->a.window)
+    cond = op_nn_and(ctx, cond,
+                     ir_prim_bin(ctx, IR_PE_GE, j,
+                                 op_nn_sub(ctx, last, op_nn_index(ctx, l->a.window - 1))));
+  return cond;
+}
+
+/* bias at (b, h, i, j), each broadcast dim read at min(index, len - 1). */
+static IrPrimExpr *
+bias_at(OpPrim *p, const Attn *l, IrPrimExpr *j)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *at[3] = {l->bt, l->h, l->i};
+  for (int d = 0; d < 3; d++) {
+    int64_t n;
+    IrPrimExpr *last = op_nn_sub(ctx, l->bias->shape[d], op_nn_index(ctx, 1));
+    at[d] = ir_prim_is_int(last, &n) && n == 0 ? last : ir_prim_bin(ctx, IR_PE_MIN, at[d], last);
+  }
+  return op_nn_f64(ctx, op_prim_load(p, l->bias, index4(ctx, at[0], at[1], at[2], j)));
+}
+
+/* A loop over the keys whose body (returned slot) runs under the mask. */
+static IrStmt *
+key_loop(OpPrim *p, const Attn *l, IrPrimExpr **j, IrStmt ***body)
+{
+  IrStmt *loop;
+  IrPrimExpr **vars;
+  IrStmt **slot = op_prim_loop_nest(p, &l->k->shape[1], 1, &vars, &loop);
+  *j = vars[0];
+  IrPrimExpr *cond = allowed_cond(p, l, *j);
+  if (cond) {
+    IrStmt *branch = op_nn_if(p, cond, NULL);
+    *slot = branch;
+    *body = &branch->u.branch.then_;
+  } else {
+    *body = slot;
+  }
+  return loop;
+}
+
+/* Pass 1: row[j] = score, acc[0] = max. */
+static IrStmt *
+score_pass(OpPrim *p, const Attn *l)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr *j, **dv;
+  IrStmt **body, *dloop;
+  IrStmt *loop = key_loop(p, l, &j, &body);
+  IrStmt **dslot = op_prim_loop_nest(p, &l->q->shape[3], 1, &dv, &dloop);
+  IrPrimExpr *qv = op_nn_f64(ctx, op_prim_load(p, l->q, index4(ctx, l->bt, l->i, l->h, dv[0])));
+  IrPrimExpr *kv = op_nn_f64(ctx, op_prim_load(p, l->k, index4(ctx, l->bt, j, l->hk, dv[0])));
+  *dslot = op_prim_store_at(p, l->row, j,
+                            ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(p, l->row, j),
+                                        ir_prim_bin(ctx, IR_PE_MUL, qv, kv)));
+  IrPrimExpr *s = op_prim_load_at(p, l->row, j);
+  if (isnan(l->a.scale))
+    s = ir_prim_bin(ctx, IR_PE_DIV, s,
+                    op_nn_intrinsic(ctx, f64, "tir.sqrt", op_nn_f64(ctx, l->q->shape[3])));
+  else
+    s = ir_prim_bin(ctx, IR_PE_MUL, s, op_nn_lit(ctx, f64, l->a.scale));
+  if (l->bias)
+    s = ir_prim_bin(ctx, IR_PE_ADD, s, bias_at(p, l, j));
+  IrStmt *st[4] = {op_prim_store_at(p, l->row, j, op_nn_lit(ctx, f64, 0.0)), dloop,
+                   op_prim_store_at(p, l->row, j, s),
+                   op_nn_acc_set(p, l->acc, 0,
+                                 ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, l->acc, 0),
+                                             op_prim_load_at(p, l->row, j)))};
+  *body = op_nn_seq(p, st, 4);
+  return loop;
+}
+
+/* Pass 2: row[j] = exp(row[j] - max), acc[1] = their sum. */
+static IrStmt *
+exp_pass(OpPrim *p, const Attn *l)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *j;
+  IrStmt **body;
+  IrStmt *loop = key_loop(p, l, &j, &body);
+  IrPrimExpr *e = op_nn_intrinsic(
+      ctx, op_nn_f64_type(), "tir.exp",
+      ir_prim_bin(ctx, IR_PE_SUB, op_prim_load_at(p, l->row, j), op_nn_acc(p, l->acc, 0)));
+  IrStmt *st[2] = {op_prim_store_at(p, l->row, j, e),
+                   op_nn_acc_set(p, l->acc, 1,
+                                 ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 1),
+                                             op_prim_load_at(p, l->row, j)))};
+  *body = op_nn_seq(p, st, 2);
+  return loop;
+}
+
+/* Pass 3: each output value sum_j row[j] v[j] / sum (0 when nothing is
+ * allowed). */
+static IrStmt *
+value_pass(OpPrim *p, const Attn *l)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr **e, *j;
+  IrStmt *eloop, **body;
+  IrStmt **eslot = op_prim_loop_nest(p, &l->v->shape[3], 1, &e, &eloop);
+  IrStmt *loop = key_loop(p, l, &j, &body);
+  IrPrimExpr *vv = op_nn_f64(ctx, op_prim_load(p, l->v, index4(ctx, l->bt, j, l->hv, e[0])));
+  *body = op_nn_acc_set(p, l->acc, 2,
+                        ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 2),
+                                    ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv)));
+  IrPrimExpr *sum = op_nn_acc(p, l->acc, 1);
+  IrPrimExpr *r = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, sum, op_nn_lit(ctx, f64, 0.0)),
+                                 ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, l->acc, 2), sum),
+                                 op_nn_lit(ctx, f64, 0.0));
+  IrStmt *st[3] = {op_nn_acc_set(p, l->acc, 2, op_nn_lit(ctx, f64, 0.0)), loop,
+                   op_prim_store(p, l->out, index4(ctx, l->bt, l->i, l->h, e[0]),
+                                 op_nn_to(ctx, l->out->dtype, r))};
+  *eslot = op_nn_seq(p, st, 3);
+  return eloop;
+}
+
+/* h / hk, at least 1 (so that a head count of 0 divides nothing). */
+static IrPrimExpr *
+heads_per(IrCtx *ctx, IrPrimExpr *h, IrPrimExpr *hk)
+{
+  int64_t a, b;
+  if (ir_prim_is_int(h, &a) && ir_prim_is_int(hk, &b))
+    return op_nn_index(ctx, b > 0 && a / b > 1 ? a / b : 1);
+  return ir_prim_bin(ctx, IR_PE_MAX, op_nn_floordiv(ctx, h, hk), op_nn_index(ctx, 1));
+}
+
+IrExpr *
+op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite site = op_nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  bool biased = call->u.call.nargs > 3;
+  Attn l = {0};
+  OpPrim p;
+  op_prim_begin(lz, &p, biased ? "attention_bias" : "attention");
+  l.q = op_prim_input(&p, call->u.call.args[0], "q");
+  l.k = op_prim_input(&p, call->u.call.args[1], "k");
+  l.v = op_prim_input(&p, call->u.call.args[2], "v");
+  l.bias = biased ? op_prim_input(&p, call->u.call.args[3], "bias") : NULL;
+  l.out = op_prim_output(&p, result, biased ? "T_attention_bias" : "T_attention");
+  if (!l.q || !l.k || !l.v || (biased && !l.bias) || !l.out || l.q->ndim != 4 || l.k->ndim != 4 ||
+      l.v->ndim != 4 || (l.bias && l.bias->ndim != 4) || l.out->ndim != 4 ||
+      !attn_attrs(&site, &l.a)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  /* op_prim_alloc maps its shape from Relax dims (op_prim_dim), whatever
+   * tir_build.h says: give it key's Relax sequence length */
+  l.row = op_prim_alloc(&p, op_nn_f64_type(), &call->u.call.args[1]->sinfo->u.tensor.shape[1], 1,
+                        "row");
+  l.acc = op_nn_acc_new(&p, 3);
+  IrPrimExpr **vars;
+  IrPrimExpr *ext[3] = {l.q->shape[0], l.q->shape[1], l.q->shape[2]};
+  IrStmt *nest;
+  IrStmt **slot = op_prim_loop_nest(&p, ext, 3, &vars, &nest);
+  l.bt = vars[0], l.i = vars[1], l.h = vars[2];
+  /* the query heads per key (value) head */
+  IrPrimExpr *gk = heads_per(ctx, l.q->shape[2], l.k->shape[2]);
+  IrPrimExpr *gv = heads_per(ctx, l.q->shape[2], l.v->shape[2]);
+  l.hk = op_nn_floordiv(ctx, l.h, gk);
+  l.hv = op_nn_floordiv(ctx, l.h, gv);
+  IrStmt *st[5] = {
+      op_nn_acc_set(&p, l.acc, 0, op_nn_lit(ctx, op_nn_f64_type(), -INFINITY)),
+      score_pass(&p, &l),
+      op_nn_acc_set(&p, l.acc, 1, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
+      exp_pass(&p, &l),
+      value_pass(&p, &l),
+  };
+  *slot = op_nn_seq(&p, st, 5);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
