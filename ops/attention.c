@@ -64,6 +64,7 @@ attn_attrs(const NnSite *s, AttnAttrs *a)
 /* ------------------------------------------------------------------ */
 
 static const char *const attn_names[] = {"query", "key", "value", "bias"};
+static const char *const var_len_names[] = {"queries", "keys", "values"};
 
 typedef struct {
   OpInfer *in;
@@ -139,22 +140,19 @@ check_shapes(Check *c, IrPrimExpr **q, IrPrimExpr **k, IrPrimExpr **v, IrPrimExp
   return check_equal(c, b[3], k[1], "the sequence lengths of key and bias");
 }
 
-IrSInfo *
-op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
+/* query, key, value (and bias): the first nargs arguments, named by
+ * names; the result (B, Sq, H, Dv). */
+static IrSInfo *
+infer_qkv(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, const char *const *names)
 {
   Check c = {in, op_nn_site_infer(in, call)};
   IrSInfo *t[4] = {NULL};
   AttnAttrs a;
-  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
-  if (call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
-    op_nn_error(&c.s, "bias is required");
-    return NULL;
-  }
   for (int i = 0; i < nargs; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, attn_names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
       return NULL;
     if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != 4) {
-      op_nn_error(&c.s, "%s must have rank 4, not %d", attn_names[i], op_nn_ndim(t[i]));
+      op_nn_error(&c.s, "%s must have rank 4, not %d", names[i], op_nn_ndim(t[i]));
       return NULL;
     }
   }
@@ -164,8 +162,8 @@ op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int i = 1; i < nargs; i++) {
     IrDType ti = op_nn_dtype(t[i]);
     if (dt.code != IR_DT_VOID && ti.code != IR_DT_VOID && !ir_dtype_eq(dt, ti)) {
-      op_nn_error(&c.s, "%s has dtype %s, but query has dtype %s", attn_names[i],
-                  op_nn_dtype_str(in->ctx, ti), op_nn_dtype_str(in->ctx, dt));
+      op_nn_error(&c.s, "%s has dtype %s, but %s has dtype %s", names[i],
+                  op_nn_dtype_str(in->ctx, ti), names[0], op_nn_dtype_str(in->ctx, dt));
       return NULL;
     }
   }
@@ -179,6 +177,46 @@ op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrPrimExpr **shape = ir_alloc(in->ctx, sizeof *shape * 4);
   shape[0] = q[0], shape[1] = q[1], shape[2] = q[2], shape[3] = v[3];
   return ir_sinfo_tensor(in->ctx, shape, 4, dt, vdev);
+}
+
+IrSInfo *
+op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
+  if (call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
+    NnSite s = op_nn_site_infer(in, call);
+    op_nn_error(&s, "bias is required");
+    return NULL;
+  }
+  return infer_qkv(in, call, args, nargs, attn_names);
+}
+
+/* attention_var_len: attention's rules for queries, keys and values;
+ * seqstart_q and seqstart_k integer vectors of one length (the
+ * max_seqlen arguments are hints, not read). */
+IrSInfo *
+op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *st[2] = {NULL};
+  for (int k = 0; k < 2; k++) {
+    int i = k ? 5 : 3;
+    if (i >= call->u.call.nargs || !op_nn_tensor_arg(in, call, args, i, k ? "seqstart_k" : "seqstart_q", &st[k]))
+      continue;
+    IrDType dt = op_nn_dtype(st[k]);
+    if ((dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) ||
+        (op_nn_ndim(st[k]) >= 0 && op_nn_ndim(st[k]) != 1)) {
+      op_nn_error(&s, "%s must be a vector of integers", k ? "seqstart_k" : "seqstart_q");
+      return NULL;
+    }
+  }
+  IrPrimExpr **a = op_nn_shape(st[0]), **b = op_nn_shape(st[1]);
+  if (a && b && (in->assume ? op_assume_equal(in, a[0], b[0]) : op_prove_equal(in, a[0], b[0])) ==
+                    IR_PROVE_FALSE) {
+    op_nn_error(&s, "seqstart_q and seqstart_k have different lengths");
+    return NULL;
+  }
+  return infer_qkv(in, call, args, 3, var_len_names);
 }
 
 /* ------------------------------------------------------------------ */
@@ -227,40 +265,69 @@ check_values(const NnSite *s, const IrTensorData **t, int n)
   return ok;
 }
 
+/* The queries and keys one attention runs over: rows q0 .. q0 + lq - 1
+ * of query and k0 .. k0 + lk - 1 of key and value (attention_var_len's
+ * sequences; all of them for attention). */
+typedef struct {
+  int64_t q0, lq, k0, lk;
+} Span;
+
 /* One query's output: scores into row, then softmax and the values. */
 static void
-attend(const IrTensorData **t, const AttnAttrs *a, int64_t bt, int64_t i, int64_t h, double *row,
-       IrTensorData *out)
+attend(const IrTensorData **t, const AttnAttrs *a, const Span *sp, int64_t bt, int64_t i,
+       int64_t h, double *row, IrTensorData *out)
 {
   const IrTensorData *q = t[0], *k = t[1], *v = t[2], *b = t[3];
-  int64_t sq = q->shape[1], skv = k->shape[1], dim = q->shape[3];
+  int64_t dim = q->shape[3], qi = sp->q0 + i;
   int64_t hk = h / (q->shape[2] / k->shape[2]), hv = h / (q->shape[2] / v->shape[2]);
   double max = -INFINITY, sum = 0;
-  for (int64_t j = 0; j < skv; j++) {
-    if (!allowed(a, i, j, sq, skv))
+  for (int64_t j = 0; j < sp->lk; j++) {
+    if (!allowed(a, i, j, sp->lq, sp->lk))
       continue;
     double dot = 0;
     for (int64_t d = 0; d < dim; d++)
-      dot += op_get_f(q, at4(q, bt, i, h, d)) * op_get_f(k, at4(k, bt, j, hk, d));
+      dot += op_get_f(q, at4(q, bt, qi, h, d)) * op_get_f(k, at4(k, bt, sp->k0 + j, hk, d));
     row[j] = isnan(a->scale) ? dot / sqrt((double)dim) : dot * a->scale;
     if (b)
       row[j] += op_get_f(b, at4(b, b->shape[0] == 1 ? 0 : bt, b->shape[1] == 1 ? 0 : h,
                                 b->shape[2] == 1 ? 0 : i, j));
     max = fmax(max, row[j]);
   }
-  for (int64_t j = 0; j < skv; j++) {
-    if (!allowed(a, i, j, sq, skv))
+  for (int64_t j = 0; j < sp->lk; j++) {
+    if (!allowed(a, i, j, sp->lq, sp->lk))
       continue;
     row[j] = exp(row[j] - max);
     sum += row[j];
   }
   for (int64_t e = 0; e < v->shape[3]; e++) {
     double acc = 0;
-    for (int64_t j = 0; j < skv; j++)
-      if (allowed(a, i, j, sq, skv))
-        acc += row[j] * op_get_f(v, at4(v, bt, j, hv, e));
-    op_set_f(out, at4(out, bt, i, h, e), sum > 0 ? acc / sum : 0.0);
+    for (int64_t j = 0; j < sp->lk; j++)
+      if (allowed(a, i, j, sp->lq, sp->lk))
+        acc += row[j] * op_get_f(v, at4(v, bt, sp->k0 + j, hv, e));
+    op_set_f(out, at4(out, bt, qi, h, e), sum > 0 ? acc / sum : 0.0);
   }
+}
+
+/* Every query of the spans (one span per sequence); rows no span covers
+ * stay 0. */
+static Value *
+attend_all(const NnSite *s, const IrTensorData **t, const AttnAttrs *a, const Span *spans, int64_t n)
+{
+  int64_t shape[4] = {t[0]->shape[0], t[0]->shape[1], t[0]->shape[2], t[2]->shape[3]};
+  Value *out = op_nn_tensor_new(s, t[0]->dtype, 4, shape);
+  double *row = out ? malloc(sizeof *row * (size_t)(t[1]->shape[1] ? t[1]->shape[1] : 1)) : NULL;
+  if (!row) {
+    if (out)
+      op_nn_error(s, "out of memory");
+    return NULL;
+  }
+  for (int64_t k = 0; k < n; k++)
+    for (int64_t bt = 0; bt < shape[0]; bt++)
+      for (int64_t i = 0; i < spans[k].lq; i++)
+        for (int64_t h = 0; h < shape[2]; h++)
+          attend(t, a, &spans[k], bt, i, h, row, &out->u.tensor.t);
+  free(row);
+  return out;
 }
 
 Value *
@@ -275,19 +342,55 @@ op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args)
       return NULL;
   if (nargs < 3 || !attn_attrs(&s, &a) || !check_values(&s, t, nargs))
     return NULL;
-  int64_t shape[4] = {t[0]->shape[0], t[0]->shape[1], t[0]->shape[2], t[2]->shape[3]};
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, 4, shape);
-  double *row = out ? malloc(sizeof *row * (size_t)(t[1]->shape[1] ? t[1]->shape[1] : 1)) : NULL;
-  if (!row) {
-    if (out)
-      op_nn_error(&s, "out of memory");
-    return NULL;
+  Span all = {0, t[0]->shape[1], 0, t[1]->shape[1]};
+  return attend_all(&s, t, &a, &all, 1);
+}
+
+/* attention_var_len's sequences from seqstart_q and seqstart_k: each
+ * non-decreasing from 0 within its tensor's length, of the same count. */
+static Span *
+var_len_spans(const NnSite *s, const IrTensorData **t, const IrTensorData *sq,
+              const IrTensorData *sk, int64_t *n)
+{
+  bool ok = sq->ndim == 1 && sk->ndim == 1 && sq->shape[0] == sk->shape[0] && sq->shape[0] >= 1;
+  *n = ok ? sq->shape[0] - 1 : 0;
+  Span *spans = ok ? malloc(sizeof *spans * (size_t)(*n ? *n : 1)) : NULL;
+  for (int64_t k = 0; spans && k < *n; k++) {
+    int64_t q0 = op_get_i(sq, k), q1 = op_get_i(sq, k + 1);
+    int64_t k0 = op_get_i(sk, k), k1 = op_get_i(sk, k + 1);
+    if (op_get_i(sq, 0) != 0 || op_get_i(sk, 0) != 0 || q1 < q0 || k1 < k0 ||
+        q1 > t[0]->shape[1] || k1 > t[1]->shape[1]) {
+      free(spans);
+      spans = NULL;
+      break;
+    }
+    spans[k] = (Span){q0, q1 - q0, k0, k1 - k0};
   }
-  for (int64_t bt = 0; bt < shape[0]; bt++)
-    for (int64_t i = 0; i < shape[1]; i++)
-      for (int64_t h = 0; h < shape[2]; h++)
-        attend(t, &a, bt, i, h, row, &out->u.tensor.t);
-  free(row);
+  if (!spans)
+    op_nn_error(s, "seqstart_q and seqstart_k must be cumulative sequence lengths from 0 within "
+                   "the queries and keys, of the same length");
+  return spans;
+}
+
+Value *
+op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *t[4] = {NULL}, *sq, *sk;
+  AttnAttrs a;
+  int64_t n;
+  for (int i = 0; i < 3; i++)
+    if (!(t[i] = op_nn_tensor_value(&s, args, i, var_len_names[i])))
+      return NULL;
+  sq = op_nn_tensor_value(&s, args, 3, "seqstart_q");
+  sk = call->u.call.nargs > 5 ? op_nn_tensor_value(&s, args, 5, "seqstart_k") : sq;
+  if (!sq || !sk || !attn_attrs(&s, &a) || !check_values(&s, t, 3))
+    return NULL;
+  Span *spans = var_len_spans(&s, t, sq, sk, &n);
+  if (!spans)
+    return NULL;
+  Value *out = attend_all(&s, t, &a, spans, n);
+  free(spans);
   return out;
 }
 
@@ -301,6 +404,8 @@ typedef struct {
   IrBuffer *acc; /* float64: max, sum, output sum */
   AttnAttrs a;
   IrPrimExpr *bt, *i, *h, *hk, *hv; /* the query's batch, position, heads */
+  IrPrimExpr *q0, *k0, *lq, *lk;    /* the span (Span): first rows, lengths */
+  bool var_len;                     /* keys past lk are masked */
 } Attn;
 
 static IrPrimExpr **
@@ -316,14 +421,14 @@ static IrPrimExpr *
 allowed_cond(OpPrim *p, const Attn *l, IrPrimExpr *j)
 {
   IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *cond = l->var_len ? ir_prim_bin(ctx, IR_PE_LT, j, l->lk) : NULL;
   if (!l->a.causal)
-    return NULL;
-  IrPrimExpr *sq = l->q->shape[1], *skv = l->k->shape[1];
-  IrPrimExpr *off = l->a.bottom_right ? ir_prim_bin(ctx, IR_PE_MAX, op_nn_sub(ctx, sq, skv),
-                                                   op_nn_sub(ctx, skv, sq))
+    return cond;
+  IrPrimExpr *off = l->a.bottom_right ? ir_prim_bin(ctx, IR_PE_MAX, op_nn_sub(ctx, l->lq, l->lk),
+                                                   op_nn_sub(ctx, l->lk, l->lq))
                                       : op_nn_index(ctx, 0);
   IrPrimExpr *last = op_nn_add(ctx, l->i, off);
-  IrPrimExpr *cond = ir_prim_bin(ctx, IR_PE_LE, j, last);
+  cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LE, j, last));
   if (l->a.window)
     cond = op_nn_and(ctx, cond,
                      ir_prim_bin(ctx, IR_PE_GE, j,
@@ -374,8 +479,9 @@ score_pass(OpPrim *p, const Attn *l)
   IrStmt **body, *dloop;
   IrStmt *loop = key_loop(p, l, &j, &body);
   IrStmt **dslot = op_prim_loop_nest(p, &l->q->shape[3], 1, &dv, &dloop);
-  IrPrimExpr *qv = op_nn_f64(ctx, op_prim_load(p, l->q, index4(ctx, l->bt, l->i, l->h, dv[0])));
-  IrPrimExpr *kv = op_nn_f64(ctx, op_prim_load(p, l->k, index4(ctx, l->bt, j, l->hk, dv[0])));
+  IrPrimExpr *qi = op_nn_add(ctx, l->q0, l->i), *kj = op_nn_add(ctx, l->k0, j);
+  IrPrimExpr *qv = op_nn_f64(ctx, op_prim_load(p, l->q, index4(ctx, l->bt, qi, l->h, dv[0])));
+  IrPrimExpr *kv = op_nn_f64(ctx, op_prim_load(p, l->k, index4(ctx, l->bt, kj, l->hk, dv[0])));
   *dslot = op_prim_store_at(p, l->row, j,
                             ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(p, l->row, j),
                                         ir_prim_bin(ctx, IR_PE_MUL, qv, kv)));
@@ -426,7 +532,8 @@ value_pass(OpPrim *p, const Attn *l)
   IrStmt *eloop, **body;
   IrStmt **eslot = op_prim_loop_nest(p, &l->v->shape[3], 1, &e, &eloop);
   IrStmt *loop = key_loop(p, l, &j, &body);
-  IrPrimExpr *vv = op_nn_f64(ctx, op_prim_load(p, l->v, index4(ctx, l->bt, j, l->hv, e[0])));
+  IrPrimExpr *kj = op_nn_add(ctx, l->k0, j), *qi = op_nn_add(ctx, l->q0, l->i);
+  IrPrimExpr *vv = op_nn_f64(ctx, op_prim_load(p, l->v, index4(ctx, l->bt, kj, l->hv, e[0])));
   *body = op_nn_acc_set(p, l->acc, 2,
                         ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 2),
                                     ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv)));
@@ -435,7 +542,7 @@ value_pass(OpPrim *p, const Attn *l)
                                  ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, l->acc, 2), sum),
                                  op_nn_lit(ctx, f64, 0.0));
   IrStmt *st[3] = {op_nn_acc_set(p, l->acc, 2, op_nn_lit(ctx, f64, 0.0)), loop,
-                   op_prim_store(p, l->out, index4(ctx, l->bt, l->i, l->h, e[0]),
+                   op_prim_store(p, l->out, index4(ctx, l->bt, qi, l->h, e[0]),
                                  op_nn_to(ctx, l->out->dtype, r))};
   *eslot = op_nn_seq(p, st, 3);
   return eloop;
@@ -451,49 +558,128 @@ heads_per(IrCtx *ctx, IrPrimExpr *h, IrPrimExpr *hk)
   return ir_prim_bin(ctx, IR_PE_MAX, op_nn_floordiv(ctx, h, hk), op_nn_index(ctx, 1));
 }
 
-IrExpr *
-op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+/* Begins the prim_func: q, k, v (and bias) buffers, the output, the
+ * scratch row and accumulators; false (aborted) when the call has no
+ * known shapes or bad attributes. */
+static bool
+attn_begin(OpPrim *p, const IrExpr *call, IrSInfo *result, Attn *l, bool biased, const char *name)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
-  IrCtx *ctx = lz->ctx;
-  bool biased = call->u.call.nargs > 3;
-  Attn l = {0};
-  OpPrim p;
-  op_prim_begin(lz, &p, biased ? "attention_bias" : "attention");
-  l.q = op_prim_input(&p, call->u.call.args[0], "q");
-  l.k = op_prim_input(&p, call->u.call.args[1], "k");
-  l.v = op_prim_input(&p, call->u.call.args[2], "v");
-  l.bias = biased ? op_prim_input(&p, call->u.call.args[3], "bias") : NULL;
-  l.out = op_prim_output(&p, result, biased ? "T_attention_bias" : "T_attention");
-  if (!l.q || !l.k || !l.v || (biased && !l.bias) || !l.out || l.q->ndim != 4 || l.k->ndim != 4 ||
-      l.v->ndim != 4 || (l.bias && l.bias->ndim != 4) || l.out->ndim != 4 ||
-      !attn_attrs(&site, &l.a)) {
-    op_prim_abort(&p);
-    return NULL;
+  NnSite site = op_nn_site_legalize(p->lz, call);
+  l->q = op_prim_input(p, call->u.call.args[0], "q");
+  l->k = op_prim_input(p, call->u.call.args[1], "k");
+  l->v = op_prim_input(p, call->u.call.args[2], "v");
+  l->bias = biased ? op_prim_input(p, call->u.call.args[3], "bias") : NULL;
+  l->out = op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name));
+  if (!l->q || !l->k || !l->v || (biased && !l->bias) || !l->out || l->q->ndim != 4 ||
+      l->k->ndim != 4 || l->v->ndim != 4 || (l->bias && l->bias->ndim != 4) || l->out->ndim != 4 ||
+      !attn_attrs(&site, &l->a)) {
+    op_prim_abort(p);
+    return false;
   }
   /* op_prim_alloc maps its shape from Relax dims (op_prim_dim), whatever
    * tir_build.h says: give it key's Relax sequence length */
-  l.row = op_prim_alloc(&p, op_nn_f64_type(), &call->u.call.args[1]->sinfo->u.tensor.shape[1], 1,
-                        "row");
-  l.acc = op_nn_acc_new(&p, 3);
+  l->row = op_prim_alloc(p, op_nn_f64_type(), &call->u.call.args[1]->sinfo->u.tensor.shape[1], 1,
+                         "row");
+  l->acc = op_nn_acc_new(p, 3);
+  l->q0 = l->k0 = op_nn_index(p->lz->ctx, 0);
+  l->lq = l->q->shape[1];
+  l->lk = l->k->shape[1];
+  return true;
+}
+
+/* The loops over batch, query and head (query extent: all the queries)
+ * with the statements of one query in the returned slot; the key/value
+ * heads of the query head are set in l. */
+static IrStmt **
+query_loops(OpPrim *p, Attn *l, IrStmt **nest)
+{
+  IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **vars;
-  IrPrimExpr *ext[3] = {l.q->shape[0], l.q->shape[1], l.q->shape[2]};
-  IrStmt *nest;
-  IrStmt **slot = op_prim_loop_nest(&p, ext, 3, &vars, &nest);
-  l.bt = vars[0], l.i = vars[1], l.h = vars[2];
-  /* the query heads per key (value) head */
-  IrPrimExpr *gk = heads_per(ctx, l.q->shape[2], l.k->shape[2]);
-  IrPrimExpr *gv = heads_per(ctx, l.q->shape[2], l.v->shape[2]);
-  l.hk = op_nn_floordiv(ctx, l.h, gk);
-  l.hv = op_nn_floordiv(ctx, l.h, gv);
+  IrPrimExpr *ext[3] = {l->q->shape[0], l->q->shape[1], l->q->shape[2]};
+  IrStmt **slot = op_prim_loop_nest(p, ext, 3, &vars, nest);
+  l->bt = vars[0], l->i = vars[1], l->h = vars[2];
+  l->hk = op_nn_floordiv(ctx, l->h, heads_per(ctx, l->q->shape[2], l->k->shape[2]));
+  l->hv = op_nn_floordiv(ctx, l->h, heads_per(ctx, l->q->shape[2], l->v->shape[2]));
+  return slot;
+}
+
+/* The statements of one query: max and scores, sum and exponentials,
+ * the output values. */
+static IrStmt *
+query_body(OpPrim *p, const Attn *l)
+{
+  IrCtx *ctx = p->lz->ctx;
   IrStmt *st[5] = {
-      op_nn_acc_set(&p, l.acc, 0, op_nn_lit(ctx, op_nn_f64_type(), -INFINITY)),
-      score_pass(&p, &l),
-      op_nn_acc_set(&p, l.acc, 1, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
-      exp_pass(&p, &l),
-      value_pass(&p, &l),
+      op_nn_acc_set(p, l->acc, 0, op_nn_lit(ctx, op_nn_f64_type(), -INFINITY)),
+      score_pass(p, l),
+      op_nn_acc_set(p, l->acc, 1, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
+      exp_pass(p, l),
+      value_pass(p, l),
   };
-  *slot = op_nn_seq(&p, st, 5);
+  return op_nn_seq(p, st, 5);
+}
+
+IrExpr *
+op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  bool biased = call->u.call.nargs > 3;
+  const char *name = biased ? "attention_bias" : "attention";
+  Attn l = {0};
+  OpPrim p;
+  op_prim_begin(lz, &p, name);
+  if (!attn_begin(&p, call, result, &l, biased, name))
+    return NULL;
+  IrStmt *nest;
+  IrStmt **slot = query_loops(&p, &l, &nest);
+  *slot = query_body(&p, &l);
   op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+/* seqstart[k] clamped into [lo, hi], as int64. */
+static IrPrimExpr *
+seqstart_at(OpPrim *p, IrBuffer *b, IrPrimExpr *k, IrPrimExpr *lo, IrPrimExpr *hi)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *v = op_nn_to(ctx, IR_I64, op_prim_load_at(p, b, k));
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, v, hi), lo);
+}
+
+/* attention_var_len: the output zeroed, then per sequence s the queries
+ * i < lq of rows q0 + i, attending to keys k0 .. k0 + lk - 1, the bounds
+ * read from seqstart_q/seqstart_k clamped into the tensors (invalid
+ * starts, which the kernel refuses, never read or write out of bounds). */
+IrExpr *
+op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  Attn l = {0};
+  l.var_len = true;
+  OpPrim p;
+  op_prim_begin(lz, &p, "attention_var_len");
+  if (!attn_begin(&p, call, result, &l, false, "attention_var_len"))
+    return NULL;
+  IrBuffer *sq = op_prim_input(&p, call->u.call.args[3], "seqstart_q");
+  IrBuffer *sk = call->u.call.nargs > 5 ? op_prim_input(&p, call->u.call.args[5], "seqstart_k") : sq;
+  if (!sq || !sk || sq->ndim != 1 || sk->ndim != 1) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **zi, **sv, *zero = op_nn_index(ctx, 0), *one = op_nn_index(ctx, 1);
+  IrStmt **zslot = op_prim_loops(&p, l.out->shape, 4, &zi);
+  *zslot = op_prim_store(&p, l.out, zi, op_nn_lit(ctx, l.out->dtype, 0.0));
+  IrPrimExpr *nseq[1] = {op_nn_sub(
+      ctx, sk == sq ? sq->shape[0] : ir_prim_bin(ctx, IR_PE_MIN, sq->shape[0], sk->shape[0]), one)};
+  IrStmt *seq_loop, *nest;
+  IrStmt **seq_slot = op_prim_loop_nest(&p, nseq, 1, &sv, &seq_loop);
+  IrPrimExpr *s = sv[0], *next = op_nn_add(ctx, s, one);
+  l.q0 = seqstart_at(&p, sq, s, zero, l.q->shape[1]);
+  l.k0 = seqstart_at(&p, sk, s, zero, l.k->shape[1]);
+  l.lq = op_nn_sub(ctx, seqstart_at(&p, sq, next, l.q0, l.q->shape[1]), l.q0);
+  l.lk = op_nn_sub(ctx, seqstart_at(&p, sk, next, l.k0, l.k->shape[1]), l.k0);
+  IrStmt **slot = query_loops(&p, &l, &nest);
+  *slot = op_nn_if(&p, ir_prim_bin(ctx, IR_PE_LT, l.i, l.lq), query_body(&p, &l));
+  *seq_slot = nest;
+  op_prim_emit(&p, seq_loop);
   return op_prim_finish(&p, call, result);
 }

@@ -197,10 +197,13 @@ IrSInfo *op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **ar
 Value *op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* attention.c: the hooks of attention and attention_bias. */
+/* attention.c: the hooks of attention, attention_bias, attention_var_len. */
 IrSInfo *op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
 IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);

@@ -309,8 +309,51 @@ def attention_cases():
     ]
 
 
+def attention_var_len(q, k, v, sq, sk=None, **kw):
+    """Each sequence s attends over its own rows: queries sq[s]..sq[s+1],
+    keys sk[s]..sk[s+1]; rows of no sequence are 0."""
+    sk = sq if sk is None else sk
+    out = np.zeros(q.shape[:3] + (v.shape[3],), q.dtype)
+    for s_ in range(len(sq) - 1):
+        a, b, c, d = sq[s_], sq[s_ + 1], sk[s_], sk[s_ + 1]
+        out[:, a:b] = attention(q[:, a:b], k[:, c:d], v[:, c:d], **kw)
+    return out
+
+
+def var_len_cases():
+    qkv = lambda tq, tk, h, d, hk=None, dt=F32: [
+        inp("q", (1, tq, h, d), dt), inp("k", (1, tk, hk or h, d), dt), inp("v", (1, tk, hk or h, d), dt)]
+    seq = lambda xs: 'R.const([%s], "int32")' % ", ".join(map(str, xs))
+    mx = "R.prim_value(T.int32(4))"
+    at = dict(atol=1e-5)
+    return [
+        Case("attention_var_len", f"R.nn.attention_var_len(q, k, v, {seq([0, 3, 7])}, {mx})", qkv(7, 7, 2, 4),
+             lambda q, k, v: attention_var_len(q, k, v, [0, 3, 7]), **at),
+        Case("attention_var_len_causal",
+             f'R.nn.attention_var_len(q, k, v, {seq([0, 2, 3, 6])}, {mx}, causal_mask="TopLeft", scale=0.5)',
+             qkv(6, 6, 1, 3), lambda q, k, v: attention_var_len(q, k, v, [0, 2, 3, 6], causal="TopLeft", scale=0.5),
+             **at),
+        Case("attention_var_len_kv",
+             f'R.nn.attention_var_len(q, k, v, {seq([0, 1, 3])}, {mx}, {seq([0, 4, 6])}, {mx}, causal_mask="BottomRight")',
+             qkv(3, 6, 2, 4, hk=1), lambda q, k, v: attention_var_len(q, k, v, [0, 1, 3], [0, 4, 6], causal="BottomRight"),
+             **at),
+        Case("attention_var_len_gap", f"R.nn.attention_var_len(q, k, v, {seq([0, 2, 2, 4])}, {mx})",
+             qkv(5, 5, 1, 2), lambda q, k, v: attention_var_len(q, k, v, [0, 2, 2, 4]), **at),
+        half("attention_var_len_f16", f"R.nn.attention_var_len(q, k, v, {seq([0, 4, 5])}, {mx})",
+             qkv(5, 5, 2, 8, dt=F16), lambda q, k, v: attention_var_len(q, k, v, [0, 4, 5])),
+        Case("attention_var_len_sym", f"R.nn.attention_var_len(q, k, v, {seq([0, 1, 4])}, {mx})",
+             [inp("q", (1, 4, 2, 4), sig=(1, "n", 2, 4)), inp("k", (1, 5, 2, 4), sig=(1, "m", 2, 4)),
+              inp("v", (1, 5, 2, 4), sig=(1, "m", 2, 4))],
+             lambda q, k, v: attention_var_len(q, k, v, [0, 1, 4]), upper={"n": 8, "m": 8}, at_edges=False, **at),
+        Case("attention_var_len_empty", f"R.nn.attention_var_len(q, k, v, s, {mx})",
+             qkv(3, 3, 1, 2) + [inp("s", (2,), I32, "index1")],
+             lambda q, k, v, s: attention_var_len(q, k, v, [0, 0]), **at),
+    ]
+
+
 def CASES():
-    return activation_cases() + prelu_cases() + norm_cases() + loss_cases() + attention_cases()
+    return (activation_cases() + prelu_cases() + norm_cases() + loss_cases() + attention_cases()
+            + var_len_cases())
 
 
 def ERROR_CASES():
@@ -361,6 +404,12 @@ def ERROR_CASES():
         ErrorCase("attention_bias_err_bcast", "R.nn.attention_bias(q, k, v, b)",
                   [f((2, 3, 2, 4), name="q"), f((2, 3, 2, 4), name="k"), f((2, 3, 2, 4), name="v"),
                    f((2, 3, 3, 3), name="b")], ["bias"]),
+        ErrorCase("attention_var_len_err_seqstart", "R.nn.attention_var_len(q, k, v, s, s)",
+                  [f((1, 3, 2, 4), name="q"), f((1, 3, 2, 4), name="k"), f((1, 3, 2, 4), name="v"),
+                   f((2,), name="s")], ["seqstart_q", "integer"]),
+        ErrorCase("attention_var_len_err_heads", "R.nn.attention_var_len(q, k, v, s, s)",
+                  [f((1, 3, 3, 4), name="q"), f((1, 3, 2, 4), name="k"), f((1, 3, 2, 4), name="v"),
+                   f((2,), I32, "s")], ["multiple"]),
         ErrorCase("group_norm_err_divisible", "R.nn.group_norm(x, g, b, num_groups=3, channel_axis=1, axes=[2])",
                   [f((2, 4, 5)), f((4,), name="g"), f((4,), name="b")], ["divisible"]),
         ErrorCase("group_norm_err_channel_in_axes", "R.nn.group_norm(x, g, b, num_groups=2, channel_axis=1, axes=[1, 2])",
