@@ -102,6 +102,11 @@ IrStmt *op_nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
 IrBuffer *op_nn_acc_new(OpPrim *p, int n);
 IrPrimExpr *op_nn_acc(OpPrim *p, IrBuffer *acc, int k);
 IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
+/* acc[k] = (the sum of term over a loop nest) / count, as three
+ * statements into st: acc[k] = 0, the nest (whose body, at slot, it sets
+ * to add term), the division. */
+void op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
+                    IrPrimExpr *count, IrStmt **st);
 /* A loop nest (not appended) over the dims d of shape with pick[d] ==
  * want, outermost first; full[d] gets the loop var of each such dim (the
  * other entries are left as they are).  Returns the slot of the innermost

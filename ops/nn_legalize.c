@@ -291,11 +291,7 @@ member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, I
     IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, op_nn_acc(p, n->acc, 0));
     term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
   }
-  st[0] = op_nn_acc_set(p, n->acc, k, op_nn_lit(ctx, op_nn_f64_type(), 0.0));
-  *slot = op_nn_acc_set(p, n->acc, k, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, k), term));
-  st[1] = nest;
-  st[2] = op_nn_acc_set(p, n->acc, k,
-                        ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, n->acc, k), member_count(p, n)));
+  op_nn_acc_mean(p, n->acc, k, nest, slot, term, member_count(p, n), st);
 }
 
 /* Index of the per-group or per-member parameters: batch_norm's channel,

@@ -190,7 +190,7 @@ op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* For every element of x (row-major): its group (key) and the index of
  * its gamma/beta/weight value (param).  *ngroups gets the group count.
  * The arrays are malloc'd (NULL on failure). */
-static bool
+static void
 number_elements(const IrTensorData *x, const NormSpec *n, int64_t *key, int64_t *param,
                 int64_t *ngroups)
 {
@@ -219,7 +219,6 @@ number_elements(const IrTensorData *x, const NormSpec *n, int64_t *key, int64_t 
       idx[d] = 0;
     }
   }
-  return true;
 }
 
 /* Checks the parameter tensors' shapes against the data at run time. */
@@ -392,11 +391,7 @@ group_mean(OpPrim *p, const NormLower *l, IrPrimExpr **group, int k, IrStmt **st
     IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, v, op_nn_acc(p, l->acc, 0));
     term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
   }
-  st[0] = op_nn_acc_set(p, l->acc, k, op_nn_lit(ctx, op_nn_f64_type(), 0.0));
-  *slot = op_nn_acc_set(p, l->acc, k, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, k), term));
-  st[1] = nest;
-  st[2] = op_nn_acc_set(p, l->acc, k,
-                        ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, l->acc, k), member_count(p, l)));
+  op_nn_acc_mean(p, l->acc, k, nest, slot, term, member_count(p, l), st);
 }
 
 /* The index of gamma/beta/weight at x's index at. */

@@ -50,6 +50,18 @@ def activation_cases():
     return c
 
 
+def channel_affine(y, g, b, ch, center, scale, x):
+    """y * gamma + beta with one gamma and beta per channel (axis ch), in
+    x's dtype."""
+    shape = [1] * y.ndim
+    shape[ch] = y.shape[ch]
+    if scale:
+        y = y * refs.f64(g).reshape(shape)
+    if center:
+        y = y + refs.f64(b).reshape(shape)
+    return refs.like(y, x)
+
+
 def group_norm(x, g, b, groups, channel, axes, eps=1e-5, center=True, scale=True):
     """TVM's group_norm: channel split into groups, each group with the
     axes normalized together; gamma and beta per channel."""
@@ -61,13 +73,7 @@ def group_norm(x, g, b, groups, channel, axes, eps=1e-5, center=True, scale=True
     mean = zs.mean(axis=red, keepdims=True)
     var = ((zs - mean) ** 2).mean(axis=red, keepdims=True)
     y = ((zs - mean) / np.sqrt(var + eps)).reshape(z.shape)
-    bshape = [1] * nd
-    bshape[ch] = z.shape[ch]
-    if scale:
-        y = y * refs.f64(g).reshape(bshape)
-    if center:
-        y = y + refs.f64(b).reshape(bshape)
-    return refs.like(y, x)
+    return channel_affine(y, g, b, ch, center, scale, x)
 
 
 def instance_norm(x, g, b, channel, axes, eps=1e-5, center=True, scale=True):
@@ -77,13 +83,7 @@ def instance_norm(x, g, b, channel, axes, eps=1e-5, center=True, scale=True):
     mean = z.mean(axis=red, keepdims=True)
     var = ((z - mean) ** 2).mean(axis=red, keepdims=True)
     y = (z - mean) / np.sqrt(var + eps)
-    bshape = [1] * nd
-    bshape[ch] = z.shape[ch]
-    if scale:
-        y = y * refs.f64(g).reshape(bshape)
-    if center:
-        y = y + refs.f64(b).reshape(bshape)
-    return refs.like(y, x)
+    return channel_affine(y, g, b, ch, center, scale, x)
 
 
 def rms_norm(x, w, axes=(-1,), eps=1e-5):
