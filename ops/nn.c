@@ -1,8 +1,10 @@
 /*
- * nn.c - neural-network ops without a spatial window: relu, leakyrelu,
- * gelu, silu, softmax, log_softmax, layer_norm, batch_norm, dropout
- * (conv2d and the pools are in conv.c; their entries are in this file's
- * table).
+ * nn.c - neural-network ops without a spatial window: the activations
+ * (relu, leakyrelu, gelu, gelu_tanh, silu, selu, softplus), prelu,
+ * softmax, log_softmax, layer_norm, rms_norm, batch_norm, dropout.  This
+ * file's table also holds the entries of conv2d and the pools (hooks in
+ * conv.c), group_norm and instance_norm (norm.c, with rms_norm's kernel
+ * and lowering), the attention ops (attention.c) and the losses (loss.c).
  *
  * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
  * input's struct info; the norms check dtypes and that gamma/beta/... have

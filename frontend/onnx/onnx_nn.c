@@ -290,6 +290,36 @@ cv_layer_norm(OxImp *im, OxVal **in, int nin)
   return beta && OUT(fe_ox_call(im, IR_OP_LAYER_NORM, args, 3, attrs));
 }
 
+/* InstanceNormalization: R.nn.instance_norm over the dims after the
+ * channel (axis 1), per (sample, channel). */
+static bool
+cv_instance_norm(OxImp *im, OxVal **in, int nin)
+{
+  int r = fe_ox_rank(in[0]);
+  int64_t axes[16];
+  if (r < 3 || r > 17 || nin < 3)
+    return fe_ox_unsupported(im, "needs an input of rank 3 to 17, scale and B");
+  for (int i = 2; i < r; i++)
+    axes[i - 2] = i;
+  IrAttr *attrs = fe_ox_attrs(
+      im->ctx, "channel_axis", ir_attr_int(im->ctx, 1), "axes", fe_ox_attr_ints(im->ctx, axes, r - 2),
+      "epsilon", ir_attr_float(im->ctx, fe_ox_attr_f(im->node, "epsilon", 1e-5)), "center",
+      ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
+  return OUT(fe_ox_call(im, IR_OP_INSTANCE_NORM, in, 3, attrs));
+}
+
+/* NegativeLogLikelihoodLoss: R.nn.nll_loss; without ignore_index no
+ * target is ignored, which R.nn.nll_loss's -100 (never a class) gives. */
+static bool
+cv_nll_loss(OxImp *im, OxVal **in, int nin)
+{
+  const char *reduction = fe_ox_attr_s(im, im->node, "reduction", "mean");
+  IrAttr *attrs = fe_ox_attrs(
+      im->ctx, "reduction", str_attr(im, reduction), "ignore_index",
+      ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "ignore_index", -100)), NULL);
+  return OUT(fe_ox_call(im, IR_OP_NLL_LOSS, in, nin > 2 && in[2] ? 3 : 2, attrs));
+}
+
 /* PRelu: x where x >= 0, slope * x elsewhere. */
 static bool
 cv_prelu(OxImp *im, OxVal **in, int nin)
@@ -423,6 +453,8 @@ static const OxOp nn_ops[] = {
     {"BatchNormalization", cv_batch_norm, "epsilon,momentum,spatial,training_mode,is_test"},
     {"LayerNormalization", cv_layer_norm, "axis,epsilon,stash_type"},
     {"PRelu", cv_prelu, ""},
+    {"InstanceNormalization", cv_instance_norm, "epsilon"},
+    {"NegativeLogLikelihoodLoss", cv_nll_loss, "reduction,ignore_index"},
     {"Resize", cv_resize,
      "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,exclude_outside,"
      "extrapolation_value"},

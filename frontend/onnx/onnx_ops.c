@@ -185,6 +185,34 @@ cv_leaky_relu(OxImp *im, OxVal **in, int nin)
                          fe_ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL)));
 }
 
+/* Selu: R.nn.selu with ONNX's default alpha and gamma (TVM's constants,
+ * which ONNX's are rounded to float32); other values spelled out as
+ * gamma * where(x > 0, x, alpha * (exp(x) - 1)). */
+static bool
+cv_selu(OxImp *im, OxVal **in, int nin)
+{
+  double alpha = fe_ox_attr_f(im->node, "alpha", 1.67326319217681884765625);
+  double gamma = fe_ox_attr_f(im->node, "gamma", 1.05070102214813232421875);
+  if (fabs(alpha - 1.6732632423543772) < 1e-6 && fabs(gamma - 1.0507009873554805) < 1e-6)
+    return OUT(fe_ox_call1(im, IR_OP_SELU, in[0], NULL));
+  IrDType t = fe_ox_dtype(in[0]);
+  OxVal *pos = fe_ox_call2(im, IR_OP_GREATER, in[0], fe_ox_scalar(im, t, 0));
+  OxVal *e = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_call1(im, IR_OP_EXP, in[0], NULL),
+                         fe_ox_scalar(im, t, 1));
+  OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, e, fe_ox_scalar(im, t, alpha));
+  OxVal *args[3] = {pos, in[0], neg};
+  OxVal *y = pos && neg ? fe_ox_call(im, IR_OP_WHERE, args, 3, NULL) : NULL;
+  return OUT(fe_ox_call2(im, IR_OP_MULTIPLY, y, fe_ox_scalar(im, t, gamma)));
+}
+
+/* Softplus: log(exp(x) + 1), R.nn.softplus with beta 1 (its threshold 20
+ * returns x where log1p(exp(x)) differs from x by less than exp(-20)). */
+static bool
+cv_softplus(OxImp *im, OxVal **in, int nin)
+{
+  return OUT(fe_ox_call1(im, IR_OP_SOFTPLUS, in[0], NULL));
+}
+
 static bool
 cv_where(OxImp *im, OxVal **in, int nin)
 {
@@ -873,6 +901,8 @@ static const OxOp tensor_ops[] = {
     {"Reciprocal", cv_reciprocal, ""},
     {"Gelu", cv_gelu, "approximate"},
     {"LeakyRelu", cv_leaky_relu, "alpha"},
+    {"Selu", cv_selu, "alpha,gamma"},
+    {"Softplus", cv_softplus, ""},
     {"Cast", cv_cast, "to,saturate"},
     {"CastLike", cv_cast, "saturate"},
     {"Clip", cv_clip, "min,max"},
