@@ -191,6 +191,22 @@ op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return infer_qkv(in, call, args, nargs, attn_names);
 }
 
+/* The argument index of attention_var_len's seqstart_k, or -1 when absent
+ * (seqstart_q serves).  The reader leaves out an absent optional argument,
+ * so with six arguments the sixth is seqstart_k or max_seqlen_k: it is
+ * seqstart_k when it is not a scalar (max_seqlen is one number). */
+static int
+seqstart_k_index(const IrExpr *call)
+{
+  if (call->u.call.nargs >= 7)
+    return 5;
+  if (call->u.call.nargs < 6)
+    return -1;
+  const IrSInfo *si = call->u.call.args[5]->sinfo;
+  bool scalar = !si || si->kind == IR_SI_PRIM || (si->kind == IR_SI_TENSOR && si->u.tensor.ndim == 0);
+  return scalar ? -1 : 5;
+}
+
 /* attention_var_len: attention's rules for queries, keys and values;
  * seqstart_q and seqstart_k integer vectors of one length (the
  * max_seqlen arguments are hints, not read). */
@@ -200,8 +216,8 @@ op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args)
   NnSite s = op_nn_site_infer(in, call);
   IrSInfo *st[2] = {NULL};
   for (int k = 0; k < 2; k++) {
-    int i = k ? 5 : 3;
-    if (i >= call->u.call.nargs || !op_nn_tensor_arg(in, call, args, i, k ? "seqstart_k" : "seqstart_q", &st[k]))
+    int i = k ? seqstart_k_index(call) : 3;
+    if (i < 0 || i >= call->u.call.nargs || !op_nn_tensor_arg(in, call, args, i, k ? "seqstart_k" : "seqstart_q", &st[k]))
       continue;
     IrDType dt = op_nn_dtype(st[k]);
     if ((dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) ||
@@ -383,7 +399,8 @@ op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args)
     if (!(t[i] = op_nn_tensor_value(&s, args, i, var_len_names[i])))
       return NULL;
   sq = op_nn_tensor_value(&s, args, 3, "seqstart_q");
-  sk = call->u.call.nargs > 5 ? op_nn_tensor_value(&s, args, 5, "seqstart_k") : sq;
+  int ki = seqstart_k_index(call);
+  sk = ki > 0 ? op_nn_tensor_value(&s, args, ki, "seqstart_k") : sq;
   if (!sq || !sk || !attn_attrs(&s, &a) || !check_values(&s, t, 3))
     return NULL;
   Span *spans = var_len_spans(&s, t, sq, sk, &n);
@@ -660,7 +677,8 @@ op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *re
   if (!attn_begin(&p, call, result, &l, false, "attention_var_len"))
     return NULL;
   IrBuffer *sq = op_prim_input(&p, call->u.call.args[3], "seqstart_q");
-  IrBuffer *sk = call->u.call.nargs > 5 ? op_prim_input(&p, call->u.call.args[5], "seqstart_k") : sq;
+  int ki = seqstart_k_index(call);
+  IrBuffer *sk = ki > 0 ? op_prim_input(&p, call->u.call.args[ki], "seqstart_k") : sq;
   if (!sq || !sk || sq->ndim != 1 || sk->ndim != 1) {
     op_prim_abort(&p);
     return NULL;

@@ -337,6 +337,8 @@ def var_len_cases():
              f'R.nn.attention_var_len(q, k, v, {seq([0, 1, 3])}, {mx}, {seq([0, 4, 6])}, {mx}, causal_mask="BottomRight")',
              qkv(3, 6, 2, 4, hk=1), lambda q, k, v: attention_var_len(q, k, v, [0, 1, 3], [0, 4, 6], causal="BottomRight"),
              **at),
+        Case("attention_var_len_max_k", f"R.nn.attention_var_len(q, k, v, {seq([0, 2, 5])}, {mx}, max_seqlen_k={mx})",
+             qkv(5, 5, 1, 3), lambda q, k, v: attention_var_len(q, k, v, [0, 2, 5]), **at),
         Case("attention_var_len_gap", f"R.nn.attention_var_len(q, k, v, {seq([0, 2, 2, 4])}, {mx})",
              qkv(5, 5, 1, 2), lambda q, k, v: attention_var_len(q, k, v, [0, 2, 2, 4]), **at),
         half("attention_var_len_f16", f"R.nn.attention_var_len(q, k, v, {seq([0, 4, 5])}, {mx})",
