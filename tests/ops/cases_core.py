@@ -190,13 +190,37 @@ def multinomial_cases():
          Case("multinomial_from_uniform_vocab1", "R.multinomial_from_uniform(p, u, s)",
               [p_((2, 1), kind="pos"), u_((3, 1), kind="pos"), s_((3, 1), 2)], multinomial),
          Case("multinomial_from_uniform_symbolic", "R.multinomial_from_uniform(lp, lu, s)",
-              [p_((2, 5), sig=("b", "v")), u_((3, 1), sig=("n", 1)), s_((3, 1), 2, sig=("n", 1))],
-              normalized_multinomial, pre=norm, upper={"b": 2, "v": 8, "n": 6})]
+              [p_((2, 5), sig=(2, "v")), u_((3, 1), sig=("n", 1)), s_((3, 1), 2, sig=("n", 1))],
+              normalized_multinomial, pre=norm, upper={"v": 8, "n": 6})]
+    return c
+
+
+def wrap(fn):
+    """fn on ints as numpy computes them: wrapping at the dtype's width."""
+    def ref(*a):
+        with np.errstate(over="ignore"):
+            return fn(*a).astype(a[0].dtype)
+    return ref
+
+
+def integer_wrap_cases():
+    """The whole range of int32 and int64: sums, differences, products and
+    negations that overflow wrap in the generated C as in the kernels
+    (tests/codegen/int_wrap.py runs the same under UBSan)."""
+    c = []
+    for dt in (I32, I64, "int16", "uint16"):
+        for op, fn in (("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply)):
+            c.append(Case(f"{op}_wrap_{dt}", f"R.{op}(x, y)", [x_((3, 4), dt, "anyint"), y_((4,), dt, "anyint")],
+                          wrap(fn)))
+    for dt in (I32, I64):
+        c.append(Case(f"negative_wrap_{dt}", "R.negative(x)", [x_((6,), dt, "anyint")], wrap(np.negative)))
+        c.append(Case(f"abs_wrap_{dt}", "R.abs(x)", [x_((6,), dt, "anyint")], wrap(np.abs)))
+        c.append(Case(f"square_wrap_{dt}", "R.square(x)", [x_((6,), dt, "anyint")], wrap(np.square)))
     return c
 
 
 def CASES():
-    return (ewise_fma_cases() + wrap_param_cases() + identity_cases("builtin.stop_lift_params")
+    return (integer_wrap_cases() + ewise_fma_cases() + wrap_param_cases() + identity_cases("builtin.stop_lift_params")
             + identity_cases("memory.ensure_zero_offset") + size_cases() + shape_cases()
             + tensor_to_shape_cases() + inspect_cases() + multinomial_cases())
 
