@@ -491,7 +491,8 @@ static IrSInfo *
 infer_tensor_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   if (call->u.call.nargs == 1 && (args[0]->kind == IR_SI_TENSOR || args[0]->kind == IR_SI_OBJECT))
-    return args[0]->kind == IR_SI_TENSOR ? args[0] : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+    return args[0]->kind == IR_SI_TENSOR ? args[0]
+                                         : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects one tensor argument");
   return NULL;
 }
@@ -507,8 +508,8 @@ infer_tensor_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static const OpDef defs[] = {
     OP(IR_OP_SHAPE_OF, "relax.shape_of", .syn.params = {E("expr")}, .syn.nparams = 1,
        .impl = {infer_shape_of, eval_shape_of, legalize_shape_of}),
-    OP(IR_OP_NULL_VALUE, "relax.null_value", .syn.nparams = 0,
-       .impl = {infer_object, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_NULL_VALUE, "relax.null_value", .syn.nparams = 0, .impl = {infer_object, NULL, NULL},
+       .flags = OP_NO_FOLD),
     /* memory */
     OP(IR_OP_MEMORY_ALLOC_STORAGE, "relax.memory.alloc_storage",
        .syn.params = {PARAM("size", SHAPE, NULL), PARAM("virtual_device_index", PRIM, "0"),
@@ -570,23 +571,19 @@ static const OpDef defs[] = {
     OP(IR_OP_CALL_INPLACE_PACKED, "relax.call_inplace_packed",
        .syn.params = {E("func"), PARAM("args", VARARGS, NULL), A("inplace_indices", NULL),
                       PARAM("sinfo_args", SINFO, NULL)},
-       .syn.nparams = 4, .impl = {infer_out_sinfo, NULL, NULL},
-       .flags = OP_NO_FOLD),
+       .syn.nparams = 4, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),
     OP(IR_OP_CALL_BUILTIN_WITH_CTX, "relax.call_builtin_with_ctx", .syn.impure = true,
        .syn.params = {E("func"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, "None")},
-       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL},
-       .flags = OP_NO_FOLD),
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
     OP(IR_OP_MAKE_CLOSURE, "relax.make_closure",
        .syn.params = {E("func"), PARAM("args", TUPLE, NULL)}, .syn.nparams = 2,
        .impl = {infer_object, NULL, NULL}, .flags = OP_NO_FOLD),
     OP(IR_OP_INVOKE_CLOSURE, "relax.invoke_closure", .syn.impure = true,
        .syn.params = {E("closure"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, NULL)},
-       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL},
-       .flags = OP_NO_FOLD),
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
     OP(IR_OP_INVOKE_PURE_CLOSURE, "relax.invoke_pure_closure",
        .syn.params = {E("closure"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, NULL)},
-       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL},
-       .flags = OP_NO_FOLD),
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
     /* devices and effects */
     OP(IR_OP_HINT_ON_DEVICE, "relax.hint_on_device",
        .syn.params = {E("data"), A("dev_type", NULL), A("index", "0"),

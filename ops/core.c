@@ -33,8 +33,8 @@
 /* DLPack's type codes (dlpack.h), what TVM's runtime stores in a tensor. */
 enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BFLOAT = 4, DL_BOOL = 6 };
 
-static const IrDType U8 = {IR_DT_UINT, 8, 1}, U16 = {IR_DT_UINT, 16, 1},
-                     U64 = {IR_DT_UINT, 64, 1}, F64 = {IR_DT_FLOAT, 64, 1};
+static const IrDType U8 = {IR_DT_UINT, 8, 1}, U16 = {IR_DT_UINT, 16, 1}, U64 = {IR_DT_UINT, 64, 1},
+                     F64 = {IR_DT_FLOAT, 64, 1};
 
 static bool
 is_float(IrDType t)
@@ -145,8 +145,8 @@ infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
   }
   IrDType dt = t->u.tensor.dtype;
   if (dt.code != IR_DT_VOID && !is_int(dt)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "expects a tensor of integers, not %s", ir_dtype_str(dt, b));
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects a tensor of integers, not %s",
+             ir_dtype_str(dt, b));
     return NULL;
   }
   int64_t n;
@@ -235,7 +235,8 @@ legalize_size(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   IrPrimExpr *n = ir_prim_int(lz->ctx, IR_I64, 1);
   for (int d = 0; d < x->u.tensor.ndim; d++)
-    n = ir_prim_bin(lz->ctx, IR_PE_MUL, n, op_prim_i64(lz->ctx, op_prim_dim(&p, x->u.tensor.shape[d])));
+    n = ir_prim_bin(lz->ctx, IR_PE_MUL, n,
+                    op_prim_i64(lz->ctx, op_prim_dim(&p, x->u.tensor.shape[d])));
   op_prim_emit(&p, op_prim_store(&p, out, NULL, n));
   return op_prim_finish(&p, call, result);
 }
@@ -340,8 +341,8 @@ infer_axis(OpInfer *in, const IrExpr *call, IrSInfo **args, int ndim, int64_t *a
   const IrExpr *a = call->u.call.args[1];
   *axis = -1;
   if (args[1]->kind != IR_SI_PRIM) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the axis must be a prim value, not %s",
-             op_sinfo_text(in->ctx, args[1]));
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
+             "the axis must be a prim value, not %s", op_sinfo_text(in->ctx, args[1]));
     return false;
   }
   IrPrimExpr *v = a->kind == IR_EX_PRIM ? a->u.prim : args[1]->u.prim.value;
@@ -508,8 +509,8 @@ infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int64_t one;
   for (int i = 1; i < 3; i++)
     if (!ir_prim_is_int(args[i]->u.tensor.shape[1], &one) || one != 1) {
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-               "%s must have shape (n, 1), not %s", what[i], op_sinfo_text(in->ctx, args[i]));
+      op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have shape (n, 1), not %s",
+               what[i], op_sinfo_text(in->ctx, args[i]));
       return NULL;
     }
   IrPrimExpr **shape = ir_alloc(in->ctx, 2 * sizeof *shape);
@@ -605,9 +606,8 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   at[0] = i[0];
   at[1] = zero;
   IrPrimExpr *r = op_prim_i64(ctx, op_prim_load(&p, idx, at));
-  r = ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, r, ir_prim_bin(ctx, IR_PE_SUB, batch,
-                                                                             one[0])),
-                  zero);
+  r = ir_prim_bin(ctx, IR_PE_MAX,
+                  ir_prim_bin(ctx, IR_PE_MIN, r, ir_prim_bin(ctx, IR_PE_SUB, batch, one[0])), zero);
   IrStmt *nest;
   IrPrimExpr *vocab_extent[1] = {prob->shape[1]};
   IrStmt **inner = op_prim_loop_nest(&p, vocab_extent, 1, &j, &nest);
@@ -621,8 +621,9 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       ir_prim_bin(ctx, IR_PE_EQ, op_prim_load_at(&p, found, zero), ir_prim_int(ctx, IR_I32, 0)),
       ir_prim_bin(ctx, IR_PE_LT, ir_prim_cast(ctx, F64, op_prim_load(&p, u, at)),
                   op_prim_load_at(&p, acc, zero)));
-  IrStmt *take[2] = {op_prim_store(&p, out, at, ir_prim_cast(ctx, out->dtype, op_prim_i64(ctx, j[0]))),
-                     op_prim_store_at(&p, found, zero, ir_prim_int(ctx, IR_I32, 1))};
+  IrStmt *take[2] = {
+      op_prim_store(&p, out, at, ir_prim_cast(ctx, out->dtype, op_prim_i64(ctx, j[0]))),
+      op_prim_store_at(&p, found, zero, ir_prim_int(ctx, IR_I32, 1))};
   IrStmt *step[2] = {op_prim_store_at(&p, acc, zero, sum), if_then(&p, hit, seq_of(&p, take, 2))};
   *inner = seq_of(&p, step, 2);
   IrStmt *row[4] = {
@@ -651,11 +652,11 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 static const OpDef defs[] = {
     OP(IR_OP_SIZE, "relax.size", .syn.params = {E("expr")}, .syn.nparams = 1,
        .impl = {infer_size, eval_size, legalize_size}),
-    OP(IR_OP_SHAPE_TO_TENSOR, "relax.shape_to_tensor", .syn.params = {E("expr")},
-       .syn.nparams = 1, .impl = {infer_shape_to_tensor, eval_shape_to_tensor, legalize_shape_to_tensor}),
+    OP(IR_OP_SHAPE_TO_TENSOR, "relax.shape_to_tensor", .syn.params = {E("expr")}, .syn.nparams = 1,
+       .impl = {infer_shape_to_tensor, eval_shape_to_tensor, legalize_shape_to_tensor}),
     /* no lowering: the dims are data (see the top of the file) */
-    OP(IR_OP_TENSOR_TO_SHAPE, "relax.tensor_to_shape", .syn.params = {E("expr")},
-       .syn.nparams = 1, .impl = {infer_tensor_to_shape, eval_tensor_to_shape, NULL}),
+    OP(IR_OP_TENSOR_TO_SHAPE, "relax.tensor_to_shape", .syn.params = {E("expr")}, .syn.nparams = 1,
+       .impl = {infer_tensor_to_shape, eval_tensor_to_shape, NULL}),
     OP(IR_OP_INSPECT_TENSOR_DTYPE_CODE, "relax.inspect.tensor_dtype_code",
        INSPECT(field_dtype_code)),
     OP(IR_OP_INSPECT_TENSOR_DTYPE_BITS, "relax.inspect.tensor_dtype_bits",

@@ -1366,8 +1366,9 @@ static const OpDef defs[] = {
        ROW("astype", 1, IR_PE_CAST, NULL, false, NULL, NULL)),
     /* R.wrap_param marks a parameter's cast for LiftTransformParams;
      * otherwise it is astype */
-    OP(IR_OP_WRAP_PARAM, "relax.wrap_param", .syn.params = {E("data"), OP_ATTR("dtype", "\"float32\"")},
-       .syn.nparams = 2, .impl = {infer_astype, eval_astype, legalize_elementwise},
+    OP(IR_OP_WRAP_PARAM, "relax.wrap_param",
+       .syn.params = {E("data"), OP_ATTR("dtype", "\"float32\"")}, .syn.nparams = 2,
+       .impl = {infer_astype, eval_astype, legalize_elementwise},
        ROW("wrap_param", 1, IR_PE_CAST, NULL, false, NULL, NULL)),
 };
 

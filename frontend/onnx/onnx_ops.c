@@ -333,7 +333,8 @@ cv_shape(OxImp *im, OxVal **in, int nin)
       return fe_ox_unsupported(im, "the shape of its input is not known");
   IrExpr *shape = ir_shape_expr(im->ctx, values, n, im->loc);
   shape->sinfo = ir_sinfo_shape(im->ctx, values, n);
-  const char *hint = im->node->n_output > 0 && im->node->output[0][0] ? im->node->output[0] : "shape";
+  const char *hint =
+      im->node->n_output > 0 && im->node->output[0][0] ? im->node->output[0] : "shape";
   return OUT(fe_ox_emit(im, hint, IR_OP_SHAPE_TO_TENSOR, &shape, 1, NULL));
 }
 
