@@ -364,6 +364,25 @@ emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
   case IR_OP_MEMORY_KILL_TENSOR:
     cg_var_add(E, b->var, CG_V_OTHER);
     return;
+  /* what only TVM's runtime has (README.md: operators rxc leaves out) */
+  case IR_OP_CALL_PURE_PACKED:
+  case IR_OP_CALL_INPLACE_PACKED:
+  case IR_OP_CALL_BUILTIN_WITH_CTX:
+  case IR_OP_NULL_VALUE:
+  case IR_OP_MAKE_CLOSURE:
+  case IR_OP_INVOKE_CLOSURE:
+  case IR_OP_INVOKE_PURE_CLOSURE:
+    cg_fail(E->g,
+            "C code generation does not support %s (binding '%s'): not implemented, since packed "
+            "functions, closures and the null object exist only in TVM's runtime",
+            v->u.call.op->name, b->var ? b->var->u.var.name : "_");
+    return;
+  case IR_OP_TENSOR_TO_SHAPE: /* the arena is planned from the dims */
+    cg_fail(E->g,
+            "C code generation does not support %s (binding '%s'): not implemented, since its "
+            "dims are tensor data and generated code takes every dim from the entry's arguments",
+            v->u.call.op->name, b->var ? b->var->u.var.name : "_");
+    return;
   default:
     cg_fail(E->g, "C code generation does not support %s (binding '%s'): run the pipeline first",
             v->u.call.op->name, b->var ? b->var->u.var.name : "_");

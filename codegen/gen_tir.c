@@ -552,6 +552,10 @@ emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
     refuse_call(g, e);
     return;
   }
+  if (d.code == IR_DT_BOOL && strcmp(in->names[0], "tir.bitwise_not") == 0) {
+    emit_form(g, n, e, "(!@0)", o); /* ~ of a bool promotes it: -1 or -2, both true */
+    return;
+  }
   emit_form(g, n, e, in->c_form, o);
 }
 

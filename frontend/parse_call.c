@@ -203,7 +203,9 @@ parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
   slot->given = true;
   switch (op->params[param].kind) {
   case IR_PARAM_EXPR:
-    if (t->kind == TK_STR && (op->id == IR_OP_CALL_PURE_PACKED || op->id == IR_OP_CALL_DPS_PACKED))
+    if (t->kind == TK_STR &&
+        (op->id == IR_OP_CALL_PURE_PACKED || op->id == IR_OP_CALL_DPS_PACKED ||
+         op->id == IR_OP_CALL_INPLACE_PACKED || op->id == IR_OP_CALL_BUILTIN_WITH_CTX))
       slot->expr = extern_ref(P, fe_next(P));
     else
       slot->expr = fe_rexpr(P);

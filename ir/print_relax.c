@@ -604,7 +604,8 @@ static void
 op_arg(Printer *p, const IrExpr *e, int k, const IrExpr *arg)
 {
   IrOpId id = e->u.call.op->id;
-  bool packed = id == IR_OP_CALL_PURE_PACKED || id == IR_OP_CALL_DPS_PACKED;
+  bool packed = id == IR_OP_CALL_PURE_PACKED || id == IR_OP_CALL_DPS_PACKED ||
+                id == IR_OP_CALL_INPLACE_PACKED || id == IR_OP_CALL_BUILTIN_WITH_CTX;
   if (packed && k == 0 && arg->kind == IR_EX_EXTERN)
     ir_pr_string(p, arg->u.global);
   else

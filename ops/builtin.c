@@ -1,14 +1,23 @@
 /*
  * builtin.c - memory, device, effect and cross-level ops: R.memory.*,
  * R.builtin.alloc_tensor, R.vm.*, R.hint_on_device, R.to_vdevice, R.print,
- * R.assert_op, the struct info of R.call_tir and its relatives, and the
- * entry of R.shape_of (which has no hooks yet).
+ * R.assert_op, the struct info of R.call_tir and its relatives, R.shape_of,
+ * R.null_value and the closures (R.make_closure, R.invoke_closure,
+ * R.invoke_pure_closure).
  *
  * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
  * storage, and the view is refused (an error naming the binding and both
  * sizes) unless it fits, so no later kernel can touch memory outside the
  * storage.  R.call_tir and the packed calls are evaluated by the interpreter
  * itself, which has the module; here they only have inference.
+ *
+ * What has no meaning without TVM's runtime has inference only (the
+ * interpreter and the code generator refuse it, README.md says why): a packed
+ * function (call_dps_packed, call_pure_packed, call_inplace_packed,
+ * call_builtin_with_ctx) is named by a string that only TVM's runtime
+ * resolves; a closure (make_closure, invoke_closure) is a VM object that
+ * LambdaLift makes, and rxc's generated code has no function values;
+ * R.null_value is the runtime's null object, an argument to such calls.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +245,33 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return out;
 }
 
+/* R.shape_of(x): x's shape as a shape value, as known as x's struct info. */
+static IrSInfo *
+infer_shape_of(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  const IrSInfo *s = call->u.call.nargs == 1 ? args[0] : NULL;
+  if (s && s->kind == IR_SI_TENSOR)
+    return ir_sinfo_shape(in->ctx, s->shape_len ? NULL : s->u.tensor.shape, s->u.tensor.ndim);
+  if (s && s->kind == IR_SI_OBJECT)
+    return ir_sinfo_shape(in->ctx, NULL, -1);
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects one tensor argument");
+  return NULL;
+}
+
+/* R.call_builtin_with_ctx: its sinfo_args, void without; R.invoke_closure:
+ * an object without, a tuple of several. */
+static IrSInfo *
+infer_sinfo_args(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  int n = call->u.call.nsinfo_args;
+  if (n == 1)
+    return call->u.call.sinfo_args[0];
+  if (n > 1)
+    return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
+  return call->u.call.op->id == IR_OP_CALL_BUILTIN_WITH_CTX ? void_sinfo(in->ctx)
+                                                            : ir_sinfo_object(in->ctx);
+}
+
 static IrSInfo *
 infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
@@ -421,6 +457,46 @@ eval_assert(OpEval *ev, const IrExpr *call, Value **args)
   return void_value(ev->ctx);
 }
 
+static Value *
+eval_shape_of(OpEval *ev, const IrExpr *call, Value **args)
+{
+  if (args[0]->kind != VAL_TENSOR) {
+    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a tensor");
+    return NULL;
+  }
+  return op_shape_new(ev->ctx, args[0]->u.tensor.t.shape, args[0]->u.tensor.t.ndim);
+}
+
+/* R.shape_of of a tensor whose shape is known: that R.shape. */
+static IrExpr *
+legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  if (!result || result->kind != IR_SI_SHAPE || !result->u.shape.values)
+    return NULL;
+  return ir_shape_expr(lz->ctx, result->u.shape.values, result->u.shape.ndim, call->loc);
+}
+
+/* R.memory.ensure_zero_offset, R.builtin.stop_lift_params: the argument
+ * itself (an rxc tensor always starts at its data pointer; lifting params
+ * is TVM's LiftTransformParams, which rxc does not run). */
+static IrExpr *
+legalize_identity(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  (void)lz, (void)result;
+  return call->u.call.nargs == 1 ? (IrExpr *)call->u.call.args[0] : NULL;
+}
+
+/* R.builtin.stop_lift_params: a tensor's struct info (TVM's unary rule). */
+static IrSInfo *
+infer_tensor_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  if (call->u.call.nargs == 1 && (args[0]->kind == IR_SI_TENSOR || args[0]->kind == IR_SI_OBJECT))
+    return args[0]->kind == IR_SI_TENSOR ? args[0]
+                                         : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects one tensor argument");
+  return NULL;
+}
+
 /* ---- the table -------------------------------------------------------------- */
 
 #define E OP_ARG
@@ -430,8 +506,10 @@ eval_assert(OpEval *ev, const IrExpr *call, Value **args)
 /* clang-format on */
 
 static const OpDef defs[] = {
-    /* no hooks yet */
-    OP(IR_OP_SHAPE_OF, "relax.shape_of", .syn.params = {E("expr")}, .syn.nparams = 1),
+    OP(IR_OP_SHAPE_OF, "relax.shape_of", .syn.params = {E("expr")}, .syn.nparams = 1,
+       .impl = {infer_shape_of, eval_shape_of, legalize_shape_of}),
+    OP(IR_OP_NULL_VALUE, "relax.null_value", .syn.nparams = 0, .impl = {infer_object, NULL, NULL},
+       .flags = OP_NO_FOLD),
     /* memory */
     OP(IR_OP_MEMORY_ALLOC_STORAGE, "relax.memory.alloc_storage",
        .syn.params = {PARAM("size", SHAPE, NULL), PARAM("virtual_device_index", PRIM, "0"),
@@ -449,12 +527,17 @@ static const OpDef defs[] = {
     OP(IR_OP_MEMORY_KILL_TENSOR, "relax.memory.kill_tensor", .syn.impure = true,
        .syn.params = {E("tensor")}, .syn.nparams = 1, .impl = {infer_void, eval_kill, NULL},
        .flags = OP_KILL),
+    OP(IR_OP_MEMORY_ENSURE_ZERO_OFFSET, "relax.memory.ensure_zero_offset",
+       .syn.params = {E("data")}, .syn.nparams = 1,
+       .impl = {infer_identity, eval_identity, legalize_identity}),
     OP(IR_OP_BUILTIN_ALLOC_TENSOR, "relax.builtin.alloc_tensor",
        .syn.params = {PARAM("shape", SHAPE, NULL), PARAM("dtype", DTYPE, NULL),
                       PARAM("runtime_device_index", PRIM, NULL),
                       PARAM("storage_scope", STR, "\"global\"")},
        .syn.nparams = 4, .impl = {infer_builtin_alloc, eval_builtin_alloc_tensor, NULL},
        .flags = OP_NO_FOLD),
+    OP(IR_OP_BUILTIN_STOP_LIFT_PARAMS, "relax.builtin.stop_lift_params", .syn.params = {E("x")},
+       .syn.nparams = 1, .impl = {infer_tensor_identity, eval_identity, legalize_identity}),
     OP(IR_OP_VM_ALLOC_STORAGE, "relax.vm.alloc_storage",
        .syn.params = {PARAM("size", SHAPE, NULL), PARAM("runtime_device_index", PRIM, NULL),
                       PARAM("dtype", DTYPE, NULL), PARAM("storage_scope", STR, "\"global\"")},
@@ -484,6 +567,23 @@ static const OpDef defs[] = {
     OP(IR_OP_CALL_PURE_PACKED, "relax.call_pure_packed",
        .syn.params = {E("func"), PARAM("args", VARARGS, NULL), PARAM("sinfo_args", SINFO, NULL)},
        .syn.nparams = 3, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),
+    /* the calls below need TVM's runtime (the top of the file) */
+    OP(IR_OP_CALL_INPLACE_PACKED, "relax.call_inplace_packed",
+       .syn.params = {E("func"), PARAM("args", VARARGS, NULL), A("inplace_indices", NULL),
+                      PARAM("sinfo_args", SINFO, NULL)},
+       .syn.nparams = 4, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_CALL_BUILTIN_WITH_CTX, "relax.call_builtin_with_ctx", .syn.impure = true,
+       .syn.params = {E("func"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, "None")},
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_MAKE_CLOSURE, "relax.make_closure",
+       .syn.params = {E("func"), PARAM("args", TUPLE, NULL)}, .syn.nparams = 2,
+       .impl = {infer_object, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_INVOKE_CLOSURE, "relax.invoke_closure", .syn.impure = true,
+       .syn.params = {E("closure"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, NULL)},
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
+    OP(IR_OP_INVOKE_PURE_CLOSURE, "relax.invoke_pure_closure",
+       .syn.params = {E("closure"), PARAM("args", TUPLE, NULL), PARAM("sinfo_args", SINFO, NULL)},
+       .syn.nparams = 3, .impl = {infer_sinfo_args, NULL, NULL}, .flags = OP_NO_FOLD),
     /* devices and effects */
     OP(IR_OP_HINT_ON_DEVICE, "relax.hint_on_device",
        .syn.params = {E("data"), A("dev_type", NULL), A("index", "0"),

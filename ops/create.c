@@ -83,16 +83,6 @@ prim_of(const IrExpr *arg)
   return s && s->kind == IR_SI_PRIM ? s->u.prim.value : NULL;
 }
 
-/* An integer prim value as an int64 expression (literals re-made). */
-static IrPrimExpr *
-as_i64(IrCtx *ctx, IrPrimExpr *e)
-{
-  int64_t v;
-  if (ir_prim_is_int(e, &v))
-    return ir_prim_int(ctx, IR_I64, v);
-  return ir_dtype_eq(e->dtype, IR_I64) ? e : ir_prim_cast(ctx, IR_I64, e);
-}
-
 static IrPrimExpr *
 as_f64(IrCtx *ctx, IrPrimExpr *e)
 {
@@ -184,7 +174,7 @@ dim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what
              (long long)v);
     return false;
   }
-  *dim = *dim ? as_i64(in->ctx, *dim) : NULL;
+  *dim = *dim ? op_prim_i64(in->ctx, *dim) : NULL;
   return true;
 }
 
@@ -348,7 +338,7 @@ arange_len(OpInfer *in, IrPrimExpr *s, IrPrimExpr *e, IrPrimExpr *st)
   IrCtx *ctx = in->ctx;
   IrPrimExpr *one = ir_prim_int(ctx, IR_I64, 1), *n;
   int64_t step;
-  s = as_i64(ctx, s), e = as_i64(ctx, e), st = as_i64(ctx, st);
+  s = op_prim_i64(ctx, s), e = op_prim_i64(ctx, e), st = op_prim_i64(ctx, st);
   if (ir_prim_is_int(st, &step) && step < 0) { /* (start - end - step - 1) // -step */
     n = ir_prim_bin(ctx, IR_PE_SUB, ir_prim_bin(ctx, IR_PE_SUB, s, e), st);
     n = ir_prim_bin(ctx, IR_PE_FLOORDIV, ir_prim_bin(ctx, IR_PE_SUB, n, one),
@@ -436,7 +426,7 @@ infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   if (*dim) {
-    *dim = as_i64(in->ctx, *dim);
+    *dim = op_prim_i64(in->ctx, *dim);
     op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, *dim, ir_prim_int(in->ctx, IR_I64, 1)));
   }
   return ir_sinfo_tensor(in->ctx, *dim ? dim : NULL, 1, t, -1);
@@ -744,8 +734,8 @@ value_eye(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   IrPrimExpr *k = prim_in(p, call, call->u.call.op->id == IR_OP_EYE_LIKE ? 1 : 2);
   if (!k || out->ndim != 2)
     return NULL;
-  IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, as_i64(ctx, o[1]), as_i64(ctx, o[0]));
-  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, d, as_i64(ctx, k)),
+  IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, op_prim_i64(ctx, o[1]), op_prim_i64(ctx, o[0]));
+  return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, d, op_prim_i64(ctx, k)),
                         ir_prim_int(ctx, IR_I64, 1), ir_prim_int(ctx, IR_I64, 0));
 }
 
@@ -760,8 +750,8 @@ value_arange(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   if (!s || !st)
     return NULL;
   if (arange_ints(call))
-    return ir_prim_bin(ctx, IR_PE_ADD, as_i64(ctx, s),
-                       ir_prim_bin(ctx, IR_PE_MUL, as_i64(ctx, st), as_i64(ctx, o[0])));
+    return ir_prim_bin(ctx, IR_PE_ADD, op_prim_i64(ctx, s),
+                       ir_prim_bin(ctx, IR_PE_MUL, op_prim_i64(ctx, st), op_prim_i64(ctx, o[0])));
   return ir_prim_bin(ctx, IR_PE_ADD, as_f64(ctx, s),
                      ir_prim_bin(ctx, IR_PE_MUL, as_f64(ctx, st), as_f64(ctx, o[0])));
 }
@@ -779,7 +769,7 @@ value_hamming(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   (void)out;
   if (!n || !periodic || !alpha || !beta)
     return NULL;
-  n = as_i64(ctx, n);
+  n = op_prim_i64(ctx, n);
   IrPrimExpr *one = ir_prim_int(ctx, IR_I64, 1);
   IrPrimExpr *denom =
       ir_prim_select(ctx, convert(ctx, IR_BOOL, periodic), n, ir_prim_bin(ctx, IR_PE_SUB, n, one));
@@ -805,8 +795,8 @@ value_trilu(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   if (!x || !k || x->ndim != out->ndim || out->ndim < 2)
     return NULL;
   int r = out->ndim - 2;
-  IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, as_i64(ctx, o[r + 1]), as_i64(ctx, o[r]));
-  IrPrimExpr *keep = ir_prim_bin(ctx, upper ? IR_PE_GE : IR_PE_LE, d, as_i64(ctx, k));
+  IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, op_prim_i64(ctx, o[r + 1]), op_prim_i64(ctx, o[r]));
+  IrPrimExpr *keep = ir_prim_bin(ctx, upper ? IR_PE_GE : IR_PE_LE, d, op_prim_i64(ctx, k));
   return ir_prim_select(ctx, keep, op_prim_load(p, x, o),
                         convert(ctx, x->dtype, ir_prim_int(ctx, IR_I64, 0)));
 }

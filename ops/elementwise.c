@@ -1,8 +1,8 @@
 /*
  * elementwise.c - elementwise and broadcasting ops: struct-info inference and
  * reference kernels of R.add ... R.greater_equal, the logical, bitwise and
- * shift ops, R.where, the unary math ops and tests (R.isnan), R.clip and
- * R.astype.
+ * shift ops, R.where, R.ewise_fma, the unary math ops and tests (R.isnan),
+ * R.clip, R.astype and R.wrap_param.
  *
  * Key ideas:
  *  - An operand is a tensor or a prim value (R.prim_value, a 0-d operand);
@@ -278,6 +278,49 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!operand_broadcast(in, call, &a, &b, &ab) || !operand_broadcast(in, call, &c, &ab, &r))
     return NULL;
   return operand_sinfo(in, &r, t);
+}
+
+/* R.ewise_fma(x1, x2, x3): x1 * x2 + x3 of three tensors of one dtype and
+ * one rank whose dims are provably equal (TVM's rule: no broadcasting, and
+ * a pair of dims the arithmetic cannot prove equal is an error); the shape
+ * is unknown when any operand's is. */
+static IrSInfo *
+infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Operand o[3];
+  IrDType t = IR_VOID;
+  int ndim = -1;
+  if (!check_nargs(in, call, 3))
+    return NULL;
+  for (int i = 0; i < 3; i++) {
+    if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT) {
+      infer_error(in, call, "argument %d must be a tensor, not %s", i + 1,
+                  sinfo_kind_name(args[i]));
+      return NULL;
+    }
+    if (!operand_read(in, call, args, i, &o[i]) || !dtype_join(in, call, t, o[i].dtype, &t))
+      return NULL;
+    if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim) {
+      infer_error(in, call, "the 3 arguments must have the same number of dimensions: %d and %d",
+                  ndim, o[i].ndim);
+      return NULL;
+    }
+    if (o[i].ndim >= 0)
+      ndim = o[i].ndim;
+  }
+  bool known = o[0].shape && o[1].shape && o[2].shape;
+  for (int i = 1; known && i < 3; i++)
+    for (int d = 0; d < ndim; d++)
+      if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE) {
+        infer_error(in, call, "the 3 arguments must have the same shape: %s and %s",
+                    op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
+        return NULL;
+      }
+  int vdevice = o[0].vdevice;
+  for (int i = 1; i < 3; i++)
+    if (o[i].vdevice != vdevice)
+      vdevice = -1;
+  return ir_sinfo_tensor(in->ctx, known ? o[0].shape : NULL, ndim, t, vdevice);
 }
 
 /* Unary ops and R.clip: the result has the operand's struct info. */
@@ -670,6 +713,31 @@ eval_where(OpEval *ev, const IrExpr *call, Value **args)
   return eval_result(ev, args, 3, v);
 }
 
+/* R.ewise_fma: floats in double, rounded once at the store; ints in
+ * wrapping int64 arithmetic, wrapped to the dtype at the store. */
+static Value *
+eval_ewise_fma(OpEval *ev, const IrExpr *call, Value **args)
+{
+  IrTensorData *in[3];
+  Value *v = eval_prepare(ev, call, args, 3, IR_VOID, 0, in);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  int64_t n = op_numel(out);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t j[3];
+    for (int k = 0; k < 3; k++)
+      j[k] = source_index(in[k], out->shape, out->ndim, i);
+    if (is_float(out->dtype)) {
+      op_set_f(out, i, op_get_f(in[0], j[0]) * op_get_f(in[1], j[1]) + op_get_f(in[2], j[2]));
+      continue;
+    }
+    uint64_t p = (uint64_t)op_get_i(in[0], j[0]) * (uint64_t)op_get_i(in[1], j[1]);
+    op_set_i(out, i, (int64_t)(p + (uint64_t)op_get_i(in[2], j[2])));
+  }
+  return eval_result(ev, args, 3, v);
+}
+
 /* ---- unary kernels, clip, astype ---- */
 
 /* The kernels of the unary rows that libm does not have. */
@@ -936,17 +1004,38 @@ lower_sign(IrCtx *ctx, IrDType t, IrPrimExpr *x)
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, x, z), unit(ctx, t, 1), below);
 }
 
-/* x * x, on integers in unsigned arithmetic of 32 or 64 bits, which C
- * wraps as the kernel does (a signed product that overflows, or one of
- * promoted 16-bit values, is undefined in C). */
+/* x as unsigned u: a literal is its value modulo 2^bits (a uint literal is
+ * never negative), anything else a cast. */
 static IrPrimExpr *
-lower_square(IrCtx *ctx, IrDType t, IrPrimExpr *x)
+to_unsigned(IrCtx *ctx, IrDType u, IrPrimExpr *x)
+{
+  if (x->kind != IR_PE_INT)
+    return ir_dtype_eq(x->dtype, u) ? x : ir_prim_cast(ctx, u, x);
+  uint64_t v = (uint64_t)x->u.int_value;
+  return ir_prim_int(ctx, u, (int64_t)(u.bits < 64 ? v & (((uint64_t)1 << u.bits) - 1) : v));
+}
+
+/* a op b (+, -, *) wrapping as the kernel does: a signed sum or product
+ * that overflows is undefined in C (UBSan reports it), and so is a product
+ * of 16-bit values promoted to int, so integers narrower than 64 bits
+ * compute in uint32, wider ones in uint64, and convert back (two's
+ * complement, as TVM's LLVM code wraps).  Floats, bools and the unsigned
+ * types that do not promote keep the plain operator. */
+static IrPrimExpr *
+lower_wrapping(IrCtx *ctx, IrPrimKind kind, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrDType u = {IR_DT_UINT, t.bits > 32 ? 64 : 32, 1};
   if (is_float(t) || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
-    return ir_prim_bin(ctx, IR_PE_MUL, x, x);
-  IrPrimExpr *xu = ir_prim_cast(ctx, u, x);
-  return ir_prim_cast(ctx, t, ir_prim_bin(ctx, IR_PE_MUL, xu, xu));
+    return ir_prim_bin(ctx, kind, a, b);
+  IrPrimExpr *v = ir_prim_bin(ctx, kind, to_unsigned(ctx, u, a), to_unsigned(ctx, u, b));
+  return ir_prim_cast(ctx, t, v);
+}
+
+/* x * x, wrapping (lower_wrapping). */
+static IrPrimExpr *
+lower_square(IrCtx *ctx, IrDType t, IrPrimExpr *x)
+{
+  return lower_wrapping(ctx, IR_PE_MUL, t, x, x);
 }
 
 static IrPrimExpr *
@@ -957,8 +1046,8 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
                               : ir_prim_int(ctx, IR_BOOL, op->unary_int(0));
   x = as(ctx, t, x);
   switch (id) {
-  case IR_OP_NEGATIVE:
-    return ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x);
+  case IR_OP_NEGATIVE: /* wrapping: -INT_MIN is undefined in C */
+    return lower_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x);
   case IR_OP_SIGN:
     return lower_sign(ctx, t, x);
   case IR_OP_SQUARE:
@@ -975,6 +1064,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
       return ir_prim_bin(ctx, IR_PE_NOT, x, NULL);
     return intrinsic(ctx, t, op->intrinsic, x, NULL);
   case IR_OP_ASTYPE:
+  case IR_OP_WRAP_PARAM:
     return x;
   case IR_OP_ABS:
     if (is_float(t))
@@ -982,7 +1072,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
     if (t.code != IR_DT_INT)
       return x;
     return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, zero(ctx, t)), x,
-                          ir_prim_bin(ctx, IR_PE_SUB, zero(ctx, t), x));
+                          lower_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x));
   default:
     return intrinsic(ctx, t, op->intrinsic, x, NULL);
   }
@@ -1053,16 +1143,25 @@ lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr
     return intrinsic(ctx, t, op->intrinsic, a, b);
   if (op->kind == IR_PE_MAX || op->kind == IR_PE_MIN)
     return nan_max_min(ctx, op->kind, a, b);
+  if (op->kind == IR_PE_ADD || op->kind == IR_PE_SUB || op->kind == IR_PE_MUL)
+    return lower_wrapping(ctx, op->kind, t, a, b);
   return ir_prim_bin(ctx, op->kind, a, b);
 }
 
-/* where(c, a, b), and clip(x, lo, hi) as the kernel computes it: y = x < lo
- * ? lo : x, then y > hi ? hi : y (a NaN x stays NaN). */
+/* where(c, a, b); ewise_fma as its kernel: floats in float64 (one
+ * rounding, at the store), ints wrapping; and clip(x, lo, hi) as the kernel
+ * computes it: y = x < lo ? lo : x, then y > hi ? hi : y (a NaN x stays
+ * NaN). */
 static IrPrimExpr *
 lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
 {
   if (id == IR_OP_WHERE)
     return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
+  if (id == IR_OP_EWISE_FMA) {
+    IrDType w = is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
+    IrPrimExpr *p = lower_wrapping(ctx, IR_PE_MUL, w, as(ctx, w, v[0]), as(ctx, w, v[1]));
+    return as(ctx, t, lower_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
+  }
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, y, hi), hi, y);
@@ -1207,6 +1306,9 @@ static const OpDef defs[] = {
     OP(IR_OP_WHERE, "relax.where", .syn.params = {E("condition"), E("x1"), E("x2")},
        .syn.nparams = 3, .impl = {infer_where, eval_where, legalize_elementwise},
        ROW("where", 3, IR_PE_SELECT, NULL, false, NULL, NULL)),
+    OP(IR_OP_EWISE_FMA, "relax.ewise_fma", .syn.params = {E("x1"), E("x2"), E("x3")},
+       .syn.nparams = 3, .impl = {infer_ewise_fma, eval_ewise_fma, legalize_elementwise},
+       ROW("ewise_fma", 3, IR_PE_ADD, NULL, false, NULL, NULL)),
     OP(IR_OP_NEGATIVE, "relax.negative", UNARY,
        ROW("negative", 1, IR_PE_SUB, NULL, false, negate, negate_int)),
     OP(IR_OP_ABS, "relax.abs", UNARY, ROW("abs", 1, IR_PE_CALL, NULL, false, fabs, abs_int)),
@@ -1262,6 +1364,12 @@ static const OpDef defs[] = {
     OP(IR_OP_ASTYPE, "relax.astype", .syn.params = {E("x"), OP_ATTR("dtype", NULL)},
        .syn.nparams = 2, .impl = {infer_astype, eval_astype, legalize_elementwise},
        ROW("astype", 1, IR_PE_CAST, NULL, false, NULL, NULL)),
+    /* R.wrap_param marks a parameter's cast for LiftTransformParams;
+     * otherwise it is astype */
+    OP(IR_OP_WRAP_PARAM, "relax.wrap_param",
+       .syn.params = {E("data"), OP_ATTR("dtype", "\"float32\"")}, .syn.nparams = 2,
+       .impl = {infer_astype, eval_astype, legalize_elementwise},
+       ROW("wrap_param", 1, IR_PE_CAST, NULL, false, NULL, NULL)),
 };
 
 const OpTable op_elementwise_table = {defs, sizeof defs / sizeof defs[0]};

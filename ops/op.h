@@ -3,7 +3,7 @@
  *
  * The operator table: every op is one OpDef entry, written OP(IR_OP_X,
  * "relax.x", ...) in the file of its category (elementwise.c, nn.c,
- * linalg.c, manip.c, create.c, reduce.c, builtin.c; README.md has the
+ * linalg.c, manip.c, create.c, reduce.c, builtin.c, core.c; README.md has the
  * recipe).  An
  * entry holds the op's syntax (its Python parameters, what the reader and
  * printer of ir/ need), its flags, and its meaning in three facets kept
@@ -210,6 +210,7 @@ extern const OpTable op_manip_table;
 extern const OpTable op_create_table;
 extern const OpTable op_reduce_table;
 extern const OpTable op_builtin_table;
+extern const OpTable op_core_table;
 
 /* table.c: the entry of an op; NULL when id is not an op. */
 const OpDef *op_def(IrOpId id);

@@ -204,6 +204,15 @@ op_prim_alloc(OpPrim *p, IrDType t, IrPrimExpr **shape, int ndim, const char *na
   return b;
 }
 
+IrPrimExpr *
+op_prim_i64(IrCtx *ctx, IrPrimExpr *e)
+{
+  int64_t v;
+  if (ir_prim_is_int(e, &v))
+    return ir_prim_int(ctx, IR_I64, v);
+  return ir_dtype_eq(e->dtype, IR_I64) ? e : ir_prim_cast(ctx, IR_I64, e);
+}
+
 /* --- statements ------------------------------------------------------------------ */
 
 void

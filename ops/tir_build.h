@@ -64,6 +64,8 @@ IrBuffer *op_prim_output(OpPrim *p, const IrSInfo *s, const char *name);
 /* An intermediate buffer (T.alloc_buffer around the body); shape entries
  * are TIR expressions of this function. */
 IrBuffer *op_prim_alloc(OpPrim *p, IrDType t, IrPrimExpr **shape, int ndim, const char *name);
+/* An integer expression as int64 (a literal re-made, anything else cast). */
+IrPrimExpr *op_prim_i64(IrCtx *ctx, IrPrimExpr *e);
 /* A Relax shape expression as a TIR expression of this function. */
 IrPrimExpr *op_prim_dim(OpPrim *p, IrPrimExpr *relax_dim);
 /* Appends a top-level statement. */

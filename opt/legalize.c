@@ -19,6 +19,11 @@
  * which the interpreter evaluates and the C entry tests before it writes
  * anything (DESIGN.md: the generated code is never less strict than the
  * interpreter).  Relations proved true leave nothing.
+ *
+ * A hook may also replace the call by a leaf (R.inspect.* by the
+ * R.prim_value of what the struct info knows, R.shape_of by an R.shape);
+ * the var then takes the leaf's value into its struct info, so that a
+ * later R.match_cast or op reads it as the interpreter would.
  */
 #include "../ops/op.h"
 #include "opt.h"
@@ -151,6 +156,8 @@ legalize_binding(Rewriter *rw, IrBinding *b)
       emit_check(rw, b, &conds, rw->prev ? ir_binding_relation(rw->prev) : NULL);
     if (e) {
       b->value = e;
+      if (e->kind == IR_EX_PRIM && result->kind == IR_SI_PRIM && !result->u.prim.value)
+        result = ir_sinfo_prim(l->ctx, e->u.prim->dtype, e->u.prim); /* now known */
       if (b->var && result != call->sinfo && !rw->at_result)
         b->var = opt_rw_var_recreate(rw, b->var, result);
     }

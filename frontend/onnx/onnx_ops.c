@@ -337,28 +337,43 @@ static_shape(const OxVal *v, int64_t *dims, int64_t *numel)
   return fe_ox_rank(v) >= 0;
 }
 
+/* Shape: known ints when every dim is static (later shape arithmetic
+ * folds), else R.shape_to_tensor of the dims [start, end) as expressions
+ * of the graph's symbolic dims. */
 static bool
 cv_shape(OxImp *im, OxVal **in, int nin)
 {
   int64_t dims[64], numel;
   int r = fe_ox_rank(in[0]);
-  if (r > 64 || !static_shape(in[0], dims, &numel))
-    return fe_ox_unsupported(im, "the shape of its input is not static");
+  if (r < 0 || r > 64)
+    return fe_ox_unsupported(im, "the rank of its input is not known");
   int64_t start = fe_ox_attr_i(im->node, "start", 0), end = fe_ox_attr_i(im->node, "end", r);
   start = start < 0 ? start + r : start;
   end = end < 0 ? end + r : end;
   start = start < 0 ? 0 : start > r ? r : start;
   end = end < start ? start : end > r ? r : end;
-  return OUT(fe_ox_ints(im, dims + start, (int)(end - start)));
+  if (static_shape(in[0], dims, &numel))
+    return OUT(fe_ox_ints(im, dims + start, (int)(end - start)));
+  int n = (int)(end - start);
+  IrPrimExpr **values = ir_alloc(im->ctx, sizeof *values * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    if (!(values[i] = fe_ox_dim_expr(in[0], (int)start + i)))
+      return fe_ox_unsupported(im, "the shape of its input is not known");
+  IrExpr *shape = ir_shape_expr(im->ctx, values, n, im->loc);
+  shape->sinfo = ir_sinfo_shape(im->ctx, values, n);
+  const char *hint =
+      im->node->n_output > 0 && im->node->output[0][0] ? im->node->output[0] : "shape";
+  return OUT(fe_ox_emit(im, hint, IR_OP_SHAPE_TO_TENSOR, &shape, 1, NULL));
 }
 
+/* Size: a known int when every dim is static, else R.size. */
 static bool
 cv_size(OxImp *im, OxVal **in, int nin)
 {
   int64_t dims[64], numel;
-  if (fe_ox_rank(in[0]) > 64 || !static_shape(in[0], dims, &numel))
-    return fe_ox_unsupported(im, "the shape of its input is not static");
-  return OUT(int_scalar(im, numel));
+  if (fe_ox_rank(in[0]) <= 64 && static_shape(in[0], dims, &numel))
+    return OUT(int_scalar(im, numel));
+  return OUT(fe_ox_call1(im, IR_OP_SIZE, in[0], NULL));
 }
 
 /* ConstantOfShape: a known tensor of the shape, filled with value. */

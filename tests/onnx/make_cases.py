@@ -8,6 +8,8 @@ reads (committed; rerun after changing this file):
                     no bytes): every axis, keepdims
   params.onnx       Gemm + Relu with a symbolic batch "n" and two
                     initializers, for --params and --dim-bound
+  dyn_shape.onnx    Shape (whole, and from start 1) and Size of an input
+                    of symbolic batch "n": R.shape_to_tensor and R.size
 """
 import os
 
@@ -54,7 +56,19 @@ def empty_axes():
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def dyn_shape():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])
+    s = helper.make_tensor_value_info("s", TensorProto.INT64, [2])
+    t = helper.make_tensor_value_info("t", TensorProto.INT64, [1])
+    z = helper.make_tensor_value_info("z", TensorProto.INT64, [])
+    nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Shape", ["x"], ["t"], start=1),
+             helper.make_node("Size", ["x"], ["z"])]
+    g = helper.make_graph(nodes, "dyn_shape", [x], [s, t, z])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 15)])
+
+
 if __name__ == "__main__":
     onnx.save(empty_axes(), os.path.join(HERE, "empty_axes.onnx"))
     onnx.save(unsupported(), os.path.join(HERE, "unsupported.onnx"))
     onnx.save(params(), os.path.join(HERE, "params.onnx"))
+    onnx.save(dyn_shape(), os.path.join(HERE, "dyn_shape.onnx"))

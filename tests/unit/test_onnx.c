@@ -160,6 +160,32 @@ test_empty_initializer(void **state)
   ir_ctx_free(ctx);
 }
 
+/* Shape and Size of an input with a symbolic batch: R.shape_to_tensor of
+ * the dims (all, and from start 1, which is static) and R.size; for 2 rows
+ * of 3: [2, 3], [3], 6. */
+static void
+test_dynamic_shape(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_onnx_read(ctx, "tests/onnx/dyn_shape.onnx", NULL, NULL, NULL);
+  assert_non_null(m);
+  assert_int_equal(ir_module_check(ctx, m), 0);
+  Value *args[1] = {tensor(ctx, &X[0][0], 2, 3)};
+  Value *r = interp_call(interp_new(ctx, m, NULL), "main", args, 1);
+  assert_non_null(r);
+  assert_int_equal(r->kind, VAL_TUPLE);
+  assert_int_equal(r->u.tuple.n, 3);
+  const IrTensorData *s = &r->u.tuple.items[0]->u.tensor.t, *t = &r->u.tuple.items[1]->u.tensor.t;
+  assert_int_equal(op_numel(s), 2);
+  assert_int_equal(op_get_i(s, 0), 2);
+  assert_int_equal(op_get_i(s, 1), 3);
+  assert_int_equal(op_numel(t), 1);
+  assert_int_equal(op_get_i(t, 0), 3);
+  assert_int_equal(op_get_i(&r->u.tuple.items[2]->u.tensor.t, 0), 6);
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
@@ -169,6 +195,7 @@ main(void)
       cmocka_unit_test(test_constants),
       cmocka_unit_test(test_params),
       cmocka_unit_test(test_empty_initializer),
+      cmocka_unit_test(test_dynamic_shape),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

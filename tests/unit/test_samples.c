@@ -57,7 +57,7 @@ typedef struct {
 static void scan_seq(const IrExpr *seq, Left *left);
 
 /* An op of builtin.c's table (memory, calls, devices, effects) other than
- * R.shape_of, which is a high-level op without hooks yet. */
+ * R.shape_of, a high-level op that LegalizeOps turns into an R.shape. */
 static bool
 is_builtin(IrOpId id)
 {
