@@ -2,7 +2,8 @@
  * reduce.c - reductions: R.sum, R.mean, R.prod, R.variance, R.std, R.max,
  * R.min over a set of axes (axis=None is every axis), and R.argmax and
  * R.argmin over one axis or the flattened tensor; keepdims keeps each
- * reduced axis as a dim of 1.
+ * reduced axis as a dim of 1.  The scans R.cumsum and R.cumprod are here
+ * too (the end of the file): running sums and products along one axis.
  *
  * Key ideas:
  *  - Inference and kernels share one notion, the reduced-axis mask: a bit
@@ -729,6 +730,196 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return op_prim_finish(&p, call, result);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Scans: R.cumsum, R.cumprod                                          */
+/* ------------------------------------------------------------------ */
+
+/* A scan runs along one axis of x: out[o, k, i] = x[o, 0, i] op ... op
+ * x[o, k, i] (exclusive: up to k - 1, the identity at k = 0).  axis None
+ * scans the flattened x (a 1-D result).  The result dtype is the dtype
+ * attribute, x's when None.  As the reductions, the running value is a
+ * double when x or the result is a float, else an int64 that wraps; each
+ * prefix is rounded once at its store. */
+
+static bool
+is_sum_scan(IrOpId id)
+{
+  return id == IR_OP_CUMSUM;
+}
+
+/* The scan's result dtype: the dtype attribute, or x's; false after an
+ * error. */
+static bool
+scan_dtype(const NnSite *s, IrDType x, IrDType *out)
+{
+  if (!op_nn_attr_dtype(s, "dtype", out))
+    return false;
+  if (out->code == IR_DT_VOID)
+    *out = x;
+  return true;
+}
+
+static IrSInfo *
+infer_scan(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *x;
+  IrDType t;
+  int64_t axis;
+  if (call->u.call.nargs != 1) {
+    op_nn_error(&s, "expects 1 argument, got %d", call->u.call.nargs);
+    return NULL;
+  }
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !scan_dtype(&s, op_nn_dtype(x), &t) ||
+      !op_nn_attr_int(&s, "axis", INT64_MIN, &axis))
+    return NULL;
+  int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
+  IrPrimExpr **shape = op_nn_shape(x);
+  if (axis == INT64_MIN) { /* flattened */
+    if (!shape)
+      return ir_sinfo_tensor(in->ctx, NULL, 1, t, vdev);
+    IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out);
+    out[0] = op_nn_int(in->ctx, 1);
+    for (int i = 0; i < ndim; i++)
+      out[0] = op_nn_mul(in->ctx, out[0], shape[i]);
+    out[0] = op_nn_simplify(in, out[0]);
+    return ir_sinfo_tensor(in->ctx, out, 1, t, vdev);
+  }
+  if (ndim >= 0 && !op_axis(in, call, axis, ndim, &d))
+    return NULL;
+  return ir_sinfo_tensor(in->ctx, shape, ndim, t, vdev);
+}
+
+/* x as (outer, len, inner) around the scanned axis (flattened: 1, n, 1). */
+static void
+scan_split(const IrTensorData *x, int axis, int64_t *outer, int64_t *len, int64_t *inner)
+{
+  *outer = *inner = 1;
+  *len = axis < 0 ? op_numel(x) : x->shape[axis];
+  for (int d = 0; axis >= 0 && d < x->ndim; d++) {
+    if (d < axis)
+      *outer *= x->shape[d];
+    else if (d > axis)
+      *inner *= x->shape[d];
+  }
+}
+
+static Value *
+eval_scan(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  IrDType t;
+  int64_t axis;
+  bool exclusive;
+  if (!x || !scan_dtype(&s, x->dtype, &t) || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(&s, "exclusive", false, &exclusive))
+    return NULL;
+  if (axis != INT64_MIN && (axis < -x->ndim || axis >= x->ndim)) {
+    op_nn_error(&s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, x->ndim);
+    return NULL;
+  }
+  int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
+  int64_t n = op_numel(x);
+  Value *v = ax < 0 ? op_nn_tensor_new(&s, t, 1, &n) : op_nn_tensor_new(&s, t, x->ndim, x->shape);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  bool fl = is_float(x->dtype) || is_float(t), sum = is_sum_scan(call->u.call.op->id);
+  int64_t outer, len, inner;
+  scan_split(x, ax, &outer, &len, &inner);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      double f = sum ? 0 : 1;
+      int64_t w = sum ? 0 : 1;
+      for (int64_t k = 0; k < len; k++) {
+        int64_t at = (o * len + k) * inner + i;
+        if (exclusive)
+          fl ? op_set_f(out, at, f) : op_set_i(out, at, w);
+        if (fl)
+          f = sum ? f + op_get_f(x, at) : f * op_get_f(x, at);
+        else
+          w = (int64_t)(sum ? (uint64_t)w + (uint64_t)op_get_i(x, at)
+                            : (uint64_t)w * (uint64_t)op_get_i(x, at));
+        if (!exclusive)
+          fl ? op_set_f(out, at, f) : op_set_i(out, at, w);
+      }
+    }
+  return v;
+}
+
+/* The index of x at position k of the flattened tensor (row-major). */
+static IrPrimExpr **
+unflatten(IrCtx *ctx, const IrBuffer *x, IrPrimExpr *k)
+{
+  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)(x->ndim ? x->ndim : 1));
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    at[d] = d ? ir_prim_bin(ctx, IR_PE_FLOORMOD, k, x->shape[d]) : k;
+    if (d)
+      k = op_nn_floordiv(ctx, k, x->shape[d]);
+  }
+  return at;
+}
+
+/* The scan's prim_func: a nest over every dim but the axis, in it the
+ * running value (a (1,) buffer of float64 or int64) set to the identity,
+ * and a loop along the axis storing each prefix, as the kernel does. */
+static IrExpr *
+legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = op_nn_site_legalize(lz, call);
+  bool sum = is_sum_scan(call->u.call.op->id), exclusive;
+  int64_t axis;
+  OpPrim p;
+  op_prim_begin(lz, &p, sum ? "cumsum" : "cumprod");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *out = x ? op_prim_output(&p, result, sum ? "T_cumsum" : "T_cumprod") : NULL;
+  if (!out || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(&s, "exclusive", false, &exclusive)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
+  IrDType acc_t = is_float(x->dtype) || is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
+  IrPrimExpr *one = i64(lz->ctx, 1);
+  IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
+  bool *pick = ir_alloc(lz->ctx, sizeof *pick * (size_t)(x->ndim ? x->ndim : 1));
+  IrPrimExpr **at = ir_alloc(lz->ctx, sizeof *at * (size_t)(x->ndim ? x->ndim : 1));
+  for (int d = 0; d < x->ndim; d++)
+    pick[d] = ax >= 0 && d != ax;
+  IrStmt *nest, *along, *st[2];
+  IrStmt **body = op_nn_nest_dims(&p, x->shape, x->ndim, pick, true, at, &nest);
+  IrPrimExpr **k;
+  IrPrimExpr *len = ax >= 0 ? x->shape[ax] : out->shape[0];
+  IrStmt **step = op_prim_loop_nest(&p, &len, 1, &k, &along);
+  IrPrimExpr **xi = at, **oi = at;
+  if (ax >= 0)
+    at[ax] = k[0];
+  else {
+    xi = unflatten(lz->ctx, x, k[0]);
+    oi = k;
+  }
+  IrPrimExpr *zero = i64(lz->ctx, 0), *run = op_prim_load_at(&p, acc, zero);
+  IrPrimExpr *v = op_nn_to(lz->ctx, acc_t, op_prim_load(&p, x, xi));
+  IrStmt *keep = op_prim_store_at(&p, acc, zero, ir_prim_bin(lz->ctx, sum ? IR_PE_ADD : IR_PE_MUL, run, v));
+  IrStmt *put = op_prim_store(&p, out, oi, op_nn_to(lz->ctx, out->dtype, run));
+  st[0] = exclusive ? put : keep;
+  st[1] = exclusive ? keep : put;
+  *step = op_nn_seq(&p, st, 2);
+  st[0] = op_prim_store_at(&p, acc, zero, is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
+                                                          : i64(lz->ctx, sum ? 0 : 1));
+  st[1] = along;
+  *body = op_nn_seq(&p, st, 2);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+#define SCAN                                                                                       \
+  .syn.params = {OP_ARG("data"), OP_ATTR("axis", "None"), OP_ATTR("dtype", "None"),                \
+                 OP_ATTR("exclusive", "False")},                                                   \
+  .syn.nparams = 4, .impl = {infer_scan, eval_scan, legalize_scan}
+
 #define REDUCE                                                                                     \
   .syn.params = {OP_ARG("x"), OP_ATTR("axis", "None"), OP_ATTR("keepdims", "False")},              \
   .syn.nparams = 3, .impl = {infer_reduce, eval_reduce, legalize_reduce}
@@ -743,6 +934,8 @@ static const OpDef defs[] = {
     OP(IR_OP_MIN, "relax.min", REDUCE),           /* NaN propagates */
     OP(IR_OP_ARGMAX, "relax.argmax", REDUCE),     /* int64: the first maximum, or the first NaN */
     OP(IR_OP_ARGMIN, "relax.argmin", REDUCE),     /* int64: the first minimum, or the first NaN */
+    OP(IR_OP_CUMSUM, "relax.cumsum", SCAN),       /* ints wrap in int64 */
+    OP(IR_OP_CUMPROD, "relax.cumprod", SCAN),     /* ints wrap in int64 */
 };
 
 const OpTable op_reduce_table = {defs, sizeof defs / sizeof defs[0]};

@@ -65,8 +65,47 @@ def reduce_cases():
     return c
 
 
+def _scan(prod, axis=None, dtype=None, exclusive=False):
+    """cumsum / cumprod in float64 (floats) or int64 (ints), cast to the result dtype."""
+    def run(x):
+        out = np.dtype(dtype or x.dtype)
+        z = refs.f64(x) if x.dtype.kind == "f" or out.kind == "f" else x.astype(np.int64)
+        if axis is None:
+            z, ax = z.ravel(), 0
+        else:
+            ax = axis
+        with np.errstate(over="ignore"):
+            r = np.cumprod(z, axis=ax) if prod else np.cumsum(z, axis=ax)
+        if exclusive:
+            first = np.ones_like(np.take(r, [0], axis=ax)) if prod else np.zeros_like(np.take(r, [0], axis=ax))
+            r = np.concatenate([first, np.delete(r, -1, axis=ax)], axis=ax) if r.shape[ax] else r
+        return r.astype(out)
+    return run
+
+
+def scan_cases():
+    c = []
+    for op, prod in (("cumsum", False), ("cumprod", True)):
+        kind = "pos" if prod else "normal"
+        c.append(Case(f"{op}_axis", f"R.{op}(x, axis=1)", [x_((3, 5, 2), kind=kind)], _scan(prod, 1)))
+        c.append(Case(f"{op}_none", f"R.{op}(x)", [x_((3, 4), kind=kind)], _scan(prod)))
+        c.append(Case(f"{op}_neg_excl", f"R.{op}(x, axis=-1, exclusive=True)", [x_((2, 6), kind=kind)],
+                      _scan(prod, -1, exclusive=True)))
+        c.append(Case(f"{op}_i32", f"R.{op}(x, axis=0)", [x_((5, 3), I32, "smallint")], _scan(prod, 0)))
+        c.append(Case(f"{op}_dtype", f'R.{op}(x, axis=0, dtype="float32")', [x_((4, 3), I32, "smallint")],
+                      _scan(prod, 0, F32)))
+        c.append(Case(f"{op}_f16", f"R.{op}(x, axis=1)", [x_((2, 5), F16, kind)], _scan(prod, 1),
+                      rtol=1e-3, atol=1e-4))
+        c.append(Case(f"{op}_sym", f"R.{op}(x, axis=0)", [inp("x", (5, 3), sig=("n", 3), kind=kind)],
+                      _scan(prod, 0), upper={"n": 8}))
+        c.append(Case(f"{op}_sym_none", f"R.{op}(x)", [inp("x", (2, 3), sig=("n", 3), kind=kind)],
+                      _scan(prod), upper={"n": 8}))
+        c.append(Case(f"{op}_empty", f"R.{op}(x, axis=1)", [x_((3, 0))], _scan(prod, 1)))
+    return c
+
+
 def CASES():
-    return reduce_cases()
+    return reduce_cases() + scan_cases()
 
 
 def ERROR_CASES():
@@ -78,6 +117,8 @@ def ERROR_CASES():
         ErrorCase("prod_err_axis", "R.prod(x, axis=[0, 0])", [f((2, 3))], ["repeated"]),
         ErrorCase("variance_err_empty", "R.variance(x, axis=[0])", [f((0, 3))], ["empty"]),
         ErrorCase("std_err_axis", "R.std(x, axis=[-3])", [f((2, 3))], ["axis"]),
+        ErrorCase("cumsum_err_axis", "R.cumsum(x, axis=2)", [f((2, 3))], ["axis"]),
+        ErrorCase("cumprod_err_dtype", 'R.cumprod(x, axis=0, dtype="nope")', [f((2, 3))], ["dtype"]),
     ]
 
 
