@@ -209,6 +209,7 @@ extern const OpTable op_linalg_table;
 extern const OpTable op_manip_table;
 extern const OpTable op_create_table;
 extern const OpTable op_reduce_table;
+extern const OpTable op_sort_table;
 extern const OpTable op_builtin_table;
 
 /* table.c: the entry of an op; NULL when id is not an op. */

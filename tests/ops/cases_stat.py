@@ -104,8 +104,129 @@ def scan_cases():
     return c
 
 
+def _argsort(x, axis=-1, descending=False):
+    """Stable: ties keep the lowest index first (descending too)."""
+    z = refs.f64(x) if x.dtype.kind == "f" else x.astype(np.int64)
+    return np.argsort(-z if descending else z, axis=axis, kind="stable")
+
+
+def _sort(axis=-1, descending=False):
+    return lambda x: np.take_along_axis(x, _argsort(x, axis, descending), axis)
+
+
+def _argsort_ref(axis=-1, descending=False, dtype=I32):
+    return lambda x: _argsort(x, axis, descending).astype(dtype)
+
+
+def _topk(k, axis=-1, ret="both", largest=True, dtype=I32):
+    def run(x):
+        idx = _argsort(x, axis, largest)
+        n = x.shape[axis]
+        idx = np.take(idx, range(k if 0 < k < n else n), axis=axis)
+        vals = np.take_along_axis(x, idx, axis)
+        both = (vals, idx.astype(dtype))
+        return both if ret == "both" else both[0] if ret == "values" else both[1]
+    return run
+
+
+def _median(axis=None, keepdims=False, indices=False):
+    """The lower median ((n - 1) // 2 of the stable sort); over one axis
+    also its index."""
+    def run(x):
+        if axis is None or isinstance(axis, list) and len(axis) > 1:
+            axes = list(range(x.ndim)) if axis is None else [a % x.ndim for a in axis]
+            kept = [d for d in range(x.ndim) if d not in axes]
+            z = np.transpose(x, kept + axes).reshape([x.shape[d] for d in kept] + [-1])
+            v = _sort(-1)(z)[..., (z.shape[-1] - 1) // 2]
+            if keepdims:
+                v = v.reshape([1 if d in axes else x.shape[d] for d in range(x.ndim)])
+            return np.asarray(v).astype(x.dtype)
+        a = axis[0] if isinstance(axis, list) else axis
+        idx = _argsort(x, a)
+        mid = np.take(idx, [(x.shape[a] - 1) // 2], axis=a)
+        v = np.take_along_axis(x, mid, a)
+        if not keepdims:
+            v, mid = np.squeeze(v, a), np.squeeze(mid, a)
+        return (v, mid.astype(np.int64)) if indices else v
+    return run
+
+
+def sort_cases():
+    c = []
+    c.append(Case("sort_last", "R.sort(x)", [x_((3, 6))], _sort()))
+    c.append(Case("sort_axis0_desc", "R.sort(x, axis=0, descending=True)", [x_((5, 3, 2))], _sort(0, True)))
+    c.append(Case("sort_i32_ties", "R.sort(x, axis=1)", [x_((3, 8), I32, "smallint")], _sort(1)))
+    c.append(Case("sort_nan", "R.sort(x, axis=0)", [x_((4,), kind="nan")], _sort(0)))
+    c.append(Case("sort_f16", "R.sort(x, axis=-1, descending=True)", [x_((2, 7), F16)], _sort(-1, True)))
+    c.append(Case("sort_sym", "R.sort(x, axis=0)", [inp("x", (6, 3), sig=("n", 3))], _sort(0), upper={"n": 9}))
+    c.append(Case("sort_one", "R.sort(x, axis=1)", [x_((3, 1))], _sort(1)))
+    c.append(Case("argsort_last", "R.argsort(x)", [x_((3, 6))], _argsort_ref()))
+    c.append(Case("argsort_ties", "R.argsort(x, axis=0)", [x_((7, 3), I32, "smallint")], _argsort_ref(0)))
+    c.append(Case("argsort_desc_ties", 'R.argsort(x, axis=1, descending=True, dtype="int64")',
+                  [x_((3, 9), I64, "smallint")], _argsort_ref(1, True, I64)))
+    c.append(Case("argsort_f16", "R.argsort(x, axis=-1)", [x_((4, 5), F16)], _argsort_ref()))
+    c.append(Case("argsort_sym", "R.argsort(x, axis=1)", [inp("x", (2, 5), sig=(2, "n"))], _argsort_ref(1),
+                  upper={"n": 7}))
+    c.append(Case("argsort_empty", "R.argsort(x, axis=0)", [x_((0, 3))], _argsort_ref(0)))
+    c.append(Case("topk_both", "R.topk(x, k=2)", [x_((3, 6))], _topk(2), tuple_out=True))
+    c.append(Case("topk_values_axis0", 'R.topk(x, k=3, axis=0, ret_type="values")', [x_((5, 4))],
+                  _topk(3, 0, "values")))
+    c.append(Case("topk_smallest_ties", 'R.topk(x, k=4, axis=1, ret_type="indices", largest=False, dtype="int64")',
+                  [x_((3, 8), I32, "smallint")], _topk(4, 1, "indices", False, I64)))
+    c.append(Case("topk_largest_ties", 'R.topk(x, k=3, ret_type="indices")',
+                  [x_((4, 7), I32, "smallint")], _topk(3, -1, "indices")))
+    c.append(Case("topk_all", "R.topk(x, k=0, axis=1)", [x_((2, 5))], _topk(0, 1, "values"), get=0))
+    c.append(Case("topk_k_big", "R.topk(x, k=9, axis=1)", [x_((2, 5))], _topk(9, 1, "indices"), get=1))
+    c.append(Case("topk_f16", 'R.topk(x, k=2, ret_type="values")', [x_((3, 5), F16)], _topk(2, -1, "values")))
+    c.append(Case("topk_sym", 'R.topk(x, k=2, axis=0, ret_type="values")', [inp("x", (6, 3), sig=("n", 3))],
+                  _topk(2, 0, "values"), upper={"n": 8}, at_edges=False))
+    c.append(Case("median_none", "R.median(x)", [x_((3, 5))], _median()))
+    c.append(Case("median_axis", "R.median(x, axis=[1])", [x_((3, 6))], _median([1], indices=True),
+                  tuple_out=True))
+    c.append(Case("median_axis_keep", "R.median(x, axis=[0], keepdims=True)", [x_((5, 3))],
+                  _median([0], True, True), tuple_out=True))
+    c.append(Case("median_axes", "R.median(x, axis=[0, 2])", [x_((3, 2, 4))], _median([0, 2])))
+    c.append(Case("median_none_keep_i32", "R.median(x, keepdims=True)", [x_((4, 5), I32, "smallint")],
+                  _median(None, True)))
+    c.append(Case("median_f16", "R.median(x, axis=[1])", [x_((3, 4), F16)], _median([1], indices=True),
+                  tuple_out=True))
+    c.append(Case("median_sym", "R.median(x, axis=[0])", [inp("x", (7, 3), sig=("n", 3))],
+                  _median([0], indices=True), tuple_out=True, upper={"n": 9}))
+    return c
+
+
+def _bucketize(bounds, right=False, dtype=I64):
+    def run(x):
+        return np.searchsorted(np.asarray(bounds), x, side="right" if right else "left").astype(dtype)
+    return run
+
+
+def _const(bounds, dtype):
+    return f'R.const({list(bounds)}, "{dtype}")'
+
+
+def search_cases():
+    """Boundaries are constants (increasing, as TVM requires)."""
+    c = []
+    bf = [-1.5, -0.25, 0.0, 0.5, 1.25]
+    bi = [-2, 0, 1, 3]
+    c.append(Case("bucketize", f"R.bucketize(x, {_const(bf, F32)})", [x_((3, 4))], _bucketize(bf)))
+    c.append(Case("bucketize_right_i32", f"R.bucketize(x, {_const(bi, I32)}, out_int32=True, right=True)",
+                  [x_((4, 5), I32, "smallint")], _bucketize(bi, True, I32)))
+    c.append(Case("bucketize_left_ties", f"R.bucketize(x, {_const(bi, I32)})",
+                  [x_((4, 5), I32, "smallint")], _bucketize(bi)))
+    c.append(Case("bucketize_mixed", f"R.bucketize(x, {_const(bf, F32)}, right=True)",
+                  [x_((6,), I64, "smallint")], _bucketize(bf, True)))
+    c.append(Case("bucketize_scalar", f"R.bucketize(x, {_const(bf, F32)}, right=True)", [x_(())],
+                  _bucketize(bf, True)))
+    c.append(Case("bucketize_f16", f"R.bucketize(x, {_const(bf, F16)})", [x_((5,), F16)], _bucketize(bf)))
+    c.append(Case("bucketize_sym", f"R.bucketize(x, {_const(bf, F32)})", [inp("x", (4, 2), sig=("n", 2))],
+                  _bucketize(bf), upper={"n": 6}))
+    return c
+
+
 def CASES():
-    return reduce_cases() + scan_cases()
+    return reduce_cases() + scan_cases() + sort_cases() + search_cases()
 
 
 def ERROR_CASES():
@@ -118,6 +239,13 @@ def ERROR_CASES():
         ErrorCase("variance_err_empty", "R.variance(x, axis=[0])", [f((0, 3))], ["empty"]),
         ErrorCase("std_err_axis", "R.std(x, axis=[-3])", [f((2, 3))], ["axis"]),
         ErrorCase("cumsum_err_axis", "R.cumsum(x, axis=2)", [f((2, 3))], ["axis"]),
+        ErrorCase("sort_err_axis", "R.sort(x, axis=2)", [f((2, 3))], ["axis"]),
+        ErrorCase("argsort_err_dtype", 'R.argsort(x, dtype="float32")', [f((2, 3))], ["dtype"]),
+        ErrorCase("topk_err_ret", 'R.topk(x, k=1, ret_type="all")', [f((2, 3))], ["ret_type"]),
+        ErrorCase("topk_err_scalar", "R.topk(x, k=1)", [f(())], ["axis"]),
+        ErrorCase("median_err_empty", "R.median(x, axis=[1])", [f((2, 0))], ["empty"]),
+        ErrorCase("median_err_repeat", "R.median(x, axis=[1, -1])", [f((2, 3))], ["repeated"]),
+        ErrorCase("bucketize_err_rank", "R.bucketize(x, y)", [f((2, 3)), inp("y", (2, 2))], ["1-d"]),
         ErrorCase("cumprod_err_dtype", 'R.cumprod(x, axis=0, dtype="nope")', [f((2, 3))], ["dtype"]),
     ]
 
