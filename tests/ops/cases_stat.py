@@ -226,12 +226,12 @@ def search_cases():
 
 
 def CASES():
-    return reduce_cases() + scan_cases() + sort_cases() + search_cases()
+    return reduce_cases() + scan_cases() + sort_cases() + search_cases() + linalg_cases()
 
 
 def ERROR_CASES():
     f = lambda shape, dtype=F32: inp("x", shape, dtype)
-    return [
+    return linalg_error_cases() + [
         ErrorCase("argmin_err_axis", "R.argmin(x, axis=2)", [f((2, 3))], ["axis"]),
         ErrorCase("argmin_err_list", "R.argmin(x, axis=[0, 1])", [f((2, 3))], ["axis"]),
         ErrorCase("argmin_err_empty", "R.argmin(x, axis=1)", [f((2, 0))], ["empty"]),
@@ -252,3 +252,56 @@ def ERROR_CASES():
 
 def RUN_ERROR_CASES():
     return []
+
+
+def _einsum(sub, dtype=None):
+    def run(*xs):
+        z = [refs.f64(x) if x.dtype.kind == "f" else x.astype(np.int64) for x in xs]
+        return np.asarray(np.einsum(sub, *z)).astype(dtype or xs[0].dtype)
+    return run
+
+
+def linalg_cases():
+    c = []
+    z_ = lambda shape, dtype=F32, kind="normal": inp("z", shape, dtype, kind)
+    c.append(Case("einsum_matmul", 'R.einsum((x, y), subscripts="ij,jk->ik")', [x_((3, 4)), y_((4, 5))],
+                  _einsum("ij,jk->ik")))
+    c.append(Case("einsum_implicit", 'R.einsum((x, y), "ba,ac")', [x_((3, 4)), y_((4, 2))], _einsum("ba,ac")))
+    c.append(Case("einsum_trace", 'R.einsum((x,), "ii")', [x_((4, 4))], _einsum("ii")))
+    c.append(Case("einsum_diag", 'R.einsum((x,), "ii->i")', [x_((3, 3))], _einsum("ii->i")))
+    c.append(Case("einsum_transpose", 'R.einsum((x,), "ijk->kij")', [x_((2, 3, 4))], _einsum("ijk->kij")))
+    c.append(Case("einsum_batch_ellipsis", 'R.einsum((x, y), "...ij,...jk->...ik")',
+                  [x_((2, 1, 3, 4)), y_((5, 4, 2))], _einsum("...ij,...jk->...ik")))
+    c.append(Case("einsum_ellipsis_implicit", 'R.einsum((x,), "...ij")', [x_((2, 3, 4))], _einsum("...ij")))
+    c.append(Case("einsum_three", 'R.einsum((x, y, z), "i,ij,j->")', [x_((3,)), y_((3, 4)), z_((4,))],
+                  _einsum("i,ij,j->")))
+    c.append(Case("einsum_i32", 'R.einsum((x, y), "ij,ij->i")', [x_((3, 5), I32, "smallint"),
+                                                                y_((3, 5), I32, "smallint")], _einsum("ij,ij->i")))
+    c.append(Case("einsum_f16", 'R.einsum((x, y), "ij,jk")', [x_((2, 3), F16), y_((3, 2), F16)],
+                  _einsum("ij,jk"), rtol=1e-3, atol=1e-3))
+    c.append(Case("einsum_sym", 'R.einsum((x, y), "nk,km->nm")', [inp("x", (5, 3), sig=("n", 3)), y_((3, 2))],
+                  _einsum("nk,km->nm"), upper={"n": 8}))
+    c.append(Case("einsum_empty", 'R.einsum((x, y), "ij,jk->ik")', [x_((2, 0)), y_((0, 3))],
+                  _einsum("ij,jk->ik")))
+    c.append(Case("outer", "R.outer(x, y)", [x_((3,)), y_((4,))], lambda x, y: refs.like(np.outer(refs.f64(x), refs.f64(y)), x)))
+    c.append(Case("outer_i64", "R.outer(x, y)", [x_((5,), I64, "bigint"), y_((2,), I64, "smallint")],
+                  lambda x, y: np.outer(x, y)))
+    c.append(Case("outer_f16", "R.outer(x, y)", [x_((3,), F16), y_((2,), F16)],
+                  lambda x, y: refs.like(np.outer(refs.f64(x), refs.f64(y)), x), rtol=1e-3, atol=1e-4))
+    c.append(Case("outer_sym", "R.outer(x, y)", [inp("x", (4,), sig=("n",)), y_((3,))],
+                  lambda x, y: refs.like(np.outer(refs.f64(x), refs.f64(y)), x), upper={"n": 6}))
+    c.append(Case("outer_one", "R.outer(x, y)", [x_((1,)), y_((1,))],
+                  lambda x, y: refs.like(np.outer(refs.f64(x), refs.f64(y)), x)))
+    return c
+
+
+def linalg_error_cases():
+    f = lambda name, shape, dtype=F32: inp(name, shape, dtype)
+    return [
+        ErrorCase("einsum_err_rank", 'R.einsum((x, y), "ij,j->i")', [f("x", (2, 3)), f("y", (3, 2))], ["rank"]),
+        ErrorCase("einsum_err_terms", 'R.einsum((x, y), "ij->i")', [f("x", (2, 3)), f("y", (3,))], ["terms"]),
+        ErrorCase("einsum_err_dim", 'R.einsum((x, y), "ij,jk->ik")', [f("x", (2, 3)), f("y", (4, 2))], ["dim"]),
+        ErrorCase("einsum_err_out", 'R.einsum((x,), "ij->k")', [f("x", (2, 3))], ["no input"]),
+        ErrorCase("einsum_err_dtype", 'R.einsum((x, y), "i,i->")', [f("x", (2,)), f("y", (2,), I32)], ["dtype"]),
+        ErrorCase("outer_err_rank", "R.outer(x, y)", [f("x", (2, 3)), f("y", (3,))], ["1-d"]),
+    ]
