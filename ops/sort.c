@@ -1,6 +1,7 @@
 /*
  * sort.c - order statistics: R.sort, R.argsort, R.topk along one axis,
- * R.median over a set of axes, and R.bucketize (search).
+ * R.median over a set of axes, R.bucketize (search), and the set ops
+ * R.unique and R.nonzero, whose result shapes depend on the data.
  *
  * Key ideas:
  *  - One total order serves every op: by value (ascending, or descending
@@ -717,6 +718,314 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 }
 
 /* ------------------------------------------------------------------ */
+/* R.unique, R.nonzero: data-dependent shapes                          */
+/* ------------------------------------------------------------------ */
+
+/* Their result shapes depend on the data, so their struct info gives the
+ * rank only (TVM's rule) and the interpreter the exact shape.  They have
+ * no lowering: the generated C plans every tensor into the arena before
+ * it runs and has no tensor whose shape a kernel decides.  Were one added,
+ * the arena's bound would be the input's: unique gives at most numel(x)
+ * items (x.shape[axis] slices along an axis) and so at most that many
+ * indices and counts, nonzero at most (max(ndim, 1), numel(x)) indices;
+ * the actual count is known only after the kernel. */
+
+/* unique's flags: R.prim_value arguments 1..4 (sorted, return_index,
+ * return_inverse, return_counts) and the optional axis (argument 5).
+ * From struct info when inferring (vals NULL), from values when running. */
+typedef struct {
+  bool sorted, index, inverse, counts;
+  bool has_axis;
+  int64_t axis;
+} UniqueAsk;
+
+static bool
+unique_flag(const NnSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
+{
+  if (vals) {
+    if (vals[i]->kind == VAL_PRIM) {
+      *out = vals[i]->u.prim.i;
+      return true;
+    }
+  } else if (args[i]->kind == IR_SI_PRIM && args[i]->u.prim.value &&
+             ir_prim_is_int(args[i]->u.prim.value, out)) {
+    return true;
+  }
+  op_nn_error(s, "argument %d must be a literal R.prim_value", i);
+  return false;
+}
+
+static bool
+unique_ask(const NnSite *s, const IrExpr *call, IrSInfo **args, Value **vals, UniqueAsk *u)
+{
+  int64_t f[4];
+  int n = call->u.call.nargs;
+  if (n != 5 && n != 6) {
+    op_nn_error(s, "expects 5 or 6 arguments, got %d", n);
+    return false;
+  }
+  for (int i = 0; i < 4; i++)
+    if (!unique_flag(s, args, vals, i + 1, &f[i]))
+      return false;
+  u->sorted = f[0], u->index = f[1], u->inverse = f[2], u->counts = f[3];
+  u->has_axis = n == 6;
+  return !u->has_axis || unique_flag(s, args, vals, 5, &u->axis);
+}
+
+static IrSInfo *
+infer_unique(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *x;
+  UniqueAsk u;
+  if (call->u.call.nargs < 1 || !op_nn_tensor_arg(in, call, args, 0, "x", &x) ||
+      !unique_ask(&s, call, args, NULL, &u))
+    return NULL;
+  int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
+  if (u.has_axis && ndim >= 0 && !op_axis(in, call, u.axis, ndim, &d))
+    return NULL;
+  IrSInfo **f = ir_alloc(in->ctx, sizeof *f * 4);
+  int n = 0;
+  IrPrimExpr **one = NULL;
+  if (ndim == 0) {
+    one = ir_alloc(in->ctx, sizeof *one);
+    one[0] = op_nn_int(in->ctx, 1);
+  }
+  f[n++] = ir_sinfo_tensor(in->ctx, one, ndim == 0 ? 1 : u.has_axis ? ndim : 1, op_nn_dtype(x), vdev);
+  for (int k = 0; k < 3; k++)
+    if ((k == 0 && u.index) || (k == 1 && u.inverse) || (k == 2 && u.counts))
+      f[n++] = ir_sinfo_tensor(in->ctx, one, 1, IR_I64, vdev);
+  return n == 1 ? f[0] : ir_sinfo_tuple(in->ctx, f, n);
+}
+
+/* x's items: slices along the axis (or its elements), each of len values
+ * item i's value j at x[base(i) + off[j]]. */
+typedef struct {
+  const IrTensorData *x;
+  int64_t *outer, *inner; /* op_nn_split_offsets with the axis as "outer" */
+  int64_t len;
+} Items;
+
+/* -1, 0, 1: item a against item b, value by value (the sort order:
+ * NaN after numbers and equal to NaN). */
+static int
+item_compare(const Items *it, int64_t a, int64_t b)
+{
+  for (int64_t j = 0; j < it->len; j++) {
+    int64_t pa = it->outer[a] + it->inner[j], pb = it->outer[b] + it->inner[j];
+    Row w = {it->x, 0, NULL, false};
+    int64_t step[2] = {pa, pb};
+    w.step = step;
+    if (value_before(&w, 0, 1))
+      return -1;
+    if (value_before(&w, 1, 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* A stable merge sort of item numbers. */
+static void
+sort_items(const Items *it, int64_t *idx, int64_t *tmp, int64_t n)
+{
+  if (n < 2)
+    return;
+  int64_t h = n / 2, i = 0, j = h, k = 0;
+  sort_items(it, idx, tmp, h);
+  sort_items(it, idx + h, tmp, n - h);
+  while (i < h && j < n)
+    tmp[k++] = item_compare(it, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
+  while (i < h)
+    tmp[k++] = idx[i++];
+  while (j < n)
+    tmp[k++] = idx[j++];
+  memcpy(idx, tmp, sizeof *idx * (size_t)n);
+}
+
+static Value *
+int64_vector(const NnSite *s, const int64_t *v, int64_t n)
+{
+  Value *t = op_nn_tensor_new(s, IR_I64, 1, &n);
+  for (int64_t i = 0; t && i < n; i++)
+    op_set_i(&t->u.tensor.t, i, v[i]);
+  return t;
+}
+
+/* The unique items' values, in order, as a tensor of x's shape with the
+ * axis (or the flattened x) holding k items. */
+static Value *
+unique_values(const NnSite *s, const Items *it, const UniqueAsk *u, int axis, const int64_t *first,
+              int64_t k)
+{
+  const IrTensorData *x = it->x;
+  int64_t dims[64];
+  int nd = u->has_axis ? x->ndim : 1;
+  for (int d = 0; d < nd; d++)
+    dims[d] = !u->has_axis ? k : d == axis ? k : x->shape[d];
+  Value *v = op_nn_tensor_new(s, x->dtype, nd, dims);
+  if (!v)
+    return NULL;
+  IrTensorData *o = &v->u.tensor.t;
+  int64_t after = 1; /* the out offset of (item g, value j): as x's layout with k items */
+  for (int d = axis + 1; u->has_axis && d < x->ndim; d++)
+    after *= x->shape[d];
+  for (int64_t g = 0; g < k; g++)
+    for (int64_t j = 0; j < it->len; j++) {
+      int64_t at = u->has_axis ? (j / after * k + g) * after + j % after : g;
+      int64_t from = it->outer[first[g]] + it->inner[j];
+      if (is_float(x->dtype))
+        op_set_f(o, at, op_get_f(x, from));
+      else
+        op_set_i(o, at, op_get_i(x, from));
+    }
+  return v;
+}
+
+static Value *
+eval_unique(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
+  UniqueAsk u;
+  if (!x || !unique_ask(&s, call, NULL, args, &u))
+    return NULL;
+  if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim)) {
+    op_nn_error(&s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis, x->ndim);
+    return NULL;
+  }
+  int axis = u.has_axis ? (int)(u.axis < 0 ? u.axis + x->ndim : u.axis) : -1;
+  bool pick[64] = {false};
+  for (int d = 0; d < x->ndim; d++)
+    pick[d] = u.has_axis ? d != axis : true;
+  Items it = {x, NULL, NULL, 0};
+  int64_t m, zero = 0;
+  if (u.has_axis) {
+    if (!op_nn_split_offsets(&s, x, pick, &it.outer, &m, &it.inner, &it.len))
+      return NULL;
+  } else { /* every element an item */
+    m = op_numel(x);
+    it.len = 1;
+    it.outer = malloc(sizeof *it.outer * (size_t)(m ? m : 1));
+    it.inner = malloc(sizeof *it.inner);
+    for (int64_t i = 0; it.outer && i < m; i++)
+      it.outer[i] = i;
+    if (it.inner)
+      it.inner[0] = zero;
+  }
+  size_t bytes = sizeof(int64_t) * (size_t)(m ? m : 1);
+  int64_t *order = malloc(bytes), *tmp = malloc(bytes), *first = malloc(bytes);
+  int64_t *count = malloc(bytes), *group = malloc(bytes), *rank = malloc(bytes);
+  Value *out[4] = {NULL};
+  int n = 0;
+  if (!it.outer || !it.inner || !order || !tmp || !first || !count || !group || !rank) {
+    op_nn_error(&s, "out of memory");
+    goto done;
+  }
+  for (int64_t i = 0; i < m; i++)
+    order[i] = i;
+  sort_items(&it, order, tmp, m);
+  int64_t k = 0; /* groups of equal items, in sorted order */
+  for (int64_t i = 0; i < m; i++) {
+    if (i == 0 || item_compare(&it, order[i - 1], order[i]) != 0) {
+      first[k] = order[i]; /* the stable sort puts the first occurrence first */
+      count[k++] = 0;
+    }
+    count[k - 1]++;
+    group[order[i]] = k - 1;
+  }
+  for (int64_t g = 0; g < k; g++) /* where group g goes: sorted, or by first occurrence */
+    rank[g] = g;
+  if (!u.sorted) {
+    for (int64_t g = 0; g < k; g++)
+      tmp[g] = g;
+    for (int64_t g = 1; g < k; g++) /* insertion sort of groups by first index */
+      for (int64_t h = g; h > 0 && first[tmp[h - 1]] > first[tmp[h]]; h--) {
+        int64_t t = tmp[h];
+        tmp[h] = tmp[h - 1];
+        tmp[h - 1] = t;
+      }
+    for (int64_t g = 0; g < k; g++)
+      rank[tmp[g]] = g;
+  }
+  int64_t *first_at = malloc(bytes), *count_at = malloc(bytes), *inverse = malloc(bytes);
+  if (first_at && count_at && inverse) {
+    for (int64_t g = 0; g < k; g++) {
+      first_at[rank[g]] = first[g];
+      count_at[rank[g]] = count[g];
+    }
+    for (int64_t i = 0; i < m; i++)
+      inverse[i] = rank[group[i]];
+    out[n++] = unique_values(&s, &it, &u, axis, first_at, k);
+    if (u.index)
+      out[n++] = int64_vector(&s, first_at, k);
+    if (u.inverse)
+      out[n++] = int64_vector(&s, inverse, m);
+    if (u.counts)
+      out[n++] = int64_vector(&s, count_at, k);
+  } else {
+    op_nn_error(&s, "out of memory");
+  }
+  free(first_at);
+  free(count_at);
+  free(inverse);
+done:
+  free(it.outer);
+  free(it.inner);
+  free(order);
+  free(tmp);
+  free(first);
+  free(count);
+  free(group);
+  free(rank);
+  for (int i = 0; i < n; i++)
+    if (!out[i])
+      return NULL;
+  if (n == 0)
+    return NULL;
+  return n == 1 ? out[0] : op_tuple_new(ev->ctx, out, n);
+}
+
+static IrSInfo *
+infer_nonzero(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *x;
+  if (!one_tensor_arg(in, call, args, &x))
+    return NULL;
+  return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
+}
+
+/* (max(ndim, 1), count): the coordinates of each nonzero element, in
+ * row-major order (a 0-d x is taken as 1-d, as numpy does). */
+static Value *
+eval_nonzero(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
+  if (!x)
+    return NULL;
+  int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
+  for (int64_t i = 0; i < n; i++)
+    count += is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
+  int64_t dims[2] = {rows, count};
+  Value *v = op_nn_tensor_new(&s, IR_I64, 2, dims);
+  if (!v)
+    return NULL;
+  for (int64_t i = 0, c = 0; i < n; i++) {
+    if (is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
+      continue;
+    int64_t rest = i;
+    for (int d = x->ndim - 1; d >= 0; d--) {
+      op_set_i(&v->u.tensor.t, d * count + c, rest % x->shape[d]);
+      rest /= x->shape[d];
+    }
+    if (x->ndim == 0)
+      op_set_i(&v->u.tensor.t, c, 0);
+    c++;
+  }
+  return v;
+}
+
+/* ------------------------------------------------------------------ */
 /* The table                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -742,6 +1051,15 @@ static const OpDef defs[] = {
        .syn.params = {OP_ARG("input_tensor"), OP_ARG("boundaries"), OP_ATTR("out_int32", "False"),
                       OP_ATTR("right", "False")},
        .syn.nparams = 4, .impl = {infer_bucketize, eval_bucketize, legalize_bucketize}),
+    /* data-dependent shapes: no lowering (see above) */
+    OP(IR_OP_UNIQUE, "relax.unique",
+       .syn.params = {OP_ARG("x"), {"sorted", IR_PARAM_PRIM, "True"},
+                      {"return_index", IR_PARAM_PRIM, "False"},
+                      {"return_inverse", IR_PARAM_PRIM, "False"},
+                      {"return_counts", IR_PARAM_PRIM, "False"}, {"axis", IR_PARAM_PRIM, "None"}},
+       .syn.nparams = 6, .impl = {infer_unique, eval_unique, NULL}),
+    OP(IR_OP_NONZERO, "relax.nonzero", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
+       .impl = {infer_nonzero, eval_nonzero, NULL}),
 };
 
 const OpTable op_sort_table = {defs, sizeof defs / sizeof defs[0]};

@@ -226,7 +226,7 @@ def search_cases():
 
 
 def CASES():
-    return reduce_cases() + scan_cases() + sort_cases() + search_cases() + linalg_cases()
+    return reduce_cases() + scan_cases() + sort_cases() + search_cases() + linalg_cases() + set_cases()
 
 
 def ERROR_CASES():
@@ -246,6 +246,9 @@ def ERROR_CASES():
         ErrorCase("median_err_empty", "R.median(x, axis=[1])", [f((2, 0))], ["empty"]),
         ErrorCase("median_err_repeat", "R.median(x, axis=[1, -1])", [f((2, 3))], ["repeated"]),
         ErrorCase("bucketize_err_rank", "R.bucketize(x, y)", [f((2, 3)), inp("y", (2, 2))], ["1-d"]),
+        ErrorCase("unique_err_axis", "R.unique(x, True, False, False, False, 2)", [f((2, 3))], ["axis"]),
+        ErrorCase("unique_err_flag", "R.unique(x, y)", [f((2, 3)), inp("y", (1,))], ["prim_value", "argument"]),
+        ErrorCase("nonzero_err_arg", "R.nonzero(R.shape([2, 3]))", [f((2, 3))], ["tensor"]),
         ErrorCase("cumprod_err_dtype", 'R.cumprod(x, axis=0, dtype="nope")', [f((2, 3))], ["dtype"]),
     ]
 
@@ -305,3 +308,52 @@ def linalg_error_cases():
         ErrorCase("einsum_err_dtype", 'R.einsum((x, y), "i,i->")', [f("x", (2,)), f("y", (2,), I32)], ["dtype"]),
         ErrorCase("outer_err_rank", "R.outer(x, y)", [f("x", (2, 3)), f("y", (3,))], ["1-d"]),
     ]
+
+
+def _unique(sorted_=True, index=False, inverse=False, counts=False, axis=None):
+    """TVM's numpy_unique: numpy's unique, reordered by first occurrence
+    when not sorted."""
+    def run(x):
+        vals, idx, inv, cnt = np.unique(x, return_index=True, return_inverse=True, return_counts=True,
+                                        axis=axis)
+        inv = inv.reshape(-1)
+        if not sorted_:
+            order = np.argsort(idx, kind="stable")
+            where = np.empty_like(order)
+            where[order] = np.arange(len(order))
+            vals, idx, cnt, inv = np.take(vals, order, axis=axis or 0), idx[order], cnt[order], where[inv]
+        if x.ndim == 0:
+            vals = vals.reshape(1)
+        out = [vals.astype(x.dtype)]
+        out += [idx.astype(np.int64)] if index else []
+        out += [inv.astype(np.int64)] if inverse else []
+        out += [cnt.astype(np.int64)] if counts else []
+        return out[0] if len(out) == 1 else tuple(out)
+    return run
+
+
+def set_cases():
+    """unique and nonzero: the interpreter only (their lowering is missing
+    by design, see ops/sort.c), so the legalized and compiled halves skip."""
+    c = []
+    c.append(Case("unique_sorted", "R.unique(x)", [x_((3, 5), I32, "smallint")], _unique()))
+    c.append(Case("unique_float", "R.unique(x)", [x_((8,), F32, "smallint")], _unique()))
+    c.append(Case("unique_unsorted_all", "R.unique(x, False, True, True, True)", [x_((12,), I32, "smallint")],
+                  _unique(False, True, True, True), tuple_out=True))
+    c.append(Case("unique_sorted_all", "R.unique(x, sorted=True, return_index=True, return_inverse=True, "
+                  "return_counts=True)", [x_((2, 6), I64, "smallint")], _unique(True, True, True, True),
+                  tuple_out=True))
+    c.append(Case("unique_axis", "R.unique(x, True, False, True, True, 0)",
+                  [x_((6, 2), I32, "index2")], _unique(True, False, True, True, 0), tuple_out=True))
+    c.append(Case("unique_axis1_unsorted", "R.unique(x, sorted=False, axis=1)",
+                  [x_((2, 7), I32, "index2")], _unique(False, axis=1)))
+    c.append(Case("unique_scalar", "R.unique(x)", [x_((), F32)], _unique()))
+    c.append(Case("unique_f16", "R.unique(x, return_counts=True)", [x_((9,), F16, "smallint")],
+                  _unique(counts=True), tuple_out=True))
+    nz = lambda x: np.asarray(np.nonzero(np.atleast_1d(x))).astype(np.int64).reshape(max(x.ndim, 1), -1)
+    c.append(Case("nonzero", "R.nonzero(x)", [x_((3, 4), I32, "index2")], nz))
+    c.append(Case("nonzero_bool", "R.nonzero(x)", [x_((2, 3, 2), BOOL, "bool")], nz))
+    c.append(Case("nonzero_float", "R.nonzero(x)", [x_((7,), F32, "index2")], nz))
+    c.append(Case("nonzero_none", "R.nonzero(x)", [x_((2, 3), F32, "index1")], nz))
+    c.append(Case("nonzero_scalar", "R.nonzero(x)", [x_((), I32, "index2")], nz))
+    return c
