@@ -63,25 +63,30 @@ value_before(const Row *w, int64_t a, int64_t b)
   return w->descending ? u > v : u < v;
 }
 
-/* The total order: by value, then by position. */
+/* The total order of a row's elements (env a Row): by value, then by
+ * position. */
 static bool
-comes_before(const Row *w, int64_t a, int64_t b)
+comes_before(const void *env, int64_t a, int64_t b)
 {
+  const Row *w = env;
   return value_before(w, a, b) || (!value_before(w, b, a) && a < b);
 }
 
-/* Sorts idx[0..n) (positions in the row) by the order; tmp has n entries.
- * A top-down merge sort: stable, n log n. */
+/* Whether item a goes strictly before item b. */
+typedef bool (*Before)(const void *env, int64_t a, int64_t b);
+
+/* Sorts idx[0..n) (positions of a row, or items) by before; tmp has n
+ * entries.  A top-down merge sort: stable, n log n. */
 static void
-merge_sort(const Row *w, int64_t *idx, int64_t *tmp, int64_t n)
+merge_sort(Before before, const void *env, int64_t *idx, int64_t *tmp, int64_t n)
 {
   if (n < 2)
     return;
   int64_t h = n / 2, i = 0, j = h, k = 0;
-  merge_sort(w, idx, tmp, h);
-  merge_sort(w, idx + h, tmp, n - h);
+  merge_sort(before, env, idx, tmp, h);
+  merge_sort(before, env, idx + h, tmp, n - h);
   while (i < h && j < n)
-    tmp[k++] = comes_before(w, idx[j], idx[i]) ? idx[j++] : idx[i++];
+    tmp[k++] = before(env, idx[j], idx[i]) ? idx[j++] : idx[i++];
   while (i < h)
     tmp[k++] = idx[i++];
   while (j < n)
@@ -362,7 +367,7 @@ sort_rows(const NnSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs
     Row w = {x, outer[r], inner, a->descending};
     for (int64_t i = 0; i < ninner; i++)
       idx[i] = i;
-    merge_sort(&w, idx, tmp, ninner);
+    merge_sort(comes_before, &w, idx, tmp, ninner);
     store_row(a, &w, idx, ninner, kk, o, r);
   }
   if (!ok)
@@ -824,22 +829,11 @@ item_compare(const Items *it, int64_t a, int64_t b)
   return 0;
 }
 
-/* A stable merge sort of item numbers. */
-static void
-sort_items(const Items *it, int64_t *idx, int64_t *tmp, int64_t n)
+/* Item order for merge_sort (env an Items). */
+static bool
+item_before(const void *env, int64_t a, int64_t b)
 {
-  if (n < 2)
-    return;
-  int64_t h = n / 2, i = 0, j = h, k = 0;
-  sort_items(it, idx, tmp, h);
-  sort_items(it, idx + h, tmp, n - h);
-  while (i < h && j < n)
-    tmp[k++] = item_compare(it, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
-  while (i < h)
-    tmp[k++] = idx[i++];
-  while (j < n)
-    tmp[k++] = idx[j++];
-  memcpy(idx, tmp, sizeof *idx * (size_t)n);
+  return item_compare(env, a, b) < 0;
 }
 
 static Value *
@@ -923,7 +917,7 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
   }
   for (int64_t i = 0; i < m; i++)
     order[i] = i;
-  sort_items(&it, order, tmp, m);
+  merge_sort(item_before, &it, order, tmp, m);
   int64_t k = 0; /* groups of equal items, in sorted order */
   for (int64_t i = 0; i < m; i++) {
     if (i == 0 || item_compare(&it, order[i - 1], order[i]) != 0) {
