@@ -228,11 +228,7 @@ infer_topk(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!one_tensor_arg(in, call, args, &x))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
-  if (ndim < 0) {
-    op_nn_error(&s, "the rank of data must be known");
-    return NULL;
-  }
-  if (!ask_of(&s, ndim, &a))
+  if (!ask_of(&s, ndim < 0 ? 64 : ndim, &a)) /* an unknown rank: any axis may do */
     return NULL;
   IrPrimExpr **shape = op_nn_shape(x), **out = NULL;
   if (shape) {
@@ -265,12 +261,23 @@ infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrDType t = op_nn_dtype(x);
-  if (ndim < 0) {
+  if (ndim < 0) { /* over one axis a pair, as with a known rank (TVM
+                    * gives a pair for any axis list here, and for axis
+                    * None with keepdims: not what its kernel returns) */
     bool keep, all = !op_attr(call, "axis") || op_attr(call, "axis")->kind == IR_AT_NONE;
-    if (!op_nn_attr_bool(&s, "keepdims", false, &keep))
+    int64_t axes[64];
+    int naxes;
+    if (!op_nn_attr_bool(&s, "keepdims", false, &keep) ||
+        !op_nn_attr_ints(&s, "axis", axes, 64, &naxes))
       return NULL;
-    return ir_sinfo_tensor(in->ctx, ir_alloc(in->ctx, sizeof(IrPrimExpr *)), all && !keep ? 0 : -1,
-                           t, vdev);
+    IrSInfo *values = ir_sinfo_tensor(in->ctx, ir_alloc(in->ctx, sizeof(IrPrimExpr *)),
+                                      all && !keep ? 0 : -1, t, vdev);
+    if (naxes != 1)
+      return values;
+    IrSInfo **f = ir_alloc(in->ctx, sizeof *f * 2);
+    f[0] = values;
+    f[1] = ir_sinfo_tensor(in->ctx, NULL, -1, IR_I64, vdev);
+    return ir_sinfo_tuple(in->ctx, f, 2);
   }
   if (!ask_of(&s, ndim, &a))
     return NULL;
