@@ -188,7 +188,8 @@ static bool
 at_prim_literal(Parser *P)
 {
   const Tok *t = fe_peek(P);
-  if (t->kind == TK_INT || t->kind == TK_FLOAT || fe_is_op(t, "-") || fe_is_name(t, "T"))
+  if (t->kind == TK_INT || t->kind == TK_FLOAT || fe_is_op(t, "-") || fe_is_name(t, "T") ||
+      fe_is_name(t, "True") || fe_is_name(t, "False"))
     return true;
   FeEntry *e = t->kind == TK_NAME ? fe_scope_find(P, t->sym) : NULL;
   return e && e->kind == SYM_TVAR;

@@ -1,5 +1,7 @@
 /*
- * linalg.c - R.matmul with numpy's semantics: a 1-D x1 is a row (a 1 put
+ * linalg.c - R.matmul, R.einsum and R.outer.
+ *
+ * R.matmul has numpy's semantics: a 1-D x1 is a row (a 1 put
  * in front, removed from the result), a 1-D x2 a column (a 1 appended,
  * removed); the leading "batch" dims broadcast; the inner dims must agree.
  *
@@ -8,8 +10,19 @@
  * give a result of known rank and unknown shape.  The kernel walks the
  * broadcast batch index and accumulates in double; its lowering loops over
  * the output with a float64 sum over the inner dim.
+ *
+ * R.einsum (subscripts with "...", implicit or explicit output) and
+ * R.outer are further down; both accumulate as matmul does.
  */
+#include <string.h>
+
 #include "nn_int.h"
+
+static bool
+is_float_type(IrDType t)
+{
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+}
 
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
@@ -380,10 +393,523 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return op_prim_finish(&p, call, result);
 }
 
+/* ------------------------------------------------------------------ */
+/* R.einsum                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Subscripts name each operand dim by a letter; "..." stands for the
+ * leading dims an operand has besides its letters, which broadcast across
+ * operands (aligned from the right, a dim of 1 stretching).  The output
+ * is what follows "->", or, implicitly, "..." then the letters appearing
+ * once, in alphabetical order (numpy's rule).  Each output element is
+ * the sum, over the labels not in the output, of the product of the
+ * operands' elements: in double for floats, int64 (wrapping) for ints,
+ * rounded once at the store.  A label repeated in one operand takes its
+ * diagonal. */
+
+enum {
+  EIN_LETTERS = 52, /* 'a'..'z' then 'A'..'Z' */
+  EIN_LABELS = 64,  /* letters, then the ellipsis dims */
+  EIN_OPS = 16,     /* operands */
+};
+
+typedef struct {
+  int nops;
+  int ndim[EIN_OPS];
+  int label[EIN_OPS][EIN_LABELS]; /* each operand dim's label */
+  int nout, out[EIN_LABELS];      /* the output's labels */
+  int nsum, sum[EIN_LABELS];      /* the labels summed over */
+  int nell;                       /* ellipsis dims (the most any operand has) */
+} Einsum;
+
+static int
+letter_label(char c)
+{
+  return c >= 'a' && c <= 'z' ? c - 'a' : c >= 'A' && c <= 'Z' ? 26 + c - 'A' : -1;
+}
+
+/* One term's letters (and at most one "...") into labels; the ellipsis
+ * dims get EIN_LETTERS + their place among nell right-aligned dims.
+ * *ell is where "..." stood (-1: nowhere); with rank < 0 (the output) the
+ * ellipsis stands for all nell dims. */
+static bool
+parse_term(const NnSite *s, const char *t, size_t len, int rank, int nell, int *labels, int *n,
+           int *nletters, int *ell)
+{
+  *n = *nletters = 0;
+  *ell = -1;
+  for (size_t i = 0; i < len; i++) {
+    if (t[i] == '.' && i + 2 < len && t[i + 1] == '.' && t[i + 2] == '.') {
+      if (*ell >= 0) {
+        op_nn_error(s, "subscripts: \"...\" twice in one term");
+        return false;
+      }
+      *ell = *n;
+      labels[(*n)++] = -2; /* filled below */
+      i += 2;
+      continue;
+    }
+    int l = letter_label(t[i]);
+    if (l < 0) {
+      op_nn_error(s, "subscripts: '%c' is not a letter", t[i]);
+      return false;
+    }
+    if (*n >= EIN_LETTERS) {
+      op_nn_error(s, "subscripts: a term is too long");
+      return false;
+    }
+    labels[(*n)++] = l;
+    (*nletters)++;
+  }
+  if (*ell < 0)
+    return true;
+  int e = rank < 0 ? nell : rank - *nletters; /* dims the ellipsis covers */
+  if (e < 0)
+    return true; /* the caller reports the rank */
+  memmove(labels + *ell + e, labels + *ell + 1, sizeof *labels * (size_t)(*n - *ell - 1));
+  for (int j = 0; j < e; j++)
+    labels[*ell + j] = EIN_LETTERS + (nell - e) + j;
+  *n += e - 1;
+  return true;
+}
+
+/* Parses subscripts for operands of the given ranks; false after an
+ * error (a bad character, a term whose letters do not match its
+ * operand's rank, a count of terms that is not the operands', an output
+ * letter not in any input or repeated). */
+static bool
+einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsum *e)
+{
+  memset(e, 0, sizeof *e);
+  e->nops = nops;
+  if (nops > EIN_OPS) {
+    op_nn_error(s, "at most %d operands are supported", EIN_OPS);
+    return false;
+  }
+  char clean[512];
+  size_t m = 0;
+  for (const char *c = sub; *c; c++)
+    if (*c != ' ' && m + 1 < sizeof clean)
+      clean[m++] = *c;
+  clean[m] = 0;
+  const char *arrow = strstr(clean, "->");
+  size_t in_len = arrow ? (size_t)(arrow - clean) : m;
+  /* the ellipsis's dims: the most any operand leaves to it */
+  const char *t = clean;
+  int letters[EIN_OPS], ells[EIN_OPS], k = 0, tmp[EIN_LABELS + 8], n;
+  for (;; k++) {
+    const char *end = memchr(t, ',', in_len - (size_t)(t - clean));
+    size_t len = end ? (size_t)(end - t) : in_len - (size_t)(t - clean);
+    if (k >= nops) {
+      op_nn_error(s, "subscripts has more terms than the %d operands", nops);
+      return false;
+    }
+    if (!parse_term(s, t, len, 0, 0, tmp, &n, &letters[k], &ells[k]))
+      return false;
+    int rest = ranks[k] - letters[k];
+    if (rest < 0 || (rest > 0 && ells[k] < 0)) {
+      op_nn_error(s, "subscripts: term %d has %d letters for an operand of rank %d", k, letters[k],
+                  ranks[k]);
+      return false;
+    }
+    if (ells[k] >= 0 && rest > e->nell)
+      e->nell = rest;
+    if (!end)
+      break;
+    t = end + 1;
+  }
+  if (k + 1 != nops) {
+    op_nn_error(s, "subscripts has %d terms for %d operands", k + 1, nops);
+    return false;
+  }
+  if (EIN_LETTERS + e->nell > EIN_LABELS) {
+    op_nn_error(s, "too many dims under \"...\"");
+    return false;
+  }
+  int count[EIN_LABELS] = {0};
+  t = clean;
+  for (k = 0; k < nops; k++) {
+    const char *end = memchr(t, ',', in_len - (size_t)(t - clean));
+    size_t len = end ? (size_t)(end - t) : in_len - (size_t)(t - clean);
+    parse_term(s, t, len, ranks[k], e->nell, e->label[k], &e->ndim[k], &letters[k], &ells[k]);
+    for (int d = 0; d < e->ndim[k]; d++)
+      count[e->label[k][d]]++;
+    t = end ? end + 1 : t;
+  }
+  bool in_out[EIN_LABELS] = {false};
+  if (arrow) {
+    if (!parse_term(s, arrow + 2, strlen(arrow + 2), -1, e->nell, e->out, &e->nout, &n, &ells[0]))
+      return false;
+    if (ells[0] < 0 && e->nell > 0) {
+      op_nn_error(s, "subscripts: the output needs \"...\" for the operands' \"...\" dims");
+      return false;
+    }
+  } else {
+    for (int l = EIN_LETTERS; l < EIN_LETTERS + e->nell; l++)
+      e->out[e->nout++] = l;
+    for (int l = 0; l < EIN_LETTERS; l++)
+      if (count[l] == 1)
+        e->out[e->nout++] = l;
+  }
+  for (int i = 0; i < e->nout; i++) {
+    int l = e->out[i];
+    if (!count[l] || in_out[l]) {
+      op_nn_error(s, "subscripts: output label '%c' is %s", l < 26 ? 'a' + l : 'A' + l - 26,
+                  count[l] ? "repeated" : "in no input");
+      return false;
+    }
+    in_out[l] = true;
+  }
+  for (int l = 0; l < EIN_LETTERS + e->nell; l++)
+    if (count[l] && !in_out[l])
+      e->sum[e->nsum++] = l;
+  return true;
+}
+
+/* The subscripts attribute. */
+static bool
+einsum_subscripts(const NnSite *s, const char **out)
+{
+  if (!op_nn_attr_str(s, "subscripts", NULL, out))
+    return false;
+  if (!*out) {
+    op_nn_error(s, "subscripts is required");
+    return false;
+  }
+  return true;
+}
+
+/* The operands' struct infos from the tuple argument: *n of them, or
+ * *n = -1 when it is not known how many. */
+static bool
+einsum_operands(OpInfer *in, const NnSite *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs,
+                int *n)
+{
+  const IrExpr *e = call->u.call.args[0];
+  IrSInfo *si = args[0];
+  *n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n : e->kind == IR_EX_TUPLE ? e->u.tuple.n : -1;
+  if (*n < 0) {
+    if (si && si->kind == IR_SI_OBJECT)
+      return true;
+    op_nn_error(s, "operands must be a tuple of tensors");
+    return false;
+  }
+  if (*n == 0) {
+    op_nn_error(s, "operands is an empty tuple");
+    return false;
+  }
+  *xs = ir_alloc(in->ctx, sizeof **xs * (size_t)*n);
+  for (int i = 0; i < *n; i++) {
+    IrSInfo *f = si && si->kind == IR_SI_TUPLE ? si->u.tuple.fields[i] : e->u.tuple.items[i]->sinfo;
+    if (!f || f->kind != IR_SI_TENSOR) {
+      op_nn_error(s, "operand %d must be a tensor", i);
+      return false;
+    }
+    (*xs)[i] = f;
+  }
+  return true;
+}
+
+static IrSInfo *
+infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo **xs = NULL;
+  const char *sub;
+  int n, ranks[EIN_OPS];
+  if (call->u.call.nargs != 1) {
+    op_nn_error(&s, "expects 1 argument (a tuple of operands), got %d", call->u.call.nargs);
+    return NULL;
+  }
+  if (!einsum_operands(in, &s, call, args, &xs, &n) || !einsum_subscripts(&s, &sub))
+    return NULL;
+  if (n < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+  IrDType t = xs[0]->u.tensor.dtype;
+  for (int i = 0; i < n; i++) {
+    if (!ir_dtype_eq(xs[i]->u.tensor.dtype, t)) {
+      op_nn_error(&s, "operands must have one dtype, not %s and %s", op_nn_dtype_str(in->ctx, t),
+                  op_nn_dtype_str(in->ctx, xs[i]->u.tensor.dtype));
+      return NULL;
+    }
+    if (xs[i]->u.tensor.ndim < 0)
+      return ir_sinfo_tensor(in->ctx, NULL, -1, t, xs[0]->u.tensor.vdevice);
+    if (i < EIN_OPS)
+      ranks[i] = xs[i]->u.tensor.ndim;
+  }
+  Einsum e;
+  if (!einsum_parse(&s, sub, ranks, n, &e))
+    return NULL;
+  int vdev = xs[0]->u.tensor.vdevice;
+  IrPrimExpr *extent[EIN_LABELS] = {NULL};
+  for (int i = 0; i < n; i++) {
+    IrPrimExpr **shape = op_nn_shape(xs[i]);
+    if (!shape)
+      return ir_sinfo_tensor(in->ctx, NULL, e.nout, t, vdev);
+    for (int d = 0; d < e.ndim[i]; d++) {
+      int l = e.label[i][d];
+      int64_t v;
+      bool one = ir_prim_is_int(shape[d], &v) && v == 1;
+      if (!extent[l] || (l >= EIN_LETTERS && ir_prim_is_int(extent[l], &v) && v == 1)) {
+        extent[l] = shape[d];
+      } else if (!(l >= EIN_LETTERS && one) &&
+                 op_assume_equal(in, extent[l], shape[d]) == IR_PROVE_FALSE) {
+        op_nn_error(&s, "operand %d's dim %d is %s where the label has %s", i, d,
+                    op_nn_expr_str(in->ctx, shape[d]), op_nn_expr_str(in->ctx, extent[l]));
+        return NULL;
+      }
+    }
+  }
+  IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(e.nout ? e.nout : 1));
+  for (int i = 0; i < e.nout; i++)
+    out[i] = extent[e.out[i]];
+  return ir_sinfo_tensor(in->ctx, out, e.nout, t, vdev);
+}
+
+/* The concrete extent of each label; false after an error (dims that
+ * disagree). */
+static bool
+einsum_extents(const NnSite *s, const Einsum *e, IrTensorData **xs, int64_t *extent)
+{
+  for (int l = 0; l < EIN_LABELS; l++)
+    extent[l] = -1;
+  for (int i = 0; i < e->nops; i++)
+    for (int d = 0; d < e->ndim[i]; d++) {
+      int l = e->label[i][d];
+      int64_t v = xs[i]->shape[d];
+      if (extent[l] < 0 || (l >= EIN_LETTERS && extent[l] == 1))
+        extent[l] = v;
+      else if (extent[l] != v && !(l >= EIN_LETTERS && v == 1)) {
+        op_nn_error(s, "operand %d's dim %d is %lld where the label has %lld", i, d, (long long)v,
+                    (long long)extent[l]);
+        return false;
+      }
+    }
+  return true;
+}
+
+static Value *
+eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const char *sub;
+  if (args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n < 1 || args[0]->u.tuple.n > EIN_OPS) {
+    op_nn_error(&s, "operands must be a tuple of 1 to %d tensors", EIN_OPS);
+    return NULL;
+  }
+  int n = args[0]->u.tuple.n, ranks[EIN_OPS];
+  IrTensorData *xs[EIN_OPS];
+  for (int i = 0; i < n; i++) {
+    if (args[0]->u.tuple.items[i]->kind != VAL_TENSOR) {
+      op_nn_error(&s, "operand %d must be a tensor", i);
+      return NULL;
+    }
+    xs[i] = &args[0]->u.tuple.items[i]->u.tensor.t;
+    ranks[i] = xs[i]->ndim;
+  }
+  Einsum e;
+  int64_t extent[EIN_LABELS], dims[EIN_LABELS], at[EIN_LABELS] = {0};
+  if (!einsum_subscripts(&s, &sub) || !einsum_parse(&s, sub, ranks, n, &e) ||
+      !einsum_extents(&s, &e, xs, extent))
+    return NULL;
+  for (int i = 0; i < e.nout; i++)
+    dims[i] = extent[e.out[i]];
+  Value *v = op_nn_tensor_new(&s, xs[0]->dtype, e.nout, dims);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  bool fl = is_float_type(xs[0]->dtype);
+  int64_t terms = 1;
+  for (int j = 0; j < e.nsum; j++)
+    terms *= extent[e.sum[j]];
+  for (int64_t o = 0, m = op_numel(out); o < m; o++) {
+    int64_t rest = o;
+    for (int i = e.nout - 1; i >= 0; i--) { /* o's coordinates, row-major */
+      at[e.out[i]] = rest % extent[e.out[i]];
+      rest /= extent[e.out[i]];
+    }
+    double f = 0;
+    int64_t w = 0;
+    for (int64_t t = 0; t < terms; t++) {
+      int64_t left = t;
+      for (int j = e.nsum - 1; j >= 0; j--) {
+        at[e.sum[j]] = left % extent[e.sum[j]];
+        left /= extent[e.sum[j]];
+      }
+      double pf = 1;
+      int64_t pw = 1;
+      for (int i = 0; i < n; i++) {
+        int64_t off = 0;
+        for (int d = 0; d < e.ndim[i]; d++)
+          off = off * xs[i]->shape[d] + (xs[i]->shape[d] == 1 ? 0 : at[e.label[i][d]]);
+        if (fl)
+          pf *= op_get_f(xs[i], off);
+        else
+          pw = (int64_t)((uint64_t)pw * (uint64_t)op_get_i(xs[i], off));
+      }
+      f += pf;
+      w = (int64_t)((uint64_t)w + (uint64_t)pw);
+    }
+    fl ? op_set_f(out, o, f) : op_set_i(out, o, w);
+  }
+  return v;
+}
+
+/* Loops over the output labels, a running value (float64 or int64) set
+ * to 0, loops over the summed labels adding the product of the operands'
+ * elements, the store: the kernel's order, so the sums agree bit for bit.
+ * An operand dim of literal size 1 under "..." reads index 0. */
+static IrExpr *
+legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  NnSite s = op_nn_site_legalize(lz, call);
+  const IrExpr *tuple = call->u.call.args[0];
+  const char *sub;
+  if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n < 1 || tuple->u.tuple.n > EIN_OPS)
+    return NULL;
+  int n = tuple->u.tuple.n, ranks[EIN_OPS];
+  OpPrim p;
+  op_prim_begin(lz, &p, "einsum");
+  IrBuffer *xs[EIN_OPS];
+  for (int i = 0; i < n; i++) {
+    xs[i] = op_prim_input(&p, tuple->u.tuple.items[i], ir_printf(ctx, "A%d", i));
+    if (!xs[i]) {
+      op_prim_abort(&p);
+      return NULL;
+    }
+    ranks[i] = xs[i]->ndim;
+  }
+  IrBuffer *out = op_prim_output(&p, result, "T_einsum");
+  Einsum e;
+  if (!out || !einsum_subscripts(&s, &sub) || !einsum_parse(&s, sub, ranks, n, &e)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr *extent[EIN_LABELS] = {NULL}, *var[EIN_LABELS] = {NULL}, *sums[EIN_LABELS], **o, **k;
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < e.ndim[i]; d++) {
+      int64_t v;
+      int l = e.label[i][d];
+      if (!extent[l] || (ir_prim_is_int(extent[l], &v) && v == 1))
+        extent[l] = xs[i]->shape[d];
+    }
+  for (int j = 0; j < e.nsum; j++)
+    sums[j] = extent[e.sum[j]];
+  bool fl = is_float_type(out->dtype);
+  IrDType acc_t = fl ? op_nn_f64_type() : IR_I64;
+  IrPrimExpr *one = op_nn_index(ctx, 1), *zero = op_nn_index(ctx, 0);
+  IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
+  IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o), *loop;
+  IrStmt **body = op_prim_loop_nest(&p, sums, e.nsum, &k, &loop);
+  for (int i = 0; i < e.nout; i++)
+    var[e.out[i]] = o[i];
+  for (int j = 0; j < e.nsum; j++)
+    var[e.sum[j]] = k[j];
+  IrPrimExpr *prod = NULL;
+  for (int i = 0; i < n; i++) {
+    IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)(xs[i]->ndim ? xs[i]->ndim : 1));
+    for (int d = 0; d < e.ndim[i]; d++) {
+      int64_t v;
+      at[d] = ir_prim_is_int(xs[i]->shape[d], &v) && v == 1 ? zero : var[e.label[i][d]];
+    }
+    IrPrimExpr *x = op_nn_to(ctx, acc_t, op_prim_load(&p, xs[i], at));
+    prod = prod ? ir_prim_bin(ctx, IR_PE_MUL, prod, x) : x;
+  }
+  IrPrimExpr *zero_acc = fl ? op_nn_lit(ctx, acc_t, 0.0) : op_nn_index(ctx, 0);
+  *body = op_prim_store_at(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(&p, acc, zero), prod));
+  IrStmt *st[3] = {op_prim_store_at(&p, acc, zero, zero_acc), loop,
+                   op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_prim_load_at(&p, acc, zero)))};
+  *slot = op_nn_seq(&p, st, 3);
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* R.outer                                                             */
+/* ------------------------------------------------------------------ */
+
+/* out[i, j] = x1[i] * x2[j], of x1's dtype (TVM's rule), the product in
+ * double (int64 for ints) rounded once. */
+static IrSInfo *
+infer_outer(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *a, *b;
+  if (!op_nn_tensor_arg(in, call, args, 0, "x1", &a) || !op_nn_tensor_arg(in, call, args, 1, "x2", &b))
+    return NULL;
+  int na = op_nn_ndim(a), nb = op_nn_ndim(b);
+  if ((na >= 0 && na != 1) || (nb >= 0 && nb != 1)) {
+    op_nn_error(&s, "both inputs must be 1-D tensors, not of rank %d and %d", na, nb);
+    return NULL;
+  }
+  IrPrimExpr **sa = op_nn_shape(a), **sb = op_nn_shape(b), **out = NULL;
+  if (sa && sb) {
+    out = ir_alloc(in->ctx, sizeof *out * 2);
+    out[0] = sa[0];
+    out[1] = sb[0];
+  }
+  return ir_sinfo_tensor(in->ctx, out, 2, op_nn_dtype(a), op_nn_vdevice(a));
+}
+
+static Value *
+eval_outer(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *a = op_nn_tensor_value(&s, args, 0, "x1");
+  const IrTensorData *b = a ? op_nn_tensor_value(&s, args, 1, "x2") : NULL;
+  if (!b)
+    return NULL;
+  if (a->ndim != 1 || b->ndim != 1) {
+    op_nn_error(&s, "both inputs must be 1-D tensors, not of rank %d and %d", a->ndim, b->ndim);
+    return NULL;
+  }
+  int64_t dims[2] = {a->shape[0], b->shape[0]};
+  Value *v = op_nn_tensor_new(&s, a->dtype, 2, dims);
+  if (!v)
+    return NULL;
+  bool fl = is_float_type(a->dtype) || is_float_type(b->dtype);
+  for (int64_t i = 0; i < dims[0]; i++)
+    for (int64_t j = 0; j < dims[1]; j++) {
+      if (fl)
+        op_set_f(&v->u.tensor.t, i * dims[1] + j, op_get_f(a, i) * op_get_f(b, j));
+      else
+        op_set_i(&v->u.tensor.t, i * dims[1] + j,
+                 (int64_t)((uint64_t)op_get_i(a, i) * (uint64_t)op_get_i(b, j)));
+    }
+  return v;
+}
+
+static IrExpr *
+legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  op_prim_begin(lz, &p, "outer");
+  IrBuffer *a = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *b = a ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
+  IrBuffer *out = b ? op_prim_output(&p, result, "T_outer") : NULL;
+  if (!out || a->ndim != 1 || b->ndim != 1) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrDType t = is_float_type(a->dtype) || is_float_type(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrPrimExpr **o;
+  IrStmt **slot = op_prim_loops(&p, out->shape, 2, &o);
+  IrPrimExpr *x = op_nn_to(ctx, t, op_prim_load(&p, a, &o[0]));
+  IrPrimExpr *y = op_nn_to(ctx, t, op_prim_load(&p, b, &o[1]));
+  *slot = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, ir_prim_bin(ctx, IR_PE_MUL, x, y)));
+  return op_prim_finish(&p, call, result);
+}
+
 static const OpDef defs[] = {
     OP(IR_OP_MATMUL, "relax.matmul",
        .syn.params = {OP_ARG("x1"), OP_ARG("x2"), OP_ATTR("out_dtype", "\"void\"")},
        .syn.nparams = 3, .impl = {infer_matmul, eval_matmul, legalize_matmul}),
+    OP(IR_OP_EINSUM, "relax.einsum",
+       .syn.params = {{"operands", IR_PARAM_TUPLE, NULL}, OP_ATTR("subscripts", NULL)},
+       .syn.nparams = 2, .impl = {infer_einsum, eval_einsum, legalize_einsum}),
+    OP(IR_OP_OUTER, "relax.outer", .syn.params = {OP_ARG("x1"), OP_ARG("x2")}, .syn.nparams = 2,
+       .impl = {infer_outer, eval_outer, legalize_outer}),
 };
 
 const OpTable op_linalg_table = {defs, sizeof defs / sizeof defs[0]};

@@ -3,7 +3,7 @@
  *
  * The operator table: every op is one OpDef entry, written OP(IR_OP_X,
  * "relax.x", ...) in the file of its category (elementwise.c, nn.c,
- * linalg.c, manip.c, create.c, reduce.c, builtin.c, core.c; README.md has the
+ * linalg.c, manip.c, create.c, reduce.c, sort.c, builtin.c, core.c; README.md has the
  * recipe).  An
  * entry holds the op's syntax (its Python parameters, what the reader and
  * printer of ir/ need), its flags, and its meaning in three facets kept
@@ -209,6 +209,7 @@ extern const OpTable op_linalg_table;
 extern const OpTable op_manip_table;
 extern const OpTable op_create_table;
 extern const OpTable op_reduce_table;
+extern const OpTable op_sort_table;
 extern const OpTable op_builtin_table;
 extern const OpTable op_core_table;
 

@@ -1,7 +1,9 @@
 /*
- * reduce.c - reductions: R.sum, R.mean, R.max, R.min over a set of axes
- * (axis=None is every axis), and R.argmax over one axis or the flattened
- * tensor; keepdims keeps each reduced axis as a dim of 1.
+ * reduce.c - reductions: R.sum, R.mean, R.prod, R.variance, R.std, R.max,
+ * R.min over a set of axes (axis=None is every axis), and R.argmax and
+ * R.argmin over one axis or the flattened tensor; keepdims keeps each
+ * reduced axis as a dim of 1.  The scans R.cumsum and R.cumprod are here
+ * too (the end of the file): running sums and products along one axis.
  *
  * Key ideas:
  *  - Inference and kernels share one notion, the reduced-axis mask: a bit
@@ -11,11 +13,17 @@
  *    slot (its coordinates with the reduced ones dropped): float sums in
  *    double, int sums in int64 (wrapping like numpy's int64 sum).
  *  - Semantics chosen: reducing over an empty axis is an error ("empty
- *    reduction") for max, min, argmax and also mean (numpy gives NaN with
- *    a warning, TVM divides by zero); sum of nothing is 0.  max/min
- *    propagate NaN and argmax picks the first NaN, as numpy does.  The mean
- *    of an int tensor is its int64 sum truncating-divided by the count (TVM
- *    keeps the int dtype and divides with tir.Div).
+ *    reduction") for max, min, argmax, argmin and also mean, variance and
+ *    std (numpy gives NaN with a warning, TVM divides by zero); sum of
+ *    nothing is 0, prod of nothing 1.  max/min propagate NaN and
+ *    argmax/argmin pick the first NaN, as numpy does.  The mean of an int
+ *    tensor is its int64 sum truncating-divided by the count (TVM keeps the
+ *    int dtype and divides with tir.Div); prod of ints wraps in int64.
+ *  - variance is the population variance (numpy's ddof=0), std its square
+ *    root, both as TVM computes them: the mean first, then the mean of the
+ *    squared deviations from it (two passes, not the one-pass E[x^2] -
+ *    E[x]^2 that loses precision).  They are computed in double for every
+ *    dtype; an int result truncates toward zero.
  *  - Legalization computes each output slot as the kernel does: it loops
  *    over the kept dims, sets a one-element accumulator (float64 for float
  *    inputs, int64 else: the kernel's double and int64), runs the reduced
@@ -33,6 +41,27 @@
 #include "nn_int.h"
 
 #define MAX_RANK 64 /* reduced-axis masks are one uint64_t */
+
+/* argmax and argmin give a position (int64), not a value. */
+static bool
+is_arg(IrOpId id)
+{
+  return id == IR_OP_ARGMAX || id == IR_OP_ARGMIN;
+}
+
+/* min and argmin keep the smallest element, max and argmax the largest. */
+static bool
+wants_least(IrOpId id)
+{
+  return id == IR_OP_MIN || id == IR_OP_ARGMIN;
+}
+
+/* variance and std: the mean first, then the squared deviations. */
+static bool
+is_spread(IrOpId id)
+{
+  return id == IR_OP_VARIANCE || id == IR_OP_STD;
+}
 
 /* ------------------------------------------------------------------ */
 /* The axis attribute                                                  */
@@ -90,7 +119,7 @@ axis_mask(const Where *w, const IrAttr *axis, int ndim, uint64_t *mask)
     return true;
   }
   if (axis->kind == IR_AT_LIST) {
-    if (w->op->id == IR_OP_ARGMAX)
+    if (is_arg(w->op->id))
       return fail(w, "axis must be one integer or None");
     for (int i = 0; i < axis->u.list.n; i++)
       if (!add_axis(w, axis->u.list.items[i], ndim, mask))
@@ -115,11 +144,11 @@ keepdims(const IrExpr *call)
   return a && ((a->kind == IR_AT_BOOL && a->u.b) || (a->kind == IR_AT_INT && a->u.i));
 }
 
-/* max, min, argmax and mean have no value over no elements. */
+/* Only sum (0) and prod (1) have a value over no elements. */
 static bool
 needs_elements(IrOpId id)
 {
-  return id != IR_OP_SUM;
+  return id != IR_OP_SUM && id != IR_OP_PROD;
 }
 
 /* ------------------------------------------------------------------ */
@@ -167,7 +196,7 @@ infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
     fail(&w, "the argument must be a tensor");
     return NULL;
   }
-  IrDType t = call->u.call.op->id == IR_OP_ARGMAX ? IR_I64
+  IrDType t = is_arg(call->u.call.op->id) ? IR_I64
               : x->kind == IR_SI_TENSOR           ? x->u.tensor.dtype
                                                   : IR_VOID;
   int vdev = x->kind == IR_SI_TENSOR ? x->u.tensor.vdevice : -1;
@@ -234,17 +263,19 @@ reduced_position(const IrTensorData *x, uint64_t mask, int64_t i)
   return pos;
 }
 
-/* Per output slot: the running value (double or int64) and, for argmax,
- * the position of the best element; count of elements seen. */
+/* Per output slot: the running value (double or int64) and, for argmax
+ * and argmin, the position of the best element; count of elements seen;
+ * variance's sum of squared deviations (second pass). */
 typedef struct {
   double f;
   int64_t i;
   int64_t pos;
   int64_t count;
+  double squares;
 } Acc;
 
 /* Whether v (or iv for ints) replaces the accumulator's best for max/min
- * and argmax: NaN wins and stays; ties keep the first. */
+ * and argmax/argmin: NaN wins and stays; ties keep the first. */
 static bool
 better(IrOpId id, bool fl, const Acc *a, double v, int64_t iv)
 {
@@ -255,19 +286,22 @@ better(IrOpId id, bool fl, const Acc *a, double v, int64_t iv)
       return false;
     if (isnan(v))
       return true;
-    return id == IR_OP_MIN ? v < a->f : v > a->f;
+    return wants_least(id) ? v < a->f : v > a->f;
   }
-  return id == IR_OP_MIN ? iv < a->i : iv > a->i;
+  return wants_least(id) ? iv < a->i : iv > a->i;
 }
 
 static void
 accumulate(IrOpId id, bool fl, Acc *a, const IrTensorData *x, int64_t i, int64_t pos)
 {
-  double v = fl ? op_get_f(x, i) : 0;
+  double v = op_get_f(x, i);
   int64_t iv = fl ? 0 : op_get_i(x, i);
-  if (id == IR_OP_SUM || id == IR_OP_MEAN) {
+  if (id == IR_OP_SUM || id == IR_OP_MEAN || is_spread(id)) {
     a->f += v;
     a->i = (int64_t)((uint64_t)a->i + (uint64_t)iv);
+  } else if (id == IR_OP_PROD) {
+    a->f = a->count ? a->f * v : v;
+    a->i = a->count ? (int64_t)((uint64_t)a->i * (uint64_t)iv) : iv;
   } else if (better(id, fl, a, v, iv)) {
     a->f = v;
     a->i = iv;
@@ -280,8 +314,14 @@ accumulate(IrOpId id, bool fl, Acc *a, const IrTensorData *x, int64_t i, int64_t
 static void
 finish(IrOpId id, bool fl, const Acc *a, IrTensorData *out, int64_t o)
 {
-  if (id == IR_OP_ARGMAX)
+  if (is_arg(id))
     op_set_i(out, o, a->pos);
+  else if (id == IR_OP_PROD && a->count == 0)
+    op_set_i(out, o, 1);
+  else if (is_spread(id)) {
+    double var = a->squares / (double)a->count;
+    op_set_f(out, o, id == IR_OP_STD ? sqrt(var) : var);
+  }
   else if (id == IR_OP_MEAN && fl)
     op_set_f(out, o, a->f / (double)a->count);
   else if (id == IR_OP_MEAN)
@@ -328,7 +368,7 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
       return NULL;
     }
   int nd = result_dims(x, mask, keepdims(call), dims);
-  IrDType t = id == IR_OP_ARGMAX ? IR_I64 : x->dtype;
+  IrDType t = is_arg(id) ? IR_I64 : x->dtype;
   Value *v = op_tensor_new(ev->ctx, t, nd, dims, ev->loc);
   if (!v)
     return NULL;
@@ -338,6 +378,11 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
   bool fl = is_float(x->dtype);
   for (int64_t i = 0; i < n; i++)
     accumulate(id, fl, &acc[output_index(x, mask, i)], x, i, reduced_position(x, mask, i));
+  for (int64_t i = 0; is_spread(id) && i < n; i++) { /* deviations from the finished means */
+    Acc *a = &acc[output_index(x, mask, i)];
+    double d = op_get_f(x, i) - a->f / (double)a->count;
+    a->squares += d * d;
+  }
   for (int64_t o = 0; o < m; o++)
     finish(id, fl, &acc[o], out, o);
   return v;
@@ -356,7 +401,8 @@ typedef struct {
   IrBuffer *x;       /* the input A */
   IrBuffer *out;     /* the result */
   IrBuffer *acc;     /* (1,): the running value, float64 or int64 */
-  IrBuffer *pos;     /* (1,) int64: argmax's position of acc, or NULL */
+  IrBuffer *pos;     /* (1,) int64: argmax's/argmin's position of acc, or NULL */
+  IrBuffer *mean;    /* (1,) float64: variance's and std's mean, or NULL */
   uint64_t mask;     /* reduced dims of x */
   IrDType acc_type;  /* float64 for float inputs, else int64 */
   IrPrimExpr **at;   /* x's index in the inner nest */
@@ -445,7 +491,7 @@ static IrPrimExpr *
 takes(const Reduction *r, IrPrimExpr *v)
 {
   IrPrimExpr *best = cell(r, r->acc);
-  IrPrimExpr *beats = ir_prim_bin(r->ctx, r->id == IR_OP_MIN ? IR_PE_LT : IR_PE_GT, v, best);
+  IrPrimExpr *beats = ir_prim_bin(r->ctx, wants_least(r->id) ? IR_PE_LT : IR_PE_GT, v, best);
   if (!is_float(r->x->dtype))
     return beats;
   IrPrimExpr *best_ok = ir_prim_bin(r->ctx, IR_PE_EQ, best, best);
@@ -453,9 +499,10 @@ takes(const Reduction *r, IrPrimExpr *v)
   return ir_prim_bin(r->ctx, IR_PE_AND, best_ok, ir_prim_bin(r->ctx, IR_PE_OR, v_nan, beats));
 }
 
-/* The inner body: sum and mean add, the others replace when takes();
- * argmax moves pos before acc, so that both test the old best.  The
- * element, widened to the accumulator's dtype, is bound to v once. */
+/* The inner body: sum and mean add, prod multiplies, the others replace
+ * when takes(); argmax and argmin move pos before acc, so that both test
+ * the old best.  The element, widened to the accumulator's dtype, is bound
+ * to v once. */
 static IrStmt *
 update(const Reduction *r)
 {
@@ -463,13 +510,17 @@ update(const Reduction *r)
   IrPrimExpr *v = ir_prim_var(r->ctx, ir_sym(r->ctx, "v"), r->acc_type);
   let->u.let.var = v;
   let->u.let.value = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->at));
-  if (r->id == IR_OP_SUM || r->id == IR_OP_MEAN) {
+  if (r->id == IR_OP_SUM || r->id == IR_OP_MEAN || is_spread(r->id)) {
     let->u.let.body = set_cell(r, r->acc, ir_prim_bin(r->ctx, IR_PE_ADD, cell(r, r->acc), v));
+    return let;
+  }
+  if (r->id == IR_OP_PROD) {
+    let->u.let.body = set_cell(r, r->acc, ir_prim_bin(r->ctx, IR_PE_MUL, cell(r, r->acc), v));
     return let;
   }
   IrStmt *best = set_cell(r, r->acc, ir_prim_select(r->ctx, takes(r, v), v, cell(r, r->acc)));
   let->u.let.body = best;
-  if (r->id != IR_OP_ARGMAX)
+  if (!is_arg(r->id))
     return let;
   IrPrimExpr *position;
   reduced_count(r, &position);
@@ -479,14 +530,31 @@ update(const Reduction *r)
   return let;
 }
 
+/* The count of a slot's elements as a float64 expression. */
+static IrPrimExpr *
+count_f64(const Reduction *r)
+{
+  IrPrimExpr *count = reduced_count(r, NULL);
+  int64_t c;
+  return ir_prim_is_int(count, &c) ? ir_prim_float(r->ctx, op_nn_f64_type(), (double)c)
+                                   : ir_prim_cast(r->ctx, op_nn_f64_type(), count);
+}
+
 /* The slot's result from the accumulator: mean divides by the count (ints
- * truncating, as the kernel's int64 division), argmax gives the position. */
+ * truncating, as the kernel's int64 division), argmax and argmin give the
+ * position, variance the mean square (std its root). */
 static IrPrimExpr *
 result_value(const Reduction *r)
 {
   IrPrimExpr *acc = cell(r, r->acc);
-  if (r->id == IR_OP_ARGMAX)
+  if (is_arg(r->id))
     return cell(r, r->pos);
+  if (is_spread(r->id)) {
+    IrPrimExpr *var = ir_prim_bin(r->ctx, IR_PE_DIV, acc, count_f64(r));
+    if (r->id == IR_OP_STD)
+      var = op_nn_intrinsic(r->ctx, op_nn_f64_type(), "tir.sqrt", var);
+    return cast(r->ctx, r->out->dtype, var);
+  }
   if (r->id != IR_OP_MEAN)
     return cast(r->ctx, r->out->dtype, acc);
   IrPrimExpr *count = reduced_count(r, NULL);
@@ -529,31 +597,71 @@ slot_body_lanes(Reduction *r)
   return op_nn_seq(r->p, s, 2);
 }
 
-/* One slot: initialize (0 for sums, the slot's first element for the
- * others, which assumes a non-empty reduction), accumulate over the
- * reduced dims, store. */
+/* A nest over the reduced dims (r->at indexing its element) around the
+ * body update() makes. */
 static IrStmt *
-slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
+reduced_nest(Reduction *r, IrPrimExpr **reduced, int nreduced)
 {
-  if (r->lanes)
-    return slot_body_lanes(r);
-  IrStmt *nest, *s[4];
-  int n = 0;
+  IrStmt *nest;
   IrPrimExpr **vars;
   IrStmt **inner = op_prim_loop_nest(r->p, reduced, nreduced, &vars, &nest);
   for (int d = 0, k = 0; d < r->x->ndim; d++)
     if (r->mask >> d & 1)
       r->at[d] = vars[k++];
   *inner = update(r);
+  return nest;
+}
+
+/* variance's and std's second pass: acc = 0, then acc += (v - mean)^2
+ * over the reduced dims, mean being the first pass's acc / count. */
+static IrStmt *
+spread_pass(Reduction *r, IrPrimExpr **reduced, int nreduced)
+{
+  IrStmt *nest, *s[3];
+  IrPrimExpr **vars;
+  IrStmt **inner = op_prim_loop_nest(r->p, reduced, nreduced, &vars, &nest);
+  r->at = op_nn_index_copy(r->ctx, r->at, r->x->ndim); /* the first pass's loads keep theirs */
+  for (int d = 0, k = 0; d < r->x->ndim; d++)
+    if (r->mask >> d & 1)
+      r->at[d] = vars[k++];
+  IrStmt *let = ir_stmt_new(r->ctx, IR_ST_LET, r->p->lz->loc);
+  IrPrimExpr *dev = ir_prim_var(r->ctx, ir_sym(r->ctx, "d"), r->acc_type);
+  let->u.let.var = dev;
+  let->u.let.value = ir_prim_bin(r->ctx, IR_PE_SUB, cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->at)),
+                                 cell(r, r->mean));
+  let->u.let.body = set_cell(r, r->acc, ir_prim_bin(r->ctx, IR_PE_ADD, cell(r, r->acc),
+                                                    ir_prim_bin(r->ctx, IR_PE_MUL, dev, dev)));
+  *inner = let;
+  s[0] = set_cell(r, r->mean, ir_prim_bin(r->ctx, IR_PE_DIV, cell(r, r->acc), count_f64(r)));
+  s[1] = set_cell(r, r->acc, ir_prim_float(r->ctx, r->acc_type, 0.0));
+  s[2] = nest;
+  return seq(r, s, 3);
+}
+
+/* One slot: initialize (0 for sums, 1 for products, the slot's first
+ * element for the others, which assumes a non-empty reduction),
+ * accumulate over the reduced dims (twice for variance and std), store. */
+static IrStmt *
+slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
+{
+  if (r->lanes)
+    return slot_body_lanes(r);
+  IrStmt *s[5];
+  int n = 0;
+  IrStmt *nest = reduced_nest(r, reduced, nreduced);
   IrPrimExpr *init;
-  if (r->id != IR_OP_SUM && r->id != IR_OP_MEAN)
+  int identity = r->id == IR_OP_PROD ? 1 : 0;
+  if (r->id != IR_OP_SUM && r->id != IR_OP_MEAN && r->id != IR_OP_PROD && !is_spread(r->id))
     init = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->head));
   else
-    init = is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, 0.0) : i64(r->ctx, 0);
+    init = is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, identity)
+                                 : i64(r->ctx, identity);
   s[n++] = set_cell(r, r->acc, init);
   if (r->pos)
     s[n++] = set_cell(r, r->pos, i64(r->ctx, 0));
   s[n++] = nest;
+  if (r->mean)
+    s[n++] = spread_pass(r, reduced, nreduced);
   s[n++] = op_prim_store(r->p, r->out, r->slot, result_value(r));
   return seq(r, s, n);
 }
@@ -600,8 +708,8 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if (is_float(r.x->dtype))
-    r.acc_type = (IrDType){IR_DT_FLOAT, 64, 1};
+  if (is_float(r.x->dtype) || is_spread(r.id))
+    r.acc_type = op_nn_f64_type();
   bool f32 = ir_dtype_eq(r.x->dtype, IR_F32) && ir_dtype_eq(r.out->dtype, IR_F32);
   if (f32 && (r.id == IR_OP_SUM || r.id == IR_OP_MEAN) && r.mask && !(r.mask & (r.mask - 1))) {
     r.acc_type = IR_F32;
@@ -610,8 +718,10 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   IrPrimExpr *one = i64(lz->ctx, 1);
   r.acc = op_prim_alloc(&p, r.acc_type, &one, 1, "acc");
-  if (r.id == IR_OP_ARGMAX)
+  if (is_arg(r.id))
     r.pos = op_prim_alloc(&p, IR_I64, &one, 1, "pos");
+  if (is_spread(r.id))
+    r.mean = op_prim_alloc(&p, r.acc_type, &one, 1, "mean");
   size_t n = sizeof(IrPrimExpr *) * (size_t)(r.x->ndim ? r.x->ndim : 1);
   r.at = ir_alloc(lz->ctx, n);
   r.head = ir_alloc(lz->ctx, n);
@@ -620,16 +730,212 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return op_prim_finish(&p, call, result);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Scans: R.cumsum, R.cumprod                                          */
+/* ------------------------------------------------------------------ */
+
+/* A scan runs along one axis of x: out[o, k, i] = x[o, 0, i] op ... op
+ * x[o, k, i] (exclusive: up to k - 1, the identity at k = 0).  axis None
+ * scans the flattened x (a 1-D result).  The result dtype is the dtype
+ * attribute, x's when None.  As the reductions, the running value is a
+ * double when x or the result is a float, else an int64 that wraps; each
+ * prefix is rounded once at its store. */
+
+static bool
+is_sum_scan(IrOpId id)
+{
+  return id == IR_OP_CUMSUM;
+}
+
+/* The scan's result dtype: the dtype attribute, or x's; false after an
+ * error. */
+static bool
+scan_dtype(const NnSite *s, IrDType x, IrDType *out)
+{
+  if (!op_nn_attr_dtype(s, "dtype", out))
+    return false;
+  if (out->code == IR_DT_VOID)
+    *out = x;
+  return true;
+}
+
+static IrSInfo *
+infer_scan(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *x;
+  IrDType t;
+  int64_t axis;
+  if (call->u.call.nargs != 1) {
+    op_nn_error(&s, "expects 1 argument, got %d", call->u.call.nargs);
+    return NULL;
+  }
+  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !scan_dtype(&s, op_nn_dtype(x), &t) ||
+      !op_nn_attr_int(&s, "axis", INT64_MIN, &axis))
+    return NULL;
+  int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
+  IrPrimExpr **shape = op_nn_shape(x);
+  if (axis == INT64_MIN) { /* flattened */
+    if (!shape)
+      return ir_sinfo_tensor(in->ctx, NULL, 1, t, vdev);
+    IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out);
+    out[0] = op_nn_int(in->ctx, 1);
+    for (int i = 0; i < ndim; i++)
+      out[0] = op_nn_mul(in->ctx, out[0], shape[i]);
+    out[0] = op_nn_simplify(in, out[0]);
+    return ir_sinfo_tensor(in->ctx, out, 1, t, vdev);
+  }
+  if (ndim >= 0 && !op_axis(in, call, axis, ndim, &d))
+    return NULL;
+  return ir_sinfo_tensor(in->ctx, shape, ndim, t, vdev);
+}
+
+/* x as (outer, len, inner) around the scanned axis (flattened: 1, n, 1). */
+static void
+scan_split(const IrTensorData *x, int axis, int64_t *outer, int64_t *len, int64_t *inner)
+{
+  *outer = *inner = 1;
+  *len = axis < 0 ? op_numel(x) : x->shape[axis];
+  for (int d = 0; axis >= 0 && d < x->ndim; d++) {
+    if (d < axis)
+      *outer *= x->shape[d];
+    else if (d > axis)
+      *inner *= x->shape[d];
+  }
+}
+
+static Value *
+eval_scan(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  IrDType t;
+  int64_t axis;
+  bool exclusive;
+  if (!x || !scan_dtype(&s, x->dtype, &t) || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(&s, "exclusive", false, &exclusive))
+    return NULL;
+  if (axis != INT64_MIN && (axis < -x->ndim || axis >= x->ndim)) {
+    op_nn_error(&s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, x->ndim);
+    return NULL;
+  }
+  int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
+  int64_t n = op_numel(x);
+  Value *v = ax < 0 ? op_nn_tensor_new(&s, t, 1, &n) : op_nn_tensor_new(&s, t, x->ndim, x->shape);
+  if (!v)
+    return NULL;
+  IrTensorData *out = &v->u.tensor.t;
+  bool fl = is_float(x->dtype) || is_float(t), sum = is_sum_scan(call->u.call.op->id);
+  int64_t outer, len, inner;
+  scan_split(x, ax, &outer, &len, &inner);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      double f = sum ? 0 : 1;
+      int64_t w = sum ? 0 : 1;
+      for (int64_t k = 0; k < len; k++) {
+        int64_t at = (o * len + k) * inner + i;
+        if (exclusive)
+          fl ? op_set_f(out, at, f) : op_set_i(out, at, w);
+        if (fl)
+          f = sum ? f + op_get_f(x, at) : f * op_get_f(x, at);
+        else
+          w = (int64_t)(sum ? (uint64_t)w + (uint64_t)op_get_i(x, at)
+                            : (uint64_t)w * (uint64_t)op_get_i(x, at));
+        if (!exclusive)
+          fl ? op_set_f(out, at, f) : op_set_i(out, at, w);
+      }
+    }
+  return v;
+}
+
+/* The index of x at position k of the flattened tensor (row-major). */
+static IrPrimExpr **
+unflatten(IrCtx *ctx, const IrBuffer *x, IrPrimExpr *k)
+{
+  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)(x->ndim ? x->ndim : 1));
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    at[d] = d ? ir_prim_bin(ctx, IR_PE_FLOORMOD, k, x->shape[d]) : k;
+    if (d)
+      k = op_nn_floordiv(ctx, k, x->shape[d]);
+  }
+  return at;
+}
+
+/* The scan's prim_func: a nest over every dim but the axis, in it the
+ * running value (a (1,) buffer of float64 or int64) set to the identity,
+ * and a loop along the axis storing each prefix, as the kernel does. */
+static IrExpr *
+legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = op_nn_site_legalize(lz, call);
+  bool sum = is_sum_scan(call->u.call.op->id), exclusive;
+  int64_t axis;
+  OpPrim p;
+  op_prim_begin(lz, &p, sum ? "cumsum" : "cumprod");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *out = x ? op_prim_output(&p, result, sum ? "T_cumsum" : "T_cumprod") : NULL;
+  if (!out || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(&s, "exclusive", false, &exclusive)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
+  IrDType acc_t = is_float(x->dtype) || is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
+  IrPrimExpr *one = i64(lz->ctx, 1);
+  IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
+  bool *pick = ir_alloc(lz->ctx, sizeof *pick * (size_t)(x->ndim ? x->ndim : 1));
+  IrPrimExpr **at = ir_alloc(lz->ctx, sizeof *at * (size_t)(x->ndim ? x->ndim : 1));
+  for (int d = 0; d < x->ndim; d++)
+    pick[d] = ax >= 0 && d != ax;
+  IrStmt *nest, *along, *st[2];
+  IrStmt **body = op_nn_nest_dims(&p, x->shape, x->ndim, pick, true, at, &nest);
+  IrPrimExpr **k;
+  IrPrimExpr *len = ax >= 0 ? x->shape[ax] : out->shape[0];
+  IrStmt **step = op_prim_loop_nest(&p, &len, 1, &k, &along);
+  IrPrimExpr **xi = at, **oi = at;
+  if (ax >= 0)
+    at[ax] = k[0];
+  else {
+    xi = unflatten(lz->ctx, x, k[0]);
+    oi = k;
+  }
+  IrPrimExpr *zero = i64(lz->ctx, 0), *run = op_prim_load_at(&p, acc, zero);
+  IrPrimExpr *v = op_nn_to(lz->ctx, acc_t, op_prim_load(&p, x, xi));
+  IrStmt *keep = op_prim_store_at(&p, acc, zero, ir_prim_bin(lz->ctx, sum ? IR_PE_ADD : IR_PE_MUL, run, v));
+  IrStmt *put = op_prim_store(&p, out, oi, op_nn_to(lz->ctx, out->dtype, run));
+  st[0] = exclusive ? put : keep;
+  st[1] = exclusive ? keep : put;
+  *step = op_nn_seq(&p, st, 2);
+  st[0] = op_prim_store_at(&p, acc, zero, is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
+                                                          : i64(lz->ctx, sum ? 0 : 1));
+  st[1] = along;
+  *body = op_nn_seq(&p, st, 2);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+#define SCAN                                                                                       \
+  .syn.params = {OP_ARG("data"), OP_ATTR("axis", "None"), OP_ATTR("dtype", "None"),                \
+                 OP_ATTR("exclusive", "False")},                                                   \
+  .syn.nparams = 4, .impl = {infer_scan, eval_scan, legalize_scan}
+
 #define REDUCE                                                                                     \
   .syn.params = {OP_ARG("x"), OP_ATTR("axis", "None"), OP_ATTR("keepdims", "False")},              \
   .syn.nparams = 3, .impl = {infer_reduce, eval_reduce, legalize_reduce}
 
 static const OpDef defs[] = {
     OP(IR_OP_SUM, "relax.sum", REDUCE),       /* of nothing: 0 */
-    OP(IR_OP_MEAN, "relax.mean", REDUCE),     /* ints: the int64 sum truncating-divided */
-    OP(IR_OP_MAX, "relax.max", REDUCE),       /* NaN propagates */
-    OP(IR_OP_MIN, "relax.min", REDUCE),       /* NaN propagates */
-    OP(IR_OP_ARGMAX, "relax.argmax", REDUCE), /* int64: the first maximum, or the first NaN */
+    OP(IR_OP_MEAN, "relax.mean", REDUCE),         /* ints: the int64 sum truncating-divided */
+    OP(IR_OP_PROD, "relax.prod", REDUCE),         /* of nothing: 1; ints wrap in int64 */
+    OP(IR_OP_VARIANCE, "relax.variance", REDUCE), /* population (ddof 0), two passes in double */
+    OP(IR_OP_STD, "relax.std", REDUCE),           /* the root of variance */
+    OP(IR_OP_MAX, "relax.max", REDUCE),           /* NaN propagates */
+    OP(IR_OP_MIN, "relax.min", REDUCE),           /* NaN propagates */
+    OP(IR_OP_ARGMAX, "relax.argmax", REDUCE),     /* int64: the first maximum, or the first NaN */
+    OP(IR_OP_ARGMIN, "relax.argmin", REDUCE),     /* int64: the first minimum, or the first NaN */
+    OP(IR_OP_CUMSUM, "relax.cumsum", SCAN),       /* ints wrap in int64 */
+    OP(IR_OP_CUMPROD, "relax.cumprod", SCAN),     /* ints wrap in int64 */
 };
 
 const OpTable op_reduce_table = {defs, sizeof defs / sizeof defs[0]};

@@ -509,8 +509,11 @@ cv_squeeze(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call1(im, IR_OP_SQUEEZE, in[0], fe_ox_attrs(im->ctx, "axis", a, NULL)));
 }
 
-static bool
-cv_concat(OxImp *im, OxVal **in, int nin)
+/* The node's inputs as a Relax tuple (R.concat's and R.einsum's
+ * operands): constants when every input is known (so the call folds),
+ * else their vars; NULL after reporting an omitted input. */
+static IrExpr *
+inputs_tuple(OxImp *im, OxVal **in, int nin)
 {
   IrExpr *tuple = ir_expr_new(im->ctx, IR_EX_TUPLE, im->loc);
   IrExpr **items = ir_alloc(im->ctx, sizeof *items * (size_t)(nin ? nin : 1));
@@ -519,8 +522,10 @@ cv_concat(OxImp *im, OxVal **in, int nin)
   for (int i = 0; i < nin; i++)
     known = known && in[i] && in[i]->data;
   for (int i = 0; i < nin; i++) {
-    if (!in[i])
-      return fe_ox_unsupported(im, "an omitted input");
+    if (!in[i]) {
+      fe_ox_unsupported(im, "an omitted input");
+      return NULL;
+    }
     if (known) { /* fold: constants in the tuple */
       items[i] = ir_expr_new(im->ctx, IR_EX_CONST, im->loc);
       items[i]->u.constant = *in[i]->data;
@@ -533,6 +538,15 @@ cv_concat(OxImp *im, OxVal **in, int nin)
   tuple->u.tuple.items = items;
   tuple->u.tuple.n = nin;
   tuple->sinfo = ir_sinfo_tuple(im->ctx, fields, nin);
+  return tuple;
+}
+
+static bool
+cv_concat(OxImp *im, OxVal **in, int nin)
+{
+  IrExpr *tuple = inputs_tuple(im, in, nin);
+  if (!tuple)
+    return false;
   IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
   return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_CONCAT, &tuple, 1,
                         fe_ox_attrs(im->ctx, "axis", axis, NULL)));
@@ -808,7 +822,7 @@ cv_slice(OxImp *im, OxVal **in, int nin)
 
 /* ---- reductions --------------------------------------------------------- */
 
-/* ReduceSum/Mean/Max/Min, and the ones made of them: L1 (sum of |x|), L2
+/* ReduceSum/Mean/Max/Min/Prod, and the ones made of them: L1 (sum of |x|), L2
  * (root of the sum of squares), SumSquare, LogSum, LogSumExp. */
 static bool
 cv_reduce(OxImp *im, OxVal **in, int nin)
@@ -820,6 +834,7 @@ cv_reduce(OxImp *im, OxVal **in, int nin)
   } forms[] = {
       {"Sum", IR_OP_COUNT, IR_OP_SUM, IR_OP_COUNT},     {"Mean", IR_OP_COUNT, IR_OP_MEAN, IR_OP_COUNT},
       {"Max", IR_OP_COUNT, IR_OP_MAX, IR_OP_COUNT},     {"Min", IR_OP_COUNT, IR_OP_MIN, IR_OP_COUNT},
+      {"Prod", IR_OP_COUNT, IR_OP_PROD, IR_OP_COUNT},
       {"L1", IR_OP_ABS, IR_OP_SUM, IR_OP_COUNT},        {"L2", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_SQRT},
       {"SumSquare", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_COUNT},
       {"LogSum", IR_OP_COUNT, IR_OP_SUM, IR_OP_LOG},    {"LogSumExp", IR_OP_EXP, IR_OP_SUM, IR_OP_LOG},
@@ -848,8 +863,8 @@ cv_reduce(OxImp *im, OxVal **in, int nin)
   return OUT(x);
 }
 
-/* ArgMax, and ArgMin as the ArgMax of -x; select_last_index takes the
- * arg over x reversed along axis and maps it back (n - 1 - i). */
+/* ArgMax and ArgMin; select_last_index takes the arg over x reversed
+ * along axis and maps it back (n - 1 - i). */
 static bool
 cv_argmax(OxImp *im, OxVal **in, int nin)
 {
@@ -857,8 +872,7 @@ cv_argmax(OxImp *im, OxVal **in, int nin)
   int64_t axis = fe_ox_attr_i(im->node, "axis", 0);
   bool keep = fe_ox_attr_i(im->node, "keepdims", 1) != 0;
   bool last = fe_ox_attr_i(im->node, "select_last_index", 0) != 0;
-  if (strcmp(im->node->op_type, "ArgMin") == 0)
-    x = fe_ox_call1(im, IR_OP_NEGATIVE, x, NULL);
+  IrOpId op = strcmp(im->node->op_type, "ArgMin") == 0 ? IR_OP_ARGMIN : IR_OP_ARGMAX;
   if (last && x) {
     int64_t begin = -1, end = INT64_MIN, step = -1;
     x = fe_ox_call1(im, IR_OP_STRIDED_SLICE, x,
@@ -868,7 +882,7 @@ cv_argmax(OxImp *im, OxVal **in, int nin)
                                 fe_ox_attr_ints(im->ctx, &step, 1), "assume_inbound",
                                 ir_attr_bool(im->ctx, false), NULL));
   }
-  OxVal *i = fe_ox_call1(im, IR_OP_ARGMAX, x,
+  OxVal *i = fe_ox_call1(im, op, x,
                          fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "keepdims",
                                      ir_attr_bool(im->ctx, keep), NULL));
   int64_t n;
@@ -878,6 +892,71 @@ cv_argmax(OxImp *im, OxVal **in, int nin)
     i = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_scalar(im, fe_ox_dtype(i), (double)(n - 1)), i);
   }
   return OUT(i);
+}
+
+/* CumSum: the axis input must be known; reverse scans x flipped along
+ * the axis and flips the result back. */
+static bool
+cv_cumsum(OxImp *im, OxVal **in, int nin)
+{
+  int64_t *axis;
+  int n;
+  if (!fe_ox_known_ints(im, in[1], "axis", &axis, &n))
+    return false;
+  if (n != 1)
+    return fe_ox_unsupported(im, "axis must hold one value");
+  IrAttr *ax = ir_attr_int(im->ctx, axis[0]);
+  bool reverse = fe_ox_attr_i(im->node, "reverse", 0) != 0;
+  OxVal *x = in[0];
+  if (reverse)
+    x = fe_ox_call1(im, IR_OP_FLIP, x, fe_ox_attrs(im->ctx, "axis", ax, NULL));
+  x = x ? fe_ox_call1(im, IR_OP_CUMSUM, x,
+                      fe_ox_attrs(im->ctx, "axis", ax, "dtype", ir_attr_none(im->ctx), "exclusive",
+                                  ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "exclusive", 0) != 0),
+                                  NULL))
+        : NULL;
+  if (reverse && x)
+    x = fe_ox_call1(im, IR_OP_FLIP, x, fe_ox_attrs(im->ctx, "axis", ax, NULL));
+  return OUT(x);
+}
+
+/* TopK: k (opset >= 10 an input) must be known; indices are int64.  The
+ * values come sorted whatever "sorted" says, which ONNX allows. */
+static bool
+cv_topk(OxImp *im, OxVal **in, int nin)
+{
+  int64_t *k, one;
+  int n = 1;
+  if (im->opset < 10) {
+    one = fe_ox_attr_i(im->node, "k", 1);
+    k = &one;
+  } else if (nin < 2 || !fe_ox_known_ints(im, in[1], "k", &k, &n)) {
+    return nin < 2 ? fe_ox_unsupported(im, "k is missing") : false;
+  }
+  if (n != 1 || k[0] < 1)
+    return fe_ox_unsupported(im, "k must be one positive value");
+  OxVal *t = fe_ox_call1(
+      im, IR_OP_TOPK, in[0],
+      fe_ox_attrs(im->ctx, "k", ir_attr_int(im->ctx, k[0]), "axis",
+                  ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)), "ret_type",
+                  ir_attr_str(im->ctx, ir_sym(im->ctx, "both")), "largest",
+                  ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "largest", 1) != 0), "dtype",
+                  ir_attr_str(im->ctx, ir_sym(im->ctx, "int64")), NULL));
+  return t && (im->outs[0] = fe_ox_tuple_get(im, t, 0)) &&
+         (im->node->n_output < 2 || (im->outs[1] = fe_ox_tuple_get(im, t, 1)));
+}
+
+/* Einsum: the equation is R.einsum's subscripts. */
+static bool
+cv_einsum(OxImp *im, OxVal **in, int nin)
+{
+  const char *eq = fe_ox_attr_s(im, im->node, "equation", NULL);
+  if (!eq)
+    return fe_ox_unsupported(im, "equation is missing");
+  IrExpr *tuple = inputs_tuple(im, in, nin);
+  return tuple && OUT(fe_ox_emit(im, im->node->output[0], IR_OP_EINSUM, &tuple, 1,
+                                 fe_ox_attrs(im->ctx, "subscripts",
+                                             ir_attr_str(im->ctx, ir_sym(im->ctx, eq)), NULL)));
 }
 
 static const OxOp tensor_ops[] = {
@@ -967,6 +1046,7 @@ static const OxOp tensor_ops[] = {
     {"ReduceMean", cv_reduce, "axes,keepdims"},
     {"ReduceMax", cv_reduce, "axes,keepdims"},
     {"ReduceMin", cv_reduce, "axes,keepdims"},
+    {"ReduceProd", cv_reduce, "axes,keepdims,noop_with_empty_axes"},
     {"ReduceL1", cv_reduce, "axes,keepdims"},
     {"ReduceL2", cv_reduce, "axes,keepdims"},
     {"ReduceSumSquare", cv_reduce, "axes,keepdims"},
@@ -974,6 +1054,9 @@ static const OxOp tensor_ops[] = {
     {"ReduceLogSumExp", cv_reduce, "axes,keepdims"},
     {"ArgMax", cv_argmax, "axis,keepdims,select_last_index"},
     {"ArgMin", cv_argmax, "axis,keepdims,select_last_index"},
+    {"CumSum", cv_cumsum, "exclusive,reverse"},
+    {"TopK", cv_topk, "axis,largest,sorted,k"},
+    {"Einsum", cv_einsum, "equation"},
     {NULL, NULL, NULL},
 };
 

@@ -70,7 +70,7 @@ STATIC_INPUTS = {
     "Reshape": [1], "Expand": [1], "Unsqueeze": [1], "Squeeze": [1], "Slice": [1, 2, 3, 4],
     "ReduceSum": [1], "ReduceMean": [1], "ReduceMax": [1], "ReduceMin": [1], "Split": [1],
     "Resize": [1, 2, 3], "Upsample": [1], "ConstantOfShape": [0], "Tile": [1], "Pad": [1, 2],
-    "Dropout": [1, 2], "Range": [0, 1, 2], "Trilu": [1],
+    "Dropout": [1, 2], "Range": [0, 1, 2], "Trilu": [1], "ReduceProd": [1], "CumSum": [1], "TopK": [1],
 }
 
 
