@@ -287,7 +287,8 @@ check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x,
 {
   NnSite s = op_nn_site_infer(in, call);
   bool t = w->kind == NN_WIN_CONV_T;
-  IrPrimExpr *need = t ? k[0] : op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
+  IrPrimExpr *need =
+      t ? k[0] : op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
     if (t)
       op_nn_error(&s, "data has %s channels, but weight has %s input channels",
@@ -847,6 +848,43 @@ transposed_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k,
   return op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, *pos, extent));
 }
 
+/* One term of a convolution's sum at output index o and reduction index
+ * r (input channel of the group, then the window): data times weight as
+ * float64 (see op_nn_legalize_conv); *cond gets the condition that the
+ * data position is read (NULL: always). */
+static IrPrimExpr *
+conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrPrimExpr **o,
+          IrPrimExpr **r, IrPrimExpr **cond)
+{
+  IrCtx *ctx = p->lz->ctx;
+  bool t = w->kind == NN_WIN_CONV_T;
+  IrPrimExpr *groups = op_nn_index(ctx, w->groups);
+  /* channels of a group: of the data (cin), of the output (per_group) */
+  IrPrimExpr *cin = t ? op_nn_floordiv(ctx, op_conv_dim(k, 0), groups) : op_conv_dim(k, 1);
+  IrPrimExpr *per_group = t ? op_conv_dim(k, 1) : op_nn_floordiv(ctx, op_conv_dim(k, 0), groups);
+  IrPrimExpr *group = op_nn_floordiv(ctx, o[1], per_group);
+  IrPrimExpr *c = w->groups == 1 ? r[0] : op_nn_add(ctx, op_nn_mul(ctx, group, cin), r[0]);
+  IrPrimExpr *xi[CONV_RANK] = {o[0], c}, *ki[CONV_RANK] = {o[1], r[0]};
+  IrPrimExpr *pos[CONV_SP], *ext[CONV_SP];
+  if (t) {
+    ki[0] = c;
+    ki[1] = w->groups == 1 ? o[1] : ir_prim_bin(ctx, IR_PE_FLOORMOD, o[1], per_group);
+  }
+  *cond = NULL;
+  for (int a = 0; a < w->nsp; a++) {
+    ext[a] = op_conv_dim(x, 2 + a);
+    if (t)
+      *cond = op_nn_and(ctx, *cond, transposed_pos(ctx, w, a, o[2 + a], r[1 + a], ext[a], &pos[a]));
+    else
+      pos[a] = op_conv_input_pos(ctx, w, a, o[2 + a], r[1 + a]);
+    xi[2 + a] = pos[a];
+    ki[2 + a] = r[1 + a];
+  }
+  if (!t)
+    *cond = op_conv_inside(ctx, w, pos, ext);
+  return ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(p, x, xi), op_conv_load(p, k, ki));
+}
+
 /* A convolution: for each output element o, the sum over the group's
  * input channels ci and the kernel window r of
  *   conv:       data[n, g * I + ci, o * s - p + r * d] * weight[o_c, ci, r]
@@ -865,10 +903,9 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   Window w;
   OpPrim p;
   BufView x, out;
-  IrPrimExpr *o[CONV_RANK], **r;
+  IrPrimExpr *o[CONV_RANK], **r, *cond;
   if (!op_conv_parse_window(&s, &w) || call->u.call.nargs < 2)
     return NULL;
-  bool t = w.kind == NN_WIN_CONV_T;
   op_prim_begin(lz, &p, name);
   if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
     return NULL;
@@ -883,38 +920,17 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, 1);
-  IrPrimExpr *groups = op_nn_index(ctx, w.groups);
-  /* channels of a group: of the data (cin), of the output (per_group) */
-  IrPrimExpr *cin = t ? op_nn_floordiv(ctx, op_conv_dim(&k, 0), groups) : op_conv_dim(&k, 1);
-  IrPrimExpr *per_group = t ? op_conv_dim(&k, 1) : op_nn_floordiv(ctx, op_conv_dim(&k, 0), groups);
-  IrPrimExpr *extent[1 + CONV_SP] = {cin};
+  IrPrimExpr *extent[1 + CONV_SP] = {w.kind == NN_WIN_CONV_T
+                                         ? op_nn_floordiv(ctx, op_conv_dim(&k, 0),
+                                                          op_nn_index(ctx, w.groups))
+                                         : op_conv_dim(&k, 1)};
   for (int a = 0; a < w.nsp; a++)
     extent[1 + a] = op_conv_dim(&k, 2 + a);
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 1 + w.nsp, &r, &loops);
-  IrPrimExpr *c = w.groups == 1 ? r[0]
-                                : op_nn_add(ctx, op_nn_mul(ctx, op_nn_floordiv(ctx, o[1], per_group), cin),
-                                            r[0]);
-  IrPrimExpr *xi[CONV_RANK] = {o[0], c}, *ki[CONV_RANK] = {o[1], r[0]};
-  IrPrimExpr *pos[CONV_SP], *ext[CONV_SP], *cond = NULL;
-  if (t) {
-    ki[0] = c;
-    ki[1] = w.groups == 1 ? o[1] : ir_prim_bin(ctx, IR_PE_FLOORMOD, o[1], per_group);
-  }
-  for (int a = 0; a < w.nsp; a++) {
-    ext[a] = op_conv_dim(&x, 2 + a);
-    if (t)
-      cond = op_nn_and(ctx, cond, transposed_pos(ctx, &w, a, o[2 + a], r[1 + a], ext[a], &pos[a]));
-    else
-      pos[a] = op_conv_input_pos(ctx, &w, a, o[2 + a], r[1 + a]);
-    xi[2 + a] = pos[a];
-    ki[2 + a] = r[1 + a];
-  }
-  if (!t)
-    cond = op_conv_inside(ctx, &w, pos, ext);
-  IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(&p, &x, xi), op_conv_load(&p, &k, ki));
-  *body = op_nn_if(&p, cond,
-                   op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), term)));
-  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loops,
-                  op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
+  IrPrimExpr *term = conv_term(&p, &w, &x, &k, o, r, &cond);
+  IrPrimExpr *sum = ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), term);
+  *body = op_nn_if(&p, cond, op_nn_acc_set(&p, acc, 0, sum));
+  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
+                          loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);
 }

@@ -817,8 +817,8 @@ index_pixel_shuffle(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const
   IrPrimExpr **xi = index_new(ctx, n), *rr = lit(ctx, r);
   for (int d = 0; d < n - 3; d++)
     xi[d] = o[d];
-  IrPrimExpr *sub = arith(ctx, IR_PE_ADD, arith(ctx, IR_PE_MUL, arith(ctx, IR_PE_FLOORMOD, o[n - 2], rr), rr),
-                          arith(ctx, IR_PE_FLOORMOD, o[n - 1], rr));
+  IrPrimExpr *row = arith(ctx, IR_PE_MUL, arith(ctx, IR_PE_FLOORMOD, o[n - 2], rr), rr);
+  IrPrimExpr *sub = arith(ctx, IR_PE_ADD, row, arith(ctx, IR_PE_FLOORMOD, o[n - 1], rr));
   xi[n - 3] = arith(ctx, IR_PE_ADD, arith(ctx, IR_PE_MUL, o[n - 3], lit(ctx, r * r)), sub);
   xi[n - 2] = arith(ctx, IR_PE_FLOORDIV, o[n - 2], rr);
   xi[n - 1] = arith(ctx, IR_PE_FLOORDIV, o[n - 1], rr);

@@ -599,7 +599,7 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 /* The convolutions: nsp spatial axes, s/p/d the default strides,
  * padding, dilation, then the layouts. */
 #define CONV_PARAMS(s, p, d, data, kernel)                                                         \
-  .syn.params = {E("data"), E("weight"), A("strides", s), A("padding", p), A("dilation", d),        \
+  .syn.params = {E("data"), E("weight"), A("strides", s), A("padding", p), A("dilation", d),       \
                  A("groups", "1"), A("data_layout", data), A("kernel_layout", kernel),             \
                  A("out_layout", "None"), A("out_dtype", "\"void\"")},                             \
   .syn.nparams = 10, .impl = {op_nn_infer_conv, op_nn_eval_conv, op_nn_legalize_conv}
@@ -621,7 +621,8 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
                  A("out_layout", "None")},                                                         \
   .syn.nparams = 9, .impl = {op_nn_infer_pool, op_nn_eval_pool, op_nn_legalize_pool}
 #define ADAPTIVE_PARAMS(layout)                                                                    \
-  .syn.params = {E("data"), A("output_size", "None"), A("layout", layout), A("out_layout", "None")}, \
+  .syn.params = {E("data"), A("output_size", "None"), A("layout", layout),                         \
+                 A("out_layout", "None")},                                                         \
   .syn.nparams = 4,                                                                                \
   .impl = {op_nn_infer_adaptive_pool, op_nn_eval_adaptive_pool, op_nn_legalize_adaptive_pool}
 /* A window op's NnWindow: kind, spatial axes, prim_func name. */

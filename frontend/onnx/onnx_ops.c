@@ -704,8 +704,10 @@ cv_tile(OxImp *im, OxVal **in, int nin)
 static bool
 cv_pad(OxImp *im, OxVal **in, int nin)
 {
-  static const char *const modes[][2] = {
-      {"constant", "constant"}, {"reflect", "reflect"}, {"edge", "replicate"}, {"wrap", "circular"}};
+  static const char *const modes[][2] = {{"constant", "constant"},
+                                         {"reflect", "reflect"},
+                                         {"edge", "replicate"},
+                                         {"wrap", "circular"}};
   int r = fe_ox_rank(in[0]), n, naxes = -1;
   int64_t *pads, *axes = NULL;
   double value = fe_ox_attr_f(im->node, "value", 0);
