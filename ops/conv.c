@@ -1,19 +1,28 @@
 /*
- * conv.c - ops with a spatial window over 4-D tensors: conv2d, max_pool2d,
- * avg_pool2d, adaptive_avg_pool2d.
+ * conv.c - ops with a spatial window over tensors of 1, 2 or 3 spatial
+ * axes: conv1d/2d/3d, conv1d/2d/3d_transpose, max_pool1d/2d/3d,
+ * avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d.
  *
- * Key idea: a layout is a permutation of the logical axes (N, C, H, W for
- * data and outputs; O, I, H, W for kernels), so "NCHW", "NHWC", "OIHW",
- * "HWIO", "OHWI" are one code path: inference maps dims to logical order
- * and back, kernels index through per-axis strides.
+ * Key idea: a layout is a permutation of the logical axes (N, C, then the
+ * spatial axes D, H, W for data and outputs; O, I (transposed: I, O), then
+ * the spatial axes for kernels), so "NCHW", "NHWC", "OIHW", "HWIO", "NCW",
+ * "NCDHW" are one code path: inference maps dims to logical order and back,
+ * kernels index through per-axis strides, and every loop runs over the
+ * entry's number of spatial axes (its NnWindow).
  *
  * Output extents follow TVM (src/relax/op/nn/convolution.cc, pooling.cc):
  *   out = (in + pad_before + pad_after - dilation * (k - 1) - 1) // stride + 1
  * and with ceil_mode, stride - 1 added to the numerator, minus one when the
- * last window would start past the input and its leading padding.
- * Padding is [top, left, bottom, right]; 1 or 2 values expand as in TVM.
- * Padded positions read 0 for conv2d and avg_pool2d, -inf for max_pool2d;
- * avg_pool2d divides by the positions inside the padded input
+ * last window would start past the input and its leading padding; a
+ * transposed convolution has
+ *   out = (in - 1) * stride - pad_before - pad_after + dilation * (k - 1)
+ *         + output_padding + 1
+ * and out[o] sums data[i] * weight[k] over o = i * stride - pad_before +
+ * k * dilation (the scatter of conv, read as a gather).
+ * Padding is [before..., after...] per spatial axis; 1 value or one per
+ * axis expand as in TVM.
+ * Padded positions read 0 for the convolutions and avg_pool, -inf for
+ * max_pool; avg_pool divides by the positions inside the padded input
  * (count_include_pad) or inside the input alone.
  *
  * Legalization writes the same loops as the kernels into a T.prim_func:
@@ -24,10 +33,27 @@
  * TVM's legalized conv2d sums in its output dtype).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "conv_int.h"
 
+static const NnWindow *
+window_op(const IrExpr *call)
+{
+  return op_of(call->u.call.op)->data;
+}
+
+/* The logical axis letters of a window op's tensors: "NC" or "OI" or
+ * "IO", then "W", "HW" or "DHW". */
+static const char *
+axis_letters(char *buf, const char *lead, int nsp)
+{
+  static const char *const spatial[] = {"W", "HW", "DHW"};
+  strcpy(buf, lead);
+  strcat(buf, spatial[nsp - 1]);
+  return buf;
+}
 
 /* Parses a layout attribute as a permutation of letters ("NCHW"). */
 static bool
@@ -35,62 +61,75 @@ parse_layout(const NnSite *s, const char *name, const char *fallback, const char
              Layout *out)
 {
   const char *text;
+  int rank = (int)strlen(letters);
   if (!op_nn_attr_str(s, name, fallback, &text))
     return false;
-  bool seen[4] = {false};
-  if (strlen(text) == 4) {
-    for (int i = 0; i < 4; i++) {
-      const char *p = strchr(letters, text[i]);
-      if (!p || !text[i] || seen[p - letters])
-        break;
+  bool seen[CONV_RANK] = {false}, ok = (int)strlen(text) == rank;
+  out->rank = rank;
+  for (int i = 0; ok && i < rank; i++) {
+    const char *p = strchr(letters, text[i]);
+    ok = p && !seen[p - letters];
+    if (ok) {
       seen[p - letters] = true;
       out->pos[p - letters] = i;
     }
   }
-  if (!seen[0] || !seen[1] || !seen[2] || !seen[3]) {
+  if (!ok) {
     op_nn_error(s, "%s \"%s\" is not supported (a permutation of %s is)", name, text, letters);
     return false;
   }
   return true;
 }
 
-/* An attribute of 1 or 2 positive ints into v[2]. */
+/* An attribute of 1 or nsp ints into v[nsp], each at least least. */
 static bool
-parse_pair(const NnSite *s, const char *name, int64_t fallback, int64_t *v)
+parse_axes(const NnSite *s, const char *name, int nsp, int64_t fallback, int64_t least, int64_t *v)
 {
   int n;
-  if (!op_nn_attr_ints(s, name, v, 2, &n))
+  if (!op_nn_attr_ints(s, name, v, nsp, &n))
     return false;
   if (n == 0)
     v[0] = fallback;
-  if (n <= 1)
-    v[1] = v[0];
-  if (v[0] <= 0 || v[1] <= 0) {
-    op_nn_error(s, "%s must be positive, got [%lld, %lld]", name, (long long)v[0], (long long)v[1]);
+  for (int a = 1; a < nsp; a++)
+    if (n <= 1)
+      v[a] = v[0];
+  if (n > 1 && n != nsp) {
+    op_nn_error(s, "%s must have 1 or %d values, not %d", name, nsp, n);
     return false;
+  }
+  for (int a = 0; a < nsp; a++) {
+    if (v[a] < least) {
+      char text[80];
+      int len = snprintf(text, sizeof text, "[%lld", (long long)v[0]);
+      for (int i = 1; i < nsp; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, ", %lld", (long long)v[i]);
+      op_nn_error(s, "%s must be %s, got %s]", name, least ? "positive" : "non-negative", text);
+      return false;
+    }
   }
   return true;
 }
 
-/* padding: 1 value for all sides, 2 as [top/bottom, left/right], 4 as
- * [top, left, bottom, right]; never negative. */
+/* padding: 1 value for all sides, nsp as [before = after per axis], 2 *
+ * nsp as [before..., after...]; never negative. */
 static bool
-parse_padding(const NnSite *s, int64_t *pad)
+parse_padding(const NnSite *s, int nsp, int64_t *pad)
 {
   int n;
-  if (!op_nn_attr_ints(s, "padding", pad, 4, &n))
+  if (!op_nn_attr_ints(s, "padding", pad, 2 * nsp, &n))
     return false;
-  if (n == 0 || n == 1) {
+  if (n <= 1) {
     int64_t p = n ? pad[0] : 0;
-    pad[0] = pad[1] = pad[2] = pad[3] = p;
-  } else if (n == 2) {
-    pad[2] = pad[0];
-    pad[3] = pad[1];
-  } else if (n != 4) {
-    op_nn_error(s, "padding must have 1, 2 or 4 values, not %d", n);
+    for (int i = 0; i < 2 * nsp; i++)
+      pad[i] = p;
+  } else if (n == nsp) {
+    for (int a = 0; a < nsp; a++)
+      pad[nsp + a] = pad[a];
+  } else if (n != 2 * nsp) {
+    op_nn_error(s, "padding must have 1, %d or %d values, not %d", nsp, 2 * nsp, n);
     return false;
   }
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 2 * nsp; i++) {
     if (pad[i] < 0) {
       op_nn_error(s, "padding must not be negative");
       return false;
@@ -99,36 +138,61 @@ parse_padding(const NnSite *s, int64_t *pad)
   return true;
 }
 
-/* Reads every attribute of a conv2d or pool call. */
+/* The convolutions' own attributes: kernel layout, groups, out_dtype and
+ * (transposed) output_padding, each below its stride as TVM requires. */
+static bool
+parse_conv(const NnSite *s, Window *w)
+{
+  char letters[CONV_RANK + 1];
+  bool t = w->kind == NN_WIN_CONV_T;
+  axis_letters(letters, t ? "IO" : "OI", w->nsp);
+  if (!parse_layout(s, "kernel_layout", letters, letters, &w->kernel) ||
+      !op_nn_attr_int(s, "groups", 1, &w->groups) ||
+      !op_nn_attr_dtype(s, "out_dtype", &w->out_dtype))
+    return false;
+  if (w->groups <= 0) {
+    op_nn_error(s, "groups must be positive, got %lld", (long long)w->groups);
+    return false;
+  }
+  if (!t)
+    return true;
+  if (!parse_axes(s, "output_padding", w->nsp, 0, 0, w->output_padding))
+    return false;
+  for (int a = 0; a < w->nsp; a++) {
+    if (w->output_padding[a] >= w->stride[a]) {
+      op_nn_error(s, "output_padding (%lld) must be less than strides (%lld)",
+                  (long long)w->output_padding[a], (long long)w->stride[a]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Reads every attribute of a convolution or pool call. */
 bool
 op_conv_parse_window(const NnSite *s, Window *w)
 {
-  IrOpId id = s->call->u.call.op->id;
-  bool conv = id == IR_OP_CONV2D;
+  const NnWindow *op = window_op(s->call);
+  bool conv = op->kind == NN_WIN_CONV || op->kind == NN_WIN_CONV_T;
   const char *data_attr = conv ? "data_layout" : "layout";
   const char *data_text;
+  char letters[CONV_RANK + 1];
   memset(w, 0, sizeof *w);
-  if (!op_nn_attr_str(s, data_attr, "NCHW", &data_text) ||
-      !parse_layout(s, data_attr, "NCHW", "NCHW", &w->data) ||
-      !parse_layout(s, "out_layout", data_text, "NCHW", &w->out))
+  w->kind = op->kind;
+  w->nsp = op->nsp;
+  axis_letters(letters, "NC", w->nsp);
+  if (!op_nn_attr_str(s, data_attr, letters, &data_text) ||
+      !parse_layout(s, data_attr, letters, letters, &w->data) ||
+      !parse_layout(s, "out_layout", data_text, letters, &w->out))
     return false;
-  if (id == IR_OP_ADAPTIVE_AVG_POOL2D)
+  if (op->kind == NN_WIN_ADAPTIVE)
     return true;
-  if (!parse_pair(s, "strides", 1, w->stride) || !parse_pair(s, "dilation", 1, w->dilation) ||
-      !parse_padding(s, w->pad))
+  if (!parse_axes(s, "strides", w->nsp, 1, 1, w->stride) ||
+      !parse_axes(s, "dilation", w->nsp, 1, 1, w->dilation) || !parse_padding(s, w->nsp, w->pad))
     return false;
-  if (conv) {
-    if (!parse_layout(s, "kernel_layout", "OIHW", "OIHW", &w->kernel) ||
-        !op_nn_attr_int(s, "groups", 1, &w->groups) ||
-        !op_nn_attr_dtype(s, "out_dtype", &w->out_dtype))
-      return false;
-    if (w->groups <= 0) {
-      op_nn_error(s, "groups must be positive, got %lld", (long long)w->groups);
-      return false;
-    }
-    return true;
-  }
-  return parse_pair(s, "pool_size", 1, w->size) &&
+  if (conv)
+    return parse_conv(s, w);
+  return parse_axes(s, "pool_size", w->nsp, 1, 1, w->size) &&
          op_nn_attr_bool(s, "ceil_mode", false, &w->ceil_mode) &&
          op_nn_attr_bool(s, "count_include_pad", false, &w->count_include_pad);
 }
@@ -137,8 +201,8 @@ op_conv_parse_window(const NnSite *s, Window *w)
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-/* A 4-D tensor argument: false after an error; *dims its dims in logical
- * order, or NULL when unknown. */
+/* A tensor argument of l's rank: false after an error; *dims its dims in
+ * logical order, or NULL when unknown. */
 static bool
 window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
            const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
@@ -146,16 +210,16 @@ window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
   *dims = NULL;
   if (!op_nn_tensor_arg(in, call, args, i, what, t))
     return false;
-  if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != 4) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have rank 4, not %d", what,
-             (*t)->u.tensor.ndim);
+  if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != l->rank) {
+    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have rank %d, not %d", what,
+             l->rank, (*t)->u.tensor.ndim);
     return false;
   }
   IrPrimExpr **shape = op_nn_shape(*t);
   if (!shape)
     return true;
-  *dims = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * 4);
-  for (int k = 0; k < 4; k++)
+  *dims = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)l->rank);
+  for (int k = 0; k < l->rank; k++)
     (*dims)[k] = shape[l->pos[k]];
   return true;
 }
@@ -166,15 +230,22 @@ bin(OpInfer *in, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_bin(in->ctx, k, a, b);
 }
 
-/* The output extent along spatial axis a (0: H, 1: W) of an input of
- * extent x and a window of extent k, simplified. */
+/* The output extent along spatial axis a of an input of extent x and a
+ * window of extent k, simplified. */
 static IrPrimExpr *
 out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
 {
   IrCtx *c = in->ctx;
-  int64_t pad = w->pad[a] + w->pad[a + 2];
+  int64_t pad = w->pad[a] + w->pad[w->nsp + a];
   IrPrimExpr *span =
       bin(in, IR_PE_MUL, op_nn_int(c, w->dilation[a]), bin(in, IR_PE_SUB, k, op_nn_int(c, 1)));
+  if (w->kind == NN_WIN_CONV_T) {
+    IrPrimExpr *grown =
+        bin(in, IR_PE_MUL, bin(in, IR_PE_SUB, x, op_nn_int(c, 1)), op_nn_int(c, w->stride[a]));
+    int64_t more = w->output_padding[a] + 1 - pad;
+    return op_nn_simplify(in, bin(in, IR_PE_ADD, bin(in, IR_PE_ADD, grown, span),
+                                  op_nn_int(c, more)));
+  }
   IrPrimExpr *num = bin(in, IR_PE_SUB, bin(in, IR_PE_ADD, x, op_nn_int(c, pad)), span);
   num = bin(in, IR_PE_SUB, num, op_nn_int(c, 1));
   if (w->ceil_mode)
@@ -203,37 +274,44 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
 static IrSInfo *
 tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t, int vdevice)
 {
-  IrPrimExpr **shape = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * 4);
-  for (int k = 0; k < 4; k++)
+  IrPrimExpr **shape = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)l->rank);
+  for (int k = 0; k < l->rank; k++)
     shape[l->pos[k]] = logical[k];
-  return ir_sinfo_tensor(in->ctx, shape, 4, t, vdevice);
+  return ir_sinfo_tensor(in->ctx, shape, l->rank, t, vdevice);
 }
 
-/* TVM's channel checks: C == I * groups and O % groups == 0, errors only
- * when provably broken. */
+/* TVM's channel checks, errors only when provably broken: conv: C == I *
+ * groups and O % groups == 0; transposed: C == I and I % groups == 0. */
 static bool
 check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x, IrPrimExpr **k)
 {
   NnSite s = op_nn_site_infer(in, call);
-  IrPrimExpr *need = op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
+  bool t = w->kind == NN_WIN_CONV_T;
+  IrPrimExpr *need =
+      t ? k[0] : op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
-                op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]), (long long)w->groups,
-                op_nn_expr_str(in->ctx, need));
+    if (t)
+      op_nn_error(&s, "data has %s channels, but weight has %s input channels",
+                  op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[0]));
+    else
+      op_nn_error(&s,
+                  "data has %s channels, but weight has %s input channels times %lld groups = %s",
+                  op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]),
+                  (long long)w->groups, op_nn_expr_str(in->ctx, need));
     return false;
   }
   IrPrimExpr *rem =
       op_nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, rem, op_nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "weight has %s output channels, not divisible by %lld groups",
-                op_nn_expr_str(in->ctx, k[0]), (long long)w->groups);
+    op_nn_error(&s, "weight has %s %s channels, not divisible by %lld groups",
+                op_nn_expr_str(in->ctx, k[0]), t ? "input" : "output", (long long)w->groups);
     return false;
   }
   return true;
 }
 
 IrSInfo *
-op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = op_nn_site_infer(in, call);
   Window w;
@@ -248,16 +326,19 @@ op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (w.out_dtype.code != IR_DT_VOID)
     dtype = w.out_dtype;
   if (!x || !k)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, dtype, op_nn_vdevice(xt));
+    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, dtype, op_nn_vdevice(xt));
   if (!check_channels(in, call, &w, x, k))
     return NULL;
-  IrPrimExpr *o[4] = {x[0], k[0], out_extent(in, &w, 0, x[2], k[2]),
-                      out_extent(in, &w, 1, x[3], k[3])};
+  IrPrimExpr *o[CONV_RANK] = {x[0], k[0]};
+  if (w.kind == NN_WIN_CONV_T)
+    o[1] = op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w.groups)));
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = out_extent(in, &w, a, x[2 + a], k[2 + a]);
   return tensor_in_layout(in, o, &w.out, dtype, op_nn_vdevice(xt));
 }
 
 IrSInfo *
-op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = op_nn_site_infer(in, call);
   Window w;
@@ -266,20 +347,26 @@ op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[4] = {x[0], x[1], out_extent(in, &w, 0, x[2], op_nn_int(in->ctx, w.size[0])),
-                      out_extent(in, &w, 1, x[3], op_nn_int(in->ctx, w.size[1]))};
+    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
   return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
 }
 
-/* output_size: None (the input's extents), one value for both, or two. */
+/* output_size: None (the input's extents), one value for every axis, or
+ * one per axis. */
 static bool
-parse_output_size(const NnSite *s, int64_t *size, int *n)
+parse_output_size(const NnSite *s, int nsp, int64_t *size, int *n)
 {
-  if (!op_nn_attr_ints(s, "output_size", size, 2, n))
+  if (!op_nn_attr_ints(s, "output_size", size, nsp, n))
     return false;
-  if (*n == 1)
-    size[1] = size[0];
+  if (*n > 1 && *n != nsp) {
+    op_nn_error(s, "output_size must have 1 or %d values, not %d", nsp, *n);
+    return false;
+  }
+  for (int a = *n; a < nsp && *n == 1; a++)
+    size[a] = size[0];
   for (int i = 0; i < *n; i++) {
     if (size[i] <= 0) {
       op_nn_error(s, "output_size must be positive, got %lld", (long long)size[i]);
@@ -290,21 +377,22 @@ parse_output_size(const NnSite *s, int64_t *size, int *n)
 }
 
 IrSInfo *
-op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   NnSite s = op_nn_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
-  int64_t size[2];
+  int64_t size[CONV_SP];
   int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
       !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[4] = {x[0], x[1], n ? op_nn_int(in->ctx, size[0]) : x[2],
-                      n ? op_nn_int(in->ctx, size[1]) : x[3]};
+    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
   return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
 }
 
@@ -312,46 +400,75 @@ op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
 
-/* A 4-D tensor value seen in logical order: dims and element strides. */
+/* A tensor value seen in logical order: dims and element strides. */
 typedef struct {
   const IrTensorData *t;
-  int64_t dim[4];
-  int64_t stride[4];
+  int rank;
+  int64_t dim[CONV_RANK];
+  int64_t stride[CONV_RANK];
 } View;
 
 static bool
 view_of(const NnSite *s, const IrTensorData *t, const Layout *l, const char *what, View *v)
 {
-  int64_t phys[4];
+  int64_t phys[CONV_RANK];
   if (!t)
     return false;
-  if (t->ndim != 4) {
-    op_nn_error(s, "%s must have rank 4, not %d", what, t->ndim);
+  if (t->ndim != l->rank) {
+    op_nn_error(s, "%s must have rank %d, not %d", what, l->rank, t->ndim);
     return false;
   }
   op_nn_strides(t, phys);
   v->t = t;
-  for (int k = 0; k < 4; k++) {
+  v->rank = l->rank;
+  for (int k = 0; k < l->rank; k++) {
     v->dim[k] = t->shape[l->pos[k]];
     v->stride[k] = phys[l->pos[k]];
   }
   return true;
 }
 
+/* The element offset of logical index i. */
 static int64_t
-at(const View *v, int64_t a, int64_t b, int64_t c, int64_t d)
+at(const View *v, const int64_t *i)
 {
-  return a * v->stride[0] + b * v->stride[1] + c * v->stride[2] + d * v->stride[3];
+  int64_t off = 0;
+  for (int k = 0; k < v->rank; k++)
+    off += i[k] * v->stride[k];
+  return off;
+}
+
+/* Steps the index i over extents ext (n of them) in row-major order;
+ * false after the last. */
+static bool
+next_index(int64_t *i, const int64_t *ext, int n)
+{
+  for (int k = n - 1; k >= 0; k--) {
+    if (++i[k] < ext[k])
+      return true;
+    i[k] = 0;
+  }
+  return false;
+}
+
+/* Whether extents ext (n of them) hold any index. */
+static bool
+any_index(const int64_t *ext, int n)
+{
+  for (int k = 0; k < n; k++)
+    if (ext[k] <= 0)
+      return false;
+  return true;
 }
 
 /* A new output of logical dims o in layout l, seen as a View. */
 static Value *
 new_output(const NnSite *s, IrDType t, const int64_t *o, const Layout *l, View *v)
 {
-  int64_t shape[4];
-  for (int k = 0; k < 4; k++)
+  int64_t shape[CONV_RANK];
+  for (int k = 0; k < l->rank; k++)
     shape[l->pos[k]] = o[k];
-  Value *out = op_nn_tensor_new(s, t, 4, shape);
+  Value *out = op_nn_tensor_new(s, t, l->rank, shape);
   if (out)
     view_of(s, &out->u.tensor.t, l, "output", v);
   return out;
@@ -362,83 +479,115 @@ new_output(const NnSite *s, IrDType t, const int64_t *o, const Layout *l, View *
 static bool
 extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int64_t *out)
 {
-  int64_t st = w->stride[a];
-  int64_t num = x + w->pad[a] + w->pad[a + 2] - w->dilation[a] * (k - 1) - 1;
-  if (w->ceil_mode)
-    num += st - 1;
-  int64_t q = num >= 0 ? num / st : -((-num + st - 1) / st);
-  *out = q + 1;
-  if (w->ceil_mode && (*out - 1) * st >= x + w->pad[a])
-    *out -= 1;
+  int64_t st = w->stride[a], pad = w->pad[a] + w->pad[w->nsp + a];
+  if (w->kind == NN_WIN_CONV_T) {
+    *out = (x - 1) * st - pad + w->dilation[a] * (k - 1) + w->output_padding[a] + 1;
+  } else {
+    int64_t num = x + pad - w->dilation[a] * (k - 1) - 1;
+    if (w->ceil_mode)
+      num += st - 1;
+    int64_t q = num >= 0 ? num / st : -((-num + st - 1) / st);
+    *out = q + 1;
+    if (w->ceil_mode && (*out - 1) * st >= x + w->pad[a])
+      *out -= 1;
+  }
   if (*out < 0) {
     op_nn_error(s, "the window (extent %lld) does not fit the padded input (extent %lld)",
-                (long long)(w->dilation[a] * (k - 1) + 1),
-                (long long)(x + w->pad[a] + w->pad[a + 2]));
+                (long long)(w->dilation[a] * (k - 1) + 1), (long long)(x + pad));
     return false;
   }
   return true;
 }
 
-/* One output element of conv2d: the sum over the group's input channels
- * and the kernel window; positions in the padding contribute 0. */
-static double
-conv_point(const Window *w, const View *x, const View *k, int64_t n, int64_t o, int64_t y,
-           int64_t z)
+/* Every output element of a window op: out[i] = point(i). */
+typedef double (*PointFn)(const Window *w, const View *x, const View *k, const int64_t *i);
+
+static Value *
+fill_output(const NnSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
+            const View *k, PointFn point)
 {
-  int64_t cin = k->dim[1], group = o / (k->dim[0] / w->groups);
+  View v;
+  int64_t i[CONV_RANK] = {0};
+  Value *out = new_output(s, t, o, &w->out, &v);
+  if (!out || !any_index(o, w->out.rank))
+    return out;
+  do
+    op_set_f(&out->u.tensor.t, at(&v, i), point(w, x, k, i));
+  while (next_index(i, o, w->out.rank));
+  return out;
+}
+
+/* One output element i of a convolution: the sum over the group's input
+ * channels and the kernel window; positions in the padding contribute 0.
+ * conv reads data at o * stride - pad + k * dilation; a transposed one
+ * reads data at i where o = i * stride - pad + k * dilation. */
+static double
+conv_point(const Window *w, const View *x, const View *k, const int64_t *o)
+{
+  bool t = w->kind == NN_WIN_CONV_T;
+  int64_t cin = t ? k->dim[0] / w->groups : k->dim[1];
+  int64_t per_group = t ? k->dim[1] : k->dim[0] / w->groups;
+  int64_t group = o[1] / per_group;
+  int64_t xi[CONV_RANK] = {o[0]}, ki[CONV_RANK], win[CONV_SP];
   double acc = 0;
+  if (!any_index(k->dim + 2, w->nsp))
+    return 0;
   for (int64_t ci = 0; ci < cin; ci++) {
-    int64_t c = group * cin + ci;
-    for (int64_t ky = 0; ky < k->dim[2]; ky++) {
-      int64_t iy = y * w->stride[0] - w->pad[0] + ky * w->dilation[0];
-      if (iy < 0 || iy >= x->dim[2])
-        continue;
-      for (int64_t kx = 0; kx < k->dim[3]; kx++) {
-        int64_t ix = z * w->stride[1] - w->pad[1] + kx * w->dilation[1];
-        if (ix < 0 || ix >= x->dim[3])
-          continue;
-        acc += op_get_f(x->t, at(x, n, c, iy, ix)) * op_get_f(k->t, at(k, o, ci, ky, kx));
+    xi[1] = group * cin + ci;
+    ki[0] = t ? xi[1] : o[1];
+    ki[1] = t ? o[1] % per_group : ci;
+    memset(win, 0, sizeof win);
+    do {
+      bool inside = true;
+      for (int a = 0; a < w->nsp; a++) {
+        int64_t p;
+        if (t) {
+          int64_t q = o[2 + a] + w->pad[a] - win[a] * w->dilation[a];
+          p = q >= 0 && q % w->stride[a] == 0 ? q / w->stride[a] : -1;
+        } else {
+          p = o[2 + a] * w->stride[a] - w->pad[a] + win[a] * w->dilation[a];
+        }
+        inside = inside && p >= 0 && p < x->dim[2 + a];
+        xi[2 + a] = p;
+        ki[2 + a] = win[a];
       }
-    }
+      if (inside)
+        acc += op_get_f(x->t, at(x, xi)) * op_get_f(k->t, at(k, ki));
+    } while (next_index(win, k->dim + 2, w->nsp));
   }
   return acc;
 }
 
 Value *
-op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = op_nn_site_eval(ev, call);
   Window w;
-  View x, k, v;
-  int64_t o[4];
+  View x, k;
+  int64_t o[CONV_RANK];
   if (!op_conv_parse_window(&s, &w) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
-  if (x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
+  bool t = w.kind == NN_WIN_CONV_T;
+  if (t ? x.dim[1] != k.dim[0] || k.dim[0] % w.groups != 0
+        : x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
     op_nn_error(
-        &s, "data has %lld channels; weight has %lld output and %lld input channels; %lld groups",
-        (long long)x.dim[1], (long long)k.dim[0], (long long)k.dim[1], (long long)w.groups);
+        &s, "data has %lld channels; weight has %lld %s and %lld %s channels; %lld groups",
+        (long long)x.dim[1], (long long)k.dim[0], t ? "input" : "output", (long long)k.dim[1],
+        t ? "output" : "input", (long long)w.groups);
     return NULL;
   }
   o[0] = x.dim[0];
-  o[1] = k.dim[0];
-  if (!extent_value(&s, &w, 0, x.dim[2], k.dim[2], &o[2]) ||
-      !extent_value(&s, &w, 1, x.dim[3], k.dim[3], &o[3]))
-    return NULL;
-  IrDType t = w.out_dtype.code != IR_DT_VOID ? w.out_dtype : x.t->dtype;
-  Value *out = new_output(&s, t, o, &w.out, &v);
-  if (!out)
-    return NULL;
-  for (int64_t n = 0; n < o[0]; n++)
-    for (int64_t c = 0; c < o[1]; c++)
-      for (int64_t y = 0; y < o[2]; y++)
-        for (int64_t z = 0; z < o[3]; z++)
-          op_set_f(&out->u.tensor.t, at(&v, n, c, y, z), conv_point(&w, &x, &k, n, c, y, z));
-  return out;
+  o[1] = t ? k.dim[1] * w.groups : k.dim[0];
+  for (int a = 0; a < w.nsp; a++)
+    if (!extent_value(&s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
+      return NULL;
+  IrDType dt = w.out_dtype.code != IR_DT_VOID ? w.out_dtype : x.t->dtype;
+  return fill_output(&s, &w, dt, o, &x, &k, conv_point);
 }
 
-/* The smallest value of a dtype: what max_pool2d gives for a window that
+/* The smallest value of a dtype: what max_pool gives for a window that
  * holds padding only. */
 double
 op_conv_lowest(IrDType t)
@@ -450,25 +599,29 @@ op_conv_lowest(IrDType t)
   return -INFINITY;
 }
 
-/* One output element of a pool over channel c of batch n. */
+/* One output element i of a pool (k unused). */
 static double
-pool_point(const Window *w, bool max, const View *x, int64_t n, int64_t c, int64_t y, int64_t z)
+pool_point(const Window *w, const View *x, const View *k, const int64_t *o)
 {
+  bool max = w->kind == NN_WIN_MAX;
   double acc = max ? op_conv_lowest(x->t->dtype) : 0;
-  int64_t inside = 0, padded = 0;
-  for (int64_t ky = 0; ky < w->size[0]; ky++) {
-    int64_t iy = y * w->stride[0] - w->pad[0] + ky * w->dilation[0];
-    bool in_pad_y = iy >= -w->pad[0] && iy < x->dim[2] + w->pad[2];
-    for (int64_t kx = 0; kx < w->size[1]; kx++) {
-      int64_t ix = z * w->stride[1] - w->pad[1] + kx * w->dilation[1];
-      padded += in_pad_y && ix >= -w->pad[1] && ix < x->dim[3] + w->pad[3];
-      if (iy < 0 || iy >= x->dim[2] || ix < 0 || ix >= x->dim[3])
-        continue;
-      double v = op_get_f(x->t, at(x, n, c, iy, ix));
-      acc = max ? fmax(acc, v) : acc + v;
-      inside++;
+  int64_t inside = 0, padded = 0, xi[CONV_RANK] = {o[0], o[1]}, win[CONV_SP] = {0};
+  (void)k;
+  do {
+    bool in = true, in_pad = true;
+    for (int a = 0; a < w->nsp; a++) {
+      int64_t p = o[2 + a] * w->stride[a] - w->pad[a] + win[a] * w->dilation[a];
+      in_pad = in_pad && p >= -w->pad[a] && p < x->dim[2 + a] + w->pad[w->nsp + a];
+      in = in && p >= 0 && p < x->dim[2 + a];
+      xi[2 + a] = p;
     }
-  }
+    padded += in_pad;
+    if (!in)
+      continue;
+    double v = op_get_f(x->t, at(x, xi));
+    acc = max ? fmax(acc, v) : acc + v;
+    inside++;
+  } while (next_index(win, w->size, w->nsp));
   if (max)
     return acc;
   int64_t div = w->count_include_pad ? padded : inside;
@@ -476,30 +629,21 @@ pool_point(const Window *w, bool max, const View *x, int64_t n, int64_t c, int64
 }
 
 Value *
-op_nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = op_nn_site_eval(ev, call);
   Window w;
-  View x, v;
-  int64_t o[4];
+  View x;
+  int64_t o[CONV_RANK];
   if (!op_conv_parse_window(&s, &w) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
-  if (!extent_value(&s, &w, 0, x.dim[2], w.size[0], &o[2]) ||
-      !extent_value(&s, &w, 1, x.dim[3], w.size[1], &o[3]))
-    return NULL;
-  Value *out = new_output(&s, x.t->dtype, o, &w.out, &v);
-  if (!out)
-    return NULL;
-  bool max = call->u.call.op->id == IR_OP_MAX_POOL2D;
-  for (int64_t n = 0; n < o[0]; n++)
-    for (int64_t c = 0; c < o[1]; c++)
-      for (int64_t y = 0; y < o[2]; y++)
-        for (int64_t z = 0; z < o[3]; z++)
-          op_set_f(&out->u.tensor.t, at(&v, n, c, y, z), pool_point(&w, max, &x, n, c, y, z));
-  return out;
+  for (int a = 0; a < w.nsp; a++)
+    if (!extent_value(&s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
+      return NULL;
+  return fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point);
 }
 
 /* The adaptive window of output index i: [floor(i*in/out), ceil((i+1)*in/out)). */
@@ -510,44 +654,48 @@ adaptive_range(int64_t i, int64_t in, int64_t out, int64_t *start, int64_t *end)
   *end = ((i + 1) * in + out - 1) / out;
 }
 
+/* One output element o of an adaptive pool; the output extents are
+ * out's dims (k: the output's view). */
 static double
-adaptive_point(const View *x, const int64_t *o, int64_t n, int64_t c, int64_t y, int64_t z)
+adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o)
 {
-  int64_t y0, y1, x0, x1;
+  int64_t lo[CONV_SP], span[CONV_SP], win[CONV_SP] = {0}, xi[CONV_RANK] = {o[0], o[1]};
+  int64_t count = 1;
   double acc = 0;
-  adaptive_range(y, x->dim[2], o[2], &y0, &y1);
-  adaptive_range(z, x->dim[3], o[3], &x0, &x1);
-  for (int64_t iy = y0; iy < y1; iy++)
-    for (int64_t ix = x0; ix < x1; ix++)
-      acc += op_get_f(x->t, at(x, n, c, iy, ix));
-  int64_t count = (y1 - y0) * (x1 - x0);
-  return acc / (double)(count > 0 ? count : 1);
+  for (int a = 0; a < w->nsp; a++) {
+    int64_t end;
+    adaptive_range(o[2 + a], x->dim[2 + a], out->dim[2 + a], &lo[a], &end);
+    span[a] = end - lo[a];
+    count *= span[a];
+  }
+  if (count <= 0)
+    return 0;
+  do {
+    for (int a = 0; a < w->nsp; a++)
+      xi[2 + a] = lo[a] + win[a];
+    acc += op_get_f(x->t, at(x, xi));
+  } while (next_index(win, span, w->nsp));
+  return acc / (double)count;
 }
 
 Value *
-op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
 {
   NnSite s = op_nn_site_eval(ev, call);
   Window w;
-  View x, v;
-  int64_t size[2], o[4];
+  View x, shape;
+  int64_t size[CONV_SP], o[CONV_RANK];
   int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, size, &n) ||
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
       !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
-  o[2] = n ? size[0] : x.dim[2];
-  o[3] = n ? size[1] : x.dim[3];
-  Value *out = new_output(&s, x.t->dtype, o, &w.out, &v);
-  if (!out)
-    return NULL;
-  for (int64_t b = 0; b < o[0]; b++)
-    for (int64_t c = 0; c < o[1]; c++)
-      for (int64_t y = 0; y < o[2]; y++)
-        for (int64_t z = 0; z < o[3]; z++)
-          op_set_f(&out->u.tensor.t, at(&v, b, c, y, z), adaptive_point(&x, o, b, c, y, z));
-  return out;
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = n ? size[a] : x.dim[2 + a];
+  shape.rank = w.out.rank;
+  memcpy(shape.dim, o, sizeof o);
+  return fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point);
 }
 /* ------------------------------------------------------------------ */
 /* Legalization                                                        */
@@ -561,26 +709,30 @@ op_conv_dim(const BufView *v, int k)
   return v->b->shape[v->l->pos[k]];
 }
 
-/* v[a, b, c, d] in logical order, in v's dtype. */
+/* v at logical index logical, in v's dtype. */
+IrPrimExpr *
+op_conv_load_at(OpPrim *p, const BufView *v, IrPrimExpr **logical)
+{
+  return op_prim_load(p, v->b, op_conv_index(p, v, logical));
+}
+
+/* v[a, b, c, d] of a 4-D buffer in logical order, in v's dtype. */
 IrPrimExpr *
 op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
 {
   IrPrimExpr *logical[4] = {a, b, c, d};
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
-  for (int k = 0; k < 4; k++)
-    idx[v->l->pos[k]] = logical[k];
-  return op_prim_load(p, v->b, idx);
+  return op_conv_load_at(p, v, logical);
 }
 
-/* v[a, b, c, d] in logical order, as float64. */
+/* v at logical index logical, as float64. */
 IrPrimExpr *
-op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr **logical)
 {
-  return op_nn_f64(p->lz->ctx, op_conv_load_raw(p, v, a, b, c, d));
+  return op_nn_f64(p->lz->ctx, op_conv_load_at(p, v, logical));
 }
 
-/* The input position along spatial axis a (0: H, 1: W) of output index o
- * and window index k: o * stride - pad_before + k * dilation. */
+/* The input position along spatial axis a of output index o and window
+ * index k: o * stride - pad_before + k * dilation. */
 IrPrimExpr *
 op_conv_input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k)
 {
@@ -589,18 +741,18 @@ op_conv_input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr 
   return op_nn_add(ctx, start, op_nn_mul(ctx, k, op_nn_index(ctx, w->dilation[a])));
 }
 
-/* The condition that input position (iy, ix) is inside the input of
- * extents (h, w), or NULL when no window can leave it: a position can
- * fall before the input only with padding before it, after it only with
- * padding after it or ceil_mode. */
+/* The condition that input position pos (one per spatial axis) is inside
+ * the input of extents extent, or NULL when no window can leave it: a
+ * position can fall before the input only with padding before it, after
+ * it only with padding after it or ceil_mode. */
 IrPrimExpr *
 op_conv_inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent)
 {
   IrPrimExpr *cond = NULL;
-  for (int a = 0; a < 2; a++) {
+  for (int a = 0; a < w->nsp; a++) {
     if (w->pad[a] > 0)
       cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GE, pos[a], op_nn_index(ctx, 0)));
-    if (w->pad[a + 2] > 0 || w->ceil_mode)
+    if (w->pad[w->nsp + a] > 0 || w->ceil_mode)
       cond = op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, pos[a], extent[a]));
   }
   return cond;
@@ -623,7 +775,7 @@ op_conv_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result,
 {
   *x = (BufView){op_prim_input(p, call->u.call.args[0], "data"), &w->data};
   *out = (BufView){op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name)), &w->out};
-  if (!x->b || !out->b || x->b->ndim != 4 || out->b->ndim != 4) {
+  if (!x->b || !out->b || x->b->ndim != w->data.rank || out->b->ndim != w->out.rank) {
     op_prim_abort(p);
     return false;
   }
@@ -635,8 +787,8 @@ IrStmt **
 op_conv_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
 {
   IrPrimExpr **i;
-  IrStmt **slot = op_prim_loops(p, out->b->shape, 4, &i);
-  for (int k = 0; k < 4; k++)
+  IrStmt **slot = op_prim_loops(p, out->b->shape, w->out.rank, &i);
+  for (int k = 0; k < w->out.rank; k++)
     o[k] = i[w->out.pos[k]];
   return slot;
 }
@@ -657,8 +809,8 @@ op_conv_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, c
 IrPrimExpr **
 op_conv_index(OpPrim *p, const BufView *v, IrPrimExpr **o)
 {
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 4);
-  for (int k = 0; k < 4; k++)
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * (size_t)v->l->rank);
+  for (int k = 0; k < v->l->rank; k++)
     idx[v->l->pos[k]] = o[k];
   return idx;
 }
@@ -675,49 +827,110 @@ op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
 {
   return op_prim_store(p, out->b, op_conv_index(p, out, o), op_nn_to(p->lz->ctx, out->b->dtype, v));
 }
-/* conv2d: for each output element (n, o, y, z), the sum over the group's
- * input channels ci and the kernel window (ky, kx) of
- *   data[n, g * I + ci, y*sh - pt + ky*dh, z*sw - pl + kx*dw] * weight[o, ci, ky, kx]
- * with g = o // (O / groups), positions in the padding skipped. */
+
+/* The data position of a transposed convolution along spatial axis a for
+ * output index o and window index k: q = o + pad_before - k * dilation
+ * must be a multiple of stride, i = q // stride inside the input.  *pos
+ * gets i; returns the condition (the loads stay under it). */
+static IrPrimExpr *
+transposed_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k,
+               IrPrimExpr *extent, IrPrimExpr **pos)
+{
+  IrPrimExpr *q = op_nn_sub(ctx, op_nn_add(ctx, o, op_nn_index(ctx, w->pad[a])),
+                            op_nn_mul(ctx, k, op_nn_index(ctx, w->dilation[a])));
+  IrPrimExpr *stride = op_nn_index(ctx, w->stride[a]);
+  IrPrimExpr *cond = ir_prim_bin(ctx, IR_PE_GE, q, op_nn_index(ctx, 0));
+  if (w->stride[a] > 1)
+    cond = op_nn_and(ctx, cond,
+                     ir_prim_bin(ctx, IR_PE_EQ, ir_prim_bin(ctx, IR_PE_FLOORMOD, q, stride),
+                                 op_nn_index(ctx, 0)));
+  *pos = op_nn_floordiv(ctx, q, stride);
+  return op_nn_and(ctx, cond, ir_prim_bin(ctx, IR_PE_LT, *pos, extent));
+}
+
+/* One term of a convolution's sum at output index o and reduction index
+ * r (input channel of the group, then the window): data times weight as
+ * float64 (see op_nn_legalize_conv); *cond gets the condition that the
+ * data position is read (NULL: always). */
+static IrPrimExpr *
+conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrPrimExpr **o,
+          IrPrimExpr **r, IrPrimExpr **cond)
+{
+  IrCtx *ctx = p->lz->ctx;
+  bool t = w->kind == NN_WIN_CONV_T;
+  IrPrimExpr *groups = op_nn_index(ctx, w->groups);
+  /* channels of a group: of the data (cin), of the output (per_group) */
+  IrPrimExpr *cin = t ? op_nn_floordiv(ctx, op_conv_dim(k, 0), groups) : op_conv_dim(k, 1);
+  IrPrimExpr *per_group = t ? op_conv_dim(k, 1) : op_nn_floordiv(ctx, op_conv_dim(k, 0), groups);
+  IrPrimExpr *group = op_nn_floordiv(ctx, o[1], per_group);
+  IrPrimExpr *c = w->groups == 1 ? r[0] : op_nn_add(ctx, op_nn_mul(ctx, group, cin), r[0]);
+  IrPrimExpr *xi[CONV_RANK] = {o[0], c}, *ki[CONV_RANK] = {o[1], r[0]};
+  IrPrimExpr *pos[CONV_SP], *ext[CONV_SP];
+  if (t) {
+    ki[0] = c;
+    ki[1] = w->groups == 1 ? o[1] : ir_prim_bin(ctx, IR_PE_FLOORMOD, o[1], per_group);
+  }
+  *cond = NULL;
+  for (int a = 0; a < w->nsp; a++) {
+    ext[a] = op_conv_dim(x, 2 + a);
+    if (t)
+      *cond = op_nn_and(ctx, *cond, transposed_pos(ctx, w, a, o[2 + a], r[1 + a], ext[a], &pos[a]));
+    else
+      pos[a] = op_conv_input_pos(ctx, w, a, o[2 + a], r[1 + a]);
+    xi[2 + a] = pos[a];
+    ki[2 + a] = r[1 + a];
+  }
+  if (!t)
+    *cond = op_conv_inside(ctx, w, pos, ext);
+  return ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(p, x, xi), op_conv_load(p, k, ki));
+}
+
+/* A convolution: for each output element o, the sum over the group's
+ * input channels ci and the kernel window r of
+ *   conv:       data[n, g * I + ci, o * s - p + r * d] * weight[o_c, ci, r]
+ *               with g = o_c // (O / groups), positions in the padding
+ *               skipped;
+ *   transposed: data[n, g * I/groups + ci, i] * weight[c, o_c % O, r]
+ *               with g = o_c // O, where o = i * s - p + r * d.
+ * A float32 conv2d takes the tiled products of conv_gemm.c or conv_dw.c
+ * when it fits them. */
 IrExpr *
-op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
+  const char *name = window_op(call)->name;
   Window w;
   OpPrim p;
   BufView x, out;
-  IrPrimExpr *o[4], **r;
+  IrPrimExpr *o[CONV_RANK], **r, *cond;
   if (!op_conv_parse_window(&s, &w) || call->u.call.nargs < 2)
     return NULL;
-  op_prim_begin(lz, &p, "conv2d");
-  if (!op_conv_buffers(&p, &w, call, result, "conv2d", &x, &out))
+  op_prim_begin(lz, &p, name);
+  if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
     return NULL;
   BufView k = {op_prim_input(&p, call->u.call.args[1], "weight"), &w.kernel};
-  if (!k.b || k.b->ndim != 4) {
+  if (!k.b || k.b->ndim != w.kernel.rank) {
     op_prim_abort(&p);
     return NULL;
   }
-  if (op_conv_gemm(&p, &w, call->u.call.args[1], &x, &k, &out) || op_conv_depthwise(&p, &w, &x, &k, &out))
+  if (w.kind == NN_WIN_CONV && w.nsp == 2 &&
+      (op_conv_gemm(&p, &w, call->u.call.args[1], &x, &k, &out) ||
+       op_conv_depthwise(&p, &w, &x, &k, &out)))
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, 1);
-  IrPrimExpr *extent[3] = {op_conv_dim(&k, 1), op_conv_dim(&k, 2), op_conv_dim(&k, 3)}, *nest_body;
-  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 3, &r, &loops);
-  IrPrimExpr *per_group = op_nn_floordiv(ctx, op_conv_dim(&k, 0), op_nn_index(ctx, w.groups));
-  IrPrimExpr *c =
-      w.groups == 1
-          ? r[0]
-          : op_nn_add(ctx, op_nn_mul(ctx, op_nn_floordiv(ctx, o[1], per_group), op_conv_dim(&k, 1)),
-                      r[0]);
-  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[1]), op_conv_input_pos(ctx, &w, 1, o[3], r[2])};
-  IrPrimExpr *ext[2] = {op_conv_dim(&x, 2), op_conv_dim(&x, 3)};
-  nest_body = ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(&p, &x, o[0], c, pos[0], pos[1]),
-                          op_conv_load(&p, &k, o[1], r[0], r[1], r[2]));
-  *body = op_nn_if(
-      &p, op_conv_inside(ctx, &w, pos, ext),
-      op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), nest_body)));
-  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loops,
-                  op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
+  IrPrimExpr *extent[1 + CONV_SP] = {w.kind == NN_WIN_CONV_T
+                                         ? op_nn_floordiv(ctx, op_conv_dim(&k, 0),
+                                                          op_nn_index(ctx, w.groups))
+                                         : op_conv_dim(&k, 1)};
+  for (int a = 0; a < w.nsp; a++)
+    extent[1 + a] = op_conv_dim(&k, 2 + a);
+  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 1 + w.nsp, &r, &loops);
+  IrPrimExpr *term = conv_term(&p, &w, &x, &k, o, r, &cond);
+  IrPrimExpr *sum = ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), term);
+  *body = op_nn_if(&p, cond, op_nn_acc_set(&p, acc, 0, sum));
+  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
+                          loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);
 }

@@ -1,6 +1,7 @@
 /*
  * conv_int.h - what the window ops share inside ops/: conv.c (attributes,
- * inference, kernels, the generic lowering), conv_gemm.c (conv2d with
+ * inference, kernels, the generic lowering of the convolutions, plain and
+ * transposed, over 1, 2 or 3 spatial axes), conv_gemm.c (conv2d with
  * groups 1 as register-tiled products), conv_dw.c (depthwise conv2d) and
  * pool.c (the pools' lowering).
  */
@@ -9,44 +10,55 @@
 
 #include "nn_int.h"
 
-/* A layout: pos[k] is the physical dim of logical axis k. */
+enum { CONV_RANK = 5, CONV_SP = 3 }; /* at most: dims, spatial axes */
+
+/* A layout of rank dims: pos[k] is the physical dim of logical axis k
+ * (N, C, then the spatial axes; kernels O, I or I, O, then the same). */
 typedef struct {
-  int pos[4];
+  int rank;
+  int pos[CONV_RANK];
 } Layout;
 
 typedef struct {
-  int64_t size[2]; /* pools: window; conv2d: unused */
-  int64_t stride[2];
-  int64_t pad[4]; /* top, left, bottom, right */
-  int64_t dilation[2];
-  int64_t groups; /* conv2d */
-  bool ceil_mode; /* pools */
+  NnWindowKind kind;
+  int nsp;               /* spatial axes: 1, 2 or 3 (rank - 2) */
+  int64_t size[CONV_SP]; /* pools: window; convolutions: unused */
+  int64_t stride[CONV_SP];
+  /* before each spatial axis, then after each: pad[a], pad[nsp + a]
+   * (2-D: top, left, bottom, right) */
+  int64_t pad[2 * CONV_SP];
+  int64_t dilation[CONV_SP];
+  int64_t output_padding[CONV_SP]; /* transposed convolutions */
+  int64_t groups;                  /* convolutions */
+  bool ceil_mode;                  /* pools */
   bool count_include_pad;
   Layout data, kernel, out;
-  IrDType out_dtype; /* conv2d; IR_VOID: from the inputs */
+  IrDType out_dtype; /* convolutions; IR_VOID: from the inputs */
 } Window;
 
-/* Parses the attributes of a window op (conv2d, the pools). */
+/* Parses the attributes of a window op (a convolution, a pool). */
 bool op_conv_parse_window(const NnSite *s, Window *w);
 
 /* The lowest value of dtype t (max_pool2d's start), as a double. */
 double op_conv_lowest(IrDType t);
 
-/* A 4-D buffer seen in logical order (as View for values). */
+/* A buffer seen in logical order (as View for values). */
 typedef struct {
   IrBuffer *b;
   const Layout *l;
 } BufView;
 
 IrPrimExpr *op_conv_dim(const BufView *v, int k);
-/* v[a, b, c, d] in logical order, in v's dtype / as float64. */
+/* v[a, b, c, d] of a 4-D buffer in logical order, in v's dtype. */
 IrPrimExpr *op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c,
                      IrPrimExpr *d);
-IrPrimExpr *op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c,
-                    IrPrimExpr *d);
-/* o * stride - pad_before + k * dilation along spatial axis a (0: H, 1: W). */
+/* v at the logical index idx (v's rank entries), in v's dtype / as float64. */
+IrPrimExpr *op_conv_load_at(OpPrim *p, const BufView *v, IrPrimExpr **idx);
+IrPrimExpr *op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr **idx);
+/* o * stride - pad_before + k * dilation along spatial axis a. */
 IrPrimExpr *op_conv_input_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k);
-/* (iy, ix) inside extents (h, w), or NULL when no window can leave them. */
+/* pos (one per spatial axis) inside extent, or NULL when no window can
+ * leave them. */
 IrPrimExpr *op_conv_inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrimExpr **extent);
 /* init; loops; store. */
 IrStmt *op_conv_element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store);

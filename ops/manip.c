@@ -1,7 +1,8 @@
 /*
  * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
  * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
- * stack, repeat, tile, flip, one_hot.
+ * stack, repeat, tile, flip, one_hot, and the data-movement ops of nn:
+ * batch_flatten, pad, pixel_shuffle.
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -1148,6 +1149,180 @@ infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return ir_sinfo_tensor(in->ctx, out, ndim + 1, on, ix->u.tensor.vdevice);
 }
 
+/* R.nn.batch_flatten: (N, product of the other dims); rank 2 stays as it
+ * is, as in TVM. */
+static IrSInfo *
+infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  if (!x)
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim >= 0 && ndim < 2) {
+    op_manip_fail(&s, "data must have at least 2 dimensions, not %d", ndim);
+    return NULL;
+  }
+  if (ndim == 2)
+    return x;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, 2);
+  IrPrimExpr **out = dims_new(in->ctx, 2);
+  out[0] = x->u.tensor.shape[0];
+  out[1] = product(in, x->u.tensor.shape + 1, ndim - 1, -1);
+  return like(in, x, out, 2);
+}
+
+/* R.nn.pad: pad_width is [before_0, after_0, before_1, ...], 2 values per
+ * axis, never negative (TVM does not check the sign; a negative width
+ * would crop, which topi.nn.pad does not define); pad_mode is "constant",
+ * "reflect", "replicate" or "circular". */
+bool
+op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa)
+{
+  static const char *const modes[] = {"constant", "reflect", "replicate", "circular"};
+  int n;
+  if (!op_manip_attr_ints(s, call, "pad_width", false, &pa->width, &n))
+    return false;
+  if (ndim >= 0 ? n != 2 * ndim : n % 2 != 0) {
+    op_manip_fail(s, "pad_width has %d values, not 2 per axis of the data (rank %d)", n, ndim);
+    return false;
+  }
+  pa->n = n / 2;
+  for (int i = 0; i < n; i++) {
+    if (pa->width[i] < 0) {
+      op_manip_fail(s, "pad_width must not be negative, got %lld", (long long)pa->width[i]);
+      return false;
+    }
+  }
+  const IrAttr *m = op_attr(call, "pad_mode");
+  pa->mode = (PadMode)-1;
+  for (int i = 0; i < 4; i++)
+    if (!m || m->kind == IR_AT_NONE || (m->kind == IR_AT_STR && strcmp(m->u.s, modes[i]) == 0)) {
+      pa->mode = (PadMode)i;
+      break;
+    }
+  if ((int)pa->mode < 0) {
+    op_manip_fail(s, "pad_mode must be \"constant\", \"reflect\", \"replicate\" or \"circular\"");
+    return false;
+  }
+  const IrAttr *v = op_attr(call, "pad_value");
+  pa->value = 0;
+  if (v && v->kind == IR_AT_INT)
+    pa->value = (double)v->u.i;
+  else if (v && v->kind == IR_AT_FLOAT)
+    pa->value = v->u.f;
+  else if (v && v->kind != IR_AT_NONE) {
+    op_manip_fail(s, "pad_value must be a number");
+    return false;
+  }
+  return true;
+}
+
+/* reflect mirrors without repeating the edge, so it reads at most size -
+ * 1 positions past either end; replicate and circular read the input, so
+ * a padded axis needs one. */
+bool
+op_manip_pad_fits(const Site *s, PadMode mode, int axis, int64_t size, int64_t before,
+                  int64_t after)
+{
+  if (mode == PAD_CONSTANT || (before == 0 && after == 0))
+    return true;
+  if (mode == PAD_REFLECT && (before >= size || after >= size)) {
+    op_manip_fail(s, "reflect padding of axis %d (%lld, %lld) must be less than its extent %lld",
+                  axis, (long long)before, (long long)after, (long long)size);
+    return false;
+  }
+  if (size == 0) {
+    op_manip_fail(s, "axis %d is empty: %s padding has nothing to read", axis,
+                  mode == PAD_REPLICATE ? "replicate" : "circular");
+    return false;
+  }
+  return true;
+}
+
+int64_t
+op_manip_pad_source(PadMode mode, int64_t i, int64_t size)
+{
+  if (i >= 0 && i < size)
+    return i;
+  switch (mode) {
+  case PAD_REFLECT:
+    return i < 0 ? -i : 2 * size - 2 - i;
+  case PAD_REPLICATE:
+    return i < 0 ? 0 : size - 1;
+  case PAD_CIRCULAR:
+    return ((i % size) + size) % size;
+  default:
+    return -1;
+  }
+}
+
+static IrSInfo *
+infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  PadAttrs pa;
+  if (!x || !op_manip_pad_attrs(&s, call, x->u.tensor.ndim, &pa))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return like(in, x, NULL, pa.n);
+  IrPrimExpr **out = dims_new(in->ctx, pa.n);
+  for (int d = 0; d < pa.n; d++) {
+    IrPrimExpr *dim = x->u.tensor.shape[d];
+    int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1], size;
+    if (ir_prim_is_int(dim, &size) && !op_manip_pad_fits(&s, pa.mode, d, size, before, after))
+      return NULL;
+    out[d] = simp(in, bin(in, IR_PE_ADD, dim, lit(in->ctx, before + after)));
+  }
+  return like(in, x, out, pa.n);
+}
+
+bool
+op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r)
+{
+  const IrAttr *a = op_attr(call, "upscale_factor");
+  if (!a || a->kind != IR_AT_INT || a->u.i <= 0) {
+    op_manip_fail(s, "upscale_factor must be a positive integer");
+    return false;
+  }
+  *r = a->u.i;
+  return true;
+}
+
+/* R.nn.pixel_shuffle: the last three dims (C, H, W) become (C / r^2, H *
+ * r, W * r); C must be a multiple of r^2 (an error when provably not). */
+static IrSInfo *
+infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = infer_site(in, call);
+  IrSInfo *x = tensor_arg(&s, args[0], "data");
+  int64_t r;
+  if (!x || !op_manip_upscale_factor(&s, call, &r))
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (ndim >= 0 && ndim < 3) {
+    op_manip_fail(&s, "data must have at least 3 dimensions, not %d", ndim);
+    return NULL;
+  }
+  if (!x->u.tensor.shape)
+    return x->u.tensor.ndim < 0 ? x : like(in, x, NULL, ndim);
+  IrPrimExpr **out = dims_new(in->ctx, ndim), **d = x->u.tensor.shape;
+  memcpy(out, d, sizeof *out * (size_t)ndim);
+  IrPrimExpr *c = d[ndim - 3], *rem = simp(in, bin(in, IR_PE_FLOORMOD, c, lit(in->ctx, r * r)));
+  int64_t v;
+  if (ir_prim_is_int(rem, &v) && v != 0) {
+    op_manip_fail(&s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
+                  expr_text(in->ctx, c), (long long)(r * r));
+    return NULL;
+  }
+  out[ndim - 3] = simp(in, bin(in, IR_PE_FLOORDIV, c, lit(in->ctx, r * r)));
+  out[ndim - 2] = simp(in, bin(in, IR_PE_MUL, d[ndim - 2], lit(in->ctx, r)));
+  out[ndim - 1] = simp(in, bin(in, IR_PE_MUL, d[ndim - 1], lit(in->ctx, r)));
+  return like(in, x, out, ndim);
+}
+
 /* ------------------------------------------------------------------ */
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
@@ -1164,6 +1339,8 @@ static const OpDef defs[] = {
        .syn.nparams = 2, .impl = {infer_reshape, op_manip_eval_reshape, op_manip_legalize_reshape}),
     OP(IR_OP_FLATTEN, "relax.flatten", .syn.params = {E("x")}, .syn.nparams = 1,
        .impl = {infer_flatten, op_manip_eval_flatten, op_manip_legalize_flatten}),
+    OP(IR_OP_BATCH_FLATTEN, "relax.nn.batch_flatten", .syn.params = {E("data")}, .syn.nparams = 1,
+       .impl = {infer_batch_flatten, op_manip_eval_batch_flatten, op_manip_legalize_flatten}),
     OP(IR_OP_EXPAND_DIMS, "relax.expand_dims", .syn.params = {E("x"), A("axis", NULL)},
        .syn.nparams = 2,
        .impl = {infer_expand_dims, op_manip_eval_expand_dims, op_manip_legalize_expand_dims}),
@@ -1200,6 +1377,13 @@ static const OpDef defs[] = {
        .syn.params = {E("indices"), {"on_value", IR_PARAM_PRIM, NULL},
                       {"off_value", IR_PARAM_PRIM, NULL}, A("depth", NULL), A("axis", "-1")},
        .syn.nparams = 5, .impl = {infer_one_hot, op_manip_eval_one_hot, op_manip_legalize_one_hot}),
+    OP(IR_OP_PAD, "relax.nn.pad",
+       .syn.params = {E("data"), A("pad_width", NULL), A("pad_mode", "\"constant\""),
+                      A("pad_value", "0.0")},
+       .syn.nparams = 4, .impl = {infer_pad, op_manip_eval_pad, op_manip_legalize_pad}),
+    OP(IR_OP_PIXEL_SHUFFLE, "relax.nn.pixel_shuffle",
+       .syn.params = {E("data"), A("upscale_factor", NULL)}, .syn.nparams = 2,
+       .impl = {infer_pixel_shuffle, op_manip_eval_pixel_shuffle, op_manip_legalize_pixel_shuffle}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

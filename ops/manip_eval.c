@@ -1,9 +1,10 @@
 /*
  * manip_eval.c - reference kernels of the manipulation ops (permute_dims,
  * reshape, flatten, expand_dims, squeeze, concat, split, strided_slice,
- * take, broadcast_to, stack, repeat, tile, flip, one_hot).  one_hot is
- * the one kernel that writes values not copied from an input: its
- * on_value and off_value, converted once to the result's dtype.
+ * take, broadcast_to, stack, repeat, tile, flip, one_hot, batch_flatten,
+ * pad, pixel_shuffle).  one_hot and pad are the kernels that write values
+ * not copied from an input: one_hot's on_value and off_value, pad's
+ * pad_value, converted once to the result's dtype.
  *
  * Kernels never convert values: every output element is a byte copy of an
  * input element (one_hot's prim values aside).  Each kernel validates its arguments and attributes itself
@@ -747,5 +748,104 @@ op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
         op_set_i(out, at, pv->u.prim.i);
     }
   }
+  return as_value(&s, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* batch_flatten, pad, pixel_shuffle                                   */
+/* ------------------------------------------------------------------ */
+
+Value *
+op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  if (!x)
+    return NULL;
+  if (x->ndim < 2) {
+    op_manip_fail(&s, "data must have at least 2 dimensions, not %d", x->ndim);
+    return NULL;
+  }
+  int64_t shape[2] = {x->shape[0], 1};
+  for (int d = 1; d < x->ndim; d++)
+    shape[1] *= x->shape[d];
+  return same_data(&s, x, 2, shape);
+}
+
+/* pad: output index o reads x at op_manip_pad_source(o - before) per
+ * axis, or is the pad value (converted once to the dtype). */
+Value *
+op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  PadAttrs pa;
+  int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0};
+  if (!x || !op_manip_pad_attrs(&s, call, x->ndim, &pa))
+    return NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1];
+    if (!op_manip_pad_fits(&s, pa.mode, d, x->shape[d], before, after))
+      return NULL;
+    shape[d] = x->shape[d] + before + after;
+  }
+  IrTensorData *out = new_tensor(&s, x->dtype, x->ndim, shape);
+  if (!out)
+    return NULL;
+  int64_t count = op_numel(out);
+  for (int64_t flat = 0; flat < count; flat++) {
+    int64_t si = 0;
+    for (int d = 0; d < x->ndim && si >= 0; d++) {
+      int64_t i = op_manip_pad_source(pa.mode, oi[d] - pa.width[2 * d], x->shape[d]);
+      si = i < 0 ? -1 : si * x->shape[d] + i;
+    }
+    if (si < 0)
+      op_set_f(out, flat, pa.value);
+    else
+      copy_elem(out, flat, x, si);
+    for (int d = x->ndim - 1; d >= 0 && ++oi[d] == out->shape[d]; d--)
+      oi[d] = 0;
+  }
+  return as_value(&s, out);
+}
+
+/* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
+ * h // r, w // r]. */
+static void
+map_pixel_shuffle(const void *env, const int64_t *o, int64_t *i)
+{
+  const int64_t *rn = env; /* r, ndim */
+  int64_t r = rn[0];
+  int n = (int)rn[1];
+  for (int d = 0; d < n - 3; d++)
+    i[d] = o[d];
+  i[n - 3] = o[n - 3] * r * r + (o[n - 2] % r) * r + o[n - 1] % r;
+  i[n - 2] = o[n - 2] / r;
+  i[n - 1] = o[n - 1] / r;
+}
+
+Value *
+op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = eval_site(ev, call);
+  IrTensorData *x = tensor_val(&s, args[0], "data");
+  int64_t rn[2], shape[MAX_DIMS];
+  if (!x || !op_manip_upscale_factor(&s, call, &rn[0]))
+    return NULL;
+  int n = x->ndim;
+  int64_t r = rn[0];
+  rn[1] = n;
+  if (n < 3 || x->shape[n - 3] % (r * r) != 0) {
+    op_manip_fail(&s, "data must have at least 3 dimensions and channels a multiple of %lld",
+                  (long long)(r * r));
+    return NULL;
+  }
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
+  shape[n - 3] /= r * r;
+  shape[n - 2] *= r;
+  shape[n - 1] *= r;
+  IrTensorData *out = new_tensor(&s, x->dtype, n, shape);
+  if (out)
+    gather(out, x, map_pixel_shuffle, rn);
   return as_value(&s, out);
 }

@@ -37,6 +37,17 @@ typedef struct {
   bool inbound;     /* assume_inbound=True: begin/end need no clamping */
 } SliceAttrs;
 
+/* R.nn.pad's modes (TVM's pad_mode strings). */
+typedef enum { PAD_CONSTANT, PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR } PadMode;
+
+/* The attributes of R.nn.pad, validated against a rank (-1: unknown). */
+typedef struct {
+  int n;          /* axes: pad_width holds 2 * n values */
+  int64_t *width; /* before, after of each axis; never negative */
+  PadMode mode;
+  double value; /* constant mode's pad_value */
+} PadAttrs;
+
 /* manip.c: attributes and axes (each false after an error at the site) */
 void op_manip_fail(const Site *s, const char *fmt, ...);
 bool op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
@@ -57,6 +68,17 @@ bool op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int 
 bool op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n);
 bool op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count);
 bool op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis);
+bool op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa);
+/* Whether an axis of extent size can be padded by before and after in
+ * mode (an error at s when not). */
+bool op_manip_pad_fits(const Site *s, PadMode mode, int axis, int64_t size, int64_t before,
+                       int64_t after);
+/* The input index that padded position i (counted from the input's
+ * start, so negative before it) reads along an axis of extent size, or -1
+ * for constant mode's value; size > 0 and the pads fit. */
+int64_t op_manip_pad_source(PadMode mode, int64_t i, int64_t size);
+/* R.nn.pixel_shuffle's upscale_factor (positive). */
+bool op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r);
 
 /* manip_eval.c: the kernels */
 Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
@@ -74,6 +96,9 @@ Value *op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args);
 
 /* manip_legalize.c: the lowerings (NULL: the call stays as it is) */
 IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
@@ -91,5 +116,7 @@ IrExpr *op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *re
 IrExpr *op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

@@ -799,3 +799,134 @@ op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   *body = op_prim_store(&p, out, o, ir_prim_select(ctx, hit, on, off));
   return op_prim_finish(&p, call, result);
 }
+
+/* ------------------------------------------------------------------ */
+/* pad, pixel_shuffle (batch_flatten is flatten's relayout)            */
+/* ------------------------------------------------------------------ */
+
+/* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
+ * h // r, w // r]. */
+static IrPrimExpr **
+index_pixel_shuffle(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+{
+  IrCtx *ctx = p->lz->ctx;
+  int64_t r = *(const int64_t *)env;
+  int n = x->ndim;
+  if (out->ndim != n || n < 3)
+    return NULL;
+  IrPrimExpr **xi = index_new(ctx, n), *rr = lit(ctx, r);
+  for (int d = 0; d < n - 3; d++)
+    xi[d] = o[d];
+  IrPrimExpr *row = arith(ctx, IR_PE_MUL, arith(ctx, IR_PE_FLOORMOD, o[n - 2], rr), rr);
+  IrPrimExpr *sub = arith(ctx, IR_PE_ADD, row, arith(ctx, IR_PE_FLOORMOD, o[n - 1], rr));
+  xi[n - 3] = arith(ctx, IR_PE_ADD, arith(ctx, IR_PE_MUL, o[n - 3], lit(ctx, r * r)), sub);
+  xi[n - 2] = arith(ctx, IR_PE_FLOORDIV, o[n - 2], rr);
+  xi[n - 1] = arith(ctx, IR_PE_FLOORDIV, o[n - 1], rr);
+  return xi;
+}
+
+IrExpr *
+op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  int64_t r;
+  if (!op_manip_upscale_factor(&s, call, &r))
+    return NULL;
+  return lower_gather(lz, call, result, "pixel_shuffle", index_pixel_shuffle, &r);
+}
+
+static IrPrimExpr *
+cond_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
+{
+  return !a ? b : !b ? a : ir_prim_bin(ctx, IR_PE_AND, a, b);
+}
+
+/* v clamped to [0, last]. */
+static IrPrimExpr *
+clamp_index(IrCtx *ctx, IrPrimExpr *v, IrPrimExpr *last)
+{
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, v, last), lit(ctx, 0));
+}
+
+/* The index of axis d of x read for padded position i (= o - before),
+ * as op_manip_pad_source computes it: reflect as last - |last - |i||,
+ * replicate as i clamped, circular as i mod size.  reflect is clamped
+ * too, so pads wider than the input (refused by inference and the
+ * kernel) still read inside it; constant mode adds "inside the axis" to
+ * *inside. */
+static IrPrimExpr *
+pad_index(IrCtx *ctx, PadMode mode, IrPrimExpr *i, IrPrimExpr *size, bool before, bool after,
+          IrPrimExpr **inside)
+{
+  IrPrimExpr *last = arith(ctx, IR_PE_SUB, size, lit(ctx, 1));
+  IrPrimExpr *mag = ir_prim_bin(ctx, IR_PE_MAX, i, arith(ctx, IR_PE_SUB, lit(ctx, 0), i));
+  switch (mode) {
+  case PAD_REFLECT: {
+    IrPrimExpr *d = arith(ctx, IR_PE_SUB, last, mag);
+    d = ir_prim_bin(ctx, IR_PE_MAX, d, arith(ctx, IR_PE_SUB, lit(ctx, 0), d));
+    return clamp_index(ctx, arith(ctx, IR_PE_SUB, last, d), last);
+  }
+  case PAD_REPLICATE:
+    return clamp_index(ctx, i, last);
+  case PAD_CIRCULAR:
+    return arith(ctx, IR_PE_FLOORMOD, i, ir_prim_bin(ctx, IR_PE_MAX, size, lit(ctx, 1)));
+  default:
+    if (before)
+      *inside = cond_and(ctx, *inside, ir_prim_bin(ctx, IR_PE_GE, i, lit(ctx, 0)));
+    if (after)
+      *inside = cond_and(ctx, *inside, ir_prim_bin(ctx, IR_PE_LT, i, size));
+    return i;
+  }
+}
+
+/* pad: out[o] = x[pad_index(o - before)] per axis; constant mode stores
+ * the pad value where a position is outside the input; the other modes
+ * store only when every padded axis of symbolic extent is non-empty (an
+ * empty one has nothing to read: the kernel refuses it). */
+IrExpr *
+op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = legalize_site(lz, call);
+  IrCtx *ctx = lz->ctx;
+  const IrSInfo *xs = call->u.call.args[0]->sinfo;
+  PadAttrs pa;
+  OpPrim p;
+  if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
+      !op_manip_pad_attrs(&s, call, xs->u.tensor.ndim, &pa))
+    return NULL;
+  op_prim_begin(lz, &p, "pad");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *out = x ? op_prim_output(&p, result, "T_pad") : NULL;
+  IrPrimExpr **o = NULL;
+  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
+  if (!body || x->ndim != pa.n || out->ndim != pa.n) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **xi = index_new(ctx, x->ndim), *cond = NULL;
+  for (int d = 0; d < x->ndim; d++) {
+    int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1], size;
+    xi[d] = o[d];
+    if (!before && !after)
+      continue;
+    xi[d] = pad_index(ctx, pa.mode, arith(ctx, IR_PE_SUB, o[d], lit(ctx, before)), x->shape[d],
+                      before > 0, after > 0, &cond);
+    if (pa.mode != PAD_CONSTANT && !ir_prim_is_int(x->shape[d], &size))
+      cond = cond_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GT, x->shape[d], lit(ctx, 0)));
+  }
+  IrStmt *store = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
+  if (cond) {
+    IrStmt *branch = ir_stmt_new(ctx, IR_ST_IF, lz->loc);
+    branch->u.branch.cond = cond;
+    branch->u.branch.then_ = store;
+    if (pa.mode == PAD_CONSTANT) {
+      IrPrimExpr *v = x->dtype.code == IR_DT_FLOAT ? ir_prim_float(ctx, x->dtype, pa.value)
+                      : x->dtype.code == IR_DT_BOOL ? ir_prim_int(ctx, x->dtype, pa.value != 0)
+                                                    : ir_prim_int(ctx, x->dtype, (int64_t)pa.value);
+      branch->u.branch.else_ = op_prim_store(&p, out, o, v);
+    }
+    store = branch;
+  }
+  *body = store;
+  return op_prim_finish(&p, call, result);
+}

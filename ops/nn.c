@@ -2,9 +2,10 @@
  * nn.c - neural-network ops without a spatial window: the activations
  * (relu, leakyrelu, gelu, gelu_tanh, silu, selu, softplus), prelu,
  * softmax, log_softmax, layer_norm, rms_norm, batch_norm, dropout.  This
- * file's table also holds the entries of conv2d and the pools (hooks in
- * conv.c), group_norm and instance_norm (norm.c, with rms_norm's kernel
- * and lowering), the attention ops (attention.c) and the losses (loss.c).
+ * file's table also holds the entries of the convolutions and the pools
+ * (hooks in conv.c), group_norm and instance_norm (norm.c, with rms_norm's
+ * kernel and lowering), the attention ops (attention.c) and the losses
+ * (loss.c).
  *
  * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
  * input's struct info; the norms check dtypes and that gamma/beta/... have
@@ -758,8 +759,8 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The legalize hooks are in nn_legalize.c; conv2d's and the pools' hooks in
- * conv.c. */
+/* The legalize hooks are in nn_legalize.c; the convolutions' and the pools'
+ * hooks in conv.c (their lowerings in conv.c and pool.c). */
 #define E OP_ARG
 #define A OP_ATTR
 #define ACTIVATION                                                                                 \
@@ -769,17 +770,45 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 /* clang-format off */
 #define ROW(...) .data = &(const NnActivation){__VA_ARGS__}
 /* clang-format on */
-#define POOL2D_PARAMS                                                                              \
+/* The convolutions: nsp spatial axes, s/p/d the default strides,
+ * padding, dilation, then the layouts. */
+#define CONV_PARAMS(s, p, d, data, kernel)                                                         \
+  .syn.params = {E("data"), E("weight"), A("strides", s), A("padding", p), A("dilation", d),       \
+                 A("groups", "1"), A("data_layout", data), A("kernel_layout", kernel),             \
+                 A("out_layout", "None"), A("out_dtype", "\"void\"")},                             \
+  .syn.nparams = 10, .impl = {op_nn_infer_conv, op_nn_eval_conv, op_nn_legalize_conv}
+#define CONV_T_PARAMS(s, p, op, d, data, kernel)                                                   \
+  .syn.params = {E("data"), E("weight"), A("strides", s), A("padding", p),                         \
+                 A("output_padding", op), A("dilation", d), A("groups", "1"),                      \
+                 A("data_layout", data), A("kernel_layout", kernel), A("out_layout", "None"),      \
+                 A("out_dtype", "\"void\"")},                                                      \
+  .syn.nparams = 11, .impl = {op_nn_infer_conv, op_nn_eval_conv, op_nn_legalize_conv}
+#define POOL_PARAMS(k, p, incl, layout)                                                            \
   .syn.params = {E("data"),                                                                        \
-                 A("pool_size", "[1, 1]"),                                                         \
-                 A("strides", "[1, 1]"),                                                           \
-                 A("padding", "[0, 0, 0, 0]"),                                                     \
-                 A("dilation", "[1, 1]"),                                                          \
+                 A("pool_size", k),                                                                \
+                 A("strides", k),                                                                  \
+                 A("padding", p),                                                                  \
+                 A("dilation", k),                                                                 \
                  A("ceil_mode", "False"),                                                          \
-                 A("count_include_pad", "False"),                                                  \
-                 A("layout", "\"NCHW\""),                                                          \
+                 A("count_include_pad", incl),                                                     \
+                 A("layout", layout),                                                              \
                  A("out_layout", "None")},                                                         \
-  .syn.nparams = 9
+  .syn.nparams = 9, .impl = {op_nn_infer_pool, op_nn_eval_pool, op_nn_legalize_pool}
+#define ADAPTIVE_PARAMS(layout)                                                                    \
+  .syn.params = {E("data"), A("output_size", "None"), A("layout", layout),                         \
+                 A("out_layout", "None")},                                                         \
+  .syn.nparams = 4,                                                                                \
+  .impl = {op_nn_infer_adaptive_pool, op_nn_eval_adaptive_pool, op_nn_legalize_adaptive_pool}
+/* A window op's NnWindow: kind, spatial axes, prim_func name. */
+#define WIN(kind, nsp, name) .data = &(const NnWindow){NN_WIN_##kind, nsp, name}
+#define ONES1 "[1]"
+#define ONES2 "[1, 1]"
+#define ONES3 "[1, 1, 1]"
+#define ZEROS1 "[0]"
+#define ZEROS2 "[0, 0]"
+#define ZEROS3 "[0, 0, 0]"
+#define ZEROS4 "[0, 0, 0, 0]"
+#define ZEROS6 "[0, 0, 0, 0, 0, 0]"
 
 static const OpDef defs[] = {
     OP(IR_OP_RELU, "relax.nn.relu", ACTIVATION, ROW("relu", relu, relu_int, relu_lower)),
@@ -823,22 +852,39 @@ static const OpDef defs[] = {
                       A("scale", "True"), A("momentum", "0.10000000000000001"),
                       A("training", "True")},
        .syn.nparams = 11, .impl = {infer_batch_norm, eval_batch_norm, op_nn_legalize_batch_norm}),
+    OP(IR_OP_CONV1D, "relax.nn.conv1d", CONV_PARAMS(ONES1, ZEROS2, ONES1, "\"NCW\"", "\"OIW\""),
+       WIN(CONV, 1, "conv1d")),
     OP(IR_OP_CONV2D, "relax.nn.conv2d",
-       .syn.params = {E("data"), E("weight"), A("strides", "[1, 1]"), A("padding", "[0, 0, 0, 0]"),
-                      A("dilation", "[1, 1]"), A("groups", "1"), A("data_layout", "\"NCHW\""),
-                      A("kernel_layout", "\"OIHW\""), A("out_layout", "None"),
-                      A("out_dtype", "\"void\"")},
-       .syn.nparams = 10, .impl = {op_nn_infer_conv2d, op_nn_eval_conv2d, op_nn_legalize_conv2d}),
-    OP(IR_OP_MAX_POOL2D, "relax.nn.max_pool2d", POOL2D_PARAMS,
-       .impl = {op_nn_infer_pool2d, op_nn_eval_pool2d, op_nn_legalize_pool2d}),
-    OP(IR_OP_AVG_POOL2D, "relax.nn.avg_pool2d", POOL2D_PARAMS,
-       .impl = {op_nn_infer_pool2d, op_nn_eval_pool2d, op_nn_legalize_pool2d}),
-    OP(IR_OP_ADAPTIVE_AVG_POOL2D, "relax.nn.adaptive_avg_pool2d",
-       .syn.params = {E("data"), A("output_size", "None"), A("layout", "\"NCHW\""),
-                      A("out_layout", "None")},
-       .syn.nparams = 4,
-       .impl = {op_nn_infer_adaptive_pool2d, op_nn_eval_adaptive_pool2d,
-                op_nn_legalize_adaptive_pool2d}),
+       CONV_PARAMS(ONES2, ZEROS4, ONES2, "\"NCHW\"", "\"OIHW\""), WIN(CONV, 2, "conv2d")),
+    OP(IR_OP_CONV3D, "relax.nn.conv3d",
+       CONV_PARAMS(ONES3, ZEROS6, ONES3, "\"NCDHW\"", "\"OIDHW\""), WIN(CONV, 3, "conv3d")),
+    OP(IR_OP_CONV1D_TRANSPOSE, "relax.nn.conv1d_transpose",
+       CONV_T_PARAMS(ONES1, ZEROS2, ZEROS1, ONES1, "\"NCW\"", "\"IOW\""),
+       WIN(CONV_T, 1, "conv1d_transpose")),
+    OP(IR_OP_CONV2D_TRANSPOSE, "relax.nn.conv2d_transpose",
+       CONV_T_PARAMS(ONES2, ZEROS4, ZEROS2, ONES2, "\"NCHW\"", "\"IOHW\""),
+       WIN(CONV_T, 2, "conv2d_transpose")),
+    OP(IR_OP_CONV3D_TRANSPOSE, "relax.nn.conv3d_transpose",
+       CONV_T_PARAMS(ONES3, ZEROS6, ZEROS3, ONES3, "\"NCDHW\"", "\"IODHW\""),
+       WIN(CONV_T, 3, "conv3d_transpose")),
+    OP(IR_OP_MAX_POOL1D, "relax.nn.max_pool1d", POOL_PARAMS(ONES1, ZEROS2, "False", "\"NCW\""),
+       WIN(MAX, 1, "max_pool1d")),
+    OP(IR_OP_MAX_POOL2D, "relax.nn.max_pool2d", POOL_PARAMS(ONES2, ZEROS4, "False", "\"NCHW\""),
+       WIN(MAX, 2, "max_pool2d")),
+    OP(IR_OP_MAX_POOL3D, "relax.nn.max_pool3d", POOL_PARAMS(ONES3, ZEROS6, "False", "\"NCDHW\""),
+       WIN(MAX, 3, "max_pool3d")),
+    OP(IR_OP_AVG_POOL1D, "relax.nn.avg_pool1d", POOL_PARAMS(ONES1, ZEROS2, "True", "\"NCW\""),
+       WIN(AVG, 1, "avg_pool1d")),
+    OP(IR_OP_AVG_POOL2D, "relax.nn.avg_pool2d", POOL_PARAMS(ONES2, ZEROS4, "False", "\"NCHW\""),
+       WIN(AVG, 2, "avg_pool2d")),
+    OP(IR_OP_AVG_POOL3D, "relax.nn.avg_pool3d", POOL_PARAMS(ONES3, ZEROS6, "True", "\"NCDHW\""),
+       WIN(AVG, 3, "avg_pool3d")),
+    OP(IR_OP_ADAPTIVE_AVG_POOL1D, "relax.nn.adaptive_avg_pool1d", ADAPTIVE_PARAMS("\"NCW\""),
+       WIN(ADAPTIVE, 1, "adaptive_avg_pool1d")),
+    OP(IR_OP_ADAPTIVE_AVG_POOL2D, "relax.nn.adaptive_avg_pool2d", ADAPTIVE_PARAMS("\"NCHW\""),
+       WIN(ADAPTIVE, 2, "adaptive_avg_pool2d")),
+    OP(IR_OP_ADAPTIVE_AVG_POOL3D, "relax.nn.adaptive_avg_pool3d", ADAPTIVE_PARAMS("\"NCDHW\""),
+       WIN(ADAPTIVE, 3, "adaptive_avg_pool3d")),
     OP(IR_OP_DROPOUT, "relax.nn.dropout", .syn.params = {E("data"), A("rate", "0.5")},
        .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, op_nn_legalize_dropout}),
     OP(IR_OP_ATTENTION, "relax.nn.attention",

@@ -210,15 +210,25 @@ IrSInfo *op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo 
 Value *op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* conv.c: the hooks of conv2d and the pools, whose entries are nn.c's. */
-IrSInfo *op_nn_infer_conv2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_conv2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_conv2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_pool2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_adaptive_pool2d(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_adaptive_pool2d(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* A window op's entry .data (the convolutions and the pools): what it
+ * computes over how many spatial axes, and its prim_func name. */
+typedef enum { NN_WIN_CONV, NN_WIN_CONV_T, NN_WIN_MAX, NN_WIN_AVG, NN_WIN_ADAPTIVE } NnWindowKind;
+typedef struct {
+  NnWindowKind kind;
+  int nsp; /* 1, 2 or 3 */
+  const char *name;
+} NnWindow;
+
+/* conv.c: the hooks of the convolutions and the pools, whose entries are
+ * nn.c's. */
+IrSInfo *op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

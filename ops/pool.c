@@ -1,11 +1,12 @@
 /*
- * pool.c - legalization of the pools (max_pool2d, avg_pool2d,
- * adaptive_avg_pool2d) to TIR; inference and kernels are in conv.c.
+ * pool.c - legalization of the pools (max_pool, avg_pool,
+ * adaptive_avg_pool over 1, 2 or 3 spatial axes) to TIR; inference and
+ * kernels are in conv.c.
  *
  * Two lowerings.  The generic one (any dtype, symbolic extents) computes
  * each output element by itself: a float64 accumulator, the window's
  * loops, and the "inside the input" guard on every term.  The float32 one
- * (pool_fast: static spatial extents) computes a whole output row at once
+ * (pool_fast: 2-D, static spatial extents) computes a whole output row at once
  * into a float32 row of accumulators: for each window position (ky, kx)
  * the row's columns are one loop of constant trip count with no guard,
  * which gcc vectorizes, and only the few columns whose window leaves the
@@ -42,10 +43,10 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
   /* count_include_pad: positions before the padded input cannot occur;
    * past it only with ceil_mode */
   IrPrimExpr *padded = NULL;
-  for (int a = 0; a < 2 && w->ceil_mode; a++)
+  for (int a = 0; a < w->nsp && w->ceil_mode; a++)
     padded = op_nn_and(ctx, padded,
                        ir_prim_bin(ctx, IR_PE_LT, pos[a],
-                                   op_nn_add(ctx, ext[a], op_nn_index(ctx, w->pad[a + 2]))));
+                                   op_nn_add(ctx, ext[a], op_nn_index(ctx, w->pad[w->nsp + a]))));
   st[1] = op_nn_if(p, op_conv_inside(ctx, w, pos, ext), st[0]);
   st[0] = op_nn_if(p, padded, count);
   return op_nn_seq(p, st, 2);
@@ -202,14 +203,14 @@ window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
 
 /* The float32 fast path of max_pool2d and avg_pool2d (file comment):
  * emits it and returns true, or returns false (nothing emitted) when the
- * call does not fit: float32 data and output, static spatial extents,
- * dilation 1 for the mean. */
+ * call does not fit: 2-D, float32 data and output, static spatial
+ * extents, dilation 1 for the mean. */
 static bool
 pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 {
   IrCtx *ctx = p->lz->ctx;
   PoolRow r = {w, max, *x, *out, NULL, NULL, NULL, NULL, {0, 0}, {0, 0}};
-  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(out->b) ||
+  if (w->nsp != 2 || !op_conv_is_f32(x->b) || !op_conv_is_f32(out->b) ||
       (!max && (w->dilation[0] != 1 || w->dilation[1] != 1)))
     return false;
   for (int a = 0; a < 2; a++)
@@ -234,19 +235,19 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 }
 
 IrExpr *
-op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
-  bool max = call->u.call.op->id == IR_OP_MAX_POOL2D;
-  const char *name = max ? "max_pool2d" : "avg_pool2d";
+  const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
   Window w;
   OpPrim p;
   BufView x, out;
-  IrPrimExpr *o[4], **r;
+  IrPrimExpr *o[CONV_RANK], **r;
   if (!op_conv_parse_window(&s, &w))
     return NULL;
+  bool max = w.kind == NN_WIN_MAX;
   op_prim_begin(lz, &p, name);
   if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
     return NULL;
@@ -254,12 +255,15 @@ op_nn_legalize_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
-  IrPrimExpr *extent[2] = {op_nn_index(ctx, w.size[0]), op_nn_index(ctx, w.size[1])};
-  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 2, &r, &loops);
-  IrPrimExpr *pos[2] = {op_conv_input_pos(ctx, &w, 0, o[2], r[0]),
-                        op_conv_input_pos(ctx, &w, 1, o[3], r[1])};
-  IrPrimExpr *ext[2] = {op_conv_dim(&x, 2), op_conv_dim(&x, 3)};
-  *body = pool_body(&p, &w, max, acc, op_conv_load(&p, &x, o[0], o[1], pos[0], pos[1]), pos, ext);
+  IrPrimExpr *extent[CONV_SP], *pos[CONV_SP], *ext[CONV_SP], *xi[CONV_RANK] = {o[0], o[1]};
+  for (int a = 0; a < w.nsp; a++)
+    extent[a] = op_nn_index(ctx, w.size[a]);
+  IrStmt *loops, **body = op_prim_loop_nest(&p, extent, w.nsp, &r, &loops);
+  for (int a = 0; a < w.nsp; a++) {
+    pos[a] = xi[2 + a] = op_conv_input_pos(ctx, &w, a, o[2 + a], r[a]);
+    ext[a] = op_conv_dim(&x, 2 + a);
+  }
+  *body = pool_body(&p, &w, max, acc, op_conv_load(&p, &x, xi), pos, ext);
   IrStmt *init[2] = {
       op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
       max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
@@ -285,17 +289,18 @@ let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
 }
 
 IrExpr *
-op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   NnSite s = op_nn_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
+  const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
   Window w;
   OpPrim p;
   BufView x, out;
-  IrPrimExpr *o[4], **r, *start[2], *end[2], *span[2];
+  IrPrimExpr *o[CONV_RANK], **r, *start[CONV_SP], *end[CONV_SP], *span[CONV_SP];
   if (!op_conv_parse_window(&s, &w))
     return NULL;
-  op_prim_begin(lz, &p, "adaptive_avg_pool2d");
+  op_prim_begin(lz, &p, name);
   IrStmt **slot = op_conv_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
   if (!slot)
     return NULL;
@@ -305,24 +310,26 @@ op_nn_legalize_adaptive_pool2d(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   IrPrimExpr *one[1] = {op_nn_index(ctx, 1)}, **zero = ir_alloc(ctx, sizeof *zero);
   zero[0] = op_nn_index(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, t, one, 1, "acc");
-  static const char *const names[2][2] = {{"y0", "y1"}, {"x0", "x1"}};
-  for (int a = 0; a < 2; a++) {
-    start[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][0]), IR_I64);
-    end[a] = ir_prim_var(ctx, ir_sym(ctx, names[a][1]), IR_I64);
+  static const char *const names[CONV_SP][2] = {{"d0", "d1"}, {"y0", "y1"}, {"x0", "x1"}};
+  IrPrimExpr *count = NULL, *xi[CONV_RANK] = {o[0], o[1]};
+  for (int a = 0; a < w.nsp; a++) {
+    const char *const *nm = names[CONV_SP - w.nsp + a];
+    start[a] = ir_prim_var(ctx, ir_sym(ctx, nm[0]), IR_I64);
+    end[a] = ir_prim_var(ctx, ir_sym(ctx, nm[1]), IR_I64);
     span[a] = op_nn_sub(ctx, end[a], start[a]);
+    count = count ? op_nn_mul(ctx, count, span[a]) : span[a];
   }
-  IrStmt *loops, **body = op_prim_loop_nest(&p, span, 2, &r, &loops);
-  IrPrimExpr *v = op_nn_to(ctx, t,
-                           op_conv_load_raw(&p, &x, o[0], o[1], op_nn_add(ctx, start[0], r[0]),
-                                            op_nn_add(ctx, start[1], r[1])));
+  IrStmt *loops, **body = op_prim_loop_nest(&p, span, w.nsp, &r, &loops);
+  for (int a = 0; a < w.nsp; a++)
+    xi[2 + a] = op_nn_add(ctx, start[a], r[a]);
+  IrPrimExpr *v = op_nn_to(ctx, t, op_conv_load_at(&p, &x, xi));
   IrPrimExpr *sum = op_prim_load(&p, acc, zero);
   *body = op_prim_store(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, sum, v));
-  IrPrimExpr *count = op_nn_to(
-      ctx, t, ir_prim_bin(ctx, IR_PE_MAX, op_nn_mul(ctx, span[0], span[1]), op_nn_index(ctx, 1)));
+  count = op_nn_to(ctx, t, ir_prim_bin(ctx, IR_PE_MAX, count, op_nn_index(ctx, 1)));
   IrStmt *stmt =
       op_conv_element(&p, op_prim_store(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
                       op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, sum, count)));
-  for (int a = 1; a >= 0; a--) {
+  for (int a = w.nsp - 1; a >= 0; a--) {
     IrPrimExpr *in = op_conv_dim(&x, 2 + a), *n_out = op_conv_dim(&out, 2 + a), *i = o[2 + a];
     IrPrimExpr *hi = op_nn_sub(
         ctx, op_nn_add(ctx, op_nn_mul(ctx, op_nn_add(ctx, i, op_nn_index(ctx, 1)), in), n_out),

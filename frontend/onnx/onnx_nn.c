@@ -1,7 +1,8 @@
 /*
- * onnx_nn.c - converters of the ONNX neural-network operators: Conv and
- * the pools (2-D, and 1-D through a unit height; auto_pad, pads, strides,
- * dilations, groups, ceil_mode, count_include_pad), Gemm and MatMul,
+ * onnx_nn.c - converters of the ONNX neural-network operators: Conv,
+ * ConvTranspose and the pools (2-D and 3-D, and 1-D through a unit height;
+ * auto_pad, pads, strides, dilations, groups, output_padding and
+ * output_shape, ceil_mode, count_include_pad), Gemm and MatMul,
  * BatchNormalization and LayerNormalization in inference, the global
  * pools, PRelu, and Resize/Upsample in nearest mode as a gather of
  * computed source indices along each resized axis.
@@ -19,66 +20,95 @@ str_attr(OxImp *im, const char *s)
   return ir_attr_str(im->ctx, ir_sym(im->ctx, s));
 }
 
-/* The window of a conv or pool over the spatial dims of x (rank 4, or 3
- * seen as height 1): kernel k, strides, dilations, pads (top, left,
- * bottom, right) after auto_pad.  False after reporting. */
+/* The window of a conv or pool over the spatial dims of x as the Relax op
+ * sees them: nsp axes, 2 for a rank-4 x and for a rank-3 one (seen as
+ * height 1, so 1-D takes conv2d's paths), 3 for rank 5.  kernel k,
+ * strides, dilations, pads (before each axis, then after each) after
+ * auto_pad.  False after reporting. */
 typedef struct {
-  int64_t k[2], stride[2], dilation[2], pad[4];
+  int nsp;
+  int64_t k[3], stride[3], dilation[3], pad[6];
 } Window;
 
-/* Reads attribute name (nsp values per side, sides 1 or 2) into out: two
- * entries a side, height then width; a 1-D window has height 1 (def). */
+/* The spatial axes of x's rank as the Relax op sees them (0: unsupported). */
+static int
+window_axes(int rank)
+{
+  return rank == 3 || rank == 4 ? 2 : rank == 5 ? 3 : 0;
+}
+
+/* Reads attribute name (nin values per side, sides 1 or 2) into out:
+ * w->nsp entries a side; a 1-D window has height 1 (def). */
 static bool
-window_ints(OxImp *im, const char *name, int nsp, int64_t def, int64_t *out, int sides)
+window_ints(OxImp *im, const Window *w, const char *name, int nin, int64_t def, int64_t *out,
+            int sides)
 {
   int n;
   const int64_t *v = fe_ox_attr_is(im->node, name, &n);
-  for (int i = 0; i < 2 * sides; i++)
+  for (int i = 0; i < w->nsp * sides; i++)
     out[i] = def;
   if (!v)
     return true;
-  if (n != nsp * sides)
-    return fe_ox_unsupported(im, "attribute '%s' has %d values for %d spatial dims", name, n, nsp);
+  if (n != nin * sides)
+    return fe_ox_unsupported(im, "attribute '%s' has %d values for %d spatial dims", name, n, nin);
   for (int side = 0; side < sides; side++)
-    for (int a = 0; a < nsp; a++)
-      out[side * 2 + a + (2 - nsp)] = v[side * nsp + a];
+    for (int a = 0; a < nin; a++)
+      out[side * w->nsp + a + (w->nsp - nin)] = v[side * nin + a];
   return true;
+}
+
+/* The extent of window axis a of x (1 for the unit height of 1-D);
+ * false when symbolic. */
+static bool
+window_dim(const Window *w, const OxVal *x, int a, int64_t *in)
+{
+  int lead = w->nsp - (fe_ox_rank(x) - 2);
+  *in = 1;
+  return a < lead || fe_ox_dim(x, 2 + a - lead, in);
+}
+
+/* pads from auto_pad SAME_*: total padding split in halves, the odd one
+ * after (SAME_UPPER) or before (SAME_LOWER). */
+static void
+same_pads(Window *w, int a, int64_t total, bool lower)
+{
+  total = total < 0 ? 0 : total;
+  w->pad[a] = lower ? total - total / 2 : total / 2;
+  w->pad[w->nsp + a] = total - w->pad[a];
 }
 
 static bool
 read_window(OxImp *im, const OxVal *x, const int64_t *kernel, Window *w)
 {
-  int nsp = fe_ox_rank(x) - 2;
-  if (!window_ints(im, "strides", nsp, 1, w->stride, 1) ||
-      !window_ints(im, "dilations", nsp, 1, w->dilation, 1) ||
-      !window_ints(im, "pads", nsp, 0, w->pad, 2))
+  int nin = fe_ox_rank(x) - 2;
+  w->nsp = window_axes(fe_ox_rank(x));
+  if (!window_ints(im, w, "strides", nin, 1, w->stride, 1) ||
+      !window_ints(im, w, "dilations", nin, 1, w->dilation, 1) ||
+      !window_ints(im, w, "pads", nin, 0, w->pad, 2))
     return false;
-  w->k[0] = kernel[0];
-  w->k[1] = kernel[1];
+  memcpy(w->k, kernel, sizeof w->k);
   const char *ap = fe_ox_attr_s(im, im->node, "auto_pad", "NOTSET");
   if (strcmp(ap, "NOTSET") == 0)
     return true;
   bool valid = strcmp(ap, "VALID") == 0, lower = strcmp(ap, "SAME_LOWER") == 0;
   if (!valid && !lower && strcmp(ap, "SAME_UPPER") != 0)
     return fe_ox_unsupported(im, "auto_pad '%s' is not supported", ap);
-  for (int a = 0; a < 2; a++) {
-    int64_t in = 1;
-    if ((nsp == 2 || a == 1) && !fe_ox_dim(x, a + nsp, &in))
+  for (int a = 0; a < w->nsp; a++) {
+    int64_t in;
+    if (!window_dim(w, x, a, &in))
       return fe_ox_unsupported(im, "auto_pad needs static spatial dims");
     int64_t out = (in + w->stride[a] - 1) / w->stride[a];
     int64_t total = (out - 1) * w->stride[a] + (w->k[a] - 1) * w->dilation[a] + 1 - in;
-    total = valid || total < 0 ? 0 : total;
-    w->pad[a] = lower ? total - total / 2 : total / 2;
-    w->pad[a + 2] = total - w->pad[a];
+    same_pads(w, a, valid ? 0 : total, lower);
   }
   return true;
 }
 
-/* x with a unit height inserted (1-D to 2-D), or x itself at rank 4. */
+/* x with a unit height inserted (1-D to 2-D), or x itself otherwise. */
 static OxVal *
 to_2d(OxImp *im, OxVal *x)
 {
-  if (fe_ox_rank(x) == 4)
+  if (fe_ox_rank(x) != 3)
     return x;
   int64_t axis = 2;
   return fe_ox_call1(im, IR_OP_EXPAND_DIMS, x,
@@ -88,7 +118,7 @@ to_2d(OxImp *im, OxVal *x)
 static OxVal *
 from_2d(OxImp *im, OxVal *y, int rank)
 {
-  if (rank == 4 || !y)
+  if (rank != 3 || !y)
     return y;
   int64_t axis = 2;
   return fe_ox_call1(im, IR_OP_SQUEEZE, y,
@@ -98,43 +128,124 @@ from_2d(OxImp *im, OxVal *y, int rank)
 static bool
 check_spatial(OxImp *im, const OxVal *x)
 {
-  if (fe_ox_rank(x) != 3 && fe_ox_rank(x) != 4)
-    return fe_ox_unsupported(im, "only 1-D and 2-D inputs are supported (rank %d)", fe_ox_rank(x));
+  if (!window_axes(fe_ox_rank(x)))
+    return fe_ox_unsupported(im, "only 1-D, 2-D and 3-D inputs are supported (rank %d)",
+                             fe_ox_rank(x));
   return true;
+}
+
+/* The kernel's spatial extents of weight wt (rank r), as read_window
+ * takes them; false after reporting. */
+static bool
+kernel_dims(OxImp *im, const OxVal *wt, int r, int64_t *k)
+{
+  int nsp = window_axes(r), lead = nsp - (r - 2);
+  if (fe_ox_rank(wt) != r)
+    return fe_ox_unsupported(im, "weight rank differs from input rank");
+  for (int a = 0; a < nsp; a++) {
+    k[a] = 1;
+    if (a >= lead && !fe_ox_dim(wt, 2 + a - lead, &k[a]))
+      return fe_ox_unsupported(im, "the kernel shape must be static");
+  }
+  return true;
+}
+
+/* y + b with b (one value per channel) along axis 1 of rank-r y. */
+static OxVal *
+add_channel_bias(OxImp *im, OxVal *y, OxVal *b, int r)
+{
+  if (!y || !b)
+    return y;
+  IrPrimExpr **dims = ir_alloc(im->ctx, (size_t)r * sizeof *dims);
+  for (int i = 0; i < r; i++)
+    dims[i] = ir_prim_int(im->ctx, IR_I64, i == 1 ? -1 : 1);
+  return fe_ox_call2(im, IR_OP_ADD, y, fe_ox_reshape(im, b, dims, r));
+}
+
+/* A layout attribute of a Relax window op: l2 for 2 axes, l3 for 3. */
+static IrAttr *
+layout_attr(OxImp *im, const Window *w, const char *l2, const char *l3)
+{
+  return str_attr(im, w->nsp == 3 ? l3 : l2);
+}
+
+/* The call of a convolution over w: conv (out_pad NULL) or transposed
+ * (the output_padding out_pad), the bias in[2] added per channel. */
+static bool
+emit_conv(OxImp *im, OxVal **in, int nin, const Window *w, const int64_t *out_pad)
+{
+  bool t = out_pad != NULL;
+  int r = fe_ox_rank(in[0]);
+  IrAttr *attrs = fe_ox_attrs(
+      im->ctx, "strides", fe_ox_attr_ints(im->ctx, w->stride, w->nsp), "padding",
+      fe_ox_attr_ints(im->ctx, w->pad, 2 * w->nsp), "dilation",
+      fe_ox_attr_ints(im->ctx, w->dilation, w->nsp), "groups",
+      ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "group", 1)), "data_layout",
+      layout_attr(im, w, "NCHW", "NCDHW"), "kernel_layout",
+      t ? layout_attr(im, w, "IOHW", "IODHW") : layout_attr(im, w, "OIHW", "OIDHW"), "out_layout",
+      ir_attr_none(im->ctx), "out_dtype", str_attr(im, "void"), t ? "output_padding" : NULL,
+      t ? fe_ox_attr_ints(im->ctx, out_pad, w->nsp) : NULL, NULL);
+  OxVal *args[2] = {to_2d(im, in[0]), to_2d(im, in[1])};
+  IrOpId op = w->nsp == 3 ? (t ? IR_OP_CONV3D_TRANSPOSE : IR_OP_CONV3D)
+                          : (t ? IR_OP_CONV2D_TRANSPOSE : IR_OP_CONV2D);
+  OxVal *y = args[0] && args[1] ? fe_ox_call(im, op, args, 2, attrs) : NULL;
+  return OUT(from_2d(im, add_channel_bias(im, y, nin > 2 ? in[2] : NULL, w->nsp + 2), r));
 }
 
 /* Conv: groups, dilations, pads, auto_pad; the bias added per channel. */
 static bool
 cv_conv(OxImp *im, OxVal **in, int nin)
 {
-  OxVal *x = in[0], *wt = in[1];
-  int r = fe_ox_rank(x);
-  int64_t k[2] = {1, 1};
+  int64_t k[3];
   Window w;
-  if (!check_spatial(im, x))
+  if (!check_spatial(im, in[0]) || !kernel_dims(im, in[1], fe_ox_rank(in[0]), k) ||
+      !read_window(im, in[0], k, &w))
     return false;
-  if (fe_ox_rank(wt) != r)
-    return fe_ox_unsupported(im, "weight rank differs from input rank");
-  if (!fe_ox_dim(wt, r - 1, &k[1]) || (r == 4 && !fe_ox_dim(wt, 2, &k[0])))
-    return fe_ox_unsupported(im, "the kernel shape must be static");
-  if (!read_window(im, x, k, &w))
+  return emit_conv(im, in, nin, &w, NULL);
+}
+
+/* ConvTranspose: as Conv, with output_padding, and output_shape turned
+ * into pads as ONNX defines it (total = stride * (in - 1) +
+ * output_padding + (k - 1) * dilation + 1 - output_shape, the odd one
+ * before unless SAME_UPPER; a negative total is more output_padding);
+ * auto_pad SAME_* asks for in * stride. */
+static bool
+cv_conv_transpose(OxImp *im, OxVal **in, int nin)
+{
+  OxVal *x = in[0], *wt = in[1];
+  int r = fe_ox_rank(x), n;
+  int64_t k[3], out_pad[3], shape[3];
+  Window w;
+  if (!check_spatial(im, x) || !kernel_dims(im, wt, r, k))
     return false;
-  IrAttr *attrs = fe_ox_attrs(
-      im->ctx, "strides", fe_ox_attr_ints(im->ctx, w.stride, 2), "padding",
-      fe_ox_attr_ints(im->ctx, w.pad, 4), "dilation", fe_ox_attr_ints(im->ctx, w.dilation, 2),
-      "groups", ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "group", 1)), "data_layout",
-      str_attr(im, "NCHW"), "kernel_layout", str_attr(im, "OIHW"), "out_layout",
-      ir_attr_none(im->ctx), "out_dtype", str_attr(im, "void"), NULL);
-  OxVal *args[2] = {to_2d(im, x), to_2d(im, wt)};
-  OxVal *y = args[0] && args[1] ? fe_ox_call(im, IR_OP_CONV2D, args, 2, attrs) : NULL;
-  if (y && nin > 2 && in[2]) {
-    IrPrimExpr **dims = ir_alloc(im->ctx, 4 * sizeof *dims);
-    for (int i = 0; i < 4; i++)
-      dims[i] = ir_prim_int(im->ctx, IR_I64, 1);
-    dims[1] = ir_prim_int(im->ctx, IR_I64, -1);
-    y = fe_ox_call2(im, IR_OP_ADD, y, fe_ox_reshape(im, in[2], dims, 4));
+  w.nsp = window_axes(r);
+  if (!window_ints(im, &w, "strides", r - 2, 1, w.stride, 1) ||
+      !window_ints(im, &w, "dilations", r - 2, 1, w.dilation, 1) ||
+      !window_ints(im, &w, "pads", r - 2, 0, w.pad, 2) ||
+      !window_ints(im, &w, "output_padding", r - 2, 0, out_pad, 1))
+    return false;
+  const char *ap = fe_ox_attr_s(im, im->node, "auto_pad", "NOTSET");
+  bool same = strncmp(ap, "SAME_", 5) == 0, upper = strcmp(ap, "SAME_UPPER") == 0;
+  if (!same && strcmp(ap, "NOTSET") != 0 && strcmp(ap, "VALID") != 0)
+    return fe_ox_unsupported(im, "auto_pad '%s' is not supported", ap);
+  const int64_t *os = fe_ox_attr_is(im->node, "output_shape", &n);
+  if (os && n != r - 2)
+    return fe_ox_unsupported(im, "output_shape must give one size per spatial dim");
+  for (int a = 0; a < w.nsp && (os || same); a++) {
+    int64_t extent, lead = w.nsp - (r - 2);
+    if (!window_dim(&w, x, a, &extent))
+      return fe_ox_unsupported(im, "output_shape and auto_pad need static spatial dims");
+    shape[a] = a < lead ? 1 : os ? os[a - lead] : extent * w.stride[a];
+    int64_t total = w.stride[a] * (extent - 1) + out_pad[a] + (k[a] - 1) * w.dilation[a] + 1 -
+                    shape[a];
+    if (total < 0) { /* a larger output_shape: zeros after, as output_padding */
+      out_pad[a] -= total;
+      total = 0;
+    }
+    w.pad[a] = upper ? total / 2 : total - total / 2;
+    w.pad[w.nsp + a] = total - w.pad[a];
   }
-  return OUT(from_2d(im, y, r));
+  return emit_conv(im, in, nin, &w, out_pad);
 }
 
 /* MaxPool and AveragePool: kernel_shape, ceil_mode, count_include_pad. */
@@ -154,17 +265,23 @@ cv_pool(OxImp *im, OxVal **in, int nin)
   const int64_t *ks = fe_ox_attr_is(im->node, "kernel_shape", &n);
   if (!ks || n != r - 2)
     return fe_ox_unsupported(im, "kernel_shape must give one size per spatial dim");
-  int64_t k[2] = {r == 4 ? ks[0] : 1, ks[n - 1]};
+  int64_t k[3] = {1, 1, 1};
+  int lead = window_axes(r) - n;
+  for (int a = 0; a < n; a++)
+    k[lead + a] = ks[a];
   if (!read_window(im, x, k, &w))
     return false;
   IrAttr *attrs = fe_ox_attrs(
-      im->ctx, "pool_size", fe_ox_attr_ints(im->ctx, w.k, 2), "strides",
-      fe_ox_attr_ints(im->ctx, w.stride, 2), "padding", fe_ox_attr_ints(im->ctx, w.pad, 4),
-      "dilation", fe_ox_attr_ints(im->ctx, w.dilation, 2), "ceil_mode",
+      im->ctx, "pool_size", fe_ox_attr_ints(im->ctx, w.k, w.nsp), "strides",
+      fe_ox_attr_ints(im->ctx, w.stride, w.nsp), "padding",
+      fe_ox_attr_ints(im->ctx, w.pad, 2 * w.nsp), "dilation",
+      fe_ox_attr_ints(im->ctx, w.dilation, w.nsp), "ceil_mode",
       ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "ceil_mode", 0) != 0), "count_include_pad",
       ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "count_include_pad", 0) != 0), "layout",
-      str_attr(im, "NCHW"), "out_layout", ir_attr_none(im->ctx), NULL);
-  OxVal *y = fe_ox_call1(im, is_max ? IR_OP_MAX_POOL2D : IR_OP_AVG_POOL2D, to_2d(im, x), attrs);
+      layout_attr(im, &w, "NCHW", "NCDHW"), "out_layout", ir_attr_none(im->ctx), NULL);
+  IrOpId op = w.nsp == 3 ? (is_max ? IR_OP_MAX_POOL3D : IR_OP_AVG_POOL3D)
+                         : (is_max ? IR_OP_MAX_POOL2D : IR_OP_AVG_POOL2D);
+  OxVal *y = fe_ox_call1(im, op, to_2d(im, x), attrs);
   return OUT(from_2d(im, y, r));
 }
 
@@ -444,6 +561,8 @@ cv_resize(OxImp *im, OxVal **in, int nin)
 
 static const OxOp nn_ops[] = {
     {"Conv", cv_conv, "auto_pad,dilations,group,kernel_shape,pads,strides"},
+    {"ConvTranspose", cv_conv_transpose,
+     "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,strides"},
     {"MaxPool", cv_pool, "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides"},
     {"AveragePool", cv_pool, "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides"},
     {"GlobalAveragePool", cv_global_pool, ""},

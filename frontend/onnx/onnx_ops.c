@@ -753,6 +753,95 @@ cv_tile(OxImp *im, OxVal **in, int nin)
                          fe_ox_attrs(im->ctx, "repeats", fe_ox_attr_ints(im->ctx, reps, n), NULL)));
 }
 
+/* Pad: pads [x1_begin, x2_begin, ..., x1_end, ...] (an attribute before
+ * opset 11, then a known input, over the given axes from opset 18), the
+ * constant value known; modes constant, reflect, edge (R.nn.pad's
+ * replicate) and wrap (circular).  Negative pads (cropping) are not
+ * supported. */
+static bool
+cv_pad(OxImp *im, OxVal **in, int nin)
+{
+  static const char *const modes[][2] = {{"constant", "constant"},
+                                         {"reflect", "reflect"},
+                                         {"edge", "replicate"},
+                                         {"wrap", "circular"}};
+  int r = fe_ox_rank(in[0]), n, naxes = -1;
+  int64_t *pads, *axes = NULL;
+  double value = fe_ox_attr_f(im->node, "value", 0);
+  if (r < 0)
+    return fe_ox_unsupported(im, "needs a known rank");
+  if (im->opset < 11) {
+    const int64_t *p = fe_ox_attr_is(im->node, "pads", &n);
+    if (!p)
+      return fe_ox_unsupported(im, "pads is required");
+    pads = (int64_t *)p;
+  } else if (!fe_ox_known_ints(im, in[1], "pads", &pads, &n)) {
+    return false;
+  }
+  if (im->opset >= 11 && nin > 2 && in[2]) {
+    if (!in[2]->data || op_numel(in[2]->data) != 1)
+      return fe_ox_unsupported(im, "constant_value must be a known scalar");
+    value = op_get_f(in[2]->data, 0);
+  }
+  if (nin > 3 && in[3] && !fe_ox_known_ints(im, in[3], "axes", &axes, &naxes))
+    return false;
+  int count = axes ? naxes : r;
+  if (n != 2 * count)
+    return fe_ox_unsupported(im, "pads has %d values for %d axes", n, count);
+  int64_t *width = ir_alloc(im->ctx, sizeof(int64_t) * (size_t)(2 * r + 1));
+  memset(width, 0, sizeof(int64_t) * (size_t)(2 * r + 1));
+  for (int i = 0; i < count; i++) {
+    int64_t axis = axes ? (axes[i] < 0 ? axes[i] + r : axes[i]) : i;
+    if (axis < 0 || axis >= r)
+      return fe_ox_unsupported(im, "axis %lld is out of range", (long long)axes[i]);
+    if (pads[i] < 0 || pads[count + i] < 0)
+      return fe_ox_unsupported(im, "negative pads (cropping) are not supported");
+    width[2 * axis] = pads[i];
+    width[2 * axis + 1] = pads[count + i];
+  }
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", "constant");
+  for (int i = 0; i < 4; i++)
+    if (strcmp(mode, modes[i][0]) == 0)
+      return OUT(fe_ox_call1(
+          im, IR_OP_PAD, in[0],
+          fe_ox_attrs(im->ctx, "pad_width", fe_ox_attr_ints(im->ctx, width, 2 * r), "pad_mode",
+                      ir_attr_str(im->ctx, ir_sym(im->ctx, modes[i][1])), "pad_value",
+                      ir_attr_float(im->ctx, value), NULL)));
+  return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
+}
+
+/* DepthToSpace: CRD mode is R.nn.pixel_shuffle; DCR (the default) reads
+ * the channels as (b, b, C / b^2): reshape, permute, reshape. */
+static bool
+cv_depth_to_space(OxImp *im, OxVal **in, int nin)
+{
+  int64_t b = fe_ox_attr_i(im->node, "blocksize", 0), c;
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", "DCR");
+  OxVal *x = in[0];
+  if (b <= 0 || fe_ox_rank(x) != 4)
+    return fe_ox_unsupported(im, "needs a positive blocksize and a rank-4 input");
+  if (strcmp(mode, "CRD") == 0)
+    return OUT(fe_ox_call1(
+        im, IR_OP_PIXEL_SHUFFLE, x,
+        fe_ox_attrs(im->ctx, "upscale_factor", ir_attr_int(im->ctx, b), NULL)));
+  if (strcmp(mode, "DCR") != 0)
+    return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
+  if (!fe_ox_dim(x, 1, &c) || c % (b * b) != 0)
+    return fe_ox_unsupported(im, "DCR mode needs a static channel count divisible by blocksize^2");
+  IrCtx *ctx = im->ctx;
+  IrPrimExpr *bb = ir_prim_int(ctx, IR_I64, b), *n = fe_ox_dim_expr(x, 0);
+  IrPrimExpr *h = fe_ox_dim_expr(x, 2), *w = fe_ox_dim_expr(x, 3);
+  IrPrimExpr *split[6] = {n, bb, bb, ir_prim_int(ctx, IR_I64, c / (b * b)), h, w};
+  IrPrimExpr *joined[4] = {n, split[3], ir_prim_bin(ctx, IR_PE_MUL, h, bb),
+                           ir_prim_bin(ctx, IR_PE_MUL, w, bb)};
+  int64_t perm[6] = {0, 3, 4, 1, 5, 2};
+  IrPrimExpr **d6 = ir_alloc(ctx, sizeof split), **d4 = ir_alloc(ctx, sizeof joined);
+  memcpy(d6, split, sizeof split);
+  memcpy(d4, joined, sizeof joined);
+  OxVal *t = fe_ox_call1(im, IR_OP_PERMUTE_DIMS, fe_ox_reshape(im, x, d6, 6),
+                         fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, perm, 6), NULL));
+  return t && OUT(fe_ox_reshape(im, t, d4, 4));
+}
 
 /* OneHot: depth and values ([off, on]) must be known.  ONNX counts a
  * negative index from the end and R.one_hot does not, so signed indices
@@ -1041,6 +1130,8 @@ static const OxOp tensor_ops[] = {
     {"Gather", cv_gather, "axis"},
     {"Slice", cv_slice, "starts,ends,axes"},
     {"Tile", cv_tile, ""},
+    {"Pad", cv_pad, "mode,pads,value"},
+    {"DepthToSpace", cv_depth_to_space, "blocksize,mode"},
     {"OneHot", cv_one_hot, "axis"},
     {"ReduceSum", cv_reduce, "axes,keepdims,noop_with_empty_axes"},
     {"ReduceMean", cv_reduce, "axes,keepdims"},

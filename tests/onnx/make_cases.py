@@ -2,7 +2,7 @@
 reads (committed; rerun after changing this file):
 
   unsupported.onnx  three nodes rxc cannot map (an unknown operator, an
-                    unsupported attribute value, a 3-D Conv) among ones it
+                    unsupported attribute value, a 4-D Conv) among ones it
                     can: each must be named, in one run
   empty_axes.onnx   ReduceSum over an empty axes initializer (raw_data of
                     no bytes): every axis, keepdims
@@ -21,9 +21,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def unsupported():
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4, 4])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 2, 2, 2, 2])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
-    w = numpy_helper.from_array(np.ones((2, 2, 1, 1, 1), np.float32), "w")
+    w = numpy_helper.from_array(np.ones((2, 2, 1, 1, 1, 1), np.float32), "w")
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok_relu"),
         helper.make_node("Hardmax", ["a"], ["b"], name="bad_op"),
@@ -31,7 +31,7 @@ def unsupported():
         helper.make_node("Conv", ["a", "w"], ["d"], name="bad_rank"),
         helper.make_node("Add", ["c", "d"], ["y"], name="after"),
     ]
-    s = numpy_helper.from_array(np.ones(5, np.float32), "s")
+    s = numpy_helper.from_array(np.ones(6, np.float32), "s")
     g = helper.make_graph(nodes, "unsupported", [x], [y], [w, s])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 

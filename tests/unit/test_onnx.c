@@ -31,7 +31,7 @@ test_unsupported_all_at_once(void **state)
   assert_non_null(strstr(text, "tests/onnx/unsupported.onnx: error: node 'bad_op' (Hardmax): "
                                "operator not supported"));
   assert_non_null(strstr(text, "node 'bad_mode' (Resize): mode 'cubic' is not supported"));
-  assert_non_null(strstr(text, "node 'bad_rank' (Conv): only 1-D and 2-D inputs"));
+  assert_non_null(strstr(text, "node 'bad_rank' (Conv): only 1-D, 2-D and 3-D inputs"));
   assert_null(strstr(text, "'ok_relu'"));
   assert_null(strstr(text, "'after'")); /* its inputs failed: not reported again */
   free(text);
