@@ -103,6 +103,15 @@ ir_ctx_free(IrCtx *ctx)
   free(ctx);
 }
 
+size_t
+ir_arena_bytes(const IrCtx *ctx)
+{
+  size_t n = 0;
+  for (const Chunk *c = ctx->chunks; c; c = c->next)
+    n += c->used;
+  return n;
+}
+
 void *
 ir_alloc(IrCtx *ctx, size_t size)
 {

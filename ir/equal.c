@@ -504,26 +504,29 @@ static const char *const global_kind_names[] = {
 /* One global, with a fresh bijection: what is bound in one function is
  * never confused with what is bound in another. */
 static bool
+walk_global_value(Walk *w, const IrGlobal *a, const IrGlobal *b)
+{
+  if (w->mode == WALK_EQUAL && a->kind != b->kind)
+    return ir_mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
+  ir_walk_mix(w, a->kind);
+  switch (a->kind) {
+  case IR_GLOBAL_RELAX:
+    return walk_function(w, a->u.relax, b->u.relax);
+  case IR_GLOBAL_PRIM:
+    return ir_walk_prim_func(w, a->u.prim, b->u.prim);
+  case IR_GLOBAL_EXTERN:
+    return ir_same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
+  }
+  return false;
+}
+
+static bool
 walk_global(Walk *w, const IrGlobal *a, const IrGlobal *b)
 {
   ir_walk_reset_vars(w);
   ir_walk_mix_str(w, a->name);
   size_t saved = ir_path_push(w, "function '%s'", name_or(a->name));
-  if (w->mode == WALK_EQUAL && a->kind != b->kind)
-    return ir_mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
-  ir_walk_mix(w, a->kind);
-  bool ok = false;
-  switch (a->kind) {
-  case IR_GLOBAL_RELAX:
-    ok = walk_function(w, a->u.relax, b->u.relax);
-    break;
-  case IR_GLOBAL_PRIM:
-    ok = ir_walk_prim_func(w, a->u.prim, b->u.prim);
-    break;
-  case IR_GLOBAL_EXTERN:
-    ok = ir_same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
-    break;
-  }
+  bool ok = walk_global_value(w, a, b);
   if (ok)
     ir_path_pop(w, saved);
   return ok;
@@ -621,6 +624,68 @@ ir_module_hash(const IrModule *m)
   uint64_t h = w.h;
   ir_walk_free(&w);
   return h;
+}
+
+/* A global's function alone, its name aside: what deduplication compares
+ * (TVM's BlockBuilder keeps one of structurally equal functions).  Globals
+ * the functions name (callees) compare by name. */
+bool
+ir_global_value_equal(const IrGlobal *a, const IrGlobal *b)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_EQUAL, NULL);
+  bool ok = walk_global_value(&w, a, b);
+  ir_walk_free(&w);
+  return ok;
+}
+
+uint64_t
+ir_global_value_hash(const IrGlobal *g)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_HASH, NULL);
+  walk_global_value(&w, g, g);
+  uint64_t h = w.h;
+  ir_walk_free(&w);
+  return h;
+}
+
+/* The set's buckets are keyed by the hash (made odd, so never NULL); a
+ * bucket chains the globals whose hashes share that key. */
+typedef struct FuncNode FuncNode;
+struct FuncNode {
+  const IrGlobal *g;
+  FuncNode *next;
+};
+
+const IrGlobal *
+ir_func_set_find(IrFuncSet *s, const IrGlobal *g, uint64_t *hash)
+{
+  *hash = ir_global_value_hash(g) | 1;
+  for (FuncNode *n = ir_map_get(&s->buckets, (const void *)(uintptr_t)*hash); n; n = n->next)
+    if (ir_global_value_equal(n->g, g))
+      return n->g;
+  return NULL;
+}
+
+void
+ir_func_set_add(IrFuncSet *s, const IrGlobal *g, uint64_t hash)
+{
+  FuncNode *n = ir_xmalloc(sizeof *n);
+  void **slot = ir_map_slot(&s->buckets, (const void *)(uintptr_t)hash);
+  n->g = g;
+  n->next = *slot;
+  *slot = n;
+  ir_vec_push(&s->nodes, n);
+}
+
+void
+ir_func_set_free(IrFuncSet *s)
+{
+  for (int i = 0; i < s->nodes.len; i++)
+    free(s->nodes.items[i]);
+  ir_vec_free(&s->nodes);
+  ir_map_free(&s->buckets);
 }
 
 /* Free variables compare by identity: both sides live in one context. */

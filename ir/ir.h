@@ -38,6 +38,7 @@ typedef const char *IrSym; /* interned string: compare with == */
 IrCtx *ir_ctx_new(void);
 void ir_ctx_free(IrCtx *ctx);
 void *ir_alloc(IrCtx *ctx, size_t size); /* zeroed, 16-aligned, lives with ctx */
+size_t ir_arena_bytes(const IrCtx *ctx); /* what ir_alloc has given so far */
 char *ir_strdup(IrCtx *ctx, const char *s, size_t len);
 char *ir_printf(IrCtx *ctx, const char *fmt, ...);
 IrSym ir_sym(IrCtx *ctx, const char *s);
@@ -848,7 +849,21 @@ void ir_sinfo_print(const IrSInfo *s, IrBuf *out);
  * and why is non-NULL, writes the first differing path and the two sides. */
 bool ir_module_equal(const IrModule *a, const IrModule *b, IrBuf *why);
 uint64_t ir_module_hash(const IrModule *m);
+/* One global's function, its name aside (deduplication); callees by name. */
+bool ir_global_value_equal(const IrGlobal *a, const IrGlobal *b);
+uint64_t ir_global_value_hash(const IrGlobal *g);
 bool ir_prim_expr_equal(const IrPrimExpr *a, const IrPrimExpr *b); /* free vars by identity */
+
+/* A set of globals, one per function up to ir_global_value_equal: find
+ * gives the member equal to g (or NULL) and g's hash, for add.  Zero it
+ * to start. */
+typedef struct {
+  IrMap buckets; /* hash -> chain */
+  IrVec nodes;   /* every chain node, to free */
+} IrFuncSet;
+const IrGlobal *ir_func_set_find(IrFuncSet *s, const IrGlobal *g, uint64_t *hash);
+void ir_func_set_add(IrFuncSet *s, const IrGlobal *g, uint64_t hash);
+void ir_func_set_free(IrFuncSet *s);
 bool ir_sinfo_equal(const IrSInfo *a, const IrSInfo *b);
 
 /* ------------------------------------------------------------------ */
