@@ -103,6 +103,19 @@ ir_ctx_free(IrCtx *ctx)
   free(ctx);
 }
 
+void
+ir_advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+  uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  uintptr_t hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+  if (hi > lo)
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
 size_t
 ir_arena_bytes(const IrCtx *ctx)
 {

@@ -650,6 +650,50 @@ ir_global_value_hash(const IrGlobal *g)
   return h;
 }
 
+/* What an op's lowering sees of a call whose arguments are all vars: the
+ * op, its attributes and sinfo_args, each argument's struct info and the
+ * result's, in one walk shared by the hash and the equality. */
+static bool
+walk_call_signature(Walk *w, const IrExpr *a, const IrSInfo *ra, const IrExpr *b,
+                    const IrSInfo *rb)
+{
+  if (w->mode == WALK_EQUAL && (a->u.call.op != b->u.call.op || a->u.call.nargs != b->u.call.nargs))
+    return false;
+  ir_walk_mix(w, (uint64_t)(uintptr_t)a->u.call.op);
+  ir_walk_mix(w, (uint64_t)a->u.call.nargs);
+  for (int i = 0; i < a->u.call.nargs; i++)
+    if (!ir_walk_sinfo(w, a->u.call.args[i]->sinfo, b->u.call.args[i]->sinfo))
+      return false;
+  return ir_walk_attr_dict(w, a->u.call.attrs, b->u.call.attrs, "attrs") &&
+         ir_same_count(w, a->u.call.nsinfo_args, b->u.call.nsinfo_args, "sinfo_args") &&
+         walk_sinfo_list(w, a->u.call.sinfo_args, b->u.call.sinfo_args, a->u.call.nsinfo_args,
+                         "sinfo_args[%d]") &&
+         ir_walk_sinfo(w, ra, rb);
+}
+
+bool
+ir_call_signature_equal(const IrExpr *a, const IrSInfo *ra, const IrExpr *b, const IrSInfo *rb)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_EQUAL, NULL);
+  w.identity = true;
+  bool ok = walk_call_signature(&w, a, ra, b, rb);
+  ir_walk_free(&w);
+  return ok;
+}
+
+uint64_t
+ir_call_signature_hash(const IrExpr *call, const IrSInfo *result)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_HASH, NULL);
+  w.identity = true;
+  walk_call_signature(&w, call, result, call, result);
+  uint64_t h = w.h;
+  ir_walk_free(&w);
+  return h;
+}
+
 /* The set's buckets are keyed by the hash (made odd, so never NULL); a
  * bucket chains the globals whose hashes share that key. */
 typedef struct FuncNode FuncNode;

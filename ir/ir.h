@@ -39,6 +39,9 @@ IrCtx *ir_ctx_new(void);
 void ir_ctx_free(IrCtx *ctx);
 void *ir_alloc(IrCtx *ctx, size_t size); /* zeroed, 16-aligned, lives with ctx */
 size_t ir_arena_bytes(const IrCtx *ctx); /* what ir_alloc has given so far */
+/* Asks for huge pages in the 2 MiB-aligned part of a large heap block:
+ * touching 100 MB of fresh 4 KiB pages costs 25,000 page faults. */
+void ir_advise_huge(void *p, size_t bytes);
 char *ir_strdup(IrCtx *ctx, const char *s, size_t len);
 char *ir_printf(IrCtx *ctx, const char *fmt, ...);
 IrSym ir_sym(IrCtx *ctx, const char *s);
@@ -853,6 +856,12 @@ uint64_t ir_module_hash(const IrModule *m);
 bool ir_global_value_equal(const IrGlobal *a, const IrGlobal *b);
 uint64_t ir_global_value_hash(const IrGlobal *g);
 bool ir_prim_expr_equal(const IrPrimExpr *a, const IrPrimExpr *b); /* free vars by identity */
+
+/* Two calls of one op alike in all an op's lowering reads when the
+ * arguments are vars: attributes, sinfo_args, the arguments' struct info
+ * and the results' (free vars by identity). */
+bool ir_call_signature_equal(const IrExpr *a, const IrSInfo *ra, const IrExpr *b, const IrSInfo *rb);
+uint64_t ir_call_signature_hash(const IrExpr *call, const IrSInfo *result);
 
 /* A set of globals, one per function up to ir_global_value_equal: find
  * gives the member equal to g (or NULL) and g's hash, for add.  Zero it
