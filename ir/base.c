@@ -116,6 +116,33 @@ ir_advise_huge(void *p, size_t bytes)
 #endif
 }
 
+IrArenaMark
+ir_arena_mark(const IrCtx *ctx)
+{
+  const Chunk *c = ctx->chunks;
+  IrArenaMark m = {c, c ? c->next : NULL, c ? c->used : 0, ctx->sym_count, ctx->ndiags,
+                   ctx->nsources};
+  return m;
+}
+
+/* Safe when the newest chunk is the one marked, no chunk went in behind
+ * it, and nothing the context keeps (symbols, diagnostics, sources) was
+ * allocated since: then what was allocated since is referenced only by
+ * what the caller drops.  The bytes given back are zeroed again, as
+ * ir_alloc promises. */
+bool
+ir_arena_rewind(IrCtx *ctx, IrArenaMark m)
+{
+  Chunk *c = ctx->chunks;
+  if (!c || (const void *)c != m.chunk || (const void *)c->next != m.next ||
+      ctx->sym_count != m.syms || ctx->ndiags != m.diags || ctx->nsources != m.sources ||
+      c->used < m.used)
+    return false;
+  memset(c->data + m.used, 0, c->used - m.used);
+  c->used = m.used;
+  return true;
+}
+
 size_t
 ir_arena_bytes(const IrCtx *ctx)
 {

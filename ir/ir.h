@@ -39,6 +39,17 @@ IrCtx *ir_ctx_new(void);
 void ir_ctx_free(IrCtx *ctx);
 void *ir_alloc(IrCtx *ctx, size_t size); /* zeroed, 16-aligned, lives with ctx */
 size_t ir_arena_bytes(const IrCtx *ctx); /* what ir_alloc has given so far */
+/* A point in the arena to give back to: ir_arena_rewind frees what was
+ * allocated since the mark, when nothing else can hold it (see base.c),
+ * and says whether it did.  For a pass that builds a function only to
+ * find it equal to one it has. */
+typedef struct {
+  const void *chunk, *next;
+  size_t used, syms;
+  int diags, sources;
+} IrArenaMark;
+IrArenaMark ir_arena_mark(const IrCtx *ctx);
+bool ir_arena_rewind(IrCtx *ctx, IrArenaMark m);
 /* Asks for huge pages in the 2 MiB-aligned part of a large heap block:
  * touching 100 MB of fresh 4 KiB pages costs 25,000 page faults. */
 void ir_advise_huge(void *p, size_t bytes);

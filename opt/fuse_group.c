@@ -127,12 +127,14 @@ IrExpr *
 opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrFuncSet *made, IrVec *new_globals,
                     const IrBinding **members, int n, const IrVec *inputs)
 {
+  IrArenaMark mark = ir_arena_mark(ctx);
   IrGlobal *g = ir_alloc(ctx, sizeof *g);
   g->kind = IR_GLOBAL_RELAX;
   g->u.relax = group_function(ctx, members, n, inputs);
   uint64_t hash;
   const IrGlobal *same = ir_func_set_find(made, g, &hash);
   if (same) {
+    ir_arena_rewind(ctx, mark); /* nothing refers to the copy */
     g = (IrGlobal *)same;
   } else {
     g->name = group_name(ctx, names, members, n);
