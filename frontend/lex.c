@@ -425,6 +425,8 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
     }
   }
   fe_vec_ptr(P, &P->lexed, L.toks);
+  if (!fragment)
+    P->text_toks_bytes = (size_t)L.cap * sizeof *L.toks;
   *ntoks = L.ntoks;
   return L.toks;
 }

@@ -644,8 +644,13 @@ fe_parse(IrCtx *ctx, const IrSource *src)
     collect_globals(&P);
     m = parse_file(&P);
   }
+  /* the text's tokens, done with, are pages the arena takes next instead
+   * of fresh ones from the kernel (which zeroes each on its first touch) */
   for (int i = 0; i < P.lexed.len; i++)
-    free(((Tok **)P.lexed.data)[i]);
+    if (i == 0 && P.text_toks_bytes)
+      ir_arena_adopt(ctx, ((Tok **)P.lexed.data)[i], P.text_toks_bytes);
+    else
+      free(((Tok **)P.lexed.data)[i]);
   return ir_error_count(ctx) > errors ? NULL : m;
 }
 

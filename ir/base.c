@@ -143,6 +143,20 @@ ir_arena_rewind(IrCtx *ctx, IrArenaMark m)
   return true;
 }
 
+void
+ir_arena_adopt(IrCtx *ctx, void *block, size_t bytes)
+{
+  if (bytes < sizeof(Chunk) + CHUNK_BYTES) {
+    free(block);
+    return;
+  }
+  Chunk *c = block;
+  memset(c, 0, bytes);
+  c->cap = bytes - sizeof *c;
+  c->next = ctx->chunks;
+  ctx->chunks = c;
+}
+
 size_t
 ir_arena_bytes(const IrCtx *ctx)
 {

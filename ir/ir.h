@@ -50,6 +50,11 @@ typedef struct {
 } IrArenaMark;
 IrArenaMark ir_arena_mark(const IrCtx *ctx);
 bool ir_arena_rewind(IrCtx *ctx, IrArenaMark m);
+/* Takes a heap block (ir_xmalloc's) the caller is done with as arena
+ * space, zeroed, drawn from next and freed with ctx: a large scratch
+ * array's pages, already in memory, serve the arena instead of fresh
+ * pages the kernel must zero.  A small block is just freed. */
+void ir_arena_adopt(IrCtx *ctx, void *block, size_t bytes);
 /* Asks for huge pages in the 2 MiB-aligned part of a large heap block:
  * touching 100 MB of fresh 4 KiB pages costs 25,000 page faults. */
 void ir_advise_huge(void *p, size_t bytes);
