@@ -399,7 +399,8 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
   /* room for a token every 2 bytes: TVMScript has one every 2.5 to 4, so
    * the array is rarely copied, and a large one's unused tail is address
    * space the program never touches */
-  L.cap = (int)(len / 2 < INT_MAX / 2 ? len / 2 : INT_MAX / 2) + 256;
+  L.cap = fragment && len < 1024 ? (int)len + 2 /* a token a byte at most, and EOF */
+                                 : (int)(len / 2 < INT_MAX / 2 ? len / 2 : INT_MAX / 2) + 256;
   L.toks = ir_xmalloc((size_t)L.cap * sizeof *L.toks);
   ir_advise_huge(L.toks, (size_t)L.cap * sizeof *L.toks);
   bool more = fragment || indentation(&L);

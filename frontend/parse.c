@@ -325,6 +325,14 @@ fe_swap_tokens(Parser *P, const char *text, size_t len, int line, int col, Tok *
 void
 fe_restore_tokens(Parser *P, Tok *saved, int saved_n, int saved_pos)
 {
+  /* the fragment's array, lexed last, is done with: what its parse made
+   * holds no token (each op call lexes its default arguments, so keeping
+   * them cost ~1 KB a call to the end of the parse) */
+  Tok **lexed = P->lexed.data;
+  if (P->lexed.len > 1 && lexed[P->lexed.len - 1] == P->toks) {
+    free(P->toks);
+    P->lexed.len--;
+  }
   P->toks = saved;
   P->ntoks = saved_n;
   P->pos = saved_pos;
