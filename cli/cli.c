@@ -78,6 +78,8 @@ cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far)
     /* the reader's warnings; its errors stop the road before this */
     ir_diag_print(s->ctx, stderr);
     ir_diag_clear(s->ctx);
+    if (s->progress && cfg->verbosity > 0)
+      cli_progress(cfg, "read: %.1f MB of IR", (double)ir_arena_bytes(s->ctx) / 1e6);
     if (s->progress)
       cli_progress(cfg, "optimizing (-O%d)", cfg->opt.level);
   } else if (stage == RXC_STAGE_PLAN && s->progress) {

@@ -83,6 +83,7 @@ typedef struct {
   Tok *toks;              /* ends with TK_EOF or TK_ERROR */
   int ntoks;
   FeVec lexed;            /* Tok*: every array fe_lex made (heap), freed by fe_parse */
+  size_t text_toks_bytes; /* the size of the text's array (the first in lexed) */
   int pos;                /* current token */
   jmp_buf *fail;          /* where a syntax error jumps */
   int depth;              /* nesting of recursive rules */
@@ -131,8 +132,9 @@ int fe_skip_balanced(Parser *P);
 /* Tokenizes text (which starts at line:col of the source).  A fragment is
  * one expression (the inside of a string): no NEWLINE/INDENT tokens.
  * Always succeeds; a lexical error ends the array with TK_ERROR.  The
- * array is on the heap, listed in P->lexed for fe_parse to free: grown in
- * the arena, its doublings left ~2x its size in pages never used again. */
+ * array is on the heap, listed in P->lexed for fe_parse to free (grown in
+ * the arena, its doublings left ~2x its size in pages never used again);
+ * the text's, which a large module makes 100 MB, becomes arena space. */
 Tok *fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment, int *ntoks);
 
 /* parse_prim.c: scalar expressions, literals and attribute values */

@@ -50,6 +50,7 @@ add(Lexer *L, TokKind kind, const char *at, int len)
   if (L->ntoks == L->cap) {
     L->cap = L->cap ? 2 * L->cap : 256;
     L->toks = ir_xrealloc(L->toks, (size_t)L->cap * sizeof *L->toks);
+    ir_advise_huge(L->toks, (size_t)L->cap * sizeof *L->toks);
   }
   Tok *t = &L->toks[L->ntoks++];
   *t = (Tok){0};
@@ -398,8 +399,10 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
   /* room for a token every 2 bytes: TVMScript has one every 2.5 to 4, so
    * the array is rarely copied, and a large one's unused tail is address
    * space the program never touches */
-  L.cap = (int)(len / 2 < INT_MAX / 2 ? len / 2 : INT_MAX / 2) + 256;
+  L.cap = fragment && len < 1024 ? (int)len + 2 /* a token a byte at most, and EOF */
+                                 : (int)(len / 2 < INT_MAX / 2 ? len / 2 : INT_MAX / 2) + 256;
   L.toks = ir_xmalloc((size_t)L.cap * sizeof *L.toks);
+  ir_advise_huge(L.toks, (size_t)L.cap * sizeof *L.toks);
   bool more = fragment || indentation(&L);
   if (more && !fragment && L.ntoks > 0 && L.toks[0].kind == TK_INDENT) {
     L.ntoks = 0;
@@ -423,6 +426,8 @@ fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment
     }
   }
   fe_vec_ptr(P, &P->lexed, L.toks);
+  if (!fragment)
+    P->text_toks_bytes = (size_t)L.cap * sizeof *L.toks;
   *ntoks = L.ntoks;
   return L.toks;
 }

@@ -325,6 +325,14 @@ fe_swap_tokens(Parser *P, const char *text, size_t len, int line, int col, Tok *
 void
 fe_restore_tokens(Parser *P, Tok *saved, int saved_n, int saved_pos)
 {
+  /* the fragment's array, lexed last, is done with: what its parse made
+   * holds no token (each op call lexes its default arguments, so keeping
+   * them cost ~1 KB a call to the end of the parse) */
+  Tok **lexed = P->lexed.data;
+  if (P->lexed.len > 1 && lexed[P->lexed.len - 1] == P->toks) {
+    free(P->toks);
+    P->lexed.len--;
+  }
   P->toks = saved;
   P->ntoks = saved_n;
   P->pos = saved_pos;
@@ -644,8 +652,13 @@ fe_parse(IrCtx *ctx, const IrSource *src)
     collect_globals(&P);
     m = parse_file(&P);
   }
+  /* the text's tokens, done with, are pages the arena takes next instead
+   * of fresh ones from the kernel (which zeroes each on its first touch) */
   for (int i = 0; i < P.lexed.len; i++)
-    free(((Tok **)P.lexed.data)[i]);
+    if (i == 0 && P.text_toks_bytes)
+      ir_arena_adopt(ctx, ((Tok **)P.lexed.data)[i], P.text_toks_bytes);
+    else
+      free(((Tok **)P.lexed.data)[i]);
   return ir_error_count(ctx) > errors ? NULL : m;
 }
 

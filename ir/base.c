@@ -103,6 +103,69 @@ ir_ctx_free(IrCtx *ctx)
   free(ctx);
 }
 
+void
+ir_advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+  uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  uintptr_t hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+  if (hi > lo)
+    madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+IrArenaMark
+ir_arena_mark(const IrCtx *ctx)
+{
+  const Chunk *c = ctx->chunks;
+  IrArenaMark m = {c, c ? c->next : NULL, c ? c->used : 0, ctx->sym_count, ctx->ndiags,
+                   ctx->nsources};
+  return m;
+}
+
+/* Safe when the newest chunk is the one marked, no chunk went in behind
+ * it, and nothing the context keeps (symbols, diagnostics, sources) was
+ * allocated since: then what was allocated since is referenced only by
+ * what the caller drops.  The bytes given back are zeroed again, as
+ * ir_alloc promises. */
+bool
+ir_arena_rewind(IrCtx *ctx, IrArenaMark m)
+{
+  Chunk *c = ctx->chunks;
+  if (!c || (const void *)c != m.chunk || (const void *)c->next != m.next ||
+      ctx->sym_count != m.syms || ctx->ndiags != m.diags || ctx->nsources != m.sources ||
+      c->used < m.used)
+    return false;
+  memset(c->data + m.used, 0, c->used - m.used);
+  c->used = m.used;
+  return true;
+}
+
+void
+ir_arena_adopt(IrCtx *ctx, void *block, size_t bytes)
+{
+  if (bytes < sizeof(Chunk) + CHUNK_BYTES) {
+    free(block);
+    return;
+  }
+  Chunk *c = block;
+  memset(c, 0, bytes);
+  c->cap = bytes - sizeof *c;
+  c->next = ctx->chunks;
+  ctx->chunks = c;
+}
+
+size_t
+ir_arena_bytes(const IrCtx *ctx)
+{
+  size_t n = 0;
+  for (const Chunk *c = ctx->chunks; c; c = c->next)
+    n += c->used;
+  return n;
+}
+
 void *
 ir_alloc(IrCtx *ctx, size_t size)
 {

@@ -504,26 +504,29 @@ static const char *const global_kind_names[] = {
 /* One global, with a fresh bijection: what is bound in one function is
  * never confused with what is bound in another. */
 static bool
+walk_global_value(Walk *w, const IrGlobal *a, const IrGlobal *b)
+{
+  if (w->mode == WALK_EQUAL && a->kind != b->kind)
+    return ir_mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
+  ir_walk_mix(w, a->kind);
+  switch (a->kind) {
+  case IR_GLOBAL_RELAX:
+    return walk_function(w, a->u.relax, b->u.relax);
+  case IR_GLOBAL_PRIM:
+    return ir_walk_prim_func(w, a->u.prim, b->u.prim);
+  case IR_GLOBAL_EXTERN:
+    return ir_same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
+  }
+  return false;
+}
+
+static bool
 walk_global(Walk *w, const IrGlobal *a, const IrGlobal *b)
 {
   ir_walk_reset_vars(w);
   ir_walk_mix_str(w, a->name);
   size_t saved = ir_path_push(w, "function '%s'", name_or(a->name));
-  if (w->mode == WALK_EQUAL && a->kind != b->kind)
-    return ir_mismatch(w, "%s vs %s", global_kind_names[a->kind], global_kind_names[b->kind]);
-  ir_walk_mix(w, a->kind);
-  bool ok = false;
-  switch (a->kind) {
-  case IR_GLOBAL_RELAX:
-    ok = walk_function(w, a->u.relax, b->u.relax);
-    break;
-  case IR_GLOBAL_PRIM:
-    ok = ir_walk_prim_func(w, a->u.prim, b->u.prim);
-    break;
-  case IR_GLOBAL_EXTERN:
-    ok = ir_same_str(w, a->u.extern_sym, b->u.extern_sym, "symbol");
-    break;
-  }
+  bool ok = walk_global_value(w, a, b);
   if (ok)
     ir_path_pop(w, saved);
   return ok;
@@ -621,6 +624,112 @@ ir_module_hash(const IrModule *m)
   uint64_t h = w.h;
   ir_walk_free(&w);
   return h;
+}
+
+/* A global's function alone, its name aside: what deduplication compares
+ * (TVM's BlockBuilder keeps one of structurally equal functions).  Globals
+ * the functions name (callees) compare by name. */
+bool
+ir_global_value_equal(const IrGlobal *a, const IrGlobal *b)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_EQUAL, NULL);
+  bool ok = walk_global_value(&w, a, b);
+  ir_walk_free(&w);
+  return ok;
+}
+
+uint64_t
+ir_global_value_hash(const IrGlobal *g)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_HASH, NULL);
+  walk_global_value(&w, g, g);
+  uint64_t h = w.h;
+  ir_walk_free(&w);
+  return h;
+}
+
+/* What an op's lowering sees of a call whose arguments are all vars: the
+ * op, its attributes and sinfo_args, each argument's struct info and the
+ * result's, in one walk shared by the hash and the equality. */
+static bool
+walk_call_signature(Walk *w, const IrExpr *a, const IrSInfo *ra, const IrExpr *b,
+                    const IrSInfo *rb)
+{
+  if (w->mode == WALK_EQUAL && (a->u.call.op != b->u.call.op || a->u.call.nargs != b->u.call.nargs))
+    return false;
+  ir_walk_mix(w, (uint64_t)(uintptr_t)a->u.call.op);
+  ir_walk_mix(w, (uint64_t)a->u.call.nargs);
+  for (int i = 0; i < a->u.call.nargs; i++)
+    if (!ir_walk_sinfo(w, a->u.call.args[i]->sinfo, b->u.call.args[i]->sinfo))
+      return false;
+  return ir_walk_attr_dict(w, a->u.call.attrs, b->u.call.attrs, "attrs") &&
+         ir_same_count(w, a->u.call.nsinfo_args, b->u.call.nsinfo_args, "sinfo_args") &&
+         walk_sinfo_list(w, a->u.call.sinfo_args, b->u.call.sinfo_args, a->u.call.nsinfo_args,
+                         "sinfo_args[%d]") &&
+         ir_walk_sinfo(w, ra, rb);
+}
+
+bool
+ir_call_signature_equal(const IrExpr *a, const IrSInfo *ra, const IrExpr *b, const IrSInfo *rb)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_EQUAL, NULL);
+  w.identity = true;
+  bool ok = walk_call_signature(&w, a, ra, b, rb);
+  ir_walk_free(&w);
+  return ok;
+}
+
+uint64_t
+ir_call_signature_hash(const IrExpr *call, const IrSInfo *result)
+{
+  Walk w;
+  ir_walk_init(&w, WALK_HASH, NULL);
+  w.identity = true;
+  walk_call_signature(&w, call, result, call, result);
+  uint64_t h = w.h;
+  ir_walk_free(&w);
+  return h;
+}
+
+/* The set's buckets are keyed by the hash (made odd, so never NULL); a
+ * bucket chains the globals whose hashes share that key. */
+typedef struct FuncNode FuncNode;
+struct FuncNode {
+  const IrGlobal *g;
+  FuncNode *next;
+};
+
+const IrGlobal *
+ir_func_set_find(IrFuncSet *s, const IrGlobal *g, uint64_t *hash)
+{
+  *hash = ir_global_value_hash(g) | 1;
+  for (FuncNode *n = ir_map_get(&s->buckets, (const void *)(uintptr_t)*hash); n; n = n->next)
+    if (ir_global_value_equal(n->g, g))
+      return n->g;
+  return NULL;
+}
+
+void
+ir_func_set_add(IrFuncSet *s, const IrGlobal *g, uint64_t hash)
+{
+  FuncNode *n = ir_xmalloc(sizeof *n);
+  void **slot = ir_map_slot(&s->buckets, (const void *)(uintptr_t)hash);
+  n->g = g;
+  n->next = *slot;
+  *slot = n;
+  ir_vec_push(&s->nodes, n);
+}
+
+void
+ir_func_set_free(IrFuncSet *s)
+{
+  for (int i = 0; i < s->nodes.len; i++)
+    free(s->nodes.items[i]);
+  ir_vec_free(&s->nodes);
+  ir_map_free(&s->buckets);
 }
 
 /* Free variables compare by identity: both sides live in one context. */

@@ -38,6 +38,26 @@ typedef const char *IrSym; /* interned string: compare with == */
 IrCtx *ir_ctx_new(void);
 void ir_ctx_free(IrCtx *ctx);
 void *ir_alloc(IrCtx *ctx, size_t size); /* zeroed, 16-aligned, lives with ctx */
+size_t ir_arena_bytes(const IrCtx *ctx); /* what ir_alloc has given so far */
+/* A point in the arena to give back to: ir_arena_rewind frees what was
+ * allocated since the mark, when nothing else can hold it (see base.c),
+ * and says whether it did.  For a pass that builds a function only to
+ * find it equal to one it has. */
+typedef struct {
+  const void *chunk, *next;
+  size_t used, syms;
+  int diags, sources;
+} IrArenaMark;
+IrArenaMark ir_arena_mark(const IrCtx *ctx);
+bool ir_arena_rewind(IrCtx *ctx, IrArenaMark m);
+/* Takes a heap block (ir_xmalloc's) the caller is done with as arena
+ * space, zeroed, drawn from next and freed with ctx: a large scratch
+ * array's pages, already in memory, serve the arena instead of fresh
+ * pages the kernel must zero.  A small block is just freed. */
+void ir_arena_adopt(IrCtx *ctx, void *block, size_t bytes);
+/* Asks for huge pages in the 2 MiB-aligned part of a large heap block:
+ * touching 100 MB of fresh 4 KiB pages costs 25,000 page faults. */
+void ir_advise_huge(void *p, size_t bytes);
 char *ir_strdup(IrCtx *ctx, const char *s, size_t len);
 char *ir_printf(IrCtx *ctx, const char *fmt, ...);
 IrSym ir_sym(IrCtx *ctx, const char *s);
@@ -848,7 +868,27 @@ void ir_sinfo_print(const IrSInfo *s, IrBuf *out);
  * and why is non-NULL, writes the first differing path and the two sides. */
 bool ir_module_equal(const IrModule *a, const IrModule *b, IrBuf *why);
 uint64_t ir_module_hash(const IrModule *m);
+/* One global's function, its name aside (deduplication); callees by name. */
+bool ir_global_value_equal(const IrGlobal *a, const IrGlobal *b);
+uint64_t ir_global_value_hash(const IrGlobal *g);
 bool ir_prim_expr_equal(const IrPrimExpr *a, const IrPrimExpr *b); /* free vars by identity */
+
+/* Two calls of one op alike in all an op's lowering reads when the
+ * arguments are vars: attributes, sinfo_args, the arguments' struct info
+ * and the results' (free vars by identity). */
+bool ir_call_signature_equal(const IrExpr *a, const IrSInfo *ra, const IrExpr *b, const IrSInfo *rb);
+uint64_t ir_call_signature_hash(const IrExpr *call, const IrSInfo *result);
+
+/* A set of globals, one per function up to ir_global_value_equal: find
+ * gives the member equal to g (or NULL) and g's hash, for add.  Zero it
+ * to start. */
+typedef struct {
+  IrMap buckets; /* hash -> chain */
+  IrVec nodes;   /* every chain node, to free */
+} IrFuncSet;
+const IrGlobal *ir_func_set_find(IrFuncSet *s, const IrGlobal *g, uint64_t *hash);
+void ir_func_set_add(IrFuncSet *s, const IrGlobal *g, uint64_t hash);
+void ir_func_set_free(IrFuncSet *s);
 bool ir_sinfo_equal(const IrSInfo *a, const IrSInfo *b);
 
 /* ------------------------------------------------------------------ */

@@ -21,9 +21,9 @@ void ir_ptrset_free(PtrSet *s);
 /* Printed names of the nodes of one function: each variable or buffer gets
  * its own name, the stored one when free, else "name_1", "name_2", ... */
 typedef struct {
-  IrMap bykey; /* node -> its name (char *, borrowed from used) */
-  char **used; /* set of names taken (owned strings) */
-  size_t ucap, ucount;
+  IrMap bykey;  /* node -> its name (char *, borrowed from used) */
+  IrNames used; /* the names taken, each base's last suffix kept, so that
+                 * naming N vars "alloc" costs O(N) tries, not O(N^2) */
 } NameMap;
 
 typedef struct {

@@ -262,54 +262,6 @@ ir_ptrset_free(PtrSet *s)
 
 /* --- names ------------------------------------------------------------- */
 
-static size_t
-hash_str(const char *s)
-{
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return (size_t)h;
-}
-
-static bool
-name_used(const NameMap *m, const char *name)
-{
-  if (!m->ucap)
-    return false;
-  for (size_t i = hash_str(name) & (m->ucap - 1);; i = (i + 1) & (m->ucap - 1)) {
-    if (!m->used[i])
-      return false;
-    if (strcmp(m->used[i], name) == 0)
-      return true;
-  }
-}
-
-/* Takes ownership of name. */
-static void
-name_claim(NameMap *m, char *name)
-{
-  if ((m->ucount + 1) * 2 > m->ucap) {
-    size_t cap = m->ucap ? m->ucap * 2 : 64;
-    char **slots = ir_xcalloc(cap, sizeof *slots);
-    for (size_t k = 0; k < m->ucap; k++) {
-      if (!m->used[k])
-        continue;
-      size_t i = hash_str(m->used[k]) & (cap - 1);
-      while (slots[i])
-        i = (i + 1) & (cap - 1);
-      slots[i] = m->used[k];
-    }
-    free(m->used);
-    m->used = slots;
-    m->ucap = cap;
-  }
-  size_t i = hash_str(name) & (m->ucap - 1);
-  while (m->used[i])
-    i = (i + 1) & (m->ucap - 1);
-  m->used[i] = name;
-  m->ucount++;
-}
-
 /* key's name slot in m, added empty (NULL) when absent; *found says
  * whether key was there before. */
 static void **
@@ -363,21 +315,13 @@ ir_pr_name(Printer *p, const void *key, const char *stored)
     *slot = "_"; /* every "_" is its own binding: never renamed */
     return *slot;
   }
+  IrNames *used = &p->names.used;
+  if (p->mod && p->mod->name && !ir_names_has(used, p->mod->name))
+    ir_names_add(used, p->mod->name); /* no var takes the module's name */
   char *base = sanitize(stored);
-  char *name = base;
-  size_t len = strlen(base) + 24;
-  for (int i = 1;
-       name_used(&p->names, name) || (p->mod && p->mod->name && strcmp(name, p->mod->name) == 0);
-       i++) {
-    if (name != base)
-      free(name);
-    name = ir_xcalloc(len, 1);
-    snprintf(name, len, "%s_%d", base, i);
-  }
-  if (name != base)
-    free(base);
-  name_claim(&p->names, name);
-  *slot = name;
+  const char *name = ir_names_unique(used, base, "_");
+  free(base);
+  *slot = (void *)name;
   return name;
 }
 
@@ -397,9 +341,7 @@ void
 ir_pr_names_reset(Printer *p)
 {
   NameMap *m = &p->names;
-  for (size_t i = 0; i < m->ucap; i++)
-    free(m->used[i]);
-  free(m->used);
+  ir_names_free(&m->used);
   ir_map_free(&m->bykey);
   memset(m, 0, sizeof *m);
 }

@@ -342,9 +342,13 @@ name_taken(const OpLegalize *lz, IrSym name)
 }
 
 /* The module's global names and those legalization has given: an IrNames,
- * so that naming N functions "add" costs O(N) tries, not O(N^2). */
+ * so that naming N functions "add" costs O(N) tries, not O(N^2); and the
+ * prim_funcs legalization has made, so that a call lowered to a function
+ * equal to one made before calls that one (as TVM's BlockBuilder
+ * deduplicates): 100,000 adds of one shape give one prim_func. */
 struct OpNames {
   IrNames set;
+  IrFuncSet made;
 };
 
 OpNames *
@@ -364,6 +368,7 @@ op_names_free(OpNames *n)
   if (!n)
     return;
   ir_names_free(&n->set);
+  ir_func_set_free(&n->made);
   free(n);
 }
 
@@ -487,10 +492,20 @@ op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result)
   IrVec tir_vars = {0};
   IrPrimFunc *f = prim_func(p, &tir_vars);
   IrGlobal *g = ir_alloc(p->lz->ctx, sizeof *g);
-  g->name = fresh_name(p->lz, p->name_hint);
   g->kind = IR_GLOBAL_PRIM;
   g->u.prim = f;
-  ir_vec_push(p->lz->new_globals, g);
+  const IrGlobal *same = NULL;
+  uint64_t hash = 0;
+  if (p->lz->names)
+    same = ir_func_set_find(&p->lz->names->made, g, &hash);
+  if (same) {
+    g = (IrGlobal *)same;
+  } else {
+    g->name = fresh_name(p->lz, p->name_hint);
+    ir_vec_push(p->lz->new_globals, g);
+    if (p->lz->names)
+      ir_func_set_add(&p->lz->names->made, g, hash);
+  }
   IrExpr *e = call_tir(p, g->name, call, result, &tir_vars);
   ir_vec_free(&tir_vars);
   op_prim_abort(p);

@@ -124,14 +124,23 @@ group_function(IrCtx *ctx, const IrBinding **members, int n, const IrVec *inputs
 }
 
 IrExpr *
-opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrVec *new_globals, const IrBinding **members,
-                    int n, const IrVec *inputs)
+opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrFuncSet *made, IrVec *new_globals,
+                    const IrBinding **members, int n, const IrVec *inputs)
 {
+  IrArenaMark mark = ir_arena_mark(ctx);
   IrGlobal *g = ir_alloc(ctx, sizeof *g);
-  g->name = group_name(ctx, names, members, n);
   g->kind = IR_GLOBAL_RELAX;
   g->u.relax = group_function(ctx, members, n, inputs);
-  ir_vec_push(new_globals, g);
+  uint64_t hash;
+  const IrGlobal *same = ir_func_set_find(made, g, &hash);
+  if (same) {
+    ir_arena_rewind(ctx, mark); /* nothing refers to the copy */
+    g = (IrGlobal *)same;
+  } else {
+    g->name = group_name(ctx, names, members, n);
+    ir_vec_push(new_globals, g);
+    ir_func_set_add(made, g, hash);
+  }
 
   const IrBinding *last = members[n - 1];
   IrExpr *callee = ir_expr_new(ctx, IR_EX_GLOBAL, last->value->loc);

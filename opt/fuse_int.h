@@ -26,9 +26,11 @@ FusePattern opt_fuse_pattern_of(const IrPrimFunc *f);
  * {"Primitive": True} made of the members (bindings of R.call_tir, in
  * order; the last one's var is the result), named fused_<prim names>
  * (unique in names, which holds every global's name and gets the new
- * one), appended to new_globals, called with inputs (IrExpr*: the
- * members' arguments bound outside the group). */
-IrExpr *opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrVec *new_globals,
+ * one), appended to new_globals and added to made, called with inputs
+ * (IrExpr*: the members' arguments bound outside the group).  When made
+ * has a function equal to the group's, the call is of that one, and
+ * nothing is added (TVM's BlockBuilder deduplicates alike). */
+IrExpr *opt_fuse_make_group(IrCtx *ctx, IrNames *names, IrFuncSet *made, IrVec *new_globals,
                             const IrBinding **members, int n, const IrVec *inputs);
 
 /* fuse_tir_copy.c */

@@ -44,6 +44,7 @@ typedef struct {
   IrMap uses;        /* Relax var -> uses in its function (uintptr_t) */
   IrVec new_globals; /* IrGlobal*: the fused functions made */
   IrNames names;     /* the names of mod's globals and the new ones */
+  IrFuncSet made;    /* the new ones, one per function (equal groups share it) */
 } Fuser;
 
 typedef struct {
@@ -416,7 +417,8 @@ fuse_block(Fuser *fu, const IrBindingBlock *blk)
     group_inputs(nodes, &groups[gi], gi, &index, &inputs);
     IrBinding *nb = ir_alloc(fu->ctx, sizeof *nb);
     *nb = blk->bindings[i];
-    nb->value = opt_fuse_make_group(fu->ctx, &fu->names, &fu->new_globals, members, k, &inputs);
+    nb->value = opt_fuse_make_group(fu->ctx, &fu->names, &fu->made, &fu->new_globals, members, k,
+                                    &inputs);
     ir_vec_free(&inputs);
     ir_vec_push(&kept, nb);
   }
@@ -536,6 +538,7 @@ opt_fuse_ops(const OptContext *oc, const IrModule *m)
     out->globals[out->nglobals++] = *(IrGlobal *)fu.new_globals.items[i];
   ir_vec_free(&fu.new_globals);
   ir_names_free(&fu.names);
+  ir_func_set_free(&fu.made);
   ir_map_free(&fu.globals);
   ir_map_free(&fu.patterns);
   ir_map_free(&fu.uses);

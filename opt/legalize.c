@@ -25,15 +25,30 @@
  * the var then takes the leaf's value into its struct info, so that a
  * later R.match_cast or op reads it as the interpreter would.
  */
+#include <string.h>
+
 #include "../ops/op.h"
 #include "opt.h"
 #include "opt_int.h"
+
+/* A call lowered before, whose R.call_tir serves every later call of the
+ * same signature (ir_call_signature_equal): its tuple's items are the
+ * first call's arguments, which a later call's replace by position. */
+typedef struct Lowered Lowered;
+struct Lowered {
+  const IrExpr *call;
+  IrSInfo *result;
+  const IrExpr *call_tir;
+  int *pos; /* the tuple's item k is call's argument pos[k] */
+  Lowered *next;
+};
 
 typedef struct {
   IrCtx *ctx;
   const IrModule *mod; /* the normalized input */
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
   OpNames *names;      /* mod's and new_globals' names */
+  IrMap lowered;       /* signature hash -> Lowered chain */
   int nerrors;
 } Legalizer;
 
@@ -119,6 +134,79 @@ refine_var(Rewriter *rw, IrBinding *b)
     b->var = opt_rw_var_recreate(rw, b->var, t);
 }
 
+/* Memo of lowerings: 100,000 adds of one shape build one prim_func, not
+ * 100,000 that deduplication then drops.  Only calls whose arguments are
+ * all vars take part (a constant's data or a shape literal could shape
+ * the lowering), and only calls that need no run-time check. */
+static bool
+args_are_vars(const IrExpr *call)
+{
+  for (int i = 0; i < call->u.call.nargs; i++)
+    if (call->u.call.args[i]->kind != IR_EX_VAR || !call->u.call.args[i]->sinfo)
+      return false;
+  return true;
+}
+
+static const Lowered *
+lowered_find(Legalizer *l, const IrExpr *call, const IrSInfo *result, uint64_t *hash)
+{
+  *hash = ir_call_signature_hash(call, result) | 1;
+  for (const Lowered *w = ir_map_get(&l->lowered, (const void *)(uintptr_t)*hash); w; w = w->next)
+    if (ir_call_signature_equal(w->call, w->result, call, result))
+      return w;
+  return NULL;
+}
+
+/* Remembers call's lowering e when e is a call_tir whose tuple holds
+ * call's arguments, all distinct (so each item's position is known). */
+static void
+lowered_add(Legalizer *l, const IrExpr *call, IrSInfo *result, const IrExpr *e, uint64_t hash)
+{
+  if (e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP || e->u.call.op->id != IR_OP_CALL_TIR ||
+      e->u.call.args[1]->kind != IR_EX_TUPLE)
+    return;
+  const IrExpr *t = e->u.call.args[1];
+  int n = call->u.call.nargs;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (call->u.call.args[i] == call->u.call.args[j])
+        return;
+  int *pos = ir_alloc(l->ctx, (size_t)(t->u.tuple.n ? t->u.tuple.n : 1) * sizeof *pos);
+  for (int k = 0; k < t->u.tuple.n; k++) {
+    pos[k] = -1;
+    for (int i = 0; i < n && pos[k] < 0; i++)
+      if (t->u.tuple.items[k] == call->u.call.args[i])
+        pos[k] = i;
+    if (pos[k] < 0)
+      return;
+  }
+  Lowered *w = ir_alloc(l->ctx, sizeof *w);
+  *w = (Lowered){call, result, e, pos, NULL};
+  void **slot = ir_map_slot(&l->lowered, (const void *)(uintptr_t)hash);
+  w->next = *slot;
+  *slot = w;
+}
+
+/* w's call_tir with call's arguments in its tuple. */
+static IrExpr *
+lowered_use(Legalizer *l, const Lowered *w, const IrExpr *call)
+{
+  const IrExpr *t = w->call_tir->u.call.args[1];
+  IrExpr *tuple = ir_alloc(l->ctx, sizeof *tuple);
+  *tuple = *t;
+  tuple->loc = call->loc;
+  tuple->u.tuple.items = ir_alloc(l->ctx, (size_t)(t->u.tuple.n ? t->u.tuple.n : 1) * sizeof(IrExpr *));
+  for (int k = 0; k < t->u.tuple.n; k++)
+    tuple->u.tuple.items[k] = call->u.call.args[w->pos[k]];
+  IrExpr *e = ir_alloc(l->ctx, sizeof *e);
+  *e = *w->call_tir;
+  e->loc = call->loc;
+  e->u.call.args = ir_alloc(l->ctx, (size_t)e->u.call.nargs * sizeof(IrExpr *));
+  memcpy(e->u.call.args, w->call_tir->u.call.args, (size_t)e->u.call.nargs * sizeof(IrExpr *));
+  e->u.call.args[1] = tuple;
+  return e;
+}
+
 /* Contract: replaces b's value by the hook's call_tir, after a check of
  * the shape relations it assumes; keeps it when the hook declines (NULL
  * without an error).  An error is counted and the walk goes on, so that
@@ -148,7 +236,14 @@ legalize_binding(Rewriter *rw, IrBinding *b)
     result = assumed; /* broadcasting decided at run time */
   OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
   int before = ir_error_count(l->ctx);
-  IrExpr *e = impl->legalize ? impl->legalize(&lz, call, result) : NULL;
+  bool memo = impl->legalize && conds.len == 0 && args_are_vars(call);
+  uint64_t hash = 0;
+  const Lowered *seen = memo ? lowered_find(l, call, result, &hash) : NULL;
+  IrExpr *e = seen                ? lowered_use(l, seen, call)
+              : impl->legalize ? impl->legalize(&lz, call, result)
+                               : NULL;
+  if (memo && !seen && e && ir_error_count(l->ctx) == before)
+    lowered_add(l, call, result, e, hash);
   if (ir_error_count(l->ctx) > before) {
     l->nerrors++;
   } else {
@@ -172,7 +267,7 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_names_new(norm), 0};
+  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, 0};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];
@@ -191,5 +286,6 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
   }
   ir_vec_free(&l.new_globals);
   op_names_free(l.names);
+  ir_map_free(&l.lowered);
   return out;
 }

@@ -232,9 +232,11 @@ run_one(const OptContext *oc, const IrModule *m, const OptPass *p, const OptInst
     return NULL;
   }
   double start = now_ms();
+  size_t bytes = ir_arena_bytes(oc->ctx);
   IrModule *out = p->run(oc, m);
   if (ins && ins->time_passes)
-    fprintf(log, "rxc: %-24s %9.3f ms\n", p->name, now_ms() - start);
+    fprintf(log, "rxc: %-24s %9.3f ms %+9.1f MB\n", p->name, now_ms() - start,
+            (double)(ir_arena_bytes(oc->ctx) - bytes) / 1e6);
   if (!out)
     return NULL;
   if (ins && ins->verify_each && ir_module_check(oc->ctx, out) > 0) {

@@ -56,6 +56,39 @@ test_arena(void **state)
   ir_ctx_free(ctx);
 }
 
+/* A rewind gives back what was allocated since the mark, zeroed again;
+ * it refuses once the context has kept something since (a symbol, a
+ * diagnostic) or a new chunk came in. */
+static void
+test_arena_rewind(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  (void)ir_alloc(ctx, 32);
+  size_t start = ir_arena_bytes(ctx);
+  IrArenaMark m = ir_arena_mark(ctx);
+  unsigned char *p = ir_alloc(ctx, 100);
+  memset(p, 0xab, 100);
+  assert_int_equal(ir_arena_bytes(ctx), start + 112);
+  assert_true(ir_arena_rewind(ctx, m));
+  assert_int_equal(ir_arena_bytes(ctx), start);
+  unsigned char *q = ir_alloc(ctx, 100);
+  assert_ptr_equal(q, p);
+  for (int i = 0; i < 100; i++)
+    assert_int_equal(q[i], 0);
+  m = ir_arena_mark(ctx);
+  (void)ir_sym(ctx, "a name interned since the mark");
+  assert_false(ir_arena_rewind(ctx, m));
+  m = ir_arena_mark(ctx);
+  IrLoc none = {0};
+  ir_error(ctx, none, "kept");
+  assert_false(ir_arena_rewind(ctx, m));
+  m = ir_arena_mark(ctx);
+  (void)ir_alloc(ctx, 8 << 20); /* a block of its own chunk */
+  assert_false(ir_arena_rewind(ctx, m));
+  ir_ctx_free(ctx);
+}
+
 static void
 test_vec_and_buf(void **state)
 {
@@ -237,7 +270,7 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_interning),   cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_interning),   cmocka_unit_test(test_arena), cmocka_unit_test(test_arena_rewind),
       cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
       cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
       cmocka_unit_test(test_names),       cmocka_unit_test(test_map),

@@ -284,6 +284,46 @@ test_names_and_nesting(void **state)
   ir_ctx_free(ctx);
 }
 
+/* dedup.py: alike calls share one prim_func, each call_tir keeps its own
+ * arguments in their order (the memo of lowerings replaces them by
+ * position, also when a var comes twice). */
+static const IrExpr *
+call_tuple(const IrExpr *body, int binding)
+{
+  const IrExpr *v = body->u.seq.blocks[0].bindings[binding].value;
+  assert_int_equal(v->u.call.op->id, IR_OP_CALL_TIR);
+  return v->u.call.args[1];
+}
+
+static void
+test_dedup(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *out = legalize_file(ctx, "tests/legalize/dedup.py");
+  int prims = 0;
+  for (int i = 0; i < out->nglobals; i++)
+    prims += out->globals[i].kind == IR_GLOBAL_PRIM;
+  assert_int_equal(prims, 4); /* add (4,), add (2, 4), add (n,), multiply */
+  const IrFunction *f = global(out, "main")->u.relax;
+  const IrExpr *body = f->body;
+  const char *callee[] = {"add", "add", "add", "add1", "multiply", "add2", "add2"};
+  for (int i = 0; i < 7; i++)
+    assert_string_equal(body->u.seq.blocks[0].bindings[i].value->u.call.args[0]->u.global,
+                        callee[i]);
+  const IrExpr *lv = body->u.seq.blocks[0].bindings[0].var;
+  const IrExpr *lv1 = body->u.seq.blocks[0].bindings[1].var;
+  const IrExpr *t0 = call_tuple(body, 0), *t1 = call_tuple(body, 1), *t2 = call_tuple(body, 2);
+  assert_ptr_equal(t0->u.tuple.items[0], f->params[0]); /* (x, y) */
+  assert_ptr_equal(t0->u.tuple.items[1], f->params[1]);
+  assert_ptr_equal(t1->u.tuple.items[0], lv); /* (lv, lv) */
+  assert_ptr_equal(t1->u.tuple.items[1], lv);
+  assert_ptr_equal(t2->u.tuple.items[0], f->params[1]); /* (y, lv1) */
+  assert_ptr_equal(t2->u.tuple.items[1], lv1);
+  assert_ptr_equal(call_tuple(body, 6)->u.tuple.items[0], f->params[4]); /* (b, b) */
+  ir_ctx_free(ctx);
+}
+
 /* sum(x: (n, 4) float16, axis=[1], keepdims=True): a float64 accumulator
  * around a loop over n; per row: set to 0.0, add the element (bound to v,
  * widened to float64) over the 4 columns, store it cast to float16 at
@@ -561,6 +601,7 @@ main(void)
       cmocka_unit_test(test_broadcast_multiply_and_compare),
       cmocka_unit_test(test_tir_vars),
       cmocka_unit_test(test_names_and_nesting),
+      cmocka_unit_test(test_dedup),
       cmocka_unit_test(test_reduce_structure),
       cmocka_unit_test(test_reduce_values),
       cmocka_unit_test(test_kept_calls),

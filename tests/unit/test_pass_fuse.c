@@ -475,6 +475,35 @@ test_two_consumers(void **state)
   ir_ctx_free(ctx);
 }
 
+/* dedup_groups.py: the two alike matmul -> relu groups are one function,
+ * each call with its own inputs; the third (another shape) its own; the
+ * outputs are the legalized module's. */
+static void
+test_alike_groups_share(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  const char *path = "tests/passes/dedup_groups.py";
+  IrModule *m = load(ctx, path);
+  IrModule *legal = run_pass(ctx, "LegalizeOps", run_pass(ctx, "Normalize", m));
+  IrModule *fo = checked_pass(ctx, "FuseOps", legal, path);
+  static const char *const mainc[] = {"call:fused_matmul_relu", "call:fused_matmul_relu",
+                                      "call:fused_matmul1_relu1"};
+  const IrFunction *f = relax_fn(ctx, fo, "main");
+  expect_calls(ctx, f, mainc, 3);
+  expect_primitive(relax_fn(ctx, fo, "fused_matmul_relu"));
+  expect_primitive(relax_fn(ctx, fo, "fused_matmul1_relu1"));
+  assert_int_equal(count_kind(fo, IR_GLOBAL_RELAX), 3);
+  const IrBindingBlock *blk = only_block(f);
+  const IrExpr *second = blk->bindings[1].value;
+  assert_ptr_equal(second->u.call.args[0], blk->bindings[0].var);
+  assert_ptr_equal(second->u.call.args[1], f->params[1]);
+  IrModule *tir = checked_pass(ctx, "FuseTIR", fo, path);
+  check_same_outputs(ctx, path, legal, fo);
+  check_same_outputs(ctx, path, legal, tir);
+  ir_ctx_free(ctx);
+}
+
 static void
 test_impure_call_splits(void **state)
 {
@@ -620,6 +649,7 @@ main(void)
       cmocka_unit_test(test_conv2d_add_relu),
       cmocka_unit_test(test_matmul_add_gelu),
       cmocka_unit_test(test_two_consumers),
+      cmocka_unit_test(test_alike_groups_share),
       cmocka_unit_test(test_impure_call_splits),
       cmocka_unit_test(test_symbolic_batch),
       cmocka_unit_test(test_block_style_classified),
