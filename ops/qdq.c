@@ -60,8 +60,7 @@ data_dtype_ok(bool quant, IrDType t)
 static bool
 zero_point_dtype_ok(IrDType t)
 {
-  return is_int_dtype(t, 8) || is_int_dtype(t, 16) || is_int_dtype(t, 32) ||
-         is_float_dtype(t, 16);
+  return is_int_dtype(t, 8) || is_int_dtype(t, 16) || is_int_dtype(t, 32) || is_float_dtype(t, 16);
 }
 
 /* axis and out_dtype, checked (the axis against ndim later). */
@@ -232,8 +231,8 @@ eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
   bool bad = false;
   for (int64_t i = 0, n = op_numel(x); i < n && !bad; i++) {
     int64_t k = (i / inner) % dim;
-    double v = qdq_value(&q, op_get_f(x, i), param_at(sc, k, dim, &bad),
-                         param_at(zp, k, dim, &bad));
+    double v =
+        qdq_value(&q, op_get_f(x, i), param_at(sc, k, dim, &bad), param_at(zp, k, dim, &bad));
     op_set_f(&out->u.tensor.t, i, v);
   }
   if (bad) {

@@ -112,12 +112,171 @@ def qdq_errors():
     ]
 
 
+# ---------------------------------------------------------------- image
+
+def _coord(mode, o, n, m, a=0.0, b=0.0):
+    """The input coordinate of output position o (TOPI's get_inx; an
+    align_corners output of extent 1 maps to 0)."""
+    scale = n / m
+    if mode == "half_pixel":
+        return (o + 0.5) * scale - 0.5
+    if mode == "align_corners":
+        return (n - 1) / (m - 1) * o if m > 1 else 0.0
+    if mode == "asymmetric":
+        return scale * o
+    if mode == "pytorch_half_pixel":
+        return (o + 0.5) * scale - 0.5 if m > 1 else 0.0
+    if mode == "tf_half_pixel_for_nn":
+        return (o + 0.5) * scale
+    return a * (n - 1) + o * (b - a) * (n - 1) / (m - 1) if m > 1 else 0.5 * (a + b) * (n - 1)
+
+
+def _round(rd, c):
+    return {"round": lambda: np.round(c), "round_prefer_floor": lambda: np.ceil(c - 0.5),
+            "round_prefer_ceil": lambda: np.floor(c + 0.5), "floor": lambda: np.floor(c + 1e-5),
+            "ceil": lambda: np.ceil(c - 1e-5)}[rd]()
+
+
+def _cubic_w(t, a):
+    t2, t3 = t * t, t * t * t
+    return [a * (t3 - 2 * t2 + t), (a + 2) * t3 - (3 + a) * t2 + 1,
+            -(a + 2) * t3 + (3 + 2 * a) * t2 - a * t, -a * t3 + a * t2]
+
+
+def _taps(method, rd, c, n, alpha, exclude):
+    clamp = lambda i: min(max(i, 0), n - 1)
+    if method == "nearest_neighbor":
+        return [clamp(int(_round(rd, c)))], [1.0]
+    f = np.floor(c)
+    i0, t = int(f), c - f
+    if method == "linear":
+        return [clamp(i0), clamp(i0 + 1)], [1.0 - t, t]
+    w = _cubic_w(t, alpha)
+    if exclude:
+        w = [0.0 if (i0 - 1 + k < 0 or i0 - 1 + k >= n) else w[k] for k in range(4)]
+        s = sum(w)
+        w = [v / s for v in w]
+    return [clamp(i0 - 1 + k) for k in range(4)], w
+
+
+def resize_ref(size, layout=None, method="linear", mode="half_pixel", rounding=None,
+               alpha=-0.75, exclude=0, extrapolation=0.0, roi=None, out_dtype=None):
+    """TOPI's resize2d/resize3d in double (image.c's file comment)."""
+    nsp = len(size)
+    if rounding in (None, ""):
+        rounding = "round" if mode == "align_corners" else "floor"
+    roi = roi or [0.0] * (2 * nsp)
+    starts = roi[:nsp] if nsp == 2 else roi[:3][::-1]
+    ends = roi[nsp:] if nsp == 2 else roi[3:][::-1]
+    letters = "NCHW" if nsp == 2 else "NCDHW"
+
+    def ref(x):
+        perm = [(layout or letters).index(ch) for ch in letters]
+        xc = np.transpose(np.asarray(x, np.float64), perm)  # canonical N, C, spatial...
+        N, C = xc.shape[:2]
+        ins = xc.shape[2:]
+        out = np.zeros((N, C) + tuple(size))
+        for pos in np.ndindex(*size):
+            taps, outside = [], False
+            for k in range(nsp):
+                c = _coord(mode, pos[k], ins[k], size[k], starts[k], ends[k])
+                outside = outside or c < 0 or c > ins[k] - 1
+                taps.append(_taps(method, rounding, c, ins[k], alpha, exclude))
+            if min(ins) == 0:
+                v = np.zeros((N, C))
+            else:
+                v = 0.0
+                for combo in np.ndindex(*[len(t[0]) for t in taps]):
+                    idx = tuple(taps[k][0][combo[k]] for k in range(nsp))
+                    w = np.prod([taps[k][1][combo[k]] for k in range(nsp)])
+                    v = v + xc[(slice(None), slice(None)) + idx] * w
+            if mode == "tf_crop_and_resize" and outside:
+                v = np.full((N, C), extrapolation)
+            out[(slice(None), slice(None)) + pos] = v
+        inv = np.argsort(perm)
+        return np.transpose(out, inv).astype(out_dtype or x.dtype)
+    return ref
+
+
+def resize2d_cases():
+    def rc(name, xs, size, text="", dtype=F32, kind="normal", sig=None, upper=None, atol=1e-5, **kw):
+        call = f"R.image.resize2d(x, R.shape({list(size)}){', ' + text if text else ''})"
+        return Case(name, call, [x_(xs, dtype, kind, sig)], resize_ref(size, **kw), atol=atol,
+                    upper=upper)
+    return [
+        rc("resize2d_linear_up", (1, 2, 3, 4), (5, 7)),
+        rc("resize2d_linear_down_align", (2, 1, 6, 5), (3, 4),
+           'coordinate_transformation_mode="align_corners"', mode="align_corners"),
+        rc("resize2d_nearest_asym", (1, 3, 4, 4), (8, 6),
+           'method="nearest_neighbor", coordinate_transformation_mode="asymmetric", '
+           'rounding_method="floor"', method="nearest_neighbor", mode="asymmetric", rounding="floor"),
+        rc("resize2d_nearest_round_nhwc", (1, 5, 3, 2), (7, 2),
+           'layout="NHWC", method="nearest_neighbor", rounding_method="round"',
+           layout="NHWC", method="nearest_neighbor", rounding="round"),
+        rc("resize2d_nearest_tf", (2, 2, 3, 3), (4, 5),
+           'method="nearest_neighbor", coordinate_transformation_mode="tf_half_pixel_for_nn", '
+           'rounding_method="round_prefer_ceil"', method="nearest_neighbor",
+           mode="tf_half_pixel_for_nn", rounding="round_prefer_ceil"),
+        rc("resize2d_cubic", (1, 2, 4, 5), (6, 3), 'method="cubic", cubic_alpha=-0.5',
+           method="cubic", alpha=-0.5),
+        rc("resize2d_cubic_exclude_pytorch", (1, 1, 5, 4), (3, 1),
+           'method="cubic", coordinate_transformation_mode="pytorch_half_pixel", cubic_exclude=1',
+           method="cubic", mode="pytorch_half_pixel", exclude=1),
+        rc("resize2d_crop", (1, 2, 4, 4), (3, 5),
+           'roi=[0.1, -0.2, 0.8, 1.1], coordinate_transformation_mode="tf_crop_and_resize", '
+           'extrapolation_value=-1.5', mode="tf_crop_and_resize", roi=[0.1, -0.2, 0.8, 1.1],
+           extrapolation=-1.5),
+        rc("resize2d_f16", (1, 2, 3, 3), (4, 4), dtype=F16, atol=2e-3),
+        rc("resize2d_int8_out_f32", (1, 2, 3, 3), (5, 2), 'out_dtype="float32"', dtype="int8",
+           kind="smallint", out_dtype=F32),
+        rc("resize2d_sym", (2, 3, 4, 4), (6, 2), sig=("n", 3, 4, 4), upper={"n": 4}),
+        rc("resize2d_empty", (1, 2, 0, 3), (2, 2)),
+    ]
+
+
+def resize3d_cases():
+    def rc(name, xs, size, text="", **kw):
+        call = f"R.image.resize3d(x, R.shape({list(size)}){', ' + text if text else ''})"
+        return Case(name, call, [x_(xs)], resize_ref(size, **kw), atol=1e-5)
+    return [
+        rc("resize3d_linear", (1, 2, 2, 3, 4), (3, 2, 5)),
+        rc("resize3d_nearest_ndhwc", (1, 3, 2, 4, 2), (2, 5, 3),
+           'layout="NDHWC", method="nearest_neighbor"', layout="NDHWC", method="nearest_neighbor"),
+        rc("resize3d_cubic_exclude", (1, 1, 3, 3, 4), (2, 4, 3),
+           'method="cubic", cubic_exclude=1, coordinate_transformation_mode="align_corners"',
+           method="cubic", exclude=1, mode="align_corners"),
+        rc("resize3d_crop", (1, 1, 3, 4, 3), (2, 3, 4),
+           'roi=[0.0, 0.1, -0.1, 1.2, 0.9, 0.8], coordinate_transformation_mode="tf_crop_and_resize"',
+           mode="tf_crop_and_resize", roi=[0.0, 0.1, -0.1, 1.2, 0.9, 0.8]),
+    ]
+
+
+def resize_errors():
+    return [
+        ErrorCase("resize2d_bad_method", 'R.image.resize2d(x, R.shape([2, 2]), method="area")',
+                  [x_((1, 1, 3, 3))], ["method"]),
+        ErrorCase("resize2d_bad_mode",
+                  'R.image.resize2d(x, R.shape([2, 2]), coordinate_transformation_mode="bogus")',
+                  [x_((1, 1, 3, 3))], ["coordinate_transformation_mode"]),
+        ErrorCase("resize2d_bad_layout", 'R.image.resize2d(x, R.shape([2, 2]), layout="NCHW4c")',
+                  [x_((1, 1, 3, 3))], ["layout"]),
+        ErrorCase("resize2d_rank", "R.image.resize2d(x, R.shape([2, 2]))", [x_((1, 3, 3))], ["dims"]),
+        ErrorCase("resize2d_size_len", "R.image.resize2d(x, R.shape([2, 2, 2]))", [x_((1, 1, 3, 3))],
+                  ["size"]),
+        ErrorCase("resize2d_roi_len", "R.image.resize2d(x, R.shape([2, 2]), roi=[0.0, 1.0])",
+                  [x_((1, 1, 3, 3))], ["roi"]),
+        ErrorCase("resize3d_bad_rounding",
+                  'R.image.resize3d(x, R.shape([2, 2, 2]), method="nearest_neighbor", rounding_method="up")',
+                  [x_((1, 1, 3, 3, 3))], ["rounding_method"]),
+    ]
+
+
 def CASES():
-    return qdq_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors()
+    return qdq_errors() + resize_errors()
 
 
 def RUN_ERROR_CASES():
