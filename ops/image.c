@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nn_int.h"
+#include "image_int.h"
 
 enum { RS_MAX_SP = 3, RS_MAX_TAPS = 4 };
 
@@ -394,76 +394,41 @@ eval_resize(OpEval *ev, const IrExpr *call, Value **args)
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
 
-/* The lets around a resize's store, in order, and what they need. */
-typedef struct {
-  OpPrim *p;
-  IrCtx *ctx;
-  IrPrimExpr *vars[64], *values[64];
-  int n;
-} Lets;
-
-/* A new let-bound var of value, named name (+ axis letter, + tap). */
-static IrPrimExpr *
-let(Lets *l, const char *name, char axis, int tap, IrPrimExpr *value)
-{
-  char buf[16];
-  if (tap >= 0)
-    snprintf(buf, sizeof buf, "%s_%c%d", name, axis, tap);
-  else
-    snprintf(buf, sizeof buf, "%s_%c", name, axis);
-  IrPrimExpr *v = ir_prim_var(l->ctx, ir_sym(l->ctx, buf), value->dtype);
-  assert(l->n < 64);
-  l->vars[l->n] = v, l->values[l->n] = value, l->n++;
-  return v;
-}
-
-static IrPrimExpr *
-f64_lit(IrCtx *ctx, double v)
-{
-  return op_nn_lit(ctx, op_nn_f64_type(), v);
-}
-
-static IrPrimExpr *
-bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
-{
-  return ir_prim_bin(ctx, k, a, b);
-}
-
 /* coordinate() in TIR: o, n, m float64. */
 static IrPrimExpr *
 coordinate_tir(IrCtx *ctx, const Resize *r, int axis, IrPrimExpr *o, IrPrimExpr *n, IrPrimExpr *m)
 {
-  IrPrimExpr *scale = bin(ctx, IR_PE_DIV, n, m), *one = f64_lit(ctx, 1.0);
-  IrPrimExpr *half = bin(ctx, IR_PE_ADD, o, f64_lit(ctx, 0.5));
-  IrPrimExpr *zero = f64_lit(ctx, 0.0), *wide = bin(ctx, IR_PE_GT, m, one);
-  IrPrimExpr *n1 = bin(ctx, IR_PE_SUB, n, one), *m1 = bin(ctx, IR_PE_SUB, m, one);
+  IrPrimExpr *scale = op_img_bin(ctx, IR_PE_DIV, n, m), *one = op_img_f64(ctx, 1.0);
+  IrPrimExpr *half = op_img_bin(ctx, IR_PE_ADD, o, op_img_f64(ctx, 0.5));
+  IrPrimExpr *zero = op_img_f64(ctx, 0.0), *wide = op_img_bin(ctx, IR_PE_GT, m, one);
+  IrPrimExpr *n1 = op_img_bin(ctx, IR_PE_SUB, n, one), *m1 = op_img_bin(ctx, IR_PE_SUB, m, one);
   switch (r->mode) {
   case CT_HALF_PIXEL:
-    return bin(ctx, IR_PE_SUB, bin(ctx, IR_PE_MUL, half, scale), f64_lit(ctx, 0.5));
+    return op_img_bin(ctx, IR_PE_SUB, op_img_bin(ctx, IR_PE_MUL, half, scale),
+                      op_img_f64(ctx, 0.5));
   case CT_ALIGN_CORNERS:
-    return ir_prim_select(ctx, wide, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_DIV, n1, m1), o), zero);
+    return ir_prim_select(ctx, wide,
+                          op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_DIV, n1, m1), o), zero);
   case CT_ASYMMETRIC:
-    return bin(ctx, IR_PE_MUL, scale, o);
+    return op_img_bin(ctx, IR_PE_MUL, scale, o);
   case CT_PYTORCH_HALF_PIXEL:
     return ir_prim_select(
-        ctx, wide, bin(ctx, IR_PE_SUB, bin(ctx, IR_PE_MUL, half, scale), f64_lit(ctx, 0.5)), zero);
+        ctx, wide,
+        op_img_bin(ctx, IR_PE_SUB, op_img_bin(ctx, IR_PE_MUL, half, scale), op_img_f64(ctx, 0.5)),
+        zero);
   case CT_TF_HALF_PIXEL_FOR_NN:
-    return bin(ctx, IR_PE_MUL, half, scale);
+    return op_img_bin(ctx, IR_PE_MUL, half, scale);
   case CT_TF_CROP_AND_RESIZE: {
     double a = r->start[axis], b = r->end[axis];
-    IrPrimExpr *span = bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_MUL, o, f64_lit(ctx, b - a)), n1);
-    IrPrimExpr *v = bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, f64_lit(ctx, a), n1),
-                        bin(ctx, IR_PE_DIV, span, m1));
-    return ir_prim_select(ctx, wide, v, bin(ctx, IR_PE_MUL, f64_lit(ctx, 0.5 * (a + b)), n1));
+    IrPrimExpr *span =
+        op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_MUL, o, op_img_f64(ctx, b - a)), n1);
+    IrPrimExpr *v = op_img_bin(ctx, IR_PE_ADD, op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, a), n1),
+                               op_img_bin(ctx, IR_PE_DIV, span, m1));
+    return ir_prim_select(ctx, wide, v,
+                          op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, 0.5 * (a + b)), n1));
   }
   }
   return zero;
-}
-
-static IrPrimExpr *
-f64_intrin(IrCtx *ctx, const char *name, IrPrimExpr *a)
-{
-  return op_nn_intrinsic(ctx, op_nn_f64_type(), name, a);
 }
 
 /* round_index() in TIR. */
@@ -472,15 +437,15 @@ round_tir(IrCtx *ctx, Rounding rd, IrPrimExpr *c)
 {
   switch (rd) {
   case RD_ROUND:
-    return f64_intrin(ctx, "tir.round", c);
+    return op_img_intrin(ctx, "tir.round", c);
   case RD_ROUND_PREFER_FLOOR:
-    return f64_intrin(ctx, "tir.ceil", bin(ctx, IR_PE_SUB, c, f64_lit(ctx, 0.5)));
+    return op_img_intrin(ctx, "tir.ceil", op_img_bin(ctx, IR_PE_SUB, c, op_img_f64(ctx, 0.5)));
   case RD_ROUND_PREFER_CEIL:
-    return f64_intrin(ctx, "tir.floor", bin(ctx, IR_PE_ADD, c, f64_lit(ctx, 0.5)));
+    return op_img_intrin(ctx, "tir.floor", op_img_bin(ctx, IR_PE_ADD, c, op_img_f64(ctx, 0.5)));
   case RD_FLOOR:
-    return f64_intrin(ctx, "tir.floor", bin(ctx, IR_PE_ADD, c, f64_lit(ctx, 1e-5)));
+    return op_img_intrin(ctx, "tir.floor", op_img_bin(ctx, IR_PE_ADD, c, op_img_f64(ctx, 1e-5)));
   case RD_CEIL:
-    return f64_intrin(ctx, "tir.ceil", bin(ctx, IR_PE_SUB, c, f64_lit(ctx, 1e-5)));
+    return op_img_intrin(ctx, "tir.ceil", op_img_bin(ctx, IR_PE_SUB, c, op_img_f64(ctx, 1e-5)));
   }
   return c;
 }
@@ -489,63 +454,68 @@ round_tir(IrCtx *ctx, Rounding rd, IrPrimExpr *c)
 static IrPrimExpr *
 clamp_tir(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n)
 {
-  IrPrimExpr *hi = bin(ctx, IR_PE_MIN, i, op_nn_sub(ctx, n, op_nn_index(ctx, 1)));
-  return bin(ctx, IR_PE_MAX, hi, op_nn_index(ctx, 0));
+  IrPrimExpr *hi = op_img_bin(ctx, IR_PE_MIN, i, op_nn_sub(ctx, n, op_nn_index(ctx, 1)));
+  return op_img_bin(ctx, IR_PE_MAX, hi, op_nn_index(ctx, 0));
 }
 
 /* axis_taps() in TIR: the taps' indices and weights, let-bound. */
 static int
-axis_taps_tir(Lets *l, const Resize *r, char axis, IrPrimExpr *c, IrPrimExpr *n, IrPrimExpr **idx,
+axis_taps_tir(OpLets *l, const Resize *r, char axis, IrPrimExpr *c, IrPrimExpr *n, IrPrimExpr **idx,
               IrPrimExpr **w)
 {
   IrCtx *ctx = l->ctx;
   if (r->method == RS_NEAREST) {
-    idx[0] = let(l, "i", axis, 0,
-                 clamp_tir(ctx, op_nn_to(ctx, IR_I64, round_tir(ctx, r->rounding, c)), n));
+    idx[0] = op_let_axis(l, "i", axis, 0,
+                         clamp_tir(ctx, op_nn_to(ctx, IR_I64, round_tir(ctx, r->rounding, c)), n));
     w[0] = NULL;
     return 1;
   }
-  IrPrimExpr *f = let(l, "f", axis, -1, f64_intrin(ctx, "tir.floor", c));
-  IrPrimExpr *i0 = op_nn_to(ctx, IR_I64, f), *t = bin(ctx, IR_PE_SUB, c, f);
+  IrPrimExpr *f = op_let_axis(l, "f", axis, -1, op_img_intrin(ctx, "tir.floor", c));
+  IrPrimExpr *i0 = op_nn_to(ctx, IR_I64, f), *t = op_img_bin(ctx, IR_PE_SUB, c, f);
   if (r->method == RS_LINEAR) {
     for (int k = 0; k < 2; k++)
-      idx[k] = let(l, "i", axis, k, clamp_tir(ctx, op_nn_add(ctx, i0, op_nn_index(ctx, k)), n));
-    w[0] = let(l, "w", axis, 0, bin(ctx, IR_PE_SUB, f64_lit(ctx, 1.0), t));
-    w[1] = let(l, "w", axis, 1, t);
+      idx[k] =
+          op_let_axis(l, "i", axis, k, clamp_tir(ctx, op_nn_add(ctx, i0, op_nn_index(ctx, k)), n));
+    w[0] = op_let_axis(l, "w", axis, 0, op_img_bin(ctx, IR_PE_SUB, op_img_f64(ctx, 1.0), t));
+    w[1] = op_let_axis(l, "w", axis, 1, t);
     return 2;
   }
   double a = r->alpha;
-  t = let(l, "t", axis, -1, t);
-  IrPrimExpr *t2 = bin(ctx, IR_PE_MUL, t, t), *t3 = bin(ctx, IR_PE_MUL, t2, t);
+  t = op_let_axis(l, "t", axis, -1, t);
+  IrPrimExpr *t2 = op_img_bin(ctx, IR_PE_MUL, t, t), *t3 = op_img_bin(ctx, IR_PE_MUL, t2, t);
   IrPrimExpr *v[4];
-  v[0] = bin(
-      ctx, IR_PE_MUL, f64_lit(ctx, a),
-      bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_SUB, t3, bin(ctx, IR_PE_MUL, f64_lit(ctx, 2), t2)), t));
-  v[1] = bin(ctx, IR_PE_ADD,
-             bin(ctx, IR_PE_SUB, bin(ctx, IR_PE_MUL, f64_lit(ctx, a + 2), t3),
-                 bin(ctx, IR_PE_MUL, f64_lit(ctx, 3 + a), t2)),
-             f64_lit(ctx, 1));
-  v[2] = bin(ctx, IR_PE_SUB,
-             bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, f64_lit(ctx, -(a + 2)), t3),
-                 bin(ctx, IR_PE_MUL, f64_lit(ctx, 3 + 2 * a), t2)),
-             bin(ctx, IR_PE_MUL, f64_lit(ctx, a), t));
-  v[3] = bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, f64_lit(ctx, -a), t3),
-             bin(ctx, IR_PE_MUL, f64_lit(ctx, a), t2));
+  v[0] = op_img_bin(
+      ctx, IR_PE_MUL, op_img_f64(ctx, a),
+      op_img_bin(ctx, IR_PE_ADD,
+                 op_img_bin(ctx, IR_PE_SUB, t3, op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, 2), t2)),
+                 t));
+  v[1] =
+      op_img_bin(ctx, IR_PE_ADD,
+                 op_img_bin(ctx, IR_PE_SUB, op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, a + 2), t3),
+                            op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, 3 + a), t2)),
+                 op_img_f64(ctx, 1));
+  v[2] = op_img_bin(ctx, IR_PE_SUB,
+                    op_img_bin(ctx, IR_PE_ADD,
+                               op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, -(a + 2)), t3),
+                               op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, 3 + 2 * a), t2)),
+                    op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, a), t));
+  v[3] = op_img_bin(ctx, IR_PE_ADD, op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, -a), t3),
+                    op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, a), t2));
   IrPrimExpr *sum = NULL;
   for (int k = 0; k < 4; k++) {
     IrPrimExpr *i = op_nn_add(ctx, i0, op_nn_index(ctx, k - 1));
     if (r->exclude) {
-      IrPrimExpr *out =
-          bin(ctx, IR_PE_OR, bin(ctx, IR_PE_LT, i, op_nn_index(ctx, 0)), bin(ctx, IR_PE_GE, i, n));
-      v[k] = let(l, "u", axis, k, ir_prim_select(ctx, out, f64_lit(ctx, 0.0), v[k]));
-      sum = sum ? bin(ctx, IR_PE_ADD, sum, v[k]) : v[k];
+      IrPrimExpr *out = op_img_bin(ctx, IR_PE_OR, op_img_bin(ctx, IR_PE_LT, i, op_nn_index(ctx, 0)),
+                                   op_img_bin(ctx, IR_PE_GE, i, n));
+      v[k] = op_let_axis(l, "u", axis, k, ir_prim_select(ctx, out, op_img_f64(ctx, 0.0), v[k]));
+      sum = sum ? op_img_bin(ctx, IR_PE_ADD, sum, v[k]) : v[k];
     }
-    idx[k] = let(l, "i", axis, k, clamp_tir(ctx, i, n));
+    idx[k] = op_let_axis(l, "i", axis, k, clamp_tir(ctx, i, n));
   }
   if (r->exclude)
-    sum = let(l, "s", axis, -1, sum);
+    sum = op_let_axis(l, "s", axis, -1, sum);
   for (int k = 0; k < 4; k++)
-    w[k] = let(l, "w", axis, k, r->exclude ? bin(ctx, IR_PE_DIV, v[k], sum) : v[k]);
+    w[k] = op_let_axis(l, "w", axis, k, r->exclude ? op_img_bin(ctx, IR_PE_DIV, v[k], sum) : v[k]);
   return 4;
 }
 
@@ -571,8 +541,8 @@ nested_sum_tir(TapsTir *t, int a)
     IrPrimExpr *v = nested_sum_tir(t, a + 1);
     if (t->ntaps[a] == 1)
       return v;
-    v = bin(ctx, IR_PE_MUL, v, t->w[a][k]);
-    acc = acc ? bin(ctx, IR_PE_ADD, acc, v) : v;
+    v = op_img_bin(ctx, IR_PE_MUL, v, t->w[a][k]);
+    acc = acc ? op_img_bin(ctx, IR_PE_ADD, acc, v) : v;
   }
   return acc;
 }
@@ -595,40 +565,72 @@ legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
-  Lets l = {&p, ctx, {0}, {0}, 0};
+  OpLets l = {ctx, {0}, {0}, 0};
   TapsTir t = {&p, x, &r, ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)r.ndim), {0}, {{0}}, {{0}}};
   t.at[r.pos_n] = o[r.pos_n], t.at[r.pos_c] = o[r.pos_c];
   IrPrimExpr *outside = NULL, *inside = NULL;
   for (int k = 0; k < r.nsp; k++) {
     char axis = (r.nsp == 2 ? "hw" : "dhw")[k];
     IrPrimExpr *n = x->shape[r.pos_sp[k]];
-    IrPrimExpr *c = let(&l, "c", axis, -1,
-                        coordinate_tir(ctx, &r, k, op_nn_f64(ctx, o[r.pos_sp[k]]),
-                                       op_nn_f64(ctx, n), op_nn_f64(ctx, out->shape[r.pos_sp[k]])));
+    IrPrimExpr *c =
+        op_let_axis(&l, "c", axis, -1,
+                    coordinate_tir(ctx, &r, k, op_nn_f64(ctx, o[r.pos_sp[k]]), op_nn_f64(ctx, n),
+                                   op_nn_f64(ctx, out->shape[r.pos_sp[k]])));
     t.ntaps[k] = axis_taps_tir(&l, &r, axis, c, n, t.idx[k], t.w[k]);
-    IrPrimExpr *off =
-        bin(ctx, IR_PE_OR, bin(ctx, IR_PE_LT, c, f64_lit(ctx, 0.0)),
-            bin(ctx, IR_PE_GT, c, op_nn_f64(ctx, op_nn_sub(ctx, n, op_nn_index(ctx, 1)))));
-    outside = outside ? bin(ctx, IR_PE_OR, outside, off) : off;
+    IrPrimExpr *off = op_img_bin(
+        ctx, IR_PE_OR, op_img_bin(ctx, IR_PE_LT, c, op_img_f64(ctx, 0.0)),
+        op_img_bin(ctx, IR_PE_GT, c, op_nn_f64(ctx, op_nn_sub(ctx, n, op_nn_index(ctx, 1)))));
+    outside = outside ? op_img_bin(ctx, IR_PE_OR, outside, off) : off;
     int64_t v;
     if (!ir_prim_is_int(n, &v) || v <= 0)
-      inside = op_nn_and(ctx, inside, bin(ctx, IR_PE_GT, n, op_nn_index(ctx, 0)));
+      inside = op_nn_and(ctx, inside, op_img_bin(ctx, IR_PE_GT, n, op_nn_index(ctx, 0)));
   }
   IrPrimExpr *v = nested_sum_tir(&t, 0);
   if (inside) { /* an empty image reads nothing: zeros */
-    IrPrimExpr *a[3] = {inside, v, f64_lit(ctx, 0.0)};
+    IrPrimExpr *a[3] = {inside, v, op_img_f64(ctx, 0.0)};
     v = ir_prim_intrin(ctx, op_nn_f64_type(), "tir.if_then_else", op_nn_index_copy(ctx, a, 3), 3);
   }
   if (r.mode == CT_TF_CROP_AND_RESIZE)
-    v = ir_prim_select(ctx, outside, f64_lit(ctx, r.extrapolation), v);
+    v = ir_prim_select(ctx, outside, op_img_f64(ctx, r.extrapolation), v);
   IrStmt *body = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v));
-  for (int i = l.n - 1; i >= 0; i--) {
-    IrStmt *st = ir_stmt_new(ctx, IR_ST_LET, lz->loc);
-    st->u.let.var = l.vars[i], st->u.let.value = l.values[i], st->u.let.body = body;
+  *slot = op_lets_wrap(&l, body, lz->loc);
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* image_int.h: lets                                                   */
+/* ------------------------------------------------------------------ */
+
+IrPrimExpr *
+op_let(OpLets *l, const char *name, IrPrimExpr *value)
+{
+  IrPrimExpr *v = ir_prim_var(l->ctx, ir_sym(l->ctx, name), value->dtype);
+  assert(l->n < OP_LETS_MAX);
+  l->vars[l->n] = v, l->values[l->n] = value, l->n++;
+  return v;
+}
+
+IrPrimExpr *
+op_let_axis(OpLets *l, const char *name, char axis, int tap, IrPrimExpr *value)
+{
+  char buf[32];
+  if (tap >= 0)
+    snprintf(buf, sizeof buf, "%s_%c%d", name, axis, tap);
+  else
+    snprintf(buf, sizeof buf, "%s_%c", name, axis);
+  return op_let(l, buf, value);
+}
+
+IrStmt *
+op_lets_wrap(OpLets *l, IrStmt *body, IrLoc loc)
+{
+  for (int i = l->n - 1; i >= 0; i--) {
+    IrStmt *st = ir_stmt_new(l->ctx, IR_ST_LET, loc);
+    st->u.let.var = l->vars[i], st->u.let.value = l->values[i], st->u.let.body = body;
     body = st;
   }
-  *slot = body;
-  return op_prim_finish(&p, call, result);
+  l->n = 0;
+  return body;
 }
 
 /* ------------------------------------------------------------------ */

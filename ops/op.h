@@ -212,6 +212,7 @@ extern const OpTable op_reduce_table;
 extern const OpTable op_builtin_table;
 extern const OpTable op_qdq_table;
 extern const OpTable op_image_table;
+extern const OpTable op_vision_table;
 
 /* table.c: the entry of an op; NULL when id is not an op. */
 const OpDef *op_def(IrOpId id);

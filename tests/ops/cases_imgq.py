@@ -271,12 +271,159 @@ def resize_errors():
     ]
 
 
+# ---------------------------------------------------------------- vision
+
+def _bilinear(img, y, x):
+    """TOPI's roi_align sample of one channel image (H, W)."""
+    H, W = img.shape
+    if y < -1.0 or x < -1.0 or y > H or x > W:
+        return 0.0
+    y, x = min(max(y, 0.0), H - 1), min(max(x, 0.0), W - 1)
+    yl, xl = int(np.floor(y)), int(np.floor(x))
+    wy, wx = [1.0 - (y - yl), y - yl], [1.0 - (x - xl), x - xl]
+    v = 0.0
+    for i in range(2):
+        for j in range(2):
+            yp, xp = yl + j, xl + i
+            if 0 <= yp <= H - 1 and 0 <= xp <= W - 1:
+                v += wx[i] * wy[j] * img[yp, xp]
+    return v
+
+
+def roi_align_ref(pooled, scale, sample_ratio=-1, aligned=False, layout="NCHW", mode="avg",
+                  roi_scale=None):
+    def ref(x, r):
+        rois = np.asarray(r * roi_scale, np.float32).astype(np.float64) if roi_scale is not None else r.astype(np.float64)
+        xc = np.asarray(x, np.float64)
+        if layout == "NHWC":
+            xc = xc.transpose(0, 3, 1, 2)
+        C = xc.shape[1]
+        out = np.zeros((rois.shape[0], C) + tuple(pooled))
+        lowest = -np.inf
+        for n, roi in enumerate(rois):
+            b = int(np.trunc(roi[0]))
+            geo = []
+            for a in range(2):
+                lo, hi = roi[2 - a] * scale, roi[4 - a] * scale
+                size = hi - lo if aligned else max(hi - lo, 1.0)
+                grid = sample_ratio if sample_ratio > 0 else max(int(np.ceil(size / pooled[a])), 0)
+                geo.append((lo, size / pooled[a], grid))
+            (ly, by, gy), (lx, bx, gx) = geo
+            for c in range(C):
+                for ph in range(pooled[0]):
+                    for pw in range(pooled[1]):
+                        y0, x0 = ly + ph * by, lx + pw * bx
+                        acc = lowest if mode == "max" else 0.0
+                        for i in range(gy):
+                            for j in range(gx):
+                                v = _bilinear(xc[b, c], y0 + (i + 0.5) * by / gy, x0 + (j + 0.5) * bx / gx)
+                                acc = max(acc, v) if mode == "max" else acc + v / (gy * gx)
+                        out[n, c, ph, pw] = acc
+        if layout == "NHWC":
+            out = out.transpose(0, 2, 3, 1)
+        return out.astype(x.dtype)
+    return ref
+
+
+def roi_pool_ref(pooled, scale, roi_scale):
+    def ref(x, r):
+        rois = np.asarray(r * roi_scale, np.float32).astype(np.float64)
+        xc = np.asarray(x, np.float64)
+        N, C, H, W = xc.shape
+        out = np.zeros((rois.shape[0], C) + tuple(pooled))
+        for n, roi in enumerate(rois):
+            b = int(np.trunc(roi[0]))
+            for ph in range(pooled[0]):
+                for pw in range(pooled[1]):
+                    lo, hi = [], []
+                    for a, p in enumerate((ph, pw)):
+                        start = int(np.floor(roi[2 - a] * scale + 0.5))
+                        end = int(np.floor(roi[4 - a] * scale + 0.5))
+                        size = max(end - start + 1, 1)
+                        bn = size / pooled[a]
+                        ext = (H, W)[a]
+                        lo.append(min(max(int(np.floor(p * bn)) + start, 0), ext))
+                        hi.append(min(max(int(np.ceil((p + 1) * bn)) + start, 0), ext))
+                    if hi[0] <= lo[0] or hi[1] <= lo[1]:
+                        continue
+                    out[n, :, ph, pw] = xc[b, :, lo[0]:hi[0], lo[1]:hi[1]].max(axis=(1, 2))
+        return out.astype(x.dtype)
+    return ref
+
+
+# rois from r in [0.5, 2): batch index trunc(0.99 r) in {0, 1}, corners up to 2 * k
+ROI_K = [0.99, 3.0, 3.0, 3.5, 3.5]
+
+
+def _rois_pre(k=ROI_K):
+    return [f'rois = R.multiply(r, R.const({k}, "float32"))']
+
+
+def r_(n, sig=None):
+    return inp("r", (n, 5), F32, "pos", sig)
+
+
+def roi_cases():
+    k = np.array(ROI_K, np.float32)
+    far = np.array([0.99, 5.0, 5.0, 6.0, 6.0], np.float32)  # corners past the image
+
+    def ra(name, xs, n, text, pooled, scale, kk=k, dtype=F32, atol=1e-5, sig=None, upper=None, **kw):
+        return Case(name, f"R.vision.roi_align(x, rois, {text})", [x_(xs, dtype), r_(n, sig)],
+                    roi_align_ref(pooled, scale, roi_scale=kk, **kw), atol=atol,
+                    pre=_rois_pre(list(map(float, kk))), upper=upper)
+
+    def rp(name, xs, n, text, pooled, scale, kk=k, dtype=F32, sig=None, upper=None):
+        return Case(name, f"R.vision.roi_pool(x, rois, {text})", [x_(xs, dtype), r_(n, sig)],
+                    roi_pool_ref(pooled, scale, kk), pre=_rois_pre(list(map(float, kk))), upper=upper)
+
+    return [
+        ra("roi_align_avg", (2, 3, 6, 7), 4, "pooled_size=[2, 3], spatial_scale=1.0", (2, 3), 1.0),
+        ra("roi_align_max_sample2", (2, 2, 5, 5), 3,
+           'pooled_size=[2, 2], spatial_scale=0.5, sample_ratio=2, mode="max"', (2, 2), 0.5,
+           sample_ratio=2, mode="max"),
+        ra("roi_align_aligned_outside", (2, 2, 4, 5), 3,
+           "pooled_size=[3], spatial_scale=1.0, aligned=True", (3, 3), 1.0, kk=far, aligned=True),
+        ra("roi_align_nhwc", (2, 5, 6, 3), 2, 'pooled_size=[2, 2], spatial_scale=1.0, layout="NHWC"',
+           (2, 2), 1.0, layout="NHWC"),
+        ra("roi_align_f16", (2, 2, 5, 5), 2, "pooled_size=[2, 2], spatial_scale=1.0", (2, 2), 1.0,
+           dtype=F16, atol=2e-3),
+        ra("roi_align_sym", (2, 2, 5, 5), 3, "pooled_size=[1, 2], spatial_scale=1.0", (1, 2), 1.0,
+           sig=("n", 5), upper={"n": 6}),
+        rp("roi_pool", (2, 3, 6, 7), 4, "pooled_size=[2, 3], spatial_scale=1.0", (2, 3), 1.0),
+        rp("roi_pool_scale_outside", (2, 2, 5, 5), 3, "pooled_size=[3, 2], spatial_scale=0.5",
+           (3, 2), 0.5, kk=far),
+        rp("roi_pool_fine_bins", (2, 1, 4, 4), 2, "pooled_size=[5, 5], spatial_scale=1.0", (5, 5), 1.0),
+        rp("roi_pool_sym", (2, 2, 6, 6), 3, "pooled_size=[2, 2], spatial_scale=1.0", (2, 2), 1.0,
+           sig=("n", 5), upper={"n": 6}),
+    ]
+
+
+def roi_errors():
+    xs, rs = x_((2, 3, 6, 6)), inp("rois", (4, 5))
+    return [
+        ErrorCase("roi_align_rank", "R.vision.roi_align(x, rois, pooled_size=[2, 2], spatial_scale=1.0)",
+                  [x_((3, 6, 6)), rs], ["4-D"]),
+        ErrorCase("roi_align_rois_width", "R.vision.roi_align(x, rois, pooled_size=[2, 2], spatial_scale=1.0)",
+                  [xs, inp("rois", (4, 4))], ["num_roi, 5"]),
+        ErrorCase("roi_align_mode", 'R.vision.roi_align(x, rois, pooled_size=[2, 2], spatial_scale=1.0, mode="min")',
+                  [xs, rs], ["mode"]),
+        ErrorCase("roi_align_layout", 'R.vision.roi_align(x, rois, pooled_size=[2, 2], spatial_scale=1.0, layout="HWCN")',
+                  [xs, rs], ["layout"]),
+        ErrorCase("roi_align_int_rois", "R.vision.roi_align(x, rois, pooled_size=[2, 2], spatial_scale=1.0)",
+                  [xs, inp("rois", (4, 5), I32)], ["float"]),
+        ErrorCase("roi_pool_nhwc", 'R.vision.roi_pool(x, rois, pooled_size=[2, 2], spatial_scale=1.0, layout="NHWC")',
+                  [xs, rs], ["layout"]),
+        ErrorCase("roi_pool_pooled_size", "R.vision.roi_pool(x, rois, pooled_size=[0, 2], spatial_scale=1.0)",
+                  [xs, rs], ["pooled_size"]),
+    ]
+
+
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + roi_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors()
+    return qdq_errors() + resize_errors() + roi_errors()
 
 
 def RUN_ERROR_CASES():
