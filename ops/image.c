@@ -598,6 +598,137 @@ legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 }
 
 /* ------------------------------------------------------------------ */
+/* affine_grid                                                         */
+/* ------------------------------------------------------------------ */
+
+/* R.image.affine_grid(theta, size): theta (N, k, k + 1) for k = 2 or 3
+ * spatial axes, the result (N, k, *size): at output position p, row d of
+ * theta applied to normalized coordinates, the translation first, then
+ * the axes from the outermost in (theta's columns run x, y, z):
+ *   out[n, d, p] = theta[n, d, k] + sum_r theta[n, d, k-1-r] * coord_r,
+ *   coord_r = start_r + p_r * step_r, as TOPI's affine_grid. */
+static void
+affine_steps(bool align, double s, double *start, double *step)
+{
+  *start = align ? -1.0 : -1.0 + 1.0 / s;
+  *step = align ? (2.0 - 1e-7) / (s - 1) : 2.0 / s;
+}
+
+static IrSInfo *
+infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrSInfo *x, *size = call->u.call.nargs > 1 ? args[1] : NULL;
+  bool align;
+  if (!op_nn_attr_bool(&s, "align_corners", true, &align) ||
+      !op_nn_tensor_arg(in, call, args, 0, "data", &x))
+    return NULL;
+  if (!size || size->kind != IR_SI_SHAPE || (size->u.shape.ndim != 2 && size->u.shape.ndim != 3)) {
+    op_nn_error(&s, "size must be a shape of 2 or 3 values");
+    return NULL;
+  }
+  int k = size->u.shape.ndim;
+  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3) {
+    op_nn_error(&s, "data must be 3-D (batch, %d, %d), not %d-D", k, k + 1, op_nn_ndim(x));
+    return NULL;
+  }
+  IrPrimExpr **xd = op_nn_shape(x), **sz = size->u.shape.values;
+  if (xd && (op_assume_equal(in, xd[1], op_nn_int(in->ctx, k)) == IR_PROVE_FALSE ||
+             op_assume_equal(in, xd[2], op_nn_int(in->ctx, k + 1)) == IR_PROVE_FALSE)) {
+    op_nn_error(&s, "data must have shape (batch, %d, %d), not %s", k, k + 1,
+                op_sinfo_text(in->ctx, x));
+    return NULL;
+  }
+  for (int r = 0; align && sz && r < k; r++) {
+    int64_t v;
+    if (ir_prim_is_int(sz[r], &v) && v <= 1) {
+      op_nn_error(&s, "with align_corners every target dim must be greater than 1");
+      return NULL;
+    }
+  }
+  if (!xd || !sz)
+    return ir_sinfo_tensor(in->ctx, NULL, k + 2, op_nn_dtype(x), op_nn_vdevice(x));
+  IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(k + 2));
+  out[0] = xd[0], out[1] = op_nn_int(in->ctx, k);
+  memcpy(out + 2, sz, sizeof *out * (size_t)k);
+  return ir_sinfo_tensor(in->ctx, out, k + 2, op_nn_dtype(x), op_nn_vdevice(x));
+}
+
+static Value *
+eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  bool align;
+  if (!x || !op_nn_attr_bool(&s, "align_corners", true, &align))
+    return NULL;
+  int k = args[1]->kind == VAL_SHAPE ? args[1]->u.shape.n : 0;
+  if ((k != 2 && k != 3) || x->ndim != 3 || x->shape[1] != k || x->shape[2] != k + 1) {
+    op_nn_error(&s, "data must be (batch, k, k + 1) and size k values, k 2 or 3");
+    return NULL;
+  }
+  int64_t shape[5] = {x->shape[0], k}, o[5];
+  double start[3], step[3];
+  for (int r = 0; r < k; r++) {
+    shape[2 + r] = args[1]->u.shape.dims[r];
+    affine_steps(align, (double)shape[2 + r], &start[r], &step[r]);
+  }
+  Value *out = op_nn_tensor_new(&s, x->dtype, k + 2, shape);
+  if (!out)
+    return NULL;
+  for (int64_t i = 0, n = op_numel(&out->u.tensor.t); i < n; i++) {
+    int64_t q = i;
+    for (int d = k + 1; d >= 0; d--)
+      o[d] = q % shape[d], q /= shape[d];
+    int64_t row = (o[0] * k + o[1]) * (k + 1);
+    double v = op_get_f(x, row + k);
+    for (int r = 0; r < k; r++)
+      v = v + op_get_f(x, row + k - 1 - r) * (start[r] + (double)o[2 + r] * step[r]);
+    op_set_f(&out->u.tensor.t, i, v);
+  }
+  return out;
+}
+
+static IrExpr *
+legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = op_nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  bool align;
+  OpPrim p;
+  if (!op_nn_attr_bool(&s, "align_corners", true, &align))
+    return NULL;
+  op_prim_begin(lz, &p, "affine_grid");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
+  IrBuffer *out = op_prim_output(&p, result, "affine_grid");
+  if (!x || !out || x->ndim != 3 || out->ndim < 4) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  int k = out->ndim - 2;
+  IrPrimExpr **o;
+  IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
+  IrPrimExpr *at[3] = {o[0], o[1], op_nn_index(ctx, k)};
+  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(&p, x, op_nn_index_copy(ctx, at, 3)));
+  for (int r = 0; r < k; r++) {
+    IrPrimExpr *sz = op_nn_f64(ctx, out->shape[2 + r]), *one = op_img_f64(ctx, 1.0);
+    IrPrimExpr *start = align ? op_img_f64(ctx, -1.0)
+                              : op_img_bin(ctx, IR_PE_ADD, op_img_f64(ctx, -1.0),
+                                           op_img_bin(ctx, IR_PE_DIV, one, sz));
+    IrPrimExpr *step = align ? op_img_bin(ctx, IR_PE_DIV, op_img_f64(ctx, 2.0 - 1e-7),
+                                          op_img_bin(ctx, IR_PE_SUB, sz, one))
+                             : op_img_bin(ctx, IR_PE_DIV, op_img_f64(ctx, 2.0), sz);
+    IrPrimExpr *coord = op_img_bin(ctx, IR_PE_ADD, start,
+                                   op_img_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, o[2 + r]), step));
+    at[2] = op_nn_index(ctx, k - 1 - r);
+    IrPrimExpr *theta = op_nn_f64(ctx, op_prim_load(&p, x, op_nn_index_copy(ctx, at, 3)));
+    v = op_img_bin(ctx, IR_PE_ADD, v, op_img_bin(ctx, IR_PE_MUL, theta, coord));
+  }
+  *slot = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
 /* image_int.h: lets                                                   */
 /* ------------------------------------------------------------------ */
 
@@ -660,6 +791,9 @@ static const OpDef defs[] = {
     OP(IR_OP_IMAGE_RESIZE3D, "relax.image.resize3d",
        RESIZE_PARAMS("[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]", "\"NCDHW\"", "\"\""),
        .impl = {infer_resize, eval_resize, legalize_resize}),
+    OP(IR_OP_IMAGE_AFFINE_GRID, "relax.image.affine_grid",
+       .syn.params = {E("data"), E("size"), A("align_corners", "True")}, .syn.nparams = 3,
+       .impl = {infer_affine_grid, eval_affine_grid, legalize_affine_grid}),
 };
 
 const OpTable op_image_table = {defs, sizeof defs / sizeof defs[0]};

@@ -271,6 +271,47 @@ def resize_errors():
     ]
 
 
+def affine_grid_ref(size, align=True):
+    def ref(x):
+        k = len(size)
+        t = np.asarray(x, np.float64)
+        out = np.zeros((t.shape[0], k) + tuple(size))
+        for pos in np.ndindex(*size):
+            v = t[:, :, k].copy()
+            for r in range(k):
+                s = size[r]
+                start, step = (-1.0, (2.0 - 1e-7) / (s - 1)) if align else (-1.0 + 1.0 / s, 2.0 / s)
+                v = v + t[:, :, k - 1 - r] * (start + pos[r] * step)
+            out[(slice(None), slice(None)) + pos] = v
+        return out.astype(x.dtype)
+    return ref
+
+
+def affine_grid_cases():
+    def ag(name, xs, size, text="", dtype=F32, atol=1e-5, sig=None, upper=None, align=True):
+        call = f"R.image.affine_grid(x, R.shape({list(size)}){', ' + text if text else ''})"
+        return Case(name, call, [x_(xs, dtype, sig=sig)], affine_grid_ref(size, align), atol=atol,
+                    upper=upper)
+    return [
+        ag("affine_grid_2d", (2, 2, 3), (4, 5)),
+        ag("affine_grid_2d_unaligned", (1, 2, 3), (3, 1), "align_corners=False", align=False),
+        ag("affine_grid_3d", (2, 3, 4), (2, 3, 4)),
+        ag("affine_grid_f16", (1, 2, 3), (3, 3), dtype=F16, atol=2e-3),
+        ag("affine_grid_sym", (3, 2, 3), (2, 4), sig=("n", 2, 3), upper={"n": 4}),
+    ]
+
+
+def affine_grid_errors():
+    return [
+        ErrorCase("affine_grid_theta_shape", "R.image.affine_grid(x, R.shape([4, 4]))", [x_((1, 3, 4))],
+                  ["shape"]),
+        ErrorCase("affine_grid_rank", "R.image.affine_grid(x, R.shape([4, 4]))", [x_((2, 3))], ["3-D"]),
+        ErrorCase("affine_grid_size", "R.image.affine_grid(x, R.shape([4]))", [x_((1, 2, 3))], ["size"]),
+        ErrorCase("affine_grid_align_one", "R.image.affine_grid(x, R.shape([1, 4]))", [x_((1, 2, 3))],
+                  ["greater than 1"]),
+    ]
+
+
 # ---------------------------------------------------------------- vision
 
 def _bilinear(img, y, x):
@@ -419,11 +460,11 @@ def roi_errors():
 
 
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases() + roi_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + roi_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors() + roi_errors()
+    return qdq_errors() + resize_errors() + affine_grid_errors() + roi_errors()
 
 
 def RUN_ERROR_CASES():
