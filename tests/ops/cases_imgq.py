@@ -312,6 +312,111 @@ def affine_grid_errors():
     ]
 
 
+def grid_sample_ref(method="bilinear", padding="zeros", align=False):
+    """TOPI's grid_sample (image.c's comment), in double."""
+    def unnorm(v, size):
+        return (v + 1) * (size - 1) / 2 if align else -0.5 + (v + 1) * size / 2
+
+    def clip(v, size):
+        return min(max(v, 0.0), size - 1)
+
+    def reflect(v, size):
+        span, corner = (size - 1, 0.0) if align else (size, -0.5)
+        if corner <= v <= span + corner:
+            return v
+        if span <= 0:
+            return corner
+        dist = abs(corner - v)
+        times = np.floor(np.floor(dist) / span)
+        extra = dist - times * span
+        return extra + corner if times % 2 == 0 else span - extra + corner
+
+    def source(v, size):
+        if padding == "reflection":
+            return clip(reflect(v, size), size)
+        return clip(v, size) if padding == "border" else v
+
+    def tap(i, size):
+        if padding == "reflection":
+            return np.trunc(clip(reflect(i, size), size))
+        return np.trunc(clip(i, size)) if padding == "border" else i
+
+    def cubic_w(f):
+        A = -0.75
+        w1 = lambda t: ((A + 2) * t - (A + 3)) * t * t + 1
+        w2 = lambda t: ((A * t - 5 * A) * t + 8 * A) * t - 4 * A
+        return [w2(f + 1), w1(f), w1(1 - f), w2(2 - f)]
+
+    def ref(x, g):
+        xd, gd = np.asarray(x, np.float64), np.asarray(g, np.float64)
+        N, C, H, W = xd.shape
+        Ho, Wo = gd.shape[2:]
+        out = np.zeros((N, C, Ho, Wo))
+
+        def px(n, y, xx):
+            h, w = int(y), int(xx)
+            return xd[n, :, h, w] if 0 <= h < H and 0 <= w < W else np.zeros(C)
+        for n, i, j in np.ndindex(N, Ho, Wo):
+            y, xx = unnorm(gd[n, 1, i, j], H), unnorm(gd[n, 0, i, j], W)
+            if method == "nearest":
+                v = px(n, np.round(source(y, H)), np.round(source(xx, W)))
+            elif method == "bilinear":
+                y, xx = source(y, H), source(xx, W)
+                y0, x0 = np.floor(y), np.floor(xx)
+                dy, dx = y - y0, xx - x0
+                v = (px(n, y0, x0) * (1 - dy) * (1 - dx) + px(n, y0, x0 + 1) * (1 - dy) * dx
+                     + px(n, y0 + 1, x0) * dy * (1 - dx) + px(n, y0 + 1, x0 + 1) * dy * dx)
+            else:
+                yf, xf = np.floor(y), np.floor(xx)
+                wy, wx = cubic_w(y - yf), cubic_w(xx - xf)
+                v = 0.0
+                for r in range(4):
+                    yi = tap(yf - 1 + r, H)
+                    col = sum(px(n, yi, tap(xf - 1 + k, W)) * wx[k] for k in range(4))
+                    v = v + col * wy[r]
+            out[n, :, i, j] = v
+        return out.astype(x.dtype)
+    return ref
+
+
+def grid_sample_cases():
+    def gs(name, xs, gsz, text="", dtype=F32, atol=1e-5, sig=None, gsig=None, upper=None, **kw):
+        call = f"R.image.grid_sample(x, g{', ' + text if text else ''})"
+        return Case(name, call, [x_(xs, dtype, sig=sig), inp("g", (xs[0], 2) + gsz, dtype, sig=gsig)],
+                    grid_sample_ref(**kw), atol=atol, upper=upper)
+    return [
+        gs("grid_sample_bilinear_zeros", (2, 3, 4, 5), (3, 4)),
+        gs("grid_sample_bilinear_border_align", (1, 2, 5, 4), (4, 4), 'padding_mode="border", align_corners=True',
+           padding="border", align=True),
+        gs("grid_sample_bilinear_reflection", (1, 2, 4, 4), (5, 3), 'padding_mode="reflection"',
+           padding="reflection"),
+        gs("grid_sample_nearest_reflection_align", (2, 1, 3, 5), (4, 4),
+           'method="nearest", padding_mode="reflection", align_corners=True', method="nearest",
+           padding="reflection", align=True),
+        gs("grid_sample_bicubic_zeros", (1, 2, 5, 5), (3, 3), 'method="bicubic"', method="bicubic"),
+        gs("grid_sample_bicubic_border", (1, 1, 4, 6), (3, 4), 'method="bicubic", padding_mode="border"',
+           method="bicubic", padding="border"),
+        gs("grid_sample_bicubic_reflection_align", (1, 1, 4, 4), (3, 3),
+           'method="bicubic", padding_mode="reflection", align_corners=True', method="bicubic",
+           padding="reflection", align=True),
+        gs("grid_sample_f16", (1, 2, 3, 3), (2, 3), dtype=F16, atol=3e-3),
+        gs("grid_sample_sym", (2, 2, 4, 4), (3, 3), sig=("n", 2, 4, 4), gsig=("n", 2, 3, 3), upper={"n": 4}),
+    ]
+
+
+def grid_sample_errors():
+    return [
+        ErrorCase("grid_sample_method", 'R.image.grid_sample(x, g, method="area")',
+                  [x_((1, 1, 3, 3)), inp("g", (1, 2, 2, 2))], ["method"]),
+        ErrorCase("grid_sample_padding", 'R.image.grid_sample(x, g, padding_mode="wrap")',
+                  [x_((1, 1, 3, 3)), inp("g", (1, 2, 2, 2))], ["padding_mode"]),
+        ErrorCase("grid_sample_grid_shape", "R.image.grid_sample(x, g)",
+                  [x_((1, 1, 3, 3)), inp("g", (1, 3, 2, 2))], ["grid"]),
+        ErrorCase("grid_sample_batch", "R.image.grid_sample(x, g)",
+                  [x_((2, 1, 3, 3)), inp("g", (1, 2, 2, 2))], ["batch"]),
+    ]
+
+
 # ---------------------------------------------------------------- vision
 
 def _bilinear(img, y, x):
@@ -460,11 +565,11 @@ def roi_errors():
 
 
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + roi_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors() + affine_grid_errors() + roi_errors()
+    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors()
 
 
 def RUN_ERROR_CASES():
