@@ -544,6 +544,58 @@ def roi_cases():
     ]
 
 
+def multibox_ref(get, clip=False, threshold=0.0, var=(1.0, 1.0, 1.0, 1.0), keep=True):
+    def ref(c, l, a):
+        c, l, a = (np.asarray(v, np.float64) for v in (c, l, a))
+        B, C, N = c.shape
+        e = l.reshape(B, N, 4)
+        anc = a[0]
+        ay, ax = (anc[:, 1] + anc[:, 3]) * 0.5, (anc[:, 0] + anc[:, 2]) * 0.5
+        ah, aw = anc[:, 3] - anc[:, 1], anc[:, 2] - anc[:, 0]
+        yc, xc = e[..., 1] * var[1] * ah + ay, e[..., 0] * var[0] * aw + ax
+        hh, hw = 0.5 * np.exp(e[..., 3] * var[3]) * ah, 0.5 * np.exp(e[..., 2] * var[2]) * aw
+        boxes = np.stack([yc - hh, xc - hw, yc + hh, xc + hw], axis=-1)
+        if clip:
+            boxes = np.clip(boxes, 0.0, 1.0)
+        ex = np.exp(c - c.max(axis=1, keepdims=True))
+        sc = ex / ex.sum(axis=1, keepdims=True)
+        sc = np.where(sc >= threshold, sc, 0.0)
+        if not keep:
+            sc[:, 0, :] = 0.0
+        return (boxes if get == 0 else sc).astype(np.float32)
+    return ref
+
+
+def multibox_cases():
+    def mb(name, B, C, N, text, get, sig=None, upper=None, **kw):
+        call = "R.vision.multibox_transform_loc(c, l, a" + (", " + text if text else "") + ")"
+        ins = [inp("c", (B, C, N), sig=sig and (sig, C, N)), inp("l", (B, 4 * N), sig=sig and (sig, 4 * N)),
+               inp("a", (1, N, 4), kind="pos")]
+        return Case(name, call, ins, multibox_ref(get, **kw), get=get, upper=upper)
+    return [
+        mb("multibox_transform_loc_boxes", 2, 3, 5, "", 0),
+        mb("multibox_transform_loc_scores", 2, 3, 5, "", 1),
+        mb("multibox_transform_loc_clip_var", 1, 4, 3, "clip=True, variances=[0.1, 0.1, 0.2, 0.2]", 0,
+           clip=True, var=(0.1, 0.1, 0.2, 0.2)),
+        mb("multibox_transform_loc_threshold_bg", 1, 4, 6, "threshold=0.3, keep_background=False", 1,
+           threshold=0.3, keep=False),
+        mb("multibox_transform_loc_sym", 3, 2, 4, "", 1, sig="n", upper={"n": 4}),
+    ]
+
+
+def multibox_errors():
+    c, l, a = inp("c", (1, 3, 4)), inp("l", (1, 16)), inp("a", (1, 4, 4))
+    call = "R.vision.multibox_transform_loc(c, l, a)"
+    return [
+        ErrorCase("multibox_transform_loc_loc_len", call, [c, inp("l", (1, 12)), a], ["4 * N"]),
+        ErrorCase("multibox_transform_loc_anchor", call, [c, l, inp("a", (2, 4, 4))], ["anchor"]),
+        ErrorCase("multibox_transform_loc_rank", call, [inp("c", (3, 4)), l, a], ["3-D"]),
+        ErrorCase("multibox_transform_loc_dtype", call, [c, inp("l", (1, 16), F16), a], ["dtypes differ"]),
+        ErrorCase("multibox_transform_loc_variances", "R.vision.multibox_transform_loc(c, l, a, variances=[1.0])",
+                  [c, l, a], ["variances"]),
+    ]
+
+
 def roi_errors():
     xs, rs = x_((2, 3, 6, 6)), inp("rois", (4, 5))
     return [
@@ -565,11 +617,11 @@ def roi_errors():
 
 
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases() + multibox_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors()
+    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors() + multibox_errors()
 
 
 def RUN_ERROR_CASES():
