@@ -813,6 +813,178 @@ legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 }
 
 /* ------------------------------------------------------------------ */
+/* get_valid_counts                                                    */
+/* ------------------------------------------------------------------ */
+
+/* R.vision.get_valid_counts(data [B, N, L]) -> (valid_count [B] int32,
+ * out [B, N, L], out_indices [B, N] int32) as TOPI: per batch, the rows
+ * whose score (column score_index) exceeds score_threshold (and, with
+ * id_index >= 0, whose class id is not negative) move to the top in
+ * order, with their row index; the rest is filled with -1.  The outputs
+ * have fixed sizes (N rows), so the arena bound is the input's. */
+typedef struct {
+  double threshold;
+  int64_t id_index, score_index;
+} ValidCounts;
+
+static bool
+parse_valid_counts(const NnSite *s, ValidCounts *v)
+{
+  return op_nn_attr_float(s, "score_threshold", 0.0, &v->threshold) &&
+         op_nn_attr_int(s, "id_index", 0, &v->id_index) &&
+         op_nn_attr_int(s, "score_index", 1, &v->score_index);
+}
+
+static IrSInfo *
+infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  ValidCounts v;
+  IrSInfo *x;
+  IrCtx *ctx = in->ctx;
+  if (!parse_valid_counts(&s, &v) || !op_nn_tensor_arg(in, call, args, 0, "data", &x))
+    return NULL;
+  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3) {
+    op_nn_error(&s, "data must be 3-D [batch, num_anchors, elem_length], not %d-D", op_nn_ndim(x));
+    return NULL;
+  }
+  IrPrimExpr **d = op_nn_shape(x);
+  int64_t len;
+  bool known = d && ir_prim_is_int(d[2], &len);
+  if (v.score_index < 0 || (known && v.score_index >= len)) {
+    op_nn_error(&s, "score_index %lld is out of range [0, elem_length)", (long long)v.score_index);
+    return NULL;
+  }
+  if (v.id_index < -1 || (known && v.id_index >= len)) {
+    op_nn_error(&s, "id_index %lld is out of range [-1, elem_length)", (long long)v.id_index);
+    return NULL;
+  }
+  if (d) { /* a symbolic elem_length must hold both columns (checked at run time) */
+    int64_t need = (v.score_index > v.id_index ? v.score_index : v.id_index) + 1;
+    op_assume(in, ir_prim_bin(ctx, IR_PE_GE, d[2], op_nn_int(ctx, need)));
+  }
+  IrDType dt = op_nn_dtype(x);
+  int vd = op_nn_vdevice(x);
+  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
+  if (!d) {
+    f[0] = ir_sinfo_tensor(ctx, NULL, 1, IR_I32, vd);
+    f[1] = ir_sinfo_tensor(ctx, NULL, 3, dt, vd);
+    f[2] = ir_sinfo_tensor(ctx, NULL, 2, IR_I32, vd);
+  } else {
+    f[0] = ir_sinfo_tensor(ctx, d, 1, IR_I32, vd);
+    f[1] = ir_sinfo_tensor(ctx, d, 3, dt, vd);
+    f[2] = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
+  }
+  return ir_sinfo_tuple(ctx, f, 3);
+}
+
+static Value *
+eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  ValidCounts v;
+  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  if (!x || !parse_valid_counts(&s, &v))
+    return NULL;
+  if (x->ndim != 3 || v.score_index >= x->shape[2] || v.id_index >= x->shape[2]) {
+    op_nn_error(&s, "data must be 3-D with score_index and id_index inside elem_length");
+    return NULL;
+  }
+  int64_t B = x->shape[0], N = x->shape[1], L = x->shape[2];
+  Value *count = op_nn_tensor_new(&s, IR_I32, 1, x->shape);
+  Value *out = op_nn_tensor_new(&s, x->dtype, 3, x->shape);
+  Value *idx = op_nn_tensor_new(&s, IR_I32, 2, x->shape);
+  if (!count || !out || !idx)
+    return NULL;
+  for (int64_t i = 0; i < B; i++) {
+    int64_t cur = 0;
+    for (int64_t j = 0; j < N; j++) {
+      const int64_t row = (i * N + j) * L;
+      bool valid = op_get_f(x, row + v.score_index) > v.threshold &&
+                   (v.id_index < 0 || op_get_f(x, row + v.id_index) >= 0);
+      if (!valid)
+        continue;
+      for (int64_t k = 0; k < L; k++)
+        op_set_f(&out->u.tensor.t, (i * N + cur) * L + k, op_get_f(x, row + k));
+      op_set_i(&idx->u.tensor.t, i * N + cur, j);
+      cur++;
+    }
+    op_set_i(&count->u.tensor.t, i, cur);
+    for (int64_t j = cur; j < N; j++) {
+      for (int64_t k = 0; k < L; k++)
+        op_set_f(&out->u.tensor.t, (i * N + j) * L + k, -1.0);
+      op_set_i(&idx->u.tensor.t, i * N + j, -1);
+    }
+  }
+  Value *items[3] = {count, out, idx};
+  return op_tuple_new(ev->ctx, items, 3);
+}
+
+static IrExpr *
+legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = op_nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  ValidCounts v;
+  OpPrim p;
+  if (!parse_valid_counts(&s, &v) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 3)
+    return NULL;
+  op_prim_begin(lz, &p, "get_valid_counts");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
+  IrBuffer *count = op_prim_output(&p, result->u.tuple.fields[0], "valid_count");
+  IrBuffer *out = op_prim_output(&p, result->u.tuple.fields[1], "out_tensor");
+  IrBuffer *idx = op_prim_output(&p, result->u.tuple.fields[2], "out_indices");
+  if (!x || !count || !out || !idx || x->ndim != 3) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **i, **j, **k, *at[3];
+  IrStmt **slot = op_prim_loops(&p, x->shape, 1, &i);
+  IrPrimExpr *counted = op_prim_load_at(&p, count, i[0]);
+  IrStmt *st[3], *scan, *fill;
+  st[0] = op_prim_store_at(&p, count, i[0], ir_prim_int(ctx, IR_I32, 0));
+  /* the scan: a valid row goes to row valid_count[i] (at most j) */
+  IrStmt **row = op_prim_loop_nest(&p, &x->shape[1], 1, &j, &scan);
+  at[0] = i[0], at[1] = j[0], at[2] = op_nn_index(ctx, v.score_index);
+  IrPrimExpr *valid =
+      op_img_bin(ctx, IR_PE_GT, op_nn_f64(ctx, op_prim_load(&p, x, op_nn_index_copy(ctx, at, 3))),
+                 op_img_f64(ctx, v.threshold));
+  if (v.id_index >= 0) {
+    at[2] = op_nn_index(ctx, v.id_index);
+    valid = op_img_bin(ctx, IR_PE_AND, valid,
+                       op_img_bin(ctx, IR_PE_GE,
+                                  op_nn_f64(ctx, op_prim_load(&p, x, op_nn_index_copy(ctx, at, 3))),
+                                  op_img_f64(ctx, 0.0)));
+  }
+  OpLets l = {ctx, {0}, {0}, 0};
+  IrPrimExpr *cur = op_let(&l, "cur", op_nn_to(ctx, IR_I64, counted));
+  IrStmt *copy, **elem = op_prim_loop_nest(&p, &x->shape[2], 1, &k, &copy);
+  IrPrimExpr *src[3] = {i[0], j[0], k[0]}, *dst[3] = {i[0], cur, k[0]};
+  *elem = op_prim_store(&p, out, op_nn_index_copy(ctx, dst, 3),
+                        op_prim_load(&p, x, op_nn_index_copy(ctx, src, 3)));
+  IrPrimExpr *ipos[2] = {i[0], cur};
+  IrStmt *moved[3] = {
+      copy, op_prim_store(&p, idx, op_nn_index_copy(ctx, ipos, 2), op_nn_to(ctx, IR_I32, j[0])),
+      op_prim_store_at(&p, count, i[0],
+                       op_nn_to(ctx, IR_I32, op_nn_add(ctx, cur, op_nn_index(ctx, 1))))};
+  *row = op_nn_if(&p, valid, op_lets_wrap(&l, op_nn_seq(&p, moved, 3), lz->loc));
+  st[1] = scan;
+  /* the rest: -1 */
+  IrStmt **rest = op_prim_loop_nest(&p, &x->shape[1], 1, &j, &fill);
+  IrStmt *pad, **pad_elem = op_prim_loop_nest(&p, &x->shape[2], 1, &k, &pad);
+  IrPrimExpr *o[3] = {i[0], j[0], k[0]}, *oi[2] = {i[0], j[0]};
+  *pad_elem = op_prim_store(&p, out, op_nn_index_copy(ctx, o, 3),
+                            op_nn_to(ctx, out->dtype, op_img_f64(ctx, -1.0)));
+  IrStmt *padded[2] = {
+      pad, op_prim_store(&p, idx, op_nn_index_copy(ctx, oi, 2), ir_prim_int(ctx, IR_I32, -1))};
+  *rest = op_nn_if(&p, op_img_bin(ctx, IR_PE_GE, j[0], op_nn_to(ctx, IR_I64, counted)),
+                   op_nn_seq(&p, padded, 2));
+  st[2] = fill;
+  *slot = op_nn_seq(&p, st, 3);
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -829,6 +1001,10 @@ static const OpDef defs[] = {
        .syn.params = {E("data"), E("rois"), A("pooled_size", NULL), A("spatial_scale", NULL),
                       A("layout", "\"NCHW\"")},
        .syn.nparams = 5, .impl = {infer_roi, eval_roi, legalize_roi}),
+    OP(IR_OP_VISION_GET_VALID_COUNTS, "relax.vision.get_valid_counts",
+       .syn.params = {E("data"), A("score_threshold", "0.0"), A("id_index", "0"),
+                      A("score_index", "1")},
+       .syn.nparams = 4, .impl = {infer_valid_counts, eval_valid_counts, legalize_valid_counts}),
     OP(IR_OP_VISION_MULTIBOX_TRANSFORM_LOC, "relax.vision.multibox_transform_loc",
        .syn.params = {E("cls_pred"), E("loc_pred"), E("anchor"), A("clip", "False"),
                       A("threshold", "0.0"), A("variances", "[1.0, 1.0, 1.0, 1.0]"),

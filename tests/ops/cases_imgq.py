@@ -596,6 +596,51 @@ def multibox_errors():
     ]
 
 
+def valid_counts_ref(get, th=0.0, id_index=0, score_index=1):
+    def ref(x):
+        B, N, L = x.shape
+        count = np.zeros(B, np.int32)
+        out = np.full(x.shape, -1.0, np.float64)
+        idx = np.full((B, N), -1, np.int32)
+        for i in range(B):
+            cur = 0
+            for j in range(N):
+                ok = float(x[i, j, score_index]) > th and (id_index < 0 or x[i, j, id_index] >= 0)
+                if ok:
+                    out[i, cur] = x[i, j]
+                    idx[i, cur] = j
+                    cur += 1
+            count[i] = cur
+        return [count, out.astype(x.dtype), idx][get]
+    return ref
+
+
+def valid_counts_cases():
+    def vc(name, shape, text, get, sig=None, upper=None, dtype=F32, **kw):
+        call = "R.vision.get_valid_counts(x" + (", " + text if text else "") + ")"
+        return Case(name, call, [x_(shape, dtype, sig=sig)], valid_counts_ref(get, **kw), get=get, upper=upper)
+    return [
+        vc("get_valid_counts_count", (2, 6, 5), "score_threshold=0.2", 0, th=0.2),
+        vc("get_valid_counts_out", (2, 6, 5), "score_threshold=0.2", 1, th=0.2),
+        vc("get_valid_counts_indices", (2, 6, 5), "score_threshold=0.2", 2, th=0.2),
+        vc("get_valid_counts_no_id", (1, 7, 6), "score_threshold=-0.5, id_index=-1, score_index=4", 1,
+           th=-0.5, id_index=-1, score_index=4),
+        vc("get_valid_counts_f16", (1, 5, 6), "", 1, dtype=F16),
+        vc("get_valid_counts_sym", (3, 4, 6), "", 2, sig=("n", 4, 6), upper={"n": 4}),
+        vc("get_valid_counts_empty", (2, 0, 6), "", 0),
+    ]
+
+
+def valid_counts_errors():
+    return [
+        ErrorCase("get_valid_counts_rank", "R.vision.get_valid_counts(x)", [x_((4, 6))], ["3-D"]),
+        ErrorCase("get_valid_counts_score_index", "R.vision.get_valid_counts(x, score_index=6)",
+                  [x_((1, 4, 6))], ["score_index"]),
+        ErrorCase("get_valid_counts_id_index", "R.vision.get_valid_counts(x, id_index=-2)",
+                  [x_((1, 4, 6))], ["id_index"]),
+    ]
+
+
 def roi_errors():
     xs, rs = x_((2, 3, 6, 6)), inp("rois", (4, 5))
     return [
@@ -617,11 +662,11 @@ def roi_errors():
 
 
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases() + multibox_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases() + valid_counts_cases() + multibox_cases()
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors() + multibox_errors()
+    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors() + valid_counts_errors() + multibox_errors()
 
 
 def RUN_ERROR_CASES():
