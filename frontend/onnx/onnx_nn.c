@@ -412,6 +412,63 @@ cv_resize(OxImp *im, OxVal **in, int nin)
   return OUT(x);
 }
 
+/* RoiAlign(X, rois [R, 4], batch_indices [R]): R.vision.roi_align over
+ * rois with the batch index as column 0.  half_pixel (opset 16's
+ * default) shifts the scaled corners by -0.5 and leaves small rois as
+ * they are: the corners less 0.5 / spatial_scale, aligned=True;
+ * output_half_pixel (opset 10) is aligned=False.  Mode max is refused:
+ * ONNX's max of weighted corners is not TVM's max of samples. */
+static bool
+cv_roi_align(OxImp *im, OxVal **in, int nin)
+{
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", "avg");
+  const char *ctm = im->opset >= 16 ? fe_ox_attr_s(im, im->node, "coordinate_transformation_mode",
+                                                   "half_pixel")
+                                    : "output_half_pixel";
+  bool half = strcmp(ctm, "half_pixel") == 0;
+  if (strcmp(mode, "avg") != 0)
+    return fe_ox_unsupported(im, "mode '%s' is not supported (only avg)", mode);
+  if (!half && strcmp(ctm, "output_half_pixel") != 0)
+    return fe_ox_unsupported(im, "coordinate_transformation_mode '%s' is not supported", ctm);
+  if (nin < 3 || !in[1] || !in[2])
+    return fe_ox_unsupported(im, "needs rois and batch_indices");
+  IrCtx *ctx = im->ctx;
+  double scale = fe_ox_attr_f(im->node, "spatial_scale", 1.0);
+  int64_t size[2] = {fe_ox_attr_i(im->node, "output_height", 1),
+                     fe_ox_attr_i(im->node, "output_width", 1)};
+  int64_t ratio = fe_ox_attr_i(im->node, "sampling_ratio", 0), one = 1;
+  IrDType rt = fe_ox_dtype(in[1]);
+  char buf[16];
+  OxVal *rois = in[1];
+  if (half && !(rois = fe_ox_call2(im, IR_OP_SUBTRACT, rois, fe_ox_scalar(im, rt, 0.5 / scale))))
+    return false;
+  OxVal *b = fe_ox_call1(
+      im, IR_OP_ASTYPE, in[2],
+      fe_ox_attrs(ctx, "dtype", ir_attr_str(ctx, ir_sym(ctx, ir_dtype_str(rt, buf))), NULL));
+  b = b ? fe_ox_call1(im, IR_OP_EXPAND_DIMS, b,
+                      fe_ox_attrs(ctx, "axis", fe_ox_attr_ints(ctx, &one, 1), NULL))
+        : NULL;
+  if (!b)
+    return false;
+  IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, im->loc);
+  IrExpr **items = ir_alloc(ctx, sizeof *items * 2);
+  IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 2);
+  items[0] = fe_ox_use(im, b), items[1] = fe_ox_use(im, rois);
+  fields[0] = b->sinfo, fields[1] = rois->sinfo;
+  tuple->u.tuple.items = items, tuple->u.tuple.n = 2;
+  tuple->sinfo = ir_sinfo_tuple(ctx, fields, 2);
+  OxVal *r = fe_ox_emit(im, "rois", IR_OP_CONCAT, &tuple, 1,
+                        fe_ox_attrs(ctx, "axis", ir_attr_int(ctx, 1), NULL));
+  if (!r)
+    return false;
+  IrAttr *attrs = fe_ox_attrs(ctx, "pooled_size", fe_ox_attr_ints(ctx, size, 2), "spatial_scale",
+                              ir_attr_float(ctx, scale), "sample_ratio",
+                              ir_attr_int(ctx, ratio > 0 ? ratio : -1), "aligned",
+                              ir_attr_bool(ctx, half), NULL);
+  OxVal *args[2] = {in[0], r};
+  return OUT(fe_ox_call(im, IR_OP_VISION_ROI_ALIGN, args, 2, attrs));
+}
+
 static const OxOp nn_ops[] = {
     {"Conv", cv_conv, "auto_pad,dilations,group,kernel_shape,pads,strides"},
     {"MaxPool", cv_pool, "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides"},
@@ -427,6 +484,9 @@ static const OxOp nn_ops[] = {
      "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,exclude_outside,"
      "extrapolation_value"},
     {"Upsample", cv_resize, "mode,scales"},
+    {"RoiAlign", cv_roi_align,
+     "mode,coordinate_transformation_mode,output_height,output_width,sampling_ratio,"
+     "spatial_scale"},
     {NULL, NULL, NULL},
 };
 
