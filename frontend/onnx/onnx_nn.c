@@ -469,6 +469,39 @@ cv_roi_align(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call(im, IR_OP_VISION_ROI_ALIGN, args, 2, attrs));
 }
 
+/* GridSample(X, grid [N, Ho, Wo, 2]): R.image.grid_sample with the grid
+ * moved to [N, 2, Ho, Wo]; modes bilinear/linear, nearest, bicubic/cubic
+ * of 4-D inputs. */
+static bool
+cv_grid_sample(OxImp *im, OxVal **in, int nin)
+{
+  static const char *const names[][2] = {{"bilinear", "bilinear"}, {"linear", "bilinear"},
+                                         {"nearest", "nearest"},   {"bicubic", "bicubic"},
+                                         {"cubic", "bicubic"}};
+  IrCtx *ctx = im->ctx;
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", im->opset >= 20 ? "linear" : "bilinear");
+  const char *padding = fe_ox_attr_s(im, im->node, "padding_mode", "zeros");
+  const char *method = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(mode, names[i][0]) == 0)
+      method = names[i][1];
+  if (!method)
+    return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
+  if (nin < 2 || fe_ox_rank(in[0]) != 4 || fe_ox_rank(in[1]) != 4)
+    return fe_ox_unsupported(im, "only 4-D inputs are supported");
+  int64_t perm[4] = {0, 3, 1, 2};
+  OxVal *grid = fe_ox_call1(im, IR_OP_PERMUTE_DIMS, in[1],
+                            fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, perm, 4), NULL));
+  if (!grid)
+    return false;
+  IrAttr *attrs = fe_ox_attrs(
+      ctx, "method", ir_attr_str(ctx, ir_sym(ctx, method)), "padding_mode",
+      ir_attr_str(ctx, ir_sym(ctx, padding)), "align_corners",
+      ir_attr_bool(ctx, fe_ox_attr_i(im->node, "align_corners", 0) != 0), NULL);
+  OxVal *args[2] = {in[0], grid};
+  return OUT(fe_ox_call(im, IR_OP_IMAGE_GRID_SAMPLE, args, 2, attrs));
+}
+
 static const OxOp nn_ops[] = {
     {"Conv", cv_conv, "auto_pad,dilations,group,kernel_shape,pads,strides"},
     {"MaxPool", cv_pool, "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides"},
@@ -484,6 +517,7 @@ static const OxOp nn_ops[] = {
      "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,exclude_outside,"
      "extrapolation_value"},
     {"Upsample", cv_resize, "mode,scales"},
+    {"GridSample", cv_grid_sample, "align_corners,mode,padding_mode"},
     {"RoiAlign", cv_roi_align,
      "mode,coordinate_transformation_mode,output_height,output_width,sampling_ratio,"
      "spatial_scale"},
