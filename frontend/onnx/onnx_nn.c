@@ -366,6 +366,45 @@ resize_axis(OxImp *im, OxVal *x, int axis, int64_t n, int64_t m, double scale, c
       fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode", str_attr(im, "fast"), NULL));
 }
 
+/* Resize of a 4-D NCHW x in mode linear or cubic to m[0] x m[1]:
+ * R.image.resize2d.  ONNX's coordinates use the given scale where TVM's
+ * use out / in, so a scale that does not give a whole size is refused. */
+static bool
+resize_interp(OxImp *im, OxVal *x, const OxVal *roi, const char *mode, const char *ctm,
+              const int64_t *m)
+{
+  IrCtx *ctx = im->ctx;
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric",
+                                      "pytorch_half_pixel", "tf_crop_and_resize"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    known = known || strcmp(ctm, modes[i]) == 0;
+  if (!known)
+    return fe_ox_unsupported(im, "coordinate_transformation_mode '%s' is not supported", ctm);
+  IrAttr *r[4];
+  for (int i = 0; i < 4; i++) { /* ONNX roi [s0..s3, e0..e3] -> [y0, x0, y1, x1] */
+    int at = (i < 2 ? 2 : 6) + i % 2;
+    double v = roi && roi->data && op_numel(roi->data) == 8 ? op_get_f(roi->data, at) : 0.0;
+    if (strcmp(ctm, "tf_crop_and_resize") == 0 && !(roi && roi->data && op_numel(roi->data) == 8))
+      return fe_ox_unsupported(im, "tf_crop_and_resize needs a constant roi of 8 values");
+    r[i] = ir_attr_float(ctx, v);
+  }
+  IrExpr *size = ir_expr_new(ctx, IR_EX_SHAPE, im->loc);
+  size->u.shape.values = ir_alloc(ctx, sizeof(IrPrimExpr *) * 2);
+  size->u.shape.n = 2;
+  for (int i = 0; i < 2; i++)
+    size->u.shape.values[i] = ir_prim_int(ctx, IR_I64, m[i]);
+  size->sinfo = ir_sinfo_shape(ctx, size->u.shape.values, 2);
+  IrAttr *attrs = fe_ox_attrs(
+      ctx, "roi", ir_attr_list(ctx, r, 4), "method", str_attr(im, mode),
+      "coordinate_transformation_mode", str_attr(im, ctm), "cubic_alpha",
+      ir_attr_float(ctx, fe_ox_attr_f(im->node, "cubic_coeff_a", -0.75)), "cubic_exclude",
+      ir_attr_int(ctx, fe_ox_attr_i(im->node, "exclude_outside", 0)), "extrapolation_value",
+      ir_attr_float(ctx, fe_ox_attr_f(im->node, "extrapolation_value", 0.0)), NULL);
+  IrExpr *args[2] = {fe_ox_use(im, x), size};
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_IMAGE_RESIZE2D, args, 2, attrs));
+}
+
 /* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
  * (scales as attribute in opset 7, input from 9), nearest mode only. */
 static bool
@@ -373,8 +412,9 @@ cv_resize(OxImp *im, OxVal **in, int nin)
 {
   bool upsample = strcmp(im->node->op_type, "Upsample") == 0;
   const char *mode = fe_ox_attr_s(im, im->node, "mode", "nearest");
-  if (strcmp(mode, "nearest") != 0)
-    return fe_ox_unsupported(im, "mode '%s' is not supported (only nearest)", mode);
+  bool interp = strcmp(mode, "linear") == 0 || strcmp(mode, "cubic") == 0;
+  if (strcmp(mode, "nearest") != 0 && (!interp || upsample || im->opset < 11))
+    return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
   const char *ctm =
       upsample || im->opset < 11
           ? "asymmetric"
@@ -386,11 +426,15 @@ cv_resize(OxImp *im, OxVal **in, int nin)
     return fe_ox_unsupported(im, "axes and antialias are not supported");
   OxVal *x = in[0];
   int r = fe_ox_rank(x);
-  const OxVal *sc = upsample ? (nin > 1 ? in[1] : NULL) : im->opset < 11 ? in[1] : nin > 2 ? in[2] : NULL;
+  const OxVal *sc = upsample         ? (nin > 1 ? in[1] : NULL)
+                    : im->opset < 11 ? in[1]
+                    : nin > 2        ? in[2]
+                                     : NULL;
   const OxVal *sz = !upsample && im->opset >= 11 && nin > 3 ? in[3] : NULL;
   if (sc && sc->data && op_numel(sc->data) == 0)
     sc = NULL;
   double scales[16];
+  int64_t out[16];
   int nattr = 0;
   const Onnx__AttributeProto *sa = upsample ? fe_ox_attr(im->node, "scales") : NULL;
   for (int i = 0; i < r && i < 16; i++) {
@@ -406,9 +450,21 @@ cv_resize(OxImp *im, OxVal **in, int nin)
     else
       return fe_ox_unsupported(im, "needs constant scales or sizes, one per dim");
     m = sz ? op_get_i(sz->data, i) : (int64_t)floor(n * scales[i]);
+    if (interp) { /* NCHW, N and C kept, a whole size from a scale */
+      if (r != 4 || (i < 2 && m != n) || (!sz && (double)m != n * scales[i]))
+        return fe_ox_unsupported(im,
+                                 "mode '%s' is not supported here: it needs a 4-D input "
+                                 "resized over H and W by sizes or scales giving whole sizes",
+                                 mode);
+      out[i] = m;
+      continue;
+    }
     if (m != n && !(x = resize_axis(im, x, i, n, m, scales[i], ctm, nmode)))
       return false;
   }
+  if (interp)
+    return resize_interp(im, x, nin > 1 ? in[1] : NULL,
+                         strcmp(mode, "linear") == 0 ? "linear" : "cubic", ctm, out + 2);
   return OUT(x);
 }
 
@@ -422,9 +478,9 @@ static bool
 cv_roi_align(OxImp *im, OxVal **in, int nin)
 {
   const char *mode = fe_ox_attr_s(im, im->node, "mode", "avg");
-  const char *ctm = im->opset >= 16 ? fe_ox_attr_s(im, im->node, "coordinate_transformation_mode",
-                                                   "half_pixel")
-                                    : "output_half_pixel";
+  const char *ctm = im->opset >= 16
+                        ? fe_ox_attr_s(im, im->node, "coordinate_transformation_mode", "half_pixel")
+                        : "output_half_pixel";
   bool half = strcmp(ctm, "half_pixel") == 0;
   if (strcmp(mode, "avg") != 0)
     return fe_ox_unsupported(im, "mode '%s' is not supported (only avg)", mode);
@@ -475,8 +531,10 @@ cv_roi_align(OxImp *im, OxVal **in, int nin)
 static bool
 cv_grid_sample(OxImp *im, OxVal **in, int nin)
 {
-  static const char *const names[][2] = {{"bilinear", "bilinear"}, {"linear", "bilinear"},
-                                         {"nearest", "nearest"},   {"bicubic", "bicubic"},
+  static const char *const names[][2] = {{"bilinear", "bilinear"},
+                                         {"linear", "bilinear"},
+                                         {"nearest", "nearest"},
+                                         {"bicubic", "bicubic"},
                                          {"cubic", "bicubic"}};
   IrCtx *ctx = im->ctx;
   const char *mode = fe_ox_attr_s(im, im->node, "mode", im->opset >= 20 ? "linear" : "bilinear");
@@ -494,10 +552,10 @@ cv_grid_sample(OxImp *im, OxVal **in, int nin)
                             fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, perm, 4), NULL));
   if (!grid)
     return false;
-  IrAttr *attrs = fe_ox_attrs(
-      ctx, "method", ir_attr_str(ctx, ir_sym(ctx, method)), "padding_mode",
-      ir_attr_str(ctx, ir_sym(ctx, padding)), "align_corners",
-      ir_attr_bool(ctx, fe_ox_attr_i(im->node, "align_corners", 0) != 0), NULL);
+  IrAttr *attrs =
+      fe_ox_attrs(ctx, "method", ir_attr_str(ctx, ir_sym(ctx, method)), "padding_mode",
+                  ir_attr_str(ctx, ir_sym(ctx, padding)), "align_corners",
+                  ir_attr_bool(ctx, fe_ox_attr_i(im->node, "align_corners", 0) != 0), NULL);
   OxVal *args[2] = {in[0], grid};
   return OUT(fe_ox_call(im, IR_OP_IMAGE_GRID_SAMPLE, args, 2, attrs));
 }
