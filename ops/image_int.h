@@ -9,6 +9,8 @@
 #ifndef RXC_IMAGE_INT_H
 #define RXC_IMAGE_INT_H
 
+#include <string.h>
+
 #include "nn_int.h"
 
 enum { OP_LETS_MAX = 96 };
@@ -33,6 +35,16 @@ op_img_bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_bin(ctx, k, a, b);
 }
 
+/* The index of s among names, or -1. */
+static inline int
+op_img_find_str(const char *s, const char *const *names, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (strcmp(s, names[i]) == 0)
+      return i;
+  return -1;
+}
+
 /* Lets to wrap around a statement, outermost first. */
 typedef struct {
   IrCtx *ctx;
@@ -46,5 +58,13 @@ IrPrimExpr *op_let(OpLets *l, const char *name, IrPrimExpr *value);
 IrPrimExpr *op_let_axis(OpLets *l, const char *name, char axis, int tap, IrPrimExpr *value);
 /* body inside every let of l; l is emptied. */
 IrStmt *op_lets_wrap(OpLets *l, IrStmt *body, IrLoc loc);
+
+/* image_grid.c: the hooks of affine_grid and grid_sample (image.c's entries). */
+IrSInfo *op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif
