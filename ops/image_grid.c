@@ -154,7 +154,9 @@ op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
  * reflects it off the edges (then clips), "zeros" reads 0 outside; then
  * bilinear, nearest (half to even) or bicubic (A = -0.75, the taps
  * clipped or reflected one by one).  A reflection off an image of extent
- * 1 with align_corners stays at 0 (TOPI divides by zero). */
+ * 1 with align_corners stays at 0 (TOPI divides by zero).  Layout NCDHW
+ * with a grid (N, 3, Do, Ho, Wo) of (x, y, z) samples a volume: nearest,
+ * or trilinear over the 8 corners in TOPI's order of terms. */
 typedef enum { GS_BILINEAR, GS_NEAREST, GS_BICUBIC } GsMethod;
 typedef enum { GS_ZEROS, GS_BORDER, GS_REFLECTION } GsPadding;
 
@@ -162,6 +164,7 @@ typedef struct {
   GsMethod method;
   GsPadding padding;
   bool align;
+  int nsp; /* spatial axes: 2 (NCHW) or 3 (NCDHW) */
 } GridSample;
 
 static bool
@@ -176,7 +179,8 @@ parse_grid_sample(const NnSite *s, GridSample *g)
       !op_nn_attr_bool(s, "align_corners", false, &g->align))
     return false;
   int m = op_img_find_str(method, methods, 3), pm = op_img_find_str(padding, paddings, 3);
-  if (m < 0 || pm < 0 || strcmp(layout, "NCHW") != 0) {
+  g->nsp = strcmp(layout, "NCDHW") == 0 ? 3 : 2;
+  if (m < 0 || pm < 0 || (g->nsp == 2 && strcmp(layout, "NCHW") != 0)) {
     op_nn_error(s, "unsupported %s \"%s\"%s",
                 m < 0    ? "method"
                 : pm < 0 ? "padding_mode"
@@ -184,7 +188,11 @@ parse_grid_sample(const NnSite *s, GridSample *g)
                 m < 0    ? method
                 : pm < 0 ? padding
                          : layout,
-                m < 0 || pm < 0 ? "" : " (NCHW; rxc has no 3-D grid_sample yet)");
+                m < 0 || pm < 0 ? "" : " (NCHW or NCDHW)");
+    return false;
+  }
+  if (g->nsp == 3 && m == GS_BICUBIC) {
+    op_nn_error(s, "method \"bicubic\" is 2-D only (NCHW)");
     return false;
   }
   g->method = (GsMethod)m, g->padding = (GsPadding)pm;
@@ -200,14 +208,16 @@ op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!parse_grid_sample(&s, &g) || !op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
       !op_nn_tensor_arg(in, call, args, 1, "grid", &grid))
     return NULL;
-  if ((op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 4) ||
-      (op_nn_ndim(grid) >= 0 && op_nn_ndim(grid) != 4)) {
-    op_nn_error(&s, "data and grid must be 4-D");
+  int rank = g.nsp + 2;
+  if ((op_nn_ndim(x) >= 0 && op_nn_ndim(x) != rank) ||
+      (op_nn_ndim(grid) >= 0 && op_nn_ndim(grid) != rank)) {
+    op_nn_error(&s, "data and grid must be %d-D for the layout", rank);
     return NULL;
   }
   IrPrimExpr **xd = op_nn_shape(x), **gd = op_nn_shape(grid);
-  if (gd && op_assume_equal(in, gd[1], op_nn_int(in->ctx, 2)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "grid must have shape (batch, 2, H, W), not %s", op_sinfo_text(in->ctx, grid));
+  if (gd && op_assume_equal(in, gd[1], op_nn_int(in->ctx, g.nsp)) == IR_PROVE_FALSE) {
+    op_nn_error(&s, "grid must have shape (batch, %d, ...), not %s", g.nsp,
+                op_sinfo_text(in->ctx, grid));
     return NULL;
   }
   if (xd && gd && op_assume_equal(in, gd[0], xd[0]) == IR_PROVE_FALSE) {
@@ -216,10 +226,12 @@ op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   if (!xd || !gd)
-    return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(x), op_nn_vdevice(x));
-  IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * 4);
-  out[0] = xd[0], out[1] = xd[1], out[2] = gd[2], out[3] = gd[3];
-  return ir_sinfo_tensor(in->ctx, out, 4, op_nn_dtype(x), op_nn_vdevice(x));
+    return ir_sinfo_tensor(in->ctx, NULL, rank, op_nn_dtype(x), op_nn_vdevice(x));
+  IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)rank);
+  out[0] = xd[0], out[1] = xd[1];
+  for (int d = 2; d < rank; d++)
+    out[d] = gd[d];
+  return ir_sinfo_tensor(in->ctx, out, rank, op_nn_dtype(x), op_nn_vdevice(x));
 }
 
 static double
@@ -266,13 +278,58 @@ gs_tap(const GridSample *g, double i, double size)
   return g->padding == GS_BORDER ? trunc(gs_clip(i, size)) : i;
 }
 
+/* data[n, c, pos...] (whole numbers), 0 outside the image. */
+static double
+gs_pixel_at(const IrTensorData *x, int64_t n, int64_t c, const double *pos)
+{
+  int64_t off = n * x->shape[1] + c;
+  for (int a = 0; a < x->ndim - 2; a++) {
+    int64_t i = (int64_t)pos[a];
+    if (i < 0 || i >= x->shape[2 + a])
+      return 0.0;
+    off = off * x->shape[2 + a] + i;
+  }
+  return op_get_f(x, off);
+}
+
 static double
 gs_pixel(const IrTensorData *x, int64_t n, int64_t c, double y, double xx)
 {
-  int64_t H = x->shape[2], W = x->shape[3], h = (int64_t)y, w = (int64_t)xx;
-  if (h < 0 || w < 0 || h >= H || w >= W)
-    return 0.0;
-  return op_get_f(x, ((n * x->shape[1] + c) * H + h) * W + w);
+  double pos[2] = {y, xx};
+  return gs_pixel_at(x, n, c, pos);
+}
+
+/* TOPI's trilinear terms: corner (dz, dy, dx) of each, in its order. */
+static const int gs_corners[8][3] = {{0, 0, 0}, {0, 0, 1}, {1, 1, 0}, {1, 1, 1},
+                                     {0, 1, 0}, {1, 0, 1}, {1, 0, 0}, {0, 1, 1}};
+
+/* A 3-D sample at grid values g3 (z, y, x). */
+static double
+gs_point3(const GridSample *g, const IrTensorData *x, int64_t n, int64_t c, const double *g3)
+{
+  double p[3], f[3], d[3];
+  for (int a = 0; a < 3; a++) {
+    double size = (double)x->shape[2 + a];
+    p[a] = gs_source(g, gs_unnormalize(g, g3[a], size), size);
+  }
+  if (g->method == GS_NEAREST) {
+    for (int a = 0; a < 3; a++)
+      p[a] = nearbyint(p[a]);
+    return gs_pixel_at(x, n, c, p);
+  }
+  for (int a = 0; a < 3; a++)
+    f[a] = floor(p[a]), d[a] = p[a] - f[a];
+  double v = 0;
+  for (int k = 0; k < 8; k++) {
+    double at[3], w[3];
+    for (int a = 0; a < 3; a++) {
+      at[a] = f[a] + gs_corners[k][a];
+      w[a] = gs_corners[k][a] ? d[a] : 1 - d[a];
+    }
+    double term = gs_pixel_at(x, n, c, at) * w[2] * w[1] * w[0];
+    v = k ? v + term : term;
+  }
+  return v;
 }
 
 static void
@@ -323,20 +380,33 @@ op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args)
   const IrTensorData *grid = op_nn_tensor_value(&s, args, 1, "grid");
   if (!x || !grid || !parse_grid_sample(&s, &g))
     return NULL;
-  if (x->ndim != 4 || grid->ndim != 4 || grid->shape[1] != 2 || grid->shape[0] != x->shape[0]) {
-    op_nn_error(&s, "data must be (N, C, H, W) and grid (N, 2, Ho, Wo)");
+  int rank = g.nsp + 2;
+  if (x->ndim != rank || grid->ndim != rank || grid->shape[1] != g.nsp ||
+      grid->shape[0] != x->shape[0]) {
+    op_nn_error(&s, "data must be (N, C, spatial...) and grid (N, %d, spatial...)", g.nsp);
     return NULL;
   }
-  int64_t shape[4] = {x->shape[0], x->shape[1], grid->shape[2], grid->shape[3]}, o[4];
-  Value *out = op_nn_tensor_new(&s, x->dtype, 4, shape);
+  int64_t shape[5] = {x->shape[0], x->shape[1]}, o[5], plane = 1;
+  for (int d = 2; d < rank; d++)
+    shape[d] = grid->shape[d], plane *= shape[d];
+  Value *out = op_nn_tensor_new(&s, x->dtype, rank, shape);
   if (!out)
     return NULL;
   for (int64_t i = 0, total = op_numel(&out->u.tensor.t); i < total; i++) {
-    int64_t q = i;
-    for (int d = 3; d >= 0; d--)
+    int64_t q = i, pos = 0;
+    for (int d = rank - 1; d >= 0; d--)
       o[d] = q % shape[d], q /= shape[d];
-    int64_t at = ((o[0] * 2) * shape[2] + o[2]) * shape[3] + o[3], plane = shape[2] * shape[3];
-    double v = gs_point(&g, x, o[0], o[1], op_get_f(grid, at + plane), op_get_f(grid, at));
+    for (int d = 2; d < rank; d++)
+      pos = pos * shape[d] + o[d];
+    int64_t at = o[0] * g.nsp * plane + pos;
+    double v, g3[3];
+    if (g.nsp == 2) {
+      v = gs_point(&g, x, o[0], o[1], op_get_f(grid, at + plane), op_get_f(grid, at));
+    } else {
+      for (int a = 0; a < 3; a++) /* the grid holds x, y, z */
+        g3[a] = op_get_f(grid, at + (2 - a) * plane);
+      v = gs_point3(&g, x, o[0], o[1], g3);
+    }
     op_set_f(&out->u.tensor.t, i, v);
   }
   return out;
@@ -400,24 +470,33 @@ gs_tap_tir(IrCtx *ctx, const GridSample *g, IrPrimExpr *i, IrPrimExpr *size)
   return g->padding == GS_BORDER ? op_img_intrin(ctx, "tir.trunc", gs_clip_tir(ctx, i, size)) : i;
 }
 
-/* gs_pixel() in TIR: y, x float64 whole numbers. */
+/* gs_pixel_at() in TIR: pos float64 whole numbers; the load's indices
+ * are clamped too, so it never leaves the buffer. */
+static IrPrimExpr *
+gs_pixel_at_tir(const GsTir *t, IrPrimExpr **pos)
+{
+  IrCtx *ctx = t->ctx;
+  int nsp = t->x->ndim - 2;
+  IrPrimExpr *zero = op_nn_index(ctx, 0), *one = op_nn_index(ctx, 1), *in = NULL, *at[5];
+  at[0] = t->n, at[1] = t->c;
+  for (int a = 0; a < nsp; a++) {
+    IrPrimExpr *size = t->x->shape[2 + a], *i = op_nn_to(ctx, IR_I64, pos[a]);
+    in = op_nn_and(
+        ctx, in,
+        op_nn_and(ctx, op_img_bin(ctx, IR_PE_GE, i, zero), op_img_bin(ctx, IR_PE_LT, i, size)));
+    at[2 + a] =
+        op_img_bin(ctx, IR_PE_MAX, op_img_bin(ctx, IR_PE_MIN, i, op_nn_sub(ctx, size, one)), zero);
+  }
+  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(t->p, t->x, op_nn_index_copy(ctx, at, nsp + 2)));
+  IrPrimExpr *a[3] = {in, v, op_img_f64(ctx, 0.0)};
+  return ir_prim_intrin(ctx, op_nn_f64_type(), "tir.if_then_else", op_nn_index_copy(ctx, a, 3), 3);
+}
+
 static IrPrimExpr *
 gs_pixel_tir(const GsTir *t, IrPrimExpr *y, IrPrimExpr *x)
 {
-  IrCtx *ctx = t->ctx;
-  IrPrimExpr *H = t->x->shape[2], *W = t->x->shape[3], *zero = op_nn_index(ctx, 0);
-  IrPrimExpr *h = op_nn_to(ctx, IR_I64, y), *w = op_nn_to(ctx, IR_I64, x);
-  IrPrimExpr *in = op_nn_and(
-      ctx, op_nn_and(ctx, op_img_bin(ctx, IR_PE_GE, h, zero), op_img_bin(ctx, IR_PE_GE, w, zero)),
-      op_nn_and(ctx, op_img_bin(ctx, IR_PE_LT, h, H), op_img_bin(ctx, IR_PE_LT, w, W)));
-  IrPrimExpr *one = op_nn_index(ctx, 1);
-  IrPrimExpr *at[4] = {
-      t->n, t->c,
-      op_img_bin(ctx, IR_PE_MAX, op_img_bin(ctx, IR_PE_MIN, h, op_nn_sub(ctx, H, one)), zero),
-      op_img_bin(ctx, IR_PE_MAX, op_img_bin(ctx, IR_PE_MIN, w, op_nn_sub(ctx, W, one)), zero)};
-  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(t->p, t->x, op_nn_index_copy(ctx, at, 4)));
-  IrPrimExpr *a[3] = {in, v, op_img_f64(ctx, 0.0)};
-  return ir_prim_intrin(ctx, op_nn_f64_type(), "tir.if_then_else", op_nn_index_copy(ctx, a, 3), 3);
+  IrPrimExpr *pos[2] = {y, x};
+  return gs_pixel_at_tir(t, pos);
 }
 
 static void
@@ -510,6 +589,51 @@ gs_point_tir(const GsTir *t, IrPrimExpr *gy, IrPrimExpr *gx)
   return v;
 }
 
+/* gs_point3() in TIR; g3 the grid's (z, y, x). */
+static IrPrimExpr *
+gs_point3_tir(const GsTir *t, IrPrimExpr **g3)
+{
+  IrCtx *ctx = t->ctx;
+  const GridSample *g = t->g;
+  IrPrimExpr *p[3], *f[3], *d[3], *nd[3], *one = op_img_f64(ctx, 1.0), *two = op_img_f64(ctx, 2.0);
+  for (int a = 0; a < 3; a++) {
+    IrPrimExpr *size = op_nn_f64(ctx, t->x->shape[2 + a]);
+    IrPrimExpr *v1 = op_img_bin(ctx, IR_PE_ADD, g3[a], one);
+    IrPrimExpr *u =
+        g->align
+            ? op_img_bin(ctx, IR_PE_DIV,
+                         op_img_bin(ctx, IR_PE_MUL, v1, op_img_bin(ctx, IR_PE_SUB, size, one)), two)
+            : op_img_bin(ctx, IR_PE_ADD, op_img_f64(ctx, -0.5),
+                         op_img_bin(ctx, IR_PE_DIV, op_img_bin(ctx, IR_PE_MUL, v1, size), two));
+    p[a] = op_let_axis(t->l, "c", "zyx"[a], -1, gs_source_tir(ctx, g, u, size));
+  }
+  if (g->method == GS_NEAREST) {
+    IrPrimExpr *r[3];
+    for (int a = 0; a < 3; a++)
+      r[a] = op_img_intrin(ctx, "tir.nearbyint", p[a]);
+    return gs_pixel_at_tir(t, r);
+  }
+  for (int a = 0; a < 3; a++) {
+    f[a] = op_let_axis(t->l, "f", "zyx"[a], -1, op_img_intrin(ctx, "tir.floor", p[a]));
+    d[a] = op_let_axis(t->l, "d", "zyx"[a], -1, op_img_bin(ctx, IR_PE_SUB, p[a], f[a]));
+    nd[a] = op_img_bin(ctx, IR_PE_SUB, one, d[a]);
+  }
+  IrPrimExpr *v = NULL;
+  for (int k = 0; k < 8; k++) {
+    IrPrimExpr *at[3], *w[3];
+    for (int a = 0; a < 3; a++) {
+      at[a] = gs_corners[k][a] ? op_img_bin(ctx, IR_PE_ADD, f[a], one) : f[a];
+      w[a] = gs_corners[k][a] ? d[a] : nd[a];
+    }
+    IrPrimExpr *term = op_img_bin(
+        ctx, IR_PE_MUL,
+        op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_MUL, gs_pixel_at_tir(t, at), w[2]), w[1]),
+        w[0]);
+    v = v ? op_img_bin(ctx, IR_PE_ADD, v, term) : term;
+  }
+  return v;
+}
+
 IrExpr *
 op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -523,19 +647,23 @@ op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
   IrBuffer *grid = op_prim_input(&p, call->u.call.args[1], "grid");
   IrBuffer *out = op_prim_output(&p, result, "grid_sample");
-  if (!x || !grid || !out || x->ndim != 4 || grid->ndim != 4 || out->ndim != 4) {
+  int rank = g.nsp + 2;
+  if (!x || !grid || !out || x->ndim != rank || grid->ndim != rank || out->ndim != rank) {
     op_prim_abort(&p);
     return NULL;
   }
   IrPrimExpr **o;
-  IrStmt **slot = op_prim_loops(&p, out->shape, 4, &o);
+  IrStmt **slot = op_prim_loops(&p, out->shape, rank, &o);
   OpLets l = {ctx, {0}, {0}, 0};
   GsTir t = {&p, ctx, &g, x, o[0], o[1], &l};
-  IrPrimExpr *at[4] = {o[0], op_nn_index(ctx, 1), o[2], o[3]};
-  IrPrimExpr *gy = op_nn_f64(ctx, op_prim_load(&p, grid, op_nn_index_copy(ctx, at, 4)));
-  at[1] = op_nn_index(ctx, 0);
-  IrPrimExpr *gx = op_nn_f64(ctx, op_prim_load(&p, grid, op_nn_index_copy(ctx, at, 4)));
-  IrPrimExpr *v = gs_point_tir(&t, gy, gx);
+  IrPrimExpr *gv[3], *at[5];
+  for (int d = 0; d < rank; d++)
+    at[d] = o[d];
+  for (int a = 0; a < g.nsp; a++) { /* the grid holds x, y(, z): gv is outermost first */
+    at[1] = op_nn_index(ctx, g.nsp - 1 - a);
+    gv[a] = op_nn_f64(ctx, op_prim_load(&p, grid, op_nn_index_copy(ctx, at, rank)));
+  }
+  IrPrimExpr *v = g.nsp == 2 ? gs_point_tir(&t, gv[0], gv[1]) : gs_point3_tir(&t, gv);
   *slot = op_lets_wrap(&l, op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v)), lz->loc);
   return op_prim_finish(&p, call, result);
 }

@@ -376,6 +376,7 @@ def grid_sample_ref(method="bilinear", padding="zeros", align=False):
                     v = v + col * wy[r]
             out[n, :, i, j] = v
         return out.astype(x.dtype)
+    ref.helpers = {"unnorm": unnorm, "source": source}
     return ref
 
 
@@ -404,6 +405,57 @@ def grid_sample_cases():
     ]
 
 
+CORNERS3 = [(0, 0, 0), (0, 0, 1), (1, 1, 0), (1, 1, 1), (0, 1, 0), (1, 0, 1), (1, 0, 0), (0, 1, 1)]
+
+
+def grid_sample3_ref(method="bilinear", padding="zeros", align=False):
+    """TOPI's 3-D grid_sample: nearest, or trilinear in its order of terms."""
+    base = grid_sample_ref(method, padding, align)
+
+    def ref(x, g):
+        xd, gd = np.asarray(x, np.float64), np.asarray(g, np.float64)
+        N, C = xd.shape[:2]
+        sizes = xd.shape[2:]
+        outs = gd.shape[2:]
+        out = np.zeros((N, C) + outs)
+        h = base.helpers
+
+        def px(n, pos):
+            idx = [int(v) for v in pos]
+            if all(0 <= i < s for i, s in zip(idx, sizes)):
+                return xd[(n, slice(None)) + tuple(idx)]
+            return np.zeros(C)
+        for n in range(N):
+            for o in np.ndindex(*outs):
+                p = [h["source"](h["unnorm"](gd[(n, 2 - a) + o], sizes[a]), sizes[a]) for a in range(3)]
+                if method == "nearest":
+                    v = px(n, [np.round(c) for c in p])
+                else:
+                    f = [np.floor(c) for c in p]
+                    d = [c - fl for c, fl in zip(p, f)]
+                    v = 0.0
+                    for k in CORNERS3:
+                        w = [d[a] if k[a] else 1 - d[a] for a in range(3)]
+                        v = v + px(n, [f[a] + k[a] for a in range(3)]) * w[2] * w[1] * w[0]
+                out[(n, slice(None)) + o] = v
+        return out.astype(x.dtype)
+    return ref
+
+
+def grid_sample3_cases():
+    def gs(name, xs, gsz, text, **kw):
+        call = f'R.image.grid_sample(x, g, layout="NCDHW"{", " + text if text else ""})'
+        return Case(name, call, [x_(xs), inp("g", (xs[0], 3) + gsz)], grid_sample3_ref(**kw), atol=1e-5)
+    return [
+        gs("grid_sample_3d_trilinear", (2, 2, 3, 4, 3), (2, 3, 2), ""),
+        gs("grid_sample_3d_nearest_border_align", (1, 2, 3, 3, 4), (2, 2, 3),
+           'method="nearest", padding_mode="border", align_corners=True', method="nearest",
+           padding="border", align=True),
+        gs("grid_sample_3d_reflection", (1, 1, 4, 3, 3), (3, 2, 2), 'padding_mode="reflection"',
+           padding="reflection"),
+    ]
+
+
 def grid_sample_errors():
     return [
         ErrorCase("grid_sample_method", 'R.image.grid_sample(x, g, method="area")',
@@ -412,6 +464,10 @@ def grid_sample_errors():
                   [x_((1, 1, 3, 3)), inp("g", (1, 2, 2, 2))], ["padding_mode"]),
         ErrorCase("grid_sample_grid_shape", "R.image.grid_sample(x, g)",
                   [x_((1, 1, 3, 3)), inp("g", (1, 3, 2, 2))], ["grid"]),
+        ErrorCase("grid_sample_3d_bicubic", 'R.image.grid_sample(x, g, method="bicubic", layout="NCDHW")',
+                  [x_((1, 1, 3, 3, 3)), inp("g", (1, 3, 2, 2, 2))], ["bicubic"]),
+        ErrorCase("grid_sample_3d_grid", 'R.image.grid_sample(x, g, layout="NCDHW")',
+                  [x_((1, 1, 3, 3, 3)), inp("g", (1, 2, 2, 2, 2))], ["grid"]),
         ErrorCase("grid_sample_batch", "R.image.grid_sample(x, g)",
                   [x_((2, 1, 3, 3)), inp("g", (1, 2, 2, 2))], ["batch"]),
     ]
@@ -662,7 +718,7 @@ def roi_errors():
 
 
 def CASES():
-    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + roi_cases() + valid_counts_cases() + multibox_cases()
+    return qdq_cases() + resize2d_cases() + resize3d_cases() + affine_grid_cases() + grid_sample_cases() + grid_sample3_cases() + roi_cases() + valid_counts_cases() + multibox_cases()
 
 
 def ERROR_CASES():
