@@ -639,6 +639,17 @@ def multibox_cases():
     ]
 
 
+def all_class_nms_errors():
+    call = ('R.vision.all_class_non_max_suppression(b, s, R.const(2, "int64"), '
+            'R.const(0.5, "float32"), R.const(0.1, "float32")')
+    b, sc = inp("b", (2, 5, 4)), inp("s", (2, 3, 5))
+    return [
+        ErrorCase("all_class_non_max_suppression_format", call + ', output_format="coco")', [b, sc],
+                  ["output_format"]),
+        ErrorCase("all_class_non_max_suppression_rank", call + ")", [inp("b", (5, 4)), sc], ["3-D"]),
+    ]
+
+
 def multibox_errors():
     c, l, a = inp("c", (1, 3, 4)), inp("l", (1, 16)), inp("a", (1, 4, 4))
     call = "R.vision.multibox_transform_loc(c, l, a)"
@@ -722,7 +733,7 @@ def CASES():
 
 
 def ERROR_CASES():
-    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors() + valid_counts_errors() + multibox_errors()
+    return qdq_errors() + resize_errors() + affine_grid_errors() + grid_sample_errors() + roi_errors() + valid_counts_errors() + all_class_nms_errors() + multibox_errors()
 
 
 def RUN_ERROR_CASES():
