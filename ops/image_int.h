@@ -1,5 +1,6 @@
 /*
- * image_int.h - helpers shared by image.c and vision.c (inside ops/ only).
+ * image_int.h - helpers shared by image.c, image_grid.c, vision.c and
+ * vision_box.c (inside ops/ only), and the hooks they lend each other.
  *
  * Their lowerings compute an output element from a chain of scalars
  * (coordinates, taps, weights, box bounds); each is bound once by a let
@@ -66,5 +67,14 @@ IrExpr *op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo 
 IrSInfo *op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* vision_box.c: the hooks of vision.c's box ops. */
+IrSInfo *op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
 
 #endif
