@@ -3,10 +3,10 @@
  *
  * The operator table: every op is one OpDef entry, written OP(IR_OP_X,
  * "relax.x", ...) in the file of its category (elementwise.c, nn.c,
- * linalg.c, manip.c, create.c, reduce.c, sort.c, builtin.c, core.c; README.md has the
- * recipe).  An
- * entry holds the op's syntax (its Python parameters, what the reader and
- * printer of ir/ need), its flags, and its meaning in three facets kept
+ * linalg.c, manip.c, create.c, reduce.c, sort.c, builtin.c, core.c, qdq.c,
+ * image.c, vision.c; README.md has the recipe).  An entry holds the op's
+ * syntax (its Python parameters, what the reader and printer of ir/
+ * need), its flags, and its meaning in three facets kept
  * side by side:
  *   infer     struct info of a call from the struct info of its arguments,
  *             with symbolic shapes (ir/arith decides what is provable);
@@ -212,6 +212,9 @@ extern const OpTable op_reduce_table;
 extern const OpTable op_sort_table;
 extern const OpTable op_builtin_table;
 extern const OpTable op_core_table;
+extern const OpTable op_qdq_table;
+extern const OpTable op_image_table;
+extern const OpTable op_vision_table;
 
 /* table.c: the entry of an op; NULL when id is not an op. */
 const OpDef *op_def(IrOpId id);

@@ -17,7 +17,7 @@
 static const OpTable *const tables[] = {
     &op_elementwise_table, &op_nn_table,     &op_linalg_table,  &op_manip_table,
     &op_create_table,      &op_reduce_table, &op_sort_table,    &op_builtin_table,
-    &op_core_table,
+    &op_core_table,        &op_qdq_table,    &op_image_table,   &op_vision_table,
 };
 
 const OpDef *

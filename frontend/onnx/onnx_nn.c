@@ -513,6 +513,45 @@ resize_axis(OxImp *im, OxVal *x, int axis, int64_t n, int64_t m, double scale, c
       fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "mode", str_attr(im, "fast"), NULL));
 }
 
+/* Resize of a 4-D NCHW x in mode linear or cubic to m[0] x m[1]:
+ * R.image.resize2d.  ONNX's coordinates use the given scale where TVM's
+ * use out / in, so a scale that does not give a whole size is refused. */
+static bool
+resize_interp(OxImp *im, OxVal *x, const OxVal *roi, const char *mode, const char *ctm,
+              const int64_t *m)
+{
+  IrCtx *ctx = im->ctx;
+  static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric",
+                                      "pytorch_half_pixel", "tf_crop_and_resize"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+    known = known || strcmp(ctm, modes[i]) == 0;
+  if (!known)
+    return fe_ox_unsupported(im, "coordinate_transformation_mode '%s' is not supported", ctm);
+  IrAttr *r[4];
+  for (int i = 0; i < 4; i++) { /* ONNX roi [s0..s3, e0..e3] -> [y0, x0, y1, x1] */
+    int at = (i < 2 ? 2 : 6) + i % 2;
+    double v = roi && roi->data && op_numel(roi->data) == 8 ? op_get_f(roi->data, at) : 0.0;
+    if (strcmp(ctm, "tf_crop_and_resize") == 0 && !(roi && roi->data && op_numel(roi->data) == 8))
+      return fe_ox_unsupported(im, "tf_crop_and_resize needs a constant roi of 8 values");
+    r[i] = ir_attr_float(ctx, v);
+  }
+  IrExpr *size = ir_expr_new(ctx, IR_EX_SHAPE, im->loc);
+  size->u.shape.values = ir_alloc(ctx, sizeof(IrPrimExpr *) * 2);
+  size->u.shape.n = 2;
+  for (int i = 0; i < 2; i++)
+    size->u.shape.values[i] = ir_prim_int(ctx, IR_I64, m[i]);
+  size->sinfo = ir_sinfo_shape(ctx, size->u.shape.values, 2);
+  IrAttr *attrs = fe_ox_attrs(
+      ctx, "roi", ir_attr_list(ctx, r, 4), "method", str_attr(im, mode),
+      "coordinate_transformation_mode", str_attr(im, ctm), "cubic_alpha",
+      ir_attr_float(ctx, fe_ox_attr_f(im->node, "cubic_coeff_a", -0.75)), "cubic_exclude",
+      ir_attr_int(ctx, fe_ox_attr_i(im->node, "exclude_outside", 0)), "extrapolation_value",
+      ir_attr_float(ctx, fe_ox_attr_f(im->node, "extrapolation_value", 0.0)), NULL);
+  IrExpr *args[2] = {fe_ox_use(im, x), size};
+  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_IMAGE_RESIZE2D, args, 2, attrs));
+}
+
 /* Resize (opset 10: X, scales; 11+: X, roi, scales, sizes) and Upsample
  * (scales as attribute in opset 7, input from 9), nearest mode only. */
 static bool
@@ -520,8 +559,9 @@ cv_resize(OxImp *im, OxVal **in, int nin)
 {
   bool upsample = strcmp(im->node->op_type, "Upsample") == 0;
   const char *mode = fe_ox_attr_s(im, im->node, "mode", "nearest");
-  if (strcmp(mode, "nearest") != 0)
-    return fe_ox_unsupported(im, "mode '%s' is not supported (only nearest)", mode);
+  bool interp = strcmp(mode, "linear") == 0 || strcmp(mode, "cubic") == 0;
+  if (strcmp(mode, "nearest") != 0 && (!interp || upsample || im->opset < 11))
+    return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
   const char *ctm =
       upsample || im->opset < 11
           ? "asymmetric"
@@ -533,11 +573,15 @@ cv_resize(OxImp *im, OxVal **in, int nin)
     return fe_ox_unsupported(im, "axes and antialias are not supported");
   OxVal *x = in[0];
   int r = fe_ox_rank(x);
-  const OxVal *sc = upsample ? (nin > 1 ? in[1] : NULL) : im->opset < 11 ? in[1] : nin > 2 ? in[2] : NULL;
+  const OxVal *sc = upsample         ? (nin > 1 ? in[1] : NULL)
+                    : im->opset < 11 ? in[1]
+                    : nin > 2        ? in[2]
+                                     : NULL;
   const OxVal *sz = !upsample && im->opset >= 11 && nin > 3 ? in[3] : NULL;
   if (sc && sc->data && op_numel(sc->data) == 0)
     sc = NULL;
   double scales[16];
+  int64_t out[16];
   int nattr = 0;
   const Onnx__AttributeProto *sa = upsample ? fe_ox_attr(im->node, "scales") : NULL;
   for (int i = 0; i < r && i < 16; i++) {
@@ -553,10 +597,114 @@ cv_resize(OxImp *im, OxVal **in, int nin)
     else
       return fe_ox_unsupported(im, "needs constant scales or sizes, one per dim");
     m = sz ? op_get_i(sz->data, i) : (int64_t)floor(n * scales[i]);
+    if (interp) { /* NCHW, N and C kept, a whole size from a scale */
+      if (r != 4 || (i < 2 && m != n) || (!sz && (double)m != n * scales[i]))
+        return fe_ox_unsupported(im,
+                                 "mode '%s' is not supported here: it needs a 4-D input "
+                                 "resized over H and W by sizes or scales giving whole sizes",
+                                 mode);
+      out[i] = m;
+      continue;
+    }
     if (m != n && !(x = resize_axis(im, x, i, n, m, scales[i], ctm, nmode)))
       return false;
   }
+  if (interp)
+    return resize_interp(im, x, nin > 1 ? in[1] : NULL,
+                         strcmp(mode, "linear") == 0 ? "linear" : "cubic", ctm, out + 2);
   return OUT(x);
+}
+
+/* RoiAlign(X, rois [R, 4], batch_indices [R]): R.vision.roi_align over
+ * rois with the batch index as column 0.  half_pixel (opset 16's
+ * default) shifts the scaled corners by -0.5 and leaves small rois as
+ * they are: the corners less 0.5 / spatial_scale, aligned=True;
+ * output_half_pixel (opset 10) is aligned=False.  Mode max is refused:
+ * ONNX's max of weighted corners is not TVM's max of samples. */
+static bool
+cv_roi_align(OxImp *im, OxVal **in, int nin)
+{
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", "avg");
+  const char *ctm = im->opset >= 16
+                        ? fe_ox_attr_s(im, im->node, "coordinate_transformation_mode", "half_pixel")
+                        : "output_half_pixel";
+  bool half = strcmp(ctm, "half_pixel") == 0;
+  if (strcmp(mode, "avg") != 0)
+    return fe_ox_unsupported(im, "mode '%s' is not supported (only avg)", mode);
+  if (!half && strcmp(ctm, "output_half_pixel") != 0)
+    return fe_ox_unsupported(im, "coordinate_transformation_mode '%s' is not supported", ctm);
+  if (nin < 3 || !in[1] || !in[2])
+    return fe_ox_unsupported(im, "needs rois and batch_indices");
+  IrCtx *ctx = im->ctx;
+  double scale = fe_ox_attr_f(im->node, "spatial_scale", 1.0);
+  int64_t size[2] = {fe_ox_attr_i(im->node, "output_height", 1),
+                     fe_ox_attr_i(im->node, "output_width", 1)};
+  int64_t ratio = fe_ox_attr_i(im->node, "sampling_ratio", 0), one = 1;
+  IrDType rt = fe_ox_dtype(in[1]);
+  char buf[16];
+  OxVal *rois = in[1];
+  if (half && !(rois = fe_ox_call2(im, IR_OP_SUBTRACT, rois, fe_ox_scalar(im, rt, 0.5 / scale))))
+    return false;
+  OxVal *b = fe_ox_call1(
+      im, IR_OP_ASTYPE, in[2],
+      fe_ox_attrs(ctx, "dtype", ir_attr_str(ctx, ir_sym(ctx, ir_dtype_str(rt, buf))), NULL));
+  b = b ? fe_ox_call1(im, IR_OP_EXPAND_DIMS, b,
+                      fe_ox_attrs(ctx, "axis", fe_ox_attr_ints(ctx, &one, 1), NULL))
+        : NULL;
+  if (!b)
+    return false;
+  IrExpr *tuple = ir_expr_new(ctx, IR_EX_TUPLE, im->loc);
+  IrExpr **items = ir_alloc(ctx, sizeof *items * 2);
+  IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 2);
+  items[0] = fe_ox_use(im, b), items[1] = fe_ox_use(im, rois);
+  fields[0] = b->sinfo, fields[1] = rois->sinfo;
+  tuple->u.tuple.items = items, tuple->u.tuple.n = 2;
+  tuple->sinfo = ir_sinfo_tuple(ctx, fields, 2);
+  OxVal *r = fe_ox_emit(im, "rois", IR_OP_CONCAT, &tuple, 1,
+                        fe_ox_attrs(ctx, "axis", ir_attr_int(ctx, 1), NULL));
+  if (!r)
+    return false;
+  IrAttr *attrs = fe_ox_attrs(ctx, "pooled_size", fe_ox_attr_ints(ctx, size, 2), "spatial_scale",
+                              ir_attr_float(ctx, scale), "sample_ratio",
+                              ir_attr_int(ctx, ratio > 0 ? ratio : -1), "aligned",
+                              ir_attr_bool(ctx, half), NULL);
+  OxVal *args[2] = {in[0], r};
+  return OUT(fe_ox_call(im, IR_OP_VISION_ROI_ALIGN, args, 2, attrs));
+}
+
+/* GridSample(X, grid [N, Ho, Wo, 2]): R.image.grid_sample with the grid
+ * moved to [N, 2, Ho, Wo]; modes bilinear/linear, nearest, bicubic/cubic
+ * of 4-D inputs. */
+static bool
+cv_grid_sample(OxImp *im, OxVal **in, int nin)
+{
+  static const char *const names[][2] = {{"bilinear", "bilinear"},
+                                         {"linear", "bilinear"},
+                                         {"nearest", "nearest"},
+                                         {"bicubic", "bicubic"},
+                                         {"cubic", "bicubic"}};
+  IrCtx *ctx = im->ctx;
+  const char *mode = fe_ox_attr_s(im, im->node, "mode", im->opset >= 20 ? "linear" : "bilinear");
+  const char *padding = fe_ox_attr_s(im, im->node, "padding_mode", "zeros");
+  const char *method = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(mode, names[i][0]) == 0)
+      method = names[i][1];
+  if (!method)
+    return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
+  if (nin < 2 || fe_ox_rank(in[0]) != 4 || fe_ox_rank(in[1]) != 4)
+    return fe_ox_unsupported(im, "only 4-D inputs are supported");
+  int64_t perm[4] = {0, 3, 1, 2};
+  OxVal *grid = fe_ox_call1(im, IR_OP_PERMUTE_DIMS, in[1],
+                            fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, perm, 4), NULL));
+  if (!grid)
+    return false;
+  IrAttr *attrs =
+      fe_ox_attrs(ctx, "method", ir_attr_str(ctx, ir_sym(ctx, method)), "padding_mode",
+                  ir_attr_str(ctx, ir_sym(ctx, padding)), "align_corners",
+                  ir_attr_bool(ctx, fe_ox_attr_i(im->node, "align_corners", 0) != 0), NULL);
+  OxVal *args[2] = {in[0], grid};
+  return OUT(fe_ox_call(im, IR_OP_IMAGE_GRID_SAMPLE, args, 2, attrs));
 }
 
 static const OxOp nn_ops[] = {
@@ -578,6 +726,10 @@ static const OxOp nn_ops[] = {
      "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,exclude_outside,"
      "extrapolation_value"},
     {"Upsample", cv_resize, "mode,scales"},
+    {"GridSample", cv_grid_sample, "align_corners,mode,padding_mode"},
+    {"RoiAlign", cv_roi_align,
+     "mode,coordinate_transformation_mode,output_height,output_width,sampling_ratio,"
+     "spatial_scale"},
     {NULL, NULL, NULL},
 };
 
