@@ -1,7 +1,9 @@
 /*
  * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
  * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
- * stack, repeat, tile, flip, one_hot.
+ * stack, repeat, tile, flip, one_hot; the entries of the index ops
+ * (gather_elements, gather_nd, scatter_elements, scatter_nd), whose hooks
+ * are in manip_index.c.
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -321,6 +323,13 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
   op_manip_fail(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
   return NULL;
+}
+
+/* tensor_arg for the ops of manip_index.c. */
+IrSInfo *
+op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what)
+{
+  return tensor_arg(s, si, what);
 }
 
 /* The values of a shape argument: from an R.shape literal, else from its
@@ -1200,6 +1209,23 @@ static const OpDef defs[] = {
        .syn.params = {E("indices"), {"on_value", IR_PARAM_PRIM, NULL},
                       {"off_value", IR_PARAM_PRIM, NULL}, A("depth", NULL), A("axis", "-1")},
        .syn.nparams = 5, .impl = {infer_one_hot, op_manip_eval_one_hot, op_manip_legalize_one_hot}),
+    OP(IR_OP_GATHER_ELEMENTS, "relax.gather_elements",
+       .syn.params = {E("data"), E("indices"), A("axis", "0")}, .syn.nparams = 3,
+       .impl = {op_manip_infer_gather_elements, op_manip_eval_gather_elements,
+                op_manip_legalize_gather_elements}),
+    OP(IR_OP_GATHER_ND, "relax.gather_nd",
+       .syn.params = {E("data"), E("indices"), A("batch_dims", "0")}, .syn.nparams = 3,
+       .impl = {op_manip_infer_gather_nd, op_manip_eval_gather_nd, op_manip_legalize_gather_nd}),
+    OP(IR_OP_SCATTER_ELEMENTS, "relax.scatter_elements",
+       .syn.params = {E("data"), E("indices"), E("updates"), A("axis", "0"),
+                      A("reduction", "\"update\"")},
+       .syn.nparams = 5,
+       .impl = {op_manip_infer_scatter_elements, op_manip_eval_scatter_elements,
+                op_manip_legalize_scatter_elements}),
+    OP(IR_OP_SCATTER_ND, "relax.scatter_nd",
+       .syn.params = {E("data"), E("indices"), E("updates"), A("reduction", "\"update\"")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_scatter_nd, op_manip_eval_scatter_nd, op_manip_legalize_scatter_nd}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

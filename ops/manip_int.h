@@ -1,9 +1,10 @@
 /*
  * manip_int.h - internals shared by manip.c (inference, table),
  * manip_eval.c (kernels) and manip_legalize.c (lowerings) of the
- * manipulation ops; no other file includes it.  Attribute reading and
- * validation live here once, so inference, the kernels and the lowerings
- * read every call the same way.
+ * manipulation ops, and manip_index.c (the index ops' three facets); no
+ * other file includes it.  Attribute reading and validation live here
+ * once, so inference, the kernels and the lowerings read every call the
+ * same way.
  */
 #ifndef RXC_MANIP_INT_H
 #define RXC_MANIP_INT_H
@@ -57,8 +58,26 @@ bool op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int 
 bool op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n);
 bool op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count);
 bool op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis);
+IrSInfo *op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what);
 
-/* manip_eval.c: the kernels */
+/* manip_index.c: the index ops' three facets */
+IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
+IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);
+IrTensorData *op_manip_new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape);
+void op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si);
 Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);

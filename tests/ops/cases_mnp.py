@@ -1,0 +1,197 @@
+"""cases_mnp.py - cases of the index ops (ops/manip_index.c): gather_elements,
+gather_nd, scatter_elements, scatter_nd.
+
+The numpy references walk the positions in row-major order, as the
+kernels and TVM's topi do, so duplicate indices are checked: the last
+update wins, a reduction combines in that order (scatter_elements' "mean"
+is TVM's pairwise (old + new) / 2).  A negative index counts from the end.
+"""
+from cases import *  # noqa: F401,F403
+
+
+def _resolve(i, n):
+    return int(i) + n if i < 0 else int(i)
+
+
+def gather_elements(x, idx, axis=0):
+    axis %= x.ndim
+    out = np.empty(idx.shape, x.dtype)
+    for o in np.ndindex(*idx.shape):
+        xi = list(o)
+        xi[axis] = _resolve(idx[o], x.shape[axis])
+        out[o] = x[tuple(xi)]
+    return out
+
+
+def gather_nd(x, idx, batch_dims=0):
+    b, l = batch_dims, idx.shape[-1]
+    shape = idx.shape[:-1] + x.shape[b + l:]
+    out = np.empty(shape, x.dtype)
+    for o in np.ndindex(*shape):
+        lead = o[:idx.ndim - 1]
+        xi = list(o[:b]) + [_resolve(idx[lead + (j,)], x.shape[b + j]) for j in range(l)]
+        out[o] = x[tuple(xi) + o[idx.ndim - 1:]]
+    return out
+
+
+def _combine(old, new, reduction, dtype):
+    if reduction == "update":
+        return new
+    if np.dtype(dtype).kind == "f" or reduction == "mean":
+        a, b = float(old), float(new)
+    else:
+        a, b = int(old), int(new)
+    r = {"add": lambda: a + b, "mul": lambda: a * b, "mean": lambda: (a + b) / 2,
+         "max": lambda: max(a, b), "min": lambda: min(a, b)}[reduction]()
+    return np.array(r).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(int(r)).astype(dtype)
+
+
+def scatter_elements(x, idx, upd, axis=0, reduction="update"):
+    axis %= x.ndim
+    out = x.copy()
+    for o in np.ndindex(*idx.shape):
+        xi = list(o)
+        xi[axis] = _resolve(idx[o], x.shape[axis])
+        out[tuple(xi)] = _combine(out[tuple(xi)], upd[o], reduction, x.dtype)
+    return out
+
+
+def scatter_nd(x, idx, upd, reduction="update"):
+    k = idx.shape[-1]
+    out = x.copy()
+    for o in np.ndindex(*upd.shape):
+        lead = o[:idx.ndim - 1]
+        xi = tuple(_resolve(idx[lead + (j,)], x.shape[j]) for j in range(k)) + o[idx.ndim - 1:]
+        out[xi] = _combine(out[xi], upd[o], reduction, x.dtype)
+    return out
+
+
+def i_(shape, kind, dtype=I64, sig=None, name="i"):
+    return inp(name, shape, dtype, kind, sig)
+
+
+def u_(shape, dtype=F32, sig=None):
+    return inp("u", shape, dtype, "normal", sig)
+
+
+def gather_cases():
+    c = []
+    ge = "R.gather_elements"
+    c.append(Case("gather_elements_axis0", f"{ge}(x, i)", [x_((4, 3)), i_((2, 3), "index4")],
+                  lambda x, i: gather_elements(x, i, 0)))
+    c.append(Case("gather_elements_axis1_smaller", f"{ge}(x, i, axis=1)",
+                  [x_((3, 5)), i_((2, 4), "index5", I32)], lambda x, i: gather_elements(x, i, 1)))
+    c.append(Case("gather_elements_axis_neg_3d", f"{ge}(x, i, axis=-1)",
+                  [x_((2, 3, 4), I32, "smallint"), i_((2, 3, 6), "index4")],
+                  lambda x, i: gather_elements(x, i, -1)))
+    c.append(Case("gather_elements_negative_index", f'{ge}(x, R.const([[-1, 0, -3]], "int64"), axis=0)',
+                  [x_((3, 3))], lambda x: gather_elements(x, np.array([[-1, 0, -3]]), 0)))
+    c.append(Case("gather_elements_f16", f"{ge}(x, i, axis=1)", [x_((3, 4), F16), i_((3, 2), "index4")],
+                  lambda x, i: gather_elements(x, i, 1)))
+    c.append(Case("gather_elements_sym", f"{ge}(x, i, axis=1)",
+                  [x_((5, 4), sig=("n", 4)), i_((5, 3), "index4", sig=("n", 3))],
+                  lambda x, i: gather_elements(x, i, 1), upper={"n": 8}))
+    c.append(Case("gather_elements_empty", f"{ge}(x, i, axis=0)", [x_((3, 2)), i_((0, 2), "index3")],
+                  lambda x, i: gather_elements(x, i, 0)))
+    gn = "R.gather_nd"
+    c.append(Case("gather_nd_full", f"{gn}(x, i)", [x_((3, 4)), i_((5, 2), "index3")],
+                  lambda x, i: gather_nd(x, i)))
+    c.append(Case("gather_nd_slices", f"{gn}(x, i)", [x_((4, 2, 3)), i_((2, 2, 1), "index4")],
+                  lambda x, i: gather_nd(x, i)))
+    c.append(Case("gather_nd_batch", f"{gn}(x, i, batch_dims=1)", [x_((2, 3, 4)), i_((2, 1), "index3")],
+                  lambda x, i: gather_nd(x, i, 1)))
+    c.append(Case("gather_nd_batch_full", f"{gn}(x, i, batch_dims=1)",
+                  [x_((2, 3, 4), I64, "smallint"), i_((2, 5, 2), "index3")], lambda x, i: gather_nd(x, i, 1)))
+    c.append(Case("gather_nd_negative", f'{gn}(x, R.const([[-1, 0], [1, -2]], "int64"))', [x_((2, 3))],
+                  lambda x: gather_nd(x, np.array([[-1, 0], [1, -2]]))))
+    c.append(Case("gather_nd_f16", f"{gn}(x, i)", [x_((3, 4), F16), i_((2, 1), "index3")],
+                  lambda x, i: gather_nd(x, i)))
+    c.append(Case("gather_nd_sym", f"{gn}(x, i)", [x_((4, 3), sig=("n", 3)), i_((6, 1), "index4", sig=("m", 1))],
+                  lambda x, i: gather_nd(x, i), upper={"n": 8, "m": 8}, at_edges=False))
+    return c
+
+
+def scatter_cases():
+    c = []
+    se = "R.scatter_elements"
+    c.append(Case("scatter_elements_axis0", f"{se}(x, i, u)",
+                  [x_((4, 3)), i_((2, 3), "index4"), u_((2, 3))],
+                  lambda x, i, u: scatter_elements(x, i, u, 0)))
+    # duplicates: row 1 of column 0 is written twice, the second (index
+    # order) wins; the reductions combine in the same order
+    dup = 'R.const([[1, 0, 2], [1, 2, 2], [0, 2, 1]], "int64")'
+    dup_np = np.array([[1, 0, 2], [1, 2, 2], [0, 2, 1]])
+    for red in ["update", "add", "mul", "mean", "max", "min"]:
+        c.append(Case(f"scatter_elements_dup_{red}", f'{se}(x, {dup}, u, axis=1, reduction="{red}")',
+                      [x_((3, 4)), u_((3, 3))],
+                      lambda x, u, red=red: scatter_elements(x, dup_np, u, 1, red)))
+    c.append(Case("scatter_elements_int_add", f'{se}(x, i, u, axis=-1, reduction="add")',
+                  [x_((2, 3, 4), I32, "smallint"), i_((2, 3, 5), "index4", I32),
+                   inp("u", (2, 3, 5), I32, "smallint")],
+                  lambda x, i, u: scatter_elements(x, i, u, -1, "add")))
+    c.append(Case("scatter_elements_negative", f'{se}(x, R.const([[-1], [-3]], "int64"), u)',
+                  [x_((3, 2)), u_((2, 1))],
+                  lambda x, u: scatter_elements(x, np.array([[-1], [-3]]), u, 0)))
+    c.append(Case("scatter_elements_f16_max", f'{se}(x, i, u, axis=0, reduction="max")',
+                  [x_((4, 3), F16), i_((5, 3), "index4"), u_((5, 3), F16)],
+                  lambda x, i, u: scatter_elements(x, i, u, 0, "max")))
+    c.append(Case("scatter_elements_sym", f'{se}(x, i, u, axis=0, reduction="add")',
+                  [x_((5, 3), sig=("n", 3)), i_((4, 3), "index5", sig=("m", 3)), u_((4, 3), sig=("m", 3))],
+                  lambda x, i, u: scatter_elements(x, i, u, 0, "add"), upper={"n": 8, "m": 8}, at_edges=False))
+    sn = "R.scatter_nd"
+    c.append(Case("scatter_nd_elements", f"{sn}(x, i, u)", [x_((8,)), i_((4, 1), "index8"), u_((4,))],
+                  lambda x, i, u: scatter_nd(x, i, u)))
+    c.append(Case("scatter_nd_slices_add", f'{sn}(x, i, u, reduction="add")',
+                  [x_((4, 2, 3)), i_((2, 3, 1), "index4"), u_((2, 3, 2, 3))],
+                  lambda x, i, u: scatter_nd(x, i, u, "add")))
+    sdup = 'R.const([[0, 1], [2, 0], [0, 1], [-1, -1]], "int64")'
+    sdup_np = np.array([[0, 1], [2, 0], [0, 1], [-1, -1]])
+    for red in ["update", "mul", "min"]:
+        c.append(Case(f"scatter_nd_dup_{red}", f'{sn}(x, {sdup}, u, reduction="{red}")',
+                      [x_((3, 2)), u_((4,))], lambda x, u, red=red: scatter_nd(x, sdup_np, u, red)))
+    c.append(Case("scatter_nd_int_max", f'{sn}(x, i, u, reduction="max")',
+                  [x_((3, 4), I64, "smallint"), i_((5, 2), "index3", I32), inp("u", (5,), I64, "smallint")],
+                  lambda x, i, u: scatter_nd(x, i, u, "max")))
+    c.append(Case("scatter_nd_f16", f"{sn}(x, i, u)", [x_((5, 2), F16), i_((3, 1), "index5"), u_((3, 2), F16)],
+                  lambda x, i, u: scatter_nd(x, i, u)))
+    c.append(Case("scatter_nd_sym", f"{sn}(x, i, u)",
+                  [x_((5, 3), sig=("n", 3)), i_((4, 1), "index5", sig=("m", 1)), u_((4, 3), sig=("m", 3))],
+                  lambda x, i, u: scatter_nd(x, i, u), upper={"n": 8, "m": 8}, at_edges=False))
+    return c
+
+
+def CASES():
+    return gather_cases() + scatter_cases()
+
+
+def ERROR_CASES():
+    x23 = x_((2, 3))
+    return [
+        ErrorCase("gather_elements_err_rank", "R.gather_elements(x, i)", [x23, i_((2,), "index2")], ["rank"]),
+        ErrorCase("gather_elements_err_float_indices", "R.gather_elements(x, y)", [x23, y_((2, 3))],
+                  ["integer dtype"]),
+        ErrorCase("gather_elements_err_axis", "R.gather_elements(x, i, axis=2)", [x23, i_((2, 3), "index2")],
+                  ["axis"]),
+        ErrorCase("gather_nd_err_int32", "R.gather_nd(x, i)", [x23, i_((2, 1), "index2", I32)], ["int64"]),
+        ErrorCase("gather_nd_err_last_dim", "R.gather_nd(x, i)", [x23, i_((2, 3), "index2")], ["exceeds"]),
+        ErrorCase("gather_nd_err_batch_dims", "R.gather_nd(x, i, batch_dims=2)", [x23, i_((2, 1), "index2")],
+                  ["batch_dims"]),
+        ErrorCase("gather_nd_err_batch_mismatch", "R.gather_nd(x, i, batch_dims=1)",
+                  [x23, i_((3, 1), "index2")], ["batch dims"]),
+        ErrorCase("scatter_elements_err_dtype", "R.scatter_elements(x, i, u)",
+                  [x23, i_((2, 3), "index2"), u_((2, 3), F16)], ["dtype"]),
+        ErrorCase("scatter_elements_err_shape", "R.scatter_elements(x, i, u)",
+                  [x23, i_((2, 3), "index2"), u_((2, 2))], ["indices and updates"]),
+        ErrorCase("scatter_elements_err_reduction", 'R.scatter_elements(x, i, u, reduction="sum")',
+                  [x23, i_((2, 3), "index2"), u_((2, 3))], ["reduction"]),
+        ErrorCase("scatter_nd_err_mean", 'R.scatter_nd(x, i, u, reduction="mean")',
+                  [x23, i_((2, 1), "index2"), u_((2, 3))], ["reduction"]),
+        ErrorCase("scatter_nd_err_rank", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2,))],
+                  ["rank"]),
+        ErrorCase("scatter_nd_err_shape", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2, 4))],
+                  ["updates.shape"]),
+    ]
+
+
+def RUN_ERROR_CASES():
+    return []
