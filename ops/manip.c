@@ -2,8 +2,8 @@
  * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
  * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
  * stack, repeat, tile, flip, one_hot; the entries of the index ops
- * (gather_elements, gather_nd, scatter_elements, scatter_nd), whose hooks
- * are in manip_index.c.
+ * (gather_elements, gather_nd, index_tensor, index_put, scatter_elements,
+ * scatter_nd, slice_scatter), whose hooks are in manip_index.c.
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -325,11 +325,17 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
   return NULL;
 }
 
-/* tensor_arg for the ops of manip_index.c. */
+/* tensor_arg and expr_text for the ops of manip_index.c. */
 IrSInfo *
 op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what)
 {
   return tensor_arg(s, si, what);
+}
+
+const char *
+op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e)
+{
+  return expr_text(ctx, e);
 }
 
 /* The values of a shape argument: from an R.shape literal, else from its
@@ -1216,6 +1222,15 @@ static const OpDef defs[] = {
     OP(IR_OP_GATHER_ND, "relax.gather_nd",
        .syn.params = {E("data"), E("indices"), A("batch_dims", "0")}, .syn.nparams = 3,
        .impl = {op_manip_infer_gather_nd, op_manip_eval_gather_nd, op_manip_legalize_gather_nd}),
+    OP(IR_OP_INDEX_TENSOR, "relax.index_tensor",
+       .syn.params = {E("data"), {"indices", IR_PARAM_TUPLE, NULL}}, .syn.nparams = 2,
+       .impl = {op_manip_infer_index_tensor, op_manip_eval_index_tensor,
+                op_manip_legalize_index_tensor}),
+    OP(IR_OP_INDEX_PUT, "relax.index_put",
+       .syn.params = {E("data"), {"indices", IR_PARAM_TUPLE, NULL}, E("values"),
+                      A("accumulate", "False")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_index_put, op_manip_eval_index_put, op_manip_legalize_index_put}),
     OP(IR_OP_SCATTER_ELEMENTS, "relax.scatter_elements",
        .syn.params = {E("data"), E("indices"), E("updates"), A("axis", "0"),
                       A("reduction", "\"update\"")},
@@ -1226,6 +1241,12 @@ static const OpDef defs[] = {
        .syn.params = {E("data"), E("indices"), E("updates"), A("reduction", "\"update\"")},
        .syn.nparams = 4,
        .impl = {op_manip_infer_scatter_nd, op_manip_eval_scatter_nd, op_manip_legalize_scatter_nd}),
+    OP(IR_OP_SLICE_SCATTER, "relax.slice_scatter",
+       .syn.params = {E("input_tensor"), E("src"), {"start", IR_PARAM_PRIM, NULL},
+                      {"end", IR_PARAM_PRIM, NULL}, {"step", IR_PARAM_PRIM, NULL}, A("axis", "0")},
+       .syn.nparams = 6,
+       .impl = {op_manip_infer_slice_scatter, op_manip_eval_slice_scatter,
+                op_manip_legalize_slice_scatter}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

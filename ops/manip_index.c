@@ -2,7 +2,9 @@
  * manip_index.c - the ops that read or write a tensor at positions held
  * in another tensor: gather_elements, gather_nd, scatter_elements,
  * scatter_nd.  Each op's inference, reference kernel and lowering sit
- * together here; their entries are in manip.c's table.
+ * together here; their entries are in manip.c's table.  index_tensor,
+ * index_put and slice_scatter are here too: numpy-style advanced indexing
+ * (index tensors broadcast together) and the write of a strided slice.
  *
  * Indices: a negative index counts from the end of its axis (as TVM's topi
  * does); the kernels refuse an index still out of range, and the lowerings
@@ -750,5 +752,519 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result
     xi[d] = clamped_coord(ctx, o[n - 1 + d - k], u->shape[n - 1 + d - k], x->shape[d]);
   IrPrimExpr *v = reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, o), red);
   *body = op_prim_store(&p, out, xi, v);
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* index_tensor and index_put: index tensors broadcast together        */
+/* ------------------------------------------------------------------ */
+
+/* The struct info of item i of the tuple argument `arg` (R.Object when
+ * unknown); *n its length, -1 when not a tuple. */
+static IrSInfo *
+tuple_item(const IrExpr *call, int arg, IrSInfo **args, int i, int *n)
+{
+  const IrExpr *e = call->u.call.args[arg];
+  IrSInfo *si = args[arg];
+  *n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n : e->kind == IR_EX_TUPLE ? e->u.tuple.n : -1;
+  if (i >= *n)
+    return NULL;
+  return si && si->kind == IR_SI_TUPLE ? si->u.tuple.fields[i] : e->u.tuple.items[i]->sinfo;
+}
+
+/* Inference: the index tensors of tuple argument `arg`, of integer dtypes
+ * (uint where allowed); *n of them in *t (*n -1 when the tuple is not
+ * known); false after an error. */
+static bool
+index_tuple(const Site *s, const IrExpr *call, IrSInfo **args, int arg, bool allow_uint,
+            IrSInfo ***t, int *n)
+{
+  tuple_item(call, arg, args, 0, n);
+  if (*n < 0 && (!args[arg] || args[arg]->kind == IR_SI_OBJECT))
+    return true;
+  if (*n <= 0) {
+    op_manip_fail(s, "indices must be a non-empty tuple of tensors");
+    return false;
+  }
+  *t = ir_alloc(s->ctx, sizeof(IrSInfo *) * (size_t)*n);
+  for (int i = 0; i < *n; i++) {
+    int len;
+    (*t)[i] = op_manip_tensor_arg(s, tuple_item(call, arg, args, i, &len), "every index tensor");
+    if (!(*t)[i] || !check_index_dtype(s, (*t)[i]->u.tensor.dtype, allow_uint))
+      return false;
+  }
+  return true;
+}
+
+/* Inference: the broadcast shape of n index tensors (numpy rules with
+ * symbolic dims); *rank -1 when a rank is unknown, *shape NULL when a
+ * shape or a dim is; false after an error. */
+static bool
+index_broadcast(OpInfer *in, const IrExpr *call, IrSInfo **t, int n, IrPrimExpr ***shape, int *rank)
+{
+  *shape = dims_new(in->ctx, 0);
+  *rank = 0;
+  for (int i = 0; i < n; i++) {
+    int r = t[i]->u.tensor.ndim;
+    if (r < 0 || *rank < 0) {
+      *rank = -1;
+      *shape = NULL;
+      continue;
+    }
+    if (!*shape || !t[i]->u.tensor.shape) {
+      *rank = *rank > r ? *rank : r;
+      *shape = NULL;
+      continue;
+    }
+    if (!op_broadcast_shapes(in, call, *shape, *rank, t[i]->u.tensor.shape, r, shape, rank))
+      return false;
+  }
+  return true;
+}
+
+/* Kernel: the index tensors of tuple value v (integer dtypes), *n of them,
+ * and their numpy broadcast shape (b, *nb dims); NULL after an error. */
+static IrTensorData **
+index_vals(const Site *s, Value *v, bool allow_uint, int *n, int64_t *b, int *nb)
+{
+  if (!v || v->kind != VAL_TUPLE || v->u.tuple.n == 0) {
+    op_manip_fail(s, "indices must be a non-empty tuple of tensors");
+    return NULL;
+  }
+  *n = v->u.tuple.n;
+  *nb = 0;
+  IrTensorData **t = ir_alloc(s->ctx, sizeof(IrTensorData *) * (size_t)*n);
+  for (int i = 0; i < *n; i++) {
+    if (!(t[i] = index_val(s, v->u.tuple.items[i], allow_uint)))
+      return NULL;
+    int r = t[i]->ndim, top = *nb > r ? *nb : r;
+    for (int d = top - 1; d >= 0; d--) { /* right-aligned, in place */
+      int bi = d - (top - *nb), ti = d - (top - r);
+      int64_t bd = bi >= 0 ? b[bi] : 1, td = ti >= 0 ? t[i]->shape[ti] : 1;
+      if (bd != td && bd != 1 && td != 1) {
+        op_manip_fail(s, "index tensors do not broadcast together (%lld and %lld)", (long long)bd,
+                      (long long)td);
+        return NULL;
+      }
+      b[d] = bd == 1 ? td : bd;
+    }
+    *nb = top;
+  }
+  return t;
+}
+
+/* Kernel: the element of t at broadcast position o (nb dims). */
+static int64_t
+bcast_get(const IrTensorData *t, const int64_t *o, int nb)
+{
+  int64_t flat = 0;
+  for (int d = 0; d < t->ndim; d++)
+    flat = flat * t->shape[d] + (t->shape[d] == 1 ? 0 : o[nb - t->ndim + d]);
+  return op_get_i(t, flat);
+}
+
+/* Lowering: the index of buffer t read at broadcast position o (whose
+ * extents are b, nb dims): a literal-1 dim reads 0, others o, clamped
+ * where t's dim is not evidently b's. */
+static IrPrimExpr **
+bcast_index(IrCtx *ctx, IrBuffer *t, IrPrimExpr **o, IrPrimExpr **b, int nb)
+{
+  IrPrimExpr **ti = dims_new(ctx, t->ndim);
+  for (int d = 0; d < t->ndim; d++) {
+    int bd = nb - t->ndim + d;
+    int64_t v;
+    ti[d] = ir_prim_is_int(t->shape[d], &v) && v == 1 ? lit(ctx, 0)
+                                                      : clamped_coord(ctx, o[bd], b[bd], t->shape[d]);
+  }
+  return ti;
+}
+
+/* Lowering: the index tensors of tuple argument `arg` as input buffers
+ * named I0, I1, ...; NULL when the argument is not a tuple literal of
+ * tensors of known shape and integer dtype. */
+static IrBuffer **
+index_inputs(OpPrim *p, const IrExpr *call, int arg, bool allow_uint, int *n)
+{
+  const IrExpr *e = call->u.call.args[arg];
+  if (e->kind != IR_EX_TUPLE || e->u.tuple.n == 0)
+    return NULL;
+  *n = e->u.tuple.n;
+  IrBuffer **t = ir_alloc(p->lz->ctx, sizeof(IrBuffer *) * (size_t)*n);
+  for (int i = 0; i < *n; i++) {
+    t[i] = op_prim_input(p, e->u.tuple.items[i], ir_printf(p->lz->ctx, "I%d", i));
+    if (!t[i] || !is_index_dtype(t[i]->dtype, allow_uint))
+      return NULL;
+  }
+  return t;
+}
+
+/* R.index_tensor (TVM's rule): k <= data's rank index tensors of int
+ * dtypes broadcast to B; the result is B + data.shape[k:]. */
+IrSInfo *
+op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
+  IrPrimExpr **b;
+  int n, nb;
+  if (!x || !index_tuple(&s, call, args, 1, false, &t, &n))
+    return NULL;
+  int xn = x->u.tensor.ndim, vdev = x->u.tensor.vdevice;
+  IrDType dt = x->u.tensor.dtype;
+  if (xn >= 0 && n > xn) {
+    op_manip_fail(&s, "%d index tensors for data of rank %d", n, xn);
+    return NULL;
+  }
+  if (n < 0 || xn < 0)
+    return ir_sinfo_tensor(in->ctx, NULL, -1, dt, vdev);
+  if (!index_broadcast(in, call, t, n, &b, &nb))
+    return NULL;
+  int on = nb < 0 ? -1 : nb + xn - n;
+  if (!b || !x->u.tensor.shape)
+    return ir_sinfo_tensor(in->ctx, NULL, on, dt, vdev);
+  IrPrimExpr **out = dims_new(in->ctx, on);
+  memcpy(out, b, sizeof(IrPrimExpr *) * (size_t)nb);
+  memcpy(out + nb, x->u.tensor.shape + n, sizeof(IrPrimExpr *) * (size_t)(xn - n));
+  return ir_sinfo_tensor(in->ctx, out, on, dt, vdev);
+}
+
+Value *
+op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  int64_t shape[2 * MAX_DIMS];
+  int n, nb;
+  IrTensorData **t = x ? index_vals(&s, args[1], false, &n, shape, &nb) : NULL;
+  if (!t)
+    return NULL;
+  if (n > x->ndim || nb + x->ndim - n > MAX_DIMS) {
+    op_manip_fail(&s, "%d index tensors for data of rank %d", n, x->ndim);
+    return NULL;
+  }
+  int on = nb + x->ndim - n;
+  memcpy(shape + nb, x->shape + n, sizeof(int64_t) * (size_t)(x->ndim - n));
+  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
+  int64_t o[2 * MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(out) : 0;
+  for (int64_t k = 0; k < count; k++, next_index(o, shape, on)) {
+    for (int j = 0; j < n; j++)
+      if (!resolve(&s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
+        return NULL;
+    memcpy(xi + n, o + nb, sizeof(int64_t) * (size_t)(x->ndim - n));
+    op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
+  }
+  return as_value(&s, out);
+}
+
+IrExpr *
+op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  int n = 0;
+  op_prim_begin(lz, &p, "index_tensor");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer **t = x ? index_inputs(&p, call, 1, false, &n) : NULL;
+  IrBuffer *out = t ? op_prim_output(&p, result, "T_index_tensor") : NULL;
+  int nb = out ? out->ndim - (x->ndim - n) : -1;
+  bool ok = out && n <= x->ndim && nb >= 0;
+  for (int j = 0; ok && j < n; j++)
+    ok = t[j]->ndim <= nb;
+  if (!ok) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  for (int j = 0; j < n; j++)
+    xi[j] = load_index(&p, t[j], bcast_index(ctx, t[j], o, out->shape, nb), x->shape[j]);
+  for (int d = n; d < x->ndim; d++)
+    xi[d] = clamped_coord(ctx, o[nb + d - n], out->shape[nb + d - n], x->shape[d]);
+  *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
+  return op_prim_finish(&p, call, result);
+}
+
+/* R.index_put (TVM's rule): one index tensor per dim of data, of integer
+ * dtypes, and values of data's dtype; the result is data's struct info.
+ * The index tensors broadcast to B, and values must broadcast to B (numpy
+ * rules; TVM reads values flat, which agrees when values has B's shape). */
+IrSInfo *
+op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
+  IrSInfo *v = x ? op_manip_tensor_arg(&s, args[2], "values") : NULL;
+  IrPrimExpr **b, **vb;
+  int n, nb, nvb;
+  if (!v || !check_same_dtype(&s, x, v, "values") || !index_tuple(&s, call, args, 1, true, &t, &n))
+    return NULL;
+  int xn = x->u.tensor.ndim;
+  if (xn >= 0 && n >= 0 && n != xn) {
+    op_manip_fail(&s, "%d index tensors for data of rank %d: index_put takes one per dim", n, xn);
+    return NULL;
+  }
+  if (n < 0 || !index_broadcast(in, call, t, n, &b, &nb))
+    return n < 0 ? x : NULL;
+  int vn = v->u.tensor.ndim;
+  if (nb >= 0 && vn > nb) {
+    op_manip_fail(&s, "values of rank %d do not broadcast to the indices' rank %d", vn, nb);
+    return NULL;
+  }
+  if (b && v->u.tensor.shape &&
+      !op_broadcast_shapes(in, call, b, nb, v->u.tensor.shape, vn, &vb, &nvb))
+    return NULL;
+  return x;
+}
+
+Value *
+op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *v = x ? op_manip_tensor_val(&s, args[2], "values") : NULL;
+  int64_t b[MAX_DIMS];
+  int n, nb;
+  IrTensorData **t = v ? index_vals(&s, args[1], true, &n, b, &nb) : NULL;
+  const IrAttr *acc = op_attr(call, "accumulate");
+  if (!t)
+    return NULL;
+  bool ok = n == x->ndim && v->ndim <= nb && ir_dtype_eq(v->dtype, x->dtype);
+  for (int d = 0; ok && d < v->ndim; d++)
+    ok = v->shape[d] == 1 || v->shape[d] == b[nb - v->ndim + d];
+  if (!ok) {
+    op_manip_fail(&s, "index_put needs one index tensor per dim of data and values of data's "
+                      "dtype that broadcast to the indices' shape");
+    return NULL;
+  }
+  int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
+  IrTensorData *out = copy_of(&s, x);
+  int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = 1;
+  for (int d = 0; d < nb; d++)
+    count *= b[d];
+  for (int64_t k = 0; out && k < count; k++, next_index(o, b, nb)) {
+    for (int j = 0; j < n; j++)
+      if (!resolve(&s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
+        return NULL;
+    int64_t vi = 0;
+    for (int d = 0; d < v->ndim; d++)
+      vi = vi * v->shape[d] + (v->shape[d] == 1 ? 0 : o[nb - v->ndim + d]);
+    reduce_into(out, ravel(xi, x->shape, x->ndim), v, vi, red);
+  }
+  return as_value(&s, out);
+}
+
+/* The extents of the broadcast of n buffers' shapes: per dim the first
+ * extent that is not a literal 1 (the kernel checks the others agree;
+ * the reads clamp). */
+static IrPrimExpr **
+bcast_extents(IrCtx *ctx, IrBuffer **t, int n, int *nb)
+{
+  *nb = 0;
+  for (int i = 0; i < n; i++)
+    *nb = t[i]->ndim > *nb ? t[i]->ndim : *nb;
+  IrPrimExpr **b = dims_new(ctx, *nb);
+  for (int d = 0; d < *nb; d++) {
+    b[d] = lit(ctx, 1);
+    for (int i = 0; i < n; i++) {
+      int td = d - (*nb - t[i]->ndim);
+      int64_t v;
+      if (td >= 0 && !(ir_prim_is_int(t[i]->shape[td], &v) && v == 1)) {
+        b[d] = t[i]->shape[td];
+        break;
+      }
+    }
+  }
+  return b;
+}
+
+IrExpr *
+op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  int n = 0, nb;
+  const IrAttr *acc = op_attr(call, "accumulate");
+  int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
+  op_prim_begin(lz, &p, "index_put");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer **t = x ? index_inputs(&p, call, 1, true, &n) : NULL;
+  IrBuffer *v = t ? op_prim_input(&p, call->u.call.args[2], "V") : NULL;
+  IrBuffer *out = v ? op_prim_output(&p, result, "T_index_put") : NULL;
+  IrPrimExpr **b = out ? bcast_extents(ctx, t, n, &nb) : NULL;
+  if (!out || n != x->ndim || out->ndim != x->ndim || v->ndim > nb) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  emit_copy(&p, out, x);
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, b, nb, &o);
+  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  for (int j = 0; j < n; j++)
+    xi[j] = load_index(&p, t[j], bcast_index(ctx, t[j], o, b, nb), x->shape[j]);
+  IrPrimExpr *upd = op_prim_load(&p, v, bcast_index(ctx, v, o, b, nb));
+  *body = op_prim_store(&p, out, xi, reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), upd, red));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* slice_scatter                                                       */
+/* ------------------------------------------------------------------ */
+
+/* Inference: the value of prim argument i (an integer), or NULL (with no
+ * error) when unknown; false after an error. */
+static bool
+prim_int_arg(const Site *s, IrSInfo **args, int i, const char *what, IrPrimExpr **v)
+{
+  IrSInfo *si = args[i];
+  *v = NULL;
+  if (si && si->kind == IR_SI_OBJECT)
+    return true;
+  if (!si || si->kind != IR_SI_PRIM ||
+      (si->u.prim.dtype.code != IR_DT_INT && si->u.prim.dtype.code != IR_DT_UINT)) {
+    op_manip_fail(s, "%s must be an integer prim value", what);
+    return false;
+  }
+  *v = si->u.prim.value;
+  return true;
+}
+
+/* R.slice_scatter (TVM's rule): input and src of one rank and dtype, the
+ * same dims but at axis, where src has ceil((end - start) / step) and
+ * step >= 1, start <= end.  The result is input's struct info. */
+IrSInfo *
+op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "input_tensor");
+  IrSInfo *src = x ? op_manip_tensor_arg(&s, args[1], "src") : NULL;
+  IrPrimExpr *v[3];
+  static const char *what[] = {"start", "end", "step"};
+  int axis;
+  bool none;
+  if (!src || !check_same_dtype(&s, x, src, "src"))
+    return NULL;
+  for (int i = 0; i < 3; i++)
+    if (!prim_int_arg(&s, args, 2 + i, what[i], &v[i]))
+      return NULL;
+  int64_t a, b;
+  if ((v[2] && ir_prim_is_int(v[2], &a) && a < 1) ||
+      (v[0] && v[1] && ir_prim_is_int(v[0], &a) && ir_prim_is_int(v[1], &b) && b < a)) {
+    op_manip_fail(&s, "slice_scatter needs step >= 1 and start <= end");
+    return NULL;
+  }
+  int xn = x->u.tensor.ndim, sn = src->u.tensor.ndim;
+  if (xn < 0)
+    return x;
+  if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
+    return NULL;
+  if (sn >= 0 && sn != xn) {
+    op_manip_fail(&s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
+    return NULL;
+  }
+  IrPrimExpr **xd = x->u.tensor.shape, **sd = src->u.tensor.shape;
+  if (!xd || !sd)
+    return x;
+  for (int d = 0; d < xn; d++)
+    if (d != axis && op_assume_equal(in, xd[d], sd[d]) == IR_PROVE_FALSE) {
+      op_manip_fail(&s, "dimension %d of input_tensor and src differs", d);
+      return NULL;
+    }
+  if (v[0] && v[1] && v[2]) {
+    IrPrimExpr *len = ir_prim_bin(in->ctx, IR_PE_SUB, v[1], v[0]);
+    len = ir_prim_bin(in->ctx, IR_PE_ADD, len, ir_prim_bin(in->ctx, IR_PE_SUB, v[2], lit(in->ctx, 1)));
+    len = ir_prim_bin(in->ctx, IR_PE_FLOORDIV, len, v[2]);
+    if (in->arith)
+      len = ir_arith_simplify(in->arith, len);
+    if (op_assume_equal(in, sd[axis], len) == IR_PROVE_FALSE) {
+      op_manip_fail(&s, "src has %s elements at axis %d, but the slice has %s",
+                    op_manip_expr_text(in->ctx, sd[axis]), axis, op_manip_expr_text(in->ctx, len));
+      return NULL;
+    }
+  }
+  return x;
+}
+
+/* out = input, then out[..., start + k * step, ...] = src[..., k, ...]. */
+Value *
+op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "input_tensor");
+  IrTensorData *src = x ? op_manip_tensor_val(&s, args[1], "src") : NULL;
+  int64_t v[3];
+  int axis;
+  bool none;
+  if (!src || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+    return NULL;
+  for (int i = 0; i < 3; i++) {
+    Value *p = args[2 + i];
+    if (!p || p->kind != VAL_PRIM || !is_index_dtype(p->u.prim.dtype, true)) {
+      op_manip_fail(&s, "start, end and step must be integer prim values");
+      return NULL;
+    }
+    v[i] = p->u.prim.i;
+  }
+  int64_t n = x->shape[axis];
+  bool ok = v[2] >= 1 && 0 <= v[0] && v[0] <= v[1] && v[1] <= n && src->ndim == x->ndim &&
+            ir_dtype_eq(src->dtype, x->dtype);
+  for (int d = 0; ok && d < x->ndim; d++)
+    ok = src->shape[d] == (d == axis ? (v[1] - v[0] + v[2] - 1) / v[2] : x->shape[d]);
+  if (!ok) {
+    op_manip_fail(&s, "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
+                      "input_tensor's dtype and shape but %lld elements at axis %d",
+                  (long long)n, v[2] >= 1 ? (long long)((v[1] - v[0] + v[2] - 1) / v[2]) : 0LL,
+                  axis);
+    return NULL;
+  }
+  IrTensorData *out = copy_of(&s, x);
+  int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(src) : 0;
+  for (int64_t k = 0; k < count; k++, next_index(o, src->shape, src->ndim)) {
+    memcpy(xi, o, sizeof(int64_t) * (size_t)x->ndim);
+    xi[axis] = v[0] + o[axis] * v[2];
+    op_manip_copy_elem(out, ravel(xi, x->shape, x->ndim), src, k);
+  }
+  return as_value(&s, out);
+}
+
+/* A prim argument as an int64 TIR expression of p, or NULL. */
+static IrPrimExpr *
+prim_arg(OpPrim *p, const IrExpr *arg)
+{
+  if (arg->kind != IR_EX_PRIM)
+    return NULL;
+  IrPrimExpr *v = op_prim_dim(p, arg->u.prim);
+  return v ? as_i64(p->lz->ctx, v) : NULL;
+}
+
+IrExpr *
+op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  IrCtx *ctx = lz->ctx;
+  OpPrim p;
+  int axis;
+  bool none;
+  op_prim_begin(lz, &p, "slice_scatter");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *src = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
+  IrBuffer *out = src ? op_prim_output(&p, result, "T_slice_scatter") : NULL;
+  IrPrimExpr *start = out ? prim_arg(&p, call->u.call.args[2]) : NULL;
+  IrPrimExpr *step = start ? prim_arg(&p, call->u.call.args[4]) : NULL;
+  if (!step || src->ndim != x->ndim || out->ndim != x->ndim ||
+      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  emit_copy(&p, out, x);
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, src->shape, src->ndim, &o);
+  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  for (int d = 0; d < x->ndim; d++) {
+    IrPrimExpr *at = ir_prim_bin(ctx, IR_PE_ADD, start, ir_prim_bin(ctx, IR_PE_MUL, o[d], step));
+    xi[d] = d == axis ? clamped_index(ctx, at, x->shape[d])
+                      : clamped_coord(ctx, o[d], src->shape[d], x->shape[d]);
+  }
+  *body = op_prim_store(&p, out, xi, op_prim_load(&p, src, o));
   return op_prim_finish(&p, call, result);
 }

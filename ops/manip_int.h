@@ -59,6 +59,7 @@ bool op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, in
 bool op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count);
 bool op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis);
 IrSInfo *op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what);
+const char *op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e);
 
 /* manip_index.c: the index ops' three facets */
 IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
@@ -73,6 +74,15 @@ IrExpr *op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, I
 IrSInfo *op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
 IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);

@@ -1,5 +1,5 @@
 """cases_mnp.py - cases of the index ops (ops/manip_index.c): gather_elements,
-gather_nd, scatter_elements, scatter_nd.
+gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter.
 
 The numpy references walk the positions in row-major order, as the
 kernels and TVM's topi do, so duplicate indices are checked: the last
@@ -63,6 +63,30 @@ def scatter_nd(x, idx, upd, reduction="update"):
         lead = o[:idx.ndim - 1]
         xi = tuple(_resolve(idx[lead + (j,)], x.shape[j]) for j in range(k)) + o[idx.ndim - 1:]
         out[xi] = _combine(out[xi], upd[o], reduction, x.dtype)
+    return out
+
+
+def index_tensor(x, *idx):
+    return x[tuple(np.asarray(i).astype(np.int64) for i in idx)]
+
+
+def index_put(x, idx, v, accumulate=False):
+    idx = [np.asarray(i).astype(np.int64) for i in idx]
+    b = np.broadcast_shapes(*[i.shape for i in idx])
+    idx = [np.broadcast_to(i, b) for i in idx]
+    v = np.broadcast_to(v, b)
+    out = x.copy()
+    for o in np.ndindex(*b):
+        at = tuple(_resolve(i[o], x.shape[d]) for d, i in enumerate(idx))
+        out[at] = _combine(out[at], v[o], "add" if accumulate else "update", x.dtype)
+    return out
+
+
+def slice_scatter(x, src, start, end, step, axis):
+    out = x.copy()
+    sl = [slice(None)] * x.ndim
+    sl[axis] = slice(start, end, step)
+    out[tuple(sl)] = src
     return out
 
 
@@ -160,8 +184,57 @@ def scatter_cases():
     return c
 
 
+def put_cases():
+    c = []
+    it = "R.index_tensor"
+    c.append(Case("index_tensor_two", f"{it}(x, (i, j))",
+                  [x_((4, 5)), i_((3,), "index4"), i_((3,), "index5", I32, name="j")], index_tensor))
+    c.append(Case("index_tensor_bcast_tail", f"{it}(x, (i, j))",
+                  [x_((3, 4, 2)), i_((2, 1), "index3"), i_((1, 3), "index4", name="j")], index_tensor))
+    c.append(Case("index_tensor_one", f"{it}(x, (i,))", [x_((4, 3), I64, "smallint"), i_((2, 2), "index4")],
+                  index_tensor))
+    c.append(Case("index_tensor_negative", f'{it}(x, (R.const([-1, 0, -4], "int64"),))', [x_((4, 2))],
+                  lambda x: index_tensor(x, np.array([3, 0, 0]))))
+    c.append(Case("index_tensor_f16", f"{it}(x, (i,))", [x_((5,), F16), i_((4,), "index5")], index_tensor))
+    c.append(Case("index_tensor_sym", f"{it}(x, (i,))", [x_((5, 3), sig=("n", 3)), i_((4,), "index5", sig=("m",))],
+                  index_tensor, upper={"n": 8, "m": 8}, at_edges=False))
+    ip = "R.index_put"
+    dup_i = 'R.const([0, 2, 0, 1, 0], "int64")'
+    dup_j = 'R.const([1, 1, 1, 0, -1], "int64")'
+    dup_np = [np.array([0, 2, 0, 1, 0]), np.array([1, 1, 1, 0, -1])]
+    for acc in [False, True]:
+        c.append(Case(f"index_put_dup_acc{int(acc)}", f"{ip}(x, ({dup_i}, {dup_j}), v, accumulate={acc})",
+                      [x_((3, 3)), inp("v", (5,))], lambda x, v, acc=acc: index_put(x, dup_np, v, acc)))
+    c.append(Case("index_put_scalar_value", f"{ip}(x, (i, j), v)",
+                  [x_((3, 4)), i_((2, 1), "index3"), i_((1, 3), "index4", I32, name="j"), inp("v", ())],
+                  lambda x, i, j, v: index_put(x, [i, j], v)))
+    c.append(Case("index_put_int_acc", f"{ip}(x, (i,), v, accumulate=True)",
+                  [x_((5,), I32, "smallint"), i_((7,), "index5"), inp("v", (7,), I32, "smallint")],
+                  lambda x, i, v: index_put(x, [i], v, True)))
+    c.append(Case("index_put_f16", f"{ip}(x, (i, j), v)",
+                  [x_((3, 4), F16), i_((2,), "index3"), i_((2,), "index4", name="j"), inp("v", (2,), F16)],
+                  lambda x, i, j, v: index_put(x, [i, j], v)))
+    c.append(Case("index_put_sym", f"{ip}(x, (i,), v, accumulate=True)",
+                  [x_((6,), sig=("n",)), i_((4,), "index6", sig=("m",)), inp("v", (4,), sig=("m",))],
+                  lambda x, i, v: index_put(x, [i], v, True), upper={"n": 8, "m": 8}, at_edges=False))
+    ss = "R.slice_scatter"
+    c.append(Case("slice_scatter_axis1_step2", f"{ss}(x, y, R.prim_value(1), R.prim_value(6), R.prim_value(2), axis=1)",
+                  [x_((2, 7)), y_((2, 3))], lambda x, y: slice_scatter(x, y, 1, 6, 2, 1)))
+    c.append(Case("slice_scatter_axis0", f"{ss}(x, y, 0, 2, 1)", [x_((4, 3), I32, "smallint"), y_((2, 3), I32, "smallint")],
+                  lambda x, y: slice_scatter(x, y, 0, 2, 1, 0)))
+    c.append(Case("slice_scatter_whole", f"{ss}(x, y, 0, 3, 1, axis=-1)", [x_((2, 3)), y_((2, 3))],
+                  lambda x, y: slice_scatter(x, y, 0, 3, 1, -1)))
+    c.append(Case("slice_scatter_empty", f"{ss}(x, y, 2, 2, 1, axis=0)", [x_((3, 2)), y_((0, 2))],
+                  lambda x, y: slice_scatter(x, y, 2, 2, 1, 0)))
+    c.append(Case("slice_scatter_f16", f"{ss}(x, y, 1, 4, 3, axis=0)", [x_((5, 2), F16), y_((1, 2), F16)],
+                  lambda x, y: slice_scatter(x, y, 1, 4, 3, 0)))
+    c.append(Case("slice_scatter_sym", f"{ss}(x, y, 1, 3, 1, axis=1)", [x_((5, 4), sig=("n", 4)), y_((5, 2), sig=("n", 2))],
+                  lambda x, y: slice_scatter(x, y, 1, 3, 1, 1), upper={"n": 8}))
+    return c
+
+
 def CASES():
-    return gather_cases() + scatter_cases()
+    return gather_cases() + scatter_cases() + put_cases()
 
 
 def ERROR_CASES():
@@ -188,6 +261,21 @@ def ERROR_CASES():
                   [x23, i_((2, 1), "index2"), u_((2, 3))], ["reduction"]),
         ErrorCase("scatter_nd_err_rank", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2,))],
                   ["rank"]),
+        ErrorCase("index_tensor_err_float", "R.index_tensor(x, (y,))", [x23, y_((2,))], ["integer dtype"]),
+        ErrorCase("index_tensor_err_count", "R.index_tensor(x, (i, i, i))", [x23, i_((2,), "index2")],
+                  ["index tensors"]),
+        ErrorCase("index_tensor_err_bcast", "R.index_tensor(x, (i, j))",
+                  [x23, i_((2,), "index2"), i_((3,), "index2", name="j")], ["broadcast"]),
+        ErrorCase("index_put_err_count", "R.index_put(x, (i,), y)", [x23, i_((2,), "index2"), y_((2,))],
+                  ["one per dim"]),
+        ErrorCase("index_put_err_dtype", "R.index_put(x, (i, i), y)", [x23, i_((2,), "index2"), y_((2,), I32)],
+                  ["dtype"]),
+        ErrorCase("slice_scatter_err_len", "R.slice_scatter(x, y, 0, 3, 2, axis=1)", [x23, y_((2, 1))],
+                  ["slice has"]),
+        ErrorCase("slice_scatter_err_step", "R.slice_scatter(x, y, 0, 3, 0, axis=1)", [x23, y_((2, 1))],
+                  ["step"]),
+        ErrorCase("slice_scatter_err_dim", "R.slice_scatter(x, y, 0, 1, 1, axis=1)", [x23, y_((3, 1))],
+                  ["differs"]),
         ErrorCase("scatter_nd_err_shape", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2, 4))],
                   ["updates.shape"]),
     ]
