@@ -50,7 +50,7 @@ OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduc
             ops/manip_eval.c ops/nn.c ops/nn_util.c ops/conv.c ops/conv_gemm.c ops/conv_dw.c ops/pool.c ops/linalg.c ops/gemm.c ops/builtin.c
 OPS_SRCS += ops/tir_build.c ops/manip_legalize.c ops/nn_legalize.c
 OPS_SRCS += ops/create.c
-OPS_SRCS += ops/manip_index.c
+OPS_SRCS += ops/manip_index.c ops/manip_extra.c
 # the files holding the operator table's entries, in id order: ops/op_ids.awk
 # numbers the ops through them (ops/table.c lists their tables in this order)
 OP_TABLE_SRCS := ops/elementwise.c ops/nn.c ops/linalg.c ops/manip.c ops/create.c ops/reduce.c ops/builtin.c

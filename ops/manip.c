@@ -3,7 +3,8 @@
  * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
  * stack, repeat, tile, flip, one_hot; the entries of the index ops
  * (gather_elements, gather_nd, index_tensor, index_put, scatter_elements,
- * scatter_nd, slice_scatter), whose hooks are in manip_index.c.
+ * scatter_nd, slice_scatter), whose hooks are in manip_index.c, and of
+ * reverse_sequence, meshgrid and the collapse_sums (manip_extra.c).
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -1215,6 +1216,23 @@ static const OpDef defs[] = {
        .syn.params = {E("indices"), {"on_value", IR_PARAM_PRIM, NULL},
                       {"off_value", IR_PARAM_PRIM, NULL}, A("depth", NULL), A("axis", "-1")},
        .syn.nparams = 5, .impl = {infer_one_hot, op_manip_eval_one_hot, op_manip_legalize_one_hot}),
+    OP(IR_OP_REVERSE_SEQUENCE, "relax.reverse_sequence",
+       .syn.params = {E("data"), E("seq_lengths"), A("seq_axis", "1"), A("batch_axis", "0")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_reverse_sequence, op_manip_eval_reverse_sequence,
+                op_manip_legalize_reverse_sequence}),
+    OP(IR_OP_MESHGRID, "relax.meshgrid",
+       .syn.params = {{"tensors", IR_PARAM_TUPLE, NULL}, A("indexing", "\"ij\"")},
+       .syn.nparams = 2,
+       .impl = {op_manip_infer_meshgrid, op_manip_eval_meshgrid, op_manip_legalize_meshgrid}),
+    OP(IR_OP_COLLAPSE_SUM_LIKE, "relax.collapse_sum_like",
+       .syn.params = {E("data"), E("collapse_target")}, .syn.nparams = 2,
+       .impl = {op_manip_infer_collapse_sum_like, op_manip_eval_collapse_sum,
+                op_manip_legalize_collapse_sum}),
+    OP(IR_OP_COLLAPSE_SUM_TO, "relax.collapse_sum_to",
+       .syn.params = {E("data"), {"shape", IR_PARAM_SHAPE, NULL}}, .syn.nparams = 2,
+       .impl = {op_manip_infer_collapse_sum_to, op_manip_eval_collapse_sum,
+                op_manip_legalize_collapse_sum}),
     OP(IR_OP_GATHER_ELEMENTS, "relax.gather_elements",
        .syn.params = {E("data"), E("indices"), A("axis", "0")}, .syn.nparams = 3,
        .impl = {op_manip_infer_gather_elements, op_manip_eval_gather_elements,

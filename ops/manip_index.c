@@ -24,25 +24,6 @@
 #include "manip_int.h"
 #include "tir_build.h"
 
-static Site
-site_of(IrCtx *ctx, IrLoc loc, IrSym binding, const IrExpr *call)
-{
-  Site s = {ctx, loc, binding, call->u.call.op};
-  return s;
-}
-
-static IrPrimExpr *
-lit(IrCtx *ctx, int64_t v)
-{
-  return ir_prim_int(ctx, IR_I64, v);
-}
-
-static IrPrimExpr **
-dims_new(IrCtx *ctx, int n)
-{
-  return ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
-}
-
 static bool
 is_index_dtype(IrDType t, bool allow_uint)
 {
@@ -165,9 +146,9 @@ static IrPrimExpr *
 clamped_index(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n)
 {
   IrPrimExpr *from_end = ir_prim_bin(ctx, IR_PE_ADD, i, n);
-  i = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, i, lit(ctx, 0)), from_end, i);
-  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, n, lit(ctx, 1));
-  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, i, last), lit(ctx, 0));
+  i = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, i, op_manip_lit(ctx, 0)), from_end, i);
+  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1));
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, i, last), op_manip_lit(ctx, 0));
 }
 
 /* Coordinate o of one tensor used on a dim `to` of another that the
@@ -180,8 +161,8 @@ clamped_coord(IrCtx *ctx, IrPrimExpr *o, IrPrimExpr *from, IrPrimExpr *to)
   if (ir_prim_expr_equal(from, to) ||
       (ir_prim_is_int(from, &a) && ir_prim_is_int(to, &b) && a <= b))
     return o;
-  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, to, lit(ctx, 1));
-  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, o, last), lit(ctx, 0));
+  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, to, op_manip_lit(ctx, 1));
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, o, last), op_manip_lit(ctx, 0));
 }
 
 /* The loaded index value indices[ii] resolved against an axis of n (ii
@@ -190,7 +171,7 @@ static IrPrimExpr *
 load_index(OpPrim *p, IrBuffer *ix, IrPrimExpr **ii, IrPrimExpr *n)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **at = dims_new(ctx, ix->ndim);
+  IrPrimExpr **at = op_manip_dims(ctx, ix->ndim);
   memcpy(at, ii, sizeof(IrPrimExpr *) * (size_t)ix->ndim);
   return clamped_index(ctx, as_i64(ctx, op_prim_load(p, ix, at)), n);
 }
@@ -291,7 +272,7 @@ emit_copy(OpPrim *p, IrBuffer *dst, IrBuffer *src)
 IrSInfo *
 op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
   int axis;
@@ -316,7 +297,7 @@ op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], false) : NULL;
   int axis;
   bool none;
@@ -346,7 +327,7 @@ op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
@@ -362,7 +343,7 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *r
   }
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
                       : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
@@ -403,7 +384,7 @@ batch_dims_attr(const Site *s, const IrExpr *call, int xn, int n, int *b)
 IrSInfo *
 op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
   IrDType it = ix ? ix->u.tensor.dtype : IR_VOID;
@@ -439,7 +420,7 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return ir_sinfo_tensor(in->ctx, NULL, on, t, vdev);
   if (!dims_agree(in, &s, x->u.tensor.shape, ix->u.tensor.shape, b, "batch dims of data and indices"))
     return NULL;
-  IrPrimExpr **out = dims_new(in->ctx, on);
+  IrPrimExpr **out = op_manip_dims(in->ctx, on);
   for (int d = 0; d < n - 1; d++)
     out[d] = ix->u.tensor.shape[d];
   for (int d = b + (int)l; d < xn; d++)
@@ -450,7 +431,7 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], false) : NULL;
   int b;
   if (!ix || ix->ndim < 1 || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b))
@@ -486,7 +467,7 @@ op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int b;
@@ -504,12 +485,12 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   int n = ix->ndim;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim), **ii = dims_new(ctx, n);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim), **ii = op_manip_dims(ctx, n);
   memcpy(ii, o, sizeof(IrPrimExpr *) * (size_t)(n - 1));
   for (int d = 0; d < b; d++)
     xi[d] = clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
   for (int j = 0; j < l; j++) {
-    ii[n - 1] = lit(ctx, j);
+    ii[n - 1] = op_manip_lit(ctx, j);
     xi[b + j] = load_index(&p, ix, ii, x->shape[b + j]);
   }
   for (int d = b + (int)l; d < x->ndim; d++)
@@ -564,7 +545,7 @@ scatter_begin(OpLegalize *lz, OpPrim *p, const IrExpr *call, IrSInfo *result, co
 IrSInfo *
 op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *t[3];
   int axis;
   bool none;
@@ -590,7 +571,7 @@ op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
   int axis, red = u ? reduction_attr(&s, call, true) : -1;
@@ -622,7 +603,7 @@ op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis, red = reduction_attr(&s, call, true);
@@ -638,11 +619,11 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
   }
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, ix->shape, ix->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
                       : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
-  IrPrimExpr **ui = dims_new(ctx, x->ndim);
+  IrPrimExpr **ui = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     ui[d] = clamped_coord(ctx, o[d], ix->shape[d], u->shape[d]);
   IrPrimExpr *v = reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, ui), red);
@@ -661,7 +642,7 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
 IrSInfo *
 op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *t[3];
   if (!scatter_args(&s, call, args, false, t))
     return NULL;
@@ -693,7 +674,7 @@ op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
   int red = u ? reduction_attr(&s, call, false) : -1;
@@ -724,7 +705,7 @@ op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int red = reduction_attr(&s, call, false);
@@ -741,11 +722,11 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   int n = ix->ndim;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, u->shape, u->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim), **ii = dims_new(ctx, n);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim), **ii = op_manip_dims(ctx, n);
   for (int d = 0; d < n - 1; d++)
     ii[d] = clamped_coord(ctx, o[d], u->shape[d], ix->shape[d]);
   for (int j = 0; j < k; j++) {
-    ii[n - 1] = lit(ctx, j);
+    ii[n - 1] = op_manip_lit(ctx, j);
     xi[j] = load_index(&p, ix, ii, x->shape[j]);
   }
   for (int d = (int)k; d < x->ndim; d++)
@@ -802,7 +783,7 @@ index_tuple(const Site *s, const IrExpr *call, IrSInfo **args, int arg, bool all
 static bool
 index_broadcast(OpInfer *in, const IrExpr *call, IrSInfo **t, int n, IrPrimExpr ***shape, int *rank)
 {
-  *shape = dims_new(in->ctx, 0);
+  *shape = op_manip_dims(in->ctx, 0);
   *rank = 0;
   for (int i = 0; i < n; i++) {
     int r = t[i]->u.tensor.ndim;
@@ -869,11 +850,11 @@ bcast_get(const IrTensorData *t, const int64_t *o, int nb)
 static IrPrimExpr **
 bcast_index(IrCtx *ctx, IrBuffer *t, IrPrimExpr **o, IrPrimExpr **b, int nb)
 {
-  IrPrimExpr **ti = dims_new(ctx, t->ndim);
+  IrPrimExpr **ti = op_manip_dims(ctx, t->ndim);
   for (int d = 0; d < t->ndim; d++) {
     int bd = nb - t->ndim + d;
     int64_t v;
-    ti[d] = ir_prim_is_int(t->shape[d], &v) && v == 1 ? lit(ctx, 0)
+    ti[d] = ir_prim_is_int(t->shape[d], &v) && v == 1 ? op_manip_lit(ctx, 0)
                                                       : clamped_coord(ctx, o[bd], b[bd], t->shape[d]);
   }
   return ti;
@@ -903,7 +884,7 @@ index_inputs(OpPrim *p, const IrExpr *call, int arg, bool allow_uint, int *n)
 IrSInfo *
 op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
   IrPrimExpr **b;
   int n, nb;
@@ -922,7 +903,7 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int on = nb < 0 ? -1 : nb + xn - n;
   if (!b || !x->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, on, dt, vdev);
-  IrPrimExpr **out = dims_new(in->ctx, on);
+  IrPrimExpr **out = op_manip_dims(in->ctx, on);
   memcpy(out, b, sizeof(IrPrimExpr *) * (size_t)nb);
   memcpy(out + nb, x->u.tensor.shape + n, sizeof(IrPrimExpr *) * (size_t)(xn - n));
   return ir_sinfo_tensor(in->ctx, out, on, dt, vdev);
@@ -931,7 +912,7 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   int64_t shape[2 * MAX_DIMS];
   int n, nb;
@@ -976,7 +957,7 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   }
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int j = 0; j < n; j++)
     xi[j] = load_index(&p, t[j], bcast_index(ctx, t[j], o, out->shape, nb), x->shape[j]);
   for (int d = n; d < x->ndim; d++)
@@ -992,7 +973,7 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 IrSInfo *
 op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
   IrSInfo *v = x ? op_manip_tensor_arg(&s, args[2], "values") : NULL;
   IrPrimExpr **b, **vb;
@@ -1020,7 +1001,7 @@ op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   IrTensorData *v = x ? op_manip_tensor_val(&s, args[2], "values") : NULL;
   int64_t b[MAX_DIMS];
@@ -1063,9 +1044,9 @@ bcast_extents(IrCtx *ctx, IrBuffer **t, int n, int *nb)
   *nb = 0;
   for (int i = 0; i < n; i++)
     *nb = t[i]->ndim > *nb ? t[i]->ndim : *nb;
-  IrPrimExpr **b = dims_new(ctx, *nb);
+  IrPrimExpr **b = op_manip_dims(ctx, *nb);
   for (int d = 0; d < *nb; d++) {
-    b[d] = lit(ctx, 1);
+    b[d] = op_manip_lit(ctx, 1);
     for (int i = 0; i < n; i++) {
       int td = d - (*nb - t[i]->ndim);
       int64_t v;
@@ -1099,7 +1080,7 @@ op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   emit_copy(&p, out, x);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, b, nb, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int j = 0; j < n; j++)
     xi[j] = load_index(&p, t[j], bcast_index(ctx, t[j], o, b, nb), x->shape[j]);
   IrPrimExpr *upd = op_prim_load(&p, v, bcast_index(ctx, v, o, b, nb));
@@ -1135,7 +1116,7 @@ prim_int_arg(const Site *s, IrSInfo **args, int i, const char *what, IrPrimExpr 
 IrSInfo *
 op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = site_of(in->ctx, in->loc, in->binding, call);
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "input_tensor");
   IrSInfo *src = x ? op_manip_tensor_arg(&s, args[1], "src") : NULL;
   IrPrimExpr *v[3];
@@ -1172,7 +1153,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
     }
   if (v[0] && v[1] && v[2]) {
     IrPrimExpr *len = ir_prim_bin(in->ctx, IR_PE_SUB, v[1], v[0]);
-    len = ir_prim_bin(in->ctx, IR_PE_ADD, len, ir_prim_bin(in->ctx, IR_PE_SUB, v[2], lit(in->ctx, 1)));
+    len = ir_prim_bin(in->ctx, IR_PE_ADD, len, ir_prim_bin(in->ctx, IR_PE_SUB, v[2], op_manip_lit(in->ctx, 1)));
     len = ir_prim_bin(in->ctx, IR_PE_FLOORDIV, len, v[2]);
     if (in->arith)
       len = ir_arith_simplify(in->arith, len);
@@ -1189,7 +1170,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = site_of(ev->ctx, ev->loc, ev->binding, call);
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "input_tensor");
   IrTensorData *src = x ? op_manip_tensor_val(&s, args[1], "src") : NULL;
   int64_t v[3];
@@ -1240,7 +1221,7 @@ prim_arg(OpPrim *p, const IrExpr *arg)
 IrExpr *
 op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = site_of(lz->ctx, lz->loc, lz->binding, call);
+  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
@@ -1259,7 +1240,7 @@ op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *res
   emit_copy(&p, out, x);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, src->shape, src->ndim, &o);
-  IrPrimExpr **xi = dims_new(ctx, x->ndim);
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++) {
     IrPrimExpr *at = ir_prim_bin(ctx, IR_PE_ADD, start, ir_prim_bin(ctx, IR_PE_MUL, o[d], step));
     xi[d] = d == axis ? clamped_index(ctx, at, x->shape[d])

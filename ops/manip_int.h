@@ -1,7 +1,8 @@
 /*
  * manip_int.h - internals shared by manip.c (inference, table),
  * manip_eval.c (kernels) and manip_legalize.c (lowerings) of the
- * manipulation ops, and manip_index.c (the index ops' three facets); no
+ * manipulation ops, and manip_index.c and manip_extra.c (other ops'
+ * three facets); no
  * other file includes it.  Attribute reading and validation live here
  * once, so inference, the kernels and the lowerings read every call the
  * same way.
@@ -27,6 +28,27 @@ typedef struct {
   IrSym binding;
   const IrOpDef *op;
 } Site;
+
+/* Small helpers of manip_index.c and manip_extra.c: a call's site, an
+ * int64 literal, an array of n dims (arena, never of size 0). */
+static inline Site
+op_manip_site(IrCtx *ctx, IrLoc loc, IrSym binding, const IrExpr *call)
+{
+  Site s = {ctx, loc, binding, call->u.call.op};
+  return s;
+}
+
+static inline IrPrimExpr *
+op_manip_lit(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+static inline IrPrimExpr **
+op_manip_dims(IrCtx *ctx, int n)
+{
+  return ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
+}
 
 /* The attributes of R.strided_slice, validated against a rank. */
 typedef struct {
@@ -83,6 +105,18 @@ IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo 
 IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* manip_extra.c: reverse_sequence, meshgrid and the collapse_sums */
+IrSInfo *op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
 IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);

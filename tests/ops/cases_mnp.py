@@ -1,5 +1,6 @@
 """cases_mnp.py - cases of the index ops (ops/manip_index.c): gather_elements,
-gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter.
+gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter;
+of ops/manip_extra.c: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to.
 
 The numpy references walk the positions in row-major order, as the
 kernels and TVM's topi do, so duplicate indices are checked: the last
@@ -88,6 +89,25 @@ def slice_scatter(x, src, start, end, step, axis):
     sl[axis] = slice(start, end, step)
     out[tuple(sl)] = src
     return out
+
+
+def reverse_sequence(x, lens, seq_axis=1, batch_axis=0):
+    out = x.copy()
+    n = x.shape[seq_axis]
+    for o in np.ndindex(*x.shape):
+        ln, i = int(lens[o[batch_axis]]), o[seq_axis]
+        if ln > 1 and i < ln:
+            src = list(o)
+            src[seq_axis] = (min(ln, n)) - 1 - i
+            out[o] = x[tuple(src)]
+    return out
+
+
+def collapse_sum(x, shape):
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
+    r = np.sum(x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64), axis=axes, keepdims=True)
+    return r.reshape(shape).astype(x.dtype)
 
 
 def i_(shape, kind, dtype=I64, sig=None, name="i"):
@@ -233,8 +253,52 @@ def put_cases():
     return c
 
 
+def other_cases():
+    c = []
+    rs = "R.reverse_sequence"
+    c.append(Case("reverse_sequence_default", f"{rs}(x, R.const([0, 1, 3, 4, 9], \"int64\"))", [x_((5, 4))],
+                  lambda x: reverse_sequence(x, [0, 1, 3, 4, 9])))
+    c.append(Case("reverse_sequence_axes", f"{rs}(x, l, seq_axis=0, batch_axis=1)",
+                  [x_((4, 3, 2)), inp("l", (3,), I32, "index6")], lambda x, l: reverse_sequence(x, l, 0, 1)))
+    c.append(Case("reverse_sequence_neg_axes", f"{rs}(x, l, seq_axis=-1, batch_axis=-3)",
+                  [x_((2, 3, 5), I64, "smallint"), inp("l", (2,), I64, "index7")],
+                  lambda x, l: reverse_sequence(x, l, 2, 0)))
+    c.append(Case("reverse_sequence_f16", f"{rs}(x, l)", [x_((3, 4), F16), inp("l", (3,), I64, "index5")],
+                  lambda x, l: reverse_sequence(x, l)))
+    c.append(Case("reverse_sequence_sym", f"{rs}(x, l)",
+                  [x_((3, 5), sig=("n", "m")), inp("l", (3,), I64, "index6", sig=("n",))],
+                  lambda x, l: reverse_sequence(x, l), upper={"n": 8, "m": 8}))
+    mg = "R.meshgrid"
+    c.append(Case("meshgrid_ij", f"{mg}((x, y))", [x_((3,)), y_((4,))],
+                  lambda x, y: list(np.meshgrid(x, y, indexing="ij")), tuple_out=True))
+    c.append(Case("meshgrid_xy", f'{mg}((x, y, z), indexing="xy")', [x_((3,)), y_((2,)), inp("z", (4,))],
+                  lambda x, y, z: list(np.meshgrid(x, y, z, indexing="xy")), tuple_out=True))
+    c.append(Case("meshgrid_f16_get", f'{mg}((x, y), indexing="xy")', [x_((2,), F16), y_((3,), F16)],
+                  lambda x, y: np.meshgrid(x, y, indexing="xy")[1], get=1))
+    c.append(Case("meshgrid_sym", f"{mg}((x, y))", [x_((3,), sig=("n",)), y_((2,), sig=("m",))],
+                  lambda x, y: list(np.meshgrid(x, y, indexing="ij")), tuple_out=True, upper={"n": 6, "m": 6}))
+    c.append(Case("meshgrid_empty", f"{mg}((x, y))", [x_((0,)), y_((2,))],
+                  lambda x, y: list(np.meshgrid(x, y, indexing="ij")), tuple_out=True))
+    ct, cl = "R.collapse_sum_to", "R.collapse_sum_like"
+    c.append(Case("collapse_sum_to_lead", f"{ct}(x, R.shape([3, 1]))", [x_((2, 3, 4))],
+                  lambda x: collapse_sum(x, (3, 1)), atol=1e-5))
+    c.append(Case("collapse_sum_to_mid", f"{ct}(x, R.shape([2, 1, 4]))", [x_((2, 5, 4), I32, "smallint")],
+                  lambda x: collapse_sum(x, (2, 1, 4))))
+    c.append(Case("collapse_sum_to_scalar", f"{ct}(x, R.shape([]))", [x_((3, 4))], lambda x: collapse_sum(x, ()),
+                  atol=1e-5))
+    c.append(Case("collapse_sum_like", f"{cl}(x, y)", [x_((4, 3)), y_((1, 3))], lambda x, y: collapse_sum(x, (1, 3)),
+                  atol=1e-5))
+    c.append(Case("collapse_sum_like_f16", f"{cl}(x, y)", [x_((6, 5), F16), y_((5,), F16)],
+                  lambda x, y: collapse_sum(x, (5,)), rtol=1e-3, atol=1e-3))
+    c.append(Case("collapse_sum_to_sym", f"{ct}(x, R.shape([1, m]))", [x_((5, 3), sig=("n", "m"))],
+                  lambda x: collapse_sum(x, (1, x.shape[1])), atol=1e-5, upper={"n": 8, "m": 8}))
+    c.append(Case("collapse_sum_like_empty", f"{cl}(x, y)", [x_((0, 3)), y_((3,))],
+                  lambda x, y: collapse_sum(x, (3,))))
+    return c
+
+
 def CASES():
-    return gather_cases() + scatter_cases() + put_cases()
+    return gather_cases() + scatter_cases() + put_cases() + other_cases()
 
 
 def ERROR_CASES():
@@ -276,6 +340,17 @@ def ERROR_CASES():
                   ["step"]),
         ErrorCase("slice_scatter_err_dim", "R.slice_scatter(x, y, 0, 1, 1, axis=1)", [x23, y_((3, 1))],
                   ["differs"]),
+        ErrorCase("reverse_sequence_err_len", "R.reverse_sequence(x, l)", [x23, inp("l", (3,), I64)],
+                  ["batch axis"]),
+        ErrorCase("reverse_sequence_err_dtype", "R.reverse_sequence(x, l)", [x23, inp("l", (2,))], ["int32"]),
+        ErrorCase("reverse_sequence_err_axis", "R.reverse_sequence(x, l, seq_axis=2)", [x23, inp("l", (2,), I64)],
+                  ["axis"]),
+        ErrorCase("meshgrid_err_rank", "R.meshgrid((x, y))", [x23, y_((2,))], ["1-D"]),
+        ErrorCase("meshgrid_err_dtype", "R.meshgrid((x, y))", [x_((2,)), y_((2,), I32)], ["dtype"]),
+        ErrorCase("meshgrid_err_indexing", 'R.meshgrid((x,), indexing="ji")', [x_((2,))], ["indexing"]),
+        ErrorCase("collapse_sum_to_err_dim", "R.collapse_sum_to(x, R.shape([2, 2]))", [x23], ["collapse"]),
+        ErrorCase("collapse_sum_to_err_rank", "R.collapse_sum_to(x, R.shape([1, 2, 3]))", [x23], ["rank"]),
+        ErrorCase("collapse_sum_like_err_dim", "R.collapse_sum_like(x, y)", [x23, y_((4,))], ["collapse"]),
         ErrorCase("scatter_nd_err_shape", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2, 4))],
                   ["updates.shape"]),
     ]
