@@ -4,7 +4,8 @@
  * stack, repeat, tile, flip, one_hot; the entries of the index ops
  * (gather_elements, gather_nd, index_tensor, index_put, scatter_elements,
  * scatter_nd, slice_scatter), whose hooks are in manip_index.c, and of
- * reverse_sequence, meshgrid and the collapse_sums (manip_extra.c).
+ * dynamic_strided_slice, memory.view, reverse_sequence, meshgrid and the
+ * collapse_sums (manip_extra.c).
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -1216,6 +1217,15 @@ static const OpDef defs[] = {
        .syn.params = {E("indices"), {"on_value", IR_PARAM_PRIM, NULL},
                       {"off_value", IR_PARAM_PRIM, NULL}, A("depth", NULL), A("axis", "-1")},
        .syn.nparams = 5, .impl = {infer_one_hot, op_manip_eval_one_hot, op_manip_legalize_one_hot}),
+    OP(IR_OP_DYNAMIC_STRIDED_SLICE, "relax.dynamic_strided_slice",
+       .syn.params = {E("x"), E("begin"), E("end"), E("strides")}, .syn.nparams = 4,
+       .impl = {op_manip_infer_dynamic_strided_slice, op_manip_eval_dynamic_strided_slice, NULL}),
+    OP(IR_OP_MEMORY_VIEW, "relax.memory.view",
+       .syn.params = {E("data"), {"shape", IR_PARAM_EXPR, "R.tuple()"},
+                      {"dtype", IR_PARAM_EXPR, "R.tuple()"},
+                      {"relative_byte_offset", IR_PARAM_EXPR, "R.tuple()"}},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_view, op_manip_eval_view, op_manip_legalize_view}),
     OP(IR_OP_REVERSE_SEQUENCE, "relax.reverse_sequence",
        .syn.params = {E("data"), E("seq_lengths"), A("seq_axis", "1"), A("batch_axis", "0")},
        .syn.nparams = 4,

@@ -1,6 +1,8 @@
 /*
  * manip_extra.c - manipulation ops that are neither plain copies nor index
- * ops: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to.
+ * ops: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to,
+ * dynamic_strided_slice (interpreter only: its shape comes from data) and
+ * R.memory.view.
  * Each op's inference, reference kernel and lowering sit together here;
  * their entries are in manip.c's table.
  *
@@ -489,5 +491,234 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   if (!ir_dtype_eq(out->dtype, at))
     sum = ir_prim_cast(ctx, out->dtype, sum);
   *body = seq2(&p, op_prim_store_at(&p, acc, zero, init), nest, op_prim_store(&p, out, o, sum));
+  return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* dynamic_strided_slice                                               */
+/* ------------------------------------------------------------------ */
+
+/* R.dynamic_strided_slice (TVM's rule): begin, end and strides are 1-D
+ * int64 tensors of data's rank elements; the result has data's rank and
+ * dtype and a shape known only from the values.  Each result dim is at
+ * most data's (a slice never grows an axis), which is the upper bound an
+ * arena would take; the generated C has no way yet to give a tensor a
+ * shape computed at run time, so the op has no lowering and runs in the
+ * interpreter only. */
+IrSInfo *
+op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  static const char *what[] = {"begin", "end", "strides"};
+  if (!x)
+    return NULL;
+  int ndim = x->u.tensor.ndim;
+  for (int i = 0; i < 3; i++) {
+    IrSInfo *t = op_manip_tensor_arg(&s, args[1 + i], what[i]);
+    IrDType dt = t ? t->u.tensor.dtype : IR_VOID;
+    int64_t n;
+    if (!t)
+      return NULL;
+    if ((dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I64)) ||
+        (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1) ||
+        (ndim >= 0 && t->u.tensor.shape && ir_prim_is_int(t->u.tensor.shape[0], &n) && n != ndim)) {
+      op_manip_fail(&s, "%s must be a 1-D int64 tensor of %d elements (x's rank)", what[i], ndim);
+      return NULL;
+    }
+  }
+  return ir_sinfo_tensor(in->ctx, NULL, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
+}
+
+/* numpy's slicing per axis (op_manip_slice_axis), with the values of
+ * begin, end and strides. */
+Value *
+op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x"), *v[3];
+  int64_t start[MAX_DIMS], shape[MAX_DIMS], step[MAX_DIMS];
+  if (!x)
+    return NULL;
+  for (int i = 0; i < 3; i++) {
+    v[i] = op_manip_tensor_val(&s, args[1 + i], "begin, end and strides");
+    if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT) {
+      op_manip_fail(&s, "begin, end and strides must be 1-D int tensors of x's rank elements");
+      return NULL;
+    }
+  }
+  for (int d = 0; d < x->ndim; d++) {
+    step[d] = op_get_i(v[2], d);
+    if (step[d] == 0) {
+      op_manip_fail(&s, "stride of axis %d is zero", d);
+      return NULL;
+    }
+    op_manip_slice_axis(x->shape[d], op_get_i(v[0], d), op_get_i(v[1], d), step[d], false,
+                        &start[d], &shape[d]);
+  }
+  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, shape);
+  int64_t o[MAX_DIMS] = {0}, count = out ? op_numel(out) : 0;
+  for (int64_t k = 0; k < count; k++) {
+    int64_t src = 0;
+    for (int d = 0; d < x->ndim; d++)
+      src = src * x->shape[d] + start[d] + o[d] * step[d];
+    op_manip_copy_elem(out, k, x, src);
+    for (int d = x->ndim - 1; d >= 0 && ++o[d] == shape[d]; d--)
+      o[d] = 0;
+  }
+  return as_value(&s, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* memory.view                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Is argument e absent (the empty tuple TVM passes for None)? */
+static bool
+absent(const IrExpr *e)
+{
+  return !e || (e->kind == IR_EX_TUPLE && e->u.tuple.n == 0) ||
+         (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && e->sinfo->u.tuple.n == 0);
+}
+
+/* R.memory.view (TVM's rule): shape (a shape, or absent: data's), dtype
+ * (R.dtype, or absent: data's) and relative_byte_offset (an int64 prim
+ * value, or absent: 0); a view provably past data's bytes is refused. */
+IrSInfo *
+op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  const IrExpr *shape = call->u.call.args[1], *dtype = call->u.call.args[2];
+  const IrExpr *off = call->u.call.args[3];
+  if (!x)
+    return NULL;
+  IrPrimExpr **dims = x->u.tensor.shape;
+  int ndim = x->u.tensor.ndim;
+  IrDType dt = x->u.tensor.dtype;
+  IrPrimExpr *offset = op_manip_lit(in->ctx, 0);
+  if (!absent(shape)) {
+    if (!args[1] || args[1]->kind != IR_SI_SHAPE) {
+      op_manip_fail(&s, "shape must be a shape");
+      return NULL;
+    }
+    ndim = args[1]->u.shape.ndim;
+    dims = shape->kind == IR_EX_SHAPE ? shape->u.shape.values : args[1]->u.shape.values;
+  }
+  if (!absent(dtype)) {
+    if (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID) {
+      op_manip_fail(&s, "dtype must be an R.dtype of a tensor dtype");
+      return NULL;
+    }
+    dt = dtype->u.dtype;
+  }
+  if (!absent(off)) {
+    if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64)) {
+      op_manip_fail(&s, "relative_byte_offset must be an int64 prim value");
+      return NULL;
+    }
+    offset = args[3]->u.prim.value;
+  }
+  if (dims && x->u.tensor.shape && offset && dt.code != IR_DT_VOID &&
+      x->u.tensor.dtype.code != IR_DT_VOID) {
+    IrPrimExpr *need = op_manip_lit(in->ctx, ir_dtype_bytes(dt)), *have;
+    have = op_manip_lit(in->ctx, ir_dtype_bytes(x->u.tensor.dtype));
+    for (int i = 0; i < ndim; i++)
+      need = ir_prim_bin(in->ctx, IR_PE_MUL, need, dims[i]);
+    for (int i = 0; i < x->u.tensor.ndim; i++)
+      have = ir_prim_bin(in->ctx, IR_PE_MUL, have, x->u.tensor.shape[i]);
+    IrPrimExpr *fits = ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
+    if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE) {
+      op_manip_fail(&s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
+                    op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
+                    op_manip_expr_text(in->ctx, offset),
+                    op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, have)));
+      return NULL;
+    }
+    op_assume(in, fits);
+  }
+  return ir_sinfo_tensor(in->ctx, dims, ndim, dt, x->u.tensor.vdevice);
+}
+
+/* The view's bytes, copied: Relax values are immutable, so a copy reads
+ * as a view does. */
+Value *
+op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
+{
+  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  if (!x)
+    return NULL;
+  const int64_t *shape = x->shape;
+  int ndim = x->ndim;
+  IrDType dt = x->dtype;
+  int64_t offset = 0;
+  Value *v = args[1];
+  if (v && v->kind == VAL_SHAPE) {
+    shape = v->u.shape.dims;
+    ndim = v->u.shape.n;
+  }
+  if ((v = args[2]) && v->kind == VAL_DTYPE)
+    dt = v->u.dtype;
+  if ((v = args[3]) && v->kind == VAL_PRIM)
+    offset = v->u.prim.i;
+  IrTensorData *out = op_manip_new_tensor(&s, dt, ndim, shape);
+  if (!out)
+    return NULL;
+  if (offset < 0 || (uint64_t)offset > x->nbytes || out->nbytes > x->nbytes - (size_t)offset) {
+    op_manip_fail(&s, "the view (%zu bytes at offset %lld) exceeds data's %zu bytes", out->nbytes,
+                  (long long)offset, x->nbytes);
+    return NULL;
+  }
+  memcpy(out->data, (const char *)x->data + offset, out->nbytes);
+  return as_value(&s, out);
+}
+
+/* A view of data's dtype at an offset of whole elements: out[o] =
+ * data[flat(o) + offset / size], the position clamped into data (the
+ * kernel refuses a view past its end).  A view of another dtype would
+ * need a bit reinterpretation that TIR here does not have, so that call
+ * stays as it is (interpreter only). */
+IrExpr *
+op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  IrCtx *ctx = lz->ctx;
+  const IrExpr *off = call->u.call.args[3];
+  OpPrim p;
+  op_prim_begin(lz, &p, "view");
+  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *out = x ? op_prim_output(&p, result, "T_view") : NULL;
+  IrPrimExpr *start = op_manip_lit(ctx, 0);
+  int64_t bytes;
+  if (out && !absent(off)) {
+    if (off->kind != IR_EX_PRIM || !ir_prim_is_int(off->u.prim, &bytes) ||
+        bytes % ir_dtype_bytes(x->dtype) != 0)
+      out = NULL;
+    else
+      start = op_manip_lit(ctx, bytes / ir_dtype_bytes(x->dtype));
+  }
+  if (!out || !ir_dtype_eq(out->dtype, x->dtype)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **o, *flat = start, *count = op_manip_lit(ctx, 1);
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  for (int d = 0; d < out->ndim; d++) {
+    IrPrimExpr *stride = op_manip_lit(ctx, 1);
+    for (int e = d + 1; e < out->ndim; e++)
+      stride = ir_prim_bin(ctx, IR_PE_MUL, stride, out->shape[e]);
+    flat = ir_prim_bin(ctx, IR_PE_ADD, flat, ir_prim_bin(ctx, IR_PE_MUL, o[d], stride));
+  }
+  for (int d = 0; d < x->ndim; d++)
+    count = ir_prim_bin(ctx, IR_PE_MUL, count, x->shape[d]);
+  flat = ir_prim_bin(ctx, IR_PE_MAX,
+                     ir_prim_bin(ctx, IR_PE_MIN, flat, ir_prim_bin(ctx, IR_PE_SUB, count, op_manip_lit(ctx, 1))),
+                     op_manip_lit(ctx, 0));
+  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    xi[d] = d == 0 ? flat : ir_prim_bin(ctx, IR_PE_FLOORMOD, flat, x->shape[d]);
+    flat = ir_prim_bin(ctx, IR_PE_FLOORDIV, flat, x->shape[d]);
+  }
+  *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   return op_prim_finish(&p, call, result);
 }

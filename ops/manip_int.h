@@ -106,7 +106,8 @@ IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo *
 Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* manip_extra.c: reverse_sequence, meshgrid and the collapse_sums */
+/* manip_extra.c: reverse_sequence, meshgrid, the collapse_sums,
+ * dynamic_strided_slice, memory.view */
 IrSInfo *op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args);
 IrSInfo *op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args);
 IrSInfo *op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args);
@@ -117,6 +118,11 @@ Value *op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
+IrSInfo *op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
 IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);

@@ -1,6 +1,10 @@
 """cases_mnp.py - cases of the index ops (ops/manip_index.c): gather_elements,
 gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter;
-of ops/manip_extra.c: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to.
+of ops/manip_extra.c: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to,
+memory.view, dynamic_strided_slice.  run_ops.py runs every case through the
+generated C too, so the calls that have no lowering (dynamic_strided_slice,
+whose shape comes from data, and a memory.view that changes the dtype) have
+only inference cases here.
 
 The numpy references walk the positions in row-major order, as the
 kernels and TVM's topi do, so duplicate indices are checked: the last
@@ -108,6 +112,12 @@ def collapse_sum(x, shape):
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
     r = np.sum(x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64), axis=axes, keepdims=True)
     return r.reshape(shape).astype(x.dtype)
+
+
+def view(x, shape, dtype=None, offset=0):
+    dt = np.dtype(dtype or x.dtype)
+    n = int(np.prod(shape)) * dt.itemsize
+    return np.frombuffer(x.tobytes()[offset:offset + n], dt).reshape(shape)
 
 
 def i_(shape, kind, dtype=I64, sig=None, name="i"):
@@ -294,6 +304,15 @@ def other_cases():
                   lambda x: collapse_sum(x, (1, x.shape[1])), atol=1e-5, upper={"n": 8, "m": 8}))
     c.append(Case("collapse_sum_like_empty", f"{cl}(x, y)", [x_((0, 3)), y_((3,))],
                   lambda x, y: collapse_sum(x, (3,))))
+    mv = "R.memory.view"
+    c.append(Case("memory_view_reshape", f"{mv}(x, R.shape([3, 2]))", [x_((2, 3))], lambda x: view(x, (3, 2))))
+    c.append(Case("memory_view_offset", f"{mv}(x, R.shape([2, 2]), R.tuple(), R.prim_value(8))", [x_((2, 3))],
+                  lambda x: view(x, (2, 2), None, 8)))
+    c.append(Case("memory_view_same", f"{mv}(x)", [x_((4,), I64, "smallint")], lambda x: view(x, (4,))))
+    c.append(Case("memory_view_f16", f"{mv}(x, R.shape([5]), R.dtype(\"float16\"), R.prim_value(2))",
+                  [x_((2, 3), F16)], lambda x: view(x, (5,), None, 2)))
+    c.append(Case("memory_view_sym", f"{mv}(x, R.shape([n]))", [x_((5, 2), sig=("n", 2))],
+                  lambda x: view(x, (x.shape[0],)), upper={"n": 8}))
     return c
 
 
@@ -351,6 +370,12 @@ def ERROR_CASES():
         ErrorCase("collapse_sum_to_err_dim", "R.collapse_sum_to(x, R.shape([2, 2]))", [x23], ["collapse"]),
         ErrorCase("collapse_sum_to_err_rank", "R.collapse_sum_to(x, R.shape([1, 2, 3]))", [x23], ["rank"]),
         ErrorCase("collapse_sum_like_err_dim", "R.collapse_sum_like(x, y)", [x23, y_((4,))], ["collapse"]),
+        ErrorCase("memory_view_err_bytes", "R.memory.view(x, R.shape([7]))", [x23], ["exceeds"]),
+        ErrorCase("memory_view_err_dtype", "R.memory.view(x, R.shape([2]), R.prim_value(1))", [x23], ["dtype"]),
+        ErrorCase("dynamic_strided_slice_err_len", "R.dynamic_strided_slice(x, i, i, i)", [x23, i_((3,), "index2")],
+                  ["rank"]),
+        ErrorCase("dynamic_strided_slice_err_dtype", "R.dynamic_strided_slice(x, i, i, i)",
+                  [x23, i_((2,), "index2", I32)], ["int64"]),
         ErrorCase("scatter_nd_err_shape", "R.scatter_nd(x, i, u)", [x23, i_((2, 1), "index2"), u_((2, 4))],
                   ["updates.shape"]),
     ]
