@@ -105,7 +105,8 @@ op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args)
   if (!l || !sequence_axes(&s, call, x->ndim, &seq, &batch))
     return NULL;
   if (l->ndim != 1 || l->dtype.code != IR_DT_INT || l->shape[0] != x->shape[batch]) {
-    op_manip_fail(&s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements", batch);
+    op_manip_fail(&s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
+                  batch);
     return NULL;
   }
   IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, x->shape);
@@ -151,14 +152,17 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *
   IrPrimExpr *len = op_prim_load(&p, l, li), *i = o[seq], *n = x->shape[seq];
   if (!ir_dtype_eq(len->dtype, IR_I64))
     len = ir_prim_cast(ctx, IR_I64, len);
-  IrPrimExpr *keep = ir_prim_bin(ctx, IR_PE_OR, ir_prim_bin(ctx, IR_PE_LE, len, op_manip_lit(ctx, 1)),
-                                 ir_prim_bin(ctx, IR_PE_LE, len, i));
-  IrPrimExpr *whole = ir_prim_bin(ctx, IR_PE_SUB, ir_prim_bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1)), i);
-  IrPrimExpr *part = ir_prim_bin(ctx, IR_PE_SUB, ir_prim_bin(ctx, IR_PE_SUB, len, op_manip_lit(ctx, 1)), i);
+  IrPrimExpr *keep =
+      ir_prim_bin(ctx, IR_PE_OR, ir_prim_bin(ctx, IR_PE_LE, len, op_manip_lit(ctx, 1)),
+                  ir_prim_bin(ctx, IR_PE_LE, len, i));
+  IrPrimExpr *whole =
+      ir_prim_bin(ctx, IR_PE_SUB, ir_prim_bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1)), i);
+  IrPrimExpr *part =
+      ir_prim_bin(ctx, IR_PE_SUB, ir_prim_bin(ctx, IR_PE_SUB, len, op_manip_lit(ctx, 1)), i);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   memcpy(xi, o, sizeof(IrPrimExpr *) * (size_t)x->ndim);
-  xi[seq] = ir_prim_select(
-      ctx, keep, i, ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, len, n), whole, part));
+  xi[seq] = ir_prim_select(ctx, keep, i,
+                           ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, len, n), whole, part));
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   return op_prim_finish(&p, call, result);
 }
@@ -191,7 +195,9 @@ op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *si = args[0];
   const IrExpr *e = call->u.call.args[0];
   int xy = indexing_xy(&s, call);
-  int n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n : e->kind == IR_EX_TUPLE ? e->u.tuple.n : -1;
+  int n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n
+          : e->kind == IR_EX_TUPLE      ? e->u.tuple.n
+                                        : -1;
   if (xy < 0)
     return NULL;
   if (n <= 0) {
@@ -485,7 +491,8 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   IrPrimExpr *v = op_prim_load(&p, x, xi);
   if (!ir_dtype_eq(v->dtype, at))
     v = ir_prim_cast(ctx, at, v);
-  *inner = op_prim_store_at(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(&p, acc, zero), v));
+  *inner = op_prim_store_at(&p, acc, zero,
+                            ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(&p, acc, zero), v));
   IrPrimExpr *init = is_float(at) ? ir_prim_float(ctx, at, 0.0) : zero;
   IrPrimExpr *sum = op_prim_load_at(&p, acc, zero);
   if (!ir_dtype_eq(out->dtype, at))
@@ -627,7 +634,8 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
       need = ir_prim_bin(in->ctx, IR_PE_MUL, need, dims[i]);
     for (int i = 0; i < x->u.tensor.ndim; i++)
       have = ir_prim_bin(in->ctx, IR_PE_MUL, have, x->u.tensor.shape[i]);
-    IrPrimExpr *fits = ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
+    IrPrimExpr *fits =
+        ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
     if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE) {
       op_manip_fail(&s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
                     op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
@@ -711,9 +719,10 @@ op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   for (int d = 0; d < x->ndim; d++)
     count = ir_prim_bin(ctx, IR_PE_MUL, count, x->shape[d]);
-  flat = ir_prim_bin(ctx, IR_PE_MAX,
-                     ir_prim_bin(ctx, IR_PE_MIN, flat, ir_prim_bin(ctx, IR_PE_SUB, count, op_manip_lit(ctx, 1))),
-                     op_manip_lit(ctx, 0));
+  flat = ir_prim_bin(
+      ctx, IR_PE_MAX,
+      ir_prim_bin(ctx, IR_PE_MIN, flat, ir_prim_bin(ctx, IR_PE_SUB, count, op_manip_lit(ctx, 1))),
+      op_manip_lit(ctx, 0));
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
   for (int d = x->ndim - 1; d >= 0; d--) {
     xi[d] = d == 0 ? flat : ir_prim_bin(ctx, IR_PE_FLOORMOD, flat, x->shape[d]);

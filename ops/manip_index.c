@@ -140,6 +140,15 @@ as_i64(IrCtx *ctx, IrPrimExpr *e)
   return ir_dtype_eq(e->dtype, IR_I64) ? e : ir_prim_cast(ctx, IR_I64, e);
 }
 
+/* n - 1, folded when n is a literal. */
+static IrPrimExpr *
+last_of(IrCtx *ctx, IrPrimExpr *n)
+{
+  int64_t v;
+  return ir_prim_is_int(n, &v) ? op_manip_lit(ctx, v - 1)
+                               : ir_prim_bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1));
+}
+
 /* Index i into an axis of n elements as the kernel resolves it (negative
  * from the end), clamped into [0, n - 1] where the kernel refuses. */
 static IrPrimExpr *
@@ -147,8 +156,8 @@ clamped_index(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n)
 {
   IrPrimExpr *from_end = ir_prim_bin(ctx, IR_PE_ADD, i, n);
   i = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, i, op_manip_lit(ctx, 0)), from_end, i);
-  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1));
-  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, i, last), op_manip_lit(ctx, 0));
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, i, last_of(ctx, n)),
+                     op_manip_lit(ctx, 0));
 }
 
 /* Coordinate o of one tensor used on a dim `to` of another that the
@@ -161,8 +170,8 @@ clamped_coord(IrCtx *ctx, IrPrimExpr *o, IrPrimExpr *from, IrPrimExpr *to)
   if (ir_prim_expr_equal(from, to) ||
       (ir_prim_is_int(from, &a) && ir_prim_is_int(to, &b) && a <= b))
     return o;
-  IrPrimExpr *last = ir_prim_bin(ctx, IR_PE_SUB, to, op_manip_lit(ctx, 1));
-  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, o, last), op_manip_lit(ctx, 0));
+  return ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, o, last_of(ctx, to)),
+                     op_manip_lit(ctx, 0));
 }
 
 /* The loaded index value indices[ii] resolved against an axis of n (ii
@@ -239,16 +248,16 @@ reduce_into(IrTensorData *out, int64_t at, const IrTensorData *u, int64_t ui, in
 static IrPrimExpr *
 reduce_expr(IrCtx *ctx, IrDType t, IrPrimExpr *old, IrPrimExpr *upd, int red)
 {
-  static const IrPrimKind kinds[] = {IR_PE_ADD, IR_PE_ADD, IR_PE_MUL, IR_PE_ADD, IR_PE_MAX,
-                                     IR_PE_MIN};
+  static const IrPrimKind kinds[] = {IR_PE_ADD, IR_PE_ADD, IR_PE_MUL,
+                                     IR_PE_ADD, IR_PE_MAX, IR_PE_MIN};
   if (red == RED_UPDATE)
     return upd;
   bool wide = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT || red == RED_MEAN;
   if (!wide)
     return ir_prim_bin(ctx, kinds[red], old, upd);
   IrDType f64 = {IR_DT_FLOAT, 64, 1};
-  IrPrimExpr *r = ir_prim_bin(ctx, kinds[red], ir_prim_cast(ctx, f64, old),
-                              ir_prim_cast(ctx, f64, upd));
+  IrPrimExpr *r =
+      ir_prim_bin(ctx, kinds[red], ir_prim_cast(ctx, f64, old), ir_prim_cast(ctx, f64, upd));
   if (red == RED_MEAN)
     r = ir_prim_bin(ctx, IR_PE_DIV, r, ir_prim_float(ctx, f64, 2.0));
   return ir_prim_cast(ctx, t, r);
@@ -298,7 +307,8 @@ Value *
 op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], false) : NULL;
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
+               *ix = x ? index_val(&s, args[1], false) : NULL;
   int axis;
   bool none;
   if (!ix || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
@@ -411,14 +421,16 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!ix->u.tensor.shape || !ir_prim_is_int(ix->u.tensor.shape[n - 1], &l))
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
   if (l > xn - b) {
-    op_manip_fail(&s, "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
+    op_manip_fail(&s,
+                  "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
                   (long long)l, xn, b);
     return NULL;
   }
   int on = n - 1 + xn - b - (int)l;
   if (!x->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, on, t, vdev);
-  if (!dims_agree(in, &s, x->u.tensor.shape, ix->u.tensor.shape, b, "batch dims of data and indices"))
+  if (!dims_agree(in, &s, x->u.tensor.shape, ix->u.tensor.shape, b,
+                  "batch dims of data and indices"))
     return NULL;
   IrPrimExpr **out = op_manip_dims(in->ctx, on);
   for (int d = 0; d < n - 1; d++)
@@ -432,7 +444,8 @@ Value *
 op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], false) : NULL;
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
+               *ix = x ? index_val(&s, args[1], false) : NULL;
   int b;
   if (!ix || ix->ndim < 1 || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b))
     return ix && ix->ndim < 1 ? (op_manip_fail(&s, "indices must have a dimension"), NULL) : NULL;
@@ -558,8 +571,8 @@ op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
     return NULL;
   if ((n >= 0 && n != xn) || (un >= 0 && n >= 0 && un != n)) {
-    op_manip_fail(&s, "data, indices and updates must have the same rank, not %d, %d and %d", xn,
-                  n, un);
+    op_manip_fail(&s, "data, indices and updates must have the same rank, not %d, %d and %d", xn, n,
+                  un);
     return NULL;
   }
   if (ix->u.tensor.shape && u->u.tensor.shape &&
@@ -572,7 +585,8 @@ Value *
 op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], true) : NULL;
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
+               *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
   int axis, red = u ? reduction_attr(&s, call, true) : -1;
   bool none;
@@ -584,9 +598,10 @@ op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
   }
   for (int d = 0; d < x->ndim; d++)
     if (u->shape[d] != ix->shape[d] || (d != axis && ix->shape[d] > x->shape[d])) {
-      op_manip_fail(&s, "dimension %d of indices (%lld) must be updates' (%lld) and at most data's "
-                    "(%lld)", d, (long long)ix->shape[d], (long long)u->shape[d],
-                    (long long)x->shape[d]);
+      op_manip_fail(&s,
+                    "dimension %d of indices (%lld) must be updates' (%lld) and at most data's "
+                    "(%lld)",
+                    d, (long long)ix->shape[d], (long long)u->shape[d], (long long)x->shape[d]);
       return NULL;
     }
   IrTensorData *out = copy_of(&s, x);
@@ -626,7 +641,8 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
   IrPrimExpr **ui = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     ui[d] = clamped_coord(ctx, o[d], ix->shape[d], u->shape[d]);
-  IrPrimExpr *v = reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, ui), red);
+  IrPrimExpr *v =
+      reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, ui), red);
   *body = op_prim_store(&p, out, xi, v);
   return op_prim_finish(&p, call, result);
 }
@@ -657,9 +673,10 @@ op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !ir_prim_is_int(ix->u.tensor.shape[n - 1], &k))
     return x;
   if (k > xn || xn + n - k - 1 != un) {
-    op_manip_fail(&s, "updates must have rank %lld (indices' %d - 1 + data's %d - %lld), and "
-                  "%lld at most data's rank", (long long)(xn + n - k - 1), n, xn, (long long)k,
-                  (long long)k);
+    op_manip_fail(&s,
+                  "updates must have rank %lld (indices' %d - 1 + data's %d - %lld), and "
+                  "%lld at most data's rank",
+                  (long long)(xn + n - k - 1), n, xn, (long long)k, (long long)k);
     return NULL;
   }
   if (x->u.tensor.shape && u->u.tensor.shape &&
@@ -675,18 +692,21 @@ Value *
 op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
   Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"), *ix = x ? index_val(&s, args[1], true) : NULL;
+  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
+               *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
   int red = u ? reduction_attr(&s, call, false) : -1;
   if (red < 0)
     return NULL;
   int n = ix->ndim;
   int64_t k = n > 0 ? ix->shape[n - 1] : -1;
-  bool ok = n > 0 && k <= x->ndim && u->ndim == n - 1 + x->ndim - k && ir_dtype_eq(u->dtype, x->dtype);
+  bool ok =
+      n > 0 && k <= x->ndim && u->ndim == n - 1 + x->ndim - k && ir_dtype_eq(u->dtype, x->dtype);
   for (int d = 0; ok && d < u->ndim; d++)
     ok = u->shape[d] == (d < n - 1 ? ix->shape[d] : x->shape[k + d - (n - 1)]);
   if (!ok) {
-    op_manip_fail(&s, "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
+    op_manip_fail(&s,
+                  "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
     return NULL;
   }
   IrTensorData *out = copy_of(&s, x);
@@ -731,7 +751,8 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   }
   for (int d = (int)k; d < x->ndim; d++)
     xi[d] = clamped_coord(ctx, o[n - 1 + d - k], u->shape[n - 1 + d - k], x->shape[d]);
-  IrPrimExpr *v = reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, o), red);
+  IrPrimExpr *v =
+      reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, o), red);
   *body = op_prim_store(&p, out, xi, v);
   return op_prim_finish(&p, call, result);
 }
@@ -854,8 +875,9 @@ bcast_index(IrCtx *ctx, IrBuffer *t, IrPrimExpr **o, IrPrimExpr **b, int nb)
   for (int d = 0; d < t->ndim; d++) {
     int bd = nb - t->ndim + d;
     int64_t v;
-    ti[d] = ir_prim_is_int(t->shape[d], &v) && v == 1 ? op_manip_lit(ctx, 0)
-                                                      : clamped_coord(ctx, o[bd], b[bd], t->shape[d]);
+    ti[d] = ir_prim_is_int(t->shape[d], &v) && v == 1
+                ? op_manip_lit(ctx, 0)
+                : clamped_coord(ctx, o[bd], b[bd], t->shape[d]);
   }
   return ti;
 }
@@ -1084,7 +1106,8 @@ op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int j = 0; j < n; j++)
     xi[j] = load_index(&p, t[j], bcast_index(ctx, t[j], o, b, nb), x->shape[j]);
   IrPrimExpr *upd = op_prim_load(&p, v, bcast_index(ctx, v, o, b, nb));
-  *body = op_prim_store(&p, out, xi, reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), upd, red));
+  *body =
+      op_prim_store(&p, out, xi, reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), upd, red));
   return op_prim_finish(&p, call, result);
 }
 
@@ -1153,7 +1176,8 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
     }
   if (v[0] && v[1] && v[2]) {
     IrPrimExpr *len = ir_prim_bin(in->ctx, IR_PE_SUB, v[1], v[0]);
-    len = ir_prim_bin(in->ctx, IR_PE_ADD, len, ir_prim_bin(in->ctx, IR_PE_SUB, v[2], op_manip_lit(in->ctx, 1)));
+    len = ir_prim_bin(in->ctx, IR_PE_ADD, len,
+                      ir_prim_bin(in->ctx, IR_PE_SUB, v[2], op_manip_lit(in->ctx, 1)));
     len = ir_prim_bin(in->ctx, IR_PE_FLOORDIV, len, v[2]);
     if (in->arith)
       len = ir_arith_simplify(in->arith, len);
@@ -1192,8 +1216,9 @@ op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
   for (int d = 0; ok && d < x->ndim; d++)
     ok = src->shape[d] == (d == axis ? (v[1] - v[0] + v[2] - 1) / v[2] : x->shape[d]);
   if (!ok) {
-    op_manip_fail(&s, "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
-                      "input_tensor's dtype and shape but %lld elements at axis %d",
+    op_manip_fail(&s,
+                  "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
+                  "input_tensor's dtype and shape but %lld elements at axis %d",
                   (long long)n, v[2] >= 1 ? (long long)((v[1] - v[0] + v[2] - 1) / v[2]) : 0LL,
                   axis);
     return NULL;

@@ -690,9 +690,9 @@ cv_gather(OxImp *im, OxVal **in, int nin)
 static bool
 cv_gather_elements(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(fe_ox_call(im, IR_OP_GATHER_ELEMENTS, in, 2,
-                        fe_ox_attrs(im->ctx, "axis",
-                                    ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0)), NULL)));
+  return OUT(fe_ox_call(
+      im, IR_OP_GATHER_ELEMENTS, in, 2,
+      fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0)), NULL)));
 }
 
 static bool
@@ -717,8 +717,9 @@ static bool
 cv_scatter_elements(OxImp *im, OxVal **in, int nin)
 {
   IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
-  return OUT(fe_ox_call(im, IR_OP_SCATTER_ELEMENTS, in, 3,
-                        fe_ox_attrs(im->ctx, "axis", axis, "reduction", scatter_reduction(im), NULL)));
+  return OUT(
+      fe_ox_call(im, IR_OP_SCATTER_ELEMENTS, in, 3,
+                 fe_ox_attrs(im->ctx, "axis", axis, "reduction", scatter_reduction(im), NULL)));
 }
 
 static bool
@@ -750,7 +751,6 @@ cv_tile(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call1(im, IR_OP_TILE, in[0],
                          fe_ox_attrs(im->ctx, "repeats", fe_ox_attr_ints(im->ctx, reps, n), NULL)));
 }
-
 
 /* OneHot: depth and values ([off, on]) must be known.  ONNX counts a
  * negative index from the end and R.one_hot does not, so signed indices
