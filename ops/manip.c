@@ -879,6 +879,20 @@ infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return like(in, x, out, ndim);
 }
 
+/* The lowering of R.take reads x at a clamped position for each output
+ * element, which needs x to hold an element when the output does: assumed
+ * (LegalizeOps checks it at run time) unless provable.  The kernel
+ * refuses any index into an empty axis. */
+static void
+assume_take_room(OpInfer *in, const IrSInfo *x, IrPrimExpr **out, int on)
+{
+  if (!x->u.tensor.shape || !out || on < 0)
+    return;
+  IrPrimExpr *have = product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
+  IrPrimExpr *count = product(in, out, on, -1), *zero = lit(in->ctx, 0);
+  op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_GT, have, zero), bin(in, IR_PE_EQ, count, zero)));
+}
+
 /* R.take: axis=None takes from the flattened x, giving indices' shape;
  * otherwise x.shape[:axis] + indices.shape + x.shape[axis + 1:]. */
 static IrSInfo *
@@ -898,8 +912,10 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
-  if (none)
+  if (none) {
+    assume_take_room(in, x, ix->u.tensor.shape, in_);
     return like(in, x, ix->u.tensor.shape, in_);
+  }
   if (xn < 0)
     return like(in, x, NULL, -1);
   int on = in_ < 0 ? -1 : xn - 1 + in_;
@@ -915,6 +931,7 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
     for (int j = 0; j < in_; j++)
       out[k++] = ix->u.tensor.shape[j];
   }
+  assume_take_room(in, x, out, on);
   return like(in, x, out, on);
 }
 

@@ -67,6 +67,29 @@ dims_agree(OpInfer *in, const Site *s, IrPrimExpr **a, IrPrimExpr **b, int n, co
   return true;
 }
 
+/* The lowerings read or write data (or an output of data's shape) at a
+ * clamped position once per element of a loop over `loop` (n dims), and
+ * a clamped position exists only in a tensor with an element: data must
+ * hold one whenever the loop runs.  That is assumed (LegalizeOps checks it
+ * at run time) unless provable; the kernels refuse such a call anyway, as
+ * an index out of range.  Returns x (never NULL: nothing is refused). */
+static IrSInfo *
+assume_room(OpInfer *in, IrSInfo *x, IrPrimExpr **loop, int n)
+{
+  IrPrimExpr **xd = x->u.tensor.shape;
+  if (!in->assume || !xd || !loop || n < 0)
+    return x;
+  IrPrimExpr *have = op_manip_lit(in->ctx, 1), *count = op_manip_lit(in->ctx, 1);
+  for (int i = 0; i < x->u.tensor.ndim; i++)
+    have = ir_prim_bin(in->ctx, IR_PE_MUL, have, xd[i]);
+  for (int i = 0; i < n; i++)
+    count = ir_prim_bin(in->ctx, IR_PE_MUL, count, loop[i]);
+  IrPrimExpr *zero = op_manip_lit(in->ctx, 0);
+  op_assume(in, ir_prim_bin(in->ctx, IR_PE_OR, ir_prim_bin(in->ctx, IR_PE_GT, have, zero),
+                            ir_prim_bin(in->ctx, IR_PE_EQ, count, zero)));
+  return x;
+}
+
 /* ------------------------------------------------------------------ */
 /* Kernel helpers                                                      */
 /* ------------------------------------------------------------------ */
@@ -298,7 +321,9 @@ op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
     op_manip_fail(&s, "data and indices must have the same rank, not %d and %d", xn, n);
     return NULL;
   }
-  return ir_sinfo_tensor(in->ctx, ix->u.tensor.shape, n, t, x->u.tensor.vdevice);
+  return assume_room(in, x, ix->u.tensor.shape, n)
+             ? ir_sinfo_tensor(in->ctx, ix->u.tensor.shape, n, t, x->u.tensor.vdevice)
+             : NULL;
 }
 
 /* out[o] = data[o with o[axis] = indices[o]]; indices' dims other than
@@ -437,7 +462,7 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
     out[d] = ix->u.tensor.shape[d];
   for (int d = b + (int)l; d < xn; d++)
     out[n - 1 + d - b - (int)l] = x->u.tensor.shape[d];
-  return ir_sinfo_tensor(in->ctx, out, on, t, vdev);
+  return assume_room(in, x, out, on) ? ir_sinfo_tensor(in->ctx, out, on, t, vdev) : NULL;
 }
 
 Value *
@@ -578,7 +603,7 @@ op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (ix->u.tensor.shape && u->u.tensor.shape &&
       !dims_agree(in, &s, ix->u.tensor.shape, u->u.tensor.shape, n, "indices and updates"))
     return NULL;
-  return x;
+  return ix->u.tensor.shape ? assume_room(in, x, ix->u.tensor.shape, n) : x;
 }
 
 Value *
@@ -685,7 +710,7 @@ op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
        !dims_agree(in, &s, x->u.tensor.shape + k, u->u.tensor.shape + n - 1, xn - (int)k,
                    "updates.shape must be indices.shape[:-1] + data.shape[K:]")))
     return NULL;
-  return x;
+  return ix->u.tensor.shape && u->u.tensor.shape ? assume_room(in, x, u->u.tensor.shape, un) : x;
 }
 
 Value *
@@ -928,7 +953,7 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrPrimExpr **out = op_manip_dims(in->ctx, on);
   memcpy(out, b, sizeof(IrPrimExpr *) * (size_t)nb);
   memcpy(out + nb, x->u.tensor.shape + n, sizeof(IrPrimExpr *) * (size_t)(xn - n));
-  return ir_sinfo_tensor(in->ctx, out, on, dt, vdev);
+  return assume_room(in, x, out, on) ? ir_sinfo_tensor(in->ctx, out, on, dt, vdev) : NULL;
 }
 
 Value *
@@ -1017,7 +1042,7 @@ op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (b && v->u.tensor.shape &&
       !op_broadcast_shapes(in, call, b, nb, v->u.tensor.shape, vn, &vb, &nvb))
     return NULL;
-  return x;
+  return b ? assume_room(in, x, b, nb) : x;
 }
 
 Value *
@@ -1187,7 +1212,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
       return NULL;
     }
   }
-  return x;
+  return assume_room(in, x, sd, xn);
 }
 
 /* out = input, then out[..., start + k * step, ...] = src[..., k, ...]. */

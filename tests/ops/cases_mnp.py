@@ -382,4 +382,18 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    return []
+    # an index into an empty axis: the interpreter refuses it as out of
+    # range; the generated C, which clamps indices, must refuse before
+    # clamping into a tensor with no element
+    rng = ["out of range"]
+    return [
+        RunErrorCase("gather_elements_run_err_empty_axis", "R.gather_elements(x, i, axis=0)",
+                     [x_((2, 3), sig=("n", 3)), i_((2, 3), "index1")], {"x": (0, 3)}, rng, upper={"n": 4}),
+        RunErrorCase("scatter_nd_run_err_empty_axis", "R.scatter_nd(x, i, u)",
+                     [x_((3,), sig=("n",)), i_((2, 1), "index1"), u_((2,))], {"x": (0,)}, rng, upper={"n": 4}),
+        RunErrorCase("take_run_err_empty_axis", "R.take(x, i, axis=0)",
+                     [x_((2, 3), sig=("n", 3)), i_((2,), "index1")], {"x": (0, 3)}, ["axis of size 0"],
+                     upper={"n": 4}),
+        RunErrorCase("index_put_run_err_empty_axis", "R.index_put(x, (i,), u)",
+                     [x_((3,), sig=("n",)), i_((2,), "index1"), u_((2,))], {"x": (0,)}, rng, upper={"n": 4}),
+    ]
