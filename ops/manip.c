@@ -2,7 +2,11 @@
  * manip.c - tensor manipulation ops: permute_dims, reshape, flatten,
  * expand_dims, squeeze, concat, split, strided_slice, take, broadcast_to,
  * stack, repeat, tile, flip, one_hot, and the data-movement ops of nn:
- * batch_flatten, pad, pixel_shuffle.
+ * batch_flatten, pad, pixel_shuffle; the entries of the index ops
+ * (gather_elements, gather_nd, index_tensor, index_put, scatter_elements,
+ * scatter_nd, slice_scatter), whose hooks are in manip_index.c, and of
+ * dynamic_strided_slice, memory.view, reverse_sequence, meshgrid and the
+ * collapse_sums (manip_extra.c).
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -322,6 +326,19 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
   op_manip_fail(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
   return NULL;
+}
+
+/* tensor_arg and expr_text for the ops of manip_index.c. */
+IrSInfo *
+op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what)
+{
+  return tensor_arg(s, si, what);
+}
+
+const char *
+op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e)
+{
+  return expr_text(ctx, e);
 }
 
 /* The values of a shape argument: from an R.shape literal, else from its
@@ -863,6 +880,20 @@ infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return like(in, x, out, ndim);
 }
 
+/* The lowering of R.take reads x at a clamped position for each output
+ * element, which needs x to hold an element when the output does: assumed
+ * (LegalizeOps checks it at run time) unless provable.  The kernel
+ * refuses any index into an empty axis. */
+static void
+assume_take_room(OpInfer *in, const IrSInfo *x, IrPrimExpr **out, int on)
+{
+  if (!x->u.tensor.shape || !out || on < 0)
+    return;
+  IrPrimExpr *have = product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
+  IrPrimExpr *count = product(in, out, on, -1), *zero = lit(in->ctx, 0);
+  op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_GT, have, zero), bin(in, IR_PE_EQ, count, zero)));
+}
+
 /* R.take: axis=None takes from the flattened x, giving indices' shape;
  * otherwise x.shape[:axis] + indices.shape + x.shape[axis + 1:]. */
 static IrSInfo *
@@ -882,8 +913,10 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
-  if (none)
+  if (none) {
+    assume_take_room(in, x, ix->u.tensor.shape, in_);
     return like(in, x, ix->u.tensor.shape, in_);
+  }
   if (xn < 0)
     return like(in, x, NULL, -1);
   int on = in_ < 0 ? -1 : xn - 1 + in_;
@@ -899,6 +932,7 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
     for (int j = 0; j < in_; j++)
       out[k++] = ix->u.tensor.shape[j];
   }
+  assume_take_room(in, x, out, on);
   return like(in, x, out, on);
 }
 
@@ -1384,6 +1418,64 @@ static const OpDef defs[] = {
     OP(IR_OP_PIXEL_SHUFFLE, "relax.nn.pixel_shuffle",
        .syn.params = {E("data"), A("upscale_factor", NULL)}, .syn.nparams = 2,
        .impl = {infer_pixel_shuffle, op_manip_eval_pixel_shuffle, op_manip_legalize_pixel_shuffle}),
+    OP(IR_OP_DYNAMIC_STRIDED_SLICE, "relax.dynamic_strided_slice",
+       .syn.params = {E("x"), E("begin"), E("end"), E("strides")}, .syn.nparams = 4,
+       .impl = {op_manip_infer_dynamic_strided_slice, op_manip_eval_dynamic_strided_slice, NULL}),
+    OP(IR_OP_MEMORY_VIEW, "relax.memory.view",
+       .syn.params = {E("data"), {"shape", IR_PARAM_EXPR, "R.tuple()"},
+                      {"dtype", IR_PARAM_EXPR, "R.tuple()"},
+                      {"relative_byte_offset", IR_PARAM_EXPR, "R.tuple()"}},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_view, op_manip_eval_view, op_manip_legalize_view}),
+    OP(IR_OP_REVERSE_SEQUENCE, "relax.reverse_sequence",
+       .syn.params = {E("data"), E("seq_lengths"), A("seq_axis", "1"), A("batch_axis", "0")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_reverse_sequence, op_manip_eval_reverse_sequence,
+                op_manip_legalize_reverse_sequence}),
+    OP(IR_OP_MESHGRID, "relax.meshgrid",
+       .syn.params = {{"tensors", IR_PARAM_TUPLE, NULL}, A("indexing", "\"ij\"")},
+       .syn.nparams = 2,
+       .impl = {op_manip_infer_meshgrid, op_manip_eval_meshgrid, op_manip_legalize_meshgrid}),
+    OP(IR_OP_COLLAPSE_SUM_LIKE, "relax.collapse_sum_like",
+       .syn.params = {E("data"), E("collapse_target")}, .syn.nparams = 2,
+       .impl = {op_manip_infer_collapse_sum_like, op_manip_eval_collapse_sum,
+                op_manip_legalize_collapse_sum}),
+    OP(IR_OP_COLLAPSE_SUM_TO, "relax.collapse_sum_to",
+       .syn.params = {E("data"), {"shape", IR_PARAM_SHAPE, NULL}}, .syn.nparams = 2,
+       .impl = {op_manip_infer_collapse_sum_to, op_manip_eval_collapse_sum,
+                op_manip_legalize_collapse_sum}),
+    OP(IR_OP_GATHER_ELEMENTS, "relax.gather_elements",
+       .syn.params = {E("data"), E("indices"), A("axis", "0")}, .syn.nparams = 3,
+       .impl = {op_manip_infer_gather_elements, op_manip_eval_gather_elements,
+                op_manip_legalize_gather_elements}),
+    OP(IR_OP_GATHER_ND, "relax.gather_nd",
+       .syn.params = {E("data"), E("indices"), A("batch_dims", "0")}, .syn.nparams = 3,
+       .impl = {op_manip_infer_gather_nd, op_manip_eval_gather_nd, op_manip_legalize_gather_nd}),
+    OP(IR_OP_INDEX_TENSOR, "relax.index_tensor",
+       .syn.params = {E("data"), {"indices", IR_PARAM_TUPLE, NULL}}, .syn.nparams = 2,
+       .impl = {op_manip_infer_index_tensor, op_manip_eval_index_tensor,
+                op_manip_legalize_index_tensor}),
+    OP(IR_OP_INDEX_PUT, "relax.index_put",
+       .syn.params = {E("data"), {"indices", IR_PARAM_TUPLE, NULL}, E("values"),
+                      A("accumulate", "False")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_index_put, op_manip_eval_index_put, op_manip_legalize_index_put}),
+    OP(IR_OP_SCATTER_ELEMENTS, "relax.scatter_elements",
+       .syn.params = {E("data"), E("indices"), E("updates"), A("axis", "0"),
+                      A("reduction", "\"update\"")},
+       .syn.nparams = 5,
+       .impl = {op_manip_infer_scatter_elements, op_manip_eval_scatter_elements,
+                op_manip_legalize_scatter_elements}),
+    OP(IR_OP_SCATTER_ND, "relax.scatter_nd",
+       .syn.params = {E("data"), E("indices"), E("updates"), A("reduction", "\"update\"")},
+       .syn.nparams = 4,
+       .impl = {op_manip_infer_scatter_nd, op_manip_eval_scatter_nd, op_manip_legalize_scatter_nd}),
+    OP(IR_OP_SLICE_SCATTER, "relax.slice_scatter",
+       .syn.params = {E("input_tensor"), E("src"), {"start", IR_PARAM_PRIM, NULL},
+                      {"end", IR_PARAM_PRIM, NULL}, {"step", IR_PARAM_PRIM, NULL}, A("axis", "0")},
+       .syn.nparams = 6,
+       .impl = {op_manip_infer_slice_scatter, op_manip_eval_slice_scatter,
+                op_manip_legalize_slice_scatter}),
 };
 
 const OpTable op_manip_table = {defs, sizeof defs / sizeof defs[0]};

@@ -63,6 +63,25 @@ copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
          bytes);
 }
 
+/* The helpers above, for the kernels of manip_index.c. */
+IrTensorData *
+op_manip_tensor_val(const Site *s, Value *v, const char *what)
+{
+  return tensor_val(s, v, what);
+}
+
+IrTensorData *
+op_manip_new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
+{
+  return new_tensor(s, t, ndim, shape);
+}
+
+void
+op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
+{
+  copy_elem(dst, di, src, si);
+}
+
 /* For each output index, map() names the input index it copies. */
 typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
 

@@ -1,9 +1,11 @@
 /*
  * manip_int.h - internals shared by manip.c (inference, table),
  * manip_eval.c (kernels) and manip_legalize.c (lowerings) of the
- * manipulation ops; no other file includes it.  Attribute reading and
- * validation live here once, so inference, the kernels and the lowerings
- * read every call the same way.
+ * manipulation ops, and manip_index.c and manip_extra.c (other ops'
+ * three facets); no
+ * other file includes it.  Attribute reading and validation live here
+ * once, so inference, the kernels and the lowerings read every call the
+ * same way.
  */
 #ifndef RXC_MANIP_INT_H
 #define RXC_MANIP_INT_H
@@ -26,6 +28,27 @@ typedef struct {
   IrSym binding;
   const IrOpDef *op;
 } Site;
+
+/* Small helpers of manip_index.c and manip_extra.c: a call's site, an
+ * int64 literal, an array of n dims (arena, never of size 0). */
+static inline Site
+op_manip_site(IrCtx *ctx, IrLoc loc, IrSym binding, const IrExpr *call)
+{
+  Site s = {ctx, loc, binding, call->u.call.op};
+  return s;
+}
+
+static inline IrPrimExpr *
+op_manip_lit(IrCtx *ctx, int64_t v)
+{
+  return ir_prim_int(ctx, IR_I64, v);
+}
+
+static inline IrPrimExpr **
+op_manip_dims(IrCtx *ctx, int n)
+{
+  return ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
+}
 
 /* The attributes of R.strided_slice, validated against a rank. */
 typedef struct {
@@ -79,8 +102,54 @@ bool op_manip_pad_fits(const Site *s, PadMode mode, int axis, int64_t size, int6
 int64_t op_manip_pad_source(PadMode mode, int64_t i, int64_t size);
 /* R.nn.pixel_shuffle's upscale_factor (positive). */
 bool op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r);
+IrSInfo *op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what);
+const char *op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e);
 
-/* manip_eval.c: the kernels */
+/* manip_index.c: the index ops' three facets */
+IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* manip_extra.c: reverse_sequence, meshgrid, the collapse_sums,
+ * dynamic_strided_slice, memory.view */
+IrSInfo *op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args);
+Value *op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
+IrSInfo *op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
+IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);
+IrTensorData *op_manip_new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape);
+void op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si);
 Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);

@@ -768,6 +768,62 @@ cv_gather(OxImp *im, OxVal **in, int nin)
                                     ir_attr_str(im->ctx, ir_sym(im->ctx, mode)), NULL)));
 }
 
+/* GatherElements and GatherND map onto R.gather_elements and
+ * R.gather_nd, whose kernels count a negative index from the end as ONNX
+ * does. */
+static bool
+cv_gather_elements(OxImp *im, OxVal **in, int nin)
+{
+  return OUT(fe_ox_call(
+      im, IR_OP_GATHER_ELEMENTS, in, 2,
+      fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0)), NULL)));
+}
+
+static bool
+cv_gather_nd(OxImp *im, OxVal **in, int nin)
+{
+  int64_t b = fe_ox_attr_i(im->node, "batch_dims", 0);
+  return OUT(fe_ox_call(im, IR_OP_GATHER_ND, in, 2,
+                        fe_ox_attrs(im->ctx, "batch_dims", ir_attr_int(im->ctx, b), NULL)));
+}
+
+/* ONNX's reduction attribute as R.scatter_*'s ("none" is "update"). */
+static IrAttr *
+scatter_reduction(OxImp *im)
+{
+  const char *r = fe_ox_attr_s(im, im->node, "reduction", "none");
+  return ir_attr_str(im->ctx, ir_sym(im->ctx, strcmp(r, "none") == 0 ? "update" : r));
+}
+
+/* ScatterElements (and the older Scatter): duplicate indices apply in
+ * index order, the last update winning (ONNX leaves that undefined). */
+static bool
+cv_scatter_elements(OxImp *im, OxVal **in, int nin)
+{
+  IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
+  return OUT(
+      fe_ox_call(im, IR_OP_SCATTER_ELEMENTS, in, 3,
+                 fe_ox_attrs(im->ctx, "axis", axis, "reduction", scatter_reduction(im), NULL)));
+}
+
+static bool
+cv_scatter_nd(OxImp *im, OxVal **in, int nin)
+{
+  return OUT(fe_ox_call(im, IR_OP_SCATTER_ND, in, 3,
+                        fe_ox_attrs(im->ctx, "reduction", scatter_reduction(im), NULL)));
+}
+
+/* ReverseSequence: ONNX's time_axis is R.reverse_sequence's seq_axis;
+ * the defaults differ (time_axis 0, batch_axis 1). */
+static bool
+cv_reverse_sequence(OxImp *im, OxVal **in, int nin)
+{
+  IrAttr *seq = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "time_axis", 0));
+  IrAttr *batch = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "batch_axis", 1));
+  return OUT(fe_ox_call(im, IR_OP_REVERSE_SEQUENCE, in, 2,
+                        fe_ox_attrs(im->ctx, "seq_axis", seq, "batch_axis", batch, NULL)));
+}
+
 /* Tile: repeats must be known (one count per dim, as R.tile takes). */
 static bool
 cv_tile(OxImp *im, OxVal **in, int nin)
@@ -1157,6 +1213,12 @@ static const OxOp tensor_ops[] = {
     {"LogSoftmax", cv_softmax, "axis"},
     {"Expand", cv_expand, ""},
     {"Gather", cv_gather, "axis"},
+    {"GatherElements", cv_gather_elements, "axis"},
+    {"GatherND", cv_gather_nd, "batch_dims"},
+    {"ScatterElements", cv_scatter_elements, "axis,reduction"},
+    {"Scatter", cv_scatter_elements, "axis"},
+    {"ScatterND", cv_scatter_nd, "reduction"},
+    {"ReverseSequence", cv_reverse_sequence, "batch_axis,time_axis"},
     {"Slice", cv_slice, "starts,ends,axes"},
     {"Tile", cv_tile, ""},
     {"Pad", cv_pad, "mode,pads,value"},

@@ -57,6 +57,8 @@ FAST = [
     "node/test_gather_0", "node/test_cast_FLOAT_to_DOUBLE", "node/test_cast_DOUBLE_to_FLOAT16",
     "node/test_max_float16", "node/test_mod_mixed_sign_int32", "node/test_mod_mixed_sign_float32",
     "node/test_bitshift_right_uint64", "node/test_isinf_negative", "node/test_atanh",
+    "node/test_gathernd_example_int32_batch_dim1", "node/test_scatter_elements_with_duplicate_indices",
+    "node/test_scatternd_add", "node/test_reversesequence_batch",
 ]
 
 
