@@ -12,7 +12,11 @@
  * data's dim `axis`, provably so, as TVM requires).  The result has
  * data's shape and out_dtype.
  *
- * The kernel computes in double and rounds once at the store; the lowering
+ * The kernel computes in double and rounds once at the store, except
+ * quantize's x / scale, which TVM computes in data's dtype and rounds to
+ * an integer after: the quotient is rounded to that dtype first (a
+ * float32 quotient that lands on .5 only in double would otherwise round
+ * differently; ONNX's DynamicQuantizeLinear test finds it).  The lowering
  * converts every operand to float64 and computes the same expression, so
  * the interpreter and the generated C agree exactly.
  */
@@ -175,15 +179,20 @@ infer_qdq(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Kernel                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The value of q: quantize or dequantize one element (file comment). */
+/* The value of q: quantize or dequantize one element of dtype t (file
+ * comment). */
 static double
-qdq_value(const Qdq *q, double x, double scale, double zero_point)
+qdq_value(const Qdq *q, IrDType t, double x, double scale, double zero_point)
 {
   if (q->quant) {
     double lo = q->out_dtype.code == IR_DT_INT ? -ldexp(1, q->out_dtype.bits - 1) : 0;
     double hi = q->out_dtype.code == IR_DT_INT ? ldexp(1, q->out_dtype.bits - 1) - 1
                                                : ldexp(1, q->out_dtype.bits) - 1;
-    double v = nearbyint(x / scale) + zero_point;
+    /* x / scale in data's dtype: the quotient computed in double and rounded
+     * so, double's 53 bits being more than twice t's plus two */
+    double quotient =
+        t.code == IR_DT_FLOAT && t.bits < 64 ? ir_float_round(t, x / scale) : x / scale;
+    double v = nearbyint(quotient) + zero_point;
     return fmax(fmin(v, hi), lo);
   }
   double v = (x - zero_point) * scale;
@@ -231,8 +240,8 @@ eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
   bool bad = false;
   for (int64_t i = 0, n = op_numel(x); i < n && !bad; i++) {
     int64_t k = (i / inner) % dim;
-    double v =
-        qdq_value(&q, op_get_f(x, i), param_at(sc, k, dim, &bad), param_at(zp, k, dim, &bad));
+    double v = qdq_value(&q, x->dtype, op_get_f(x, i), param_at(sc, k, dim, &bad),
+                         param_at(zp, k, dim, &bad));
     op_set_f(&out->u.tensor.t, i, v);
   }
   if (bad) {
@@ -291,7 +300,10 @@ legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *scale = load_param(&p, sc, i, axis), *zero = load_param(&p, zp, i, axis);
   double lo, hi;
   if (q.quant) {
-    v = op_nn_intrinsic(ctx, f64, "tir.round", ir_prim_bin(ctx, IR_PE_DIV, v, scale));
+    IrPrimExpr *quotient = ir_prim_bin(ctx, IR_PE_DIV, v, scale);
+    if (x->dtype.code == IR_DT_FLOAT && x->dtype.bits < 64) /* in data's dtype, as qdq_value */
+      quotient = op_nn_f64(ctx, op_nn_to(ctx, x->dtype, quotient));
+    v = op_nn_intrinsic(ctx, f64, "tir.round", quotient);
     v = ir_prim_bin(ctx, IR_PE_ADD, v, zero);
     bool sign = q.out_dtype.code == IR_DT_INT;
     lo = sign ? -ldexp(1, q.out_dtype.bits - 1) : 0;

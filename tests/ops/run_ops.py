@@ -100,6 +100,8 @@ def draw(rng, inp, shape=None):
         v = rng.integers(-3, 4, shape)
     elif k == "wide":
         v = rng.uniform(-10.0, 10.0, shape)
+    elif k == "halftenths":  # k.5 tenths: 0.35, -1.25, ...
+        v = (rng.integers(-40, 40, shape) + 0.5) * 0.1
     elif k == "special":
         v = np.array([0.0, -1.0, np.inf, 1.0])
     elif k == "zeros":
