@@ -307,6 +307,12 @@ check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx
 check: check-onnx-fast
 
+# Every operator case through both compilers, the symbolic edges too;
+# make check's run sends half of the cases through cc (tests/ops/run_ops.py).
+.PHONY: check-ops-full
+check-ops-full: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py --full
+
 # ---- the memory planner's benchmark (memplan/README.md): every algorithm on
 # MiniMalloc's challenging problems and the samples' problems; writes
 # bench/planner.md.  Minutes, not part of check.
