@@ -101,6 +101,10 @@ bool fe_ox_known_ints(OxImp *im, const OxVal *v, const char *what, int64_t **out
 /* onnx_ops.c */
 /* R.reshape(x, dims) (a -1 entry left to the op); folds when x is known. */
 OxVal *fe_ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n);
+/* x (rank 4) reshaped to split, permuted by perm, reshaped to joined:
+ * DepthToSpace and SpaceToDepth. */
+OxVal *fe_ox_regroup(OxImp *im, OxVal *x, IrPrimExpr *const split[6], const int64_t perm[6],
+                     IrPrimExpr *const joined[4]);
 /* b aligned to a for the broadcast/axis attributes of opset < 7. */
 OxVal *fe_ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b);
 
@@ -111,7 +115,7 @@ bool fe_ox_dtype_of(int32_t onnx_type, IrDType *out);
 /* An ONNX TensorProto as tensor data in the arena; false after an error. */
 bool fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out);
 
-/* onnx_ops.c, onnx_nn.c: the converters.  Each reads im->node and its
+/* onnx_ops.c, onnx_nn.c, onnx_act.c: the converters.  Each reads im->node and its
  * inputs in (NULL for an omitted optional input) and sets im->outs[k]. */
 typedef bool (*OxConvert)(OxImp *im, OxVal **in, int nin);
 typedef struct {
@@ -122,5 +126,6 @@ typedef struct {
 const OxOp *fe_ox_find_op(const char *op_type);
 const OxOp *fe_ox_tensor_ops(void); /* onnx_ops.c; ends with a NULL op_type */
 const OxOp *fe_ox_nn_ops(void);     /* onnx_nn.c */
+const OxOp *fe_ox_act_ops(void);    /* onnx_act.c */
 
 #endif

@@ -917,13 +917,21 @@ cv_depth_to_space(OxImp *im, OxVal **in, int nin)
   IrPrimExpr *split[6] = {n, bb, bb, ir_prim_int(ctx, IR_I64, c / (b * b)), h, w};
   IrPrimExpr *joined[4] = {n, split[3], ir_prim_bin(ctx, IR_PE_MUL, h, bb),
                            ir_prim_bin(ctx, IR_PE_MUL, w, bb)};
-  int64_t perm[6] = {0, 3, 4, 1, 5, 2};
-  IrPrimExpr **d6 = ir_alloc(ctx, sizeof split), **d4 = ir_alloc(ctx, sizeof joined);
-  memcpy(d6, split, sizeof split);
-  memcpy(d4, joined, sizeof joined);
+  static const int64_t perm[6] = {0, 3, 4, 1, 5, 2};
+  return OUT(fe_ox_regroup(im, x, split, perm, joined));
+}
+
+OxVal *
+fe_ox_regroup(OxImp *im, OxVal *x, IrPrimExpr *const split[6], const int64_t perm[6],
+              IrPrimExpr *const joined[4])
+{
+  IrCtx *ctx = im->ctx;
+  IrPrimExpr **d6 = ir_alloc(ctx, sizeof *d6 * 6), **d4 = ir_alloc(ctx, sizeof *d4 * 4);
+  memcpy(d6, split, sizeof *d6 * 6);
+  memcpy(d4, joined, sizeof *d4 * 4);
   OxVal *t = fe_ox_call1(im, IR_OP_PERMUTE_DIMS, fe_ox_reshape(im, x, d6, 6),
                          fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, perm, 6), NULL));
-  return t && OUT(fe_ox_reshape(im, t, d4, 4));
+  return t ? fe_ox_reshape(im, t, d4, 4) : NULL;
 }
 
 /* OneHot: depth and values ([off, on]) must be known.  ONNX counts a
@@ -941,6 +949,8 @@ cv_one_hot(OxImp *im, OxVal **in, int nin)
   if (dep <= 0)
     return fe_ox_unsupported(im, "depth must be positive");
   OxVal *idx = in[0];
+  if (fe_ox_dtype(idx).code == IR_DT_FLOAT || fe_ox_dtype(idx).code == IR_DT_BFLOAT)
+    idx = fe_ox_call1(im, IR_OP_ASTYPE, idx, dtype_attr(im, IR_I64)); /* ONNX casts them */
   IrDType it = fe_ox_dtype(idx);
   if (it.code == IR_DT_INT) {
     OxVal *neg = fe_ox_call2(im, IR_OP_LESS, idx, fe_ox_scalar(im, it, 0));
@@ -1251,8 +1261,8 @@ fe_ox_tensor_ops(void)
 const OxOp *
 fe_ox_find_op(const char *op_type)
 {
-  const OxOp *tables[2] = {fe_ox_tensor_ops(), fe_ox_nn_ops()};
-  for (int k = 0; k < 2; k++)
+  const OxOp *tables[3] = {fe_ox_tensor_ops(), fe_ox_nn_ops(), fe_ox_act_ops()};
+  for (int k = 0; k < 3; k++)
     for (const OxOp *o = tables[k]; o->op_type; o++)
       if (strcmp(o->op_type, op_type) == 0)
         return o;
@@ -1262,8 +1272,8 @@ fe_ox_find_op(const char *op_type)
 const char *
 fe_onnx_op_at(int i, const char **attrs)
 {
-  const OxOp *tables[2] = {fe_ox_tensor_ops(), fe_ox_nn_ops()};
-  for (int k = 0; k < 2; k++)
+  const OxOp *tables[3] = {fe_ox_tensor_ops(), fe_ox_nn_ops(), fe_ox_act_ops()};
+  for (int k = 0; k < 3; k++)
     for (const OxOp *o = tables[k]; o->op_type; o++)
       if (i-- == 0) {
         *attrs = o->attrs;
