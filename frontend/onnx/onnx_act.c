@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "onnx_int.h"
 
@@ -54,45 +55,87 @@ affine(OxImp *im, OxVal *x, double a, double b)
 
 /* ---- activations -------------------------------------------------------- */
 
-/* Elu: x where x >= 0, alpha * (exp(x) - 1) elsewhere. */
-static bool
-cv_elu(OxImp *im, OxVal **in, int nin)
+/* The activations by ONNX name, with the defaults of their alpha and beta
+ * (those of the ONNX operator of the name; the recurrent operators take
+ * these names in their activations attribute, Affine and ScaledTanh only
+ * there). */
+static const struct {
+  const char *name;
+  int nparams; /* how many of alpha, beta it reads */
+  double alpha, beta;
+} acts[] = {
+    {"Relu", 0, 0, 0},        {"Tanh", 0, 0, 0},          {"Sigmoid", 0, 0, 0},
+    {"Affine", 2, 1, 0},      {"LeakyRelu", 1, 0.01, 0},  {"ThresholdedRelu", 1, 1, 0},
+    {"ScaledTanh", 2, 1, 1},  {"HardSigmoid", 2, 0.2, 0.5}, {"Elu", 1, 1, 0},
+    {"Softsign", 0, 0, 0},    {"Softplus", 0, 0, 0},      {"HardSwish", 0, 0, 0},
+    {"Celu", 1, 1, 0},
+};
+
+int
+fe_ox_act_find(const char *name, double *alpha, double *beta)
 {
-  OxVal *x = in[0];
-  double alpha = fe_ox_attr_f(im->node, "alpha", 1.0);
-  OxVal *e = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_call1(im, IR_OP_EXP, x, NULL), like(im, x, 1));
-  OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, e, like(im, x, alpha));
-  return OUT(where(im, fe_ox_call2(im, IR_OP_LESS, x, like(im, x, 0)), neg, x));
+  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+    if (strcasecmp(acts[i].name, name) == 0) {
+      *alpha = acts[i].alpha;
+      *beta = acts[i].beta;
+      return acts[i].nparams;
+    }
+  return -1;
 }
 
-/* Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)). */
-static bool
-cv_celu(OxImp *im, OxVal **in, int nin)
+OxVal *
+fe_ox_act(OxImp *im, const char *name, double alpha, double beta, OxVal *x)
 {
-  OxVal *x = in[0];
-  double alpha = fe_ox_attr_f(im->node, "alpha", 1.0);
-  if (alpha == 0)
-    return fe_ox_unsupported(im, "alpha must not be 0");
-  OxVal *e = fe_ox_call1(im, IR_OP_EXP, fe_ox_call2(im, IR_OP_DIVIDE, x, like(im, x, alpha)), NULL);
-  OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, fe_ox_call2(im, IR_OP_SUBTRACT, e, like(im, x, 1)),
-                           like(im, x, alpha));
-  OxVal *lo = fe_ox_call2(im, IR_OP_MINIMUM, neg, like(im, x, 0));
-  return OUT(fe_ox_call2(im, IR_OP_ADD, fe_ox_call2(im, IR_OP_MAXIMUM, x, like(im, x, 0)), lo));
+  static const struct {
+    const char *name;
+    IrOpId op;
+  } unary[] = {{"Relu", IR_OP_RELU}, {"Tanh", IR_OP_TANH}, {"Sigmoid", IR_OP_SIGMOID},
+               {"Softplus", IR_OP_SOFTPLUS}};
+  for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++)
+    if (strcasecmp(unary[i].name, name) == 0)
+      return fe_ox_call1(im, unary[i].op, x, NULL);
+  if (strcasecmp(name, "Affine") == 0)
+    return affine(im, x, alpha, beta);
+  if (strcasecmp(name, "LeakyRelu") == 0)
+    return fe_ox_call1(im, IR_OP_LEAKYRELU, x,
+                       fe_ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL));
+  if (strcasecmp(name, "ThresholdedRelu") == 0) /* x where x > alpha, else 0 */
+    return where(im, fe_ox_call2(im, IR_OP_GREATER, x, like(im, x, alpha)), x, like(im, x, 0));
+  if (strcasecmp(name, "ScaledTanh") == 0) /* alpha * tanh(beta * x) */
+    return fe_ox_call2(im, IR_OP_MULTIPLY,
+                       fe_ox_call1(im, IR_OP_TANH, affine(im, x, beta, 0), NULL), like(im, x, alpha));
+  if (strcasecmp(name, "HardSigmoid") == 0) /* max(0, min(1, alpha * x + beta)) */
+    return clamp01(im, affine(im, x, alpha, beta));
+  if (strcasecmp(name, "HardSwish") == 0) /* x * HardSigmoid(alpha 1/6, beta 1/2) */
+    return fe_ox_call2(im, IR_OP_MULTIPLY, x, clamp01(im, affine(im, x, 1.0 / 6, 0.5)));
+  if (strcasecmp(name, "Elu") == 0 || strcasecmp(name, "Celu") == 0) {
+    /* Elu: x where x >= 0, alpha * (exp(x) - 1) elsewhere; Celu: max(0, x)
+     * + min(0, alpha * (exp(x / alpha) - 1)), the same function */
+    if (alpha == 0 && name[0] != 'E' && name[0] != 'e')
+      return fe_ox_unsupported(im, "alpha must not be 0"), NULL;
+    OxVal *in = name[0] == 'E' || name[0] == 'e' ? x : affine(im, x, 1 / alpha, 0);
+    OxVal *e = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_call1(im, IR_OP_EXP, in, NULL), like(im, x, 1));
+    OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, e, like(im, x, alpha));
+    return where(im, fe_ox_call2(im, IR_OP_LESS, x, like(im, x, 0)), neg, x);
+  }
+  if (strcasecmp(name, "Softsign") == 0) { /* x / (1 + |x|) */
+    OxVal *d = fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_ABS, x, NULL), like(im, x, 1));
+    return fe_ox_call2(im, IR_OP_DIVIDE, x, d);
+  }
+  fe_ox_unsupported(im, "activation '%s' is not supported", name);
+  return NULL;
 }
 
-/* HardSigmoid: max(0, min(1, alpha * x + beta)); HardSwish: x times
- * HardSigmoid with alpha 1/6, beta 1/2. */
+/* Elu, Celu, HardSigmoid, HardSwish, ThresholdedRelu, Softsign: the
+ * activation of the operator's name, alpha and beta from its attributes. */
 static bool
-cv_hard_sigmoid(OxImp *im, OxVal **in, int nin)
+cv_activation(OxImp *im, OxVal **in, int nin)
 {
-  double alpha = fe_ox_attr_f(im->node, "alpha", 0.2), beta = fe_ox_attr_f(im->node, "beta", 0.5);
-  return OUT(clamp01(im, affine(im, in[0], alpha, beta)));
-}
-
-static bool
-cv_hard_swish(OxImp *im, OxVal **in, int nin)
-{
-  return OUT(fe_ox_call2(im, IR_OP_MULTIPLY, in[0], clamp01(im, affine(im, in[0], 1.0 / 6, 0.5))));
+  double alpha = 0, beta = 0;
+  fe_ox_act_find(im->node->op_type, &alpha, &beta);
+  alpha = fe_ox_attr_f(im->node, "alpha", alpha);
+  beta = fe_ox_attr_f(im->node, "beta", beta);
+  return OUT(fe_ox_act(im, im->node->op_type, alpha, beta, in[0]));
 }
 
 /* Shrink: x - bias where x > lambd, x + bias where x < -lambd, else 0. */
@@ -105,24 +148,6 @@ cv_shrink(OxImp *im, OxVal **in, int nin)
                        fe_ox_call2(im, IR_OP_ADD, x, like(im, x, bias)), like(im, x, 0));
   return OUT(where(im, fe_ox_call2(im, IR_OP_GREATER, x, like(im, x, lambd)),
                    fe_ox_call2(im, IR_OP_SUBTRACT, x, like(im, x, bias)), below));
-}
-
-/* ThresholdedRelu: x where x > alpha, else 0. */
-static bool
-cv_thresholded_relu(OxImp *im, OxVal **in, int nin)
-{
-  OxVal *x = in[0];
-  double alpha = fe_ox_attr_f(im->node, "alpha", 1.0);
-  return OUT(where(im, fe_ox_call2(im, IR_OP_GREATER, x, like(im, x, alpha)), x, like(im, x, 0)));
-}
-
-/* Softsign: x / (1 + |x|). */
-static bool
-cv_softsign(OxImp *im, OxVal **in, int nin)
-{
-  OxVal *x = in[0];
-  OxVal *d = fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_ABS, x, NULL), like(im, x, 1));
-  return OUT(fe_ox_call2(im, IR_OP_DIVIDE, x, d));
 }
 
 /* ---- Hardmax, SpaceToDepth ---------------------------------------------- */
@@ -373,13 +398,13 @@ cv_window(OxImp *im, OxVal **in, int nin)
 }
 
 static const OxOp act_ops[] = {
-    {"Elu", cv_elu, "alpha"},
-    {"Celu", cv_celu, "alpha"},
-    {"HardSigmoid", cv_hard_sigmoid, "alpha,beta"},
-    {"HardSwish", cv_hard_swish, ""},
+    {"Elu", cv_activation, "alpha"},
+    {"Celu", cv_activation, "alpha"},
+    {"HardSigmoid", cv_activation, "alpha,beta"},
+    {"HardSwish", cv_activation, ""},
     {"Shrink", cv_shrink, "bias,lambd"},
-    {"ThresholdedRelu", cv_thresholded_relu, "alpha"},
-    {"Softsign", cv_softsign, ""},
+    {"ThresholdedRelu", cv_activation, "alpha"},
+    {"Softsign", cv_activation, ""},
     {"Hardmax", cv_hardmax, "axis"},
     {"SpaceToDepth", cv_space_to_depth, "blocksize"},
     {"LRN", cv_lrn, "alpha,beta,bias,size"},

@@ -105,8 +105,19 @@ OxVal *fe_ox_reshape(OxImp *im, OxVal *x, IrPrimExpr **dims, int n);
  * DepthToSpace and SpaceToDepth. */
 OxVal *fe_ox_regroup(OxImp *im, OxVal *x, IrPrimExpr *const split[6], const int64_t perm[6],
                      IrPrimExpr *const joined[4]);
+/* The inputs as a Relax tuple (of constants when all are known, so a call
+ * on it folds); NULL after reporting an omitted input. */
+IrExpr *fe_ox_tuple(OxImp *im, OxVal **in, int nin);
 /* b aligned to a for the broadcast/axis attributes of opset < 7. */
 OxVal *fe_ox_legacy_broadcast(OxImp *im, OxVal *a, OxVal *b);
+
+/* onnx_act.c */
+/* The activation of ONNX name (case-insensitive) applied to x; NULL
+ * after reporting an unknown name. */
+OxVal *fe_ox_act(OxImp *im, const char *name, double alpha, double beta, OxVal *x);
+/* How many of alpha, beta the activation name reads (-1: unknown), and
+ * their defaults. */
+int fe_ox_act_find(const char *name, double *alpha, double *beta);
 
 /* onnx_read.c */
 /* An ONNX data type as an IrDType; false for types rxc lacks (string,
@@ -115,7 +126,7 @@ bool fe_ox_dtype_of(int32_t onnx_type, IrDType *out);
 /* An ONNX TensorProto as tensor data in the arena; false after an error. */
 bool fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out);
 
-/* onnx_ops.c, onnx_nn.c, onnx_act.c: the converters.  Each reads im->node and its
+/* onnx_ops.c, onnx_nn.c, onnx_act.c, onnx_rnn.c: the converters.  Each reads im->node and its
  * inputs in (NULL for an omitted optional input) and sets im->outs[k]. */
 typedef bool (*OxConvert)(OxImp *im, OxVal **in, int nin);
 typedef struct {
@@ -127,5 +138,6 @@ const OxOp *fe_ox_find_op(const char *op_type);
 const OxOp *fe_ox_tensor_ops(void); /* onnx_ops.c; ends with a NULL op_type */
 const OxOp *fe_ox_nn_ops(void);     /* onnx_nn.c */
 const OxOp *fe_ox_act_ops(void);    /* onnx_act.c */
+const OxOp *fe_ox_rnn_ops(void);    /* onnx_rnn.c */
 
 #endif

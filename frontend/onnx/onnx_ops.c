@@ -539,8 +539,8 @@ cv_squeeze(OxImp *im, OxVal **in, int nin)
 /* The node's inputs as a Relax tuple (R.concat's and R.einsum's
  * operands): constants when every input is known (so the call folds),
  * else their vars; NULL after reporting an omitted input. */
-static IrExpr *
-inputs_tuple(OxImp *im, OxVal **in, int nin)
+IrExpr *
+fe_ox_tuple(OxImp *im, OxVal **in, int nin)
 {
   IrExpr *tuple = ir_expr_new(im->ctx, IR_EX_TUPLE, im->loc);
   IrExpr **items = ir_alloc(im->ctx, sizeof *items * (size_t)(nin ? nin : 1));
@@ -571,7 +571,7 @@ inputs_tuple(OxImp *im, OxVal **in, int nin)
 static bool
 cv_concat(OxImp *im, OxVal **in, int nin)
 {
-  IrExpr *tuple = inputs_tuple(im, in, nin);
+  IrExpr *tuple = fe_ox_tuple(im, in, nin);
   if (!tuple)
     return false;
   IrAttr *axis = ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", 0));
@@ -1135,7 +1135,7 @@ cv_einsum(OxImp *im, OxVal **in, int nin)
   const char *eq = fe_ox_attr_s(im, im->node, "equation", NULL);
   if (!eq)
     return fe_ox_unsupported(im, "equation is missing");
-  IrExpr *tuple = inputs_tuple(im, in, nin);
+  IrExpr *tuple = fe_ox_tuple(im, in, nin);
   return tuple && OUT(fe_ox_emit(im, im->node->output[0], IR_OP_EINSUM, &tuple, 1,
                                  fe_ox_attrs(im->ctx, "subscripts",
                                              ir_attr_str(im->ctx, ir_sym(im->ctx, eq)), NULL)));
@@ -1258,12 +1258,24 @@ fe_ox_tensor_ops(void)
   return tensor_ops;
 }
 
+/* Every table of converters, in the order `rxc list onnx` prints them. */
+static const OxOp *
+table(int k)
+{
+  switch (k) {
+  case 0: return fe_ox_tensor_ops();
+  case 1: return fe_ox_nn_ops();
+  case 2: return fe_ox_act_ops();
+  case 3: return fe_ox_rnn_ops();
+  default: return NULL;
+  }
+}
+
 const OxOp *
 fe_ox_find_op(const char *op_type)
 {
-  const OxOp *tables[3] = {fe_ox_tensor_ops(), fe_ox_nn_ops(), fe_ox_act_ops()};
-  for (int k = 0; k < 3; k++)
-    for (const OxOp *o = tables[k]; o->op_type; o++)
+  for (int k = 0; table(k); k++)
+    for (const OxOp *o = table(k); o->op_type; o++)
       if (strcmp(o->op_type, op_type) == 0)
         return o;
   return NULL;
@@ -1272,9 +1284,8 @@ fe_ox_find_op(const char *op_type)
 const char *
 fe_onnx_op_at(int i, const char **attrs)
 {
-  const OxOp *tables[3] = {fe_ox_tensor_ops(), fe_ox_nn_ops(), fe_ox_act_ops()};
-  for (int k = 0; k < 3; k++)
-    for (const OxOp *o = tables[k]; o->op_type; o++)
+  for (int k = 0; table(k); k++)
+    for (const OxOp *o = table(k); o->op_type; o++)
       if (i-- == 0) {
         *attrs = o->attrs;
         return o->op_type;

@@ -26,7 +26,7 @@ def unsupported():
     w = numpy_helper.from_array(np.ones((2, 2, 1, 1, 1, 1), np.float32), "w")
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok_relu"),
-        helper.make_node("Hardmax", ["a"], ["b"], name="bad_op"),
+        helper.make_node("TfIdfVectorizer", ["a"], ["b"], name="bad_op"),
         helper.make_node("Resize", ["a", "", "s"], ["c"], name="bad_mode", mode="cubic"),
         helper.make_node("Conv", ["a", "w"], ["d"], name="bad_rank"),
         helper.make_node("Add", ["c", "d"], ["y"], name="after"),
