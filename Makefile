@@ -309,6 +309,13 @@ check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/rnn_cases.py
 check: check-onnx-fast
 
+# Real models (torchvision with seeded weights, a transformer encoder,
+# recurrent models) exported by torch.onnx at opsets 13 and 17, through
+# rxc's generated C against torch.  Needs `make bench-deps`; installs nothing.
+.PHONY: check-models
+check-models: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/models/check_models.py --write-readme
+
 # Every operator case through both compilers, the symbolic edges too;
 # make check's run sends half of the cases through cc (tests/ops/run_ops.py).
 .PHONY: check-ops-full
