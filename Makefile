@@ -92,7 +92,8 @@ FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_
 
 # ONNX import (frontend/onnx; onnx.proto compiled by protoc-c, see the ONNX block at the end)
 ONNX_SRCS := frontend/onnx/onnx_read.c frontend/onnx/onnx_build.c frontend/onnx/onnx_ops.c frontend/onnx/onnx_nn.c \
-	frontend/onnx/onnx_act.c frontend/onnx/onnx_rnn.c
+	frontend/onnx/onnx_act.c frontend/onnx/onnx_rnn.c \
+	frontend/onnx/onnx_quant.c
 
 # build configuration (INI, the only user of <ini.h>)
 CFG_SRCS := config/config.c
@@ -307,6 +308,7 @@ check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --fast
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/rnn_cases.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/quant_cases.py
 check: check-onnx-fast
 
 # Real models (torchvision with seeded weights, a transformer encoder,

@@ -2,8 +2,8 @@
  * onnx_act.c - converters of ONNX operators that Relax spells as a few
  * of its own calls: the piecewise activations (Elu, Celu, HardSigmoid,
  * HardSwish, Shrink, ThresholdedRelu, Softsign), Hardmax, SpaceToDepth,
- * LRN, MeanVarianceNormalization, SoftmaxCrossEntropyLoss,
- * DynamicQuantizeLinear and the window functions.
+ * LRN, MeanVarianceNormalization, SoftmaxCrossEntropyLoss and the window
+ * functions.
  *
  * Key ideas:
  *  - Each converter writes out ONNX's definition (the operator's function
@@ -299,7 +299,7 @@ cv_mvn(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call2(im, IR_OP_SUBTRACT, x, mean), std));
 }
 
-/* ---- losses, quantization ----------------------------------------------- */
+/* ---- losses ------------------------------------------------------------- */
 
 /* SoftmaxCrossEntropyLoss: NegativeLogLikelihoodLoss of log_softmax(scores)
  * over the class axis 1; the second output is that log_softmax. */
@@ -320,38 +320,6 @@ cv_sce_loss(OxImp *im, OxVal **in, int nin)
     return false;
   if (im->node->n_output > 1)
     im->outs[1] = logp;
-  return true;
-}
-
-/* DynamicQuantizeLinear: scale = (max(x, 0) - min(x, 0)) / 255, zero point
- * clip(round(-min / scale), 0, 255) as uint8, y = R.quantize(x, scale,
- * zero point) to uint8. */
-static bool
-cv_dynamic_quantize(OxImp *im, OxVal **in, int nin)
-{
-  IrCtx *ctx = im->ctx;
-  OxVal *x = in[0];
-  IrAttr *all = fe_ox_attrs(ctx, "axis", ir_attr_none(ctx), "keepdims", ir_attr_bool(ctx, false), NULL);
-  OxVal *lo = fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call1(im, IR_OP_MIN, x, all), like(im, x, 0));
-  OxVal *hi = fe_ox_call2(im, IR_OP_MAXIMUM, fe_ox_call1(im, IR_OP_MAX, x, all), like(im, x, 0));
-  OxVal *scale = fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call2(im, IR_OP_SUBTRACT, hi, lo), like(im, x, 255));
-  OxVal *zp = fe_ox_call1(im, IR_OP_ROUND,
-                          fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call1(im, IR_OP_NEGATIVE, lo, NULL), scale),
-                          NULL);
-  zp = fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call2(im, IR_OP_MAXIMUM, zp, like(im, x, 0)), like(im, x, 255));
-  zp = fe_ox_call1(im, IR_OP_ASTYPE, zp,
-                   fe_ox_attrs(ctx, "dtype", ir_attr_str(ctx, ir_sym(ctx, "uint8")), NULL));
-  if (!scale || !zp)
-    return false;
-  OxVal *args[3] = {x, scale, zp};
-  IrAttr *attrs = fe_ox_attrs(ctx, "axis", ir_attr_int(ctx, 0), "out_dtype",
-                              ir_attr_str(ctx, ir_sym(ctx, "uint8")), NULL);
-  if (!OUT(fe_ox_call(im, IR_OP_QUANTIZE, args, 3, attrs)))
-    return false;
-  if (im->node->n_output > 1)
-    im->outs[1] = scale;
-  if (im->node->n_output > 2)
-    im->outs[2] = zp;
   return true;
 }
 
@@ -410,7 +378,6 @@ static const OxOp act_ops[] = {
     {"LRN", cv_lrn, "alpha,beta,bias,size"},
     {"MeanVarianceNormalization", cv_mvn, "axes"},
     {"SoftmaxCrossEntropyLoss", cv_sce_loss, "reduction,ignore_index"},
-    {"DynamicQuantizeLinear", cv_dynamic_quantize, ""},
     {"HannWindow", cv_window, "periodic,output_datatype"},
     {"HammingWindow", cv_window, "periodic,output_datatype"},
     {"BlackmanWindow", cv_window, "periodic,output_datatype"},

@@ -126,7 +126,8 @@ bool fe_ox_dtype_of(int32_t onnx_type, IrDType *out);
 /* An ONNX TensorProto as tensor data in the arena; false after an error. */
 bool fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out);
 
-/* onnx_ops.c, onnx_nn.c, onnx_act.c, onnx_rnn.c: the converters.  Each reads im->node and its
+/* onnx_ops.c, onnx_nn.c, onnx_act.c, onnx_rnn.c, onnx_quant.c: the
+ * converters.  Each reads im->node and its
  * inputs in (NULL for an omitted optional input) and sets im->outs[k]. */
 typedef bool (*OxConvert)(OxImp *im, OxVal **in, int nin);
 typedef struct {
@@ -139,5 +140,8 @@ const OxOp *fe_ox_tensor_ops(void); /* onnx_ops.c; ends with a NULL op_type */
 const OxOp *fe_ox_nn_ops(void);     /* onnx_nn.c */
 const OxOp *fe_ox_act_ops(void);    /* onnx_act.c */
 const OxOp *fe_ox_rnn_ops(void);    /* onnx_rnn.c */
+const OxOp *fe_ox_quant_ops(void);  /* onnx_quant.c */
+/* Conv (onnx_nn.c), for the integer convolutions of onnx_quant.c. */
+bool fe_ox_conv(OxImp *im, OxVal **in, int nin);
 
 #endif

@@ -193,8 +193,8 @@ emit_conv(OxImp *im, OxVal **in, int nin, const Window *w, const int64_t *out_pa
 }
 
 /* Conv: groups, dilations, pads, auto_pad; the bias added per channel. */
-static bool
-cv_conv(OxImp *im, OxVal **in, int nin)
+bool
+fe_ox_conv(OxImp *im, OxVal **in, int nin)
 {
   int64_t k[3];
   Window w;
@@ -708,7 +708,7 @@ cv_grid_sample(OxImp *im, OxVal **in, int nin)
 }
 
 static const OxOp nn_ops[] = {
-    {"Conv", cv_conv, "auto_pad,dilations,group,kernel_shape,pads,strides"},
+    {"Conv", fe_ox_conv, "auto_pad,dilations,group,kernel_shape,pads,strides"},
     {"ConvTranspose", cv_conv_transpose,
      "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,strides"},
     {"MaxPool", cv_pool, "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides"},

@@ -239,33 +239,6 @@ cv_cast(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call1(im, IR_OP_ASTYPE, in[0], dtype_attr(im, t)));
 }
 
-/* QuantizeLinear, DequantizeLinear: R.quantize(x, scale, zero_point) and
- * R.dequantize, per tensor or along axis (default 1); a missing zero
- * point is 0 of uint8 (quantize: the output's type) or of x's type.  The
- * output type is the zero point's (quantize) or the scale's (dequantize). */
-static bool
-cv_qdq(OxImp *im, OxVal **in, int nin)
-{
-  bool quant = strcmp(im->node->op_type, "QuantizeLinear") == 0;
-  if (fe_ox_attr_i(im->node, "block_size", 0) != 0)
-    return fe_ox_unsupported(im, "blocked quantization (block_size) is not supported");
-  if (fe_ox_attr(im->node, "output_dtype"))
-    return fe_ox_unsupported(im, "output_dtype is not supported");
-  const IrDType u8 = {IR_DT_UINT, 8, 1};
-  OxVal *zp = nin > 2 ? in[2] : NULL;
-  IrDType zt = zp ? fe_ox_dtype(zp) : quant ? u8 : fe_ox_dtype(in[0]);
-  if (!zp && !(zp = fe_ox_scalar(im, zt, 0)))
-    return false;
-  /* a per-tensor scale ignores axis, which may not fit x's rank */
-  int64_t axis = fe_ox_rank(in[1]) == 0 ? 0 : fe_ox_attr_i(im->node, "axis", 1);
-  IrDType out = quant ? zt : fe_ox_dtype(in[1]);
-  char buf[16];
-  IrAttr *attrs = fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "out_dtype",
-                              ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(out, buf))), NULL);
-  OxVal *args[3] = {in[0], in[1], zp};
-  return OUT(fe_ox_call(im, quant ? IR_OP_QUANTIZE : IR_OP_DEQUANTIZE, args, 3, attrs));
-}
-
 /* Clip: min and max as attributes (opset < 11) or optional inputs. */
 static bool
 cv_clip(OxImp *im, OxVal **in, int nin)
@@ -1182,8 +1155,6 @@ static const OxOp tensor_ops[] = {
     {"Cast", cv_cast, "to,saturate"},
     {"CastLike", cv_cast, "saturate"},
     {"Clip", cv_clip, "min,max"},
-    {"QuantizeLinear", cv_qdq, "axis,saturate,block_size,output_dtype"},
-    {"DequantizeLinear", cv_qdq, "axis,block_size"},
     {"Sin", cv_unary, ""},
     {"Cos", cv_unary, ""},
     {"Tan", cv_unary, ""},
@@ -1267,6 +1238,7 @@ table(int k)
   case 1: return fe_ox_nn_ops();
   case 2: return fe_ox_act_ops();
   case 3: return fe_ox_rnn_ops();
+  case 4: return fe_ox_quant_ops();
   default: return NULL;
   }
 }

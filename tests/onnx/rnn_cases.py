@@ -14,16 +14,14 @@ backwards from its own last step).  The model runs through `rxc run
 usage: rnn_cases.py [-v]      (RXC=build/rxc)
 """
 import os
-import subprocess
 import sys
-import tempfile
 import zlib
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-RXC = os.environ.get("RXC", "build/rxc")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_cases  # noqa: E402
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
 DEFAULT_ACTS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}
 
@@ -194,45 +192,11 @@ def model(name, op, ins, attrs):
 
 
 def main(argv):
-    verbose = "-v" in argv
-    failed = 0
-    with tempfile.TemporaryDirectory(prefix="rxc_rnn_") as tmp:
-        for name, op, ins, attrs in CASES:
-            path = os.path.join(tmp, name + ".onnx")
-            onnx.save(model(name, op, ins, attrs), path)
-            want = rnn_reference(op, ins, attrs)
-            args = []
-            for k in ins:
-                if k in ("W", "R", "B", "P"):
-                    continue
-                f = os.path.join(tmp, f"{name}_{k}.npy")
-                np.save(f, ins[k])
-                args += ["--input", f"{k}={f}"]
-            for via in ("tcc", "cc"):
-                out = os.path.join(tmp, f"{name}_{via}.npz")
-                p = subprocess.run([RXC, "run", path, "--via", via, *args, "--output", out],
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
-                    print(f"FAIL {name} [{via}]: rxc run exited {p.returncode}: "
-                          f"{p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ''}")
-                    failed += 1
-                    continue
-                got = np.load(out)
-                worst = 0.0  # the largest |got - want| - 1e-4 |want|
-                for i, w in enumerate(want):
-                    g = got[str(i)]
-                    if g.shape != w.shape:
-                        worst = np.inf
-                        break
-                    worst = max(worst, float(np.max(np.abs(g - w) - 1e-4 * np.abs(w), initial=0)))
-                if worst > 1e-5:
-                    print(f"FAIL {name} [{via}]: error {worst:.3g} beyond 1e-4 relative")
-                    failed += 1
-                elif verbose:
-                    print(f"ok   {name} [{via}] ({worst:.2g})")
-    total = 2 * len(CASES)
-    print(f"rnn cases: {total - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    runs = []
+    for name, op, ins, attrs in CASES:
+        feeds = {k: v for k, v in ins.items() if k not in ("W", "R", "B", "P")}
+        runs.append((name, model(name, op, ins, attrs), feeds, rnn_reference(op, ins, attrs)))
+    return onnx_cases.run("rnn cases", runs, "-v" in argv)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,8 @@ FAST = [
     "node/test_sce_mean_weight_ii_3d_log_prob", "node/test_hardmax_axis_1", "node/test_lrn",
     "node/test_hannwindow_symmetric", "node/test_dynamicquantizelinear", "node/test_shrink_soft",
     "node/test_spacetodepth", "node/test_mvn", "node/test_lstm_with_peepholes",
-    "node/test_gru_seq_length", "node/test_simple_rnn_batchwise",
+    "node/test_gru_seq_length", "node/test_simple_rnn_batchwise", "node/test_qlinearconv",
+    "node/test_qlinearmatmul_3D", "node/test_convinteger_with_padding",
 ]
 
 
