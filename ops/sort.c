@@ -402,6 +402,18 @@ new_out(const NnSite *s, const Ask *a, IrDType t, int nd, const int64_t *dims, O
   return d;
 }
 
+/* Whether topk's struct info gives its result k along the axis though
+ * the dim is shorter: infer_topk takes a symbolic dim of the argument's
+ * struct info to be at least k. */
+static bool
+topk_promised_k(const IrExpr *call, const Ask *a)
+{
+  const IrSInfo *x = call->u.call.nargs > 0 ? call->u.call.args[0]->sinfo : NULL;
+  int64_t d;
+  return x && x->kind == IR_SI_TENSOR && x->u.tensor.shape && a->axis >= 0 &&
+         a->axis < x->u.tensor.ndim && !ir_prim_is_int(x->u.tensor.shape[a->axis], &d);
+}
+
 static Value *
 eval_sort(OpEval *ev, const IrExpr *call, Value **args)
 {
@@ -416,6 +428,11 @@ eval_sort(OpEval *ev, const IrExpr *call, Value **args)
   int64_t kk = a.axis < 0 ? 1 : len;
   if (a.id == IR_OP_TOPK && a.k > 0 && a.k < len)
     kk = a.k;
+  if (a.id == IR_OP_TOPK && a.k > len && topk_promised_k(call, &a)) {
+    op_nn_error(&s, "topk: k = %lld exceeds the dim %lld of axis %d, which the struct info takes "
+                    "to be at least k", (long long)a.k, (long long)len, a.axis);
+    return NULL;
+  }
   if (a.id == IR_OP_MEDIAN && op_numel(x) == 0) {
     op_nn_error(&s, "empty reduction: median of no elements");
     return NULL;

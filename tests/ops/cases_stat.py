@@ -254,7 +254,12 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    return []
+    # topk's struct info takes a symbolic axis dim to be at least k (the
+    # result's dim is k): a shorter one is refused, by the interpreter as
+    # by the generated C, not answered with the whole dim
+    return [RunErrorCase("topk_run_err_k_above_dim", 'R.topk(x, k=4, axis=0, ret_type="values")',
+                         [inp("x", (6, 3), sig=("n", 3))], {"x": (3, 3)}, ["k", "topk"],
+                         upper={"n": 8})]
 
 
 def _einsum(sub, dtype=None):
