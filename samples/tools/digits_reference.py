@@ -55,7 +55,45 @@ def cnn_forward(w, x):
     return softmax(z2), (cols, conv, relu, pool, flat, z1, h1)
 
 
-FORWARD = {"digits_mlp": mlp_forward, "digits_cnn": cnn_forward}
+def quantize(x, scale, zp):
+    """R.quantize to int8: rint(x / scale) (the quotient in float32) + zp."""
+    q = np.rint((x / np.float32(scale)).astype(np.float32)).astype(np.int64) + int(zp)
+    return np.clip(q, -128, 127).astype(np.int8)
+
+
+def dequantize(q, scale, zp, axis=None, ndim=None):
+    """R.dequantize: (q - zp) * scale in float64, rounded to float32 once;
+    scale per channel along axis when it is a vector."""
+    s = np.asarray(scale, np.float64)
+    if s.ndim == 1:
+        s = s.reshape([-1 if d == axis else 1 for d in range(ndim)])
+    return ((q.astype(np.float64) - int(zp)) * s).astype(np.float32)
+
+
+def fake_quant(p, x, t):
+    return dequantize(quantize(x, p[t + "_scale"], p[t + "_zp"]), p[t + "_scale"], p[t + "_zp"])
+
+
+def cnn_int8_forward(p, x):
+    """digits_cnn_int8 (quantize_digits.py): the float CNN with its tensors
+    quantized as the QDQ module does, op for op."""
+    n = x.shape[0]
+    w = {}
+    for layer in ("conv1", "fc1", "fc2"):
+        wq = p[layer + "_weight"]
+        w[layer + "_weight"] = dequantize(wq, p[layer + "_wscale"], 0, 0, wq.ndim)
+        w[layer + "_bias"] = dequantize(p[layer + "_bias"], p[layer + "_bscale"], 0, 0, 1)
+    xd = fake_quant(p, x, "x")
+    cols = im2col3x3(xd)
+    conv = (cols @ w["conv1_weight"].reshape(8, -1).T).transpose(0, 3, 1, 2) + w["conv1_bias"].reshape(1, 8, 1, 1)
+    a1 = fake_quant(p, np.maximum(conv, 0), "conv1")
+    flat = a1.reshape(n, 8, 4, 2, 4, 2).max(axis=(3, 5)).reshape(n, 128)
+    a2 = fake_quant(p, np.maximum(flat @ w["fc1_weight"].T + w["fc1_bias"], 0), "fc1")
+    a3 = fake_quant(p, a2 @ w["fc2_weight"].T + w["fc2_bias"], "fc2")
+    return softmax(a3), None
+
+
+FORWARD = {"digits_mlp": mlp_forward, "digits_cnn": cnn_forward, "digits_cnn_int8": cnn_int8_forward}
 
 
 def test_input(model, test):

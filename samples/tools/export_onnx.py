@@ -5,8 +5,9 @@ against the TVMScript one (check_digits.py --onnx).
 
     /usr/bin/python3 samples/tools/export_onnx.py OUTDIR
 
-writes OUTDIR/digits_mlp.onnx and OUTDIR/digits_cnn.onnx (opset 13, the
-batch a symbolic dim "n", the weights as initializers).
+writes OUTDIR/digits_mlp.onnx, OUTDIR/digits_cnn.onnx and
+OUTDIR/digits_cnn_int8.onnx (QDQ form; opset 13, the batch a symbolic dim
+"n", the weights as initializers).
 """
 import os
 import sys
@@ -50,10 +51,49 @@ def cnn():
     return nodes + classifier("flat"), x
 
 
+def cnn_int8():
+    """digits_cnn_int8 in ONNX's QDQ form: QuantizeLinear/DequantizeLinear
+    pairs on the activations, the int8 weights and int32 biases
+    DequantizeLinear'd per output channel (quantize_digits.py)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 1, 8, 8])
+
+    def qdq(v, t):
+        return [helper.make_node("QuantizeLinear", [v, t + "_scale", t + "_zp"], [v + "_q"]),
+                helper.make_node("DequantizeLinear", [v + "_q", t + "_scale", t + "_zp"], [v + "_dq"])]
+
+    def deq(layer):
+        return [helper.make_node("DequantizeLinear", [layer + "_weight", layer + "_wscale", layer + "_wzero"],
+                                 [layer + "_w"], axis=0),
+                helper.make_node("DequantizeLinear", [layer + "_bias", layer + "_bscale", layer + "_bzero"],
+                                 [layer + "_b"], axis=0)]
+    nodes = qdq("x", "x") + deq("conv1") + [
+        helper.make_node("Conv", ["x_dq", "conv1_w", "conv1_b"], ["c1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"])] + qdq("r1", "conv1") + [
+        helper.make_node("MaxPool", ["r1_dq"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Flatten", ["p1"], ["f1"], axis=1)] + deq("fc1") + [
+        helper.make_node("Gemm", ["f1", "fc1_w", "fc1_b"], ["z1"], transB=1),
+        helper.make_node("Relu", ["z1"], ["h1"])] + qdq("h1", "fc1") + deq("fc2") + [
+        helper.make_node("Gemm", ["h1_dq", "fc2_w", "fc2_b"], ["z2"], transB=1)] + qdq("z2", "fc2") + [
+        helper.make_node("Softmax", ["z2_dq"], ["probabilities"], axis=-1)]
+    return nodes, x
+
+
+def int8_weights(model):
+    """The .npz entries as initializers, with the zero zero points."""
+    z = np.load(os.path.join(SAMPLES, model + ".npz"))
+    out = [numpy_helper.from_array(z[k], k) for k in z.files]
+    for layer in ("conv1", "fc1", "fc2"):
+        n = z[layer + "_wscale"].shape[0]
+        out.append(numpy_helper.from_array(np.zeros(n, np.int8), layer + "_wzero"))
+        out.append(numpy_helper.from_array(np.zeros(n, np.int32), layer + "_bzero"))
+    return out
+
+
 def export(model, build, outdir):
     nodes, x = build()
     y = helper.make_tensor_value_info("probabilities", TensorProto.FLOAT, ["n", 10])
-    graph = helper.make_graph(nodes, model, [x], [y], weights(model))
+    inits = int8_weights(model) if model.endswith("_int8") else weights(model)
+    graph = helper.make_graph(nodes, model, [x], [y], inits)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)],
                           producer_name="rxc samples/tools/export_onnx.py")
     onnx.checker.check_model(m)
@@ -65,6 +105,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     export("digits_mlp", mlp, outdir)
     export("digits_cnn", cnn, outdir)
+    export("digits_cnn_int8", cnn_int8, outdir)
 
 
 if __name__ == "__main__":
