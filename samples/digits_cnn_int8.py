@@ -1,3 +1,4 @@
+# rxc: quantized
 # digits_cnn quantized post-training to int8 (samples/tools/quantize_digits.py,
 # which writes this file and digits_cnn_int8.npz): int8 weights with one
 # scale per output channel, int32 biases, int8 activations with one scale

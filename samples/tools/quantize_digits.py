@@ -122,7 +122,8 @@ def module_text(acts):
                    f'{layer}_wscale: R.Tensor(({cout},), dtype="float32")',
                    f'{layer}_bias: R.Tensor(({cout},), dtype="int32")',
                    f'{layer}_bscale: R.Tensor(({cout},), dtype="float32")']
-    head = '''# digits_cnn quantized post-training to int8 (samples/tools/quantize_digits.py,
+    head = '''# rxc: quantized
+# digits_cnn quantized post-training to int8 (samples/tools/quantize_digits.py,
 # which writes this file and digits_cnn_int8.npz): int8 weights with one
 # scale per output channel, int32 biases, int8 activations with one scale
 # and zero point per tensor, calibrated on the training images.  QDQ form:
