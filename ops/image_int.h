@@ -1,6 +1,7 @@
 /*
- * image_int.h - helpers shared by image.c, image_grid.c, vision.c and
- * vision_box.c (inside ops/ only), and the hooks they lend each other.
+ * image_int.h - helpers shared by image.c, image_grid.c, vision.c,
+ * vision_box.c and vision_nms.c (inside ops/ only), and the hooks they
+ * lend each other.
  *
  * Their lowerings compute an output element from a chain of scalars
  * (coordinates, taps, weights, box bounds); each is bound once by a let
@@ -75,6 +76,10 @@ IrExpr *op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *re
 IrSInfo *op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* vision_nms.c: the hooks of vision.c's non-maximum suppressions. */
 IrSInfo *op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

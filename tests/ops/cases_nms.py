@@ -1,0 +1,154 @@
+"""cases_nms.py - R.vision.all_class_non_max_suppression and
+R.vision.non_max_suppression.
+
+The references follow TOPI's algorithm (python/tvm/topi/vision/nms.py)
+step by step in float64: a stable descending sort with NaN first, TOPI's
+binary search for the candidates above score_threshold, the greedy loop
+with its -1 marks (a candidate at or below 0 is never suppressed), and
+calculate_overlap's IoU.  Boxes of small integers make IoUs that equal the
+threshold exactly, and scores of small integers make ties.
+"""
+from cases import *  # noqa: F401,F403
+
+
+def _f32(v):
+    return float(np.float32(v))
+
+
+def nms_order(s, n=None):
+    """Positions of s[:n] sorted descending, stably, NaN first; the rest
+    keep their places."""
+    n = len(s) if n is None else n
+    keys = [(0, 0.0, i) if np.isnan(s[i]) else (1, -float(s[i]), i) for i in range(n)]
+    return [k[2] for k in sorted(keys)] + list(range(n, len(s)))
+
+
+def _mn(a, b):
+    return a if a < b else b
+
+
+def _mx(a, b):
+    return a if a > b else b
+
+
+def nms_iou(a, b):
+    """TOPI's calculate_overlap (min/max as TIR's a < b ? a : b)."""
+    al, at, ar, ab = _mn(a[0], a[2]), _mn(a[1], a[3]), _mx(a[0], a[2]), _mx(a[1], a[3])
+    bl, bt, br, bb = _mn(b[0], b[2]), _mn(b[1], b[3]), _mx(b[0], b[2]), _mx(b[1], b[3])
+    w = _mx(0.0, _mn(ar, br) - _mx(al, bl))
+    h = _mx(0.0, _mn(ab, bb) - _mx(at, bt))
+    area = h * w
+    u = (ar - al) * (ab - at) + (br - bl) * (bb - bt) - area
+    return 0.0 if u <= 0.0 else area / u
+
+
+def _search_above(s, thr):
+    lo, hi = 0, len(s)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if s[mid] > thr:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _select_class(box, order, s, max_boxes, iou_thr, score_thr):
+    """The (position, score) pairs one class selects."""
+    valid, sel = _search_above(s, score_thr), []
+    if not (iou_thr > 0.0) or valid <= 0:
+        return sel
+    for j in range(valid):
+        if not (s[j] > -1.0 and len(sel) < max_boxes and s[j] > score_thr):
+            continue
+        sel.append((order[j], s[j]))
+        for q in range(j + 1, valid):
+            if s[q] > 0.0 and nms_iou(box[order[j]], box[order[q]]) >= iou_thr:
+                s[q] = -1.0
+    return sel
+
+
+def all_class_nms_ref(fmt, max_boxes=None, iou=0.5, score=0.0):
+    """max_boxes None: the third input holds it."""
+    iou, score = _f32(iou), _f32(score)
+
+    def ref(boxes, scores, *rest):
+        k = int(rest[0].reshape(-1)[0]) if max_boxes is None else max_boxes
+        B, N, _ = boxes.shape
+        scores = scores.reshape(B, -1, N)  # "nan" scores come flat
+        C = scores.shape[1]
+        bx, sc = boxes.astype(np.float64).tolist(), scores.astype(np.float64)
+        rows = np.zeros((B * C * N, 3), np.int64)
+        tf_idx, tf_sc = np.zeros((B, C * N, 2), np.int64), np.zeros((B, C * N), np.float32)
+        tf_cnt, total = np.zeros(B, np.int64), 0
+        for b in range(B):
+            off = 0
+            for c in range(C):
+                order = nms_order(sc[b, c])
+                s = [float(sc[b, c, i]) for i in order]
+                for pos, val in _select_class(bx[b], order, s, k, iou, score):
+                    rows[total] = (b, c, pos)
+                    tf_idx[b, off], tf_sc[b, off] = (c, pos), val
+                    total, off = total + 1, off + 1
+            tf_cnt[b] = off
+        if fmt == "onnx":
+            return [rows, np.array([total], np.int64)]
+        return [tf_idx, tf_sc, tf_cnt]
+    return ref
+
+
+def _acnms_call(max_boxes, iou, score, fmt):
+    mx = "m" if max_boxes is None else f'R.const({max_boxes}, "int64")'
+    return (f'R.vision.all_class_non_max_suppression(b, s, {mx}, R.const({iou}, "float32"), '
+            f'R.const({score}, "float32"), output_format="{fmt}")')
+
+
+def all_class_nms_cases():
+    def ac(name, B, C, N, max_boxes, iou, score, fmt="onnx", bkind="smallint", skind="normal",
+           dtype=F32, sym=False, extra=()):
+        bsig, ssig = ((B, "n", 4), (B, C, "n")) if sym else (None, None)
+        sinp, pre = inp("s", (B, C, N), dtype, skind, ssig), []
+        if skind == "nan":  # drawn flat: [nan, 1, -nan, 2]
+            sinp, pre = inp("t", (4,), dtype, skind), [f"s = R.reshape(t, R.shape([{B}, {C}, {N}]))"]
+        ins = [inp("b", (B, N, 4), dtype, bkind, bsig), sinp, *extra]
+        return Case("all_class_non_max_suppression_" + name, _acnms_call(max_boxes, iou, score, fmt), ins,
+                    all_class_nms_ref(fmt, max_boxes, iou, score), tuple_out=True,
+                    upper={"n": 8} if sym else None, pre=pre)
+    return [
+        ac("onnx", 2, 3, 6, 2, 0.5, 0.0),
+        # max past N, tied scores, negative ones kept (score_threshold < 0), IoU == 0.5 ties
+        ac("onnx_ties_max_large", 2, 2, 7, 10, 0.5, -2.5, skind="smallint"),
+        ac("onnx_none_suppressed", 1, 2, 5, 5, 1.5, -10.0),
+        ac("onnx_all_below_score", 1, 2, 5, 3, 0.5, 9.0),
+        ac("onnx_iou_zero_selects_nothing", 1, 1, 4, 3, 0.0, 0.0),
+        ac("onnx_max_input", 2, 2, 5, None, 0.4, 0.1, extra=[inp("m", (1,), I64, "index7")]),
+        ac("onnx_nan_scores", 1, 1, 4, 4, 0.5, 0.0, skind="nan"),
+        ac("onnx_f16_sym", 2, 2, 6, 3, 0.3, 0.2, dtype=F16, sym=True),
+        ac("tensorflow", 2, 3, 5, 3, 0.5, 0.0, fmt="tensorflow"),
+        ac("tensorflow_ties", 1, 2, 6, 6, 0.5, -2.5, fmt="tensorflow", skind="smallint"),
+    ]
+
+
+def all_class_nms_errors():
+    call = _acnms_call(2, 0.5, 0.1, "onnx")
+    b, s = inp("b", (2, 5, 4)), inp("s", (2, 3, 5))
+    return [
+        ErrorCase("all_class_non_max_suppression_box_width", call, [inp("b", (2, 5, 5)), s], ["4)"]),
+        ErrorCase("all_class_non_max_suppression_num_boxes", call, [b, inp("s", (2, 3, 6))], ["num_boxes"]),
+        ErrorCase("all_class_non_max_suppression_batch", call, [b, inp("s", (1, 3, 5))], ["batch"]),
+        ErrorCase("all_class_non_max_suppression_threshold_rank",
+                  'R.vision.all_class_non_max_suppression(b, s, R.const(2, "int64"), '
+                  'R.const([[0.5]], "float32"), R.const(0.1, "float32"))', [b, s], ["scalar"]),
+    ]
+
+
+def CASES():
+    return all_class_nms_cases()
+
+
+def ERROR_CASES():
+    return all_class_nms_errors()
+
+
+def RUN_ERROR_CASES():
+    return []
