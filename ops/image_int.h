@@ -81,5 +81,8 @@ IrExpr *op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo
 IrSInfo *op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

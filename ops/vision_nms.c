@@ -691,3 +691,358 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *resul
   }
   return op_prim_finish(&p, call, result);
 }
+
+/* ------------------------------------------------------------------ */
+/* non_max_suppression                                                 */
+/* ------------------------------------------------------------------ */
+
+/* R.vision.non_max_suppression(data [B, N, L], valid_count [B] int32,
+ * indices [B, N] int32) as TOPI's classic NMS, per batch: the first
+ * valid_count rows sort by score (column score_index), the first top_k
+ * of them are kept (rows past them are -1), then
+ *   hard (soft_nms_sigma 0): a kept row whose score is above 0 is
+ *     selected (while fewer than max_output_size are, when positive) and
+ *     suppresses each later row above 0 of its class (any class with
+ *     force_suppress or id_index -1) whose IoU with it (coordinates at
+ *     coord_start) is at least iou_threshold: score -1; a row not
+ *     selected becomes -1;
+ *   soft: the best remaining row above score_threshold moves up and
+ *     decays the later rows' scores by exp(-0.5 / sigma * iou^2), each
+ *     dropped at iou_threshold or at or below score_threshold.
+ * return_indices gives (box_indices [B, N], valid_box_count [B, 1]), the
+ * selected rows' indices[] entries first then -1 (soft: data first);
+ * else the data, selected rows in place (moved up with
+ * invalid_to_bottom) and the rest -1.  valid_count is clamped into
+ * [0, N] by the lowering (R.take's policy: the kernel refuses one past N;
+ * a negative one keeps nothing, as in TOPI). */
+typedef struct {
+  int64_t max_output_size, top_k, coord_start, score_index, id_index;
+  double iou, sigma, score_threshold;
+  bool force_suppress, return_indices, invalid_to_bottom;
+} Nms;
+
+static bool
+parse_nms(const NnSite *s, Nms *m)
+{
+  if (!op_nn_attr_int(s, "max_output_size", -1, &m->max_output_size) ||
+      !op_nn_attr_float(s, "iou_threshold", 0.5, &m->iou) ||
+      !op_nn_attr_bool(s, "force_suppress", false, &m->force_suppress) ||
+      !op_nn_attr_int(s, "top_k", -1, &m->top_k) ||
+      !op_nn_attr_int(s, "coord_start", 2, &m->coord_start) ||
+      !op_nn_attr_int(s, "score_index", 1, &m->score_index) ||
+      !op_nn_attr_int(s, "id_index", 0, &m->id_index) ||
+      !op_nn_attr_bool(s, "return_indices", true, &m->return_indices) ||
+      !op_nn_attr_bool(s, "invalid_to_bottom", false, &m->invalid_to_bottom) ||
+      !op_nn_attr_float(s, "soft_nms_sigma", 0.0, &m->sigma) ||
+      !op_nn_attr_float(s, "score_threshold", 0.0, &m->score_threshold))
+    return false;
+  if (m->score_index < 0 || m->coord_start < 0 || m->id_index < -1) {
+    op_nn_error(s, "score_index and coord_start must be >= 0 and id_index >= -1");
+    return false;
+  }
+  return true;
+}
+
+/* The columns a row must hold. */
+static int64_t
+nms_columns(const Nms *m)
+{
+  int64_t need = m->coord_start + 4;
+  need = need > m->score_index + 1 ? need : m->score_index + 1;
+  return need > m->id_index + 1 ? need : m->id_index + 1;
+}
+
+IrSInfo *
+op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  IrCtx *ctx = in->ctx;
+  Nms m;
+  IrSInfo *t[3];
+  static const char *const names[3] = {"data", "valid_count", "indices"};
+  static const int ranks[3] = {3, 1, 2};
+  if (!parse_nms(&s, &m))
+    return NULL;
+  for (int i = 0; i < 3; i++) {
+    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+      return NULL;
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
+      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
+      return NULL;
+    }
+    IrDType dt = op_nn_dtype(t[i]);
+    if (i > 0 && dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32)) {
+      op_nn_error(&s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
+      return NULL;
+    }
+  }
+  IrPrimExpr **d = op_nn_shape(t[0]), **vc = op_nn_shape(t[1]), **ix = op_nn_shape(t[2]);
+  if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE) {
+    op_nn_error(&s, "valid_count must have shape [batch_size]");
+    return NULL;
+  }
+  if (d && ix &&
+      (op_assume_equal(in, ix[0], d[0]) == IR_PROVE_FALSE ||
+       op_assume_equal(in, ix[1], d[1]) == IR_PROVE_FALSE)) {
+    op_nn_error(&s, "indices must have shape [batch_size, num_anchors]");
+    return NULL;
+  }
+  int64_t len;
+  if (d && ir_prim_is_int(d[2], &len) && nms_columns(&m) > len) {
+    op_nn_error(&s,
+                "score_index, id_index and coord_start .. coord_start + 3 must be columns of "
+                "elem_length %lld",
+                (long long)len);
+    return NULL;
+  }
+  if (d) /* a symbolic elem_length must hold them (checked at run time) */
+    op_assume(in, ir_prim_bin(ctx, IR_PE_GE, d[2], op_nn_int(ctx, nms_columns(&m))));
+  IrDType dt = op_nn_dtype(t[0]);
+  int vd = op_nn_vdevice(t[0]);
+  IrSInfo *data = ir_sinfo_tensor(ctx, d, 3, dt, vd);
+  if (!m.return_indices)
+    return data;
+  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3), **g = f;
+  IrPrimExpr **two = NULL;
+  if (d) {
+    two = ir_alloc(ctx, sizeof *two * 2);
+    two[0] = d[0], two[1] = op_nn_int(ctx, 1);
+  }
+  if (m.sigma > 0.0)
+    *g++ = data;
+  *g++ = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
+  *g++ = ir_sinfo_tensor(ctx, two, 2, IR_I32, vd);
+  return ir_sinfo_tuple(ctx, f, (int)(g - f));
+}
+
+/* One batch of the kernel: out (float64 view of the output data's rows,
+ * stored through the dtype at every write, as TOPI's buffer is) and box
+ * indices. */
+typedef struct {
+  const Nms *m;
+  IrDType dt;
+  int64_t N, L;
+  double *out;  /* [N, L], each value rounded to dt */
+  int32_t *obi; /* [N] */
+} NmsBatch;
+
+static double *
+row_of(const NmsBatch *k, int64_t j)
+{
+  return k->out + j * k->L;
+}
+
+static void
+clear_row(const NmsBatch *k, int64_t j)
+{
+  for (int64_t c = 0; c < k->L; c++)
+    row_of(k, j)[c] = -1.0;
+  k->obi[j] = -1;
+}
+
+/* Does row j suppress row q (their classes)? */
+static bool
+same_class(const NmsBatch *k, int64_t j, int64_t q)
+{
+  const Nms *m = k->m;
+  return m->force_suppress || m->id_index < 0 ||
+         row_of(k, j)[m->id_index] == row_of(k, q)[m->id_index];
+}
+
+static double
+rows_iou(const NmsBatch *k, int64_t j, int64_t q)
+{
+  return box_iou(row_of(k, j) + k->m->coord_start, row_of(k, q) + k->m->coord_start);
+}
+
+/* TOPI's hard suppression over the first nkeep rows; returns nothing
+ * (selections are the rows left with obi >= 0). */
+static void
+hard_nms(const NmsBatch *k, int64_t nkeep, double iou_thr)
+{
+  const Nms *m = k->m;
+  int64_t nv = 0, sc = m->score_index;
+  for (int64_t j = 0; j < nkeep; j++) {
+    if (!(row_of(k, j)[sc] > 0.0 && (m->max_output_size > 0 ? nv < m->max_output_size : true))) {
+      clear_row(k, j);
+      continue;
+    }
+    nv++;
+    for (int64_t q = j + 1; q < nkeep; q++)
+      if (row_of(k, q)[sc] > 0.0 && same_class(k, j, q) && rows_iou(k, j, q) >= iou_thr) {
+        row_of(k, q)[sc] = -1.0;
+        k->obi[q] = -1;
+      }
+  }
+}
+
+/* TOPI's soft suppression; returns the count selected (moved to the top). */
+static int64_t
+soft_nms(const NmsBatch *k, int64_t nkeep, double iou_thr)
+{
+  const Nms *m = k->m;
+  int64_t nv = 0, sc = m->score_index;
+  double thresh = ir_float_round(k->dt, ir_float_round(IR_F32, m->score_threshold));
+  double scale = ir_float_round(k->dt, ir_float_round(IR_F32, -0.5 / m->sigma));
+  for (int64_t step = 0; step < nkeep; step++) {
+    if (m->max_output_size > 0 && nv >= m->max_output_size)
+      continue;
+    int64_t best = -1;
+    double best_score = thresh;
+    for (int64_t j = nv; j < nkeep; j++)
+      if (k->obi[j] >= 0 && row_of(k, j)[sc] > best_score)
+        best = j, best_score = row_of(k, j)[sc];
+    if (best < 0)
+      continue;
+    if (best != nv) {
+      int32_t t = k->obi[nv];
+      k->obi[nv] = k->obi[best], k->obi[best] = t;
+      for (int64_t c = 0; c < k->L; c++) {
+        double v = row_of(k, nv)[c];
+        row_of(k, nv)[c] = row_of(k, best)[c], row_of(k, best)[c] = v;
+      }
+    }
+    for (int64_t j = nv + 1; j < nkeep; j++) {
+      if (!(k->obi[j] >= 0 && row_of(k, j)[sc] > thresh && same_class(k, nv, j)))
+        continue;
+      double iou = rows_iou(k, nv, j);
+      if (iou >= iou_thr)
+        k->obi[j] = -1;
+      if (iou < iou_thr) {
+        double *v = &row_of(k, j)[sc];
+        *v = ir_float_round(k->dt, *v * exp(scale * iou * iou));
+        if (*v <= thresh)
+          k->obi[j] = -1;
+      }
+    }
+    nv++;
+  }
+  return nv;
+}
+
+/* Rows whose score is not negative moved up in order, the rest -1
+ * (TOPI's _rearrange_out). */
+static void
+move_valid_up(const NmsBatch *k)
+{
+  int64_t v = 0;
+  for (int64_t j = 0; j < k->N; j++)
+    if (row_of(k, j)[k->m->score_index] >= 0.0) {
+      memmove(row_of(k, v), row_of(k, j), (size_t)k->L * sizeof(double));
+      v++;
+    }
+  for (int64_t j = v; j < k->N; j++)
+    clear_row(k, j);
+}
+
+/* Scratch of the kernel: a batch's scores and their order. */
+typedef struct {
+  double *s;
+  int64_t *order;
+} NmsScratch;
+
+/* One batch: rows of data (row-major [N, L] at base) through the whole
+ * suppression into k; returns valid_box_count. */
+static int64_t
+nms_batch(const NmsBatch *k, const NmsScratch *w, const IrTensorData *data, int64_t base,
+          int64_t valid, const IrTensorData *indices, int64_t ibase)
+{
+  const Nms *m = k->m;
+  int64_t N = k->N, L = k->L, nv = 0;
+  double iou_thr = ir_float_round(k->dt, m->iou);
+  for (int64_t j = 0; j < N; j++)
+    w->s[j] = op_get_f(data, base + j * L + m->score_index), w->order[j] = j;
+  sort_scores(w->s, valid, w->order);
+  int64_t nkeep = m->top_k > 0 && m->top_k < valid ? m->top_k : valid;
+  for (int64_t j = 0; j < N; j++) {
+    if (j >= nkeep) {
+      clear_row(k, j);
+      continue;
+    }
+    for (int64_t c = 0; c < L; c++)
+      row_of(k, j)[c] = op_get_f(data, base + w->order[j] * L + c);
+    k->obi[j] = (int32_t)w->order[j];
+  }
+  bool soft = m->sigma > 0.0;
+  if (soft)
+    nv = soft_nms(k, nkeep, iou_thr);
+  else
+    hard_nms(k, nkeep, iou_thr);
+  if (m->return_indices && !soft) { /* the selected rows' indices move up */
+    for (int64_t j = 0; j < N; j++)
+      if (k->obi[j] >= 0) {
+        int64_t at = k->obi[j];
+        k->obi[nv++] = (int32_t)op_get_i(indices, ibase + at);
+      }
+    for (int64_t j = nv; j < N; j++)
+      k->obi[j] = -1;
+  } else if (m->return_indices) {
+    for (int64_t j = 0; j < nv; j++)
+      k->obi[j] = (int32_t)op_get_i(indices, ibase + k->obi[j]);
+    for (int64_t j = nv; j < N; j++)
+      clear_row(k, j);
+  } else {
+    for (int64_t j = nv; soft && j < N; j++)
+      clear_row(k, j);
+    if (m->invalid_to_bottom)
+      move_valid_up(k);
+  }
+  return nv;
+}
+
+Value *
+op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
+{
+  NnSite s = op_nn_site_eval(ev, call);
+  Nms m;
+  const IrTensorData *data = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *vc = op_nn_tensor_value(&s, args, 1, "valid_count");
+  const IrTensorData *ix = op_nn_tensor_value(&s, args, 2, "indices");
+  if (!data || !vc || !ix || !parse_nms(&s, &m))
+    return NULL;
+  if (data->ndim != 3 || vc->ndim != 1 || ix->ndim != 2 || vc->shape[0] != data->shape[0] ||
+      ix->shape[0] != data->shape[0] || ix->shape[1] != data->shape[1] ||
+      nms_columns(&m) > data->shape[2]) {
+    op_nn_error(&s, "expected data [B, N, L] holding the columns, valid_count [B], indices [B, N]");
+    return NULL;
+  }
+  int64_t B = data->shape[0], N = data->shape[1], L = data->shape[2], cshape[2] = {B, 1};
+  Value *out = op_nn_tensor_new(&s, data->dtype, 3, data->shape);
+  Value *obi = op_nn_tensor_new(&s, IR_I32, 2, data->shape);
+  Value *count = op_nn_tensor_new(&s, IR_I32, 2, cshape);
+  if (!out || !obi || !count)
+    return NULL;
+  size_t n = (size_t)(N ? N : 1);
+  NmsScratch w = {malloc(n * sizeof *w.s), malloc(n * sizeof *w.order)};
+  NmsBatch k = {&m,
+                data->dtype,
+                N,
+                L,
+                malloc(n * (size_t)(L ? L : 1) * sizeof *k.out),
+                malloc(n * sizeof *k.obi)};
+  bool ok = w.s && w.order && k.out && k.obi;
+  if (!ok)
+    op_nn_error(&s, "out of memory");
+  for (int64_t b = 0; ok && b < B; b++) {
+    int64_t valid = op_get_i(vc, b);
+    if (valid > N) {
+      op_nn_error(&s, "valid_count[%lld] = %lld is past num_anchors %lld", (long long)b,
+                  (long long)valid, (long long)N);
+      ok = false;
+      break;
+    }
+    int64_t nv = nms_batch(&k, &w, data, b * N * L, valid < 0 ? 0 : valid, ix, b * N);
+    for (int64_t j = 0; j < N * L; j++)
+      op_set_f(&out->u.tensor.t, b * N * L + j, k.out[j]);
+    for (int64_t j = 0; j < N; j++)
+      op_set_i(&obi->u.tensor.t, b * N + j, k.obi[j]);
+    op_set_i(&count->u.tensor.t, b, nv);
+  }
+  free(w.s), free(w.order), free(k.out), free(k.obi);
+  if (!ok)
+    return NULL;
+  if (!m.return_indices)
+    return out;
+  Value *items[3] = {out, obi, count};
+  return m.sigma > 0.0 ? op_tuple_new(ev->ctx, items, 3) : op_tuple_new(ev->ctx, items + 1, 2);
+}

@@ -142,12 +142,135 @@ def all_class_nms_errors():
     ]
 
 
+def nms_ref(max_out=-1, iou=0.5, force=False, top_k=-1, cs=2, si=1, ii=0, ret=True, bottom=False,
+            sigma=0.0, sth=0.0, vc=None):
+    """TOPI's classic NMS: the outputs the op returns, as a list.  vc:
+    valid_count when the call holds it as a constant."""
+    def ref(data, *rest):
+        v, ix = (vc, rest[0]) if vc is not None else rest
+        rnd = lambda v: float(np.asarray(v).astype(data.dtype))  # noqa: E731
+        B, N, L = data.shape
+        out, obi, cnt = np.zeros((B, N, L)), np.zeros((B, N), np.int32), np.zeros((B, 1), np.int32)
+        iou_thr, thresh = rnd(iou), rnd(np.float32(sth))
+        scale = rnd(np.float32(-0.5 / sigma)) if sigma > 0 else 0.0
+        for b in range(B):
+            valid = max(0, int(v[b]))
+            order = nms_order(data[b, :, si].astype(np.float64), valid)
+            nkeep = top_k if 0 < top_k < valid else valid
+            rows = [[float(v) for v in data[b, order[j]]] if j < nkeep else [-1.0] * L for j in range(N)]
+            ob = [order[j] if j < nkeep else -1 for j in range(N)]
+
+            def sup(j, q):
+                return force or ii < 0 or rows[j][ii] == rows[q][ii]
+
+            def ov(j, q):
+                return nms_iou(rows[j][cs:cs + 4], rows[q][cs:cs + 4])
+            nv = 0
+            if sigma > 0:
+                for _ in range(nkeep):
+                    if max_out > 0 and nv >= max_out:
+                        continue
+                    best, bs = -1, thresh
+                    for j in range(nv, nkeep):
+                        if ob[j] >= 0 and rows[j][si] > bs:
+                            best, bs = j, rows[j][si]
+                    if best < 0:
+                        continue
+                    ob[nv], ob[best] = ob[best], ob[nv]
+                    rows[nv], rows[best] = rows[best], rows[nv]
+                    for j in range(nv + 1, nkeep):
+                        if ob[j] >= 0 and rows[j][si] > thresh and sup(nv, j):
+                            o = ov(nv, j)
+                            if o >= iou_thr:
+                                ob[j] = -1
+                            if o < iou_thr:
+                                rows[j][si] = rnd(rows[j][si] * np.exp(scale * o * o))
+                                if rows[j][si] <= thresh:
+                                    ob[j] = -1
+                    nv += 1
+            else:
+                for j in range(nkeep):
+                    if rows[j][si] > 0 and (nv < max_out if max_out > 0 else True):
+                        nv += 1
+                        for q in range(j + 1, nkeep):
+                            if rows[q][si] > 0 and sup(j, q) and ov(j, q) >= iou_thr:
+                                rows[q][si], ob[q] = -1.0, -1
+                    else:
+                        rows[j], ob[j] = [-1.0] * L, -1
+            if ret and sigma <= 0:
+                sel = [int(ix[b, p]) for p in ob if p >= 0]
+                ob, nv = sel + [-1] * (N - len(sel)), len(sel)
+            elif ret:
+                ob = [int(ix[b, p]) for p in ob[:nv]] + [-1] * (N - nv)
+                rows = rows[:nv] + [[-1.0] * L] * (N - nv)
+            else:
+                if sigma > 0:
+                    rows = rows[:nv] + [[-1.0] * L] * (N - nv)
+                if bottom:
+                    up = [r for r in rows if r[si] >= 0]
+                    rows = up + [[-1.0] * L] * (N - len(up))
+            out[b], obi[b], cnt[b, 0] = rows, ob, nv
+        out = out.astype(data.dtype)
+        if not ret:
+            return out
+        return [out, obi, cnt] if sigma > 0 else [obi, cnt]
+    return ref
+
+
+def nms_cases():
+    def nm(name, B, N, L, text, kind="smallint", dtype=F32, sym=False, vc=None, **kw):
+        """vc: valid_count as a constant (else drawn in [0, N])."""
+        ins = [inp("d", (B, N, L), dtype, kind, (B, "n", L) if sym else None),
+               inp("v", (B,), I32, f"index{N + 1}"), inp("i", (B, N), I32, "distinct", (B, "n") if sym else None)]
+        v = "v"
+        if vc is not None:
+            ins, v = [ins[0], ins[2]], f'R.const({list(vc)}, "int32")'
+        call = f"R.vision.non_max_suppression(d, {v}, i" + (", " + text if text else "") + ")"
+        ret = kw.get("ret", True)
+        # valid_count is drawn for N: the symbolic edges (n = 1) would put it past n
+        return Case("non_max_suppression_" + name, call, ins, nms_ref(vc=vc, **kw), tuple_out=ret,
+                    upper={"n": 8} if sym else None, at_edges=not sym)
+    return [
+        nm("hard", 2, 8, 6, "", vc=(8, 6)),
+        nm("hard_force_topk_max", 2, 7, 6, "max_output_size=2, iou_threshold=0.3, force_suppress=True, top_k=4",
+           kind="normal", vc=(7, -2), max_out=2, iou=0.3, force=True, top_k=4),
+        nm("data_in_place", 2, 6, 6, "iou_threshold=0.4, return_indices=False", vc=(6, 5), iou=0.4, ret=False),
+        nm("data_to_bottom_no_id", 1, 7, 5,
+           "coord_start=1, score_index=0, id_index=-1, return_indices=False, invalid_to_bottom=True",
+           vc=(7,), cs=1, si=0, ii=-1, ret=False, bottom=True),
+        nm("soft", 2, 6, 6, "iou_threshold=0.7, force_suppress=True, soft_nms_sigma=0.5, score_threshold=0.1",
+           kind="pos", vc=(6, 4), iou=0.7, force=True, sigma=0.5, sth=0.1),
+        nm("soft_data_max", 1, 6, 6, "max_output_size=3, id_index=-1, return_indices=False, "
+           "soft_nms_sigma=1.0, score_threshold=0.6", kind="pos", vc=(6,), max_out=3, ii=-1, ret=False,
+           sigma=1.0, sth=0.6),
+        nm("f16", 2, 5, 6, "iou_threshold=0.3", dtype=F16, kind="normal", vc=(5, 5), iou=0.3),
+        nm("sym", 2, 6, 6, "", sym=True),
+    ]
+
+
+def nms_errors():
+    d, v, i = inp("d", (2, 5, 6)), inp("v", (2,), I32), inp("i", (2, 5), I32)
+    call = "R.vision.non_max_suppression(d, v, i)"
+    return [
+        ErrorCase("non_max_suppression_rank", call, [inp("d", (5, 6)), v, i], ["3-D"]),
+        ErrorCase("non_max_suppression_valid_count_dtype", call, [d, inp("v", (2,), I64), i], ["int32"]),
+        ErrorCase("non_max_suppression_indices_shape", call, [d, v, inp("i", (2, 4), I32)], ["indices"]),
+        ErrorCase("non_max_suppression_valid_count_batch", call, [d, inp("v", (3,), I32), i], ["valid_count"]),
+        ErrorCase("non_max_suppression_score_index", "R.vision.non_max_suppression(d, v, i, score_index=6)",
+                  [d, v, i], ["elem_length"]),
+        ErrorCase("non_max_suppression_coord_start", "R.vision.non_max_suppression(d, v, i, coord_start=3)",
+                  [d, v, i], ["elem_length"]),
+        ErrorCase("non_max_suppression_id_index", "R.vision.non_max_suppression(d, v, i, id_index=-2)",
+                  [d, v, i], ["id_index"]),
+    ]
+
+
 def CASES():
-    return all_class_nms_cases()
+    return all_class_nms_cases() + nms_cases()
 
 
 def ERROR_CASES():
-    return all_class_nms_errors()
+    return all_class_nms_errors() + nms_errors()
 
 
 def RUN_ERROR_CASES():
