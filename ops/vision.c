@@ -573,7 +573,7 @@ static const OpDef defs[] = {
                       A("coord_start", "2"), A("score_index", "1"), A("id_index", "0"),
                       A("return_indices", "True"), A("invalid_to_bottom", "False"),
                       A("soft_nms_sigma", "0.0"), A("score_threshold", "0.0")},
-       .syn.nparams = 14, .impl = {op_vis_infer_nms, op_vis_eval_nms, NULL}),
+       .syn.nparams = 14, .impl = {op_vis_infer_nms, op_vis_eval_nms, op_vis_legalize_nms}),
     OP(IR_OP_VISION_MULTIBOX_TRANSFORM_LOC, "relax.vision.multibox_transform_loc",
        .syn.params = {E("cls_pred"), E("loc_pred"), E("anchor"), A("clip", "False"),
                       A("threshold", "0.0"), A("variances", "[1.0, 1.0, 1.0, 1.0]"),

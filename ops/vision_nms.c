@@ -333,7 +333,7 @@ typedef struct {
   IrBuffer *st;     /* int64 [NMS_ST]: the counters */
 } NmsTir;
 
-enum { ST_RANK, ST_LO, ST_HI, ST_NV, ST_OFF, NMS_ST };
+enum { ST_RANK, ST_LO, ST_HI, ST_NV, ST_OFF, ST_VALID, ST_KEEP, ST_BEST, NMS_ST };
 
 static NmsTir
 nms_tir_new(OpPrim *p, IrPrimExpr *relax_n)
@@ -1045,4 +1045,367 @@ op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
     return out;
   Value *items[3] = {out, obi, count};
   return m.sigma > 0.0 ? op_tuple_new(ev->ctx, items, 3) : op_tuple_new(ev->ctx, items + 1, 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* non_max_suppression's lowering                                      */
+/* ------------------------------------------------------------------ */
+
+/* What the lowering builds with: the batch b's rows of the output data
+ * (or its scratch) and box indices. */
+typedef struct {
+  const Nms *m;
+  IrBuffer *data, *valid, *indices;
+  IrBuffer *out, *obi; /* [B, N, L] data's dtype, [B, N] int32 */
+  IrBuffer *acc;       /* float64 [2]: the best score, a swapped value */
+  IrPrimExpr *b, *n, *l;
+} NmsLower;
+
+/* A loop of *j over [0, extent) (not appended): its body slot. */
+static IrStmt **
+loop_over(const NmsTir *t, IrPrimExpr *extent, IrPrimExpr **j, IrStmt **loop)
+{
+  IrPrimExpr **v;
+  IrStmt **body = op_prim_loop_nest(t->p, &extent, 1, &v, loop);
+  *j = v[0];
+  return body;
+}
+
+static IrPrimExpr *
+out_at(const NmsTir *t, const NmsLower *w, IrPrimExpr *j, IrPrimExpr *c)
+{
+  IrPrimExpr *at[3] = {w->b, j, c};
+  return op_nn_f64(t->ctx, op_prim_load(t->p, w->out, op_nn_index_copy(t->ctx, at, 3)));
+}
+
+static IrStmt *
+out_set(const NmsTir *t, const NmsLower *w, IrPrimExpr *j, IrPrimExpr *c, IrPrimExpr *v)
+{
+  IrPrimExpr *at[3] = {w->b, j, c};
+  return op_prim_store(t->p, w->out, op_nn_index_copy(t->ctx, at, 3),
+                       op_nn_to(t->ctx, w->out->dtype, v));
+}
+
+static IrPrimExpr *
+score_of(const NmsTir *t, const NmsLower *w, IrPrimExpr *j)
+{
+  return out_at(t, w, j, op_nn_index(t->ctx, w->m->score_index));
+}
+
+static IrPrimExpr *
+obi_at(const NmsTir *t, const NmsLower *w, IrPrimExpr *j)
+{
+  IrPrimExpr *at[2] = {w->b, j};
+  return op_nn_to(t->ctx, IR_I64, op_prim_load(t->p, w->obi, op_nn_index_copy(t->ctx, at, 2)));
+}
+
+static IrStmt *
+obi_set(const NmsTir *t, const NmsLower *w, IrPrimExpr *j, IrPrimExpr *v)
+{
+  IrPrimExpr *at[2] = {w->b, j};
+  return op_prim_store(t->p, w->obi, op_nn_index_copy(t->ctx, at, 2), op_nn_to(t->ctx, IR_I32, v));
+}
+
+/* Row j all -1, and its box index. */
+static IrStmt *
+clear_row_tir(const NmsTir *t, const NmsLower *w, IrPrimExpr *j)
+{
+  IrPrimExpr *c;
+  IrStmt *loop, **body = loop_over(t, w->l, &c, &loop);
+  *body = out_set(t, w, j, c, op_img_f64(t->ctx, -1.0));
+  IrStmt *st[2] = {loop, obi_set(t, w, j, op_nn_index(t->ctx, -1))};
+  return op_nn_seq(t->p, st, 2);
+}
+
+/* A loop j over the rows. */
+static IrStmt **
+rows_loop(const NmsTir *t, const NmsLower *w, IrPrimExpr **j, IrStmt **loop)
+{
+  return loop_over(t, w->n, j, loop);
+}
+
+static IrPrimExpr *
+data_score(const NmsTir *t, void *env, IrPrimExpr *i)
+{
+  NmsLower *w = env;
+  IrPrimExpr *at[3] = {w->b, i, op_nn_index(t->ctx, w->m->score_index)};
+  return op_nn_f64(t->ctx, op_prim_load(t->p, w->data, op_nn_index_copy(t->ctx, at, 3)));
+}
+
+static void
+row_box(const NmsTir *t, void *env, IrPrimExpr *j, IrPrimExpr **corner)
+{
+  NmsLower *w = env;
+  for (int k = 0; k < 4; k++)
+    corner[k] = out_at(t, w, j, op_nn_index(t->ctx, w->m->coord_start + k));
+}
+
+/* same_class() of rows j and q in TIR; NULL: always. */
+static IrPrimExpr *
+same_class_tir(const NmsTir *t, const NmsLower *w, IrPrimExpr *j, IrPrimExpr *q)
+{
+  if (w->m->force_suppress || w->m->id_index < 0)
+    return NULL;
+  IrPrimExpr *id = op_nn_index(t->ctx, w->m->id_index);
+  return bin(t->ctx, IR_PE_EQ, out_at(t, w, j, id), out_at(t, w, q, id));
+}
+
+/* The first kept rows in sorted order, the rest -1 (st[KEEP] kept). */
+static IrStmt *
+copy_sorted_tir(const NmsTir *t, const NmsLower *w)
+{
+  IrCtx *ctx = t->ctx;
+  IrPrimExpr *j, *c;
+  IrStmt *loop, **body = rows_loop(t, w, &j, &loop), *copy;
+  IrStmt **elem = loop_over(t, w->l, &c, &copy);
+  IrPrimExpr *src = op_prim_load_at(t->p, t->order, j);
+  IrPrimExpr *at[3] = {w->b, src, c};
+  *elem = out_set(t, w, j, c,
+                  op_nn_f64(ctx, op_prim_load(t->p, w->data, op_nn_index_copy(ctx, at, 3))));
+  IrStmt *kept[2] = {copy, obi_set(t, w, j, src)};
+  *body = if_else(t->p, bin(ctx, IR_PE_LT, j, st_get(t, ST_KEEP)), op_nn_seq(t->p, kept, 2),
+                  clear_row_tir(t, w, j));
+  return loop;
+}
+
+/* nv < max_output_size when it is positive; NULL: no limit. */
+static IrPrimExpr *
+under_max(const NmsTir *t, const NmsLower *w)
+{
+  if (w->m->max_output_size <= 0)
+    return NULL;
+  return bin(t->ctx, IR_PE_LT, st_get(t, ST_NV), op_nn_index(t->ctx, w->m->max_output_size));
+}
+
+/* hard_nms() in TIR. */
+static IrStmt *
+hard_tir(const NmsTir *t, const NmsLower *w, double iou_thr)
+{
+  IrCtx *ctx = t->ctx;
+  IrPrimExpr *j, *q, *zero = op_img_f64(ctx, 0.0), *keep = st_get(t, ST_KEEP);
+  IrStmt *jloop, *qloop, **jbody = rows_loop(t, w, &j, &jloop),
+                         **qbody = rows_loop(t, w, &q, &qloop);
+  OpLets l = {ctx, {0}, {0}, 0};
+  IrPrimExpr *iou = iou_tir(t, &l, row_box, (void *)w, j, q);
+  IrStmt *mark[2] = {out_set(t, w, q, op_nn_index(ctx, w->m->score_index), op_img_f64(ctx, -1.0)),
+                     obi_set(t, w, q, op_nn_index(ctx, -1))};
+  IrStmt *test =
+      op_nn_if(t->p, bin(ctx, IR_PE_GE, iou, op_img_f64(ctx, iou_thr)), op_nn_seq(t->p, mark, 2));
+  IrPrimExpr *later =
+      op_nn_and(ctx, same_class_tir(t, w, j, q),
+                bin(ctx, IR_PE_AND,
+                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, q, j), bin(ctx, IR_PE_LT, q, keep)),
+                    bin(ctx, IR_PE_GT, score_of(t, w, q), zero)));
+  *qbody = op_nn_if(t->p, later, op_lets_wrap(&l, test, t->p->lz->loc));
+  IrStmt *sel[2] = {st_add(t, ST_NV, op_nn_index(ctx, 1)), qloop};
+  IrPrimExpr *chosen = op_nn_and(ctx, under_max(t, w), bin(ctx, IR_PE_GT, score_of(t, w, j), zero));
+  *jbody = op_nn_if(t->p, bin(ctx, IR_PE_LT, j, keep),
+                    if_else(t->p, chosen, op_nn_seq(t->p, sel, 2), clear_row_tir(t, w, j)));
+  IrStmt *st[2] = {st_set(t, ST_NV, op_nn_index(ctx, 0)), jloop};
+  return op_nn_seq(t->p, st, 2);
+}
+
+/* Rows nv and best swapped (data and box index). */
+static IrStmt *
+swap_rows_tir(const NmsTir *t, const NmsLower *w)
+{
+  IrCtx *ctx = t->ctx;
+  IrPrimExpr *nv = st_get(t, ST_NV), *best = st_get(t, ST_BEST), *c;
+  IrStmt *loop, **body = loop_over(t, w->l, &c, &loop);
+  IrStmt *row[3] = {op_nn_acc_set(t->p, w->acc, 1, out_at(t, w, nv, c)),
+                    out_set(t, w, nv, c, out_at(t, w, best, c)),
+                    out_set(t, w, best, c, op_nn_acc(t->p, w->acc, 1))};
+  *body = op_nn_seq(t->p, row, 3);
+  IrStmt *st[4] = {op_prim_store_at(t->p, t->st, op_nn_index(ctx, ST_RANK), obi_at(t, w, nv)),
+                   obi_set(t, w, nv, obi_at(t, w, best)), obi_set(t, w, best, st_get(t, ST_RANK)),
+                   loop};
+  return op_nn_if(t->p, bin(ctx, IR_PE_NE, best, nv), op_nn_seq(t->p, st, 4));
+}
+
+/* soft_nms() in TIR. */
+static IrStmt *
+soft_tir(const NmsTir *t, const NmsLower *w, double iou_thr)
+{
+  IrCtx *ctx = t->ctx;
+  const Nms *m = w->m;
+  IrDType dt = w->out->dtype;
+  double thresh = ir_float_round(dt, ir_float_round(IR_F32, m->score_threshold));
+  double scale = ir_float_round(dt, ir_float_round(IR_F32, -0.5 / m->sigma));
+  IrPrimExpr *keep = st_get(t, ST_KEEP), *nv = st_get(t, ST_NV), *th = op_img_f64(ctx, thresh);
+  IrPrimExpr *sc = op_nn_index(ctx, m->score_index), *best = op_nn_acc(t->p, w->acc, 0);
+  IrPrimExpr *step, *j, *q;
+  IrStmt *sloop, **sbody = rows_loop(t, w, &step, &sloop);
+  /* the best remaining row */
+  IrStmt *jloop, **jbody = rows_loop(t, w, &j, &jloop);
+  IrPrimExpr *better = bin(
+      ctx, IR_PE_AND, bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, j, nv), bin(ctx, IR_PE_LT, j, keep)),
+      bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, obi_at(t, w, j), op_nn_index(ctx, 0)),
+          bin(ctx, IR_PE_GT, out_at(t, w, j, sc), best)));
+  IrStmt *found[2] = {st_set(t, ST_BEST, j), op_nn_acc_set(t->p, w->acc, 0, out_at(t, w, j, sc))};
+  *jbody = op_nn_if(t->p, better, op_nn_seq(t->p, found, 2));
+  /* the later rows decayed or dropped */
+  IrStmt *qloop, **qbody = rows_loop(t, w, &q, &qloop);
+  OpLets l = {ctx, {0}, {0}, 0};
+  IrPrimExpr *iou = op_let(&l, "iou", iou_tir(t, &l, row_box, (void *)w, nv, q));
+  IrPrimExpr *thr = op_img_f64(ctx, iou_thr), *neg = op_nn_index(ctx, -1);
+  IrPrimExpr *decay = op_img_intrin(
+      ctx, "tir.exp", bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_MUL, op_img_f64(ctx, scale), iou), iou));
+  IrStmt *decayed[2] = {
+      out_set(t, w, q, sc, bin(ctx, IR_PE_MUL, out_at(t, w, q, sc), decay)),
+      op_nn_if(t->p, bin(ctx, IR_PE_LE, out_at(t, w, q, sc), th), obi_set(t, w, q, neg))};
+  IrStmt *drop[2] = {op_nn_if(t->p, bin(ctx, IR_PE_GE, iou, thr), obi_set(t, w, q, neg)),
+                     op_nn_if(t->p, bin(ctx, IR_PE_LT, iou, thr), op_nn_seq(t->p, decayed, 2))};
+  IrPrimExpr *later =
+      op_nn_and(ctx, same_class_tir(t, w, nv, q),
+                bin(ctx, IR_PE_AND,
+                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, q, nv), bin(ctx, IR_PE_LT, q, keep)),
+                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, obi_at(t, w, q), op_nn_index(ctx, 0)),
+                        bin(ctx, IR_PE_GT, out_at(t, w, q, sc), th))));
+  *qbody = op_nn_if(t->p, later, op_lets_wrap(&l, op_nn_seq(t->p, drop, 2), t->p->lz->loc));
+  IrStmt *chosen[3] = {swap_rows_tir(t, w), qloop, st_add(t, ST_NV, op_nn_index(ctx, 1))};
+  IrStmt *round[4] = {st_set(t, ST_BEST, op_nn_index(ctx, -1)), op_nn_acc_set(t->p, w->acc, 0, th),
+                      jloop,
+                      op_nn_if(t->p, bin(ctx, IR_PE_GE, st_get(t, ST_BEST), op_nn_index(ctx, 0)),
+                               op_nn_seq(t->p, chosen, 3))};
+  *sbody = op_nn_if(t->p, op_nn_and(ctx, under_max(t, w), bin(ctx, IR_PE_LT, step, keep)),
+                    op_nn_seq(t->p, round, 4));
+  IrStmt *st[2] = {st_set(t, ST_NV, op_nn_index(ctx, 0)), sloop};
+  return op_nn_seq(t->p, st, 2);
+}
+
+/* indices[b, box index at j], the box index clamped into the row (it
+ * is there by construction). */
+static IrPrimExpr *
+original_index(const NmsTir *t, const NmsLower *w, IrPrimExpr *j)
+{
+  IrCtx *ctx = t->ctx;
+  IrPrimExpr *pos =
+      bin(ctx, IR_PE_MAX,
+          bin(ctx, IR_PE_MIN, obi_at(t, w, j), op_nn_sub(ctx, w->n, op_nn_index(ctx, 1))),
+          op_nn_index(ctx, 0));
+  IrPrimExpr *at[2] = {w->b, pos};
+  return op_prim_load(t->p, w->indices, op_nn_index_copy(ctx, at, 2));
+}
+
+/* The end of nms_batch(): box indices or rows moved up, the rest -1;
+ * st[NV] the count. */
+static IrStmt *
+finish_tir(const NmsTir *t, const NmsLower *w, IrBuffer *count)
+{
+  IrCtx *ctx = t->ctx;
+  const Nms *m = w->m;
+  bool soft = m->sigma > 0.0;
+  IrPrimExpr *j, *jt, *nv = st_get(t, ST_NV), *zero = op_nn_index(ctx, 0);
+  IrStmt *st[4], *loop, *rest, **body = rows_loop(t, w, &j, &loop);
+  IrStmt **tail = rows_loop(t, w, &jt, &rest); /* the rows past the kept ones */
+  int n = 0;
+  if (m->return_indices && !soft) {
+    IrPrimExpr *jj;
+    IrStmt *scan, **sb = rows_loop(t, w, &jj, &scan);
+    IrStmt *moved[2] = {obi_set(t, w, nv, original_index(t, w, jj)),
+                        st_add(t, ST_NV, op_nn_index(ctx, 1))};
+    *sb = op_nn_if(t->p, bin(ctx, IR_PE_GE, obi_at(t, w, jj), zero), op_nn_seq(t->p, moved, 2));
+    st[n++] = st_set(t, ST_NV, zero), st[n++] = scan;
+    *tail = op_nn_if(t->p, bin(ctx, IR_PE_GE, jt, nv), obi_set(t, w, jt, op_nn_index(ctx, -1)));
+    st[n++] = rest;
+  } else if (m->return_indices) {
+    *body = if_else(t->p, bin(ctx, IR_PE_LT, j, nv), obi_set(t, w, j, original_index(t, w, j)),
+                    clear_row_tir(t, w, j));
+    st[n++] = loop;
+  } else {
+    if (soft) {
+      *body = op_nn_if(t->p, bin(ctx, IR_PE_GE, j, nv), clear_row_tir(t, w, j));
+      st[n++] = loop;
+    }
+    if (m->invalid_to_bottom) { /* st[OFF]: the rows moved up */
+      IrPrimExpr *jj, *c;
+      IrStmt *scan, **sb = rows_loop(t, w, &jj, &scan), *copy;
+      IrStmt **elem = loop_over(t, w->l, &c, &copy);
+      IrPrimExpr *off = st_get(t, ST_OFF);
+      *elem = out_set(t, w, off, c, out_at(t, w, jj, c));
+      IrStmt *moved[2] = {copy, st_add(t, ST_OFF, op_nn_index(ctx, 1))};
+      *sb = op_nn_if(t->p,
+                     bin(ctx, IR_PE_GE, out_at(t, w, jj, op_nn_index(ctx, m->score_index)),
+                         op_img_f64(ctx, 0.0)),
+                     op_nn_seq(t->p, moved, 2));
+      st[n++] = st_set(t, ST_OFF, zero), st[n++] = scan;
+      *tail = op_nn_if(t->p, bin(ctx, IR_PE_GE, jt, off), clear_row_tir(t, w, jt));
+      st[n++] = rest;
+    }
+  }
+  if (count) {
+    IrPrimExpr *at[2] = {w->b, zero};
+    st[n++] = op_prim_store(t->p, count, op_nn_index_copy(ctx, at, 2), op_nn_to(ctx, IR_I32, nv));
+  }
+  return op_nn_seq(t->p, st, n);
+}
+
+IrExpr *
+op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  NnSite s = op_nn_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  Nms m;
+  OpPrim p;
+  if (!parse_nms(&s, &m))
+    return NULL;
+  bool soft = m.sigma > 0.0;
+  int nout = !m.return_indices ? 1 : soft ? 3 : 2;
+  if (nout > 1 && (result->kind != IR_SI_TUPLE || result->u.tuple.n != nout))
+    return NULL;
+  const IrExpr *x = call->u.call.args[0];
+  if (!x->sinfo || x->sinfo->kind != IR_SI_TENSOR || !x->sinfo->u.tensor.shape ||
+      x->sinfo->u.tensor.ndim != 3)
+    return NULL;
+  op_prim_begin(lz, &p, "non_max_suppression");
+  NmsLower w = {&m,
+                op_prim_input(&p, x, "data"),
+                op_prim_input(&p, call->u.call.args[1], "valid_count"),
+                op_prim_input(&p, call->u.call.args[2], "indices"),
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL,
+                NULL};
+  IrBuffer *count = NULL;
+  IrPrimExpr **dims = x->sinfo->u.tensor.shape;
+  if (nout == 1) {
+    w.out = op_prim_output(&p, result, "out_data");
+    w.obi = op_prim_alloc(&p, IR_I32, dims, 2, "box_indices");
+  } else {
+    const IrSInfo *const *f = (const IrSInfo *const *)result->u.tuple.fields;
+    w.out = soft ? op_prim_output(&p, f[0], "out_data")
+                 : op_prim_alloc(&p, w.data ? w.data->dtype : IR_F32, dims, 3, "out_data");
+    w.obi = op_prim_output(&p, f[soft], "box_indices");
+    count = op_prim_output(&p, f[soft + 1], "valid_box_count");
+  }
+  if (!w.data || !w.valid || !w.indices || !w.out || !w.obi || (nout > 1 && !count) ||
+      w.data->ndim != 3) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  w.acc = op_nn_acc_new(&p, 2);
+  w.n = w.data->shape[1], w.l = w.data->shape[2];
+  NmsTir t = nms_tir_new(&p, dims[1]);
+  IrPrimExpr **bb;
+  IrStmt *batches, **body = op_prim_loop_nest(&p, &w.data->shape[0], 1, &bb, &batches);
+  w.b = bb[0];
+  IrPrimExpr *zero = op_nn_index(ctx, 0), *valid = st_get(&t, ST_VALID);
+  IrPrimExpr *vc = op_nn_to(ctx, IR_I64, op_prim_load_at(&p, w.valid, w.b));
+  IrPrimExpr *keep = valid;
+  if (m.top_k > 0)
+    keep = bin(ctx, IR_PE_MIN, valid, op_nn_index(ctx, m.top_k));
+  double iou_thr = ir_float_round(w.data->dtype, m.iou);
+  IrStmt *st[6] = {
+      st_set(&t, ST_VALID,
+             bin(ctx, IR_PE_MAX, bin(ctx, IR_PE_MIN, vc, op_nn_to(ctx, IR_I64, w.n)), zero)),
+      rank_tir(&t, w.n, valid, data_score, &w),
+      st_set(&t, ST_KEEP, keep),
+      copy_sorted_tir(&t, &w),
+      soft ? soft_tir(&t, &w, iou_thr) : hard_tir(&t, &w, iou_thr),
+      finish_tir(&t, &w, count)};
+  *body = op_nn_seq(&p, st, 6);
+  op_prim_emit(&p, batches);
+  return op_prim_finish(&p, call, result);
 }
