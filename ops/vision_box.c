@@ -54,6 +54,24 @@ parse_multibox(const NnSite *s, Multibox *m)
   return true;
 }
 
+/* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
+ * rank is known; false after an error naming names[i]. */
+bool
+op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n, const char *const *names,
+                   const int *ranks, IrSInfo **t)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  for (int i = 0; i < n; i++) {
+    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+      return false;
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
+      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
 IrSInfo *
 op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
@@ -64,13 +82,9 @@ op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
   static const int ranks[3] = {3, 2, 3};
   if (!parse_multibox(&s, &m))
     return NULL;
+  if (!op_vis_tensor_args(in, call, args, 3, names, ranks, t))
+    return NULL;
   for (int i = 0; i < 3; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
-      return NULL;
-    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
-      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
-      return NULL;
-    }
     IrDType a = op_nn_dtype(t[0]), b = op_nn_dtype(t[i]);
     if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
       op_nn_error(&s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
