@@ -17,6 +17,10 @@
  *    fewer than max_output_boxes_per_class are, and marks -1 every later
  *    candidate whose score is above 0 and whose IoU with it is at least
  *    iou_threshold; nothing is selected unless iou_threshold > 0;
+ *    max_output_boxes_per_class is read at run time (TVM's legalization
+ *    reads it only from a constant and takes num_boxes otherwise); a
+ *    negative one selects nothing (TVM fails to build an output of
+ *    negative rows);
  *  - the IoU is TOPI's calculate_overlap: corners ordered by min/max
  *    (a < b ? a : b, as TIR's min), 0 when the union is not positive.
  * Kernels compute in double (the IoU too: TOPI's is in the boxes' dtype,
@@ -29,8 +33,7 @@
  * the outputs' sizes bound the arena whatever the data.  Every index the
  * lowerings compute is inside its buffer by construction (ranks and
  * searches stay in [0, N), a class selects at most N boxes), whatever the
- * scores, thresholds or max_output_boxes_per_class (negative selects
- * nothing).
+ * scores, thresholds or max_output_boxes_per_class.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -93,9 +96,11 @@ op_vis_sort_scores(const double *s, int64_t n, int64_t *order)
 /* ------------------------------------------------------------------ */
 
 /* Argument i (max_output_boxes_per_class, iou_threshold, score_threshold)
- * must be a scalar: rank 0, or rank 1 of one element (TOPI reads [0]). */
+ * must be a scalar: rank 0, or rank 1 of one element (TOPI reads [0]);
+ * of an integer dtype with integer (a float count's cast to int64 in the
+ * generated C would be undefined for NaN). */
 static bool
-scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what)
+scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool integer)
 {
   NnSite s = op_nn_site_infer(in, call);
   IrSInfo *t;
@@ -107,6 +112,11 @@ scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
       (d && nd == 1 && op_assume_equal(in, d[0], op_nn_int(in->ctx, 1)) == IR_PROVE_FALSE)) {
     op_nn_error(&s, "%s must be a scalar tensor (shape () or (1,)), not %s", what,
                 op_sinfo_text(in->ctx, t));
+    return false;
+  }
+  IrDType dt = op_nn_dtype(t);
+  if (integer && dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) {
+    op_nn_error(&s, "%s must be an integer tensor, not %s", what, op_nn_dtype_str(in->ctx, dt));
     return false;
   }
   return true;
@@ -129,9 +139,9 @@ op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!op_nn_attr_str(&s, "output_format", "onnx", &format) ||
       !op_nn_tensor_arg(in, call, args, 0, "boxes", &boxes) ||
       !op_nn_tensor_arg(in, call, args, 1, "scores", &scores) ||
-      !scalar_arg(in, call, args, 2, "max_output_boxes_per_class") ||
-      !scalar_arg(in, call, args, 3, "iou_threshold") ||
-      !scalar_arg(in, call, args, 4, "score_threshold"))
+      !scalar_arg(in, call, args, 2, "max_output_boxes_per_class", true) ||
+      !scalar_arg(in, call, args, 3, "iou_threshold", false) ||
+      !scalar_arg(in, call, args, 4, "score_threshold", false))
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
   if (!onnx && strcmp(format, "tensorflow") != 0) {

@@ -75,7 +75,8 @@ def all_class_nms_ref(fmt, max_boxes=None, iou=0.5, score=0.0):
     def ref(boxes, scores, *rest):
         k = int(rest[0].reshape(-1)[0]) if max_boxes is None else max_boxes
         B, N, _ = boxes.shape
-        scores = scores.reshape(B, -1, N)  # "nan" scores come flat
+        if scores.ndim == 1:  # "nan" scores come flat
+            scores = scores.reshape(B, -1, N)
         C = scores.shape[1]
         bx, sc = boxes.astype(np.float64).tolist(), scores.astype(np.float64)
         rows = np.zeros((B * C * N, 3), np.int64)
@@ -124,6 +125,7 @@ def all_class_nms_cases():
         ac("onnx_max_input", 2, 2, 5, None, 0.4, 0.1, extra=[inp("m", (1,), I64, "index7")]),
         ac("onnx_nan_scores", 1, 1, 4, 4, 0.5, 0.0, skind="nan"),
         ac("onnx_f16_sym", 2, 2, 6, 3, 0.3, 0.2, dtype=F16, sym=True),
+        ac("onnx_empty", 1, 2, 0, 3, 0.5, 0.0),
         ac("tensorflow", 2, 3, 5, 3, 0.5, 0.0, fmt="tensorflow"),
         ac("tensorflow_ties", 1, 2, 6, 6, 0.5, -2.5, fmt="tensorflow", skind="smallint"),
     ]
@@ -136,6 +138,9 @@ def all_class_nms_errors():
         ErrorCase("all_class_non_max_suppression_box_width", call, [inp("b", (2, 5, 5)), s], ["4)"]),
         ErrorCase("all_class_non_max_suppression_num_boxes", call, [b, inp("s", (2, 3, 6))], ["num_boxes"]),
         ErrorCase("all_class_non_max_suppression_batch", call, [b, inp("s", (1, 3, 5))], ["batch"]),
+        ErrorCase("all_class_non_max_suppression_float_max",
+                  'R.vision.all_class_non_max_suppression(b, s, R.const(2.0, "float32"), '
+                  'R.const(0.5, "float32"), R.const(0.1, "float32"))', [b, s], ["integer"]),
         ErrorCase("all_class_non_max_suppression_threshold_rank",
                   'R.vision.all_class_non_max_suppression(b, s, R.const(2, "int64"), '
                   'R.const([[0.5]], "float32"), R.const(0.1, "float32"))', [b, s], ["scalar"]),
@@ -209,7 +214,7 @@ def nms_ref(max_out=-1, iou=0.5, force=False, top_k=-1, cs=2, si=1, ii=0, ret=Tr
                 if bottom:
                     up = [r for r in rows if r[si] >= 0]
                     rows = up + [[-1.0] * L] * (N - len(up))
-            out[b], obi[b], cnt[b, 0] = rows, ob, nv
+            out[b], obi[b], cnt[b, 0] = np.reshape(rows, (N, L)), ob, nv
         out = out.astype(data.dtype)
         if not ret:
             return out
@@ -245,6 +250,7 @@ def nms_cases():
            sigma=1.0, sth=0.6),
         nm("f16", 2, 5, 6, "iou_threshold=0.3", dtype=F16, kind="normal", vc=(5, 5), iou=0.3),
         nm("sym", 2, 6, 6, "", sym=True),
+        nm("empty", 1, 0, 6, "", vc=(0,)),
     ]
 
 
