@@ -52,7 +52,7 @@ OPS_SRCS += ops/tir_build.c ops/manip_legalize.c ops/nn_legalize.c
 OPS_SRCS += ops/norm.c ops/loss.c ops/attention.c
 OPS_SRCS += ops/create.c ops/sort.c
 OPS_SRCS += ops/core.c
-OPS_SRCS += ops/qdq.c ops/image.c ops/image_grid.c ops/vision.c ops/vision_box.c
+OPS_SRCS += ops/qdq.c ops/image.c ops/image_grid.c ops/vision.c ops/vision_box.c ops/vision_nms.c ops/vision_classic_nms.c
 OPS_SRCS += ops/manip_index.c ops/manip_extra.c
 # the files holding the operator table's entries, in id order: ops/op_ids.awk
 # numbers the ops through them (ops/table.c lists their tables in this order)

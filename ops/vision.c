@@ -1,6 +1,7 @@
 /*
  * vision.c - detection ops: R.vision.roi_align, R.vision.roi_pool, and the
- * table entries of the box ops, whose hooks are in vision_box.c.
+ * table entries of the box ops and the suppressions, whose hooks are in
+ * vision_box.c and vision_nms.c.
  *
  * Semantics are TVM's (src/relax/op/vision/ sources for struct info,
  * python/tvm/topi/vision/ for the computation).  A roi is a row
@@ -564,7 +565,15 @@ static const OpDef defs[] = {
     OP(IR_OP_VISION_ALL_CLASS_NON_MAX_SUPPRESSION, "relax.vision.all_class_non_max_suppression",
        .syn.params = {E("boxes"), E("scores"), E("max_output_boxes_per_class"), E("iou_threshold"),
                       E("score_threshold"), A("output_format", "\"onnx\"")},
-       .syn.nparams = 6, .impl = {op_vis_infer_all_class_nms, NULL, NULL}),
+       .syn.nparams = 6, .impl = {op_vis_infer_all_class_nms, op_vis_eval_all_class_nms,
+                op_vis_legalize_all_class_nms}),
+    OP(IR_OP_VISION_NON_MAX_SUPPRESSION, "relax.vision.non_max_suppression",
+       .syn.params = {E("data"), E("valid_count"), E("indices"), A("max_output_size", "-1"),
+                      A("iou_threshold", "0.5"), A("force_suppress", "False"), A("top_k", "-1"),
+                      A("coord_start", "2"), A("score_index", "1"), A("id_index", "0"),
+                      A("return_indices", "True"), A("invalid_to_bottom", "False"),
+                      A("soft_nms_sigma", "0.0"), A("score_threshold", "0.0")},
+       .syn.nparams = 14, .impl = {op_vis_infer_nms, op_vis_eval_nms, op_vis_legalize_nms}),
     OP(IR_OP_VISION_MULTIBOX_TRANSFORM_LOC, "relax.vision.multibox_transform_loc",
        .syn.params = {E("cls_pred"), E("loc_pred"), E("anchor"), A("clip", "False"),
                       A("threshold", "0.0"), A("variances", "[1.0, 1.0, 1.0, 1.0]"),

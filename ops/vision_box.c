@@ -1,7 +1,7 @@
 /*
- * vision_box.c - the hooks of the box ops R.vision.multibox_transform_loc,
- * R.vision.get_valid_counts and R.vision.all_class_non_max_suppression,
- * whose entries are vision.c's (declared in image_int.h).
+ * vision_box.c - the hooks of the box ops R.vision.multibox_transform_loc
+ * and R.vision.get_valid_counts, whose entries are vision.c's (declared in
+ * image_int.h).
  *
  * Semantics are TOPI's (python/tvm/topi/vision/); kernels compute in
  * double, lowerings compute the same in float64 TIR.
@@ -54,6 +54,24 @@ parse_multibox(const NnSite *s, Multibox *m)
   return true;
 }
 
+/* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
+ * rank is known; false after an error naming names[i]. */
+bool
+op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n, const char *const *names,
+                   const int *ranks, IrSInfo **t)
+{
+  NnSite s = op_nn_site_infer(in, call);
+  for (int i = 0; i < n; i++) {
+    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+      return false;
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
+      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
 IrSInfo *
 op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
@@ -64,13 +82,9 @@ op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
   static const int ranks[3] = {3, 2, 3};
   if (!parse_multibox(&s, &m))
     return NULL;
+  if (!op_vis_tensor_args(in, call, args, 3, names, ranks, t))
+    return NULL;
   for (int i = 0; i < 3; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
-      return NULL;
-    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
-      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
-      return NULL;
-    }
     IrDType a = op_nn_dtype(t[0]), b = op_nn_dtype(t[i]);
     if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
       op_nn_error(&s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
@@ -454,63 +468,4 @@ op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   st[2] = fill;
   *slot = op_nn_seq(&p, st, 3);
   return op_prim_finish(&p, call, result);
-}
-
-/* ------------------------------------------------------------------ */
-/* all_class_non_max_suppression (struct info only)                    */
-/* ------------------------------------------------------------------ */
-
-/* R.vision.all_class_non_max_suppression(boxes [B, N, 4], scores
- * [B, C, N], max_output_boxes_per_class, iou_threshold, score_threshold)
- * as TVM's struct info: fixed-size outputs, whose valid rows a count
- * says.  "onnx": (selected [B * C * N, 3] int64, count [1] int64);
- * "tensorflow": (indices [B, C * N, 2] int64, scores [B, C * N] float32,
- * counts [B] int64).  The outputs' sizes bound the arena whatever the
- * data selects.  rxc has no kernel nor lowering for it yet. */
-IrSInfo *
-op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
-{
-  NnSite s = op_nn_site_infer(in, call);
-  IrCtx *ctx = in->ctx;
-  IrSInfo *boxes, *scores;
-  const char *format;
-  if (!op_nn_attr_str(&s, "output_format", "onnx", &format) ||
-      !op_nn_tensor_arg(in, call, args, 0, "boxes", &boxes) ||
-      !op_nn_tensor_arg(in, call, args, 1, "scores", &scores))
-    return NULL;
-  bool onnx = strcmp(format, "onnx") == 0;
-  if (!onnx && strcmp(format, "tensorflow") != 0) {
-    op_nn_error(&s, "unsupported output_format \"%s\" (onnx or tensorflow)", format);
-    return NULL;
-  }
-  if (op_nn_ndim(boxes) != 3 || op_nn_ndim(scores) != 3) {
-    op_nn_error(&s, "boxes and scores must be 3-D tensors of known rank");
-    return NULL;
-  }
-  IrPrimExpr **b = op_nn_shape(boxes), **sc = op_nn_shape(scores);
-  int vd = op_nn_vdevice(boxes);
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
-  if (!b || !sc) { /* TVM needs the shapes; without them only ranks */
-    f[0] = ir_sinfo_tensor(ctx, NULL, onnx ? 2 : 3, IR_I64, vd);
-    f[1] = onnx ? ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd)
-                : ir_sinfo_tensor(ctx, NULL, 2, IR_F32, vd);
-    f[2] = ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, onnx ? 2 : 3);
-  }
-  IrPrimExpr *per_batch = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, sc[1], b[1]));
-  if (onnx) {
-    IrPrimExpr **sel = ir_alloc(ctx, sizeof *sel * 2), **one = ir_alloc(ctx, sizeof *one);
-    sel[0] = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, b[0], per_batch));
-    sel[1] = op_nn_int(ctx, 3), one[0] = op_nn_int(ctx, 1);
-    f[0] = ir_sinfo_tensor(ctx, sel, 2, IR_I64, vd);
-    f[1] = ir_sinfo_tensor(ctx, one, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, 2);
-  }
-  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 3), **scs = ir_alloc(ctx, sizeof *scs * 2);
-  idx[0] = b[0], idx[1] = per_batch, idx[2] = op_nn_int(ctx, 2);
-  scs[0] = b[0], scs[1] = per_batch;
-  f[0] = ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd);
-  f[1] = ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd);
-  f[2] = ir_sinfo_tensor(ctx, b, 1, IR_I64, vd);
-  return ir_sinfo_tuple(ctx, f, 3);
 }
