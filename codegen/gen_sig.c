@@ -156,8 +156,16 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
     sinfo_dims(s, &vars);
     for (int i = 0; i < vars.len; i++)
       if (!cg_names_find(&E->names, vars.items[i])) {
-        cg_fail(g, "the result of '%s' has dim '%s' that no parameter gives", ent->fn,
-                ((const IrPrimExpr *)vars.items[i])->u.var);
+        const char *bind = cg_data_dim_binding(E, vars.items[i]);
+        if (bind)
+          cg_fail(g,
+                  "the result of '%s' has dim '%s', tensor data (R.match_cast of '%s'): not "
+                  "implemented, since the caller sizes its output buffers from the signature's "
+                  "dims; return a tensor of a shape the parameters give",
+                  ent->fn, ((const IrPrimExpr *)vars.items[i])->u.var, bind);
+        else
+          cg_fail(g, "the result of '%s' has dim '%s' that no parameter gives", ent->fn,
+                  ((const IrPrimExpr *)vars.items[i])->u.var);
         ir_vec_free(&vars);
         return false;
       }
@@ -253,6 +261,8 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
     emit_return_if(E, "ARENA_ALIGN", o);
   }
   for (int i = 0; i < fp->nchecks; i++) {
+    if (cg_uses_late(E, fp->checks[i].cond))
+      continue; /* at the late var's definition (gen_check.c) */
     ir_buf_printf(o, "  /* %s */\n  if (!", fp->checks[i].what ? fp->checks[i].what : "");
     cg_emit_expr(E->g, &E->names, fp->checks[i].cond, o);
     emit_return_if(E, "CHECK", o);
