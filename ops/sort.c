@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "nn_int.h"
+#include "tir_build.h"
 
 static bool
 is_float(IrDType t)
@@ -1060,7 +1061,7 @@ static const OpDef defs[] = {
                       {"return_counts", IR_PARAM_PRIM, "False"}, {"axis", IR_PARAM_PRIM, "None"}},
        .syn.nparams = 6, .impl = {infer_unique, eval_unique, NULL}),
     OP(IR_OP_NONZERO, "relax.nonzero", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
-       .impl = {infer_nonzero, eval_nonzero, NULL}),
+       .impl = {infer_nonzero, eval_nonzero, op_legalize_nonzero}),
 };
 
 const OpTable op_sort_table = {defs, sizeof defs / sizeof defs[0]};
