@@ -93,6 +93,8 @@ shape_known(const IrSInfo *s)
         return false;
     return true;
   }
+  if (s && s->kind == IR_SI_SHAPE) /* R.shape_of a tensor whose dims are data */
+    return s->u.shape.values != NULL;
   return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape;
 }
 
@@ -102,6 +104,8 @@ less_known(const IrSInfo *s, const IrSInfo *t)
 {
   if (!s || !t || s->kind != t->kind)
     return false;
+  if (s->kind == IR_SI_SHAPE)
+    return !s->u.shape.values && t->u.shape.values && s->u.shape.ndim == t->u.shape.ndim;
   if (s->kind == IR_SI_TENSOR)
     return !s->u.tensor.shape && t->u.tensor.shape &&
            (s->u.tensor.ndim < 0 || s->u.tensor.ndim == t->u.tensor.ndim) &&

@@ -113,6 +113,8 @@ def draw(rng, inp, shape=None):
         v = rng.choice([-3, -2, -1, 1, 2, 3], shape) * (1.0 if dt.kind == "f" else 1)
         if dt.kind == "f":
             v = v * rng.uniform(0.5, 1.5, shape)
+    elif k.startswith("vals:"):  # given values (begin/end/strides, a dim that is data), tiled
+        v = np.resize(np.array([int(t) for t in k[5:].split(",")]), shape)
     elif k == "smallint":
         v = rng.integers(-3, 4, shape)
     elif k == "wide":
