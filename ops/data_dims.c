@@ -260,3 +260,307 @@ op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   *body = if_then(&p, cond, seq(&p, st, rows + 1));
   return op_prim_finish(&p, call, res);
 }
+
+/* ------------------------------------------------------------------ */
+/* R.unique                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The items are x's elements (no axis) or its slices along the axis: m
+ * items of len values, value v of item i at flat offset
+ * (v / post * m + i) * post + v % post (post: the elements after the
+ * axis; no axis: m = numel, len = post = 1).  The lowering compares items
+ * pairwise instead of sorting (O(m^2 len)): the first occurrence of each
+ * item, a group's rank among the first occurrences (by value when sorted,
+ * as the interpreter's stable sort orders them, else by position), its
+ * count.  The count of groups is at most m (numel(x), or x.shape[axis]). */
+typedef struct {
+  IrBuffer *x;
+  IrPrimExpr *m, *len, *post;
+  IrPrimExpr *m_relax; /* m in the Relax dims, for scratch buffers */
+  int nd;
+  bool is_float;
+} Items;
+
+/* x at flat offset off (unravelled over x's dims). */
+static IrPrimExpr *
+load_flat(OpPrim *p, const Items *it, IrPrimExpr *off)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * (size_t)(it->nd ? it->nd : 1));
+  IrPrimExpr *rest = off;
+  for (int d = it->nd - 1; d >= 0; d--) {
+    IrPrimExpr *n = op_prim_i64(ctx, it->x->shape[d]);
+    idx[d] = d ? bin(ctx, IR_PE_FLOORMOD, rest, n) : rest;
+    rest = bin(ctx, IR_PE_FLOORDIV, rest, n);
+  }
+  IrPrimExpr *v = op_prim_load(p, it->x, idx);
+  return ir_prim_cast(ctx, it->is_float ? (IrDType){IR_DT_FLOAT, 64, 1} : IR_I64, v);
+}
+
+static IrPrimExpr *
+item_offset(IrCtx *ctx, const Items *it, IrPrimExpr *i, IrPrimExpr *v)
+{
+  return bin(ctx, IR_PE_ADD,
+             bin(ctx, IR_PE_MUL,
+                 bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v, it->post), it->m), i),
+                 it->post),
+             bin(ctx, IR_PE_FLOORMOD, v, it->post));
+}
+
+/* u strictly before w in the sort order (NaN after every number). */
+static IrPrimExpr *
+before(IrCtx *ctx, const Items *it, IrPrimExpr *u, IrPrimExpr *w)
+{
+  if (!it->is_float)
+    return bin(ctx, IR_PE_LT, u, w);
+  IrPrimExpr *wnan = bin(ctx, IR_PE_NE, w, w), *unum = bin(ctx, IR_PE_EQ, u, u);
+  return bin(ctx, IR_PE_AND, unum, bin(ctx, IR_PE_OR, wnan, bin(ctx, IR_PE_LT, u, w)));
+}
+
+/* st[0] = -1, 0 or 1: item a against item b, value by value:
+ * st[0] = 0; for v: if st[0] == 0: st[0] = a_v before b_v ? -1 : b_v before a_v ? 1 : 0 */
+static IrStmt *
+compare_items(OpPrim *p, const Items *it, IrBuffer *st, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **v;
+  IrStmt *nest;
+  IrPrimExpr *ext[1] = {it->len};
+  IrStmt **slot = op_prim_loop_nest(p, ext, 1, &v, &nest);
+  IrPrimExpr *ua = load_flat(p, it, item_offset(ctx, it, a, v[0]));
+  IrPrimExpr *ub = load_flat(p, it, item_offset(ctx, it, b, v[0]));
+  IrPrimExpr *r = ir_prim_select(ctx, before(ctx, it, ua, ub), lit(ctx, -1),
+                                 ir_prim_select(ctx, before(ctx, it, ub, ua), lit(ctx, 1), lit(ctx, 0)));
+  IrPrimExpr *cur = op_prim_load_at(p, st, lit(ctx, 0));
+  *slot = if_then(p, bin(ctx, IR_PE_EQ, cur, lit(ctx, 0)), op_prim_store_at(p, st, lit(ctx, 0), r));
+  IrStmt *s[2] = {op_prim_store_at(p, st, lit(ctx, 0), lit(ctx, 0)), nest};
+  return seq(p, s, 2);
+}
+
+static IrBuffer *
+scratch(OpPrim *p, IrPrimExpr *n, const char *name)
+{
+  IrPrimExpr **d = ir_alloc(p->lz->ctx, sizeof *d);
+  d[0] = n;
+  return op_prim_alloc(p, IR_I64, d, 1, name);
+}
+
+/* first[i] = the first j <= i whose item equals item i:
+ * for i: first[i] = i; for j < i: if first[i] == i: compare; if equal: first[i] = j */
+static void
+emit_firsts(OpPrim *p, const Items *it, IrBuffer *first, IrBuffer *st)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **i, **j;
+  IrPrimExpr *ext[1] = {it->m};
+  IrStmt **body = op_prim_loops(p, ext, 1, &i);
+  IrStmt *inner;
+  IrPrimExpr *jext[1] = {i[0]};
+  IrStmt **jb = op_prim_loop_nest(p, jext, 1, &j, &inner);
+  IrPrimExpr *fi = op_prim_load_at(p, first, i[0]);
+  IrStmt *set[2] = {compare_items(p, it, st, j[0], i[0]),
+                    if_then(p, bin(ctx, IR_PE_EQ, op_prim_load_at(p, st, lit(ctx, 0)), lit(ctx, 0)),
+                            op_prim_store_at(p, first, i[0], j[0]))};
+  *jb = if_then(p, bin(ctx, IR_PE_EQ, fi, i[0]), seq(p, set, 2));
+  IrStmt *s[2] = {op_prim_store_at(p, first, i[0], i[0]), inner};
+  *body = seq(p, s, 2);
+}
+
+static bool
+unique_items(OpPrim *p, const IrExpr *call, bool has_axis, int64_t axis, Items *it)
+{
+  IrCtx *ctx = p->lz->ctx;
+  it->x = op_prim_input(p, call->u.call.args[0], "A");
+  if (!it->x)
+    return false;
+  it->nd = it->x->ndim;
+  it->is_float = it->x->dtype.code == IR_DT_FLOAT || it->x->dtype.code == IR_DT_BFLOAT;
+  IrPrimExpr *pre = lit(ctx, 1), *post = lit(ctx, 1), *m = lit(ctx, 1);
+  const IrSInfo *xs = call->u.call.args[0]->sinfo;
+  it->m_relax = lit(ctx, 1);
+  for (int d = 0; d < it->nd; d++)
+    if (!has_axis || d == axis)
+      it->m_relax = bin(ctx, IR_PE_MUL, it->m_relax, op_prim_i64(ctx, xs->u.tensor.shape[d]));
+  for (int d = 0; d < it->nd; d++) {
+    IrPrimExpr *n = op_prim_i64(ctx, it->x->shape[d]);
+    if (!has_axis)
+      m = bin(ctx, IR_PE_MUL, m, n);
+    else if (d < axis)
+      pre = bin(ctx, IR_PE_MUL, pre, n);
+    else if (d == axis)
+      m = n;
+    else
+      post = bin(ctx, IR_PE_MUL, post, n);
+  }
+  it->m = m;
+  it->post = post;
+  it->len = bin(ctx, IR_PE_MUL, pre, post);
+  return true;
+}
+
+static bool
+flag_of(const IrExpr *a, int64_t *v)
+{
+  return a->kind == IR_EX_PRIM && ir_prim_is_int(a->u.prim, v);
+}
+
+IrExpr *
+op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  (void)result;
+  IrCtx *ctx = lz->ctx;
+  const IrSInfo *xs = known_tensor(call->u.call.args[0]);
+  int64_t f[4], axis = 0;
+  int n = call->u.call.nargs;
+  if (!xs || (n != 5 && n != 6))
+    return NULL;
+  for (int k = 0; k < 4; k++)
+    if (!flag_of(call->u.call.args[1 + k], &f[k]))
+      return NULL;
+  bool has_axis = n == 6;
+  int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice;
+  if (has_axis && (!flag_of(call->u.call.args[5], &axis) || axis < -nd || axis >= nd))
+    return NULL;
+  if (axis < 0)
+    axis += nd;
+  IrPrimExpr *items = lit(ctx, 1); /* the bound: m */
+  for (int d = 0; d < nd; d++)
+    if (!has_axis || d == axis)
+      items = bin(ctx, IR_PE_MUL, items, op_prim_i64(ctx, xs->u.tensor.shape[d]));
+  if (lz->arith)
+    items = ir_arith_simplify(lz->arith, items);
+  /* the count: firsts, then out[0] = how many items are their own first */
+  OpPrim p;
+  Items it;
+  op_prim_begin(lz, &p, "unique_count");
+  IrSInfo *count_s = i64_vector(ctx, 1, vdev);
+  if (!unique_items(&p, call, has_axis, axis, &it)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrBuffer *out = op_prim_output(&p, count_s, "T_count");
+  IrBuffer *first = scratch(&p, it.m_relax, "first"), *st = scratch(&p, lit(ctx, 1), "cmp");
+  emit_firsts(&p, &it, first, st);
+  op_prim_emit(&p, op_prim_store_at(&p, out, lit(ctx, 0), lit(ctx, 0)));
+  IrPrimExpr **i;
+  IrPrimExpr *ext[1] = {it.m};
+  IrStmt **body = op_prim_loops(&p, ext, 1, &i);
+  IrPrimExpr *c0 = op_prim_load_at(&p, out, lit(ctx, 0));
+  *body = if_then(&p, bin(ctx, IR_PE_EQ, op_prim_load_at(&p, first, i[0]), i[0]),
+                  op_prim_store_at(&p, out, lit(ctx, 0), bin(ctx, IR_PE_ADD, c0, lit(ctx, 1))));
+  IrExpr *count_call = op_prim_finish(&p, call, count_s);
+  IrPrimExpr *bound[1] = {items};
+  IrPrimExpr **vars = op_data_dims(lz, count_call, 1, bound);
+  if (!vars)
+    return NULL;
+  IrPrimExpr *k = vars[0];
+  /* the outputs: values, then index, inverse, counts as asked */
+  IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 4); /* the tuple keeps them */
+  int nf = 0;
+  IrPrimExpr **vd = ir_alloc(ctx, sizeof *vd * (size_t)(nd ? nd : 1));
+  int vnd = has_axis ? nd : 1;
+  for (int d = 0; d < vnd; d++)
+    vd[d] = !has_axis || d == axis ? k : xs->u.tensor.shape[d];
+  fields[nf++] = ir_sinfo_tensor(ctx, vd, vnd, xs->u.tensor.dtype, vdev);
+  IrPrimExpr **kd = ir_alloc(ctx, sizeof *kd);
+  kd[0] = k;
+  IrPrimExpr **md = ir_alloc(ctx, sizeof *md);
+  md[0] = has_axis ? xs->u.tensor.shape[axis] : items;
+  IrSInfo *ks = ir_sinfo_tensor(ctx, kd, 1, IR_I64, vdev);
+  if (f[1])
+    fields[nf++] = ks;
+  if (f[2])
+    fields[nf++] = ir_sinfo_tensor(ctx, md, 1, IR_I64, vdev);
+  if (f[3])
+    fields[nf++] = ks;
+  IrSInfo *res = nf == 1 ? fields[0] : ir_sinfo_tuple(ctx, fields, nf);
+  op_prim_begin(lz, &p, "unique");
+  if (!unique_items(&p, call, has_axis, axis, &it)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrBuffer *outs[4] = {NULL};
+  static const char *names[4] = {"T_unique", "T_index", "T_inverse", "T_counts"};
+  for (int q = 0, at = 0; q < 4; q++)
+    if (q == 0 || f[q]) {
+      outs[q] = op_prim_output(&p, fields[at++], names[q]);
+      if (!outs[q]) {
+        op_prim_abort(&p);
+        return NULL;
+      }
+    }
+  ext[0] = it.m; /* this function's */
+  first = scratch(&p, it.m_relax, "first");
+  st = scratch(&p, lit(ctx, 1), "cmp");
+  IrBuffer *rank = scratch(&p, it.m_relax, "rank"), *cnt = scratch(&p, it.m_relax, "cnt");
+  IrPrimExpr *K = outs[0]->shape[has_axis ? axis : 0];
+  emit_firsts(&p, &it, first, st);
+  /* rank[i] of each first: the firsts before it (by value, or position) */
+  IrPrimExpr **j;
+  body = op_prim_loops(&p, ext, 1, &i);
+  IrStmt *inner;
+  IrPrimExpr *jext[1] = {it.m};
+  IrStmt **jb = op_prim_loop_nest(&p, jext, 1, &j, &inner);
+  IrPrimExpr *ri = op_prim_load_at(&p, rank, i[0]);
+  IrStmt *inc = op_prim_store_at(&p, rank, i[0], bin(ctx, IR_PE_ADD, ri, lit(ctx, 1)));
+  IrPrimExpr *jfirst = bin(ctx, IR_PE_EQ, op_prim_load_at(&p, first, j[0]), j[0]);
+  if (f[0]) {
+    IrStmt *cmp[2] = {compare_items(&p, &it, st, j[0], i[0]),
+                      if_then(&p, bin(ctx, IR_PE_LT, op_prim_load_at(&p, st, lit(ctx, 0)), lit(ctx, 0)),
+                              inc)};
+    *jb = if_then(&p, jfirst, seq(&p, cmp, 2));
+  } else {
+    *jb = if_then(&p, bin(ctx, IR_PE_AND, jfirst, bin(ctx, IR_PE_LT, j[0], i[0])), inc);
+  }
+  IrStmt *rs[3] = {op_prim_store_at(&p, rank, i[0], lit(ctx, 0)),
+                   op_prim_store_at(&p, cnt, i[0], lit(ctx, 0)), inner};
+  *body = if_then(&p, bin(ctx, IR_PE_EQ, op_prim_load_at(&p, first, i[0]), i[0]), seq(&p, rs, 3));
+  /* counts: cnt[first[i]] += 1 */
+  body = op_prim_loops(&p, ext, 1, &i);
+  IrPrimExpr *fi = op_prim_load_at(&p, first, i[0]);
+  *body = op_prim_store_at(&p, cnt, fi, bin(ctx, IR_PE_ADD, op_prim_load_at(&p, cnt, fi), lit(ctx, 1)));
+  /* the outputs, each group g = rank[first[i]] guarded by g < k */
+  body = op_prim_loops(&p, ext, 1, &i);
+  fi = op_prim_load_at(&p, first, i[0]);
+  IrPrimExpr *g = op_prim_load_at(&p, rank, fi);
+  IrStmt *st_out[4];
+  int ns = 0;
+  if (outs[2])
+    st_out[ns++] = op_prim_store_at(&p, outs[2], i[0], g);
+  IrStmt *firsts[4];
+  int nfs = 0;
+  if (outs[1])
+    firsts[nfs++] = op_prim_store_at(&p, outs[1], g, i[0]);
+  if (outs[3])
+    firsts[nfs++] = op_prim_store_at(&p, outs[3], g, op_prim_load_at(&p, cnt, i[0]));
+  /* values: for v: out[(v / post * k + g) * post + v % post] = item i's value v */
+  IrPrimExpr **v;
+  IrStmt *vnest;
+  IrPrimExpr *vext[1] = {it.len};
+  IrStmt **vb = op_prim_loop_nest(&p, vext, 1, &v, &vnest);
+  IrPrimExpr *oo = bin(ctx, IR_PE_ADD,
+                       bin(ctx, IR_PE_MUL,
+                           bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v[0], it.post), K), g),
+                           it.post),
+                       bin(ctx, IR_PE_FLOORMOD, v[0], it.post));
+  IrPrimExpr **oi = ir_alloc(ctx, sizeof *oi * (size_t)vnd);
+  IrPrimExpr *rest = oo;
+  for (int d = vnd - 1; d >= 0; d--) {
+    IrPrimExpr *dn = outs[0]->shape[d];
+    oi[d] = d ? bin(ctx, IR_PE_FLOORMOD, rest, dn) : rest;
+    rest = bin(ctx, IR_PE_FLOORDIV, rest, dn);
+  }
+  IrPrimExpr *src = item_offset(ctx, &it, i[0], v[0]);
+  IrPrimExpr **xi = ir_alloc(ctx, sizeof *xi * (size_t)(nd ? nd : 1));
+  rest = src;
+  for (int d = nd - 1; d >= 0; d--) {
+    IrPrimExpr *dn = op_prim_i64(ctx, it.x->shape[d]);
+    xi[d] = d ? bin(ctx, IR_PE_FLOORMOD, rest, dn) : rest;
+    rest = bin(ctx, IR_PE_FLOORDIV, rest, dn);
+  }
+  *vb = op_prim_store(&p, outs[0], oi, op_prim_load(&p, it.x, xi));
+  firsts[nfs++] = vnest;
+  st_out[ns++] = if_then(&p, bin(ctx, IR_PE_EQ, fi, i[0]), seq(&p, firsts, nfs));
+  *body = if_then(&p, bin(ctx, IR_PE_LT, g, K), seq(&p, st_out, ns));
+  return op_prim_finish(&p, call, res);
+}

@@ -1053,13 +1053,13 @@ static const OpDef defs[] = {
        .syn.params = {OP_ARG("input_tensor"), OP_ARG("boundaries"), OP_ATTR("out_int32", "False"),
                       OP_ATTR("right", "False")},
        .syn.nparams = 4, .impl = {infer_bucketize, eval_bucketize, legalize_bucketize}),
-    /* data-dependent shapes: no lowering (see above) */
+    /* data-dependent shapes: lowered in data_dims.c (see above) */
     OP(IR_OP_UNIQUE, "relax.unique",
        .syn.params = {OP_ARG("x"), {"sorted", IR_PARAM_PRIM, "True"},
                       {"return_index", IR_PARAM_PRIM, "False"},
                       {"return_inverse", IR_PARAM_PRIM, "False"},
                       {"return_counts", IR_PARAM_PRIM, "False"}, {"axis", IR_PARAM_PRIM, "None"}},
-       .syn.nparams = 6, .impl = {infer_unique, eval_unique, NULL}),
+       .syn.nparams = 6, .impl = {infer_unique, eval_unique, op_legalize_unique}),
     OP(IR_OP_NONZERO, "relax.nonzero", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
        .impl = {infer_nonzero, eval_nonzero, op_legalize_nonzero}),
 };
