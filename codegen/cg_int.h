@@ -219,6 +219,7 @@ typedef struct {
   int indent;
   IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
   IrBuf checks; /* the prologue's checks of match_casts and call arguments */
+  const char *result_dims_name; /* the parameter the result dims go to, or NULL */
   IrVec late;   /* IrPrimExpr* vars defined in the body from tensor data
                    (R.tensor_to_shape + R.match_cast): checks using them
                    stay where they are, after the definition */

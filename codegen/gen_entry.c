@@ -592,6 +592,9 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     }
   if (!E->g->errors)
     cg_emit_result(E, &body);
+  for (int i = 0; i < ent->nresult_dims && !E->g->errors; i++)
+    ir_buf_printf(&body, "  %s[%d] = %s;\n", E->result_dims_name, i,
+                  cg_names_find(&E->names, ent->result_dims[i]));
   if (E->g->cfg->codegen.checks)
     cg_emit_checks(E, ent, &checks);
   else if (E->defs.len)
