@@ -735,13 +735,13 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* ------------------------------------------------------------------ */
 
 /* Their result shapes depend on the data, so their struct info gives the
- * rank only (TVM's rule) and the interpreter the exact shape.  They have
- * no lowering: the generated C plans every tensor into the arena before
- * it runs and has no tensor whose shape a kernel decides.  Were one added,
- * the arena's bound would be the input's: unique gives at most numel(x)
- * items (x.shape[axis] slices along an axis) and so at most that many
- * indices and counts, nonzero at most (max(ndim, 1), numel(x)) indices;
- * the actual count is known only after the kernel. */
+ * rank only (TVM's rule) and the interpreter the exact shape.  Their
+ * lowerings (data_dims.c) count in a first kernel, bind the count to a
+ * fresh var (R.tensor_to_shape + R.match_cast) and write the result in a
+ * second.  The arena's bound is the input's: unique gives at most
+ * numel(x) items (x.shape[axis] slices along an axis) and so at most that
+ * many indices and counts, nonzero at most (max(ndim, 1), numel(x))
+ * indices. */
 
 /* unique's flags: R.prim_value arguments 1..4 (sorted, return_index,
  * return_inverse, return_counts) and the optional axis (argument 5).
