@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "tir_build.h"
+#include "nn_int.h"
 
 static IrPrimExpr *
 lit(IrCtx *ctx, int64_t v)
@@ -35,23 +35,17 @@ bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
   return ir_prim_bin(ctx, k, a, b);
 }
 
+/* op_nn_seq and op_nn_if, shorter */
 static IrStmt *
 seq(OpPrim *p, IrStmt **stmts, int n)
 {
-  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_SEQ, p->lz->loc);
-  s->u.seq.stmts = ir_alloc(p->lz->ctx, (size_t)(n ? n : 1) * sizeof *stmts);
-  memcpy(s->u.seq.stmts, stmts, (size_t)n * sizeof *stmts);
-  s->u.seq.n = n;
-  return s;
+  return op_nn_seq(p, stmts, n);
 }
 
 static IrStmt *
 if_then(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
 {
-  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_IF, p->lz->loc);
-  s->u.branch.cond = cond;
-  s->u.branch.then_ = then_;
-  return s;
+  return op_nn_if(p, cond, then_);
 }
 
 /* A tensor of known rank and shape. */
