@@ -223,6 +223,7 @@ typedef struct {
   IrVec late;   /* IrPrimExpr* vars defined in the body from tensor data
                    (R.tensor_to_shape + R.match_cast): checks using them
                    stay where they are, after the definition */
+  IrVec late_nested; /* the late vars defined inside an if branch */
   bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
                       late var's definition */
 } CgFunc;

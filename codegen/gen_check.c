@@ -287,6 +287,8 @@ match_data_shape(CgFunc *E, const char *what, const CgVar *src, const IrSInfo *w
       ir_arith_range(E->arith, x, &lo, &hi);
       const char *name = cg_names_add(E->g, &E->names, x, x->u.var);
       ir_vec_push(&E->late, (void *)x);
+      if (E->indent > 1)
+        ir_vec_push(&E->late_nested, (void *)x);
       if (E->scope)
         ir_vec_push(E->scope, (void *)name);
       indent(E, o);

@@ -592,9 +592,16 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     }
   if (!E->g->errors)
     cg_emit_result(E, &body);
-  for (int i = 0; i < ent->nresult_dims && !E->g->errors; i++)
+  for (int i = 0; i < ent->nresult_dims && !E->g->errors; i++) {
+    for (int k = 0; k < E->late_nested.len; k++)
+      if (E->late_nested.items[k] == ent->result_dims[i])
+        cg_fail(E->g,
+                "the result of '%s' has dim '%s', tensor data bound inside an if branch: not "
+                "implemented (bind it before the if)",
+                E->fp->name, ent->result_dims[i]->u.var);
     ir_buf_printf(&body, "  %s[%d] = %s;\n", E->result_dims_name, i,
                   cg_names_find(&E->names, ent->result_dims[i]));
+  }
   if (E->g->cfg->codegen.checks)
     cg_emit_checks(E, ent, &checks);
   else if (E->defs.len)
@@ -689,6 +696,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   ir_buf_free(&E.defs);
   ir_buf_free(&E.checks);
   ir_vec_free(&E.late);
+  ir_vec_free(&E.late_nested);
   cg_names_free(&E.names);
 }
 
