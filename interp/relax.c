@@ -325,9 +325,12 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       }
       ir_buf_free(&want);
       ir_buf_free(&why);
-      /* a var defined in the body (from R.tensor_to_shape's data) meets
-       * tir_var_upper_bound as the parameters' do */
-      if (ok && f->nsyms > nsyms && in->fn)
+      /* a var defined in the body from data (a shape whose dims the
+       * struct info does not know: R.tensor_to_shape's) meets its
+       * tir_var_upper_bound as the parameters' do (ir/arith.c's rule) */
+      const IrSInfo *hs = b->value->sinfo;
+      if (ok && f->nsyms > nsyms && in->fn && b->cast->kind == IR_SI_SHAPE &&
+          (!hs || (hs->kind == IR_SI_SHAPE && !hs->u.shape.values)))
         ok = interp_check_bounds(in, f, in->fn, in->fname);
       if (!ok)
         return NULL;
