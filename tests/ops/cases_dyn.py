@@ -4,14 +4,14 @@ R.nonzero and R.unique.  LegalizeOps lowers the last three as TVM lowers
 dynamic_strided_slice (ops/data_dims.c): a kernel computes the dims, a
 match_cast binds them, a second kernel writes the result.
 
-The generated C refuses to RETURN a tensor whose shape is data (the caller
-sizes its buffers from the signature's dims), so the cases returning the
-op's own result run through the interpreter and the legalized module (their
-compiled halves skip, saying so), and a `_c` case of each op returns what a
-fixed shape can hold (the result's shape and a sum of it) through tcc and
-cc as well.  The run-error cases give a dim that is data a
-tir_var_upper_bound and data past it: the interpreter and the generated C
-(also under the sanitizers) must refuse."""
+Cases returning the op's own result go through every half: the generated
+entry sizes such an output at the bound of its dims and writes the actual
+dims back (result_dims), which rxc run --via tcc/cc cuts the output to.
+The `_c` cases return what a fixed shape holds (the result's shape, a sum
+of it), so the values are checked with no cut too.  The run-error cases
+give a dim that is data a tir_var_upper_bound and data past it (or
+negative): the interpreter and the generated C (also under the
+sanitizers) must refuse."""
 from cases import *  # noqa: F401,F403
 from cases_stat import _unique
 
