@@ -11,7 +11,10 @@
  *   rxc_model_free(m);
  *
  * rxc_model_header() is the generated NAME.h: it documents each entry's
- * tensors, dims and error codes.  Link with `pkg-config --libs --static
+ * tensors, dims and error codes (and its result_dims: dims that are tensor
+ * data, which the entry writes to dims[] after the signature's, so dims
+ * then needs room for them; the outputs using them are sized at their
+ * bounds).  Link with `pkg-config --libs --static
  * rxc` (librxc.a needs -linih -lprotobuf-c -ltcc -ldl -lpthread -lm).
  *
  * This header includes only the C library's: a program that includes it

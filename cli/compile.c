@@ -209,6 +209,27 @@ output_tensor(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db)
   return op_tensor_new(ctx, s->u.tensor.dtype, s->u.tensor.ndim, shape, none);
 }
 
+/* Output i, allocated at the bounds of the result dims, cut to the dims
+ * the entry wrote (its elements are the first ones, row-major). */
+static bool
+cut_output(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db, IrTensorData *t)
+{
+  const IrSInfo *s = e->outputs[i];
+  size_t n = 1;
+  for (int k = 0; k < t->ndim; k++) {
+    int64_t v;
+    if (!eval_dim(db, s->u.tensor.shape[k], &v) || v < 0 || v > t->shape[k]) {
+      IrLoc none = {0};
+      ir_error(ctx, none, "output %d of %s: dim %d written back is out of its bound", i, e->symbol, k);
+      return false;
+    }
+    t->shape[k] = v;
+    n *= (size_t)v;
+  }
+  t->nbytes = n * (size_t)ir_dtype_bytes(t->dtype);
+  return true;
+}
+
 /* Calls e's packed entry in c with the arena it asks for.  False after an
  * error in ctx (the entry's own error code through NAME_strerror). */
 static bool
@@ -266,12 +287,19 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
     return NULL;
   int nt = e->ninputs + e->noutputs;
   void **tensors = ir_alloc(ctx, sizeof *tensors * (size_t)(nt + 1));
-  int64_t *dims = ir_alloc(ctx, sizeof *dims * (size_t)(e->ndims + 1));
+  int64_t *dims = ir_alloc(ctx, sizeof *dims * (size_t)(e->ndims + e->nresult_dims + 1));
   Value **outputs = ir_alloc(ctx, sizeof *outputs * (size_t)(e->noutputs + 1));
   for (int i = 0; i < e->ninputs; i++)
     tensors[i] = inputs[i]->data;
+  /* outputs whose dims are tensor data: sized at the bounds, cut to the
+   * dims the entry writes back after its call */
+  DimBinding at_bounds = db;
+  for (int i = 0; i < e->nresult_dims && at_bounds.n < 64; i++) {
+    at_bounds.vars[at_bounds.n] = e->result_dims[i]->u.var;
+    at_bounds.values[at_bounds.n++] = e->result_bounds[i];
+  }
   for (int i = 0; i < e->noutputs; i++) {
-    if (!(outputs[i] = output_tensor(ctx, e, i, &db)))
+    if (!(outputs[i] = output_tensor(ctx, e, i, &at_bounds)))
       return NULL;
     tensors[e->ninputs + i] = outputs[i]->u.tensor.t.data;
   }
@@ -306,6 +334,13 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
   free(own);
   if (!ok)
     return NULL;
+  for (int i = 0; i < e->nresult_dims && db.n < 64; i++) {
+    db.vars[db.n] = e->result_dims[i]->u.var;
+    db.values[db.n++] = dims[e->ndims + i];
+  }
+  for (int i = 0; e->nresult_dims && i < e->noutputs; i++)
+    if (!cut_output(ctx, e, i, &db, &outputs[i]->u.tensor.t))
+      return NULL;
   int next = 0;
   const IrSInfo *ret = fn->ret && fn->ret->kind == IR_SI_TUPLE ? fn->ret : NULL;
   Value *r = ret ? result_value(ctx, ret, outputs, e->noutputs, &next) : NULL;

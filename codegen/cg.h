@@ -46,6 +46,13 @@ typedef struct {
   const IrSInfo **outputs; /* of each output */
   int ndims;
   IrPrimExpr **dims;     /* the symbolic dims, in signature order */
+  /* Dims of the outputs that are tensor data (R.tensor_to_shape +
+   * R.match_cast in the body): the caller sizes those outputs with each
+   * at its bound, and the entry writes the actual values to its last
+   * parameter (the packed form: dims[ndims + j]). */
+  int nresult_dims;
+  IrPrimExpr **result_dims;
+  int64_t *result_bounds;
   int64_t arena_bytes;   /* at the upper bounds */
 } CgEntry;
 

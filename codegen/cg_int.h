@@ -179,6 +179,8 @@ typedef struct {
   int64_t offset;            /* tensor: byte offset in its storage (-1 unknown) */
   IrExpr **items;            /* tuple */
   int nitems;
+  const char *shape_src;     /* R.tensor_to_shape(t): t's C expression, whose
+                                elements a later R.match_cast reads */
 } CgVar;
 
 /* Pre-pass: which storages a var may view. */
@@ -217,6 +219,13 @@ typedef struct {
   int indent;
   IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
   IrBuf checks; /* the prologue's checks of match_casts and call arguments */
+  const char *result_dims_name; /* the parameter the result dims go to, or NULL */
+  IrVec late;   /* IrPrimExpr* vars defined in the body from tensor data
+                   (R.tensor_to_shape + R.match_cast): checks using them
+                   stay where they are, after the definition */
+  IrVec late_nested; /* the late vars defined inside an if branch */
+  bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
+                      late var's definition */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,
@@ -252,6 +261,10 @@ void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
  * vals[i].  Into the prologue (E->defs, E->checks), or into o inside an if
  * branch.  An error (cg_fail) when a relation is proved never to hold. */
 void cg_emit_match_cast(CgFunc *E, const IrBinding *b, IrBuf *o);
+/* Does e use a var of E->late (all of them defined when all is given)? */
+bool cg_uses_late(const CgFunc *E, const IrPrimExpr *e);
+/* The binding whose R.match_cast defines var from tensor data, or NULL. */
+const char *cg_data_dim_binding(CgFunc *E, const IrPrimExpr *var);
 /* Output struct info s with the dims that the function's top-level
  * R.match_casts define written in the signature's dims (the caller sizes
  * its buffers from the signature). */

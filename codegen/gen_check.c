@@ -16,6 +16,14 @@
  *    the entry's prologue, before the first write (E->defs, E->checks).
  *    Inside an if branch, whose condition may depend on data, they stay in
  *    the branch, before its first statement.
+ *  - The one exception is a dim that is tensor data: R.match_cast(s,
+ *    R.Shape([k])) of s = R.tensor_to_shape(t) defines k in the body, a
+ *    local read from t after the kernel that wrote t ran (E->late).  Its
+ *    range, [0, tir_var_upper_bound] (which the memory planner planned
+ *    every tensor using k at), is checked right there (NAME_ERR_DIM), and
+ *    so is every check that uses k (the plan's too): before the first
+ *    write that depends on k.  An arena whose size depends on a late var
+ *    (one without an upper bound) is a compile-time error (gen_entry.c).
  *  - A relation the arithmetic proves costs nothing; one it disproves is a
  *    compile-time error naming the binding.
  */
@@ -24,17 +32,37 @@
 
 #include "cg_int.h"
 
-/* Where the code of a check goes: the prologue, or the branch. */
-static IrBuf *
-defs_out(CgFunc *E, IrBuf *here)
+bool
+cg_uses_late(const CgFunc *E, const IrPrimExpr *e)
 {
-  return E->indent > 1 ? here : &E->defs;
+  if (!e || !E->late.len)
+    return false;
+  if (e->kind == IR_PE_VAR) {
+    for (int i = 0; i < E->late.len; i++)
+      if (E->late.items[i] == e)
+        return true;
+    return false;
+  }
+  if (e->kind == IR_PE_SELECT)
+    return cg_uses_late(E, e->u.select.cond) || cg_uses_late(E, e->u.select.a) ||
+           cg_uses_late(E, e->u.select.b);
+  if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_CAST)
+    return cg_uses_late(E, e->u.bin.a) || cg_uses_late(E, e->u.bin.b);
+  return false;
+}
+
+/* Where the code of a check of e goes: the prologue, or the branch (or
+ * the place of a late var's definition). */
+static IrBuf *
+defs_out(CgFunc *E, IrBuf *here, const IrPrimExpr *e)
+{
+  return E->indent > 1 || cg_uses_late(E, e) ? here : &E->defs;
 }
 
 static IrBuf *
-checks_out(CgFunc *E, IrBuf *here)
+checks_out(CgFunc *E, IrBuf *here, const IrPrimExpr *e)
 {
-  return E->indent > 1 ? here : &E->checks;
+  return E->indent > 1 || cg_uses_late(E, e) ? here : &E->checks;
 }
 
 static void
@@ -74,7 +102,7 @@ emit_equal(CgFunc *E, const char *what, const IrPrimExpr *have, const IrPrimExpr
     ir_buf_free(&w);
     return false;
   }
-  IrBuf *c = checks_out(E, o);
+  IrBuf *c = checks_out(E, o, cond);
   indent(E, c);
   ir_buf_printf(c, "if (!(");
   cg_emit_expr(E->g, &E->names, cond, c);
@@ -191,7 +219,7 @@ match(CgFunc *E, const char *what, const IrSInfo *have, const IrSInfo *want, boo
       again = again || defined->items[k] == (void *)&wd[d];
     if (define && bare_new) {
       ir_vec_push(defined, (void *)&wd[d]);
-      IrBuf *b = defs_out(E, o);
+      IrBuf *b = defs_out(E, o, hd[d]);
       const char *name = cg_names_add(E->g, &E->names, x, x->u.var);
       indent(E, b);
       ir_buf_printf(b, "const rxc_i64 %s = ", name);
@@ -204,16 +232,132 @@ match(CgFunc *E, const char *what, const IrSInfo *have, const IrSInfo *want, boo
   return true;
 }
 
+/* Are all the vars of e named in the entry? */
+static bool
+all_named(const CgFunc *E, const IrPrimExpr *e)
+{
+  if (!e)
+    return true;
+  if (e->kind == IR_PE_VAR)
+    return cg_names_find(&E->names, e) != NULL;
+  if (e->kind == IR_PE_SELECT)
+    return all_named(E, e->u.select.cond) && all_named(E, e->u.select.a) &&
+           all_named(E, e->u.select.b);
+  if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_CAST)
+    return all_named(E, e->u.bin.a) && all_named(E, e->u.bin.b);
+  return true;
+}
+
+/* The plan's checks that use late vars, once all of theirs are defined. */
+static void
+emit_plan_checks_here(CgFunc *E, IrBuf *o)
+{
+  const MpFunctionPlan *fp = E->fp;
+  if (!E->plan_done && fp->nchecks)
+    E->plan_done = ir_alloc(E->g->ctx, sizeof *E->plan_done * (size_t)fp->nchecks);
+  for (int i = 0; i < fp->nchecks; i++) {
+    bool ready = !E->plan_done[i] && cg_uses_late(E, fp->checks[i].cond) &&
+                 all_named(E, fp->checks[i].cond);
+    if (!ready || !E->g->cfg->codegen.checks)
+      continue;
+    E->plan_done[i] = true;
+    indent(E, o);
+    ir_buf_printf(o, "/* %s */\n", fp->checks[i].what ? fp->checks[i].what : "");
+    indent(E, o);
+    ir_buf_puts(o, "if (!");
+    cg_emit_expr(E->g, &E->names, fp->checks[i].cond, o);
+    ir_buf_printf(o, ")\n");
+    indent(E, o);
+    ir_buf_printf(o, "  return %s_ERR_CHECK;\n", E->g->name);
+  }
+}
+
+/* R.match_cast(s, R.Shape([...])) of s = R.tensor_to_shape(t): a bare new
+ * var is a local read from t's element, checked against its range; every
+ * other dim must equal t's element. */
+static void
+match_data_shape(CgFunc *E, const char *what, const CgVar *src, const IrSInfo *want, IrBuf *o)
+{
+  IrCtx *ctx = E->g->ctx;
+  for (int d = 0; d < want->u.shape.ndim; d++) {
+    const IrPrimExpr *x = want->u.shape.values[d];
+    const char *elem = ir_printf(ctx, "(rxc_i64)%s[%d]", src->shape_src, d);
+    if (x->kind == IR_PE_VAR && !cg_names_find(&E->names, x)) {
+      int64_t lo = 0, hi = INT64_MAX;
+      ir_arith_range(E->arith, x, &lo, &hi);
+      const char *name = cg_names_add(E->g, &E->names, x, x->u.var);
+      ir_vec_push(&E->late, (void *)x);
+      if (E->indent > 1)
+        ir_vec_push(&E->late_nested, (void *)x);
+      if (E->scope)
+        ir_vec_push(E->scope, (void *)name);
+      indent(E, o);
+      ir_buf_printf(o, "const rxc_i64 %s = %s; /* %s: tensor data */\n", name, elem, what);
+      if (E->g->cfg->codegen.checks) {
+        indent(E, o);
+        ir_buf_printf(o, "if (%s < %lld", name, (long long)(lo > 0 ? lo : 0));
+        if (hi != INT64_MAX)
+          ir_buf_printf(o, " || %s > %lldLL", name, (long long)hi);
+        ir_buf_puts(o, ")\n");
+        indent(E, o);
+        ir_buf_printf(o, "  return %s_ERR_DIM;\n", E->g->name);
+      }
+      emit_plan_checks_here(E, o);
+    } else if (E->g->cfg->codegen.checks) {
+      indent(E, o);
+      ir_buf_printf(o, "if (%s != (", elem);
+      cg_emit_expr(E->g, &E->names, x, o);
+      ir_buf_puts(o, "))\n");
+      indent(E, o);
+      ir_buf_printf(o, "  return %s_ERR_MATCH; /* %s, dimension %d */\n", E->g->name, what, d);
+    }
+  }
+}
+
 void
 cg_emit_match_cast(CgFunc *E, const IrBinding *b, IrBuf *o)
 {
   const char *what =
       ir_printf(E->g->ctx, "R.match_cast of '%s'", b->var ? b->var->u.var.name : "_");
   const IrSInfo *have = b->value->sinfo;
+  const CgVar *src = b->value->kind == IR_EX_VAR ? cg_var_find(E, b->value) : NULL;
+  if (src && src->shape_src && b->cast->kind == IR_SI_SHAPE && b->cast->u.shape.values) {
+    match_data_shape(E, what, src, b->cast, o);
+    return;
+  }
   IrVec defined = {0};
   if (match(E, what, have, b->cast, true, &defined, o))
     match(E, what, have, b->cast, false, &defined, o);
   ir_vec_free(&defined);
+}
+
+static const char *
+data_dim_in(const IrExpr *seq, const IrPrimExpr *var)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
+      const IrBinding *b = &seq->u.seq.blocks[i].bindings[j];
+      const IrExpr *v = b->value;
+      if (v->kind == IR_EX_IF) {
+        const char *n = data_dim_in(v->u.branch.then_, var);
+        if (n || (n = data_dim_in(v->u.branch.else_, var)))
+          return n;
+      }
+      const IrSInfo *h = v->sinfo;
+      if (!b->cast || b->cast->kind != IR_SI_SHAPE || !b->cast->u.shape.values || !h ||
+          h->kind != IR_SI_SHAPE || h->u.shape.values)
+        continue;
+      for (int d = 0; d < b->cast->u.shape.ndim; d++)
+        if (b->cast->u.shape.values[d] == var)
+          return b->var ? b->var->u.var.name : "_";
+    }
+  return NULL;
+}
+
+const char *
+cg_data_dim_binding(CgFunc *E, const IrPrimExpr *var)
+{
+  return data_dim_in(E->f->body, var);
 }
 
 /* --- the arguments of a prim_func call ---------------------------------- */

@@ -377,12 +377,14 @@ emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
             "functions, closures and the null object exist only in TVM's runtime",
             v->u.call.op->name, b->var ? b->var->u.var.name : "_");
     return;
-  case IR_OP_TENSOR_TO_SHAPE: /* the arena is planned from the dims */
-    cg_fail(E->g,
-            "C code generation does not support %s (binding '%s'): not implemented, since its "
-            "dims are tensor data and generated code takes every dim from the entry's arguments",
-            v->u.call.op->name, b->var ? b->var->u.var.name : "_");
+  case IR_OP_TENSOR_TO_SHAPE: { /* its dims are read where a match_cast binds them */
+    bool is_const;
+    CgVar *info;
+    const char *src = cg_tensor_leaf(E, v->u.call.args[0], &info, &is_const);
+    CgVar *s = cg_var_add(E, b->var, CG_V_OTHER);
+    s->shape_src = src;
     return;
+  }
   default:
     cg_fail(E->g, "C code generation does not support %s (binding '%s'): run the pipeline first",
             v->u.call.op->name, b->var ? b->var->u.var.name : "_");
@@ -579,8 +581,27 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
   IrBuf checks = {0}, body = {0};
   E->indent = 1;
   emit_seq(E, E->f->body, &body); /* first: it fills E->defs and E->checks */
+  for (int i = 0; i < E->late.len && E->fp->arena_expr && !E->g->errors; i++)
+    if (cg_uses_late(E, E->fp->arena_expr)) {
+      const IrPrimExpr *k = E->late.items[i];
+      cg_fail(E->g,
+              "the arena of '%s' depends on dim '%s', tensor data (R.match_cast of '%s'): give "
+              "it an upper bound (tir_var_upper_bound) to plan the arena at",
+              E->fp->name, k->u.var, cg_data_dim_binding(E, k));
+      break;
+    }
   if (!E->g->errors)
     cg_emit_result(E, &body);
+  for (int i = 0; i < ent->nresult_dims && !E->g->errors; i++) {
+    for (int k = 0; k < E->late_nested.len; k++)
+      if (E->late_nested.items[k] == ent->result_dims[i])
+        cg_fail(E->g,
+                "the result of '%s' has dim '%s', tensor data bound inside an if branch: not "
+                "implemented (bind it before the if)",
+                E->fp->name, ent->result_dims[i]->u.var);
+    ir_buf_printf(&body, "  %s[%d] = %s;\n", E->result_dims_name, i,
+                  cg_names_find(&E->names, ent->result_dims[i]));
+  }
   if (E->g->cfg->codegen.checks)
     cg_emit_checks(E, ent, &checks);
   else if (E->defs.len)
@@ -674,6 +695,8 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   free(E.origins);
   ir_buf_free(&E.defs);
   ir_buf_free(&E.checks);
+  ir_vec_free(&E.late);
+  ir_vec_free(&E.late_nested);
   cg_names_free(&E.names);
 }
 
@@ -688,6 +711,7 @@ cg_op_native(IrOpId id)
   case IR_OP_MEMORY_ALLOC_TENSOR:
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
+  case IR_OP_TENSOR_TO_SHAPE:
     return true;
   default:
     return false;

@@ -130,6 +130,32 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
   return true;
 }
 
+/* An output's dim no parameter gives: one that is tensor data and has an
+ * upper bound becomes a result dim (once); anything else is an error. */
+static bool
+result_dim(CgFunc *E, IrVec *rdims, const IrPrimExpr *var, IrSym fn)
+{
+  const char *bind = cg_data_dim_binding(E, var);
+  int64_t lo = 0, hi = INT64_MAX;
+  ir_arith_range(E->arith, var, &lo, &hi);
+  if (!bind) {
+    cg_fail(E->g, "the result of '%s' has dim '%s' that no parameter gives", fn, var->u.var);
+    return false;
+  }
+  if (hi == INT64_MAX) {
+    cg_fail(E->g,
+            "the result of '%s' has dim '%s', tensor data (R.match_cast of '%s'), without an "
+            "upper bound (tir_var_upper_bound) for the caller to size its output at",
+            fn, var->u.var, bind);
+    return false;
+  }
+  for (int i = 0; i < rdims->len; i++)
+    if (rdims->items[i] == var)
+      return true;
+  ir_vec_push(rdims, (void *)var);
+  return true;
+}
+
 bool
 cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
 {
@@ -141,6 +167,7 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
   if (!known) /* the body knows more (a shape legalization decided) */
     r = E->f->body->u.seq.result->sinfo;
   int n = r && r->kind == IR_SI_TUPLE ? r->u.tuple.n : 1;
+  IrVec rdims = {0};
   E->outs = ir_alloc(g->ctx, sizeof *E->outs * (size_t)(n + 1));
   E->out_names = ir_alloc(g->ctx, sizeof *E->out_names * (size_t)(n + 1));
   for (int k = 0; k < n; k++) {
@@ -155,9 +182,8 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
     IrVec vars = {0};
     sinfo_dims(s, &vars);
     for (int i = 0; i < vars.len; i++)
-      if (!cg_names_find(&E->names, vars.items[i])) {
-        cg_fail(g, "the result of '%s' has dim '%s' that no parameter gives", ent->fn,
-                ((const IrPrimExpr *)vars.items[i])->u.var);
+      if (!cg_names_find(&E->names, vars.items[i]) &&
+          !result_dim(E, &rdims, vars.items[i], ent->fn)) {
         ir_vec_free(&vars);
         return false;
       }
@@ -169,6 +195,20 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
     ir_buf_printf(doc, " *   %-12s output, ", E->out_names[k]);
     print_shape(s, doc);
     ir_buf_puts(doc, "\n");
+  }
+  ent->nresult_dims = rdims.len;
+  ent->result_dims = (IrPrimExpr **)ir_vec_freeze(g->ctx, &rdims);
+  ent->result_bounds = ir_alloc(g->ctx, sizeof *ent->result_bounds * (size_t)(ent->nresult_dims + 1));
+  for (int i = 0; i < ent->nresult_dims; i++) {
+    int64_t lo = 0;
+    ir_arith_range(E->arith, ent->result_dims[i], &lo, &ent->result_bounds[i]);
+    ir_buf_printf(doc, " *   %-12s written: [%d] = %s, a dim that is tensor data, <= %lld (the "
+                  "outputs using it are sized at that bound)\n", "result_dims", i,
+                  ent->result_dims[i]->u.var, (long long)ent->result_bounds[i]);
+  }
+  if (ent->nresult_dims) {
+    E->result_dims_name = cg_names_add(g, &E->names, &E->result_dims_name, "result_dims");
+    ir_buf_printf(decl, ", rxc_i64 *%s", E->result_dims_name);
   }
   E->nouts = n;
   E->tuple_result = r && r->kind == IR_SI_TUPLE;
@@ -216,6 +256,8 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
   }
   for (int i = 0; i < E->nouts; i++)
     ir_buf_printf(o, "%s!%s", k++ ? " || " : "", E->out_names[i]);
+  if (ent->nresult_dims)
+    ir_buf_printf(o, "%s!%s", k++ ? " || " : "", E->result_dims_name);
   if (arena)
     ir_buf_printf(o, "%s!arena", k++ ? " || " : "");
   if (!k)
@@ -253,6 +295,8 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
     emit_return_if(E, "ARENA_ALIGN", o);
   }
   for (int i = 0; i < fp->nchecks; i++) {
+    if (cg_uses_late(E, fp->checks[i].cond))
+      continue; /* at the late var's definition (gen_check.c) */
     ir_buf_printf(o, "  /* %s */\n  if (!", fp->checks[i].what ? fp->checks[i].what : "");
     cg_emit_expr(E->g, &E->names, fp->checks[i].cond, o);
     emit_return_if(E, "CHECK", o);
@@ -267,13 +311,13 @@ cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o)
   ir_buf_printf(
       o, "int\n%s(void *arena, size_t arena_bytes, void *const *tensors, const rxc_i64 *dims)\n{\n",
       ent->packed);
-  int nt = ent->ninputs + ent->noutputs;
-  if (nt || ent->ndims)
+  int nt = ent->ninputs + ent->noutputs, nd = ent->ndims + ent->nresult_dims;
+  if (nt || nd)
     ir_buf_printf(o, "  if (%s%s%s)\n    return %s_ERR_NULL;\n", nt ? "!tensors" : "",
-                  nt && ent->ndims ? " || " : "", ent->ndims ? "!dims" : "", g->name);
+                  nt && nd ? " || " : "", nd ? "!dims" : "", g->name);
   if (!nt)
     ir_buf_puts(o, "  (void)tensors;\n");
-  if (!ent->ndims)
+  if (!nd)
     ir_buf_puts(o, "  (void)dims;\n");
   ir_buf_printf(o, "  return %s(arena, arena_bytes", ent->symbol);
   for (int i = 0; i < ent->ninputs; i++)
@@ -284,6 +328,8 @@ cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o)
   for (int i = 0; i < ent->noutputs; i++)
     ir_buf_printf(o, ", (%s *)tensors[%d]", cg_dtype_cname(g, ent->outputs[i]->u.tensor.dtype),
                   ent->ninputs + i);
+  if (ent->nresult_dims) /* the caller's dims has room for them after its own */
+    ir_buf_printf(o, ", (rxc_i64 *)&dims[%d]", ent->ndims);
   ir_buf_puts(o, ");\n}\n\n");
 }
 

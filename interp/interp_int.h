@@ -33,6 +33,8 @@ struct Interp {
   int depth;       /* Relax calls in progress */
   IrSym binding;   /* the binding being evaluated, for messages */
   IrLoc loc;       /* its location */
+  const IrFunction *fn; /* the Relax function being evaluated, and its name: */
+  const char *fname;    /* a var an R.match_cast defines meets its bounds */
   InterpTrace trace; /* called after each tensor binding, or NULL */
   void *trace_user;
 };

@@ -312,6 +312,7 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       in->binding = b->var->u.var.name;
       in->loc = b->loc;
       IrBuf why = {0}, want = {0};
+      int nsyms = f->nsyms;
       bool ok = !b->cast || interp_match(in, f, b->cast, v, &why);
       const IrPrimExpr *relation = ir_binding_relation(b);
       if (!ok && relation) { /* a shape relation LegalizeOps checks (opt/legalize.c) */
@@ -324,6 +325,13 @@ eval_seq(Interp *in, Frame *f, const IrExpr *seq)
       }
       ir_buf_free(&want);
       ir_buf_free(&why);
+      /* a var defined in the body from data (a shape whose dims the
+       * struct info does not know: R.tensor_to_shape's) meets its
+       * tir_var_upper_bound as the parameters' do (ir/arith.c's rule) */
+      const IrSInfo *hs = b->value->sinfo;
+      if (ok && f->nsyms > nsyms && in->fn && b->cast->kind == IR_SI_SHAPE &&
+          (!hs || (hs->kind == IR_SI_SHAPE && !hs->u.shape.values)))
+        ok = interp_check_bounds(in, f, in->fn, in->fname);
       if (!ok)
         return NULL;
       interp_frame_set(in->ctx, f, b->var, v);
@@ -470,7 +478,13 @@ interp_function(Interp *in, const IrFunction *fn, const char *name, Frame *env, 
   if (!bind_args(in, f, fn, name, args, nargs))
     return NULL;
   in->depth++;
+  const IrFunction *outer_fn = in->fn;
+  const char *outer_name = in->fname;
+  in->fn = fn;
+  in->fname = name;
   Value *r = eval_expr(in, f, fn->body);
+  in->fn = outer_fn;
+  in->fname = outer_name;
   in->depth--;
   in->binding = binding;
   in->loc = loc;

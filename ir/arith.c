@@ -199,17 +199,20 @@ sinfo_dims(const IrSInfo *s, int *n)
 
 /* A var that an R.match_cast of seq defines (a bare dim of the pattern,
  * not a parameter's) takes the value's dim at its first place, so it lies
- * in that dim's range; its other places are checks, not facts.  params
- * collects the vars bound so far. */
+ * in that dim's range; its other places are checks, not facts.  A value
+ * whose dims are unknown (R.tensor_to_shape's: tensor data) gives the var
+ * the range tir_var_upper_bound states, checked where the var is defined
+ * (the interpreter and the generated C).  params collects the vars bound
+ * so far. */
 static void
-bound_match_casts(IrArith *a, const IrExpr *seq, IrVec *params)
+bound_match_casts(IrArith *a, const IrFunction *f, const IrExpr *seq, IrVec *params)
 {
   for (int i = 0; seq && i < seq->u.seq.nblocks; i++)
     for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
       const IrBinding *b = &seq->u.seq.blocks[i].bindings[j];
       if (b->value && b->value->kind == IR_EX_IF) {
-        bound_match_casts(a, b->value->u.branch.then_, params);
-        bound_match_casts(a, b->value->u.branch.else_, params);
+        bound_match_casts(a, f, b->value->u.branch.then_, params);
+        bound_match_casts(a, f, b->value->u.branch.else_, params);
       }
       int nw, nh;
       IrPrimExpr **want = b->cast ? sinfo_dims(b->cast, &nw) : NULL;
@@ -225,6 +228,8 @@ bound_match_casts(IrArith *a, const IrExpr *seq, IrVec *params)
           continue;
         if (have && ir_arith_range(a, have[d], &lo, &hi))
           ir_arith_bound(a, want[d], lo, hi);
+        else if (!have && b->cast->kind == IR_SI_SHAPE)
+          bound_signature_var(a, f, want[d], true);
         else if (b->cast->kind == IR_SI_TENSOR) /* a tensor's dim is never negative */
           ir_arith_bound(a, want[d], 0, INT64_MAX);
       }
@@ -250,7 +255,7 @@ ir_arith_bound_function(IrArith *a, const IrFunction *f)
       is_dim |= dims.items[j] == vars.items[i];
     bound_signature_var(a, f, vars.items[i], is_dim);
   }
-  bound_match_casts(a, f->body, &params);
+  bound_match_casts(a, f, f->body, &params);
   ir_vec_free(&params);
   ir_vec_free(&vars);
   ir_vec_free(&dims);

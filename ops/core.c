@@ -12,11 +12,13 @@
  * prim_func storing dim expressions.  The interpreter reads the same facts
  * from the tensor value, so both agree by construction.
  *
- * R.tensor_to_shape has no lowering to C: its result's dims are tensor
- * *data*, and generated code needs every dim of every value as an
- * expression of the entry's dims (the arena is planned from them), so
- * LegalizeOps leaves it and compiling it is refused (codegen names the op).
- * The interpreter runs it.
+ * R.tensor_to_shape has no lowering: its result's dims are tensor *data*.
+ * The code generator emits it itself (codegen/gen_check.c): the
+ * R.match_cast that binds its dims to fresh vars reads them from the
+ * tensor in the body, after the kernel that wrote it, and checks each
+ * against [0, tir_var_upper_bound], the bound the memory planner planned
+ * every tensor using it at.  The ops whose result shape is data
+ * (dynamic_strided_slice, nonzero, unique) lower through it (data_dims.c).
  *
  * R.multinomial_from_uniform: row sample_indices[i] of prob is summed
  * left to right in double, and the result is the first j where

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "tir_build.h"
 
 void
 op_manip_fail(const Site *s, const char *fmt, ...)
@@ -1420,7 +1421,8 @@ static const OpDef defs[] = {
        .impl = {infer_pixel_shuffle, op_manip_eval_pixel_shuffle, op_manip_legalize_pixel_shuffle}),
     OP(IR_OP_DYNAMIC_STRIDED_SLICE, "relax.dynamic_strided_slice",
        .syn.params = {E("x"), E("begin"), E("end"), E("strides")}, .syn.nparams = 4,
-       .impl = {op_manip_infer_dynamic_strided_slice, op_manip_eval_dynamic_strided_slice, NULL}),
+       .impl = {op_manip_infer_dynamic_strided_slice, op_manip_eval_dynamic_strided_slice,
+                op_legalize_dynamic_strided_slice}),
     OP(IR_OP_MEMORY_VIEW, "relax.memory.view",
        .syn.params = {E("data"), {"shape", IR_PARAM_EXPR, "R.tuple()"},
                       {"dtype", IR_PARAM_EXPR, "R.tuple()"},

@@ -1,8 +1,8 @@
 /*
  * manip_extra.c - manipulation ops that are neither plain copies nor index
  * ops: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to,
- * dynamic_strided_slice (interpreter only: its shape comes from data) and
- * R.memory.view.
+ * dynamic_strided_slice (its shape comes from data: lowered in data_dims.c)
+ * and R.memory.view.
  * Each op's inference, reference kernel and lowering sit together here;
  * their entries are in manip.c's table.
  *
@@ -508,10 +508,9 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 /* R.dynamic_strided_slice (TVM's rule): begin, end and strides are 1-D
  * int64 tensors of data's rank elements; the result has data's rank and
  * dtype and a shape known only from the values.  Each result dim is at
- * most data's (a slice never grows an axis), which is the upper bound an
- * arena would take; the generated C has no way yet to give a tensor a
- * shape computed at run time, so the op has no lowering and runs in the
- * interpreter only. */
+ * most data's (a slice never grows an axis), the upper bound the arena
+ * takes: the lowering (data_dims.c) computes the dims in a kernel and
+ * binds them with R.tensor_to_shape + R.match_cast, as TVM's does. */
 IrSInfo *
 op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {

@@ -138,7 +138,20 @@ typedef struct {
   IrSym binding;
   IrLoc loc;
   OpNames *names;       /* mod's and new_globals' names, or NULL: searched */
+  /* For outputs whose shape is data (op_data_dims): IrBinding* the hook
+   * puts before the call, whether they are dataflow bindings, and the
+   * OpDimBound* upper bounds of the vars they bind (LegalizeOps adds them
+   * to the function's tir_var_upper_bound unless it has one).  NULL
+   * before: the hook cannot, and keeps the call. */
+  IrVec *before;
+  bool dataflow;
+  IrVec *bounds;
 } OpLegalize;
+
+typedef struct {
+  IrSym name;
+  int64_t bound;
+} OpDimBound;
 
 /* tir_build.c: a name table holding m's global names (heap). */
 OpNames *op_names_new(const IrModule *m);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "nn_int.h"
+#include "tir_build.h"
 
 static bool
 is_float(IrDType t)
@@ -751,13 +752,13 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* ------------------------------------------------------------------ */
 
 /* Their result shapes depend on the data, so their struct info gives the
- * rank only (TVM's rule) and the interpreter the exact shape.  They have
- * no lowering: the generated C plans every tensor into the arena before
- * it runs and has no tensor whose shape a kernel decides.  Were one added,
- * the arena's bound would be the input's: unique gives at most numel(x)
- * items (x.shape[axis] slices along an axis) and so at most that many
- * indices and counts, nonzero at most (max(ndim, 1), numel(x)) indices;
- * the actual count is known only after the kernel. */
+ * rank only (TVM's rule) and the interpreter the exact shape.  Their
+ * lowerings (data_dims.c) count in a first kernel, bind the count to a
+ * fresh var (R.tensor_to_shape + R.match_cast) and write the result in a
+ * second.  The arena's bound is the input's: unique gives at most
+ * numel(x) items (x.shape[axis] slices along an axis) and so at most that
+ * many indices and counts, nonzero at most (max(ndim, 1), numel(x))
+ * indices. */
 
 /* unique's flags: R.prim_value arguments 1..4 (sorted, return_index,
  * return_inverse, return_counts) and the optional axis (argument 5).
@@ -1069,15 +1070,15 @@ static const OpDef defs[] = {
        .syn.params = {OP_ARG("input_tensor"), OP_ARG("boundaries"), OP_ATTR("out_int32", "False"),
                       OP_ATTR("right", "False")},
        .syn.nparams = 4, .impl = {infer_bucketize, eval_bucketize, legalize_bucketize}),
-    /* data-dependent shapes: no lowering (see above) */
+    /* data-dependent shapes: lowered in data_dims.c (see above) */
     OP(IR_OP_UNIQUE, "relax.unique",
        .syn.params = {OP_ARG("x"), {"sorted", IR_PARAM_PRIM, "True"},
                       {"return_index", IR_PARAM_PRIM, "False"},
                       {"return_inverse", IR_PARAM_PRIM, "False"},
                       {"return_counts", IR_PARAM_PRIM, "False"}, {"axis", IR_PARAM_PRIM, "None"}},
-       .syn.nparams = 6, .impl = {infer_unique, eval_unique, NULL}),
+       .syn.nparams = 6, .impl = {infer_unique, eval_unique, op_legalize_unique}),
     OP(IR_OP_NONZERO, "relax.nonzero", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
-       .impl = {infer_nonzero, eval_nonzero, NULL}),
+       .impl = {infer_nonzero, eval_nonzero, op_legalize_nonzero}),
 };
 
 const OpTable op_sort_table = {defs, sizeof defs / sizeof defs[0]};

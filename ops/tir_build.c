@@ -511,3 +511,58 @@ op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result)
   op_prim_abort(p);
   return e;
 }
+
+/* --- dims that are data ------------------------------------------------ */
+
+int64_t
+op_dim_upper(OpLegalize *lz, IrPrimExpr *e)
+{
+  int64_t lo, hi, v;
+  if (ir_prim_is_int(e, &v))
+    return v;
+  if (lz->arith && ir_arith_range(lz->arith, e, &lo, &hi) && hi != INT64_MAX)
+    return hi;
+  return -1;
+}
+
+static IrBinding *
+new_binding(OpLegalize *lz, const char *name, IrSInfo *sinfo, IrExpr *value)
+{
+  IrBinding *b = ir_alloc(lz->ctx, sizeof *b);
+  b->var = ir_var_new(lz->ctx, ir_sym(lz->ctx, name), sinfo, lz->dataflow, lz->loc);
+  b->value = value;
+  b->loc = lz->loc;
+  ir_vec_push(lz->before, b);
+  return b;
+}
+
+IrPrimExpr **
+op_data_dims(OpLegalize *lz, IrExpr *shape_call, int n, IrPrimExpr **bounds)
+{
+  IrCtx *ctx = lz->ctx;
+  if (!lz->before || !lz->bounds)
+    return NULL;
+  int64_t *hi = ir_alloc(ctx, sizeof *hi * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++)
+    if ((hi[i] = op_dim_upper(lz, bounds[i])) < 0)
+      return NULL;
+  const char *base = lz->binding ? lz->binding : "lv";
+  IrBinding *dims = new_binding(lz, ir_printf(ctx, "%s_dims", base), shape_call->sinfo, shape_call);
+  IrExpr *arg[1] = {dims->var};
+  IrExpr **argv = ir_alloc(ctx, sizeof arg);
+  argv[0] = arg[0];
+  IrExpr *to_shape = ir_call_op(ctx, &op_def(IR_OP_TENSOR_TO_SHAPE)->syn, argv, 1, NULL, lz->loc);
+  to_shape->sinfo = ir_sinfo_shape(ctx, NULL, n);
+  IrBinding *shape = new_binding(lz, ir_printf(ctx, "%s_shape", base), to_shape->sinfo, to_shape);
+  IrPrimExpr **vars = ir_alloc(ctx, sizeof *vars * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    vars[i] = ir_prim_var(ctx, ir_sym(ctx, ir_printf(ctx, "%s_n%d", base, i)), IR_I64);
+    OpDimBound *b = ir_alloc(ctx, sizeof *b);
+    *b = (OpDimBound){vars[i]->u.var, hi[i] > 0 ? hi[i] : 1};
+    ir_vec_push(lz->bounds, b);
+  }
+  IrSInfo *cast = ir_sinfo_shape(ctx, vars, n);
+  IrBinding *bound = new_binding(lz, ir_printf(ctx, "%s_shape1", base), cast, shape->var);
+  bound->cast = cast;
+  return vars;
+}

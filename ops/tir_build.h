@@ -92,4 +92,22 @@ IrStmt *op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *va
  * R.call_tir of it with out_sinfo=result that replaces call. */
 IrExpr *op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result);
 
+/* Dims that are data (TVM's legalization of dynamic_strided_slice): the
+ * int64 vector of n values that shape_call (an R.call_tir of struct info
+ * Tensor((n,), "int64")) computes becomes n fresh symbolic vars,
+ *   NAME_dims = shape_call
+ *   NAME_shape = R.tensor_to_shape(NAME_dims)
+ *   NAME_shape1 = R.match_cast(NAME_shape, R.Shape([NAME_n0, ...]))
+ * put before the call (lz->before), var i bounded by bounds[i] (the rule
+ * of the op, for the arena: lz->bounds).  The vars, or NULL when lz takes
+ * no bindings or a bound is not a constant (the hook then keeps the call). */
+IrPrimExpr **op_data_dims(OpLegalize *lz, IrExpr *shape_call, int n, IrPrimExpr **bounds);
+/* The constant upper bound of e (a Relax dim expression), or -1. */
+int64_t op_dim_upper(OpLegalize *lz, IrPrimExpr *e);
+
+/* data_dims.c: the lowerings through op_data_dims. */
+IrExpr *op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
 #endif

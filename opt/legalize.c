@@ -49,6 +49,7 @@ typedef struct {
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
   OpNames *names;      /* mod's and new_globals' names */
   IrMap lowered;       /* signature hash -> Lowered chain */
+  IrVec bounds;        /* OpDimBound*: the function's data dims (op_data_dims) */
   int nerrors;
 } Legalizer;
 
@@ -92,6 +93,8 @@ shape_known(const IrSInfo *s)
         return false;
     return true;
   }
+  if (s && s->kind == IR_SI_SHAPE) /* R.shape_of a tensor whose dims are data */
+    return s->u.shape.values != NULL;
   return s && s->kind == IR_SI_TENSOR && s->u.tensor.shape;
 }
 
@@ -101,6 +104,8 @@ less_known(const IrSInfo *s, const IrSInfo *t)
 {
   if (!s || !t || s->kind != t->kind)
     return false;
+  if (s->kind == IR_SI_SHAPE)
+    return !s->u.shape.values && t->u.shape.values && s->u.shape.ndim == t->u.shape.ndim;
   if (s->kind == IR_SI_TENSOR)
     return !s->u.tensor.shape && t->u.tensor.shape &&
            (s->u.tensor.ndim < 0 || s->u.tensor.ndim == t->u.tensor.ndim) &&
@@ -234,16 +239,22 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
-  OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names};
+  OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names,
+                   &rw->before, rw->dataflow && !rw->at_result, &l->bounds};
   int before = ir_error_count(l->ctx);
   bool memo = impl->legalize && conds.len == 0 && args_are_vars(call);
   uint64_t hash = 0;
   const Lowered *seen = memo ? lowered_find(l, call, result, &hash) : NULL;
+  int nbefore = rw->before.len;
   IrExpr *e = seen                ? lowered_use(l, seen, call)
               : impl->legalize ? impl->legalize(&lz, call, result)
                                : NULL;
-  if (memo && !seen && e && ir_error_count(l->ctx) == before)
+  /* a lowering that bound dims from data (op_data_dims) is its own: its
+   * call_tir uses the vars its bindings define */
+  if (memo && !seen && e && ir_error_count(l->ctx) == before && rw->before.len == nbefore)
     lowered_add(l, call, result, e, hash);
+  if (e && e->sinfo && less_known(result, e->sinfo))
+    result = e->sinfo;
   if (ir_error_count(l->ctx) > before) {
     l->nerrors++;
   } else {
@@ -261,19 +272,43 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   return true;
 }
 
+/* f with the upper bounds of the dims its lowerings bound from data
+ * (op_data_dims) in tir_var_upper_bound, where it gives none itself: the
+ * memory planner plans every tensor using such a dim at its bound, and
+ * the interpreter and the generated C check it where the dim is bound. */
+static IrFunction *
+with_bounds(IrCtx *ctx, IrFunction *f, const IrVec *bounds)
+{
+  const IrAttr *old = ir_attr_get(f->attrs, "tir_var_upper_bound");
+  IrAttr *dict = old ? (IrAttr *)old : ir_attr_dict(ctx, NULL, NULL, 0);
+  for (int i = 0; i < bounds->len; i++) {
+    const OpDimBound *b = bounds->items[i];
+    if (!ir_attr_get(dict, b->name))
+      dict = ir_attr_dict_set(ctx, dict, b->name, ir_attr_int(ctx, b->bound));
+  }
+  IrFunction *g = ir_alloc(ctx, sizeof *g);
+  *g = *f;
+  g->attrs = ir_attr_dict_set(ctx, f->attrs ? f->attrs : ir_attr_dict(ctx, NULL, NULL, 0),
+                              ir_sym(ctx, "tir_var_upper_bound"), dict);
+  return g;
+}
+
 IrModule *
 opt_legalize_ops(IrCtx *ctx, const IrModule *m)
 {
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, 0};
+  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, {0}, 0};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];
     if (g->kind != IR_GLOBAL_RELAX || !g->u.relax)
       continue;
+    l.bounds.len = 0;
     funcs[i] = opt_rw_function_with(ctx, g->u.relax, g->name, legalize_binding, &l);
+    if (funcs[i] && l.bounds.len)
+      funcs[i] = with_bounds(ctx, funcs[i], &l.bounds);
   }
   IrModule *out = NULL;
   if (l.nerrors == 0) {
@@ -285,6 +320,7 @@ opt_legalize_ops(IrCtx *ctx, const IrModule *m)
       out->globals[out->nglobals++] = *(IrGlobal *)l.new_globals.items[i];
   }
   ir_vec_free(&l.new_globals);
+  ir_vec_free(&l.bounds);
   op_names_free(l.names);
   ir_map_free(&l.lowered);
   return out;

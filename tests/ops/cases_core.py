@@ -6,9 +6,9 @@ R.builtin.stop_lift_params and R.memory.ensure_zero_offset (builtin.c).
 An inspect op's result is a prim value; a case makes it a tensor as a
 model would use it: it binds the value to a symbolic var by R.match_cast
 and gives R.arange(k, k + 1), a vector holding k (a var of the field's own
-dtype, declared in the block).  R.tensor_to_shape has no C lowering (its
-dims are data): its cases run in the interpreter, and LegalizeOps and the
-compilers skip them.
+dtype, declared in the block).  R.tensor_to_shape's dims are data: the
+code generator reads them where the match_cast binds them (cases_dyn.py
+has the cases with bounds, and the refusals past them).
 """
 from cases import *  # noqa: F401,F403
 
@@ -92,7 +92,7 @@ def shape_cases():
 
 
 def tensor_to_shape_cases():
-    """Data to dims and back (interpreter only: see the top)."""
+    """Data to dims and back (see the top)."""
     pre = ["lv = R.tensor_to_shape(x)", "lv1 = R.match_cast(lv, R.Shape([a, b, c]))"]
     return [Case("tensor_to_shape", "R.shape_to_tensor(lv1)", [x_((3,), I64, "index6")], lambda x: x,
                  pre=pre, tvars=["a", "b", "c"]),

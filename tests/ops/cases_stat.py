@@ -338,8 +338,8 @@ def _unique(sorted_=True, index=False, inverse=False, counts=False, axis=None):
 
 
 def set_cases():
-    """unique and nonzero: the interpreter only (their lowering is missing
-    by design, see ops/sort.c), so the legalized and compiled halves skip."""
+    """unique and nonzero (their lowering: ops/data_dims.c; more cases,
+    every flag of unique, in cases_dyn.py)."""
     c = []
     c.append(Case("unique_sorted", "R.unique(x)", [x_((3, 5), I32, "smallint")], _unique()))
     c.append(Case("unique_float", "R.unique(x)", [x_((8,), F32, "smallint")], _unique()))

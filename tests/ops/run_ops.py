@@ -113,6 +113,8 @@ def draw(rng, inp, shape=None):
         v = rng.choice([-3, -2, -1, 1, 2, 3], shape) * (1.0 if dt.kind == "f" else 1)
         if dt.kind == "f":
             v = v * rng.uniform(0.5, 1.5, shape)
+    elif k.startswith("vals:"):  # given values (begin/end/strides, a dim that is data), tiled
+        v = np.resize(np.array([int(t) for t in k[5:].split(",")]), shape)
     elif k == "smallint":
         v = rng.integers(-3, 4, shape)
     elif k == "wide":
@@ -255,10 +257,12 @@ def check_compiled(target, files, case, expected, interp_outs, work, edge=False)
 
 def op_names(case):
     """The op calls of the case's bindings (what LegalizeOps must lower);
-    match_cast is a binding, not an op."""
+    match_cast is a binding, not an op, and the code generator emits
+    R.tensor_to_shape itself (its dims are read where a match_cast binds
+    them)."""
     text = " ".join([case.call, *case.pre])
     return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", text)) - {
-        "R.const(", "R.prim_value(", "R.shape(", "R.match_cast("}
+        "R.const(", "R.prim_value(", "R.shape(", "R.match_cast(", "R.tensor_to_shape("}
 
 
 def legalize(path, case, work):

@@ -369,7 +369,8 @@ static const char *const UNSUPPORTED[][2] = {
 
 /* Models with tests of their own (their upper bounds fail a check on purpose). */
 static const char *const SEPARATE[] = {"tests/codegen/fit_check.py",
-                                       "tests/codegen/match_cast_twice.py"};
+                                       "tests/codegen/match_cast_twice.py",
+                                       "tests/codegen/data_dims.py"};
 
 static bool
 unsupported(const char *path)
@@ -826,6 +827,34 @@ test_plan_check(void **state)
   compiled_free(&c);
 }
 
+/* A dim bound in the body from tensor data (tests/codegen/data_dims.py:
+ * k = t[0], tir_var_upper_bound 8): read after t, checked against
+ * [0, 8] before anything depending on it is written; the entry returns
+ * the sum of 2 * ones(k) when it holds, NAME_ERR_DIM otherwise. */
+static void
+test_data_dims(void **state)
+{
+  (void)state;
+  Compiled c;
+  compile_one("tests/codegen/data_dims.py", &c);
+  static const int64_t ks[] = {0, 5, 8, 9, -1, INT64_MAX};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+    Dims d = {{NULL}, {0}, 0};
+    Call call;
+    call_prepare(c.ctx, c.e, &d, &call, 3);
+    *(int64_t *)call.in_vals[0]->u.tensor.t.data = ks[i];
+    if (ks[i] < 0 || ks[i] > 8) {
+      expect_error(&c, &call, call.arena_mem + CANARY, call.arena_bytes, "DIM");
+    } else {
+      assert_int_equal(call_run(c.fn, &call), 0);
+      call_check_canaries(&call, 1, false);
+      assert_true(*(float *)call.tensors[c.e->ninputs] == 2.0f * (float)ks[i]);
+    }
+    call_free(&call, c.e->noutputs);
+  }
+  compiled_free(&c);
+}
+
 /* NAME_FN_arena_bytes(dims) gives the arena an entry needs: computed from
  * the dims when a dim is unbounded (tests/memplan/symbolic.py: 128 bytes at
  * m = 10, 896 at m = 100, planned by hand in test_mp_plan), the planned
@@ -860,7 +889,7 @@ main(void)
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
       cmocka_unit_test(test_hoisted_scalars),
       cmocka_unit_test(test_arena_bytes_function),
-      cmocka_unit_test(test_plan_check),
+      cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_data_dims),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
       cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
       cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
