@@ -198,8 +198,8 @@ lambda_param_name(Printer *p, const IrPrimExpr *v)
   return *slot;
 }
 
-/* T.index_map(lambda i, j: (i // 4, j, i % 4)), as TVM prints an
- * IndexMap; index_dtype (TVM's reader takes it, its printer leaves it to
+/* T.index_map(lambda i, j: (i // T.int64(4), j, i % T.int64(4))), as TVM
+ * prints an IndexMap; index_dtype (TVM's reader takes it, its printer leaves it to
  * the literals) is written when the parameters are not int64. */
 static void
 index_map(Printer *p, const IrAttr *a)
@@ -211,10 +211,13 @@ index_map(Printer *p, const IrAttr *a)
     ir_pr_printf(p, "%s%s", i ? ", " : "", lambda_param_name(p, v));
   }
   ir_pr_puts(p, ": (");
+  bool tir = p->tir;
+  p->tir = true; /* TIR's literal rules, as TVM prints the body */
   for (int i = 0; i < nr; i++) {
     ir_pr_puts(p, i ? ", " : "");
     ir_pr_prim(p, a->u.index_map.results[i]);
   }
+  p->tir = tir;
   ir_pr_puts(p, nr == 1 ? ",)" : ")");
   IrDType t = np ? a->u.index_map.params[0]->dtype : IR_I64;
   if (t.code != IR_I64.code || t.bits != IR_I64.bits) {
