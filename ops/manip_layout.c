@@ -14,13 +14,16 @@
  *   i * c + j   a fuse, j's dim being c       extent d_i * c
  *
  * each parameter used exactly once, or split exactly once (its // and %
- * by the same c).  The extents are what TVM's IndexMap::MapShape gives
- * for these maps (its iter-map route).  Other maps (constants, strides,
- * several parameters mixed otherwise) are refused by inference, naming the
- * result.  Inverting a term is then direct, so the kernel and the lowering
- * both gather: for each output index, the input index it comes from (a
- * split joins back, a fuse splits), or the pad value where a split's
- * joined index falls past its dim (the padding when c does not divide d).
+ * by the same c), or once as i % c alone where i's dim is at most c (a
+ * pad up to c, as TVM's AlterOpImpl writes "lambda i: (i % 16,)").  The
+ * extents are what TVM's IndexMap::MapShape gives for these maps (its
+ * iter-map route).  Other maps (constants, strides, several parameters
+ * mixed otherwise) are refused by inference, naming the result.
+ * Inverting a term is then direct, so the kernel and the lowering both
+ * gather: for each output index, the input index it comes from (a split
+ * joins back, a fuse splits), or the pad value where that index falls
+ * past its dim (when c does not divide a split dim, or a lone i % c's dim
+ * is below c).
  * The pad value is TVM's legalization default when not given: 0.
  *
  * TVM v0.26's layout_transform takes (x, index_map, pad_value) only; the
@@ -46,6 +49,7 @@ typedef struct {
   int param; /* the parameter (input dim) */
   int inner; /* TERM_FUSE: the parameter added, whose dim must be c */
   int64_t c; /* TERM_DIV, TERM_MOD: the split factor; TERM_FUSE: the scale */
+  bool alone; /* TERM_MOD without its TERM_DIV: the dim padded up to c */
 } Term;
 
 /* An index map read into terms: nout results over nin parameters. */
@@ -105,9 +109,11 @@ read_term(const IrAttr *map, const IrPrimExpr *e, Term *t)
 }
 
 /* Each parameter must be used once as a whole (TERM_VAR, either side of a
- * TERM_FUSE) or split once (a TERM_DIV and a TERM_MOD by the same c). */
+ * TERM_FUSE), split once (a TERM_DIV and a TERM_MOD by the same c), or
+ * once in a TERM_MOD alone (marked so: i % 16 pads a dim of 14 to 16, as
+ * TVM's AlterOpImpl writes). */
 static bool
-check_uses(const Site *s, const IrAttr *map, const Layout *l)
+check_uses(const Site *s, const IrAttr *map, Layout *l)
 {
   for (int i = 0; i < l->nin; i++) {
     int whole = 0, div = 0, mod = 0;
@@ -122,13 +128,15 @@ check_uses(const Site *s, const IrAttr *map, const Layout *l)
         mod_c = t->c;
     }
     bool split = div == 1 && mod == 1 && div_c == mod_c;
-    if (!(whole == 1 && !div && !mod) && !(!whole && split)) {
+    for (int r = 0; r < l->nout; r++)
+      l->terms[r].alone |= l->terms[r].kind == TERM_MOD && l->terms[r].param == i && !div;
+    if (!(whole == 1 && !div && !mod) && !(!whole && split) && !(!whole && !div && mod == 1)) {
       const char *name = map->u.index_map.params[i]->u.var;
       op_manip_fail(s,
-                    "index map parameter '%s' must appear once whole (%s, %s * c + j) or once "
-                    "split (%s // c and %s %% c with the same c): rxc takes only such "
-                    "bijective maps",
-                    name, name, name, name, name);
+                    "index map parameter '%s' must appear once whole (%s, %s * c + j), once "
+                    "split (%s // c and %s %% c with the same c) or once as %s %% c: rxc takes "
+                    "only such bijective maps",
+                    name, name, name, name, name, name);
       return false;
     }
   }
@@ -229,9 +237,10 @@ term_extent(OpInfer *in, const Term *t, IrPrimExpr **d)
   return in->arith ? ir_arith_simplify(in->arith, e) : e;
 }
 
-/* A fuse i * c + j is a bijection only when j's dim is c. */
+/* A fuse i * c + j is a bijection only when j's dim is c, and i % c alone
+ * only when i's dim is at most c; both checked on constant dims. */
 static bool
-check_fuses(const Site *s, const Layout *l, IrPrimExpr **d)
+check_dims(const Site *s, const Layout *l, IrPrimExpr **d)
 {
   for (int r = 0; r < l->nout; r++) {
     const Term *t = &l->terms[r];
@@ -241,6 +250,13 @@ check_fuses(const Site *s, const Layout *l, IrPrimExpr **d)
                     "index map result %d scales by %lld, but the dim it adds (x's dim %d) is "
                     "%s: rxc takes i * c + j only where j's dim is the constant c",
                     r, (long long)t->c, t->inner, op_manip_expr_text(s->ctx, d[t->inner]));
+      return false;
+    }
+    if (t->alone && (!ir_prim_is_int(d[t->param], &n) || n > t->c)) {
+      op_manip_fail(s,
+                    "index map result %d wraps x's dim %d (%s) modulo %lld: rxc takes i %% c "
+                    "alone only where i's dim is a constant at most c",
+                    r, t->param, op_manip_expr_text(s->ctx, d[t->param]), (long long)t->c);
       return false;
     }
   }
@@ -260,7 +276,7 @@ op_manip_infer_layout_transform(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   IrPrimExpr **d = x->u.tensor.shape, **out = NULL;
   if (d) {
-    if (!check_fuses(&s, &l, d))
+    if (!check_dims(&s, &l, d))
       return NULL;
     out = op_manip_dims(in->ctx, l.nout);
     for (int r = 0; r < l.nout; r++)
@@ -313,14 +329,14 @@ op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
   if (!x || !read_call(&s, call, x->ndim, x->dtype, &l, &pad))
     return NULL;
+  IrPrimExpr **d = op_manip_dims(s.ctx, x->ndim);
+  for (int k = 0; k < x->ndim; k++)
+    d[k] = op_manip_lit(s.ctx, x->shape[k]);
+  if (!check_dims(&s, &l, d))
+    return NULL;
   for (int r = 0; r < l.nout; r++) {
     const Term *t = &l.terms[r];
     int64_t n = x->shape[t->param];
-    if (t->kind == TERM_FUSE && x->shape[t->inner] != t->c) {
-      op_manip_fail(&s, "index map result %d scales by %lld, but x's dim %d is %lld", r,
-                    (long long)t->c, t->inner, (long long)x->shape[t->inner]);
-      return NULL;
-    }
     shape[r] = t->kind == TERM_VAR ? n
                : t->kind == TERM_DIV ? (n + t->c - 1) / t->c
                : t->kind == TERM_MOD ? t->c
@@ -383,13 +399,7 @@ op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *
   IrBuffer *out = x ? op_prim_output(&p, result, "T_layout_trans") : NULL;
   IrPrimExpr **o = NULL;
   IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
-  bool fits = body && x->ndim == l.nin && out->ndim == l.nout;
-  for (int r = 0; fits && r < l.nout; r++) {
-    int64_t n;
-    fits = l.terms[r].kind != TERM_FUSE ||
-           (ir_prim_is_int(x->shape[l.terms[r].inner], &n) && n == l.terms[r].c);
-  }
-  if (!fits) {
+  if (!body || x->ndim != l.nin || out->ndim != l.nout || !check_dims(&s, &l, x->shape)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -413,8 +423,10 @@ op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *
   for (int r = 0; r < l.nout; r++) {
     const Term *t = &l.terms[r];
     int64_t n;
-    if (t->kind != TERM_DIV || (ir_prim_is_int(x->shape[t->param], &n) && n % t->c == 0))
+    if (t->kind != TERM_DIV && !t->alone)
       continue;
+    if (ir_prim_is_int(x->shape[t->param], &n) && (t->alone ? n == t->c : n % t->c == 0))
+      continue; /* no padding along this dim */
     IrPrimExpr *lt = ir_prim_bin(ctx, IR_PE_LT, xi[t->param], x->shape[t->param]);
     inside = inside ? ir_prim_bin(ctx, IR_PE_AND, inside, lt) : lt;
   }

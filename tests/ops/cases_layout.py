@@ -58,6 +58,9 @@ def layout_transform_cases():
     # the bare lambda TVMScript also takes; size-1 dims
     c.append(Case("layout_transform_bare_lambda", call("lambda i, j: (j // 2, i, j % 2)", wrap=False),
                   [x_((1, 4))], layout_ref(lambda i, j: (j // 2, i, j % 2), lambda n, m: (ceil(m, 2), n, 2))))
+    # i % c alone pads a dim up to c (TVM's AlterOpImpl writes this)
+    c.append(Case("layout_transform_mod_pad", call("lambda i: (i % 16,)", ", pad_value=-3.0"), [x_((14,))],
+                  layout_ref(lambda i: (i % 16,), lambda n: (16,), -3.0)))
     # a symbolic dim split by 4: padding decided at run time
     c.append(Case("layout_transform_symbolic", call(split, ", pad_value=1.0"), [x_((10, 3), sig=("n", 3))],
                   layout_ref(split_fn, split_ext, 1.0), upper={"n": 12}))
@@ -81,6 +84,9 @@ def ERROR_CASES():
                   ["scales"]),
         ErrorCase("layout_transform_fuse_symbolic", call("lambda i, j: (i * 4 + j,)"),
                   [x_((2, 4), sig=(2, "m"))], ["scales"]),
+        ErrorCase("layout_transform_mod_wraps", call("lambda i: (i % 4,)"), [x_((6,))], ["wraps"]),
+        ErrorCase("layout_transform_mod_symbolic", call("lambda i: (i % 4,)"), [x_((3,), sig=("n",))],
+                  ["wraps"]),
         ErrorCase("layout_transform_pad_int", call("lambda i: (i // 4, i % 4)", ", pad_value=2.5"),
                   [x_((6,), I32)], ["pad_value"]),
     ]
