@@ -338,7 +338,7 @@ op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
     const Term *t = &l.terms[r];
     int64_t n = x->shape[t->param];
     shape[r] = t->kind == TERM_VAR ? n
-               : t->kind == TERM_DIV ? (n + t->c - 1) / t->c
+               : t->kind == TERM_DIV ? n / t->c + (n % t->c != 0)
                : t->kind == TERM_MOD ? t->c
                                      : n * t->c;
   }
