@@ -221,10 +221,13 @@ term_extent(OpInfer *in, const Term *t, IrPrimExpr **d)
 {
   IrCtx *ctx = in->ctx;
   IrPrimExpr *e = NULL;
+  int64_t n;
   switch (t->kind) {
   case TERM_VAR:
     return d[t->param];
-  case TERM_DIV: /* ceildiv(d, c) */
+  case TERM_DIV: /* ceildiv(d, c), without d + c - 1 on literals (a huge c) */
+    if (ir_prim_is_int(d[t->param], &n))
+      return op_manip_lit(ctx, n / t->c + (n % t->c != 0));
     e = ir_prim_bin(ctx, IR_PE_ADD, d[t->param], op_manip_lit(ctx, t->c - 1));
     e = ir_prim_bin(ctx, IR_PE_FLOORDIV, e, op_manip_lit(ctx, t->c));
     break;
