@@ -53,7 +53,7 @@ OPS_SRCS += ops/norm.c ops/loss.c ops/attention.c
 OPS_SRCS += ops/create.c ops/sort.c
 OPS_SRCS += ops/core.c
 OPS_SRCS += ops/qdq.c ops/image.c ops/image_grid.c ops/vision.c ops/vision_box.c ops/vision_nms.c ops/vision_classic_nms.c
-OPS_SRCS += ops/manip_index.c ops/manip_extra.c ops/data_dims.c
+OPS_SRCS += ops/manip_index.c ops/manip_extra.c ops/data_dims.c ops/manip_layout.c
 # the files holding the operator table's entries, in id order: ops/op_ids.awk
 # numbers the ops through them (ops/table.c lists their tables in this order)
 OP_TABLE_SRCS := ops/elementwise.c ops/nn.c ops/linalg.c ops/manip.c ops/create.c ops/reduce.c ops/sort.c ops/builtin.c ops/core.c ops/qdq.c ops/image.c ops/vision.c

@@ -124,6 +124,10 @@ skim_args(Parser *P, const IrOpDef *op, const char *name, Arg *args, int max)
         positional++;
     }
     a->start = P->pos;
+    if (fe_is_name(fe_peek(P), "lambda")) /* its parameters' commas end nothing */
+      while (!fe_is_op(fe_peek(P), ":") && fe_peek(P)->kind != TK_EOF &&
+             fe_peek(P)->kind != TK_ERROR && fe_peek(P)->kind != TK_NEWLINE)
+        P->pos++;
     a->end = fe_skip_balanced(P);
     if (a->end == a->start)
       fe_fail(P, fe_peek(P), "expected an argument");

@@ -572,15 +572,104 @@ attr_list(Parser *P, const char *close)
   return ir_attr_list(P->ctx, items.data, items.len);
 }
 
-/* None, True/False, numbers, strings, lists (tuples too), dicts, and
- * symbolic expressions (an int or float result is a plain number). */
+/* The lambda's body, its parameters in scope: a tuple of indices, or one
+ * index (a parenthesized one too: "(i + 1) // 4"), ending at end. */
+static void
+index_map_body(Parser *P, IrDType t, int end, FeVec *results)
+{
+  int start = P->pos;
+  if (fe_accept_op(P, "(")) {
+    while (!fe_is_op(fe_peek(P), ")")) {
+      fe_vec_ptr(P, results, fe_prim_as(P, expr_or(P), t));
+      if (!fe_accept_op(P, ","))
+        break;
+    }
+    fe_expect_op(P, ")");
+    if (P->pos == end)
+      return;
+    P->pos = start;
+    results->len = 0;
+  }
+  fe_vec_ptr(P, results, fe_prim_as(P, expr_or(P), t));
+}
+
+/* T.index_map(lambda i, j: (i // 4, j, i % 4), index_dtype="int64"), or
+ * the bare lambda TVMScript also takes: an IR_AT_INDEX_MAP whose
+ * parameters are new variables of index_dtype, bare literals in the body
+ * taking that dtype too.  The keywords are read before the body (the
+ * dtype decides how it is read), so the body is skipped and come back to. */
+static IrAttr *
+index_map(Parser *P)
+{
+  bool wrapped = !fe_is_name(fe_peek(P), "lambda");
+  if (wrapped) {
+    P->pos += 2; /* T . */
+    fe_expect_name(P);
+    fe_expect_op(P, "(");
+  }
+  const Tok *lambda = fe_expect_name(P);
+  if (!fe_is_name(lambda, "lambda"))
+    fe_fail(P, lambda, "expected a lambda in T.index_map");
+  FeVec names = {0}, params = {0}, results = {0};
+  while (!fe_is_op(fe_peek(P), ":")) {
+    const Tok *name = fe_expect_name(P);
+    for (int i = 0; i < names.len; i++)
+      if (((const Tok **)names.data)[i]->sym == name->sym)
+        fe_fail(P, name, "duplicate parameter '%s' in lambda", name->sym);
+    fe_vec_ptr(P, &names, (void *)name);
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  fe_expect_op(P, ":");
+  int body = P->pos, body_end = fe_skip_balanced(P);
+  IrDType t = IR_I64;
+  while (wrapped && fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) {
+    const Tok *kw = fe_expect_name(P);
+    fe_expect_op(P, "=");
+    if (!fe_is_name(kw, "index_dtype"))
+      fe_fail(P, kw, "unexpected keyword argument '%s' for T.index_map (rxc reads index_dtype)",
+              kw->sym);
+    const Tok *at = fe_peek(P);
+    t = fe_dtype_str(P);
+    if (t.code != IR_DT_INT || (t.bits != 32 && t.bits != 64) || t.lanes != 1)
+      fe_fail(P, at, "index_dtype must be \"int32\" or \"int64\"");
+  }
+  if (wrapped)
+    fe_expect_op(P, ")");
+  int end = P->pos, mark = P->scope.len;
+  IrDType int_default = P->int_default;
+  for (int i = 0; i < names.len; i++) {
+    const Tok *name = ((const Tok **)names.data)[i];
+    FeEntry *e = fe_scope_add(P, name->sym, SYM_TVAR);
+    e->tvar = ir_prim_var(P->ctx, name->sym, t);
+    fe_vec_ptr(P, &params, e->tvar);
+  }
+  P->int_default = t;
+  P->pos = body;
+  index_map_body(P, t, body_end, &results);
+  if (P->pos != body_end) {
+    char found[48];
+    fe_describe(fe_peek(P), found, sizeof found);
+    fe_fail(P, fe_peek(P), "expected the end of the lambda but found %s", found);
+  }
+  P->int_default = int_default;
+  fe_scope_pop(P, mark);
+  P->pos = end;
+  return ir_attr_index_map(P->ctx, params.data, params.len, results.data, results.len);
+}
+
+/* None, True/False, numbers, strings, lists (tuples too), dicts, index
+ * maps, and symbolic expressions (an int or float result is a plain
+ * number). */
 IrAttr *
 fe_attr_value(Parser *P)
 {
   const Tok *t = fe_peek(P);
   IrAttr *a;
   fe_enter(P);
-  if (fe_is_name(t, "None")) {
+  if (fe_is_name(t, "lambda") || fe_peek_dotted(P, "T.index_map")) {
+    a = index_map(P);
+  } else if (fe_is_name(t, "None")) {
     fe_next(P);
     a = ir_attr_none(P->ctx);
   } else if (t->kind == TK_STR) {

@@ -253,7 +253,26 @@ ir_same_presence(Walk *w, const void *a, const void *b, const char *what)
 static const char *const attr_kind_names[] = {
     [IR_AT_NONE] = "None", [IR_AT_BOOL] = "bool", [IR_AT_INT] = "int",   [IR_AT_FLOAT] = "float",
     [IR_AT_STR] = "str",   [IR_AT_LIST] = "list", [IR_AT_DICT] = "dict", [IR_AT_PRIM] = "expr",
+    [IR_AT_INDEX_MAP] = "index map",
 };
+
+/* An index map: its parameters are bound by the map itself, so they match
+ * by the bijection even where free vars compare by identity (two calls
+ * with the same lambda are the same call to CSE); the results follow. */
+static bool
+walk_index_map(Walk *w, const IrAttr *a, const IrAttr *b)
+{
+  int np = a->u.index_map.nparams, nr = a->u.index_map.nresults;
+  if (!ir_same_count(w, np, b->u.index_map.nparams, "parameters") ||
+      !ir_same_count(w, nr, b->u.index_map.nresults, "results"))
+    return false;
+  bool identity = w->identity;
+  w->identity = false;
+  bool ok = ir_walk_prims(w, a->u.index_map.params, b->u.index_map.params, np, "param %d") &&
+            ir_walk_prims(w, a->u.index_map.results, b->u.index_map.results, nr, "result %d");
+  w->identity = identity;
+  return ok;
+}
 
 /* The pairs of two dicts, keys compared by text (both are sorted by
  * construction, so pairwise comparison is order-independent). */
@@ -321,6 +340,8 @@ ir_walk_attr(Walk *w, const IrAttr *a, const IrAttr *b)
     return ir_same_str(w, a->u.s, b->u.s, NULL);
   case IR_AT_PRIM:
     return ir_walk_prim(w, a->u.prim, b->u.prim);
+  case IR_AT_INDEX_MAP:
+    return walk_index_map(w, a, b);
   case IR_AT_DICT:
     return walk_dict_pairs(w, a, b);
   case IR_AT_LIST:

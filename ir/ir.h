@@ -223,6 +223,7 @@ typedef enum {
   IR_AT_LIST,  /* list: items */
   IR_AT_DICT,  /* dict: keys (sorted, distinct) and values */
   IR_AT_PRIM,  /* prim: a symbolic expression (e.g. padding=[n, 0]) */
+  IR_AT_INDEX_MAP, /* index_map: T.index_map(lambda i, j: (i // 4, j, i % 4)) */
 } IrAttrKind;
 
 typedef struct IrAttr IrAttr;
@@ -234,6 +235,11 @@ struct IrAttr {
     double f;           /* IR_AT_FLOAT */
     IrSym s;            /* IR_AT_STR */
     IrPrimExpr *prim;   /* IR_AT_PRIM */
+    struct {
+      IrPrimExpr **params;  /* the lambda's parameters: distinct IR_PE_VARs */
+      IrPrimExpr **results; /* the mapped index, over the parameters only */
+      int nparams, nresults;
+    } index_map;        /* IR_AT_INDEX_MAP: an index (TIR's IndexMap) */
     struct {
       IrAttr **items;   /* IR_AT_LIST: values; IR_AT_DICT: values by key */
       IrSym *keys;      /* IR_AT_DICT only: sorted by strcmp, distinct */
@@ -249,6 +255,9 @@ IrAttr *ir_attr_float(IrCtx *ctx, double f);
 IrAttr *ir_attr_str(IrCtx *ctx, IrSym s);
 IrAttr *ir_attr_prim(IrCtx *ctx, IrPrimExpr *e);
 IrAttr *ir_attr_list(IrCtx *ctx, IrAttr **items, int n);
+/* A map from nparams indices to nresults; the arrays are copied. */
+IrAttr *ir_attr_index_map(IrCtx *ctx, IrPrimExpr **params, int nparams, IrPrimExpr **results,
+                          int nresults);
 /* Sorts the pairs by key; a repeated key keeps the last value. */
 IrAttr *ir_attr_dict(IrCtx *ctx, IrSym *keys, IrAttr **values, int n);
 /* Looks a key up in a dict attr (NULL-safe); NULL when absent. */

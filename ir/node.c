@@ -65,6 +65,27 @@ ir_attr_prim(IrCtx *ctx, IrPrimExpr *e)
   return a;
 }
 
+static IrPrimExpr **
+prims_copy(IrCtx *ctx, IrPrimExpr **items, int n)
+{
+  IrPrimExpr **copy = ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(n ? n : 1));
+  if (n > 0)
+    memcpy(copy, items, sizeof(IrPrimExpr *) * (size_t)n);
+  return copy;
+}
+
+IrAttr *
+ir_attr_index_map(IrCtx *ctx, IrPrimExpr **params, int nparams, IrPrimExpr **results,
+                  int nresults)
+{
+  IrAttr *a = attr_new(ctx, IR_AT_INDEX_MAP);
+  a->u.index_map.params = prims_copy(ctx, params, nparams);
+  a->u.index_map.nparams = nparams;
+  a->u.index_map.results = prims_copy(ctx, results, nresults);
+  a->u.index_map.nresults = nresults;
+  return a;
+}
+
 IrAttr *
 ir_attr_list(IrCtx *ctx, IrAttr **items, int n)
 {

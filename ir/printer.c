@@ -176,6 +176,58 @@ ir_pr_float_text(IrBuf *b, double v, bool single)
 
 /* --- attribute values -------------------------------------------------- */
 
+static void **name_slot(NameMap *m, const void *key, bool *found);
+static char *sanitize(const char *stored);
+
+/* The printed name of an index map's parameter: its own name, as in
+ * TVM, whose every lambda is a frame of its own, so it neither takes a
+ * name from the function nor is renamed by one; a name that is no Python
+ * identifier is made one as any other var's. */
+static const char *
+lambda_param_name(Printer *p, const IrPrimExpr *v)
+{
+  char *clean = sanitize(v->u.var);
+  bool as_is = strcmp(clean, v->u.var ? v->u.var : "") == 0;
+  free(clean);
+  if (p->raw_names || !as_is)
+    return ir_pr_name(p, v, v->u.var);
+  bool found;
+  void **slot = name_slot(&p->names, v, &found);
+  if (!found)
+    *slot = (void *)v->u.var;
+  return *slot;
+}
+
+/* T.index_map(lambda i, j: (i // T.int64(4), j, i % T.int64(4))), as TVM
+ * prints an IndexMap; index_dtype (TVM's reader takes it, its printer leaves it to
+ * the literals) is written when the parameters are not int64. */
+static void
+index_map(Printer *p, const IrAttr *a)
+{
+  int np = a->u.index_map.nparams, nr = a->u.index_map.nresults;
+  ir_pr_puts(p, "T.index_map(lambda ");
+  for (int i = 0; i < np; i++) {
+    const IrPrimExpr *v = a->u.index_map.params[i];
+    ir_pr_printf(p, "%s%s", i ? ", " : "", lambda_param_name(p, v));
+  }
+  ir_pr_puts(p, ": (");
+  bool tir = p->tir;
+  p->tir = true; /* TIR's literal rules, as TVM prints the body */
+  for (int i = 0; i < nr; i++) {
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_prim(p, a->u.index_map.results[i]);
+  }
+  p->tir = tir;
+  ir_pr_puts(p, nr == 1 ? ",)" : ")");
+  IrDType t = np ? a->u.index_map.params[0]->dtype : IR_I64;
+  if (t.code != IR_I64.code || t.bits != IR_I64.bits) {
+    ir_pr_puts(p, ", index_dtype=\"");
+    ir_pr_dtype(p, t);
+    ir_pr_puts(p, "\"");
+  }
+  ir_pr_puts(p, ")");
+}
+
 void
 ir_pr_attr(Printer *p, const IrAttr *a)
 {
@@ -207,6 +259,9 @@ ir_pr_attr(Printer *p, const IrAttr *a)
     break;
   case IR_AT_PRIM:
     ir_pr_prim(p, a->u.prim);
+    break;
+  case IR_AT_INDEX_MAP:
+    index_map(p, a);
     break;
   case IR_AT_LIST:
     ir_pr_puts(p, "[");

@@ -6,7 +6,7 @@
  * (gather_elements, gather_nd, index_tensor, index_put, scatter_elements,
  * scatter_nd, slice_scatter), whose hooks are in manip_index.c, and of
  * dynamic_strided_slice, memory.view, reverse_sequence, meshgrid and the
- * collapse_sums (manip_extra.c).
+ * collapse_sums (manip_extra.c), and of layout_transform (manip_layout.c).
  *
  * Inference works on symbolic dims: results are built with ir_prim_bin and
  * put in canonical form by ir_arith_simplify, and a check fails only when
@@ -1370,6 +1370,10 @@ static const OpDef defs[] = {
     OP(IR_OP_PERMUTE_DIMS, "relax.permute_dims", .syn.params = {E("x"), A("axes", "None")},
        .syn.nparams = 2,
        .impl = {infer_permute_dims, op_manip_eval_permute_dims, op_manip_legalize_permute_dims}),
+    OP(IR_OP_LAYOUT_TRANSFORM, "relax.layout_transform",
+       .syn.params = {E("x"), A("index_map", NULL), A("pad_value", "None")}, .syn.nparams = 3,
+       .impl = {op_manip_infer_layout_transform, op_manip_eval_layout_transform,
+                op_manip_legalize_layout_transform}),
     OP(IR_OP_RESHAPE, "relax.reshape", .syn.params = {E("x"), {"shape", IR_PARAM_SHAPE, NULL}},
        .syn.nparams = 2, .impl = {infer_reshape, op_manip_eval_reshape, op_manip_legalize_reshape}),
     OP(IR_OP_FLATTEN, "relax.flatten", .syn.params = {E("x")}, .syn.nparams = 1,

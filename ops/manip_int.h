@@ -11,6 +11,7 @@
 #define RXC_MANIP_INT_H
 
 #include "op.h"
+#include "tir_build.h"
 
 enum {
   MAX_DIMS = 64, /* rank limit of the kernels' index arrays */
@@ -127,6 +128,15 @@ IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo 
 IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+
+/* manip_legalize.c: a guarded store, for pad and layout_transform */
+IrStmt *op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out,
+                               IrPrimExpr **o, const double *fill);
+
+/* manip_layout.c: layout_transform */
+IrSInfo *op_manip_infer_layout_transform(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* manip_extra.c: reverse_sequence, meshgrid, the collapse_sums,
  * dynamic_strided_slice, memory.view */

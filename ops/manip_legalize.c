@@ -879,6 +879,26 @@ pad_index(IrCtx *ctx, PadMode mode, IrPrimExpr *i, IrPrimExpr *size, bool before
   }
 }
 
+/* store where cond holds; elsewhere out[o] = *fill in out's dtype, or
+ * nothing when fill is NULL. */
+IrStmt *
+op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out, IrPrimExpr **o,
+                       const double *fill)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType t = out->dtype;
+  IrStmt *branch = ir_stmt_new(ctx, IR_ST_IF, p->lz->loc);
+  branch->u.branch.cond = cond;
+  branch->u.branch.then_ = store;
+  if (fill) {
+    IrPrimExpr *v = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT ? ir_prim_float(ctx, t, *fill)
+                    : t.code == IR_DT_BOOL ? ir_prim_int(ctx, t, *fill != 0)
+                                           : ir_prim_int(ctx, t, (int64_t)*fill);
+    branch->u.branch.else_ = op_prim_store(p, out, o, v);
+  }
+  return branch;
+}
+
 /* pad: out[o] = x[pad_index(o - before)] per axis; constant mode stores
  * the pad value where a position is outside the input; the other modes
  * store only when every padded axis of symbolic extent is non-empty (an
@@ -915,18 +935,8 @@ op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       cond = cond_and(ctx, cond, ir_prim_bin(ctx, IR_PE_GT, x->shape[d], lit(ctx, 0)));
   }
   IrStmt *store = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  if (cond) {
-    IrStmt *branch = ir_stmt_new(ctx, IR_ST_IF, lz->loc);
-    branch->u.branch.cond = cond;
-    branch->u.branch.then_ = store;
-    if (pa.mode == PAD_CONSTANT) {
-      IrPrimExpr *v = x->dtype.code == IR_DT_FLOAT ? ir_prim_float(ctx, x->dtype, pa.value)
-                      : x->dtype.code == IR_DT_BOOL ? ir_prim_int(ctx, x->dtype, pa.value != 0)
-                                                    : ir_prim_int(ctx, x->dtype, (int64_t)pa.value);
-      branch->u.branch.else_ = op_prim_store(&p, out, o, v);
-    }
-    store = branch;
-  }
+  if (cond)
+    store = op_manip_store_or_fill(&p, cond, store, out, o, pa.mode == PAD_CONSTANT ? &pa.value : NULL);
   *body = store;
   return op_prim_finish(&p, call, result);
 }
