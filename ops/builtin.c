@@ -476,9 +476,13 @@ legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return ir_shape_expr(lz->ctx, result->u.shape.values, result->u.shape.ndim, call->loc);
 }
 
-/* R.memory.ensure_zero_offset, R.builtin.stop_lift_params: the argument
- * itself (an rxc tensor always starts at its data pointer; lifting params
- * is TVM's LiftTransformParams, which rxc does not run). */
+/* The argument itself: R.memory.ensure_zero_offset (an rxc tensor always
+ * starts at its data pointer), R.builtin.stop_lift_params (lifting params is
+ * TVM's LiftTransformParams, which rxc does not run), R.hint_on_device and
+ * R.to_vdevice.  TVM's RealizeVDevice turns a hint into nothing or a
+ * to_vdevice, and its LowerRuntimeBuiltin turns to_vdevice into a copy
+ * between devices (vm.builtin.to_device); generated C runs on one device,
+ * where that copy is the value itself. */
 static IrExpr *
 legalize_identity(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -588,9 +592,9 @@ static const OpDef defs[] = {
     OP(IR_OP_HINT_ON_DEVICE, "relax.hint_on_device",
        .syn.params = {E("data"), A("dev_type", NULL), A("index", "0"),
                       A("memory_scope", "\"global\"")},
-       .syn.nparams = 4, .impl = {infer_hint_on_device, eval_identity, NULL}, .flags = OP_NO_FOLD),
+       .syn.nparams = 4, .impl = {infer_hint_on_device, eval_identity, legalize_identity}, .flags = OP_NO_FOLD),
     OP(IR_OP_TO_VDEVICE, "relax.to_vdevice", .syn.params = {E("data"), A("dst_vdevice", NULL)},
-       .syn.nparams = 2, .impl = {infer_to_vdevice, eval_identity, NULL}, .flags = OP_NO_FOLD),
+       .syn.nparams = 2, .impl = {infer_to_vdevice, eval_identity, legalize_identity}, .flags = OP_NO_FOLD),
     OP(IR_OP_PRINT, "relax.print", .syn.impure = true,
        .syn.params = {PARAM("values", VARARGS, NULL), A("format", "\"\"")}, .syn.nparams = 2,
        .impl = {infer_void, eval_print, NULL}),
