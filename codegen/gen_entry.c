@@ -364,6 +364,9 @@ emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
   case IR_OP_MEMORY_KILL_TENSOR:
     cg_var_add(E, b->var, CG_V_OTHER);
     return;
+  case IR_OP_ASSERT_OP:
+    cg_emit_assert(E, b, o);
+    return;
   /* what only TVM's runtime has (README.md: operators rxc leaves out) */
   case IR_OP_CALL_PURE_PACKED:
   case IR_OP_CALL_INPLACE_PACKED:
@@ -688,6 +691,7 @@ cg_op_native(IrOpId id)
   case IR_OP_MEMORY_ALLOC_TENSOR:
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
+  case IR_OP_ASSERT_OP:
     return true;
   default:
     return false;

@@ -12,7 +12,7 @@
 #include "cg_int.h"
 
 const char *const CG_ERR_NAMES[CG_ERR_COUNT] = {
-    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS",
+    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS", "ASSERT",
 };
 
 const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
@@ -25,6 +25,8 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     ("the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
      "element counts, broadcasting)"),
     "no weights: set_weights has not accepted this model's .weights.bin",
+    ("an R.assert_op condition is false; what ran before it may have written the arena and the "
+     "outputs"),
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */
@@ -45,6 +47,8 @@ cg_weights_blob(const CgGen *g)
 bool
 cg_err_used(const CgGen *g, int err)
 {
+  if (err == CG_ERR_ASSERT)
+    return g->assert_used;
   return err != CG_ERR_WEIGHTS || cg_weights_blob(g);
 }
 

@@ -5,6 +5,11 @@
  * R.null_value and the closures (R.make_closure, R.invoke_closure,
  * R.invoke_pure_closure).
  *
+ * In generated C (README.md: device and effect operators): LegalizeOps
+ * drops R.hint_on_device and R.to_vdevice (one device); R.assert_op has no
+ * lowering, the code generator emits it where it sits
+ * (codegen/gen_effect.c).
+ *
  * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
  * storage, and the view is refused (an error naming the binding and both
  * sizes) unless it fits, so no later kernel can touch memory outside the

@@ -38,16 +38,59 @@ def device_cases():
     return c
 
 
+def impure(case):
+    """case, outside a dataflow block (module doc)."""
+    case.dataflow = False
+    return case
+
+
+# a bool tensor of shape (): sum(|x|) compared with 0 (true for >=, false for <)
+SUM_ABS = ["lv = R.abs(x)", "lv1 = R.sum(lv)"]
+
+
+def assert_cases():
+    c = []
+    for name, shape, dt in [("f32", (2, 3), F32), ("f64", (4,), F64), ("i32", (3, 2), I32)]:
+        zero = f'R.const(0, "{dt}")'
+        c.append(impure(Case(f"assert_op_tensor_{name}", "R.add(x, x)", [x_(shape, dt)], twice,
+                             pre=SUM_ABS + [f"lv2 = R.greater_equal(lv1, {zero})",
+                                            '_ = R.assert_op(lv2, lv1, format="sum {} < 0")'])))
+    # the condition before the first allocation, then between kernels
+    c.append(impure(Case("assert_op_between", "R.add(lv, lv)", [x_((2, 3))],
+                         lambda x: refs.like(refs.f64(x) * 4.0, x),
+                         pre=['_ = R.assert_op(R.const(True, "bool"))', "lv = R.add(x, x)",
+                              '_1 = R.assert_op(R.const(True, "bool"), lv, format="{}")'])))
+    c.append(impure(Case("assert_op_prim", "R.add(x, x)", [x_((3, 4), sig=("n", 4))], twice,
+                         upper={"n": 6}, tvars=["n"],
+                         pre=['_ = R.assert_op(R.prim_value(n <= 6), format="n > 6")'])))
+    return c
+
+
 def CASES():
-    return device_cases()
+    return device_cases() + assert_cases()
 
 
 def ERROR_CASES():
     return [
         ErrorCase("hint_on_device_no_arg", "R.hint_on_device()", [x_((2,))], ["argument", "data"],
                   names_binding=False),
+        impure(ErrorCase("assert_op_not_bool", "R.assert_op(x)", [x_((2,))], ["bool scalar"])),
+        impure(ErrorCase("assert_op_not_scalar", "R.assert_op(x)", [x_((2,), BOOL)], ["bool scalar"])),
     ]
 
 
 def RUN_ERROR_CASES():
-    return []
+    false = SUM_ABS + ['lv2 = R.less(lv1, R.const(0, "float32"))',
+                       '_ = R.assert_op(lv2, lv1, format="sum {} >= 0")']
+    return [
+        impure(RunErrorCase("assert_op_tensor_false", "R.add(x, x)", [x_((2, 3))], {},
+                            ["assertion failed: sum"], pre=false)),
+        # after a kernel has written: the entry still refuses, exit 1
+        impure(RunErrorCase("assert_op_after_write", "R.add(lv3, lv3)", [x_((2, 3))], {},
+                            ["assertion failed"], pre=["lv3 = R.multiply(x, x)"] + false)),
+        # n = 5 breaks n < 4 (within the bound 6: the entry's own checks pass)
+        impure(RunErrorCase("assert_op_prim_false", "R.add(x, x)", [x_((3, 4), sig=("n", 4))],
+                            {"x": (5, 4)}, ["assertion failed: n >= 4"], upper={"n": 6},
+                            tvars=["n"],
+                            pre=['_ = R.assert_op(R.prim_value(n < 4), format="n >= 4")'])),
+    ]
