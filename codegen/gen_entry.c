@@ -699,10 +699,22 @@ cg_op_native(IrOpId id)
 }
 
 /* CallTIRRewrite (in every pipeline) turns these into calls of the
- * module's prim_funcs, which emit_binding emits; R.call_dps_packed
- * becomes a call of a packed function, which it refuses. */
+ * module's prim_funcs, which emit_binding emits (R.call_dps_packed of a
+ * packed function's name becomes a call of it, which it refuses), or into
+ * the R.memory ops that emit_op_call emits (TVM's later allocation forms). */
 bool
 cg_op_prim_call(IrOpId id)
 {
-  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE;
+  switch (id) {
+  case IR_OP_CALL_TIR:
+  case IR_OP_CALL_TIR_INPLACE:
+  case IR_OP_CALL_DPS_PACKED:
+  case IR_OP_BUILTIN_ALLOC_TENSOR:
+  case IR_OP_VM_ALLOC_STORAGE:
+  case IR_OP_VM_ALLOC_TENSOR:
+  case IR_OP_VM_KILL_OBJECT:
+    return true;
+  default:
+    return false;
+  }
 }

@@ -8,7 +8,8 @@
  * In generated C (README.md: device and effect operators): LegalizeOps
  * drops R.hint_on_device and R.to_vdevice (one device); R.assert_op has no
  * lowering, the code generator emits it where it sits
- * (codegen/gen_effect.c).
+ * (codegen/gen_effect.c); CallTIRRewrite maps R.builtin.alloc_tensor and
+ * the R.vm allocation ops onto the R.memory ones, which memplan/ plans.
  *
  * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
  * storage, and the view is refused (an error naming the binding and both
@@ -20,7 +21,8 @@
  * interpreter and the code generator refuse it, README.md says why): a packed
  * function (call_dps_packed, call_pure_packed, call_inplace_packed,
  * call_builtin_with_ctx) is named by a string that only TVM's runtime
- * resolves; a closure (make_closure, invoke_closure) is a VM object that
+ * resolves (a call_dps_packed of a prim_func of the module runs, and
+ * compiles as R.call_tir does); a closure (make_closure, invoke_closure) is a VM object that
  * LambdaLift makes, and rxc's generated code has no function values;
  * R.null_value is the runtime's null object, an argument to such calls.
  */
