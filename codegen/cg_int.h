@@ -120,6 +120,7 @@ typedef struct {
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
   bool assert_used;      /* some entry has an R.assert_op: NAME_ERR_ASSERT */
+  bool print_used;       /* some entry has an R.print: rt_print.h, NAME_PRINT */
   int64_t weights_bytes; /* bytes of every constant; blob: NAME.weights.bin's */
   int errors;            /* errors reported so far */
   IrLoc loc;             /* where the node being emitted comes from */
@@ -247,8 +248,9 @@ bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);
 void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
 
-/* gen_effect.c: R.assert_op, emitted where it sits (into o). */
+/* gen_effect.c: R.assert_op and R.print, emitted where they sit (into o). */
 void cg_emit_assert(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_emit_print(CgFunc *E, const IrBinding *b, IrBuf *o);
 
 /* gen_check.c: the checks of "var = R.match_cast(value, cast)" and the
  * definitions of the dims it binds; of the arguments of a call of prim_func

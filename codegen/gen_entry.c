@@ -367,6 +367,9 @@ emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
   case IR_OP_ASSERT_OP:
     cg_emit_assert(E, b, o);
     return;
+  case IR_OP_PRINT:
+    cg_emit_print(E, b, o);
+    return;
   /* what only TVM's runtime has (README.md: operators rxc leaves out) */
   case IR_OP_CALL_PURE_PACKED:
   case IR_OP_CALL_INPLACE_PACKED:
@@ -692,6 +695,7 @@ cg_op_native(IrOpId id)
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
   case IR_OP_ASSERT_OP:
+  case IR_OP_PRINT:
     return true;
   default:
     return false;

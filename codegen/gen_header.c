@@ -63,6 +63,13 @@ cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *d
                 " * when compiling %s.c to have it called with every tensor a prim_func call\n"
                 " * wrote. */\n",
                 N, RXC_VERSION, N, N);
+  if (g->print_used)
+    ir_buf_printf(o,
+                  "\n/* R.print: define %s_PRINT(text) when compiling %s.c to have it called\n"
+                  " * with the text, in consecutive NUL-terminated pieces, each line ending\n"
+                  " * in \"\\n\" (numbers as printf's %%lld and %%.9g, a tensor's first 16\n"
+                  " * elements); without it R.print compiles to nothing. */\n",
+                  N, N);
   ir_buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n%s\n%s", N, N,
                 cg_runtime_types_text(), EXTRA_TYPES);
   int64_t arena = 0;

@@ -6,8 +6,8 @@
  * R.invoke_pure_closure).
  *
  * In generated C (README.md: device and effect operators): LegalizeOps
- * drops R.hint_on_device and R.to_vdevice (one device); R.assert_op has no
- * lowering, the code generator emits it where it sits
+ * drops R.hint_on_device and R.to_vdevice (one device); R.assert_op and
+ * R.print have no lowering, the code generator emits them where they sit
  * (codegen/gen_effect.c); CallTIRRewrite maps R.builtin.alloc_tensor and
  * the R.vm allocation ops onto the R.memory ones, which memplan/ plans.
  *
@@ -405,11 +405,13 @@ eval_identity(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 /* Replaces each "{}" of format by the next value (values left over are
- * appended, separated by spaces; an empty format prints the values so). */
+ * appended, separated by spaces; an empty format prints the values so).
+ * codegen/gen_effect.c writes the same text in generated C. */
 static void
 format_values(const char *format, Value **values, int n, IrBuf *out)
 {
   int next = 0;
+  size_t start = out->len; /* out may hold earlier lines */
   for (const char *p = format; *p; p++) {
     if (p[0] == '{' && p[1] == '}' && next < n) {
       op_value_print(values[next++], out);
@@ -419,7 +421,7 @@ format_values(const char *format, Value **values, int n, IrBuf *out)
     }
   }
   for (; next < n; next++) {
-    if (out->len)
+    if (out->len > start)
       ir_buf_puts(out, " ");
     op_value_print(values[next], out);
   }

@@ -1,10 +1,10 @@
 """cases_rtops.py - the cases of builtin.c's device and effect ops that have
 a meaning in the generated C: R.hint_on_device and R.to_vdevice (the
-identity on the one device rxc compiles for; LegalizeOps drops them), and
+identity on the one device rxc compiles for; LegalizeOps drops them),
 R.assert_op (the entry returns NAME_ERR_ASSERT where the condition is
-false).
+false) and R.print.
 
-An impure op (assert_op) cannot sit in a dataflow block: its cases set
+An impure op (assert_op, print) cannot sit in a dataflow block: its cases set
 `dataflow = False`, and run_ops.py's module_text then writes the bindings
 straight into the function body.
 """
@@ -66,8 +66,31 @@ def assert_cases():
     return c
 
 
+def abs_twice(x):
+    """lv + lv of lv = |x| (logical_not for bool)."""
+    if x.dtype == np.bool_:
+        return ~x
+    return twice(np.abs(x))
+
+
+def print_cases():
+    """R.print compiles (to nothing without NAME_PRINT: `rxc run --via tcc|cc`
+    does not define it) and leaves the result alone; tests/agree/print_check.py
+    compares the text the hook receives with the interpreter's."""
+    c = []
+    for name, shape, dt in [("f32", (2, 3), F32), ("i64", (20,), I64), ("f16", (3,), F16),
+                            ("bool", (2, 2), BOOL)]:
+        c.append(impure(Case(f"print_{name}", "R.add(lv, lv)", [x_(shape, dt)], abs_twice,
+                             pre=["lv = R.abs(x)" if dt != BOOL else "lv = R.logical_not(x)",
+                                  '_ = R.print(lv, R.str("!"), format="{}:")'])))
+    c.append(impure(Case("print_symbolic", "R.add(x, x)", [x_((3, 4), sig=("n", 4))], twice,
+                         upper={"n": 6}, tvars=["n"],
+                         pre=['_ = R.print(x, R.prim_value(n), R.shape([n, 4]), format="x {} n={}")'])))
+    return c
+
+
 def CASES():
-    return device_cases() + assert_cases()
+    return device_cases() + assert_cases() + print_cases()
 
 
 def ERROR_CASES():

@@ -262,7 +262,7 @@ def check_compiled(target, files, case, expected, interp_outs, work, edge=False)
 
 # The ops the code generator emits itself (`built in` in `rxc list ops`):
 # LegalizeOps leaves them in place by design.
-BUILT_IN = {"R.assert_op(", "R.memory.alloc_storage(", "R.memory.alloc_tensor(",
+BUILT_IN = {"R.assert_op(", "R.print(", "R.memory.alloc_storage(", "R.memory.alloc_tensor(",
             "R.memory.kill_storage(", "R.memory.kill_tensor("}
 
 
@@ -271,7 +271,7 @@ def op_names(case):
     match_cast is a binding, not an op."""
     text = " ".join([case.call, *case.pre])
     return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", text)) - {
-        "R.const(", "R.prim_value(", "R.shape(", "R.match_cast("} - BUILT_IN
+        "R.const(", "R.prim_value(", "R.shape(", "R.str(", "R.match_cast("} - BUILT_IN
 
 
 def legalize(path, case, work):
