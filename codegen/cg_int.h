@@ -219,6 +219,7 @@ typedef struct {
   int indent;
   IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
   IrBuf checks; /* the prologue's checks of match_casts and call arguments */
+  bool asserts; /* the body has an R.assert_op (gen_effect.c) */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,

@@ -87,7 +87,7 @@ cg_emit_assert(CgFunc *E, const IrBinding *b, IrBuf *o)
   }
   IrBuf cond = {0};
   if (emit_condition(E, b, call->u.call.args[0], &cond)) {
-    E->g->assert_used = true;
+    E->g->assert_used = E->asserts = true;
     indent(E, o);
     ir_buf_puts(o, "if (!(");
     ir_buf_put(o, cond.data, cond.len);

@@ -665,7 +665,10 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
       ir_buf_printf(docs, "%lld bytes", (long long)E.arena_bytes);
     ir_buf_printf(docs, ", aligned to %lld\n", (long long)g->plan->align);
     ir_buf_put(docs, doc.data, doc.len);
-    ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code. */\n");
+    ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code");
+    if (E.asserts)
+      ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op is false", g->name);
+    ir_buf_puts(docs, ". */\n");
     ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
                   (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
     ir_buf_printf(decls,
