@@ -77,7 +77,7 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # the road from a model to C (road.h), and the library API (rxc.h):
@@ -85,7 +85,8 @@ CG_SRCS += codegen/jit.c
 API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
-RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h
+RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
+           rt/rt_print.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
@@ -481,6 +482,13 @@ check-readme: all
 check: check-trace
 check-trace: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/trace_check.py
+
+# ---- R.print in the generated C (NAME_PRINT defined, and not) against the
+# interpreter's text (tests/agree/print_check.py).
+.PHONY: check-print
+check: check-print
+check-print: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/print_check.py
 
 # ---- [codegen] weights = inline, separate, bytes and blob compute the same
 # bits under gcc, clang and tcc; m_set_weights refuses what is not its blob

@@ -84,8 +84,8 @@ op_compiled(IrOpId id)
     return "LegalizeOps";
   if (cg_op_native(id))
     return "built in";
-  if (cg_op_prim_call(id))
-    return "CallTIRRewrite";
+  if (cg_op_prim_call(id)) /* a packed function's name only TVM's runtime resolves */
+    return id == IR_OP_CALL_DPS_PACKED ? "CallTIRRewrite (prim_func callee)" : "CallTIRRewrite";
   return "no";
 }
 

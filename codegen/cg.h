@@ -89,6 +89,7 @@ bool cg_op_prim_call(IrOpId id);
  * rxc_exp, ... (rt/README.md lists them), all `static inline`; with
  * system_libm the inexact ones wrap <math.h> instead. */
 const char *cg_runtime_text(bool system_libm);
+const char *cg_runtime_print_text(void); /* rt_print.h: with an R.print only */
 /* Only the fixed-width types (rxc_i8 .. rxc_u64, rxc_f32, rxc_f64), for
  * NAME.h; guarded, so that NAME.c may carry cg_runtime_text too. */
 const char *cg_runtime_types_text(void);

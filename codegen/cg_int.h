@@ -119,6 +119,8 @@ typedef struct {
   int64_t blob_end;      /* weights = blob: the blob so far */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
+  bool assert_used;      /* some entry has an R.assert_op: NAME_ERR_ASSERT */
+  bool print_used;       /* some entry has an R.print: rt_print.h, NAME_PRINT */
   int64_t weights_bytes; /* bytes of every constant; blob: NAME.weights.bin's */
   int errors;            /* errors reported so far */
   IrLoc loc;             /* where the node being emitted comes from */
@@ -226,6 +228,7 @@ typedef struct {
   IrVec late_nested; /* the late vars defined inside an if branch */
   bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
                       late var's definition */
+  bool asserts; /* the body has an R.assert_op (gen_effect.c) */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,
@@ -254,6 +257,10 @@ bool cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);
 void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
+
+/* gen_effect.c: R.assert_op and R.print, emitted where they sit (into o). */
+void cg_emit_assert(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_emit_print(CgFunc *E, const IrBinding *b, IrBuf *o);
 
 /* gen_check.c: the checks of "var = R.match_cast(value, cast)" and the
  * definitions of the dims it binds; of the arguments of a call of prim_func
@@ -287,7 +294,7 @@ int cg_blob_align(const CgGen *g);     /* the alignment it needs in memory */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
                     IrBuf *out);
 bool cg_weights_blob(const CgGen *g);    /* [codegen] weights = blob */
-bool cg_err_used(const CgGen *g, int err); /* NAME_ERR_WEIGHTS only with a blob */
+bool cg_err_used(const CgGen *g, int err); /* NAME_ERR_WEIGHTS with a blob, _ASSERT with asserts */
 /* NAME_strerror's definition. */
 void cg_emit_strerror(CgGen *g, IrBuf *out);
 
@@ -301,6 +308,7 @@ enum {
   CG_ERR_CHECK,       /* a runtime precondition of the memory plan is false */
   CG_ERR_MATCH,       /* an R.match_cast or an operator's shape relation is false */
   CG_ERR_WEIGHTS,     /* weights = blob: NAME_set_weights has not taken the blob */
+  CG_ERR_ASSERT,      /* an R.assert_op's condition is false (where it sits) */
   CG_ERR_COUNT
 };
 extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */

@@ -424,6 +424,8 @@ assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
                 "#ifdef %s_TRACE\n#define RXC_TRACE(name, ptr, bytes) %s_TRACE(name, ptr, bytes)\n"
                 "#else\n#define RXC_TRACE(name, ptr, bytes) ((void)0)\n#endif\n\n",
                 g->name, g->name);
+  if (g->print_used)
+    ir_buf_puts(c, cg_runtime_print_text());
   cg_emit_helpers(g, c);
   if (consts->len)
     ir_buf_put(c, consts->data, consts->len);

@@ -364,6 +364,12 @@ emit_op_call(CgFunc *E, const IrBinding *b, IrBuf *o)
   case IR_OP_MEMORY_KILL_TENSOR:
     cg_var_add(E, b->var, CG_V_OTHER);
     return;
+  case IR_OP_ASSERT_OP:
+    cg_emit_assert(E, b, o);
+    return;
+  case IR_OP_PRINT:
+    cg_emit_print(E, b, o);
+    return;
   /* what only TVM's runtime has (README.md: operators rxc leaves out) */
   case IR_OP_CALL_PURE_PACKED:
   case IR_OP_CALL_INPLACE_PACKED:
@@ -680,7 +686,10 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
       ir_buf_printf(docs, "%lld bytes", (long long)E.arena_bytes);
     ir_buf_printf(docs, ", aligned to %lld\n", (long long)g->plan->align);
     ir_buf_put(docs, doc.data, doc.len);
-    ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code. */\n");
+    ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code");
+    if (E.asserts)
+      ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op is false", g->name);
+    ir_buf_puts(docs, ". */\n");
     ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
                   (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
     ir_buf_printf(decls,
@@ -712,6 +721,8 @@ cg_op_native(IrOpId id)
   case IR_OP_MEMORY_KILL_STORAGE:
   case IR_OP_MEMORY_KILL_TENSOR:
   case IR_OP_TENSOR_TO_SHAPE:
+  case IR_OP_ASSERT_OP:
+  case IR_OP_PRINT:
     return true;
   default:
     return false;
@@ -719,10 +730,22 @@ cg_op_native(IrOpId id)
 }
 
 /* CallTIRRewrite (in every pipeline) turns these into calls of the
- * module's prim_funcs, which emit_binding emits; R.call_dps_packed
- * becomes a call of a packed function, which it refuses. */
+ * module's prim_funcs, which emit_binding emits (R.call_dps_packed of a
+ * packed function's name becomes a call of it, which it refuses), or into
+ * the R.memory ops that emit_op_call emits (TVM's later allocation forms). */
 bool
 cg_op_prim_call(IrOpId id)
 {
-  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE;
+  switch (id) {
+  case IR_OP_CALL_TIR:
+  case IR_OP_CALL_TIR_INPLACE:
+  case IR_OP_CALL_DPS_PACKED:
+  case IR_OP_BUILTIN_ALLOC_TENSOR:
+  case IR_OP_VM_ALLOC_STORAGE:
+  case IR_OP_VM_ALLOC_TENSOR:
+  case IR_OP_VM_KILL_OBJECT:
+    return true;
+  default:
+    return false;
+  }
 }

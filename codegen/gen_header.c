@@ -12,7 +12,7 @@
 #include "cg_int.h"
 
 const char *const CG_ERR_NAMES[CG_ERR_COUNT] = {
-    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS",
+    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS", "ASSERT",
 };
 
 const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
@@ -25,6 +25,8 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     ("the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
      "element counts, broadcasting)"),
     "no weights: set_weights has not accepted this model's .weights.bin",
+    ("an R.assert_op condition is false; what ran before it may have written the arena and the "
+     "outputs"),
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */
@@ -45,6 +47,8 @@ cg_weights_blob(const CgGen *g)
 bool
 cg_err_used(const CgGen *g, int err)
 {
+  if (err == CG_ERR_ASSERT)
+    return g->assert_used;
   return err != CG_ERR_WEIGHTS || cg_weights_blob(g);
 }
 
@@ -59,6 +63,13 @@ cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *d
                 " * when compiling %s.c to have it called with every tensor a prim_func call\n"
                 " * wrote. */\n",
                 N, RXC_VERSION, N, N);
+  if (g->print_used)
+    ir_buf_printf(o,
+                  "\n/* R.print: define %s_PRINT(text) when compiling %s.c to have it called\n"
+                  " * with the text, in consecutive NUL-terminated pieces, each line ending\n"
+                  " * in \"\\n\" (numbers as printf's %%lld and %%.9g, a tensor's first 16\n"
+                  " * elements); without it R.print compiles to nothing. */\n",
+                  N, N);
   ir_buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n%s\n%s", N, N,
                 cg_runtime_types_text(), EXTRA_TYPES);
   int64_t arena = 0;

@@ -18,6 +18,13 @@ cg_runtime_types_text(void)
   return RT_TYPES_TEXT;
 }
 
+/* Only a NAME.c with an R.print carries it. */
+const char *
+cg_runtime_print_text(void)
+{
+  return RT_PRINT_TEXT;
+}
+
 const char *
 cg_runtime_text(bool system_libm)
 {

@@ -5,6 +5,12 @@
  * R.null_value and the closures (R.make_closure, R.invoke_closure,
  * R.invoke_pure_closure).
  *
+ * In generated C (README.md: device and effect operators): LegalizeOps
+ * drops R.hint_on_device and R.to_vdevice (one device); R.assert_op and
+ * R.print have no lowering, the code generator emits them where they sit
+ * (codegen/gen_effect.c); CallTIRRewrite maps R.builtin.alloc_tensor and
+ * the R.vm allocation ops onto the R.memory ones, which memplan/ plans.
+ *
  * Key idea: a tensor made by alloc_tensor is a view into the bytes of its
  * storage, and the view is refused (an error naming the binding and both
  * sizes) unless it fits, so no later kernel can touch memory outside the
@@ -15,7 +21,8 @@
  * interpreter and the code generator refuse it, README.md says why): a packed
  * function (call_dps_packed, call_pure_packed, call_inplace_packed,
  * call_builtin_with_ctx) is named by a string that only TVM's runtime
- * resolves; a closure (make_closure, invoke_closure) is a VM object that
+ * resolves (a call_dps_packed of a prim_func of the module runs, and
+ * compiles as R.call_tir does); a closure (make_closure, invoke_closure) is a VM object that
  * LambdaLift makes, and rxc's generated code has no function values;
  * R.null_value is the runtime's null object, an argument to such calls.
  */
@@ -398,11 +405,13 @@ eval_identity(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 /* Replaces each "{}" of format by the next value (values left over are
- * appended, separated by spaces; an empty format prints the values so). */
+ * appended, separated by spaces; an empty format prints the values so).
+ * codegen/gen_effect.c writes the same text in generated C. */
 static void
 format_values(const char *format, Value **values, int n, IrBuf *out)
 {
   int next = 0;
+  size_t start = out->len; /* out may hold earlier lines */
   for (const char *p = format; *p; p++) {
     if (p[0] == '{' && p[1] == '}' && next < n) {
       op_value_print(values[next++], out);
@@ -412,7 +421,7 @@ format_values(const char *format, Value **values, int n, IrBuf *out)
     }
   }
   for (; next < n; next++) {
-    if (out->len)
+    if (out->len > start)
       ir_buf_puts(out, " ");
     op_value_print(values[next], out);
   }
@@ -476,9 +485,13 @@ legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   return ir_shape_expr(lz->ctx, result->u.shape.values, result->u.shape.ndim, call->loc);
 }
 
-/* R.memory.ensure_zero_offset, R.builtin.stop_lift_params: the argument
- * itself (an rxc tensor always starts at its data pointer; lifting params
- * is TVM's LiftTransformParams, which rxc does not run). */
+/* The argument itself: R.memory.ensure_zero_offset (an rxc tensor always
+ * starts at its data pointer), R.builtin.stop_lift_params (lifting params is
+ * TVM's LiftTransformParams, which rxc does not run), R.hint_on_device and
+ * R.to_vdevice.  TVM's RealizeVDevice turns a hint into nothing or a
+ * to_vdevice, and its LowerRuntimeBuiltin turns to_vdevice into a copy
+ * between devices (vm.builtin.to_device); generated C runs on one device,
+ * where that copy is the value itself. */
 static IrExpr *
 legalize_identity(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -588,9 +601,9 @@ static const OpDef defs[] = {
     OP(IR_OP_HINT_ON_DEVICE, "relax.hint_on_device",
        .syn.params = {E("data"), A("dev_type", NULL), A("index", "0"),
                       A("memory_scope", "\"global\"")},
-       .syn.nparams = 4, .impl = {infer_hint_on_device, eval_identity, NULL}, .flags = OP_NO_FOLD),
+       .syn.nparams = 4, .impl = {infer_hint_on_device, eval_identity, legalize_identity}, .flags = OP_NO_FOLD),
     OP(IR_OP_TO_VDEVICE, "relax.to_vdevice", .syn.params = {E("data"), A("dst_vdevice", NULL)},
-       .syn.nparams = 2, .impl = {infer_to_vdevice, eval_identity, NULL}, .flags = OP_NO_FOLD),
+       .syn.nparams = 2, .impl = {infer_to_vdevice, eval_identity, legalize_identity}, .flags = OP_NO_FOLD),
     OP(IR_OP_PRINT, "relax.print", .syn.impure = true,
        .syn.params = {PARAM("values", VARARGS, NULL), A("format", "\"\"")}, .syn.nparams = 2,
        .impl = {infer_void, eval_print, NULL}),

@@ -19,6 +19,15 @@
  * is how the interpreter passes them to a prim_func.  The pass needs its
  * input legalized, without dataflow blocks, in functions that may be
  * impure; the pass manager checks that.
+ *
+ * TVM's own later forms of the same allocations (a module TVM printed
+ * after StaticPlanBlockMemory or VMBuiltinLower) take the same road:
+ * R.builtin.alloc_tensor, which StaticPlanBlockMemory leaves for what it
+ * does not plan, becomes a storage and a tensor of its own as an output
+ * does here; VMBuiltinLower's renames R.vm.alloc_storage, R.vm.alloc_tensor
+ * and R.vm.kill_object become the R.memory ops again (kill_tensor of a
+ * tensor, kill_storage of anything else).  memplan/ plans those and the
+ * code generator emits them.
  */
 #include "../ops/op.h"
 #include "opt.h"
@@ -84,12 +93,80 @@ make_outputs(Explicit *ex, const IrExpr *call, IrVec *inputs, IrVec *args, IrExp
   return true;
 }
 
+static IrExpr *
+prim_zero(IrCtx *ctx, IrLoc loc)
+{
+  return ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, 0), loc);
+}
+
+/* The R.memory op id with args, in place of call (same struct info). */
+static IrExpr *
+memory_call(IrCtx *ctx, IrOpId id, IrExpr **args, int nargs, const IrExpr *call)
+{
+  IrExpr *e = ir_call_op(ctx, &op_def(id)->syn, args, nargs, NULL, call->loc);
+  e->sinfo = call->sinfo;
+  return e;
+}
+
+/* R.builtin.alloc_tensor and the R.vm allocation ops (the top of the
+ * file); NULL after an error. */
+static IrExpr *
+expand_memory(Explicit *ex, const IrExpr *call, IrVec *out)
+{
+  IrCtx *ctx = ex->ctx;
+  IrExpr *const *a = call->u.call.args;
+  int n = call->u.call.nargs;
+  IrExpr **args = expr_list(ctx, 5);
+  switch (call->u.call.op->id) {
+  case IR_OP_BUILTIN_ALLOC_TENSOR:
+    return opt_rw_emit_alloc(ex, call->sinfo, out, call->loc);
+  case IR_OP_VM_ALLOC_STORAGE: /* size, device, dtype, scope: scope before dtype */
+    if (n < 3)
+      break;
+    args[0] = a[0];
+    args[1] = a[1];
+    args[2] = n > 3 ? a[3] : ir_str_imm(ctx, ir_sym(ctx, "global"), call->loc);
+    args[3] = a[2];
+    return memory_call(ctx, IR_OP_MEMORY_ALLOC_STORAGE, args, 4, call);
+  case IR_OP_VM_ALLOC_TENSOR: /* the same parameters */
+    if (n < 4)
+      break;
+    for (int i = 0; i < 4; i++)
+      args[i] = a[i];
+    args[4] = n > 4 ? a[4] : prim_zero(ctx, call->loc);
+    return memory_call(ctx, IR_OP_MEMORY_ALLOC_TENSOR, args, 5, call);
+  case IR_OP_VM_KILL_OBJECT:
+    if (n < 1)
+      break;
+    args[0] = a[0];
+    return memory_call(ctx,
+                       a[0]->sinfo && a[0]->sinfo->kind == IR_SI_TENSOR ? IR_OP_MEMORY_KILL_TENSOR
+                                                                        : IR_OP_MEMORY_KILL_STORAGE,
+                       args, 1, call);
+  default:
+    UNREACHABLE();
+  }
+  ir_error(ctx, call->loc, "CallTIRRewrite: malformed %s", call->u.call.op->name);
+  ex->nerrors++;
+  return NULL;
+}
+
+static bool
+is_memory_call(const IrExpr *e)
+{
+  IrOpId id = e->u.call.op->id;
+  return id == IR_OP_BUILTIN_ALLOC_TENSOR || id == IR_OP_VM_ALLOC_STORAGE ||
+         id == IR_OP_VM_ALLOC_TENSOR || id == IR_OP_VM_KILL_OBJECT;
+}
+
 /* Emits the bindings that replace call into out and returns the value of
  * the call's var (an output, or a tuple of them); NULL after an error. */
 static IrExpr *
 expand(Explicit *ex, const IrExpr *call, IrVec *out)
 {
   IrCtx *ctx = ex->ctx;
+  if (is_memory_call(call))
+    return expand_memory(ex, call, out);
   int nout = call->u.call.nsinfo_args;
   IrExpr *callee = call->u.call.nargs > 0 ? call->u.call.args[0] : NULL;
   if (!callee || call->u.call.nargs < 2 || nout < 1 ||
@@ -134,19 +211,22 @@ expand(Explicit *ex, const IrExpr *call, IrVec *out)
   return tuple;
 }
 
+/* What the pass rewrites: the calls in destination-passing style and the
+ * allocation forms of TVM's later passes. */
 static bool
-is_dps_call(RwExpander *x, const IrExpr *e)
+is_rewritten(RwExpander *x, const IrExpr *e)
 {
   (void)x;
   if (!e || e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP)
     return false;
   IrOpId id = e->u.call.op->id;
-  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED;
+  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED ||
+         is_memory_call(e);
 }
 
 IrModule *
 opt_call_tir_rewrite(const OptContext *oc, const IrModule *m)
 {
-  Explicit ex = {.ctx = oc->ctx, .pass = "CallTIRRewrite", .match = is_dps_call, .expand = expand};
+  Explicit ex = {.ctx = oc->ctx, .pass = "CallTIRRewrite", .match = is_rewritten, .expand = expand};
   return opt_rw_expand_module(&ex, opt_rw_module_copy(oc->ctx, m, 0));
 }

@@ -81,23 +81,30 @@ def module_text(case):
     """One Relax function main: annotated params, one op call bound in a
     dataflow block (plus a tuple get when case.get is set), return.  A
     case's tvars are declared (`k = T.int64()`) before the block and its pre
-    bindings come first in it."""
+    bindings come first in it.  A case with `dataflow = False` (impure ops:
+    R.assert_op) has no block: an impure function with the bindings in its
+    body."""
     params = ", ".join(f"{i.name}: {sinfo_text(i.sig, i.dtype)}" for i in case.inputs)
     body = [f"def main({params}):"]
     if case.upper:
         bounds = ", ".join(f'"{k}": {v}' for k, v in case.upper.items())
         body.append(f'    R.func_attr({{"tir_var_upper_bound": {{{bounds}}}}})')
     body += [f"    {v} = T.int64()" for v in getattr(case, "tvars", ())]
-    body.append("    with R.dataflow():")
-    body += [f"        {line}" for line in getattr(case, "pre", ())]
+    flow = getattr(case, "dataflow", True)
+    pad = "        " if flow else "    "
+    if flow:
+        body.append("    with R.dataflow():")
+    body += [f"{pad}{line}" for line in getattr(case, "pre", ())]
     annot = getattr(case, "annot", None)
     gv = f"gv: {annot}" if annot else "gv"
     if case.get is None:
-        body.append(f"        {gv} = {case.call}")
+        body.append(f"{pad}{gv} = {case.call}")
     else:
-        body += [f"        lv = {case.call}", f"        {gv} = lv[{case.get}]"]
-    body += ["        R.output(gv)", "    return gv"]
-    return HEADER + "    @R.function\n" + "".join(f"    {line}\n" for line in body)
+        body += [f"{pad}lv = {case.call}", f"{pad}{gv} = lv[{case.get}]"]
+    body += ["        R.output(gv)"] if flow else []
+    body += ["    return gv"]
+    decorator = "@R.function" if flow else "@R.function(pure=False)"
+    return HEADER + f"    {decorator}\n" + "".join(f"    {line}\n" for line in body)
 
 
 def draw(rng, inp, shape=None):
@@ -255,6 +262,12 @@ def check_compiled(target, files, case, expected, interp_outs, work, edge=False)
                       rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
 
 
+# The ops the code generator emits itself (`built in` in `rxc list ops`):
+# LegalizeOps leaves them in place by design.
+BUILT_IN = {"R.assert_op(", "R.print(", "R.memory.alloc_storage(", "R.memory.alloc_tensor(",
+            "R.memory.kill_storage(", "R.memory.kill_tensor("}
+
+
 def op_names(case):
     """The op calls of the case's bindings (what LegalizeOps must lower);
     match_cast is a binding, not an op, and the code generator emits
@@ -262,7 +275,7 @@ def op_names(case):
     them)."""
     text = " ".join([case.call, *case.pre])
     return set(re.findall(r"\bR\.[a-z_.0-9]+[a-z_0-9]\(", text)) - {
-        "R.const(", "R.prim_value(", "R.shape(", "R.match_cast(", "R.tensor_to_shape("}
+        "R.const(", "R.prim_value(", "R.shape(", "R.str(", "R.match_cast(", "R.tensor_to_shape("} - BUILT_IN
 
 
 def legalize(path, case, work):
