@@ -490,6 +490,10 @@ static IrExpr *
 primary(Parser *P)
 {
   const Tok *t = fe_peek(P);
+  /* A bare scalar (`1`, `T.float32(1.0)`, a symbolic var `n`, `n + 1`) is
+   * an R.prim_value, as TVM v0.26 prints it. */
+  if (at_prim_literal(P) && !fe_is_op(t, "-"))
+    return ir_prim_value(P->ctx, fe_prim(P), fe_loc(P, t));
   if (t->kind == TK_NAME)
     return name_expr(P);
   if (fe_accept_op(P, "(")) {

@@ -198,6 +198,17 @@ prim(Parser *P)
   return s;
 }
 
+/* `T.int64`, `T.float32`, ...: R.Prim(dtype) as TVM v0.26 prints it; NULL
+ * for other names. */
+static IrSInfo *
+prim_dtype_name(Parser *P, const char *name)
+{
+  IrDType dt;
+  if (strncmp(name, "T.", 2) != 0 || !ir_dtype_parse(name + 2, strlen(name + 2), &dt))
+    return NULL;
+  return ir_sinfo_prim(P->ctx, dt, NULL);
+}
+
 /* R.Callable((params...), ret, purity) or keywords params=, ret=, purity=. */
 static IrSInfo *
 callable(Parser *P)
@@ -276,7 +287,7 @@ fe_sinfo(Parser *P)
   else if (strcmp(name, "R.PackedFunc") == 0) {
     s = ir_sinfo_func(P->ctx, NULL, -1, NULL, false);
     s->u.func.packed = true;
-  } else
+  } else if ((s = prim_dtype_name(P, name)) == NULL)
     fe_fail(P, at, "unknown struct info '%s'", name);
   fe_leave(P);
   return s;
