@@ -68,6 +68,41 @@ add_binding(Parser *P, Body *b, IrExpr *var, IrExpr *value, IrSInfo *cast, const
     fe_scope_add(P, var->u.var.name, SYM_RVAR)->rvar = var;
 }
 
+/* TVM's reader normalizes as it reads: a call or item access nested in a
+ * call's arguments, a tuple, an item access or a return value becomes a
+ * binding of its own (a fresh `lv`, not in scope) just before the
+ * statement, innermost first.  hoist returns e or the var bound to it. */
+static void hoist_children(Parser *P, Body *b, IrExpr *e);
+
+static IrExpr *
+hoist(Parser *P, Body *b, IrExpr *e)
+{
+  hoist_children(P, b, e);
+  if (ir_expr_is_leaf(e) || (e->kind != IR_EX_CALL && e->kind != IR_EX_GET))
+    return e;
+  IrExpr *var = ir_var_new(P->ctx, ir_sym(P->ctx, "lv"), e->sinfo, b->in_dataflow, e->loc);
+  IrBinding *bd = fe_vec_push(P, &b->seq->cur, sizeof(IrBinding));
+  bd->var = var;
+  bd->value = e;
+  bd->loc = e->loc;
+  return var;
+}
+
+static void
+hoist_children(Parser *P, Body *b, IrExpr *e)
+{
+  if (!e)
+    return;
+  if (e->kind == IR_EX_CALL)
+    for (int i = 0; i < e->u.call.nargs; i++)
+      e->u.call.args[i] = e->u.call.args[i] ? hoist(P, b, e->u.call.args[i]) : NULL;
+  else if (e->kind == IR_EX_TUPLE)
+    for (int i = 0; i < e->u.tuple.n; i++)
+      e->u.tuple.items[i] = e->u.tuple.items[i] ? hoist(P, b, e->u.tuple.items[i]) : NULL;
+  else if (e->kind == IR_EX_GET && e->u.get.tuple)
+    e->u.get.tuple = hoist(P, b, e->u.get.tuple);
+}
+
 /* n = T.int64()  /  m, n = T.int64(), T.int64() */
 static bool
 symvar_decl(Parser *P)
@@ -126,6 +161,7 @@ binding(Parser *P, Body *b)
   } else {
     value = fe_rexpr(P);
   }
+  hoist_children(P, b, value);
   fe_expect_newline(P);
   bool is_void = name->sym == ir_sym(P->ctx, "_");
   IrSInfo *sinfo = annotation ? annotation : cast ? cast : is_void ? NULL : value->sinfo;
@@ -145,6 +181,7 @@ expression_statement(Parser *P, Body *b)
   if (value->kind != IR_EX_CALL)
     fe_fail(P, at, "a statement must be a binding or a call");
   fe_expect_newline(P);
+  hoist_children(P, b, value);
   IrExpr *var = ir_var_new(P->ctx, ir_sym(P->ctx, "_"), NULL, b->in_dataflow, fe_loc(P, at));
   add_binding(P, b, var, value, NULL, at);
 }
@@ -298,7 +335,7 @@ return_statement(Parser *P, Body *b)
   fe_expect_newline(P);
   if (fe_peek(P)->kind != TK_DEDENT)
     fe_fail(P, fe_peek(P), "statement after return");
-  b->seq->result = e;
+  b->seq->result = hoist(P, b, e);
 }
 
 /* One statement of a Relax body. */
