@@ -417,8 +417,12 @@ constructor(Parser *P, const char *name, const Tok *at)
     e = ir_str_imm(P->ctx, fe_expect_kind(P, TK_STR, "a string")->sym, loc);
   else if (strcmp(name, "R.dtype") == 0)
     e = ir_dtype_imm(P->ctx, fe_dtype_str(P), loc);
-  else
+  else {
     e = extern_ref(P, fe_expect_kind(P, TK_STR, "a symbol string"));
+    if (fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) /* v0.26: its R.Callable */
+      e->sinfo = fe_sinfo(P);
+  }
+  fe_accept_op(P, ",");
   fe_expect_op(P, ")");
   return e;
 }
@@ -514,6 +518,11 @@ primary(Parser *P)
     fe_vec_ptr(P, &items, first);
     fe_expect_op(P, ",");
     expr_list(P, &items, ")");
+    return make_tuple(P, &items, t);
+  }
+  if (fe_accept_op(P, "[")) { /* a Python list is a tuple, as TVM reads it */
+    FeVec items = {0};
+    expr_list(P, &items, "]");
     return make_tuple(P, &items, t);
   }
   char found[48];

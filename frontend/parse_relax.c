@@ -141,6 +141,23 @@ symvar_decl(Parser *P)
   return true;
 }
 
+/* `a, b` without parentheses (after `return` or `x =`): a tuple whose
+ * first item is e. */
+static IrExpr *
+bare_tuple(Parser *P, IrExpr *e, const Tok *at)
+{
+  if (!fe_is_op(fe_peek(P), ","))
+    return e;
+  FeVec items = {0};
+  fe_vec_ptr(P, &items, e);
+  while (fe_accept_op(P, ",") && fe_peek(P)->kind != TK_NEWLINE)
+    fe_vec_ptr(P, &items, fe_rexpr(P));
+  e = ir_expr_new(P->ctx, IR_EX_TUPLE, fe_loc(P, at));
+  e->u.tuple.items = items.data;
+  e->u.tuple.n = items.len;
+  return e;
+}
+
 /* NAME [: sinfo] = value; value may be R.match_cast(x, sinfo). */
 static void
 binding(Parser *P, Body *b)
@@ -159,7 +176,7 @@ binding(Parser *P, Body *b)
     cast = fe_sinfo(P);
     fe_expect_op(P, ")");
   } else {
-    value = fe_rexpr(P);
+    value = bare_tuple(P, fe_rexpr(P), name);
   }
   hoist_children(P, b, value);
   fe_expect_newline(P);
@@ -322,16 +339,7 @@ return_statement(Parser *P, Body *b)
   const Tok *at = fe_next(P);
   if (b->in_branch || b->in_dataflow)
     fe_fail(P, at, "return must be the last statement of the function body");
-  IrExpr *e = fe_rexpr(P);
-  if (fe_is_op(fe_peek(P), ",")) {
-    FeVec items = {0};
-    fe_vec_ptr(P, &items, e);
-    while (fe_accept_op(P, ",") && fe_peek(P)->kind != TK_NEWLINE)
-      fe_vec_ptr(P, &items, fe_rexpr(P));
-    e = ir_expr_new(P->ctx, IR_EX_TUPLE, fe_loc(P, at));
-    e->u.tuple.items = items.data;
-    e->u.tuple.n = items.len;
-  }
+  IrExpr *e = bare_tuple(P, fe_rexpr(P), at);
   fe_expect_newline(P);
   if (fe_peek(P)->kind != TK_DEDENT)
     fe_fail(P, fe_peek(P), "statement after return");
