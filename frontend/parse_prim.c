@@ -251,6 +251,7 @@ t_call(Parser *P, const Tok *at)
     dt = fe_dtype_str(P);
     fe_expect_op(P, ",");
     TExpr v = expr_or(P);
+    fe_accept_op(P, ",");
     fe_expect_op(P, ")");
     return typed(ir_prim_cast(P->ctx, dt, fe_prim_as(P, v, dt)));
   }
@@ -363,6 +364,7 @@ name_expr(Parser *P)
   else if (P->define_symvars) {
     FeEntry *n = fe_scope_add(P, t->sym, SYM_TVAR);
     n->tvar = ir_prim_var(P->ctx, t->sym, IR_I64);
+    n->sig_dim = true;
     return typed(n->tvar);
   } else
     fe_error(P, t, "name '%s' is not defined", t->sym);

@@ -394,6 +394,17 @@ static void
 signature(Parser *P, IrFunction *f)
 {
   FeVec params = {0};
+  if (fe_accept_op(P, "[")) { /* TVM main: def f[n, m](...), the symbolic vars */
+    while (!fe_is_op(fe_peek(P), "]")) {
+      const Tok *n = fe_expect_name(P);
+      FeEntry *e = fe_scope_add(P, n->sym, SYM_TVAR);
+      e->tvar = ir_prim_var(P->ctx, n->sym, IR_I64);
+      e->sig_dim = true;
+      if (!fe_accept_op(P, ","))
+        break;
+    }
+    fe_expect_op(P, "]");
+  }
   fe_expect_op(P, "(");
   P->define_symvars = true;
   while (!fe_is_op(fe_peek(P), ")")) {

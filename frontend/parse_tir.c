@@ -103,6 +103,8 @@ buffer_args(Parser *P, IrBuffer *buf)
       }
     } else if (strcmp(slot, "dtype") == 0) {
       buf->dtype = fe_dtype_str(P);
+    } else if (strcmp(slot, "layout") == 0 && fe_is_name(fe_peek(P), "None")) {
+      fe_next(P); /* v0.26 prints layout=None: the default */
     } else if (strcmp(slot, "scope") == 0) {
       buf->scope = fe_expect_kind(P, TK_STR, "a scope string")->sym;
     } else if ((strcmp(slot, "align") == 0 || strcmp(slot, "offset_factor") == 0) &&
@@ -398,6 +400,11 @@ declarations(Parser *P, const Tok **names, int n)
       fe_fail(P, dt_tok, "expected a dtype such as T.int64() but found 'T.%s'", dt_tok->sym);
     fe_expect_op(P, "(");
     fe_expect_op(P, ")");
+    FeEntry *e = fe_scope_find(P, names[i]->sym);
+    if (e && e->kind == SYM_TVAR && e->sig_dim) {
+      e->tvar->dtype = dt; /* a quoted dim of a buffer parameter, declared */
+      continue;
+    }
     fe_scope_add(P, names[i]->sym, SYM_TVAR)->tvar = ir_prim_var(P->ctx, names[i]->sym, dt);
   }
 }
@@ -451,8 +458,16 @@ assignment(Parser *P, Tir *c, bool *binder)
     fe_expect_name(P);
     fe_expect_op(P, ".");
     const Tok *dt = fe_expect_name(P);
+    bool let_form = fe_is_name(dt, "let") && fe_accept_op(P, "["); /* v: T.let[T.float32] */
+    if (let_form) {
+      fe_expect_name(P);
+      fe_expect_op(P, ".");
+      dt = fe_expect_name(P);
+    }
     if (!ir_dtype_parse(dt->sym, strlen(dt->sym), &t))
       fe_fail(P, dt, "unknown dtype 'T.%s'", dt->sym);
+    if (let_form)
+      fe_expect_op(P, "]");
     annotated = true;
   }
   fe_expect_op(P, "=");
@@ -669,7 +684,9 @@ param(Parser *P, FeVec *params)
     fe_expect_op(P, "(");
     p->var = ir_prim_var(P->ctx, name->sym, IR_HANDLE);
     p->buffer = new_buffer(P, name);
+    P->define_symvars = true; /* v0.26: ("n", 4) with `n = T.int64()` in the body */
     buffer_args(P, p->buffer);
+    P->define_symvars = false;
   } else if (strncmp(type, "T.", 2) == 0 && ir_dtype_parse(type + 2, strlen(type + 2), &dt) &&
              dt.code != IR_DT_VOID) {
     p->var = ir_prim_var(P->ctx, name->sym, dt);
