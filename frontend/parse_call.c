@@ -195,6 +195,8 @@ at_prim_literal(Parser *P)
   return e && e->kind == SYM_TVAR;
 }
 
+static void default_arg(Parser *P, const IrOpDef *op, int i, Slot *slot, const Tok *at);
+
 /* Parses one argument value by its parameter's kind into slot. */
 static void
 parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
@@ -242,6 +244,14 @@ parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
     slot->expr = as_tuple(P, fe_rexpr(P), t);
     return;
   case IR_PARAM_ATTR:
+    /* None for a dtype attribute whose default is "void" (out_dtype) is
+     * "void", as TVM reads it */
+    if (fe_is_name(t, "None") && op->params[param].fallback &&
+        strcmp(op->params[param].fallback, "\"void\"") == 0) {
+      fe_next(P);
+      default_arg(P, op, param, slot, t);
+      return;
+    }
     slot->attr = fe_attr_value(P);
     return;
   case IR_PARAM_SINFO:
