@@ -87,7 +87,10 @@ tensor_arg(Parser *P, TensorArgs *a, const char *slot)
     else
       a->shape = fe_shape_list(P, &a->nshape);
   } else if (strcmp(slot, "dtype") == 0) {
-    a->dtype = fe_dtype_str(P);
+    if (fe_is_name(t, "None")) /* dtype=None: unknown, as "void" */
+      fe_next(P);
+    else
+      a->dtype = fe_dtype_str(P);
   } else if (strcmp(slot, "ndim") == 0) {
     int64_t nd;
     if (!fe_int_literal(P, true, &nd))
