@@ -283,8 +283,11 @@ fe_sinfo(Parser *P)
     s = shape(P);
   else if (strcmp(name, "R.Prim") == 0)
     s = prim(P);
-  else if (strcmp(name, "R.Object") == 0 || strcmp(name, "R.Any") == 0)
+  else if (strcmp(name, "R.Object") == 0 || strcmp(name, "R.Any") == 0) {
     s = ir_sinfo_object(P->ctx);
+    if (fe_accept_op(P, "(")) /* R.Any() */
+      fe_expect_op(P, ")");
+  }
   else if (strcmp(name, "R.Callable") == 0)
     s = callable(P);
   else if (strcmp(name, "R.PackedFunc") == 0) {

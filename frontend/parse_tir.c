@@ -532,9 +532,25 @@ store(Parser *P)
       break;
   }
   fe_expect_op(P, "]");
-  fe_expect_op(P, "=");
-  TExpr v = fe_texpr(P);
   IrBuffer *buf = e ? e->buffer : NULL;
+  /* A[i] += v is A[i] = A[i] + v (also -=, *=) */
+  static const struct {
+    const char *tok;
+    IrPrimKind kind;
+  } augmented[] = {{"+=", IR_PE_ADD}, {"-=", IR_PE_SUB}, {"*=", IR_PE_MUL}};
+  const Tok *op = fe_peek(P);
+  size_t k = 0;
+  while (k < 3 && !fe_is_op(op, augmented[k].tok))
+    k++;
+  if (k == 3)
+    fe_expect_op(P, "=");
+  else
+    fe_next(P);
+  TExpr v = fe_texpr(P);
+  if (k < 3 && buf) {
+    TExpr old = {ir_prim_load(P->ctx, buf, (IrPrimExpr **)idx.data, idx.len), false, 0};
+    v = fe_texpr_bin(P, augmented[k].kind, old, v);
+  }
   if (buf && idx.len != buf->ndim)
     fe_error(P, name, "buffer '%s' has %d dimension%s but is indexed with %d", buf->name,
              buf->ndim, buf->ndim == 1 ? "" : "s", idx.len);
