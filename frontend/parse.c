@@ -548,7 +548,7 @@ module_items(Parser *P, IrModule *m, FeVec *globals)
     } else if (fe_peek_dotted(P, "I.module_global_infos")) {
       fe_dotted(P, NULL);
       global_infos(P);
-    } else if (fe_is_name(t, "pass")) {
+    } else if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* or a docstring */
       fe_next(P);
       fe_expect_newline(P);
     } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {

@@ -361,7 +361,7 @@ statements(Parser *P, Body *b)
     if_statement(P, b);
   } else if (fe_is_op(t, "@")) {
     local_function(P, b);
-  } else if (fe_is_name(t, "pass")) {
+  } else if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* or a docstring */
     fe_next(P);
     fe_expect_newline(P);
   } else if (fe_peek_dotted(P, "R.func_attr")) {

@@ -212,6 +212,18 @@ prim_dtype_name(Parser *P, const char *name)
   return ir_sinfo_prim(P->ctx, dt, NULL);
 }
 
+/* `x.ty`: the struct info of Relax var x, as TVM's tests write it; NULL
+ * for other names. */
+static IrSInfo *
+var_ty(Parser *P, const char *name)
+{
+  size_t len = strlen(name);
+  if (len < 4 || strcmp(name + len - 3, ".ty") != 0 || memchr(name, '.', len - 3))
+    return NULL;
+  FeEntry *e = fe_scope_find(P, ir_sym_n(P->ctx, name, len - 3));
+  return e && e->kind == SYM_RVAR ? e->rvar->sinfo : NULL;
+}
+
 /* R.Callable((params...), ret, purity) or keywords params=, ret=, purity=. */
 static IrSInfo *
 callable(Parser *P)
@@ -293,7 +305,7 @@ fe_sinfo(Parser *P)
   else if (strcmp(name, "R.PackedFunc") == 0) {
     s = ir_sinfo_func(P->ctx, NULL, -1, NULL, false);
     s->u.func.packed = true;
-  } else if ((s = prim_dtype_name(P, name)) == NULL)
+  } else if ((s = prim_dtype_name(P, name)) == NULL && (s = var_ty(P, name)) == NULL)
     fe_fail(P, at, "unknown struct info '%s'", name);
   fe_leave(P);
   return s;

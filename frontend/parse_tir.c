@@ -630,7 +630,7 @@ statement(Parser *P, Tir *c, bool *binder)
   if (fe_is_name(t, "if"))
     return if_statement(P, c);
   IrStmt *s = NULL;
-  if (fe_is_name(t, "pass")) {
+  if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* a docstring is a no-op too */
     fe_next(P);
   } else if (fe_is_name(t, "T") && fe_is_op(fe_peek_at(P, 1), ".")) {
     s = t_statement(P, c);
