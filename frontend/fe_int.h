@@ -67,6 +67,7 @@ typedef struct {
   IrPrimExpr *loop_min;    /* SYM_TVAR of a loop: its range, else NULL */
   IrPrimExpr *loop_extent; /* SYM_TVAR of a loop */
   int shadowed;            /* the entry of the same name this one hides, or -1 */
+  bool sig_dim;            /* SYM_TVAR a signature string introduced */
 } FeEntry;
 
 /* A scalar expression being built: bare is true for an untyped literal

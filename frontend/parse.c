@@ -548,7 +548,7 @@ module_items(Parser *P, IrModule *m, FeVec *globals)
     } else if (fe_peek_dotted(P, "I.module_global_infos")) {
       fe_dotted(P, NULL);
       global_infos(P);
-    } else if (fe_is_name(t, "pass")) {
+    } else if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* or a docstring */
       fe_next(P);
       fe_expect_newline(P);
     } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
@@ -602,7 +602,11 @@ parse_file(Parser *P)
   m->name = P->module_name = ir_sym(P->ctx, "Module");
   bool seen = false;
   for (const Tok *t; (t = fe_peek(P))->kind != TK_EOF;) {
-    if (fe_is_name(t, "import") || fe_is_name(t, "from")) {
+    /* imports (also `from __future__ import annotations`), and `n =
+     * TypeVar("n")`: the generic header's names are symbolic vars anyway */
+    if (fe_is_name(t, "import") || fe_is_name(t, "from") ||
+        (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=") &&
+         fe_is_name(fe_peek_at(P, 2), "TypeVar"))) {
       skip_line(P);
       continue;
     }

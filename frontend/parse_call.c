@@ -199,6 +199,8 @@ at_prim_literal(Parser *P)
   return e && e->kind == SYM_TVAR;
 }
 
+static void default_arg(Parser *P, const IrOpDef *op, int i, Slot *slot, const Tok *at);
+
 /* Parses one argument value by its parameter's kind into slot. */
 static void
 parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
@@ -246,6 +248,14 @@ parse_arg(Parser *P, const IrOpDef *op, int param, Slot *slot)
     slot->expr = as_tuple(P, fe_rexpr(P), t);
     return;
   case IR_PARAM_ATTR:
+    /* None for a dtype attribute whose default is "void" (out_dtype) is
+     * "void", as TVM reads it */
+    if (fe_is_name(t, "None") && op->params[param].fallback &&
+        strcmp(op->params[param].fallback, "\"void\"") == 0) {
+      fe_next(P);
+      default_arg(P, op, param, slot, t);
+      return;
+    }
     slot->attr = fe_attr_value(P);
     return;
   case IR_PARAM_SINFO:
@@ -421,8 +431,12 @@ constructor(Parser *P, const char *name, const Tok *at)
     e = ir_str_imm(P->ctx, fe_expect_kind(P, TK_STR, "a string")->sym, loc);
   else if (strcmp(name, "R.dtype") == 0)
     e = ir_dtype_imm(P->ctx, fe_dtype_str(P), loc);
-  else
+  else {
     e = extern_ref(P, fe_expect_kind(P, TK_STR, "a symbol string"));
+    if (fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) /* v0.26: its R.Callable */
+      e->sinfo = fe_sinfo(P);
+  }
+  fe_accept_op(P, ",");
   fe_expect_op(P, ")");
   return e;
 }
@@ -490,10 +504,22 @@ name_expr(Parser *P)
   return ir_var_new(P->ctx, t->sym, NULL, false, fe_loc(P, t));
 }
 
+/* A negative number literal (read as a prim value), not a negation. */
+static bool
+at_prim_number(Parser *P)
+{
+  const Tok *n = fe_peek_at(P, 1);
+  return fe_is_op(fe_peek(P), "-") && (n->kind == TK_INT || n->kind == TK_FLOAT);
+}
+
 static IrExpr *
 primary(Parser *P)
 {
   const Tok *t = fe_peek(P);
+  /* A bare scalar (`1`, `T.float32(1.0)`, a symbolic var `n`, `n + 1`) is
+   * an R.prim_value, as TVM v0.26 prints it. */
+  if (at_prim_literal(P) && (!fe_is_op(t, "-") || at_prim_number(P)))
+    return ir_prim_value(P->ctx, fe_prim(P), fe_loc(P, t));
   if (t->kind == TK_NAME)
     return name_expr(P);
   if (fe_accept_op(P, "(")) {
@@ -506,6 +532,11 @@ primary(Parser *P)
     fe_vec_ptr(P, &items, first);
     fe_expect_op(P, ",");
     expr_list(P, &items, ")");
+    return make_tuple(P, &items, t);
+  }
+  if (fe_accept_op(P, "[")) { /* a Python list is a tuple, as TVM reads it */
+    FeVec items = {0};
+    expr_list(P, &items, "]");
     return make_tuple(P, &items, t);
   }
   char found[48];
@@ -534,9 +565,9 @@ call_value(Parser *P, IrExpr *callee, const Tok *start, const Tok *at)
   return e;
 }
 
-/* A Relax expression: a primary followed by calls and tuple indexing. */
-IrExpr *
-fe_rexpr(Parser *P)
+/* A primary followed by calls and tuple indexing. */
+static IrExpr *
+postfix(Parser *P)
 {
   fe_enter(P);
   const Tok *start = fe_peek(P);
@@ -564,4 +595,71 @@ fe_rexpr(Parser *P)
   }
   fe_leave(P);
   return e;
+}
+
+/* Python's operators on Relax values, as TVM's reader maps them (relax
+ * ExprWithOp): `a + b` is R.add(a, b), and so on; by Python's precedence,
+ * loosest first.  `-a` is R.negative(a). */
+static const struct {
+  const char *tok, *op;
+  int level;
+} binary_ops[] = {
+    {"<", "R.less", 0},       {">", "R.greater", 0},    {"<=", "R.less_equal", 0},
+    {">=", "R.greater_equal", 0}, {"+", "R.add", 1},     {"-", "R.subtract", 1},
+    {"*", "R.multiply", 2},   {"/", "R.divide", 2},     {"//", "R.floor_divide", 2},
+    {"%", "R.mod", 2},        {"**", "R.power", 4},
+};
+enum { UNARY_LEVEL = 3 };
+
+static IrExpr *
+binary_call(Parser *P, const char *name, IrExpr *a, IrExpr *b, const Tok *at)
+{
+  const IrOpDef *op = &op_find(name)->syn;
+  Slot slots[IR_OP_MAX_PARAMS];
+  memset(slots, 0, sizeof slots);
+  IrExpr *in[2] = {a, b};
+  Tok name_tok = *at;
+  name_tok.sym = name;
+  for (int i = 0; i < op->nparams; i++) {
+    if (i < (b ? 2 : 1)) {
+      slots[i].given = true;
+      slots[i].expr = in[i];
+    } else {
+      default_arg(P, op, i, &slots[i], &name_tok);
+    }
+  }
+  return build_call(P, op, slots, at);
+}
+
+static IrExpr *
+binary(Parser *P, int level)
+{
+  const Tok *t = fe_peek(P);
+  if (level == UNARY_LEVEL) {
+    if (!fe_is_op(t, "-") || at_prim_number(P))
+      return binary(P, level + 1);
+    fe_next(P);
+    return binary_call(P, "R.negative", binary(P, UNARY_LEVEL), NULL, t);
+  }
+  IrExpr *e = level == 4 ? postfix(P) : binary(P, level + 1);
+  for (;;) {
+    const Tok *o = fe_peek(P);
+    size_t i = 0;
+    while (i < sizeof binary_ops / sizeof binary_ops[0] &&
+           !(binary_ops[i].level == level && fe_is_op(o, binary_ops[i].tok)))
+      i++;
+    if (i == sizeof binary_ops / sizeof binary_ops[0])
+      return e;
+    fe_next(P);
+    /* ** binds its right operand as a unary expression (right-associative) */
+    IrExpr *rhs = binary(P, level == 4 ? UNARY_LEVEL : level + 1);
+    e = binary_call(P, binary_ops[i].op, e, rhs, o);
+  }
+}
+
+/* A Relax expression. */
+IrExpr *
+fe_rexpr(Parser *P)
+{
+  return binary(P, 0);
 }

@@ -197,15 +197,20 @@ typed_literal(Parser *P, IrDType t, const Tok *at)
 
 /* Arguments of T.f(...) as bare-aware expressions; strings are IR_PE_STR. */
 static int
-call_args(Parser *P, TExpr *args, int max)
+call_args(Parser *P, TExpr *args, int max, IrDType *dtype, bool *have_dtype)
 {
   int n = 0;
   fe_expect_op(P, "(");
   while (!fe_is_op(fe_peek(P), ")")) {
     const Tok *t = fe_peek(P);
-    if (n == max)
+    if (fe_is_name(t, "dtype") && fe_is_op(fe_peek_at(P, 1), "=")) {
+      /* T.exp(x, dtype="float32"): the result's dtype */
+      P->pos += 2;
+      *dtype = fe_dtype_str(P);
+      *have_dtype = true;
+    } else if (n == max) {
       fe_fail(P, t, "too many arguments");
-    if (t->kind == TK_STR) {
+    } else if (t->kind == TK_STR) {
       fe_next(P);
       args[n++] = typed(ir_prim_str(P->ctx, t->sym));
     } else {
@@ -246,6 +251,7 @@ t_call(Parser *P, const Tok *at)
     dt = fe_dtype_str(P);
     fe_expect_op(P, ",");
     TExpr v = expr_or(P);
+    fe_accept_op(P, ",");
     fe_expect_op(P, ")");
     return typed(ir_prim_cast(P->ctx, dt, fe_prim_as(P, v, dt)));
   }
@@ -258,7 +264,9 @@ t_call(Parser *P, const Tok *at)
     args[0] = ir_prim_str(P->ctx, s->sym);
     return typed(ir_prim_call(P->ctx, dt, ir_printf(P->ctx, "tir.%s", name), args, 1));
   }
-  int n = call_args(P, a, 8);
+  IrDType kw_dtype = IR_I32;
+  bool have_dtype = false;
+  int n = call_args(P, a, 8, &kw_dtype, &have_dtype);
   for (size_t i = 0; i < sizeof binary / sizeof binary[0]; i++)
     if (strcmp(name, binary[i].name) == 0) {
       need_args(P, at, name, n, 2);
@@ -275,8 +283,8 @@ t_call(Parser *P, const Tok *at)
     return typed(ir_prim_call(P->ctx, a[1].e->dtype, ir_sym(P->ctx, "tir.if_then_else"), args, 3));
   }
   /* generic intrinsic: bare literals take the first typed argument's dtype */
-  IrDType t = n > 0 ? a[0].e->dtype : IR_I32;
-  for (int i = 0; i < n; i++)
+  IrDType t = have_dtype ? kw_dtype : n > 0 ? a[0].e->dtype : IR_I32;
+  for (int i = 0; i < n && !have_dtype; i++)
     if (!a[i].bare) {
       t = a[i].e->dtype;
       break;
@@ -336,6 +344,13 @@ name_expr(Parser *P)
     fe_next(P);
     return t_call(P, fe_expect_name(P));
   }
+  if (fe_peek_dotted(P, "R.prim_value")) { /* a Relax scalar where a value is expected */
+    fe_dotted(P, NULL);
+    fe_expect_op(P, "(");
+    TExpr v = expr_or(P);
+    fe_expect_op(P, ")");
+    return v;
+  }
   fe_next(P);
   FeEntry *e = fe_scope_find(P, t->sym);
   if (e && e->kind == SYM_TVAR)
@@ -349,6 +364,7 @@ name_expr(Parser *P)
   else if (P->define_symvars) {
     FeEntry *n = fe_scope_add(P, t->sym, SYM_TVAR);
     n->tvar = ir_prim_var(P->ctx, t->sym, IR_I64);
+    n->sig_dim = true;
     return typed(n->tvar);
   } else
     fe_error(P, t, "name '%s' is not defined", t->sym);

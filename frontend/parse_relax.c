@@ -68,6 +68,41 @@ add_binding(Parser *P, Body *b, IrExpr *var, IrExpr *value, IrSInfo *cast, const
     fe_scope_add(P, var->u.var.name, SYM_RVAR)->rvar = var;
 }
 
+/* TVM's reader normalizes as it reads: a call or item access nested in a
+ * call's arguments, a tuple, an item access or a return value becomes a
+ * binding of its own (a fresh `lv`, not in scope) just before the
+ * statement, innermost first.  hoist returns e or the var bound to it. */
+static void hoist_children(Parser *P, Body *b, IrExpr *e);
+
+static IrExpr *
+hoist(Parser *P, Body *b, IrExpr *e)
+{
+  hoist_children(P, b, e);
+  if (ir_expr_is_leaf(e) || (e->kind != IR_EX_CALL && e->kind != IR_EX_GET))
+    return e;
+  IrExpr *var = ir_var_new(P->ctx, ir_sym(P->ctx, "lv"), e->sinfo, b->in_dataflow, e->loc);
+  IrBinding *bd = fe_vec_push(P, &b->seq->cur, sizeof(IrBinding));
+  bd->var = var;
+  bd->value = e;
+  bd->loc = e->loc;
+  return var;
+}
+
+static void
+hoist_children(Parser *P, Body *b, IrExpr *e)
+{
+  if (!e)
+    return;
+  if (e->kind == IR_EX_CALL)
+    for (int i = 0; i < e->u.call.nargs; i++)
+      e->u.call.args[i] = e->u.call.args[i] ? hoist(P, b, e->u.call.args[i]) : NULL;
+  else if (e->kind == IR_EX_TUPLE)
+    for (int i = 0; i < e->u.tuple.n; i++)
+      e->u.tuple.items[i] = e->u.tuple.items[i] ? hoist(P, b, e->u.tuple.items[i]) : NULL;
+  else if (e->kind == IR_EX_GET && e->u.get.tuple)
+    e->u.get.tuple = hoist(P, b, e->u.get.tuple);
+}
+
 /* n = T.int64()  /  m, n = T.int64(), T.int64() */
 static bool
 symvar_decl(Parser *P)
@@ -106,6 +141,23 @@ symvar_decl(Parser *P)
   return true;
 }
 
+/* `a, b` without parentheses (after `return` or `x =`): a tuple whose
+ * first item is e. */
+static IrExpr *
+bare_tuple(Parser *P, IrExpr *e, const Tok *at)
+{
+  if (!fe_is_op(fe_peek(P), ","))
+    return e;
+  FeVec items = {0};
+  fe_vec_ptr(P, &items, e);
+  while (fe_accept_op(P, ",") && fe_peek(P)->kind != TK_NEWLINE)
+    fe_vec_ptr(P, &items, fe_rexpr(P));
+  e = ir_expr_new(P->ctx, IR_EX_TUPLE, fe_loc(P, at));
+  e->u.tuple.items = items.data;
+  e->u.tuple.n = items.len;
+  return e;
+}
+
 /* NAME [: sinfo] = value; value may be R.match_cast(x, sinfo). */
 static void
 binding(Parser *P, Body *b)
@@ -124,8 +176,9 @@ binding(Parser *P, Body *b)
     cast = fe_sinfo(P);
     fe_expect_op(P, ")");
   } else {
-    value = fe_rexpr(P);
+    value = bare_tuple(P, fe_rexpr(P), name);
   }
+  hoist_children(P, b, value);
   fe_expect_newline(P);
   bool is_void = name->sym == ir_sym(P->ctx, "_");
   IrSInfo *sinfo = annotation ? annotation : cast ? cast : is_void ? NULL : value->sinfo;
@@ -145,6 +198,7 @@ expression_statement(Parser *P, Body *b)
   if (value->kind != IR_EX_CALL)
     fe_fail(P, at, "a statement must be a binding or a call");
   fe_expect_newline(P);
+  hoist_children(P, b, value);
   IrExpr *var = ir_var_new(P->ctx, ir_sym(P->ctx, "_"), NULL, b->in_dataflow, fe_loc(P, at));
   add_binding(P, b, var, value, NULL, at);
 }
@@ -285,20 +339,11 @@ return_statement(Parser *P, Body *b)
   const Tok *at = fe_next(P);
   if (b->in_branch || b->in_dataflow)
     fe_fail(P, at, "return must be the last statement of the function body");
-  IrExpr *e = fe_rexpr(P);
-  if (fe_is_op(fe_peek(P), ",")) {
-    FeVec items = {0};
-    fe_vec_ptr(P, &items, e);
-    while (fe_accept_op(P, ",") && fe_peek(P)->kind != TK_NEWLINE)
-      fe_vec_ptr(P, &items, fe_rexpr(P));
-    e = ir_expr_new(P->ctx, IR_EX_TUPLE, fe_loc(P, at));
-    e->u.tuple.items = items.data;
-    e->u.tuple.n = items.len;
-  }
+  IrExpr *e = bare_tuple(P, fe_rexpr(P), at);
   fe_expect_newline(P);
   if (fe_peek(P)->kind != TK_DEDENT)
     fe_fail(P, fe_peek(P), "statement after return");
-  b->seq->result = e;
+  b->seq->result = hoist(P, b, e);
 }
 
 /* One statement of a Relax body. */
@@ -316,7 +361,7 @@ statements(Parser *P, Body *b)
     if_statement(P, b);
   } else if (fe_is_op(t, "@")) {
     local_function(P, b);
-  } else if (fe_is_name(t, "pass")) {
+  } else if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* or a docstring */
     fe_next(P);
     fe_expect_newline(P);
   } else if (fe_peek_dotted(P, "R.func_attr")) {
@@ -349,6 +394,17 @@ static void
 signature(Parser *P, IrFunction *f)
 {
   FeVec params = {0};
+  if (fe_accept_op(P, "[")) { /* TVM main: def f[n, m](...), the symbolic vars */
+    while (!fe_is_op(fe_peek(P), "]")) {
+      const Tok *n = fe_expect_name(P);
+      FeEntry *e = fe_scope_add(P, n->sym, SYM_TVAR);
+      e->tvar = ir_prim_var(P->ctx, n->sym, IR_I64);
+      e->sig_dim = true;
+      if (!fe_accept_op(P, ","))
+        break;
+    }
+    fe_expect_op(P, "]");
+  }
   fe_expect_op(P, "(");
   P->define_symvars = true;
   while (!fe_is_op(fe_peek(P), ")")) {

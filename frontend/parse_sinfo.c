@@ -87,7 +87,10 @@ tensor_arg(Parser *P, TensorArgs *a, const char *slot)
     else
       a->shape = fe_shape_list(P, &a->nshape);
   } else if (strcmp(slot, "dtype") == 0) {
-    a->dtype = fe_dtype_str(P);
+    if (fe_is_name(t, "None")) /* dtype=None: unknown, as "void" */
+      fe_next(P);
+    else
+      a->dtype = fe_dtype_str(P);
   } else if (strcmp(slot, "ndim") == 0) {
     int64_t nd;
     if (!fe_int_literal(P, true, &nd))
@@ -198,6 +201,29 @@ prim(Parser *P)
   return s;
 }
 
+/* `T.int64`, `T.float32`, ...: R.Prim(dtype) as TVM v0.26 prints it; NULL
+ * for other names. */
+static IrSInfo *
+prim_dtype_name(Parser *P, const char *name)
+{
+  IrDType dt;
+  if (strncmp(name, "T.", 2) != 0 || !ir_dtype_parse(name + 2, strlen(name + 2), &dt))
+    return NULL;
+  return ir_sinfo_prim(P->ctx, dt, NULL);
+}
+
+/* `x.ty`: the struct info of Relax var x, as TVM's tests write it; NULL
+ * for other names. */
+static IrSInfo *
+var_ty(Parser *P, const char *name)
+{
+  size_t len = strlen(name);
+  if (len < 4 || strcmp(name + len - 3, ".ty") != 0 || memchr(name, '.', len - 3))
+    return NULL;
+  FeEntry *e = fe_scope_find(P, ir_sym_n(P->ctx, name, len - 3));
+  return e && e->kind == SYM_RVAR ? e->rvar->sinfo : NULL;
+}
+
 /* R.Callable((params...), ret, purity) or keywords params=, ret=, purity=. */
 static IrSInfo *
 callable(Parser *P)
@@ -269,14 +295,17 @@ fe_sinfo(Parser *P)
     s = shape(P);
   else if (strcmp(name, "R.Prim") == 0)
     s = prim(P);
-  else if (strcmp(name, "R.Object") == 0 || strcmp(name, "R.Any") == 0)
+  else if (strcmp(name, "R.Object") == 0 || strcmp(name, "R.Any") == 0) {
     s = ir_sinfo_object(P->ctx);
+    if (fe_accept_op(P, "(")) /* R.Any() */
+      fe_expect_op(P, ")");
+  }
   else if (strcmp(name, "R.Callable") == 0)
     s = callable(P);
   else if (strcmp(name, "R.PackedFunc") == 0) {
     s = ir_sinfo_func(P->ctx, NULL, -1, NULL, false);
     s->u.func.packed = true;
-  } else
+  } else if ((s = prim_dtype_name(P, name)) == NULL && (s = var_ty(P, name)) == NULL)
     fe_fail(P, at, "unknown struct info '%s'", name);
   fe_leave(P);
   return s;

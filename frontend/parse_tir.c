@@ -103,6 +103,8 @@ buffer_args(Parser *P, IrBuffer *buf)
       }
     } else if (strcmp(slot, "dtype") == 0) {
       buf->dtype = fe_dtype_str(P);
+    } else if (strcmp(slot, "layout") == 0 && fe_is_name(fe_peek(P), "None")) {
+      fe_next(P); /* v0.26 prints layout=None: the default */
     } else if (strcmp(slot, "scope") == 0) {
       buf->scope = fe_expect_kind(P, TK_STR, "a scope string")->sym;
     } else if ((strcmp(slot, "align") == 0 || strcmp(slot, "offset_factor") == 0) &&
@@ -398,6 +400,11 @@ declarations(Parser *P, const Tok **names, int n)
       fe_fail(P, dt_tok, "expected a dtype such as T.int64() but found 'T.%s'", dt_tok->sym);
     fe_expect_op(P, "(");
     fe_expect_op(P, ")");
+    FeEntry *e = fe_scope_find(P, names[i]->sym);
+    if (e && e->kind == SYM_TVAR && e->sig_dim) {
+      e->tvar->dtype = dt; /* a quoted dim of a buffer parameter, declared */
+      continue;
+    }
     fe_scope_add(P, names[i]->sym, SYM_TVAR)->tvar = ir_prim_var(P->ctx, names[i]->sym, dt);
   }
 }
@@ -451,8 +458,16 @@ assignment(Parser *P, Tir *c, bool *binder)
     fe_expect_name(P);
     fe_expect_op(P, ".");
     const Tok *dt = fe_expect_name(P);
+    bool let_form = fe_is_name(dt, "let") && fe_accept_op(P, "["); /* v: T.let[T.float32] */
+    if (let_form) {
+      fe_expect_name(P);
+      fe_expect_op(P, ".");
+      dt = fe_expect_name(P);
+    }
     if (!ir_dtype_parse(dt->sym, strlen(dt->sym), &t))
       fe_fail(P, dt, "unknown dtype 'T.%s'", dt->sym);
+    if (let_form)
+      fe_expect_op(P, "]");
     annotated = true;
   }
   fe_expect_op(P, "=");
@@ -517,9 +532,25 @@ store(Parser *P)
       break;
   }
   fe_expect_op(P, "]");
-  fe_expect_op(P, "=");
-  TExpr v = fe_texpr(P);
   IrBuffer *buf = e ? e->buffer : NULL;
+  /* A[i] += v is A[i] = A[i] + v (also -=, *=) */
+  static const struct {
+    const char *tok;
+    IrPrimKind kind;
+  } augmented[] = {{"+=", IR_PE_ADD}, {"-=", IR_PE_SUB}, {"*=", IR_PE_MUL}};
+  const Tok *op = fe_peek(P);
+  size_t k = 0;
+  while (k < 3 && !fe_is_op(op, augmented[k].tok))
+    k++;
+  if (k == 3)
+    fe_expect_op(P, "=");
+  else
+    fe_next(P);
+  TExpr v = fe_texpr(P);
+  if (k < 3 && buf) {
+    TExpr old = {ir_prim_load(P->ctx, buf, (IrPrimExpr **)idx.data, idx.len), false, 0};
+    v = fe_texpr_bin(P, augmented[k].kind, old, v);
+  }
   if (buf && idx.len != buf->ndim)
     fe_error(P, name, "buffer '%s' has %d dimension%s but is indexed with %d", buf->name,
              buf->ndim, buf->ndim == 1 ? "" : "s", idx.len);
@@ -599,7 +630,7 @@ statement(Parser *P, Tir *c, bool *binder)
   if (fe_is_name(t, "if"))
     return if_statement(P, c);
   IrStmt *s = NULL;
-  if (fe_is_name(t, "pass")) {
+  if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* a docstring is a no-op too */
     fe_next(P);
   } else if (fe_is_name(t, "T") && fe_is_op(fe_peek_at(P, 1), ".")) {
     s = t_statement(P, c);
@@ -669,7 +700,9 @@ param(Parser *P, FeVec *params)
     fe_expect_op(P, "(");
     p->var = ir_prim_var(P->ctx, name->sym, IR_HANDLE);
     p->buffer = new_buffer(P, name);
+    P->define_symvars = true; /* v0.26: ("n", 4) with `n = T.int64()` in the body */
     buffer_args(P, p->buffer);
+    P->define_symvars = false;
   } else if (strncmp(type, "T.", 2) == 0 && ir_dtype_parse(type + 2, strlen(type + 2), &dt) &&
              dt.code != IR_DT_VOID) {
     p->var = ir_prim_var(P->ctx, name->sym, dt);

@@ -716,9 +716,8 @@ static void
 stmt_list(Printer *p, const IrStmt *s, bool block_list)
 {
   if (!s || (s->kind == IR_ST_SEQ && s->u.seq.n == 0)) {
-    ir_pr_cannot(p, "an empty statement list; T.evaluate(0) stands for it");
-    ir_pr_indent(p);
-    ir_pr_puts(p, "T.evaluate(0)\n");
+    ir_pr_indent(p); /* the reader reads `pass` back as the empty list */
+    ir_pr_puts(p, "pass\n");
     return;
   }
   stmt(p, s, block_list, true);

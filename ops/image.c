@@ -633,7 +633,7 @@ op_lets_wrap(OpLets *l, IrStmt *body, IrLoc loc)
 #define A OP_ATTR
 #define RESIZE_PARAMS(roi, layout, rounding)                                                       \
   .syn.params = {E("data"),                                                                        \
-                 E("size"),                                                                        \
+                 {"size", IR_PARAM_SHAPE, NULL}, /* (20, 20) reads as a shape */                   \
                  A("roi", roi),                                                                    \
                  A("layout", layout),                                                              \
                  A("method", "\"linear\""),                                                        \
@@ -658,7 +658,8 @@ static const OpDef defs[] = {
        .syn.nparams = 6,
        .impl = {op_img_infer_grid_sample, op_img_eval_grid_sample, op_img_legalize_grid_sample}),
     OP(IR_OP_IMAGE_AFFINE_GRID, "relax.image.affine_grid",
-       .syn.params = {E("data"), E("size"), A("align_corners", "True")}, .syn.nparams = 3,
+       .syn.params = {E("data"), {"size", IR_PARAM_SHAPE, NULL}, A("align_corners", "True")},
+       .syn.nparams = 3,
        .impl = {op_img_infer_affine_grid, op_img_eval_affine_grid, op_img_legalize_affine_grid}),
 };
 
