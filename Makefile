@@ -63,7 +63,8 @@ INTERP_SRCS := interp/interp.c interp/relax.c interp/check.c interp/tir.c
 
 # passes
 OPT_SRCS := opt/pass.c opt/pipeline.c opt/rewrite.c opt/normalize.c opt/legalize.c
-OPT_SRCS += opt/bind_params.c opt/canonicalize_bindings.c opt/dead_code.c opt/fold_constant.c
+OPT_SRCS += opt/bind_params.c opt/canonicalize_bindings.c opt/dead_code.c opt/fold_constant.c \
+            opt/fake_quant_to_int.c
 OPT_SRCS += opt/fuse_ops.c opt/fuse_group.c opt/fuse_pattern.c opt/fuse_tir.c opt/fuse_tir_copy.c opt/fuse_tir_inline.c
 OPT_SRCS += opt/fuse_by_pattern.c opt/merge_composite.c opt/remove_unused_outputs.c
 OPT_SRCS += opt/realize_vdevice.c
@@ -224,6 +225,17 @@ demo: $(BUILD)/rxc
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --via cc
 	@echo "== through the generated C, compiled in-process by libtcc"
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --via tcc
+
+# The integer road of quantized models (issue 23): FakeQuantizationToInteger
+# against numpy's integer arithmetic, and the digits models (the int8 one bit
+# exact) in the interpreter and through the generated C of cc and tcc.
+.PHONY: check-quant
+check-quant: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/passes/qdq_integer.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via cc
+	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via tcc
+check: check-quant
 
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.

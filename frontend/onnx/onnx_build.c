@@ -190,7 +190,10 @@ fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrA
     return NULL;
   }
   int before = ir_error_count(im->ctx);
-  OxVal *folded = fold(im, call, impl);
+  /* a dequantized weight stays R.dequantize of its integers, for
+   * FakeQuantizationToInteger (FoldConstant folds it when that pass
+   * leaves it) */
+  OxVal *folded = op == IR_OP_DEQUANTIZE ? NULL : fold(im, call, impl);
   if (ir_error_count(im->ctx) > before)
     return NULL;
   if (folded)

@@ -93,7 +93,58 @@ def cnn_int8_forward(p, x):
     return softmax(a3), None
 
 
+def requantize(acc, m, zp, lo, hi, dtype=np.int8):
+    """clip(zp + round(acc * m), lo, hi) in integers, as rxc's
+    FakeQuantizationToInteger computes a layer's output: m = M * 2^-S with
+    M < 2^31 an integer (m * 2^S rounded half up) and one S for all
+    channels, the largest m's (31 - its binary exponent), unless that leaves
+    some M below 2^20 or makes one 2^31 (then an S per channel); the product
+    rounded to nearest, ties up: (acc * M + 2^(S-1)) >> S."""
+    m = np.asarray(m, np.float64)
+    e = np.frexp(m)[1]
+    shift = np.full(m.shape, 31 - e.max(), np.int64)
+    big = np.floor(np.ldexp(m, shift) + 0.5).astype(np.int64)
+    if (big < 1 << 20).any() or (big == 1 << 31).any():
+        shift = (31 - e).astype(np.int64)
+        big = np.floor(np.ldexp(m, shift) + 0.5).astype(np.int64)
+        shift = np.where(big == 1 << 31, shift - 1, shift)
+        big = np.where(big == 1 << 31, 1 << 30, big)
+    t = acc.astype(np.int64) * big
+    r = (t + (np.int64(1) << (shift - 1))) // (np.int64(1) << shift)
+    return np.clip(r + zp, lo, hi).astype(dtype)
+
+
+def cnn_int8_integer_forward(p, x):
+    """digits_cnn_int8 as integer arithmetic: each layer sums (xq - zx) * wq
+    in integers, adds the int32 bias and requantizes (requantize); what the
+    compiled model computes after FakeQuantizationToInteger."""
+    n = x.shape[0]
+    s = {t: (np.float64(np.float32(p[t + "_scale"])), int(p[t + "_zp"])) for t in ("x", "conv1", "fc1", "fc2")}
+
+    def layer(a, t_in, t_out, name, acc, relu):
+        m = s[t_in][0] * p[name + "_wscale"].astype(np.float64) / s[t_out][0]
+        zp = s[t_out][1]
+        return requantize(acc + p[name + "_bias"].astype(np.int64).reshape(a), m.reshape(a), zp,
+                          zp if relu else -128, 127)
+
+    xq = quantize(x, p["x_scale"], p["x_zp"]).astype(np.int64) - s["x"][1]
+    cols = im2col3x3(xq)  # pads xq - zx with 0: the real 0
+    conv = (cols @ p["conv1_weight"].astype(np.int64).reshape(8, -1).T).transpose(0, 3, 1, 2)
+    a1 = layer((1, 8, 1, 1), "x", "conv1", "conv1", conv, True)
+    flat = a1.reshape(n, 8, 4, 2, 4, 2).max(axis=(3, 5)).reshape(n, 128).astype(np.int64) - s["conv1"][1]
+    a2 = layer((1, 32), "conv1", "fc1", "fc1", flat @ p["fc1_weight"].astype(np.int64).T, True)
+    a2 = a2.astype(np.int64) - s["fc1"][1]
+    a3 = layer((1, 10), "fc1", "fc2", "fc2", a2 @ p["fc2_weight"].astype(np.int64).T, False)
+    return softmax(dequantize(a3, p["fc2_scale"], p["fc2_zp"])), a3
+
+
 FORWARD = {"digits_mlp": mlp_forward, "digits_cnn": cnn_forward, "digits_cnn_int8": cnn_int8_forward}
+# the quantized models' integer forward (their second result: int8 logits)
+INTEGER_FORWARD = {"digits_cnn_int8": cnn_int8_integer_forward}
+
+
+def params(model):
+    return dict(np.load(os.path.join(SAMPLES, model + ".npz")))
 
 
 def test_input(model, test):
