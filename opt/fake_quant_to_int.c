@@ -7,6 +7,8 @@
  *   y = R.quantize(act(conv2d(dq(xq), dq(wq)) + dq(bias)), sy, zy)
  *   y = R.quantize(act(matmul(dq(xq), [permute_dims] dq(wq)) + dq(bias)), sy, zy)
  *
+ *   y = R.quantize(act(dq(aq) + dq(bq)), sy, zy)
+ *
  * (act: none, R.nn.relu or R.clip; the bias add optional) into int8
  * operands, an int32 accumulator and a requantization whose multiplier and
  * shift are computed here, so the kernels they lower to use no floating
@@ -520,6 +522,54 @@ multipliers(const double *m, int64_t c, int64_t *big, int64_t *shift)
   return true;
 }
 
+/* The tail every layer shares: clip(zy + ((t + half) >> shift), lo, hi)
+ * as out_dtype, t an int64 tensor; half and shift broadcast like t. */
+static IrExpr *
+requantize(Fq *q, IrExpr *t, IrExpr *half, IrExpr *shift, int64_t zy, int64_t lo, int64_t hi,
+           const char *out_dtype)
+{
+  IrCtx *ctx = q->rw->ctx;
+  IrExpr *args[2] = {t, half};
+  args[0] = emit(q, "q_half", IR_OP_ADD, args, 2, NULL);
+  args[1] = shift;
+  args[0] = emit(q, "q_round", IR_OP_RIGHT_SHIFT, args, 2, NULL);
+  args[1] = constant(q, IR_I64, NULL, 0, &zy, 1);
+  IrExpr *v = emit(q, "q_zp", IR_OP_ADD, args, 2, NULL);
+  IrExpr *cargs[3] = {v, ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, lo), q->loc),
+                      ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, hi), q->loc)};
+  v = emit(q, "q_clamp", IR_OP_CLIP, cargs, 3, NULL);
+  return call(q, IR_OP_ASTYPE, &v, 1, dtype_attrs(ctx, "dtype", out_dtype));
+}
+
+/* quantize(dq(a) + dq(b)): zy + round((a - za) * ma + (b - zb) * mb) with
+ * ma = sa / sy, mb = sb / sy as Ma, Mb over one shift S:
+ * (a * Ma + b * Mb + 2^(S-1) - za * Ma - zb * Mb) >> S, the zero points
+ * folded into the rounding constant.  NULL when the two multipliers share
+ * no shift keeping 20 bits of each. */
+static IrExpr *
+integer_add(Fq *q, const Dq *a, const Dq *b, double sy, int64_t zy, int64_t lo, int64_t hi,
+            const char *out_dtype)
+{
+  IrCtx *ctx = q->rw->ctx;
+  double real[2] = {dq_scale(a, 0) / sy, dq_scale(b, 0) / sy};
+  int64_t m[2], sh[2];
+  if (!multipliers(real, 2, m, sh) || sh[0] != sh[1])
+    return NULL;
+  const Dq *in[2] = {a, b};
+  IrExpr *w[2];
+  int64_t k = (int64_t)1 << (sh[0] - 1);
+  for (int i = 0; i < 2; i++) {
+    k -= op_get_i(in[i]->zp, 0) * m[i];
+    IrExpr *args[2] = {(IrExpr *)in[i]->data, NULL};
+    args[0] = emit(q, "q_wide", IR_OP_ASTYPE, args, 1, dtype_attrs(ctx, "dtype", "int64"));
+    args[1] = constant(q, IR_I64, NULL, 0, &m[i], 1);
+    w[i] = emit(q, "q_scaled", IR_OP_MULTIPLY, args, 2, NULL);
+  }
+  IrExpr *t = emit(q, "q_sum", IR_OP_ADD, w, 2, NULL);
+  return requantize(q, t, constant(q, IR_I64, NULL, 0, &k, 1), constant(q, IR_I64, NULL, 0, &sh[0], 1),
+                    zy, lo, hi, out_dtype);
+}
+
 /* R.quantize(call) as integer arithmetic, or NULL when it does not fit. */
 static IrExpr *
 integer_layer(Fq *q, const IrExpr *quant)
@@ -554,6 +604,13 @@ integer_layer(Fq *q, const IrExpr *quant)
     hi = nhi;
     e = act->u.call.args[0];
   }
+
+  /* the sum of two activations */
+  const IrExpr *sum = call_of(q, e, IR_OP_ADD);
+  Dq da, db;
+  if (sum && dq_of(q, sum->u.call.args[0], &da) && dq_activation(&da) &&
+      dq_of(q, sum->u.call.args[1], &db) && dq_activation(&db))
+    return integer_add(q, &da, &db, sy, zy, lo, hi, od->u.s);
 
   /* the bias add and the layer */
   const IrExpr *add = call_of(q, e, IR_OP_ADD), *bias = NULL;
@@ -617,17 +674,9 @@ integer_layer(Fq *q, const IrExpr *quant)
   v = emit(q, "q_wide", IR_OP_ASTYPE, &v, 1, dtype_attrs(ctx, "dtype", "int64"));
   args[0] = v;
   args[1] = per_channel(q, IR_I64, m, c, cd);
-  args[0] = emit(q, "q_scaled", IR_OP_MULTIPLY, args, 2, NULL);
-  args[1] = per_channel(q, IR_I64, half, c, cd);
-  args[0] = emit(q, "q_half", IR_OP_ADD, args, 2, NULL);
-  args[1] = per_channel(q, IR_I64, sh, c, cd);
-  args[0] = emit(q, "q_round", IR_OP_RIGHT_SHIFT, args, 2, NULL);
-  args[1] = constant(q, IR_I64, NULL, 0, &zy, 1);
-  v = emit(q, "q_zp", IR_OP_ADD, args, 2, NULL);
-  IrExpr *cargs[3] = {v, ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, lo), q->loc),
-                      ir_prim_value(ctx, ir_prim_int(ctx, IR_I64, hi), q->loc)};
-  v = emit(q, "q_clamp", IR_OP_CLIP, cargs, 3, NULL);
-  return call(q, IR_OP_ASTYPE, &v, 1, dtype_attrs(ctx, "dtype", od->u.s));
+  IrExpr *t = emit(q, "q_scaled", IR_OP_MULTIPLY, args, 2, NULL);
+  return requantize(q, t, per_channel(q, IR_I64, half, c, cd), per_channel(q, IR_I64, sh, c, cd), zy, lo,
+                    hi, od->u.s);
 }
 
 /* op(dq(q)) for an op that commutes with a per-tensor dequantize: dq(op(q)),

@@ -7,8 +7,9 @@ without bias; relu, clip or no activation; int8 or uint8 output; one
 weight scale or one per channel; a symbolic batch) with their scales and
 zero points as constants, and checks that
 
-- the pass rewrites each (the output has an int32 conv2d or matmul and no
-  R.quantize of the layer left);
+- the pass rewrites each (the output has an int32 conv2d or matmul, or
+  for a sum of two activations an int64 sum, and no R.quantize of the
+  layer left);
 - the interpreter on the rewritten module, and the generated C (--via tcc
   and --via cc, whose -O2 pipeline runs the pass) give exactly numpy's
   integer forward: sum (xq - zx) * wq + bias in int64, requantized by
@@ -56,6 +57,55 @@ def conv_ref(xq, zx, w, stride, pad, groups):
                 patch = x[:, g * cg:(g + 1) * cg, i:i + stride * oh:stride, j:j + stride * ow:stride]
                 out[:, oc] += np.einsum("nchw,c->nhw", patch, w[oc, :, i, j].astype(np.int64))
     return out
+
+
+def add_case(rng, idx):
+    """quantize(act(dq(aq) + dq(bq))): two activations of their own scales
+    and zero points."""
+    out_dtype = "int8" if idx % 2 else "uint8"
+    qlo, qhi = (-128, 127) if out_dtype == "int8" else (0, 255)
+    sa, sb = np.float32(rng.uniform(0.02, 0.1)), np.float32(rng.uniform(0.02, 0.1))
+    za, zb = int(rng.integers(-30, 30)), int(rng.integers(-30, 30))
+    sy = np.float32(rng.uniform(0.05, 0.2))
+    zy = int(rng.integers(qlo + 10, qhi - 10))
+    relu = bool(idx % 3 == 0)
+    n = 4
+    lines = []
+    for v, s, z in (("a", sa, za), ("b", sb, zb)):
+        lines.append('%sq: R.Tensor((n, 6), dtype="int8") = R.quantize(%s, %s, %s, axis=-1, out_dtype="int8")'
+                     % (v, v, const(s, "float32"), const(z, "int8")))
+        lines.append('%sd: R.Tensor((n, 6), dtype="float32") = R.dequantize(%sq, %s, %s, axis=-1, '
+                     'out_dtype="float32")' % (v, v, const(s, "float32"), const(z, "int8")))
+    lines.append('y0: R.Tensor((n, 6), dtype="float32") = R.add(ad, bd)')
+    last = "y0"
+    if relu:
+        lines.append('y1: R.Tensor((n, 6), dtype="float32") = R.nn.relu(y0)')
+        last = "y1"
+    lines.append('gv: R.Tensor((n, 6), dtype="%s") = R.quantize(%s, %s, %s, axis=-1, out_dtype="%s")'
+                 % (out_dtype, last, const(sy, "float32"), const(zy, out_dtype), out_dtype))
+    text = module_text('a: R.Tensor((n, 6), dtype="float32"), b: R.Tensor((n, 6), dtype="float32")',
+                       "(n, 6)", out_dtype, lines)
+    x = {v: (rng.uniform(-140, 140, (n, 6)) * s).astype(np.float32) for v, s in (("a", sa), ("b", sb))}
+    aq = ref.quantize(x["a"], sa, za).astype(np.int64) - za
+    bq = ref.quantize(x["b"], sb, zb).astype(np.int64) - zb
+    # one shift for both multipliers (the larger's), each rounded half up
+    m = np.array([np.float64(sa) / np.float64(sy), np.float64(sb) / np.float64(sy)])
+    shift = 31 - np.frexp(m)[1].max()
+    big = np.floor(np.ldexp(m, shift) + 0.5).astype(np.int64)
+    t = aq * big[0] + bq * big[1]
+    r = (t + (1 << (shift - 1))) // (1 << shift) + zy
+    want = np.clip(r, zy if relu else qlo, qhi).astype(out_dtype)
+    return text, x, want
+
+
+def module_text(params, yshape, out_dtype, lines):
+    body = "\n".join("            " + l for l in lines)
+    return ('# from tvm.script import ir as I\n# from tvm.script import tir as T\n'
+            '# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n    @R.function\n'
+            '    def main(%s) -> R.Tensor(%s, dtype="%s"):\n'
+            '        n = T.int64()\n        R.func_attr({"tir_var_upper_bound": {"n": 8}})\n'
+            '        with R.dataflow():\n%s\n            R.output(gv)\n        return gv\n'
+            % (params, yshape, out_dtype, body))
 
 
 def layer_case(rng, kind, idx):
@@ -133,13 +183,7 @@ def layer_case(rng, kind, idx):
         last = "y2"
     lines.append('gv: R.Tensor(%s, dtype="%s") = R.quantize(%s, %s, %s, axis=-1, out_dtype="%s")'
                  % (yshape, out_dtype, last, const(sy, "float32"), const(zy, out_dtype), out_dtype))
-    body = "\n".join("            " + l for l in lines)
-    text = ('# from tvm.script import ir as I\n# from tvm.script import tir as T\n'
-            '# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n    @R.function\n'
-            '    def main(x: R.Tensor(%s, dtype="float32")) -> R.Tensor(%s, dtype="%s"):\n'
-            '        n = T.int64()\n        R.func_attr({"tir_var_upper_bound": {"n": 8}})\n'
-            '        with R.dataflow():\n%s\n            R.output(gv)\n        return gv\n'
-            % (xshape, yshape, out_dtype, body))
+    text = module_text('x: R.Tensor(%s, dtype="float32")' % xshape, yshape, out_dtype, lines)
 
     # the input: spread over the int8 range of xq (some saturate)
     shape = (n, cin, h, h) if kind == "conv" else (n, K)
@@ -160,13 +204,15 @@ def layer_case(rng, kind, idx):
     if hi_real is not None:
         hi = min(qhi, int(np.rint(np.float32(hi_real / np.float64(sy)))) + zy)
     want = ref.requantize(acc, m.reshape(bshape_np), zy, lo, hi, out_dtype)
-    return text, x, want
+    return text, {"x": x}, want
 
 
-def run(args, x, tmp):
-    inp, out = os.path.join(tmp, "x.npy"), os.path.join(tmp, "y.npy")
-    np.save(inp, x)
-    subprocess.run([RXC, "run"] + args + ["--input", "x=" + inp, "--output", out], check=True)
+def run(args, inputs, tmp):
+    out, flags = os.path.join(tmp, "y.npy"), []
+    for name, value in inputs.items():
+        np.save(os.path.join(tmp, name + ".npy"), value)
+        flags += ["--input", "%s=%s" % (name, os.path.join(tmp, name + ".npy"))]
+    subprocess.run([RXC, "run"] + args + flags + ["--output", out], check=True)
     return np.load(out)
 
 
@@ -174,9 +220,9 @@ def main():
     rng = np.random.default_rng(20261126)
     failed = total = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for idx in range(16):
-            kind = "conv" if idx < 9 else "matmul"
-            text, x, want = layer_case(rng, kind, idx)
+        for idx in range(20):
+            kind = "conv" if idx < 9 else "matmul" if idx < 16 else "add"
+            text, x, want = layer_case(rng, kind, idx) if kind != "add" else add_case(rng, idx)
             src, lowered = os.path.join(tmp, "m.py"), os.path.join(tmp, "int.py")
             with open(src, "w") as f:
                 f.write(text)
@@ -184,7 +230,8 @@ def main():
                             "-o", lowered], check=True)
             with open(lowered) as f:
                 rewritten = f.read()
-            fired = 'out_dtype="int32"' in rewritten and "R.quantize(y" not in rewritten
+            fired = (('out_dtype="int32"' in rewritten or "q_sum" in rewritten)
+                     and "R.quantize(y" not in rewritten)
             results = {"interp": run([lowered], x, tmp), "tcc": run([src, "--via", "tcc"], x, tmp),
                        "cc": run([src, "--via", "cc"], x, tmp)}
             fake = run([src], x, tmp).astype(np.int64)
