@@ -23,13 +23,6 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* A 0-d constant of x's type. */
-static OxVal *
-like(OxImp *im, OxVal *x, double v)
-{
-  return x ? fe_ox_scalar(im, fe_ox_dtype(x), v) : NULL;
-}
-
 static OxVal *
 where(OxImp *im, OxVal *cond, OxVal *a, OxVal *b)
 {
@@ -41,16 +34,16 @@ where(OxImp *im, OxVal *cond, OxVal *a, OxVal *b)
 static OxVal *
 clamp01(OxImp *im, OxVal *v)
 {
-  v = fe_ox_call2(im, IR_OP_MAXIMUM, v, like(im, v, 0));
-  return fe_ox_call2(im, IR_OP_MINIMUM, v, like(im, v, 1));
+  v = fe_ox_call2(im, IR_OP_MAXIMUM, v, fe_ox_like(im, v, 0));
+  return fe_ox_call2(im, IR_OP_MINIMUM, v, fe_ox_like(im, v, 1));
 }
 
 /* a * x + b */
 static OxVal *
 affine(OxImp *im, OxVal *x, double a, double b)
 {
-  return fe_ox_call2(im, IR_OP_ADD, fe_ox_call2(im, IR_OP_MULTIPLY, x, like(im, x, a)),
-                     like(im, x, b));
+  return fe_ox_call2(im, IR_OP_ADD, fe_ox_call2(im, IR_OP_MULTIPLY, x, fe_ox_like(im, x, a)),
+                     fe_ox_like(im, x, b));
 }
 
 /* ---- activations -------------------------------------------------------- */
@@ -64,10 +57,12 @@ static const struct {
   int nparams; /* how many of alpha, beta it reads */
   double alpha, beta;
 } acts[] = {
-    {"Relu", 0, 0, 0},        {"Tanh", 0, 0, 0},          {"Sigmoid", 0, 0, 0},
-    {"Affine", 2, 1, 0},      {"LeakyRelu", 1, 0.01, 0},  {"ThresholdedRelu", 1, 1, 0},
-    {"ScaledTanh", 2, 1, 1},  {"HardSigmoid", 2, 0.2, 0.5}, {"Elu", 1, 1, 0},
-    {"Softsign", 0, 0, 0},    {"Softplus", 0, 0, 0},      {"HardSwish", 0, 0, 0},
+    {"Relu", 0, 0, 0},         {"Tanh", 0, 0, 0},
+    {"Sigmoid", 0, 0, 0},      {"Affine", 2, 1, 0},
+    {"LeakyRelu", 1, 0.01, 0}, {"ThresholdedRelu", 1, 1, 0},
+    {"ScaledTanh", 2, 1, 1},   {"HardSigmoid", 2, 0.2, 0.5},
+    {"Elu", 1, 1, 0},          {"Softsign", 0, 0, 0},
+    {"Softplus", 0, 0, 0},     {"HardSwish", 0, 0, 0},
     {"Celu", 1, 1, 0},
 };
 
@@ -89,7 +84,9 @@ fe_ox_act(OxImp *im, const char *name, double alpha, double beta, OxVal *x)
   static const struct {
     const char *name;
     IrOpId op;
-  } unary[] = {{"Relu", IR_OP_RELU}, {"Tanh", IR_OP_TANH}, {"Sigmoid", IR_OP_SIGMOID},
+  } unary[] = {{"Relu", IR_OP_RELU},
+               {"Tanh", IR_OP_TANH},
+               {"Sigmoid", IR_OP_SIGMOID},
                {"Softplus", IR_OP_SOFTPLUS}};
   for (size_t i = 0; i < sizeof unary / sizeof unary[0]; i++)
     if (strcasecmp(unary[i].name, name) == 0)
@@ -100,10 +97,12 @@ fe_ox_act(OxImp *im, const char *name, double alpha, double beta, OxVal *x)
     return fe_ox_call1(im, IR_OP_LEAKYRELU, x,
                        fe_ox_attrs(im->ctx, "alpha", ir_attr_float(im->ctx, alpha), NULL));
   if (strcasecmp(name, "ThresholdedRelu") == 0) /* x where x > alpha, else 0 */
-    return where(im, fe_ox_call2(im, IR_OP_GREATER, x, like(im, x, alpha)), x, like(im, x, 0));
+    return where(im, fe_ox_call2(im, IR_OP_GREATER, x, fe_ox_like(im, x, alpha)), x,
+                 fe_ox_like(im, x, 0));
   if (strcasecmp(name, "ScaledTanh") == 0) /* alpha * tanh(beta * x) */
     return fe_ox_call2(im, IR_OP_MULTIPLY,
-                       fe_ox_call1(im, IR_OP_TANH, affine(im, x, beta, 0), NULL), like(im, x, alpha));
+                       fe_ox_call1(im, IR_OP_TANH, affine(im, x, beta, 0), NULL),
+                       fe_ox_like(im, x, alpha));
   if (strcasecmp(name, "HardSigmoid") == 0) /* max(0, min(1, alpha * x + beta)) */
     return clamp01(im, affine(im, x, alpha, beta));
   if (strcasecmp(name, "HardSwish") == 0) /* x * HardSigmoid(alpha 1/6, beta 1/2) */
@@ -111,15 +110,18 @@ fe_ox_act(OxImp *im, const char *name, double alpha, double beta, OxVal *x)
   if (strcasecmp(name, "Elu") == 0 || strcasecmp(name, "Celu") == 0) {
     /* Elu: x where x >= 0, alpha * (exp(x) - 1) elsewhere; Celu: max(0, x)
      * + min(0, alpha * (exp(x / alpha) - 1)), the same function */
-    if (alpha == 0 && name[0] != 'E' && name[0] != 'e')
+    bool celu = strcasecmp(name, "Celu") == 0;
+    if (celu && alpha == 0)
       return fe_ox_unsupported(im, "alpha must not be 0"), NULL;
-    OxVal *in = name[0] == 'E' || name[0] == 'e' ? x : affine(im, x, 1 / alpha, 0);
-    OxVal *e = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_call1(im, IR_OP_EXP, in, NULL), like(im, x, 1));
-    OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, e, like(im, x, alpha));
-    return where(im, fe_ox_call2(im, IR_OP_LESS, x, like(im, x, 0)), neg, x);
+    OxVal *in = celu ? affine(im, x, 1 / alpha, 0) : x;
+    OxVal *e =
+        fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_call1(im, IR_OP_EXP, in, NULL), fe_ox_like(im, x, 1));
+    OxVal *neg = fe_ox_call2(im, IR_OP_MULTIPLY, e, fe_ox_like(im, x, alpha));
+    return where(im, fe_ox_call2(im, IR_OP_LESS, x, fe_ox_like(im, x, 0)), neg, x);
   }
   if (strcasecmp(name, "Softsign") == 0) { /* x / (1 + |x|) */
-    OxVal *d = fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_ABS, x, NULL), like(im, x, 1));
+    OxVal *d =
+        fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_ABS, x, NULL), fe_ox_like(im, x, 1));
     return fe_ox_call2(im, IR_OP_DIVIDE, x, d);
   }
   fe_ox_unsupported(im, "activation '%s' is not supported", name);
@@ -144,31 +146,14 @@ cv_shrink(OxImp *im, OxVal **in, int nin)
 {
   OxVal *x = in[0];
   double lambd = fe_ox_attr_f(im->node, "lambd", 0.5), bias = fe_ox_attr_f(im->node, "bias", 0);
-  OxVal *below = where(im, fe_ox_call2(im, IR_OP_LESS, x, like(im, x, -lambd)),
-                       fe_ox_call2(im, IR_OP_ADD, x, like(im, x, bias)), like(im, x, 0));
-  return OUT(where(im, fe_ox_call2(im, IR_OP_GREATER, x, like(im, x, lambd)),
-                   fe_ox_call2(im, IR_OP_SUBTRACT, x, like(im, x, bias)), below));
+  OxVal *below =
+      where(im, fe_ox_call2(im, IR_OP_LESS, x, fe_ox_like(im, x, -lambd)),
+            fe_ox_call2(im, IR_OP_ADD, x, fe_ox_like(im, x, bias)), fe_ox_like(im, x, 0));
+  return OUT(where(im, fe_ox_call2(im, IR_OP_GREATER, x, fe_ox_like(im, x, lambd)),
+                   fe_ox_call2(im, IR_OP_SUBTRACT, x, fe_ox_like(im, x, bias)), below));
 }
 
 /* ---- Hardmax, SpaceToDepth ---------------------------------------------- */
-
-/* x reshaped to (prod dims[:axis], prod dims[axis:]) (opset < 13's view). */
-static OxVal *
-as_2d(OxImp *im, OxVal *x, int64_t axis)
-{
-  int r = fe_ox_rank(x);
-  IrCtx *ctx = im->ctx;
-  IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * 2);
-  dims[0] = ir_prim_int(ctx, IR_I64, 1);
-  dims[1] = ir_prim_int(ctx, IR_I64, 1);
-  for (int i = 0; i < r; i++) {
-    IrPrimExpr *d = fe_ox_dim_expr(x, i);
-    if (!d)
-      return NULL;
-    dims[i >= axis] = ir_prim_bin(ctx, IR_PE_MUL, dims[i >= axis], d);
-  }
-  return fe_ox_reshape(im, x, dims, 2);
-}
 
 /* Hardmax: 1 at the first largest element along axis, 0 elsewhere
  * (opset < 13: along the last axis of the 2-D view at axis). */
@@ -182,7 +167,7 @@ cv_hardmax(OxImp *im, OxVal **in, int nin)
     return fe_ox_unsupported(im, "axis %lld is out of range", (long long)axis);
   axis = axis < 0 ? axis + r : axis;
   if (im->opset < 13) {
-    x = as_2d(im, x, axis);
+    x = fe_ox_flatten_2d(im, x, axis);
     axis = 1;
   }
   if (!x || !fe_ox_dim(x, (int)axis, &n))
@@ -201,10 +186,10 @@ cv_hardmax(OxImp *im, OxVal **in, int nin)
   OxVal *at = fe_ox_reshape(im, fe_ox_ints(im, iota, (int)n), dims, rx);
   OxVal *y = fe_ox_call2(im, IR_OP_EQUAL, arg, at);
   char buf[16];
-  y = fe_ox_call1(im, IR_OP_ASTYPE, y,
-                  fe_ox_attrs(im->ctx, "dtype",
-                              ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(fe_ox_dtype(x), buf))),
-                              NULL));
+  y = fe_ox_call1(
+      im, IR_OP_ASTYPE, y,
+      fe_ox_attrs(im->ctx, "dtype",
+                  ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(fe_ox_dtype(x), buf))), NULL));
   if (y && im->opset < 13)
     y = fe_ox_reshape(im, y, in[0]->sinfo->u.tensor.shape, r);
   return OUT(y);
@@ -223,7 +208,8 @@ cv_space_to_depth(OxImp *im, OxVal **in, int nin)
   if (!fe_ox_dim(x, 2, &h) || !fe_ox_dim(x, 3, &w) || h % b || w % b)
     return fe_ox_unsupported(im, "needs static H and W divisible by blocksize");
   IrCtx *ctx = im->ctx;
-  IrPrimExpr *bb = ir_prim_int(ctx, IR_I64, b), *n = fe_ox_dim_expr(x, 0), *c = fe_ox_dim_expr(x, 1);
+  IrPrimExpr *bb = ir_prim_int(ctx, IR_I64, b), *n = fe_ox_dim_expr(x, 0),
+             *c = fe_ox_dim_expr(x, 1);
   if (!n || !c)
     return fe_ox_unsupported(im, "needs known N and C");
   IrPrimExpr *hb = ir_prim_int(ctx, IR_I64, h / b), *wb = ir_prim_int(ctx, IR_I64, w / b);
@@ -258,22 +244,17 @@ cv_lrn(OxImp *im, OxVal **in, int nin)
   pads[2] = before; /* TVM's pad_width: (before, after) per axis */
   pads[3] = after;
   OxVal *sq = fe_ox_call2(im, IR_OP_MULTIPLY, x, x);
-  OxVal *padded =
-      fe_ox_call1(im, IR_OP_PAD, sq, fe_ox_attrs(ctx, "pad_width", fe_ox_attr_ints(ctx, pads, 2 * r), "pad_mode",
-                              ir_attr_str(ctx, ir_sym(ctx, "constant")), "pad_value",
-                              ir_attr_float(ctx, 0), NULL));
+  OxVal *padded = fe_ox_call1(im, IR_OP_PAD, sq,
+                              fe_ox_attrs(ctx, "pad_width", fe_ox_attr_ints(ctx, pads, 2 * r),
+                                          "pad_mode", ir_attr_str(ctx, ir_sym(ctx, "constant")),
+                                          "pad_value", ir_attr_float(ctx, 0), NULL));
   OxVal *sum = NULL;
   for (int64_t k = 0; k < size && padded; k++) {
-    int64_t axis = 1, begin = k, end = k + c, step = 1;
-    OxVal *part = fe_ox_call1(
-        im, IR_OP_STRIDED_SLICE, padded,
-        fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, &axis, 1), "begin",
-                    fe_ox_attr_ints(ctx, &begin, 1), "end", fe_ox_attr_ints(ctx, &end, 1),
-                    "strides", fe_ox_attr_ints(ctx, &step, 1), NULL));
+    OxVal *part = fe_ox_slice(im, padded, 1, k, k + c, 1);
     sum = sum ? fe_ox_call2(im, IR_OP_ADD, sum, part) : part;
   }
   OxVal *d = affine(im, sum, alpha / (double)size, bias);
-  d = fe_ox_call2(im, IR_OP_POWER, d, like(im, x, beta));
+  d = fe_ox_call2(im, IR_OP_POWER, d, fe_ox_like(im, x, beta));
   return OUT(fe_ox_call2(im, IR_OP_DIVIDE, x, d));
 }
 
@@ -294,8 +275,10 @@ cv_mvn(OxImp *im, OxVal **in, int nin)
                               ir_attr_bool(im->ctx, true), NULL);
   OxVal *mean = fe_ox_call1(im, IR_OP_MEAN, x, attrs);
   OxVal *sq_mean = fe_ox_call1(im, IR_OP_MEAN, fe_ox_call2(im, IR_OP_MULTIPLY, x, x), attrs);
-  OxVal *var = fe_ox_call2(im, IR_OP_SUBTRACT, sq_mean, fe_ox_call2(im, IR_OP_MULTIPLY, mean, mean));
-  OxVal *std = fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_SQRT, var, NULL), like(im, x, 1e-9));
+  OxVal *var =
+      fe_ox_call2(im, IR_OP_SUBTRACT, sq_mean, fe_ox_call2(im, IR_OP_MULTIPLY, mean, mean));
+  OxVal *std =
+      fe_ox_call2(im, IR_OP_ADD, fe_ox_call1(im, IR_OP_SQRT, var, NULL), fe_ox_like(im, x, 1e-9));
   return OUT(fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call2(im, IR_OP_SUBTRACT, x, mean), std));
 }
 
@@ -312,9 +295,9 @@ cv_sce_loss(OxImp *im, OxVal **in, int nin)
                             fe_ox_attrs(ctx, "axis", ir_attr_int(ctx, 1), NULL));
   if (!logp)
     return false;
-  IrAttr *attrs = fe_ox_attrs(
-      ctx, "reduction", ir_attr_str(ctx, ir_sym(ctx, reduction)), "ignore_index",
-      ir_attr_int(ctx, fe_ox_attr_i(im->node, "ignore_index", -100)), NULL);
+  IrAttr *attrs =
+      fe_ox_attrs(ctx, "reduction", ir_attr_str(ctx, ir_sym(ctx, reduction)), "ignore_index",
+                  ir_attr_int(ctx, fe_ox_attr_i(im->node, "ignore_index", -100)), NULL);
   OxVal *args[3] = {logp, in[1], nin > 2 ? in[2] : NULL};
   if (!OUT(fe_ox_call(im, IR_OP_NLL_LOSS, args, args[2] ? 3 : 2, attrs)))
     return false;

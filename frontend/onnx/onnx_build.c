@@ -40,10 +40,11 @@ static bool
 is_python_reserved(const char *s)
 {
   static const char *const words[] = {
-      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-      "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-      "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-      "try", "while", "with", "yield", "R", "T", "I", "metadata"};
+      "False",   "None",     "True",     "and",    "as",   "assert", "async",   "await",
+      "break",   "class",    "continue", "def",    "del",  "elif",   "else",    "except",
+      "finally", "for",      "from",     "global", "if",   "import", "in",      "is",
+      "lambda",  "nonlocal", "not",      "or",     "pass", "raise",  "return",  "try",
+      "while",   "with",     "yield",    "R",      "T",    "I",      "metadata"};
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (strcmp(s, words[i]) == 0)
       return true;
@@ -234,6 +235,45 @@ OxVal *
 fe_ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs)
 {
   return x ? fe_ox_call(im, op, &x, 1, attrs) : NULL;
+}
+
+OxVal *
+fe_ox_like(OxImp *im, OxVal *x, double v)
+{
+  return x ? fe_ox_scalar(im, fe_ox_dtype(x), v) : NULL;
+}
+
+OxVal *
+fe_ox_astype(OxImp *im, OxVal *x, IrDType t)
+{
+  char buf[16];
+  if (!x || ir_dtype_eq(fe_ox_dtype(x), t))
+    return x;
+  return fe_ox_call1(im, IR_OP_ASTYPE, x,
+                     fe_ox_attrs(im->ctx, "dtype",
+                                 ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(t, buf))),
+                                 NULL));
+}
+
+OxVal *
+fe_ox_matmul(OxImp *im, OxVal *a, OxVal *b)
+{
+  OxVal *args[2] = {a, b};
+  IrAttr *attrs =
+      fe_ox_attrs(im->ctx, "out_dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, "void")), NULL);
+  return a && b ? fe_ox_call(im, IR_OP_MATMUL, args, 2, attrs) : NULL;
+}
+
+OxVal *
+fe_ox_slice(OxImp *im, OxVal *x, int64_t axis, int64_t begin, int64_t end, int64_t step)
+{
+  IrCtx *ctx = im->ctx;
+  return fe_ox_call1(im, IR_OP_STRIDED_SLICE, x,
+                     fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, &axis, 1), "begin",
+                                 fe_ox_attr_ints(ctx, &begin, 1), "end",
+                                 fe_ox_attr_ints(ctx, &end, 1), "strides",
+                                 fe_ox_attr_ints(ctx, &step, 1), "assume_inbound",
+                                 ir_attr_bool(ctx, false), NULL));
 }
 
 OxVal *

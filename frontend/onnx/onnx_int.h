@@ -68,6 +68,16 @@ OxVal *fe_ox_call2(OxImp *im, IrOpId op, OxVal *a, OxVal *b);
 OxVal *fe_ox_tuple_get(OxImp *im, OxVal *t, int i);
 /* A 0-d (rank 0) or rank-1 known tensor. */
 OxVal *fe_ox_scalar(OxImp *im, IrDType t, double v);
+/* A 0-d known tensor of x's dtype; NULL when x is. */
+OxVal *fe_ox_like(OxImp *im, OxVal *x, double v);
+/* The calls several converters build (NULL when an operand is):
+ * R.astype(x, t) (x itself when it is t already); R.matmul(a, b) with
+ * out_dtype "void"; x[begin:end:step] along one axis, R.strided_slice;
+ * x viewed as 2-D, the dims before axis times the rest (onnx_ops.c). */
+OxVal *fe_ox_astype(OxImp *im, OxVal *x, IrDType t);
+OxVal *fe_ox_matmul(OxImp *im, OxVal *a, OxVal *b);
+OxVal *fe_ox_slice(OxImp *im, OxVal *x, int64_t axis, int64_t begin, int64_t end, int64_t step);
+OxVal *fe_ox_flatten_2d(OxImp *im, OxVal *x, int64_t axis);
 OxVal *fe_ox_ints(OxImp *im, const int64_t *v, int n);
 /* A Relax var name derived from an ONNX name: a Python identifier, not a
  * keyword nor R/T/I, distinct from every name given before. */

@@ -236,8 +236,8 @@ cv_conv_transpose(OxImp *im, OxVal **in, int nin)
     if (!window_dim(&w, x, a, &extent))
       return fe_ox_unsupported(im, "output_shape and auto_pad need static spatial dims");
     shape[a] = a < lead ? 1 : os ? os[a - lead] : extent * w.stride[a];
-    int64_t total = w.stride[a] * (extent - 1) + out_pad[a] + (k[a] - 1) * w.dilation[a] + 1 -
-                    shape[a];
+    int64_t total =
+        w.stride[a] * (extent - 1) + out_pad[a] + (k[a] - 1) * w.dilation[a] + 1 - shape[a];
     if (total < 0) { /* a larger output_shape: zeros after, as output_padding */
       out_pad[a] -= total;
       total = 0;
@@ -318,10 +318,7 @@ cv_gemm(OxImp *im, OxVal **in, int nin)
   if (fe_ox_attr_i(im->node, "transB", 0))
     b = transpose_2d(im, b);
   double alpha = fe_ox_attr_f(im->node, "alpha", 1), beta = fe_ox_attr_f(im->node, "beta", 1);
-  OxVal *args[2] = {a, b};
-  OxVal *y = a && b ? fe_ox_call(im, IR_OP_MATMUL, args, 2,
-                                 fe_ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL))
-                    : NULL;
+  OxVal *y = fe_ox_matmul(im, a, b);
   IrDType t = fe_ox_dtype(in[0]);
   if (y && alpha != 1)
     y = fe_ox_call2(im, IR_OP_MULTIPLY, y, fe_ox_scalar(im, t, alpha));
@@ -336,8 +333,7 @@ cv_gemm(OxImp *im, OxVal **in, int nin)
 static bool
 cv_matmul(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(fe_ox_call(im, IR_OP_MATMUL, in, 2,
-                        fe_ox_attrs(im->ctx, "out_dtype", str_attr(im, "void"), NULL)));
+  return OUT(fe_ox_matmul(im, in[0], in[1]));
 }
 
 /* BatchNormalization in inference (training_mode 0, one output). */
@@ -418,10 +414,11 @@ cv_instance_norm(OxImp *im, OxVal **in, int nin)
     return fe_ox_unsupported(im, "needs an input of rank 3 to 17, scale and B");
   for (int i = 2; i < r; i++)
     axes[i - 2] = i;
-  IrAttr *attrs = fe_ox_attrs(
-      im->ctx, "channel_axis", ir_attr_int(im->ctx, 1), "axes", fe_ox_attr_ints(im->ctx, axes, r - 2),
-      "epsilon", ir_attr_float(im->ctx, fe_ox_attr_f(im->node, "epsilon", 1e-5)), "center",
-      ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
+  IrAttr *attrs =
+      fe_ox_attrs(im->ctx, "channel_axis", ir_attr_int(im->ctx, 1), "axes",
+                  fe_ox_attr_ints(im->ctx, axes, r - 2), "epsilon",
+                  ir_attr_float(im->ctx, fe_ox_attr_f(im->node, "epsilon", 1e-5)), "center",
+                  ir_attr_bool(im->ctx, true), "scale", ir_attr_bool(im->ctx, true), NULL);
   return OUT(fe_ox_call(im, IR_OP_INSTANCE_NORM, in, 3, attrs));
 }
 
@@ -431,9 +428,9 @@ static bool
 cv_nll_loss(OxImp *im, OxVal **in, int nin)
 {
   const char *reduction = fe_ox_attr_s(im, im->node, "reduction", "mean");
-  IrAttr *attrs = fe_ox_attrs(
-      im->ctx, "reduction", str_attr(im, reduction), "ignore_index",
-      ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "ignore_index", -100)), NULL);
+  IrAttr *attrs =
+      fe_ox_attrs(im->ctx, "reduction", str_attr(im, reduction), "ignore_index",
+                  ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "ignore_index", -100)), NULL);
   return OUT(fe_ox_call(im, IR_OP_NLL_LOSS, in, nin > 2 && in[2] ? 3 : 2, attrs));
 }
 

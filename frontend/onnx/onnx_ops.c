@@ -236,7 +236,7 @@ cv_cast(OxImp *im, OxVal **in, int nin)
                              (long long)fe_ox_attr_i(im->node, "to", 0));
   if (ir_dtype_eq(t, fe_ox_dtype(in[0])))
     return OUT(in[0]);
-  return OUT(fe_ox_call1(im, IR_OP_ASTYPE, in[0], dtype_attr(im, t)));
+  return OUT(fe_ox_astype(im, in[0], t));
 }
 
 /* Clip: min and max as attributes (opset < 11) or optional inputs. */
@@ -394,10 +394,12 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
   int64_t numel = 1;
   for (int i = 0; i < n; i++)
     numel *= shape[i] < 0 ? 0 : shape[i];
-  *d = (IrTensorData){fill.dtype, n, shape, NULL, (size_t)numel * (size_t)ir_dtype_bytes(fill.dtype)};
+  *d = (IrTensorData){fill.dtype, n, shape, NULL,
+                      (size_t)numel * (size_t)ir_dtype_bytes(fill.dtype)};
   d->data = ir_alloc(im->ctx, d->nbytes ? d->nbytes : 1);
   for (int64_t i = 0; i < numel; i++)
-    memcpy((char *)d->data + i * ir_dtype_bytes(fill.dtype), fill.data, (size_t)ir_dtype_bytes(fill.dtype));
+    memcpy((char *)d->data + i * ir_dtype_bytes(fill.dtype), fill.data,
+           (size_t)ir_dtype_bytes(fill.dtype));
   return OUT(fe_ox_known(im, NULL, d));
 }
 
@@ -449,7 +451,8 @@ cv_eye_like(OxImp *im, OxVal **in, int nin)
   if (dt && !fe_ox_dtype_of((int32_t)dt->i, &t))
     return fe_ox_unsupported(im, "data type %lld is not supported", (long long)dt->i);
   IrExpr *args[2] = {fe_ox_use(im, in[0]),
-                     ir_prim_value(im->ctx, ir_prim_int(im->ctx, IR_I64, fe_ox_attr_i(im->node, "k", 0)),
+                     ir_prim_value(im->ctx,
+                                   ir_prim_int(im->ctx, IR_I64, fe_ox_attr_i(im->node, "k", 0)),
                                    im->loc)};
   return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_EYE_LIKE, args, 2, dtype_attr(im, t)));
 }
@@ -646,8 +649,8 @@ dims_product(OxImp *im, const OxVal *x, int from, int to)
 }
 
 /* x viewed as 2-D: dims before axis times dims from axis. */
-static OxVal *
-flatten_2d(OxImp *im, OxVal *x, int64_t axis)
+OxVal *
+fe_ox_flatten_2d(OxImp *im, OxVal *x, int64_t axis)
 {
   int r = fe_ox_rank(x);
   if (r < 0)
@@ -671,7 +674,7 @@ flatten_2d(OxImp *im, OxVal *x, int64_t axis)
 static bool
 cv_flatten(OxImp *im, OxVal **in, int nin)
 {
-  return OUT(flatten_2d(im, in[0], fe_ox_attr_i(im->node, "axis", 1)));
+  return OUT(fe_ox_flatten_2d(im, in[0], fe_ox_attr_i(im->node, "axis", 1)));
 }
 
 /* Softmax and LogSoftmax: over one axis from opset 13; before, over the
@@ -684,7 +687,7 @@ cv_softmax(OxImp *im, OxVal **in, int nin)
   if (im->opset >= 13)
     return OUT(
         fe_ox_call1(im, op, in[0], fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), NULL)));
-  OxVal *flat = flatten_2d(im, in[0], axis);
+  OxVal *flat = fe_ox_flatten_2d(im, in[0], axis);
   OxVal *s =
       fe_ox_call1(im, op, flat, fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, -1), NULL));
   int r = fe_ox_rank(in[0]);
@@ -858,11 +861,11 @@ cv_pad(OxImp *im, OxVal **in, int nin)
   const char *mode = fe_ox_attr_s(im, im->node, "mode", "constant");
   for (int i = 0; i < 4; i++)
     if (strcmp(mode, modes[i][0]) == 0)
-      return OUT(fe_ox_call1(
-          im, IR_OP_PAD, in[0],
-          fe_ox_attrs(im->ctx, "pad_width", fe_ox_attr_ints(im->ctx, width, 2 * r), "pad_mode",
-                      ir_attr_str(im->ctx, ir_sym(im->ctx, modes[i][1])), "pad_value",
-                      ir_attr_float(im->ctx, value), NULL)));
+      return OUT(
+          fe_ox_call1(im, IR_OP_PAD, in[0],
+                      fe_ox_attrs(im->ctx, "pad_width", fe_ox_attr_ints(im->ctx, width, 2 * r),
+                                  "pad_mode", ir_attr_str(im->ctx, ir_sym(im->ctx, modes[i][1])),
+                                  "pad_value", ir_attr_float(im->ctx, value), NULL)));
   return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
 }
 
@@ -877,9 +880,8 @@ cv_depth_to_space(OxImp *im, OxVal **in, int nin)
   if (b <= 0 || fe_ox_rank(x) != 4)
     return fe_ox_unsupported(im, "needs a positive blocksize and a rank-4 input");
   if (strcmp(mode, "CRD") == 0)
-    return OUT(fe_ox_call1(
-        im, IR_OP_PIXEL_SHUFFLE, x,
-        fe_ox_attrs(im->ctx, "upscale_factor", ir_attr_int(im->ctx, b), NULL)));
+    return OUT(fe_ox_call1(im, IR_OP_PIXEL_SHUFFLE, x,
+                           fe_ox_attrs(im->ctx, "upscale_factor", ir_attr_int(im->ctx, b), NULL)));
   if (strcmp(mode, "DCR") != 0)
     return fe_ox_unsupported(im, "mode '%s' is not supported", mode);
   if (!fe_ox_dim(x, 1, &c) || c % (b * b) != 0)
@@ -923,7 +925,7 @@ cv_one_hot(OxImp *im, OxVal **in, int nin)
     return fe_ox_unsupported(im, "depth must be positive");
   OxVal *idx = in[0];
   if (fe_ox_dtype(idx).code == IR_DT_FLOAT || fe_ox_dtype(idx).code == IR_DT_BFLOAT)
-    idx = fe_ox_call1(im, IR_OP_ASTYPE, idx, dtype_attr(im, IR_I64)); /* ONNX casts them */
+    idx = fe_ox_astype(im, idx, IR_I64); /* ONNX casts them */
   IrDType it = fe_ox_dtype(idx);
   if (it.code == IR_DT_INT) {
     OxVal *neg = fe_ox_call2(im, IR_OP_LESS, idx, fe_ox_scalar(im, it, 0));
@@ -934,10 +936,10 @@ cv_one_hot(OxImp *im, OxVal **in, int nin)
       return false;
   }
   IrExpr *args[3] = {fe_ox_use(im, idx), element_prim(im, values, 1), element_prim(im, values, 0)};
-  return OUT(fe_ox_emit(im, im->node->output[0], IR_OP_ONE_HOT, args, 3,
-                        fe_ox_attrs(im->ctx, "depth", ir_attr_int(im->ctx, dep), "axis",
-                                    ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)),
-                                    NULL)));
+  return OUT(
+      fe_ox_emit(im, im->node->output[0], IR_OP_ONE_HOT, args, 3,
+                 fe_ox_attrs(im->ctx, "depth", ir_attr_int(im->ctx, dep), "axis",
+                             ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)), NULL)));
 }
 
 /* Slice: starts, ends, axes, steps as attributes (opset < 10) or inputs. */
@@ -987,12 +989,16 @@ cv_reduce(OxImp *im, OxVal **in, int nin)
     const char *name;
     IrOpId pre, op, post; /* pre: IR_OP_COUNT none, IR_OP_MULTIPLY x * x */
   } forms[] = {
-      {"Sum", IR_OP_COUNT, IR_OP_SUM, IR_OP_COUNT},     {"Mean", IR_OP_COUNT, IR_OP_MEAN, IR_OP_COUNT},
-      {"Max", IR_OP_COUNT, IR_OP_MAX, IR_OP_COUNT},     {"Min", IR_OP_COUNT, IR_OP_MIN, IR_OP_COUNT},
+      {"Sum", IR_OP_COUNT, IR_OP_SUM, IR_OP_COUNT},
+      {"Mean", IR_OP_COUNT, IR_OP_MEAN, IR_OP_COUNT},
+      {"Max", IR_OP_COUNT, IR_OP_MAX, IR_OP_COUNT},
+      {"Min", IR_OP_COUNT, IR_OP_MIN, IR_OP_COUNT},
       {"Prod", IR_OP_COUNT, IR_OP_PROD, IR_OP_COUNT},
-      {"L1", IR_OP_ABS, IR_OP_SUM, IR_OP_COUNT},        {"L2", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_SQRT},
+      {"L1", IR_OP_ABS, IR_OP_SUM, IR_OP_COUNT},
+      {"L2", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_SQRT},
       {"SumSquare", IR_OP_MULTIPLY, IR_OP_SUM, IR_OP_COUNT},
-      {"LogSum", IR_OP_COUNT, IR_OP_SUM, IR_OP_LOG},    {"LogSumExp", IR_OP_EXP, IR_OP_SUM, IR_OP_LOG},
+      {"LogSum", IR_OP_COUNT, IR_OP_SUM, IR_OP_LOG},
+      {"LogSumExp", IR_OP_EXP, IR_OP_SUM, IR_OP_LOG},
   };
   size_t f = 0;
   while (strcmp(forms[f].name, t) != 0)
@@ -1029,13 +1035,7 @@ cv_argmax(OxImp *im, OxVal **in, int nin)
   bool last = fe_ox_attr_i(im->node, "select_last_index", 0) != 0;
   IrOpId op = strcmp(im->node->op_type, "ArgMin") == 0 ? IR_OP_ARGMIN : IR_OP_ARGMAX;
   if (last && x) {
-    int64_t begin = -1, end = INT64_MIN, step = -1;
-    x = fe_ox_call1(im, IR_OP_STRIDED_SLICE, x,
-                    fe_ox_attrs(im->ctx, "axes", fe_ox_attr_ints(im->ctx, &axis, 1), "begin",
-                                fe_ox_attr_ints(im->ctx, &begin, 1), "end",
-                                fe_ox_attr_ints(im->ctx, &end, 1), "strides",
-                                fe_ox_attr_ints(im->ctx, &step, 1), "assume_inbound",
-                                ir_attr_bool(im->ctx, false), NULL));
+    x = fe_ox_slice(im, x, axis, -1, INT64_MIN, -1);
   }
   OxVal *i = fe_ox_call1(im, op, x,
                          fe_ox_attrs(im->ctx, "axis", ir_attr_int(im->ctx, axis), "keepdims",
@@ -1065,10 +1065,10 @@ cv_cumsum(OxImp *im, OxVal **in, int nin)
   OxVal *x = in[0];
   if (reverse)
     x = fe_ox_call1(im, IR_OP_FLIP, x, fe_ox_attrs(im->ctx, "axis", ax, NULL));
-  x = x ? fe_ox_call1(im, IR_OP_CUMSUM, x,
-                      fe_ox_attrs(im->ctx, "axis", ax, "dtype", ir_attr_none(im->ctx), "exclusive",
-                                  ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "exclusive", 0) != 0),
-                                  NULL))
+  x = x ? fe_ox_call1(
+              im, IR_OP_CUMSUM, x,
+              fe_ox_attrs(im->ctx, "axis", ax, "dtype", ir_attr_none(im->ctx), "exclusive",
+                          ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "exclusive", 0) != 0), NULL))
         : NULL;
   if (reverse && x)
     x = fe_ox_call1(im, IR_OP_FLIP, x, fe_ox_attrs(im->ctx, "axis", ax, NULL));
@@ -1090,13 +1090,13 @@ cv_topk(OxImp *im, OxVal **in, int nin)
   }
   if (n != 1 || k[0] < 1)
     return fe_ox_unsupported(im, "k must be one positive value");
-  OxVal *t = fe_ox_call1(
-      im, IR_OP_TOPK, in[0],
-      fe_ox_attrs(im->ctx, "k", ir_attr_int(im->ctx, k[0]), "axis",
-                  ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)), "ret_type",
-                  ir_attr_str(im->ctx, ir_sym(im->ctx, "both")), "largest",
-                  ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "largest", 1) != 0), "dtype",
-                  ir_attr_str(im->ctx, ir_sym(im->ctx, "int64")), NULL));
+  OxVal *t =
+      fe_ox_call1(im, IR_OP_TOPK, in[0],
+                  fe_ox_attrs(im->ctx, "k", ir_attr_int(im->ctx, k[0]), "axis",
+                              ir_attr_int(im->ctx, fe_ox_attr_i(im->node, "axis", -1)), "ret_type",
+                              ir_attr_str(im->ctx, ir_sym(im->ctx, "both")), "largest",
+                              ir_attr_bool(im->ctx, fe_ox_attr_i(im->node, "largest", 1) != 0),
+                              "dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, "int64")), NULL));
   return t && (im->outs[0] = fe_ox_tuple_get(im, t, 0)) &&
          (im->node->n_output < 2 || (im->outs[1] = fe_ox_tuple_get(im, t, 1)));
 }
@@ -1234,12 +1234,18 @@ static const OxOp *
 table(int k)
 {
   switch (k) {
-  case 0: return fe_ox_tensor_ops();
-  case 1: return fe_ox_nn_ops();
-  case 2: return fe_ox_act_ops();
-  case 3: return fe_ox_rnn_ops();
-  case 4: return fe_ox_quant_ops();
-  default: return NULL;
+  case 0:
+    return fe_ox_tensor_ops();
+  case 1:
+    return fe_ox_nn_ops();
+  case 2:
+    return fe_ox_act_ops();
+  case 3:
+    return fe_ox_rnn_ops();
+  case 4:
+    return fe_ox_quant_ops();
+  default:
+    return NULL;
   }
 }
 

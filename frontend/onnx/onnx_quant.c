@@ -20,23 +20,6 @@
 
 #define OUT(v) ((im->outs[0] = (v)) != NULL)
 
-static OxVal *
-like(OxImp *im, OxVal *x, double v)
-{
-  return x ? fe_ox_scalar(im, fe_ox_dtype(x), v) : NULL;
-}
-
-static OxVal *
-cast(OxImp *im, OxVal *x, IrDType t)
-{
-  char buf[16];
-  if (!x || ir_dtype_eq(fe_ox_dtype(x), t))
-    return x;
-  return fe_ox_call1(im, IR_OP_ASTYPE, x,
-                     fe_ox_attrs(im->ctx, "dtype",
-                                 ir_attr_str(im->ctx, ir_sym(im->ctx, ir_dtype_str(t, buf))), NULL));
-}
-
 /* v (a scalar, or a vector of one value per channel) shaped to broadcast
  * along axis of a rank-r tensor. */
 static OxVal *
@@ -57,19 +40,11 @@ along(OxImp *im, OxVal *v, int axis, int r)
 static OxVal *
 centered(OxImp *im, OxVal *x, OxVal *zp, int axis)
 {
-  OxVal *wide = cast(im, x, IR_I32);
+  OxVal *wide = fe_ox_astype(im, x, IR_I32);
   if (!zp)
     return wide;
-  return fe_ox_call2(im, IR_OP_SUBTRACT, wide, along(im, cast(im, zp, IR_I32), axis, fe_ox_rank(x)));
-}
-
-static OxVal *
-matmul(OxImp *im, OxVal *a, OxVal *b)
-{
-  OxVal *args[2] = {a, b};
-  IrAttr *attrs =
-      fe_ox_attrs(im->ctx, "out_dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, "void")), NULL);
-  return a && b ? fe_ox_call(im, IR_OP_MATMUL, args, 2, attrs) : NULL;
+  return fe_ox_call2(im, IR_OP_SUBTRACT, wide,
+                     along(im, fe_ox_astype(im, zp, IR_I32), axis, fe_ox_rank(x)));
 }
 
 /* The int32 convolution of x - x_zp and w - w_zp (w_zp per output
@@ -90,19 +65,20 @@ requantize(OxImp *im, OxVal *acc, OxVal *as, OxVal *bs, int axis, OxVal *ys, OxV
 {
   int r = fe_ox_rank(acc);
   IrDType t = yzp ? fe_ox_dtype(yzp) : (IrDType){IR_DT_UINT, 8, 1};
-  OxVal *scale = fe_ox_call2(im, IR_OP_DIVIDE,
-                             fe_ox_call2(im, IR_OP_MULTIPLY, along(im, as, axis, r), along(im, bs, axis, r)),
-                             along(im, ys, axis, r));
-  OxVal *y = fe_ox_call2(im, IR_OP_MULTIPLY, cast(im, acc, fe_ox_dtype(ys)), scale);
+  OxVal *scale =
+      fe_ox_call2(im, IR_OP_DIVIDE,
+                  fe_ox_call2(im, IR_OP_MULTIPLY, along(im, as, axis, r), along(im, bs, axis, r)),
+                  along(im, ys, axis, r));
+  OxVal *y = fe_ox_call2(im, IR_OP_MULTIPLY, fe_ox_astype(im, acc, fe_ox_dtype(ys)), scale);
   y = fe_ox_call1(im, IR_OP_ROUND, y, NULL);
   if (yzp)
-    y = fe_ox_call2(im, IR_OP_ADD, y, cast(im, yzp, fe_ox_dtype(ys)));
+    y = fe_ox_call2(im, IR_OP_ADD, y, fe_ox_astype(im, yzp, fe_ox_dtype(ys)));
   bool sign = t.code == IR_DT_INT;
   double lo = sign ? -(double)(1ll << (t.bits - 1)) : 0;
   double hi = sign ? (double)((1ll << (t.bits - 1)) - 1) : (double)((1ll << t.bits) - 1);
-  y = fe_ox_call2(im, IR_OP_MAXIMUM, y, like(im, y, lo));
-  y = fe_ox_call2(im, IR_OP_MINIMUM, y, like(im, y, hi));
-  return cast(im, y, t);
+  y = fe_ox_call2(im, IR_OP_MAXIMUM, y, fe_ox_like(im, y, lo));
+  y = fe_ox_call2(im, IR_OP_MINIMUM, y, fe_ox_like(im, y, hi));
+  return fe_ox_astype(im, y, t);
 }
 
 /* MatMulInteger: (a - a_zp) @ (b - b_zp) in int32, b_zp per column. */
@@ -111,7 +87,7 @@ cv_matmul_integer(OxImp *im, OxVal **in, int nin)
 {
   OxVal *a = centered(im, in[0], nin > 2 ? in[2] : NULL, 0);
   OxVal *b = centered(im, in[1], nin > 3 ? in[3] : NULL, fe_ox_rank(in[1]) - 1);
-  return OUT(matmul(im, a, b));
+  return OUT(fe_ox_matmul(im, a, b));
 }
 
 /* ConvInteger: x, w, x_zero_point, w_zero_point. */
@@ -128,7 +104,7 @@ cv_qlinear_matmul(OxImp *im, OxVal **in, int nin)
   if (nin < 8)
     return fe_ox_unsupported(im, "needs all eight inputs");
   int rb = fe_ox_rank(in[3]);
-  OxVal *acc = matmul(im, centered(im, in[0], in[2], 0), centered(im, in[3], in[5], rb - 1));
+  OxVal *acc = fe_ox_matmul(im, centered(im, in[0], in[2], 0), centered(im, in[3], in[5], rb - 1));
   int r = acc ? fe_ox_rank(acc) : 0;
   return OUT(acc ? requantize(im, acc, in[1], in[4], r - 1, in[6], in[7]) : NULL);
 }
@@ -170,7 +146,6 @@ cv_qdq(OxImp *im, OxVal **in, int nin)
   return OUT(fe_ox_call(im, quant ? IR_OP_QUANTIZE : IR_OP_DEQUANTIZE, args, 3, attrs));
 }
 
-
 /* DynamicQuantizeLinear: scale = (max(x, 0) - min(x, 0)) / 255, zero point
  * clip(round(-min / scale), 0, 255) as uint8, y = R.quantize(x, scale,
  * zero point) to uint8. */
@@ -179,14 +154,19 @@ cv_dynamic_quantize(OxImp *im, OxVal **in, int nin)
 {
   IrCtx *ctx = im->ctx;
   OxVal *x = in[0];
-  IrAttr *all = fe_ox_attrs(ctx, "axis", ir_attr_none(ctx), "keepdims", ir_attr_bool(ctx, false), NULL);
-  OxVal *lo = fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call1(im, IR_OP_MIN, x, all), like(im, x, 0));
-  OxVal *hi = fe_ox_call2(im, IR_OP_MAXIMUM, fe_ox_call1(im, IR_OP_MAX, x, all), like(im, x, 0));
-  OxVal *scale = fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call2(im, IR_OP_SUBTRACT, hi, lo), like(im, x, 255));
-  OxVal *zp = fe_ox_call1(im, IR_OP_ROUND,
-                          fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call1(im, IR_OP_NEGATIVE, lo, NULL), scale),
-                          NULL);
-  zp = fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call2(im, IR_OP_MAXIMUM, zp, like(im, x, 0)), like(im, x, 255));
+  IrAttr *all =
+      fe_ox_attrs(ctx, "axis", ir_attr_none(ctx), "keepdims", ir_attr_bool(ctx, false), NULL);
+  OxVal *lo =
+      fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call1(im, IR_OP_MIN, x, all), fe_ox_like(im, x, 0));
+  OxVal *hi =
+      fe_ox_call2(im, IR_OP_MAXIMUM, fe_ox_call1(im, IR_OP_MAX, x, all), fe_ox_like(im, x, 0));
+  OxVal *scale = fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call2(im, IR_OP_SUBTRACT, hi, lo),
+                             fe_ox_like(im, x, 255));
+  OxVal *zp = fe_ox_call1(
+      im, IR_OP_ROUND,
+      fe_ox_call2(im, IR_OP_DIVIDE, fe_ox_call1(im, IR_OP_NEGATIVE, lo, NULL), scale), NULL);
+  zp = fe_ox_call2(im, IR_OP_MINIMUM, fe_ox_call2(im, IR_OP_MAXIMUM, zp, fe_ox_like(im, x, 0)),
+                   fe_ox_like(im, x, 255));
   zp = fe_ox_call1(im, IR_OP_ASTYPE, zp,
                    fe_ox_attrs(ctx, "dtype", ir_attr_str(ctx, ir_sym(ctx, "uint8")), NULL));
   if (!scale || !zp)
@@ -202,7 +182,6 @@ cv_dynamic_quantize(OxImp *im, OxVal **in, int nin)
     im->outs[2] = zp;
   return true;
 }
-
 
 static const OxOp quant_ops[] = {
     {"QuantizeLinear", cv_qdq, "axis,saturate,block_size,output_dtype"},

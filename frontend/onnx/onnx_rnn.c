@@ -38,15 +38,9 @@ typedef struct {
   int64_t hidden;
   double clip; /* 0: none */
   bool input_forget, linear_before_reset;
-  Act act[3]; /* this direction's f, g, h */
+  Act act[3];  /* this direction's f, g, h */
   OxVal *lens; /* sequence_lens, or NULL */
 } Rnn;
-
-static OxVal *
-like(OxImp *im, OxVal *x, double v)
-{
-  return x ? fe_ox_scalar(im, fe_ox_dtype(x), v) : NULL;
-}
 
 static OxVal *
 add(OxImp *im, OxVal *a, OxVal *b)
@@ -60,25 +54,12 @@ mul(OxImp *im, OxVal *a, OxVal *b)
   return fe_ox_call2(im, IR_OP_MULTIPLY, a, b);
 }
 
-/* x[begin:end] along axis. */
-static OxVal *
-slice(OxImp *im, OxVal *x, int64_t axis, int64_t begin, int64_t end)
-{
-  IrCtx *ctx = im->ctx;
-  int64_t step = 1;
-  return fe_ox_call1(im, IR_OP_STRIDED_SLICE, x,
-                     fe_ox_attrs(ctx, "axes", fe_ox_attr_ints(ctx, &axis, 1), "begin",
-                                 fe_ox_attr_ints(ctx, &begin, 1), "end",
-                                 fe_ox_attr_ints(ctx, &end, 1), "strides",
-                                 fe_ox_attr_ints(ctx, &step, 1), NULL));
-}
-
 /* x[i] along axis 0, that axis dropped. */
 static OxVal *
 row(OxImp *im, OxVal *x, int64_t i)
 {
   int64_t axis = 0;
-  return fe_ox_call1(im, IR_OP_SQUEEZE, slice(im, x, 0, i, i + 1),
+  return fe_ox_call1(im, IR_OP_SQUEEZE, fe_ox_slice(im, x, 0, i, i + 1, 1),
                      fe_ox_attrs(im->ctx, "axis", fe_ox_attr_ints(im->ctx, &axis, 1), NULL));
 }
 
@@ -87,14 +68,6 @@ permute(OxImp *im, OxVal *x, const int64_t *perm, int n)
 {
   return fe_ox_call1(im, IR_OP_PERMUTE_DIMS, x,
                      fe_ox_attrs(im->ctx, "axes", fe_ox_attr_ints(im->ctx, perm, n), NULL));
-}
-
-static OxVal *
-matmul(OxImp *im, OxVal *a, OxVal *b)
-{
-  OxVal *args[2] = {a, b};
-  IrAttr *attrs = fe_ox_attrs(im->ctx, "out_dtype", ir_attr_str(im->ctx, ir_sym(im->ctx, "void")), NULL);
-  return a && b ? fe_ox_call(im, IR_OP_MATMUL, args, 2, attrs) : NULL;
 }
 
 /* R.stack(items, axis). */
@@ -111,7 +84,7 @@ stack(OxImp *im, OxVal **items, int n, int64_t axis)
 static OxVal *
 gate(Rnn *r, OxVal *v, int k)
 {
-  return v ? slice(r->im, v, fe_ox_rank(v) - 1, k * r->hidden, (k + 1) * r->hidden) : NULL;
+  return v ? fe_ox_slice(r->im, v, fe_ox_rank(v) - 1, k * r->hidden, (k + 1) * r->hidden, 1) : NULL;
 }
 
 /* Activation a of a gate's x, clipped first when clip is set (as ONNX
@@ -121,8 +94,8 @@ activate(Rnn *r, const Act *a, OxVal *x)
 {
   OxImp *im = r->im;
   if (r->clip > 0 && x) {
-    x = fe_ox_call2(im, IR_OP_MAXIMUM, x, like(im, x, -r->clip));
-    x = fe_ox_call2(im, IR_OP_MINIMUM, x, like(im, x, r->clip));
+    x = fe_ox_call2(im, IR_OP_MAXIMUM, x, fe_ox_like(im, x, -r->clip));
+    x = fe_ox_call2(im, IR_OP_MINIMUM, x, fe_ox_like(im, x, r->clip));
   }
   return x ? fe_ox_act(im, a->name, a->alpha, a->beta, x) : NULL;
 }
@@ -134,7 +107,7 @@ static OxVal *
 step(Rnn *r, OxVal *xp, OxVal *h, OxVal **c, OxVal *rt, OxVal *rb, OxVal *p)
 {
   OxImp *im = r->im;
-  OxVal *hp = h ? add(im, matmul(im, h, rt), rb) : rb; /* H R^T + Rb, NULL when both are 0 */
+  OxVal *hp = h ? add(im, fe_ox_matmul(im, h, rt), rb) : rb; /* H R^T + Rb, NULL when both are 0 */
   if (r->kind == RNN_PLAIN)
     return activate(r, &r->act[0], add(im, xp, hp));
   if (r->kind == RNN_GRU) {
@@ -145,18 +118,20 @@ step(Rnn *r, OxVal *xp, OxVal *h, OxVal **c, OxVal *rt, OxVal *rb, OxVal *p)
       hh = hp ? mul(im, rg, gate(r, hp, 2)) : NULL;
     } else {
       OxVal *rbh = gate(r, rb, 2);
-      hh = h ? matmul(im, mul(im, rg, h), slice(im, rt, 1, 2 * r->hidden, 3 * r->hidden)) : NULL;
+      hh = h ? fe_ox_matmul(im, mul(im, rg, h),
+                            fe_ox_slice(im, rt, 1, 2 * r->hidden, 3 * r->hidden, 1))
+             : NULL;
       hh = add(im, hh, rbh);
     }
     OxVal *cand = activate(r, &r->act[1], add(im, gate(r, xp, 2), hh));
-    OxVal *keep = fe_ox_call2(im, IR_OP_SUBTRACT, like(im, z, 1), z);
+    OxVal *keep = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_like(im, z, 1), z);
     OxVal *out = mul(im, keep, cand);
     return h ? add(im, out, mul(im, z, h)) : out;
   }
   /* LSTM, gates i, o, f, c */
-  OxVal *pi = p ? slice(im, p, 0, 0, r->hidden) : NULL;
-  OxVal *po = p ? slice(im, p, 0, r->hidden, 2 * r->hidden) : NULL;
-  OxVal *pf = p ? slice(im, p, 0, 2 * r->hidden, 3 * r->hidden) : NULL;
+  OxVal *pi = p ? fe_ox_slice(im, p, 0, 0, r->hidden, 1) : NULL;
+  OxVal *po = p ? fe_ox_slice(im, p, 0, r->hidden, 2 * r->hidden, 1) : NULL;
+  OxVal *pf = p ? fe_ox_slice(im, p, 0, 2 * r->hidden, 3 * r->hidden, 1) : NULL;
   OxVal *prev = *c;
   OxVal *pre_i = add(im, gate(r, xp, 0), gate(r, hp, 0));
   if (pi && prev)
@@ -164,7 +139,7 @@ step(Rnn *r, OxVal *xp, OxVal *h, OxVal **c, OxVal *rt, OxVal *rb, OxVal *p)
   OxVal *i = activate(r, &r->act[0], pre_i);
   OxVal *f;
   if (r->input_forget) {
-    f = fe_ox_call2(im, IR_OP_SUBTRACT, like(im, i, 1), i);
+    f = fe_ox_call2(im, IR_OP_SUBTRACT, fe_ox_like(im, i, 1), i);
   } else {
     OxVal *pre_f = add(im, gate(r, xp, 2), gate(r, hp, 2));
     if (pf && prev)
@@ -191,11 +166,12 @@ masked(Rnn *r, int64_t t, OxVal *new, OxVal *old)
   OxImp *im = r->im;
   if (!r->lens || !new)
     return new;
-  OxVal *in = fe_ox_call2(im, IR_OP_LESS, fe_ox_scalar(im, fe_ox_dtype(r->lens), (double)t), r->lens);
+  OxVal *in =
+      fe_ox_call2(im, IR_OP_LESS, fe_ox_scalar(im, fe_ox_dtype(r->lens), (double)t), r->lens);
   IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * 2);
   dims[0] = ir_prim_int(im->ctx, IR_I64, -1);
   dims[1] = ir_prim_int(im->ctx, IR_I64, 1);
-  OxVal *args[3] = {fe_ox_reshape(im, in, dims, 2), new, old ? old : like(im, new, 0)};
+  OxVal *args[3] = {fe_ox_reshape(im, in, dims, 2), new, old ? old : fe_ox_like(im, new, 0)};
   return args[0] ? fe_ox_call(im, IR_OP_WHERE, args, 3, NULL) : NULL;
 }
 
@@ -311,8 +287,9 @@ cv_rnn(OxImp *im, OxVal **in, int nin)
     OxVal *xs = back && r.lens ? reverse_by_lens(&r, x) : x;
     OxVal *wt = permute(im, dir(im, w, d), t2, 2), *rt = permute(im, dir(im, rr, d), t2, 2);
     OxVal *bd = dir(im, b, d);
-    OxVal *wb = bd ? slice(im, bd, 0, 0, gh) : NULL, *rb = bd ? slice(im, bd, 0, gh, 2 * gh) : NULL;
-    OxVal *xp = add(im, matmul(im, xs, wt), wb); /* (seq, batch, gates * hidden) */
+    OxVal *wb = bd ? fe_ox_slice(im, bd, 0, 0, gh, 1) : NULL,
+          *rb = bd ? fe_ox_slice(im, bd, 0, gh, 2 * gh, 1) : NULL;
+    OxVal *xp = add(im, fe_ox_matmul(im, xs, wt), wb); /* (seq, batch, gates * hidden) */
     OxVal *h = dir(im, h0, d), *c = dir(im, c0, d), *pd = dir(im, p, d);
     OxVal **out = ir_alloc(im->ctx, sizeof *out * (size_t)seq);
     for (int64_t s = 0; s < seq; s++) {
