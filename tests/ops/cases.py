@@ -438,6 +438,15 @@ def pool_cases():
     c.append(pool_case("max_pool2d_row_nhwc", "max_pool2d", (1, 9, 9, 2),
                        {"pool_size": [3, 3], "strides": [2, 2], "ceil_mode": True},
                        {"pool_size": [3, 3], "strides": [2, 2], "ceil_mode": "True"}, layout="NHWC"))
+    # padding wider than the window: the first windows hold padding alone
+    # (refs.pool2d crashed on them); ceil_mode drops a last window that
+    # would start past the input
+    c.append(Case("max_pool2d_empty_window",
+                  "R.nn.max_pool2d(x, pool_size=[2, 2], strides=[2, 2], padding=[2, 3, 0, 0])",
+                  [x_((1, 2, 4, 5))], lambda x: refs.pool2d(x, "max", [2, 2], [2, 2], [2, 3, 0, 0])))
+    c.append(Case("max_pool2d_ceil_last_dropped",
+                  "R.nn.max_pool2d(x, pool_size=[2, 2], strides=[3, 3], padding=[0, 0, 2, 2], ceil_mode=True)",
+                  [x_((1, 2, 4, 4))], lambda x: refs.pool2d(x, "max", [2, 2], [3, 3], [0, 0, 2, 2], ceil_mode=True)))
     c.append(Case("max_pool2d_row_neg_ceil", "R.nn.max_pool2d(x, pool_size=[3, 3], strides=[2, 2], ceil_mode=True)",
                   [x_((1, 2, 8, 8), kind="neg")], lambda x: refs.pool2d(x, "max", [3, 3], [2, 2], ceil_mode=True)))
     ad = lambda name, xs, size_text, size, layout="NCHW": Case(

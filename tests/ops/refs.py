@@ -148,7 +148,15 @@ def _pool_taps(size, out, k, s, d, before, after):
 
 def _pool_out(size, k, s, d, before, after, ceil_mode):
     span = size + before + after - ((k - 1) * d + 1)
-    return (span + (s - 1 if ceil_mode else 0)) // s + 1
+    out = (span + (s - 1 if ceil_mode else 0)) // s + 1
+    # ceil_mode drops a last window starting past the input and its left
+    # padding (TVM's pooling.cc, as PyTorch)
+    return out - 1 if ceil_mode and (out - 1) * s >= size + before else out
+
+
+def lowest(dtype):
+    """The start value of a max: the dtype's smallest, -inf for floats."""
+    return -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
 
 
 def pool2d(x, kind, pool_size, strides=(1, 1), padding=(0,), dilation=(1, 1), ceil_mode=False,
@@ -171,7 +179,11 @@ def pool2d(x, kind, pool_size, strides=(1, 1), padding=(0,), dilation=(1, 1), ce
         for j, (wc, wn) in enumerate(cols):
             block = z[:, :, hr][:, :, :, wc]
             if kind == "max":
-                out[:, :, i, j] = block.max(axis=(2, 3))
+                # a window of padding alone (padding wider than the window)
+                # keeps the start value,
+                # the dtype's lowest (-inf for floats; TVM starts at the lowest
+                # finite value, so rxc differs from TVM there)
+                out[:, :, i, j] = block.max(axis=(2, 3)) if block.size else lowest(x.dtype)
             else:
                 count = hn * wn if count_include_pad else len(hr) * len(wc)
                 out[:, :, i, j] = block.sum(axis=(2, 3)) / max(count, 1)
