@@ -1,8 +1,8 @@
 /*
- * gemm.c - the loop schedule of a float32 product C[i, j] = sum_k A[i, k] *
- * B[k, j] with static j and k extents, for legalizations that reduce to it
- * (matmul; the caller gives how (i, k), (k, j) and (i, j) index its
- * buffers).
+ * gemm.c - the loop schedule of a float32 or integer product C[i, j] =
+ * sum_k A[i, k] * B[k, j] with static j and k extents, for legalizations
+ * that reduce to it (matmul, conv2d; the caller gives how (i, k), (k, j)
+ * and (i, j) index its buffers).
  *
  * Key idea: a register tile.  The rows are cut into blocks of GEMM_ROWS and
  * the columns into blocks of GEMM_COLS; for each block a small float32
@@ -17,7 +17,10 @@
  * block; columns left over form one narrower block.  Sums are float32, as
  * in BLAS's sgemm and numpy's float32 matmul (the generic lowering's
  * float64 accumulator costs half the vector width and two conversions per
- * product).
+ * product).  Integer operands (int8 x int8 -> int32: quantized models)
+ * take the same schedule with an integer tile (op_nn_tile_type: int32,
+ * each factor widened to it, so gcc vectorizes the widening multiply-add),
+ * exact and without any float.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads, which is what FuseOps's pattern analysis
@@ -89,11 +92,11 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
   *body = acc_store(p, g, v[0], v[1], cols,
                     g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
                                           op_nn_add(ctx, col0, v[1]))
-                              : op_nn_lit(ctx, IR_F32, 0.0));
+                              : op_nn_lit(ctx, g->sum, 0.0));
   body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
   IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
-  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),
-                                 g->load_b(p, g->env, v[0], col));
+  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, op_nn_to(ctx, g->sum, g->load_a(p, g->env, row, v[0])),
+                                 op_nn_to(ctx, g->sum, g->load_b(p, g->env, v[0], col)));
   IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
   *body = op_nn_if(p, cond,
                    acc_store(p, g, v[1], v[2], cols,
@@ -179,7 +182,7 @@ gemm(OpPrim *p, Gemm *g, bool cols_outer)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *shape[1] = {op_nn_index(
       ctx, GEMM_ROWS * GEMM_COLS > GEMM_TAIL_COLS ? GEMM_ROWS * GEMM_COLS : GEMM_TAIL_COLS)};
-  g->acc = op_prim_alloc(p, IR_F32, shape, 1, "acc");
+  g->acc = op_prim_alloc(p, g->sum, shape, 1, "acc");
   IrStmt *st[2], *tile;
   int n = 0;
   IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, GEMM_ROWS));
