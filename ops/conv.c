@@ -911,8 +911,7 @@ conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrDTyp
   if (!t)
     *cond = op_conv_inside(ctx, w, pos, ext);
   IrDType sum = op_nn_sum_type(x->b->dtype, k->b->dtype, out_dtype);
-  return ir_prim_bin(ctx, IR_PE_MUL, op_nn_to(ctx, sum, op_conv_load_at(p, x, xi)),
-                     op_nn_to(ctx, sum, op_conv_load_at(p, k, ki)));
+  return op_nn_product(ctx, sum, op_conv_load_at(p, x, xi), op_conv_load_at(p, k, ki));
 }
 
 /* A convolution: for each output element o, the sum over the group's
@@ -961,7 +960,7 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 1 + w.nsp, &r, &loops);
   IrPrimExpr *term = conv_term(&p, &w, &x, &k, out.b->dtype, o, r, &cond);
   *body = op_nn_if(&p, cond,
-                   op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), term)));
+                   op_nn_acc_set(&p, acc, 0, op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), term)));
   *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)),
                           loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);

@@ -147,9 +147,8 @@ window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, 
     for (int64_t kx = 0; kx < d->kw; kx++) {
       IrPrimExpr *weight =
           op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
-      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, op_nn_to(ctx, d->sum, tap(p, d, n, c, y, z, ky, kx)),
-                                     op_nn_to(ctx, d->sum, weight));
-      sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
+      IrPrimExpr *term = op_nn_product(ctx, d->sum, tap(p, d, n, c, y, z, ky, kx), weight);
+      sum = sum ? op_nn_sum_add(ctx, d->sum, sum, term) : term;
     }
   return sum;
 }

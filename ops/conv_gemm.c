@@ -20,7 +20,7 @@
  * stride, padding or window, and a short output row (7, 14, 28) no longer
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
  * multiply-adds.  R divides OH (no band is partial, no store guarded) and
- * is chosen to need the fewest 16-column tiles, the panel staying within
+ * is chosen to need the fewest tiles (16 columns of float32, 64 of int8), the panel staying within
  * PANEL_BYTES when it can.  A constant OIHW weight is handed to the kernel
  * as the matrix [O, K] it is (the same bytes), so a term reads
  * weight[o, t] without splitting t.
@@ -28,7 +28,6 @@
 #include "conv_int.h"
 
 enum {
-  TILE_COLS = 16,             /* gemm.c's tile width */
   PANEL_BYTES = 512 * 1024,   /* a panel (or a band of input) kept in cache */
   SMALL_WEIGHTS = 256 * 1024  /* weights read again per band at little cost */
 };
@@ -45,6 +44,7 @@ typedef struct {
   int64_t cc;               /* input channels of a chunk */
   int64_t cols, width;      /* R * OW; that rounded up to whole tiles */
   IrDType sum;              /* the tiles' sums (op_nn_tile_type), part's dtype */
+  int64_t tile;             /* gemm.c's tile width (op_nn_gemm_cols) */
 } ConvGemm;
 
 /* Term t of the chunk as a term of the whole sum: chunk * cc * KH * KW + t. */
@@ -262,20 +262,20 @@ pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t 
 }
 
 static int64_t
-tiles_of(int64_t cols)
+tiles_of(int64_t cols, int64_t tile)
 {
-  return (cols + TILE_COLS - 1) / TILE_COLS;
+  return (cols + tile - 1) / tile;
 }
 
 /* The cost of a band of cols columns in tiles: a panel pads them to whole
  * tiles; without one the last tile is narrower, and a narrow tile costs
  * about two (its columns fill few vector lanes, or masked ones). */
 static int64_t
-band_cost(int64_t cols, bool padded)
+band_cost(int64_t cols, int64_t tile, bool padded)
 {
   if (padded)
-    return tiles_of(cols);
-  return cols / TILE_COLS + (cols % TILE_COLS ? 2 : 0);
+    return tiles_of(cols, tile);
+  return cols / tile + (cols % tile ? 2 : 0);
 }
 
 /* R: a divisor of oh whose bands need the fewest tiles in all, area * R * OW
@@ -286,18 +286,18 @@ band_cost(int64_t cols, bool padded)
  * the arena; reading the weights again per band costs little), large ones
  * the fewest bands (each band reads all the weights). */
 static int64_t
-band_rows(int64_t oh, int64_t ow, int64_t area, bool panel, bool small_weights)
+band_rows(int64_t oh, int64_t ow, int64_t tile, int64_t area, bool panel, bool small_weights)
 {
   int64_t fewest = INT64_MAX, best = 1;
   for (int64_t r = 1; r <= oh; r++)
     if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
-        oh / r * band_cost(r * ow, panel) <= fewest) {
-      fewest = oh / r * band_cost(r * ow, panel);
+        oh / r * band_cost(r * ow, tile, panel) <= fewest) {
+      fewest = oh / r * band_cost(r * ow, tile, panel);
       best = r;
     }
   for (int64_t r = 1; panel && small_weights && r <= oh; r++)
     if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
-        4 * (oh / r * band_cost(r * ow, true)) <= 5 * fewest)
+        4 * (oh / r * band_cost(r * ow, tile, true)) <= 5 * fewest)
       return r;
   return best;
 }
@@ -353,7 +353,7 @@ chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t co, int64_t kc, i
 {
   IrCtx *ctx = p->lz->ctx;
   Gemm g = {op_nn_index(ctx, co), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
-            NULL, NULL, e->part ? conv_load_c : NULL, e->sum};
+            NULL, NULL, e->part ? conv_load_c : NULL, e->sum, e->tile};
   IrStmt *gemm = op_nn_gemm(p, &g);
   if (!e->panel)
     return gemm;
@@ -381,17 +381,18 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
   bool small = co * kk * 4 <= SMALL_WEIGHTS;
-  int64_t rows = band_rows(oh, ow, pointwise ? kk : kh * kw, !pointwise, small);
-  if (pointwise && !small && rows * ow % TILE_COLS) {
+  int64_t tile = op_nn_gemm_cols(x->b->dtype);
+  int64_t rows = band_rows(oh, ow, tile, pointwise ? kk : kh * kw, !pointwise, small);
+  if (pointwise && !small && rows * ow % tile) {
     /* large weights: a narrow last tile costs more than copying the
      * input into a panel of whole tiles */
     pointwise = false;
-    rows = band_rows(oh, ow, kh * kw, true, small);
+    rows = band_rows(oh, ow, tile, kh * kw, true, small);
   }
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
   *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
-                  .cols = rows * ow, .width = tiles_of(rows * ow) * TILE_COLS, .last = true,
-                  .sum = sum};
+                  .cols = rows * ow, .width = tiles_of(rows * ow, tile) * tile, .last = true,
+                  .sum = sum, .tile = tile};
   if (pointwise)
     e->width = e->cols; /* no panel: the gemm's last tile is narrower */
   e->cc = chunk_channels(ci, kh * kw, e->width);

@@ -359,7 +359,8 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
     e.o[d] = e.flat ? NULL : batch[d];
   for (int d = 0; e.flat && d < out->ndim - 2; d++)
     m = op_nn_mul(ctx, out->shape[d], m);
-  Gemm g = {m, n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL, sum};
+  Gemm g = {m,    n,   k,   &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL, sum,
+            op_nn_gemm_cols(b->dtype)};
   IrStmt *body = op_nn_gemm_columns_outer(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;
@@ -394,8 +395,8 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0], out->shape));
   IrPrimExpr *y =
       op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0], out->shape));
-  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, op_nn_to(ctx, sum, x), op_nn_to(ctx, sum, y));
-  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), prod));
+  *body = op_nn_acc_set(&p, acc, 0,
+                        op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), op_nn_product(ctx, sum, x, y)));
   IrStmt *st[3] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)), loop,
                    op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_nn_acc(&p, acc, 0)))};
   *slot = op_nn_seq(&p, st, 3);

@@ -131,6 +131,14 @@ IrPrimExpr **op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
  * tiles) otherwise. */
 IrDType op_nn_sum_type(IrDType a, IrDType b, IrDType out);
 bool op_nn_is_integer(IrDType t); /* int or uint (not bool), one lane */
+/* A term a * b of such a sum, each factor converted to the sum's dtype t;
+ * for integers the product wraps (op_prim_wrapping) unless it cannot
+ * overflow t (int8 x int8 into int32: a plain product, which gcc turns
+ * into widening vector multiplies). */
+IrPrimExpr *op_nn_product(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b);
+/* acc + term in t, integers wrapping: a sum past int32 stores what the
+ * kernels' int64 sum wraps to, with no undefined signed overflow in C. */
+IrPrimExpr *op_nn_sum_add(IrCtx *ctx, IrDType t, IrPrimExpr *acc, IrPrimExpr *term);
 IrDType op_nn_tile_type(IrDType a, IrDType b, IrDType out);
 
 /* A float32 reduction (sum or max) of n values, n symbolic or not, that
@@ -175,8 +183,12 @@ typedef struct {
   /* NULL, or where the sums start: C[i, j] = load_c(i, j) + sum ... (a
    * product split along k); NULL: 0 */
   IrPrimExpr *(*load_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col);
-  IrDType sum; /* the dtype of the sums and of the tile */
+  IrDType sum;  /* the dtype of the sums and of the tile */
+  int64_t cols; /* columns of a tile: op_nn_gemm_cols of B's dtype */
 } Gemm;
+/* Columns of gemm.c's register tile over a B of dtype b (one 64-byte
+ * vector: 16 float32, 64 int8). */
+int64_t op_nn_gemm_cols(IrDType b);
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
 /* The same with the column blocks outermost over the whole row blocks:

@@ -507,6 +507,21 @@ op_nn_sum_type(IrDType a, IrDType b, IrDType out)
   return out.bits <= 32 ? IR_I32 : IR_I64;
 }
 
+IrPrimExpr *
+op_nn_product(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr *x = op_nn_to(ctx, t, a), *y = op_nn_to(ctx, t, b);
+  if (!op_nn_is_integer(t) || a->dtype.bits + b->dtype.bits < t.bits)
+    return ir_prim_bin(ctx, IR_PE_MUL, x, y); /* exact: no overflow */
+  return op_prim_wrapping(ctx, IR_PE_MUL, t, x, y);
+}
+
+IrPrimExpr *
+op_nn_sum_add(IrCtx *ctx, IrDType t, IrPrimExpr *acc, IrPrimExpr *term)
+{
+  return op_prim_wrapping(ctx, IR_PE_ADD, t, acc, term);
+}
+
 IrDType
 op_nn_tile_type(IrDType a, IrDType b, IrDType out)
 {

@@ -125,6 +125,9 @@ def CASES():
     c.append(conv("qconv_pointwise", (1, 24, 5, 7), (10, 24, 1, 1), "", {}))
     c.append(conv("qconv_sym_batch", (2, 3, 8, 8), (4, 3, 3, 3), ", padding=[1, 1, 1, 1]",
                   dict(padding=(1, 1, 1, 1)), xsig=("n", 3, 8, 8), upper={"n": 4}))
+    # channels enough for conv_gemm.c to sum in chunks (an int32 part buffer)
+    c.append(conv("qconv_chunks", (1, 256, 8, 9), (4, 256, 3, 3), ", padding=[1, 1, 1, 1]",
+                  dict(padding=(1, 1, 1, 1))))
     c.append(conv("qconv_extreme", (1, 64, 6, 6), (5, 64, 3, 3), "", {}, LOW, LOW))
     c.append(conv("qconv_extreme_mixed", (1, 40, 5, 5), (3, 40, 3, 3), ", padding=[1, 1, 1, 1]",
                   dict(padding=(1, 1, 1, 1)), EXTREME, LOW))
@@ -137,6 +140,9 @@ def CASES():
     c.append(mm("qmatmul_extreme", (9, 300), (300, 18), LOW, LOW))
     c.append(mm("qmatmul_extreme_mixed", (8, 257), (257, 33), EXTREME, LOW))
     c.append(mm("qmatmul_vector", (40,), (40, 5)))
+    # whole 64-column int8 tiles and what is left of them, in rows of 8 and
+    # the last row alone (its tile 128 columns wide)
+    c.append(mm("qmatmul_tiles", (17, 70), (70, 150)))
     # sums past int32 wrap (as TVM's int32 sums and numpy's astype do): 2^17
     # products of 2^14 are 2^31
     c.append(mm("qmatmul_wrap", (2, 131080), (131080, 3), LOW, LOW))
