@@ -93,15 +93,16 @@ def requant_ref(x, w, b, m, r, s, z):
     return np.clip((t >> np.asarray(s, np.int64)) + np.asarray(z, np.int64), -128, 127).astype(I8)
 
 
-def requant_case(name, c, xkind, wkind, mults, shifts, h=6):
+def requant_case(name, c, xkind, wkind, mults, shifts, h=6, bias="vals:2138000000,-5,0,-2138000000",
+                 rounding=None):
     """An int8 conv2d of c output channels over 64 input channels (sums up
     to 64 * 9 * 2^14 ~ 2^23.2), its int32 bias (up to 2^31 - 2^23.2, so the
     int32 add does not wrap), then the chain with per-channel multipliers
     and shifts (r = 1 << (s - 1), zero point -3)."""
     ch = lambda d: inp(d[0], (1, c, 1, 1), d[1], d[2])  # noqa: E731
-    rounding = ",".join(str(1 << (v - 1)) for v in shifts)
+    rounding = rounding or ",".join(str(1 << (v - 1)) for v in shifts)
     ins = [x_((1, 64, h, h), I8, xkind), inp("w", (c, 64, 3, 3), I8, wkind),
-           ch(("b", "int32", "vals:2138000000,-5,0,-2138000000")),
+           ch(("b", "int32", bias)),
            ch(("m", "int64", "vals:" + ",".join(str(v) for v in mults))),
            ch(("r", "int64", "vals:" + rounding)),
            ch(("s", "int64", "vals:" + ",".join(str(v) for v in shifts))),
@@ -176,4 +177,10 @@ def CASES():
     big = [2147483647, 1518500250, 1073741824, 2147483646]
     c.append(requant_case("qrequant_extreme", 4, LOW, LOW, big, [40, 39, 38, 41]))
     c.append(requant_case("qrequant_random", 4, "anyint", "anyint", big, [44, 45, 46, 44]))
+    # t = acc * m + r lands on 100 * 2^55 - 1 for the inner pixels (acc =
+    # 64 * 9 * 2^14): t >> 55 is 99, where t rounded to double (2^10 apart
+    # there) gives 100; the border pixels land on 2/3 and 4/9 of it
+    acc, t = 64 * 9 * 2**14, 100 * 2**55 - 1
+    c.append(requant_case("qrequant_near_2_62", 2, LOW, LOW, [t // acc], [55], bias="vals:0",
+                          rounding=str(t - acc * (t // acc))))
     return c
