@@ -323,10 +323,12 @@ op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
       !window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
-  if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
-    return NULL;
+  /* operands of different dtypes need an out_dtype (as TVM: uint8 data
+   * and int8 weights of a quantized model into int32) */
   if (w.out_dtype.code != IR_DT_VOID)
     dtype = w.out_dtype;
+  else if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
+    return NULL;
   if (!x || !k)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, dtype, op_nn_vdevice(xt));
   if (!check_channels(in, call, &w, x, k))

@@ -38,11 +38,14 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrDType dtype, out_dtype;
   if (!op_nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
       !op_nn_tensor_arg(in, call, args, 1, "x2", &t2) ||
-      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
-      !op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
+      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype))
     return NULL;
+  /* operands of different dtypes need an out_dtype (as TVM: uint8 x int8
+   * into int32) */
   if (out_dtype.code != IR_DT_VOID)
     dtype = out_dtype;
+  else if (!op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
+    return NULL;
   int n1 = op_nn_ndim(t1), n2 = op_nn_ndim(t2), vdev = op_nn_vdevice(t1);
   if (n1 == 0 || n2 == 0) {
     op_nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);

@@ -38,9 +38,9 @@ def conv_ref(strides=(1, 1), padding=(0, 0, 0, 0), groups=1, out="int32"):
     return ref
 
 
-def conv(name, xs, ws, attrs, ref_kw, xkind="anyint", wkind="anyint", xsig=None, upper=None):
+def conv(name, xs, ws, attrs, ref_kw, xkind="anyint", wkind="anyint", xsig=None, upper=None, xdt=I8):
     call = f'R.nn.conv2d(x, w{attrs}, out_dtype="int32")'
-    return Case(name, call, [x_(xs, I8, xkind, xsig), inp("w", ws, I8, wkind)], conv_ref(**ref_kw),
+    return Case(name, call, [x_(xs, xdt, xkind, xsig), inp("w", ws, I8, wkind)], conv_ref(**ref_kw),
                 upper=upper)
 
 
@@ -50,8 +50,8 @@ def matmul_ref(out="int32"):
     return ref
 
 
-def mm(name, xs, ys, xkind="anyint", ykind="anyint", xsig=None, upper=None, out="int32"):
-    return Case(name, f'R.matmul(x, y, out_dtype="{out}")', [x_(xs, I8, xkind, xsig), y_(ys, I8, ykind)],
+def mm(name, xs, ys, xkind="anyint", ykind="anyint", xsig=None, upper=None, out="int32", xdt=I8):
+    return Case(name, f'R.matmul(x, y, out_dtype="{out}")', [x_(xs, xdt, xkind, xsig), y_(ys, I8, ykind)],
                 matmul_ref(out), upper=upper)
 
 
@@ -110,6 +110,14 @@ def requant_case(name, c, xkind, wkind, mults, shifts, h=6, bias="vals:213800000
     return Case(name, 'R.astype(lv7, "int8")', ins, requant_ref, pre=REQUANT)
 
 
+def ERROR_CASES():
+    # without an out_dtype the operands' dtypes must agree (TVM's binary rule)
+    return [ErrorCase("qmatmul_mixed_no_out_dtype", "R.matmul(x, y)",
+                      [x_((2, 3), "uint8"), y_((3, 2), I8)], ["dtype"]),
+            ErrorCase("qconv_mixed_no_out_dtype", "R.nn.conv2d(x, w)",
+                      [x_((1, 2, 4, 4), "uint8"), inp("w", (3, 2, 3, 3), I8)], ["dtype"])]
+
+
 def CASES():
     c = []
     # conv2d: padded, strided, grouped, depthwise (conv_dw.c), symbolic batch
@@ -148,6 +156,11 @@ def CASES():
     # products of 2^14 are 2^31
     c.append(mm("qmatmul_wrap", (2, 131080), (131080, 3), LOW, LOW))
     c.append(mm("qmatmul_i64", (5, 33), (33, 7), LOW, LOW, out="int64"))
+    # uint8 activations with int8 weights (ONNX's usual QDQ): an out_dtype
+    # lets the operands' dtypes differ, as in TVM
+    c.append(conv("qconv_u8", (1, 5, 9, 9), (6, 5, 3, 3), ", padding=[1, 1, 1, 1]",
+                  dict(padding=(1, 1, 1, 1)), xdt="uint8"))
+    c.append(mm("qmatmul_u8", (9, 70), (70, 66), xdt="uint8"))
     # wider integers, whose products double cannot hold: the interpreter's
     # sums are integer too (int64 wrapping, as numpy's)
     c.append(Case("qmatmul_i64_big", "R.matmul(x, y)", [x_((4, 6), I64, "bigint"), y_((6, 3), I64, "bigint")],
