@@ -250,6 +250,14 @@ dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c
          d->kh * d->kw <= DW_MAX_TAPS && w->stride[0] >= 1 && w->stride[1] >= 1;
 }
 
+/* n elements of dtype t rounded up to whole 64-byte units. */
+static int64_t
+whole_units(int64_t n, IrDType t)
+{
+  int64_t per = t.bits < 8 ? 64 : 64 / (t.bits / 8);
+  return (n + per - 1) / per * per;
+}
+
 /* Emits the fast path and returns true, or returns false (nothing
  * emitted) when the call does not fit it: float32 or integer, NCHW data
  * and output, groups equal to the input channels, static channels,
@@ -270,11 +278,11 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     d.cols = (d.wd + w->pad[1] + w->pad[3] + sw - 1) / sw;
     /* whole 64-byte units, as the arena places buffers: so the arena
      * stays at the planner's lower bound */
-    IrPrimExpr *size = op_nn_index(ctx, (sh * sw * d.rows * d.cols + 15) / 16 * 16);
+    IrPrimExpr *size = op_nn_index(ctx, whole_units(sh * sw * d.rows * d.cols, x->b->dtype));
     d.plane = op_prim_alloc(p, x->b->dtype, &size, 1, "plane");
     zero_plane(p, &d, sh * sw * d.rows * d.cols);
   }
-  IrPrimExpr *sums = op_nn_index(ctx, ((d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow) + 15) / 16 * 16);
+  IrPrimExpr *sums = op_nn_index(ctx, whole_units(d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow, d.sum));
   d.row = op_prim_alloc(p, d.sum, &sums, 1, "row");
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;

@@ -1081,7 +1081,8 @@ lower_log_add_exp(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
  * with C's shift only within it (b read as unsigned: a negative amount is
  * past): a << b on the unsigned type of a's width (a negative a is
  * undefined in C), a >> b of a signed a arithmetic (implementation-defined
- * in C; arithmetic in gcc, clang and tcc). */
+ * in C; arithmetic in gcc, clang and tcc), by at most bits - 1, so that a
+ * appears once (a requantization's long product, fused, is not copied). */
 static IrPrimExpr *
 lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
@@ -1094,10 +1095,10 @@ lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
     return ir_prim_select(ctx, within, t.code == IR_DT_UINT ? v : ir_prim_cast(ctx, t, v),
                           zero(ctx, t));
   }
-  IrPrimExpr *past = zero(ctx, t);
-  if (t.code == IR_DT_INT)
-    past = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, a, past), unit(ctx, t, -1), past);
-  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), past);
+  if (t.code == IR_DT_INT) /* past the width is a >> (bits - 1): -1 or 0, a written once */
+    return intrinsic(ctx, t, "tir.shift_right", a,
+                     ir_prim_select(ctx, within, b, ir_prim_int(ctx, b->dtype, t.bits - 1)));
+  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), zero(ctx, t));
 }
 
 /* a op b; comparisons compare in a's dtype and give bool. */
@@ -1125,7 +1126,7 @@ lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr
 /* where(c, a, b); ewise_fma as its kernel: floats in float64 (one
  * rounding, at the store), ints wrapping; and clip(x, lo, hi) as the kernel
  * computes it: y = x < lo ? lo : x, then y > hi ? hi : y (a NaN x stays
- * NaN). */
+ * NaN; integers: min(max(x, lo), hi), the same). */
 static IrPrimExpr *
 lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
 {
@@ -1137,6 +1138,8 @@ lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
     return as(ctx, t, op_prim_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
   }
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
+  if (!is_float(t)) /* the same without NaN, x written once */
+    return ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, x, lo), hi);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, y, hi), hi, y);
 }
