@@ -14,7 +14,9 @@
  * Also: the output compiles with gcc and clang -std=c99 -Wall -Wextra
  * -Werror -pedantic -ffreestanding; it is deterministic; wrong calls (arena
  * one byte short, misaligned, a dim above its bound, inconsistent dims,
- * NULL pointers) return their error code and write nothing.
+ * NULL pointers) return their error code and write nothing; the integer
+ * kernels of a quantized block (tests/codegen/int8_kernels.py) hold no
+ * floating point.
  *
  * The generated C carries rt/'s math (cg_runtime_text), so these runs test
  * it too.
