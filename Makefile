@@ -474,6 +474,12 @@ bench: deps all samples $(BUILD)/bench/model_bench
 bench-conv: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --conv $(CONV)
 
+# only the int8 table (bench/int8.md): int8 x int8 -> int32 matmul and conv2d
+# against float32 of the same shapes, both rxc's code; a few minutes
+.PHONY: bench-int8
+bench-int8: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --int8
+
 # only the weights-forms table (bench/weights_forms.md): the real models'
 # C with [codegen] weights = inline, bytes and blob under gcc -O2 (needs
 # make bench-deps; a few minutes)

@@ -227,26 +227,33 @@ HEAD = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n" \
        "# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n    @R.function\n"
 
 
-def tensor(shape):
-    return "R.Tensor((%s), dtype=\"float32\")" % ", ".join(str(d) for d in shape)
+def tensor(shape, dtype="float32"):
+    return "R.Tensor((%s), dtype=\"%s\")" % (", ".join(str(d) for d in shape), dtype)
 
 
-def matmul_module(m, k, n):
-    return HEAD + (f"    def main(a: {tensor((m, k))}, b: {tensor((k, n))}) -> {tensor((m, n))}:\n"
+# Operands and result of the int8 kernels (issue 23): int8 x int8 -> int32.
+INT8 = ("int8", "int32")
+
+
+def matmul_module(m, k, n, dtypes=None):
+    t, o = dtypes or ("float32", "float32")
+    out_dtype = o if dtypes else "void"
+    return HEAD + (f"    def main(a: {tensor((m, k), t)}, b: {tensor((k, n), t)}) -> {tensor((m, n), o)}:\n"
                    f"        with R.dataflow():\n"
-                   f"            c: {tensor((m, n))} = R.matmul(a, b, out_dtype=\"void\")\n"
+                   f"            c: {tensor((m, n), o)} = R.matmul(a, b, out_dtype=\"{out_dtype}\")\n"
                    f"            R.output(c)\n        return c\n")
 
 
-def conv_module(c):
+def conv_module(c, dtypes=None):
+    t, ot = dtypes or ("float32", "float32")
     x, w = (1, c["C"], c["H"], c["W"]), (c["O"], c["C"] // c["G"], c["KH"], c["KW"])
     o = (1, c["O"], c["OH"], c["OW"])
-    return HEAD + (f"    def main(x: {tensor(x)}, w: {tensor(w)}) -> {tensor(o)}:\n"
+    return HEAD + (f"    def main(x: {tensor(x, t)}, w: {tensor(w, t)}) -> {tensor(o, ot)}:\n"
                    f"        with R.dataflow():\n"
-                   f"            y: {tensor(o)} = R.nn.conv2d(x, w, strides=[{c['SH']}, {c['SW']}], "
+                   f"            y: {tensor(o, ot)} = R.nn.conv2d(x, w, strides=[{c['SH']}, {c['SW']}], "
                    f"padding=[{c['PT']}, {c['PL']}, {c['PB']}, {c['PR']}], dilation=[1, 1], "
                    f"groups={c['G']}, data_layout=\"NCHW\", kernel_layout=\"OIHW\", "
-                   f"out_layout=\"NCHW\", out_dtype=\"void\")\n"
+                   f"out_layout=\"NCHW\", out_dtype=\"{ot if dtypes else 'void'}\")\n"
                    f"            R.output(y)\n        return y\n")
 
 
@@ -269,6 +276,78 @@ def kernel(tmp, module, driver, macros):
 
 def gflops(flop, s):
     return flop / s / 1e9
+
+
+def kernel_pair(tmp, f_module, q_module, macros):
+    """Compiles the float32 and the int8 module (entries f_main, q_main)
+    and bench/kernel_int8.c with gcc -O3 -march=native; returns the
+    driver's JSON."""
+    objs, heads = [], []
+    for name, module in (("f", f_module), ("q", q_module)):
+        src, out = os.path.join(tmp, name + ".py"), os.path.join(tmp, name)
+        with open(src, "w") as f:
+            f.write(module)
+        run([RXC, "compile", src, "--name", name, "-o", out])
+        objs.append(os.path.join(tmp, name + ".o"))
+        heads += ["-include", os.path.join(out, name + ".h")]
+        run(["gcc", "-O3", "-march=native", "-c", os.path.join(out, name + ".c"), "-o", objs[-1]])
+    exe = os.path.join(tmp, "kernel_int8")
+    run(["gcc", "-O3", "-march=native", "-I", BENCH] + heads + ["-D%s=%d" % kv for kv in macros.items()] +
+        [os.path.join(BENCH, "kernel_int8.c")] + objs + ["-o", exe])
+    return json.loads(run([exe]))
+
+
+# The int8 rows: square matmuls to 512, the samples' dense layers, and the
+# conv2d layers of the samples and resnet18 (full, pointwise, depthwise).
+INT8_SQUARES = [64, 128, 256, 512]
+INT8_CONV_SOURCES = set(CONV_SAMPLES) | {"resnet18"}
+
+
+def int8_row(what, shape, kind, ops, r):
+    row = {"op": what, "shape": shape, "kind": kind, "f32_gops": ops / r["f32_s"] / 1e9,
+           "int8_gops": ops / r["int8_s"] / 1e9, "int8_over_f32": r["f32_s"] / r["int8_s"],
+           "exact": r["differ"] == 0}
+    log("int8 %s %s: float32 %.2f GOP/s, int8 %.2f GOP/s (x%.2f)%s" %
+        (what, shape, row["f32_gops"], row["int8_gops"], row["int8_over_f32"],
+         "" if row["exact"] else ", RESULTS DIFFER"))
+    return row
+
+
+def bench_int8(tmp):
+    """int8 x int8 -> int32 against float32 of the same shapes, both rxc's
+    generated code; GOP/s counts a multiply-add as 2 ops."""
+    rows = []
+    for origin, (m, k, n) in [("square", (n, n, n)) for n in INT8_SQUARES] + dense_shapes():
+        r = kernel_pair(tmp, matmul_module(m, k, n), matmul_module(m, k, n, INT8), {"SZ_M": m, "SZ_K": k, "SZ_N": n})
+        rows.append(int8_row("matmul", "%d x %d x %d" % (m, k, n), origin, 2.0 * m * n * k, r))
+    for c in conv_layers(INT8_CONV_SOURCES):
+        macros = {"SZ_" + k: v for k, v in c.items() if k not in ("sample", "PB", "PR")}
+        r = kernel_pair(tmp, conv_module(c), conv_module(c, INT8), dict(macros, SZ_CONV=1))
+        kind = "depthwise" if c["G"] == c["C"] and c["G"] > 1 else \
+            ("pointwise" if c["KH"] == c["KW"] == 1 else "full")
+        ops = 2.0 * c["O"] * c["OH"] * c["OW"] * (c["C"] // c["G"]) * c["KH"] * c["KW"]
+        shape = "%d x %d x %d -> %d, %dx%d, %d" % (c["C"], c["H"], c["W"], c["O"], c["KH"], c["KW"], c["SH"])
+        rows.append(int8_row("conv2d " + c["sample"], shape, kind, ops, r))
+    return rows
+
+
+def int8_markdown(rows):
+    """The int8 section: medians of the ratio by kind, then every row."""
+    kinds = list(dict.fromkeys((r["op"].split()[0], r["kind"]) for r in rows))
+    summary = []
+    for op, kind in kinds:
+        rs = [r for r in rows if r["op"].split()[0] == op and r["kind"] == kind]
+        ratio = [r["int8_over_f32"] for r in rs]
+        summary.append(("%s, %s" % (op, kind), len(rs), "%.2f (%.2f-%.2f)" % (median(ratio), min(ratio), max(ratio))))
+    return "\n".join([
+        "## int8 kernels (int8 x int8 -> int32, gcc -O3 -march=native)", "",
+        "GOP/s (a multiply-add is 2 ops) of rxc's generated code for the same one-op module in float32 and "
+        "with int8 operands and out_dtype int32 (register tiles with an int32 accumulator); exact: the "
+        "int8 result equals the float32 one on small-integer operands.", "",
+        table(["kernels", "count", "int8 / float32, median (min-max)"], summary), "",
+        table(["op", "shape", "kind", "float32 GOP/s", "int8 GOP/s", "int8 / float32", "exact"],
+              [(r["op"], r["shape"], r["kind"], "%.2f" % r["f32_gops"], "%.2f" % r["int8_gops"],
+                "%.2f" % r["int8_over_f32"], "yes" if r["exact"] else "NO") for r in rows])])
 
 
 def bench_matmuls(tmp):
@@ -406,7 +485,7 @@ def markdown(res):
                       "%.1f" % r["openblas_gflops"], "%.2f" % r["naive_gflops"], "%.2f" % r["rxc_over_openblas"],
                       "%.1f" % r["rxc_over_naive"]) for r in res["matmul"]]))
     md += ["", conv_summary(res["conv2d"]), "", conv_table(res["conv2d"])]
-    md += ["", "![matmul](matmul.svg)", "", "## Whole models", "",
+    md += ["", "![matmul](matmul.svg)", "", int8_markdown(res["int8"]), "", "## Whole models", "",
            "Latency of one call of `main` (symbolic dims at their upper bound), weights bound "
            "from the sample's .npz where it has one; compiled through codegen's JIT API "
            "(cg_jit_cc with gcc, cg_jit_tcc with libtcc).", ""]
@@ -480,7 +559,27 @@ def main_conv(only):
     log("wrote bench/conv.md, bench/conv.json (%.0f s)" % res["seconds"])
 
 
+def main_int8():
+    """`bench.py --int8` (make bench-int8): the int8 table alone, written
+    to bench/int8.md and bench/int8.json and printed."""
+    start = time.time()
+    res = {"machine": machine()}
+    with tempfile.TemporaryDirectory() as tmp:
+        res["int8"] = bench_int8(tmp)
+    res["seconds"] = time.time() - start
+    mc = res["machine"]
+    md = ["# rxc int8 kernels", "", f"Measured by `make bench-int8` on {mc['cpu']} ({mc['cores']} cores), "
+          f"{mc['gcc']}, in {res['seconds']:.0f} s; medians of 5 runs.", "", int8_markdown(res["int8"])]
+    with open(os.path.join(BENCH, "int8.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    with open(os.path.join(BENCH, "int8.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
 def main():
+    if sys.argv[1:2] == ["--int8"]:
+        return main_int8()
     if sys.argv[1:2] == ["--conv"]:
         sources = {c["sample"] for c in conv_layers()}
         bad = [a for a in sys.argv[2:] if a not in sources]
@@ -492,6 +591,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         res["matmul"] = bench_matmuls(tmp)
         res["conv2d"] = bench_convs(tmp)
+        res["int8"] = bench_int8(tmp)
         res["models"] = bench_models()
         res["synthetic"] = bench_synthetic(tmp)
     planner = os.path.join(BENCH, "planner.py")

@@ -427,6 +427,14 @@ unary(Parser *P)
   const Tok *t = fe_peek(P);
   if (!fe_is_op(t, "-") && !fe_is_op(t, "+"))
     return primary(P);
+  if (fe_is_op(t, "-") && fe_peek_at(P, 1)->kind == TK_INT) {
+    /* a negative literal at once: -9223372036854775808 (int64's lowest,
+     * which the printer writes) is in range, its magnitude alone is not */
+    int64_t v;
+    fe_int_literal(P, true, &v);
+    TExpr x = {ir_prim_int(P->ctx, P->int_default, v), true, 0};
+    return x;
+  }
   fe_next(P);
   fe_enter(P);
   TExpr x = unary(P);

@@ -27,10 +27,12 @@
  *
  * Legalization writes the same loops as the kernels into a T.prim_func:
  * a nest over the output, a window nest inside, padding as an if-guard
- * around the accumulation (no load outside the input), sums in float64;
- * a float32 conv2d with groups 1 is a product of matrices for each output
- * row instead (conv2d_fast: gemm.c's register tiles, float32 sums, as
- * TVM's legalized conv2d sums in its output dtype).
+ * around the accumulation (no load outside the input), sums in float64
+ * (integers: int32 or int64, op_nn_sum_type, as the kernels' wrapping
+ * int64 sums store them); a float32 or integer conv2d with groups 1 is a
+ * product of matrices for each output row instead (conv_gemm.c: gemm.c's
+ * register tiles, float32 sums, as TVM's legalized conv2d sums in its
+ * output dtype), a depthwise one conv_dw.c's rows.
  */
 #include <math.h>
 #include <stdio.h>
@@ -321,10 +323,12 @@ op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
       !window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
-  if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
-    return NULL;
+  /* operands of different dtypes need an out_dtype (as TVM: uint8 data
+   * and int8 weights of a quantized model into int32) */
   if (w.out_dtype.code != IR_DT_VOID)
     dtype = w.out_dtype;
+  else if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
+    return NULL;
   if (!x || !k)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, dtype, op_nn_vdevice(xt));
   if (!check_channels(in, call, &w, x, k))
@@ -499,21 +503,29 @@ extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int6
   return true;
 }
 
-/* Every output element of a window op: out[i] = point(i). */
-typedef double (*PointFn)(const Window *w, const View *x, const View *k, const int64_t *i);
+/* Every output element of a window op: out[i] = point(i).  With ints the
+ * point computes in integers, exactly, into *exact (which is stored), not
+ * in double: a conv2d of integers (op_nn_sum_type) and max_pool of
+ * integers, whose int64 values double cannot all hold. */
+typedef double (*PointFn)(const Window *w, const View *x, const View *k, const int64_t *i,
+                          bool ints, int64_t *exact);
 
 static Value *
 fill_output(const NnSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
-            const View *k, PointFn point)
+            const View *k, PointFn point, bool ints)
 {
   View v;
-  int64_t i[CONV_RANK] = {0};
+  int64_t i[CONV_RANK] = {0}, exact = 0;
   Value *out = new_output(s, t, o, &w->out, &v);
   if (!out || !any_index(o, w->out.rank))
     return out;
-  do
-    op_set_f(&out->u.tensor.t, at(&v, i), point(w, x, k, i));
-  while (next_index(i, o, w->out.rank));
+  do {
+    double f = point(w, x, k, i, ints, &exact);
+    if (ints)
+      op_set_i(&out->u.tensor.t, at(&v, i), exact);
+    else
+      op_set_f(&out->u.tensor.t, at(&v, i), f);
+  } while (next_index(i, o, w->out.rank));
   return out;
 }
 
@@ -522,7 +534,8 @@ fill_output(const NnSite *s, const Window *w, IrDType t, const int64_t *o, const
  * conv reads data at o * stride - pad + k * dilation; a transposed one
  * reads data at i where o = i * stride - pad + k * dilation. */
 static double
-conv_point(const Window *w, const View *x, const View *k, const int64_t *o)
+conv_point(const Window *w, const View *x, const View *k, const int64_t *o, bool ints,
+           int64_t *exact)
 {
   bool t = w->kind == NN_WIN_CONV_T;
   int64_t cin = t ? k->dim[0] / w->groups : k->dim[1];
@@ -530,6 +543,8 @@ conv_point(const Window *w, const View *x, const View *k, const int64_t *o)
   int64_t group = o[1] / per_group;
   int64_t xi[CONV_RANK] = {o[0]}, ki[CONV_RANK], win[CONV_SP];
   double acc = 0;
+  uint64_t iacc = 0; /* wraps, as the integer sums of the lowering */
+  *exact = 0;
   if (!any_index(k->dim + 2, w->nsp))
     return 0;
   for (int64_t ci = 0; ci < cin; ci++) {
@@ -551,10 +566,13 @@ conv_point(const Window *w, const View *x, const View *k, const int64_t *o)
         xi[2 + a] = p;
         ki[2 + a] = win[a];
       }
-      if (inside)
+      if (inside && ints)
+        iacc += (uint64_t)op_get_i(x->t, at(x, xi)) * (uint64_t)op_get_i(k->t, at(k, ki));
+      else if (inside)
         acc += op_get_f(x->t, at(x, xi)) * op_get_f(k->t, at(k, ki));
     } while (next_index(win, k->dim + 2, w->nsp));
   }
+  *exact = (int64_t)iacc;
   return acc;
 }
 
@@ -584,7 +602,8 @@ op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
     if (!extent_value(&s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
       return NULL;
   IrDType dt = w.out_dtype.code != IR_DT_VOID ? w.out_dtype : x.t->dtype;
-  return fill_output(&s, &w, dt, o, &x, &k, conv_point);
+  bool ints = op_nn_sum_type(x.t->dtype, k.t->dtype, dt).code == IR_DT_INT;
+  return fill_output(&s, &w, dt, o, &x, &k, conv_point, ints);
 }
 
 /* The smallest value of a dtype: what max_pool gives for a window that
@@ -601,10 +620,12 @@ op_conv_lowest(IrDType t)
 
 /* One output element i of a pool (k unused). */
 static double
-pool_point(const Window *w, const View *x, const View *k, const int64_t *o)
+pool_point(const Window *w, const View *x, const View *k, const int64_t *o, bool ints,
+           int64_t *exact)
 {
   bool max = w->kind == NN_WIN_MAX;
   double acc = max ? op_conv_lowest(x->t->dtype) : 0;
+  *exact = (int64_t)acc; /* ints: max of integers (INT64_MIN converts exactly) */
   int64_t inside = 0, padded = 0, xi[CONV_RANK] = {o[0], o[1]}, win[CONV_SP] = {0};
   (void)k;
   do {
@@ -618,6 +639,11 @@ pool_point(const Window *w, const View *x, const View *k, const int64_t *o)
     padded += in_pad;
     if (!in)
       continue;
+    if (ints) {
+      int64_t v = op_get_i(x->t, at(x, xi));
+      *exact = v > *exact ? v : *exact;
+      continue;
+    }
     double v = op_get_f(x->t, at(x, xi));
     acc = max ? fmax(acc, v) : acc + v;
     inside++;
@@ -643,7 +669,8 @@ op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
   for (int a = 0; a < w.nsp; a++)
     if (!extent_value(&s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
       return NULL;
-  return fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point);
+  bool ints = w.kind == NN_WIN_MAX && op_nn_is_integer(x.t->dtype);
+  return fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point, ints);
 }
 
 /* The adaptive window of output index i: [floor(i*in/out), ceil((i+1)*in/out)). */
@@ -657,8 +684,11 @@ adaptive_range(int64_t i, int64_t in, int64_t out, int64_t *start, int64_t *end)
 /* One output element o of an adaptive pool; the output extents are
  * out's dims (k: the output's view). */
 static double
-adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o)
+adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o, bool ints,
+               int64_t *exact)
 {
+  (void)ints;
+  (void)exact;
   int64_t lo[CONV_SP], span[CONV_SP], win[CONV_SP] = {0}, xi[CONV_RANK] = {o[0], o[1]};
   int64_t count = 1;
   double acc = 0;
@@ -695,7 +725,7 @@ op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
     o[2 + a] = n ? size[a] : x.dim[2 + a];
   shape.rank = w.out.rank;
   memcpy(shape.dim, o, sizeof o);
-  return fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point);
+  return fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point, false);
 }
 /* ------------------------------------------------------------------ */
 /* Legalization                                                        */
@@ -850,11 +880,11 @@ transposed_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k,
 
 /* One term of a convolution's sum at output index o and reduction index
  * r (input channel of the group, then the window): data times weight as
- * float64 (see op_nn_legalize_conv); *cond gets the condition that the
- * data position is read (NULL: always). */
+ * float64, or for integers as int32 or int64 (op_nn_sum_type); *cond gets
+ * the condition that the data position is read (NULL: always). */
 static IrPrimExpr *
-conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrPrimExpr **o,
-          IrPrimExpr **r, IrPrimExpr **cond)
+conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrDType out_dtype,
+          IrPrimExpr **o, IrPrimExpr **r, IrPrimExpr **cond)
 {
   IrCtx *ctx = p->lz->ctx;
   bool t = w->kind == NN_WIN_CONV_T;
@@ -882,7 +912,8 @@ conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrPrim
   }
   if (!t)
     *cond = op_conv_inside(ctx, w, pos, ext);
-  return ir_prim_bin(ctx, IR_PE_MUL, op_conv_load(p, x, xi), op_conv_load(p, k, ki));
+  IrDType sum = op_nn_sum_type(x->b->dtype, k->b->dtype, out_dtype);
+  return op_nn_product(ctx, sum, op_conv_load_at(p, x, xi), op_conv_load_at(p, k, ki));
 }
 
 /* A convolution: for each output element o, the sum over the group's
@@ -892,8 +923,9 @@ conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrPrim
  *               skipped;
  *   transposed: data[n, g * I/groups + ci, i] * weight[c, o_c % O, r]
  *               with g = o_c // O, where o = i * s - p + r * d.
- * A float32 conv2d takes the tiled products of conv_gemm.c or conv_dw.c
- * when it fits them. */
+ * Sums are float64, or for integers int32 or int64 (op_nn_sum_type: exact,
+ * no float).  A float32 or integer conv2d takes the tiled products of
+ * conv_gemm.c or conv_dw.c when it fits them. */
 IrExpr *
 op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -919,7 +951,8 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
        op_conv_depthwise(&p, &w, &x, &k, &out)))
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
-  IrBuffer *acc = op_nn_acc_new(&p, 1);
+  IrDType sum = op_nn_sum_type(x.b->dtype, k.b->dtype, out.b->dtype);
+  IrBuffer *acc = op_nn_acc_typed(&p, 1, sum);
   IrPrimExpr *extent[1 + CONV_SP] = {w.kind == NN_WIN_CONV_T
                                          ? op_nn_floordiv(ctx, op_conv_dim(&k, 0),
                                                           op_nn_index(ctx, w.groups))
@@ -927,10 +960,10 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int a = 0; a < w.nsp; a++)
     extent[1 + a] = op_conv_dim(&k, 2 + a);
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 1 + w.nsp, &r, &loops);
-  IrPrimExpr *term = conv_term(&p, &w, &x, &k, o, r, &cond);
-  IrPrimExpr *sum = ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), term);
-  *body = op_nn_if(&p, cond, op_nn_acc_set(&p, acc, 0, sum));
-  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
+  IrPrimExpr *term = conv_term(&p, &w, &x, &k, out.b->dtype, o, r, &cond);
+  *body = op_nn_if(&p, cond,
+                   op_nn_acc_set(&p, acc, 0, op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), term)));
+  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)),
                           loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, call, result);
 }

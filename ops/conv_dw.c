@@ -1,8 +1,8 @@
 /*
- * conv_dw.c - the float32 fast path of a depthwise conv2d (groups equal to
+ * conv_dw.c - the fast path of a depthwise conv2d (groups equal to
  * the input channels, one filter per channel, each channel's filter used
  * by mult output channels: out channel c * mult + j reads input channel
- * c).
+ * c), float32 or integer (int8 x int8 -> int32: op_nn_tile_type).
  *
  * Key idea: no guard and no accumulator in the loop that matters.  Each
  * input plane is first copied into a zeroed scratch plane that holds the
@@ -44,6 +44,7 @@ typedef struct {
   IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
   IrBuffer *row;        /* the sums of one output row (flat: of all rows) */
   bool flat;            /* rows computed as one run over the plane */
+  IrDType sum;          /* the sums' dtype (op_nn_tile_type), row's */
 } Dw;
 
 /* The flat index of element (i, j) of phase (rp, cp) of the plane: padded
@@ -70,7 +71,7 @@ zero_plane(OpPrim *p, const Dw *d, int64_t size)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *ext = op_nn_index(ctx, size), **i;
   IrStmt **slot = op_prim_loops(p, &ext, 1, &i);
-  *slot = store_plane(p, d, i[0], op_nn_lit(ctx, IR_F32, 0.0));
+  *slot = store_plane(p, d, i[0], op_nn_lit(ctx, d->plane->dtype, 0.0));
 }
 
 /* The indices k of a phase r of stride s whose padded position k * s + r
@@ -134,7 +135,7 @@ tap(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *y, IrPrimE
                                   op_nn_add(ctx, z, op_nn_index(ctx, dx / w->stride[1]))));
 }
 
-/* The sum over the window of tap * weight (float32) for output element
+/* The sum over the window of tap * weight (in d->sum) for output element
  * (y, z) of output channel o from input plane (n, c). */
 static IrPrimExpr *
 window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, IrPrimExpr *y,
@@ -146,8 +147,8 @@ window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, 
     for (int64_t kx = 0; kx < d->kw; kx++) {
       IrPrimExpr *weight =
           op_conv_load_raw(p, &d->k, o, zero, op_nn_index(ctx, ky), op_nn_index(ctx, kx));
-      IrPrimExpr *term = ir_prim_bin(ctx, IR_PE_MUL, tap(p, d, n, c, y, z, ky, kx), weight);
-      sum = sum ? ir_prim_bin(ctx, IR_PE_ADD, sum, term) : term;
+      IrPrimExpr *term = op_nn_product(ctx, d->sum, tap(p, d, n, c, y, z, ky, kx), weight);
+      sum = sum ? op_nn_sum_add(ctx, d->sum, sum, term) : term;
     }
   return sum;
 }
@@ -162,7 +163,8 @@ store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, I
   IrStmt *nest, **body = op_prim_loop_nest(p, &cols, 1, &z, &nest);
   IrPrimExpr *at[4] = {n, o, y, z[0]};
   *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at),
-                        op_prim_load_at(p, d->row, op_nn_add(ctx, base, z[0])));
+                        op_nn_to(ctx, d->out.b->dtype,
+                                 op_prim_load_at(p, d->row, op_nn_add(ctx, base, z[0]))));
   return nest;
 }
 
@@ -229,12 +231,13 @@ is_nchw(const Layout *l)
 }
 
 /* Static extents of the call, or false when one is symbolic or the call
- * is not a float32 NCHW depthwise conv2d this path takes. */
+ * is not a float32 or integer NCHW depthwise conv2d this path takes. */
 static bool
 dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c)
 {
   int64_t ci, o;
-  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) || !is_nchw(x->l) ||
+  d->sum = op_nn_tile_type(x->b->dtype, k->b->dtype, out->b->dtype);
+  if (d->sum.code == IR_DT_VOID || !is_nchw(x->l) ||
       !is_nchw(out->l) || w->groups < 1 || !ir_prim_is_int(op_conv_dim(x, 1), c) ||
       *c != w->groups || !ir_prim_is_int(op_conv_dim(k, 1), &ci) || ci != 1 ||
       !ir_prim_is_int(op_conv_dim(k, 0), &o) || !ir_prim_is_int(op_conv_dim(x, 2), &d->h) ||
@@ -247,8 +250,16 @@ dw_fits(const Window *w, BufView *x, BufView *k, BufView *out, Dw *d, int64_t *c
          d->kh * d->kw <= DW_MAX_TAPS && w->stride[0] >= 1 && w->stride[1] >= 1;
 }
 
+/* n elements of dtype t rounded up to whole 64-byte units. */
+static int64_t
+whole_units(int64_t n, IrDType t)
+{
+  int64_t per = t.bits < 8 ? 64 : 64 / (t.bits / 8);
+  return (n + per - 1) / per * per;
+}
+
 /* Emits the fast path and returns true, or returns false (nothing
- * emitted) when the call does not fit it: float32 throughout, NCHW data
+ * emitted) when the call does not fit it: float32 or integer, NCHW data
  * and output, groups equal to the input channels, static channels,
  * spatial extents and window, at most DW_MAX_TAPS taps. */
 bool
@@ -267,12 +278,12 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     d.cols = (d.wd + w->pad[1] + w->pad[3] + sw - 1) / sw;
     /* whole 64-byte units, as the arena places buffers: so the arena
      * stays at the planner's lower bound */
-    IrPrimExpr *size = op_nn_index(ctx, (sh * sw * d.rows * d.cols + 15) / 16 * 16);
-    d.plane = op_prim_alloc(p, IR_F32, &size, 1, "plane");
+    IrPrimExpr *size = op_nn_index(ctx, whole_units(sh * sw * d.rows * d.cols, x->b->dtype));
+    d.plane = op_prim_alloc(p, x->b->dtype, &size, 1, "plane");
     zero_plane(p, &d, sh * sw * d.rows * d.cols);
   }
-  IrPrimExpr *sums = op_nn_index(ctx, ((d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow) + 15) / 16 * 16);
-  d.row = op_prim_alloc(p, IR_F32, &sums, 1, "row");
+  IrPrimExpr *sums = op_nn_index(ctx, whole_units(d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow, d.sum));
+  d.row = op_prim_alloc(p, d.sum, &sums, 1, "row");
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;
 }

@@ -1,7 +1,7 @@
 /*
- * conv_gemm.c - the float32 fast path of conv2d with groups 1: products of
- * matrices through gemm.c's register tiles, over a packed panel of the
- * input.
+ * conv_gemm.c - the fast path of conv2d with groups 1 (float32, or integer
+ * operands: int8 x int8 -> int32): products of matrices through gemm.c's
+ * register tiles, over a packed panel of the input.
  *
  * Key idea: a convolution is the product
  *   out[n, o, p] = sum over t of weight[o, t] * cols[t, p]
@@ -20,7 +20,7 @@
  * stride, padding or window, and a short output row (7, 14, 28) no longer
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
  * multiply-adds.  R divides OH (no band is partial, no store guarded) and
- * is chosen to need the fewest 16-column tiles, the panel staying within
+ * is chosen to need the fewest tiles (16 columns of float32, 64 of int8), the panel staying within
  * PANEL_BYTES when it can.  A constant OIHW weight is handed to the kernel
  * as the matrix [O, K] it is (the same bytes), so a term reads
  * weight[o, t] without splitting t.
@@ -28,7 +28,6 @@
 #include "conv_int.h"
 
 enum {
-  TILE_COLS = 16,             /* gemm.c's tile width */
   PANEL_BYTES = 512 * 1024,   /* a panel (or a band of input) kept in cache */
   SMALL_WEIGHTS = 256 * 1024  /* weights read again per band at little cost */
 };
@@ -44,6 +43,8 @@ typedef struct {
   int64_t kh, kw, ow, rows; /* rows: output rows of a band (R) */
   int64_t cc;               /* input channels of a chunk */
   int64_t cols, width;      /* R * OW; that rounded up to whole tiles */
+  IrDType sum;              /* the tiles' sums (op_nn_tile_type), part's dtype */
+  int64_t tile;             /* gemm.c's tile width (op_nn_gemm_cols) */
 } ConvGemm;
 
 /* Term t of the chunk as a term of the whole sum: chunk * cc * KH * KW + t. */
@@ -121,9 +122,9 @@ conv_load_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col)
     return sums;
   IrPrimExpr **items = ir_alloc(ctx, sizeof *items * 3);
   items[0] = ir_prim_bin(ctx, IR_PE_EQ, e->chunk, op_nn_index(ctx, 0));
-  items[1] = op_nn_lit(ctx, IR_F32, 0.0);
+  items[1] = op_nn_lit(ctx, e->sum, 0.0);
   items[2] = sums;
-  return ir_prim_intrin(ctx, IR_F32, "tir.if_then_else", items, 3);
+  return ir_prim_intrin(ctx, e->sum, "tir.if_then_else", items, 3);
 }
 
 static void
@@ -144,7 +145,8 @@ conv_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr 
     return op_prim_store(p, e->part, pair(ctx, row, col), v);
   IrPrimExpr *o[4] = {e->n, row, NULL, NULL};
   conv_place(ctx, e, col, &o[2], &o[3]);
-  IrStmt *store = op_prim_store(p, e->out.b, op_conv_index(p, &e->out, o), v);
+  IrStmt *store =
+      op_prim_store(p, e->out.b, op_conv_index(p, &e->out, o), op_nn_to(ctx, e->out.b->dtype, v));
   if (e->width == e->cols)
     return store;
   return op_nn_if(p, ir_prim_bin(ctx, IR_PE_LT, col, op_nn_index(ctx, e->cols)), store);
@@ -165,7 +167,7 @@ panel_run(OpPrim *p, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *col0, int64_t
   *z = v[0];
   *body = slot;
   *slot = op_prim_store(p, e->panel, pair(ctx, t, op_nn_add(ctx, col0, v[0])),
-                        op_nn_lit(ctx, IR_F32, 0.0));
+                        op_nn_lit(ctx, e->panel->dtype, 0.0));
   return nest;
 }
 
@@ -254,26 +256,26 @@ pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t 
   IrPrimExpr **pad_idx = ir_alloc(ctx, sizeof *pad_idx * 2);
   pad_idx[0] = v[0];
   pad_idx[1] = op_nn_add(ctx, op_nn_index(ctx, e->cols), v[1]);
-  *pad_body = op_prim_store(p, e->panel, pad_idx, op_nn_lit(ctx, IR_F32, 0.0));
+  *pad_body = op_prim_store(p, e->panel, pad_idx, op_nn_lit(ctx, e->panel->dtype, 0.0));
   IrStmt *st[2] = {nest, pad};
   return op_nn_seq(p, st, 2);
 }
 
 static int64_t
-tiles_of(int64_t cols)
+tiles_of(int64_t cols, int64_t tile)
 {
-  return (cols + TILE_COLS - 1) / TILE_COLS;
+  return (cols + tile - 1) / tile;
 }
 
 /* The cost of a band of cols columns in tiles: a panel pads them to whole
  * tiles; without one the last tile is narrower, and a narrow tile costs
  * about two (its columns fill few vector lanes, or masked ones). */
 static int64_t
-band_cost(int64_t cols, bool padded)
+band_cost(int64_t cols, int64_t tile, bool padded)
 {
   if (padded)
-    return tiles_of(cols);
-  return cols / TILE_COLS + (cols % TILE_COLS ? 2 : 0);
+    return tiles_of(cols, tile);
+  return cols / tile + (cols % tile ? 2 : 0);
 }
 
 /* R: a divisor of oh whose bands need the fewest tiles in all, area * R * OW
@@ -284,18 +286,18 @@ band_cost(int64_t cols, bool padded)
  * the arena; reading the weights again per band costs little), large ones
  * the fewest bands (each band reads all the weights). */
 static int64_t
-band_rows(int64_t oh, int64_t ow, int64_t area, bool panel, bool small_weights)
+band_rows(int64_t oh, int64_t ow, int64_t tile, int64_t area, bool panel, bool small_weights)
 {
   int64_t fewest = INT64_MAX, best = 1;
   for (int64_t r = 1; r <= oh; r++)
     if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
-        oh / r * band_cost(r * ow, panel) <= fewest) {
-      fewest = oh / r * band_cost(r * ow, panel);
+        oh / r * band_cost(r * ow, tile, panel) <= fewest) {
+      fewest = oh / r * band_cost(r * ow, tile, panel);
       best = r;
     }
   for (int64_t r = 1; panel && small_weights && r <= oh; r++)
     if (oh % r == 0 && (r == 1 || area * r * ow * 4 <= PANEL_BYTES) &&
-        4 * (oh / r * band_cost(r * ow, true)) <= 5 * fewest)
+        4 * (oh / r * band_cost(r * ow, tile, true)) <= 5 * fewest)
       return r;
   return best;
 }
@@ -337,7 +339,7 @@ weight_matrix(OpPrim *p, const IrExpr *arg, BufView *k, int64_t o, int64_t kk)
   IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * 2);
   dims[0] = ir_prim_int(ctx, IR_I64, o);
   dims[1] = ir_prim_int(ctx, IR_I64, kk);
-  c->sinfo = ir_sinfo_tensor(ctx, dims, 2, IR_F32, -1);
+  c->sinfo = ir_sinfo_tensor(ctx, dims, 2, k->b->dtype, -1);
   p->args.items[slot] = c;
   k->b->shape = dims;
   k->b->ndim = 2;
@@ -351,7 +353,7 @@ chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t co, int64_t kc, i
 {
   IrCtx *ctx = p->lz->ctx;
   Gemm g = {op_nn_index(ctx, co), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
-            NULL, NULL, e->part ? conv_load_c : NULL};
+            NULL, NULL, e->part ? conv_load_c : NULL, e->sum, e->tile};
   IrStmt *gemm = op_nn_gemm(p, &g);
   if (!e->panel)
     return gemm;
@@ -364,8 +366,8 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
              BufView *out)
 {
   int64_t co, ci, kh, kw, oh, ow, in_h, in_w;
-  if (!op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) ||
-      w->groups != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &co) ||
+  IrDType sum = op_nn_tile_type(x->b->dtype, k->b->dtype, out->b->dtype);
+  if (sum.code == IR_DT_VOID || w->groups != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &co) ||
       !ir_prim_is_int(op_conv_dim(k, 1), &ci) || !ir_prim_is_int(op_conv_dim(k, 2), &kh) ||
       !ir_prim_is_int(op_conv_dim(k, 3), &kw) || !ir_prim_is_int(op_conv_dim(out, 2), &oh) ||
       !ir_prim_is_int(op_conv_dim(out, 3), &ow) || !ir_prim_is_int(op_conv_dim(x, 2), &in_h) ||
@@ -379,27 +381,29 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
   bool small = co * kk * 4 <= SMALL_WEIGHTS;
-  int64_t rows = band_rows(oh, ow, pointwise ? kk : kh * kw, !pointwise, small);
-  if (pointwise && !small && rows * ow % TILE_COLS) {
+  int64_t tile = op_nn_gemm_cols(x->b->dtype);
+  int64_t rows = band_rows(oh, ow, tile, pointwise ? kk : kh * kw, !pointwise, small);
+  if (pointwise && !small && rows * ow % tile) {
     /* large weights: a narrow last tile costs more than copying the
      * input into a panel of whole tiles */
     pointwise = false;
-    rows = band_rows(oh, ow, kh * kw, true, small);
+    rows = band_rows(oh, ow, tile, kh * kw, true, small);
   }
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
   *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
-                  .cols = rows * ow, .width = tiles_of(rows * ow) * TILE_COLS, .last = true};
+                  .cols = rows * ow, .width = tiles_of(rows * ow, tile) * tile, .last = true,
+                  .sum = sum, .tile = tile};
   if (pointwise)
     e->width = e->cols; /* no panel: the gemm's last tile is narrower */
   e->cc = chunk_channels(ci, kh * kw, e->width);
   int64_t chunks = ci / e->cc, kc = e->cc * kh * kw;
   if (!pointwise) {
     IrPrimExpr *shape[2] = {op_nn_index(ctx, kc), op_nn_index(ctx, e->width)};
-    e->panel = op_prim_alloc(p, IR_F32, shape, 2, "panel");
+    e->panel = op_prim_alloc(p, x->b->dtype, shape, 2, "panel");
   }
   if (chunks > 1) {
     IrPrimExpr *shape[2] = {op_nn_index(ctx, co), op_nn_index(ctx, e->width)};
-    e->part = op_prim_alloc(p, IR_F32, shape, 2, "part");
+    e->part = op_prim_alloc(p, sum, shape, 2, "part");
   }
   e->weight = weight_matrix(p, weight, k, co, kk);
   IrPrimExpr *ext[2] = {op_conv_dim(out, 0), op_nn_index(ctx, oh / rows)}, **v;

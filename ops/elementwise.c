@@ -1004,38 +1004,12 @@ lower_sign(IrCtx *ctx, IrDType t, IrPrimExpr *x)
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, x, z), unit(ctx, t, 1), below);
 }
 
-/* x as unsigned u: a literal is its value modulo 2^bits (a uint literal is
- * never negative), anything else a cast. */
-static IrPrimExpr *
-to_unsigned(IrCtx *ctx, IrDType u, IrPrimExpr *x)
-{
-  if (x->kind != IR_PE_INT)
-    return ir_dtype_eq(x->dtype, u) ? x : ir_prim_cast(ctx, u, x);
-  uint64_t v = (uint64_t)x->u.int_value;
-  return ir_prim_int(ctx, u, (int64_t)(u.bits < 64 ? v & (((uint64_t)1 << u.bits) - 1) : v));
-}
 
-/* a op b (+, -, *) wrapping as the kernel does: a signed sum or product
- * that overflows is undefined in C (UBSan reports it), and so is a product
- * of 16-bit values promoted to int, so integers narrower than 64 bits
- * compute in uint32, wider ones in uint64, and convert back (two's
- * complement, as TVM's LLVM code wraps).  Floats, bools and the unsigned
- * types that do not promote keep the plain operator. */
-static IrPrimExpr *
-lower_wrapping(IrCtx *ctx, IrPrimKind kind, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
-{
-  IrDType u = {IR_DT_UINT, t.bits > 32 ? 64 : 32, 1};
-  if (is_float(t) || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
-    return ir_prim_bin(ctx, kind, a, b);
-  IrPrimExpr *v = ir_prim_bin(ctx, kind, to_unsigned(ctx, u, a), to_unsigned(ctx, u, b));
-  return ir_prim_cast(ctx, t, v);
-}
-
-/* x * x, wrapping (lower_wrapping). */
+/* x * x, wrapping (op_prim_wrapping). */
 static IrPrimExpr *
 lower_square(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
-  return lower_wrapping(ctx, IR_PE_MUL, t, x, x);
+  return op_prim_wrapping(ctx, IR_PE_MUL, t, x, x);
 }
 
 static IrPrimExpr *
@@ -1047,7 +1021,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   x = as(ctx, t, x);
   switch (id) {
   case IR_OP_NEGATIVE: /* wrapping: -INT_MIN is undefined in C */
-    return lower_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x);
+    return op_prim_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x);
   case IR_OP_SIGN:
     return lower_sign(ctx, t, x);
   case IR_OP_SQUARE:
@@ -1072,7 +1046,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
     if (t.code != IR_DT_INT)
       return x;
     return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GE, x, zero(ctx, t)), x,
-                          lower_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x));
+                          op_prim_wrapping(ctx, IR_PE_SUB, t, zero(ctx, t), x));
   default:
     return intrinsic(ctx, t, op->intrinsic, x, NULL);
   }
@@ -1107,7 +1081,8 @@ lower_log_add_exp(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
  * with C's shift only within it (b read as unsigned: a negative amount is
  * past): a << b on the unsigned type of a's width (a negative a is
  * undefined in C), a >> b of a signed a arithmetic (implementation-defined
- * in C; arithmetic in gcc, clang and tcc). */
+ * in C; arithmetic in gcc, clang and tcc), by at most bits - 1, so that a
+ * appears once (a requantization's long product, fused, is not copied). */
 static IrPrimExpr *
 lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
@@ -1120,10 +1095,10 @@ lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
     return ir_prim_select(ctx, within, t.code == IR_DT_UINT ? v : ir_prim_cast(ctx, t, v),
                           zero(ctx, t));
   }
-  IrPrimExpr *past = zero(ctx, t);
-  if (t.code == IR_DT_INT)
-    past = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, a, past), unit(ctx, t, -1), past);
-  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), past);
+  if (t.code == IR_DT_INT) /* past the width is a >> (bits - 1): -1 or 0, a written once */
+    return intrinsic(ctx, t, "tir.shift_right", a,
+                     ir_prim_select(ctx, within, b, ir_prim_int(ctx, b->dtype, t.bits - 1)));
+  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), zero(ctx, t));
 }
 
 /* a op b; comparisons compare in a's dtype and give bool. */
@@ -1144,14 +1119,14 @@ lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr
   if (op->kind == IR_PE_MAX || op->kind == IR_PE_MIN)
     return nan_max_min(ctx, op->kind, a, b);
   if (op->kind == IR_PE_ADD || op->kind == IR_PE_SUB || op->kind == IR_PE_MUL)
-    return lower_wrapping(ctx, op->kind, t, a, b);
+    return op_prim_wrapping(ctx, op->kind, t, a, b);
   return ir_prim_bin(ctx, op->kind, a, b);
 }
 
 /* where(c, a, b); ewise_fma as its kernel: floats in float64 (one
  * rounding, at the store), ints wrapping; and clip(x, lo, hi) as the kernel
  * computes it: y = x < lo ? lo : x, then y > hi ? hi : y (a NaN x stays
- * NaN). */
+ * NaN; integers: min(max(x, lo), hi), the same). */
 static IrPrimExpr *
 lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
 {
@@ -1159,10 +1134,12 @@ lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
     return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
   if (id == IR_OP_EWISE_FMA) {
     IrDType w = is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
-    IrPrimExpr *p = lower_wrapping(ctx, IR_PE_MUL, w, as(ctx, w, v[0]), as(ctx, w, v[1]));
-    return as(ctx, t, lower_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
+    IrPrimExpr *p = op_prim_wrapping(ctx, IR_PE_MUL, w, as(ctx, w, v[0]), as(ctx, w, v[1]));
+    return as(ctx, t, op_prim_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
   }
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
+  if (!is_float(t)) /* the same without NaN, x written once */
+    return ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, x, lo), hi);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, y, hi), hi, y);
 }

@@ -1,12 +1,13 @@
 /*
- * gemm.c - the loop schedule of a float32 product C[i, j] = sum_k A[i, k] *
- * B[k, j] with static j and k extents, for legalizations that reduce to it
- * (matmul; the caller gives how (i, k), (k, j) and (i, j) index its
- * buffers).
+ * gemm.c - the loop schedule of a float32 or integer product C[i, j] =
+ * sum_k A[i, k] * B[k, j] with static j and k extents, for legalizations
+ * that reduce to it (matmul, conv2d; the caller gives how (i, k), (k, j)
+ * and (i, j) index its buffers).
  *
  * Key idea: a register tile.  The rows are cut into blocks of GEMM_ROWS and
- * the columns into blocks of GEMM_COLS; for each block a small float32
- * accumulator acc[GEMM_ROWS * GEMM_COLS] is zeroed, then, for every k,
+ * the columns into blocks of one vector of B (op_nn_gemm_cols: 16 float32
+ * columns); for each block a small accumulator acc[GEMM_ROWS * cols] is
+ * zeroed, then, for every k,
  * each of its rows gets A[i, k] times the contiguous run B[k, j..j+COLS),
  * and finally acc is stored.  Every inner trip count is a constant, the
  * innermost loop is unit stride in B and acc, so a C compiler unrolls the
@@ -17,20 +18,36 @@
  * block; columns left over form one narrower block.  Sums are float32, as
  * in BLAS's sgemm and numpy's float32 matmul (the generic lowering's
  * float64 accumulator costs half the vector width and two conversions per
- * product).
+ * product).  Integer operands (int8 x int8 -> int32: quantized models)
+ * take the same schedule with an integer tile (op_nn_tile_type: int32,
+ * each factor widened to it, so gcc vectorizes the widening multiply-add),
+ * exact and without any float.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
- * factors parameter loads, which is what FuseOps's pattern analysis
+ * factors parameter loads (through casts: an integer sum wraps through
+ * uint32), which is what FuseOps's pattern analysis
  * (opt/fuse_pattern.c) takes for an out-elementwise-fusable reduction, so
  * a bias and an activation still fuse after it.
  */
 #include "nn_int.h"
 
 enum {
-  GEMM_ROWS = 8,       /* rows of a register tile */
-  GEMM_COLS = 16,      /* columns of a register tile (one AVX-512 vector) */
-  GEMM_TAIL_COLS = 128 /* columns of a one-row tile (rows left over) */
+  GEMM_ROWS = 8,        /* rows of a register tile */
+  GEMM_VECTOR = 64,     /* bytes of B a tile's row reads per term (one AVX-512 vector) */
+  GEMM_TAIL_COLS = 128  /* columns of a one-row tile (rows left over), at least */
 };
+
+/* Columns of a register tile over a B of dtype b: one vector of B, 16
+ * float32 (one FMA chain per row), 64 int8.  A tile of int8 as narrow as
+ * float32's reads a quarter vector of B per term, and gcc then widens and
+ * multiplies in 128-bit pieces (4 GOP/s against 24 for 64 columns, on
+ * this project's AVX-512 machine, 256 x 256 x 256). */
+int64_t
+op_nn_gemm_cols(IrDType b)
+{
+  int bytes = b.bits < 8 ? 1 : b.bits / 8;
+  return GEMM_VECTOR / bytes;
+}
 
 /* r * cols + c: where acc holds (r, c). */
 static IrPrimExpr *
@@ -89,15 +106,15 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
   *body = acc_store(p, g, v[0], v[1], cols,
                     g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
                                           op_nn_add(ctx, col0, v[1]))
-                              : op_nn_lit(ctx, IR_F32, 0.0));
+                              : op_nn_lit(ctx, g->sum, 0.0));
   body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
   IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
-  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, g->load_a(p, g->env, row, v[0]),
-                                 g->load_b(p, g->env, v[0], col));
+  IrPrimExpr *prod =
+      op_nn_product(ctx, g->sum, g->load_a(p, g->env, row, v[0]), g->load_b(p, g->env, v[0], col));
   IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
   *body = op_nn_if(p, cond,
                    acc_store(p, g, v[1], v[2], cols,
-                             ir_prim_bin(ctx, IR_PE_ADD, acc_at(p, g, v[1], v[2], cols), prod)));
+                             op_nn_sum_add(ctx, g->sum, acc_at(p, g, v[1], v[2], cols), prod)));
   body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
   *body = g->store_c(p, g->env, op_nn_add(ctx, row0, v[0]), op_nn_add(ctx, col0, v[1]),
                      acc_at(p, g, v[0], v[1], cols));
@@ -146,14 +163,14 @@ row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols
 
 /* The full row blocks (full of them) with the column blocks outermost:
  * for each block of columns, every block of rows, so the panel of B the
- * column block reads (k x GEMM_COLS floats) stays in cache across all the
+ * column block reads (k x cols values) stays in cache across all the
  * rows instead of all of B streaming once per block of rows.  NULL when
  * there is none. */
 static IrStmt *
 columns_outer(OpPrim *p, const Gemm *g, IrPrimExpr *full)
 {
   IrCtx *ctx = p->lz->ctx;
-  int64_t cols = g->n < GEMM_COLS ? g->n : GEMM_COLS;
+  int64_t cols = g->n < g->cols ? g->n : g->cols;
   IrStmt *st[2];
   int n = 0;
   IrPrimExpr *i, *j;
@@ -177,9 +194,9 @@ static IrStmt *
 gemm(OpPrim *p, Gemm *g, bool cols_outer)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *shape[1] = {op_nn_index(
-      ctx, GEMM_ROWS * GEMM_COLS > GEMM_TAIL_COLS ? GEMM_ROWS * GEMM_COLS : GEMM_TAIL_COLS)};
-  g->acc = op_prim_alloc(p, IR_F32, shape, 1, "acc");
+  int64_t tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
+  IrPrimExpr *shape[1] = {op_nn_index(ctx, GEMM_ROWS * g->cols > tail ? GEMM_ROWS * g->cols : tail)};
+  g->acc = op_prim_alloc(p, g->sum, shape, 1, "acc");
   IrStmt *st[2], *tile;
   int n = 0;
   IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, GEMM_ROWS));
@@ -189,13 +206,13 @@ gemm(OpPrim *p, Gemm *g, bool cols_outer)
   else if (!cols_outer)
     slot = block_loop(p, full, &i, &st[n]);
   if (slot && (tile = row_block(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
-                                GEMM_COLS))) {
+                                g->cols))) {
     *slot = tile;
     n++;
   }
   IrPrimExpr *done = op_nn_mul(ctx, full, op_nn_index(ctx, GEMM_ROWS));
   slot = block_loop(p, op_nn_sub(ctx, g->m, done), &i, &st[n]);
-  if (slot && (tile = row_block(p, g, op_nn_add(ctx, done, i), 1, GEMM_TAIL_COLS))) {
+  if (slot && (tile = row_block(p, g, op_nn_add(ctx, done, i), 1, tail))) {
     *slot = tile;
     n++;
   }

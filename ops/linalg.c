@@ -8,8 +8,10 @@
  * Inference follows TVM (src/relax/op/tensor/linear_algebra.cc): inner
  * dims provably different are an error; batch dims that cannot be matched
  * give a result of known rank and unknown shape.  The kernel walks the
- * broadcast batch index and accumulates in double; its lowering loops over
- * the output with a float64 sum over the inner dim.
+ * broadcast batch index and accumulates in double (integers: in wrapping
+ * int64); its lowering loops over the output with a float64 sum over the
+ * inner dim (integers: int32 or int64, op_nn_sum_type), or takes gemm.c's
+ * register tiles.
  *
  * R.einsum (subscripts with "...", implicit or explicit output) and
  * R.outer are further down; both accumulate as matmul does.
@@ -36,11 +38,14 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrDType dtype, out_dtype;
   if (!op_nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
       !op_nn_tensor_arg(in, call, args, 1, "x2", &t2) ||
-      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) ||
-      !op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
+      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype))
     return NULL;
+  /* operands of different dtypes need an out_dtype (as TVM: uint8 x int8
+   * into int32) */
   if (out_dtype.code != IR_DT_VOID)
     dtype = out_dtype;
+  else if (!op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
+    return NULL;
   int n1 = op_nn_ndim(t1), n2 = op_nn_ndim(t2), vdev = op_nn_vdevice(t1);
   if (n1 == 0 || n2 == 0) {
     op_nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
@@ -145,17 +150,27 @@ batch_offset(const Operand *x, const int64_t *idx, int nb)
   return off;
 }
 
-/* One (rows x cols) product at the given base offsets. */
+/* One (rows x cols) product at the given base offsets: in double, or in
+ * wrapping int64 for integers (exact: op_nn_sum_type). */
 static void
 matmul_block(const Operand *a, const Operand *b, int64_t ia, int64_t ib, IrTensorData *o,
              int64_t io)
 {
+  bool ints = op_nn_sum_type(a->t->dtype, b->t->dtype, o->dtype).code == IR_DT_INT;
   for (int64_t i = 0; i < a->rows; i++) {
     for (int64_t j = 0; j < b->cols; j++) {
+      int64_t at = ia + i * a->cols, bt = ib + j, ot = io + i * b->cols + j;
+      if (ints) {
+        uint64_t acc = 0;
+        for (int64_t k = 0; k < a->cols; k++)
+          acc += (uint64_t)op_get_i(a->t, at + k) * (uint64_t)op_get_i(b->t, bt + k * b->cols);
+        op_set_i(o, ot, (int64_t)acc);
+        continue;
+      }
       double acc = 0;
       for (int64_t k = 0; k < a->cols; k++)
-        acc += op_get_f(a->t, ia + i * a->cols + k) * op_get_f(b->t, ib + k * b->cols + j);
-      op_set_f(o, io + i * b->cols + j, acc);
+        acc += op_get_f(a->t, at + k) * op_get_f(b->t, bt + k * b->cols);
+      op_set_f(o, ot, acc);
     }
   }
 }
@@ -236,8 +251,9 @@ operand_index(IrCtx *ctx, const IrBuffer *buf, bool is_x1, IrPrimExpr **o, int n
   return idx;
 }
 
-/* The float32 fast path: an x2 of at least 2 dims whose last two, (k, n),
- * are static, and an x1 of at least 2 dims; for each batch index of the
+/* The fast path (float32, or integers: op_nn_tile_type): an x2 of at
+ * least 2 dims whose last two, (k, n), are static, and an x1 of at least
+ * 2 dims; for each batch index of the
  * output a register-tiled product (gemm.c).  Batch dims of either operand
  * index as in the generic lowering (broadcast included), so attention's
  * Q K^T and P V, whose x2 is an activation, take the same schedule as a
@@ -307,13 +323,7 @@ fast_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr 
   set_row(p->lz->ctx, e, row);
   IrPrimExpr **idx = op_nn_index_copy(p->lz->ctx, e->o, e->nout);
   idx[e->nout - 1] = col;
-  return op_prim_store(p, e->out, idx, v);
-}
-
-static bool
-is_f32(const IrBuffer *b)
-{
-  return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
+  return op_prim_store(p, e->out, idx, op_nn_to(p->lz->ctx, e->out->dtype, v));
 }
 
 /* Can the batch dims join the rows (one product of all rows of x1 with
@@ -338,7 +348,8 @@ static bool
 matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
 {
   int64_t k, n;
-  if (!is_f32(a) || !is_f32(b) || !is_f32(out) || a->ndim < 2 || b->ndim < 2 ||
+  IrDType sum = op_nn_tile_type(a->dtype, b->dtype, out->dtype);
+  if (sum.code == IR_DT_VOID || a->ndim < 2 || b->ndim < 2 ||
       !ir_prim_is_int(b->shape[b->ndim - 2], &k) || !ir_prim_is_int(b->shape[b->ndim - 1], &n) ||
       k < 1 || n < 1)
     return false;
@@ -351,15 +362,16 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
     e.o[d] = e.flat ? NULL : batch[d];
   for (int d = 0; e.flat && d < out->ndim - 2; d++)
     m = op_nn_mul(ctx, out->shape[d], m);
-  Gemm g = {m, n, k, &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL};
+  Gemm g = {m,    n,   k,   &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL, sum,
+            op_nn_gemm_cols(b->dtype)};
   IrStmt *body = op_nn_gemm_columns_outer(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;
 }
 
 /* out[batch..., i, j] = sum over k of x1[batch..., i, k] * x2[batch..., k, j]
- * in float64 (float32 on the fast path), with numpy's promotion of 1-D
- * operands. */
+ * in float64 (float32 on the fast path), or for integers in int32 or
+ * int64 (op_nn_sum_type), with numpy's promotion of 1-D operands. */
 static IrExpr *
 legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -377,7 +389,8 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   if (matmul_fast(&p, a, b, out))
     return op_prim_finish(&p, call, result);
-  IrBuffer *acc = op_nn_acc_new(&p, 1);
+  IrDType sum = op_nn_sum_type(a->dtype, b->dtype, out->dtype);
+  IrBuffer *acc = op_nn_acc_typed(&p, 1, sum);
   IrPrimExpr **o, **k;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrStmt *loop, **body = op_prim_loop_nest(&p, &a->shape[a->ndim - 1], 1, &k, &loop);
@@ -385,9 +398,9 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       op_prim_load(&p, a, operand_index(ctx, a, true, o, out->ndim, nbatch, k[0], out->shape));
   IrPrimExpr *y =
       op_prim_load(&p, b, operand_index(ctx, b, false, o, out->ndim, nbatch, k[0], out->shape));
-  IrPrimExpr *prod = ir_prim_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, x), op_nn_f64(ctx, y));
-  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), prod));
-  IrStmt *st[3] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, op_nn_f64_type(), 0.0)), loop,
+  *body = op_nn_acc_set(&p, acc, 0,
+                        op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), op_nn_product(ctx, sum, x, y)));
+  IrStmt *st[3] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)), loop,
                    op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_nn_acc(&p, acc, 0)))};
   *slot = op_nn_seq(&p, st, 3);
   return op_prim_finish(&p, call, result);

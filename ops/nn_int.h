@@ -98,8 +98,10 @@ IrPrimExpr *op_nn_and(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b);
  * alone when cond is NULL). */
 IrStmt *op_nn_seq(OpPrim *p, IrStmt **stmts, int n);
 IrStmt *op_nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_);
-/* A float64 buffer of n accumulators, and acc[k] read and written. */
+/* A buffer of n accumulators, float64 (op_nn_acc_new) or of dtype t, and
+ * acc[k] read and written (converted to acc's dtype). */
 IrBuffer *op_nn_acc_new(OpPrim *p, int n);
+IrBuffer *op_nn_acc_typed(OpPrim *p, int n, IrDType t);
 IrPrimExpr *op_nn_acc(OpPrim *p, IrBuffer *acc, int k);
 IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
 /* acc[k] = (the sum of term over a loop nest) / count, as three
@@ -116,6 +118,28 @@ IrStmt **op_nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pi
                          IrPrimExpr **full, IrStmt **nest);
 /* A copy of an index array of n entries (arena). */
 IrPrimExpr **op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n);
+
+/* Sums of products (conv2d, matmul) of operands of dtypes a and b stored
+ * as out.  op_nn_sum_type: what the generic lowering sums in: float64, or,
+ * when a, b and out are all integers (not bool), int32 for an out of at
+ * most 32 bits and int64 otherwise.  Integer sums wrap, and modulo 2^bits
+ * of out every sum at least that wide stores the same value, so the
+ * int32 sum of int8 products is exact where the result is (no float: an
+ * int8 model runs on a core without an FPU).  op_nn_tile_type: what the
+ * register tiles (gemm.c, conv_gemm.c, conv_dw.c) sum in: float32 when a,
+ * b and out are float32, the integer sum type for integers, IR_VOID (no
+ * tiles) otherwise. */
+IrDType op_nn_sum_type(IrDType a, IrDType b, IrDType out);
+bool op_nn_is_integer(IrDType t); /* int or uint (not bool), one lane */
+/* A term a * b of such a sum, each factor converted to the sum's dtype t;
+ * for integers the product wraps (op_prim_wrapping) unless it cannot
+ * overflow t (int8 x int8 into int32: a plain product, which gcc turns
+ * into widening vector multiplies). */
+IrPrimExpr *op_nn_product(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b);
+/* acc + term in t, integers wrapping: a sum past int32 stores what the
+ * kernels' int64 sum wraps to, with no undefined signed overflow in C. */
+IrPrimExpr *op_nn_sum_add(IrCtx *ctx, IrDType t, IrPrimExpr *acc, IrPrimExpr *term);
+IrDType op_nn_tile_type(IrDType a, IrDType b, IrDType out);
 
 /* A float32 reduction (sum or max) of n values, n symbolic or not, that
  * a C compiler vectorizes: OP_NN_LANES running values, value i folded
@@ -139,10 +163,12 @@ IrBuffer *op_nn_lanes_new(OpPrim *p, const char *name, int n); /* float32 [n] */
 IrStmt *op_nn_lanes_reduce(OpPrim *p, const OpNnLanes *l, IrPrimExpr *n);
 IrPrimExpr *op_nn_lanes_result(OpPrim *p, const OpNnLanes *l); /* result[slot] */
 
-/* gemm.c: the register-tiled schedule of a float32 product
+/* gemm.c: the register-tiled schedule of a product
  * C[i, j] = sum over k of A[i, k] * B[k, j] with m rows (symbolic or not)
- * and static n columns and k terms (both at least 1).  The callbacks
- * read A and B and store C at the caller's buffers and indices. */
+ * and static n columns and k terms (both at least 1), summed in sum (the
+ * op_nn_tile_type of the operands: float32, or int32 / int64 for
+ * integers, each factor converted to it).  The callbacks read A and B and
+ * store C (a value of dtype sum) at the caller's buffers and indices. */
 typedef struct {
   IrPrimExpr *m; /* rows */
   int64_t n, k;  /* columns, terms of each sum */
@@ -153,11 +179,16 @@ typedef struct {
   /* NULL, or the condition that term k of column col is read (a term
    * outside it counts 0: conv2d's padding); NULL from it: always */
   IrPrimExpr *(*guard)(OpPrim *p, void *env, IrPrimExpr *k, IrPrimExpr *col);
-  IrBuffer *acc; /* set by op_nn_gemm: the float32 tile */
+  IrBuffer *acc; /* set by op_nn_gemm: the tile of sums */
   /* NULL, or where the sums start: C[i, j] = load_c(i, j) + sum ... (a
    * product split along k); NULL: 0 */
   IrPrimExpr *(*load_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col);
+  IrDType sum;  /* the dtype of the sums and of the tile */
+  int64_t cols; /* columns of a tile: op_nn_gemm_cols of B's dtype */
 } Gemm;
+/* Columns of gemm.c's register tile over a B of dtype b (one 64-byte
+ * vector: 16 float32, 64 int8). */
+int64_t op_nn_gemm_cols(IrDType b);
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
 /* The same with the column blocks outermost over the whole row blocks:

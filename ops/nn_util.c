@@ -483,8 +483,52 @@ op_nn_if(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
 IrBuffer *
 op_nn_acc_new(OpPrim *p, int n)
 {
+  return op_nn_acc_typed(p, n, op_nn_f64_type());
+}
+
+IrBuffer *
+op_nn_acc_typed(OpPrim *p, int n, IrDType t)
+{
   IrPrimExpr *shape[1] = {op_nn_index(p->lz->ctx, n)};
-  return op_prim_alloc(p, op_nn_f64_type(), shape, 1, "acc");
+  return op_prim_alloc(p, t, shape, 1, "acc");
+}
+
+bool
+op_nn_is_integer(IrDType t)
+{
+  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.lanes == 1;
+}
+
+IrDType
+op_nn_sum_type(IrDType a, IrDType b, IrDType out)
+{
+  if (!op_nn_is_integer(a) || !op_nn_is_integer(b) || !op_nn_is_integer(out))
+    return op_nn_f64_type();
+  return out.bits <= 32 ? IR_I32 : IR_I64;
+}
+
+IrPrimExpr *
+op_nn_product(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrPrimExpr *x = op_nn_to(ctx, t, a), *y = op_nn_to(ctx, t, b);
+  if (!op_nn_is_integer(t) || a->dtype.bits + b->dtype.bits < t.bits)
+    return ir_prim_bin(ctx, IR_PE_MUL, x, y); /* exact: no overflow */
+  return op_prim_wrapping(ctx, IR_PE_MUL, t, x, y);
+}
+
+IrPrimExpr *
+op_nn_sum_add(IrCtx *ctx, IrDType t, IrPrimExpr *acc, IrPrimExpr *term)
+{
+  return op_prim_wrapping(ctx, IR_PE_ADD, t, acc, term);
+}
+
+IrDType
+op_nn_tile_type(IrDType a, IrDType b, IrDType out)
+{
+  if (ir_dtype_eq(a, IR_F32) && ir_dtype_eq(b, IR_F32) && ir_dtype_eq(out, IR_F32))
+    return IR_F32;
+  IrDType t = op_nn_sum_type(a, b, out);
+  return t.code == IR_DT_INT ? t : IR_VOID;
 }
 
 IrPrimExpr *
@@ -496,7 +540,7 @@ op_nn_acc(OpPrim *p, IrBuffer *acc, int k)
 IrStmt *
 op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
 {
-  return op_prim_store_at(p, acc, op_nn_index(p->lz->ctx, k), op_nn_f64(p->lz->ctx, v));
+  return op_prim_store_at(p, acc, op_nn_index(p->lz->ctx, k), op_nn_to(p->lz->ctx, acc->dtype, v));
 }
 
 void

@@ -4,7 +4,8 @@
  * kernels are in conv.c.
  *
  * Two lowerings.  The generic one (any dtype, symbolic extents) computes
- * each output element by itself: a float64 accumulator, the window's
+ * each output element by itself: a float64 accumulator (the max of
+ * integers: one of their dtype, exact and without float), the window's
  * loops, and the "inside the input" guard on every term.  The float32 one
  * (pool_fast: 2-D, static spatial extents) computes a whole output row at once
  * into a float32 row of accumulators: for each window position (ky, kx)
@@ -14,7 +15,8 @@
  * loops of their own; a window row outside the input is skipped by one
  * test outside the column loops.  Sums are float32 in (ky, kx) order and
  * the mean divides by the count as float32, as TVM's legalized
- * (TOPI) pools compute; max is exact in any precision.  The output is
+ * (TOPI) pools compute; max is exact in any precision.  An integer
+ * max_pool2d (int8 in a quantized model) takes it too, in its dtype.  The output is
  * stored once per element, so a consumer's epilogue still joins at that
  * store (opt/fuse_tir_inline.c).
  */
@@ -89,7 +91,7 @@ typedef struct {
   const Window *w;
   bool max;
   BufView x, out;
-  IrBuffer *acc;          /* float32 [OW]: the output row's max or sum */
+  IrBuffer *acc;          /* [OW] of float32 or x's integer dtype: the row's max or sum */
   IrPrimExpr *n, *c, *y;  /* loop vars: image, channel, output row */
   int64_t in[2], size[2]; /* input H, W; output H, W */
 } PoolRow;
@@ -201,16 +203,17 @@ window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
   return rows;
 }
 
-/* The float32 fast path of max_pool2d and avg_pool2d (file comment):
- * emits it and returns true, or returns false (nothing emitted) when the
- * call does not fit: 2-D, float32 data and output, static spatial
- * extents, dilation 1 for the mean. */
+/* The fast path of max_pool2d and avg_pool2d (file comment): emits it
+ * and returns true, or returns false (nothing emitted) when the call does
+ * not fit: 2-D, float32 data and output (or, for the max, integers, kept
+ * in their dtype), static spatial extents, dilation 1 for the mean. */
 static bool
 pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 {
   IrCtx *ctx = p->lz->ctx;
   PoolRow r = {w, max, *x, *out, NULL, NULL, NULL, NULL, {0, 0}, {0, 0}};
-  if (w->nsp != 2 || !op_conv_is_f32(x->b) || !op_conv_is_f32(out->b) ||
+  bool f32 = op_conv_is_f32(x->b) && op_conv_is_f32(out->b);
+  if (w->nsp != 2 || !(f32 || (max && op_nn_is_integer(x->b->dtype))) ||
       (!max && (w->dilation[0] != 1 || w->dilation[1] != 1)))
     return false;
   for (int a = 0; a < 2; a++)
@@ -222,11 +225,12 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
   IrPrimExpr *ext[3] = {op_conv_dim(out, 0), op_conv_dim(out, 1), op_nn_index(ctx, r.size[0])}, **v;
   IrStmt **slot = op_prim_loops(p, ext, 3, &v);
   IrPrimExpr *acc_shape[1] = {op_nn_index(ctx, r.size[1])};
-  r.acc = op_prim_alloc(p, IR_F32, acc_shape, 1, "acc");
+  IrDType t = f32 ? IR_F32 : x->b->dtype;
+  r.acc = op_prim_alloc(p, t, acc_shape, 1, "acc");
   r.n = v[0], r.c = v[1], r.y = v[2];
   IrPrimExpr *col;
   IrStmt *st[3], *loop, **init = column_loop(p, 0, r.size[1], &col, &loop);
-  *init = row_acc_set(p, &r, col, op_nn_lit(ctx, IR_F32, max ? op_conv_lowest(IR_F32) : 0.0));
+  *init = row_acc_set(p, &r, col, op_nn_lit(ctx, t, max ? op_conv_lowest(t) : 0.0));
   st[0] = loop;
   st[1] = window_rows(p, &r, lo, hi);
   st[2] = store_row(p, &r);
@@ -254,7 +258,9 @@ op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (pool_fast(&p, &w, max, &x, &out))
     return op_prim_finish(&p, call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
-  IrBuffer *acc = op_nn_acc_new(&p, max ? 1 : 2);
+  /* the max of integers in their own dtype (exact, no float) */
+  IrDType t = max && op_nn_is_integer(x.b->dtype) ? x.b->dtype : f64;
+  IrBuffer *acc = op_nn_acc_typed(&p, max ? 1 : 2, t);
   IrPrimExpr *extent[CONV_SP], *pos[CONV_SP], *ext[CONV_SP], *xi[CONV_RANK] = {o[0], o[1]};
   for (int a = 0; a < w.nsp; a++)
     extent[a] = op_nn_index(ctx, w.size[a]);
@@ -263,9 +269,9 @@ op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     pos[a] = xi[2 + a] = op_conv_input_pos(ctx, &w, a, o[2 + a], r[a]);
     ext[a] = op_conv_dim(&x, 2 + a);
   }
-  *body = pool_body(&p, &w, max, acc, op_conv_load(&p, &x, xi), pos, ext);
+  *body = pool_body(&p, &w, max, acc, op_nn_to(ctx, t, op_conv_load_at(&p, &x, xi)), pos, ext);
   IrStmt *init[2] = {
-      op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, max ? op_conv_lowest(x.b->dtype) : 0.0)),
+      op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, t, max ? op_conv_lowest(x.b->dtype) : 0.0)),
       max ? NULL : op_nn_acc_set(&p, acc, 1, op_nn_lit(ctx, f64, 0.0))};
   IrPrimExpr *v = max ? op_nn_acc(&p, acc, 0)
                       : ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(&p, acc, 0),

@@ -213,6 +213,31 @@ op_prim_i64(IrCtx *ctx, IrPrimExpr *e)
   return ir_dtype_eq(e->dtype, IR_I64) ? e : ir_prim_cast(ctx, IR_I64, e);
 }
 
+/* x as unsigned u: a literal is its value modulo 2^bits (a uint literal is
+ * never negative), anything else a cast. */
+static IrPrimExpr *
+to_unsigned(IrCtx *ctx, IrDType u, IrPrimExpr *x)
+{
+  if (x->kind != IR_PE_INT)
+    return ir_dtype_eq(x->dtype, u) ? x : ir_prim_cast(ctx, u, x);
+  uint64_t v = (uint64_t)x->u.int_value;
+  return ir_prim_int(ctx, u, (int64_t)(u.bits < 64 ? v & (((uint64_t)1 << u.bits) - 1) : v));
+}
+
+/* A signed sum or product that overflows is undefined in C (UBSan reports
+ * it), and so is a product of 16-bit values promoted to int, so integers
+ * narrower than 64 bits compute in uint32, wider ones in uint64, and
+ * convert back (two's complement, as TVM's LLVM code wraps). */
+IrPrimExpr *
+op_prim_wrapping(IrCtx *ctx, IrPrimKind kind, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
+{
+  IrDType u = {IR_DT_UINT, t.bits > 32 ? 64 : 32, 1};
+  if (t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
+    return ir_prim_bin(ctx, kind, a, b);
+  IrPrimExpr *v = ir_prim_bin(ctx, kind, to_unsigned(ctx, u, a), to_unsigned(ctx, u, b));
+  return ir_prim_cast(ctx, t, v);
+}
+
 /* --- statements ------------------------------------------------------------------ */
 
 void

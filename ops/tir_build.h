@@ -66,6 +66,11 @@ IrBuffer *op_prim_output(OpPrim *p, const IrSInfo *s, const char *name);
 IrBuffer *op_prim_alloc(OpPrim *p, IrDType t, IrPrimExpr **shape, int ndim, const char *name);
 /* An integer expression as int64 (a literal re-made, anything else cast). */
 IrPrimExpr *op_prim_i64(IrCtx *ctx, IrPrimExpr *e);
+/* a op b (+, -, *) of dtype t wrapping as the interpreter's kernels do,
+ * without C's undefined signed overflow: integers compute in uint32 or
+ * uint64 and convert back; floats, bools and the unsigned types that do
+ * not promote keep the plain operator. */
+IrPrimExpr *op_prim_wrapping(IrCtx *ctx, IrPrimKind kind, IrDType t, IrPrimExpr *a, IrPrimExpr *b);
 /* A Relax shape expression as a TIR expression of this function. */
 IrPrimExpr *op_prim_dim(OpPrim *p, IrPrimExpr *relax_dim);
 /* Appends a top-level statement. */

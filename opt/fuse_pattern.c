@@ -142,22 +142,32 @@ scan_expr(Scan *s, const IrPrimExpr *e, const IrBuffer *dst, IrPrimExpr **idx, i
   }
 }
 
+/* e without the casts around it. */
+static const IrPrimExpr *
+uncast(const IrPrimExpr *e)
+{
+  while (e->kind == IR_PE_CAST)
+    e = e->u.bin.a;
+  return e;
+}
+
 static bool
 loads_param(const Scan *s, const IrPrimExpr *e)
 {
-  if (e->kind == IR_PE_CAST)
-    e = e->u.bin.a;
+  e = uncast(e);
   return e->kind == IR_PE_LOAD && is_param_buffer(s, e->u.load.buffer);
 }
 
-/* buf[...] = buf[...] + a * b, with a and b (through a cast) parameter loads. */
+/* buf[...] = buf[...] + a * b, with a and b parameter loads, each piece
+ * possibly through casts (an integer sum wraps through uint32 or uint64:
+ * op_prim_wrapping). */
 static bool
 is_fma(const Scan *s, const IrStmt *st)
 {
-  const IrPrimExpr *v = st->u.store.value;
+  const IrPrimExpr *v = uncast(st->u.store.value);
   if (v->kind != IR_PE_ADD)
     return false;
-  const IrPrimExpr *acc = v->u.bin.a, *prod = v->u.bin.b;
+  const IrPrimExpr *acc = uncast(v->u.bin.a), *prod = uncast(v->u.bin.b);
   if (acc->kind != IR_PE_LOAD || acc->u.load.buffer != st->u.store.buffer ||
       prod->kind != IR_PE_MUL)
     return false;

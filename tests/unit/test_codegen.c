@@ -14,11 +14,14 @@
  * Also: the output compiles with gcc and clang -std=c99 -Wall -Wextra
  * -Werror -pedantic -ffreestanding; it is deterministic; wrong calls (arena
  * one byte short, misaligned, a dim above its bound, inconsistent dims,
- * NULL pointers) return their error code and write nothing.
+ * NULL pointers) return their error code and write nothing; the integer
+ * kernels of a quantized block (tests/codegen/int8_kernels.py) hold no
+ * floating point.
  *
  * The generated C carries rt/'s math (cg_runtime_text), so these runs test
  * it too.
  */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -882,12 +885,71 @@ test_arena_bytes_function(void **state)
   ir_ctx_free(ctx);
 }
 
+/* The first mark of floating point in c from its first kernel (the
+ * comment "T.prim_func ...") on:
+ * a float type or helper of the generated C, or a floating literal (a
+ * number token with a '.', or a decimal one with an exponent or an f
+ * suffix); NULL when there is none.  *kernels gets how many kernels. */
+static const char *
+first_float(const char *c, int *kernels)
+{
+  static const char *const words[] = {"float", "double", "rxc_f32", "rxc_f64", "rxc_f16",
+                                      "rxc_bf16", "_f32", "_f64"};
+  const char *start = strstr(c, "/* T.prim_func");
+  *kernels = 0;
+  for (const char *k = start; k; k = strstr(k + 1, "/* T.prim_func"))
+    (*kernels)++;
+  for (const char *p = start; p && *p; p++) {
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (strncmp(p, words[w], strlen(words[w])) == 0)
+        return p;
+    bool starts = isdigit((unsigned char)*p) && (p == c || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+    if (!starts)
+      continue;
+    bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    const char *q = p;
+    for (; isalnum((unsigned char)*q) || *q == '_' || *q == '.'; q++)
+      if (*q == '.' || (!hex && (*q == 'e' || *q == 'E' || *q == 'f' || *q == 'F')))
+        return p;
+    p = q - 1;
+  }
+  return NULL;
+}
+
+/* tests/codegen/int8_kernels.py (issue 23: pad, int8 conv2d into int32
+ * with its requantization in int64, a depthwise conv2d, max_pool2d, an
+ * int8 matmul): its kernels and entries hold no floating point at all, so
+ * an int8 model runs on a core without an FPU.  The same check finds the
+ * float in a float32 model, so it is not blind. */
+static void
+test_int_kernels(void **state)
+{
+  (void)state;
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const char *paths[] = {"tests/codegen/int8_kernels.py", "samples/digits_cnn.py"};
+  for (int i = 0; i < 2; i++) {
+    IrCtx *ctx = ir_ctx_new();
+    const IrModule *orig, *opt;
+    CgOutput *out = generate(ctx, paths[i], NULL, &cfg, &orig, &opt);
+    assert_non_null(out);
+    int kernels;
+    const char *f = first_float(out->files[1].text.data, &kernels);
+    if (i == 0 && f)
+      print_error("%s: floating point in its kernels: %.80s\n", paths[i], f);
+    assert_true(i == 0 ? f == NULL : f != NULL);
+    assert_true(kernels >= (i == 0 ? 4 : 1));
+    cg_output_free(out);
+    ir_ctx_free(ctx);
+  }
+}
+
 int
 main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
-      cmocka_unit_test(test_hoisted_scalars),
+      cmocka_unit_test(test_hoisted_scalars), cmocka_unit_test(test_int_kernels),
       cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_data_dims),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
