@@ -11,7 +11,8 @@ predictions on all held-out digits (cmtest.py).  The image links with
 Then the same sources again with -mfloat-abi=soft (no FPU instruction;
 the generated C with -fno-inline) into soft/image.elf: the float-helper
 check of its kernels (floathelpers.py), and the same run and comparison
-under qemu with the FPU left off.  Last, the int8 model's arena and
+under qemu with the FPU left off, whose printout must also be the first
+image's byte for byte.  Last, the int8 model's arena and
 weights bytes against the float model's (sizes.py).
 
     RXC=build/rxc /usr/bin/python3 tests/cortexm/run.py [OUTDIR]
@@ -68,7 +69,8 @@ def describe(image):
 
 
 def run_image(image, refs):
-    """Runs image under qemu; returns the errors of its printout."""
+    """Runs image under qemu; returns (the errors of its printout, the
+    printout)."""
     printout = os.path.join(os.path.dirname(image), "qemu.out")
     if os.path.exists(printout):
         os.remove(printout)
@@ -92,7 +94,21 @@ def run_image(image, refs):
     if r.returncode != 0:
         errors.append("qemu exited with status %d%s: %s" % (
             r.returncode, " (timeout)" if r.returncode == 124 else "", r.stdout.strip()))
-    return errors
+    return errors, text
+
+
+def same_printout(hard, soft):
+    """The errors of comparing the two images' printouts: the same IEEE
+    arithmetic in the FPU and in libgcc (-std=c99 contracts no a*b+c into
+    an FMA), so every line, float bits included, must be equal."""
+    hard_lines, soft_lines = hard.splitlines(), soft.splitlines()
+    for i, (h, s) in enumerate(zip(hard_lines, soft_lines)):
+        if h != s:
+            return ["soft: printout line %d differs from image.elf's:\n  %s\n  %s" % (i + 1, s, h)]
+    if len(hard_lines) != len(soft_lines):
+        return ["soft: %d printout lines, image.elf %d" % (len(soft_lines), len(hard_lines))]
+    print("  soft/image.elf printed what image.elf did, byte for byte")
+    return []
 
 
 def main():
@@ -107,14 +123,15 @@ def main():
     print("image.elf (%s):" % " ".join(cc[1:]))
     image = build(outdir, outdir, cc, generated, own)
     describe(image)
-    errors = run_image(image, refs)
+    errors, hard_text = run_image(image, refs)
 
     soft = soft_float(cc)
     print("soft/image.elf (%s, the generated C with -fno-inline):" % " ".join(soft[1:]))
     soft_image = build(os.path.join(outdir, "soft"), outdir, soft, generated, own, ["-fno-inline"])
     describe(soft_image)
     e, integer = floathelpers.check_image(os.path.join(outdir, "soft"), soft, soft_image, generated)
-    errors += ["soft: " + m for m in e + run_image(soft_image, refs)]
+    soft_errors, soft_text = run_image(soft_image, refs)
+    errors += ["soft: " + m for m in e + soft_errors] + same_printout(hard_text, soft_text)
 
     print("bytes of the int8 model beside the float one's:")
     int8_name = cmtest.gen_inputs.ACCURACY_MODELS[1]
