@@ -14,9 +14,9 @@ whose parameters are all integers (at least one an integer pointer, none a
 float) must reach no float helper; the others are reported only.  Besides
 the models of the image, int_ops.py (integer ops only, as an int8
 network's kernels use them) is checked on its own, its kernels that still
-call float helpers listed in KNOWN_FLOAT.  A probe
-(PROBE) first shows the check can fail: an integer-only function that
-scales through a double helper must be caught, its integer twin must not.
+call float helpers listed in KNOWN_FLOAT.  A probe (PROBE) first shows the
+check can fail: an integer-only function that scales through a double
+helper must be caught, its integer twin must not.
 The whole soft image must also hold no FPU instruction (a mnemonic in v:
 vadd.f32, vldr, vmov, ...); startup.c leaves the FPU off in it, so one
 executed under qemu would fault as well.
