@@ -30,7 +30,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cmtest  # noqa: E402
 
-SAMPLES = ["mlp", "tiny_cnn", "digits_mlp", "digits_cnn", "kws_dscnn", "transformer_block"]
+SAMPLES = ["mlp", "tiny_cnn", "digits_mlp", "digits_cnn", "digits_cnn_int8", "kws_dscnn",
+           "transformer_block"]
 FORMS = ["bytes", "blob"]  # besides inline, for the samples with weights
 ARM = ["arm-none-eabi-gcc", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
 # (label, command, nm, allowed prefix of undefined symbols)

@@ -2,7 +2,7 @@
  * main.c - the test program of the firmware image (and of the -nostdlib
  * host executable): runs the digits models' generated entries on held-out
  * digits and prints every output as float32 bit patterns in hex, for
- * compare.py to check against the interpreter.
+ * cmtest.compare to check against the interpreter.
  *
  * Key idea: nothing here needs a library: text is formatted by hand into a
  * line buffer and written through platform.h.  Output, one line each:
@@ -10,10 +10,15 @@
  *   MODEL row I class C H0 H1 ...     output row I, its argmax, its bits
  *   MODEL arena_short S               the return code with one byte too few
  *   MODEL canaries ok|clobbered       the bytes on both sides of the arena
+ *   MODEL classes FIRST C C ...       argmaxes of a batch of all the digits
  *   end FAILURES
- * inputs.h (written by gen_inputs.py) holds the digits as exact hex floats.
+ * inputs.h (written by gen_inputs.py) holds the digits as exact hex floats,
+ * and all held-out digits as pixel codes for the accuracy pass, which runs
+ * the models marked `all` on them BATCH_DIGITS at a time (the bound of n
+ * the models are compiled for) and prints only the argmaxes.
  */
 #include "digits_cnn.h"
+#include "digits_cnn_int8.h"
 #include "digits_mlp.h"
 #include "inputs.h"
 #include "platform.h"
@@ -21,7 +26,8 @@
 #define CANARY_BYTES 64
 #define CANARY_BYTE(i) ((unsigned char)(0xA5u ^ (unsigned)(i)))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define ARENA_BYTES MAX(digits_mlp_ARENA_BYTES, digits_cnn_ARENA_BYTES)
+#define ARENA_BYTES MAX(MAX(digits_mlp_ARENA_BYTES, digits_cnn_ARENA_BYTES), digits_cnn_int8_ARENA_BYTES)
+#define PIXELS 64
 #define CLASSES 10
 
 typedef int (*EntryFn)(void *arena, size_t arena_bytes, const float *x, rxc_i64 n, float *out);
@@ -31,11 +37,13 @@ typedef struct {
   EntryFn entry;
   size_t arena_bytes; /* the entry's, at the bound of n */
   const float *x;     /* TEST_DIGITS images of 64 pixels */
+  int all;            /* 1: also run on all ALL_DIGITS digits (its layout is x_cnn's) */
 } Model;
 
 static const Model models[] = {
-    {"digits_mlp", digits_mlp_main, digits_mlp_main_ARENA_BYTES, digits_mlp_x},
-    {"digits_cnn", digits_cnn_main, digits_cnn_main_ARENA_BYTES, digits_cnn_x},
+    {"digits_mlp", digits_mlp_main, digits_mlp_main_ARENA_BYTES, digits_mlp_x, 0},
+    {"digits_cnn", digits_cnn_main, digits_cnn_main_ARENA_BYTES, digits_cnn_x, 1},
+    {"digits_cnn_int8", digits_cnn_int8_main, digits_cnn_int8_main_ARENA_BYTES, digits_cnn_int8_x, 1},
 };
 
 /* The arena with canaries on both sides; the union aligns it to 8, as
@@ -45,10 +53,12 @@ static union {
   unsigned char bytes[CANARY_BYTES + ARENA_BYTES + CANARY_BYTES];
 } space;
 
-static float out[TEST_DIGITS * CLASSES];
+#define OUT_ROWS MAX(TEST_DIGITS, BATCH_DIGITS)
+static float out[OUT_ROWS * CLASSES];
+static float batch[BATCH_DIGITS * PIXELS];
 
 typedef struct {
-  char text[16 + 10 * CLASSES + 64];
+  char text[MAX(16 + 10 * CLASSES, 3 * BATCH_DIGITS) + 64];
   int len;
 } Line;
 
@@ -167,7 +177,7 @@ print_rows(Line *l, const Model *m)
 }
 
 /* Runs one model; returns the number of failures seen on the device (the
- * values themselves are compare.py's to judge). */
+ * values themselves are cmtest.compare's to judge). */
 static int
 run_model(Line *l, const Model *m)
 {
@@ -192,6 +202,31 @@ run_model(Line *l, const Model *m)
   return failures;
 }
 
+/* Runs m on all ALL_DIGITS digits, BATCH_DIGITS at a time, printing each
+ * batch's argmaxes; returns the number of failing entry calls. */
+static int
+run_all(Line *l, const Model *m)
+{
+  void *arena = space.bytes + CANARY_BYTES;
+  int failures = 0;
+  for (int first = 0; first < ALL_DIGITS; first += BATCH_DIGITS) {
+    int count = ALL_DIGITS - first < BATCH_DIGITS ? ALL_DIGITS - first : BATCH_DIGITS;
+    for (int i = 0; i < count * PIXELS; i++)
+      batch[i] = (float)all_pixels[first * PIXELS + i] * 0.0625f; /* k/16, exact */
+    if (m->entry(arena, m->arena_bytes, batch, count, out) != 0)
+      failures++;
+    put_str(l, m->name);
+    put_str(l, " classes ");
+    put_int(l, first);
+    for (int r = 0; r < count; r++) {
+      put_str(l, " ");
+      put_int(l, argmax(out + r * CLASSES));
+    }
+    flush(l);
+  }
+  return failures;
+}
+
 int
 test_main(void)
 {
@@ -200,6 +235,9 @@ test_main(void)
   l.len = 0;
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
     failures += run_model(&l, &models[i]);
+  for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+    if (models[i].all)
+      failures += run_all(&l, &models[i]);
   put_str(&l, "end ");
   put_int(&l, failures);
   flush(&l);

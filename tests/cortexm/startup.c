@@ -44,7 +44,10 @@ __attribute__((section(".vectors"), used)) static const struct vector_table vect
     }};
 
 /* CPACR (Armv7-M ARM, B3.2.20): full access to coprocessors 10 and 11, the
- * FPU; the DSB/ISB pair makes it take effect before any FP instruction. */
+ * FPU; the DSB/ISB pair makes it take effect before any FP instruction.
+ * Only in a build with an FPU (__ARM_FP): a -mfloat-abi=soft image runs
+ * with it off, so an FP instruction there would fault (UsageFault). */
+#ifdef __ARM_FP
 static void
 fpu_enable(void)
 {
@@ -52,6 +55,7 @@ fpu_enable(void)
   *cpacr |= 0xFu << 20;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
 }
+#endif
 
 /* Word loops, not memcpy/memset: nothing here may need a library (and
  * -ffreestanding keeps gcc from turning them into those calls). */
@@ -63,7 +67,9 @@ reset_handler(void)
     *dst++ = *src++;
   for (dst = _sbss; dst < _ebss; dst++)
     *dst = 0;
+#ifdef __ARM_FP
   fpu_enable();
+#endif
   platform_exit(test_main());
 }
 

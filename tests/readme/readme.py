@@ -2,7 +2,10 @@
 """Keeps README.md true to rxc.
 
 1. The tables between `<!-- rxc list WHAT -->` and `<!-- end -->` must be
-   exactly what `rxc list WHAT` prints now; --update rewrites them.
+   exactly what `rxc list WHAT` prints now, and those between `<!-- output
+   of tests/PATH.py -->` and `<!-- end -->` what that script prints (run
+   with /usr/bin/python3 and $RXC: figures such as the embedded section's
+   bytes); --update rewrites them.
 2. The complete C program of "## The generated C" must compile and print
    what the README says: the model named by the section's `rxc compile`
    command is compiled with rxc, the header excerpt's lines must appear in
@@ -23,11 +26,18 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RXC = os.path.abspath(os.environ.get("RXC") or os.path.join(ROOT, "build", "rxc"))
-MARKED = re.compile(r"(<!-- rxc list (\w+) -->\n)(.*?)(<!-- end -->)", re.S)
+MARKED = re.compile(r"(<!-- (rxc list \w+|output of tests/[\w/]+\.py) -->\n)(.*?)(<!-- end -->)", re.S)
 
 
-def rxc_list(what):
-    out = subprocess.run([RXC, "list", what], check=True, capture_output=True, text=True)
+def marked_output(what):
+    """What the marker's command prints: `rxc list WHAT`, or `output of
+    tests/PATH.py` (the script run from the repository's root)."""
+    if what.startswith("rxc list "):
+        cmd = [RXC, "list", what.split()[2]]
+    else:
+        cmd = ["/usr/bin/python3", os.path.join(ROOT, what.split()[2])]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, RXC=RXC))
     return "\n" + out.stdout + "\n"
 
 
@@ -36,11 +46,11 @@ def check_tables(text):
     diffs = []
 
     def replace(m):
-        want = rxc_list(m.group(2))
+        want = marked_output(m.group(2))
         if m.group(3) != want:
             diffs.extend(difflib.unified_diff(
                 m.group(3).splitlines(True), want.splitlines(True),
-                "README.md (rxc list %s)" % m.group(2), "rxc list %s" % m.group(2)))
+                "README.md (%s)" % m.group(2), m.group(2)))
         return m.group(1) + want + m.group(4)
 
     new = MARKED.sub(replace, text)
@@ -121,7 +131,7 @@ def main(argv):
         print("readme.py: updated the tables of " + path)
     elif diffs:
         sys.stdout.writelines(diffs)
-        status = fail("README.md's tables differ from rxc list (run %s --update)"
+        status = fail("README.md's tables differ from what their commands print (run %s --update)"
                       % os.path.relpath(__file__, ROOT))
     status |= check_program(new)
     if status == 0:
