@@ -579,6 +579,61 @@ if_statement(Parser *P, Tir *c)
   return s;
 }
 
+/* A string of an assert's message: "text". */
+static IrSym
+message_part(Parser *P)
+{
+  return fe_expect_kind(P, TK_STR, "a message string")->sym;
+}
+
+/* assert cond, "msg" or assert cond, ("Kind", ["part", ...]); TVM v0.26
+ * prints the second, and reads the first as ("RuntimeError", ["msg"]). */
+static IrStmt *
+assert_statement(Parser *P)
+{
+  const Tok *at = fe_next(P);
+  IrStmt *s = ir_stmt_new(P->ctx, IR_ST_ASSERT, fe_loc(P, at));
+  const Tok *cond_at = fe_peek(P);
+  s->u.check.cond = fe_prim(P);
+  if (s->u.check.cond->dtype.code != IR_DT_BOOL) {
+    char t[32];
+    fe_fail(P, cond_at, "assert needs a bool condition but this one is %s",
+            ir_dtype_str(s->u.check.cond->dtype, t));
+  }
+  fe_expect_op(P, ",");
+  s->u.check.kind = ir_sym(P->ctx, "RuntimeError");
+  if (fe_peek(P)->kind == TK_STR) {
+    s->u.check.parts = ir_alloc(P->ctx, sizeof(IrSym));
+    s->u.check.parts[0] = message_part(P);
+    s->u.check.nparts = 1;
+    return s;
+  }
+  if (!fe_accept_op(P, "(")) {
+    char found[48];
+    fe_describe(fe_peek(P), found, sizeof found);
+    fe_fail(P, fe_peek(P), "expected an assert message, \"text\" or (\"Kind\", [\"text\"]), but "
+            "found %s", found);
+  }
+  s->u.check.kind = fe_expect_kind(P, TK_STR, "an error kind string such as \"RuntimeError\"")->sym;
+  fe_expect_op(P, ",");
+  const char *close = ")"; /* the parts: a list, or a tuple (Python reads both) */
+  if (!fe_accept_op(P, "(")) {
+    fe_expect_op(P, "[");
+    close = "]";
+  }
+  FeVec parts = {0};
+  while (!fe_is_op(fe_peek(P), close)) {
+    *(IrSym *)fe_vec_push(P, &parts, sizeof(IrSym)) = message_part(P);
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  fe_expect_op(P, close);
+  fe_expect_op(P, ")");
+  s->u.check.parts = parts.data;
+  s->u.check.nparts = parts.len;
+  return s;
+}
+
 /* T.func_attr, T.reads/T.writes, T.block_attr, T.evaluate, or a call
  * evaluated for its effect.  Returns NULL for header items. */
 static IrStmt *
@@ -632,6 +687,8 @@ statement(Parser *P, Tir *c, bool *binder)
   IrStmt *s = NULL;
   if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* a docstring is a no-op too */
     fe_next(P);
+  } else if (fe_is_name(t, "assert")) {
+    s = assert_statement(P);
   } else if (fe_is_name(t, "T") && fe_is_op(fe_peek_at(P, 1), ".")) {
     s = t_statement(P, c);
   } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "[")) {

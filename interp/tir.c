@@ -592,6 +592,24 @@ exec_store(Tir *t, const IrStmt *s)
   return true;
 }
 
+/* TVM's AssertStmt: the function fails with "Kind: message" (the parts
+ * concatenated) when the condition is false. */
+static bool
+exec_assert(Tir *t, const IrStmt *s)
+{
+  Scalar c;
+  if (!eval(t, s->u.check.cond, &c))
+    return false;
+  if (c.i)
+    return true;
+  IrBuf msg = {0};
+  for (int i = 0; i < s->u.check.nparts; i++)
+    ir_buf_puts(&msg, s->u.check.parts[i]);
+  tir_error(t, "assertion failed: %s: %s", s->u.check.kind, msg.data ? msg.data : "");
+  ir_buf_free(&msg);
+  return false;
+}
+
 static bool
 exec(Tir *t, const IrStmt *s)
 {
@@ -636,6 +654,8 @@ exec(Tir *t, const IrStmt *s)
     pop_bufs(t, bufs);
     return ok;
   }
+  case IR_ST_ASSERT:
+    return exec_assert(t, s);
   }
   return true;
 }

@@ -416,6 +416,7 @@ typedef enum {
   IR_ST_IF,       /* branch: else_ may be NULL */
   IR_ST_EVALUATE, /* eval: T.evaluate(expr) */
   IR_ST_ALLOC,    /* alloc: T.alloc_buffer outside a block, over body */
+  IR_ST_ASSERT,   /* check: the function fails with the message when cond is false */
 } IrStmtKind;
 
 struct IrStmt {
@@ -454,6 +455,12 @@ struct IrStmt {
       IrBuffer *buffer;
       IrStmt *body;
     } alloc;
+    struct {
+      IrPrimExpr *cond;  /* bool */
+      IrSym kind;        /* the error kind, "RuntimeError" */
+      IrSym *parts;      /* the message, concatenated */
+      int nparts;
+    } check;
   } u;
 };
 

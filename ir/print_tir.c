@@ -423,6 +423,9 @@ free_stmt(FreeScan *s, const IrStmt *st)
     free_buffer(s, st->u.alloc.buffer);
     free_stmt(s, st->u.alloc.body);
     break;
+  case IR_ST_ASSERT:
+    free_expr(s, st->u.check.cond);
+    break;
   }
 }
 
@@ -768,6 +771,23 @@ if_stmt(Printer *p, const IrStmt *s)
   }
 }
 
+/* assert cond, ("Kind", ["part", ...]): the one form TVM v0.26 prints. */
+static void
+assert_stmt(Printer *p, const IrStmt *s)
+{
+  ir_pr_indent(p);
+  ir_pr_puts(p, "assert ");
+  ir_pr_prim(p, s->u.check.cond);
+  ir_pr_puts(p, ", (");
+  ir_pr_string(p, s->u.check.kind);
+  ir_pr_puts(p, ", [");
+  for (int i = 0; i < s->u.check.nparts; i++) {
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_string(p, s->u.check.parts[i]);
+  }
+  ir_pr_puts(p, "])\n");
+}
+
 static void
 stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
 {
@@ -805,6 +825,9 @@ stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
     break;
   case IR_ST_ALLOC:
     alloc_stmt(p, s, block_list, last);
+    break;
+  case IR_ST_ASSERT:
+    assert_stmt(p, s);
     break;
   }
 }

@@ -41,6 +41,8 @@ walk_exprs(const IrStmt *s, const IrTirVisitor *v)
     return v->expr(s->u.branch.cond, s, v->user);
   case IR_ST_EVALUATE:
     return v->expr(s->u.eval, s, v->user);
+  case IR_ST_ASSERT:
+    return v->expr(s->u.check.cond, s, v->user);
   case IR_ST_SEQ:
   case IR_ST_ALLOC:
     return false;
@@ -70,6 +72,7 @@ walk_children(const IrStmt *s, const IrTirVisitor *v)
     return ir_tir_walk(s->u.alloc.body, v);
   case IR_ST_STORE:
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT:
     return false;
   }
   return false;

@@ -209,6 +209,11 @@ check_stmt(WfChecker *c, const IrStmt *s)
       ir_vec_push(&c->scope, s->u.alloc.buffer);
     check_stmt(c, s->u.alloc.body);
     break;
+  case IR_ST_ASSERT:
+    check_prim_expr(c, s->u.check.cond);
+    if (s->u.check.cond && s->u.check.cond->dtype.code != IR_DT_BOOL)
+      ir_wf_error(c, c->loc, "assert needs a bool condition");
+    break;
   }
   c->scope.len = mark;
   c->loc = saved_loc;

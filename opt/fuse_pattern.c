@@ -244,6 +244,7 @@ scan_enter(const IrStmt *st, void *user)
     s->ifs++;
     break;
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT: /* a kernel that can fail stays a call of its own */
     s->opaque = true;
     break;
   case IR_ST_ALLOC:

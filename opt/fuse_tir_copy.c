@@ -200,6 +200,9 @@ opt_fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
     to->u.alloc.buffer = opt_fuse_copy_buffer(c, s->u.alloc.buffer);
     to->u.alloc.body = opt_fuse_copy_stmt(c, s->u.alloc.body);
     break;
+  case IR_ST_ASSERT:
+    to->u.check.cond = opt_fuse_copy_expr(c, s->u.check.cond);
+    break;
   }
   return to;
 }

@@ -196,6 +196,7 @@ strip(IrCtx *ctx, IrStmt *s, const IrVec *lifted)
     return c;
   case IR_ST_STORE:
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT:
     return s;
   }
   return s;

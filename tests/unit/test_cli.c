@@ -176,6 +176,12 @@ test_equal(void **state)
   expect("equal tests/cli/a.py tests/cli/a_renamed.py", 0, NULL, NULL);
   expect("equal tests/cli/a.py tests/cli/b.py", 1, "not equal", NULL);
   expect("equal tests/cli/a.py tests/cli/bad.py", 1, NULL, "error:");
+  /* TIR assert: "msg" is ("RuntimeError", ["msg"]); kind and parts count */
+  expect("equal tests/cli/assert_string.py tests/cli/assert_tuple.py", 0, NULL, NULL);
+  expect("equal tests/cli/assert_tuple.py tests/cli/assert_kind.py", 1,
+         "assert: error kind: \"RuntimeError\" vs \"ValueError\"", NULL);
+  expect("equal tests/cli/assert_tuple.py tests/cli/assert_part.py", 1,
+         "assert: message parts: 1 vs 2", NULL);
 }
 
 static void

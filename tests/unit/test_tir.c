@@ -156,6 +156,7 @@ static const char *const KIND[] = {
     [IR_ST_SEQ] = "seq",           [IR_ST_FOR] = "for",     [IR_ST_BLOCK] = "block",
     [IR_ST_STORE] = "store",       [IR_ST_LET] = "let",     [IR_ST_IF] = "if",
     [IR_ST_EVALUATE] = "evaluate", [IR_ST_ALLOC] = "alloc",
+    [IR_ST_ASSERT] = "assert",
 };
 
 static IrWalkAction
