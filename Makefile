@@ -497,12 +497,12 @@ check: check-print
 check-print: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/print_check.py
 
-# ---- a prim_func with TIR asserts through the interpreter, tcc and cc: they
-# refuse the same inputs and agree on the others (tests/agree/tir_assert_check.py).
-.PHONY: check-tir-assert
-check: check-tir-assert
-check-tir-assert: all
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/tir_assert_check.py
+# ---- TIR asserts and buffer declarations through the interpreter, tcc and cc:
+# they refuse the same inputs and agree on the others (tests/agree/tir_forms_check.py).
+.PHONY: check-tir-forms
+check: check-tir-forms
+check-tir-forms: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/tir_forms_check.py
 
 # ---- [codegen] weights = inline, separate, bytes and blob compute the same
 # bits under gcc, clang and tcc; m_set_weights refuses what is not its blob

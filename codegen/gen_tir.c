@@ -832,6 +832,51 @@ emit_if(Tir *t, const IrStmt *s, IrBuf *o)
   ir_buf_puts(o, "}\n");
 }
 
+/* The number of elements of b as an int64 expression. */
+static IrPrimExpr *
+elem_count(IrCtx *ctx, const IrBuffer *b)
+{
+  IrPrimExpr *n = ir_prim_int(ctx, IR_I64, 1);
+  for (int d = 0; d < b->ndim; d++)
+    n = ir_prim_bin(ctx, IR_PE_MUL, n, ir_prim_cast(ctx, IR_I64, b->shape[d]));
+  return n;
+}
+
+/* T.decl_buffer / .view: a pointer to the source's first element, of the
+ * same element type (another one would break C's aliasing rules), const
+ * unless the body stores through it; the declared buffer must provably
+ * fit in the source, so every access within its shape stays in bounds. */
+static void
+emit_decl(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  const IrBuffer *b = s->u.decl.buffer, *src = s->u.decl.source;
+  if (!ir_dtype_eq(b->dtype, src->dtype)) {
+    cg_fail(t->g, "T.decl_buffer '%s' views '%s' as another dtype: not implemented in C", b->name,
+            src->name);
+    return;
+  }
+  IrCtx *ctx = t->g->ctx;
+  IrPrimExpr *fits = ir_prim_bin(ctx, IR_PE_LE, elem_count(ctx, b), elem_count(ctx, src));
+  if (ir_arith_prove(t->arith, fits) != IR_PROVE_TRUE) {
+    cg_fail(t->g, "T.decl_buffer '%s': cannot prove it fits in '%s'", b->name, src->name);
+    return;
+  }
+  const char *ct = cg_dtype_cname(t->g, b->dtype);
+  const char *from = cg_names_find(&t->names, src);
+  const char *name = cg_names_add(t->g, &t->names, b, b->name);
+  indent(t, o);
+  ir_buf_puts(o, "{\n");
+  t->indent++;
+  indent(t, o);
+  ir_buf_printf(o, "%s%s *%s = %s; /* T.decl_buffer over %s */\n",
+                ir_stmt_stores_into(s->u.decl.body, b) ? "" : "const ", ct ? ct : "?", name,
+                from ? from : "?", src->name);
+  emit_scoped(t, name, s->u.decl.body, o);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+}
+
 /* TVM's AssertStmt: a kernel that can fail returns 1 at the first false
  * condition (the caller returns NAME_ERR_ASSERT); the message is a comment. */
 static void
@@ -898,6 +943,9 @@ emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
     return;
   case IR_ST_ASSERT:
     emit_assert(t, s, o);
+    return;
+  case IR_ST_DECL:
+    emit_decl(t, s, o);
     return;
   }
 }

@@ -280,6 +280,7 @@ static const char *const stmt_kind_names[] = {
     [IR_ST_EVALUATE] = "evaluate",
     [IR_ST_ALLOC] = "alloc_buffer",
     [IR_ST_ASSERT] = "assert",
+    [IR_ST_DECL] = "decl_buffer",
 };
 
 static bool walk_stmt(Walk *w, const IrStmt *a, const IrStmt *b);
@@ -415,6 +416,10 @@ walk_stmt_kind(Walk *w, const IrStmt *a, const IrStmt *b)
       if (!ir_same_str(w, a->u.check.parts[i], b->u.check.parts[i], "message part"))
         return false;
     return true;
+  case IR_ST_DECL:
+    return walk_buffer_use(w, a->u.decl.source, b->u.decl.source) &&
+           walk_buffer_use(w, a->u.decl.buffer, b->u.decl.buffer) &&
+           walk_stmt(w, a->u.decl.body, b->u.decl.body);
   }
   UNREACHABLE();
   return false;

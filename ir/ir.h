@@ -417,6 +417,7 @@ typedef enum {
   IR_ST_EVALUATE, /* eval: T.evaluate(expr) */
   IR_ST_ALLOC,    /* alloc: T.alloc_buffer outside a block, over body */
   IR_ST_ASSERT,   /* check: the function fails with the message when cond is false */
+  IR_ST_DECL,     /* decl: buffer over source's data (T.decl_buffer(data=), .view), over body */
 } IrStmtKind;
 
 struct IrStmt {
@@ -461,6 +462,11 @@ struct IrStmt {
       IrSym *parts;      /* the message, concatenated */
       int nparts;
     } check;
+    struct {
+      IrBuffer *buffer; /* its own shape and dtype, from byte 0 of source's data */
+      IrBuffer *source; /* in scope; the declared buffer covers no more bytes */
+      IrStmt *body;
+    } decl;
   } u;
 };
 
@@ -576,7 +582,7 @@ bool ir_prim_walk(const IrPrimExpr *e, bool (*visit)(const IrPrimExpr *e, void *
 /* Appends to out each var of e not already in it (by identity), in order
  * of first appearance. */
 void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
-/* Does s (anywhere in it) store into buffer b? */
+/* Does s (anywhere in it) store into buffer b, or a buffer declared over its data? */
 bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 
 /* ------------------------------------------------------------------ */

@@ -3,7 +3,7 @@
 # ["msg"]), a list of several parts (concatenated when it fails) and an
 # empty one.  checked_sqrt fails on a negative (or NaN) element; rxc run
 # refuses it through the interpreter and the generated C alike, and add_one
-# (no assert) stays a kernel that cannot fail (tests/agree/tir_assert_check.py).
+# (no assert) stays a kernel that cannot fail (tests/agree/tir_forms_check.py).
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
