@@ -89,7 +89,7 @@ RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_m
            rt/rt_print.h
 
 # TVMScript reader
-FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
+FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c
 
 # ONNX import (frontend/onnx; onnx.proto compiled by protoc-c, see the ONNX block at the end)
 ONNX_SRCS := frontend/onnx/onnx_read.c frontend/onnx/onnx_build.c frontend/onnx/onnx_ops.c frontend/onnx/onnx_nn.c \
