@@ -110,6 +110,9 @@ buffer_args(Parser *P, IrBuffer *buf, IrBuffer **data)
       buf->dtype = fe_dtype_str(P);
     } else if (strcmp(slot, "data") == 0 && data) {
       *data = data_source(P, buf);
+    } else if (strcmp(slot, "elem_offset") == 0) {
+      if (!fe_int_literal(P, false, &v) || v != 0)
+        fe_fail(P, t, "elem_offset other than 0 is not read (a buffer starts at its data)");
     } else if (strcmp(slot, "layout") == 0 && fe_is_name(fe_peek(P), "None")) {
       fe_next(P); /* v0.26 prints layout=None: the default */
     } else if (strcmp(slot, "scope") == 0) {
