@@ -19,7 +19,8 @@ tvm26_buffer_view_dtype.py (int32 data viewed as int16) the low halves of
 each element in the interpreter, and a clean refusal from the C generator;
 tvm26_decl_buffer_symbolic.py (a declaration of n elements over 4) must
 run for n = 3 and be refused for n = 5 by the interpreter, and the C
-generator must refuse it (it cannot prove n <= 4).
+generator must refuse it (it cannot prove n <= 4); with n's upper bound
+set to 4 the three must run n = 3 and 4 alike and all refuse n = 5.
 """
 import os
 import re
@@ -93,6 +94,19 @@ def check_declarations(failures, work):
                           "T.decl_buffer 'C' covers 20 bytes but 'A' holds 16")
     check_refused(failures, "decl_symbolic compile", rxc("compile", symbolic, "-o", work),
                   "T.decl_buffer 'C': cannot prove it fits in 'A'")
+    # with n bounded by 4 the generator proves the fit: the three agree, and
+    # refuse n = 5 together (the C by the bound)
+    bound = ["--set", "memplan.upper_bound.n=4"]
+    for n in (3, 4, 5):
+        for via in VIAS:
+            p = subprocess.run([RXC, *bound, "run", symbolic, *via, *save(work, "x", x4),
+                                *save(work, "y", np.zeros(n, "float32")), "--output", out],
+                               capture_output=True, text=True)
+            name = f"decl_symbolic bounded n={n} {' '.join(via) or 'interp'}"
+            if n <= 4:
+                check_run(failures, name, p, x4[:n], out)
+            else:
+                check_refused(failures, name, p, "error")
 
 
 def main():
@@ -130,7 +144,7 @@ def main():
                 failures.append(f"the generated C has no match for {pattern!r}")
     for f in failures:
         print("FAIL", f)
-    runs = (len(GOOD) + len(BAD) + 1) * len(VIAS) + 7
+    runs = (len(GOOD) + len(BAD) + 1 + 3) * len(VIAS) + 7
     print(f"tir_forms_check: {runs} runs, {len(failures)} failures")
     sys.exit(1 if failures else 0)
 
