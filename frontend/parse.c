@@ -366,8 +366,12 @@ collect_globals(Parser *P)
       else if (fe_is_op(n, "=") && !fe_is_name(t, "metadata"))
         ir_map_put(&P->global_names, t->sym, (void *)t->sym);
     }
-    if (level == 0 && line_start && fe_is_name(t, "metadata") && fe_is_op(&P->toks[i + 1], "="))
+    if (level == 0 && line_start && fe_is_name(t, "metadata") && fe_is_op(&P->toks[i + 1], "=")) {
+      if (P->metadata_at)
+        fe_fail(P, t, "a second metadata section (the first is on line %d)",
+                P->toks[P->metadata_at - 1].line);
       P->metadata_at = i + 1; /* the metadata section, before or after the module */
+    }
     line_start = false;
   }
 }
