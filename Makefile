@@ -90,7 +90,7 @@ RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_m
            rt/rt_print.h
 
 # TVMScript reader
-FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/npy.c
+FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c
 
 # ONNX import (frontend/onnx; onnx.proto compiled by protoc-c, see the ONNX block at the end)
 ONNX_SRCS := frontend/onnx/onnx_read.c frontend/onnx/onnx_build.c frontend/onnx/onnx_ops.c frontend/onnx/onnx_nn.c \
@@ -514,6 +514,13 @@ check-trace: all
 check: check-print
 check-print: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/print_check.py
+
+# ---- TIR asserts and buffer declarations through the interpreter, tcc and cc:
+# they refuse the same inputs and agree on the others (tests/agree/tir_forms_check.py).
+.PHONY: check-tir-forms
+check: check-tir-forms
+check-tir-forms: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/tir_forms_check.py
 
 # ---- [codegen] weights = inline, separate, bytes and blob compute the same
 # bits under gcc, clang and tcc; m_set_weights refuses what is not its blob

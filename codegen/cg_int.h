@@ -94,6 +94,7 @@ typedef struct {
   int64_t *dims_max; /* upper bound of each over every call site */
   int ndims;
   bool *written; /* per param: the body stores into its buffer */
+  bool can_fail; /* the body has an assert: the function returns int, nonzero when one fails */
 } CgPrim;
 
 /* One constant of the module (gen_weights.c). */
@@ -119,7 +120,8 @@ typedef struct {
   int64_t blob_end;      /* weights = blob: the blob so far */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
-  bool assert_used;      /* some entry has an R.assert_op: NAME_ERR_ASSERT */
+  bool assert_used;      /* some entry has an R.assert_op or calls a prim_func that can fail:
+                            NAME_ERR_ASSERT */
   bool print_used;       /* some entry has an R.print: rt_print.h, NAME_PRINT */
   int64_t weights_bytes; /* bytes of every constant; blob: NAME.weights.bin's */
   int errors;            /* errors reported so far */
@@ -228,7 +230,7 @@ typedef struct {
   IrVec late_nested; /* the late vars defined inside an if branch */
   bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
                       late var's definition */
-  bool asserts; /* the body has an R.assert_op (gen_effect.c) */
+  bool asserts; /* the body has an R.assert_op (gen_effect.c) or calls a prim_func that can fail */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,
@@ -261,6 +263,7 @@ void cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o);
 /* gen_effect.c: R.assert_op and R.print, emitted where they sit (into o). */
 void cg_emit_assert(CgFunc *E, const IrBinding *b, IrBuf *o);
 void cg_emit_print(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_comment_text(const char *s, IrBuf *o); /* s inside a C comment, printable ASCII */
 
 /* gen_check.c: the checks of "var = R.match_cast(value, cast)" and the
  * definitions of the dims it binds; of the arguments of a call of prim_func
@@ -308,7 +311,7 @@ enum {
   CG_ERR_CHECK,       /* a runtime precondition of the memory plan is false */
   CG_ERR_MATCH,       /* an R.match_cast or an operator's shape relation is false */
   CG_ERR_WEIGHTS,     /* weights = blob: NAME_set_weights has not taken the blob */
-  CG_ERR_ASSERT,      /* an R.assert_op's condition is false (where it sits) */
+  CG_ERR_ASSERT,      /* an R.assert_op's or a TIR assert's condition is false (where it sits) */
   CG_ERR_COUNT
 };
 extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */

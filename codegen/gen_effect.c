@@ -29,8 +29,8 @@ indent(const CgFunc *E, IrBuf *o)
 }
 
 /* s as the text of a C comment: no comment end, printable ASCII only. */
-static void
-comment_text(const char *s, IrBuf *o)
+void
+cg_comment_text(const char *s, IrBuf *o)
 {
   for (; *s; s++) {
     char c = *s >= ' ' && *s <= '~' ? *s : '?';
@@ -94,7 +94,7 @@ cg_emit_assert(CgFunc *E, const IrBinding *b, IrBuf *o)
     ir_buf_puts(o, ")) /* R.assert_op");
     if (*format_of(call)) {
       ir_buf_puts(o, ": \"");
-      comment_text(format_of(call), o);
+      cg_comment_text(format_of(call), o);
       ir_buf_puts(o, "\"");
     }
     ir_buf_puts(o, " */\n");
@@ -303,7 +303,7 @@ cg_emit_print(CgFunc *E, const IrBinding *b, IrBuf *o)
     ir_buf_puts(o, "{ /* R.print");
     if (*f) {
       ir_buf_puts(o, ": \"");
-      comment_text(f, o);
+      cg_comment_text(f, o);
       ir_buf_puts(o, "\"");
     }
     ir_buf_puts(o, " */\n");

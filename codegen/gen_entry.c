@@ -332,9 +332,16 @@ emit_prim_call(CgFunc *E, const IrExpr *call, int global, IrBuf *o)
     return;
   cg_emit_call_checks(E, f, call, p->dims, vals, p->ndims, o);
   indent(E, o);
-  ir_buf_printf(o, "%s_%s(", E->g->name, cg_ident(E->g, callee));
+  ir_buf_printf(o, "%s%s_%s(", p->can_fail ? "if (" : "", E->g->name, cg_ident(E->g, callee));
   emit_call_args(E, f, p, call, vals, o);
-  ir_buf_puts(o, ");\n");
+  if (p->can_fail) { /* a TIR assert failed */
+    E->g->assert_used = E->asserts = true;
+    ir_buf_puts(o, ") != 0)\n");
+    indent(E, o);
+    ir_buf_printf(o, "  return %s_ERR_ASSERT;\n", E->g->name);
+  } else {
+    ir_buf_puts(o, ");\n");
+  }
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *a = call->u.call.args[i];
     if (!p->written[i] || a->kind != IR_EX_VAR)
@@ -688,7 +695,8 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
     ir_buf_put(docs, doc.data, doc.len);
     ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code");
     if (E.asserts)
-      ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op is false", g->name);
+      ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op or a prim_func's assert is false",
+                    g->name);
     ir_buf_puts(docs, ". */\n");
     ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
                   (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));

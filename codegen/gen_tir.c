@@ -16,6 +16,10 @@
  * bounds of the dims, memory outside the arena in a function that is not
  * reentrant.
  *
+ * A prim_func with a TIR assert returns int: 1 where a condition is false
+ * (its message a comment), 0 at the end; its call sites turn 1 into
+ * NAME_ERR_ASSERT.  Kernels without one stay void functions.
+ *
  * Expressions follow the interpreter's semantics (interp/tir.c): min/max
  * as a < b ? a : b, floor division and modulo by helpers, casts to bool as
  * != 0, floats as exact hex literals (bit patterns for inf and nan),
@@ -36,6 +40,15 @@ typedef struct {
 static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
 
 /* --- what a prim_func needs from its callers ------------------------------ */
+
+static IrWalkAction
+find_assert(const IrStmt *s, void *user)
+{
+  if (s->kind != IR_ST_ASSERT)
+    return IR_WALK_CONTINUE;
+  *(bool *)user = true;
+  return IR_WALK_STOP;
+}
 
 CgPrim *
 cg_prim_info(CgGen *g, int global)
@@ -61,6 +74,8 @@ cg_prim_info(CgGen *g, int global)
   }
   for (int i = 0; i < f->nparams; i++)
     p->written[i] = f->params[i].buffer && ir_stmt_stores_into(f->body, f->params[i].buffer);
+  IrTirVisitor find = {.enter = find_assert, .user = &p->can_fail};
+  ir_tir_walk(f->body, &find);
   ir_vec_free(&vars);
   p->known = true;
   return p;
@@ -817,6 +832,69 @@ emit_if(Tir *t, const IrStmt *s, IrBuf *o)
   ir_buf_puts(o, "}\n");
 }
 
+/* The number of elements of b as an int64 expression. */
+static IrPrimExpr *
+elem_count(IrCtx *ctx, const IrBuffer *b)
+{
+  IrPrimExpr *n = ir_prim_int(ctx, IR_I64, 1);
+  for (int d = 0; d < b->ndim; d++)
+    n = ir_prim_bin(ctx, IR_PE_MUL, n, ir_prim_cast(ctx, IR_I64, b->shape[d]));
+  return n;
+}
+
+/* T.decl_buffer / .view: a pointer to the source's first element, of the
+ * same element type (another one would break C's aliasing rules), const
+ * unless the body stores through it; the declared buffer must provably
+ * fit in the source, so every access within its shape stays in bounds. */
+static void
+emit_decl(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  const IrBuffer *b = s->u.decl.buffer, *src = s->u.decl.source;
+  if (!ir_dtype_eq(b->dtype, src->dtype)) {
+    cg_fail(t->g, "T.decl_buffer '%s' views '%s' as another dtype: not implemented in C", b->name,
+            src->name);
+    return;
+  }
+  IrCtx *ctx = t->g->ctx;
+  IrPrimExpr *fits = ir_prim_bin(ctx, IR_PE_LE, elem_count(ctx, b), elem_count(ctx, src));
+  if (ir_arith_prove(t->arith, fits) != IR_PROVE_TRUE) {
+    cg_fail(t->g, "T.decl_buffer '%s': cannot prove it fits in '%s'", b->name, src->name);
+    return;
+  }
+  const char *ct = cg_dtype_cname(t->g, b->dtype);
+  const char *from = cg_names_find(&t->names, src);
+  const char *name = cg_names_add(t->g, &t->names, b, b->name);
+  indent(t, o);
+  ir_buf_puts(o, "{\n");
+  t->indent++;
+  indent(t, o);
+  ir_buf_printf(o, "%s%s *%s = %s; /* T.decl_buffer over %s */\n",
+                ir_stmt_stores_into(s->u.decl.body, b) ? "" : "const ", ct ? ct : "?", name,
+                from ? from : "?", src->name);
+  emit_scoped(t, name, s->u.decl.body, o);
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
+}
+
+/* TVM's AssertStmt: a kernel that can fail returns 1 at the first false
+ * condition (the caller returns NAME_ERR_ASSERT); the message is a comment. */
+static void
+emit_assert(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  indent(t, o);
+  ir_buf_puts(o, "if (!(");
+  cg_emit_expr(t->g, &t->names, s->u.check.cond, o);
+  ir_buf_puts(o, ")) /* assert: ");
+  cg_comment_text(s->u.check.kind, o);
+  ir_buf_puts(o, s->u.check.nparts ? ": " : "");
+  for (int i = 0; i < s->u.check.nparts; i++)
+    cg_comment_text(s->u.check.parts[i], o);
+  ir_buf_puts(o, " */\n");
+  indent(t, o);
+  ir_buf_puts(o, "  return 1;\n");
+}
+
 static void
 emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
 {
@@ -862,6 +940,12 @@ emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
     t->indent--;
     indent(t, o);
     ir_buf_puts(o, "}\n");
+    return;
+  case IR_ST_ASSERT:
+    emit_assert(t, s, o);
+    return;
+  case IR_ST_DECL:
+    emit_decl(t, s, o);
     return;
   }
 }
@@ -922,8 +1006,9 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
   g->hoist = &h;
   emit_stmt(&t, f->body, &body);
   g->hoist = NULL;
-  ir_buf_printf(out, "/* T.prim_func %s */\nstatic void\n%s_%s(%s)\n{\n", gl->name, g->name,
-                cg_ident(g, gl->name), params.data);
+  ir_buf_printf(out, "/* T.prim_func %s%s */\nstatic %s\n%s_%s(%s)\n{\n", gl->name,
+                p->can_fail ? ": returns 1 when an assert fails, else 0" : "",
+                p->can_fail ? "int" : "void", g->name, cg_ident(g, gl->name), params.data);
   int nnames = f->nparams + p->ndims;
   for (int i = 0; i < nnames && i < t.names.n; i++)
     if (!cg_text_uses(&body, t.names.names[i]) && !cg_text_uses(&hoisted, t.names.names[i]))
@@ -932,7 +1017,7 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
     ir_buf_put(out, hoisted.data, hoisted.len);
   if (body.len)
     ir_buf_put(out, body.data, body.len);
-  ir_buf_puts(out, "}\n\n");
+  ir_buf_puts(out, p->can_fail ? "  return 0;\n}\n\n" : "}\n\n");
   ir_buf_free(&params);
   ir_buf_free(&body);
   ir_buf_free(&hoisted);

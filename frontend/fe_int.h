@@ -95,6 +95,9 @@ typedef struct {
   FeVec vdevices;         /* IrVDevice, from I.module_global_infos */
   bool define_symvars;    /* in a signature string: unknown names are new int64 vars */
   IrDType int_default;    /* dtype of a bare int: int32 in TIR, int64 in Relax */
+  int metadata_at;        /* 1 + token of `metadata = tvm.ir.load_json(...)`, or 0 */
+  bool has_metadata;      /* that section was read */
+  FeVec metadata;         /* IrTensorData: its relax.expr.Constant entries */
 } Parser;
 
 /* parse.c: tokens, errors, scope, vectors */
@@ -137,6 +140,13 @@ int fe_skip_balanced(Parser *P);
  * the arena, its doublings left ~2x its size in pages never used again);
  * the text's, which a large module makes 100 MB, becomes arena space. */
 Tok *fe_lex(Parser *P, const char *text, size_t len, int line, int col, bool fragment, int *ntoks);
+
+/* metadata.c: mod.script(show_meta=True)'s metadata section */
+/* Reads `metadata = tvm.ir.load_json("""JSON""")` at P->pos; its constants
+ * go to P->metadata.  A malformed section fails at its place in the JSON. */
+void fe_metadata_read(Parser *P);
+/* metadata["relax.expr.Constant"][i] at P->pos: that constant. */
+IrExpr *fe_metadata_ref(Parser *P);
 
 /* parse_prim.c: scalar expressions, literals and attribute values */
 TExpr fe_texpr(Parser *P);

@@ -366,6 +366,12 @@ collect_globals(Parser *P)
       else if (fe_is_op(n, "=") && !fe_is_name(t, "metadata"))
         ir_map_put(&P->global_names, t->sym, (void *)t->sym);
     }
+    if (level == 0 && line_start && fe_is_name(t, "metadata") && fe_is_op(&P->toks[i + 1], "=")) {
+      if (P->metadata_at)
+        fe_fail(P, t, "a second metadata section (the first is on line %d)",
+                P->toks[P->metadata_at - 1].line);
+      P->metadata_at = i + 1; /* the metadata section, before or after the module */
+    }
     line_start = false;
   }
 }
@@ -601,6 +607,12 @@ parse_file(Parser *P)
   FeVec globals = {0};
   m->name = P->module_name = ir_sym(P->ctx, "Module");
   bool seen = false;
+  if (P->metadata_at) { /* before the module: it may come after its uses */
+    int pos = P->pos;
+    P->pos = P->metadata_at - 1;
+    fe_metadata_read(P);
+    P->pos = pos;
+  }
   for (const Tok *t; (t = fe_peek(P))->kind != TK_EOF;) {
     /* imports (also `from __future__ import annotations`), and `n =
      * TypeVar("n")`: the generic header's names are symbolic vars anyway */
@@ -610,8 +622,10 @@ parse_file(Parser *P)
       skip_line(P);
       continue;
     }
-    if (fe_is_name(t, "metadata"))
-      fe_fail(P, t, "'metadata' is not supported: rxc reads weights from .npz files (--params)");
+    if (fe_is_name(t, "metadata") && fe_is_op(fe_peek_at(P, 1), "=")) {
+      skip_line(P); /* read above */
+      continue;
+    }
     if (seen && t->kind != TK_ERROR)
       fe_fail(P, t, "only one module or function may be given per file");
     if (!fe_is_op(t, "@")) {

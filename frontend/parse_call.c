@@ -479,9 +479,8 @@ name_expr(Parser *P)
     const char *name = fe_dotted(P, &at);
     return fe_r_call(P, name, at);
   }
-  if (fe_is_name(t, "metadata"))
-    fe_fail(P, t, "'metadata' is not defined: constants must be R.const(...) in the text or "
-                  "come from a .npz file (--params)");
+  if (fe_is_name(t, "metadata") && !fe_scope_find(P, t->sym))
+    return fe_metadata_ref(P);
   fe_next(P);
   FeEntry *e = fe_scope_find(P, t->sym);
   bool is_module = (e && e->kind == SYM_MODULE) ||

@@ -67,6 +67,8 @@ build_list(Parser *P, Item *items, int n, IrLoc loc)
       IrStmt *rest = make_seq(P, tail + start, n - start, s->loc);
       if (s->kind == IR_ST_LET)
         s->u.let.body = rest;
+      else if (s->kind == IR_ST_DECL)
+        s->u.decl.body = rest;
       else
         s->u.alloc.body = rest;
       start = n;
@@ -78,10 +80,13 @@ build_list(Parser *P, Item *items, int n, IrLoc loc)
 
 /* --- buffers ------------------------------------------------------------ */
 
+static IrBuffer *data_source(Parser *P, const IrBuffer *buf);
+
 /* Reads shape, dtype and keywords of T.Buffer / T.match_buffer /
- * T.alloc_buffer after the '(' (and the handle for match_buffer). */
+ * T.alloc_buffer / T.decl_buffer after the '(' (and the handle for
+ * match_buffer); data=A.data into *data when data is not NULL. */
 static void
-buffer_args(Parser *P, IrBuffer *buf)
+buffer_args(Parser *P, IrBuffer *buf, IrBuffer **data)
 {
   buf->dtype = IR_F32;
   buf->scope = ir_sym(P->ctx, "global");
@@ -103,6 +108,11 @@ buffer_args(Parser *P, IrBuffer *buf)
       }
     } else if (strcmp(slot, "dtype") == 0) {
       buf->dtype = fe_dtype_str(P);
+    } else if (strcmp(slot, "data") == 0 && data) {
+      *data = data_source(P, buf);
+    } else if (strcmp(slot, "elem_offset") == 0) {
+      if (!fe_int_literal(P, false, &v) || v != 0)
+        fe_fail(P, t, "elem_offset other than 0 is not read (a buffer starts at its data)");
     } else if (strcmp(slot, "layout") == 0 && fe_is_name(fe_peek(P), "None")) {
       fe_next(P); /* v0.26 prints layout=None: the default */
     } else if (strcmp(slot, "scope") == 0) {
@@ -131,6 +141,95 @@ new_buffer(Parser *P, const Tok *name)
   b->loc = fe_loc(P, name);
   fe_scope_add(P, name->sym, SYM_BUFFER)->buffer = b;
   return b;
+}
+
+/* A.data: the data of buffer A in scope, which buf (being declared) then
+ * covers. */
+static IrBuffer *
+data_source(Parser *P, const IrBuffer *buf)
+{
+  const Tok *name = fe_expect_name(P);
+  FeEntry *e = fe_scope_find(P, name->sym);
+  if (!e || e->kind != SYM_BUFFER || e->buffer == buf)
+    fe_fail(P, name, "data= needs B.data of a buffer B in scope; '%s' is not one", name->sym);
+  fe_expect_op(P, ".");
+  const Tok *field = fe_expect_name(P);
+  if (strcmp(field->sym, "data") != 0)
+    fe_fail(P, field, "data= needs %s.data but found %s.%s", name->sym, name->sym, field->sym);
+  return e->buffer;
+}
+
+/* The product of n literal dims in *out; false when one is not a literal. */
+static bool
+literal_count(IrPrimExpr *const *dims, int n, int64_t *out)
+{
+  *out = 1;
+  for (int i = 0; i < n; i++) {
+    int64_t v;
+    if (!ir_prim_is_int(dims[i], &v))
+      return false;
+    *out *= v;
+  }
+  return true;
+}
+
+/* A.view("dtype"): A's data as dtype, the last dim scaled by the ratio of
+ * the element sizes (TVM's Buffer.view); A's last dim must be a literal
+ * when the new elements are wider. */
+static void
+view_dtype(Parser *P, IrBuffer *b, const IrBuffer *a, const Tok *at)
+{
+  b->dtype = fe_dtype_str(P);
+  int from = ir_dtype_bytes(a->dtype), to = ir_dtype_bytes(b->dtype);
+  if (from <= 0 || to <= 0 || a->ndim == 0 || (from % to && to % from))
+    fe_fail(P, at, "%s.view: cannot view these elements as the given dtype", a->name);
+  b->ndim = a->ndim;
+  b->shape = ir_alloc(P->ctx, sizeof(IrPrimExpr *) * (size_t)b->ndim);
+  memcpy(b->shape, a->shape, sizeof(IrPrimExpr *) * (size_t)b->ndim);
+  IrPrimExpr *last = a->shape[a->ndim - 1];
+  int64_t v;
+  if (to < from) {
+    IrPrimExpr *ratio = ir_prim_int(P->ctx, last->dtype, from / to);
+    b->shape[b->ndim - 1] = ir_prim_is_int(last, &v) ? ir_prim_int(P->ctx, last->dtype, v * (from / to))
+                                                     : ir_prim_bin(P->ctx, IR_PE_MUL, last, ratio);
+  } else if (to > from) {
+    if (!ir_prim_is_int(last, &v) || v % (to / from))
+      fe_fail(P, at, "%s.view: the last dim must be a literal multiple of %d", a->name, to / from);
+    b->shape[b->ndim - 1] = ir_prim_int(P->ctx, last->dtype, v / (to / from));
+  }
+}
+
+/* B = A.view(d0, d1, ...) or A.view("dtype"): TVM's Buffer.view, a
+ * declaration of B over A's data.  A reshape keeps the element count. */
+static IrStmt *
+view(Parser *P, const Tok *name, const IrBuffer *a)
+{
+  const Tok *at = fe_peek(P);
+  IrStmt *s = ir_stmt_new(P->ctx, IR_ST_DECL, fe_loc(P, name));
+  IrBuffer *b = new_buffer(P, name);
+  b->scope = a->scope;
+  fe_expect_op(P, "(");
+  if (fe_peek(P)->kind == TK_STR) {
+    view_dtype(P, b, a, at);
+  } else {
+    b->dtype = a->dtype;
+    FeVec dims = {0};
+    while (!fe_is_op(fe_peek(P), ")")) {
+      fe_vec_ptr(P, &dims, fe_prim(P));
+      if (!fe_accept_op(P, ","))
+        break;
+    }
+    b->shape = dims.data;
+    b->ndim = dims.len;
+    int64_t na, nb;
+    if (literal_count(a->shape, a->ndim, &na) && literal_count(b->shape, b->ndim, &nb) && na != nb)
+      fe_fail(P, at, "%s.view: %lld elements but %s has %lld", a->name, (long long)nb, a->name,
+              (long long)na);
+  }
+  fe_expect_op(P, ")");
+  s->u.decl.buffer = b;
+  s->u.decl.source = (IrBuffer *)a;
+  return s;
 }
 
 /* --- loops and blocks ---------------------------------------------------- */
@@ -426,7 +525,7 @@ match_buffer(Parser *P, Tir *c, const Tok *name)
     fe_fail(P, h, "parameter '%s' already has a buffer", h->sym);
   fe_expect_op(P, ",");
   param->buffer = new_buffer(P, name);
-  buffer_args(P, param->buffer);
+  buffer_args(P, param->buffer, NULL);
 }
 
 /* x[: T.int32] = value: a let over the rest of the list. */
@@ -494,10 +593,27 @@ assignment(Parser *P, Tir *c, bool *binder)
     match_buffer(P, c, names[0]);
     return NULL;
   }
+  if (f && strcmp(f, "T.decl_buffer") == 0) {
+    fe_expect_op(P, "(");
+    IrStmt *s = ir_stmt_new(P->ctx, IR_ST_DECL, fe_loc(P, names[0]));
+    s->u.decl.buffer = new_buffer(P, names[0]);
+    buffer_args(P, s->u.decl.buffer, &s->u.decl.source);
+    if (!s->u.decl.source)
+      fe_fail(P, rhs, "T.decl_buffer needs data=B.data (a new buffer is T.alloc_buffer)");
+    *binder = true;
+    return s;
+  }
+  FeEntry *src = rhs->kind == TK_NAME ? fe_scope_find(P, rhs->sym) : NULL;
+  if (!f && src && src->kind == SYM_BUFFER && fe_is_op(fe_peek_at(P, 1), ".") &&
+      fe_is_name(fe_peek_at(P, 2), "view")) {
+    P->pos += 3;
+    *binder = true;
+    return view(P, names[0], src->buffer);
+  }
   if (f && (strcmp(f, "T.alloc_buffer") == 0 || strcmp(f, "T.sblock_alloc_buffer") == 0)) {
     fe_expect_op(P, "(");
     IrBuffer *buf = new_buffer(P, names[0]);
-    buffer_args(P, buf);
+    buffer_args(P, buf, NULL);
     if (c->block) {
       fe_vec_ptr(P, &c->allocs, buf);
       return NULL;
@@ -579,6 +695,61 @@ if_statement(Parser *P, Tir *c)
   return s;
 }
 
+/* A string of an assert's message: "text". */
+static IrSym
+message_part(Parser *P)
+{
+  return fe_expect_kind(P, TK_STR, "a message string")->sym;
+}
+
+/* assert cond, "msg" or assert cond, ("Kind", ["part", ...]); TVM v0.26
+ * prints the second, and reads the first as ("RuntimeError", ["msg"]). */
+static IrStmt *
+assert_statement(Parser *P)
+{
+  const Tok *at = fe_next(P);
+  IrStmt *s = ir_stmt_new(P->ctx, IR_ST_ASSERT, fe_loc(P, at));
+  const Tok *cond_at = fe_peek(P);
+  s->u.check.cond = fe_prim(P);
+  if (s->u.check.cond->dtype.code != IR_DT_BOOL) {
+    char t[32];
+    fe_fail(P, cond_at, "assert needs a bool condition but this one is %s",
+            ir_dtype_str(s->u.check.cond->dtype, t));
+  }
+  fe_expect_op(P, ",");
+  s->u.check.kind = ir_sym(P->ctx, "RuntimeError");
+  if (fe_peek(P)->kind == TK_STR) {
+    s->u.check.parts = ir_alloc(P->ctx, sizeof(IrSym));
+    s->u.check.parts[0] = message_part(P);
+    s->u.check.nparts = 1;
+    return s;
+  }
+  if (!fe_accept_op(P, "(")) {
+    char found[48];
+    fe_describe(fe_peek(P), found, sizeof found);
+    fe_fail(P, fe_peek(P), "expected an assert message, \"text\" or (\"Kind\", [\"text\"]), but "
+            "found %s", found);
+  }
+  s->u.check.kind = fe_expect_kind(P, TK_STR, "an error kind string such as \"RuntimeError\"")->sym;
+  fe_expect_op(P, ",");
+  const char *close = ")"; /* the parts: a list, or a tuple (Python reads both) */
+  if (!fe_accept_op(P, "(")) {
+    fe_expect_op(P, "[");
+    close = "]";
+  }
+  FeVec parts = {0};
+  while (!fe_is_op(fe_peek(P), close)) {
+    *(IrSym *)fe_vec_push(P, &parts, sizeof(IrSym)) = message_part(P);
+    if (!fe_accept_op(P, ","))
+      break;
+  }
+  fe_expect_op(P, close);
+  fe_expect_op(P, ")");
+  s->u.check.parts = parts.data;
+  s->u.check.nparts = parts.len;
+  return s;
+}
+
 /* T.func_attr, T.reads/T.writes, T.block_attr, T.evaluate, or a call
  * evaluated for its effect.  Returns NULL for header items. */
 static IrStmt *
@@ -632,6 +803,8 @@ statement(Parser *P, Tir *c, bool *binder)
   IrStmt *s = NULL;
   if (fe_is_name(t, "pass") || t->kind == TK_STR) { /* a docstring is a no-op too */
     fe_next(P);
+  } else if (fe_is_name(t, "assert")) {
+    s = assert_statement(P);
   } else if (fe_is_name(t, "T") && fe_is_op(fe_peek_at(P, 1), ".")) {
     s = t_statement(P, c);
   } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "[")) {
@@ -701,7 +874,7 @@ param(Parser *P, FeVec *params)
     p->var = ir_prim_var(P->ctx, name->sym, IR_HANDLE);
     p->buffer = new_buffer(P, name);
     P->define_symvars = true; /* v0.26: ("n", 4) with `n = T.int64()` in the body */
-    buffer_args(P, p->buffer);
+    buffer_args(P, p->buffer, NULL);
     P->define_symvars = false;
   } else if (strncmp(type, "T.", 2) == 0 && ir_dtype_parse(type + 2, strlen(type + 2), &dt) &&
              dt.code != IR_DT_VOID) {

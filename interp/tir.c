@@ -31,6 +31,7 @@ typedef struct {
   const IrBuffer *buf;
   IrTensorData *t;
   bool owned; /* t and its data are malloc'd by T.alloc_buffer */
+  bool alias; /* t (not its data) is malloc'd by T.decl_buffer */
 } BufSlot;
 
 typedef struct {
@@ -141,6 +142,7 @@ push_buf(Tir *t, const IrBuffer *buf, IrTensorData *data, bool owned)
   }
   t->bufs[t->nbufs].buf = buf;
   t->bufs[t->nbufs].t = data;
+  t->bufs[t->nbufs].alias = false;
   t->bufs[t->nbufs++].owned = owned;
 }
 
@@ -150,8 +152,9 @@ pop_bufs(Tir *t, int n)
 {
   while (t->nbufs > n) {
     BufSlot *b = &t->bufs[--t->nbufs];
-    if (b->owned) {
+    if (b->owned)
       free(b->t->data);
+    if (b->owned || b->alias) {
       free(b->t->shape);
       free(b->t);
     }
@@ -485,9 +488,10 @@ exec_for(Tir *t, const IrStmt *s)
   return ok;
 }
 
-/* A zeroed tensor for T.alloc_buffer, malloc'd; NULL after an error. */
+/* A tensor of buf's shape and dtype, malloc'd without data (nbytes set);
+ * NULL after an error. */
 static IrTensorData *
-alloc_buffer(Tir *t, const IrBuffer *buf)
+buffer_tensor(Tir *t, const IrBuffer *buf)
 {
   int64_t count = 1, shape[64];
   int bytes = ir_dtype_bytes(buf->dtype);
@@ -515,10 +519,45 @@ alloc_buffer(Tir *t, const IrBuffer *buf)
   d->shape = calloc((size_t)(buf->ndim ? buf->ndim : 1), sizeof(int64_t));
   memcpy(d->shape, shape, sizeof(int64_t) * (size_t)buf->ndim);
   d->nbytes = (size_t)(count * bytes);
-  d->data = calloc(d->nbytes ? d->nbytes : 1, 1);
-  if (!d->data || !d->shape)
+  if (!d->shape)
     UNREACHABLE();
   return d;
+}
+
+/* A zeroed tensor for T.alloc_buffer, malloc'd; NULL after an error. */
+static IrTensorData *
+alloc_buffer(Tir *t, const IrBuffer *buf)
+{
+  IrTensorData *d = buffer_tensor(t, buf);
+  if (d && !(d->data = calloc(d->nbytes ? d->nbytes : 1, 1)))
+    UNREACHABLE();
+  return d;
+}
+
+/* T.decl_buffer: buf over the first bytes of source's tensor, which must
+ * hold them all, for body. */
+static bool
+exec_decl(Tir *t, const IrStmt *s)
+{
+  const IrBuffer *buf = s->u.decl.buffer;
+  IrTensorData *src = lookup_buf(t, s->u.decl.source);
+  IrTensorData *d = src ? buffer_tensor(t, buf) : NULL;
+  if (!d)
+    return false;
+  if (d->nbytes > src->nbytes) {
+    tir_error(t, "T.decl_buffer '%s' covers %zu bytes but '%s' holds %zu", buf->name, d->nbytes,
+              s->u.decl.source->name, src->nbytes);
+    free(d->shape);
+    free(d);
+    return false;
+  }
+  d->data = src->data;
+  int bufs = t->nbufs;
+  push_buf(t, buf, d, false);
+  t->bufs[t->nbufs - 1].alias = true;
+  bool ok = exec(t, s->u.decl.body);
+  pop_bufs(t, bufs);
+  return ok;
 }
 
 static bool
@@ -592,6 +631,24 @@ exec_store(Tir *t, const IrStmt *s)
   return true;
 }
 
+/* TVM's AssertStmt: the function fails with "Kind: message" (the parts
+ * concatenated) when the condition is false. */
+static bool
+exec_assert(Tir *t, const IrStmt *s)
+{
+  Scalar c;
+  if (!eval(t, s->u.check.cond, &c))
+    return false;
+  if (c.i)
+    return true;
+  IrBuf msg = {0};
+  for (int i = 0; i < s->u.check.nparts; i++)
+    ir_buf_puts(&msg, s->u.check.parts[i]);
+  tir_error(t, "assertion failed: %s: %s", s->u.check.kind, msg.data ? msg.data : "");
+  ir_buf_free(&msg);
+  return false;
+}
+
 static bool
 exec(Tir *t, const IrStmt *s)
 {
@@ -636,6 +693,10 @@ exec(Tir *t, const IrStmt *s)
     pop_bufs(t, bufs);
     return ok;
   }
+  case IR_ST_ASSERT:
+    return exec_assert(t, s);
+  case IR_ST_DECL:
+    return exec_decl(t, s);
   }
   return true;
 }

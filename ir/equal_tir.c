@@ -279,6 +279,8 @@ static const char *const stmt_kind_names[] = {
     [IR_ST_IF] = "if",
     [IR_ST_EVALUATE] = "evaluate",
     [IR_ST_ALLOC] = "alloc_buffer",
+    [IR_ST_ASSERT] = "assert",
+    [IR_ST_DECL] = "decl_buffer",
 };
 
 static bool walk_stmt(Walk *w, const IrStmt *a, const IrStmt *b);
@@ -405,6 +407,19 @@ walk_stmt_kind(Walk *w, const IrStmt *a, const IrStmt *b)
   case IR_ST_ALLOC:
     return walk_buffer_use(w, a->u.alloc.buffer, b->u.alloc.buffer) &&
            walk_stmt(w, a->u.alloc.body, b->u.alloc.body);
+  case IR_ST_ASSERT:
+    if (!walk_prim_at(w, a->u.check.cond, b->u.check.cond, "condition") ||
+        !ir_same_str(w, a->u.check.kind, b->u.check.kind, "error kind") ||
+        !ir_same_count(w, a->u.check.nparts, b->u.check.nparts, "message parts"))
+      return false;
+    for (int i = 0; i < a->u.check.nparts; i++)
+      if (!ir_same_str(w, a->u.check.parts[i], b->u.check.parts[i], "message part"))
+        return false;
+    return true;
+  case IR_ST_DECL:
+    return walk_buffer_use(w, a->u.decl.source, b->u.decl.source) &&
+           walk_buffer_use(w, a->u.decl.buffer, b->u.decl.buffer) &&
+           walk_stmt(w, a->u.decl.body, b->u.decl.body);
   }
   UNREACHABLE();
   return false;

@@ -416,6 +416,8 @@ typedef enum {
   IR_ST_IF,       /* branch: else_ may be NULL */
   IR_ST_EVALUATE, /* eval: T.evaluate(expr) */
   IR_ST_ALLOC,    /* alloc: T.alloc_buffer outside a block, over body */
+  IR_ST_ASSERT,   /* check: the function fails with the message when cond is false */
+  IR_ST_DECL,     /* decl: buffer over source's data (T.decl_buffer(data=), .view), over body */
 } IrStmtKind;
 
 struct IrStmt {
@@ -454,6 +456,17 @@ struct IrStmt {
       IrBuffer *buffer;
       IrStmt *body;
     } alloc;
+    struct {
+      IrPrimExpr *cond;  /* bool */
+      IrSym kind;        /* the error kind, "RuntimeError" */
+      IrSym *parts;      /* the message, concatenated */
+      int nparts;
+    } check;
+    struct {
+      IrBuffer *buffer; /* its own shape and dtype, from byte 0 of source's data */
+      IrBuffer *source; /* in scope; the declared buffer covers no more bytes */
+      IrStmt *body;
+    } decl;
   } u;
 };
 
@@ -569,7 +582,7 @@ bool ir_prim_walk(const IrPrimExpr *e, bool (*visit)(const IrPrimExpr *e, void *
 /* Appends to out each var of e not already in it (by identity), in order
  * of first appearance. */
 void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
-/* Does s (anywhere in it) store into buffer b? */
+/* Does s (anywhere in it) store into buffer b, or a buffer declared over its data? */
 bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 
 /* ------------------------------------------------------------------ */

@@ -423,6 +423,13 @@ free_stmt(FreeScan *s, const IrStmt *st)
     free_buffer(s, st->u.alloc.buffer);
     free_stmt(s, st->u.alloc.body);
     break;
+  case IR_ST_ASSERT:
+    free_expr(s, st->u.check.cond);
+    break;
+  case IR_ST_DECL:
+    free_buffer(s, st->u.decl.buffer);
+    free_stmt(s, st->u.decl.body);
+    break;
   }
 }
 
@@ -436,14 +443,17 @@ shape_tuple(Printer *p, IrPrimExpr *const *v, int n)
   ir_pr_puts(p, n == 1 ? ",)" : ")");
 }
 
-/* (shape), "dtype"[, scope=..., align=..., offset_factor=...] */
+/* (shape), "dtype"[, data=D.data][, scope=..., align=..., offset_factor=...]:
+ * data with a source buffer D. */
 static void
-buffer_args(Printer *p, const IrBuffer *b)
+buffer_args(Printer *p, const IrBuffer *b, const IrBuffer *data)
 {
   shape_tuple(p, b->shape, b->ndim);
   ir_pr_puts(p, ", \"");
   ir_pr_dtype(p, b->dtype);
   ir_pr_puts(p, "\"");
+  if (data)
+    ir_pr_printf(p, ", data=%s.data", buffer_name(p, data));
   if (b->scope && strcmp(b->scope, "global") != 0) {
     ir_pr_puts(p, ", scope=");
     ir_pr_string(p, b->scope);
@@ -463,7 +473,7 @@ alloc_line(Printer *p, const IrBuffer *b)
   }
   ir_pr_indent(p);
   ir_pr_printf(p, "%s = T.alloc_buffer(", ir_pr_name(p, b, b->name));
-  buffer_args(p, b);
+  buffer_args(p, b, NULL);
   ir_pr_puts(p, ")\n");
 }
 
@@ -749,6 +759,26 @@ alloc_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
   stmt_list(p, s->u.alloc.body, block_list);
 }
 
+/* B = T.decl_buffer(shape, dtype, data=A.data): TVM v0.26 reads it, and
+ * it is the one form that says every field (A.view(...) leaves the shape
+ * or the dtype to be derived). */
+static void
+decl_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
+{
+  const IrBuffer *b = s->u.decl.buffer;
+  if (!last)
+    ir_pr_cannot(p, "a buffer declaration before other statements of its list; its scope widens");
+  if (!b) {
+    ir_pr_cannot(p, "a declaration without a buffer");
+    return;
+  }
+  ir_pr_indent(p);
+  ir_pr_printf(p, "%s = T.decl_buffer(", ir_pr_name(p, b, b->name));
+  buffer_args(p, b, s->u.decl.source);
+  ir_pr_puts(p, ")\n");
+  stmt_list(p, s->u.decl.body, block_list);
+}
+
 static void
 if_stmt(Printer *p, const IrStmt *s)
 {
@@ -766,6 +796,23 @@ if_stmt(Printer *p, const IrStmt *s)
     stmt_list(p, s->u.branch.else_, false);
     p->indent--;
   }
+}
+
+/* assert cond, ("Kind", ["part", ...]): the one form TVM v0.26 prints. */
+static void
+assert_stmt(Printer *p, const IrStmt *s)
+{
+  ir_pr_indent(p);
+  ir_pr_puts(p, "assert ");
+  ir_pr_prim(p, s->u.check.cond);
+  ir_pr_puts(p, ", (");
+  ir_pr_string(p, s->u.check.kind);
+  ir_pr_puts(p, ", [");
+  for (int i = 0; i < s->u.check.nparts; i++) {
+    ir_pr_puts(p, i ? ", " : "");
+    ir_pr_string(p, s->u.check.parts[i]);
+  }
+  ir_pr_puts(p, "])\n");
 }
 
 static void
@@ -806,6 +853,12 @@ stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
   case IR_ST_ALLOC:
     alloc_stmt(p, s, block_list, last);
     break;
+  case IR_ST_ASSERT:
+    assert_stmt(p, s);
+    break;
+  case IR_ST_DECL:
+    decl_stmt(p, s, block_list, last);
+    break;
   }
 }
 
@@ -832,7 +885,7 @@ param(Printer *p, const IrPrimParam *pp)
   if (inline_buffer(pp)) {
     ir_pr_printf(p, "%s: T.Buffer(", ir_pr_name(p, pp->buffer, pp->buffer->name));
     ir_pr_name_alias(p, var, pp->buffer);
-    buffer_args(p, pp->buffer);
+    buffer_args(p, pp->buffer, NULL);
     ir_pr_puts(p, ")");
     return;
   }
@@ -898,7 +951,7 @@ ir_pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
     ir_pr_indent(p);
     ir_pr_printf(p, "%s = T.match_buffer(", ir_pr_name(p, pp->buffer, pp->buffer->name));
     ir_pr_printf(p, "%s, ", ir_pr_name(p, pp->var, pp->var->u.var));
-    buffer_args(p, pp->buffer);
+    buffer_args(p, pp->buffer, NULL);
     ir_pr_puts(p, ")\n");
   }
   stmt_list(p, f->body, false);

@@ -41,8 +41,11 @@ walk_exprs(const IrStmt *s, const IrTirVisitor *v)
     return v->expr(s->u.branch.cond, s, v->user);
   case IR_ST_EVALUATE:
     return v->expr(s->u.eval, s, v->user);
+  case IR_ST_ASSERT:
+    return v->expr(s->u.check.cond, s, v->user);
   case IR_ST_SEQ:
   case IR_ST_ALLOC:
+  case IR_ST_DECL:
     return false;
   }
   return false;
@@ -68,8 +71,11 @@ walk_children(const IrStmt *s, const IrTirVisitor *v)
     return ir_tir_walk(s->u.branch.then_, v) || ir_tir_walk(s->u.branch.else_, v);
   case IR_ST_ALLOC:
     return ir_tir_walk(s->u.alloc.body, v);
+  case IR_ST_DECL:
+    return ir_tir_walk(s->u.decl.body, v);
   case IR_ST_STORE:
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT:
     return false;
   }
   return false;
@@ -142,21 +148,34 @@ ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out)
   ir_prim_walk(e, add_var, out);
 }
 
-typedef struct {
-  const IrBuffer *buffer;
-} StoreTo;
+/* b and the buffers declared over its data (T.decl_buffer, .view), which
+ * the walk meets before their uses. */
+static bool
+is_view_of(const IrVec *views, const IrBuffer *b)
+{
+  for (int i = 0; i < views->len; i++)
+    if (views->items[i] == b)
+      return true;
+  return false;
+}
 
 static IrWalkAction
 store_to(const IrStmt *s, void *user)
 {
-  const StoreTo *t = user;
-  return s->kind == IR_ST_STORE && s->u.store.buffer == t->buffer ? IR_WALK_STOP : IR_WALK_CONTINUE;
+  IrVec *views = user;
+  if (s->kind == IR_ST_DECL && is_view_of(views, s->u.decl.source))
+    ir_vec_push(views, s->u.decl.buffer);
+  return s->kind == IR_ST_STORE && is_view_of(views, s->u.store.buffer) ? IR_WALK_STOP
+                                                                      : IR_WALK_CONTINUE;
 }
 
 bool
 ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b)
 {
-  StoreTo t = {b};
-  IrTirVisitor v = {.enter = store_to, .user = &t};
-  return ir_tir_walk(s, &v);
+  IrVec views = {0};
+  ir_vec_push(&views, (void *)b);
+  IrTirVisitor v = {.enter = store_to, .user = &views};
+  bool stores = ir_tir_walk(s, &v);
+  ir_vec_free(&views);
+  return stores;
 }

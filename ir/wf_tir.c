@@ -159,6 +159,30 @@ check_block(WfChecker *c, const IrTirBlock *b)
   c->where_name = saved_name;
 }
 
+/* The bytes of b when its shape is literal, else -1. */
+static int64_t
+literal_bytes(const IrBuffer *b)
+{
+  int64_t n = ir_dtype_bytes(b->dtype), v;
+  for (int i = 0; i < b->ndim; i++) {
+    if (!ir_prim_is_int(b->shape[i], &v) || v < 0)
+      return -1;
+    n *= v;
+  }
+  return n;
+}
+
+/* A declared buffer covers no more bytes than its source (known here when
+ * both shapes are literal; the interpreter checks the others). */
+static void
+check_decl_fits(WfChecker *c, const IrBuffer *b, const IrBuffer *src)
+{
+  int64_t need = b && src ? literal_bytes(b) : -1, have = src ? literal_bytes(src) : -1;
+  if (need >= 0 && have >= 0 && need > have)
+    ir_wf_error(c, c->loc, "T.decl_buffer '%s' covers %lld bytes but '%s' holds %lld",
+                ir_wf_name(b->name), (long long)need, ir_wf_name(src->name), (long long)have);
+}
+
 static void
 check_stmt(WfChecker *c, const IrStmt *s)
 {
@@ -208,6 +232,18 @@ check_stmt(WfChecker *c, const IrStmt *s)
     if (s->u.alloc.buffer)
       ir_vec_push(&c->scope, s->u.alloc.buffer);
     check_stmt(c, s->u.alloc.body);
+    break;
+  case IR_ST_DECL:
+    check_access(c, "T.decl_buffer over", s->u.decl.source, 0, false);
+    check_decl_fits(c, s->u.decl.buffer, s->u.decl.source);
+    if (s->u.decl.buffer)
+      ir_vec_push(&c->scope, s->u.decl.buffer);
+    check_stmt(c, s->u.decl.body);
+    break;
+  case IR_ST_ASSERT:
+    check_prim_expr(c, s->u.check.cond);
+    if (s->u.check.cond && s->u.check.cond->dtype.code != IR_DT_BOOL)
+      ir_wf_error(c, c->loc, "assert needs a bool condition");
     break;
   }
   c->scope.len = mark;

@@ -54,12 +54,13 @@ loads_in(const IrPrimExpr *e, const IrStmt *s, void *user)
   return ir_prim_walk(e, is_load, NULL);
 }
 
-/* A store's indices are outside its value; T.evaluate is all outside. */
+/* A store's indices are outside its value; T.evaluate and assert are all
+ * outside. */
 static IrWalkAction
 outside_store(const IrStmt *st, void *user)
 {
   const IrStmt **store = user;
-  if (st->kind == IR_ST_EVALUATE)
+  if (st->kind == IR_ST_EVALUATE || st->kind == IR_ST_ASSERT)
     return IR_WALK_STOP;
   if (st->kind != IR_ST_STORE)
     return IR_WALK_CONTINUE;

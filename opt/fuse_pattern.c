@@ -254,6 +254,8 @@ scan_enter(const IrStmt *st, void *user)
     s->ifs++;
     break;
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT: /* a kernel that can fail stays a call of its own */
+  case IR_ST_DECL:   /* two views of one buffer: not a pattern */
     s->opaque = true;
     break;
   case IR_ST_ALLOC:

@@ -200,6 +200,14 @@ opt_fuse_copy_stmt(FuseCopy *c, const IrStmt *s)
     to->u.alloc.buffer = opt_fuse_copy_buffer(c, s->u.alloc.buffer);
     to->u.alloc.body = opt_fuse_copy_stmt(c, s->u.alloc.body);
     break;
+  case IR_ST_ASSERT:
+    to->u.check.cond = opt_fuse_copy_expr(c, s->u.check.cond);
+    break;
+  case IR_ST_DECL:
+    to->u.decl.source = mapped_buffer(c, s->u.decl.source);
+    to->u.decl.buffer = opt_fuse_copy_buffer(c, s->u.decl.buffer);
+    to->u.decl.body = opt_fuse_copy_stmt(c, s->u.decl.body);
+    break;
   }
   return to;
 }

@@ -194,8 +194,15 @@ strip(IrCtx *ctx, IrStmt *s, const IrVec *lifted)
     c = copy_stmt(ctx, s);
     c->u.alloc.body = a;
     return c;
+  case IR_ST_DECL:
+    if ((a = strip(ctx, s->u.decl.body, lifted)) == s->u.decl.body)
+      return s;
+    c = copy_stmt(ctx, s);
+    c->u.decl.body = a;
+    return c;
   case IR_ST_STORE:
   case IR_ST_EVALUATE:
+  case IR_ST_ASSERT:
     return s;
   }
   return s;

@@ -176,6 +176,12 @@ test_equal(void **state)
   expect("equal tests/cli/a.py tests/cli/a_renamed.py", 0, NULL, NULL);
   expect("equal tests/cli/a.py tests/cli/b.py", 1, "not equal", NULL);
   expect("equal tests/cli/a.py tests/cli/bad.py", 1, NULL, "error:");
+  /* TIR assert: "msg" is ("RuntimeError", ["msg"]); kind and parts count */
+  expect("equal tests/cli/assert_string.py tests/cli/assert_tuple.py", 0, NULL, NULL);
+  expect("equal tests/cli/assert_tuple.py tests/cli/assert_kind.py", 1,
+         "assert: error kind: \"RuntimeError\" vs \"ValueError\"", NULL);
+  expect("equal tests/cli/assert_tuple.py tests/cli/assert_part.py", 1,
+         "assert: message parts: 1 vs 2", NULL);
 }
 
 static void
@@ -190,6 +196,40 @@ write_f32(const char *path, int64_t rows, int64_t cols, const float *v)
   assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
   fclose(f);
   ir_buf_free(&b);
+}
+
+/* TVM v0.26's metadata section (tests/metadata/gen_metadata.py wrote the
+ * modules from these values): each constant reads back with its dtype,
+ * shape and values, the section before the module or after it, and the
+ * generated C computes with them too. */
+static void
+test_metadata_constants(void **state)
+{
+  (void)state;
+  const char *const files[] = {"tests/script/tvm26_metadata.py",
+                               "tests/script/tvm26_metadata_after.py"};
+  for (int i = 0; i < 2; i++) {
+    char args[256];
+    snprintf(args, sizeof args, "run %s", files[i]);
+    expect(args, 0, "float32 (2, 3)\n[[1.5, -2, 0.25],\n [3, 4, -0.125]]", NULL);
+    snprintf(args, sizeof args, "run %s --fn ints", files[i]);
+    expect(args, 0, "int64 (4,)\n[7, -1, 1099511627776, 0]", NULL);
+  }
+  bool x[3] = {true, true, false};
+  int64_t shape[1] = {3};
+  IrTensorData t = {IR_BOOL, 1, shape, x, sizeof x};
+  IrBuf b = {0};
+  assert_true(fe_npy_encode(&t, &b));
+  FILE *f = fopen("build/metadata_x.npy", "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
+  fclose(f);
+  ir_buf_free(&b);
+  /* x and [True, False, True] */
+  expect("run tests/script/tvm26_metadata.py --fn flags --input x=build/metadata_x.npy", 0,
+         "bool (3,)\n[True, False, False]", NULL);
+  expect("run tests/script/tvm26_metadata.py --fn flags --via tcc --input x=build/metadata_x.npy",
+         0, "bool (3,)\n[True, False, False]", NULL);
 }
 
 /* rxc run --dump DIR: each tensor binding of the interpreter as a .npy,
@@ -365,6 +405,7 @@ main(void)
       cmocka_unit_test(test_check), cmocka_unit_test(test_bad_inputs_exit_1),            cmocka_unit_test(test_opt_prints_and_writes),
       cmocka_unit_test(test_read_errors_once),
       cmocka_unit_test(test_equal), cmocka_unit_test(test_run_dump),
+      cmocka_unit_test(test_metadata_constants),
       cmocka_unit_test(test_verbosity), cmocka_unit_test(test_verb_help_and_unknown_options),
       cmocka_unit_test(test_help_names_accepted_options), cmocka_unit_test(test_list),
   };

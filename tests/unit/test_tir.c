@@ -156,6 +156,7 @@ static const char *const KIND[] = {
     [IR_ST_SEQ] = "seq",           [IR_ST_FOR] = "for",     [IR_ST_BLOCK] = "block",
     [IR_ST_STORE] = "store",       [IR_ST_LET] = "let",     [IR_ST_IF] = "if",
     [IR_ST_EVALUATE] = "evaluate", [IR_ST_ALLOC] = "alloc",
+    [IR_ST_ASSERT] = "assert",
 };
 
 static IrWalkAction
@@ -253,13 +254,36 @@ test_walk_helpers(void **state)
   ir_ctx_free(ctx);
 }
 
+/* A store through a buffer declared over a parameter's data (a view of a
+ * view here) stores into the parameter; a load through one does not. */
+static void
+test_stores_through_views(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_parse_string(ctx, "views.py",
+                                "@T.prim_func\n"
+                                "def f(A: T.Buffer((2, 2), \"float32\"), B: T.Buffer((4,), \"float32\")):\n"
+                                "    a = A.view(4)\n"
+                                "    b = T.decl_buffer((2, 2), \"float32\", data=B.data)\n"
+                                "    c = b.view(4)\n"
+                                "    c[1] = a[1]\n");
+  if (!m)
+    ir_diag_print(ctx, stderr);
+  assert_non_null(m);
+  const IrPrimFunc *f = m->globals[0].u.prim;
+  assert_true(ir_stmt_stores_into(f->body, f->params[1].buffer));
+  assert_false(ir_stmt_stores_into(f->body, f->params[0].buffer));
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_intrin_find),  cmocka_unit_test(test_intrin_rows),
       cmocka_unit_test(test_interp_isnan), cmocka_unit_test(test_walk_order),
-      cmocka_unit_test(test_walk_helpers),
+      cmocka_unit_test(test_walk_helpers), cmocka_unit_test(test_stores_through_views),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -899,6 +899,31 @@ test_prim_func_var_scopes(void **state)
   ir_ctx_free(ctx);
 }
 
+/* An assert needs a bool condition; a declaration's source must be in
+ * scope, and the declared buffer is in scope over its body (passes build
+ * these; the reader refuses the first two itself). */
+static void
+test_prim_func_assert_and_decl(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrBuffer *A = buffer(ctx, "A", 1), *D = buffer(ctx, "D", 1), *V = buffer(ctx, "V", 1);
+  IrStmt *check = ir_stmt_new(ctx, IR_ST_ASSERT, at(1));
+  check->u.check.cond = load1(ctx, A, i64(ctx, 0)); /* float32, not bool */
+  check->u.check.kind = ir_sym(ctx, "RuntimeError");
+  IrStmt *decl = ir_stmt_new(ctx, IR_ST_DECL, at(2));
+  decl->u.decl.buffer = V;
+  decl->u.decl.source = D; /* nobody's */
+  decl->u.decl.body = store1(ctx, V, i64(ctx, 0), load1(ctx, A, i64(ctx, 0)), 3);
+  IrPrimFunc *f = prim_func(ctx, 1, &A, stmts(ctx, 2, (IrStmt *[]){check, decl}));
+  expect_count(ctx, module(ctx, 1, (IrGlobal[]){prim_global(ctx, "k", f)}), 2);
+  expect_error(ctx, 0, 1, "in function 'k': assert needs a bool condition");
+  expect_error(ctx, 1, 2,
+               "in function 'k': T.decl_buffer over buffer 'D' that is not a parameter or an "
+               "allocation in scope");
+  ir_ctx_free(ctx);
+}
+
 /* --- all violations, in every function -------------------------------------------- */
 
 static void
@@ -965,6 +990,7 @@ main(void)
       cmocka_unit_test(test_annotation_contradicts_value),
       cmocka_unit_test(test_prim_func_buffers),
       cmocka_unit_test(test_prim_func_var_scopes),
+      cmocka_unit_test(test_prim_func_assert_and_decl),
       cmocka_unit_test(test_every_violation_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

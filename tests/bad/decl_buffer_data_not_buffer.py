@@ -1,0 +1,4 @@
+@T.prim_func
+def f(A: T.Buffer((4,), "float32"), n: T.int32):
+    B = T.decl_buffer((4,), "float32", data=n.data)
+    B[0] = A[0]
