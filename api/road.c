@@ -112,7 +112,9 @@ run_passes(IrCtx *ctx, const RxcRoadIn *in, IrModule *m)
       return NULL;
     w.tensors = entries;
   }
-  OptContext oc = {.ctx = ctx, .weights = binds && in->params ? &w : NULL};
+  OptContext oc = {.ctx = ctx,
+                   .weights = binds && in->params ? &w : NULL,
+                   .vector_bytes = in->cfg->target.vector_bytes};
   OptInstruments cfg_ins = {.verify_each = in->cfg->opt.verify_each,
                             .time_passes = in->cfg->verbosity > 0};
   return opt_run(&oc, m, passes, n, in->ins ? in->ins : &cfg_ins);

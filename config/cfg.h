@@ -68,6 +68,9 @@ typedef struct {
     int alignment;         /* 64: bytes, of the arena and every tensor in it;
                               a power of two 1..4096 */
     char cc[CFG_TEXT_MAX]; /* "cc": the C compiler command for the target */
+    int vector_bytes;      /* 64: bytes of one SIMD vector, which sizes the
+                              register tiles of products (ops/gemm.c); a power
+                              of two 1..256 */
   } target;
   struct {
     int level;                                        /* 2: pipeline of -O0..-O2 */

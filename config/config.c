@@ -75,6 +75,7 @@ static const char *const onoff_words[] = {"off", "on", NULL};
 static const CfgKey keys[] = {
     {"target", "kind", KEY_ENUM, FIELD(target.kind), 0, kind_words, 0, 0},
     {"target", "alignment", KEY_ALIGN, FIELD(target.alignment), 0, NULL, 1, 4096},
+    {"target", "vector_bytes", KEY_ALIGN, FIELD(target.vector_bytes), 0, NULL, 1, 256},
     {"target", "cc", KEY_TEXT, FIELD(target.cc), 0, NULL, 0, 0},
     {"opt", "level", KEY_INT, FIELD(opt.level), 0, NULL, 0, OPT_LEVEL_MAX},
     {"opt", "passes_add", KEY_PASSES, FIELD(opt.passes_add), FIELD(opt.npasses_add), NULL, 0, 0},
@@ -106,6 +107,7 @@ cfg_defaults(CfgOptions *o)
   memset(o, 0, sizeof *o);
   o->target.kind = CFG_TARGET_HOST;
   o->target.alignment = 64;
+  o->target.vector_bytes = 64;
   strcpy(o->target.cc, "cc");
   o->opt.level = 2;
   o->memplan.algorithm = CFG_PLAN_BEST;

@@ -381,7 +381,7 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
   bool small = co * kk * 4 <= SMALL_WEIGHTS;
-  int64_t tile = op_nn_gemm_cols(x->b->dtype);
+  int64_t tile = op_nn_gemm_cols(p->lz, x->b->dtype);
   int64_t rows = band_rows(oh, ow, tile, pointwise ? kk : kh * kw, !pointwise, small);
   if (pointwise && !small && rows * ow % tile) {
     /* large weights: a narrow last tile costs more than copying the

@@ -33,20 +33,25 @@
 
 enum {
   GEMM_ROWS = 8,        /* rows of a register tile */
-  GEMM_VECTOR = 64,     /* bytes of B a tile's row reads per term (one AVX-512 vector) */
+  GEMM_VECTOR = 64,     /* bytes of B a tile's row reads per term (one AVX-512
+                           vector), unless the target says otherwise */
   GEMM_TAIL_COLS = 128  /* columns of a one-row tile (rows left over), at least */
 };
 
 /* Columns of a register tile over a B of dtype b: one vector of B, 16
- * float32 (one FMA chain per row), 64 int8.  A tile of int8 as narrow as
- * float32's reads a quarter vector of B per term, and gcc then widens and
- * multiplies in 128-bit pieces (4 GOP/s against 24 for 64 columns, on
- * this project's AVX-512 machine, 256 x 256 x 256). */
+ * float32 (one FMA chain per row), 64 int8, at the default 64 bytes.  A
+ * tile of int8 as narrow as float32's reads a quarter vector of B per
+ * term, and gcc then widens and multiplies in 128-bit pieces (4 GOP/s
+ * against 24 for 64 columns, on this project's AVX-512 machine, 256 x 256
+ * x 256).  A target with narrow vectors or none (a Cortex-M's 4 bytes)
+ * gets narrow tiles, whose accumulator stays a small local array instead
+ * of arena scratch.  At least 4 columns. */
 int64_t
-op_nn_gemm_cols(IrDType b)
+op_nn_gemm_cols(const OpLegalize *lz, IrDType b)
 {
   int bytes = b.bits < 8 ? 1 : b.bits / 8;
-  return GEMM_VECTOR / bytes;
+  int vector = lz && lz->vector_bytes > 0 ? lz->vector_bytes : GEMM_VECTOR;
+  return vector / bytes > 4 ? vector / bytes : 4;
 }
 
 /* r * cols + c: where acc holds (r, c). */
@@ -195,7 +200,11 @@ gemm(OpPrim *p, Gemm *g, bool cols_outer)
 {
   IrCtx *ctx = p->lz->ctx;
   int64_t tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
-  IrPrimExpr *shape[1] = {op_nn_index(ctx, GEMM_ROWS * g->cols > tail ? GEMM_ROWS * g->cols : tail)};
+  /* acc holds the widest tile used: no tile is wider than B (a narrow
+   * product keeps a small acc, which stays a local array) */
+  int64_t wide = g->n < g->cols ? g->n : g->cols, one = g->n < tail ? g->n : tail;
+  int64_t size = GEMM_ROWS * wide > one ? GEMM_ROWS * wide : one;
+  IrPrimExpr *shape[1] = {op_nn_index(ctx, size > 1 ? size : 1)};
   g->acc = op_prim_alloc(p, g->sum, shape, 1, "acc");
   IrStmt *st[2], *tile;
   int n = 0;

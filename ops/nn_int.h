@@ -188,7 +188,7 @@ typedef struct {
 } Gemm;
 /* Columns of gemm.c's register tile over a B of dtype b (one 64-byte
  * vector: 16 float32, 64 int8). */
-int64_t op_nn_gemm_cols(IrDType b);
+int64_t op_nn_gemm_cols(const OpLegalize *lz, IrDType b);
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
 /* The same with the column blocks outermost over the whole row blocks:

@@ -146,6 +146,9 @@ typedef struct {
   IrVec *before;
   bool dataflow;
   IrVec *bounds;
+  /* The target's vector width in bytes ([target] vector_bytes), which
+   * sizes register tiles (gemm.c); 0: 64. */
+  int vector_bytes;
 } OpLegalize;
 
 typedef struct {

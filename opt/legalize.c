@@ -51,6 +51,7 @@ typedef struct {
   IrMap lowered;       /* signature hash -> Lowered chain */
   IrVec bounds;        /* OpDimBound*: the function's data dims (op_data_dims) */
   int nerrors;
+  int vector_bytes;    /* the target's (OpLegalize.vector_bytes) */
 } Legalizer;
 
 /* Is cond a conjunct of all (an and-tree)? */
@@ -240,7 +241,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
   OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names,
-                   &rw->before, rw->dataflow && !rw->at_result, &l->bounds};
+                   &rw->before, rw->dataflow && !rw->at_result, &l->bounds, l->vector_bytes};
   int before = ir_error_count(l->ctx);
   bool memo = impl->legalize && conds.len == 0 && args_are_vars(call);
   uint64_t hash = 0;
@@ -296,10 +297,16 @@ with_bounds(IrCtx *ctx, IrFunction *f, const IrVec *bounds)
 IrModule *
 opt_legalize_ops(IrCtx *ctx, const IrModule *m)
 {
+  return opt_legalize_ops_for(ctx, m, 0);
+}
+
+IrModule *
+opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes)
+{
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, {0}, 0};
+  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, {0}, 0, vector_bytes};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];

@@ -82,6 +82,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
 {
   assert_int_equal(a->target.kind, b->target.kind);
   assert_int_equal(a->target.alignment, b->target.alignment);
+  assert_int_equal(a->target.vector_bytes, b->target.vector_bytes);
   assert_string_equal(a->target.cc, b->target.cc);
   assert_int_equal(a->opt.level, b->opt.level);
   assert_int_equal(a->opt.npasses_add, b->opt.npasses_add);
@@ -141,6 +142,7 @@ test_defaults(void **state)
   cfg_defaults(&o);
   assert_int_equal(o.target.kind, CFG_TARGET_HOST);
   assert_int_equal(o.target.alignment, 64);
+  assert_int_equal(o.target.vector_bytes, 64);
   assert_string_equal(o.target.cc, "cc");
   assert_int_equal(o.opt.level, 2);
   assert_int_equal(o.opt.npasses_add, 0);
@@ -171,6 +173,7 @@ test_every_key(void **state)
   free(diags);
   assert_int_equal(o.target.kind, CFG_TARGET_RISCV);
   assert_int_equal(o.target.alignment, 128);
+  assert_int_equal(o.target.vector_bytes, 16);
   assert_string_equal(o.target.cc, "clang --target=riscv32 -O2");
   assert_int_equal(o.opt.level, 1);
   assert_int_equal(o.opt.npasses_add, 2);
@@ -227,6 +230,9 @@ test_value_spellings(void **state)
   assert_int_equal(o.target.alignment, 1);
   assert_true(cfg_set(ctx, &o, "target", "alignment", "4096"));
   assert_int_equal(o.target.alignment, 4096);
+  assert_true(cfg_set(ctx, &o, "target", "vector_bytes", "4"));
+  assert_int_equal(o.target.vector_bytes, 4);
+  assert_false(cfg_set(ctx, &o, "target", "vector_bytes", "48")); /* not a power of two */
   assert_true(cfg_set(ctx, &o, "opt", "passes_remove", "Normalize,LegalizeOps"));
   assert_int_equal(o.opt.npasses_remove, 2);
   assert_string_equal(o.opt.passes_remove[1], "LegalizeOps");
@@ -569,7 +575,7 @@ test_pipeline(void **state)
   assert_true(cfg_set(ctx, &o, "opt", "passes_add", ""));
   const OptPass *got[64];
   int n = rxc_road_pipeline(ctx, &o, got, 64);
-  assert_int_equal(n, 12); /* the 14 passes of -O2 less two */
+  assert_int_equal(n, 13); /* the 15 passes of -O2 less two */
   for (int i = 0; i < n; i++)
     assert_string_not_equal(got[i]->name, "DeadCodeElimination");
   ir_ctx_free(ctx);
@@ -653,6 +659,7 @@ static const char cortex_m4_printed[] =
     "[target]\n"
     "kind = cortex-m\n"
     "alignment = 8\n"
+    "vector_bytes = 4\n"
     "cc = arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16\n"
     "\n"
     "[opt]\n"
