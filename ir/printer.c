@@ -481,13 +481,21 @@ print_global(Printer *p, const IrGlobal *g)
 
 /* Prints the whole module: the import comments, the class, then the
  * globals in the documented order, a blank line between two globals. */
-void
-ir_module_print(const IrModule *m, IrBuf *out)
+bool
+ir_module_print_dialect(const IrModule *m, IrDialect d, IrBuf *out)
 {
-  Printer p = {.out = out, .mod = m};
-  ir_pr_puts(&p, "# from tvm.script import ir as I\n"
-                 "# from tvm.script import tir as T\n"
-                 "# from tvm.script import relax as R\n\n");
+  Printer p = {.out = out, .mod = m, .dialect = d};
+  if (d == IR_DIALECT_V0_26) {
+    ir_pr_scan_moves(&p);
+    ir_pr_puts(&p, "# from tvm.script import ir as I\n"
+                   "# from tvm.script import tirx as T\n"
+                   "# from tvm.tirx.layout import Axis\n"
+                   "# from tvm.script import relax as R\n\n");
+  } else {
+    ir_pr_puts(&p, "# from tvm.script import ir as I\n"
+                   "# from tvm.script import tir as T\n"
+                   "# from tvm.script import relax as R\n\n");
+  }
   ir_pr_printf(&p, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent = 1;
   if (m->attrs && !(m->attrs->kind == IR_AT_DICT && m->attrs->u.list.n == 0)) {
@@ -511,6 +519,29 @@ ir_module_print(const IrModule *m, IrBuf *out)
     ir_pr_puts(&p, "    pass\n");
   free(order);
   free(p.loops);
+  for (int i = 0; i < m->nglobals; i++)
+    free(ir_map_get(&p.moved, m->globals[i].name));
+  ir_map_free(&p.moved);
+  return !p.inexact;
+}
+
+void
+ir_module_print(const IrModule *m, IrBuf *out)
+{
+  ir_module_print_dialect(m, IR_DIALECT_V0_23, out);
+}
+
+bool
+ir_dialect_parse(const char *name, IrDialect *d)
+{
+  const char *n = name[0] == 'v' ? name + 1 : name;
+  if (strcmp(n, "0.23") == 0)
+    *d = IR_DIALECT_V0_23;
+  else if (strcmp(n, "0.26") == 0)
+    *d = IR_DIALECT_V0_26;
+  else
+    return false;
+  return true;
 }
 
 /* A lone expression prints with the Relax literal rule (int64 bare, as in
