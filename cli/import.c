@@ -15,7 +15,8 @@ static const char import_help[] =
     "main after the graph inputs, their values written to W.npz.  Graph inputs\n"
     "with a symbolic dim (dim_param) get a symbolic var of that name, bounded\n"
     "by --dim-bound N (tir_var_upper_bound) when given.  Every node that cannot\n"
-    "be mapped is reported, as model.onnx: error: node 'name' (OpType): ...\n";
+    "be mapped is reported, as model.onnx: error: node 'name' (OpType): ...\n"
+    "The text is what TVM v0.26 reads, or v0.23 with --dialect v0.23.\n";
 
 typedef struct {
   const char *in, *out, *params;

@@ -274,8 +274,16 @@ ir_pr_attr(Printer *p, const IrAttr *a)
   case IR_AT_DICT:
     ir_pr_puts(p, "{");
     for (int i = 0; i < a->u.list.n; i++) {
+      const char *key = a->u.list.keys[i];
       ir_pr_puts(p, i ? ", " : "");
-      ir_pr_string(p, a->u.list.keys[i]);
+      if (p->dialect == IR_DIALECT_V0_26 && strncmp(key, "tir.", 4) == 0) {
+        IrBuf renamed = {0}; /* v0.26 renamed tir to tirx, in attribute keys too */
+        ir_buf_printf(&renamed, "tirx.%s", key + 4);
+        ir_pr_string(p, renamed.data);
+        ir_buf_free(&renamed);
+      } else {
+        ir_pr_string(p, key);
+      }
       ir_pr_puts(p, ": ");
       ir_pr_attr(p, a->u.list.items[i]);
     }

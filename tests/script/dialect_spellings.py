@@ -9,6 +9,7 @@
 class Module:
     @T.prim_func(private=True)
     def scaled(a: T.handle, out: T.Buffer((T.int64(4),), "float32")):
+        T.func_attr({"tir.noalias": True})
         A = T.match_buffer(a, (T.int64(4),), "float32")
         for i in range(T.int64(4)):
             with T.block("scaled"):

@@ -69,6 +69,7 @@ test_spellings_v023(void **state)
       "# from tvm.script import tir as T",
       "@T.prim_func(private=True)",
       "def scaled(a: T.handle, out: T.Buffer((T.int64(4),), \"float32\")):",
+      "T.func_attr({\"tir.noalias\": True})",
       "A = T.match_buffer(a, (T.int64(4),), \"float32\")",
       "with T.block(\"scaled\"):",
       "T.block_attr({\"note\": 1})",
@@ -106,6 +107,7 @@ test_spellings_v026(void **state)
       "@T.prim_func(private=True, s_tir=True)",
       "def scaled(A: T.Buffer((T.int64(4),), \"float32\"), out: T.Buffer((T.int64(4),), "
       "\"float32\")):",
+      "T.func_attr({\"tirx.noalias\": True})",
       "with T.sblock(\"scaled\"):",
       "T.sblock_attr({\"note\": 1})",
       "tmp = T.sblock_alloc_buffer((T.int64(1),), \"float32\", scope=\"local\")",
@@ -125,7 +127,8 @@ test_spellings_v026(void **state)
       NULL};
   static const char *const refuse[] = {"import tir ", "T.handle", "T.match_buffer", "T.block",
                                        "out_sinfo", "sinfo_args", "R.Object", "R.Prim",
-                                       "R.prim_value", ": T.float32 =", NULL};
+                                       "R.prim_value", ": T.float32 =",
+                                       "\"tir.", NULL};
   bool exact;
   char *text = printed(spellings, IR_DIALECT_V0_26, &exact);
   assert_true(exact);
