@@ -67,7 +67,8 @@ void ir_pr_vdevice(Printer *p, int index);
 typedef struct {
   int ninputs;   /* tensor arguments of the calls */
   int nscalars;  /* tir_vars of the calls: the last nscalars parameters */
-  bool conflict; /* calls disagree (or one has no tuple): not moved */
+  bool conflict; /* calls disagree, one has no tuple, or the prim func is
+                    used otherwise (a direct call): not moved */
 } ScalarMove;
 
 /* print_relax.c */

@@ -223,12 +223,22 @@ scan_moves(Printer *p, const IrExpr *e)
   case IR_EX_GET:
     scan_moves(p, e->u.get.tuple);
     break;
-  case IR_EX_CALL:
-    if (is_call_tir(e))
+  case IR_EX_CALL: {
+    bool tir = is_call_tir(e);
+    if (tir)
       record_move(p, e);
-    for (int i = 0; i < e->u.call.nargs; i++)
+    scan_moves(p, e->u.call.callee);
+    for (int i = tir ? 1 : 0; i < e->u.call.nargs; i++)
       scan_moves(p, e->u.call.args[i]);
     break;
+  }
+  case IR_EX_GLOBAL: { /* called or passed otherwise: its order must stay */
+    void **slot = ir_map_slot(&p->moved, e->u.global);
+    if (!*slot)
+      *slot = ir_xcalloc(1, sizeof(ScalarMove));
+    ((ScalarMove *)*slot)->conflict = true;
+    break;
+  }
   case IR_EX_SEQ:
     for (int b = 0; b < e->u.seq.nblocks; b++)
       for (int i = 0; i < e->u.seq.blocks[b].n; i++)

@@ -183,6 +183,27 @@ test_tir_vars_v026(void **state)
   free(text);
 }
 
+/* A prim func also called directly keeps its parameter order in v0.26,
+ * and its call_tir its tir_vars: moving them would feed the direct call's
+ * arguments to the wrong parameters. */
+static void
+test_tir_vars_kept_when_called_directly(void **state)
+{
+  (void)state;
+  static const char *const want[] = {
+      "def fill(B: T.Buffer((\"m\",), \"float32\"), m: T.int64):",
+      "cls.fill(out, m)",
+      "a: R.Tensor((m,), dtype=\"float32\") = R.call_tir(cls.fill, R.tuple(), "
+      "out_ty=R.Tensor((m,), dtype=\"float32\"), tir_vars=R.shape([m]))",
+      NULL};
+  static const char *const refuse[] = {"(m,), out_ty", "def fill(m: T.int64", NULL};
+  bool exact;
+  char *text = printed("tests/script/dialect_tir_vars_kept.py", IR_DIALECT_V0_26, &exact);
+  assert_true(exact);
+  expect_lines(text, want, refuse);
+  free(text);
+}
+
 static char *
 run_rxc(const char *args, int *status)
 {
@@ -253,6 +274,7 @@ main(void)
       cmocka_unit_test(test_spellings_v026),
       cmocka_unit_test(test_tir_vars_v023),
       cmocka_unit_test(test_tir_vars_v026),
+      cmocka_unit_test(test_tir_vars_kept_when_called_directly),
       cmocka_unit_test(test_cli),
       cmocka_unit_test(test_moved_tir_vars_compute_the_same),
   };
