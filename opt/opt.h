@@ -57,8 +57,8 @@ typedef struct {
   bool verify_each;        /* check well-formedness after every pass */
   bool time_passes;        /* print each pass's wall time */
   const char *print_after; /* print the module after each run of this pass */
-  IrDialect dialect;       /* ... in this dialect (zero: v0.23) */
   FILE *log;               /* where timings and printed modules go (stderr) */
+  IrDialect dialect;       /* of the module print_after prints (zero: v0.23) */
 } OptInstruments;
 
 /* Sequential: runs the passes in order.  A pass whose needs the module
