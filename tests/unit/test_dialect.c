@@ -219,8 +219,8 @@ run_rxc(const char *args, int *status)
   return out;
 }
 
-/* rxc opt prints v0.26 unless told; --dialect and [print] dialect choose;
- * a bad name is a usage error naming the choices. */
+/* rxc opt prints v0.26 unless told; --dialect and [print] dialect choose,
+ * for --print-after too; a bad name is a usage error naming the choices. */
 static void
 test_cli(void **state)
 {
@@ -238,6 +238,17 @@ test_cli(void **state)
                 "tests/script/dialect_spellings.py", &st);
   assert_int_equal(st, 0);
   assert_non_null(strstr(out, "with T.block(\"scaled\"):"));
+  free(out);
+  out = run_rxc("opt --dialect v0.23 --passes Normalize --print-after=Normalize "
+                "tests/script/dialect_spellings.py -o build/dialect_after.py", &st);
+  assert_int_equal(st, 0);
+  assert_non_null(strstr(out, "# after Normalize"));
+  assert_non_null(strstr(out, "with T.block(\"scaled\"):"));
+  free(out);
+  out = run_rxc("opt --passes Normalize --print-after=Normalize "
+                "tests/script/dialect_spellings.py -o build/dialect_after.py", &st);
+  assert_int_equal(st, 0);
+  assert_non_null(strstr(out, "with T.sblock(\"scaled\"):"));
   free(out);
   out = run_rxc("opt --dialect v0.25 tests/script/dialect_spellings.py", &st);
   assert_int_equal(st, 2);
