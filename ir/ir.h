@@ -877,7 +877,8 @@ void ir_module_print(const IrModule *m, IrBuf *out);
 /* Prints m in dialect d.  Returns true when the text reads back to a
  * structurally equal module; false when it says m in another form that
  * computes the same (v0.26 has no tir_vars: they move into call_tir's
- * argument tuple and the prim_func's scalar parameters before its outputs). */
+ * argument tuple and the prim_func's scalar parameters before its outputs;
+ * and no R.Prim(value=...): a binding's annotation keeps the dtype only). */
 bool ir_module_print_dialect(const IrModule *m, IrDialect d, IrBuf *out);
 /* "v0.23" / "v0.26" (also without the "v"); false for any other name. */
 bool ir_dialect_parse(const char *name, IrDialect *d);

@@ -371,13 +371,14 @@ ir_pr_sinfo(Printer *p, const IrSInfo *s)
   }
   switch (s->kind) {
   case IR_SI_PRIM:
-    if (s->u.prim.value) { /* v0.26 has no form that keeps the value */
-      ir_pr_puts(p, "R.Prim(value=");
+    if (s->u.prim.value && !(v26 && !(p->sig && s->u.prim.value->kind == IR_PE_VAR))) {
+      ir_pr_puts(p, "R.Prim(value="); /* v0.26 has no form for a var it defines */
       dim(p, s->u.prim.value);
       ir_pr_puts(p, ")");
-    } else if (v26) {
+    } else if (v26) { /* v0.26's prim type has a dtype only: a value is dropped */
+      p->inexact |= s->u.prim.value != NULL;
       ir_pr_puts(p, "T.");
-      ir_pr_dtype(p, s->u.prim.dtype);
+      ir_pr_dtype(p, s->u.prim.value ? s->u.prim.value->dtype : s->u.prim.dtype);
     } else {
       ir_pr_puts(p, "R.Prim(\"");
       ir_pr_dtype(p, s->u.prim.dtype);

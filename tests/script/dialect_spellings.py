@@ -31,4 +31,5 @@ class Module:
         v = R.call_dps_packed("my_dps", (w,), out_sinfo=R.Tensor((4,), "float32"))
         c: R.Prim("int64") = R.prim_value(3)
         d: R.Prim("int32") = R.prim_value(T.int32(2))
+        e = R.prim_value(5)
         return (v, c)

@@ -6,7 +6,8 @@
  * operator inference; printing it and reading the text back gives a
  * structurally equal module with the same hash; printing that again gives
  * the same text (a fixed point after one round).  Where v0.26 says the
- * module in another form (call_tir's tir_vars moved into its arguments),
+ * module in another form (call_tir's tir_vars moved into its arguments,
+ * R.Prim(value=...) annotations down to their dtype),
  * the module read back must itself round-trip to an equal module and the
  * same text.
  */
