@@ -57,8 +57,7 @@ _Static_assert(sizeof(CfgWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgLibm) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
 
-static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", "print",
-                                        NULL};
+static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", "print", NULL};
 
 static const char *const kind_words[] = {"host", "cortex-m", "riscv", NULL};
 static const char *const plan_words[] = {"best",          "greedy_size", "greedy_breadth",

@@ -46,7 +46,8 @@ expect_lines(const char *text, const char *const *want, const char *const *refus
   for (int i = 0; want[i]; i++) {
     const char *at = strstr(text, want[i]);
     size_t n = strlen(want[i]);
-    bool whole = at && (at == text || at[-1] == ' ' || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
+    bool whole =
+        at && (at == text || at[-1] == ' ' || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
     if (!whole)
       printf("missing line: %s\n--- in\n%s", want[i], text);
     assert_true(whole);
@@ -89,8 +90,8 @@ test_spellings_v023(void **state)
       "d: R.Prim(\"int32\") = R.prim_value(T.int32(2))",
       "e: R.Prim(value=5) = R.prim_value(5)",
       NULL};
-  static const char *const refuse[] = {"tirx", "s_tir", "sblock", "T.let", "out_ty", "ty_args",
-                                       "R.Any", NULL};
+  static const char *const refuse[] = {"tirx",   "s_tir",   "sblock", "T.let",
+                                       "out_ty", "ty_args", "R.Any",  NULL};
   bool exact;
   char *text = printed(spellings, IR_DIALECT_V0_23, &exact);
   assert_true(exact);
@@ -127,10 +128,9 @@ test_spellings_v026(void **state)
       "d: T.int32 = T.int32(2)",
       "e: T.int64 = 5",
       NULL};
-  static const char *const refuse[] = {"import tir ", "T.handle", "T.match_buffer", "T.block",
-                                       "out_sinfo", "sinfo_args", "R.Object", "R.Prim",
-                                       "R.prim_value", ": T.float32 =",
-                                       "\"tir.", NULL};
+  static const char *const refuse[] = {"import tir ",  "T.handle",      "T.match_buffer", "T.block",
+                                       "out_sinfo",    "sinfo_args",    "R.Object",       "R.Prim",
+                                       "R.prim_value", ": T.float32 =", "\"tir.",         NULL};
   bool exact;
   char *text = printed(spellings, IR_DIALECT_V0_26, &exact);
   assert_false(exact); /* e's struct info loses its value */
@@ -193,8 +193,7 @@ test_tir_vars_kept_when_called_directly(void **state)
 {
   (void)state;
   static const char *const want[] = {
-      "def fill(B: T.Buffer((\"m\",), \"float32\"), m: T.int64):",
-      "cls.fill(out, m)",
+      "def fill(B: T.Buffer((\"m\",), \"float32\"), m: T.int64):", "cls.fill(out, m)",
       "a: R.Tensor((m,), dtype=\"float32\") = R.call_tir(cls.fill, R.tuple(), "
       "out_ty=R.Tensor((m,), dtype=\"float32\"), tir_vars=R.shape([m]))",
       NULL};
@@ -237,18 +236,21 @@ test_cli(void **state)
   assert_non_null(strstr(out, "with T.block(\"scaled\"):"));
   free(out);
   out = run_rxc("--set print.dialect=v0.23 opt --passes Normalize "
-                "tests/script/dialect_spellings.py", &st);
+                "tests/script/dialect_spellings.py",
+                &st);
   assert_int_equal(st, 0);
   assert_non_null(strstr(out, "with T.block(\"scaled\"):"));
   free(out);
   out = run_rxc("opt --dialect v0.23 --passes Normalize --print-after=Normalize "
-                "tests/script/dialect_spellings.py -o build/dialect_after.py", &st);
+                "tests/script/dialect_spellings.py -o build/dialect_after.py",
+                &st);
   assert_int_equal(st, 0);
   assert_non_null(strstr(out, "# after Normalize"));
   assert_non_null(strstr(out, "with T.block(\"scaled\"):"));
   free(out);
   out = run_rxc("opt --passes Normalize --print-after=Normalize "
-                "tests/script/dialect_spellings.py -o build/dialect_after.py", &st);
+                "tests/script/dialect_spellings.py -o build/dialect_after.py",
+                &st);
   assert_int_equal(st, 0);
   assert_non_null(strstr(out, "with T.sblock(\"scaled\"):"));
   free(out);
@@ -267,10 +269,12 @@ test_moved_tir_vars_compute_the_same(void **state)
   (void)state;
   int st;
   free(run_rxc("opt --dialect v0.23 --passes Normalize tests/script/dialect_tir_vars.py "
-               "-o build/dialect_v023.py", &st));
+               "-o build/dialect_v023.py",
+               &st));
   assert_int_equal(st, 0);
   free(run_rxc("opt --dialect v0.26 --passes Normalize tests/script/dialect_tir_vars.py "
-               "-o build/dialect_v026.py", &st));
+               "-o build/dialect_v026.py",
+               &st));
   assert_int_equal(st, 0);
   char *out = run_rxc("equiv build/dialect_v023.py build/dialect_v026.py --dim n=5 --dim m=3", &st);
   if (st != 0)
