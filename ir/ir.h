@@ -880,8 +880,6 @@ void ir_module_print(const IrModule *m, IrBuf *out);
  * argument tuple and the prim_func's scalar parameters before its outputs;
  * and no R.Prim(value=...): a binding's annotation keeps the dtype only). */
 bool ir_module_print_dialect(const IrModule *m, IrDialect d, IrBuf *out);
-/* "v0.23" / "v0.26" (also without the "v"); false for any other name. */
-bool ir_dialect_parse(const char *name, IrDialect *d);
 void ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out);
 void ir_sinfo_print(const IrSInfo *s, IrBuf *out);
 

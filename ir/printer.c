@@ -539,19 +539,6 @@ ir_module_print(const IrModule *m, IrBuf *out)
   ir_module_print_dialect(m, IR_DIALECT_V0_23, out);
 }
 
-bool
-ir_dialect_parse(const char *name, IrDialect *d)
-{
-  const char *n = name[0] == 'v' ? name + 1 : name;
-  if (strcmp(n, "0.23") == 0)
-    *d = IR_DIALECT_V0_23;
-  else if (strcmp(n, "0.26") == 0)
-    *d = IR_DIALECT_V0_26;
-  else
-    return false;
-  return true;
-}
-
 /* A lone expression prints with the Relax literal rule (int64 bare, as in
  * shapes, where most messages use it) and variables by their stored names. */
 void
