@@ -30,7 +30,7 @@ void
 cli_help_global(void)
 {
   fputs("Global options (rxc --help): --config FILE, --set SECTION.KEY=VALUE,\n"
-        "-v/--verbose, -q/--quiet.\n",
+        "--dialect v0.23|v0.26, -v/--verbose, -q/--quiet.\n",
         stdout);
 }
 

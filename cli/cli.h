@@ -61,7 +61,7 @@ int cmd_plan(int argc, char **argv, CfgOptions *cfg);
 int cmd_compile(int argc, char **argv, CfgOptions *cfg);
 
 /* import.c: rxc import (argv[0] is the verb) */
-int cmd_import(int argc, char **argv);
+int cmd_import(int argc, char **argv, IrDialect dialect);
 
 /* list.c: rxc list ops|passes|onnx (argv[0] is the verb) */
 int cmd_list(int argc, char **argv);

@@ -15,11 +15,13 @@ static const char import_help[] =
     "main after the graph inputs, their values written to W.npz.  Graph inputs\n"
     "with a symbolic dim (dim_param) get a symbolic var of that name, bounded\n"
     "by --dim-bound N (tir_var_upper_bound) when given.  Every node that cannot\n"
-    "be mapped is reported, as model.onnx: error: node 'name' (OpType): ...\n";
+    "be mapped is reported, as model.onnx: error: node 'name' (OpType): ...\n"
+    "The text is what TVM v0.26 reads, or v0.23 with --dialect v0.23.\n";
 
 typedef struct {
   const char *in, *out, *params;
   FeOnnxOptions opt;
+  IrDialect dialect; /* of the printed module */
 } ImportArgs;
 
 static int
@@ -62,7 +64,7 @@ static int
 write_import(const ImportArgs *a, const IrModule *m, const FeNpzEntry *w, int nw)
 {
   IrBuf text = {0}, npz = {0};
-  ir_module_print(m, &text);
+  ir_module_print_dialect(m, a->dialect, &text);
   int status = EXIT_OK;
   if (a->params && !fe_npz_encode(w, nw, &npz)) {
     fprintf(stderr, "rxc: error: a weight's data type cannot be written to .npz\n");
@@ -82,9 +84,9 @@ write_import(const ImportArgs *a, const IrModule *m, const FeNpzEntry *w, int nw
 }
 
 int
-cmd_import(int argc, char **argv)
+cmd_import(int argc, char **argv, IrDialect dialect)
 {
-  ImportArgs a = {0};
+  ImportArgs a = {.dialect = dialect};
   int status = parse_import_args(argc, argv, &a);
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;

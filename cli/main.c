@@ -49,6 +49,9 @@ static const char usage_text[] =
     "  --set SECTION.KEY=VALUE\n"
     "                       override one key of the configuration\n"
     "  --print-config       print the effective configuration and exit\n"
+    "  --dialect v0.23|v0.26\n"
+    "                       the TVMScript that opt and import print: the text that\n"
+    "                       TVM v0.23 or v0.26 reads (default v0.26; [print] dialect)\n"
     "  -v, --verbose        report each step (passes with their times, plan, files)\n"
     "  -q, --quiet          print errors only\n"
     "\n"
@@ -65,7 +68,8 @@ static const char opt_help[] =
     "usage: rxc opt FILE [-o OUT] [--passes A,B,C | -O0..-O2] [--params W.npz]\n"
     "               [--verify-each] [--time-passes] [--print-after=PASS]\n"
     "Parses FILE, runs the passes in order (--passes, or the default pipeline\n"
-    "of -O0..-O2) and prints the module as TVMScript to OUT or stdout.  Without\n"
+    "of -O0..-O2) and prints the module as TVMScript to OUT or stdout (the text\n"
+    "TVM v0.26 reads, or v0.23 with --dialect v0.23).  Without\n"
     "--passes or -O0..-O2, the pipeline is the configuration's [opt] level (2\n"
     "unless --config or --set says otherwise) with its passes_add/passes_remove.\n"
     "A pass whose input lacks what it needs is refused with the name of the pass to\n"
@@ -231,6 +235,7 @@ cmd_opt(int argc, char **argv, CfgOptions *cfg)
   if (status != EXIT_OK)
     return status < 0 ? EXIT_OK : status;
   a.ins.verify_each = cfg->opt.verify_each;
+  a.ins.dialect = cfg->print.dialect;
   IrCtx *ctx = ir_ctx_new();
   CliStage st = {.ctx = ctx, .cfg = cfg, .path = a.in};
   RxcRoadIn in = {.path = a.in, .params = a.params, .cfg = cfg, .ins = &a.ins,
@@ -242,7 +247,7 @@ cmd_opt(int argc, char **argv, CfgOptions *cfg)
   status = EXIT_INPUT;
   if (m) {
     IrBuf text = {0};
-    ir_module_print(m, &text);
+    ir_module_print_dialect(m, cfg->print.dialect, &text);
     status = write_output(a.out, &text);
     ir_buf_free(&text);
   }
@@ -277,13 +282,15 @@ cmd_equal(int argc, char **argv)
 
 /* Takes the global options out of argv (wherever they stand) and builds
  * the configuration: defaults, then --config FILE, then each --set
- * SECTION.KEY=VALUE in order.  *print is set by --print-config.  Prints
+ * SECTION.KEY=VALUE in order, then --dialect D (print.dialect).  *print is
+ * set by --print-config.  Prints
  * the errors and returns EXIT_INPUT for a bad file, EXIT_USAGE for a bad
  * option; EXIT_OK otherwise. */
 static int
 load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
 {
   const char *path = NULL;
+  const char *dialect = NULL; /* --dialect D: print.dialect, after every --set */
   int n = 1, verbosity = 0;
   for (int i = 1; i < *argc; i++) {
     if (strcmp(argv[i], "--print-config") == 0) {
@@ -296,6 +303,10 @@ load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
       if (i + 1 == *argc || path)
         return cli_usage_error("give one --config FILE%s", "");
       path = argv[++i];
+    } else if (strcmp(argv[i], "--dialect") == 0) {
+      if (i + 1 == *argc)
+        return cli_usage_error("--dialect needs v0.23 or v0.26%s", "");
+      dialect = argv[++i];
     } else {
       argv[n++] = argv[i];
     }
@@ -315,6 +326,8 @@ load_config(int *argc, char **argv, CfgOptions *cfg, bool *print)
       status = EXIT_USAGE;
   }
   *argc = n;
+  if (status == EXIT_OK && dialect && !cfg_set(ctx, cfg, "print", "dialect", dialect))
+    status = EXIT_USAGE;
   ir_diag_print(ctx, stderr);
   ir_ctx_free(ctx);
   return status;
@@ -371,7 +384,7 @@ main(int argc, char **argv)
   if (strcmp(cmd, "compile") == 0)
     return cmd_compile(argc - 1, argv + 1, &cfg);
   if (strcmp(cmd, "import") == 0)
-    return cmd_import(argc - 1, argv + 1);
+    return cmd_import(argc - 1, argv + 1, cfg.print.dialect);
   if (strcmp(cmd, "list") == 0)
     return cmd_list(argc - 1, argv + 1);
   return cli_usage_error("unknown command '%s'", cmd);

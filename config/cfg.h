@@ -103,6 +103,10 @@ typedef struct {
     CfgJitCompiler compiler;     /* tcc */
     char cc_flags[CFG_TEXT_MAX]; /* "-O2": flags for the JIT's compiler */
   } jit;
+  struct {
+    IrDialect dialect; /* v0.26 (IR_DIALECT_DEFAULT): the TVM release whose
+                          TVMScript rxc opt and rxc import print */
+  } print;
   int verbosity; /* command line only (not an INI key): -q -1, default 0, -v 1 */
 } CfgOptions;
 

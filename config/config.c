@@ -57,7 +57,7 @@ _Static_assert(sizeof(CfgWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgLibm) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
 
-static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", NULL};
+static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", "print", NULL};
 
 static const char *const kind_words[] = {"host", "cortex-m", "riscv", NULL};
 static const char *const plan_words[] = {"best",          "greedy_size", "greedy_breadth",
@@ -69,6 +69,7 @@ static const char *const libm_words[] = {"builtin", "system", NULL};
 static const char *const jit_words[] = {"tcc", "cc", NULL};
 static const char *const bool_words[] = {"false", "true", NULL};
 static const char *const onoff_words[] = {"off", "on", NULL};
+static const char *const dialect_words[] = {"v0.23", "v0.26", NULL}; /* IrDialect's order */
 
 #define FIELD(f) offsetof(CfgOptions, f)
 
@@ -93,6 +94,7 @@ static const CfgKey keys[] = {
     {"codegen", "checks", KEY_BOOL, FIELD(codegen.checks), 0, onoff_words, 0, 0},
     {"jit", "compiler", KEY_ENUM, FIELD(jit.compiler), 0, jit_words, 0, 0},
     {"jit", "cc_flags", KEY_TEXT, FIELD(jit.cc_flags), 0, NULL, 0, 0},
+    {"print", "dialect", KEY_ENUM, FIELD(print.dialect), 0, dialect_words, 0, 0},
 };
 
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };
@@ -117,6 +119,7 @@ cfg_defaults(CfgOptions *o)
   o->codegen.checks = true;
   o->jit.compiler = CFG_JIT_TCC;
   strcpy(o->jit.cc_flags, "-O2");
+  o->print.dialect = IR_DIALECT_DEFAULT;
 }
 
 /* ------------------------------------------------------------------ */

@@ -878,6 +878,13 @@ param(Parser *P, FeVec *params)
     P->define_symvars = false;
   } else if (strncmp(type, "T.", 2) == 0 && ir_dtype_parse(type + 2, strlen(type + 2), &dt) &&
              dt.code != IR_DT_VOID) {
+    FeEntry *e = fe_scope_find(P, name->sym);
+    if (e && e->kind == SYM_TVAR && e->sig_dim) { /* ("n",) before n: T.int64: one var */
+      e->tvar->dtype = dt;
+      e->sig_dim = false;
+      p->var = e->tvar;
+      return;
+    }
     p->var = ir_prim_var(P->ctx, name->sym, dt);
     fe_scope_add(P, name->sym, SYM_TVAR)->tvar = p->var;
   } else {

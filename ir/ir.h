@@ -876,9 +876,23 @@ struct IrOpDef {
 /* printer.c                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Prints in TVM's style (mod.script()); the reader reads it back to a
- * structurally equal module. */
+/* The TVM release whose TVMScript the printer writes (docs/text-format.md,
+ * "Output dialects"); the reader reads both. */
+typedef enum {
+  IR_DIALECT_V0_23, /* "v0.23": out_sinfo=, tir_vars=, T.block, T.handle + T.match_buffer */
+  IR_DIALECT_V0_26, /* "v0.26": out_ty=, scalars in call_tir's tuple, T.sblock, T.let */
+} IrDialect;
+#define IR_DIALECT_DEFAULT IR_DIALECT_V0_26 /* the newer */
+
+/* Prints in TVM's style (mod.script()) in dialect v0.23; the reader reads it
+ * back to a structurally equal module. */
 void ir_module_print(const IrModule *m, IrBuf *out);
+/* Prints m in dialect d.  Returns true when the text reads back to a
+ * structurally equal module; false when it says m in another form that
+ * computes the same (v0.26 has no tir_vars: they move into call_tir's
+ * argument tuple and the prim_func's scalar parameters before its outputs;
+ * and no R.Prim(value=...): a binding's annotation keeps the dtype only). */
+bool ir_module_print_dialect(const IrModule *m, IrDialect d, IrBuf *out);
 void ir_prim_expr_print(const IrPrimExpr *e, IrBuf *out);
 void ir_sinfo_print(const IrSInfo *s, IrBuf *out);
 

@@ -33,6 +33,9 @@ typedef struct {
   bool tir;            /* literal rules of TIR (int32 bare) not Relax (int64 bare) */
   bool sig;            /* in a Relax signature: symbolic dims as strings */
   bool raw_names;      /* lone node: names as stored, no map */
+  IrDialect dialect;   /* which TVM's TVMScript (ir.h) */
+  IrMap moved;         /* v0.26: prim func name -> its ScalarMove (heap) */
+  bool inexact;        /* some tir_vars were moved: the text is another form */
   NameMap names;
   const IrStmt **loops; /* enclosing TIR loops, innermost last */
   int nloops, loop_cap;
@@ -58,7 +61,21 @@ void ir_pr_names_reset(Printer *p);
 /* "kind:i" for vdevice index i of the module; "vdevice:i" without one. */
 void ir_pr_vdevice(Printer *p, int index);
 
+/* How v0.26 says a call_tir with tir_vars: the scalars follow the inputs
+ * in the argument tuple, so the prim func's parameters print as inputs,
+ * scalars, outputs instead of inputs, outputs, scalars. */
+typedef struct {
+  int ninputs;   /* tensor arguments of the calls */
+  int nscalars;  /* tir_vars of the calls: the last nscalars parameters */
+  bool conflict; /* calls disagree, one has no tuple, or the prim func is
+                    used otherwise (a direct call): not moved */
+} ScalarMove;
+
 /* print_relax.c */
+/* Fills p->moved from every call_tir and call_tir_inplace of the module. */
+void ir_pr_scan_moves(Printer *p);
+/* The move of prim func name, NULL when its parameters keep their order. */
+const ScalarMove *ir_pr_move(const Printer *p, IrSym name);
 void ir_pr_sinfo(Printer *p, const IrSInfo *s);
 void ir_pr_relax_function(Printer *p, IrSym name, const IrFunction *f);
 

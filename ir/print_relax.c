@@ -13,6 +13,7 @@
  *    written.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "print_int.h"
@@ -174,6 +175,110 @@ scan_function(Scan *s, const IrFunction *f)
   scan_expr(s, f->body);
 }
 
+/* --- v0.26: call_tir's tir_vars move into its argument tuple --------- */
+
+/* Whether e is a call_tir or call_tir_inplace of a global. */
+static bool
+is_call_tir(const IrExpr *e)
+{
+  if (e->kind != IR_EX_CALL || e->u.call.kind != IR_CALL_OP || e->u.call.nargs < 2)
+    return false;
+  IrOpId id = e->u.call.op->id;
+  return (id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE) &&
+         e->u.call.args[0]->kind == IR_EX_GLOBAL;
+}
+
+/* Records the call's split of its callee's parameters; a second call that
+ * splits them otherwise marks the callee a conflict. */
+static void
+record_move(Printer *p, const IrExpr *e)
+{
+  const IrExpr *args = e->u.call.args[1];
+  const IrExpr *vars = e->u.call.nargs > 2 ? e->u.call.args[2] : NULL;
+  bool tuple = args->kind == IR_EX_TUPLE;
+  int nscalars = vars && vars->kind == IR_EX_SHAPE ? vars->u.shape.n : 0;
+  void **slot = ir_map_slot(&p->moved, e->u.call.args[0]->u.global);
+  ScalarMove *m = *slot;
+  if (!m) {
+    m = ir_xcalloc(1, sizeof *m);
+    m->ninputs = tuple ? args->u.tuple.n : -1;
+    m->nscalars = nscalars;
+    *slot = m;
+  }
+  if (!tuple || (vars && vars->kind != IR_EX_SHAPE) || m->ninputs != args->u.tuple.n ||
+      m->nscalars != nscalars)
+    m->conflict = true;
+}
+
+static void
+scan_moves(Printer *p, const IrExpr *e)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_EX_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      scan_moves(p, e->u.tuple.items[i]);
+    break;
+  case IR_EX_GET:
+    scan_moves(p, e->u.get.tuple);
+    break;
+  case IR_EX_CALL: {
+    bool tir = is_call_tir(e);
+    if (tir)
+      record_move(p, e);
+    scan_moves(p, e->u.call.callee);
+    for (int i = tir ? 1 : 0; i < e->u.call.nargs; i++)
+      scan_moves(p, e->u.call.args[i]);
+    break;
+  }
+  case IR_EX_GLOBAL: { /* called or passed otherwise: its order must stay */
+    void **slot = ir_map_slot(&p->moved, e->u.global);
+    if (!*slot)
+      *slot = ir_xcalloc(1, sizeof(ScalarMove));
+    ((ScalarMove *)*slot)->conflict = true;
+    break;
+  }
+  case IR_EX_SEQ:
+    for (int b = 0; b < e->u.seq.nblocks; b++)
+      for (int i = 0; i < e->u.seq.blocks[b].n; i++)
+        scan_moves(p, e->u.seq.blocks[b].bindings[i].value);
+    scan_moves(p, e->u.seq.result);
+    break;
+  case IR_EX_IF:
+    scan_moves(p, e->u.branch.then_);
+    scan_moves(p, e->u.branch.else_);
+    break;
+  case IR_EX_FUNC:
+    scan_moves(p, e->u.func ? e->u.func->body : NULL);
+    break;
+  default:
+    break;
+  }
+}
+
+void
+ir_pr_scan_moves(Printer *p)
+{
+  const IrModule *m = p->mod;
+  for (int i = 0; i < m->nglobals; i++)
+    if (m->globals[i].kind == IR_GLOBAL_RELAX && m->globals[i].u.relax)
+      scan_moves(p, m->globals[i].u.relax->body);
+  for (int i = 0; i < m->nglobals; i++) { /* a move must fit the callee */
+    ScalarMove *move = ir_map_get(&p->moved, m->globals[i].name);
+    const IrPrimFunc *f = m->globals[i].kind == IR_GLOBAL_PRIM ? m->globals[i].u.prim : NULL;
+    if (move && (!f || move->ninputs + move->nscalars > f->nparams))
+      move->conflict = true;
+  }
+}
+
+const ScalarMove *
+ir_pr_move(const Printer *p, IrSym name)
+{
+  const ScalarMove *m = ir_map_get(&p->moved, name);
+  return m && !m->conflict && m->nscalars > 0 ? m : NULL;
+}
+
 /* --- struct info ------------------------------------------------------ */
 
 static bool
@@ -259,19 +364,21 @@ func_sinfo(Printer *p, const IrSInfo *s)
 void
 ir_pr_sinfo(Printer *p, const IrSInfo *s)
 {
-  if (!s) {
-    ir_pr_puts(p, "R.Object");
+  bool v26 = p->dialect == IR_DIALECT_V0_26;
+  if (!s || s->kind == IR_SI_OBJECT) {
+    ir_pr_puts(p, v26 ? "R.Any" : "R.Object");
     return;
   }
   switch (s->kind) {
-  case IR_SI_OBJECT:
-    ir_pr_puts(p, "R.Object");
-    break;
   case IR_SI_PRIM:
-    if (s->u.prim.value) {
-      ir_pr_puts(p, "R.Prim(value=");
+    if (s->u.prim.value && !(v26 && !(p->sig && s->u.prim.value->kind == IR_PE_VAR))) {
+      ir_pr_puts(p, "R.Prim(value="); /* v0.26 has no form for a var it defines */
       dim(p, s->u.prim.value);
       ir_pr_puts(p, ")");
+    } else if (v26) { /* v0.26's prim type has a dtype only: a value is dropped */
+      p->inexact |= s->u.prim.value != NULL;
+      ir_pr_puts(p, "T.");
+      ir_pr_dtype(p, s->u.prim.value ? s->u.prim.value->dtype : s->u.prim.dtype);
     } else {
       ir_pr_puts(p, "R.Prim(\"");
       ir_pr_dtype(p, s->u.prim.dtype);
@@ -305,6 +412,8 @@ ir_pr_sinfo(Printer *p, const IrSInfo *s)
     break;
   case IR_SI_FUNC:
     func_sinfo(p, s);
+    break;
+  default: /* IR_SI_OBJECT, above */
     break;
   }
 }
@@ -494,12 +603,25 @@ args(Printer *p, IrExpr *const *a, int n, bool *first)
   }
 }
 
+/* The keyword of the struct info arguments of a call: v0.26 renamed
+ * sinfo_args to ty_args and out_sinfo to out_ty. */
+static const char *
+sinfo_key(const Printer *p, const char *key)
+{
+  if (p->dialect != IR_DIALECT_V0_26)
+    return key;
+  if (strcmp(key, "sinfo_args") == 0)
+    return "ty_args";
+  return strcmp(key, "out_sinfo") == 0 ? "out_ty" : key;
+}
+
 /* ", sinfo_args=(A,)": the form of R.call_packed and other calls. */
 static void
 sinfo_args_kw(Printer *p, const char *key, IrSInfo *const *s, int n, bool *first)
 {
   if (n == 0)
     return;
+  key = sinfo_key(p, key);
   ir_pr_printf(p, "%s%s=(", *first ? "" : ", ", key);
   *first = false;
   for (int i = 0; i < n; i++) {
@@ -589,7 +711,7 @@ op_sinfo(Printer *p, const IrExpr *e, const IrOpParam *param, bool *first)
     sinfo_args_kw(p, param->name, s, n, first);
     return;
   }
-  ir_pr_printf(p, "%sout_sinfo=%s", *first ? "" : ", ", n > 1 ? "[" : "");
+  ir_pr_printf(p, "%s%s=%s", *first ? "" : ", ", sinfo_key(p, "out_sinfo"), n > 1 ? "[" : "");
   *first = false;
   for (int i = 0; i < n; i++) {
     ir_pr_puts(p, i ? ", " : "");
@@ -614,10 +736,46 @@ op_arg(Printer *p, const IrExpr *e, int k, const IrExpr *arg)
 
 /* R.op(args by parameter kind, attributes as keywords in table order); once
  * a keyword is printed the remaining arguments are keywords too. */
+static void call_op(Printer *p, const IrExpr *e);
+
+/* v0.26's call_tir with tir_vars: the same call with the scalars appended
+ * to the argument tuple and no tir_vars.  False when its callee's
+ * parameters are not moved (ir_pr_move). */
+static bool
+moved_call_tir(Printer *p, const IrExpr *e)
+{
+  if (p->dialect != IR_DIALECT_V0_26 || !is_call_tir(e) || e->u.call.nargs < 3 ||
+      !ir_pr_move(p, e->u.call.args[0]->u.global))
+    return false;
+  const IrExpr *args = e->u.call.args[1], *vars = e->u.call.args[2];
+  int n = args->u.tuple.n + vars->u.shape.n;
+  IrExpr *scalars = ir_xcalloc((size_t)vars->u.shape.n + 1, sizeof *scalars);
+  IrExpr **items = ir_xcalloc((size_t)n + 1, sizeof *items);
+  for (int i = 0; i < args->u.tuple.n; i++)
+    items[i] = args->u.tuple.items[i];
+  for (int i = 0; i < vars->u.shape.n; i++) {
+    scalars[i].kind = IR_EX_PRIM;
+    scalars[i].u.prim = vars->u.shape.values[i];
+    items[args->u.tuple.n + i] = &scalars[i];
+  }
+  IrExpr tuple = {.kind = IR_EX_TUPLE, .u.tuple = {.items = items, .n = n}};
+  IrExpr *call_args[2] = {e->u.call.args[0], &tuple};
+  IrExpr call = *e;
+  call.u.call.args = call_args;
+  call.u.call.nargs = 2;
+  call_op(p, &call);
+  free(items);
+  free(scalars);
+  p->inexact = true;
+  return true;
+}
+
 static void
 call_op(Printer *p, const IrExpr *e)
 {
   const IrOpDef *op = e->u.call.op;
+  if (moved_call_tir(p, e))
+    return;
   bool first = true, keyword = false, has_sinfo = false;
   int next = 0, nargs = e->u.call.nargs;
   if (op->id == IR_OP_HINT_ON_DEVICE) {
@@ -721,10 +879,10 @@ expr(Printer *p, const IrExpr *e)
     dims(p, e->u.shape.values, e->u.shape.n);
     ir_pr_puts(p, "])");
     break;
-  case IR_EX_PRIM:
-    ir_pr_puts(p, "R.prim_value(");
+  case IR_EX_PRIM: /* v0.26 prints a Relax scalar as the bare TIR value */
+    ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "" : "R.prim_value(");
     ir_pr_prim(p, e->u.prim);
-    ir_pr_puts(p, ")");
+    ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "" : ")");
     break;
   case IR_EX_STR:
     ir_pr_puts(p, "R.str(");

@@ -443,12 +443,11 @@ shape_tuple(Printer *p, IrPrimExpr *const *v, int n)
   ir_pr_puts(p, n == 1 ? ",)" : ")");
 }
 
-/* (shape), "dtype"[, data=D.data][, scope=..., align=..., offset_factor=...]:
+/* , "dtype"[, data=D.data][, scope=..., align=..., offset_factor=...]:
  * data with a source buffer D. */
 static void
-buffer_args(Printer *p, const IrBuffer *b, const IrBuffer *data)
+buffer_rest(Printer *p, const IrBuffer *b, const IrBuffer *data)
 {
-  shape_tuple(p, b->shape, b->ndim);
   ir_pr_puts(p, ", \"");
   ir_pr_dtype(p, b->dtype);
   ir_pr_puts(p, "\"");
@@ -464,15 +463,26 @@ buffer_args(Printer *p, const IrBuffer *b, const IrBuffer *data)
     ir_pr_printf(p, ", offset_factor=%d", b->offset_factor);
 }
 
+/* (shape), "dtype"[, data=D.data][, scope=..., align=..., offset_factor=...] */
 static void
-alloc_line(Printer *p, const IrBuffer *b)
+buffer_args(Printer *p, const IrBuffer *b, const IrBuffer *data)
+{
+  shape_tuple(p, b->shape, b->ndim);
+  buffer_rest(p, b, data);
+}
+
+/* B = T.alloc_buffer(...); a block's own allocation is
+ * T.sblock_alloc_buffer in v0.26. */
+static void
+alloc_line(Printer *p, const IrBuffer *b, bool in_block)
 {
   if (!b) {
     ir_pr_cannot(p, "an allocation without a buffer");
     return;
   }
   ir_pr_indent(p);
-  ir_pr_printf(p, "%s = T.alloc_buffer(", ir_pr_name(p, b, b->name));
+  ir_pr_printf(p, "%s = T.%salloc_buffer(", ir_pr_name(p, b, b->name),
+               in_block && p->dialect == IR_DIALECT_V0_26 ? "sblock_" : "");
   buffer_args(p, b, NULL);
   ir_pr_puts(p, ")\n");
 }
@@ -687,7 +697,7 @@ static void
 block_stmt(Printer *p, const IrTirBlock *b)
 {
   ir_pr_indent(p);
-  ir_pr_puts(p, "with T.block(");
+  ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "with T.sblock(" : "with T.block(");
   ir_pr_string(p, b->name ? b->name : "");
   ir_pr_puts(p, "):\n");
   p->indent++;
@@ -698,12 +708,12 @@ block_stmt(Printer *p, const IrTirBlock *b)
   }
   if (!empty_attrs(b->attrs)) {
     ir_pr_indent(p);
-    ir_pr_puts(p, "T.block_attr(");
+    ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "T.sblock_attr(" : "T.block_attr(");
     ir_pr_attr(p, b->attrs);
     ir_pr_puts(p, ")\n");
   }
   for (int i = 0; i < b->nallocs; i++)
-    alloc_line(p, b->allocs[i]);
+    alloc_line(p, b->allocs[i], true);
   if (b->init) {
     ir_pr_indent(p);
     ir_pr_puts(p, "with T.init():\n");
@@ -740,9 +750,11 @@ let_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
   if (!last)
     ir_pr_cannot(p, "a let before other statements of its list; its scope widens here");
   ir_pr_indent(p);
-  ir_pr_printf(p, "%s: T.", ir_pr_name(p, var, var->u.var));
+  /* v0.26 reads `x: T.int32 = v` as a mutable scalar buffer: a let is T.let */
+  bool v26 = p->dialect == IR_DIALECT_V0_26;
+  ir_pr_printf(p, "%s: T.%s", ir_pr_name(p, var, var->u.var), v26 ? "let[T." : "");
   ir_pr_dtype(p, var->dtype);
-  ir_pr_puts(p, " = ");
+  ir_pr_puts(p, v26 ? "] = " : " = ");
   ir_pr_prim(p, s->u.let.value);
   ir_pr_puts(p, "\n");
   stmt_list(p, s->u.let.body, block_list);
@@ -755,7 +767,7 @@ alloc_stmt(Printer *p, const IrStmt *s, bool block_list, bool last)
     ir_pr_cannot(p, "an allocation before other statements of its list; its scope widens here");
   if (block_list)
     ir_pr_cannot(p, "an allocation statement directly in a block; it reads as a block allocation");
-  alloc_line(p, s->u.alloc.buffer);
+  alloc_line(p, s->u.alloc.buffer, false);
   stmt_list(p, s->u.alloc.body, block_list);
 }
 
@@ -878,6 +890,51 @@ inline_buffer(const IrPrimParam *pp)
   return true;
 }
 
+static bool
+is_unseen(const IrPrimExpr *e, void *seen)
+{
+  return e->kind == IR_PE_VAR && !ir_ptrset_has(seen, e);
+}
+
+static bool
+see(const IrPrimExpr *e, void *seen)
+{
+  if (e->kind == IR_PE_VAR)
+    ir_ptrset_add(seen, e);
+  return false;
+}
+
+/* v0.26's buffer parameter: always T.Buffer, a dim that holds a var the
+ * signature has not shown yet (seen: the parameters and dims before it)
+ * printed as a string, which defines its vars.  TVM prints a scalar
+ * parameter further right bare, which its reader resolves ahead; rxc's
+ * reader does not, and quoting it is read by both as that parameter. */
+static void
+buffer_param(Printer *p, const IrPrimParam *pp, PtrSet *seen)
+{
+  const IrBuffer *b = pp->buffer;
+  ir_pr_printf(p, "%s: T.Buffer((", ir_pr_name(p, b, b->name ? b->name : pp->var->u.var));
+  ir_pr_name_alias(p, pp->var, b);
+  for (int i = 0; i < b->ndim; i++) {
+    ir_pr_puts(p, i ? ", " : "");
+    if (ir_prim_walk(b->shape[i], is_unseen, seen)) {
+      IrBuf text = {0};
+      IrBuf *out = p->out;
+      p->out = &text;
+      ir_pr_prim(p, b->shape[i]);
+      p->out = out;
+      ir_pr_string(p, text.data);
+      ir_buf_free(&text);
+    } else {
+      ir_pr_prim(p, b->shape[i]);
+    }
+    ir_prim_walk(b->shape[i], see, seen);
+  }
+  ir_pr_puts(p, b->ndim == 1 ? ",)" : ")");
+  buffer_rest(p, b, NULL);
+  ir_pr_puts(p, ")");
+}
+
 static void
 param(Printer *p, const IrPrimParam *pp)
 {
@@ -901,19 +958,66 @@ param(Printer *p, const IrPrimParam *pp)
   ir_pr_dtype(p, pp->buffer ? IR_HANDLE : var->dtype);
 }
 
+/* The order the parameters print in, order[i] an index of f->params: as
+ * they are, or in v0.26 with the scalars of moved tir_vars (ir_pr_move)
+ * between the inputs and the outputs. */
+static void
+param_order(const Printer *p, IrSym name, const IrPrimFunc *f, int *order)
+{
+  const ScalarMove *m = p->dialect == IR_DIALECT_V0_26 ? ir_pr_move(p, name) : NULL;
+  int n = f->nparams, k = 0;
+  if (!m) {
+    for (int i = 0; i < n; i++)
+      order[i] = i;
+    return;
+  }
+  for (int i = 0; i < m->ninputs; i++)
+    order[k++] = i;
+  for (int i = n - m->nscalars; i < n; i++)
+    order[k++] = i;
+  for (int i = m->ninputs; i < n - m->nscalars; i++)
+    order[k++] = i;
+}
+
+/* The decorator and the signature.  v0.26 marks the function s_tir (TVM's
+ * classic TIR: blocks, buffers without layouts) and shows every buffer
+ * parameter as T.Buffer. */
 static void
 prim_header(Printer *p, IrSym name, const IrPrimFunc *f, FreeScan *s)
 {
+  bool v26 = p->dialect == IR_DIALECT_V0_26;
+  PtrSet seen = {0};
+  int *order = ir_xcalloc((size_t)f->nparams + 1, sizeof *order);
+  param_order(p, name, f, order);
   ir_pr_indent(p);
-  ir_pr_puts(p, f->is_private ? "@T.prim_func(private=True)\n" : "@T.prim_func\n");
+  if (v26)
+    ir_pr_puts(p, f->is_private ? "@T.prim_func(private=True, s_tir=True)\n"
+                                : "@T.prim_func(s_tir=True)\n");
+  else
+    ir_pr_puts(p, f->is_private ? "@T.prim_func(private=True)\n" : "@T.prim_func\n");
   ir_pr_indent(p);
   ir_pr_printf(p, "def %s(", name);
   for (int i = 0; i < f->nparams; i++) {
+    const IrPrimParam *pp = &f->params[order[i]];
     ir_pr_puts(p, i ? ", " : "");
-    param(p, &f->params[i]);
-    ir_ptrset_add(&s->bound, f->params[i].var);
+    if (v26 && pp->buffer)
+      buffer_param(p, pp, &seen);
+    else
+      param(p, pp);
+    ir_ptrset_add(&s->bound, pp->var);
+    ir_ptrset_add(&seen, pp->var);
   }
   ir_pr_puts(p, "):\n");
+  ir_ptrset_free(&seen);
+  free(order);
+}
+
+/* Whether parameter pp's buffer prints in the body: T.match_buffer of a
+ * T.handle, which v0.26 never prints. */
+static bool
+matched_buffer(const Printer *p, const IrPrimParam *pp)
+{
+  return pp->buffer && !inline_buffer(pp) && p->dialect != IR_DIALECT_V0_26;
 }
 
 void
@@ -933,8 +1037,8 @@ ir_pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
     ir_pr_attr(p, f->attrs);
     ir_pr_puts(p, ")\n");
   }
-  for (int i = 0; i < f->nparams; i++)
-    if (f->params[i].buffer && !inline_buffer(&f->params[i]))
+  for (int i = 0; i < f->nparams; i++) /* v0.26: the vars its quoted dims define */
+    if (f->params[i].buffer && (matched_buffer(p, &f->params[i]) || p->dialect == IR_DIALECT_V0_26))
       free_buffer(&s, f->params[i].buffer);
   free_stmt(&s, f->body);
   for (size_t i = 0; i < s.free.count; i++) {
@@ -946,7 +1050,7 @@ ir_pr_prim_func(Printer *p, IrSym name, const IrPrimFunc *f)
   }
   for (int i = 0; i < f->nparams; i++) {
     const IrPrimParam *pp = &f->params[i];
-    if (!pp->buffer || inline_buffer(pp))
+    if (!matched_buffer(p, pp))
       continue;
     ir_pr_indent(p);
     ir_pr_printf(p, "%s = T.match_buffer(", ir_pr_name(p, pp->buffer, pp->buffer->name));

@@ -274,8 +274,16 @@ ir_pr_attr(Printer *p, const IrAttr *a)
   case IR_AT_DICT:
     ir_pr_puts(p, "{");
     for (int i = 0; i < a->u.list.n; i++) {
+      const char *key = a->u.list.keys[i];
       ir_pr_puts(p, i ? ", " : "");
-      ir_pr_string(p, a->u.list.keys[i]);
+      if (p->dialect == IR_DIALECT_V0_26 && strncmp(key, "tir.", 4) == 0) {
+        IrBuf renamed = {0}; /* v0.26 renamed tir to tirx, in attribute keys too */
+        ir_buf_printf(&renamed, "tirx.%s", key + 4);
+        ir_pr_string(p, renamed.data);
+        ir_buf_free(&renamed);
+      } else {
+        ir_pr_string(p, key);
+      }
       ir_pr_puts(p, ": ");
       ir_pr_attr(p, a->u.list.items[i]);
     }
@@ -481,13 +489,21 @@ print_global(Printer *p, const IrGlobal *g)
 
 /* Prints the whole module: the import comments, the class, then the
  * globals in the documented order, a blank line between two globals. */
-void
-ir_module_print(const IrModule *m, IrBuf *out)
+bool
+ir_module_print_dialect(const IrModule *m, IrDialect d, IrBuf *out)
 {
-  Printer p = {.out = out, .mod = m};
-  ir_pr_puts(&p, "# from tvm.script import ir as I\n"
-                 "# from tvm.script import tir as T\n"
-                 "# from tvm.script import relax as R\n\n");
+  Printer p = {.out = out, .mod = m, .dialect = d};
+  if (d == IR_DIALECT_V0_26) {
+    ir_pr_scan_moves(&p);
+    ir_pr_puts(&p, "# from tvm.script import ir as I\n"
+                   "# from tvm.script import tirx as T\n"
+                   "# from tvm.tirx.layout import Axis\n"
+                   "# from tvm.script import relax as R\n\n");
+  } else {
+    ir_pr_puts(&p, "# from tvm.script import ir as I\n"
+                   "# from tvm.script import tir as T\n"
+                   "# from tvm.script import relax as R\n\n");
+  }
   ir_pr_printf(&p, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
   p.indent = 1;
   if (m->attrs && !(m->attrs->kind == IR_AT_DICT && m->attrs->u.list.n == 0)) {
@@ -511,6 +527,16 @@ ir_module_print(const IrModule *m, IrBuf *out)
     ir_pr_puts(&p, "    pass\n");
   free(order);
   free(p.loops);
+  for (int i = 0; i < m->nglobals; i++)
+    free(ir_map_get(&p.moved, m->globals[i].name));
+  ir_map_free(&p.moved);
+  return !p.inexact;
+}
+
+void
+ir_module_print(const IrModule *m, IrBuf *out)
+{
+  ir_module_print_dialect(m, IR_DIALECT_V0_23, out);
 }
 
 /* A lone expression prints with the Relax literal rule (int64 bare, as in

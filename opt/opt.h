@@ -60,6 +60,7 @@ typedef struct {
   bool time_passes;        /* print each pass's wall time */
   const char *print_after; /* print the module after each run of this pass */
   FILE *log;               /* where timings and printed modules go (stderr) */
+  IrDialect dialect;       /* of the module print_after prints (zero: v0.23) */
 } OptInstruments;
 
 /* Sequential: runs the passes in order.  A pass whose needs the module

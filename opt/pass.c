@@ -247,7 +247,7 @@ run_one(const OptContext *oc, const IrModule *m, const OptPass *p, const OptInst
   }
   if (ins && ins->print_after && strcmp(ins->print_after, p->name) == 0) {
     IrBuf text = {0};
-    ir_module_print(out, &text);
+    ir_module_print_dialect(out, ins->dialect, &text);
     fprintf(log, "# after %s\n%s", p->name, text.data ? text.data : "");
     ir_buf_free(&text);
   }

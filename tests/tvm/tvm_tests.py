@@ -4,9 +4,13 @@
 Reads tests/python/relax/*.py of TVM v0.26.0 from the bare mirror
 (/work/.mirror/apache+tvm/repo, or $TVM_MIRROR), extracts every module
 written as pure TVMScript, and for each runs `rxc check` (read) and a round
-trip: `rxc opt --passes Normalize` gives text t1; reading t1 and Normalize
-again gives t2; `rxc equal t1 t2` must hold and t1 == t2 (the same check as
-tests/unit/test_roundtrip.c, through the command line).  Prints the counts
+trip in each output dialect D (v0.23, v0.26; --dialect D picks one):
+`rxc opt --dialect D --passes Normalize` gives text t1; reading t1 and
+Normalize again gives t2; `rxc equal t1 t2` must hold and t1 == t2 (the
+same check as tests/unit/test_roundtrip.c, through the command line).
+With both dialects it also counts the modules whose two texts t1 are
+structurally equal ("dialects agree": not so where v0.26 moves call_tir's
+tir_vars into its arguments, docs/text-format.md).  Prints the counts
 and the most frequent first error lines.  The modules stay in the mirror:
 nothing of TVM's text is copied into this repository.  Without the mirror
 it says so and exits 0 (CI has none).  `make check-tvm-tests` runs it.
@@ -48,6 +52,7 @@ MIRROR = os.environ.get("TVM_MIRROR", "/work/.mirror/apache+tvm/repo")
 TAG = "refs/tags/v0.26.0"
 TESTDIR = "tests/python/relax"
 RXC = os.environ.get("RXC", "build/rxc")
+DIALECTS = ("v0.23", "v0.26")  # the printer's output dialects (docs/text-format.md)
 HEADER = ("# from tvm.script import ir as I\n# from tvm.script import tir as T\n"
           "# from tvm.script import relax as R\n\n")
 GLOBAL_NAMES = {"R", "T", "I", "True", "False", "None", "range"}
@@ -166,32 +171,47 @@ def run(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, timeout=60, **kw)
 
 
-def check_one(item):
-    """(read_ok, trip_ok, reason) for one module text."""
+def round_trip(d, src, dialect):
+    """None when src round-trips in dialect, else the reason."""
+    t1, t2 = os.path.join(d, dialect + ".t1.py"), os.path.join(d, dialect + ".t2.py")
+    opt = [RXC, "opt", "--dialect", dialect, "--passes", "Normalize"]
+    r = run(opt + [src, "-o", t1])
+    if r.returncode != 0:
+        return "normalize: " + first_error(r.stderr + r.stdout)
+    r = run(opt + [t1, "-o", t2])
+    if r.returncode != 0:
+        return "reread: " + first_error(r.stderr + r.stdout)
+    r = run([RXC, "equal", t1, t2])
+    if r.returncode != 0:
+        return "reread differs: " + first_error(r.stdout + r.stderr)
+    if open(t1).read() != open(t2).read():
+        return "printing is not a fixed point"
+    return None
+
+
+def check_one(item, dialects=DIALECTS):
+    """(read_ok, {dialect: trip_ok}, agree, reason) for one module text."""
     name, text = item
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "m.py")
-        t1, t2 = os.path.join(d, "t1.py"), os.path.join(d, "t2.py")
         with open(src, "w") as f:
             f.write(text)
+        trips, reason, agree = {D: False for D in dialects}, None, False
         try:
             r = run([RXC, "check", src])
             if r.returncode != 0:
-                return False, False, "read: " + first_error(r.stderr + r.stdout)
-            r = run([RXC, "opt", "--passes", "Normalize", src, "-o", t1])
-            if r.returncode != 0:
-                return True, False, "normalize: " + first_error(r.stderr + r.stdout)
-            r = run([RXC, "opt", "--passes", "Normalize", t1, "-o", t2])
-            if r.returncode != 0:
-                return True, False, "reread: " + first_error(r.stderr + r.stdout)
-            r = run([RXC, "equal", t1, t2])
-            if r.returncode != 0:
-                return True, False, "reread differs: " + first_error(r.stdout + r.stderr)
-            if open(t1).read() != open(t2).read():
-                return True, False, "printing is not a fixed point"
+                return False, trips, False, "read: " + first_error(r.stderr + r.stdout)
+            for D in dialects:
+                why = round_trip(d, src, D)
+                trips[D] = why is None
+                if why and not reason:
+                    reason = "%s %s" % (D, why)
+            if len(dialects) == 2 and all(trips.values()):
+                t1s = [os.path.join(d, D + ".t1.py") for D in dialects]
+                agree = run([RXC, "equal"] + t1s).returncode == 0
         except subprocess.TimeoutExpired:
-            return False, False, "timeout"
-        return True, True, None
+            return False, trips, False, "timeout"
+        return True, trips, agree, reason
 
 
 def main():
@@ -202,7 +222,9 @@ def main():
     ap.add_argument("--show", type=int, default=15)
     ap.add_argument("--dump", default="")
     ap.add_argument("--log", default="")
+    ap.add_argument("--dialect", choices=DIALECTS, help="round-trip in this dialect only")
     opt = ap.parse_args()
+    dialects = (opt.dialect,) if opt.dialect else DIALECTS
     if not os.path.isdir(MIRROR):
         print("tvm_tests: no TVM mirror at %s: skipped" % MIRROR)
         return 0
@@ -230,10 +252,10 @@ def main():
             with open(os.path.join(opt.dump, name.replace(":", "_") + ".py"), "w") as f:
                 f.write(text)
     with concurrent.futures.ThreadPoolExecutor(max(1, opt.j)) as ex:
-        results = list(ex.map(check_one, pure))
+        results = list(ex.map(lambda item: check_one(item, dialects), pure))
     reasons = collections.Counter()
     log = open(opt.log, "w") if opt.log else None
-    for (name, _), (read_ok, trip_ok, why) in zip(pure, results):
+    for (name, _), (read_ok, trips, agree, why) in zip(pure, results):
         if why:
             reasons[why] += 1
             if log:
@@ -241,13 +263,17 @@ def main():
             if opt.v:
                 print("FAIL %s: %s" % (name, why))
     nread = sum(r[0] for r in results)
-    ntrip = sum(r[1] for r in results)
     pct = lambda a: 100.0 * a / len(pure) if pure else 0.0
     print("TVM v0.26.0 %s: %d files, %d modules found, %d pure (impure: %s)" % (
         TESTDIR, len(files), found, len(pure),
         ", ".join("%s %d" % kv for kv in impure.most_common())))
-    print("read OK: %d (%.1f%%), round-trip OK: %d (%.1f%%)" % (nread, pct(nread), ntrip,
-                                                               pct(ntrip)))
+    print("read OK: %d (%.1f%%)" % (nread, pct(nread)))
+    for D in dialects:
+        ntrip = sum(r[1][D] for r in results)
+        print("round-trip OK in %s: %d (%.1f%%)" % (D, ntrip, pct(ntrip)))
+    if len(dialects) == 2:
+        nagree = sum(r[2] for r in results)
+        print("dialects agree (both texts equal): %d (%.1f%%)" % (nagree, pct(nagree)))
     print("top failure reasons:")
     for why, n in reasons.most_common(opt.show):
         print("%5d  %s" % (n, why[:160]))

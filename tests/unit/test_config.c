@@ -196,6 +196,7 @@ test_every_key(void **state)
   assert_false(o.codegen.checks);
   assert_int_equal(o.jit.compiler, CFG_JIT_CC);
   assert_string_equal(o.jit.cc_flags, "-O3 -march=native");
+  assert_int_equal(o.print.dialect, IR_DIALECT_V0_23);
 }
 
 /* Value spellings through cfg_set: booleans, size suffixes, lists,
@@ -682,7 +683,10 @@ static const char cortex_m4_printed[] =
     "\n"
     "[jit]\n"
     "compiler = tcc\n"
-    "cc_flags = -O2\n";
+    "cc_flags = -O2\n"
+    "\n"
+    "[print]\n"
+    "dialect = v0.26\n";
 
 static void
 test_cli_print_config(void **state)

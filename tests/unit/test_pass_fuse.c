@@ -619,7 +619,7 @@ test_needs_legalized(void **state)
   IrModule *m = load(ctx, "samples/mlp.py");
   const OptPass *p = opt_pass_find("FuseOps");
   OptContext oc = {ctx, NULL, NULL};
-  OptInstruments ins = {false, false, NULL, stderr};
+  OptInstruments ins = {false, false, NULL, stderr, IR_DIALECT_V0_23};
   assert_null(opt_run(&oc, m, &p, 1, &ins));
   char *text = tu_diag_text(ctx);
   assert_non_null(strstr(text, "LegalizeOps"));

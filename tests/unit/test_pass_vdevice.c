@@ -204,7 +204,7 @@ check_no_mutation(const char *path)
   const OptPass *p = opt_pass_find("RealizeVDevice");
   assert_non_null(p);
   OptContext oc = {ctx, NULL, NULL};
-  OptInstruments ins = {true, false, NULL, NULL};
+  OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   IrModule *seq = opt_run(&oc, m, &p, 1, &ins);
   print_diags(ctx, path);
   assert_non_null(seq);

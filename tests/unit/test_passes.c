@@ -279,7 +279,7 @@ same_outputs(IrCtx *ctx, const IrModule *before, const IrModule *after, bool sum
 static IrModule *
 prepare(const OptContext *oc, IrModule *m, const OptPass *p)
 {
-  OptInstruments ins = {true, false, NULL, NULL};
+  OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   for (int round = 0; round < 6 && m; round++) {
     const char *fix = NULL;
     if (!opt_check_needs(m, p->needs, &fix))

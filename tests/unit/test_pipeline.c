@@ -181,7 +181,7 @@ test_verify_each_names_the_breaking_pass(void **state)
   assert_non_null(unchecked);
   assert_true(ir_module_check(ctx, unchecked) > 0);
   ir_diag_clear(ctx);
-  OptInstruments ins = {true, false, NULL, NULL};
+  OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   assert_null(opt_run(&oc, m, list, 3, &ins));
   char *d = tu_diag_text(ctx);
   if (!strstr(d, "pass Breaker produced an ill-formed module"))
@@ -307,7 +307,7 @@ random_sequence(IrCtx *ctx, const IrModule *m, uint64_t *seed, int npasses, Outc
   }
   ir_diag_clear(ctx);
   OptContext oc = {ctx, NULL, NULL};
-  OptInstruments ins = {true, false, NULL, NULL};
+  OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   uint64_t hash = ir_module_hash(m);
   IrModule *out = opt_run(&oc, m, list, len, &ins);
   assert_true(ir_module_hash(m) == hash);
