@@ -733,7 +733,7 @@ plan_samples(int level)
     IrCtx *ctx = ir_ctx_new(); /* planning is fast: the large samples too */
     const IrModule *m = fe_parse_file(ctx, paths[i]);
     assert_non_null(m);
-    OptContext oc = {ctx, NULL, NULL};
+    OptContext oc = {.ctx = ctx};
     OptInstruments ins = {0};
     const IrModule *o = opt_run(&oc, m, passes, npasses, &ins);
     assert_non_null(o);

@@ -189,7 +189,7 @@ assert_same_outputs(IrCtx *ctx, const IrModule *before, const IrModule *after)
 static IrModule *
 run_checked(IrCtx *ctx, const IrModule *m, PassFn pass, const char *patterns)
 {
-  OptContext oc = {ctx, NULL, patterns};
+  OptContext oc = {.ctx = ctx, .patterns = patterns};
   uint64_t hash = ir_module_hash(m);
   char *text = tu_print(m);
   IrModule *once = pass(&oc, m);
@@ -301,7 +301,7 @@ test_fuse_selected_patterns(void **state)
   IrModule *b = run_checked(ctx, m, opt_fuse_ops_by_pattern, "rxc.matmul_add");
   assert_int_equal(count_with_attr(b, "Composite", "rxc.matmul_add"), 3);
   assert_int_equal(count_with_attr(b, "Composite", NULL), 3);
-  OptContext oc = {ctx, NULL, "rxc.matmul_add,rxc.nope"};
+  OptContext oc = {.ctx = ctx, .patterns = "rxc.matmul_add,rxc.nope"};
   assert_null(opt_fuse_ops_by_pattern(&oc, m));
   assert_true(ir_error_count(ctx) > 0);
   char *d = tu_diag_text(ctx);
@@ -336,7 +336,7 @@ test_merge_every_function_shared_shape(void **state)
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = load(ctx, "tests/passes/composite_three_funcs.py");
   share_shape_node(m);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *fused = opt_fuse_ops_by_pattern(&oc, m);
   assert_non_null(fused);
   /* the sharing survives fusion: still one node in two functions */

@@ -48,7 +48,7 @@ run_pass(IrCtx *ctx, const char *name, const IrModule *m)
 {
   const OptPass *p = opt_pass_find(name);
   assert_non_null(p);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *out = p->run(&oc, m);
   print_diags(ctx, name);
   assert_non_null(out);
@@ -618,7 +618,7 @@ test_needs_legalized(void **state)
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = load(ctx, "samples/mlp.py");
   const OptPass *p = opt_pass_find("FuseOps");
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   OptInstruments ins = {false, false, NULL, stderr, IR_DIALECT_V0_23};
   assert_null(opt_run(&oc, m, &p, 1, &ins));
   char *text = tu_diag_text(ctx);

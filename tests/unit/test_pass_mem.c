@@ -203,7 +203,7 @@ run_checked(IrCtx *ctx, const char *name, const IrModule *in)
 {
   const OptPass *p = opt_pass_find(name);
   assert_non_null(p);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   uint64_t hash = ir_module_hash(in);
   IrModule *out = p->run(&oc, in);
   print_diags(ctx);
@@ -324,7 +324,7 @@ test_fold_division_by_zero(void **state)
                                 "R.const([0, 2], \"int32\"))\n"
                                 "        e = R.add(d, x)\n"
                                 "        return e\n");
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *out = opt_fold_constant(&oc, m);
   assert_non_null(out);
   assert_int_equal(ir_diag_count(ctx), 0);
@@ -350,7 +350,7 @@ test_kill_of_constant(void **state)
                                 "        R.memory.kill_tensor(c)\n"
                                 "        z = R.add(y, x)\n"
                                 "        return z\n");
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *folded = opt_fold_constant(&oc, m);
   assert_non_null(folded);
   assert_int_equal(check_kills(folded), 0); /* the kill of c is gone */
@@ -379,7 +379,7 @@ test_call_tir_inplace(void **state)
                                 "dtype=\"float32\"))\n"
                                 "        return y\n");
   /* R.add is not legalized: run the pass function directly */
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *out = opt_call_tir_rewrite(&oc, m);
   assert_non_null(out);
   const IrBinding *call = main_binding(out, 0, 1);
@@ -401,7 +401,7 @@ test_mlp_pipeline(void **state)
   IrModule *m = parse_file(ctx, "samples/mlp_lowered.py");
   static const char *const names[] = {"ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite",
                                       "KillAfterLastUse"};
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   for (int i = 0; i < 2; i++) {
     IrModule *next = opt_pass_find(names[i])->run(&oc, m);
     if (!next) {

@@ -135,7 +135,7 @@ test_expected(void **state)
     snprintf(want_path, sizeof want_path, "tests/passes/%s.expected.py", cases[i].name);
     if (cases[i].weights)
       write_weights(ctx, npz, false, false);
-    OptContext oc = {ctx, npz[0] ? read_weights(ctx, npz) : NULL, NULL};
+    OptContext oc = {.ctx = ctx, .weights = npz[0] ? read_weights(ctx, npz) : NULL};
     IrModule *out = cases[i].run(&oc, parse(ctx, in_path));
     print_diags(ctx, in_path);
     assert_non_null(out);
@@ -272,7 +272,7 @@ check_properties(const char *path, int p)
   IrModule *m = parse(ctx, path);
   assert_int_equal(ir_module_check(ctx, m), 0);
   uint64_t hash = ir_module_hash(m);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *once = small_passes[p].run(&oc, m);
   print_diags(ctx, what);
   assert_non_null(once);
@@ -327,7 +327,7 @@ test_bind_interp(void **state)
   assert_int_equal(fe_npz_read(ctx, npz, &entries), 2);
   IrModule *m = parse(ctx, "tests/passes/small_bind_weights.py");
   uint64_t hash = ir_module_hash(m);
-  OptContext oc = {ctx, read_weights(ctx, npz), NULL};
+  OptContext oc = {.ctx = ctx, .weights = read_weights(ctx, npz)};
   IrModule *out = opt_bind_params(&oc, m);
   assert_non_null(out);
   assert_true(ir_module_hash(m) == hash);
@@ -366,7 +366,7 @@ test_bind_errors(void **state)
   char npz[64];
   write_weights(ctx, npz, false, true);
   IrModule *m = parse(ctx, "tests/passes/small_bind_weights.py");
-  OptContext oc = {ctx, read_weights(ctx, npz), NULL};
+  OptContext oc = {.ctx = ctx, .weights = read_weights(ctx, npz)};
   assert_null(opt_bind_params(&oc, m));
   assert_int_equal(ir_error_count(ctx), 2);
   char *text = tu_diag_text(ctx);
@@ -389,7 +389,7 @@ test_bind_errors(void **state)
   assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "'extra'"));
   unlink(npz);
 
-  OptContext none = {ctx, NULL, NULL};
+  OptContext none = {.ctx = ctx};
   assert_true(ir_module_equal(opt_bind_params(&none, m), m, NULL));
   ir_ctx_free(ctx);
 }
@@ -423,7 +423,7 @@ test_non_dataflow_vars(void **state)
   (void)state;
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = parse(ctx, "tests/passes/small_nondf_vars.py");
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *out = opt_to_non_dataflow(&oc, m);
   assert_non_null(out);
   const IrExpr *in_body = ir_module_find(m, ir_sym(ctx, "main"))->u.relax->body;
@@ -468,7 +468,7 @@ test_purity_after_non_dataflow(void **state)
   (void)state;
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = parse(ctx, "tests/passes/small_purity_packed.py");
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   IrModule *out = opt_remove_purity_checking(&oc, opt_to_non_dataflow(&oc, m));
   assert_non_null(out);
   assert_int_equal(ir_module_check(ctx, out), 0);
@@ -506,7 +506,7 @@ test_dce_entries(void **state)
                                 "    def g(x: R.Tensor((2,), dtype=\"float32\")):\n"
                                 "        return x\n");
   assert_non_null(m);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   assert_int_equal(opt_dead_code_elimination(&oc, m)->nglobals, 2);
   IrModule *m2 = fe_parse_string(ctx, "private_main.py",
                                  "@I.ir_module\n"

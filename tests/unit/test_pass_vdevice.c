@@ -41,7 +41,7 @@ parse(IrCtx *ctx, const char *path)
 static IrModule *
 realize(IrCtx *ctx, const IrModule *m)
 {
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   return opt_realize_vdevice(&oc, m);
 }
 
@@ -203,7 +203,7 @@ check_no_mutation(const char *path)
   assert_string_equal(text_before, text_after);
   const OptPass *p = opt_pass_find("RealizeVDevice");
   assert_non_null(p);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   IrModule *seq = opt_run(&oc, m, &p, 1, &ins);
   print_diags(ctx, path);

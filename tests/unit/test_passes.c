@@ -296,7 +296,7 @@ static void
 check_pair(Tally *t, IrCtx *ctx, IrModule *m, const OptPass *p, int index, const char *path,
            bool compare)
 {
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   char why[256] = "";
   ir_diag_clear(ctx);
   IrModule *in = prepare(&oc, m, p);

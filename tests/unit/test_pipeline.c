@@ -103,7 +103,7 @@ test_broken_need_names_the_pass_to_run_first(void **state)
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = fe_parse_file(ctx, "samples/tiny_cnn.py");
   assert_non_null(m);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   const OptPass *p = opt_pass_find("FuseOps");
   assert_null(opt_run(&oc, m, &p, 1, NULL));
   char *d = tu_diag_text(ctx);
@@ -173,7 +173,7 @@ test_verify_each_names_the_breaking_pass(void **state)
   IrCtx *ctx = ir_ctx_new();
   IrModule *m = fe_parse_file(ctx, "samples/mlp.py");
   assert_non_null(m);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   OptPass bad = {"Breaker", breaker, 0, true, "drops main's bindings"};
   const OptPass *list[3] = {opt_pass_find("Normalize"), &bad, opt_pass_find("Normalize")};
   /* without the instrument the broken module comes back */
@@ -306,7 +306,7 @@ random_sequence(IrCtx *ctx, const IrModule *m, uint64_t *seed, int npasses, Outc
     strncat(names, ",", sizeof names - strlen(names) - 1);
   }
   ir_diag_clear(ctx);
-  OptContext oc = {ctx, NULL, NULL};
+  OptContext oc = {.ctx = ctx};
   OptInstruments ins = {true, false, NULL, NULL, IR_DIALECT_V0_23};
   uint64_t hash = ir_module_hash(m);
   IrModule *out = opt_run(&oc, m, list, len, &ins);
