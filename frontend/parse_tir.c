@@ -146,6 +146,8 @@ loop_kind(Parser *P, const char *name, const Tok *at)
     return IR_FOR_UNROLL;
   if (strcmp(name, "T.vectorized") == 0)
     return IR_FOR_VECTORIZED;
+  if (strcmp(name, "T.thread_binding") == 0)
+    return IR_FOR_THREAD_BINDING;
   fe_fail(P, at, "unknown loop kind '%s'", name);
   return IR_FOR_SERIAL;
 }
@@ -190,10 +192,15 @@ for_loop(Parser *P, Tir *c)
   fe_expect_op(P, "(");
   FeVec args = {0};
   IrAttr *annotations = NULL;
+  IrSym thread = NULL;
   while (!fe_is_op(fe_peek(P), ")")) {
     if (fe_is_name(fe_peek(P), "annotations") && fe_is_op(fe_peek_at(P, 1), "=")) {
       P->pos += 2;
       annotations = fe_attr_dict(P);
+    } else if (kind == IR_FOR_THREAD_BINDING && fe_is_name(fe_peek(P), "thread") &&
+               fe_is_op(fe_peek_at(P, 1), "=")) {
+      P->pos += 2;
+      thread = fe_expect_kind(P, TK_STR, "a thread tag string")->sym;
     } else {
       TExpr *x = fe_vec_push(P, &args, sizeof(TExpr));
       *x = fe_texpr(P);
@@ -202,6 +209,8 @@ for_loop(Parser *P, Tir *c)
       break;
   }
   fe_expect_op(P, ")");
+  if (kind == IR_FOR_THREAD_BINDING && !thread)
+    fe_fail(P, at, "T.thread_binding needs thread=\"...\" naming the thread axis");
   TExpr *a = args.data;
   if (grid ? args.len != n : (n != 1 || args.len < 1 || args.len > 2))
     fe_fail(P, at, "%s needs %s", iter, grid ? "one extent per loop variable" : "1 or 2 arguments and one loop variable");
@@ -209,6 +218,7 @@ for_loop(Parser *P, Tir *c)
     TExpr zero = {ir_prim_int(P->ctx, P->int_default, 0), true, 0};
     IrRange r = !grid && args.len == 2 ? range_of(P, a[0], a[1]) : range_of(P, zero, a[i]);
     loops[nloops++] = new_loop(P, names[i], r, kind);
+    loops[nloops - 1]->u.loop.thread = thread;
   }
   loops[nloops - 1]->u.loop.annotations = annotations;
   fe_expect_op(P, ":");

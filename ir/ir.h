@@ -387,6 +387,7 @@ typedef enum {
   IR_FOR_PARALLEL,
   IR_FOR_UNROLL,
   IR_FOR_VECTORIZED,
+  IR_FOR_THREAD_BINDING, /* T.thread_binding: loop.thread names the GPU thread axis */
 } IrForKind;
 
 typedef struct IrStmt IrStmt;
@@ -430,6 +431,7 @@ struct IrStmt {
       IrPrimExpr *var;
       IrPrimExpr *min, *extent;
       IrForKind kind;
+      IrSym thread;        /* IR_FOR_THREAD_BINDING: "threadIdx.x", ...; else NULL */
       IrStmt *body;
       IrAttr *annotations; /* dict or NULL */
     } loop;
