@@ -441,6 +441,26 @@ constructor(Parser *P, const char *name, const Tok *at)
   return e;
 }
 
+/* R.nn.relu6(x): in TVM a Python function, not an op, that calls
+ * R.clip(x, 0, 6) with int64 bounds; the '(' is current. */
+static IrExpr *
+relu6(Parser *P, const Tok *at)
+{
+  FeVec items = {0};
+  fe_expect_op(P, "(");
+  if (fe_is_name(fe_peek(P), "data") && fe_is_op(fe_peek_at(P, 1), "="))
+    P->pos += 2;
+  expr_list(P, &items, ")");
+  if (items.len != 1)
+    fe_fail(P, at, "R.nn.relu6 takes one argument, data");
+  IrLoc loc = fe_loc(P, at);
+  IrExpr **args = ir_alloc(P->ctx, 3 * sizeof *args); /* the call keeps the array */
+  args[0] = ((IrExpr **)items.data)[0];
+  args[1] = ir_prim_value(P->ctx, ir_prim_int(P->ctx, IR_I64, 0), loc);
+  args[2] = ir_prim_value(P->ctx, ir_prim_int(P->ctx, IR_I64, 6), loc);
+  return ir_call_op(P->ctx, &op_find("R.clip")->syn, args, 3, NULL, loc);
+}
+
 /* R.<name>(...): a constructor or an op call; the '(' is current. */
 IrExpr *
 fe_r_call(Parser *P, const char *name, const Tok *at)
@@ -450,6 +470,8 @@ fe_r_call(Parser *P, const char *name, const Tok *at)
       fe_fail(P, at, "struct info '%s' is not an expression", name);
     fe_expect_op(P, "(");
   }
+  if (strcmp(name, "R.nn.relu6") == 0)
+    return relu6(P, at);
   IrExpr *e = constructor(P, name, at);
   if (e)
     return e;

@@ -1,4 +1,5 @@
-"""cases_tvmrate.py - the R.grad markers of builtin.c (no_grad,
+"""cases_tvmrate.py - R.nn.relu6, which the reader takes as TVM's Python
+function does, R.clip(x, 0, 6); the R.grad markers of builtin.c (no_grad,
 start_checkpoint, end_checkpoint): the value itself, as TVM lowers them, so
 a module TVM's Gradient pass left them in still runs and compiles; and what
 inference of the R.grad.*_backward ops refuses (they have struct info
@@ -17,8 +18,18 @@ def twice(x):
 MARKERS = ["no_grad", "start_checkpoint", "end_checkpoint"]
 
 
+def relu6(x):
+    return np.clip(x, 0, 6).astype(x.dtype)
+
+
 def CASES():
     c = []
+    for name, shape, dt in [("f32", (2, 3, 4), F32), ("i32", (5,), I32), ("f64", (3, 2), F64),
+                            ("f16", (4, 3), F16), ("i8", (6,), "int8")]:
+        c.append(Case(f"relu6_{name}", "R.nn.relu6(x)", [x_(shape, dt, kind="wide")], relu6))
+    c.append(Case("relu6_keyword", "R.nn.relu6(data=x)", [x_((2, 3), kind="wide")], relu6))
+    c.append(Case("relu6_symbolic", "R.nn.relu6(x)", [x_((3, 4), sig=("n", 4), kind="wide")], relu6,
+                  upper={"n": 6}))
     for op in MARKERS:
         for name, shape, dt in [("f32", (2, 3), F32), ("i64", (4,), I64), ("f16", (3, 2), F16),
                                 ("bool", (5,), BOOL), ("scalar", (), F64)]:
@@ -35,6 +46,8 @@ def CASES():
 def ERROR_CASES():
     shape = 'R.shape([2, 3])'
     return [
+        ErrorCase("relu6_two_args", "R.nn.relu6(x, x)", [x_((2,))], ["one argument"],
+                  names_binding=False),
         ErrorCase("grad_take_backward_shape", f"R.grad.take_backward(x, {shape}, x)",
                   [x_((2, 3))], ["must be a tensor"]),
         ErrorCase("grad_nll_loss_backward_grad_shape",
