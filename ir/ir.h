@@ -615,6 +615,9 @@ struct IrSInfo {
       IrSInfo *ret;        /* NULL when unknown */
       bool pure;
       bool packed;         /* R.PackedFunc */
+      IrSym derive_func;   /* opaque R.Callable(derive_func="f"): the global function
+                              TVM calls for a call's struct info; rxc knows none of
+                              them, so such a call is R.Object.  Else NULL */
     } func;
   } u;
   int shape_len; /* tensor, shape: entries in u.tensor.shape / u.shape.values

@@ -261,6 +261,9 @@ check_call(WfChecker *c, const IrExpr *e)
     check_call_global(c, callee, e->u.call.nargs);
     break;
   case IR_CALL_EXTERN:
+    /* pure only when its R.Callable says so (R.ExternFunc("sym", R.Callable(...))) */
+    if (callee && callee->sinfo && callee->sinfo->kind == IR_SI_FUNC && callee->sinfo->u.func.pure)
+      break;
     snprintf(what, sizeof what, "extern function '%s'",
              callee ? ir_wf_name(callee->u.global) : "?");
     report_impure(c, what);
