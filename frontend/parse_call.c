@@ -441,6 +441,34 @@ constructor(Parser *P, const char *name, const Tok *at)
   return e;
 }
 
+/* Item index of tuple e, `e[index]`; index is checked not to be huge. */
+static IrExpr *
+tuple_get(Parser *P, IrExpr *e, int64_t index, const Tok *at)
+{
+  IrExpr *g = ir_expr_new(P->ctx, IR_EX_GET, fe_loc(P, at));
+  g->u.get.tuple = e;
+  g->u.get.index = (int)index;
+  if (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && index < e->sinfo->u.tuple.n)
+    g->sinfo = e->sinfo->u.tuple.fields[index];
+  return g;
+}
+
+/* R.TupleGetItem(t, i): TVM's class for t[i], which its reader also takes. */
+static IrExpr *
+tuple_get_item(Parser *P, const Tok *at)
+{
+  fe_expect_op(P, "(");
+  IrExpr *e = fe_rexpr(P);
+  fe_expect_op(P, ",");
+  int64_t index;
+  const Tok *it = fe_peek(P);
+  if (!fe_int_literal(P, false, &index) || index > 1000000000)
+    fe_fail(P, it, "expected a tuple index");
+  fe_accept_op(P, ",");
+  fe_expect_op(P, ")");
+  return tuple_get(P, e, index, at);
+}
+
 /* R.nn.relu6(x): in TVM a Python function, not an op, that calls
  * R.clip(x, 0, 6) with int64 bounds; the '(' is current. */
 static IrExpr *
@@ -472,6 +500,8 @@ fe_r_call(Parser *P, const char *name, const Tok *at)
   }
   if (strcmp(name, "R.nn.relu6") == 0)
     return relu6(P, at);
+  if (strcmp(name, "R.TupleGetItem") == 0)
+    return tuple_get_item(P, at);
   IrExpr *e = constructor(P, name, at);
   if (e)
     return e;
@@ -605,12 +635,7 @@ postfix(Parser *P)
       if (!fe_int_literal(P, false, &index) || index > 1000000000)
         fe_fail(P, it, "expected a tuple index");
       fe_expect_op(P, "]");
-      IrExpr *g = ir_expr_new(P->ctx, IR_EX_GET, fe_loc(P, t));
-      g->u.get.tuple = e;
-      g->u.get.index = (int)index;
-      if (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && index < e->sinfo->u.tuple.n)
-        g->sinfo = e->sinfo->u.tuple.fields[index];
-      e = g;
+      e = tuple_get(P, e, index, t);
     } else {
       break;
     }

@@ -307,6 +307,10 @@ check_expr(WfChecker *c, const IrExpr *e)
     check_expr(c, e->u.get.tuple);
     if (e->u.get.tuple && !ir_expr_is_leaf(e->u.get.tuple))
       ir_wf_error(c, c->loc, "the tuple of an item access is not a leaf");
+    else if (e->u.get.tuple && e->u.get.tuple->sinfo && e->u.get.tuple->sinfo->kind == IR_SI_TUPLE &&
+             e->u.get.index >= e->u.get.tuple->sinfo->u.tuple.n)
+      ir_wf_error(c, c->loc, "item %d of a tuple of %d fields", e->u.get.index,
+                  e->u.get.tuple->sinfo->u.tuple.n);
     break;
   case IR_EX_CALL:
     check_call(c, e);
