@@ -588,7 +588,7 @@ absent(const IrExpr *e)
 }
 
 /* R.memory.view (TVM's rule): shape (a shape, or absent: data's), dtype
- * (R.dtype, or absent: data's) and relative_byte_offset (an int64 prim
+ * (R.dtype, a var holding one: unknown, or absent: data's) and relative_byte_offset (an int64 prim
  * value, or absent: 0); a view provably past data's bytes is refused. */
 IrSInfo *
 op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
@@ -612,11 +612,12 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
     dims = shape->kind == IR_EX_SHAPE ? shape->u.shape.values : args[1]->u.shape.values;
   }
   if (!absent(dtype)) {
-    if (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID) {
+    bool opaque = dtype->kind == IR_EX_VAR && (!args[2] || args[2]->kind == IR_SI_OBJECT);
+    if (!opaque && (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID)) {
       op_manip_fail(&s, "dtype must be an R.dtype of a tensor dtype");
       return NULL;
     }
-    dt = dtype->u.dtype;
+    dt = opaque ? IR_VOID : dtype->u.dtype; /* a var: a new dtype, unknown here */
   }
   if (!absent(off)) {
     if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64)) {

@@ -360,6 +360,8 @@ test_list(void **state)
   expect("compile tests/codegen/device_effects.py -o build/list_out", 0, "wrote", NULL);
   expect("compile tests/script/tir_thread_binding.py -o build/list_out", 1, NULL,
          "bound to GPU thread axis 'blockIdx.x'");
+  expect("compile tests/script/memory_view_dtype_var.py -o build/list_out", 1, NULL,
+         "R.memory.view cannot be compiled");
   /* the summary rxc opt --help prints, and FuseOps in -O2 only */
   expect("opt --help", 0, "group elementwise chains with their producer", NULL);
   expect("list passes", 0,
