@@ -416,6 +416,8 @@ constructor(Parser *P, const char *name, const Tok *at)
     expr_list(P, &items, ")");
     return make_tuple(P, &items, at);
   }
+  if (strcmp(name, "R.ShapeExpr") == 0) /* TVM's node class, which its reader takes */
+    name = "R.shape";
   if (strcmp(name, "R.shape") != 0 && strcmp(name, "R.prim_value") != 0 &&
       strcmp(name, "R.str") != 0 && strcmp(name, "R.dtype") != 0 &&
       strcmp(name, "R.ExternFunc") != 0)
