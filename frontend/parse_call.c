@@ -619,6 +619,26 @@ call_value(Parser *P, IrExpr *callee, const Tok *start, const Tok *at)
   return e;
 }
 
+/* x.astype("float16") (TVM's method of Relax expressions): R.astype(x,
+ * dtype); the '.' is current. */
+static IrExpr *
+astype_method(Parser *P, IrExpr *x, const Tok *at)
+{
+  const IrOpDef *op = &op_find("R.astype")->syn;
+  Slot slots[IR_OP_MAX_PARAMS];
+  memset(slots, 0, sizeof slots);
+  P->pos += 3;
+  if (fe_is_name(fe_peek(P), "dtype") && fe_is_op(fe_peek_at(P, 1), "="))
+    P->pos += 2;
+  slots[0].given = true;
+  slots[0].expr = x;
+  slots[1].given = true;
+  slots[1].attr = fe_attr_value(P);
+  fe_accept_op(P, ",");
+  fe_expect_op(P, ")");
+  return build_call(P, op, slots, at);
+}
+
 /* A primary followed by calls and tuple indexing. */
 static IrExpr *
 postfix(Parser *P)
@@ -630,6 +650,9 @@ postfix(Parser *P)
     const Tok *t = fe_peek(P);
     if (fe_is_op(t, "(")) {
       e = call_value(P, e, start, t);
+    } else if (fe_is_op(t, ".") && fe_is_name(fe_peek_at(P, 1), "astype") &&
+               fe_is_op(fe_peek_at(P, 2), "(")) {
+      e = astype_method(P, e, t);
     } else if (fe_is_op(t, "[")) {
       fe_next(P);
       int64_t index;
