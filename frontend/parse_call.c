@@ -376,12 +376,18 @@ call_packed(Parser *P, const Tok *at)
   IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, fe_loc(P, at));
   e->u.call.kind = IR_CALL_EXTERN;
   e->u.call.callee = extern_ref(P, fe_expect_kind(P, TK_STR, "a function name string"));
-  FeVec args = {0}, sinfos = {0};
+  FeVec args = {0}, sinfos = {0}, keys = {0}, values = {0};
   while (fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) {
     const Tok *t = fe_peek(P);
-    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
-      if (!fe_is_name(t, "sinfo_args") && !fe_is_name(t, "ty_args"))
-        fe_fail(P, t, "unexpected keyword argument '%s' for R.call_packed", t->sym);
+    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=") && !fe_is_name(t, "sinfo_args") &&
+        !fe_is_name(t, "ty_args")) {
+      P->pos += 2; /* any other keyword is an attribute of the call, as TVM takes it */
+      for (int i = 0; i < keys.len; i++)
+        if (((IrSym *)keys.data)[i] == t->sym)
+          fe_fail(P, t, "multiple values for attribute '%s' of R.call_packed", t->sym);
+      fe_vec_ptr(P, &keys, (void *)t->sym);
+      fe_vec_ptr(P, &values, fe_attr_value(P));
+    } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
       P->pos += 2;
       Slot s = {0};
       parse_arg(P, &op_def(IR_OP_CALL_PURE_PACKED)->syn, 2, &s);
@@ -395,6 +401,7 @@ call_packed(Parser *P, const Tok *at)
   e->u.call.nargs = args.len;
   e->u.call.sinfo_args = sinfos.data;
   e->u.call.nsinfo_args = sinfos.len;
+  e->u.call.attrs = keys.len ? ir_attr_dict(P->ctx, keys.data, values.data, keys.len) : NULL;
   e->sinfo = sinfos.len ? ((IrSInfo **)sinfos.data)[0] : NULL;
   return e;
 }
