@@ -292,6 +292,8 @@ axis(Parser *P, Tir *c, const Tok *name, const char *kind_name, const Tok *at)
   for (int i = 0; i < 4; i++)
     if (strcmp(kind_name, kinds[i]) == 0)
       kind = i;
+  if (strcmp(kind_name, "T.axis.S") == 0 || strcmp(kind_name, "T.axis.R") == 0)
+    kind = kind_name[7] == 'S' ? 0 : 1; /* TVM's short names of spatial and reduce */
   if (kind < 0)
     fe_fail(P, at, "unknown block axis '%s'", kind_name);
   fe_expect_op(P, "(");
