@@ -702,6 +702,11 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
 {
   const IrPrimExpr *v = s->u.loop.var;
   const char *ct = cg_dtype_cname(t->g, v->dtype);
+  if (s->u.loop.kind == IR_FOR_THREAD_BINDING) {
+    cg_fail(t->g, "loop '%s' is bound to GPU thread axis '%s': the generated C runs on one CPU thread",
+            v->u.var, s->u.loop.thread);
+    return;
+  }
   const char *name = cg_names_add(t->g, &t->names, v, v->u.var);
   int64_t mn, ext;
   if (ir_prim_is_int(s->u.loop.min, &mn) && ir_prim_is_int(s->u.loop.extent, &ext)) {

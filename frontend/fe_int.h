@@ -56,6 +56,7 @@ typedef enum {
   SYM_TVAR,   /* tvar: a TIR variable (symbolic dim, loop var, let var, handle) */
   SYM_BUFFER, /* buffer: a TIR buffer */
   SYM_MODULE, /* the module: "cls = Module" or the class name */
+  SYM_LOOPS,  /* loops: `for iters in T.grid(m, n)`, the name of all its loops */
 } SymKind;
 
 typedef struct {
@@ -68,6 +69,8 @@ typedef struct {
   IrPrimExpr *loop_extent; /* SYM_TVAR of a loop */
   int shadowed;            /* the entry of the same name this one hides, or -1 */
   bool sig_dim;            /* SYM_TVAR a signature string introduced */
+  IrStmt **loops;          /* SYM_LOOPS: the loops, outermost first */
+  int nloops;              /* SYM_LOOPS */
 } FeEntry;
 
 /* A scalar expression being built: bare is true for an untyped literal

@@ -376,12 +376,18 @@ call_packed(Parser *P, const Tok *at)
   IrExpr *e = ir_expr_new(P->ctx, IR_EX_CALL, fe_loc(P, at));
   e->u.call.kind = IR_CALL_EXTERN;
   e->u.call.callee = extern_ref(P, fe_expect_kind(P, TK_STR, "a function name string"));
-  FeVec args = {0}, sinfos = {0};
+  FeVec args = {0}, sinfos = {0}, keys = {0}, values = {0};
   while (fe_accept_op(P, ",") && !fe_is_op(fe_peek(P), ")")) {
     const Tok *t = fe_peek(P);
-    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
-      if (!fe_is_name(t, "sinfo_args") && !fe_is_name(t, "ty_args"))
-        fe_fail(P, t, "unexpected keyword argument '%s' for R.call_packed", t->sym);
+    if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=") && !fe_is_name(t, "sinfo_args") &&
+        !fe_is_name(t, "ty_args")) {
+      P->pos += 2; /* any other keyword is an attribute of the call, as TVM takes it */
+      for (int i = 0; i < keys.len; i++)
+        if (((IrSym *)keys.data)[i] == t->sym)
+          fe_fail(P, t, "multiple values for attribute '%s' of R.call_packed", t->sym);
+      fe_vec_ptr(P, &keys, (void *)t->sym);
+      fe_vec_ptr(P, &values, fe_attr_value(P));
+    } else if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
       P->pos += 2;
       Slot s = {0};
       parse_arg(P, &op_def(IR_OP_CALL_PURE_PACKED)->syn, 2, &s);
@@ -395,6 +401,7 @@ call_packed(Parser *P, const Tok *at)
   e->u.call.nargs = args.len;
   e->u.call.sinfo_args = sinfos.data;
   e->u.call.nsinfo_args = sinfos.len;
+  e->u.call.attrs = keys.len ? ir_attr_dict(P->ctx, keys.data, values.data, keys.len) : NULL;
   e->sinfo = sinfos.len ? ((IrSInfo **)sinfos.data)[0] : NULL;
   return e;
 }
@@ -416,6 +423,8 @@ constructor(Parser *P, const char *name, const Tok *at)
     expr_list(P, &items, ")");
     return make_tuple(P, &items, at);
   }
+  if (strcmp(name, "R.ShapeExpr") == 0) /* TVM's node class, which its reader takes */
+    name = "R.shape";
   if (strcmp(name, "R.shape") != 0 && strcmp(name, "R.prim_value") != 0 &&
       strcmp(name, "R.str") != 0 && strcmp(name, "R.dtype") != 0 &&
       strcmp(name, "R.ExternFunc") != 0)
@@ -441,6 +450,54 @@ constructor(Parser *P, const char *name, const Tok *at)
   return e;
 }
 
+/* Item index of tuple e, `e[index]`; index is checked not to be huge. */
+static IrExpr *
+tuple_get(Parser *P, IrExpr *e, int64_t index, const Tok *at)
+{
+  IrExpr *g = ir_expr_new(P->ctx, IR_EX_GET, fe_loc(P, at));
+  g->u.get.tuple = e;
+  g->u.get.index = (int)index;
+  if (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && index < e->sinfo->u.tuple.n)
+    g->sinfo = e->sinfo->u.tuple.fields[index];
+  return g;
+}
+
+/* R.TupleGetItem(t, i): TVM's class for t[i], which its reader also takes. */
+static IrExpr *
+tuple_get_item(Parser *P, const Tok *at)
+{
+  fe_expect_op(P, "(");
+  IrExpr *e = fe_rexpr(P);
+  fe_expect_op(P, ",");
+  int64_t index;
+  const Tok *it = fe_peek(P);
+  if (!fe_int_literal(P, false, &index) || index > 1000000000)
+    fe_fail(P, it, "expected a tuple index");
+  fe_accept_op(P, ",");
+  fe_expect_op(P, ")");
+  return tuple_get(P, e, index, at);
+}
+
+/* R.nn.relu6(x): in TVM a Python function, not an op, that calls
+ * R.clip(x, 0, 6) with int64 bounds; the '(' is current. */
+static IrExpr *
+relu6(Parser *P, const Tok *at)
+{
+  FeVec items = {0};
+  fe_expect_op(P, "(");
+  if (fe_is_name(fe_peek(P), "data") && fe_is_op(fe_peek_at(P, 1), "="))
+    P->pos += 2;
+  expr_list(P, &items, ")");
+  if (items.len != 1)
+    fe_fail(P, at, "R.nn.relu6 takes one argument, data");
+  IrLoc loc = fe_loc(P, at);
+  IrExpr **args = ir_alloc(P->ctx, 3 * sizeof *args); /* the call keeps the array */
+  args[0] = ((IrExpr **)items.data)[0];
+  args[1] = ir_prim_value(P->ctx, ir_prim_int(P->ctx, IR_I64, 0), loc);
+  args[2] = ir_prim_value(P->ctx, ir_prim_int(P->ctx, IR_I64, 6), loc);
+  return ir_call_op(P->ctx, &op_find("R.clip")->syn, args, 3, NULL, loc);
+}
+
 /* R.<name>(...): a constructor or an op call; the '(' is current. */
 IrExpr *
 fe_r_call(Parser *P, const char *name, const Tok *at)
@@ -450,6 +507,10 @@ fe_r_call(Parser *P, const char *name, const Tok *at)
       fe_fail(P, at, "struct info '%s' is not an expression", name);
     fe_expect_op(P, "(");
   }
+  if (strcmp(name, "R.nn.relu6") == 0)
+    return relu6(P, at);
+  if (strcmp(name, "R.TupleGetItem") == 0)
+    return tuple_get_item(P, at);
   IrExpr *e = constructor(P, name, at);
   if (e)
     return e;
@@ -564,6 +625,26 @@ call_value(Parser *P, IrExpr *callee, const Tok *start, const Tok *at)
   return e;
 }
 
+/* x.astype("float16") (TVM's method of Relax expressions): R.astype(x,
+ * dtype); the '.' is current. */
+static IrExpr *
+astype_method(Parser *P, IrExpr *x, const Tok *at)
+{
+  const IrOpDef *op = &op_find("R.astype")->syn;
+  Slot slots[IR_OP_MAX_PARAMS];
+  memset(slots, 0, sizeof slots);
+  P->pos += 3;
+  if (fe_is_name(fe_peek(P), "dtype") && fe_is_op(fe_peek_at(P, 1), "="))
+    P->pos += 2;
+  slots[0].given = true;
+  slots[0].expr = x;
+  slots[1].given = true;
+  slots[1].attr = fe_attr_value(P);
+  fe_accept_op(P, ",");
+  fe_expect_op(P, ")");
+  return build_call(P, op, slots, at);
+}
+
 /* A primary followed by calls and tuple indexing. */
 static IrExpr *
 postfix(Parser *P)
@@ -575,6 +656,9 @@ postfix(Parser *P)
     const Tok *t = fe_peek(P);
     if (fe_is_op(t, "(")) {
       e = call_value(P, e, start, t);
+    } else if (fe_is_op(t, ".") && fe_is_name(fe_peek_at(P, 1), "astype") &&
+               fe_is_op(fe_peek_at(P, 2), "(")) {
+      e = astype_method(P, e, t);
     } else if (fe_is_op(t, "[")) {
       fe_next(P);
       int64_t index;
@@ -582,12 +666,7 @@ postfix(Parser *P)
       if (!fe_int_literal(P, false, &index) || index > 1000000000)
         fe_fail(P, it, "expected a tuple index");
       fe_expect_op(P, "]");
-      IrExpr *g = ir_expr_new(P->ctx, IR_EX_GET, fe_loc(P, t));
-      g->u.get.tuple = e;
-      g->u.get.index = (int)index;
-      if (e->sinfo && e->sinfo->kind == IR_SI_TUPLE && index < e->sinfo->u.tuple.n)
-        g->sinfo = e->sinfo->u.tuple.fields[index];
-      e = g;
+      e = tuple_get(P, e, index, t);
     } else {
       break;
     }

@@ -63,13 +63,39 @@ scalar(Parser *P, CVal *v)
   }
 }
 
+static double
+scalar_double(const CVal *v)
+{
+  return v->is_float ? v->f : v->neg ? -(double)v->mag : (double)v->mag;
+}
+
+/* A scalar, or Python's true division of scalars, `1.0 / 3.0` (a float,
+ * as Python computes it: in double, rounded once to the dtype). */
+static void
+quotient(Parser *P, CVal *v)
+{
+  scalar(P, v);
+  while (fe_is_op(fe_peek(P), "/")) {
+    const Tok *op = fe_next(P);
+    CVal d = {0};
+    d.at = fe_peek(P);
+    scalar(P, &d);
+    if (v->is_bool || d.is_bool)
+      fe_fail(P, op, "R.const divides numbers, not True or False");
+    if (scalar_double(&d) == 0)
+      fe_fail(P, op, "division by zero in R.const");
+    v->f = scalar_double(v) / scalar_double(&d);
+    v->is_float = true;
+  }
+}
+
 static CVal *
 value(Parser *P)
 {
   CVal *v = ir_alloc(P->ctx, sizeof *v);
   v->at = fe_peek(P);
   if (!fe_is_op(v->at, "[") && !fe_is_op(v->at, "(")) {
-    scalar(P, v);
+    quotient(P, v);
     return v;
   }
   const char *close = fe_is_op(v->at, "[") ? "]" : ")";

@@ -102,6 +102,13 @@ unify(Parser *P, TExpr *a, TExpr *b)
       a->e = retype(P, *a, b->e->dtype);
     else
       b->e = retype(P, *b, a->e->dtype);
+  } else if (!a->bare && !b->bare) { /* TVM's rule: an integer side meeting a float becomes one */
+    bool af = is_float_type(a->e->dtype), bf = is_float_type(b->e->dtype);
+    IrDTypeCode ac = a->e->dtype.code, bc = b->e->dtype.code;
+    if (af && (bc == IR_DT_INT || bc == IR_DT_UINT))
+      b->e = b->e->kind == IR_PE_INT ? retype(P, *b, a->e->dtype) : ir_prim_cast(P->ctx, a->e->dtype, b->e);
+    else if (bf && (ac == IR_DT_INT || ac == IR_DT_UINT))
+      a->e = a->e->kind == IR_PE_INT ? retype(P, *a, b->e->dtype) : ir_prim_cast(P->ctx, b->e->dtype, a->e);
   }
 }
 

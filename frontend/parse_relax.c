@@ -189,14 +189,15 @@ binding(Parser *P, Body *b)
   b->seq->last_annotation = annotation;
 }
 
-/* A bare expression statement: a call, bound to a fresh var '_'. */
+/* A bare expression statement: a call or a tuple (`R.tuple()`, as TVM's
+ * tests write), bound to a fresh var '_'. */
 static void
 expression_statement(Parser *P, Body *b)
 {
   const Tok *at = fe_peek(P);
   IrExpr *value = fe_rexpr(P);
-  if (value->kind != IR_EX_CALL)
-    fe_fail(P, at, "a statement must be a binding or a call");
+  if (value->kind != IR_EX_CALL && value->kind != IR_EX_TUPLE)
+    fe_fail(P, at, "a statement must be a binding, a call or a tuple");
   fe_expect_newline(P);
   hoist_children(P, b, value);
   IrExpr *var = ir_var_new(P->ctx, ir_sym(P->ctx, "_"), NULL, b->in_dataflow, fe_loc(P, at));

@@ -224,7 +224,8 @@ var_ty(Parser *P, const char *name)
   return e && e->kind == SYM_RVAR ? e->rvar->sinfo : NULL;
 }
 
-/* R.Callable((params...), ret, purity) or keywords params=, ret=, purity=. */
+/* R.Callable((params...), ret, purity) or keywords params=, ret=, purity=;
+ * an opaque one may name its derive_func= (a string). */
 static IrSInfo *
 callable(Parser *P)
 {
@@ -233,12 +234,19 @@ callable(Parser *P)
   FeVec params = {0};
   bool have_params = false, pure = true;
   IrSInfo *ret = NULL;
+  const Tok *derive = NULL;
   for (int i = 0; !fe_is_op(fe_peek(P), ")"); i++) {
     const Tok *t = fe_peek(P);
     if (t->kind == TK_NAME && fe_is_op(fe_peek_at(P, 1), "=")) {
       fe_next(P);
       fe_next(P);
       i = fe_is_name(t, "params") ? 0 : fe_is_name(t, "ret") ? 1 : fe_is_name(t, "purity") ? 2 : -1;
+      if (i < 0 && fe_is_name(t, "derive_func")) {
+        derive = fe_expect_kind(P, TK_STR, "the derive function's name (a string)");
+        if (!fe_accept_op(P, ","))
+          break;
+        continue;
+      }
       if (i < 0)
         fe_fail(P, t, "unexpected keyword argument '%s' for R.Callable", t->sym);
     }
@@ -266,7 +274,11 @@ callable(Parser *P)
       break;
   }
   fe_expect_op(P, ")");
-  return ir_sinfo_func(P->ctx, params.data, have_params ? params.len : -1, ret, pure);
+  if (derive && (have_params || ret))
+    fe_fail(P, derive, "derive_func is for an R.Callable without params and ret");
+  IrSInfo *s = ir_sinfo_func(P->ctx, params.data, have_params ? params.len : -1, ret, pure);
+  s->u.func.derive_func = derive ? derive->sym : NULL;
+  return s;
 }
 
 bool

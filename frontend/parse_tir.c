@@ -245,6 +245,8 @@ loop_kind(Parser *P, const char *name, const Tok *at)
     return IR_FOR_UNROLL;
   if (strcmp(name, "T.vectorized") == 0)
     return IR_FOR_VECTORIZED;
+  if (strcmp(name, "T.thread_binding") == 0)
+    return IR_FOR_THREAD_BINDING;
   fe_fail(P, at, "unknown loop kind '%s'", name);
   return IR_FOR_SERIAL;
 }
@@ -289,10 +291,15 @@ for_loop(Parser *P, Tir *c)
   fe_expect_op(P, "(");
   FeVec args = {0};
   IrAttr *annotations = NULL;
+  IrSym thread = NULL;
   while (!fe_is_op(fe_peek(P), ")")) {
     if (fe_is_name(fe_peek(P), "annotations") && fe_is_op(fe_peek_at(P, 1), "=")) {
       P->pos += 2;
       annotations = fe_attr_dict(P);
+    } else if (kind == IR_FOR_THREAD_BINDING && fe_is_name(fe_peek(P), "thread") &&
+               fe_is_op(fe_peek_at(P, 1), "=")) {
+      P->pos += 2;
+      thread = fe_expect_kind(P, TK_STR, "a thread tag string")->sym;
     } else {
       TExpr *x = fe_vec_push(P, &args, sizeof(TExpr));
       *x = fe_texpr(P);
@@ -301,15 +308,36 @@ for_loop(Parser *P, Tir *c)
       break;
   }
   fe_expect_op(P, ")");
+  if (kind == IR_FOR_THREAD_BINDING && !thread)
+    fe_fail(P, at, "T.thread_binding needs thread=\"...\" naming the thread axis");
   TExpr *a = args.data;
+  const Tok *all = NULL; /* for iters in T.grid(m, n): one name for every loop */
+  Tok fresh[64];
+  if (grid && n == 1 && args.len > 1 && args.len <= 64) {
+    all = names[0];
+    for (n = 0; n < args.len; n++) {
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s_%d", all->sym, n);
+      fresh[n] = *all;
+      fresh[n].sym = ir_sym(P->ctx, buf);
+      names[n] = &fresh[n];
+    }
+  }
   if (grid ? args.len != n : (n != 1 || args.len < 1 || args.len > 2))
     fe_fail(P, at, "%s needs %s", iter, grid ? "one extent per loop variable" : "1 or 2 arguments and one loop variable");
   for (int i = 0; i < n; i++) {
     TExpr zero = {ir_prim_int(P->ctx, P->int_default, 0), true, 0};
     IrRange r = !grid && args.len == 2 ? range_of(P, a[0], a[1]) : range_of(P, zero, a[i]);
     loops[nloops++] = new_loop(P, names[i], r, kind);
+    loops[nloops - 1]->u.loop.thread = thread;
   }
   loops[nloops - 1]->u.loop.annotations = annotations;
+  if (all) {
+    FeEntry *e = fe_scope_add(P, all->sym, SYM_LOOPS);
+    e->loops = ir_alloc(P->ctx, sizeof(IrStmt *) * (size_t)nloops);
+    memcpy(e->loops, loops, sizeof(IrStmt *) * (size_t)nloops);
+    e->nloops = nloops;
+  }
   fe_expect_op(P, ":");
   IrStmt *body = body_block(P, c, NULL);
   for (int i = nloops - 1; i >= 0; i--) {
@@ -363,6 +391,8 @@ axis(Parser *P, Tir *c, const Tok *name, const char *kind_name, const Tok *at)
   for (int i = 0; i < 4; i++)
     if (strcmp(kind_name, kinds[i]) == 0)
       kind = i;
+  if (strcmp(kind_name, "T.axis.S") == 0 || strcmp(kind_name, "T.axis.R") == 0)
+    kind = kind_name[7] == 'S' ? 0 : 1; /* TVM's short names of spatial and reduce */
   if (kind < 0)
     fe_fail(P, at, "unknown block axis '%s'", kind_name);
   fe_expect_op(P, "(");
@@ -399,28 +429,46 @@ remap(Parser *P, Tir *c, const Tok **names, int n)
   fe_expect_op(P, "(");
   const Tok *kinds = fe_expect_kind(P, TK_STR, "an iterator kind string");
   fe_expect_op(P, ",");
-  fe_expect_op(P, "[");
+  /* [i, j], or the one name of a T.grid's loops */
+  FeEntry *all = fe_peek(P)->kind == TK_NAME ? fe_scope_find(P, fe_peek(P)->sym) : NULL;
+  const Tok *all_tok = fe_peek(P);
+  if (all && all->kind == SYM_LOOPS)
+    fe_next(P);
+  else
+    fe_expect_op(P, "[");
   if ((int)strlen(kinds->sym) != n)
     fe_fail(P, kinds, "T.axis.remap: %d kinds for %d variables", (int)strlen(kinds->sym), n);
+  if (all && all->kind == SYM_LOOPS && all->nloops != n)
+    fe_fail(P, all_tok, "T.axis.remap: '%s' holds %d loop variables, not %d", all_tok->sym,
+            all->nloops, n);
   for (int i = 0; i < n; i++) {
-    if (i > 0)
-      fe_expect_op(P, ",");
-    const Tok *v = fe_expect_name(P);
     char k = kinds->sym[i];
     if (k != 'S' && k != 'R')
       fe_fail(P, kinds, "T.axis.remap kinds must be 'S' or 'R', not '%c'", k);
-    FeEntry *e = fe_scope_find(P, v->sym);
-    if (!e || e->kind != SYM_TVAR || !e->loop_extent)
-      fe_fail(P, v, "T.axis.remap needs an enclosing loop variable; '%s' is not one", v->sym);
+    IrPrimExpr *var, *min, *extent;
+    if (all && all->kind == SYM_LOOPS) {
+      const IrStmt *l = all->loops[i];
+      var = l->u.loop.var, min = l->u.loop.min, extent = l->u.loop.extent;
+    } else {
+      if (i > 0)
+        fe_expect_op(P, ",");
+      const Tok *v = fe_expect_name(P);
+      FeEntry *e = fe_scope_find(P, v->sym);
+      if (!e || e->kind != SYM_TVAR || !e->loop_extent)
+        fe_fail(P, v, "T.axis.remap needs an enclosing loop variable; '%s' is not one", v->sym);
+      var = e->tvar, min = e->loop_min, extent = e->loop_extent;
+    }
     IrIterVar *iv = fe_vec_push(P, &c->iters, sizeof(IrIterVar));
-    iv->var = ir_prim_var(P->ctx, names[i]->sym, e->tvar->dtype);
-    iv->dom.min = e->loop_min;
-    iv->dom.extent = e->loop_extent;
+    iv->var = ir_prim_var(P->ctx, names[i]->sym, var->dtype);
+    iv->dom.min = min;
+    iv->dom.extent = extent;
     iv->kind = k == 'S' ? IR_ITER_SPATIAL : IR_ITER_REDUCE;
-    iv->binding = e->tvar;
+    iv->binding = var;
   }
-  fe_accept_op(P, ",");
-  fe_expect_op(P, "]");
+  if (!all || all->kind != SYM_LOOPS) {
+    fe_accept_op(P, ",");
+    fe_expect_op(P, "]");
+  }
   fe_expect_op(P, ")");
   for (int i = 0; i < n; i++)
     fe_scope_add(P, names[i]->sym, SYM_TVAR)->tvar = ((IrIterVar *)c->iters.data)[c->iters.len - n + i].var;

@@ -180,7 +180,8 @@ done:
 bool
 interp_op_native(IrOpId id)
 {
-  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED;
+  return id == IR_OP_CALL_TIR || id == IR_OP_CALL_TIR_INPLACE || id == IR_OP_CALL_DPS_PACKED ||
+         id == IR_OP_CALL_TIR_WITH_GRAD;
 }
 
 static Value *

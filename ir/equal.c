@@ -101,7 +101,8 @@ ir_walk_sinfo(Walk *w, const IrSInfo *a, const IrSInfo *b)
            walk_sinfo_list(w, a->u.func.params, b->u.func.params, a->u.func.nparams, "param %d") &&
            ir_same_presence(w, a->u.func.ret, b->u.func.ret, "return") &&
            ir_walk_sinfo(w, a->u.func.ret, b->u.func.ret) &&
-           ir_same_bool(w, a->u.func.pure, b->u.func.pure, "purity", "pure", "impure");
+           ir_same_bool(w, a->u.func.pure, b->u.func.pure, "purity", "pure", "impure") &&
+           ir_same_str(w, a->u.func.derive_func, b->u.func.derive_func, "derive_func");
   }
   UNREACHABLE();
   return false;
@@ -446,7 +447,12 @@ walk_expr_kind(Walk *w, const IrExpr *a, const IrExpr *b)
   case IR_EX_EXTERN:
     if (w->mode == WALK_EQUAL && strcmp(name_or(a->u.global), name_or(b->u.global)) != 0)
       return expr_differs(w, a, b, "");
-    return ir_same_str(w, a->u.global, b->u.global, NULL);
+    if (!ir_same_str(w, a->u.global, b->u.global, NULL))
+      return false;
+    /* an extern's R.Callable is part of it (its purity, its derive_func) */
+    return a->kind == IR_EX_GLOBAL ||
+           (ir_same_presence(w, a->sinfo, b->sinfo, "struct info") &&
+            (!a->sinfo || walk_sinfo_at(w, a->sinfo, b->sinfo, "struct info")));
   case IR_EX_SEQ:
     return walk_seq(w, a, b);
   case IR_EX_IF:

@@ -347,6 +347,7 @@ static const char *const for_kind_names[] = {
     [IR_FOR_PARALLEL] = "parallel",
     [IR_FOR_UNROLL] = "unroll",
     [IR_FOR_VECTORIZED] = "vectorized",
+    [IR_FOR_THREAD_BINDING] = "thread_binding",
 };
 
 static bool
@@ -356,6 +357,10 @@ walk_loop(Walk *w, const IrStmt *a, const IrStmt *b)
     return ir_mismatch(w, "%s vs %s", for_kind_names[a->u.loop.kind],
                        for_kind_names[b->u.loop.kind]);
   ir_walk_mix(w, a->u.loop.kind);
+  if (a->u.loop.thread != b->u.loop.thread && w->mode == WALK_EQUAL)
+    return ir_mismatch(w, "thread '%s' vs '%s'", a->u.loop.thread, b->u.loop.thread);
+  if (a->u.loop.thread)
+    ir_walk_mix_str(w, a->u.loop.thread);
   return walk_prim_at(w, a->u.loop.min, b->u.loop.min, "min") &&
          walk_prim_at(w, a->u.loop.extent, b->u.loop.extent, "extent") &&
          walk_prim_at(w, a->u.loop.var, b->u.loop.var, "loop var") &&

@@ -387,6 +387,7 @@ typedef enum {
   IR_FOR_PARALLEL,
   IR_FOR_UNROLL,
   IR_FOR_VECTORIZED,
+  IR_FOR_THREAD_BINDING, /* T.thread_binding: loop.thread names the GPU thread axis */
 } IrForKind;
 
 typedef struct IrStmt IrStmt;
@@ -432,6 +433,7 @@ struct IrStmt {
       IrPrimExpr *var;
       IrPrimExpr *min, *extent;
       IrForKind kind;
+      IrSym thread;        /* IR_FOR_THREAD_BINDING: "threadIdx.x", ...; else NULL */
       IrStmt *body;
       IrAttr *annotations; /* dict or NULL */
     } loop;
@@ -626,6 +628,9 @@ struct IrSInfo {
       IrSInfo *ret;        /* NULL when unknown */
       bool pure;
       bool packed;         /* R.PackedFunc */
+      IrSym derive_func;   /* opaque R.Callable(derive_func="f"): the global function
+                              TVM calls for a call's struct info; rxc knows none of
+                              them, so such a call is R.Object.  Else NULL */
     } func;
   } u;
   int shape_len; /* tensor, shape: entries in u.tensor.shape / u.shape.values

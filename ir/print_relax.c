@@ -347,6 +347,11 @@ func_sinfo(Printer *p, const IrSInfo *s)
     ir_pr_puts(p, "R.PackedFunc");
     return;
   }
+  if (s->u.func.derive_func) {
+    ir_pr_printf(p, "R.Callable(derive_func=\"%s\", purity=%s)", s->u.func.derive_func,
+                 s->u.func.pure ? "True" : "False");
+    return;
+  }
   if (!s->u.func.params || s->u.func.nparams < 0) {
     ir_pr_puts(p, "R.Callable");
     return;
@@ -826,7 +831,8 @@ call(Printer *p, const IrExpr *e)
     call_op(p, e);
     return;
   }
-  if (e->u.call.kind == IR_CALL_EXTERN && callee->kind == IR_EX_EXTERN) {
+  bool typed = callee->sinfo && callee->sinfo->kind == IR_SI_FUNC;
+  if (e->u.call.kind == IR_CALL_EXTERN && callee->kind == IR_EX_EXTERN && !typed) {
     call_packed(p, e);
     return;
   }
@@ -900,6 +906,10 @@ expr(Printer *p, const IrExpr *e)
   case IR_EX_EXTERN:
     ir_pr_puts(p, "R.ExternFunc(");
     ir_pr_string(p, e->u.global);
+    if (e->sinfo && e->sinfo->kind == IR_SI_FUNC) { /* its R.Callable: purity, derive_func */
+      ir_pr_puts(p, ", ");
+      ir_pr_sinfo(p, e->sinfo);
+    }
     ir_pr_puts(p, ")");
     break;
   default:

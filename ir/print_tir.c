@@ -579,15 +579,18 @@ range_args(Printer *p, const IrStmt *s)
 static void
 loop_header(Printer *p, const IrStmt *s)
 {
-  static const char *const kinds[] = {"T.serial", "T.parallel", "T.unroll", "T.vectorized"};
+  static const char *const kinds[] = {"T.serial", "T.parallel", "T.unroll", "T.vectorized",
+                                      "T.thread_binding"};
   const IrAttr *ann = s->u.loop.annotations;
   const IrPrimExpr *var = s->u.loop.var;
   ir_pr_indent(p);
   ir_pr_printf(p, "for %s in ", ir_pr_name(p, var, var->u.var));
   bool plain = s->u.loop.kind == IR_FOR_SERIAL && empty_attrs(ann);
   unsigned kind = (unsigned)s->u.loop.kind;
-  ir_pr_printf(p, "%s(", plain ? "range" : kind < 4 ? kinds[kind] : "T.serial");
+  ir_pr_printf(p, "%s(", plain ? "range" : kind < 5 ? kinds[kind] : "T.serial");
   range_args(p, s);
+  if (s->u.loop.thread)
+    ir_pr_printf(p, ", thread=\"%s\"", s->u.loop.thread);
   if (!empty_attrs(ann)) {
     ir_pr_puts(p, ", annotations=");
     ir_pr_attr(p, ann);

@@ -261,6 +261,9 @@ check_call(WfChecker *c, const IrExpr *e)
     check_call_global(c, callee, e->u.call.nargs);
     break;
   case IR_CALL_EXTERN:
+    /* pure only when its R.Callable says so (R.ExternFunc("sym", R.Callable(...))) */
+    if (callee && callee->sinfo && callee->sinfo->kind == IR_SI_FUNC && callee->sinfo->u.func.pure)
+      break;
     snprintf(what, sizeof what, "extern function '%s'",
              callee ? ir_wf_name(callee->u.global) : "?");
     report_impure(c, what);
@@ -304,6 +307,10 @@ check_expr(WfChecker *c, const IrExpr *e)
     check_expr(c, e->u.get.tuple);
     if (e->u.get.tuple && !ir_expr_is_leaf(e->u.get.tuple))
       ir_wf_error(c, c->loc, "the tuple of an item access is not a leaf");
+    else if (e->u.get.tuple && e->u.get.tuple->sinfo && e->u.get.tuple->sinfo->kind == IR_SI_TUPLE &&
+             e->u.get.index >= e->u.get.tuple->sinfo->u.tuple.n)
+      ir_wf_error(c, c->loc, "item %d of a tuple of %d fields", e->u.get.index,
+                  e->u.get.tuple->sinfo->u.tuple.n);
     break;
   case IR_EX_CALL:
     check_call(c, e);

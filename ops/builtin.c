@@ -486,7 +486,7 @@ legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 }
 
 /* The argument itself: R.memory.ensure_zero_offset (an rxc tensor always
- * starts at its data pointer), R.builtin.stop_lift_params (lifting params is
+ * starts at its data pointer), the R.grad markers, R.builtin.stop_lift_params (lifting params is
  * TVM's LiftTransformParams, which rxc does not run), R.hint_on_device and
  * R.to_vdevice.  TVM's RealizeVDevice turns a hint into nothing or a
  * to_vdevice, and its LowerRuntimeBuiltin turns to_vdevice into a copy
@@ -497,6 +497,20 @@ legalize_identity(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   (void)lz, (void)result;
   return call->u.call.nargs == 1 ? (IrExpr *)call->u.call.args[0] : NULL;
+}
+
+/* R.call_tir_with_grad: the R.call_tir it is once its gradient's name
+ * (for TVM's Gradient pass) is no longer needed, as TVM's LegalizeOps. */
+static IrExpr *
+legalize_call_tir_with_grad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  (void)result;
+  IrExpr *e = ir_call_op(lz->ctx, &op_def(IR_OP_CALL_TIR)->syn, call->u.call.args,
+                         call->u.call.nargs, NULL, call->loc);
+  e->u.call.sinfo_args = call->u.call.sinfo_args;
+  e->u.call.nsinfo_args = call->u.call.nsinfo_args;
+  e->sinfo = call->sinfo;
+  return e;
 }
 
 /* R.builtin.stop_lift_params: a tensor's struct info (TVM's unary rule). */
@@ -551,6 +565,14 @@ static const OpDef defs[] = {
        .flags = OP_NO_FOLD),
     OP(IR_OP_BUILTIN_STOP_LIFT_PARAMS, "relax.builtin.stop_lift_params", .syn.params = {E("x")},
        .syn.nparams = 1, .impl = {infer_tensor_identity, eval_identity, legalize_identity}),
+    /* R.grad's markers for TVM's Gradient pass (no gradient, a checkpoint
+     * stage's start and end): the value itself, as TVM lowers them */
+    OP(IR_OP_GRAD_NO_GRAD, "relax.grad.no_grad", .syn.params = {E("x")}, .syn.nparams = 1,
+       .impl = {infer_identity, eval_identity, legalize_identity}),
+    OP(IR_OP_GRAD_START_CHECKPOINT, "relax.grad.start_checkpoint", .syn.params = {E("x")},
+       .syn.nparams = 1, .impl = {infer_identity, eval_identity, legalize_identity}),
+    OP(IR_OP_GRAD_END_CHECKPOINT, "relax.grad.end_checkpoint", .syn.params = {E("x")},
+       .syn.nparams = 1, .impl = {infer_identity, eval_identity, legalize_identity}),
     OP(IR_OP_VM_ALLOC_STORAGE, "relax.vm.alloc_storage",
        .syn.params = {PARAM("size", SHAPE, NULL), PARAM("runtime_device_index", PRIM, NULL),
                       PARAM("dtype", DTYPE, NULL), PARAM("storage_scope", STR, "\"global\"")},
@@ -574,6 +596,11 @@ static const OpDef defs[] = {
        .syn.params = {E("gvar"), PARAM("args", TUPLE, NULL), A("inplace_indices", NULL),
                       PARAM("out_sinfo", SINFO, NULL), PARAM("tir_vars", SHAPE, "None")},
        .syn.nparams = 5, .impl = {infer_call_tir_inplace, NULL, NULL}),
+    /* R.call_tir naming the TE gradient TVM's Gradient pass would use */
+    OP(IR_OP_CALL_TIR_WITH_GRAD, "relax.call_tir_with_grad",
+       .syn.params = {E("gvar"), PARAM("args", TUPLE, NULL), PARAM("out_sinfo", SINFO, NULL),
+                      A("te_grad_name", NULL), A("te_grad_kwargs", "{}")},
+       .syn.nparams = 5, .impl = {infer_out_sinfo, NULL, legalize_call_tir_with_grad}),
     OP(IR_OP_CALL_DPS_PACKED, "relax.call_dps_packed",
        .syn.params = {E("func"), PARAM("args", TUPLE, NULL), PARAM("out_sinfo", SINFO, NULL)},
        .syn.nparams = 3, .impl = {infer_out_sinfo, NULL, NULL}, .flags = OP_NO_FOLD),

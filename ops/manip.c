@@ -865,6 +865,8 @@ infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   Site s = infer_site(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   SliceAttrs sa;
+  if (x && op_manip_slice_is_symbolic(call))
+    return op_manip_infer_symbolic_slice(in, &s, call, x);
   if (!x || !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;

@@ -502,6 +502,114 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 }
 
 /* ------------------------------------------------------------------ */
+/* strided_slice with symbolic begin or end                            */
+/* ------------------------------------------------------------------ */
+
+/* Item i of attribute a (an int, a symbolic expression, or a list of
+ * them) as an int64 expression, or NULL. */
+static IrPrimExpr *
+index_item(IrCtx *ctx, const IrAttr *a, int i)
+{
+  const IrAttr *item = a && a->kind == IR_AT_LIST ? (i < a->u.list.n ? a->u.list.items[i] : NULL)
+                                                  : (i == 0 ? a : NULL);
+  if (!item)
+    return NULL;
+  if (item->kind == IR_AT_INT)
+    return op_manip_lit(ctx, item->u.i);
+  return item->kind == IR_AT_PRIM ? item->u.prim : NULL;
+}
+
+bool
+op_manip_slice_is_symbolic(const IrExpr *call)
+{
+  static const char *const names[] = {"begin", "end"};
+  for (int k = 0; k < 2; k++) {
+    const IrAttr *a = op_attr(call, names[k]);
+    int n = a && a->kind == IR_AT_LIST ? a->u.list.n : 1;
+    for (int i = 0; a && i < n; i++) {
+      const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
+      if (item->kind == IR_AT_PRIM && !ir_prim_is_int(item->u.prim, NULL))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* numpy's index of an axis of n elements, as TVM canonicalizes a symbolic
+ * one: negative counts from the end, then clamped to [0, n] (stride > 0)
+ * or [-1, n - 1]; with assume_inbound, the index itself. */
+static IrPrimExpr *
+canonical_index(OpInfer *in, IrPrimExpr *n, IrPrimExpr *v, int64_t stride, bool inbound)
+{
+  IrCtx *ctx = in->ctx;
+  if (in->arith)
+    v = ir_arith_simplify(in->arith, v);
+  int64_t c;
+  /* a dim is never negative: 0 and n itself are in [0, n] */
+  if (inbound || (stride > 0 && ((ir_prim_is_int(v, &c) && c == 0) || ir_prim_expr_equal(v, n))))
+    return v;
+  IrPrimExpr *zero = op_manip_lit(ctx, 0), *one = op_manip_lit(ctx, 1);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_LT, v, zero);
+  IrProof p = in->arith ? ir_arith_prove(in->arith, neg) : IR_PROVE_UNKNOWN;
+  IrPrimExpr *from_end = ir_prim_bin(ctx, IR_PE_ADD, v, n);
+  v = p == IR_PROVE_FALSE ? v : p == IR_PROVE_TRUE ? from_end : ir_prim_select(ctx, neg, from_end, v);
+  IrPrimExpr *lo = stride < 0 ? op_manip_lit(ctx, -1) : zero;
+  IrPrimExpr *hi = stride < 0 ? ir_prim_bin(ctx, IR_PE_SUB, n, one) : n;
+  if (!in->arith || ir_arith_prove(in->arith, ir_prim_bin(ctx, IR_PE_GE, v, lo)) != IR_PROVE_TRUE)
+    v = ir_prim_bin(ctx, IR_PE_MAX, v, lo);
+  if (!in->arith || ir_arith_prove(in->arith, ir_prim_bin(ctx, IR_PE_LE, v, hi)) != IR_PROVE_TRUE)
+    v = ir_prim_bin(ctx, IR_PE_MIN, v, hi);
+  return v;
+}
+
+/* R.strided_slice whose begin or end holds a symbolic expression (TVM's
+ * rule, topi's GetLength): each sliced dim is ceildiv(end - begin, stride)
+ * of the canonical indices, simplified under what the function's dims
+ * tell.  Struct info only: the kernel and the lowering take integers. */
+IrSInfo *
+op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call, const IrSInfo *x)
+{
+  IrCtx *ctx = in->ctx;
+  OpInfer local = *in; /* while reading there is no arithmetic yet: one that folds */
+  if (!local.arith)
+    local.arith = ir_arith_new(ctx);
+  in = &local;
+  int64_t *axes, *strides;
+  int n, ns, ndim = x->u.tensor.ndim;
+  const IrAttr *begin = op_attr(call, "begin"), *end = op_attr(call, "end");
+  if (!op_manip_attr_ints(s, call, "axes", false, &axes, &n) ||
+      !op_manip_attr_ints(s, call, "strides", true, &strides, &ns))
+    return NULL;
+  int *norm = NULL;
+  if (ndim >= 0 && !op_manip_norm_axes(s, axes, n, ndim, &norm))
+    return NULL;
+  if (!x->u.tensor.shape)
+    return ir_sinfo_tensor(ctx, NULL, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
+  const IrAttr *ib = op_attr(call, "assume_inbound");
+  bool inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
+  IrPrimExpr **out = ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(ndim ? ndim : 1));
+  memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
+  for (int i = 0; i < n; i++) {
+    int64_t stride = ns < 0 ? 1 : i < ns ? strides[i] : 0;
+    IrPrimExpr *b = index_item(ctx, begin, i), *e = index_item(ctx, end, i);
+    if (!b || !e || stride == 0) {
+      op_manip_fail(s, "axes, begin, end and strides must have the same length, strides nonzero");
+      return NULL;
+    }
+    IrPrimExpr *dim = out[norm[i]];
+    b = canonical_index(in, dim, b, stride, inbound);
+    e = canonical_index(in, dim, e, stride, inbound);
+    IrPrimExpr *diff = stride > 0 ? ir_prim_bin(ctx, IR_PE_SUB, e, b) : ir_prim_bin(ctx, IR_PE_SUB, b, e);
+    int64_t step = stride > 0 ? stride : -stride;
+    if (step != 1)
+      diff = ir_prim_bin(ctx, IR_PE_FLOORDIV, ir_prim_bin(ctx, IR_PE_ADD, diff, op_manip_lit(ctx, step - 1)),
+                         op_manip_lit(ctx, step));
+    out[norm[i]] = ir_arith_simplify(in->arith, diff);
+  }
+  return ir_sinfo_tensor(ctx, out, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
+}
+
+/* ------------------------------------------------------------------ */
 /* dynamic_strided_slice                                               */
 /* ------------------------------------------------------------------ */
 
@@ -588,7 +696,7 @@ absent(const IrExpr *e)
 }
 
 /* R.memory.view (TVM's rule): shape (a shape, or absent: data's), dtype
- * (R.dtype, or absent: data's) and relative_byte_offset (an int64 prim
+ * (R.dtype, a var holding one: unknown, or absent: data's) and relative_byte_offset (an int64 prim
  * value, or absent: 0); a view provably past data's bytes is refused. */
 IrSInfo *
 op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
@@ -612,11 +720,12 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
     dims = shape->kind == IR_EX_SHAPE ? shape->u.shape.values : args[1]->u.shape.values;
   }
   if (!absent(dtype)) {
-    if (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID) {
+    bool opaque = dtype->kind == IR_EX_VAR && (!args[2] || args[2]->kind == IR_SI_OBJECT);
+    if (!opaque && (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID)) {
       op_manip_fail(&s, "dtype must be an R.dtype of a tensor dtype");
       return NULL;
     }
-    dt = dtype->u.dtype;
+    dt = opaque ? IR_VOID : dtype->u.dtype; /* a var: a new dtype, unknown here */
   }
   if (!absent(off)) {
     if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64)) {

@@ -150,6 +150,10 @@ Value *op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* R.strided_slice with a symbolic begin or end (struct info only) */
+bool op_manip_slice_is_symbolic(const IrExpr *call);
+IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call,
+                                       const IrSInfo *x);
 IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
 IrSInfo *op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args);

@@ -725,6 +725,21 @@ eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
 /* dropout                                                             */
 /* ------------------------------------------------------------------ */
 
+/* R.grad.*_backward: the gradient of a loss with respect to one input has
+ * that input's struct info (argument 1: predictions, data, x), TVM's rule.
+ * rxc reads and types these (TVM's training tests print them) but has no
+ * kernel or lowering: it compiles inference, and TVM's Gradient pass, which
+ * makes them, is not one of its passes. */
+static IrSInfo *
+infer_gradient(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *grad, *wrt;
+  if (!op_nn_tensor_arg(in, call, args, 0, "output_grad", &grad) ||
+      !op_nn_tensor_arg(in, call, args, 1, "the input", &wrt))
+    return NULL;
+  return wrt ? wrt : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
+}
+
 static IrSInfo *
 infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
@@ -799,6 +814,15 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
                  A("out_layout", "None")},                                                         \
   .syn.nparams = 4,                                                                                \
   .impl = {op_nn_infer_adaptive_pool, op_nn_eval_adaptive_pool, op_nn_legalize_adaptive_pool}
+/* R.grad.max_pool2d_backward and avg_pool2d_backward: the pool's
+ * parameters after the gradient (TVM's defaults for both). */
+#define POOL_BACKWARD_PARAMS                                                                       \
+  .syn.params = {E("output_grad"),       E("data"),                                               \
+                 A("pool_size", ONES2),  A("strides", ONES2),                                     \
+                 A("padding", ZEROS4),   A("dilation", ONES2),                                    \
+                 A("ceil_mode", "False"), A("count_include_pad", "False"),                        \
+                 A("layout", "\"NCHW\""), A("out_layout", "None")},                               \
+  .syn.nparams = 10, .impl = {infer_gradient, NULL, NULL}
 /* A window op's NnWindow: kind, spatial axes, prim_func name. */
 #define WIN(kind, nsp, name) .data = &(const NnWindow){NN_WIN_##kind, nsp, name}
 #define ONES1 "[1]"
@@ -914,6 +938,17 @@ static const OpDef defs[] = {
                       A("reduction", "\"mean\""), A("ignore_index", "-100")},
        .syn.nparams = 5,
        .impl = {op_nn_infer_nll_loss, op_nn_eval_nll_loss, op_nn_legalize_nll_loss}),
+    /* gradients (infer_gradient) */
+    OP(IR_OP_GRAD_NLL_LOSS_BACKWARD, "relax.grad.nll_loss_backward",
+       .syn.params = {E("output_grad"), E("predictions"), E("targets"),
+                      {"weights", IR_PARAM_EXPR, "None"}, A("reduction", "\"mean\""),
+                      A("ignore_index", "-100")},
+       .syn.nparams = 6, .impl = {infer_gradient, NULL, NULL}),
+    OP(IR_OP_GRAD_MAX_POOL2D_BACKWARD, "relax.grad.max_pool2d_backward", POOL_BACKWARD_PARAMS),
+    OP(IR_OP_GRAD_AVG_POOL2D_BACKWARD, "relax.grad.avg_pool2d_backward", POOL_BACKWARD_PARAMS),
+    OP(IR_OP_GRAD_TAKE_BACKWARD, "relax.grad.take_backward",
+       .syn.params = {E("output_grad"), E("x"), E("indices"), A("axis", "None")},
+       .syn.nparams = 4, .impl = {infer_gradient, NULL, NULL}),
 };
 
 const OpTable op_nn_table = {defs, sizeof defs / sizeof defs[0]};

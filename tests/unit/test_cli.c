@@ -182,6 +182,18 @@ test_equal(void **state)
          "assert: error kind: \"RuntimeError\" vs \"ValueError\"", NULL);
   expect("equal tests/cli/assert_tuple.py tests/cli/assert_part.py", 1,
          "assert: message parts: 1 vs 2", NULL);
+  /* a loop bound to another thread axis is another module */
+  char *text = tu_read_file("tests/script/tir_thread_binding.py");
+  char *at = strstr(text, "thread=\"threadIdx.x");
+  assert_non_null(at);
+  at[strlen("thread=\"threadIdx.")] = 'y';
+  FILE *f = fopen("build/cli-thread-y.py", "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  free(text);
+  expect("equal tests/script/tir_thread_binding.py build/cli-thread-y.py", 1,
+         "thread 'threadIdx.x' vs 'threadIdx.y'", NULL);
 }
 
 static void
@@ -386,6 +398,10 @@ test_list(void **state)
   expect("compile tests/codegen/tvm_memory_forms.py -o build/list_out", 0, "wrote", NULL);
   expect("list ops", 0, "| `R.assert_op` | yes | yes | built in |", NULL);
   expect("compile tests/codegen/device_effects.py -o build/list_out", 0, "wrote", NULL);
+  expect("compile tests/script/tir_thread_binding.py -o build/list_out", 1, NULL,
+         "bound to GPU thread axis 'blockIdx.x'");
+  expect("compile tests/script/memory_view_dtype_var.py -o build/list_out", 1, NULL,
+         "R.memory.view cannot be compiled");
   /* the summary rxc opt --help prints, and FuseOps in -O2 only */
   expect("opt --help", 0, "group elementwise chains with their producer", NULL);
   expect("list passes", 0,
