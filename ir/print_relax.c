@@ -376,14 +376,16 @@ ir_pr_sinfo(Printer *p, const IrSInfo *s)
   }
   switch (s->kind) {
   case IR_SI_PRIM:
-    if (s->u.prim.value && !(v26 && !(p->sig && s->u.prim.value->kind == IR_PE_VAR))) {
-      ir_pr_puts(p, "R.Prim(value="); /* v0.26 has no form for a var it defines */
+    if (s->u.prim.value) {
+      /* v0.26 prints the dtype alone; dropping the value would change the
+       * module (a match_cast to R.Prim(value=T.bool(True)) is a check), so
+       * both dialects print it */
+      ir_pr_puts(p, "R.Prim(value=");
       dim(p, s->u.prim.value);
       ir_pr_puts(p, ")");
-    } else if (v26) { /* v0.26's prim type has a dtype only: a value is dropped */
-      p->inexact |= s->u.prim.value != NULL;
+    } else if (v26) {
       ir_pr_puts(p, "T.");
-      ir_pr_dtype(p, s->u.prim.value ? s->u.prim.value->dtype : s->u.prim.dtype);
+      ir_pr_dtype(p, s->u.prim.dtype);
     } else {
       ir_pr_puts(p, "R.Prim(\"");
       ir_pr_dtype(p, s->u.prim.dtype);
@@ -885,11 +887,16 @@ expr(Printer *p, const IrExpr *e)
     dims(p, e->u.shape.values, e->u.shape.n);
     ir_pr_puts(p, "])");
     break;
-  case IR_EX_PRIM: /* v0.26 prints a Relax scalar as the bare TIR value */
-    ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "" : "R.prim_value(");
+  case IR_EX_PRIM: { /* v0.26 prints a Relax scalar as the bare TIR value,
+                        * but for and/or/not, which Python reads as
+                        * operators on Relax values */
+    IrPrimKind k = e->u.prim->kind;
+    bool bare = p->dialect == IR_DIALECT_V0_26 && k != IR_PE_AND && k != IR_PE_OR && k != IR_PE_NOT;
+    ir_pr_puts(p, bare ? "" : "R.prim_value(");
     ir_pr_prim(p, e->u.prim);
-    ir_pr_puts(p, p->dialect == IR_DIALECT_V0_26 ? "" : ")");
+    ir_pr_puts(p, bare ? "" : ")");
     break;
+  }
   case IR_EX_STR:
     ir_pr_puts(p, "R.str(");
     ir_pr_string(p, e->u.str);

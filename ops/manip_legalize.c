@@ -409,6 +409,16 @@ op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *res
 {
   Site s = legalize_site(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
+  static const char *const bounds[] = {"begin", "end", "strides"};
+  for (int b = 0; b < 3; b++) {
+    const IrAttr *a = op_attr(call, bounds[b]);
+    for (int i = 0; a && a->kind == IR_AT_LIST && i < a->u.list.n; i++)
+      if (a->u.list.items[i]->kind == IR_AT_PRIM) {
+        /* inference takes them (TVM's rule); a kernel does not yet */
+        op_manip_fail(&s, "a symbolic %s: the lowering is not implemented yet", bounds[b]);
+        return NULL;
+      }
+  }
   SliceAttrs sa;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
       !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))

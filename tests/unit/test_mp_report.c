@@ -569,7 +569,7 @@ test_cli_plan_mlp(void **state)
   expect("plan samples/mlp.py --format svg -O1", 0, "<svg xmlns=", NULL);
   expect("plan samples/mlp.py --fn nothing_here", 1, NULL, "no planned function 'nothing_here'");
   /* TVM's rule for comparison: its arena is the pooled figure */
-  expect("plan samples/mlp.py --algorithm pooled", 0, "arena              112896 bytes", NULL);
+  expect("plan samples/mlp.py --algorithm pooled", 0, "arena              112704 bytes", NULL);
   expect("plan samples/mlp.py --algorithm fastest", 2, NULL, "bad value 'fastest'");
 }
 
