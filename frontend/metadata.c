@@ -346,7 +346,7 @@ static void
 tensor(Reader *R, const Json *at, const unsigned char *bytes, size_t n, IrTensorData *d)
 {
   Blob b = {bytes, n};
-  uint64_t magic, reserved, dev, ndim, code, bits, lanes, nbytes;
+  uint64_t magic = 0, reserved = 0, dev = 0, ndim = 0, code = 0, bits = 0, lanes = 0, nbytes = 0;
   if (!take(&b, 8, &magic) || magic != TVM_TENSOR_MAGIC)
     json_fail(R, at->at, "metadata: tensor data does not start with TVM's tensor magic number");
   if (!take(&b, 8, &reserved) || !take(&b, 8, &dev) || !take(&b, 4, &ndim) || !take(&b, 1, &code) ||
