@@ -23,7 +23,7 @@
 
 #include "cli.h"
 
-static const char plan_help[] =
+const char cli_plan_help[] =
     "usage: rxc plan FILE [--params W.npz] [--format text|json|svg|csv] [-o OUT]\n"
     "                [-O0..-O2] [--fn NAME] [--algorithm NAME] [--emit-lifetimes F.csv]\n"
     "       rxc plan --lifetimes F.csv [--capacity BYTES] [--algorithm NAME]\n"
@@ -119,7 +119,7 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
-      fputs(plan_help, stdout);
+      fputs(cli_plan_help, stdout);
       cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||
