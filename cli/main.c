@@ -94,15 +94,16 @@ static const struct {
 };
 
 /* The usage lines at the head of help ("usage: rxc ..." and the lines
- * that continue it, indented), without "usage: ", indented by two. */
+ * that continue it, indented), without "usage: rxc ", indented by two. */
 static void
 print_synopsis(const char *help, FILE *out)
 {
+  const size_t skip = strlen("usage: rxc ");
   const char *line = help;
-  while (*line && (strncmp(line, "usage: ", 7) == 0 || *line == ' ')) {
+  while (*line && (strncmp(line, "usage: rxc ", skip) == 0 || *line == ' ')) {
     const char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) : strlen(line);
-    fprintf(out, "  %.*s\n", (int)(len - 7), line + 7);
+    fprintf(out, "  %.*s\n", len > skip ? (int)(len - skip) : 0, line + (len > skip ? skip : len));
     line += len + (end != NULL);
   }
 }

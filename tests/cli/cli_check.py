@@ -130,7 +130,7 @@ def test_help():
     o, _ = expect(["--help"], 0)
     for word in ["--dim-bound N", "--via interp|tcc|cc", "--dump DIR", "[--format text|json|svg|csv]",
                  "codegen.weights=inline|separate|bytes|blob", "memplan.default_upper_bound=N",
-                 "rxc list ops|passes|onnx [PATTERN]"]:
+                 "  list ops|passes|onnx [PATTERN]"]:
         check("--help shows " + word, word in o)
 
 

@@ -89,7 +89,7 @@ def main():
         else:
             usage = synopsis(help_text(verb))
             places = [("the usage lines of rxc %s --help" % verb, usage)]
-            body = "\n".join("  " + line[7:] for line in usage.splitlines())
+            body = "\n".join("  " + line[len("usage: rxc "):] for line in usage.splitlines())
             if body not in top:
                 missing.append("rxc --help does not show the usage lines of rxc %s --help" % verb)
         for where, text in places:
