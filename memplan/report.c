@@ -485,9 +485,11 @@ svg_axes(IrBuf *out, const SvgScale *sc)
 }
 
 /* One storage: a rectangle over its live steps and its bytes, with a
- * tooltip, and its binding inside when the name fits. */
+ * tooltip naming its binding and storage var, and its binding inside when
+ * the name fits. */
 static void
-svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name, int index)
+svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name,
+            const char *storage, int index)
 {
   double x = svg_x(sc, s->start), w = svg_x(sc, s->end + 1) - x;
   double y = svg_y(sc, s->offset + s->bytes_max), h = svg_y(sc, s->offset) - y;
@@ -496,7 +498,9 @@ svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name
                 "stroke=\"#333\"><title>",
                 x, y, w, h, svg_fills[index % (int)(sizeof svg_fills / sizeof svg_fills[0])]);
   svg_escaped(out, name);
-  ir_buf_printf(out, ": %lld bytes at offset %lld, steps %lld..%lld%s</title></rect>\n",
+  ir_buf_puts(out, " (");
+  svg_escaped(out, storage);
+  ir_buf_printf(out, "): %lld bytes at offset %lld, steps %lld..%lld%s</title></rect>\n",
                 (long long)s->bytes_max, (long long)s->offset, (long long)s->start,
                 (long long)s->end, s->inplace ? ", in place" : "");
   if ((double)strlen(name) * SVG_CHAR + 4 <= w && h >= 13) {
@@ -549,11 +553,13 @@ svg_function(IrBuf *out, const MpFunctionPlan *f, double y0)
     undrawn += !svg_drawable(&f->storages[i]);
   svg_title(out, f, y0, undrawn);
   svg_axes(out, &sc);
-  MpNames nm = binding_names(f->storages, f->nstorages);
+  MpNames bn = binding_names(f->storages, f->nstorages);
+  MpNames sn = mp_storage_names(f->storages, f->nstorages);
   for (int i = 0; i < f->nstorages; i++)
     if (svg_drawable(&f->storages[i]))
-      svg_storage(out, &sc, &f->storages[i], nm.names[i], i);
-  mp_storage_names_free(&nm);
+      svg_storage(out, &sc, &f->storages[i], bn.names[i], sn.names[i], i);
+  mp_storage_names_free(&bn);
+  mp_storage_names_free(&sn);
   svg_lower_bound(out, &sc, f->lower_bound);
 }
 

@@ -77,7 +77,7 @@ def test_plan():
     o, _ = expect(["plan", "--format", "svg"] + dm, 0)
     check("plan svg: weights in the title", "<title>rxc memory plan (weights: 9640 bytes)</title>"
           in o)
-    check("plan svg: storages by binding", "<title>lv3: 65536 bytes at offset 0" in o)
+    check("plan svg: storages by binding", "<title>lv3 (storage): 65536 bytes at offset 0" in o)
     out = tempfile.mkdtemp(prefix="rxc-cli-")
     try:
         expect(["compile"] + dm + ["-o", out], 0)

@@ -455,7 +455,7 @@ test_duplicate_names(void **state)
                                    "assert b == [\"lv\", \"lv_1\", \"storage\"], b\n"));
   free(json);
   char *svg = report(&f->plan, MP_FORMAT_SVG);
-  assert_non_null(strstr(svg, "<title>storage: 1024 bytes at offset 0, steps 2..3, in place</title>"));
+  assert_non_null(strstr(svg, "<title>storage (storage_2): 1024 bytes at offset 0, steps 2..3, in place</title>"));
   free(svg);
 }
 
