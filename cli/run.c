@@ -394,7 +394,8 @@ entry_inputs(IrCtx *ctx, const IrFunction *fn, Value **args, const CgEntry *e)
   int n = 0;
   for (int i = 0; i < fn->nparams; i++) {
     if (args[i]->kind != VAL_TENSOR) {
-      ir_error(ctx, none, "parameter '%s' is not a tensor: the compiled entry takes tensors only",
+      ir_error(ctx, fn->params[i]->loc,
+               "parameter '%s' is not a tensor: the compiled entry takes tensors only",
                fn->params[i]->u.var.name);
       return NULL;
     }

@@ -206,6 +206,10 @@ def test_location():
                            "--via", via], 1)
             check("run --via %s: at y's declaration" % via,
                   e.startswith("tests/cli/a.py:7:54: error: "), e)
+        _, e = expect(["run", "tests/cli/prim_param.py", "--input", "x=" + x, "--input", "s=2",
+                       "--via", "tcc"], 1)
+        check("run --via tcc: a prim parameter at its declaration", e.startswith(
+            "tests/cli/prim_param.py:6:50: error: parameter 's' is not a tensor: "), e)
     finally:
         shutil.rmtree(tmp)
 
