@@ -191,6 +191,7 @@ def test_open():
            err="rxc: error: cannot open '%s.csv': %s\n" % (nope, reason))
     expect(["run", "tests/cli/a.py", "--params", "tests"], 1,
            err="tests: error: cannot read file: Is a directory\n")
+    expect(["check", "tests"], 1, err="rxc: error: cannot read 'tests': Is a directory\n")
 
 
 def test_location():
