@@ -41,11 +41,11 @@ const char cli_list_help[] =
 /* Where rows go, in which form, and which rows. */
 typedef struct {
   FILE *out;
-  bool csv;                   /* CSV, else a Markdown table */
-  const char *pattern;        /* PATTERN, or NULL: every row */
-  const char *const *header;  /* printed before the first row that matches */
-  int nheader;
-  int rows;                   /* rows printed */
+  bool csv;                  /* CSV, else a Markdown table */
+  const char *pattern;       /* PATTERN, or NULL: every row */
+  const char *const *header; /* printed before the first row that matches */
+  int nheader;               /* cells in header */
+  int rows;                  /* rows printed */
 } Table;
 
 /* Writes one CSV field, quoted when it holds a comma or a quote. */
