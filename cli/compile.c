@@ -185,8 +185,8 @@ bind_inputs(IrCtx *ctx, const IrFunction *fn, const CgEntry *e, const IrTensorDa
         IrBuf want = {0};
         ir_sinfo_print(e->inputs[i], &want);
         ir_error(ctx, fn->params[i]->loc, "input '%s': dim %d is %lld, which does not fit %s",
-                 fn->params[i]->u.var.name,
-                 k, (long long)in[i]->shape[k], want.data ? want.data : "?");
+                 fn->params[i]->u.var.name, k, (long long)in[i]->shape[k],
+                 want.data ? want.data : "?");
         ir_buf_free(&want);
         return false;
       }

@@ -151,8 +151,8 @@ storage_new(MpFunc *F, const IrBinding *b, IrPrimExpr *bytes, IrDType dtype, con
     F->first_use = ir_xrealloc(F->first_use, sizeof *F->first_use * (size_t)F->cap);
   }
   int i = F->nstorages++;
-  F->storages[i] = (MpStorage){.var = b->var, .tensor = alloc ? b->var : NULL, .bytes = bytes,
-                               .start = INT64_MAX, .end = 0};
+  F->storages[i] = (MpStorage){
+      .var = b->var, .tensor = alloc ? b->var : NULL, .bytes = bytes, .start = INT64_MAX, .end = 0};
   F->kinds[i] = dtype.code << 16 | dtype.bits << 8 | (dtype.lanes & 0xff);
   F->first_use[i] = INT64_MAX;
   int *set = ir_alloc(F->ctx, sizeof *set);
