@@ -14,10 +14,7 @@
 OxVal *
 fe_ox_lookup(OxImp *im, IrSym name)
 {
-  for (int i = im->vals.len - 1; i >= 0; i--)
-    if (((OxVal *)im->vals.items[i])->name == name)
-      return im->vals.items[i];
-  return NULL;
+  return name ? ir_map_get(&im->by_name, name) : NULL;
 }
 
 OxVal *
@@ -33,6 +30,8 @@ fe_ox_known(OxImp *im, IrSym name, const IrTensorData *data)
     v->sinfo = ir_sinfo_tensor(im->ctx, dims, data->ndim, data->dtype, -1);
   }
   ir_vec_push(&im->vals, v);
+  if (name)
+    ir_map_put(&im->by_name, name, v);
   return v;
 }
 
@@ -54,10 +53,7 @@ is_python_reserved(const char *s)
 static bool
 name_used(const OxImp *im, IrSym s)
 {
-  for (int i = 0; i < im->used_names.len; i++)
-    if (im->used_names.items[i] == s)
-      return true;
-  return false;
+  return ir_map_has(&im->used_names, s);
 }
 
 IrSym
@@ -70,11 +66,16 @@ fe_ox_var_name(OxImp *im, const char *onnx_name)
     ir_buf_put(&b, isalnum((unsigned char)*p) ? p : "_", 1);
   if (is_python_reserved(b.data))
     ir_buf_puts(&b, "_");
-  IrSym s = ir_sym(im->ctx, b.data);
-  for (int k = 1; name_used(im, s); k++)
-    s = ir_sym(im->ctx, ir_printf(im->ctx, "%s_%d", b.data, k));
+  IrSym base = ir_sym(im->ctx, b.data), s = base;
+  /* the suffixes below next_suffix's are taken: a graph of N nodes of
+   * one name costs N lookups, not N^2 / 2 */
+  uintptr_t k = (uintptr_t)ir_map_get(&im->next_suffix, base);
+  for (k = k ? k : 1; name_used(im, s); k++)
+    s = ir_sym(im->ctx, ir_printf(im->ctx, "%s_%d", b.data, (int)k));
+  if (s != base)
+    ir_map_put(&im->next_suffix, base, (void *)k);
   ir_buf_free(&b);
-  ir_vec_push(&im->used_names, (void *)s);
+  ir_map_put(&im->used_names, s, (void *)s);
   return s;
 }
 
