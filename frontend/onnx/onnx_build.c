@@ -175,6 +175,36 @@ fold(OxImp *im, const IrExpr *call, const OpImpl *impl)
   return fe_ox_known(im, NULL, d);
 }
 
+bool
+fe_ox_fold_reserve(OxImp *im, IrDType t, const int64_t *shape, int n)
+{
+  int64_t bytes = ir_dtype_bytes(t);
+  for (int i = 0; i < n; i++) {
+    if (shape[i] < 0 || (shape[i] > 0 && bytes > im->fold_budget / shape[i]))
+      return false;
+    bytes *= shape[i];
+  }
+  if (bytes > im->fold_budget)
+    return false;
+  im->fold_budget -= bytes;
+  return true;
+}
+
+/* Whether a folded result of struct info s fits what is left of
+ * im->fold_budget (taken from it when it does).  A result of unknown
+ * shape is allowed: its size follows from the known inputs'. */
+static bool
+fold_affordable(OxImp *im, const IrSInfo *s)
+{
+  if (s->kind != IR_SI_TENSOR || !s->u.tensor.shape || s->u.tensor.dtype.code == IR_DT_VOID)
+    return true;
+  int64_t *dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(s->u.tensor.ndim + 1));
+  for (int i = 0; i < s->u.tensor.ndim; i++)
+    if (!ir_prim_is_int(s->u.tensor.shape[i], &dims[i]))
+      return true;
+  return fe_ox_fold_reserve(im, s->u.tensor.dtype, dims, s->u.tensor.ndim);
+}
+
 OxVal *
 fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs)
 {
@@ -195,7 +225,7 @@ fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrA
   /* a dequantized weight stays R.dequantize of its integers, for
    * FakeQuantizationToInteger (FoldConstant folds it when that pass
    * leaves it) */
-  OxVal *folded = op == IR_OP_DEQUANTIZE ? NULL : fold(im, call, impl);
+  OxVal *folded = op == IR_OP_DEQUANTIZE || !fold_affordable(im, s) ? NULL : fold(im, call, impl);
   if (ir_error_count(im->ctx) > before)
     return NULL;
   if (folded)

@@ -43,6 +43,7 @@ typedef struct {
   IrMap by_name;                /* IrSym -> the latest OxVal* of that ONNX name */
   IrMap used_names;             /* IrSym of every Relax var made -> itself */
   IrMap next_suffix;            /* IrSym of a name given twice -> the next _k to try */
+  int64_t fold_budget;          /* bytes import-time folding may still make */
   IrBinding *bindings;          /* heap: the dataflow block being built */
   int nbindings, cap;
   const Onnx__NodeProto *node;  /* the node being converted */
@@ -63,6 +64,10 @@ IrExpr *fe_ox_use(OxImp *im, OxVal *v);
  * struct info; when every argument is known, evaluates it instead.  NULL
  * after an error (reported). */
 OxVal *fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrAttr *attrs);
+/* Takes the bytes of a known tensor of dtype t and shape from what
+ * import-time folding may still make; false (nothing reported) when the
+ * shape has a negative dim or the bytes exceed it. */
+bool fe_ox_fold_reserve(OxImp *im, IrDType t, const int64_t *shape, int n);
 /* The same with tensor arguments only. */
 OxVal *fe_ox_call(OxImp *im, IrOpId op, OxVal **args, int nargs, IrAttr *attrs);
 OxVal *fe_ox_call1(OxImp *im, IrOpId op, OxVal *x, IrAttr *attrs);

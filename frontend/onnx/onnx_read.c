@@ -15,6 +15,8 @@
 
 #include "onnx_int.h"
 
+#define FOLD_BUDGET_MIN ((int64_t)256 << 20) /* bytes of folded constants any model may make */
+
 bool
 fe_is_onnx_path(const char *path)
 {
@@ -462,6 +464,10 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
       onnx__model_proto__free_unpacked(model, NULL);
     return NULL;
   }
+  /* folding turns known values into bigger ones (Expand, Tile,
+   * ConstantOfShape): a few times the file, never what a file of a few
+   * bytes asks for */
+  im.fold_budget = FOLD_BUDGET_MIN + 8 * (int64_t)src->len;
   im.opset = default_opset(model);
   im.arith = ir_arith_new(ctx);
   IrModule *m =

@@ -121,6 +121,26 @@ def _():
                              node("Add", ["x", "c"], ["y"], "add")])
 
 
+def i64s(name, vals):
+    return tensor(name, INT64, [len(vals)], raw=struct.pack("<%dq" % len(vals), *vals))
+
+
+@case("constant_of_shape_huge",
+      lambda data: "node 'cos' (ConstantOfShape): its result is larger than import may fold "
+      "(%d bytes left)" % ((256 << 20) + 8 * len(data)))
+def _():
+    # import folds known values; 2^44 floats from a file of 200 bytes
+    return relu_model(nodes=[node("ConstantOfShape", ["s"], ["c"], "cos"),
+                             node("Add", ["x", "c"], ["y"], "add")],
+                      inits=[i64s("s", [1 << 22, 1 << 22])])
+
+
+@case("constant_of_shape_negative", "node 'cos' (ConstantOfShape): dimension 1 of the shape is -4")
+def _():
+    return relu_model(nodes=[node("ConstantOfShape", ["s"], ["c"], "cos"),
+                             node("Add", ["x", "c"], ["y"], "add")], inits=[i64s("s", [2, -4])])
+
+
 # ---- names: single assignment, defined before use ----------------------
 
 @case("dup_node_output",
@@ -440,6 +460,8 @@ def write_ext_ok():
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="gen")
     m.ir_version = 8
     onnx.save_model(m, os.path.join(d, "embedded.onnx"))
+    if os.path.exists(os.path.join(d, "weights.bin")):
+        os.remove(os.path.join(d, "weights.bin"))  # save_model appends to it
     onnx.save_model(m, os.path.join(d, "model.onnx"), save_as_external_data=True,
                     all_tensors_to_one_file=True, location="weights.bin", size_threshold=0)
 
@@ -454,10 +476,12 @@ def main():
     if not os.path.islink("ext_link.bin"):
         os.symlink("/etc/passwd", "ext_link.bin")
     for name, (fn, err) in sorted(CASES.items()):
+        data = fn()
         with open(name + ".onnx", "wb") as f:
-            f.write(fn())
+            f.write(data)
         with open(name + ".err", "w") as f:
-            f.write("tests/onnx/hostile/%s.onnx: error: %s\n" % (name, err))
+            f.write("tests/onnx/hostile/%s.onnx: error: %s\n" % (name, err(data) if callable(err)
+                                                                   else err))
     write_ext_ok()
     print("%d cases" % len(CASES))
 
