@@ -148,7 +148,8 @@ check_node_form(const Check *c, size_t i)
       return false;
   if (n->n_output == 0)
     return fail(c, "%s has no outputs", label);
-  const OxArity *a = arity(n->op_type ? n->op_type : "", c->im->opset);
+  bool onnx_domain = !n->domain || !n->domain[0] || strcmp(n->domain, "ai.onnx") == 0;
+  const OxArity *a = onnx_domain ? arity(n->op_type ? n->op_type : "", c->im->opset) : NULL;
   if (a && (n->n_input < (size_t)a->min_in || n->n_input > (size_t)a->max_in))
     return fail(c, "%s has %zu input%s; at opset %lld it takes %s", label, n->n_input,
                 n->n_input == 1 ? "" : "s", (long long)c->im->opset,
