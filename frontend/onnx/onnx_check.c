@@ -6,8 +6,9 @@
  * Checked, in this order, each failure reported once naming the node,
  * tensor or value, and the first one stops the import: the default
  * domain's opset is one rxc knows (OX_OPSET_MIN to OX_OPSET_MAX); names
- * are at most MAX_NAME bytes; the graph inputs and initializers are
- * declared once each; every node has an output, and as many inputs and
+ * are at most MAX_NAME bytes; the graph inputs and initializers are named
+ * and declared once each (sparse initializers are refused); every node
+ * has an op_type and an output, and as many inputs and
  * outputs as its schema allows at that opset, and attributes of the type
  * the schema gives (onnx_schema.c); every name is assigned once (ONNX
  * graphs are single-assignment: no node output may be a graph input, an
@@ -146,6 +147,8 @@ check_node_form(const Check *c, size_t i)
   for (size_t k = 0; k < n->n_output; k++)
     if (!check_name(c, label, n->output[k]))
       return false;
+  if (!n->op_type || !n->op_type[0])
+    return fail(c, "%s has no op_type", label);
   if (n->n_output == 0)
     return fail(c, "%s has no outputs", label);
   bool onnx_domain = !n->domain || !n->domain[0] || strcmp(n->domain, "ai.onnx") == 0;
@@ -176,6 +179,8 @@ check_definitions(Check *c)
   IrCtx *ctx = c->im->ctx;
   for (size_t i = 0; i < c->g->n_input; i++) {
     const char *name = c->g->input[i]->name ? c->g->input[i]->name : "";
+    if (!name[0])
+      return fail(c, "graph input #%zu has no name", i);
     if (!check_name(c, "graph input", name))
       return false;
     IrSym s = ir_sym(ctx, name);
@@ -187,6 +192,8 @@ check_definitions(Check *c)
   ir_map_init_arena(&inits, ctx);
   for (size_t i = 0; i < c->g->n_initializer; i++) {
     const char *name = c->g->initializer[i]->name ? c->g->initializer[i]->name : "";
+    if (!name[0])
+      return fail(c, "initializer #%zu has no name", i);
     if (!check_name(c, "initializer", name))
       return false;
     IrSym s = ir_sym(ctx, name);
@@ -195,6 +202,10 @@ check_definitions(Check *c)
     ir_map_put(&inits, s, "an initializer");
     if (!ir_map_has(&c->defined, s)) /* an initializer may also be listed as an input */
       ir_map_put(&c->defined, s, "an initializer");
+  }
+  if (c->g->n_sparse_initializer > 0) {
+    const Onnx__TensorProto *v = c->g->sparse_initializer[0]->values;
+    return fail(c, "sparse initializer '%.64s' is not supported", v && v->name ? v->name : "");
   }
   return true;
 }
@@ -294,7 +305,9 @@ check_outputs(const Check *c)
     IrSym s = ir_sym(c->im->ctx, name);
     if (!check_name(c, "graph output", name))
       return false;
-    if (!name[0] || (!ir_map_has(&c->defined, s) && !ir_map_has(&c->producer, s)))
+    if (!name[0])
+      return fail(c, "graph output #%zu has no name", i);
+    if (!ir_map_has(&c->defined, s) && !ir_map_has(&c->producer, s))
       return fail(c, "graph output '%s' is not computed by any node", name);
   }
   return true;

@@ -224,6 +224,40 @@ def _():
 
 # ---- the graph's form ----------------------------------------------------
 
+@case("initializer_no_name", "initializer #0 has no name")
+def _():
+    return add_w(cat(i(1, 2), i(2, FLOAT), ld(9, f32s(2))))
+
+
+@case("input_no_name", "graph input #0 has no name")
+def _():
+    return relu_model(inputs=[ld(2, tensor_type(FLOAT, [2]))])
+
+
+@case("output_no_name", "graph output #0 has no name")
+def _():
+    return relu_model(outputs=[ld(2, tensor_type(FLOAT, [2]))])
+
+
+@case("input_sequence_type", "graph input 'x': only tensor types are supported")
+def _():
+    return relu_model(inputs=[value_info("x", type_proto=ld(4, ld(1, tensor_type(FLOAT, [2]))))])
+
+
+@case("sparse_initializer", "sparse initializer 's' is not supported")
+def _():
+    values = tensor("s", FLOAT, [1], raw=f32s(1))
+    indices = tensor("", INT64, [1, 1], raw=struct.pack("<q", 0))
+    sparse = cat(ld(1, values), ld(2, indices), i(3, 2))
+    g = graph([node("Add", ["x", "s"], ["y"], "add")], [value_info("x")], [value_info("y")])
+    return model(g + ld(15, sparse))
+
+
+@case("node_no_op_type", "node 'n' () has no op_type")
+def _():
+    return relu_model(nodes=[cat(ld(1, "x"), ld(2, "y"), ld(3, "n"))])
+
+
 @case("empty_graph", "the graph has no outputs")
 def _():
     return model(graph([], [], []))
