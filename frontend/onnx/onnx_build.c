@@ -29,7 +29,6 @@ fe_ox_known(OxImp *im, IrSym name, const IrTensorData *data)
       dims[i] = ir_prim_int(im->ctx, IR_I64, data->shape[i]);
     v->sinfo = ir_sinfo_tensor(im->ctx, dims, data->ndim, data->dtype, -1);
   }
-  ir_vec_push(&im->vals, v);
   if (name)
     ir_map_put(&im->by_name, name, v);
   return v;
@@ -119,6 +118,7 @@ fe_ox_use(OxImp *im, OxVal *v)
     v->expr =
         ir_var_new(im->ctx, fe_ox_var_name(im, v->name ? v->name : "c"), v->sinfo, true, im->loc);
     fe_ox_bind(im, v->expr, const_expr(im, v->data, v->sinfo));
+    ir_map_put(&im->known_vars, v->expr, (void *)v->data);
   }
   return v->expr;
 }
@@ -148,12 +148,8 @@ known_arg(OxImp *im, const IrExpr *e)
         return NULL;
     return op_tuple_new(im->ctx, items, e->u.tuple.n);
   }
-  for (int i = im->vals.len - 1; e->kind == IR_EX_VAR && i >= 0; i--) {
-    OxVal *v = im->vals.items[i];
-    if (v->expr == e)
-      return v->data ? op_tensor_from_data(im->ctx, v->data) : NULL;
-  }
-  return NULL;
+  const IrTensorData *d = e->kind == IR_EX_VAR ? ir_map_get(&im->known_vars, e) : NULL;
+  return d ? op_tensor_from_data(im->ctx, d) : NULL;
 }
 
 /* Evaluates call when every argument is known: the folded value, or NULL

@@ -75,7 +75,7 @@ static char *
 resolve(OxImp *im, const char *name, const char *location)
 {
   const char *slash = strrchr(im->path, '/');
-  char *dir = slash ? ir_strdup(im->ctx, im->path, (size_t)(slash - im->path)) : ".";
+  const char *dir = slash ? ir_strdup(im->ctx, im->path, (size_t)(slash - im->path)) : ".";
   if (!dir[0])
     dir = "/";
   char *joined = ir_printf(im->ctx, "%s/%s", dir, location);
@@ -87,7 +87,7 @@ resolve(OxImp *im, const char *name, const char *location)
   if (!rdir || !rfile)
     ir_error(im->ctx, im->loc, "tensor '%s': cannot find its external data '%s': %s", name,
              location, strerror(err));
-  else if (strncmp(rfile, rdir, n) != 0 || (rfile[n] != '/' && strcmp(rdir, "/") != 0))
+  else if (strncmp(rfile, rdir, n) != 0 || (rfile[n] && rfile[n] != '/' && strcmp(rdir, "/")))
     ir_error(im->ctx, im->loc,
              "tensor '%s': external data location '%s' leaves the model's folder (it is %s)", name,
              location, rfile);

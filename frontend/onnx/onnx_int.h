@@ -39,10 +39,10 @@ typedef struct {
   const FeOnnxOptions *opt;
   int64_t opset;                /* of the default domain */
   IrArith *arith;               /* bounds of the symbolic dims */
-  IrVec vals;                   /* OxVal*, every ONNX name seen */
   IrMap by_name;                /* IrSym -> the latest OxVal* of that ONNX name */
   IrMap used_names;             /* IrSym of every Relax var made -> itself */
   IrMap next_suffix;            /* IrSym of a name given twice -> the next _k to try */
+  IrMap known_vars;             /* IrExpr* var bound to a known value -> its IrTensorData* */
   int64_t fold_budget;          /* bytes import-time folding may still make */
   IrBinding *bindings;          /* heap: the dataflow block being built */
   int nbindings, cap;

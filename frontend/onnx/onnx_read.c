@@ -474,9 +474,9 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
       fe_ox_model_check(&im, model) ? convert_graph(&im, model->graph, weights, nweights) : NULL;
   onnx__model_proto__free_unpacked(model, NULL);
   free(im.bindings);
-  ir_vec_free(&im.vals);
   ir_map_free(&im.by_name);
   ir_map_free(&im.used_names);
   ir_map_free(&im.next_suffix);
+  ir_map_free(&im.known_vars);
   return m;
 }

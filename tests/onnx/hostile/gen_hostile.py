@@ -431,6 +431,11 @@ def _():
     return ext("ext_dir")
 
 
+@case("ext_dot", "tensor 'w': external data '.' is not a regular file")
+def _():
+    return ext(".")
+
+
 @case("ext_past_end",
       "tensor 'w': external data 'ext_data.bin' holds 16 bytes; offset 8 and length 16 ask past "
       "its end")

@@ -9,7 +9,9 @@
    a writer comes, so a reader that opened one before refusing it would
    hang and fail by the timeout.  A location through a symlinked folder
    must be refused too (only realpath sees it leave).
-3. ext_ok/: the model onnx saved with its weights in weights.bin imports
+3. Large valid graphs (200,000 nodes, a 20,000-input Sum) import within
+   the timeout.
+4. ext_ok/: the model onnx saved with its weights in weights.bin imports
    to the same module as the model with them inside, and both run to
    x @ w + b.
 
@@ -107,6 +109,30 @@ def escapes():
     return len(cases), failed
 
 
+def large():
+    """Large but valid graphs, written here: each must import within the
+    timeout (lookups by name or var that scan every value made them
+    quadratic: 400,000 nodes took minutes, a 20,000-input Sum 80 s)."""
+    wide = [node("Relu", ["x"], ["r%d" % k], "n%d" % k) for k in range(200000)]
+    cases = {
+        "wide.onnx": graph(wide + [node("Relu", ["r0"], ["y"], "last")], [value_info("x")],
+                           [value_info("y")]),
+        "sum.onnx": graph([node("Sum", ["x"] * 20000, ["y"], "sum")], [value_info("x")],
+                          [value_info("y")]),
+    }
+    failed = 0
+    for name, g in cases.items():
+        path = os.path.join(OUT, name)
+        with open(path, "wb") as f:
+            f.write(model(g))
+        status, err = rxc(["check", path])
+        if status != 0:
+            print("FAIL rxc check %s: status %d\n%s" % (path, status, err))
+        failed += status != 0
+    print("large graphs: %d cases, %d failed" % (len(cases), failed))
+    return len(cases), failed
+
+
 def ext_ok():
     """The external-data model against the embedded one."""
     import numpy as np
@@ -142,6 +168,7 @@ def main():
         print("FAIL: only %d hostile files" % n)
         failed += 1
     failed += escapes()[1]
+    failed += large()[1]
     failed += ext_ok()
     return 1 if failed else 0
 
