@@ -14,10 +14,7 @@
 OxVal *
 fe_ox_lookup(OxImp *im, IrSym name)
 {
-  for (int i = im->vals.len - 1; i >= 0; i--)
-    if (((OxVal *)im->vals.items[i])->name == name)
-      return im->vals.items[i];
-  return NULL;
+  return name ? ir_map_get(&im->by_name, name) : NULL;
 }
 
 OxVal *
@@ -32,7 +29,8 @@ fe_ox_known(OxImp *im, IrSym name, const IrTensorData *data)
       dims[i] = ir_prim_int(im->ctx, IR_I64, data->shape[i]);
     v->sinfo = ir_sinfo_tensor(im->ctx, dims, data->ndim, data->dtype, -1);
   }
-  ir_vec_push(&im->vals, v);
+  if (name)
+    ir_map_put(&im->by_name, name, v);
   return v;
 }
 
@@ -54,10 +52,7 @@ is_python_reserved(const char *s)
 static bool
 name_used(const OxImp *im, IrSym s)
 {
-  for (int i = 0; i < im->used_names.len; i++)
-    if (im->used_names.items[i] == s)
-      return true;
-  return false;
+  return ir_map_has(&im->used_names, s);
 }
 
 IrSym
@@ -70,11 +65,16 @@ fe_ox_var_name(OxImp *im, const char *onnx_name)
     ir_buf_put(&b, isalnum((unsigned char)*p) ? p : "_", 1);
   if (is_python_reserved(b.data))
     ir_buf_puts(&b, "_");
-  IrSym s = ir_sym(im->ctx, b.data);
-  for (int k = 1; name_used(im, s); k++)
-    s = ir_sym(im->ctx, ir_printf(im->ctx, "%s_%d", b.data, k));
+  IrSym base = ir_sym(im->ctx, b.data), s = base;
+  /* the suffixes below next_suffix's are taken: a graph of N nodes of
+   * one name costs N lookups, not N^2 / 2 */
+  uintptr_t k = (uintptr_t)ir_map_get(&im->next_suffix, base);
+  for (k = k ? k : 1; name_used(im, s); k++)
+    s = ir_sym(im->ctx, ir_printf(im->ctx, "%s_%d", b.data, (int)k));
+  if (s != base)
+    ir_map_put(&im->next_suffix, base, (void *)k);
   ir_buf_free(&b);
-  ir_vec_push(&im->used_names, (void *)s);
+  ir_map_put(&im->used_names, s, (void *)s);
   return s;
 }
 
@@ -118,6 +118,7 @@ fe_ox_use(OxImp *im, OxVal *v)
     v->expr =
         ir_var_new(im->ctx, fe_ox_var_name(im, v->name ? v->name : "c"), v->sinfo, true, im->loc);
     fe_ox_bind(im, v->expr, const_expr(im, v->data, v->sinfo));
+    ir_map_put(&im->known_vars, v->expr, (void *)v->data);
   }
   return v->expr;
 }
@@ -147,12 +148,8 @@ known_arg(OxImp *im, const IrExpr *e)
         return NULL;
     return op_tuple_new(im->ctx, items, e->u.tuple.n);
   }
-  for (int i = im->vals.len - 1; e->kind == IR_EX_VAR && i >= 0; i--) {
-    OxVal *v = im->vals.items[i];
-    if (v->expr == e)
-      return v->data ? op_tensor_from_data(im->ctx, v->data) : NULL;
-  }
-  return NULL;
+  const IrTensorData *d = e->kind == IR_EX_VAR ? ir_map_get(&im->known_vars, e) : NULL;
+  return d ? op_tensor_from_data(im->ctx, d) : NULL;
 }
 
 /* Evaluates call when every argument is known: the folded value, or NULL
@@ -172,6 +169,36 @@ fold(OxImp *im, const IrExpr *call, const OpImpl *impl)
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   *d = r->u.tensor.t;
   return fe_ox_known(im, NULL, d);
+}
+
+bool
+fe_ox_fold_reserve(OxImp *im, IrDType t, const int64_t *shape, int n)
+{
+  int64_t bytes = ir_dtype_bytes(t);
+  for (int i = 0; i < n; i++) {
+    if (shape[i] < 0 || (shape[i] > 0 && bytes > im->fold_budget / shape[i]))
+      return false;
+    bytes *= shape[i];
+  }
+  if (bytes > im->fold_budget)
+    return false;
+  im->fold_budget -= bytes;
+  return true;
+}
+
+/* Whether a folded result of struct info s fits what is left of
+ * im->fold_budget (taken from it when it does).  A result of unknown
+ * shape is allowed: its size follows from the known inputs'. */
+static bool
+fold_affordable(OxImp *im, const IrSInfo *s)
+{
+  if (s->kind != IR_SI_TENSOR || !s->u.tensor.shape || s->u.tensor.dtype.code == IR_DT_VOID)
+    return true;
+  int64_t *dims = ir_alloc(im->ctx, sizeof *dims * (size_t)(s->u.tensor.ndim + 1));
+  for (int i = 0; i < s->u.tensor.ndim; i++)
+    if (!ir_prim_is_int(s->u.tensor.shape[i], &dims[i]))
+      return true;
+  return fe_ox_fold_reserve(im, s->u.tensor.dtype, dims, s->u.tensor.ndim);
 }
 
 OxVal *
@@ -194,7 +221,7 @@ fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrA
   /* a dequantized weight stays R.dequantize of its integers, for
    * FakeQuantizationToInteger (FoldConstant folds it when that pass
    * leaves it) */
-  OxVal *folded = op == IR_OP_DEQUANTIZE ? NULL : fold(im, call, impl);
+  OxVal *folded = op == IR_OP_DEQUANTIZE || !fold_affordable(im, s) ? NULL : fold(im, call, impl);
   if (ir_error_count(im->ctx) > before)
     return NULL;
   if (folded)

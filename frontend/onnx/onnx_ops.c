@@ -393,7 +393,13 @@ cv_constant_of_shape(OxImp *im, OxVal **in, int nin)
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
   int64_t numel = 1;
   for (int i = 0; i < n; i++)
-    numel *= shape[i] < 0 ? 0 : shape[i];
+    if (shape[i] < 0)
+      return fe_ox_unsupported(im, "dimension %d of the shape is %lld", i, (long long)shape[i]);
+  if (!fe_ox_fold_reserve(im, fill.dtype, shape, n))
+    return fe_ox_unsupported(im, "its result is larger than import may fold (%lld bytes left)",
+                             (long long)im->fold_budget);
+  for (int i = 0; i < n; i++)
+    numel *= shape[i];
   *d = (IrTensorData){fill.dtype, n, shape, NULL,
                       (size_t)numel * (size_t)ir_dtype_bytes(fill.dtype)};
   d->data = ir_alloc(im->ctx, d->nbytes ? d->nbytes : 1);

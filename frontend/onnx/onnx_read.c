@@ -15,6 +15,8 @@
 
 #include "onnx_int.h"
 
+#define FOLD_BUDGET_MIN ((int64_t)256 << 20) /* bytes of folded constants any model may make */
+
 bool
 fe_is_onnx_path(const char *path)
 {
@@ -42,29 +44,72 @@ fe_ox_dtype_of(int32_t onnx_type, IrDType *out)
   return false;
 }
 
-/* Copies the typed repeated field of t into d->data (nbytes already set);
- * false when the field holds the wrong number of elements. */
-static bool
+/* The number of values in the typed repeated field of t that holds
+ * elements of dt (the field typed_data copies from). */
+static size_t
+typed_count(const Onnx__TensorProto *t, IrDType dt, int64_t numel)
+{
+  if (dt.code == IR_DT_FLOAT && dt.bits == 32)
+    return t->n_float_data;
+  if (dt.code == IR_DT_FLOAT && dt.bits == 64)
+    return t->n_double_data;
+  if (dt.code == IR_DT_INT && dt.bits == 64)
+    return t->n_int64_data;
+  if (dt.code == IR_DT_UINT && dt.bits >= 32 &&
+      (dt.bits == 64 || (size_t)numel == t->n_uint64_data))
+    return t->n_uint64_data;
+  return t->n_int32_data; /* float16 as bits, the narrower ints, bool */
+}
+
+/* Copies the typed repeated field of t into d->data (nbytes set, and the
+ * field's count checked by typed_count). */
+static void
 typed_data(const Onnx__TensorProto *t, IrTensorData *d, int64_t numel)
 {
   IrDType dt = d->dtype;
+  bool from_u64 = dt.code == IR_DT_UINT && dt.bits >= 32 && (size_t)numel == t->n_uint64_data;
   for (int64_t i = 0; i < numel; i++) {
-    if (dt.code == IR_DT_FLOAT && dt.bits == 32 && (size_t)numel == t->n_float_data)
+    if (dt.code == IR_DT_FLOAT && dt.bits == 32)
       op_set_f(d, i, t->float_data[i]);
-    else if (dt.code == IR_DT_FLOAT && dt.bits == 64 && (size_t)numel == t->n_double_data)
+    else if (dt.code == IR_DT_FLOAT && dt.bits == 64)
       op_set_f(d, i, t->double_data[i]);
-    else if (dt.code == IR_DT_FLOAT && dt.bits == 16 && (size_t)numel == t->n_int32_data)
+    else if (dt.code == IR_DT_FLOAT && dt.bits == 16)
       ((uint16_t *)d->data)[i] = (uint16_t)t->int32_data[i];
-    else if (dt.code == IR_DT_INT && dt.bits == 64 && (size_t)numel == t->n_int64_data)
+    else if (dt.code == IR_DT_INT && dt.bits == 64)
       op_set_i(d, i, t->int64_data[i]);
-    else if (((dt.code == IR_DT_UINT && dt.bits >= 32)) && (size_t)numel == t->n_uint64_data)
+    else if (from_u64)
       op_set_i(d, i, (int64_t)t->uint64_data[i]);
-    else if ((dt.code == IR_DT_INT || dt.code == IR_DT_UINT || dt.code == IR_DT_BOOL) &&
-             dt.bits <= 32 && (size_t)numel == t->n_int32_data)
-      op_set_i(d, i, t->int32_data[i]);
     else
-      return false;
+      op_set_i(d, i, t->int32_data[i]);
   }
+}
+
+/* Reads t's dims into out->shape and sets *numel; false after reporting
+ * a negative dim or dims whose element count (zero dims aside) overflows
+ * int64 once multiplied by the element size. */
+static bool
+tensor_shape(OxImp *im, const Onnx__TensorProto *t, const char *name, IrTensorData *out,
+             int64_t *numel)
+{
+  int64_t nonzero = 1, count = 1;
+  out->ndim = (int)t->n_dims;
+  out->shape = ir_alloc(im->ctx, sizeof(int64_t) * (t->n_dims ? t->n_dims : 1));
+  for (size_t i = 0; i < t->n_dims; i++) {
+    int64_t d = t->dims[i];
+    if (d < 0) {
+      ir_error(im->ctx, im->loc, "tensor '%s': dimension %zu is %lld", name, i, (long long)d);
+      return false;
+    }
+    if (d > 0 && nonzero > INT64_MAX / 16 / d) {
+      ir_error(im->ctx, im->loc, "tensor '%s': bad dimension %lld (the element count overflows)",
+               name, (long long)d);
+      return false;
+    }
+    nonzero *= d ? d : 1;
+    count *= d;
+    out->shape[i] = d;
+  }
+  *numel = count;
   return true;
 }
 
@@ -72,43 +117,35 @@ bool
 fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
 {
   const char *name = t->name ? t->name : "";
+  int64_t numel;
   memset(out, 0, sizeof *out);
-  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) {
-    ir_error(im->ctx, im->loc, "tensor '%s': external data is not supported", name);
-    return false;
-  }
   if (!fe_ox_dtype_of(t->data_type, &out->dtype)) {
     ir_error(im->ctx, im->loc, "tensor '%s': data type %d is not supported", name,
              (int)t->data_type);
     return false;
   }
-  out->ndim = (int)t->n_dims;
-  out->shape = ir_alloc(im->ctx, sizeof(int64_t) * (t->n_dims ? t->n_dims : 1));
-  int64_t numel = 1;
-  for (size_t i = 0; i < t->n_dims; i++) {
-    if (t->dims[i] < 0 || (t->dims[i] > 0 && numel > INT64_MAX / 16 / t->dims[i])) {
-      ir_error(im->ctx, im->loc, "tensor '%s': bad dimension %lld", name, (long long)t->dims[i]);
-      return false;
-    }
-    out->shape[i] = t->dims[i];
-    numel *= t->dims[i];
-  }
+  if (!tensor_shape(im, t, name, out, &numel))
+    return false;
   out->nbytes = (size_t)numel * (size_t)ir_dtype_bytes(out->dtype);
-  out->data = ir_alloc(im->ctx, out->nbytes ? out->nbytes : 1);
-  if (t->has_raw_data) {
-    if (t->raw_data.len != out->nbytes) {
-      ir_error(im->ctx, im->loc, "tensor '%s': raw_data holds %zu bytes, its shape needs %zu",
-               name, t->raw_data.len, out->nbytes);
-      return false;
-    }
-    if (out->nbytes) /* an empty tensor may have no bytes at all */
-      memcpy(out->data, t->raw_data.data, out->nbytes);
-    return true;
-  }
-  if (numel > 0 && !typed_data(t, out, numel)) {
-    ir_error(im->ctx, im->loc, "tensor '%s': its data does not match its shape and type", name);
+  if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+    return fe_ox_extern_read(im, t, out);
+  /* the data must be in the file: check its amount before allocating */
+  if (t->has_raw_data && t->raw_data.len != out->nbytes) {
+    ir_error(im->ctx, im->loc, "tensor '%s': raw_data holds %zu bytes, its shape needs %zu", name,
+             t->raw_data.len, out->nbytes);
     return false;
   }
+  size_t have = typed_count(t, out->dtype, numel);
+  if (!t->has_raw_data && numel > 0 && have != (size_t)numel) {
+    ir_error(im->ctx, im->loc, "tensor '%s': it holds %zu values, its shape needs %lld", name, have,
+             (long long)numel);
+    return false;
+  }
+  out->data = ir_alloc(im->ctx, out->nbytes ? out->nbytes : 1);
+  if (t->has_raw_data && out->nbytes) /* an empty tensor may have no bytes at all */
+    memcpy(out->data, t->raw_data.data, out->nbytes);
+  else if (!t->has_raw_data)
+    typed_data(t, out, numel);
   return true;
 }
 
@@ -133,9 +170,16 @@ value_info_sinfo(OxImp *im, const Onnx__ValueInfoProto *v, IrVec *dim_vars)
   if (!sh)
     return ir_sinfo_tensor(im->ctx, NULL, -1, dt, -1);
   IrPrimExpr **dims = ir_alloc(im->ctx, sizeof *dims * (sh->n_dim ? sh->n_dim : 1));
+  int64_t numel = 1;
   for (size_t i = 0; i < sh->n_dim; i++) {
     const Onnx__TensorShapeProto__Dimension *d = sh->dim[i];
-    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value >= 0) {
+    if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+      if (d->dim_value < 0 || (d->dim_value > 0 && numel > INT64_MAX / 16 / d->dim_value)) {
+        ir_error(im->ctx, im->loc, "graph input '%s': dimension %zu is %lld%s", v->name, i,
+                 (long long)d->dim_value, d->dim_value < 0 ? "" : " (the element count overflows)");
+        return NULL;
+      }
+      numel *= d->dim_value ? d->dim_value : 1;
       dims[i] = ir_prim_int(im->ctx, IR_I64, d->dim_value);
       continue;
     }
@@ -409,7 +453,9 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
   const IrSource *src = ir_source_read(ctx, path);
   if (!src)
     return NULL;
-  OxImp im = {.ctx = ctx, .loc = {src, 0, 0}, .opt = opt ? opt : &defaults};
+  OxImp im = {.ctx = ctx, .loc = {src, 0, 0}, .path = path, .opt = opt ? opt : &defaults};
+  if (!fe_ox_wire_check(&im, (const uint8_t *)src->text, src->len))
+    return NULL;
   Onnx__ModelProto *model =
       onnx__model_proto__unpack(NULL, src->len, (const uint8_t *)src->text);
   if (!model || !model->graph) {
@@ -418,12 +464,19 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
       onnx__model_proto__free_unpacked(model, NULL);
     return NULL;
   }
+  /* folding turns known values into bigger ones (Expand, Tile,
+   * ConstantOfShape): a few times the file, never what a file of a few
+   * bytes asks for */
+  im.fold_budget = FOLD_BUDGET_MIN + 8 * (int64_t)src->len;
   im.opset = default_opset(model);
   im.arith = ir_arith_new(ctx);
-  IrModule *m = convert_graph(&im, model->graph, weights, nweights);
+  IrModule *m =
+      fe_ox_model_check(&im, model) ? convert_graph(&im, model->graph, weights, nweights) : NULL;
   onnx__model_proto__free_unpacked(model, NULL);
   free(im.bindings);
-  ir_vec_free(&im.vals);
-  ir_vec_free(&im.used_names);
+  ir_map_free(&im.by_name);
+  ir_map_free(&im.used_names);
+  ir_map_free(&im.next_suffix);
+  ir_map_free(&im.known_vars);
   return m;
 }
