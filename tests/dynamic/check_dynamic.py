@@ -135,6 +135,8 @@ def check_compile(c, work):
     pm = re.search(r"^  arena +(.*) bytes \(computed at run time\)$", plan.stdout, re.M)
     c.expect(m is not None and pm is not None and pm.group(1) == m.group(1),
              "compile's formula %r is not plan's %r" % (m and m.group(1), pm and pm.group(1)))
+    c.expect("\n  give a bound for a static arena: --set memplan.upper_bound.batch=N\n" in plan.stdout,
+             "plan does not name the key that bounds the arena: %s" % plan.stdout)
     if m:  # the formula grows with the batch (a Python expression of batch)
         sizes = [eval(m.group(1), {"batch": b}) for b in (1, 2, 100)]
         c.expect(0 < sizes[0] < sizes[1] < sizes[2] and all(s % 64 == 0 for s in sizes),
