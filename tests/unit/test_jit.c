@@ -549,7 +549,8 @@ api_call(RxcModel *m, int64_t n, size_t bytes)
     x[i / 4][i % 4] = (float)((i * 3) % 13 - 6) / 3;
   void *tensors[] = {x, w, w2, y};
   int64_t dims[] = {n};
-  void *arena = aligned_alloc(rxc_model_arena_align(m), bytes + rxc_model_arena_align(m));
+  size_t align = rxc_model_arena_align(m);
+  void *arena = aligned_alloc(align, (bytes / align + 1) * align); /* a multiple, as C11 wants */
   int rc = rxc_model_entry(m, "main")(arena, bytes, tensors, dims);
   free(arena);
   for (int i = 0; rc == 0 && i < n; i++)
