@@ -27,7 +27,10 @@ static const char compile_help[] =
     "is --name, else [codegen] prefix, else FILE's base name.  --params binds\n"
     "main's weights (BindParams), so they become constants of the output, in\n"
     "the form [codegen] weights says: inline, separate, bytes or blob.  Prints\n"
-    "each file written and each entry's arena size.\n";
+    "each file written and each entry's arena size: bytes, or a formula of the\n"
+    "dims when the arena grows with a dim that has no upper bound (then the\n"
+    "header has no NAME_ARENA_BYTES, and NAME_FN_arena_bytes(dims...) sizes it;\n"
+    "[memplan] require_static makes that an error).\n";
 
 
 bool
