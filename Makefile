@@ -501,6 +501,15 @@ check: check-readme
 check-readme: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
 
+# ---- a newcomer's friction with the command (issue 32): plan's names and
+# weights, list PATTERN, every option in --help, -o making folders, the OS's
+# reason for a file that cannot be opened, an input's error at its
+# parameter, the exit statuses (tests/cli/cli_check.py; seconds).
+.PHONY: check-cli
+check: check-cli
+check-cli: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/cli/cli_check.py
+
 # ---- the generated C's NAME_TRACE hook against the interpreter's --dump of
 # the same optimized module (tests/agree/trace_check.py).
 .PHONY: check-trace

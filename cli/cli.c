@@ -5,7 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -99,14 +101,51 @@ cli_road_diags(const CliStage *st)
   ir_diag_print(st->ctx, stderr);
 }
 
+/* mkdir -p on the first len bytes of path: each missing folder from the
+ * top down.  False after a message naming the folder and the OS's reason. */
+static bool
+make_dirs(const char *path, size_t len)
+{
+  char *dir = malloc(len + 1);
+  if (!dir)
+    return false;
+  memcpy(dir, path, len);
+  dir[len] = '\0';
+  bool ok = true;
+  for (size_t i = 1; ok && i <= len; i++) {
+    if (i < len && dir[i] != '/')
+      continue;
+    dir[i] = '\0';
+    struct stat st;
+    if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+      fprintf(stderr, "rxc: error: cannot create folder '%s': %s\n", dir, strerror(errno));
+      ok = false;
+    }
+    if (i < len)
+      dir[i] = '/';
+  }
+  free(dir);
+  return ok;
+}
+
+bool
+cli_make_dirs(const char *dir)
+{
+  return make_dirs(dir, strlen(dir));
+}
+
 bool
 cli_write_file(const char *path, const IrBuf *data)
 {
+  const char *slash = strrchr(path, '/');
+  if (slash && slash > path && !make_dirs(path, (size_t)(slash - path)))
+    return false;
   size_t n = strlen(path) + 8;
   char *tmp = malloc(n);
   if (!tmp)
     return false;
   snprintf(tmp, n, "%s.tmp", path);
+  errno = 0;
   FILE *f = fopen(tmp, "wb");
   bool ok = f && fwrite(data->data ? data->data : "", 1, data->len, f) == data->len;
   if (f && fclose(f) != 0)
@@ -114,7 +153,9 @@ cli_write_file(const char *path, const IrBuf *data)
   if (ok && rename(tmp, path) != 0)
     ok = false;
   if (!ok) {
-    fprintf(stderr, "rxc: error: cannot write '%s'\n", path);
+    int why = errno;
+    fprintf(stderr, "rxc: error: cannot write '%s'%s%s\n", path, why ? ": " : "",
+            why ? strerror(why) : "");
     remove(tmp);
   }
   free(tmp);

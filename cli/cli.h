@@ -41,14 +41,25 @@ void cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far);
 /* Prints the diagnostics the road left in st->ctx, each once. */
 void cli_road_diags(const CliStage *st);
 /* Writes data to path through a temporary file renamed into place, so a
- * failure leaves no partial file; false after a message. */
+ * failure leaves no partial file; creates the folders above path that are
+ * missing (-o a/b/c.py works in an empty folder); false after a message. */
 bool cli_write_file(const char *path, const IrBuf *data);
+/* Creates the folder dir and those above it that are missing (mkdir -p);
+ * false after a message naming the folder and the OS's reason. */
+bool cli_make_dirs(const char *dir);
 
 /* Progress of a long step on stderr: on a terminal (and not -q), one line
  * rewritten in place; with -v, a plain line wherever stderr goes;
  * otherwise nothing.  cli_progress_done() clears the terminal line. */
 void cli_progress(const CfgOptions *cfg, const char *fmt, ...);
 void cli_progress_done(const CfgOptions *cfg);
+
+/* Each verb's --help: it opens with the verb's usage lines ("usage: rxc
+ * VERB ...", continued on indented lines), which rxc --help prints as the
+ * verb's synopsis; every option the verb's parser accepts is in them
+ * (tests/cli/help_options.py checks). */
+extern const char cli_run_help[], cli_equiv_help[], cli_plan_help[], cli_compile_help[],
+    cli_import_help[], cli_list_help[];
 
 /* run.c: rxc run, rxc equiv (argv[0] is the verb) */
 int cmd_run(int argc, char **argv, CfgOptions *cfg);

@@ -18,19 +18,24 @@
 
 #include "cli.h"
 
-static const char compile_help[] =
+const char cli_compile_help[] =
     "usage: rxc compile FILE -o OUTDIR [--name NAME] [--params W.npz] [-O0..-O2]\n"
+    "                   [--set codegen.weights=inline|separate|bytes|blob]\n"
+    "                   [--set memplan.default_upper_bound=N]\n"
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
     "unless --config, --set or -O0..-O2 say otherwise), plans memory and writes\n"
     "the generated C into OUTDIR: NAME.h and NAME.c (and NAME_weights.c with\n"
     "[codegen] weights = separate, NAME.weights.bin with weights = blob).  NAME\n"
     "is --name, else [codegen] prefix, else FILE's base name.  --params binds\n"
     "main's weights (BindParams), so they become constants of the output, in\n"
-    "the form [codegen] weights says: inline, separate, bytes or blob.  Prints\n"
-    "each file written and each entry's arena size: bytes, or a formula of the\n"
-    "dims when the arena grows with a dim that has no upper bound (then the\n"
-    "header has no NAME_ARENA_BYTES, and NAME_FN_arena_bytes(dims...) sizes it;\n"
-    "[memplan] require_static makes that an error).\n";
+    "the form [codegen] weights says: inline, separate, bytes or blob.  A\n"
+    "symbolic dim is bounded by its function's tir_var_upper_bound, else by\n"
+    "[memplan] upper_bound.DIM or default_upper_bound; a dim with no bound makes\n"
+    "the arena size a formula of the dims that NAME_FN_arena_bytes(dims...)\n"
+    "computes at run time (the header then has no NAME_ARENA_BYTES; [memplan]\n"
+    "require_static makes it an error).  OUTDIR's missing folders are created.\n"
+    "Prints each file written and each entry's arena size (bytes, or that\n"
+    "formula and the --set that bounds it).\n";
 
 
 bool
@@ -59,7 +64,7 @@ parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
-      fputs(compile_help, stdout);
+      fputs(cli_compile_help, stdout);
       cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--name") == 0 ||
@@ -128,7 +133,7 @@ cmd_compile(int argc, char **argv, CfgOptions *cfg)
   RxcRoadOut b;
   status = EXIT_INPUT;
   if (cli_build(ctx, a.in, a.params, a.name, cfg, false, &b)) {
-    if (cg_write(ctx, b.out, a.dir)) {
+    if (cli_make_dirs(a.dir) && cg_write(ctx, b.out, a.dir)) {
       for (int i = 0; i < b.out->nfiles && cfg->verbosity >= 0; i++)
         printf("wrote %s/%s (%zu bytes)\n", a.dir, b.out->files[i].name, b.out->files[i].text.len);
       for (int i = 0; i < b.out->nentries && cfg->verbosity >= 0; i++)
@@ -175,18 +180,17 @@ eval_dim(const DimBinding *db, const IrPrimExpr *e, int64_t *out)
 /* Binds the lone-variable dims of each input's struct info to the
  * input's shape, then checks every input against its struct info (dtype,
  * rank, each dim).  The inputs are fn's parameters, in order (their
- * names for the messages).  False after an error in ctx. */
+ * names and declarations for the messages).  False after an error in ctx. */
 static bool
 bind_inputs(IrCtx *ctx, const IrFunction *fn, const CgEntry *e, const IrTensorData *const *in,
             DimBinding *db)
 {
-  IrLoc none = {0};
   for (int i = 0; i < e->ninputs; i++) {
     const IrSInfo *s = e->inputs[i];
     char want[16], got[16];
     if (s->kind != IR_SI_TENSOR || s->u.tensor.ndim != in[i]->ndim ||
         s->u.tensor.dtype.code != in[i]->dtype.code || s->u.tensor.dtype.bits != in[i]->dtype.bits) {
-      ir_error(ctx, none, "input '%s': a %s tensor of rank %d, but %s wants %s of rank %d",
+      ir_error(ctx, fn->params[i]->loc, "input '%s': a %s tensor of rank %d, but %s wants %s of rank %d",
                fn->params[i]->u.var.name, ir_dtype_str(in[i]->dtype, got), in[i]->ndim, e->symbol,
                s->kind == IR_SI_TENSOR ? ir_dtype_str(s->u.tensor.dtype, want) : "?",
                s->kind == IR_SI_TENSOR ? s->u.tensor.ndim : -1);
@@ -207,8 +211,9 @@ bind_inputs(IrCtx *ctx, const IrFunction *fn, const CgEntry *e, const IrTensorDa
       if (!eval_dim(db, e->inputs[i]->u.tensor.shape[k], &v) || v != in[i]->shape[k]) {
         IrBuf want = {0};
         ir_sinfo_print(e->inputs[i], &want);
-        ir_error(ctx, none, "input '%s': dim %d is %lld, which does not fit %s", fn->params[i]->u.var.name,
-                 k, (long long)in[i]->shape[k], want.data ? want.data : "?");
+        ir_error(ctx, fn->params[i]->loc, "input '%s': dim %d is %lld, which does not fit %s",
+                 fn->params[i]->u.var.name, k, (long long)in[i]->shape[k],
+                 want.data ? want.data : "?");
         ir_buf_free(&want);
         return false;
       }

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "../frontend/fe.h"
 
-static const char import_help[] =
+const char cli_import_help[] =
     "usage: rxc import MODEL.onnx [-o OUT.py] [--params W.npz] [--dim-bound N]\n"
     "Reads an ONNX model and prints it as a Relax module (TVMScript) to OUT or\n"
     "stdout.  Initializers become constants, or with --params, parameters of\n"
@@ -30,7 +30,7 @@ parse_import_args(int argc, char **argv, ImportArgs *a)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
-      fputs(import_help, stdout);
+      fputs(cli_import_help, stdout);
       cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||

@@ -7,6 +7,8 @@
  * converter tables), nothing is listed by hand here, so README.md's
  * tables, generated from this output, stay true as rxc changes.
  */
+#include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +19,8 @@
 #include "../ops/op.h"
 #include "../opt/opt.h"
 
-static const char list_help[] =
-    "usage: rxc list ops|passes|onnx [--format markdown|csv]\n"
+const char cli_list_help[] =
+    "usage: rxc list ops|passes|onnx [PATTERN] [--format markdown|csv]\n"
     "Prints what rxc supports as a Markdown table (the default) or as CSV:\n"
     "  ops     every Relax operator, and whether rxc infers its struct info,\n"
     "          evaluates it in the interpreter, and compiles it to C: lowered\n"
@@ -29,12 +31,21 @@ static const char list_help[] =
     "          levels (0..3) run it\n"
     "  onnx    the ONNX operators rxc import converts, with the attributes\n"
     "          each accepts\n"
+    "With PATTERN, only the rows whose name (first column) matches: a glob\n"
+    "(*, ?, [...]) matches the whole name, other text any part of it; case is\n"
+    "ignored, and an operator matches with or without its \"R.\" (rxc list ops\n"
+    "conv, rxc list ops '*_backward', rxc list onnx 'Reduce*').  No row\n"
+    "matching is exit status 1, with a message on stderr.\n"
     "README.md's tables are this output (tests/readme/readme.py checks them).\n";
 
-/* Where rows go, and in which form. */
+/* Where rows go, in which form, and which rows. */
 typedef struct {
   FILE *out;
-  bool csv; /* CSV, else a Markdown table */
+  bool csv;                  /* CSV, else a Markdown table */
+  const char *pattern;       /* PATTERN, or NULL: every row */
+  const char *const *header; /* printed before the first row that matches */
+  int nheader;               /* cells in header */
+  int rows;                  /* rows printed */
 } Table;
 
 /* Writes one CSV field, quoted when it holds a comma or a quote. */
@@ -54,10 +65,36 @@ csv_field(FILE *out, const char *s)
   fputc('"', out);
 }
 
-/* One row of n cells.  In Markdown, code cells (bit i of code set) are set
- * in backticks, and the header row is followed by its rule. */
+/* s in lower case, into buf of size n (cut to fit). */
+static const char *
+lower(const char *s, char *buf, size_t n)
+{
+  size_t i = 0;
+  for (; s[i] && i + 1 < n; i++)
+    buf[i] = (char)tolower((unsigned char)s[i]);
+  buf[i] = '\0';
+  return buf;
+}
+
+/* Does name match PATTERN: a glob (with *, ? or [) the whole name, other
+ * text any part of it, case ignored?  An operator's name also without its
+ * "R.". */
+static bool
+matches(const char *pattern, const char *name)
+{
+  char p[256], n[256];
+  lower(pattern, p, sizeof p);
+  lower(name, n, sizeof n);
+  const char *bare = strncmp(n, "r.", 2) == 0 ? n + 2 : n;
+  if (!strpbrk(p, "*?["))
+    return strstr(n, p) != NULL;
+  return fnmatch(p, n, 0) == 0 || fnmatch(p, bare, 0) == 0;
+}
+
+/* Prints one row of n cells: in Markdown, code cells (bit i of code set)
+ * are set in backticks, and the header row is followed by its rule. */
 static void
-table_row(const Table *t, const char *const *cells, int n, unsigned code, bool header)
+print_row(const Table *t, const char *const *cells, int n, unsigned code, bool header)
 {
   for (int i = 0; i < n; i++) {
     if (t->csv) {
@@ -76,6 +113,26 @@ table_row(const Table *t, const char *const *cells, int n, unsigned code, bool h
   }
 }
 
+/* The table's header: kept until the first row that matches, so that a
+ * pattern matching nothing prints nothing. */
+static void
+table_header(Table *t, const char *const *cells, int n)
+{
+  t->header = cells;
+  t->nheader = n;
+}
+
+/* One row of n cells (code: as print_row), when its name matches. */
+static void
+table_row(Table *t, const char *const *cells, int n, unsigned code)
+{
+  if (t->pattern && !matches(t->pattern, cells[0]))
+    return;
+  if (t->rows++ == 0)
+    print_row(t, t->header, t->nheader, 0, true);
+  print_row(t, cells, n, code, false);
+}
+
 /* How a call of op reaches C, or "no" when rxc compile refuses it. */
 static const char *
 op_compiled(IrOpId id)
@@ -90,10 +147,10 @@ op_compiled(IrOpId id)
 }
 
 static void
-list_ops(const Table *t)
+list_ops(Table *t)
 {
   static const char *const header[] = {"operator", "struct info", "interpreter", "C"};
-  table_row(t, header, 4, 0, true);
+  table_header(t, header, 4);
   for (int i = 0; i < IR_OP_COUNT; i++) {
     const IrOpDef *def = &op_def((IrOpId)i)->syn;
     const OpImpl *impl = op_impl(def->id);
@@ -107,7 +164,7 @@ list_ops(const Table *t)
                                     : "no",
         op_compiled(def->id),
     };
-    table_row(t, cells, 4, 1, false);
+    table_row(t, cells, 4, 1);
   }
 }
 
@@ -124,25 +181,25 @@ in_pipeline(int level, const OptPass *p)
 }
 
 static void
-list_passes(const Table *t)
+list_passes(Table *t)
 {
   static const char *const header[] = {"pass", "what it does", "-O0", "-O1", "-O2"};
   _Static_assert(OPT_LEVEL_MAX == 2, "a column per level");
-  table_row(t, header, 5, 0, true);
+  table_header(t, header, 5);
   for (int i = 0; opt_pass_at(i); i++) {
     const OptPass *p = opt_pass_at(i);
     const char *cells[5] = {p->name, p->summary};
     for (int level = 0; level <= OPT_LEVEL_MAX; level++)
       cells[2 + level] = in_pipeline(level, p) ? "yes" : "";
-    table_row(t, cells, 5, 1, false);
+    table_row(t, cells, 5, 1);
   }
 }
 
 static void
-list_onnx(const Table *t)
+list_onnx(Table *t)
 {
   static const char *const header[] = {"ONNX operator", "attributes"};
-  table_row(t, header, 2, 0, true);
+  table_header(t, header, 2);
   const char *type, *attrs;
   for (int i = 0; (type = fe_onnx_op_at(i, &attrs)); i++) {
     char spaced[512];
@@ -155,44 +212,74 @@ list_onnx(const Table *t)
     }
     spaced[n] = '\0';
     const char *cells[] = {type, spaced};
-    table_row(t, cells, 2, 1, false);
+    table_row(t, cells, 2, 1);
   }
 }
 
-int
-cmd_list(int argc, char **argv)
+/* The kinds of list, and what a row of each is called in messages. */
+static const struct {
+  const char *name, *rows;
+  void (*list)(Table *t);
+} lists[] = {
+    {"ops", "operator", list_ops},
+    {"passes", "pass", list_passes},
+    {"onnx", "ONNX operator", list_onnx},
+};
+
+static int
+find_list(const char *name)
 {
-  const char *what = NULL;
-  Table t = {.out = stdout};
+  for (int i = 0; i < (int)(sizeof lists / sizeof lists[0]); i++)
+    if (strcmp(name, lists[i].name) == 0)
+      return i;
+  return -1;
+}
+
+/* Parses rxc list's arguments into *what (an index of lists) and t;
+ * EXIT_OK, or a usage status (help: -1). */
+static int
+parse_list_args(int argc, char **argv, int *what, Table *t)
+{
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
-      fputs(list_help, stdout);
+      fputs(cli_list_help, stdout);
       cli_help_global();
-      return EXIT_OK;
+      return -1;
     } else if (strcmp(arg, "--format") == 0) {
       if (++i == argc)
         return cli_usage_error("%s needs a value", arg);
       if (strcmp(argv[i], "csv") != 0 && strcmp(argv[i], "markdown") != 0)
         return cli_usage_error("--format takes markdown or csv, not '%s'", argv[i]);
-      t.csv = strcmp(argv[i], "csv") == 0;
+      t->csv = strcmp(argv[i], "csv") == 0;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return cli_usage_error("list: unknown option '%s'", arg);
-    } else if (what) {
-      return cli_usage_error("list takes one of ops, passes, onnx; got another: '%s'", arg);
-    } else if (strcmp(arg, "ops") == 0 || strcmp(arg, "passes") == 0 || strcmp(arg, "onnx") == 0) {
-      what = arg;
-    } else {
+    } else if (*what < 0 && find_list(arg) < 0) {
       return cli_usage_error("list takes ops, passes or onnx, not '%s'", arg);
+    } else if (*what < 0) {
+      *what = find_list(arg);
+    } else if (t->pattern) {
+      return cli_usage_error("list takes one PATTERN, got another: '%s'", arg);
+    } else {
+      t->pattern = arg;
     }
   }
-  if (!what)
-    return cli_usage_error("list needs ops, passes or onnx%s", "");
-  if (what[0] == 'o' && what[1] == 'p')
-    list_ops(&t);
-  else if (what[0] == 'p')
-    list_passes(&t);
-  else
-    list_onnx(&t);
+  return *what < 0 ? cli_usage_error("list needs ops, passes or onnx%s", "") : EXIT_OK;
+}
+
+int
+cmd_list(int argc, char **argv)
+{
+  int what = -1;
+  Table t = {.out = stdout};
+  int status = parse_list_args(argc, argv, &what, &t);
+  if (status != EXIT_OK)
+    return status < 0 ? EXIT_OK : status;
+  lists[what].list(&t);
+  if (t.pattern && t.rows == 0) {
+    fprintf(stderr, "rxc: no %s matches '%s' (rxc list %s lists them all)\n", lists[what].rows,
+            t.pattern, lists[what].name);
+    return EXIT_INPUT;
+  }
   return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }

@@ -15,29 +15,19 @@
 
 #include "cli.h"
 
-static const char usage_text[] =
+/* rxc --help: the commands come from the verbs' own help (its usage lines,
+ * then the summary below), so the two never disagree. */
+static const char usage_head[] =
     "usage: rxc <command> [options] FILE...\n"
     "\n"
     "rxc compiles Relax tensor programs (TVMScript) to freestanding C.\n"
     "\n"
-    "commands:\n"
-    "  check FILE           parse and check well-formedness; report every violation\n"
-    "  opt FILE [-o OUT] [--passes A,B]\n"
-    "                       run passes and print the module as TVMScript\n"
-    "  equal A B            exit 0 when A and B are structurally equal, else 1\n"
-    "  run FILE --input NAME=x.npy... [--output out.npy] [--via interp|tcc|cc]\n"
-    "                       evaluate a function (interpreter, or the generated C)\n"
-    "  equiv A B            exit 0 when A and B give the same outputs on random inputs\n"
-    "  plan FILE [--format text|json|svg] [-o OUT]\n"
-    "                       print the static memory plan: offsets, arena size, lower bound\n"
-    "  compile FILE -o OUTDIR [--name NAME] [--params W.npz]\n"
-    "                       write the model as freestanding C: NAME.h, NAME.c\n"
-    "  import MODEL.onnx [-o OUT.py] [--params W.npz]\n"
-    "                       read an ONNX model and print it as TVMScript\n"
-    "  list ops|passes|onnx print the supported operators, passes or ONNX\n"
-    "                       operators as a Markdown table\n"
+    "commands (rxc <command> --help says more):\n";
+
+static const char usage_tail[] =
     "\n"
-    "FILE may be an ONNX model (.onnx) wherever a module is read.\n"
+    "FILE may be an ONNX model (.onnx) wherever a module is read.  An output\n"
+    "path's missing folders are created (-o a/b/out.py, compile -o a/b).\n"
     "\n"
     "options:\n"
     "  -O0, -O1, -O2        the pass pipeline of opt, plan, compile and run --via\n"
@@ -85,6 +75,49 @@ static const char equal_help[] =
     "Exits 0 when the modules in A and B are structurally equal (variables\n"
     "up to renaming, NaN equal to NaN); otherwise prints the first difference\n"
     "and exits 1.\n";
+
+/* Each command: its help (which opens with its usage lines) and what it
+ * does, in one line. */
+static const struct {
+  const char *help;
+  const char *summary;
+} commands[] = {
+    {check_help, "parse and check well-formedness; report every violation"},
+    {opt_help, "run passes and print the module as TVMScript"},
+    {equal_help, "exit 0 when A and B are structurally equal, else 1"},
+    {cli_run_help, "evaluate a function (interpreter, or the generated C)"},
+    {cli_equiv_help, "exit 0 when A and B give the same outputs on random inputs"},
+    {cli_plan_help, "print the static memory plan: storages, arena, lower bound, weights"},
+    {cli_compile_help, "write the model as freestanding C: NAME.h, NAME.c"},
+    {cli_import_help, "read an ONNX model and print it as TVMScript"},
+    {cli_list_help, "print the supported operators, passes or ONNX operators"},
+};
+
+/* The usage lines at the head of help ("usage: rxc ..." and the lines
+ * that continue it, indented), without "usage: rxc ", indented by two. */
+static void
+print_synopsis(const char *help, FILE *out)
+{
+  const size_t skip = strlen("usage: rxc ");
+  const char *line = help;
+  while (*line && (strncmp(line, "usage: rxc ", skip) == 0 || *line == ' ')) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    fprintf(out, "  %.*s\n", len > skip ? (int)(len - skip) : 0, line + (len > skip ? skip : len));
+    line += len + (end != NULL);
+  }
+}
+
+static void
+print_usage(FILE *out)
+{
+  fputs(usage_head, out);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    print_synopsis(commands[i].help, out);
+    fprintf(out, "%23s%s\n", "", commands[i].summary);
+  }
+  fputs(usage_tail, out);
+}
 
 /* For a verb that takes files only: prints help when asked (and returns
  * -1), refuses any option (EXIT_USAGE); EXIT_OK otherwise. */
@@ -357,12 +390,12 @@ main(int argc, char **argv)
   if (print)
     return print_config(&cfg);
   if (argc < 2) {
-    fputs(usage_text, stderr);
+    print_usage(stderr);
     return EXIT_USAGE;
   }
   const char *cmd = argv[1];
   if (cli_is_help(cmd)) {
-    fputs(usage_text, stdout);
+    print_usage(stdout);
     return EXIT_OK;
   }
   if (strcmp(cmd, "--version") == 0) {

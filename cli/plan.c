@@ -23,7 +23,7 @@
 
 #include "cli.h"
 
-static const char plan_help[] =
+const char cli_plan_help[] =
     "usage: rxc plan FILE [--params W.npz] [--format text|json|svg|csv] [-o OUT]\n"
     "                [-O0..-O2] [--fn NAME] [--algorithm NAME] [--emit-lifetimes F.csv]\n"
     "       rxc plan --lifetimes F.csv [--capacity BYTES] [--algorithm NAME]\n"
@@ -31,8 +31,11 @@ static const char plan_help[] =
     "Parses FILE, runs the pipeline of the configuration's [opt] level (2\n"
     "unless --config, --set or -O0..-O2 say otherwise; every level ends with\n"
     "CallTIRRewrite and KillAfterLastUse) and plans each public Relax\n"
-    "function's storages into one arena.  Prints, per function, each storage\n"
-    "(binding, bytes, live steps, offset), the arena size, the lower bound\n"
+    "function's storages into one arena.  Prints the weights (flash): the bytes\n"
+    "of the constants the generated C holds as static const (weights bound by\n"
+    "--params count; weights left as parameters do not); then, per function,\n"
+    "each storage (the binding that produced its bytes, the storage var `rxc\n"
+    "opt` prints, bytes, live steps, offset), the arena size, the lower bound\n"
     "(the most bytes live at one step), the naive sum of all storages, the\n"
     "size under TVM's StaticPlanBlockMemory rule (pooled), their ratios, the\n"
     "in-place reuses and the runtime size checks, to OUT or stdout.\n"
@@ -116,7 +119,7 @@ parse_plan_args(int argc, char **argv, PlanArgs *a)
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (cli_is_help(arg)) {
-      fputs(plan_help, stdout);
+      fputs(cli_plan_help, stdout);
       cli_help_global();
       return -1;
     } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--params") == 0 ||

@@ -10,11 +10,9 @@
  * 2 bad usage; nothing is written on error (outputs go through a temporary
  * file renamed into place).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "../frontend/fe.h"
@@ -23,7 +21,7 @@
 
 #define MAX_ITEMS 256 /* --input / --dim options */
 
-static const char run_help[] =
+const char cli_run_help[] =
     "usage: rxc run FILE [--fn NAME] [--input NAME=PATH.npy]... [--params PATH.npz]\n"
     "               [--output PATH | -o PATH] [--via interp|tcc|cc] [-O0..-O2] [--print]\n"
     "               [--dump DIR]\n"
@@ -44,7 +42,7 @@ static const char run_help[] =
     "kernel, not at its allocation.  Run on `rxc opt`'s output, the names and\n"
     "values are what the generated C's NAME_TRACE hook sees.\n";
 
-static const char equiv_help[] =
+const char cli_equiv_help[] =
     "usage: rxc equiv A.py B.py [--fn NAME] [--trials N] [--dim NAME=VALUE]...\n"
     "                 [--seed S] [--rtol R] [--atol A]\n"
     "Runs function NAME (default main) of both modules on the same random\n"
@@ -242,7 +240,7 @@ parse_run_args(int argc, char **argv, RunArgs *a, CfgOptions *cfg)
     const char *s = argv[i];
     bool has_value = i + 1 < argc;
     if (cli_is_help(s)) {
-      fputs(run_help, stdout);
+      fputs(cli_run_help, stdout);
       cli_help_global();
       return -1;
     } else if (strcmp(s, "--print") == 0) {
@@ -396,7 +394,8 @@ entry_inputs(IrCtx *ctx, const IrFunction *fn, Value **args, const CgEntry *e)
   int n = 0;
   for (int i = 0; i < fn->nparams; i++) {
     if (args[i]->kind != VAL_TENSOR) {
-      ir_error(ctx, none, "parameter '%s' is not a tensor: the compiled entry takes tensors only",
+      ir_error(ctx, fn->params[i]->loc,
+               "parameter '%s' is not a tensor: the compiled entry takes tensors only",
                fn->params[i]->u.var.name);
       return NULL;
     }
@@ -458,10 +457,8 @@ typedef struct {
 static bool
 dump_open(Dump *d)
 {
-  if (mkdir(d->dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "rxc: error: cannot create '%s': %s\n", d->dir, strerror(errno));
+  if (!cli_make_dirs(d->dir))
     return d->ok = false;
-  }
   return true;
 }
 
@@ -759,7 +756,7 @@ parse_equiv_args(int argc, char **argv, EquivArgs *e)
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     if (cli_is_help(s)) {
-      fputs(equiv_help, stdout);
+      fputs(cli_equiv_help, stdout);
       cli_help_global();
       return -1;
     }

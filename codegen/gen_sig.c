@@ -96,6 +96,8 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
       continue;
     }
     if (!tensor_known(p->sinfo) || !cg_dtype_cname(g, p->sinfo->u.tensor.dtype)) {
+      if (p->loc.src) /* the declaration, not the function */
+        g->loc = p->loc;
       cg_fail(g,
               "parameter '%s' of '%s': C code generation needs a tensor of known dtype and "
               "rank, a shape or a prim value",

@@ -11,6 +11,7 @@
  * against the bytes actually there before it is used, so a malformed file
  * is an error naming the file and the problem, never an over-read.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,7 +301,7 @@ slurp(IrCtx *ctx, const char *path, size_t *len)
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    ir_error(ctx, file_loc(ctx, path), "cannot open file");
+    ir_error(ctx, file_loc(ctx, path), "cannot open file: %s", strerror(errno));
     return NULL;
   }
   IrBuf b = {0};
@@ -309,10 +310,11 @@ slurp(IrCtx *ctx, const char *path, size_t *len)
   while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
     ir_buf_put(&b, chunk, n);
   bool bad = ferror(f);
+  int why = errno;
   fclose(f);
   if (bad) {
     ir_buf_free(&b);
-    ir_error(ctx, file_loc(ctx, path), "cannot read file");
+    ir_error(ctx, file_loc(ctx, path), "cannot read file: %s", strerror(why));
     return NULL;
   }
   *len = b.len;

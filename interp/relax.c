@@ -454,7 +454,11 @@ bind_args(Interp *in, Frame *f, const IrFunction *fn, const char *name, Value **
       IrBuf msg = {0};
       ir_buf_printf(&msg, "argument '%s' of '%s': %s", fn->params[i]->u.var.name, name,
                     why.data ? why.data : "mismatch");
+      IrLoc call = in->loc;
+      if (fn->params[i]->loc.src) /* the declaration the value breaks */
+        in->loc = fn->params[i]->loc;
       error_here(in, "%s%s", msg.data, "");
+      in->loc = call;
       ir_buf_free(&msg);
     }
     ir_buf_free(&why);

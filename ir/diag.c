@@ -41,9 +41,10 @@ ir_source_read(IrCtx *ctx, const char *path)
   while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
     ir_buf_put(&b, chunk, n);
   bool failed = ferror(f);
+  int why = errno;
   fclose(f);
   if (failed) {
-    ir_error(ctx, none, "cannot read '%s'", path);
+    ir_error(ctx, none, "cannot read '%s': %s", path, strerror(why));
     ir_buf_free(&b);
     return NULL;
   }

@@ -151,7 +151,8 @@ storage_new(MpFunc *F, const IrBinding *b, IrPrimExpr *bytes, IrDType dtype, con
     F->first_use = ir_xrealloc(F->first_use, sizeof *F->first_use * (size_t)F->cap);
   }
   int i = F->nstorages++;
-  F->storages[i] = (MpStorage){.var = b->var, .bytes = bytes, .start = INT64_MAX, .end = 0};
+  F->storages[i] = (MpStorage){
+      .var = b->var, .tensor = alloc ? b->var : NULL, .bytes = bytes, .start = INT64_MAX, .end = 0};
   F->kinds[i] = dtype.code << 16 | dtype.bits << 8 | (dtype.lanes & 0xff);
   F->first_use[i] = INT64_MAX;
   int *set = ir_alloc(F->ctx, sizeof *set);
@@ -231,6 +232,8 @@ alloc_tensor(MpFunc *F, const IrBinding *b, const IrExpr *call)
   expr_storages(F, call->u.call.args[0], &set, &n);
   touch(F, set, n);
   alias_set(F, b->var, set, n, call);
+  if (n == 1 && !F->storages[set[0]].tensor)
+    F->storages[set[0]].tensor = b->var;
   if (n == 1)
     mp_check_alloc(F, b, set[0], call);
 }
@@ -343,6 +346,8 @@ walk_binding(MpFunc *F, const IrModule *m, const IrBinding *b)
     use(F, set, n);
     const MpAlias *a = v->kind == IR_EX_VAR ? mp_alias_of(F, v) : NULL;
     alias_set(F, b->var, set, n, a ? a->alloc : NULL); /* y = x is x's tensor */
+    if (a && a->alloc && n == 1 && F->storages[set[0]].tensor == v)
+      F->storages[set[0]].tensor = b->var; /* lv1 = alloc: the source's name */
   }
   step_push(F, b);
   F->step++;

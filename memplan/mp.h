@@ -89,6 +89,10 @@ bool mp_validate(const MpBuffer *bufs, int n, int64_t arena, IrBuf *why);
 /* A storage of the function and where it lives. */
 typedef struct {
   const IrExpr *var;     /* the var bound to R.memory.alloc_storage */
+  const IrExpr *tensor;  /* the binding that produced its bytes: the first
+                            tensor carved from it, under the name a later
+                            `y = x` gave it (the source's name); NULL when no
+                            tensor views it */
   IrPrimExpr *bytes;     /* its size; symbolic dims allowed */
   int64_t bytes_max;     /* its size at the upper bounds (-1: unbounded) */
   int64_t offset;        /* in the arena (when bounded) */
@@ -142,6 +146,8 @@ typedef struct {
   int nfuncs;
   int64_t arena_bytes;   /* the largest of the functions' arenas */
   int64_t align;         /* arena alignment (from the configuration) */
+  int64_t weights_bytes; /* the module's constants (each once): what the
+                            generated C holds as static const (flash) */
 } MpPlan;
 
 /* Plans every public Relax function of m (which must have explicit memory:

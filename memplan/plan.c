@@ -356,6 +356,65 @@ check_bound_names(IrCtx *ctx, const IrModule *m, const MpPlan *plan, const CfgOp
   return ok;
 }
 
+/* Adds the bytes of every constant under e not counted yet (seen: the
+ * nodes counted) to *bytes.  The code generator emits each constant node
+ * once (gen_weights.c), so this is what the generated C holds. */
+static void
+count_consts(const IrExpr *e, IrMap *seen, int64_t *bytes)
+{
+  if (!e)
+    return;
+  switch (e->kind) {
+  case IR_EX_CONST:
+    if (!ir_map_get(seen, e)) {
+      ir_map_put(seen, e, (void *)e);
+      *bytes += (int64_t)e->u.constant.nbytes;
+    }
+    break;
+  case IR_EX_TUPLE:
+    for (int i = 0; i < e->u.tuple.n; i++)
+      count_consts(e->u.tuple.items[i], seen, bytes);
+    break;
+  case IR_EX_GET:
+    count_consts(e->u.get.tuple, seen, bytes);
+    break;
+  case IR_EX_CALL:
+    count_consts(e->u.call.callee, seen, bytes);
+    for (int i = 0; i < e->u.call.nargs; i++)
+      count_consts(e->u.call.args[i], seen, bytes);
+    break;
+  case IR_EX_SEQ:
+    for (int i = 0; i < e->u.seq.nblocks; i++)
+      for (int j = 0; j < e->u.seq.blocks[i].n; j++)
+        count_consts(e->u.seq.blocks[i].bindings[j].value, seen, bytes);
+    count_consts(e->u.seq.result, seen, bytes);
+    break;
+  case IR_EX_IF:
+    count_consts(e->u.branch.cond, seen, bytes);
+    count_consts(e->u.branch.then_, seen, bytes);
+    count_consts(e->u.branch.else_, seen, bytes);
+    break;
+  case IR_EX_FUNC:
+    count_consts(e->u.func->body, seen, bytes);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The bytes of the constants of m's Relax functions, each node once. */
+static int64_t
+weights_bytes(const IrModule *m)
+{
+  IrMap seen = {0};
+  int64_t bytes = 0;
+  for (int i = 0; i < m->nglobals; i++)
+    if (m->globals[i].kind == IR_GLOBAL_RELAX)
+      count_consts(m->globals[i].u.relax->body, &seen, &bytes);
+  ir_map_free(&seen);
+  return bytes;
+}
+
 MpPlan *
 mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg)
 {
@@ -377,6 +436,7 @@ mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg)
       plan->arena_bytes = p->arena_bytes;
   }
   ir_map_free(&globals);
+  plan->weights_bytes = weights_bytes(m);
   ok = ok && check_bound_names(ctx, m, plan, cfg);
   return ok ? plan : NULL;
 }

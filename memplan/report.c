@@ -21,9 +21,9 @@
 /* ------------------------------------------------------------------ */
 
 static const char *
-binding_name(const MpStorage *s)
+var_name(const IrExpr *var)
 {
-  return s->var && s->var->kind == IR_EX_VAR ? s->var->u.var.name : "?";
+  return var && var->kind == IR_EX_VAR ? var->u.var.name : "?";
 }
 
 /* The storages' names as the printer gives them: distinct vars that share
@@ -34,7 +34,21 @@ mp_storage_names(const MpStorage *storages, int n)
 {
   MpNames nm = {ir_xcalloc((size_t)n + 1, sizeof *nm.names), n, {0}};
   for (int i = 0; i < n; i++)
-    nm.names[i] = ir_names_unique(&nm.set, binding_name(&storages[i]), "_");
+    nm.names[i] = ir_names_unique(&nm.set, var_name(storages[i].var), "_");
+  return nm;
+}
+
+/* The names the report gives the storages: the binding that produced each
+ * one's bytes (MpStorage.tensor: what the source calls it), else the
+ * storage's own var; made distinct the same way. */
+static MpNames
+binding_names(const MpStorage *storages, int n)
+{
+  MpNames nm = {ir_xcalloc((size_t)n + 1, sizeof *nm.names), n, {0}};
+  for (int i = 0; i < n; i++) {
+    const IrExpr *v = storages[i].tensor ? storages[i].tensor : storages[i].var;
+    nm.names[i] = ir_names_unique(&nm.set, var_name(v), "_");
+  }
   return nm;
 }
 
@@ -96,12 +110,24 @@ text_ratio(IrBuf *out, const char *label, int64_t num, int64_t den)
   ir_buf_puts(out, "\n");
 }
 
-/* One row of the storage table: binding, bytes, live steps, offset, then
- * the symbolic size and "in-place" when they apply. */
-static void
-text_storage(IrBuf *out, const MpStorage *s, const char *name, int width)
+/* Column widths of the storage table: at least the header's. */
+static int
+name_width(const MpNames *nm, const char *header)
 {
-  ir_buf_printf(out, "  %-*s ", width, name);
+  int width = (int)strlen(header);
+  for (int i = 0; i < nm->n; i++) {
+    int n = (int)strlen(nm->names[i]);
+    width = n > width ? n : width;
+  }
+  return width;
+}
+
+/* One row of the storage table: binding, storage, bytes, live steps,
+ * offset, then the symbolic size and "in-place" when they apply. */
+static void
+text_storage(IrBuf *out, const MpStorage *s, const char *const names[2], const int width[2])
+{
+  ir_buf_printf(out, "  %-*s %-*s ", width[0], names[0], width[1], names[1]);
   if (s->bytes_max < 0)
     ir_buf_printf(out, "%10s", "unbounded");
   else
@@ -126,6 +152,8 @@ text_storage(IrBuf *out, const MpStorage *s, const char *name, int width)
   ir_buf_puts(out, "\n");
 }
 
+/* The storages, each named by the binding that produced its bytes and by
+ * its own var (what `rxc opt` prints). */
 static void
 text_table(IrBuf *out, const MpFunctionPlan *f)
 {
@@ -133,16 +161,17 @@ text_table(IrBuf *out, const MpFunctionPlan *f)
     ir_buf_puts(out, "  no storage in the arena\n");
     return;
   }
-  MpNames nm = mp_storage_names(f->storages, f->nstorages);
-  int width = (int)strlen("binding");
+  MpNames bn = binding_names(f->storages, f->nstorages);
+  MpNames sn = mp_storage_names(f->storages, f->nstorages);
+  int width[2] = {name_width(&bn, "binding"), name_width(&sn, "storage")};
+  ir_buf_printf(out, "  %-*s %-*s %10s  %-10s %10s\n", width[0], "binding", width[1], "storage",
+                "bytes", "live", "offset");
   for (int i = 0; i < f->nstorages; i++) {
-    int n = (int)strlen(nm.names[i]);
-    width = n > width ? n : width;
+    const char *names[2] = {bn.names[i], sn.names[i]};
+    text_storage(out, &f->storages[i], names, width);
   }
-  ir_buf_printf(out, "  %-*s %10s  %-10s %10s\n", width, "binding", "bytes", "live", "offset");
-  for (int i = 0; i < f->nstorages; i++)
-    text_storage(out, &f->storages[i], nm.names[i], width);
-  mp_storage_names_free(&nm);
+  mp_storage_names_free(&bn);
+  mp_storage_names_free(&sn);
 }
 
 static void
@@ -191,6 +220,8 @@ print_text(const MpPlan *p, IrBuf *out)
     ir_buf_puts(out, "largest arena unbounded\n");
   else
     ir_buf_printf(out, "largest arena %lld bytes\n", (long long)p->arena_bytes);
+  ir_buf_printf(out, "weights (flash): %lld bytes of constants, held as static const\n",
+                (long long)p->weights_bytes);
   for (int i = 0; i < p->nfuncs; i++) {
     ir_buf_puts(out, "\n");
     text_function(out, &p->funcs[i]);
@@ -255,10 +286,12 @@ json_ratio(IrBuf *out, const char *key, int64_t num, int64_t den)
 }
 
 static void
-json_storage(IrBuf *out, const MpStorage *s, const char *name)
+json_storage(IrBuf *out, const MpStorage *s, const char *binding, const char *storage)
 {
   ir_buf_puts(out, "{\"binding\": ");
-  json_str(out, name);
+  json_str(out, binding);
+  ir_buf_puts(out, ", \"storage\": ");
+  json_str(out, storage);
   ir_buf_puts(out, ", ");
   json_bytes(out, "bytes", s->bytes_max);
   ir_buf_puts(out, ", ");
@@ -313,12 +346,14 @@ json_function(IrBuf *out, const MpFunctionPlan *f)
   ir_buf_puts(out, "    {\n      \"name\": ");
   json_str(out, f->name);
   ir_buf_puts(out, ",\n      \"storages\": [");
-  MpNames nm = mp_storage_names(f->storages, f->nstorages);
+  MpNames bn = binding_names(f->storages, f->nstorages);
+  MpNames sn = mp_storage_names(f->storages, f->nstorages);
   for (int i = 0; i < f->nstorages; i++) {
     ir_buf_puts(out, i ? ",\n        " : "\n        ");
-    json_storage(out, &f->storages[i], nm.names[i]);
+    json_storage(out, &f->storages[i], bn.names[i], sn.names[i]);
   }
-  mp_storage_names_free(&nm);
+  mp_storage_names_free(&bn);
+  mp_storage_names_free(&sn);
   ir_buf_puts(out, f->nstorages ? "\n      ],\n" : "],\n");
   json_figures(out, f);
   ir_buf_puts(out, "      \"checks\": [");
@@ -334,6 +369,7 @@ print_json(const MpPlan *p, IrBuf *out)
 {
   ir_buf_printf(out, "{\n  \"align\": %lld,\n  ", (long long)p->align);
   json_bytes(out, "arena_bytes", p->arena_bytes);
+  ir_buf_printf(out, ",\n  \"weights_bytes\": %lld", (long long)p->weights_bytes);
   ir_buf_puts(out, ",\n  \"functions\": [");
   for (int i = 0; i < p->nfuncs; i++) {
     ir_buf_puts(out, i ? ",\n" : "\n");
@@ -453,9 +489,11 @@ svg_axes(IrBuf *out, const SvgScale *sc)
 }
 
 /* One storage: a rectangle over its live steps and its bytes, with a
- * tooltip, and its binding inside when the name fits. */
+ * tooltip naming its binding and storage var, and its binding inside when
+ * the name fits. */
 static void
-svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name, int index)
+svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name,
+            const char *storage, int index)
 {
   double x = svg_x(sc, s->start), w = svg_x(sc, s->end + 1) - x;
   double y = svg_y(sc, s->offset + s->bytes_max), h = svg_y(sc, s->offset) - y;
@@ -464,7 +502,9 @@ svg_storage(IrBuf *out, const SvgScale *sc, const MpStorage *s, const char *name
                 "stroke=\"#333\"><title>",
                 x, y, w, h, svg_fills[index % (int)(sizeof svg_fills / sizeof svg_fills[0])]);
   svg_escaped(out, name);
-  ir_buf_printf(out, ": %lld bytes at offset %lld, steps %lld..%lld%s</title></rect>\n",
+  ir_buf_puts(out, " (");
+  svg_escaped(out, storage);
+  ir_buf_printf(out, "): %lld bytes at offset %lld, steps %lld..%lld%s</title></rect>\n",
                 (long long)s->bytes_max, (long long)s->offset, (long long)s->start,
                 (long long)s->end, s->inplace ? ", in place" : "");
   if ((double)strlen(name) * SVG_CHAR + 4 <= w && h >= 13) {
@@ -517,11 +557,13 @@ svg_function(IrBuf *out, const MpFunctionPlan *f, double y0)
     undrawn += !svg_drawable(&f->storages[i]);
   svg_title(out, f, y0, undrawn);
   svg_axes(out, &sc);
-  MpNames nm = mp_storage_names(f->storages, f->nstorages);
+  MpNames bn = binding_names(f->storages, f->nstorages);
+  MpNames sn = mp_storage_names(f->storages, f->nstorages);
   for (int i = 0; i < f->nstorages; i++)
     if (svg_drawable(&f->storages[i]))
-      svg_storage(out, &sc, &f->storages[i], nm.names[i], i);
-  mp_storage_names_free(&nm);
+      svg_storage(out, &sc, &f->storages[i], bn.names[i], sn.names[i], i);
+  mp_storage_names_free(&bn);
+  mp_storage_names_free(&sn);
   svg_lower_bound(out, &sc, f->lower_bound);
 }
 
@@ -535,7 +577,8 @@ print_svg(const MpPlan *p, IrBuf *out)
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"11\">\n",
                 SVG_WIDTH, height, SVG_WIDTH, height);
-  ir_buf_puts(out, "<title>rxc memory plan</title>\n");
+  ir_buf_printf(out, "<title>rxc memory plan (weights: %lld bytes)</title>\n",
+                (long long)p->weights_bytes);
   if (p->nfuncs == 0)
     ir_buf_printf(out, "<text x=\"%d\" y=\"%d\">no function to plan</text>\n", SVG_LEFT,
                   SVG_TOP);

@@ -12,6 +12,8 @@
    the generated header, the program is built with the section's cc
    command plus -std=c11 -Wall -Werror, run, and its output compared with
    the ```text block after it.
+3. Quick start's sentence on `make deps` names every package of the
+   Makefile's DEB_PACKAGES (what `make deps` installs).
 
 Usage: readme.py [--update] [README.md]   (rxc is $RXC, else build/rxc)
 Exit status 0 when the README is true, 1 with a diff or a message.
@@ -117,6 +119,22 @@ def check_program(text):
     return 0
 
 
+def check_deps(text):
+    """Every package of the Makefile's DEB_PACKAGES in Quick start's
+    paragraph on `make deps`; 0, or 1 after a message."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        m = re.search(r"^DEB_PACKAGES :?= ((?:.*\\\n)*.*)$", f.read(), re.M)
+    packages = m.group(1).replace("\\\n", " ").split()
+    quick = section(text, "Quick start (fresh Debian machine)")
+    para = next((p for p in quick.split("\n\n") if p.startswith("`make deps` installs")), "")
+    named = set(re.findall(r"[\w.+-]+", para))
+    missing = [p for p in packages if p not in named]
+    if missing:
+        return fail("README.md's Quick start does not name what `make deps` installs: "
+                    + " ".join(missing))
+    return 0
+
+
 def main(argv):
     update = "--update" in argv
     paths = [a for a in argv if a != "--update"]
@@ -134,6 +152,7 @@ def main(argv):
         status = fail("README.md's tables differ from what their commands print (run %s --update)"
                       % os.path.relpath(__file__, ROOT))
     status |= check_program(new)
+    status |= check_deps(new)
     if status == 0:
         print("readme.py: README.md's tables and C program are true")
     return status

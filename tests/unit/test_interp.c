@@ -492,7 +492,7 @@ test_cli_run_errors(void **state)
   expect_rxc("run tests/interp/kernels.py --fn mm --input q=build/interp_x.npy", 1, NULL,
              "no parameter 'q'");
   expect_rxc("run tests/interp/kernels.py --fn elementwise --input x=build/nonexistent.npy", 1,
-             NULL, "build/nonexistent.npy: error: cannot open file");
+             NULL, "build/nonexistent.npy: error: cannot open file: No such file or directory");
   /* an error leaves no output file; a tuple needs .npz */
   remove("build/interp_bad.npy");
   expect_rxc("run tests/interp/kernels.py --fn oob --input x=build/interp_v.npy "

@@ -57,7 +57,9 @@ storage(IrCtx *ctx, const char *name, int64_t bytes, int64_t start, int64_t end,
 
 /* main: storage 4096 B at 0 over steps 0..1; storage1 n * 128 B (2048 at
  * n <= 16) at 4096 over 1..2; storage2 1024 B at 0 over 2..3, in place.
- * Live at step 1: 4096 + 2048 = 6144 = the lower bound = the arena. */
+ * Live at step 1: 4096 + 2048 = 6144 = the lower bound = the arena.  The
+ * bindings lv and lv1 produced the first two; nothing names the third, so
+ * it goes by its storage's name. */
 static void
 build_main(Fixture *f, IrPrimExpr *n)
 {
@@ -67,6 +69,9 @@ build_main(Fixture *f, IrPrimExpr *n)
   f->main_st[1].bytes = ir_prim_bin(ctx, IR_PE_MUL, n, int64(ctx, 128));
   f->main_st[2] = storage(ctx, "storage2", 1024, 2, 3, 0);
   f->main_st[2].inplace = true;
+  IrLoc none = {0};
+  f->main_st[0].tensor = ir_var_new(ctx, ir_sym(ctx, "lv"), NULL, false, none);
+  f->main_st[1].tensor = ir_var_new(ctx, ir_sym(ctx, "lv1"), NULL, false, none);
   IrPrimExpr *m = ir_prim_var(ctx, ir_sym(ctx, "m"), IR_I64);
   f->check.cond = ir_prim_bin(ctx, IR_PE_LE, m, int64(ctx, 4));
   f->check.what = "binding 'alloc': tensor of m * 4 bytes in storage of 16 bytes";
@@ -118,6 +123,7 @@ setup(void **state)
   f->plan.nfuncs = 2;
   f->plan.arena_bytes = 6144;
   f->plan.align = 64;
+  f->plan.weights_bytes = 9640;
   *state = f;
   return 0;
 }
@@ -147,12 +153,13 @@ report(const MpPlan *p, MpFormat format)
 
 static const char expected_text[] =
     "memory plan: 2 functions, alignment 64 bytes, largest arena 6144 bytes\n"
+    "weights (flash): 9640 bytes of constants, held as static const\n"
     "\n"
     "function main\n"
-    "  binding       bytes  live           offset\n"
-    "  storage        4096  0..1                0\n"
-    "  storage1       2048  1..2             4096  bytes = n * 128\n"
-    "  storage2       1024  2..3                0  in-place\n"
+    "  binding  storage       bytes  live           offset\n"
+    "  lv       storage        4096  0..1                0\n"
+    "  lv1      storage1       2048  1..2             4096  bytes = n * 128\n"
+    "  storage2 storage2       1024  2..3                0  in-place\n"
     "  arena              6144 bytes\n"
     "  lower bound        6144 bytes\n"
     "  naive sum          7168 bytes\n"
@@ -165,10 +172,10 @@ static const char expected_text[] =
     "    m <= 4: binding 'alloc': tensor of m * 4 bytes in storage of 16 bytes\n"
     "\n"
     "function dyn\n"
-    "  binding      bytes  live           offset\n"
-    "  s0              64  0..0                0\n"
-    "  s1       unbounded  0..1               64  bytes = n * 64\n"
-    "  s2             256  1..2       n * 64 + 64\n"
+    "  binding storage      bytes  live           offset\n"
+    "  s0      s0              64  0..0                0\n"
+    "  s1      s1       unbounded  0..1               64  bytes = n * 64\n"
+    "  s2      s2             256  1..2       n * 64 + 64\n"
     "  arena              n * 64 + 320 bytes (computed at run time)\n"
     "  lower bound        unbounded\n"
     "  naive sum          unbounded\n"
@@ -196,7 +203,8 @@ test_text_no_function(void **state)
   (void)state;
   MpPlan empty = {.align = 8, .arena_bytes = 0};
   char *text = report(&empty, MP_FORMAT_TEXT);
-  assert_string_equal(text, "memory plan: 0 functions, alignment 8 bytes, largest arena 0 bytes\n");
+  assert_string_equal(text, "memory plan: 0 functions, alignment 8 bytes, largest arena 0 bytes\n"
+                            "weights (flash): 0 bytes of constants, held as static const\n");
   free(text);
 }
 
@@ -246,10 +254,12 @@ test_json(void **state)
       json, "import json,sys\n"
             "d = json.load(sys.stdin)\n"
             "assert d[\"align\"] == 64 and d[\"arena_bytes\"] == 6144\n"
+            "assert d[\"weights_bytes\"] == 9640\n"
             "m, y = d[\"functions\"]\n"
             "assert m[\"name\"] == \"main\" and y[\"name\"] == \"dyn\"\n"
             "s = m[\"storages\"]\n"
-            "assert [x[\"binding\"] for x in s] == [\"storage\", \"storage1\", \"storage2\"]\n"
+            "assert [x[\"binding\"] for x in s] == [\"lv\", \"lv1\", \"storage2\"]\n"
+            "assert [x[\"storage\"] for x in s] == [\"storage\", \"storage1\", \"storage2\"]\n"
             "assert [x[\"bytes\"] for x in s] == [4096, 2048, 1024]\n"
             "assert [x[\"offset\"] for x in s] == [0, 4096, 0]\n"
             "assert s[1][\"bytes_expr\"] == \"n * 128\" and s[0][\"bytes_expr\"] is None\n"
@@ -392,8 +402,8 @@ test_svg_bounded(void **state)
       strstr(svg, "<rect x=\"415.0\" y=\"256.7\" width=\"325.0\" height=\"43.3\""));
   /* storage: steps 0..1, bytes 0..4096: y = 300 - 173.33 */
   assert_non_null(strstr(svg, "<rect x=\"90.0\" y=\"126.7\" width=\"325.0\" height=\"173.3\""));
-  assert_non_null(strstr(svg, ">storage</text>"));
-  assert_non_null(strstr(svg, ">storage1</text>"));
+  assert_non_null(strstr(svg, ">lv</text>")); /* named by the binding that produced it */
+  assert_non_null(strstr(svg, ">lv1</text>"));
   assert_non_null(strstr(svg, ">steps</text>"));
   assert_non_null(strstr(svg, ">bytes</text>"));
   assert_non_null(strstr(svg, "stroke-dasharray"));
@@ -427,22 +437,25 @@ test_duplicate_names(void **state)
   IrLoc none = {0};
   for (int i = 1; i < 3; i++)
     f->main_st[i].var = ir_var_new(f->ctx, ir_sym(f->ctx, "storage"), NULL, false, none);
+  f->main_st[1].tensor = ir_var_new(f->ctx, ir_sym(f->ctx, "lv"), NULL, false, none);
   f->plan.nfuncs = 1;
   char *text = report(&f->plan, MP_FORMAT_TEXT);
-  assert_non_null(strstr(text, "\n  binding        bytes  live           offset\n"
-                               "  storage         4096  0..1                0\n"
-                               "  storage_1       2048  1..2             4096  bytes = n * 128\n"
-                               "  storage_2       1024  2..3                0  in-place\n"));
+  assert_non_null(strstr(text, "\n  binding storage        bytes  live           offset\n"
+                               "  lv      storage         4096  0..1                0\n"
+                               "  lv_1    storage_1       2048  1..2             4096  bytes = n * 128\n"
+                               "  storage storage_2       1024  2..3                0  in-place\n"));
   free(text);
   char *json = report(&f->plan, MP_FORMAT_JSON);
   assert_true(python_accepts(json, "import json,sys\n"
                                    "d = json.load(sys.stdin)\n"
                                    "s = d[\"functions\"][0][\"storages\"]\n"
+                                   "b = [x[\"storage\"] for x in s]\n"
+                                   "assert b == [\"storage\", \"storage_1\", \"storage_2\"], b\n"
                                    "b = [x[\"binding\"] for x in s]\n"
-                                   "assert b == [\"storage\", \"storage_1\", \"storage_2\"], b\n"));
+                                   "assert b == [\"lv\", \"lv_1\", \"storage\"], b\n"));
   free(json);
   char *svg = report(&f->plan, MP_FORMAT_SVG);
-  assert_non_null(strstr(svg, "<title>storage_2: 1024 bytes at offset 0, steps 2..3, in place</title>"));
+  assert_non_null(strstr(svg, "<title>storage (storage_2): 1024 bytes at offset 0, steps 2..3, in place</title>"));
   free(svg);
 }
 
