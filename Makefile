@@ -548,6 +548,16 @@ check: check-weights
 check-weights: all samples
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/weights/weights_modes.py
 
+# ---- a dim without an upper bound (issue 32): a hand-written MLP and a
+# torch-exported CNN with a dynamic batch dim through cc and tcc, with and
+# without a bound, against numpy and torch's saved outputs; what compile,
+# plan, require_static, arena_limit and a misspelt bound say
+# (tests/dynamic/check_dynamic.py).  Valgrind cannot run a sanitized rxc.
+.PHONY: check-dynamic
+check: check-dynamic
+check-dynamic: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/dynamic/check_dynamic.py $(if $(filter 1,$(SAN)),--no-valgrind)
+
 # ---- the folders depend on each other in README's order, and every global
 # symbol of librxc.a carries its folder's prefix (tests/layers/layers.py).
 .PHONY: check-layers

@@ -7,6 +7,7 @@
  * Key idea: an RxcModel owns its IrCtx; every diagnostic of the road is
  * printed to the caller's stream once, and nothing else escapes.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,14 @@ struct RxcModel {
   CgCompiled *compiled;
 };
 
-/* The road's step function of the JIT: loads the configuration once the
- * module is read, so that a model that does not parse is reported alone. */
+/* The road's step function of the JIT: loads the configuration and applies
+ * the overrides once the module is read, so that a model that does not
+ * parse is reported alone. */
 typedef struct {
   IrCtx *ctx;
-  const char *config; /* the INI file, or NULL */
-  CfgOptions *cfg;    /* the road's */
+  const char *config;      /* the INI file, or NULL */
+  const char *const *set;  /* section.key=value overrides after it, or NULL */
+  CfgOptions *cfg;         /* the road's */
 } JitStep;
 
 static void
@@ -32,8 +35,12 @@ jit_step(void *user, RxcStage stage, const RxcRoadOut *so_far)
 {
   JitStep *j = user;
   (void)so_far;
-  if (stage == RXC_STAGE_CHECK && j->config)
+  if (stage != RXC_STAGE_CHECK)
+    return;
+  if (j->config)
     cfg_load(j->ctx, j->config, j->cfg);
+  for (int i = 0; j->set && j->set[i] && ir_error_count(j->ctx) == 0; i++)
+    cfg_set_arg(j->ctx, j->cfg, j->set[i]);
 }
 
 /* The JIT of the model at path (text: its TVMScript, or NULL to read the
@@ -46,7 +53,7 @@ jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
   IrCtx *ctx = ir_ctx_new();
   CfgOptions cfg;
   cfg_defaults(&cfg);
-  JitStep js = {ctx, o->config, &cfg};
+  JitStep js = {ctx, o->config, o->set, &cfg};
   RxcRoadIn in = {.path = path, .text = text, .params = o->params, .cfg = &cfg,
                   .name = rxc_name_from_path(ctx, path), .jit = true, .step = jit_step,
                   .user = &js};
@@ -104,6 +111,35 @@ rxc_model_arena_bytes(const RxcModel *m, const char *fn)
 {
   const CgEntry *e = find_entry(m, fn);
   return e && e->arena_bytes > 0 ? (size_t)e->arena_bytes : 0;
+}
+
+int
+rxc_model_arena_bytes_for(const RxcModel *m, const char *fn, const int64_t *dims, size_t *bytes)
+{
+  const CgEntry *e = find_entry(m, fn);
+  CgArenaFn arena_fn = e ? cg_compiled_arena_fn(m->compiled, e) : NULL;
+  if (!arena_fn)
+    return RXC_ERR_NO_ENTRY;
+  /* NULL dims give 0 bytes here and NAME_ERR_NULL from the entry */
+  size_t need = arena_fn(dims), align = m->out->arena_align > 0 ? (size_t)m->out->arena_align : 1;
+  /* a negative size (a negative dim) comes back above PTRDIFF_MAX */
+  if (need > PTRDIFF_MAX - align)
+    return RXC_ERR_ARENA;
+  *bytes = need + (align - need % align) % align;
+  return 0;
+}
+
+const char *
+rxc_model_strerror(int code)
+{
+  if (code == 0)
+    return "success";
+  if (code == RXC_ERR_NO_ENTRY)
+    return "no model, or no entry of that name";
+  if (code == RXC_ERR_ARENA)
+    return "the arena for these dims exceeds memory (a dim negative or too large)";
+  const char *text = cg_error_message(code);
+  return text ? text : "unknown error";
 }
 
 size_t

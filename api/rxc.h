@@ -4,10 +4,13 @@
  *
  *   RxcModel *m = rxc_jit_file("mlp.py", NULL, stderr);
  *   RxcEntry fn = rxc_model_entry(m, "main");
- *   void *arena = aligned_alloc(rxc_model_arena_align(m), rxc_model_arena_bytes(m, "main"));
  *   void *tensors[] = {x, y};        // inputs, then outputs, in signature order
  *   int64_t dims[] = {n};            // the symbolic dims, in signature order
- *   int rc = fn(arena, rxc_model_arena_bytes(m, "main"), tensors, dims);  // 0 or < 0
+ *   size_t bytes;                    // the arena for these dims
+ *   int rc = rxc_model_arena_bytes_for(m, "main", dims, &bytes);
+ *   void *arena = aligned_alloc(rxc_model_arena_align(m), bytes);  // bytes: a multiple
+ *   rc = rc ? rc : fn(arena, bytes, tensors, dims);                 // 0 or < 0
+ *   if (rc) fprintf(stderr, "%s\n", rxc_model_strerror(rc));
  *   rxc_model_free(m);
  *
  * rxc_model_header() is the generated NAME.h: it documents each entry's
@@ -34,7 +37,19 @@ typedef struct {
   const char *config; /* an INI file (config/default.ini documents it), or NULL */
   bool use_cc;        /* compile with the system compiler (the configuration's
                          [jit] cc_flags) instead of libtcc in memory */
+  const char *const *set; /* overrides "section.key=value", as rxc --set,
+                             applied in order after config (e.g.
+                             "memplan.upper_bound.n=64"): a NULL-terminated
+                             array, or NULL */
 } RxcJitOptions;
+
+/* The API's own error codes.  An entry returns 0 or one of the generated
+ * header's NAME_ERR_* codes (-1 .. -9: NULL pointer, arena size, arena
+ * alignment, dim, shape, check, match, weights, assert); rxc_model_strerror
+ * gives the text of both kinds. */
+#define RXC_ERR_NO_ENTRY (-100) /* no model, or no entry of that name */
+#define RXC_ERR_ARENA (-101)    /* the arena for these dims exceeds memory (a dim
+                                   negative or absurdly large) */
 
 typedef struct RxcModel RxcModel;
 
@@ -51,8 +66,21 @@ RxcModel *rxc_jit_string(const char *name, const char *text, const RxcJitOptions
                          FILE *errors);
 /* The entry of Relax function fn, or NULL when there is none. */
 RxcEntry rxc_model_entry(const RxcModel *m, const char *fn);
-/* The arena bytes fn needs at the upper bounds of its dims (0 if no fn). */
+/* The arena bytes fn needs at the upper bounds of its dims: its static
+ * arena (NAME_FN_ARENA_BYTES).  0 if there is no fn, or if fn's arena grows
+ * with a dim that has no upper bound: rxc_model_arena_bytes_for sizes that. */
 size_t rxc_model_arena_bytes(const RxcModel *m, const char *fn);
+/* The arena bytes fn needs for these dims (those of the call, in signature
+ * order), rounded up to a multiple of rxc_model_arena_align: what
+ * NAME_FN_arena_bytes(dims...) computes, so it works with and without
+ * bounds.  Returns 0 and sets *bytes, or RXC_ERR_NO_ENTRY, RXC_ERR_ARENA
+ * (*bytes unchanged).  Dims outside their bounds are the entry's to
+ * refuse (NAME_ERR_DIM). */
+int rxc_model_arena_bytes_for(const RxcModel *m, const char *fn, const int64_t *dims,
+                              size_t *bytes);
+/* The text of an entry's return code or of an RXC_ERR_* code ("success"
+ * for 0, "unknown error" for others); a static string. */
+const char *rxc_model_strerror(int code);
 size_t rxc_model_arena_align(const RxcModel *m);
 /* The generated header's text. */
 const char *rxc_model_header(const RxcModel *m);

@@ -30,9 +30,12 @@ const char cli_compile_help[] =
     "main's weights (BindParams), so they become constants of the output, in\n"
     "the form [codegen] weights says: inline, separate, bytes or blob.  A\n"
     "symbolic dim is bounded by its function's tir_var_upper_bound, else by\n"
-    "[memplan] default_upper_bound; a dim with no bound makes the arena size an\n"
-    "expression the entry computes at run time.  OUTDIR's missing folders are\n"
-    "created.  Prints each file written and each entry's arena size.\n";
+    "[memplan] upper_bound.DIM or default_upper_bound; a dim with no bound makes\n"
+    "the arena size a formula of the dims that NAME_FN_arena_bytes(dims...)\n"
+    "computes at run time (the header then has no NAME_ARENA_BYTES; [memplan]\n"
+    "require_static makes it an error).  OUTDIR's missing folders are created.\n"
+    "Prints each file written and each entry's arena size (bytes, or that\n"
+    "formula and the --set that bounds it).\n";
 
 
 bool
@@ -94,6 +97,31 @@ parse_compile_args(int argc, char **argv, CompileArgs *a, CfgOptions *cfg)
   return EXIT_OK;
 }
 
+/* "NAME_FN: arena ... bytes" for rxc compile: the bytes, or without a bound
+ * the formula of the dims (as rxc plan prints it) and the key that would
+ * make it static. */
+static void
+print_arena(const RxcRoadOut *b, const CgEntry *e)
+{
+  const MpFunctionPlan *fp = NULL;
+  for (int i = 0; i < b->plan->nfuncs && !fp; i++)
+    if (b->plan->funcs[i].name == e->fn)
+      fp = &b->plan->funcs[i];
+  if (e->arena_bytes >= 0 || !fp || !fp->arena_expr) {
+    printf("%s: arena %lld bytes (alignment %lld)\n", e->symbol, (long long)e->arena_bytes,
+           (long long)b->out->arena_align);
+    return;
+  }
+  IrBuf f = {0};
+  ir_prim_expr_print(fp->arena_expr, &f);
+  printf("%s: arena %s bytes (alignment %lld); give a bound for a static arena:", e->symbol,
+         f.data ? f.data : "?", (long long)b->out->arena_align);
+  for (int i = 0; i < fp->nunbounded; i++)
+    printf("%s --set memplan.upper_bound.%s=N", i ? "," : "", fp->unbounded[i]);
+  printf("\n");
+  ir_buf_free(&f);
+}
+
 int
 cmd_compile(int argc, char **argv, CfgOptions *cfg)
 {
@@ -109,8 +137,7 @@ cmd_compile(int argc, char **argv, CfgOptions *cfg)
       for (int i = 0; i < b.out->nfiles && cfg->verbosity >= 0; i++)
         printf("wrote %s/%s (%zu bytes)\n", a.dir, b.out->files[i].name, b.out->files[i].text.len);
       for (int i = 0; i < b.out->nentries && cfg->verbosity >= 0; i++)
-        printf("%s: arena %lld bytes (alignment %lld)\n", b.out->entries[i].symbol,
-               (long long)b.out->entries[i].arena_bytes, (long long)b.out->arena_align);
+        print_arena(&b, &b.out->entries[i]);
       status = EXIT_OK;
     }
     ir_diag_print(ctx, stderr);
@@ -235,8 +262,9 @@ cut_output(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db, IrTensorDa
   return true;
 }
 
-/* Calls e's packed entry in c with the arena it asks for.  False after an
- * error in ctx (the entry's own error code through NAME_strerror). */
+/* Calls e's packed entry in c with an arena of the bytes its arena-bytes
+ * function asks for these dims.  False after an error in ctx (the entry's
+ * own error code through NAME_strerror). */
 static bool
 call_packed(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const CgEntry *e, void **tensors,
             const int64_t *dims)
@@ -247,15 +275,22 @@ call_packed(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const CgEntry *e, vo
     ir_error(ctx, none, "the compiled module has no entry '%s'", e->packed);
     return false;
   }
-  size_t align = b->out->arena_align > 0 ? (size_t)b->out->arena_align : 16;
-  size_t bytes = (size_t)e->arena_bytes;
-  bytes = (bytes + align - 1) / align * align;
-  void *arena = aligned_alloc(align, bytes ? bytes : align);
-  if (!arena) {
-    ir_error(ctx, none, "cannot allocate an arena of %zu bytes", bytes);
+  CgArenaFn arena_fn = cg_compiled_arena_fn(c, e);
+  if (!arena_fn) {
+    ir_error(ctx, none, "the compiled module has no function '%s'", e->arena_fn);
     return false;
   }
-  int rc = fn(arena, (size_t)e->arena_bytes, tensors, dims);
+  /* sized for these dims (an arena without a bound has no constant size);
+   * the entry is told exactly the bytes allocated */
+  size_t align = b->out->arena_align > 0 ? (size_t)b->out->arena_align : 16;
+  size_t need = arena_fn(dims);
+  size_t bytes = need + (align - need % align) % align;
+  void *arena = bytes >= need ? aligned_alloc(align, bytes ? bytes : align) : NULL;
+  if (!arena) {
+    ir_error(ctx, none, "cannot allocate an arena of %zu bytes for %s", need, e->symbol);
+    return false;
+  }
+  int rc = fn(arena, bytes, tensors, dims);
   free(arena);
   if (rc != 0) {
     typedef const char *(*StrerrorFn)(int);

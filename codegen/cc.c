@@ -141,6 +141,17 @@ cg_compiled_entry(CgCompiled *c, const char *symbol)
   return fn;
 }
 
+CgArenaFn
+cg_compiled_arena_fn(CgCompiled *c, const CgEntry *e)
+{
+  void *p = NULL;
+  if (c && e)
+    p = c->dl ? dlsym(c->dl, e->arena_fn) : c->tcc ? cg_tcc_symbol(c->tcc, e->arena_fn) : NULL;
+  CgArenaFn fn;
+  memcpy(&fn, &p, sizeof fn); /* as cg_compiled_entry */
+  return fn;
+}
+
 typedef int (*SetWeightsFn)(const void *weights, size_t bytes);
 
 bool

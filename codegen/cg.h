@@ -15,8 +15,12 @@
  * and, for callers that cannot spell the typed signature (the JIT, tests),
  *   int NAME_FN_packed(void *arena, size_t arena_bytes,
  *                      void *const *tensors, const int64_t *dims);
+ *   size_t NAME_FN_arena_bytes_packed(const int64_t *dims);
  * where tensors are the inputs then the outputs in the order of the typed
- * signature and dims the symbolic dims in that order.  T is the dtype's C
+ * signature and dims the symbolic dims in that order.  NAME_FN_ARENA_BYTES
+ * (and NAME_ARENA_BYTES) exist only where the arena has a bound: an entry
+ * whose arena grows with a dim without an upper bound has no such macro,
+ * and its caller sizes the arena with NAME_FN_arena_bytes(dims...).  T is the dtype's C
  * type (rxc_f32 is float, rxc_i64 int64_t, ...); a float16 tensor is
  * rxc_f16 and a bfloat16 one rxc_bf16, both uint16_t bit patterns (IEEE
  * binary16; the upper half of a float), since C has no 16-bit float: the
@@ -53,7 +57,10 @@ typedef struct {
   int nresult_dims;
   IrPrimExpr **result_dims;
   int64_t *result_bounds;
-  int64_t arena_bytes;   /* at the upper bounds */
+  int64_t arena_bytes;   /* at the upper bounds; -1 when the arena grows with
+                            a dim without an upper bound */
+  const char *arena_fn;  /* "NAME_FN_arena_bytes_packed": the arena bytes for
+                            the dims of a packed call (CgArenaFn) */
 } CgEntry;
 
 typedef struct {
@@ -72,6 +79,9 @@ typedef struct {
 CgOutput *cg_generate(IrCtx *ctx, const IrModule *m, const MpPlan *p, const CfgOptions *cfg,
                       const char *name);
 void cg_output_free(CgOutput *out); /* its IrBufs and out itself (heap) */
+/* The text of a generated entry's error code (NAME_ERR_*: -1, -2, ...), as
+ * NAME_strerror gives it; NULL for any other code. */
+const char *cg_error_message(int code);
 /* Writes the files into dir (through temporaries: nothing partial). */
 bool cg_write(IrCtx *ctx, const CgOutput *out, const char *dir);
 
@@ -98,6 +108,8 @@ const char *cg_runtime_types_text(void);
 typedef struct CgCompiled CgCompiled;
 typedef int (*CgPackedFn)(void *arena, size_t arena_bytes, void *const *tensors,
                           const int64_t *dims);
+/* NAME_FN_arena_bytes_packed: the arena NAME_FN_packed needs for dims. */
+typedef size_t (*CgArenaFn)(const int64_t *dims);
 
 /* Compiles the generated files in memory with libtcc (serialized: libtcc
  * 0.9.27 keeps global state); NULL after errors (tcc's messages become
@@ -108,6 +120,8 @@ CgCompiled *cg_jit_tcc(IrCtx *ctx, const CgOutput *out);
 CgCompiled *cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags);
 /* The packed entry of symbol ("NAME_FN_packed"), or NULL. */
 CgPackedFn cg_compiled_entry(CgCompiled *c, const char *symbol);
+/* The arena-bytes function of an entry (CgEntry.arena_fn), or NULL. */
+CgArenaFn cg_compiled_arena_fn(CgCompiled *c, const CgEntry *e);
 void cg_compiled_free(CgCompiled *c);
 
 #endif

@@ -663,7 +663,38 @@ emit_arena_bytes(CgFunc *E, const CgEntry *ent, IrBuf *decls, IrBuf *out)
   else
     ir_buf_printf(out, "%lldu", (long long)(E->arena_bytes > 0 ? E->arena_bytes : 0));
   ir_buf_puts(out, ");\n}\n");
+  ir_buf_printf(decls, "size_t\n%s(const rxc_i64 *dims);\n", ent->arena_fn);
+  ir_buf_printf(out, "\nsize_t\n%s(const rxc_i64 *dims)\n{\n", ent->arena_fn);
+  if (ent->ndims)
+    ir_buf_puts(out, "  if (!dims)\n    return 0;\n");
+  else
+    ir_buf_puts(out, "  (void)dims;\n");
+  ir_buf_printf(out, "  return %s_arena_bytes(", ent->symbol);
+  for (int i = 0; i < ent->ndims; i++)
+    ir_buf_printf(out, "%sdims[%d]", i ? ", " : "", i);
+  ir_buf_puts(out, ");\n}\n");
   ir_buf_free(&sig);
+}
+
+/* The header's arena line of an entry: the bytes, or with a dim without a
+ * bound the function that computes them and the dims it grows with. */
+static void
+doc_arena(CgFunc *E, const CgEntry *ent, IrBuf *docs)
+{
+  const MpFunctionPlan *fp = E->fp;
+  ir_buf_printf(docs, "/* %s: R.function %s.\n *   %-12s ", ent->symbol, fp->name, "arena");
+  if (!fp->arena_expr) {
+    ir_buf_printf(docs, "%lld bytes", (long long)E->arena_bytes);
+  } else {
+    ir_buf_printf(docs, "%s_arena_bytes(", ent->symbol);
+    for (int i = 0; i < ent->ndims; i++)
+      ir_buf_printf(docs, "%s%s", i ? ", " : "", cg_names_find(&E->names, ent->dims[i]));
+    ir_buf_puts(docs, ") bytes (no upper bound on");
+    for (int i = 0; i < fp->nunbounded; i++)
+      ir_buf_printf(docs, "%s %s", i ? "," : "", fp->unbounded[i]);
+    ir_buf_puts(docs, ")");
+  }
+  ir_buf_printf(docs, ", aligned to %lld\n", (long long)E->g->plan->align);
 }
 
 void
@@ -678,6 +709,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   ent->fn = fp->name;
   ent->symbol = ir_printf(g->ctx, "%s_%s", g->name, cg_ident(g, fp->name));
   ent->packed = ir_printf(g->ctx, "%s_packed", ent->symbol);
+  ent->arena_fn = ir_printf(g->ctx, "%s_arena_bytes_packed", ent->symbol);
   cg_entry_bounds(&E);
   IrBuf decl = {0}, doc = {0};
   if (cg_signature(&E, ent, &decl, &doc) && cg_outputs(&E, ent, &decl, &doc)) {
@@ -686,20 +718,19 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
     emit_body(&E, ent, &decl, out);
     cg_emit_packed(&E, ent, out);
     emit_arena_bytes(&E, ent, decls, out);
-    ir_buf_printf(docs, "/* %s: R.function %s.\n *   %-12s ", ent->symbol, fp->name, "arena");
-    if (fp->arena_expr)
-      ir_buf_puts(docs, "bytes depend on the dims");
-    else
-      ir_buf_printf(docs, "%lld bytes", (long long)E.arena_bytes);
-    ir_buf_printf(docs, ", aligned to %lld\n", (long long)g->plan->align);
+    doc_arena(&E, ent, docs);
     ir_buf_put(docs, doc.data, doc.len);
     ir_buf_puts(docs, " * Returns 0, or before writing anything a negative error code");
     if (E.asserts)
       ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op or a prim_func's assert is false",
                     g->name);
     ir_buf_puts(docs, ". */\n");
-    ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
-                  (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
+    if (fp->arena_expr)
+      ir_buf_printf(docs, "/* no %s_ARENA_BYTES: call %s_arena_bytes(...) */\n", ent->symbol,
+                    ent->symbol);
+    else
+      ir_buf_printf(docs, "#define %s_ARENA_BYTES %lldu\n", ent->symbol,
+                    (long long)(E.arena_bytes > 0 ? E.arena_bytes : 0));
     ir_buf_printf(decls,
                   "%s;\nint\n%s(void *arena, size_t arena_bytes, void *const *tensors, "
                   "const rxc_i64 *dims);\n",

@@ -38,6 +38,12 @@ static const char EXTRA_TYPES[] =
     "typedef char rxc_check_uptr[sizeof(rxc_uptr) == sizeof(void *) ? 1 : -1];\n"
     "#endif\n\n";
 
+const char *
+cg_error_message(int code)
+{
+  return code < 0 && code >= -CG_ERR_COUNT ? CG_ERR_MESSAGES[-code - 1] : NULL;
+}
+
 bool
 cg_weights_blob(const CgGen *g)
 {
@@ -50,6 +56,22 @@ cg_err_used(const CgGen *g, int err)
   if (err == CG_ERR_ASSERT)
     return g->assert_used;
   return err != CG_ERR_WEIGHTS || cg_weights_blob(g);
+}
+
+/* In place of NAME_ARENA_BYTES when some entry's arena has no bound: the
+ * functions that size those arenas. */
+static void
+no_module_arena(const char *N, const CgOutput *res, IrBuf *o)
+{
+  ir_buf_printf(o, "/* No %s_ARENA_BYTES: the arena of", N);
+  for (int i = 0, k = 0; i < res->nentries; i++)
+    if (res->entries[i].arena_bytes < 0)
+      ir_buf_printf(o, "%s %s", k++ ? "," : "", res->entries[i].symbol);
+  ir_buf_puts(o, " grows with a dim that has no\n * upper bound: size it with");
+  for (int i = 0, k = 0; i < res->nentries; i++)
+    if (res->entries[i].arena_bytes < 0)
+      ir_buf_printf(o, "%s %s_arena_bytes(dims...)", k++ ? "," : "", res->entries[i].symbol);
+  ir_buf_puts(o, ". */\n");
 }
 
 void
@@ -73,10 +95,15 @@ cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *d
   ir_buf_printf(o, "#ifndef %s_H\n#define %s_H\n\n#include <stddef.h>\n\n%s\n%s", N, N,
                 cg_runtime_types_text(), EXTRA_TYPES);
   int64_t arena = 0;
-  for (int i = 0; i < res->nentries; i++)
-    arena = res->entries[i].arena_bytes > arena ? res->entries[i].arena_bytes : arena;
-  ir_buf_printf(o, "#define %s_ARENA_BYTES %lldu /* the largest entry's, at the upper bounds */\n",
-                N, (long long)arena);
+  for (int i = 0; i < res->nentries && arena >= 0; i++)
+    arena = res->entries[i].arena_bytes < 0 || res->entries[i].arena_bytes > arena
+                ? res->entries[i].arena_bytes
+                : arena;
+  if (arena >= 0)
+    ir_buf_printf(o, "#define %s_ARENA_BYTES %lldu /* the largest entry's, at the upper bounds */\n",
+                  N, (long long)arena);
+  else
+    no_module_arena(N, res, o);
   ir_buf_printf(o, "#define %s_ARENA_ALIGN %lldu\n", N, (long long)res->arena_align);
   if (cg_weights_blob(g))
     ir_buf_printf(o,

@@ -147,6 +147,14 @@ place_extra(CgFunc *E)
     E->arena_bytes = off + fp->outputs[s].bytes_max;
   }
   E->arena_bytes = (E->arena_bytes + align - 1) / align * align;
+  /* the planner checked its own part against arena_limit; these storages
+   * come on top of it */
+  int64_t limit = E->g->cfg->memplan.arena_limit;
+  if (E->nextra && limit > 0 && E->arena_bytes > limit)
+    cg_fail(E->g,
+            "in function '%s': the arena needs %lld bytes with the result's storages that no "
+            "output returns, above arena_limit of %lld bytes",
+            E->fp->name, (long long)E->arena_bytes, (long long)limit);
 }
 
 void

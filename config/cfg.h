@@ -89,6 +89,9 @@ typedef struct {
                                               tir_var_upper_bound; 0 = none (an error) */
     CfgBound upper_bounds[CFG_MAX_BOUNDS]; /* none: per-dim bounds, by var name */
     int nupper_bounds;                     /* 0 */
+    bool require_static;                   /* false: an arena that grows with a dim
+                                              without an upper bound is an error
+                                              (a target with no heap) */
     int64_t budget_ms;                     /* 1000: budget of the planner's searches
                                               (local and exact), counted in work at a
                                               fixed rate, never on the clock */

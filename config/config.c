@@ -88,6 +88,7 @@ static const CfgKey keys[] = {
     {"memplan", "default_upper_bound", KEY_INT64, FIELD(memplan.default_upper_bound), 0, NULL, 0,
      INT64_MAX},
     {"memplan", "budget_ms", KEY_INT64, FIELD(memplan.budget_ms), 0, NULL, 1, 3600000},
+    {"memplan", "require_static", KEY_BOOL, FIELD(memplan.require_static), 0, bool_words, 0, 0},
     {"codegen", "prefix", KEY_IDENT, FIELD(codegen.prefix), 0, NULL, 0, 0},
     {"codegen", "weights", KEY_ENUM, FIELD(codegen.weights), 0, weights_words, 0, 0},
     {"codegen", "libm", KEY_ENUM, FIELD(codegen.libm), 0, libm_words, 0, 0},

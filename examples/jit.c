@@ -34,15 +34,19 @@ main(void)
   if (!m)
     return 1;
   RxcEntry fn = rxc_model_entry(m, "main");
-  size_t bytes = rxc_model_arena_bytes(m, "main"), align = rxc_model_arena_align(m);
-  void *arena = aligned_alloc(align, (bytes + align - 1) / align * align + align);
   float x[3][2] = {{1, 2}, {-1, 0.5f}, {0, -3}};
   float w[2][3] = {{0.5f, -1, 2}, {1, 1, -0.25f}};
   float b[3] = {0.1f, 0.2f, -0.3f};
-  float y[3][3];
+  float y[3][3] = {{0}};
   void *tensors[] = {x, w, b, y};
   int64_t dims[] = {3};
-  int rc = fn(arena, bytes, tensors, dims);
+  size_t bytes = 0; /* the arena for these dims: a multiple of the alignment */
+  int rc = rxc_model_arena_bytes_for(m, "main", dims, &bytes);
+  size_t align = rxc_model_arena_align(m);
+  void *arena = rc ? NULL : aligned_alloc(align, bytes ? bytes : align);
+  rc = rc ? rc : fn(arena, bytes, tensors, dims);
+  if (rc)
+    fprintf(stderr, "main: %s\n", rxc_model_strerror(rc));
   int bad = rc != 0;
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {

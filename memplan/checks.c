@@ -211,7 +211,7 @@ mp_func_bounds(MpFunc *F)
       assume_upper(F, vars.items[i], cfg->memplan.default_upper_bound,
                    "default_upper_bound in the configuration");
   }
-  ir_vec_free(&vars);
+  F->vars = vars;
 }
 
 /* --- does the tensor fit? -------------------------------------------- */

@@ -406,4 +406,5 @@ mp_func_free(MpFunc *F)
   ir_vec_free(&F->calls);
   free(F->steps);
   ir_vec_free(&F->checks);
+  ir_vec_free(&F->vars);
 }

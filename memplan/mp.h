@@ -122,6 +122,11 @@ typedef struct {
   int64_t arena_bytes;   /* at the upper bounds; -1 when unbounded */
   IrPrimExpr *arena_expr;/* arena size as an expression of the dims when
                             some dim is unbounded, else NULL */
+  IrSym *unbounded;      /* with arena_expr: the dims it depends on that
+                            have no upper bound, by name */
+  int nunbounded;
+  IrSym *dims;           /* every symbolic dim of the function, by name */
+  int ndims;
   int64_t lower_bound;   /* bytes */
   int64_t naive_sum;     /* bytes */
   int64_t pooled_bytes;  /* TVM's StaticPlanBlockMemory rule, for comparison */
@@ -148,7 +153,11 @@ typedef struct {
 /* Plans every public Relax function of m (which must have explicit memory:
  * CallTIRRewrite and KillAfterLastUse ran).  A tensor that provably never
  * fits its storage, or a plan above cfg's arena_limit, is an error
- * (naming the function, the binding and the sizes); returns NULL then. */
+ * (naming the function, the binding and the sizes); so is an arena that
+ * depends on a dim without an upper bound under [memplan] require_static
+ * (naming the dim and the key that bounds it), and an upper_bound.NAME of
+ * the configuration that names no dim of the planned functions (listing
+ * theirs).  Returns NULL then. */
 MpPlan *mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg);
 /* The algorithm a [memplan] algorithm value names. */
 MpAlgorithm mp_algorithm_of(CfgPlanAlgorithm a);

@@ -55,6 +55,8 @@ typedef struct {
   int if_depth;           /* > 0 inside a branch */
   bool failed;            /* an error was reported */
   IrLoc overflow_at;      /* where a storage too large was last reported */
+  IrVec vars;             /* IrPrimExpr *: every symbolic dim of the signature
+                             and of the sizes in the body (mp_func_bounds) */
 } MpFunc;
 
 /* lifetime.c */
@@ -77,7 +79,8 @@ void mp_func_inplace(MpFunc *F, const IrModule *m);
 
 /* checks.c */
 /* Records the allowed values of f's symbolic dims in F->arith: the
- * function's attributes, the configuration, R.assert_op preconditions. */
+ * function's attributes, the configuration, R.assert_op preconditions;
+ * the dims themselves in F->vars. */
 void mp_func_bounds(MpFunc *F);
 /* Decides whether the tensor of alloc_tensor call `call` (bound at b)
  * fits storage s: an error, nothing, or a runtime check in F->checks. */

@@ -211,6 +211,50 @@ place_unbounded(MpFunc *F, MpFunctionPlan *p, int64_t align)
   }
 }
 
+/* The names of vars (IrPrimExpr *), each once, into *names (the ctx's). */
+static int
+var_names(IrCtx *ctx, const IrVec *vars, bool unbounded_only, IrArith *arith, IrSym **names)
+{
+  *names = ir_alloc(ctx, sizeof **names * (size_t)(vars->len + 1));
+  int n = 0;
+  for (int i = 0; i < vars->len; i++) {
+    const IrPrimExpr *v = vars->items[i];
+    int64_t lo, hi;
+    if (unbounded_only && ir_arith_range(arith, v, &lo, &hi) && hi != INT64_MAX)
+      continue;
+    bool seen = false;
+    for (int k = 0; k < n; k++)
+      seen = seen || (*names)[k] == v->u.var;
+    if (!seen)
+      (*names)[n++] = v->u.var;
+  }
+  return n;
+}
+
+/* The dims of the function, and those the arena grows with that have no
+ * bound; under require_static the latter are an error naming the key that
+ * bounds each.  False after that error. */
+static bool
+note_dims(MpFunc *F, MpFunctionPlan *p)
+{
+  p->ndims = var_names(F->ctx, &F->vars, false, F->arith, &p->dims);
+  if (!p->arena_expr)
+    return true;
+  IrVec in_arena = {0};
+  ir_prim_expr_vars(p->arena_expr, &in_arena);
+  p->nunbounded = var_names(F->ctx, &in_arena, true, F->arith, &p->unbounded);
+  ir_vec_free(&in_arena);
+  if (!F->cfg->memplan.require_static)
+    return true;
+  for (int i = 0; i < p->nunbounded; i++)
+    ir_error(F->ctx, F->f->loc,
+             "in function '%s': the arena grows with dim '%s', which has no upper bound, and "
+             "[memplan] require_static asks for a static arena: bound it with --set "
+             "memplan.upper_bound.%s=N (or tir_var_upper_bound)",
+             F->fname, p->unbounded[i], p->unbounded[i]);
+  return p->nunbounded == 0;
+}
+
 /* The arena storages and the outputs into p, copied to the context. */
 static void
 split_outputs(MpFunc *F, MpFunctionPlan *p)
@@ -254,9 +298,61 @@ plan_function(IrCtx *ctx, const IrModule *m, const IrMap *globals, const IrGloba
     mp_func_inplace(&F, m);
     ok = place_bounded(&F, p, align);
     place_unbounded(&F, p, align);
+    ok = note_dims(&F, p) && ok;
     split_outputs(&F, p);
   }
   mp_func_free(&F);
+  return ok;
+}
+
+/* Whether some planned function has a dim named name. */
+static bool
+has_dim(const MpPlan *plan, const char *name)
+{
+  for (int i = 0; i < plan->nfuncs; i++)
+    for (int k = 0; k < plan->funcs[i].ndims; k++)
+      if (strcmp(plan->funcs[i].dims[k], name) == 0)
+        return true;
+  return false;
+}
+
+/* The planned functions' dims, each once, as "'n', 'm'" (heap text). */
+static void
+list_dims(const MpPlan *plan, IrBuf *list)
+{
+  for (int i = 0; i < plan->nfuncs; i++)
+    for (int k = 0; k < plan->funcs[i].ndims; k++) {
+      bool seen = false;
+      for (int j = 0; j <= i && !seen; j++)
+        for (int l = 0; l < (j < i ? plan->funcs[j].ndims : k) && !seen; l++)
+          seen = plan->funcs[j].dims[l] == plan->funcs[i].dims[k];
+      if (!seen)
+        ir_buf_printf(list, "%s'%s'", list->len ? ", " : "", plan->funcs[i].dims[k]);
+    }
+}
+
+/* Every upper_bound.NAME of cfg names a dim of the planned functions (a
+ * misspelt bound would silently leave the dim unbounded); false after an
+ * error at the model's file listing the dims there are. */
+static bool
+check_bound_names(IrCtx *ctx, const IrModule *m, const MpPlan *plan, const CfgOptions *cfg)
+{
+  IrLoc at = {0};
+  for (int i = 0; i < m->nglobals && !at.src; i++)
+    if (m->globals[i].kind == IR_GLOBAL_RELAX)
+      at.src = m->globals[i].u.relax->loc.src;
+  bool ok = true;
+  for (int b = 0; b < cfg->memplan.nupper_bounds; b++) {
+    const char *name = cfg->memplan.upper_bounds[b].name;
+    if (has_dim(plan, name))
+      continue;
+    IrBuf list = {0};
+    list_dims(plan, &list);
+    ir_error(ctx, at, "[memplan] upper_bound.%s names no dim of the model; its dims are: %s",
+             name, list.data ? list.data : "none (every shape is static)");
+    ir_buf_free(&list);
+    ok = false;
+  }
   return ok;
 }
 
@@ -341,5 +437,6 @@ mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg)
   }
   ir_map_free(&globals);
   plan->weights_bytes = weights_bytes(m);
+  ok = ok && check_bound_names(ctx, m, plan, cfg);
   return ok ? plan : NULL;
 }

@@ -194,6 +194,10 @@ text_function(IrBuf *out, const MpFunctionPlan *f)
     IrBuf t = prim_text(f->arena_expr);
     ir_buf_printf(out, "  %-18s %s bytes (computed at run time)\n", "arena", t.data);
     ir_buf_free(&t);
+    for (int i = 0; i < f->nunbounded; i++) /* as rxc compile says it */
+      ir_buf_printf(out, "%s --set memplan.upper_bound.%s=N%s",
+                    i ? "," : "  give a bound for a static arena:", f->unbounded[i],
+                    i + 1 == f->nunbounded ? "\n" : "");
   } else {
     text_bytes(out, "arena", f->arena_bytes);
   }

@@ -95,6 +95,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
   assert_int_equal(a->memplan.algorithm, b->memplan.algorithm);
   assert_int_equal(a->memplan.arena_limit, b->memplan.arena_limit);
   assert_int_equal(a->memplan.default_upper_bound, b->memplan.default_upper_bound);
+  assert_int_equal(a->memplan.require_static, b->memplan.require_static);
   assert_int_equal(a->memplan.budget_ms, b->memplan.budget_ms);
   assert_int_equal(a->memplan.nupper_bounds, b->memplan.nupper_bounds);
   for (int i = 0; i < a->memplan.nupper_bounds; i++) {
@@ -151,6 +152,7 @@ test_defaults(void **state)
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_BEST);
   assert_int_equal(o.memplan.arena_limit, 0);
   assert_int_equal(o.memplan.default_upper_bound, 0);
+  assert_false(o.memplan.require_static);
   assert_int_equal(o.memplan.budget_ms, 1000);
   assert_int_equal(o.memplan.nupper_bounds, 0);
   assert_string_equal(o.codegen.prefix, "");
@@ -190,6 +192,7 @@ test_every_key(void **state)
   assert_int_equal(o.memplan.upper_bounds[0].bound, 128);
   assert_string_equal(o.memplan.upper_bounds[1].name, "batch");
   assert_int_equal(o.memplan.upper_bounds[1].bound, 8);
+  assert_true(o.memplan.require_static);
   assert_string_equal(o.codegen.prefix, "mlp_v2");
   assert_int_equal(o.codegen.weights, CFG_WEIGHTS_SEPARATE);
   assert_int_equal(o.codegen.libm, CFG_LIBM_SYSTEM);
@@ -674,6 +677,7 @@ static const char cortex_m4_printed[] =
     "arena_limit = 131072\n"
     "default_upper_bound = 0\n"
     "budget_ms = 1000\n"
+    "require_static = true\n"
     "\n"
     "[codegen]\n"
     "prefix =\n"

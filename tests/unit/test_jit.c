@@ -6,7 +6,10 @@
  * threads compiling at once; many compile/call/free rounds (leaks show
  * under `make SAN=1 check`).  Then the command line, through $RXC:
  * rxc compile, and rxc run --via tcc against --via interp on samples/mlp.py
- * (skipped, saying so, while the C generator is a stub).
+ * (skipped, saying so, while the C generator is a stub).  Last, the
+ * library API (api/rxc.h) on an MLP whose batch dim has no bound: the
+ * arena sized for the call's dims, configuration overrides (a bound, an
+ * unknown dim, require_static), and rxc_model_strerror's texts.
  */
 #include <math.h>
 #include <pthread.h>
@@ -19,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "../../api/rxc.h"
 #include "../../codegen/cg_int.h"
 #include "../../ops/op.h"
 #include "testutil.h"
@@ -496,6 +500,171 @@ test_cli_mlp_via_tcc(void **state)
   assert_int_equal(access("build/jit_tcc65.npy", F_OK), -1);
 }
 
+/* ---- the library API (api/rxc.h) on a batch dim without a bound ---------- */
+
+/* y = relu(x @ w) @ w2 with x: (n, 4), n unbounded: the arena holds the
+ * (n, 8) float32 intermediate, 32 * n bytes rounded up to 64. */
+static const char api_mlp[] =
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @R.function\n"
+    "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), w: R.Tensor((4, 8), dtype=\"float32\"),\n"
+    "             w2: R.Tensor((8, 2), dtype=\"float32\")) -> R.Tensor((\"n\", 2), dtype=\"float32\"):\n"
+    "        n = T.int64()\n"
+    "        with R.dataflow():\n"
+    "            lv = R.matmul(x, w)\n"
+    "            lv1 = R.nn.relu(lv)\n"
+    "            gv = R.matmul(lv1, w2)\n"
+    "            R.output(gv)\n"
+    "        return gv\n";
+
+/* The model of api_mlp with the overrides set (NULL-terminated, or NULL);
+ * what it printed goes to *errors (heap). */
+static RxcModel *
+api_model(const char *const *set, char **errors)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  assert_non_null(f);
+  RxcJitOptions o = {.set = set};
+  RxcModel *m = rxc_jit_string("api_mlp.py", api_mlp, &o, f);
+  fclose(f);
+  *errors = text;
+  return m;
+}
+
+/* Runs main at batch n with an arena of bytes (aligned); returns its code
+ * and checks y against the same arithmetic in C when it is 0. */
+static int
+api_call(RxcModel *m, int64_t n, size_t bytes)
+{
+  float x[7][4], w[4][8], w2[8][2], y[7][2];
+  assert_true(n <= 7);
+  for (int i = 0; i < 32; i++)
+    w[i / 8][i % 8] = (float)((i * 7) % 11 - 5) / 4;
+  for (int i = 0; i < 16; i++)
+    w2[i / 2][i % 2] = (float)((i * 5) % 7 - 3) / 2;
+  for (int i = 0; i < 28; i++)
+    x[i / 4][i % 4] = (float)((i * 3) % 13 - 6) / 3;
+  void *tensors[] = {x, w, w2, y};
+  int64_t dims[] = {n};
+  size_t align = rxc_model_arena_align(m);
+  void *arena = aligned_alloc(align, (bytes / align + 1) * align); /* a multiple, as C11 wants */
+  int rc = rxc_model_entry(m, "main")(arena, bytes, tensors, dims);
+  free(arena);
+  for (int i = 0; rc == 0 && i < n; i++)
+    for (int j = 0; j < 2; j++) {
+      double want = 0;
+      for (int k = 0; k < 8; k++) {
+        double h = 0;
+        for (int l = 0; l < 4; l++)
+          h += (double)x[i][l] * w[l][k];
+        want += (h > 0 ? h : 0) * w2[k][j];
+      }
+      assert_true(fabs(y[i][j] - want) <= 1e-5 + 1e-5 * fabs(want));
+    }
+  return rc;
+}
+
+/* Without a bound: no static size, the size for the call's dims from
+ * rxc_model_arena_bytes_for, one byte less refused by the entry. */
+static void
+test_api_unbounded(void **state)
+{
+  (void)state;
+  char *errors;
+  RxcModel *m = api_model(NULL, &errors);
+  assert_non_null(m);
+  assert_string_equal(errors, "");
+  free(errors);
+  assert_int_equal(rxc_model_arena_bytes(m, "main"), 0);
+  assert_null(strstr(rxc_model_header(m), "_ARENA_BYTES 0u"));
+  assert_non_null(strstr(rxc_model_header(m), "api_mlp_main_arena_bytes(n) bytes (no upper bound on n)"));
+  for (int64_t n = 1; n <= 7; n += 3) {
+    size_t bytes = 0;
+    int64_t dims[] = {n};
+    assert_int_equal(rxc_model_arena_bytes_for(m, "main", dims, &bytes), 0);
+    assert_int_equal(bytes, (size_t)(32 * n + 63) / 64 * 64);
+    assert_int_equal(api_call(m, n, bytes), 0);
+    assert_int_equal(api_call(m, n, (size_t)(32 * n) - 1), -2);
+  }
+  size_t bytes = 5;
+  int64_t negative[] = {-1000};
+  assert_int_equal(rxc_model_arena_bytes_for(m, "main", negative, &bytes), RXC_ERR_ARENA);
+  assert_int_equal(rxc_model_arena_bytes_for(m, "nope", negative, &bytes), RXC_ERR_NO_ENTRY);
+  assert_int_equal(rxc_model_arena_bytes_for(NULL, "main", negative, &bytes), RXC_ERR_NO_ENTRY);
+  assert_int_equal(bytes, 5);
+  rxc_model_free(m);
+}
+
+/* --set through the options: a bound makes the arena static (the size at
+ * the bound whatever the dims), and a dim above it is refused. */
+static void
+test_api_set_bound(void **state)
+{
+  (void)state;
+  const char *const set[] = {"memplan.upper_bound.n=6", "memplan.require_static=true", NULL};
+  char *errors;
+  RxcModel *m = api_model(set, &errors);
+  assert_non_null(m);
+  assert_string_equal(errors, "");
+  free(errors);
+  assert_int_equal(rxc_model_arena_bytes(m, "main"), 192); /* 32 * 6, a multiple of 64 */
+  assert_non_null(strstr(rxc_model_header(m), "#define api_mlp_main_ARENA_BYTES 192u"));
+  assert_non_null(strstr(rxc_model_header(m), "#define api_mlp_ARENA_BYTES 192u"));
+  size_t bytes = 0;
+  int64_t dims[] = {2};
+  assert_int_equal(rxc_model_arena_bytes_for(m, "main", dims, &bytes), 0);
+  assert_int_equal(bytes, 192);
+  assert_int_equal(api_call(m, 2, bytes), 0);
+  assert_int_equal(api_call(m, 7, bytes), -4); /* NAME_ERR_DIM: above the bound */
+  rxc_model_free(m);
+}
+
+/* Overrides that are wrong: an unknown dim (listing the model's), a
+ * static arena asked for without a bound (naming the fix), a bad key. */
+static void
+test_api_set_errors(void **state)
+{
+  (void)state;
+  struct {
+    const char *set[3];
+    const char *want;
+  } cases[] = {
+      {{"memplan.upper_bound.batch=4", NULL},
+       "api_mlp.py: error: [memplan] upper_bound.batch names no dim of the model; its dims are: "
+       "'n'\n"},
+      {{"memplan.require_static=true", NULL},
+       "dim 'n', which has no upper bound, and [memplan] require_static asks for a static arena: "
+       "bound it with --set memplan.upper_bound.n=N"},
+      {{"memplan.upper_bound.n=4", "memplan.no_such_key=1"}, "no_such_key"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *errors;
+    assert_null(api_model(cases[i].set, &errors));
+    if (!strstr(errors, cases[i].want))
+      fail_msg("case %zu: '%s' not in:\n%s", i, cases[i].want, errors);
+    free(errors);
+  }
+}
+
+/* Every code has its text: the entries' and the API's own. */
+static void
+test_api_strerror(void **state)
+{
+  (void)state;
+  assert_string_equal(rxc_model_strerror(0), "success");
+  assert_string_equal(rxc_model_strerror(-1), "a NULL pointer argument");
+  assert_string_equal(rxc_model_strerror(-2), "arena_bytes is smaller than the entry's arena");
+  assert_string_equal(rxc_model_strerror(-4), "a symbolic dim is outside its bounds");
+  assert_non_null(strstr(rxc_model_strerror(-9), "an assertion is false"));
+  assert_string_equal(rxc_model_strerror(-10), "unknown error");
+  assert_string_equal(rxc_model_strerror(1), "unknown error");
+  assert_string_equal(rxc_model_strerror(RXC_ERR_NO_ENTRY), "no model, or no entry of that name");
+  assert_non_null(strstr(rxc_model_strerror(RXC_ERR_ARENA), "exceeds memory"));
+}
+
 int
 main(void)
 {
@@ -507,6 +676,8 @@ main(void)
       cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
       cmocka_unit_test(test_repeat),           cmocka_unit_test(test_cli_usage),
       cmocka_unit_test(test_cli_mlp_via_tcc),
+      cmocka_unit_test(test_api_unbounded),    cmocka_unit_test(test_api_set_bound),
+      cmocka_unit_test(test_api_set_errors),   cmocka_unit_test(test_api_strerror),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
