@@ -219,6 +219,9 @@ typedef struct {
   int64_t *extra_offset; /* their place: after the plan's arena */
   int nextra;
   int64_t arena_bytes; /* the plan's arena and the extra storages */
+  int64_t dim_cap;     /* with an arena formula: the largest value of a dim
+                          without a bound at which the formula fits in int64
+                          (cg_arena_cap); -1 when no such dim is in it */
   IrVec *scope;        /* names declared in the scope being emitted */
   int indent;
   IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
@@ -255,6 +258,8 @@ void cg_emit_result(CgFunc *E, IrBuf *o);
 
 /* gen_sig.c */
 void cg_entry_bounds(CgFunc *E);
+void cg_arena_cap(CgFunc *E);
+void cg_emit_cap_test(CgFunc *E, bool negative, IrBuf *o);
 bool cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 bool cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc);
 void cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o);

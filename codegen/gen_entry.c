@@ -657,12 +657,19 @@ emit_arena_bytes(CgFunc *E, const CgEntry *ent, IrBuf *decls, IrBuf *out)
   ir_buf_printf(out, "\n%s\n{\n", sig.data);
   for (int i = 0; i < ent->ndims; i++)
     ir_buf_printf(out, "  (void)%s;\n", cg_names_find(&E->names, ent->dims[i]));
-  ir_buf_puts(out, "  return (size_t)(");
-  if (E->fp->arena_expr)
+  if (E->dim_cap >= 0) {
+    ir_buf_puts(out, "  if (");
+    cg_emit_cap_test(E, true, out);
+    ir_buf_puts(out, ")\n    return (size_t)-1; /* refused, or more than any machine has */\n");
+  }
+  if (E->fp->arena_expr) { /* SIZE_MAX where size_t cannot count it */
+    ir_buf_puts(out, "  rxc_u64 bytes = (rxc_u64)(");
     cg_emit_expr(E->g, &E->names, E->fp->arena_expr, out);
-  else
-    ir_buf_printf(out, "%lldu", (long long)(E->arena_bytes > 0 ? E->arena_bytes : 0));
-  ir_buf_puts(out, ");\n}\n");
+    ir_buf_puts(out, ");\n  return bytes > (rxc_u64)(size_t)-1 ? (size_t)-1 : (size_t)bytes;\n}\n");
+  } else {
+    ir_buf_printf(out, "  return (size_t)%lldu;\n}\n",
+                  (long long)(E->arena_bytes > 0 ? E->arena_bytes : 0));
+  }
   ir_buf_printf(decls, "size_t\n%s(const rxc_i64 *dims);\n", ent->arena_fn);
   ir_buf_printf(out, "\nsize_t\n%s(const rxc_i64 *dims)\n{\n", ent->arena_fn);
   if (ent->ndims)
@@ -711,6 +718,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   ent->packed = ir_printf(g->ctx, "%s_packed", ent->symbol);
   ent->arena_fn = ir_printf(g->ctx, "%s_arena_bytes_packed", ent->symbol);
   cg_entry_bounds(&E);
+  cg_arena_cap(&E);
   IrBuf decl = {0}, doc = {0};
   if (cg_signature(&E, ent, &decl, &doc) && cg_outputs(&E, ent, &decl, &doc)) {
     cg_map_outputs(&E);

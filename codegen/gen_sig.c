@@ -282,12 +282,18 @@ cg_emit_checks(CgFunc *E, const CgEntry *ent, IrBuf *o)
     emit_shape_checks(E, ent->inputs[i], o);
   for (int i = 0; i < E->nouts; i++)
     emit_shape_checks(E, E->outs[i], o);
+  if (arena && E->dim_cap >= 0) {
+    ir_buf_puts(o, "  /* no arena is this large; the formula would overflow */\n  if (");
+    cg_emit_cap_test(E, false, o);
+    emit_return_if(E, "ARENA_SIZE", o);
+  }
   if (E->defs.len)
     ir_buf_put(o, E->defs.data, E->defs.len);
   if (E->checks.len)
     ir_buf_put(o, E->checks.data, E->checks.len);
   if (arena) {
-    ir_buf_puts(o, "  if (arena_bytes < (size_t)");
+    /* compared in 64 bits: a size_t of 32 would truncate the formula */
+    ir_buf_puts(o, "  if ((rxc_u64)arena_bytes < (rxc_u64)");
     if (fp->arena_expr)
       cg_emit_expr(E->g, &E->names, fp->arena_expr, o);
     else
@@ -335,12 +341,13 @@ cg_emit_packed(CgFunc *E, const CgEntry *ent, IrBuf *o)
   ir_buf_puts(o, ");\n}\n\n");
 }
 
-void
-cg_entry_bounds(CgFunc *E)
+/* The function's bounds, and the configuration's, in a. */
+static void
+bound_dims(CgFunc *E, IrArith *a)
 {
   const CfgOptions *cfg = E->g->cfg;
   IrVec vars = {0};
-  ir_arith_bound_function(E->arith, E->f);
+  ir_arith_bound_function(a, E->f);
   for (int i = 0; i < E->f->nparams; i++)
     sinfo_dims(E->f->params[i]->sinfo, &vars);
   for (int i = 0; i < vars.len; i++) {
@@ -348,10 +355,86 @@ cg_entry_bounds(CgFunc *E)
     int64_t lo, hi;
     for (int k = 0; k < cfg->memplan.nupper_bounds; k++)
       if (strcmp(cfg->memplan.upper_bounds[k].name, v->u.var) == 0)
-        ir_arith_bound(E->arith, v, INT64_MIN, cfg->memplan.upper_bounds[k].bound);
-    if (cfg->memplan.default_upper_bound > 0 &&
-        (!ir_arith_range(E->arith, v, &lo, &hi) || hi == INT64_MAX))
-      ir_arith_bound(E->arith, v, INT64_MIN, cfg->memplan.default_upper_bound);
+        ir_arith_bound(a, v, INT64_MIN, cfg->memplan.upper_bounds[k].bound);
+    if (cfg->memplan.default_upper_bound > 0 && (!ir_arith_range(a, v, &lo, &hi) || hi == INT64_MAX))
+      ir_arith_bound(a, v, INT64_MIN, cfg->memplan.default_upper_bound);
+  }
+  ir_vec_free(&vars);
+}
+
+void
+cg_entry_bounds(CgFunc *E)
+{
+  bound_dims(E, E->arith);
+}
+
+/* The arena formula's dims that have no upper bound, in vars. */
+static void
+unbounded_dims(CgFunc *E, IrVec *vars)
+{
+  IrVec in = {0};
+  ir_prim_expr_vars(E->fp->arena_expr, &in);
+  for (int i = 0; i < in.len; i++) {
+    int64_t lo, hi;
+    if (!ir_arith_range(E->arith, in.items[i], &lo, &hi) || hi == INT64_MAX)
+      ir_vec_push(vars, in.items[i]);
+  }
+  ir_vec_free(&in);
+}
+
+/* Whether the arena formula, with every dim of vars at most cap, stays
+ * below INT64_MAX / 2 (the arithmetic's range is unbounded when a product
+ * overflows). */
+static bool
+arena_fits(CgFunc *E, const IrVec *vars, int64_t cap)
+{
+  IrArith *a = ir_arith_new(E->g->ctx);
+  bound_dims(E, a);
+  for (int i = 0; i < vars->len; i++)
+    ir_arith_bound(a, vars->items[i], 0, cap);
+  int64_t lo, hi;
+  return ir_arith_range(a, E->fp->arena_expr, &lo, &hi) && hi < INT64_MAX / 2;
+}
+
+/* A dim without a bound is the caller's to choose, and an absurd one
+ * would make the arena formula overflow int64 (wrapping to a small size
+ * that a small arena passes).  The largest value at which the formula
+ * fits, found by bisection, becomes a limit the entry checks before it
+ * computes the formula: above it no machine has the arena anyway. */
+void
+cg_arena_cap(CgFunc *E)
+{
+  E->dim_cap = -1;
+  if (!E->fp->arena_expr)
+    return;
+  IrVec vars = {0};
+  unbounded_dims(E, &vars);
+  if (vars.len) {
+    int64_t lo = 0, hi = INT64_MAX / 2;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo + 1) / 2;
+      if (arena_fits(E, &vars, mid))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    E->dim_cap = lo;
+  }
+  ir_vec_free(&vars);
+}
+
+/* "n > CAP || m > CAP": true when a dim is above cg_arena_cap's limit
+ * (or below 0, with negative). */
+void
+cg_emit_cap_test(CgFunc *E, bool negative, IrBuf *o)
+{
+  IrVec vars = {0};
+  unbounded_dims(E, &vars);
+  for (int i = 0; i < vars.len; i++) {
+    const char *s = cg_names_find(&E->names, vars.items[i]);
+    ir_buf_printf(o, "%s%s > %lldLL", i ? " || " : "", s, (long long)E->dim_cap);
+    if (negative)
+      ir_buf_printf(o, " || %s < 0", s);
   }
   ir_vec_free(&vars);
 }

@@ -20,7 +20,9 @@ refuses it with FILE: error: naming the dim and the fix, exit 1, no file
 written; an upper_bound of a dim the model does not have is an error
 listing its dims; and arena_limit is checked at compile time with a bound,
 at run time without one, and over the result storages the code generator
-places after the plan (split_extra.py).
+places after the plan (split_extra.py).  Last, the generated entry called
+from C with an absurd dim (2^59 + 1, at which the arena formula n * 32
+wraps int64 to 32 bytes) refuses it instead of trusting a 64-byte arena.
 """
 import os
 import re
@@ -208,6 +210,46 @@ def check_errors(c, work):
                  "arena_limit at run time, batch %d: exit %d: %s" % (batch, p.returncode, p.stderr))
 
 
+HARNESS = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include "mlp_dyn.h"
+static _Alignas(64) unsigned char arena[64];
+int main(void)
+{
+  float x[4] = {0}, w[32] = {0}, w2[16] = {0}, out[2] = {0};
+  rxc_i64 huge = ((rxc_i64)1 << 59) + 1, dims[1] = {huge};
+  printf("%d %d %d\n", mlp_dyn_main(arena, sizeof arena, x, w, w2, huge, out),
+         mlp_dyn_main_arena_bytes(huge) == SIZE_MAX, mlp_dyn_main_arena_bytes(-1) == SIZE_MAX);
+  printf("%zu %zu %d\n", mlp_dyn_main_arena_bytes(3), mlp_dyn_main_arena_bytes_packed(dims) ==
+         SIZE_MAX, mlp_dyn_main(arena, sizeof arena, x, w, w2, 1, out));
+  return 0;
+}
+"""
+
+
+def check_absurd_dim(c, work):
+    """(g) an absurd unbounded dim is refused, not wrapped to a small arena."""
+    out = os.path.join(work, "absurd")
+    p = rxc("compile", MLP, "-o", out)
+    c.expect(p.returncode == 0, "compile mlp: %s" % p.stderr)
+    if p.returncode:
+        return
+    with open(os.path.join(out, "main.c"), "w") as f:
+        f.write(HARNESS)
+    exe = os.path.join(out, "absurd")
+    b = subprocess.run(["cc", "-std=c11", "-O1", "-I", out, "-o", exe, os.path.join(out, "main.c"),
+                        os.path.join(out, "mlp_dyn.c")], capture_output=True, text=True)
+    c.expect(b.returncode == 0, "build the harness: %s" % b.stderr)
+    if b.returncode:
+        return
+    r = subprocess.run([exe], capture_output=True, text=True)
+    # -2: the arena is too small; SIZE_MAX: no size_t counts it; n = 3
+    # needs (3 * 32 + 63) // 64 * 64 = 128 bytes; n = 1 fits 64 bytes
+    c.expect(r.returncode == 0 and r.stdout == "-2 1 1\n128 1 0\n",
+             "absurd dim: exit %d, printed %r (want '-2 1 1\\n128 1 0\\n')" % (r.returncode, r.stdout))
+
+
 def main():
     valgrind = "--no-valgrind" not in sys.argv[1:]
     c = Checks()
@@ -216,6 +258,7 @@ def main():
         check_cnn(c, work, valgrind)
         check_compile(c, work)
         check_errors(c, work)
+        check_absurd_dim(c, work)
     print("check_dynamic: %d checks, %d failed" % (c.n, len(c.failures)))
     return 1 if c.failures else 0
 
