@@ -306,7 +306,8 @@ ir_buf_put(IrBuf *b, const void *data, size_t len)
     b->data = ir_xrealloc(b->data, cap);
     b->cap = cap;
   }
-  memcpy(b->data + b->len, data, len);
+  if (len) /* data may be NULL then (an empty array), and memcpy's may not */
+    memcpy(b->data + b->len, data, len);
   b->len += len;
   b->data[b->len] = '\0';
 }
