@@ -345,8 +345,9 @@ walk_binding(MpFunc *F, const IrModule *m, const IrBinding *b)
     expr_storages(F, v, &set, &n);
     use(F, set, n);
     const MpAlias *a = v->kind == IR_EX_VAR ? mp_alias_of(F, v) : NULL;
-    alias_set(F, b->var, set, n, a ? a->alloc : NULL); /* y = x is x's tensor */
-    if (a && a->alloc && n == 1 && F->storages[set[0]].tensor == v)
+    const IrExpr *alloc = a ? a->alloc : NULL; /* alias_set may move F->aliases */
+    alias_set(F, b->var, set, n, alloc); /* y = x is x's tensor */
+    if (alloc && n == 1 && F->storages[set[0]].tensor == v)
       F->storages[set[0]].tensor = b->var; /* lv1 = alloc: the source's name */
   }
   step_push(F, b);
