@@ -15,10 +15,13 @@
  * input: its prim values, selected by comparing each index with the
  * output's index along the new axis.
  *
- * Out-of-range indices of R.take in mode "fast" (an error in the kernel)
- * are clamped into the axis, so the lowered code never reads out of
- * bounds; valid indices (negative ones counted from the end, as the
- * kernel does) give exactly the kernel's result.
+ * What R.take's kernel refuses (an index outside [-n, n) in mode "fast",
+ * any index into an empty axis) is checked by TIR asserts before the loop
+ * that writes (op_prim_check_loops), so the generated C refuses it too;
+ * the reads still clamp into the axis, so that the lowered code never
+ * reads out of bounds whatever runs it; valid indices (negative ones
+ * counted from the end, as the kernel does) give exactly the kernel's
+ * result.
  */
 #include <string.h>
 
@@ -446,6 +449,28 @@ take_resolve(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n, int mode)
   return clamp(ctx, i, lit(ctx, 0), last);
 }
 
+/* take_indices' refusals, checked before the loop that writes: in mode
+ * fast each index outside [-n, n), in every mode an index into an axis of
+ * n = 0 elements (all of them, even when the output is empty, as the
+ * kernel resolves every index first). */
+static void
+take_checks(OpPrim *p, IrBuffer *x, IrBuffer *ix, int axis, bool flat, int mode)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *n = flat ? product(ctx, x->shape, 0, x->ndim) : x->shape[axis], **ii;
+  int64_t v;
+  IrStmt **slot;
+  if (mode == 0) {
+    slot = op_prim_check_loops(p, ix->shape, ix->ndim, &ii, NULL);
+    *slot = op_prim_assert_index(p, op_prim_load(p, ix, ii), n);
+    return;
+  }
+  if (ir_prim_is_int(n, &v) && v > 0)
+    return;
+  slot = op_prim_check_loops(p, NULL, 0, &ii, op_prim_nonempty(ctx, ix->shape, ix->ndim));
+  *slot = op_prim_assert(p, ir_prim_bin(ctx, IR_PE_GT, n, lit(ctx, 0)), "index out of range");
+}
+
 /* The index read from x for output index o: the output's dims are x's
  * before axis, indices', then x's after axis; with axis=None (flat) x is
  * read at the resolved flat position. */
@@ -491,6 +516,7 @@ op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
+  take_checks(&p, x, ix, axis, none, mode);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = take_index(&p, x, ix, o, axis, none, mode);
