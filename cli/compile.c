@@ -347,8 +347,10 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
   for (int i = e->ninputs; called && !ok && i < nt; i++)
     if (!untouched(own[i], outputs[i - e->ninputs]->u.tensor.t.nbytes)) {
       IrLoc none = {0};
-      ir_error(ctx, none, "%s wrote output %d before refusing (the generated code must refuse "
-               "before it writes an output)", e->symbol, i - e->ninputs);
+      ir_error(ctx, none,
+               "%s wrote output %d before refusing (the generated code must refuse "
+               "before it writes an output)",
+               e->symbol, i - e->ninputs);
     }
   for (int i = e->ninputs; ok && i < nt; i++) {
     const IrTensorData *t = &outputs[i - e->ninputs]->u.tensor.t;

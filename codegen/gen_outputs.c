@@ -9,6 +9,13 @@
  * are returned) gets bytes after the plan's arena.  At the end, a result
  * that is not already in its output buffer (an input, a constant, an if
  * whose branches differ) is copied there.
+ *
+ * No output is written before a refusal: a kernel that may fail (a
+ * prim_func with an assert: the checks of data of tir_build.h) checks
+ * before it writes, and a storage that a kernel writes *before* the last
+ * call that may fail (a tuple's first item, then a take of bad indices)
+ * is not the caller's buffer either: it gets bytes after the arena too and
+ * is copied at the end, when the entry can no longer refuse.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +109,73 @@ origins_seq(CgFunc *E, const IrExpr *seq)
       origins_binding(E, &seq->u.seq.blocks[i].bindings[j]);
 }
 
+/* --- storages written before a call that may fail ------------------------- */
+
+typedef struct {
+  int calls;     /* prim_func calls walked */
+  int last_fail; /* the index of the last one that may fail, -1 */
+  IrVec early;   /* storage vars written by a call before it (pass 2) */
+} Early;
+
+static void early_seq(CgFunc *E, const IrExpr *seq, Early *w, int pass);
+
+/* One binding: pass 1 finds the last call that may fail, pass 2 collects
+ * the storages each call before it writes. */
+static void
+early_binding(CgFunc *E, const IrBinding *b, Early *w, int pass)
+{
+  const IrExpr *v = b->value;
+  if (v->kind == IR_EX_IF) {
+    early_seq(E, v->u.branch.then_, w, pass);
+    early_seq(E, v->u.branch.else_, w, pass);
+    return;
+  }
+  if (v->kind != IR_EX_CALL || v->u.call.kind != IR_CALL_GLOBAL)
+    return;
+  int gi = cg_global_index(E->g, v->u.call.callee->u.global);
+  if (gi < 0 || E->g->m->globals[gi].kind != IR_GLOBAL_PRIM)
+    return;
+  CgPrim *p = cg_prim_info(E->g, gi);
+  int at = w->calls++;
+  if (pass == 1) {
+    w->last_fail = p->can_fail ? at : w->last_fail;
+    return;
+  }
+  if (at >= w->last_fail)
+    return;
+  const IrPrimFunc *f = E->g->m->globals[gi].u.prim;
+  for (int i = 0; i < f->nparams && i < v->u.call.nargs; i++) {
+    const CgOrigin *o = p->written[i] && v->u.call.args[i]->kind == IR_EX_VAR
+                            ? origin_find(E, v->u.call.args[i])
+                            : NULL;
+    for (int k = 0; o && k < o->storages.len; k++)
+      ir_vec_push(&w->early, o->storages.items[k]);
+  }
+}
+
+static void
+early_seq(CgFunc *E, const IrExpr *seq, Early *w, int pass)
+{
+  for (int i = 0; i < seq->u.seq.nblocks; i++)
+    for (int j = 0; j < seq->u.seq.blocks[i].n; j++)
+      early_binding(E, &seq->u.seq.blocks[i].bindings[j], w, pass);
+}
+
+/* Is output storage s written before the last call that may fail (so it
+ * must not be the caller's buffer), and can it have bytes of its own
+ * after the arena (the arena is a constant and s has a bound)? */
+static bool
+written_early(const CgFunc *E, const Early *w, int s)
+{
+  const MpFunctionPlan *fp = E->fp;
+  if (fp->arena_expr || fp->outputs[s].bytes_max < 0)
+    return false; /* stays the caller's: codegen/README.md says so */
+  for (int i = 0; i < w->early.len; i++)
+    if (w->early.items[i] == fp->outputs[s].var)
+      return true;
+  return false;
+}
+
 /* The leaves of the result, one per output. */
 int
 cg_result_leaves(CgFunc *E, const IrExpr *res, IrExpr ***items)
@@ -157,11 +231,15 @@ cg_map_outputs(CgFunc *E)
   int n = cg_result_leaves(E, E->f->body->u.seq.result, &items);
   E->out_storage = ir_alloc(E->g->ctx, sizeof *E->out_storage * (size_t)(E->fp->noutputs + 1));
   E->out_index = ir_alloc(E->g->ctx, sizeof *E->out_index * (size_t)(E->fp->noutputs + 1));
+  Early w = {0, -1, {0}};
+  early_seq(E, E->f->body, &w, 1);
+  w.calls = 0;
+  early_seq(E, E->f->body, &w, 2);
   for (int k = 0; k < n && k < E->nouts; k++) {
     const CgOrigin *o = items[k]->kind == IR_EX_VAR ? origin_find(E, items[k]) : NULL;
     for (int i = 0; o && i < o->storages.len; i++)
       for (int s = 0; s < E->fp->noutputs; s++) {
-        bool seen = false;
+        bool seen = written_early(E, &w, s);
         for (int j = 0; j < E->nout_storage; j++)
           seen = seen || E->out_storage[j] == o->storages.items[i];
         if (!seen && E->fp->outputs[s].var == o->storages.items[i]) {
@@ -170,6 +248,7 @@ cg_map_outputs(CgFunc *E)
         }
       }
   }
+  ir_vec_free(&w.early);
   for (int i = 0; i < E->norigins; i++)
     ir_vec_free(&E->origins[i].storages);
   place_extra(E);

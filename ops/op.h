@@ -176,9 +176,9 @@ typedef struct {
 /* What the passes may do with a call of an op, besides what its purity
  * (syn.impure) says. */
 enum {
-  OP_NO_FOLD = 1u << 0, /* FoldConstant keeps its calls: they allocate, move
-                           data between devices or call outside the module */
-  OP_KILL = 1u << 1,    /* ends its argument's lifetime (a kill) */
+  OP_NO_FOLD = 1u << 0,     /* FoldConstant keeps its calls: they allocate, move
+                               data between devices or call outside the module */
+  OP_KILL = 1u << 1,        /* ends its argument's lifetime (a kill) */
   OP_CHECKS_DATA = 1u << 2, /* the kernel refuses some tensor values (an index out
                                of range; an integer divisor 0, for the integer
                                forms only: op_checks_data), so an unused call

@@ -283,8 +283,7 @@ op_prim_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index)
 /* --- checks of data ------------------------------------------------------------- */
 
 IrStmt **
-op_prim_check_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index,
-                    IrPrimExpr *guard)
+op_prim_check_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index, IrPrimExpr *guard)
 {
   IrCtx *ctx = p->lz->ctx;
   IrStmt **nest = ir_alloc(ctx, sizeof *nest);
@@ -331,8 +330,9 @@ op_prim_assert_index(OpPrim *p, IrPrimExpr *i, IrPrimExpr *n)
   i = op_prim_i64(ctx, i);
   n = op_prim_i64(ctx, n);
   int64_t v;
-  IrPrimExpr *low = ir_prim_is_int(n, &v) ? ir_prim_int(ctx, IR_I64, -v)
-                                          : ir_prim_bin(ctx, IR_PE_SUB, ir_prim_int(ctx, IR_I64, 0), n);
+  IrPrimExpr *low = ir_prim_is_int(n, &v)
+                        ? ir_prim_int(ctx, IR_I64, -v)
+                        : ir_prim_bin(ctx, IR_PE_SUB, ir_prim_int(ctx, IR_I64, 0), n);
   IrPrimExpr *ok = ir_prim_bin(ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_LE, low, i),
                                ir_prim_bin(ctx, IR_PE_LT, i, n));
   return op_prim_assert(p, ok, "index out of range");
@@ -349,7 +349,8 @@ op_prim_nonempty(IrCtx *ctx, IrPrimExpr **extents, int n)
         return ir_prim_int(ctx, IR_BOOL, 0);
       continue;
     }
-    IrPrimExpr *pos = ir_prim_bin(ctx, IR_PE_GT, extents[k], ir_prim_int(ctx, extents[k]->dtype, 0));
+    IrPrimExpr *pos =
+        ir_prim_bin(ctx, IR_PE_GT, extents[k], ir_prim_int(ctx, extents[k]->dtype, 0));
     guard = guard ? ir_prim_bin(ctx, IR_PE_AND, guard, pos) : pos;
   }
   return guard;
