@@ -280,7 +280,7 @@ def main():
     ap.add_argument("--inputs", type=int, default=6, help="input sets per module")
     ap.add_argument("--families", default=None,
                     help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES)
-                    + "), or all; default all but the data-dependent " + ",".join(sorted(modgen.DATA_FAMILIES)))
+                    + "), or all (the default); the data-dependent ones: " + ",".join(sorted(modgen.DATA_FAMILIES)))
     ap.add_argument("--via", default=",".join(VIAS),
                     help="the paths run (interp always; e.g. interp,tcc to skip gcc)")
     ap.add_argument("--stats", action="store_true",
