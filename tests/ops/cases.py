@@ -969,7 +969,10 @@ def more_elementwise_run_error_cases():
                                       ("floor_divide", "int8", (3,), ()))] + [
         RunErrorCase("run_err_floor_divide_zero_sym", "R.floor_divide(x, y)",
                      [sym("x", (3, 2), ("n", 2), I32, "smallint"), sym("y", (2,), ("m",), I32, "zerolast")], {},
-                     ["division by zero"], upper=up)]
+                     ["division by zero"], upper=up),
+        RunErrorCase("run_err_mod_zero_after_output", "(a, b)",
+                     [inp("x", (2, 3), I32, "smallint"), inp("y", (2, 3), I32, "zerolast")], {},
+                     ["division by zero"], pre=("a = R.add(x, x)", "b = R.mod(a, y)"))]
 
 
 def one_hot_ref(i, depth, axis, on, off, dtype):

@@ -423,4 +423,11 @@ def index_value_run_error_cases():
         RunErrorCase("index_tensor_run_err_index", "R.index_tensor(x, (i,))", [x_((5,)), i_((4,), "oob5")], {}, rng),
         RunErrorCase("index_put_run_err_index", "R.index_put(x, (i,), u)",
                      [x_((5,)), i_((7,), "negoob5"), u_((7,))], {}, rng),
+        # a tuple whose first item is computed before the take refuses: that
+        # item must not be the caller's output buffer (codegen/gen_outputs.c)
+        RunErrorCase("take_run_err_after_output", "(y, z)", [x_((5, 3)), i_((4,), "oob5")], {}, rng,
+                     pre=("y = R.exp(x)", "z = R.take(y, i, axis=0)")),
+        RunErrorCase("scatter_nd_run_err_after_output", "(y, z)",
+                     [x_((5, 2), sig=("n", 2)), i_((3, 1), "oob5"), u_((3, 2))], {}, rng, upper={"n": 8},
+                     pre=("y = R.add(x, x)", "z = R.scatter_nd(y, i, u)")),
     ]
