@@ -33,7 +33,7 @@
 typedef struct {
   CgGen *g;
   CgNames names;
-  IrArith *arith;     /* bounds of the implicit dims and loop vars */
+  IrArith *arith; /* bounds of the implicit dims and loop vars */
   int indent;
   const char *all_ok; /* inside a check nest: the local its asserts and into */
 } Tir;
