@@ -441,7 +441,7 @@ check-sanitize-generated: all
 # the interpreter refuses and agrees with it on what it runs.  check-refuse:
 # fixed seeds, about a minute on 2 cores; check-refuse-values: the refusals
 # that depend on tensor values alone (indices out of range, integer division
-# by zero), about 40 s; check-refuse-sanitize: a few with the cc path under
+# by zero), about half a CPU minute; check-refuse-sanitize: a few with the cc path under
 # -fsanitize=address,undefined; check-refuse-long: new seeds for
 # REFUSE_SECONDS (1800) on REFUSE_JOBS processes.
 REFUSE := RXC=$(BUILD)/rxc nice -n 10 /usr/bin/python3 tests/refuse/refuse.py
