@@ -35,6 +35,20 @@ typedef struct {
   IrMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
 
+/* Is s a tensor of unknown shape, or a tuple holding one (R.concat's
+ * operands)? */
+static bool
+shape_unknown(const IrSInfo *s)
+{
+  if (s && s->kind == IR_SI_TUPLE) {
+    for (int i = 0; i < s->u.tuple.n; i++)
+      if (shape_unknown(s->u.tuple.fields[i]))
+        return true;
+    return false;
+  }
+  return s && s->kind == IR_SI_TENSOR && !s->u.tensor.shape;
+}
+
 /* Does inference take a shape relation of the call as true without proof,
  * or may it once an operand's unknown shape is known (LegalizeOps decides
  * broadcasts and concats at run time)? */
@@ -43,15 +57,14 @@ may_refuse(const Dce *d, const IrExpr *call)
 {
   if (!op_impl(call->u.call.op->id)->infer)
     return false;
-  for (int i = 0; i < call->u.call.nargs; i++) { /* a relation on dims not known yet */
-    const IrSInfo *a = call->u.call.args[i]->sinfo;
-    if (a && a->kind == IR_SI_TENSOR && !a->u.tensor.shape)
+  for (int i = 0; i < call->u.call.nargs; i++) /* a relation on dims not known yet */
+    if (shape_unknown(call->u.call.args[i]->sinfo))
       return true;
-  }
   IrVec conds = {0};
   OpInfer in = {d->ctx, d->arith, d->mod, NULL, call->loc, NULL};
-  op_infer_assuming(&in, call, &conds); /* no error: the module is normalized */
-  bool refuse = conds.len > 0;
+  /* NULL: a relation proved false (by the vars' bounds, which Normalize
+   * did not use): the interpreter refuses every call, so it stays */
+  bool refuse = !op_infer_assuming(&in, call, &conds) || conds.len > 0;
   ir_vec_free(&conds);
   return refuse;
 }
