@@ -262,6 +262,20 @@ cut_output(IrCtx *ctx, const CgEntry *e, int i, const DimBinding *db, IrTensorDa
   return true;
 }
 
+/* The byte rxc run fills the outputs with before the call. */
+enum { SENTINEL = 0xa5 };
+
+/* Does an output block still hold only the sentinel? */
+static bool
+untouched(const void *block, size_t nbytes)
+{
+  const unsigned char *b = block;
+  for (size_t i = 0; i < nbytes; i++)
+    if (b[i] != SENTINEL)
+      return false;
+  return true;
+}
+
 /* Calls e's packed entry in c with an arena of the bytes its arena-bytes
  * function asks for these dims.  False after an error in ctx (the entry's
  * own error code through NAME_strerror). */
@@ -351,19 +365,33 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
     }
   /* each tensor in a heap block of its own, so that a sanitizer or
    * valgrind sees any access of the generated code past its end (inside
-   * the context's arena it would not) */
+   * the context's arena it would not); the outputs filled with a sentinel,
+   * so that a refusal after a write to them shows */
   void **own = calloc((size_t)nt + 1, sizeof *own);
   bool ok = own != NULL;
   for (int i = 0; ok && i < nt; i++) {
     const IrTensorData *t = i < e->ninputs ? inputs[i] : &outputs[i - e->ninputs]->u.tensor.t;
-    if ((ok = (own[i] = malloc(t->nbytes ? t->nbytes : 1)) != NULL) && t->nbytes)
+    if (!(ok = (own[i] = malloc(t->nbytes ? t->nbytes : 1)) != NULL) || !t->nbytes)
+      continue;
+    if (i < e->ninputs)
       memcpy(own[i], tensors[i], t->nbytes);
+    else
+      memset(own[i], SENTINEL, t->nbytes);
   }
   if (!ok) {
     IrLoc none = {0};
     ir_error(ctx, none, "out of memory for the tensors of %s", e->symbol);
   }
+  bool called = ok;
   ok = ok && call_packed(ctx, c, b, e, own, dims);
+  for (int i = e->ninputs; called && !ok && i < nt; i++)
+    if (!untouched(own[i], outputs[i - e->ninputs]->u.tensor.t.nbytes)) {
+      IrLoc none = {0};
+      ir_error(ctx, none,
+               "%s wrote output %d before refusing (the generated code must refuse "
+               "before it writes an output)",
+               e->symbol, i - e->ninputs);
+    }
   for (int i = e->ninputs; ok && i < nt; i++) {
     const IrTensorData *t = &outputs[i - e->ninputs]->u.tensor.t;
     if (t->nbytes)

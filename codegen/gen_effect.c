@@ -8,7 +8,8 @@
  * checks, so it is emitted in place (not hoisted to the prologue, and kept
  * with [codegen] checks = false): the interpreter evaluates the condition
  * at that binding, and so does the C.  Bindings before it may have written
- * the arena or the outputs; the header says so.  An assertion before the
+ * the arena, not the outputs: a storage of the result written before it
+ * is not the caller's buffer (gen_outputs.c).  An assertion before the
  * first allocation (which memplan may take as a bound on the dims) runs
  * before anything is written.  The message the interpreter formats has no
  * counterpart without libc: the format string is a comment at the check.

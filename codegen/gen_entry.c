@@ -143,8 +143,9 @@ emit_alloc_storage(CgFunc *E, const IrBinding *b, IrBuf *o)
         k = E->out_index[i];
     for (int i = 0; k < 0 && i < E->nextra; i++)
       if (E->extra[i] == b->var) {
-        ir_buf_printf(o, "char *%s = base + %lld; /* in the result, not returned */\n", v->cname,
-                      (long long)E->extra_offset[i]);
+        ir_buf_printf(
+            o, "char *%s = base + %lld; /* in the result: copied at the end, or not returned */\n",
+            v->cname, (long long)E->extra_offset[i]);
         return;
       }
     if (k < 0) {

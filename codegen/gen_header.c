@@ -25,8 +25,9 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     ("the dims break a shape relation: an R.match_cast, or an operator's (equal inner dims, "
      "element counts, broadcasting)"),
     "no weights: set_weights has not accepted this model's .weights.bin",
-    ("an assertion is false (an R.assert_op, or an assert in a prim_func); what ran before it "
-     "may have written the arena and the outputs"),
+    ("an assertion is false (an R.assert_op, or an assert in a prim_func: an index out of range, "
+     "an integer division by zero); what ran before it may have written the arena, not the "
+     "outputs"),
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */

@@ -35,6 +35,7 @@ typedef struct {
   CgNames names;
   IrArith *arith; /* bounds of the implicit dims and loop vars */
   int indent;
+  const char *all_ok; /* inside a check nest: the local its asserts and into */
 } Tir;
 
 static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
@@ -882,22 +883,90 @@ emit_decl(Tir *t, const IrStmt *s, IrBuf *o)
   ir_buf_puts(o, "}\n");
 }
 
-/* TVM's AssertStmt: a kernel that can fail returns 1 at the first false
- * condition (the caller returns NAME_ERR_ASSERT); the message is a comment. */
+/* The message of an assert, as a C comment. */
 static void
-emit_assert(Tir *t, const IrStmt *s, IrBuf *o)
+emit_assert_comment(const IrStmt *s, IrBuf *o)
 {
-  indent(t, o);
-  ir_buf_puts(o, "if (!(");
-  cg_emit_expr(t->g, &t->names, s->u.check.cond, o);
-  ir_buf_puts(o, ")) /* assert: ");
+  ir_buf_puts(o, "/* assert: ");
   cg_comment_text(s->u.check.kind, o);
   ir_buf_puts(o, s->u.check.nparts ? ": " : "");
   for (int i = 0; i < s->u.check.nparts; i++)
     cg_comment_text(s->u.check.parts[i], o);
-  ir_buf_puts(o, " */\n");
+  ir_buf_puts(o, " */");
+}
+
+/* "all_ok &= (c);" for each conjunct c of cond: no && whose short circuit
+ * would keep the loop from vectorizing (a condition has no effect). */
+static void
+emit_conjuncts(Tir *t, const IrPrimExpr *cond, IrBuf *o)
+{
+  if (cond->kind == IR_PE_AND) {
+    emit_conjuncts(t, cond->u.bin.a, o);
+    emit_conjuncts(t, cond->u.bin.b, o);
+    return;
+  }
+  indent(t, o);
+  ir_buf_printf(o, "%s &= (", t->all_ok);
+  cg_emit_expr(t->g, &t->names, cond, o);
+  ir_buf_puts(o, ");\n");
+}
+
+/* TVM's AssertStmt: a kernel that can fail returns 1 at the first false
+ * condition (the caller returns NAME_ERR_ASSERT); the message is a comment.
+ * In a check nest, the condition is and-ed into the nest's local instead. */
+static void
+emit_assert(Tir *t, const IrStmt *s, IrBuf *o)
+{
+  if (t->all_ok) {
+    emit_conjuncts(t, s->u.check.cond, o);
+    return;
+  }
+  indent(t, o);
+  ir_buf_puts(o, "if (!(");
+  cg_emit_expr(t->g, &t->names, s->u.check.cond, o);
+  ir_buf_puts(o, ")) ");
+  emit_assert_comment(s, o);
+  ir_buf_puts(o, "\n");
   indent(t, o);
   ir_buf_puts(o, "  return 1;\n");
+}
+
+/* The assert at the bottom of a nest of serial loops with nothing else in
+ * them (a check loop of ops/tir_build.h), or NULL. */
+static const IrStmt *
+check_nest_assert(const IrStmt *s)
+{
+  if (!s || s->kind != IR_ST_FOR)
+    return NULL;
+  while (s && s->kind == IR_ST_FOR && s->u.loop.kind == IR_FOR_SERIAL)
+    s = s->u.loop.body;
+  return s && s->kind == IR_ST_ASSERT ? s : NULL;
+}
+
+/* A check nest runs to its end with its conditions and-ed into a local,
+ * then returns 1 once if one was false: the same outcome as the first
+ * false condition returning (the nest has no effect), but a loop without
+ * an exit, which a C compiler vectorizes. */
+static void
+emit_check_nest(Tir *t, const IrStmt *s, const IrStmt *check, IrBuf *o)
+{
+  indent(t, o);
+  ir_buf_puts(o, "{\n");
+  t->indent++;
+  t->all_ok = cg_names_add(t->g, &t->names, check, "all_ok");
+  indent(t, o);
+  ir_buf_printf(o, "int %s = 1;\n", t->all_ok);
+  emit_for(t, s, o);
+  indent(t, o);
+  ir_buf_printf(o, "if (!%s) ", t->all_ok);
+  emit_assert_comment(check, o);
+  ir_buf_puts(o, "\n");
+  t->all_ok = NULL;
+  indent(t, o);
+  ir_buf_puts(o, "  return 1;\n");
+  t->indent--;
+  indent(t, o);
+  ir_buf_puts(o, "}\n");
 }
 
 static void
@@ -912,7 +981,10 @@ emit_stmt(Tir *t, const IrStmt *s, IrBuf *o)
       emit_stmt(t, s->u.seq.stmts[i], o);
     return;
   case IR_ST_FOR:
-    emit_for(t, s, o);
+    if (!t->all_ok && check_nest_assert(s))
+      emit_check_nest(t, s, check_nest_assert(s), o);
+    else
+      emit_for(t, s, o);
     return;
   case IR_ST_BLOCK:
     emit_block(t, s->u.block, o);

@@ -24,8 +24,10 @@
  * left to right in double, and the result is the first j where
  * uniform_sample[i] < prob[r, 0] + ... + prob[r, j], else vocab_size - 1
  * (TVM's CPU dispatch: cumsum, then that search).  A row index out of
- * [0, batch) is refused by the interpreter and clamped by the lowered code
- * (R.take's policy, manip_legalize.c).
+ * [0, batch), or any sample of a prob without columns, is refused by the
+ * interpreter and by the lowered code's asserts before it writes
+ * (tir_build.h's checks of data), whose reads still clamp the row (R.take's
+ * policy, manip_legalize.c).
  */
 #include <string.h>
 
@@ -580,6 +582,29 @@ if_then(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
   return s;
 }
 
+/* The kernel's refusals, before anything is written: each row index in
+ * [0, batch), and vocab > 0 when there is a sample. */
+static void
+multinomial_check(OpPrim *p, IrBuffer *idx, IrPrimExpr *batch, IrPrimExpr *vocab)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *zero = ir_prim_int(ctx, IR_I64, 0), **i, **none;
+  IrStmt **slot = op_prim_check_loops(p, idx->shape, 1, &i, NULL);
+  IrPrimExpr **at = ir_alloc(ctx, 2 * sizeof *at);
+  at[0] = i[0];
+  at[1] = zero;
+  IrPrimExpr *r = op_prim_i64(ctx, op_prim_load(p, idx, at));
+  *slot = op_prim_assert(p,
+                         ir_prim_bin(ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_LE, zero, r),
+                                     ir_prim_bin(ctx, IR_PE_LT, r, batch)),
+                         "sample index out of range");
+  int64_t v;
+  if (ir_prim_is_int(vocab, &v) && v > 0)
+    return;
+  slot = op_prim_check_loops(p, NULL, 0, &none, op_prim_nonempty(ctx, idx->shape, 1));
+  *slot = op_prim_assert(p, ir_prim_bin(ctx, IR_PE_GT, vocab, zero), "prob has no columns");
+}
+
 /* for i: acc = 0; found = 0; out[i, 0] = vocab - 1;
  *        if batch > 0: for j: acc += prob[r, j];
  *                             if !found && u[i, 0] < acc: out[i, 0] = j; found = 1
@@ -603,6 +628,7 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrBuffer *found = op_prim_alloc(&p, IR_I32, one, 1, "found");
   IrPrimExpr *zero = ir_prim_int(ctx, IR_I64, 0), **i, **j;
   IrPrimExpr *batch = op_prim_i64(ctx, prob->shape[0]), *vocab = op_prim_i64(ctx, prob->shape[1]);
+  multinomial_check(&p, idx, batch, vocab);
   IrStmt **outer = op_prim_loops(&p, out->shape, 1, &i);
   IrPrimExpr **at = ir_alloc(ctx, 2 * sizeof *at);
   at[0] = i[0];
@@ -676,7 +702,8 @@ static const OpDef defs[] = {
     OP(IR_OP_MULTINOMIAL_FROM_UNIFORM, "relax.multinomial_from_uniform",
        .syn.params = {E("prob"), E("uniform_sample"), E("sample_indices"),
                       OP_ATTR("dtype", "\"int64\"")},
-       .syn.nparams = 4, .impl = {infer_multinomial, eval_multinomial, legalize_multinomial}),
+       .syn.nparams = 4, .impl = {infer_multinomial, eval_multinomial, legalize_multinomial},
+       .flags = OP_CHECKS_DATA),
 };
 
 const OpTable op_core_table = {defs, sizeof defs / sizeof defs[0]};

@@ -1173,6 +1173,47 @@ is_const_two(const IrExpr *arg)
   return n > 0;
 }
 
+/* Is arg a constant without a 0 element (a divisor that needs no check)? */
+static bool
+is_const_nonzero(const IrExpr *arg)
+{
+  if (arg->kind != IR_EX_CONST)
+    return false;
+  int64_t n = op_numel(&arg->u.constant);
+  for (int64_t i = 0; i < n; i++)
+    if (op_get_i(&arg->u.constant, i) == 0)
+      return false;
+  return true;
+}
+
+/* The kernel's refusal of an integer division by zero, asserted before
+ * the loop that writes: no element of the divisor arg (the input buffer
+ * made last, or a prim value) is 0, when the output has an element (then
+ * every element of the divisor is read: each of its dims is 1 or the
+ * output's).  A literal or constant without a 0 needs no check. */
+static void
+check_divisor(OpPrim *p, const IrExpr *arg, const IrBuffer *out)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *any = op_prim_nonempty(ctx, out->shape, out->ndim), **i, *b;
+  int64_t v;
+  IrStmt **slot;
+  if (is_const_nonzero(arg))
+    return;
+  if (arg->kind == IR_EX_PRIM) {
+    b = op_prim_dim(p, arg->u.prim);
+    if (ir_prim_is_int(b, &v) && v != 0)
+      return;
+    slot = op_prim_check_loops(p, NULL, 0, &i, any);
+  } else {
+    IrBuffer *buf = p->inputs.items[p->inputs.len - 1];
+    slot = op_prim_check_loops(p, buf->shape, buf->ndim, &i, any);
+    b = op_prim_load(p, buf, i);
+  }
+  *slot = op_prim_assert(p, ir_prim_bin(ctx, IR_PE_NE, b, zero(ctx, b->dtype)),
+                         "integer division by zero");
+}
+
 /* The legalize hook of every op of this file: out[i...] = f(operands at
  * i...), or NULL (the call kept) when a shape or dtype is not known. */
 static IrExpr *
@@ -1202,6 +1243,8 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
+  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !is_float(out->dtype))
+    check_divisor(&p, call->u.call.args[1], out);
   if (square) {
     IrPrimExpr *x = as(lz->ctx, out->dtype, v[0]);
     *body = op_prim_store(&p, out, i, ir_prim_bin(lz->ctx, IR_PE_MUL, x, x));
@@ -1237,12 +1280,14 @@ static const OpDef defs[] = {
        ROW("subtract", 2, IR_PE_SUB, NULL, false, NULL, NULL)),
     OP(IR_OP_MULTIPLY, "relax.multiply", BINARY,
        ROW("multiply", 2, IR_PE_MUL, NULL, false, NULL, NULL)),
-    OP(IR_OP_DIVIDE, "relax.divide", BINARY, ROW("divide", 2, IR_PE_DIV, NULL, false, NULL, NULL)),
+    OP(IR_OP_DIVIDE, "relax.divide", BINARY, ROW("divide", 2, IR_PE_DIV, NULL, false, NULL, NULL),
+       .flags = OP_CHECKS_DATA),
     OP(IR_OP_FLOOR_DIVIDE, "relax.floor_divide", BINARY,
-       ROW("floor_divide", 2, IR_PE_FLOORDIV, NULL, false, NULL, NULL)),
-    OP(IR_OP_MOD, "relax.mod", BINARY, ROW("mod", 2, IR_PE_MOD, NULL, false, NULL, NULL)),
+       ROW("floor_divide", 2, IR_PE_FLOORDIV, NULL, false, NULL, NULL), .flags = OP_CHECKS_DATA),
+    OP(IR_OP_MOD, "relax.mod", BINARY, ROW("mod", 2, IR_PE_MOD, NULL, false, NULL, NULL),
+       .flags = OP_CHECKS_DATA),
     OP(IR_OP_FLOOR_MOD, "relax.floor_mod", BINARY,
-       ROW("floor_mod", 2, IR_PE_FLOORMOD, NULL, false, NULL, NULL)),
+       ROW("floor_mod", 2, IR_PE_FLOORMOD, NULL, false, NULL, NULL), .flags = OP_CHECKS_DATA),
     OP(IR_OP_POWER, "relax.power", BINARY,
        ROW("power", 2, IR_PE_CALL, "tir.pow", false, NULL, NULL)),
     OP(IR_OP_ATAN2, "relax.atan2", BINARY,

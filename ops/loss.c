@@ -9,8 +9,9 @@
  * used (NaN when every target is ignored, as TVM's 0 / 0).  Predictions
  * of rank 1 are one sample of C classes, with a target of rank 0.
  * A target outside [0, C) that is not ignore_index has no meaning: the
- * interpreter refuses it, the lowered code clamps it into [0, C) so that
- * it never reads out of bounds (R.take's policy, manip_legalize.c).
+ * interpreter refuses it, the lowered code asserts it in a check loop
+ * before anything is written (tir_build.h's checks of data), and its
+ * reads still clamp into [0, C) (R.take's policy, manip_legalize.c).
  *
  * cross_entropy_with_logits: -sum(predictions * labels), divided by the
  * batch size (dim 0) when the rank is at least 2, as a scalar.
@@ -215,6 +216,23 @@ nll_term(OpPrim *p, const Nll *l, IrPrimExpr **i, IrPrimExpr **valid, IrPrimExpr
                       ir_prim_bin(ctx, IR_PE_MUL, pv, *weight));
 }
 
+/* The kernel's refusal, before anything is written: every target is
+ * ignore_index or in [0, C). */
+static void
+nll_check(OpPrim *p, const Nll *l)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **i;
+  IrStmt **slot = op_prim_check_loops(p, l->t->shape, l->t->ndim, &i, NULL);
+  IrPrimExpr *t = op_nn_to(ctx, IR_I64, op_prim_load(p, l->t, i));
+  IrPrimExpr *c = l->p->shape[l->p->ndim == 1 ? 0 : 1];
+  IrPrimExpr *in = ir_prim_bin(ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_LE, op_nn_index(ctx, 0), t),
+                               ir_prim_bin(ctx, IR_PE_LT, t, op_nn_to(ctx, IR_I64, c)));
+  *slot = op_prim_assert(
+      p, ir_prim_bin(ctx, IR_PE_OR, ir_prim_bin(ctx, IR_PE_EQ, t, op_nn_index(ctx, l->ignore)), in),
+      "target out of range");
+}
+
 IrExpr *
 op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -235,6 +253,7 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   }
   IrPrimExpr **i, *valid, *loss, *weight, *zero = op_nn_lit(ctx, f64, 0.0);
+  nll_check(&p, &l);
   if (l.r == LOSS_NONE) {
     IrStmt **body = op_prim_loops(&p, l.t->shape, l.t->ndim, &i);
     nll_term(&p, &l, i, &valid, &loss, &weight);

@@ -8,9 +8,12 @@
  *
  * Indices: a negative index counts from the end of its axis (as TVM's topi
  * does); the kernels refuse an index still out of range, and the lowerings
- * clamp it into the axis (R.take's policy, manip_legalize.c), so the
- * generated C never reads or writes out of bounds and valid indices give
- * the kernel's result.
+ * assert what the kernel refuses in check loops before the loops that
+ * write (op_prim_check_loops: every index the kernel resolves, and only
+ * those), so the generated C refuses it too, with nothing written.  The
+ * reads and writes still clamp into the axis (R.take's policy,
+ * manip_legalize.c), so the lowered code never leaves a buffer, and valid
+ * indices give the kernel's result.
  *
  * Scatters copy data, then apply the updates one at a time in row-major
  * order of the updates (TVM's topi order): with duplicate indices the last
@@ -208,6 +211,40 @@ load_index(OpPrim *p, IrBuffer *ix, IrPrimExpr **ii, IrPrimExpr *n)
   return clamped_index(ctx, as_i64(ctx, op_prim_load(p, ix, at)), n);
 }
 
+/* The kernels' refusal of an index out of range, checked before the
+ * loops that write: each element of ix against an axis of n elements,
+ * where guard holds (NULL: always; op_prim_check_loops). */
+static void
+check_indices(OpPrim *p, IrBuffer *ix, IrPrimExpr *n, IrPrimExpr *guard)
+{
+  IrPrimExpr **ii;
+  IrStmt **slot = op_prim_check_loops(p, ix->shape, ix->ndim, &ii, guard);
+  *slot = op_prim_assert_index(p, op_prim_load(p, ix, ii), n);
+}
+
+/* The same for the rows of ix (the nd ops: its dims but the last), entry
+ * j < l of each row against an axis of dims[j] elements. */
+static void
+check_index_rows(OpPrim *p, IrBuffer *ix, IrPrimExpr **dims, int64_t l, IrPrimExpr *guard)
+{
+  IrCtx *ctx = p->lz->ctx;
+  int n = ix->ndim;
+  IrPrimExpr **o;
+  if (l <= 0)
+    return;
+  IrStmt **slot = op_prim_check_loops(p, ix->shape, n - 1, &o, guard);
+  IrStmt *seq = ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
+  seq->u.seq.n = (int)l;
+  seq->u.seq.stmts = ir_alloc(ctx, sizeof(IrStmt *) * (size_t)l);
+  for (int j = 0; j < l; j++) {
+    IrPrimExpr **ii = op_manip_dims(ctx, n);
+    memcpy(ii, o, sizeof(IrPrimExpr *) * (size_t)(n - 1));
+    ii[n - 1] = op_manip_lit(ctx, j);
+    seq->u.seq.stmts[j] = op_prim_assert_index(p, op_prim_load(p, ix, ii), dims[j]);
+  }
+  *slot = l == 1 ? seq->u.seq.stmts[0] : seq;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reductions of the scatters                                          */
 /* ------------------------------------------------------------------ */
@@ -376,6 +413,7 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *r
     op_prim_abort(&p);
     return NULL;
   }
+  check_indices(&p, ix, x->shape[axis], NULL);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
@@ -521,6 +559,10 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   }
   int n = ix->ndim;
+  /* the kernel resolves a row's indices once per element of data's
+   * trailing dims: none when they hold no element */
+  check_index_rows(&p, ix, x->shape + b, l,
+                   op_prim_nonempty(ctx, x->shape + b + l, x->ndim - b - (int)l));
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim), **ii = op_manip_dims(ctx, n);
@@ -657,6 +699,7 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
     op_prim_abort(&p);
     return NULL;
   }
+  check_indices(&p, ix, x->shape[axis], NULL);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, ix->shape, ix->ndim, &o);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
@@ -765,6 +808,7 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result
     return NULL;
   }
   int n = ix->ndim;
+  check_index_rows(&p, ix, x->shape, k, op_prim_nonempty(ctx, x->shape + k, x->ndim - (int)k));
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, u->shape, u->ndim, &o);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim), **ii = op_manip_dims(ctx, n);
@@ -1002,6 +1046,11 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
     op_prim_abort(&p);
     return NULL;
   }
+  /* every index when the result has an element (the index tensors
+   * broadcast to its leading dims), none when it has not */
+  IrPrimExpr *any = op_prim_nonempty(ctx, out->shape, out->ndim);
+  for (int j = 0; j < n; j++)
+    check_indices(&p, t[j], x->shape[j], any);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
@@ -1124,6 +1173,9 @@ op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
+  IrPrimExpr *any = op_prim_nonempty(ctx, b, nb); /* as index_tensor */
+  for (int j = 0; j < n; j++)
+    check_indices(&p, t[j], x->shape[j], any);
   emit_copy(&p, out, x);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, b, nb, &o);

@@ -15,10 +15,12 @@
  * input: its prim values, selected by comparing each index with the
  * output's index along the new axis.
  *
- * Out-of-range indices of R.take in mode "fast" (an error in the kernel)
- * are clamped into the axis, so the lowered code never reads out of
- * bounds; valid indices (negative ones counted from the end, as the
- * kernel does) give exactly the kernel's result.
+ * What R.take's kernel refuses (an index outside [-n, n) in mode "fast",
+ * any index into an empty axis) is checked by TIR asserts before the loop
+ * that writes (op_prim_check_loops), so the generated C refuses it too,
+ * and the gather that follows reads a checked index without a clamp;
+ * valid indices (negative ones counted from the end, as the kernel does)
+ * give exactly the kernel's result.
  */
 #include <string.h>
 
@@ -432,8 +434,9 @@ op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *res
 
 /* Index i (int64) into an axis of n elements, resolved by mode as
  * take_indices in the kernel does: clip clamps, wrap is i mod n, fast
- * counts a negative i from the end and clamps what is still out of
- * range (the kernel's error case) so that no read leaves the axis. */
+ * counts a negative i from the end (take_checks has refused what is
+ * still out of range, before this read runs, so no clamp is needed and
+ * no read leaves the axis). */
 static IrPrimExpr *
 take_resolve(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n, int mode)
 {
@@ -441,9 +444,48 @@ take_resolve(IrCtx *ctx, IrPrimExpr *i, IrPrimExpr *n, int mode)
   if (mode == 2)
     return arith(ctx, IR_PE_FLOORMOD, i, n);
   if (mode == 0)
-    i = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, i, lit(ctx, 0)), arith(ctx, IR_PE_ADD, i, n),
-                       i);
+    return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, i, lit(ctx, 0)),
+                          arith(ctx, IR_PE_ADD, i, n), i);
   return clamp(ctx, i, lit(ctx, 0), last);
+}
+
+/* Is arg a constant whose every element i has -n <= i < n? */
+static bool
+const_within(const IrExpr *arg, int64_t n)
+{
+  if (arg->kind != IR_EX_CONST)
+    return false;
+  for (int64_t k = 0, count = op_numel(&arg->u.constant); k < count; k++) {
+    int64_t i = op_get_i(&arg->u.constant, k);
+    if (i < -n || i >= n)
+      return false;
+  }
+  return true;
+}
+
+/* take_indices' refusals, checked before the loop that writes: in mode
+ * fast each index outside [-n, n), in every mode an index into an axis of
+ * n = 0 elements (all of them, even when the output is empty, as the
+ * kernel resolves every index first). */
+static void
+take_checks(OpPrim *p, const IrExpr *indices, IrBuffer *x, IrBuffer *ix, int axis, bool flat,
+            int mode)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *n = flat ? product(ctx, x->shape, 0, x->ndim) : x->shape[axis], **ii;
+  int64_t v;
+  IrStmt **slot;
+  if (ir_prim_is_int(n, &v) && v > 0 && const_within(indices, mode == 0 ? v : INT64_MAX))
+    return; /* constant indices (ONNX's Gather of a shape) checked now */
+  if (mode == 0) {
+    slot = op_prim_check_loops(p, ix->shape, ix->ndim, &ii, NULL);
+    *slot = op_prim_assert_index(p, op_prim_load(p, ix, ii), n);
+    return;
+  }
+  if (ir_prim_is_int(n, &v) && v > 0)
+    return;
+  slot = op_prim_check_loops(p, NULL, 0, &ii, op_prim_nonempty(ctx, ix->shape, ix->ndim));
+  *slot = op_prim_assert(p, ir_prim_bin(ctx, IR_PE_GT, n, lit(ctx, 0)), "index out of range");
 }
 
 /* The index read from x for output index o: the output's dims are x's
@@ -491,6 +533,7 @@ op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
+  take_checks(&p, call->u.call.args[1], x, ix, axis, none, mode);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = take_index(&p, x, ix, o, axis, none, mode);

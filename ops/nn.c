@@ -937,7 +937,8 @@ static const OpDef defs[] = {
        .syn.params = {E("predictions"), E("targets"), {"weights", IR_PARAM_EXPR, "None"},
                       A("reduction", "\"mean\""), A("ignore_index", "-100")},
        .syn.nparams = 5,
-       .impl = {op_nn_infer_nll_loss, op_nn_eval_nll_loss, op_nn_legalize_nll_loss}),
+       .impl = {op_nn_infer_nll_loss, op_nn_eval_nll_loss, op_nn_legalize_nll_loss},
+       .flags = OP_CHECKS_DATA),
     /* gradients (infer_gradient) */
     OP(IR_OP_GRAD_NLL_LOSS_BACKWARD, "relax.grad.nll_loss_backward",
        .syn.params = {E("output_grad"), E("predictions"), E("targets"),

@@ -176,9 +176,13 @@ typedef struct {
 /* What the passes may do with a call of an op, besides what its purity
  * (syn.impure) says. */
 enum {
-  OP_NO_FOLD = 1u << 0, /* FoldConstant keeps its calls: they allocate, move
-                           data between devices or call outside the module */
-  OP_KILL = 1u << 1,    /* ends its argument's lifetime (a kill) */
+  OP_NO_FOLD = 1u << 0,     /* FoldConstant keeps its calls: they allocate, move
+                               data between devices or call outside the module */
+  OP_KILL = 1u << 1,        /* ends its argument's lifetime (a kill) */
+  OP_CHECKS_DATA = 1u << 2, /* the kernel refuses some tensor values (an index out
+                               of range; an integer divisor 0, for the integer
+                               forms only: op_checks_data), so an unused call
+                               stays (DeadCodeElimination); its lowering asserts */
 };
 
 /* One operator.  syn comes first, so the const IrOpDef * a call carries
@@ -186,7 +190,7 @@ enum {
 typedef struct {
   IrOpDef syn;      /* id, name, purity, parameters: the reader's and printer's */
   OpImpl impl;      /* inference, reference kernel, legalization */
-  unsigned flags;   /* OP_NO_FOLD, OP_KILL */
+  unsigned flags;   /* OP_NO_FOLD, OP_KILL, OP_CHECKS_DATA */
   const void *data; /* the category file's own facts about the op (its
                        kernel function, TIR intrinsic, ...), or NULL */
 } OpDef;
@@ -246,6 +250,10 @@ op_of(const IrOpDef *syn)
  * hooks may be NULL (an op without a kernel yet is an error "not
  * implemented" where used). */
 const OpImpl *op_impl(IrOpId id);
+/* May the kernel refuse the call for its tensors' values (OP_CHECKS_DATA:
+ * an index out of range, an integer divisor 0; a division of floats
+ * refuses nothing)? */
+bool op_checks_data(const IrExpr *call);
 
 /* elementwise.c: integer power by squaring in wrapping int64; a negative
  * exponent gives 0 except for bases 1 and -1 (the truncation of the real

@@ -62,6 +62,26 @@ op_impl(IrOpId id)
   return d ? &d->impl : &none;
 }
 
+bool
+op_checks_data(const IrExpr *call)
+{
+  const IrOpDef *syn = call->u.call.op;
+  if (!(op_of(syn)->flags & OP_CHECKS_DATA))
+    return false;
+  if (syn->id != IR_OP_DIVIDE && syn->id != IR_OP_FLOOR_DIVIDE && syn->id != IR_OP_MOD &&
+      syn->id != IR_OP_FLOOR_MOD)
+    return true;
+  for (int i = 0; i < call->u.call.nargs; i++) { /* a float operand: a float division */
+    const IrSInfo *s = call->u.call.args[i]->sinfo; /* unknown: maybe an integer one */
+    IrDTypeCode c = s && s->kind == IR_SI_TENSOR ? s->u.tensor.dtype.code
+                    : s && s->kind == IR_SI_PRIM ? s->u.prim.dtype.code
+                                                 : IR_DT_VOID;
+    if (c == IR_DT_FLOAT || c == IR_DT_BFLOAT)
+      return false;
+  }
+  return true;
+}
+
 void
 op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...)
 {

@@ -280,6 +280,82 @@ op_prim_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index)
   return slot;
 }
 
+/* --- checks of data ------------------------------------------------------------- */
+
+IrStmt **
+op_prim_check_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index, IrPrimExpr *guard)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrStmt **nest = ir_alloc(ctx, sizeof *nest);
+  IrStmt **slot = op_prim_loop_nest(p, extents, n, index, nest);
+  int64_t v;
+  if (guard && ir_prim_is_int(guard, &v) && !v)
+    return slot; /* never runs: not emitted */
+  if (guard && !ir_prim_is_int(guard, &v)) {
+    IrStmt *branch = ir_stmt_new(ctx, IR_ST_IF, p->lz->loc);
+    branch->u.branch.cond = guard;
+    branch->u.branch.then_ = *nest;
+    *nest = branch;
+    if (n == 0)
+      slot = &branch->u.branch.then_;
+  }
+  /* inserted after the checks made so far, before every other statement */
+  ir_vec_push(&p->body, nest);
+  for (int i = p->body.len - 1; i > p->nchecks; i--) {
+    void *t = p->body.items[i];
+    p->body.items[i] = p->body.items[i - 1];
+    p->body.items[i - 1] = t;
+  }
+  p->nchecks++;
+  return slot;
+}
+
+IrStmt *
+op_prim_assert(OpPrim *p, IrPrimExpr *cond, const char *msg)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrStmt *s = ir_stmt_new(ctx, IR_ST_ASSERT, p->lz->loc);
+  s->u.check.cond = cond;
+  s->u.check.kind = ir_sym(ctx, "RuntimeError");
+  s->u.check.parts = ir_alloc(ctx, sizeof(IrSym));
+  s->u.check.parts[0] = ir_sym(ctx, msg);
+  s->u.check.nparts = 1;
+  return s;
+}
+
+IrStmt *
+op_prim_assert_index(OpPrim *p, IrPrimExpr *i, IrPrimExpr *n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  i = op_prim_i64(ctx, i);
+  n = op_prim_i64(ctx, n);
+  int64_t v;
+  IrPrimExpr *low = ir_prim_is_int(n, &v)
+                        ? ir_prim_int(ctx, IR_I64, -v)
+                        : ir_prim_bin(ctx, IR_PE_SUB, ir_prim_int(ctx, IR_I64, 0), n);
+  IrPrimExpr *ok = ir_prim_bin(ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_LE, low, i),
+                               ir_prim_bin(ctx, IR_PE_LT, i, n));
+  return op_prim_assert(p, ok, "index out of range");
+}
+
+IrPrimExpr *
+op_prim_nonempty(IrCtx *ctx, IrPrimExpr **extents, int n)
+{
+  IrPrimExpr *guard = NULL;
+  for (int k = 0; k < n; k++) {
+    int64_t v;
+    if (ir_prim_is_int(extents[k], &v)) {
+      if (v <= 0)
+        return ir_prim_int(ctx, IR_BOOL, 0);
+      continue;
+    }
+    IrPrimExpr *pos =
+        ir_prim_bin(ctx, IR_PE_GT, extents[k], ir_prim_int(ctx, extents[k]->dtype, 0));
+    guard = guard ? ir_prim_bin(ctx, IR_PE_AND, guard, pos) : pos;
+  }
+  return guard;
+}
+
 IrPrimExpr *
 op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, const IrBuffer *out)
 {

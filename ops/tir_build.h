@@ -49,6 +49,7 @@ typedef struct {
   IrVec outputs;         /* IrBuffer*: output buffers */
   IrVec allocs;          /* IrBuffer*: intermediate buffers */
   IrVec body;            /* IrStmt**: slots of the top-level statements */
+  int nchecks;           /* the first nchecks of body: checks of data (op_prim_check_loops) */
   int nloops;            /* loop vars made so far (for their names) */
 } OpPrim;
 
@@ -92,6 +93,32 @@ IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *
 /* buf[i] of a one-dim buffer (scratch: rows, lanes, panels), read and written. */
 IrPrimExpr *op_prim_load_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i);
 IrStmt *op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *value);
+/* Checks of data: what a kernel refuses for the *values* of a tensor (an
+ * index out of range, an integer divisor 0) is a TIR assert in the
+ * lowering, run by check loops that come before every statement that
+ * writes (ahead of all of body, whenever they are made), so the function
+ * fails before it writes anything: its C returns 1 and the entry
+ * NAME_ERR_ASSERT (codegen/README.md).  One compare per index, no call.
+ *
+ * A nest of serial loops over extents (n of them, none for a scalar
+ * check), after the checks made so far and before every other statement;
+ * *index gets its vars.  The nest runs only where guard holds (NULL:
+ * always; a literal false: never, and the slot is left out).  Returns the
+ * slot of the innermost body, for an assert (op_prim_assert). */
+IrStmt **op_prim_check_loops(OpPrim *p, IrPrimExpr **extents, int n, IrPrimExpr ***index,
+                             IrPrimExpr *guard);
+/* assert cond, "msg" (the interpreter's TIR refuses with "assertion
+ * failed: RuntimeError: msg"). */
+IrStmt *op_prim_assert(OpPrim *p, IrPrimExpr *cond, const char *msg);
+/* Index i (any integer dtype, read as int64 as the kernels read it) of an
+ * axis of n elements, where a negative index counts from the end: -n <= i
+ * && i < n.  The assert of an index out of range. */
+IrStmt *op_prim_assert_index(OpPrim *p, IrPrimExpr *i, IrPrimExpr *n);
+/* Whether a loop nest over extents runs at all (their product > 0) as a
+ * guard of op_prim_check_loops: NULL when every extent is a literal
+ * above 0, a literal false when one is 0. */
+IrPrimExpr *op_prim_nonempty(IrCtx *ctx, IrPrimExpr **extents, int n);
+
 /* The T.prim_func (inputs, outputs, then int64 params for symbolic vars no
  * input shape binds), added to lz->new_globals under a fresh name, and the
  * R.call_tir of it with out_sinfo=result that replaces call. */

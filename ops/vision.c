@@ -13,8 +13,10 @@
  *   roi_pool   each output bin is the max over the input pixels it
  *              covers (bounds rounded half away from zero), 0 when empty.
  * The batch index comes from the data: the kernel refuses one outside
- * [0, batch), the lowering clamps it into the batch (R.take's policy), so
- * the generated C never reads outside the input.  An empty sampling
+ * [0, batch) (truncated; NaN too), the lowering asserts the same in a
+ * check loop before it writes (tir_build.h's checks of data) and still
+ * clamps it into the batch (R.take's policy), so the generated C never
+ * reads outside the input.  An empty sampling
  * grid of roi_align's max gives the dtype's lowest value (TOPI's max
  * identity).  Kernels compute in double; lowerings bind the same
  * quantities with lets in the same order, so both agree.
@@ -500,6 +502,25 @@ pool_tir(const RoiTir *t, OpLets *l, IrPrimExpr **p, IrBuffer *acc, IrPrimExpr *
   return op_nn_seq(t->p, st, 2);
 }
 
+/* The kernel's refusal, before anything is written: each roi's batch
+ * index truncated in [0, batch), when the output has an element (then the
+ * kernel reads every roi). */
+static void
+roi_check(OpPrim *p, IrBuffer *x, IrBuffer *rois, IrBuffer *out, int n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **i;
+  IrStmt **slot =
+      op_prim_check_loops(p, rois->shape, 1, &i, op_prim_nonempty(ctx, out->shape, out->ndim));
+  IrPrimExpr *at[2] = {i[0], op_nn_index(ctx, 0)};
+  IrPrimExpr *b = op_nn_f64(ctx, op_prim_load(p, rois, op_nn_index_copy(ctx, at, 2)));
+  b = op_img_intrin(ctx, "tir.trunc", b);
+  IrPrimExpr *ok = ir_prim_bin(
+      ctx, IR_PE_AND, ir_prim_bin(ctx, IR_PE_GE, b, op_img_f64(ctx, 0.0)),
+      ir_prim_bin(ctx, IR_PE_LT, b, op_nn_f64(ctx, op_nn_to(ctx, IR_I64, x->shape[n]))));
+  *slot = op_prim_assert(p, ok, "roi batch index out of range");
+}
+
 static IrExpr *
 legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
@@ -519,6 +540,7 @@ legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   int n, c, h, w;
   roi_axes(&r, &n, &c, &h, &w);
+  roi_check(&p, x, rois, out, n);
   IrBuffer *acc = op_nn_acc_new(&p, 1);
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, 4, &o);
@@ -552,11 +574,11 @@ static const OpDef defs[] = {
        .syn.params = {E("data"), E("rois"), A("pooled_size", NULL), A("spatial_scale", NULL),
                       A("sample_ratio", "-1"), A("aligned", "False"), A("layout", "\"NCHW\""),
                       A("mode", "\"avg\"")},
-       .syn.nparams = 8, .impl = {infer_roi, eval_roi, legalize_roi}),
+       .syn.nparams = 8, .impl = {infer_roi, eval_roi, legalize_roi}, .flags = OP_CHECKS_DATA),
     OP(IR_OP_VISION_ROI_POOL, "relax.vision.roi_pool",
        .syn.params = {E("data"), E("rois"), A("pooled_size", NULL), A("spatial_scale", NULL),
                       A("layout", "\"NCHW\"")},
-       .syn.nparams = 5, .impl = {infer_roi, eval_roi, legalize_roi}),
+       .syn.nparams = 5, .impl = {infer_roi, eval_roi, legalize_roi}, .flags = OP_CHECKS_DATA),
     OP(IR_OP_VISION_GET_VALID_COUNTS, "relax.vision.get_valid_counts",
        .syn.params = {E("data"), A("score_threshold", "0.0"), A("id_index", "0"),
                       A("score_index", "1")},
@@ -573,7 +595,8 @@ static const OpDef defs[] = {
                       A("coord_start", "2"), A("score_index", "1"), A("id_index", "0"),
                       A("return_indices", "True"), A("invalid_to_bottom", "False"),
                       A("soft_nms_sigma", "0.0"), A("score_threshold", "0.0")},
-       .syn.nparams = 14, .impl = {op_vis_infer_nms, op_vis_eval_nms, op_vis_legalize_nms}),
+       .syn.nparams = 14, .impl = {op_vis_infer_nms, op_vis_eval_nms, op_vis_legalize_nms},
+       .flags = OP_CHECKS_DATA),
     OP(IR_OP_VISION_MULTIBOX_TRANSFORM_LOC, "relax.vision.multibox_transform_loc",
        .syn.params = {E("cls_pred"), E("loc_pred"), E("anchor"), A("clip", "False"),
                       A("threshold", "0.0"), A("variances", "[1.0, 1.0, 1.0, 1.0]"),

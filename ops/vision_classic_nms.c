@@ -37,9 +37,10 @@ bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
  * return_indices gives (box_indices [B, N], valid_box_count [B, 1]), the
  * selected rows' indices[] entries first then -1 (soft: data first);
  * else the data, selected rows in place (moved up with
- * invalid_to_bottom) and the rest -1.  valid_count is clamped into
- * [0, N] by the lowering (R.take's policy: the kernel refuses one past N;
- * a negative one keeps nothing, as in TOPI). */
+ * invalid_to_bottom) and the rest -1.  A valid_count past N is refused
+ * by the kernel and asserted by the lowering before it writes (tir_build.h's
+ * checks of data), which still clamps it into [0, N] (R.take's policy; a
+ * negative one keeps nothing, as in TOPI). */
 typedef struct {
   int64_t max_output_size, top_k, coord_start, score_index, id_index;
   double iou, sigma, score_threshold;
@@ -613,6 +614,19 @@ original_index(const VisNmsTir *t, const NmsLower *w, IrPrimExpr *j)
   return op_prim_load(t->p, w->indices, op_nn_index_copy(ctx, at, 2));
 }
 
+/* The kernel's refusal, before anything is written: each batch's
+ * valid_count at most N. */
+static void
+nms_check(OpPrim *p, IrBuffer *valid, IrPrimExpr *n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **b;
+  IrStmt **slot = op_prim_check_loops(p, valid->shape, 1, &b, NULL);
+  IrPrimExpr *vc = op_nn_to(ctx, IR_I64, op_prim_load_at(p, valid, b[0]));
+  *slot = op_prim_assert(p, bin(ctx, IR_PE_LE, vc, op_nn_to(ctx, IR_I64, n)),
+                         "valid_count past num_anchors");
+}
+
 /* The end of nms_batch(): box indices or rows moved up, the rest -1;
  * st[NV] the count. */
 static IrStmt *
@@ -713,6 +727,7 @@ op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   w.acc = op_nn_acc_new(&p, 2);
   w.n = w.data->shape[1], w.l = w.data->shape[2];
+  nms_check(&p, w.valid, w.n);
   VisNmsTir t = op_vis_nms_tir_new(&p, dims[1]);
   IrPrimExpr **bb;
   IrStmt *batches, **body = op_prim_loop_nest(&p, &w.data->shape[0], 1, &bb, &batches);

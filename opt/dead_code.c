@@ -17,7 +17,10 @@
  * an if whose branches hold any of these.  R.call_tir is pure.  So is an
  * op call, unless a relation between its operands' shapes may fail at run
  * time (the interpreter refuses such a call, and LegalizeOps turns the
- * relation into a check that stays when the call goes).
+ * relation into a check that stays when the call goes), or its kernel
+ * refuses some tensor values (OP_CHECKS_DATA: an index out of range, an
+ * integer divisor 0), or it is an R.call_tir of a prim_func holding an
+ * assert (what such an op lowers to): the call is its own check.
  */
 #include <string.h>
 
@@ -32,6 +35,20 @@ typedef struct {
   IrMap uses;     /* var -> count, for the function being cleaned */
 } Dce;
 
+/* Is s a tensor of unknown shape, or a tuple holding one (R.concat's
+ * operands)? */
+static bool
+shape_unknown(const IrSInfo *s)
+{
+  if (s && s->kind == IR_SI_TUPLE) {
+    for (int i = 0; i < s->u.tuple.n; i++)
+      if (shape_unknown(s->u.tuple.fields[i]))
+        return true;
+    return false;
+  }
+  return s && s->kind == IR_SI_TENSOR && !s->u.tensor.shape;
+}
+
 /* Does inference take a shape relation of the call as true without proof,
  * or may it once an operand's unknown shape is known (LegalizeOps decides
  * broadcasts and concats at run time)? */
@@ -40,17 +57,39 @@ may_refuse(const Dce *d, const IrExpr *call)
 {
   if (!op_impl(call->u.call.op->id)->infer)
     return false;
-  for (int i = 0; i < call->u.call.nargs; i++) { /* a relation on dims not known yet */
-    const IrSInfo *a = call->u.call.args[i]->sinfo;
-    if (a && a->kind == IR_SI_TENSOR && !a->u.tensor.shape)
+  for (int i = 0; i < call->u.call.nargs; i++) /* a relation on dims not known yet */
+    if (shape_unknown(call->u.call.args[i]->sinfo))
       return true;
-  }
   IrVec conds = {0};
   OpInfer in = {d->ctx, d->arith, d->mod, NULL, call->loc, NULL};
-  op_infer_assuming(&in, call, &conds); /* no error: the module is normalized */
-  bool refuse = conds.len > 0;
+  /* NULL: a relation proved false (by the vars' bounds, which Normalize
+   * did not use): the interpreter refuses every call, so it stays */
+  bool refuse = !op_infer_assuming(&in, call, &conds) || conds.len > 0;
   ir_vec_free(&conds);
   return refuse;
+}
+
+static IrWalkAction
+stop_at_assert(const IrStmt *s, void *user)
+{
+  (void)user;
+  return s->kind == IR_ST_ASSERT ? IR_WALK_STOP : IR_WALK_CONTINUE;
+}
+
+/* Is call an R.call_tir (or call_tir_inplace) of a prim_func of the module
+ * holding an assert (which may fail)? */
+static bool
+calls_assert(const Dce *d, const IrExpr *call)
+{
+  IrOpId id = call->u.call.op->id;
+  if ((id != IR_OP_CALL_TIR && id != IR_OP_CALL_TIR_INPLACE) || call->u.call.nargs < 1 ||
+      call->u.call.args[0]->kind != IR_EX_GLOBAL)
+    return false;
+  const IrGlobal *g = ir_module_find(d->mod, call->u.call.args[0]->u.global);
+  if (!g || g->kind != IR_GLOBAL_PRIM || !g->u.prim)
+    return false;
+  IrTirVisitor find = {.enter = stop_at_assert};
+  return ir_tir_walk(g->u.prim->body, &find);
 }
 
 static bool seq_is_pure(const Dce *d, const IrExpr *seq);
@@ -62,7 +101,8 @@ call_is_pure(const Dce *d, const IrExpr *call)
   const IrExpr *callee = call->u.call.callee;
   switch (call->u.call.kind) {
   case IR_CALL_OP:
-    return !call->u.call.op->impure && !may_refuse(d, call);
+    return !call->u.call.op->impure && !may_refuse(d, call) && !op_checks_data(call) &&
+           !calls_assert(d, call);
   case IR_CALL_EXTERN:
     return false;
   case IR_CALL_GLOBAL: {

@@ -958,7 +958,21 @@ def more_elementwise_run_error_cases():
                          ["cannot broadcast", "broadcast"], upper=up)
             for op, dt, kind in (("atan2", F32, "normal"), ("floor_mod", I32, "nonzero"),
                                  ("bitwise_xor", "uint8", "anyint"), ("left_shift", I32, "shiftamt"),
-                                 ("logical_and", BOOL, "bool"))]
+                                 ("logical_and", BOOL, "bool"))] + [
+        # an integer divisor 0 (the last element: the C refuses before it
+        # writes anything, rxc run --via checks the output is untouched)
+        RunErrorCase(f"run_err_{op}_zero_{dt}", f"R.{op}(x, y)",
+                     [inp("x", shape, dt, "smallint"), inp("y", yshape, dt, "zerolast")], {},
+                     ["division by zero"])
+        for op, dt, shape, yshape in (("divide", I32, (2, 3), (2, 3)), ("floor_divide", I32, (2, 3), (3,)),
+                                      ("mod", I64, (4,), (4,)), ("floor_mod", I64, (3, 2), (3, 1)),
+                                      ("floor_divide", "int8", (3,), ()))] + [
+        RunErrorCase("run_err_floor_divide_zero_sym", "R.floor_divide(x, y)",
+                     [sym("x", (3, 2), ("n", 2), I32, "smallint"), sym("y", (2,), ("m",), I32, "zerolast")], {},
+                     ["division by zero"], upper=up),
+        RunErrorCase("run_err_mod_zero_after_output", "(a, b)",
+                     [inp("x", (2, 3), I32, "smallint"), inp("y", (2, 3), I32, "zerolast")], {},
+                     ["division by zero"], pre=("a = R.add(x, x)", "b = R.mod(a, y)"))]
 
 
 def one_hot_ref(i, depth, axis, on, off, dtype):

@@ -258,6 +258,11 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    # an out-of-range sample index is refused by the interpreter only (the
-    # lowered code clamps it, R.take's policy), so it is no RunErrorCase
-    return []
+    # an out-of-range sample index (the last one), refused by the generated
+    # C too, before it writes (its check loop)
+    return [RunErrorCase("multinomial_from_uniform_run_err_index", "R.multinomial_from_uniform(p, u, s)",
+                         [p_((2, 5), kind="pos"), u_((3, 1), kind="pos"), inp("s", (3, 1), I64, "oob2")], {},
+                         ["outside"]),
+            RunErrorCase("multinomial_from_uniform_run_err_no_vocab", "R.multinomial_from_uniform(p, u, s)",
+                         [p_((2, 2), kind="pos", sig=(2, "v")), u_((3, 1), kind="pos"), s_((3, 1), 2)],
+                         {"p": (2, 0)}, ["no columns"], upper={"v": 4})]

@@ -746,4 +746,9 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    return []
+    # a roi whose batch index (3 r truncated, r in [0.5, 2)) is past the
+    # batch of 2: the generated C refuses it too, before it writes
+    rois = ['rois = R.multiply(r, R.const([3.0, 1.0, 1.0, 2.0, 2.0], "float32"))']
+    return [RunErrorCase(f"{op}_run_err_batch_index", f"R.vision.{op}(x, rois, pooled_size=[2, 2], "
+                         "spatial_scale=1.0)", [x_((2, 2, 5, 5)), r_(3)], {}, ["batch index"], pre=rois)
+            for op in ("roi_align", "roi_pool")]

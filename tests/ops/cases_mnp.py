@@ -396,4 +396,41 @@ def RUN_ERROR_CASES():
                      upper={"n": 4}),
         RunErrorCase("index_put_run_err_empty_axis", "R.index_put(x, (i,), u)",
                      [x_((3,), sig=("n",)), i_((2,), "index1"), u_((2,))], {"x": (0,)}, rng, upper={"n": 4}),
+    ] + index_value_run_error_cases()
+
+
+def index_value_run_error_cases():
+    """An index out of range in the data (its last element: a kernel that
+    wrote before checking would have written the others): the generated C
+    refuses it before it writes anything (rxc run --via checks that the
+    outputs are untouched)."""
+    rng = ["out of range"]
+    return [
+        RunErrorCase("take_run_err_index", "R.take(x, i, axis=0)", [x_((5, 3)), i_((4,), "oob5")], {}, rng),
+        RunErrorCase("take_run_err_index_neg", "R.take(x, i, axis=1)", [x_((2, 5)), i_((2, 3), "negoob5", I32)],
+                     {}, rng),
+        RunErrorCase("take_run_err_index_flat", "R.take(x, i)", [x_((2, 3)), i_((4,), "oob6")], {}, rng),
+        RunErrorCase("take_run_err_wrap_empty_axis", 'R.take(x, i, axis=0, mode="wrap")',
+                     [x_((2, 3), sig=("n", 3)), i_((2,), "index1")], {"x": (0, 3)}, ["axis of size 0"],
+                     upper={"n": 4}),
+        RunErrorCase("take_run_err_index_sym", "R.take(x, i, axis=0)",
+                     [x_((5, 3), sig=("n", 3)), i_((4,), "oob5", sig=("m",))], {}, rng, upper={"n": 8, "m": 8}),
+        RunErrorCase("gather_elements_run_err_index", "R.gather_elements(x, i, axis=1)",
+                     [x_((3, 5)), i_((2, 4), "oob5", I32)], {}, rng),
+        RunErrorCase("gather_nd_run_err_index", "R.gather_nd(x, i)", [x_((4, 3)), i_((2, 1), "negoob4")], {}, rng),
+        RunErrorCase("gather_nd_run_err_index_2", "R.gather_nd(x, i)", [x_((4, 3)), i_((2, 2), "oob3")], {}, rng),
+        RunErrorCase("scatter_elements_run_err_index", "R.scatter_elements(x, i, u)",
+                     [x_((5, 3)), i_((4, 3), "oob5"), u_((4, 3))], {}, rng),
+        RunErrorCase("scatter_nd_run_err_index", "R.scatter_nd(x, i, u)",
+                     [x_((5, 2)), i_((3, 1), "oob5"), u_((3, 2))], {}, rng),
+        RunErrorCase("index_tensor_run_err_index", "R.index_tensor(x, (i,))", [x_((5,)), i_((4,), "oob5")], {}, rng),
+        RunErrorCase("index_put_run_err_index", "R.index_put(x, (i,), u)",
+                     [x_((5,)), i_((7,), "negoob5"), u_((7,))], {}, rng),
+        # a tuple whose first item is computed before the take refuses: that
+        # item must not be the caller's output buffer (codegen/gen_outputs.c)
+        RunErrorCase("take_run_err_after_output", "(y, z)", [x_((5, 3)), i_((4,), "oob5")], {}, rng,
+                     pre=("y = R.exp(x)", "z = R.take(y, i, axis=0)")),
+        RunErrorCase("scatter_nd_run_err_after_output", "(y, z)",
+                     [x_((5, 2), sig=("n", 2)), i_((3, 1), "oob5"), u_((3, 2))], {}, rng, upper={"n": 8},
+                     pre=("y = R.add(x, x)", "z = R.scatter_nd(y, i, u)")),
     ]

@@ -280,4 +280,8 @@ def ERROR_CASES():
 
 
 def RUN_ERROR_CASES():
-    return []
+    # a valid_count past num_anchors (the last batch's): the generated C
+    # refuses it too, before it writes
+    ins = [inp("d", (2, 5, 6)), inp("v", (2,), I32, "oob6"), inp("i", (2, 5), I32, "distinct")]
+    return [RunErrorCase("non_max_suppression_run_err_valid_count", "R.vision.non_max_suppression(d, v, i)",
+                         ins, {}, ["past num_anchors"])]

@@ -437,6 +437,10 @@ def ERROR_CASES():
 def RUN_ERROR_CASES():
     sym = lambda name, shape, sig, dt=F32: inp(name, shape, dt, sig=sig)
     return [
+        RunErrorCase("nll_loss_run_err_target", "R.nn.nll_loss(p, t)", [inp("p", (4, 5)), inp("t", (4,), I64, "oob5")],
+                     {}, ["out of range"]),
+        RunErrorCase("nll_loss_run_err_target_none", 'R.nn.nll_loss(p, t, reduction="none")',
+                     [inp("p", (4, 5)), inp("t", (4,), I64, "negoob5")], {}, ["out of range"]),
         RunErrorCase("prelu_run_err_alpha", "R.nn.prelu(x, a)", [x_((2, 3)), sym("a", (3,), ("m",))],
                      {"a": (2,)}, ["alpha"], upper={"m": 8}),
         RunErrorCase("group_norm_run_err_divisible",

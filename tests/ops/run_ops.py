@@ -161,6 +161,13 @@ def draw(rng, inp, shape=None):
         v = rng.integers(-2, dt.itemsize * 8 + 3, shape)
     elif k.startswith("index"):
         v = rng.integers(0, int(k[5:]), shape)
+    elif k.startswith("oob") or k.startswith("negoob"):  # in range but the last: N, or -N - 1
+        n = int(k.lstrip("negob"))
+        v = np.array(rng.integers(0, n, shape))
+        v.flat[-1] = -n - 1 if k.startswith("neg") else n
+    elif k == "zerolast":  # a divisor whose last element is 0
+        v = np.array(rng.integers(1, 5, shape) * rng.choice([-1, 1], shape))
+        v.flat[-1] = 0
     elif k == "wildindex":
         v = rng.integers(-7, 12, shape)
     elif k == "distinct":
@@ -483,6 +490,9 @@ def refusal(path, files, work, via, sanitize=False):
         return "bad", f"exit 1 without an error line: {first_error(p.stderr)}"
     if via != "interp" and any(w in p.stderr for w in BUILD_FAILED):
         return "bad", f"building or loading the generated C failed: {first_error(p.stderr)}"
+    if "before refusing" in p.stderr:  # rxc run --via saw the entry write an output (its sentinel)
+        line = next(x for x in p.stderr.splitlines() if "before refusing" in x)
+        return "bad", f"refused after writing an output: {line.strip()}"
     return "refused", first_error(p.stderr)
 
 

@@ -22,8 +22,9 @@ Families (FAMILIES): binary broadcasting ops, comparisons, where, matmul,
 reshape, concat, conv2d, layer_norm, batch_norm, broadcast_to, squeeze,
 match_cast (static, bound var, new var, expression), and other run-time
 refusals of the interpreter over symbolic dims: split, reductions that
-need elements, max_pool2d windows; and, on request (DATA_FAMILIES), two
-that depend on data: take's indices, integer division by zero.
+need elements, max_pool2d windows; and the refusals that depend on data
+(DATA_FAMILIES): take's indices, the indices of gather_elements,
+scatter_elements, gather_nd and scatter_nd, integer division by zero.
 """
 import math
 import random
@@ -34,7 +35,7 @@ import numpy as np
 F32, BOOL, I32, I64 = "float32", "bool", "int32", "int64"
 VAR_NAMES = ["n", "m", "k", "j", "h", "u", "v", "s", "t", "r", "q", "p"]
 BOUNDS = [2, 3, 4, 6, 8, 16]
-TAKE_INDICES = 3  # take's indices are drawn in [0, TAKE_INDICES)
+TAKE_INDICES = 3  # indices (take, gather) are drawn in [-TAKE_INDICES, TAKE_INDICES)
 VAR_RE = re.compile(r"[a-z]\w*")
 
 
@@ -381,7 +382,7 @@ class Module:
             if p.kind == "bool":
                 a = self.np_rng.random(shape) < 0.5
             elif p.kind == "index":
-                a = self.np_rng.integers(0, TAKE_INDICES, shape).astype(np.int64)
+                a = self.np_rng.integers(-TAKE_INDICES, TAKE_INDICES, shape).astype(np.dtype(p.dtype))
             elif p.kind == "pos":
                 a = self.np_rng.uniform(0.5, 1.5, shape).astype(np.float32)
             elif p.kind == "int":
@@ -857,16 +858,62 @@ def op_take(g):
     a, ax, d = picked
     idx = g.new_param([g.random_dim()], "index", I64)
     e = idx.dims[0]
-    def in_range(env):
-        data = env.get("@data")
-        if data is None:
-            return e.size(env) == 0 or d.size(env) >= TAKE_INDICES
-        return data[idx.name].size == 0 or int(data[idx.name].max()) < d.size(env)
-
-    g.step("take", in_range,
-           lambda env, rng: g.solve(env, d, TAKE_INDICES + rng.randint(0, 2)) if d.size(env) < TAKE_INDICES else None)
+    g.step("take", indices_in(idx, d, lambda env: True), widen(g, d))
     dims = a.dims[:ax] + [e] + a.dims[ax + 1:]
     return g.bind(f"R.take({a.name}, {idx.name}, axis={ax})", dims)
+
+
+def indices_in(idx, d, live):
+    """The relation of indices idx into an axis of size d: each in [-d, d)
+    (a negative one counts from the end), checked only where live(env)
+    (the kernel resolves them: not when the rows they index are empty)."""
+    def pred(env):
+        data = env.get("@data")
+        if not live(env):
+            return True
+        if data is None:
+            return math.prod(x.size(env) for x in idx.dims) == 0 or d.size(env) >= TAKE_INDICES
+        x, n = data[idx.name], d.size(env)
+        return x.size == 0 or (int(x.min()) >= -n and int(x.max()) < n)
+    return pred
+
+
+def widen(g, d):
+    """The fixer of indices_in: an axis long enough for every index drawn."""
+    return lambda env, rng: g.solve(env, d, TAKE_INDICES + rng.randint(0, 2)) if d.size(env) < TAKE_INDICES else None
+
+
+def op_gather(g):
+    """gather_elements, scatter_elements (indices of data's rank, along an
+    axis of symbolic size), gather_nd, scatter_nd (indices (e, 1) into
+    dim 0): the interpreter refuses an index outside [-n, n) that the
+    kernel resolves; the nd ones resolve none when data's other dims hold
+    no element."""
+    name = g.rng.choice(["gather_elements", "scatter_elements", "gather_nd", "scatter_nd"])
+    rank, d = g.rng.randint(1, 3), g.var_dim()
+    if name.endswith("_nd"):
+        rest = g.random_dims(rank - 1)
+        a = g.new_param([d] + rest)
+        e = g.random_dim()
+        idx = g.new_param([e, lit(1)], "index", I64)
+        g.step("gather", indices_in(idx, d, lambda env: math.prod(x.size(env) for x in rest) > 0),
+               widen(g, d))
+        if name == "gather_nd":
+            return g.bind(f"R.gather_nd({a.name}, {idx.name})", [e] + rest)
+        u = g.new_param([e] + rest)
+        return g.bind(f"R.scatter_nd({a.name}, {idx.name}, {u.name})", a.dims)
+    ax = g.rng.randrange(rank)
+    dims = g.random_dims(rank)
+    dims[ax] = d
+    a = g.new_param(dims)
+    idims = list(dims)
+    idims[ax] = g.random_dim()
+    idx = g.new_param(idims, "index", g.rng.choice([I64, I32]))
+    g.step("gather", indices_in(idx, d, lambda env: True), widen(g, d))
+    if name == "gather_elements":
+        return g.bind(f"R.gather_elements({a.name}, {idx.name}, axis={ax})", idims)
+    u = g.new_param(idims)
+    return g.bind(f"R.scatter_elements({a.name}, {idx.name}, {u.name}, axis={ax})", a.dims)
 
 
 OPS = {
@@ -874,20 +921,20 @@ OPS = {
     "reshape": op_reshape, "concat": op_concat, "conv2d": op_conv2d, "layer_norm": op_layer_norm,
     "batch_norm": op_batch_norm, "broadcast_to": op_broadcast_to, "squeeze": op_squeeze,
     "match_cast": op_match_cast, "split": op_split, "reduce": op_reduce, "pool": op_pool,
-    "take": op_take, "intdiv": op_intdiv,
+    "take": op_take, "intdiv": op_intdiv, "gather": op_gather,
 }
 FAMILIES = {
     "binary": 3, "compare": 1, "where": 1, "matmul": 2, "reshape": 2, "concat": 1.5, "conv2d": 1,
     "layer_norm": 1, "batch_norm": 1, "broadcast_to": 1, "squeeze": 1, "match_cast": 2.5,
-    "split": 0.5, "reduce": 0.7, "pool": 0.5, "take": 0.5, "intdiv": 0.4,
+    "split": 0.5, "reduce": 0.7, "pool": 0.5, "take": 0.5, "intdiv": 0.4, "gather": 0.6,
 }
 
 
-# Refusals that depend on the data, not on dims: the generated C defines
-# them (an out-of-range index is clamped, a zero divisor gives 0), so they
-# run only when asked for (refuse.py --families all, or by name).
-DATA_FAMILIES = {"take", "intdiv"}
-DEFAULT_FAMILIES = [f for f in FAMILIES if f not in DATA_FAMILIES]
+# Refusals that depend on the data, not on dims (the generated C checks
+# them in its kernels, before they write): in the default families too, and
+# alone in `make check-refuse-values` (refuse.py --families take,intdiv,gather).
+DATA_FAMILIES = {"take", "intdiv", "gather"}
+DEFAULT_FAMILIES = list(FAMILIES)
 
 
 def gen_module(seed, families=None, max_ops=4):

@@ -62,6 +62,10 @@ BUILD_FAILED = ("failed on the generated code", "tcc: ", "cannot load '", "canno
 SANITIZER_WORDS = ("AddressSanitizer", "UndefinedBehaviorSanitizer", "LeakSanitizer",
                    "runtime error:")
 VIAS = ("interp", "cc", "tcc")
+# rxc run --via fills the outputs with a sentinel and says this when the
+# entry refused after writing one (cli/compile.c)
+WROTE_OUTPUT = "before refusing"
+
 
 
 class Outcome:
@@ -101,6 +105,9 @@ def ended(p_rc, stderr, sanitize):
         return Outcome("fail", f"exit {p_rc}: {first_error(stderr)}")
     if p_rc == 1 and "error" not in stderr:
         return Outcome("fail", "exit 1 without a diagnostic")
+    if p_rc == 1 and WROTE_OUTPUT in stderr:
+        line = next(l for l in stderr.splitlines() if WROTE_OUTPUT in l)
+        return Outcome("fail", line.strip()[:200])
     return None
 
 
@@ -273,7 +280,7 @@ def main():
     ap.add_argument("--inputs", type=int, default=6, help="input sets per module")
     ap.add_argument("--families", default=None,
                     help="only these op families (comma-separated: " + ",".join(modgen.FAMILIES)
-                    + "), or all; default all but the data-dependent " + ",".join(sorted(modgen.DATA_FAMILIES)))
+                    + "), or all (the default); the data-dependent ones: " + ",".join(sorted(modgen.DATA_FAMILIES)))
     ap.add_argument("--via", default=",".join(VIAS),
                     help="the paths run (interp always; e.g. interp,tcc to skip gcc)")
     ap.add_argument("--stats", action="store_true",

@@ -542,6 +542,58 @@ strict_compile(IrCtx *ctx, const CgOutput *out, const char *cc, const char *what
   assert_int_equal(system(cmd), 0);
 }
 
+/* The text just after the first a in from, or NULL. */
+static const char *
+after(const char *from, const char *a)
+{
+  const char *at = from ? strstr(from, a) : NULL;
+  return at ? at + strlen(a) : NULL;
+}
+
+/* Refusals that depend on values (tests/codegen/value_checks.py): each
+ * checking kernel returns int and runs its check loop, vectorizable (an
+ * and-ed local, no early exit), before its first store; the entry returns
+ * NAME_ERR_ASSERT; z and y, computed before the last kernel that may
+ * refuse (floor_divide), live in the arena and are copied into out0 and
+ * out1 at the end, while q, written by that kernel, is the caller's
+ * buffer. */
+static void
+test_value_checks(void **state)
+{
+  (void)state;
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  IrCtx *ctx = ir_ctx_new();
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "tests/codegen/value_checks.py", NULL, &cfg, &orig, &opt);
+  assert_non_null(out);
+  const char *c = out->files[1].text.data;
+  const char *take = after(c, "static int\nmodel_take(");
+  assert_non_null(take);
+  const char *check = strstr(take, "all_ok &= ");
+  assert_non_null(check);
+  assert_true(check < strstr(take, "T_take["));
+  assert_non_null(strstr(check, "if (!all_ok) /* assert: RuntimeError: index out of range */"));
+  const char *div = after(c, "static int\nmodel_floor_divide(");
+  assert_non_null(div);
+  check = strstr(div, "all_ok &= ((B[");
+  assert_non_null(check);
+  assert_true(check < strstr(div, "T_floor_divide["));
+  assert_non_null(strstr(c, "static void\nmodel_exp(")); /* no check: stays void */
+  const char *entry = after(c, "\nmodel_main(void *arena");
+  assert_non_null(entry);
+  assert_non_null(strstr(entry, "return model_ERR_ASSERT;"));
+  assert_null(strstr(entry, "(char *)out0"));
+  assert_null(strstr(entry, "(char *)out1"));
+  assert_non_null(strstr(entry, "(char *)out2; /* the caller's output */"));
+  assert_non_null(strstr(entry, "rxc_copy(out0, "));
+  assert_non_null(strstr(entry, "rxc_copy(out1, "));
+  if (have("gcc"))
+    strict_compile(ctx, out, "gcc", "value_checks");
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
 static void
 test_strict(void **state)
 {
@@ -949,7 +1001,8 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
-      cmocka_unit_test(test_hoisted_scalars), cmocka_unit_test(test_int_kernels),
+      cmocka_unit_test(test_hoisted_scalars), cmocka_unit_test(test_value_checks),
+      cmocka_unit_test(test_int_kernels),
       cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_data_dims),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),

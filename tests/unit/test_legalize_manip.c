@@ -4,7 +4,7 @@
  * prim_funcs (outputs of split, symbolic vars, tir_vars) and the values
  * the interpreter computes with them on small inputs whose results are
  * worked out below, including where the lowering must differ from a naive
- * copy (take's "fast" mode clamps, broadcast_to of a symbolic dim of 1).
+ * copy (take's "fast" mode asserts, broadcast_to of a symbolic dim of 1).
  * The modules of tests/legalize/manip_*.py cover every op on random
  * inputs (test_legalize.c).
  */
@@ -137,13 +137,14 @@ test_split_outputs(void **state)
   ir_ctx_free(ctx);
 }
 
-/* take(x, i) in mode fast: the kernel rejects an index out of range, the
- * lowering clamps it (never reading out of bounds) and counts a negative
- * index from the end as the kernel does.  x = [10, 20, 30, 40]:
- * i = [-1, 2, 0] gives [40, 30, 10] both ways; i = [4, -5] gives
- * [40, 10] lowered (4 -> 3, -5 -> -1 -> 0) and an error unlowered. */
+/* take(x, i) in mode fast: the kernel rejects an index out of range, and
+ * so does the lowering, by an assert in a check loop that comes first, before
+ * the loop that writes (its reads still clamp, never out of bounds); a
+ * negative index counts from the end as in the kernel.  x = [10, 20, 30,
+ * 40]: i = [-1, 2, 0] gives [40, 30, 10] both ways; i = [4, -5] is an
+ * error both ways. */
 static void
-test_take_fast_clamps(void **state)
+test_take_fast_refuses(void **state)
 {
   (void)state;
   IrCtx *ctx = ir_ctx_new();
@@ -161,12 +162,20 @@ test_take_fast_clamps(void **state)
   assert_tensor(interp_call(interp_new(ctx, m, NULL), "main", args, 2), 1, (int64_t[]){3}, want);
   assert_tensor(interp_call(interp_new(ctx, out, NULL), "main", args, 2), 1, (int64_t[]){3}, want);
   print_diags(ctx);
-  args[1] = tensor(ctx, IR_I32, 1, (int64_t[]){2}, (double[]){4, -5});
-  assert_tensor(interp_call(interp_new(ctx, out, NULL), "main", args, 2), 1, (int64_t[]){2},
-                (double[]){40, 10});
+  const IrStmt *body = global(out, "take")->u.prim->body;
+  assert_int_equal(body->kind, IR_ST_SEQ);
+  const IrStmt *check = body->u.seq.stmts[0];
+  assert_int_equal(check->kind, IR_ST_FOR);
+  assert_int_equal(check->u.loop.body->kind, IR_ST_ASSERT);
   assert_int_equal(ir_error_count(ctx), 0);
+  args[1] = tensor(ctx, IR_I32, 1, (int64_t[]){2}, (double[]){4, -5});
+  assert_null(interp_call(interp_new(ctx, out, NULL), "main", args, 2));
+  assert_int_equal(ir_error_count(ctx), 1);
   assert_null(interp_call(interp_new(ctx, m, NULL), "main", args, 2));
-  assert_true(ir_error_count(ctx) > 0);
+  assert_int_equal(ir_error_count(ctx), 2);
+  args[1] = tensor(ctx, IR_I32, 1, (int64_t[]){1}, (double[]){-5});
+  assert_null(interp_call(interp_new(ctx, out, NULL), "main", args, 2));
+  assert_int_equal(ir_error_count(ctx), 3);
   ir_ctx_free(ctx);
 }
 
@@ -266,7 +275,7 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_split_outputs),         cmocka_unit_test(test_take_fast_clamps),
+      cmocka_unit_test(test_split_outputs),         cmocka_unit_test(test_take_fast_refuses),
       cmocka_unit_test(test_reshape_symbolic),      cmocka_unit_test(test_broadcast_symbolic_one),
       cmocka_unit_test(test_concat_tuple_var_kept),
   };

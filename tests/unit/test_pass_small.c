@@ -118,6 +118,8 @@ static const struct {
 } cases[] = {
     {"small_dce_impure", opt_dead_code_elimination, false},
     {"small_dce_chain", opt_dead_code_elimination, false},
+    {"small_dce_checks_data", opt_dead_code_elimination, false},
+    {"small_dce_concat_unknown", opt_dead_code_elimination, false},
     {"small_canon_dataflow", opt_canonicalize_bindings, false},
     {"small_nondf_vars", opt_to_non_dataflow, false},
     {"small_purity_packed", opt_remove_purity_checking, false},
