@@ -115,7 +115,7 @@ class Module:
         self.params, self.lines, self.vals, self.steps = [], [], [], []
         self.used = set()       # names of values some op reads
         self.count = 0
-        self.sum32 = False      # a float32 sum (matmul, conv2d): looser tolerance
+        self.sum32 = False      # a float32 sum (matmul, conv2d, sum, mean): looser tolerance
         self.families_used = []
         self.families = families
         self.prefer = None      # a match_cast var the next R.shape target should use
@@ -816,6 +816,7 @@ def op_reduce(g):
     g.step("reduce", lambda env: not needs or d.size(env) > 0,
            lambda env, rng: g.solve(env, d, rng.randint(1, 3)) if d.size(env) == 0 else None)
     dims = a.dims[:ax] + a.dims[ax + 1:]
+    g.sum32 = g.sum32 or name in ("sum", "mean")  # the C accumulates in float32 too
     if name == "argmax":
         return g.bind(f"R.argmax({a.name}, axis={ax})", dims, I64)
     return g.bind(f"R.{name}({a.name}, axis=[{ax}])", dims)

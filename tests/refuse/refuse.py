@@ -18,7 +18,7 @@ way on all three paths:
 
 - refused: exit 1 with a diagnostic (and no output file written);
 - ran: exit 0, the outputs (--output out.npy, or out.npz for a tuple)
-  equal within rtol 1e-5 (1e-4 for a module with a matmul or conv2d, which
+  equal within rtol 1e-5 (1e-4 for a module with a matmul, conv2d, sum or mean, which
   the C sums in float32), NaN equal to NaN (tests/gen/validate.py's
   compare).
 
