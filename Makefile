@@ -316,10 +316,17 @@ $(ONNX_SRCS:%.c=$(BUILD)/%.o): $(BUILD)/gen/onnx.pb-c.h
 $(BUILD)/librxc.a: $(ONNX_GEN_OBJ)
 
 # The ONNX conformance suite (Debian's libonnx-testdata) through import,
-# -O2 and the generated C; check-onnx-fast is the subset make check runs.
-.PHONY: check-onnx check-onnx-fast
+# -O2 and the generated C, checked against tests/onnx/baseline.txt (each
+# test's expected status; rewrite it with run_onnx.py --all
+# --write-baseline); check-onnx-fast is the subset make check runs.
+# check-runner-onnx plants bugs (tests/onnx/plant/) and checks that the
+# runners catch them.
+.PHONY: check-onnx check-onnx-fast check-runner-onnx
 check-onnx: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --all --write-readme
+check-runner-onnx: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/plant/check_runner.py
+check: check-runner-onnx
 check-onnx-fast: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/onnx/run_onnx.py --fast
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --onnx

@@ -5,26 +5,35 @@ references: rnn_cases.py and quant_cases.py share it.
 A run is (name, model, feeds, expected): an onnx ModelProto, the arrays
 given as graph inputs by name, and the expected outputs in order.  Each
 model runs through `rxc run --via tcc` and `--via cc` (RXC, default
-build/rxc); an output must have the expected shape and dtype and lie
-within 1e-4 relative plus 1e-5 absolute of it (integers exactly).
+build/rxc); tests/lib/compare.py compares each output with the expected
+one: the same shape and dtype (float32 is not float64), within 1e-4
+relative plus 1e-5 absolute (integers exactly), a NaN only where a NaN is
+expected; rxc must write exactly as many outputs as expected.
 """
 import os
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
 import onnx
 
 RXC = os.environ.get("RXC", "build/rxc")
+RTOL, ATOL = 1e-4, 1e-5
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from compare import compare  # noqa: E402
 
 
-def excess(got, want):
-    """How far got lies outside the tolerance around want (0: inside)."""
-    if got.shape != want.shape or (got.dtype != want.dtype and want.dtype.kind in "iub"):
-        return np.inf
-    if want.dtype.kind in "iub":
-        return float(np.max(np.abs(got.astype(np.int64) - want.astype(np.int64)), initial=0))
-    return float(np.max(np.abs(got - want) - 1e-4 * np.abs(want) - 1e-5, initial=0))
+def mismatch(got, want):
+    """Why the outputs in the .npz got differ from the list want, or None."""
+    if len(got.files) != len(want):
+        return "%d outputs, expected %d" % (len(got.files), len(want))
+    for i, w in enumerate(want):
+        why = compare(got[str(i)], np.asarray(w), RTOL, ATOL)
+        if why:
+            return "output %d: %s" % (i, why)
+    return None
 
 
 def run(title, runs, verbose=False):
@@ -49,10 +58,9 @@ def run(title, runs, verbose=False):
                     print(f"FAIL {name} [{via}]: rxc run exited {p.returncode}: {last}")
                     failed += 1
                     continue
-                got = np.load(out)
-                worst = max(excess(got[str(i)], w) for i, w in enumerate(want))
-                if worst > 0:
-                    print(f"FAIL {name} [{via}]: off by {worst:.3g} beyond the tolerance")
+                why = mismatch(np.load(out), want)
+                if why:
+                    print(f"FAIL {name} [{via}]: {why}")
                     failed += 1
                 elif verbose:
                     print(f"ok   {name} [{via}]")

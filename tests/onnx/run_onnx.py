@@ -1,26 +1,49 @@
 #!/usr/bin/python3
-"""ONNX conformance: Debian's libonnx-testdata through rxc.
+"""ONNX conformance: Debian's libonnx-testdata through rxc, checked
+against a committed baseline.
 
 Each test is a directory with model.onnx and test_data_set_*/ holding
 input_*.pb and output_*.pb (TensorProto).  For each test:
-  1. rxc import model.onnx      -> exit 1 with "node ... (Op): ..." is
-                                   UNSUPPORTED (the reason is kept);
+  1. rxc import model.onnx      -> exit 1 with "node ... (Op): ..." or
+                                   "... not supported" is UNSUPPORTED (the
+                                   reason is kept);
   2. rxc run model.onnx --via tcc (the -O2 pipeline, generated C compiled
      in process by libtcc) on every data set, outputs compared with the
-     expected ones: same shape and dtype, |got - want| <= atol + rtol*|want|
-     (the ONNX backend test defaults: rtol 1e-3, atol 1e-7), NaN equal NaN;
-     the largest error is reported in ULP of the expected value's type.
+     expected ones by tests/lib/compare.py: same shape and dtype,
+     |got - want| <= atol + rtol*|want| (the ONNX backend test defaults:
+     rtol 1e-3, atol 1e-7), NaN equal only to NaN; the largest error is
+     reported in ULP of the expected value's type.
 A data set that is not all tensors (sequences, optionals) makes the test
 unsupported.  Anything else (a crash, a wrong value, a run-time error) is
 a FAIL.
 
-usage: run_onnx.py [--all | --fast | TEST...] [--via tcc|cc] [-j N]
-                   [--write-readme] [-v]
-  --all           every test of node/, pytorch-converted/, pytorch-operator/,
-                  simple/
-  --fast          the fixed subset FAST (make check)
-  --write-readme  replace the ONNX summary in tests/README.md
-Exit status 0 when no test fails.
+tests/onnx/baseline.txt holds every test's expected status, one a line:
+`NAME pass`, `NAME unsupported REASON` (REASON is the runner's detail,
+e.g. "test_data_set_0: (Det): operator not supported") or `NAME fail
+REASON` (a known failure, any failure accepted).  A run is checked
+against it: a test expected to pass that does not, an UNSUPPORTED test
+the baseline does not list as unsupported or lists with another reason, a
+FAIL not listed as fail, a test missing from the baseline and (with
+--all) a baseline test missing from the data are failures.  A test that
+passes where the baseline expects otherwise is reported as "newly
+passing" and is a failure too, so that the baseline (and the README
+table) stay exact: rerun with --write-baseline.  A missing or empty data
+folder is a failure.
+
+usage: run_onnx.py [--all | --fast | TEST...] [-k TEXT] [--via tcc|cc] [-j N]
+                   [--write-baseline] [--write-readme] [-v]
+  --all             every test of node/, pytorch-converted/,
+                    pytorch-operator/, simple/
+  --fast            the fixed subset FAST (make check)
+  -k TEXT           keep only the tests whose name contains TEXT (repeatable)
+  --write-baseline  record this run's statuses in the baseline instead of
+                    checking them (with --all the file is rewritten whole,
+                    else only the tests run are updated)
+  --write-readme    replace the ONNX summary in tests/README.md
+Environment: RXC (default build/rxc), ONNX_TESTDATA (default
+/usr/share/libonnx-testdata/data), ONNX_BASELINE (default
+tests/onnx/baseline.txt).
+Exit status 0 when every test matches the baseline.
 """
 import glob
 import os
@@ -34,11 +57,15 @@ import numpy as np
 import onnx
 from onnx import TensorProto, numpy_helper
 
-DATA = "/usr/share/libonnx-testdata/data"
 SUITES = ["node", "pytorch-converted", "pytorch-operator", "simple"]
-RXC = os.environ.get("RXC", "build/rxc")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.environ.get("ONNX_TESTDATA", "/usr/share/libonnx-testdata/data")
+BASELINE = os.environ.get("ONNX_BASELINE", os.path.join(ROOT, "tests", "onnx", "baseline.txt"))
+RXC = os.environ.get("RXC", "build/rxc")
 RTOL, ATOL = 1e-3, 1e-7
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from compare import compare  # noqa: E402
 
 # A fixed list of passing tests that together touch most converters; make
 # check runs them (about 30 s on a 2-core box).
@@ -125,42 +152,6 @@ def tensor_from_pb(path):
         return None
 
 
-def ulp_error(got, want):
-    """The largest |got - want| in units in the last place of want's type."""
-    if got.size == 0:
-        return 0
-    if want.dtype.kind != "f":
-        return int(np.max(np.abs(got.astype(np.int64) - want.astype(np.int64))))
-    ibits = {2: np.int16, 4: np.int32, 8: np.int64}[want.dtype.itemsize]
-
-    def ordered(a):
-        i = a.astype(want.dtype).view(ibits).astype(np.int64)
-        return np.where(i < 0, np.iinfo(ibits).min - i, i)
-
-    both_nan = np.isnan(got) & np.isnan(want)
-    d = np.abs(ordered(got) - ordered(want))
-    d[both_nan] = 0
-    return int(d.max())
-
-
-def compare(got, want):
-    """None when got matches want, else why not (with the error in ULP)."""
-    if got.shape != want.shape:
-        return "shape %s, expected %s" % (got.shape, want.shape)
-    if got.dtype != want.dtype:
-        return "dtype %s, expected %s" % (got.dtype, want.dtype)
-    if want.dtype.kind == "f":
-        g, w = got.astype(np.float64), want.astype(np.float64)
-        same = (np.abs(g - w) <= ATOL + RTOL * np.abs(w)) | (np.isnan(g) & np.isnan(w)) | (g == w)
-        if same.all():
-            return None
-        return "max error %d ULP (%.3g absolute)" % (
-            ulp_error(got, want), np.nanmax(np.abs(g - w)[~same]))
-    if not np.array_equal(got, want):
-        return "max error %d (integers)" % ulp_error(got, want)
-    return None
-
-
 def signature_names(text):
     """main's parameter names from the printed module."""
     m = re.search(r"def main\((.*)\)\s*->", text)
@@ -222,7 +213,7 @@ def run_set(model_path, set_dir, tmp, via):
         z = np.load(out)
         gots = [z[str(i)] for i in range(len(wants))]
     for i, (g, w) in enumerate(zip(gots, wants)):
-        why = compare(g, w)
+        why = compare(g, w, RTOL, ATOL)
         if why:
             return "FAIL", "output %d: %s%s" % (i, why, note)
     return "PASS", note.strip()
@@ -332,21 +323,81 @@ def write_readme(results, via):
         f.write(text)
 
 
+def read_baseline(path):
+    """{test: (status, reason)} from the baseline file ({} when absent)."""
+    baseline = {}
+    if not os.path.exists(path):
+        return baseline
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split(" ", 2)
+            baseline[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else "")
+    return baseline
+
+
+def write_baseline(path, baseline):
+    with open(path, "w") as f:
+        f.write("# The expected status of every ONNX conformance test (tests/onnx/run_onnx.py):\n"
+                "# NAME pass | NAME unsupported REASON | NAME fail REASON (a known failure).\n"
+                "# Written by: RXC=build/rxc /usr/bin/python3 tests/onnx/run_onnx.py --all "
+                "--write-baseline\n")
+        for t in sorted(baseline):
+            status, reason = baseline[t]
+            f.write("%s %s%s\n" % (t, status, " " + reason if reason else ""))
+
+
+def check_baseline(results, baseline, whole):
+    """(problems, newly passing): lines saying where results differ from the
+    baseline; whole: results are every test of the data (--all), so a
+    baseline test absent from them is a problem too."""
+    problems, newly = [], []
+    for t, s, d in results:
+        if t not in baseline:
+            problems.append("%s: %s, and not in the baseline" % (t, s))
+            continue
+        want, reason = baseline[t]
+        if s == "PASS":
+            if want != "pass":
+                newly.append("%s: passes, baseline says %s %s" % (t, want, reason))
+        elif s == "UNSUPPORTED" and want == "unsupported":
+            if d != reason:
+                problems.append("%s: unsupported for another reason: %s\n    baseline: %s"
+                                % (t, d, reason))
+        elif s == "FAIL" and want == "fail":
+            pass
+        else:
+            problems.append("%s: %s, baseline says %s: %s" % (t, s, want, d))
+    if whole:
+        ran = {t for t, _, _ in results}
+        problems += ["%s: in the baseline, not in %s" % (t, DATA)
+                     for t in sorted(baseline) if t not in ran]
+    return problems, newly
+
+
 def main(argv):
     via, jobs, tests, write, verbose = "tcc", 2, [], False, False
+    whole, keep, rebase = False, [], False
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--all":
-            tests = all_tests()
+            whole = True
         elif a == "--fast":
-            tests = list(FAST)
+            tests += FAST
+        elif a == "-k":
+            i += 1
+            keep.append(argv[i])
         elif a == "--via":
             i += 1
             via = argv[i]
         elif a == "-j":
             i += 1
             jobs = int(argv[i])
+        elif a == "--write-baseline":
+            rebase = True
         elif a == "--write-readme":
             write = True
         elif a == "-v":
@@ -354,9 +405,24 @@ def main(argv):
         else:
             tests.append(a)
         i += 1
-    if not tests:
+    if not tests and not whole:
         print(__doc__)
         return 2
+    found = all_tests()
+    if not found:
+        print("run_onnx.py: FAIL: no ONNX test in %s (install Debian's libonnx-testdata: "
+              "make deps, or set ONNX_TESTDATA)" % DATA)
+        return 1
+    if whole:
+        tests = found
+    if keep:
+        tests = [t for t in tests if any(k in t for k in keep)]
+        whole = False
+    baseline = read_baseline(BASELINE)
+    if not baseline and not rebase:
+        print("run_onnx.py: FAIL: no baseline in %s (write one with --all --write-baseline)"
+              % BASELINE)
+        return 1
     with ThreadPoolExecutor(max_workers=jobs) as ex:
         results = list(ex.map(lambda t: run_test(t, via), tests))
     for t, s, d in results:
@@ -365,7 +431,24 @@ def main(argv):
     print(summary_table(results))
     if write:
         write_readme(results, via)
-    return 1 if any(s == "FAIL" for _, s, _ in results) else 0
+    if rebase:
+        if whole:
+            baseline = {}
+        baseline.update({t: (s.lower(), "" if s == "PASS" else d) for t, s, d in results})
+        write_baseline(BASELINE, baseline)
+        print("wrote %s (%d tests)" % (BASELINE, len(baseline)))
+        return 0
+    problems, newly = check_baseline(results, baseline, whole)
+    for p in newly:
+        print("NEWLY PASSING %s" % p)
+    if newly:
+        print("newly passing: update the baseline with --write-baseline "
+              "(run_onnx.py --all --write-baseline, or name the tests)")
+    for p in problems:
+        print("BASELINE FAIL %s" % p)
+    print("%d tests against %s: %d differences, %d newly passing"
+          % (len(results), os.path.relpath(BASELINE, ROOT), len(problems), len(newly)))
+    return 1 if problems or newly else 0
 
 
 if __name__ == "__main__":
