@@ -580,3 +580,11 @@ MUTATE_JOBS ?= 2
 .PHONY: mutate
 mutate:
 	nice -n 10 /usr/bin/python3 tests/mutate/mutate.py --jobs $(MUTATE_JOBS) $(MUTATE_ARGS)
+
+# The checks that kill planted bugs of make mutate no other test noticed
+# (tests/mutate/kill_checks.py; tests/unit/test_mutants.c runs with the
+# other cmocka programs).  About a second.
+.PHONY: check-mutants
+check: check-mutants
+check-mutants: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/mutate/kill_checks.py
