@@ -178,6 +178,18 @@ MUTANTS = [
            "tile's inference aligns repeats with the input's dims, not the result's",
            [OPS + "tile"]),
 
+    # ---- interp: the run-time checks of struct info
+    Mutant("interp-last-dim-unchecked", "interp/check.c",
+           "  for (int i = 0; i < n; i++) {\n    char what[32];",
+           "  for (int i = 0; i < n - 1; i++) {\n    char what[32];",
+           "the interpreter's shape match skips the last dimension",
+           [OPS + "run_err_match_cast", "build/tests/test_interp"]),
+    Mutant("interp-dtype-unchecked", "interp/check.c",
+           "if (s->u.tensor.dtype.code != IR_DT_VOID && !ir_dtype_eq(s->u.tensor.dtype, t->dtype)) {",
+           "if (0 && s->u.tensor.dtype.code != IR_DT_VOID && !ir_dtype_eq(s->u.tensor.dtype, t->dtype)) {",
+           "the interpreter no longer refuses a tensor of the wrong dtype",
+           ["build/tests/test_interp", "/usr/bin/python3 tests/cli/cli_check.py"]),
+
     # ---- opt: passes
     Mutant("opt-fq-round-half-down", "opt/fake_quant_to_int.c",
            "half[i] = (int64_t)1 << (sh[i] - 1);", "half[i] = ((int64_t)1 << (sh[i] - 1)) - 1;",
@@ -239,7 +251,14 @@ MUTANTS = [
     Mutant("mp-arena-unaligned", "memplan/plan.c",
            "p->arena_bytes = align_up(arena, align);", "p->arena_bytes = align_up(arena, 1);",
            "a bounded plan's arena size not rounded up to the alignment",
-           ["build/tests/test_mp_plan"]),
+           ["build/tests/test_mp_plan"],
+           equivalent="equivalent mutant: every buffer of the problem has the plan's alignment, "
+                      "and mp_solve returns its arena rounded up to the largest alignment "
+                      "already, so the second rounding never changes it"),
+    Mutant("mp-buffers-unaligned", "memplan/plan.c",
+           "                           .align = align,", "                           .align = 1,",
+           "the planner's buffers lose the plan's alignment (storages at any byte)",
+           ["build/tests/test_mp_plan", KILL + "plan_aligned"]),
 
     # ---- codegen
     Mutant("cg-loop-le", "codegen/gen_tir.c",

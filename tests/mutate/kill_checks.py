@@ -10,10 +10,14 @@ noticed (issue 33); part of make check (check-mutants), about a second.
                        of NAME_ARENA_ALIGN, the result storages the code
                        generator puts after the plan too (a split of
                        which only one part is returned leaves two).
+  plan_aligned         mp-buffers-unaligned: every storage offset of `rxc
+                       plan -O0` on a module of 3-byte intermediates is a
+                       multiple of the plan's alignment.
 
 usage: kill_checks.py [NAME...]   (RXC=build/rxc)
 Exit status 1 when a check fails.
 """
+import json
 import os
 import re
 import subprocess
@@ -41,6 +45,21 @@ class Module:
         with R.dataflow():
             lv = R.split(x, indices_or_sections=3, axis=0)
             gv: R.Tensor((1, 3), dtype="int8") = lv[0]
+            R.output(gv)
+        return gv
+'''
+
+ODD_MODULE = '''\
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((3,), dtype="int8")) -> R.Tensor((3,), dtype="int8"):
+        with R.dataflow():
+            a = R.add(x, x)
+            b = R.multiply(x, x)
+            c = R.add(a, b)
+            d = R.subtract(c, a)
+            gv = R.add(d, b)
             R.output(gv)
         return gv
 '''
@@ -96,7 +115,27 @@ def storages_aligned(work):
     return None
 
 
-CHECKS = {"fold_keeps_print": fold_keeps_print, "storages_aligned": storages_aligned}
+def plan_aligned(work):
+    src = os.path.join(work, "odd.py")
+    with open(src, "w") as f:
+        f.write(ODD_MODULE)
+    r = rxc("plan", "-O0", "--format", "json", src)
+    if r.returncode != 0:
+        return "rxc plan failed: " + r.stderr.strip()
+    plan = json.loads(r.stdout)
+    align = plan["align"]
+    offsets = [s["offset"] for f in plan["functions"] for s in f["storages"]]
+    if len(offsets) < 3 or len(set(offsets)) < 2:
+        return "expected several storages at different offsets, found %s" % offsets
+    bad = [o for o in offsets if o % align]
+    if bad or plan["arena_bytes"] % align:
+        return "offsets %s or arena %d not multiples of the alignment %d" % (
+            bad, plan["arena_bytes"], align)
+    return None
+
+
+CHECKS = {"fold_keeps_print": fold_keeps_print, "storages_aligned": storages_aligned,
+          "plan_aligned": plan_aligned}
 
 
 def main(argv):
