@@ -5,6 +5,7 @@
 #   make deps       install Debian packages the build needs (as root)
 #   make samples    write the seeded weights of the large sample models
 #   make check-samples  every sample model, the large ones too (minutes)
+#   make mutate     plant the bugs of tests/mutate/catalogue.py, one at a time (minutes)
 #   V=1             show commands
 
 CC ?= cc
