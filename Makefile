@@ -288,7 +288,8 @@ check-install: $(BUILD)/rxc $(BUILD)/librxc.a
 # symbol and links into a -nostdlib x86_64 executable; the digits models in
 # a Cortex-M4 image under qemu print what the interpreter computes.  Both
 # run in make check (the last line adds them to its prerequisites);
-# check-cortexm says SKIPPED when the cross compiler or qemu is missing.
+# check-cortexm says SKIPPED when the cross compiler or qemu is missing
+# (REQUIRE_ALL=1 makes that a failure).
 .PHONY: check-cortexm check-freestanding
 check-cortexm: $(BUILD)/rxc
 	$(Q)RXC=$(BUILD)/rxc /usr/bin/python3 tests/cortexm/run.py $(BUILD)/cortexm
@@ -350,6 +351,14 @@ check: check-onnx-hostile
 check-models: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/models/check_models.py --write-readme
 
+# The operator harness can fail (issue 33): a planted interpreter bug (a
+# wrapper used as RXC, no rebuild) fails tests/ops/run_ops.py, as do
+# REQUIRE_ALL=1 and a stale tests/ops/skips.txt line.  Seconds.
+.PHONY: check-runner-ops
+check: check-runner-ops
+check-runner-ops: $(BUILD)/rxc
+	$(Q)sh tests/runner/check_runner_ops.sh $(BUILD)/rxc
+
 # Every operator case through both compilers, the symbolic edges too;
 # make check's run sends half of the cases through cc (tests/ops/run_ops.py).
 .PHONY: check-ops-full
@@ -358,7 +367,8 @@ check-ops-full: all
 
 # TVM v0.26.0's own Relax test modules through the reader and a round trip
 # (issue 22; tests/tvm/tvm_tests.py).  Not part of check: it needs the TVM
-# mirror (it says so and passes without one) and takes minutes.
+# mirror (without one: SKIPPED, a failure under REQUIRE_ALL=1) and takes
+# minutes; it fails below the rates tests/README.md states.
 .PHONY: check-tvm-tests
 check-tvm-tests: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/tvm/tvm_tests.py
@@ -441,9 +451,12 @@ check-random: all
 # The JIT path under valgrind's memcheck: rxc run --via tcc on samples, and
 # test_jit.  No suppressions are needed on Debian 12 (libtcc 0.9.27).
 VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+# Without valgrind: SKIPPED, a failure under REQUIRE_ALL=1.
 check-valgrind: all $(BUILD)/tests/test_jit
-	RXC="$(VALGRIND) $(BUILD)/rxc" /usr/bin/python3 tests/gen/samples.py
-	$(VALGRIND) $(BUILD)/tests/test_jit
+	@command -v valgrind >/dev/null || { echo "check-valgrind: SKIPPED (valgrind not found; make deps installs it)"; \
+	  test "$$REQUIRE_ALL" != 1; exit $$?; }; \
+	set -e; RXC="$(VALGRIND) $(BUILD)/rxc" /usr/bin/python3 tests/gen/samples.py; \
+	$(VALGRIND) $(BUILD)/tests/test_jit; \
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/gen/validate.py --start 0 --count 20 --cc-every 0 \
 	  --wrap "$(VALGRIND)"
 

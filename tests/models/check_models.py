@@ -132,8 +132,8 @@ def main(argv):
         import torch
         import torchvision as tv
     except ImportError:
-        print("check_models: torch or torchvision missing (make bench-deps installs them): skipped")
-        return 0
+        print("check_models: SKIPPED: torch or torchvision missing (make bench-deps installs them)")
+        return 1 if os.environ.get("REQUIRE_ALL") == "1" else 0
     torch.set_num_threads(1)
     only = [a for a in argv if not a.startswith("-")]
     rows, failed = [], 0

@@ -22,10 +22,14 @@ module and tcc, every run error case through tcc, cc and sanitized cc.
 interpreter (with a fitting message) and, alike, by the generated C through
 tcc, cc and cc built with -fsanitize=address,undefined: a clean exit 1,
 never an exit 0, a crash, a sanitizer report or a module that does not
-compile.  Work not written yet is skipped, not
-failed: a run that says "not implemented", LegalizeOps while the pass does
-not exist (usage error), an op LegalizeOps leaves in place, an error case
-whose op has no inference yet.
+compile.  Work not written yet is a skip: a run that says "not
+implemented", LegalizeOps while the pass does not exist (usage error), an
+op LegalizeOps leaves in place, an error case whose op has no inference
+yet.  A skip fails the run unless tests/ops/skips.txt lists its case and
+half (with the reason); `REQUIRE_ALL=1` in the environment allows none.  A
+listed skip whose case and half ran and did not skip fails too (remove its
+line).  When the interpreter skips or fails, the compiled code still runs,
+against numpy alone.
 
 Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [--full] [-k SUBSTRING] [-j JOBS] [--self-test]
 The rxc binary is $RXC (default build/rxc).  The inputs are drawn in case
@@ -261,12 +265,27 @@ def check_outputs(outs, case, expected, rtol=None, atol=None, what=""):
 def check_compiled(target, files, case, expected, interp_outs, work, edge=False):
     """The generated C through the case's compilers (vias): equal to the
     reference (the case's tolerance) and to the interpreter (1e-5
-    relative)."""
+    relative); against the reference alone when interp_outs is None (the
+    interpreter skipped or failed: its half reports that)."""
     for via in vias(case, edge):
         outs = run_module(target, files, case.tuple_out, work, via)
         check_outputs(outs, case, expected, what=f"{via}: ")
-        check_outputs(outs, case, interp_outs if case.tuple_out else interp_outs[0],
-                      rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
+        if interp_outs is not None:
+            check_outputs(outs, case, interp_outs if case.tuple_out else interp_outs[0],
+                          rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
+
+
+def check_edge(target, files, case, expected, work, interp):
+    """One edge: the interpreter, then the compiled code whatever the
+    interpreter did (against numpy alone when it skipped or failed); the
+    interpreter's Skip or Fail is raised after the compiled code passed."""
+    try:
+        interp_outs, why = interp(target, files, expected), None
+    except (Skip, Fail) as e:
+        interp_outs, why = None, e
+    check_compiled(target, files, case, expected, interp_outs, work, edge=True)
+    if why is not None:
+        raise type(why)("interp: " + str(why))
 
 
 # The ops the code generator emits itself (`built in` in `rxc list ops`):
@@ -382,12 +401,12 @@ def run_case(case, rng, work):
         if unlowered:  # the generated C cannot hold an op LegalizeOps leaves: skipped alike
             return results + [(half, "skip", unlowered[0]) for half in
                               ["compiled"] + ["edge_" + tag for tag, _, _ in at_edges]]
-        if direct:
-            results.append(run_half("compiled", lambda: check_compiled(path, files, case, expected,
-                                                                      direct[0], work)))
+        # run even when the interpreter skipped or failed: against numpy alone then
+        results.append(run_half("compiled", lambda: check_compiled(
+            path, files, case, expected, direct[0] if direct else None, work)))
         for tag, fil, exp in at_edges:
-            results.append(run_half("edge_" + tag, lambda fil=fil, exp=exp: check_compiled(
-                path, fil, case, exp, interp(path, fil, exp), work, edge=True)))
+            results.append(run_half("edge_" + tag, lambda fil=fil, exp=exp: check_edge(
+                path, fil, case, exp, work, interp)))
         return results
     return job
 
@@ -520,11 +539,12 @@ def run_run_error_case(case, rng, work):
 def run_refusals(case, path, files, work):
     results = []
     status, msg = refusal(path, files, work, "interp")
-    if status == "skip":
-        return [("interp", "skip", "run: " + msg)]
-    interp_refused = status == "refused"
+    # a skipped interpreter leaves the case's expectation (a refusal) for the compiled halves
+    interp_refused = status in ("refused", "skip")
     why = msg.split("error:", 1)[-1].strip()
-    if status == "ran":
+    if status == "skip":
+        results.append(("interp", "skip", "run: " + msg))
+    elif status == "ran":
         results.append(("interp", "fail", "rxc run accepted the inputs"))
     elif status == "bad":
         results.append(("interp", "fail", msg))
@@ -561,6 +581,35 @@ def run_refusals(case, path, files, work):
     return results
 
 
+# $OPS_SKIPS replaces it (tests/runner/check_runner_ops.sh tries the rules)
+SKIPS_FILE = os.environ.get("OPS_SKIPS") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                         "skips.txt")
+
+
+def load_skips(path=SKIPS_FILE):
+    """skips.txt: {(case, half): reason} of the skips allowed; case "*" is
+    any case (a platform feature, such as gcc's ASan runtime)."""
+    allowed = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3:
+                raise SystemExit(f"{path}:{n}: expected CASE HALF REASON")
+            allowed[(parts[0], parts[1])] = parts[2]
+    return allowed
+
+
+def skip_allowed(allowed, name, half):
+    """The reason skips.txt gives for this skip, or None (not listed).
+    REQUIRE_ALL=1 in the environment allows none."""
+    if os.environ.get("REQUIRE_ALL") == "1":
+        return None
+    return allowed.get((name, half), allowed.get(("*", half)))
+
+
 def main(argv):
     verbose = "-v" in argv
     only = argv[argv.index("-k") + 1] if "-k" in argv else ""
@@ -575,6 +624,7 @@ def main(argv):
         return 1 if failures else 0
     counts = {"pass": 0, "fail": len(failures), "skip": 0}
     reasons = {}
+    allowed, seen = load_skips(), {}  # seen: (case, half) -> outcome
     for f in failures:
         print(f"FAIL self-test {f}")
     rng = np.random.default_rng(SEED)
@@ -588,6 +638,11 @@ def main(argv):
         running = [(case, pool.submit(prepare())) for case, prepare in cases if only in case.name]
         for case, job in running:
             for half, outcome, msg in job.result():
+                seen[(case.name, half)] = outcome
+                if outcome == "skip" and skip_allowed(allowed, case.name, half) is None:
+                    outcome, msg = "fail", (f"skipped, and {os.path.relpath(SKIPS_FILE)} does not allow it"
+                                            + (" (REQUIRE_ALL=1)" if os.environ.get("REQUIRE_ALL") == "1" else "")
+                                            + ": " + msg)
                 counts[outcome] += 1
                 if outcome == "fail":
                     print(f"FAIL {case.name} [{half}]: {msg}", flush=True)
@@ -598,6 +653,11 @@ def main(argv):
                         print(f"skip {case.name} [{half}]: {msg}")
                 elif verbose:
                     print(f"ok   {case.name} [{half}]" + (f": {msg}" if msg else ""))
+    for (name, half), reason in sorted(allowed.items()):
+        if name != "*" and seen.get((name, half), "skip") != "skip":
+            counts["fail"] += 1
+            print(f"FAIL {name} [{half}]: listed in {os.path.relpath(SKIPS_FILE)} ({reason}) but no longer "
+                  f"skips: remove the line", flush=True)
     if reasons:
         print("skipped: " + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1])))
     print(f"ops: {counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")

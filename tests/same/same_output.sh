@@ -54,4 +54,6 @@ for f in $files; do
   fi
 done
 echo "same_output: $n modules, opt/plan/compile against $ref ($sha): $diffs differ"
+# 193 modules when written: fewer than 150 means the folders were not found
+[ "$n" -ge 150 ] || { echo "same_output: FAIL: only $n modules compared, expected at least 150"; exit 1; }
 [ "$diffs" -eq 0 ]

@@ -3,8 +3,9 @@
  * exact.c, pooled.c).
  *
  * Hand-made problems whose optimal (or TVM-pooled) arenas are worked out
- * in the comments; 1,000 seeded random problems for every algorithm; the
- * MiniMalloc benchmark problems when ../shared/bench-data is there.  Every
+ * in the comments; 1,000 seeded random problems for every algorithm;
+ * seeded tilings of 1 MiB shaped like MiniMalloc's problems (made here:
+ * the tests read nothing outside the repository).  Every
  * plan is checked by the independent validator (memplan/validate.c).
  */
 #include <setjmp.h>
@@ -258,68 +259,76 @@ test_random(void **state)
   assert_true(exact_wins > 0);
 }
 
-/* A MiniMalloc problem (id,lower,upper,size, half-open) into b; returns
- * the number of buffers, or -1 when the file cannot be read. */
-static int
-read_minimalloc(const char *path, MpBuffer *b, int cap)
+/* A seeded problem whose optimal arena is known (issue 33: made here, not
+ * read from ../shared/bench-data): the rectangle of steps [0, 200) by bytes
+ * [0, CAP) cut by guillotine cuts (a random side, a random place) into
+ * `want` pieces, each a buffer.  The pieces tile it, so CAP bytes are live
+ * at every step: the lower bound is CAP and a plan of CAP exists, the
+ * shape of MiniMalloc's challenging problems. */
+static uint64_t
+rng_next(uint64_t *s)
 {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return -1;
-  char line[256];
-  int n = 0;
-  while (fgets(line, sizeof line, f)) {
-    long long id, lo, hi, size;
-    if (sscanf(line, "%lld,%lld,%lld,%lld", &id, &lo, &hi, &size) != 4)
-      continue; /* the header */
-    assert_true(n < cap);
-    b[n] = buf((int)id, lo, hi, size, 1);
-    n++;
-  }
-  fclose(f);
-  return n;
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull; /* Knuth's MMIX LCG */
+  return *s >> 33;
 }
 
+static int64_t
+rng_range(uint64_t *s, int64_t lo, int64_t hi)
+{
+  return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
+}
+
+static int
+tile_cut(uint64_t *s, MpBuffer *b, int n, int want, int64_t t0, int64_t t1, int64_t a0, int64_t a1)
+{
+  if (n + 1 >= want || (t1 - t0 < 2 && a1 - a0 < 2)) {
+    b[n] = (MpBuffer){.id = n, .start = t0, .end = t1, .size = a1 - a0, .align = 1};
+    return n + 1;
+  }
+  bool in_time = a1 - a0 < 2 || (t1 - t0 >= 2 && rng_next(s) % 2);
+  int left = want - n;
+  int first = left / 2 > 1 ? (int)rng_range(s, 1, left - 1) : 1;
+  if (in_time) {
+    int64_t m = rng_range(s, t0 + 1, t1 - 1);
+    n = tile_cut(s, b, n, n + first, t0, m, a0, a1);
+    return tile_cut(s, b, n, want, m, t1, a0, a1);
+  }
+  int64_t m = rng_range(s, a0 + 1, a1 - 1);
+  n = tile_cut(s, b, n, n + first, t0, t1, a0, m);
+  return tile_cut(s, b, n, want, t0, t1, m, a1);
+}
+
+/* Fills b (room for want) with the tiling of seed; returns the count. */
+static int
+tiled_problem(uint64_t seed, int want, int64_t cap, MpBuffer *b)
+{
+  return tile_cut(&seed, b, 0, want, 0, 200, 0, cap);
+}
+
+/* Eleven seeded tilings of 1 MiB (40 to 140 buffers), as MiniMalloc's
+ * problems A..K were: the lower bound is the capacity, and the planners
+ * stay within [lower, greedy]. */
 static void
-test_minimalloc(void **state)
+test_tiled(void **state)
 {
   (void)state;
-  /* Beside the repository (../shared) or beside a worktree of it in a
-   * sibling folder (../../shared). */
-  static const char *const dirs[] = {"../shared/bench-data/minimalloc",
-                                     "../../shared/bench-data/minimalloc"};
-  const char *dir = NULL;
-  char path[512];
-  for (int i = 0; i < 2 && !dir; i++) {
-    snprintf(path, sizeof path, "%s/A.1048576.csv", dirs[i]);
-    FILE *probe = fopen(path, "r");
-    if (probe) {
-      dir = dirs[i];
-      fclose(probe);
-    }
-  }
-  if (!dir)
-    skip();
-  enum { CAP = 1024 };
-  MpBuffer *b = malloc(CAP * sizeof *b);
-  assert_non_null(b);
+  enum { CAP = 1048576, MAXN = 160 };
+  MpBuffer b[MAXN];
   printf("%-3s %5s %10s %10s %10s %10s %7s %7s\n", "", "n", "lower", "greedy", "best", "pooled",
          "g/cap", "b/cap");
-  for (char c = 'A'; c <= 'K'; c++) {
-    snprintf(path, sizeof path, "%s/%c.1048576.csv", dir, c);
-    int n = read_minimalloc(path, b, CAP);
-    assert_true(n > 0);
+  for (int k = 0; k < 11; k++) {
+    int n = tiled_problem(1000 + (uint64_t)k, 40 + 10 * k, CAP, b);
+    assert_int_equal(n, 40 + 10 * k);
     int64_t lower = mp_lower_bound(b, n);
     int64_t greedy = solve_checked(b, n, MP_ALGO_GREEDY_SIZE, 0, NULL);
     int64_t best = solve_checked(b, n, MP_ALGO_BEST, 50, NULL);
     int64_t pooled = solve_checked(b, n, MP_ALGO_POOLED, 0, NULL);
-    assert_true(lower <= 1048576);
-    assert_true(lower <= best && best <= greedy);
-    printf("%-3c %5d %10lld %10lld %10lld %10lld %7.3f %7.3f\n", c, n, (long long)lower,
-           (long long)greedy, (long long)best, (long long)pooled, greedy / 1048576.0,
-           best / 1048576.0);
+    assert_int_equal(lower, CAP);
+    assert_true(lower <= best && best <= greedy && lower <= pooled);
+    printf("%-3c %5d %10lld %10lld %10lld %10lld %7.3f %7.3f\n", 'A' + k, n, (long long)lower,
+           (long long)greedy, (long long)best, (long long)pooled, greedy / (double)CAP,
+           best / (double)CAP);
   }
-  free(b);
 }
 
 int
@@ -334,7 +343,7 @@ main(void)
       cmocka_unit_test(test_pooled_rule),
       cmocka_unit_test(test_saturation_and_invalid),
       cmocka_unit_test(test_random),
-      cmocka_unit_test(test_minimalloc),
+      cmocka_unit_test(test_tiled),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -292,6 +292,27 @@ prepare(const OptContext *oc, IrModule *m, const OptPass *p)
   return NULL;
 }
 
+/* The (pass, module) pairs allowed to say "not implemented yet", each
+ * with its reason (issue 33: any other such pair fails, and REQUIRE_ALL=1
+ * allows none). */
+static const struct {
+  const char *pass, *path, *why;
+} UNIMPLEMENTED[] = {
+    {"LegalizeOps", "tests/script/strided_slice_symbolic.py",
+     "R.strided_slice with a symbolic begin or end has no lowering yet (ops/manip_legalize.c)"},
+};
+
+static bool
+unimplemented_allowed(const char *pass, const char *path)
+{
+  if (tu_require_all())
+    return false;
+  for (size_t i = 0; i < sizeof UNIMPLEMENTED / sizeof UNIMPLEMENTED[0]; i++)
+    if (strcmp(UNIMPLEMENTED[i].pass, pass) == 0 && strcmp(UNIMPLEMENTED[i].path, path) == 0)
+      return true;
+  return false;
+}
+
 static void
 check_pair(Tally *t, IrCtx *ctx, IrModule *m, const OptPass *p, int index, const char *path,
            bool compare)
@@ -307,11 +328,15 @@ check_pair(Tally *t, IrCtx *ctx, IrModule *m, const OptPass *p, int index, const
   uint64_t hash = ir_module_hash(in);
   IrModule *out = p->run(&oc, in);
   if (!out) {
-    if (diags_contain(ctx, "not implemented yet")) {
+    if (diags_contain(ctx, "not implemented yet") && unimplemented_allowed(p->name, path)) {
       t->unimplemented++;
       if (index >= 0 && index < 64)
         t->skipped_by_pass[index]++;
     }
+    else if (diags_contain(ctx, "not implemented yet"))
+      report(t, ctx, p->name, path,
+             tu_require_all() ? "not implemented yet (REQUIRE_ALL=1: no skip allowed)"
+                              : "not implemented yet, and not in UNIMPLEMENTED");
     else
       report(t, ctx, p->name, path, "the pass failed");
     return;

@@ -4,9 +4,15 @@
 #define RXC_TESTUTIL_H
 
 #include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "../../frontend/fe.h"
 #include "../../ir/ir.h"
@@ -46,16 +52,44 @@ tu_filter_py(const struct dirent *d)
   return n > 3 && strcmp(d->d_name + n - 3, ".py") == 0;
 }
 
+/* The fewest .py files each test folder may hold (about 3/4 of what it
+ * held when issue 33 added this); any other folder: 1. */
+static inline int
+tu_min_py(const char *dir)
+{
+  static const struct {
+    const char *dir;
+    int min;
+  } mins[] = {
+      {"samples", 7},       {"tests/bad", 60},     {"tests/wellformed", 11}, {"tests/hostile", 12},
+      {"tests/legalize", 14}, {"tests/memplan", 5}, {"tests/codegen", 13},   {"tests/passes", 40},
+      {"tests/script", 90},
+  };
+  for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
+    if (strcmp(dir, mins[i].dir) == 0)
+      return mins[i].min;
+  return 1;
+}
+
 /* Paths "dir/NAME.py" of a directory, sorted; *count set.  Free with
- * tu_free_list.  A missing directory gives an empty list. */
+ * tu_free_list.  Fails the test when the directory is missing or holds
+ * fewer than tu_min_py(dir) of them (issue 33: a folder-driven test must
+ * not pass on an empty or missing folder, as from the wrong working
+ * directory). */
 static inline char **
 tu_list_py(const char *dir, int *count)
 {
+  int min = tu_min_py(dir);
   struct dirent **ents = NULL;
   int n = scandir(dir, &ents, tu_filter_py, alphasort);
   *count = 0;
-  if (n <= 0)
-    return NULL;
+  if (n < min || n <= 0) {
+    for (int i = 0; i < n; i++)
+      free(ents[i]);
+    free(ents);
+    fail_msg("%s: %d .py files, expected at least %d (run from the repository root)", dir,
+             n < 0 ? 0 : n, min);
+  }
   char **paths = calloc((size_t)n, sizeof *paths);
   for (int i = 0; i < n; i++) {
     size_t len = strlen(dir) + strlen(ents[i]->d_name) + 2;
@@ -67,6 +101,26 @@ tu_list_py(const char *dir, int *count)
   *count = n;
   return paths;
 }
+
+/* REQUIRE_ALL=1 in the environment: no skip is allowed. */
+static inline int
+tu_require_all(void)
+{
+  const char *e = getenv("REQUIRE_ALL");
+  return e && strcmp(e, "1") == 0;
+}
+
+/* Skips the test for a platform feature that may be absent (a compiler on
+ * PATH, a runtime), saying so loudly; under REQUIRE_ALL=1 it fails
+ * instead.  Only for such features, each call site saying why (issue 33):
+ * work not written yet is a failure, never a skip. */
+#define TU_PLATFORM_SKIP(why)                                                         \
+  do {                                                                                \
+    if (tu_require_all())                                                             \
+      fail_msg("SKIPPED (REQUIRE_ALL=1 makes it a failure): %s", (why));              \
+    printf("SKIPPED: %s\n", (why));                                                   \
+    skip();                                                                           \
+  } while (0)
 
 static inline void
 tu_free_list(char **paths, int n)
