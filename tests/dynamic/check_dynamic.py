@@ -35,6 +35,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from compare import compare  # noqa: E402
 RXC = os.environ.get("RXC", os.path.join(ROOT, "build", "rxc"))
 MLP = os.path.join(HERE, "mlp_dyn.py")
 CNN = os.path.join(HERE, "cnn_dyn.onnx")
@@ -60,8 +62,11 @@ def rxc(*args, wrap=()):
 
 
 def close(got, want, rtol, atol):
-    return got.shape == want.shape and got.dtype == want.dtype and bool(
-        np.all(np.abs(got.astype(np.float64) - want) <= atol + rtol * np.abs(want)))
+    """tests/lib/compare.py's verdict (shape, dtype, NaN) as a bool."""
+    why = compare(got, want, rtol, atol)
+    if why:
+        print("  " + why)
+    return why is None
 
 
 def check_mlp(c, work):

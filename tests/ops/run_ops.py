@@ -50,6 +50,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases as C  # noqa: E402
 import selftest  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from compare import compare as shared_compare  # noqa: E402
 
 SEED = 20240611
 TIMEOUT = 30
@@ -223,31 +225,11 @@ def run_module(path, inputs, tuple_out, work, via="interp"):
 
 
 def compare(got, exp, rtol, atol):
-    """None when got matches exp (shape, dtype, values; NaN == NaN), else
-    a message with the largest error."""
+    """None when got matches exp (tests/lib/compare.py: shape, dtype,
+    values; NaN only equal to NaN), else a message saying why not."""
     if got is None:
         return "missing output"
-    if got.shape != exp.shape or got.dtype != exp.dtype:
-        return f"got {got.dtype}{list(got.shape)}, expected {exp.dtype}{list(exp.shape)}"
-    if got.size == 0:
-        return None
-    if exp.dtype.kind != "f":
-        bad = got != exp
-        if not bad.any():
-            return None
-        at = np.unravel_index(np.argmax(bad), exp.shape)
-        return f"{int(bad.sum())} of {exp.size} differ; at {tuple(map(int, at))}: got {got[at]}, expected {exp[at]}"
-    g, e = got.astype(np.float64), exp.astype(np.float64)
-    same = (g == e) | (np.isnan(g) & np.isnan(e))
-    with np.errstate(invalid="ignore"):
-        err = np.where(same, 0.0, np.abs(g - e))
-        err = np.where(np.isnan(err), np.inf, err)
-        bad = err > atol + rtol * np.where(np.isfinite(e), np.abs(e), 0.0)
-    if not bad.any():
-        return None
-    at = np.unravel_index(np.argmax(np.where(bad, err, -1.0)), exp.shape)
-    return (f"max abs err {err[at]:.3g} at {tuple(map(int, at))}: got {g[at]!r}, expected {e[at]!r} "
-            f"({int(bad.sum())} of {exp.size} outside rtol {rtol:g} atol {atol:g})")
+    return shared_compare(got, exp, rtol, atol)
 
 
 def check_outputs(outs, case, expected, rtol=None, atol=None, what=""):
