@@ -40,6 +40,13 @@ SAMPLES = [
     ("samples/transformer_block.py", None, {"x": (1, 5, 64)}),
     ("tests/codegen/int_wrap.py", None, {"x": (4,)}),  # integer overflow under UBSan
 ]
+# with --poison also: the integer road (FakeQuantizationToInteger), a
+# depthwise network, and the largest arena
+POISON_ALSO = [
+    ("samples/digits_cnn_int8.py", "samples/digits_cnn_int8.npz", {"x": (3, 1, 8, 8)}),
+    ("samples/kws_dscnn.py", None, {"x": (1, 1, 49, 10)}),
+    ("samples/mobilenet_v2.py", None, {"x": (1, 3, 224, 224)}),
+]
 
 
 def weight_shapes(model):
@@ -64,7 +71,8 @@ def main():
     via = "cc" if a.sanitize else "tcc"
     rng = np.random.default_rng(0)
     failed = 0
-    for model, params, inputs in SAMPLES:
+    samples = SAMPLES + POISON_ALSO if a.poison else SAMPLES
+    for model, params, inputs in samples:
         d = tempfile.mkdtemp(prefix="rxc-sample-")
         try:
             shutil.copy(model, os.path.join(d, "m.py"))
@@ -95,7 +103,7 @@ def main():
             failed += bool(why)
         finally:
             shutil.rmtree(d, ignore_errors=True)
-    print(f"samples: {len(SAMPLES) - failed} of {len(SAMPLES)} "
+    print(f"samples: {len(samples) - failed} of {len(samples)} "
           f"{'give the same bits with poison' if a.poison else 'agree'}")
     return 1 if failed else 0
 
