@@ -687,6 +687,7 @@ static const char cortex_m4_printed[] =
     "weights = inline\n"
     "libm = builtin\n"
     "checks = on\n"
+    "poison = false\n"
     "\n"
     "[jit]\n"
     "compiler = tcc\n"
