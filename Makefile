@@ -81,7 +81,7 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c
 
 # the road from a model to C (road.h), and the library API (rxc.h):
@@ -231,11 +231,13 @@ demo: $(BUILD)/rxc
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --via tcc
 
 # The integer road of quantized models (issue 23): FakeQuantizationToInteger
-# against numpy's integer arithmetic, and the digits models (the int8 one bit
+# against numpy's integer arithmetic, its rounding at exact ties against
+# Python's fractions (qdq_ties.py), and the digits models (the int8 one bit
 # exact) in the interpreter and through the generated C of cc and tcc.
 .PHONY: check-quant
 check-quant: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/passes/qdq_integer.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/passes/qdq_ties.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via cc
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via tcc
@@ -447,6 +449,16 @@ check-gen: all
 	$(GEN_CHECK) --start 0 --count 300 --cc-every 15
 check-random: all
 	$(GEN_CHECK) --start 100000 --count $(GEN_COUNT) --cc-every 50
+
+# The memory plan's lifetimes, observed (issue 33): the samples and random
+# modules built with [codegen] poison (each arena storage overwritten where
+# memplan ends its lifetime; dead bytes and a canary checked) must give the
+# bits of the same build without it.
+.PHONY: check-poison
+check: check-poison
+check-poison: all
+	RXC=$(BUILD)/rxc nice -n 10 /usr/bin/python3 tests/gen/samples.py --poison
+	$(GEN_CHECK) --poison --start 0 --count 300 --cc-every 10
 
 # The JIT path under valgrind's memcheck: rxc run --via tcc on samples, and
 # test_jit.  No suppressions are needed on Debian 12 (libtcc 0.9.27).

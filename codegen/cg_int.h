@@ -120,6 +120,7 @@ typedef struct {
   int64_t blob_end;      /* weights = blob: the blob so far */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
+  bool poison_used;      /* some entry is poisoned ([codegen] poison): rxc_poison */
   bool assert_used;      /* some entry has an R.assert_op or calls a prim_func that can fail:
                             NAME_ERR_ASSERT */
   bool print_used;       /* some entry has an R.print: rt_print.h, NAME_PRINT */
@@ -234,6 +235,9 @@ typedef struct {
   bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
                       late var's definition */
   bool asserts; /* the body has an R.assert_op (gen_effect.c) or calls a prim_func that can fail */
+  bool poison;  /* [codegen] poison applies (a constant arena): gen_poison.c */
+  int64_t canary_at, canary_bytes; /* with poison: the canary after the arena */
+  int64_t step; /* with poison: memplan's step of the top-level binding being emitted */
 } CgFunc;
 
 /* gen_entry.c: the entry of plan function fp; its declarations go to decls,
@@ -298,6 +302,17 @@ int64_t cg_emit_consts(CgGen *g, IrBuf *out, IrBuf *weights, IrBuf *blob);
 int64_t cg_blob_bytes(const CgGen *g); /* NAME.weights.bin's size */
 int cg_blob_align(const CgGen *g);     /* the alignment it needs in memory */
 
+/* gen_poison.c: [codegen] poison.  Setup grows E->arena_bytes by the
+ * canary; begin poisons the arena (at the start of the body); before and
+ * after a top-level binding, the checks of the storages it starts and the
+ * poison of those it ends; end, the final checks (before return 0). */
+void cg_poison_setup(CgFunc *E);
+void cg_poison_begin(CgFunc *E, IrBuf *o);
+void cg_poison_before(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_poison_after(CgFunc *E, const IrBinding *b, IrBuf *o);
+void cg_poison_end(CgFunc *E, IrBuf *o);
+void cg_emit_poison_helpers(const CgGen *g, IrBuf *out);
+
 /* gen_header.c */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
                     IrBuf *out);
@@ -317,6 +332,7 @@ enum {
   CG_ERR_MATCH,       /* an R.match_cast or an operator's shape relation is false */
   CG_ERR_WEIGHTS,     /* weights = blob: NAME_set_weights has not taken the blob */
   CG_ERR_ASSERT,      /* an R.assert_op's or a TIR assert's condition is false (where it sits) */
+  CG_ERR_POISON,      /* [codegen] poison: a canary or a dead storage was written */
   CG_ERR_COUNT
 };
 extern const char *const CG_ERR_NAMES[CG_ERR_COUNT];    /* "NULL", ... */

@@ -381,6 +381,7 @@ cg_emit_helpers(CgGen *g, IrBuf *out)
                      "  unsigned char *d = (unsigned char *)dst;\n"
                      "  const unsigned char *s = (const unsigned char *)src;\n"
                      "  while (n--)\n    *d++ = *s++;\n}\n\n");
+  cg_emit_poison_helpers(g, out);
 }
 
 /* --- the whole output ------------------------------------------------- */

@@ -571,9 +571,16 @@ emit_seq(CgFunc *E, const IrExpr *seq, IrBuf *o)
   IrVec scope = {0}, *outer = E->scope;
   IrBuf b = {0};
   E->scope = &scope;
+  bool top = seq == E->f->body; /* poison code goes between top-level bindings */
   for (int i = 0; i < seq->u.seq.nblocks && !E->g->errors; i++)
-    for (int j = 0; j < seq->u.seq.blocks[i].n && !E->g->errors; j++)
-      emit_binding(E, &seq->u.seq.blocks[i].bindings[j], &b);
+    for (int j = 0; j < seq->u.seq.blocks[i].n && !E->g->errors; j++) {
+      const IrBinding *bd = &seq->u.seq.blocks[i].bindings[j];
+      if (top)
+        cg_poison_before(E, bd, &b);
+      emit_binding(E, bd, &b);
+      if (top)
+        cg_poison_after(E, bd, &b);
+    }
   E->scope = outer;
   int *counts = ir_xmalloc((size_t)(scope.len ? scope.len : 1) * sizeof *counts);
   cg_text_counts(&b, (const char *const *)scope.items, scope.len, counts);
@@ -594,6 +601,7 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
 {
   IrBuf checks = {0}, body = {0};
   E->indent = 1;
+  cg_poison_begin(E, &body);
   emit_seq(E, E->f->body, &body); /* first: it fills E->defs and E->checks */
   for (int i = 0; i < E->late.len && E->fp->arena_expr && !E->g->errors; i++)
     if (cg_uses_late(E, E->fp->arena_expr)) {
@@ -606,6 +614,7 @@ emit_body(CgFunc *E, const CgEntry *ent, const IrBuf *decl, IrBuf *out)
     }
   if (!E->g->errors)
     cg_emit_result(E, &body);
+  cg_poison_end(E, &body);
   for (int i = 0; i < ent->nresult_dims && !E->g->errors; i++) {
     for (int k = 0; k < E->late_nested.len; k++)
       if (E->late_nested.items[k] == ent->result_dims[i])
@@ -723,6 +732,7 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
   IrBuf decl = {0}, doc = {0};
   if (cg_signature(&E, ent, &decl, &doc) && cg_outputs(&E, ent, &decl, &doc)) {
     cg_map_outputs(&E);
+    cg_poison_setup(&E);
     ent->arena_bytes = fp->arena_expr ? -1 : E.arena_bytes;
     emit_body(&E, ent, &decl, out);
     cg_emit_packed(&E, ent, out);
@@ -733,6 +743,8 @@ cg_emit_entry(CgGen *g, const MpFunctionPlan *fp, CgEntry *ent, IrBuf *decls, Ir
     if (E.asserts)
       ir_buf_printf(docs, ",\n * or %s_ERR_ASSERT where an R.assert_op or a prim_func's assert is false",
                     g->name);
+    if (E.poison)
+      ir_buf_printf(docs, ",\n * or %s_ERR_POISON where the poison mode finds a dead byte written", g->name);
     ir_buf_puts(docs, ". */\n");
     if (fp->arena_expr)
       ir_buf_printf(docs, "/* no %s_ARENA_BYTES: call %s_arena_bytes(...) */\n", ent->symbol,

@@ -12,7 +12,7 @@
 #include "cg_int.h"
 
 const char *const CG_ERR_NAMES[CG_ERR_COUNT] = {
-    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS", "ASSERT",
+    "NULL", "ARENA_SIZE", "ARENA_ALIGN", "DIM", "SHAPE", "CHECK", "MATCH", "WEIGHTS", "ASSERT", "POISON",
 };
 
 const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
@@ -28,6 +28,9 @@ const char *const CG_ERR_MESSAGES[CG_ERR_COUNT] = {
     ("an assertion is false (an R.assert_op, or an assert in a prim_func: an index out of range, "
      "an integer division by zero); what ran before it may have written the arena, not the "
      "outputs"),
+    ("poison mode: a canary after the arena, or arena bytes outside every live storage, were "
+     "overwritten (a kernel wrote outside its storage, or a storage was written after the memory "
+     "plan ended its lifetime)"),
 };
 
 /* The types generated code uses beyond rt/'s fixed-width ones. */
@@ -56,6 +59,8 @@ cg_err_used(const CgGen *g, int err)
 {
   if (err == CG_ERR_ASSERT)
     return g->assert_used;
+  if (err == CG_ERR_POISON)
+    return g->poison_used;
   return err != CG_ERR_WEIGHTS || cg_weights_blob(g);
 }
 

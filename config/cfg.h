@@ -101,6 +101,9 @@ typedef struct {
     CfgWeights weights;        /* inline */
     CfgLibm libm;              /* builtin */
     bool checks;               /* true: runtime argument and size checks in entries */
+    bool poison;               /* false: debug mode; each arena storage is filled with
+                                  0xFF bytes where its lifetime ends, and canaries
+                                  checked at the end of each entry (codegen/README.md) */
   } codegen;
   struct {
     CfgJitCompiler compiler;     /* tcc */

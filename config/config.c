@@ -93,6 +93,7 @@ static const CfgKey keys[] = {
     {"codegen", "weights", KEY_ENUM, FIELD(codegen.weights), 0, weights_words, 0, 0},
     {"codegen", "libm", KEY_ENUM, FIELD(codegen.libm), 0, libm_words, 0, 0},
     {"codegen", "checks", KEY_BOOL, FIELD(codegen.checks), 0, onoff_words, 0, 0},
+    {"codegen", "poison", KEY_BOOL, FIELD(codegen.poison), 0, bool_words, 0, 0},
     {"jit", "compiler", KEY_ENUM, FIELD(jit.compiler), 0, jit_words, 0, 0},
     {"jit", "cc_flags", KEY_TEXT, FIELD(jit.cc_flags), 0, NULL, 0, 0},
     {"print", "dialect", KEY_ENUM, FIELD(print.dialect), 0, dialect_words, 0, 0},

@@ -10,7 +10,12 @@ a float32 sum of K terms of random sign is off by about K * 2^-24 of its
 value, 8e-5 for the samples' longest (K = 1280; tests/unit/testutil.h,
 tu_close_f32_sums).  RXC may hold a wrapper (valgrind ... build/rxc).
 
-usage: samples.py [--sanitize]
+--poison checks the memory plan's lifetimes instead, as validate.py
+--poison does: each sample's generated C (`--via tcc` and `--via cc`) with
+`--set codegen.poison=1` must return 0 with exactly the bits of the same
+build without it.
+
+usage: samples.py [--sanitize | --poison]
 """
 import argparse
 import os
@@ -35,6 +40,13 @@ SAMPLES = [
     ("samples/transformer_block.py", None, {"x": (1, 5, 64)}),
     ("tests/codegen/int_wrap.py", None, {"x": (4,)}),  # integer overflow under UBSan
 ]
+# with --poison also: the integer road (FakeQuantizationToInteger), a
+# depthwise network, and the largest arena
+POISON_ALSO = [
+    ("samples/digits_cnn_int8.py", "samples/digits_cnn_int8.npz", {"x": (3, 1, 8, 8)}),
+    ("samples/kws_dscnn.py", None, {"x": (1, 1, 49, 10)}),
+    ("samples/mobilenet_v2.py", None, {"x": (1, 3, 224, 224)}),
+]
 
 
 def weight_shapes(model):
@@ -52,13 +64,15 @@ def weight_shapes(model):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sanitize", action="store_true")
+    ap.add_argument("--poison", action="store_true")
     a = ap.parse_args()
     rxc = os.environ.get("RXC", "build/rxc").split()
     runner = validate.Runner(rxc[-1], " ".join(rxc[:-1]), a.sanitize)
     via = "cc" if a.sanitize else "tcc"
     rng = np.random.default_rng(0)
     failed = 0
-    for model, params, inputs in SAMPLES:
+    samples = SAMPLES + POISON_ALSO if a.poison else SAMPLES
+    for model, params, inputs in samples:
         d = tempfile.mkdtemp(prefix="rxc-sample-")
         try:
             shutil.copy(model, os.path.join(d, "m.py"))
@@ -75,6 +89,12 @@ def main():
             if params:
                 args += ["--params", os.path.abspath(params)]
             multi = "-> R.Tuple(" in open(model).read()
+            if a.poison:
+                why = "; ".join(p for p in (validate.poison_problem(runner, d, args, v, multi)
+                                            for v in ("tcc", "cc")) if p)
+                print(f"{'FAIL' if why else 'ok'} {model} with poison{': ' + why if why else ''}", flush=True)
+                failed += bool(why)
+                continue
             ref, _, err = validate.run(runner, d, args, "interp", multi)
             got, _, err2 = validate.run(runner, d, args, via, multi) if ref is not None else (None, 0, "")
             why = (f"interp: {err}" if ref is None else f"--via {via}: {err2}" if got is None
@@ -83,7 +103,8 @@ def main():
             failed += bool(why)
         finally:
             shutil.rmtree(d, ignore_errors=True)
-    print(f"samples: {len(SAMPLES) - failed} of {len(SAMPLES)} agree")
+    print(f"samples: {len(samples) - failed} of {len(samples)} "
+          f"{'give the same bits with poison' if a.poison else 'agree'}")
     return 1 if failed else 0
 
 

@@ -27,8 +27,16 @@ outside a buffer the caller gave (inputs, outputs, the arena) or undefined
 behaviour aborts the run.  --wrap runs every rxc under a command
 (valgrind).
 
+--poison checks the memory plan's lifetimes instead (codegen/README.md,
+`[codegen] poison`): the generated C built with `--set codegen.poison=1`
+(each arena storage overwritten with 0xFF bytes where memplan ends its
+lifetime, dead bytes and a canary after the arena checked) must return 0
+and give exactly the bits of the same build without poison; a reader
+after a storage's planned end reads NaN or -1 and changes them.  The
+interpreter is not run (check-gen compares it).
+
 usage: validate.py [--start S] [--count N] [--cc-every K] [--rxc PATH] [--sanitize]
-                   [--wrap CMD] [-v]
+                   [--poison] [--wrap CMD] [-v]
 """
 import argparse
 import os
@@ -99,8 +107,11 @@ class Runner:
         return cmd
 
 
-def run(runner, d, args, via, multi, model="m.py"):
-    out = os.path.join(d, f"out_{via}.npz" if multi else f"out_{via}.npy")
+POISON = ["--set", "codegen.poison=1"]
+
+
+def run(runner, d, args, via, multi, model="m.py", tag=""):
+    out = os.path.join(d, f"out_{via}{tag}.npz" if multi else f"out_{via}{tag}.npy")
     cmd = runner.command(os.path.join(d, model), args, via, out)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600,
                        env=runner.env if via == "cc" else None)
@@ -136,15 +147,35 @@ def compare(ref, got, rtol=RTOL):
     return None
 
 
-def check_seed(runner, seed, vias, keep):
+def poison_problem(runner, d, args, via, multi, model="m.py"):
+    """None when the poisoned build (POISON) returns 0 with the bits of
+    the plain one, else what differs."""
+    plain, _, err = run(runner, d, args, via, multi, model)
+    if plain is None:
+        return f"--via {via} failed: {err}"
+    got, _, err = run(runner, d, args + POISON, via, multi, model, "_poison")
+    if got is None:
+        return f"--via {via} with poison failed: {err}"
+    for i, (r, c) in enumerate(zip(plain, got)):
+        if r.shape != c.shape or r.dtype != c.dtype or r.tobytes() != c.tobytes():
+            bad = np.argwhere(np.frombuffer(r.tobytes(), np.uint8) != np.frombuffer(c.tobytes(), np.uint8)) \
+                if r.shape == c.shape and r.dtype == c.dtype else []
+            return (f"--via {via}: output {i} with poison is not the bits without "
+                    f"({len(bad)} bytes differ; a storage read after memplan ended its lifetime?)")
+    return None
+
+
+def check_seed(runner, seed, vias, keep, poison=False):
     text, inputs, _ = gen.gen_module(seed)
     multi = "R.Tuple(" in text.split("\n")[3]
     d = tempfile.mkdtemp(prefix=f"rxc-gen-{seed}-")
     try:
         args = write_case(d, text, inputs)
-        ref, cmd, err = run(runner, d, args, "interp", multi)
+        ref, cmd, err = (None, None, "") if poison else run(runner, d, args, "interp", multi)
         problems = []
-        if ref is None:
+        if poison:
+            problems = [p for p in (poison_problem(runner, d, args, via, multi) for via in vias) if p]
+        elif ref is None:
             problems.append(f"interp failed: {err}")
         else:
             for via in vias:
@@ -175,6 +206,8 @@ def main():
     ap.add_argument("--wrap", default="", help="command prefix for every rxc run (valgrind ...)")
     ap.add_argument("--sanitize", action="store_true",
                     help="only --via cc, the generated C built with -fsanitize=address,undefined")
+    ap.add_argument("--poison", action="store_true",
+                    help="the build with [codegen] poison against the same build without, bit for bit")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
     known = known_seeds()
@@ -189,14 +222,15 @@ def main():
         if not a.sanitize and a.cc_every and seed % a.cc_every == 0:
             vias.append("cc")
         ran_cc += "cc" in vias
-        lines = check_seed(runner, seed, vias, a.keep)
+        lines = check_seed(runner, seed, vias, a.keep, a.poison)
         for line in lines:
             print(line, flush=True)
         failed += bool(lines)
         if a.v and not lines:
             print(f"ok seed {seed}", flush=True)
     n = a.count - skipped
-    print(f"random modules: {n - failed} of {n} agree (seeds {a.start}..{a.start + a.count - 1}, "
+    what = "poisoned builds give the same bits" if a.poison else "agree"
+    print(f"random modules: {n - failed} of {n} {what} (seeds {a.start}..{a.start + a.count - 1}, "
           f"{ran_cc} also through cc, {skipped} known skipped) in {time.time() - t0:.0f}s")
     return 1 if failed else 0
 
