@@ -207,6 +207,10 @@ def run_module(path, inputs, tuple_out, work, via="interp"):
     if os.path.exists(out):
         os.remove(out)
     args = ["run", path, "--via", via]
+    if via != "interp":
+        # the memory plan checked end to end: each storage poisoned when
+        # its last use ends, canaries checked (codegen/README.md)
+        args += ["--set", "codegen.poison=1"]
     for name, file in inputs:
         args += ["--input", f"{name}={file}"]
     p = rxc(*args, "--output", out)
