@@ -144,6 +144,24 @@ def compare(ref, got, rtol=RTOL):
     return None
 
 
+def poison_problem(runner, d, args, via, multi, model="m.py"):
+    """None when the poisoned build (POISON) returns 0 with the bits of
+    the plain one, else what differs."""
+    plain, _, err = run(runner, d, args, via, multi, model)
+    if plain is None:
+        return f"--via {via} failed: {err}"
+    got, _, err = run(runner, d, args + POISON, via, multi, model, "_poison")
+    if got is None:
+        return f"--via {via} with poison failed: {err}"
+    for i, (r, c) in enumerate(zip(plain, got)):
+        if r.shape != c.shape or r.dtype != c.dtype or r.tobytes() != c.tobytes():
+            bad = np.argwhere(np.frombuffer(r.tobytes(), np.uint8) != np.frombuffer(c.tobytes(), np.uint8)) \
+                if r.shape == c.shape and r.dtype == c.dtype else []
+            return (f"--via {via}: output {i} with poison is not the bits without "
+                    f"({len(bad)} bytes differ; a storage read after memplan ended its lifetime?)")
+    return None
+
+
 def check_seed(runner, seed, vias, keep, poison=False):
     text, inputs, _ = gen.gen_module(seed)
     multi = "R.Tuple(" in text.split("\n")[3]
