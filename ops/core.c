@@ -40,18 +40,6 @@ enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BFLOAT = 4, DL_BOOL = 6 };
 static const IrDType U8 = {IR_DT_UINT, 8, 1}, U16 = {IR_DT_UINT, 16, 1}, U64 = {IR_DT_UINT, 64, 1},
                      F64 = {IR_DT_FLOAT, 64, 1};
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
-static bool
-is_int(IrDType t)
-{
-  return t.code == IR_DT_INT || t.code == IR_DT_UINT;
-}
-
 static void
 fail(OpInfer *in, const IrExpr *call, const char *msg)
 {
@@ -148,7 +136,7 @@ infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   }
   IrDType dt = t->u.tensor.dtype;
-  if (dt.code != IR_DT_VOID && !is_int(dt)) {
+  if (dt.code != IR_DT_VOID && !ir_dtype_is_int(dt)) {
     op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects a tensor of integers, not %s",
              ir_dtype_str(dt, b));
     return NULL;
@@ -199,7 +187,7 @@ static Value *
 eval_tensor_to_shape(OpEval *ev, const IrExpr *call, Value **args)
 {
   const IrTensorData *t = args[0]->kind == VAL_TENSOR ? &args[0]->u.tensor.t : NULL;
-  if (!t || t->ndim != 1 || !is_int(t->dtype)) {
+  if (!t || t->ndim != 1 || !ir_dtype_is_int(t->dtype)) {
     op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a 1-d tensor of integers");
     return NULL;
   }
@@ -471,7 +459,7 @@ sampling_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char 
   if (!t)
     return false;
   IrDType dt = t->u.tensor.dtype;
-  if (dt.code != IR_DT_VOID && (fl ? !is_float(dt) : dt.code != IR_DT_INT)) {
+  if (dt.code != IR_DT_VOID && (fl ? !ir_dtype_is_float(dt) : dt.code != IR_DT_INT)) {
     op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have %s dtype, not %s", what,
              fl ? "a float" : "an int", ir_dtype_str(dt, b));
     return false;

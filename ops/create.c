@@ -45,18 +45,6 @@ typedef enum {
 static const Fill fill_value = FILL_VALUE, fill_one = FILL_ONE, fill_zero = FILL_ZERO;
 static const bool upper_false = false, upper_true = true; /* tril, triu */
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
-static bool
-is_int(IrDType t)
-{
-  return t.code == IR_DT_INT || t.code == IR_DT_UINT;
-}
-
 /* The dtype attribute: *t set from it, or to fallback when it is None or
  * absent.  False after an error for any other value. */
 static bool
@@ -151,7 +139,7 @@ prim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *wha
     return false;
   }
   IrDType t = si->u.prim.dtype;
-  if (int_only && t.code != IR_DT_VOID && !is_int(t)) {
+  if (int_only && t.code != IR_DT_VOID && !ir_dtype_is_int(t)) {
     char b[16];
     op_error(in->ctx, in->loc, in->binding, call->u.call.op,
              "%s must be an integer, not of dtype %s", what, ir_dtype_str(t, b));
@@ -359,7 +347,7 @@ arange_ints(const IrExpr *call)
 {
   for (int i = 0; i < 3; i++) {
     const IrSInfo *si = call->u.call.args[i]->sinfo;
-    if (!si || si->kind != IR_SI_PRIM || !is_int(si->u.prim.dtype))
+    if (!si || si->kind != IR_SI_PRIM || !ir_dtype_is_int(si->u.prim.dtype))
       return false;
   }
   return true;
@@ -415,7 +403,7 @@ infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !prim_arg(in, call, args, 3, "beta", false, &unused) ||
       !dtype_attr(in->ctx, in->loc, in->binding, call, IR_VOID, &t))
     return NULL;
-  if (!is_float(t)) {
+  if (!ir_dtype_is_float(t)) {
     op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs a float dtype, not %s",
              ir_dtype_str(t, b));
     return NULL;
@@ -462,7 +450,7 @@ eval_prim(OpEval *ev, const IrExpr *call, Value **args, int i)
 static double
 prim_f(const Value *v)
 {
-  return is_float(v->u.prim.dtype) ? v->u.prim.f : (double)v->u.prim.i;
+  return ir_dtype_is_float(v->u.prim.dtype) ? v->u.prim.f : (double)v->u.prim.i;
 }
 
 /* The output tensor of the dtype the call's struct info or attributes
@@ -522,7 +510,7 @@ eval_full(OpEval *ev, const IrExpr *call, Value **args)
   if (!v)
     return NULL;
   if (fill)
-    fill_all(&v->u.tensor.t, is_float(fill->dtype), op_get_f(fill, 0), op_get_i(fill, 0));
+    fill_all(&v->u.tensor.t, ir_dtype_is_float(fill->dtype), op_get_f(fill, 0), op_get_i(fill, 0));
   else
     fill_all(&v->u.tensor.t, false, 0, kind == FILL_ONE);
   return v;
@@ -572,7 +560,7 @@ eval_arange(OpEval *ev, const IrExpr *call, Value **args)
   if (!s || !e || !st)
     return NULL;
   bool ints =
-      !is_float(s->u.prim.dtype) && !is_float(e->u.prim.dtype) && !is_float(st->u.prim.dtype);
+      !ir_dtype_is_float(s->u.prim.dtype) && !ir_dtype_is_float(e->u.prim.dtype) && !ir_dtype_is_float(st->u.prim.dtype);
   if (!arange_count(ints, s->u.prim.i, e->u.prim.i, st->u.prim.i, prim_f(s), prim_f(e), prim_f(st),
                     &n)) {
     eval_fail(ev, call, prim_f(st) == 0 ? "step is zero" : "the range has too many elements");
@@ -662,7 +650,7 @@ convert(IrCtx *ctx, IrDType t, IrPrimExpr *x)
   bool fl = x->kind == IR_PE_FLOAT;
   if (fl || x->kind == IR_PE_INT) {
     double f = fl ? x->u.float_value : (double)x->u.int_value;
-    if (is_float(t))
+    if (ir_dtype_is_float(t))
       return ir_prim_float(ctx, t, f);
     if (t.code == IR_DT_BOOL)
       return ir_prim_int(ctx, t, f != 0);
@@ -710,7 +698,7 @@ value_full(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   const IrExpr *arg = call->u.call.args[1];
   if (arg->kind == IR_EX_CONST) {
     const IrTensorData *c = &arg->u.constant;
-    if (is_float(c->dtype))
+    if (ir_dtype_is_float(c->dtype))
       return ir_prim_float(ctx, (IrDType){IR_DT_FLOAT, 64, 1}, op_get_f(c, 0));
     return ir_prim_int(ctx, IR_I64, op_get_i(c, 0));
   }

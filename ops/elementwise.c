@@ -66,12 +66,6 @@ row_of(const IrExpr *call)
   return op_of(call->u.call.op)->data;
 }
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* NULL when the op takes operands of dtype t (or t is unknown), else what
  * it takes, for "requires %s operand".  A unary op without an integer
  * kernel (exp, log, ...) takes floats only.  TVM's inference refuses only
@@ -80,7 +74,7 @@ is_float(IrDType t)
 static const char *
 takes_refusal(const Elementwise *row, IrDType t)
 {
-  bool fl = is_float(t), bl = t.code == IR_DT_BOOL;
+  bool fl = ir_dtype_is_float(t), bl = t.code == IR_DT_BOOL;
   if (t.code == IR_DT_VOID)
     return NULL;
   switch (row->unary && !row->unary_int ? TAKES_FLOAT : row->takes) {
@@ -375,7 +369,7 @@ eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
     Value *t = op_tensor_new(ev->ctx, v->u.prim.dtype, 0, no_dims, ev->loc);
     if (!t)
       return NULL;
-    if (is_float(v->u.prim.dtype))
+    if (ir_dtype_is_float(v->u.prim.dtype))
       op_set_f(&t->u.tensor.t, 0, v->u.prim.f);
     else
       op_set_i(&t->u.tensor.t, 0, v->u.prim.i);
@@ -457,7 +451,7 @@ eval_result(OpEval *ev, Value **args, int n, Value *out)
     if (args[k]->kind != VAL_PRIM)
       return out;
   const IrTensorData *t = &out->u.tensor.t;
-  if (is_float(t->dtype))
+  if (ir_dtype_is_float(t->dtype))
     return op_prim_float(ev->ctx, t->dtype, op_get_f(t, 0));
   return op_prim_int(ev->ctx, t->dtype, op_get_i(t, 0));
 }
@@ -672,7 +666,7 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
-  bool fl = is_float(in[0]->dtype) || is_float(in[1]->dtype);
+  bool fl = ir_dtype_is_float(in[0]->dtype) || ir_dtype_is_float(in[1]->dtype);
   bool divides =
       id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE || id == IR_OP_MOD || id == IR_OP_FLOOR_MOD;
   for (int64_t i = 0; i < n; i++) {
@@ -705,7 +699,7 @@ eval_where(OpEval *ev, const IrExpr *call, Value **args)
     bool c = op_get_i(in[0], source_index(in[0], out->shape, out->ndim, i)) != 0;
     IrTensorData *x = c ? in[1] : in[2];
     int64_t j = source_index(x, out->shape, out->ndim, i);
-    if (is_float(out->dtype))
+    if (ir_dtype_is_float(out->dtype))
       op_set_f(out, i, op_get_f(x, j));
     else
       op_set_i(out, i, op_get_i(x, j));
@@ -728,7 +722,7 @@ eval_ewise_fma(OpEval *ev, const IrExpr *call, Value **args)
     int64_t j[3];
     for (int k = 0; k < 3; k++)
       j[k] = source_index(in[k], out->shape, out->ndim, i);
-    if (is_float(out->dtype)) {
+    if (ir_dtype_is_float(out->dtype)) {
       op_set_f(out, i, op_get_f(in[0], j[0]) * op_get_f(in[1], j[1]) + op_get_f(in[2], j[2]));
       continue;
     }
@@ -859,7 +853,7 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
   if (!v || !eval_check_takes(ev, call, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float(in[0]->dtype);
+  bool fl = ir_dtype_is_float(in[0]->dtype);
   /* a bool result keeps its one bit, as an integer wraps to its width */
   bool one_bit = out->dtype.code == IR_DT_BOOL && !row->compare;
   int64_t n = op_numel(out);
@@ -892,7 +886,7 @@ eval_clip(OpEval *ev, const IrExpr *call, Value **args)
   const Value *lo = args[1], *hi = args[2];
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
-    if (is_float(out->dtype)) {
+    if (ir_dtype_is_float(out->dtype)) {
       double x = op_get_f(in[0], i);
       x = x < lo->u.prim.f ? lo->u.prim.f : x;
       op_set_f(out, i, x > hi->u.prim.f ? hi->u.prim.f : x);
@@ -924,7 +918,7 @@ eval_astype(OpEval *ev, const IrExpr *call, Value **args)
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
-    if (is_float(in[0]->dtype))
+    if (ir_dtype_is_float(in[0]->dtype))
       op_set_f(out, i, op_get_f(in[0], i));
     else
       op_set_i(out, i, op_get_i(in[0], i));
@@ -939,7 +933,7 @@ eval_astype(OpEval *ev, const IrExpr *call, Value **args)
 static IrPrimExpr *
 zero(IrCtx *ctx, IrDType t)
 {
-  return is_float(t) ? ir_prim_float(ctx, t, 0.0) : ir_prim_int(ctx, t, 0);
+  return ir_dtype_is_float(t) ? ir_prim_float(ctx, t, 0.0) : ir_prim_int(ctx, t, 0);
 }
 
 /* An intrinsic call of one or two arguments (b NULL for one). */
@@ -958,9 +952,9 @@ as(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
   if (ir_dtype_eq(x->dtype, t))
     return x;
-  if (x->kind == IR_PE_FLOAT && is_float(t))
+  if (x->kind == IR_PE_FLOAT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, x->u.float_value);
-  if (x->kind == IR_PE_INT && is_float(t))
+  if (x->kind == IR_PE_INT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, (double)x->u.int_value);
   if (x->kind == IR_PE_INT)
     return ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? x->u.int_value != 0 : x->u.int_value);
@@ -981,7 +975,7 @@ static IrPrimExpr *
 nan_max_min(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrPrimExpr *m = ir_prim_bin(ctx, kind, a, b);
-  if (!is_float(a->dtype))
+  if (!ir_dtype_is_float(a->dtype))
     return m;
   return ir_prim_select(ctx, is_nan(ctx, a), a, ir_prim_select(ctx, is_nan(ctx, b), b, m));
 }
@@ -999,7 +993,7 @@ static IrPrimExpr *
 lower_sign(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
   IrPrimExpr *z = zero(ctx, t), *below = z;
-  if (t.code == IR_DT_INT || is_float(t))
+  if (t.code == IR_DT_INT || ir_dtype_is_float(t))
     below = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, z), unit(ctx, t, -1), z);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, x, z), unit(ctx, t, 1), below);
 }
@@ -1016,7 +1010,7 @@ static IrPrimExpr *
 lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr *x)
 {
   if (op->compare) /* isnan, isinf, isfinite of the operand as it is; constant on integers */
-    return is_float(x->dtype) ? intrinsic(ctx, IR_BOOL, op->intrinsic, x, NULL)
+    return ir_dtype_is_float(x->dtype) ? intrinsic(ctx, IR_BOOL, op->intrinsic, x, NULL)
                               : ir_prim_int(ctx, IR_BOOL, op->unary_int(0));
   x = as(ctx, t, x);
   switch (id) {
@@ -1030,7 +1024,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   case IR_OP_FLOOR:
   case IR_OP_ROUND:
   case IR_OP_TRUNC:
-    return is_float(t) ? intrinsic(ctx, t, op->intrinsic, x, NULL) : x;
+    return ir_dtype_is_float(t) ? intrinsic(ctx, t, op->intrinsic, x, NULL) : x;
   case IR_OP_LOGICAL_NOT:
     return ir_prim_bin(ctx, IR_PE_NOT, x, NULL);
   case IR_OP_BITWISE_NOT: /* ~ of a bool in C would be -2 or -1 */
@@ -1041,7 +1035,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   case IR_OP_WRAP_PARAM:
     return x;
   case IR_OP_ABS:
-    if (is_float(t))
+    if (ir_dtype_is_float(t))
       return intrinsic(ctx, t, "tir.fabs", x, NULL);
     if (t.code != IR_DT_INT)
       return x;
@@ -1108,7 +1102,7 @@ lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr
   IrDType operand_type = op->compare ? a->dtype : t;
   a = as(ctx, operand_type, a);
   b = as(ctx, operand_type, b);
-  if (id == IR_OP_FLOOR_MOD && is_float(t))
+  if (id == IR_OP_FLOOR_MOD && ir_dtype_is_float(t))
     return lower_floor_mod_float(ctx, t, a, b);
   if (id == IR_OP_LOG_ADD_EXP)
     return lower_log_add_exp(ctx, t, a, b);
@@ -1133,12 +1127,12 @@ lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
   if (id == IR_OP_WHERE)
     return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
   if (id == IR_OP_EWISE_FMA) {
-    IrDType w = is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
+    IrDType w = ir_dtype_is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
     IrPrimExpr *p = op_prim_wrapping(ctx, IR_PE_MUL, w, as(ctx, w, v[0]), as(ctx, w, v[1]));
     return as(ctx, t, op_prim_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
   }
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
-  if (!is_float(t)) /* the same without NaN, x written once */
+  if (!ir_dtype_is_float(t)) /* the same without NaN, x written once */
     return ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, x, lo), hi);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, y, hi), hi, y);
@@ -1164,7 +1158,7 @@ lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index
 static bool
 is_const_two(const IrExpr *arg)
 {
-  if (arg->kind != IR_EX_CONST || !is_float(arg->u.constant.dtype))
+  if (arg->kind != IR_EX_CONST || !ir_dtype_is_float(arg->u.constant.dtype))
     return false;
   int64_t n = op_numel(&arg->u.constant);
   for (int64_t i = 0; i < n; i++)
@@ -1233,7 +1227,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   static const char *const names[] = {"A", "B", "C"};
   IrPrimExpr *v[3] = {NULL, NULL, NULL};
   const IrSInfo *base = call->u.call.args[0]->sinfo;
-  bool square = id == IR_OP_POWER && out && is_float(out->dtype) && base &&
+  bool square = id == IR_OP_POWER && out && ir_dtype_is_float(out->dtype) && base &&
                 base->kind == IR_SI_TENSOR && ir_dtype_eq(base->u.tensor.dtype, out->dtype) &&
                 is_const_two(call->u.call.args[1]);
   for (int k = 0; body && k < (square ? 1 : op->arity); k++)
@@ -1243,7 +1237,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !is_float(out->dtype))
+  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !ir_dtype_is_float(out->dtype))
     check_divisor(&p, call->u.call.args[1], out);
   if (square) {
     IrPrimExpr *x = as(lz->ctx, out->dtype, v[0]);

@@ -20,12 +20,6 @@
 
 #include "nn_int.h"
 
-static bool
-is_float_type(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
@@ -731,7 +725,7 @@ eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float_type(xs[0]->dtype);
+  bool fl = ir_dtype_is_float(xs[0]->dtype);
   int64_t terms = 1;
   for (int j = 0; j < e.nsum; j++)
     terms *= extent[e.sum[j]];
@@ -809,7 +803,7 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     }
   for (int j = 0; j < e.nsum; j++)
     sums[j] = extent[e.sum[j]];
-  bool fl = is_float_type(out->dtype);
+  bool fl = ir_dtype_is_float(out->dtype);
   IrDType acc_t = fl ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = op_nn_index(ctx, 1), *zero = op_nn_index(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
@@ -880,7 +874,7 @@ eval_outer(OpEval *ev, const IrExpr *call, Value **args)
   Value *v = op_nn_tensor_new(&s, a->dtype, 2, dims);
   if (!v)
     return NULL;
-  bool fl = is_float_type(a->dtype) || is_float_type(b->dtype);
+  bool fl = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype);
   for (int64_t i = 0; i < dims[0]; i++)
     for (int64_t j = 0; j < dims[1]; j++) {
       if (fl)
@@ -905,7 +899,7 @@ legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  IrDType t = is_float_type(a->dtype) || is_float_type(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType t = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, 2, &o);
   IrPrimExpr *x = op_nn_to(ctx, t, op_prim_load(&p, a, &o[0]));

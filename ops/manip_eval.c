@@ -752,7 +752,7 @@ op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
   IrTensorData *out = new_tensor(&s, t, ix->ndim + 1, shape);
   if (!out)
     return NULL;
-  bool fl = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+  bool fl = ir_dtype_is_float(t);
   int64_t inner = 1, count = op_numel(ix);
   for (int d = axis; d < ix->ndim; d++)
     inner *= ix->shape[d];

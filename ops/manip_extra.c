@@ -387,12 +387,6 @@ op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
   return ir_sinfo_tensor(in->ctx, v, n, x->u.tensor.dtype, x->u.tensor.vdevice);
 }
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* Both collapse_sums: the output's shape is the result's (from the shape
  * argument or the target tensor, which the kernel reads the same way). */
 Value *
@@ -434,7 +428,7 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
     int64_t at = 0;
     for (int i = 0; i < tn; i++)
       at = at * ts[i] + (ts[i] == 1 ? 0 : o[x->ndim - tn + i]);
-    if (is_float(x->dtype))
+    if (ir_dtype_is_float(x->dtype))
       f[at] += op_get_f(x, k);
     else
       i64[at] = (int64_t)((uint64_t)i64[at] + (uint64_t)op_get_i(x, k));
@@ -442,7 +436,7 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
       o[d] = 0;
   }
   for (int64_t k = 0; k < count; k++)
-    if (is_float(x->dtype))
+    if (ir_dtype_is_float(x->dtype))
       op_set_f(out, k, f[k]);
     else
       op_set_i(out, k, i64[k]);
@@ -481,7 +475,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   for (int d = 0; d < xn; d++)
     if (d < lead || is_lit(out->shape[d - lead], 1))
       ext[nred++] = x->shape[d];
-  IrDType at = is_float(x->dtype) ? (IrDType){IR_DT_FLOAT, 64, 1} : IR_I64;
+  IrDType at = ir_dtype_is_float(x->dtype) ? (IrDType){IR_DT_FLOAT, 64, 1} : IR_I64;
   IrPrimExpr *one = op_manip_lit(ctx, 1), *zero = op_manip_lit(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, at, &one, 1, "acc");
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o), *nest;
@@ -493,7 +487,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
     v = ir_prim_cast(ctx, at, v);
   *inner = op_prim_store_at(&p, acc, zero,
                             ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(&p, acc, zero), v));
-  IrPrimExpr *init = is_float(at) ? ir_prim_float(ctx, at, 0.0) : zero;
+  IrPrimExpr *init = ir_dtype_is_float(at) ? ir_prim_float(ctx, at, 0.0) : zero;
   IrPrimExpr *sum = op_prim_load_at(&p, acc, zero);
   if (!ir_dtype_eq(out->dtype, at))
     sum = ir_prim_cast(ctx, out->dtype, sum);

@@ -284,7 +284,7 @@ reduce_into(IrTensorData *out, int64_t at, const IrTensorData *u, int64_t ui, in
     op_manip_copy_elem(out, at, u, ui);
     return;
   }
-  if (out->dtype.code == IR_DT_FLOAT || out->dtype.code == IR_DT_BFLOAT || red == RED_MEAN) {
+  if (ir_dtype_is_float(out->dtype) || red == RED_MEAN) {
     double a = op_get_f(out, at), b = op_get_f(u, ui);
     double r = red == RED_ADD    ? a + b
                : red == RED_MUL  ? a * b
@@ -312,7 +312,7 @@ reduce_expr(IrCtx *ctx, IrDType t, IrPrimExpr *old, IrPrimExpr *upd, int red)
                                      IR_PE_ADD, IR_PE_MAX, IR_PE_MIN};
   if (red == RED_UPDATE)
     return upd;
-  bool wide = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT || red == RED_MEAN;
+  bool wide = ir_dtype_is_float(t) || red == RED_MEAN;
   if (!wide)
     return ir_prim_bin(ctx, kinds[red], old, upd);
   IrDType f64 = {IR_DT_FLOAT, 64, 1};

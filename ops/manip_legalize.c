@@ -944,7 +944,7 @@ op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out
   branch->u.branch.cond = cond;
   branch->u.branch.then_ = store;
   if (fill) {
-    IrPrimExpr *v = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT ? ir_prim_float(ctx, t, *fill)
+    IrPrimExpr *v = ir_dtype_is_float(t) ? ir_prim_float(ctx, t, *fill)
                     : t.code == IR_DT_BOOL ? ir_prim_int(ctx, t, *fill != 0)
                                            : ir_prim_int(ctx, t, (int64_t)*fill);
     branch->u.branch.else_ = op_prim_store(p, out, o, v);

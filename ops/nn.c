@@ -77,7 +77,7 @@ eval_activation(OpEval *ev, const IrExpr *call, Value **args)
   if (!out)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
-  bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
+  bool is_float = ir_dtype_is_float(x->dtype);
   double params[OP_NN_ACT_PARAMS];
   op_nn_activation_params(call, params);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {

@@ -242,7 +242,7 @@ op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDTyp
 bool
 op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
 {
-  if (t.code == IR_DT_VOID || t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
+  if (t.code == IR_DT_VOID || ir_dtype_is_float(t))
     return true;
   op_error(in->ctx, in->loc, in->binding, call->u.call.op, "requires a float tensor, not %s",
            op_nn_dtype_str(in->ctx, t));
@@ -346,16 +346,10 @@ op_nn_f64_type(void)
   return t;
 }
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 IrPrimExpr *
 op_nn_lit(IrCtx *ctx, IrDType t, double v)
 {
-  if (is_float(t))
+  if (ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, v);
   return ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? v != 0 : (int64_t)v);
 }
@@ -371,7 +365,7 @@ op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
 {
   if (ir_dtype_eq(e->dtype, t))
     return e;
-  if (e->kind == IR_PE_FLOAT && is_float(t))
+  if (e->kind == IR_PE_FLOAT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, e->u.float_value);
   return ir_prim_cast(ctx, t, e);
 }
@@ -496,7 +490,7 @@ op_nn_acc_typed(OpPrim *p, int n, IrDType t)
 bool
 op_nn_is_integer(IrDType t)
 {
-  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.lanes == 1;
+  return ir_dtype_is_int(t) && t.lanes == 1;
 }
 
 IrDType

@@ -35,7 +35,7 @@ typedef struct {
 static bool
 is_int_dtype(IrDType t, int bits)
 {
-  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.bits == bits && t.lanes == 1;
+  return ir_dtype_is_int(t) && t.bits == bits && t.lanes == 1;
 }
 
 static bool

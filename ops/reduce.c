@@ -223,12 +223,6 @@ infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* The output slot of input element i: its coordinates with the reduced
  * ones dropped, row-major over the kept dims. */
 static int64_t
@@ -375,7 +369,7 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
   IrTensorData *out = &v->u.tensor.t;
   int64_t m = op_numel(out);
   Acc *acc = ir_alloc(ev->ctx, sizeof *acc * (size_t)(m ? m : 1));
-  bool fl = is_float(x->dtype);
+  bool fl = ir_dtype_is_float(x->dtype);
   for (int64_t i = 0; i < n; i++)
     accumulate(id, fl, &acc[output_index(x, mask, i)], x, i, reduced_position(x, mask, i));
   for (int64_t i = 0; is_spread(id) && i < n; i++) { /* deviations from the finished means */
@@ -492,7 +486,7 @@ takes(const Reduction *r, IrPrimExpr *v)
 {
   IrPrimExpr *best = cell(r, r->acc);
   IrPrimExpr *beats = ir_prim_bin(r->ctx, wants_least(r->id) ? IR_PE_LT : IR_PE_GT, v, best);
-  if (!is_float(r->x->dtype))
+  if (!ir_dtype_is_float(r->x->dtype))
     return beats;
   IrPrimExpr *best_ok = ir_prim_bin(r->ctx, IR_PE_EQ, best, best);
   IrPrimExpr *v_nan = ir_prim_bin(r->ctx, IR_PE_NE, v, v);
@@ -559,7 +553,7 @@ result_value(const Reduction *r)
     return cast(r->ctx, r->out->dtype, acc);
   IrPrimExpr *count = reduced_count(r, NULL);
   int64_t c;
-  if (is_float(r->acc_type))
+  if (ir_dtype_is_float(r->acc_type))
     count = ir_prim_is_int(count, &c) ? ir_prim_float(r->ctx, r->acc_type, (double)c)
                                       : ir_prim_cast(r->ctx, r->acc_type, count);
   acc = ir_prim_bin(r->ctx, IR_PE_DIV, acc, count);
@@ -654,7 +648,7 @@ slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
   if (r->id != IR_OP_SUM && r->id != IR_OP_MEAN && r->id != IR_OP_PROD && !is_spread(r->id))
     init = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->head));
   else
-    init = is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, identity)
+    init = ir_dtype_is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, identity)
                                  : i64(r->ctx, identity);
   s[n++] = set_cell(r, r->acc, init);
   if (r->pos)
@@ -708,7 +702,7 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if (is_float(r.x->dtype) || is_spread(r.id))
+  if (ir_dtype_is_float(r.x->dtype) || is_spread(r.id))
     r.acc_type = op_nn_f64_type();
   bool f32 = ir_dtype_eq(r.x->dtype, IR_F32) && ir_dtype_eq(r.out->dtype, IR_F32);
   if (f32 && (r.id == IR_OP_SUM || r.id == IR_OP_MEAN) && r.mask && !(r.mask & (r.mask - 1))) {
@@ -826,7 +820,7 @@ eval_scan(OpEval *ev, const IrExpr *call, Value **args)
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float(x->dtype) || is_float(t), sum = is_sum_scan(call->u.call.op->id);
+  bool fl = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(t), sum = is_sum_scan(call->u.call.op->id);
   int64_t outer, len, inner;
   scan_split(x, ax, &outer, &len, &inner);
   for (int64_t o = 0; o < outer; o++)
@@ -881,7 +875,7 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   }
   int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
-  IrDType acc_t = is_float(x->dtype) || is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType acc_t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = i64(lz->ctx, 1);
   IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
   bool *pick = ir_alloc(lz->ctx, sizeof *pick * (size_t)(x->ndim ? x->ndim : 1));
@@ -907,7 +901,7 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[0] = exclusive ? put : keep;
   st[1] = exclusive ? keep : put;
   *step = op_nn_seq(&p, st, 2);
-  st[0] = op_prim_store_at(&p, acc, zero, is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
+  st[0] = op_prim_store_at(&p, acc, zero, ir_dtype_is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
                                                           : i64(lz->ctx, sum ? 0 : 1));
   st[1] = along;
   *body = op_nn_seq(&p, st, 2);

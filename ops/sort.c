@@ -31,12 +31,6 @@
 #include "nn_int.h"
 #include "tir_build.h"
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* ------------------------------------------------------------------ */
 /* The order in the kernels                                            */
 /* ------------------------------------------------------------------ */
@@ -54,7 +48,7 @@ static bool
 value_before(const Row *w, int64_t a, int64_t b)
 {
   const IrTensorData *x = w->x;
-  if (is_float(x->dtype)) {
+  if (ir_dtype_is_float(x->dtype)) {
     double u = op_get_f(x, w->base + w->step[a]), v = op_get_f(x, w->base + w->step[b]);
     if (isnan(u) || isnan(v))
       return w->descending ? isnan(u) && !isnan(v) : !isnan(u) && isnan(v);
@@ -342,7 +336,7 @@ store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk,
 {
   if (a->axis < 0) { /* median: one slot per row */
     int64_t m = idx[(n - 1) / 2];
-    if (is_float(w->x->dtype))
+    if (ir_dtype_is_float(w->x->dtype))
       op_set_f(o->values, row, op_get_f(w->x, w->base + w->step[m]));
     else
       op_set_i(o->values, row, op_get_i(w->x, w->base + w->step[m]));
@@ -352,7 +346,7 @@ store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk,
   }
   for (int64_t r = 0; r < kk; r++) {
     int64_t at = o->outer[row] + o->inner[r];
-    if (o->values && is_float(w->x->dtype))
+    if (o->values && ir_dtype_is_float(w->x->dtype))
       op_set_f(o->values, at, op_get_f(w->x, w->base + w->step[idx[r]]));
     else if (o->values)
       op_set_i(o->values, at, op_get_i(w->x, w->base + w->step[idx[r]]));
@@ -487,7 +481,7 @@ i64(IrCtx *ctx, int64_t v)
 static IrPrimExpr *
 key(const Ranking *r, IrPrimExpr **at)
 {
-  return op_nn_to(r->ctx, is_float(r->x->dtype) ? op_nn_f64_type() : IR_I64,
+  return op_nn_to(r->ctx, ir_dtype_is_float(r->x->dtype) ? op_nn_f64_type() : IR_I64,
                   op_prim_load(r->p, r->x, at));
 }
 
@@ -499,7 +493,7 @@ less(const Ranking *r, IrPrimExpr *u, IrPrimExpr *v)
   IrCtx *c = r->ctx;
   bool desc = r->a->descending;
   IrPrimExpr *by_value = ir_prim_bin(c, desc ? IR_PE_GT : IR_PE_LT, u, v);
-  if (!is_float(r->x->dtype))
+  if (!ir_dtype_is_float(r->x->dtype))
     return by_value;
   IrPrimExpr *first = desc ? u : v, *second = desc ? v : u; /* the NaN goes ... */
   IrPrimExpr *nan_order = ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_EQ, second, second),
@@ -680,7 +674,7 @@ infer_bucketize(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static bool
 bucket_below(const IrTensorData *x, int64_t i, const IrTensorData *b, int64_t j, bool right)
 {
-  if (!is_float(x->dtype) && !is_float(b->dtype)) {
+  if (!ir_dtype_is_float(x->dtype) && !ir_dtype_is_float(b->dtype)) {
     int64_t u = op_get_i(x, i), v = op_get_i(b, j);
     return right ? v <= u : v < u;
   }
@@ -730,7 +724,7 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  IrDType t = is_float(x->dtype) || is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = i64(c, 1), *zero = i64(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &at), *scan, *st[3];
@@ -892,7 +886,7 @@ unique_values(const NnSite *s, const Items *it, const UniqueAsk *u, int axis, co
     for (int64_t j = 0; j < it->len; j++) {
       int64_t at = u->has_axis ? (j / after * k + g) * after + j % after : g;
       int64_t from = it->outer[first[g]] + it->inner[j];
-      if (is_float(x->dtype))
+      if (ir_dtype_is_float(x->dtype))
         op_set_f(o, at, op_get_f(x, from));
       else
         op_set_i(o, at, op_get_i(x, from));
@@ -1024,13 +1018,13 @@ eval_nonzero(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
   for (int64_t i = 0; i < n; i++)
-    count += is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
+    count += ir_dtype_is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
   int64_t dims[2] = {rows, count};
   Value *v = op_nn_tensor_new(&s, IR_I64, 2, dims);
   if (!v)
     return NULL;
   for (int64_t i = 0, c = 0; i < n; i++) {
-    if (is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
+    if (ir_dtype_is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
       continue;
     int64_t rest = i;
     for (int d = x->ndim - 1; d >= 0; d--) {
