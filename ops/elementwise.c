@@ -125,27 +125,14 @@ sinfo_kind_name(const IrSInfo *s)
   return "a value";
 }
 
-/* op_error for inference: names the binding and the op. */
-static void
-infer_error(OpInfer *in, const IrExpr *call, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s", b.data ? b.data : "");
-  ir_buf_free(&b);
-}
-
 /* Whether the call has n arguments; an error when not. */
 static bool
 check_nargs(OpInfer *in, const IrExpr *call, int n)
 {
+  OpSite s = op_site_infer(in, call);
   if (call->u.call.nargs == n)
     return true;
-  infer_error(in, call, "expects %d arguments, got %d", n, call->u.call.nargs);
-  return false;
+  return op_fail(&s, "expects %d arguments, got %d", n, call->u.call.nargs);
 }
 
 /* Reads argument i as an operand; false after an error when it is neither
@@ -153,6 +140,7 @@ check_nargs(OpInfer *in, const IrExpr *call, int n)
 static bool
 operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
 {
+  OpSite site = op_site_infer(in, call);
   const IrSInfo *s = args[i];
   *o = (Operand){false, -1, NULL, IR_VOID, -1};
   switch (s->kind) {
@@ -173,9 +161,8 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
       o->shape = NULL;
     return true;
   default:
-    infer_error(in, call, "argument %d must be a tensor or a prim value, not %s", i + 1,
-                sinfo_kind_name(s));
-    return false;
+    return op_fail(&site, "argument %d must be a tensor or a prim value, not %s", i + 1,
+                   sinfo_kind_name(s));
   }
 }
 
@@ -184,12 +171,11 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
 static bool
 dtype_join(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
 {
+  OpSite site = op_site_infer(in, call);
   char da[16], db[16];
-  if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
-    infer_error(in, call, "operand data types differ: %s and %s", ir_dtype_str(a, da),
-                ir_dtype_str(b, db));
-    return false;
-  }
+  if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
+    return op_fail(&site, "operand data types differ: %s and %s", ir_dtype_str(a, da),
+                   ir_dtype_str(b, db));
   *out = a.code != IR_DT_VOID ? a : b;
   return true;
 }
@@ -225,10 +211,11 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
 static bool
 check_takes(OpInfer *in, const IrExpr *call, IrDType t)
 {
+  OpSite site = op_site_infer(in, call);
   char dt[16];
   const char *want = takes_refusal(row_of(call), t);
   if (want)
-    infer_error(in, call, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
+    op_report(&site, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
   return !want;
 }
 
@@ -255,6 +242,7 @@ infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand c, a, b, ab, r;
   IrDType t;
   char dc[16];
@@ -263,10 +251,8 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int i = 0; i < 3; i++)
     if (!operand_read(in, call, args, i, i == 0 ? &c : i == 1 ? &a : &b))
       return NULL;
-  if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL) {
-    infer_error(in, call, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
-    return NULL;
-  }
+  if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL)
+    return op_fail_null(&site, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
   if (!dtype_join(in, call, a.dtype, b.dtype, &t))
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &ab) || !operand_broadcast(in, call, &c, &ab, &r))
@@ -281,35 +267,31 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand o[3];
   IrDType t = IR_VOID;
   int ndim = -1;
   if (!check_nargs(in, call, 3))
     return NULL;
   for (int i = 0; i < 3; i++) {
-    if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT) {
-      infer_error(in, call, "argument %d must be a tensor, not %s", i + 1,
-                  sinfo_kind_name(args[i]));
-      return NULL;
-    }
+    if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT)
+      return op_fail_null(&site, "argument %d must be a tensor, not %s", i + 1,
+                          sinfo_kind_name(args[i]));
     if (!operand_read(in, call, args, i, &o[i]) || !dtype_join(in, call, t, o[i].dtype, &t))
       return NULL;
-    if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim) {
-      infer_error(in, call, "the 3 arguments must have the same number of dimensions: %d and %d",
-                  ndim, o[i].ndim);
-      return NULL;
-    }
+    if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim)
+      return op_fail_null(&site,
+                          "the 3 arguments must have the same number of dimensions: %d and %d",
+                          ndim, o[i].ndim);
     if (o[i].ndim >= 0)
       ndim = o[i].ndim;
   }
   bool known = o[0].shape && o[1].shape && o[2].shape;
   for (int i = 1; known && i < 3; i++)
     for (int d = 0; d < ndim; d++)
-      if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE) {
-        infer_error(in, call, "the 3 arguments must have the same shape: %s and %s",
-                    op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
-        return NULL;
-      }
+      if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE)
+        return op_fail_null(&site, "the 3 arguments must have the same shape: %s and %s",
+                            op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
   int vdevice = o[0].vdevice;
   for (int i = 1; i < 3; i++)
     if (o[i].vdevice != vdevice)
@@ -321,6 +303,7 @@ infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand x;
   int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
   if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
@@ -328,11 +311,9 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!check_takes(in, call, x.dtype))
     return NULL;
   for (int i = 1; i < want; i++) {
-    if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT) {
-      infer_error(in, call, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
-                  sinfo_kind_name(args[i]));
-      return NULL;
-    }
+    if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT)
+      return op_fail_null(&site, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
+                          sinfo_kind_name(args[i]));
   }
   return operand_sinfo(in, &x, row_of(call)->compare ? IR_BOOL : x.dtype);
 }
@@ -341,15 +322,14 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand x;
   IrDType t;
   const IrAttr *a = op_attr(call, "dtype");
   if (!check_nargs(in, call, 1) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
-    infer_error(in, call, "the dtype attribute must name a data type");
-    return NULL;
-  }
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
+    return op_fail_null(&site, "the dtype attribute must name a data type");
   return operand_sinfo(in, &x, t);
 }
 
@@ -362,6 +342,7 @@ infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrTensorData *
 eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
 {
+  OpSite s = op_site_eval(ev, call);
   if (v->kind == VAL_TENSOR)
     return &v->u.tensor.t;
   if (v->kind == VAL_PRIM) {
@@ -375,9 +356,7 @@ eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
       op_set_i(&t->u.tensor.t, 0, v->u.prim.i);
     return &t->u.tensor.t;
   }
-  op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-           "argument %d must be a tensor or a prim value", i + 1);
-  return NULL;
+  return op_fail_null(&s, "argument %d must be a tensor or a prim value", i + 1);
 }
 
 static void
@@ -394,6 +373,7 @@ shape_print(const IrTensorData *t, IrBuf *b)
 static bool
 eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape, int *ndim)
 {
+  OpSite site = op_site_eval(ev, call);
   int r = 0;
   for (int k = 0; k < n; k++)
     r = in[k]->ndim > r ? in[k]->ndim : r;
@@ -413,8 +393,7 @@ eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t
           ir_buf_puts(&b, " and ");
         }
         shape_print(in[k], &b);
-        op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "cannot broadcast shapes %s",
-                 b.data);
+        op_report(&site, "cannot broadcast shapes %s", b.data);
         ir_buf_free(&b);
         return false;
       }
@@ -648,17 +627,18 @@ eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int
 static bool
 eval_check_takes(OpEval *ev, const IrExpr *call, IrDType t)
 {
+  OpSite site = op_site_eval(ev, call);
   char dt[16];
   const char *want = takes_refusal(row_of(call), t);
   if (want)
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires %s operand, not %s", want,
-             ir_dtype_str(t, dt));
+    op_report(&site, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
   return !want;
 }
 
 static Value *
 eval_binary(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   IrOpId id = call->u.call.op->id;
   IrTensorData *in[2];
   Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
@@ -677,10 +657,8 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
       continue;
     }
     int64_t b = op_get_i(in[1], ib);
-    if (divides && b == 0) {
-      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "integer division by zero");
-      return NULL;
-    }
+    if (divides && b == 0)
+      return op_fail_null(&s, "integer division by zero");
     op_set_i(out, i, binary_int(id, in[0]->dtype, op_get_i(in[0], ia), b));
   }
   return eval_result(ev, args, 2, v);
@@ -874,11 +852,10 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_clip(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *in[1];
-  if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "min and max must be prim values");
-    return NULL;
-  }
+  if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM)
+    return op_fail_null(&s, "min and max must be prim values");
   Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
   if (!v)
     return NULL;
@@ -904,14 +881,12 @@ eval_clip(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_astype(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite site = op_site_eval(ev, call);
   IrTensorData *in[1];
   IrDType t;
   const IrAttr *a = op_attr(call, "dtype");
-  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-             "the dtype attribute must name a data type");
-    return NULL;
-  }
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
+    return op_fail_null(&site, "the dtype attribute must name a data type");
   Value *v = eval_prepare(ev, call, args, 1, t, 0, in);
   if (!v)
     return NULL;
