@@ -207,16 +207,16 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
   return ir_sinfo_tensor(in->ctx, o->shape, o->ndim, t, o->vdevice);
 }
 
-/* Whether the op takes operands of dtype t; an error when not. */
+/* Whether the op takes operands of dtype t; an error when not.  Kernels
+ * check too: inference may not have known t. */
 static bool
-check_takes(OpInfer *in, const IrExpr *call, IrDType t)
+check_takes(const OpSite *s, IrDType t)
 {
-  OpSite site = op_site_infer(in, call);
   char dt[16];
-  const char *want = takes_refusal(row_of(call), t);
+  const char *want = takes_refusal(row_of(s->call), t);
   if (want)
-    op_report(&site, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
-  return !want;
+    return op_fail(s, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
+  return true;
 }
 
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
@@ -224,13 +224,14 @@ check_takes(OpInfer *in, const IrExpr *call, IrDType t)
 static IrSInfo *
 infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   Operand a, b, r;
   IrDType t;
   if (!check_nargs(in, call, 2))
     return NULL;
   if (!operand_read(in, call, args, 0, &a) || !operand_read(in, call, args, 1, &b))
     return NULL;
-  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(in, call, t))
+  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(&s, t))
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &r))
     return NULL;
@@ -308,7 +309,7 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
   if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (!check_takes(in, call, x.dtype))
+  if (!check_takes(&site, x.dtype))
     return NULL;
   for (int i = 1; i < want; i++) {
     if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT)
@@ -622,19 +623,6 @@ eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int
   return op_tensor_new(ev->ctx, t.code != IR_DT_VOID ? t : in[like]->dtype, ndim, shape, ev->loc);
 }
 
-/* Whether the op takes operands of dtype t (inference may not have known
- * it); an error when not. */
-static bool
-eval_check_takes(OpEval *ev, const IrExpr *call, IrDType t)
-{
-  OpSite site = op_site_eval(ev, call);
-  char dt[16];
-  const char *want = takes_refusal(row_of(call), t);
-  if (want)
-    op_report(&site, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
-  return !want;
-}
-
 static Value *
 eval_binary(OpEval *ev, const IrExpr *call, Value **args)
 {
@@ -642,7 +630,7 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
   IrOpId id = call->u.call.op->id;
   IrTensorData *in[2];
   Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
+  if (!v || !check_takes(&s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
@@ -825,10 +813,11 @@ bitwise_not_int(int64_t x)
 static Value *
 eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   const Elementwise *row = row_of(call);
   IrTensorData *in[1];
   Value *v = eval_prepare(ev, call, args, 1, row->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
+  if (!v || !check_takes(&s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   bool fl = ir_dtype_is_float(in[0]->dtype);
