@@ -162,7 +162,7 @@ void op_names_free(OpNames *n);
 
 typedef struct {
   /* Struct info of the call, or NULL after reporting an error with
-   * op_error.  args[i] is the struct info of call->u.call.args[i]
+   * op_fail_null.  args[i] is the struct info of call->u.call.args[i]
    * (never NULL: R.Object when unknown). */
   IrSInfo *(*infer)(OpInfer *in, const IrExpr *call, IrSInfo **args);
   /* The result, or NULL after reporting an error.  args[i] is the value of
@@ -267,8 +267,9 @@ int64_t op_inplace_index(const IrExpr *call, int k);
 
 /* infer_util.c: diagnostics, the one way an op reports an error.
  * "in binding 'lv': R.add: message" (without the binding part when there
- * is none), at the call's location.  op_error is for the callers outside
- * the op's hooks (the interpreter, Normalize) that hold no call. */
+ * is none), at the call's location.  op_error is for callers outside
+ * the hooks (the interpreter, Normalize), which have no OpSite; inside
+ * ops/ every report goes through an OpSite. */
 void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
 /* Where an error about a call is reported.  A hook builds it in one line
  * from what it receives (OpSite s = op_site_infer(in, call);) and hands it
