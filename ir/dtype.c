@@ -122,6 +122,18 @@ ir_dtype_eq(IrDType a, IrDType b)
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
 
+bool
+ir_dtype_is_float(IrDType t)
+{
+  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+}
+
+bool
+ir_dtype_is_int(IrDType t)
+{
+  return t.code == IR_DT_INT || t.code == IR_DT_UINT;
+}
+
 int
 ir_dtype_bytes(IrDType t)
 {

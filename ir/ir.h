@@ -197,6 +197,10 @@ bool ir_dtype_parse(const char *s, size_t len, IrDType *out);
 /* Writes the canonical name into buf (at least 16 bytes); returns buf. */
 const char *ir_dtype_str(IrDType t, char *buf);
 bool ir_dtype_eq(IrDType a, IrDType b);
+/* The code only, any width and lanes: float16/32/64 or bfloat16; int or
+ * uint (not bool). */
+bool ir_dtype_is_float(IrDType t);
+bool ir_dtype_is_int(IrDType t);
 int ir_dtype_bytes(IrDType t); /* bytes per element: bool is 1 */
 /* A kernel's T.alloc_buffer of at most this many bytes and a constant
  * shape stays a local array of its C function (codegen/gen_tir.c);

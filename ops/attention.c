@@ -37,7 +37,7 @@ typedef struct {
 } AttnAttrs;
 
 static bool
-attn_attrs(const NnSite *s, AttnAttrs *a)
+attn_attrs(const OpSite *s, AttnAttrs *a)
 {
   const char *mask;
   memset(a, 0, sizeof *a);
@@ -45,16 +45,13 @@ attn_attrs(const NnSite *s, AttnAttrs *a)
       !op_nn_attr_str(s, "causal_mask", NULL, &mask) ||
       !op_nn_attr_int(s, "window_size", 0, &a->window))
     return false;
-  if (mask && strcmp(mask, "TopLeft") != 0 && strcmp(mask, "BottomRight") != 0) {
-    op_nn_error(s, "causal_mask must be \"TopLeft\" or \"BottomRight\", not \"%s\"", mask);
-    return false;
-  }
+  if (mask && strcmp(mask, "TopLeft") != 0 && strcmp(mask, "BottomRight") != 0)
+    return op_fail(s, "causal_mask must be \"TopLeft\" or \"BottomRight\", not \"%s\"", mask);
   a->causal = mask != NULL;
   a->bottom_right = mask && strcmp(mask, "BottomRight") == 0;
   if (op_attr(s->call, "window_size") && op_attr(s->call, "window_size")->kind != IR_AT_NONE &&
       (a->window <= 0 || !a->bottom_right)) {
-    op_nn_error(s, "window_size must be positive and comes with causal_mask \"BottomRight\"");
-    return false;
+    return op_fail(s, "window_size must be positive and comes with causal_mask \"BottomRight\"");
   }
   return true;
 }
@@ -68,7 +65,7 @@ static const char *const var_len_names[] = {"queries", "keys", "values"};
 
 typedef struct {
   OpInfer *in;
-  NnSite s;
+  OpSite s;
 } Check;
 
 /* a == b, an error when provably not, a run-time check when undecided. */
@@ -79,9 +76,8 @@ check_equal(Check *c, IrPrimExpr *a, IrPrimExpr *b, const char *what)
   IrProof eq = in->assume ? op_assume_equal(in, a, b) : op_prove_equal(in, a, b);
   if (eq != IR_PROVE_FALSE)
     return true;
-  op_nn_error(&c->s, "%s differ: %s and %s", what, op_nn_expr_str(in->ctx, a),
-              op_nn_expr_str(in->ctx, b));
-  return false;
+  return op_fail(&c->s, "%s differ: %s and %s", what, op_nn_expr_str(in->ctx, a),
+                 op_nn_expr_str(in->ctx, b));
 }
 
 /* cond is false only when broken; when it is not proven, a run-time check. */
@@ -94,10 +90,8 @@ check_cond(Check *c, IrPrimExpr *cond, const char *fmt, IrPrimExpr *a, IrPrimExp
   IrProof p = ir_prim_is_int(simple, &v) ? (v ? IR_PROVE_TRUE : IR_PROVE_FALSE)
               : in->arith                 ? ir_arith_prove(in->arith, simple)
                                           : IR_PROVE_UNKNOWN;
-  if (p == IR_PROVE_FALSE) {
-    op_nn_error(&c->s, fmt, op_nn_expr_str(in->ctx, a), op_nn_expr_str(in->ctx, b));
-    return false;
-  }
+  if (p == IR_PROVE_FALSE)
+    return op_fail(&c->s, fmt, op_nn_expr_str(in->ctx, a), op_nn_expr_str(in->ctx, b));
   if (p == IR_PROVE_UNKNOWN)
     op_assume(in, cond);
   return true;
@@ -145,27 +139,23 @@ check_shapes(Check *c, IrPrimExpr **q, IrPrimExpr **k, IrPrimExpr **v, IrPrimExp
 static IrSInfo *
 infer_qkv(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, const char *const *names)
 {
-  Check c = {in, op_nn_site_infer(in, call)};
+  Check c = {in, op_site_infer(in, call)};
   IrSInfo *t[4] = {NULL};
   AttnAttrs a;
   for (int i = 0; i < nargs; i++) {
     if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
       return NULL;
-    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != 4) {
-      op_nn_error(&c.s, "%s must have rank 4, not %d", names[i], op_nn_ndim(t[i]));
-      return NULL;
-    }
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != 4)
+      return op_fail_null(&c.s, "%s must have rank 4, not %d", names[i], op_nn_ndim(t[i]));
   }
   if (!attn_attrs(&c.s, &a) || !op_nn_require_float(in, call, op_nn_dtype(t[0])))
     return NULL;
   IrDType dt = op_nn_dtype(t[0]);
   for (int i = 1; i < nargs; i++) {
     IrDType ti = op_nn_dtype(t[i]);
-    if (dt.code != IR_DT_VOID && ti.code != IR_DT_VOID && !ir_dtype_eq(dt, ti)) {
-      op_nn_error(&c.s, "%s has dtype %s, but %s has dtype %s", names[i],
-                  op_nn_dtype_str(in->ctx, ti), names[0], op_nn_dtype_str(in->ctx, dt));
-      return NULL;
-    }
+    if (dt.code != IR_DT_VOID && ti.code != IR_DT_VOID && !ir_dtype_eq(dt, ti))
+      return op_fail_null(&c.s, "%s has dtype %s, but %s has dtype %s", names[i],
+                          op_nn_dtype_str(in->ctx, ti), names[0], op_nn_dtype_str(in->ctx, dt));
   }
   IrPrimExpr **q = op_nn_shape(t[0]), **k = op_nn_shape(t[1]), **v = op_nn_shape(t[2]);
   IrPrimExpr **b = nargs > 3 ? op_nn_shape(t[3]) : NULL;
@@ -184,9 +174,8 @@ op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
   int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
   if (call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
-    NnSite s = op_nn_site_infer(in, call);
-    op_nn_error(&s, "bias is required");
-    return NULL;
+    OpSite s = op_site_infer(in, call);
+    return op_fail_null(&s, "bias is required");
   }
   return infer_qkv(in, call, args, nargs, attn_names);
 }
@@ -213,7 +202,7 @@ seqstart_k_index(const IrExpr *call)
 IrSInfo *
 op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *st[2] = {NULL};
   for (int k = 0; k < 2; k++) {
     int i = k ? seqstart_k_index(call) : 3;
@@ -222,15 +211,13 @@ op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args)
     IrDType dt = op_nn_dtype(st[k]);
     if ((dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) ||
         (op_nn_ndim(st[k]) >= 0 && op_nn_ndim(st[k]) != 1)) {
-      op_nn_error(&s, "%s must be a vector of integers", k ? "seqstart_k" : "seqstart_q");
-      return NULL;
+      return op_fail_null(&s, "%s must be a vector of integers", k ? "seqstart_k" : "seqstart_q");
     }
   }
   IrPrimExpr **a = op_nn_shape(st[0]), **b = op_nn_shape(st[1]);
   if (a && b && (in->assume ? op_assume_equal(in, a[0], b[0]) : op_prove_equal(in, a[0], b[0])) ==
                     IR_PROVE_FALSE) {
-    op_nn_error(&s, "seqstart_q and seqstart_k have different lengths");
-    return NULL;
+    return op_fail_null(&s, "seqstart_q and seqstart_k have different lengths");
   }
   return infer_qkv(in, call, args, 3, var_len_names);
 }
@@ -257,13 +244,11 @@ allowed(const AttnAttrs *a, int64_t i, int64_t j, int64_t sq, int64_t skv)
 }
 
 static bool
-check_values(const NnSite *s, const IrTensorData **t, int n)
+check_values(const OpSite *s, const IrTensorData **t, int n)
 {
   for (int i = 0; i < n; i++) {
-    if (t[i]->ndim != 4) {
-      op_nn_error(s, "%s must have rank 4", attn_names[i]);
-      return false;
-    }
+    if (t[i]->ndim != 4)
+      return op_fail(s, "%s must have rank 4", attn_names[i]);
   }
   const IrTensorData *q = t[0], *k = t[1], *v = t[2];
   bool ok = q->shape[0] == k->shape[0] && q->shape[0] == v->shape[0] &&
@@ -277,7 +262,7 @@ check_values(const NnSite *s, const IrTensorData **t, int n)
     ok = ok && b->shape[3] == k->shape[1];
   }
   if (!ok)
-    op_nn_error(s, "the shapes of query, key, value and bias do not match");
+    op_report(s, "the shapes of query, key, value and bias do not match");
   return ok;
 }
 
@@ -327,14 +312,15 @@ attend(const IrTensorData **t, const AttnAttrs *a, const Span *sp, int64_t bt, i
 /* Every query of the spans (one span per sequence); rows no span covers
  * stay 0. */
 static Value *
-attend_all(const NnSite *s, const IrTensorData **t, const AttnAttrs *a, const Span *spans, int64_t n)
+attend_all(const OpSite *s, const IrTensorData **t, const AttnAttrs *a, const Span *spans,
+           int64_t n)
 {
   int64_t shape[4] = {t[0]->shape[0], t[0]->shape[1], t[0]->shape[2], t[2]->shape[3]};
   Value *out = op_nn_tensor_new(s, t[0]->dtype, 4, shape);
   double *row = out ? malloc(sizeof *row * (size_t)(t[1]->shape[1] ? t[1]->shape[1] : 1)) : NULL;
   if (!row) {
     if (out)
-      op_nn_error(s, "out of memory");
+      op_report(s, "out of memory");
     return NULL;
   }
   for (int64_t k = 0; k < n; k++)
@@ -349,7 +335,7 @@ attend_all(const NnSite *s, const IrTensorData **t, const AttnAttrs *a, const Sp
 Value *
 op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[4] = {NULL};
   AttnAttrs a;
   int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
@@ -365,7 +351,7 @@ op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args)
 /* attention_var_len's sequences from seqstart_q and seqstart_k: each
  * non-decreasing from 0 within its tensor's length, of the same count. */
 static Span *
-var_len_spans(const NnSite *s, const IrTensorData **t, const IrTensorData *sq,
+var_len_spans(const OpSite *s, const IrTensorData **t, const IrTensorData *sq,
               const IrTensorData *sk, int64_t *n)
 {
   bool ok = sq->ndim == 1 && sk->ndim == 1 && sq->shape[0] == sk->shape[0] && sq->shape[0] >= 1;
@@ -383,15 +369,15 @@ var_len_spans(const NnSite *s, const IrTensorData **t, const IrTensorData *sq,
     spans[k] = (Span){q0, q1 - q0, k0, k1 - k0};
   }
   if (!spans)
-    op_nn_error(s, "seqstart_q and seqstart_k must be cumulative sequence lengths from 0 within "
-                   "the queries and keys, of the same length");
+    op_report(s, "seqstart_q and seqstart_k must be cumulative sequence lengths from 0 within "
+                 "the queries and keys, of the same length");
   return spans;
 }
 
 Value *
 op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[4] = {NULL}, *sq, *sk;
   AttnAttrs a;
   int64_t n;
@@ -581,7 +567,7 @@ heads_per(IrCtx *ctx, IrPrimExpr *h, IrPrimExpr *hk)
 static bool
 attn_begin(OpPrim *p, const IrExpr *call, IrSInfo *result, Attn *l, bool biased, const char *name)
 {
-  NnSite site = op_nn_site_legalize(p->lz, call);
+  OpSite site = op_site_legalize(p->lz, call);
   l->q = op_prim_input(p, call->u.call.args[0], "q");
   l->k = op_prim_input(p, call->u.call.args[1], "k");
   l->v = op_prim_input(p, call->u.call.args[2], "v");

@@ -51,15 +51,14 @@ void_value(IrCtx *ctx)
 static IrSInfo *
 tensor_of(OpInfer *in, const IrExpr *call, int shape_arg, int dtype_arg, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   const IrExpr *const *a = (const IrExpr *const *)call->u.call.args;
   int n = call->u.call.nargs;
   IrDType dt = IR_VOID;
   if (dtype_arg < n && a[dtype_arg]->kind == IR_EX_DTYPE)
     dt = a[dtype_arg]->u.dtype;
-  if (shape_arg >= n) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "missing shape argument");
-    return NULL;
-  }
+  if (shape_arg >= n)
+    return op_fail_null(&site, "missing shape argument");
   const IrSInfo *s = args[shape_arg];
   if (a[shape_arg]->kind == IR_EX_SHAPE)
     return ir_sinfo_tensor(in->ctx, a[shape_arg]->u.shape.values, a[shape_arg]->u.shape.n, dt, -1);
@@ -67,8 +66,7 @@ tensor_of(OpInfer *in, const IrExpr *call, int shape_arg, int dtype_arg, IrSInfo
     return ir_sinfo_tensor(in->ctx, s->u.shape.values, s->u.shape.ndim, dt, -1);
   if (s->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dt, -1);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the shape argument is not a shape");
-  return NULL;
+  return op_fail_null(&site, "the shape argument is not a shape");
 }
 
 static const IrAttr *
@@ -106,10 +104,9 @@ infer_builtin_alloc(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  if (call->u.call.nargs < 1) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs an argument");
-    return NULL;
-  }
+  OpSite site = op_site_infer(in, call);
+  if (call->u.call.nargs < 1)
+    return op_fail_null(&site, "needs an argument");
   return args[0];
 }
 
@@ -179,11 +176,10 @@ infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_out_sinfo(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   int n = call->u.call.nsinfo_args;
-  if (n == 0) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs out_sinfo");
-    return NULL;
-  }
+  if (n == 0)
+    return op_fail_null(&s, "needs out_sinfo");
   if (n == 1)
     return call->u.call.sinfo_args[0];
   return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
@@ -218,6 +214,7 @@ tensors_differ(const IrSInfo *a, const IrSInfo *b)
 static IrSInfo *
 infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   IrSInfo *out = infer_out_sinfo(in, call, args);
   const IrSInfo *t = call->u.call.nargs > 1 ? args[1] : NULL;
   int nout = call->u.call.nsinfo_args;
@@ -227,11 +224,9 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (i < 0)
       continue;
     const IrSInfo *arg = i >= nin ? NULL : t->kind == IR_SI_TUPLE ? t->u.tuple.fields[i] : t;
-    if (i >= nin) {
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-               "in-place output %d names argument %lld of %d", k, (long long)i, nin);
-      return NULL;
-    }
+    if (i >= nin)
+      return op_fail_null(&site, "in-place output %d names argument %lld of %d", k, (long long)i,
+                          nin);
     const IrSInfo *want = call->u.call.sinfo_args[k];
     if (in->assume && arg && arg->kind == IR_SI_TENSOR && want->kind == IR_SI_TENSOR &&
         arg->u.tensor.shape && want->u.tensor.shape && arg->u.tensor.ndim == want->u.tensor.ndim)
@@ -241,9 +236,8 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
       IrBuf a = {0}, o = {0};
       ir_sinfo_print(arg, &a);
       ir_sinfo_print(call->u.call.sinfo_args[k], &o);
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-               "in-place output %d is %s but argument %lld, which it overwrites, is %s", k,
-               o.data, (long long)i, a.data);
+      op_report(&site, "in-place output %d is %s but argument %lld, which it overwrites, is %s", k,
+                o.data, (long long)i, a.data);
       ir_buf_free(&a);
       ir_buf_free(&o);
       return NULL;
@@ -256,13 +250,13 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_shape_of(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   const IrSInfo *s = call->u.call.nargs == 1 ? args[0] : NULL;
   if (s && s->kind == IR_SI_TENSOR)
     return ir_sinfo_shape(in->ctx, s->shape_len ? NULL : s->u.tensor.shape, s->u.tensor.ndim);
   if (s && s->kind == IR_SI_OBJECT)
     return ir_sinfo_shape(in->ctx, NULL, -1);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects one tensor argument");
-  return NULL;
+  return op_fail_null(&site, "expects one tensor argument");
 }
 
 /* R.call_builtin_with_ctx: its sinfo_args, void without; R.invoke_closure:
@@ -282,6 +276,7 @@ infer_sinfo_args(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   const IrSInfo *c = call->u.call.nargs ? args[0] : NULL;
   bool bad = !c;
   if (c && c->kind == IR_SI_TENSOR)
@@ -289,10 +284,8 @@ infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
           (c->u.tensor.ndim > 0);
   else if (c && c->kind == IR_SI_PRIM)
     bad = c->u.prim.dtype.code != IR_DT_VOID && c->u.prim.dtype.code != IR_DT_BOOL;
-  if (bad) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the condition must be a bool scalar");
-    return NULL;
-  }
+  if (bad)
+    return op_fail_null(&s, "the condition must be a bool scalar");
   return void_sinfo(in->ctx);
 }
 
@@ -302,12 +295,11 @@ infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 storage_new(OpEval *ev, const IrExpr *call, Value **args, int dtype_arg)
 {
+  OpSite s = op_site_eval(ev, call);
   const Value *size = args[0];
   if (size->kind != VAL_SHAPE || size->u.shape.n != 1 || size->u.shape.dims[0] < 0 ||
       (uint64_t)size->u.shape.dims[0] > STORAGE_MAX) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-             "the size must be one non-negative byte count (at most 2^34)");
-    return NULL;
+    return op_fail_null(&s, "the size must be one non-negative byte count (at most 2^34)");
   }
   size_t n = (size_t)size->u.shape.dims[0];
   Value *v = ir_alloc(ev->ctx, sizeof *v);
@@ -348,26 +340,21 @@ tensor_bytes(const Value *s, IrDType t)
 static Value *
 eval_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
 {
-  const IrOpDef *op = call->u.call.op;
+  OpSite s = op_site_eval(ev, call);
   Value *st = args[0];
   if (call->u.call.nargs < 4 || st->kind != VAL_STORAGE || args[1]->kind != VAL_PRIM ||
       args[2]->kind != VAL_SHAPE || args[3]->kind != VAL_DTYPE) {
-    op_error(ev->ctx, ev->loc, ev->binding, op, "expects storage, offset, shape and dtype");
-    return NULL;
+    return op_fail_null(&s, "expects storage, offset, shape and dtype");
   }
-  if (st->u.storage.killed) {
-    op_error(ev->ctx, ev->loc, ev->binding, op, "the storage was already killed");
-    return NULL;
-  }
+  if (st->u.storage.killed)
+    return op_fail_null(&s, "the storage was already killed");
   int64_t offset = args[1]->u.prim.i;
   int64_t bytes = tensor_bytes(args[2], args[3]->u.dtype);
   int64_t have = (int64_t)st->u.storage.nbytes;
-  if (bytes < 0 || offset < 0 || offset > have || bytes > have - offset) {
-    op_error(ev->ctx, ev->loc, ev->binding, op,
-             "tensor of %lld bytes at offset %lld does not fit in storage of %lld bytes",
-             (long long)bytes, (long long)offset, (long long)have);
-    return NULL;
-  }
+  if (bytes < 0 || offset < 0 || offset > have || bytes > have - offset)
+    return op_fail_null(&s,
+                        "tensor of %lld bytes at offset %lld does not fit in storage of %lld bytes",
+                        (long long)bytes, (long long)offset, (long long)have);
   IrTensorData d;
   d.dtype = args[3]->u.dtype;
   d.ndim = args[2]->u.shape.n;
@@ -390,10 +377,9 @@ eval_kill(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_builtin_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
 {
-  if (call->u.call.nargs < 2 || args[0]->kind != VAL_SHAPE || args[1]->kind != VAL_DTYPE) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a shape and a dtype");
-    return NULL;
-  }
+  OpSite s = op_site_eval(ev, call);
+  if (call->u.call.nargs < 2 || args[0]->kind != VAL_SHAPE || args[1]->kind != VAL_DTYPE)
+    return op_fail_null(&s, "expects a shape and a dtype");
   return op_tensor_new(ev->ctx, args[1]->u.dtype, args[0]->u.shape.n, args[0]->u.shape.dims,
                        ev->loc);
 }
@@ -445,21 +431,19 @@ eval_print(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_assert(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite site = op_site_eval(ev, call);
   const Value *c = call->u.call.nargs ? args[0] : NULL;
   int truth = -1;
   if (c && c->kind == VAL_PRIM)
     truth = c->u.prim.i != 0 || c->u.prim.f != 0;
   else if (c && c->kind == VAL_TENSOR && c->u.tensor.t.ndim == 0)
     truth = op_get_f(&c->u.tensor.t, 0) != 0;
-  if (truth < 0) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "the condition must be a bool scalar");
-    return NULL;
-  }
+  if (truth < 0)
+    return op_fail_null(&site, "the condition must be a bool scalar");
   if (!truth) {
     IrBuf msg = {0};
     format_values(format_of(call), args + 1, call->u.call.nargs - 1, &msg);
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "assertion failed%s%s",
-             msg.len ? ": " : "", msg.len ? msg.data : "");
+    op_report(&site, "assertion failed%s%s", msg.len ? ": " : "", msg.len ? msg.data : "");
     ir_buf_free(&msg);
     return NULL;
   }
@@ -469,10 +453,9 @@ eval_assert(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_shape_of(OpEval *ev, const IrExpr *call, Value **args)
 {
-  if (args[0]->kind != VAL_TENSOR) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a tensor");
-    return NULL;
-  }
+  OpSite s = op_site_eval(ev, call);
+  if (args[0]->kind != VAL_TENSOR)
+    return op_fail_null(&s, "expects a tensor");
   return op_shape_new(ev->ctx, args[0]->u.tensor.t.shape, args[0]->u.tensor.t.ndim);
 }
 
@@ -517,11 +500,11 @@ legalize_call_tir_with_grad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 static IrSInfo *
 infer_tensor_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   if (call->u.call.nargs == 1 && (args[0]->kind == IR_SI_TENSOR || args[0]->kind == IR_SI_OBJECT))
     return args[0]->kind == IR_SI_TENSOR ? args[0]
                                          : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects one tensor argument");
-  return NULL;
+  return op_fail_null(&site, "expects one tensor argument");
 }
 
 /* ---- the table -------------------------------------------------------------- */

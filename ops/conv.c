@@ -59,7 +59,7 @@ axis_letters(char *buf, const char *lead, int nsp)
 
 /* Parses a layout attribute as a permutation of letters ("NCHW"). */
 static bool
-parse_layout(const NnSite *s, const char *name, const char *fallback, const char *letters,
+parse_layout(const OpSite *s, const char *name, const char *fallback, const char *letters,
              Layout *out)
 {
   const char *text;
@@ -76,16 +76,14 @@ parse_layout(const NnSite *s, const char *name, const char *fallback, const char
       out->pos[p - letters] = i;
     }
   }
-  if (!ok) {
-    op_nn_error(s, "%s \"%s\" is not supported (a permutation of %s is)", name, text, letters);
-    return false;
-  }
+  if (!ok)
+    return op_fail(s, "%s \"%s\" is not supported (a permutation of %s is)", name, text, letters);
   return true;
 }
 
 /* An attribute of 1 or nsp ints into v[nsp], each at least least. */
 static bool
-parse_axes(const NnSite *s, const char *name, int nsp, int64_t fallback, int64_t least, int64_t *v)
+parse_axes(const OpSite *s, const char *name, int nsp, int64_t fallback, int64_t least, int64_t *v)
 {
   int n;
   if (!op_nn_attr_ints(s, name, v, nsp, &n))
@@ -95,18 +93,15 @@ parse_axes(const NnSite *s, const char *name, int nsp, int64_t fallback, int64_t
   for (int a = 1; a < nsp; a++)
     if (n <= 1)
       v[a] = v[0];
-  if (n > 1 && n != nsp) {
-    op_nn_error(s, "%s must have 1 or %d values, not %d", name, nsp, n);
-    return false;
-  }
+  if (n > 1 && n != nsp)
+    return op_fail(s, "%s must have 1 or %d values, not %d", name, nsp, n);
   for (int a = 0; a < nsp; a++) {
     if (v[a] < least) {
       char text[80];
       int len = snprintf(text, sizeof text, "[%lld", (long long)v[0]);
       for (int i = 1; i < nsp; i++)
         len += snprintf(text + len, sizeof text - (size_t)len, ", %lld", (long long)v[i]);
-      op_nn_error(s, "%s must be %s, got %s]", name, least ? "positive" : "non-negative", text);
-      return false;
+      return op_fail(s, "%s must be %s, got %s]", name, least ? "positive" : "non-negative", text);
     }
   }
   return true;
@@ -115,7 +110,7 @@ parse_axes(const NnSite *s, const char *name, int nsp, int64_t fallback, int64_t
 /* padding: 1 value for all sides, nsp as [before = after per axis], 2 *
  * nsp as [before..., after...]; never negative. */
 static bool
-parse_padding(const NnSite *s, int nsp, int64_t *pad)
+parse_padding(const OpSite *s, int nsp, int64_t *pad)
 {
   int n;
   if (!op_nn_attr_ints(s, "padding", pad, 2 * nsp, &n))
@@ -128,14 +123,11 @@ parse_padding(const NnSite *s, int nsp, int64_t *pad)
     for (int a = 0; a < nsp; a++)
       pad[nsp + a] = pad[a];
   } else if (n != 2 * nsp) {
-    op_nn_error(s, "padding must have 1, %d or %d values, not %d", nsp, 2 * nsp, n);
-    return false;
+    return op_fail(s, "padding must have 1, %d or %d values, not %d", nsp, 2 * nsp, n);
   }
   for (int i = 0; i < 2 * nsp; i++) {
-    if (pad[i] < 0) {
-      op_nn_error(s, "padding must not be negative");
-      return false;
-    }
+    if (pad[i] < 0)
+      return op_fail(s, "padding must not be negative");
   }
   return true;
 }
@@ -143,7 +135,7 @@ parse_padding(const NnSite *s, int nsp, int64_t *pad)
 /* The convolutions' own attributes: kernel layout, groups, out_dtype and
  * (transposed) output_padding, each below its stride as TVM requires. */
 static bool
-parse_conv(const NnSite *s, Window *w)
+parse_conv(const OpSite *s, Window *w)
 {
   char letters[CONV_RANK + 1];
   bool t = w->kind == NN_WIN_CONV_T;
@@ -152,27 +144,23 @@ parse_conv(const NnSite *s, Window *w)
       !op_nn_attr_int(s, "groups", 1, &w->groups) ||
       !op_nn_attr_dtype(s, "out_dtype", &w->out_dtype))
     return false;
-  if (w->groups <= 0) {
-    op_nn_error(s, "groups must be positive, got %lld", (long long)w->groups);
-    return false;
-  }
+  if (w->groups <= 0)
+    return op_fail(s, "groups must be positive, got %lld", (long long)w->groups);
   if (!t)
     return true;
   if (!parse_axes(s, "output_padding", w->nsp, 0, 0, w->output_padding))
     return false;
   for (int a = 0; a < w->nsp; a++) {
-    if (w->output_padding[a] >= w->stride[a]) {
-      op_nn_error(s, "output_padding (%lld) must be less than strides (%lld)",
-                  (long long)w->output_padding[a], (long long)w->stride[a]);
-      return false;
-    }
+    if (w->output_padding[a] >= w->stride[a])
+      return op_fail(s, "output_padding (%lld) must be less than strides (%lld)",
+                     (long long)w->output_padding[a], (long long)w->stride[a]);
   }
   return true;
 }
 
 /* Reads every attribute of a convolution or pool call. */
 bool
-op_conv_parse_window(const NnSite *s, Window *w)
+op_conv_parse_window(const OpSite *s, Window *w)
 {
   const NnWindow *op = window_op(s->call);
   bool conv = op->kind == NN_WIN_CONV || op->kind == NN_WIN_CONV_T;
@@ -209,14 +197,12 @@ static bool
 window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
            const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
 {
+  OpSite site = op_site_infer(in, call);
   *dims = NULL;
   if (!op_nn_tensor_arg(in, call, args, i, what, t))
     return false;
-  if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != l->rank) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have rank %d, not %d", what,
-             l->rank, (*t)->u.tensor.ndim);
-    return false;
-  }
+  if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != l->rank)
+    return op_fail(&site, "%s must have rank %d, not %d", what, l->rank, (*t)->u.tensor.ndim);
   IrPrimExpr **shape = op_nn_shape(*t);
   if (!shape)
     return true;
@@ -287,35 +273,32 @@ tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t, 
 static bool
 check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x, IrPrimExpr **k)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   bool t = w->kind == NN_WIN_CONV_T;
   IrPrimExpr *need =
       t ? k[0] : op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
     if (t)
-      op_nn_error(&s, "data has %s channels, but weight has %s input channels",
-                  op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[0]));
+      op_report(&s, "data has %s channels, but weight has %s input channels",
+                op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[0]));
     else
-      op_nn_error(&s,
-                  "data has %s channels, but weight has %s input channels times %lld groups = %s",
-                  op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]),
-                  (long long)w->groups, op_nn_expr_str(in->ctx, need));
+      op_report(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
+                op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]), (long long)w->groups,
+                op_nn_expr_str(in->ctx, need));
     return false;
   }
   IrPrimExpr *rem =
       op_nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], op_nn_int(in->ctx, w->groups)));
-  if (op_assume_equal(in, rem, op_nn_int(in->ctx, 0)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "weight has %s %s channels, not divisible by %lld groups",
-                op_nn_expr_str(in->ctx, k[0]), t ? "input" : "output", (long long)w->groups);
-    return false;
-  }
+  if (op_assume_equal(in, rem, op_nn_int(in->ctx, 0)) == IR_PROVE_FALSE)
+    return op_fail(&s, "weight has %s %s channels, not divisible by %lld groups",
+                   op_nn_expr_str(in->ctx, k[0]), t ? "input" : "output", (long long)w->groups);
   return true;
 }
 
 IrSInfo *
 op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt, *kt;
   IrPrimExpr **x, **k;
@@ -344,7 +327,7 @@ op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
 IrSInfo *
 op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
@@ -361,21 +344,17 @@ op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* output_size: None (the input's extents), one value for every axis, or
  * one per axis. */
 static bool
-parse_output_size(const NnSite *s, int nsp, int64_t *size, int *n)
+parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
 {
   if (!op_nn_attr_ints(s, "output_size", size, nsp, n))
     return false;
-  if (*n > 1 && *n != nsp) {
-    op_nn_error(s, "output_size must have 1 or %d values, not %d", nsp, *n);
-    return false;
-  }
+  if (*n > 1 && *n != nsp)
+    return op_fail(s, "output_size must have 1 or %d values, not %d", nsp, *n);
   for (int a = *n; a < nsp && *n == 1; a++)
     size[a] = size[0];
   for (int i = 0; i < *n; i++) {
-    if (size[i] <= 0) {
-      op_nn_error(s, "output_size must be positive, got %lld", (long long)size[i]);
-      return false;
-    }
+    if (size[i] <= 0)
+      return op_fail(s, "output_size must be positive, got %lld", (long long)size[i]);
   }
   return true;
 }
@@ -383,7 +362,7 @@ parse_output_size(const NnSite *s, int nsp, int64_t *size, int *n)
 IrSInfo *
 op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
@@ -413,15 +392,13 @@ typedef struct {
 } View;
 
 static bool
-view_of(const NnSite *s, const IrTensorData *t, const Layout *l, const char *what, View *v)
+view_of(const OpSite *s, const IrTensorData *t, const Layout *l, const char *what, View *v)
 {
   int64_t phys[CONV_RANK];
   if (!t)
     return false;
-  if (t->ndim != l->rank) {
-    op_nn_error(s, "%s must have rank %d, not %d", what, l->rank, t->ndim);
-    return false;
-  }
+  if (t->ndim != l->rank)
+    return op_fail(s, "%s must have rank %d, not %d", what, l->rank, t->ndim);
   op_nn_strides(t, phys);
   v->t = t;
   v->rank = l->rank;
@@ -467,7 +444,7 @@ any_index(const int64_t *ext, int n)
 
 /* A new output of logical dims o in layout l, seen as a View. */
 static Value *
-new_output(const NnSite *s, IrDType t, const int64_t *o, const Layout *l, View *v)
+new_output(const OpSite *s, IrDType t, const int64_t *o, const Layout *l, View *v)
 {
   int64_t shape[CONV_RANK];
   for (int k = 0; k < l->rank; k++)
@@ -481,7 +458,7 @@ new_output(const NnSite *s, IrDType t, const int64_t *o, const Layout *l, View *
 /* The concrete output extent (see out_extent); false after an error when
  * it would be negative. */
 static bool
-extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int64_t *out)
+extent_value(const OpSite *s, const Window *w, int a, int64_t x, int64_t k, int64_t *out)
 {
   int64_t st = w->stride[a], pad = w->pad[a] + w->pad[w->nsp + a];
   if (w->kind == NN_WIN_CONV_T) {
@@ -495,11 +472,9 @@ extent_value(const NnSite *s, const Window *w, int a, int64_t x, int64_t k, int6
     if (w->ceil_mode && (*out - 1) * st >= x + w->pad[a])
       *out -= 1;
   }
-  if (*out < 0) {
-    op_nn_error(s, "the window (extent %lld) does not fit the padded input (extent %lld)",
-                (long long)(w->dilation[a] * (k - 1) + 1), (long long)(x + pad));
-    return false;
-  }
+  if (*out < 0)
+    return op_fail(s, "the window (extent %lld) does not fit the padded input (extent %lld)",
+                   (long long)(w->dilation[a] * (k - 1) + 1), (long long)(x + pad));
   return true;
 }
 
@@ -511,7 +486,7 @@ typedef double (*PointFn)(const Window *w, const View *x, const View *k, const i
                           bool ints, int64_t *exact);
 
 static Value *
-fill_output(const NnSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
+fill_output(const OpSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
             const View *k, PointFn point, bool ints)
 {
   View v;
@@ -579,7 +554,7 @@ conv_point(const Window *w, const View *x, const View *k, const int64_t *o, bool
 Value *
 op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Window w;
   View x, k;
   int64_t o[CONV_RANK];
@@ -590,11 +565,10 @@ op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
   bool t = w.kind == NN_WIN_CONV_T;
   if (t ? x.dim[1] != k.dim[0] || k.dim[0] % w.groups != 0
         : x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
-    op_nn_error(
+    return op_fail_null(
         &s, "data has %lld channels; weight has %lld %s and %lld %s channels; %lld groups",
         (long long)x.dim[1], (long long)k.dim[0], t ? "input" : "output", (long long)k.dim[1],
         t ? "output" : "input", (long long)w.groups);
-    return NULL;
   }
   o[0] = x.dim[0];
   o[1] = t ? k.dim[1] * w.groups : k.dim[0];
@@ -657,7 +631,7 @@ pool_point(const Window *w, const View *x, const View *k, const int64_t *o, bool
 Value *
 op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Window w;
   View x;
   int64_t o[CONV_RANK];
@@ -711,7 +685,7 @@ adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o
 Value *
 op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Window w;
   View x, shape;
   int64_t size[CONV_SP], o[CONV_RANK];
@@ -929,7 +903,7 @@ conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrDTyp
 IrExpr *
 op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const char *name = window_op(call)->name;
   Window w;

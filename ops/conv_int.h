@@ -37,7 +37,7 @@ typedef struct {
 } Window;
 
 /* Parses the attributes of a window op (a convolution, a pool). */
-bool op_conv_parse_window(const NnSite *s, Window *w);
+bool op_conv_parse_window(const OpSite *s, Window *w);
 
 /* The lowest value of dtype t (max_pool2d's start), as a double. */
 double op_conv_lowest(IrDType t);

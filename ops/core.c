@@ -40,33 +40,14 @@ enum { DL_INT = 0, DL_UINT = 1, DL_FLOAT = 2, DL_BFLOAT = 4, DL_BOOL = 6 };
 static const IrDType U8 = {IR_DT_UINT, 8, 1}, U16 = {IR_DT_UINT, 16, 1}, U64 = {IR_DT_UINT, 64, 1},
                      F64 = {IR_DT_FLOAT, 64, 1};
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
-static bool
-is_int(IrDType t)
-{
-  return t.code == IR_DT_INT || t.code == IR_DT_UINT;
-}
-
-static void
-fail(OpInfer *in, const IrExpr *call, const char *msg)
-{
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s", msg);
-}
-
 /* Whether the call has n arguments; an error when not. */
 static bool
 check_nargs(OpInfer *in, const IrExpr *call, int n)
 {
+  OpSite site = op_site_infer(in, call);
   if (call->u.call.nargs == n)
     return true;
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "takes %d argument%s, not %d", n,
-           n == 1 ? "" : "s", call->u.call.nargs);
-  return false;
+  return op_fail(&site, "takes %d argument%s, not %d", n, n == 1 ? "" : "s", call->u.call.nargs);
 }
 
 /* Argument i's struct info as a tensor; NULL after an error for anything
@@ -74,11 +55,10 @@ check_nargs(OpInfer *in, const IrExpr *call, int n)
 static const IrSInfo *
 tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what)
 {
+  OpSite site = op_site_infer(in, call);
   if (args[i]->kind == IR_SI_TENSOR)
     return args[i];
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a tensor, not %s", what,
-           op_sinfo_text(in->ctx, args[i]));
-  return NULL;
+  return op_fail_null(&site, "%s must be a tensor, not %s", what, op_sinfo_text(in->ctx, args[i]));
 }
 
 /* The dims of a shape argument: an R.shape itself or what the struct info
@@ -117,13 +97,12 @@ infer_size(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_shape_to_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   if (!check_nargs(in, call, 1))
     return NULL;
-  if (args[0]->kind != IR_SI_SHAPE) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "the argument must be a shape, not %s",
-             op_sinfo_text(in->ctx, args[0]));
-    return NULL;
-  }
+  if (args[0]->kind != IR_SI_SHAPE)
+    return op_fail_null(&site, "the argument must be a shape, not %s",
+                        op_sinfo_text(in->ctx, args[0]));
   int ndim = args[0]->u.shape.ndim;
   IrPrimExpr **dim = NULL;
   if (ndim >= 0) {
@@ -138,21 +117,16 @@ infer_shape_to_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   const IrSInfo *t;
   char b[16];
   if (!check_nargs(in, call, 1) || !(t = tensor_arg(in, call, args, 0, "the argument")))
     return NULL;
-  if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "expects a 1-d tensor, not one of rank %d", t->u.tensor.ndim);
-    return NULL;
-  }
+  if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1)
+    return op_fail_null(&site, "expects a 1-d tensor, not one of rank %d", t->u.tensor.ndim);
   IrDType dt = t->u.tensor.dtype;
-  if (dt.code != IR_DT_VOID && !is_int(dt)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "expects a tensor of integers, not %s",
-             ir_dtype_str(dt, b));
-    return NULL;
-  }
+  if (dt.code != IR_DT_VOID && !ir_dtype_is_int(dt))
+    return op_fail_null(&site, "expects a tensor of integers, not %s", ir_dtype_str(dt, b));
   int64_t n;
   if (t->u.tensor.shape && ir_prim_is_int(t->u.tensor.shape[0], &n))
     return ir_sinfo_shape(in->ctx, NULL, (int)n);
@@ -163,10 +137,10 @@ infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static const IrTensorData *
 eval_tensor(OpEval *ev, const IrExpr *call, Value **args, int i)
 {
+  OpSite s = op_site_eval(ev, call);
   if (args[i]->kind == VAL_TENSOR)
     return &args[i]->u.tensor.t;
-  op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "argument %d must be a tensor", i + 1);
-  return NULL;
+  return op_fail_null(&s, "argument %d must be a tensor", i + 1);
 }
 
 static Value *
@@ -183,10 +157,9 @@ eval_size(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_shape_to_tensor(OpEval *ev, const IrExpr *call, Value **args)
 {
-  if (args[0]->kind != VAL_SHAPE) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a shape");
-    return NULL;
-  }
+  OpSite s = op_site_eval(ev, call);
+  if (args[0]->kind != VAL_SHAPE)
+    return op_fail_null(&s, "expects a shape");
   int64_t n = args[0]->u.shape.n;
   Value *v = op_tensor_new(ev->ctx, IR_I64, 1, &n, ev->loc);
   for (int64_t i = 0; v && i < n; i++)
@@ -198,19 +171,16 @@ eval_shape_to_tensor(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_tensor_to_shape(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t = args[0]->kind == VAL_TENSOR ? &args[0]->u.tensor.t : NULL;
-  if (!t || t->ndim != 1 || !is_int(t->dtype)) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "expects a 1-d tensor of integers");
-    return NULL;
-  }
+  if (!t || t->ndim != 1 || !ir_dtype_is_int(t->dtype))
+    return op_fail_null(&s, "expects a 1-d tensor of integers");
   int64_t *dims = ir_alloc(ev->ctx, (size_t)(t->shape[0] ? t->shape[0] : 1) * sizeof *dims);
   for (int64_t i = 0; i < t->shape[0]; i++) {
     dims[i] = op_get_i(t, i);
-    if (dims[i] < 0) {
-      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-               "element %lld is %lld: a dim cannot be negative", (long long)i, (long long)dims[i]);
-      return NULL;
-    }
+    if (dims[i] < 0)
+      return op_fail_null(&s, "element %lld is %lld: a dim cannot be negative", (long long)i,
+                          (long long)dims[i]);
   }
   return op_shape_new(ev->ctx, dims, (int)t->shape[0]);
 }
@@ -342,21 +312,16 @@ dtype_field(Field f, IrDType t)
 static bool
 infer_axis(OpInfer *in, const IrExpr *call, IrSInfo **args, int ndim, int64_t *axis)
 {
+  OpSite site = op_site_infer(in, call);
   const IrExpr *a = call->u.call.args[1];
   *axis = -1;
-  if (args[1]->kind != IR_SI_PRIM) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "the axis must be a prim value, not %s", op_sinfo_text(in->ctx, args[1]));
-    return false;
-  }
+  if (args[1]->kind != IR_SI_PRIM)
+    return op_fail(&site, "the axis must be a prim value, not %s", op_sinfo_text(in->ctx, args[1]));
   IrPrimExpr *v = a->kind == IR_EX_PRIM ? a->u.prim : args[1]->u.prim.value;
   if (!v || !ir_prim_is_int(v, axis))
     return true;
-  if (*axis < 0 || (ndim >= 0 && *axis >= ndim)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "axis %lld is outside the tensor's %d dims", (long long)*axis, ndim);
-    return false;
-  }
+  if (*axis < 0 || (ndim >= 0 && *axis >= ndim))
+    return op_fail(&site, "axis %lld is outside the tensor's %d dims", (long long)*axis, ndim);
   return true;
 }
 
@@ -403,6 +368,7 @@ infer_inspect(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_inspect(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite site = op_site_eval(ev, call);
   Field f = field_of(call);
   const IrTensorData *t = eval_tensor(ev, call, args, 0);
   int64_t v = 0;
@@ -410,11 +376,9 @@ eval_inspect(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   if (f == FIELD_SHAPE_I || f == FIELD_STRIDE_I) {
     int64_t axis = args[1]->kind == VAL_PRIM ? args[1]->u.prim.i : -1;
-    if (axis < 0 || axis >= t->ndim) {
-      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-               "axis %lld is outside the tensor's %d dims", (long long)axis, t->ndim);
-      return NULL;
-    }
+    if (axis < 0 || axis >= t->ndim)
+      return op_fail_null(&site, "axis %lld is outside the tensor's %d dims", (long long)axis,
+                          t->ndim);
     v = f == FIELD_SHAPE_I ? t->shape[axis] : 1;
     for (int d = (int)axis + 1; f == FIELD_STRIDE_I && d < t->ndim; d++)
       v *= t->shape[d];
@@ -454,11 +418,11 @@ legalize_inspect(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 static bool
 dtype_attr(OpInfer *in, const IrExpr *call, IrDType *t)
 {
+  OpSite s = op_site_infer(in, call);
   const IrAttr *a = op_attr(call, "dtype");
   if (a && a->kind == IR_AT_STR && ir_dtype_parse(a->u.s, strlen(a->u.s), t) && t->lanes == 1)
     return true;
-  fail(in, call, "the dtype attribute must name a data type");
-  return false;
+  return op_fail(&s, "the dtype attribute must name a data type");
 }
 
 /* A tensor argument of rank 2 (or unknown rank) whose dtype is of the
@@ -466,21 +430,17 @@ dtype_attr(OpInfer *in, const IrExpr *call, IrDType *t)
 static bool
 sampling_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool fl)
 {
+  OpSite site = op_site_infer(in, call);
   char b[16];
   const IrSInfo *t = tensor_arg(in, call, args, i, what);
   if (!t)
     return false;
   IrDType dt = t->u.tensor.dtype;
-  if (dt.code != IR_DT_VOID && (fl ? !is_float(dt) : dt.code != IR_DT_INT)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have %s dtype, not %s", what,
-             fl ? "a float" : "an int", ir_dtype_str(dt, b));
-    return false;
-  }
-  if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 2) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "%s must be a 2-d tensor, not one of rank %d", what, t->u.tensor.ndim);
-    return false;
-  }
+  if (dt.code != IR_DT_VOID && (fl ? !ir_dtype_is_float(dt) : dt.code != IR_DT_INT))
+    return op_fail(&site, "%s must have %s dtype, not %s", what, fl ? "a float" : "an int",
+                   ir_dtype_str(dt, b));
+  if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 2)
+    return op_fail(&site, "%s must be a 2-d tensor, not one of rank %d", what, t->u.tensor.ndim);
   return true;
 }
 
@@ -490,6 +450,7 @@ sampling_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char 
 static IrSInfo *
 infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   IrDType t;
   static const char *const what[] = {"prob", "uniform_sample", "sample_indices"};
   if (!check_nargs(in, call, 3) || !dtype_attr(in, call, &t))
@@ -504,19 +465,15 @@ infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!args[0]->u.tensor.shape || !u->u.tensor.shape || !s->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, 2, t, vdevice);
   IrPrimExpr *n = u->u.tensor.shape[0];
-  if (op_prove_equal(in, n, s->u.tensor.shape[0]) != IR_PROVE_TRUE) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "uniform_sample %s and sample_indices %s must have the same batch size",
-             op_sinfo_text(in->ctx, u), op_sinfo_text(in->ctx, s));
-    return NULL;
-  }
+  if (op_prove_equal(in, n, s->u.tensor.shape[0]) != IR_PROVE_TRUE)
+    return op_fail_null(&site,
+                        "uniform_sample %s and sample_indices %s must have the same batch size",
+                        op_sinfo_text(in->ctx, u), op_sinfo_text(in->ctx, s));
   int64_t one;
   for (int i = 1; i < 3; i++)
-    if (!ir_prim_is_int(args[i]->u.tensor.shape[1], &one) || one != 1) {
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must have shape (n, 1), not %s",
-               what[i], op_sinfo_text(in->ctx, args[i]));
-      return NULL;
-    }
+    if (!ir_prim_is_int(args[i]->u.tensor.shape[1], &one) || one != 1)
+      return op_fail_null(&site, "%s must have shape (n, 1), not %s", what[i],
+                          op_sinfo_text(in->ctx, args[i]));
   IrPrimExpr **shape = ir_alloc(in->ctx, 2 * sizeof *shape);
   shape[0] = n;
   shape[1] = ir_prim_int(in->ctx, IR_I64, 1);
@@ -526,6 +483,7 @@ infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_multinomial(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite site = op_site_eval(ev, call);
   const IrTensorData *prob = eval_tensor(ev, call, args, 0), *u, *idx;
   const IrAttr *a = op_attr(call, "dtype");
   IrDType t;
@@ -533,22 +491,20 @@ eval_multinomial(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t) ||
       prob->ndim != 2 || u->ndim != 2 || idx->ndim != 2 || u->shape[0] != idx->shape[0]) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-             "expects prob (batch, vocab), uniform_sample and sample_indices (n, 1)");
-    return NULL;
+    return op_fail_null(&site,
+                        "expects prob (batch, vocab), uniform_sample and sample_indices (n, 1)");
   }
   int64_t batch = prob->shape[0], vocab = prob->shape[1], n = u->shape[0];
   int64_t shape[2] = {n, 1};
   Value *v = op_tensor_new(ev->ctx, t, 2, shape, ev->loc);
   for (int64_t i = 0; v && i < n; i++) {
     int64_t r = op_get_i(idx, i);
-    if (r < 0 || r >= batch || vocab == 0) {
-      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-               vocab ? "sample_indices[%lld] is %lld, outside [0, %lld)"
-                     : "sample %lld of %lld: prob has no columns to sample from (batch %lld)",
-               (long long)i, (long long)(vocab ? r : n), (long long)batch);
-      return NULL;
-    }
+    if (r < 0 || r >= batch || vocab == 0)
+      return op_fail_null(
+          &site,
+          vocab ? "sample_indices[%lld] is %lld, outside [0, %lld)"
+                : "sample %lld of %lld: prob has no columns to sample from (batch %lld)",
+          (long long)i, (long long)(vocab ? r : n), (long long)batch);
     double x = op_get_f(u, i), acc = 0;
     int64_t pick = vocab - 1;
     for (int64_t j = 0; j < vocab; j++) {

@@ -45,31 +45,18 @@ typedef enum {
 static const Fill fill_value = FILL_VALUE, fill_one = FILL_ONE, fill_zero = FILL_ZERO;
 static const bool upper_false = false, upper_true = true; /* tril, triu */
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
-static bool
-is_int(IrDType t)
-{
-  return t.code == IR_DT_INT || t.code == IR_DT_UINT;
-}
-
 /* The dtype attribute: *t set from it, or to fallback when it is None or
  * absent.  False after an error for any other value. */
 static bool
-dtype_attr(IrCtx *ctx, IrLoc loc, IrSym binding, const IrExpr *call, IrDType fallback, IrDType *t)
+dtype_attr(const OpSite *s, IrDType fallback, IrDType *t)
 {
-  const IrAttr *a = op_attr(call, "dtype");
+  const IrAttr *a = op_attr(s->call, "dtype");
   *t = fallback;
   if (!a || a->kind == IR_AT_NONE)
     return true;
   if (a->kind == IR_AT_STR && ir_dtype_parse(a->u.s, strlen(a->u.s), t) && t->lanes == 1)
     return true;
-  op_error(ctx, loc, binding, call->u.call.op, "the dtype attribute must name a data type");
-  return false;
+  return op_fail(s, "the dtype attribute must name a data type");
 }
 
 /* The value of a prim argument: the R.prim_value itself, or what the
@@ -102,11 +89,10 @@ as_f64(IrCtx *ctx, IrPrimExpr *e)
 static bool
 check_nargs(OpInfer *in, const IrExpr *call, int n)
 {
+  OpSite site = op_site_infer(in, call);
   if (call->u.call.nargs == n)
     return true;
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "takes %d arguments, not %d", n,
-           call->u.call.nargs);
-  return false;
+  return op_fail(&site, "takes %d arguments, not %d", n, call->u.call.nargs);
 }
 
 /* A tensor argument's struct info (R.Object: a tensor of unknown rank and
@@ -114,25 +100,23 @@ check_nargs(OpInfer *in, const IrExpr *call, int n)
 static IrSInfo *
 tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, const char *what)
 {
+  OpSite site = op_site_infer(in, call);
   if (si->kind == IR_SI_TENSOR)
     return si;
   if (si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a tensor, but it is %s",
-           what, op_sinfo_text(in->ctx, si));
-  return NULL;
+  return op_fail_null(&site, "%s must be a tensor, but it is %s", what, op_sinfo_text(in->ctx, si));
 }
 
 /* The fill value of full and full_like: a tensor of rank 0. */
 static IrSInfo *
 fill_arg(OpInfer *in, const IrExpr *call, IrSInfo *si)
 {
+  OpSite site = op_site_infer(in, call);
   IrSInfo *f = tensor_arg(in, call, si, "fill_value");
-  if (f && f->u.tensor.ndim > 0) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "fill_value must be a tensor of rank 0, but it has rank %d", f->u.tensor.ndim);
-    return NULL;
-  }
+  if (f && f->u.tensor.ndim > 0)
+    return op_fail_null(&site, "fill_value must be a tensor of rank 0, but it has rank %d",
+                        f->u.tensor.ndim);
   return f;
 }
 
@@ -142,20 +126,17 @@ static bool
 prim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool int_only,
          IrPrimExpr **value)
 {
+  OpSite site = op_site_infer(in, call);
   IrSInfo *si = args[i];
   *value = NULL;
   if (si && si->kind == IR_SI_OBJECT)
     return true;
-  if (!si || si->kind != IR_SI_PRIM) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a prim value", what);
-    return false;
-  }
+  if (!si || si->kind != IR_SI_PRIM)
+    return op_fail(&site, "%s must be a prim value", what);
   IrDType t = si->u.prim.dtype;
-  if (int_only && t.code != IR_DT_VOID && !is_int(t)) {
+  if (int_only && t.code != IR_DT_VOID && !ir_dtype_is_int(t)) {
     char b[16];
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "%s must be an integer, not of dtype %s", what, ir_dtype_str(t, b));
-    return false;
+    return op_fail(&site, "%s must be an integer, not of dtype %s", what, ir_dtype_str(t, b));
   }
   *value = prim_of(call->u.call.args[i]);
   return true;
@@ -166,14 +147,12 @@ prim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *wha
 static bool
 dim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, IrPrimExpr **dim)
 {
+  OpSite site = op_site_infer(in, call);
   int64_t v;
   if (!prim_arg(in, call, args, i, what, true, dim))
     return false;
-  if (*dim && ir_prim_is_int(*dim, &v) && v < 0) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s is negative (%lld)", what,
-             (long long)v);
-    return false;
-  }
+  if (*dim && ir_prim_is_int(*dim, &v) && v < 0)
+    return op_fail(&site, "%s is negative (%lld)", what, (long long)v);
   *dim = *dim ? op_prim_i64(in->ctx, *dim) : NULL;
   return true;
 }
@@ -184,6 +163,7 @@ dim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what
 static bool
 shape_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, IrPrimExpr ***values, int *n)
 {
+  OpSite site = op_site_infer(in, call);
   const IrExpr *e = call->u.call.args[0];
   *values = NULL;
   *n = -1;
@@ -195,9 +175,7 @@ shape_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, IrPrimExpr ***values, in
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si->kind != IR_SI_OBJECT) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "shape must be a shape, but it is %s",
-             op_sinfo_text(in->ctx, si));
-    return false;
+    return op_fail(&site, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
   }
   return true;
 }
@@ -206,6 +184,7 @@ shape_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, IrPrimExpr ***values, in
 static IrSInfo *
 infer_full(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Fill kind = *(const Fill *)op_of(call->u.call.op)->data;
   IrSInfo *f = NULL;
   IrPrimExpr **shape;
@@ -214,12 +193,10 @@ infer_full(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!check_nargs(in, call, kind == FILL_VALUE ? 2 : 1) ||
       !shape_arg(in, call, args[0], &shape, &ndim) ||
       (kind == FILL_VALUE && !(f = fill_arg(in, call, args[1]))) ||
-      !dtype_attr(in->ctx, in->loc, in->binding, call, f ? f->u.tensor.dtype : IR_VOID, &t))
+      !dtype_attr(&site, f ? f->u.tensor.dtype : IR_VOID, &t))
     return NULL;
-  if (kind != FILL_VALUE && t.code == IR_DT_VOID) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs a dtype");
-    return NULL;
-  }
+  if (kind != FILL_VALUE && t.code == IR_DT_VOID)
+    return op_fail_null(&site, "needs a dtype");
   return ir_sinfo_tensor(in->ctx, shape, ndim, t, f ? f->u.tensor.vdevice : -1);
 }
 
@@ -227,8 +204,9 @@ infer_full(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 like_x(OpInfer *in, const IrExpr *call, IrSInfo *x)
 {
+  OpSite s = op_site_infer(in, call);
   IrDType t;
-  if (!dtype_attr(in->ctx, in->loc, in->binding, call, x->u.tensor.dtype, &t))
+  if (!dtype_attr(&s, x->u.tensor.dtype, &t))
     return NULL;
   return ir_sinfo_tensor(in->ctx, x->u.tensor.shape, x->u.tensor.ndim, t, x->u.tensor.vdevice);
 }
@@ -250,11 +228,12 @@ infer_full_like(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_eye(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   IrPrimExpr **dims = ir_alloc(in->ctx, 2 * sizeof *dims), *k;
   IrDType f32 = IR_F32, t;
   if (!check_nargs(in, call, 3) || !dim_arg(in, call, args, 0, "n", &dims[0]) ||
       !dim_arg(in, call, args, 1, "m", &dims[1]) || !prim_arg(in, call, args, 2, "k", true, &k) ||
-      !dtype_attr(in->ctx, in->loc, in->binding, call, f32, &t))
+      !dtype_attr(&s, f32, &t))
     return NULL;
   return ir_sinfo_tensor(in->ctx, dims[0] && dims[1] ? dims : NULL, 2, t, -1);
 }
@@ -265,17 +244,16 @@ infer_eye(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 matrix_and_k(OpInfer *in, const IrExpr *call, IrSInfo **args, bool more)
 {
+  OpSite site = op_site_infer(in, call);
   IrSInfo *x;
   IrPrimExpr *k;
   if (!check_nargs(in, call, 2) || !(x = tensor_arg(in, call, args[0], "x")) ||
       !prim_arg(in, call, args, 1, "k", true, &k))
     return NULL;
   int r = x->u.tensor.ndim;
-  if (r >= 0 && (more ? r < 2 : r != 2)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "x must have rank 2%s, but it has rank %d", more ? " or more" : "", r);
-    return NULL;
-  }
+  if (r >= 0 && (more ? r < 2 : r != 2))
+    return op_fail_null(&site, "x must have rank 2%s, but it has rank %d", more ? " or more" : "",
+                        r);
   return x;
 }
 
@@ -359,7 +337,7 @@ arange_ints(const IrExpr *call)
 {
   for (int i = 0; i < 3; i++) {
     const IrSInfo *si = call->u.call.args[i]->sinfo;
-    if (!si || si->kind != IR_SI_PRIM || !is_int(si->u.prim.dtype))
+    if (!si || si->kind != IR_SI_PRIM || !ir_dtype_is_int(si->u.prim.dtype))
       return false;
   }
   return true;
@@ -369,6 +347,7 @@ arange_ints(const IrExpr *call)
 static IrSInfo *
 infer_arange(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   IrPrimExpr *v[3], **dim = ir_alloc(in->ctx, sizeof *dim);
   const char *names[3] = {"start", "end", "step"};
   int64_t iv[3];
@@ -383,15 +362,12 @@ infer_arange(OpInfer *in, const IrExpr *call, IrSInfo **args)
     lits += literal(v[i], &iv[i], &fv[i]);
   }
   bool ints = arange_ints(call);
-  if (!dtype_attr(in->ctx, in->loc, in->binding, call, ints ? IR_I64 : IR_F32, &t))
+  if (!dtype_attr(&s, ints ? IR_I64 : IR_F32, &t))
     return NULL;
   if (lits == 3) {
     int64_t n;
-    if (!arange_count(ints, iv[0], iv[1], iv[2], fv[0], fv[1], fv[2], &n)) {
-      op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-               fv[2] == 0 ? "step is zero" : "the range has too many elements");
-      return NULL;
-    }
+    if (!arange_count(ints, iv[0], iv[1], iv[2], fv[0], fv[1], fv[2], &n))
+      return op_fail_null(&s, fv[2] == 0 ? "step is zero" : "the range has too many elements");
     *dim = ir_prim_int(in->ctx, IR_I64, n);
   } else if (ints && v[0] && v[1] && v[2]) {
     *dim = arange_len(in, v[0], v[1], v[2]);
@@ -405,6 +381,7 @@ infer_arange(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   IrPrimExpr **dim = ir_alloc(in->ctx, sizeof *dim), *unused;
   IrDType t;
   int64_t n;
@@ -412,19 +389,12 @@ infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!check_nargs(in, call, 4) || !prim_arg(in, call, args, 0, "window_size", true, dim) ||
       !prim_arg(in, call, args, 1, "periodic", false, &unused) ||
       !prim_arg(in, call, args, 2, "alpha", false, &unused) ||
-      !prim_arg(in, call, args, 3, "beta", false, &unused) ||
-      !dtype_attr(in->ctx, in->loc, in->binding, call, IR_VOID, &t))
+      !prim_arg(in, call, args, 3, "beta", false, &unused) || !dtype_attr(&site, IR_VOID, &t))
     return NULL;
-  if (!is_float(t)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op, "needs a float dtype, not %s",
-             ir_dtype_str(t, b));
-    return NULL;
-  }
-  if (*dim && ir_prim_is_int(*dim, &n) && n < 1) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "window_size must be at least 1, not %lld", (long long)n);
-    return NULL;
-  }
+  if (!ir_dtype_is_float(t))
+    return op_fail_null(&site, "needs a float dtype, not %s", ir_dtype_str(t, b));
+  if (*dim && ir_prim_is_int(*dim, &n) && n < 1)
+    return op_fail_null(&site, "window_size must be at least 1, not %lld", (long long)n);
   if (*dim) {
     *dim = op_prim_i64(in->ctx, *dim);
     op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, *dim, ir_prim_int(in->ctx, IR_I64, 1)));
@@ -446,7 +416,8 @@ infer_trilu(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static void
 eval_fail(OpEval *ev, const IrExpr *call, const char *msg)
 {
-  op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "%s", msg);
+  OpSite site = op_site_eval(ev, call);
+  op_report(&site, "%s", msg);
 }
 
 /* The prim value of argument i, or NULL after an error. */
@@ -462,7 +433,7 @@ eval_prim(OpEval *ev, const IrExpr *call, Value **args, int i)
 static double
 prim_f(const Value *v)
 {
-  return is_float(v->u.prim.dtype) ? v->u.prim.f : (double)v->u.prim.i;
+  return ir_dtype_is_float(v->u.prim.dtype) ? v->u.prim.f : (double)v->u.prim.i;
 }
 
 /* The output tensor of the dtype the call's struct info or attributes
@@ -470,8 +441,9 @@ prim_f(const Value *v)
 static Value *
 eval_output(OpEval *ev, const IrExpr *call, IrDType fallback, int ndim, const int64_t *shape)
 {
+  OpSite s = op_site_eval(ev, call);
   IrDType t;
-  if (!dtype_attr(ev->ctx, ev->loc, ev->binding, call, fallback, &t))
+  if (!dtype_attr(&s, fallback, &t))
     return NULL;
   if (t.code == IR_DT_VOID) {
     eval_fail(ev, call, "needs a dtype");
@@ -522,7 +494,7 @@ eval_full(OpEval *ev, const IrExpr *call, Value **args)
   if (!v)
     return NULL;
   if (fill)
-    fill_all(&v->u.tensor.t, is_float(fill->dtype), op_get_f(fill, 0), op_get_i(fill, 0));
+    fill_all(&v->u.tensor.t, ir_dtype_is_float(fill->dtype), op_get_f(fill, 0), op_get_i(fill, 0));
   else
     fill_all(&v->u.tensor.t, false, 0, kind == FILL_ONE);
   return v;
@@ -572,7 +544,7 @@ eval_arange(OpEval *ev, const IrExpr *call, Value **args)
   if (!s || !e || !st)
     return NULL;
   bool ints =
-      !is_float(s->u.prim.dtype) && !is_float(e->u.prim.dtype) && !is_float(st->u.prim.dtype);
+      !ir_dtype_is_float(s->u.prim.dtype) && !ir_dtype_is_float(e->u.prim.dtype) && !ir_dtype_is_float(st->u.prim.dtype);
   if (!arange_count(ints, s->u.prim.i, e->u.prim.i, st->u.prim.i, prim_f(s), prim_f(e), prim_f(st),
                     &n)) {
     eval_fail(ev, call, prim_f(st) == 0 ? "step is zero" : "the range has too many elements");
@@ -662,7 +634,7 @@ convert(IrCtx *ctx, IrDType t, IrPrimExpr *x)
   bool fl = x->kind == IR_PE_FLOAT;
   if (fl || x->kind == IR_PE_INT) {
     double f = fl ? x->u.float_value : (double)x->u.int_value;
-    if (is_float(t))
+    if (ir_dtype_is_float(t))
       return ir_prim_float(ctx, t, f);
     if (t.code == IR_DT_BOOL)
       return ir_prim_int(ctx, t, f != 0);
@@ -710,7 +682,7 @@ value_full(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
   const IrExpr *arg = call->u.call.args[1];
   if (arg->kind == IR_EX_CONST) {
     const IrTensorData *c = &arg->u.constant;
-    if (is_float(c->dtype))
+    if (ir_dtype_is_float(c->dtype))
       return ir_prim_float(ctx, (IrDType){IR_DT_FLOAT, 64, 1}, op_get_f(c, 0));
     return ir_prim_int(ctx, IR_I64, op_get_i(c, 0));
   }

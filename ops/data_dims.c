@@ -72,7 +72,7 @@ static IrPrimExpr *
 nonzero_test(IrCtx *ctx, IrPrimExpr *x)
 {
   IrDType t = x->dtype;
-  IrPrimExpr *zero = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT ? ir_prim_float(ctx, t, 0.0)
+  IrPrimExpr *zero = ir_dtype_is_float(t) ? ir_prim_float(ctx, t, 0.0)
                                                                      : ir_prim_int(ctx, t, 0);
   return bin(ctx, IR_PE_NE, x, zero);
 }
@@ -368,7 +368,7 @@ unique_items(OpPrim *p, const IrExpr *call, bool has_axis, int64_t axis, Items *
   if (!it->x)
     return false;
   it->nd = it->x->ndim;
-  it->is_float = it->x->dtype.code == IR_DT_FLOAT || it->x->dtype.code == IR_DT_BFLOAT;
+  it->is_float = ir_dtype_is_float(it->x->dtype);
   IrPrimExpr *pre = lit(ctx, 1), *post = lit(ctx, 1), *m = lit(ctx, 1);
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
   it->m_relax = lit(ctx, 1);

@@ -66,12 +66,6 @@ row_of(const IrExpr *call)
   return op_of(call->u.call.op)->data;
 }
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* NULL when the op takes operands of dtype t (or t is unknown), else what
  * it takes, for "requires %s operand".  A unary op without an integer
  * kernel (exp, log, ...) takes floats only.  TVM's inference refuses only
@@ -80,7 +74,7 @@ is_float(IrDType t)
 static const char *
 takes_refusal(const Elementwise *row, IrDType t)
 {
-  bool fl = is_float(t), bl = t.code == IR_DT_BOOL;
+  bool fl = ir_dtype_is_float(t), bl = t.code == IR_DT_BOOL;
   if (t.code == IR_DT_VOID)
     return NULL;
   switch (row->unary && !row->unary_int ? TAKES_FLOAT : row->takes) {
@@ -131,27 +125,14 @@ sinfo_kind_name(const IrSInfo *s)
   return "a value";
 }
 
-/* op_error for inference: names the binding and the op. */
-static void
-infer_error(OpInfer *in, const IrExpr *call, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s", b.data ? b.data : "");
-  ir_buf_free(&b);
-}
-
 /* Whether the call has n arguments; an error when not. */
 static bool
 check_nargs(OpInfer *in, const IrExpr *call, int n)
 {
+  OpSite s = op_site_infer(in, call);
   if (call->u.call.nargs == n)
     return true;
-  infer_error(in, call, "expects %d arguments, got %d", n, call->u.call.nargs);
-  return false;
+  return op_fail(&s, "expects %d arguments, got %d", n, call->u.call.nargs);
 }
 
 /* Reads argument i as an operand; false after an error when it is neither
@@ -159,6 +140,7 @@ check_nargs(OpInfer *in, const IrExpr *call, int n)
 static bool
 operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
 {
+  OpSite site = op_site_infer(in, call);
   const IrSInfo *s = args[i];
   *o = (Operand){false, -1, NULL, IR_VOID, -1};
   switch (s->kind) {
@@ -179,9 +161,8 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
       o->shape = NULL;
     return true;
   default:
-    infer_error(in, call, "argument %d must be a tensor or a prim value, not %s", i + 1,
-                sinfo_kind_name(s));
-    return false;
+    return op_fail(&site, "argument %d must be a tensor or a prim value, not %s", i + 1,
+                   sinfo_kind_name(s));
   }
 }
 
@@ -190,12 +171,11 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
 static bool
 dtype_join(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
 {
+  OpSite site = op_site_infer(in, call);
   char da[16], db[16];
-  if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
-    infer_error(in, call, "operand data types differ: %s and %s", ir_dtype_str(a, da),
-                ir_dtype_str(b, db));
-    return false;
-  }
+  if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
+    return op_fail(&site, "operand data types differ: %s and %s", ir_dtype_str(a, da),
+                   ir_dtype_str(b, db));
   *out = a.code != IR_DT_VOID ? a : b;
   return true;
 }
@@ -227,15 +207,16 @@ operand_sinfo(OpInfer *in, const Operand *o, IrDType t)
   return ir_sinfo_tensor(in->ctx, o->shape, o->ndim, t, o->vdevice);
 }
 
-/* Whether the op takes operands of dtype t; an error when not. */
+/* Whether the op takes operands of dtype t; an error when not.  Kernels
+ * check too: inference may not have known t. */
 static bool
-check_takes(OpInfer *in, const IrExpr *call, IrDType t)
+check_takes(const OpSite *s, IrDType t)
 {
   char dt[16];
-  const char *want = takes_refusal(row_of(call), t);
+  const char *want = takes_refusal(row_of(s->call), t);
   if (want)
-    infer_error(in, call, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
-  return !want;
+    return op_fail(s, "requires %s operand, not %s", want, ir_dtype_str(t, dt));
+  return true;
 }
 
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
@@ -243,13 +224,14 @@ check_takes(OpInfer *in, const IrExpr *call, IrDType t)
 static IrSInfo *
 infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite s = op_site_infer(in, call);
   Operand a, b, r;
   IrDType t;
   if (!check_nargs(in, call, 2))
     return NULL;
   if (!operand_read(in, call, args, 0, &a) || !operand_read(in, call, args, 1, &b))
     return NULL;
-  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(in, call, t))
+  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(&s, t))
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &r))
     return NULL;
@@ -261,6 +243,7 @@ infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand c, a, b, ab, r;
   IrDType t;
   char dc[16];
@@ -269,10 +252,8 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int i = 0; i < 3; i++)
     if (!operand_read(in, call, args, i, i == 0 ? &c : i == 1 ? &a : &b))
       return NULL;
-  if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL) {
-    infer_error(in, call, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
-    return NULL;
-  }
+  if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL)
+    return op_fail_null(&site, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
   if (!dtype_join(in, call, a.dtype, b.dtype, &t))
     return NULL;
   if (!operand_broadcast(in, call, &a, &b, &ab) || !operand_broadcast(in, call, &c, &ab, &r))
@@ -287,35 +268,31 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand o[3];
   IrDType t = IR_VOID;
   int ndim = -1;
   if (!check_nargs(in, call, 3))
     return NULL;
   for (int i = 0; i < 3; i++) {
-    if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT) {
-      infer_error(in, call, "argument %d must be a tensor, not %s", i + 1,
-                  sinfo_kind_name(args[i]));
-      return NULL;
-    }
+    if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT)
+      return op_fail_null(&site, "argument %d must be a tensor, not %s", i + 1,
+                          sinfo_kind_name(args[i]));
     if (!operand_read(in, call, args, i, &o[i]) || !dtype_join(in, call, t, o[i].dtype, &t))
       return NULL;
-    if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim) {
-      infer_error(in, call, "the 3 arguments must have the same number of dimensions: %d and %d",
-                  ndim, o[i].ndim);
-      return NULL;
-    }
+    if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim)
+      return op_fail_null(&site,
+                          "the 3 arguments must have the same number of dimensions: %d and %d",
+                          ndim, o[i].ndim);
     if (o[i].ndim >= 0)
       ndim = o[i].ndim;
   }
   bool known = o[0].shape && o[1].shape && o[2].shape;
   for (int i = 1; known && i < 3; i++)
     for (int d = 0; d < ndim; d++)
-      if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE) {
-        infer_error(in, call, "the 3 arguments must have the same shape: %s and %s",
-                    op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
-        return NULL;
-      }
+      if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE)
+        return op_fail_null(&site, "the 3 arguments must have the same shape: %s and %s",
+                            op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
   int vdevice = o[0].vdevice;
   for (int i = 1; i < 3; i++)
     if (o[i].vdevice != vdevice)
@@ -327,18 +304,17 @@ infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand x;
   int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
   if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (!check_takes(in, call, x.dtype))
+  if (!check_takes(&site, x.dtype))
     return NULL;
   for (int i = 1; i < want; i++) {
-    if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT) {
-      infer_error(in, call, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
-                  sinfo_kind_name(args[i]));
-      return NULL;
-    }
+    if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT)
+      return op_fail_null(&site, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
+                          sinfo_kind_name(args[i]));
   }
   return operand_sinfo(in, &x, row_of(call)->compare ? IR_BOOL : x.dtype);
 }
@@ -347,15 +323,14 @@ infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
+  OpSite site = op_site_infer(in, call);
   Operand x;
   IrDType t;
   const IrAttr *a = op_attr(call, "dtype");
   if (!check_nargs(in, call, 1) || !operand_read(in, call, args, 0, &x))
     return NULL;
-  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
-    infer_error(in, call, "the dtype attribute must name a data type");
-    return NULL;
-  }
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
+    return op_fail_null(&site, "the dtype attribute must name a data type");
   return operand_sinfo(in, &x, t);
 }
 
@@ -368,6 +343,7 @@ infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrTensorData *
 eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
 {
+  OpSite s = op_site_eval(ev, call);
   if (v->kind == VAL_TENSOR)
     return &v->u.tensor.t;
   if (v->kind == VAL_PRIM) {
@@ -375,15 +351,13 @@ eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
     Value *t = op_tensor_new(ev->ctx, v->u.prim.dtype, 0, no_dims, ev->loc);
     if (!t)
       return NULL;
-    if (is_float(v->u.prim.dtype))
+    if (ir_dtype_is_float(v->u.prim.dtype))
       op_set_f(&t->u.tensor.t, 0, v->u.prim.f);
     else
       op_set_i(&t->u.tensor.t, 0, v->u.prim.i);
     return &t->u.tensor.t;
   }
-  op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-           "argument %d must be a tensor or a prim value", i + 1);
-  return NULL;
+  return op_fail_null(&s, "argument %d must be a tensor or a prim value", i + 1);
 }
 
 static void
@@ -400,6 +374,7 @@ shape_print(const IrTensorData *t, IrBuf *b)
 static bool
 eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape, int *ndim)
 {
+  OpSite site = op_site_eval(ev, call);
   int r = 0;
   for (int k = 0; k < n; k++)
     r = in[k]->ndim > r ? in[k]->ndim : r;
@@ -419,8 +394,7 @@ eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t
           ir_buf_puts(&b, " and ");
         }
         shape_print(in[k], &b);
-        op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "cannot broadcast shapes %s",
-                 b.data);
+        op_report(&site, "cannot broadcast shapes %s", b.data);
         ir_buf_free(&b);
         return false;
       }
@@ -457,7 +431,7 @@ eval_result(OpEval *ev, Value **args, int n, Value *out)
     if (args[k]->kind != VAL_PRIM)
       return out;
   const IrTensorData *t = &out->u.tensor.t;
-  if (is_float(t->dtype))
+  if (ir_dtype_is_float(t->dtype))
     return op_prim_float(ev->ctx, t->dtype, op_get_f(t, 0));
   return op_prim_int(ev->ctx, t->dtype, op_get_i(t, 0));
 }
@@ -649,30 +623,18 @@ eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int
   return op_tensor_new(ev->ctx, t.code != IR_DT_VOID ? t : in[like]->dtype, ndim, shape, ev->loc);
 }
 
-/* Whether the op takes operands of dtype t (inference may not have known
- * it); an error when not. */
-static bool
-eval_check_takes(OpEval *ev, const IrExpr *call, IrDType t)
-{
-  char dt[16];
-  const char *want = takes_refusal(row_of(call), t);
-  if (want)
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "requires %s operand, not %s", want,
-             ir_dtype_str(t, dt));
-  return !want;
-}
-
 static Value *
 eval_binary(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   IrOpId id = call->u.call.op->id;
   IrTensorData *in[2];
   Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
+  if (!v || !check_takes(&s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
-  bool fl = is_float(in[0]->dtype) || is_float(in[1]->dtype);
+  bool fl = ir_dtype_is_float(in[0]->dtype) || ir_dtype_is_float(in[1]->dtype);
   bool divides =
       id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE || id == IR_OP_MOD || id == IR_OP_FLOOR_MOD;
   for (int64_t i = 0; i < n; i++) {
@@ -683,10 +645,8 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
       continue;
     }
     int64_t b = op_get_i(in[1], ib);
-    if (divides && b == 0) {
-      op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "integer division by zero");
-      return NULL;
-    }
+    if (divides && b == 0)
+      return op_fail_null(&s, "integer division by zero");
     op_set_i(out, i, binary_int(id, in[0]->dtype, op_get_i(in[0], ia), b));
   }
   return eval_result(ev, args, 2, v);
@@ -705,7 +665,7 @@ eval_where(OpEval *ev, const IrExpr *call, Value **args)
     bool c = op_get_i(in[0], source_index(in[0], out->shape, out->ndim, i)) != 0;
     IrTensorData *x = c ? in[1] : in[2];
     int64_t j = source_index(x, out->shape, out->ndim, i);
-    if (is_float(out->dtype))
+    if (ir_dtype_is_float(out->dtype))
       op_set_f(out, i, op_get_f(x, j));
     else
       op_set_i(out, i, op_get_i(x, j));
@@ -728,7 +688,7 @@ eval_ewise_fma(OpEval *ev, const IrExpr *call, Value **args)
     int64_t j[3];
     for (int k = 0; k < 3; k++)
       j[k] = source_index(in[k], out->shape, out->ndim, i);
-    if (is_float(out->dtype)) {
+    if (ir_dtype_is_float(out->dtype)) {
       op_set_f(out, i, op_get_f(in[0], j[0]) * op_get_f(in[1], j[1]) + op_get_f(in[2], j[2]));
       continue;
     }
@@ -853,13 +813,14 @@ bitwise_not_int(int64_t x)
 static Value *
 eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   const Elementwise *row = row_of(call);
   IrTensorData *in[1];
   Value *v = eval_prepare(ev, call, args, 1, row->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !eval_check_takes(ev, call, in[0]->dtype))
+  if (!v || !check_takes(&s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float(in[0]->dtype);
+  bool fl = ir_dtype_is_float(in[0]->dtype);
   /* a bool result keeps its one bit, as an integer wraps to its width */
   bool one_bit = out->dtype.code == IR_DT_BOOL && !row->compare;
   int64_t n = op_numel(out);
@@ -880,11 +841,10 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_clip(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *in[1];
-  if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op, "min and max must be prim values");
-    return NULL;
-  }
+  if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM)
+    return op_fail_null(&s, "min and max must be prim values");
   Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
   if (!v)
     return NULL;
@@ -892,7 +852,7 @@ eval_clip(OpEval *ev, const IrExpr *call, Value **args)
   const Value *lo = args[1], *hi = args[2];
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
-    if (is_float(out->dtype)) {
+    if (ir_dtype_is_float(out->dtype)) {
       double x = op_get_f(in[0], i);
       x = x < lo->u.prim.f ? lo->u.prim.f : x;
       op_set_f(out, i, x > hi->u.prim.f ? hi->u.prim.f : x);
@@ -910,21 +870,19 @@ eval_clip(OpEval *ev, const IrExpr *call, Value **args)
 static Value *
 eval_astype(OpEval *ev, const IrExpr *call, Value **args)
 {
+  OpSite site = op_site_eval(ev, call);
   IrTensorData *in[1];
   IrDType t;
   const IrAttr *a = op_attr(call, "dtype");
-  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t)) {
-    op_error(ev->ctx, ev->loc, ev->binding, call->u.call.op,
-             "the dtype attribute must name a data type");
-    return NULL;
-  }
+  if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
+    return op_fail_null(&site, "the dtype attribute must name a data type");
   Value *v = eval_prepare(ev, call, args, 1, t, 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
-    if (is_float(in[0]->dtype))
+    if (ir_dtype_is_float(in[0]->dtype))
       op_set_f(out, i, op_get_f(in[0], i));
     else
       op_set_i(out, i, op_get_i(in[0], i));
@@ -939,7 +897,7 @@ eval_astype(OpEval *ev, const IrExpr *call, Value **args)
 static IrPrimExpr *
 zero(IrCtx *ctx, IrDType t)
 {
-  return is_float(t) ? ir_prim_float(ctx, t, 0.0) : ir_prim_int(ctx, t, 0);
+  return ir_dtype_is_float(t) ? ir_prim_float(ctx, t, 0.0) : ir_prim_int(ctx, t, 0);
 }
 
 /* An intrinsic call of one or two arguments (b NULL for one). */
@@ -958,9 +916,9 @@ as(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
   if (ir_dtype_eq(x->dtype, t))
     return x;
-  if (x->kind == IR_PE_FLOAT && is_float(t))
+  if (x->kind == IR_PE_FLOAT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, x->u.float_value);
-  if (x->kind == IR_PE_INT && is_float(t))
+  if (x->kind == IR_PE_INT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, (double)x->u.int_value);
   if (x->kind == IR_PE_INT)
     return ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? x->u.int_value != 0 : x->u.int_value);
@@ -981,7 +939,7 @@ static IrPrimExpr *
 nan_max_min(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrPrimExpr *m = ir_prim_bin(ctx, kind, a, b);
-  if (!is_float(a->dtype))
+  if (!ir_dtype_is_float(a->dtype))
     return m;
   return ir_prim_select(ctx, is_nan(ctx, a), a, ir_prim_select(ctx, is_nan(ctx, b), b, m));
 }
@@ -999,7 +957,7 @@ static IrPrimExpr *
 lower_sign(IrCtx *ctx, IrDType t, IrPrimExpr *x)
 {
   IrPrimExpr *z = zero(ctx, t), *below = z;
-  if (t.code == IR_DT_INT || is_float(t))
+  if (t.code == IR_DT_INT || ir_dtype_is_float(t))
     below = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, z), unit(ctx, t, -1), z);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, x, z), unit(ctx, t, 1), below);
 }
@@ -1016,7 +974,7 @@ static IrPrimExpr *
 lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr *x)
 {
   if (op->compare) /* isnan, isinf, isfinite of the operand as it is; constant on integers */
-    return is_float(x->dtype) ? intrinsic(ctx, IR_BOOL, op->intrinsic, x, NULL)
+    return ir_dtype_is_float(x->dtype) ? intrinsic(ctx, IR_BOOL, op->intrinsic, x, NULL)
                               : ir_prim_int(ctx, IR_BOOL, op->unary_int(0));
   x = as(ctx, t, x);
   switch (id) {
@@ -1030,7 +988,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   case IR_OP_FLOOR:
   case IR_OP_ROUND:
   case IR_OP_TRUNC:
-    return is_float(t) ? intrinsic(ctx, t, op->intrinsic, x, NULL) : x;
+    return ir_dtype_is_float(t) ? intrinsic(ctx, t, op->intrinsic, x, NULL) : x;
   case IR_OP_LOGICAL_NOT:
     return ir_prim_bin(ctx, IR_PE_NOT, x, NULL);
   case IR_OP_BITWISE_NOT: /* ~ of a bool in C would be -2 or -1 */
@@ -1041,7 +999,7 @@ lower_unary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr 
   case IR_OP_WRAP_PARAM:
     return x;
   case IR_OP_ABS:
-    if (is_float(t))
+    if (ir_dtype_is_float(t))
       return intrinsic(ctx, t, "tir.fabs", x, NULL);
     if (t.code != IR_DT_INT)
       return x;
@@ -1108,7 +1066,7 @@ lower_binary(IrCtx *ctx, IrOpId id, const Elementwise *op, IrDType t, IrPrimExpr
   IrDType operand_type = op->compare ? a->dtype : t;
   a = as(ctx, operand_type, a);
   b = as(ctx, operand_type, b);
-  if (id == IR_OP_FLOOR_MOD && is_float(t))
+  if (id == IR_OP_FLOOR_MOD && ir_dtype_is_float(t))
     return lower_floor_mod_float(ctx, t, a, b);
   if (id == IR_OP_LOG_ADD_EXP)
     return lower_log_add_exp(ctx, t, a, b);
@@ -1133,12 +1091,12 @@ lower_ternary(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr **v)
   if (id == IR_OP_WHERE)
     return ir_prim_select(ctx, as(ctx, IR_BOOL, v[0]), as(ctx, t, v[1]), as(ctx, t, v[2]));
   if (id == IR_OP_EWISE_FMA) {
-    IrDType w = is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
+    IrDType w = ir_dtype_is_float(t) ? (IrDType){IR_DT_FLOAT, 64, 1} : t;
     IrPrimExpr *p = op_prim_wrapping(ctx, IR_PE_MUL, w, as(ctx, w, v[0]), as(ctx, w, v[1]));
     return as(ctx, t, op_prim_wrapping(ctx, IR_PE_ADD, w, p, as(ctx, w, v[2])));
   }
   IrPrimExpr *x = as(ctx, t, v[0]), *lo = as(ctx, t, v[1]), *hi = as(ctx, t, v[2]);
-  if (!is_float(t)) /* the same without NaN, x written once */
+  if (!ir_dtype_is_float(t)) /* the same without NaN, x written once */
     return ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, x, lo), hi);
   IrPrimExpr *y = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, x, lo), lo, x);
   return ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, y, hi), hi, y);
@@ -1164,7 +1122,7 @@ lower_operand(OpPrim *p, const IrExpr *arg, const char *name, IrPrimExpr **index
 static bool
 is_const_two(const IrExpr *arg)
 {
-  if (arg->kind != IR_EX_CONST || !is_float(arg->u.constant.dtype))
+  if (arg->kind != IR_EX_CONST || !ir_dtype_is_float(arg->u.constant.dtype))
     return false;
   int64_t n = op_numel(&arg->u.constant);
   for (int64_t i = 0; i < n; i++)
@@ -1233,7 +1191,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   static const char *const names[] = {"A", "B", "C"};
   IrPrimExpr *v[3] = {NULL, NULL, NULL};
   const IrSInfo *base = call->u.call.args[0]->sinfo;
-  bool square = id == IR_OP_POWER && out && is_float(out->dtype) && base &&
+  bool square = id == IR_OP_POWER && out && ir_dtype_is_float(out->dtype) && base &&
                 base->kind == IR_SI_TENSOR && ir_dtype_eq(base->u.tensor.dtype, out->dtype) &&
                 is_const_two(call->u.call.args[1]);
   for (int k = 0; body && k < (square ? 1 : op->arity); k++)
@@ -1243,7 +1201,7 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !is_float(out->dtype))
+  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !ir_dtype_is_float(out->dtype))
     check_divisor(&p, call->u.call.args[1], out);
   if (square) {
     IrPrimExpr *x = as(lz->ctx, out->dtype, v[0]);

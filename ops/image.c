@@ -76,7 +76,7 @@ typedef struct {
 
 /* The layout: a permutation of "NCHW" (2-d) or "NCDHW" (3-d). */
 static bool
-parse_layout(const NnSite *s, Resize *r, const char *layout)
+parse_layout(const OpSite *s, Resize *r, const char *layout)
 {
   const char *letters = r->nsp == 2 ? "NCHW" : "NCDHW";
   bool seen[5] = {false};
@@ -97,30 +97,25 @@ parse_layout(const NnSite *s, Resize *r, const char *layout)
   }
   return true;
 bad:
-  op_nn_error(s, "unsupported layout \"%s\" (a permutation of %s)", layout, letters);
-  return false;
+  return op_fail(s, "unsupported layout \"%s\" (a permutation of %s)", layout, letters);
 }
 
 /* roi: 2 * nsp numbers (TOPI's order: 2-d [y0, x0, y1, x1], 3-d
  * [x0, y0, z0, x1, y1, z1]). */
 static bool
-parse_roi(const NnSite *s, Resize *r)
+parse_roi(const OpSite *s, Resize *r)
 {
   const IrAttr *a = op_attr(s->call, "roi");
   for (int k = 0; k < r->nsp; k++)
     r->start[k] = r->end[k] = 0;
   if (!a || a->kind == IR_AT_NONE)
     return true;
-  if (a->kind != IR_AT_LIST || a->u.list.n != 2 * r->nsp) {
-    op_nn_error(s, "roi must be a list of %d numbers", 2 * r->nsp);
-    return false;
-  }
+  if (a->kind != IR_AT_LIST || a->u.list.n != 2 * r->nsp)
+    return op_fail(s, "roi must be a list of %d numbers", 2 * r->nsp);
   for (int i = 0; i < 2 * r->nsp; i++) {
     const IrAttr *v = a->u.list.items[i];
-    if (v->kind != IR_AT_FLOAT && v->kind != IR_AT_INT) {
-      op_nn_error(s, "roi must be a list of %d numbers", 2 * r->nsp);
-      return false;
-    }
+    if (v->kind != IR_AT_FLOAT && v->kind != IR_AT_INT)
+      return op_fail(s, "roi must be a list of %d numbers", 2 * r->nsp);
     double f = v->kind == IR_AT_FLOAT ? v->u.f : (double)v->u.i;
     int axis = r->nsp == 2 ? i % 2 : 2 - i % 3;
     if (i < r->nsp)
@@ -132,7 +127,7 @@ parse_roi(const NnSite *s, Resize *r)
 }
 
 static bool
-parse_resize(const NnSite *s, Resize *r)
+parse_resize(const OpSite *s, Resize *r)
 {
   static const char *const methods[] = {"nearest_neighbor", "linear", "cubic"};
   static const char *const modes[] = {"half_pixel",           "align_corners",
@@ -156,16 +151,14 @@ parse_resize(const NnSite *s, Resize *r)
     return false;
   int m = op_img_find_str(method, methods, 3), c = op_img_find_str(mode, modes, 6);
   int d = rounding[0] ? op_img_find_str(rounding, roundings, 5) : c == CT_ALIGN_CORNERS ? 0 : 3;
-  if (m < 0 || c < 0 || d < 0) {
-    op_nn_error(s, "unsupported %s \"%s\"",
-                m < 0   ? "method"
-                : c < 0 ? "coordinate_transformation_mode"
-                        : "rounding_method",
-                m < 0   ? method
-                : c < 0 ? mode
-                        : rounding);
-    return false;
-  }
+  if (m < 0 || c < 0 || d < 0)
+    return op_fail(s, "unsupported %s \"%s\"",
+                   m < 0   ? "method"
+                   : c < 0 ? "coordinate_transformation_mode"
+                           : "rounding_method",
+                   m < 0   ? method
+                   : c < 0 ? mode
+                           : rounding);
   r->method = (ResizeMethod)m, r->mode = (CoordMode)c, r->rounding = (Rounding)d;
   r->exclude = exclude != 0;
   return true;
@@ -180,25 +173,20 @@ parse_resize(const NnSite *s, Resize *r)
 static IrSInfo *
 infer_resize(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Resize r;
   IrSInfo *x;
   if (!parse_resize(&s, &r) || !op_nn_tensor_arg(in, call, args, 0, "data", &x))
     return NULL;
   IrSInfo *size = call->u.call.nargs > 1 ? args[1] : NULL;
-  if (!size || size->kind != IR_SI_SHAPE) {
-    op_nn_error(&s, "size must be a shape, not %s",
-                size ? op_sinfo_text(in->ctx, size) : "missing");
-    return NULL;
-  }
-  if (size->u.shape.ndim >= 0 && size->u.shape.ndim != r.nsp) {
-    op_nn_error(&s, "size must have %d values, not %d", r.nsp, size->u.shape.ndim);
-    return NULL;
-  }
-  if (x && x->u.tensor.ndim >= 0 && x->u.tensor.ndim != r.ndim) {
-    op_nn_error(&s, "data must have %d dims for its layout, not %d", r.ndim, x->u.tensor.ndim);
-    return NULL;
-  }
+  if (!size || size->kind != IR_SI_SHAPE)
+    return op_fail_null(&s, "size must be a shape, not %s",
+                        size ? op_sinfo_text(in->ctx, size) : "missing");
+  if (size->u.shape.ndim >= 0 && size->u.shape.ndim != r.nsp)
+    return op_fail_null(&s, "size must have %d values, not %d", r.nsp, size->u.shape.ndim);
+  if (x && x->u.tensor.ndim >= 0 && x->u.tensor.ndim != r.ndim)
+    return op_fail_null(&s, "data must have %d dims for its layout, not %d", r.ndim,
+                        x->u.tensor.ndim);
   IrDType t = r.out_dtype.code != IR_DT_VOID ? r.out_dtype : op_nn_dtype(x);
   IrPrimExpr **dims = op_nn_shape(x);
   if (!dims || !size->u.shape.values)
@@ -338,15 +326,13 @@ nested_sum(const Taps *t, int a, int64_t off)
 static Value *
 eval_resize(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Resize r;
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x || !parse_resize(&s, &r))
     return NULL;
-  if (x->ndim != r.ndim || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n != r.nsp) {
-    op_nn_error(&s, "data must have %d dims and size %d values", r.ndim, r.nsp);
-    return NULL;
-  }
+  if (x->ndim != r.ndim || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n != r.nsp)
+    return op_fail_null(&s, "data must have %d dims and size %d values", r.ndim, r.nsp);
   int64_t shape[5], strides[5], o[5];
   memcpy(shape, x->shape, sizeof shape[0] * (size_t)r.ndim);
   for (int k = 0; k < r.nsp; k++)
@@ -542,7 +528,7 @@ nested_sum_tir(TapsTir *t, int a)
 static IrExpr *
 legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Resize r;
   OpPrim p;

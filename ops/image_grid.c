@@ -31,34 +31,27 @@ affine_steps(bool align, double s, double *start, double *step)
 IrSInfo *
 op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x, *size = call->u.call.nargs > 1 ? args[1] : NULL;
   bool align;
   if (!op_nn_attr_bool(&s, "align_corners", true, &align) ||
       !op_nn_tensor_arg(in, call, args, 0, "data", &x))
     return NULL;
-  if (!size || size->kind != IR_SI_SHAPE || (size->u.shape.ndim != 2 && size->u.shape.ndim != 3)) {
-    op_nn_error(&s, "size must be a shape of 2 or 3 values");
-    return NULL;
-  }
+  if (!size || size->kind != IR_SI_SHAPE || (size->u.shape.ndim != 2 && size->u.shape.ndim != 3))
+    return op_fail_null(&s, "size must be a shape of 2 or 3 values");
   int k = size->u.shape.ndim;
-  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3) {
-    op_nn_error(&s, "data must be 3-D (batch, %d, %d), not %d-D", k, k + 1, op_nn_ndim(x));
-    return NULL;
-  }
+  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3)
+    return op_fail_null(&s, "data must be 3-D (batch, %d, %d), not %d-D", k, k + 1, op_nn_ndim(x));
   IrPrimExpr **xd = op_nn_shape(x), **sz = size->u.shape.values;
   if (xd && (op_assume_equal(in, xd[1], op_nn_int(in->ctx, k)) == IR_PROVE_FALSE ||
              op_assume_equal(in, xd[2], op_nn_int(in->ctx, k + 1)) == IR_PROVE_FALSE)) {
-    op_nn_error(&s, "data must have shape (batch, %d, %d), not %s", k, k + 1,
-                op_sinfo_text(in->ctx, x));
-    return NULL;
+    return op_fail_null(&s, "data must have shape (batch, %d, %d), not %s", k, k + 1,
+                        op_sinfo_text(in->ctx, x));
   }
   for (int r = 0; align && sz && r < k; r++) {
     int64_t v;
-    if (ir_prim_is_int(sz[r], &v) && v <= 1) {
-      op_nn_error(&s, "with align_corners every target dim must be greater than 1");
-      return NULL;
-    }
+    if (ir_prim_is_int(sz[r], &v) && v <= 1)
+      return op_fail_null(&s, "with align_corners every target dim must be greater than 1");
   }
   if (!xd || !sz)
     return ir_sinfo_tensor(in->ctx, NULL, k + 2, op_nn_dtype(x), op_nn_vdevice(x));
@@ -71,16 +64,14 @@ op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   bool align;
   if (!x || !op_nn_attr_bool(&s, "align_corners", true, &align))
     return NULL;
   int k = args[1]->kind == VAL_SHAPE ? args[1]->u.shape.n : 0;
-  if ((k != 2 && k != 3) || x->ndim != 3 || x->shape[1] != k || x->shape[2] != k + 1) {
-    op_nn_error(&s, "data must be (batch, k, k + 1) and size k values, k 2 or 3");
-    return NULL;
-  }
+  if ((k != 2 && k != 3) || x->ndim != 3 || x->shape[1] != k || x->shape[2] != k + 1)
+    return op_fail_null(&s, "data must be (batch, k, k + 1) and size k values, k 2 or 3");
   int64_t shape[5] = {x->shape[0], k}, o[5];
   double start[3], step[3];
   for (int r = 0; r < k; r++) {
@@ -106,7 +97,7 @@ op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   bool align;
   OpPrim p;
@@ -168,7 +159,7 @@ typedef struct {
 } GridSample;
 
 static bool
-parse_grid_sample(const NnSite *s, GridSample *g)
+parse_grid_sample(const OpSite *s, GridSample *g)
 {
   static const char *const methods[] = {"bilinear", "nearest", "bicubic"};
   static const char *const paddings[] = {"zeros", "border", "reflection"};
@@ -180,21 +171,17 @@ parse_grid_sample(const NnSite *s, GridSample *g)
     return false;
   int m = op_img_find_str(method, methods, 3), pm = op_img_find_str(padding, paddings, 3);
   g->nsp = strcmp(layout, "NCDHW") == 0 ? 3 : 2;
-  if (m < 0 || pm < 0 || (g->nsp == 2 && strcmp(layout, "NCHW") != 0)) {
-    op_nn_error(s, "unsupported %s \"%s\"%s",
-                m < 0    ? "method"
-                : pm < 0 ? "padding_mode"
-                         : "layout",
-                m < 0    ? method
-                : pm < 0 ? padding
-                         : layout,
-                m < 0 || pm < 0 ? "" : " (NCHW or NCDHW)");
-    return false;
-  }
-  if (g->nsp == 3 && m == GS_BICUBIC) {
-    op_nn_error(s, "method \"bicubic\" is 2-D only (NCHW)");
-    return false;
-  }
+  if (m < 0 || pm < 0 || (g->nsp == 2 && strcmp(layout, "NCHW") != 0))
+    return op_fail(s, "unsupported %s \"%s\"%s",
+                   m < 0    ? "method"
+                   : pm < 0 ? "padding_mode"
+                            : "layout",
+                   m < 0    ? method
+                   : pm < 0 ? padding
+                            : layout,
+                   m < 0 || pm < 0 ? "" : " (NCHW or NCDHW)");
+  if (g->nsp == 3 && m == GS_BICUBIC)
+    return op_fail(s, "method \"bicubic\" is 2-D only (NCHW)");
   g->method = (GsMethod)m, g->padding = (GsPadding)pm;
   return true;
 }
@@ -202,7 +189,7 @@ parse_grid_sample(const NnSite *s, GridSample *g)
 IrSInfo *
 op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   GridSample g;
   IrSInfo *x, *grid;
   if (!parse_grid_sample(&s, &g) || !op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
@@ -211,20 +198,15 @@ op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int rank = g.nsp + 2;
   if ((op_nn_ndim(x) >= 0 && op_nn_ndim(x) != rank) ||
       (op_nn_ndim(grid) >= 0 && op_nn_ndim(grid) != rank)) {
-    op_nn_error(&s, "data and grid must be %d-D for the layout", rank);
-    return NULL;
+    return op_fail_null(&s, "data and grid must be %d-D for the layout", rank);
   }
   IrPrimExpr **xd = op_nn_shape(x), **gd = op_nn_shape(grid);
-  if (gd && op_assume_equal(in, gd[1], op_nn_int(in->ctx, g.nsp)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "grid must have shape (batch, %d, ...), not %s", g.nsp,
-                op_sinfo_text(in->ctx, grid));
-    return NULL;
-  }
-  if (xd && gd && op_assume_equal(in, gd[0], xd[0]) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "grid's batch %s differs from data's %s", op_nn_expr_str(in->ctx, gd[0]),
-                op_nn_expr_str(in->ctx, xd[0]));
-    return NULL;
-  }
+  if (gd && op_assume_equal(in, gd[1], op_nn_int(in->ctx, g.nsp)) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "grid must have shape (batch, %d, ...), not %s", g.nsp,
+                        op_sinfo_text(in->ctx, grid));
+  if (xd && gd && op_assume_equal(in, gd[0], xd[0]) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "grid's batch %s differs from data's %s",
+                        op_nn_expr_str(in->ctx, gd[0]), op_nn_expr_str(in->ctx, xd[0]));
   if (!xd || !gd)
     return ir_sinfo_tensor(in->ctx, NULL, rank, op_nn_dtype(x), op_nn_vdevice(x));
   IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)rank);
@@ -374,7 +356,7 @@ gs_point(const GridSample *g, const IrTensorData *x, int64_t n, int64_t c, doubl
 Value *
 op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   GridSample g;
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   const IrTensorData *grid = op_nn_tensor_value(&s, args, 1, "grid");
@@ -383,8 +365,7 @@ op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args)
   int rank = g.nsp + 2;
   if (x->ndim != rank || grid->ndim != rank || grid->shape[1] != g.nsp ||
       grid->shape[0] != x->shape[0]) {
-    op_nn_error(&s, "data must be (N, C, spatial...) and grid (N, %d, spatial...)", g.nsp);
-    return NULL;
+    return op_fail_null(&s, "data must be (N, C, spatial...) and grid (N, %d, spatial...)", g.nsp);
   }
   int64_t shape[5] = {x->shape[0], x->shape[1]}, o[5], plane = 1;
   for (int d = 2; d < rank; d++)
@@ -637,7 +618,7 @@ gs_point3_tir(const GsTir *t, IrPrimExpr **g3)
 IrExpr *
 op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   GridSample g;
   OpPrim p;

@@ -10,8 +10,71 @@
  * known), which is what TVM does for dims it cannot match.  When LegalizeOps
  * asks (op_infer_assuming), such a dim becomes the run-time choice
  * "a == 1 ? b : a" and the relation "a == b or a == 1 or b == 1" a check.
+ *
+ * It also holds the one way an op reports an error: an OpSite names the
+ * call and its binding, op_report (and op_fail, op_fail_null) formats "in binding 'y': R.op:
+ * message".
  */
+#include <stdarg.h>
+
 #include "op.h"
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                         */
+/* ------------------------------------------------------------------ */
+
+static void
+report(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, va_list ap)
+{
+  IrBuf b = {0};
+  if (binding)
+    ir_buf_printf(&b, "in binding '%s': ", binding);
+  if (op)
+    ir_buf_printf(&b, "R.%s: ", op->name + 6);
+  ir_buf_vprintf(&b, fmt, ap);
+  ir_error(ctx, loc, "%s", b.data);
+  ir_buf_free(&b);
+}
+
+void
+op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  report(ctx, loc, binding, op, fmt, ap);
+  va_end(ap);
+}
+
+OpSite
+op_site_infer(const OpInfer *in, const IrExpr *call)
+{
+  return (OpSite){in->ctx, in->loc, in->binding, call};
+}
+
+OpSite
+op_site_eval(const OpEval *ev, const IrExpr *call)
+{
+  return (OpSite){ev->ctx, ev->loc, ev->binding, call};
+}
+
+OpSite
+op_site_legalize(const OpLegalize *lz, const IrExpr *call)
+{
+  return (OpSite){lz->ctx, lz->loc, lz->binding, call};
+}
+
+void
+op_report(const OpSite *s, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  report(s->ctx, s->loc, s->binding, s->call->u.call.op, fmt, ap);
+  va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Attributes, shapes, axes                                            */
+/* ------------------------------------------------------------------ */
 
 const IrAttr *
 op_attr(const IrExpr *call, const char *name)

@@ -20,12 +20,6 @@
 
 #include "nn_int.h"
 
-static bool
-is_float_type(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
@@ -33,7 +27,7 @@ is_float_type(IrDType t)
 static IrSInfo *
 infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t1, *t2;
   IrDType dtype, out_dtype;
   if (!op_nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
@@ -47,10 +41,8 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
   else if (!op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
     return NULL;
   int n1 = op_nn_ndim(t1), n2 = op_nn_ndim(t2), vdev = op_nn_vdevice(t1);
-  if (n1 == 0 || n2 == 0) {
-    op_nn_error(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
-    return NULL;
-  }
+  if (n1 == 0 || n2 == 0)
+    return op_fail_null(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
   if (n1 < 0 || n2 < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
   int m1 = n1 == 1 ? 2 : n1, m2 = n2 == 1 ? 2 : n2; /* ranks after promotion */
@@ -59,11 +51,9 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!a || !b)
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
   IrPrimExpr *k1 = a[n1 - 1], *k2 = n2 == 1 ? b[0] : b[n2 - 2];
-  if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "inner dims differ: x1 has %s, x2 has %s", op_nn_expr_str(in->ctx, k1),
-                op_nn_expr_str(in->ctx, k2));
-    return NULL;
-  }
+  if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "inner dims differ: x1 has %s, x2 has %s", op_nn_expr_str(in->ctx, k1),
+                        op_nn_expr_str(in->ctx, k2));
   IrPrimExpr **batch, **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
   int nb1 = n1 > 2 ? n1 - 2 : 0, nb2 = n2 > 2 ? n2 - 2 : 0, nb;
   if (!op_broadcast_shapes(in, call, a, nb1, b, nb2, &batch, &nb))
@@ -95,15 +85,13 @@ typedef struct {
 } Operand;
 
 static bool
-operand_of(const NnSite *s, const IrTensorData *t, bool is_x1, Operand *op)
+operand_of(const OpSite *s, const IrTensorData *t, bool is_x1, Operand *op)
 {
   int64_t strides[MAX_RANK];
   if (!t)
     return false;
-  if (t->ndim < 1 || t->ndim > MAX_RANK) {
-    op_nn_error(s, "operands must have rank 1 to %d, not %d", MAX_RANK, t->ndim);
-    return false;
-  }
+  if (t->ndim < 1 || t->ndim > MAX_RANK)
+    return op_fail(s, "operands must have rank 1 to %d, not %d", MAX_RANK, t->ndim);
   op_nn_strides(t, strides);
   op->t = t;
   op->nbatch = t->ndim > 2 ? t->ndim - 2 : 0;
@@ -123,16 +111,14 @@ operand_of(const NnSite *s, const IrTensorData *t, bool is_x1, Operand *op)
 
 /* The broadcast batch shape into out (nb entries); false after an error. */
 static bool
-batch_shape(const NnSite *s, const Operand *a, const Operand *b, int64_t *out, int *nb)
+batch_shape(const OpSite *s, const Operand *a, const Operand *b, int64_t *out, int *nb)
 {
   *nb = a->nbatch > b->nbatch ? a->nbatch : b->nbatch;
   for (int i = 0; i < *nb; i++) {
     int ia = i - (*nb - a->nbatch), ib = i - (*nb - b->nbatch);
     int64_t da = ia < 0 ? 1 : a->batch[ia], db = ib < 0 ? 1 : b->batch[ib];
-    if (da != db && da != 1 && db != 1) {
-      op_nn_error(s, "batch dims %lld and %lld do not broadcast", (long long)da, (long long)db);
-      return false;
-    }
+    if (da != db && da != 1 && db != 1)
+      return op_fail(s, "batch dims %lld and %lld do not broadcast", (long long)da, (long long)db);
     out[i] = da == 1 ? db : da;
   }
   return true;
@@ -178,7 +164,7 @@ matmul_block(const Operand *a, const Operand *b, int64_t ia, int64_t ib, IrTenso
 static Value *
 eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Operand a, b;
   int64_t shape[MAX_RANK], idx[MAX_RANK] = {0}, nbatch = 1;
   int nb, n = 0;
@@ -187,11 +173,9 @@ eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
       !operand_of(&s, op_nn_tensor_value(&s, args, 1, "x2"), false, &b) ||
       !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) || !batch_shape(&s, &a, &b, shape, &nb))
     return NULL;
-  if (a.cols != b.rows) {
-    op_nn_error(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
-                (long long)b.rows);
-    return NULL;
-  }
+  if (a.cols != b.rows)
+    return op_fail_null(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
+                        (long long)b.rows);
   for (int i = 0; i < nb; i++)
     nbatch *= shape[i];
   n = nb;
@@ -446,31 +430,25 @@ letter_label(char c)
  * *ell is where "..." stood (-1: nowhere); with rank < 0 (the output) the
  * ellipsis stands for all nell dims. */
 static bool
-parse_term(const NnSite *s, const char *t, size_t len, int rank, int nell, int *labels, int *n,
+parse_term(const OpSite *s, const char *t, size_t len, int rank, int nell, int *labels, int *n,
            int *nletters, int *ell)
 {
   *n = *nletters = 0;
   *ell = -1;
   for (size_t i = 0; i < len; i++) {
     if (t[i] == '.' && i + 2 < len && t[i + 1] == '.' && t[i + 2] == '.') {
-      if (*ell >= 0) {
-        op_nn_error(s, "subscripts: \"...\" twice in one term");
-        return false;
-      }
+      if (*ell >= 0)
+        return op_fail(s, "subscripts: \"...\" twice in one term");
       *ell = *n;
       labels[(*n)++] = -2; /* filled below */
       i += 2;
       continue;
     }
     int l = letter_label(t[i]);
-    if (l < 0) {
-      op_nn_error(s, "subscripts: '%c' is not a letter", t[i]);
-      return false;
-    }
-    if (*n >= EIN_LETTERS) {
-      op_nn_error(s, "subscripts: a term is too long");
-      return false;
-    }
+    if (l < 0)
+      return op_fail(s, "subscripts: '%c' is not a letter", t[i]);
+    if (*n >= EIN_LETTERS)
+      return op_fail(s, "subscripts: a term is too long");
     labels[(*n)++] = l;
     (*nletters)++;
   }
@@ -491,14 +469,12 @@ parse_term(const NnSite *s, const char *t, size_t len, int rank, int nell, int *
  * operand's rank, a count of terms that is not the operands', an output
  * letter not in any input or repeated). */
 static bool
-einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsum *e)
+einsum_parse(const OpSite *s, const char *sub, const int *ranks, int nops, Einsum *e)
 {
   memset(e, 0, sizeof *e);
   e->nops = nops;
-  if (nops > EIN_OPS) {
-    op_nn_error(s, "at most %d operands are supported", EIN_OPS);
-    return false;
-  }
+  if (nops > EIN_OPS)
+    return op_fail(s, "at most %d operands are supported", EIN_OPS);
   char clean[512];
   size_t m = 0;
   for (const char *c = sub; *c; c++)
@@ -513,32 +489,24 @@ einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsu
   for (;; k++) {
     const char *end = memchr(t, ',', in_len - (size_t)(t - clean));
     size_t len = end ? (size_t)(end - t) : in_len - (size_t)(t - clean);
-    if (k >= nops) {
-      op_nn_error(s, "subscripts has more terms than the %d operands", nops);
-      return false;
-    }
+    if (k >= nops)
+      return op_fail(s, "subscripts has more terms than the %d operands", nops);
     if (!parse_term(s, t, len, 0, 0, tmp, &n, &letters[k], &ells[k]))
       return false;
     int rest = ranks[k] - letters[k];
-    if (rest < 0 || (rest > 0 && ells[k] < 0)) {
-      op_nn_error(s, "subscripts: term %d has %d letters for an operand of rank %d", k, letters[k],
-                  ranks[k]);
-      return false;
-    }
+    if (rest < 0 || (rest > 0 && ells[k] < 0))
+      return op_fail(s, "subscripts: term %d has %d letters for an operand of rank %d", k,
+                     letters[k], ranks[k]);
     if (ells[k] >= 0 && rest > e->nell)
       e->nell = rest;
     if (!end)
       break;
     t = end + 1;
   }
-  if (k + 1 != nops) {
-    op_nn_error(s, "subscripts has %d terms for %d operands", k + 1, nops);
-    return false;
-  }
-  if (EIN_LETTERS + e->nell > EIN_LABELS) {
-    op_nn_error(s, "too many dims under \"...\"");
-    return false;
-  }
+  if (k + 1 != nops)
+    return op_fail(s, "subscripts has %d terms for %d operands", k + 1, nops);
+  if (EIN_LETTERS + e->nell > EIN_LABELS)
+    return op_fail(s, "too many dims under \"...\"");
   int count[EIN_LABELS] = {0};
   t = clean;
   for (k = 0; k < nops; k++) {
@@ -553,10 +521,8 @@ einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsu
   if (arrow) {
     if (!parse_term(s, arrow + 2, strlen(arrow + 2), -1, e->nell, e->out, &e->nout, &n, &ells[0]))
       return false;
-    if (ells[0] < 0 && e->nell > 0) {
-      op_nn_error(s, "subscripts: the output needs \"...\" for the operands' \"...\" dims");
-      return false;
-    }
+    if (ells[0] < 0 && e->nell > 0)
+      return op_fail(s, "subscripts: the output needs \"...\" for the operands' \"...\" dims");
   } else {
     for (int l = EIN_LETTERS; l < EIN_LETTERS + e->nell; l++)
       e->out[e->nout++] = l;
@@ -566,11 +532,9 @@ einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsu
   }
   for (int i = 0; i < e->nout; i++) {
     int l = e->out[i];
-    if (!count[l] || in_out[l]) {
-      op_nn_error(s, "subscripts: output label '%c' is %s", l < 26 ? 'a' + l : 'A' + l - 26,
-                  count[l] ? "repeated" : "in no input");
-      return false;
-    }
+    if (!count[l] || in_out[l])
+      return op_fail(s, "subscripts: output label '%c' is %s", l < 26 ? 'a' + l : 'A' + l - 26,
+                     count[l] ? "repeated" : "in no input");
     in_out[l] = true;
   }
   for (int l = 0; l < EIN_LETTERS + e->nell; l++)
@@ -581,21 +545,19 @@ einsum_parse(const NnSite *s, const char *sub, const int *ranks, int nops, Einsu
 
 /* The subscripts attribute. */
 static bool
-einsum_subscripts(const NnSite *s, const char **out)
+einsum_subscripts(const OpSite *s, const char **out)
 {
   if (!op_nn_attr_str(s, "subscripts", NULL, out))
     return false;
-  if (!*out) {
-    op_nn_error(s, "subscripts is required");
-    return false;
-  }
+  if (!*out)
+    return op_fail(s, "subscripts is required");
   return true;
 }
 
 /* The operands' struct infos from the tuple argument: *n of them, or
  * *n = -1 when it is not known how many. */
 static bool
-einsum_operands(OpInfer *in, const NnSite *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs,
+einsum_operands(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs,
                 int *n)
 {
   const IrExpr *e = call->u.call.args[0];
@@ -604,20 +566,15 @@ einsum_operands(OpInfer *in, const NnSite *s, const IrExpr *call, IrSInfo **args
   if (*n < 0) {
     if (si && si->kind == IR_SI_OBJECT)
       return true;
-    op_nn_error(s, "operands must be a tuple of tensors");
-    return false;
+    return op_fail(s, "operands must be a tuple of tensors");
   }
-  if (*n == 0) {
-    op_nn_error(s, "operands is an empty tuple");
-    return false;
-  }
+  if (*n == 0)
+    return op_fail(s, "operands is an empty tuple");
   *xs = ir_alloc(in->ctx, sizeof **xs * (size_t)*n);
   for (int i = 0; i < *n; i++) {
     IrSInfo *f = si && si->kind == IR_SI_TUPLE ? si->u.tuple.fields[i] : e->u.tuple.items[i]->sinfo;
-    if (!f || f->kind != IR_SI_TENSOR) {
-      op_nn_error(s, "operand %d must be a tensor", i);
-      return false;
-    }
+    if (!f || f->kind != IR_SI_TENSOR)
+      return op_fail(s, "operand %d must be a tensor", i);
     (*xs)[i] = f;
   }
   return true;
@@ -626,25 +583,22 @@ einsum_operands(OpInfer *in, const NnSite *s, const IrExpr *call, IrSInfo **args
 static IrSInfo *
 infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo **xs = NULL;
   const char *sub;
   int n, ranks[EIN_OPS];
-  if (call->u.call.nargs != 1) {
-    op_nn_error(&s, "expects 1 argument (a tuple of operands), got %d", call->u.call.nargs);
-    return NULL;
-  }
+  if (call->u.call.nargs != 1)
+    return op_fail_null(&s, "expects 1 argument (a tuple of operands), got %d", call->u.call.nargs);
   if (!einsum_operands(in, &s, call, args, &xs, &n) || !einsum_subscripts(&s, &sub))
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   IrDType t = xs[0]->u.tensor.dtype;
   for (int i = 0; i < n; i++) {
-    if (!ir_dtype_eq(xs[i]->u.tensor.dtype, t)) {
-      op_nn_error(&s, "operands must have one dtype, not %s and %s", op_nn_dtype_str(in->ctx, t),
-                  op_nn_dtype_str(in->ctx, xs[i]->u.tensor.dtype));
-      return NULL;
-    }
+    if (!ir_dtype_eq(xs[i]->u.tensor.dtype, t))
+      return op_fail_null(&s, "operands must have one dtype, not %s and %s",
+                          op_nn_dtype_str(in->ctx, t),
+                          op_nn_dtype_str(in->ctx, xs[i]->u.tensor.dtype));
     if (xs[i]->u.tensor.ndim < 0)
       return ir_sinfo_tensor(in->ctx, NULL, -1, t, xs[0]->u.tensor.vdevice);
     if (i < EIN_OPS)
@@ -667,9 +621,8 @@ infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
         extent[l] = shape[d];
       } else if (!(l >= EIN_LETTERS && one) &&
                  op_assume_equal(in, extent[l], shape[d]) == IR_PROVE_FALSE) {
-        op_nn_error(&s, "operand %d's dim %d is %s where the label has %s", i, d,
-                    op_nn_expr_str(in->ctx, shape[d]), op_nn_expr_str(in->ctx, extent[l]));
-        return NULL;
+        return op_fail_null(&s, "operand %d's dim %d is %s where the label has %s", i, d,
+                            op_nn_expr_str(in->ctx, shape[d]), op_nn_expr_str(in->ctx, extent[l]));
       }
     }
   }
@@ -682,7 +635,7 @@ infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* The concrete extent of each label; false after an error (dims that
  * disagree). */
 static bool
-einsum_extents(const NnSite *s, const Einsum *e, IrTensorData **xs, int64_t *extent)
+einsum_extents(const OpSite *s, const Einsum *e, IrTensorData **xs, int64_t *extent)
 {
   for (int l = 0; l < EIN_LABELS; l++)
     extent[l] = -1;
@@ -693,9 +646,8 @@ einsum_extents(const NnSite *s, const Einsum *e, IrTensorData **xs, int64_t *ext
       if (extent[l] < 0 || (l >= EIN_LETTERS && extent[l] == 1))
         extent[l] = v;
       else if (extent[l] != v && !(l >= EIN_LETTERS && v == 1)) {
-        op_nn_error(s, "operand %d's dim %d is %lld where the label has %lld", i, d, (long long)v,
-                    (long long)extent[l]);
-        return false;
+        return op_fail(s, "operand %d's dim %d is %lld where the label has %lld", i, d,
+                       (long long)v, (long long)extent[l]);
       }
     }
   return true;
@@ -704,19 +656,15 @@ einsum_extents(const NnSite *s, const Einsum *e, IrTensorData **xs, int64_t *ext
 static Value *
 eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const char *sub;
-  if (args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n < 1 || args[0]->u.tuple.n > EIN_OPS) {
-    op_nn_error(&s, "operands must be a tuple of 1 to %d tensors", EIN_OPS);
-    return NULL;
-  }
+  if (args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n < 1 || args[0]->u.tuple.n > EIN_OPS)
+    return op_fail_null(&s, "operands must be a tuple of 1 to %d tensors", EIN_OPS);
   int n = args[0]->u.tuple.n, ranks[EIN_OPS];
   IrTensorData *xs[EIN_OPS];
   for (int i = 0; i < n; i++) {
-    if (args[0]->u.tuple.items[i]->kind != VAL_TENSOR) {
-      op_nn_error(&s, "operand %d must be a tensor", i);
-      return NULL;
-    }
+    if (args[0]->u.tuple.items[i]->kind != VAL_TENSOR)
+      return op_fail_null(&s, "operand %d must be a tensor", i);
     xs[i] = &args[0]->u.tuple.items[i]->u.tensor.t;
     ranks[i] = xs[i]->ndim;
   }
@@ -731,7 +679,7 @@ eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float_type(xs[0]->dtype);
+  bool fl = ir_dtype_is_float(xs[0]->dtype);
   int64_t terms = 1;
   for (int j = 0; j < e.nsum; j++)
     terms *= extent[e.sum[j]];
@@ -776,7 +724,7 @@ static IrExpr *
 legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrExpr *tuple = call->u.call.args[0];
   const char *sub;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n < 1 || tuple->u.tuple.n > EIN_OPS)
@@ -809,7 +757,7 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     }
   for (int j = 0; j < e.nsum; j++)
     sums[j] = extent[e.sum[j]];
-  bool fl = is_float_type(out->dtype);
+  bool fl = ir_dtype_is_float(out->dtype);
   IrDType acc_t = fl ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = op_nn_index(ctx, 1), *zero = op_nn_index(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
@@ -846,15 +794,13 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 static IrSInfo *
 infer_outer(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *a, *b;
   if (!op_nn_tensor_arg(in, call, args, 0, "x1", &a) || !op_nn_tensor_arg(in, call, args, 1, "x2", &b))
     return NULL;
   int na = op_nn_ndim(a), nb = op_nn_ndim(b);
-  if ((na >= 0 && na != 1) || (nb >= 0 && nb != 1)) {
-    op_nn_error(&s, "both inputs must be 1-D tensors, not of rank %d and %d", na, nb);
-    return NULL;
-  }
+  if ((na >= 0 && na != 1) || (nb >= 0 && nb != 1))
+    return op_fail_null(&s, "both inputs must be 1-D tensors, not of rank %d and %d", na, nb);
   IrPrimExpr **sa = op_nn_shape(a), **sb = op_nn_shape(b), **out = NULL;
   if (sa && sb) {
     out = ir_alloc(in->ctx, sizeof *out * 2);
@@ -867,20 +813,19 @@ infer_outer(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_outer(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *a = op_nn_tensor_value(&s, args, 0, "x1");
   const IrTensorData *b = a ? op_nn_tensor_value(&s, args, 1, "x2") : NULL;
   if (!b)
     return NULL;
-  if (a->ndim != 1 || b->ndim != 1) {
-    op_nn_error(&s, "both inputs must be 1-D tensors, not of rank %d and %d", a->ndim, b->ndim);
-    return NULL;
-  }
+  if (a->ndim != 1 || b->ndim != 1)
+    return op_fail_null(&s, "both inputs must be 1-D tensors, not of rank %d and %d", a->ndim,
+                        b->ndim);
   int64_t dims[2] = {a->shape[0], b->shape[0]};
   Value *v = op_nn_tensor_new(&s, a->dtype, 2, dims);
   if (!v)
     return NULL;
-  bool fl = is_float_type(a->dtype) || is_float_type(b->dtype);
+  bool fl = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype);
   for (int64_t i = 0; i < dims[0]; i++)
     for (int64_t j = 0; j < dims[1]; j++) {
       if (fl)
@@ -905,7 +850,7 @@ legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  IrDType t = is_float_type(a->dtype) || is_float_type(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType t = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, 2, &o);
   IrPrimExpr *x = op_nn_to(ctx, t, op_prim_load(&p, a, &o[0]));

@@ -30,7 +30,7 @@
 typedef enum { LOSS_NONE, LOSS_SUM, LOSS_MEAN } Reduction;
 
 static bool
-reduction_of(const NnSite *s, Reduction *r)
+reduction_of(const OpSite *s, Reduction *r)
 {
   const char *text;
   if (!op_nn_attr_str(s, "reduction", "mean", &text))
@@ -42,8 +42,7 @@ reduction_of(const NnSite *s, Reduction *r)
   else if (strcmp(text, "mean") == 0)
     *r = LOSS_MEAN;
   else {
-    op_nn_error(s, "reduction must be \"none\", \"sum\" or \"mean\", not \"%s\"", text);
-    return false;
+    return op_fail(s, "reduction must be \"none\", \"sum\" or \"mean\", not \"%s\"", text);
   }
   return true;
 }
@@ -51,34 +50,27 @@ reduction_of(const NnSite *s, Reduction *r)
 /* a == b for a shape relation: an error (naming what) when provably not,
  * a run-time check of the legalized module when undecided. */
 static bool
-same_dim(OpInfer *in, const NnSite *s, IrPrimExpr *a, IrPrimExpr *b, const char *what)
+same_dim(OpInfer *in, const OpSite *s, IrPrimExpr *a, IrPrimExpr *b, const char *what)
 {
   IrProof eq = in->assume ? op_assume_equal(in, a, b) : op_prove_equal(in, a, b);
   if (eq != IR_PROVE_FALSE)
     return true;
-  op_nn_error(s, "%s differ: %s and %s", what, op_nn_expr_str(in->ctx, a),
-              op_nn_expr_str(in->ctx, b));
-  return false;
+  return op_fail(s, "%s differ: %s and %s", what, op_nn_expr_str(in->ctx, a),
+                 op_nn_expr_str(in->ctx, b));
 }
 
 /* The ranks and dims of predictions (p), targets (t) and weights (w). */
 static bool
-check_nll_shapes(OpInfer *in, const NnSite *s, IrSInfo *p, IrSInfo *t, IrSInfo *w)
+check_nll_shapes(OpInfer *in, const OpSite *s, IrSInfo *p, IrSInfo *t, IrSInfo *w)
 {
   int pn = op_nn_ndim(p), tn = op_nn_ndim(t), wn = op_nn_ndim(w);
-  if (pn == 0) {
-    op_nn_error(s, "predictions must have rank 1 (C) or at least 2 (N, C, d...), not 0");
-    return false;
-  }
-  if (pn >= 1 && tn >= 0 && tn != (pn == 1 ? 0 : pn - 1)) {
-    op_nn_error(s, "targets must have rank %d for predictions of rank %d, not %d",
-                pn == 1 ? 0 : pn - 1, pn, tn);
-    return false;
-  }
-  if (wn >= 0 && wn != 1) {
-    op_nn_error(s, "weights must have rank 1 (C), not %d", wn);
-    return false;
-  }
+  if (pn == 0)
+    return op_fail(s, "predictions must have rank 1 (C) or at least 2 (N, C, d...), not 0");
+  if (pn >= 1 && tn >= 0 && tn != (pn == 1 ? 0 : pn - 1))
+    return op_fail(s, "targets must have rank %d for predictions of rank %d, not %d",
+                   pn == 1 ? 0 : pn - 1, pn, tn);
+  if (wn >= 0 && wn != 1)
+    return op_fail(s, "weights must have rank 1 (C), not %d", wn);
   IrPrimExpr **ps = op_nn_shape(p), **ts = op_nn_shape(t), **ws = op_nn_shape(w);
   if (ps && ts && pn >= 2) {
     if (!same_dim(in, s, ps[0], ts[0], "the batch sizes of predictions and targets"))
@@ -95,7 +87,7 @@ check_nll_shapes(OpInfer *in, const NnSite *s, IrSInfo *p, IrSInfo *t, IrSInfo *
 IrSInfo *
 op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *p, *t, *w = NULL;
   Reduction r;
   int64_t ignore;
@@ -106,10 +98,9 @@ op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !op_nn_attr_int(&s, "ignore_index", -100, &ignore))
     return NULL;
   IrDType tt = op_nn_dtype(t), dt = op_nn_dtype(p);
-  if (tt.code != IR_DT_VOID && tt.code != IR_DT_INT && tt.code != IR_DT_UINT) {
-    op_nn_error(&s, "targets must have an integer dtype, not %s", op_nn_dtype_str(in->ctx, tt));
-    return NULL;
-  }
+  if (tt.code != IR_DT_VOID && tt.code != IR_DT_INT && tt.code != IR_DT_UINT)
+    return op_fail_null(&s, "targets must have an integer dtype, not %s",
+                        op_nn_dtype_str(in->ctx, tt));
   if (w && !op_nn_common_dtype(in, call, op_nn_dtype(p), op_nn_dtype(w), &dt))
     return NULL;
   if (!check_nll_shapes(in, &s, p, t, w))
@@ -135,7 +126,7 @@ op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *p = op_nn_tensor_value(&s, args, 0, "predictions");
   const IrTensorData *t = op_nn_tensor_value(&s, args, 1, "targets");
   const IrTensorData *w = call->u.call.nargs > 2 ? op_nn_tensor_value(&s, args, 2, "weights") : NULL;
@@ -148,10 +139,8 @@ op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args)
   for (int d = 0; ok && d < t->ndim; d++)
     ok = t->shape[d] == p->shape[d == 0 ? 0 : d + 1];
   int64_t classes = ok ? p->shape[p->ndim == 1 ? 0 : 1] : 0, inner = 1;
-  if (!ok || (w && (w->ndim != 1 || w->shape[0] != classes))) {
-    op_nn_error(&s, "the shapes of predictions, targets and weights do not match");
-    return NULL;
-  }
+  if (!ok || (w && (w->ndim != 1 || w->shape[0] != classes)))
+    return op_fail_null(&s, "the shapes of predictions, targets and weights do not match");
   for (int d = 2; d < p->ndim; d++)
     inner *= p->shape[d];
   IrDType dt = p->dtype;
@@ -164,11 +153,9 @@ op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args)
     int64_t c = op_get_i(t, i);
     if (c == ignore)
       continue; /* out[i] stays 0 */
-    if (c < 0 || c >= classes) {
-      op_nn_error(&s, "target %lld is out of range for %lld classes", (long long)c,
-                  (long long)classes);
-      return NULL;
-    }
+    if (c < 0 || c >= classes)
+      return op_fail_null(&s, "target %lld is out of range for %lld classes", (long long)c,
+                          (long long)classes);
     /* element (n, c, d...) of predictions: n = i / inner, d... = i % inner */
     int64_t at = ((i / inner) * classes + c) * inner + i % inner;
     double wc = w ? op_get_f(w, c) : 1.0, v = -op_get_f(p, at) * wc;
@@ -236,7 +223,7 @@ nll_check(OpPrim *p, const Nll *l)
 IrExpr *
 op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
+  OpSite site = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
   Nll l = {0};
@@ -283,7 +270,7 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 IrSInfo *
 op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *p, *l;
   IrDType dt;
   if (!op_nn_tensor_arg(in, call, args, 0, "predictions", &p) ||
@@ -292,10 +279,9 @@ op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !op_nn_require_float(in, call, dt))
     return NULL;
   int pn = op_nn_ndim(p), ln = op_nn_ndim(l);
-  if (pn >= 0 && ln >= 0 && pn != ln) {
-    op_nn_error(&s, "predictions and labels must have the same rank, not %d and %d", pn, ln);
-    return NULL;
-  }
+  if (pn >= 0 && ln >= 0 && pn != ln)
+    return op_fail_null(&s, "predictions and labels must have the same rank, not %d and %d", pn,
+                        ln);
   IrPrimExpr **ps = op_nn_shape(p), **ls = op_nn_shape(l);
   for (int d = 0; ps && ls && d < pn; d++)
     if (!same_dim(in, &s, ps[d], ls[d], "the dims of predictions and labels"))
@@ -307,7 +293,7 @@ op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *p = op_nn_tensor_value(&s, args, 0, "predictions");
   const IrTensorData *l = op_nn_tensor_value(&s, args, 1, "labels");
   if (!p || !l)
@@ -315,10 +301,8 @@ op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args)
   bool same = p->ndim == l->ndim;
   for (int d = 0; same && d < p->ndim; d++)
     same = p->shape[d] == l->shape[d];
-  if (!same) {
-    op_nn_error(&s, "predictions and labels must have the same shape");
-    return NULL;
-  }
+  if (!same)
+    return op_fail_null(&s, "predictions and labels must have the same shape");
   Value *out = op_nn_tensor_new(&s, p->dtype, 0, NULL);
   if (!out)
     return NULL;

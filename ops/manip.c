@@ -19,30 +19,10 @@
  * the kernels (manip_eval.c) and the lowerings (manip_legalize.c) share
  * through manip_int.h.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "manip_int.h"
 #include "tir_build.h"
-
-void
-op_manip_fail(const Site *s, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  op_error(s->ctx, s->loc, s->binding, s->op, "%s", b.data ? b.data : "");
-  ir_buf_free(&b);
-}
-
-static Site
-infer_site(const OpInfer *in, const IrExpr *call)
-{
-  Site s = {in->ctx, in->loc, in->binding, call->u.call.op};
-  return s;
-}
 
 /* ------------------------------------------------------------------ */
 /* Attributes and axes (shared by inference and kernels)               */
@@ -62,7 +42,7 @@ attr_int_item(const IrAttr *a, int64_t *out)
  * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
  * is an error, as is any other value.  False after an error. */
 bool
-op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
+op_manip_attr_ints(const OpSite *s, const IrExpr *call, const char *name, bool allow_none,
                    int64_t **out, int *n)
 {
   const IrAttr *a = op_attr(call, name);
@@ -70,17 +50,15 @@ op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool all
   *n = -1;
   if (!a || a->kind == IR_AT_NONE) {
     if (!allow_none)
-      op_manip_fail(s, "attribute '%s' is required", name);
+      op_report(s, "attribute '%s' is required", name);
     return allow_none;
   }
   int count = a->kind == IR_AT_LIST ? a->u.list.n : 1;
   *out = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
   for (int i = 0; i < count; i++) {
     const IrAttr *item = a->kind == IR_AT_LIST ? a->u.list.items[i] : a;
-    if (!attr_int_item(item, &(*out)[i])) {
-      op_manip_fail(s, "attribute '%s' must be an integer or a list of integers", name);
-      return false;
-    }
+    if (!attr_int_item(item, &(*out)[i]))
+      return op_fail(s, "attribute '%s' must be an integer or a list of integers", name);
   }
   *n = count;
   return true;
@@ -89,29 +67,25 @@ op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool all
 /* One axis in [0, ndim) from a possibly negative one (op_axis's rule and
  * message, for kernels too). */
 bool
-op_manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out)
+op_manip_norm_axis(const OpSite *s, int64_t axis, int ndim, int *out)
 {
-  if (axis < -(int64_t)ndim || axis >= ndim) {
-    op_manip_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
-    return false;
-  }
+  if (axis < -(int64_t)ndim || axis >= ndim)
+    return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
   *out = (int)(axis < 0 ? axis + ndim : axis);
   return true;
 }
 
 /* Normalizes n axes into out (arena); a repeated axis is an error. */
 bool
-op_manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out)
+op_manip_norm_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int **out)
 {
   *out = ir_alloc(s->ctx, sizeof(int) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     if (!op_manip_norm_axis(s, axes[i], ndim, &(*out)[i]))
       return false;
     for (int j = 0; j < i; j++)
-      if ((*out)[j] == (*out)[i]) {
-        op_manip_fail(s, "axis %d is repeated", (*out)[i]);
-        return false;
-      }
+      if ((*out)[j] == (*out)[i])
+        return op_fail(s, "axis %d is repeated", (*out)[i]);
   }
   return true;
 }
@@ -120,7 +94,7 @@ op_manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **ou
  * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
  * (*axis -1). */
 bool
-op_manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
+op_manip_axis_attr(const OpSite *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
                    bool *none)
 {
   int64_t *ax;
@@ -133,16 +107,14 @@ op_manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim,
     *none = true;
     return true;
   }
-  if (n != 1) {
-    op_manip_fail(s, "axis must be one integer");
-    return false;
-  }
+  if (n != 1)
+    return op_fail(s, "axis must be one integer");
   return ndim < 0 || op_manip_norm_axis(s, ax[0], ndim, axis);
 }
 
 /* The permutation of R.permute_dims: axes None reverses the dims. */
 bool
-op_manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
+op_manip_permutation(const OpSite *s, const IrExpr *call, int ndim, int **perm)
 {
   int64_t *axes;
   int n;
@@ -154,16 +126,14 @@ op_manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm)
       (*perm)[i] = ndim - 1 - i;
     return true;
   }
-  if (n != ndim) {
-    op_manip_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
-    return false;
-  }
+  if (n != ndim)
+    return op_fail(s, "axes has %d entries for a tensor of %d dimensions", n, ndim);
   return op_manip_norm_axes(s, axes, n, ndim, perm);
 }
 
 /* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
 int
-op_manip_take_mode(const Site *s, const IrExpr *call)
+op_manip_take_mode(const OpSite *s, const IrExpr *call)
 {
   const IrAttr *a = op_attr(call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
@@ -172,12 +142,12 @@ op_manip_take_mode(const Site *s, const IrExpr *call)
   for (int i = 0; a->kind == IR_AT_STR && i < 3; i++)
     if (strcmp(a->u.s, names[i]) == 0)
       return i;
-  op_manip_fail(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
+  op_report(s, "mode must be \"fast\", \"clip\" or \"wrap\"");
   return -1;
 }
 
 bool
-op_manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *sa)
 {
   int64_t *axes;
   int nb, ne, ns;
@@ -186,20 +156,16 @@ op_manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa
       !op_manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
       !op_manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
     return false;
-  if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n)) {
-    op_manip_fail(s, "axes, begin, end and strides must have the same length");
-    return false;
-  }
+  if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n))
+    return op_fail(s, "axes, begin, end and strides must have the same length");
   if (ns < 0) {
     sa->strides = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(sa->n ? sa->n : 1));
     for (int i = 0; i < sa->n; i++)
       sa->strides[i] = 1;
   }
   for (int i = 0; i < sa->n; i++)
-    if (sa->strides[i] == 0) {
-      op_manip_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
-      return false;
-    }
+    if (sa->strides[i] == 0)
+      return op_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
   const IrAttr *ib = op_attr(call, "assume_inbound");
   sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
   if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
@@ -315,7 +281,7 @@ like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim)
  * unknown ndim and dtype; a shape that contradicts ndim counts as unknown.
  * NULL after an error for any other kind. */
 static IrSInfo *
-tensor_arg(const Site *s, IrSInfo *si, const char *what)
+tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
 {
   if (si && si->kind == IR_SI_TENSOR) {
     if (si->u.tensor.ndim >= 0 && ir_sinfo_shape_len(si) == si->u.tensor.ndim)
@@ -325,13 +291,12 @@ tensor_arg(const Site *s, IrSInfo *si, const char *what)
   }
   if (!si || si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(s->ctx, NULL, -1, IR_VOID, -1);
-  op_manip_fail(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
-  return NULL;
+  return op_fail_null(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
 }
 
 /* tensor_arg and expr_text for the ops of manip_index.c. */
 IrSInfo *
-op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what)
+op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
 {
   return tensor_arg(s, si, what);
 }
@@ -345,7 +310,7 @@ op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e)
 /* The values of a shape argument: from an R.shape literal, else from its
  * struct info (values NULL when unknown, *n -1 when even the length is). */
 static bool
-shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
+shape_arg(const OpSite *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
 {
   const IrExpr *e = call->u.call.args[i];
   IrSInfo *si = args[i];
@@ -359,8 +324,7 @@ shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr *
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    op_manip_fail(s, "shape must be a shape, but it is %s", op_sinfo_text(s->ctx, si));
-    return false;
+    return op_fail(s, "shape must be a shape, but it is %s", op_sinfo_text(s->ctx, si));
   }
   return true;
 }
@@ -372,7 +336,7 @@ shape_arg(const Site *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr *
 static IrSInfo *
 infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int *perm;
   if (!x)
@@ -396,21 +360,17 @@ infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Checks the literal entries of a new shape: at most one -1 (its index in
  * *infer_at, else -1), no other negative value. */
 static bool
-check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
+check_new_shape(const OpSite *s, IrPrimExpr **v, int n, int *infer_at)
 {
   *infer_at = -1;
   for (int i = 0; i < n; i++) {
     int64_t c;
     if (!ir_prim_is_int(v[i], &c) || c >= 0)
       continue;
-    if (c != -1) {
-      op_manip_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
-      return false;
-    }
-    if (*infer_at >= 0) {
-      op_manip_fail(s, "the new shape has more than one -1");
-      return false;
-    }
+    if (c != -1)
+      return op_fail(s, "dimension %d of the new shape is negative (%lld)", i, (long long)c);
+    if (*infer_at >= 0)
+      return op_fail(s, "the new shape has more than one -1");
     *infer_at = i;
   }
   return true;
@@ -419,7 +379,7 @@ check_new_shape(const Site *s, IrPrimExpr **v, int n, int *infer_at)
 static IrSInfo *
 infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   IrPrimExpr **nv;
   int nn, at;
@@ -439,11 +399,9 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (at >= 0) {
     IrPrimExpr *rest = product(in, nv, nn, at);
     int64_t r;
-    if (ir_prim_is_int(rest, &r) && r == 0) {
-      op_manip_fail(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
-                    shape_text(in->ctx, nv, nn));
-      return NULL;
-    }
+    if (ir_prim_is_int(rest, &r) && r == 0)
+      return op_fail_null(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+                          shape_text(in->ctx, nv, nn));
     op_assume(in, bin(in, IR_PE_NE, rest, lit(in->ctx, 0))); /* the kernel refuses 0 too */
     out[at] = simp(in, bin(in, IR_PE_FLOORDIV, old, rest));
   }
@@ -452,18 +410,18 @@ infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, out, nn);
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
-    op_manip_fail(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
-                  expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
+    op_report(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+              expr_text(in->ctx, old), expr_text(in->ctx, product(in, nv, nn, at)));
   else
-    op_manip_fail(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
-                  expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
+    op_report(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
+              expr_text(in->ctx, old), to, expr_text(in->ctx, new_count));
   return NULL;
 }
 
 static IrSInfo *
 infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   if (!x)
     return NULL;
@@ -476,7 +434,7 @@ infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
 bool
-op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+op_manip_expand_mask(const OpSite *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
 {
   int64_t *axes;
   int n, *norm;
@@ -494,7 +452,7 @@ op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim,
 static IrSInfo *
 infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int out_ndim;
   bool *mask;
@@ -537,7 +495,7 @@ squeeze_all(OpInfer *in, IrSInfo *x)
 static IrSInfo *
 infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int64_t *axes;
   int n, *norm;
@@ -555,11 +513,9 @@ infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return like(in, x, NULL, ndim - n);
   bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
   for (int i = 0; i < n; i++) {
-    if (op_assume_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE) {
-      op_manip_fail(&s, "cannot squeeze axis %d of size %s", norm[i],
-                    expr_text(in->ctx, xd[norm[i]]));
-      return NULL;
-    }
+    if (op_assume_equal(in, xd[norm[i]], lit(in->ctx, 1)) == IR_PROVE_FALSE)
+      return op_fail_null(&s, "cannot squeeze axis %d of size %s", norm[i],
+                          expr_text(in->ctx, xd[norm[i]]));
     drop[norm[i]] = true;
   }
   IrPrimExpr **out = dims_new(in->ctx, ndim);
@@ -592,7 +548,7 @@ tuple_len(const IrExpr *call, IrSInfo *si)
 
 /* Dtype and rank common to concat's inputs (void / -1 when unknown). */
 static bool
-concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
+concat_common(const OpSite *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
 {
   bool void_seen = false;
   *dtype = IR_VOID;
@@ -606,14 +562,11 @@ concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
     else if (dtype->code == IR_DT_VOID)
       *dtype = t;
     else if (!ir_dtype_eq(*dtype, t)) {
-      op_manip_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
-                    ir_dtype_str(t, b));
-      return false;
+      return op_fail(s, "inputs have different dtypes, %s and %s", ir_dtype_str(*dtype, a),
+                     ir_dtype_str(t, b));
     }
-    if (r >= 0 && *ndim >= 0 && r != *ndim) {
-      op_manip_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
-      return false;
-    }
+    if (r >= 0 && *ndim >= 0 && r != *ndim)
+      return op_fail(s, "inputs have different ranks, %d and %d", *ndim, r);
     if (r >= 0)
       *ndim = r;
   }
@@ -625,7 +578,7 @@ concat_common(const Site *s, IrSInfo **xs, int n, IrDType *dtype, int *ndim)
 /* The shape of a concat of n inputs of known shape along axis; NULL with
  * *ok true when a dim may differ, *ok false after an error. */
 static IrPrimExpr **
-concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis, bool *ok)
+concat_shape(OpInfer *in, const OpSite *s, IrSInfo **xs, int n, int ndim, int axis, bool *ok)
 {
   IrPrimExpr **out = dims_new(in->ctx, ndim);
   bool known = true;
@@ -639,8 +592,8 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
                    : in->assume ? op_assume_equal(in, d0, di)
                                 : op_prove_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
-        op_manip_fail(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
-                      expr_text(in->ctx, d0), expr_text(in->ctx, di));
+        op_report(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
+                  expr_text(in->ctx, d0), expr_text(in->ctx, di));
         *ok = false;
         return NULL;
       }
@@ -654,19 +607,16 @@ concat_shape(OpInfer *in, const Site *s, IrSInfo **xs, int n, int ndim, int axis
 /* The tensors of concat's and stack's tuple argument: *n of them in *xs,
  * *n -1 (and true) when the tuple is an R.Object; false after an error. */
 static bool
-tuple_tensors(OpInfer *in, const Site *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs, int *n)
+tuple_tensors(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs,
+              int *n)
 {
   *n = tuple_len(call, args[0]);
   if (*n < 0 && args[0]->kind == IR_SI_OBJECT)
     return true;
-  if (*n < 0) {
-    op_manip_fail(s, "tensors must be a tuple, but it is %s", op_sinfo_text(in->ctx, args[0]));
-    return false;
-  }
-  if (*n == 0) {
-    op_manip_fail(s, "tensors is an empty tuple");
-    return false;
-  }
+  if (*n < 0)
+    return op_fail(s, "tensors must be a tuple, but it is %s", op_sinfo_text(in->ctx, args[0]));
+  if (*n == 0)
+    return op_fail(s, "tensors is an empty tuple");
   *xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)*n);
   for (int i = 0; i < *n; i++)
     if (!((*xs)[i] = tensor_arg(s, tuple_field(call, args[0], i), "every item of tensors")))
@@ -678,7 +628,7 @@ tuple_tensors(OpInfer *in, const Site *s, const IrExpr *call, IrSInfo **args, Ir
 static IrSInfo *
 infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   int n, ndim, axis;
   IrSInfo **xs = NULL;
   IrDType dtype;
@@ -690,10 +640,8 @@ infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!concat_common(&s, xs, n, &dtype, &ndim) ||
       !op_manip_axis_attr(&s, call, true, ndim, &axis, &none))
     return NULL;
-  if (none && ndim >= 0 && ndim != 1) {
-    op_manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
-    return NULL;
-  }
+  if (none && ndim >= 0 && ndim != 1)
+    return op_fail_null(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
   if (none) {
     ndim = 1;
     axis = 0;
@@ -732,7 +680,7 @@ split_piece(OpInfer *in, IrPrimExpr *dim, const int64_t *idx, int nidx, int k)
 }
 
 static IrSInfo *
-split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
+split_sections(OpInfer *in, const OpSite *s, IrSInfo *x, int axis, int64_t n)
 {
   IrPrimExpr **xd = x->u.tensor.shape, *dim = xd[axis];
   int ndim = x->u.tensor.ndim;
@@ -741,11 +689,9 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
   IrPrimExpr *last =
       simp(in, bin(in, IR_PE_SUB, dim, bin(in, IR_PE_MUL, len, lit(in->ctx, n - 1))));
   int64_t c;
-  if (ir_prim_is_int(last, &c) && c < 0) {
-    op_manip_fail(s, "cannot split axis %d of size %s into %lld sections", axis,
-                  expr_text(in->ctx, dim), (long long)n);
-    return NULL;
-  }
+  if (ir_prim_is_int(last, &c) && c < 0)
+    return op_fail_null(s, "cannot split axis %d of size %s into %lld sections", axis,
+                        expr_text(in->ctx, dim), (long long)n);
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
   for (int64_t k = 0; k < n; k++) {
     IrPrimExpr **out = dims_new(in->ctx, ndim);
@@ -759,28 +705,24 @@ split_sections(OpInfer *in, const Site *s, IrSInfo *x, int axis, int64_t n)
 /* indices_or_sections: sets the indices (or the count in idx[0]), whether
  * it is a count, and the number of pieces. */
 bool
-op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
+op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
                      int64_t *pieces)
 {
   if (!op_manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
     return false;
   *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
-  if (*sections && (*idx)[0] <= 0) {
-    op_manip_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
-    return false;
-  }
+  if (*sections && (*idx)[0] <= 0)
+    return op_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
   *pieces = *sections ? (*idx)[0] : *nidx + 1;
-  if (*pieces > 1 << 20) {
-    op_manip_fail(s, "too many sections (%lld)", (long long)*pieces);
-    return false;
-  }
+  if (*pieces > 1 << 20)
+    return op_fail(s, "too many sections (%lld)", (long long)*pieces);
   return true;
 }
 
 static IrSInfo *
 infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
@@ -834,16 +776,15 @@ slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inboun
 
 /* The length of a slice of a dim; NULL after an error. */
 static IrPrimExpr *
-slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64_t stride,
+slice_len(OpInfer *in, const OpSite *s, IrPrimExpr *n, int64_t b, int64_t e, int64_t stride,
           bool inbound)
 {
   int64_t c, start, len;
   if (ir_prim_is_int(n, &c)) {
-    if (!op_manip_slice_axis(c, b, e, stride, inbound, &start, &len)) {
-      op_manip_fail(s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
-                    (long long)b, (long long)e, (long long)c);
-      return NULL;
-    }
+    if (!op_manip_slice_axis(c, b, e, stride, inbound, &start, &len))
+      return op_fail_null(
+          s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+          (long long)b, (long long)e, (long long)c);
     return lit(in->ctx, len);
   }
   IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
@@ -862,7 +803,7 @@ slice_len(OpInfer *in, const Site *s, IrPrimExpr *n, int64_t b, int64_t e, int64
 static IrSInfo *
 infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   SliceAttrs sa;
   if (x && op_manip_slice_is_symbolic(call))
@@ -902,7 +843,7 @@ assume_take_room(OpInfer *in, const IrSInfo *x, IrPrimExpr **out, int on)
 static IrSInfo *
 infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x"), *ix = tensor_arg(&s, args[1], "indices");
   int axis;
   bool none;
@@ -912,8 +853,7 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
     char b[16];
-    op_manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
-    return NULL;
+    return op_fail_null(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
   if (none) {
@@ -942,17 +882,15 @@ infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "x");
   IrPrimExpr **tv;
   int tn;
   if (!x || !shape_arg(&s, call, 1, args, &tv, &tn))
     return NULL;
   int xn = x->u.tensor.ndim;
-  if (xn >= 0 && tn >= 0 && tn < xn) {
-    op_manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
-    return NULL;
-  }
+  if (xn >= 0 && tn >= 0 && tn < xn)
+    return op_fail_null(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
   if (!tv || !x->u.tensor.shape)
     return like(in, x, tv, tn);
   for (int i = 1; i <= xn; i++) {
@@ -964,12 +902,10 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (eq != IR_PROVE_TRUE && (eq == IR_PROVE_UNKNOWN || one == IR_PROVE_UNKNOWN))
       /* x's dim is 1 or the target's: decided at run time */
       op_assume(in, bin(in, IR_PE_OR, bin(in, IR_PE_EQ, xd, td), bin(in, IR_PE_EQ, xd, lit(in->ctx, 1))));
-    if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE) {
-      op_manip_fail(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
-                    shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn), xn - i,
-                    expr_text(in->ctx, xd), expr_text(in->ctx, td));
-      return NULL;
-    }
+    if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE)
+      return op_fail_null(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+                          shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn),
+                          xn - i, expr_text(in->ctx, xd), expr_text(in->ctx, td));
   }
   return like(in, x, tv, tn);
 }
@@ -978,7 +914,7 @@ infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   int axis;
   bool none;
@@ -991,20 +927,16 @@ infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * TVM does not check the sign; a negative count is refused here, as numpy
  * refuses it. */
 bool
-op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n)
+op_manip_tile_repeats(const OpSite *s, const IrExpr *call, int64_t **reps, int *n)
 {
   if (!op_manip_attr_ints(s, call, "repeats", false, reps, n))
     return false;
   for (int i = 0; i < *n; i++)
-    if ((*reps)[i] < 0) {
-      op_manip_fail(s, "repeats must be non-negative, but entry %d is %lld", i,
-                    (long long)(*reps)[i]);
-      return false;
-    }
-  if (*n > MAX_DIMS) {
-    op_manip_fail(s, "repeats has %d entries, more than the %d supported", *n, MAX_DIMS);
-    return false;
-  }
+    if ((*reps)[i] < 0)
+      return op_fail(s, "repeats must be non-negative, but entry %d is %lld", i,
+                     (long long)(*reps)[i]);
+  if (*n > MAX_DIMS)
+    return op_fail(s, "repeats has %d entries, more than the %d supported", *n, MAX_DIMS);
   return true;
 }
 
@@ -1014,7 +946,7 @@ op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n)
 static IrSInfo *
 infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   int64_t *reps;
   int l;
@@ -1042,20 +974,16 @@ infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* The repeats of R.repeat: one non-negative int (TVM takes any int; a
  * negative count is refused here, as numpy refuses it). */
 bool
-op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count)
+op_manip_repeat_count(const OpSite *s, const IrExpr *call, int64_t *count)
 {
   int64_t *v;
   int n;
   if (!op_manip_attr_ints(s, call, "repeats", false, &v, &n))
     return false;
-  if (n != 1 || op_attr(call, "repeats")->kind == IR_AT_LIST) {
-    op_manip_fail(s, "repeats must be one integer");
-    return false;
-  }
-  if (v[0] < 0) {
-    op_manip_fail(s, "repeats must be non-negative, not %lld", (long long)v[0]);
-    return false;
-  }
+  if (n != 1 || op_attr(call, "repeats")->kind == IR_AT_LIST)
+    return op_fail(s, "repeats must be one integer");
+  if (v[0] < 0)
+    return op_fail(s, "repeats must be non-negative, not %lld", (long long)v[0]);
   *count = v[0];
   return true;
 }
@@ -1066,7 +994,7 @@ op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count)
 static IrSInfo *
 infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   int64_t r;
   int axis;
@@ -1099,7 +1027,7 @@ infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   int n, ndim, axis;
   IrSInfo **xs = NULL;
   IrDType dtype;
@@ -1134,17 +1062,15 @@ infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * the new dim in a result of rank ndim + 1 (ndim < 0: left unchecked,
  * *axis -1). */
 bool
-op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis)
+op_manip_one_hot_attrs(const OpSite *s, const IrExpr *call, int ndim, int64_t *depth, int *axis)
 {
   int64_t *v;
   int n;
   bool none;
   if (!op_manip_attr_ints(s, call, "depth", false, &v, &n))
     return false;
-  if (n != 1 || v[0] <= 0) {
-    op_manip_fail(s, "depth must be one positive integer");
-    return false;
-  }
+  if (n != 1 || v[0] <= 0)
+    return op_fail(s, "depth must be one positive integer");
   *depth = v[0];
   return op_manip_axis_attr(s, call, false, ndim < 0 ? -1 : ndim + 1, axis, &none);
 }
@@ -1155,7 +1081,7 @@ op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *dep
 static IrSInfo *
 infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *ix = tensor_arg(&s, args[0], "indices");
   int64_t depth;
   int axis;
@@ -1163,20 +1089,14 @@ infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   char a[16], b[16];
-  if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
-    op_manip_fail(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, a));
-    return NULL;
-  }
-  if (!args[1] || args[1]->kind != IR_SI_PRIM || !args[2] || args[2]->kind != IR_SI_PRIM) {
-    op_manip_fail(&s, "on_value and off_value must be prim values");
-    return NULL;
-  }
+  if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT)
+    return op_fail_null(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, a));
+  if (!args[1] || args[1]->kind != IR_SI_PRIM || !args[2] || args[2]->kind != IR_SI_PRIM)
+    return op_fail_null(&s, "on_value and off_value must be prim values");
   IrDType on = args[1]->u.prim.dtype, off = args[2]->u.prim.dtype;
-  if (!ir_dtype_eq(on, off)) {
-    op_manip_fail(&s, "on_value and off_value must have the same dtype, not %s and %s",
-                  ir_dtype_str(on, a), ir_dtype_str(off, b));
-    return NULL;
-  }
+  if (!ir_dtype_eq(on, off))
+    return op_fail_null(&s, "on_value and off_value must have the same dtype, not %s and %s",
+                        ir_dtype_str(on, a), ir_dtype_str(off, b));
   int ndim = ix->u.tensor.ndim;
   if (ndim < 0 || !ix->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, ndim < 0 ? -1 : ndim + 1, on, ix->u.tensor.vdevice);
@@ -1191,15 +1111,13 @@ infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   if (!x)
     return NULL;
   int ndim = x->u.tensor.ndim;
-  if (ndim >= 0 && ndim < 2) {
-    op_manip_fail(&s, "data must have at least 2 dimensions, not %d", ndim);
-    return NULL;
-  }
+  if (ndim >= 0 && ndim < 2)
+    return op_fail_null(&s, "data must have at least 2 dimensions, not %d", ndim);
   if (ndim == 2)
     return x;
   if (!x->u.tensor.shape)
@@ -1215,22 +1133,18 @@ infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * would crop, which topi.nn.pad does not define); pad_mode is "constant",
  * "reflect", "replicate" or "circular". */
 bool
-op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa)
+op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa)
 {
   static const char *const modes[] = {"constant", "reflect", "replicate", "circular"};
   int n;
   if (!op_manip_attr_ints(s, call, "pad_width", false, &pa->width, &n))
     return false;
-  if (ndim >= 0 ? n != 2 * ndim : n % 2 != 0) {
-    op_manip_fail(s, "pad_width has %d values, not 2 per axis of the data (rank %d)", n, ndim);
-    return false;
-  }
+  if (ndim >= 0 ? n != 2 * ndim : n % 2 != 0)
+    return op_fail(s, "pad_width has %d values, not 2 per axis of the data (rank %d)", n, ndim);
   pa->n = n / 2;
   for (int i = 0; i < n; i++) {
-    if (pa->width[i] < 0) {
-      op_manip_fail(s, "pad_width must not be negative, got %lld", (long long)pa->width[i]);
-      return false;
-    }
+    if (pa->width[i] < 0)
+      return op_fail(s, "pad_width must not be negative, got %lld", (long long)pa->width[i]);
   }
   const IrAttr *m = op_attr(call, "pad_mode");
   pa->mode = (PadMode)-1;
@@ -1239,10 +1153,8 @@ op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa)
       pa->mode = (PadMode)i;
       break;
     }
-  if ((int)pa->mode < 0) {
-    op_manip_fail(s, "pad_mode must be \"constant\", \"reflect\", \"replicate\" or \"circular\"");
-    return false;
-  }
+  if ((int)pa->mode < 0)
+    return op_fail(s, "pad_mode must be \"constant\", \"reflect\", \"replicate\" or \"circular\"");
   const IrAttr *v = op_attr(call, "pad_value");
   pa->value = 0;
   if (v && v->kind == IR_AT_INT)
@@ -1250,8 +1162,7 @@ op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa)
   else if (v && v->kind == IR_AT_FLOAT)
     pa->value = v->u.f;
   else if (v && v->kind != IR_AT_NONE) {
-    op_manip_fail(s, "pad_value must be a number");
-    return false;
+    return op_fail(s, "pad_value must be a number");
   }
   return true;
 }
@@ -1260,21 +1171,17 @@ op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa)
  * 1 positions past either end; replicate and circular read the input, so
  * a padded axis needs one. */
 bool
-op_manip_pad_fits(const Site *s, PadMode mode, int axis, int64_t size, int64_t before,
+op_manip_pad_fits(const OpSite *s, PadMode mode, int axis, int64_t size, int64_t before,
                   int64_t after)
 {
   if (mode == PAD_CONSTANT || (before == 0 && after == 0))
     return true;
-  if (mode == PAD_REFLECT && (before >= size || after >= size)) {
-    op_manip_fail(s, "reflect padding of axis %d (%lld, %lld) must be less than its extent %lld",
-                  axis, (long long)before, (long long)after, (long long)size);
-    return false;
-  }
-  if (size == 0) {
-    op_manip_fail(s, "axis %d is empty: %s padding has nothing to read", axis,
-                  mode == PAD_REPLICATE ? "replicate" : "circular");
-    return false;
-  }
+  if (mode == PAD_REFLECT && (before >= size || after >= size))
+    return op_fail(s, "reflect padding of axis %d (%lld, %lld) must be less than its extent %lld",
+                   axis, (long long)before, (long long)after, (long long)size);
+  if (size == 0)
+    return op_fail(s, "axis %d is empty: %s padding has nothing to read", axis,
+                   mode == PAD_REPLICATE ? "replicate" : "circular");
   return true;
 }
 
@@ -1298,7 +1205,7 @@ op_manip_pad_source(PadMode mode, int64_t i, int64_t size)
 static IrSInfo *
 infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   PadAttrs pa;
   if (!x || !op_manip_pad_attrs(&s, call, x->u.tensor.ndim, &pa))
@@ -1317,13 +1224,11 @@ infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 bool
-op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r)
+op_manip_upscale_factor(const OpSite *s, const IrExpr *call, int64_t *r)
 {
   const IrAttr *a = op_attr(call, "upscale_factor");
-  if (!a || a->kind != IR_AT_INT || a->u.i <= 0) {
-    op_manip_fail(s, "upscale_factor must be a positive integer");
-    return false;
-  }
+  if (!a || a->kind != IR_AT_INT || a->u.i <= 0)
+    return op_fail(s, "upscale_factor must be a positive integer");
   *r = a->u.i;
   return true;
 }
@@ -1333,27 +1238,23 @@ op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r)
 static IrSInfo *
 infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = infer_site(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = tensor_arg(&s, args[0], "data");
   int64_t r;
   if (!x || !op_manip_upscale_factor(&s, call, &r))
     return NULL;
   int ndim = x->u.tensor.ndim;
-  if (ndim >= 0 && ndim < 3) {
-    op_manip_fail(&s, "data must have at least 3 dimensions, not %d", ndim);
-    return NULL;
-  }
+  if (ndim >= 0 && ndim < 3)
+    return op_fail_null(&s, "data must have at least 3 dimensions, not %d", ndim);
   if (!x->u.tensor.shape)
     return x->u.tensor.ndim < 0 ? x : like(in, x, NULL, ndim);
   IrPrimExpr **out = dims_new(in->ctx, ndim), **d = x->u.tensor.shape;
   memcpy(out, d, sizeof *out * (size_t)ndim);
   IrPrimExpr *c = d[ndim - 3], *rem = simp(in, bin(in, IR_PE_FLOORMOD, c, lit(in->ctx, r * r)));
   int64_t v;
-  if (ir_prim_is_int(rem, &v) && v != 0) {
-    op_manip_fail(&s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
-                  expr_text(in->ctx, c), (long long)(r * r));
-    return NULL;
-  }
+  if (ir_prim_is_int(rem, &v) && v != 0)
+    return op_fail_null(&s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
+                        expr_text(in->ctx, c), (long long)(r * r));
   out[ndim - 3] = simp(in, bin(in, IR_PE_FLOORDIV, c, lit(in->ctx, r * r)));
   out[ndim - 2] = simp(in, bin(in, IR_PE_MUL, d[ndim - 2], lit(in->ctx, r)));
   out[ndim - 1] = simp(in, bin(in, IR_PE_MUL, d[ndim - 1], lit(in->ctx, r)));

@@ -19,38 +19,27 @@
 
 #include "manip_int.h"
 
-static Site
-eval_site(const OpEval *ev, const IrExpr *call)
-{
-  Site s = {ev->ctx, ev->loc, ev->binding, call->u.call.op};
-  return s;
-}
-
 /* The tensor of a value; NULL after an error when it is not one. */
 static IrTensorData *
-tensor_val(const Site *s, Value *v, const char *what)
+tensor_val(const OpSite *s, Value *v, const char *what)
 {
-  if (!v || v->kind != VAL_TENSOR) {
-    op_manip_fail(s, "%s must be a tensor", what);
-    return NULL;
-  }
-  if (v->u.tensor.t.ndim > MAX_DIMS) {
-    op_manip_fail(s, "%s has %d dimensions, more than the %d supported", what, v->u.tensor.t.ndim,
-                  MAX_DIMS);
-    return NULL;
-  }
+  if (!v || v->kind != VAL_TENSOR)
+    return op_fail_null(s, "%s must be a tensor", what);
+  if (v->u.tensor.t.ndim > MAX_DIMS)
+    return op_fail_null(s, "%s has %d dimensions, more than the %d supported", what,
+                        v->u.tensor.t.ndim, MAX_DIMS);
   return &v->u.tensor.t;
 }
 
 static IrTensorData *
-new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
+new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
 {
   Value *v = op_tensor_new(s->ctx, t, ndim, shape, s->loc);
   return v ? &v->u.tensor.t : NULL;
 }
 
 static Value *
-as_value(const Site *s, IrTensorData *t)
+as_value(const OpSite *s, IrTensorData *t)
 {
   return t ? op_tensor_from_data(s->ctx, t) : NULL;
 }
@@ -65,13 +54,13 @@ copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
 
 /* The helpers above, for the kernels of manip_index.c. */
 IrTensorData *
-op_manip_tensor_val(const Site *s, Value *v, const char *what)
+op_manip_tensor_val(const OpSite *s, Value *v, const char *what)
 {
   return tensor_val(s, v, what);
 }
 
 IrTensorData *
-op_manip_new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape)
+op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
 {
   return new_tensor(s, t, ndim, shape);
 }
@@ -103,13 +92,11 @@ gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env
 
 /* An output holding x's data unchanged under a new shape. */
 static Value *
-same_data(const Site *s, const IrTensorData *x, int ndim, const int64_t *shape)
+same_data(const OpSite *s, const IrTensorData *x, int ndim, const int64_t *shape)
 {
   IrTensorData *out = new_tensor(s, x->dtype, ndim, shape);
-  if (out && out->nbytes != x->nbytes) {
-    op_manip_fail(s, "internal: element counts differ");
-    return NULL;
-  }
+  if (out && out->nbytes != x->nbytes)
+    return op_fail_null(s, "internal: element counts differ");
   if (out)
     memcpy(out->data, x->data, x->nbytes);
   return as_value(s, out);
@@ -126,7 +113,7 @@ map_permute(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int *perm, term[MAX_DIMS + 1];
   int64_t shape[MAX_DIMS];
@@ -146,14 +133,12 @@ op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   if (!x)
     return NULL;
-  if (!args[1] || args[1]->kind != VAL_SHAPE) {
-    op_manip_fail(&s, "shape must be a shape");
-    return NULL;
-  }
+  if (!args[1] || args[1]->kind != VAL_SHAPE)
+    return op_fail_null(&s, "shape must be a shape");
   int n = args[1]->u.shape.n, at = -1;
   int64_t *dims = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
   memcpy(dims, args[1]->u.shape.dims, sizeof(int64_t) * (size_t)n);
@@ -161,8 +146,7 @@ op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
     if (dims[i] == -1 && at < 0)
       at = i;
     else if (dims[i] < 0) {
-      op_manip_fail(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
-      return NULL;
+      return op_fail_null(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
     } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
       rest = INT64_MAX; /* cannot match any real count */
     else
@@ -171,18 +155,16 @@ op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
   int64_t count = op_numel(x);
   if (at >= 0)
     dims[at] = rest ? count / rest : 0;
-  if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count) {
-    op_manip_fail(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
-                  (long long)rest, at >= 0 ? " times -1 elements" : " elements");
-    return NULL;
-  }
+  if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count)
+    return op_fail_null(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
+                        (long long)rest, at >= 0 ? " times -1 elements" : " elements");
   return same_data(&s, x, n, dims);
 }
 
 Value *
 op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   if (!x)
     return NULL;
@@ -193,7 +175,7 @@ op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int out_ndim;
   bool *mask;
@@ -208,7 +190,7 @@ op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int64_t *axes, shape[MAX_DIMS];
   int n, *norm, k = 0;
@@ -219,10 +201,8 @@ op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
     int a = n < 0 ? i : norm[i];
-    if (x->shape[a] != 1 && n >= 0) {
-      op_manip_fail(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
-      return NULL;
-    }
+    if (x->shape[a] != 1 && n >= 0)
+      return op_fail_null(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
     drop[a] = x->shape[a] == 1;
   }
   for (int i = 0; i < x->ndim; i++)
@@ -235,25 +215,21 @@ op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
  * the output shape.  axis -1 (stack): every dim agrees, and shape is
  * input 0's. */
 static bool
-concat_check(const Site *s, IrTensorData **xs, int n, int axis, int64_t *shape)
+concat_check(const OpSite *s, IrTensorData **xs, int n, int axis, int64_t *shape)
 {
   memcpy(shape, xs[0]->shape, sizeof(int64_t) * (size_t)xs[0]->ndim);
   if (axis >= 0)
     shape[axis] = 0;
   for (int i = 0; i < n; i++) {
     char a[16], b[16];
-    if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim) {
-      op_manip_fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
-                    ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b),
-                    xs[0]->ndim);
-      return false;
-    }
+    if (!ir_dtype_eq(xs[i]->dtype, xs[0]->dtype) || xs[i]->ndim != xs[0]->ndim)
+      return op_fail(s, "input %d is %s with %d dimensions, input 0 %s with %d", i,
+                     ir_dtype_str(xs[i]->dtype, a), xs[i]->ndim, ir_dtype_str(xs[0]->dtype, b),
+                     xs[0]->ndim);
     for (int d = 0; d < xs[0]->ndim; d++)
-      if (d != axis && xs[i]->shape[d] != xs[0]->shape[d]) {
-        op_manip_fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
-                      (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
-        return false;
-      }
+      if (d != axis && xs[i]->shape[d] != xs[0]->shape[d])
+        return op_fail(s, "inputs 0 and %d differ in dimension %d: %lld and %lld", i, d,
+                       (long long)xs[0]->shape[d], (long long)xs[i]->shape[d]);
     if (axis >= 0)
       shape[axis] += xs[i]->shape[axis];
   }
@@ -297,12 +273,10 @@ scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
 /* The tensors of concat's and stack's tuple argument; NULL after an
  * error. */
 static IrTensorData **
-tuple_vals(const Site *s, Value *t, int *n)
+tuple_vals(const OpSite *s, Value *t, int *n)
 {
-  if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0) {
-    op_manip_fail(s, "tensors must be a non-empty tuple");
-    return NULL;
-  }
+  if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0)
+    return op_fail_null(s, "tensors must be a non-empty tuple");
   *n = t->u.tuple.n;
   IrTensorData **xs = ir_alloc(s->ctx, sizeof(IrTensorData *) * (size_t)*n);
   for (int i = 0; i < *n; i++)
@@ -314,7 +288,7 @@ tuple_vals(const Site *s, Value *t, int *n)
 Value *
 op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   int64_t shape[MAX_DIMS];
   int axis;
   bool none;
@@ -324,10 +298,8 @@ op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   if (!op_manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
     return NULL;
-  if (none && xs[0]->ndim != 1) {
-    op_manip_fail(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
-    return NULL;
-  }
+  if (none && xs[0]->ndim != 1)
+    return op_fail_null(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
   if (none)
     axis = 0;
   if (!concat_check(&s, xs, n, axis, shape))
@@ -359,7 +331,7 @@ split_bounds(int64_t dim, const int64_t *idx, int nidx, bool sections, int64_t k
 }
 
 static Value *
-split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64_t len)
+split_piece_value(const OpSite *s, IrTensorData *x, int axis, int64_t start, int64_t len)
 {
   int64_t shape[MAX_DIMS];
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
@@ -374,7 +346,7 @@ split_piece_value(const Site *s, IrTensorData *x, int axis, int64_t start, int64
 Value *
 op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
@@ -387,11 +359,9 @@ op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
   Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
   for (int64_t k = 0; k < pieces; k++) {
     int64_t start, len;
-    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len)) {
-      op_manip_fail(&s, "cannot split axis %d of size %lld into %lld sections", axis,
-                    (long long)x->shape[axis], (long long)pieces);
-      return NULL;
-    }
+    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len))
+      return op_fail_null(&s, "cannot split axis %d of size %lld into %lld sections", axis,
+                          (long long)x->shape[axis], (long long)pieces);
     if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
       return NULL;
   }
@@ -401,7 +371,7 @@ op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   SliceAttrs sa;
   int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
@@ -415,9 +385,9 @@ op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
     int a = sa.axes[i];
     if (!op_manip_slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound,
                              &start[a], &shape[a])) {
-      op_manip_fail(&s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
-                    (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
-      return NULL;
+      return op_fail_null(
+          &s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+          (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
     }
     step[a] = sa.strides[i];
   }
@@ -432,27 +402,23 @@ op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
  * after an error (an index out of range in "fast" mode, or any index
  * into an empty axis). */
 static int64_t *
-take_indices(const Site *s, const IrTensorData *ix, int64_t n, int mode)
+take_indices(const OpSite *s, const IrTensorData *ix, int64_t n, int mode)
 {
   int64_t count = op_numel(ix);
   int64_t *r = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
   for (int64_t k = 0; k < count; k++) {
     int64_t i = op_get_i(ix, k), v = i;
-    if (n == 0) {
-      op_manip_fail(s, "index %lld into an axis of size 0", (long long)i);
-      return NULL;
-    }
+    if (n == 0)
+      return op_fail_null(s, "index %lld into an axis of size 0", (long long)i);
     if (mode == 1)
       v = i < 0 ? 0 : i >= n ? n - 1 : i;
     else if (mode == 2)
       v = ((i % n) + n) % n;
     else if (i < 0)
       v = i >= -n ? i + n : -1;
-    if (v < 0 || v >= n) {
-      op_manip_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
-                    (long long)n);
-      return NULL;
-    }
+    if (v < 0 || v >= n)
+      return op_fail_null(s, "index %lld is out of range for an axis of size %lld", (long long)i,
+                          (long long)n);
     r[k] = v;
   }
   return r;
@@ -479,17 +445,15 @@ map_take(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x"), *ix = tensor_val(&s, args[1], "indices");
   int64_t shape[2 * MAX_DIMS];
   int axis, mode = x && ix ? op_manip_take_mode(&s, call) : -1;
   bool none;
   if (mode < 0 || !op_manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
     return NULL;
-  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
-    op_manip_fail(&s, "indices must have an integer dtype");
-    return NULL;
-  }
+  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
+    return op_fail_null(&s, "indices must have an integer dtype");
   IrTensorData flat = *x;
   int64_t count = op_numel(x);
   if (none) { /* take from the flattened x */
@@ -498,10 +462,8 @@ op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
     axis = 0;
   }
   int on = flat.ndim - 1 + ix->ndim;
-  if (on > MAX_DIMS) {
-    op_manip_fail(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
-    return NULL;
-  }
+  if (on > MAX_DIMS)
+    return op_fail_null(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
   int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
   if (!resolved)
     return NULL;
@@ -534,27 +496,22 @@ map_broadcast(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "x");
   if (!x)
     return NULL;
-  if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS) {
-    op_manip_fail(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
-    return NULL;
-  }
+  if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS)
+    return op_fail_null(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
   int tn = args[1]->u.shape.n;
   const int64_t *td = args[1]->u.shape.dims;
-  if (tn < x->ndim) {
-    op_manip_fail(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim, tn);
-    return NULL;
-  }
+  if (tn < x->ndim)
+    return op_fail_null(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim,
+                        tn);
   for (int d = 0; d < x->ndim; d++) {
     int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
-    if (xd != 1 && xd != t) {
-      op_manip_fail(&s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
-                    (long long)t);
-      return NULL;
-    }
+    if (xd != 1 && xd != t)
+      return op_fail_null(&s, "cannot broadcast dimension %d of size %lld to %lld", d,
+                          (long long)xd, (long long)t);
   }
   IrTensorData *out = new_tensor(&s, x->dtype, tn, td);
   BroadcastMap b = {x, tn - x->ndim};
@@ -572,7 +529,7 @@ op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   int64_t shape[MAX_DIMS + 1];
   int axis;
   bool none;
@@ -581,10 +538,8 @@ op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args)
   if (!xs)
     return NULL;
   int ndim = xs[0]->ndim;
-  if (ndim >= MAX_DIMS) {
-    op_manip_fail(&s, "the result would have more than %d dimensions", MAX_DIMS);
-    return NULL;
-  }
+  if (ndim >= MAX_DIMS)
+    return op_fail_null(&s, "the result would have more than %d dimensions", MAX_DIMS);
   if (!op_manip_axis_attr(&s, call, false, ndim + 1, &axis, &none) ||
       !concat_check(&s, xs, n, -1, shape))
     return NULL;
@@ -626,7 +581,7 @@ map_repeat(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   int64_t r, shape[MAX_DIMS];
   int axis;
@@ -642,10 +597,8 @@ op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args)
     axis = 0;
   }
   memcpy(shape, flat.shape, sizeof(int64_t) * (size_t)flat.ndim);
-  if (r > 0 && shape[axis] > INT64_MAX / r) {
-    op_manip_fail(&s, "the result would be too large");
-    return NULL;
-  }
+  if (r > 0 && shape[axis] > INT64_MAX / r)
+    return op_fail_null(&s, "the result would be too large");
   shape[axis] *= r;
   IrTensorData *out = new_tensor(&s, x->dtype, flat.ndim, shape);
   RepeatMap m = {axis, r ? r : 1, flat.ndim};
@@ -668,7 +621,7 @@ map_tile(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   int64_t *reps, shape[MAX_DIMS];
   int l;
@@ -678,10 +631,8 @@ op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args)
   for (int d = 0; d < on; d++) {
     int xi = d - (on - x->ndim), ri = d - (on - l);
     int64_t xd = xi < 0 ? 1 : x->shape[xi], rd = ri < 0 ? 1 : reps[ri];
-    if (rd > 0 && xd > INT64_MAX / rd) {
-      op_manip_fail(&s, "the result would be too large");
-      return NULL;
-    }
+    if (rd > 0 && xd > INT64_MAX / rd)
+      return op_fail_null(&s, "the result would be too large");
     shape[d] = xd * rd;
   }
   IrTensorData *out = new_tensor(&s, x->dtype, on, shape);
@@ -707,7 +658,7 @@ map_flip(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   int axis;
   bool none;
@@ -726,33 +677,28 @@ op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *ix = tensor_val(&s, args[0], "indices");
   int64_t depth, shape[MAX_DIMS + 1];
   int axis;
   if (!ix || !op_manip_one_hot_attrs(&s, call, ix->ndim, &depth, &axis))
     return NULL;
-  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT) {
-    op_manip_fail(&s, "indices must have an integer dtype");
-    return NULL;
-  }
+  if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
+    return op_fail_null(&s, "indices must have an integer dtype");
   const Value *on = args[1], *off = args[2];
   if (!on || on->kind != VAL_PRIM || !off || off->kind != VAL_PRIM ||
       !ir_dtype_eq(on->u.prim.dtype, off->u.prim.dtype)) {
-    op_manip_fail(&s, "on_value and off_value must be prim values of one dtype");
-    return NULL;
+    return op_fail_null(&s, "on_value and off_value must be prim values of one dtype");
   }
-  if (ix->ndim >= MAX_DIMS) {
-    op_manip_fail(&s, "the result would have more than %d dimensions", MAX_DIMS);
-    return NULL;
-  }
+  if (ix->ndim >= MAX_DIMS)
+    return op_fail_null(&s, "the result would have more than %d dimensions", MAX_DIMS);
   for (int d = 0, k = 0; d <= ix->ndim; d++)
     shape[d] = d == axis ? depth : ix->shape[k++];
   IrDType t = on->u.prim.dtype;
   IrTensorData *out = new_tensor(&s, t, ix->ndim + 1, shape);
   if (!out)
     return NULL;
-  bool fl = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
+  bool fl = ir_dtype_is_float(t);
   int64_t inner = 1, count = op_numel(ix);
   for (int d = axis; d < ix->ndim; d++)
     inner *= ix->shape[d];
@@ -777,14 +723,12 @@ op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   if (!x)
     return NULL;
-  if (x->ndim < 2) {
-    op_manip_fail(&s, "data must have at least 2 dimensions, not %d", x->ndim);
-    return NULL;
-  }
+  if (x->ndim < 2)
+    return op_fail_null(&s, "data must have at least 2 dimensions, not %d", x->ndim);
   int64_t shape[2] = {x->shape[0], 1};
   for (int d = 1; d < x->ndim; d++)
     shape[1] *= x->shape[d];
@@ -796,7 +740,7 @@ op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args)
 Value *
 op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   PadAttrs pa;
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0};
@@ -846,7 +790,7 @@ map_pixel_shuffle(const void *env, const int64_t *o, int64_t *i)
 Value *
 op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = eval_site(ev, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = tensor_val(&s, args[0], "data");
   int64_t rn[2], shape[MAX_DIMS];
   if (!x || !op_manip_upscale_factor(&s, call, &rn[0]))
@@ -854,11 +798,9 @@ op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args)
   int n = x->ndim;
   int64_t r = rn[0];
   rn[1] = n;
-  if (n < 3 || x->shape[n - 3] % (r * r) != 0) {
-    op_manip_fail(&s, "data must have at least 3 dimensions and channels a multiple of %lld",
-                  (long long)(r * r));
-    return NULL;
-  }
+  if (n < 3 || x->shape[n - 3] % (r * r) != 0)
+    return op_fail_null(&s, "data must have at least 3 dimensions and channels a multiple of %lld",
+                        (long long)(r * r));
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
   shape[n - 3] /= r * r;
   shape[n - 2] *= r;

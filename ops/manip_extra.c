@@ -25,7 +25,7 @@ is_lit(const IrPrimExpr *e, int64_t v)
 }
 
 static Value *
-as_value(const Site *s, IrTensorData *t)
+as_value(const OpSite *s, IrTensorData *t)
 {
   return t ? op_tensor_from_data(s->ctx, t) : NULL;
 }
@@ -36,17 +36,15 @@ as_value(const Site *s, IrTensorData *t)
 
 /* seq_axis and batch_axis normalized against rank ndim. */
 static bool
-sequence_axes(const Site *s, const IrExpr *call, int ndim, int *seq, int *batch)
+sequence_axes(const OpSite *s, const IrExpr *call, int ndim, int *seq, int *batch)
 {
   int64_t *v, *w;
   int n, m;
   if (!op_manip_attr_ints(s, call, "seq_axis", false, &v, &n) ||
       !op_manip_attr_ints(s, call, "batch_axis", false, &w, &m))
     return false;
-  if (n != 1 || m != 1) {
-    op_manip_fail(s, "seq_axis and batch_axis must be integers");
-    return false;
-  }
+  if (n != 1 || m != 1)
+    return op_fail(s, "seq_axis and batch_axis must be integers");
   return op_manip_norm_axis(s, v[0], ndim, seq) && op_manip_norm_axis(s, w[0], ndim, batch);
 }
 
@@ -55,7 +53,7 @@ sequence_axes(const Site *s, const IrExpr *call, int ndim, int *seq, int *batch)
 IrSInfo *
 op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *l = x ? op_manip_tensor_arg(&s, args[1], "seq_lengths") : NULL;
   int seq, batch;
@@ -63,24 +61,19 @@ op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   IrDType t = l->u.tensor.dtype;
   char b[16];
-  if (t.code != IR_DT_VOID && !ir_dtype_eq(t, IR_I32) && !ir_dtype_eq(t, IR_I64)) {
-    op_manip_fail(&s, "seq_lengths must be int32 or int64, not %s", ir_dtype_str(t, b));
-    return NULL;
-  }
-  if (l->u.tensor.ndim >= 0 && l->u.tensor.ndim != 1) {
-    op_manip_fail(&s, "seq_lengths must be 1-D, not of rank %d", l->u.tensor.ndim);
-    return NULL;
-  }
+  if (t.code != IR_DT_VOID && !ir_dtype_eq(t, IR_I32) && !ir_dtype_eq(t, IR_I64))
+    return op_fail_null(&s, "seq_lengths must be int32 or int64, not %s", ir_dtype_str(t, b));
+  if (l->u.tensor.ndim >= 0 && l->u.tensor.ndim != 1)
+    return op_fail_null(&s, "seq_lengths must be 1-D, not of rank %d", l->u.tensor.ndim);
   if (x->u.tensor.ndim < 0)
     return x;
   if (!sequence_axes(&s, call, x->u.tensor.ndim, &seq, &batch))
     return NULL;
   if (x->u.tensor.shape && l->u.tensor.shape &&
       op_assume_equal(in, l->u.tensor.shape[0], x->u.tensor.shape[batch]) == IR_PROVE_FALSE) {
-    op_manip_fail(&s, "seq_lengths has %s elements, but data's batch axis %d has %s",
-                  op_manip_expr_text(in->ctx, l->u.tensor.shape[0]), batch,
-                  op_manip_expr_text(in->ctx, x->u.tensor.shape[batch]));
-    return NULL;
+    return op_fail_null(&s, "seq_lengths has %s elements, but data's batch axis %d has %s",
+                        op_manip_expr_text(in->ctx, l->u.tensor.shape[0]), batch,
+                        op_manip_expr_text(in->ctx, x->u.tensor.shape[batch]));
   }
   return x;
 }
@@ -98,17 +91,15 @@ reversed_position(int64_t i, int64_t len, int64_t n)
 Value *
 op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   IrTensorData *l = x ? op_manip_tensor_val(&s, args[1], "seq_lengths") : NULL;
   int seq, batch;
   if (!l || !sequence_axes(&s, call, x->ndim, &seq, &batch))
     return NULL;
-  if (l->ndim != 1 || l->dtype.code != IR_DT_INT || l->shape[0] != x->shape[batch]) {
-    op_manip_fail(&s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
-                  batch);
-    return NULL;
-  }
+  if (l->ndim != 1 || l->dtype.code != IR_DT_INT || l->shape[0] != x->shape[batch])
+    return op_fail_null(&s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
+                        batch);
   IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, x->shape);
   int64_t o[MAX_DIMS] = {0}, count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++) {
@@ -127,7 +118,7 @@ op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int seq, batch;
@@ -174,14 +165,14 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *
 /* The indexing attribute: true for "xy" (the first two output dims
  * swapped), false for "ij" or None; -1 after an error. */
 static int
-indexing_xy(const Site *s, const IrExpr *call)
+indexing_xy(const OpSite *s, const IrExpr *call)
 {
   const IrAttr *a = op_attr(call, "indexing");
   if (!a || a->kind == IR_AT_NONE || (a->kind == IR_AT_STR && strcmp(a->u.s, "ij") == 0))
     return 0;
   if (a->kind == IR_AT_STR && strcmp(a->u.s, "xy") == 0)
     return 1;
-  op_manip_fail(s, "indexing must be \"ij\" or \"xy\"");
+  op_report(s, "indexing must be \"ij\" or \"xy\"");
   return -1;
 }
 
@@ -191,7 +182,7 @@ indexing_xy(const Site *s, const IrExpr *call)
 IrSInfo *
 op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *si = args[0];
   const IrExpr *e = call->u.call.args[0];
   int xy = indexing_xy(&s, call);
@@ -200,10 +191,8 @@ op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args)
                                         : -1;
   if (xy < 0)
     return NULL;
-  if (n <= 0) {
-    op_manip_fail(&s, "tensors must be a non-empty tuple of 1-D tensors");
-    return NULL;
-  }
+  if (n <= 0)
+    return op_fail_null(&s, "tensors must be a non-empty tuple of 1-D tensors");
   IrPrimExpr **dims = op_manip_dims(in->ctx, n);
   IrDType dt = IR_VOID;
   bool known = true;
@@ -213,16 +202,13 @@ op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args)
     char a[16], b[16];
     if (!t)
       return NULL;
-    if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1) {
-      op_manip_fail(&s, "every input must be 1-D, but input %d has rank %d", i, t->u.tensor.ndim);
-      return NULL;
-    }
+    if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1)
+      return op_fail_null(&s, "every input must be 1-D, but input %d has rank %d", i,
+                          t->u.tensor.ndim);
     IrDType ti = t->u.tensor.dtype;
-    if (ti.code != IR_DT_VOID && dt.code != IR_DT_VOID && !ir_dtype_eq(ti, dt)) {
-      op_manip_fail(&s, "inputs have different dtypes, %s and %s", ir_dtype_str(dt, a),
-                    ir_dtype_str(ti, b));
-      return NULL;
-    }
+    if (ti.code != IR_DT_VOID && dt.code != IR_DT_VOID && !ir_dtype_eq(ti, dt))
+      return op_fail_null(&s, "inputs have different dtypes, %s and %s", ir_dtype_str(dt, a),
+                          ir_dtype_str(ti, b));
     dt = ti.code != IR_DT_VOID ? ti : dt;
     known = known && t->u.tensor.shape;
     dims[xy && n > 1 && i < 2 ? 1 - i : i] = t->u.tensor.shape ? t->u.tensor.shape[0] : NULL;
@@ -243,24 +229,20 @@ grid_dim(int i, int n, bool xy)
 Value *
 op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   int xy = indexing_xy(&s, call);
   Value *t = args[0];
   if (xy < 0)
     return NULL;
-  if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0 || t->u.tuple.n > MAX_DIMS) {
-    op_manip_fail(&s, "tensors must be a non-empty tuple of 1-D tensors");
-    return NULL;
-  }
+  if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0 || t->u.tuple.n > MAX_DIMS)
+    return op_fail_null(&s, "tensors must be a non-empty tuple of 1-D tensors");
   int n = t->u.tuple.n;
   int64_t shape[MAX_DIMS];
   IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
   for (int i = 0; i < n; i++) {
     xs[i] = op_manip_tensor_val(&s, t->u.tuple.items[i], "every item of tensors");
-    if (!xs[i] || xs[i]->ndim != 1 || !ir_dtype_eq(xs[i]->dtype, xs[0]->dtype)) {
-      op_manip_fail(&s, "the inputs must be 1-D tensors of one dtype");
-      return NULL;
-    }
+    if (!xs[i] || xs[i]->ndim != 1 || !ir_dtype_eq(xs[i]->dtype, xs[0]->dtype))
+      return op_fail_null(&s, "the inputs must be 1-D tensors of one dtype");
     shape[grid_dim(i, n, xy)] = xs[i]->shape[0];
   }
   Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)n);
@@ -282,7 +264,7 @@ op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrExpr *tuple = call->u.call.args[0];
   int xy = indexing_xy(&s, call);
   /* one input: R.call_tir cannot give a 1-tuple (out_sinfo of one tensor
@@ -324,24 +306,20 @@ op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* The target must broadcast to data's shape: rank at most data's, each
  * dim (right-aligned) 1 or data's (assumed when not provable). */
 static bool
-check_collapse(OpInfer *in, const Site *s, const IrSInfo *x, IrPrimExpr **t, int tn)
+check_collapse(OpInfer *in, const OpSite *s, const IrSInfo *x, IrPrimExpr **t, int tn)
 {
   int xn = x->u.tensor.ndim;
-  if (xn >= 0 && tn > xn) {
-    op_manip_fail(s, "cannot collapse a tensor of rank %d to rank %d", xn, tn);
-    return false;
-  }
+  if (xn >= 0 && tn > xn)
+    return op_fail(s, "cannot collapse a tensor of rank %d to rank %d", xn, tn);
   if (!x->u.tensor.shape || !t)
     return true;
   for (int i = 0; i < tn; i++) {
     IrPrimExpr *xd = x->u.tensor.shape[xn - tn + i];
     if (is_lit(t[i], 1))
       continue;
-    if (op_assume_equal(in, t[i], xd) == IR_PROVE_FALSE) {
-      op_manip_fail(s, "cannot collapse dimension %d of size %s to %s", xn - tn + i,
-                    op_manip_expr_text(in->ctx, xd), op_manip_expr_text(in->ctx, t[i]));
-      return false;
-    }
+    if (op_assume_equal(in, t[i], xd) == IR_PROVE_FALSE)
+      return op_fail(s, "cannot collapse dimension %d of size %s to %s", xn - tn + i,
+                     op_manip_expr_text(in->ctx, xd), op_manip_expr_text(in->ctx, t[i]));
   }
   return true;
 }
@@ -351,7 +329,7 @@ check_collapse(OpInfer *in, const Site *s, const IrSInfo *x, IrPrimExpr **t, int
 IrSInfo *
 op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *t = x ? op_manip_tensor_arg(&s, args[1], "collapse_target") : NULL;
   if (!t || !check_collapse(in, &s, x, t->u.tensor.shape, t->u.tensor.ndim))
@@ -364,7 +342,7 @@ op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args
 IrSInfo *
 op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   const IrExpr *e = call->u.call.args[1];
   IrSInfo *si = args[1];
@@ -379,18 +357,11 @@ op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     n = si->u.shape.ndim;
     v = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    op_manip_fail(&s, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
-    return NULL;
+    return op_fail_null(&s, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
   }
   if (!check_collapse(in, &s, x, v, n))
     return NULL;
   return ir_sinfo_tensor(in->ctx, v, n, x->u.tensor.dtype, x->u.tensor.vdevice);
-}
-
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
 }
 
 /* Both collapse_sums: the output's shape is the result's (from the shape
@@ -398,7 +369,7 @@ is_float(IrDType t)
 Value *
 op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   const int64_t *ts;
   int tn;
@@ -412,16 +383,13 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
     ts = t->u.tensor.t.shape;
     tn = t->u.tensor.t.ndim;
   } else {
-    op_manip_fail(&s, "the target must be a shape or a tensor");
-    return NULL;
+    return op_fail_null(&s, "the target must be a shape or a tensor");
   }
   bool ok = tn <= x->ndim;
   for (int i = 0; ok && i < tn; i++)
     ok = ts[i] == 1 || ts[i] == x->shape[x->ndim - tn + i];
-  if (!ok) {
-    op_manip_fail(&s, "the target shape does not broadcast to data's");
-    return NULL;
-  }
+  if (!ok)
+    return op_fail_null(&s, "the target shape does not broadcast to data's");
   IrTensorData *out = op_manip_new_tensor(&s, x->dtype, tn, ts);
   if (!out)
     return NULL;
@@ -434,7 +402,7 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
     int64_t at = 0;
     for (int i = 0; i < tn; i++)
       at = at * ts[i] + (ts[i] == 1 ? 0 : o[x->ndim - tn + i]);
-    if (is_float(x->dtype))
+    if (ir_dtype_is_float(x->dtype))
       f[at] += op_get_f(x, k);
     else
       i64[at] = (int64_t)((uint64_t)i64[at] + (uint64_t)op_get_i(x, k));
@@ -442,7 +410,7 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
       o[d] = 0;
   }
   for (int64_t k = 0; k < count; k++)
-    if (is_float(x->dtype))
+    if (ir_dtype_is_float(x->dtype))
       op_set_f(out, k, f[k]);
     else
       op_set_i(out, k, i64[k]);
@@ -481,7 +449,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   for (int d = 0; d < xn; d++)
     if (d < lead || is_lit(out->shape[d - lead], 1))
       ext[nred++] = x->shape[d];
-  IrDType at = is_float(x->dtype) ? (IrDType){IR_DT_FLOAT, 64, 1} : IR_I64;
+  IrDType at = ir_dtype_is_float(x->dtype) ? (IrDType){IR_DT_FLOAT, 64, 1} : IR_I64;
   IrPrimExpr *one = op_manip_lit(ctx, 1), *zero = op_manip_lit(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, at, &one, 1, "acc");
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o), *nest;
@@ -493,7 +461,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
     v = ir_prim_cast(ctx, at, v);
   *inner = op_prim_store_at(&p, acc, zero,
                             ir_prim_bin(ctx, IR_PE_ADD, op_prim_load_at(&p, acc, zero), v));
-  IrPrimExpr *init = is_float(at) ? ir_prim_float(ctx, at, 0.0) : zero;
+  IrPrimExpr *init = ir_dtype_is_float(at) ? ir_prim_float(ctx, at, 0.0) : zero;
   IrPrimExpr *sum = op_prim_load_at(&p, acc, zero);
   if (!ir_dtype_eq(out->dtype, at))
     sum = ir_prim_cast(ctx, out->dtype, sum);
@@ -567,7 +535,7 @@ canonical_index(OpInfer *in, IrPrimExpr *n, IrPrimExpr *v, int64_t stride, bool 
  * of the canonical indices, simplified under what the function's dims
  * tell.  Struct info only: the kernel and the lowering take integers. */
 IrSInfo *
-op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call, const IrSInfo *x)
+op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, const IrSInfo *x)
 {
   IrCtx *ctx = in->ctx;
   OpInfer local = *in; /* while reading there is no arithmetic yet: one that folds */
@@ -592,10 +560,9 @@ op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call, co
   for (int i = 0; i < n; i++) {
     int64_t stride = ns < 0 ? 1 : i < ns ? strides[i] : 0;
     IrPrimExpr *b = index_item(ctx, begin, i), *e = index_item(ctx, end, i);
-    if (!b || !e || stride == 0) {
-      op_manip_fail(s, "axes, begin, end and strides must have the same length, strides nonzero");
-      return NULL;
-    }
+    if (!b || !e || stride == 0)
+      return op_fail_null(
+          s, "axes, begin, end and strides must have the same length, strides nonzero");
     IrPrimExpr *dim = out[norm[i]];
     b = canonical_index(in, dim, b, stride, inbound);
     e = canonical_index(in, dim, e, stride, inbound);
@@ -622,7 +589,7 @@ op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call, co
 IrSInfo *
 op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
   static const char *what[] = {"begin", "end", "strides"};
   if (!x)
@@ -637,8 +604,8 @@ op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **
     if ((dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I64)) ||
         (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1) ||
         (ndim >= 0 && t->u.tensor.shape && ir_prim_is_int(t->u.tensor.shape[0], &n) && n != ndim)) {
-      op_manip_fail(&s, "%s must be a 1-D int64 tensor of %d elements (x's rank)", what[i], ndim);
-      return NULL;
+      return op_fail_null(&s, "%s must be a 1-D int64 tensor of %d elements (x's rank)", what[i],
+                          ndim);
     }
   }
   return ir_sinfo_tensor(in->ctx, NULL, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
@@ -649,24 +616,21 @@ op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **
 Value *
 op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "x"), *v[3];
   int64_t start[MAX_DIMS], shape[MAX_DIMS], step[MAX_DIMS];
   if (!x)
     return NULL;
   for (int i = 0; i < 3; i++) {
     v[i] = op_manip_tensor_val(&s, args[1 + i], "begin, end and strides");
-    if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT) {
-      op_manip_fail(&s, "begin, end and strides must be 1-D int tensors of x's rank elements");
-      return NULL;
-    }
+    if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT)
+      return op_fail_null(&s,
+                          "begin, end and strides must be 1-D int tensors of x's rank elements");
   }
   for (int d = 0; d < x->ndim; d++) {
     step[d] = op_get_i(v[2], d);
-    if (step[d] == 0) {
-      op_manip_fail(&s, "stride of axis %d is zero", d);
-      return NULL;
-    }
+    if (step[d] == 0)
+      return op_fail_null(&s, "stride of axis %d is zero", d);
     op_manip_slice_axis(x->shape[d], op_get_i(v[0], d), op_get_i(v[1], d), step[d], false,
                         &start[d], &shape[d]);
   }
@@ -701,7 +665,7 @@ absent(const IrExpr *e)
 IrSInfo *
 op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   const IrExpr *shape = call->u.call.args[1], *dtype = call->u.call.args[2];
   const IrExpr *off = call->u.call.args[3];
@@ -712,26 +676,20 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrDType dt = x->u.tensor.dtype;
   IrPrimExpr *offset = op_manip_lit(in->ctx, 0);
   if (!absent(shape)) {
-    if (!args[1] || args[1]->kind != IR_SI_SHAPE) {
-      op_manip_fail(&s, "shape must be a shape");
-      return NULL;
-    }
+    if (!args[1] || args[1]->kind != IR_SI_SHAPE)
+      return op_fail_null(&s, "shape must be a shape");
     ndim = args[1]->u.shape.ndim;
     dims = shape->kind == IR_EX_SHAPE ? shape->u.shape.values : args[1]->u.shape.values;
   }
   if (!absent(dtype)) {
     bool opaque = dtype->kind == IR_EX_VAR && (!args[2] || args[2]->kind == IR_SI_OBJECT);
-    if (!opaque && (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID)) {
-      op_manip_fail(&s, "dtype must be an R.dtype of a tensor dtype");
-      return NULL;
-    }
+    if (!opaque && (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID))
+      return op_fail_null(&s, "dtype must be an R.dtype of a tensor dtype");
     dt = opaque ? IR_VOID : dtype->u.dtype; /* a var: a new dtype, unknown here */
   }
   if (!absent(off)) {
-    if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64)) {
-      op_manip_fail(&s, "relative_byte_offset must be an int64 prim value");
-      return NULL;
-    }
+    if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64))
+      return op_fail_null(&s, "relative_byte_offset must be an int64 prim value");
     offset = args[3]->u.prim.value;
   }
   if (dims && x->u.tensor.shape && offset && dt.code != IR_DT_VOID &&
@@ -744,13 +702,11 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
       have = ir_prim_bin(in->ctx, IR_PE_MUL, have, x->u.tensor.shape[i]);
     IrPrimExpr *fits =
         ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
-    if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE) {
-      op_manip_fail(&s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
-                    op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
-                    op_manip_expr_text(in->ctx, offset),
-                    op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, have)));
-      return NULL;
-    }
+    if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE)
+      return op_fail_null(&s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
+                          op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
+                          op_manip_expr_text(in->ctx, offset),
+                          op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, have)));
     op_assume(in, fits);
   }
   return ir_sinfo_tensor(in->ctx, dims, ndim, dt, x->u.tensor.vdevice);
@@ -761,7 +717,7 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   if (!x)
     return NULL;
@@ -781,11 +737,9 @@ op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
   IrTensorData *out = op_manip_new_tensor(&s, dt, ndim, shape);
   if (!out)
     return NULL;
-  if (offset < 0 || (uint64_t)offset > x->nbytes || out->nbytes > x->nbytes - (size_t)offset) {
-    op_manip_fail(&s, "the view (%zu bytes at offset %lld) exceeds data's %zu bytes", out->nbytes,
-                  (long long)offset, x->nbytes);
-    return NULL;
-  }
+  if (offset < 0 || (uint64_t)offset > x->nbytes || out->nbytes > x->nbytes - (size_t)offset)
+    return op_fail_null(&s, "the view (%zu bytes at offset %lld) exceeds data's %zu bytes",
+                        out->nbytes, (long long)offset, x->nbytes);
   memcpy(out->data, (const char *)x->data + offset, out->nbytes);
   return as_value(&s, out);
 }

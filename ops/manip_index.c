@@ -35,38 +35,34 @@ is_index_dtype(IrDType t, bool allow_uint)
 
 /* Inference: indices of an integer dtype (void: unknown, accepted). */
 static bool
-check_index_dtype(const Site *s, IrDType t, bool allow_uint)
+check_index_dtype(const OpSite *s, IrDType t, bool allow_uint)
 {
   char b[16];
   if (t.code == IR_DT_VOID || is_index_dtype(t, allow_uint))
     return true;
-  op_manip_fail(s, "indices must have an integer dtype, not %s", ir_dtype_str(t, b));
-  return false;
+  return op_fail(s, "indices must have an integer dtype, not %s", ir_dtype_str(t, b));
 }
 
 /* Inference: updates of data's dtype (void on either side: unknown). */
 static bool
-check_same_dtype(const Site *s, const IrSInfo *x, const IrSInfo *u, const char *what)
+check_same_dtype(const OpSite *s, const IrSInfo *x, const IrSInfo *u, const char *what)
 {
   IrDType a = x->u.tensor.dtype, b = u->u.tensor.dtype;
   char ba[16], bb[16];
   if (a.code == IR_DT_VOID || b.code == IR_DT_VOID || ir_dtype_eq(a, b))
     return true;
-  op_manip_fail(s, "%s must have data's dtype %s, not %s", what, ir_dtype_str(a, ba),
-                ir_dtype_str(b, bb));
-  return false;
+  return op_fail(s, "%s must have data's dtype %s, not %s", what, ir_dtype_str(a, ba),
+                 ir_dtype_str(b, bb));
 }
 
 /* Inference: dims a[i] == b[i] for i < n, assumed when not provable;
  * false after an error when provably different. */
 static bool
-dims_agree(OpInfer *in, const Site *s, IrPrimExpr **a, IrPrimExpr **b, int n, const char *what)
+dims_agree(OpInfer *in, const OpSite *s, IrPrimExpr **a, IrPrimExpr **b, int n, const char *what)
 {
   for (int i = 0; i < n; i++)
-    if (op_assume_equal(in, a[i], b[i]) == IR_PROVE_FALSE) {
-      op_manip_fail(s, "%s: dimension %d differs", what, i);
-      return false;
-    }
+    if (op_assume_equal(in, a[i], b[i]) == IR_PROVE_FALSE)
+      return op_fail(s, "%s: dimension %d differs", what, i);
   return true;
 }
 
@@ -98,18 +94,16 @@ assume_room(OpInfer *in, IrSInfo *x, IrPrimExpr **loop, int n)
 /* ------------------------------------------------------------------ */
 
 static IrTensorData *
-index_val(const Site *s, Value *v, bool allow_uint)
+index_val(const OpSite *s, Value *v, bool allow_uint)
 {
   IrTensorData *t = op_manip_tensor_val(s, v, "indices");
-  if (t && !is_index_dtype(t->dtype, allow_uint)) {
-    op_manip_fail(s, "indices must have an integer dtype");
-    return NULL;
-  }
+  if (t && !is_index_dtype(t->dtype, allow_uint))
+    return op_fail_null(s, "indices must have an integer dtype");
   return t;
 }
 
 static Value *
-as_value(const Site *s, IrTensorData *t)
+as_value(const OpSite *s, IrTensorData *t)
 {
   return t ? op_tensor_from_data(s->ctx, t) : NULL;
 }
@@ -135,20 +129,18 @@ next_index(int64_t *idx, const int64_t *shape, int n)
 /* Index i into an axis of n elements: a negative one counts from the end;
  * false after an error when it is still out of range. */
 static bool
-resolve(const Site *s, int64_t i, int64_t n, int64_t *out)
+resolve(const OpSite *s, int64_t i, int64_t n, int64_t *out)
 {
   int64_t v = i < 0 ? i + n : i;
-  if (v < 0 || v >= n) {
-    op_manip_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
-                  (long long)n);
-    return false;
-  }
+  if (v < 0 || v >= n)
+    return op_fail(s, "index %lld is out of range for an axis of size %lld", (long long)i,
+                   (long long)n);
   *out = v;
   return true;
 }
 
 static IrTensorData *
-copy_of(const Site *s, const IrTensorData *x)
+copy_of(const OpSite *s, const IrTensorData *x)
 {
   IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, x->shape);
   if (out)
@@ -261,7 +253,7 @@ typedef enum {
 /* The "reduction" attribute (mean only where allow_mean); -1 after an
  * error. */
 static int
-reduction_attr(const Site *s, const IrExpr *call, bool allow_mean)
+reduction_attr(const OpSite *s, const IrExpr *call, bool allow_mean)
 {
   static const char *names[] = {"update", "add", "mul", "mean", "max", "min"};
   const IrAttr *a = op_attr(call, "reduction");
@@ -270,8 +262,8 @@ reduction_attr(const Site *s, const IrExpr *call, bool allow_mean)
   for (int i = 0; a->kind == IR_AT_STR && i < 6; i++)
     if (strcmp(a->u.s, names[i]) == 0 && (allow_mean || i != RED_MEAN))
       return i;
-  op_manip_fail(s, "reduction must be \"update\", \"add\", \"mul\", %s\"max\" or \"min\"",
-                allow_mean ? "\"mean\", " : "");
+  op_report(s, "reduction must be \"update\", \"add\", \"mul\", %s\"max\" or \"min\"",
+            allow_mean ? "\"mean\", " : "");
   return -1;
 }
 
@@ -284,7 +276,7 @@ reduce_into(IrTensorData *out, int64_t at, const IrTensorData *u, int64_t ui, in
     op_manip_copy_elem(out, at, u, ui);
     return;
   }
-  if (out->dtype.code == IR_DT_FLOAT || out->dtype.code == IR_DT_BFLOAT || red == RED_MEAN) {
+  if (ir_dtype_is_float(out->dtype) || red == RED_MEAN) {
     double a = op_get_f(out, at), b = op_get_f(u, ui);
     double r = red == RED_ADD    ? a + b
                : red == RED_MUL  ? a * b
@@ -312,7 +304,7 @@ reduce_expr(IrCtx *ctx, IrDType t, IrPrimExpr *old, IrPrimExpr *upd, int red)
                                      IR_PE_ADD, IR_PE_MAX, IR_PE_MIN};
   if (red == RED_UPDATE)
     return upd;
-  bool wide = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT || red == RED_MEAN;
+  bool wide = ir_dtype_is_float(t) || red == RED_MEAN;
   if (!wide)
     return ir_prim_bin(ctx, kinds[red], old, upd);
   IrDType f64 = {IR_DT_FLOAT, 64, 1};
@@ -341,7 +333,7 @@ emit_copy(OpPrim *p, IrBuffer *dst, IrBuffer *src)
 IrSInfo *
 op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
   int axis;
@@ -354,10 +346,8 @@ op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, x->u.tensor.vdevice);
   if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
     return NULL;
-  if (xn != n) {
-    op_manip_fail(&s, "data and indices must have the same rank, not %d and %d", xn, n);
-    return NULL;
-  }
+  if (xn != n)
+    return op_fail_null(&s, "data and indices must have the same rank, not %d and %d", xn, n);
   return assume_room(in, x, ix->u.tensor.shape, n)
              ? ir_sinfo_tensor(in->ctx, ix->u.tensor.shape, n, t, x->u.tensor.vdevice)
              : NULL;
@@ -368,23 +358,19 @@ op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
                *ix = x ? index_val(&s, args[1], false) : NULL;
   int axis;
   bool none;
   if (!ix || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
     return NULL;
-  if (x->ndim != ix->ndim) {
-    op_manip_fail(&s, "data and indices must have the same rank");
-    return NULL;
-  }
+  if (x->ndim != ix->ndim)
+    return op_fail_null(&s, "data and indices must have the same rank");
   for (int d = 0; d < x->ndim; d++)
-    if (d != axis && ix->shape[d] > x->shape[d]) {
-      op_manip_fail(&s, "dimension %d of indices (%lld) exceeds data's (%lld)", d,
-                    (long long)ix->shape[d], (long long)x->shape[d]);
-      return NULL;
-    }
+    if (d != axis && ix->shape[d] > x->shape[d])
+      return op_fail_null(&s, "dimension %d of indices (%lld) exceeds data's (%lld)", d,
+                          (long long)ix->shape[d], (long long)x->shape[d]);
   IrTensorData *out = op_manip_new_tensor(&s, x->dtype, ix->ndim, ix->shape);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, ix->shape, ix->ndim)) {
@@ -399,7 +385,7 @@ op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
@@ -431,21 +417,17 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *r
 /* batch_dims, in [0, min(data's rank, indices' rank - 1)] when the ranks
  * are known (-1: unchecked). */
 static bool
-batch_dims_attr(const Site *s, const IrExpr *call, int xn, int n, int *b)
+batch_dims_attr(const OpSite *s, const IrExpr *call, int xn, int n, int *b)
 {
   int64_t *v;
   int count;
   if (!op_manip_attr_ints(s, call, "batch_dims", false, &v, &count))
     return false;
-  if (count != 1 || v[0] < 0) {
-    op_manip_fail(s, "batch_dims must be one non-negative integer");
-    return false;
-  }
-  if ((xn >= 0 && v[0] > xn) || (n >= 0 && v[0] > n - 1)) {
-    op_manip_fail(s, "batch_dims %lld exceeds the rank of data (%d) or of indices minus 1 (%d)",
-                  (long long)v[0], xn, n - 1);
-    return false;
-  }
+  if (count != 1 || v[0] < 0)
+    return op_fail(s, "batch_dims must be one non-negative integer");
+  if ((xn >= 0 && v[0] > xn) || (n >= 0 && v[0] > n - 1))
+    return op_fail(s, "batch_dims %lld exceeds the rank of data (%d) or of indices minus 1 (%d)",
+                   (long long)v[0], xn, n - 1);
   *b = (int)v[0];
   return true;
 }
@@ -457,7 +439,7 @@ batch_dims_attr(const Site *s, const IrExpr *call, int xn, int n, int *b)
 IrSInfo *
 op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
   IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
   IrDType it = ix ? ix->u.tensor.dtype : IR_VOID;
@@ -465,30 +447,24 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int b;
   if (!ix)
     return NULL;
-  if (it.code != IR_DT_VOID && !ir_dtype_eq(it, IR_I64)) {
-    op_manip_fail(&s, "indices must be int64, not %s", ir_dtype_str(it, buf));
-    return NULL;
-  }
+  if (it.code != IR_DT_VOID && !ir_dtype_eq(it, IR_I64))
+    return op_fail_null(&s, "indices must be int64, not %s", ir_dtype_str(it, buf));
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim;
   IrDType t = x->u.tensor.dtype;
   int vdev = x->u.tensor.vdevice;
   if (xn < 0 || n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
-  if (n < 1) {
-    op_manip_fail(&s, "indices must have at least one dimension");
-    return NULL;
-  }
+  if (n < 1)
+    return op_fail_null(&s, "indices must have at least one dimension");
   int64_t l;
   if (!batch_dims_attr(&s, call, xn, n, &b))
     return NULL;
   if (!ix->u.tensor.shape || !ir_prim_is_int(ix->u.tensor.shape[n - 1], &l))
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
-  if (l > xn - b) {
-    op_manip_fail(&s,
-                  "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
-                  (long long)l, xn, b);
-    return NULL;
-  }
+  if (l > xn - b)
+    return op_fail_null(
+        &s, "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
+        (long long)l, xn, b);
   int on = n - 1 + xn - b - (int)l;
   if (!x->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, on, t, vdev);
@@ -506,23 +482,19 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
                *ix = x ? index_val(&s, args[1], false) : NULL;
   int b;
   if (!ix || ix->ndim < 1 || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b))
-    return ix && ix->ndim < 1 ? (op_manip_fail(&s, "indices must have a dimension"), NULL) : NULL;
+    return ix && ix->ndim < 1 ? op_fail_null(&s, "indices must have a dimension") : NULL;
   int n = ix->ndim;
   int64_t l = ix->shape[n - 1], shape[2 * MAX_DIMS];
-  if (l > x->ndim - b) {
-    op_manip_fail(&s, "the last dimension of indices exceeds data's rank minus batch_dims");
-    return NULL;
-  }
+  if (l > x->ndim - b)
+    return op_fail_null(&s, "the last dimension of indices exceeds data's rank minus batch_dims");
   for (int d = 0; d < b; d++)
-    if (ix->shape[d] != x->shape[d]) {
-      op_manip_fail(&s, "batch dimension %d of data and indices differs", d);
-      return NULL;
-    }
+    if (ix->shape[d] != x->shape[d])
+      return op_fail_null(&s, "batch dimension %d of data and indices differs", d);
   int on = n - 1 + x->ndim - b - (int)l;
   memcpy(shape, ix->shape, sizeof(int64_t) * (size_t)(n - 1));
   memcpy(shape + n - 1, x->shape + b + l, sizeof(int64_t) * (size_t)(x->ndim - b - l));
@@ -543,7 +515,7 @@ op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int b;
@@ -582,7 +554,7 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* The tensors data, indices and updates of a scatter (t[0..2]) with the
  * checks both scatters share; false after an error. */
 static bool
-scatter_args(const Site *s, const IrExpr *call, IrSInfo **args, bool allow_mean, IrSInfo **t)
+scatter_args(const OpSite *s, const IrExpr *call, IrSInfo **args, bool allow_mean, IrSInfo **t)
 {
   static const char *what[] = {"data", "indices", "updates"};
   for (int i = 0; i < 3; i++)
@@ -625,7 +597,7 @@ scatter_begin(OpLegalize *lz, OpPrim *p, const IrExpr *call, IrSInfo *result, co
 IrSInfo *
 op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   int axis;
   bool none;
@@ -637,11 +609,9 @@ op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return x;
   if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
     return NULL;
-  if ((n >= 0 && n != xn) || (un >= 0 && n >= 0 && un != n)) {
-    op_manip_fail(&s, "data, indices and updates must have the same rank, not %d, %d and %d", xn, n,
-                  un);
-    return NULL;
-  }
+  if ((n >= 0 && n != xn) || (un >= 0 && n >= 0 && un != n))
+    return op_fail_null(&s, "data, indices and updates must have the same rank, not %d, %d and %d",
+                        xn, n, un);
   if (ix->u.tensor.shape && u->u.tensor.shape &&
       !dims_agree(in, &s, ix->u.tensor.shape, u->u.tensor.shape, n, "indices and updates"))
     return NULL;
@@ -651,7 +621,7 @@ op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
                *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
@@ -659,18 +629,15 @@ op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
   bool none;
   if (red < 0 || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
     return NULL;
-  if (ix->ndim != x->ndim || u->ndim != x->ndim || !ir_dtype_eq(u->dtype, x->dtype)) {
-    op_manip_fail(&s, "data, indices and updates must have one rank, updates data's dtype");
-    return NULL;
-  }
+  if (ix->ndim != x->ndim || u->ndim != x->ndim || !ir_dtype_eq(u->dtype, x->dtype))
+    return op_fail_null(&s, "data, indices and updates must have one rank, updates data's dtype");
   for (int d = 0; d < x->ndim; d++)
-    if (u->shape[d] != ix->shape[d] || (d != axis && ix->shape[d] > x->shape[d])) {
-      op_manip_fail(&s,
-                    "dimension %d of indices (%lld) must be updates' (%lld) and at most data's "
-                    "(%lld)",
-                    d, (long long)ix->shape[d], (long long)u->shape[d], (long long)x->shape[d]);
-      return NULL;
-    }
+    if (u->shape[d] != ix->shape[d] || (d != axis && ix->shape[d] > x->shape[d]))
+      return op_fail_null(
+          &s,
+          "dimension %d of indices (%lld) must be updates' (%lld) and at most data's "
+          "(%lld)",
+          d, (long long)ix->shape[d], (long long)u->shape[d], (long long)x->shape[d]);
   IrTensorData *out = copy_of(&s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(ix) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, ix->shape, ix->ndim)) {
@@ -685,7 +652,7 @@ op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis, red = reduction_attr(&s, call, true);
@@ -726,27 +693,23 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
 IrSInfo *
 op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   if (!scatter_args(&s, call, args, false, t))
     return NULL;
   IrSInfo *x = t[0], *ix = t[1], *u = t[2];
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim, un = u->u.tensor.ndim;
-  if (n == 0) {
-    op_manip_fail(&s, "indices must have at least one dimension");
-    return NULL;
-  }
+  if (n == 0)
+    return op_fail_null(&s, "indices must have at least one dimension");
   int64_t k;
   if (xn < 0 || n < 0 || un < 0 || !ix->u.tensor.shape ||
       !ir_prim_is_int(ix->u.tensor.shape[n - 1], &k))
     return x;
-  if (k > xn || xn + n - k - 1 != un) {
-    op_manip_fail(&s,
-                  "updates must have rank %lld (indices' %d - 1 + data's %d - %lld), and "
-                  "%lld at most data's rank",
-                  (long long)(xn + n - k - 1), n, xn, (long long)k, (long long)k);
-    return NULL;
-  }
+  if (k > xn || xn + n - k - 1 != un)
+    return op_fail_null(&s,
+                        "updates must have rank %lld (indices' %d - 1 + data's %d - %lld), and "
+                        "%lld at most data's rank",
+                        (long long)(xn + n - k - 1), n, xn, (long long)k, (long long)k);
   if (x->u.tensor.shape && u->u.tensor.shape &&
       (!dims_agree(in, &s, ix->u.tensor.shape, u->u.tensor.shape, n - 1,
                    "updates.shape must be indices.shape[:-1] + data.shape[K:]") ||
@@ -759,7 +722,7 @@ op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
                *ix = x ? index_val(&s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
@@ -772,11 +735,9 @@ op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
       n > 0 && k <= x->ndim && u->ndim == n - 1 + x->ndim - k && ir_dtype_eq(u->dtype, x->dtype);
   for (int d = 0; ok && d < u->ndim; d++)
     ok = u->shape[d] == (d < n - 1 ? ix->shape[d] : x->shape[k + d - (n - 1)]);
-  if (!ok) {
-    op_manip_fail(&s,
-                  "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
-    return NULL;
-  }
+  if (!ok)
+    return op_fail_null(
+        &s, "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
   IrTensorData *out = copy_of(&s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(u) : 0;
   for (int64_t f = 0; f < count; f++, next_index(o, u->shape, u->ndim)) {
@@ -793,7 +754,7 @@ op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int red = reduction_attr(&s, call, false);
@@ -847,16 +808,14 @@ tuple_item(const IrExpr *call, int arg, IrSInfo **args, int i, int *n)
  * (uint where allowed); *n of them in *t (*n -1 when the tuple is not
  * known); false after an error. */
 static bool
-index_tuple(const Site *s, const IrExpr *call, IrSInfo **args, int arg, bool allow_uint,
+index_tuple(const OpSite *s, const IrExpr *call, IrSInfo **args, int arg, bool allow_uint,
             IrSInfo ***t, int *n)
 {
   tuple_item(call, arg, args, 0, n);
   if (*n < 0 && (!args[arg] || args[arg]->kind == IR_SI_OBJECT))
     return true;
-  if (*n <= 0) {
-    op_manip_fail(s, "indices must be a non-empty tuple of tensors");
-    return false;
-  }
+  if (*n <= 0)
+    return op_fail(s, "indices must be a non-empty tuple of tensors");
   *t = ir_alloc(s->ctx, sizeof(IrSInfo *) * (size_t)*n);
   for (int i = 0; i < *n; i++) {
     int len;
@@ -896,12 +855,10 @@ index_broadcast(OpInfer *in, const IrExpr *call, IrSInfo **t, int n, IrPrimExpr 
 /* Kernel: the index tensors of tuple value v (integer dtypes), *n of them,
  * and their numpy broadcast shape (b, *nb dims); NULL after an error. */
 static IrTensorData **
-index_vals(const Site *s, Value *v, bool allow_uint, int *n, int64_t *b, int *nb)
+index_vals(const OpSite *s, Value *v, bool allow_uint, int *n, int64_t *b, int *nb)
 {
-  if (!v || v->kind != VAL_TUPLE || v->u.tuple.n == 0) {
-    op_manip_fail(s, "indices must be a non-empty tuple of tensors");
-    return NULL;
-  }
+  if (!v || v->kind != VAL_TUPLE || v->u.tuple.n == 0)
+    return op_fail_null(s, "indices must be a non-empty tuple of tensors");
   *n = v->u.tuple.n;
   *nb = 0;
   IrTensorData **t = ir_alloc(s->ctx, sizeof(IrTensorData *) * (size_t)*n);
@@ -912,11 +869,9 @@ index_vals(const Site *s, Value *v, bool allow_uint, int *n, int64_t *b, int *nb
     for (int d = top - 1; d >= 0; d--) { /* right-aligned, in place */
       int bi = d - (top - *nb), ti = d - (top - r);
       int64_t bd = bi >= 0 ? b[bi] : 1, td = ti >= 0 ? t[i]->shape[ti] : 1;
-      if (bd != td && bd != 1 && td != 1) {
-        op_manip_fail(s, "index tensors do not broadcast together (%lld and %lld)", (long long)bd,
-                      (long long)td);
-        return NULL;
-      }
+      if (bd != td && bd != 1 && td != 1)
+        return op_fail_null(s, "index tensors do not broadcast together (%lld and %lld)",
+                            (long long)bd, (long long)td);
       b[d] = bd == 1 ? td : bd;
     }
     *nb = top;
@@ -975,7 +930,7 @@ index_inputs(OpPrim *p, const IrExpr *call, int arg, bool allow_uint, int *n)
 IrSInfo *
 op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
   IrPrimExpr **b;
   int n, nb;
@@ -983,10 +938,8 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   int xn = x->u.tensor.ndim, vdev = x->u.tensor.vdevice;
   IrDType dt = x->u.tensor.dtype;
-  if (xn >= 0 && n > xn) {
-    op_manip_fail(&s, "%d index tensors for data of rank %d", n, xn);
-    return NULL;
-  }
+  if (xn >= 0 && n > xn)
+    return op_fail_null(&s, "%d index tensors for data of rank %d", n, xn);
   if (n < 0 || xn < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dt, vdev);
   if (!index_broadcast(in, call, t, n, &b, &nb))
@@ -1003,17 +956,15 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   int64_t shape[2 * MAX_DIMS];
   int n, nb;
   IrTensorData **t = x ? index_vals(&s, args[1], false, &n, shape, &nb) : NULL;
   if (!t)
     return NULL;
-  if (n > x->ndim || nb + x->ndim - n > MAX_DIMS) {
-    op_manip_fail(&s, "%d index tensors for data of rank %d", n, x->ndim);
-    return NULL;
-  }
+  if (n > x->ndim || nb + x->ndim - n > MAX_DIMS)
+    return op_fail_null(&s, "%d index tensors for data of rank %d", n, x->ndim);
   int on = nb + x->ndim - n;
   memcpy(shape + nb, x->shape + n, sizeof(int64_t) * (size_t)(x->ndim - n));
   IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
@@ -1069,7 +1020,7 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 IrSInfo *
 op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
   IrSInfo *v = x ? op_manip_tensor_arg(&s, args[2], "values") : NULL;
   IrPrimExpr **b, **vb;
@@ -1077,17 +1028,14 @@ op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (!v || !check_same_dtype(&s, x, v, "values") || !index_tuple(&s, call, args, 1, true, &t, &n))
     return NULL;
   int xn = x->u.tensor.ndim;
-  if (xn >= 0 && n >= 0 && n != xn) {
-    op_manip_fail(&s, "%d index tensors for data of rank %d: index_put takes one per dim", n, xn);
-    return NULL;
-  }
+  if (xn >= 0 && n >= 0 && n != xn)
+    return op_fail_null(&s, "%d index tensors for data of rank %d: index_put takes one per dim", n,
+                        xn);
   if (n < 0 || !index_broadcast(in, call, t, n, &b, &nb))
     return n < 0 ? x : NULL;
   int vn = v->u.tensor.ndim;
-  if (nb >= 0 && vn > nb) {
-    op_manip_fail(&s, "values of rank %d do not broadcast to the indices' rank %d", vn, nb);
-    return NULL;
-  }
+  if (nb >= 0 && vn > nb)
+    return op_fail_null(&s, "values of rank %d do not broadcast to the indices' rank %d", vn, nb);
   if (b && v->u.tensor.shape &&
       !op_broadcast_shapes(in, call, b, nb, v->u.tensor.shape, vn, &vb, &nvb))
     return NULL;
@@ -1097,7 +1045,7 @@ op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
   IrTensorData *v = x ? op_manip_tensor_val(&s, args[2], "values") : NULL;
   int64_t b[MAX_DIMS];
@@ -1109,11 +1057,9 @@ op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args)
   bool ok = n == x->ndim && v->ndim <= nb && ir_dtype_eq(v->dtype, x->dtype);
   for (int d = 0; ok && d < v->ndim; d++)
     ok = v->shape[d] == 1 || v->shape[d] == b[nb - v->ndim + d];
-  if (!ok) {
-    op_manip_fail(&s, "index_put needs one index tensor per dim of data and values of data's "
-                      "dtype that broadcast to the indices' shape");
-    return NULL;
-  }
+  if (!ok)
+    return op_fail_null(&s, "index_put needs one index tensor per dim of data and values of data's "
+                            "dtype that broadcast to the indices' shape");
   int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
   IrTensorData *out = copy_of(&s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = 1;
@@ -1195,7 +1141,7 @@ op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* Inference: the value of prim argument i (an integer), or NULL (with no
  * error) when unknown; false after an error. */
 static bool
-prim_int_arg(const Site *s, IrSInfo **args, int i, const char *what, IrPrimExpr **v)
+prim_int_arg(const OpSite *s, IrSInfo **args, int i, const char *what, IrPrimExpr **v)
 {
   IrSInfo *si = args[i];
   *v = NULL;
@@ -1203,8 +1149,7 @@ prim_int_arg(const Site *s, IrSInfo **args, int i, const char *what, IrPrimExpr 
     return true;
   if (!si || si->kind != IR_SI_PRIM ||
       (si->u.prim.dtype.code != IR_DT_INT && si->u.prim.dtype.code != IR_DT_UINT)) {
-    op_manip_fail(s, "%s must be an integer prim value", what);
-    return false;
+    return op_fail(s, "%s must be an integer prim value", what);
   }
   *v = si->u.prim.value;
   return true;
@@ -1216,7 +1161,7 @@ prim_int_arg(const Site *s, IrSInfo **args, int i, const char *what, IrPrimExpr 
 IrSInfo *
 op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "input_tensor");
   IrSInfo *src = x ? op_manip_tensor_arg(&s, args[1], "src") : NULL;
   IrPrimExpr *v[3];
@@ -1231,26 +1176,21 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
   int64_t a, b;
   if ((v[2] && ir_prim_is_int(v[2], &a) && a < 1) ||
       (v[0] && v[1] && ir_prim_is_int(v[0], &a) && ir_prim_is_int(v[1], &b) && b < a)) {
-    op_manip_fail(&s, "slice_scatter needs step >= 1 and start <= end");
-    return NULL;
+    return op_fail_null(&s, "slice_scatter needs step >= 1 and start <= end");
   }
   int xn = x->u.tensor.ndim, sn = src->u.tensor.ndim;
   if (xn < 0)
     return x;
   if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
     return NULL;
-  if (sn >= 0 && sn != xn) {
-    op_manip_fail(&s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
-    return NULL;
-  }
+  if (sn >= 0 && sn != xn)
+    return op_fail_null(&s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
   IrPrimExpr **xd = x->u.tensor.shape, **sd = src->u.tensor.shape;
   if (!xd || !sd)
     return x;
   for (int d = 0; d < xn; d++)
-    if (d != axis && op_assume_equal(in, xd[d], sd[d]) == IR_PROVE_FALSE) {
-      op_manip_fail(&s, "dimension %d of input_tensor and src differs", d);
-      return NULL;
-    }
+    if (d != axis && op_assume_equal(in, xd[d], sd[d]) == IR_PROVE_FALSE)
+      return op_fail_null(&s, "dimension %d of input_tensor and src differs", d);
   if (v[0] && v[1] && v[2]) {
     IrPrimExpr *len = ir_prim_bin(in->ctx, IR_PE_SUB, v[1], v[0]);
     len = ir_prim_bin(in->ctx, IR_PE_ADD, len,
@@ -1258,11 +1198,10 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
     len = ir_prim_bin(in->ctx, IR_PE_FLOORDIV, len, v[2]);
     if (in->arith)
       len = ir_arith_simplify(in->arith, len);
-    if (op_assume_equal(in, sd[axis], len) == IR_PROVE_FALSE) {
-      op_manip_fail(&s, "src has %s elements at axis %d, but the slice has %s",
-                    op_manip_expr_text(in->ctx, sd[axis]), axis, op_manip_expr_text(in->ctx, len));
-      return NULL;
-    }
+    if (op_assume_equal(in, sd[axis], len) == IR_PROVE_FALSE)
+      return op_fail_null(&s, "src has %s elements at axis %d, but the slice has %s",
+                          op_manip_expr_text(in->ctx, sd[axis]), axis,
+                          op_manip_expr_text(in->ctx, len));
   }
   return assume_room(in, x, sd, xn);
 }
@@ -1271,7 +1210,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "input_tensor");
   IrTensorData *src = x ? op_manip_tensor_val(&s, args[1], "src") : NULL;
   int64_t v[3];
@@ -1281,10 +1220,8 @@ op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   for (int i = 0; i < 3; i++) {
     Value *p = args[2 + i];
-    if (!p || p->kind != VAL_PRIM || !is_index_dtype(p->u.prim.dtype, true)) {
-      op_manip_fail(&s, "start, end and step must be integer prim values");
-      return NULL;
-    }
+    if (!p || p->kind != VAL_PRIM || !is_index_dtype(p->u.prim.dtype, true))
+      return op_fail_null(&s, "start, end and step must be integer prim values");
     v[i] = p->u.prim.i;
   }
   int64_t n = x->shape[axis];
@@ -1292,14 +1229,12 @@ op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
             ir_dtype_eq(src->dtype, x->dtype);
   for (int d = 0; ok && d < x->ndim; d++)
     ok = src->shape[d] == (d == axis ? (v[1] - v[0] + v[2] - 1) / v[2] : x->shape[d]);
-  if (!ok) {
-    op_manip_fail(&s,
-                  "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
-                  "input_tensor's dtype and shape but %lld elements at axis %d",
-                  (long long)n, v[2] >= 1 ? (long long)((v[1] - v[0] + v[2] - 1) / v[2]) : 0LL,
-                  axis);
-    return NULL;
-  }
+  if (!ok)
+    return op_fail_null(&s,
+                        "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
+                        "input_tensor's dtype and shape but %lld elements at axis %d",
+                        (long long)n,
+                        v[2] >= 1 ? (long long)((v[1] - v[0] + v[2] - 1) / v[2]) : 0LL, axis);
   IrTensorData *out = copy_of(&s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(src) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, src->shape, src->ndim)) {
@@ -1323,7 +1258,7 @@ prim_arg(OpPrim *p, const IrExpr *arg)
 IrExpr *
 op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;

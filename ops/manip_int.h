@@ -22,23 +22,8 @@ enum {
  * end of any axis. */
 #define MANIP_HUGE_INDEX (INT64_C(1) << 62)
 
-/* Where diagnostics of one call go. */
-typedef struct {
-  IrCtx *ctx;
-  IrLoc loc;
-  IrSym binding;
-  const IrOpDef *op;
-} Site;
-
-/* Small helpers of manip_index.c and manip_extra.c: a call's site, an
- * int64 literal, an array of n dims (arena, never of size 0). */
-static inline Site
-op_manip_site(IrCtx *ctx, IrLoc loc, IrSym binding, const IrExpr *call)
-{
-  Site s = {ctx, loc, binding, call->u.call.op};
-  return s;
-}
-
+/* Small helpers of manip_index.c and manip_extra.c: an int64 literal, an
+ * array of n dims (arena, never of size 0). */
 static inline IrPrimExpr *
 op_manip_lit(IrCtx *ctx, int64_t v)
 {
@@ -73,37 +58,38 @@ typedef struct {
 } PadAttrs;
 
 /* manip.c: attributes and axes (each false after an error at the site) */
-void op_manip_fail(const Site *s, const char *fmt, ...);
-bool op_manip_attr_ints(const Site *s, const IrExpr *call, const char *name, bool allow_none,
+bool op_manip_attr_ints(const OpSite *s, const IrExpr *call, const char *name, bool allow_none,
                         int64_t **out, int *n);
-bool op_manip_norm_axis(const Site *s, int64_t axis, int ndim, int *out);
-bool op_manip_norm_axes(const Site *s, const int64_t *axes, int n, int ndim, int **out);
-bool op_manip_axis_attr(const Site *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
+bool op_manip_norm_axis(const OpSite *s, int64_t axis, int ndim, int *out);
+bool op_manip_norm_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int **out);
+bool op_manip_axis_attr(const OpSite *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
                         bool *none);
-bool op_manip_permutation(const Site *s, const IrExpr *call, int ndim, int **perm);
-int op_manip_take_mode(const Site *s, const IrExpr *call);
-bool op_manip_slice_attrs(const Site *s, const IrExpr *call, int ndim, SliceAttrs *sa);
+bool op_manip_permutation(const OpSite *s, const IrExpr *call, int ndim, int **perm);
+int op_manip_take_mode(const OpSite *s, const IrExpr *call);
+bool op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *sa);
 uint64_t op_manip_stride_step(int64_t stride);
 bool op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
                          int64_t *start, int64_t *len);
-bool op_manip_expand_mask(const Site *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask);
-bool op_manip_split_attrs(const Site *s, const IrExpr *call, int64_t **idx, int *nidx,
+bool op_manip_expand_mask(const OpSite *s, const IrExpr *call, int ndim, int *out_ndim,
+                          bool **mask);
+bool op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *nidx,
                           bool *sections, int64_t *pieces);
-bool op_manip_tile_repeats(const Site *s, const IrExpr *call, int64_t **reps, int *n);
-bool op_manip_repeat_count(const Site *s, const IrExpr *call, int64_t *count);
-bool op_manip_one_hot_attrs(const Site *s, const IrExpr *call, int ndim, int64_t *depth, int *axis);
-bool op_manip_pad_attrs(const Site *s, const IrExpr *call, int ndim, PadAttrs *pa);
+bool op_manip_tile_repeats(const OpSite *s, const IrExpr *call, int64_t **reps, int *n);
+bool op_manip_repeat_count(const OpSite *s, const IrExpr *call, int64_t *count);
+bool op_manip_one_hot_attrs(const OpSite *s, const IrExpr *call, int ndim, int64_t *depth,
+                            int *axis);
+bool op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa);
 /* Whether an axis of extent size can be padded by before and after in
  * mode (an error at s when not). */
-bool op_manip_pad_fits(const Site *s, PadMode mode, int axis, int64_t size, int64_t before,
+bool op_manip_pad_fits(const OpSite *s, PadMode mode, int axis, int64_t size, int64_t before,
                        int64_t after);
 /* The input index that padded position i (counted from the input's
  * start, so negative before it) reads along an axis of extent size, or -1
  * for constant mode's value; size > 0 and the pads fit. */
 int64_t op_manip_pad_source(PadMode mode, int64_t i, int64_t size);
 /* R.nn.pixel_shuffle's upscale_factor (positive). */
-bool op_manip_upscale_factor(const Site *s, const IrExpr *call, int64_t *r);
-IrSInfo *op_manip_tensor_arg(const Site *s, IrSInfo *si, const char *what);
+bool op_manip_upscale_factor(const OpSite *s, const IrExpr *call, int64_t *r);
+IrSInfo *op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what);
 const char *op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e);
 
 /* manip_index.c: the index ops' three facets */
@@ -152,7 +138,7 @@ IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *
 IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 /* R.strided_slice with a symbolic begin or end (struct info only) */
 bool op_manip_slice_is_symbolic(const IrExpr *call);
-IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const Site *s, const IrExpr *call,
+IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call,
                                        const IrSInfo *x);
 IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
@@ -161,8 +147,8 @@ Value *op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 /* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
-IrTensorData *op_manip_tensor_val(const Site *s, Value *v, const char *what);
-IrTensorData *op_manip_new_tensor(const Site *s, IrDType t, int ndim, const int64_t *shape);
+IrTensorData *op_manip_tensor_val(const OpSite *s, Value *v, const char *what);
+IrTensorData *op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape);
 void op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si);
 Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
 Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);

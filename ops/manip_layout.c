@@ -113,7 +113,7 @@ read_term(const IrAttr *map, const IrPrimExpr *e, Term *t)
  * once in a TERM_MOD alone (marked so: i % 16 pads a dim of 14 to 16, as
  * TVM's AlterOpImpl writes). */
 static bool
-check_uses(const Site *s, const IrAttr *map, Layout *l)
+check_uses(const OpSite *s, const IrAttr *map, Layout *l)
 {
   for (int i = 0; i < l->nin; i++) {
     int whole = 0, div = 0, mod = 0;
@@ -132,12 +132,11 @@ check_uses(const Site *s, const IrAttr *map, Layout *l)
       l->terms[r].alone |= l->terms[r].kind == TERM_MOD && l->terms[r].param == i && !div;
     if (!(whole == 1 && !div && !mod) && !(!whole && split) && !(!whole && !div && mod == 1)) {
       const char *name = map->u.index_map.params[i]->u.var;
-      op_manip_fail(s,
-                    "index map parameter '%s' must appear once whole (%s, %s * c + j), once "
-                    "split (%s // c and %s %% c with the same c) or once as %s %% c: rxc takes "
-                    "only such bijective maps",
-                    name, name, name, name, name, name);
-      return false;
+      return op_fail(s,
+                     "index map parameter '%s' must appear once whole (%s, %s * c + j), once "
+                     "split (%s // c and %s %% c with the same c) or once as %s %% c: rxc takes "
+                     "only such bijective maps",
+                     name, name, name, name, name, name);
     }
   }
   return true;
@@ -146,42 +145,33 @@ check_uses(const Site *s, const IrAttr *map, Layout *l)
 /* Reads the call's index_map for an input of rank ndim (-1: unknown, not
  * checked) into l; false after an error at s. */
 static bool
-read_layout(const Site *s, const IrExpr *call, int ndim, Layout *l)
+read_layout(const OpSite *s, const IrExpr *call, int ndim, Layout *l)
 {
   const IrAttr *map = op_attr(call, "index_map");
-  if (!map || map->kind != IR_AT_INDEX_MAP) {
-    op_manip_fail(s, "index_map must be T.index_map(lambda ...)");
-    return false;
-  }
+  if (!map || map->kind != IR_AT_INDEX_MAP)
+    return op_fail(s, "index_map must be T.index_map(lambda ...)");
   l->nin = map->u.index_map.nparams;
   l->nout = map->u.index_map.nresults;
-  if (ndim >= 0 && l->nin != ndim) {
-    op_manip_fail(s,
-                  "the index map takes %d indices but x has %d dimensions (they must be equal)",
-                  l->nin, ndim);
-    return false;
-  }
-  if (l->nout > MAX_DIMS) {
-    op_manip_fail(s, "the index map gives %d indices, more than the %d supported", l->nout,
-                  MAX_DIMS);
-    return false;
-  }
+  if (ndim >= 0 && l->nin != ndim)
+    return op_fail(s, "the index map takes %d indices but x has %d dimensions (they must be equal)",
+                   l->nin, ndim);
+  if (l->nout > MAX_DIMS)
+    return op_fail(s, "the index map gives %d indices, more than the %d supported", l->nout,
+                   MAX_DIMS);
   l->terms = ir_alloc(s->ctx, sizeof(Term) * (size_t)(l->nout ? l->nout : 1));
   for (int r = 0; r < l->nout; r++)
-    if (!read_term(map, map->u.index_map.results[r], &l->terms[r])) {
-      op_manip_fail(s,
-                    "index map result %d (%s) is not supported: rxc takes i, i // c, i %% c "
-                    "and i * c + j (c a positive constant) of the lambda's parameters",
-                    r, op_manip_expr_text(s->ctx, map->u.index_map.results[r]));
-      return false;
-    }
+    if (!read_term(map, map->u.index_map.results[r], &l->terms[r]))
+      return op_fail(s,
+                     "index map result %d (%s) is not supported: rxc takes i, i // c, i %% c "
+                     "and i * c + j (c a positive constant) of the lambda's parameters",
+                     r, op_manip_expr_text(s->ctx, map->u.index_map.results[r]));
   return check_uses(s, map, l);
 }
 
 /* The pad value as a double: 0 when None (TVM's legalization default);
  * an integer for an integer or bool x (TVM: pad_value's dtype is x's). */
 static bool
-read_pad_value(const Site *s, const IrExpr *call, IrDType t, double *v)
+read_pad_value(const OpSite *s, const IrExpr *call, IrDType t, double *v)
 {
   const IrAttr *a = op_attr(call, "pad_value");
   *v = 0;
@@ -192,21 +182,19 @@ read_pad_value(const Site *s, const IrExpr *call, IrDType t, double *v)
   else if (a->kind == IR_AT_FLOAT)
     *v = a->u.f;
   else {
-    op_manip_fail(s, "pad_value must be a number or None");
-    return false;
+    return op_fail(s, "pad_value must be a number or None");
   }
   char b[16];
   if (t.code != IR_DT_FLOAT && t.code != IR_DT_BFLOAT && t.code != IR_DT_VOID &&
       *v != floor(*v)) {
-    op_manip_fail(s, "pad_value %g is not of x's dtype %s", *v, ir_dtype_str(t, b));
-    return false;
+    return op_fail(s, "pad_value %g is not of x's dtype %s", *v, ir_dtype_str(t, b));
   }
   return true;
 }
 
 /* The call's index map and pad value for an input of rank ndim and dtype t. */
 static bool
-read_call(const Site *s, const IrExpr *call, int ndim, IrDType t, Layout *l, double *pad)
+read_call(const OpSite *s, const IrExpr *call, int ndim, IrDType t, Layout *l, double *pad)
 {
   return read_layout(s, call, ndim, l) && read_pad_value(s, call, t, pad);
 }
@@ -243,25 +231,21 @@ term_extent(OpInfer *in, const Term *t, IrPrimExpr **d)
 /* A fuse i * c + j is a bijection only when j's dim is c, and i % c alone
  * only when i's dim is at most c; both checked on constant dims. */
 static bool
-check_dims(const Site *s, const Layout *l, IrPrimExpr **d)
+check_dims(const OpSite *s, const Layout *l, IrPrimExpr **d)
 {
   for (int r = 0; r < l->nout; r++) {
     const Term *t = &l->terms[r];
     int64_t n;
-    if (t->kind == TERM_FUSE && (!ir_prim_is_int(d[t->inner], &n) || n != t->c)) {
-      op_manip_fail(s,
-                    "index map result %d scales by %lld, but the dim it adds (x's dim %d) is "
-                    "%s: rxc takes i * c + j only where j's dim is the constant c",
-                    r, (long long)t->c, t->inner, op_manip_expr_text(s->ctx, d[t->inner]));
-      return false;
-    }
-    if (t->alone && (!ir_prim_is_int(d[t->param], &n) || n > t->c)) {
-      op_manip_fail(s,
-                    "index map result %d wraps x's dim %d (%s) modulo %lld: rxc takes i %% c "
-                    "alone only where i's dim is a constant at most c",
-                    r, t->param, op_manip_expr_text(s->ctx, d[t->param]), (long long)t->c);
-      return false;
-    }
+    if (t->kind == TERM_FUSE && (!ir_prim_is_int(d[t->inner], &n) || n != t->c))
+      return op_fail(s,
+                     "index map result %d scales by %lld, but the dim it adds (x's dim %d) is "
+                     "%s: rxc takes i * c + j only where j's dim is the constant c",
+                     r, (long long)t->c, t->inner, op_manip_expr_text(s->ctx, d[t->inner]));
+    if (t->alone && (!ir_prim_is_int(d[t->param], &n) || n > t->c))
+      return op_fail(s,
+                     "index map result %d wraps x's dim %d (%s) modulo %lld: rxc takes i %% c "
+                     "alone only where i's dim is a constant at most c",
+                     r, t->param, op_manip_expr_text(s->ctx, d[t->param]), (long long)t->c);
   }
   return true;
 }
@@ -271,7 +255,7 @@ check_dims(const Site *s, const Layout *l, IrPrimExpr **d)
 IrSInfo *
 op_manip_infer_layout_transform(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Site s = op_manip_site(in->ctx, in->loc, in->binding, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
   Layout l;
   double pad;
@@ -325,7 +309,7 @@ source_index(const Layout *l, const int64_t *o, const int64_t *shape, int64_t *i
 Value *
 op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Site s = op_manip_site(ev->ctx, ev->loc, ev->binding, call);
+  OpSite s = op_site_eval(ev, call);
   IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
   Layout l;
   double pad;
@@ -388,7 +372,7 @@ index_op(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
 IrExpr *
 op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = op_manip_site(lz->ctx, lz->loc, lz->binding, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
   Layout l;

@@ -27,13 +27,6 @@
 #include "manip_int.h"
 #include "tir_build.h"
 
-static Site
-legalize_site(const OpLegalize *lz, const IrExpr *call)
-{
-  Site s = {lz->ctx, lz->loc, lz->binding, call->u.call.op};
-  return s;
-}
-
 /* ------------------------------------------------------------------ */
 /* Index arithmetic (int64, folded on literals)                        */
 /* ------------------------------------------------------------------ */
@@ -209,7 +202,7 @@ index_permute(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
 IrExpr *
 op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int *perm;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
@@ -273,7 +266,7 @@ index_expand(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 IrExpr *
 op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int out_ndim;
   bool *mask;
@@ -308,7 +301,7 @@ index_squeeze(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
 IrExpr *
 op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int64_t *axes;
   int n, *norm;
@@ -409,7 +402,7 @@ index_slice(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *e
 IrExpr *
 op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   static const char *const bounds[] = {"begin", "end", "strides"};
   for (int b = 0; b < 3; b++) {
@@ -417,8 +410,7 @@ op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *res
     for (int i = 0; a && a->kind == IR_AT_LIST && i < a->u.list.n; i++)
       if (a->u.list.items[i]->kind == IR_AT_PRIM) {
         /* inference takes them (TVM's rule); a kernel does not yet */
-        op_manip_fail(&s, "a symbolic %s: the lowering is not implemented yet", bounds[b]);
-        return NULL;
+        return op_fail_null(&s, "a symbolic %s: the lowering is not implemented yet", bounds[b]);
       }
   }
   SliceAttrs sa;
@@ -515,7 +507,7 @@ take_index(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrPrimExpr **o, int axis, bool 
 IrExpr *
 op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
   int mode = op_manip_take_mode(&s, call), axis;
   bool none;
@@ -569,7 +561,7 @@ copy_window(OpPrim *p, IrBuffer *dst, IrBuffer *src, IrBuffer *over, int axis, I
 IrExpr *
 op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrExpr *tuple = call->u.call.args[0];
   int axis;
   bool none;
@@ -620,7 +612,7 @@ split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int 
 IrExpr *
 op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
   int64_t *idx, pieces;
   int nidx, axis;
@@ -661,7 +653,7 @@ op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 IrExpr *
 op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrExpr *tuple = call->u.call.args[0];
   int axis;
   bool none;
@@ -720,7 +712,7 @@ index_repeat(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 IrExpr *
 op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   RepeatIndex r;
   bool none;
@@ -766,7 +758,7 @@ index_tile(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *en
 IrExpr *
 op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   TileIndex t;
   int64_t *reps;
   if (!op_manip_tile_repeats(&s, call, &reps, &t.n))
@@ -792,7 +784,7 @@ index_flip(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *en
 IrExpr *
 op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *x = call->u.call.args[0]->sinfo;
   int axis;
   bool none;
@@ -819,7 +811,7 @@ prim_arg(OpPrim *p, const IrExpr *arg, IrDType t)
 IrExpr *
 op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const IrSInfo *is = call->u.call.args[0]->sinfo;
   int64_t depth;
   int axis;
@@ -881,7 +873,7 @@ index_pixel_shuffle(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const
 IrExpr *
 op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   int64_t r;
   if (!op_manip_upscale_factor(&s, call, &r))
     return NULL;
@@ -944,7 +936,7 @@ op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out
   branch->u.branch.cond = cond;
   branch->u.branch.then_ = store;
   if (fill) {
-    IrPrimExpr *v = t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT ? ir_prim_float(ctx, t, *fill)
+    IrPrimExpr *v = ir_dtype_is_float(t) ? ir_prim_float(ctx, t, *fill)
                     : t.code == IR_DT_BOOL ? ir_prim_int(ctx, t, *fill != 0)
                                            : ir_prim_int(ctx, t, (int64_t)*fill);
     branch->u.branch.else_ = op_prim_store(p, out, o, v);
@@ -959,7 +951,7 @@ op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out
 IrExpr *
 op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  Site s = legalize_site(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const IrSInfo *xs = call->u.call.args[0]->sinfo;
   PadAttrs pa;

@@ -51,7 +51,7 @@ op_nn_activation_params(const IrExpr *call, double *p)
 static IrSInfo *
 infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   const IrOpDef *op = call->u.call.op;
   IrSInfo *x;
   double v;
@@ -68,7 +68,7 @@ infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_activation(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const NnActivation *act = activation_of(call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x)
@@ -77,7 +77,7 @@ eval_activation(OpEval *ev, const IrExpr *call, Value **args)
   if (!out)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
-  bool is_float = x->dtype.code == IR_DT_FLOAT || x->dtype.code == IR_DT_BFLOAT;
+  bool is_float = ir_dtype_is_float(x->dtype);
   double params[OP_NN_ACT_PARAMS];
   op_nn_activation_params(call, params);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
@@ -245,12 +245,10 @@ softplus_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 
 /* Normalizes axis for rank ndim; false after an error when out of range. */
 static bool
-normalize_axis(const NnSite *s, int64_t axis, int ndim, int *out)
+normalize_axis(const OpSite *s, int64_t axis, int ndim, int *out)
 {
-  if (axis < -(int64_t)ndim || axis >= ndim) {
-    op_nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
-    return false;
-  }
+  if (axis < -(int64_t)ndim || axis >= ndim)
+    return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
   *out = (int)(axis < 0 ? axis + ndim : axis);
   return true;
 }
@@ -258,7 +256,7 @@ normalize_axis(const NnSite *s, int64_t axis, int ndim, int *out)
 static IrSInfo *
 infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   int64_t axis;
   int norm;
@@ -278,17 +276,15 @@ infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   int64_t axis;
   int ax;
   bool reduce[64] = {false};
   if (!x || !op_nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
     return NULL;
-  if (x->ndim > 64) {
-    op_nn_error(&s, "tensors of more than 64 dimensions are not supported");
-    return NULL;
-  }
+  if (x->ndim > 64)
+    return op_fail_null(&s, "tensors of more than 64 dimensions are not supported");
   Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   int64_t *outer, *inner, nouter, ninner;
   reduce[ax] = true;
@@ -321,7 +317,7 @@ eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
 static IrSInfo *
 infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x, *alpha;
   int64_t axis;
   int ax = -1;
@@ -332,24 +328,19 @@ infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (op_nn_ndim(x) >= 0 && !normalize_axis(&s, axis, op_nn_ndim(x), &ax))
     return NULL;
   IrDType dt = op_nn_dtype(x), at = op_nn_dtype(alpha);
-  if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at)) {
-    op_nn_error(&s, "alpha has dtype %s, but data has dtype %s", op_nn_dtype_str(in->ctx, at),
-                op_nn_dtype_str(in->ctx, dt));
-    return NULL;
-  }
-  if (op_nn_ndim(alpha) >= 0 && op_nn_ndim(alpha) != 1) {
-    op_nn_error(&s, "alpha must have rank 1, not %d", op_nn_ndim(alpha));
-    return NULL;
-  }
+  if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at))
+    return op_fail_null(&s, "alpha has dtype %s, but data has dtype %s",
+                        op_nn_dtype_str(in->ctx, at), op_nn_dtype_str(in->ctx, dt));
+  if (op_nn_ndim(alpha) >= 0 && op_nn_ndim(alpha) != 1)
+    return op_fail_null(&s, "alpha must have rank 1, not %d", op_nn_ndim(alpha));
   IrPrimExpr **xs = op_nn_shape(x), **as = op_nn_shape(alpha);
   if (xs && as && ax >= 0) {
     IrProof per_channel = op_prove_equal(in, as[0], xs[ax]);
     IrProof single = op_prove_equal(in, as[0], op_nn_int(in->ctx, 1));
-    if (per_channel == IR_PROVE_FALSE && single == IR_PROVE_FALSE) {
-      op_nn_error(&s, "alpha has length %s, but data has %s channels on axis %d (or give one value)",
-                  op_nn_expr_str(in->ctx, as[0]), op_nn_expr_str(in->ctx, xs[ax]), ax);
-      return NULL;
-    }
+    if (per_channel == IR_PROVE_FALSE && single == IR_PROVE_FALSE)
+      return op_fail_null(
+          &s, "alpha has length %s, but data has %s channels on axis %d (or give one value)",
+          op_nn_expr_str(in->ctx, as[0]), op_nn_expr_str(in->ctx, xs[ax]), ax);
     if (per_channel != IR_PROVE_TRUE && single != IR_PROVE_TRUE) /* checked at run time */
       op_assume(in, ir_prim_bin(in->ctx, IR_PE_OR,
                                 ir_prim_bin(in->ctx, IR_PE_EQ, as[0], xs[ax]),
@@ -361,7 +352,7 @@ infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   const IrTensorData *alpha = op_nn_tensor_value(&s, args, 1, "alpha");
   int64_t axis, strides[64];
@@ -369,15 +360,11 @@ eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
   if (!x || !alpha || !op_nn_attr_int(&s, "axis", 1, &axis) ||
       !normalize_axis(&s, axis, x->ndim, &ax))
     return NULL;
-  if (x->ndim > 64) {
-    op_nn_error(&s, "tensors of more than 64 dimensions are not supported");
-    return NULL;
-  }
-  if (alpha->ndim != 1 || (alpha->shape[0] != 1 && alpha->shape[0] != x->shape[ax])) {
-    op_nn_error(&s, "alpha must have one value or one per channel (%lld)",
-                (long long)x->shape[ax]);
-    return NULL;
-  }
+  if (x->ndim > 64)
+    return op_fail_null(&s, "tensors of more than 64 dimensions are not supported");
+  if (alpha->ndim != 1 || (alpha->shape[0] != 1 && alpha->shape[0] != x->shape[ax]))
+    return op_fail_null(&s, "alpha must have one value or one per channel (%lld)",
+                        (long long)x->shape[ax]);
   Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
   if (!out)
     return NULL;
@@ -397,37 +384,31 @@ eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
 /* Reads the normalized axes: layer_norm's "axes" list, batch_norm's
  * "axis"; at most 64. */
 static bool
-norm_axes(const NnSite *s, int64_t *axes, int *n)
+norm_axes(const OpSite *s, int64_t *axes, int *n)
 {
   if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
     const IrAttr *a = op_attr(s->call, "axis");
-    if (!a || a->kind == IR_AT_NONE) {
-      op_nn_error(s, "attribute 'axis' is required");
-      return false;
-    }
+    if (!a || a->kind == IR_AT_NONE)
+      return op_fail(s, "attribute 'axis' is required");
     *n = 1;
     return op_nn_attr_int(s, "axis", 1, &axes[0]);
   }
   const IrAttr *a = op_attr(s->call, "axes");
-  if (!a || a->kind == IR_AT_NONE) {
-    op_nn_error(s, "attribute 'axes' is required");
-    return false;
-  }
+  if (!a || a->kind == IR_AT_NONE)
+    return op_fail(s, "attribute 'axes' is required");
   return op_nn_attr_ints(s, "axes", axes, 64, n);
 }
 
 /* Normalizes every axis and rejects repeats. */
 static bool
-normalize_axes(const NnSite *s, const int64_t *axes, int n, int ndim, int *out)
+normalize_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int *out)
 {
   for (int i = 0; i < n; i++) {
     if (!normalize_axis(s, axes[i], ndim, &out[i]))
       return false;
     for (int j = 0; j < i; j++) {
-      if (out[j] == out[i]) {
-        op_nn_error(s, "axis %d is repeated", out[i]);
-        return false;
-      }
+      if (out[j] == out[i])
+        return op_fail(s, "axis %d is repeated", out[i]);
     }
   }
   return true;
@@ -447,19 +428,19 @@ static int
 check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
                  int n)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   if (!p)
     return 1;
   if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
       !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
-    op_nn_error(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
-                op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
-                op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
+    op_report(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
+              op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
+              op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
     return -1;
   }
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    op_nn_error(&s, "%s must have rank %d (one dim per normalized axis), not %d", norm_arg_name(call, i),
-                n, p->u.tensor.ndim);
+    op_report(&s, "%s must have rank %d (one dim per normalized axis), not %d",
+              norm_arg_name(call, i), n, p->u.tensor.ndim);
     return -1;
   }
   IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
@@ -470,8 +451,9 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
                              : op_prove_equal(in, ds[axes[d]], ps[d]);
     if (eq == IR_PROVE_FALSE) {
-      op_nn_error(&s, "%s has length %s at dim %d, but data has %s on axis %d", norm_arg_name(call, i),
-                  op_nn_expr_str(in->ctx, ps[d]), d, op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
+      op_report(&s, "%s has length %s at dim %d, but data has %s on axis %d",
+                norm_arg_name(call, i), op_nn_expr_str(in->ctx, ps[d]), d,
+                op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
       return -1;
     }
     if (eq == IR_PROVE_UNKNOWN)
@@ -485,7 +467,7 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
 static bool
 check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   int64_t axes[64];
   int naxes, norm[64];
   bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
@@ -561,7 +543,7 @@ typedef struct {
 } NormFlags;
 
 static bool
-norm_flags(const NnSite *s, NormFlags *f)
+norm_flags(const OpSite *s, NormFlags *f)
 {
   return op_nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
          op_nn_attr_bool(s, "center", true, &f->center) &&
@@ -571,40 +553,34 @@ norm_flags(const NnSite *s, NormFlags *f)
 /* Checks a parameter value against the data's dims at the sorted
  * normalized axes (its element r pairs with inner position r). */
 static bool
-check_param_value(const NnSite *s, const IrTensorData *x, const IrTensorData *p, const bool *reduce,
+check_param_value(const OpSite *s, const IrTensorData *x, const IrTensorData *p, const bool *reduce,
                   const char *what)
 {
   int k = 0;
   for (int d = 0; d < x->ndim; d++) {
     if (!reduce[d])
       continue;
-    if (k >= p->ndim || p->shape[k] != x->shape[d]) {
-      op_nn_error(s, "%s does not match the data's normalized dims", what);
-      return false;
-    }
+    if (k >= p->ndim || p->shape[k] != x->shape[d])
+      return op_fail(s, "%s does not match the data's normalized dims", what);
     k++;
   }
-  if (k != p->ndim) {
-    op_nn_error(s, "%s does not match the data's normalized dims", what);
-    return false;
-  }
+  if (k != p->ndim)
+    return op_fail(s, "%s does not match the data's normalized dims", what);
   return true;
 }
 
 /* Reads the data and parameter tensors of a norm and marks the normalized
  * dims in reduce (layer_norm: the axes; batch_norm: the axis). */
 static bool
-norm_values(const NnSite *s, Value **args, int nargs, const IrTensorData **t, bool *reduce)
+norm_values(const OpSite *s, Value **args, int nargs, const IrTensorData **t, bool *reduce)
 {
   int64_t axes[64];
   int naxes, norm[64];
   for (int i = 0; i < nargs; i++)
     if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_name(s->call, i))))
       return false;
-  if (t[0]->ndim > 64) {
-    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
-    return false;
-  }
+  if (t[0]->ndim > 64)
+    return op_fail(s, "tensors of more than 64 dimensions are not supported");
   if (!norm_axes(s, axes, &naxes) || !normalize_axes(s, axes, naxes, t[0]->ndim, norm))
     return false;
   memset(reduce, 0, sizeof(bool) * 64);
@@ -635,7 +611,7 @@ moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, do
 static Value *
 eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[3];
   bool reduce[64];
   NormFlags f;
@@ -682,7 +658,7 @@ channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const i
 static Value *
 eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[5];
   bool reduce[64], training;
   NormFlags f;
@@ -757,7 +733,7 @@ infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x)
     return NULL;

@@ -3,7 +3,7 @@
  * (inside ops/ only).
  *
  * Inference and kernels both read a call's attributes and both report
- * errors that name the binding and the op; an NnSite carries what such an
+ * errors that name the binding and the op; an OpSite carries what such an
  * error needs, so one attribute reader serves both facets.
  */
 #ifndef RXC_NN_INT_H
@@ -11,32 +11,19 @@
 
 #include "tir_build.h"
 
-/* Where an error about a call is reported. */
-typedef struct {
-  IrCtx *ctx;
-  IrLoc loc;
-  IrSym binding;      /* the var being bound, or NULL */
-  const IrExpr *call; /* the op call (IR_CALL_OP) */
-} NnSite;
-
-NnSite op_nn_site_infer(const OpInfer *in, const IrExpr *call);
-NnSite op_nn_site_eval(const OpEval *ev, const IrExpr *call);
-/* op_error for the site's op: "in binding 'y': R.nn.conv2d: message". */
-void op_nn_error(const NnSite *s, const char *fmt, ...);
-
 /* Attributes.  An absent attribute (or None where a default makes sense)
  * gives the default; a value of the wrong kind is an error (false).
  * They read through op_attr. */
-bool op_nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out);
-bool op_nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out);
-bool op_nn_attr_float(const NnSite *s, const char *name, double fallback, double *out);
+bool op_nn_attr_int(const OpSite *s, const char *name, int64_t fallback, int64_t *out);
+bool op_nn_attr_bool(const OpSite *s, const char *name, bool fallback, bool *out);
+bool op_nn_attr_float(const OpSite *s, const char *name, double fallback, double *out);
 /* A string attribute; fallback when absent or None. */
-bool op_nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out);
+bool op_nn_attr_str(const OpSite *s, const char *name, const char *fallback, const char **out);
 /* An int or a list of at most max ints into out; *n is how many (0 for
  * None or absent). */
-bool op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n);
+bool op_nn_attr_ints(const OpSite *s, const char *name, int64_t *out, int max, int *n);
 /* A dtype given as a string; "void" (or absent) is IR_VOID. */
-bool op_nn_attr_dtype(const NnSite *s, const char *name, IrDType *out);
+bool op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out);
 
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is
@@ -61,23 +48,22 @@ bool op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t);
 
 /* Kernels. */
 /* Argument i as a tensor value, or NULL after an error naming what. */
-const IrTensorData *op_nn_tensor_value(const NnSite *s, Value **args, int i, const char *what);
+const IrTensorData *op_nn_tensor_value(const OpSite *s, Value **args, int i, const char *what);
 /* A new zero tensor (NULL after an error). */
-Value *op_nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape);
+Value *op_nn_tensor_new(const OpSite *s, IrDType t, int ndim, const int64_t *shape);
 /* Row-major element strides of a tensor (ndim entries). */
 void op_nn_strides(const IrTensorData *t, int64_t *strides);
 /* Offsets of a split of t's dims into kept (outer) and reduced (inner)
  * dims: outer[o] + inner[r] is the element of outer position o, inner
  * position r, each enumerated row-major in dim order.  Returns false after
  * an error (out of memory); the arrays are malloc'd, freed by the caller. */
-bool op_nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce,
+bool op_nn_split_offsets(const OpSite *s, const IrTensorData *t, const bool *reduce,
                          int64_t **outer, int64_t *nouter, int64_t **inner, int64_t *ninner);
 
 /* Legalization (nn_util.c): small TIR-building helpers.  Statistics and
  * sums are kept in float64 (a T.alloc_buffer of float64, "acc"), as the
  * kernels accumulate in double; values convert to the output dtype at the
  * store. */
-NnSite op_nn_site_legalize(const OpLegalize *lz, const IrExpr *call);
 IrDType op_nn_f64_type(void);
 IrPrimExpr *op_nn_lit(IrCtx *ctx, IrDType t, double v);     /* a literal of dtype t */
 IrPrimExpr *op_nn_index(IrCtx *ctx, int64_t v);             /* an int64 literal */

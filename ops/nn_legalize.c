@@ -81,7 +81,7 @@ op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 IrExpr *
 op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
+  OpSite site = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   int64_t axis;
   int ax;
@@ -225,7 +225,7 @@ is_f32(const IrBuffer *b)
 IrExpr *
 op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
+  OpSite site = op_site_legalize(lz, call);
   Softmax s;
   int64_t axis;
   s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
@@ -375,7 +375,7 @@ norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
 /* Reads the attributes and marks the member dims; false when the call is
  * not one the kernel accepts (inference has reported why). */
 static bool
-norm_attrs(const NnSite *s, Norm *n)
+norm_attrs(const OpSite *s, Norm *n)
 {
   int64_t axes[64];
   int naxes = 1, ndim = n->x->ndim;
@@ -402,7 +402,7 @@ norm_attrs(const NnSite *s, Norm *n)
 static IrExpr *
 legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
+  OpSite site = op_site_legalize(lz, call);
   Norm n = {0};
   n.batch = batch;
   OpPrim p;

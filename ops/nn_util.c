@@ -8,42 +8,17 @@
  * instead of failing; any other non-tensor struct info is a user error.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nn_int.h"
-
-NnSite
-op_nn_site_infer(const OpInfer *in, const IrExpr *call)
-{
-  return (NnSite){in->ctx, in->loc, in->binding, call};
-}
-
-NnSite
-op_nn_site_eval(const OpEval *ev, const IrExpr *call)
-{
-  return (NnSite){ev->ctx, ev->loc, ev->binding, call};
-}
-
-void
-op_nn_error(const NnSite *s, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  op_error(s->ctx, s->loc, s->binding, s->call->u.call.op, "%s", b.data ? b.data : "");
-  ir_buf_free(&b);
-}
 
 /* ------------------------------------------------------------------ */
 /* Attributes                                                          */
 /* ------------------------------------------------------------------ */
 
 bool
-op_nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out)
+op_nn_attr_int(const OpSite *s, const char *name, int64_t fallback, int64_t *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -53,12 +28,11 @@ op_nn_attr_int(const NnSite *s, const char *name, int64_t fallback, int64_t *out
     *out = a->u.i;
     return true;
   }
-  op_nn_error(s, "attribute '%s' must be an integer", name);
-  return false;
+  return op_fail(s, "attribute '%s' must be an integer", name);
 }
 
 bool
-op_nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
+op_nn_attr_bool(const OpSite *s, const char *name, bool fallback, bool *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -68,12 +42,11 @@ op_nn_attr_bool(const NnSite *s, const char *name, bool fallback, bool *out)
     *out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
     return true;
   }
-  op_nn_error(s, "attribute '%s' must be True or False", name);
-  return false;
+  return op_fail(s, "attribute '%s' must be True or False", name);
 }
 
 bool
-op_nn_attr_float(const NnSite *s, const char *name, double fallback, double *out)
+op_nn_attr_float(const OpSite *s, const char *name, double fallback, double *out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -83,12 +56,11 @@ op_nn_attr_float(const NnSite *s, const char *name, double fallback, double *out
     *out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
     return true;
   }
-  op_nn_error(s, "attribute '%s' must be a number", name);
-  return false;
+  return op_fail(s, "attribute '%s' must be a number", name);
 }
 
 bool
-op_nn_attr_str(const NnSite *s, const char *name, const char *fallback, const char **out)
+op_nn_attr_str(const OpSite *s, const char *name, const char *fallback, const char **out)
 {
   const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
@@ -98,12 +70,11 @@ op_nn_attr_str(const NnSite *s, const char *name, const char *fallback, const ch
     *out = a->u.s;
     return true;
   }
-  op_nn_error(s, "attribute '%s' must be a string", name);
-  return false;
+  return op_fail(s, "attribute '%s' must be a string", name);
 }
 
 bool
-op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n)
+op_nn_attr_ints(const OpSite *s, const char *name, int64_t *out, int max, int *n)
 {
   const IrAttr *a = op_attr(s->call, name);
   *n = 0;
@@ -114,19 +85,13 @@ op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n
     *n = 1;
     return true;
   }
-  if (a->kind != IR_AT_LIST) {
-    op_nn_error(s, "attribute '%s' must be a list of integers", name);
-    return false;
-  }
-  if (a->u.list.n > max) {
-    op_nn_error(s, "attribute '%s' has %d values, at most %d allowed", name, a->u.list.n, max);
-    return false;
-  }
+  if (a->kind != IR_AT_LIST)
+    return op_fail(s, "attribute '%s' must be a list of integers", name);
+  if (a->u.list.n > max)
+    return op_fail(s, "attribute '%s' has %d values, at most %d allowed", name, a->u.list.n, max);
   for (int i = 0; i < a->u.list.n; i++) {
-    if (a->u.list.items[i]->kind != IR_AT_INT) {
-      op_nn_error(s, "attribute '%s' must be a list of integers", name);
-      return false;
-    }
+    if (a->u.list.items[i]->kind != IR_AT_INT)
+      return op_fail(s, "attribute '%s' must be a list of integers", name);
     out[i] = a->u.list.items[i]->u.i;
   }
   *n = a->u.list.n;
@@ -134,16 +99,14 @@ op_nn_attr_ints(const NnSite *s, const char *name, int64_t *out, int max, int *n
 }
 
 bool
-op_nn_attr_dtype(const NnSite *s, const char *name, IrDType *out)
+op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out)
 {
   const char *text;
   *out = IR_VOID;
   if (!op_nn_attr_str(s, name, "void", &text))
     return false;
-  if (!ir_dtype_parse(text, strlen(text), out)) {
-    op_nn_error(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
-    return false;
-  }
+  if (!ir_dtype_parse(text, strlen(text), out))
+    return op_fail(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
   return true;
 }
 
@@ -155,6 +118,7 @@ bool
 op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
                  IrSInfo **out)
 {
+  OpSite site = op_site_infer(in, call);
   IrSInfo *s = i < call->u.call.nargs ? args[i] : NULL;
   *out = NULL;
   if (!s || s->kind == IR_SI_OBJECT)
@@ -163,9 +127,8 @@ op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const c
     *out = s;
     return true;
   }
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "%s must be a tensor, not %s", what,
-           ir_sinfo_kind_name((IrSInfoKind)s->kind));
-  return false;
+  return op_fail(&site, "%s must be a tensor, not %s", what,
+                 ir_sinfo_kind_name((IrSInfoKind)s->kind));
 }
 
 IrPrimExpr **
@@ -226,15 +189,13 @@ op_nn_dtype_str(IrCtx *ctx, IrDType t)
 bool
 op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
 {
+  OpSite site = op_site_infer(in, call);
   *out = IR_VOID;
   if (a.code == IR_DT_VOID || b.code == IR_DT_VOID)
     return true;
-  if (!ir_dtype_eq(a, b)) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "operands have different dtypes %s and %s", op_nn_dtype_str(in->ctx, a),
-             op_nn_dtype_str(in->ctx, b));
-    return false;
-  }
+  if (!ir_dtype_eq(a, b))
+    return op_fail(&site, "operands have different dtypes %s and %s", op_nn_dtype_str(in->ctx, a),
+                   op_nn_dtype_str(in->ctx, b));
   *out = a;
   return true;
 }
@@ -242,11 +203,10 @@ op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDTyp
 bool
 op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
 {
-  if (t.code == IR_DT_VOID || t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT)
+  OpSite site = op_site_infer(in, call);
+  if (t.code == IR_DT_VOID || ir_dtype_is_float(t))
     return true;
-  op_error(in->ctx, in->loc, in->binding, call->u.call.op, "requires a float tensor, not %s",
-           op_nn_dtype_str(in->ctx, t));
-  return false;
+  return op_fail(&site, "requires a float tensor, not %s", op_nn_dtype_str(in->ctx, t));
 }
 
 /* ------------------------------------------------------------------ */
@@ -254,17 +214,15 @@ op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
 /* ------------------------------------------------------------------ */
 
 const IrTensorData *
-op_nn_tensor_value(const NnSite *s, Value **args, int i, const char *what)
+op_nn_tensor_value(const OpSite *s, Value **args, int i, const char *what)
 {
-  if (i >= s->call->u.call.nargs || !args[i] || args[i]->kind != VAL_TENSOR) {
-    op_nn_error(s, "%s must be a tensor", what);
-    return NULL;
-  }
+  if (i >= s->call->u.call.nargs || !args[i] || args[i]->kind != VAL_TENSOR)
+    return op_fail_null(s, "%s must be a tensor", what);
   return &args[i]->u.tensor.t;
 }
 
 Value *
-op_nn_tensor_new(const NnSite *s, IrDType t, int ndim, const int64_t *shape)
+op_nn_tensor_new(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
 {
   return op_tensor_new(s->ctx, t, ndim, shape, s->loc);
 }
@@ -311,20 +269,17 @@ offsets_of(const IrTensorData *t, const bool *reduce, bool want, int64_t *count)
 }
 
 bool
-op_nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
+op_nn_split_offsets(const OpSite *s, const IrTensorData *t, const bool *reduce, int64_t **outer,
                     int64_t *nouter, int64_t **inner, int64_t *ninner)
 {
-  if (t->ndim > 64) {
-    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
-    return false;
-  }
+  if (t->ndim > 64)
+    return op_fail(s, "tensors of more than 64 dimensions are not supported");
   *outer = offsets_of(t, reduce, false, nouter);
   *inner = offsets_of(t, reduce, true, ninner);
   if (!*outer || !*inner) {
     free(*outer);
     free(*inner);
-    op_nn_error(s, "out of memory");
-    return false;
+    return op_fail(s, "out of memory");
   }
   return true;
 }
@@ -333,12 +288,6 @@ op_nn_split_offsets(const NnSite *s, const IrTensorData *t, const bool *reduce, 
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
 
-NnSite
-op_nn_site_legalize(const OpLegalize *lz, const IrExpr *call)
-{
-  return (NnSite){lz->ctx, lz->loc, lz->binding, call};
-}
-
 IrDType
 op_nn_f64_type(void)
 {
@@ -346,16 +295,10 @@ op_nn_f64_type(void)
   return t;
 }
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 IrPrimExpr *
 op_nn_lit(IrCtx *ctx, IrDType t, double v)
 {
-  if (is_float(t))
+  if (ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, v);
   return ir_prim_int(ctx, t, t.code == IR_DT_BOOL ? v != 0 : (int64_t)v);
 }
@@ -371,7 +314,7 @@ op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e)
 {
   if (ir_dtype_eq(e->dtype, t))
     return e;
-  if (e->kind == IR_PE_FLOAT && is_float(t))
+  if (e->kind == IR_PE_FLOAT && ir_dtype_is_float(t))
     return ir_prim_float(ctx, t, e->u.float_value);
   return ir_prim_cast(ctx, t, e);
 }
@@ -496,7 +439,7 @@ op_nn_acc_typed(OpPrim *p, int n, IrDType t)
 bool
 op_nn_is_integer(IrDType t)
 {
-  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.lanes == 1;
+  return ir_dtype_is_int(t) && t.lanes == 1;
 }
 
 IrDType

@@ -38,12 +38,11 @@ typedef struct {
 
 /* An axis in [0, ndim), or an error. */
 static bool
-axis_in(const NnSite *s, const char *what, int64_t axis, int ndim, int *out)
+axis_in(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
 {
-  if (axis < -(int64_t)ndim || axis >= ndim) {
-    op_nn_error(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis, ndim);
-    return false;
-  }
+  if (axis < -(int64_t)ndim || axis >= ndim)
+    return op_fail(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis,
+                   ndim);
   *out = (int)(axis < 0 ? axis + ndim : axis);
   return true;
 }
@@ -52,7 +51,7 @@ axis_in(const NnSite *s, const char *what, int64_t axis, int ndim, int *out)
  * (an axis out of range or repeated, the channel among the axes, a number
  * of groups not positive). */
 static bool
-norm_spec(const NnSite *s, int ndim, NormSpec *n)
+norm_spec(const OpSite *s, int ndim, NormSpec *n)
 {
   IrOpId id = s->call->u.call.op->id;
   int64_t axes[64], channel = -1;
@@ -63,10 +62,8 @@ norm_spec(const NnSite *s, int ndim, NormSpec *n)
   n->ndim = ndim;
   n->channel = -1;
   n->groups = 1;
-  if (ndim > 64) {
-    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
-    return false;
-  }
+  if (ndim > 64)
+    return op_fail(s, "tensors of more than 64 dimensions are not supported");
   if (!op_nn_attr_ints(s, "axes", axes, 64, &naxes) ||
       !op_nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) ||
       !op_nn_attr_bool(s, "center", !n->rms, &n->center) ||
@@ -76,24 +73,18 @@ norm_spec(const NnSite *s, int ndim, NormSpec *n)
     return false;
   if (n->split && !op_nn_attr_int(s, "num_groups", 1, &n->groups))
     return false;
-  if (n->groups <= 0) {
-    op_nn_error(s, "num_groups must be positive, not %lld", (long long)n->groups);
-    return false;
-  }
+  if (n->groups <= 0)
+    return op_fail(s, "num_groups must be positive, not %lld", (long long)n->groups);
   if (!n->rms && !axis_in(s, "channel_axis", channel, ndim, &n->channel))
     return false;
   for (int i = 0; i < naxes; i++) {
     int a;
     if (!axis_in(s, "axis", axes[i], ndim, &a))
       return false;
-    if (n->member[a]) {
-      op_nn_error(s, "axis %d is repeated", a);
-      return false;
-    }
-    if (a == n->channel) {
-      op_nn_error(s, "channel_axis %d must not be among the axes", a);
-      return false;
-    }
+    if (n->member[a])
+      return op_fail(s, "axis %d is repeated", a);
+    if (a == n->channel)
+      return op_fail(s, "channel_axis %d must not be among the axes", a);
     n->member[a] = true;
   }
   return true;
@@ -108,30 +99,25 @@ static bool
 check_channel_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i,
                     const NormSpec *n)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   const char *name = call->u.call.op->params[i].name;
   if (!p)
     return true;
   IrDType dt = op_nn_dtype(data), pt = op_nn_dtype(p);
-  if (dt.code != IR_DT_VOID && pt.code != IR_DT_VOID && !ir_dtype_eq(dt, pt)) {
-    op_nn_error(&s, "%s has dtype %s, but data has dtype %s", name, op_nn_dtype_str(in->ctx, pt),
-                op_nn_dtype_str(in->ctx, dt));
-    return false;
-  }
-  if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != 1) {
-    op_nn_error(&s, "%s must have rank 1 (one value per channel), not %d", name, p->u.tensor.ndim);
-    return false;
-  }
+  if (dt.code != IR_DT_VOID && pt.code != IR_DT_VOID && !ir_dtype_eq(dt, pt))
+    return op_fail(&s, "%s has dtype %s, but data has dtype %s", name, op_nn_dtype_str(in->ctx, pt),
+                   op_nn_dtype_str(in->ctx, dt));
+  if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != 1)
+    return op_fail(&s, "%s must have rank 1 (one value per channel), not %d", name,
+                   p->u.tensor.ndim);
   IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
   if (!ds || !ps || n->channel < 0)
     return true;
   IrPrimExpr *c = ds[n->channel];
   IrProof eq = in->assume ? op_assume_equal(in, c, ps[0]) : op_prove_equal(in, c, ps[0]);
-  if (eq == IR_PROVE_FALSE) {
-    op_nn_error(&s, "%s has length %s, but data has %s channels", name,
-                op_nn_expr_str(in->ctx, ps[0]), op_nn_expr_str(in->ctx, c));
-    return false;
-  }
+  if (eq == IR_PROVE_FALSE)
+    return op_fail(&s, "%s has length %s, but data has %s channels", name,
+                   op_nn_expr_str(in->ctx, ps[0]), op_nn_expr_str(in->ctx, c));
   return true;
 }
 
@@ -147,10 +133,9 @@ check_groups(OpInfer *in, const IrExpr *call, IrSInfo *data, const NormSpec *n)
   IrPrimExpr *rem = ir_prim_bin(in->ctx, IR_PE_FLOORMOD, c, op_nn_int(in->ctx, n->groups));
   IrProof zero = op_prove_equal(in, op_nn_simplify(in, rem), op_nn_int(in->ctx, 0));
   if (zero == IR_PROVE_FALSE) {
-    NnSite s = op_nn_site_infer(in, call);
-    op_nn_error(&s, "the channel count %s is not divisible by num_groups %lld",
-                op_nn_expr_str(in->ctx, c), (long long)n->groups);
-    return false;
+    OpSite s = op_site_infer(in, call);
+    return op_fail(&s, "the channel count %s is not divisible by num_groups %lld",
+                   op_nn_expr_str(in->ctx, c), (long long)n->groups);
   }
   if (zero == IR_PROVE_UNKNOWN)
     op_assume(in, ir_prim_bin(in->ctx, IR_PE_EQ, rem, op_nn_int(in->ctx, 0)));
@@ -160,7 +145,7 @@ check_groups(OpInfer *in, const IrExpr *call, IrSInfo *data, const NormSpec *n)
 IrSInfo *
 op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   NormSpec n;
   for (int i = 0; i < 3; i++)
@@ -223,7 +208,7 @@ number_elements(const IrTensorData *x, const NormSpec *n, int64_t *key, int64_t 
 
 /* Checks the parameter tensors' shapes against the data at run time. */
 static bool
-check_param_values(const NnSite *s, const IrTensorData *x, const IrTensorData **t, int nargs,
+check_param_values(const OpSite *s, const IrTensorData *x, const IrTensorData **t, int nargs,
                    const NormSpec *n)
 {
   for (int i = 1; i < nargs; i++) {
@@ -238,16 +223,12 @@ check_param_values(const NnSite *s, const IrTensorData *x, const IrTensorData **
     } else {
       ok = t[i]->ndim == 1 && t[i]->shape[0] == x->shape[n->channel];
     }
-    if (!ok) {
-      op_nn_error(s, "%s does not match the data's normalized dims", name);
-      return false;
-    }
+    if (!ok)
+      return op_fail(s, "%s does not match the data's normalized dims", name);
   }
-  if (n->split && x->shape[n->channel] % n->groups != 0) {
-    op_nn_error(s, "the channel count %lld is not divisible by num_groups %lld",
-                (long long)x->shape[n->channel], (long long)n->groups);
-    return false;
-  }
+  if (n->split && x->shape[n->channel] % n->groups != 0)
+    return op_fail(s, "the channel count %lld is not divisible by num_groups %lld",
+                   (long long)x->shape[n->channel], (long long)n->groups);
   return true;
 }
 
@@ -279,7 +260,7 @@ group_stats(const IrTensorData *x, const NormSpec *n, const int64_t *key, int64_
 Value *
 op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
   const IrTensorData *t[3];
   NormSpec n;
@@ -303,8 +284,7 @@ op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args)
   }
   if (!mean || !var) {
     free(key), free(param), free(mean), free(var);
-    op_nn_error(&s, "out of memory");
-    return NULL;
+    return op_fail_null(&s, "out of memory");
   }
   group_stats(t[0], &n, key, ngroups, mean, var);
   for (int64_t e = 0; e < total; e++) {
@@ -440,7 +420,7 @@ normalize_group(OpPrim *p, const NormLower *l, IrPrimExpr **group)
 IrExpr *
 op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite site = op_nn_site_legalize(lz, call);
+  OpSite site = op_site_legalize(lz, call);
   IrOpId id = call->u.call.op->id;
   const char *name = id == IR_OP_RMS_NORM    ? "rms_norm"
                      : id == IR_OP_GROUP_NORM ? "group_norm"

@@ -162,7 +162,7 @@ void op_names_free(OpNames *n);
 
 typedef struct {
   /* Struct info of the call, or NULL after reporting an error with
-   * op_error.  args[i] is the struct info of call->u.call.args[i]
+   * op_fail_null.  args[i] is the struct info of call->u.call.args[i]
    * (never NULL: R.Object when unknown). */
   IrSInfo *(*infer)(OpInfer *in, const IrExpr *call, IrSInfo **args);
   /* The result, or NULL after reporting an error.  args[i] is the value of
@@ -265,8 +265,33 @@ int64_t op_power_int(int64_t a, int64_t b);
  * inplace_indices attribute), or -1 when it is a fresh output. */
 int64_t op_inplace_index(const IrExpr *call, int k);
 
-/* Diagnostics of ops: "in binding 'lv': R.add: message". */
+/* infer_util.c: diagnostics, the one way an op reports an error.
+ * "in binding 'lv': R.add: message" (without the binding part when there
+ * is none), at the call's location.  op_error is for callers outside
+ * the hooks (the interpreter, Normalize), which have no OpSite; inside
+ * ops/ every report goes through an OpSite. */
 void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
+/* Where an error about a call is reported.  A hook builds it in one line
+ * from what it receives (OpSite s = op_site_infer(in, call);) and hands it
+ * to the helpers that read attributes or check arguments. */
+typedef struct {
+  IrCtx *ctx;
+  IrLoc loc;
+  IrSym binding;      /* the var being bound, or NULL */
+  const IrExpr *call; /* the op call (IR_CALL_OP) */
+} OpSite;
+OpSite op_site_infer(const OpInfer *in, const IrExpr *call);
+OpSite op_site_eval(const OpEval *ev, const IrExpr *call);
+OpSite op_site_legalize(const OpLegalize *lz, const IrExpr *call);
+/* Reports the error at s: "in binding 'y': R.op: message". */
+void op_report(const OpSite *s, const char *fmt, ...);
+/* op_report, then false (op_fail_null: NULL), so that a failure is one
+ * line: return op_fail_null(&s, "axis %d is repeated", d);
+ * Macros rather than functions so that the compiler sees the constant: an
+ * out-parameter set on every true return is then known set wherever the
+ * caller reads it (gcc's -Wmaybe-uninitialized). */
+#define op_fail(s, ...) (op_report((s), __VA_ARGS__), false)
+#define op_fail_null(s, ...) (op_report((s), __VA_ARGS__), (void *)0)
 
 /* infer_util.c: helpers shared by inference functions */
 /* The attribute of a call by name (from the op's table, always present

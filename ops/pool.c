@@ -241,7 +241,7 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 IrExpr *
 op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
   const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
@@ -297,7 +297,7 @@ let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
 IrExpr *
 op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
   Window w;

@@ -35,7 +35,7 @@ typedef struct {
 static bool
 is_int_dtype(IrDType t, int bits)
 {
-  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.bits == bits && t.lanes == 1;
+  return ir_dtype_is_int(t) && t.bits == bits && t.lanes == 1;
 }
 
 static bool
@@ -69,17 +69,15 @@ zero_point_dtype_ok(IrDType t)
 
 /* axis and out_dtype, checked (the axis against ndim later). */
 static bool
-read_attrs(const NnSite *s, Qdq *q)
+read_attrs(const OpSite *s, Qdq *q)
 {
   int64_t axis;
   q->quant = s->call->u.call.op->id == IR_OP_QUANTIZE;
   if (!op_nn_attr_int(s, "axis", -1, &axis) || !op_nn_attr_dtype(s, "out_dtype", &q->out_dtype))
     return false;
-  if (!out_dtype_ok(q->quant, q->out_dtype)) {
-    op_nn_error(s, "unsupported out_dtype %s (%s)", op_nn_dtype_str(s->ctx, q->out_dtype),
-                q->quant ? "int8, uint8, int16 or uint16" : "float16 or float32");
-    return false;
-  }
+  if (!out_dtype_ok(q->quant, q->out_dtype))
+    return op_fail(s, "unsupported out_dtype %s (%s)", op_nn_dtype_str(s->ctx, q->out_dtype),
+                   q->quant ? "int8, uint8, int16 or uint16" : "float16 or float32");
   q->axis = (int)axis;
   return true;
 }
@@ -103,27 +101,19 @@ static bool
 check_param(OpInfer *in, const IrExpr *call, IrSInfo *param, IrSInfo *data, int axis,
             const char *what)
 {
+  OpSite site = op_site_infer(in, call);
   if (param_is_scalar(in, param))
     return true;
   IrPrimExpr **pd = op_nn_shape(param), **dd = op_nn_shape(data);
-  if (!pd || param->u.tensor.ndim != 1) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "%s must be a scalar or a 1-d tensor of known length, not %s", what,
-             op_sinfo_text(in->ctx, param));
-    return false;
-  }
-  if (data->u.tensor.ndim == 0 || !dd) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "%s must be a scalar or singleton tensor for data of %s", what,
-             data->u.tensor.ndim == 0 ? "rank 0" : "unknown shape");
-    return false;
-  }
-  if (op_prove_equal(in, pd[0], dd[axis]) != IR_PROVE_TRUE) {
-    op_error(in->ctx, in->loc, in->binding, call->u.call.op,
-             "size mismatch: data's dim %d is %s, but %s has length %s", axis,
-             op_nn_expr_str(in->ctx, dd[axis]), what, op_nn_expr_str(in->ctx, pd[0]));
-    return false;
-  }
+  if (!pd || param->u.tensor.ndim != 1)
+    return op_fail(&site, "%s must be a scalar or a 1-d tensor of known length, not %s", what,
+                   op_sinfo_text(in->ctx, param));
+  if (data->u.tensor.ndim == 0 || !dd)
+    return op_fail(&site, "%s must be a scalar or singleton tensor for data of %s", what,
+                   data->u.tensor.ndim == 0 ? "rank 0" : "unknown shape");
+  if (op_prove_equal(in, pd[0], dd[axis]) != IR_PROVE_TRUE)
+    return op_fail(&site, "size mismatch: data's dim %d is %s, but %s has length %s", axis,
+                   op_nn_expr_str(in->ctx, dd[axis]), what, op_nn_expr_str(in->ctx, pd[0]));
   return true;
 }
 
@@ -132,7 +122,7 @@ check_param(OpInfer *in, const IrExpr *call, IrSInfo *param, IrSInfo *data, int 
 static IrSInfo *
 infer_qdq(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   static const char *const names[3] = {"data", "scale", "zero_point"};
   Qdq q;
@@ -159,14 +149,11 @@ infer_qdq(OpInfer *in, const IrExpr *call, IrSInfo **args)
                                                                           : NULL;
   if (bad) {
     IrDType b = bad[0] == 'd' ? dt : bad[0] == 's' ? st : zt;
-    op_nn_error(&s, "unsupported %s dtype %s", bad, op_nn_dtype_str(in->ctx, b));
-    return NULL;
+    return op_fail_null(&s, "unsupported %s dtype %s", bad, op_nn_dtype_str(in->ctx, b));
   }
   int axis = q.axis < 0 ? q.axis + ndim : q.axis;
-  if (ndim > 0 && (axis < 0 || axis >= ndim)) {
-    op_nn_error(&s, "axis %d is out of range for data of rank %d", q.axis, ndim);
-    return NULL;
-  }
+  if (ndim > 0 && (axis < 0 || axis >= ndim))
+    return op_fail_null(&s, "axis %d is out of range for data of rank %d", q.axis, ndim);
   if (ndim < 0)
     return result; /* TVM needs the rank; without it nothing more is checked */
   if (!check_param(in, call, t[1], t[0], axis, "scale") ||
@@ -219,7 +206,7 @@ param_at(const IrTensorData *p, int64_t k, int64_t dim, bool *bad)
 static Value *
 eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   const IrTensorData *sc = op_nn_tensor_value(&s, args, 1, "scale");
   const IrTensorData *zp = op_nn_tensor_value(&s, args, 2, "zero_point");
@@ -227,10 +214,8 @@ eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
   if (!x || !sc || !zp || !read_attrs(&s, &q))
     return NULL;
   int axis = q.axis < 0 ? q.axis + x->ndim : q.axis;
-  if (x->ndim > 0 && (axis < 0 || axis >= x->ndim)) {
-    op_nn_error(&s, "axis %d is out of range for data of rank %d", q.axis, x->ndim);
-    return NULL;
-  }
+  if (x->ndim > 0 && (axis < 0 || axis >= x->ndim))
+    return op_fail_null(&s, "axis %d is out of range for data of rank %d", q.axis, x->ndim);
   int64_t dim = x->ndim ? x->shape[axis] : 1, inner = 1;
   for (int d = axis + 1; d < x->ndim; d++)
     inner *= x->shape[d];
@@ -244,11 +229,9 @@ eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
                          param_at(zp, k, dim, &bad));
     op_set_f(&out->u.tensor.t, i, v);
   }
-  if (bad) {
-    op_nn_error(&s, "scale and zero_point must have one element or data's dim %d (%lld)", axis,
-                (long long)dim);
-    return NULL;
-  }
+  if (bad)
+    return op_fail_null(&s, "scale and zero_point must have one element or data's dim %d (%lld)",
+                        axis, (long long)dim);
   return out;
 }
 
@@ -277,7 +260,7 @@ load_param(OpPrim *p, IrBuffer *b, IrPrimExpr **i, int axis)
 static IrExpr *
 legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Qdq q;
   OpPrim p;

@@ -35,7 +35,6 @@
  *    by zero), where the kernel reports "empty reduction".
  */
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "nn_int.h"
@@ -67,39 +66,17 @@ is_spread(IrOpId id)
 /* The axis attribute                                                  */
 /* ------------------------------------------------------------------ */
 
-/* Where a diagnostic goes: inference and kernels both report through it. */
-typedef struct {
-  IrCtx *ctx;
-  IrLoc loc;
-  IrSym binding;
-  const IrOpDef *op;
-} Where;
-
-/* Reports an error naming the binding and the op; returns false. */
 static bool
-fail(const Where *w, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  op_error(w->ctx, w->loc, w->binding, w->op, "%s", b.data ? b.data : "");
-  ir_buf_free(&b);
-  return false;
-}
-
-static bool
-add_axis(const Where *w, const IrAttr *a, int ndim, uint64_t *mask)
+add_axis(const OpSite *w, const IrAttr *a, int ndim, uint64_t *mask)
 {
   if (a->kind != IR_AT_INT)
-    return fail(w, "axis must be an integer");
+    return op_fail(w, "axis must be an integer");
   int64_t v = a->u.i;
   if (v < -(int64_t)ndim || v >= ndim)
-    return fail(w, "axis %lld is out of range for a tensor of rank %d", (long long)v, ndim);
+    return op_fail(w, "axis %lld is out of range for a tensor of rank %d", (long long)v, ndim);
   int d = (int)(v < 0 ? v + ndim : v);
   if (*mask & ((uint64_t)1 << d))
-    return fail(w, "axis %d is repeated", d);
+    return op_fail(w, "axis %d is repeated", d);
   *mask |= (uint64_t)1 << d;
   return true;
 }
@@ -109,18 +86,18 @@ add_axis(const Where *w, const IrAttr *a, int ndim, uint64_t *mask)
  * lone int is accepted too).  False after an error: an axis out of range,
  * repeated, or not an integer. */
 static bool
-axis_mask(const Where *w, const IrAttr *axis, int ndim, uint64_t *mask)
+axis_mask(const OpSite *w, const IrAttr *axis, int ndim, uint64_t *mask)
 {
   *mask = 0;
   if (ndim > MAX_RANK)
-    return fail(w, "tensors of rank %d are not supported (at most %d)", ndim, MAX_RANK);
+    return op_fail(w, "tensors of rank %d are not supported (at most %d)", ndim, MAX_RANK);
   if (!axis || axis->kind == IR_AT_NONE) {
     *mask = ndim == MAX_RANK ? ~(uint64_t)0 : ((uint64_t)1 << ndim) - 1;
     return true;
   }
   if (axis->kind == IR_AT_LIST) {
-    if (is_arg(w->op->id))
-      return fail(w, "axis must be one integer or None");
+    if (is_arg(w->call->u.call.op->id))
+      return op_fail(w, "axis must be one integer or None");
     for (int i = 0; i < axis->u.list.n; i++)
       if (!add_axis(w, axis->u.list.items[i], ndim, mask))
         return false;
@@ -158,7 +135,7 @@ needs_elements(IrOpId id)
 /* The result dims: reduced dims dropped, or 1 with keepdims; an error
  * when a reduced dim is the literal 0 and the op needs elements. */
 static IrPrimExpr **
-reduced_shape(OpInfer *in, const Where *w, IrPrimExpr **shape, int ndim, uint64_t mask, bool keep,
+reduced_shape(OpInfer *in, const OpSite *w, IrPrimExpr **shape, int ndim, uint64_t mask, bool keep,
               int *nout)
 {
   IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(ndim ? ndim : 1));
@@ -169,11 +146,9 @@ reduced_shape(OpInfer *in, const Where *w, IrPrimExpr **shape, int ndim, uint64_
       out[n++] = shape[d];
       continue;
     }
-    if (needs_elements(w->op->id) && ir_prim_is_int(shape[d], &v) && v == 0) {
-      fail(w, "empty reduction: axis %d has size 0", d);
-      return NULL;
-    }
-    if (needs_elements(w->op->id)) /* the kernel refuses an empty axis */
+    if (needs_elements(w->call->u.call.op->id) && ir_prim_is_int(shape[d], &v) && v == 0)
+      return op_fail_null(w, "empty reduction: axis %d has size 0", d);
+    if (needs_elements(w->call->u.call.op->id)) /* the kernel refuses an empty axis */
       op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
     if (keep)
       out[n++] = ir_prim_int(in->ctx, shape[d]->dtype.code ? shape[d]->dtype : IR_I64, 1);
@@ -185,17 +160,13 @@ reduced_shape(OpInfer *in, const Where *w, IrPrimExpr **shape, int ndim, uint64_
 static IrSInfo *
 infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  Where w = {in->ctx, in->loc, in->binding, call->u.call.op};
+  OpSite w = op_site_infer(in, call);
   bool keep = keepdims(call);
-  if (call->u.call.nargs != 1) {
-    fail(&w, "expects 1 argument, got %d", call->u.call.nargs);
-    return NULL;
-  }
+  if (call->u.call.nargs != 1)
+    return op_fail_null(&w, "expects 1 argument, got %d", call->u.call.nargs);
   const IrSInfo *x = args[0];
-  if (x->kind != IR_SI_TENSOR && x->kind != IR_SI_OBJECT) {
-    fail(&w, "the argument must be a tensor");
-    return NULL;
-  }
+  if (x->kind != IR_SI_TENSOR && x->kind != IR_SI_OBJECT)
+    return op_fail_null(&w, "the argument must be a tensor");
   IrDType t = is_arg(call->u.call.op->id) ? IR_I64
               : x->kind == IR_SI_TENSOR           ? x->u.tensor.dtype
                                                   : IR_VOID;
@@ -222,12 +193,6 @@ infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
-
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
 
 /* The output slot of input element i: its coordinates with the reduced
  * ones dropped, row-major over the kept dims. */
@@ -350,12 +315,10 @@ result_dims(const IrTensorData *x, uint64_t mask, bool keep, int64_t *dims)
 static Value *
 eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
 {
-  Where w = {ev->ctx, ev->loc, ev->binding, call->u.call.op};
+  OpSite w = op_site_eval(ev, call);
   IrOpId id = call->u.call.op->id;
-  if (args[0]->kind != VAL_TENSOR) {
-    fail(&w, "the argument must be a tensor");
-    return NULL;
-  }
+  if (args[0]->kind != VAL_TENSOR)
+    return op_fail_null(&w, "the argument must be a tensor");
   const IrTensorData *x = &args[0]->u.tensor.t;
   uint64_t mask;
   int64_t dims[MAX_RANK];
@@ -363,10 +326,8 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   int64_t n = op_numel(x);
   for (int d = 0; d < x->ndim; d++)
-    if ((mask >> d & 1) && x->shape[d] == 0 && needs_elements(id)) {
-      fail(&w, "empty reduction: axis %d has size 0", d);
-      return NULL;
-    }
+    if ((mask >> d & 1) && x->shape[d] == 0 && needs_elements(id))
+      return op_fail_null(&w, "empty reduction: axis %d has size 0", d);
   int nd = result_dims(x, mask, keepdims(call), dims);
   IrDType t = is_arg(id) ? IR_I64 : x->dtype;
   Value *v = op_tensor_new(ev->ctx, t, nd, dims, ev->loc);
@@ -375,7 +336,7 @@ eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
   IrTensorData *out = &v->u.tensor.t;
   int64_t m = op_numel(out);
   Acc *acc = ir_alloc(ev->ctx, sizeof *acc * (size_t)(m ? m : 1));
-  bool fl = is_float(x->dtype);
+  bool fl = ir_dtype_is_float(x->dtype);
   for (int64_t i = 0; i < n; i++)
     accumulate(id, fl, &acc[output_index(x, mask, i)], x, i, reduced_position(x, mask, i));
   for (int64_t i = 0; is_spread(id) && i < n; i++) { /* deviations from the finished means */
@@ -492,7 +453,7 @@ takes(const Reduction *r, IrPrimExpr *v)
 {
   IrPrimExpr *best = cell(r, r->acc);
   IrPrimExpr *beats = ir_prim_bin(r->ctx, wants_least(r->id) ? IR_PE_LT : IR_PE_GT, v, best);
-  if (!is_float(r->x->dtype))
+  if (!ir_dtype_is_float(r->x->dtype))
     return beats;
   IrPrimExpr *best_ok = ir_prim_bin(r->ctx, IR_PE_EQ, best, best);
   IrPrimExpr *v_nan = ir_prim_bin(r->ctx, IR_PE_NE, v, v);
@@ -559,7 +520,7 @@ result_value(const Reduction *r)
     return cast(r->ctx, r->out->dtype, acc);
   IrPrimExpr *count = reduced_count(r, NULL);
   int64_t c;
-  if (is_float(r->acc_type))
+  if (ir_dtype_is_float(r->acc_type))
     count = ir_prim_is_int(count, &c) ? ir_prim_float(r->ctx, r->acc_type, (double)c)
                                       : ir_prim_cast(r->ctx, r->acc_type, count);
   acc = ir_prim_bin(r->ctx, IR_PE_DIV, acc, count);
@@ -654,7 +615,7 @@ slot_body(Reduction *r, IrPrimExpr **reduced, int nreduced)
   if (r->id != IR_OP_SUM && r->id != IR_OP_MEAN && r->id != IR_OP_PROD && !is_spread(r->id))
     init = cast(r->ctx, r->acc_type, op_prim_load(r->p, r->x, r->head));
   else
-    init = is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, identity)
+    init = ir_dtype_is_float(r->acc_type) ? ir_prim_float(r->ctx, r->acc_type, identity)
                                  : i64(r->ctx, identity);
   s[n++] = set_cell(r, r->acc, init);
   if (r->pos)
@@ -698,7 +659,7 @@ static IrExpr *
 legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   const char *name = strrchr(call->u.call.op->name, '.') + 1; /* "relax.sum" -> "sum" */
-  Where w = {lz->ctx, lz->loc, lz->binding, call->u.call.op};
+  OpSite w = op_site_legalize(lz, call);
   OpPrim p;
   op_prim_begin(lz, &p, name);
   Reduction r = {.p = &p, .ctx = lz->ctx, .id = call->u.call.op->id, .acc_type = IR_I64};
@@ -708,7 +669,7 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  if (is_float(r.x->dtype) || is_spread(r.id))
+  if (ir_dtype_is_float(r.x->dtype) || is_spread(r.id))
     r.acc_type = op_nn_f64_type();
   bool f32 = ir_dtype_eq(r.x->dtype, IR_F32) && ir_dtype_eq(r.out->dtype, IR_F32);
   if (f32 && (r.id == IR_OP_SUM || r.id == IR_OP_MEAN) && r.mask && !(r.mask & (r.mask - 1))) {
@@ -751,7 +712,7 @@ is_sum_scan(IrOpId id)
 /* The scan's result dtype: the dtype attribute, or x's; false after an
  * error. */
 static bool
-scan_dtype(const NnSite *s, IrDType x, IrDType *out)
+scan_dtype(const OpSite *s, IrDType x, IrDType *out)
 {
   if (!op_nn_attr_dtype(s, "dtype", out))
     return false;
@@ -763,14 +724,12 @@ scan_dtype(const NnSite *s, IrDType x, IrDType *out)
 static IrSInfo *
 infer_scan(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   IrDType t;
   int64_t axis;
-  if (call->u.call.nargs != 1) {
-    op_nn_error(&s, "expects 1 argument, got %d", call->u.call.nargs);
-    return NULL;
-  }
+  if (call->u.call.nargs != 1)
+    return op_fail_null(&s, "expects 1 argument, got %d", call->u.call.nargs);
   if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !scan_dtype(&s, op_nn_dtype(x), &t) ||
       !op_nn_attr_int(&s, "axis", INT64_MIN, &axis))
     return NULL;
@@ -808,7 +767,7 @@ scan_split(const IrTensorData *x, int axis, int64_t *outer, int64_t *len, int64_
 static Value *
 eval_scan(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   IrDType t;
   int64_t axis;
@@ -816,17 +775,16 @@ eval_scan(OpEval *ev, const IrExpr *call, Value **args)
   if (!x || !scan_dtype(&s, x->dtype, &t) || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
       !op_nn_attr_bool(&s, "exclusive", false, &exclusive))
     return NULL;
-  if (axis != INT64_MIN && (axis < -x->ndim || axis >= x->ndim)) {
-    op_nn_error(&s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, x->ndim);
-    return NULL;
-  }
+  if (axis != INT64_MIN && (axis < -x->ndim || axis >= x->ndim))
+    return op_fail_null(&s, "axis %lld is out of range for a tensor of rank %d", (long long)axis,
+                        x->ndim);
   int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
   int64_t n = op_numel(x);
   Value *v = ax < 0 ? op_nn_tensor_new(&s, t, 1, &n) : op_nn_tensor_new(&s, t, x->ndim, x->shape);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = is_float(x->dtype) || is_float(t), sum = is_sum_scan(call->u.call.op->id);
+  bool fl = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(t), sum = is_sum_scan(call->u.call.op->id);
   int64_t outer, len, inner;
   scan_split(x, ax, &outer, &len, &inner);
   for (int64_t o = 0; o < outer; o++)
@@ -868,7 +826,7 @@ unflatten(IrCtx *ctx, const IrBuffer *x, IrPrimExpr *k)
 static IrExpr *
 legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   bool sum = is_sum_scan(call->u.call.op->id), exclusive;
   int64_t axis;
   OpPrim p;
@@ -881,7 +839,7 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   }
   int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
-  IrDType acc_t = is_float(x->dtype) || is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType acc_t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(out->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = i64(lz->ctx, 1);
   IrBuffer *acc = op_prim_alloc(&p, acc_t, &one, 1, "acc");
   bool *pick = ir_alloc(lz->ctx, sizeof *pick * (size_t)(x->ndim ? x->ndim : 1));
@@ -907,7 +865,7 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[0] = exclusive ? put : keep;
   st[1] = exclusive ? keep : put;
   *step = op_nn_seq(&p, st, 2);
-  st[0] = op_prim_store_at(&p, acc, zero, is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
+  st[0] = op_prim_store_at(&p, acc, zero, ir_dtype_is_float(acc_t) ? op_nn_lit(lz->ctx, acc_t, sum ? 0 : 1)
                                                           : i64(lz->ctx, sum ? 0 : 1));
   st[1] = along;
   *body = op_nn_seq(&p, st, 2);

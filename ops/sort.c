@@ -31,12 +31,6 @@
 #include "nn_int.h"
 #include "tir_build.h"
 
-static bool
-is_float(IrDType t)
-{
-  return t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT;
-}
-
 /* ------------------------------------------------------------------ */
 /* The order in the kernels                                            */
 /* ------------------------------------------------------------------ */
@@ -54,7 +48,7 @@ static bool
 value_before(const Row *w, int64_t a, int64_t b)
 {
   const IrTensorData *x = w->x;
-  if (is_float(x->dtype)) {
+  if (ir_dtype_is_float(x->dtype)) {
     double u = op_get_f(x, w->base + w->step[a]), v = op_get_f(x, w->base + w->step[b]);
     if (isnan(u) || isnan(v))
       return w->descending ? isnan(u) && !isnan(v) : !isnan(u) && isnan(v);
@@ -118,16 +112,14 @@ typedef struct {
 /* Reads the call's attributes for a tensor of rank ndim into a; false
  * after an error (an axis out of range or repeated, a bad ret_type). */
 static bool
-ask_of(const NnSite *s, int ndim, Ask *a)
+ask_of(const OpSite *s, int ndim, Ask *a)
 {
   memset(a, 0, sizeof *a);
   a->id = s->call->u.call.op->id;
   a->axis = -1;
   a->index_t = IR_I64;
-  if (ndim > 64) {
-    op_nn_error(s, "tensors of more than 64 dimensions are not supported");
-    return false;
-  }
+  if (ndim > 64)
+    return op_fail(s, "tensors of more than 64 dimensions are not supported");
   if (a->id == IR_OP_MEDIAN) {
     int64_t axes[64];
     if (!op_nn_attr_ints(s, "axis", axes, 64, &a->naxes) ||
@@ -137,15 +129,12 @@ ask_of(const NnSite *s, int ndim, Ask *a)
     for (int d = 0; a->all && d < ndim; d++)
       a->reduce[d] = true;
     for (int i = 0; i < a->naxes; i++) {
-      if (axes[i] < -ndim || axes[i] >= ndim) {
-        op_nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axes[i], ndim);
-        return false;
-      }
+      if (axes[i] < -ndim || axes[i] >= ndim)
+        return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axes[i],
+                       ndim);
       int d = (int)(axes[i] < 0 ? axes[i] + ndim : axes[i]);
-      if (a->reduce[d]) {
-        op_nn_error(s, "axis %d is repeated", d);
-        return false;
-      }
+      if (a->reduce[d])
+        return op_fail(s, "axis %d is repeated", d);
       a->reduce[d] = true;
     }
     return true;
@@ -161,20 +150,14 @@ ask_of(const NnSite *s, int ndim, Ask *a)
     return false;
   if (a->index_t.code == IR_DT_VOID)
     a->index_t = IR_I32;
-  if (a->index_t.code != IR_DT_INT && a->index_t.code != IR_DT_UINT) {
-    op_nn_error(s, "dtype must be an integer type, not %s", op_nn_dtype_str(s->ctx, a->index_t));
-    return false;
-  }
+  if (a->index_t.code != IR_DT_INT && a->index_t.code != IR_DT_UINT)
+    return op_fail(s, "dtype must be an integer type, not %s", op_nn_dtype_str(s->ctx, a->index_t));
   a->values = strcmp(ret, "indices") != 0;
   a->indices = strcmp(ret, "values") != 0;
-  if (strcmp(ret, "both") && strcmp(ret, "values") && strcmp(ret, "indices")) {
-    op_nn_error(s, "ret_type must be \"both\", \"values\" or \"indices\", not \"%s\"", ret);
-    return false;
-  }
-  if (ndim == 0 || axis < -ndim || axis >= ndim) {
-    op_nn_error(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
-    return false;
-  }
+  if (strcmp(ret, "both") && strcmp(ret, "values") && strcmp(ret, "indices"))
+    return op_fail(s, "ret_type must be \"both\", \"values\" or \"indices\", not \"%s\"", ret);
+  if (ndim == 0 || axis < -ndim || axis >= ndim)
+    return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
   a->axis = (int)(axis < 0 ? axis + ndim : axis);
   a->reduce[a->axis] = true;
   return true;
@@ -187,11 +170,9 @@ ask_of(const NnSite *s, int ndim, Ask *a)
 static IrSInfo *
 one_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, IrSInfo **x)
 {
-  NnSite s = op_nn_site_infer(in, call);
-  if (call->u.call.nargs != 1) {
-    op_nn_error(&s, "expects 1 argument, got %d", call->u.call.nargs);
-    return NULL;
-  }
+  OpSite s = op_site_infer(in, call);
+  if (call->u.call.nargs != 1)
+    return op_fail_null(&s, "expects 1 argument, got %d", call->u.call.nargs);
   if (!op_nn_tensor_arg(in, call, args, 0, "data", x))
     return NULL;
   return args[0];
@@ -201,7 +182,7 @@ one_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, IrSInfo **x)
 static IrSInfo *
 infer_sort(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
   if (!one_tensor_arg(in, call, args, &x))
@@ -223,7 +204,7 @@ infer_sort(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_topk(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
   if (!one_tensor_arg(in, call, args, &x))
@@ -255,7 +236,7 @@ infer_topk(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static IrSInfo *
 infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
   if (!one_tensor_arg(in, call, args, &x))
@@ -291,10 +272,8 @@ infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
       continue;
     }
     int64_t v;
-    if (shape && ir_prim_is_int(shape[d], &v) && v == 0) {
-      op_nn_error(&s, "empty reduction: axis %d has size 0", d);
-      return NULL;
-    }
+    if (shape && ir_prim_is_int(shape[d], &v) && v == 0)
+      return op_fail_null(&s, "empty reduction: axis %d has size 0", d);
     if (shape)
       op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
     if (a.keepdims)
@@ -342,7 +321,7 @@ store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk,
 {
   if (a->axis < 0) { /* median: one slot per row */
     int64_t m = idx[(n - 1) / 2];
-    if (is_float(w->x->dtype))
+    if (ir_dtype_is_float(w->x->dtype))
       op_set_f(o->values, row, op_get_f(w->x, w->base + w->step[m]));
     else
       op_set_i(o->values, row, op_get_i(w->x, w->base + w->step[m]));
@@ -352,7 +331,7 @@ store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk,
   }
   for (int64_t r = 0; r < kk; r++) {
     int64_t at = o->outer[row] + o->inner[r];
-    if (o->values && is_float(w->x->dtype))
+    if (o->values && ir_dtype_is_float(w->x->dtype))
       op_set_f(o->values, at, op_get_f(w->x, w->base + w->step[idx[r]]));
     else if (o->values)
       op_set_i(o->values, at, op_get_i(w->x, w->base + w->step[idx[r]]));
@@ -363,7 +342,7 @@ store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk,
 
 /* Sorts every row of x and stores it; false after an error. */
 static bool
-sort_rows(const NnSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs *o)
+sort_rows(const OpSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs *o)
 {
   int64_t *outer, *inner, nouter, ninner;
   if (!op_nn_split_offsets(s, x, a->reduce, &outer, &nouter, &inner, &ninner))
@@ -379,7 +358,7 @@ sort_rows(const NnSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs
     store_row(a, &w, idx, ninner, kk, o, r);
   }
   if (!ok)
-    op_nn_error(s, "out of memory");
+    op_report(s, "out of memory");
   free(idx);
   free(tmp);
   free(outer);
@@ -389,7 +368,7 @@ sort_rows(const NnSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs
 
 /* An output tensor of dims (and the sorts' offsets into it). */
 static IrTensorData *
-new_out(const NnSite *s, const Ask *a, IrDType t, int nd, const int64_t *dims, Outs *o, Value **v)
+new_out(const OpSite *s, const Ask *a, IrDType t, int nd, const int64_t *dims, Outs *o, Value **v)
 {
   *v = op_nn_tensor_new(s, t, nd, dims);
   if (!*v)
@@ -418,7 +397,7 @@ topk_promised_k(const IrExpr *call, const Ask *a)
 static Value *
 eval_sort(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   Ask a;
   if (!x || !ask_of(&s, x->ndim, &a))
@@ -429,15 +408,14 @@ eval_sort(OpEval *ev, const IrExpr *call, Value **args)
   int64_t kk = a.axis < 0 ? 1 : len;
   if (a.id == IR_OP_TOPK && a.k > 0 && a.k < len)
     kk = a.k;
-  if (a.id == IR_OP_TOPK && a.k > len && topk_promised_k(call, &a)) {
-    op_nn_error(&s, "topk: k = %lld exceeds the dim %lld of axis %d, which the struct info takes "
-                    "to be at least k", (long long)a.k, (long long)len, a.axis);
-    return NULL;
-  }
-  if (a.id == IR_OP_MEDIAN && op_numel(x) == 0) {
-    op_nn_error(&s, "empty reduction: median of no elements");
-    return NULL;
-  }
+  if (a.id == IR_OP_TOPK && a.k > len && topk_promised_k(call, &a))
+    return op_fail_null(
+        &s,
+        "topk: k = %lld exceeds the dim %lld of axis %d, which the struct info takes "
+        "to be at least k",
+        (long long)a.k, (long long)len, a.axis);
+  if (a.id == IR_OP_MEDIAN && op_numel(x) == 0)
+    return op_fail_null(&s, "empty reduction: median of no elements");
   int nd = result_dims(x, &a, kk, dims);
   Outs o = {0};
   Value *vv = NULL, *vi = NULL;
@@ -487,7 +465,7 @@ i64(IrCtx *ctx, int64_t v)
 static IrPrimExpr *
 key(const Ranking *r, IrPrimExpr **at)
 {
-  return op_nn_to(r->ctx, is_float(r->x->dtype) ? op_nn_f64_type() : IR_I64,
+  return op_nn_to(r->ctx, ir_dtype_is_float(r->x->dtype) ? op_nn_f64_type() : IR_I64,
                   op_prim_load(r->p, r->x, at));
 }
 
@@ -499,7 +477,7 @@ less(const Ranking *r, IrPrimExpr *u, IrPrimExpr *v)
   IrCtx *c = r->ctx;
   bool desc = r->a->descending;
   IrPrimExpr *by_value = ir_prim_bin(c, desc ? IR_PE_GT : IR_PE_LT, u, v);
-  if (!is_float(r->x->dtype))
+  if (!ir_dtype_is_float(r->x->dtype))
     return by_value;
   IrPrimExpr *first = desc ? u : v, *second = desc ? v : u; /* the NaN goes ... */
   IrPrimExpr *nan_order = ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_EQ, second, second),
@@ -607,7 +585,7 @@ emit_ranking(Ranking *r)
 static IrExpr *
 legalize_sort(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   const char *name = strrchr(call->u.call.op->name, '.') + 1;
   OpPrim p;
   Ask a;
@@ -646,7 +624,7 @@ legalize_sort(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 
 /* The index dtype: int32 with out_int32, else int64. */
 static bool
-bucket_dtype(const NnSite *s, IrDType *t)
+bucket_dtype(const OpSite *s, IrDType *t)
 {
   bool small;
   if (!op_nn_attr_bool(s, "out_int32", false, &small))
@@ -658,20 +636,16 @@ bucket_dtype(const NnSite *s, IrDType *t)
 static IrSInfo *
 infer_bucketize(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x, *b;
   IrDType t;
-  if (call->u.call.nargs != 2) {
-    op_nn_error(&s, "expects 2 arguments, got %d", call->u.call.nargs);
-    return NULL;
-  }
+  if (call->u.call.nargs != 2)
+    return op_fail_null(&s, "expects 2 arguments, got %d", call->u.call.nargs);
   if (!op_nn_tensor_arg(in, call, args, 0, "input_tensor", &x) ||
       !op_nn_tensor_arg(in, call, args, 1, "boundaries", &b) || !bucket_dtype(&s, &t))
     return NULL;
-  if (op_nn_ndim(b) >= 0 && op_nn_ndim(b) != 1) {
-    op_nn_error(&s, "boundaries must be a 1-D tensor, not of rank %d", op_nn_ndim(b));
-    return NULL;
-  }
+  if (op_nn_ndim(b) >= 0 && op_nn_ndim(b) != 1)
+    return op_fail_null(&s, "boundaries must be a 1-D tensor, not of rank %d", op_nn_ndim(b));
   return ir_sinfo_tensor(in->ctx, op_nn_shape(x), op_nn_ndim(x), t, op_nn_vdevice(x));
 }
 
@@ -680,7 +654,7 @@ infer_bucketize(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static bool
 bucket_below(const IrTensorData *x, int64_t i, const IrTensorData *b, int64_t j, bool right)
 {
-  if (!is_float(x->dtype) && !is_float(b->dtype)) {
+  if (!ir_dtype_is_float(x->dtype) && !ir_dtype_is_float(b->dtype)) {
     int64_t u = op_get_i(x, i), v = op_get_i(b, j);
     return right ? v <= u : v < u;
   }
@@ -691,17 +665,15 @@ bucket_below(const IrTensorData *x, int64_t i, const IrTensorData *b, int64_t j,
 static Value *
 eval_bucketize(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "input_tensor");
   const IrTensorData *b = x ? op_nn_tensor_value(&s, args, 1, "boundaries") : NULL;
   IrDType t;
   bool right;
   if (!b || !bucket_dtype(&s, &t) || !op_nn_attr_bool(&s, "right", false, &right))
     return NULL;
-  if (b->ndim != 1) {
-    op_nn_error(&s, "boundaries must be a 1-D tensor, not of rank %d", b->ndim);
-    return NULL;
-  }
+  if (b->ndim != 1)
+    return op_fail_null(&s, "boundaries must be a 1-D tensor, not of rank %d", b->ndim);
   Value *v = op_nn_tensor_new(&s, t, x->ndim, x->shape);
   if (!v)
     return NULL;
@@ -718,7 +690,7 @@ eval_bucketize(OpEval *ev, const IrExpr *call, Value **args)
 static IrExpr *
 legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *c = lz->ctx;
   bool right;
   OpPrim p;
@@ -730,7 +702,7 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     op_prim_abort(&p);
     return NULL;
   }
-  IrDType t = is_float(x->dtype) || is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = i64(c, 1), *zero = i64(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &at), *scan, *st[3];
@@ -770,7 +742,7 @@ typedef struct {
 } UniqueAsk;
 
 static bool
-unique_flag(const NnSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
+unique_flag(const OpSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
 {
   if (vals) {
     if (vals[i]->kind == VAL_PRIM) {
@@ -781,19 +753,16 @@ unique_flag(const NnSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
              ir_prim_is_int(args[i]->u.prim.value, out)) {
     return true;
   }
-  op_nn_error(s, "argument %d must be a literal R.prim_value", i);
-  return false;
+  return op_fail(s, "argument %d must be a literal R.prim_value", i);
 }
 
 static bool
-unique_ask(const NnSite *s, const IrExpr *call, IrSInfo **args, Value **vals, UniqueAsk *u)
+unique_ask(const OpSite *s, const IrExpr *call, IrSInfo **args, Value **vals, UniqueAsk *u)
 {
   int64_t f[4];
   int n = call->u.call.nargs;
-  if (n != 5 && n != 6) {
-    op_nn_error(s, "expects 5 or 6 arguments, got %d", n);
-    return false;
-  }
+  if (n != 5 && n != 6)
+    return op_fail(s, "expects 5 or 6 arguments, got %d", n);
   for (int i = 0; i < 4; i++)
     if (!unique_flag(s, args, vals, i + 1, &f[i]))
       return false;
@@ -805,7 +774,7 @@ unique_ask(const NnSite *s, const IrExpr *call, IrSInfo **args, Value **vals, Un
 static IrSInfo *
 infer_unique(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   UniqueAsk u;
   if (call->u.call.nargs < 1 || !op_nn_tensor_arg(in, call, args, 0, "x", &x) ||
@@ -862,7 +831,7 @@ item_before(const void *env, int64_t a, int64_t b)
 }
 
 static Value *
-int64_vector(const NnSite *s, const int64_t *v, int64_t n)
+int64_vector(const OpSite *s, const int64_t *v, int64_t n)
 {
   Value *t = op_nn_tensor_new(s, IR_I64, 1, &n);
   for (int64_t i = 0; t && i < n; i++)
@@ -873,7 +842,7 @@ int64_vector(const NnSite *s, const int64_t *v, int64_t n)
 /* The unique items' values, in order, as a tensor of x's shape with the
  * axis (or the flattened x) holding k items. */
 static Value *
-unique_values(const NnSite *s, const Items *it, const UniqueAsk *u, int axis, const int64_t *first,
+unique_values(const OpSite *s, const Items *it, const UniqueAsk *u, int axis, const int64_t *first,
               int64_t k)
 {
   const IrTensorData *x = it->x;
@@ -892,7 +861,7 @@ unique_values(const NnSite *s, const Items *it, const UniqueAsk *u, int axis, co
     for (int64_t j = 0; j < it->len; j++) {
       int64_t at = u->has_axis ? (j / after * k + g) * after + j % after : g;
       int64_t from = it->outer[first[g]] + it->inner[j];
-      if (is_float(x->dtype))
+      if (ir_dtype_is_float(x->dtype))
         op_set_f(o, at, op_get_f(x, from));
       else
         op_set_i(o, at, op_get_i(x, from));
@@ -903,15 +872,14 @@ unique_values(const NnSite *s, const Items *it, const UniqueAsk *u, int axis, co
 static Value *
 eval_unique(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
   UniqueAsk u;
   if (!x || !unique_ask(&s, call, NULL, args, &u))
     return NULL;
-  if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim)) {
-    op_nn_error(&s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis, x->ndim);
-    return NULL;
-  }
+  if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim))
+    return op_fail_null(&s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis,
+                        x->ndim);
   int axis = u.has_axis ? (int)(u.axis < 0 ? u.axis + x->ndim : u.axis) : -1;
   bool pick[64] = {false};
   for (int d = 0; d < x->ndim; d++)
@@ -937,7 +905,7 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
   Value *out[4] = {NULL};
   int n = 0;
   if (!it.outer || !it.inner || !order || !tmp || !first || !count || !group || !rank) {
-    op_nn_error(&s, "out of memory");
+    op_report(&s, "out of memory");
     goto done;
   }
   for (int64_t i = 0; i < m; i++)
@@ -982,7 +950,7 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
     if (u.counts)
       out[n++] = int64_vector(&s, count_at, k);
   } else {
-    op_nn_error(&s, "out of memory");
+    op_report(&s, "out of memory");
   }
   free(first_at);
   free(count_at);
@@ -1018,19 +986,19 @@ infer_nonzero(OpInfer *in, const IrExpr *call, IrSInfo **args)
 static Value *
 eval_nonzero(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
   if (!x)
     return NULL;
   int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
   for (int64_t i = 0; i < n; i++)
-    count += is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
+    count += ir_dtype_is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
   int64_t dims[2] = {rows, count};
   Value *v = op_nn_tensor_new(&s, IR_I64, 2, dims);
   if (!v)
     return NULL;
   for (int64_t i = 0, c = 0; i < n; i++) {
-    if (is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
+    if (ir_dtype_is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
       continue;
     int64_t rest = i;
     for (int d = x->ndim - 1; d >= 0; d--) {

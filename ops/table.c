@@ -8,7 +8,6 @@
  * used from threads) and no id written twice.
  */
 #include <assert.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "op.h"
@@ -80,20 +79,4 @@ op_checks_data(const IrExpr *call)
       return false;
   }
   return true;
-}
-
-void
-op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...)
-{
-  IrBuf b = {0};
-  va_list ap;
-  if (binding)
-    ir_buf_printf(&b, "in binding '%s': ", binding);
-  if (op)
-    ir_buf_printf(&b, "R.%s: ", op->name + 6);
-  va_start(ap, fmt);
-  ir_buf_vprintf(&b, fmt, ap);
-  va_end(ap);
-  ir_error(ctx, loc, "%s", b.data);
-  ir_buf_free(&b);
 }

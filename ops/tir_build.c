@@ -232,7 +232,7 @@ IrPrimExpr *
 op_prim_wrapping(IrCtx *ctx, IrPrimKind kind, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrDType u = {IR_DT_UINT, t.bits > 32 ? 64 : 32, 1};
-  if (t.code == IR_DT_FLOAT || t.code == IR_DT_BFLOAT || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
+  if (ir_dtype_is_float(t) || t.code == IR_DT_BOOL || ir_dtype_eq(t, u))
     return ir_prim_bin(ctx, kind, a, b);
   IrPrimExpr *v = ir_prim_bin(ctx, kind, to_unsigned(ctx, u, a), to_unsigned(ctx, u, b));
   return ir_prim_cast(ctx, t, v);

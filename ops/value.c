@@ -266,7 +266,7 @@ print_tensor(const IrTensorData *t, IrBuf *out)
     ir_buf_printf(out, i ? ", %lld" : "%lld", (long long)t->shape[i]);
   ir_buf_puts(out, t->ndim == 1 ? ",), [" : "), [");
   for (int64_t i = 0; i < n && i < 16; i++) {
-    bool is_float = t->dtype.code == IR_DT_FLOAT || t->dtype.code == IR_DT_BFLOAT;
+    bool is_float = ir_dtype_is_float(t->dtype);
     if (is_float)
       ir_buf_printf(out, i ? ", %.9g" : "%.9g", op_get_f(t, i));
     else

@@ -39,7 +39,7 @@ typedef struct {
 } Roi;
 
 static bool
-parse_roi_attrs(const NnSite *s, Roi *r)
+parse_roi_attrs(const OpSite *s, Roi *r)
 {
   const char *layout, *mode;
   int n;
@@ -51,15 +51,11 @@ parse_roi_attrs(const NnSite *s, Roi *r)
     return false;
   if (n == 1)
     r->pooled[1] = r->pooled[0];
-  if (n == 0 || r->pooled[0] <= 0 || r->pooled[1] <= 0) {
-    op_nn_error(s, "pooled_size must be one or two positive integers");
-    return false;
-  }
+  if (n == 0 || r->pooled[0] <= 0 || r->pooled[1] <= 0)
+    return op_fail(s, "pooled_size must be one or two positive integers");
   r->nhwc = strcmp(layout, "NHWC") == 0;
-  if ((!r->nhwc && strcmp(layout, "NCHW") != 0) || (r->nhwc && !r->align)) {
-    op_nn_error(s, "unsupported layout \"%s\" (%s)", layout, r->align ? "NCHW or NHWC" : "NCHW");
-    return false;
-  }
+  if ((!r->nhwc && strcmp(layout, "NCHW") != 0) || (r->nhwc && !r->align))
+    return op_fail(s, "unsupported layout \"%s\" (%s)", layout, r->align ? "NCHW or NHWC" : "NCHW");
   r->max = !r->align;
   if (!r->align)
     return true;
@@ -67,10 +63,8 @@ parse_roi_attrs(const NnSite *s, Roi *r)
       !op_nn_attr_bool(s, "aligned", false, &r->aligned) ||
       !op_nn_attr_str(s, "mode", "avg", &mode))
     return false;
-  if (strcmp(mode, "avg") != 0 && strcmp(mode, "max") != 0) {
-    op_nn_error(s, "unsupported mode \"%s\" (avg or max)", mode);
-    return false;
-  }
+  if (strcmp(mode, "avg") != 0 && strcmp(mode, "max") != 0)
+    return op_fail(s, "unsupported mode \"%s\" (avg or max)", mode);
   r->max = strcmp(mode, "max") == 0;
   return true;
 }
@@ -89,31 +83,23 @@ roi_axes(const Roi *r, int *n, int *c, int *h, int *w)
 static IrSInfo *
 infer_roi(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Roi r;
   IrSInfo *x, *rois;
   if (!parse_roi_attrs(&s, &r) || !op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
       !op_nn_tensor_arg(in, call, args, 1, "rois", &rois))
     return NULL;
-  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 4) {
-    op_nn_error(&s, "data must be 4-D, not %d-D", op_nn_ndim(x));
-    return NULL;
-  }
-  if (op_nn_ndim(rois) >= 0 && op_nn_ndim(rois) != 2) {
-    op_nn_error(&s, "rois must be 2-D (num_roi, 5), not %d-D", op_nn_ndim(rois));
-    return NULL;
-  }
+  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 4)
+    return op_fail_null(&s, "data must be 4-D, not %d-D", op_nn_ndim(x));
+  if (op_nn_ndim(rois) >= 0 && op_nn_ndim(rois) != 2)
+    return op_fail_null(&s, "rois must be 2-D (num_roi, 5), not %d-D", op_nn_ndim(rois));
   IrDType rt = op_nn_dtype(rois);
-  if (rt.code != IR_DT_VOID && rt.code != IR_DT_FLOAT) {
-    op_nn_error(&s, "rois must be a float tensor, not %s", op_nn_dtype_str(in->ctx, rt));
-    return NULL;
-  }
+  if (rt.code != IR_DT_VOID && rt.code != IR_DT_FLOAT)
+    return op_fail_null(&s, "rois must be a float tensor, not %s", op_nn_dtype_str(in->ctx, rt));
   IrPrimExpr **xd = op_nn_shape(x), **rd = op_nn_shape(rois);
-  if (rd && op_assume_equal(in, rd[1], op_nn_int(in->ctx, 5)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "rois must have shape (num_roi, 5), not last dim %s",
-                op_nn_expr_str(in->ctx, rd[1]));
-    return NULL;
-  }
+  if (rd && op_assume_equal(in, rd[1], op_nn_int(in->ctx, 5)) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "rois must have shape (num_roi, 5), not last dim %s",
+                        op_nn_expr_str(in->ctx, rd[1]));
   if (!xd || !rd)
     return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(x), op_nn_vdevice(x));
   int n, c, h, w;
@@ -253,16 +239,14 @@ pool_point(const Roi *r, const Image *im, const double *roi, int64_t n, int64_t 
 static Value *
 eval_roi(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Roi r;
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   const IrTensorData *rois = op_nn_tensor_value(&s, args, 1, "rois");
   if (!x || !rois || !parse_roi_attrs(&s, &r))
     return NULL;
-  if (x->ndim != 4 || rois->ndim != 2 || rois->shape[1] != 5) {
-    op_nn_error(&s, "data must be 4-D and rois (num_roi, 5)");
-    return NULL;
-  }
+  if (x->ndim != 4 || rois->ndim != 2 || rois->shape[1] != 5)
+    return op_fail_null(&s, "data must be 4-D and rois (num_roi, 5)");
   int n, c, h, w;
   roi_axes(&r, &n, &c, &h, &w);
   int64_t shape[4];
@@ -281,11 +265,9 @@ eval_roi(OpEval *ev, const IrExpr *call, Value **args)
     for (int k = 0; k < 5; k++)
       roi[k] = op_get_f(rois, o[n] * 5 + k);
     double bf = trunc(roi[0]);
-    if (!(bf >= 0 && bf < (double)x->shape[n])) {
-      op_nn_error(&s, "roi %lld has batch index %g outside [0, %lld)", (long long)o[n], roi[0],
-                  (long long)x->shape[n]);
-      return NULL;
-    }
+    if (!(bf >= 0 && bf < (double)x->shape[n]))
+      return op_fail_null(&s, "roi %lld has batch index %g outside [0, %lld)", (long long)o[n],
+                          roi[0], (long long)x->shape[n]);
     int64_t p[2] = {o[h], o[w]};
     double v = r.align ? align_point(&r, &im, roi, (int64_t)bf, o[c], p)
                        : pool_point(&r, &im, roi, (int64_t)bf, o[c], p);
@@ -524,7 +506,7 @@ roi_check(OpPrim *p, IrBuffer *x, IrBuffer *rois, IrBuffer *out, int n)
 static IrExpr *
 legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Roi r;
   OpPrim p;

@@ -28,7 +28,7 @@ typedef struct {
 } Multibox;
 
 static bool
-parse_multibox(const NnSite *s, Multibox *m)
+parse_multibox(const OpSite *s, Multibox *m)
 {
   const IrAttr *a = op_attr(s->call, "variances");
   if (!op_nn_attr_bool(s, "clip", false, &m->clip) ||
@@ -39,16 +39,12 @@ parse_multibox(const NnSite *s, Multibox *m)
     m->var[k] = 1.0;
   if (!a || a->kind == IR_AT_NONE)
     return true;
-  if (a->kind != IR_AT_LIST || a->u.list.n != 4) {
-    op_nn_error(s, "variances must be 4 numbers (x, y, w, h)");
-    return false;
-  }
+  if (a->kind != IR_AT_LIST || a->u.list.n != 4)
+    return op_fail(s, "variances must be 4 numbers (x, y, w, h)");
   for (int k = 0; k < 4; k++) {
     const IrAttr *v = a->u.list.items[k];
-    if (v->kind != IR_AT_FLOAT && v->kind != IR_AT_INT) {
-      op_nn_error(s, "variances must be 4 numbers (x, y, w, h)");
-      return false;
-    }
+    if (v->kind != IR_AT_FLOAT && v->kind != IR_AT_INT)
+      return op_fail(s, "variances must be 4 numbers (x, y, w, h)");
     m->var[k] = v->kind == IR_AT_FLOAT ? v->u.f : (double)v->u.i;
   }
   return true;
@@ -60,14 +56,12 @@ bool
 op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n, const char *const *names,
                    const int *ranks, IrSInfo **t)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   for (int i = 0; i < n; i++) {
     if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
       return false;
-    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i]) {
-      op_nn_error(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
-      return false;
-    }
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i])
+      return op_fail(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
   }
   return true;
 }
@@ -75,7 +69,7 @@ op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n, const
 IrSInfo *
 op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   Multibox m;
   IrSInfo *t[3];
   static const char *const names[3] = {"cls_pred", "loc_pred", "anchor"};
@@ -86,11 +80,9 @@ op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   for (int i = 0; i < 3; i++) {
     IrDType a = op_nn_dtype(t[0]), b = op_nn_dtype(t[i]);
-    if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b)) {
-      op_nn_error(&s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
-                  op_nn_dtype_str(in->ctx, a), op_nn_dtype_str(in->ctx, b));
-      return NULL;
-    }
+    if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
+      return op_fail_null(&s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
+                          op_nn_dtype_str(in->ctx, a), op_nn_dtype_str(in->ctx, b));
   }
   if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
     return NULL;
@@ -109,10 +101,8 @@ op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
     bad = "loc_pred.shape[1] must be 4 * N (N = cls_pred.shape[2])";
   else if (c && a && op_assume_equal(in, a[1], c[2]) == IR_PROVE_FALSE)
     bad = "anchor.shape[1] must be N = cls_pred.shape[2]";
-  if (bad) {
-    op_nn_error(&s, "%s", bad);
-    return NULL;
-  }
+  if (bad)
+    return op_fail_null(&s, "%s", bad);
   IrDType dt = op_nn_dtype(t[0]);
   int vd = op_nn_vdevice(t[0]);
   IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 2);
@@ -145,7 +135,7 @@ decode_box(const Multibox *m, const double *anc, const double *e, double *box)
 Value *
 op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Multibox m;
   const IrTensorData *cls = op_nn_tensor_value(&s, args, 0, "cls_pred");
   const IrTensorData *loc = op_nn_tensor_value(&s, args, 1, "loc_pred");
@@ -155,8 +145,7 @@ op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args)
   if (cls->ndim != 3 || loc->ndim != 2 || anchor->ndim != 3 || loc->shape[0] != cls->shape[0] ||
       loc->shape[1] != 4 * cls->shape[2] || anchor->shape[0] != 1 ||
       anchor->shape[1] != cls->shape[2] || anchor->shape[2] != 4) {
-    op_nn_error(&s, "expected cls_pred [B, C, N], loc_pred [B, 4N], anchor [1, N, 4]");
-    return NULL;
+    return op_fail_null(&s, "expected cls_pred [B, C, N], loc_pred [B, 4N], anchor [1, N, 4]");
   }
   int64_t B = cls->shape[0], C = cls->shape[1], N = cls->shape[2];
   int64_t bshape[3] = {B, N, 4};
@@ -191,7 +180,7 @@ op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Multibox m;
   OpPrim p;
@@ -314,7 +303,7 @@ typedef struct {
 } ValidCounts;
 
 static bool
-parse_valid_counts(const NnSite *s, ValidCounts *v)
+parse_valid_counts(const OpSite *s, ValidCounts *v)
 {
   return op_nn_attr_float(s, "score_threshold", 0.0, &v->threshold) &&
          op_nn_attr_int(s, "id_index", 0, &v->id_index) &&
@@ -324,27 +313,24 @@ parse_valid_counts(const NnSite *s, ValidCounts *v)
 IrSInfo *
 op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   ValidCounts v;
   IrSInfo *x;
   IrCtx *ctx = in->ctx;
   if (!parse_valid_counts(&s, &v) || !op_nn_tensor_arg(in, call, args, 0, "data", &x))
     return NULL;
-  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3) {
-    op_nn_error(&s, "data must be 3-D [batch, num_anchors, elem_length], not %d-D", op_nn_ndim(x));
-    return NULL;
-  }
+  if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3)
+    return op_fail_null(&s, "data must be 3-D [batch, num_anchors, elem_length], not %d-D",
+                        op_nn_ndim(x));
   IrPrimExpr **d = op_nn_shape(x);
   int64_t len;
   bool known = d && ir_prim_is_int(d[2], &len);
-  if (v.score_index < 0 || (known && v.score_index >= len)) {
-    op_nn_error(&s, "score_index %lld is out of range [0, elem_length)", (long long)v.score_index);
-    return NULL;
-  }
-  if (v.id_index < -1 || (known && v.id_index >= len)) {
-    op_nn_error(&s, "id_index %lld is out of range [-1, elem_length)", (long long)v.id_index);
-    return NULL;
-  }
+  if (v.score_index < 0 || (known && v.score_index >= len))
+    return op_fail_null(&s, "score_index %lld is out of range [0, elem_length)",
+                        (long long)v.score_index);
+  if (v.id_index < -1 || (known && v.id_index >= len))
+    return op_fail_null(&s, "id_index %lld is out of range [-1, elem_length)",
+                        (long long)v.id_index);
   if (d) { /* a symbolic elem_length must hold both columns (checked at run time) */
     int64_t need = (v.score_index > v.id_index ? v.score_index : v.id_index) + 1;
     op_assume(in, ir_prim_bin(ctx, IR_PE_GE, d[2], op_nn_int(ctx, need)));
@@ -367,15 +353,13 @@ op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args)
 Value *
 op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   ValidCounts v;
   const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
   if (!x || !parse_valid_counts(&s, &v))
     return NULL;
-  if (x->ndim != 3 || v.score_index >= x->shape[2] || v.id_index >= x->shape[2]) {
-    op_nn_error(&s, "data must be 3-D with score_index and id_index inside elem_length");
-    return NULL;
-  }
+  if (x->ndim != 3 || v.score_index >= x->shape[2] || v.id_index >= x->shape[2])
+    return op_fail_null(&s, "data must be 3-D with score_index and id_index inside elem_length");
   int64_t B = x->shape[0], N = x->shape[1], L = x->shape[2];
   Value *count = op_nn_tensor_new(&s, IR_I32, 1, x->shape);
   Value *out = op_nn_tensor_new(&s, x->dtype, 3, x->shape);
@@ -409,7 +393,7 @@ op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args)
 IrExpr *
 op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   ValidCounts v;
   OpPrim p;

@@ -48,7 +48,7 @@ typedef struct {
 } Nms;
 
 static bool
-parse_nms(const NnSite *s, Nms *m)
+parse_nms(const OpSite *s, Nms *m)
 {
   if (!op_nn_attr_int(s, "max_output_size", -1, &m->max_output_size) ||
       !op_nn_attr_float(s, "iou_threshold", 0.5, &m->iou) ||
@@ -62,10 +62,8 @@ parse_nms(const NnSite *s, Nms *m)
       !op_nn_attr_float(s, "soft_nms_sigma", 0.0, &m->sigma) ||
       !op_nn_attr_float(s, "score_threshold", 0.0, &m->score_threshold))
     return false;
-  if (m->score_index < 0 || m->coord_start < 0 || m->id_index < -1) {
-    op_nn_error(s, "score_index and coord_start must be >= 0 and id_index >= -1");
-    return false;
-  }
+  if (m->score_index < 0 || m->coord_start < 0 || m->id_index < -1)
+    return op_fail(s, "score_index and coord_start must be >= 0 and id_index >= -1");
   return true;
 }
 
@@ -81,7 +79,7 @@ nms_columns(const Nms *m)
 IrSInfo *
 op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrCtx *ctx = in->ctx;
   Nms m;
   IrSInfo *t[3];
@@ -93,30 +91,24 @@ op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return NULL;
   for (int i = 1; i < 3; i++) {
     IrDType dt = op_nn_dtype(t[i]);
-    if (dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32)) {
-      op_nn_error(&s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
-      return NULL;
-    }
+    if (dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32))
+      return op_fail_null(&s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
   }
   IrPrimExpr **d = op_nn_shape(t[0]), **vc = op_nn_shape(t[1]), **ix = op_nn_shape(t[2]);
-  if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "valid_count must have shape [batch_size]");
-    return NULL;
-  }
+  if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "valid_count must have shape [batch_size]");
   if (d && ix &&
       (op_assume_equal(in, ix[0], d[0]) == IR_PROVE_FALSE ||
        op_assume_equal(in, ix[1], d[1]) == IR_PROVE_FALSE)) {
-    op_nn_error(&s, "indices must have shape [batch_size, num_anchors]");
-    return NULL;
+    return op_fail_null(&s, "indices must have shape [batch_size, num_anchors]");
   }
   int64_t len;
-  if (d && ir_prim_is_int(d[2], &len) && nms_columns(&m) > len) {
-    op_nn_error(&s,
-                "score_index, id_index and coord_start .. coord_start + 3 must be columns of "
-                "elem_length %lld",
-                (long long)len);
-    return NULL;
-  }
+  if (d && ir_prim_is_int(d[2], &len) && nms_columns(&m) > len)
+    return op_fail_null(
+        &s,
+        "score_index, id_index and coord_start .. coord_start + 3 must be columns of "
+        "elem_length %lld",
+        (long long)len);
   if (d) /* a symbolic elem_length must hold them (checked at run time) */
     op_assume(in, ir_prim_bin(ctx, IR_PE_GE, d[2], op_nn_int(ctx, nms_columns(&m))));
   IrDType dt = op_nn_dtype(t[0]);
@@ -315,7 +307,7 @@ nms_batch(const NmsBatch *k, const NmsScratch *w, const IrTensorData *data, int6
 Value *
 op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   Nms m;
   const IrTensorData *data = op_nn_tensor_value(&s, args, 0, "data");
   const IrTensorData *vc = op_nn_tensor_value(&s, args, 1, "valid_count");
@@ -325,8 +317,8 @@ op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
   if (data->ndim != 3 || vc->ndim != 1 || ix->ndim != 2 || vc->shape[0] != data->shape[0] ||
       ix->shape[0] != data->shape[0] || ix->shape[1] != data->shape[1] ||
       nms_columns(&m) > data->shape[2]) {
-    op_nn_error(&s, "expected data [B, N, L] holding the columns, valid_count [B], indices [B, N]");
-    return NULL;
+    return op_fail_null(
+        &s, "expected data [B, N, L] holding the columns, valid_count [B], indices [B, N]");
   }
   int64_t B = data->shape[0], N = data->shape[1], L = data->shape[2], cshape[2] = {B, 1};
   Value *out = op_nn_tensor_new(&s, data->dtype, 3, data->shape);
@@ -344,12 +336,12 @@ op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
                 malloc(n * sizeof *k.obi)};
   bool ok = w.s && w.order && k.out && k.obi;
   if (!ok)
-    op_nn_error(&s, "out of memory");
+    op_report(&s, "out of memory");
   for (int64_t b = 0; ok && b < B; b++) {
     int64_t valid = op_get_i(vc, b);
     if (valid > N) {
-      op_nn_error(&s, "valid_count[%lld] = %lld is past num_anchors %lld", (long long)b,
-                  (long long)valid, (long long)N);
+      op_report(&s, "valid_count[%lld] = %lld is past num_anchors %lld", (long long)b,
+                (long long)valid, (long long)N);
       ok = false;
       break;
     }
@@ -683,7 +675,7 @@ finish_tir(const VisNmsTir *t, const NmsLower *w, IrBuffer *count)
 IrExpr *
 op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Nms m;
   OpPrim p;

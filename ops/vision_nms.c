@@ -102,7 +102,7 @@ op_vis_sort_scores(const double *s, int64_t n, int64_t *order)
 static bool
 scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool integer)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrSInfo *t;
   if (!op_nn_tensor_arg(in, call, args, i, what, &t))
     return false;
@@ -110,15 +110,12 @@ scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
   IrPrimExpr **d = op_nn_shape(t);
   if (nd > 1 ||
       (d && nd == 1 && op_assume_equal(in, d[0], op_nn_int(in->ctx, 1)) == IR_PROVE_FALSE)) {
-    op_nn_error(&s, "%s must be a scalar tensor (shape () or (1,)), not %s", what,
-                op_sinfo_text(in->ctx, t));
-    return false;
+    return op_fail(&s, "%s must be a scalar tensor (shape () or (1,)), not %s", what,
+                   op_sinfo_text(in->ctx, t));
   }
   IrDType dt = op_nn_dtype(t);
-  if (integer && dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) {
-    op_nn_error(&s, "%s must be an integer tensor, not %s", what, op_nn_dtype_str(in->ctx, dt));
-    return false;
-  }
+  if (integer && dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT)
+    return op_fail(&s, "%s must be an integer tensor, not %s", what, op_nn_dtype_str(in->ctx, dt));
   return true;
 }
 
@@ -132,7 +129,7 @@ scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
 IrSInfo *
 op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
 {
-  NnSite s = op_nn_site_infer(in, call);
+  OpSite s = op_site_infer(in, call);
   IrCtx *ctx = in->ctx;
   IrSInfo *boxes, *scores;
   const char *format;
@@ -144,26 +141,20 @@ op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
       !scalar_arg(in, call, args, 4, "score_threshold", false))
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
-  if (!onnx && strcmp(format, "tensorflow") != 0) {
-    op_nn_error(&s, "unsupported output_format \"%s\" (onnx or tensorflow)", format);
-    return NULL;
-  }
-  if (op_nn_ndim(boxes) != 3 || op_nn_ndim(scores) != 3) {
-    op_nn_error(&s, "boxes and scores must be 3-D tensors of known rank");
-    return NULL;
-  }
+  if (!onnx && strcmp(format, "tensorflow") != 0)
+    return op_fail_null(&s, "unsupported output_format \"%s\" (onnx or tensorflow)", format);
+  if (op_nn_ndim(boxes) != 3 || op_nn_ndim(scores) != 3)
+    return op_fail_null(&s, "boxes and scores must be 3-D tensors of known rank");
   IrPrimExpr **b = op_nn_shape(boxes), **sc = op_nn_shape(scores);
-  if (b && op_assume_equal(in, b[2], op_nn_int(ctx, 4)) == IR_PROVE_FALSE) {
-    op_nn_error(&s, "boxes must have shape (batch, num_boxes, 4), not last dim %s",
-                op_nn_expr_str(ctx, b[2]));
-    return NULL;
-  }
+  if (b && op_assume_equal(in, b[2], op_nn_int(ctx, 4)) == IR_PROVE_FALSE)
+    return op_fail_null(&s, "boxes must have shape (batch, num_boxes, 4), not last dim %s",
+                        op_nn_expr_str(ctx, b[2]));
   if (b && sc &&
       (op_assume_equal(in, sc[0], b[0]) == IR_PROVE_FALSE ||
        op_assume_equal(in, sc[2], b[1]) == IR_PROVE_FALSE)) {
-    op_nn_error(&s, "scores must have shape (batch, num_classes, num_boxes) of boxes' batch "
-                    "and num_boxes");
-    return NULL;
+    return op_fail_null(&s,
+                        "scores must have shape (batch, num_classes, num_boxes) of boxes' batch "
+                        "and num_boxes");
   }
   int vd = op_nn_vdevice(boxes);
   IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
@@ -246,15 +237,13 @@ select_class(const IrTensorData *boxes, int64_t b, const NmsScalars *k, const in
 
 /* A scalar argument's first element, or false after an error. */
 static bool
-scalar_value(const NnSite *s, Value **args, int i, const char *what, const IrTensorData **out)
+scalar_value(const OpSite *s, Value **args, int i, const char *what, const IrTensorData **out)
 {
   const IrTensorData *t = op_nn_tensor_value(s, args, i, what);
   if (!t)
     return false;
-  if (op_numel(t) < 1) {
-    op_nn_error(s, "%s must hold a value", what);
-    return false;
-  }
+  if (op_numel(t) < 1)
+    return op_fail(s, "%s must hold a value", what);
   *out = t;
   return true;
 }
@@ -262,7 +251,7 @@ scalar_value(const NnSite *s, Value **args, int i, const char *what, const IrTen
 Value *
 op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args)
 {
-  NnSite s = op_nn_site_eval(ev, call);
+  OpSite s = op_site_eval(ev, call);
   const char *format;
   const IrTensorData *boxes = op_nn_tensor_value(&s, args, 0, "boxes");
   const IrTensorData *scores = op_nn_tensor_value(&s, args, 1, "scores");
@@ -274,8 +263,7 @@ op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args)
     return NULL;
   if (boxes->ndim != 3 || scores->ndim != 3 || boxes->shape[2] != 4 ||
       scores->shape[0] != boxes->shape[0] || scores->shape[2] != boxes->shape[1]) {
-    op_nn_error(&s, "expected boxes [B, N, 4] and scores [B, C, N]");
-    return NULL;
+    return op_fail_null(&s, "expected boxes [B, N, 4] and scores [B, C, N]");
   }
   bool onnx = strcmp(format, "onnx") == 0;
   NmsScalars k = {op_get_i(mx, 0), op_get_f(iou, 0), op_get_f(sth, 0)};
@@ -295,7 +283,7 @@ op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args)
   int64_t *order = malloc(n * sizeof *order), *sel = malloc(n * sizeof *sel);
   bool ok = out[0] && out[1] && (onnx || out[2]);
   if (ok && !(sc && sel_score && order && sel)) {
-    op_nn_error(&s, "out of memory");
+    op_report(&s, "out of memory");
     ok = false;
   }
   int64_t total = 0; /* rows written (onnx: all; tensorflow: this batch's) */
@@ -634,7 +622,7 @@ pad_rows(const VisNmsTir *t, AllClassOut *o, IrPrimExpr *batch)
 IrExpr *
 op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  NnSite s = op_nn_site_legalize(lz, call);
+  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const char *format;
   OpPrim p;

@@ -111,8 +111,7 @@ MUTANTS = [
            '  const IrTensorData *alpha = op_nn_tensor_value(&s, args, 1, "alpha");\n'
            "  int64_t axis, strides[64];",
            '  const IrTensorData *alpha = op_nn_tensor_value(&s, args, 1, "alpha");\n'
-           '  op_nn_error(&s, "not implemented");\n'
-           "  return NULL;\n"
+           '  return op_fail_null(&s, "not implemented");\n'
            "  int64_t axis, strides[64];",
            "issue 33 #2: R.nn.prelu's interpreter kernel fails \"not implemented\"",
            [OPS + "prelu"]),
@@ -155,8 +154,8 @@ MUTANTS = [
            "matmul's inference compares x1's inner dim with x2's last dim",
            [OPS + "matmul"]),
     Mutant("ops-matmul-refusal-dropped", "ops/linalg.c",
-           "if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE) {",
-           "if (0 && op_assume_equal(in, k1, k2) == IR_PROVE_FALSE) {",
+           "if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE)\n",
+           "if (0 && op_assume_equal(in, k1, k2) == IR_PROVE_FALSE)\n",
            "matmul with different inner dims no longer refused at check time",
            [OPS + "matmul"]),
     Mutant("ops-quantize-half-away", "ops/qdq.c",
