@@ -106,9 +106,7 @@ cli_road_diags(const CliStage *st)
 static bool
 make_dirs(const char *path, size_t len)
 {
-  char *dir = malloc(len + 1);
-  if (!dir)
-    return false;
+  char *dir = ir_xmalloc(len + 1);
   memcpy(dir, path, len);
   dir[len] = '\0';
   bool ok = true;
@@ -141,9 +139,7 @@ cli_write_file(const char *path, const IrBuf *data)
   if (slash && slash > path && !make_dirs(path, (size_t)(slash - path)))
     return false;
   size_t n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  if (!tmp)
-    return false;
+  char *tmp = ir_xmalloc(n);
   snprintf(tmp, n, "%s.tmp", path);
   errno = 0;
   FILE *f = fopen(tmp, "wb");

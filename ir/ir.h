@@ -93,10 +93,16 @@ void ir_buf_free(IrBuf *b);
 /* ------------------------------------------------------------------ */
 
 /* malloc, calloc and realloc that never return NULL (a zero size gets one
- * byte): out of memory prints a line and aborts, as ir_alloc does. */
+ * byte): out of memory prints a line and aborts, as ir_alloc does.  Every
+ * heap block the compiler allocates for itself comes from these; only a
+ * block whose size the user's model or dims ask for (the arena `rxc run
+ * --via` allocates) may fail with an error instead. */
 void *ir_xmalloc(size_t size);
 void *ir_xcalloc(size_t count, size_t size);
 void *ir_xrealloc(void *p, size_t size);
+/* aligned_alloc of size rounded up to a multiple of align (a power of
+ * two; a zero size gets align bytes), checked alike; free() frees it. */
+void *ir_xaligned_alloc(size_t align, size_t size);
 
 /* A hash map from non-NULL pointers (nodes, interned symbols) to pointers.
  * Zero it for a map on the heap (ir_map_free frees it), or make it with
