@@ -782,6 +782,10 @@ IrExpr *ir_var_new(IrCtx *ctx, IrSym name, IrSInfo *sinfo, bool dataflow, IrLoc 
 IrExpr *ir_call_op(IrCtx *ctx, const IrOpDef *op, IrExpr **args, int nargs, IrAttr *attrs, IrLoc loc);
 IrExpr *ir_shape_expr(IrCtx *ctx, IrPrimExpr **values, int n, IrLoc loc);
 IrExpr *ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc);
+/* R.const of the tensor t, with struct info R.Tensor(t's shape, t's dtype).
+ * The node holds t's shape and data as they are, not copies: they must
+ * live as long as ctx's nodes (in its arena, or a weight ctx owns). */
+IrExpr *ir_const_new(IrCtx *ctx, const IrTensorData *t, IrLoc loc);
 /* A check of a shape relation, the binding
  *   name = R.match_cast(R.prim_value(cond), R.Prim(value=T.bool(True)))
  * that LegalizeOps puts before a call (arena-allocated); and the cond of
