@@ -197,12 +197,14 @@ deps:
 # --ignore-scripts: nothing is downloaded at install time beyond the
 # package) into build/bench-deps.
 # (Debian's nodejs and npm only when no npm is on PATH: a machine with
-# NodeSource's nodejs has npm inside it, and Debian's npm conflicts.)
-BENCH_DEB_PACKAGES = python3-torch python3-torchvision python3-onnx time $(if $(shell command -v npm),,nodejs npm)
+# NodeSource's nodejs has npm inside it, and Debian's npm conflicts.  The
+# recipe's shell looks, so only `make bench-deps` runs `command -v npm`.)
+BENCH_DEB_PACKAGES = python3-torch python3-torchvision python3-onnx time
 ORT_NODE := $(BUILD)/bench-deps/node_modules/onnxruntime-node
 .PHONY: bench-deps
 bench-deps:
-	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_DEB_PACKAGES)"
+	@node=$$(command -v npm >/dev/null || echo nodejs npm); \
+	  $(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_DEB_PACKAGES) $$node"
 	@if [ -d $(ORT_NODE) ]; then echo "bench-deps: onnxruntime-node installed"; else \
 	  mkdir -p $(BUILD)/bench-deps && \
 	  npm install --silent --no-audit --no-fund --ignore-scripts --prefix $(BUILD)/bench-deps onnxruntime-node; fi
