@@ -165,6 +165,18 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) $(RXC_LIBS)
 
+# One test, by name: T=test_NAME runs the cmocka program of
+# tests/unit/test_NAME.c, T=cases_NAME the tests/ops/run_ops.py cases of
+# tests/ops/cases_NAME.py (T=cases: those of cases.py itself).
+.PHONY: test
+test: all $(SEEDED_WEIGHTS)
+	@case "$(T)" in \
+	  test_*) [ -f tests/unit/$(T).c ] || { echo "make test: no tests/unit/$(T).c"; exit 2; }; \
+	    $(MAKE) --no-print-directory $(BUILD)/tests/$(T) && RXC=$(BUILD)/rxc ./$(BUILD)/tests/$(T) ;; \
+	  cases|cases_*) RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py --file $(T) ;; \
+	  *) echo "make test: T=test_NAME (tests/unit/) or T=cases_NAME (tests/ops/), not '$(T)'"; exit 2 ;; \
+	esac
+
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
 	@failed=0; for t in $(TEST_BINS); do \
