@@ -1,6 +1,7 @@
 # rxc - one non-recursive Makefile.
 #   make            build/rxc and build/librxc.a
 #   make check      build and run every test (fails when one fails)
+#   make test T=NAME   one test: T=test_mp_plan, T=cases_conv_pool (tests/README.md)
 #   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
 #   make deps       install Debian packages the build needs (as root)
 #   make samples    write the seeded weights of the large sample models
