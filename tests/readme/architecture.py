@@ -23,7 +23,7 @@ def stages():
 
 
 def pipeline():
-    out = subprocess.run([RXC, "opt", "-O2", "--time-passes", "-o", os.devnull,
+    out = subprocess.run([RXC, "opt", "-O2", "--time-passes",
                           os.path.join(ROOT, "samples", "digits_mlp.py")],
                          capture_output=True, text=True, check=True)
     return [m.group(1) for m in re.finditer(r"^rxc: (\w+) ", out.stderr, re.M)]
