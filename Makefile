@@ -1,6 +1,7 @@
 # rxc - one non-recursive Makefile.
 #   make            build/rxc and build/librxc.a
 #   make check      build and run every test (fails when one fails)
+#   make test T=NAME   one test: T=test_mp_plan, T=cases_conv_pool (tests/README.md)
 #   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
 #   make deps       install Debian packages the build needs (as root)
 #   make samples    write the seeded weights of the large sample models
@@ -165,6 +166,18 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/librxc.a
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(TEST_LIBS) $(RXC_LIBS)
 
+# One test, by name: T=test_NAME runs the cmocka program of
+# tests/unit/test_NAME.c, T=cases_NAME the tests/ops/run_ops.py cases of
+# tests/ops/cases_NAME.py (T=cases: those of cases.py itself).
+.PHONY: test
+test: all $(SEEDED_WEIGHTS)
+	@case "$(T)" in \
+	  test_*) [ -f tests/unit/$(T).c ] || { echo "make test: no tests/unit/$(T).c"; exit 2; }; \
+	    $(MAKE) --no-print-directory $(BUILD)/tests/$(T) && RXC=$(BUILD)/rxc ./$(BUILD)/tests/$(T) ;; \
+	  cases|cases_*) RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py --file $(T) ;; \
+	  *) echo "make test: T=test_NAME (tests/unit/) or T=cases_NAME (tests/ops/), not '$(T)'"; exit 2 ;; \
+	esac
+
 # Runs every test program; reports each failure and fails at the end.
 check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
 	@failed=0; for t in $(TEST_BINS); do \
@@ -197,12 +210,14 @@ deps:
 # --ignore-scripts: nothing is downloaded at install time beyond the
 # package) into build/bench-deps.
 # (Debian's nodejs and npm only when no npm is on PATH: a machine with
-# NodeSource's nodejs has npm inside it, and Debian's npm conflicts.)
-BENCH_DEB_PACKAGES = python3-torch python3-torchvision python3-onnx time $(if $(shell command -v npm),,nodejs npm)
+# NodeSource's nodejs has npm inside it, and Debian's npm conflicts.  The
+# recipe's shell looks, so only `make bench-deps` runs `command -v npm`.)
+BENCH_DEB_PACKAGES = python3-torch python3-torchvision python3-onnx time
 ORT_NODE := $(BUILD)/bench-deps/node_modules/onnxruntime-node
 .PHONY: bench-deps
 bench-deps:
-	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_DEB_PACKAGES)"
+	@node=$$(command -v npm >/dev/null || echo nodejs npm); \
+	  $(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(BENCH_DEB_PACKAGES) $$node"
 	@if [ -d $(ORT_NODE) ]; then echo "bench-deps: onnxruntime-node installed"; else \
 	  mkdir -p $(BUILD)/bench-deps && \
 	  npm install --silent --no-audit --no-fund --ignore-scripts --prefix $(BUILD)/bench-deps onnxruntime-node; fi

@@ -57,9 +57,9 @@ jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
   RxcRoadIn in = {.path = path, .text = text, .params = o->params, .cfg = &cfg,
                   .name = rxc_name_from_path(ctx, path), .jit = true, .step = jit_step,
                   .user = &js};
-  RxcModel *r = calloc(1, sizeof *r);
+  RxcModel *r = ir_xcalloc(1, sizeof *r);
   RxcRoadOut b;
-  if (r && rxc_road(ctx, &in, RXC_STAGE_GENERATE, &b)) {
+  if (rxc_road(ctx, &in, RXC_STAGE_GENERATE, &b)) {
     r->out = b.out;
     r->compiled = o->use_cc || cfg.jit.compiler == CFG_JIT_CC
                       ? cg_jit_cc(ctx, r->out, cfg.target.cc, cfg.jit.cc_flags)
@@ -67,11 +67,9 @@ jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
   }
   if (errors)
     ir_diag_print(ctx, errors);
-  if (!r || !r->compiled || ir_error_count(ctx)) {
-    if (r)
-      r->ctx = ctx, rxc_model_free(r);
-    else
-      ir_ctx_free(ctx);
+  if (!r->compiled || ir_error_count(ctx)) {
+    r->ctx = ctx;
+    rxc_model_free(r);
     return NULL;
   }
   r->ctx = ctx;

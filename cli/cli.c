@@ -106,9 +106,7 @@ cli_road_diags(const CliStage *st)
 static bool
 make_dirs(const char *path, size_t len)
 {
-  char *dir = malloc(len + 1);
-  if (!dir)
-    return false;
+  char *dir = ir_xmalloc(len + 1);
   memcpy(dir, path, len);
   dir[len] = '\0';
   bool ok = true;
@@ -140,23 +138,24 @@ cli_write_file(const char *path, const IrBuf *data)
   const char *slash = strrchr(path, '/');
   if (slash && slash > path && !make_dirs(path, (size_t)(slash - path)))
     return false;
+  struct stat st;
+  bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
   size_t n = strlen(path) + 8;
-  char *tmp = malloc(n);
-  if (!tmp)
-    return false;
+  char *tmp = ir_xmalloc(n);
   snprintf(tmp, n, "%s.tmp", path);
   errno = 0;
-  FILE *f = fopen(tmp, "wb");
+  FILE *f = fopen(special ? path : tmp, "wb");
   bool ok = f && fwrite(data->data ? data->data : "", 1, data->len, f) == data->len;
   if (f && fclose(f) != 0)
     ok = false;
-  if (ok && rename(tmp, path) != 0)
+  if (ok && !special && rename(tmp, path) != 0)
     ok = false;
   if (!ok) {
     int why = errno;
     fprintf(stderr, "rxc: error: cannot write '%s'%s%s\n", path, why ? ": " : "",
             why ? strerror(why) : "");
-    remove(tmp);
+    if (!special)
+      remove(tmp);
   }
   free(tmp);
   return ok;

@@ -42,7 +42,9 @@ void cli_stage(void *user, RxcStage stage, const RxcRoadOut *so_far);
 void cli_road_diags(const CliStage *st);
 /* Writes data to path through a temporary file renamed into place, so a
  * failure leaves no partial file; creates the folders above path that are
- * missing (-o a/b/c.py works in an empty folder); false after a message. */
+ * missing (-o a/b/c.py works in an empty folder).  A path that exists and
+ * is not a regular file (-o /dev/null, a pipe) is written in place: a
+ * rename would replace the device itself.  False after a message. */
 bool cli_write_file(const char *path, const IrBuf *data);
 /* Creates the folder dir and those above it that are missing (mkdir -p);
  * false after a message naming the folder and the OS's reason. */

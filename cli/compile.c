@@ -367,24 +367,19 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
    * valgrind sees any access of the generated code past its end (inside
    * the context's arena it would not); the outputs filled with a sentinel,
    * so that a refusal after a write to them shows */
-  void **own = calloc((size_t)nt + 1, sizeof *own);
-  bool ok = own != NULL;
-  for (int i = 0; ok && i < nt; i++) {
+  void **own = ir_xcalloc((size_t)nt + 1, sizeof *own);
+  for (int i = 0; i < nt; i++) {
     const IrTensorData *t = i < e->ninputs ? inputs[i] : &outputs[i - e->ninputs]->u.tensor.t;
-    if (!(ok = (own[i] = malloc(t->nbytes ? t->nbytes : 1)) != NULL) || !t->nbytes)
+    own[i] = ir_xmalloc(t->nbytes);
+    if (!t->nbytes)
       continue;
     if (i < e->ninputs)
       memcpy(own[i], tensors[i], t->nbytes);
     else
       memset(own[i], SENTINEL, t->nbytes);
   }
-  if (!ok) {
-    IrLoc none = {0};
-    ir_error(ctx, none, "out of memory for the tensors of %s", e->symbol);
-  }
-  bool called = ok;
-  ok = ok && call_packed(ctx, c, b, e, own, dims);
-  for (int i = e->ninputs; called && !ok && i < nt; i++)
+  bool ok = call_packed(ctx, c, b, e, own, dims);
+  for (int i = e->ninputs; !ok && i < nt; i++)
     if (!untouched(own[i], outputs[i - e->ninputs]->u.tensor.t.nbytes)) {
       IrLoc none = {0};
       ir_error(ctx, none,
@@ -397,7 +392,7 @@ cli_call_compiled(IrCtx *ctx, CgCompiled *c, const RxcRoadOut *b, const IrFuncti
     if (t->nbytes)
       memcpy(tensors[i], own[i], t->nbytes);
   }
-  for (int i = 0; own && i < nt; i++)
+  for (int i = 0; i < nt; i++)
     free(own[i]);
   free(own);
   if (!ok)

@@ -165,11 +165,11 @@ cg_compiled_bind(IrCtx *ctx, CgCompiled *c, const CgOutput *out)
   SetWeightsFn set;
   memcpy(&set, &p, sizeof set);
   /* 64: the blob's own alignment, whatever the widest element */
-  c->weights = aligned_alloc(64, (blob->len + 63) / 64 * 64);
-  if (!p || !c->weights) {
-    ir_error(ctx, none, "%s", p ? "out of memory" : "the compiled code has no set_weights");
+  if (!p) {
+    ir_error(ctx, none, "the compiled code has no set_weights");
     return false;
   }
+  c->weights = ir_xaligned_alloc(64, blob->len);
   memcpy(c->weights, blob->data, blob->len);
   int rc = set(c->weights, blob->len);
   if (rc != 0)

@@ -217,10 +217,8 @@ cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path)
     tcc_set_error_func(s, &sink, on_tcc_message);
     bool ok = compile_locked(s, out, &sink);
     tcc_set_error_func(s, NULL, ignore_tcc_message);
-    c = ok ? calloc(1, sizeof *c) : NULL;
+    c = ok ? ir_xcalloc(1, sizeof *c) : NULL;
     if (!c) {
-      if (ok)
-        ir_error(ctx, none, "out of memory");
       tcc_delete(s);
     } else {
       c->tcc = s;

@@ -490,9 +490,7 @@ cfg_set(IrCtx *ctx, CfgOptions *o, const char *section, const char *key, const c
   size_t len = strlen(value);
   while (len > 0 && is_blank(value[len - 1]))
     len--;
-  char *trimmed = malloc(len + 1);
-  if (!trimmed)
-    return false;
+  char *trimmed = ir_xmalloc(len + 1);
   memcpy(trimmed, value, len);
   trimmed[len] = '\0';
   CfgOptions copy = *o;
@@ -747,9 +745,7 @@ cfg_load(IrCtx *ctx, const char *path, CfgOptions *o)
   int errors = ir_error_count(ctx);
   CfgOptions copy = *o;
   Loader st = {.ctx = ctx, .o = &copy, .src = src};
-  st.text = malloc(src->len + 1);
-  if (!st.text)
-    return false;
+  st.text = ir_xmalloc(src->len + 1);
   memcpy(st.text, src->text, src->len + 1);
   int bad;
   while ((bad = parse_round(&st, false)) > 0 && st.nsyntax < MAX_SYNTAX_ERRORS &&

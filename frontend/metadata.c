@@ -450,12 +450,5 @@ fe_metadata_ref(Parser *P)
     fe_fail(P, index, "metadata[\"relax.expr.Constant\"] has %d constant%s; this index is not one",
             P->metadata.len, P->metadata.len == 1 ? "" : "s");
   fe_expect_op(P, "]");
-  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CONST, fe_loc(P, at));
-  e->u.constant = ((IrTensorData *)P->metadata.data)[i];
-  const IrTensorData *d = &e->u.constant;
-  IrPrimExpr **dims = ir_alloc(P->ctx, sizeof *dims * (size_t)(d->ndim ? d->ndim : 1));
-  for (int k = 0; k < d->ndim; k++)
-    dims[k] = ir_prim_int(P->ctx, IR_I64, d->shape[k]);
-  e->sinfo = ir_sinfo_tensor(P->ctx, dims, d->ndim, d->dtype, -1);
-  return e;
+  return ir_const_new(P->ctx, &((IrTensorData *)P->metadata.data)[i], fe_loc(P, at));
 }

@@ -319,7 +319,7 @@ slurp(IrCtx *ctx, const char *path, size_t *len)
   }
   *len = b.len;
   if (!b.data)
-    b.data = calloc(1, 1);
+    b.data = ir_xcalloc(1, 1);
   return (unsigned char *)b.data;
 }
 

@@ -267,19 +267,12 @@ fe_const(Parser *P, const Tok *at)
   size_t count = 1;
   for (int i = 0; i < ndim; i++)
     count *= (size_t)shape[i];
-  IrExpr *e = ir_expr_new(P->ctx, IR_EX_CONST, fe_loc(P, at));
-  IrTensorData *d = &e->u.constant;
-  d->dtype = t;
-  d->ndim = ndim;
-  d->shape = ir_alloc(P->ctx, sizeof(int64_t) * (size_t)(ndim ? ndim : 1));
-  memcpy(d->shape, shape, sizeof(int64_t) * (size_t)ndim);
-  d->nbytes = count * (size_t)ir_dtype_bytes(t);
-  d->data = ir_alloc(P->ctx, d->nbytes ? d->nbytes : 1);
-  unsigned char *out = d->data;
+  IrTensorData d = {.dtype = t, .ndim = ndim};
+  d.shape = ir_alloc(P->ctx, sizeof(int64_t) * (size_t)(ndim ? ndim : 1));
+  memcpy(d.shape, shape, sizeof(int64_t) * (size_t)ndim);
+  d.nbytes = count * (size_t)ir_dtype_bytes(t);
+  d.data = ir_alloc(P->ctx, d.nbytes ? d.nbytes : 1);
+  unsigned char *out = d.data;
   store_all(P, v, t, &out);
-  IrPrimExpr **dims = ir_alloc(P->ctx, sizeof *dims * (size_t)(ndim ? ndim : 1));
-  for (int i = 0; i < ndim; i++)
-    dims[i] = ir_prim_int(P->ctx, IR_I64, shape[i]);
-  e->sinfo = ir_sinfo_tensor(P->ctx, dims, ndim, t, -1);
-  return e;
+  return ir_const_new(P->ctx, &d, fe_loc(P, at));
 }

@@ -123,9 +123,7 @@ push_var(Tir *t, const IrPrimExpr *var, Scalar v)
 {
   if (t->nvars == t->capvars) {
     t->capvars = t->capvars ? 2 * t->capvars : 32;
-    t->vars = realloc(t->vars, sizeof *t->vars * (size_t)t->capvars);
-    if (!t->vars)
-      UNREACHABLE();
+    t->vars = ir_xrealloc(t->vars, sizeof *t->vars * (size_t)t->capvars);
   }
   t->vars[t->nvars].var = var;
   t->vars[t->nvars++].v = v;
@@ -136,9 +134,7 @@ push_buf(Tir *t, const IrBuffer *buf, IrTensorData *data, bool owned)
 {
   if (t->nbufs == t->capbufs) {
     t->capbufs = t->capbufs ? 2 * t->capbufs : 16;
-    t->bufs = realloc(t->bufs, sizeof *t->bufs * (size_t)t->capbufs);
-    if (!t->bufs)
-      UNREACHABLE();
+    t->bufs = ir_xrealloc(t->bufs, sizeof *t->bufs * (size_t)t->capbufs);
   }
   t->bufs[t->nbufs].buf = buf;
   t->bufs[t->nbufs].t = data;
@@ -513,14 +509,12 @@ buffer_tensor(Tir *t, const IrBuffer *buf)
     tir_error(t, "buffer '%s' is too large to allocate", buf->name);
     return NULL;
   }
-  IrTensorData *d = calloc(1, sizeof *d);
+  IrTensorData *d = ir_xcalloc(1, sizeof *d);
   d->dtype = buf->dtype;
   d->ndim = buf->ndim;
-  d->shape = calloc((size_t)(buf->ndim ? buf->ndim : 1), sizeof(int64_t));
+  d->shape = ir_xcalloc((size_t)buf->ndim, sizeof(int64_t));
   memcpy(d->shape, shape, sizeof(int64_t) * (size_t)buf->ndim);
   d->nbytes = (size_t)(count * bytes);
-  if (!d->shape)
-    UNREACHABLE();
   return d;
 }
 
@@ -529,8 +523,8 @@ static IrTensorData *
 alloc_buffer(Tir *t, const IrBuffer *buf)
 {
   IrTensorData *d = buffer_tensor(t, buf);
-  if (d && !(d->data = calloc(d->nbytes ? d->nbytes : 1, 1)))
-    UNREACHABLE();
+  if (d)
+    d->data = ir_xcalloc(d->nbytes, 1);
   return d;
 }
 

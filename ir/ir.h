@@ -93,10 +93,16 @@ void ir_buf_free(IrBuf *b);
 /* ------------------------------------------------------------------ */
 
 /* malloc, calloc and realloc that never return NULL (a zero size gets one
- * byte): out of memory prints a line and aborts, as ir_alloc does. */
+ * byte): out of memory prints a line and aborts, as ir_alloc does.  Every
+ * heap block the compiler allocates for itself comes from these; only a
+ * block whose size the user's model or dims ask for (the arena `rxc run
+ * --via` allocates) may fail with an error instead. */
 void *ir_xmalloc(size_t size);
 void *ir_xcalloc(size_t count, size_t size);
 void *ir_xrealloc(void *p, size_t size);
+/* aligned_alloc of size rounded up to a multiple of align (a power of
+ * two; a zero size gets align bytes), checked alike; free() frees it. */
+void *ir_xaligned_alloc(size_t align, size_t size);
 
 /* A hash map from non-NULL pointers (nodes, interned symbols) to pointers.
  * Zero it for a map on the heap (ir_map_free frees it), or make it with
@@ -780,6 +786,10 @@ IrExpr *ir_var_new(IrCtx *ctx, IrSym name, IrSInfo *sinfo, bool dataflow, IrLoc 
 IrExpr *ir_call_op(IrCtx *ctx, const IrOpDef *op, IrExpr **args, int nargs, IrAttr *attrs, IrLoc loc);
 IrExpr *ir_shape_expr(IrCtx *ctx, IrPrimExpr **values, int n, IrLoc loc);
 IrExpr *ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc);
+/* R.const of the tensor t, with struct info R.Tensor(t's shape, t's dtype).
+ * The node holds t's shape and data as they are, not copies: they must
+ * live as long as ctx's nodes (in its arena, or a weight ctx owns). */
+IrExpr *ir_const_new(IrCtx *ctx, const IrTensorData *t, IrLoc loc);
 /* A check of a shape relation, the binding
  *   name = R.match_cast(R.prim_value(cond), R.Prim(value=T.bool(True)))
  * that LegalizeOps puts before a call (arena-allocated); and the cond of

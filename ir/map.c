@@ -59,6 +59,17 @@ ir_xrealloc(void *p, size_t size)
   return p;
 }
 
+void *
+ir_xaligned_alloc(size_t align, size_t size)
+{
+  assert(align > 0 && (align & (align - 1)) == 0);
+  size_t bytes = size ? (size + align - 1) / align * align : align;
+  void *p = bytes >= size ? aligned_alloc(align, bytes) : NULL;
+  if (!p)
+    out_of_memory();
+  return p;
+}
+
 /* --- the map ----------------------------------------------------------- */
 
 enum { MAP_MIN_CAP = 16 };

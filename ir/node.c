@@ -428,6 +428,18 @@ ir_shape_expr(IrCtx *ctx, IrPrimExpr **values, int n, IrLoc loc)
 }
 
 IrExpr *
+ir_const_new(IrCtx *ctx, const IrTensorData *t, IrLoc loc)
+{
+  IrExpr *e = ir_expr_new(ctx, IR_EX_CONST, loc);
+  e->u.constant = *t;
+  IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * (size_t)(t->ndim + 1));
+  for (int i = 0; i < t->ndim; i++)
+    dims[i] = ir_prim_int(ctx, IR_I64, t->shape[i]);
+  e->sinfo = ir_sinfo_tensor(ctx, dims, t->ndim, t->dtype, -1);
+  return e;
+}
+
+IrExpr *
 ir_prim_value(IrCtx *ctx, IrPrimExpr *v, IrLoc loc)
 {
   IrExpr *e = ir_expr_new(ctx, IR_EX_PRIM, loc);

@@ -186,24 +186,19 @@ mp_csv_read(IrCtx *ctx, const char *path, int *n)
   if (!read_header(&r, cols, &ncols))
     return NULL;
   int cap = 64;
-  MpBuffer *bufs = malloc((size_t)cap * sizeof *bufs);
-  for (; bufs && *r.p; next_line(&r)) {
+  MpBuffer *bufs = ir_xmalloc((size_t)cap * sizeof *bufs);
+  for (; *r.p; next_line(&r)) {
     if (blank_line(r.p))
       continue;
     if (*n == cap) {
       cap *= 2;
-      MpBuffer *more = realloc(bufs, (size_t)cap * sizeof *bufs);
-      if (!more)
-        break;
-      bufs = more;
+      bufs = ir_xrealloc(bufs, (size_t)cap * sizeof *bufs);
     }
     if (!read_buffer(&r, cols, ncols, &bufs[*n]))
       break;
     (*n)++;
   }
-  if (!bufs || ir_error_count(ctx) > 0 || *r.p) {
-    if (!bufs || ir_error_count(ctx) == 0)
-      ir_error(ctx, here(&r), "out of memory reading the problem");
+  if (ir_error_count(ctx) > 0 || *r.p) {
     free(bufs);
     *n = 0;
     return NULL;

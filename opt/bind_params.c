@@ -279,18 +279,6 @@ entry_for(const IrNamedTensor *entries, int n, const IrExpr *param)
   return NULL;
 }
 
-static IrExpr *
-constant_of(IrCtx *ctx, const IrTensorData *t, IrLoc loc)
-{
-  IrExpr *e = ir_expr_new(ctx, IR_EX_CONST, loc);
-  e->u.constant = *t;
-  IrPrimExpr **dims = ir_alloc(ctx, (size_t)(t->ndim ? t->ndim : 1) * sizeof *dims);
-  for (int i = 0; i < t->ndim; i++)
-    dims[i] = ir_prim_int(ctx, IR_I64, t->shape[i]);
-  e->sinfo = ir_sinfo_tensor(ctx, dims, t->ndim, t->dtype, -1);
-  return e;
-}
-
 /* Warns about the entries no param of main took. */
 static void
 warn_unused(IrCtx *ctx, const char *path, const IrNamedTensor *entries, int n, const bool *used)
@@ -322,7 +310,7 @@ bind_main(Binder *bd, const char *path, const IrFunction *f, const IrNamedTensor
       continue;
     used[e - entries] = true;
     if (bind_dims(bd, path, f->params[i], &e->t, false))
-      data[i] = constant_of(bd->ctx, &e->t, f->params[i]->loc);
+      data[i] = ir_const_new(bd->ctx, &e->t, f->params[i]->loc);
   }
   for (int i = 0; i < f->nparams; i++)
     if (data[i])

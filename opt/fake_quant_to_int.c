@@ -292,22 +292,14 @@ static IrExpr *
 constant(Fq *q, IrDType t, const int64_t *shape, int ndim, const int64_t *v, int64_t n)
 {
   IrCtx *ctx = q->rw->ctx;
-  IrExpr *e = ir_expr_new(ctx, IR_EX_CONST, q->loc);
-  IrTensorData *d = &e->u.constant;
-  d->dtype = t;
-  d->ndim = ndim;
-  d->shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(ndim + 1));
-  IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * (size_t)(ndim + 1));
-  for (int i = 0; i < ndim; i++) {
-    d->shape[i] = shape[i];
-    dims[i] = ir_prim_int(ctx, IR_I64, shape[i]);
-  }
-  d->nbytes = (size_t)n * (size_t)ir_dtype_bytes(t);
-  d->data = ir_alloc(ctx, d->nbytes ? d->nbytes : 1);
+  IrTensorData d = {.dtype = t, .ndim = ndim};
+  d.shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(ndim + 1));
+  memcpy(d.shape, shape, sizeof(int64_t) * (size_t)ndim);
+  d.nbytes = (size_t)n * (size_t)ir_dtype_bytes(t);
+  d.data = ir_alloc(ctx, d.nbytes ? d.nbytes : 1);
   for (int64_t i = 0; i < n; i++)
-    op_set_i(d, i, v[i]);
-  e->sinfo = ir_sinfo_tensor(ctx, dims, ndim, t, -1);
-  return e;
+    op_set_i(&d, i, v[i]);
+  return ir_const_new(ctx, &d, q->loc);
 }
 
 /* Per-channel values v (C of them) as a constant that broadcasts along the

@@ -111,19 +111,14 @@ expr_of(Folder *fo, const Value *v, IrLoc loc)
 {
   IrCtx *ctx = fo->ctx;
   if (v->kind == VAL_TENSOR) {
+    /* the value's shape and data copied into ctx, where the node lives */
     const IrTensorData *t = &v->u.tensor.t;
-    IrExpr *e = ir_expr_new(ctx, IR_EX_CONST, loc);
-    IrTensorData *d = &e->u.constant;
-    *d = *t;
-    d->shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(t->ndim + 1));
-    memcpy(d->shape, t->shape, sizeof(int64_t) * (size_t)t->ndim);
-    d->data = ir_alloc(ctx, t->nbytes ? t->nbytes : 1);
-    memcpy(d->data, t->data, t->nbytes);
-    IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * (size_t)(t->ndim + 1));
-    for (int i = 0; i < t->ndim; i++)
-      dims[i] = ir_prim_int(ctx, IR_I64, t->shape[i]);
-    e->sinfo = ir_sinfo_tensor(ctx, dims, t->ndim, t->dtype, -1);
-    return e;
+    IrTensorData d = *t;
+    d.shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(t->ndim + 1));
+    memcpy(d.shape, t->shape, sizeof(int64_t) * (size_t)t->ndim);
+    d.data = ir_alloc(ctx, t->nbytes ? t->nbytes : 1);
+    memcpy(d.data, t->data, t->nbytes);
+    return ir_const_new(ctx, &d, loc);
   }
   if (v->kind == VAL_SHAPE) {
     IrPrimExpr **dims = ir_alloc(ctx, sizeof *dims * (size_t)(v->u.shape.n + 1));

@@ -6,7 +6,9 @@ its check: the exit status and the exact text.
             weights (flash) total, in text, JSON and SVG alike
   list      rxc list ops|passes|onnx PATTERN filters; no match is status 1
   help      every option a parser accepts is in --help (help_options.py)
-  folders   -o a/b/c creates the missing folders, for every verb that writes
+  folders   -o a/b/c creates the missing folders, for every verb that writes;
+            -o onto a pipe or device (/dev/null) writes into it, never
+            renames a file over it
   open      a file that cannot be opened says why (the OS's reason)
   location  a wrong-shaped input is reported at the parameter's declaration
   status    0 success, 1 bad input, 2 bad usage, as README promises
@@ -17,9 +19,11 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 RXC = os.environ.get("RXC", "build/rxc")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,6 +161,15 @@ def test_folders():
                err="rxc: error: cannot write '%s': Not a directory\n" % t("file", "x.py"))
         expect(["compile", "tests/cli/a.py", "-o", t("file", "c")], 1,
                err="rxc: error: cannot create folder '%s': Not a directory\n" % t("file", "c"))
+        # a FIFO stands for /dev/null: as root, a rename over the device replaced it
+        os.mkfifo(t("fifo"))
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(t("fifo")).read()), daemon=True)
+        reader.start()
+        expect(["opt", "tests/cli/a.py", "-o", t("fifo")], 0)
+        reader.join(10)
+        check("-o FIFO: still a FIFO", stat.S_ISFIFO(os.stat(t("fifo")).st_mode))
+        check("-o FIFO: the module written into it", bool(got) and "@I.ir_module" in got[0], str(got)[:200])
     finally:
         shutil.rmtree(tmp)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """layers.py BUILD - do rxc's folders depend on each other in README's order?
 
-README.md's "Layout" section states the order as one line,
+README.md's "Architecture" section states the order as one line,
     Dependencies point down: `ir < ops < frontend, interp < ...`
 (folders joined by ',' share a level and may not depend on each other).
 A folder may use only folders below it, and this script checks both kinds

@@ -7,7 +7,7 @@ An inspect op's result is a prim value; a case makes it a tensor as a
 model would use it: it binds the value to a symbolic var by R.match_cast
 and gives R.arange(k, k + 1), a vector holding k (a var of the field's own
 dtype, declared in the block).  R.tensor_to_shape's dims are data: the
-code generator reads them where the match_cast binds them (cases_dyn.py
+code generator reads them where the match_cast binds them (cases_data_dims.py
 has the cases with bounds, and the refusals past them).
 """
 from cases import *  # noqa: F401,F403

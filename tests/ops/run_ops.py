@@ -31,13 +31,18 @@ listed skip whose case and half ran and did not skip fails too (remove its
 line).  When the interpreter skips or fails, the compiled code still runs,
 against numpy alone.
 
-Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [--full] [-k SUBSTRING] [-j JOBS] [--self-test]
-The rxc binary is $RXC (default build/rxc).  The inputs are drawn in case
+Usage: /usr/bin/python3 tests/ops/run_ops.py [-v] [--full] [-k SUBSTRING] [--file CASES]
+                                            [-j JOBS] [--self-test]
+-k runs the cases whose name holds SUBSTRING; --file those of one case
+file, tests/ops/CASES.py (`cases` is cases.py's own; `make test
+T=cases_conv_pool` runs one).  The rxc binary is $RXC (default build/rxc).  The inputs are drawn in case
 order; the cases then run in JOBS threads (default: one per CPU), their
 results printed in case order.  The last line printed is
 `ops: N passed, M failed, K skipped`; the exit status is 1 when any failed.
 """
 import concurrent.futures
+import glob
+import importlib
 import os
 import re
 import subprocess
@@ -596,9 +601,30 @@ def skip_allowed(allowed, name, half):
     return allowed.get((name, half), allowed.get(("*", half)))
 
 
+def file_case_names(name):
+    """The names of the cases tests/ops/NAME.py defines (NAME may end in
+    .py or be a path); for cases.py, those of its own lists."""
+    stem = os.path.basename(name)
+    stem = stem[:-3] if stem.endswith(".py") else stem
+    here = os.path.dirname(os.path.abspath(__file__))
+    if stem != "cases" and not (stem.startswith("cases_") and os.path.exists(os.path.join(here, stem + ".py"))):
+        raise SystemExit(f"run_ops.py: --file {name}: no tests/ops/{stem}.py of cases")
+    kinds = ("CASES", "ERROR_CASES", "RUN_ERROR_CASES")
+
+    def of(module):
+        return {c.name for k in kinds if hasattr(module, k) for c in getattr(module, k)()}
+    if stem != "cases":
+        return of(importlib.import_module(stem))
+    names = {c.name for c in C.all_cases() + C.error_cases() + C.run_error_cases()}
+    for path in glob.glob(os.path.join(here, "cases_*.py")):
+        names -= of(importlib.import_module(os.path.basename(path)[:-3]))
+    return names
+
+
 def main(argv):
     verbose = "-v" in argv
     only = argv[argv.index("-k") + 1] if "-k" in argv else ""
+    in_file = file_case_names(argv[argv.index("--file") + 1]) if "--file" in argv else None
     jobs = int(argv[argv.index("-j") + 1]) if "-j" in argv else (os.cpu_count() or 1)
     if "--full" in argv:
         FULL.append(True)
@@ -621,7 +647,8 @@ def main(argv):
                  + [(c, lambda c=c: lambda: run_error_case(c, work)) for c in C.error_cases()]
                  + [(c, lambda c=c: run_run_error_case(c, rng, work)) for c in C.run_error_cases()])
         # inputs drawn here, in order; the rxc runs side by side
-        running = [(case, pool.submit(prepare())) for case, prepare in cases if only in case.name]
+        running = [(case, pool.submit(prepare())) for case, prepare in cases
+                   if only in case.name and (in_file is None or case.name in in_file)]
         for case, job in running:
             for half, outcome, msg in job.result():
                 seen[(case.name, half)] = outcome

@@ -1,7 +1,7 @@
-"""cases_stat.py - cases of the statistical, sorting, search, set and
-linear-algebra ops added for issue 20: argmin, prod, variance, std,
-cumsum, cumprod, median, sort, argsort, topk, bucketize, einsum, outer,
-unique, nonzero.  References compute in float64 (numpy) and round once."""
+"""cases_reduce_sort_linalg.py - cases of the statistical, sorting, search,
+set and linear-algebra ops (ops/reduce.c, sort.c, linalg.c) added for
+issue 20: argmin, prod, variance, std, cumsum, cumprod, median, sort,
+argsort, topk, bucketize, einsum, outer, unique, nonzero.  References compute in float64 (numpy) and round once."""
 from cases import *  # noqa: F401,F403
 
 
@@ -339,7 +339,7 @@ def _unique(sorted_=True, index=False, inverse=False, counts=False, axis=None):
 
 def set_cases():
     """unique and nonzero (their lowering: ops/data_dims.c; more cases,
-    every flag of unique, in cases_dyn.py)."""
+    every flag of unique, in cases_data_dims.py)."""
     c = []
     c.append(Case("unique_sorted", "R.unique(x)", [x_((3, 5), I32, "smallint")], _unique()))
     c.append(Case("unique_float", "R.unique(x)", [x_((8,), F32, "smallint")], _unique()))

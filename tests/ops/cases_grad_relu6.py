@@ -1,4 +1,4 @@
-"""cases_tvmrate.py - R.nn.relu6, which the reader takes as TVM's Python
+"""cases_grad_relu6.py - R.nn.relu6, which the reader takes as TVM's Python
 function does, R.clip(x, 0, 6); the R.grad markers of builtin.c (no_grad,
 start_checkpoint, end_checkpoint): the value itself, as TVM lowers them, so
 a module TVM's Gradient pass left them in still runs and compiles; and what

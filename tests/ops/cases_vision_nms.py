@@ -1,4 +1,4 @@
-"""cases_nms.py - R.vision.all_class_non_max_suppression and
+"""cases_vision_nms.py - R.vision.all_class_non_max_suppression and
 R.vision.non_max_suppression.
 
 The references follow TOPI's algorithm (python/tvm/topi/vision/nms.py)

@@ -1,6 +1,6 @@
-"""cases_nnconv.py - the window ops over 1, 2 or 3 spatial axes (conv1d,
-conv3d, the transposed convolutions, the 1-D/3-D pools, the adaptive
-pools) and pad, pixel_shuffle, batch_flatten.
+"""cases_conv_pool.py - the window ops (ops/conv.c, pool.c) over 1, 2 or 3
+spatial axes (conv1d, conv3d, the transposed convolutions, the 1-D/3-D
+pools, the adaptive pools) and pad, pixel_shuffle, batch_flatten.
 
 The references follow TVM's definitions (python/tvm/relax/op/nn/nn.py,
 src/relax/op/nn/convolution.cc, pooling.cc): padding of 1 value for all

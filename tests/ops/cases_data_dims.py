@@ -1,4 +1,4 @@
-"""cases_dyn.py - the operators whose result shape is tensor data:
+"""cases_data_dims.py - the operators whose result shape is tensor data:
 R.tensor_to_shape (user-written, with R.match_cast), R.dynamic_strided_slice,
 R.nonzero and R.unique.  LegalizeOps lowers the last three as TVM lowers
 dynamic_strided_slice (ops/data_dims.c): a kernel computes the dims, a
@@ -13,7 +13,7 @@ give a dim that is data a tir_var_upper_bound and data past it (or
 negative): the interpreter and the generated C (also under the
 sanitizers) must refuse."""
 from cases import *  # noqa: F401,F403
-from cases_stat import _unique
+from cases_reduce_sort_linalg import _unique
 
 
 def v_(name, values, dtype=I64):

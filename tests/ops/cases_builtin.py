@@ -1,4 +1,4 @@
-"""cases_rtops.py - the cases of builtin.c's device and effect ops that have
+"""cases_builtin.py - the cases of builtin.c's device and effect ops that have
 a meaning in the generated C: R.hint_on_device and R.to_vdevice (the
 identity on the one device rxc compiles for; LegalizeOps drops them),
 R.assert_op (the entry returns NAME_ERR_ASSERT where the condition is

@@ -1,10 +1,10 @@
-"""cases_mnp.py - cases of the index ops (ops/manip_index.c): gather_elements,
-gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter;
+"""cases_manip_index.py - cases of the index ops (ops/manip_index.c):
+gather_elements, gather_nd, scatter_elements, scatter_nd, index_tensor, index_put, slice_scatter;
 of ops/manip_extra.c: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to,
 memory.view, dynamic_strided_slice.  run_ops.py runs every case through the
 generated C too, so the calls that have no lowering (a memory.view that
 changes the dtype) have only inference cases here; dynamic_strided_slice,
-whose shape comes from data, has its run cases in cases_dyn.py.
+whose shape comes from data, has its run cases in cases_data_dims.py.
 
 The numpy references walk the positions in row-major order, as the
 kernels and TVM's topi do, so duplicate indices are checked: the last

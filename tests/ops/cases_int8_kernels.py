@@ -1,4 +1,4 @@
-"""cases_qkern.py - the integer kernels of quantized models (issue 23):
+"""cases_int8_kernels.py - the integer kernels of quantized models (issue 23):
 conv2d and matmul of int8 operands summed into int32, max_pool2d and pad
 of int8, and the requantization chain (int64 multiply, rounding shift,
 clip, cast to int8) that follows them.

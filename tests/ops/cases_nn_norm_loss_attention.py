@@ -1,5 +1,5 @@
-"""cases_nnmisc.py - cases of the nn ops added for issue 20: gelu_tanh,
-selu, softplus, prelu, the group, instance and RMS norms, nll_loss,
+"""cases_nn_norm_loss_attention.py - cases of the nn ops added for issue
+20 (ops/nn.c, norm.c, loss.c, attention.c): gelu_tanh, selu, softplus, prelu, the group, instance and RMS norms, nll_loss,
 cross_entropy_with_logits and the attention ops.
 
 References compute in float64 and round once to the input dtype, as the

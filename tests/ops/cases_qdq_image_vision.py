@@ -1,4 +1,4 @@
-"""cases_imgq.py - cases of the quantization ops (R.quantize,
+"""cases_qdq_image_vision.py - cases of the quantization ops (R.quantize,
 R.dequantize), the image ops (R.image.*) and the vision ops (R.vision.*),
 each with its numpy reference."""
 from cases import *  # noqa: F401,F403  (Case, ErrorCase, inp, x_, np, ...)

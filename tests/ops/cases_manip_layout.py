@@ -1,4 +1,4 @@
-"""cases_layout.py - the cases of R.layout_transform (ops/manip_layout.c).
+"""cases_manip_layout.py - the cases of R.layout_transform (ops/manip_layout.c).
 
 The reference scatters: it evaluates the case's own Python lambda on every
 input index (numpy broadcasts the lambda over np.indices) and stores the
