@@ -251,8 +251,8 @@ demo: $(BUILD)/rxc
 # exact) in the interpreter and through the generated C of cc and tcc.
 .PHONY: check-quant
 check-quant: all
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/passes/qdq_integer.py
-	RXC=$(BUILD)/rxc /usr/bin/python3 tests/passes/qdq_ties.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/quant/qdq_integer.py
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/quant/qdq_ties.py
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via cc
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via tcc

@@ -19,7 +19,7 @@ zero points as constants, and checks that
 - the float QDQ module as written (the interpreter, no pass) is within one
   quantization step of it everywhere, and equal almost everywhere.
 
-    RXC=build/rxc /usr/bin/python3 tests/passes/qdq_integer.py
+    RXC=build/rxc /usr/bin/python3 tests/quant/qdq_integer.py
 """
 import os
 import subprocess

@@ -29,7 +29,7 @@ activations (each zero point folded into the rounding constant).  Each
 runs through the interpreter on the rewritten module and the generated C
 (--via tcc, --via cc), and the float module without the pass.
 
-    RXC=build/rxc /usr/bin/python3 tests/passes/qdq_ties.py
+    RXC=build/rxc /usr/bin/python3 tests/quant/qdq_ties.py
 """
 import math
 import os
