@@ -279,12 +279,11 @@ member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, I
   IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
   IrStmt *nest;
   IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
-  IrPrimExpr *term = load64(p, n->x, at);
-  if (squared) {
-    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, op_nn_acc(p, n->acc, 0));
-    term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
-  }
-  op_nn_acc_mean(p, n->acc, k, nest, slot, term, member_count(p, n), st);
+  IrPrimExpr *v = load64(p, n->x, at);
+  if (squared)
+    op_nn_acc_variance(p, n->acc, k, nest, slot, v, member_count(p, n), st);
+  else
+    op_nn_acc_mean(p, n->acc, k, nest, slot, v, member_count(p, n), st);
 }
 
 /* Index of the per-group or per-member parameters: batch_norm's channel,
