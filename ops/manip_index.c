@@ -1263,11 +1263,11 @@ op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *res
   OpPrim p;
   int axis;
   bool none;
-  op_prim_begin(lz, &p, "slice_scatter");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *src = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = src ? op_prim_output(&p, result, "T_slice_scatter") : NULL;
-  IrPrimExpr *start = out ? prim_arg(&p, call->u.call.args[2]) : NULL;
+  IrBuffer *x, *src, *out;
+  if (!op_prim_open(lz, &p, "slice_scatter", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &src}, {"T_slice_scatter", &out}}, 3))
+    return NULL;
+  IrPrimExpr *start = prim_arg(&p, call->u.call.args[2]);
   IrPrimExpr *step = start ? prim_arg(&p, call->u.call.args[4]) : NULL;
   if (!step || src->ndim != x->ndim || out->ndim != x->ndim ||
       !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {

@@ -513,16 +513,13 @@ op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       xs->u.tensor.ndim < 0 || !op_manip_axis_attr(&s, call, true, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
-  op_prim_begin(lz, &p, "take");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *ix = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = ix ? op_prim_output(&p, result, "T_take") : NULL;
-  int want = none ? (ix ? ix->ndim : 0) : (x ? x->ndim - 1 : 0) + (ix ? ix->ndim : 0);
-  IrDType it = ix ? ix->dtype : IR_VOID;
-  if (!out || out->ndim != want || (it.code != IR_DT_INT && it.code != IR_DT_UINT)) {
-    op_prim_abort(&p);
+  IrBuffer *x, *ix, *out;
+  if (!op_prim_open(lz, &p, "take", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_take", &out}}, 3))
     return NULL;
-  }
+  int want = none ? ix->ndim : x->ndim - 1 + ix->ndim;
+  if (out->ndim != want || (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT))
+    return op_prim_give_up(&p);
   take_checks(&p, call->u.call.args[1], x, ix, axis, none, mode);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
