@@ -571,10 +571,11 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *prob, *u, *idx, *out;
-  if (!op_prim_open(lz, &p, "multinomial_from_uniform", call, result,
-                    (OpPrimParam[]){{"prob", &prob}, {"usample", &u}, {"sample_indices", &idx},
-                                    {"T_multinomial", &out}},
-                    4))
+  if (!op_prim_open(
+          lz, &p, "multinomial_from_uniform", call, result,
+          (OpPrimParam[]){
+              {"prob", &prob}, {"usample", &u}, {"sample_indices", &idx}, {"T_multinomial", &out}},
+          4))
     return NULL;
   IrPrimExpr *one[1] = {ir_prim_int(ctx, IR_I64, 1)};
   IrBuffer *acc = op_prim_alloc(&p, F64, one, 1, "acc");

@@ -321,7 +321,8 @@ op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   OpPrim p;
   IrBuffer *x, *y, *out;
   if (!op_prim_open(lz, &p, "cross_entropy_with_logits", call, result,
-                    (OpPrimParam[]){{"predictions", &x}, {"labels", &y}, {"T_cross_entropy", &out}}, 3))
+                    (OpPrimParam[]){{"predictions", &x}, {"labels", &y}, {"T_cross_entropy", &out}},
+                    3))
     return NULL;
   if (x->ndim != y->ndim)
     return op_prim_give_up(&p);

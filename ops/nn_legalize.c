@@ -224,10 +224,12 @@ op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   int64_t axis;
   s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
-  if (!op_prim_open(lz, &p, s.log_form ? "log_softmax" : "softmax", call, result,
-                    (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
+  if (!op_prim_open(
+          lz, &p, s.log_form ? "log_softmax" : "softmax", call, result,
+          (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
     return NULL;
-  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) ||
+      (s.ax = axis_of(axis, s.x->ndim)) < 0)
     return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;

@@ -268,7 +268,9 @@ legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   IrBuffer *x, *sc, *zp, *out;
   if (!op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", call, result,
-                    (OpPrimParam[]){{"data", &x}, {"scale", &sc}, {"zero_point", &zp},
+                    (OpPrimParam[]){{"data", &x},
+                                    {"scale", &sc},
+                                    {"zero_point", &zp},
                                     {q.quant ? "quantized" : "dequantized", &out}},
                     4))
     return NULL;
