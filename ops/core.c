@@ -570,15 +570,13 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  op_prim_begin(lz, &p, "multinomial_from_uniform");
-  IrBuffer *prob = op_prim_input(&p, call->u.call.args[0], "prob");
-  IrBuffer *u = op_prim_input(&p, call->u.call.args[1], "usample");
-  IrBuffer *idx = op_prim_input(&p, call->u.call.args[2], "sample_indices");
-  IrBuffer *out = op_prim_output(&p, result, "T_multinomial");
-  if (!prob || !u || !idx || !out) {
-    op_prim_abort(&p);
+  IrBuffer *prob, *u, *idx, *out;
+  if (!op_prim_open(
+          lz, &p, "multinomial_from_uniform", call, result,
+          (OpPrimParam[]){
+              {"prob", &prob}, {"usample", &u}, {"sample_indices", &idx}, {"T_multinomial", &out}},
+          4))
     return NULL;
-  }
   IrPrimExpr *one[1] = {ir_prim_int(ctx, IR_I64, 1)};
   IrBuffer *acc = op_prim_alloc(&p, F64, one, 1, "acc");
   IrBuffer *found = op_prim_alloc(&p, IR_I32, one, 1, "found");

@@ -534,13 +534,12 @@ legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   if (!parse_resize(&s, &r))
     return NULL;
-  op_prim_begin(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
-  IrBuffer *out = op_prim_output(&p, result, "resize");
-  if (!x || !out || x->ndim != r.ndim || out->ndim != r.ndim) {
-    op_prim_abort(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d", call, result,
+                    (OpPrimParam[]){{"data", &x}, {"resize", &out}}, 2))
     return NULL;
-  }
+  if (x->ndim != r.ndim || out->ndim != r.ndim)
+    return op_prim_give_up(&p);
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
   OpLets l = {ctx, {0}, {0}, 0};

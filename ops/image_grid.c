@@ -103,13 +103,12 @@ op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   if (!op_nn_attr_bool(&s, "align_corners", true, &align))
     return NULL;
-  op_prim_begin(lz, &p, "affine_grid");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
-  IrBuffer *out = op_prim_output(&p, result, "affine_grid");
-  if (!x || !out || x->ndim != 3 || out->ndim < 4) {
-    op_prim_abort(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, "affine_grid", call, result,
+                    (OpPrimParam[]){{"data", &x}, {"affine_grid", &out}}, 2))
     return NULL;
-  }
+  if (x->ndim != 3 || out->ndim < 4)
+    return op_prim_give_up(&p);
   int k = out->ndim - 2;
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, out->ndim, &o);
@@ -624,15 +623,13 @@ op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   if (!parse_grid_sample(&s, &g))
     return NULL;
-  op_prim_begin(lz, &p, "grid_sample");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
-  IrBuffer *grid = op_prim_input(&p, call->u.call.args[1], "grid");
-  IrBuffer *out = op_prim_output(&p, result, "grid_sample");
-  int rank = g.nsp + 2;
-  if (!x || !grid || !out || x->ndim != rank || grid->ndim != rank || out->ndim != rank) {
-    op_prim_abort(&p);
+  IrBuffer *x, *grid, *out;
+  if (!op_prim_open(lz, &p, "grid_sample", call, result,
+                    (OpPrimParam[]){{"data", &x}, {"grid", &grid}, {"grid_sample", &out}}, 3))
     return NULL;
-  }
+  int rank = g.nsp + 2;
+  if (x->ndim != rank || grid->ndim != rank || out->ndim != rank)
+    return op_prim_give_up(&p);
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, rank, &o);
   OpLets l = {ctx, {0}, {0}, 0};

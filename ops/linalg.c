@@ -361,16 +361,13 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  op_prim_begin(lz, &p, "matmul");
-  IrBuffer *a = call->u.call.nargs >= 2 ? op_prim_input(&p, call->u.call.args[0], "A") : NULL;
-  IrBuffer *b = call->u.call.nargs >= 2 ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = op_prim_output(&p, result, "T_matmul");
-  int nbatch = out ? out->ndim - (a && a->ndim > 1) - (b && b->ndim > 1) : -1;
-  if (!a || !b || !out || a->ndim < 1 || b->ndim < 1 || nbatch < 0 ||
-      nbatch < a->ndim - 2 || nbatch < b->ndim - 2) {
-    op_prim_abort(&p);
+  IrBuffer *a, *b, *out;
+  if (!op_prim_open(lz, &p, "matmul", call, result,
+                    (OpPrimParam[]){{"A", &a}, {"B", &b}, {"T_matmul", &out}}, 3))
     return NULL;
-  }
+  int nbatch = out->ndim - (a->ndim > 1) - (b->ndim > 1);
+  if (a->ndim < 1 || b->ndim < 1 || nbatch < 0 || nbatch < a->ndim - 2 || nbatch < b->ndim - 2)
+    return op_prim_give_up(&p);
   if (matmul_fast(&p, a, b, out))
     return op_prim_finish(&p, call, result);
   IrDType sum = op_nn_sum_type(a->dtype, b->dtype, out->dtype);
@@ -842,14 +839,12 @@ legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  op_prim_begin(lz, &p, "outer");
-  IrBuffer *a = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *b = a ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = b ? op_prim_output(&p, result, "T_outer") : NULL;
-  if (!out || a->ndim != 1 || b->ndim != 1) {
-    op_prim_abort(&p);
+  IrBuffer *a, *b, *out;
+  if (!op_prim_open(lz, &p, "outer", call, result,
+                    (OpPrimParam[]){{"A", &a}, {"B", &b}, {"T_outer", &out}}, 3))
     return NULL;
-  }
+  if (a->ndim != 1 || b->ndim != 1)
+    return op_prim_give_up(&p);
   IrDType t = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr **o;
   IrStmt **slot = op_prim_loops(&p, out->shape, 2, &o);

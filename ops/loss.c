@@ -319,14 +319,13 @@ op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
   OpPrim p;
-  op_prim_begin(lz, &p, "cross_entropy_with_logits");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "predictions");
-  IrBuffer *y = op_prim_input(&p, call->u.call.args[1], "labels");
-  IrBuffer *out = op_prim_output(&p, result, "T_cross_entropy");
-  if (!x || !y || !out || x->ndim != y->ndim) {
-    op_prim_abort(&p);
+  IrBuffer *x, *y, *out;
+  if (!op_prim_open(lz, &p, "cross_entropy_with_logits", call, result,
+                    (OpPrimParam[]){{"predictions", &x}, {"labels", &y}, {"T_cross_entropy", &out}},
+                    3))
     return NULL;
-  }
+  if (x->ndim != y->ndim)
+    return op_prim_give_up(&p);
   IrBuffer *acc = op_nn_acc_new(&p, 1);
   op_prim_emit(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, f64, 0.0)));
   IrPrimExpr **i;

@@ -122,11 +122,11 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int seq, batch;
-  op_prim_begin(lz, &p, "reverse_sequence");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *l = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = l ? op_prim_output(&p, result, "T_reverse_sequence") : NULL;
-  if (!out || l->ndim != 1 || out->ndim != x->ndim || l->dtype.code != IR_DT_INT ||
+  IrBuffer *x, *l, *out;
+  if (!op_prim_open(lz, &p, "reverse_sequence", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &l}, {"T_reverse_sequence", &out}}, 3))
+    return NULL;
+  if (l->ndim != 1 || out->ndim != x->ndim || l->dtype.code != IR_DT_INT ||
       !sequence_axes(&s, call, x->ndim, &seq, &batch)) {
     op_prim_abort(&p);
     return NULL;
@@ -437,13 +437,12 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  op_prim_begin(lz, &p, "collapse_sum");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = x ? op_prim_output(&p, result, "T_collapse_sum") : NULL;
-  if (!out || out->ndim > x->ndim) {
-    op_prim_abort(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, "collapse_sum", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"T_collapse_sum", &out}}, 2))
     return NULL;
-  }
+  if (out->ndim > x->ndim)
+    return op_prim_give_up(&p);
   int xn = x->ndim, lead = xn - out->ndim, nred = 0;
   IrPrimExpr **ext = op_manip_dims(ctx, xn), **o, **r, **xi = op_manip_dims(ctx, xn);
   for (int d = 0; d < xn; d++)

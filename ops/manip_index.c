@@ -390,11 +390,11 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *r
   OpPrim p;
   int axis;
   bool none;
-  op_prim_begin(lz, &p, "gather_elements");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *ix = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = ix ? op_prim_output(&p, result, "T_gather_elements") : NULL;
-  if (!out || x->ndim != ix->ndim || out->ndim != ix->ndim || !is_index_dtype(ix->dtype, false) ||
+  IrBuffer *x, *ix, *out;
+  if (!op_prim_open(lz, &p, "gather_elements", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_elements", &out}}, 3))
+    return NULL;
+  if (x->ndim != ix->ndim || out->ndim != ix->ndim || !is_index_dtype(ix->dtype, false) ||
       !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {
     op_prim_abort(&p);
     return NULL;
@@ -520,11 +520,11 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   int b;
   int64_t l = -1;
-  op_prim_begin(lz, &p, "gather_nd");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *ix = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = ix ? op_prim_output(&p, result, "T_gather_nd") : NULL;
-  if (!out || ix->ndim < 1 || !ir_prim_is_int(ix->shape[ix->ndim - 1], &l) ||
+  IrBuffer *x, *ix, *out;
+  if (!op_prim_open(lz, &p, "gather_nd", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_nd", &out}}, 3))
+    return NULL;
+  if (ix->ndim < 1 || !ir_prim_is_int(ix->shape[ix->ndim - 1], &l) ||
       !is_index_dtype(ix->dtype, false) || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b) ||
       l > x->ndim - b || out->ndim != ix->ndim - 1 + x->ndim - b - (int)l) {
     op_prim_abort(&p);
@@ -1263,11 +1263,11 @@ op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *res
   OpPrim p;
   int axis;
   bool none;
-  op_prim_begin(lz, &p, "slice_scatter");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *src = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = src ? op_prim_output(&p, result, "T_slice_scatter") : NULL;
-  IrPrimExpr *start = out ? prim_arg(&p, call->u.call.args[2]) : NULL;
+  IrBuffer *x, *src, *out;
+  if (!op_prim_open(lz, &p, "slice_scatter", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &src}, {"T_slice_scatter", &out}}, 3))
+    return NULL;
+  IrPrimExpr *start = prim_arg(&p, call->u.call.args[2]);
   IrPrimExpr *step = start ? prim_arg(&p, call->u.call.args[4]) : NULL;
   if (!step || src->ndim != x->ndim || out->ndim != x->ndim ||
       !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {

@@ -381,12 +381,13 @@ op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
       !read_call(&s, call, xs->u.tensor.ndim, xs->u.tensor.dtype, &l, &pad))
     return NULL;
-  op_prim_begin(lz, &p, "te_layout_transform");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = x ? op_prim_output(&p, result, "T_layout_trans") : NULL;
-  IrPrimExpr **o = NULL;
-  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
-  if (!body || x->ndim != l.nin || out->ndim != l.nout || !check_dims(&s, &l, x->shape)) {
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, "te_layout_transform", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"T_layout_trans", &out}}, 2))
+    return NULL;
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  if (x->ndim != l.nin || out->ndim != l.nout || !check_dims(&s, &l, x->shape)) {
     op_prim_abort(&p);
     return NULL;
   }

@@ -171,17 +171,15 @@ lower_gather(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const char *na
              const void *env)
 {
   OpPrim p;
-  op_prim_begin(lz, &p, name);
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = x ? op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name)) : NULL;
-  IrPrimExpr **o = NULL, **xi = NULL;
-  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
-  if (body)
-    xi = map(&p, x, out, o, env);
-  if (!xi) {
-    op_prim_abort(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, name, call, result,
+                    (OpPrimParam[]){{"A", &x}, {ir_printf(lz->ctx, "T_%s", name), &out}}, 2))
     return NULL;
-  }
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  IrPrimExpr **xi = map(&p, x, out, o, env);
+  if (!xi)
+    return op_prim_give_up(&p);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   return op_prim_finish(&p, call, result);
 }
@@ -515,16 +513,13 @@ op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       xs->u.tensor.ndim < 0 || !op_manip_axis_attr(&s, call, true, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
-  op_prim_begin(lz, &p, "take");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *ix = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = ix ? op_prim_output(&p, result, "T_take") : NULL;
-  int want = none ? (ix ? ix->ndim : 0) : (x ? x->ndim - 1 : 0) + (ix ? ix->ndim : 0);
-  IrDType it = ix ? ix->dtype : IR_VOID;
-  if (!out || out->ndim != want || (it.code != IR_DT_INT && it.code != IR_DT_UINT)) {
-    op_prim_abort(&p);
+  IrBuffer *x, *ix, *out;
+  if (!op_prim_open(lz, &p, "take", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_take", &out}}, 3))
     return NULL;
-  }
+  int want = none ? ix->ndim : x->ndim - 1 + ix->ndim;
+  if (out->ndim != want || (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT))
+    return op_prim_give_up(&p);
   take_checks(&p, call->u.call.args[1], x, ix, axis, none, mode);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
@@ -821,10 +816,11 @@ op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     return NULL;
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  op_prim_begin(lz, &p, "one_hot");
-  IrBuffer *ix = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = ix ? op_prim_output(&p, result, "T_one_hot") : NULL;
-  IrPrimExpr *on = out ? prim_arg(&p, call->u.call.args[1], out->dtype) : NULL;
+  IrBuffer *ix, *out;
+  if (!op_prim_open(lz, &p, "one_hot", call, result,
+                    (OpPrimParam[]){{"A", &ix}, {"T_one_hot", &out}}, 2))
+    return NULL;
+  IrPrimExpr *on = prim_arg(&p, call->u.call.args[1], out->dtype);
   IrPrimExpr *off = on ? prim_arg(&p, call->u.call.args[2], out->dtype) : NULL;
   if (!off || out->ndim != ix->ndim + 1 ||
       (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)) {
@@ -959,15 +955,13 @@ op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
       !op_manip_pad_attrs(&s, call, xs->u.tensor.ndim, &pa))
     return NULL;
-  op_prim_begin(lz, &p, "pad");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = x ? op_prim_output(&p, result, "T_pad") : NULL;
-  IrPrimExpr **o = NULL;
-  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
-  if (!body || x->ndim != pa.n || out->ndim != pa.n) {
-    op_prim_abort(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, "pad", call, result, (OpPrimParam[]){{"A", &x}, {"T_pad", &out}}, 2))
     return NULL;
-  }
+  IrPrimExpr **o;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
+  if (x->ndim != pa.n || out->ndim != pa.n)
+    return op_prim_give_up(&p);
   IrPrimExpr **xi = index_new(ctx, x->ndim), *cond = NULL;
   for (int d = 0; d < x->ndim; d++) {
     int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1], size;

@@ -95,6 +95,11 @@ IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
  * to add term), the division. */
 void op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
                     IrPrimExpr *count, IrStmt **st);
+/* The variance step of the norms (norm.c, nn_legalize.c): op_nn_acc_mean
+ * of (v - acc[0])^2, v the element read in the nest and acc[0] the mean
+ * already computed. */
+void op_nn_acc_variance(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *v,
+                        IrPrimExpr *count, IrStmt **st);
 /* A loop nest (not appended) over the dims d of shape with pick[d] ==
  * want, outermost first; full[d] gets the loop var of each such dim (the
  * other entries are left as they are).  Returns the slot of the innermost

@@ -33,13 +33,6 @@ axis_of(int64_t axis, int ndim)
   return (int)(axis < 0 ? axis + ndim : axis);
 }
 
-static IrExpr *
-give_up(OpPrim *p)
-{
-  op_prim_abort(p);
-  return NULL;
-}
-
 /* x's load at idx, as float64. */
 static IrPrimExpr *
 load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
@@ -57,11 +50,12 @@ op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   const NnActivation *act = op_of(call->u.call.op)->data;
   const char *name = act->name;
   OpPrim p;
-  op_prim_begin(lz, &p, name);
-  IrBuffer *x = input(&p, call, 0, "A");
-  IrBuffer *out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
-  if (!x || !out || x->ndim != out->ndim)
-    return give_up(&p);
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, name, call, result,
+                    (OpPrimParam[]){{"A", &x}, {ir_printf(lz->ctx, "T_%s", name), &out}}, 2))
+    return NULL;
+  if (x->ndim != out->ndim)
+    return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   double params[OP_NN_ACT_PARAMS];
@@ -86,13 +80,13 @@ op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   int64_t axis;
   int ax;
   OpPrim p;
-  op_prim_begin(lz, &p, "prelu");
-  IrBuffer *x = input(&p, call, 0, "A");
-  IrBuffer *alpha = input(&p, call, 1, "alpha");
-  IrBuffer *out = op_prim_output(&p, result, "T_prelu");
-  if (!x || !alpha || !out || x->ndim != out->ndim || alpha->ndim != 1 ||
-      !op_nn_attr_int(&site, "axis", 1, &axis) || (ax = axis_of(axis, x->ndim)) < 0)
-    return give_up(&p);
+  IrBuffer *x, *alpha, *out;
+  if (!op_prim_open(lz, &p, "prelu", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
+    return NULL;
+  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(&site, "axis", 1, &axis) ||
+      (ax = axis_of(axis, x->ndim)) < 0)
+    return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrPrimExpr *last = op_nn_sub(ctx, alpha->shape[0], op_nn_index(ctx, 1));
@@ -230,12 +224,13 @@ op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   int64_t axis;
   s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
-  op_prim_begin(lz, &p, s.log_form ? "log_softmax" : "softmax");
-  s.x = input(&p, call, 0, "A");
-  s.out = op_prim_output(&p, result, s.log_form ? "T_log_softmax" : "T_softmax");
-  if (!s.x || !s.out || s.x->ndim != s.out->ndim || s.x->ndim > 64 ||
-      !op_nn_attr_int(&site, "axis", -1, &axis) || (s.ax = axis_of(axis, s.x->ndim)) < 0)
-    return give_up(&p);
+  if (!op_prim_open(
+          lz, &p, s.log_form ? "log_softmax" : "softmax", call, result,
+          (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
+    return NULL;
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) ||
+      (s.ax = axis_of(axis, s.x->ndim)) < 0)
+    return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
   s.acc = f32 ? op_nn_lanes_new(&p, "acc", 2) : op_nn_acc_new(&p, 2); /* max, sum */
@@ -286,12 +281,11 @@ member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, I
   IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
   IrStmt *nest;
   IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
-  IrPrimExpr *term = load64(p, n->x, at);
-  if (squared) {
-    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, term, op_nn_acc(p, n->acc, 0));
-    term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
-  }
-  op_nn_acc_mean(p, n->acc, k, nest, slot, term, member_count(p, n), st);
+  IrPrimExpr *v = load64(p, n->x, at);
+  if (squared)
+    op_nn_acc_variance(p, n->acc, k, nest, slot, v, member_count(p, n), st);
+  else
+    op_nn_acc_mean(p, n->acc, k, nest, slot, v, member_count(p, n), st);
 }
 
 /* Index of the per-group or per-member parameters: batch_norm's channel,
@@ -418,12 +412,12 @@ legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
     n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
     n.var_out = tuple ? op_prim_output(&p, result->u.tuple.fields[2], "T_moving_var") : NULL;
     if (!n.mean_in || !n.var_in || !n.mean_out || !n.var_out)
-      return give_up(&p);
+      return op_prim_give_up(&p);
   } else {
     n.out = op_prim_output(&p, result, "T_layer_norm");
   }
   if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(&site, &n))
-    return give_up(&p);
+    return op_prim_give_up(&p);
   n.acc = op_nn_acc_new(&p, 2);
   IrPrimExpr *group[64] = {NULL};
   IrStmt *nest;
@@ -460,7 +454,7 @@ op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrBuffer *out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_dropout") : NULL;
   IrBuffer *mask = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_mask") : NULL;
   if (!x || !out || !mask || x->ndim != out->ndim || x->ndim != mask->ndim)
-    return give_up(&p);
+    return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrStmt *st[2] = {op_prim_store(&p, out, i, op_prim_load(&p, x, i)),

@@ -497,6 +497,15 @@ op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrP
   st[2] = op_nn_acc_set(p, acc, k, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, acc, k), count));
 }
 
+void
+op_nn_acc_variance(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *v,
+                   IrPrimExpr *count, IrStmt **st)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, v, op_nn_acc(p, acc, 0));
+  op_nn_acc_mean(p, acc, k, nest, slot, ir_prim_bin(ctx, IR_PE_MUL, d, d), count, st);
+}
+
 IrStmt **
 op_nn_nest_dims(OpPrim *p, IrPrimExpr **shape, int ndim, const bool *pick, bool want,
                 IrPrimExpr **full, IrStmt **nest)

@@ -362,16 +362,12 @@ group_mean(OpPrim *p, const NormLower *l, IrPrimExpr **group, int k, IrStmt **st
   IrPrimExpr **at;
   IrStmt *nest;
   IrStmt **slot = member_nest(p, l, group, &at, &nest);
-  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at)), *term;
-  if (k == 0 && l->n.rms) {
-    term = ir_prim_bin(ctx, IR_PE_MUL, v, v);
-  } else if (k == 0) {
-    term = v;
-  } else {
-    IrPrimExpr *d = ir_prim_bin(ctx, IR_PE_SUB, v, op_nn_acc(p, l->acc, 0));
-    term = ir_prim_bin(ctx, IR_PE_MUL, d, d);
-  }
-  op_nn_acc_mean(p, l->acc, k, nest, slot, term, member_count(p, l), st);
+  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at));
+  if (k != 0)
+    op_nn_acc_variance(p, l->acc, k, nest, slot, v, member_count(p, l), st);
+  else
+    op_nn_acc_mean(p, l->acc, k, nest, slot, l->n.rms ? ir_prim_bin(ctx, IR_PE_MUL, v, v) : v,
+                   member_count(p, l), st);
 }
 
 /* The index of gamma/beta/weight at x's index at. */

@@ -313,8 +313,7 @@ op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   /* float32 sums as TVM's (TOPI's adaptive_pool), else float64 */
   bool f32 = op_conv_is_f32(x.b) && op_conv_is_f32(out.b);
   IrDType t = f32 ? IR_F32 : op_nn_f64_type();
-  IrPrimExpr *one[1] = {op_nn_index(ctx, 1)}, **zero = ir_alloc(ctx, sizeof *zero);
-  zero[0] = op_nn_index(ctx, 0);
+  IrPrimExpr *one[1] = {op_nn_index(ctx, 1)}, *zero = op_nn_index(ctx, 0);
   IrBuffer *acc = op_prim_alloc(&p, t, one, 1, "acc");
   static const char *const names[CONV_SP][2] = {{"d0", "d1"}, {"y0", "y1"}, {"x0", "x1"}};
   IrPrimExpr *count = NULL, *xi[CONV_RANK] = {o[0], o[1]};
@@ -329,11 +328,11 @@ op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   for (int a = 0; a < w.nsp; a++)
     xi[2 + a] = op_nn_add(ctx, start[a], r[a]);
   IrPrimExpr *v = op_nn_to(ctx, t, op_conv_load_at(&p, &x, xi));
-  IrPrimExpr *sum = op_prim_load(&p, acc, zero);
-  *body = op_prim_store(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, sum, v));
+  IrPrimExpr *sum = op_prim_load_at(&p, acc, zero);
+  *body = op_prim_store_at(&p, acc, zero, ir_prim_bin(ctx, IR_PE_ADD, sum, v));
   count = op_nn_to(ctx, t, ir_prim_bin(ctx, IR_PE_MAX, count, op_nn_index(ctx, 1)));
   IrStmt *stmt =
-      op_conv_element(&p, op_prim_store(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
+      op_conv_element(&p, op_prim_store_at(&p, acc, zero, op_nn_lit(ctx, t, 0.0)), loops,
                       op_conv_store(&p, &out, o, ir_prim_bin(ctx, IR_PE_DIV, sum, count)));
   for (int a = w.nsp - 1; a >= 0; a--) {
     IrPrimExpr *in = op_conv_dim(&x, 2 + a), *n_out = op_conv_dim(&out, 2 + a), *i = o[2 + a];

@@ -266,15 +266,14 @@ legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   if (!read_attrs(&s, &q))
     return NULL;
-  op_prim_begin(lz, &p, q.quant ? "quantize" : "dequantize");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
-  IrBuffer *sc = op_prim_input(&p, call->u.call.args[1], "scale");
-  IrBuffer *zp = op_prim_input(&p, call->u.call.args[2], "zero_point");
-  IrBuffer *out = op_prim_output(&p, result, q.quant ? "quantized" : "dequantized");
-  if (!x || !sc || !zp || !out) {
-    op_prim_abort(&p);
+  IrBuffer *x, *sc, *zp, *out;
+  if (!op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", call, result,
+                    (OpPrimParam[]){{"data", &x},
+                                    {"scale", &sc},
+                                    {"zero_point", &zp},
+                                    {q.quant ? "quantized" : "dequantized", &out}},
+                    4))
     return NULL;
-  }
   int axis = q.axis < 0 ? q.axis + x->ndim : q.axis;
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);

@@ -830,10 +830,11 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   bool sum = is_sum_scan(call->u.call.op->id), exclusive;
   int64_t axis;
   OpPrim p;
-  op_prim_begin(lz, &p, sum ? "cumsum" : "cumprod");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *out = x ? op_prim_output(&p, result, sum ? "T_cumsum" : "T_cumprod") : NULL;
-  if (!out || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, sum ? "cumsum" : "cumprod", call, result,
+                    (OpPrimParam[]){{"A", &x}, {sum ? "T_cumsum" : "T_cumprod", &out}}, 2))
+    return NULL;
+  if (!op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
       !op_nn_attr_bool(&s, "exclusive", false, &exclusive)) {
     op_prim_abort(&p);
     return NULL;

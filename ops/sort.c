@@ -694,11 +694,11 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrCtx *c = lz->ctx;
   bool right;
   OpPrim p;
-  op_prim_begin(lz, &p, "bucketize");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer *b = x ? op_prim_input(&p, call->u.call.args[1], "B") : NULL;
-  IrBuffer *out = b ? op_prim_output(&p, result, "T_bucketize") : NULL;
-  if (!out || b->ndim != 1 || !op_nn_attr_bool(&s, "right", false, &right)) {
+  IrBuffer *x, *b, *out;
+  if (!op_prim_open(lz, &p, "bucketize", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"B", &b}, {"T_bucketize", &out}}, 3))
+    return NULL;
+  if (b->ndim != 1 || !op_nn_attr_bool(&s, "right", false, &right)) {
     op_prim_abort(&p);
     return NULL;
   }

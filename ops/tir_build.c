@@ -145,6 +145,28 @@ op_prim_abort(OpPrim *p)
   ir_vec_free(&p->body);
 }
 
+IrExpr *
+op_prim_give_up(OpPrim *p)
+{
+  op_prim_abort(p);
+  return NULL;
+}
+
+bool
+op_prim_open(OpLegalize *lz, OpPrim *p, const char *name_hint, const IrExpr *call,
+             const IrSInfo *result, const OpPrimParam *params, int n)
+{
+  op_prim_begin(lz, p, name_hint);
+  bool ok = call->u.call.nargs >= n - 1;
+  for (int k = 0; ok && k < n - 1; k++)
+    ok = (*params[k].buf = op_prim_input(p, call->u.call.args[k], params[k].name)) != NULL;
+  if (ok)
+    ok = (*params[n - 1].buf = op_prim_output(p, result, params[n - 1].name)) != NULL;
+  if (!ok)
+    op_prim_abort(p);
+  return ok;
+}
+
 IrPrimExpr *
 op_prim_dim(OpPrim *p, IrPrimExpr *relax_dim)
 {
@@ -455,9 +477,7 @@ struct OpNames {
 OpNames *
 op_names_new(const IrModule *m)
 {
-  OpNames *n = calloc(1, sizeof *n);
-  if (!n)
-    abort();
+  OpNames *n = ir_xcalloc(1, sizeof *n);
   for (int i = 0; i < m->nglobals; i++)
     ir_names_add(&n->set, m->globals[i].name);
   return n;

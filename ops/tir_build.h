@@ -56,6 +56,28 @@ typedef struct {
 void op_prim_begin(OpLegalize *lz, OpPrim *p, const char *name_hint);
 /* Discards the builder when a hook gives up (finish frees it itself). */
 void op_prim_abort(OpPrim *p);
+/* op_prim_abort, then NULL: a hook gives up with `return op_prim_give_up(&p);`. */
+IrExpr *op_prim_give_up(OpPrim *p);
+
+/* A buffer parameter of op_prim_open: its name, and where it goes. */
+typedef struct {
+  const char *name; /* the buffer's name in the prim_func */
+  IrBuffer **buf;   /* receives the buffer */
+} OpPrimParam;
+
+/* The opening of a lowering with one output: op_prim_begin, then the
+ * call's args 0 .. n-2 as the inputs named in params[0 .. n-2], then
+ * result as the output named in params[n-1], in that order.  False, with
+ * p discarded, when the call has fewer args or one of them or result is
+ * not a tensor of known shape and dtype (the hook then returns NULL):
+ *
+ *   IrBuffer *x, *out;
+ *   if (!op_prim_open(lz, &p, "relu", call, result,
+ *                     (OpPrimParam[]){{"A", &x}, {"T_relu", &out}}, 2))
+ *     return NULL;
+ */
+bool op_prim_open(OpLegalize *lz, OpPrim *p, const char *name_hint, const IrExpr *call,
+                  const IrSInfo *result, const OpPrimParam *params, int n);
 /* A buffer parameter for a Relax tensor argument (a leaf), or NULL when its
  * struct info is not a tensor of known shape and dtype. */
 IrBuffer *op_prim_input(OpPrim *p, const IrExpr *arg, const char *name);

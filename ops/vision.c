@@ -512,14 +512,13 @@ legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   OpPrim p;
   if (!parse_roi_attrs(&s, &r))
     return NULL;
-  op_prim_begin(lz, &p, r.align ? "roi_align" : "roi_pool");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
-  IrBuffer *rois = op_prim_input(&p, call->u.call.args[1], "rois");
-  IrBuffer *out = op_prim_output(&p, result, r.align ? "roi_align" : "roi_pool");
-  if (!x || !rois || !out || x->ndim != 4 || rois->ndim != 2 || out->ndim != 4) {
-    op_prim_abort(&p);
+  const char *name = r.align ? "roi_align" : "roi_pool";
+  IrBuffer *x, *rois, *out;
+  if (!op_prim_open(lz, &p, name, call, result,
+                    (OpPrimParam[]){{"data", &x}, {"rois", &rois}, {name, &out}}, 3))
     return NULL;
-  }
+  if (x->ndim != 4 || rois->ndim != 2 || out->ndim != 4)
+    return op_prim_give_up(&p);
   int n, c, h, w;
   roi_axes(&r, &n, &c, &h, &w);
   roi_check(&p, x, rois, out, n);
