@@ -125,9 +125,10 @@ typedef struct {
   IrBuf *print_out;     /* where R.print writes */
 } OpEval;
 
-/* The global names a legalization has taken (tir_build.c), so that a
- * fresh name costs constant time however many functions share a hint. */
-typedef struct OpNames OpNames;
+/* The globals a legalization has named and made (tir_build.c): the names
+ * taken, so that a fresh name costs constant time however many functions
+ * share a hint, and the prim_funcs made, so that an equal one is reused. */
+typedef struct OpGlobals OpGlobals;
 
 /* Where legalization puts the prim_funcs it creates. */
 typedef struct {
@@ -137,7 +138,7 @@ typedef struct {
   IrVec *new_globals;   /* IrGlobal* added by legalization */
   IrSym binding;
   IrLoc loc;
-  OpNames *names;       /* mod's and new_globals' names, or NULL: searched */
+  OpGlobals *globals;   /* the globals named and made so far, or NULL: searched */
   /* For outputs whose shape is data (op_data_dims): IrBinding* the hook
    * puts before the call, whether they are dataflow bindings, and the
    * OpDimBound* upper bounds of the vars they bind (LegalizeOps adds them
@@ -156,9 +157,9 @@ typedef struct {
   int64_t bound;
 } OpDimBound;
 
-/* tir_build.c: a name table holding m's global names (heap). */
-OpNames *op_names_new(const IrModule *m);
-void op_names_free(OpNames *n);
+/* tir_build.c: the globals of m, named, none made yet (heap). */
+OpGlobals *op_globals_new(const IrModule *m);
+void op_globals_free(OpGlobals *n);
 
 typedef struct {
   /* Struct info of the call, or NULL after reporting an error with

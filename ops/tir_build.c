@@ -469,22 +469,22 @@ name_taken(const OpLegalize *lz, IrSym name)
  * prim_funcs legalization has made, so that a call lowered to a function
  * equal to one made before calls that one (as TVM's BlockBuilder
  * deduplicates): 100,000 adds of one shape give one prim_func. */
-struct OpNames {
+struct OpGlobals {
   IrNames set;
   IrFuncSet made;
 };
 
-OpNames *
-op_names_new(const IrModule *m)
+OpGlobals *
+op_globals_new(const IrModule *m)
 {
-  OpNames *n = ir_xcalloc(1, sizeof *n);
+  OpGlobals *n = ir_xcalloc(1, sizeof *n);
   for (int i = 0; i < m->nglobals; i++)
     ir_names_add(&n->set, m->globals[i].name);
   return n;
 }
 
 void
-op_names_free(OpNames *n)
+op_globals_free(OpGlobals *n)
 {
   if (!n)
     return;
@@ -497,8 +497,8 @@ op_names_free(OpNames *n)
 static IrSym
 fresh_name(const OpLegalize *lz, const char *hint)
 {
-  if (lz->names)
-    return ir_sym(lz->ctx, ir_names_unique(&lz->names->set, hint, ""));
+  if (lz->globals)
+    return ir_sym(lz->ctx, ir_names_unique(&lz->globals->set, hint, ""));
   IrSym name = ir_sym(lz->ctx, hint);
   for (int k = 1; name_taken(lz, name); k++)
     name = ir_sym(lz->ctx, ir_printf(lz->ctx, "%s%d", hint, k));
@@ -617,15 +617,15 @@ op_prim_finish(OpPrim *p, const IrExpr *call, IrSInfo *result)
   g->u.prim = f;
   const IrGlobal *same = NULL;
   uint64_t hash = 0;
-  if (p->lz->names)
-    same = ir_func_set_find(&p->lz->names->made, g, &hash);
+  if (p->lz->globals)
+    same = ir_func_set_find(&p->lz->globals->made, g, &hash);
   if (same) {
     g = (IrGlobal *)same;
   } else {
     g->name = fresh_name(p->lz, p->name_hint);
     ir_vec_push(p->lz->new_globals, g);
-    if (p->lz->names)
-      ir_func_set_add(&p->lz->names->made, g, hash);
+    if (p->lz->globals)
+      ir_func_set_add(&p->lz->globals->made, g, hash);
   }
   IrExpr *e = call_tir(p, g->name, call, result, &tir_vars);
   ir_vec_free(&tir_vars);

@@ -47,7 +47,7 @@ typedef struct {
   IrCtx *ctx;
   const IrModule *mod; /* the normalized input */
   IrVec new_globals;   /* IrGlobal*: the prim_funcs made so far */
-  OpNames *names;      /* mod's and new_globals' names */
+  OpGlobals *globals;  /* the globals named and made so far */
   IrMap lowered;       /* signature hash -> Lowered chain */
   IrVec bounds;        /* OpDimBound*: the function's data dims (op_data_dims) */
   int nerrors;
@@ -240,7 +240,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   IrSInfo *assumed = impl->infer ? op_infer_assuming(&in, call, &conds) : NULL;
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
-  OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->names,
+  OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->globals,
                    &rw->before, rw->dataflow && !rw->at_result, &l->bounds, l->vector_bytes};
   int before = ir_error_count(l->ctx);
   bool memo = impl->legalize && conds.len == 0 && args_are_vars(call);
@@ -306,7 +306,7 @@ opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes)
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_names_new(norm), {0}, {0}, 0, vector_bytes};
+  Legalizer l = {ctx, norm, {0}, op_globals_new(norm), {0}, {0}, 0, vector_bytes};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];
@@ -328,7 +328,7 @@ opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes)
   }
   ir_vec_free(&l.new_globals);
   ir_vec_free(&l.bounds);
-  op_names_free(l.names);
+  op_globals_free(l.globals);
   ir_map_free(&l.lowered);
   return out;
 }
