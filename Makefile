@@ -376,6 +376,14 @@ check: check-runner-ops
 check-runner-ops: $(BUILD)/rxc
 	$(Q)sh tests/runner/check_runner_ops.sh $(BUILD)/rxc
 
+# Each operator's hooks (infer, eval, legalize) in one file (STYLE.md 5):
+# tests/ops/hooks_check.py reads the sources against the known exceptions
+# of tests/ops/hooks_exceptions.txt, which may only shrink.  Under a second.
+.PHONY: check-hooks
+check: check-hooks
+check-hooks:
+	$(Q)/usr/bin/python3 tests/ops/hooks_check.py
+
 # Every operator case through both compilers, the symbolic edges too;
 # make check's run sends half of the cases through cc (tests/ops/run_ops.py).
 .PHONY: check-ops-full
