@@ -1,5 +1,5 @@
 /*
- * op_nn_int.h - helpers shared by nn.c, conv.c, nn_legalize.c and linalg.c
+ * op_nn_int.h - helpers shared by nn.c, conv.c, norm.c and linalg.c
  * (inside ops/ only).
  *
  * Inference and kernels both read a call's attributes and both report
@@ -95,7 +95,7 @@ IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
  * to add term), the division. */
 void op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
                     IrPrimExpr *count, IrStmt **st);
-/* The variance step of the norms (norm.c, nn_legalize.c): op_nn_acc_mean
+/* The variance step of the norms (norm.c): op_nn_acc_mean
  * of (v - acc[0])^2, v the element read in the nest and acc[0] the mean
  * already computed. */
 void op_nn_acc_variance(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *v,
@@ -202,16 +202,15 @@ typedef struct {
  * (inference has checked that each is a number). */
 void op_nn_activation_params(const IrExpr *call, double *p);
 
-/* nn_legalize.c: the legalize hooks of nn.c's ops. */
-IrExpr *op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* norm.c: the norms' hooks.  layer_norm's inference is rms_norm's too;
+ * group_norm and instance_norm share the channel norms' inference, and
+ * those two and rms_norm share a kernel and a lowering. */
+IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-
-/* norm.c: group_norm's and instance_norm's inference, and the kernel and
- * lowering of those two and rms_norm (whose inference is layer_norm's). */
 IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
