@@ -665,8 +665,8 @@ legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The norms' hooks are in norm.c; the convolutions' and the pools'
- * hooks in conv.c (their lowerings in conv.c and pool.c). */
+/* The norms' hooks are in norm.c, the convolutions' in conv.c, the
+ * pools' in pool.c. */
 #define E OP_ARG
 #define A OP_ATTR
 #define ACTIVATION                                                                                 \

@@ -240,8 +240,8 @@ typedef struct {
   const char *name;
 } NnWindow;
 
-/* conv.c: the hooks of the convolutions and the pools, whose entries are
- * nn.c's. */
+/* conv.c: the hooks of the convolutions; pool.c: the pools'.  Their
+ * entries are nn.c's. */
 IrSInfo *op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
