@@ -20,30 +20,6 @@
 
 #include "nn_int.h"
 
-/* The input of argument i, or NULL (the caller aborts) when its struct
- * info is not a tensor of known shape. */
-static IrBuffer *
-input(OpPrim *p, const IrExpr *call, int i, const char *name)
-{
-  return i < call->u.call.nargs ? op_prim_input(p, call->u.call.args[i], name) : NULL;
-}
-
-/* An axis in [0, ndim) from a possibly negative one, or -1. */
-static int
-axis_of(int64_t axis, int ndim)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return -1;
-  return (int)(axis < 0 ? axis + ndim : axis);
-}
-
-/* x's load at idx, as float64. */
-static IrPrimExpr *
-load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
-{
-  return op_nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
-}
-
 /* ------------------------------------------------------------------ */
 /* Activations                                                         */
 /* ------------------------------------------------------------------ */
@@ -381,15 +357,17 @@ softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
   IrStmt *st[5], **body;
   st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
   st[1] = axis_loop(p, s, outer, &at, &body);
-  *body = op_nn_acc_set(p, s->acc, 0,
-                        ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), load64(p, s->x, at)));
+  *body = op_nn_acc_set(
+      p, s->acc, 0,
+      ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), op_nn_load64(p, s->x, at)));
   st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
   st[3] = axis_loop(p, s, outer, &at, &body);
-  IrPrimExpr *shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
+  IrPrimExpr *shifted =
+      ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
   *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
   st[4] = axis_loop(p, s, outer, &at, &body);
-  shifted = ir_prim_bin(ctx, IR_PE_SUB, load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
+  shifted = ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *v;
   if (s->log_form)
     v = ir_prim_bin(ctx, IR_PE_SUB, shifted,
@@ -475,7 +453,7 @@ legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
           (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
     return NULL;
   if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) ||
-      (s.ax = axis_of(axis, s.x->ndim)) < 0)
+      (s.ax = op_nn_axis_of(axis, s.x->ndim)) < 0)
     return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
@@ -576,7 +554,7 @@ legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
                     (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
     return NULL;
   if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(&site, "axis", 1, &axis) ||
-      (ax = axis_of(axis, x->ndim)) < 0)
+      (ax = op_nn_axis_of(axis, x->ndim)) < 0)
     return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
@@ -584,7 +562,7 @@ legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr **c = ir_alloc(ctx, sizeof *c); /* the load keeps the index array */
   c[0] = ir_prim_bin(ctx, IR_PE_MIN, i[ax], last);
   IrPrimExpr *v = op_prim_load(&p, x, i);
-  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, load64(&p, alpha, c), op_nn_f64(ctx, v));
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_load64(&p, alpha, c), op_nn_f64(ctx, v));
   *body = op_prim_store(
       &p, out, i,
       ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,
@@ -647,7 +625,7 @@ legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
   OpPrim p;
   op_prim_begin(lz, &p, "dropout");
-  IrBuffer *x = input(&p, call, 0, "A");
+  IrBuffer *x = op_nn_input(&p, call, 0, "A");
   bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 2;
   IrBuffer *out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_dropout") : NULL;
   IrBuffer *mask = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_mask") : NULL;

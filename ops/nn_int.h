@@ -69,6 +69,11 @@ IrPrimExpr *op_nn_lit(IrCtx *ctx, IrDType t, double v);     /* a literal of dtyp
 IrPrimExpr *op_nn_index(IrCtx *ctx, int64_t v);             /* an int64 literal */
 IrPrimExpr *op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e); /* e as t (no-op if it is) */
 IrPrimExpr *op_nn_f64(IrCtx *ctx, IrPrimExpr *e);           /* e as float64 */
+/* The input buffer of argument i, or NULL (the caller aborts) when its
+ * struct info is not a tensor of known shape. */
+IrBuffer *op_nn_input(OpPrim *p, const IrExpr *call, int i, const char *name);
+int op_nn_axis_of(int64_t axis, int ndim); /* in [0, ndim) from a negative one, or -1 */
+IrPrimExpr *op_nn_load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx); /* x[idx] as float64 */
 /* A one-argument intrinsic ("tir.exp", ...) of dtype t. */
 IrPrimExpr *op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a);
 /* Index arithmetic that folds literals (x + 0, x * 1, 2 * 3), so the

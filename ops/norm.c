@@ -783,30 +783,6 @@ op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
   return op_tuple_new(ev->ctx, items, 3);
 }
 
-/* The input of argument i, or NULL (the caller aborts) when its struct
- * info is not a tensor of known shape. */
-static IrBuffer *
-input(OpPrim *p, const IrExpr *call, int i, const char *name)
-{
-  return i < call->u.call.nargs ? op_prim_input(p, call->u.call.args[i], name) : NULL;
-}
-
-/* An axis in [0, ndim) from a possibly negative one, or -1. */
-static int
-axis_of(int64_t axis, int ndim)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return -1;
-  return (int)(axis < 0 ? axis + ndim : axis);
-}
-
-/* x's load at idx, as float64. */
-static IrPrimExpr *
-load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
-{
-  return op_nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
-}
-
 /* ------------------------------------------------------------------ */
 /* layer_norm, batch_norm                                              */
 /* ------------------------------------------------------------------ */
@@ -844,7 +820,7 @@ member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, I
   IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
   IrStmt *nest;
   IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
-  IrPrimExpr *v = load64(p, n->x, at);
+  IrPrimExpr *v = op_nn_load64(p, n->x, at);
   if (squared)
     op_nn_acc_variance(p, n->acc, k, nest, slot, v, count_members(p, n), st);
   else
@@ -878,13 +854,13 @@ normalize_pass(OpPrim *p, const Norm *n, IrPrimExpr **group)
       ctx, f64, "tir.sqrt",
       ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, 1), op_nn_lit(ctx, f64, n->epsilon)));
   IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0), std);
-  IrPrimExpr *v =
-      ir_prim_bin(ctx, IR_PE_MUL,
-                  ir_prim_bin(ctx, IR_PE_SUB, load64(p, n->x, at), op_nn_acc(p, n->acc, 0)), inv);
+  IrPrimExpr *v = ir_prim_bin(
+      ctx, IR_PE_MUL,
+      ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, n->x, at), op_nn_acc(p, n->acc, 0)), inv);
   if (n->scale)
-    v = ir_prim_bin(ctx, IR_PE_MUL, v, load64(p, n->gamma, pi));
+    v = ir_prim_bin(ctx, IR_PE_MUL, v, op_nn_load64(p, n->gamma, pi));
   if (n->center)
-    v = ir_prim_bin(ctx, IR_PE_ADD, v, load64(p, n->beta, pi));
+    v = ir_prim_bin(ctx, IR_PE_ADD, v, op_nn_load64(p, n->beta, pi));
   *slot = op_prim_store(p, n->out, at, op_nn_to(ctx, n->out->dtype, v));
   return nest;
 }
@@ -897,7 +873,7 @@ moving_stat(OpPrim *p, const Norm *n, IrPrimExpr **c, int k)
   IrCtx *ctx = p->lz->ctx;
   IrDType f64 = op_nn_f64_type();
   IrBuffer *in = k ? n->var_in : n->mean_in, *out = k ? n->var_out : n->mean_out;
-  IrPrimExpr *old = load64(p, in, c), *v = old;
+  IrPrimExpr *old = op_nn_load64(p, in, c), *v = old;
   if (n->training)
     v = ir_prim_bin(
         ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 1 - n->momentum), old),
@@ -914,8 +890,8 @@ norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
   int k = 0;
   IrPrimExpr **c = n->batch ? param_index(p, n, group) : NULL;
   if (n->batch && !n->training) {
-    st[k++] = op_nn_acc_set(p, n->acc, 0, load64(p, n->mean_in, c));
-    st[k++] = op_nn_acc_set(p, n->acc, 1, load64(p, n->var_in, c));
+    st[k++] = op_nn_acc_set(p, n->acc, 0, op_nn_load64(p, n->mean_in, c));
+    st[k++] = op_nn_acc_set(p, n->acc, 1, op_nn_load64(p, n->var_in, c));
   } else {
     member_mean(p, n, group, 0, false, &st[k]);
     member_mean(p, n, group, 1, true, &st[k + 3]);
@@ -948,7 +924,7 @@ norm_attrs(const OpSite *s, Norm *n)
   for (int d = 0; d < 64; d++)
     n->member[d] = n->batch;
   for (int i = 0; i < naxes; i++) {
-    int a = axis_of(axes[i], ndim);
+    int a = op_nn_axis_of(axes[i], ndim);
     if (a < 0 || n->member[a] != n->batch)
       return false;
     n->member[a] = !n->batch;
@@ -964,12 +940,12 @@ legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
   n.batch = batch;
   OpPrim p;
   op_prim_begin(lz, &p, batch ? "batch_norm" : "layer_norm");
-  n.x = input(&p, call, 0, "data");
-  n.gamma = input(&p, call, 1, "gamma");
-  n.beta = input(&p, call, 2, "beta");
+  n.x = op_nn_input(&p, call, 0, "data");
+  n.gamma = op_nn_input(&p, call, 1, "gamma");
+  n.beta = op_nn_input(&p, call, 2, "beta");
   if (batch) {
-    n.mean_in = input(&p, call, 3, "moving_mean");
-    n.var_in = input(&p, call, 4, "moving_var");
+    n.mean_in = op_nn_input(&p, call, 3, "moving_mean");
+    n.var_in = op_nn_input(&p, call, 4, "moving_var");
     bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 3;
     n.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
     n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
