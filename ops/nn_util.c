@@ -1,5 +1,6 @@
 /*
- * nn_util.c - helpers of nn.c, conv.c and linalg.c: attribute readers that
+ * nn_util.c - helpers of the nn family (nn.c, norm.c, conv.c, pool.c, attention.c,
+ * loss.c) and of linalg.c: attribute readers that
  * report wrong kinds as errors, tensor arguments of inference and kernels,
  * and the offsets that let a kernel walk "all positions but these axes".
  *
