@@ -1,7 +1,9 @@
 /*
  * conv.c - ops with a spatial window over tensors of 1, 2 or 3 spatial
- * axes: conv1d/2d/3d, conv1d/2d/3d_transpose, max_pool1d/2d/3d,
- * avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d.
+ * axes: conv1d/2d/3d, conv1d/2d/3d_transpose, and what the pools
+ * (max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d, whose
+ * hooks are in pool.c) share with them: the attributes, the output
+ * extents, tensors seen in logical order, the kernels' output loop.
  *
  * Key idea: a layout is a permutation of the logical axes (N, C, then the
  * spatial axes D, H, W for data and outputs; O, I (transposed: I, O), then
@@ -193,9 +195,9 @@ op_conv_parse_window(const OpSite *s, Window *w)
 
 /* A tensor argument of l's rank: false after an error; *dims its dims in
  * logical order, or NULL when unknown. */
-static bool
-window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
-           const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
+bool
+op_conv_window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+                   const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
 {
   OpSite site = op_site_infer(in, call);
   *dims = NULL;
@@ -220,8 +222,8 @@ bin(OpInfer *in, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
 
 /* The output extent along spatial axis a of an input of extent x and a
  * window of extent k, simplified. */
-static IrPrimExpr *
-out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
+IrPrimExpr *
+op_conv_out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
 {
   IrCtx *c = in->ctx;
   int64_t pad = w->pad[a] + w->pad[w->nsp + a];
@@ -259,8 +261,8 @@ out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k)
 }
 
 /* A tensor of the given logical dims in layout l. */
-static IrSInfo *
-tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t, int vdevice)
+IrSInfo *
+op_conv_tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t, int vdevice)
 {
   IrPrimExpr **shape = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)l->rank);
   for (int k = 0; k < l->rank; k++)
@@ -303,8 +305,9 @@ op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrSInfo *xt, *kt;
   IrPrimExpr **x, **k;
   IrDType dtype;
-  if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
-      !window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
+  if (!op_conv_parse_window(&s, &w) ||
+      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
+      !op_conv_window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
   /* operands of different dtypes need an out_dtype (as TVM: uint8 data
    * and int8 weights of a quantized model into int32) */
@@ -320,79 +323,16 @@ op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (w.kind == NN_WIN_CONV_T)
     o[1] = op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w.groups)));
   for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = out_extent(in, &w, a, x[2 + a], k[2 + a]);
-  return tensor_in_layout(in, o, &w.out, dtype, op_nn_vdevice(xt));
-}
-
-IrSInfo *
-op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
-{
-  OpSite s = op_site_infer(in, call);
-  Window w;
-  IrSInfo *xt;
-  IrPrimExpr **x;
-  if (!op_conv_parse_window(&s, &w) || !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
-    return NULL;
-  if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
-  for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
-  return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
-}
-
-/* output_size: None (the input's extents), one value for every axis, or
- * one per axis. */
-static bool
-parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
-{
-  if (!op_nn_attr_ints(s, "output_size", size, nsp, n))
-    return false;
-  if (*n > 1 && *n != nsp)
-    return op_fail(s, "output_size must have 1 or %d values, not %d", nsp, *n);
-  for (int a = *n; a < nsp && *n == 1; a++)
-    size[a] = size[0];
-  for (int i = 0; i < *n; i++) {
-    if (size[i] <= 0)
-      return op_fail(s, "output_size must be positive, got %lld", (long long)size[i]);
-  }
-  return true;
-}
-
-IrSInfo *
-op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
-{
-  OpSite s = op_site_infer(in, call);
-  Window w;
-  IrSInfo *xt;
-  IrPrimExpr **x;
-  int64_t size[CONV_SP];
-  int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
-      !window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
-    return NULL;
-  if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
-  for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
-  return tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
+    o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], k[2 + a]);
+  return op_conv_tensor_in_layout(in, o, &w.out, dtype, op_nn_vdevice(xt));
 }
 
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
 
-/* A tensor value seen in logical order: dims and element strides. */
-typedef struct {
-  const IrTensorData *t;
-  int rank;
-  int64_t dim[CONV_RANK];
-  int64_t stride[CONV_RANK];
-} View;
-
-static bool
-view_of(const OpSite *s, const IrTensorData *t, const Layout *l, const char *what, View *v)
+bool
+op_conv_view_of(const OpSite *s, const IrTensorData *t, const Layout *l, const char *what, View *v)
 {
   int64_t phys[CONV_RANK];
   if (!t)
@@ -410,8 +350,8 @@ view_of(const OpSite *s, const IrTensorData *t, const Layout *l, const char *wha
 }
 
 /* The element offset of logical index i. */
-static int64_t
-at(const View *v, const int64_t *i)
+int64_t
+op_conv_at(const View *v, const int64_t *i)
 {
   int64_t off = 0;
   for (int k = 0; k < v->rank; k++)
@@ -421,8 +361,8 @@ at(const View *v, const int64_t *i)
 
 /* Steps the index i over extents ext (n of them) in row-major order;
  * false after the last. */
-static bool
-next_index(int64_t *i, const int64_t *ext, int n)
+bool
+op_conv_next_index(int64_t *i, const int64_t *ext, int n)
 {
   for (int k = n - 1; k >= 0; k--) {
     if (++i[k] < ext[k])
@@ -451,14 +391,14 @@ new_output(const OpSite *s, IrDType t, const int64_t *o, const Layout *l, View *
     shape[l->pos[k]] = o[k];
   Value *out = op_nn_tensor_new(s, t, l->rank, shape);
   if (out)
-    view_of(s, &out->u.tensor.t, l, "output", v);
+    op_conv_view_of(s, &out->u.tensor.t, l, "output", v);
   return out;
 }
 
 /* The concrete output extent (see out_extent); false after an error when
  * it would be negative. */
-static bool
-extent_value(const OpSite *s, const Window *w, int a, int64_t x, int64_t k, int64_t *out)
+bool
+op_conv_extent_value(const OpSite *s, const Window *w, int a, int64_t x, int64_t k, int64_t *out)
 {
   int64_t st = w->stride[a], pad = w->pad[a] + w->pad[w->nsp + a];
   if (w->kind == NN_WIN_CONV_T) {
@@ -478,16 +418,9 @@ extent_value(const OpSite *s, const Window *w, int a, int64_t x, int64_t k, int6
   return true;
 }
 
-/* Every output element of a window op: out[i] = point(i).  With ints the
- * point computes in integers, exactly, into *exact (which is stored), not
- * in double: a conv2d of integers (op_nn_sum_type) and max_pool of
- * integers, whose int64 values double cannot all hold. */
-typedef double (*PointFn)(const Window *w, const View *x, const View *k, const int64_t *i,
-                          bool ints, int64_t *exact);
-
-static Value *
-fill_output(const OpSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
-            const View *k, PointFn point, bool ints)
+Value *
+op_conv_fill_output(const OpSite *s, const Window *w, IrDType t, const int64_t *o, const View *x,
+                    const View *k, PointFn point, bool ints)
 {
   View v;
   int64_t i[CONV_RANK] = {0}, exact = 0;
@@ -497,10 +430,10 @@ fill_output(const OpSite *s, const Window *w, IrDType t, const int64_t *o, const
   do {
     double f = point(w, x, k, i, ints, &exact);
     if (ints)
-      op_set_i(&out->u.tensor.t, at(&v, i), exact);
+      op_set_i(&out->u.tensor.t, op_conv_at(&v, i), exact);
     else
-      op_set_f(&out->u.tensor.t, at(&v, i), f);
-  } while (next_index(i, o, w->out.rank));
+      op_set_f(&out->u.tensor.t, op_conv_at(&v, i), f);
+  } while (op_conv_next_index(i, o, w->out.rank));
   return out;
 }
 
@@ -542,10 +475,11 @@ conv_point(const Window *w, const View *x, const View *k, const int64_t *o, bool
         ki[2 + a] = win[a];
       }
       if (inside && ints)
-        iacc += (uint64_t)op_get_i(x->t, at(x, xi)) * (uint64_t)op_get_i(k->t, at(k, ki));
+        iacc += (uint64_t)op_get_i(x->t, op_conv_at(x, xi)) *
+                (uint64_t)op_get_i(k->t, op_conv_at(k, ki));
       else if (inside)
-        acc += op_get_f(x->t, at(x, xi)) * op_get_f(k->t, at(k, ki));
-    } while (next_index(win, k->dim + 2, w->nsp));
+        acc += op_get_f(x->t, op_conv_at(x, xi)) * op_get_f(k->t, op_conv_at(k, ki));
+    } while (op_conv_next_index(win, k->dim + 2, w->nsp));
   }
   *exact = (int64_t)iacc;
   return acc;
@@ -559,8 +493,8 @@ op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
   View x, k;
   int64_t o[CONV_RANK];
   if (!op_conv_parse_window(&s, &w) ||
-      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
-      !view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
+      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
+      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
   bool t = w.kind == NN_WIN_CONV_T;
   if (t ? x.dim[1] != k.dim[0] || k.dim[0] % w.groups != 0
@@ -573,11 +507,11 @@ op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
   o[0] = x.dim[0];
   o[1] = t ? k.dim[1] * w.groups : k.dim[0];
   for (int a = 0; a < w.nsp; a++)
-    if (!extent_value(&s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
+    if (!op_conv_extent_value(&s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
       return NULL;
   IrDType dt = w.out_dtype.code != IR_DT_VOID ? w.out_dtype : x.t->dtype;
   bool ints = op_nn_sum_type(x.t->dtype, k.t->dtype, dt).code == IR_DT_INT;
-  return fill_output(&s, &w, dt, o, &x, &k, conv_point, ints);
+  return op_conv_fill_output(&s, &w, dt, o, &x, &k, conv_point, ints);
 }
 
 /* The smallest value of a dtype: what max_pool gives for a window that
@@ -592,116 +526,6 @@ op_conv_lowest(IrDType t)
   return -INFINITY;
 }
 
-/* One output element i of a pool (k unused). */
-static double
-pool_point(const Window *w, const View *x, const View *k, const int64_t *o, bool ints,
-           int64_t *exact)
-{
-  bool max = w->kind == NN_WIN_MAX;
-  double acc = max ? op_conv_lowest(x->t->dtype) : 0;
-  *exact = (int64_t)acc; /* ints: max of integers (INT64_MIN converts exactly) */
-  int64_t inside = 0, padded = 0, xi[CONV_RANK] = {o[0], o[1]}, win[CONV_SP] = {0};
-  (void)k;
-  do {
-    bool in = true, in_pad = true;
-    for (int a = 0; a < w->nsp; a++) {
-      int64_t p = o[2 + a] * w->stride[a] - w->pad[a] + win[a] * w->dilation[a];
-      in_pad = in_pad && p >= -w->pad[a] && p < x->dim[2 + a] + w->pad[w->nsp + a];
-      in = in && p >= 0 && p < x->dim[2 + a];
-      xi[2 + a] = p;
-    }
-    padded += in_pad;
-    if (!in)
-      continue;
-    if (ints) {
-      int64_t v = op_get_i(x->t, at(x, xi));
-      *exact = v > *exact ? v : *exact;
-      continue;
-    }
-    double v = op_get_f(x->t, at(x, xi));
-    acc = max ? fmax(acc, v) : acc + v;
-    inside++;
-  } while (next_index(win, w->size, w->nsp));
-  if (max)
-    return acc;
-  int64_t div = w->count_include_pad ? padded : inside;
-  return acc / (double)(div > 0 ? div : 1);
-}
-
-Value *
-op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
-{
-  OpSite s = op_site_eval(ev, call);
-  Window w;
-  View x;
-  int64_t o[CONV_RANK];
-  if (!op_conv_parse_window(&s, &w) ||
-      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
-    return NULL;
-  o[0] = x.dim[0];
-  o[1] = x.dim[1];
-  for (int a = 0; a < w.nsp; a++)
-    if (!extent_value(&s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
-      return NULL;
-  bool ints = w.kind == NN_WIN_MAX && op_nn_is_integer(x.t->dtype);
-  return fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point, ints);
-}
-
-/* The adaptive window of output index i: [floor(i*in/out), ceil((i+1)*in/out)). */
-static void
-adaptive_range(int64_t i, int64_t in, int64_t out, int64_t *start, int64_t *end)
-{
-  *start = i * in / out;
-  *end = ((i + 1) * in + out - 1) / out;
-}
-
-/* One output element o of an adaptive pool; the output extents are
- * out's dims (k: the output's view). */
-static double
-adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o, bool ints,
-               int64_t *exact)
-{
-  (void)ints;
-  (void)exact;
-  int64_t lo[CONV_SP], span[CONV_SP], win[CONV_SP] = {0}, xi[CONV_RANK] = {o[0], o[1]};
-  int64_t count = 1;
-  double acc = 0;
-  for (int a = 0; a < w->nsp; a++) {
-    int64_t end;
-    adaptive_range(o[2 + a], x->dim[2 + a], out->dim[2 + a], &lo[a], &end);
-    span[a] = end - lo[a];
-    count *= span[a];
-  }
-  if (count <= 0)
-    return 0;
-  do {
-    for (int a = 0; a < w->nsp; a++)
-      xi[2 + a] = lo[a] + win[a];
-    acc += op_get_f(x->t, at(x, xi));
-  } while (next_index(win, span, w->nsp));
-  return acc / (double)count;
-}
-
-Value *
-op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
-{
-  OpSite s = op_site_eval(ev, call);
-  Window w;
-  View x, shape;
-  int64_t size[CONV_SP], o[CONV_RANK];
-  int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
-      !view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
-    return NULL;
-  o[0] = x.dim[0];
-  o[1] = x.dim[1];
-  for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = n ? size[a] : x.dim[2 + a];
-  shape.rank = w.out.rank;
-  memcpy(shape.dim, o, sizeof o);
-  return fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point, false);
-}
-/* ------------------------------------------------------------------ */
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
 

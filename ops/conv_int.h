@@ -3,7 +3,7 @@
  * inference, kernels, the generic lowering of the convolutions, plain and
  * transposed, over 1, 2 or 3 spatial axes), conv_gemm.c (conv2d with
  * groups 1 as register-tiled products), conv_dw.c (depthwise conv2d) and
- * pool.c (the pools' lowering).
+ * pool.c (the pools' inference, kernels and lowering).
  */
 #ifndef RXC_CONV_INT_H
 #define RXC_CONV_INT_H
@@ -41,6 +41,50 @@ bool op_conv_parse_window(const OpSite *s, Window *w);
 
 /* The lowest value of dtype t (max_pool2d's start), as a double. */
 double op_conv_lowest(IrDType t);
+
+/* conv.c: what the pools' inference and kernels (pool.c) share with the
+ * convolutions'. */
+/* A tensor argument of l's rank: false after an error; *dims its dims in
+ * logical order, or NULL when unknown. */
+bool op_conv_window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+                        const Layout *l, IrSInfo **t, IrPrimExpr ***dims);
+/* The output extent along spatial axis a of an input of extent x and a
+ * window of extent k, simplified. */
+IrPrimExpr *op_conv_out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExpr *k);
+/* A tensor of the given logical dims in layout l. */
+IrSInfo *op_conv_tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrDType t,
+                                  int vdevice);
+
+/* A tensor value seen in logical order: dims and element strides. */
+typedef struct {
+  const IrTensorData *t;
+  int rank;
+  int64_t dim[CONV_RANK];
+  int64_t stride[CONV_RANK];
+} View;
+
+/* Every output element of a window op: out[i] = point(i).  With ints the
+ * point computes in integers, exactly, into *exact (which is stored), not
+ * in double: a conv2d of integers (op_nn_sum_type) and max_pool of
+ * integers, whose int64 values double cannot all hold. */
+typedef double (*PointFn)(const Window *w, const View *x, const View *k, const int64_t *i,
+                          bool ints, int64_t *exact);
+
+/* t seen through layout l as *v; false after an error (t not of l's rank). */
+bool op_conv_view_of(const OpSite *s, const IrTensorData *t, const Layout *l, const char *what,
+                     View *v);
+/* The element offset of logical index i. */
+int64_t op_conv_at(const View *v, const int64_t *i);
+/* Steps the index i over extents ext (n of them) in row-major order;
+ * false after the last. */
+bool op_conv_next_index(int64_t *i, const int64_t *ext, int n);
+/* The concrete output extent (op_conv_out_extent's); false after an error
+ * when it would be negative. */
+bool op_conv_extent_value(const OpSite *s, const Window *w, int a, int64_t x, int64_t k,
+                          int64_t *out);
+/* The output of dims o (logical), its element i point(w, x, k, i). */
+Value *op_conv_fill_output(const OpSite *s, const Window *w, IrDType t, const int64_t *o,
+                           const View *x, const View *k, PointFn point, bool ints);
 
 /* A buffer seen in logical order (as View for values). */
 typedef struct {

@@ -27,7 +27,7 @@
  * [0, batch), or any sample of a prob without columns, is refused by the
  * interpreter and by the lowered code's asserts before it writes
  * (tir_build.h's checks of data), whose reads still clamp the row (R.take's
- * policy, manip_legalize.c).
+ * policy, manip_join.c).
  */
 #include <string.h>
 

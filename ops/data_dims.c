@@ -16,7 +16,7 @@
  *    to the function's tir_var_upper_bound unless the function states one.
  *  - Whatever the data, the second kernel stays inside its buffers: it
  *    recomputes what the first did from the same data, and its indices
- *    are clamped or guarded as well (ops/manip_legalize.c's policy for
+ *    are clamped or guarded as well (ops/manip_join.c's policy for
  *    data the generated code depends on).
  */
 #include <string.h>

@@ -11,7 +11,7 @@
  * A target outside [0, C) that is not ignore_index has no meaning: the
  * interpreter refuses it, the lowered code asserts it in a check loop
  * before anything is written (tir_build.h's checks of data), and its
- * reads still clamp into [0, C) (R.take's policy, manip_legalize.c).
+ * reads still clamp into [0, C) (R.take's policy, manip_join.c).
  *
  * cross_entropy_with_logits: -sum(predictions * labels), divided by the
  * batch size (dim 0) when the rank is at least 2, as a scalar.

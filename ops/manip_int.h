@@ -1,9 +1,9 @@
 /*
- * manip_int.h - internals shared by manip.c (inference, table),
- * manip_eval.c (kernels) and manip_legalize.c (lowerings) of the
- * manipulation ops, and manip_index.c and manip_extra.c (other ops'
- * three facets); no
- * other file includes it.  Attribute reading and validation live here
+ * manip_int.h - internals shared by manip.c (the table, the attribute
+ * readers and the helpers of every family) and the family files, each
+ * with its ops' inference, kernels and lowerings: manip_shape.c,
+ * manip_join.c, manip_copy.c, manip_index.c, manip_layout.c and
+ * manip_extra.c; no other file includes it.  Attribute reading and validation live here
  * once, so inference, the kernels and the lowerings read every call the
  * same way.
  */
@@ -115,7 +115,7 @@ IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo *
 Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* manip_legalize.c: a guarded store, for pad and layout_transform */
+/* manip_copy.c: a guarded store, for pad and layout_transform */
 IrStmt *op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out,
                                IrPrimExpr **o, const double *fill);
 
@@ -146,46 +146,107 @@ IrSInfo *op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
-/* manip_eval.c: the kernels, and the helpers they share with manip_index.c */
+/* manip.c: the kernels' helpers, shared with manip_index.c */
 IrTensorData *op_manip_tensor_val(const OpSite *s, Value *v, const char *what);
 IrTensorData *op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape);
 void op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si);
-Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args);
 
-/* manip_legalize.c: the lowerings (NULL: the call stays as it is) */
+/* manip.c: what the families of manip_shape.c, manip_join.c and
+ * manip_copy.c share: inference's arithmetic, the kernels' gather through
+ * an index map, the lowerings' folded index arithmetic and gather. */
+typedef struct {
+  const IrTensorData *x;
+  int off;      /* output rank minus x's */
+} BroadcastMap; /* broadcast_to's and tile's map: x's index from the output's */
+/* For each output index, map() names the input index it copies. */
+typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
+/* The input index read for output index o; NULL to give up. */
+typedef IrPrimExpr **(*IndexFn)(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o,
+                                const void *env);
+/* a op b, with literals folded and the identities x+0, x-0, x*1, x//1,
+ * x%1 and x*0 applied. */
+IrPrimExpr *op_manip_arith(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b);
+/* t as a tensor value (NULL stays NULL). */
+Value *op_manip_as_value(const OpSite *s, IrTensorData *t);
+/* a kind b, unsimplified. */
+IrPrimExpr *op_manip_bin(OpInfer *in, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b);
+/* dst[i] = src[map(i)] for every index i of dst. */
+void op_manip_gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env);
+/* Is e the literal v? */
+bool op_manip_is_lit(const IrPrimExpr *e, int64_t v);
+/* A tensor of the same dtype and vdevice as x. */
+IrSInfo *op_manip_like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim);
+/* The prim_func "name" with input x = the call's first argument and one
+ * output T_<name> of struct info result, copying x[map(o)] to out[o];
+ * NULL (nothing made) when x's or the result's shape is not known. */
+IrExpr *op_manip_lower_gather(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const char *name,
+                              IndexFn map, const void *env);
+/* The simplified product of n dims, leaving out index skip (-1: none). */
+IrPrimExpr *op_manip_product(OpInfer *in, IrPrimExpr **d, int n, int skip);
+/* e simplified (as it is without an analyzer). */
+IrPrimExpr *op_manip_simp(OpInfer *in, IrPrimExpr *e);
+/* The index in a shape of row-major flat position flat (which must be
+ * below the shape's element count: dim 0 takes no modulo). */
+IrPrimExpr **op_manip_unflatten_index(IrCtx *ctx, IrPrimExpr *flat, IrPrimExpr **dims, int n);
+
+/* The hooks of the manipulation families (legalize NULL: the call stays as
+ * it is); their entries are manip.c's. */
+/* manip_shape.c */
+IrSInfo *op_manip_infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_batch_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* manip_join.c */
+IrSInfo *op_manip_infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* manip_copy.c */
+IrSInfo *op_manip_infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 
 #endif

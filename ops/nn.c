@@ -1,19 +1,18 @@
 /*
  * nn.c - neural-network ops without a spatial window: the activations
  * (relu, leakyrelu, gelu, gelu_tanh, silu, selu, softplus), prelu,
- * softmax, log_softmax, layer_norm, rms_norm, batch_norm, dropout.  This
- * file's table also holds the entries of the convolutions and the pools
- * (hooks in conv.c), group_norm and instance_norm (norm.c, with rms_norm's
- * kernel and lowering), the attention ops (attention.c) and the losses
- * (loss.c).
+ * softmax, log_softmax, dropout, each with its inference, kernel and
+ * lowering.  This file's table also holds the entries of the norms (hooks
+ * in norm.c), the convolutions and the pools (conv.c, pool.c), the
+ * attention ops (attention.c) and the losses (loss.c).
  *
  * Inference follows TVM's (src/relax/op/nn/nn.cc): activations keep their
- * input's struct info; the norms check dtypes and that gamma/beta/... have
- * the lengths of the normalized axes (an error when provably not, a result
- * of known rank only when undecided); batch_norm gives (out, moving_mean,
- * moving_var) and dropout (out, mask), as TVM does.
+ * input's struct info; dropout gives (out, mask), as TVM does.
  * Kernels accumulate in double; softmax subtracts the row's max first.
- * Their lowerings to T.prim_funcs (LegalizeOps) are in nn_legalize.c.
+ * The lowerings build a T.prim_func with tir_build.h that computes what the
+ * kernel computes, in the same order: every load converted to float64,
+ * maxima and sums in a float64 T.alloc_buffer ("acc"), a conversion to the
+ * output dtype at the store (float32 softmax rows: in float32 lanes).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -239,6 +238,27 @@ softplus_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
   return op_nn_to(ctx, t, r);
 }
 
+static IrExpr *
+legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  const NnActivation *act = op_of(call->u.call.op)->data;
+  const char *name = act->name;
+  OpPrim p;
+  IrBuffer *x, *out;
+  if (!op_prim_open(lz, &p, name, call, result,
+                    (OpPrimParam[]){{"A", &x}, {ir_printf(lz->ctx, "T_%s", name), &out}}, 2))
+    return NULL;
+  if (x->ndim != out->ndim)
+    return op_prim_give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  double params[OP_NN_ACT_PARAMS];
+  op_nn_activation_params(call, params);
+  IrPrimExpr *v = act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), params);
+  *body = op_prim_store(&p, out, i, v);
+  return op_prim_finish(&p, call, result);
+}
+
 /* ------------------------------------------------------------------ */
 /* softmax, log_softmax                                                */
 /* ------------------------------------------------------------------ */
@@ -305,6 +325,147 @@ eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
   free(outer);
   free(inner);
   return out;
+}
+
+typedef struct {
+  IrBuffer *x, *out, *acc;
+  int ax;
+  bool log_form;
+} Softmax;
+
+/* One pass over the softmax axis: a loop over it whose var is put at
+ * (*at)[ax] of a copy of the row's index.  Returns the loop; *body gets
+ * the slot of its body. */
+static IrStmt *
+axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt ***body)
+{
+  IrStmt *loop;
+  IrPrimExpr **r;
+  *body = op_prim_loop_nest(p, &s->x->shape[s->ax], 1, &r, &loop);
+  *at = op_nn_index_copy(p->lz->ctx, outer, s->x->ndim);
+  (*at)[s->ax] = r[0];
+  return loop;
+}
+
+/* The row's statements: max, sum of exp(x - max), then the outputs. */
+static IrStmt *
+softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr **at;
+  IrStmt *st[5], **body;
+  st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
+  st[1] = axis_loop(p, s, outer, &at, &body);
+  *body = op_nn_acc_set(
+      p, s->acc, 0,
+      ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), op_nn_load64(p, s->x, at)));
+  st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
+  st[3] = axis_loop(p, s, outer, &at, &body);
+  IrPrimExpr *shifted =
+      ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
+  IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
+  *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
+  st[4] = axis_loop(p, s, outer, &at, &body);
+  shifted = ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
+  IrPrimExpr *v;
+  if (s->log_form)
+    v = ir_prim_bin(ctx, IR_PE_SUB, shifted,
+                    op_nn_intrinsic(ctx, f64, "tir.log", op_nn_acc(p, s->acc, 1)));
+  else
+    v = ir_prim_bin(ctx, IR_PE_DIV, op_nn_intrinsic(ctx, f64, "tir.exp", shifted),
+                    op_nn_acc(p, s->acc, 1));
+  *body = op_prim_store(p, s->out, at, op_nn_to(ctx, s->out->dtype, v));
+  return op_nn_seq(p, st, 5);
+}
+
+/* The float32 row, as TVM's legalized softmax computes it (max, exp and
+ * sum in float32), each pass over the axis in lanes (op_nn_lanes_reduce)
+ * so that it vectorizes: max, sum of exp(x - max), then each output
+ * exp(x - max) / sum (log form: x - max - log(sum)). */
+typedef struct {
+  const Softmax *s;
+  IrPrimExpr **outer; /* the row's index (the axis entry is replaced) */
+  OpNnLanes *max;     /* the row's max, once computed */
+} SoftmaxRow;
+
+static IrPrimExpr *
+row_load(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  SoftmaxRow *r = env;
+  IrPrimExpr **at = op_nn_index_copy(p->lz->ctx, r->outer, r->s->x->ndim);
+  at[r->s->ax] = i;
+  return op_prim_load(p, r->s->x, at);
+}
+
+static IrPrimExpr *
+row_shifted(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  SoftmaxRow *r = env;
+  return ir_prim_bin(p->lz->ctx, IR_PE_SUB, row_load(p, env, i), op_nn_lanes_result(p, r->max));
+}
+
+static IrPrimExpr *
+row_exp(OpPrim *p, void *env, IrPrimExpr *i)
+{
+  return op_nn_intrinsic(p->lz->ctx, IR_F32, "tir.exp", row_shifted(p, env, i));
+}
+
+static IrStmt *
+softmax_row_f32(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrBuffer *lanes, IrBuffer *acc)
+{
+  IrCtx *ctx = p->lz->ctx;
+  OpNnLanes max = {IR_PE_MAX, lanes, acc, 0, NULL, row_load};
+  OpNnLanes sum = {IR_PE_ADD, lanes, acc, 1, NULL, row_exp};
+  SoftmaxRow r = {s, outer, &max};
+  max.env = sum.env = &r;
+  IrPrimExpr *n = s->x->shape[s->ax], **at;
+  IrStmt *st[3], **body;
+  st[0] = op_nn_lanes_reduce(p, &max, n);
+  st[1] = op_nn_lanes_reduce(p, &sum, n);
+  st[2] = axis_loop(p, s, outer, &at, &body);
+  IrPrimExpr *v, *total = op_nn_lanes_result(p, &sum);
+  if (s->log_form)
+    v = ir_prim_bin(ctx, IR_PE_SUB, row_shifted(p, &r, at[s->ax]),
+                    op_nn_intrinsic(ctx, IR_F32, "tir.log", total));
+  else
+    v = ir_prim_bin(ctx, IR_PE_DIV, row_exp(p, &r, at[s->ax]), total);
+  *body = op_prim_store(p, s->out, at, v);
+  return op_nn_seq(p, st, 3);
+}
+
+static bool
+is_f32(const IrBuffer *b)
+{
+  return ir_dtype_eq(b->dtype, IR_F32);
+}
+
+static IrExpr *
+legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  OpSite site = op_site_legalize(lz, call);
+  Softmax s;
+  int64_t axis;
+  s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
+  OpPrim p;
+  if (!op_prim_open(
+          lz, &p, s.log_form ? "log_softmax" : "softmax", call, result,
+          (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
+    return NULL;
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) ||
+      (s.ax = op_nn_axis_of(axis, s.x->ndim)) < 0)
+    return op_prim_give_up(&p);
+  bool f32 = is_f32(s.x) && is_f32(s.out);
+  IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
+  s.acc = f32 ? op_nn_lanes_new(&p, "acc", 2) : op_nn_acc_new(&p, 2); /* max, sum */
+  bool along[64] = {false};
+  IrPrimExpr *outer[64] = {NULL};
+  along[s.ax] = true;
+  IrStmt *nest;
+  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
+  *slot = f32 ? softmax_row_f32(&p, &s, outer, lanes, s.acc) : softmax_row(&p, &s, outer);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -377,324 +538,36 @@ eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
   return out;
 }
 
-/* ------------------------------------------------------------------ */
-/* layer_norm, batch_norm: shared checks                               */
-/* ------------------------------------------------------------------ */
-
-/* Reads the normalized axes: layer_norm's "axes" list, batch_norm's
- * "axis"; at most 64. */
-static bool
-norm_axes(const OpSite *s, int64_t *axes, int *n)
+/* As the kernel: x where x > 0, else alpha[c] * x in float64.  alpha is
+ * read at min(c, len - 1): c when it has a value per channel, 0 when it
+ * has one, and never past its end whatever length it has at run time. */
+static IrExpr *
+legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 {
-  if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
-    const IrAttr *a = op_attr(s->call, "axis");
-    if (!a || a->kind == IR_AT_NONE)
-      return op_fail(s, "attribute 'axis' is required");
-    *n = 1;
-    return op_nn_attr_int(s, "axis", 1, &axes[0]);
-  }
-  const IrAttr *a = op_attr(s->call, "axes");
-  if (!a || a->kind == IR_AT_NONE)
-    return op_fail(s, "attribute 'axes' is required");
-  return op_nn_attr_ints(s, "axes", axes, 64, n);
-}
-
-/* Normalizes every axis and rejects repeats. */
-static bool
-normalize_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int *out)
-{
-  for (int i = 0; i < n; i++) {
-    if (!normalize_axis(s, axes[i], ndim, &out[i]))
-      return false;
-    for (int j = 0; j < i; j++) {
-      if (out[j] == out[i])
-        return op_fail(s, "axis %d is repeated", out[i]);
-    }
-  }
-  return true;
-}
-
-/* The name of a norm's argument i (data, gamma, beta, ...: its parameter's). */
-static const char *
-norm_arg_name(const IrExpr *call, int i)
-{
-  return call->u.call.op->params[i].name;
-}
-
-/* Compares one parameter tensor (gamma, beta, ...) with the data's dims at
- * the normalized axes.  Returns -1 after an error, 0 when some length is
- * undecided, 1 when all are proven equal or the shapes are unknown. */
-static int
-check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
-                 int n)
-{
-  OpSite s = op_site_infer(in, call);
-  if (!p)
-    return 1;
-  if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
-      !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
-    op_report(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
-              op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
-              op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
-    return -1;
-  }
-  if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    op_report(&s, "%s must have rank %d (one dim per normalized axis), not %d",
-              norm_arg_name(call, i), n, p->u.tensor.ndim);
-    return -1;
-  }
-  IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
-  if (!ds || !ps || !axes)
-    return 1;
-  int result = 1;
-  for (int d = 0; d < n; d++) {
-    IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
-                             : op_prove_equal(in, ds[axes[d]], ps[d]);
-    if (eq == IR_PROVE_FALSE) {
-      op_report(&s, "%s has length %s at dim %d, but data has %s on axis %d",
-                norm_arg_name(call, i), op_nn_expr_str(in->ctx, ps[d]), d,
-                op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
-      return -1;
-    }
-    if (eq == IR_PROVE_UNKNOWN)
-      result = 0;
-  }
-  return result;
-}
-
-/* The checks of TVM's NormCheckDtypeAndShape for nargs inputs; *decided
- * false when some length could not be proven equal. */
-static bool
-check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
-{
-  OpSite s = op_site_infer(in, call);
-  int64_t axes[64];
-  int naxes, norm[64];
-  bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
-  *decided = true;
-  if (!norm_axes(&s, axes, &naxes))
-    return false;
-  if (known_axes && !normalize_axes(&s, axes, naxes, t[0]->u.tensor.ndim, norm))
-    return false;
-  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
-    return false;
-  for (int i = 1; i < nargs; i++) {
-    int r = check_norm_param(in, call, t[0], t[i], i, known_axes ? norm : NULL, naxes);
-    if (r < 0)
-      return false;
-    if (r == 0)
-      *decided = false;
-  }
-  return true;
-}
-
-static bool
-norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
-{
-  for (int i = 0; i < nargs; i++)
-    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_name(call, i), &t[i]))
-      return false;
-  return true;
-}
-
-/* layer_norm (data, gamma, beta) and rms_norm (data, weight): TVM's
- * NormCheckDtypeAndShape, data's struct info when every length is decided. */
-static IrSInfo *
-infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
-{
-  IrSInfo *t[3];
-  bool decided;
-  int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
-  if (!norm_tensor_args(in, call, args, nargs, t) || !check_norm(in, call, t, nargs, &decided))
+  OpSite site = op_site_legalize(lz, call);
+  IrCtx *ctx = lz->ctx;
+  int64_t axis;
+  int ax;
+  OpPrim p;
+  IrBuffer *x, *alpha, *out;
+  if (!op_prim_open(lz, &p, "prelu", call, result,
+                    (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
     return NULL;
-  if (t[0] && decided)
-    return t[0];
-  return ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), op_nn_dtype(t[0]), op_nn_vdevice(t[0]));
-}
-
-static IrSInfo *
-infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
-{
-  IrSInfo *t[5], **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 3);
-  bool decided;
-  if (!norm_tensor_args(in, call, args, 5, t) || !check_norm(in, call, t, 5, &decided))
-    return NULL;
-  if (t[0] && t[3] && t[4] && decided) {
-    fields[0] = t[0];
-    fields[1] = t[3];
-    fields[2] = t[4];
-  } else {
-    IrDType dt = op_nn_dtype(t[0]);
-    int vdev = op_nn_vdevice(t[0]);
-    fields[0] = ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), dt, vdev);
-    fields[1] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
-    fields[2] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
-  }
-  return ir_sinfo_tuple(in->ctx, fields, 3);
-}
-
-/* ------------------------------------------------------------------ */
-/* layer_norm, batch_norm: kernels                                     */
-/* ------------------------------------------------------------------ */
-
-typedef struct {
-  double epsilon;
-  bool center, scale;
-} NormFlags;
-
-static bool
-norm_flags(const OpSite *s, NormFlags *f)
-{
-  return op_nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
-         op_nn_attr_bool(s, "center", true, &f->center) &&
-         op_nn_attr_bool(s, "scale", true, &f->scale);
-}
-
-/* Checks a parameter value against the data's dims at the sorted
- * normalized axes (its element r pairs with inner position r). */
-static bool
-check_param_value(const OpSite *s, const IrTensorData *x, const IrTensorData *p, const bool *reduce,
-                  const char *what)
-{
-  int k = 0;
-  for (int d = 0; d < x->ndim; d++) {
-    if (!reduce[d])
-      continue;
-    if (k >= p->ndim || p->shape[k] != x->shape[d])
-      return op_fail(s, "%s does not match the data's normalized dims", what);
-    k++;
-  }
-  if (k != p->ndim)
-    return op_fail(s, "%s does not match the data's normalized dims", what);
-  return true;
-}
-
-/* Reads the data and parameter tensors of a norm and marks the normalized
- * dims in reduce (layer_norm: the axes; batch_norm: the axis). */
-static bool
-norm_values(const OpSite *s, Value **args, int nargs, const IrTensorData **t, bool *reduce)
-{
-  int64_t axes[64];
-  int naxes, norm[64];
-  for (int i = 0; i < nargs; i++)
-    if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_name(s->call, i))))
-      return false;
-  if (t[0]->ndim > 64)
-    return op_fail(s, "tensors of more than 64 dimensions are not supported");
-  if (!norm_axes(s, axes, &naxes) || !normalize_axes(s, axes, naxes, t[0]->ndim, norm))
-    return false;
-  memset(reduce, 0, sizeof(bool) * 64);
-  for (int i = 0; i < naxes; i++)
-    reduce[norm[i]] = true;
-  for (int i = 1; i < nargs; i++)
-    if (!check_param_value(s, t[0], t[i], reduce, norm_arg_name(s->call, i)))
-      return false;
-  return true;
-}
-
-/* Population mean and variance of x over the positions base + inner[r]. */
-static void
-moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, double *mean,
-        double *var)
-{
-  double sum = 0, sq = 0;
-  for (int64_t r = 0; r < n; r++)
-    sum += op_get_f(x, base + inner[r]);
-  *mean = n ? sum / (double)n : 0;
-  for (int64_t r = 0; r < n; r++) {
-    double d = op_get_f(x, base + inner[r]) - *mean;
-    sq += d * d;
-  }
-  *var = n ? sq / (double)n : 0;
-}
-
-static Value *
-eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
-{
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *t[3];
-  bool reduce[64];
-  NormFlags f;
-  int64_t *outer, *inner, nouter, ninner;
-  if (!norm_values(&s, args, 3, t, reduce) || !norm_flags(&s, &f))
-    return NULL;
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  if (!out || !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
-    return NULL;
-  for (int64_t o = 0; o < nouter; o++) {
-    double mean, var;
-    moments(t[0], outer[o], inner, ninner, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t r = 0; r < ninner; r++) {
-      double v = (op_get_f(t[0], outer[o] + inner[r]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], r);
-      if (f.center)
-        v += op_get_f(t[2], r);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[r], v);
-    }
-  }
-  free(outer);
-  free(inner);
-  return out;
-}
-
-/* The statistics batch_norm normalizes channel c with: the moving ones at
- * inference; with training, the batch's own (all dims but the axis), and
- * the moving ones updated by momentum, as TVM's topi.nn.batch_norm. */
-static void
-channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const int64_t *outer,
-              int64_t nouter, bool training, double *mean, double *var)
-{
-  if (!training) {
-    *mean = op_get_f(t[3], c);
-    *var = op_get_f(t[4], c);
-    return;
-  }
-  /* outer enumerates every position but the channel's: the batch moments */
-  moments(t[0], channel_offset, outer, nouter, mean, var);
-}
-
-static Value *
-eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
-{
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *t[5];
-  bool reduce[64], training;
-  NormFlags f;
-  double momentum;
-  int64_t *outer, *inner, nouter, ninner;
-  if (!norm_values(&s, args, 5, t, reduce) || !norm_flags(&s, &f) ||
-      !op_nn_attr_bool(&s, "training", true, &training) ||
-      !op_nn_attr_float(&s, "momentum", 0.1, &momentum))
-    return NULL;
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  Value *mm = op_nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
-  Value *mv = op_nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
-  if (!out || !mm || !mv ||
-      !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
-    return NULL;
-  /* inner enumerates the channel axis, outer everything else */
-  for (int64_t c = 0; c < ninner; c++) {
-    double mean, var;
-    channel_stats(t, c, inner[c], outer, nouter, training, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t o = 0; o < nouter; o++) {
-      double v = (op_get_f(t[0], outer[o] + inner[c]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], c);
-      if (f.center)
-        v += op_get_f(t[2], c);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[c], v);
-    }
-    double m0 = op_get_f(t[3], c), v0 = op_get_f(t[4], c);
-    op_set_f(&mm->u.tensor.t, c, training ? (1 - momentum) * m0 + momentum * mean : m0);
-    op_set_f(&mv->u.tensor.t, c, training ? (1 - momentum) * v0 + momentum * var : v0);
-  }
-  free(outer);
-  free(inner);
-  Value *items[3] = {out, mm, mv};
-  return op_tuple_new(ev->ctx, items, 3);
+  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(&site, "axis", 1, &axis) ||
+      (ax = op_nn_axis_of(axis, x->ndim)) < 0)
+    return op_prim_give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  IrPrimExpr *last = op_nn_sub(ctx, alpha->shape[0], op_nn_index(ctx, 1));
+  IrPrimExpr **c = ir_alloc(ctx, sizeof *c); /* the load keeps the index array */
+  c[0] = ir_prim_bin(ctx, IR_PE_MIN, i[ax], last);
+  IrPrimExpr *v = op_prim_load(&p, x, i);
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_load64(&p, alpha, c), op_nn_f64(ctx, v));
+  *body = op_prim_store(
+      &p, out, i,
+      ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,
+                     op_nn_to(ctx, out->dtype, neg)));
+  return op_prim_finish(&p, call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -746,17 +619,37 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
   return op_tuple_new(ev->ctx, items, 2);
 }
 
+/* Identity at inference, as the kernel: (a copy of data, ones). */
+static IrExpr *
+legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  OpPrim p;
+  op_prim_begin(lz, &p, "dropout");
+  IrBuffer *x = op_nn_input(&p, call, 0, "A");
+  bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 2;
+  IrBuffer *out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_dropout") : NULL;
+  IrBuffer *mask = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_mask") : NULL;
+  if (!x || !out || !mask || x->ndim != out->ndim || x->ndim != mask->ndim)
+    return op_prim_give_up(&p);
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
+  IrStmt *st[2] = {op_prim_store(&p, out, i, op_prim_load(&p, x, i)),
+                   op_prim_store(&p, mask, i, op_nn_lit(lz->ctx, mask->dtype, 1.0))};
+  *body = op_nn_seq(&p, st, 2);
+  return op_prim_finish(&p, call, result);
+}
+
 /* ------------------------------------------------------------------ */
 /* Table                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The legalize hooks are in nn_legalize.c; the convolutions' and the pools'
- * hooks in conv.c (their lowerings in conv.c and pool.c). */
+/* The norms' hooks are in norm.c, the convolutions' in conv.c, the
+ * pools' in pool.c. */
 #define E OP_ARG
 #define A OP_ATTR
 #define ACTIVATION                                                                                 \
   .syn.params = {E("data")}, .syn.nparams = 1,                                                     \
-  .impl = {infer_activation, eval_activation, op_nn_legalize_activation}
+  .impl = {infer_activation, eval_activation, legalize_activation}
 /* An activation entry's NnActivation: name, kernel, kernel_int, lower. */
 /* clang-format off */
 #define ROW(...) .data = &(const NnActivation){__VA_ARGS__}
@@ -813,7 +706,7 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 static const OpDef defs[] = {
     OP(IR_OP_RELU, "relax.nn.relu", ACTIVATION, ROW("relu", relu, relu_int, relu_lower)),
     OP(IR_OP_LEAKYRELU, "relax.nn.leakyrelu", .syn.params = {E("data"), A("alpha", "0.01")},
-       .syn.nparams = 2, .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
+       .syn.nparams = 2, .impl = {infer_activation, eval_activation, legalize_activation},
        ROW("leakyrelu", leakyrelu, NULL, leakyrelu_lower)),
     OP(IR_OP_GELU, "relax.nn.gelu", ACTIVATION, ROW("gelu", gelu, NULL, gelu_lower)),
     OP(IR_OP_GELU_TANH, "relax.nn.gelu_tanh", ACTIVATION,
@@ -822,18 +715,18 @@ static const OpDef defs[] = {
     OP(IR_OP_SELU, "relax.nn.selu", ACTIVATION, ROW("selu", selu, NULL, selu_lower)),
     OP(IR_OP_SOFTPLUS, "relax.nn.softplus",
        .syn.params = {E("data"), A("beta", "1.0"), A("threshold", "20.0")}, .syn.nparams = 3,
-       .impl = {infer_activation, eval_activation, op_nn_legalize_activation},
+       .impl = {infer_activation, eval_activation, legalize_activation},
        ROW("softplus", softplus, NULL, softplus_lower)),
     OP(IR_OP_PRELU, "relax.nn.prelu", .syn.params = {E("data"), E("alpha"), A("axis", "1")},
-       .syn.nparams = 3, .impl = {infer_prelu, eval_prelu, op_nn_legalize_prelu}),
+       .syn.nparams = 3, .impl = {infer_prelu, eval_prelu, legalize_prelu}),
     OP(IR_OP_SOFTMAX, "relax.nn.softmax", .syn.params = {E("data"), A("axis", "-1")},
-       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, legalize_softmax}),
     OP(IR_OP_LOG_SOFTMAX, "relax.nn.log_softmax", .syn.params = {E("data"), A("axis", "-1")},
-       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, op_nn_legalize_softmax}),
+       .syn.nparams = 2, .impl = {infer_softmax, eval_softmax, legalize_softmax}),
     OP(IR_OP_LAYER_NORM, "relax.nn.layer_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), A("axes", NULL), A("epsilon", "1e-05"),
                       A("center", "True"), A("scale", "True")},
-       .syn.nparams = 7, .impl = {infer_layer_norm, eval_layer_norm, op_nn_legalize_layer_norm}),
+       .syn.nparams = 7, .impl = {op_nn_infer_layer_norm, op_nn_eval_layer_norm, op_nn_legalize_layer_norm}),
     OP(IR_OP_GROUP_NORM, "relax.nn.group_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), A("num_groups", NULL),
                       A("channel_axis", NULL), A("axes", NULL), A("epsilon", "1e-05"),
@@ -845,13 +738,13 @@ static const OpDef defs[] = {
        .syn.nparams = 8, .impl = {op_nn_infer_channel_norm, op_nn_eval_norm, op_nn_legalize_norm}),
     OP(IR_OP_RMS_NORM, "relax.nn.rms_norm",
        .syn.params = {E("data"), E("weight"), A("axes", "[-1]"), A("epsilon", "1e-05")},
-       .syn.nparams = 4, .impl = {infer_layer_norm, op_nn_eval_norm, op_nn_legalize_norm}),
+       .syn.nparams = 4, .impl = {op_nn_infer_layer_norm, op_nn_eval_norm, op_nn_legalize_norm}),
     OP(IR_OP_BATCH_NORM, "relax.nn.batch_norm",
        .syn.params = {E("data"), E("gamma"), E("beta"), E("moving_mean"), E("moving_var"),
                       A("axis", NULL), A("epsilon", "1e-05"), A("center", "True"),
                       A("scale", "True"), A("momentum", "0.10000000000000001"),
                       A("training", "True")},
-       .syn.nparams = 11, .impl = {infer_batch_norm, eval_batch_norm, op_nn_legalize_batch_norm}),
+       .syn.nparams = 11, .impl = {op_nn_infer_batch_norm, op_nn_eval_batch_norm, op_nn_legalize_batch_norm}),
     OP(IR_OP_CONV1D, "relax.nn.conv1d", CONV_PARAMS(ONES1, ZEROS2, ONES1, "\"NCW\"", "\"OIW\""),
        WIN(CONV, 1, "conv1d")),
     OP(IR_OP_CONV2D, "relax.nn.conv2d",
@@ -886,7 +779,7 @@ static const OpDef defs[] = {
     OP(IR_OP_ADAPTIVE_AVG_POOL3D, "relax.nn.adaptive_avg_pool3d", ADAPTIVE_PARAMS("\"NCDHW\""),
        WIN(ADAPTIVE, 3, "adaptive_avg_pool3d")),
     OP(IR_OP_DROPOUT, "relax.nn.dropout", .syn.params = {E("data"), A("rate", "0.5")},
-       .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, op_nn_legalize_dropout}),
+       .syn.nparams = 2, .impl = {infer_dropout, eval_dropout, legalize_dropout}),
     OP(IR_OP_ATTENTION, "relax.nn.attention",
        .syn.params = {E("query"), E("key"), E("value"), {"bias", IR_PARAM_EXPR, "None"},
                       A("scale", "None"), A("causal_mask", "None"), A("window_size", "None")},

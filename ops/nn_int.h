@@ -1,5 +1,5 @@
 /*
- * op_nn_int.h - helpers shared by nn.c, conv.c, nn_legalize.c and linalg.c
+ * op_nn_int.h - helpers shared by nn.c, conv.c, norm.c and linalg.c
  * (inside ops/ only).
  *
  * Inference and kernels both read a call's attributes and both report
@@ -69,6 +69,11 @@ IrPrimExpr *op_nn_lit(IrCtx *ctx, IrDType t, double v);     /* a literal of dtyp
 IrPrimExpr *op_nn_index(IrCtx *ctx, int64_t v);             /* an int64 literal */
 IrPrimExpr *op_nn_to(IrCtx *ctx, IrDType t, IrPrimExpr *e); /* e as t (no-op if it is) */
 IrPrimExpr *op_nn_f64(IrCtx *ctx, IrPrimExpr *e);           /* e as float64 */
+/* The input buffer of argument i, or NULL (the caller aborts) when its
+ * struct info is not a tensor of known shape. */
+IrBuffer *op_nn_input(OpPrim *p, const IrExpr *call, int i, const char *name);
+int op_nn_axis_of(int64_t axis, int ndim); /* in [0, ndim) from a negative one, or -1 */
+IrPrimExpr *op_nn_load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx); /* x[idx] as float64 */
 /* A one-argument intrinsic ("tir.exp", ...) of dtype t. */
 IrPrimExpr *op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a);
 /* Index arithmetic that folds literals (x + 0, x * 1, 2 * 3), so the
@@ -95,7 +100,7 @@ IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
  * to add term), the division. */
 void op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
                     IrPrimExpr *count, IrStmt **st);
-/* The variance step of the norms (norm.c, nn_legalize.c): op_nn_acc_mean
+/* The variance step of the norms (norm.c): op_nn_acc_mean
  * of (v - acc[0])^2, v the element read in the nest and acc[0] the mean
  * already computed. */
 void op_nn_acc_variance(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *v,
@@ -202,16 +207,15 @@ typedef struct {
  * (inference has checked that each is a number). */
 void op_nn_activation_params(const IrExpr *call, double *p);
 
-/* nn_legalize.c: the legalize hooks of nn.c's ops. */
-IrExpr *op_nn_legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+/* norm.c: the norms' hooks.  layer_norm's inference is rms_norm's too;
+ * group_norm and instance_norm share the channel norms' inference, and
+ * those two and rms_norm share a kernel and a lowering. */
+IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_nn_legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-
-/* norm.c: group_norm's and instance_norm's inference, and the kernel and
- * lowering of those two and rms_norm (whose inference is layer_norm's). */
 IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
@@ -241,8 +245,8 @@ typedef struct {
   const char *name;
 } NnWindow;
 
-/* conv.c: the hooks of the convolutions and the pools, whose entries are
- * nn.c's. */
+/* conv.c: the hooks of the convolutions; pool.c: the pools'.  Their
+ * entries are nn.c's. */
 IrSInfo *op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args);
 Value *op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args);
 IrExpr *op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result);

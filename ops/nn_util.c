@@ -1,5 +1,6 @@
 /*
- * nn_util.c - helpers of nn.c, conv.c and linalg.c: attribute readers that
+ * nn_util.c - helpers of the nn family (nn.c, norm.c, conv.c, pool.c, attention.c,
+ * loss.c) and of linalg.c: attribute readers that
  * report wrong kinds as errors, tensor arguments of inference and kernels,
  * and the offsets that let a kernel walk "all positions but these axes".
  *
@@ -287,6 +288,30 @@ op_nn_split_offsets(const OpSite *s, const IrTensorData *t, const bool *reduce, 
 /* ------------------------------------------------------------------ */
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
+
+/* The input of argument i, or NULL (the caller aborts) when its struct
+ * info is not a tensor of known shape. */
+IrBuffer *
+op_nn_input(OpPrim *p, const IrExpr *call, int i, const char *name)
+{
+  return i < call->u.call.nargs ? op_prim_input(p, call->u.call.args[i], name) : NULL;
+}
+
+/* An axis in [0, ndim) from a possibly negative one, or -1. */
+int
+op_nn_axis_of(int64_t axis, int ndim)
+{
+  if (axis < -(int64_t)ndim || axis >= ndim)
+    return -1;
+  return (int)(axis < 0 ? axis + ndim : axis);
+}
+
+/* x's load at idx, as float64. */
+IrPrimExpr *
+op_nn_load64(OpPrim *p, IrBuffer *x, IrPrimExpr **idx)
+{
+  return op_nn_f64(p->lz->ctx, op_prim_load(p, x, idx));
+}
 
 IrDType
 op_nn_f64_type(void)

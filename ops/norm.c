@@ -1,10 +1,13 @@
 /*
- * norm.c - group_norm, instance_norm and rms_norm (their entries are in
- * nn.c's table, beside layer_norm): the inference of the two channel norms
- * (rms_norm's is layer_norm's, in nn.c), and for all three the reference
- * kernel and the lowering to a T.prim_func.
+ * norm.c - the norms: layer_norm, batch_norm, group_norm, instance_norm
+ * and rms_norm (their entries are in nn.c's table), each with its
+ * inference, reference kernel and lowering to a T.prim_func.  rms_norm's
+ * inference is layer_norm's; group_norm, instance_norm and rms_norm share
+ * one kernel and one lowering (below); layer_norm and batch_norm share
+ * theirs (after them: the checks of TVM's NormCheckDtypeAndShape, the
+ * kernels, the lowerings).
  *
- * Key idea: each norm computes statistics per group of elements and then
+ * Key idea (the three that share): each norm computes statistics per group of elements and then
  * maps every element through them.  A group is a position of the dims
  * that are not normalized (the "axes"): instance_norm and rms_norm as
  * layer_norm, while group_norm also splits the channel axis into
@@ -458,4 +461,519 @@ op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   *slot = op_nn_seq(&p, st, ns);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, call, result);
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm: shared checks                               */
+/* ------------------------------------------------------------------ */
+
+/* Reads the normalized axes: layer_norm's "axes" list, batch_norm's
+ * "axis"; at most 64. */
+static bool
+norm_axes(const OpSite *s, int64_t *axes, int *n)
+{
+  if (s->call->u.call.op->id == IR_OP_BATCH_NORM) {
+    const IrAttr *a = op_attr(s->call, "axis");
+    if (!a || a->kind == IR_AT_NONE)
+      return op_fail(s, "attribute 'axis' is required");
+    *n = 1;
+    return op_nn_attr_int(s, "axis", 1, &axes[0]);
+  }
+  const IrAttr *a = op_attr(s->call, "axes");
+  if (!a || a->kind == IR_AT_NONE)
+    return op_fail(s, "attribute 'axes' is required");
+  return op_nn_attr_ints(s, "axes", axes, 64, n);
+}
+
+/* Normalizes every axis and rejects repeats. */
+static bool
+normalize_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int *out)
+{
+  for (int i = 0; i < n; i++) {
+    if (!axis_in(s, "axis", axes[i], ndim, &out[i]))
+      return false;
+    for (int j = 0; j < i; j++) {
+      if (out[j] == out[i])
+        return op_fail(s, "axis %d is repeated", out[i]);
+    }
+  }
+  return true;
+}
+
+/* The name of a norm's argument i (data, gamma, beta, ...: its parameter's). */
+static const char *
+norm_arg_name(const IrExpr *call, int i)
+{
+  return call->u.call.op->params[i].name;
+}
+
+/* Compares one parameter tensor (gamma, beta, ...) with the data's dims at
+ * the normalized axes.  Returns -1 after an error, 0 when some length is
+ * undecided, 1 when all are proven equal or the shapes are unknown. */
+static int
+check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
+                 int n)
+{
+  OpSite s = op_site_infer(in, call);
+  if (!p)
+    return 1;
+  if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
+      !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
+    op_report(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
+              op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
+              op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
+    return -1;
+  }
+  if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
+    op_report(&s, "%s must have rank %d (one dim per normalized axis), not %d",
+              norm_arg_name(call, i), n, p->u.tensor.ndim);
+    return -1;
+  }
+  IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
+  if (!ds || !ps || !axes)
+    return 1;
+  int result = 1;
+  for (int d = 0; d < n; d++) {
+    IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
+                             : op_prove_equal(in, ds[axes[d]], ps[d]);
+    if (eq == IR_PROVE_FALSE) {
+      op_report(&s, "%s has length %s at dim %d, but data has %s on axis %d",
+                norm_arg_name(call, i), op_nn_expr_str(in->ctx, ps[d]), d,
+                op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
+      return -1;
+    }
+    if (eq == IR_PROVE_UNKNOWN)
+      result = 0;
+  }
+  return result;
+}
+
+/* The checks of TVM's NormCheckDtypeAndShape for nargs inputs; *decided
+ * false when some length could not be proven equal. */
+static bool
+check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
+{
+  OpSite s = op_site_infer(in, call);
+  int64_t axes[64];
+  int naxes, norm[64];
+  bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
+  *decided = true;
+  if (!norm_axes(&s, axes, &naxes))
+    return false;
+  if (known_axes && !normalize_axes(&s, axes, naxes, t[0]->u.tensor.ndim, norm))
+    return false;
+  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
+    return false;
+  for (int i = 1; i < nargs; i++) {
+    int r = check_norm_param(in, call, t[0], t[i], i, known_axes ? norm : NULL, naxes);
+    if (r < 0)
+      return false;
+    if (r == 0)
+      *decided = false;
+  }
+  return true;
+}
+
+static bool
+norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
+{
+  for (int i = 0; i < nargs; i++)
+    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_name(call, i), &t[i]))
+      return false;
+  return true;
+}
+
+/* layer_norm (data, gamma, beta) and rms_norm (data, weight): TVM's
+ * NormCheckDtypeAndShape, data's struct info when every length is decided. */
+IrSInfo *
+op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *t[3];
+  bool decided;
+  int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
+  if (!norm_tensor_args(in, call, args, nargs, t) || !check_norm(in, call, t, nargs, &decided))
+    return NULL;
+  if (t[0] && decided)
+    return t[0];
+  return ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), op_nn_dtype(t[0]), op_nn_vdevice(t[0]));
+}
+
+IrSInfo *
+op_nn_infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  IrSInfo *t[5], **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 3);
+  bool decided;
+  if (!norm_tensor_args(in, call, args, 5, t) || !check_norm(in, call, t, 5, &decided))
+    return NULL;
+  if (t[0] && t[3] && t[4] && decided) {
+    fields[0] = t[0];
+    fields[1] = t[3];
+    fields[2] = t[4];
+  } else {
+    IrDType dt = op_nn_dtype(t[0]);
+    int vdev = op_nn_vdevice(t[0]);
+    fields[0] = ir_sinfo_tensor(in->ctx, NULL, op_nn_ndim(t[0]), dt, vdev);
+    fields[1] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
+    fields[2] = ir_sinfo_tensor(in->ctx, NULL, 1, dt, vdev);
+  }
+  return ir_sinfo_tuple(in->ctx, fields, 3);
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm: kernels                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  double epsilon;
+  bool center, scale;
+} NormFlags;
+
+static bool
+norm_flags(const OpSite *s, NormFlags *f)
+{
+  return op_nn_attr_float(s, "epsilon", 1e-5, &f->epsilon) &&
+         op_nn_attr_bool(s, "center", true, &f->center) &&
+         op_nn_attr_bool(s, "scale", true, &f->scale);
+}
+
+/* Checks a parameter value against the data's dims at the sorted
+ * normalized axes (its element r pairs with inner position r). */
+static bool
+check_param_value(const OpSite *s, const IrTensorData *x, const IrTensorData *p, const bool *reduce,
+                  const char *what)
+{
+  int k = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (!reduce[d])
+      continue;
+    if (k >= p->ndim || p->shape[k] != x->shape[d])
+      return op_fail(s, "%s does not match the data's normalized dims", what);
+    k++;
+  }
+  if (k != p->ndim)
+    return op_fail(s, "%s does not match the data's normalized dims", what);
+  return true;
+}
+
+/* Reads the data and parameter tensors of a norm and marks the normalized
+ * dims in reduce (layer_norm: the axes; batch_norm: the axis). */
+static bool
+norm_values(const OpSite *s, Value **args, int nargs, const IrTensorData **t, bool *reduce)
+{
+  int64_t axes[64];
+  int naxes, norm[64];
+  for (int i = 0; i < nargs; i++)
+    if (!(t[i] = op_nn_tensor_value(s, args, i, norm_arg_name(s->call, i))))
+      return false;
+  if (t[0]->ndim > 64)
+    return op_fail(s, "tensors of more than 64 dimensions are not supported");
+  if (!norm_axes(s, axes, &naxes) || !normalize_axes(s, axes, naxes, t[0]->ndim, norm))
+    return false;
+  memset(reduce, 0, sizeof(bool) * 64);
+  for (int i = 0; i < naxes; i++)
+    reduce[norm[i]] = true;
+  for (int i = 1; i < nargs; i++)
+    if (!check_param_value(s, t[0], t[i], reduce, norm_arg_name(s->call, i)))
+      return false;
+  return true;
+}
+
+/* Population mean and variance of x over the positions base + inner[r]. */
+static void
+moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, double *mean,
+        double *var)
+{
+  double sum = 0, sq = 0;
+  for (int64_t r = 0; r < n; r++)
+    sum += op_get_f(x, base + inner[r]);
+  *mean = n ? sum / (double)n : 0;
+  for (int64_t r = 0; r < n; r++) {
+    double d = op_get_f(x, base + inner[r]) - *mean;
+    sq += d * d;
+  }
+  *var = n ? sq / (double)n : 0;
+}
+
+Value *
+op_nn_eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
+{
+  OpSite s = op_site_eval(ev, call);
+  const IrTensorData *t[3];
+  bool reduce[64];
+  NormFlags f;
+  int64_t *outer, *inner, nouter, ninner;
+  if (!norm_values(&s, args, 3, t, reduce) || !norm_flags(&s, &f))
+    return NULL;
+  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  if (!out || !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+    return NULL;
+  for (int64_t o = 0; o < nouter; o++) {
+    double mean, var;
+    moments(t[0], outer[o], inner, ninner, &mean, &var);
+    double inv = 1.0 / sqrt(var + f.epsilon);
+    for (int64_t r = 0; r < ninner; r++) {
+      double v = (op_get_f(t[0], outer[o] + inner[r]) - mean) * inv;
+      if (f.scale)
+        v *= op_get_f(t[1], r);
+      if (f.center)
+        v += op_get_f(t[2], r);
+      op_set_f(&out->u.tensor.t, outer[o] + inner[r], v);
+    }
+  }
+  free(outer);
+  free(inner);
+  return out;
+}
+
+/* The statistics batch_norm normalizes channel c with: the moving ones at
+ * inference; with training, the batch's own (all dims but the axis), and
+ * the moving ones updated by momentum, as TVM's topi.nn.batch_norm. */
+static void
+channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const int64_t *outer,
+              int64_t nouter, bool training, double *mean, double *var)
+{
+  if (!training) {
+    *mean = op_get_f(t[3], c);
+    *var = op_get_f(t[4], c);
+    return;
+  }
+  /* outer enumerates every position but the channel's: the batch moments */
+  moments(t[0], channel_offset, outer, nouter, mean, var);
+}
+
+Value *
+op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
+{
+  OpSite s = op_site_eval(ev, call);
+  const IrTensorData *t[5];
+  bool reduce[64], training;
+  NormFlags f;
+  double momentum;
+  int64_t *outer, *inner, nouter, ninner;
+  if (!norm_values(&s, args, 5, t, reduce) || !norm_flags(&s, &f) ||
+      !op_nn_attr_bool(&s, "training", true, &training) ||
+      !op_nn_attr_float(&s, "momentum", 0.1, &momentum))
+    return NULL;
+  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  Value *mm = op_nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
+  Value *mv = op_nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
+  if (!out || !mm || !mv ||
+      !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+    return NULL;
+  /* inner enumerates the channel axis, outer everything else */
+  for (int64_t c = 0; c < ninner; c++) {
+    double mean, var;
+    channel_stats(t, c, inner[c], outer, nouter, training, &mean, &var);
+    double inv = 1.0 / sqrt(var + f.epsilon);
+    for (int64_t o = 0; o < nouter; o++) {
+      double v = (op_get_f(t[0], outer[o] + inner[c]) - mean) * inv;
+      if (f.scale)
+        v *= op_get_f(t[1], c);
+      if (f.center)
+        v += op_get_f(t[2], c);
+      op_set_f(&out->u.tensor.t, outer[o] + inner[c], v);
+    }
+    double m0 = op_get_f(t[3], c), v0 = op_get_f(t[4], c);
+    op_set_f(&mm->u.tensor.t, c, training ? (1 - momentum) * m0 + momentum * mean : m0);
+    op_set_f(&mv->u.tensor.t, c, training ? (1 - momentum) * v0 + momentum * var : v0);
+  }
+  free(outer);
+  free(inner);
+  Value *items[3] = {out, mm, mv};
+  return op_tuple_new(ev->ctx, items, 3);
+}
+
+/* ------------------------------------------------------------------ */
+/* layer_norm, batch_norm                                              */
+/* ------------------------------------------------------------------ */
+
+/* A norm as the kernels see it: statistics per group (layer_norm: the
+ * positions of the kept dims; batch_norm: a channel), over the members
+ * of a group (the other dims). */
+typedef struct {
+  IrBuffer *x, *gamma, *beta, *mean_in, *var_in; /* mean_in/var_in: batch_norm */
+  IrBuffer *out, *mean_out, *var_out;             /* mean_out/var_out: batch_norm */
+  IrBuffer *acc;                                  /* mean, variance */
+  bool member[64];                                /* dims reduced over */
+  bool batch, training, center, scale;
+  double epsilon, momentum;
+} Norm;
+
+/* The count of members, as float64 and at least 1 (the kernel's moments
+ * are 0 for an empty group). */
+static IrPrimExpr *
+count_members(OpPrim *p, const Norm *n)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *count = op_nn_index(ctx, 1);
+  for (int d = 0; d < n->x->ndim; d++)
+    if (n->member[d])
+      count = op_nn_mul(ctx, count, n->x->shape[d]);
+  return ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, count), op_nn_lit(ctx, op_nn_f64_type(), 1.0));
+}
+
+/* acc[k] = (sum over the members of term) / count, as two statements. */
+static void
+member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, IrStmt **st)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
+  IrStmt *nest;
+  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrPrimExpr *v = op_nn_load64(p, n->x, at);
+  if (squared)
+    op_nn_acc_variance(p, n->acc, k, nest, slot, v, count_members(p, n), st);
+  else
+    op_nn_acc_mean(p, n->acc, k, nest, slot, v, count_members(p, n), st);
+}
+
+/* Index of the per-group or per-member parameters: batch_norm's channel,
+ * layer_norm's member dims in dim order. */
+static IrPrimExpr **
+param_index(OpPrim *p, const Norm *n, IrPrimExpr **at)
+{
+  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 64);
+  int k = 0;
+  for (int d = 0; d < n->x->ndim; d++)
+    if (n->member[d] != n->batch)
+      idx[k++] = at[d];
+  return idx;
+}
+
+/* The normalization pass: out = (x - mean) / sqrt(var + eps) * gamma + beta. */
+static IrStmt *
+normalize_pass(OpPrim *p, const Norm *n, IrPrimExpr **group)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
+  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
+  IrStmt *nest;
+  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
+  IrPrimExpr **pi = param_index(p, n, at);
+  IrPrimExpr *std = op_nn_intrinsic(
+      ctx, f64, "tir.sqrt",
+      ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, 1), op_nn_lit(ctx, f64, n->epsilon)));
+  IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0), std);
+  IrPrimExpr *v = ir_prim_bin(
+      ctx, IR_PE_MUL,
+      ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, n->x, at), op_nn_acc(p, n->acc, 0)), inv);
+  if (n->scale)
+    v = ir_prim_bin(ctx, IR_PE_MUL, v, op_nn_load64(p, n->gamma, pi));
+  if (n->center)
+    v = ir_prim_bin(ctx, IR_PE_ADD, v, op_nn_load64(p, n->beta, pi));
+  *slot = op_prim_store(p, n->out, at, op_nn_to(ctx, n->out->dtype, v));
+  return nest;
+}
+
+/* batch_norm's moving statistic k (0 mean, 1 var) of channel c: kept at
+ * inference, moved toward the batch's with training. */
+static IrStmt *
+moving_stat(OpPrim *p, const Norm *n, IrPrimExpr **c, int k)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
+  IrBuffer *in = k ? n->var_in : n->mean_in, *out = k ? n->var_out : n->mean_out;
+  IrPrimExpr *old = op_nn_load64(p, in, c), *v = old;
+  if (n->training)
+    v = ir_prim_bin(
+        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 1 - n->momentum), old),
+        ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, n->momentum), op_nn_acc(p, n->acc, k)));
+  return op_prim_store(p, out, c, op_nn_to(ctx, out->dtype, v));
+}
+
+/* The statements of one group: statistics, normalization, and for
+ * batch_norm the moving statistics. */
+static IrStmt *
+norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
+{
+  IrStmt *st[9];
+  int k = 0;
+  IrPrimExpr **c = n->batch ? param_index(p, n, group) : NULL;
+  if (n->batch && !n->training) {
+    st[k++] = op_nn_acc_set(p, n->acc, 0, op_nn_load64(p, n->mean_in, c));
+    st[k++] = op_nn_acc_set(p, n->acc, 1, op_nn_load64(p, n->var_in, c));
+  } else {
+    member_mean(p, n, group, 0, false, &st[k]);
+    member_mean(p, n, group, 1, true, &st[k + 3]);
+    k += 6;
+  }
+  st[k++] = normalize_pass(p, n, group);
+  if (n->batch) {
+    st[k++] = moving_stat(p, n, c, 0);
+    st[k++] = moving_stat(p, n, c, 1);
+  }
+  return op_nn_seq(p, st, k);
+}
+
+/* Reads the attributes and marks the member dims; false when the call is
+ * not one the kernel accepts (inference has reported why). */
+static bool
+norm_attrs(const OpSite *s, Norm *n)
+{
+  int64_t axes[64];
+  int naxes = 1, ndim = n->x->ndim;
+  bool ok = op_nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) &&
+            op_nn_attr_bool(s, "center", true, &n->center) &&
+            op_nn_attr_bool(s, "scale", true, &n->scale) &&
+            op_nn_attr_bool(s, "training", true, &n->training) &&
+            op_nn_attr_float(s, "momentum", 0.1, &n->momentum) &&
+            (n->batch ? op_nn_attr_int(s, "axis", 1, &axes[0])
+                      : op_nn_attr_ints(s, "axes", axes, 64, &naxes));
+  if (!ok || ndim > 64)
+    return false;
+  for (int d = 0; d < 64; d++)
+    n->member[d] = n->batch;
+  for (int i = 0; i < naxes; i++) {
+    int a = op_nn_axis_of(axes[i], ndim);
+    if (a < 0 || n->member[a] != n->batch)
+      return false;
+    n->member[a] = !n->batch;
+  }
+  return true;
+}
+
+static IrExpr *
+legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
+{
+  OpSite site = op_site_legalize(lz, call);
+  Norm n = {0};
+  n.batch = batch;
+  OpPrim p;
+  op_prim_begin(lz, &p, batch ? "batch_norm" : "layer_norm");
+  n.x = op_nn_input(&p, call, 0, "data");
+  n.gamma = op_nn_input(&p, call, 1, "gamma");
+  n.beta = op_nn_input(&p, call, 2, "beta");
+  if (batch) {
+    n.mean_in = op_nn_input(&p, call, 3, "moving_mean");
+    n.var_in = op_nn_input(&p, call, 4, "moving_var");
+    bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 3;
+    n.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
+    n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
+    n.var_out = tuple ? op_prim_output(&p, result->u.tuple.fields[2], "T_moving_var") : NULL;
+    if (!n.mean_in || !n.var_in || !n.mean_out || !n.var_out)
+      return op_prim_give_up(&p);
+  } else {
+    n.out = op_prim_output(&p, result, "T_layer_norm");
+  }
+  if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(&site, &n))
+    return op_prim_give_up(&p);
+  n.acc = op_nn_acc_new(&p, 2);
+  IrPrimExpr *group[64] = {NULL};
+  IrStmt *nest;
+  IrStmt **slot = op_nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
+  *slot = norm_group(&p, &n, group);
+  op_prim_emit(&p, nest);
+  return op_prim_finish(&p, call, result);
+}
+
+IrExpr *
+op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  return legalize_norm(lz, call, result, false);
+}
+
+IrExpr *
+op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  return legalize_norm(lz, call, result, true);
 }

@@ -1,7 +1,8 @@
 /*
- * pool.c - legalization of the pools (max_pool, avg_pool,
- * adaptive_avg_pool over 1, 2 or 3 spatial axes) to TIR; inference and
- * kernels are in conv.c.
+ * pool.c - the pools (max_pool, avg_pool, adaptive_avg_pool over 1, 2 or
+ * 3 spatial axes; their entries are in nn.c's table): inference, reference
+ * kernels and lowering to TIR, on the window attributes, extents and
+ * logical views of conv.c (conv_int.h), the convolutions' too.
  *
  * Two lowerings.  The generic one (any dtype, symbolic extents) computes
  * each output element by itself: a float64 accumulator (the max of
@@ -20,7 +21,188 @@
  * stored once per element, so a consumer's epilogue still joins at that
  * store (opt/fuse_tir_inline.c).
  */
+#include <math.h>
+#include <string.h>
+
 #include "conv_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Inference                                                           */
+/* ------------------------------------------------------------------ */
+
+IrSInfo *
+op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  OpSite s = op_site_infer(in, call);
+  Window w;
+  IrSInfo *xt;
+  IrPrimExpr **x;
+  if (!op_conv_parse_window(&s, &w) ||
+      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
+    return NULL;
+  if (!x)
+    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
+  return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
+}
+
+/* output_size: None (the input's extents), one value for every axis, or
+ * one per axis. */
+static bool
+parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
+{
+  if (!op_nn_attr_ints(s, "output_size", size, nsp, n))
+    return false;
+  if (*n > 1 && *n != nsp)
+    return op_fail(s, "output_size must have 1 or %d values, not %d", nsp, *n);
+  for (int a = *n; a < nsp && *n == 1; a++)
+    size[a] = size[0];
+  for (int i = 0; i < *n; i++) {
+    if (size[i] <= 0)
+      return op_fail(s, "output_size must be positive, got %lld", (long long)size[i]);
+  }
+  return true;
+}
+
+IrSInfo *
+op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  OpSite s = op_site_infer(in, call);
+  Window w;
+  IrSInfo *xt;
+  IrPrimExpr **x;
+  int64_t size[CONV_SP];
+  int n;
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
+      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
+    return NULL;
+  if (!x)
+    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
+  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
+  return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernels                                                             */
+/* ------------------------------------------------------------------ */
+
+/* One output element i of a pool (k unused). */
+static double
+pool_point(const Window *w, const View *x, const View *k, const int64_t *o, bool ints,
+           int64_t *exact)
+{
+  bool max = w->kind == NN_WIN_MAX;
+  double acc = max ? op_conv_lowest(x->t->dtype) : 0;
+  *exact = (int64_t)acc; /* ints: max of integers (INT64_MIN converts exactly) */
+  int64_t inside = 0, padded = 0, xi[CONV_RANK] = {o[0], o[1]}, win[CONV_SP] = {0};
+  (void)k;
+  do {
+    bool in = true, in_pad = true;
+    for (int a = 0; a < w->nsp; a++) {
+      int64_t p = o[2 + a] * w->stride[a] - w->pad[a] + win[a] * w->dilation[a];
+      in_pad = in_pad && p >= -w->pad[a] && p < x->dim[2 + a] + w->pad[w->nsp + a];
+      in = in && p >= 0 && p < x->dim[2 + a];
+      xi[2 + a] = p;
+    }
+    padded += in_pad;
+    if (!in)
+      continue;
+    if (ints) {
+      int64_t v = op_get_i(x->t, op_conv_at(x, xi));
+      *exact = v > *exact ? v : *exact;
+      continue;
+    }
+    double v = op_get_f(x->t, op_conv_at(x, xi));
+    acc = max ? fmax(acc, v) : acc + v;
+    inside++;
+  } while (op_conv_next_index(win, w->size, w->nsp));
+  if (max)
+    return acc;
+  int64_t div = w->count_include_pad ? padded : inside;
+  return acc / (double)(div > 0 ? div : 1);
+}
+
+Value *
+op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
+{
+  OpSite s = op_site_eval(ev, call);
+  Window w;
+  View x;
+  int64_t o[CONV_RANK];
+  if (!op_conv_parse_window(&s, &w) ||
+      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+    return NULL;
+  o[0] = x.dim[0];
+  o[1] = x.dim[1];
+  for (int a = 0; a < w.nsp; a++)
+    if (!op_conv_extent_value(&s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
+      return NULL;
+  bool ints = w.kind == NN_WIN_MAX && op_nn_is_integer(x.t->dtype);
+  return op_conv_fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point, ints);
+}
+
+/* The adaptive window of output index i: [floor(i*in/out), ceil((i+1)*in/out)). */
+static void
+adaptive_range(int64_t i, int64_t in, int64_t out, int64_t *start, int64_t *end)
+{
+  *start = i * in / out;
+  *end = ((i + 1) * in + out - 1) / out;
+}
+
+/* One output element o of an adaptive pool; the output extents are
+ * out's dims (k: the output's view). */
+static double
+adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o, bool ints,
+               int64_t *exact)
+{
+  (void)ints;
+  (void)exact;
+  int64_t lo[CONV_SP], span[CONV_SP], win[CONV_SP] = {0}, xi[CONV_RANK] = {o[0], o[1]};
+  int64_t count = 1;
+  double acc = 0;
+  for (int a = 0; a < w->nsp; a++) {
+    int64_t end;
+    adaptive_range(o[2 + a], x->dim[2 + a], out->dim[2 + a], &lo[a], &end);
+    span[a] = end - lo[a];
+    count *= span[a];
+  }
+  if (count <= 0)
+    return 0;
+  do {
+    for (int a = 0; a < w->nsp; a++)
+      xi[2 + a] = lo[a] + win[a];
+    acc += op_get_f(x->t, op_conv_at(x, xi));
+  } while (op_conv_next_index(win, span, w->nsp));
+  return acc / (double)count;
+}
+
+Value *
+op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
+{
+  OpSite s = op_site_eval(ev, call);
+  Window w;
+  View x, shape;
+  int64_t size[CONV_SP], o[CONV_RANK];
+  int n;
+  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
+      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+    return NULL;
+  o[0] = x.dim[0];
+  o[1] = x.dim[1];
+  for (int a = 0; a < w.nsp; a++)
+    o[2 + a] = n ? size[a] : x.dim[2 + a];
+  shape.rank = w.out.rank;
+  memcpy(shape.dim, o, sizeof o);
+  return op_conv_fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* Legalization                                                        */
+/* ------------------------------------------------------------------ */
 
 /* The pools: max over the window's positions inside the input (starting
  * at the dtype's lowest value), or the sum over them divided by the

@@ -166,7 +166,7 @@ MUTANTS = [
            "int64_t first = w->count_include_pad ? -w->pad[a] : 0;", "int64_t first = 0;",
            "avg_pool2d with count_include_pad leaves the leading padding out of the count",
            [OPS + "avg_pool"]),
-    Mutant("ops-tile-reps-align", "ops/manip.c",
+    Mutant("ops-tile-reps-align", "ops/manip_copy.c",
            "int xi = i - (on - ndim), ri = i - (on - l);", "int xi = i - (on - ndim), ri = i - (on - ndim);",
            "tile's inference aligns repeats with the input's dims, not the result's",
            [OPS + "tile"]),

@@ -216,7 +216,7 @@ def nn_cases():
     c.append(Case("softmax_axis_neg2", "R.nn.softmax(x, axis=-2)", [x_((2, 3, 4))],
                   lambda x: refs.softmax(x, -2)))
     c.append(Case("softmax_large", "R.nn.softmax(x)", [x_((3, 5), kind="large")], refs.softmax))
-    # float32 rows in 16 lanes (nn_legalize.c): whole chunks and a tail,
+    # float32 rows in 16 lanes (nn.c): whole chunks and a tail,
     # exactly one chunk, a strided axis, a row of attention's width
     c.append(Case("softmax_lanes_tail", "R.nn.softmax(x)", [x_((3, 37))], refs.softmax))
     c.append(Case("softmax_lanes_one", "R.nn.softmax(x)", [x_((2, 16))], refs.softmax))
