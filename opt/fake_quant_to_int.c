@@ -294,7 +294,8 @@ constant(Fq *q, IrDType t, const int64_t *shape, int ndim, const int64_t *v, int
   IrCtx *ctx = q->rw->ctx;
   IrTensorData d = {.dtype = t, .ndim = ndim};
   d.shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(ndim + 1));
-  memcpy(d.shape, shape, sizeof(int64_t) * (size_t)ndim);
+  if (ndim)
+    memcpy(d.shape, shape, sizeof(int64_t) * (size_t)ndim);
   d.nbytes = (size_t)n * (size_t)ir_dtype_bytes(t);
   d.data = ir_alloc(ctx, d.nbytes ? d.nbytes : 1);
   for (int64_t i = 0; i < n; i++)
