@@ -63,21 +63,6 @@ cg_poison_begin(CgFunc *E, IrBuf *o)
                 (long long)E->canary_bytes, CANARY_BYTE);
 }
 
-/* The bindings of seq, branches included: the steps they take. */
-static int64_t
-steps_of(const IrExpr *seq)
-{
-  int64_t n = 0;
-  for (int i = 0; i < seq->u.seq.nblocks; i++)
-    for (int j = 0; j < seq->u.seq.blocks[i].n; j++) {
-      const IrExpr *v = seq->u.seq.blocks[i].bindings[j].value;
-      n++;
-      if (v->kind == IR_EX_IF)
-        n += steps_of(v->u.branch.then_) + steps_of(v->u.branch.else_);
-    }
-  return n;
-}
-
 /* The last step of top-level binding b (its own), which starts at E->step. */
 static int64_t
 last_step(const CgFunc *E, const IrBinding *b)
@@ -85,7 +70,7 @@ last_step(const CgFunc *E, const IrBinding *b)
   const IrExpr *v = b->value;
   int64_t n = 0;
   if (v->kind == IR_EX_IF)
-    n = steps_of(v->u.branch.then_) + steps_of(v->u.branch.else_);
+    n = mp_count_steps(v->u.branch.then_) + mp_count_steps(v->u.branch.else_);
   return E->step + n;
 }
 

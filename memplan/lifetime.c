@@ -284,9 +284,8 @@ binding_call(MpFunc *F, const IrModule *m, const IrBinding *b, const IrExpr *cal
 
 static bool walk_seq(MpFunc *F, const IrModule *m, const IrExpr *seq);
 
-/* Bindings in a sequence, branches included: the steps it takes. */
-static int64_t
-count_steps(const IrExpr *seq)
+int64_t
+mp_count_steps(const IrExpr *seq)
 {
   int64_t n = 0;
   for (int i = 0; i < seq->u.seq.nblocks; i++)
@@ -294,7 +293,7 @@ count_steps(const IrExpr *seq)
       const IrExpr *v = seq->u.seq.blocks[i].bindings[j].value;
       n++;
       if (v->kind == IR_EX_IF)
-        n += count_steps(v->u.branch.then_) + count_steps(v->u.branch.else_);
+        n += mp_count_steps(v->u.branch.then_) + mp_count_steps(v->u.branch.else_);
     }
   return n;
 }
@@ -306,7 +305,7 @@ binding_if(MpFunc *F, const IrModule *m, const IrBinding *b, const IrExpr *e)
   bool outermost = F->if_depth == 0;
   if (outermost) {
     F->if_lo = F->step;
-    F->if_hi = F->step + count_steps(e->u.branch.then_) + count_steps(e->u.branch.else_);
+    F->if_hi = F->step + mp_count_steps(e->u.branch.then_) + mp_count_steps(e->u.branch.else_);
   }
   F->if_depth++;
   use_expr(F, e->u.branch.cond);

@@ -159,6 +159,9 @@ typedef struct {
  * the configuration that names no dim of the planned functions (listing
  * theirs).  Returns NULL then. */
 MpPlan *mp_plan_module(IrCtx *ctx, const IrModule *m, const CfgOptions *cfg);
+/* lifetime.c: the steps a binding sequence takes (one per binding, an if's
+ * branches included), as MpStorage.start and .end count them. */
+int64_t mp_count_steps(const IrExpr *seq);
 /* The algorithm a [memplan] algorithm value names. */
 MpAlgorithm mp_algorithm_of(CfgPlanAlgorithm a);
 
