@@ -225,7 +225,7 @@ call_op(Interp *in, const IrExpr *e, Value **args)
     return NULL;
   }
   OpEval ev = {in->ctx, in->binding, e->loc, &in->printed};
-  Value *r = impl->eval(&ev, e, args);
+  Value *r = op_call_eval(&ev, e, args);
   flush_printed(in);
   return r;
 }

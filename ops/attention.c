@@ -137,18 +137,18 @@ check_shapes(Check *c, IrPrimExpr **q, IrPrimExpr **k, IrPrimExpr **v, IrPrimExp
 /* query, key, value (and bias): the first nargs arguments, named by
  * names; the result (B, Sq, H, Dv). */
 static IrSInfo *
-infer_qkv(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, const char *const *names)
+infer_qkv(OpInfer *in, const OpSite *s, IrSInfo **args, int nargs, const char *const *names)
 {
-  Check c = {in, op_site_infer(in, call)};
+  Check c = {in, *s};
   IrSInfo *t[4] = {NULL};
   AttnAttrs a;
   for (int i = 0; i < nargs; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, s, args, i, names[i], &t[i]))
       return NULL;
     if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != 4)
       return op_fail_null(&c.s, "%s must have rank 4, not %d", names[i], op_nn_ndim(t[i]));
   }
-  if (!attn_attrs(&c.s, &a) || !op_nn_require_float(in, call, op_nn_dtype(t[0])))
+  if (!attn_attrs(&c.s, &a) || !op_nn_require_float(in, s, op_nn_dtype(t[0])))
     return NULL;
   IrDType dt = op_nn_dtype(t[0]);
   for (int i = 1; i < nargs; i++) {
@@ -170,14 +170,13 @@ infer_qkv(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, const char
 }
 
 IrSInfo *
-op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_attention(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
-  if (call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
-    OpSite s = op_site_infer(in, call);
-    return op_fail_null(&s, "bias is required");
+  int nargs = s->call->u.call.nargs < 4 ? s->call->u.call.nargs : 4;
+  if (s->call->u.call.op->id == IR_OP_ATTENTION_BIAS && nargs < 4) {
+    return op_fail_null(s, "bias is required");
   }
-  return infer_qkv(in, call, args, nargs, attn_names);
+  return infer_qkv(in, s, args, nargs, attn_names);
 }
 
 /* The argument index of attention_var_len's seqstart_k, or -1 when absent
@@ -200,26 +199,25 @@ seqstart_k_index(const IrExpr *call)
  * seqstart_q and seqstart_k integer vectors of one length (the
  * max_seqlen arguments are hints, not read). */
 IrSInfo *
-op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_attention_var_len(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *st[2] = {NULL};
   for (int k = 0; k < 2; k++) {
-    int i = k ? seqstart_k_index(call) : 3;
-    if (i < 0 || i >= call->u.call.nargs || !op_nn_tensor_arg(in, call, args, i, k ? "seqstart_k" : "seqstart_q", &st[k]))
+    int i = k ? seqstart_k_index(s->call) : 3;
+    if (i < 0 || i >= s->call->u.call.nargs || !op_nn_tensor_arg(in, s, args, i, k ? "seqstart_k" : "seqstart_q", &st[k]))
       continue;
     IrDType dt = op_nn_dtype(st[k]);
     if ((dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT) ||
         (op_nn_ndim(st[k]) >= 0 && op_nn_ndim(st[k]) != 1)) {
-      return op_fail_null(&s, "%s must be a vector of integers", k ? "seqstart_k" : "seqstart_q");
+      return op_fail_null(s, "%s must be a vector of integers", k ? "seqstart_k" : "seqstart_q");
     }
   }
   IrPrimExpr **a = op_nn_shape(st[0]), **b = op_nn_shape(st[1]);
   if (a && b && (in->assume ? op_assume_equal(in, a[0], b[0]) : op_prove_equal(in, a[0], b[0])) ==
                     IR_PROVE_FALSE) {
-    return op_fail_null(&s, "seqstart_q and seqstart_k have different lengths");
+    return op_fail_null(s, "seqstart_q and seqstart_k have different lengths");
   }
-  return infer_qkv(in, call, args, 3, var_len_names);
+  return infer_qkv(in, s, args, 3, var_len_names);
 }
 
 /* ------------------------------------------------------------------ */
@@ -333,19 +331,18 @@ attend_all(const OpSite *s, const IrTensorData **t, const AttnAttrs *a, const Sp
 }
 
 Value *
-op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_attention(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[4] = {NULL};
   AttnAttrs a;
-  int nargs = call->u.call.nargs < 4 ? call->u.call.nargs : 4;
+  int nargs = s->call->u.call.nargs < 4 ? s->call->u.call.nargs : 4;
   for (int i = 0; i < nargs; i++)
-    if (!(t[i] = op_nn_tensor_value(&s, args, i, attn_names[i])))
+    if (!(t[i] = op_nn_tensor_value(s, args, i, attn_names[i])))
       return NULL;
-  if (nargs < 3 || !attn_attrs(&s, &a) || !check_values(&s, t, nargs))
+  if (nargs < 3 || !attn_attrs(s, &a) || !check_values(s, t, nargs))
     return NULL;
   Span all = {0, t[0]->shape[1], 0, t[1]->shape[1]};
-  return attend_all(&s, t, &a, &all, 1);
+  return attend_all(s, t, &a, &all, 1);
 }
 
 /* attention_var_len's sequences from seqstart_q and seqstart_k: each
@@ -375,24 +372,23 @@ var_len_spans(const OpSite *s, const IrTensorData **t, const IrTensorData *sq,
 }
 
 Value *
-op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_attention_var_len(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[4] = {NULL}, *sq, *sk;
   AttnAttrs a;
   int64_t n;
   for (int i = 0; i < 3; i++)
-    if (!(t[i] = op_nn_tensor_value(&s, args, i, var_len_names[i])))
+    if (!(t[i] = op_nn_tensor_value(s, args, i, var_len_names[i])))
       return NULL;
-  sq = op_nn_tensor_value(&s, args, 3, "seqstart_q");
-  int ki = seqstart_k_index(call);
-  sk = ki > 0 ? op_nn_tensor_value(&s, args, ki, "seqstart_k") : sq;
-  if (!sq || !sk || !attn_attrs(&s, &a) || !check_values(&s, t, 3))
+  sq = op_nn_tensor_value(s, args, 3, "seqstart_q");
+  int ki = seqstart_k_index(s->call);
+  sk = ki > 0 ? op_nn_tensor_value(s, args, ki, "seqstart_k") : sq;
+  if (!sq || !sk || !attn_attrs(s, &a) || !check_values(s, t, 3))
     return NULL;
-  Span *spans = var_len_spans(&s, t, sq, sk, &n);
+  Span *spans = var_len_spans(s, t, sq, sk, &n);
   if (!spans)
     return NULL;
-  Value *out = attend_all(&s, t, &a, spans, n);
+  Value *out = attend_all(s, t, &a, spans, n);
   free(spans);
   return out;
 }
@@ -565,23 +561,22 @@ heads_per(IrCtx *ctx, IrPrimExpr *h, IrPrimExpr *hk)
  * scratch row and accumulators; false (aborted) when the call has no
  * known shapes or bad attributes. */
 static bool
-attn_begin(OpPrim *p, const IrExpr *call, IrSInfo *result, Attn *l, bool biased, const char *name)
+attn_begin(OpPrim *p, const OpSite *site, IrSInfo *result, Attn *l, bool biased, const char *name)
 {
-  OpSite site = op_site_legalize(p->lz, call);
-  l->q = op_prim_input(p, call->u.call.args[0], "q");
-  l->k = op_prim_input(p, call->u.call.args[1], "k");
-  l->v = op_prim_input(p, call->u.call.args[2], "v");
-  l->bias = biased ? op_prim_input(p, call->u.call.args[3], "bias") : NULL;
+  l->q = op_prim_input(p, site->call->u.call.args[0], "q");
+  l->k = op_prim_input(p, site->call->u.call.args[1], "k");
+  l->v = op_prim_input(p, site->call->u.call.args[2], "v");
+  l->bias = biased ? op_prim_input(p, site->call->u.call.args[3], "bias") : NULL;
   l->out = op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name));
   if (!l->q || !l->k || !l->v || (biased && !l->bias) || !l->out || l->q->ndim != 4 ||
       l->k->ndim != 4 || l->v->ndim != 4 || (l->bias && l->bias->ndim != 4) || l->out->ndim != 4 ||
-      !attn_attrs(&site, &l->a)) {
+      !attn_attrs(site, &l->a)) {
     op_prim_abort(p);
     return false;
   }
   /* op_prim_alloc maps its shape from Relax dims (op_prim_dim), whatever
    * tir_build.h says: give it key's Relax sequence length */
-  l->row = op_prim_alloc(p, op_nn_f64_type(), &call->u.call.args[1]->sinfo->u.tensor.shape[1], 1,
+  l->row = op_prim_alloc(p, op_nn_f64_type(), &site->call->u.call.args[1]->sinfo->u.tensor.shape[1], 1,
                          "row");
   l->acc = op_nn_acc_new(p, 3);
   l->q0 = l->k0 = op_nn_index(p->lz->ctx, 0);
@@ -623,20 +618,20 @@ query_body(OpPrim *p, const Attn *l)
 }
 
 IrExpr *
-op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_attention(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  bool biased = call->u.call.nargs > 3;
+  bool biased = s->call->u.call.nargs > 3;
   const char *name = biased ? "attention_bias" : "attention";
   Attn l = {0};
   OpPrim p;
   op_prim_begin(lz, &p, name);
-  if (!attn_begin(&p, call, result, &l, biased, name))
+  if (!attn_begin(&p, s, result, &l, biased, name))
     return NULL;
   IrStmt *nest;
   IrStmt **slot = query_loops(&p, &l, &nest);
   *slot = query_body(&p, &l);
   op_prim_emit(&p, nest);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* seqstart[k] clamped into [lo, hi], as int64. */
@@ -653,18 +648,18 @@ seqstart_at(OpPrim *p, IrBuffer *b, IrPrimExpr *k, IrPrimExpr *lo, IrPrimExpr *h
  * read from seqstart_q/seqstart_k clamped into the tensors (invalid
  * starts, which the kernel refuses, never read or write out of bounds). */
 IrExpr *
-op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_attention_var_len(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   Attn l = {0};
   l.var_len = true;
   OpPrim p;
   op_prim_begin(lz, &p, "attention_var_len");
-  if (!attn_begin(&p, call, result, &l, false, "attention_var_len"))
+  if (!attn_begin(&p, site, result, &l, false, "attention_var_len"))
     return NULL;
-  IrBuffer *sq = op_prim_input(&p, call->u.call.args[3], "seqstart_q");
-  int ki = seqstart_k_index(call);
-  IrBuffer *sk = ki > 0 ? op_prim_input(&p, call->u.call.args[ki], "seqstart_k") : sq;
+  IrBuffer *sq = op_prim_input(&p, site->call->u.call.args[3], "seqstart_q");
+  int ki = seqstart_k_index(site->call);
+  IrBuffer *sk = ki > 0 ? op_prim_input(&p, site->call->u.call.args[ki], "seqstart_k") : sq;
   if (!sq || !sk || sq->ndim != 1 || sk->ndim != 1) {
     op_prim_abort(&p);
     return NULL;
@@ -685,5 +680,5 @@ op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *re
   *slot = op_nn_if(&p, ir_prim_bin(ctx, IR_PE_LT, l.i, l.lq), query_body(&p, &l));
   *seq_slot = nest;
   op_prim_emit(&p, seq_loop);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }

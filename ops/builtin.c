@@ -49,16 +49,15 @@ void_value(IrCtx *ctx)
 
 /* The tensor struct info of a (shape, dtype) pair of call arguments. */
 static IrSInfo *
-tensor_of(OpInfer *in, const IrExpr *call, int shape_arg, int dtype_arg, IrSInfo **args)
+tensor_of(OpInfer *in, const OpSite *site, int shape_arg, int dtype_arg, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  const IrExpr *const *a = (const IrExpr *const *)call->u.call.args;
-  int n = call->u.call.nargs;
+  const IrExpr *const *a = (const IrExpr *const *)site->call->u.call.args;
+  int n = site->call->u.call.nargs;
   IrDType dt = IR_VOID;
   if (dtype_arg < n && a[dtype_arg]->kind == IR_EX_DTYPE)
     dt = a[dtype_arg]->u.dtype;
   if (shape_arg >= n)
-    return op_fail_null(&site, "missing shape argument");
+    return op_fail_null(site, "missing shape argument");
   const IrSInfo *s = args[shape_arg];
   if (a[shape_arg]->kind == IR_EX_SHAPE)
     return ir_sinfo_tensor(in->ctx, a[shape_arg]->u.shape.values, a[shape_arg]->u.shape.n, dt, -1);
@@ -66,7 +65,7 @@ tensor_of(OpInfer *in, const IrExpr *call, int shape_arg, int dtype_arg, IrSInfo
     return ir_sinfo_tensor(in->ctx, s->u.shape.values, s->u.shape.ndim, dt, -1);
   if (s->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dt, -1);
-  return op_fail_null(&site, "the shape argument is not a shape");
+  return op_fail_null(site, "the shape argument is not a shape");
 }
 
 static const IrAttr *
@@ -78,35 +77,34 @@ attr(const IrExpr *call, const char *name)
 /* ---- inference ------------------------------------------------------------ */
 
 static IrSInfo *
-infer_object(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_object(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   return ir_sinfo_object(in->ctx);
 }
 
 static IrSInfo *
-infer_void(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_void(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   return void_sinfo(in->ctx);
 }
 
 static IrSInfo *
-infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_view(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  return tensor_of(in, call, 2, 3, args); /* storage, offset, shape, dtype */
+  return tensor_of(in, s, 2, 3, args); /* storage, offset, shape, dtype */
 }
 
 static IrSInfo *
-infer_builtin_alloc(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_builtin_alloc(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  return tensor_of(in, call, 0, 1, args); /* shape, dtype, device, scope */
+  return tensor_of(in, s, 0, 1, args); /* shape, dtype, device, scope */
 }
 
 static IrSInfo *
-infer_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_identity(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  if (call->u.call.nargs < 1)
-    return op_fail_null(&site, "needs an argument");
+  if (site->call->u.call.nargs < 1)
+    return op_fail_null(site, "needs an argument");
   return args[0];
 }
 
@@ -137,10 +135,10 @@ dst_vdevice(const IrModule *m, const IrAttr *a)
  * TVM's InferToVDeviceStructInfo); unchanged when the name is not found,
  * which RealizeVDevice reports. */
 static IrSInfo *
-infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_to_vdevice(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  IrSInfo *s = infer_identity(in, call, args);
-  int dev = dst_vdevice(in->mod, attr(call, "dst_vdevice"));
+  IrSInfo *s = infer_identity(in, site, args);
+  int dev = dst_vdevice(in->mod, attr(site->call, "dst_vdevice"));
   if (!s || s->kind != IR_SI_TENSOR || dev < 0 || s->u.tensor.vdevice == dev)
     return s;
   IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
@@ -155,10 +153,10 @@ infer_to_vdevice(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * it; unchanged when no vdevice matches, which RealizeVDevice reports.
  * (TVM's inference keeps the input's vdevice here.) */
 static IrSInfo *
-infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_hint_on_device(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  IrSInfo *s = infer_identity(in, call, args);
-  const IrAttr *type = attr(call, "dev_type"), *index = attr(call, "index");
+  IrSInfo *s = infer_identity(in, site, args);
+  const IrAttr *type = attr(site->call, "dev_type"), *index = attr(site->call, "index");
   if (!s || s->kind != IR_SI_TENSOR || !in->mod || !type || type->kind != IR_AT_INT)
     return s;
   int64_t id = index && index->kind == IR_AT_INT ? index->u.i : 0;
@@ -174,15 +172,14 @@ infer_hint_on_device(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the
  * declared output struct info (a tuple when there are several). */
 static IrSInfo *
-infer_out_sinfo(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_out_sinfo(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  int n = call->u.call.nsinfo_args;
+  int n = s->call->u.call.nsinfo_args;
   if (n == 0)
-    return op_fail_null(&s, "needs out_sinfo");
+    return op_fail_null(s, "needs out_sinfo");
   if (n == 1)
-    return call->u.call.sinfo_args[0];
-  return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
+    return s->call->u.call.sinfo_args[0];
+  return ir_sinfo_tuple(in->ctx, s->call->u.call.sinfo_args, n);
 }
 
 /* Two tensor struct infos with a known fact that differs (dtype, rank, or
@@ -212,31 +209,30 @@ tensors_differ(const IrSInfo *a, const IrSInfo *b)
  * it overwrites, so their known facts must agree (TVM checks the same);
  * CallTIRRewrite binds the output to the argument itself. */
 static IrSInfo *
-infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_call_tir_inplace(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  IrSInfo *out = infer_out_sinfo(in, call, args);
-  const IrSInfo *t = call->u.call.nargs > 1 ? args[1] : NULL;
-  int nout = call->u.call.nsinfo_args;
+  IrSInfo *out = infer_out_sinfo(in, site, args);
+  const IrSInfo *t = site->call->u.call.nargs > 1 ? args[1] : NULL;
+  int nout = site->call->u.call.nsinfo_args;
   for (int k = 0; out && t && k < nout; k++) {
-    int64_t i = op_inplace_index(call, k);
+    int64_t i = op_inplace_index(site->call, k);
     int nin = t->kind == IR_SI_TUPLE ? t->u.tuple.n : 1;
     if (i < 0)
       continue;
     const IrSInfo *arg = i >= nin ? NULL : t->kind == IR_SI_TUPLE ? t->u.tuple.fields[i] : t;
     if (i >= nin)
-      return op_fail_null(&site, "in-place output %d names argument %lld of %d", k, (long long)i,
+      return op_fail_null(site, "in-place output %d names argument %lld of %d", k, (long long)i,
                           nin);
-    const IrSInfo *want = call->u.call.sinfo_args[k];
+    const IrSInfo *want = site->call->u.call.sinfo_args[k];
     if (in->assume && arg && arg->kind == IR_SI_TENSOR && want->kind == IR_SI_TENSOR &&
         arg->u.tensor.shape && want->u.tensor.shape && arg->u.tensor.ndim == want->u.tensor.ndim)
       for (int d = 0; d < want->u.tensor.ndim; d++) /* the output is the argument */
         op_assume_equal(in, arg->u.tensor.shape[d], want->u.tensor.shape[d]);
-    if (tensors_differ(arg, call->u.call.sinfo_args[k])) {
+    if (tensors_differ(arg, site->call->u.call.sinfo_args[k])) {
       IrBuf a = {0}, o = {0};
       ir_sinfo_print(arg, &a);
-      ir_sinfo_print(call->u.call.sinfo_args[k], &o);
-      op_report(&site, "in-place output %d is %s but argument %lld, which it overwrites, is %s", k,
+      ir_sinfo_print(site->call->u.call.sinfo_args[k], &o);
+      op_report(site, "in-place output %d is %s but argument %lld, which it overwrites, is %s", k,
                 o.data, (long long)i, a.data);
       ir_buf_free(&a);
       ir_buf_free(&o);
@@ -248,36 +244,34 @@ infer_call_tir_inplace(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* R.shape_of(x): x's shape as a shape value, as known as x's struct info. */
 static IrSInfo *
-infer_shape_of(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_shape_of(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  const IrSInfo *s = call->u.call.nargs == 1 ? args[0] : NULL;
+  const IrSInfo *s = site->call->u.call.nargs == 1 ? args[0] : NULL;
   if (s && s->kind == IR_SI_TENSOR)
     return ir_sinfo_shape(in->ctx, s->shape_len ? NULL : s->u.tensor.shape, s->u.tensor.ndim);
   if (s && s->kind == IR_SI_OBJECT)
     return ir_sinfo_shape(in->ctx, NULL, -1);
-  return op_fail_null(&site, "expects one tensor argument");
+  return op_fail_null(site, "expects one tensor argument");
 }
 
 /* R.call_builtin_with_ctx: its sinfo_args, void without; R.invoke_closure:
  * an object without, a tuple of several. */
 static IrSInfo *
-infer_sinfo_args(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_sinfo_args(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  int n = call->u.call.nsinfo_args;
+  int n = s->call->u.call.nsinfo_args;
   if (n == 1)
-    return call->u.call.sinfo_args[0];
+    return s->call->u.call.sinfo_args[0];
   if (n > 1)
-    return ir_sinfo_tuple(in->ctx, call->u.call.sinfo_args, n);
-  return call->u.call.op->id == IR_OP_CALL_BUILTIN_WITH_CTX ? void_sinfo(in->ctx)
+    return ir_sinfo_tuple(in->ctx, s->call->u.call.sinfo_args, n);
+  return s->call->u.call.op->id == IR_OP_CALL_BUILTIN_WITH_CTX ? void_sinfo(in->ctx)
                                                             : ir_sinfo_object(in->ctx);
 }
 
 static IrSInfo *
-infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_assert(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  const IrSInfo *c = call->u.call.nargs ? args[0] : NULL;
+  const IrSInfo *c = s->call->u.call.nargs ? args[0] : NULL;
   bool bad = !c;
   if (c && c->kind == IR_SI_TENSOR)
     bad = (c->u.tensor.dtype.code != IR_DT_VOID && c->u.tensor.dtype.code != IR_DT_BOOL) ||
@@ -285,7 +279,7 @@ infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
   else if (c && c->kind == IR_SI_PRIM)
     bad = c->u.prim.dtype.code != IR_DT_VOID && c->u.prim.dtype.code != IR_DT_BOOL;
   if (bad)
-    return op_fail_null(&s, "the condition must be a bool scalar");
+    return op_fail_null(s, "the condition must be a bool scalar");
   return void_sinfo(in->ctx);
 }
 
@@ -293,34 +287,33 @@ infer_assert(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* alloc_storage: zeroed bytes; size is args[0], the dtype args[dtype_arg]. */
 static Value *
-storage_new(OpEval *ev, const IrExpr *call, Value **args, int dtype_arg)
+storage_new(OpEval *ev, const OpSite *s, Value **args, int dtype_arg)
 {
-  OpSite s = op_site_eval(ev, call);
   const Value *size = args[0];
   if (size->kind != VAL_SHAPE || size->u.shape.n != 1 || size->u.shape.dims[0] < 0 ||
       (uint64_t)size->u.shape.dims[0] > STORAGE_MAX) {
-    return op_fail_null(&s, "the size must be one non-negative byte count (at most 2^34)");
+    return op_fail_null(s, "the size must be one non-negative byte count (at most 2^34)");
   }
   size_t n = (size_t)size->u.shape.dims[0];
   Value *v = ir_alloc(ev->ctx, sizeof *v);
   v->kind = VAL_STORAGE;
   v->u.storage.bytes = ir_alloc(ev->ctx, n ? n : 1);
   v->u.storage.nbytes = n;
-  if (dtype_arg < call->u.call.nargs && args[dtype_arg]->kind == VAL_DTYPE)
+  if (dtype_arg < s->call->u.call.nargs && args[dtype_arg]->kind == VAL_DTYPE)
     v->u.storage.dtype = args[dtype_arg]->u.dtype;
   return v;
 }
 
 static Value *
-eval_memory_alloc_storage(OpEval *ev, const IrExpr *call, Value **args)
+eval_memory_alloc_storage(OpEval *ev, const OpSite *s, Value **args)
 {
-  return storage_new(ev, call, args, 3); /* size, device, scope, dtype */
+  return storage_new(ev, s, args, 3); /* size, device, scope, dtype */
 }
 
 static Value *
-eval_vm_alloc_storage(OpEval *ev, const IrExpr *call, Value **args)
+eval_vm_alloc_storage(OpEval *ev, const OpSite *s, Value **args)
 {
-  return storage_new(ev, call, args, 2); /* size, device, dtype, scope */
+  return storage_new(ev, s, args, 2); /* size, device, dtype, scope */
 }
 
 /* Bytes of a tensor of shape s and dtype t, or -1 when it overflows. */
@@ -338,21 +331,20 @@ tensor_bytes(const Value *s, IrDType t)
 }
 
 static Value *
-eval_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
+eval_alloc_tensor(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Value *st = args[0];
-  if (call->u.call.nargs < 4 || st->kind != VAL_STORAGE || args[1]->kind != VAL_PRIM ||
+  if (s->call->u.call.nargs < 4 || st->kind != VAL_STORAGE || args[1]->kind != VAL_PRIM ||
       args[2]->kind != VAL_SHAPE || args[3]->kind != VAL_DTYPE) {
-    return op_fail_null(&s, "expects storage, offset, shape and dtype");
+    return op_fail_null(s, "expects storage, offset, shape and dtype");
   }
   if (st->u.storage.killed)
-    return op_fail_null(&s, "the storage was already killed");
+    return op_fail_null(s, "the storage was already killed");
   int64_t offset = args[1]->u.prim.i;
   int64_t bytes = tensor_bytes(args[2], args[3]->u.dtype);
   int64_t have = (int64_t)st->u.storage.nbytes;
   if (bytes < 0 || offset < 0 || offset > have || bytes > have - offset)
-    return op_fail_null(&s,
+    return op_fail_null(s,
                         "tensor of %lld bytes at offset %lld does not fit in storage of %lld bytes",
                         (long long)bytes, (long long)offset, (long long)have);
   IrTensorData d;
@@ -367,25 +359,24 @@ eval_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 static Value *
-eval_kill(OpEval *ev, const IrExpr *call, Value **args)
+eval_kill(OpEval *ev, const OpSite *s, Value **args)
 {
-  if (call->u.call.nargs > 0 && args[0]->kind == VAL_STORAGE)
+  if (s->call->u.call.nargs > 0 && args[0]->kind == VAL_STORAGE)
     args[0]->u.storage.killed = true;
   return void_value(ev->ctx);
 }
 
 static Value *
-eval_builtin_alloc_tensor(OpEval *ev, const IrExpr *call, Value **args)
+eval_builtin_alloc_tensor(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  if (call->u.call.nargs < 2 || args[0]->kind != VAL_SHAPE || args[1]->kind != VAL_DTYPE)
-    return op_fail_null(&s, "expects a shape and a dtype");
+  if (s->call->u.call.nargs < 2 || args[0]->kind != VAL_SHAPE || args[1]->kind != VAL_DTYPE)
+    return op_fail_null(s, "expects a shape and a dtype");
   return op_tensor_new(ev->ctx, args[1]->u.dtype, args[0]->u.shape.n, args[0]->u.shape.dims,
                        ev->loc);
 }
 
 static Value *
-eval_identity(OpEval *ev, const IrExpr *call, Value **args)
+eval_identity(OpEval *ev, const OpSite *s, Value **args)
 {
   return args[0];
 }
@@ -421,29 +412,28 @@ format_of(const IrExpr *call)
 }
 
 static Value *
-eval_print(OpEval *ev, const IrExpr *call, Value **args)
+eval_print(OpEval *ev, const OpSite *s, Value **args)
 {
-  format_values(format_of(call), args, call->u.call.nargs, ev->print_out);
+  format_values(format_of(s->call), args, s->call->u.call.nargs, ev->print_out);
   ir_buf_puts(ev->print_out, "\n");
   return void_value(ev->ctx);
 }
 
 static Value *
-eval_assert(OpEval *ev, const IrExpr *call, Value **args)
+eval_assert(OpEval *ev, const OpSite *site, Value **args)
 {
-  OpSite site = op_site_eval(ev, call);
-  const Value *c = call->u.call.nargs ? args[0] : NULL;
+  const Value *c = site->call->u.call.nargs ? args[0] : NULL;
   int truth = -1;
   if (c && c->kind == VAL_PRIM)
     truth = c->u.prim.i != 0 || c->u.prim.f != 0;
   else if (c && c->kind == VAL_TENSOR && c->u.tensor.t.ndim == 0)
     truth = op_get_f(&c->u.tensor.t, 0) != 0;
   if (truth < 0)
-    return op_fail_null(&site, "the condition must be a bool scalar");
+    return op_fail_null(site, "the condition must be a bool scalar");
   if (!truth) {
     IrBuf msg = {0};
-    format_values(format_of(call), args + 1, call->u.call.nargs - 1, &msg);
-    op_report(&site, "assertion failed%s%s", msg.len ? ": " : "", msg.len ? msg.data : "");
+    format_values(format_of(site->call), args + 1, site->call->u.call.nargs - 1, &msg);
+    op_report(site, "assertion failed%s%s", msg.len ? ": " : "", msg.len ? msg.data : "");
     ir_buf_free(&msg);
     return NULL;
   }
@@ -451,21 +441,20 @@ eval_assert(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 static Value *
-eval_shape_of(OpEval *ev, const IrExpr *call, Value **args)
+eval_shape_of(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   if (args[0]->kind != VAL_TENSOR)
-    return op_fail_null(&s, "expects a tensor");
+    return op_fail_null(s, "expects a tensor");
   return op_shape_new(ev->ctx, args[0]->u.tensor.t.shape, args[0]->u.tensor.t.ndim);
 }
 
 /* R.shape_of of a tensor whose shape is known: that R.shape. */
 static IrExpr *
-legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_shape_of(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   if (!result || result->kind != IR_SI_SHAPE || !result->u.shape.values)
     return NULL;
-  return ir_shape_expr(lz->ctx, result->u.shape.values, result->u.shape.ndim, call->loc);
+  return ir_shape_expr(lz->ctx, result->u.shape.values, result->u.shape.ndim, s->call->loc);
 }
 
 /* The argument itself: R.memory.ensure_zero_offset (an rxc tensor always
@@ -476,35 +465,34 @@ legalize_shape_of(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
  * between devices (vm.builtin.to_device); generated C runs on one device,
  * where that copy is the value itself. */
 static IrExpr *
-legalize_identity(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_identity(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   (void)lz, (void)result;
-  return call->u.call.nargs == 1 ? (IrExpr *)call->u.call.args[0] : NULL;
+  return s->call->u.call.nargs == 1 ? (IrExpr *)s->call->u.call.args[0] : NULL;
 }
 
 /* R.call_tir_with_grad: the R.call_tir it is once its gradient's name
  * (for TVM's Gradient pass) is no longer needed, as TVM's LegalizeOps. */
 static IrExpr *
-legalize_call_tir_with_grad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_call_tir_with_grad(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   (void)result;
-  IrExpr *e = ir_call_op(lz->ctx, &op_def(IR_OP_CALL_TIR)->syn, call->u.call.args,
-                         call->u.call.nargs, NULL, call->loc);
-  e->u.call.sinfo_args = call->u.call.sinfo_args;
-  e->u.call.nsinfo_args = call->u.call.nsinfo_args;
-  e->sinfo = call->sinfo;
+  IrExpr *e = ir_call_op(lz->ctx, &op_def(IR_OP_CALL_TIR)->syn, s->call->u.call.args,
+                         s->call->u.call.nargs, NULL, s->call->loc);
+  e->u.call.sinfo_args = s->call->u.call.sinfo_args;
+  e->u.call.nsinfo_args = s->call->u.call.nsinfo_args;
+  e->sinfo = s->call->sinfo;
   return e;
 }
 
 /* R.builtin.stop_lift_params: a tensor's struct info (TVM's unary rule). */
 static IrSInfo *
-infer_tensor_identity(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_tensor_identity(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  if (call->u.call.nargs == 1 && (args[0]->kind == IR_SI_TENSOR || args[0]->kind == IR_SI_OBJECT))
+  if (site->call->u.call.nargs == 1 && (args[0]->kind == IR_SI_TENSOR || args[0]->kind == IR_SI_OBJECT))
     return args[0]->kind == IR_SI_TENSOR ? args[0]
                                          : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  return op_fail_null(&site, "expects one tensor argument");
+  return op_fail_null(site, "expects one tensor argument");
 }
 
 /* ---- the table -------------------------------------------------------------- */

@@ -196,15 +196,14 @@ op_conv_parse_window(const OpSite *s, Window *w)
 /* A tensor argument of l's rank: false after an error; *dims its dims in
  * logical order, or NULL when unknown. */
 bool
-op_conv_window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+op_conv_window_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what,
                    const Layout *l, IrSInfo **t, IrPrimExpr ***dims)
 {
-  OpSite site = op_site_infer(in, call);
   *dims = NULL;
-  if (!op_nn_tensor_arg(in, call, args, i, what, t))
+  if (!op_nn_tensor_arg(in, site, args, i, what, t))
     return false;
   if (*t && (*t)->u.tensor.ndim >= 0 && (*t)->u.tensor.ndim != l->rank)
-    return op_fail(&site, "%s must have rank %d, not %d", what, l->rank, (*t)->u.tensor.ndim);
+    return op_fail(site, "%s must have rank %d, not %d", what, l->rank, (*t)->u.tensor.ndim);
   IrPrimExpr **shape = op_nn_shape(*t);
   if (!shape)
     return true;
@@ -273,18 +272,17 @@ op_conv_tensor_in_layout(OpInfer *in, IrPrimExpr **logical, const Layout *l, IrD
 /* TVM's channel checks, errors only when provably broken: conv: C == I *
  * groups and O % groups == 0; transposed: C == I and I % groups == 0. */
 static bool
-check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x, IrPrimExpr **k)
+check_channels(OpInfer *in, const OpSite *s, const Window *w, IrPrimExpr **x, IrPrimExpr **k)
 {
-  OpSite s = op_site_infer(in, call);
   bool t = w->kind == NN_WIN_CONV_T;
   IrPrimExpr *need =
       t ? k[0] : op_nn_simplify(in, bin(in, IR_PE_MUL, k[1], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, x[1], need) == IR_PROVE_FALSE) {
     if (t)
-      op_report(&s, "data has %s channels, but weight has %s input channels",
+      op_report(s, "data has %s channels, but weight has %s input channels",
                 op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[0]));
     else
-      op_report(&s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
+      op_report(s, "data has %s channels, but weight has %s input channels times %lld groups = %s",
                 op_nn_expr_str(in->ctx, x[1]), op_nn_expr_str(in->ctx, k[1]), (long long)w->groups,
                 op_nn_expr_str(in->ctx, need));
     return false;
@@ -292,32 +290,31 @@ check_channels(OpInfer *in, const IrExpr *call, const Window *w, IrPrimExpr **x,
   IrPrimExpr *rem =
       op_nn_simplify(in, bin(in, IR_PE_FLOORMOD, k[0], op_nn_int(in->ctx, w->groups)));
   if (op_assume_equal(in, rem, op_nn_int(in->ctx, 0)) == IR_PROVE_FALSE)
-    return op_fail(&s, "weight has %s %s channels, not divisible by %lld groups",
+    return op_fail(s, "weight has %s %s channels, not divisible by %lld groups",
                    op_nn_expr_str(in->ctx, k[0]), t ? "input" : "output", (long long)w->groups);
   return true;
 }
 
 IrSInfo *
-op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_conv(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt, *kt;
   IrPrimExpr **x, **k;
   IrDType dtype;
-  if (!op_conv_parse_window(&s, &w) ||
-      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x) ||
-      !op_conv_window_arg(in, call, args, 1, "weight", &w.kernel, &kt, &k))
+  if (!op_conv_parse_window(s, &w) ||
+      !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x) ||
+      !op_conv_window_arg(in, s, args, 1, "weight", &w.kernel, &kt, &k))
     return NULL;
   /* operands of different dtypes need an out_dtype (as TVM: uint8 data
    * and int8 weights of a quantized model into int32) */
   if (w.out_dtype.code != IR_DT_VOID)
     dtype = w.out_dtype;
-  else if (!op_nn_common_dtype(in, call, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
+  else if (!op_nn_common_dtype(in, s, op_nn_dtype(xt), op_nn_dtype(kt), &dtype))
     return NULL;
   if (!x || !k)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, dtype, op_nn_vdevice(xt));
-  if (!check_channels(in, call, &w, x, k))
+  if (!check_channels(in, s, &w, x, k))
     return NULL;
   IrPrimExpr *o[CONV_RANK] = {x[0], k[0]};
   if (w.kind == NN_WIN_CONV_T)
@@ -486,32 +483,31 @@ conv_point(const Window *w, const View *x, const View *k, const int64_t *o, bool
 }
 
 Value *
-op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_conv(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Window w;
   View x, k;
   int64_t o[CONV_RANK];
-  if (!op_conv_parse_window(&s, &w) ||
-      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x) ||
-      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 1, "weight"), &w.kernel, "weight", &k))
+  if (!op_conv_parse_window(s, &w) ||
+      !op_conv_view_of(s, op_nn_tensor_value(s, args, 0, "data"), &w.data, "data", &x) ||
+      !op_conv_view_of(s, op_nn_tensor_value(s, args, 1, "weight"), &w.kernel, "weight", &k))
     return NULL;
   bool t = w.kind == NN_WIN_CONV_T;
   if (t ? x.dim[1] != k.dim[0] || k.dim[0] % w.groups != 0
         : x.dim[1] != k.dim[1] * w.groups || k.dim[0] % w.groups != 0) {
     return op_fail_null(
-        &s, "data has %lld channels; weight has %lld %s and %lld %s channels; %lld groups",
+        s, "data has %lld channels; weight has %lld %s and %lld %s channels; %lld groups",
         (long long)x.dim[1], (long long)k.dim[0], t ? "input" : "output", (long long)k.dim[1],
         t ? "output" : "input", (long long)w.groups);
   }
   o[0] = x.dim[0];
   o[1] = t ? k.dim[1] * w.groups : k.dim[0];
   for (int a = 0; a < w.nsp; a++)
-    if (!op_conv_extent_value(&s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
+    if (!op_conv_extent_value(s, &w, a, x.dim[2 + a], k.dim[2 + a], &o[2 + a]))
       return NULL;
   IrDType dt = w.out_dtype.code != IR_DT_VOID ? w.out_dtype : x.t->dtype;
   bool ints = op_nn_sum_type(x.t->dtype, k.t->dtype, dt).code == IR_DT_INT;
-  return op_conv_fill_output(&s, &w, dt, o, &x, &k, conv_point, ints);
+  return op_conv_fill_output(s, &w, dt, o, &x, &k, conv_point, ints);
 }
 
 /* The smallest value of a dtype: what max_pool gives for a window that
@@ -725,29 +721,28 @@ conv_term(OpPrim *p, const Window *w, const BufView *x, const BufView *k, IrDTyp
  * no float).  A float32 or integer conv2d takes the tiled products of
  * conv_gemm.c or conv_dw.c when it fits them. */
 IrExpr *
-op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_conv(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  const char *name = window_op(call)->name;
+  const char *name = window_op(s->call)->name;
   Window w;
   OpPrim p;
   BufView x, out;
   IrPrimExpr *o[CONV_RANK], **r, *cond;
-  if (!op_conv_parse_window(&s, &w) || call->u.call.nargs < 2)
+  if (!op_conv_parse_window(s, &w) || s->call->u.call.nargs < 2)
     return NULL;
   op_prim_begin(lz, &p, name);
-  if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
+  if (!op_conv_buffers(&p, &w, s->call, result, name, &x, &out))
     return NULL;
-  BufView k = {op_prim_input(&p, call->u.call.args[1], "weight"), &w.kernel};
+  BufView k = {op_prim_input(&p, s->call->u.call.args[1], "weight"), &w.kernel};
   if (!k.b || k.b->ndim != w.kernel.rank) {
     op_prim_abort(&p);
     return NULL;
   }
   if (w.kind == NN_WIN_CONV && w.nsp == 2 &&
-      (op_conv_gemm(&p, &w, call->u.call.args[1], &x, &k, &out) ||
+      (op_conv_gemm(&p, &w, s->call->u.call.args[1], &x, &k, &out) ||
        op_conv_depthwise(&p, &w, &x, &k, &out)))
-    return op_prim_finish(&p, call, result);
+    return op_prim_finish(&p, s->call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrDType sum = op_nn_sum_type(x.b->dtype, k.b->dtype, out.b->dtype);
   IrBuffer *acc = op_nn_acc_typed(&p, 1, sum);
@@ -763,5 +758,5 @@ op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
                    op_nn_acc_set(&p, acc, 0, op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), term)));
   *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)),
                           loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

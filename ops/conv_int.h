@@ -46,7 +46,7 @@ double op_conv_lowest(IrDType t);
  * convolutions'. */
 /* A tensor argument of l's rank: false after an error; *dims its dims in
  * logical order, or NULL when unknown. */
-bool op_conv_window_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+bool op_conv_window_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int i, const char *what,
                         const Layout *l, IrSInfo **t, IrPrimExpr ***dims);
 /* The output extent along spatial axis a of an input of extent x and a
  * window of extent k, simplified. */

@@ -42,23 +42,21 @@ static const IrDType U8 = {IR_DT_UINT, 8, 1}, U16 = {IR_DT_UINT, 16, 1}, U64 = {
 
 /* Whether the call has n arguments; an error when not. */
 static bool
-check_nargs(OpInfer *in, const IrExpr *call, int n)
+check_nargs(OpInfer *in, const OpSite *site, int n)
 {
-  OpSite site = op_site_infer(in, call);
-  if (call->u.call.nargs == n)
+  if (site->call->u.call.nargs == n)
     return true;
-  return op_fail(&site, "takes %d argument%s, not %d", n, n == 1 ? "" : "s", call->u.call.nargs);
+  return op_fail(site, "takes %d argument%s, not %d", n, n == 1 ? "" : "s", site->call->u.call.nargs);
 }
 
 /* Argument i's struct info as a tensor; NULL after an error for anything
  * else (TVM's ops here take only tensors). */
 static const IrSInfo *
-tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what)
+tensor_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what)
 {
-  OpSite site = op_site_infer(in, call);
   if (args[i]->kind == IR_SI_TENSOR)
     return args[i];
-  return op_fail_null(&site, "%s must be a tensor, not %s", what, op_sinfo_text(in->ctx, args[i]));
+  return op_fail_null(site, "%s must be a tensor, not %s", what, op_sinfo_text(in->ctx, args[i]));
 }
 
 /* The dims of a shape argument: an R.shape itself or what the struct info
@@ -84,9 +82,9 @@ shape_values(const IrExpr *arg, int *n)
 
 /* R.size(x): the element count as an int64 scalar tensor. */
 static IrSInfo *
-infer_size(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_size(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  if (!check_nargs(in, call, 1) || !tensor_arg(in, call, args, 0, "the argument"))
+  if (!check_nargs(in, s, 1) || !tensor_arg(in, s, args, 0, "the argument"))
     return NULL;
   IrPrimExpr **none = ir_alloc(in->ctx, sizeof *none); /* the shape (), known */
   return ir_sinfo_tensor(in->ctx, none, 0, IR_I64, args[0]->u.tensor.vdevice);
@@ -95,13 +93,12 @@ infer_size(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* R.shape_to_tensor(s): the dims as an int64 vector of length ndim
  * (unknown length for a shape of unknown rank). */
 static IrSInfo *
-infer_shape_to_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_shape_to_tensor(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  if (!check_nargs(in, call, 1))
+  if (!check_nargs(in, site, 1))
     return NULL;
   if (args[0]->kind != IR_SI_SHAPE)
-    return op_fail_null(&site, "the argument must be a shape, not %s",
+    return op_fail_null(site, "the argument must be a shape, not %s",
                         op_sinfo_text(in->ctx, args[0]));
   int ndim = args[0]->u.shape.ndim;
   IrPrimExpr **dim = NULL;
@@ -115,18 +112,17 @@ infer_shape_to_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* R.tensor_to_shape(t): a shape of t's length, t being a vector of
  * integers (TVM checks the rank; rxc also refuses float data). */
 static IrSInfo *
-infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_tensor_to_shape(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   const IrSInfo *t;
   char b[16];
-  if (!check_nargs(in, call, 1) || !(t = tensor_arg(in, call, args, 0, "the argument")))
+  if (!check_nargs(in, site, 1) || !(t = tensor_arg(in, site, args, 0, "the argument")))
     return NULL;
   if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1)
-    return op_fail_null(&site, "expects a 1-d tensor, not one of rank %d", t->u.tensor.ndim);
+    return op_fail_null(site, "expects a 1-d tensor, not one of rank %d", t->u.tensor.ndim);
   IrDType dt = t->u.tensor.dtype;
   if (dt.code != IR_DT_VOID && !ir_dtype_is_int(dt))
-    return op_fail_null(&site, "expects a tensor of integers, not %s", ir_dtype_str(dt, b));
+    return op_fail_null(site, "expects a tensor of integers, not %s", ir_dtype_str(dt, b));
   int64_t n;
   if (t->u.tensor.shape && ir_prim_is_int(t->u.tensor.shape[0], &n))
     return ir_sinfo_shape(in->ctx, NULL, (int)n);
@@ -135,18 +131,17 @@ infer_tensor_to_shape(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* A kernel's tensor argument i; NULL after an error for another value. */
 static const IrTensorData *
-eval_tensor(OpEval *ev, const IrExpr *call, Value **args, int i)
+eval_tensor(OpEval *ev, const OpSite *s, Value **args, int i)
 {
-  OpSite s = op_site_eval(ev, call);
   if (args[i]->kind == VAL_TENSOR)
     return &args[i]->u.tensor.t;
-  return op_fail_null(&s, "argument %d must be a tensor", i + 1);
+  return op_fail_null(s, "argument %d must be a tensor", i + 1);
 }
 
 static Value *
-eval_size(OpEval *ev, const IrExpr *call, Value **args)
+eval_size(OpEval *ev, const OpSite *s, Value **args)
 {
-  if (!eval_tensor(ev, call, args, 0))
+  if (!eval_tensor(ev, s, args, 0))
     return NULL;
   Value *v = op_tensor_new(ev->ctx, IR_I64, 0, NULL, ev->loc);
   if (v)
@@ -155,11 +150,10 @@ eval_size(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 static Value *
-eval_shape_to_tensor(OpEval *ev, const IrExpr *call, Value **args)
+eval_shape_to_tensor(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   if (args[0]->kind != VAL_SHAPE)
-    return op_fail_null(&s, "expects a shape");
+    return op_fail_null(s, "expects a shape");
   int64_t n = args[0]->u.shape.n;
   Value *v = op_tensor_new(ev->ctx, IR_I64, 1, &n, ev->loc);
   for (int64_t i = 0; v && i < n; i++)
@@ -169,17 +163,16 @@ eval_shape_to_tensor(OpEval *ev, const IrExpr *call, Value **args)
 
 /* The data become dims: each must be a non-negative integer. */
 static Value *
-eval_tensor_to_shape(OpEval *ev, const IrExpr *call, Value **args)
+eval_tensor_to_shape(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t = args[0]->kind == VAL_TENSOR ? &args[0]->u.tensor.t : NULL;
   if (!t || t->ndim != 1 || !ir_dtype_is_int(t->dtype))
-    return op_fail_null(&s, "expects a 1-d tensor of integers");
+    return op_fail_null(s, "expects a 1-d tensor of integers");
   int64_t *dims = ir_alloc(ev->ctx, (size_t)(t->shape[0] ? t->shape[0] : 1) * sizeof *dims);
   for (int64_t i = 0; i < t->shape[0]; i++) {
     dims[i] = op_get_i(t, i);
     if (dims[i] < 0)
-      return op_fail_null(&s, "element %lld is %lld: a dim cannot be negative", (long long)i,
+      return op_fail_null(s, "element %lld is %lld: a dim cannot be negative", (long long)i,
                           (long long)dims[i]);
   }
   return op_shape_new(ev->ctx, dims, (int)t->shape[0]);
@@ -199,9 +192,9 @@ begin_with_output(OpLegalize *lz, OpPrim *p, const char *name, IrSInfo *result)
 
 /* R.size: a 0-d prim_func storing the product of x's dims. */
 static IrExpr *
-legalize_size(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_size(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   OpPrim p;
   IrBuffer *out;
   if (!x || x->kind != IR_SI_TENSOR || !x->u.tensor.shape ||
@@ -212,15 +205,15 @@ legalize_size(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     n = ir_prim_bin(lz->ctx, IR_PE_MUL, n,
                     op_prim_i64(lz->ctx, op_prim_dim(&p, x->u.tensor.shape[d])));
   op_prim_emit(&p, op_prim_store(&p, out, NULL, n));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* R.shape_to_tensor of a shape whose dims are known: one store per dim. */
 static IrExpr *
-legalize_shape_to_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_shape_to_tensor(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   int n;
-  IrPrimExpr **dims = shape_values(call->u.call.args[0], &n);
+  IrPrimExpr **dims = shape_values(s->call->u.call.args[0], &n);
   OpPrim p;
   IrBuffer *out;
   if (!dims || !(out = begin_with_output(lz, &p, "shape_to_tensor", result)))
@@ -228,7 +221,7 @@ legalize_shape_to_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int i = 0; i < n; i++)
     op_prim_emit(&p, op_prim_store_at(&p, out, ir_prim_int(lz->ctx, IR_I64, i),
                                       op_prim_i64(lz->ctx, op_prim_dim(&p, dims[i]))));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -310,18 +303,17 @@ dtype_field(Field f, IrDType t)
  * when it is not one; false after an error (not a prim value, negative,
  * not below a known rank). */
 static bool
-infer_axis(OpInfer *in, const IrExpr *call, IrSInfo **args, int ndim, int64_t *axis)
+infer_axis(OpInfer *in, const OpSite *site, IrSInfo **args, int ndim, int64_t *axis)
 {
-  OpSite site = op_site_infer(in, call);
-  const IrExpr *a = call->u.call.args[1];
+  const IrExpr *a = site->call->u.call.args[1];
   *axis = -1;
   if (args[1]->kind != IR_SI_PRIM)
-    return op_fail(&site, "the axis must be a prim value, not %s", op_sinfo_text(in->ctx, args[1]));
+    return op_fail(site, "the axis must be a prim value, not %s", op_sinfo_text(in->ctx, args[1]));
   IrPrimExpr *v = a->kind == IR_EX_PRIM ? a->u.prim : args[1]->u.prim.value;
   if (!v || !ir_prim_is_int(v, axis))
     return true;
   if (*axis < 0 || (ndim >= 0 && *axis >= ndim))
-    return op_fail(&site, "axis %lld is outside the tensor's %d dims", (long long)*axis, ndim);
+    return op_fail(site, "axis %lld is outside the tensor's %d dims", (long long)*axis, ndim);
   return true;
 }
 
@@ -349,35 +341,34 @@ axis_value(IrCtx *ctx, const IrSInfo *s, Field f, int64_t axis)
 /* Every inspect op: a prim value of its field's dtype, or, for a dim or
  * stride TVM can name (a literal axis of a known shape), R.Prim(value=...). */
 static IrSInfo *
-infer_inspect(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_inspect(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  Field f = field_of(call);
+  Field f = field_of(s->call);
   bool indexed = f == FIELD_SHAPE_I || f == FIELD_STRIDE_I;
   const IrSInfo *t;
   int64_t axis;
-  if (!check_nargs(in, call, indexed ? 2 : 1) ||
-      !(t = tensor_arg(in, call, args, 0, "the argument")))
+  if (!check_nargs(in, s, indexed ? 2 : 1) ||
+      !(t = tensor_arg(in, s, args, 0, "the argument")))
     return NULL;
   if (!indexed)
     return ir_sinfo_prim(in->ctx, field_dtype(f), NULL);
-  if (!infer_axis(in, call, args, t->u.tensor.ndim, &axis))
+  if (!infer_axis(in, s, args, t->u.tensor.ndim, &axis))
     return NULL;
   return ir_sinfo_prim(in->ctx, IR_I64, axis_value(in->ctx, t, f, axis));
 }
 
 static Value *
-eval_inspect(OpEval *ev, const IrExpr *call, Value **args)
+eval_inspect(OpEval *ev, const OpSite *site, Value **args)
 {
-  OpSite site = op_site_eval(ev, call);
-  Field f = field_of(call);
-  const IrTensorData *t = eval_tensor(ev, call, args, 0);
+  Field f = field_of(site->call);
+  const IrTensorData *t = eval_tensor(ev, site, args, 0);
   int64_t v = 0;
   if (!t)
     return NULL;
   if (f == FIELD_SHAPE_I || f == FIELD_STRIDE_I) {
     int64_t axis = args[1]->kind == VAL_PRIM ? args[1]->u.prim.i : -1;
     if (axis < 0 || axis >= t->ndim)
-      return op_fail_null(&site, "axis %lld is outside the tensor's %d dims", (long long)axis,
+      return op_fail_null(site, "axis %lld is outside the tensor's %d dims", (long long)axis,
                           t->ndim);
     v = f == FIELD_SHAPE_I ? t->shape[axis] : 1;
     for (int d = (int)axis + 1; f == FIELD_STRIDE_I && d < t->ndim; d++)
@@ -393,10 +384,10 @@ eval_inspect(OpEval *ev, const IrExpr *call, Value **args)
 /* The field as R.prim_value: a literal, or a dim expression of the
  * function's symbolic vars; NULL (kept) when the struct info does not say. */
 static IrExpr *
-legalize_inspect(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_inspect(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  Field f = field_of(call);
-  const IrSInfo *t = call->u.call.args[0]->sinfo;
+  Field f = field_of(s->call);
+  const IrSInfo *t = s->call->u.call.args[0]->sinfo;
   IrPrimExpr *v = NULL;
   if (!t || t->kind != IR_SI_TENSOR)
     return NULL;
@@ -408,7 +399,7 @@ legalize_inspect(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     v = ir_prim_int(lz->ctx, field_dtype(f), dtype_field(f, t->u.tensor.dtype));
   else if (f == FIELD_BYTE_OFFSET || f == FIELD_ELEM_OFFSET)
     v = ir_prim_int(lz->ctx, U64, 0);
-  return v ? ir_prim_value(lz->ctx, v, call->loc) : NULL;
+  return v ? ir_prim_value(lz->ctx, v, s->call->loc) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -416,31 +407,29 @@ legalize_inspect(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* ------------------------------------------------------------------ */
 
 static bool
-dtype_attr(OpInfer *in, const IrExpr *call, IrDType *t)
+dtype_attr(OpInfer *in, const OpSite *s, IrDType *t)
 {
-  OpSite s = op_site_infer(in, call);
-  const IrAttr *a = op_attr(call, "dtype");
+  const IrAttr *a = op_attr(s->call, "dtype");
   if (a && a->kind == IR_AT_STR && ir_dtype_parse(a->u.s, strlen(a->u.s), t) && t->lanes == 1)
     return true;
-  return op_fail(&s, "the dtype attribute must name a data type");
+  return op_fail(s, "the dtype attribute must name a data type");
 }
 
 /* A tensor argument of rank 2 (or unknown rank) whose dtype is of the
  * kind wanted; false after an error. */
 static bool
-sampling_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool fl)
+sampling_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what, bool fl)
 {
-  OpSite site = op_site_infer(in, call);
   char b[16];
-  const IrSInfo *t = tensor_arg(in, call, args, i, what);
+  const IrSInfo *t = tensor_arg(in, site, args, i, what);
   if (!t)
     return false;
   IrDType dt = t->u.tensor.dtype;
   if (dt.code != IR_DT_VOID && (fl ? !ir_dtype_is_float(dt) : dt.code != IR_DT_INT))
-    return op_fail(&site, "%s must have %s dtype, not %s", what, fl ? "a float" : "an int",
+    return op_fail(site, "%s must have %s dtype, not %s", what, fl ? "a float" : "an int",
                    ir_dtype_str(dt, b));
   if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 2)
-    return op_fail(&site, "%s must be a 2-d tensor, not one of rank %d", what, t->u.tensor.ndim);
+    return op_fail(site, "%s must be a 2-d tensor, not one of rank %d", what, t->u.tensor.ndim);
   return true;
 }
 
@@ -448,15 +437,14 @@ sampling_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char 
  * (n, 1) of the dtype attribute; TVM's rules, the n of the two samples
  * provably equal. */
 static IrSInfo *
-infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_multinomial(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   IrDType t;
   static const char *const what[] = {"prob", "uniform_sample", "sample_indices"};
-  if (!check_nargs(in, call, 3) || !dtype_attr(in, call, &t))
+  if (!check_nargs(in, site, 3) || !dtype_attr(in, site, &t))
     return NULL;
   for (int i = 0; i < 3; i++)
-    if (!sampling_arg(in, call, args, i, what[i], i < 2))
+    if (!sampling_arg(in, site, args, i, what[i], i < 2))
       return NULL;
   int vdevice = args[0]->u.tensor.vdevice;
   const IrSInfo *u = args[1], *s = args[2];
@@ -466,13 +454,13 @@ infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return ir_sinfo_tensor(in->ctx, NULL, 2, t, vdevice);
   IrPrimExpr *n = u->u.tensor.shape[0];
   if (op_prove_equal(in, n, s->u.tensor.shape[0]) != IR_PROVE_TRUE)
-    return op_fail_null(&site,
+    return op_fail_null(site,
                         "uniform_sample %s and sample_indices %s must have the same batch size",
                         op_sinfo_text(in->ctx, u), op_sinfo_text(in->ctx, s));
   int64_t one;
   for (int i = 1; i < 3; i++)
     if (!ir_prim_is_int(args[i]->u.tensor.shape[1], &one) || one != 1)
-      return op_fail_null(&site, "%s must have shape (n, 1), not %s", what[i],
+      return op_fail_null(site, "%s must have shape (n, 1), not %s", what[i],
                           op_sinfo_text(in->ctx, args[i]));
   IrPrimExpr **shape = ir_alloc(in->ctx, 2 * sizeof *shape);
   shape[0] = n;
@@ -481,17 +469,16 @@ infer_multinomial(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 static Value *
-eval_multinomial(OpEval *ev, const IrExpr *call, Value **args)
+eval_multinomial(OpEval *ev, const OpSite *site, Value **args)
 {
-  OpSite site = op_site_eval(ev, call);
-  const IrTensorData *prob = eval_tensor(ev, call, args, 0), *u, *idx;
-  const IrAttr *a = op_attr(call, "dtype");
+  const IrTensorData *prob = eval_tensor(ev, site, args, 0), *u, *idx;
+  const IrAttr *a = op_attr(site->call, "dtype");
   IrDType t;
-  if (!prob || !(u = eval_tensor(ev, call, args, 1)) || !(idx = eval_tensor(ev, call, args, 2)))
+  if (!prob || !(u = eval_tensor(ev, site, args, 1)) || !(idx = eval_tensor(ev, site, args, 2)))
     return NULL;
   if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t) ||
       prob->ndim != 2 || u->ndim != 2 || idx->ndim != 2 || u->shape[0] != idx->shape[0]) {
-    return op_fail_null(&site,
+    return op_fail_null(site,
                         "expects prob (batch, vocab), uniform_sample and sample_indices (n, 1)");
   }
   int64_t batch = prob->shape[0], vocab = prob->shape[1], n = u->shape[0];
@@ -501,7 +488,7 @@ eval_multinomial(OpEval *ev, const IrExpr *call, Value **args)
     int64_t r = op_get_i(idx, i);
     if (r < 0 || r >= batch || vocab == 0)
       return op_fail_null(
-          &site,
+          site,
           vocab ? "sample_indices[%lld] is %lld, outside [0, %lld)"
                 : "sample %lld of %lld: prob has no columns to sample from (batch %lld)",
           (long long)i, (long long)(vocab ? r : n), (long long)batch);
@@ -566,13 +553,13 @@ multinomial_check(OpPrim *p, IrBuffer *idx, IrPrimExpr *batch, IrPrimExpr *vocab
  *                             if !found && u[i, 0] < acc: out[i, 0] = j; found = 1
  * with r = sample_indices[i, 0] clamped to [0, batch); acc in float64. */
 static IrExpr *
-legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_multinomial(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *prob, *u, *idx, *out;
   if (!op_prim_open(
-          lz, &p, "multinomial_from_uniform", call, result,
+          lz, &p, "multinomial_from_uniform", s->call, result,
           (OpPrimParam[]){
               {"prob", &prob}, {"usample", &u}, {"sample_indices", &idx}, {"T_multinomial", &out}},
           4))
@@ -615,7 +602,7 @@ legalize_multinomial(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
                     ir_prim_cast(ctx, out->dtype, ir_prim_bin(ctx, IR_PE_SUB, vocab, one[0]))),
       if_then(&p, ir_prim_bin(ctx, IR_PE_GT, batch, zero), nest)};
   *outer = seq_of(&p, row, 4);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */

@@ -87,35 +87,32 @@ as_f64(IrCtx *ctx, IrPrimExpr *e)
 /* ------------------------------------------------------------------ */
 
 static bool
-check_nargs(OpInfer *in, const IrExpr *call, int n)
+check_nargs(OpInfer *in, const OpSite *site, int n)
 {
-  OpSite site = op_site_infer(in, call);
-  if (call->u.call.nargs == n)
+  if (site->call->u.call.nargs == n)
     return true;
-  return op_fail(&site, "takes %d arguments, not %d", n, call->u.call.nargs);
+  return op_fail(site, "takes %d arguments, not %d", n, site->call->u.call.nargs);
 }
 
 /* A tensor argument's struct info (R.Object: a tensor of unknown rank and
  * dtype); NULL after an error for any other kind. */
 static IrSInfo *
-tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, const char *what)
+tensor_arg(OpInfer *in, const OpSite *site, IrSInfo *si, const char *what)
 {
-  OpSite site = op_site_infer(in, call);
   if (si->kind == IR_SI_TENSOR)
     return si;
   if (si->kind == IR_SI_OBJECT)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  return op_fail_null(&site, "%s must be a tensor, but it is %s", what, op_sinfo_text(in->ctx, si));
+  return op_fail_null(site, "%s must be a tensor, but it is %s", what, op_sinfo_text(in->ctx, si));
 }
 
 /* The fill value of full and full_like: a tensor of rank 0. */
 static IrSInfo *
-fill_arg(OpInfer *in, const IrExpr *call, IrSInfo *si)
+fill_arg(OpInfer *in, const OpSite *site, IrSInfo *si)
 {
-  OpSite site = op_site_infer(in, call);
-  IrSInfo *f = tensor_arg(in, call, si, "fill_value");
+  IrSInfo *f = tensor_arg(in, site, si, "fill_value");
   if (f && f->u.tensor.ndim > 0)
-    return op_fail_null(&site, "fill_value must be a tensor of rank 0, but it has rank %d",
+    return op_fail_null(site, "fill_value must be a tensor of rank 0, but it has rank %d",
                         f->u.tensor.ndim);
   return f;
 }
@@ -123,36 +120,34 @@ fill_arg(OpInfer *in, const IrExpr *call, IrSInfo *si)
 /* A prim argument's value (NULL when unknown); false after an error when
  * the argument is no prim value or not of an integer dtype (int_only). */
 static bool
-prim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool int_only,
+prim_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what, bool int_only,
          IrPrimExpr **value)
 {
-  OpSite site = op_site_infer(in, call);
   IrSInfo *si = args[i];
   *value = NULL;
   if (si && si->kind == IR_SI_OBJECT)
     return true;
   if (!si || si->kind != IR_SI_PRIM)
-    return op_fail(&site, "%s must be a prim value", what);
+    return op_fail(site, "%s must be a prim value", what);
   IrDType t = si->u.prim.dtype;
   if (int_only && t.code != IR_DT_VOID && !ir_dtype_is_int(t)) {
     char b[16];
-    return op_fail(&site, "%s must be an integer, not of dtype %s", what, ir_dtype_str(t, b));
+    return op_fail(site, "%s must be an integer, not of dtype %s", what, ir_dtype_str(t, b));
   }
-  *value = prim_of(call->u.call.args[i]);
+  *value = prim_of(site->call->u.call.args[i]);
   return true;
 }
 
 /* A dim given by a prim argument: an int64 expression, or NULL when
  * unknown; a literal below zero is an error. */
 static bool
-dim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, IrPrimExpr **dim)
+dim_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what, IrPrimExpr **dim)
 {
-  OpSite site = op_site_infer(in, call);
   int64_t v;
-  if (!prim_arg(in, call, args, i, what, true, dim))
+  if (!prim_arg(in, site, args, i, what, true, dim))
     return false;
   if (*dim && ir_prim_is_int(*dim, &v) && v < 0)
-    return op_fail(&site, "%s is negative (%lld)", what, (long long)v);
+    return op_fail(site, "%s is negative (%lld)", what, (long long)v);
   *dim = *dim ? op_prim_i64(in->ctx, *dim) : NULL;
   return true;
 }
@@ -161,10 +156,9 @@ dim_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what
  * literal or its struct info (NULL when unknown, *n -1 when even the
  * length is). */
 static bool
-shape_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, IrPrimExpr ***values, int *n)
+shape_arg(OpInfer *in, const OpSite *site, IrSInfo *si, IrPrimExpr ***values, int *n)
 {
-  OpSite site = op_site_infer(in, call);
-  const IrExpr *e = call->u.call.args[0];
+  const IrExpr *e = site->call->u.call.args[0];
   *values = NULL;
   *n = -1;
   if (e->kind == IR_EX_SHAPE) {
@@ -175,65 +169,62 @@ shape_arg(OpInfer *in, const IrExpr *call, IrSInfo *si, IrPrimExpr ***values, in
     if (*n >= 0 && ir_sinfo_shape_len(si) == *n)
       *values = si->u.shape.values;
   } else if (si->kind != IR_SI_OBJECT) {
-    return op_fail(&site, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
+    return op_fail(site, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
   }
   return true;
 }
 
 /* R.full(shape, fill_value, dtype), R.ones(shape, dtype), R.zeros(...). */
 static IrSInfo *
-infer_full(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_full(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
-  Fill kind = *(const Fill *)op_of(call->u.call.op)->data;
+  Fill kind = *(const Fill *)op_of(site->call->u.call.op)->data;
   IrSInfo *f = NULL;
   IrPrimExpr **shape;
   int ndim;
   IrDType t;
-  if (!check_nargs(in, call, kind == FILL_VALUE ? 2 : 1) ||
-      !shape_arg(in, call, args[0], &shape, &ndim) ||
-      (kind == FILL_VALUE && !(f = fill_arg(in, call, args[1]))) ||
-      !dtype_attr(&site, f ? f->u.tensor.dtype : IR_VOID, &t))
+  if (!check_nargs(in, site, kind == FILL_VALUE ? 2 : 1) ||
+      !shape_arg(in, site, args[0], &shape, &ndim) ||
+      (kind == FILL_VALUE && !(f = fill_arg(in, site, args[1]))) ||
+      !dtype_attr(site, f ? f->u.tensor.dtype : IR_VOID, &t))
     return NULL;
   if (kind != FILL_VALUE && t.code == IR_DT_VOID)
-    return op_fail_null(&site, "needs a dtype");
+    return op_fail_null(site, "needs a dtype");
   return ir_sinfo_tensor(in->ctx, shape, ndim, t, f ? f->u.tensor.vdevice : -1);
 }
 
 /* x's struct info with the dtype replaced when one is given. */
 static IrSInfo *
-like_x(OpInfer *in, const IrExpr *call, IrSInfo *x)
+like_x(OpInfer *in, const OpSite *s, IrSInfo *x)
 {
-  OpSite s = op_site_infer(in, call);
   IrDType t;
-  if (!dtype_attr(&s, x->u.tensor.dtype, &t))
+  if (!dtype_attr(s, x->u.tensor.dtype, &t))
     return NULL;
   return ir_sinfo_tensor(in->ctx, x->u.tensor.shape, x->u.tensor.ndim, t, x->u.tensor.vdevice);
 }
 
 /* R.full_like(x, fill_value, dtype), R.ones_like(x, dtype), ... */
 static IrSInfo *
-infer_full_like(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_full_like(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  Fill kind = *(const Fill *)op_of(call->u.call.op)->data;
+  Fill kind = *(const Fill *)op_of(s->call->u.call.op)->data;
   IrSInfo *x;
-  if (!check_nargs(in, call, kind == FILL_VALUE ? 2 : 1) ||
-      !(x = tensor_arg(in, call, args[0], "x")) ||
-      (kind == FILL_VALUE && !fill_arg(in, call, args[1])))
+  if (!check_nargs(in, s, kind == FILL_VALUE ? 2 : 1) ||
+      !(x = tensor_arg(in, s, args[0], "x")) ||
+      (kind == FILL_VALUE && !fill_arg(in, s, args[1])))
     return NULL;
-  return like_x(in, call, x);
+  return like_x(in, s, x);
 }
 
 /* R.eye(n, m, k, dtype): an n x m tensor. */
 static IrSInfo *
-infer_eye(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_eye(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrPrimExpr **dims = ir_alloc(in->ctx, 2 * sizeof *dims), *k;
   IrDType f32 = IR_F32, t;
-  if (!check_nargs(in, call, 3) || !dim_arg(in, call, args, 0, "n", &dims[0]) ||
-      !dim_arg(in, call, args, 1, "m", &dims[1]) || !prim_arg(in, call, args, 2, "k", true, &k) ||
-      !dtype_attr(&s, f32, &t))
+  if (!check_nargs(in, s, 3) || !dim_arg(in, s, args, 0, "n", &dims[0]) ||
+      !dim_arg(in, s, args, 1, "m", &dims[1]) || !prim_arg(in, s, args, 2, "k", true, &k) ||
+      !dtype_attr(s, f32, &t))
     return NULL;
   return ir_sinfo_tensor(in->ctx, dims[0] && dims[1] ? dims : NULL, 2, t, -1);
 }
@@ -242,27 +233,26 @@ infer_eye(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * when more is allowed) and k an integer prim value; NULL after an
  * error. */
 static IrSInfo *
-matrix_and_k(OpInfer *in, const IrExpr *call, IrSInfo **args, bool more)
+matrix_and_k(OpInfer *in, const OpSite *site, IrSInfo **args, bool more)
 {
-  OpSite site = op_site_infer(in, call);
   IrSInfo *x;
   IrPrimExpr *k;
-  if (!check_nargs(in, call, 2) || !(x = tensor_arg(in, call, args[0], "x")) ||
-      !prim_arg(in, call, args, 1, "k", true, &k))
+  if (!check_nargs(in, site, 2) || !(x = tensor_arg(in, site, args[0], "x")) ||
+      !prim_arg(in, site, args, 1, "k", true, &k))
     return NULL;
   int r = x->u.tensor.ndim;
   if (r >= 0 && (more ? r < 2 : r != 2))
-    return op_fail_null(&site, "x must have rank 2%s, but it has rank %d", more ? " or more" : "",
+    return op_fail_null(site, "x must have rank 2%s, but it has rank %d", more ? " or more" : "",
                         r);
   return x;
 }
 
 /* R.eye_like(x, k, dtype): x's struct info, dtype replaced. */
 static IrSInfo *
-infer_eye_like(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_eye_like(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  IrSInfo *x = matrix_and_k(in, call, args, false);
-  return x ? like_x(in, call, x) : NULL;
+  IrSInfo *x = matrix_and_k(in, s, args, false);
+  return x ? like_x(in, s, x) : NULL;
 }
 
 /* numpy's arange length for literal bounds: ceil((end - start) / step),
@@ -345,29 +335,28 @@ arange_ints(const IrExpr *call)
 
 /* R.arange(start, end, step, dtype): a vector. */
 static IrSInfo *
-infer_arange(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_arange(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrPrimExpr *v[3], **dim = ir_alloc(in->ctx, sizeof *dim);
   const char *names[3] = {"start", "end", "step"};
   int64_t iv[3];
   double fv[3];
   int lits = 0;
   IrDType t;
-  if (!check_nargs(in, call, 3))
+  if (!check_nargs(in, s, 3))
     return NULL;
   for (int i = 0; i < 3; i++) {
-    if (!prim_arg(in, call, args, i, names[i], false, &v[i]))
+    if (!prim_arg(in, s, args, i, names[i], false, &v[i]))
       return NULL;
     lits += literal(v[i], &iv[i], &fv[i]);
   }
-  bool ints = arange_ints(call);
-  if (!dtype_attr(&s, ints ? IR_I64 : IR_F32, &t))
+  bool ints = arange_ints(s->call);
+  if (!dtype_attr(s, ints ? IR_I64 : IR_F32, &t))
     return NULL;
   if (lits == 3) {
     int64_t n;
     if (!arange_count(ints, iv[0], iv[1], iv[2], fv[0], fv[1], fv[2], &n))
-      return op_fail_null(&s, fv[2] == 0 ? "step is zero" : "the range has too many elements");
+      return op_fail_null(s, fv[2] == 0 ? "step is zero" : "the range has too many elements");
     *dim = ir_prim_int(in->ctx, IR_I64, n);
   } else if (ints && v[0] && v[1] && v[2]) {
     *dim = arange_len(in, v[0], v[1], v[2]);
@@ -379,22 +368,21 @@ infer_arange(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* R.hamming_window(window_size, periodic, alpha, beta, dtype). */
 static IrSInfo *
-infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_hamming_window(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   IrPrimExpr **dim = ir_alloc(in->ctx, sizeof *dim), *unused;
   IrDType t;
   int64_t n;
   char b[16];
-  if (!check_nargs(in, call, 4) || !prim_arg(in, call, args, 0, "window_size", true, dim) ||
-      !prim_arg(in, call, args, 1, "periodic", false, &unused) ||
-      !prim_arg(in, call, args, 2, "alpha", false, &unused) ||
-      !prim_arg(in, call, args, 3, "beta", false, &unused) || !dtype_attr(&site, IR_VOID, &t))
+  if (!check_nargs(in, site, 4) || !prim_arg(in, site, args, 0, "window_size", true, dim) ||
+      !prim_arg(in, site, args, 1, "periodic", false, &unused) ||
+      !prim_arg(in, site, args, 2, "alpha", false, &unused) ||
+      !prim_arg(in, site, args, 3, "beta", false, &unused) || !dtype_attr(site, IR_VOID, &t))
     return NULL;
   if (!ir_dtype_is_float(t))
-    return op_fail_null(&site, "needs a float dtype, not %s", ir_dtype_str(t, b));
+    return op_fail_null(site, "needs a float dtype, not %s", ir_dtype_str(t, b));
   if (*dim && ir_prim_is_int(*dim, &n) && n < 1)
-    return op_fail_null(&site, "window_size must be at least 1, not %lld", (long long)n);
+    return op_fail_null(site, "window_size must be at least 1, not %lld", (long long)n);
   if (*dim) {
     *dim = op_prim_i64(in->ctx, *dim);
     op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, *dim, ir_prim_int(in->ctx, IR_I64, 1)));
@@ -404,9 +392,9 @@ infer_hamming_window(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* R.tril(x, k), R.triu(x, k): x's struct info; x has rank 2 or more. */
 static IrSInfo *
-infer_trilu(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_trilu(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  return matrix_and_k(in, call, args, true);
+  return matrix_and_k(in, s, args, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -414,19 +402,18 @@ infer_trilu(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* ------------------------------------------------------------------ */
 
 static void
-eval_fail(OpEval *ev, const IrExpr *call, const char *msg)
+eval_fail(OpEval *ev, const OpSite *site, const char *msg)
 {
-  OpSite site = op_site_eval(ev, call);
-  op_report(&site, "%s", msg);
+  op_report(site, "%s", msg);
 }
 
 /* The prim value of argument i, or NULL after an error. */
 static const Value *
-eval_prim(OpEval *ev, const IrExpr *call, Value **args, int i)
+eval_prim(OpEval *ev, const OpSite *s, Value **args, int i)
 {
   if (args[i]->kind == VAL_PRIM)
     return args[i];
-  eval_fail(ev, call, "expects a prim value");
+  eval_fail(ev, s, "expects a prim value");
   return NULL;
 }
 
@@ -439,14 +426,13 @@ prim_f(const Value *v)
 /* The output tensor of the dtype the call's struct info or attributes
  * give (the kernel sees the same attributes inference saw). */
 static Value *
-eval_output(OpEval *ev, const IrExpr *call, IrDType fallback, int ndim, const int64_t *shape)
+eval_output(OpEval *ev, const OpSite *s, IrDType fallback, int ndim, const int64_t *shape)
 {
-  OpSite s = op_site_eval(ev, call);
   IrDType t;
-  if (!dtype_attr(&s, fallback, &t))
+  if (!dtype_attr(s, fallback, &t))
     return NULL;
   if (t.code == IR_DT_VOID) {
-    eval_fail(ev, call, "needs a dtype");
+    eval_fail(ev, s, "needs a dtype");
     return NULL;
   }
   return op_tensor_new(ev->ctx, t, ndim, shape, ev->loc);
@@ -466,15 +452,15 @@ fill_all(IrTensorData *out, bool fl, double f, int64_t i)
 }
 
 static Value *
-eval_full(OpEval *ev, const IrExpr *call, Value **args)
+eval_full(OpEval *ev, const OpSite *site, Value **args)
 {
-  Fill kind = *(const Fill *)op_of(call->u.call.op)->data;
+  Fill kind = *(const Fill *)op_of(site->call->u.call.op)->data;
   bool like = args[0]->kind == VAL_TENSOR;
   const IrTensorData *fill = NULL;
   IrDType fallback = IR_VOID;
   if (kind == FILL_VALUE) {
     if (args[1]->kind != VAL_TENSOR || args[1]->u.tensor.t.ndim != 0) {
-      eval_fail(ev, call, "fill_value must be a tensor of rank 0");
+      eval_fail(ev, site, "fill_value must be a tensor of rank 0");
       return NULL;
     }
     fill = &args[1]->u.tensor.t;
@@ -484,11 +470,11 @@ eval_full(OpEval *ev, const IrExpr *call, Value **args)
     fallback = args[0]->u.tensor.t.dtype;
   Value *v;
   if (like)
-    v = eval_output(ev, call, fallback, args[0]->u.tensor.t.ndim, args[0]->u.tensor.t.shape);
+    v = eval_output(ev, site, fallback, args[0]->u.tensor.t.ndim, args[0]->u.tensor.t.shape);
   else if (args[0]->kind == VAL_SHAPE)
-    v = eval_output(ev, call, fallback, args[0]->u.shape.n, args[0]->u.shape.dims);
+    v = eval_output(ev, site, fallback, args[0]->u.shape.n, args[0]->u.shape.dims);
   else {
-    eval_fail(ev, call, "expects a shape or a tensor");
+    eval_fail(ev, site, "expects a shape or a tensor");
     return NULL;
   }
   if (!v)
@@ -502,28 +488,28 @@ eval_full(OpEval *ev, const IrExpr *call, Value **args)
 
 /* out[i, j] = j - i == k: the dims from n and m or from x. */
 static Value *
-eval_eye(OpEval *ev, const IrExpr *call, Value **args)
+eval_eye(OpEval *ev, const OpSite *s, Value **args)
 {
-  bool like = call->u.call.op->id == IR_OP_EYE_LIKE;
-  const Value *k = eval_prim(ev, call, args, like ? 1 : 2);
+  bool like = s->call->u.call.op->id == IR_OP_EYE_LIKE;
+  const Value *k = eval_prim(ev, s, args, like ? 1 : 2);
   int64_t dims[2];
   Value *v;
   if (!k)
     return NULL;
   if (like) {
     if (args[0]->kind != VAL_TENSOR || args[0]->u.tensor.t.ndim != 2) {
-      eval_fail(ev, call, "x must be a tensor of rank 2");
+      eval_fail(ev, s, "x must be a tensor of rank 2");
       return NULL;
     }
     memcpy(dims, args[0]->u.tensor.t.shape, sizeof dims);
-    v = eval_output(ev, call, args[0]->u.tensor.t.dtype, 2, dims);
+    v = eval_output(ev, s, args[0]->u.tensor.t.dtype, 2, dims);
   } else {
-    const Value *n = eval_prim(ev, call, args, 0), *m = eval_prim(ev, call, args, 1);
+    const Value *n = eval_prim(ev, s, args, 0), *m = eval_prim(ev, s, args, 1);
     if (!n || !m)
       return NULL;
     dims[0] = n->u.prim.i;
     dims[1] = m->u.prim.i;
-    v = eval_output(ev, call, IR_F32, 2, dims);
+    v = eval_output(ev, s, IR_F32, 2, dims);
   }
   if (!v)
     return NULL;
@@ -536,10 +522,10 @@ eval_eye(OpEval *ev, const IrExpr *call, Value **args)
 /* out[i] = start + step * i: in int64 when all three are integers (TVM's
  * cast(dtype, start + step * i)), else in double. */
 static Value *
-eval_arange(OpEval *ev, const IrExpr *call, Value **args)
+eval_arange(OpEval *ev, const OpSite *site, Value **args)
 {
-  const Value *s = eval_prim(ev, call, args, 0), *e = eval_prim(ev, call, args, 1),
-              *st = eval_prim(ev, call, args, 2);
+  const Value *s = eval_prim(ev, site, args, 0), *e = eval_prim(ev, site, args, 1),
+              *st = eval_prim(ev, site, args, 2);
   int64_t n;
   if (!s || !e || !st)
     return NULL;
@@ -547,15 +533,15 @@ eval_arange(OpEval *ev, const IrExpr *call, Value **args)
       !ir_dtype_is_float(s->u.prim.dtype) && !ir_dtype_is_float(e->u.prim.dtype) && !ir_dtype_is_float(st->u.prim.dtype);
   if (!arange_count(ints, s->u.prim.i, e->u.prim.i, st->u.prim.i, prim_f(s), prim_f(e), prim_f(st),
                     &n)) {
-    eval_fail(ev, call, prim_f(st) == 0 ? "step is zero" : "the range has too many elements");
+    eval_fail(ev, site, prim_f(st) == 0 ? "step is zero" : "the range has too many elements");
     return NULL;
   }
-  const IrPrimExpr *written = prim_of(call->u.call.args[2]);
+  const IrPrimExpr *written = prim_of(site->call->u.call.args[2]);
   if (ints && st->u.prim.i < 1 && !(written && ir_prim_is_int(written, NULL))) {
-    eval_fail(ev, call, "a symbolic step must be at least 1"); /* inference assumed it */
+    eval_fail(ev, site, "a symbolic step must be at least 1"); /* inference assumed it */
     return NULL;
   }
-  Value *v = eval_output(ev, call, ints ? IR_I64 : IR_F32, 1, &n);
+  Value *v = eval_output(ev, site, ints ? IR_I64 : IR_F32, 1, &n);
   if (!v)
     return NULL;
   for (int64_t i = 0; i < n; i++) {
@@ -573,17 +559,17 @@ eval_arange(OpEval *ev, const IrExpr *call, Value **args)
 /* w[i] = alpha - beta * cos(2 pi i / (M - 1)), M = N + 1 when periodic,
  * and [1] for N = 1. */
 static Value *
-eval_hamming_window(OpEval *ev, const IrExpr *call, Value **args)
+eval_hamming_window(OpEval *ev, const OpSite *s, Value **args)
 {
-  const Value *n = eval_prim(ev, call, args, 0), *periodic = eval_prim(ev, call, args, 1),
-              *alpha = eval_prim(ev, call, args, 2), *beta = eval_prim(ev, call, args, 3);
+  const Value *n = eval_prim(ev, s, args, 0), *periodic = eval_prim(ev, s, args, 1),
+              *alpha = eval_prim(ev, s, args, 2), *beta = eval_prim(ev, s, args, 3);
   if (!n || !periodic || !alpha || !beta)
     return NULL;
   if (n->u.prim.i < 1) {
-    eval_fail(ev, call, "window_size must be at least 1");
+    eval_fail(ev, s, "window_size must be at least 1");
     return NULL;
   }
-  Value *v = eval_output(ev, call, IR_VOID, 1, &n->u.prim.i);
+  Value *v = eval_output(ev, s, IR_VOID, 1, &n->u.prim.i);
   if (!v)
     return NULL;
   int64_t denom = prim_f(periodic) != 0 ? n->u.prim.i : n->u.prim.i - 1;
@@ -596,14 +582,14 @@ eval_hamming_window(OpEval *ev, const IrExpr *call, Value **args)
 
 /* tril keeps x where j - i <= k, triu where j - i >= k; 0 elsewhere. */
 static Value *
-eval_trilu(OpEval *ev, const IrExpr *call, Value **args)
+eval_trilu(OpEval *ev, const OpSite *s, Value **args)
 {
-  bool upper = *(const bool *)op_of(call->u.call.op)->data;
-  const Value *k = eval_prim(ev, call, args, 1);
+  bool upper = *(const bool *)op_of(s->call->u.call.op)->data;
+  const Value *k = eval_prim(ev, s, args, 1);
   if (!k)
     return NULL;
   if (args[0]->kind != VAL_TENSOR || args[0]->u.tensor.t.ndim < 2) {
-    eval_fail(ev, call, "x must be a tensor of rank 2 or more");
+    eval_fail(ev, s, "x must be a tensor of rank 2 or more");
     return NULL;
   }
   const IrTensorData *x = &args[0]->u.tensor.t;
@@ -776,29 +762,29 @@ value_trilu(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
 /* The legalize hook of every op of this file: its prim_func's name (TVM's
  * primfunc_name_hint) and the value of each element. */
 static IrExpr *
-legalize_create(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_create(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  switch (call->u.call.op->id) {
+  switch (s->call->u.call.op->id) {
   case IR_OP_FULL:
   case IR_OP_FULL_LIKE:
-    return lower_each(lz, call, result, "full", value_full);
+    return lower_each(lz, s->call, result, "full", value_full);
   case IR_OP_ONES:
   case IR_OP_ONES_LIKE:
-    return lower_each(lz, call, result, "ones", value_full);
+    return lower_each(lz, s->call, result, "ones", value_full);
   case IR_OP_ZEROS:
   case IR_OP_ZEROS_LIKE:
-    return lower_each(lz, call, result, "zeros", value_full);
+    return lower_each(lz, s->call, result, "zeros", value_full);
   case IR_OP_EYE:
   case IR_OP_EYE_LIKE:
-    return lower_each(lz, call, result, "eye", value_eye);
+    return lower_each(lz, s->call, result, "eye", value_eye);
   case IR_OP_ARANGE:
-    return lower_each(lz, call, result, "arange", value_arange);
+    return lower_each(lz, s->call, result, "arange", value_arange);
   case IR_OP_HAMMING_WINDOW:
-    return lower_each(lz, call, result, "hamming_window", value_hamming);
+    return lower_each(lz, s->call, result, "hamming_window", value_hamming);
   case IR_OP_TRIL:
-    return lower_each(lz, call, result, "tril", value_trilu);
+    return lower_each(lz, s->call, result, "tril", value_trilu);
   case IR_OP_TRIU:
-    return lower_each(lz, call, result, "triu", value_trilu);
+    return lower_each(lz, s->call, result, "triu", value_trilu);
   default:
     return NULL;
   }

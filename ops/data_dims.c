@@ -112,25 +112,25 @@ slice_axis(IrCtx *ctx, IrPrimExpr *n, IrPrimExpr *b, IrPrimExpr *e, IrPrimExpr *
 
 /* Result dim d is at most data's dim d: a slice never grows an axis. */
 IrExpr *
-op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   (void)result;
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(call->u.call.args[0]);
+  const IrSInfo *xs = known_tensor(site->call->u.call.args[0]);
   if (!xs || xs->u.tensor.ndim == 0)
     return NULL;
   for (int i = 1; i < 4; i++)
-    if (!known_tensor(call->u.call.args[i]))
+    if (!known_tensor(site->call->u.call.args[i]))
       return NULL;
   int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice;
   /* the dims: shape[d] = len of axis d */
   OpPrim p;
   op_prim_begin(lz, &p, "dynamic_strided_slice_shape");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *x = op_prim_input(&p, site->call->u.call.args[0], "A");
   IrBuffer *v[3];
   static const char *names[3] = {"begin", "end", "strides"};
   for (int i = 0; i < 3; i++)
-    v[i] = op_prim_input(&p, call->u.call.args[1 + i], names[i]);
+    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
   IrSInfo *dims_s = i64_vector(ctx, nd, vdev);
   IrBuffer *out = op_prim_output(&p, dims_s, "T_shape");
   if (!x || !v[0] || !v[1] || !v[2] || !out) {
@@ -146,7 +146,7 @@ op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *r
     st[d] = op_prim_store_at(&p, out, lit(ctx, d), len);
   }
   op_prim_emit(&p, seq(&p, st, nd));
-  IrExpr *shape_call = op_prim_finish(&p, call, dims_s);
+  IrExpr *shape_call = op_prim_finish(&p, site->call, dims_s);
   IrPrimExpr **vars = op_data_dims(lz, shape_call, nd, xs->u.tensor.shape);
   if (!vars)
     return NULL;
@@ -154,9 +154,9 @@ op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *r
    * clamped to x's axis */
   IrSInfo *res = ir_sinfo_tensor(ctx, vars, nd, xs->u.tensor.dtype, vdev);
   op_prim_begin(lz, &p, "dynamic_strided_slice");
-  x = op_prim_input(&p, call->u.call.args[0], "A");
+  x = op_prim_input(&p, site->call->u.call.args[0], "A");
   for (int i = 0; i < 3; i++)
-    v[i] = op_prim_input(&p, call->u.call.args[1 + i], names[i]);
+    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
   out = op_prim_output(&p, res, "T_dynamic_strided_slice");
   if (!x || !v[0] || !v[1] || !v[2] || !out) {
     op_prim_abort(&p);
@@ -177,7 +177,7 @@ op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *r
                  bin(ctx, IR_PE_SUB, x->shape[d], lit(ctx, 1)));
   }
   *body = op_prim_store(&p, out, i, op_prim_load(&p, x, src));
-  return op_prim_finish(&p, call, res);
+  return op_prim_finish(&p, site->call, res);
 }
 
 /* ------------------------------------------------------------------ */
@@ -187,11 +187,11 @@ op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *r
 /* The count of nonzero elements is at most numel(x): the result is
  * (max(ndim, 1), count) with count <= numel(x). */
 IrExpr *
-op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   (void)result;
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(call->u.call.args[0]);
+  const IrSInfo *xs = known_tensor(s->call->u.call.args[0]);
   if (!xs)
     return NULL;
   int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice, rows = nd ? nd : 1;
@@ -203,7 +203,7 @@ op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   /* the count: out[0] = 0; for i...: out[0] += x[i...] != 0 */
   OpPrim p;
   op_prim_begin(lz, &p, "nonzero_count");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
   IrSInfo *count_s = i64_vector(ctx, 1, vdev);
   IrBuffer *out = op_prim_output(&p, count_s, "T_count");
   if (!x || !out) {
@@ -217,7 +217,7 @@ op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
                                    lit(ctx, 0));
   *body = op_prim_store_at(&p, out, lit(ctx, 0),
                            bin(ctx, IR_PE_ADD, op_prim_load_at(&p, out, lit(ctx, 0)), one));
-  IrExpr *count_call = op_prim_finish(&p, call, count_s);
+  IrExpr *count_call = op_prim_finish(&p, s->call, count_s);
   IrPrimExpr *bound[1] = {numel};
   IrPrimExpr **vars = op_data_dims(lz, count_call, 1, bound);
   if (!vars)
@@ -229,7 +229,7 @@ op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   rd[1] = vars[0];
   IrSInfo *res = ir_sinfo_tensor(ctx, rd, 2, IR_I64, vdev);
   op_prim_begin(lz, &p, "nonzero");
-  x = op_prim_input(&p, call->u.call.args[0], "A");
+  x = op_prim_input(&p, s->call->u.call.args[0], "A");
   out = op_prim_output(&p, res, "T_nonzero");
   if (!x || !out) {
     op_prim_abort(&p);
@@ -252,7 +252,7 @@ op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *cond = bin(ctx, IR_PE_AND, nonzero_test(ctx, op_prim_load(&p, x, i)),
                          bin(ctx, IR_PE_LT, at, out->shape[1]));
   *body = if_then(&p, cond, seq(&p, st, rows + 1));
-  return op_prim_finish(&p, call, res);
+  return op_prim_finish(&p, s->call, res);
 }
 
 /* ------------------------------------------------------------------ */
@@ -399,21 +399,21 @@ flag_of(const IrExpr *a, int64_t *v)
 }
 
 IrExpr *
-op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   (void)result;
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(call->u.call.args[0]);
+  const IrSInfo *xs = known_tensor(site->call->u.call.args[0]);
   int64_t f[4], axis = 0;
-  int n = call->u.call.nargs;
+  int n = site->call->u.call.nargs;
   if (!xs || (n != 5 && n != 6))
     return NULL;
   for (int k = 0; k < 4; k++)
-    if (!flag_of(call->u.call.args[1 + k], &f[k]))
+    if (!flag_of(site->call->u.call.args[1 + k], &f[k]))
       return NULL;
   bool has_axis = n == 6;
   int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice;
-  if (has_axis && (!flag_of(call->u.call.args[5], &axis) || axis < -nd || axis >= nd))
+  if (has_axis && (!flag_of(site->call->u.call.args[5], &axis) || axis < -nd || axis >= nd))
     return NULL;
   if (axis < 0)
     axis += nd;
@@ -428,7 +428,7 @@ op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   Items it;
   op_prim_begin(lz, &p, "unique_count");
   IrSInfo *count_s = i64_vector(ctx, 1, vdev);
-  if (!unique_items(&p, call, has_axis, axis, &it)) {
+  if (!unique_items(&p, site->call, has_axis, axis, &it)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -442,7 +442,7 @@ op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *c0 = op_prim_load_at(&p, out, lit(ctx, 0));
   *body = if_then(&p, bin(ctx, IR_PE_EQ, op_prim_load_at(&p, first, i[0]), i[0]),
                   op_prim_store_at(&p, out, lit(ctx, 0), bin(ctx, IR_PE_ADD, c0, lit(ctx, 1))));
-  IrExpr *count_call = op_prim_finish(&p, call, count_s);
+  IrExpr *count_call = op_prim_finish(&p, site->call, count_s);
   IrPrimExpr *bound[1] = {items};
   IrPrimExpr **vars = op_data_dims(lz, count_call, 1, bound);
   if (!vars)
@@ -469,7 +469,7 @@ op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     fields[nf++] = ks;
   IrSInfo *res = nf == 1 ? fields[0] : ir_sinfo_tuple(ctx, fields, nf);
   op_prim_begin(lz, &p, "unique");
-  if (!unique_items(&p, call, has_axis, axis, &it)) {
+  if (!unique_items(&p, site->call, has_axis, axis, &it)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -556,5 +556,5 @@ op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   firsts[nfs++] = vnest;
   st_out[ns++] = if_then(&p, bin(ctx, IR_PE_EQ, fi, i[0]), seq(&p, firsts, nfs));
   *body = if_then(&p, bin(ctx, IR_PE_LT, g, K), seq(&p, st_out, ns));
-  return op_prim_finish(&p, call, res);
+  return op_prim_finish(&p, site->call, res);
 }

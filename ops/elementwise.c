@@ -127,20 +127,18 @@ sinfo_kind_name(const IrSInfo *s)
 
 /* Whether the call has n arguments; an error when not. */
 static bool
-check_nargs(OpInfer *in, const IrExpr *call, int n)
+check_nargs(OpInfer *in, const OpSite *s, int n)
 {
-  OpSite s = op_site_infer(in, call);
-  if (call->u.call.nargs == n)
+  if (s->call->u.call.nargs == n)
     return true;
-  return op_fail(&s, "expects %d arguments, got %d", n, call->u.call.nargs);
+  return op_fail(s, "expects %d arguments, got %d", n, s->call->u.call.nargs);
 }
 
 /* Reads argument i as an operand; false after an error when it is neither
  * a tensor, a prim value nor unknown. */
 static bool
-operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
+operand_read(OpInfer *in, const OpSite *site, IrSInfo **args, int i, Operand *o)
 {
-  OpSite site = op_site_infer(in, call);
   const IrSInfo *s = args[i];
   *o = (Operand){false, -1, NULL, IR_VOID, -1};
   switch (s->kind) {
@@ -161,7 +159,7 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
       o->shape = NULL;
     return true;
   default:
-    return op_fail(&site, "argument %d must be a tensor or a prim value, not %s", i + 1,
+    return op_fail(site, "argument %d must be a tensor or a prim value, not %s", i + 1,
                    sinfo_kind_name(s));
   }
 }
@@ -169,12 +167,11 @@ operand_read(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, Operand *o)
 /* The common dtype of two operands: the known one when the other is
  * unknown; an error naming both when they differ. */
 static bool
-dtype_join(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
+dtype_join(OpInfer *in, const OpSite *site, IrDType a, IrDType b, IrDType *out)
 {
-  OpSite site = op_site_infer(in, call);
   char da[16], db[16];
   if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
-    return op_fail(&site, "operand data types differ: %s and %s", ir_dtype_str(a, da),
+    return op_fail(site, "operand data types differ: %s and %s", ir_dtype_str(a, da),
                    ir_dtype_str(b, db));
   *out = a.code != IR_DT_VOID ? a : b;
   return true;
@@ -222,41 +219,39 @@ check_takes(const OpSite *s, IrDType t)
 /* Binary arithmetic and comparisons: numpy broadcasting, equal dtypes;
  * comparisons give bool. */
 static IrSInfo *
-infer_binary(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_binary(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Operand a, b, r;
   IrDType t;
-  if (!check_nargs(in, call, 2))
+  if (!check_nargs(in, s, 2))
     return NULL;
-  if (!operand_read(in, call, args, 0, &a) || !operand_read(in, call, args, 1, &b))
+  if (!operand_read(in, s, args, 0, &a) || !operand_read(in, s, args, 1, &b))
     return NULL;
-  if (!dtype_join(in, call, a.dtype, b.dtype, &t) || !check_takes(&s, t))
+  if (!dtype_join(in, s, a.dtype, b.dtype, &t) || !check_takes(s, t))
     return NULL;
-  if (!operand_broadcast(in, call, &a, &b, &r))
+  if (!operand_broadcast(in, s->call, &a, &b, &r))
     return NULL;
-  return operand_sinfo(in, &r, row_of(call)->compare ? IR_BOOL : t);
+  return operand_sinfo(in, &r, row_of(s->call)->compare ? IR_BOOL : t);
 }
 
 /* R.where(cond, x1, x2): three-way broadcasting, cond bool, x1 and x2 of
  * one dtype which is the result's. */
 static IrSInfo *
-infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_where(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   Operand c, a, b, ab, r;
   IrDType t;
   char dc[16];
-  if (!check_nargs(in, call, 3))
+  if (!check_nargs(in, site, 3))
     return NULL;
   for (int i = 0; i < 3; i++)
-    if (!operand_read(in, call, args, i, i == 0 ? &c : i == 1 ? &a : &b))
+    if (!operand_read(in, site, args, i, i == 0 ? &c : i == 1 ? &a : &b))
       return NULL;
   if (c.dtype.code != IR_DT_VOID && c.dtype.code != IR_DT_BOOL)
-    return op_fail_null(&site, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
-  if (!dtype_join(in, call, a.dtype, b.dtype, &t))
+    return op_fail_null(site, "the condition must be bool, not %s", ir_dtype_str(c.dtype, dc));
+  if (!dtype_join(in, site, a.dtype, b.dtype, &t))
     return NULL;
-  if (!operand_broadcast(in, call, &a, &b, &ab) || !operand_broadcast(in, call, &c, &ab, &r))
+  if (!operand_broadcast(in, site->call, &a, &b, &ab) || !operand_broadcast(in, site->call, &c, &ab, &r))
     return NULL;
   return operand_sinfo(in, &r, t);
 }
@@ -266,22 +261,21 @@ infer_where(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * a pair of dims the arithmetic cannot prove equal is an error); the shape
  * is unknown when any operand's is. */
 static IrSInfo *
-infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_ewise_fma(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   Operand o[3];
   IrDType t = IR_VOID;
   int ndim = -1;
-  if (!check_nargs(in, call, 3))
+  if (!check_nargs(in, site, 3))
     return NULL;
   for (int i = 0; i < 3; i++) {
     if (args[i]->kind != IR_SI_TENSOR && args[i]->kind != IR_SI_OBJECT)
-      return op_fail_null(&site, "argument %d must be a tensor, not %s", i + 1,
+      return op_fail_null(site, "argument %d must be a tensor, not %s", i + 1,
                           sinfo_kind_name(args[i]));
-    if (!operand_read(in, call, args, i, &o[i]) || !dtype_join(in, call, t, o[i].dtype, &t))
+    if (!operand_read(in, site, args, i, &o[i]) || !dtype_join(in, site, t, o[i].dtype, &t))
       return NULL;
     if (o[i].ndim >= 0 && ndim >= 0 && o[i].ndim != ndim)
-      return op_fail_null(&site,
+      return op_fail_null(site,
                           "the 3 arguments must have the same number of dimensions: %d and %d",
                           ndim, o[i].ndim);
     if (o[i].ndim >= 0)
@@ -291,7 +285,7 @@ infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int i = 1; known && i < 3; i++)
     for (int d = 0; d < ndim; d++)
       if (op_prove_equal(in, o[0].shape[d], o[i].shape[d]) != IR_PROVE_TRUE)
-        return op_fail_null(&site, "the 3 arguments must have the same shape: %s and %s",
+        return op_fail_null(site, "the 3 arguments must have the same shape: %s and %s",
                             op_sinfo_text(in->ctx, args[0]), op_sinfo_text(in->ctx, args[i]));
   int vdevice = o[0].vdevice;
   for (int i = 1; i < 3; i++)
@@ -302,35 +296,33 @@ infer_ewise_fma(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* Unary ops and R.clip: the result has the operand's struct info. */
 static IrSInfo *
-infer_unary(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_unary(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   Operand x;
-  int want = call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
-  if (!check_nargs(in, call, want) || !operand_read(in, call, args, 0, &x))
+  int want = site->call->u.call.op->id == IR_OP_CLIP ? 3 : 1;
+  if (!check_nargs(in, site, want) || !operand_read(in, site, args, 0, &x))
     return NULL;
-  if (!check_takes(&site, x.dtype))
+  if (!check_takes(site, x.dtype))
     return NULL;
   for (int i = 1; i < want; i++) {
     if (args[i]->kind != IR_SI_PRIM && args[i]->kind != IR_SI_OBJECT)
-      return op_fail_null(&site, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
+      return op_fail_null(site, "argument %s must be a prim value, not %s", i == 1 ? "min" : "max",
                           sinfo_kind_name(args[i]));
   }
-  return operand_sinfo(in, &x, row_of(call)->compare ? IR_BOOL : x.dtype);
+  return operand_sinfo(in, &x, row_of(site->call)->compare ? IR_BOOL : x.dtype);
 }
 
 /* R.astype(x, dtype=...): x's shape with the new dtype. */
 static IrSInfo *
-infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_astype(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  OpSite site = op_site_infer(in, call);
   Operand x;
   IrDType t;
-  const IrAttr *a = op_attr(call, "dtype");
-  if (!check_nargs(in, call, 1) || !operand_read(in, call, args, 0, &x))
+  const IrAttr *a = op_attr(site->call, "dtype");
+  if (!check_nargs(in, site, 1) || !operand_read(in, site, args, 0, &x))
     return NULL;
   if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
-    return op_fail_null(&site, "the dtype attribute must name a data type");
+    return op_fail_null(site, "the dtype attribute must name a data type");
   return operand_sinfo(in, &x, t);
 }
 
@@ -341,9 +333,8 @@ infer_astype(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* The tensor view of a kernel argument: a prim value becomes a 0-d
  * tensor.  NULL (after an error) for any other value. */
 static IrTensorData *
-eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
+eval_tensor(OpEval *ev, const OpSite *s, Value *v, int i)
 {
-  OpSite s = op_site_eval(ev, call);
   if (v->kind == VAL_TENSOR)
     return &v->u.tensor.t;
   if (v->kind == VAL_PRIM) {
@@ -357,7 +348,7 @@ eval_tensor(OpEval *ev, const IrExpr *call, Value *v, int i)
       op_set_i(&t->u.tensor.t, 0, v->u.prim.i);
     return &t->u.tensor.t;
   }
-  return op_fail_null(&s, "argument %d must be a tensor or a prim value", i + 1);
+  return op_fail_null(s, "argument %d must be a tensor or a prim value", i + 1);
 }
 
 static void
@@ -372,9 +363,8 @@ shape_print(const IrTensorData *t, IrBuf *b)
 /* The broadcast shape of n concrete tensors (arena); false after an error
  * naming the shapes up to the first one that disagrees. */
 static bool
-eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t **shape, int *ndim)
+eval_broadcast(OpEval *ev, const OpSite *site, IrTensorData **in, int n, int64_t **shape, int *ndim)
 {
-  OpSite site = op_site_eval(ev, call);
   int r = 0;
   for (int k = 0; k < n; k++)
     r = in[k]->ndim > r ? in[k]->ndim : r;
@@ -394,7 +384,7 @@ eval_broadcast(OpEval *ev, const IrExpr *call, IrTensorData **in, int n, int64_t
           ir_buf_puts(&b, " and ");
         }
         shape_print(in[k], &b);
-        op_report(&site, "cannot broadcast shapes %s", b.data);
+        op_report(site, "cannot broadcast shapes %s", b.data);
         ir_buf_free(&b);
         return false;
       }
@@ -610,27 +600,26 @@ binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
  * output of dtype t (or input like's dtype when t is void); NULL after an
  * error. */
 static Value *
-eval_prepare(OpEval *ev, const IrExpr *call, Value **args, int n, IrDType t, int like,
+eval_prepare(OpEval *ev, const OpSite *s, Value **args, int n, IrDType t, int like,
              IrTensorData **in)
 {
   int64_t *shape;
   int ndim;
   for (int k = 0; k < n; k++)
-    if (!(in[k] = eval_tensor(ev, call, args[k], k)))
+    if (!(in[k] = eval_tensor(ev, s, args[k], k)))
       return NULL;
-  if (!eval_broadcast(ev, call, in, n, &shape, &ndim))
+  if (!eval_broadcast(ev, s, in, n, &shape, &ndim))
     return NULL;
   return op_tensor_new(ev->ctx, t.code != IR_DT_VOID ? t : in[like]->dtype, ndim, shape, ev->loc);
 }
 
 static Value *
-eval_binary(OpEval *ev, const IrExpr *call, Value **args)
+eval_binary(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrOpId id = call->u.call.op->id;
+  IrOpId id = s->call->u.call.op->id;
   IrTensorData *in[2];
-  Value *v = eval_prepare(ev, call, args, 2, row_of(call)->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !check_takes(&s, in[0]->dtype))
+  Value *v = eval_prepare(ev, s, args, 2, row_of(s->call)->compare ? IR_BOOL : IR_VOID, 0, in);
+  if (!v || !check_takes(s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   int64_t n = op_numel(out);
@@ -646,17 +635,17 @@ eval_binary(OpEval *ev, const IrExpr *call, Value **args)
     }
     int64_t b = op_get_i(in[1], ib);
     if (divides && b == 0)
-      return op_fail_null(&s, "integer division by zero");
+      return op_fail_null(s, "integer division by zero");
     op_set_i(out, i, binary_int(id, in[0]->dtype, op_get_i(in[0], ia), b));
   }
   return eval_result(ev, args, 2, v);
 }
 
 static Value *
-eval_where(OpEval *ev, const IrExpr *call, Value **args)
+eval_where(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *in[3];
-  Value *v = eval_prepare(ev, call, args, 3, IR_VOID, 1, in);
+  Value *v = eval_prepare(ev, s, args, 3, IR_VOID, 1, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -676,10 +665,10 @@ eval_where(OpEval *ev, const IrExpr *call, Value **args)
 /* R.ewise_fma: floats in double, rounded once at the store; ints in
  * wrapping int64 arithmetic, wrapped to the dtype at the store. */
 static Value *
-eval_ewise_fma(OpEval *ev, const IrExpr *call, Value **args)
+eval_ewise_fma(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *in[3];
-  Value *v = eval_prepare(ev, call, args, 3, IR_VOID, 0, in);
+  Value *v = eval_prepare(ev, s, args, 3, IR_VOID, 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -811,13 +800,12 @@ bitwise_not_int(int64_t x)
 }
 
 static Value *
-eval_unary(OpEval *ev, const IrExpr *call, Value **args)
+eval_unary(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const Elementwise *row = row_of(call);
+  const Elementwise *row = row_of(s->call);
   IrTensorData *in[1];
-  Value *v = eval_prepare(ev, call, args, 1, row->compare ? IR_BOOL : IR_VOID, 0, in);
-  if (!v || !check_takes(&s, in[0]->dtype))
+  Value *v = eval_prepare(ev, s, args, 1, row->compare ? IR_BOOL : IR_VOID, 0, in);
+  if (!v || !check_takes(s, in[0]->dtype))
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
   bool fl = ir_dtype_is_float(in[0]->dtype);
@@ -839,13 +827,12 @@ eval_unary(OpEval *ev, const IrExpr *call, Value **args)
 
 /* R.clip(x, min, max) = min(max(x, lo), hi); NaN stays NaN. */
 static Value *
-eval_clip(OpEval *ev, const IrExpr *call, Value **args)
+eval_clip(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   IrTensorData *in[1];
   if (args[1]->kind != VAL_PRIM || args[2]->kind != VAL_PRIM)
-    return op_fail_null(&s, "min and max must be prim values");
-  Value *v = eval_prepare(ev, call, args, 1, IR_VOID, 0, in);
+    return op_fail_null(s, "min and max must be prim values");
+  Value *v = eval_prepare(ev, s, args, 1, IR_VOID, 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -868,15 +855,14 @@ eval_clip(OpEval *ev, const IrExpr *call, Value **args)
 /* R.astype: floats convert through double (to an int: toward zero), ints
  * through int64 (to a narrower int: wrapping), anything to bool is != 0. */
 static Value *
-eval_astype(OpEval *ev, const IrExpr *call, Value **args)
+eval_astype(OpEval *ev, const OpSite *site, Value **args)
 {
-  OpSite site = op_site_eval(ev, call);
   IrTensorData *in[1];
   IrDType t;
-  const IrAttr *a = op_attr(call, "dtype");
+  const IrAttr *a = op_attr(site->call, "dtype");
   if (!a || a->kind != IR_AT_STR || !ir_dtype_parse(a->u.s, strlen(a->u.s), &t))
-    return op_fail_null(&site, "the dtype attribute must name a data type");
-  Value *v = eval_prepare(ev, call, args, 1, t, 0, in);
+    return op_fail_null(site, "the dtype attribute must name a data type");
+  Value *v = eval_prepare(ev, site, args, 1, t, 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -1175,11 +1161,11 @@ check_divisor(OpPrim *p, const IrExpr *arg, const IrBuffer *out)
 /* The legalize hook of every op of this file: out[i...] = f(operands at
  * i...), or NULL (the call kept) when a shape or dtype is not known. */
 static IrExpr *
-legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_elementwise(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  IrOpId id = call->u.call.op->id;
-  const Elementwise *op = row_of(call);
-  if (call->u.call.nargs < op->arity)
+  IrOpId id = site->call->u.call.op->id;
+  const Elementwise *op = row_of(site->call);
+  if (site->call->u.call.nargs < op->arity)
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, op->name);
@@ -1190,29 +1176,29 @@ legalize_elementwise(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &i) : NULL;
   static const char *const names[] = {"A", "B", "C"};
   IrPrimExpr *v[3] = {NULL, NULL, NULL};
-  const IrSInfo *base = call->u.call.args[0]->sinfo;
+  const IrSInfo *base = site->call->u.call.args[0]->sinfo;
   bool square = id == IR_OP_POWER && out && ir_dtype_is_float(out->dtype) && base &&
                 base->kind == IR_SI_TENSOR && ir_dtype_eq(base->u.tensor.dtype, out->dtype) &&
-                is_const_two(call->u.call.args[1]);
+                is_const_two(site->call->u.call.args[1]);
   for (int k = 0; body && k < (square ? 1 : op->arity); k++)
-    if (!(v[k] = lower_operand(&p, call->u.call.args[k], names[k], i, out)))
+    if (!(v[k] = lower_operand(&p, site->call->u.call.args[k], names[k], i, out)))
       body = NULL;
   if (!body) {
     op_prim_abort(&p);
     return NULL;
   }
-  if ((op_of(call->u.call.op)->flags & OP_CHECKS_DATA) && !ir_dtype_is_float(out->dtype))
-    check_divisor(&p, call->u.call.args[1], out);
+  if ((op_of(site->call->u.call.op)->flags & OP_CHECKS_DATA) && !ir_dtype_is_float(out->dtype))
+    check_divisor(&p, site->call->u.call.args[1], out);
   if (square) {
     IrPrimExpr *x = as(lz->ctx, out->dtype, v[0]);
     *body = op_prim_store(&p, out, i, ir_prim_bin(lz->ctx, IR_PE_MUL, x, x));
-    return op_prim_finish(&p, call, result);
+    return op_prim_finish(&p, site->call, result);
   }
   IrPrimExpr *value = op->arity == 3   ? lower_ternary(lz->ctx, id, out->dtype, v)
                       : op->arity == 2 ? lower_binary(lz->ctx, id, op, out->dtype, v[0], v[1])
                                        : lower_unary(lz->ctx, id, op, out->dtype, v[0]);
   *body = op_prim_store(&p, out, i, value);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */

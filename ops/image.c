@@ -171,21 +171,20 @@ parse_resize(const OpSite *s, Resize *r)
 /* data's shape with the spatial dims from size (a shape of nsp values),
  * out_dtype or data's dtype. */
 static IrSInfo *
-infer_resize(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_resize(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Resize r;
   IrSInfo *x;
-  if (!parse_resize(&s, &r) || !op_nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!parse_resize(s, &r) || !op_nn_tensor_arg(in, s, args, 0, "data", &x))
     return NULL;
-  IrSInfo *size = call->u.call.nargs > 1 ? args[1] : NULL;
+  IrSInfo *size = s->call->u.call.nargs > 1 ? args[1] : NULL;
   if (!size || size->kind != IR_SI_SHAPE)
-    return op_fail_null(&s, "size must be a shape, not %s",
+    return op_fail_null(s, "size must be a shape, not %s",
                         size ? op_sinfo_text(in->ctx, size) : "missing");
   if (size->u.shape.ndim >= 0 && size->u.shape.ndim != r.nsp)
-    return op_fail_null(&s, "size must have %d values, not %d", r.nsp, size->u.shape.ndim);
+    return op_fail_null(s, "size must have %d values, not %d", r.nsp, size->u.shape.ndim);
   if (x && x->u.tensor.ndim >= 0 && x->u.tensor.ndim != r.ndim)
-    return op_fail_null(&s, "data must have %d dims for its layout, not %d", r.ndim,
+    return op_fail_null(s, "data must have %d dims for its layout, not %d", r.ndim,
                         x->u.tensor.ndim);
   IrDType t = r.out_dtype.code != IR_DT_VOID ? r.out_dtype : op_nn_dtype(x);
   IrPrimExpr **dims = op_nn_shape(x);
@@ -324,21 +323,20 @@ nested_sum(const Taps *t, int a, int64_t off)
 }
 
 static Value *
-eval_resize(OpEval *ev, const IrExpr *call, Value **args)
+eval_resize(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Resize r;
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  if (!x || !parse_resize(&s, &r))
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  if (!x || !parse_resize(s, &r))
     return NULL;
   if (x->ndim != r.ndim || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n != r.nsp)
-    return op_fail_null(&s, "data must have %d dims and size %d values", r.ndim, r.nsp);
+    return op_fail_null(s, "data must have %d dims and size %d values", r.ndim, r.nsp);
   int64_t shape[5], strides[5], o[5];
   memcpy(shape, x->shape, sizeof shape[0] * (size_t)r.ndim);
   for (int k = 0; k < r.nsp; k++)
     shape[r.pos_sp[k]] = args[1]->u.shape.dims[k];
   Value *out =
-      op_nn_tensor_new(&s, r.out_dtype.code != IR_DT_VOID ? r.out_dtype : x->dtype, r.ndim, shape);
+      op_nn_tensor_new(s, r.out_dtype.code != IR_DT_VOID ? r.out_dtype : x->dtype, r.ndim, shape);
   if (!out)
     return NULL;
   op_nn_strides(x, strides);
@@ -526,16 +524,15 @@ nested_sum_tir(TapsTir *t, int a)
 }
 
 static IrExpr *
-legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_resize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Resize r;
   OpPrim p;
-  if (!parse_resize(&s, &r))
+  if (!parse_resize(s, &r))
     return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d", call, result,
+  if (!op_prim_open(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"resize", &out}}, 2))
     return NULL;
   if (x->ndim != r.ndim || out->ndim != r.ndim)
@@ -571,7 +568,7 @@ legalize_resize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     v = ir_prim_select(ctx, outside, op_img_f64(ctx, r.extrapolation), v);
   IrStmt *body = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v));
   *slot = op_lets_wrap(&l, body, lz->loc);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */

@@ -29,29 +29,28 @@ affine_steps(bool align, double s, double *start, double *step)
 }
 
 IrSInfo *
-op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_img_infer_affine_grid(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x, *size = call->u.call.nargs > 1 ? args[1] : NULL;
+  IrSInfo *x, *size = s->call->u.call.nargs > 1 ? args[1] : NULL;
   bool align;
-  if (!op_nn_attr_bool(&s, "align_corners", true, &align) ||
-      !op_nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!op_nn_attr_bool(s, "align_corners", true, &align) ||
+      !op_nn_tensor_arg(in, s, args, 0, "data", &x))
     return NULL;
   if (!size || size->kind != IR_SI_SHAPE || (size->u.shape.ndim != 2 && size->u.shape.ndim != 3))
-    return op_fail_null(&s, "size must be a shape of 2 or 3 values");
+    return op_fail_null(s, "size must be a shape of 2 or 3 values");
   int k = size->u.shape.ndim;
   if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3)
-    return op_fail_null(&s, "data must be 3-D (batch, %d, %d), not %d-D", k, k + 1, op_nn_ndim(x));
+    return op_fail_null(s, "data must be 3-D (batch, %d, %d), not %d-D", k, k + 1, op_nn_ndim(x));
   IrPrimExpr **xd = op_nn_shape(x), **sz = size->u.shape.values;
   if (xd && (op_assume_equal(in, xd[1], op_nn_int(in->ctx, k)) == IR_PROVE_FALSE ||
              op_assume_equal(in, xd[2], op_nn_int(in->ctx, k + 1)) == IR_PROVE_FALSE)) {
-    return op_fail_null(&s, "data must have shape (batch, %d, %d), not %s", k, k + 1,
+    return op_fail_null(s, "data must have shape (batch, %d, %d), not %s", k, k + 1,
                         op_sinfo_text(in->ctx, x));
   }
   for (int r = 0; align && sz && r < k; r++) {
     int64_t v;
     if (ir_prim_is_int(sz[r], &v) && v <= 1)
-      return op_fail_null(&s, "with align_corners every target dim must be greater than 1");
+      return op_fail_null(s, "with align_corners every target dim must be greater than 1");
   }
   if (!xd || !sz)
     return ir_sinfo_tensor(in->ctx, NULL, k + 2, op_nn_dtype(x), op_nn_vdevice(x));
@@ -62,23 +61,22 @@ op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 Value *
-op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args)
+op_img_eval_affine_grid(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   bool align;
-  if (!x || !op_nn_attr_bool(&s, "align_corners", true, &align))
+  if (!x || !op_nn_attr_bool(s, "align_corners", true, &align))
     return NULL;
   int k = args[1]->kind == VAL_SHAPE ? args[1]->u.shape.n : 0;
   if ((k != 2 && k != 3) || x->ndim != 3 || x->shape[1] != k || x->shape[2] != k + 1)
-    return op_fail_null(&s, "data must be (batch, k, k + 1) and size k values, k 2 or 3");
+    return op_fail_null(s, "data must be (batch, k, k + 1) and size k values, k 2 or 3");
   int64_t shape[5] = {x->shape[0], k}, o[5];
   double start[3], step[3];
   for (int r = 0; r < k; r++) {
     shape[2 + r] = args[1]->u.shape.dims[r];
     affine_steps(align, (double)shape[2 + r], &start[r], &step[r]);
   }
-  Value *out = op_nn_tensor_new(&s, x->dtype, k + 2, shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, k + 2, shape);
   if (!out)
     return NULL;
   for (int64_t i = 0, n = op_numel(&out->u.tensor.t); i < n; i++) {
@@ -95,16 +93,15 @@ op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 IrExpr *
-op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_img_legalize_affine_grid(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   bool align;
   OpPrim p;
-  if (!op_nn_attr_bool(&s, "align_corners", true, &align))
+  if (!op_nn_attr_bool(s, "align_corners", true, &align))
     return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "affine_grid", call, result,
+  if (!op_prim_open(lz, &p, "affine_grid", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"affine_grid", &out}}, 2))
     return NULL;
   if (x->ndim != 3 || out->ndim < 4)
@@ -129,7 +126,7 @@ op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     v = op_img_bin(ctx, IR_PE_ADD, v, op_img_bin(ctx, IR_PE_MUL, theta, coord));
   }
   *slot = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,25 +183,24 @@ parse_grid_sample(const OpSite *s, GridSample *g)
 }
 
 IrSInfo *
-op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_img_infer_grid_sample(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   GridSample g;
   IrSInfo *x, *grid;
-  if (!parse_grid_sample(&s, &g) || !op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
-      !op_nn_tensor_arg(in, call, args, 1, "grid", &grid))
+  if (!parse_grid_sample(s, &g) || !op_nn_tensor_arg(in, s, args, 0, "data", &x) ||
+      !op_nn_tensor_arg(in, s, args, 1, "grid", &grid))
     return NULL;
   int rank = g.nsp + 2;
   if ((op_nn_ndim(x) >= 0 && op_nn_ndim(x) != rank) ||
       (op_nn_ndim(grid) >= 0 && op_nn_ndim(grid) != rank)) {
-    return op_fail_null(&s, "data and grid must be %d-D for the layout", rank);
+    return op_fail_null(s, "data and grid must be %d-D for the layout", rank);
   }
   IrPrimExpr **xd = op_nn_shape(x), **gd = op_nn_shape(grid);
   if (gd && op_assume_equal(in, gd[1], op_nn_int(in->ctx, g.nsp)) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "grid must have shape (batch, %d, ...), not %s", g.nsp,
+    return op_fail_null(s, "grid must have shape (batch, %d, ...), not %s", g.nsp,
                         op_sinfo_text(in->ctx, grid));
   if (xd && gd && op_assume_equal(in, gd[0], xd[0]) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "grid's batch %s differs from data's %s",
+    return op_fail_null(s, "grid's batch %s differs from data's %s",
                         op_nn_expr_str(in->ctx, gd[0]), op_nn_expr_str(in->ctx, xd[0]));
   if (!xd || !gd)
     return ir_sinfo_tensor(in->ctx, NULL, rank, op_nn_dtype(x), op_nn_vdevice(x));
@@ -353,23 +349,22 @@ gs_point(const GridSample *g, const IrTensorData *x, int64_t n, int64_t c, doubl
 }
 
 Value *
-op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args)
+op_img_eval_grid_sample(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   GridSample g;
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  const IrTensorData *grid = op_nn_tensor_value(&s, args, 1, "grid");
-  if (!x || !grid || !parse_grid_sample(&s, &g))
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  const IrTensorData *grid = op_nn_tensor_value(s, args, 1, "grid");
+  if (!x || !grid || !parse_grid_sample(s, &g))
     return NULL;
   int rank = g.nsp + 2;
   if (x->ndim != rank || grid->ndim != rank || grid->shape[1] != g.nsp ||
       grid->shape[0] != x->shape[0]) {
-    return op_fail_null(&s, "data must be (N, C, spatial...) and grid (N, %d, spatial...)", g.nsp);
+    return op_fail_null(s, "data must be (N, C, spatial...) and grid (N, %d, spatial...)", g.nsp);
   }
   int64_t shape[5] = {x->shape[0], x->shape[1]}, o[5], plane = 1;
   for (int d = 2; d < rank; d++)
     shape[d] = grid->shape[d], plane *= shape[d];
-  Value *out = op_nn_tensor_new(&s, x->dtype, rank, shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, rank, shape);
   if (!out)
     return NULL;
   for (int64_t i = 0, total = op_numel(&out->u.tensor.t); i < total; i++) {
@@ -615,16 +610,15 @@ gs_point3_tir(const GsTir *t, IrPrimExpr **g3)
 }
 
 IrExpr *
-op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_img_legalize_grid_sample(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   GridSample g;
   OpPrim p;
-  if (!parse_grid_sample(&s, &g))
+  if (!parse_grid_sample(s, &g))
     return NULL;
   IrBuffer *x, *grid, *out;
-  if (!op_prim_open(lz, &p, "grid_sample", call, result,
+  if (!op_prim_open(lz, &p, "grid_sample", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"grid", &grid}, {"grid_sample", &out}}, 3))
     return NULL;
   int rank = g.nsp + 2;
@@ -643,5 +637,5 @@ op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   IrPrimExpr *v = g.nsp == 2 ? gs_point_tir(&t, gv[0], gv[1]) : gs_point3_tir(&t, gv);
   *slot = op_lets_wrap(&l, op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, v)), lz->loc);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

@@ -62,29 +62,29 @@ IrPrimExpr *op_let_axis(OpLets *l, const char *name, char axis, int tap, IrPrimE
 IrStmt *op_lets_wrap(OpLets *l, IrStmt *body, IrLoc loc);
 
 /* image_grid.c: the hooks of affine_grid and grid_sample (image.c's entries). */
-IrSInfo *op_img_infer_affine_grid(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_img_eval_affine_grid(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_img_legalize_affine_grid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_img_infer_grid_sample(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_img_eval_grid_sample(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_img_legalize_grid_sample(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_img_infer_affine_grid(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_img_eval_affine_grid(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_img_legalize_affine_grid(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_img_infer_grid_sample(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_img_eval_grid_sample(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_img_legalize_grid_sample(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* vision_box.c: the hooks of vision.c's box ops. */
 /* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
  * rank is known; false after an error naming names[i]. */
-bool op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n,
+bool op_vis_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int n,
                         const char *const *names, const int *ranks, IrSInfo **t);
-IrSInfo *op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_multibox(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_vis_infer_valid_counts(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_vis_eval_valid_counts(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_vis_legalize_valid_counts(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* vision_nms.c: the hooks of vision.c's non-maximum suppressions. */
-IrSInfo *op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_all_class_nms(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_vis_eval_all_class_nms(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_vis_legalize_all_class_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* vision_nms.c: pieces of the suppressions shared with
  * vision_classic_nms.c.  Kernels: */
@@ -133,8 +133,8 @@ IrPrimExpr *op_vis_iou_tir(const VisNmsTir *t, OpLets *l, VisBoxAt box, void *en
                            IrPrimExpr *j);
 
 /* vision_classic_nms.c: the hooks of non_max_suppression. */
-IrSInfo *op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_vis_eval_nms(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 #endif

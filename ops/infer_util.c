@@ -146,7 +146,7 @@ op_infer_assuming(OpInfer *in, const IrExpr *call, IrVec *assume)
   for (int i = 0; i < n; i++)
     args[i] = call->u.call.args[i]->sinfo ? call->u.call.args[i]->sinfo : ir_sinfo_object(in->ctx);
   in->assume = assume;
-  IrSInfo *s = impl->infer(in, call, args);
+  IrSInfo *s = op_call_infer(in, call, args);
   assume_not_negative(in, s);
   in->assume = NULL;
   return s;

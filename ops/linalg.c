@@ -25,24 +25,23 @@
 /* ------------------------------------------------------------------ */
 
 static IrSInfo *
-infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_matmul(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t1, *t2;
   IrDType dtype, out_dtype;
-  if (!op_nn_tensor_arg(in, call, args, 0, "x1", &t1) ||
-      !op_nn_tensor_arg(in, call, args, 1, "x2", &t2) ||
-      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype))
+  if (!op_nn_tensor_arg(in, s, args, 0, "x1", &t1) ||
+      !op_nn_tensor_arg(in, s, args, 1, "x2", &t2) ||
+      !op_nn_attr_dtype(s, "out_dtype", &out_dtype))
     return NULL;
   /* operands of different dtypes need an out_dtype (as TVM: uint8 x int8
    * into int32) */
   if (out_dtype.code != IR_DT_VOID)
     dtype = out_dtype;
-  else if (!op_nn_common_dtype(in, call, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
+  else if (!op_nn_common_dtype(in, s, op_nn_dtype(t1), op_nn_dtype(t2), &dtype))
     return NULL;
   int n1 = op_nn_ndim(t1), n2 = op_nn_ndim(t2), vdev = op_nn_vdevice(t1);
   if (n1 == 0 || n2 == 0)
-    return op_fail_null(&s, "operands must have rank at least 1, not %d and %d", n1, n2);
+    return op_fail_null(s, "operands must have rank at least 1, not %d and %d", n1, n2);
   if (n1 < 0 || n2 < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
   int m1 = n1 == 1 ? 2 : n1, m2 = n2 == 1 ? 2 : n2; /* ranks after promotion */
@@ -52,11 +51,11 @@ infer_matmul(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
   IrPrimExpr *k1 = a[n1 - 1], *k2 = n2 == 1 ? b[0] : b[n2 - 2];
   if (op_assume_equal(in, k1, k2) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "inner dims differ: x1 has %s, x2 has %s", op_nn_expr_str(in->ctx, k1),
+    return op_fail_null(s, "inner dims differ: x1 has %s, x2 has %s", op_nn_expr_str(in->ctx, k1),
                         op_nn_expr_str(in->ctx, k2));
   IrPrimExpr **batch, **out = ir_alloc(in->ctx, sizeof(IrPrimExpr *) * (size_t)(out_n ? out_n : 1));
   int nb1 = n1 > 2 ? n1 - 2 : 0, nb2 = n2 > 2 ? n2 - 2 : 0, nb;
-  if (!op_broadcast_shapes(in, call, a, nb1, b, nb2, &batch, &nb))
+  if (!op_broadcast_shapes(in, s->call, a, nb1, b, nb2, &batch, &nb))
     return NULL;
   if (!batch) /* some batch dim undecided */
     return ir_sinfo_tensor(in->ctx, NULL, out_n, dtype, vdev);
@@ -162,19 +161,18 @@ matmul_block(const Operand *a, const Operand *b, int64_t ia, int64_t ib, IrTenso
 }
 
 static Value *
-eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
+eval_matmul(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Operand a, b;
   int64_t shape[MAX_RANK], idx[MAX_RANK] = {0}, nbatch = 1;
   int nb, n = 0;
   IrDType out_dtype;
-  if (!operand_of(&s, op_nn_tensor_value(&s, args, 0, "x1"), true, &a) ||
-      !operand_of(&s, op_nn_tensor_value(&s, args, 1, "x2"), false, &b) ||
-      !op_nn_attr_dtype(&s, "out_dtype", &out_dtype) || !batch_shape(&s, &a, &b, shape, &nb))
+  if (!operand_of(s, op_nn_tensor_value(s, args, 0, "x1"), true, &a) ||
+      !operand_of(s, op_nn_tensor_value(s, args, 1, "x2"), false, &b) ||
+      !op_nn_attr_dtype(s, "out_dtype", &out_dtype) || !batch_shape(s, &a, &b, shape, &nb))
     return NULL;
   if (a.cols != b.rows)
-    return op_fail_null(&s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
+    return op_fail_null(s, "inner dims differ: x1 has %lld, x2 has %lld", (long long)a.cols,
                         (long long)b.rows);
   for (int i = 0; i < nb; i++)
     nbatch *= shape[i];
@@ -184,7 +182,7 @@ eval_matmul(OpEval *ev, const IrExpr *call, Value **args)
   if (b.t->ndim > 1)
     shape[n++] = b.cols;
   Value *out =
-      op_nn_tensor_new(&s, out_dtype.code != IR_DT_VOID ? out_dtype : a.t->dtype, n, shape);
+      op_nn_tensor_new(s, out_dtype.code != IR_DT_VOID ? out_dtype : a.t->dtype, n, shape);
   if (!out)
     return NULL;
   for (int64_t p = 0; p < nbatch; p++) {
@@ -357,19 +355,19 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
  * in float64 (float32 on the fast path), or for integers in int32 or
  * int64 (op_nn_sum_type), with numpy's promotion of 1-D operands. */
 static IrExpr *
-legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_matmul(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *a, *b, *out;
-  if (!op_prim_open(lz, &p, "matmul", call, result,
+  if (!op_prim_open(lz, &p, "matmul", s->call, result,
                     (OpPrimParam[]){{"A", &a}, {"B", &b}, {"T_matmul", &out}}, 3))
     return NULL;
   int nbatch = out->ndim - (a->ndim > 1) - (b->ndim > 1);
   if (a->ndim < 1 || b->ndim < 1 || nbatch < 0 || nbatch < a->ndim - 2 || nbatch < b->ndim - 2)
     return op_prim_give_up(&p);
   if (matmul_fast(&p, a, b, out))
-    return op_prim_finish(&p, call, result);
+    return op_prim_finish(&p, s->call, result);
   IrDType sum = op_nn_sum_type(a->dtype, b->dtype, out->dtype);
   IrBuffer *acc = op_nn_acc_typed(&p, 1, sum);
   IrPrimExpr **o, **k;
@@ -384,7 +382,7 @@ legalize_matmul(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt *st[3] = {op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)), loop,
                    op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_nn_acc(&p, acc, 0)))};
   *slot = op_nn_seq(&p, st, 3);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -578,22 +576,21 @@ einsum_operands(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args
 }
 
 static IrSInfo *
-infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_einsum(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo **xs = NULL;
   const char *sub;
   int n, ranks[EIN_OPS];
-  if (call->u.call.nargs != 1)
-    return op_fail_null(&s, "expects 1 argument (a tuple of operands), got %d", call->u.call.nargs);
-  if (!einsum_operands(in, &s, call, args, &xs, &n) || !einsum_subscripts(&s, &sub))
+  if (s->call->u.call.nargs != 1)
+    return op_fail_null(s, "expects 1 argument (a tuple of operands), got %d", s->call->u.call.nargs);
+  if (!einsum_operands(in, s, s->call, args, &xs, &n) || !einsum_subscripts(s, &sub))
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   IrDType t = xs[0]->u.tensor.dtype;
   for (int i = 0; i < n; i++) {
     if (!ir_dtype_eq(xs[i]->u.tensor.dtype, t))
-      return op_fail_null(&s, "operands must have one dtype, not %s and %s",
+      return op_fail_null(s, "operands must have one dtype, not %s and %s",
                           op_nn_dtype_str(in->ctx, t),
                           op_nn_dtype_str(in->ctx, xs[i]->u.tensor.dtype));
     if (xs[i]->u.tensor.ndim < 0)
@@ -602,7 +599,7 @@ infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
       ranks[i] = xs[i]->u.tensor.ndim;
   }
   Einsum e;
-  if (!einsum_parse(&s, sub, ranks, n, &e))
+  if (!einsum_parse(s, sub, ranks, n, &e))
     return NULL;
   int vdev = xs[0]->u.tensor.vdevice;
   IrPrimExpr *extent[EIN_LABELS] = {NULL};
@@ -618,7 +615,7 @@ infer_einsum(OpInfer *in, const IrExpr *call, IrSInfo **args)
         extent[l] = shape[d];
       } else if (!(l >= EIN_LETTERS && one) &&
                  op_assume_equal(in, extent[l], shape[d]) == IR_PROVE_FALSE) {
-        return op_fail_null(&s, "operand %d's dim %d is %s where the label has %s", i, d,
+        return op_fail_null(s, "operand %d's dim %d is %s where the label has %s", i, d,
                             op_nn_expr_str(in->ctx, shape[d]), op_nn_expr_str(in->ctx, extent[l]));
       }
     }
@@ -651,28 +648,27 @@ einsum_extents(const OpSite *s, const Einsum *e, IrTensorData **xs, int64_t *ext
 }
 
 static Value *
-eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
+eval_einsum(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const char *sub;
   if (args[0]->kind != VAL_TUPLE || args[0]->u.tuple.n < 1 || args[0]->u.tuple.n > EIN_OPS)
-    return op_fail_null(&s, "operands must be a tuple of 1 to %d tensors", EIN_OPS);
+    return op_fail_null(s, "operands must be a tuple of 1 to %d tensors", EIN_OPS);
   int n = args[0]->u.tuple.n, ranks[EIN_OPS];
   IrTensorData *xs[EIN_OPS];
   for (int i = 0; i < n; i++) {
     if (args[0]->u.tuple.items[i]->kind != VAL_TENSOR)
-      return op_fail_null(&s, "operand %d must be a tensor", i);
+      return op_fail_null(s, "operand %d must be a tensor", i);
     xs[i] = &args[0]->u.tuple.items[i]->u.tensor.t;
     ranks[i] = xs[i]->ndim;
   }
   Einsum e;
   int64_t extent[EIN_LABELS], dims[EIN_LABELS], at[EIN_LABELS] = {0};
-  if (!einsum_subscripts(&s, &sub) || !einsum_parse(&s, sub, ranks, n, &e) ||
-      !einsum_extents(&s, &e, xs, extent))
+  if (!einsum_subscripts(s, &sub) || !einsum_parse(s, sub, ranks, n, &e) ||
+      !einsum_extents(s, &e, xs, extent))
     return NULL;
   for (int i = 0; i < e.nout; i++)
     dims[i] = extent[e.out[i]];
-  Value *v = op_nn_tensor_new(&s, xs[0]->dtype, e.nout, dims);
+  Value *v = op_nn_tensor_new(s, xs[0]->dtype, e.nout, dims);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
@@ -718,11 +714,10 @@ eval_einsum(OpEval *ev, const IrExpr *call, Value **args)
  * elements, the store: the kernel's order, so the sums agree bit for bit.
  * An operand dim of literal size 1 under "..." reads index 0. */
 static IrExpr *
-legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_einsum(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  OpSite s = op_site_legalize(lz, call);
-  const IrExpr *tuple = call->u.call.args[0];
+  const IrExpr *tuple = s->call->u.call.args[0];
   const char *sub;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n < 1 || tuple->u.tuple.n > EIN_OPS)
     return NULL;
@@ -740,7 +735,7 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   }
   IrBuffer *out = op_prim_output(&p, result, "T_einsum");
   Einsum e;
-  if (!out || !einsum_subscripts(&s, &sub) || !einsum_parse(&s, sub, ranks, n, &e)) {
+  if (!out || !einsum_subscripts(s, &sub) || !einsum_parse(s, sub, ranks, n, &e)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -779,7 +774,7 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt *st[3] = {op_prim_store_at(&p, acc, zero, zero_acc), loop,
                    op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, op_prim_load_at(&p, acc, zero)))};
   *slot = op_nn_seq(&p, st, 3);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -789,15 +784,14 @@ legalize_einsum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* out[i, j] = x1[i] * x2[j], of x1's dtype (TVM's rule), the product in
  * double (int64 for ints) rounded once. */
 static IrSInfo *
-infer_outer(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_outer(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *a, *b;
-  if (!op_nn_tensor_arg(in, call, args, 0, "x1", &a) || !op_nn_tensor_arg(in, call, args, 1, "x2", &b))
+  if (!op_nn_tensor_arg(in, s, args, 0, "x1", &a) || !op_nn_tensor_arg(in, s, args, 1, "x2", &b))
     return NULL;
   int na = op_nn_ndim(a), nb = op_nn_ndim(b);
   if ((na >= 0 && na != 1) || (nb >= 0 && nb != 1))
-    return op_fail_null(&s, "both inputs must be 1-D tensors, not of rank %d and %d", na, nb);
+    return op_fail_null(s, "both inputs must be 1-D tensors, not of rank %d and %d", na, nb);
   IrPrimExpr **sa = op_nn_shape(a), **sb = op_nn_shape(b), **out = NULL;
   if (sa && sb) {
     out = ir_alloc(in->ctx, sizeof *out * 2);
@@ -808,18 +802,17 @@ infer_outer(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 static Value *
-eval_outer(OpEval *ev, const IrExpr *call, Value **args)
+eval_outer(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *a = op_nn_tensor_value(&s, args, 0, "x1");
-  const IrTensorData *b = a ? op_nn_tensor_value(&s, args, 1, "x2") : NULL;
+  const IrTensorData *a = op_nn_tensor_value(s, args, 0, "x1");
+  const IrTensorData *b = a ? op_nn_tensor_value(s, args, 1, "x2") : NULL;
   if (!b)
     return NULL;
   if (a->ndim != 1 || b->ndim != 1)
-    return op_fail_null(&s, "both inputs must be 1-D tensors, not of rank %d and %d", a->ndim,
+    return op_fail_null(s, "both inputs must be 1-D tensors, not of rank %d and %d", a->ndim,
                         b->ndim);
   int64_t dims[2] = {a->shape[0], b->shape[0]};
-  Value *v = op_nn_tensor_new(&s, a->dtype, 2, dims);
+  Value *v = op_nn_tensor_new(s, a->dtype, 2, dims);
   if (!v)
     return NULL;
   bool fl = ir_dtype_is_float(a->dtype) || ir_dtype_is_float(b->dtype);
@@ -835,12 +828,12 @@ eval_outer(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 static IrExpr *
-legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_outer(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *a, *b, *out;
-  if (!op_prim_open(lz, &p, "outer", call, result,
+  if (!op_prim_open(lz, &p, "outer", s->call, result,
                     (OpPrimParam[]){{"A", &a}, {"B", &b}, {"T_outer", &out}}, 3))
     return NULL;
   if (a->ndim != 1 || b->ndim != 1)
@@ -851,7 +844,7 @@ legalize_outer(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *x = op_nn_to(ctx, t, op_prim_load(&p, a, &o[0]));
   IrPrimExpr *y = op_nn_to(ctx, t, op_prim_load(&p, b, &o[1]));
   *slot = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, ir_prim_bin(ctx, IR_PE_MUL, x, y)));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 static const OpDef defs[] = {

@@ -85,25 +85,24 @@ check_nll_shapes(OpInfer *in, const OpSite *s, IrSInfo *p, IrSInfo *t, IrSInfo *
 }
 
 IrSInfo *
-op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_nll_loss(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *p, *t, *w = NULL;
   Reduction r;
   int64_t ignore;
-  bool weighted = call->u.call.nargs > 2;
-  if (!op_nn_tensor_arg(in, call, args, 0, "predictions", &p) ||
-      !op_nn_tensor_arg(in, call, args, 1, "targets", &t) ||
-      (weighted && !op_nn_tensor_arg(in, call, args, 2, "weights", &w)) || !reduction_of(&s, &r) ||
-      !op_nn_attr_int(&s, "ignore_index", -100, &ignore))
+  bool weighted = s->call->u.call.nargs > 2;
+  if (!op_nn_tensor_arg(in, s, args, 0, "predictions", &p) ||
+      !op_nn_tensor_arg(in, s, args, 1, "targets", &t) ||
+      (weighted && !op_nn_tensor_arg(in, s, args, 2, "weights", &w)) || !reduction_of(s, &r) ||
+      !op_nn_attr_int(s, "ignore_index", -100, &ignore))
     return NULL;
   IrDType tt = op_nn_dtype(t), dt = op_nn_dtype(p);
   if (tt.code != IR_DT_VOID && tt.code != IR_DT_INT && tt.code != IR_DT_UINT)
-    return op_fail_null(&s, "targets must have an integer dtype, not %s",
+    return op_fail_null(s, "targets must have an integer dtype, not %s",
                         op_nn_dtype_str(in->ctx, tt));
-  if (w && !op_nn_common_dtype(in, call, op_nn_dtype(p), op_nn_dtype(w), &dt))
+  if (w && !op_nn_common_dtype(in, s, op_nn_dtype(p), op_nn_dtype(w), &dt))
     return NULL;
-  if (!check_nll_shapes(in, &s, p, t, w))
+  if (!check_nll_shapes(in, s, p, t, w))
     return NULL;
   int vdev = op_nn_vdevice(p);
   if (r != LOSS_NONE)
@@ -124,28 +123,27 @@ op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* ------------------------------------------------------------------ */
 
 Value *
-op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_nll_loss(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *p = op_nn_tensor_value(&s, args, 0, "predictions");
-  const IrTensorData *t = op_nn_tensor_value(&s, args, 1, "targets");
-  const IrTensorData *w = call->u.call.nargs > 2 ? op_nn_tensor_value(&s, args, 2, "weights") : NULL;
+  const IrTensorData *p = op_nn_tensor_value(s, args, 0, "predictions");
+  const IrTensorData *t = op_nn_tensor_value(s, args, 1, "targets");
+  const IrTensorData *w = s->call->u.call.nargs > 2 ? op_nn_tensor_value(s, args, 2, "weights") : NULL;
   Reduction r;
   int64_t ignore;
-  if (!p || !t || (call->u.call.nargs > 2 && !w) || !reduction_of(&s, &r) ||
-      !op_nn_attr_int(&s, "ignore_index", -100, &ignore))
+  if (!p || !t || (s->call->u.call.nargs > 2 && !w) || !reduction_of(s, &r) ||
+      !op_nn_attr_int(s, "ignore_index", -100, &ignore))
     return NULL;
   bool ok = p->ndim >= 1 && t->ndim == (p->ndim == 1 ? 0 : p->ndim - 1);
   for (int d = 0; ok && d < t->ndim; d++)
     ok = t->shape[d] == p->shape[d == 0 ? 0 : d + 1];
   int64_t classes = ok ? p->shape[p->ndim == 1 ? 0 : 1] : 0, inner = 1;
   if (!ok || (w && (w->ndim != 1 || w->shape[0] != classes)))
-    return op_fail_null(&s, "the shapes of predictions, targets and weights do not match");
+    return op_fail_null(s, "the shapes of predictions, targets and weights do not match");
   for (int d = 2; d < p->ndim; d++)
     inner *= p->shape[d];
   IrDType dt = p->dtype;
-  Value *out = r == LOSS_NONE ? op_nn_tensor_new(&s, dt, t->ndim, t->shape)
-                              : op_nn_tensor_new(&s, dt, 0, NULL);
+  Value *out = r == LOSS_NONE ? op_nn_tensor_new(s, dt, t->ndim, t->shape)
+                              : op_nn_tensor_new(s, dt, 0, NULL);
   if (!out)
     return NULL;
   double sum = 0, weights = 0;
@@ -154,7 +152,7 @@ op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args)
     if (c == ignore)
       continue; /* out[i] stays 0 */
     if (c < 0 || c >= classes)
-      return op_fail_null(&s, "target %lld is out of range for %lld classes", (long long)c,
+      return op_fail_null(s, "target %lld is out of range for %lld classes", (long long)c,
                           (long long)classes);
     /* element (n, c, d...) of predictions: n = i / inner, d... = i % inner */
     int64_t at = ((i / inner) * classes + c) * inner + i % inner;
@@ -221,21 +219,20 @@ nll_check(OpPrim *p, const Nll *l)
 }
 
 IrExpr *
-op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_nll_loss(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  OpSite site = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
   Nll l = {0};
   OpPrim p;
   op_prim_begin(lz, &p, "nll_loss");
-  l.p = op_prim_input(&p, call->u.call.args[0], "predictions");
-  l.t = op_prim_input(&p, call->u.call.args[1], "targets");
-  l.w = call->u.call.nargs > 2 ? op_prim_input(&p, call->u.call.args[2], "weights") : NULL;
+  l.p = op_prim_input(&p, site->call->u.call.args[0], "predictions");
+  l.t = op_prim_input(&p, site->call->u.call.args[1], "targets");
+  l.w = site->call->u.call.nargs > 2 ? op_prim_input(&p, site->call->u.call.args[2], "weights") : NULL;
   l.out = op_prim_output(&p, result, "T_nll_loss");
-  if (!l.p || !l.t || (call->u.call.nargs > 2 && !l.w) || !l.out || l.p->ndim < 1 ||
-      l.t->ndim != (l.p->ndim == 1 ? 0 : l.p->ndim - 1) || !reduction_of(&site, &l.r) ||
-      !op_nn_attr_int(&site, "ignore_index", -100, &l.ignore)) {
+  if (!l.p || !l.t || (site->call->u.call.nargs > 2 && !l.w) || !l.out || l.p->ndim < 1 ||
+      l.t->ndim != (l.p->ndim == 1 ? 0 : l.p->ndim - 1) || !reduction_of(site, &l.r) ||
+      !op_nn_attr_int(site, "ignore_index", -100, &l.ignore)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -245,7 +242,7 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     IrStmt **body = op_prim_loops(&p, l.t->shape, l.t->ndim, &i);
     nll_term(&p, &l, i, &valid, &loss, &weight);
     *body = op_prim_store(&p, l.out, i, op_nn_to(ctx, l.out->dtype, ir_prim_select(ctx, valid, loss, zero)));
-    return op_prim_finish(&p, call, result);
+    return op_prim_finish(&p, site->call, result);
   }
   l.acc = op_nn_acc_new(&p, 2);
   op_prim_emit(&p, op_nn_acc_set(&p, l.acc, 0, zero));
@@ -260,7 +257,7 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   if (l.r == LOSS_MEAN)
     v = ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_acc(&p, l.acc, 1));
   op_prim_emit(&p, op_prim_store(&p, l.out, NULL, op_nn_to(ctx, l.out->dtype, v)));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -268,42 +265,40 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
 /* ------------------------------------------------------------------ */
 
 IrSInfo *
-op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_cross_entropy(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *p, *l;
   IrDType dt;
-  if (!op_nn_tensor_arg(in, call, args, 0, "predictions", &p) ||
-      !op_nn_tensor_arg(in, call, args, 1, "labels", &l) ||
-      !op_nn_common_dtype(in, call, op_nn_dtype(p), op_nn_dtype(l), &dt) ||
-      !op_nn_require_float(in, call, dt))
+  if (!op_nn_tensor_arg(in, s, args, 0, "predictions", &p) ||
+      !op_nn_tensor_arg(in, s, args, 1, "labels", &l) ||
+      !op_nn_common_dtype(in, s, op_nn_dtype(p), op_nn_dtype(l), &dt) ||
+      !op_nn_require_float(in, s, dt))
     return NULL;
   int pn = op_nn_ndim(p), ln = op_nn_ndim(l);
   if (pn >= 0 && ln >= 0 && pn != ln)
-    return op_fail_null(&s, "predictions and labels must have the same rank, not %d and %d", pn,
+    return op_fail_null(s, "predictions and labels must have the same rank, not %d and %d", pn,
                         ln);
   IrPrimExpr **ps = op_nn_shape(p), **ls = op_nn_shape(l);
   for (int d = 0; ps && ls && d < pn; d++)
-    if (!same_dim(in, &s, ps[d], ls[d], "the dims of predictions and labels"))
+    if (!same_dim(in, s, ps[d], ls[d], "the dims of predictions and labels"))
       return NULL;
   int vdev = op_nn_vdevice(p) >= 0 ? op_nn_vdevice(p) : op_nn_vdevice(l);
   return ir_sinfo_tensor(in->ctx, ir_alloc(in->ctx, sizeof(IrPrimExpr *)), 0, dt, vdev);
 }
 
 Value *
-op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_cross_entropy(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *p = op_nn_tensor_value(&s, args, 0, "predictions");
-  const IrTensorData *l = op_nn_tensor_value(&s, args, 1, "labels");
+  const IrTensorData *p = op_nn_tensor_value(s, args, 0, "predictions");
+  const IrTensorData *l = op_nn_tensor_value(s, args, 1, "labels");
   if (!p || !l)
     return NULL;
   bool same = p->ndim == l->ndim;
   for (int d = 0; same && d < p->ndim; d++)
     same = p->shape[d] == l->shape[d];
   if (!same)
-    return op_fail_null(&s, "predictions and labels must have the same shape");
-  Value *out = op_nn_tensor_new(&s, p->dtype, 0, NULL);
+    return op_fail_null(s, "predictions and labels must have the same shape");
+  Value *out = op_nn_tensor_new(s, p->dtype, 0, NULL);
   if (!out)
     return NULL;
   double sum = 0;
@@ -314,13 +309,13 @@ op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 IrExpr *
-op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_cross_entropy(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
   OpPrim p;
   IrBuffer *x, *y, *out;
-  if (!op_prim_open(lz, &p, "cross_entropy_with_logits", call, result,
+  if (!op_prim_open(lz, &p, "cross_entropy_with_logits", s->call, result,
                     (OpPrimParam[]){{"predictions", &x}, {"labels", &y}, {"T_cross_entropy", &out}},
                     3))
     return NULL;
@@ -337,5 +332,5 @@ op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   if (x->ndim >= 2)
     v = ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_f64(ctx, x->shape[0]));
   op_prim_emit(&p, op_prim_store(&p, out, NULL, op_nn_to(ctx, out->dtype, v)));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

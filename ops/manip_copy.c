@@ -16,13 +16,12 @@
 
 /* R.flip: the shape is x's; only the axis is checked. */
 IrSInfo *
-op_manip_infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_flip(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int axis;
   bool none;
-  if (!x || !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
   return x;
 }
@@ -48,13 +47,12 @@ op_manip_tile_repeats(const OpSite *s, const IrExpr *call, int64_t **reps, int *
  * the shorter of x's shape and repeats is padded with leading 1s, and each
  * dim is x's times its count. */
 IrSInfo *
-op_manip_infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_tile(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int64_t *reps;
   int l;
-  if (!x || !op_manip_tile_repeats(&s, call, &reps, &l))
+  if (!x || !op_manip_tile_repeats(s, s->call, &reps, &l))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
@@ -96,15 +94,14 @@ op_manip_repeat_count(const OpSite *s, const IrExpr *call, int64_t *count)
  * of the flattened x (a 1-D result of numel * repeats); otherwise the axis
  * grows repeats times. */
 IrSInfo *
-op_manip_infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_repeat(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int64_t r;
   int axis;
   bool none;
-  if (!x || !op_manip_repeat_count(&s, call, &r) ||
-      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_repeat_count(s, s->call, &r) ||
+      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &axis, &none))
     return NULL;
   int ndim = x->u.tensor.ndim;
   IrPrimExpr **xd = x->u.tensor.shape;
@@ -146,23 +143,22 @@ op_manip_one_hot_attrs(const OpSite *s, const IrExpr *call, int ndim, int64_t *d
  * values of one dtype, which is the result's; the new dim (depth) goes
  * at axis. */
 IrSInfo *
-op_manip_infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_one_hot(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *ix = op_manip_tensor_arg(&s, args[0], "indices");
+  IrSInfo *ix = op_manip_tensor_arg(s, args[0], "indices");
   int64_t depth;
   int axis;
-  if (!ix || !op_manip_one_hot_attrs(&s, call, ix->u.tensor.ndim, &depth, &axis))
+  if (!ix || !op_manip_one_hot_attrs(s, s->call, ix->u.tensor.ndim, &depth, &axis))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   char a[16], b[16];
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT)
-    return op_fail_null(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, a));
+    return op_fail_null(s, "indices must have an integer dtype, not %s", ir_dtype_str(it, a));
   if (!args[1] || args[1]->kind != IR_SI_PRIM || !args[2] || args[2]->kind != IR_SI_PRIM)
-    return op_fail_null(&s, "on_value and off_value must be prim values");
+    return op_fail_null(s, "on_value and off_value must be prim values");
   IrDType on = args[1]->u.prim.dtype, off = args[2]->u.prim.dtype;
   if (!ir_dtype_eq(on, off))
-    return op_fail_null(&s, "on_value and off_value must have the same dtype, not %s and %s",
+    return op_fail_null(s, "on_value and off_value must have the same dtype, not %s and %s",
                         ir_dtype_str(on, a), ir_dtype_str(off, b));
   int ndim = ix->u.tensor.ndim;
   if (ndim < 0 || !ix->u.tensor.shape)
@@ -248,12 +244,11 @@ op_manip_pad_source(PadMode mode, int64_t i, int64_t size)
 }
 
 IrSInfo *
-op_manip_infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_pad(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   PadAttrs pa;
-  if (!x || !op_manip_pad_attrs(&s, call, x->u.tensor.ndim, &pa))
+  if (!x || !op_manip_pad_attrs(s, s->call, x->u.tensor.ndim, &pa))
     return NULL;
   if (!x->u.tensor.shape)
     return op_manip_like(in, x, NULL, pa.n);
@@ -261,7 +256,7 @@ op_manip_infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args)
   for (int d = 0; d < pa.n; d++) {
     IrPrimExpr *dim = x->u.tensor.shape[d];
     int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1], size;
-    if (ir_prim_is_int(dim, &size) && !op_manip_pad_fits(&s, pa.mode, d, size, before, after))
+    if (ir_prim_is_int(dim, &size) && !op_manip_pad_fits(s, pa.mode, d, size, before, after))
       return NULL;
     out[d] =
         op_manip_simp(in, op_manip_bin(in, IR_PE_ADD, dim, op_manip_lit(in->ctx, before + after)));
@@ -282,16 +277,15 @@ op_manip_upscale_factor(const OpSite *s, const IrExpr *call, int64_t *r)
 /* R.nn.pixel_shuffle: the last three dims (C, H, W) become (C / r^2, H *
  * r, W * r); C must be a multiple of r^2 (an error when provably not). */
 IrSInfo *
-op_manip_infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int64_t r;
-  if (!x || !op_manip_upscale_factor(&s, call, &r))
+  if (!x || !op_manip_upscale_factor(s, s->call, &r))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim >= 0 && ndim < 3)
-    return op_fail_null(&s, "data must have at least 3 dimensions, not %d", ndim);
+    return op_fail_null(s, "data must have at least 3 dimensions, not %d", ndim);
   if (!x->u.tensor.shape)
     return x->u.tensor.ndim < 0 ? x : op_manip_like(in, x, NULL, ndim);
   IrPrimExpr **out = op_manip_dims(in->ctx, ndim), **d = x->u.tensor.shape;
@@ -300,7 +294,7 @@ op_manip_infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args)
                                                                      op_manip_lit(in->ctx, r * r)));
   int64_t v;
   if (ir_prim_is_int(rem, &v) && v != 0)
-    return op_fail_null(&s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
+    return op_fail_null(s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
                         op_manip_expr_text(in->ctx, c), (long long)(r * r));
   out[ndim - 3] =
       op_manip_simp(in, op_manip_bin(in, IR_PE_FLOORDIV, c, op_manip_lit(in->ctx, r * r)));
@@ -332,15 +326,14 @@ map_repeat(const void *env, const int64_t *o, int64_t *i)
 /* repeat: output index j along the axis reads input index j / repeats;
  * axis=None does that on the flattened x. */
 Value *
-op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_repeat(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int64_t r, shape[MAX_DIMS];
   int axis;
   bool none;
-  if (!x || !op_manip_repeat_count(&s, call, &r) ||
-      !op_manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
+  if (!x || !op_manip_repeat_count(s, s->call, &r) ||
+      !op_manip_axis_attr(s, s->call, true, x->ndim, &axis, &none))
     return NULL;
   IrTensorData flat = *x;
   int64_t count = op_numel(x);
@@ -351,13 +344,13 @@ op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args)
   }
   memcpy(shape, flat.shape, sizeof(int64_t) * (size_t)flat.ndim);
   if (r > 0 && shape[axis] > INT64_MAX / r)
-    return op_fail_null(&s, "the result would be too large");
+    return op_fail_null(s, "the result would be too large");
   shape[axis] *= r;
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, flat.ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, flat.ndim, shape);
   RepeatMap m = {axis, r ? r : 1, flat.ndim};
   if (out)
     op_manip_gather(out, &flat, map_repeat, &m);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* tile reads x's dims aligned to the output's last ones, as broadcast_to */
@@ -372,27 +365,26 @@ map_tile(const void *env, const int64_t *o, int64_t *i)
 /* tile: the output's dims align with x's last ones (see infer_tile);
  * output index j of a dim reads x at j mod x's dim. */
 Value *
-op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_tile(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int64_t *reps, shape[MAX_DIMS];
   int l;
-  if (!x || !op_manip_tile_repeats(&s, call, &reps, &l))
+  if (!x || !op_manip_tile_repeats(s, s->call, &reps, &l))
     return NULL;
   int on = x->ndim > l ? x->ndim : l;
   for (int d = 0; d < on; d++) {
     int xi = d - (on - x->ndim), ri = d - (on - l);
     int64_t xd = xi < 0 ? 1 : x->shape[xi], rd = ri < 0 ? 1 : reps[ri];
     if (rd > 0 && xd > INT64_MAX / rd)
-      return op_fail_null(&s, "the result would be too large");
+      return op_fail_null(s, "the result would be too large");
     shape[d] = xd * rd;
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   BroadcastMap t = {x, on - x->ndim};
   if (out)
     op_manip_gather(out, x, map_tile, &t);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 typedef struct {
@@ -409,46 +401,44 @@ map_flip(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_flip(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int axis;
   bool none;
-  if (!x || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (!x || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
     return NULL;
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, x->shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, x->shape);
   FlipMap f = {x, axis};
   if (out)
     op_manip_gather(out, x, map_flip, &f);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* one_hot (topi's rule): out[..., j, ...] = on_value where the index
  * equals j, else off_value; an index outside [0, depth), negative ones
  * included, gives a row of off_value. */
 Value *
-op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_one_hot(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *ix = op_manip_tensor_val(&s, args[0], "indices");
+  IrTensorData *ix = op_manip_tensor_val(s, args[0], "indices");
   int64_t depth, shape[MAX_DIMS + 1];
   int axis;
-  if (!ix || !op_manip_one_hot_attrs(&s, call, ix->ndim, &depth, &axis))
+  if (!ix || !op_manip_one_hot_attrs(s, s->call, ix->ndim, &depth, &axis))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
-    return op_fail_null(&s, "indices must have an integer dtype");
+    return op_fail_null(s, "indices must have an integer dtype");
   const Value *on = args[1], *off = args[2];
   if (!on || on->kind != VAL_PRIM || !off || off->kind != VAL_PRIM ||
       !ir_dtype_eq(on->u.prim.dtype, off->u.prim.dtype)) {
-    return op_fail_null(&s, "on_value and off_value must be prim values of one dtype");
+    return op_fail_null(s, "on_value and off_value must be prim values of one dtype");
   }
   if (ix->ndim >= MAX_DIMS)
-    return op_fail_null(&s, "the result would have more than %d dimensions", MAX_DIMS);
+    return op_fail_null(s, "the result would have more than %d dimensions", MAX_DIMS);
   for (int d = 0, k = 0; d <= ix->ndim; d++)
     shape[d] = d == axis ? depth : ix->shape[k++];
   IrDType t = on->u.prim.dtype;
-  IrTensorData *out = op_manip_new_tensor(&s, t, ix->ndim + 1, shape);
+  IrTensorData *out = op_manip_new_tensor(s, t, ix->ndim + 1, shape);
   if (!out)
     return NULL;
   bool fl = ir_dtype_is_float(t);
@@ -466,27 +456,26 @@ op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args)
         op_set_i(out, at, pv->u.prim.i);
     }
   }
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* pad: output index o reads x at op_manip_pad_source(o - before) per
  * axis, or is the pad value (converted once to the dtype). */
 Value *
-op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_pad(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   PadAttrs pa;
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0};
-  if (!x || !op_manip_pad_attrs(&s, call, x->ndim, &pa))
+  if (!x || !op_manip_pad_attrs(s, s->call, x->ndim, &pa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1];
-    if (!op_manip_pad_fits(&s, pa.mode, d, x->shape[d], before, after))
+    if (!op_manip_pad_fits(s, pa.mode, d, x->shape[d], before, after))
       return NULL;
     shape[d] = x->shape[d] + before + after;
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   if (!out)
     return NULL;
   int64_t count = op_numel(out);
@@ -503,7 +492,7 @@ op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args)
     for (int d = x->ndim - 1; d >= 0 && ++oi[d] == out->shape[d]; d--)
       oi[d] = 0;
   }
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
@@ -522,27 +511,26 @@ map_pixel_shuffle(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int64_t rn[2], shape[MAX_DIMS];
-  if (!x || !op_manip_upscale_factor(&s, call, &rn[0]))
+  if (!x || !op_manip_upscale_factor(s, s->call, &rn[0]))
     return NULL;
   int n = x->ndim;
   int64_t r = rn[0];
   rn[1] = n;
   if (n < 3 || x->shape[n - 3] % (r * r) != 0)
-    return op_fail_null(&s, "data must have at least 3 dimensions and channels a multiple of %lld",
+    return op_fail_null(s, "data must have at least 3 dimensions and channels a multiple of %lld",
                         (long long)(r * r));
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
   shape[n - 3] /= r * r;
   shape[n - 2] *= r;
   shape[n - 1] *= r;
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, n, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, n, shape);
   if (out)
     op_manip_gather(out, x, map_pixel_shuffle, rn);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -576,18 +564,17 @@ index_repeat(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 }
 
 IrExpr *
-op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_repeat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   RepeatIndex r;
   bool none;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_repeat_count(&s, call, &r.count) ||
-      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &r.axis, &none))
+      !op_manip_repeat_count(s, s->call, &r.count) ||
+      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &r.axis, &none))
     return NULL;
   r.axis = none ? -1 : r.axis;
-  return op_manip_lower_gather(lz, call, result, "repeat", index_repeat, &r);
+  return op_manip_lower_gather(lz, s->call, result, "repeat", index_repeat, &r);
 }
 
 typedef struct {
@@ -622,15 +609,14 @@ index_tile(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *en
 }
 
 IrExpr *
-op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_tile(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   TileIndex t;
   int64_t *reps;
-  if (!op_manip_tile_repeats(&s, call, &reps, &t.n))
+  if (!op_manip_tile_repeats(s, s->call, &reps, &t.n))
     return NULL;
   t.reps = reps;
-  return op_manip_lower_gather(lz, call, result, "tile", index_tile, &t);
+  return op_manip_lower_gather(lz, s->call, result, "tile", index_tile, &t);
 }
 
 /* flip: index j of the axis reads dim - 1 - j. */
@@ -650,16 +636,15 @@ index_flip(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *en
 }
 
 IrExpr *
-op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_flip(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   int axis;
   bool none;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+      !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
-  return op_manip_lower_gather(lz, call, result, "flip", index_flip, &axis);
+  return op_manip_lower_gather(lz, s->call, result, "flip", index_flip, &axis);
 }
 
 /* A prim value argument (on_value, off_value) as a TIR expression of
@@ -677,24 +662,23 @@ prim_arg(OpPrim *p, const IrExpr *arg, IrDType t)
  * index compared as int64 (so a negative or too large one matches no j,
  * as in the kernel). */
 IrExpr *
-op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_one_hot(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *is = call->u.call.args[0]->sinfo;
+  const IrSInfo *is = s->call->u.call.args[0]->sinfo;
   int64_t depth;
   int axis;
-  if (call->u.call.nargs < 3 || !is || is->kind != IR_SI_TENSOR || is->u.tensor.ndim < 0 ||
+  if (s->call->u.call.nargs < 3 || !is || is->kind != IR_SI_TENSOR || is->u.tensor.ndim < 0 ||
       result->kind != IR_SI_TENSOR ||
-      !op_manip_one_hot_attrs(&s, call, is->u.tensor.ndim, &depth, &axis))
+      !op_manip_one_hot_attrs(s, s->call, is->u.tensor.ndim, &depth, &axis))
     return NULL;
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *ix, *out;
-  if (!op_prim_open(lz, &p, "one_hot", call, result,
+  if (!op_prim_open(lz, &p, "one_hot", s->call, result,
                     (OpPrimParam[]){{"A", &ix}, {"T_one_hot", &out}}, 2))
     return NULL;
-  IrPrimExpr *on = prim_arg(&p, call->u.call.args[1], out->dtype);
-  IrPrimExpr *off = on ? prim_arg(&p, call->u.call.args[2], out->dtype) : NULL;
+  IrPrimExpr *on = prim_arg(&p, s->call->u.call.args[1], out->dtype);
+  IrPrimExpr *off = on ? prim_arg(&p, s->call->u.call.args[2], out->dtype) : NULL;
   if (!off || out->ndim != ix->ndim + 1 ||
       (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)) {
     op_prim_abort(&p);
@@ -711,7 +695,7 @@ op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     v = ir_prim_cast(ctx, IR_I64, v);
   IrPrimExpr *hit = ir_prim_bin(ctx, IR_PE_EQ, v, o[axis]);
   *body = op_prim_store(&p, out, o, ir_prim_select(ctx, hit, on, off));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
@@ -739,13 +723,12 @@ index_pixel_shuffle(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const
 }
 
 IrExpr *
-op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_pixel_shuffle(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   int64_t r;
-  if (!op_manip_upscale_factor(&s, call, &r))
+  if (!op_manip_upscale_factor(s, s->call, &r))
     return NULL;
-  return op_manip_lower_gather(lz, call, result, "pixel_shuffle", index_pixel_shuffle, &r);
+  return op_manip_lower_gather(lz, s->call, result, "pixel_shuffle", index_pixel_shuffle, &r);
 }
 
 static IrPrimExpr *
@@ -819,18 +802,17 @@ op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out
  * store only when every padded axis of symbolic extent is non-empty (an
  * empty one has nothing to read: the kernel refuses it). */
 IrExpr *
-op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_pad(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = call->u.call.args[0]->sinfo;
+  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
   PadAttrs pa;
   OpPrim p;
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
-      !op_manip_pad_attrs(&s, call, xs->u.tensor.ndim, &pa))
+      !op_manip_pad_attrs(s, s->call, xs->u.tensor.ndim, &pa))
     return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "pad", call, result, (OpPrimParam[]){{"A", &x}, {"T_pad", &out}}, 2))
+  if (!op_prim_open(lz, &p, "pad", s->call, result, (OpPrimParam[]){{"A", &x}, {"T_pad", &out}}, 2))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
@@ -852,5 +834,5 @@ op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     store =
         op_manip_store_or_fill(&p, cond, store, out, o, pa.mode == PAD_CONSTANT ? &pa.value : NULL);
   *body = store;
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

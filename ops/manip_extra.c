@@ -51,27 +51,26 @@ sequence_axes(const OpSite *s, const IrExpr *call, int ndim, int *seq, int *batc
 /* R.reverse_sequence (TVM's rule): seq_lengths is 1-D, int32 or int64,
  * with data.shape[batch_axis] elements; the result is data's. */
 IrSInfo *
-op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_reverse_sequence(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  IrSInfo *l = x ? op_manip_tensor_arg(&s, args[1], "seq_lengths") : NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  IrSInfo *l = x ? op_manip_tensor_arg(s, args[1], "seq_lengths") : NULL;
   int seq, batch;
   if (!l)
     return NULL;
   IrDType t = l->u.tensor.dtype;
   char b[16];
   if (t.code != IR_DT_VOID && !ir_dtype_eq(t, IR_I32) && !ir_dtype_eq(t, IR_I64))
-    return op_fail_null(&s, "seq_lengths must be int32 or int64, not %s", ir_dtype_str(t, b));
+    return op_fail_null(s, "seq_lengths must be int32 or int64, not %s", ir_dtype_str(t, b));
   if (l->u.tensor.ndim >= 0 && l->u.tensor.ndim != 1)
-    return op_fail_null(&s, "seq_lengths must be 1-D, not of rank %d", l->u.tensor.ndim);
+    return op_fail_null(s, "seq_lengths must be 1-D, not of rank %d", l->u.tensor.ndim);
   if (x->u.tensor.ndim < 0)
     return x;
-  if (!sequence_axes(&s, call, x->u.tensor.ndim, &seq, &batch))
+  if (!sequence_axes(s, s->call, x->u.tensor.ndim, &seq, &batch))
     return NULL;
   if (x->u.tensor.shape && l->u.tensor.shape &&
       op_assume_equal(in, l->u.tensor.shape[0], x->u.tensor.shape[batch]) == IR_PROVE_FALSE) {
-    return op_fail_null(&s, "seq_lengths has %s elements, but data's batch axis %d has %s",
+    return op_fail_null(s, "seq_lengths has %s elements, but data's batch axis %d has %s",
                         op_manip_expr_text(in->ctx, l->u.tensor.shape[0]), batch,
                         op_manip_expr_text(in->ctx, x->u.tensor.shape[batch]));
   }
@@ -89,18 +88,17 @@ reversed_position(int64_t i, int64_t len, int64_t n)
 }
 
 Value *
-op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_reverse_sequence(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
-  IrTensorData *l = x ? op_manip_tensor_val(&s, args[1], "seq_lengths") : NULL;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
+  IrTensorData *l = x ? op_manip_tensor_val(s, args[1], "seq_lengths") : NULL;
   int seq, batch;
-  if (!l || !sequence_axes(&s, call, x->ndim, &seq, &batch))
+  if (!l || !sequence_axes(s, s->call, x->ndim, &seq, &batch))
     return NULL;
   if (l->ndim != 1 || l->dtype.code != IR_DT_INT || l->shape[0] != x->shape[batch])
-    return op_fail_null(&s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
+    return op_fail_null(s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
                         batch);
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, x->shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, x->shape);
   int64_t o[MAX_DIMS] = {0}, count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++) {
     int64_t keep = o[seq], src = 0;
@@ -112,22 +110,21 @@ op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args)
     for (int d = x->ndim - 1; d >= 0 && ++o[d] == x->shape[d]; d--)
       o[d] = 0;
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_reverse_sequence(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int seq, batch;
   IrBuffer *x, *l, *out;
-  if (!op_prim_open(lz, &p, "reverse_sequence", call, result,
+  if (!op_prim_open(lz, &p, "reverse_sequence", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &l}, {"T_reverse_sequence", &out}}, 3))
     return NULL;
   if (l->ndim != 1 || out->ndim != x->ndim || l->dtype.code != IR_DT_INT ||
-      !sequence_axes(&s, call, x->ndim, &seq, &batch)) {
+      !sequence_axes(s, s->call, x->ndim, &seq, &batch)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -155,7 +152,7 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *
   xi[seq] = ir_prim_select(ctx, keep, i,
                            ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, len, n), whole, part));
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -180,34 +177,33 @@ indexing_xy(const OpSite *s, const IrExpr *call)
  * len1, ...), or with "xy" (len1, len0, ...), as numpy and TVM's topi
  * (TVM's inference keeps "ij"'s order for "xy"; this follows the data). */
 IrSInfo *
-op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_meshgrid(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *si = args[0];
-  const IrExpr *e = call->u.call.args[0];
-  int xy = indexing_xy(&s, call);
+  const IrExpr *e = s->call->u.call.args[0];
+  int xy = indexing_xy(s, s->call);
   int n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n
           : e->kind == IR_EX_TUPLE      ? e->u.tuple.n
                                         : -1;
   if (xy < 0)
     return NULL;
   if (n <= 0)
-    return op_fail_null(&s, "tensors must be a non-empty tuple of 1-D tensors");
+    return op_fail_null(s, "tensors must be a non-empty tuple of 1-D tensors");
   IrPrimExpr **dims = op_manip_dims(in->ctx, n);
   IrDType dt = IR_VOID;
   bool known = true;
   for (int i = 0; i < n; i++) {
     IrSInfo *f = si && si->kind == IR_SI_TUPLE ? si->u.tuple.fields[i] : e->u.tuple.items[i]->sinfo;
-    IrSInfo *t = op_manip_tensor_arg(&s, f, "every item of tensors");
+    IrSInfo *t = op_manip_tensor_arg(s, f, "every item of tensors");
     char a[16], b[16];
     if (!t)
       return NULL;
     if (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1)
-      return op_fail_null(&s, "every input must be 1-D, but input %d has rank %d", i,
+      return op_fail_null(s, "every input must be 1-D, but input %d has rank %d", i,
                           t->u.tensor.ndim);
     IrDType ti = t->u.tensor.dtype;
     if (ti.code != IR_DT_VOID && dt.code != IR_DT_VOID && !ir_dtype_eq(ti, dt))
-      return op_fail_null(&s, "inputs have different dtypes, %s and %s", ir_dtype_str(dt, a),
+      return op_fail_null(s, "inputs have different dtypes, %s and %s", ir_dtype_str(dt, a),
                           ir_dtype_str(ti, b));
     dt = ti.code != IR_DT_VOID ? ti : dt;
     known = known && t->u.tensor.shape;
@@ -227,27 +223,26 @@ grid_dim(int i, int n, bool xy)
 }
 
 Value *
-op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_meshgrid(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  int xy = indexing_xy(&s, call);
+  int xy = indexing_xy(s, s->call);
   Value *t = args[0];
   if (xy < 0)
     return NULL;
   if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0 || t->u.tuple.n > MAX_DIMS)
-    return op_fail_null(&s, "tensors must be a non-empty tuple of 1-D tensors");
+    return op_fail_null(s, "tensors must be a non-empty tuple of 1-D tensors");
   int n = t->u.tuple.n;
   int64_t shape[MAX_DIMS];
-  IrTensorData **xs = ir_alloc(s.ctx, sizeof(IrTensorData *) * (size_t)n);
+  IrTensorData **xs = ir_alloc(s->ctx, sizeof(IrTensorData *) * (size_t)n);
   for (int i = 0; i < n; i++) {
-    xs[i] = op_manip_tensor_val(&s, t->u.tuple.items[i], "every item of tensors");
+    xs[i] = op_manip_tensor_val(s, t->u.tuple.items[i], "every item of tensors");
     if (!xs[i] || xs[i]->ndim != 1 || !ir_dtype_eq(xs[i]->dtype, xs[0]->dtype))
-      return op_fail_null(&s, "the inputs must be 1-D tensors of one dtype");
+      return op_fail_null(s, "the inputs must be 1-D tensors of one dtype");
     shape[grid_dim(i, n, xy)] = xs[i]->shape[0];
   }
-  Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)n);
+  Value **items = ir_alloc(s->ctx, sizeof(Value *) * (size_t)n);
   for (int i = 0; i < n; i++) {
-    IrTensorData *out = op_manip_new_tensor(&s, xs[0]->dtype, n, shape);
+    IrTensorData *out = op_manip_new_tensor(s, xs[0]->dtype, n, shape);
     int g = grid_dim(i, n, xy);
     int64_t o[MAX_DIMS] = {0}, count = out ? op_numel(out) : 0;
     for (int64_t k = 0; k < count; k++) {
@@ -255,18 +250,17 @@ op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args)
       for (int d = n - 1; d >= 0 && ++o[d] == shape[d]; d--)
         o[d] = 0;
     }
-    if (!(items[i] = as_value(&s, out)))
+    if (!(items[i] = as_value(s, out)))
       return NULL;
   }
-  return op_tuple_new(s.ctx, items, n);
+  return op_tuple_new(s->ctx, items, n);
 }
 
 IrExpr *
-op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_meshgrid(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrExpr *tuple = call->u.call.args[0];
-  int xy = indexing_xy(&s, call);
+  const IrExpr *tuple = s->call->u.call.args[0];
+  int xy = indexing_xy(s, s->call);
   /* one input: R.call_tir cannot give a 1-tuple (out_sinfo of one tensor
    * is that tensor), so the call stays as it is */
   if (xy < 0 || tuple->kind != IR_EX_TUPLE || result->kind != IR_SI_TUPLE ||
@@ -296,7 +290,7 @@ op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     xi[0] = o[grid_dim(i, n, xy)];
     *body = op_prim_store(&p, outs[i], o, op_prim_load(&p, xs[i], xi));
   }
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -327,12 +321,11 @@ check_collapse(OpInfer *in, const OpSite *s, const IrSInfo *x, IrPrimExpr **t, i
 /* R.collapse_sum_like: the target's shape (or rank) and vdevice, data's
  * dtype. */
 IrSInfo *
-op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_collapse_sum_like(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  IrSInfo *t = x ? op_manip_tensor_arg(&s, args[1], "collapse_target") : NULL;
-  if (!t || !check_collapse(in, &s, x, t->u.tensor.shape, t->u.tensor.ndim))
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  IrSInfo *t = x ? op_manip_tensor_arg(s, args[1], "collapse_target") : NULL;
+  if (!t || !check_collapse(in, s, x, t->u.tensor.shape, t->u.tensor.ndim))
     return NULL;
   return ir_sinfo_tensor(in->ctx, t->u.tensor.shape, t->u.tensor.ndim, x->u.tensor.dtype,
                          t->u.tensor.vdevice);
@@ -340,11 +333,10 @@ op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args
 
 /* R.collapse_sum_to: the shape argument's values (or length). */
 IrSInfo *
-op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_collapse_sum_to(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  const IrExpr *e = call->u.call.args[1];
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  const IrExpr *e = s->call->u.call.args[1];
   IrSInfo *si = args[1];
   IrPrimExpr **v = NULL;
   int n = -1;
@@ -357,9 +349,9 @@ op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
     n = si->u.shape.ndim;
     v = si->u.shape.values;
   } else if (si && si->kind != IR_SI_OBJECT) {
-    return op_fail_null(&s, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
+    return op_fail_null(s, "shape must be a shape, but it is %s", op_sinfo_text(in->ctx, si));
   }
-  if (!check_collapse(in, &s, x, v, n))
+  if (!check_collapse(in, s, x, v, n))
     return NULL;
   return ir_sinfo_tensor(in->ctx, v, n, x->u.tensor.dtype, x->u.tensor.vdevice);
 }
@@ -367,10 +359,9 @@ op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Both collapse_sums: the output's shape is the result's (from the shape
  * argument or the target tensor, which the kernel reads the same way). */
 Value *
-op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_collapse_sum(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   const int64_t *ts;
   int tn;
   Value *t = args[1];
@@ -383,19 +374,19 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
     ts = t->u.tensor.t.shape;
     tn = t->u.tensor.t.ndim;
   } else {
-    return op_fail_null(&s, "the target must be a shape or a tensor");
+    return op_fail_null(s, "the target must be a shape or a tensor");
   }
   bool ok = tn <= x->ndim;
   for (int i = 0; ok && i < tn; i++)
     ok = ts[i] == 1 || ts[i] == x->shape[x->ndim - tn + i];
   if (!ok)
-    return op_fail_null(&s, "the target shape does not broadcast to data's");
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, tn, ts);
+    return op_fail_null(s, "the target shape does not broadcast to data's");
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, tn, ts);
   if (!out)
     return NULL;
   int64_t count = op_numel(out), o[MAX_DIMS] = {0}, total = op_numel(x);
-  double *f = ir_alloc(s.ctx, sizeof(double) * (size_t)(count ? count : 1));
-  int64_t *i64 = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
+  double *f = ir_alloc(s->ctx, sizeof(double) * (size_t)(count ? count : 1));
+  int64_t *i64 = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(count ? count : 1));
   memset(f, 0, sizeof(double) * (size_t)count);
   memset(i64, 0, sizeof(int64_t) * (size_t)count);
   for (int64_t k = 0; k < total; k++) {
@@ -414,7 +405,7 @@ op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args)
       op_set_f(out, k, f[k]);
     else
       op_set_i(out, k, i64[k]);
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 static IrStmt *
@@ -433,12 +424,12 @@ seq2(OpPrim *p, IrStmt *a, IrStmt *b, IrStmt *c)
  * (data's leading dims and those where the output has a literal 1), then
  * the output is acc cast to its dtype. */
 IrExpr *
-op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_collapse_sum(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "collapse_sum", call, result,
+  if (!op_prim_open(lz, &p, "collapse_sum", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"T_collapse_sum", &out}}, 2))
     return NULL;
   if (out->ndim > x->ndim)
@@ -465,7 +456,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   if (!ir_dtype_eq(out->dtype, at))
     sum = ir_prim_cast(ctx, out->dtype, sum);
   *body = seq2(&p, op_prim_store_at(&p, acc, zero, init), nest, op_prim_store(&p, out, o, sum));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -586,16 +577,15 @@ op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, 
  * takes: the lowering (data_dims.c) computes the dims in a kernel and
  * binds them with R.tensor_to_shape + R.match_cast, as TVM's does. */
 IrSInfo *
-op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_dynamic_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   static const char *what[] = {"begin", "end", "strides"};
   if (!x)
     return NULL;
   int ndim = x->u.tensor.ndim;
   for (int i = 0; i < 3; i++) {
-    IrSInfo *t = op_manip_tensor_arg(&s, args[1 + i], what[i]);
+    IrSInfo *t = op_manip_tensor_arg(s, args[1 + i], what[i]);
     IrDType dt = t ? t->u.tensor.dtype : IR_VOID;
     int64_t n;
     if (!t)
@@ -603,7 +593,7 @@ op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **
     if ((dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I64)) ||
         (t->u.tensor.ndim >= 0 && t->u.tensor.ndim != 1) ||
         (ndim >= 0 && t->u.tensor.shape && ir_prim_is_int(t->u.tensor.shape[0], &n) && n != ndim)) {
-      return op_fail_null(&s, "%s must be a 1-D int64 tensor of %d elements (x's rank)", what[i],
+      return op_fail_null(s, "%s must be a 1-D int64 tensor of %d elements (x's rank)", what[i],
                           ndim);
     }
   }
@@ -613,27 +603,26 @@ op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **
 /* numpy's slicing per axis (op_manip_slice_axis), with the values of
  * begin, end and strides. */
 Value *
-op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x"), *v[3];
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x"), *v[3];
   int64_t start[MAX_DIMS], shape[MAX_DIMS], step[MAX_DIMS];
   if (!x)
     return NULL;
   for (int i = 0; i < 3; i++) {
-    v[i] = op_manip_tensor_val(&s, args[1 + i], "begin, end and strides");
+    v[i] = op_manip_tensor_val(s, args[1 + i], "begin, end and strides");
     if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT)
-      return op_fail_null(&s,
+      return op_fail_null(s,
                           "begin, end and strides must be 1-D int tensors of x's rank elements");
   }
   for (int d = 0; d < x->ndim; d++) {
     step[d] = op_get_i(v[2], d);
     if (step[d] == 0)
-      return op_fail_null(&s, "stride of axis %d is zero", d);
+      return op_fail_null(s, "stride of axis %d is zero", d);
     op_manip_slice_axis(x->shape[d], op_get_i(v[0], d), op_get_i(v[1], d), step[d], false,
                         &start[d], &shape[d]);
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   int64_t o[MAX_DIMS] = {0}, count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++) {
     int64_t src = 0;
@@ -643,7 +632,7 @@ op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args
     for (int d = x->ndim - 1; d >= 0 && ++o[d] == shape[d]; d--)
       o[d] = 0;
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -662,12 +651,11 @@ absent(const IrExpr *e)
  * (R.dtype, a var holding one: unknown, or absent: data's) and relative_byte_offset (an int64 prim
  * value, or absent: 0); a view provably past data's bytes is refused. */
 IrSInfo *
-op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_view(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  const IrExpr *shape = call->u.call.args[1], *dtype = call->u.call.args[2];
-  const IrExpr *off = call->u.call.args[3];
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  const IrExpr *shape = s->call->u.call.args[1], *dtype = s->call->u.call.args[2];
+  const IrExpr *off = s->call->u.call.args[3];
   if (!x)
     return NULL;
   IrPrimExpr **dims = x->u.tensor.shape;
@@ -676,19 +664,19 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrPrimExpr *offset = op_manip_lit(in->ctx, 0);
   if (!absent(shape)) {
     if (!args[1] || args[1]->kind != IR_SI_SHAPE)
-      return op_fail_null(&s, "shape must be a shape");
+      return op_fail_null(s, "shape must be a shape");
     ndim = args[1]->u.shape.ndim;
     dims = shape->kind == IR_EX_SHAPE ? shape->u.shape.values : args[1]->u.shape.values;
   }
   if (!absent(dtype)) {
     bool opaque = dtype->kind == IR_EX_VAR && (!args[2] || args[2]->kind == IR_SI_OBJECT);
     if (!opaque && (dtype->kind != IR_EX_DTYPE || dtype->u.dtype.code == IR_DT_VOID))
-      return op_fail_null(&s, "dtype must be an R.dtype of a tensor dtype");
+      return op_fail_null(s, "dtype must be an R.dtype of a tensor dtype");
     dt = opaque ? IR_VOID : dtype->u.dtype; /* a var: a new dtype, unknown here */
   }
   if (!absent(off)) {
     if (!args[3] || args[3]->kind != IR_SI_PRIM || !ir_dtype_eq(args[3]->u.prim.dtype, IR_I64))
-      return op_fail_null(&s, "relative_byte_offset must be an int64 prim value");
+      return op_fail_null(s, "relative_byte_offset must be an int64 prim value");
     offset = args[3]->u.prim.value;
   }
   if (dims && x->u.tensor.shape && offset && dt.code != IR_DT_VOID &&
@@ -702,7 +690,7 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
     IrPrimExpr *fits =
         ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
     if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE)
-      return op_fail_null(&s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
+      return op_fail_null(s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
                           op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
                           op_manip_expr_text(in->ctx, offset),
                           op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, have)));
@@ -714,10 +702,9 @@ op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* The view's bytes, copied: Relax values are immutable, so a copy reads
  * as a view does. */
 Value *
-op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_view(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   if (!x)
     return NULL;
   const int64_t *shape = x->shape;
@@ -733,14 +720,14 @@ op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
     dt = v->u.dtype;
   if ((v = args[3]) && v->kind == VAL_PRIM)
     offset = v->u.prim.i;
-  IrTensorData *out = op_manip_new_tensor(&s, dt, ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, dt, ndim, shape);
   if (!out)
     return NULL;
   if (offset < 0 || (uint64_t)offset > x->nbytes || out->nbytes > x->nbytes - (size_t)offset)
-    return op_fail_null(&s, "the view (%zu bytes at offset %lld) exceeds data's %zu bytes",
+    return op_fail_null(s, "the view (%zu bytes at offset %lld) exceeds data's %zu bytes",
                         out->nbytes, (long long)offset, x->nbytes);
   memcpy(out->data, (const char *)x->data + offset, out->nbytes);
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 /* A view of data's dtype at an offset of whole elements: out[o] =
@@ -749,13 +736,13 @@ op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args)
  * need a bit reinterpretation that TIR here does not have, so that call
  * stays as it is (interpreter only). */
 IrExpr *
-op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_view(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  const IrExpr *off = call->u.call.args[3];
+  const IrExpr *off = s->call->u.call.args[3];
   OpPrim p;
   op_prim_begin(lz, &p, "view");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
   IrBuffer *out = x ? op_prim_output(&p, result, "T_view") : NULL;
   IrPrimExpr *start = op_manip_lit(ctx, 0);
   int64_t bytes;
@@ -790,5 +777,5 @@ op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     flat = ir_prim_bin(ctx, IR_PE_FLOORDIV, flat, x->shape[d]);
   }
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

@@ -331,23 +331,22 @@ emit_copy(OpPrim *p, IrBuffer *dst, IrBuffer *src)
 /* R.gather_elements (TVM's rule): data and indices of one rank, indices
  * of an int dtype; the result has indices' shape and data's dtype. */
 IrSInfo *
-op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_gather_elements(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  IrSInfo *ix = x ? op_manip_tensor_arg(s, args[1], "indices") : NULL;
   int axis;
   bool none;
-  if (!ix || !check_index_dtype(&s, ix->u.tensor.dtype, false))
+  if (!ix || !check_index_dtype(s, ix->u.tensor.dtype, false))
     return NULL;
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim;
   IrDType t = x->u.tensor.dtype;
   if (xn < 0 || n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, x->u.tensor.vdevice);
-  if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
     return NULL;
   if (xn != n)
-    return op_fail_null(&s, "data and indices must have the same rank, not %d and %d", xn, n);
+    return op_fail_null(s, "data and indices must have the same rank, not %d and %d", xn, n);
   return assume_room(in, x, ix->u.tensor.shape, n)
              ? ir_sinfo_tensor(in->ctx, ix->u.tensor.shape, n, t, x->u.tensor.vdevice)
              : NULL;
@@ -356,46 +355,44 @@ op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* out[o] = data[o with o[axis] = indices[o]]; indices' dims other than
  * axis must not exceed data's. */
 Value *
-op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_gather_elements(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
-               *ix = x ? index_val(&s, args[1], false) : NULL;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
+               *ix = x ? index_val(s, args[1], false) : NULL;
   int axis;
   bool none;
-  if (!ix || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (!ix || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
     return NULL;
   if (x->ndim != ix->ndim)
-    return op_fail_null(&s, "data and indices must have the same rank");
+    return op_fail_null(s, "data and indices must have the same rank");
   for (int d = 0; d < x->ndim; d++)
     if (d != axis && ix->shape[d] > x->shape[d])
-      return op_fail_null(&s, "dimension %d of indices (%lld) exceeds data's (%lld)", d,
+      return op_fail_null(s, "dimension %d of indices (%lld) exceeds data's (%lld)", d,
                           (long long)ix->shape[d], (long long)x->shape[d]);
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, ix->ndim, ix->shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, ix->ndim, ix->shape);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, ix->shape, ix->ndim)) {
     memcpy(xi, o, sizeof(int64_t) * (size_t)x->ndim);
-    if (!resolve(&s, op_get_i(ix, k), x->shape[axis], &xi[axis]))
+    if (!resolve(s, op_get_i(ix, k), x->shape[axis], &xi[axis]))
       return NULL;
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
   bool none;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "gather_elements", call, result,
+  if (!op_prim_open(lz, &p, "gather_elements", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_elements", &out}}, 3))
     return NULL;
   if (x->ndim != ix->ndim || out->ndim != ix->ndim || !is_index_dtype(ix->dtype, false) ||
-      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {
+      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -407,7 +404,7 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *r
     xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
                       : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -437,38 +434,37 @@ batch_dims_attr(const OpSite *s, const IrExpr *call, int xn, int n, int *b)
  * indices.shape[:-1] + data.shape[batch_dims + l:].  The first batch_dims
  * dims of data and indices must agree (assumed when not provable). */
 IrSInfo *
-op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_gather_nd(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
-  IrSInfo *ix = x ? op_manip_tensor_arg(&s, args[1], "indices") : NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
+  IrSInfo *ix = x ? op_manip_tensor_arg(s, args[1], "indices") : NULL;
   IrDType it = ix ? ix->u.tensor.dtype : IR_VOID;
   char buf[16];
   int b;
   if (!ix)
     return NULL;
   if (it.code != IR_DT_VOID && !ir_dtype_eq(it, IR_I64))
-    return op_fail_null(&s, "indices must be int64, not %s", ir_dtype_str(it, buf));
+    return op_fail_null(s, "indices must be int64, not %s", ir_dtype_str(it, buf));
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim;
   IrDType t = x->u.tensor.dtype;
   int vdev = x->u.tensor.vdevice;
   if (xn < 0 || n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
   if (n < 1)
-    return op_fail_null(&s, "indices must have at least one dimension");
+    return op_fail_null(s, "indices must have at least one dimension");
   int64_t l;
-  if (!batch_dims_attr(&s, call, xn, n, &b))
+  if (!batch_dims_attr(s, s->call, xn, n, &b))
     return NULL;
   if (!ix->u.tensor.shape || !ir_prim_is_int(ix->u.tensor.shape[n - 1], &l))
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
   if (l > xn - b)
     return op_fail_null(
-        &s, "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
+        s, "the last dimension of indices (%lld) exceeds data's rank %d minus batch_dims %d",
         (long long)l, xn, b);
   int on = n - 1 + xn - b - (int)l;
   if (!x->u.tensor.shape)
     return ir_sinfo_tensor(in->ctx, NULL, on, t, vdev);
-  if (!dims_agree(in, &s, x->u.tensor.shape, ix->u.tensor.shape, b,
+  if (!dims_agree(in, s, x->u.tensor.shape, ix->u.tensor.shape, b,
                   "batch dims of data and indices"))
     return NULL;
   IrPrimExpr **out = op_manip_dims(in->ctx, on);
@@ -480,52 +476,50 @@ op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 Value *
-op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_gather_nd(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
-               *ix = x ? index_val(&s, args[1], false) : NULL;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
+               *ix = x ? index_val(s, args[1], false) : NULL;
   int b;
-  if (!ix || ix->ndim < 1 || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b))
-    return ix && ix->ndim < 1 ? op_fail_null(&s, "indices must have a dimension") : NULL;
+  if (!ix || ix->ndim < 1 || !batch_dims_attr(s, s->call, x->ndim, ix->ndim, &b))
+    return ix && ix->ndim < 1 ? op_fail_null(s, "indices must have a dimension") : NULL;
   int n = ix->ndim;
   int64_t l = ix->shape[n - 1], shape[2 * MAX_DIMS];
   if (l > x->ndim - b)
-    return op_fail_null(&s, "the last dimension of indices exceeds data's rank minus batch_dims");
+    return op_fail_null(s, "the last dimension of indices exceeds data's rank minus batch_dims");
   for (int d = 0; d < b; d++)
     if (ix->shape[d] != x->shape[d])
-      return op_fail_null(&s, "batch dimension %d of data and indices differs", d);
+      return op_fail_null(s, "batch dimension %d of data and indices differs", d);
   int on = n - 1 + x->ndim - b - (int)l;
   memcpy(shape, ix->shape, sizeof(int64_t) * (size_t)(n - 1));
   memcpy(shape + n - 1, x->shape + b + l, sizeof(int64_t) * (size_t)(x->ndim - b - l));
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   int64_t o[2 * MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, shape, on)) {
     int64_t row = ravel(o, shape, n - 1) * l; /* indices[o[:n-1], 0] */
     memcpy(xi, o, sizeof(int64_t) * (size_t)b);
     for (int j = 0; j < l; j++)
-      if (!resolve(&s, op_get_i(ix, row + j), x->shape[b + j], &xi[b + j]))
+      if (!resolve(s, op_get_i(ix, row + j), x->shape[b + j], &xi[b + j]))
         return NULL;
     memcpy(xi + b + l, o + n - 1, sizeof(int64_t) * (size_t)(x->ndim - b - l));
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_gather_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int b;
   int64_t l = -1;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "gather_nd", call, result,
+  if (!op_prim_open(lz, &p, "gather_nd", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_nd", &out}}, 3))
     return NULL;
   if (ix->ndim < 1 || !ir_prim_is_int(ix->shape[ix->ndim - 1], &l) ||
-      !is_index_dtype(ix->dtype, false) || !batch_dims_attr(&s, call, x->ndim, ix->ndim, &b) ||
+      !is_index_dtype(ix->dtype, false) || !batch_dims_attr(s, s->call, x->ndim, ix->ndim, &b) ||
       l > x->ndim - b || out->ndim != ix->ndim - 1 + x->ndim - b - (int)l) {
     op_prim_abort(&p);
     return NULL;
@@ -548,7 +542,7 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int d = b + (int)l; d < x->ndim; d++)
     xi[d] = o[n - 1 + d - b - (int)l];
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* The tensors data, indices and updates of a scatter (t[0..2]) with the
@@ -595,74 +589,71 @@ scatter_begin(OpLegalize *lz, OpPrim *p, const IrExpr *call, IrSInfo *result, co
  * updates of data's dtype and indices' shape, indices of an integer
  * dtype; the result is data's struct info. */
 IrSInfo *
-op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_scatter_elements(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   int axis;
   bool none;
-  if (!scatter_args(&s, call, args, true, t))
+  if (!scatter_args(s, s->call, args, true, t))
     return NULL;
   IrSInfo *x = t[0], *ix = t[1], *u = t[2];
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim, un = u->u.tensor.ndim;
   if (xn < 0)
     return x;
-  if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
     return NULL;
   if ((n >= 0 && n != xn) || (un >= 0 && n >= 0 && un != n))
-    return op_fail_null(&s, "data, indices and updates must have the same rank, not %d, %d and %d",
+    return op_fail_null(s, "data, indices and updates must have the same rank, not %d, %d and %d",
                         xn, n, un);
   if (ix->u.tensor.shape && u->u.tensor.shape &&
-      !dims_agree(in, &s, ix->u.tensor.shape, u->u.tensor.shape, n, "indices and updates"))
+      !dims_agree(in, s, ix->u.tensor.shape, u->u.tensor.shape, n, "indices and updates"))
     return NULL;
   return ix->u.tensor.shape ? assume_room(in, x, ix->u.tensor.shape, n) : x;
 }
 
 Value *
-op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_scatter_elements(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
-               *ix = x ? index_val(&s, args[1], true) : NULL;
-  IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
-  int axis, red = u ? reduction_attr(&s, call, true) : -1;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
+               *ix = x ? index_val(s, args[1], true) : NULL;
+  IrTensorData *u = ix ? op_manip_tensor_val(s, args[2], "updates") : NULL;
+  int axis, red = u ? reduction_attr(s, s->call, true) : -1;
   bool none;
-  if (red < 0 || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (red < 0 || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
     return NULL;
   if (ix->ndim != x->ndim || u->ndim != x->ndim || !ir_dtype_eq(u->dtype, x->dtype))
-    return op_fail_null(&s, "data, indices and updates must have one rank, updates data's dtype");
+    return op_fail_null(s, "data, indices and updates must have one rank, updates data's dtype");
   for (int d = 0; d < x->ndim; d++)
     if (u->shape[d] != ix->shape[d] || (d != axis && ix->shape[d] > x->shape[d]))
       return op_fail_null(
-          &s,
+          s,
           "dimension %d of indices (%lld) must be updates' (%lld) and at most data's "
           "(%lld)",
           d, (long long)ix->shape[d], (long long)u->shape[d], (long long)x->shape[d]);
-  IrTensorData *out = copy_of(&s, x);
+  IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(ix) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, ix->shape, ix->ndim)) {
     memcpy(xi, o, sizeof(int64_t) * (size_t)x->ndim);
-    if (!resolve(&s, op_get_i(ix, k), x->shape[axis], &xi[axis]))
+    if (!resolve(s, op_get_i(ix, k), x->shape[axis], &xi[axis]))
       return NULL;
     reduce_into(out, ravel(xi, x->shape, x->ndim), u, k, red);
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_scatter_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  int axis, red = reduction_attr(&s, call, true);
+  int axis, red = reduction_attr(s, s->call, true);
   bool none;
   IrBuffer *b[4];
-  if (red < 0 || !scatter_begin(lz, &p, call, result, "scatter_elements", b))
+  if (red < 0 || !scatter_begin(lz, &p, s->call, result, "scatter_elements", b))
     return NULL;
   IrBuffer *x = b[0], *ix = b[1], *u = b[2], *out = b[3];
   if (ix->ndim != x->ndim || u->ndim != x->ndim ||
-      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {
+      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -679,7 +670,7 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
   IrPrimExpr *v =
       reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, ui), red);
   *body = op_prim_store(&p, out, xi, v);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -691,42 +682,40 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *
  * indexes data's first K dims; updates.shape = indices.shape[:-1] +
  * data.shape[K:].  The result is data's struct info. */
 IrSInfo *
-op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_scatter_nd(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
-  if (!scatter_args(&s, call, args, false, t))
+  if (!scatter_args(s, s->call, args, false, t))
     return NULL;
   IrSInfo *x = t[0], *ix = t[1], *u = t[2];
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim, un = u->u.tensor.ndim;
   if (n == 0)
-    return op_fail_null(&s, "indices must have at least one dimension");
+    return op_fail_null(s, "indices must have at least one dimension");
   int64_t k;
   if (xn < 0 || n < 0 || un < 0 || !ix->u.tensor.shape ||
       !ir_prim_is_int(ix->u.tensor.shape[n - 1], &k))
     return x;
   if (k > xn || xn + n - k - 1 != un)
-    return op_fail_null(&s,
+    return op_fail_null(s,
                         "updates must have rank %lld (indices' %d - 1 + data's %d - %lld), and "
                         "%lld at most data's rank",
                         (long long)(xn + n - k - 1), n, xn, (long long)k, (long long)k);
   if (x->u.tensor.shape && u->u.tensor.shape &&
-      (!dims_agree(in, &s, ix->u.tensor.shape, u->u.tensor.shape, n - 1,
+      (!dims_agree(in, s, ix->u.tensor.shape, u->u.tensor.shape, n - 1,
                    "updates.shape must be indices.shape[:-1] + data.shape[K:]") ||
-       !dims_agree(in, &s, x->u.tensor.shape + k, u->u.tensor.shape + n - 1, xn - (int)k,
+       !dims_agree(in, s, x->u.tensor.shape + k, u->u.tensor.shape + n - 1, xn - (int)k,
                    "updates.shape must be indices.shape[:-1] + data.shape[K:]")))
     return NULL;
   return ix->u.tensor.shape && u->u.tensor.shape ? assume_room(in, x, u->u.tensor.shape, un) : x;
 }
 
 Value *
-op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_scatter_nd(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data"),
-               *ix = x ? index_val(&s, args[1], true) : NULL;
-  IrTensorData *u = ix ? op_manip_tensor_val(&s, args[2], "updates") : NULL;
-  int red = u ? reduction_attr(&s, call, false) : -1;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
+               *ix = x ? index_val(s, args[1], true) : NULL;
+  IrTensorData *u = ix ? op_manip_tensor_val(s, args[2], "updates") : NULL;
+  int red = u ? reduction_attr(s, s->call, false) : -1;
   if (red < 0)
     return NULL;
   int n = ix->ndim;
@@ -737,30 +726,29 @@ op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args)
     ok = u->shape[d] == (d < n - 1 ? ix->shape[d] : x->shape[k + d - (n - 1)]);
   if (!ok)
     return op_fail_null(
-        &s, "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
-  IrTensorData *out = copy_of(&s, x);
+        s, "updates must have data's dtype and shape indices.shape[:-1] + data.shape[K:]");
+  IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(u) : 0;
   for (int64_t f = 0; f < count; f++, next_index(o, u->shape, u->ndim)) {
     int64_t row = ravel(o, u->shape, n - 1) * k;
     for (int j = 0; j < k; j++)
-      if (!resolve(&s, op_get_i(ix, row + j), x->shape[j], &xi[j]))
+      if (!resolve(s, op_get_i(ix, row + j), x->shape[j], &xi[j]))
         return NULL;
     memcpy(xi + k, o + n - 1, sizeof(int64_t) * (size_t)(x->ndim - k));
     reduce_into(out, ravel(xi, x->shape, x->ndim), u, f, red);
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_scatter_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  int red = reduction_attr(&s, call, false);
+  int red = reduction_attr(s, s->call, false);
   int64_t k = -1;
   IrBuffer *b[4];
-  if (red < 0 || !scatter_begin(lz, &p, call, result, "scatter_nd", b))
+  if (red < 0 || !scatter_begin(lz, &p, s->call, result, "scatter_nd", b))
     return NULL;
   IrBuffer *x = b[0], *ix = b[1], *u = b[2], *out = b[3];
   if (ix->ndim < 1 || !ir_prim_is_int(ix->shape[ix->ndim - 1], &k) || k > x->ndim ||
@@ -784,7 +772,7 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result
   IrPrimExpr *v =
       reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), op_prim_load(&p, u, o), red);
   *body = op_prim_store(&p, out, xi, v);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -928,21 +916,20 @@ index_inputs(OpPrim *p, const IrExpr *call, int arg, bool allow_uint, int *n)
 /* R.index_tensor (TVM's rule): k <= data's rank index tensors of int
  * dtypes broadcast to B; the result is B + data.shape[k:]. */
 IrSInfo *
-op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_index_tensor(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data"), **t = NULL;
   IrPrimExpr **b;
   int n, nb;
-  if (!x || !index_tuple(&s, call, args, 1, false, &t, &n))
+  if (!x || !index_tuple(s, s->call, args, 1, false, &t, &n))
     return NULL;
   int xn = x->u.tensor.ndim, vdev = x->u.tensor.vdevice;
   IrDType dt = x->u.tensor.dtype;
   if (xn >= 0 && n > xn)
-    return op_fail_null(&s, "%d index tensors for data of rank %d", n, xn);
+    return op_fail_null(s, "%d index tensors for data of rank %d", n, xn);
   if (n < 0 || xn < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, dt, vdev);
-  if (!index_broadcast(in, call, t, n, &b, &nb))
+  if (!index_broadcast(in, s->call, t, n, &b, &nb))
     return NULL;
   int on = nb < 0 ? -1 : nb + xn - n;
   if (!b || !x->u.tensor.shape)
@@ -954,40 +941,39 @@ op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 Value *
-op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_index_tensor(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int64_t shape[2 * MAX_DIMS];
   int n, nb;
-  IrTensorData **t = x ? index_vals(&s, args[1], false, &n, shape, &nb) : NULL;
+  IrTensorData **t = x ? index_vals(s, args[1], false, &n, shape, &nb) : NULL;
   if (!t)
     return NULL;
   if (n > x->ndim || nb + x->ndim - n > MAX_DIMS)
-    return op_fail_null(&s, "%d index tensors for data of rank %d", n, x->ndim);
+    return op_fail_null(s, "%d index tensors for data of rank %d", n, x->ndim);
   int on = nb + x->ndim - n;
   memcpy(shape + nb, x->shape + n, sizeof(int64_t) * (size_t)(x->ndim - n));
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   int64_t o[2 * MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(out) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, shape, on)) {
     for (int j = 0; j < n; j++)
-      if (!resolve(&s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
+      if (!resolve(s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
         return NULL;
     memcpy(xi + n, o + nb, sizeof(int64_t) * (size_t)(x->ndim - n));
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 IrExpr *
-op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_index_tensor(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int n = 0;
   op_prim_begin(lz, &p, "index_tensor");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer **t = x ? index_inputs(&p, call, 1, false, &n) : NULL;
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
+  IrBuffer **t = x ? index_inputs(&p, s->call, 1, false, &n) : NULL;
   IrBuffer *out = t ? op_prim_output(&p, result, "T_index_tensor") : NULL;
   int nb = out ? out->ndim - (x->ndim - n) : -1;
   bool ok = out && n <= x->ndim && nb >= 0;
@@ -1010,7 +996,7 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
   for (int d = n; d < x->ndim; d++)
     xi[d] = clamped_coord(ctx, o[nb + d - n], out->shape[nb + d - n], x->shape[d]);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* R.index_put (TVM's rule): one index tensor per dim of data, of integer
@@ -1018,63 +1004,61 @@ op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *resu
  * The index tensors broadcast to B, and values must broadcast to B (numpy
  * rules; TVM reads values flat, which agrees when values has B's shape). */
 IrSInfo *
-op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_index_put(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data"), **t = NULL;
-  IrSInfo *v = x ? op_manip_tensor_arg(&s, args[2], "values") : NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data"), **t = NULL;
+  IrSInfo *v = x ? op_manip_tensor_arg(s, args[2], "values") : NULL;
   IrPrimExpr **b, **vb;
   int n, nb, nvb;
-  if (!v || !check_same_dtype(&s, x, v, "values") || !index_tuple(&s, call, args, 1, true, &t, &n))
+  if (!v || !check_same_dtype(s, x, v, "values") || !index_tuple(s, s->call, args, 1, true, &t, &n))
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && n >= 0 && n != xn)
-    return op_fail_null(&s, "%d index tensors for data of rank %d: index_put takes one per dim", n,
+    return op_fail_null(s, "%d index tensors for data of rank %d: index_put takes one per dim", n,
                         xn);
-  if (n < 0 || !index_broadcast(in, call, t, n, &b, &nb))
+  if (n < 0 || !index_broadcast(in, s->call, t, n, &b, &nb))
     return n < 0 ? x : NULL;
   int vn = v->u.tensor.ndim;
   if (nb >= 0 && vn > nb)
-    return op_fail_null(&s, "values of rank %d do not broadcast to the indices' rank %d", vn, nb);
+    return op_fail_null(s, "values of rank %d do not broadcast to the indices' rank %d", vn, nb);
   if (b && v->u.tensor.shape &&
-      !op_broadcast_shapes(in, call, b, nb, v->u.tensor.shape, vn, &vb, &nvb))
+      !op_broadcast_shapes(in, s->call, b, nb, v->u.tensor.shape, vn, &vb, &nvb))
     return NULL;
   return b ? assume_room(in, x, b, nb) : x;
 }
 
 Value *
-op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_index_put(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
-  IrTensorData *v = x ? op_manip_tensor_val(&s, args[2], "values") : NULL;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
+  IrTensorData *v = x ? op_manip_tensor_val(s, args[2], "values") : NULL;
   int64_t b[MAX_DIMS];
   int n, nb;
-  IrTensorData **t = v ? index_vals(&s, args[1], true, &n, b, &nb) : NULL;
-  const IrAttr *acc = op_attr(call, "accumulate");
+  IrTensorData **t = v ? index_vals(s, args[1], true, &n, b, &nb) : NULL;
+  const IrAttr *acc = op_attr(s->call, "accumulate");
   if (!t)
     return NULL;
   bool ok = n == x->ndim && v->ndim <= nb && ir_dtype_eq(v->dtype, x->dtype);
   for (int d = 0; ok && d < v->ndim; d++)
     ok = v->shape[d] == 1 || v->shape[d] == b[nb - v->ndim + d];
   if (!ok)
-    return op_fail_null(&s, "index_put needs one index tensor per dim of data and values of data's "
+    return op_fail_null(s, "index_put needs one index tensor per dim of data and values of data's "
                             "dtype that broadcast to the indices' shape");
   int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
-  IrTensorData *out = copy_of(&s, x);
+  IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = 1;
   for (int d = 0; d < nb; d++)
     count *= b[d];
   for (int64_t k = 0; out && k < count; k++, next_index(o, b, nb)) {
     for (int j = 0; j < n; j++)
-      if (!resolve(&s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
+      if (!resolve(s, bcast_get(t[j], o, nb), x->shape[j], &xi[j]))
         return NULL;
     int64_t vi = 0;
     for (int d = 0; d < v->ndim; d++)
       vi = vi * v->shape[d] + (v->shape[d] == 1 ? 0 : o[nb - v->ndim + d]);
     reduce_into(out, ravel(xi, x->shape, x->ndim), v, vi, red);
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 /* The extents of the broadcast of n buffers' shapes: per dim the first
@@ -1102,17 +1086,17 @@ bcast_extents(IrCtx *ctx, IrBuffer **t, int n, int *nb)
 }
 
 IrExpr *
-op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_index_put(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int n = 0, nb;
-  const IrAttr *acc = op_attr(call, "accumulate");
+  const IrAttr *acc = op_attr(s->call, "accumulate");
   int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
   op_prim_begin(lz, &p, "index_put");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
-  IrBuffer **t = x ? index_inputs(&p, call, 1, true, &n) : NULL;
-  IrBuffer *v = t ? op_prim_input(&p, call->u.call.args[2], "V") : NULL;
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
+  IrBuffer **t = x ? index_inputs(&p, s->call, 1, true, &n) : NULL;
+  IrBuffer *v = t ? op_prim_input(&p, s->call->u.call.args[2], "V") : NULL;
   IrBuffer *out = v ? op_prim_output(&p, result, "T_index_put") : NULL;
   IrPrimExpr **b = out ? bcast_extents(ctx, t, n, &nb) : NULL;
   if (!out || n != x->ndim || out->ndim != x->ndim || v->ndim > nb) {
@@ -1131,7 +1115,7 @@ op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *upd = op_prim_load(&p, v, bcast_index(ctx, v, o, b, nb));
   *body =
       op_prim_store(&p, out, xi, reduce_expr(ctx, out->dtype, op_prim_load(&p, out, xi), upd, red));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1159,38 +1143,37 @@ prim_int_arg(const OpSite *s, IrSInfo **args, int i, const char *what, IrPrimExp
  * same dims but at axis, where src has ceil((end - start) / step) and
  * step >= 1, start <= end.  The result is input's struct info. */
 IrSInfo *
-op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_slice_scatter(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "input_tensor");
-  IrSInfo *src = x ? op_manip_tensor_arg(&s, args[1], "src") : NULL;
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "input_tensor");
+  IrSInfo *src = x ? op_manip_tensor_arg(s, args[1], "src") : NULL;
   IrPrimExpr *v[3];
   static const char *what[] = {"start", "end", "step"};
   int axis;
   bool none;
-  if (!src || !check_same_dtype(&s, x, src, "src"))
+  if (!src || !check_same_dtype(s, x, src, "src"))
     return NULL;
   for (int i = 0; i < 3; i++)
-    if (!prim_int_arg(&s, args, 2 + i, what[i], &v[i]))
+    if (!prim_int_arg(s, args, 2 + i, what[i], &v[i]))
       return NULL;
   int64_t a, b;
   if ((v[2] && ir_prim_is_int(v[2], &a) && a < 1) ||
       (v[0] && v[1] && ir_prim_is_int(v[0], &a) && ir_prim_is_int(v[1], &b) && b < a)) {
-    return op_fail_null(&s, "slice_scatter needs step >= 1 and start <= end");
+    return op_fail_null(s, "slice_scatter needs step >= 1 and start <= end");
   }
   int xn = x->u.tensor.ndim, sn = src->u.tensor.ndim;
   if (xn < 0)
     return x;
-  if (!op_manip_axis_attr(&s, call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
     return NULL;
   if (sn >= 0 && sn != xn)
-    return op_fail_null(&s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
+    return op_fail_null(s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
   IrPrimExpr **xd = x->u.tensor.shape, **sd = src->u.tensor.shape;
   if (!xd || !sd)
     return x;
   for (int d = 0; d < xn; d++)
     if (d != axis && op_assume_equal(in, xd[d], sd[d]) == IR_PROVE_FALSE)
-      return op_fail_null(&s, "dimension %d of input_tensor and src differs", d);
+      return op_fail_null(s, "dimension %d of input_tensor and src differs", d);
   if (v[0] && v[1] && v[2]) {
     IrPrimExpr *len = ir_prim_bin(in->ctx, IR_PE_SUB, v[1], v[0]);
     len = ir_prim_bin(in->ctx, IR_PE_ADD, len,
@@ -1199,7 +1182,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (in->arith)
       len = ir_arith_simplify(in->arith, len);
     if (op_assume_equal(in, sd[axis], len) == IR_PROVE_FALSE)
-      return op_fail_null(&s, "src has %s elements at axis %d, but the slice has %s",
+      return op_fail_null(s, "src has %s elements at axis %d, but the slice has %s",
                           op_manip_expr_text(in->ctx, sd[axis]), axis,
                           op_manip_expr_text(in->ctx, len));
   }
@@ -1208,20 +1191,19 @@ op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* out = input, then out[..., start + k * step, ...] = src[..., k, ...]. */
 Value *
-op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_slice_scatter(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "input_tensor");
-  IrTensorData *src = x ? op_manip_tensor_val(&s, args[1], "src") : NULL;
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "input_tensor");
+  IrTensorData *src = x ? op_manip_tensor_val(s, args[1], "src") : NULL;
   int64_t v[3];
   int axis;
   bool none;
-  if (!src || !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (!src || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
     return NULL;
   for (int i = 0; i < 3; i++) {
     Value *p = args[2 + i];
     if (!p || p->kind != VAL_PRIM || !is_index_dtype(p->u.prim.dtype, true))
-      return op_fail_null(&s, "start, end and step must be integer prim values");
+      return op_fail_null(s, "start, end and step must be integer prim values");
     v[i] = p->u.prim.i;
   }
   int64_t n = x->shape[axis];
@@ -1230,19 +1212,19 @@ op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args)
   for (int d = 0; ok && d < x->ndim; d++)
     ok = src->shape[d] == (d == axis ? (v[1] - v[0] + v[2] - 1) / v[2] : x->shape[d]);
   if (!ok)
-    return op_fail_null(&s,
+    return op_fail_null(s,
                         "slice_scatter needs 0 <= start <= end <= %lld, step >= 1, and src of "
                         "input_tensor's dtype and shape but %lld elements at axis %d",
                         (long long)n,
                         v[2] >= 1 ? (long long)((v[1] - v[0] + v[2] - 1) / v[2]) : 0LL, axis);
-  IrTensorData *out = copy_of(&s, x);
+  IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = out ? op_numel(src) : 0;
   for (int64_t k = 0; k < count; k++, next_index(o, src->shape, src->ndim)) {
     memcpy(xi, o, sizeof(int64_t) * (size_t)x->ndim);
     xi[axis] = v[0] + o[axis] * v[2];
     op_manip_copy_elem(out, ravel(xi, x->shape, x->ndim), src, k);
   }
-  return as_value(&s, out);
+  return as_value(s, out);
 }
 
 /* A prim argument as an int64 TIR expression of p, or NULL. */
@@ -1256,21 +1238,20 @@ prim_arg(OpPrim *p, const IrExpr *arg)
 }
 
 IrExpr *
-op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_slice_scatter(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
   bool none;
   IrBuffer *x, *src, *out;
-  if (!op_prim_open(lz, &p, "slice_scatter", call, result,
+  if (!op_prim_open(lz, &p, "slice_scatter", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &src}, {"T_slice_scatter", &out}}, 3))
     return NULL;
-  IrPrimExpr *start = prim_arg(&p, call->u.call.args[2]);
-  IrPrimExpr *step = start ? prim_arg(&p, call->u.call.args[4]) : NULL;
+  IrPrimExpr *start = prim_arg(&p, s->call->u.call.args[2]);
+  IrPrimExpr *step = start ? prim_arg(&p, s->call->u.call.args[4]) : NULL;
   if (!step || src->ndim != x->ndim || out->ndim != x->ndim ||
-      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none)) {
+      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -1284,5 +1265,5 @@ op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *res
                       : clamped_coord(ctx, o[d], src->shape[d], x->shape[d]);
   }
   *body = op_prim_store(&p, out, xi, op_prim_load(&p, src, o));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

@@ -93,58 +93,58 @@ IrSInfo *op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what);
 const char *op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e);
 
 /* manip_index.c: the index ops' three facets */
-IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_gather_elements(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_gather_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_gather_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_gather_nd(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_gather_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_scatter_elements(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_scatter_elements(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_scatter_elements(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_scatter_nd(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_scatter_nd(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_scatter_nd(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_index_tensor(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_index_tensor(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_index_tensor(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_index_put(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_index_put(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_slice_scatter(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_gather_elements(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_gather_nd(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_gather_nd(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_gather_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_elements(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_scatter_elements(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_scatter_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_scatter_nd(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_scatter_nd(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_scatter_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_index_tensor(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_index_tensor(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_index_tensor(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_index_put(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_index_put(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_index_put(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_slice_scatter(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_slice_scatter(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_slice_scatter(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* manip_copy.c: a guarded store, for pad and layout_transform */
 IrStmt *op_manip_store_or_fill(OpPrim *p, IrPrimExpr *cond, IrStmt *store, IrBuffer *out,
                                IrPrimExpr **o, const double *fill);
 
 /* manip_layout.c: layout_transform */
-IrSInfo *op_manip_infer_layout_transform(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_layout_transform(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_layout_transform(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* manip_extra.c: reverse_sequence, meshgrid, the collapse_sums,
  * dynamic_strided_slice, memory.view */
-IrSInfo *op_manip_infer_reverse_sequence(OpInfer *in, const IrExpr *call, IrSInfo **args);
-IrSInfo *op_manip_infer_meshgrid(OpInfer *in, const IrExpr *call, IrSInfo **args);
-IrSInfo *op_manip_infer_collapse_sum_like(OpInfer *in, const IrExpr *call, IrSInfo **args);
-IrSInfo *op_manip_infer_collapse_sum_to(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_reverse_sequence(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_meshgrid(OpEval *ev, const IrExpr *call, Value **args);
-Value *op_manip_eval_collapse_sum(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_reverse_sequence(OpInfer *in, const OpSite *s, IrSInfo **args);
+IrSInfo *op_manip_infer_meshgrid(OpInfer *in, const OpSite *s, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_like(OpInfer *in, const OpSite *s, IrSInfo **args);
+IrSInfo *op_manip_infer_collapse_sum_to(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_reverse_sequence(OpEval *ev, const OpSite *s, Value **args);
+Value *op_manip_eval_meshgrid(OpEval *ev, const OpSite *s, Value **args);
+Value *op_manip_eval_collapse_sum(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_reverse_sequence(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 /* R.strided_slice with a symbolic begin or end (struct info only) */
 bool op_manip_slice_is_symbolic(const IrExpr *call);
 IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call,
                                        const IrSInfo *x);
-IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
-IrSInfo *op_manip_infer_view(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_view(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_view(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args);
+IrSInfo *op_manip_infer_view(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_view(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_view(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* manip.c: the kernels' helpers, shared with manip_index.c */
 IrTensorData *op_manip_tensor_val(const OpSite *s, Value *v, const char *what);
@@ -192,61 +192,61 @@ IrPrimExpr **op_manip_unflatten_index(IrCtx *ctx, IrPrimExpr *flat, IrPrimExpr *
 /* The hooks of the manipulation families (legalize NULL: the call stays as
  * it is); their entries are manip.c's. */
 /* manip_shape.c */
-IrSInfo *op_manip_infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_batch_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_permute_dims(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_permute_dims(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_batch_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_expand_dims(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_squeeze(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_squeeze(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_squeeze(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_broadcast_to(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_broadcast_to(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_broadcast_to(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 /* manip_join.c */
-IrSInfo *op_manip_infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_concat(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_concat(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_split(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_split(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_split(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_stack(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_stack(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_stack(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_take(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_take(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 /* manip_copy.c */
-IrSInfo *op_manip_infer_repeat(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_repeat(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_repeat(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_tile(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_tile(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_tile(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_flip(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_flip(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_flip(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_one_hot(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_one_hot(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_one_hot(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_pad(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_pad(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_pad(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_manip_infer_pixel_shuffle(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_manip_eval_pixel_shuffle(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_manip_legalize_pixel_shuffle(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_manip_infer_repeat(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_repeat(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_repeat(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_tile(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_tile(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_tile(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_flip(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_flip(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_flip(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_one_hot(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_one_hot(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_one_hot(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_pad(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_pad(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_pad(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_pixel_shuffle(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 #endif

@@ -188,22 +188,21 @@ tuple_tensors(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, 
 
 /* R.concat.  axis=None takes 1-D inputs (TVM's rule) and joins them. */
 IrSInfo *
-op_manip_infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_concat(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   int n, ndim, axis;
   IrSInfo **xs = NULL;
   IrDType dtype;
   bool none;
-  if (!tuple_tensors(in, &s, call, args, &xs, &n))
+  if (!tuple_tensors(in, s, s->call, args, &xs, &n))
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (!concat_common(&s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(&s, call, true, ndim, &axis, &none))
+  if (!concat_common(s, xs, n, &dtype, &ndim) ||
+      !op_manip_axis_attr(s, s->call, true, ndim, &axis, &none))
     return NULL;
   if (none && ndim >= 0 && ndim != 1)
-    return op_fail_null(&s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
+    return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
   if (none) {
     ndim = 1;
     axis = 0;
@@ -214,7 +213,7 @@ op_manip_infer_concat(OpInfer *in, const IrExpr *call, IrSInfo **args)
     if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
       return ir_sinfo_tensor(in->ctx, NULL, ndim, dtype, xs[0]->u.tensor.vdevice);
   bool ok;
-  IrPrimExpr **out = concat_shape(in, &s, xs, n, ndim, axis, &ok);
+  IrPrimExpr **out = concat_shape(in, s, xs, n, ndim, axis, &ok);
   return ok ? ir_sinfo_tensor(in->ctx, out, ndim, dtype, xs[0]->u.tensor.vdevice) : NULL;
 }
 
@@ -286,15 +285,14 @@ op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *ni
 }
 
 IrSInfo *
-op_manip_infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_split(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
-  if (!x || !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(&s, call, false, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
     return NULL;
   if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
@@ -305,7 +303,7 @@ op_manip_infer_split(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
   }
   if (sections)
-    return split_sections(in, &s, x, axis, pieces);
+    return split_sections(in, s, x, axis, pieces);
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
   int ndim = x->u.tensor.ndim;
   for (int k = 0; k < pieces; k++) {
@@ -371,14 +369,13 @@ slice_len(OpInfer *in, const OpSite *s, IrPrimExpr *n, int64_t b, int64_t e, int
 }
 
 IrSInfo *
-op_manip_infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   SliceAttrs sa;
-  if (x && op_manip_slice_is_symbolic(call))
-    return op_manip_infer_symbolic_slice(in, &s, call, x);
-  if (!x || !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+  if (x && op_manip_slice_is_symbolic(s->call))
+    return op_manip_infer_symbolic_slice(in, s, s->call, x);
+  if (!x || !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (!x->u.tensor.shape)
@@ -387,7 +384,7 @@ op_manip_infer_strided_slice(OpInfer *in, const IrExpr *call, IrSInfo **args)
   memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
   for (int i = 0; i < sa.n; i++) {
     int a = sa.axes[i];
-    out[a] = slice_len(in, &s, out[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound);
+    out[a] = slice_len(in, s, out[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound);
     if (!out[a])
       return NULL;
   }
@@ -412,20 +409,19 @@ assume_take_room(OpInfer *in, const IrSInfo *x, IrPrimExpr **out, int on)
 /* R.take: axis=None takes from the flattened x, giving indices' shape;
  * otherwise x.shape[:axis] + indices.shape + x.shape[axis + 1:]. */
 IrSInfo *
-op_manip_infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_take(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x"),
-          *ix = op_manip_tensor_arg(&s, args[1], "indices");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x"),
+          *ix = op_manip_tensor_arg(s, args[1], "indices");
   int axis;
   bool none;
-  if (!x || !ix || op_manip_take_mode(&s, call) < 0 ||
-      !op_manip_axis_attr(&s, call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !ix || op_manip_take_mode(s, s->call) < 0 ||
+      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
     char b[16];
-    return op_fail_null(&s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
+    return op_fail_null(s, "indices must have an integer dtype, not %s", ir_dtype_str(it, b));
   }
   int xn = x->u.tensor.ndim, in_ = ix->u.tensor.ndim;
   if (none) {
@@ -456,19 +452,18 @@ op_manip_infer_take(OpInfer *in, const IrExpr *call, IrSInfo **args)
  * in the result's rank (ndim + 1).  A dim that may differ between inputs
  * leaves the shape unknown (the kernel checks it). */
 IrSInfo *
-op_manip_infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_stack(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   int n, ndim, axis;
   IrSInfo **xs = NULL;
   IrDType dtype;
   bool none;
-  if (!tuple_tensors(in, &s, call, args, &xs, &n))
+  if (!tuple_tensors(in, s, s->call, args, &xs, &n))
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (!concat_common(&s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(&s, call, false, ndim < 0 ? -1 : ndim + 1, &axis, &none))
+  if (!concat_common(s, xs, n, &dtype, &ndim) ||
+      !op_manip_axis_attr(s, s->call, false, ndim < 0 ? -1 : ndim + 1, &axis, &none))
     return NULL;
   int vdev = xs[0]->u.tensor.vdevice;
   if (ndim < 0)
@@ -478,7 +473,7 @@ op_manip_infer_stack(OpInfer *in, const IrExpr *call, IrSInfo **args)
       return ir_sinfo_tensor(in->ctx, NULL, ndim + 1, dtype, vdev);
   bool ok;
   /* concat along a new axis: every dim must agree (axis -1 is none) */
-  IrPrimExpr **same = concat_shape(in, &s, xs, n, ndim, -1, &ok);
+  IrPrimExpr **same = concat_shape(in, s, xs, n, ndim, -1, &ok);
   if (!ok)
     return NULL;
   if (!same)
@@ -568,28 +563,27 @@ tuple_vals(const OpSite *s, Value *t, int *n)
 }
 
 Value *
-op_manip_eval_concat(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_concat(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   int64_t shape[MAX_DIMS];
   int axis;
   bool none;
   int n;
-  IrTensorData **xs = tuple_vals(&s, args[0], &n);
+  IrTensorData **xs = tuple_vals(s, args[0], &n);
   if (!xs)
     return NULL;
-  if (!op_manip_axis_attr(&s, call, true, xs[0]->ndim, &axis, &none))
+  if (!op_manip_axis_attr(s, s->call, true, xs[0]->ndim, &axis, &none))
     return NULL;
   if (none && xs[0]->ndim != 1)
-    return op_fail_null(&s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
+    return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
   if (none)
     axis = 0;
-  if (!concat_check(&s, xs, n, axis, shape))
+  if (!concat_check(s, xs, n, axis, shape))
     return NULL;
-  IrTensorData *out = op_manip_new_tensor(&s, xs[0]->dtype, xs[0]->ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, xs[0]->dtype, xs[0]->ndim, shape);
   for (int64_t i = 0, off = 0; out && i < n; off += xs[i]->shape[axis], i++)
     scatter_into(out, xs[i], axis, off);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* The first index and length of piece k of a split (see split_piece and
@@ -626,38 +620,36 @@ split_piece_value(const OpSite *s, IrTensorData *x, int axis, int64_t start, int
 }
 
 Value *
-op_manip_eval_split(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_split(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
-  if (!x || !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(&s, call, false, x->ndim, &axis, &none))
+  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
     return NULL;
   if (pieces == 1) /* as inference: the input itself */
     return args[0];
-  Value **items = ir_alloc(s.ctx, sizeof(Value *) * (size_t)pieces);
+  Value **items = ir_alloc(s->ctx, sizeof(Value *) * (size_t)pieces);
   for (int64_t k = 0; k < pieces; k++) {
     int64_t start, len;
     if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len))
-      return op_fail_null(&s, "cannot split axis %d of size %lld into %lld sections", axis,
+      return op_fail_null(s, "cannot split axis %d of size %lld into %lld sections", axis,
                           (long long)x->shape[axis], (long long)pieces);
-    if (!(items[k] = split_piece_value(&s, x, axis, start, len)))
+    if (!(items[k] = split_piece_value(s, x, axis, start, len)))
       return NULL;
   }
-  return op_tuple_new(s.ctx, items, (int)pieces);
+  return op_tuple_new(s->ctx, items, (int)pieces);
 }
 
 Value *
-op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   SliceAttrs sa;
   int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
-  if (!x || !op_manip_slice_attrs(&s, call, x->ndim, &sa))
+  if (!x || !op_manip_slice_attrs(s, s->call, x->ndim, &sa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     shape[d] = x->shape[d];
@@ -668,16 +660,16 @@ op_manip_eval_strided_slice(OpEval *ev, const IrExpr *call, Value **args)
     if (!op_manip_slice_axis(x->shape[a], sa.begin[i], sa.end[i], sa.strides[i], sa.inbound,
                              &start[a], &shape[a])) {
       return op_fail_null(
-          &s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
+          s, "begin %lld or end %lld is out of bounds for size %lld with assume_inbound",
           (long long)sa.begin[i], (long long)sa.end[i], (long long)x->shape[a]);
     }
     step[a] = sa.strides[i];
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   Window w = {-1, 0, step, start, x->ndim};
   if (out)
     op_manip_gather(out, x, map_window, &w);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* Resolves take's indices against an axis of n elements by mode; NULL
@@ -725,18 +717,17 @@ map_take(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x"),
-               *ix = op_manip_tensor_val(&s, args[1], "indices");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x"),
+               *ix = op_manip_tensor_val(s, args[1], "indices");
   int64_t shape[2 * MAX_DIMS];
-  int axis, mode = x && ix ? op_manip_take_mode(&s, call) : -1;
+  int axis, mode = x && ix ? op_manip_take_mode(s, s->call) : -1;
   bool none;
-  if (mode < 0 || !op_manip_axis_attr(&s, call, true, x->ndim, &axis, &none))
+  if (mode < 0 || !op_manip_axis_attr(s, s->call, true, x->ndim, &axis, &none))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
-    return op_fail_null(&s, "indices must have an integer dtype");
+    return op_fail_null(s, "indices must have an integer dtype");
   IrTensorData flat = *x;
   int64_t count = op_numel(x);
   if (none) { /* take from the flattened x */
@@ -746,8 +737,8 @@ op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
   }
   int on = flat.ndim - 1 + ix->ndim;
   if (on > MAX_DIMS)
-    return op_fail_null(&s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
-  int64_t *resolved = take_indices(&s, ix, flat.shape[axis], mode);
+    return op_fail_null(s, "the result would have %d dimensions, more than %d", on, MAX_DIMS);
+  int64_t *resolved = take_indices(s, ix, flat.shape[axis], mode);
   if (!resolved)
     return NULL;
   for (int d = 0, k = 0; d < flat.ndim; d++)
@@ -756,36 +747,35 @@ op_manip_eval_take(OpEval *ev, const IrExpr *call, Value **args)
         shape[k++] = ix->shape[j];
     else
       shape[k++] = flat.shape[d];
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, on, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
   if (out)
     op_manip_gather(out, &flat, map_take, &t);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* stack: every input has input 0's dtype and shape; the output has a new
  * dim of n at axis, and input k is its slice k there. */
 Value *
-op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_stack(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   int64_t shape[MAX_DIMS + 1];
   int axis;
   bool none;
   int n;
-  IrTensorData **xs = tuple_vals(&s, args[0], &n);
+  IrTensorData **xs = tuple_vals(s, args[0], &n);
   if (!xs)
     return NULL;
   int ndim = xs[0]->ndim;
   if (ndim >= MAX_DIMS)
-    return op_fail_null(&s, "the result would have more than %d dimensions", MAX_DIMS);
-  if (!op_manip_axis_attr(&s, call, false, ndim + 1, &axis, &none) ||
-      !concat_check(&s, xs, n, -1, shape))
+    return op_fail_null(s, "the result would have more than %d dimensions", MAX_DIMS);
+  if (!op_manip_axis_attr(s, s->call, false, ndim + 1, &axis, &none) ||
+      !concat_check(s, xs, n, -1, shape))
     return NULL;
   for (int d = ndim; d > axis; d--)
     shape[d] = shape[d - 1];
   shape[axis] = n;
-  IrTensorData *out = op_manip_new_tensor(&s, xs[0]->dtype, ndim + 1, shape);
+  IrTensorData *out = op_manip_new_tensor(s, xs[0]->dtype, ndim + 1, shape);
   for (int k = 0; out && k < n; k++) {
     /* x_k is out's slice k along axis: its flat order is out's with the
      * axis fixed, so copy the inner blocks in turn */
@@ -798,7 +788,7 @@ op_manip_eval_stack(OpEval *ev, const IrExpr *call, Value **args)
       for (int64_t i = 0; i < inner; i++)
         op_manip_copy_elem(out, (o * n + k) * inner + i, xs[k], o * inner + i);
   }
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -874,24 +864,23 @@ index_slice(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *e
 }
 
 IrExpr *
-op_manip_legalize_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   static const char *const bounds[] = {"begin", "end", "strides"};
   for (int b = 0; b < 3; b++) {
-    const IrAttr *a = op_attr(call, bounds[b]);
+    const IrAttr *a = op_attr(s->call, bounds[b]);
     for (int i = 0; a && a->kind == IR_AT_LIST && i < a->u.list.n; i++)
       if (a->u.list.items[i]->kind == IR_AT_PRIM) {
         /* inference takes them (TVM's rule); a kernel does not yet */
-        return op_fail_null(&s, "a symbolic %s: the lowering is not implemented yet", bounds[b]);
+        return op_fail_null(s, "a symbolic %s: the lowering is not implemented yet", bounds[b]);
       }
   }
   SliceAttrs sa;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_slice_attrs(&s, call, x->u.tensor.ndim, &sa))
+      !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
     return NULL;
-  return op_manip_lower_gather(lz, call, result, "strided_slice", index_slice, &sa);
+  return op_manip_lower_gather(lz, s->call, result, "strided_slice", index_slice, &sa);
 }
 
 /* Index i (int64) into an axis of n elements, resolved by mode as
@@ -976,29 +965,28 @@ take_index(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrPrimExpr **o, int axis, bool 
 }
 
 IrExpr *
-op_manip_legalize_take(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_take(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *xs = call->u.call.args[0]->sinfo;
-  int mode = op_manip_take_mode(&s, call), axis;
+  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
+  int mode = op_manip_take_mode(s, s->call), axis;
   bool none;
-  if (mode < 0 || call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
-      xs->u.tensor.ndim < 0 || !op_manip_axis_attr(&s, call, true, xs->u.tensor.ndim, &axis, &none))
+  if (mode < 0 || s->call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
+      xs->u.tensor.ndim < 0 || !op_manip_axis_attr(s, s->call, true, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "take", call, result,
+  if (!op_prim_open(lz, &p, "take", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_take", &out}}, 3))
     return NULL;
   int want = none ? ix->ndim : x->ndim - 1 + ix->ndim;
   if (out->ndim != want || (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT))
     return op_prim_give_up(&p);
-  take_checks(&p, call->u.call.args[1], x, ix, axis, none, mode);
+  take_checks(&p, s->call->u.call.args[1], x, ix, axis, none, mode);
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
   IrPrimExpr **xi = take_index(&p, x, ix, o, axis, none, mode);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* A loop nest over the shape of `over` storing dst[o'] = src[o''], where
@@ -1023,14 +1011,13 @@ copy_window(OpPrim *p, IrBuffer *dst, IrBuffer *src, IrBuffer *over, int axis, I
  * in a var is left to the interpreter (its fields are no leaves that
  * call_tir could take). */
 IrExpr *
-op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrExpr *tuple = call->u.call.args[0];
+  const IrExpr *tuple = s->call->u.call.args[0];
   int axis;
   bool none;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      !op_manip_axis_attr(&s, call, true, result->u.tensor.ndim, &axis, &none))
+      !op_manip_axis_attr(s, s->call, true, result->u.tensor.ndim, &axis, &none))
     return NULL;
   axis = none ? 0 : axis;
   OpPrim p;
@@ -1051,7 +1038,7 @@ op_manip_legalize_concat(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     copy_window(&p, out, xs[k], xs[k], axis, off, op_manip_lit(lz->ctx, 0));
     off = op_manip_arith(lz->ctx, IR_PE_ADD, off, xs[k]->shape[axis]);
   }
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* The first index of piece k of a split along a dim of dim elements (the
@@ -1074,23 +1061,22 @@ split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int 
 /* split: one output per piece (result is their tuple; one piece is a
  * tensor, a copy of x), each a window of x along axis. */
 IrExpr *
-op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_split(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *xs = call->u.call.args[0]->sinfo;
+  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
   int64_t *idx, pieces;
   int nidx, axis;
   bool sections, none;
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 1 ||
-      !op_manip_split_attrs(&s, call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(&s, call, false, xs->u.tensor.ndim, &axis, &none))
+      !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, s->call, false, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   bool multi = result->kind == IR_SI_TUPLE;
   if (multi ? result->u.tuple.n != pieces : pieces != 1)
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, "split");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "A");
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
   IrBuffer **outs = ir_alloc(lz->ctx, sizeof(IrBuffer *) * (size_t)pieces);
   for (int k = 0; x && k < pieces; k++) {
     const IrSInfo *field = multi ? result->u.tuple.fields[k] : result;
@@ -1105,21 +1091,20 @@ op_manip_legalize_split(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   for (int k = 0; k < pieces; k++)
     copy_window(&p, outs[k], x, outs[k], axis, op_manip_lit(lz->ctx, 0),
                 split_start(lz->ctx, x->shape[axis], idx, sections, k));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* stack of a tuple literal, as concat: one loop nest per input k storing
  * it at index k of the new axis. */
 IrExpr *
-op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_stack(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrExpr *tuple = call->u.call.args[0];
+  const IrExpr *tuple = s->call->u.call.args[0];
   int axis;
   bool none;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
       result->u.tensor.ndim < 1 ||
-      !op_manip_axis_attr(&s, call, false, result->u.tensor.ndim, &axis, &none))
+      !op_manip_axis_attr(s, s->call, false, result->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, "stack");
@@ -1142,5 +1127,5 @@ op_manip_legalize_stack(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       oi[d] = d == axis ? op_manip_lit(lz->ctx, k) : o[j++];
     *body = op_prim_store(&p, out, oi, op_prim_load(&p, xs[k], o));
   }
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

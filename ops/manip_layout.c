@@ -253,17 +253,16 @@ check_dims(const OpSite *s, const Layout *l, IrPrimExpr **d)
 /* TVM's rule: the rank is the map's result count; the shape is the map's
  * image of x's shape when known. */
 IrSInfo *
-op_manip_infer_layout_transform(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_layout_transform(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   Layout l;
   double pad;
-  if (!x || !read_call(&s, call, x->u.tensor.ndim, x->u.tensor.dtype, &l, &pad))
+  if (!x || !read_call(s, s->call, x->u.tensor.ndim, x->u.tensor.dtype, &l, &pad))
     return NULL;
   IrPrimExpr **d = x->u.tensor.shape, **out = NULL;
   if (d) {
-    if (!check_dims(&s, &l, d))
+    if (!check_dims(s, &l, d))
       return NULL;
     out = op_manip_dims(in->ctx, l.nout);
     for (int r = 0; r < l.nout; r++)
@@ -307,19 +306,18 @@ source_index(const Layout *l, const int64_t *o, const int64_t *shape, int64_t *i
 }
 
 Value *
-op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   Layout l;
   double pad;
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
-  if (!x || !read_call(&s, call, x->ndim, x->dtype, &l, &pad))
+  if (!x || !read_call(s, s->call, x->ndim, x->dtype, &l, &pad))
     return NULL;
-  IrPrimExpr **d = op_manip_dims(s.ctx, x->ndim);
+  IrPrimExpr **d = op_manip_dims(s->ctx, x->ndim);
   for (int k = 0; k < x->ndim; k++)
-    d[k] = op_manip_lit(s.ctx, x->shape[k]);
-  if (!check_dims(&s, &l, d))
+    d[k] = op_manip_lit(s->ctx, x->shape[k]);
+  if (!check_dims(s, &l, d))
     return NULL;
   for (int r = 0; r < l.nout; r++) {
     const Term *t = &l.terms[r];
@@ -329,7 +327,7 @@ op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
                : t->kind == TERM_MOD ? t->c
                                      : n * t->c;
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, l.nout, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, l.nout, shape);
   if (!out)
     return NULL;
   int64_t count = op_numel(out);
@@ -345,7 +343,7 @@ op_manip_eval_layout_transform(OpEval *ev, const IrExpr *call, Value **args)
     for (int r = l.nout - 1; r >= 0 && ++oi[r] == out->shape[r]; r--)
       oi[r] = 0;
   }
-  return op_tensor_from_data(s.ctx, out);
+  return op_tensor_from_data(s->ctx, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -370,24 +368,23 @@ index_op(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
 /* out[o] = x[source(o)], or the pad value where a split's joined index
  * passes its dim (a literal dim that c divides never does). */
 IrExpr *
-op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_layout_transform(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = call->u.call.args[0]->sinfo;
+  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
   Layout l;
   double pad;
   OpPrim p;
   if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
-      !read_call(&s, call, xs->u.tensor.ndim, xs->u.tensor.dtype, &l, &pad))
+      !read_call(s, s->call, xs->u.tensor.ndim, xs->u.tensor.dtype, &l, &pad))
     return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "te_layout_transform", call, result,
+  if (!op_prim_open(lz, &p, "te_layout_transform", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"T_layout_trans", &out}}, 2))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  if (x->ndim != l.nin || out->ndim != l.nout || !check_dims(&s, &l, x->shape)) {
+  if (x->ndim != l.nin || out->ndim != l.nout || !check_dims(s, &l, x->shape)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -420,5 +417,5 @@ op_manip_legalize_layout_transform(OpLegalize *lz, const IrExpr *call, IrSInfo *
   }
   IrStmt *store = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   *body = inside ? op_manip_store_or_fill(&p, inside, store, out, o, &pad) : store;
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

@@ -74,10 +74,9 @@ shape_arg(const OpSite *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr
 }
 
 IrSInfo *
-op_manip_infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_permute_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int *perm;
   if (!x)
     return NULL;
@@ -85,10 +84,10 @@ op_manip_infer_permute_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (ndim < 0) { /* the axes, when given, still tell the rank */
     int64_t *axes;
     int n;
-    return op_manip_attr_ints(&s, call, "axes", true, &axes, &n) ? op_manip_like(in, x, NULL, n)
+    return op_manip_attr_ints(s, s->call, "axes", true, &axes, &n) ? op_manip_like(in, x, NULL, n)
                                                                  : NULL;
   }
-  if (!op_manip_permutation(&s, call, ndim, &perm))
+  if (!op_manip_permutation(s, s->call, ndim, &perm))
     return NULL;
   if (!x->u.tensor.shape)
     return x;
@@ -118,17 +117,16 @@ check_new_shape(const OpSite *s, IrPrimExpr **v, int n, int *infer_at)
 }
 
 IrSInfo *
-op_manip_infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   IrPrimExpr **nv;
   int nn, at;
-  if (!x || !shape_arg(&s, call, 1, args, &nv, &nn))
+  if (!x || !shape_arg(s, s->call, 1, args, &nv, &nn))
     return NULL;
   if (!nv)
     return op_manip_like(in, x, NULL, nn);
-  if (!check_new_shape(&s, nv, nn, &at))
+  if (!check_new_shape(s, nv, nn, &at))
     return NULL;
   IrPrimExpr **xd = x->u.tensor.shape;
   if (!xd)
@@ -141,7 +139,7 @@ op_manip_infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     IrPrimExpr *rest = op_manip_product(in, nv, nn, at);
     int64_t r;
     if (ir_prim_is_int(rest, &r) && r == 0)
-      return op_fail_null(&s, "cannot infer the -1 of %s: the other dimensions hold no element",
+      return op_fail_null(s, "cannot infer the -1 of %s: the other dimensions hold no element",
                           shape_text(in->ctx, nv, nn));
     op_assume(in, op_manip_bin(in, IR_PE_NE, rest,
                                op_manip_lit(in->ctx, 0))); /* the kernel refuses 0 too */
@@ -152,20 +150,19 @@ op_manip_infer_reshape(OpInfer *in, const IrExpr *call, IrSInfo **args)
     return op_manip_like(in, x, out, nn);
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
-    op_report(&s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
+    op_report(s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
               op_manip_expr_text(in->ctx, old),
               op_manip_expr_text(in->ctx, op_manip_product(in, nv, nn, at)));
   else
-    op_report(&s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
+    op_report(s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
               op_manip_expr_text(in->ctx, old), to, op_manip_expr_text(in->ctx, new_count));
   return NULL;
 }
 
 IrSInfo *
-op_manip_infer_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   if (!x)
     return NULL;
   if (!x->u.tensor.shape)
@@ -193,10 +190,9 @@ op_manip_expand_mask(const OpSite *s, const IrExpr *call, int ndim, int *out_ndi
 }
 
 IrSInfo *
-op_manip_infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int out_ndim;
   bool *mask;
   if (!x)
@@ -204,10 +200,10 @@ op_manip_infer_expand_dims(OpInfer *in, const IrExpr *call, IrSInfo **args)
   if (x->u.tensor.ndim < 0) {
     int64_t *axes;
     int n;
-    return op_manip_attr_ints(&s, call, "axis", false, &axes, &n) ? op_manip_like(in, x, NULL, -1)
+    return op_manip_attr_ints(s, s->call, "axis", false, &axes, &n) ? op_manip_like(in, x, NULL, -1)
                                                                   : NULL;
   }
-  if (!op_manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+  if (!op_manip_expand_mask(s, s->call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
   if (!x->u.tensor.shape)
     return op_manip_like(in, x, NULL, out_ndim);
@@ -237,20 +233,19 @@ squeeze_all(OpInfer *in, IrSInfo *x)
 }
 
 IrSInfo *
-op_manip_infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_squeeze(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int64_t *axes;
   int n, *norm;
-  if (!x || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
     return op_manip_like(in, x, NULL, -1);
   if (n < 0)
     return squeeze_all(in, x);
-  if (!op_manip_norm_axes(&s, axes, n, ndim, &norm))
+  if (!op_manip_norm_axes(s, axes, n, ndim, &norm))
     return NULL;
   IrPrimExpr **xd = x->u.tensor.shape;
   if (!xd)
@@ -258,7 +253,7 @@ op_manip_infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
   bool *drop = ir_alloc(in->ctx, (size_t)(ndim ? ndim : 1));
   for (int i = 0; i < n; i++) {
     if (op_assume_equal(in, xd[norm[i]], op_manip_lit(in->ctx, 1)) == IR_PROVE_FALSE)
-      return op_fail_null(&s, "cannot squeeze axis %d of size %s", norm[i],
+      return op_fail_null(s, "cannot squeeze axis %d of size %s", norm[i],
                           op_manip_expr_text(in->ctx, xd[norm[i]]));
     drop[norm[i]] = true;
   }
@@ -271,17 +266,16 @@ op_manip_infer_squeeze(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 IrSInfo *
-op_manip_infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_broadcast_to(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "x");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   IrPrimExpr **tv;
   int tn;
-  if (!x || !shape_arg(&s, call, 1, args, &tv, &tn))
+  if (!x || !shape_arg(s, s->call, 1, args, &tv, &tn))
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && tn >= 0 && tn < xn)
-    return op_fail_null(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
+    return op_fail_null(s, "cannot broadcast a tensor of %d dimensions to %d dimensions", xn, tn);
   if (!tv || !x->u.tensor.shape)
     return op_manip_like(in, x, tv, tn);
   for (int i = 1; i <= xn; i++) {
@@ -295,7 +289,7 @@ op_manip_infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
       op_assume(in, op_manip_bin(in, IR_PE_OR, op_manip_bin(in, IR_PE_EQ, xd, td),
                                  op_manip_bin(in, IR_PE_EQ, xd, op_manip_lit(in->ctx, 1))));
     if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE)
-      return op_fail_null(&s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
+      return op_fail_null(s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
                           shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn),
                           xn - i, op_manip_expr_text(in->ctx, xd), op_manip_expr_text(in->ctx, td));
   }
@@ -305,15 +299,14 @@ op_manip_infer_broadcast_to(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* R.nn.batch_flatten: (N, product of the other dims); rank 2 stays as it
  * is, as in TVM. */
 IrSInfo *
-op_manip_infer_batch_flatten(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  IrSInfo *x = op_manip_tensor_arg(&s, args[0], "data");
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   if (!x)
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim >= 0 && ndim < 2)
-    return op_fail_null(&s, "data must have at least 2 dimensions, not %d", ndim);
+    return op_fail_null(s, "data must have at least 2 dimensions, not %d", ndim);
   if (ndim == 2)
     return x;
   if (!x->u.tensor.shape)
@@ -349,42 +342,40 @@ map_permute(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-op_manip_eval_permute_dims(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_permute_dims(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int *perm, term[MAX_DIMS + 1];
   int64_t shape[MAX_DIMS];
-  if (!x || !op_manip_permutation(&s, call, x->ndim, &perm))
+  if (!x || !op_manip_permutation(s, s->call, x->ndim, &perm))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     term[d] = perm[d];
     shape[d] = x->shape[perm[d]];
   }
   term[x->ndim] = -1;
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, x->ndim, shape);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   if (out)
     op_manip_gather(out, x, map_permute, term);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 Value *
-op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   if (!x)
     return NULL;
   if (!args[1] || args[1]->kind != VAL_SHAPE)
-    return op_fail_null(&s, "shape must be a shape");
+    return op_fail_null(s, "shape must be a shape");
   int n = args[1]->u.shape.n, at = -1;
-  int64_t *dims = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
+  int64_t *dims = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(n ? n : 1)), rest = 1;
   memcpy(dims, args[1]->u.shape.dims, sizeof(int64_t) * (size_t)n);
   for (int i = 0; i < n; i++) {
     if (dims[i] == -1 && at < 0)
       at = i;
     else if (dims[i] < 0) {
-      return op_fail_null(&s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
+      return op_fail_null(s, "dimension %d of the new shape is %lld", i, (long long)dims[i]);
     } else if (dims[i] > 0 && rest > INT64_MAX / dims[i])
       rest = INT64_MAX; /* cannot match any real count */
     else
@@ -394,59 +385,56 @@ op_manip_eval_reshape(OpEval *ev, const IrExpr *call, Value **args)
   if (at >= 0)
     dims[at] = rest ? count / rest : 0;
   if (at >= 0 ? (rest == 0 || count % rest != 0) : rest != count)
-    return op_fail_null(&s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
+    return op_fail_null(s, "cannot reshape %lld elements into a shape of %lld%s", (long long)count,
                         (long long)rest, at >= 0 ? " times -1 elements" : " elements");
-  return same_data(&s, x, n, dims);
+  return same_data(s, x, n, dims);
 }
 
 Value *
-op_manip_eval_flatten(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   if (!x)
     return NULL;
   int64_t count = op_numel(x);
-  return same_data(&s, x, 1, &count);
+  return same_data(s, x, 1, &count);
 }
 
 Value *
-op_manip_eval_expand_dims(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_expand_dims(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int out_ndim;
   bool *mask;
-  if (!x || !op_manip_expand_mask(&s, call, x->ndim, &out_ndim, &mask))
+  if (!x || !op_manip_expand_mask(s, s->call, x->ndim, &out_ndim, &mask))
     return NULL;
-  int64_t *shape = ir_alloc(s.ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
+  int64_t *shape = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
   for (int i = 0, j = 0; i < out_ndim; i++)
     shape[i] = mask[i] ? 1 : x->shape[j++];
-  return same_data(&s, x, out_ndim, shape);
+  return same_data(s, x, out_ndim, shape);
 }
 
 Value *
-op_manip_eval_squeeze(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_squeeze(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int64_t *axes, shape[MAX_DIMS];
   int n, *norm, k = 0;
   bool drop[MAX_DIMS] = {false};
-  if (!x || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
     return NULL;
-  if (n >= 0 && !op_manip_norm_axes(&s, axes, n, x->ndim, &norm))
+  if (n >= 0 && !op_manip_norm_axes(s, axes, n, x->ndim, &norm))
     return NULL;
   for (int i = 0; i < (n < 0 ? x->ndim : n); i++) {
     int a = n < 0 ? i : norm[i];
     if (x->shape[a] != 1 && n >= 0)
-      return op_fail_null(&s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
+      return op_fail_null(s, "cannot squeeze axis %d of size %lld", a, (long long)x->shape[a]);
     drop[a] = x->shape[a] == 1;
   }
   for (int i = 0; i < x->ndim; i++)
     if (!drop[i])
       shape[k++] = x->shape[i];
-  return same_data(&s, x, k, shape);
+  return same_data(s, x, k, shape);
 }
 
 static void
@@ -458,45 +446,43 @@ map_broadcast(const void *env, const int64_t *o, int64_t *i)
 }
 
 Value *
-op_manip_eval_broadcast_to(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_broadcast_to(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "x");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   if (!x)
     return NULL;
   if (!args[1] || args[1]->kind != VAL_SHAPE || args[1]->u.shape.n > MAX_DIMS)
-    return op_fail_null(&s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
+    return op_fail_null(s, "shape must be a shape of at most %d dimensions", MAX_DIMS);
   int tn = args[1]->u.shape.n;
   const int64_t *td = args[1]->u.shape.dims;
   if (tn < x->ndim)
-    return op_fail_null(&s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim,
+    return op_fail_null(s, "cannot broadcast a tensor of %d dimensions to %d dimensions", x->ndim,
                         tn);
   for (int d = 0; d < x->ndim; d++) {
     int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
     if (xd != 1 && xd != t)
-      return op_fail_null(&s, "cannot broadcast dimension %d of size %lld to %lld", d,
+      return op_fail_null(s, "cannot broadcast dimension %d of size %lld to %lld", d,
                           (long long)xd, (long long)t);
   }
-  IrTensorData *out = op_manip_new_tensor(&s, x->dtype, tn, td);
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, tn, td);
   BroadcastMap b = {x, tn - x->ndim};
   if (out)
     op_manip_gather(out, x, map_broadcast, &b);
-  return op_manip_as_value(&s, out);
+  return op_manip_as_value(s, out);
 }
 
 Value *
-op_manip_eval_batch_flatten(OpEval *ev, const IrExpr *call, Value **args)
+op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  IrTensorData *x = op_manip_tensor_val(&s, args[0], "data");
+  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   if (!x)
     return NULL;
   if (x->ndim < 2)
-    return op_fail_null(&s, "data must have at least 2 dimensions, not %d", x->ndim);
+    return op_fail_null(s, "data must have at least 2 dimensions, not %d", x->ndim);
   int64_t shape[2] = {x->shape[0], 1};
   for (int d = 1; d < x->ndim; d++)
     shape[1] *= x->shape[d];
-  return same_data(&s, x, 2, shape);
+  return same_data(s, x, 2, shape);
 }
 
 /* ------------------------------------------------------------------ */
@@ -527,15 +513,14 @@ index_permute(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
 }
 
 IrExpr *
-op_manip_legalize_permute_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_permute_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   int *perm;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_permutation(&s, call, x->u.tensor.ndim, &perm))
+      !op_manip_permutation(s, s->call, x->u.tensor.ndim, &perm))
     return NULL;
-  return op_manip_lower_gather(lz, call, result, "transpose", index_permute, perm);
+  return op_manip_lower_gather(lz, s->call, result, "transpose", index_permute, perm);
 }
 
 /* Reshape-like ops keep the row-major data: the output's flat position
@@ -562,15 +547,15 @@ index_relayout(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void
 
 /* A -1 of the new shape is already resolved in the result's struct info. */
 IrExpr *
-op_manip_legalize_reshape(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return op_manip_lower_gather(lz, call, result, "reshape", index_relayout, NULL);
+  return op_manip_lower_gather(lz, s->call, result, "reshape", index_relayout, NULL);
 }
 
 IrExpr *
-op_manip_legalize_flatten(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return op_manip_lower_gather(lz, call, result, "reshape", index_relayout, NULL);
+  return op_manip_lower_gather(lz, s->call, result, "reshape", index_relayout, NULL);
 }
 
 /* expand_dims: output dims marked in the mask are new (size 1), the
@@ -591,16 +576,15 @@ index_expand(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 }
 
 IrExpr *
-op_manip_legalize_expand_dims(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   int out_ndim;
   bool *mask;
   if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_expand_mask(&s, call, x->u.tensor.ndim, &out_ndim, &mask))
+      !op_manip_expand_mask(s, s->call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
-  return op_manip_lower_gather(lz, call, result, "expand_dims", index_expand, mask);
+  return op_manip_lower_gather(lz, s->call, result, "expand_dims", index_expand, mask);
 }
 
 /* squeeze: input dims marked in drop (of size 1) read index 0, the others
@@ -626,18 +610,17 @@ index_squeeze(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
  * are the literal 1.  When that does not match the result's rank (a
  * symbolic dim inference proved to be 1), the data is relaid instead. */
 IrExpr *
-op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_squeeze(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const IrSInfo *x = call->u.call.args[0]->sinfo;
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
   int64_t *axes;
   int n, *norm;
   if (!x || x->kind != IR_SI_TENSOR || !x->u.tensor.shape || x->u.tensor.ndim < 0 ||
-      result->kind != IR_SI_TENSOR || !op_manip_attr_ints(&s, call, "axis", true, &axes, &n))
+      result->kind != IR_SI_TENSOR || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim, kept = ndim;
   bool *drop = ir_alloc(lz->ctx, (size_t)(ndim ? ndim : 1));
-  if (n >= 0 && !op_manip_norm_axes(&s, axes, n, ndim, &norm))
+  if (n >= 0 && !op_manip_norm_axes(s, axes, n, ndim, &norm))
     return NULL;
   for (int i = 0; i < (n < 0 ? ndim : n); i++) {
     int a = n < 0 ? i : norm[i];
@@ -645,8 +628,8 @@ op_manip_legalize_squeeze(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     kept -= drop[a];
   }
   if (kept != result->u.tensor.ndim)
-    return op_manip_lower_gather(lz, call, result, "squeeze", index_relayout, NULL);
-  return op_manip_lower_gather(lz, call, result, "squeeze", index_squeeze, drop);
+    return op_manip_lower_gather(lz, s->call, result, "squeeze", index_relayout, NULL);
+  return op_manip_lower_gather(lz, s->call, result, "squeeze", index_squeeze, drop);
 }
 
 /* broadcast_to: x's dims align with the output's last ones; a dim of
@@ -675,7 +658,7 @@ index_broadcast(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const voi
 }
 
 IrExpr *
-op_manip_legalize_broadcast_to(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_manip_legalize_broadcast_to(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return op_manip_lower_gather(lz, call, result, "broadcast_to", index_broadcast, NULL);
+  return op_manip_lower_gather(lz, s->call, result, "broadcast_to", index_broadcast, NULL);
 }

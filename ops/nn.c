@@ -48,37 +48,35 @@ op_nn_activation_params(const IrExpr *call, double *p)
 }
 
 static IrSInfo *
-infer_activation(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_activation(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
-  const IrOpDef *op = call->u.call.op;
+  const IrOpDef *op = s->call->u.call.op;
   IrSInfo *x;
   double v;
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", &x))
     return NULL;
   for (int k = 1; k < op->nparams; k++)
-    if (!op_nn_attr_float(&s, op->params[k].name, 0, &v))
+    if (!op_nn_attr_float(s, op->params[k].name, 0, &v))
       return NULL;
-  if (!activation_of(call)->kernel_int && !op_nn_require_float(in, call, op_nn_dtype(x)))
+  if (!activation_of(s->call)->kernel_int && !op_nn_require_float(in, s, op_nn_dtype(x)))
     return NULL;
   return x ? x : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
 }
 
 static Value *
-eval_activation(OpEval *ev, const IrExpr *call, Value **args)
+eval_activation(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const NnActivation *act = activation_of(call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const NnActivation *act = activation_of(s->call);
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   if (!x)
     return NULL;
-  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, x->ndim, x->shape);
   if (!out)
     return NULL;
   IrTensorData *o = &out->u.tensor.t;
   bool is_float = ir_dtype_is_float(x->dtype);
   double params[OP_NN_ACT_PARAMS];
-  op_nn_activation_params(call, params);
+  op_nn_activation_params(s->call, params);
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
     if (act->kernel_int && !is_float)
       op_set_i(o, i, act->kernel_int(op_get_i(x, i)));
@@ -239,13 +237,13 @@ softplus_lower(IrCtx *ctx, IrDType t, IrPrimExpr *x, const double *p)
 }
 
 static IrExpr *
-legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_activation(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  const NnActivation *act = op_of(call->u.call.op)->data;
+  const NnActivation *act = op_of(site->call->u.call.op)->data;
   const char *name = act->name;
   OpPrim p;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, name, call, result,
+  if (!op_prim_open(lz, &p, name, site->call, result,
                     (OpPrimParam[]){{"A", &x}, {ir_printf(lz->ctx, "T_%s", name), &out}}, 2))
     return NULL;
   if (x->ndim != out->ndim)
@@ -253,10 +251,10 @@ legalize_activation(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   double params[OP_NN_ACT_PARAMS];
-  op_nn_activation_params(call, params);
+  op_nn_activation_params(site->call, params);
   IrPrimExpr *v = act->lower(lz->ctx, out->dtype, op_prim_load(&p, x, i), params);
   *body = op_prim_store(&p, out, i, v);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,19 +272,18 @@ normalize_axis(const OpSite *s, int64_t axis, int ndim, int *out)
 }
 
 static IrSInfo *
-infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_softmax(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   int64_t axis;
   int norm;
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !op_nn_attr_int(&s, "axis", -1, &axis))
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", &x) || !op_nn_attr_int(s, "axis", -1, &axis))
     return NULL;
-  if (!op_nn_require_float(in, call, op_nn_dtype(x)))
+  if (!op_nn_require_float(in, s, op_nn_dtype(x)))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (x->u.tensor.ndim >= 0 && !normalize_axis(&s, axis, x->u.tensor.ndim, &norm))
+  if (x->u.tensor.ndim >= 0 && !normalize_axis(s, axis, x->u.tensor.ndim, &norm))
     return NULL;
   return x;
 }
@@ -294,23 +291,22 @@ infer_softmax(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* Softmax (or log-softmax) along one axis: each row has its max
  * subtracted before exp so that large inputs do not overflow. */
 static Value *
-eval_softmax(OpEval *ev, const IrExpr *call, Value **args)
+eval_softmax(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   int64_t axis;
   int ax;
   bool reduce[64] = {false};
-  if (!x || !op_nn_attr_int(&s, "axis", -1, &axis) || !normalize_axis(&s, axis, x->ndim, &ax))
+  if (!x || !op_nn_attr_int(s, "axis", -1, &axis) || !normalize_axis(s, axis, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
-    return op_fail_null(&s, "tensors of more than 64 dimensions are not supported");
-  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+    return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
+  Value *out = op_nn_tensor_new(s, x->dtype, x->ndim, x->shape);
   int64_t *outer, *inner, nouter, ninner;
   reduce[ax] = true;
-  if (!out || !op_nn_split_offsets(&s, x, reduce, &outer, &nouter, &inner, &ninner))
+  if (!out || !op_nn_split_offsets(s, x, reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
-  bool log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
+  bool log_form = s->call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   for (int64_t o = 0; o < nouter; o++) {
     double max = -INFINITY, sum = 0;
     for (int64_t r = 0; r < ninner; r++)
@@ -441,18 +437,17 @@ is_f32(const IrBuffer *b)
 }
 
 static IrExpr *
-legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_softmax(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  OpSite site = op_site_legalize(lz, call);
   Softmax s;
   int64_t axis;
-  s.log_form = call->u.call.op->id == IR_OP_LOG_SOFTMAX;
+  s.log_form = site->call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
   if (!op_prim_open(
-          lz, &p, s.log_form ? "log_softmax" : "softmax", call, result,
+          lz, &p, s.log_form ? "log_softmax" : "softmax", site->call, result,
           (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
     return NULL;
-  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(&site, "axis", -1, &axis) ||
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(site, "axis", -1, &axis) ||
       (s.ax = op_nn_axis_of(axis, s.x->ndim)) < 0)
     return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
@@ -465,7 +460,7 @@ legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
   *slot = f32 ? softmax_row_f32(&p, &s, outer, lanes, s.acc) : softmax_row(&p, &s, outer);
   op_prim_emit(&p, nest);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -476,31 +471,30 @@ legalize_softmax(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
  * (TVM's topi.nn.prelu); alpha has one value per channel or a single one
  * for all.  Floats only, alpha of data's dtype. */
 static IrSInfo *
-infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_prelu(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x, *alpha;
   int64_t axis;
   int ax = -1;
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
-      !op_nn_tensor_arg(in, call, args, 1, "alpha", &alpha) ||
-      !op_nn_attr_int(&s, "axis", 1, &axis) || !op_nn_require_float(in, call, op_nn_dtype(x)))
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", &x) ||
+      !op_nn_tensor_arg(in, s, args, 1, "alpha", &alpha) ||
+      !op_nn_attr_int(s, "axis", 1, &axis) || !op_nn_require_float(in, s, op_nn_dtype(x)))
     return NULL;
-  if (op_nn_ndim(x) >= 0 && !normalize_axis(&s, axis, op_nn_ndim(x), &ax))
+  if (op_nn_ndim(x) >= 0 && !normalize_axis(s, axis, op_nn_ndim(x), &ax))
     return NULL;
   IrDType dt = op_nn_dtype(x), at = op_nn_dtype(alpha);
   if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at))
-    return op_fail_null(&s, "alpha has dtype %s, but data has dtype %s",
+    return op_fail_null(s, "alpha has dtype %s, but data has dtype %s",
                         op_nn_dtype_str(in->ctx, at), op_nn_dtype_str(in->ctx, dt));
   if (op_nn_ndim(alpha) >= 0 && op_nn_ndim(alpha) != 1)
-    return op_fail_null(&s, "alpha must have rank 1, not %d", op_nn_ndim(alpha));
+    return op_fail_null(s, "alpha must have rank 1, not %d", op_nn_ndim(alpha));
   IrPrimExpr **xs = op_nn_shape(x), **as = op_nn_shape(alpha);
   if (xs && as && ax >= 0) {
     IrProof per_channel = op_prove_equal(in, as[0], xs[ax]);
     IrProof single = op_prove_equal(in, as[0], op_nn_int(in->ctx, 1));
     if (per_channel == IR_PROVE_FALSE && single == IR_PROVE_FALSE)
       return op_fail_null(
-          &s, "alpha has length %s, but data has %s channels on axis %d (or give one value)",
+          s, "alpha has length %s, but data has %s channels on axis %d (or give one value)",
           op_nn_expr_str(in->ctx, as[0]), op_nn_expr_str(in->ctx, xs[ax]), ax);
     if (per_channel != IR_PROVE_TRUE && single != IR_PROVE_TRUE) /* checked at run time */
       op_assume(in, ir_prim_bin(in->ctx, IR_PE_OR,
@@ -511,22 +505,21 @@ infer_prelu(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 static Value *
-eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
+eval_prelu(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  const IrTensorData *alpha = op_nn_tensor_value(&s, args, 1, "alpha");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  const IrTensorData *alpha = op_nn_tensor_value(s, args, 1, "alpha");
   int64_t axis, strides[64];
   int ax;
-  if (!x || !alpha || !op_nn_attr_int(&s, "axis", 1, &axis) ||
-      !normalize_axis(&s, axis, x->ndim, &ax))
+  if (!x || !alpha || !op_nn_attr_int(s, "axis", 1, &axis) ||
+      !normalize_axis(s, axis, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
-    return op_fail_null(&s, "tensors of more than 64 dimensions are not supported");
+    return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
   if (alpha->ndim != 1 || (alpha->shape[0] != 1 && alpha->shape[0] != x->shape[ax]))
-    return op_fail_null(&s, "alpha must have one value or one per channel (%lld)",
+    return op_fail_null(s, "alpha must have one value or one per channel (%lld)",
                         (long long)x->shape[ax]);
-  Value *out = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, x->ndim, x->shape);
   if (!out)
     return NULL;
   op_nn_strides(x, strides);
@@ -542,18 +535,17 @@ eval_prelu(OpEval *ev, const IrExpr *call, Value **args)
  * read at min(c, len - 1): c when it has a value per channel, 0 when it
  * has one, and never past its end whatever length it has at run time. */
 static IrExpr *
-legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_prelu(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  OpSite site = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   int64_t axis;
   int ax;
   OpPrim p;
   IrBuffer *x, *alpha, *out;
-  if (!op_prim_open(lz, &p, "prelu", call, result,
+  if (!op_prim_open(lz, &p, "prelu", site->call, result,
                     (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
     return NULL;
-  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(&site, "axis", 1, &axis) ||
+  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(site, "axis", 1, &axis) ||
       (ax = op_nn_axis_of(axis, x->ndim)) < 0)
     return op_prim_give_up(&p);
   IrPrimExpr **i;
@@ -567,7 +559,7 @@ legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       &p, out, i,
       ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,
                      op_nn_to(ctx, out->dtype, neg)));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -580,20 +572,20 @@ legalize_prelu(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
  * kernel or lowering: it compiles inference, and TVM's Gradient pass, which
  * makes them, is not one of its passes. */
 static IrSInfo *
-infer_gradient(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_gradient(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *grad, *wrt;
-  if (!op_nn_tensor_arg(in, call, args, 0, "output_grad", &grad) ||
-      !op_nn_tensor_arg(in, call, args, 1, "the input", &wrt))
+  if (!op_nn_tensor_arg(in, s, args, 0, "output_grad", &grad) ||
+      !op_nn_tensor_arg(in, s, args, 1, "the input", &wrt))
     return NULL;
   return wrt ? wrt : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
 }
 
 static IrSInfo *
-infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_dropout(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", &x))
     return NULL;
   if (!x)
     x = ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
@@ -604,13 +596,12 @@ infer_dropout(OpInfer *in, const IrExpr *call, IrSInfo **args)
 
 /* Identity at inference: (data, mask) with every element kept (mask 1). */
 static Value *
-eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
+eval_dropout(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   if (!x)
     return NULL;
-  Value *mask = op_nn_tensor_new(&s, x->dtype, x->ndim, x->shape);
+  Value *mask = op_nn_tensor_new(s, x->dtype, x->ndim, x->shape);
   if (!mask)
     return NULL;
   for (int64_t i = 0, n = op_numel(x); i < n; i++)
@@ -621,11 +612,11 @@ eval_dropout(OpEval *ev, const IrExpr *call, Value **args)
 
 /* Identity at inference, as the kernel: (a copy of data, ones). */
 static IrExpr *
-legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_dropout(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   OpPrim p;
   op_prim_begin(lz, &p, "dropout");
-  IrBuffer *x = op_nn_input(&p, call, 0, "A");
+  IrBuffer *x = op_nn_input(&p, s->call, 0, "A");
   bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 2;
   IrBuffer *out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_dropout") : NULL;
   IrBuffer *mask = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_mask") : NULL;
@@ -636,7 +627,7 @@ legalize_dropout(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrStmt *st[2] = {op_prim_store(&p, out, i, op_prim_load(&p, x, i)),
                    op_prim_store(&p, mask, i, op_nn_lit(lz->ctx, mask->dtype, 1.0))};
   *body = op_nn_seq(&p, st, 2);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */

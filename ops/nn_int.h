@@ -28,7 +28,7 @@ bool op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out);
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is
  * known of it (R.Object).  Any other struct info is an error naming what. */
-bool op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+bool op_nn_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int i, const char *what,
                       IrSInfo **out);
 /* The dims of a tensor's shape when known (and of length ndim), else NULL. */
 IrPrimExpr **op_nn_shape(const IrSInfo *t);
@@ -42,9 +42,9 @@ const char *op_nn_expr_str(IrCtx *ctx, const IrPrimExpr *e);
 const char *op_nn_dtype_str(IrCtx *ctx, IrDType t);
 /* The dtype that "void" out_dtype stands for: a's and b's when equal or
  * unknown (void); false after an error when both are known and differ. */
-bool op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out);
+bool op_nn_common_dtype(OpInfer *in, const OpSite *s, IrDType a, IrDType b, IrDType *out);
 /* An error unless dtype is a float type or unknown. */
-bool op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t);
+bool op_nn_require_float(OpInfer *in, const OpSite *s, IrDType t);
 
 /* Kernels. */
 /* Argument i as a tensor value, or NULL after an error naming what. */
@@ -210,31 +210,31 @@ void op_nn_activation_params(const IrExpr *call, double *p);
 /* norm.c: the norms' hooks.  layer_norm's inference is rms_norm's too;
  * group_norm and instance_norm share the channel norms' inference, and
  * those two and rms_norm share a kernel and a lowering. */
-IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_batch_norm(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_batch_norm(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_batch_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_channel_norm(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_norm(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* loss.c: the hooks of nll_loss and cross_entropy_with_logits. */
-IrSInfo *op_nn_infer_nll_loss(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_nll_loss(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_nll_loss(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_cross_entropy(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_cross_entropy(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_cross_entropy(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_nll_loss(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_nll_loss(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_nll_loss(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_cross_entropy(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_cross_entropy(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_cross_entropy(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* attention.c: the hooks of attention, attention_bias, attention_var_len. */
-IrSInfo *op_nn_infer_attention(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_attention(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_attention(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_attention_var_len(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_attention_var_len(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_attention_var_len(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_attention(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_attention(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_attention(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_attention_var_len(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_attention_var_len(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_attention_var_len(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 /* A window op's entry .data (the convolutions and the pools): what it
  * computes over how many spatial axes, and its prim_func name. */
@@ -247,14 +247,14 @@ typedef struct {
 
 /* conv.c: the hooks of the convolutions; pool.c: the pools'.  Their
  * entries are nn.c's. */
-IrSInfo *op_nn_infer_conv(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_conv(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_conv(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrSInfo *op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args);
-Value *op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args);
-IrExpr *op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrSInfo *op_nn_infer_conv(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_conv(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_conv(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_pool(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrSInfo *op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args);
+Value *op_nn_eval_adaptive_pool(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_nn_legalize_adaptive_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 #endif

@@ -116,11 +116,10 @@ op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out)
 /* ------------------------------------------------------------------ */
 
 bool
-op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what,
+op_nn_tensor_arg(OpInfer *in, const OpSite *site, IrSInfo **args, int i, const char *what,
                  IrSInfo **out)
 {
-  OpSite site = op_site_infer(in, call);
-  IrSInfo *s = i < call->u.call.nargs ? args[i] : NULL;
+  IrSInfo *s = i < site->call->u.call.nargs ? args[i] : NULL;
   *out = NULL;
   if (!s || s->kind == IR_SI_OBJECT)
     return true;
@@ -128,7 +127,7 @@ op_nn_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const c
     *out = s;
     return true;
   }
-  return op_fail(&site, "%s must be a tensor, not %s", what,
+  return op_fail(site, "%s must be a tensor, not %s", what,
                  ir_sinfo_kind_name((IrSInfoKind)s->kind));
 }
 
@@ -188,26 +187,24 @@ op_nn_dtype_str(IrCtx *ctx, IrDType t)
 }
 
 bool
-op_nn_common_dtype(OpInfer *in, const IrExpr *call, IrDType a, IrDType b, IrDType *out)
+op_nn_common_dtype(OpInfer *in, const OpSite *site, IrDType a, IrDType b, IrDType *out)
 {
-  OpSite site = op_site_infer(in, call);
   *out = IR_VOID;
   if (a.code == IR_DT_VOID || b.code == IR_DT_VOID)
     return true;
   if (!ir_dtype_eq(a, b))
-    return op_fail(&site, "operands have different dtypes %s and %s", op_nn_dtype_str(in->ctx, a),
+    return op_fail(site, "operands have different dtypes %s and %s", op_nn_dtype_str(in->ctx, a),
                    op_nn_dtype_str(in->ctx, b));
   *out = a;
   return true;
 }
 
 bool
-op_nn_require_float(OpInfer *in, const IrExpr *call, IrDType t)
+op_nn_require_float(OpInfer *in, const OpSite *site, IrDType t)
 {
-  OpSite site = op_site_infer(in, call);
   if (t.code == IR_DT_VOID || ir_dtype_is_float(t))
     return true;
-  return op_fail(&site, "requires a float tensor, not %s", op_nn_dtype_str(in->ctx, t));
+  return op_fail(site, "requires a float tensor, not %s", op_nn_dtype_str(in->ctx, t));
 }
 
 /* ------------------------------------------------------------------ */

@@ -99,19 +99,18 @@ norm_spec(const OpSite *s, int ndim, NormSpec *n)
 
 /* gamma or beta (argument i): rank 1, data's dtype, length C. */
 static bool
-check_channel_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i,
+check_channel_param(OpInfer *in, const OpSite *s, IrSInfo *data, IrSInfo *p, int i,
                     const NormSpec *n)
 {
-  OpSite s = op_site_infer(in, call);
-  const char *name = call->u.call.op->params[i].name;
+  const char *name = s->call->u.call.op->params[i].name;
   if (!p)
     return true;
   IrDType dt = op_nn_dtype(data), pt = op_nn_dtype(p);
   if (dt.code != IR_DT_VOID && pt.code != IR_DT_VOID && !ir_dtype_eq(dt, pt))
-    return op_fail(&s, "%s has dtype %s, but data has dtype %s", name, op_nn_dtype_str(in->ctx, pt),
+    return op_fail(s, "%s has dtype %s, but data has dtype %s", name, op_nn_dtype_str(in->ctx, pt),
                    op_nn_dtype_str(in->ctx, dt));
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != 1)
-    return op_fail(&s, "%s must have rank 1 (one value per channel), not %d", name,
+    return op_fail(s, "%s must have rank 1 (one value per channel), not %d", name,
                    p->u.tensor.ndim);
   IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
   if (!ds || !ps || n->channel < 0)
@@ -119,7 +118,7 @@ check_channel_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, 
   IrPrimExpr *c = ds[n->channel];
   IrProof eq = in->assume ? op_assume_equal(in, c, ps[0]) : op_prove_equal(in, c, ps[0]);
   if (eq == IR_PROVE_FALSE)
-    return op_fail(&s, "%s has length %s, but data has %s channels", name,
+    return op_fail(s, "%s has length %s, but data has %s channels", name,
                    op_nn_expr_str(in->ctx, ps[0]), op_nn_expr_str(in->ctx, c));
   return true;
 }
@@ -127,7 +126,7 @@ check_channel_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, 
 /* group_norm's channel count must be a multiple of num_groups: an error
  * when provably not, a run-time check when undecided. */
 static bool
-check_groups(OpInfer *in, const IrExpr *call, IrSInfo *data, const NormSpec *n)
+check_groups(OpInfer *in, const OpSite *s, IrSInfo *data, const NormSpec *n)
 {
   IrPrimExpr **ds = op_nn_shape(data);
   if (!n->split || !ds)
@@ -136,8 +135,7 @@ check_groups(OpInfer *in, const IrExpr *call, IrSInfo *data, const NormSpec *n)
   IrPrimExpr *rem = ir_prim_bin(in->ctx, IR_PE_FLOORMOD, c, op_nn_int(in->ctx, n->groups));
   IrProof zero = op_prove_equal(in, op_nn_simplify(in, rem), op_nn_int(in->ctx, 0));
   if (zero == IR_PROVE_FALSE) {
-    OpSite s = op_site_infer(in, call);
-    return op_fail(&s, "the channel count %s is not divisible by num_groups %lld",
+    return op_fail(s, "the channel count %s is not divisible by num_groups %lld",
                    op_nn_expr_str(in->ctx, c), (long long)n->groups);
   }
   if (zero == IR_PROVE_UNKNOWN)
@@ -146,27 +144,26 @@ check_groups(OpInfer *in, const IrExpr *call, IrSInfo *data, const NormSpec *n)
 }
 
 IrSInfo *
-op_nn_infer_channel_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_channel_norm(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   NormSpec n;
   for (int i = 0; i < 3; i++)
-    if (!op_nn_tensor_arg(in, call, args, i, call->u.call.op->params[i].name, &t[i]))
+    if (!op_nn_tensor_arg(in, s, args, i, s->call->u.call.op->params[i].name, &t[i]))
       return NULL;
-  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
+  if (!op_nn_require_float(in, s, op_nn_dtype(t[0])))
     return NULL;
   int ndim = op_nn_ndim(t[0]);
-  if (ndim >= 0 && !norm_spec(&s, ndim, &n))
+  if (ndim >= 0 && !norm_spec(s, ndim, &n))
     return NULL;
   if (ndim < 0) {
     memset(&n, 0, sizeof n);
     n.channel = -1;
   }
   for (int i = 1; i < 3; i++)
-    if (!check_channel_param(in, call, t[0], t[i], i, &n))
+    if (!check_channel_param(in, s, t[0], t[i], i, &n))
       return NULL;
-  if (!check_groups(in, call, t[0], &n))
+  if (!check_groups(in, s, t[0], &n))
     return NULL;
   return t[0] ? t[0] : ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
 }
@@ -261,18 +258,17 @@ group_stats(const IrTensorData *x, const NormSpec *n, const int64_t *key, int64_
 }
 
 Value *
-op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_norm(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
+  int nargs = s->call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
   const IrTensorData *t[3];
   NormSpec n;
   for (int i = 0; i < nargs; i++)
-    if (!(t[i] = op_nn_tensor_value(&s, args, i, call->u.call.op->params[i].name)))
+    if (!(t[i] = op_nn_tensor_value(s, args, i, s->call->u.call.op->params[i].name)))
       return NULL;
-  if (!norm_spec(&s, t[0]->ndim, &n) || !check_param_values(&s, t[0], t, nargs, &n))
+  if (!norm_spec(s, t[0]->ndim, &n) || !check_param_values(s, t[0], t, nargs, &n))
     return NULL;
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  Value *out = op_nn_tensor_new(s, t[0]->dtype, t[0]->ndim, t[0]->shape);
   if (!out)
     return NULL;
   int64_t total = op_numel(t[0]), ngroups;
@@ -287,7 +283,7 @@ op_nn_eval_norm(OpEval *ev, const IrExpr *call, Value **args)
   }
   if (!mean || !var) {
     free(key), free(param), free(mean), free(var);
-    return op_fail_null(&s, "out of memory");
+    return op_fail_null(s, "out of memory");
   }
   group_stats(t[0], &n, key, ngroups, mean, var);
   for (int64_t e = 0; e < total; e++) {
@@ -417,22 +413,21 @@ normalize_group(OpPrim *p, const NormLower *l, IrPrimExpr **group)
 }
 
 IrExpr *
-op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_norm(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  OpSite site = op_site_legalize(lz, call);
-  IrOpId id = call->u.call.op->id;
+  IrOpId id = site->call->u.call.op->id;
   const char *name = id == IR_OP_RMS_NORM    ? "rms_norm"
                      : id == IR_OP_GROUP_NORM ? "group_norm"
                                               : "instance_norm";
   NormLower l = {0};
   OpPrim p;
   op_prim_begin(lz, &p, name);
-  l.x = op_prim_input(&p, call->u.call.args[0], "data");
-  l.gamma = op_prim_input(&p, call->u.call.args[1], id == IR_OP_RMS_NORM ? "weight" : "gamma");
-  l.beta = id == IR_OP_RMS_NORM ? NULL : op_prim_input(&p, call->u.call.args[2], "beta");
+  l.x = op_prim_input(&p, site->call->u.call.args[0], "data");
+  l.gamma = op_prim_input(&p, site->call->u.call.args[1], id == IR_OP_RMS_NORM ? "weight" : "gamma");
+  l.beta = id == IR_OP_RMS_NORM ? NULL : op_prim_input(&p, site->call->u.call.args[2], "beta");
   l.out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
   if (!l.x || !l.gamma || (id != IR_OP_RMS_NORM && !l.beta) || !l.out ||
-      !norm_spec(&site, l.x->ndim, &l.n)) {
+      !norm_spec(site, l.x->ndim, &l.n)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -460,7 +455,7 @@ op_nn_legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[ns++] = normalize_group(&p, &l, group);
   *slot = op_nn_seq(&p, st, ns);
   op_prim_emit(&p, nest);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -511,22 +506,21 @@ norm_arg_name(const IrExpr *call, int i)
  * the normalized axes.  Returns -1 after an error, 0 when some length is
  * undecided, 1 when all are proven equal or the shapes are unknown. */
 static int
-check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int i, const int *axes,
+check_norm_param(OpInfer *in, const OpSite *s, IrSInfo *data, IrSInfo *p, int i, const int *axes,
                  int n)
 {
-  OpSite s = op_site_infer(in, call);
   if (!p)
     return 1;
   if (p->u.tensor.dtype.code != IR_DT_VOID && op_nn_dtype(data).code != IR_DT_VOID &&
       !ir_dtype_eq(p->u.tensor.dtype, op_nn_dtype(data))) {
-    op_report(&s, "%s has dtype %s, but data has dtype %s", norm_arg_name(call, i),
+    op_report(s, "%s has dtype %s, but data has dtype %s", norm_arg_name(s->call, i),
               op_nn_dtype_str(in->ctx, p->u.tensor.dtype),
               op_nn_dtype_str(in->ctx, op_nn_dtype(data)));
     return -1;
   }
   if (p->u.tensor.ndim >= 0 && p->u.tensor.ndim != n) {
-    op_report(&s, "%s must have rank %d (one dim per normalized axis), not %d",
-              norm_arg_name(call, i), n, p->u.tensor.ndim);
+    op_report(s, "%s must have rank %d (one dim per normalized axis), not %d",
+              norm_arg_name(s->call, i), n, p->u.tensor.ndim);
     return -1;
   }
   IrPrimExpr **ds = op_nn_shape(data), **ps = op_nn_shape(p);
@@ -537,8 +531,8 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
     IrProof eq = in->assume ? op_assume_equal(in, ds[axes[d]], ps[d])
                              : op_prove_equal(in, ds[axes[d]], ps[d]);
     if (eq == IR_PROVE_FALSE) {
-      op_report(&s, "%s has length %s at dim %d, but data has %s on axis %d",
-                norm_arg_name(call, i), op_nn_expr_str(in->ctx, ps[d]), d,
+      op_report(s, "%s has length %s at dim %d, but data has %s on axis %d",
+                norm_arg_name(s->call, i), op_nn_expr_str(in->ctx, ps[d]), d,
                 op_nn_expr_str(in->ctx, ds[axes[d]]), axes[d]);
       return -1;
     }
@@ -551,21 +545,20 @@ check_norm_param(OpInfer *in, const IrExpr *call, IrSInfo *data, IrSInfo *p, int
 /* The checks of TVM's NormCheckDtypeAndShape for nargs inputs; *decided
  * false when some length could not be proven equal. */
 static bool
-check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decided)
+check_norm(OpInfer *in, const OpSite *s, IrSInfo **t, int nargs, bool *decided)
 {
-  OpSite s = op_site_infer(in, call);
   int64_t axes[64];
   int naxes, norm[64];
   bool known_axes = t[0] && t[0]->u.tensor.ndim >= 0;
   *decided = true;
-  if (!norm_axes(&s, axes, &naxes))
+  if (!norm_axes(s, axes, &naxes))
     return false;
-  if (known_axes && !normalize_axes(&s, axes, naxes, t[0]->u.tensor.ndim, norm))
+  if (known_axes && !normalize_axes(s, axes, naxes, t[0]->u.tensor.ndim, norm))
     return false;
-  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
+  if (!op_nn_require_float(in, s, op_nn_dtype(t[0])))
     return false;
   for (int i = 1; i < nargs; i++) {
-    int r = check_norm_param(in, call, t[0], t[i], i, known_axes ? norm : NULL, naxes);
+    int r = check_norm_param(in, s, t[0], t[i], i, known_axes ? norm : NULL, naxes);
     if (r < 0)
       return false;
     if (r == 0)
@@ -575,10 +568,10 @@ check_norm(OpInfer *in, const IrExpr *call, IrSInfo **t, int nargs, bool *decide
 }
 
 static bool
-norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrSInfo **t)
+norm_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int nargs, IrSInfo **t)
 {
   for (int i = 0; i < nargs; i++)
-    if (!op_nn_tensor_arg(in, call, args, i, norm_arg_name(call, i), &t[i]))
+    if (!op_nn_tensor_arg(in, s, args, i, norm_arg_name(s->call, i), &t[i]))
       return false;
   return true;
 }
@@ -586,12 +579,12 @@ norm_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int nargs, IrS
 /* layer_norm (data, gamma, beta) and rms_norm (data, weight): TVM's
  * NormCheckDtypeAndShape, data's struct info when every length is decided. */
 IrSInfo *
-op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_layer_norm(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *t[3];
   bool decided;
-  int nargs = call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
-  if (!norm_tensor_args(in, call, args, nargs, t) || !check_norm(in, call, t, nargs, &decided))
+  int nargs = s->call->u.call.op->id == IR_OP_RMS_NORM ? 2 : 3;
+  if (!norm_tensor_args(in, s, args, nargs, t) || !check_norm(in, s, t, nargs, &decided))
     return NULL;
   if (t[0] && decided)
     return t[0];
@@ -599,11 +592,11 @@ op_nn_infer_layer_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 IrSInfo *
-op_nn_infer_batch_norm(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_batch_norm(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *t[5], **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * 3);
   bool decided;
-  if (!norm_tensor_args(in, call, args, 5, t) || !check_norm(in, call, t, 5, &decided))
+  if (!norm_tensor_args(in, s, args, 5, t) || !check_norm(in, s, t, 5, &decided))
     return NULL;
   if (t[0] && t[3] && t[4] && decided) {
     fields[0] = t[0];
@@ -695,17 +688,16 @@ moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, do
 }
 
 Value *
-op_nn_eval_layer_norm(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[3];
   bool reduce[64];
   NormFlags f;
   int64_t *outer, *inner, nouter, ninner;
-  if (!norm_values(&s, args, 3, t, reduce) || !norm_flags(&s, &f))
+  if (!norm_values(s, args, 3, t, reduce) || !norm_flags(s, &f))
     return NULL;
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  if (!out || !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+  Value *out = op_nn_tensor_new(s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  if (!out || !op_nn_split_offsets(s, t[0], reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
   for (int64_t o = 0; o < nouter; o++) {
     double mean, var;
@@ -742,23 +734,22 @@ channel_stats(const IrTensorData **t, int64_t c, int64_t channel_offset, const i
 }
 
 Value *
-op_nn_eval_batch_norm(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_batch_norm(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const IrTensorData *t[5];
   bool reduce[64], training;
   NormFlags f;
   double momentum;
   int64_t *outer, *inner, nouter, ninner;
-  if (!norm_values(&s, args, 5, t, reduce) || !norm_flags(&s, &f) ||
-      !op_nn_attr_bool(&s, "training", true, &training) ||
-      !op_nn_attr_float(&s, "momentum", 0.1, &momentum))
+  if (!norm_values(s, args, 5, t, reduce) || !norm_flags(s, &f) ||
+      !op_nn_attr_bool(s, "training", true, &training) ||
+      !op_nn_attr_float(s, "momentum", 0.1, &momentum))
     return NULL;
-  Value *out = op_nn_tensor_new(&s, t[0]->dtype, t[0]->ndim, t[0]->shape);
-  Value *mm = op_nn_tensor_new(&s, t[3]->dtype, t[3]->ndim, t[3]->shape);
-  Value *mv = op_nn_tensor_new(&s, t[4]->dtype, t[4]->ndim, t[4]->shape);
+  Value *out = op_nn_tensor_new(s, t[0]->dtype, t[0]->ndim, t[0]->shape);
+  Value *mm = op_nn_tensor_new(s, t[3]->dtype, t[3]->ndim, t[3]->shape);
+  Value *mv = op_nn_tensor_new(s, t[4]->dtype, t[4]->ndim, t[4]->shape);
   if (!out || !mm || !mv ||
-      !op_nn_split_offsets(&s, t[0], reduce, &outer, &nouter, &inner, &ninner))
+      !op_nn_split_offsets(s, t[0], reduce, &outer, &nouter, &inner, &ninner))
     return NULL;
   /* inner enumerates the channel axis, outer everything else */
   for (int64_t c = 0; c < ninner; c++) {
@@ -933,19 +924,18 @@ norm_attrs(const OpSite *s, Norm *n)
 }
 
 static IrExpr *
-legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
+legalize_norm(OpLegalize *lz, const OpSite *site, IrSInfo *result, bool batch)
 {
-  OpSite site = op_site_legalize(lz, call);
   Norm n = {0};
   n.batch = batch;
   OpPrim p;
   op_prim_begin(lz, &p, batch ? "batch_norm" : "layer_norm");
-  n.x = op_nn_input(&p, call, 0, "data");
-  n.gamma = op_nn_input(&p, call, 1, "gamma");
-  n.beta = op_nn_input(&p, call, 2, "beta");
+  n.x = op_nn_input(&p, site->call, 0, "data");
+  n.gamma = op_nn_input(&p, site->call, 1, "gamma");
+  n.beta = op_nn_input(&p, site->call, 2, "beta");
   if (batch) {
-    n.mean_in = op_nn_input(&p, call, 3, "moving_mean");
-    n.var_in = op_nn_input(&p, call, 4, "moving_var");
+    n.mean_in = op_nn_input(&p, site->call, 3, "moving_mean");
+    n.var_in = op_nn_input(&p, site->call, 4, "moving_var");
     bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 3;
     n.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
     n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
@@ -955,7 +945,7 @@ legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
   } else {
     n.out = op_prim_output(&p, result, "T_layer_norm");
   }
-  if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(&site, &n))
+  if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(site, &n))
     return op_prim_give_up(&p);
   n.acc = op_nn_acc_new(&p, 2);
   IrPrimExpr *group[64] = {NULL};
@@ -963,17 +953,17 @@ legalize_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result, bool batch)
   IrStmt **slot = op_nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
   *slot = norm_group(&p, &n, group);
   op_prim_emit(&p, nest);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, site->call, result);
 }
 
 IrExpr *
-op_nn_legalize_layer_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_layer_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return legalize_norm(lz, call, result, false);
+  return legalize_norm(lz, s, result, false);
 }
 
 IrExpr *
-op_nn_legalize_batch_norm(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_batch_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return legalize_norm(lz, call, result, true);
+  return legalize_norm(lz, s, result, true);
 }

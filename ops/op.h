@@ -161,17 +161,28 @@ typedef struct {
 OpGlobals *op_globals_new(const IrModule *m);
 void op_globals_free(OpGlobals *n);
 
+/* The call a hook handles, and where an error about it is reported.  The
+ * caller of a hook (Normalize, the interpreter, LegalizeOps) builds it
+ * (op_site_infer and its twins below) and the hook hands it to the helpers
+ * that read attributes or check arguments: return op_fail_null(s, ...). */
+typedef struct {
+  IrCtx *ctx;
+  IrLoc loc;
+  IrSym binding;      /* the var being bound, or NULL */
+  const IrExpr *call; /* the op call (IR_CALL_OP) */
+} OpSite;
+
 typedef struct {
   /* Struct info of the call, or NULL after reporting an error with
    * op_fail_null.  args[i] is the struct info of call->u.call.args[i]
    * (never NULL: R.Object when unknown). */
-  IrSInfo *(*infer)(OpInfer *in, const IrExpr *call, IrSInfo **args);
+  IrSInfo *(*infer)(OpInfer *in, const OpSite *s, IrSInfo **args);
   /* The result, or NULL after reporting an error.  args[i] is the value of
-   * call->u.call.args[i]. */
-  Value *(*eval)(OpEval *ev, const IrExpr *call, Value **args);
+   * s->call->u.call.args[i]. */
+  Value *(*eval)(OpEval *ev, const OpSite *s, Value **args);
   /* An R.call_tir replacing the call (its prim_func added to
    * lz->new_globals), or NULL to keep the call as it is. */
-  IrExpr *(*legalize)(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+  IrExpr *(*legalize)(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 } OpImpl;
 
 /* What the passes may do with a call of an op, besides what its purity
@@ -251,6 +262,12 @@ op_of(const IrOpDef *syn)
  * hooks may be NULL (an op without a kernel yet is an error "not
  * implemented" where used). */
 const OpImpl *op_impl(IrOpId id);
+/* Run the call's hook with its site (op_site_infer and twins): NULL when
+ * the op has none (callers that must say "not implemented" test the hook
+ * first) or when the hook reported an error. */
+IrSInfo *op_call_infer(OpInfer *in, const IrExpr *call, IrSInfo **args);
+Value *op_call_eval(OpEval *ev, const IrExpr *call, Value **args);
+IrExpr *op_call_legalize(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
 /* May the kernel refuse the call for its tensors' values (OP_CHECKS_DATA:
  * an index out of range, an integer divisor 0; a division of floats
  * refuses nothing)? */
@@ -272,15 +289,6 @@ int64_t op_inplace_index(const IrExpr *call, int k);
  * the hooks (the interpreter, Normalize), which have no OpSite; inside
  * ops/ every report goes through an OpSite. */
 void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
-/* Where an error about a call is reported.  A hook builds it in one line
- * from what it receives (OpSite s = op_site_infer(in, call);) and hands it
- * to the helpers that read attributes or check arguments. */
-typedef struct {
-  IrCtx *ctx;
-  IrLoc loc;
-  IrSym binding;      /* the var being bound, or NULL */
-  const IrExpr *call; /* the op call (IR_CALL_OP) */
-} OpSite;
 OpSite op_site_infer(const OpInfer *in, const IrExpr *call);
 OpSite op_site_eval(const OpEval *ev, const IrExpr *call);
 OpSite op_site_legalize(const OpLegalize *lz, const IrExpr *call);

@@ -31,14 +31,13 @@
 /* ------------------------------------------------------------------ */
 
 IrSInfo *
-op_nn_infer_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
-  if (!op_conv_parse_window(&s, &w) ||
-      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
+  if (!op_conv_parse_window(s, &w) ||
+      !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
@@ -67,16 +66,15 @@ parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
 }
 
 IrSInfo *
-op_nn_infer_adaptive_pool(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
   int64_t size[CONV_SP];
   int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
-      !op_conv_window_arg(in, call, args, 0, "data", &w.data, &xt, &x))
+  if (!op_conv_parse_window(s, &w) || !parse_output_size(s, w.nsp, size, &n) ||
+      !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
@@ -127,22 +125,21 @@ pool_point(const Window *w, const View *x, const View *k, const int64_t *o, bool
 }
 
 Value *
-op_nn_eval_pool(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_pool(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Window w;
   View x;
   int64_t o[CONV_RANK];
-  if (!op_conv_parse_window(&s, &w) ||
-      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+  if (!op_conv_parse_window(s, &w) ||
+      !op_conv_view_of(s, op_nn_tensor_value(s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
   for (int a = 0; a < w.nsp; a++)
-    if (!op_conv_extent_value(&s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
+    if (!op_conv_extent_value(s, &w, a, x.dim[2 + a], w.size[a], &o[2 + a]))
       return NULL;
   bool ints = w.kind == NN_WIN_MAX && op_nn_is_integer(x.t->dtype);
-  return op_conv_fill_output(&s, &w, x.t->dtype, o, &x, NULL, pool_point, ints);
+  return op_conv_fill_output(s, &w, x.t->dtype, o, &x, NULL, pool_point, ints);
 }
 
 /* The adaptive window of output index i: [floor(i*in/out), ceil((i+1)*in/out)). */
@@ -181,15 +178,14 @@ adaptive_point(const Window *w, const View *x, const View *out, const int64_t *o
 }
 
 Value *
-op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
+op_nn_eval_adaptive_pool(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Window w;
   View x, shape;
   int64_t size[CONV_SP], o[CONV_RANK];
   int n;
-  if (!op_conv_parse_window(&s, &w) || !parse_output_size(&s, w.nsp, size, &n) ||
-      !op_conv_view_of(&s, op_nn_tensor_value(&s, args, 0, "data"), &w.data, "data", &x))
+  if (!op_conv_parse_window(s, &w) || !parse_output_size(s, w.nsp, size, &n) ||
+      !op_conv_view_of(s, op_nn_tensor_value(s, args, 0, "data"), &w.data, "data", &x))
     return NULL;
   o[0] = x.dim[0];
   o[1] = x.dim[1];
@@ -197,7 +193,7 @@ op_nn_eval_adaptive_pool(OpEval *ev, const IrExpr *call, Value **args)
     o[2 + a] = n ? size[a] : x.dim[2 + a];
   shape.rank = w.out.rank;
   memcpy(shape.dim, o, sizeof o);
-  return op_conv_fill_output(&s, &w, x.t->dtype, o, &x, &shape, adaptive_point, false);
+  return op_conv_fill_output(s, &w, x.t->dtype, o, &x, &shape, adaptive_point, false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -421,24 +417,23 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 }
 
 IrExpr *
-op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   IrDType f64 = op_nn_f64_type();
-  const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
+  const char *name = ((const NnWindow *)op_of(s->call->u.call.op)->data)->name;
   Window w;
   OpPrim p;
   BufView x, out;
   IrPrimExpr *o[CONV_RANK], **r;
-  if (!op_conv_parse_window(&s, &w))
+  if (!op_conv_parse_window(s, &w))
     return NULL;
   bool max = w.kind == NN_WIN_MAX;
   op_prim_begin(lz, &p, name);
-  if (!op_conv_buffers(&p, &w, call, result, name, &x, &out))
+  if (!op_conv_buffers(&p, &w, s->call, result, name, &x, &out))
     return NULL;
   if (pool_fast(&p, &w, max, &x, &out))
-    return op_prim_finish(&p, call, result);
+    return op_prim_finish(&p, s->call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   /* the max of integers in their own dtype (exact, no float) */
   IrDType t = max && op_nn_is_integer(x.b->dtype) ? x.b->dtype : f64;
@@ -461,7 +456,7 @@ op_nn_legalize_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
                                                 op_nn_lit(ctx, f64, 1.0)));
   *slot =
       op_conv_element(&p, op_nn_seq(&p, init, max ? 1 : 2), loops, op_conv_store(&p, &out, o, v));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* One bound of an adaptive window, bound by a let around body:
@@ -477,19 +472,18 @@ let_bound(OpPrim *p, IrPrimExpr *var, IrPrimExpr *value, IrStmt *body)
 }
 
 IrExpr *
-op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_nn_legalize_adaptive_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
-  const char *name = ((const NnWindow *)op_of(call->u.call.op)->data)->name;
+  const char *name = ((const NnWindow *)op_of(s->call->u.call.op)->data)->name;
   Window w;
   OpPrim p;
   BufView x, out;
   IrPrimExpr *o[CONV_RANK], **r, *start[CONV_SP], *end[CONV_SP], *span[CONV_SP];
-  if (!op_conv_parse_window(&s, &w))
+  if (!op_conv_parse_window(s, &w))
     return NULL;
   op_prim_begin(lz, &p, name);
-  IrStmt **slot = op_conv_begin(&p, &w, call, result, "adaptive_pool_avg", &x, &out, o);
+  IrStmt **slot = op_conv_begin(&p, &w, s->call, result, "adaptive_pool_avg", &x, &out, o);
   if (!slot)
     return NULL;
   /* float32 sums as TVM's (TOPI's adaptive_pool), else float64 */
@@ -525,5 +519,5 @@ op_nn_legalize_adaptive_pool(OpLegalize *lz, const IrExpr *call, IrSInfo *result
     stmt = let_bound(&p, start[a], op_nn_floordiv(ctx, op_nn_mul(ctx, i, in), n_out), stmt);
   }
   *slot = stmt;
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

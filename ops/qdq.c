@@ -98,21 +98,20 @@ param_is_scalar(OpInfer *in, IrSInfo *t)
 /* A parameter (scale or zero_point) fits data: per-tensor, or 1-d and
  * provably as long as data's dim axis. */
 static bool
-check_param(OpInfer *in, const IrExpr *call, IrSInfo *param, IrSInfo *data, int axis,
+check_param(OpInfer *in, const OpSite *site, IrSInfo *param, IrSInfo *data, int axis,
             const char *what)
 {
-  OpSite site = op_site_infer(in, call);
   if (param_is_scalar(in, param))
     return true;
   IrPrimExpr **pd = op_nn_shape(param), **dd = op_nn_shape(data);
   if (!pd || param->u.tensor.ndim != 1)
-    return op_fail(&site, "%s must be a scalar or a 1-d tensor of known length, not %s", what,
+    return op_fail(site, "%s must be a scalar or a 1-d tensor of known length, not %s", what,
                    op_sinfo_text(in->ctx, param));
   if (data->u.tensor.ndim == 0 || !dd)
-    return op_fail(&site, "%s must be a scalar or singleton tensor for data of %s", what,
+    return op_fail(site, "%s must be a scalar or singleton tensor for data of %s", what,
                    data->u.tensor.ndim == 0 ? "rank 0" : "unknown shape");
   if (op_prove_equal(in, pd[0], dd[axis]) != IR_PROVE_TRUE)
-    return op_fail(&site, "size mismatch: data's dim %d is %s, but %s has length %s", axis,
+    return op_fail(site, "size mismatch: data's dim %d is %s, but %s has length %s", axis,
                    op_nn_expr_str(in->ctx, dd[axis]), what, op_nn_expr_str(in->ctx, pd[0]));
   return true;
 }
@@ -120,16 +119,15 @@ check_param(OpInfer *in, const IrExpr *call, IrSInfo *param, IrSInfo *data, int 
 /* Struct info (file comment): data's shape with out_dtype.  Unknown
  * dtypes of the arguments give an unknown dtype, as TVM. */
 static IrSInfo *
-infer_qdq(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_qdq(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t[3];
   static const char *const names[3] = {"data", "scale", "zero_point"};
   Qdq q;
-  if (!read_attrs(&s, &q))
+  if (!read_attrs(s, &q))
     return NULL;
   for (int i = 0; i < 3; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, s, args, i, names[i], &t[i]))
       return NULL;
   }
   if (!t[0])
@@ -149,15 +147,15 @@ infer_qdq(OpInfer *in, const IrExpr *call, IrSInfo **args)
                                                                           : NULL;
   if (bad) {
     IrDType b = bad[0] == 'd' ? dt : bad[0] == 's' ? st : zt;
-    return op_fail_null(&s, "unsupported %s dtype %s", bad, op_nn_dtype_str(in->ctx, b));
+    return op_fail_null(s, "unsupported %s dtype %s", bad, op_nn_dtype_str(in->ctx, b));
   }
   int axis = q.axis < 0 ? q.axis + ndim : q.axis;
   if (ndim > 0 && (axis < 0 || axis >= ndim))
-    return op_fail_null(&s, "axis %d is out of range for data of rank %d", q.axis, ndim);
+    return op_fail_null(s, "axis %d is out of range for data of rank %d", q.axis, ndim);
   if (ndim < 0)
     return result; /* TVM needs the rank; without it nothing more is checked */
-  if (!check_param(in, call, t[1], t[0], axis, "scale") ||
-      !check_param(in, call, t[2], t[0], axis, "zero_point"))
+  if (!check_param(in, s, t[1], t[0], axis, "scale") ||
+      !check_param(in, s, t[2], t[0], axis, "zero_point"))
     return NULL;
   return result;
 }
@@ -204,22 +202,21 @@ param_at(const IrTensorData *p, int64_t k, int64_t dim, bool *bad)
 }
 
 static Value *
-eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
+eval_qdq(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  const IrTensorData *sc = op_nn_tensor_value(&s, args, 1, "scale");
-  const IrTensorData *zp = op_nn_tensor_value(&s, args, 2, "zero_point");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  const IrTensorData *sc = op_nn_tensor_value(s, args, 1, "scale");
+  const IrTensorData *zp = op_nn_tensor_value(s, args, 2, "zero_point");
   Qdq q;
-  if (!x || !sc || !zp || !read_attrs(&s, &q))
+  if (!x || !sc || !zp || !read_attrs(s, &q))
     return NULL;
   int axis = q.axis < 0 ? q.axis + x->ndim : q.axis;
   if (x->ndim > 0 && (axis < 0 || axis >= x->ndim))
-    return op_fail_null(&s, "axis %d is out of range for data of rank %d", q.axis, x->ndim);
+    return op_fail_null(s, "axis %d is out of range for data of rank %d", q.axis, x->ndim);
   int64_t dim = x->ndim ? x->shape[axis] : 1, inner = 1;
   for (int d = axis + 1; d < x->ndim; d++)
     inner *= x->shape[d];
-  Value *out = op_nn_tensor_new(&s, q.out_dtype, x->ndim, x->shape);
+  Value *out = op_nn_tensor_new(s, q.out_dtype, x->ndim, x->shape);
   if (!out)
     return NULL;
   bool bad = false;
@@ -230,7 +227,7 @@ eval_qdq(OpEval *ev, const IrExpr *call, Value **args)
     op_set_f(&out->u.tensor.t, i, v);
   }
   if (bad)
-    return op_fail_null(&s, "scale and zero_point must have one element or data's dim %d (%lld)",
+    return op_fail_null(s, "scale and zero_point must have one element or data's dim %d (%lld)",
                         axis, (long long)dim);
   return out;
 }
@@ -258,16 +255,15 @@ load_param(OpPrim *p, IrBuffer *b, IrPrimExpr **i, int axis)
 }
 
 static IrExpr *
-legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_qdq(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Qdq q;
   OpPrim p;
-  if (!read_attrs(&s, &q))
+  if (!read_attrs(s, &q))
     return NULL;
   IrBuffer *x, *sc, *zp, *out;
-  if (!op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", call, result,
+  if (!op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", s->call, result,
                     (OpPrimParam[]){{"data", &x},
                                     {"scale", &sc},
                                     {"zero_point", &zp},
@@ -299,7 +295,7 @@ legalize_qdq(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     v = ir_prim_bin(ctx, IR_PE_MAX, v, op_nn_lit(ctx, f64, lo));
   }
   *body = op_prim_store(&p, out, i, op_nn_to(ctx, q.out_dtype, v));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */

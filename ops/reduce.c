@@ -158,27 +158,26 @@ reduced_shape(OpInfer *in, const OpSite *w, IrPrimExpr **shape, int ndim, uint64
 }
 
 static IrSInfo *
-infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_reduce(OpInfer *in, const OpSite *w, IrSInfo **args)
 {
-  OpSite w = op_site_infer(in, call);
-  bool keep = keepdims(call);
-  if (call->u.call.nargs != 1)
-    return op_fail_null(&w, "expects 1 argument, got %d", call->u.call.nargs);
+  bool keep = keepdims(w->call);
+  if (w->call->u.call.nargs != 1)
+    return op_fail_null(w, "expects 1 argument, got %d", w->call->u.call.nargs);
   const IrSInfo *x = args[0];
   if (x->kind != IR_SI_TENSOR && x->kind != IR_SI_OBJECT)
-    return op_fail_null(&w, "the argument must be a tensor");
-  IrDType t = is_arg(call->u.call.op->id) ? IR_I64
+    return op_fail_null(w, "the argument must be a tensor");
+  IrDType t = is_arg(w->call->u.call.op->id) ? IR_I64
               : x->kind == IR_SI_TENSOR           ? x->u.tensor.dtype
                                                   : IR_VOID;
   int vdev = x->kind == IR_SI_TENSOR ? x->u.tensor.vdevice : -1;
   int ndim = x->kind == IR_SI_TENSOR ? x->u.tensor.ndim : -1;
   if (ndim < 0) { /* unknown rank: only a full reduction's rank is known */
-    bool scalar = axis_is_all(call) && !keep;
+    bool scalar = axis_is_all(w->call) && !keep;
     return ir_sinfo_tensor(in->ctx, scalar ? ir_alloc(in->ctx, sizeof(IrPrimExpr *)) : NULL,
                            scalar ? 0 : -1, t, vdev);
   }
   uint64_t mask;
-  if (!axis_mask(&w, op_attr(call, "axis"), ndim, &mask))
+  if (!axis_mask(w, op_attr(w->call, "axis"), ndim, &mask))
     return NULL;
   int nout = 0;
   for (int d = 0; d < ndim; d++)
@@ -186,7 +185,7 @@ infer_reduce(OpInfer *in, const IrExpr *call, IrSInfo **args)
   IrPrimExpr **shape = x->shape_len ? NULL : x->u.tensor.shape;
   if (!shape)
     return ir_sinfo_tensor(in->ctx, NULL, nout, t, vdev);
-  IrPrimExpr **out = reduced_shape(in, &w, shape, ndim, mask, keep, &nout);
+  IrPrimExpr **out = reduced_shape(in, w, shape, ndim, mask, keep, &nout);
   return out ? ir_sinfo_tensor(in->ctx, out, nout, t, vdev) : NULL;
 }
 
@@ -313,22 +312,21 @@ result_dims(const IrTensorData *x, uint64_t mask, bool keep, int64_t *dims)
 }
 
 static Value *
-eval_reduce(OpEval *ev, const IrExpr *call, Value **args)
+eval_reduce(OpEval *ev, const OpSite *w, Value **args)
 {
-  OpSite w = op_site_eval(ev, call);
-  IrOpId id = call->u.call.op->id;
+  IrOpId id = w->call->u.call.op->id;
   if (args[0]->kind != VAL_TENSOR)
-    return op_fail_null(&w, "the argument must be a tensor");
+    return op_fail_null(w, "the argument must be a tensor");
   const IrTensorData *x = &args[0]->u.tensor.t;
   uint64_t mask;
   int64_t dims[MAX_RANK];
-  if (!axis_mask(&w, op_attr(call, "axis"), x->ndim, &mask))
+  if (!axis_mask(w, op_attr(w->call, "axis"), x->ndim, &mask))
     return NULL;
   int64_t n = op_numel(x);
   for (int d = 0; d < x->ndim; d++)
     if ((mask >> d & 1) && x->shape[d] == 0 && needs_elements(id))
-      return op_fail_null(&w, "empty reduction: axis %d has size 0", d);
-  int nd = result_dims(x, mask, keepdims(call), dims);
+      return op_fail_null(w, "empty reduction: axis %d has size 0", d);
+  int nd = result_dims(x, mask, keepdims(w->call), dims);
   IrDType t = is_arg(id) ? IR_I64 : x->dtype;
   Value *v = op_tensor_new(ev->ctx, t, nd, dims, ev->loc);
   if (!v)
@@ -656,16 +654,15 @@ emit_reduction(Reduction *r, bool keep)
 /* The legalize hook of the reductions; NULL (the call kept) when the
  * input's or the result's shape is not known. */
 static IrExpr *
-legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_reduce(OpLegalize *lz, const OpSite *w, IrSInfo *result)
 {
-  const char *name = strrchr(call->u.call.op->name, '.') + 1; /* "relax.sum" -> "sum" */
-  OpSite w = op_site_legalize(lz, call);
+  const char *name = strrchr(w->call->u.call.op->name, '.') + 1; /* "relax.sum" -> "sum" */
   OpPrim p;
   op_prim_begin(lz, &p, name);
-  Reduction r = {.p = &p, .ctx = lz->ctx, .id = call->u.call.op->id, .acc_type = IR_I64};
-  r.x = call->u.call.nargs == 1 ? op_prim_input(&p, call->u.call.args[0], "A") : NULL;
+  Reduction r = {.p = &p, .ctx = lz->ctx, .id = w->call->u.call.op->id, .acc_type = IR_I64};
+  r.x = w->call->u.call.nargs == 1 ? op_prim_input(&p, w->call->u.call.args[0], "A") : NULL;
   r.out = r.x ? op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name)) : NULL;
-  if (!r.out || !axis_mask(&w, op_attr(call, "axis"), r.x->ndim, &r.mask)) {
+  if (!r.out || !axis_mask(w, op_attr(w->call, "axis"), r.x->ndim, &r.mask)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -687,8 +684,8 @@ legalize_reduce(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   r.at = ir_alloc(lz->ctx, n);
   r.head = ir_alloc(lz->ctx, n);
   r.slot = ir_alloc(lz->ctx, n);
-  emit_reduction(&r, keepdims(call));
-  return op_prim_finish(&p, call, result);
+  emit_reduction(&r, keepdims(w->call));
+  return op_prim_finish(&p, w->call, result);
 }
 
 
@@ -722,16 +719,15 @@ scan_dtype(const OpSite *s, IrDType x, IrDType *out)
 }
 
 static IrSInfo *
-infer_scan(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_scan(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   IrDType t;
   int64_t axis;
-  if (call->u.call.nargs != 1)
-    return op_fail_null(&s, "expects 1 argument, got %d", call->u.call.nargs);
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", &x) || !scan_dtype(&s, op_nn_dtype(x), &t) ||
-      !op_nn_attr_int(&s, "axis", INT64_MIN, &axis))
+  if (s->call->u.call.nargs != 1)
+    return op_fail_null(s, "expects 1 argument, got %d", s->call->u.call.nargs);
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", &x) || !scan_dtype(s, op_nn_dtype(x), &t) ||
+      !op_nn_attr_int(s, "axis", INT64_MIN, &axis))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
   IrPrimExpr **shape = op_nn_shape(x);
@@ -745,7 +741,7 @@ infer_scan(OpInfer *in, const IrExpr *call, IrSInfo **args)
     out[0] = op_nn_simplify(in, out[0]);
     return ir_sinfo_tensor(in->ctx, out, 1, t, vdev);
   }
-  if (ndim >= 0 && !op_axis(in, call, axis, ndim, &d))
+  if (ndim >= 0 && !op_axis(in, s->call, axis, ndim, &d))
     return NULL;
   return ir_sinfo_tensor(in->ctx, shape, ndim, t, vdev);
 }
@@ -765,26 +761,25 @@ scan_split(const IrTensorData *x, int axis, int64_t *outer, int64_t *len, int64_
 }
 
 static Value *
-eval_scan(OpEval *ev, const IrExpr *call, Value **args)
+eval_scan(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   IrDType t;
   int64_t axis;
   bool exclusive;
-  if (!x || !scan_dtype(&s, x->dtype, &t) || !op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
-      !op_nn_attr_bool(&s, "exclusive", false, &exclusive))
+  if (!x || !scan_dtype(s, x->dtype, &t) || !op_nn_attr_int(s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(s, "exclusive", false, &exclusive))
     return NULL;
   if (axis != INT64_MIN && (axis < -x->ndim || axis >= x->ndim))
-    return op_fail_null(&s, "axis %lld is out of range for a tensor of rank %d", (long long)axis,
+    return op_fail_null(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis,
                         x->ndim);
   int ax = axis == INT64_MIN ? -1 : (int)(axis < 0 ? axis + x->ndim : axis);
   int64_t n = op_numel(x);
-  Value *v = ax < 0 ? op_nn_tensor_new(&s, t, 1, &n) : op_nn_tensor_new(&s, t, x->ndim, x->shape);
+  Value *v = ax < 0 ? op_nn_tensor_new(s, t, 1, &n) : op_nn_tensor_new(s, t, x->ndim, x->shape);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  bool fl = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(t), sum = is_sum_scan(call->u.call.op->id);
+  bool fl = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(t), sum = is_sum_scan(s->call->u.call.op->id);
   int64_t outer, len, inner;
   scan_split(x, ax, &outer, &len, &inner);
   for (int64_t o = 0; o < outer; o++)
@@ -824,18 +819,17 @@ unflatten(IrCtx *ctx, const IrBuffer *x, IrPrimExpr *k)
  * running value (a (1,) buffer of float64 or int64) set to the identity,
  * and a loop along the axis storing each prefix, as the kernel does. */
 static IrExpr *
-legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_scan(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  bool sum = is_sum_scan(call->u.call.op->id), exclusive;
+  bool sum = is_sum_scan(s->call->u.call.op->id), exclusive;
   int64_t axis;
   OpPrim p;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, sum ? "cumsum" : "cumprod", call, result,
+  if (!op_prim_open(lz, &p, sum ? "cumsum" : "cumprod", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {sum ? "T_cumsum" : "T_cumprod", &out}}, 2))
     return NULL;
-  if (!op_nn_attr_int(&s, "axis", INT64_MIN, &axis) ||
-      !op_nn_attr_bool(&s, "exclusive", false, &exclusive)) {
+  if (!op_nn_attr_int(s, "axis", INT64_MIN, &axis) ||
+      !op_nn_attr_bool(s, "exclusive", false, &exclusive)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -871,7 +865,7 @@ legalize_scan(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[1] = along;
   *body = op_nn_seq(&p, st, 2);
   op_prim_emit(&p, nest);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 #define SCAN                                                                                       \

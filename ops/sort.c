@@ -168,31 +168,29 @@ ask_of(const OpSite *s, int ndim, Ask *a)
 /* ------------------------------------------------------------------ */
 
 static IrSInfo *
-one_tensor_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, IrSInfo **x)
+one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, IrSInfo **x)
 {
-  OpSite s = op_site_infer(in, call);
-  if (call->u.call.nargs != 1)
-    return op_fail_null(&s, "expects 1 argument, got %d", call->u.call.nargs);
-  if (!op_nn_tensor_arg(in, call, args, 0, "data", x))
+  if (s->call->u.call.nargs != 1)
+    return op_fail_null(s, "expects 1 argument, got %d", s->call->u.call.nargs);
+  if (!op_nn_tensor_arg(in, s, args, 0, "data", x))
     return NULL;
   return args[0];
 }
 
 /* sort: x's struct info; argsort: x's shape with the index dtype. */
 static IrSInfo *
-infer_sort(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_sort(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, call, args, &x))
+  if (!one_tensor_arg(in, s, args, &x))
     return NULL;
   int ndim = op_nn_ndim(x);
-  if (ndim >= 0 && !ask_of(&s, ndim, &a))
+  if (ndim >= 0 && !ask_of(s, ndim, &a))
     return NULL;
   IrDType t = op_nn_dtype(x);
-  if (call->u.call.op->id == IR_OP_ARGSORT) {
-    if (ndim < 0 && !op_nn_attr_dtype(&s, "dtype", &t))
+  if (s->call->u.call.op->id == IR_OP_ARGSORT) {
+    if (ndim < 0 && !op_nn_attr_dtype(s, "dtype", &t))
       return NULL;
     t = ndim < 0 ? (t.code == IR_DT_VOID ? IR_I32 : t) : a.index_t;
   }
@@ -202,15 +200,14 @@ infer_sort(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* topk: the axis becomes k, unless k <= 0 or k is at least the literal
  * dim (TVM's rule); a symbolic dim is taken to be at least k. */
 static IrSInfo *
-infer_topk(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_topk(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, call, args, &x))
+  if (!one_tensor_arg(in, s, args, &x))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
-  if (!ask_of(&s, ndim < 0 ? 64 : ndim, &a)) /* an unknown rank: any axis may do */
+  if (!ask_of(s, ndim < 0 ? 64 : ndim, &a)) /* an unknown rank: any axis may do */
     return NULL;
   IrPrimExpr **shape = op_nn_shape(x), **out = NULL;
   if (shape) {
@@ -234,23 +231,22 @@ infer_topk(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* median: the reduced shape (TVM's rule); over one axis a tuple of the
  * values and their int64 indices. */
 static IrSInfo *
-infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, call, args, &x))
+  if (!one_tensor_arg(in, s, args, &x))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrDType t = op_nn_dtype(x);
   if (ndim < 0) { /* over one axis a pair, as with a known rank (TVM
                     * gives a pair for any axis list here, and for axis
                     * None with keepdims: not what its kernel returns) */
-    bool keep, all = !op_attr(call, "axis") || op_attr(call, "axis")->kind == IR_AT_NONE;
+    bool keep, all = !op_attr(s->call, "axis") || op_attr(s->call, "axis")->kind == IR_AT_NONE;
     int64_t axes[64];
     int naxes;
-    if (!op_nn_attr_bool(&s, "keepdims", false, &keep) ||
-        !op_nn_attr_ints(&s, "axis", axes, 64, &naxes))
+    if (!op_nn_attr_bool(s, "keepdims", false, &keep) ||
+        !op_nn_attr_ints(s, "axis", axes, 64, &naxes))
       return NULL;
     IrSInfo *values = ir_sinfo_tensor(in->ctx, ir_alloc(in->ctx, sizeof(IrPrimExpr *)),
                                       all && !keep ? 0 : -1, t, vdev);
@@ -261,7 +257,7 @@ infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
     f[1] = ir_sinfo_tensor(in->ctx, NULL, -1, IR_I64, vdev);
     return ir_sinfo_tuple(in->ctx, f, 2);
   }
-  if (!ask_of(&s, ndim, &a))
+  if (!ask_of(s, ndim, &a))
     return NULL;
   IrPrimExpr **shape = op_nn_shape(x);
   IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(ndim ? ndim : 1));
@@ -273,7 +269,7 @@ infer_median(OpInfer *in, const IrExpr *call, IrSInfo **args)
     }
     int64_t v;
     if (shape && ir_prim_is_int(shape[d], &v) && v == 0)
-      return op_fail_null(&s, "empty reduction: axis %d has size 0", d);
+      return op_fail_null(s, "empty reduction: axis %d has size 0", d);
     if (shape)
       op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
     if (a.keepdims)
@@ -395,12 +391,11 @@ topk_promised_k(const IrExpr *call, const Ask *a)
 }
 
 static Value *
-eval_sort(OpEval *ev, const IrExpr *call, Value **args)
+eval_sort(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   Ask a;
-  if (!x || !ask_of(&s, x->ndim, &a))
+  if (!x || !ask_of(s, x->ndim, &a))
     return NULL;
   int64_t dims[64], len = a.axis >= 0 ? x->shape[a.axis] : op_numel(x);
   for (int d = 0; a.axis < 0 && d < x->ndim; d++)
@@ -408,24 +403,24 @@ eval_sort(OpEval *ev, const IrExpr *call, Value **args)
   int64_t kk = a.axis < 0 ? 1 : len;
   if (a.id == IR_OP_TOPK && a.k > 0 && a.k < len)
     kk = a.k;
-  if (a.id == IR_OP_TOPK && a.k > len && topk_promised_k(call, &a))
+  if (a.id == IR_OP_TOPK && a.k > len && topk_promised_k(s->call, &a))
     return op_fail_null(
-        &s,
+        s,
         "topk: k = %lld exceeds the dim %lld of axis %d, which the struct info takes "
         "to be at least k",
         (long long)a.k, (long long)len, a.axis);
   if (a.id == IR_OP_MEDIAN && op_numel(x) == 0)
-    return op_fail_null(&s, "empty reduction: median of no elements");
+    return op_fail_null(s, "empty reduction: median of no elements");
   int nd = result_dims(x, &a, kk, dims);
   Outs o = {0};
   Value *vv = NULL, *vi = NULL;
   bool want_values = a.id == IR_OP_SORT || a.id == IR_OP_MEDIAN || (a.id == IR_OP_TOPK && a.values);
   bool want_indices = a.id == IR_OP_ARGSORT || (a.id == IR_OP_TOPK && a.indices) ||
                       (a.id == IR_OP_MEDIAN && a.naxes == 1);
-  bool ok = (!want_values || (o.values = new_out(&s, &a, x->dtype, nd, dims, &o, &vv))) &&
+  bool ok = (!want_values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
             (!want_indices ||
-             (o.indices = new_out(&s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t, nd, dims, &o, &vi))) &&
-            sort_rows(&s, &a, x, kk, &o);
+             (o.indices = new_out(s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t, nd, dims, &o, &vi))) &&
+            sort_rows(s, &a, x, kk, &o);
   free(o.outer);
   free(o.inner);
   if (!ok)
@@ -583,17 +578,16 @@ emit_ranking(Ranking *r)
 }
 
 static IrExpr *
-legalize_sort(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_sort(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
-  const char *name = strrchr(call->u.call.op->name, '.') + 1;
+  const char *name = strrchr(s->call->u.call.op->name, '.') + 1;
   OpPrim p;
   Ask a;
   op_prim_begin(lz, &p, name);
   Ranking r = {.p = &p, .ctx = lz->ctx, .a = &a};
-  r.x = op_prim_input(&p, call->u.call.args[0], "A");
+  r.x = op_prim_input(&p, s->call->u.call.args[0], "A");
   bool tuple = result->kind == IR_SI_TUPLE;
-  if (!r.x || !ask_of(&s, r.x->ndim, &a) || (tuple && result->u.tuple.n != 2)) {
+  if (!r.x || !ask_of(s, r.x->ndim, &a) || (tuple && result->u.tuple.n != 2)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -615,7 +609,7 @@ legalize_sort(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   IrPrimExpr *one = i64(lz->ctx, 1);
   r.rank = op_prim_alloc(&p, IR_I64, &one, 1, "rank");
   emit_ranking(&r);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -634,18 +628,17 @@ bucket_dtype(const OpSite *s, IrDType *t)
 }
 
 static IrSInfo *
-infer_bucketize(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_bucketize(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x, *b;
   IrDType t;
-  if (call->u.call.nargs != 2)
-    return op_fail_null(&s, "expects 2 arguments, got %d", call->u.call.nargs);
-  if (!op_nn_tensor_arg(in, call, args, 0, "input_tensor", &x) ||
-      !op_nn_tensor_arg(in, call, args, 1, "boundaries", &b) || !bucket_dtype(&s, &t))
+  if (s->call->u.call.nargs != 2)
+    return op_fail_null(s, "expects 2 arguments, got %d", s->call->u.call.nargs);
+  if (!op_nn_tensor_arg(in, s, args, 0, "input_tensor", &x) ||
+      !op_nn_tensor_arg(in, s, args, 1, "boundaries", &b) || !bucket_dtype(s, &t))
     return NULL;
   if (op_nn_ndim(b) >= 0 && op_nn_ndim(b) != 1)
-    return op_fail_null(&s, "boundaries must be a 1-D tensor, not of rank %d", op_nn_ndim(b));
+    return op_fail_null(s, "boundaries must be a 1-D tensor, not of rank %d", op_nn_ndim(b));
   return ir_sinfo_tensor(in->ctx, op_nn_shape(x), op_nn_ndim(x), t, op_nn_vdevice(x));
 }
 
@@ -663,18 +656,17 @@ bucket_below(const IrTensorData *x, int64_t i, const IrTensorData *b, int64_t j,
 }
 
 static Value *
-eval_bucketize(OpEval *ev, const IrExpr *call, Value **args)
+eval_bucketize(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "input_tensor");
-  const IrTensorData *b = x ? op_nn_tensor_value(&s, args, 1, "boundaries") : NULL;
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "input_tensor");
+  const IrTensorData *b = x ? op_nn_tensor_value(s, args, 1, "boundaries") : NULL;
   IrDType t;
   bool right;
-  if (!b || !bucket_dtype(&s, &t) || !op_nn_attr_bool(&s, "right", false, &right))
+  if (!b || !bucket_dtype(s, &t) || !op_nn_attr_bool(s, "right", false, &right))
     return NULL;
   if (b->ndim != 1)
-    return op_fail_null(&s, "boundaries must be a 1-D tensor, not of rank %d", b->ndim);
-  Value *v = op_nn_tensor_new(&s, t, x->ndim, x->shape);
+    return op_fail_null(s, "boundaries must be a 1-D tensor, not of rank %d", b->ndim);
+  Value *v = op_nn_tensor_new(s, t, x->ndim, x->shape);
   if (!v)
     return NULL;
   for (int64_t i = 0, n = op_numel(x); i < n; i++) {
@@ -688,17 +680,16 @@ eval_bucketize(OpEval *ev, const IrExpr *call, Value **args)
 
 /* Per element of x, a loop over the boundaries counting those below it. */
 static IrExpr *
-legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *c = lz->ctx;
   bool right;
   OpPrim p;
   IrBuffer *x, *b, *out;
-  if (!op_prim_open(lz, &p, "bucketize", call, result,
+  if (!op_prim_open(lz, &p, "bucketize", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &b}, {"T_bucketize", &out}}, 3))
     return NULL;
-  if (b->ndim != 1 || !op_nn_attr_bool(&s, "right", false, &right)) {
+  if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -716,7 +707,7 @@ legalize_bucketize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[1] = scan;
   st[2] = op_prim_store(&p, out, at, op_nn_to(c, out->dtype, op_prim_load_at(&p, count, zero)));
   *body = op_nn_seq(&p, st, 3);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -772,16 +763,15 @@ unique_ask(const OpSite *s, const IrExpr *call, IrSInfo **args, Value **vals, Un
 }
 
 static IrSInfo *
-infer_unique(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_unique(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *x;
   UniqueAsk u;
-  if (call->u.call.nargs < 1 || !op_nn_tensor_arg(in, call, args, 0, "x", &x) ||
-      !unique_ask(&s, call, args, NULL, &u))
+  if (s->call->u.call.nargs < 1 || !op_nn_tensor_arg(in, s, args, 0, "x", &x) ||
+      !unique_ask(s, s->call, args, NULL, &u))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
-  if (u.has_axis && ndim >= 0 && !op_axis(in, call, u.axis, ndim, &d))
+  if (u.has_axis && ndim >= 0 && !op_axis(in, s->call, u.axis, ndim, &d))
     return NULL;
   IrSInfo **f = ir_alloc(in->ctx, sizeof *f * 4);
   int n = 0;
@@ -870,15 +860,14 @@ unique_values(const OpSite *s, const Items *it, const UniqueAsk *u, int axis, co
 }
 
 static Value *
-eval_unique(OpEval *ev, const IrExpr *call, Value **args)
+eval_unique(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
   UniqueAsk u;
-  if (!x || !unique_ask(&s, call, NULL, args, &u))
+  if (!x || !unique_ask(s, s->call, NULL, args, &u))
     return NULL;
   if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim))
-    return op_fail_null(&s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis,
+    return op_fail_null(s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis,
                         x->ndim);
   int axis = u.has_axis ? (int)(u.axis < 0 ? u.axis + x->ndim : u.axis) : -1;
   bool pick[64] = {false};
@@ -887,7 +876,7 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
   Items it = {x, NULL, NULL, 0};
   int64_t m, zero = 0;
   if (u.has_axis) {
-    if (!op_nn_split_offsets(&s, x, pick, &it.outer, &m, &it.inner, &it.len))
+    if (!op_nn_split_offsets(s, x, pick, &it.outer, &m, &it.inner, &it.len))
       return NULL;
   } else { /* every element an item */
     m = op_numel(x);
@@ -905,7 +894,7 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
   Value *out[4] = {NULL};
   int n = 0;
   if (!it.outer || !it.inner || !order || !tmp || !first || !count || !group || !rank) {
-    op_report(&s, "out of memory");
+    op_report(s, "out of memory");
     goto done;
   }
   for (int64_t i = 0; i < m; i++)
@@ -942,15 +931,15 @@ eval_unique(OpEval *ev, const IrExpr *call, Value **args)
     }
     for (int64_t i = 0; i < m; i++)
       inverse[i] = rank[group[i]];
-    out[n++] = unique_values(&s, &it, &u, axis, first_at, k);
+    out[n++] = unique_values(s, &it, &u, axis, first_at, k);
     if (u.index)
-      out[n++] = int64_vector(&s, first_at, k);
+      out[n++] = int64_vector(s, first_at, k);
     if (u.inverse)
-      out[n++] = int64_vector(&s, inverse, m);
+      out[n++] = int64_vector(s, inverse, m);
     if (u.counts)
-      out[n++] = int64_vector(&s, count_at, k);
+      out[n++] = int64_vector(s, count_at, k);
   } else {
-    op_report(&s, "out of memory");
+    op_report(s, "out of memory");
   }
   free(first_at);
   free(count_at);
@@ -973,10 +962,10 @@ done:
 }
 
 static IrSInfo *
-infer_nonzero(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_nonzero(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  if (!one_tensor_arg(in, call, args, &x))
+  if (!one_tensor_arg(in, s, args, &x))
     return NULL;
   return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
 }
@@ -984,17 +973,16 @@ infer_nonzero(OpInfer *in, const IrExpr *call, IrSInfo **args)
 /* (max(ndim, 1), count): the coordinates of each nonzero element, in
  * row-major order (a 0-d x is taken as 1-d, as numpy does). */
 static Value *
-eval_nonzero(OpEval *ev, const IrExpr *call, Value **args)
+eval_nonzero(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "x");
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
   if (!x)
     return NULL;
   int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
   for (int64_t i = 0; i < n; i++)
     count += ir_dtype_is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
   int64_t dims[2] = {rows, count};
-  Value *v = op_nn_tensor_new(&s, IR_I64, 2, dims);
+  Value *v = op_nn_tensor_new(s, IR_I64, 2, dims);
   if (!v)
     return NULL;
   for (int64_t i = 0, c = 0; i < n; i++) {

@@ -80,3 +80,27 @@ op_checks_data(const IrExpr *call)
   }
   return true;
 }
+
+IrSInfo *
+op_call_infer(OpInfer *in, const IrExpr *call, IrSInfo **args)
+{
+  const OpImpl *impl = op_impl(call->u.call.op->id);
+  OpSite s = op_site_infer(in, call);
+  return impl->infer ? impl->infer(in, &s, args) : NULL;
+}
+
+Value *
+op_call_eval(OpEval *ev, const IrExpr *call, Value **args)
+{
+  const OpImpl *impl = op_impl(call->u.call.op->id);
+  OpSite s = op_site_eval(ev, call);
+  return impl->eval ? impl->eval(ev, &s, args) : NULL;
+}
+
+IrExpr *
+op_call_legalize(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+{
+  const OpImpl *impl = op_impl(call->u.call.op->id);
+  OpSite s = op_site_legalize(lz, call);
+  return impl->legalize ? impl->legalize(lz, &s, result) : NULL;
+}

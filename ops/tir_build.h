@@ -160,8 +160,8 @@ IrPrimExpr **op_data_dims(OpLegalize *lz, IrExpr *shape_call, int n, IrPrimExpr 
 int64_t op_dim_upper(OpLegalize *lz, IrPrimExpr *e);
 
 /* data_dims.c: the lowerings through op_data_dims. */
-IrExpr *op_legalize_dynamic_strided_slice(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_legalize_nonzero(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
-IrExpr *op_legalize_unique(OpLegalize *lz, const IrExpr *call, IrSInfo *result);
+IrExpr *op_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrExpr *op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+IrExpr *op_legalize_unique(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
 #endif

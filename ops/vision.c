@@ -81,24 +81,23 @@ roi_axes(const Roi *r, int *n, int *c, int *h, int *w)
 
 /* (num_roi, C, PH, PW), or (num_roi, PH, PW, C) for NHWC; data's dtype. */
 static IrSInfo *
-infer_roi(OpInfer *in, const IrExpr *call, IrSInfo **args)
+infer_roi(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Roi r;
   IrSInfo *x, *rois;
-  if (!parse_roi_attrs(&s, &r) || !op_nn_tensor_arg(in, call, args, 0, "data", &x) ||
-      !op_nn_tensor_arg(in, call, args, 1, "rois", &rois))
+  if (!parse_roi_attrs(s, &r) || !op_nn_tensor_arg(in, s, args, 0, "data", &x) ||
+      !op_nn_tensor_arg(in, s, args, 1, "rois", &rois))
     return NULL;
   if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 4)
-    return op_fail_null(&s, "data must be 4-D, not %d-D", op_nn_ndim(x));
+    return op_fail_null(s, "data must be 4-D, not %d-D", op_nn_ndim(x));
   if (op_nn_ndim(rois) >= 0 && op_nn_ndim(rois) != 2)
-    return op_fail_null(&s, "rois must be 2-D (num_roi, 5), not %d-D", op_nn_ndim(rois));
+    return op_fail_null(s, "rois must be 2-D (num_roi, 5), not %d-D", op_nn_ndim(rois));
   IrDType rt = op_nn_dtype(rois);
   if (rt.code != IR_DT_VOID && rt.code != IR_DT_FLOAT)
-    return op_fail_null(&s, "rois must be a float tensor, not %s", op_nn_dtype_str(in->ctx, rt));
+    return op_fail_null(s, "rois must be a float tensor, not %s", op_nn_dtype_str(in->ctx, rt));
   IrPrimExpr **xd = op_nn_shape(x), **rd = op_nn_shape(rois);
   if (rd && op_assume_equal(in, rd[1], op_nn_int(in->ctx, 5)) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "rois must have shape (num_roi, 5), not last dim %s",
+    return op_fail_null(s, "rois must have shape (num_roi, 5), not last dim %s",
                         op_nn_expr_str(in->ctx, rd[1]));
   if (!xd || !rd)
     return ir_sinfo_tensor(in->ctx, NULL, 4, op_nn_dtype(x), op_nn_vdevice(x));
@@ -237,22 +236,21 @@ pool_point(const Roi *r, const Image *im, const double *roi, int64_t n, int64_t 
 }
 
 static Value *
-eval_roi(OpEval *ev, const IrExpr *call, Value **args)
+eval_roi(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Roi r;
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  const IrTensorData *rois = op_nn_tensor_value(&s, args, 1, "rois");
-  if (!x || !rois || !parse_roi_attrs(&s, &r))
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  const IrTensorData *rois = op_nn_tensor_value(s, args, 1, "rois");
+  if (!x || !rois || !parse_roi_attrs(s, &r))
     return NULL;
   if (x->ndim != 4 || rois->ndim != 2 || rois->shape[1] != 5)
-    return op_fail_null(&s, "data must be 4-D and rois (num_roi, 5)");
+    return op_fail_null(s, "data must be 4-D and rois (num_roi, 5)");
   int n, c, h, w;
   roi_axes(&r, &n, &c, &h, &w);
   int64_t shape[4];
   shape[n] = rois->shape[0], shape[c] = x->shape[c];
   shape[h] = r.pooled[0], shape[w] = r.pooled[1];
-  Value *out = op_nn_tensor_new(&s, x->dtype, 4, shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, 4, shape);
   if (!out)
     return NULL;
   Image im = image_of(&r, x);
@@ -266,7 +264,7 @@ eval_roi(OpEval *ev, const IrExpr *call, Value **args)
       roi[k] = op_get_f(rois, o[n] * 5 + k);
     double bf = trunc(roi[0]);
     if (!(bf >= 0 && bf < (double)x->shape[n]))
-      return op_fail_null(&s, "roi %lld has batch index %g outside [0, %lld)", (long long)o[n],
+      return op_fail_null(s, "roi %lld has batch index %g outside [0, %lld)", (long long)o[n],
                           roi[0], (long long)x->shape[n]);
     int64_t p[2] = {o[h], o[w]};
     double v = r.align ? align_point(&r, &im, roi, (int64_t)bf, o[c], p)
@@ -504,17 +502,16 @@ roi_check(OpPrim *p, IrBuffer *x, IrBuffer *rois, IrBuffer *out, int n)
 }
 
 static IrExpr *
-legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+legalize_roi(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Roi r;
   OpPrim p;
-  if (!parse_roi_attrs(&s, &r))
+  if (!parse_roi_attrs(s, &r))
     return NULL;
   const char *name = r.align ? "roi_align" : "roi_pool";
   IrBuffer *x, *rois, *out;
-  if (!op_prim_open(lz, &p, name, call, result,
+  if (!op_prim_open(lz, &p, name, s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"rois", &rois}, {name, &out}}, 3))
     return NULL;
   if (x->ndim != 4 || rois->ndim != 2 || out->ndim != 4)
@@ -540,7 +537,7 @@ legalize_roi(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
   st[1] = op_prim_store(&p, out, o, op_nn_to(ctx, out->dtype, value));
   IrStmt *body = op_nn_seq(&p, st, 2);
   *slot = op_lets_wrap(&l, body, lz->loc);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */

@@ -53,38 +53,36 @@ parse_multibox(const OpSite *s, Multibox *m)
 /* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
  * rank is known; false after an error naming names[i]. */
 bool
-op_vis_tensor_args(OpInfer *in, const IrExpr *call, IrSInfo **args, int n, const char *const *names,
+op_vis_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int n, const char *const *names,
                    const int *ranks, IrSInfo **t)
 {
-  OpSite s = op_site_infer(in, call);
   for (int i = 0; i < n; i++) {
-    if (!op_nn_tensor_arg(in, call, args, i, names[i], &t[i]))
+    if (!op_nn_tensor_arg(in, s, args, i, names[i], &t[i]))
       return false;
     if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i])
-      return op_fail(&s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
+      return op_fail(s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
   }
   return true;
 }
 
 IrSInfo *
-op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_vis_infer_multibox(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   Multibox m;
   IrSInfo *t[3];
   static const char *const names[3] = {"cls_pred", "loc_pred", "anchor"};
   static const int ranks[3] = {3, 2, 3};
-  if (!parse_multibox(&s, &m))
+  if (!parse_multibox(s, &m))
     return NULL;
-  if (!op_vis_tensor_args(in, call, args, 3, names, ranks, t))
+  if (!op_vis_tensor_args(in, s, args, 3, names, ranks, t))
     return NULL;
   for (int i = 0; i < 3; i++) {
     IrDType a = op_nn_dtype(t[0]), b = op_nn_dtype(t[i]);
     if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
-      return op_fail_null(&s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
+      return op_fail_null(s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
                           op_nn_dtype_str(in->ctx, a), op_nn_dtype_str(in->ctx, b));
   }
-  if (!op_nn_require_float(in, call, op_nn_dtype(t[0])))
+  if (!op_nn_require_float(in, s, op_nn_dtype(t[0])))
     return NULL;
   IrPrimExpr **c = op_nn_shape(t[0]), **l = op_nn_shape(t[1]), **a = op_nn_shape(t[2]);
   IrCtx *ctx = in->ctx;
@@ -102,7 +100,7 @@ op_vis_infer_multibox(OpInfer *in, const IrExpr *call, IrSInfo **args)
   else if (c && a && op_assume_equal(in, a[1], c[2]) == IR_PROVE_FALSE)
     bad = "anchor.shape[1] must be N = cls_pred.shape[2]";
   if (bad)
-    return op_fail_null(&s, "%s", bad);
+    return op_fail_null(s, "%s", bad);
   IrDType dt = op_nn_dtype(t[0]);
   int vd = op_nn_vdevice(t[0]);
   IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 2);
@@ -133,24 +131,23 @@ decode_box(const Multibox *m, const double *anc, const double *e, double *box)
 }
 
 Value *
-op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args)
+op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Multibox m;
-  const IrTensorData *cls = op_nn_tensor_value(&s, args, 0, "cls_pred");
-  const IrTensorData *loc = op_nn_tensor_value(&s, args, 1, "loc_pred");
-  const IrTensorData *anchor = op_nn_tensor_value(&s, args, 2, "anchor");
-  if (!cls || !loc || !anchor || !parse_multibox(&s, &m))
+  const IrTensorData *cls = op_nn_tensor_value(s, args, 0, "cls_pred");
+  const IrTensorData *loc = op_nn_tensor_value(s, args, 1, "loc_pred");
+  const IrTensorData *anchor = op_nn_tensor_value(s, args, 2, "anchor");
+  if (!cls || !loc || !anchor || !parse_multibox(s, &m))
     return NULL;
   if (cls->ndim != 3 || loc->ndim != 2 || anchor->ndim != 3 || loc->shape[0] != cls->shape[0] ||
       loc->shape[1] != 4 * cls->shape[2] || anchor->shape[0] != 1 ||
       anchor->shape[1] != cls->shape[2] || anchor->shape[2] != 4) {
-    return op_fail_null(&s, "expected cls_pred [B, C, N], loc_pred [B, 4N], anchor [1, N, 4]");
+    return op_fail_null(s, "expected cls_pred [B, C, N], loc_pred [B, 4N], anchor [1, N, 4]");
   }
   int64_t B = cls->shape[0], C = cls->shape[1], N = cls->shape[2];
   int64_t bshape[3] = {B, N, 4};
-  Value *boxes = op_nn_tensor_new(&s, cls->dtype, 3, bshape);
-  Value *scores = op_nn_tensor_new(&s, cls->dtype, 3, cls->shape);
+  Value *boxes = op_nn_tensor_new(s, cls->dtype, 3, bshape);
+  Value *scores = op_nn_tensor_new(s, cls->dtype, 3, cls->shape);
   if (!boxes || !scores)
     return NULL;
   for (int64_t b = 0; b < B; b++)
@@ -178,18 +175,17 @@ op_vis_eval_multibox(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 IrExpr *
-op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Multibox m;
   OpPrim p;
-  if (!parse_multibox(&s, &m) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 2)
+  if (!parse_multibox(s, &m) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 2)
     return NULL;
   op_prim_begin(lz, &p, "multibox_transform_loc");
-  IrBuffer *cls = op_prim_input(&p, call->u.call.args[0], "cls_pred");
-  IrBuffer *loc = op_prim_input(&p, call->u.call.args[1], "loc_pred");
-  IrBuffer *anchor = op_prim_input(&p, call->u.call.args[2], "anchor");
+  IrBuffer *cls = op_prim_input(&p, s->call->u.call.args[0], "cls_pred");
+  IrBuffer *loc = op_prim_input(&p, s->call->u.call.args[1], "loc_pred");
+  IrBuffer *anchor = op_prim_input(&p, s->call->u.call.args[2], "anchor");
   IrBuffer *boxes = op_prim_output(&p, result->u.tuple.fields[0], "multibox_boxes");
   IrBuffer *scores = op_prim_output(&p, result->u.tuple.fields[1], "multibox_scores");
   if (!cls || !loc || !anchor || !boxes || !scores || cls->ndim != 3) {
@@ -284,7 +280,7 @@ op_vis_legalize_multibox(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
     st[n++] = loop;
   }
   *slot = op_lets_wrap(&l, op_nn_seq(&p, st, n), lz->loc);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -311,25 +307,24 @@ parse_valid_counts(const OpSite *s, ValidCounts *v)
 }
 
 IrSInfo *
-op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_vis_infer_valid_counts(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   ValidCounts v;
   IrSInfo *x;
   IrCtx *ctx = in->ctx;
-  if (!parse_valid_counts(&s, &v) || !op_nn_tensor_arg(in, call, args, 0, "data", &x))
+  if (!parse_valid_counts(s, &v) || !op_nn_tensor_arg(in, s, args, 0, "data", &x))
     return NULL;
   if (op_nn_ndim(x) >= 0 && op_nn_ndim(x) != 3)
-    return op_fail_null(&s, "data must be 3-D [batch, num_anchors, elem_length], not %d-D",
+    return op_fail_null(s, "data must be 3-D [batch, num_anchors, elem_length], not %d-D",
                         op_nn_ndim(x));
   IrPrimExpr **d = op_nn_shape(x);
   int64_t len;
   bool known = d && ir_prim_is_int(d[2], &len);
   if (v.score_index < 0 || (known && v.score_index >= len))
-    return op_fail_null(&s, "score_index %lld is out of range [0, elem_length)",
+    return op_fail_null(s, "score_index %lld is out of range [0, elem_length)",
                         (long long)v.score_index);
   if (v.id_index < -1 || (known && v.id_index >= len))
-    return op_fail_null(&s, "id_index %lld is out of range [-1, elem_length)",
+    return op_fail_null(s, "id_index %lld is out of range [-1, elem_length)",
                         (long long)v.id_index);
   if (d) { /* a symbolic elem_length must hold both columns (checked at run time) */
     int64_t need = (v.score_index > v.id_index ? v.score_index : v.id_index) + 1;
@@ -351,19 +346,18 @@ op_vis_infer_valid_counts(OpInfer *in, const IrExpr *call, IrSInfo **args)
 }
 
 Value *
-op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args)
+op_vis_eval_valid_counts(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   ValidCounts v;
-  const IrTensorData *x = op_nn_tensor_value(&s, args, 0, "data");
-  if (!x || !parse_valid_counts(&s, &v))
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
+  if (!x || !parse_valid_counts(s, &v))
     return NULL;
   if (x->ndim != 3 || v.score_index >= x->shape[2] || v.id_index >= x->shape[2])
-    return op_fail_null(&s, "data must be 3-D with score_index and id_index inside elem_length");
+    return op_fail_null(s, "data must be 3-D with score_index and id_index inside elem_length");
   int64_t B = x->shape[0], N = x->shape[1], L = x->shape[2];
-  Value *count = op_nn_tensor_new(&s, IR_I32, 1, x->shape);
-  Value *out = op_nn_tensor_new(&s, x->dtype, 3, x->shape);
-  Value *idx = op_nn_tensor_new(&s, IR_I32, 2, x->shape);
+  Value *count = op_nn_tensor_new(s, IR_I32, 1, x->shape);
+  Value *out = op_nn_tensor_new(s, x->dtype, 3, x->shape);
+  Value *idx = op_nn_tensor_new(s, IR_I32, 2, x->shape);
   if (!count || !out || !idx)
     return NULL;
   for (int64_t i = 0; i < B; i++) {
@@ -391,16 +385,15 @@ op_vis_eval_valid_counts(OpEval *ev, const IrExpr *call, Value **args)
 }
 
 IrExpr *
-op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_vis_legalize_valid_counts(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   ValidCounts v;
   OpPrim p;
-  if (!parse_valid_counts(&s, &v) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 3)
+  if (!parse_valid_counts(s, &v) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 3)
     return NULL;
   op_prim_begin(lz, &p, "get_valid_counts");
-  IrBuffer *x = op_prim_input(&p, call->u.call.args[0], "data");
+  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "data");
   IrBuffer *count = op_prim_output(&p, result->u.tuple.fields[0], "valid_count");
   IrBuffer *out = op_prim_output(&p, result->u.tuple.fields[1], "out_tensor");
   IrBuffer *idx = op_prim_output(&p, result->u.tuple.fields[2], "out_indices");
@@ -451,5 +444,5 @@ op_vis_legalize_valid_counts(OpLegalize *lz, const IrExpr *call, IrSInfo *result
                    op_nn_seq(&p, padded, 2));
   st[2] = fill;
   *slot = op_nn_seq(&p, st, 3);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

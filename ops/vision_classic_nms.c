@@ -77,35 +77,34 @@ nms_columns(const Nms *m)
 }
 
 IrSInfo *
-op_vis_infer_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrCtx *ctx = in->ctx;
   Nms m;
   IrSInfo *t[3];
   static const char *const names[3] = {"data", "valid_count", "indices"};
   static const int ranks[3] = {3, 1, 2};
-  if (!parse_nms(&s, &m))
+  if (!parse_nms(s, &m))
     return NULL;
-  if (!op_vis_tensor_args(in, call, args, 3, names, ranks, t))
+  if (!op_vis_tensor_args(in, s, args, 3, names, ranks, t))
     return NULL;
   for (int i = 1; i < 3; i++) {
     IrDType dt = op_nn_dtype(t[i]);
     if (dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32))
-      return op_fail_null(&s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
+      return op_fail_null(s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
   }
   IrPrimExpr **d = op_nn_shape(t[0]), **vc = op_nn_shape(t[1]), **ix = op_nn_shape(t[2]);
   if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "valid_count must have shape [batch_size]");
+    return op_fail_null(s, "valid_count must have shape [batch_size]");
   if (d && ix &&
       (op_assume_equal(in, ix[0], d[0]) == IR_PROVE_FALSE ||
        op_assume_equal(in, ix[1], d[1]) == IR_PROVE_FALSE)) {
-    return op_fail_null(&s, "indices must have shape [batch_size, num_anchors]");
+    return op_fail_null(s, "indices must have shape [batch_size, num_anchors]");
   }
   int64_t len;
   if (d && ir_prim_is_int(d[2], &len) && nms_columns(&m) > len)
     return op_fail_null(
-        &s,
+        s,
         "score_index, id_index and coord_start .. coord_start + 3 must be columns of "
         "elem_length %lld",
         (long long)len);
@@ -305,25 +304,24 @@ nms_batch(const NmsBatch *k, const NmsScratch *w, const IrTensorData *data, int6
 }
 
 Value *
-op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
+op_vis_eval_nms(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   Nms m;
-  const IrTensorData *data = op_nn_tensor_value(&s, args, 0, "data");
-  const IrTensorData *vc = op_nn_tensor_value(&s, args, 1, "valid_count");
-  const IrTensorData *ix = op_nn_tensor_value(&s, args, 2, "indices");
-  if (!data || !vc || !ix || !parse_nms(&s, &m))
+  const IrTensorData *data = op_nn_tensor_value(s, args, 0, "data");
+  const IrTensorData *vc = op_nn_tensor_value(s, args, 1, "valid_count");
+  const IrTensorData *ix = op_nn_tensor_value(s, args, 2, "indices");
+  if (!data || !vc || !ix || !parse_nms(s, &m))
     return NULL;
   if (data->ndim != 3 || vc->ndim != 1 || ix->ndim != 2 || vc->shape[0] != data->shape[0] ||
       ix->shape[0] != data->shape[0] || ix->shape[1] != data->shape[1] ||
       nms_columns(&m) > data->shape[2]) {
     return op_fail_null(
-        &s, "expected data [B, N, L] holding the columns, valid_count [B], indices [B, N]");
+        s, "expected data [B, N, L] holding the columns, valid_count [B], indices [B, N]");
   }
   int64_t B = data->shape[0], N = data->shape[1], L = data->shape[2], cshape[2] = {B, 1};
-  Value *out = op_nn_tensor_new(&s, data->dtype, 3, data->shape);
-  Value *obi = op_nn_tensor_new(&s, IR_I32, 2, data->shape);
-  Value *count = op_nn_tensor_new(&s, IR_I32, 2, cshape);
+  Value *out = op_nn_tensor_new(s, data->dtype, 3, data->shape);
+  Value *obi = op_nn_tensor_new(s, IR_I32, 2, data->shape);
+  Value *count = op_nn_tensor_new(s, IR_I32, 2, cshape);
   if (!out || !obi || !count)
     return NULL;
   size_t n = (size_t)(N ? N : 1);
@@ -336,11 +334,11 @@ op_vis_eval_nms(OpEval *ev, const IrExpr *call, Value **args)
                 malloc(n * sizeof *k.obi)};
   bool ok = w.s && w.order && k.out && k.obi;
   if (!ok)
-    op_report(&s, "out of memory");
+    op_report(s, "out of memory");
   for (int64_t b = 0; ok && b < B; b++) {
     int64_t valid = op_get_i(vc, b);
     if (valid > N) {
-      op_report(&s, "valid_count[%lld] = %lld is past num_anchors %lld", (long long)b,
+      op_report(s, "valid_count[%lld] = %lld is past num_anchors %lld", (long long)b,
                 (long long)valid, (long long)N);
       ok = false;
       break;
@@ -673,27 +671,26 @@ finish_tir(const VisNmsTir *t, const NmsLower *w, IrBuffer *count)
 }
 
 IrExpr *
-op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   Nms m;
   OpPrim p;
-  if (!parse_nms(&s, &m))
+  if (!parse_nms(s, &m))
     return NULL;
   bool soft = m.sigma > 0.0;
   int nout = !m.return_indices ? 1 : soft ? 3 : 2;
   if (nout > 1 && (result->kind != IR_SI_TUPLE || result->u.tuple.n != nout))
     return NULL;
-  const IrExpr *x = call->u.call.args[0];
+  const IrExpr *x = s->call->u.call.args[0];
   if (!x->sinfo || x->sinfo->kind != IR_SI_TENSOR || !x->sinfo->u.tensor.shape ||
       x->sinfo->u.tensor.ndim != 3)
     return NULL;
   op_prim_begin(lz, &p, "non_max_suppression");
   NmsLower w = {&m,
                 op_prim_input(&p, x, "data"),
-                op_prim_input(&p, call->u.call.args[1], "valid_count"),
-                op_prim_input(&p, call->u.call.args[2], "indices"),
+                op_prim_input(&p, s->call->u.call.args[1], "valid_count"),
+                op_prim_input(&p, s->call->u.call.args[2], "indices"),
                 NULL,
                 NULL,
                 NULL,
@@ -740,5 +737,5 @@ op_vis_legalize_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
       finish_tir(&t, &w, count)};
   *body = op_nn_seq(&p, st, 6);
   op_prim_emit(&p, batches);
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

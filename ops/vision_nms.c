@@ -100,22 +100,21 @@ op_vis_sort_scores(const double *s, int64_t n, int64_t *order)
  * of an integer dtype with integer (a float count's cast to int64 in the
  * generated C would be undefined for NaN). */
 static bool
-scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *what, bool integer)
+scalar_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int i, const char *what, bool integer)
 {
-  OpSite s = op_site_infer(in, call);
   IrSInfo *t;
-  if (!op_nn_tensor_arg(in, call, args, i, what, &t))
+  if (!op_nn_tensor_arg(in, s, args, i, what, &t))
     return false;
   int nd = op_nn_ndim(t);
   IrPrimExpr **d = op_nn_shape(t);
   if (nd > 1 ||
       (d && nd == 1 && op_assume_equal(in, d[0], op_nn_int(in->ctx, 1)) == IR_PROVE_FALSE)) {
-    return op_fail(&s, "%s must be a scalar tensor (shape () or (1,)), not %s", what,
+    return op_fail(s, "%s must be a scalar tensor (shape () or (1,)), not %s", what,
                    op_sinfo_text(in->ctx, t));
   }
   IrDType dt = op_nn_dtype(t);
   if (integer && dt.code != IR_DT_VOID && dt.code != IR_DT_INT && dt.code != IR_DT_UINT)
-    return op_fail(&s, "%s must be an integer tensor, not %s", what, op_nn_dtype_str(in->ctx, dt));
+    return op_fail(s, "%s must be an integer tensor, not %s", what, op_nn_dtype_str(in->ctx, dt));
   return true;
 }
 
@@ -127,32 +126,31 @@ scalar_arg(OpInfer *in, const IrExpr *call, IrSInfo **args, int i, const char *w
  * counts [B] int64).  TVM does not check that boxes and scores agree;
  * rxc does (TOPI would read past boxes otherwise). */
 IrSInfo *
-op_vis_infer_all_class_nms(OpInfer *in, const IrExpr *call, IrSInfo **args)
+op_vis_infer_all_class_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  OpSite s = op_site_infer(in, call);
   IrCtx *ctx = in->ctx;
   IrSInfo *boxes, *scores;
   const char *format;
-  if (!op_nn_attr_str(&s, "output_format", "onnx", &format) ||
-      !op_nn_tensor_arg(in, call, args, 0, "boxes", &boxes) ||
-      !op_nn_tensor_arg(in, call, args, 1, "scores", &scores) ||
-      !scalar_arg(in, call, args, 2, "max_output_boxes_per_class", true) ||
-      !scalar_arg(in, call, args, 3, "iou_threshold", false) ||
-      !scalar_arg(in, call, args, 4, "score_threshold", false))
+  if (!op_nn_attr_str(s, "output_format", "onnx", &format) ||
+      !op_nn_tensor_arg(in, s, args, 0, "boxes", &boxes) ||
+      !op_nn_tensor_arg(in, s, args, 1, "scores", &scores) ||
+      !scalar_arg(in, s, args, 2, "max_output_boxes_per_class", true) ||
+      !scalar_arg(in, s, args, 3, "iou_threshold", false) ||
+      !scalar_arg(in, s, args, 4, "score_threshold", false))
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
   if (!onnx && strcmp(format, "tensorflow") != 0)
-    return op_fail_null(&s, "unsupported output_format \"%s\" (onnx or tensorflow)", format);
+    return op_fail_null(s, "unsupported output_format \"%s\" (onnx or tensorflow)", format);
   if (op_nn_ndim(boxes) != 3 || op_nn_ndim(scores) != 3)
-    return op_fail_null(&s, "boxes and scores must be 3-D tensors of known rank");
+    return op_fail_null(s, "boxes and scores must be 3-D tensors of known rank");
   IrPrimExpr **b = op_nn_shape(boxes), **sc = op_nn_shape(scores);
   if (b && op_assume_equal(in, b[2], op_nn_int(ctx, 4)) == IR_PROVE_FALSE)
-    return op_fail_null(&s, "boxes must have shape (batch, num_boxes, 4), not last dim %s",
+    return op_fail_null(s, "boxes must have shape (batch, num_boxes, 4), not last dim %s",
                         op_nn_expr_str(ctx, b[2]));
   if (b && sc &&
       (op_assume_equal(in, sc[0], b[0]) == IR_PROVE_FALSE ||
        op_assume_equal(in, sc[2], b[1]) == IR_PROVE_FALSE)) {
-    return op_fail_null(&s,
+    return op_fail_null(s,
                         "scores must have shape (batch, num_classes, num_boxes) of boxes' batch "
                         "and num_boxes");
   }
@@ -249,21 +247,20 @@ scalar_value(const OpSite *s, Value **args, int i, const char *what, const IrTen
 }
 
 Value *
-op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args)
+op_vis_eval_all_class_nms(OpEval *ev, const OpSite *s, Value **args)
 {
-  OpSite s = op_site_eval(ev, call);
   const char *format;
-  const IrTensorData *boxes = op_nn_tensor_value(&s, args, 0, "boxes");
-  const IrTensorData *scores = op_nn_tensor_value(&s, args, 1, "scores");
+  const IrTensorData *boxes = op_nn_tensor_value(s, args, 0, "boxes");
+  const IrTensorData *scores = op_nn_tensor_value(s, args, 1, "scores");
   const IrTensorData *mx, *iou, *sth;
-  if (!boxes || !scores || !op_nn_attr_str(&s, "output_format", "onnx", &format) ||
-      !scalar_value(&s, args, 2, "max_output_boxes_per_class", &mx) ||
-      !scalar_value(&s, args, 3, "iou_threshold", &iou) ||
-      !scalar_value(&s, args, 4, "score_threshold", &sth))
+  if (!boxes || !scores || !op_nn_attr_str(s, "output_format", "onnx", &format) ||
+      !scalar_value(s, args, 2, "max_output_boxes_per_class", &mx) ||
+      !scalar_value(s, args, 3, "iou_threshold", &iou) ||
+      !scalar_value(s, args, 4, "score_threshold", &sth))
     return NULL;
   if (boxes->ndim != 3 || scores->ndim != 3 || boxes->shape[2] != 4 ||
       scores->shape[0] != boxes->shape[0] || scores->shape[2] != boxes->shape[1]) {
-    return op_fail_null(&s, "expected boxes [B, N, 4] and scores [B, C, N]");
+    return op_fail_null(s, "expected boxes [B, N, 4] and scores [B, C, N]");
   }
   bool onnx = strcmp(format, "onnx") == 0;
   NmsScalars k = {op_get_i(mx, 0), op_get_f(iou, 0), op_get_f(sth, 0)};
@@ -271,19 +268,19 @@ op_vis_eval_all_class_nms(OpEval *ev, const IrExpr *call, Value **args)
   int64_t rows[3] = {B * C * N, 3}, one = 1, tf_idx[3] = {B, C * N, 2}, tf_sc[2] = {B, C * N};
   Value *out[3];
   if (onnx) {
-    out[0] = op_nn_tensor_new(&s, IR_I64, 2, rows);
-    out[1] = op_nn_tensor_new(&s, IR_I64, 1, &one);
+    out[0] = op_nn_tensor_new(s, IR_I64, 2, rows);
+    out[1] = op_nn_tensor_new(s, IR_I64, 1, &one);
   } else {
-    out[0] = op_nn_tensor_new(&s, IR_I64, 3, tf_idx);
-    out[1] = op_nn_tensor_new(&s, IR_F32, 2, tf_sc);
-    out[2] = op_nn_tensor_new(&s, IR_I64, 1, &B);
+    out[0] = op_nn_tensor_new(s, IR_I64, 3, tf_idx);
+    out[1] = op_nn_tensor_new(s, IR_F32, 2, tf_sc);
+    out[2] = op_nn_tensor_new(s, IR_I64, 1, &B);
   }
   size_t n = (size_t)(N ? N : 1);
   double *sc = malloc(n * sizeof *sc), *sel_score = malloc(n * sizeof *sel_score);
   int64_t *order = malloc(n * sizeof *order), *sel = malloc(n * sizeof *sel);
   bool ok = out[0] && out[1] && (onnx || out[2]);
   if (ok && !(sc && sel_score && order && sel)) {
-    op_report(&s, "out of memory");
+    op_report(s, "out of memory");
     ok = false;
   }
   int64_t total = 0; /* rows written (onnx: all; tensorflow: this batch's) */
@@ -620,24 +617,23 @@ pad_rows(const VisNmsTir *t, AllClassOut *o, IrPrimExpr *batch)
 }
 
 IrExpr *
-op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *result)
+op_vis_legalize_all_class_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  OpSite s = op_site_legalize(lz, call);
   IrCtx *ctx = lz->ctx;
   const char *format;
   OpPrim p;
-  if (!op_nn_attr_str(&s, "output_format", "onnx", &format) || result->kind != IR_SI_TUPLE)
+  if (!op_nn_attr_str(s, "output_format", "onnx", &format) || result->kind != IR_SI_TUPLE)
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
   int nout = onnx ? 2 : 3;
   if (result->u.tuple.n != nout)
     return NULL;
   op_prim_begin(lz, &p, "all_class_non_max_suppression");
-  AllClassTir a = {op_prim_input(&p, call->u.call.args[0], "boxes"),
-                   op_prim_input(&p, call->u.call.args[1], "scores"), NULL, NULL};
-  IrBuffer *mx = op_prim_input(&p, call->u.call.args[2], "max_output_boxes_per_class");
-  IrBuffer *iou = op_prim_input(&p, call->u.call.args[3], "iou_threshold");
-  IrBuffer *sth = op_prim_input(&p, call->u.call.args[4], "score_threshold");
+  AllClassTir a = {op_prim_input(&p, s->call->u.call.args[0], "boxes"),
+                   op_prim_input(&p, s->call->u.call.args[1], "scores"), NULL, NULL};
+  IrBuffer *mx = op_prim_input(&p, s->call->u.call.args[2], "max_output_boxes_per_class");
+  IrBuffer *iou = op_prim_input(&p, s->call->u.call.args[3], "iou_threshold");
+  IrBuffer *sth = op_prim_input(&p, s->call->u.call.args[4], "score_threshold");
   static const char *const names[2][3] = {
       {"selected_indices", "num_total_detections", NULL},
       {"selected_indices", "selected_scores", "num_detections"}};
@@ -650,7 +646,7 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *resul
     op_prim_abort(&p);
     return NULL;
   }
-  VisNmsTir t = op_vis_nms_tir_new(&p, call->u.call.args[0]->sinfo->u.tensor.shape[1]);
+  VisNmsTir t = op_vis_nms_tir_new(&p, s->call->u.call.args[0]->sinfo->u.tensor.shape[1]);
   IrPrimExpr *n = a.boxes->shape[1];
   IrPrimExpr *max_boxes = op_nn_to(ctx, IR_I64, load_scalar(&p, mx));
   IrPrimExpr *iou_thr = op_nn_f64(ctx, load_scalar(&p, iou)),
@@ -677,5 +673,5 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const IrExpr *call, IrSInfo *resul
     *per_batch = op_nn_seq(&p, b, 4);
     op_prim_emit(&p, batches);
   }
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }

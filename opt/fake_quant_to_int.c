@@ -275,7 +275,7 @@ emit(Fq *q, const char *name, IrOpId id, IrExpr **args, int nargs, IrAttr *attrs
                ? ir_sinfo_prim(ctx, args[i]->u.prim->dtype, args[i]->u.prim)
                : ir_sinfo_object(ctx);
   OpInfer in = {ctx, opt_rw_arith(q->rw), NULL, ir_sym(ctx, name), q->loc, NULL};
-  call_->sinfo = op_impl(id)->infer(&in, call_, s);
+  call_->sinfo = op_call_infer(&in, call_, s);
   IrExpr *var = ir_var_new(ctx, ir_sym(ctx, name), call_->sinfo,
                            q->rw->dataflow && !q->rw->at_result, q->loc);
   IrBinding *b = ir_alloc(ctx, sizeof *b);

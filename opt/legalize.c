@@ -248,7 +248,7 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   const Lowered *seen = memo ? lowered_find(l, call, result, &hash) : NULL;
   int nbefore = rw->before.len;
   IrExpr *e = seen                ? lowered_use(l, seen, call)
-              : impl->legalize ? impl->legalize(&lz, call, result)
+              : impl->legalize ? op_call_legalize(&lz, call, result)
                                : NULL;
   /* a lowering that bound dims from data (op_data_dims) is its own: its
    * call_tir uses the vars its bindings define */

@@ -284,7 +284,7 @@ op_call_sinfo(Norm *n, const IrBinding *b, const IrExpr *call)
   OpInfer in = {n->ctx, current_arith(n), n->mod, b->var ? b->var->u.var.name : NULL, call->loc,
                 NULL};
   int before = ir_error_count(n->ctx);
-  IrSInfo *s = impl->infer(&in, call, args);
+  IrSInfo *s = op_call_infer(&in, call, args);
   const char *why = s ? ir_sinfo_dims_problem(s) : NULL;
   if (why) {
     op_error(n->ctx, call->loc, in.binding, op, "the result has %s", why);

@@ -163,7 +163,7 @@ fold(OxImp *im, const IrExpr *call, const OpImpl *impl)
     if (!(args[i] = known_arg(im, call->u.call.args[i])))
       return NULL;
   OpEval ev = {im->ctx, NULL, im->loc, NULL};
-  Value *r = impl->eval ? impl->eval(&ev, call, args) : NULL;
+  Value *r = op_call_eval(&ev, call, args);
   if (!r || r->kind != VAL_TENSOR)
     return NULL;
   IrTensorData *d = ir_alloc(im->ctx, sizeof *d);
@@ -212,7 +212,7 @@ fe_ox_emit(OxImp *im, const char *hint, IrOpId op, IrExpr **args, int nargs, IrA
   for (int i = 0; i < nargs; i++)
     sargs[i] = argv[i]->sinfo ? argv[i]->sinfo : ir_sinfo_object(im->ctx);
   OpInfer in = {im->ctx, im->arith, NULL, NULL, im->loc, NULL};
-  IrSInfo *s = impl->infer ? impl->infer(&in, call, sargs) : NULL;
+  IrSInfo *s = op_call_infer(&in, call, sargs);
   if (!s) {
     fe_ox_unsupported(im, "the %s call it maps to is rejected (see above)", op_def(op)->syn.name);
     return NULL;

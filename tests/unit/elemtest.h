@@ -88,7 +88,7 @@ opfix_infer_with(OpFix *f, const char *name, bool no_arith)
   OpInfer in = {f->ctx, no_arith ? NULL : f->arith, f->mod, ir_sym(f->ctx, name), call->loc, NULL};
   const OpImpl *impl = op_impl(call->u.call.op->id);
   assert_non_null(impl->infer);
-  IrSInfo *s = impl->infer(&in, call, args);
+  IrSInfo *s = op_call_infer(&in, call, args);
   if (!s) {
     assert_true(ir_error_count(f->ctx) > 0);
     snprintf(text, sizeof text, "error: %s", ir_diag_get(f->ctx, 0)->msg);
@@ -118,7 +118,7 @@ opfix_eval(OpFix *f, const char *name, Value **args, const char **err)
   OpEval ev = {f->ctx, ir_sym(f->ctx, name), call->loc, NULL};
   const OpImpl *impl = op_impl(call->u.call.op->id);
   assert_non_null(impl->eval);
-  Value *v = impl->eval(&ev, call, args);
+  Value *v = op_call_eval(&ev, call, args);
   if (err)
     *err = v ? NULL : ir_diag_get(f->ctx, 0)->msg;
   if (!v)

@@ -70,8 +70,7 @@ nt_infer(const char *params, const char *decls, const char *call)
     IrSInfo *s = c.call->u.call.args[i]->sinfo;
     args[i] = s ? s : ir_sinfo_object(c.ctx);
   }
-  const OpImpl *impl = op_impl(c.call->u.call.op->id);
-  IrSInfo *r = impl->infer ? impl->infer(&in, c.call, args) : NULL;
+  IrSInfo *r = op_call_infer(&in, c.call, args);
   IrBuf b = {0};
   if (r)
     ir_sinfo_print(r, &b);
@@ -102,8 +101,7 @@ static inline Value *
 nt_eval(NtCall *c, Value **args)
 {
   OpEval ev = {c->ctx, c->binding, c->loc, NULL};
-  const OpImpl *impl = op_impl(c->call->u.call.op->id);
-  return impl->eval ? impl->eval(&ev, c->call, args) : NULL;
+  return op_call_eval(&ev, c->call, args);
 }
 
 /* xorshift64: the same numbers on every run. */

@@ -82,7 +82,7 @@ infer_attrs(const char *params, const char *attrs, const char *call)
   OpInfer in = {c.ctx, a, c.m, c.b->var->u.var.name, e->loc, NULL};
   const OpImpl *impl = op_impl(e->u.call.op->id);
   assert_non_null(impl->infer);
-  IrSInfo *r = impl->infer(&in, e, args);
+  IrSInfo *r = op_call_infer(&in, e, args);
   char *out;
   if (r) {
     assert_int_equal(ir_error_count(c.ctx), 0);
@@ -166,7 +166,7 @@ run(const Case *c, Value **params)
   OpEval ev = {c->ctx, c->b->var->u.var.name, e->loc, NULL};
   const OpImpl *impl = op_impl(e->u.call.op->id);
   assert_non_null(impl->eval);
-  return impl->eval(&ev, e, args);
+  return op_call_eval(&ev, e, args);
 }
 
 static void

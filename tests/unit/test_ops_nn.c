@@ -760,7 +760,7 @@ check_function(IrCtx *ctx, const char *path, IrFunction *f)
       for (int k = 0; k < call->u.call.nargs && k < 8; k++)
         args[k] = call->u.call.args[k]->sinfo ? call->u.call.args[k]->sinfo : ir_sinfo_object(ctx);
       OpInfer in = {ctx, arith, NULL, b->var->u.var.name, call->loc, NULL};
-      IrSInfo *got = op_impl(call->u.call.op->id)->infer(&in, call, args);
+      IrSInfo *got = op_call_infer(&in, call, args);
       if (!got)
         ir_diag_print(ctx, stderr);
       assert_non_null(got);
