@@ -161,9 +161,9 @@ typedef struct {
 OpGlobals *op_globals_new(const IrModule *m);
 void op_globals_free(OpGlobals *n);
 
-/* The call a hook handles, and where an error about it is reported.  The
- * caller of a hook (Normalize, the interpreter, LegalizeOps) builds it
- * (op_site_infer and its twins below) and the hook hands it to the helpers
+/* The call a hook handles, and where an error about it is reported.
+ * op_call_infer and its twins (table.c), the only callers of hooks, build
+ * it (op_site_infer and its twins below); the hook hands it to the helpers
  * that read attributes or check arguments: return op_fail_null(s, ...). */
 typedef struct {
   IrCtx *ctx;
@@ -289,6 +289,7 @@ int64_t op_inplace_index(const IrExpr *call, int k);
  * the hooks (the interpreter, Normalize), which have no OpSite; inside
  * ops/ every report goes through an OpSite. */
 void op_error(IrCtx *ctx, IrLoc loc, IrSym binding, const IrOpDef *op, const char *fmt, ...);
+/* The site of a call from what the facet knows of it. */
 OpSite op_site_infer(const OpInfer *in, const IrExpr *call);
 OpSite op_site_eval(const OpEval *ev, const IrExpr *call);
 OpSite op_site_legalize(const OpLegalize *lz, const IrExpr *call);

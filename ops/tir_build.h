@@ -7,12 +7,12 @@
  *
  *   OpPrim p;
  *   op_prim_begin(lz, &p, "add");
- *   IrBuffer *a = op_prim_input(&p, call->u.call.args[0], "A");
+ *   IrBuffer *a = op_prim_input(&p, s->call->u.call.args[0], "A");
  *   IrBuffer *out = op_prim_output(&p, result, "T_add");
  *   IrPrimExpr **i;
  *   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
  *   *body = op_prim_store(&p, out, i, op_prim_load_bcast(&p, a, i, out->ndim));
- *   return op_prim_finish(&p, call, result);
+ *   return op_prim_finish(&p, s->call, result);
  *
  * Buffer shapes are the Relax struct info's dims with each Relax symbolic
  * var replaced by a TIR var of this prim_func (one per Relax var, shared by
@@ -72,7 +72,7 @@ typedef struct {
  * not a tensor of known shape and dtype (the hook then returns NULL):
  *
  *   IrBuffer *x, *out;
- *   if (!op_prim_open(lz, &p, "relu", call, result,
+ *   if (!op_prim_open(lz, &p, "relu", s->call, result,
  *                     (OpPrimParam[]){{"A", &x}, {"T_relu", &out}}, 2))
  *     return NULL;
  */
