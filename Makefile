@@ -603,6 +603,16 @@ check: check-readme
 check-readme: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
 
+# ---- python/rxc.py, the JIT from Python over librxc.so, against numpy
+# (tests/python/test_rxc.py; a second).  Under SAN=1 the sanitizers'
+# runtime is preloaded into python3, which is not built with it; leaks are
+# not looked for (the interpreter's own would drown rxc's).
+.PHONY: check-python
+check: check-python
+check-python: all
+	$(if $(SANFLAGS),LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1) \
+	  RXC_LIB=$(BUILD)/librxc.so /usr/bin/python3 tests/python/test_rxc.py
+
 # ---- a newcomer's friction with the command (issue 32): plan's names and
 # weights, list PATTERN, every option in --help, -o making folders, the OS's
 # reason for a file that cannot be opened, an input's error at its
