@@ -149,6 +149,7 @@ $(BUILD)/librxc.so: $(BUILD)/api/so_stdio.o $(BUILD)/librxc.a $(BUILD)/libtcc_so
 
 LIBTCC_A := $(shell $(CC) -print-file-name=libtcc.a)
 $(BUILD)/libtcc_so.a: $(LIBTCC_A)
+	@mkdir -p $(dir $@)
 	@echo "  OBJCOPY $@"
 	$(Q)objcopy --redefine-sym stdout=rxc_so_stdout --redefine-sym stderr=rxc_so_stderr \
 	  --redefine-sym environ=rxc_so_environ $< $@
