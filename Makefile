@@ -1,5 +1,5 @@
 # rxc - one non-recursive Makefile.
-#   make            build/rxc and build/librxc.a
+#   make            build/rxc, build/librxc.a and build/librxc.so
 #   make check      build and run every test (fails when one fails)
 #   make test T=NAME   one test: T=test_mp_plan, T=cases_conv_pool (tests/README.md)
 #   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
@@ -127,11 +127,42 @@ DEB_PACKAGES := gcc clang make pkg-config tcc libtcc-dev libcmocka-dev libinih-d
                 libprotobuf-c-dev protobuf-c-compiler python3-onnx libonnx-testdata libopenblas-dev gnuplot-nox
 
 .PHONY: all check deps clean format
-all: $(BUILD)/rxc $(BUILD)/librxc.a
+all: $(BUILD)/rxc $(BUILD)/librxc.a $(BUILD)/librxc.so
 
 $(BUILD)/librxc.a: $(LIB_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The library's objects are position-independent, so that the same ones make
+# librxc.so: what python/rxc.py loads with ctypes (a program without a C
+# toolchain of its own).  It carries libtcc (Debian ships only libtcc.a,
+# whose references to libc's stdout, stderr and environ a shared object
+# cannot hold: a copy renames them to api/so_stdio.c's) and exports only
+# rxc.h's functions (api/librxc.map).
+PIC := -fPIC -fno-semantic-interposition
+$(LIB_OBJS) $(BUILD)/api/so_stdio.o: ALL_CFLAGS += $(PIC)
+$(BUILD)/librxc.so: $(BUILD)/api/so_stdio.o $(BUILD)/librxc.a $(BUILD)/libtcc_so.a api/librxc.map
+	@echo "  LINK    $@"
+	$(Q)$(CC) -shared $(LDFLAGS_ALL) $(if $(SANFLAGS),,-Wl,-z,defs) -Wl,--version-script=api/librxc.map \
+	  -o $@ $(BUILD)/api/so_stdio.o -Wl,--whole-archive $(BUILD)/librxc.a -Wl,--no-whole-archive \
+	  $(BUILD)/libtcc_so.a $(filter-out -ltcc,$(RXC_LIBS))
+
+LIBTCC_A := $(shell $(CC) -print-file-name=libtcc.a)
+$(BUILD)/libtcc_so.a: $(LIBTCC_A)
+	@mkdir -p $(dir $@)
+	@echo "  OBJCOPY $@"
+	$(Q)objcopy --redefine-sym stdout=rxc_so_stdout --redefine-sym stderr=rxc_so_stderr \
+	  --redefine-sym environ=rxc_so_environ $< $@
+
+# The flags the library's objects were built with, rewritten when they
+# change: a tree built before they were position-independent (or with other
+# CFLAGS) rebuilds them.
+LIB_FLAGS_TEXT := $(ALL_CFLAGS) $(PIC)
+$(LIB_OBJS): $(BUILD)/gen/lib_cflags
+$(BUILD)/gen/lib_cflags: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)echo '$(LIB_FLAGS_TEXT)' | cmp -s - $@ || echo '$(LIB_FLAGS_TEXT)' > $@
+.PHONY: FORCE
 
 $(BUILD)/rxc: $(MAIN_OBJS) $(BUILD)/librxc.a
 	@echo "  LINK    $@"
@@ -329,10 +360,11 @@ $(BUILD)/gen/onnx.pb-c.c $(BUILD)/gen/onnx.pb-c.h &: $(ONNX_PROTO)
 # generated code: not held to our warning set
 $(ONNX_GEN_OBJ): $(BUILD)/gen/onnx.pb-c.c
 	@echo "  CC      $<"
-	$(Q)$(CC) -std=c11 $(SANFLAGS) $(CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+	$(Q)$(CC) -std=c11 $(SANFLAGS) $(PIC) $(CFLAGS) -I$(BUILD)/gen -c -o $@ $<
 
 $(ONNX_SRCS:%.c=$(BUILD)/%.o): $(BUILD)/gen/onnx.pb-c.h
 $(BUILD)/librxc.a: $(ONNX_GEN_OBJ)
+$(ONNX_GEN_OBJ): $(BUILD)/gen/lib_cflags
 
 # The ONNX conformance suite (Debian's libonnx-testdata) through import,
 # -O2 and the generated C, checked against tests/onnx/baseline.txt (each
@@ -571,6 +603,16 @@ bench-real: all
 check: check-readme
 check-readme: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/readme/readme.py
+
+# ---- python/rxc.py, the JIT from Python over librxc.so, against numpy
+# (tests/python/test_rxc.py; a second).  Under SAN=1 the sanitizers'
+# runtime is preloaded into python3, which is not built with it; leaks are
+# not looked for (the interpreter's own would drown rxc's).
+.PHONY: check-python
+check: check-python
+check-python: all
+	$(if $(SANFLAGS),LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1) \
+	  RXC_LIB=$(BUILD)/librxc.so /usr/bin/python3 tests/python/test_rxc.py
 
 # ---- a newcomer's friction with the command (issue 32): plan's names and
 # weights, list PATTERN, every option in --help, -o making folders, the OS's

@@ -18,6 +18,7 @@ struct RxcModel {
   IrCtx *ctx;
   CgOutput *out;
   CgCompiled *compiled;
+  const char **signatures; /* rxc_model_signature's text of each entry */
 };
 
 /* The road's step function of the JIT: loads the configuration and applies
@@ -41,6 +42,38 @@ jit_step(void *user, RxcStage stage, const RxcRoadOut *so_far)
     cfg_load(j->ctx, j->config, j->cfg);
   for (int i = 0; j->set && j->set[i] && ir_error_count(j->ctx) == 0; i++)
     cfg_set_arg(j->ctx, j->cfg, j->set[i]);
+}
+
+/* One tensor's line of rxc_model_signature: "KIND NAME DTYPE (d0, d1)". */
+static void
+tensor_line(IrBuf *o, const char *kind, const char *name, const IrSInfo *s)
+{
+  char dtype[16];
+  ir_buf_printf(o, "%s %s %s (", kind, name, ir_dtype_str(s->u.tensor.dtype, dtype));
+  for (int d = 0; d < s->u.tensor.ndim; d++) {
+    ir_buf_puts(o, d ? ", " : "");
+    ir_prim_expr_print(s->u.tensor.shape[d], o);
+  }
+  ir_buf_puts(o, s->u.tensor.ndim == 1 ? ",)\n" : ")\n");
+}
+
+/* rxc_model_signature's text of e (rxc.h gives its form), in ctx. */
+static const char *
+signature_text(IrCtx *ctx, const CgEntry *e)
+{
+  IrBuf o = {0};
+  for (int i = 0; i < e->ninputs; i++)
+    tensor_line(&o, "input", e->input_names[i], e->inputs[i]);
+  for (int i = 0; i < e->ndims; i++)
+    ir_buf_printf(&o, "dim %s\n", e->dims[i]->u.var);
+  for (int i = 0; i < e->noutputs; i++)
+    tensor_line(&o, "output", e->output_names[i], e->outputs[i]);
+  for (int i = 0; i < e->nresult_dims; i++)
+    ir_buf_printf(&o, "result_dim %s %lld\n", e->result_dims[i]->u.var,
+                  (long long)e->result_bounds[i]);
+  const char *text = ir_printf(ctx, "%s", o.data ? o.data : "");
+  ir_buf_free(&o);
+  return text;
 }
 
 /* The JIT of the model at path (text: its TVMScript, or NULL to read the
@@ -73,6 +106,9 @@ jit(const char *path, const char *text, const RxcJitOptions *o, FILE *errors)
     return NULL;
   }
   r->ctx = ctx;
+  r->signatures = ir_alloc(ctx, sizeof *r->signatures * (size_t)(r->out->nentries + 1));
+  for (int i = 0; i < r->out->nentries; i++)
+    r->signatures[i] = signature_text(ctx, &r->out->entries[i]);
   return r;
 }
 
@@ -150,6 +186,13 @@ const char *
 rxc_model_header(const RxcModel *m)
 {
   return m ? m->out->files[0].text.data : NULL;
+}
+
+const char *
+rxc_model_signature(const RxcModel *m, const char *fn)
+{
+  const CgEntry *e = find_entry(m, fn);
+  return e ? m->signatures[e - m->out->entries] : NULL;
 }
 
 void

@@ -84,6 +84,26 @@ const char *rxc_model_strerror(int code);
 size_t rxc_model_arena_align(const RxcModel *m);
 /* The generated header's text. */
 const char *rxc_model_header(const RxcModel *m);
+/* What a caller that cannot read C (a binding such as python/rxc.py) needs
+ * to call fn: a text that lives with m, one line per item, in the packed
+ * call's order, fields separated by one space; NULL when there is no fn.
+ *   input NAME DTYPE SHAPE    tensors[i], i = 0, 1, ...
+ *   dim NAME                  dims[j], the symbolic dims
+ *   output NAME DTYPE SHAPE   tensors[ninputs + k]
+ *   result_dim NAME BOUND     dims[ndims + r], written by the entry
+ * NAME: a tensor's name in NAME.h, a dim's as the shapes spell it.  DTYPE:
+ * "float32", "int8", "bool" (1 byte), "float16" and "bfloat16" (uint16_t
+ * bit patterns), ...  SHAPE, the rest of the line: a TVMScript (Python)
+ * tuple, "(n, 2)", "(3,)", "()", each item an integer literal, a dim's
+ * NAME or an integer expression of them in TVMScript's notation (+ - *
+ * // % and / truncating, T.truncmod, T.min, T.max, T.Select, T.Cast,
+ * comparisons, and/or/not), with the generated C's integer arithmetic.
+ * The inputs give the dims that stand alone in their shapes (any other
+ * is the caller's to give: an R.Shape or R.Prim parameter's); an output
+ * whose shape uses a result_dim is sized with it at its BOUND, and holds
+ * the first elements, row-major, of a tensor of the shape the entry's
+ * result dims make. */
+const char *rxc_model_signature(const RxcModel *m, const char *fn);
 void rxc_model_free(RxcModel *m);
 
 #endif

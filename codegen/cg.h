@@ -48,6 +48,8 @@ typedef struct {
   int ninputs, noutputs; /* tensors, in signature order */
   const IrSInfo **inputs;  /* tensor struct info of each input */
   const IrSInfo **outputs; /* of each output */
+  const char **input_names;  /* each input's C name, as NAME.h documents it */
+  const char **output_names; /* each output's ("out", or "out0", "out1", ...), likewise */
   int ndims;
   IrPrimExpr **dims;     /* the symbolic dims, in signature order */
   /* Dims of the outputs that are tensor data (R.tensor_to_shape +

@@ -86,7 +86,7 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
 {
   CgGen *g = E->g;
   const IrFunction *f = E->f;
-  IrVec dims = {0}, ins = {0};
+  IrVec dims = {0}, ins = {0}, names = {0};
   ir_buf_printf(decl, "int\n%s(void *arena, size_t arena_bytes", ent->symbol);
   for (int i = 0; i < f->nparams; i++) {
     const IrExpr *p = f->params[i];
@@ -104,12 +104,14 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
               p->u.var.name, ent->fn);
       ir_vec_free(&dims);
       ir_vec_free(&ins);
+      ir_vec_free(&names);
       return false;
     }
     CgVar *v = cg_var_add(E, p, CG_V_TENSOR);
     v->cname = cg_names_add(g, &E->names, p, p->u.var.name);
     v->is_const = true;
     ir_vec_push(&ins, p->sinfo);
+    ir_vec_push(&names, (void *)v->cname);
     ir_buf_printf(decl, ", const %s *%s", cg_dtype_cname(g, p->sinfo->u.tensor.dtype), v->cname);
     ir_buf_printf(doc, " *   %-12s input,  ", v->cname);
     print_shape(p->sinfo, doc);
@@ -117,6 +119,7 @@ cg_signature(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
   }
   ent->ninputs = ins.len;
   ent->inputs = (const IrSInfo **)ir_vec_freeze(g->ctx, &ins);
+  ent->input_names = (const char **)ir_vec_freeze(g->ctx, &names);
   ent->ndims = dims.len;
   ent->dims = (IrPrimExpr **)ir_vec_freeze(g->ctx, &dims);
   for (int i = 0; i < ent->ndims; i++) {
@@ -216,6 +219,7 @@ cg_outputs(CgFunc *E, CgEntry *ent, IrBuf *decl, IrBuf *doc)
   E->tuple_result = r && r->kind == IR_SI_TUPLE;
   ent->noutputs = n;
   ent->outputs = (const IrSInfo **)E->outs;
+  ent->output_names = E->out_names;
   ir_buf_puts(decl, ")");
   return true;
 }
