@@ -588,6 +588,9 @@ typedef struct {
    * pointer slots hold 0): [*lo, *hi], or *lo > *hi for none.  False
    * when the integers are out of the kernel's domain (a negative count). */
   bool (*span)(const int64_t *ints, int i, int64_t *lo, int64_t *hi);
+  /* Its INOUT pointer gains sums of products of its IN pointers' elements
+   * (acc = acc + a * b, as a product's loops: FuseOps's pattern). */
+  bool sums_products;
 } IrTirKernel;
 
 /* The kernel a call names (a tir.call_extern of a row's name with its

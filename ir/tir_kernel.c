@@ -83,7 +83,8 @@ static const IrTirKernel kernels[] = {
      9,
      {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
       IR_KARG_INT, IR_KARG_INT},
-     gemm_span},
+     gemm_span,
+     true},
 };
 
 const IrTirKernel *

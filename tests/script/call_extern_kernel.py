@@ -7,12 +7,9 @@ class Module:
     @T.prim_func(private=True)
     def matmul(A: T.Buffer((T.int64(8), T.int64(6)), "float32"), B: T.Buffer((T.int64(6), T.int64(20)), "float32"), C: T.Buffer((T.int64(8), T.int64(20)), "float32")):
         T.func_attr({"tir.noalias": True})
-        acc = T.alloc_buffer((T.int64(160),))
         for r, c in T.grid(T.int64(8), T.int64(20)):
-            acc[r * T.int64(20) + c] = T.float32(0)
-        T.evaluate(T.call_extern("void", "rxc_k_gemm_f32", T.address_of(acc[T.int64(0)]), T.address_of(A[T.int64(0), T.int64(0)]), T.int64(6), T.int64(1), T.address_of(B[T.int64(0), T.int64(0)]), T.int64(20), T.int64(6), T.int64(8), T.int64(20)))
-        for r, c in T.grid(T.int64(8), T.int64(20)):
-            C[r, c] = acc[r * T.int64(20) + c]
+            C[r, c] = T.float32(0)
+        T.evaluate(T.call_extern("void", "rxc_k_gemm_f32", T.address_of(C[T.int64(0), T.int64(0)]), T.address_of(A[T.int64(0), T.int64(0)]), T.int64(6), T.int64(1), T.address_of(B[T.int64(0), T.int64(0)]), T.int64(20), T.int64(6), T.int64(8), T.int64(20)))
 
     @R.function
     def main(a: R.Tensor((8, 6), dtype="float32"), b: R.Tensor((6, 20), dtype="float32")) -> R.Tensor((8, 20), dtype="float32"):
