@@ -58,7 +58,7 @@ gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
       *hi = rows * cols - 1;
     }
     return true;
-  case 1: /* a: rows x k (the scalar form reads it even for no column) */
+  case 1: /* a: rows x k (read even for no column: a bound, not an exact set) */
     if (rows && k) {
       stride_span(rows, a_row, lo, hi);
       stride_span(k, a_k, &l2, &h2);
