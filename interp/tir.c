@@ -422,25 +422,11 @@ overlap(const KernelPtr *x, const KernelPtr *y)
          x->at + x->lo <= y->at + y->hi && y->at + y->lo <= x->at + x->hi;
 }
 
-/* A kernel call: its arguments evaluated, every element each pointer
- * touches checked against the tensor it points into (and a written
- * range against every other pointer's), then the kernel's own C
- * definition runs on the tensors' bytes, as the generated C runs it. */
+/* The kernel's arguments: integers into v, pointers into ptr and p (the
+ * element each addresses checked in bounds, of the kernel's dtype). */
 static bool
-eval_kernel(Tir *t, const IrPrimExpr *e)
+kernel_args(Tir *t, const IrPrimExpr *e, const IrTirKernel *k, KernelPtr *ptr, void **p, int64_t *v)
 {
-  const IrTirKernel *k = ir_tir_kernel_of(e);
-  KernelRun run = k ? kernel_run(k) : NULL;
-  if (!run) {
-    const IrPrimExpr *name = e->u.call.n ? e->u.call.args[0] : NULL;
-    tir_error(t, "unknown kernel '%s' with %d argument%s",
-              name && name->kind == IR_PE_STR ? name->u.str : "?", e->u.call.n - 1,
-              e->u.call.n == 2 ? "" : "s");
-    return false;
-  }
-  KernelPtr ptr[IR_KERNEL_MAX_ARGS];
-  void *p[IR_KERNEL_MAX_ARGS] = {0};
-  int64_t v[IR_KERNEL_MAX_ARGS] = {0};
   for (int i = 0; i < k->nargs; i++) {
     if (k->args[i] == IR_KARG_INT) {
       if (!eval_int(t, e->u.call.args[i + 1], &v[i]))
@@ -460,6 +446,14 @@ eval_kernel(Tir *t, const IrPrimExpr *e)
     }
     p[i] = (char *)ptr[i].d->data + ptr[i].at * ir_dtype_bytes(k->elem);
   }
+  return true;
+}
+
+/* Every element each pointer reaches (the row's span) lies in its
+ * tensor, and no range the kernel writes meets another pointer's. */
+static bool
+kernel_reach(Tir *t, const IrPrimExpr *e, const IrTirKernel *k, KernelPtr *ptr, const int64_t *v)
+{
   for (int i = 0; i < k->nargs; i++) {
     if (k->args[i] == IR_KARG_INT)
       continue;
@@ -467,10 +461,10 @@ eval_kernel(Tir *t, const IrPrimExpr *e)
       tir_error(t, "%s: arguments out of its domain", k->name);
       return false;
     }
-    int64_t n = op_numel(ptr[i].d);
-    if (ptr[i].lo <= ptr[i].hi && (ptr[i].at + ptr[i].lo < 0 || ptr[i].at + ptr[i].hi >= n)) {
+    int64_t n = op_numel(ptr[i].d), lo = ptr[i].at + ptr[i].lo, hi = ptr[i].at + ptr[i].hi;
+    if (ptr[i].lo <= ptr[i].hi && (lo < 0 || hi >= n)) {
       tir_error(t, "%s: argument %d reaches elements %lld to %lld of buffer '%s' of %lld", k->name,
-                i + 1, (long long)(ptr[i].at + ptr[i].lo), (long long)(ptr[i].at + ptr[i].hi),
+                i + 1, (long long)lo, (long long)hi,
                 ir_tir_kernel_pointee(e, i)->u.load.buffer->name, (long long)n);
       return false;
     }
@@ -481,6 +475,30 @@ eval_kernel(Tir *t, const IrPrimExpr *e)
         tir_error(t, "%s: argument %d writes elements argument %d reaches", k->name, i + 1, j + 1);
         return false;
       }
+  return true;
+}
+
+/* A kernel call: its arguments evaluated, every element each pointer
+ * touches checked against the tensor it points into (and a written
+ * range against every other pointer's), then the kernel's own C
+ * definition runs on the tensors' bytes, as the generated C runs it. */
+static bool
+eval_kernel(Tir *t, const IrPrimExpr *e)
+{
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  KernelRun run = k ? kernel_run(k) : NULL;
+  if (!run) {
+    const IrPrimExpr *name = e->u.call.n ? e->u.call.args[0] : NULL;
+    tir_error(t, "unknown kernel '%s' with %d argument%s",
+              name && name->kind == IR_PE_STR ? name->u.str : "?", e->u.call.n - 1,
+              e->u.call.n == 2 ? "" : "s");
+    return false;
+  }
+  KernelPtr ptr[IR_KERNEL_MAX_ARGS];
+  void *p[IR_KERNEL_MAX_ARGS] = {0};
+  int64_t v[IR_KERNEL_MAX_ARGS] = {0};
+  if (!kernel_args(t, e, k, ptr, p, v) || !kernel_reach(t, e, k, ptr, v))
+    return false;
   run(p, v);
   return true;
 }

@@ -579,9 +579,9 @@ typedef enum {
 enum { IR_KERNEL_MAX_ARGS = 12 }; /* arguments after the name */
 
 typedef struct {
-  const char *name;                        /* the C function, "rxc_k_gemm_f32" */
-  IrDType elem;                            /* dtype of every pointer's elements */
-  int nargs;                               /* arguments after the name */
+  const char *name; /* the C function, "rxc_k_gemm_f32" */
+  IrDType elem;     /* dtype of every pointer's elements */
+  int nargs;        /* arguments after the name */
   IrKernelArg args[IR_KERNEL_MAX_ARGS];
   /* The element offsets, from its address, that pointer argument i
    * touches given the integer arguments (ints[j] is argument j's value;

@@ -165,8 +165,7 @@ kernel_writes(const IrPrimExpr *e, void *user)
 {
   const IrTirKernel *k = ir_tir_kernel_of(e);
   for (int i = 0; k && i < k->nargs; i++)
-    if (k->args[i] == IR_KARG_INOUT &&
-        is_view_of(user, ir_tir_kernel_pointee(e, i)->u.load.buffer))
+    if (k->args[i] == IR_KARG_INOUT && is_view_of(user, ir_tir_kernel_pointee(e, i)->u.load.buffer))
       return true;
   return false;
 }

@@ -185,7 +185,8 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
 {
   IrCtx *ctx = p->lz->ctx;
   const IrBuffer *b = load->u.load.buffer;
-  IrPrimExpr **idx = load->u.load.indices, *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
+  IrPrimExpr **idx = load->u.load.indices;
+  IrPrimExpr *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
   for (int d = b->ndim - 1; d >= 0; d--) {
     IrPrimExpr *high, *x, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
     if (d > 0 && split_pair(b, idx, d, &high, &x)) {
@@ -233,15 +234,20 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr
   IrPrimExpr *b = g->load_b(p, g->env, vars[1], op_nn_add(ctx, col0, vars[2]));
   if (!is_f32_load(a) || !is_f32_load(b))
     return NULL;
-  IrPrimExpr *args[9] = {NULL, NULL, step(p, a, vars[0], vars), step(p, a, vars[1], vars),
-                         NULL, step(p, b, vars[1], vars), op_nn_index(ctx, g->k),
-                         op_nn_index(ctx, rows), op_nn_index(ctx, cols)};
-  if (!args[2] || !args[3] || !args[5] || !is_index(step(p, a, vars[2], vars), 0) ||
+  IrPrimExpr *a_row = step(p, a, vars[0], vars), *a_k = step(p, a, vars[1], vars);
+  IrPrimExpr *b_k = step(p, b, vars[1], vars), *zero = op_nn_index(ctx, 0);
+  if (!a_row || !a_k || !b_k || !is_index(step(p, a, vars[2], vars), 0) ||
       !is_index(step(p, b, vars[0], vars), 0) || !is_index(step(p, b, vars[2], vars), 1))
     return NULL;
-  args[0] = ir_prim_address_of(ctx, acc_at(p, g, op_nn_index(ctx, 0), op_nn_index(ctx, 0), cols));
-  args[1] = ir_prim_address_of(ctx, g->load_a(p, g->env, row0, op_nn_index(ctx, 0)));
-  args[4] = ir_prim_address_of(ctx, g->load_b(p, g->env, op_nn_index(ctx, 0), col0));
+  IrPrimExpr *args[9] = {ir_prim_address_of(ctx, acc_at(p, g, zero, zero, cols)),
+                         ir_prim_address_of(ctx, g->load_a(p, g->env, row0, zero)),
+                         a_row,
+                         a_k,
+                         ir_prim_address_of(ctx, g->load_b(p, g->env, zero, col0)),
+                         b_k,
+                         op_nn_index(ctx, g->k),
+                         op_nn_index(ctx, rows),
+                         op_nn_index(ctx, cols)};
   IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
   s->u.eval = ir_prim_kernel_call(ctx, "rxc_k_gemm_f32", args, 9);
   return s;
@@ -249,8 +255,7 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr
 
 /* The sums of a tile as loops: for k, rows, cols: acc += A * B. */
 static IrStmt *
-loop_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
-          int64_t cols)
+loop_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0, int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **v;

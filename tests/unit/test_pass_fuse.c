@@ -640,8 +640,9 @@ test_kernel_patterns(void **state)
       "    def main(x: R.Tensor((37, 64), dtype=\"float32\"), w: R.Tensor((64, 40), "
       "dtype=\"float32\"), b: R.Tensor((40,), dtype=\"float32\")) -> R.Tensor((37, 40), "
       "dtype=\"float32\"):\n"
-      "        with R.dataflow():\n            lv = R.matmul(x, w)\n            lv1 = R.add(lv, b)\n"
-      "            gv = R.nn.relu(lv1)\n            R.output(gv)\n        return gv\n");
+      "        with R.dataflow():\n            lv = R.matmul(x, w)\n"
+      "            lv1 = R.add(lv, b)\n            gv = R.nn.relu(lv1)\n"
+      "            R.output(gv)\n        return gv\n");
   assert_non_null(m);
   IrModule *lz = opt_legalize_ops_for(ctx, m, 0, true);
   assert_non_null(lz);
