@@ -35,7 +35,7 @@ Q :=
 endif
 
 # ---- sources, module by module (dependencies point down: ir at the bottom)
-IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/tir_intrin.c ir/tir_walk.c
+IR_SRCS := ir/base.c ir/diag.c ir/dtype.c ir/map.c ir/names.c ir/node.c ir/tir_intrin.c ir/tir_kernel.c ir/tir_walk.c
 
 # printer
 PRINT_SRCS := ir/printer.c ir/print_relax.c ir/print_tir.c
@@ -91,7 +91,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h
+           rt/rt_print.h rt/rt_kern_gemm.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c

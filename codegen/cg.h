@@ -102,6 +102,11 @@ bool cg_op_prim_call(IrOpId id);
  * system_libm the inexact ones wrap <math.h> instead. */
 const char *cg_runtime_text(bool system_libm);
 const char *cg_runtime_print_text(void); /* rt_print.h: with an R.print only */
+/* The kernels (ir/tir_kernel.c) by number: the number of the one named
+ * name, or -1; its definition's text (rt/rt_kern_*.h) for a number, or
+ * NULL past the last.  Only a NAME.c calling a kernel carries its text. */
+int cg_runtime_kernel(const char *name);
+const char *cg_runtime_kernel_text(int i);
 /* Only the fixed-width types (rxc_i8 .. rxc_u64, rxc_f32, rxc_f64), for
  * NAME.h; guarded, so that NAME.c may carry cg_runtime_text too. */
 const char *cg_runtime_types_text(void);

@@ -124,6 +124,7 @@ typedef struct {
   bool assert_used;      /* some entry has an R.assert_op or calls a prim_func that can fail:
                             NAME_ERR_ASSERT */
   bool print_used;       /* some entry has an R.print: rt_print.h, NAME_PRINT */
+  unsigned kernels_used; /* bit i: kernel i of cg_runtime_kernel is called (its rt/ text) */
   int64_t weights_bytes; /* bytes of every constant; blob: NAME.weights.bin's */
   int errors;            /* errors reported so far */
   IrLoc loc;             /* where the node being emitted comes from */

@@ -427,6 +427,9 @@ assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
                 g->name, g->name);
   if (g->print_used)
     ir_buf_puts(c, cg_runtime_print_text());
+  for (int i = 0; cg_runtime_kernel_text(i); i++)
+    if (g->kernels_used & (1u << i))
+      ir_buf_puts(c, cg_runtime_kernel_text(i));
   cg_emit_helpers(g, c);
   if (consts->len)
     ir_buf_put(c, consts->data, consts->len);

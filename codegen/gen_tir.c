@@ -317,7 +317,11 @@ static bool
 hoist_expr(const IrPrimExpr *e, const IrStmt *st, void *user)
 {
   (void)st;
-  return e && ir_prim_walk(e, hoist_visit, user);
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  for (int i = 0; k && i < k->nargs; i++) /* a kernel's pointees are addressed, not read */
+    if (k->args[i] == IR_KARG_INT && ir_prim_walk(e->u.call.args[i + 1], hoist_visit, user))
+      return true;
+  return e && !k && ir_prim_walk(e, hoist_visit, user);
 }
 
 /* A load: float16 and bfloat16 bits widen to float (exactly). */
@@ -515,9 +519,47 @@ refuse_call(CgGen *g, const IrPrimExpr *e)
           na, na == 1 ? "" : "s");
 }
 
+/* A kernel call (ir/tir_kernel.c): its C function on the pointers
+ * &buf[index] and the integers as rxc_i64; NAME.c then carries the
+ * kernel's definition (rt/rt_kern_*.h).  The pointee is addressed, never
+ * loaded: no hoisted copy stands for it (hoist_expr skips it). */
+static void
+emit_kernel_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
+{
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  int i = k ? cg_runtime_kernel(k->name) : -1;
+  if (i < 0) {
+    refuse_call(g, e);
+    return;
+  }
+  g->kernels_used |= 1u << i;
+  ir_buf_printf(o, "%s(", k->name);
+  for (int a = 0; a < k->nargs; a++) {
+    ir_buf_puts(o, a ? ", " : "");
+    if (k->args[a] == IR_KARG_INT) {
+      ir_buf_puts(o, "(rxc_i64)");
+      cg_emit_expr(g, n, e->u.call.args[a + 1], o);
+      continue;
+    }
+    const IrPrimExpr *load = ir_tir_kernel_pointee(e, a);
+    if (!ir_dtype_eq(load->u.load.buffer->dtype, k->elem)) {
+      cg_fail(g, "%s takes pointers to another dtype than buffer '%s''s", k->name,
+              load->u.load.buffer->name);
+      return;
+    }
+    ir_buf_puts(o, "&");
+    emit_access(g, n, load->u.load.buffer, load->u.load.indices, load->u.load.n, o);
+  }
+  ir_buf_puts(o, ")");
+}
+
 static void
 emit_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
 {
+  if (ir_prim_is_call_extern(e)) {
+    emit_kernel_call(g, n, e, o);
+    return;
+  }
   const IrTirIntrin *in = ir_tir_intrin_find(e->u.call.op, e->u.call.n);
   IrDType d = e->dtype;
   if (!in) {

@@ -8,6 +8,8 @@
  * Each piece has its own include guard, so NAME.h may carry the types and
  * NAME.c the types again and the math, in either order.
  */
+#include <string.h>
+
 #include "cg.h"
 
 #include "rt_embed.h"
@@ -23,6 +25,28 @@ const char *
 cg_runtime_print_text(void)
 {
   return RT_PRINT_TEXT;
+}
+
+static const struct {
+  const char *name;
+  const char *text;
+} kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT}};
+
+enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
+
+int
+cg_runtime_kernel(const char *name)
+{
+  for (int i = 0; i < NKERNELS; i++)
+    if (strcmp(kernels[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+const char *
+cg_runtime_kernel_text(int i)
+{
+  return i >= 0 && i < NKERNELS ? kernels[i].text : NULL;
 }
 
 const char *

@@ -80,6 +80,9 @@ typedef struct {
     char passes_remove[CFG_MAX_PASSES][CFG_NAME_MAX]; /* none: pass names dropped from it */
     int npasses_remove;                               /* 0 */
     bool verify_each;                                 /* false: well-formedness after each pass */
+    bool kernels;                                     /* false: LegalizeOps calls rt/'s kernels
+                                                         (T.call_extern) for the inner loops
+                                                         it has one for (issue 35) */
   } opt;
   struct {
     CfgPlanAlgorithm algorithm;            /* best */

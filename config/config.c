@@ -83,6 +83,7 @@ static const CfgKey keys[] = {
     {"opt", "passes_remove", KEY_PASSES, FIELD(opt.passes_remove), FIELD(opt.npasses_remove), NULL,
      0, 0},
     {"opt", "verify_each", KEY_BOOL, FIELD(opt.verify_each), 0, bool_words, 0, 0},
+    {"opt", "kernels", KEY_BOOL, FIELD(opt.kernels), 0, bool_words, 0, 0},
     {"memplan", "algorithm", KEY_ENUM, FIELD(memplan.algorithm), 0, plan_words, 0, 0},
     {"memplan", "arena_limit", KEY_BYTES, FIELD(memplan.arena_limit), 0, NULL, 0, INT64_MAX},
     {"memplan", "default_upper_bound", KEY_INT64, FIELD(memplan.default_upper_bound), 0, NULL, 0,

@@ -237,6 +237,40 @@ need_args(Parser *P, const Tok *at, const char *name, int n, int want)
     fe_fail(P, at, "T.%s takes %d argument%s, got %d", name, want, want == 1 ? "" : "s", n);
 }
 
+/* T.call_extern("void", "name", args...) (TVM's order: the result's
+ * dtype first, or as dtype=) as "tir.call_extern" of that dtype with
+ * args[0] the name; T.address_of(buf[...]) as "tir.address_of" of dtype
+ * handle.  Which names a prim_func may call is ir/tir_kernel.c's table,
+ * checked where the call runs or compiles, as for any intrinsic. */
+static TExpr
+t_extern(Parser *P, const Tok *at, bool address)
+{
+  enum { MAX = IR_KERNEL_MAX_ARGS + 2 };
+  TExpr a[MAX];
+  IrDType dt = IR_VOID;
+  bool have_dtype = false;
+  int n = call_args(P, a, MAX, &dt, &have_dtype);
+  IrPrimExpr **args = ir_alloc(P->ctx, sizeof *args * (size_t)(n ? n : 1));
+  if (address) {
+    need_args(P, at, at->sym, n, 1);
+    if (a[0].e->kind != IR_PE_LOAD)
+      fe_fail(P, at, "T.address_of takes a buffer element, as A[0]");
+    return typed(ir_prim_address_of(P->ctx, a[0].e));
+  }
+  int first = 0;
+  if (!have_dtype) {
+    const char *s = n > 0 && a[0].e->kind == IR_PE_STR ? a[0].e->u.str : "";
+    if (!ir_dtype_parse(s, strlen(s), &dt))
+      fe_fail(P, at, "T.call_extern takes the result's dtype first, as \"void\"");
+    first = 1;
+  }
+  if (n <= first || a[first].e->kind != IR_PE_STR)
+    fe_fail(P, at, "T.call_extern takes the function's name as a string");
+  for (int i = first; i < n; i++)
+    args[i - first] = a[i].e;
+  return typed(ir_prim_call(P->ctx, dt, ir_sym(P->ctx, "tir.call_extern"), args, n - first));
+}
+
 /* T.Cast, T.min, T.Select, ... and any other T.name(...) as intrinsic
  * "tir.name".  The name token after "T." is `at`. */
 static TExpr
@@ -271,6 +305,8 @@ t_call(Parser *P, const Tok *at)
     args[0] = ir_prim_str(P->ctx, s->sym);
     return typed(ir_prim_call(P->ctx, dt, ir_printf(P->ctx, "tir.%s", name), args, 1));
   }
+  if (strcmp(name, "call_extern") == 0 || strcmp(name, "address_of") == 0)
+    return t_extern(P, at, name[0] == 'a');
   IrDType kw_dtype = IR_I32;
   bool have_dtype = false;
   int n = call_args(P, a, 8, &kw_dtype, &have_dtype);

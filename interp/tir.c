@@ -22,6 +22,11 @@
 
 #include "interp_int.h"
 
+/* the kernels' one definition, which the generated C carries as text */
+#include "../rt/rt_types.h"
+#include "../rt/rt_math_base.h"
+#include "../rt/rt_kern_gemm.h"
+
 typedef struct {
   const IrPrimExpr *var;
   Scalar v;
@@ -376,11 +381,137 @@ eval_intrinsic(const IrTirIntrin *in, const IrPrimExpr *e, Scalar *a)
   return a[0];
 }
 
+/* ---- kernel calls ------------------------------------------------------ */
+
+static bool eval_int(Tir *t, const IrPrimExpr *e, int64_t *out);
+
+/* A kernel's C definition, called with its arguments in order: pointers
+ * as p[i], integers as v[i] (ir/tir_kernel.c says which is which). */
+typedef void (*KernelRun)(void **p, const int64_t *v);
+
+static void
+run_gemm_f32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_f32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
+static const struct {
+  const char *name;
+  KernelRun run;
+} kernel_runs[] = {{"rxc_k_gemm_f32", run_gemm_f32}};
+
+static KernelRun
+kernel_run(const IrTirKernel *k)
+{
+  for (size_t i = 0; i < sizeof kernel_runs / sizeof kernel_runs[0]; i++)
+    if (strcmp(kernel_runs[i].name, k->name) == 0)
+      return kernel_runs[i].run;
+  return NULL;
+}
+
+/* Where a pointer argument points and what it may touch. */
+typedef struct {
+  IrTensorData *d;
+  int64_t at, lo, hi; /* element; touched: [at + lo, at + hi], none when lo > hi */
+} KernelPtr;
+
+static bool
+overlap(const KernelPtr *x, const KernelPtr *y)
+{
+  return x->d->data == y->d->data && x->lo <= x->hi && y->lo <= y->hi &&
+         x->at + x->lo <= y->at + y->hi && y->at + y->lo <= x->at + x->hi;
+}
+
+/* The kernel's arguments: integers into v, pointers into ptr and p (the
+ * element each addresses checked in bounds, of the kernel's dtype). */
+static bool
+kernel_args(Tir *t, const IrPrimExpr *e, const IrTirKernel *k, KernelPtr *ptr, void **p, int64_t *v)
+{
+  for (int i = 0; i < k->nargs; i++) {
+    if (k->args[i] == IR_KARG_INT) {
+      if (!eval_int(t, e->u.call.args[i + 1], &v[i]))
+        return false;
+      continue;
+    }
+    const IrPrimExpr *load = ir_tir_kernel_pointee(e, i);
+    if (!element_index(t, load->u.load.buffer, load->u.load.indices, load->u.load.n, &ptr[i].d,
+                       &ptr[i].at))
+      return false;
+    if (!ir_dtype_eq(ptr[i].d->dtype, k->elem)) {
+      char want[32], got[32];
+      tir_error(t, "%s takes %s elements, not the %s of buffer '%s'", k->name,
+                ir_dtype_str(k->elem, want), ir_dtype_str(ptr[i].d->dtype, got),
+                load->u.load.buffer->name);
+      return false;
+    }
+    p[i] = (char *)ptr[i].d->data + ptr[i].at * ir_dtype_bytes(k->elem);
+  }
+  return true;
+}
+
+/* Every element each pointer reaches (the row's span) lies in its
+ * tensor, and no range the kernel writes meets another pointer's. */
+static bool
+kernel_reach(Tir *t, const IrPrimExpr *e, const IrTirKernel *k, KernelPtr *ptr, const int64_t *v)
+{
+  for (int i = 0; i < k->nargs; i++) {
+    if (k->args[i] == IR_KARG_INT)
+      continue;
+    if (!k->span(v, i, &ptr[i].lo, &ptr[i].hi)) {
+      tir_error(t, "%s: arguments out of its domain", k->name);
+      return false;
+    }
+    int64_t n = op_numel(ptr[i].d), lo = ptr[i].at + ptr[i].lo, hi = ptr[i].at + ptr[i].hi;
+    if (ptr[i].lo <= ptr[i].hi && (lo < 0 || hi >= n)) {
+      tir_error(t, "%s: argument %d reaches elements %lld to %lld of buffer '%s' of %lld", k->name,
+                i + 1, (long long)lo, (long long)hi,
+                ir_tir_kernel_pointee(e, i)->u.load.buffer->name, (long long)n);
+      return false;
+    }
+  }
+  for (int i = 0; i < k->nargs; i++)
+    for (int j = 0; k->args[i] == IR_KARG_INOUT && j < k->nargs; j++)
+      if (j != i && k->args[j] != IR_KARG_INT && overlap(&ptr[i], &ptr[j])) {
+        tir_error(t, "%s: argument %d writes elements argument %d reaches", k->name, i + 1, j + 1);
+        return false;
+      }
+  return true;
+}
+
+/* A kernel call: its arguments evaluated, every element each pointer
+ * touches checked against the tensor it points into (and a written
+ * range against every other pointer's), then the kernel's own C
+ * definition runs on the tensors' bytes, as the generated C runs it. */
+static bool
+eval_kernel(Tir *t, const IrPrimExpr *e)
+{
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  KernelRun run = k ? kernel_run(k) : NULL;
+  if (!run) {
+    const IrPrimExpr *name = e->u.call.n ? e->u.call.args[0] : NULL;
+    tir_error(t, "unknown kernel '%s' with %d argument%s",
+              name && name->kind == IR_PE_STR ? name->u.str : "?", e->u.call.n - 1,
+              e->u.call.n == 2 ? "" : "s");
+    return false;
+  }
+  KernelPtr ptr[IR_KERNEL_MAX_ARGS];
+  void *p[IR_KERNEL_MAX_ARGS] = {0};
+  int64_t v[IR_KERNEL_MAX_ARGS] = {0};
+  if (!kernel_args(t, e, k, ptr, p, v) || !kernel_reach(t, e, k, ptr, v))
+    return false;
+  run(p, v);
+  return true;
+}
+
 static bool
 eval_call(Tir *t, const IrPrimExpr *e, Scalar *out)
 {
   const char *op = e->u.call.op;
   int n = e->u.call.n;
+  if (ir_prim_is_call_extern(e)) {
+    *out = mk_i(IR_I32, 0);
+    return eval_kernel(t, e);
+  }
   const IrTirIntrin *in = ir_tir_intrin_find(op, n);
   if (in && in->kind == IR_INTRIN_IF_THEN_ELSE) { /* lazy: guards loads */
     Scalar c;

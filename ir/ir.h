@@ -563,6 +563,52 @@ const IrTirIntrin *ir_tir_intrin_find(const char *op, int nargs);
 IrPrimExpr *ir_prim_intrin(IrCtx *ctx, IrDType t, const char *op, IrPrimExpr **args, int n);
 
 /* ------------------------------------------------------------------ */
+/* tir_kernel.c: the kernels a prim_func may call, one table           */
+/* ------------------------------------------------------------------ */
+
+/* A kernel call is T.call_extern("void", "NAME", args...) (IR: a
+ * "tir.call_extern" of dtype void whose args[0] is the IR_PE_STR NAME),
+ * each pointer argument T.address_of(buf[indices]) ("tir.address_of" of
+ * dtype handle around one IR_PE_LOAD).  How each argument is passed: */
+typedef enum {
+  IR_KARG_INOUT, /* T.address_of of an element of the kernel's dtype: read and written */
+  IR_KARG_IN,    /* likewise, only read */
+  IR_KARG_INT,   /* an integer, passed as int64 */
+} IrKernelArg;
+
+enum { IR_KERNEL_MAX_ARGS = 12 }; /* arguments after the name */
+
+typedef struct {
+  const char *name; /* the C function, "rxc_k_gemm_f32" */
+  IrDType elem;     /* dtype of every pointer's elements */
+  int nargs;        /* arguments after the name */
+  IrKernelArg args[IR_KERNEL_MAX_ARGS];
+  /* The element offsets, from its address, that pointer argument i
+   * touches given the integer arguments (ints[j] is argument j's value;
+   * pointer slots hold 0): [*lo, *hi], or *lo > *hi for none.  False
+   * when the integers are out of the kernel's domain (a negative count). */
+  bool (*span)(const int64_t *ints, int i, int64_t *lo, int64_t *hi);
+  /* Its INOUT pointer gains sums of products of its IN pointers' elements
+   * (acc = acc + a * b, as a product's loops: FuseOps's pattern). */
+  bool sums_products;
+} IrTirKernel;
+
+/* The kernel a call names (a tir.call_extern of a row's name with its
+ * number of arguments, each pointer an address_of of a load), or NULL. */
+const IrTirKernel *ir_tir_kernel_of(const IrPrimExpr *e);
+/* The row named name, or NULL. */
+const IrTirKernel *ir_tir_kernel_find(const char *name);
+/* Is e a tir.call_extern (of any name)? */
+bool ir_prim_is_call_extern(const IrPrimExpr *e);
+/* The load inside argument i of kernel call e (T.address_of(load)). */
+const IrPrimExpr *ir_tir_kernel_pointee(const IrPrimExpr *e, int i);
+/* A kernel call for code that builds TIR (legalization): name must have a
+ * row taking n arguments (pointer arguments as ir_prim_address_of). */
+IrPrimExpr *ir_prim_kernel_call(IrCtx *ctx, const char *name, IrPrimExpr **args, int n);
+/* T.address_of(load). */
+IrPrimExpr *ir_prim_address_of(IrCtx *ctx, IrPrimExpr *load);
+
+/* ------------------------------------------------------------------ */
 /* tir_walk.c: one traversal of TIR, for code that only looks          */
 /* ------------------------------------------------------------------ */
 
@@ -594,7 +640,8 @@ bool ir_prim_walk(const IrPrimExpr *e, bool (*visit)(const IrPrimExpr *e, void *
 /* Appends to out each var of e not already in it (by identity), in order
  * of first appearance. */
 void ir_prim_expr_vars(const IrPrimExpr *e, IrVec *out);
-/* Does s (anywhere in it) store into buffer b, or a buffer declared over its data? */
+/* Does s (anywhere in it) store into buffer b, or a buffer declared over its
+ * data, or pass one to a kernel that writes it (tir_kernel.c)? */
 bool ir_stmt_stores_into(const IrStmt *s, const IrBuffer *b);
 
 /* ------------------------------------------------------------------ */

@@ -181,6 +181,11 @@ prim_call(Printer *p, const IrPrimExpr *e)
   if (strncmp(op, "tir.", 4) == 0)
     op += 4;
   ir_pr_printf(p, "T.%s(", op);
+  if (ir_prim_is_call_extern(e)) { /* TVM's order: the result's dtype first */
+    char dt[32];
+    ir_pr_string(p, ir_dtype_str(e->dtype, dt));
+    ir_pr_puts(p, e->u.call.n ? ", " : "");
+  }
   prim_args(p, e->u.call.args, e->u.call.n);
   ir_pr_puts(p, ")");
 }

@@ -159,12 +159,25 @@ is_view_of(const IrVec *views, const IrBuffer *b)
   return false;
 }
 
+/* Does kernel call e (anywhere in e) write one of views? */
+static bool
+kernel_writes(const IrPrimExpr *e, void *user)
+{
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  for (int i = 0; k && i < k->nargs; i++)
+    if (k->args[i] == IR_KARG_INOUT && is_view_of(user, ir_tir_kernel_pointee(e, i)->u.load.buffer))
+      return true;
+  return false;
+}
+
 static IrWalkAction
 store_to(const IrStmt *s, void *user)
 {
   IrVec *views = user;
   if (s->kind == IR_ST_DECL && is_view_of(views, s->u.decl.source))
     ir_vec_push(views, s->u.decl.buffer);
+  if (s->kind == IR_ST_EVALUATE && ir_prim_walk(s->u.eval, kernel_writes, views))
+    return IR_WALK_STOP;
   return s->kind == IR_ST_STORE && is_view_of(views, s->u.store.buffer) ? IR_WALK_STOP
                                                                       : IR_WALK_CONTINUE;
 }

@@ -23,6 +23,16 @@
  * each factor widened to it, so gcc vectorizes the widening multiply-add),
  * exact and without any float.
  *
+ * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
+ * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
+ * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), which adds
+ * the same products to each sum in the same order and keeps the sums in
+ * explicit vectors whatever optimizes the C (kernel_sums).  It needs the
+ * addresses the callbacks read to be linear in the row, term and column
+ * (found by reading the loads they build at fresh vars: step); a tile
+ * whose loads are not (a weight read through its window, the flat rows of
+ * a batched matmul) keeps its loops.
+ *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through
  * uint32), which is what FuseOps's pattern analysis
@@ -99,6 +109,167 @@ tile_nest(OpPrim *p, const Gemm *g, bool with_k, int64_t rows, int64_t cols, IrP
   return slot;
 }
 
+/* --- the kernel form ([opt] kernels) ------------------------------------ */
+
+/* Does e use one of the tile's vars? */
+static bool
+is_tile_var(const IrPrimExpr *e, void *vars)
+{
+  IrPrimExpr **v = vars;
+  return e == v[0] || e == v[1] || e == v[2];
+}
+
+/* The coefficient of var v in index e, free of the tile's vars (*vars),
+ * when e is linear in v that way; else NULL.  Only sums, differences and
+ * products by what the tile's vars leave alone count: a floordiv or a
+ * floormod of a var (the flat rows of a batched matmul, a weight read
+ * through its window) is not linear, and such a tile keeps its loops. */
+static IrPrimExpr *
+linear(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *v, IrPrimExpr **vars)
+{
+  if (!ir_prim_walk(e, is_tile_var, vars))
+    return op_nn_index(ctx, 0);
+  if (e->kind == IR_PE_VAR)
+    return op_nn_index(ctx, e == v ? 1 : 0);
+  if (e->kind != IR_PE_ADD && e->kind != IR_PE_SUB && e->kind != IR_PE_MUL)
+    return NULL;
+  IrPrimExpr *a = e->u.bin.a, *b = e->u.bin.b;
+  if (e->kind == IR_PE_MUL) {
+    bool va = ir_prim_walk(a, is_tile_var, vars), vb = ir_prim_walk(b, is_tile_var, vars);
+    IrPrimExpr *c = va && vb ? NULL : linear(ctx, va ? a : b, v, vars);
+    return c ? op_nn_mul(ctx, c, op_nn_to(ctx, IR_I64, va ? b : a)) : NULL;
+  }
+  IrPrimExpr *ca = linear(ctx, a, v, vars), *cb = linear(ctx, b, v, vars);
+  if (!ca || !cb)
+    return NULL;
+  return e->kind == IR_PE_ADD ? op_nn_add(ctx, ca, cb) : op_nn_sub(ctx, ca, cb);
+}
+
+static bool
+is_index(const IrPrimExpr *e, int64_t want)
+{
+  int64_t v;
+  return e && ir_prim_is_int(e, &v) && v == want;
+}
+
+/* When index d - 1 is H + X // n (or X // n) and index d is X % n, with n
+ * dim d's literal extent, the two add up to H * n + X in the row-major
+ * offset ((X // n) * n + X % n == X): *high gets H (NULL: none), *x gets
+ * X.  So a tile that walks a buffer's last two dims as one range (conv2d's
+ * output rows of a band) stays linear.  The code generator indexes such a
+ * pair the same way (codegen/gen_tir.c, flat_pair). */
+static bool
+split_pair(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, IrPrimExpr **x)
+{
+  IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *div = hi;
+  int64_t n;
+  if (lo->kind != IR_PE_FLOORMOD || !ir_prim_is_int(b->shape[d], &n) || !is_index(lo->u.bin.b, n))
+    return false;
+  *high = NULL;
+  if (hi->kind == IR_PE_ADD && hi->u.bin.b->kind == IR_PE_FLOORDIV) {
+    *high = hi->u.bin.a;
+    div = hi->u.bin.b;
+  }
+  if (div->kind != IR_PE_FLOORDIV || !is_index(div->u.bin.b, n) ||
+      !ir_prim_expr_equal(div->u.bin.a, lo->u.bin.a))
+    return false;
+  *x = lo->u.bin.a;
+  return true;
+}
+
+/* How far apart in memory (elements of the row-major buffer) load's
+ * element is when v grows by one, or NULL when that is not a constant
+ * of the tile (linear, split_pair). */
+static IrPrimExpr *
+step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const IrBuffer *b = load->u.load.buffer;
+  IrPrimExpr **idx = load->u.load.indices;
+  IrPrimExpr *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
+  for (int d = b->ndim - 1; d >= 0; d--) {
+    IrPrimExpr *high, *x, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
+    if (d > 0 && split_pair(b, idx, d, &high, &x)) {
+      /* H * n + X in units of dim d's stride */
+      IrPrimExpr *ch = high ? linear(ctx, high, v, vars) : op_nn_index(ctx, 0);
+      IrPrimExpr *cx = linear(ctx, x, v, vars);
+      c = ch && cx ? op_nn_add(ctx, op_nn_mul(ctx, ch, extent), cx) : NULL;
+      extent = op_nn_mul(ctx, extent, op_nn_to(ctx, IR_I64, b->shape[--d]));
+    } else {
+      c = linear(ctx, idx[d], v, vars);
+    }
+    if (!c)
+      return NULL;
+    sum = op_nn_add(ctx, sum, op_nn_mul(ctx, c, stride));
+    stride = op_nn_mul(ctx, stride, extent);
+  }
+  return p->lz->arith ? ir_arith_simplify(p->lz->arith, sum) : sum;
+}
+
+static bool
+is_f32_load(const IrPrimExpr *e)
+{
+  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, IR_F32) &&
+         ir_dtype_eq(e->u.load.buffer->dtype, IR_F32) && e->u.load.n == e->u.load.buffer->ndim;
+}
+
+/* The sums of a float32 tile as one call of rt/'s kernel,
+ *   rxc_k_gemm_f32(&acc[0], &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
+ * which adds the same products in the same order as the loops it stands
+ * for (rt/rt_kern_gemm.h), or NULL when the switch is off or the tile does
+ * not fit it: its A and B must be float32 loads whose place in memory is
+ * linear in the row, term and column (found by reading the loads the
+ * callbacks build at fresh vars), B's columns contiguous, and no guard. */
+static IrStmt *
+kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
+            int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  if (!p->lz->kernels || !ir_dtype_eq(g->sum, IR_F32) || g->guard)
+    return NULL;
+  IrPrimExpr *vars[3] = {ir_prim_var(ctx, ir_sym(ctx, "r"), IR_I64),
+                         ir_prim_var(ctx, ir_sym(ctx, "k"), IR_I64),
+                         ir_prim_var(ctx, ir_sym(ctx, "c"), IR_I64)};
+  IrPrimExpr *a = g->load_a(p, g->env, op_nn_add(ctx, row0, vars[0]), vars[1]);
+  IrPrimExpr *b = g->load_b(p, g->env, vars[1], op_nn_add(ctx, col0, vars[2]));
+  if (!is_f32_load(a) || !is_f32_load(b))
+    return NULL;
+  IrPrimExpr *a_row = step(p, a, vars[0], vars), *a_k = step(p, a, vars[1], vars);
+  IrPrimExpr *b_k = step(p, b, vars[1], vars), *zero = op_nn_index(ctx, 0);
+  if (!a_row || !a_k || !b_k || !is_index(step(p, a, vars[2], vars), 0) ||
+      !is_index(step(p, b, vars[0], vars), 0) || !is_index(step(p, b, vars[2], vars), 1))
+    return NULL;
+  IrPrimExpr *args[9] = {ir_prim_address_of(ctx, acc_at(p, g, zero, zero, cols)),
+                         ir_prim_address_of(ctx, g->load_a(p, g->env, row0, zero)),
+                         a_row,
+                         a_k,
+                         ir_prim_address_of(ctx, g->load_b(p, g->env, zero, col0)),
+                         b_k,
+                         op_nn_index(ctx, g->k),
+                         op_nn_index(ctx, rows),
+                         op_nn_index(ctx, cols)};
+  IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
+  s->u.eval = ir_prim_kernel_call(ctx, "rxc_k_gemm_f32", args, 9);
+  return s;
+}
+
+/* The sums of a tile as loops: for k, rows, cols: acc += A * B. */
+static IrStmt *
+loop_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0, int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr **v;
+  IrStmt *nest, **body = tile_nest(p, g, true, rows, cols, &v, &nest);
+  IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
+  IrPrimExpr *prod =
+      op_nn_product(ctx, g->sum, g->load_a(p, g->env, row, v[0]), g->load_b(p, g->env, v[0], col));
+  IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
+  *body = op_nn_if(p, cond,
+                   acc_store(p, g, v[1], v[2], cols,
+                             op_nn_sum_add(ctx, g->sum, acc_at(p, g, v[1], v[2], cols), prod)));
+  return nest;
+}
+
 /* One tile: rows row0 + [0, rows) by columns col0 + [0, cols). */
 static IrStmt *
 gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
@@ -112,14 +283,8 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
                     g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
                                           op_nn_add(ctx, col0, v[1]))
                               : op_nn_lit(ctx, g->sum, 0.0));
-  body = tile_nest(p, g, true, rows, cols, &v, &st[1]);
-  IrPrimExpr *row = op_nn_add(ctx, row0, v[1]), *col = op_nn_add(ctx, col0, v[2]);
-  IrPrimExpr *prod =
-      op_nn_product(ctx, g->sum, g->load_a(p, g->env, row, v[0]), g->load_b(p, g->env, v[0], col));
-  IrPrimExpr *cond = g->guard ? g->guard(p, g->env, v[0], col) : NULL;
-  *body = op_nn_if(p, cond,
-                   acc_store(p, g, v[1], v[2], cols,
-                             op_nn_sum_add(ctx, g->sum, acc_at(p, g, v[1], v[2], cols), prod)));
+  if (!(st[1] = kernel_sums(p, g, row0, rows, col0, cols)))
+    st[1] = loop_sums(p, g, row0, rows, col0, cols);
   body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
   *body = g->store_c(p, g->env, op_nn_add(ctx, row0, v[0]), op_nn_add(ctx, col0, v[1]),
                      acc_at(p, g, v[0], v[1], cols));

@@ -150,6 +150,9 @@ typedef struct {
   /* The target's vector width in bytes ([target] vector_bytes), which
    * sizes register tiles (gemm.c); 0: 64. */
   int vector_bytes;
+  /* Call rt/'s kernels (ir/tir_kernel.c) for the inner loops that have
+   * one ([opt] kernels): gemm.c's float32 tile. */
+  bool kernels;
 } OpLegalize;
 
 typedef struct {

@@ -18,7 +18,9 @@
  * a store whose value reads the buffer it writes, or a store inside a loop
  * whose var is not among the store's indices.  A reduction that
  * accumulates a product of two parameter loads (acc = acc + a * b) is
- * out-elementwise-fusable (conv2d, matmul); others are comm-reduce.  An
+ * out-elementwise-fusable (conv2d, matmul); others are comm-reduce.  A
+ * kernel call (T.call_extern of ir/tir_kernel.c) counts as the loops it
+ * stands for (scan_kernel).  Any other
  * evaluate statement, a call that is not a tir.* math intrinsic, a store
  * index repeated, or writes to more than one parameter buffer make it
  * opaque; a store index that is not a loop var makes it injective.  TVM does the same analysis on
@@ -204,6 +206,34 @@ scan_param_store(Scan *s, const IrStmt *st)
   scan_expr(s, st->u.store.value, b, st->u.store.indices, n);
 }
 
+/* A kernel call (ir/tir_kernel.c) as the loops it stands for: a kernel
+ * that writes a parameter is opaque (it writes elements the scan cannot
+ * relate to loads); one that writes only local buffers keeps state, and
+ * is the product of two parameters (an acc = acc + a * b) when the row
+ * says so and both factors are parameters.  False: e is no kernel call. */
+static bool
+scan_kernel(Scan *s, const IrPrimExpr *e)
+{
+  const IrTirKernel *k = ir_tir_kernel_of(e);
+  if (!k)
+    return false;
+  bool params_in = true;
+  for (int i = 0; i < k->nargs; i++) {
+    if (k->args[i] == IR_KARG_INT) {
+      scan_expr(s, e->u.call.args[i + 1], NULL, NULL, 0);
+      continue;
+    }
+    bool param = is_param_buffer(s, ir_tir_kernel_pointee(e, i)->u.load.buffer);
+    if (k->args[i] == IR_KARG_INOUT && param)
+      s->opaque = true;
+    if (!param)
+      s->reduce = true;
+    params_in = params_in && (k->args[i] != IR_KARG_IN || param);
+  }
+  s->fma = s->fma || (k->sums_products && params_in);
+  return true;
+}
+
 /* A block's own part (its init and body are the walk's). */
 static void
 scan_block(Scan *s, const IrTirBlock *blk)
@@ -254,6 +284,10 @@ scan_enter(const IrStmt *st, void *user)
     s->ifs++;
     break;
   case IR_ST_EVALUATE:
+    if (scan_kernel(s, st->u.eval))
+      return IR_WALK_SKIP; /* its arguments scanned */
+    s->opaque = true;
+    break;
   case IR_ST_ASSERT: /* a kernel that can fail stays a call of its own */
   case IR_ST_DECL:   /* two views of one buffer: not a pattern */
     s->opaque = true;

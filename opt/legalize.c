@@ -52,6 +52,7 @@ typedef struct {
   IrVec bounds;        /* OpDimBound*: the function's data dims (op_data_dims) */
   int nerrors;
   int vector_bytes;    /* the target's (OpLegalize.vector_bytes) */
+  bool kernels;        /* OpLegalize.kernels */
 } Legalizer;
 
 /* Is cond a conjunct of all (an and-tree)? */
@@ -241,7 +242,8 @@ legalize_binding(Rewriter *rw, IrBinding *b)
   if (assumed && shape_known(assumed) && !shape_known(result))
     result = assumed; /* broadcasting decided at run time */
   OpLegalize lz = {l->ctx, opt_rw_arith(rw), l->mod, &l->new_globals, name, call->loc, l->globals,
-                   &rw->before, rw->dataflow && !rw->at_result, &l->bounds, l->vector_bytes};
+                   &rw->before, rw->dataflow && !rw->at_result, &l->bounds, l->vector_bytes,
+                   l->kernels};
   int before = ir_error_count(l->ctx);
   bool memo = impl->legalize && conds.len == 0 && args_are_vars(call);
   uint64_t hash = 0;
@@ -297,16 +299,16 @@ with_bounds(IrCtx *ctx, IrFunction *f, const IrVec *bounds)
 IrModule *
 opt_legalize_ops(IrCtx *ctx, const IrModule *m)
 {
-  return opt_legalize_ops_for(ctx, m, 0);
+  return opt_legalize_ops_for(ctx, m, 0, false);
 }
 
 IrModule *
-opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes)
+opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes, bool kernels)
 {
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)
     return NULL;
-  Legalizer l = {ctx, norm, {0}, op_globals_new(norm), {0}, {0}, 0, vector_bytes};
+  Legalizer l = {ctx, norm, {0}, op_globals_new(norm), {0}, {0}, 0, vector_bytes, kernels};
   IrFunction **funcs = ir_alloc(ctx, (size_t)(norm->nglobals ? norm->nglobals : 1) * sizeof *funcs);
   for (int i = 0; i < norm->nglobals; i++) {
     const IrGlobal *g = &norm->globals[i];

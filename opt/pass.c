@@ -70,7 +70,7 @@ opt_pass_normalize(const OptContext *oc, const IrModule *m)
 IrModule *
 opt_pass_legalize_ops(const OptContext *oc, const IrModule *m)
 {
-  return opt_legalize_ops_for(oc->ctx, m, oc->vector_bytes);
+  return opt_legalize_ops_for(oc->ctx, m, oc->vector_bytes, oc->kernels);
 }
 
 /* --- needs ----------------------------------------------------------- */

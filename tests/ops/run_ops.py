@@ -205,9 +205,10 @@ def first_error(text):
     return lines[0].strip() if lines else "(no message)"
 
 
-def run_module(path, inputs, tuple_out, work, via="interp"):
-    """rxc run --via VIA on the .npy inputs; the outputs as a list of
-    arrays."""
+def run_module(path, inputs, tuple_out, work, via="interp", sets=()):
+    """rxc run --via VIA on the .npy inputs, with the configuration keys
+    of sets ("section.key=value": a case's `sets`); the outputs as a list
+    of arrays."""
     out = os.path.join(work, "out.npz" if tuple_out else "out.npy")
     if os.path.exists(out):
         os.remove(out)
@@ -218,6 +219,8 @@ def run_module(path, inputs, tuple_out, work, via="interp"):
         args += ["--set", "codegen.poison=1"]
     for name, file in inputs:
         args += ["--input", f"{name}={file}"]
+    for s in sets:
+        args += ["--set", s]
     p = rxc(*args, "--output", out)
     if p.returncode != 0:
         if "not implemented" in p.stderr:
@@ -259,7 +262,7 @@ def check_compiled(target, files, case, expected, interp_outs, work, edge=False)
     relative); against the reference alone when interp_outs is None (the
     interpreter skipped or failed: its half reports that)."""
     for via in vias(case, edge):
-        outs = run_module(target, files, case.tuple_out, work, via)
+        outs = run_module(target, files, case.tuple_out, work, via, getattr(case, "sets", ()))
         check_outputs(outs, case, expected, what=f"{via}: ")
         if interp_outs is not None:
             check_outputs(outs, case, interp_outs if case.tuple_out else interp_outs[0],
@@ -297,9 +300,13 @@ def op_names(case):
 
 def legalize(path, case, work):
     """The legalized module's path; Skip while LegalizeOps is unavailable
-    or leaves the op in place."""
+    or leaves the op in place.  With the case's `sets` (configuration
+    keys); Fail when the text lacks one of the case's `legal_has` strings
+    or holds one of its `legal_lacks` (a kernel call that must, or must
+    not, be there: cases_kernels.py)."""
     legal = path[:-3] + "_legal.py"
-    p = rxc("opt", path, "--passes", "LegalizeOps", "-o", legal)
+    sets = [a for s in getattr(case, "sets", ()) for a in ("--set", s)]
+    p = rxc("opt", path, "--passes", "LegalizeOps", *sets, "-o", legal)
     if p.returncode == 2:
         raise Skip("LegalizeOps unavailable")
     if p.returncode != 0:
@@ -311,6 +318,12 @@ def legalize(path, case, work):
     left = [op for op in op_names(case) if op in text]
     if left:
         raise Skip(f"not legalized: {left[0][:-1]}")
+    for want in getattr(case, "legal_has", ()):
+        if want not in text:
+            raise Fail(f"the legalized module has no {want}")
+    for unwanted in getattr(case, "legal_lacks", ()):
+        if unwanted in text:
+            raise Fail(f"the legalized module has {unwanted}")
     return legal
 
 
@@ -380,7 +393,7 @@ def run_case(case, rng, work):
             at_edges.append((tag, fil, case.ref(*arr)))
 
     def interp(target, files, expected):
-        outs = run_module(target, files, case.tuple_out, work)
+        outs = run_module(target, files, case.tuple_out, work, sets=getattr(case, "sets", ()))
         check_outputs(outs, case, expected)
         return outs
 

@@ -92,6 +92,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
   for (int i = 0; i < a->opt.npasses_remove; i++)
     assert_string_equal(a->opt.passes_remove[i], b->opt.passes_remove[i]);
   assert_int_equal(a->opt.verify_each, b->opt.verify_each);
+  assert_int_equal(a->opt.kernels, b->opt.kernels);
   assert_int_equal(a->memplan.algorithm, b->memplan.algorithm);
   assert_int_equal(a->memplan.arena_limit, b->memplan.arena_limit);
   assert_int_equal(a->memplan.default_upper_bound, b->memplan.default_upper_bound);
@@ -186,6 +187,7 @@ test_every_key(void **state)
   assert_int_equal(o.opt.npasses_remove, 1);
   assert_string_equal(o.opt.passes_remove[0], "FoldConstant");
   assert_true(o.opt.verify_each);
+  assert_true(o.opt.kernels);
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_GREEDY_SIZE);
   assert_int_equal(o.memplan.arena_limit, 3 * 1024 * 1024);
   assert_int_equal(o.memplan.default_upper_bound, 4096);
@@ -283,7 +285,7 @@ test_unknown_key(void **state)
   expect_bad_file("tests/config/unknown_key.ini",
                   "tests/config/unknown_key.ini:3:1: error: unknown key 'foo' in section [opt]\n"
                   "tests/config/unknown_key.ini: note: the keys of [opt] are level, passes_add, "
-                  "passes_remove, verify_each\n");
+                  "passes_remove, verify_each, kernels\n");
   /* the source line and a caret under the key */
   CfgOptions o;
   char *diags;
@@ -399,7 +401,7 @@ test_syntax_errors(void **state)
       "tests/config/syntax.ini:4:1: error: syntax error: '[' without a closing ']'\n"
       "tests/config/syntax.ini:5:1: error: unknown key 'arena_limit' in section [opt]\n"
       "tests/config/syntax.ini: note: the keys of [opt] are level, passes_add, passes_remove, "
-      "verify_each\n"
+      "verify_each, kernels\n"
       "tests/config/syntax.ini:6:3: error: indented line continues the value of key "
       "'arena_limit'; start each key at the beginning of its line\n");
 }
@@ -674,6 +676,7 @@ static const char cortex_m4_printed[] =
     "passes_add =\n"
     "passes_remove =\n"
     "verify_each = false\n"
+    "kernels = false\n"
     "\n"
     "[memplan]\n"
     "algorithm = best\n"

@@ -104,6 +104,35 @@ done(Fixture *f)
   ir_ctx_free(f->ctx);
 }
 
+/* ---- kernel calls ---------------------------------------------------------- */
+
+/* tests/interp/kernel_call.py: rxc_k_gemm_f32 adds A @ B to C's ones; a
+ * call reaching past a buffer, one writing what it reads, and an unknown
+ * kernel are refused before any kernel runs. */
+static void
+test_kernel_call(void **state)
+{
+  (void)state;
+  Fixture f = load("tests/interp/kernel_call.py");
+  int64_t sa[] = {2, 3}, sb[] = {3, 4};
+  double a[] = {1, 2, 3, -1, 0.5, 4};
+  double b[] = {1, 0, 2, -1, 0.5, 1, 0, 3, -2, 1, 1, 0.25};
+  Value *args[] = {tensor(f.ctx, IR_F32, 2, sa, a), tensor(f.ctx, IR_F32, 2, sb, b)};
+  double want[8];
+  for (int r = 0; r < 2; r++)
+    for (int c = 0; c < 4; c++) {
+      want[r * 4 + c] = 1;
+      for (int t = 0; t < 3; t++)
+        want[r * 4 + c] += a[r * 3 + t] * b[t * 4 + c];
+    }
+  assert_values(call(&f, "main", args, 2), 8, want);
+  expect_error(&f, "past", args, 2, "rxc_k_gemm_f32: argument 1 reaches elements 0 to 11",
+               "buffer 'C' of 8");
+  expect_error(&f, "aliased", args, 2, "argument 1 writes elements argument 2 reaches", NULL);
+  expect_error(&f, "nothing", args, 2, "unknown kernel 'rxc_k_nothing' with 1 argument", NULL);
+  done(&f);
+}
+
 /* ---- call_tir ------------------------------------------------------------ */
 
 static void
@@ -546,6 +575,7 @@ main(void)
       cmocka_unit_test(test_argument_checks),
       cmocka_unit_test(test_tir_integers),
       cmocka_unit_test(test_tir_floats),
+      cmocka_unit_test(test_kernel_call),
       cmocka_unit_test(test_cli_run),
       cmocka_unit_test(test_cli_run_errors),
       cmocka_unit_test(test_cli_equiv),

@@ -610,6 +610,55 @@ test_patterns(void **state)
   ir_ctx_free(ctx);
 }
 
+static bool
+is_kernel_call(const IrPrimExpr *e, const IrStmt *s, void *user)
+{
+  (void)s;
+  (void)user;
+  return ir_tir_kernel_of(e) != NULL;
+}
+
+static bool
+calls_kernel(const IrPrimFunc *f)
+{
+  IrTirVisitor v = {.expr = is_kernel_call};
+  return f && ir_tir_walk(f->body, &v);
+}
+
+/* [opt] kernels: the matmul's tile is a kernel call, which the pattern
+ * analysis reads as the loops it replaces (out-elementwise-fusable), so
+ * add and relu still fuse into it and FuseTIR keeps the call; a kernel
+ * writing a parameter (tests/script/call_extern_kernel.py) is opaque. */
+static void
+test_kernel_patterns(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  IrModule *m = fe_parse_string(
+      ctx, "dense.py",
+      "@I.ir_module\nclass Module:\n    @R.function\n"
+      "    def main(x: R.Tensor((37, 64), dtype=\"float32\"), w: R.Tensor((64, 40), "
+      "dtype=\"float32\"), b: R.Tensor((40,), dtype=\"float32\")) -> R.Tensor((37, 40), "
+      "dtype=\"float32\"):\n"
+      "        with R.dataflow():\n            lv = R.matmul(x, w)\n"
+      "            lv1 = R.add(lv, b)\n            gv = R.nn.relu(lv1)\n"
+      "            R.output(gv)\n        return gv\n");
+  assert_non_null(m);
+  IrModule *lz = opt_legalize_ops_for(ctx, m, 0, true);
+  assert_non_null(lz);
+  const IrPrimFunc *mm = prim_fn(ctx, lz, "matmul");
+  assert_true(calls_kernel(mm));
+  assert_int_equal(opt_fuse_pattern_of(mm), FUSE_OUT_EWISE);
+  assert_false(calls_kernel(prim_fn(ctx, opt_legalize_ops(ctx, m), "matmul"))); /* off: loops */
+  IrModule *ft = run_pass(ctx, "FuseTIR", run_pass(ctx, "FuseOps", lz));
+  assert_int_equal(count_kind(ft, IR_GLOBAL_PRIM), 1);
+  assert_true(calls_kernel(prim_fn(ctx, ft, "fused_matmul_add_relu")));
+  IrModule *own = load(ctx, "tests/script/call_extern_kernel.py");
+  assert_true(calls_kernel(prim_fn(ctx, own, "matmul")));
+  assert_int_equal(opt_fuse_pattern_of(prim_fn(ctx, own, "matmul")), FUSE_OPAQUE);
+  ir_ctx_free(ctx);
+}
+
 /* FuseOps asks for legalized input; the pass manager names LegalizeOps. */
 static void
 test_needs_legalized(void **state)
@@ -654,6 +703,7 @@ main(void)
       cmocka_unit_test(test_symbolic_batch),
       cmocka_unit_test(test_block_style_classified),
       cmocka_unit_test(test_patterns),
+      cmocka_unit_test(test_kernel_patterns),
       cmocka_unit_test(test_needs_legalized),
       cmocka_unit_test(test_difference_is_caught),
       cmocka_unit_test(test_join_nests),

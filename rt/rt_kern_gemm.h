@@ -1,0 +1,209 @@
+/*
+ * rt_kern_gemm.h - the register tile of a float32 product as one kernel,
+ * rxc_k_gemm_f32, which LegalizeOps calls from the loop nest it writes
+ * ([opt] kernels, ops/gemm.c) through the TIR intrinsic
+ *   T.call_extern("void", "rxc_k_gemm_f32", T.address_of(acc[0]),
+ *                 T.address_of(A[..]), a_row, a_k, T.address_of(B[..]), b_k,
+ *                 k, rows, cols)
+ * The interpreter runs this very definition (interp/tir.c includes this
+ * header), the generated C carries it as text (codegen/runtime.c), so the
+ * two cannot drift apart.
+ *
+ * What it computes: for r < rows, c < cols,
+ *   acc[r * cols + c] += sum over t < k of a[r * a_row + t * a_k] * b[t * b_k + c]
+ * each accumulator summed in float32 with t ascending, one rounded
+ * multiply and one rounded add per term: the order of the loop nest it
+ * replaces (for t: for r: for c: acc = acc + a * b), so a C compiler that
+ * does not contract a * b + acc into a fused multiply-add gives the same
+ * bits either way, and one that contracts (gcc's -ffp-contract=fast, its
+ * default outside ISO mode, with FMA in -march) contracts both alike.
+ *
+ * Key idea: the order of the terms is fixed per accumulator, never across
+ * accumulators, so the kernel is free to hold a block of rows x 16 sums in
+ * vector registers.  Where the compiler has GNU C vector extensions (gcc,
+ * clang) a sum is a vector of 16 floats, 8 rows at a time (8 independent
+ * chains, one broadcast of a and one load of b per row and term); tcc has
+ * none, and gets the scalar form.  Both read and write exactly the same
+ * elements.  Vector loads and stores go through a 4-byte-aligned,
+ * may_alias vector type: any float address works, and no memcpy is called.
+ *
+ * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  Only a NAME.c
+ * whose kernels call it carries it.
+ */
+#ifndef RXC_RT_KERN_GEMM_H
+#define RXC_RT_KERN_GEMM_H
+
+#if defined(__GNUC__) && !defined(__TINYC__)
+#define RXC_K_VECTOR 1
+#else
+#define RXC_K_VECTOR 0
+#endif
+
+#if RXC_K_VECTOR
+/* 16 and 4 floats at any float address */
+typedef float rxc_k_f32x16 __attribute__((vector_size(64), aligned(4), may_alias));
+typedef float rxc_k_f32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+
+/* acc rows [r0, r0 + 8), columns [c, c + 16): 8 chains of vectors */
+RXC_INLINE void
+rxc_k_gemm_f32_8x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                    const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_k_f32x16 s0 = *(rxc_k_f32x16 *)(acc + 0 * cols), s1 = *(rxc_k_f32x16 *)(acc + 1 * cols);
+  rxc_k_f32x16 s2 = *(rxc_k_f32x16 *)(acc + 2 * cols), s3 = *(rxc_k_f32x16 *)(acc + 3 * cols);
+  rxc_k_f32x16 s4 = *(rxc_k_f32x16 *)(acc + 4 * cols), s5 = *(rxc_k_f32x16 *)(acc + 5 * cols);
+  rxc_k_f32x16 s6 = *(rxc_k_f32x16 *)(acc + 6 * cols), s7 = *(rxc_k_f32x16 *)(acc + 7 * cols);
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_k_f32x16 v = *(const rxc_k_f32x16 *)(b + t * b_k);
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  *(rxc_k_f32x16 *)(acc + 0 * cols) = s0;
+  *(rxc_k_f32x16 *)(acc + 1 * cols) = s1;
+  *(rxc_k_f32x16 *)(acc + 2 * cols) = s2;
+  *(rxc_k_f32x16 *)(acc + 3 * cols) = s3;
+  *(rxc_k_f32x16 *)(acc + 4 * cols) = s4;
+  *(rxc_k_f32x16 *)(acc + 5 * cols) = s5;
+  *(rxc_k_f32x16 *)(acc + 6 * cols) = s6;
+  *(rxc_k_f32x16 *)(acc + 7 * cols) = s7;
+}
+
+/* one row, columns [c, c + 64): 4 chains of vectors */
+RXC_INLINE void
+rxc_k_gemm_f32_1x64(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b, rxc_i64 b_k,
+                    rxc_i64 k)
+{
+  rxc_k_f32x16 s0 = *(rxc_k_f32x16 *)(acc + 0), s1 = *(rxc_k_f32x16 *)(acc + 16);
+  rxc_k_f32x16 s2 = *(rxc_k_f32x16 *)(acc + 32), s3 = *(rxc_k_f32x16 *)(acc + 48);
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *bt = b + t * b_k;
+    rxc_f32 x = a[t * a_k];
+    s0 = s0 + x * *(const rxc_k_f32x16 *)(bt + 0);
+    s1 = s1 + x * *(const rxc_k_f32x16 *)(bt + 16);
+    s2 = s2 + x * *(const rxc_k_f32x16 *)(bt + 32);
+    s3 = s3 + x * *(const rxc_k_f32x16 *)(bt + 48);
+  }
+  *(rxc_k_f32x16 *)(acc + 0) = s0;
+  *(rxc_k_f32x16 *)(acc + 16) = s1;
+  *(rxc_k_f32x16 *)(acc + 32) = s2;
+  *(rxc_k_f32x16 *)(acc + 48) = s3;
+}
+
+/* one row, columns [c, c + 16) */
+RXC_INLINE void
+rxc_k_gemm_f32_1x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b, rxc_i64 b_k,
+                    rxc_i64 k)
+{
+  rxc_k_f32x16 s = *(rxc_k_f32x16 *)acc;
+  rxc_i64 t;
+  for (t = 0; t < k; t++)
+    s = s + a[t * a_k] * *(const rxc_k_f32x16 *)(b + t * b_k);
+  *(rxc_k_f32x16 *)acc = s;
+}
+
+/* one row, columns [c, c + 4) */
+RXC_INLINE void
+rxc_k_gemm_f32_1x4(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b, rxc_i64 b_k,
+                   rxc_i64 k)
+{
+  rxc_k_f32x4 s = *(rxc_k_f32x4 *)acc;
+  rxc_i64 t;
+  for (t = 0; t < k; t++)
+    s = s + a[t * a_k] * *(const rxc_k_f32x4 *)(b + t * b_k);
+  *(rxc_k_f32x4 *)acc = s;
+}
+#else
+/* one row, columns [c, c + 8): 8 sums in locals over all of k (tcc keeps
+ * them in its frame, but reads and writes no acc element per term: twice
+ * the speed of a loop over acc's columns inside the loop over k) */
+RXC_INLINE void
+rxc_k_gemm_f32_1x8(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b, rxc_i64 b_k,
+                   rxc_i64 k)
+{
+  rxc_f32 s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+  rxc_f32 s4 = acc[4], s5 = acc[5], s6 = acc[6], s7 = acc[7];
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    rxc_f32 x = *a;
+    s0 = s0 + x * b[0];
+    s1 = s1 + x * b[1];
+    s2 = s2 + x * b[2];
+    s3 = s3 + x * b[3];
+    s4 = s4 + x * b[4];
+    s5 = s5 + x * b[5];
+    s6 = s6 + x * b[6];
+    s7 = s7 + x * b[7];
+    a += a_k;
+    b += b_k;
+  }
+  acc[0] = s0;
+  acc[1] = s1;
+  acc[2] = s2;
+  acc[3] = s3;
+  acc[4] = s4;
+  acc[5] = s5;
+  acc[6] = s6;
+  acc[7] = s7;
+}
+#endif
+
+/* acc[r * cols + c] += sum over t of a[r * a_row + t * a_k] * b[t * b_k + c]
+ * for r < rows, c < cols, t < k, t ascending (the file comment).  acc
+ * shares no element with a or b. */
+RXC_INLINE void
+rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+               rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols)
+{
+  rxc_i64 r = 0, c, t;
+#if RXC_K_VECTOR
+  for (; r + 8 <= rows; r += 8) {
+    for (c = 0; c + 16 <= cols; c += 16)
+      rxc_k_gemm_f32_8x16(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
+    for (; c < cols; c++) /* columns left over: each row's sum alone */
+      for (t = 0; t < 8; t++) {
+        rxc_f32 *s = acc + (r + t) * cols + c;
+        const rxc_f32 *ar = a + (r + t) * a_row;
+        rxc_i64 u;
+        for (u = 0; u < k; u++)
+          *s = *s + ar[u * a_k] * b[u * b_k + c];
+      }
+  }
+  for (; r < rows; r++) {
+    rxc_f32 *s = acc + r * cols;
+    const rxc_f32 *ar = a + r * a_row;
+    for (c = 0; c + 64 <= cols; c += 64)
+      rxc_k_gemm_f32_1x64(s + c, ar, a_k, b + c, b_k, k);
+    for (; c + 16 <= cols; c += 16)
+      rxc_k_gemm_f32_1x16(s + c, ar, a_k, b + c, b_k, k);
+    for (; c + 4 <= cols; c += 4)
+      rxc_k_gemm_f32_1x4(s + c, ar, a_k, b + c, b_k, k);
+    for (; c < cols; c++)
+      for (t = 0; t < k; t++)
+        s[c] = s[c] + ar[t * a_k] * b[t * b_k + c];
+  }
+#else
+  for (; r < rows; r++) {
+    rxc_f32 *s = acc + r * cols;
+    const rxc_f32 *ar = a + r * a_row;
+    for (c = 0; c + 8 <= cols; c += 8)
+      rxc_k_gemm_f32_1x8(s + c, ar, a_k, b + c, b_k, k);
+    for (; c < cols; c++) {
+      rxc_f32 one = s[c];
+      for (t = 0; t < k; t++)
+        one = one + ar[t * a_k] * b[t * b_k + c];
+      s[c] = one;
+    }
+  }
+#endif
+}
+
+#endif /* RXC_RT_KERN_GEMM_H */
