@@ -76,22 +76,21 @@ nms_columns(const Nms *m)
   return need > m->id_index + 1 ? need : m->id_index + 1;
 }
 
+static const char *const nms_args[3] = {"data", "valid_count", "indices"};
+
 IrSInfo *
 op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrCtx *ctx = in->ctx;
   Nms m;
   IrSInfo *t[3];
-  static const char *const names[3] = {"data", "valid_count", "indices"};
   static const int ranks[3] = {3, 1, 2};
-  if (!parse_nms(s, &m))
-    return NULL;
-  if (!op_vis_tensor_args(in, s, args, 3, names, ranks, t))
+  if (!parse_nms(s, &m) || !op_vis_tensor_args(in, s, args, 3, nms_args, ranks, t))
     return NULL;
   for (int i = 1; i < 3; i++) {
     IrDType dt = op_nn_dtype(t[i]);
     if (dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32))
-      return op_fail_null(s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
+      return op_fail_null(s, "%s must be int32, not %s", nms_args[i], op_nn_dtype_str(ctx, dt));
   }
   IrPrimExpr **d = op_nn_shape(t[0]), **vc = op_nn_shape(t[1]), **ix = op_nn_shape(t[2]);
   if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE)
@@ -115,17 +114,14 @@ op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *data = ir_sinfo_tensor(ctx, d, 3, dt, vd);
   if (!m.return_indices)
     return data;
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3), **g = f;
   IrPrimExpr **two = NULL;
   if (d) {
     two = ir_alloc(ctx, sizeof *two * 2);
     two[0] = d[0], two[1] = op_nn_int(ctx, 1);
   }
-  if (m.sigma > 0.0)
-    *g++ = data;
-  *g++ = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
-  *g++ = ir_sinfo_tensor(ctx, two, 2, IR_I32, vd);
-  return ir_sinfo_tuple(ctx, f, (int)(g - f));
+  IrSInfo *obi = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
+  IrSInfo *count = ir_sinfo_tensor(ctx, two, 2, IR_I32, vd);
+  return m.sigma > 0.0 ? op_vis_tuple(ctx, data, obi, count) : op_vis_tuple(ctx, obi, count, NULL);
 }
 
 /* One batch of the kernel: out (float64 view of the output data's rows,
@@ -307,11 +303,10 @@ Value *
 op_vis_eval_nms(OpEval *ev, const OpSite *s, Value **args)
 {
   Nms m;
-  const IrTensorData *data = op_nn_tensor_value(s, args, 0, "data");
-  const IrTensorData *vc = op_nn_tensor_value(s, args, 1, "valid_count");
-  const IrTensorData *ix = op_nn_tensor_value(s, args, 2, "indices");
-  if (!data || !vc || !ix || !parse_nms(s, &m))
+  const IrTensorData *t[3];
+  if (!op_vis_tensor_values(s, args, 3, nms_args, t) || !parse_nms(s, &m))
     return NULL;
+  const IrTensorData *data = t[0], *vc = t[1], *ix = t[2];
   if (data->ndim != 3 || vc->ndim != 1 || ix->ndim != 2 || vc->shape[0] != data->shape[0] ||
       ix->shape[0] != data->shape[0] || ix->shape[1] != data->shape[1] ||
       nms_columns(&m) > data->shape[2]) {
@@ -687,16 +682,10 @@ op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
       x->sinfo->u.tensor.ndim != 3)
     return NULL;
   op_prim_begin(lz, &p, "non_max_suppression");
-  NmsLower w = {&m,
-                op_prim_input(&p, x, "data"),
-                op_prim_input(&p, s->call->u.call.args[1], "valid_count"),
-                op_prim_input(&p, s->call->u.call.args[2], "indices"),
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL};
+  NmsLower w = {.m = &m,
+                .data = op_prim_input(&p, x, "data"),
+                .valid = op_prim_input(&p, s->call->u.call.args[1], "valid_count"),
+                .indices = op_prim_input(&p, s->call->u.call.args[2], "indices")};
   IrBuffer *count = NULL;
   IrPrimExpr **dims = x->sinfo->u.tensor.shape;
   if (nout == 1) {
@@ -710,10 +699,8 @@ op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     count = op_prim_output(&p, f[soft + 1], "valid_box_count");
   }
   if (!w.data || !w.valid || !w.indices || !w.out || !w.obi || (nout > 1 && !count) ||
-      w.data->ndim != 3) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+      w.data->ndim != 3)
+    return op_prim_give_up(&p);
   w.acc = op_nn_acc_new(&p, 2);
   w.n = w.data->shape[1], w.l = w.data->shape[2];
   nms_check(&p, w.valid, w.n);

@@ -155,30 +155,23 @@ op_vis_infer_all_class_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
                         "and num_boxes");
   }
   int vd = op_nn_vdevice(boxes);
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
-  if (!b || !sc) { /* TVM needs the shapes; without them only ranks */
-    f[0] = ir_sinfo_tensor(ctx, NULL, onnx ? 2 : 3, IR_I64, vd);
-    f[1] = onnx ? ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd)
-                : ir_sinfo_tensor(ctx, NULL, 2, IR_F32, vd);
-    f[2] = ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, onnx ? 2 : 3);
-  }
+  if (!b || !sc) /* TVM needs the shapes; without them only ranks */
+    return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, NULL, onnx ? 2 : 3, IR_I64, vd),
+                        ir_sinfo_tensor(ctx, NULL, onnx ? 1 : 2, onnx ? IR_I64 : IR_F32, vd),
+                        onnx ? NULL : ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd));
   IrPrimExpr *per_batch = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, sc[1], b[1]));
   if (onnx) {
     IrPrimExpr **sel = ir_alloc(ctx, sizeof *sel * 2), **one = ir_alloc(ctx, sizeof *one);
     sel[0] = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, b[0], per_batch));
     sel[1] = op_nn_int(ctx, 3), one[0] = op_nn_int(ctx, 1);
-    f[0] = ir_sinfo_tensor(ctx, sel, 2, IR_I64, vd);
-    f[1] = ir_sinfo_tensor(ctx, one, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, 2);
+    return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, sel, 2, IR_I64, vd),
+                        ir_sinfo_tensor(ctx, one, 1, IR_I64, vd), NULL);
   }
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 3), **scs = ir_alloc(ctx, sizeof *scs * 2);
   idx[0] = b[0], idx[1] = per_batch, idx[2] = op_nn_int(ctx, 2);
   scs[0] = b[0], scs[1] = per_batch;
-  f[0] = ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd);
-  f[1] = ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd);
-  f[2] = ir_sinfo_tensor(ctx, b, 1, IR_I64, vd);
-  return ir_sinfo_tuple(ctx, f, 3);
+  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd),
+                      ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd), ir_sinfo_tensor(ctx, b, 1, IR_I64, vd));
 }
 
 /* The scalars of a call. */
@@ -622,30 +615,25 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   const char *format;
   OpPrim p;
-  if (!op_nn_attr_str(s, "output_format", "onnx", &format) || result->kind != IR_SI_TUPLE)
+  if (!op_nn_attr_str(s, "output_format", "onnx", &format))
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
-  int nout = onnx ? 2 : 3;
-  if (result->u.tuple.n != nout)
-    return NULL;
-  op_prim_begin(lz, &p, "all_class_non_max_suppression");
-  AllClassTir a = {op_prim_input(&p, s->call->u.call.args[0], "boxes"),
-                   op_prim_input(&p, s->call->u.call.args[1], "scores"), NULL, NULL};
-  IrBuffer *mx = op_prim_input(&p, s->call->u.call.args[2], "max_output_boxes_per_class");
-  IrBuffer *iou = op_prim_input(&p, s->call->u.call.args[3], "iou_threshold");
-  IrBuffer *sth = op_prim_input(&p, s->call->u.call.args[4], "score_threshold");
-  static const char *const names[2][3] = {
-      {"selected_indices", "num_total_detections", NULL},
-      {"selected_indices", "selected_scores", "num_detections"}};
+  AllClassTir a = {NULL, NULL, NULL, NULL};
   AllClassOut o = {&a, onnx, {NULL, NULL, NULL}};
-  bool ok = a.boxes && a.scores && mx && iou && sth && a.boxes->ndim == 3 && a.scores->ndim == 3 &&
-            mx->ndim <= 1 && iou->ndim <= 1 && sth->ndim <= 1;
-  for (int k = 0; k < nout; k++)
-    ok = ok && (o.out[k] = op_prim_output(&p, result->u.tuple.fields[k], names[!onnx][k]));
-  if (!ok) {
-    op_prim_abort(&p);
+  IrBuffer *mx, *iou, *sth;
+  if (!op_vis_prim_open(lz, &p, "all_class_non_max_suppression", s->call, result,
+                        (OpPrimParam[]){{"boxes", &a.boxes},
+                                        {"scores", &a.scores},
+                                        {"max_output_boxes_per_class", &mx},
+                                        {"iou_threshold", &iou},
+                                        {"score_threshold", &sth},
+                                        {"selected_indices", &o.out[0]},
+                                        {onnx ? "num_total_detections" : "selected_scores", &o.out[1]},
+                                        {"num_detections", &o.out[2]}},
+                        5, onnx ? 2 : 3))
     return NULL;
-  }
+  if (a.boxes->ndim != 3 || a.scores->ndim != 3 || mx->ndim > 1 || iou->ndim > 1 || sth->ndim > 1)
+    return op_prim_give_up(&p);
   VisNmsTir t = op_vis_nms_tir_new(&p, s->call->u.call.args[0]->sinfo->u.tensor.shape[1]);
   IrPrimExpr *n = a.boxes->shape[1];
   IrPrimExpr *max_boxes = op_nn_to(ctx, IR_I64, load_scalar(&p, mx));
