@@ -101,8 +101,8 @@ typedef struct {
   int axis;         /* the sorts' axis; -1 for median */
   bool descending;
   int64_t k;        /* topk's k (<= 0: all) */
-  bool values;      /* topk: gives values */
-  bool indices;     /* topk: gives indices */
+  bool values;      /* the call gives the values (sort, median, topk) */
+  bool indices;     /* the call gives indices (argsort, topk, median over one axis) */
   bool keepdims;    /* median */
   bool all;         /* median over every axis */
   int naxes;        /* median: how many axes given */
@@ -126,6 +126,8 @@ ask_of(const OpSite *s, int ndim, Ask *a)
         !op_nn_attr_bool(s, "keepdims", false, &a->keepdims))
       return false;
     a->all = a->naxes == 0;
+    a->values = true;
+    a->indices = a->naxes == 1;
     for (int d = 0; a->all && d < ndim; d++)
       a->reduce[d] = true;
     for (int i = 0; i < a->naxes; i++) {
@@ -152,8 +154,8 @@ ask_of(const OpSite *s, int ndim, Ask *a)
     a->index_t = IR_I32;
   if (a->index_t.code != IR_DT_INT && a->index_t.code != IR_DT_UINT)
     return op_fail(s, "dtype must be an integer type, not %s", op_nn_dtype_str(s->ctx, a->index_t));
-  a->values = strcmp(ret, "indices") != 0;
-  a->indices = strcmp(ret, "values") != 0;
+  a->values = a->id != IR_OP_ARGSORT && strcmp(ret, "indices") != 0;
+  a->indices = a->id != IR_OP_SORT && strcmp(ret, "values") != 0;
   if (strcmp(ret, "both") && strcmp(ret, "values") && strcmp(ret, "indices"))
     return op_fail(s, "ret_type must be \"both\", \"values\" or \"indices\", not \"%s\"", ret);
   if (ndim == 0 || axis < -ndim || axis >= ndim)
@@ -167,14 +169,18 @@ ask_of(const OpSite *s, int ndim, Ask *a)
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-static IrSInfo *
-one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, IrSInfo **x)
+/* The call's one argument as a tensor into *x and, with a, the call's
+ * attributes for x's rank (ask_of), or for rank `unknown` when x's is
+ * unknown (< 0: not read then); false after an error. */
+static bool
+one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int unknown, IrSInfo **x, Ask *a)
 {
   if (s->call->u.call.nargs != 1)
-    return op_fail_null(s, "expects 1 argument, got %d", s->call->u.call.nargs);
+    return op_fail(s, "expects 1 argument, got %d", s->call->u.call.nargs);
   if (!op_nn_tensor_arg(in, s, args, 0, "data", x))
-    return NULL;
-  return args[0];
+    return false;
+  int ndim = op_nn_ndim(*x) >= 0 ? op_nn_ndim(*x) : unknown;
+  return !a || ndim < 0 || ask_of(s, ndim, a);
 }
 
 /* sort: x's struct info; argsort: x's shape with the index dtype. */
@@ -183,11 +189,9 @@ infer_sort(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, &a))
     return NULL;
   int ndim = op_nn_ndim(x);
-  if (ndim >= 0 && !ask_of(s, ndim, &a))
-    return NULL;
   IrDType t = op_nn_dtype(x);
   if (s->call->u.call.op->id == IR_OP_ARGSORT) {
     if (ndim < 0 && !op_nn_attr_dtype(s, "dtype", &t))
@@ -203,12 +207,10 @@ static IrSInfo *
 infer_topk(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  Ask a; /* an unknown rank: any axis may do */
+  if (!one_tensor_arg(in, s, args, 64, &x, &a))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
-  if (!ask_of(s, ndim < 0 ? 64 : ndim, &a)) /* an unknown rank: any axis may do */
-    return NULL;
   IrPrimExpr **shape = op_nn_shape(x), **out = NULL;
   if (shape) {
     out = op_nn_index_copy(in->ctx, shape, ndim);
@@ -235,7 +237,7 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, &a))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrDType t = op_nn_dtype(x);
@@ -257,8 +259,6 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
     f[1] = ir_sinfo_tensor(in->ctx, NULL, -1, IR_I64, vdev);
     return ir_sinfo_tuple(in->ctx, f, 2);
   }
-  if (!ask_of(s, ndim, &a))
-    return NULL;
   IrPrimExpr **shape = op_nn_shape(x);
   IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(ndim ? ndim : 1));
   int n = 0;
@@ -414,11 +414,8 @@ eval_sort(OpEval *ev, const OpSite *s, Value **args)
   int nd = result_dims(x, &a, kk, dims);
   Outs o = {0};
   Value *vv = NULL, *vi = NULL;
-  bool want_values = a.id == IR_OP_SORT || a.id == IR_OP_MEDIAN || (a.id == IR_OP_TOPK && a.values);
-  bool want_indices = a.id == IR_OP_ARGSORT || (a.id == IR_OP_TOPK && a.indices) ||
-                      (a.id == IR_OP_MEDIAN && a.naxes == 1);
-  bool ok = (!want_values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
-            (!want_indices ||
+  bool ok = (!a.values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
+            (!a.indices ||
              (o.indices = new_out(s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t, nd, dims, &o, &vi))) &&
             sort_rows(s, &a, x, kk, &o);
   free(o.outer);
@@ -587,21 +584,14 @@ legalize_sort(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   Ranking r = {.p = &p, .ctx = lz->ctx, .a = &a};
   r.x = op_prim_input(&p, s->call->u.call.args[0], "A");
   bool tuple = result->kind == IR_SI_TUPLE;
-  if (!r.x || !ask_of(s, r.x->ndim, &a) || (tuple && result->u.tuple.n != 2)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
-  bool gives_values = a.id == IR_OP_SORT || a.id == IR_OP_MEDIAN || (a.id == IR_OP_TOPK && a.values);
+  if (!r.x || !ask_of(s, r.x->ndim, &a) || tuple != (a.values && a.indices) ||
+      (tuple && result->u.tuple.n != 2))
+    return op_prim_give_up(&p);
   IrSInfo *vs = tuple ? result->u.tuple.fields[0] : result;
   IrSInfo *is = tuple ? result->u.tuple.fields[1] : result;
-  if (gives_values)
-    r.values = op_prim_output(&p, vs, ir_printf(lz->ctx, "T_%s", name));
-  if (tuple || !gives_values)
-    r.indices = op_prim_output(&p, is, ir_printf(lz->ctx, "T_%s_indices", name));
-  if ((gives_values && !r.values) || ((tuple || !gives_values) && !r.indices)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  if ((a.values && !(r.values = op_prim_output(&p, vs, ir_printf(lz->ctx, "T_%s", name)))) ||
+      (a.indices && !(r.indices = op_prim_output(&p, is, ir_printf(lz->ctx, "T_%s_indices", name)))))
+    return op_prim_give_up(&p);
   if (a.id == IR_OP_TOPK) {
     IrBuffer *o = r.values ? r.values : r.indices;
     r.kk = op_nn_to(lz->ctx, IR_I64, o->shape[a.axis]);
@@ -689,10 +679,8 @@ legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   if (!op_prim_open(lz, &p, "bucketize", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &b}, {"T_bucketize", &out}}, 3))
     return NULL;
-  if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right))
+    return op_prim_give_up(&p);
   IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = i64(c, 1), *zero = i64(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
@@ -965,7 +953,7 @@ static IrSInfo *
 infer_nonzero(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, NULL))
     return NULL;
   return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
 }
