@@ -202,8 +202,7 @@ op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args)
         op_set_f(&scores->u.tensor.t, (b * C + c) * N + a, v);
       }
     }
-  Value *items[2] = {boxes, scores};
-  return op_tuple_new(ev->ctx, items, 2);
+  return op_tuple_new(ev->ctx, (Value *[]){boxes, scores}, 2);
 }
 
 IrExpr *
@@ -213,8 +212,7 @@ op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   Multibox m;
   OpPrim p;
   IrBuffer *cls, *loc, *anchor, *boxes, *scores;
-  if (!parse_multibox(s, &m) ||
-      !op_vis_prim_open(lz, &p, "multibox_transform_loc", s->call, result,
+  if (!op_vis_prim_open(lz, &p, "multibox_transform_loc", s->call, result,
                         (OpPrimParam[]){{"cls_pred", &cls},
                                         {"loc_pred", &loc},
                                         {"anchor", &anchor},
@@ -222,7 +220,7 @@ op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
                                         {"multibox_scores", &scores}},
                         3, 2))
     return NULL;
-  if (cls->ndim != 3)
+  if (!parse_multibox(s, &m) || cls->ndim != 3)
     return op_prim_give_up(&p);
   IrBuffer *acc = op_nn_acc_new(&p, 2);
   IrPrimExpr *ext[2] = {cls->shape[0], cls->shape[2]}, **o;
@@ -237,43 +235,31 @@ op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
         b, op_nn_add(ctx, op_nn_mul(ctx, a, op_nn_index(ctx, 4)), op_nn_index(ctx, k))};
     e[k] = op_nn_f64(ctx, op_prim_load(&p, loc, op_nn_index_copy(ctx, lat, 2)));
   }
-  IrPrimExpr *half = op_img_f64(ctx, 0.5);
-  IrPrimExpr *ay = op_let(
-      &l, "ay", op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[1], anc[3]), half));
-  IrPrimExpr *ax = op_let(
-      &l, "ax", op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[0], anc[2]), half));
-  IrPrimExpr *ah = op_let(&l, "ah", op_img_bin(ctx, IR_PE_SUB, anc[3], anc[1]));
-  IrPrimExpr *aw = op_let(&l, "aw", op_img_bin(ctx, IR_PE_SUB, anc[2], anc[0]));
-  IrPrimExpr *yc =
-      op_let(&l, "yc",
-             op_img_bin(ctx, IR_PE_ADD,
-                        op_img_bin(ctx, IR_PE_MUL,
-                                   op_img_bin(ctx, IR_PE_MUL, e[1], op_img_f64(ctx, m.var[1])), ah),
-                        ay));
-  IrPrimExpr *xc =
-      op_let(&l, "xc",
-             op_img_bin(ctx, IR_PE_ADD,
-                        op_img_bin(ctx, IR_PE_MUL,
-                                   op_img_bin(ctx, IR_PE_MUL, e[0], op_img_f64(ctx, m.var[0])), aw),
-                        ax));
-  IrPrimExpr *hh = op_let(
-      &l, "hh",
-      op_img_bin(
-          ctx, IR_PE_MUL,
-          op_img_bin(ctx, IR_PE_MUL, half,
-                     op_img_intrin(ctx, "tir.exp",
-                                   op_img_bin(ctx, IR_PE_MUL, e[3], op_img_f64(ctx, m.var[3])))),
-          ah));
-  IrPrimExpr *hw = op_let(
-      &l, "hw",
-      op_img_bin(
-          ctx, IR_PE_MUL,
-          op_img_bin(ctx, IR_PE_MUL, half,
-                     op_img_intrin(ctx, "tir.exp",
-                                   op_img_bin(ctx, IR_PE_MUL, e[2], op_img_f64(ctx, m.var[2])))),
-          aw));
-  box[0] = op_img_bin(ctx, IR_PE_SUB, yc, hh), box[1] = op_img_bin(ctx, IR_PE_SUB, xc, hw);
-  box[2] = op_img_bin(ctx, IR_PE_ADD, yc, hh), box[3] = op_img_bin(ctx, IR_PE_ADD, xc, hw);
+  /* decode_box: per axis y, then x (anchor corners and offsets 1 and 3,
+   * then 0 and 2), the anchor's middle and size, the box's center and
+   * half size, each quantity bound for both axes before the next */
+  static const char *const names[4][2] = {{"ay", "ax"}, {"ah", "aw"}, {"yc", "xc"}, {"hh", "hw"}};
+  IrPrimExpr *half = op_img_f64(ctx, 0.5), *mid[2], *size[2], *ctr[2], *h[2];
+  for (int k = 0; k < 2; k++)
+    mid[k] = op_let(
+        &l, names[0][k],
+        op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[1 - k], anc[3 - k]), half));
+  for (int k = 0; k < 2; k++)
+    size[k] = op_let(&l, names[1][k], op_img_bin(ctx, IR_PE_SUB, anc[3 - k], anc[1 - k]));
+  for (int k = 0; k < 2; k++) {
+    IrPrimExpr *off = op_img_bin(ctx, IR_PE_MUL, e[1 - k], op_img_f64(ctx, m.var[1 - k]));
+    ctr[k] = op_let(&l, names[2][k],
+                    op_img_bin(ctx, IR_PE_ADD, op_img_bin(ctx, IR_PE_MUL, off, size[k]), mid[k]));
+  }
+  for (int k = 0; k < 2; k++) {
+    IrPrimExpr *scale = op_img_intrin(
+        ctx, "tir.exp", op_img_bin(ctx, IR_PE_MUL, e[3 - k], op_img_f64(ctx, m.var[3 - k])));
+    h[k] = op_let(&l, names[3][k],
+                  op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_MUL, half, scale), size[k]));
+  }
+  for (int k = 0; k < 2; k++)
+    box[k] = op_img_bin(ctx, IR_PE_SUB, ctr[k], h[k]),
+    box[k + 2] = op_img_bin(ctx, IR_PE_ADD, ctr[k], h[k]);
   IrStmt *st[10];
   int n = 0;
   for (int k = 0; k < 4; k++) {
@@ -364,8 +350,8 @@ op_vis_infer_valid_counts(OpInfer *in, const OpSite *s, IrSInfo **args)
   }
   IrDType dt = op_nn_dtype(x);
   int vd = op_nn_vdevice(x);
-  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, d, 1, IR_I32, vd), ir_sinfo_tensor(ctx, d, 3, dt, vd),
-                      ir_sinfo_tensor(ctx, d, 2, IR_I32, vd));
+  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, d, 1, IR_I32, vd),
+                      ir_sinfo_tensor(ctx, d, 3, dt, vd), ir_sinfo_tensor(ctx, d, 2, IR_I32, vd));
 }
 
 Value *
@@ -403,8 +389,7 @@ op_vis_eval_valid_counts(OpEval *ev, const OpSite *s, Value **args)
       op_set_i(&idx->u.tensor.t, i * N + j, -1);
     }
   }
-  Value *items[3] = {count, out, idx};
-  return op_tuple_new(ev->ctx, items, 3);
+  return op_tuple_new(ev->ctx, (Value *[]){count, out, idx}, 3);
 }
 
 IrExpr *
@@ -414,15 +399,13 @@ op_vis_legalize_valid_counts(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   ValidCounts v;
   OpPrim p;
   IrBuffer *x, *count, *out, *idx;
-  if (!parse_valid_counts(s, &v) ||
-      !op_vis_prim_open(lz, &p, "get_valid_counts", s->call, result,
-                        (OpPrimParam[]){{"data", &x},
-                                        {"valid_count", &count},
-                                        {"out_tensor", &out},
-                                        {"out_indices", &idx}},
-                        1, 3))
+  if (!op_vis_prim_open(
+          lz, &p, "get_valid_counts", s->call, result,
+          (OpPrimParam[]){
+              {"data", &x}, {"valid_count", &count}, {"out_tensor", &out}, {"out_indices", &idx}},
+          1, 3))
     return NULL;
-  if (x->ndim != 3)
+  if (!parse_valid_counts(s, &v) || x->ndim != 3)
     return op_prim_give_up(&p);
   IrPrimExpr **i, **j, **k, *at[3];
   IrStmt **slot = op_prim_loops(&p, x->shape, 1, &i);

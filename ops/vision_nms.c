@@ -171,7 +171,8 @@ op_vis_infer_all_class_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
   idx[0] = b[0], idx[1] = per_batch, idx[2] = op_nn_int(ctx, 2);
   scs[0] = b[0], scs[1] = per_batch;
   return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd),
-                      ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd), ir_sinfo_tensor(ctx, b, 1, IR_I64, vd));
+                      ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd),
+                      ir_sinfo_tensor(ctx, b, 1, IR_I64, vd));
 }
 
 /* The scalars of a call. */
@@ -621,16 +622,17 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   AllClassTir a = {NULL, NULL, NULL, NULL};
   AllClassOut o = {&a, onnx, {NULL, NULL, NULL}};
   IrBuffer *mx, *iou, *sth;
-  if (!op_vis_prim_open(lz, &p, "all_class_non_max_suppression", s->call, result,
-                        (OpPrimParam[]){{"boxes", &a.boxes},
-                                        {"scores", &a.scores},
-                                        {"max_output_boxes_per_class", &mx},
-                                        {"iou_threshold", &iou},
-                                        {"score_threshold", &sth},
-                                        {"selected_indices", &o.out[0]},
-                                        {onnx ? "num_total_detections" : "selected_scores", &o.out[1]},
-                                        {"num_detections", &o.out[2]}},
-                        5, onnx ? 2 : 3))
+  if (!op_vis_prim_open(
+          lz, &p, "all_class_non_max_suppression", s->call, result,
+          (OpPrimParam[]){{"boxes", &a.boxes},
+                          {"scores", &a.scores},
+                          {"max_output_boxes_per_class", &mx},
+                          {"iou_threshold", &iou},
+                          {"score_threshold", &sth},
+                          {"selected_indices", &o.out[0]},
+                          {onnx ? "num_total_detections" : "selected_scores", &o.out[1]},
+                          {"num_detections", &o.out[2]}},
+          5, onnx ? 2 : 3))
     return NULL;
   if (a.boxes->ndim != 3 || a.scores->ndim != 3 || mx->ndim > 1 || iou->ndim > 1 || sth->ndim > 1)
     return op_prim_give_up(&p);
