@@ -207,8 +207,8 @@ static IrSInfo *
 infer_topk(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  Ask a; /* an unknown rank: any axis may do */
-  if (!one_tensor_arg(in, s, args, 64, &x, &a))
+  Ask a;
+  if (!one_tensor_arg(in, s, args, 64, &x, &a)) /* an unknown rank: any axis may do */
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrPrimExpr **shape = op_nn_shape(x), **out = NULL;
@@ -589,8 +589,10 @@ legalize_sort(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     return op_prim_give_up(&p);
   IrSInfo *vs = tuple ? result->u.tuple.fields[0] : result;
   IrSInfo *is = tuple ? result->u.tuple.fields[1] : result;
-  if ((a.values && !(r.values = op_prim_output(&p, vs, ir_printf(lz->ctx, "T_%s", name)))) ||
-      (a.indices && !(r.indices = op_prim_output(&p, is, ir_printf(lz->ctx, "T_%s_indices", name)))))
+  const char *vname = ir_printf(lz->ctx, "T_%s", name);
+  const char *iname = ir_printf(lz->ctx, "T_%s_indices", name);
+  if ((a.values && !(r.values = op_prim_output(&p, vs, vname))) ||
+      (a.indices && !(r.indices = op_prim_output(&p, is, iname))))
     return op_prim_give_up(&p);
   if (a.id == IR_OP_TOPK) {
     IrBuffer *o = r.values ? r.values : r.indices;
