@@ -447,12 +447,6 @@ typedef struct {
   IrPrimExpr *kk;             /* topk's k, int64 */
 } Ranking;
 
-static IrPrimExpr *
-i64(IrCtx *ctx, int64_t v)
-{
-  return ir_prim_int(ctx, IR_I64, v);
-}
-
 /* x at an index, widened for comparing: float64 or int64. */
 static IrPrimExpr *
 key(const Ranking *r, IrPrimExpr **at)
@@ -487,14 +481,14 @@ position(const Ranking *r, IrPrimExpr **at)
       pos = pos ? op_nn_add(r->ctx, op_nn_mul(r->ctx, pos, op_nn_to(r->ctx, IR_I64, r->x->shape[d])),
                             op_nn_to(r->ctx, IR_I64, at[d]))
                 : op_nn_to(r->ctx, IR_I64, at[d]);
-  return pos ? pos : i64(r->ctx, 0);
+  return pos ? pos : op_nn_index(r->ctx, 0);
 }
 
 /* The row's length: the product of the reduced extents, int64. */
 static IrPrimExpr *
 row_length(const Ranking *r)
 {
-  IrPrimExpr *n = i64(r->ctx, 1);
+  IrPrimExpr *n = op_nn_index(r->ctx, 1);
   for (int d = 0; d < r->x->ndim; d++)
     if (r->a->reduce[d])
       n = op_nn_mul(r->ctx, n, op_nn_to(r->ctx, IR_I64, r->x->shape[d]));
@@ -510,9 +504,9 @@ count_before(const Ranking *r)
   IrPrimExpr *tie = ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_NOT, less(r, v, u), NULL),
                                 ir_prim_bin(c, IR_PE_LT, position(r, r->at_j), position(r, r->at_i)));
   IrPrimExpr *before = ir_prim_bin(c, IR_PE_OR, less(r, u, v), tie);
-  IrPrimExpr *zero = i64(c, 0);
+  IrPrimExpr *zero = op_nn_index(c, 0);
   IrPrimExpr *next = op_nn_add(c, op_prim_load_at(r->p, r->rank, zero),
-                               ir_prim_select(c, before, i64(c, 1), i64(c, 0)));
+                               ir_prim_select(c, before, op_nn_index(c, 1), op_nn_index(c, 0)));
   return op_prim_store_at(r->p, r->rank, zero, next);
 }
 
@@ -522,7 +516,7 @@ static IrStmt *
 place(const Ranking *r, IrPrimExpr **kept)
 {
   IrCtx *c = r->ctx;
-  IrPrimExpr *rank = op_prim_load_at(r->p, r->rank, i64(c, 0));
+  IrPrimExpr *rank = op_prim_load_at(r->p, r->rank, op_nn_index(c, 0));
   IrPrimExpr **to = kept, *cond = NULL;
   IrStmt *s[2];
   int n = 0;
@@ -532,8 +526,8 @@ place(const Ranking *r, IrPrimExpr **kept)
     if (r->a->id == IR_OP_TOPK)
       cond = ir_prim_bin(c, IR_PE_LT, rank, r->kk);
   } else {
-    cond = ir_prim_bin(c, IR_PE_EQ, rank,
-                       op_nn_floordiv(c, op_nn_sub(c, row_length(r), i64(c, 1)), i64(c, 2)));
+    IrPrimExpr *last = op_nn_sub(c, row_length(r), op_nn_index(c, 1));
+    cond = ir_prim_bin(c, IR_PE_EQ, rank, op_nn_floordiv(c, last, op_nn_index(c, 2)));
   }
   if (r->values)
     s[n++] = op_prim_store(r->p, r->values, to, op_prim_load(r->p, r->x, r->at_i));
@@ -560,13 +554,13 @@ emit_ranking(Ranking *r)
     if (!r->a->reduce[d])
       slot[nslot++] = r->at_i[d];
     else if (r->a->keepdims)
-      slot[nslot++] = i64(c, 0);
+      slot[nslot++] = op_nn_index(c, 0);
   }
   memcpy(kept, slot, sizeof *kept * (size_t)nslot);
   IrStmt **each_i = op_nn_nest_dims(r->p, r->x->shape, nd, r->a->reduce, true, r->at_i, &rows);
   IrStmt **each_j = op_nn_nest_dims(r->p, r->x->shape, nd, r->a->reduce, true, r->at_j, &cols);
   *each_j = count_before(r);
-  s[0] = op_prim_store_at(r->p, r->rank, i64(c, 0), i64(c, 0));
+  s[0] = op_prim_store_at(r->p, r->rank, op_nn_index(c, 0), op_nn_index(c, 0));
   s[1] = cols;
   s[2] = place(r, kept);
   *each_i = op_nn_seq(r->p, s, 3);
@@ -598,7 +592,7 @@ legalize_sort(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     IrBuffer *o = r.values ? r.values : r.indices;
     r.kk = op_nn_to(lz->ctx, IR_I64, o->shape[a.axis]);
   }
-  IrPrimExpr *one = i64(lz->ctx, 1);
+  IrPrimExpr *one = op_nn_index(lz->ctx, 1);
   r.rank = op_prim_alloc(&p, IR_I64, &one, 1, "rank");
   emit_ranking(&r);
   return op_prim_finish(&p, s->call, result);
@@ -684,16 +678,16 @@ legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right))
     return op_prim_give_up(&p);
   IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
-  IrPrimExpr *one = i64(c, 1), *zero = i64(c, 0), **at, **j;
+  IrPrimExpr *one = op_nn_index(c, 1), *zero = op_nn_index(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &at), *scan, *st[3];
   IrStmt **step = op_prim_loop_nest(&p, b->shape, 1, &j, &scan);
   IrPrimExpr *below = ir_prim_bin(c, right ? IR_PE_LE : IR_PE_LT, op_nn_to(c, t, op_prim_load(&p, b, j)),
                                   op_nn_to(c, t, op_prim_load(&p, x, at)));
-  *step = op_prim_store_at(&p, count, zero,
-                           op_nn_add(c, op_prim_load_at(&p, count, zero),
-                                     ir_prim_select(c, below, i64(c, 1), i64(c, 0))));
-  st[0] = op_prim_store_at(&p, count, zero, i64(c, 0));
+  IrPrimExpr *counted = ir_prim_select(c, below, op_nn_index(c, 1), op_nn_index(c, 0));
+  *step =
+      op_prim_store_at(&p, count, zero, op_nn_add(c, op_prim_load_at(&p, count, zero), counted));
+  st[0] = op_prim_store_at(&p, count, zero, op_nn_index(c, 0));
   st[1] = scan;
   st[2] = op_prim_store(&p, out, at, op_nn_to(c, out->dtype, op_prim_load_at(&p, count, zero)));
   *body = op_nn_seq(&p, st, 3);
