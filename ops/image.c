@@ -529,10 +529,9 @@ legalize_resize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   Resize r;
   OpPrim p;
-  if (!parse_resize(s, &r))
-    return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d", s->call, result,
+  if (!parse_resize(s, &r) ||
+      !op_prim_open(lz, &p, r.nsp == 2 ? "resize2d" : "resize3d", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"resize", &out}}, 2))
     return NULL;
   if (x->ndim != r.ndim || out->ndim != r.ndim)

@@ -98,10 +98,9 @@ op_img_legalize_affine_grid(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   bool align;
   OpPrim p;
-  if (!op_nn_attr_bool(s, "align_corners", true, &align))
-    return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "affine_grid", s->call, result,
+  if (!op_nn_attr_bool(s, "align_corners", true, &align) ||
+      !op_prim_open(lz, &p, "affine_grid", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"affine_grid", &out}}, 2))
     return NULL;
   if (x->ndim != 3 || out->ndim < 4)
@@ -615,10 +614,9 @@ op_img_legalize_grid_sample(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   GridSample g;
   OpPrim p;
-  if (!parse_grid_sample(s, &g))
-    return NULL;
   IrBuffer *x, *grid, *out;
-  if (!op_prim_open(lz, &p, "grid_sample", s->call, result,
+  if (!parse_grid_sample(s, &g) ||
+      !op_prim_open(lz, &p, "grid_sample", s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"grid", &grid}, {"grid_sample", &out}}, 3))
     return NULL;
   int rank = g.nsp + 2;

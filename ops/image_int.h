@@ -69,11 +69,26 @@ IrSInfo *op_img_infer_grid_sample(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_img_eval_grid_sample(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_img_legalize_grid_sample(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
-/* vision_box.c: the hooks of vision.c's box ops. */
-/* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
+/* vision_box.c: the openings the vision hooks share.  Inference:
+ * arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
  * rank is known; false after an error naming names[i]. */
 bool op_vis_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int n,
                         const char *const *names, const int *ranks, IrSInfo **t);
+/* The tuple (a, b, c) of struct infos; (a, b) when c is NULL. */
+IrSInfo *op_vis_tuple(IrCtx *ctx, IrSInfo *a, IrSInfo *b, IrSInfo *c);
+/* Kernels: arguments 0 .. n-1 as tensor values into t; false after an
+ * error naming names[i] for each that is not one. */
+bool op_vis_tensor_values(const OpSite *s, Value **args, int n, const char *const *names,
+                          const IrTensorData **t);
+/* Lowerings: op_prim_open for a result that is a tuple of nout tensors:
+ * the call's args 0 .. nin-1 as the inputs named in params[0 .. nin-1],
+ * the tuple's fields as the outputs named in the nout params after them.
+ * False, p discarded, when result is not such a tuple or a buffer is not
+ * a tensor of known shape and dtype. */
+bool op_vis_prim_open(OpLegalize *lz, OpPrim *p, const char *name_hint, const IrExpr *call,
+                      const IrSInfo *result, const OpPrimParam *params, int nin, int nout);
+
+/* vision_box.c: the hooks of vision.c's box ops. */
 IrSInfo *op_vis_infer_multibox(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result);

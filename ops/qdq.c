@@ -260,10 +260,9 @@ legalize_qdq(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   Qdq q;
   OpPrim p;
-  if (!read_attrs(s, &q))
-    return NULL;
   IrBuffer *x, *sc, *zp, *out;
-  if (!op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", s->call, result,
+  if (!read_attrs(s, &q) ||
+      !op_prim_open(lz, &p, q.quant ? "quantize" : "dequantize", s->call, result,
                     (OpPrimParam[]){{"data", &x},
                                     {"scale", &sc},
                                     {"zero_point", &zp},

@@ -101,8 +101,8 @@ typedef struct {
   int axis;         /* the sorts' axis; -1 for median */
   bool descending;
   int64_t k;        /* topk's k (<= 0: all) */
-  bool values;      /* topk: gives values */
-  bool indices;     /* topk: gives indices */
+  bool values;      /* the call gives the values (sort, median, topk) */
+  bool indices;     /* the call gives indices (argsort, topk, median over one axis) */
   bool keepdims;    /* median */
   bool all;         /* median over every axis */
   int naxes;        /* median: how many axes given */
@@ -126,6 +126,8 @@ ask_of(const OpSite *s, int ndim, Ask *a)
         !op_nn_attr_bool(s, "keepdims", false, &a->keepdims))
       return false;
     a->all = a->naxes == 0;
+    a->values = true;
+    a->indices = a->naxes == 1;
     for (int d = 0; a->all && d < ndim; d++)
       a->reduce[d] = true;
     for (int i = 0; i < a->naxes; i++) {
@@ -152,8 +154,8 @@ ask_of(const OpSite *s, int ndim, Ask *a)
     a->index_t = IR_I32;
   if (a->index_t.code != IR_DT_INT && a->index_t.code != IR_DT_UINT)
     return op_fail(s, "dtype must be an integer type, not %s", op_nn_dtype_str(s->ctx, a->index_t));
-  a->values = strcmp(ret, "indices") != 0;
-  a->indices = strcmp(ret, "values") != 0;
+  a->values = a->id != IR_OP_ARGSORT && strcmp(ret, "indices") != 0;
+  a->indices = a->id != IR_OP_SORT && strcmp(ret, "values") != 0;
   if (strcmp(ret, "both") && strcmp(ret, "values") && strcmp(ret, "indices"))
     return op_fail(s, "ret_type must be \"both\", \"values\" or \"indices\", not \"%s\"", ret);
   if (ndim == 0 || axis < -ndim || axis >= ndim)
@@ -167,14 +169,18 @@ ask_of(const OpSite *s, int ndim, Ask *a)
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-static IrSInfo *
-one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, IrSInfo **x)
+/* The call's one argument as a tensor into *x and, with a, the call's
+ * attributes for x's rank (ask_of), or for rank `unknown` when x's is
+ * unknown (< 0: not read then); false after an error. */
+static bool
+one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int unknown, IrSInfo **x, Ask *a)
 {
   if (s->call->u.call.nargs != 1)
-    return op_fail_null(s, "expects 1 argument, got %d", s->call->u.call.nargs);
+    return op_fail(s, "expects 1 argument, got %d", s->call->u.call.nargs);
   if (!op_nn_tensor_arg(in, s, args, 0, "data", x))
-    return NULL;
-  return args[0];
+    return false;
+  int ndim = op_nn_ndim(*x) >= 0 ? op_nn_ndim(*x) : unknown;
+  return !a || ndim < 0 || ask_of(s, ndim, a);
 }
 
 /* sort: x's struct info; argsort: x's shape with the index dtype. */
@@ -183,11 +189,9 @@ infer_sort(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, &a))
     return NULL;
   int ndim = op_nn_ndim(x);
-  if (ndim >= 0 && !ask_of(s, ndim, &a))
-    return NULL;
   IrDType t = op_nn_dtype(x);
   if (s->call->u.call.op->id == IR_OP_ARGSORT) {
     if (ndim < 0 && !op_nn_attr_dtype(s, "dtype", &t))
@@ -204,11 +208,9 @@ infer_topk(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, 64, &x, &a)) /* an unknown rank: any axis may do */
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
-  if (!ask_of(s, ndim < 0 ? 64 : ndim, &a)) /* an unknown rank: any axis may do */
-    return NULL;
   IrPrimExpr **shape = op_nn_shape(x), **out = NULL;
   if (shape) {
     out = op_nn_index_copy(in->ctx, shape, ndim);
@@ -235,7 +237,7 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
   Ask a;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, &a))
     return NULL;
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrDType t = op_nn_dtype(x);
@@ -257,8 +259,6 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
     f[1] = ir_sinfo_tensor(in->ctx, NULL, -1, IR_I64, vdev);
     return ir_sinfo_tuple(in->ctx, f, 2);
   }
-  if (!ask_of(s, ndim, &a))
-    return NULL;
   IrPrimExpr **shape = op_nn_shape(x);
   IrPrimExpr **out = ir_alloc(in->ctx, sizeof *out * (size_t)(ndim ? ndim : 1));
   int n = 0;
@@ -414,11 +414,8 @@ eval_sort(OpEval *ev, const OpSite *s, Value **args)
   int nd = result_dims(x, &a, kk, dims);
   Outs o = {0};
   Value *vv = NULL, *vi = NULL;
-  bool want_values = a.id == IR_OP_SORT || a.id == IR_OP_MEDIAN || (a.id == IR_OP_TOPK && a.values);
-  bool want_indices = a.id == IR_OP_ARGSORT || (a.id == IR_OP_TOPK && a.indices) ||
-                      (a.id == IR_OP_MEDIAN && a.naxes == 1);
-  bool ok = (!want_values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
-            (!want_indices ||
+  bool ok = (!a.values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
+            (!a.indices ||
              (o.indices = new_out(s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t, nd, dims, &o, &vi))) &&
             sort_rows(s, &a, x, kk, &o);
   free(o.outer);
@@ -449,12 +446,6 @@ typedef struct {
   IrPrimExpr **at_i, **at_j;  /* x's index of elements i and j */
   IrPrimExpr *kk;             /* topk's k, int64 */
 } Ranking;
-
-static IrPrimExpr *
-i64(IrCtx *ctx, int64_t v)
-{
-  return ir_prim_int(ctx, IR_I64, v);
-}
 
 /* x at an index, widened for comparing: float64 or int64. */
 static IrPrimExpr *
@@ -490,14 +481,14 @@ position(const Ranking *r, IrPrimExpr **at)
       pos = pos ? op_nn_add(r->ctx, op_nn_mul(r->ctx, pos, op_nn_to(r->ctx, IR_I64, r->x->shape[d])),
                             op_nn_to(r->ctx, IR_I64, at[d]))
                 : op_nn_to(r->ctx, IR_I64, at[d]);
-  return pos ? pos : i64(r->ctx, 0);
+  return pos ? pos : op_nn_index(r->ctx, 0);
 }
 
 /* The row's length: the product of the reduced extents, int64. */
 static IrPrimExpr *
 row_length(const Ranking *r)
 {
-  IrPrimExpr *n = i64(r->ctx, 1);
+  IrPrimExpr *n = op_nn_index(r->ctx, 1);
   for (int d = 0; d < r->x->ndim; d++)
     if (r->a->reduce[d])
       n = op_nn_mul(r->ctx, n, op_nn_to(r->ctx, IR_I64, r->x->shape[d]));
@@ -513,9 +504,9 @@ count_before(const Ranking *r)
   IrPrimExpr *tie = ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_NOT, less(r, v, u), NULL),
                                 ir_prim_bin(c, IR_PE_LT, position(r, r->at_j), position(r, r->at_i)));
   IrPrimExpr *before = ir_prim_bin(c, IR_PE_OR, less(r, u, v), tie);
-  IrPrimExpr *zero = i64(c, 0);
+  IrPrimExpr *zero = op_nn_index(c, 0);
   IrPrimExpr *next = op_nn_add(c, op_prim_load_at(r->p, r->rank, zero),
-                               ir_prim_select(c, before, i64(c, 1), i64(c, 0)));
+                               ir_prim_select(c, before, op_nn_index(c, 1), op_nn_index(c, 0)));
   return op_prim_store_at(r->p, r->rank, zero, next);
 }
 
@@ -525,7 +516,7 @@ static IrStmt *
 place(const Ranking *r, IrPrimExpr **kept)
 {
   IrCtx *c = r->ctx;
-  IrPrimExpr *rank = op_prim_load_at(r->p, r->rank, i64(c, 0));
+  IrPrimExpr *rank = op_prim_load_at(r->p, r->rank, op_nn_index(c, 0));
   IrPrimExpr **to = kept, *cond = NULL;
   IrStmt *s[2];
   int n = 0;
@@ -535,8 +526,8 @@ place(const Ranking *r, IrPrimExpr **kept)
     if (r->a->id == IR_OP_TOPK)
       cond = ir_prim_bin(c, IR_PE_LT, rank, r->kk);
   } else {
-    cond = ir_prim_bin(c, IR_PE_EQ, rank,
-                       op_nn_floordiv(c, op_nn_sub(c, row_length(r), i64(c, 1)), i64(c, 2)));
+    IrPrimExpr *last = op_nn_sub(c, row_length(r), op_nn_index(c, 1));
+    cond = ir_prim_bin(c, IR_PE_EQ, rank, op_nn_floordiv(c, last, op_nn_index(c, 2)));
   }
   if (r->values)
     s[n++] = op_prim_store(r->p, r->values, to, op_prim_load(r->p, r->x, r->at_i));
@@ -563,13 +554,13 @@ emit_ranking(Ranking *r)
     if (!r->a->reduce[d])
       slot[nslot++] = r->at_i[d];
     else if (r->a->keepdims)
-      slot[nslot++] = i64(c, 0);
+      slot[nslot++] = op_nn_index(c, 0);
   }
   memcpy(kept, slot, sizeof *kept * (size_t)nslot);
   IrStmt **each_i = op_nn_nest_dims(r->p, r->x->shape, nd, r->a->reduce, true, r->at_i, &rows);
   IrStmt **each_j = op_nn_nest_dims(r->p, r->x->shape, nd, r->a->reduce, true, r->at_j, &cols);
   *each_j = count_before(r);
-  s[0] = op_prim_store_at(r->p, r->rank, i64(c, 0), i64(c, 0));
+  s[0] = op_prim_store_at(r->p, r->rank, op_nn_index(c, 0), op_nn_index(c, 0));
   s[1] = cols;
   s[2] = place(r, kept);
   *each_i = op_nn_seq(r->p, s, 3);
@@ -587,26 +578,21 @@ legalize_sort(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   Ranking r = {.p = &p, .ctx = lz->ctx, .a = &a};
   r.x = op_prim_input(&p, s->call->u.call.args[0], "A");
   bool tuple = result->kind == IR_SI_TUPLE;
-  if (!r.x || !ask_of(s, r.x->ndim, &a) || (tuple && result->u.tuple.n != 2)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
-  bool gives_values = a.id == IR_OP_SORT || a.id == IR_OP_MEDIAN || (a.id == IR_OP_TOPK && a.values);
+  if (!r.x || !ask_of(s, r.x->ndim, &a) || tuple != (a.values && a.indices) ||
+      (tuple && result->u.tuple.n != 2))
+    return op_prim_give_up(&p);
   IrSInfo *vs = tuple ? result->u.tuple.fields[0] : result;
   IrSInfo *is = tuple ? result->u.tuple.fields[1] : result;
-  if (gives_values)
-    r.values = op_prim_output(&p, vs, ir_printf(lz->ctx, "T_%s", name));
-  if (tuple || !gives_values)
-    r.indices = op_prim_output(&p, is, ir_printf(lz->ctx, "T_%s_indices", name));
-  if ((gives_values && !r.values) || ((tuple || !gives_values) && !r.indices)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  const char *vname = ir_printf(lz->ctx, "T_%s", name);
+  const char *iname = ir_printf(lz->ctx, "T_%s_indices", name);
+  if ((a.values && !(r.values = op_prim_output(&p, vs, vname))) ||
+      (a.indices && !(r.indices = op_prim_output(&p, is, iname))))
+    return op_prim_give_up(&p);
   if (a.id == IR_OP_TOPK) {
     IrBuffer *o = r.values ? r.values : r.indices;
     r.kk = op_nn_to(lz->ctx, IR_I64, o->shape[a.axis]);
   }
-  IrPrimExpr *one = i64(lz->ctx, 1);
+  IrPrimExpr *one = op_nn_index(lz->ctx, 1);
   r.rank = op_prim_alloc(&p, IR_I64, &one, 1, "rank");
   emit_ranking(&r);
   return op_prim_finish(&p, s->call, result);
@@ -689,21 +675,19 @@ legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   if (!op_prim_open(lz, &p, "bucketize", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"B", &b}, {"T_bucketize", &out}}, 3))
     return NULL;
-  if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right))
+    return op_prim_give_up(&p);
   IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
-  IrPrimExpr *one = i64(c, 1), *zero = i64(c, 0), **at, **j;
+  IrPrimExpr *one = op_nn_index(c, 1), *zero = op_nn_index(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &at), *scan, *st[3];
   IrStmt **step = op_prim_loop_nest(&p, b->shape, 1, &j, &scan);
   IrPrimExpr *below = ir_prim_bin(c, right ? IR_PE_LE : IR_PE_LT, op_nn_to(c, t, op_prim_load(&p, b, j)),
                                   op_nn_to(c, t, op_prim_load(&p, x, at)));
-  *step = op_prim_store_at(&p, count, zero,
-                           op_nn_add(c, op_prim_load_at(&p, count, zero),
-                                     ir_prim_select(c, below, i64(c, 1), i64(c, 0))));
-  st[0] = op_prim_store_at(&p, count, zero, i64(c, 0));
+  IrPrimExpr *counted = ir_prim_select(c, below, op_nn_index(c, 1), op_nn_index(c, 0));
+  *step =
+      op_prim_store_at(&p, count, zero, op_nn_add(c, op_prim_load_at(&p, count, zero), counted));
+  st[0] = op_prim_store_at(&p, count, zero, op_nn_index(c, 0));
   st[1] = scan;
   st[2] = op_prim_store(&p, out, at, op_nn_to(c, out->dtype, op_prim_load_at(&p, count, zero)));
   *body = op_nn_seq(&p, st, 3);
@@ -965,7 +949,7 @@ static IrSInfo *
 infer_nonzero(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x;
-  if (!one_tensor_arg(in, s, args, &x))
+  if (!one_tensor_arg(in, s, args, -1, &x, NULL))
     return NULL;
   return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
 }

@@ -507,11 +507,10 @@ legalize_roi(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   Roi r;
   OpPrim p;
-  if (!parse_roi_attrs(s, &r))
-    return NULL;
-  const char *name = r.align ? "roi_align" : "roi_pool";
+  const char *name = strrchr(s->call->u.call.op->name, '.') + 1; /* roi_align, roi_pool */
   IrBuffer *x, *rois, *out;
-  if (!op_prim_open(lz, &p, name, s->call, result,
+  if (!parse_roi_attrs(s, &r) ||
+      !op_prim_open(lz, &p, name, s->call, result,
                     (OpPrimParam[]){{"data", &x}, {"rois", &rois}, {name, &out}}, 3))
     return NULL;
   if (x->ndim != 4 || rois->ndim != 2 || out->ndim != 4)

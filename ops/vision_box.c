@@ -12,6 +12,59 @@
 #include "image_int.h"
 
 /* ------------------------------------------------------------------ */
+/* image_int.h: the openings of the vision hooks                       */
+/* ------------------------------------------------------------------ */
+
+bool
+op_vis_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int n, const char *const *names,
+                   const int *ranks, IrSInfo **t)
+{
+  for (int i = 0; i < n; i++) {
+    if (!op_nn_tensor_arg(in, s, args, i, names[i], &t[i]))
+      return false;
+    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i])
+      return op_fail(s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
+  }
+  return true;
+}
+
+bool
+op_vis_tensor_values(const OpSite *s, Value **args, int n, const char *const *names,
+                     const IrTensorData **t)
+{
+  bool ok = true;
+  for (int i = 0; i < n; i++)
+    ok = (t[i] = op_nn_tensor_value(s, args, i, names[i])) && ok;
+  return ok;
+}
+
+IrSInfo *
+op_vis_tuple(IrCtx *ctx, IrSInfo *a, IrSInfo *b, IrSInfo *c)
+{
+  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
+  f[0] = a, f[1] = b, f[2] = c;
+  return ir_sinfo_tuple(ctx, f, c ? 3 : 2);
+}
+
+bool
+op_vis_prim_open(OpLegalize *lz, OpPrim *p, const char *name_hint, const IrExpr *call,
+                 const IrSInfo *result, const OpPrimParam *params, int nin, int nout)
+{
+  if (call->u.call.nargs < nin || result->kind != IR_SI_TUPLE || result->u.tuple.n != nout)
+    return false;
+  op_prim_begin(lz, p, name_hint);
+  for (int i = 0; i < nin + nout; i++) {
+    *params[i].buf = i < nin ? op_prim_input(p, call->u.call.args[i], params[i].name)
+                             : op_prim_output(p, result->u.tuple.fields[i - nin], params[i].name);
+    if (!*params[i].buf) {
+      op_prim_abort(p);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* ------------------------------------------------------------------ */
 /* multibox_transform_loc                                              */
 /* ------------------------------------------------------------------ */
 
@@ -50,36 +103,20 @@ parse_multibox(const OpSite *s, Multibox *m)
   return true;
 }
 
-/* Arguments 0 .. n-1 as tensors into t, each of rank ranks[i] when its
- * rank is known; false after an error naming names[i]. */
-bool
-op_vis_tensor_args(OpInfer *in, const OpSite *s, IrSInfo **args, int n, const char *const *names,
-                   const int *ranks, IrSInfo **t)
-{
-  for (int i = 0; i < n; i++) {
-    if (!op_nn_tensor_arg(in, s, args, i, names[i], &t[i]))
-      return false;
-    if (op_nn_ndim(t[i]) >= 0 && op_nn_ndim(t[i]) != ranks[i])
-      return op_fail(s, "%s must be %d-D, not %d-D", names[i], ranks[i], op_nn_ndim(t[i]));
-  }
-  return true;
-}
+static const char *const multibox_args[3] = {"cls_pred", "loc_pred", "anchor"};
 
 IrSInfo *
 op_vis_infer_multibox(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   Multibox m;
   IrSInfo *t[3];
-  static const char *const names[3] = {"cls_pred", "loc_pred", "anchor"};
   static const int ranks[3] = {3, 2, 3};
-  if (!parse_multibox(s, &m))
-    return NULL;
-  if (!op_vis_tensor_args(in, s, args, 3, names, ranks, t))
+  if (!parse_multibox(s, &m) || !op_vis_tensor_args(in, s, args, 3, multibox_args, ranks, t))
     return NULL;
   for (int i = 0; i < 3; i++) {
     IrDType a = op_nn_dtype(t[0]), b = op_nn_dtype(t[i]);
     if (a.code != IR_DT_VOID && b.code != IR_DT_VOID && !ir_dtype_eq(a, b))
-      return op_fail_null(s, "cls_pred and %s dtypes differ: %s vs %s", names[i],
+      return op_fail_null(s, "cls_pred and %s dtypes differ: %s vs %s", multibox_args[i],
                           op_nn_dtype_str(in->ctx, a), op_nn_dtype_str(in->ctx, b));
   }
   if (!op_nn_require_float(in, s, op_nn_dtype(t[0])))
@@ -103,17 +140,13 @@ op_vis_infer_multibox(OpInfer *in, const OpSite *s, IrSInfo **args)
     return op_fail_null(s, "%s", bad);
   IrDType dt = op_nn_dtype(t[0]);
   int vd = op_nn_vdevice(t[0]);
-  IrSInfo **fields = ir_alloc(ctx, sizeof *fields * 2);
-  if (!c) {
-    fields[0] = ir_sinfo_tensor(ctx, NULL, 3, dt, vd);
-    fields[1] = ir_sinfo_tensor(ctx, NULL, 3, dt, vd);
-  } else {
-    IrPrimExpr **bs = ir_alloc(ctx, sizeof *bs * 3);
+  IrPrimExpr **bs = NULL; /* the boxes' shape (B, N, 4) */
+  if (c) {
+    bs = ir_alloc(ctx, sizeof *bs * 3);
     bs[0] = c[0], bs[1] = c[2], bs[2] = op_nn_int(ctx, 4);
-    fields[0] = ir_sinfo_tensor(ctx, bs, 3, dt, vd);
-    fields[1] = ir_sinfo_tensor(ctx, c, 3, dt, vd);
   }
-  return ir_sinfo_tuple(ctx, fields, 2);
+  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, bs, 3, dt, vd), ir_sinfo_tensor(ctx, c, 3, dt, vd),
+                      NULL);
 }
 
 /* Box k (ymin, xmin, ymax, xmax) of anchor (l, t, r, b) and offsets
@@ -134,11 +167,10 @@ Value *
 op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args)
 {
   Multibox m;
-  const IrTensorData *cls = op_nn_tensor_value(s, args, 0, "cls_pred");
-  const IrTensorData *loc = op_nn_tensor_value(s, args, 1, "loc_pred");
-  const IrTensorData *anchor = op_nn_tensor_value(s, args, 2, "anchor");
-  if (!cls || !loc || !anchor || !parse_multibox(s, &m))
+  const IrTensorData *t[3];
+  if (!op_vis_tensor_values(s, args, 3, multibox_args, t) || !parse_multibox(s, &m))
     return NULL;
+  const IrTensorData *cls = t[0], *loc = t[1], *anchor = t[2];
   if (cls->ndim != 3 || loc->ndim != 2 || anchor->ndim != 3 || loc->shape[0] != cls->shape[0] ||
       loc->shape[1] != 4 * cls->shape[2] || anchor->shape[0] != 1 ||
       anchor->shape[1] != cls->shape[2] || anchor->shape[2] != 4) {
@@ -170,8 +202,7 @@ op_vis_eval_multibox(OpEval *ev, const OpSite *s, Value **args)
         op_set_f(&scores->u.tensor.t, (b * C + c) * N + a, v);
       }
     }
-  Value *items[2] = {boxes, scores};
-  return op_tuple_new(ev->ctx, items, 2);
+  return op_tuple_new(ev->ctx, (Value *[]){boxes, scores}, 2);
 }
 
 IrExpr *
@@ -180,18 +211,17 @@ op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   Multibox m;
   OpPrim p;
-  if (!parse_multibox(s, &m) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 2)
+  IrBuffer *cls, *loc, *anchor, *boxes, *scores;
+  if (!op_vis_prim_open(lz, &p, "multibox_transform_loc", s->call, result,
+                        (OpPrimParam[]){{"cls_pred", &cls},
+                                        {"loc_pred", &loc},
+                                        {"anchor", &anchor},
+                                        {"multibox_boxes", &boxes},
+                                        {"multibox_scores", &scores}},
+                        3, 2))
     return NULL;
-  op_prim_begin(lz, &p, "multibox_transform_loc");
-  IrBuffer *cls = op_prim_input(&p, s->call->u.call.args[0], "cls_pred");
-  IrBuffer *loc = op_prim_input(&p, s->call->u.call.args[1], "loc_pred");
-  IrBuffer *anchor = op_prim_input(&p, s->call->u.call.args[2], "anchor");
-  IrBuffer *boxes = op_prim_output(&p, result->u.tuple.fields[0], "multibox_boxes");
-  IrBuffer *scores = op_prim_output(&p, result->u.tuple.fields[1], "multibox_scores");
-  if (!cls || !loc || !anchor || !boxes || !scores || cls->ndim != 3) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  if (!parse_multibox(s, &m) || cls->ndim != 3)
+    return op_prim_give_up(&p);
   IrBuffer *acc = op_nn_acc_new(&p, 2);
   IrPrimExpr *ext[2] = {cls->shape[0], cls->shape[2]}, **o;
   IrStmt **slot = op_prim_loops(&p, ext, 2, &o);
@@ -205,43 +235,31 @@ op_vis_legalize_multibox(OpLegalize *lz, const OpSite *s, IrSInfo *result)
         b, op_nn_add(ctx, op_nn_mul(ctx, a, op_nn_index(ctx, 4)), op_nn_index(ctx, k))};
     e[k] = op_nn_f64(ctx, op_prim_load(&p, loc, op_nn_index_copy(ctx, lat, 2)));
   }
-  IrPrimExpr *half = op_img_f64(ctx, 0.5);
-  IrPrimExpr *ay = op_let(
-      &l, "ay", op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[1], anc[3]), half));
-  IrPrimExpr *ax = op_let(
-      &l, "ax", op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[0], anc[2]), half));
-  IrPrimExpr *ah = op_let(&l, "ah", op_img_bin(ctx, IR_PE_SUB, anc[3], anc[1]));
-  IrPrimExpr *aw = op_let(&l, "aw", op_img_bin(ctx, IR_PE_SUB, anc[2], anc[0]));
-  IrPrimExpr *yc =
-      op_let(&l, "yc",
-             op_img_bin(ctx, IR_PE_ADD,
-                        op_img_bin(ctx, IR_PE_MUL,
-                                   op_img_bin(ctx, IR_PE_MUL, e[1], op_img_f64(ctx, m.var[1])), ah),
-                        ay));
-  IrPrimExpr *xc =
-      op_let(&l, "xc",
-             op_img_bin(ctx, IR_PE_ADD,
-                        op_img_bin(ctx, IR_PE_MUL,
-                                   op_img_bin(ctx, IR_PE_MUL, e[0], op_img_f64(ctx, m.var[0])), aw),
-                        ax));
-  IrPrimExpr *hh = op_let(
-      &l, "hh",
-      op_img_bin(
-          ctx, IR_PE_MUL,
-          op_img_bin(ctx, IR_PE_MUL, half,
-                     op_img_intrin(ctx, "tir.exp",
-                                   op_img_bin(ctx, IR_PE_MUL, e[3], op_img_f64(ctx, m.var[3])))),
-          ah));
-  IrPrimExpr *hw = op_let(
-      &l, "hw",
-      op_img_bin(
-          ctx, IR_PE_MUL,
-          op_img_bin(ctx, IR_PE_MUL, half,
-                     op_img_intrin(ctx, "tir.exp",
-                                   op_img_bin(ctx, IR_PE_MUL, e[2], op_img_f64(ctx, m.var[2])))),
-          aw));
-  box[0] = op_img_bin(ctx, IR_PE_SUB, yc, hh), box[1] = op_img_bin(ctx, IR_PE_SUB, xc, hw);
-  box[2] = op_img_bin(ctx, IR_PE_ADD, yc, hh), box[3] = op_img_bin(ctx, IR_PE_ADD, xc, hw);
+  /* decode_box: per axis y, then x (anchor corners and offsets 1 and 3,
+   * then 0 and 2), the anchor's middle and size, the box's center and
+   * half size, each quantity bound for both axes before the next */
+  static const char *const names[4][2] = {{"ay", "ax"}, {"ah", "aw"}, {"yc", "xc"}, {"hh", "hw"}};
+  IrPrimExpr *half = op_img_f64(ctx, 0.5), *mid[2], *size[2], *ctr[2], *h[2];
+  for (int k = 0; k < 2; k++)
+    mid[k] = op_let(
+        &l, names[0][k],
+        op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_ADD, anc[1 - k], anc[3 - k]), half));
+  for (int k = 0; k < 2; k++)
+    size[k] = op_let(&l, names[1][k], op_img_bin(ctx, IR_PE_SUB, anc[3 - k], anc[1 - k]));
+  for (int k = 0; k < 2; k++) {
+    IrPrimExpr *off = op_img_bin(ctx, IR_PE_MUL, e[1 - k], op_img_f64(ctx, m.var[1 - k]));
+    ctr[k] = op_let(&l, names[2][k],
+                    op_img_bin(ctx, IR_PE_ADD, op_img_bin(ctx, IR_PE_MUL, off, size[k]), mid[k]));
+  }
+  for (int k = 0; k < 2; k++) {
+    IrPrimExpr *scale = op_img_intrin(
+        ctx, "tir.exp", op_img_bin(ctx, IR_PE_MUL, e[3 - k], op_img_f64(ctx, m.var[3 - k])));
+    h[k] = op_let(&l, names[3][k],
+                  op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_MUL, half, scale), size[k]));
+  }
+  for (int k = 0; k < 2; k++)
+    box[k] = op_img_bin(ctx, IR_PE_SUB, ctr[k], h[k]),
+    box[k + 2] = op_img_bin(ctx, IR_PE_ADD, ctr[k], h[k]);
   IrStmt *st[10];
   int n = 0;
   for (int k = 0; k < 4; k++) {
@@ -332,17 +350,8 @@ op_vis_infer_valid_counts(OpInfer *in, const OpSite *s, IrSInfo **args)
   }
   IrDType dt = op_nn_dtype(x);
   int vd = op_nn_vdevice(x);
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
-  if (!d) {
-    f[0] = ir_sinfo_tensor(ctx, NULL, 1, IR_I32, vd);
-    f[1] = ir_sinfo_tensor(ctx, NULL, 3, dt, vd);
-    f[2] = ir_sinfo_tensor(ctx, NULL, 2, IR_I32, vd);
-  } else {
-    f[0] = ir_sinfo_tensor(ctx, d, 1, IR_I32, vd);
-    f[1] = ir_sinfo_tensor(ctx, d, 3, dt, vd);
-    f[2] = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
-  }
-  return ir_sinfo_tuple(ctx, f, 3);
+  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, d, 1, IR_I32, vd),
+                      ir_sinfo_tensor(ctx, d, 3, dt, vd), ir_sinfo_tensor(ctx, d, 2, IR_I32, vd));
 }
 
 Value *
@@ -380,8 +389,7 @@ op_vis_eval_valid_counts(OpEval *ev, const OpSite *s, Value **args)
       op_set_i(&idx->u.tensor.t, i * N + j, -1);
     }
   }
-  Value *items[3] = {count, out, idx};
-  return op_tuple_new(ev->ctx, items, 3);
+  return op_tuple_new(ev->ctx, (Value *[]){count, out, idx}, 3);
 }
 
 IrExpr *
@@ -390,17 +398,15 @@ op_vis_legalize_valid_counts(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   ValidCounts v;
   OpPrim p;
-  if (!parse_valid_counts(s, &v) || result->kind != IR_SI_TUPLE || result->u.tuple.n != 3)
+  IrBuffer *x, *count, *out, *idx;
+  if (!op_vis_prim_open(
+          lz, &p, "get_valid_counts", s->call, result,
+          (OpPrimParam[]){
+              {"data", &x}, {"valid_count", &count}, {"out_tensor", &out}, {"out_indices", &idx}},
+          1, 3))
     return NULL;
-  op_prim_begin(lz, &p, "get_valid_counts");
-  IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "data");
-  IrBuffer *count = op_prim_output(&p, result->u.tuple.fields[0], "valid_count");
-  IrBuffer *out = op_prim_output(&p, result->u.tuple.fields[1], "out_tensor");
-  IrBuffer *idx = op_prim_output(&p, result->u.tuple.fields[2], "out_indices");
-  if (!x || !count || !out || !idx || x->ndim != 3) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+  if (!parse_valid_counts(s, &v) || x->ndim != 3)
+    return op_prim_give_up(&p);
   IrPrimExpr **i, **j, **k, *at[3];
   IrStmt **slot = op_prim_loops(&p, x->shape, 1, &i);
   IrPrimExpr *counted = op_prim_load_at(&p, count, i[0]);

@@ -15,12 +15,6 @@
 
 #include "image_int.h"
 
-static IrPrimExpr *
-bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
-{
-  return ir_prim_bin(ctx, k, a, b);
-}
-
 /* R.vision.non_max_suppression(data [B, N, L], valid_count [B] int32,
  * indices [B, N] int32) as TOPI's classic NMS, per batch: the first
  * valid_count rows sort by score (column score_index), the first top_k
@@ -76,22 +70,21 @@ nms_columns(const Nms *m)
   return need > m->id_index + 1 ? need : m->id_index + 1;
 }
 
+static const char *const nms_args[3] = {"data", "valid_count", "indices"};
+
 IrSInfo *
 op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrCtx *ctx = in->ctx;
   Nms m;
   IrSInfo *t[3];
-  static const char *const names[3] = {"data", "valid_count", "indices"};
   static const int ranks[3] = {3, 1, 2};
-  if (!parse_nms(s, &m))
-    return NULL;
-  if (!op_vis_tensor_args(in, s, args, 3, names, ranks, t))
+  if (!parse_nms(s, &m) || !op_vis_tensor_args(in, s, args, 3, nms_args, ranks, t))
     return NULL;
   for (int i = 1; i < 3; i++) {
     IrDType dt = op_nn_dtype(t[i]);
     if (dt.code != IR_DT_VOID && !ir_dtype_eq(dt, IR_I32))
-      return op_fail_null(s, "%s must be int32, not %s", names[i], op_nn_dtype_str(ctx, dt));
+      return op_fail_null(s, "%s must be int32, not %s", nms_args[i], op_nn_dtype_str(ctx, dt));
   }
   IrPrimExpr **d = op_nn_shape(t[0]), **vc = op_nn_shape(t[1]), **ix = op_nn_shape(t[2]);
   if (d && vc && op_assume_equal(in, vc[0], d[0]) == IR_PROVE_FALSE)
@@ -115,17 +108,14 @@ op_vis_infer_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *data = ir_sinfo_tensor(ctx, d, 3, dt, vd);
   if (!m.return_indices)
     return data;
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3), **g = f;
   IrPrimExpr **two = NULL;
   if (d) {
     two = ir_alloc(ctx, sizeof *two * 2);
     two[0] = d[0], two[1] = op_nn_int(ctx, 1);
   }
-  if (m.sigma > 0.0)
-    *g++ = data;
-  *g++ = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
-  *g++ = ir_sinfo_tensor(ctx, two, 2, IR_I32, vd);
-  return ir_sinfo_tuple(ctx, f, (int)(g - f));
+  IrSInfo *obi = ir_sinfo_tensor(ctx, d, 2, IR_I32, vd);
+  IrSInfo *count = ir_sinfo_tensor(ctx, two, 2, IR_I32, vd);
+  return m.sigma > 0.0 ? op_vis_tuple(ctx, data, obi, count) : op_vis_tuple(ctx, obi, count, NULL);
 }
 
 /* One batch of the kernel: out (float64 view of the output data's rows,
@@ -307,11 +297,10 @@ Value *
 op_vis_eval_nms(OpEval *ev, const OpSite *s, Value **args)
 {
   Nms m;
-  const IrTensorData *data = op_nn_tensor_value(s, args, 0, "data");
-  const IrTensorData *vc = op_nn_tensor_value(s, args, 1, "valid_count");
-  const IrTensorData *ix = op_nn_tensor_value(s, args, 2, "indices");
-  if (!data || !vc || !ix || !parse_nms(s, &m))
+  const IrTensorData *t[3];
+  if (!op_vis_tensor_values(s, args, 3, nms_args, t) || !parse_nms(s, &m))
     return NULL;
+  const IrTensorData *data = t[0], *vc = t[1], *ix = t[2];
   if (data->ndim != 3 || vc->ndim != 1 || ix->ndim != 2 || vc->shape[0] != data->shape[0] ||
       ix->shape[0] != data->shape[0] || ix->shape[1] != data->shape[1] ||
       nms_columns(&m) > data->shape[2]) {
@@ -459,7 +448,7 @@ same_class_tir(const VisNmsTir *t, const NmsLower *w, IrPrimExpr *j, IrPrimExpr 
   if (w->m->force_suppress || w->m->id_index < 0)
     return NULL;
   IrPrimExpr *id = op_nn_index(t->ctx, w->m->id_index);
-  return bin(t->ctx, IR_PE_EQ, out_at(t, w, j, id), out_at(t, w, q, id));
+  return op_img_bin(t->ctx, IR_PE_EQ, out_at(t, w, j, id), out_at(t, w, q, id));
 }
 
 /* The first kept rows in sorted order, the rest -1 (st[KEEP] kept). */
@@ -475,7 +464,7 @@ copy_sorted_tir(const VisNmsTir *t, const NmsLower *w)
   *elem = out_set(t, w, j, c,
                   op_nn_f64(ctx, op_prim_load(t->p, w->data, op_nn_index_copy(ctx, at, 3))));
   IrStmt *kept[2] = {copy, obi_set(t, w, j, src)};
-  *body = op_vis_if_else(t->p, bin(ctx, IR_PE_LT, j, op_vis_st_get(t, VIS_ST_KEEP)),
+  *body = op_vis_if_else(t->p, op_img_bin(ctx, IR_PE_LT, j, op_vis_st_get(t, VIS_ST_KEEP)),
                          op_nn_seq(t->p, kept, 2), clear_row_tir(t, w, j));
   return loop;
 }
@@ -486,8 +475,8 @@ under_max(const VisNmsTir *t, const NmsLower *w)
 {
   if (w->m->max_output_size <= 0)
     return NULL;
-  return bin(t->ctx, IR_PE_LT, op_vis_st_get(t, VIS_ST_NV),
-             op_nn_index(t->ctx, w->m->max_output_size));
+  return op_img_bin(t->ctx, IR_PE_LT, op_vis_st_get(t, VIS_ST_NV),
+                    op_nn_index(t->ctx, w->m->max_output_size));
 }
 
 /* hard_nms() in TIR. */
@@ -502,17 +491,19 @@ hard_tir(const VisNmsTir *t, const NmsLower *w, double iou_thr)
   IrPrimExpr *iou = op_vis_iou_tir(t, &l, row_box, (void *)w, j, q);
   IrStmt *mark[2] = {out_set(t, w, q, op_nn_index(ctx, w->m->score_index), op_img_f64(ctx, -1.0)),
                      obi_set(t, w, q, op_nn_index(ctx, -1))};
-  IrStmt *test =
-      op_nn_if(t->p, bin(ctx, IR_PE_GE, iou, op_img_f64(ctx, iou_thr)), op_nn_seq(t->p, mark, 2));
+  IrStmt *test = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, iou, op_img_f64(ctx, iou_thr)),
+                          op_nn_seq(t->p, mark, 2));
   IrPrimExpr *later =
       op_nn_and(ctx, same_class_tir(t, w, j, q),
-                bin(ctx, IR_PE_AND,
-                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, q, j), bin(ctx, IR_PE_LT, q, keep)),
-                    bin(ctx, IR_PE_GT, score_of(t, w, q), zero)));
+                op_img_bin(ctx, IR_PE_AND,
+                           op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GT, q, j),
+                                      op_img_bin(ctx, IR_PE_LT, q, keep)),
+                           op_img_bin(ctx, IR_PE_GT, score_of(t, w, q), zero)));
   *qbody = op_nn_if(t->p, later, op_lets_wrap(&l, test, t->p->lz->loc));
   IrStmt *sel[2] = {op_vis_st_add(t, VIS_ST_NV, op_nn_index(ctx, 1)), qloop};
-  IrPrimExpr *chosen = op_nn_and(ctx, under_max(t, w), bin(ctx, IR_PE_GT, score_of(t, w, j), zero));
-  *jbody = op_nn_if(t->p, bin(ctx, IR_PE_LT, j, keep),
+  IrPrimExpr *chosen =
+      op_nn_and(ctx, under_max(t, w), op_img_bin(ctx, IR_PE_GT, score_of(t, w, j), zero));
+  *jbody = op_nn_if(t->p, op_img_bin(ctx, IR_PE_LT, j, keep),
                     op_vis_if_else(t->p, chosen, op_nn_seq(t->p, sel, 2), clear_row_tir(t, w, j)));
   IrStmt *st[2] = {op_vis_st_set(t, VIS_ST_NV, op_nn_index(ctx, 0)), jloop};
   return op_nn_seq(t->p, st, 2);
@@ -532,7 +523,7 @@ swap_rows_tir(const VisNmsTir *t, const NmsLower *w)
   IrStmt *st[4] = {op_prim_store_at(t->p, t->st, op_nn_index(ctx, VIS_ST_RANK), obi_at(t, w, nv)),
                    obi_set(t, w, nv, obi_at(t, w, best)),
                    obi_set(t, w, best, op_vis_st_get(t, VIS_ST_RANK)), loop};
-  return op_nn_if(t->p, bin(ctx, IR_PE_NE, best, nv), op_nn_seq(t->p, st, 4));
+  return op_nn_if(t->p, op_img_bin(ctx, IR_PE_NE, best, nv), op_nn_seq(t->p, st, 4));
 }
 
 /* soft_nms() in TIR. */
@@ -551,10 +542,12 @@ soft_tir(const VisNmsTir *t, const NmsLower *w, double iou_thr)
   IrStmt *sloop, **sbody = rows_loop(t, w, &step, &sloop);
   /* the best remaining row */
   IrStmt *jloop, **jbody = rows_loop(t, w, &j, &jloop);
-  IrPrimExpr *better = bin(
-      ctx, IR_PE_AND, bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, j, nv), bin(ctx, IR_PE_LT, j, keep)),
-      bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, obi_at(t, w, j), op_nn_index(ctx, 0)),
-          bin(ctx, IR_PE_GT, out_at(t, w, j, sc), best)));
+  IrPrimExpr *better = op_img_bin(
+      ctx, IR_PE_AND,
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GE, j, nv),
+                 op_img_bin(ctx, IR_PE_LT, j, keep)),
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GE, obi_at(t, w, j), op_nn_index(ctx, 0)),
+                 op_img_bin(ctx, IR_PE_GT, out_at(t, w, j, sc), best)));
   IrStmt *found[2] = {op_vis_st_set(t, VIS_ST_BEST, j),
                       op_nn_acc_set(t->p, w->acc, 0, out_at(t, w, j, sc))};
   *jbody = op_nn_if(t->p, better, op_nn_seq(t->p, found, 2));
@@ -564,27 +557,31 @@ soft_tir(const VisNmsTir *t, const NmsLower *w, double iou_thr)
   IrPrimExpr *iou = op_let(&l, "iou", op_vis_iou_tir(t, &l, row_box, (void *)w, nv, q));
   IrPrimExpr *thr = op_img_f64(ctx, iou_thr), *neg = op_nn_index(ctx, -1);
   IrPrimExpr *decay = op_img_intrin(
-      ctx, "tir.exp", bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_MUL, op_img_f64(ctx, scale), iou), iou));
+      ctx, "tir.exp",
+      op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_MUL, op_img_f64(ctx, scale), iou), iou));
   IrStmt *decayed[2] = {
-      out_set(t, w, q, sc, bin(ctx, IR_PE_MUL, out_at(t, w, q, sc), decay)),
-      op_nn_if(t->p, bin(ctx, IR_PE_LE, out_at(t, w, q, sc), th), obi_set(t, w, q, neg))};
-  IrStmt *drop[2] = {op_nn_if(t->p, bin(ctx, IR_PE_GE, iou, thr), obi_set(t, w, q, neg)),
-                     op_nn_if(t->p, bin(ctx, IR_PE_LT, iou, thr), op_nn_seq(t->p, decayed, 2))};
-  IrPrimExpr *later =
-      op_nn_and(ctx, same_class_tir(t, w, nv, q),
-                bin(ctx, IR_PE_AND,
-                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, q, nv), bin(ctx, IR_PE_LT, q, keep)),
-                    bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GE, obi_at(t, w, q), op_nn_index(ctx, 0)),
-                        bin(ctx, IR_PE_GT, out_at(t, w, q, sc), th))));
+      out_set(t, w, q, sc, op_img_bin(ctx, IR_PE_MUL, out_at(t, w, q, sc), decay)),
+      op_nn_if(t->p, op_img_bin(ctx, IR_PE_LE, out_at(t, w, q, sc), th), obi_set(t, w, q, neg))};
+  IrStmt *drop[2] = {
+      op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, iou, thr), obi_set(t, w, q, neg)),
+      op_nn_if(t->p, op_img_bin(ctx, IR_PE_LT, iou, thr), op_nn_seq(t->p, decayed, 2))};
+  IrPrimExpr *later = op_nn_and(
+      ctx, same_class_tir(t, w, nv, q),
+      op_img_bin(ctx, IR_PE_AND,
+                 op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GT, q, nv),
+                            op_img_bin(ctx, IR_PE_LT, q, keep)),
+                 op_img_bin(ctx, IR_PE_AND,
+                            op_img_bin(ctx, IR_PE_GE, obi_at(t, w, q), op_nn_index(ctx, 0)),
+                            op_img_bin(ctx, IR_PE_GT, out_at(t, w, q, sc), th))));
   *qbody = op_nn_if(t->p, later, op_lets_wrap(&l, op_nn_seq(t->p, drop, 2), t->p->lz->loc));
   IrStmt *chosen[3] = {swap_rows_tir(t, w), qloop,
                        op_vis_st_add(t, VIS_ST_NV, op_nn_index(ctx, 1))};
   IrStmt *round[4] = {
       op_vis_st_set(t, VIS_ST_BEST, op_nn_index(ctx, -1)), op_nn_acc_set(t->p, w->acc, 0, th),
       jloop,
-      op_nn_if(t->p, bin(ctx, IR_PE_GE, op_vis_st_get(t, VIS_ST_BEST), op_nn_index(ctx, 0)),
+      op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, op_vis_st_get(t, VIS_ST_BEST), op_nn_index(ctx, 0)),
                op_nn_seq(t->p, chosen, 3))};
-  *sbody = op_nn_if(t->p, op_nn_and(ctx, under_max(t, w), bin(ctx, IR_PE_LT, step, keep)),
+  *sbody = op_nn_if(t->p, op_nn_and(ctx, under_max(t, w), op_img_bin(ctx, IR_PE_LT, step, keep)),
                     op_nn_seq(t->p, round, 4));
   IrStmt *st[2] = {op_vis_st_set(t, VIS_ST_NV, op_nn_index(ctx, 0)), sloop};
   return op_nn_seq(t->p, st, 2);
@@ -596,10 +593,10 @@ static IrPrimExpr *
 original_index(const VisNmsTir *t, const NmsLower *w, IrPrimExpr *j)
 {
   IrCtx *ctx = t->ctx;
-  IrPrimExpr *pos =
-      bin(ctx, IR_PE_MAX,
-          bin(ctx, IR_PE_MIN, obi_at(t, w, j), op_nn_sub(ctx, w->n, op_nn_index(ctx, 1))),
-          op_nn_index(ctx, 0));
+  IrPrimExpr *pos = op_img_bin(
+      ctx, IR_PE_MAX,
+      op_img_bin(ctx, IR_PE_MIN, obi_at(t, w, j), op_nn_sub(ctx, w->n, op_nn_index(ctx, 1))),
+      op_nn_index(ctx, 0));
   IrPrimExpr *at[2] = {w->b, pos};
   return op_prim_load(t->p, w->indices, op_nn_index_copy(ctx, at, 2));
 }
@@ -613,7 +610,7 @@ nms_check(OpPrim *p, IrBuffer *valid, IrPrimExpr *n)
   IrPrimExpr **b;
   IrStmt **slot = op_prim_check_loops(p, valid->shape, 1, &b, NULL);
   IrPrimExpr *vc = op_nn_to(ctx, IR_I64, op_prim_load_at(p, valid, b[0]));
-  *slot = op_prim_assert(p, bin(ctx, IR_PE_LE, vc, op_nn_to(ctx, IR_I64, n)),
+  *slot = op_prim_assert(p, op_img_bin(ctx, IR_PE_LE, vc, op_nn_to(ctx, IR_I64, n)),
                          "valid_count past num_anchors");
 }
 
@@ -634,17 +631,19 @@ finish_tir(const VisNmsTir *t, const NmsLower *w, IrBuffer *count)
     IrStmt *scan, **sb = rows_loop(t, w, &jj, &scan);
     IrStmt *moved[2] = {obi_set(t, w, nv, original_index(t, w, jj)),
                         op_vis_st_add(t, VIS_ST_NV, op_nn_index(ctx, 1))};
-    *sb = op_nn_if(t->p, bin(ctx, IR_PE_GE, obi_at(t, w, jj), zero), op_nn_seq(t->p, moved, 2));
+    *sb = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, obi_at(t, w, jj), zero),
+                   op_nn_seq(t->p, moved, 2));
     st[n++] = op_vis_st_set(t, VIS_ST_NV, zero), st[n++] = scan;
-    *tail = op_nn_if(t->p, bin(ctx, IR_PE_GE, jt, nv), obi_set(t, w, jt, op_nn_index(ctx, -1)));
+    *tail =
+        op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, jt, nv), obi_set(t, w, jt, op_nn_index(ctx, -1)));
     st[n++] = rest;
   } else if (m->return_indices) {
-    *body = op_vis_if_else(t->p, bin(ctx, IR_PE_LT, j, nv),
+    *body = op_vis_if_else(t->p, op_img_bin(ctx, IR_PE_LT, j, nv),
                            obi_set(t, w, j, original_index(t, w, j)), clear_row_tir(t, w, j));
     st[n++] = loop;
   } else {
     if (soft) {
-      *body = op_nn_if(t->p, bin(ctx, IR_PE_GE, j, nv), clear_row_tir(t, w, j));
+      *body = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, j, nv), clear_row_tir(t, w, j));
       st[n++] = loop;
     }
     if (m->invalid_to_bottom) { /* st[OFF]: the rows moved up */
@@ -655,11 +654,11 @@ finish_tir(const VisNmsTir *t, const NmsLower *w, IrBuffer *count)
       *elem = out_set(t, w, off, c, out_at(t, w, jj, c));
       IrStmt *moved[2] = {copy, op_vis_st_add(t, VIS_ST_OFF, op_nn_index(ctx, 1))};
       *sb = op_nn_if(t->p,
-                     bin(ctx, IR_PE_GE, out_at(t, w, jj, op_nn_index(ctx, m->score_index)),
-                         op_img_f64(ctx, 0.0)),
+                     op_img_bin(ctx, IR_PE_GE, out_at(t, w, jj, op_nn_index(ctx, m->score_index)),
+                                op_img_f64(ctx, 0.0)),
                      op_nn_seq(t->p, moved, 2));
       st[n++] = op_vis_st_set(t, VIS_ST_OFF, zero), st[n++] = scan;
-      *tail = op_nn_if(t->p, bin(ctx, IR_PE_GE, jt, off), clear_row_tir(t, w, jt));
+      *tail = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, jt, off), clear_row_tir(t, w, jt));
       st[n++] = rest;
     }
   }
@@ -687,16 +686,10 @@ op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
       x->sinfo->u.tensor.ndim != 3)
     return NULL;
   op_prim_begin(lz, &p, "non_max_suppression");
-  NmsLower w = {&m,
-                op_prim_input(&p, x, "data"),
-                op_prim_input(&p, s->call->u.call.args[1], "valid_count"),
-                op_prim_input(&p, s->call->u.call.args[2], "indices"),
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL,
-                NULL};
+  NmsLower w = {.m = &m,
+                .data = op_prim_input(&p, x, "data"),
+                .valid = op_prim_input(&p, s->call->u.call.args[1], "valid_count"),
+                .indices = op_prim_input(&p, s->call->u.call.args[2], "indices")};
   IrBuffer *count = NULL;
   IrPrimExpr **dims = x->sinfo->u.tensor.shape;
   if (nout == 1) {
@@ -710,10 +703,8 @@ op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     count = op_prim_output(&p, f[soft + 1], "valid_box_count");
   }
   if (!w.data || !w.valid || !w.indices || !w.out || !w.obi || (nout > 1 && !count) ||
-      w.data->ndim != 3) {
-    op_prim_abort(&p);
-    return NULL;
-  }
+      w.data->ndim != 3)
+    return op_prim_give_up(&p);
   w.acc = op_nn_acc_new(&p, 2);
   w.n = w.data->shape[1], w.l = w.data->shape[2];
   nms_check(&p, w.valid, w.n);
@@ -725,11 +716,12 @@ op_vis_legalize_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrPrimExpr *vc = op_nn_to(ctx, IR_I64, op_prim_load_at(&p, w.valid, w.b));
   IrPrimExpr *keep = valid;
   if (m.top_k > 0)
-    keep = bin(ctx, IR_PE_MIN, valid, op_nn_index(ctx, m.top_k));
+    keep = op_img_bin(ctx, IR_PE_MIN, valid, op_nn_index(ctx, m.top_k));
   double iou_thr = ir_float_round(w.data->dtype, m.iou);
   IrStmt *st[6] = {
       op_vis_st_set(&t, VIS_ST_VALID,
-                    bin(ctx, IR_PE_MAX, bin(ctx, IR_PE_MIN, vc, op_nn_to(ctx, IR_I64, w.n)), zero)),
+                    op_img_bin(ctx, IR_PE_MAX,
+                               op_img_bin(ctx, IR_PE_MIN, vc, op_nn_to(ctx, IR_I64, w.n)), zero)),
       op_vis_rank_tir(&t, w.n, valid, data_score, &w),
       op_vis_st_set(&t, VIS_ST_KEEP, keep),
       copy_sorted_tir(&t, &w),

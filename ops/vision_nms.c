@@ -155,30 +155,24 @@ op_vis_infer_all_class_nms(OpInfer *in, const OpSite *s, IrSInfo **args)
                         "and num_boxes");
   }
   int vd = op_nn_vdevice(boxes);
-  IrSInfo **f = ir_alloc(ctx, sizeof *f * 3);
-  if (!b || !sc) { /* TVM needs the shapes; without them only ranks */
-    f[0] = ir_sinfo_tensor(ctx, NULL, onnx ? 2 : 3, IR_I64, vd);
-    f[1] = onnx ? ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd)
-                : ir_sinfo_tensor(ctx, NULL, 2, IR_F32, vd);
-    f[2] = ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, onnx ? 2 : 3);
-  }
+  if (!b || !sc) /* TVM needs the shapes; without them only ranks */
+    return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, NULL, onnx ? 2 : 3, IR_I64, vd),
+                        ir_sinfo_tensor(ctx, NULL, onnx ? 1 : 2, onnx ? IR_I64 : IR_F32, vd),
+                        onnx ? NULL : ir_sinfo_tensor(ctx, NULL, 1, IR_I64, vd));
   IrPrimExpr *per_batch = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, sc[1], b[1]));
   if (onnx) {
     IrPrimExpr **sel = ir_alloc(ctx, sizeof *sel * 2), **one = ir_alloc(ctx, sizeof *one);
     sel[0] = op_nn_simplify(in, ir_prim_bin(ctx, IR_PE_MUL, b[0], per_batch));
     sel[1] = op_nn_int(ctx, 3), one[0] = op_nn_int(ctx, 1);
-    f[0] = ir_sinfo_tensor(ctx, sel, 2, IR_I64, vd);
-    f[1] = ir_sinfo_tensor(ctx, one, 1, IR_I64, vd);
-    return ir_sinfo_tuple(ctx, f, 2);
+    return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, sel, 2, IR_I64, vd),
+                        ir_sinfo_tensor(ctx, one, 1, IR_I64, vd), NULL);
   }
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * 3), **scs = ir_alloc(ctx, sizeof *scs * 2);
   idx[0] = b[0], idx[1] = per_batch, idx[2] = op_nn_int(ctx, 2);
   scs[0] = b[0], scs[1] = per_batch;
-  f[0] = ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd);
-  f[1] = ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd);
-  f[2] = ir_sinfo_tensor(ctx, b, 1, IR_I64, vd);
-  return ir_sinfo_tuple(ctx, f, 3);
+  return op_vis_tuple(ctx, ir_sinfo_tensor(ctx, idx, 3, IR_I64, vd),
+                      ir_sinfo_tensor(ctx, scs, 2, IR_F32, vd),
+                      ir_sinfo_tensor(ctx, b, 1, IR_I64, vd));
 }
 
 /* The scalars of a call. */
@@ -350,12 +344,6 @@ op_vis_st_add(const VisNmsTir *t, int k, IrPrimExpr *v)
 }
 
 static IrPrimExpr *
-bin(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
-{
-  return ir_prim_bin(ctx, k, a, b);
-}
-
-static IrPrimExpr *
 not_(IrCtx *ctx, IrPrimExpr *a)
 {
   return ir_prim_bin(ctx, IR_PE_NOT, a, NULL);
@@ -382,11 +370,14 @@ load_scalar(OpPrim *p, IrBuffer *b)
 static IrPrimExpr *
 before_tir(IrCtx *ctx, IrPrimExpr *u, IrPrimExpr *i, IrPrimExpr *v, IrPrimExpr *j)
 {
-  IrPrimExpr *uv = bin(ctx, IR_PE_OR, bin(ctx, IR_PE_GT, u, v),
-                       bin(ctx, IR_PE_AND, bin(ctx, IR_PE_EQ, v, v), bin(ctx, IR_PE_NE, u, u)));
-  IrPrimExpr *vu = bin(ctx, IR_PE_OR, bin(ctx, IR_PE_GT, v, u),
-                       bin(ctx, IR_PE_AND, bin(ctx, IR_PE_EQ, u, u), bin(ctx, IR_PE_NE, v, v)));
-  return bin(ctx, IR_PE_OR, uv, bin(ctx, IR_PE_AND, not_(ctx, vu), bin(ctx, IR_PE_LT, i, j)));
+  IrPrimExpr *uv = op_img_bin(
+      ctx, IR_PE_OR, op_img_bin(ctx, IR_PE_GT, u, v),
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_EQ, v, v), op_img_bin(ctx, IR_PE_NE, u, u)));
+  IrPrimExpr *vu = op_img_bin(
+      ctx, IR_PE_OR, op_img_bin(ctx, IR_PE_GT, v, u),
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_EQ, u, u), op_img_bin(ctx, IR_PE_NE, v, v)));
+  return op_img_bin(ctx, IR_PE_OR, uv,
+                    op_img_bin(ctx, IR_PE_AND, not_(ctx, vu), op_img_bin(ctx, IR_PE_LT, i, j)));
 }
 
 /* order and sorted from the row's first `limit` scores (all n when
@@ -404,7 +395,7 @@ op_vis_rank_tir(const VisNmsTir *t, IrPrimExpr *n, IrPrimExpr *limit, VisScoreAt
   IrPrimExpr *v = op_let(&lv, "v", score(t, env, i[0])), *u = op_let(&lu, "u", score(t, env, j[0]));
   IrPrimExpr *before = before_tir(ctx, u, j[0], v, i[0]);
   if (limit)
-    before = bin(ctx, IR_PE_AND, bin(ctx, IR_PE_LT, j[0], limit), before);
+    before = op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_LT, j[0], limit), before);
   *count = op_lets_wrap(
       &lu,
       op_vis_st_add(t, VIS_ST_RANK,
@@ -418,8 +409,8 @@ op_vis_rank_tir(const VisNmsTir *t, IrPrimExpr *n, IrPrimExpr *limit, VisScoreAt
   if (limit) {
     IrStmt *kept[2] = {op_prim_store_at(t->p, t->order, i[0], i[0]),
                        op_prim_store_at(t->p, t->sorted, i[0], score(t, env, i[0]))};
-    ranked =
-        op_vis_if_else(t->p, bin(ctx, IR_PE_LT, i[0], limit), ranked, op_nn_seq(t->p, kept, 2));
+    ranked = op_vis_if_else(t->p, op_img_bin(ctx, IR_PE_LT, i[0], limit), ranked,
+                            op_nn_seq(t->p, kept, 2));
   }
   *body = ranked;
   return outer;
@@ -449,11 +440,11 @@ search_tir(const VisNmsTir *t, IrPrimExpr *n, IrPrimExpr *threshold)
   IrPrimExpr *lo = op_vis_st_get(t, VIS_ST_LO), *hi = op_vis_st_get(t, VIS_ST_HI);
   IrPrimExpr *mid =
       op_let(&l, "mid", op_nn_floordiv(ctx, op_nn_add(ctx, lo, hi), op_nn_index(ctx, 2)));
-  IrStmt *step =
-      op_vis_if_else(t->p, bin(ctx, IR_PE_GT, op_prim_load_at(t->p, t->sorted, mid), threshold),
-                     op_vis_st_set(t, VIS_ST_LO, op_nn_add(ctx, mid, op_nn_index(ctx, 1))),
-                     op_vis_st_set(t, VIS_ST_HI, mid));
-  *body = op_nn_if(t->p, bin(ctx, IR_PE_LT, lo, hi), op_lets_wrap(&l, step, t->p->lz->loc));
+  IrStmt *step = op_vis_if_else(
+      t->p, op_img_bin(ctx, IR_PE_GT, op_prim_load_at(t->p, t->sorted, mid), threshold),
+      op_vis_st_set(t, VIS_ST_LO, op_nn_add(ctx, mid, op_nn_index(ctx, 1))),
+      op_vis_st_set(t, VIS_ST_HI, mid));
+  *body = op_nn_if(t->p, op_img_bin(ctx, IR_PE_LT, lo, hi), op_lets_wrap(&l, step, t->p->lz->loc));
   IrStmt *st[3] = {op_vis_st_set(t, VIS_ST_LO, op_nn_index(ctx, 0)),
                    op_vis_st_set(t, VIS_ST_HI, op_nn_to(ctx, IR_I64, n)), loop};
   return op_nn_seq(t->p, st, 3);
@@ -471,22 +462,24 @@ op_vis_iou_tir(const VisNmsTir *t, OpLets *l, VisBoxAt box, void *env, IrPrimExp
   box(t, env, j, c[1]);
   for (int k = 0; k < 2; k++)
     for (int a = 0; a < 2; a++) {
-      e[k][a] = op_let(l, names[k][a], bin(ctx, IR_PE_MIN, c[k][a], c[k][a + 2]));
-      e[k][a + 2] = op_let(l, names[k][a + 2], bin(ctx, IR_PE_MAX, c[k][a], c[k][a + 2]));
+      e[k][a] = op_let(l, names[k][a], op_img_bin(ctx, IR_PE_MIN, c[k][a], c[k][a + 2]));
+      e[k][a + 2] = op_let(l, names[k][a + 2], op_img_bin(ctx, IR_PE_MAX, c[k][a], c[k][a + 2]));
     }
   IrPrimExpr *zero = op_img_f64(ctx, 0.0), *side[2];
   for (int a = 0; a < 2; a++)
-    side[a] = op_let(l, a ? "h" : "w",
-                     bin(ctx, IR_PE_MAX, zero,
-                         bin(ctx, IR_PE_SUB, bin(ctx, IR_PE_MIN, e[0][a + 2], e[1][a + 2]),
-                             bin(ctx, IR_PE_MAX, e[0][a], e[1][a]))));
-  IrPrimExpr *area = op_let(l, "area", bin(ctx, IR_PE_MUL, side[1], side[0])), *sz[2];
+    side[a] = op_let(
+        l, a ? "h" : "w",
+        op_img_bin(ctx, IR_PE_MAX, zero,
+                   op_img_bin(ctx, IR_PE_SUB, op_img_bin(ctx, IR_PE_MIN, e[0][a + 2], e[1][a + 2]),
+                              op_img_bin(ctx, IR_PE_MAX, e[0][a], e[1][a]))));
+  IrPrimExpr *area = op_let(l, "area", op_img_bin(ctx, IR_PE_MUL, side[1], side[0])), *sz[2];
   for (int k = 0; k < 2; k++)
-    sz[k] = bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_SUB, e[k][2], e[k][0]),
-                bin(ctx, IR_PE_SUB, e[k][3], e[k][1]));
-  IrPrimExpr *u =
-      op_let(l, "union_area", bin(ctx, IR_PE_SUB, bin(ctx, IR_PE_ADD, sz[0], sz[1]), area));
-  return ir_prim_select(ctx, bin(ctx, IR_PE_LE, u, zero), zero, bin(ctx, IR_PE_DIV, area, u));
+    sz[k] = op_img_bin(ctx, IR_PE_MUL, op_img_bin(ctx, IR_PE_SUB, e[k][2], e[k][0]),
+                       op_img_bin(ctx, IR_PE_SUB, e[k][3], e[k][1]));
+  IrPrimExpr *u = op_let(
+      l, "union_area", op_img_bin(ctx, IR_PE_SUB, op_img_bin(ctx, IR_PE_ADD, sz[0], sz[1]), area));
+  return ir_prim_select(ctx, op_img_bin(ctx, IR_PE_LE, u, zero), zero,
+                        op_img_bin(ctx, IR_PE_DIV, area, u));
 }
 
 /* ------------------------------------------------------------------ */
@@ -533,23 +526,24 @@ select_tir(const VisNmsTir *t, AllClassTir *a, IrPrimExpr *n, IrPrimExpr *iou_th
   OpLets l = {ctx, {0}, {0}, 0};
   IrPrimExpr *iou = op_vis_iou_tir(t, &l, class_box, a, op_prim_load_at(t->p, t->order, j[0]),
                                    op_prim_load_at(t->p, t->order, q[0]));
-  IrStmt *mark = op_nn_if(t->p, bin(ctx, IR_PE_GE, iou, iou_thr),
+  IrStmt *mark = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, iou, iou_thr),
                           op_prim_store_at(t->p, t->sorted, q[0], op_img_f64(ctx, -1.0)));
-  IrPrimExpr *later =
-      bin(ctx, IR_PE_AND,
-          bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, q[0], j[0]), bin(ctx, IR_PE_LT, q[0], valid)),
-          bin(ctx, IR_PE_GT, sq, op_img_f64(ctx, 0.0)));
+  IrPrimExpr *later = op_img_bin(ctx, IR_PE_AND,
+                                 op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GT, q[0], j[0]),
+                                            op_img_bin(ctx, IR_PE_LT, q[0], valid)),
+                                 op_img_bin(ctx, IR_PE_GT, sq, op_img_f64(ctx, 0.0)));
   *qbody = op_nn_if(t->p, later, op_lets_wrap(&l, mark, t->p->lz->loc));
-  IrPrimExpr *chosen =
-      bin(ctx, IR_PE_AND,
-          bin(ctx, IR_PE_AND, bin(ctx, IR_PE_LT, j[0], valid),
-              bin(ctx, IR_PE_GT, sj, op_img_f64(ctx, -1.0))),
-          bin(ctx, IR_PE_AND, bin(ctx, IR_PE_LT, op_vis_st_get(t, VIS_ST_NV), max_boxes),
-              bin(ctx, IR_PE_GT, sj, score_thr)));
+  IrPrimExpr *chosen = op_img_bin(
+      ctx, IR_PE_AND,
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_LT, j[0], valid),
+                 op_img_bin(ctx, IR_PE_GT, sj, op_img_f64(ctx, -1.0))),
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_LT, op_vis_st_get(t, VIS_ST_NV), max_boxes),
+                 op_img_bin(ctx, IR_PE_GT, sj, score_thr)));
   IrStmt *sel[3] = {keep(t, env, j[0]), op_vis_st_add(t, VIS_ST_NV, op_nn_index(ctx, 1)), qloop};
   *jbody = op_nn_if(t->p, chosen, op_nn_seq(t->p, sel, 3));
-  IrPrimExpr *go = bin(ctx, IR_PE_AND, bin(ctx, IR_PE_GT, iou_thr, op_img_f64(ctx, 0.0)),
-                       bin(ctx, IR_PE_GT, valid, op_nn_index(ctx, 0)));
+  IrPrimExpr *go =
+      op_img_bin(ctx, IR_PE_AND, op_img_bin(ctx, IR_PE_GT, iou_thr, op_img_f64(ctx, 0.0)),
+                 op_img_bin(ctx, IR_PE_GT, valid, op_nn_index(ctx, 0)));
   IrStmt *st[2] = {op_vis_st_set(t, VIS_ST_NV, op_nn_index(ctx, 0)), op_nn_if(t->p, go, jloop)};
   return op_nn_seq(t->p, st, 2);
 }
@@ -611,7 +605,7 @@ pad_rows(const VisNmsTir *t, AllClassOut *o, IrPrimExpr *batch)
     st[n++] =
         op_prim_store(t->p, o->out[1], op_nn_index_copy(ctx, at, 2), op_nn_lit(ctx, IR_F32, 0.0));
   }
-  *body = op_nn_if(t->p, bin(ctx, IR_PE_GE, r[0], op_vis_st_get(t, VIS_ST_OFF)),
+  *body = op_nn_if(t->p, op_img_bin(ctx, IR_PE_GE, r[0], op_vis_st_get(t, VIS_ST_OFF)),
                    op_nn_seq(t->p, st, n));
   return loop;
 }
@@ -622,30 +616,26 @@ op_vis_legalize_all_class_nms(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   const char *format;
   OpPrim p;
-  if (!op_nn_attr_str(s, "output_format", "onnx", &format) || result->kind != IR_SI_TUPLE)
+  if (!op_nn_attr_str(s, "output_format", "onnx", &format))
     return NULL;
   bool onnx = strcmp(format, "onnx") == 0;
-  int nout = onnx ? 2 : 3;
-  if (result->u.tuple.n != nout)
-    return NULL;
-  op_prim_begin(lz, &p, "all_class_non_max_suppression");
-  AllClassTir a = {op_prim_input(&p, s->call->u.call.args[0], "boxes"),
-                   op_prim_input(&p, s->call->u.call.args[1], "scores"), NULL, NULL};
-  IrBuffer *mx = op_prim_input(&p, s->call->u.call.args[2], "max_output_boxes_per_class");
-  IrBuffer *iou = op_prim_input(&p, s->call->u.call.args[3], "iou_threshold");
-  IrBuffer *sth = op_prim_input(&p, s->call->u.call.args[4], "score_threshold");
-  static const char *const names[2][3] = {
-      {"selected_indices", "num_total_detections", NULL},
-      {"selected_indices", "selected_scores", "num_detections"}};
+  AllClassTir a = {NULL, NULL, NULL, NULL};
   AllClassOut o = {&a, onnx, {NULL, NULL, NULL}};
-  bool ok = a.boxes && a.scores && mx && iou && sth && a.boxes->ndim == 3 && a.scores->ndim == 3 &&
-            mx->ndim <= 1 && iou->ndim <= 1 && sth->ndim <= 1;
-  for (int k = 0; k < nout; k++)
-    ok = ok && (o.out[k] = op_prim_output(&p, result->u.tuple.fields[k], names[!onnx][k]));
-  if (!ok) {
-    op_prim_abort(&p);
+  IrBuffer *mx, *iou, *sth;
+  if (!op_vis_prim_open(
+          lz, &p, "all_class_non_max_suppression", s->call, result,
+          (OpPrimParam[]){{"boxes", &a.boxes},
+                          {"scores", &a.scores},
+                          {"max_output_boxes_per_class", &mx},
+                          {"iou_threshold", &iou},
+                          {"score_threshold", &sth},
+                          {"selected_indices", &o.out[0]},
+                          {onnx ? "num_total_detections" : "selected_scores", &o.out[1]},
+                          {"num_detections", &o.out[2]}},
+          5, onnx ? 2 : 3))
     return NULL;
-  }
+  if (a.boxes->ndim != 3 || a.scores->ndim != 3 || mx->ndim > 1 || iou->ndim > 1 || sth->ndim > 1)
+    return op_prim_give_up(&p);
   VisNmsTir t = op_vis_nms_tir_new(&p, s->call->u.call.args[0]->sinfo->u.tensor.shape[1]);
   IrPrimExpr *n = a.boxes->shape[1];
   IrPrimExpr *max_boxes = op_nn_to(ctx, IR_I64, load_scalar(&p, mx));
