@@ -510,7 +510,9 @@ canonical_index(OpInfer *in, IrPrimExpr *n, IrPrimExpr *v, int64_t stride, bool 
   IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_LT, v, zero);
   IrProof p = in->arith ? ir_arith_prove(in->arith, neg) : IR_PROVE_UNKNOWN;
   IrPrimExpr *from_end = ir_prim_bin(ctx, IR_PE_ADD, v, n);
-  v = p == IR_PROVE_FALSE ? v : p == IR_PROVE_TRUE ? from_end : ir_prim_select(ctx, neg, from_end, v);
+  v = p == IR_PROVE_FALSE  ? v
+      : p == IR_PROVE_TRUE ? from_end
+                           : ir_prim_select(ctx, neg, from_end, v);
   IrPrimExpr *lo = stride < 0 ? op_manip_lit(ctx, -1) : zero;
   IrPrimExpr *hi = stride < 0 ? ir_prim_bin(ctx, IR_PE_SUB, n, one) : n;
   if (!in->arith || ir_arith_prove(in->arith, ir_prim_bin(ctx, IR_PE_GE, v, lo)) != IR_PROVE_TRUE)
@@ -556,10 +558,12 @@ op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, 
     IrPrimExpr *dim = out[norm[i]];
     b = canonical_index(in, dim, b, stride, inbound);
     e = canonical_index(in, dim, e, stride, inbound);
-    IrPrimExpr *diff = stride > 0 ? ir_prim_bin(ctx, IR_PE_SUB, e, b) : ir_prim_bin(ctx, IR_PE_SUB, b, e);
+    IrPrimExpr *diff =
+        stride > 0 ? ir_prim_bin(ctx, IR_PE_SUB, e, b) : ir_prim_bin(ctx, IR_PE_SUB, b, e);
     int64_t step = stride > 0 ? stride : -stride;
     if (step != 1)
-      diff = ir_prim_bin(ctx, IR_PE_FLOORDIV, ir_prim_bin(ctx, IR_PE_ADD, diff, op_manip_lit(ctx, step - 1)),
+      diff = ir_prim_bin(ctx, IR_PE_FLOORDIV,
+                         ir_prim_bin(ctx, IR_PE_ADD, diff, op_manip_lit(ctx, step - 1)),
                          op_manip_lit(ctx, step));
     out[norm[i]] = ir_arith_simplify(in->arith, diff);
   }
@@ -612,8 +616,7 @@ op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args)
   for (int i = 0; i < 3; i++) {
     v[i] = op_manip_tensor_val(s, args[1 + i], "begin, end and strides");
     if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT)
-      return op_fail_null(s,
-                          "begin, end and strides must be 1-D int tensors of x's rank elements");
+      return op_fail_null(s, "begin, end and strides must be 1-D int tensors of x's rank elements");
   }
   for (int d = 0; d < x->ndim; d++) {
     step[d] = op_get_i(v[2], d);

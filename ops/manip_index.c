@@ -1043,7 +1043,7 @@ op_manip_eval_index_put(OpEval *ev, const OpSite *s, Value **args)
     ok = v->shape[d] == 1 || v->shape[d] == b[nb - v->ndim + d];
   if (!ok)
     return op_fail_null(s, "index_put needs one index tensor per dim of data and values of data's "
-                            "dtype that broadcast to the indices' shape");
+                           "dtype that broadcast to the indices' shape");
   int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
   IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = 1;

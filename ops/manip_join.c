@@ -971,7 +971,8 @@ op_manip_legalize_take(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   int mode = op_manip_take_mode(s, s->call), axis;
   bool none;
   if (mode < 0 || s->call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
-      xs->u.tensor.ndim < 0 || !op_manip_axis_attr(s, s->call, true, xs->u.tensor.ndim, &axis, &none))
+      xs->u.tensor.ndim < 0 ||
+      !op_manip_axis_attr(s, s->call, true, xs->u.tensor.ndim, &axis, &none))
     return NULL;
   OpPrim p;
   IrBuffer *x, *ix, *out;

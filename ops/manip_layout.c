@@ -46,9 +46,9 @@ typedef enum {
 /* One result of the index map, read as a term over the parameters. */
 typedef struct {
   TermKind kind;
-  int param; /* the parameter (input dim) */
-  int inner; /* TERM_FUSE: the parameter added, whose dim must be c */
-  int64_t c; /* TERM_DIV, TERM_MOD: the split factor; TERM_FUSE: the scale */
+  int param;  /* the parameter (input dim) */
+  int inner;  /* TERM_FUSE: the parameter added, whose dim must be c */
+  int64_t c;  /* TERM_DIV, TERM_MOD: the split factor; TERM_FUSE: the scale */
   bool alone; /* TERM_MOD without its TERM_DIV: the dim padded up to c */
 } Term;
 
@@ -185,8 +185,7 @@ read_pad_value(const OpSite *s, const IrExpr *call, IrDType t, double *v)
     return op_fail(s, "pad_value must be a number or None");
   }
   char b[16];
-  if (t.code != IR_DT_FLOAT && t.code != IR_DT_BFLOAT && t.code != IR_DT_VOID &&
-      *v != floor(*v)) {
+  if (t.code != IR_DT_FLOAT && t.code != IR_DT_BFLOAT && t.code != IR_DT_VOID && *v != floor(*v)) {
     return op_fail(s, "pad_value %g is not of x's dtype %s", *v, ir_dtype_str(t, b));
   }
   return true;
@@ -322,7 +321,7 @@ op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args)
   for (int r = 0; r < l.nout; r++) {
     const Term *t = &l.terms[r];
     int64_t n = x->shape[t->param];
-    shape[r] = t->kind == TERM_VAR ? n
+    shape[r] = t->kind == TERM_VAR   ? n
                : t->kind == TERM_DIV ? n / t->c + (n % t->c != 0)
                : t->kind == TERM_MOD ? t->c
                                      : n * t->c;
@@ -359,7 +358,10 @@ index_op(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
   if (k == IR_PE_ADD && ir_prim_is_int(a, &x) && x == 0)
     return b;
   if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y)) {
-    int64_t r = k == IR_PE_ADD ? x + y : k == IR_PE_MUL ? x * y : k == IR_PE_FLOORDIV ? x / y : x % y;
+    int64_t r = k == IR_PE_ADD        ? x + y
+                : k == IR_PE_MUL      ? x * y
+                : k == IR_PE_FLOORDIV ? x / y
+                                      : x % y;
     return op_manip_lit(ctx, r);
   }
   return ir_prim_bin(ctx, k, a, b);

@@ -85,7 +85,7 @@ op_manip_infer_permute_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
     int64_t *axes;
     int n;
     return op_manip_attr_ints(s, s->call, "axes", true, &axes, &n) ? op_manip_like(in, x, NULL, n)
-                                                                 : NULL;
+                                                                   : NULL;
   }
   if (!op_manip_permutation(s, s->call, ndim, &perm))
     return NULL;
@@ -201,7 +201,7 @@ op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
     int64_t *axes;
     int n;
     return op_manip_attr_ints(s, s->call, "axis", false, &axes, &n) ? op_manip_like(in, x, NULL, -1)
-                                                                  : NULL;
+                                                                    : NULL;
   }
   if (!op_manip_expand_mask(s, s->call, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
@@ -461,8 +461,8 @@ op_manip_eval_broadcast_to(OpEval *ev, const OpSite *s, Value **args)
   for (int d = 0; d < x->ndim; d++) {
     int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
     if (xd != 1 && xd != t)
-      return op_fail_null(s, "cannot broadcast dimension %d of size %lld to %lld", d,
-                          (long long)xd, (long long)t);
+      return op_fail_null(s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
+                          (long long)t);
   }
   IrTensorData *out = op_manip_new_tensor(s, x->dtype, tn, td);
   BroadcastMap b = {x, tn - x->ndim};
