@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 /* ------------------------------------------------------------------ */
@@ -16,9 +17,9 @@
 
 /* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
 int
-op_manip_take_mode(const OpSite *s, const IrExpr *call)
+op_manip_take_mode(const OpSite *s)
 {
-  const IrAttr *a = op_attr(call, "mode");
+  const IrAttr *a = op_attr(s->call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
   if (!a)
     return 0;
@@ -30,14 +31,14 @@ op_manip_take_mode(const OpSite *s, const IrExpr *call)
 }
 
 bool
-op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+op_manip_slice_attrs(const OpSite *s, int ndim, SliceAttrs *sa)
 {
   int64_t *axes;
   int nb, ne, ns;
-  if (!op_manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
-      !op_manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
-      !op_manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
-      !op_manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
+  if (!op_manip_attr_ints(s, "axes", false, &axes, &sa->n) ||
+      !op_manip_attr_ints(s, "begin", false, &sa->begin, &nb) ||
+      !op_manip_attr_ints(s, "end", false, &sa->end, &ne) ||
+      !op_manip_attr_ints(s, "strides", true, &sa->strides, &ns))
     return false;
   if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n))
     return op_fail(s, "axes, begin, end and strides must have the same length");
@@ -49,7 +50,7 @@ op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *
   for (int i = 0; i < sa->n; i++)
     if (sa->strides[i] == 0)
       return op_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
-  const IrAttr *ib = op_attr(call, "assume_inbound");
+  const IrAttr *ib = op_attr(s->call, "assume_inbound");
   sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
   if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
     sa->axes = NULL;
@@ -154,7 +155,7 @@ concat_shape(OpInfer *in, const OpSite *s, IrSInfo **xs, int n, int ndim, int ax
                                 : op_prove_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
         op_report(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
-                  op_manip_expr_text(in->ctx, d0), op_manip_expr_text(in->ctx, di));
+                  op_nn_expr_str(in->ctx, d0), op_nn_expr_str(in->ctx, di));
         *ok = false;
         return NULL;
       }
@@ -198,8 +199,7 @@ op_manip_infer_concat(OpInfer *in, const OpSite *s, IrSInfo **args)
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (!concat_common(s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(s, s->call, true, ndim, &axis, &none))
+  if (!concat_common(s, xs, n, &dtype, &ndim) || !op_manip_axis_attr(s, ndim, &axis, &none))
     return NULL;
   if (none && ndim >= 0 && ndim != 1)
     return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
@@ -256,7 +256,7 @@ split_sections(OpInfer *in, const OpSite *s, IrSInfo *x, int axis, int64_t n)
   int64_t c;
   if (ir_prim_is_int(last, &c) && c < 0)
     return op_fail_null(s, "cannot split axis %d of size %s into %lld sections", axis,
-                        op_manip_expr_text(in->ctx, dim), (long long)n);
+                        op_nn_expr_str(in->ctx, dim), (long long)n);
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
   for (int64_t k = 0; k < n; k++) {
     IrPrimExpr **out = op_manip_dims(in->ctx, ndim);
@@ -270,12 +270,11 @@ split_sections(OpInfer *in, const OpSite *s, IrSInfo *x, int axis, int64_t n)
 /* indices_or_sections: sets the indices (or the count in idx[0]), whether
  * it is a count, and the number of pieces. */
 bool
-op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
-                     int64_t *pieces)
+op_manip_split_attrs(const OpSite *s, int64_t **idx, int *nidx, bool *sections, int64_t *pieces)
 {
-  if (!op_manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+  if (!op_manip_attr_ints(s, "indices_or_sections", false, idx, nidx))
     return false;
-  *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
+  *sections = op_attr(s->call, "indices_or_sections")->kind != IR_AT_LIST;
   if (*sections && (*idx)[0] <= 0)
     return op_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
   *pieces = *sections ? (*idx)[0] : *nidx + 1;
@@ -290,9 +289,9 @@ op_manip_infer_split(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
-  bool sections, none;
-  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
+  bool sections;
+  if (!x || !op_manip_split_attrs(s, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, x->u.tensor.ndim, &axis, NULL))
     return NULL;
   if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
@@ -374,8 +373,8 @@ op_manip_infer_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   SliceAttrs sa;
   if (x && op_manip_slice_is_symbolic(s->call))
-    return op_manip_infer_symbolic_slice(in, s, s->call, x);
-  if (!x || !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
+    return op_manip_infer_symbolic_slice(in, s, x);
+  if (!x || !op_manip_slice_attrs(s, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (!x->u.tensor.shape)
@@ -415,8 +414,8 @@ op_manip_infer_take(OpInfer *in, const OpSite *s, IrSInfo **args)
           *ix = op_manip_tensor_arg(s, args[1], "indices");
   int axis;
   bool none;
-  if (!x || !ix || op_manip_take_mode(s, s->call) < 0 ||
-      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !ix || op_manip_take_mode(s) < 0 ||
+      !op_manip_axis_attr(s, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
@@ -457,13 +456,12 @@ op_manip_infer_stack(OpInfer *in, const OpSite *s, IrSInfo **args)
   int n, ndim, axis;
   IrSInfo **xs = NULL;
   IrDType dtype;
-  bool none;
   if (!tuple_tensors(in, s, s->call, args, &xs, &n))
     return NULL;
   if (n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
   if (!concat_common(s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(s, s->call, false, ndim < 0 ? -1 : ndim + 1, &axis, &none))
+      !op_manip_axis_attr(s, ndim < 0 ? -1 : ndim + 1, &axis, NULL))
     return NULL;
   int vdev = xs[0]->u.tensor.vdevice;
   if (ndim < 0)
@@ -572,7 +570,7 @@ op_manip_eval_concat(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData **xs = tuple_vals(s, args[0], &n);
   if (!xs)
     return NULL;
-  if (!op_manip_axis_attr(s, s->call, true, xs[0]->ndim, &axis, &none))
+  if (!op_manip_axis_attr(s, xs[0]->ndim, &axis, &none))
     return NULL;
   if (none && xs[0]->ndim != 1)
     return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
@@ -612,11 +610,8 @@ split_piece_value(const OpSite *s, IrTensorData *x, int axis, int64_t start, int
   int64_t shape[MAX_DIMS];
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
   shape[axis] = len;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   Window w = {axis, start, NULL, NULL, x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_window, &w);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, x->ndim, shape, map_window, &w);
 }
 
 Value *
@@ -625,9 +620,9 @@ op_manip_eval_split(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int64_t *idx, pieces;
   int nidx, axis;
-  bool sections, none;
-  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  bool sections;
+  if (!x || !op_manip_split_attrs(s, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, x->ndim, &axis, NULL))
     return NULL;
   if (pieces == 1) /* as inference: the input itself */
     return args[0];
@@ -649,7 +644,7 @@ op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   SliceAttrs sa;
   int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
-  if (!x || !op_manip_slice_attrs(s, s->call, x->ndim, &sa))
+  if (!x || !op_manip_slice_attrs(s, x->ndim, &sa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     shape[d] = x->shape[d];
@@ -665,11 +660,8 @@ op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args)
     }
     step[a] = sa.strides[i];
   }
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
   Window w = {-1, 0, step, start, x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_window, &w);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, x->ndim, shape, map_window, &w);
 }
 
 /* Resolves take's indices against an axis of n elements by mode; NULL
@@ -722,9 +714,9 @@ op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x"),
                *ix = op_manip_tensor_val(s, args[1], "indices");
   int64_t shape[2 * MAX_DIMS];
-  int axis, mode = x && ix ? op_manip_take_mode(s, s->call) : -1;
+  int axis, mode = x && ix ? op_manip_take_mode(s) : -1;
   bool none;
-  if (mode < 0 || !op_manip_axis_attr(s, s->call, true, x->ndim, &axis, &none))
+  if (mode < 0 || !op_manip_axis_attr(s, x->ndim, &axis, &none))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
     return op_fail_null(s, "indices must have an integer dtype");
@@ -747,11 +739,8 @@ op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args)
         shape[k++] = ix->shape[j];
     else
       shape[k++] = flat.shape[d];
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
-  if (out)
-    op_manip_gather(out, &flat, map_take, &t);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, &flat, on, shape, map_take, &t);
 }
 
 /* stack: every input has input 0's dtype and shape; the output has a new
@@ -761,7 +750,6 @@ op_manip_eval_stack(OpEval *ev, const OpSite *s, Value **args)
 {
   int64_t shape[MAX_DIMS + 1];
   int axis;
-  bool none;
   int n;
   IrTensorData **xs = tuple_vals(s, args[0], &n);
   if (!xs)
@@ -769,8 +757,7 @@ op_manip_eval_stack(OpEval *ev, const OpSite *s, Value **args)
   int ndim = xs[0]->ndim;
   if (ndim >= MAX_DIMS)
     return op_fail_null(s, "the result would have more than %d dimensions", MAX_DIMS);
-  if (!op_manip_axis_attr(s, s->call, false, ndim + 1, &axis, &none) ||
-      !concat_check(s, xs, n, -1, shape))
+  if (!op_manip_axis_attr(s, ndim + 1, &axis, NULL) || !concat_check(s, xs, n, -1, shape))
     return NULL;
   for (int d = ndim; d > axis; d--)
     shape[d] = shape[d - 1];
@@ -866,7 +853,7 @@ index_slice(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *e
 IrExpr *
 op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   static const char *const bounds[] = {"begin", "end", "strides"};
   for (int b = 0; b < 3; b++) {
     const IrAttr *a = op_attr(s->call, bounds[b]);
@@ -877,10 +864,9 @@ op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result
       }
   }
   SliceAttrs sa;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
+  if (ndim < 0 || !op_manip_slice_attrs(s, ndim, &sa))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "strided_slice", index_slice, &sa);
+  return op_manip_lower_gather(lz, s, result, "strided_slice", index_slice, &sa);
 }
 
 /* Index i (int64) into an axis of n elements, resolved by mode as
@@ -967,17 +953,15 @@ take_index(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrPrimExpr **o, int axis, bool 
 IrExpr *
 op_manip_legalize_take(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
-  int mode = op_manip_take_mode(s, s->call), axis;
+  int ndim = op_manip_arg_rank(s);
+  int mode = op_manip_take_mode(s), axis;
   bool none;
-  if (mode < 0 || s->call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
-      xs->u.tensor.ndim < 0 ||
-      !op_manip_axis_attr(s, s->call, true, xs->u.tensor.ndim, &axis, &none))
+  if (mode < 0 || s->call->u.call.nargs < 2 || ndim < 0 ||
+      !op_manip_axis_attr(s, ndim, &axis, &none))
     return NULL;
   OpPrim p;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "take", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_take", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "take", &x, &ix, &out))
     return NULL;
   int want = none ? ix->ndim : x->ndim - 1 + ix->ndim;
   if (out->ndim != want || (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT))
@@ -1018,7 +1002,7 @@ op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   int axis;
   bool none;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      !op_manip_axis_attr(s, s->call, true, result->u.tensor.ndim, &axis, &none))
+      !op_manip_axis_attr(s, result->u.tensor.ndim, &axis, &none))
     return NULL;
   axis = none ? 0 : axis;
   OpPrim p;
@@ -1064,13 +1048,12 @@ split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int 
 IrExpr *
 op_manip_legalize_split(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   int64_t *idx, pieces;
   int nidx, axis;
-  bool sections, none;
-  if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 1 ||
-      !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, xs->u.tensor.ndim, &axis, &none))
+  bool sections;
+  if (ndim < 1 || !op_manip_split_attrs(s, &idx, &nidx, &sections, &pieces) ||
+      !op_manip_axis_attr(s, ndim, &axis, NULL))
     return NULL;
   bool multi = result->kind == IR_SI_TUPLE;
   if (multi ? result->u.tuple.n != pieces : pieces != 1)
@@ -1102,10 +1085,8 @@ op_manip_legalize_stack(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   const IrExpr *tuple = s->call->u.call.args[0];
   int axis;
-  bool none;
   if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      result->u.tensor.ndim < 1 ||
-      !op_manip_axis_attr(s, s->call, false, result->u.tensor.ndim, &axis, &none))
+      result->u.tensor.ndim < 1 || !op_manip_axis_attr(s, result->u.tensor.ndim, &axis, NULL))
     return NULL;
   OpPrim p;
   op_prim_begin(lz, &p, "stack");
