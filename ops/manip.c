@@ -221,7 +221,7 @@ op_manip_gather_new(const OpSite *s, const IrTensorData *x, int ndim, const int6
   int64_t oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
   int64_t count = op_numel(out);
   for (int64_t flat = 0; flat < count; flat++) {
-    map(env, oi, ii);
+    map(env, x->ndim, oi, ii);
     int64_t si = 0;
     for (int d = 0; d < x->ndim; d++)
       si = si * x->shape[d] + ii[d];

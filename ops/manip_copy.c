@@ -310,14 +310,13 @@ op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args)
 typedef struct {
   int axis;      /* the repeated axis (of the flat view with axis=None) */
   int64_t count; /* repeats, > 0 where the map runs */
-  int ndim;
 } RepeatMap;
 
 static void
-map_repeat(const void *env, const int64_t *o, int64_t *i)
+map_repeat(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const RepeatMap *r = env;
-  for (int d = 0; d < r->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = d == r->axis ? o[d] / r->count : o[d];
 }
 
@@ -343,16 +342,16 @@ op_manip_eval_repeat(OpEval *ev, const OpSite *s, Value **args)
   if (r > 0 && shape[axis] > INT64_MAX / r)
     return op_fail_null(s, "the result would be too large");
   shape[axis] *= r;
-  RepeatMap m = {axis, r ? r : 1, flat.ndim};
+  RepeatMap m = {axis, r ? r : 1};
   return op_manip_gather_new(s, &flat, flat.ndim, shape, map_repeat, &m);
 }
 
 /* tile reads x's dims aligned to the output's last ones, as broadcast_to */
 static void
-map_tile(const void *env, const int64_t *o, int64_t *i)
+map_tile(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const BroadcastMap *t = env;
-  for (int d = 0; d < t->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = o[d + t->off] % t->x->shape[d];
 }
 
@@ -384,10 +383,10 @@ typedef struct {
 } FlipMap;
 
 static void
-map_flip(const void *env, const int64_t *o, int64_t *i)
+map_flip(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const FlipMap *f = env;
-  for (int d = 0; d < f->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = d == f->axis ? f->x->shape[d] - 1 - o[d] : o[d];
 }
 
@@ -485,11 +484,9 @@ op_manip_eval_pad(OpEval *ev, const OpSite *s, Value **args)
 /* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
  * h // r, w // r]. */
 static void
-map_pixel_shuffle(const void *env, const int64_t *o, int64_t *i)
+map_pixel_shuffle(const void *env, int n, const int64_t *o, int64_t *i)
 {
-  const int64_t *rn = env; /* r, ndim */
-  int64_t r = rn[0];
-  int n = (int)rn[1];
+  int64_t r = *(const int64_t *)env;
   for (int d = 0; d < n - 3; d++)
     i[d] = o[d];
   i[n - 3] = o[n - 3] * r * r + (o[n - 2] % r) * r + o[n - 1] % r;
@@ -501,12 +498,10 @@ Value *
 op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
-  int64_t rn[2], shape[MAX_DIMS];
-  if (!x || !op_manip_upscale_factor(s, &rn[0]))
+  int64_t r, shape[MAX_DIMS];
+  if (!x || !op_manip_upscale_factor(s, &r))
     return NULL;
   int n = x->ndim;
-  int64_t r = rn[0];
-  rn[1] = n;
   if (n < 3 || x->shape[n - 3] % (r * r) != 0)
     return op_fail_null(s, "data must have at least 3 dimensions and channels a multiple of %lld",
                         (long long)(r * r));
@@ -514,7 +509,7 @@ op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args)
   shape[n - 3] /= r * r;
   shape[n - 2] *= r;
   shape[n - 1] *= r;
-  return op_manip_gather_new(s, x, n, shape, map_pixel_shuffle, rn);
+  return op_manip_gather_new(s, x, n, shape, map_pixel_shuffle, &r);
 }
 
 /* ------------------------------------------------------------------ */

@@ -69,8 +69,6 @@ uint64_t op_manip_stride_step(int64_t stride);
 bool op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
                          int64_t *start, int64_t *len);
 bool op_manip_expand_mask(const OpSite *s, int ndim, int *out_ndim, bool **mask);
-bool op_manip_split_attrs(const OpSite *s, int64_t **idx, int *nidx, bool *sections,
-                          int64_t *pieces);
 bool op_manip_tile_repeats(const OpSite *s, int64_t **reps, int *n);
 bool op_manip_repeat_count(const OpSite *s, int64_t *count);
 bool op_manip_one_hot_attrs(const OpSite *s, int ndim, int64_t *depth, int *axis);
@@ -159,8 +157,9 @@ typedef struct {
   const IrTensorData *x;
   int off;      /* output rank minus x's */
 } BroadcastMap; /* broadcast_to's and tile's map: x's index from the output's */
-/* For each output index, map() names the input index it copies. */
-typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
+/* For each output index, map() names the input index it copies (of ndim
+ * dims, the input's rank). */
+typedef void (*IndexMap)(const void *env, int ndim, const int64_t *out_idx, int64_t *in_idx);
 /* The input index read for output index o; NULL to give up. */
 typedef IrPrimExpr **(*IndexFn)(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o,
                                 const void *env);

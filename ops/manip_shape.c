@@ -333,10 +333,10 @@ same_data(const OpSite *s, const IrTensorData *x, int ndim, const int64_t *shape
 }
 
 static void
-map_permute(const void *env, const int64_t *o, int64_t *i)
+map_permute(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const int *perm = env;
-  for (int d = 0; perm[d] >= 0; d++)
+  for (int d = 0; d < ndim; d++)
     i[perm[d]] = o[d];
 }
 
@@ -344,16 +344,13 @@ Value *
 op_manip_eval_permute_dims(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
-  int *perm, term[MAX_DIMS + 1];
+  int *perm;
   int64_t shape[MAX_DIMS];
   if (!x || !op_manip_permutation(s, x->ndim, &perm))
     return NULL;
-  for (int d = 0; d < x->ndim; d++) {
-    term[d] = perm[d];
+  for (int d = 0; d < x->ndim; d++)
     shape[d] = x->shape[perm[d]];
-  }
-  term[x->ndim] = -1;
-  return op_manip_gather_new(s, x, x->ndim, shape, map_permute, term);
+  return op_manip_gather_new(s, x, x->ndim, shape, map_permute, perm);
 }
 
 Value *
@@ -434,10 +431,10 @@ op_manip_eval_squeeze(OpEval *ev, const OpSite *s, Value **args)
 }
 
 static void
-map_broadcast(const void *env, const int64_t *o, int64_t *i)
+map_broadcast(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const BroadcastMap *b = env;
-  for (int d = 0; d < b->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = b->x->shape[d] == 1 ? 0 : o[d + b->off];
 }
 
