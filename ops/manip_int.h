@@ -204,12 +204,9 @@ IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const OpSite *s, IrSInfo 
 IrSInfo *op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+/* flatten and batch_flatten (lowered by reshape's hook) */
 IrSInfo *op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args);
-IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
-IrSInfo *op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
-Value *op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args);
-IrExpr *op_manip_legalize_batch_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 IrSInfo *op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_expand_dims(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result);

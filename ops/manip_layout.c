@@ -374,18 +374,15 @@ IrExpr *
 op_manip_legalize_layout_transform(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  int ndim = op_manip_arg_rank(s);
   Layout l;
   OpPrim p;
   IrBuffer *x, *out;
-  if (ndim < 0 || !read_call(s, ndim, s->call->u.call.args[0]->sinfo->u.tensor.dtype, &l))
-    return NULL;
   if (!op_prim_open(lz, &p, "te_layout_transform", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"T_layout_trans", &out}}, 2))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  if (x->ndim != l.nin || out->ndim != l.nout || !check_dims(s, &l, x->shape)) {
+  if (!read_call(s, x->ndim, x->dtype, &l) || out->ndim != l.nout || !check_dims(s, &l, x->shape)) {
     op_prim_abort(&p);
     return NULL;
   }

@@ -159,17 +159,39 @@ op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args)
   return NULL;
 }
 
+/* How many leading dims R.flatten (0) or R.nn.batch_flatten (1: N)
+ * keeps of an input of rank ndim (-1: unknown); -1 after an error when
+ * batch_flatten's has fewer than 2. */
+static int
+flatten_keep(const OpSite *s, int ndim)
+{
+  if (s->call->u.call.op->id != IR_OP_BATCH_FLATTEN)
+    return 0;
+  if (ndim >= 0 && ndim < 2) {
+    op_report(s, "data must have at least 2 dimensions, not %d", ndim);
+    return -1;
+  }
+  return 1;
+}
+
+/* flatten: (product of the dims); batch_flatten: (N, product of the
+ * other dims), a rank 2 staying as it is, as in TVM. */
 IrSInfo *
 op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
-  if (!x)
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], s->call->u.call.op->params[0].name);
+  int keep = x ? flatten_keep(s, x->u.tensor.ndim) : -1;
+  if (keep < 0)
     return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (keep && ndim == 2)
+    return x;
   if (!x->u.tensor.shape)
-    return op_manip_like(in, x, NULL, 1);
-  IrPrimExpr **out = op_manip_dims(in->ctx, 1);
-  out[0] = op_manip_product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
-  return op_manip_like(in, x, out, 1);
+    return op_manip_like(in, x, NULL, keep + 1);
+  IrPrimExpr **out = op_manip_dims(in->ctx, keep + 1);
+  memcpy(out, x->u.tensor.shape, sizeof *out * (size_t)keep);
+  out[keep] = op_manip_product(in, x->u.tensor.shape + keep, ndim - keep, -1);
+  return op_manip_like(in, x, out, keep + 1);
 }
 
 /* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
@@ -295,27 +317,6 @@ op_manip_infer_broadcast_to(OpInfer *in, const OpSite *s, IrSInfo **args)
   return op_manip_like(in, x, tv, tn);
 }
 
-/* R.nn.batch_flatten: (N, product of the other dims); rank 2 stays as it
- * is, as in TVM. */
-IrSInfo *
-op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
-  if (!x)
-    return NULL;
-  int ndim = x->u.tensor.ndim;
-  if (ndim >= 0 && ndim < 2)
-    return op_fail_null(s, "data must have at least 2 dimensions, not %d", ndim);
-  if (ndim == 2)
-    return x;
-  if (!x->u.tensor.shape)
-    return op_manip_like(in, x, NULL, 2);
-  IrPrimExpr **out = op_manip_dims(in->ctx, 2);
-  out[0] = x->u.tensor.shape[0];
-  out[1] = op_manip_product(in, x->u.tensor.shape + 1, ndim - 1, -1);
-  return op_manip_like(in, x, out, 2);
-}
-
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
@@ -383,14 +384,18 @@ op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args)
   return same_data(s, x, n, dims);
 }
 
+/* flatten and batch_flatten, as their inference. */
 Value *
 op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args)
 {
-  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
-  if (!x)
+  IrTensorData *x = op_manip_tensor_val(s, args[0], s->call->u.call.op->params[0].name);
+  int keep = x ? flatten_keep(s, x->ndim) : -1;
+  if (keep < 0)
     return NULL;
-  int64_t count = op_numel(x);
-  return same_data(s, x, 1, &count);
+  int64_t shape[2] = {1, 1};
+  for (int d = 0; d < x->ndim; d++)
+    shape[d < keep ? d : keep] *= x->shape[d];
+  return same_data(s, x, keep + 1, shape);
 }
 
 Value *
@@ -461,20 +466,6 @@ op_manip_eval_broadcast_to(OpEval *ev, const OpSite *s, Value **args)
   return op_manip_gather_new(s, x, tn, td, map_broadcast, &b);
 }
 
-Value *
-op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args)
-{
-  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
-  if (!x)
-    return NULL;
-  if (x->ndim < 2)
-    return op_fail_null(s, "data must have at least 2 dimensions, not %d", x->ndim);
-  int64_t shape[2] = {x->shape[0], 1};
-  for (int d = 1; d < x->ndim; d++)
-    shape[1] *= x->shape[d];
-  return same_data(s, x, 2, shape);
-}
-
 /* ------------------------------------------------------------------ */
 /* Lowerings                                                           */
 /* ------------------------------------------------------------------ */
@@ -534,34 +525,39 @@ index_relayout(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void
   return idx;
 }
 
-/* A -1 of the new shape is already resolved in the result's struct info. */
+/* reshape, flatten and batch_flatten; a -1 of the new shape is already
+ * resolved in the result's struct info. */
 IrExpr *
 op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   return op_manip_lower_gather(lz, s, result, "reshape", index_relayout, NULL);
 }
 
-IrExpr *
-op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result)
-{
-  return op_manip_lower_gather(lz, s, result, "reshape", index_relayout, NULL);
-}
+/* expand_dims and squeeze: x's dims and the output's pair up in order
+ * but for the unit dims marked in Units: new ones of the output
+ * (expand_dims' mask) or x's dropped ones, read at index 0 (squeeze). */
+typedef struct {
+  const bool *unit;
+  bool of_out; /* unit marks the output's dims, not x's */
+} Units;
 
-/* expand_dims: output dims marked in the mask are new (size 1), the
- * others are x's in order. */
 static IrPrimExpr **
-index_expand(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+index_units(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
 {
-  const bool *mask = env;
+  const Units *u = env;
   IrPrimExpr **xi = op_manip_dims(p->lz->ctx, x->ndim);
-  int j = 0;
-  for (int d = 0; d < out->ndim; d++)
-    if (!mask[d]) {
-      if (j == x->ndim)
-        return NULL;
-      xi[j++] = o[d];
-    }
-  return j == x->ndim ? xi : NULL;
+  int i = 0, j = 0; /* x's dim, the output's */
+  while (i < x->ndim || j < out->ndim) {
+    if (u->of_out && j < out->ndim && u->unit[j])
+      j++;
+    else if (!u->of_out && i < x->ndim && u->unit[i])
+      xi[i++] = op_manip_lit(p->lz->ctx, 0);
+    else if (i < x->ndim && j < out->ndim)
+      xi[i++] = o[j++];
+    else
+      return NULL;
+  }
+  return xi;
 }
 
 IrExpr *
@@ -572,26 +568,8 @@ op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   bool *mask;
   if (ndim < 0 || !op_manip_expand_mask(s, ndim, &out_ndim, &mask))
     return NULL;
-  return op_manip_lower_gather(lz, s, result, "expand_dims", index_expand, mask);
-}
-
-/* squeeze: input dims marked in drop (of size 1) read index 0, the others
- * are the output's in order. */
-static IrPrimExpr **
-index_squeeze(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
-{
-  const bool *drop = env;
-  IrPrimExpr **xi = op_manip_dims(p->lz->ctx, x->ndim);
-  int j = 0;
-  for (int d = 0; d < x->ndim; d++) {
-    if (drop[d])
-      xi[d] = op_manip_lit(p->lz->ctx, 0);
-    else if (j < out->ndim)
-      xi[d] = o[j++];
-    else
-      return NULL;
-  }
-  return j == out->ndim ? xi : NULL;
+  Units u = {mask, true};
+  return op_manip_lower_gather(lz, s, result, "expand_dims", index_units, &u);
 }
 
 /* The axes squeeze drops: those named, or with axis=None the dims that
@@ -617,7 +595,8 @@ op_manip_legalize_squeeze(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   }
   if (kept != result->u.tensor.ndim)
     return op_manip_lower_gather(lz, s, result, "squeeze", index_relayout, NULL);
-  return op_manip_lower_gather(lz, s, result, "squeeze", index_squeeze, drop);
+  Units u = {drop, false};
+  return op_manip_lower_gather(lz, s, result, "squeeze", index_units, &u);
 }
 
 /* broadcast_to: x's dims align with the output's last ones; a dim of
