@@ -232,6 +232,24 @@ check_index_rows(OpPrim *p, IrBuffer *ix, IrPrimExpr **dims, int64_t l, IrPrimEx
   *slot = l == 1 ? seq->u.seq.stmts[0] : seq;
 }
 
+/* gather_elements and scatter_elements: the check of indices against
+ * axis, then a loop nest over `over` (the output, or indices) whose index
+ * *o reads x at *xi: indices[o] along axis, o (clamped to x's dims)
+ * elsewhere.  Returns the slot of the loop body. */
+static IrStmt **
+elements_loops(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrBuffer *over, int axis, IrPrimExpr ***o,
+               IrPrimExpr ***xi)
+{
+  IrCtx *ctx = p->lz->ctx;
+  check_indices(p, ix, x->shape[axis], NULL);
+  IrStmt **body = op_prim_loops(p, over->shape, over->ndim, o);
+  *xi = op_manip_dims(ctx, x->ndim);
+  for (int d = 0; d < x->ndim; d++)
+    (*xi)[d] = d == axis ? load_index(p, ix, *o, x->shape[d])
+                         : clamped_coord(ctx, (*o)[d], ix->shape[d], x->shape[d]);
+  return body;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reductions of the scatters                                          */
 /* ------------------------------------------------------------------ */
@@ -376,7 +394,6 @@ op_manip_eval_gather_elements(OpEval *ev, const OpSite *s, Value **args)
 IrExpr *
 op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
   IrBuffer *x, *ix, *out;
@@ -387,13 +404,8 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *resu
     op_prim_abort(&p);
     return NULL;
   }
-  check_indices(&p, ix, x->shape[axis], NULL);
-  IrPrimExpr **o;
-  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
-  for (int d = 0; d < x->ndim; d++)
-    xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
-                      : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
+  IrPrimExpr **o, **xi;
+  IrStmt **body = elements_loops(&p, x, ix, out, axis, &o, &xi);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   return op_prim_finish(&p, s->call, result);
 }
@@ -643,13 +655,8 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const OpSite *s, IrSInfo *res
     op_prim_abort(&p);
     return NULL;
   }
-  check_indices(&p, ix, x->shape[axis], NULL);
-  IrPrimExpr **o;
-  IrStmt **body = op_prim_loops(&p, ix->shape, ix->ndim, &o);
-  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
-  for (int d = 0; d < x->ndim; d++)
-    xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
-                      : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
+  IrPrimExpr **o, **xi;
+  IrStmt **body = elements_loops(&p, x, ix, ix, axis, &o, &xi);
   IrPrimExpr **ui = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     ui[d] = clamped_coord(ctx, o[d], ix->shape[d], u->shape[d]);
