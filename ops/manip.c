@@ -44,10 +44,9 @@ attr_int_item(const IrAttr *a, int64_t *out)
  * *n entries.  None (or absent) gives *n = -1 when allow_none; otherwise it
  * is an error, as is any other value.  False after an error. */
 bool
-op_manip_attr_ints(const OpSite *s, const IrExpr *call, const char *name, bool allow_none,
-                   int64_t **out, int *n)
+op_manip_attr_ints(const OpSite *s, const char *name, bool allow_none, int64_t **out, int *n)
 {
-  const IrAttr *a = op_attr(call, name);
+  const IrAttr *a = op_attr(s->call, name);
   *out = NULL;
   *n = -1;
   if (!a || a->kind == IR_AT_NONE) {
@@ -92,18 +91,18 @@ op_manip_norm_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int **
   return true;
 }
 
-/* The "axis" attribute of concat, split and take: one integer, or None
- * (*none set) when allow_none.  With ndim < 0 the axis is left unchecked
- * (*axis -1). */
+/* The "axis" attribute: one integer, or None (*none set) where none is
+ * not NULL; with none NULL, None is an error.  With ndim < 0 the axis is
+ * left unchecked (*axis -1). */
 bool
-op_manip_axis_attr(const OpSite *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
-                   bool *none)
+op_manip_axis_attr(const OpSite *s, int ndim, int *axis, bool *none)
 {
   int64_t *ax;
   int n;
   *axis = -1;
-  *none = false;
-  if (!op_manip_attr_ints(s, call, "axis", allow_none, &ax, &n))
+  if (none)
+    *none = false;
+  if (!op_manip_attr_ints(s, "axis", none != NULL, &ax, &n))
     return false;
   if (n < 0) {
     *none = true;
@@ -141,16 +140,6 @@ op_manip_product(OpInfer *in, IrPrimExpr **d, int n, int skip)
   return op_manip_simp(in, p);
 }
 
-static const char *
-expr_text(IrCtx *ctx, const IrPrimExpr *e)
-{
-  IrBuf b = {0};
-  ir_prim_expr_print(e, &b);
-  char *s = ir_strdup(ctx, b.data ? b.data : "", b.len);
-  ir_buf_free(&b);
-  return s;
-}
-
 /* A tensor of the same dtype and vdevice as x. */
 IrSInfo *
 op_manip_like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim)
@@ -161,8 +150,8 @@ op_manip_like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim)
 /* The struct info of a tensor argument: R.Object counts as a tensor of
  * unknown ndim and dtype; a shape that contradicts ndim counts as unknown.
  * NULL after an error for any other kind. */
-static IrSInfo *
-tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
+IrSInfo *
+op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
 {
   if (si && si->kind == IR_SI_TENSOR) {
     if (si->u.tensor.ndim >= 0 && ir_sinfo_shape_len(si) == si->u.tensor.ndim)
@@ -175,17 +164,14 @@ tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
   return op_fail_null(s, "%s must be a tensor, but it is %s", what, op_sinfo_text(s->ctx, si));
 }
 
-/* tensor_arg and expr_text for the ops of manip_index.c. */
-IrSInfo *
-op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what)
+/* The rank of the call's first argument, which a lowering reads the
+ * attributes against; -1 when it is not a tensor of known rank (the call
+ * then stays). */
+int
+op_manip_arg_rank(const OpSite *s)
 {
-  return tensor_arg(s, si, what);
-}
-
-const char *
-op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e)
-{
-  return expr_text(ctx, e);
+  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  return x && x->kind == IR_SI_TENSOR ? x->u.tensor.ndim : -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -193,8 +179,8 @@ op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e)
 /* ------------------------------------------------------------------ */
 
 /* The tensor of a value; NULL after an error when it is not one. */
-static IrTensorData *
-tensor_val(const OpSite *s, Value *v, const char *what)
+IrTensorData *
+op_manip_tensor_val(const OpSite *s, Value *v, const char *what)
 {
   if (!v || v->kind != VAL_TENSOR)
     return op_fail_null(s, "%s must be a tensor", what);
@@ -204,8 +190,8 @@ tensor_val(const OpSite *s, Value *v, const char *what)
   return &v->u.tensor.t;
 }
 
-static IrTensorData *
-new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
+IrTensorData *
+op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
 {
   Value *v = op_tensor_new(s->ctx, t, ndim, shape, s->loc);
   return v ? &v->u.tensor.t : NULL;
@@ -217,47 +203,33 @@ op_manip_as_value(const OpSite *s, IrTensorData *t)
   return t ? op_tensor_from_data(s->ctx, t) : NULL;
 }
 
-static void
-copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
+void
+op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
 {
   size_t bytes = (size_t)ir_dtype_bytes(src->dtype);
   memcpy((char *)dst->data + (size_t)di * bytes, (const char *)src->data + (size_t)si * bytes,
          bytes);
 }
 
-/* The helpers above, for the kernels of manip_index.c. */
-IrTensorData *
-op_manip_tensor_val(const OpSite *s, Value *v, const char *what)
+Value *
+op_manip_gather_new(const OpSite *s, const IrTensorData *x, int ndim, const int64_t *shape,
+                    IndexMap map, const void *env)
 {
-  return tensor_val(s, v, what);
-}
-
-IrTensorData *
-op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape)
-{
-  return new_tensor(s, t, ndim, shape);
-}
-
-void
-op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si)
-{
-  copy_elem(dst, di, src, si);
-}
-
-void
-op_manip_gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env)
-{
+  IrTensorData *out = op_manip_new_tensor(s, x->dtype, ndim, shape);
+  if (!out)
+    return NULL;
   int64_t oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
-  int64_t count = op_numel(dst);
+  int64_t count = op_numel(out);
   for (int64_t flat = 0; flat < count; flat++) {
-    map(env, oi, ii);
+    map(env, x->ndim, oi, ii);
     int64_t si = 0;
-    for (int d = 0; d < src->ndim; d++)
-      si = si * src->shape[d] + ii[d];
-    copy_elem(dst, flat, src, si);
-    for (int d = dst->ndim - 1; d >= 0 && ++oi[d] == dst->shape[d]; d--)
+    for (int d = 0; d < x->ndim; d++)
+      si = si * x->shape[d] + ii[d];
+    op_manip_copy_elem(out, flat, x, si);
+    for (int d = out->ndim - 1; d >= 0 && ++oi[d] == out->shape[d]; d--)
       oi[d] = 0;
   }
+  return op_tensor_from_data(s->ctx, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -350,17 +322,30 @@ op_manip_unflatten_index(IrCtx *ctx, IrPrimExpr *flat, IrPrimExpr **dims, int n)
   return idx;
 }
 
+/* op_prim_open with inputs A (the call's first argument) and, when b is
+ * not NULL, B (its second), and the output T_<name>. */
+bool
+op_manip_prim_open(OpLegalize *lz, OpPrim *p, const OpSite *s, IrSInfo *result, const char *name,
+                   IrBuffer **a, IrBuffer **b, IrBuffer **out)
+{
+  const char *out_name = ir_printf(lz->ctx, "T_%s", name);
+  if (!b)
+    return op_prim_open(lz, p, name, s->call, result, (OpPrimParam[]){{"A", a}, {out_name, out}},
+                        2);
+  return op_prim_open(lz, p, name, s->call, result,
+                      (OpPrimParam[]){{"A", a}, {"B", b}, {out_name, out}}, 3);
+}
+
 /* The prim_func "name" with input x = the call's first argument and one
  * output T_<name> of struct info result, copying x[map(o)] to out[o];
  * NULL (nothing made) when x's or the result's shape is not known. */
 IrExpr *
-op_manip_lower_gather(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const char *name,
+op_manip_lower_gather(OpLegalize *lz, const OpSite *s, IrSInfo *result, const char *name,
                       IndexFn map, const void *env)
 {
   OpPrim p;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, name, call, result,
-                    (OpPrimParam[]){{"A", &x}, {ir_printf(lz->ctx, "T_%s", name), &out}}, 2))
+  if (!op_manip_prim_open(lz, &p, s, result, name, &x, NULL, &out))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
@@ -368,7 +353,7 @@ op_manip_lower_gather(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const
   if (!xi)
     return op_prim_give_up(&p);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  return op_prim_finish(&p, call, result);
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* The hooks are in the family files: manip_shape.c, manip_join.c,
@@ -389,10 +374,9 @@ static const OpDef defs[] = {
        .syn.nparams = 2,
        .impl = {op_manip_infer_reshape, op_manip_eval_reshape, op_manip_legalize_reshape}),
     OP(IR_OP_FLATTEN, "relax.flatten", .syn.params = {E("x")}, .syn.nparams = 1,
-       .impl = {op_manip_infer_flatten, op_manip_eval_flatten, op_manip_legalize_flatten}),
+       .impl = {op_manip_infer_flatten, op_manip_eval_flatten, op_manip_legalize_reshape}),
     OP(IR_OP_BATCH_FLATTEN, "relax.nn.batch_flatten", .syn.params = {E("data")}, .syn.nparams = 1,
-       .impl = {op_manip_infer_batch_flatten, op_manip_eval_batch_flatten,
-                op_manip_legalize_flatten}),
+       .impl = {op_manip_infer_flatten, op_manip_eval_flatten, op_manip_legalize_reshape}),
     OP(IR_OP_EXPAND_DIMS, "relax.expand_dims", .syn.params = {E("x"), A("axis", NULL)},
        .syn.nparams = 2,
        .impl = {op_manip_infer_expand_dims, op_manip_eval_expand_dims,

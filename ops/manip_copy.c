@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 /* ------------------------------------------------------------------ */
@@ -20,8 +21,7 @@ op_manip_infer_flip(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int axis;
-  bool none;
-  if (!x || !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_axis_attr(s, x->u.tensor.ndim, &axis, NULL))
     return NULL;
   return x;
 }
@@ -30,9 +30,9 @@ op_manip_infer_flip(OpInfer *in, const OpSite *s, IrSInfo **args)
  * TVM does not check the sign; a negative count is refused here, as numpy
  * refuses it. */
 bool
-op_manip_tile_repeats(const OpSite *s, const IrExpr *call, int64_t **reps, int *n)
+op_manip_tile_repeats(const OpSite *s, int64_t **reps, int *n)
 {
-  if (!op_manip_attr_ints(s, call, "repeats", false, reps, n))
+  if (!op_manip_attr_ints(s, "repeats", false, reps, n))
     return false;
   for (int i = 0; i < *n; i++)
     if ((*reps)[i] < 0)
@@ -52,7 +52,7 @@ op_manip_infer_tile(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int64_t *reps;
   int l;
-  if (!x || !op_manip_tile_repeats(s, s->call, &reps, &l))
+  if (!x || !op_manip_tile_repeats(s, &reps, &l))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
@@ -76,13 +76,13 @@ op_manip_infer_tile(OpInfer *in, const OpSite *s, IrSInfo **args)
 /* The repeats of R.repeat: one non-negative int (TVM takes any int; a
  * negative count is refused here, as numpy refuses it). */
 bool
-op_manip_repeat_count(const OpSite *s, const IrExpr *call, int64_t *count)
+op_manip_repeat_count(const OpSite *s, int64_t *count)
 {
   int64_t *v;
   int n;
-  if (!op_manip_attr_ints(s, call, "repeats", false, &v, &n))
+  if (!op_manip_attr_ints(s, "repeats", false, &v, &n))
     return false;
-  if (n != 1 || op_attr(call, "repeats")->kind == IR_AT_LIST)
+  if (n != 1 || op_attr(s->call, "repeats")->kind == IR_AT_LIST)
     return op_fail(s, "repeats must be one integer");
   if (v[0] < 0)
     return op_fail(s, "repeats must be non-negative, not %lld", (long long)v[0]);
@@ -100,8 +100,7 @@ op_manip_infer_repeat(OpInfer *in, const OpSite *s, IrSInfo **args)
   int64_t r;
   int axis;
   bool none;
-  if (!x || !op_manip_repeat_count(s, s->call, &r) ||
-      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !op_manip_repeat_count(s, &r) || !op_manip_axis_attr(s, x->u.tensor.ndim, &axis, &none))
     return NULL;
   int ndim = x->u.tensor.ndim;
   IrPrimExpr **xd = x->u.tensor.shape;
@@ -126,17 +125,16 @@ op_manip_infer_repeat(OpInfer *in, const OpSite *s, IrSInfo **args)
  * the new dim in a result of rank ndim + 1 (ndim < 0: left unchecked,
  * *axis -1). */
 bool
-op_manip_one_hot_attrs(const OpSite *s, const IrExpr *call, int ndim, int64_t *depth, int *axis)
+op_manip_one_hot_attrs(const OpSite *s, int ndim, int64_t *depth, int *axis)
 {
   int64_t *v;
   int n;
-  bool none;
-  if (!op_manip_attr_ints(s, call, "depth", false, &v, &n))
+  if (!op_manip_attr_ints(s, "depth", false, &v, &n))
     return false;
   if (n != 1 || v[0] <= 0)
     return op_fail(s, "depth must be one positive integer");
   *depth = v[0];
-  return op_manip_axis_attr(s, call, false, ndim < 0 ? -1 : ndim + 1, axis, &none);
+  return op_manip_axis_attr(s, ndim < 0 ? -1 : ndim + 1, axis, NULL);
 }
 
 /* R.one_hot: indices of an integer dtype; on_value and off_value are prim
@@ -148,7 +146,7 @@ op_manip_infer_one_hot(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *ix = op_manip_tensor_arg(s, args[0], "indices");
   int64_t depth;
   int axis;
-  if (!ix || !op_manip_one_hot_attrs(s, s->call, ix->u.tensor.ndim, &depth, &axis))
+  if (!ix || !op_manip_one_hot_attrs(s, ix->u.tensor.ndim, &depth, &axis))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   char a[16], b[16];
@@ -174,11 +172,11 @@ op_manip_infer_one_hot(OpInfer *in, const OpSite *s, IrSInfo **args)
  * would crop, which topi.nn.pad does not define); pad_mode is "constant",
  * "reflect", "replicate" or "circular". */
 bool
-op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa)
+op_manip_pad_attrs(const OpSite *s, int ndim, PadAttrs *pa)
 {
   static const char *const modes[] = {"constant", "reflect", "replicate", "circular"};
   int n;
-  if (!op_manip_attr_ints(s, call, "pad_width", false, &pa->width, &n))
+  if (!op_manip_attr_ints(s, "pad_width", false, &pa->width, &n))
     return false;
   if (ndim >= 0 ? n != 2 * ndim : n % 2 != 0)
     return op_fail(s, "pad_width has %d values, not 2 per axis of the data (rank %d)", n, ndim);
@@ -187,7 +185,7 @@ op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa)
     if (pa->width[i] < 0)
       return op_fail(s, "pad_width must not be negative, got %lld", (long long)pa->width[i]);
   }
-  const IrAttr *m = op_attr(call, "pad_mode");
+  const IrAttr *m = op_attr(s->call, "pad_mode");
   pa->mode = (PadMode)-1;
   for (int i = 0; i < 4; i++)
     if (!m || m->kind == IR_AT_NONE || (m->kind == IR_AT_STR && strcmp(m->u.s, modes[i]) == 0)) {
@@ -196,7 +194,7 @@ op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa)
     }
   if ((int)pa->mode < 0)
     return op_fail(s, "pad_mode must be \"constant\", \"reflect\", \"replicate\" or \"circular\"");
-  const IrAttr *v = op_attr(call, "pad_value");
+  const IrAttr *v = op_attr(s->call, "pad_value");
   pa->value = 0;
   if (v && v->kind == IR_AT_INT)
     pa->value = (double)v->u.i;
@@ -248,7 +246,7 @@ op_manip_infer_pad(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   PadAttrs pa;
-  if (!x || !op_manip_pad_attrs(s, s->call, x->u.tensor.ndim, &pa))
+  if (!x || !op_manip_pad_attrs(s, x->u.tensor.ndim, &pa))
     return NULL;
   if (!x->u.tensor.shape)
     return op_manip_like(in, x, NULL, pa.n);
@@ -265,9 +263,9 @@ op_manip_infer_pad(OpInfer *in, const OpSite *s, IrSInfo **args)
 }
 
 bool
-op_manip_upscale_factor(const OpSite *s, const IrExpr *call, int64_t *r)
+op_manip_upscale_factor(const OpSite *s, int64_t *r)
 {
-  const IrAttr *a = op_attr(call, "upscale_factor");
+  const IrAttr *a = op_attr(s->call, "upscale_factor");
   if (!a || a->kind != IR_AT_INT || a->u.i <= 0)
     return op_fail(s, "upscale_factor must be a positive integer");
   *r = a->u.i;
@@ -281,7 +279,7 @@ op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   int64_t r;
-  if (!x || !op_manip_upscale_factor(s, s->call, &r))
+  if (!x || !op_manip_upscale_factor(s, &r))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim >= 0 && ndim < 3)
@@ -295,7 +293,7 @@ op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args)
   int64_t v;
   if (ir_prim_is_int(rem, &v) && v != 0)
     return op_fail_null(s, "data has %s channels, not a multiple of upscale_factor^2 = %lld",
-                        op_manip_expr_text(in->ctx, c), (long long)(r * r));
+                        op_nn_expr_str(in->ctx, c), (long long)(r * r));
   out[ndim - 3] =
       op_manip_simp(in, op_manip_bin(in, IR_PE_FLOORDIV, c, op_manip_lit(in->ctx, r * r)));
   out[ndim - 2] =
@@ -312,14 +310,13 @@ op_manip_infer_pixel_shuffle(OpInfer *in, const OpSite *s, IrSInfo **args)
 typedef struct {
   int axis;      /* the repeated axis (of the flat view with axis=None) */
   int64_t count; /* repeats, > 0 where the map runs */
-  int ndim;
 } RepeatMap;
 
 static void
-map_repeat(const void *env, const int64_t *o, int64_t *i)
+map_repeat(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const RepeatMap *r = env;
-  for (int d = 0; d < r->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = d == r->axis ? o[d] / r->count : o[d];
 }
 
@@ -332,8 +329,7 @@ op_manip_eval_repeat(OpEval *ev, const OpSite *s, Value **args)
   int64_t r, shape[MAX_DIMS];
   int axis;
   bool none;
-  if (!x || !op_manip_repeat_count(s, s->call, &r) ||
-      !op_manip_axis_attr(s, s->call, true, x->ndim, &axis, &none))
+  if (!x || !op_manip_repeat_count(s, &r) || !op_manip_axis_attr(s, x->ndim, &axis, &none))
     return NULL;
   IrTensorData flat = *x;
   int64_t count = op_numel(x);
@@ -346,19 +342,16 @@ op_manip_eval_repeat(OpEval *ev, const OpSite *s, Value **args)
   if (r > 0 && shape[axis] > INT64_MAX / r)
     return op_fail_null(s, "the result would be too large");
   shape[axis] *= r;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, flat.ndim, shape);
-  RepeatMap m = {axis, r ? r : 1, flat.ndim};
-  if (out)
-    op_manip_gather(out, &flat, map_repeat, &m);
-  return op_manip_as_value(s, out);
+  RepeatMap m = {axis, r ? r : 1};
+  return op_manip_gather_new(s, &flat, flat.ndim, shape, map_repeat, &m);
 }
 
 /* tile reads x's dims aligned to the output's last ones, as broadcast_to */
 static void
-map_tile(const void *env, const int64_t *o, int64_t *i)
+map_tile(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const BroadcastMap *t = env;
-  for (int d = 0; d < t->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = o[d + t->off] % t->x->shape[d];
 }
 
@@ -370,7 +363,7 @@ op_manip_eval_tile(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int64_t *reps, shape[MAX_DIMS];
   int l;
-  if (!x || !op_manip_tile_repeats(s, s->call, &reps, &l))
+  if (!x || !op_manip_tile_repeats(s, &reps, &l))
     return NULL;
   int on = x->ndim > l ? x->ndim : l;
   for (int d = 0; d < on; d++) {
@@ -380,11 +373,8 @@ op_manip_eval_tile(OpEval *ev, const OpSite *s, Value **args)
       return op_fail_null(s, "the result would be too large");
     shape[d] = xd * rd;
   }
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
   BroadcastMap t = {x, on - x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_tile, &t);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, on, shape, map_tile, &t);
 }
 
 typedef struct {
@@ -393,10 +383,10 @@ typedef struct {
 } FlipMap;
 
 static void
-map_flip(const void *env, const int64_t *o, int64_t *i)
+map_flip(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const FlipMap *f = env;
-  for (int d = 0; d < f->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = d == f->axis ? f->x->shape[d] - 1 - o[d] : o[d];
 }
 
@@ -405,14 +395,10 @@ op_manip_eval_flip(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   int axis;
-  bool none;
-  if (!x || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  if (!x || !op_manip_axis_attr(s, x->ndim, &axis, NULL))
     return NULL;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, x->shape);
   FlipMap f = {x, axis};
-  if (out)
-    op_manip_gather(out, x, map_flip, &f);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, x->ndim, x->shape, map_flip, &f);
 }
 
 /* one_hot (topi's rule): out[..., j, ...] = on_value where the index
@@ -424,7 +410,7 @@ op_manip_eval_one_hot(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *ix = op_manip_tensor_val(s, args[0], "indices");
   int64_t depth, shape[MAX_DIMS + 1];
   int axis;
-  if (!ix || !op_manip_one_hot_attrs(s, s->call, ix->ndim, &depth, &axis))
+  if (!ix || !op_manip_one_hot_attrs(s, ix->ndim, &depth, &axis))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
     return op_fail_null(s, "indices must have an integer dtype");
@@ -467,7 +453,7 @@ op_manip_eval_pad(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   PadAttrs pa;
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0};
-  if (!x || !op_manip_pad_attrs(s, s->call, x->ndim, &pa))
+  if (!x || !op_manip_pad_attrs(s, x->ndim, &pa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     int64_t before = pa.width[2 * d], after = pa.width[2 * d + 1];
@@ -498,11 +484,9 @@ op_manip_eval_pad(OpEval *ev, const OpSite *s, Value **args)
 /* pixel_shuffle: out[..., c, h, w] = x[..., c*r*r + (h % r)*r + w % r,
  * h // r, w // r]. */
 static void
-map_pixel_shuffle(const void *env, const int64_t *o, int64_t *i)
+map_pixel_shuffle(const void *env, int n, const int64_t *o, int64_t *i)
 {
-  const int64_t *rn = env; /* r, ndim */
-  int64_t r = rn[0];
-  int n = (int)rn[1];
+  int64_t r = *(const int64_t *)env;
   for (int d = 0; d < n - 3; d++)
     i[d] = o[d];
   i[n - 3] = o[n - 3] * r * r + (o[n - 2] % r) * r + o[n - 1] % r;
@@ -514,12 +498,10 @@ Value *
 op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
-  int64_t rn[2], shape[MAX_DIMS];
-  if (!x || !op_manip_upscale_factor(s, s->call, &rn[0]))
+  int64_t r, shape[MAX_DIMS];
+  if (!x || !op_manip_upscale_factor(s, &r))
     return NULL;
   int n = x->ndim;
-  int64_t r = rn[0];
-  rn[1] = n;
   if (n < 3 || x->shape[n - 3] % (r * r) != 0)
     return op_fail_null(s, "data must have at least 3 dimensions and channels a multiple of %lld",
                         (long long)(r * r));
@@ -527,10 +509,7 @@ op_manip_eval_pixel_shuffle(OpEval *ev, const OpSite *s, Value **args)
   shape[n - 3] /= r * r;
   shape[n - 2] *= r;
   shape[n - 1] *= r;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, n, shape);
-  if (out)
-    op_manip_gather(out, x, map_pixel_shuffle, rn);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, n, shape, map_pixel_shuffle, &r);
 }
 
 /* ------------------------------------------------------------------ */
@@ -566,15 +545,14 @@ index_repeat(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *
 IrExpr *
 op_manip_legalize_repeat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   RepeatIndex r;
   bool none;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_repeat_count(s, s->call, &r.count) ||
-      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &r.axis, &none))
+  if (ndim < 0 || !op_manip_repeat_count(s, &r.count) ||
+      !op_manip_axis_attr(s, ndim, &r.axis, &none))
     return NULL;
   r.axis = none ? -1 : r.axis;
-  return op_manip_lower_gather(lz, s->call, result, "repeat", index_repeat, &r);
+  return op_manip_lower_gather(lz, s, result, "repeat", index_repeat, &r);
 }
 
 typedef struct {
@@ -613,10 +591,10 @@ op_manip_legalize_tile(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   TileIndex t;
   int64_t *reps;
-  if (!op_manip_tile_repeats(s, s->call, &reps, &t.n))
+  if (!op_manip_tile_repeats(s, &reps, &t.n))
     return NULL;
   t.reps = reps;
-  return op_manip_lower_gather(lz, s->call, result, "tile", index_tile, &t);
+  return op_manip_lower_gather(lz, s, result, "tile", index_tile, &t);
 }
 
 /* flip: index j of the axis reads dim - 1 - j. */
@@ -638,13 +616,11 @@ index_flip(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *en
 IrExpr *
 op_manip_legalize_flip(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   int axis;
-  bool none;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
+  if (ndim < 0 || !op_manip_axis_attr(s, ndim, &axis, NULL))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "flip", index_flip, &axis);
+  return op_manip_lower_gather(lz, s, result, "flip", index_flip, &axis);
 }
 
 /* A prim value argument (on_value, off_value) as a TIR expression of
@@ -664,18 +640,16 @@ prim_arg(OpPrim *p, const IrExpr *arg, IrDType t)
 IrExpr *
 op_manip_legalize_one_hot(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *is = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   int64_t depth;
   int axis;
-  if (s->call->u.call.nargs < 3 || !is || is->kind != IR_SI_TENSOR || is->u.tensor.ndim < 0 ||
-      result->kind != IR_SI_TENSOR ||
-      !op_manip_one_hot_attrs(s, s->call, is->u.tensor.ndim, &depth, &axis))
+  if (s->call->u.call.nargs < 3 || ndim < 0 || result->kind != IR_SI_TENSOR ||
+      !op_manip_one_hot_attrs(s, ndim, &depth, &axis))
     return NULL;
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *ix, *out;
-  if (!op_prim_open(lz, &p, "one_hot", s->call, result,
-                    (OpPrimParam[]){{"A", &ix}, {"T_one_hot", &out}}, 2))
+  if (!op_manip_prim_open(lz, &p, s, result, "one_hot", &ix, NULL, &out))
     return NULL;
   IrPrimExpr *on = prim_arg(&p, s->call->u.call.args[1], out->dtype);
   IrPrimExpr *off = on ? prim_arg(&p, s->call->u.call.args[2], out->dtype) : NULL;
@@ -726,9 +700,9 @@ IrExpr *
 op_manip_legalize_pixel_shuffle(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   int64_t r;
-  if (!op_manip_upscale_factor(s, s->call, &r))
+  if (!op_manip_upscale_factor(s, &r))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "pixel_shuffle", index_pixel_shuffle, &r);
+  return op_manip_lower_gather(lz, s, result, "pixel_shuffle", index_pixel_shuffle, &r);
 }
 
 static IrPrimExpr *
@@ -805,14 +779,13 @@ IrExpr *
 op_manip_legalize_pad(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   PadAttrs pa;
   OpPrim p;
-  if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
-      !op_manip_pad_attrs(s, s->call, xs->u.tensor.ndim, &pa))
+  if (ndim < 0 || !op_manip_pad_attrs(s, ndim, &pa))
     return NULL;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "pad", s->call, result, (OpPrimParam[]){{"A", &x}, {"T_pad", &out}}, 2))
+  if (!op_manip_prim_open(lz, &p, s, result, "pad", &x, NULL, &out))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);

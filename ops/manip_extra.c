@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 static bool
@@ -36,12 +37,12 @@ as_value(const OpSite *s, IrTensorData *t)
 
 /* seq_axis and batch_axis normalized against rank ndim. */
 static bool
-sequence_axes(const OpSite *s, const IrExpr *call, int ndim, int *seq, int *batch)
+sequence_axes(const OpSite *s, int ndim, int *seq, int *batch)
 {
   int64_t *v, *w;
   int n, m;
-  if (!op_manip_attr_ints(s, call, "seq_axis", false, &v, &n) ||
-      !op_manip_attr_ints(s, call, "batch_axis", false, &w, &m))
+  if (!op_manip_attr_ints(s, "seq_axis", false, &v, &n) ||
+      !op_manip_attr_ints(s, "batch_axis", false, &w, &m))
     return false;
   if (n != 1 || m != 1)
     return op_fail(s, "seq_axis and batch_axis must be integers");
@@ -66,13 +67,13 @@ op_manip_infer_reverse_sequence(OpInfer *in, const OpSite *s, IrSInfo **args)
     return op_fail_null(s, "seq_lengths must be 1-D, not of rank %d", l->u.tensor.ndim);
   if (x->u.tensor.ndim < 0)
     return x;
-  if (!sequence_axes(s, s->call, x->u.tensor.ndim, &seq, &batch))
+  if (!sequence_axes(s, x->u.tensor.ndim, &seq, &batch))
     return NULL;
   if (x->u.tensor.shape && l->u.tensor.shape &&
       op_assume_equal(in, l->u.tensor.shape[0], x->u.tensor.shape[batch]) == IR_PROVE_FALSE) {
     return op_fail_null(s, "seq_lengths has %s elements, but data's batch axis %d has %s",
-                        op_manip_expr_text(in->ctx, l->u.tensor.shape[0]), batch,
-                        op_manip_expr_text(in->ctx, x->u.tensor.shape[batch]));
+                        op_nn_expr_str(in->ctx, l->u.tensor.shape[0]), batch,
+                        op_nn_expr_str(in->ctx, x->u.tensor.shape[batch]));
   }
   return x;
 }
@@ -93,7 +94,7 @@ op_manip_eval_reverse_sequence(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
   IrTensorData *l = x ? op_manip_tensor_val(s, args[1], "seq_lengths") : NULL;
   int seq, batch;
-  if (!l || !sequence_axes(s, s->call, x->ndim, &seq, &batch))
+  if (!l || !sequence_axes(s, x->ndim, &seq, &batch))
     return NULL;
   if (l->ndim != 1 || l->dtype.code != IR_DT_INT || l->shape[0] != x->shape[batch])
     return op_fail_null(s, "seq_lengths must be 1-D of an int dtype with data.shape[%d] elements",
@@ -120,11 +121,10 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const OpSite *s, IrSInfo *res
   OpPrim p;
   int seq, batch;
   IrBuffer *x, *l, *out;
-  if (!op_prim_open(lz, &p, "reverse_sequence", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &l}, {"T_reverse_sequence", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "reverse_sequence", &x, &l, &out))
     return NULL;
   if (l->ndim != 1 || out->ndim != x->ndim || l->dtype.code != IR_DT_INT ||
-      !sequence_axes(s, s->call, x->ndim, &seq, &batch)) {
+      !sequence_axes(s, x->ndim, &seq, &batch)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -162,9 +162,9 @@ op_manip_legalize_reverse_sequence(OpLegalize *lz, const OpSite *s, IrSInfo *res
 /* The indexing attribute: true for "xy" (the first two output dims
  * swapped), false for "ij" or None; -1 after an error. */
 static int
-indexing_xy(const OpSite *s, const IrExpr *call)
+indexing_xy(const OpSite *s)
 {
-  const IrAttr *a = op_attr(call, "indexing");
+  const IrAttr *a = op_attr(s->call, "indexing");
   if (!a || a->kind == IR_AT_NONE || (a->kind == IR_AT_STR && strcmp(a->u.s, "ij") == 0))
     return 0;
   if (a->kind == IR_AT_STR && strcmp(a->u.s, "xy") == 0)
@@ -181,7 +181,7 @@ op_manip_infer_meshgrid(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *si = args[0];
   const IrExpr *e = s->call->u.call.args[0];
-  int xy = indexing_xy(s, s->call);
+  int xy = indexing_xy(s);
   int n = si && si->kind == IR_SI_TUPLE ? si->u.tuple.n
           : e->kind == IR_EX_TUPLE      ? e->u.tuple.n
                                         : -1;
@@ -225,7 +225,7 @@ grid_dim(int i, int n, bool xy)
 Value *
 op_manip_eval_meshgrid(OpEval *ev, const OpSite *s, Value **args)
 {
-  int xy = indexing_xy(s, s->call);
+  int xy = indexing_xy(s);
   Value *t = args[0];
   if (xy < 0)
     return NULL;
@@ -260,7 +260,7 @@ IrExpr *
 op_manip_legalize_meshgrid(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   const IrExpr *tuple = s->call->u.call.args[0];
-  int xy = indexing_xy(s, s->call);
+  int xy = indexing_xy(s);
   /* one input: R.call_tir cannot give a 1-tuple (out_sinfo of one tensor
    * is that tensor), so the call stays as it is */
   if (xy < 0 || tuple->kind != IR_EX_TUPLE || result->kind != IR_SI_TUPLE ||
@@ -313,7 +313,7 @@ check_collapse(OpInfer *in, const OpSite *s, const IrSInfo *x, IrPrimExpr **t, i
       continue;
     if (op_assume_equal(in, t[i], xd) == IR_PROVE_FALSE)
       return op_fail(s, "cannot collapse dimension %d of size %s to %s", xn - tn + i,
-                     op_manip_expr_text(in->ctx, xd), op_manip_expr_text(in->ctx, t[i]));
+                     op_nn_expr_str(in->ctx, xd), op_nn_expr_str(in->ctx, t[i]));
   }
   return true;
 }
@@ -429,8 +429,7 @@ op_manip_legalize_collapse_sum(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   IrBuffer *x, *out;
-  if (!op_prim_open(lz, &p, "collapse_sum", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"T_collapse_sum", &out}}, 2))
+  if (!op_manip_prim_open(lz, &p, s, result, "collapse_sum", &x, NULL, &out))
     return NULL;
   if (out->ndim > x->ndim)
     return op_prim_give_up(&p);
@@ -510,7 +509,9 @@ canonical_index(OpInfer *in, IrPrimExpr *n, IrPrimExpr *v, int64_t stride, bool 
   IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_LT, v, zero);
   IrProof p = in->arith ? ir_arith_prove(in->arith, neg) : IR_PROVE_UNKNOWN;
   IrPrimExpr *from_end = ir_prim_bin(ctx, IR_PE_ADD, v, n);
-  v = p == IR_PROVE_FALSE ? v : p == IR_PROVE_TRUE ? from_end : ir_prim_select(ctx, neg, from_end, v);
+  v = p == IR_PROVE_FALSE  ? v
+      : p == IR_PROVE_TRUE ? from_end
+                           : ir_prim_select(ctx, neg, from_end, v);
   IrPrimExpr *lo = stride < 0 ? op_manip_lit(ctx, -1) : zero;
   IrPrimExpr *hi = stride < 0 ? ir_prim_bin(ctx, IR_PE_SUB, n, one) : n;
   if (!in->arith || ir_arith_prove(in->arith, ir_prim_bin(ctx, IR_PE_GE, v, lo)) != IR_PROVE_TRUE)
@@ -525,7 +526,7 @@ canonical_index(OpInfer *in, IrPrimExpr *n, IrPrimExpr *v, int64_t stride, bool 
  * of the canonical indices, simplified under what the function's dims
  * tell.  Struct info only: the kernel and the lowering take integers. */
 IrSInfo *
-op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, const IrSInfo *x)
+op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrSInfo *x)
 {
   IrCtx *ctx = in->ctx;
   OpInfer local = *in; /* while reading there is no arithmetic yet: one that folds */
@@ -534,16 +535,16 @@ op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, 
   in = &local;
   int64_t *axes, *strides;
   int n, ns, ndim = x->u.tensor.ndim;
-  const IrAttr *begin = op_attr(call, "begin"), *end = op_attr(call, "end");
-  if (!op_manip_attr_ints(s, call, "axes", false, &axes, &n) ||
-      !op_manip_attr_ints(s, call, "strides", true, &strides, &ns))
+  const IrAttr *begin = op_attr(s->call, "begin"), *end = op_attr(s->call, "end");
+  if (!op_manip_attr_ints(s, "axes", false, &axes, &n) ||
+      !op_manip_attr_ints(s, "strides", true, &strides, &ns))
     return NULL;
   int *norm = NULL;
   if (ndim >= 0 && !op_manip_norm_axes(s, axes, n, ndim, &norm))
     return NULL;
   if (!x->u.tensor.shape)
     return ir_sinfo_tensor(ctx, NULL, ndim, x->u.tensor.dtype, x->u.tensor.vdevice);
-  const IrAttr *ib = op_attr(call, "assume_inbound");
+  const IrAttr *ib = op_attr(s->call, "assume_inbound");
   bool inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
   IrPrimExpr **out = ir_alloc(ctx, sizeof(IrPrimExpr *) * (size_t)(ndim ? ndim : 1));
   memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
@@ -556,10 +557,12 @@ op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call, 
     IrPrimExpr *dim = out[norm[i]];
     b = canonical_index(in, dim, b, stride, inbound);
     e = canonical_index(in, dim, e, stride, inbound);
-    IrPrimExpr *diff = stride > 0 ? ir_prim_bin(ctx, IR_PE_SUB, e, b) : ir_prim_bin(ctx, IR_PE_SUB, b, e);
+    IrPrimExpr *diff =
+        stride > 0 ? ir_prim_bin(ctx, IR_PE_SUB, e, b) : ir_prim_bin(ctx, IR_PE_SUB, b, e);
     int64_t step = stride > 0 ? stride : -stride;
     if (step != 1)
-      diff = ir_prim_bin(ctx, IR_PE_FLOORDIV, ir_prim_bin(ctx, IR_PE_ADD, diff, op_manip_lit(ctx, step - 1)),
+      diff = ir_prim_bin(ctx, IR_PE_FLOORDIV,
+                         ir_prim_bin(ctx, IR_PE_ADD, diff, op_manip_lit(ctx, step - 1)),
                          op_manip_lit(ctx, step));
     out[norm[i]] = ir_arith_simplify(in->arith, diff);
   }
@@ -612,8 +615,7 @@ op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args)
   for (int i = 0; i < 3; i++) {
     v[i] = op_manip_tensor_val(s, args[1 + i], "begin, end and strides");
     if (!v[i] || v[i]->ndim != 1 || v[i]->shape[0] != x->ndim || v[i]->dtype.code != IR_DT_INT)
-      return op_fail_null(s,
-                          "begin, end and strides must be 1-D int tensors of x's rank elements");
+      return op_fail_null(s, "begin, end and strides must be 1-D int tensors of x's rank elements");
   }
   for (int d = 0; d < x->ndim; d++) {
     step[d] = op_get_i(v[2], d);
@@ -691,9 +693,9 @@ op_manip_infer_view(OpInfer *in, const OpSite *s, IrSInfo **args)
         ir_prim_bin(in->ctx, IR_PE_LE, ir_prim_bin(in->ctx, IR_PE_ADD, need, offset), have);
     if (in->arith && ir_arith_prove(in->arith, fits) == IR_PROVE_FALSE)
       return op_fail_null(s, "the view (%s bytes at offset %s) exceeds data's %s bytes",
-                          op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, need)),
-                          op_manip_expr_text(in->ctx, offset),
-                          op_manip_expr_text(in->ctx, ir_arith_simplify(in->arith, have)));
+                          op_nn_expr_str(in->ctx, ir_arith_simplify(in->arith, need)),
+                          op_nn_expr_str(in->ctx, offset),
+                          op_nn_expr_str(in->ctx, ir_arith_simplify(in->arith, have)));
     op_assume(in, fits);
   }
   return ir_sinfo_tensor(in->ctx, dims, ndim, dt, x->u.tensor.vdevice);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 static bool
@@ -100,12 +101,6 @@ index_val(const OpSite *s, Value *v, bool allow_uint)
   if (t && !is_index_dtype(t->dtype, allow_uint))
     return op_fail_null(s, "indices must have an integer dtype");
   return t;
-}
-
-static Value *
-as_value(const OpSite *s, IrTensorData *t)
-{
-  return t ? op_tensor_from_data(s->ctx, t) : NULL;
 }
 
 /* The row-major position of idx in shape. */
@@ -237,6 +232,24 @@ check_index_rows(OpPrim *p, IrBuffer *ix, IrPrimExpr **dims, int64_t l, IrPrimEx
   *slot = l == 1 ? seq->u.seq.stmts[0] : seq;
 }
 
+/* gather_elements and scatter_elements: the check of indices against
+ * axis, then a loop nest over `over` (the output, or indices) whose index
+ * *o reads x at *xi: indices[o] along axis, o (clamped to x's dims)
+ * elsewhere.  Returns the slot of the loop body. */
+static IrStmt **
+elements_loops(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrBuffer *over, int axis, IrPrimExpr ***o,
+               IrPrimExpr ***xi)
+{
+  IrCtx *ctx = p->lz->ctx;
+  check_indices(p, ix, x->shape[axis], NULL);
+  IrStmt **body = op_prim_loops(p, over->shape, over->ndim, o);
+  *xi = op_manip_dims(ctx, x->ndim);
+  for (int d = 0; d < x->ndim; d++)
+    (*xi)[d] = d == axis ? load_index(p, ix, *o, x->shape[d])
+                         : clamped_coord(ctx, (*o)[d], ix->shape[d], x->shape[d]);
+  return body;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reductions of the scatters                                          */
 /* ------------------------------------------------------------------ */
@@ -253,10 +266,10 @@ typedef enum {
 /* The "reduction" attribute (mean only where allow_mean); -1 after an
  * error. */
 static int
-reduction_attr(const OpSite *s, const IrExpr *call, bool allow_mean)
+reduction_attr(const OpSite *s, bool allow_mean)
 {
   static const char *names[] = {"update", "add", "mul", "mean", "max", "min"};
-  const IrAttr *a = op_attr(call, "reduction");
+  const IrAttr *a = op_attr(s->call, "reduction");
   if (!a)
     return RED_UPDATE;
   for (int i = 0; a->kind == IR_AT_STR && i < 6; i++)
@@ -336,14 +349,13 @@ op_manip_infer_gather_elements(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
   IrSInfo *ix = x ? op_manip_tensor_arg(s, args[1], "indices") : NULL;
   int axis;
-  bool none;
   if (!ix || !check_index_dtype(s, ix->u.tensor.dtype, false))
     return NULL;
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim;
   IrDType t = x->u.tensor.dtype;
   if (xn < 0 || n < 0)
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, x->u.tensor.vdevice);
-  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, xn, &axis, NULL))
     return NULL;
   if (xn != n)
     return op_fail_null(s, "data and indices must have the same rank, not %d and %d", xn, n);
@@ -360,8 +372,7 @@ op_manip_eval_gather_elements(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
                *ix = x ? index_val(s, args[1], false) : NULL;
   int axis;
-  bool none;
-  if (!ix || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  if (!ix || !op_manip_axis_attr(s, x->ndim, &axis, NULL))
     return NULL;
   if (x->ndim != ix->ndim)
     return op_fail_null(s, "data and indices must have the same rank");
@@ -377,32 +388,24 @@ op_manip_eval_gather_elements(OpEval *ev, const OpSite *s, Value **args)
       return NULL;
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 IrExpr *
 op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
-  bool none;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "gather_elements", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_elements", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "gather_elements", &x, &ix, &out))
     return NULL;
   if (x->ndim != ix->ndim || out->ndim != ix->ndim || !is_index_dtype(ix->dtype, false) ||
-      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
+      !op_manip_axis_attr(s, x->ndim, &axis, NULL)) {
     op_prim_abort(&p);
     return NULL;
   }
-  check_indices(&p, ix, x->shape[axis], NULL);
-  IrPrimExpr **o;
-  IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
-  for (int d = 0; d < x->ndim; d++)
-    xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
-                      : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
+  IrPrimExpr **o, **xi;
+  IrStmt **body = elements_loops(&p, x, ix, out, axis, &o, &xi);
   *body = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
   return op_prim_finish(&p, s->call, result);
 }
@@ -414,11 +417,11 @@ op_manip_legalize_gather_elements(OpLegalize *lz, const OpSite *s, IrSInfo *resu
 /* batch_dims, in [0, min(data's rank, indices' rank - 1)] when the ranks
  * are known (-1: unchecked). */
 static bool
-batch_dims_attr(const OpSite *s, const IrExpr *call, int xn, int n, int *b)
+batch_dims_attr(const OpSite *s, int xn, int n, int *b)
 {
   int64_t *v;
   int count;
-  if (!op_manip_attr_ints(s, call, "batch_dims", false, &v, &count))
+  if (!op_manip_attr_ints(s, "batch_dims", false, &v, &count))
     return false;
   if (count != 1 || v[0] < 0)
     return op_fail(s, "batch_dims must be one non-negative integer");
@@ -453,7 +456,7 @@ op_manip_infer_gather_nd(OpInfer *in, const OpSite *s, IrSInfo **args)
   if (n < 1)
     return op_fail_null(s, "indices must have at least one dimension");
   int64_t l;
-  if (!batch_dims_attr(s, s->call, xn, n, &b))
+  if (!batch_dims_attr(s, xn, n, &b))
     return NULL;
   if (!ix->u.tensor.shape || !ir_prim_is_int(ix->u.tensor.shape[n - 1], &l))
     return ir_sinfo_tensor(in->ctx, NULL, -1, t, vdev);
@@ -481,7 +484,7 @@ op_manip_eval_gather_nd(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
                *ix = x ? index_val(s, args[1], false) : NULL;
   int b;
-  if (!ix || ix->ndim < 1 || !batch_dims_attr(s, s->call, x->ndim, ix->ndim, &b))
+  if (!ix || ix->ndim < 1 || !batch_dims_attr(s, x->ndim, ix->ndim, &b))
     return ix && ix->ndim < 1 ? op_fail_null(s, "indices must have a dimension") : NULL;
   int n = ix->ndim;
   int64_t l = ix->shape[n - 1], shape[2 * MAX_DIMS];
@@ -504,7 +507,7 @@ op_manip_eval_gather_nd(OpEval *ev, const OpSite *s, Value **args)
     memcpy(xi + b + l, o + n - 1, sizeof(int64_t) * (size_t)(x->ndim - b - l));
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 IrExpr *
@@ -515,11 +518,10 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   int b;
   int64_t l = -1;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "gather_nd", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_gather_nd", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "gather_nd", &x, &ix, &out))
     return NULL;
   if (ix->ndim < 1 || !ir_prim_is_int(ix->shape[ix->ndim - 1], &l) ||
-      !is_index_dtype(ix->dtype, false) || !batch_dims_attr(s, s->call, x->ndim, ix->ndim, &b) ||
+      !is_index_dtype(ix->dtype, false) || !batch_dims_attr(s, x->ndim, ix->ndim, &b) ||
       l > x->ndim - b || out->ndim != ix->ndim - 1 + x->ndim - b - (int)l) {
     op_prim_abort(&p);
     return NULL;
@@ -548,13 +550,13 @@ op_manip_legalize_gather_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 /* The tensors data, indices and updates of a scatter (t[0..2]) with the
  * checks both scatters share; false after an error. */
 static bool
-scatter_args(const OpSite *s, const IrExpr *call, IrSInfo **args, bool allow_mean, IrSInfo **t)
+scatter_args(const OpSite *s, IrSInfo **args, bool allow_mean, IrSInfo **t)
 {
   static const char *what[] = {"data", "indices", "updates"};
   for (int i = 0; i < 3; i++)
     if (!(t[i] = op_manip_tensor_arg(s, args[i], what[i])))
       return false;
-  return reduction_attr(s, call, allow_mean) >= 0 && check_same_dtype(s, t[0], t[2], "updates") &&
+  return reduction_attr(s, allow_mean) >= 0 && check_same_dtype(s, t[0], t[2], "updates") &&
          check_index_dtype(s, t[1]->u.tensor.dtype, true);
 }
 
@@ -593,14 +595,13 @@ op_manip_infer_scatter_elements(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *t[3];
   int axis;
-  bool none;
-  if (!scatter_args(s, s->call, args, true, t))
+  if (!scatter_args(s, args, true, t))
     return NULL;
   IrSInfo *x = t[0], *ix = t[1], *u = t[2];
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim, un = u->u.tensor.ndim;
   if (xn < 0)
     return x;
-  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, xn, &axis, NULL))
     return NULL;
   if ((n >= 0 && n != xn) || (un >= 0 && n >= 0 && un != n))
     return op_fail_null(s, "data, indices and updates must have the same rank, not %d, %d and %d",
@@ -617,9 +618,8 @@ op_manip_eval_scatter_elements(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
                *ix = x ? index_val(s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(s, args[2], "updates") : NULL;
-  int axis, red = u ? reduction_attr(s, s->call, true) : -1;
-  bool none;
-  if (red < 0 || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  int axis, red = u ? reduction_attr(s, true) : -1;
+  if (red < 0 || !op_manip_axis_attr(s, x->ndim, &axis, NULL))
     return NULL;
   if (ix->ndim != x->ndim || u->ndim != x->ndim || !ir_dtype_eq(u->dtype, x->dtype))
     return op_fail_null(s, "data, indices and updates must have one rank, updates data's dtype");
@@ -638,7 +638,7 @@ op_manip_eval_scatter_elements(OpEval *ev, const OpSite *s, Value **args)
       return NULL;
     reduce_into(out, ravel(xi, x->shape, x->ndim), u, k, red);
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 IrExpr *
@@ -646,24 +646,17 @@ op_manip_legalize_scatter_elements(OpLegalize *lz, const OpSite *s, IrSInfo *res
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  int axis, red = reduction_attr(s, s->call, true);
-  bool none;
+  int axis, red = reduction_attr(s, true);
   IrBuffer *b[4];
   if (red < 0 || !scatter_begin(lz, &p, s->call, result, "scatter_elements", b))
     return NULL;
   IrBuffer *x = b[0], *ix = b[1], *u = b[2], *out = b[3];
-  if (ix->ndim != x->ndim || u->ndim != x->ndim ||
-      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
+  if (ix->ndim != x->ndim || u->ndim != x->ndim || !op_manip_axis_attr(s, x->ndim, &axis, NULL)) {
     op_prim_abort(&p);
     return NULL;
   }
-  check_indices(&p, ix, x->shape[axis], NULL);
-  IrPrimExpr **o;
-  IrStmt **body = op_prim_loops(&p, ix->shape, ix->ndim, &o);
-  IrPrimExpr **xi = op_manip_dims(ctx, x->ndim);
-  for (int d = 0; d < x->ndim; d++)
-    xi[d] = d == axis ? load_index(&p, ix, o, x->shape[d])
-                      : clamped_coord(ctx, o[d], ix->shape[d], x->shape[d]);
+  IrPrimExpr **o, **xi;
+  IrStmt **body = elements_loops(&p, x, ix, ix, axis, &o, &xi);
   IrPrimExpr **ui = op_manip_dims(ctx, x->ndim);
   for (int d = 0; d < x->ndim; d++)
     ui[d] = clamped_coord(ctx, o[d], ix->shape[d], u->shape[d]);
@@ -685,7 +678,7 @@ IrSInfo *
 op_manip_infer_scatter_nd(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *t[3];
-  if (!scatter_args(s, s->call, args, false, t))
+  if (!scatter_args(s, args, false, t))
     return NULL;
   IrSInfo *x = t[0], *ix = t[1], *u = t[2];
   int xn = x->u.tensor.ndim, n = ix->u.tensor.ndim, un = u->u.tensor.ndim;
@@ -715,7 +708,7 @@ op_manip_eval_scatter_nd(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "data"),
                *ix = x ? index_val(s, args[1], true) : NULL;
   IrTensorData *u = ix ? op_manip_tensor_val(s, args[2], "updates") : NULL;
-  int red = u ? reduction_attr(s, s->call, false) : -1;
+  int red = u ? reduction_attr(s, false) : -1;
   if (red < 0)
     return NULL;
   int n = ix->ndim;
@@ -737,7 +730,7 @@ op_manip_eval_scatter_nd(OpEval *ev, const OpSite *s, Value **args)
     memcpy(xi + k, o + n - 1, sizeof(int64_t) * (size_t)(x->ndim - k));
     reduce_into(out, ravel(xi, x->shape, x->ndim), u, f, red);
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 IrExpr *
@@ -745,7 +738,7 @@ op_manip_legalize_scatter_nd(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
   OpPrim p;
-  int red = reduction_attr(s, s->call, false);
+  int red = reduction_attr(s, false);
   int64_t k = -1;
   IrBuffer *b[4];
   if (red < 0 || !scatter_begin(lz, &p, s->call, result, "scatter_nd", b))
@@ -796,10 +789,9 @@ tuple_item(const IrExpr *call, int arg, IrSInfo **args, int i, int *n)
  * (uint where allowed); *n of them in *t (*n -1 when the tuple is not
  * known); false after an error. */
 static bool
-index_tuple(const OpSite *s, const IrExpr *call, IrSInfo **args, int arg, bool allow_uint,
-            IrSInfo ***t, int *n)
+index_tuple(const OpSite *s, IrSInfo **args, int arg, bool allow_uint, IrSInfo ***t, int *n)
 {
-  tuple_item(call, arg, args, 0, n);
+  tuple_item(s->call, arg, args, 0, n);
   if (*n < 0 && (!args[arg] || args[arg]->kind == IR_SI_OBJECT))
     return true;
   if (*n <= 0)
@@ -807,7 +799,7 @@ index_tuple(const OpSite *s, const IrExpr *call, IrSInfo **args, int arg, bool a
   *t = ir_alloc(s->ctx, sizeof(IrSInfo *) * (size_t)*n);
   for (int i = 0; i < *n; i++) {
     int len;
-    (*t)[i] = op_manip_tensor_arg(s, tuple_item(call, arg, args, i, &len), "every index tensor");
+    (*t)[i] = op_manip_tensor_arg(s, tuple_item(s->call, arg, args, i, &len), "every index tensor");
     if (!(*t)[i] || !check_index_dtype(s, (*t)[i]->u.tensor.dtype, allow_uint))
       return false;
   }
@@ -921,7 +913,7 @@ op_manip_infer_index_tensor(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "data"), **t = NULL;
   IrPrimExpr **b;
   int n, nb;
-  if (!x || !index_tuple(s, s->call, args, 1, false, &t, &n))
+  if (!x || !index_tuple(s, args, 1, false, &t, &n))
     return NULL;
   int xn = x->u.tensor.ndim, vdev = x->u.tensor.vdevice;
   IrDType dt = x->u.tensor.dtype;
@@ -962,7 +954,7 @@ op_manip_eval_index_tensor(OpEval *ev, const OpSite *s, Value **args)
     memcpy(xi + n, o + nb, sizeof(int64_t) * (size_t)(x->ndim - n));
     op_manip_copy_elem(out, k, x, ravel(xi, x->shape, x->ndim));
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 IrExpr *
@@ -1010,7 +1002,7 @@ op_manip_infer_index_put(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *v = x ? op_manip_tensor_arg(s, args[2], "values") : NULL;
   IrPrimExpr **b, **vb;
   int n, nb, nvb;
-  if (!v || !check_same_dtype(s, x, v, "values") || !index_tuple(s, s->call, args, 1, true, &t, &n))
+  if (!v || !check_same_dtype(s, x, v, "values") || !index_tuple(s, args, 1, true, &t, &n))
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && n >= 0 && n != xn)
@@ -1043,7 +1035,7 @@ op_manip_eval_index_put(OpEval *ev, const OpSite *s, Value **args)
     ok = v->shape[d] == 1 || v->shape[d] == b[nb - v->ndim + d];
   if (!ok)
     return op_fail_null(s, "index_put needs one index tensor per dim of data and values of data's "
-                            "dtype that broadcast to the indices' shape");
+                           "dtype that broadcast to the indices' shape");
   int red = acc && acc->kind == IR_AT_BOOL && acc->u.b ? RED_ADD : RED_UPDATE;
   IrTensorData *out = copy_of(s, x);
   int64_t o[MAX_DIMS] = {0}, xi[MAX_DIMS], count = 1;
@@ -1058,7 +1050,7 @@ op_manip_eval_index_put(OpEval *ev, const OpSite *s, Value **args)
       vi = vi * v->shape[d] + (v->shape[d] == 1 ? 0 : o[nb - v->ndim + d]);
     reduce_into(out, ravel(xi, x->shape, x->ndim), v, vi, red);
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* The extents of the broadcast of n buffers' shapes: per dim the first
@@ -1150,7 +1142,6 @@ op_manip_infer_slice_scatter(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrPrimExpr *v[3];
   static const char *what[] = {"start", "end", "step"};
   int axis;
-  bool none;
   if (!src || !check_same_dtype(s, x, src, "src"))
     return NULL;
   for (int i = 0; i < 3; i++)
@@ -1164,7 +1155,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const OpSite *s, IrSInfo **args)
   int xn = x->u.tensor.ndim, sn = src->u.tensor.ndim;
   if (xn < 0)
     return x;
-  if (!op_manip_axis_attr(s, s->call, false, xn, &axis, &none))
+  if (!op_manip_axis_attr(s, xn, &axis, NULL))
     return NULL;
   if (sn >= 0 && sn != xn)
     return op_fail_null(s, "input_tensor and src must have the same rank, not %d and %d", xn, sn);
@@ -1183,8 +1174,7 @@ op_manip_infer_slice_scatter(OpInfer *in, const OpSite *s, IrSInfo **args)
       len = ir_arith_simplify(in->arith, len);
     if (op_assume_equal(in, sd[axis], len) == IR_PROVE_FALSE)
       return op_fail_null(s, "src has %s elements at axis %d, but the slice has %s",
-                          op_manip_expr_text(in->ctx, sd[axis]), axis,
-                          op_manip_expr_text(in->ctx, len));
+                          op_nn_expr_str(in->ctx, sd[axis]), axis, op_nn_expr_str(in->ctx, len));
   }
   return assume_room(in, x, sd, xn);
 }
@@ -1197,8 +1187,7 @@ op_manip_eval_slice_scatter(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *src = x ? op_manip_tensor_val(s, args[1], "src") : NULL;
   int64_t v[3];
   int axis;
-  bool none;
-  if (!src || !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  if (!src || !op_manip_axis_attr(s, x->ndim, &axis, NULL))
     return NULL;
   for (int i = 0; i < 3; i++) {
     Value *p = args[2 + i];
@@ -1224,7 +1213,7 @@ op_manip_eval_slice_scatter(OpEval *ev, const OpSite *s, Value **args)
     xi[axis] = v[0] + o[axis] * v[2];
     op_manip_copy_elem(out, ravel(xi, x->shape, x->ndim), src, k);
   }
-  return as_value(s, out);
+  return op_manip_as_value(s, out);
 }
 
 /* A prim argument as an int64 TIR expression of p, or NULL. */
@@ -1243,15 +1232,13 @@ op_manip_legalize_slice_scatter(OpLegalize *lz, const OpSite *s, IrSInfo *result
   IrCtx *ctx = lz->ctx;
   OpPrim p;
   int axis;
-  bool none;
   IrBuffer *x, *src, *out;
-  if (!op_prim_open(lz, &p, "slice_scatter", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &src}, {"T_slice_scatter", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "slice_scatter", &x, &src, &out))
     return NULL;
   IrPrimExpr *start = prim_arg(&p, s->call->u.call.args[2]);
   IrPrimExpr *step = start ? prim_arg(&p, s->call->u.call.args[4]) : NULL;
   if (!step || src->ndim != x->ndim || out->ndim != x->ndim ||
-      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none)) {
+      !op_manip_axis_attr(s, x->ndim, &axis, NULL)) {
     op_prim_abort(&p);
     return NULL;
   }

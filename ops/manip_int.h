@@ -58,27 +58,21 @@ typedef struct {
 } PadAttrs;
 
 /* manip.c: attributes and axes (each false after an error at the site) */
-bool op_manip_attr_ints(const OpSite *s, const IrExpr *call, const char *name, bool allow_none,
-                        int64_t **out, int *n);
+bool op_manip_attr_ints(const OpSite *s, const char *name, bool allow_none, int64_t **out, int *n);
 bool op_manip_norm_axis(const OpSite *s, int64_t axis, int ndim, int *out);
 bool op_manip_norm_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int **out);
-bool op_manip_axis_attr(const OpSite *s, const IrExpr *call, bool allow_none, int ndim, int *axis,
-                        bool *none);
-bool op_manip_permutation(const OpSite *s, const IrExpr *call, int ndim, int **perm);
-int op_manip_take_mode(const OpSite *s, const IrExpr *call);
-bool op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *sa);
+bool op_manip_axis_attr(const OpSite *s, int ndim, int *axis, bool *none);
+bool op_manip_permutation(const OpSite *s, int ndim, int **perm);
+int op_manip_take_mode(const OpSite *s);
+bool op_manip_slice_attrs(const OpSite *s, int ndim, SliceAttrs *sa);
 uint64_t op_manip_stride_step(int64_t stride);
 bool op_manip_slice_axis(int64_t n, int64_t begin, int64_t end, int64_t stride, bool inbound,
                          int64_t *start, int64_t *len);
-bool op_manip_expand_mask(const OpSite *s, const IrExpr *call, int ndim, int *out_ndim,
-                          bool **mask);
-bool op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *nidx,
-                          bool *sections, int64_t *pieces);
-bool op_manip_tile_repeats(const OpSite *s, const IrExpr *call, int64_t **reps, int *n);
-bool op_manip_repeat_count(const OpSite *s, const IrExpr *call, int64_t *count);
-bool op_manip_one_hot_attrs(const OpSite *s, const IrExpr *call, int ndim, int64_t *depth,
-                            int *axis);
-bool op_manip_pad_attrs(const OpSite *s, const IrExpr *call, int ndim, PadAttrs *pa);
+bool op_manip_expand_mask(const OpSite *s, int ndim, int *out_ndim, bool **mask);
+bool op_manip_tile_repeats(const OpSite *s, int64_t **reps, int *n);
+bool op_manip_repeat_count(const OpSite *s, int64_t *count);
+bool op_manip_one_hot_attrs(const OpSite *s, int ndim, int64_t *depth, int *axis);
+bool op_manip_pad_attrs(const OpSite *s, int ndim, PadAttrs *pa);
 /* Whether an axis of extent size can be padded by before and after in
  * mode (an error at s when not). */
 bool op_manip_pad_fits(const OpSite *s, PadMode mode, int axis, int64_t size, int64_t before,
@@ -88,9 +82,13 @@ bool op_manip_pad_fits(const OpSite *s, PadMode mode, int axis, int64_t size, in
  * for constant mode's value; size > 0 and the pads fit. */
 int64_t op_manip_pad_source(PadMode mode, int64_t i, int64_t size);
 /* R.nn.pixel_shuffle's upscale_factor (positive). */
-bool op_manip_upscale_factor(const OpSite *s, const IrExpr *call, int64_t *r);
+bool op_manip_upscale_factor(const OpSite *s, int64_t *r);
+/* A tensor argument's struct info: R.Object counts as a tensor of unknown
+ * ndim and dtype, a shape that contradicts ndim as unknown; NULL after an
+ * error for any other kind. */
 IrSInfo *op_manip_tensor_arg(const OpSite *s, IrSInfo *si, const char *what);
-const char *op_manip_expr_text(IrCtx *ctx, const IrPrimExpr *e);
+/* The rank of the call's first argument (-1: not a tensor of known rank). */
+int op_manip_arg_rank(const OpSite *s);
 
 /* manip_index.c: the index ops' three facets */
 IrSInfo *op_manip_infer_gather_elements(OpInfer *in, const OpSite *s, IrSInfo **args);
@@ -138,15 +136,16 @@ IrExpr *op_manip_legalize_meshgrid(OpLegalize *lz, const OpSite *s, IrSInfo *res
 IrExpr *op_manip_legalize_collapse_sum(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 /* R.strided_slice with a symbolic begin or end (struct info only) */
 bool op_manip_slice_is_symbolic(const IrExpr *call);
-IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrExpr *call,
-                                       const IrSInfo *x);
+IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrSInfo *x);
 IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args);
 IrSInfo *op_manip_infer_view(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_view(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_view(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 
-/* manip.c: the kernels' helpers, shared with manip_index.c */
+/* manip.c: the kernels' helpers.  A value's tensor (NULL after an error
+ * when it is not one, or has more than MAX_DIMS dims); a new tensor (NULL
+ * after an error). */
 IrTensorData *op_manip_tensor_val(const OpSite *s, Value *v, const char *what);
 IrTensorData *op_manip_new_tensor(const OpSite *s, IrDType t, int ndim, const int64_t *shape);
 void op_manip_copy_elem(IrTensorData *dst, int64_t di, const IrTensorData *src, int64_t si);
@@ -158,8 +157,9 @@ typedef struct {
   const IrTensorData *x;
   int off;      /* output rank minus x's */
 } BroadcastMap; /* broadcast_to's and tile's map: x's index from the output's */
-/* For each output index, map() names the input index it copies. */
-typedef void (*IndexMap)(const void *env, const int64_t *out_idx, int64_t *in_idx);
+/* For each output index, map() names the input index it copies (of ndim
+ * dims, the input's rank). */
+typedef void (*IndexMap)(const void *env, int ndim, const int64_t *out_idx, int64_t *in_idx);
 /* The input index read for output index o; NULL to give up. */
 typedef IrPrimExpr **(*IndexFn)(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o,
                                 const void *env);
@@ -170,16 +170,22 @@ IrPrimExpr *op_manip_arith(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *
 Value *op_manip_as_value(const OpSite *s, IrTensorData *t);
 /* a kind b, unsimplified. */
 IrPrimExpr *op_manip_bin(OpInfer *in, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b);
-/* dst[i] = src[map(i)] for every index i of dst. */
-void op_manip_gather(IrTensorData *dst, const IrTensorData *src, IndexMap map, const void *env);
+/* A new tensor of x's dtype and the given shape holding x[map(i)] at
+ * every index i; NULL after an error. */
+Value *op_manip_gather_new(const OpSite *s, const IrTensorData *x, int ndim, const int64_t *shape,
+                           IndexMap map, const void *env);
 /* Is e the literal v? */
 bool op_manip_is_lit(const IrPrimExpr *e, int64_t v);
 /* A tensor of the same dtype and vdevice as x. */
 IrSInfo *op_manip_like(OpInfer *in, const IrSInfo *x, IrPrimExpr **shape, int ndim);
+/* op_prim_open with inputs A (the call's first argument) and, when b is
+ * not NULL, B (its second), and the output T_<name>. */
+bool op_manip_prim_open(OpLegalize *lz, OpPrim *p, const OpSite *s, IrSInfo *result,
+                        const char *name, IrBuffer **a, IrBuffer **b, IrBuffer **out);
 /* The prim_func "name" with input x = the call's first argument and one
  * output T_<name> of struct info result, copying x[map(o)] to out[o];
  * NULL (nothing made) when x's or the result's shape is not known. */
-IrExpr *op_manip_lower_gather(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const char *name,
+IrExpr *op_manip_lower_gather(OpLegalize *lz, const OpSite *s, IrSInfo *result, const char *name,
                               IndexFn map, const void *env);
 /* The simplified product of n dims, leaving out index skip (-1: none). */
 IrPrimExpr *op_manip_product(OpInfer *in, IrPrimExpr **d, int n, int skip);
@@ -198,12 +204,9 @@ IrExpr *op_manip_legalize_permute_dims(OpLegalize *lz, const OpSite *s, IrSInfo 
 IrSInfo *op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+/* flatten and batch_flatten (lowered by reshape's hook) */
 IrSInfo *op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args);
-IrExpr *op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
-IrSInfo *op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args);
-Value *op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args);
-IrExpr *op_manip_legalize_batch_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 IrSInfo *op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_expand_dims(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result);

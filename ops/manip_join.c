@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 /* ------------------------------------------------------------------ */
@@ -16,9 +17,9 @@
 
 /* The mode attribute of R.take: 0 fast, 1 clip, 2 wrap; -1 after an error. */
 int
-op_manip_take_mode(const OpSite *s, const IrExpr *call)
+op_manip_take_mode(const OpSite *s)
 {
-  const IrAttr *a = op_attr(call, "mode");
+  const IrAttr *a = op_attr(s->call, "mode");
   const char *names[] = {"fast", "clip", "wrap"};
   if (!a)
     return 0;
@@ -30,14 +31,14 @@ op_manip_take_mode(const OpSite *s, const IrExpr *call)
 }
 
 bool
-op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *sa)
+op_manip_slice_attrs(const OpSite *s, int ndim, SliceAttrs *sa)
 {
   int64_t *axes;
   int nb, ne, ns;
-  if (!op_manip_attr_ints(s, call, "axes", false, &axes, &sa->n) ||
-      !op_manip_attr_ints(s, call, "begin", false, &sa->begin, &nb) ||
-      !op_manip_attr_ints(s, call, "end", false, &sa->end, &ne) ||
-      !op_manip_attr_ints(s, call, "strides", true, &sa->strides, &ns))
+  if (!op_manip_attr_ints(s, "axes", false, &axes, &sa->n) ||
+      !op_manip_attr_ints(s, "begin", false, &sa->begin, &nb) ||
+      !op_manip_attr_ints(s, "end", false, &sa->end, &ne) ||
+      !op_manip_attr_ints(s, "strides", true, &sa->strides, &ns))
     return false;
   if (nb != sa->n || ne != sa->n || (ns >= 0 && ns != sa->n))
     return op_fail(s, "axes, begin, end and strides must have the same length");
@@ -49,7 +50,7 @@ op_manip_slice_attrs(const OpSite *s, const IrExpr *call, int ndim, SliceAttrs *
   for (int i = 0; i < sa->n; i++)
     if (sa->strides[i] == 0)
       return op_fail(s, "stride of axis %lld is zero", (long long)axes[i]);
-  const IrAttr *ib = op_attr(call, "assume_inbound");
+  const IrAttr *ib = op_attr(s->call, "assume_inbound");
   sa->inbound = ib && ib->kind == IR_AT_BOOL && ib->u.b;
   if (ndim < 0) { /* rank unknown: only the attributes' own consistency */
     sa->axes = NULL;
@@ -154,7 +155,7 @@ concat_shape(OpInfer *in, const OpSite *s, IrSInfo **xs, int n, int ndim, int ax
                                 : op_prove_equal(in, d0, di);
       if (eq == IR_PROVE_FALSE) {
         op_report(s, "inputs 0 and %d differ in dimension %d: %s and %s", i, d,
-                  op_manip_expr_text(in->ctx, d0), op_manip_expr_text(in->ctx, di));
+                  op_nn_expr_str(in->ctx, d0), op_nn_expr_str(in->ctx, di));
         *ok = false;
         return NULL;
       }
@@ -168,10 +169,9 @@ concat_shape(OpInfer *in, const OpSite *s, IrSInfo **xs, int n, int ndim, int ax
 /* The tensors of concat's and stack's tuple argument: *n of them in *xs,
  * *n -1 (and true) when the tuple is an R.Object; false after an error. */
 static bool
-tuple_tensors(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, IrSInfo ***xs,
-              int *n)
+tuple_tensors(OpInfer *in, const OpSite *s, IrSInfo **args, IrSInfo ***xs, int *n)
 {
-  *n = tuple_len(call, args[0]);
+  *n = tuple_len(s->call, args[0]);
   if (*n < 0 && args[0]->kind == IR_SI_OBJECT)
     return true;
   if (*n < 0)
@@ -181,7 +181,48 @@ tuple_tensors(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, 
   *xs = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)*n);
   for (int i = 0; i < *n; i++)
     if (!((*xs)[i] =
-              op_manip_tensor_arg(s, tuple_field(call, args[0], i), "every item of tensors")))
+              op_manip_tensor_arg(s, tuple_field(s->call, args[0], i), "every item of tensors")))
+      return false;
+  return true;
+}
+
+/* What the inferences of concat and stack read from the call. */
+typedef struct {
+  IrSInfo **xs;  /* the inputs */
+  int n;         /* how many; -1 when the tuple is an R.Object */
+  IrDType dtype; /* the inputs' dtype and rank (void / -1: unknown) */
+  int ndim;
+  int vdev;  /* input 0's vdevice (-1: none) */
+  int axis;  /* of the result: stack's has rank ndim + 1 */
+  bool none; /* concat's axis=None */
+} Join;
+
+/* The inputs and axis of concat (stack false) or stack; false after an
+ * error. */
+static bool
+join_open(OpInfer *in, const OpSite *s, IrSInfo **args, bool stack, Join *j)
+{
+  *j = (Join){NULL, -1, IR_VOID, -1, -1, -1, false};
+  if (!tuple_tensors(in, s, args, &j->xs, &j->n))
+    return false;
+  if (j->n < 0)
+    return true;
+  j->vdev = j->xs[0]->u.tensor.vdevice;
+  if (!concat_common(s, j->xs, j->n, &j->dtype, &j->ndim))
+    return false;
+  if (stack)
+    return op_manip_axis_attr(s, j->ndim < 0 ? -1 : j->ndim + 1, &j->axis, NULL);
+  return op_manip_axis_attr(s, j->ndim, &j->axis, &j->none);
+}
+
+/* Has every input a known shape of rank j->ndim (itself known)? */
+static bool
+join_shaped(const Join *j)
+{
+  if (j->ndim < 0)
+    return false;
+  for (int i = 0; i < j->n; i++)
+    if (!j->xs[i]->u.tensor.shape || j->xs[i]->u.tensor.ndim != j->ndim)
       return false;
   return true;
 }
@@ -190,31 +231,20 @@ tuple_tensors(OpInfer *in, const OpSite *s, const IrExpr *call, IrSInfo **args, 
 IrSInfo *
 op_manip_infer_concat(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  int n, ndim, axis;
-  IrSInfo **xs = NULL;
-  IrDType dtype;
-  bool none;
-  if (!tuple_tensors(in, s, s->call, args, &xs, &n))
+  Join j;
+  if (!join_open(in, s, args, false, &j))
     return NULL;
-  if (n < 0)
-    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (!concat_common(s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(s, s->call, true, ndim, &axis, &none))
-    return NULL;
-  if (none && ndim >= 0 && ndim != 1)
-    return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", ndim);
-  if (none) {
-    ndim = 1;
-    axis = 0;
+  if (j.none && j.ndim >= 0 && j.ndim != 1)
+    return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", j.ndim);
+  if (j.none) {
+    j.ndim = 1;
+    j.axis = 0;
   }
-  if (ndim < 0)
-    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, xs[0]->u.tensor.vdevice);
-  for (int i = 0; i < n; i++)
-    if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
-      return ir_sinfo_tensor(in->ctx, NULL, ndim, dtype, xs[0]->u.tensor.vdevice);
+  if (!join_shaped(&j))
+    return ir_sinfo_tensor(in->ctx, NULL, j.ndim, j.dtype, j.vdev);
   bool ok;
-  IrPrimExpr **out = concat_shape(in, s, xs, n, ndim, axis, &ok);
-  return ok ? ir_sinfo_tensor(in->ctx, out, ndim, dtype, xs[0]->u.tensor.vdevice) : NULL;
+  IrPrimExpr **out = concat_shape(in, s, j.xs, j.n, j.ndim, j.axis, &ok);
+  return ok ? ir_sinfo_tensor(in->ctx, out, j.ndim, j.dtype, j.vdev) : NULL;
 }
 
 /* The split points of R.split along a dim: TVM's InferStructInfoSplit.
@@ -256,7 +286,7 @@ split_sections(OpInfer *in, const OpSite *s, IrSInfo *x, int axis, int64_t n)
   int64_t c;
   if (ir_prim_is_int(last, &c) && c < 0)
     return op_fail_null(s, "cannot split axis %d of size %s into %lld sections", axis,
-                        op_manip_expr_text(in->ctx, dim), (long long)n);
+                        op_nn_expr_str(in->ctx, dim), (long long)n);
   IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)n);
   for (int64_t k = 0; k < n; k++) {
     IrPrimExpr **out = op_manip_dims(in->ctx, ndim);
@@ -267,77 +297,85 @@ split_sections(OpInfer *in, const OpSite *s, IrSInfo *x, int axis, int64_t n)
   return ir_sinfo_tuple(in->ctx, fields, (int)n);
 }
 
-/* indices_or_sections: sets the indices (or the count in idx[0]), whether
- * it is a count, and the number of pieces. */
-bool
-op_manip_split_attrs(const OpSite *s, const IrExpr *call, int64_t **idx, int *nidx, bool *sections,
-                     int64_t *pieces)
+/* The attributes of R.split. */
+typedef struct {
+  int64_t *idx; /* indices_or_sections: the indices, or the count in idx[0] */
+  int nidx;
+  bool sections; /* idx[0] is a count of equal sections */
+  int64_t pieces;
+  int axis; /* -1 when the rank is not known */
+} SplitAttrs;
+
+/* indices_or_sections and the axis of an input of rank ndim (-1: the axis
+ * unchecked); false after an error. */
+static bool
+split_attrs(const OpSite *s, int ndim, SplitAttrs *sp)
 {
-  if (!op_manip_attr_ints(s, call, "indices_or_sections", false, idx, nidx))
+  if (!op_manip_attr_ints(s, "indices_or_sections", false, &sp->idx, &sp->nidx))
     return false;
-  *sections = op_attr(call, "indices_or_sections")->kind != IR_AT_LIST;
-  if (*sections && (*idx)[0] <= 0)
-    return op_fail(s, "the number of sections must be positive, not %lld", (long long)(*idx)[0]);
-  *pieces = *sections ? (*idx)[0] : *nidx + 1;
-  if (*pieces > 1 << 20)
-    return op_fail(s, "too many sections (%lld)", (long long)*pieces);
-  return true;
+  sp->sections = op_attr(s->call, "indices_or_sections")->kind != IR_AT_LIST;
+  if (sp->sections && sp->idx[0] <= 0)
+    return op_fail(s, "the number of sections must be positive, not %lld", (long long)sp->idx[0]);
+  sp->pieces = sp->sections ? sp->idx[0] : sp->nidx + 1;
+  if (sp->pieces > 1 << 20)
+    return op_fail(s, "too many sections (%lld)", (long long)sp->pieces);
+  return op_manip_axis_attr(s, ndim, &sp->axis, NULL);
 }
 
 IrSInfo *
 op_manip_infer_split(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
-  int64_t *idx, pieces;
-  int nidx, axis;
-  bool sections, none;
-  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, x->u.tensor.ndim, &axis, &none))
+  SplitAttrs sp;
+  if (!x || !split_attrs(s, x->u.tensor.ndim, &sp))
     return NULL;
-  if (pieces == 1) /* TVM: one piece is the input itself, not a tuple */
+  if (sp.pieces == 1) /* TVM: one piece is the input itself, not a tuple */
     return x;
   if (!x->u.tensor.shape) {
-    IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
-    for (int64_t k = 0; k < pieces; k++)
+    IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)sp.pieces);
+    for (int64_t k = 0; k < sp.pieces; k++)
       fields[k] = op_manip_like(in, x, NULL, x->u.tensor.ndim);
-    return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+    return ir_sinfo_tuple(in->ctx, fields, (int)sp.pieces);
   }
-  if (sections)
-    return split_sections(in, s, x, axis, pieces);
-  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)pieces);
+  if (sp.sections)
+    return split_sections(in, s, x, sp.axis, sp.pieces);
+  IrSInfo **fields = ir_alloc(in->ctx, sizeof(IrSInfo *) * (size_t)sp.pieces);
   int ndim = x->u.tensor.ndim;
-  for (int k = 0; k < pieces; k++) {
+  for (int k = 0; k < sp.pieces; k++) {
     IrPrimExpr **out = op_manip_dims(in->ctx, ndim);
     memcpy(out, x->u.tensor.shape, sizeof(IrPrimExpr *) * (size_t)ndim);
-    out[axis] = split_piece(in, out[axis], idx, nidx, k);
+    out[sp.axis] = split_piece(in, out[sp.axis], sp.idx, sp.nidx, k);
     fields[k] = op_manip_like(in, x, out, ndim);
   }
-  return ir_sinfo_tuple(in->ctx, fields, (int)pieces);
+  return ir_sinfo_tuple(in->ctx, fields, (int)sp.pieces);
 }
 
 /* A begin or end index of a slice over a symbolic dim n, made
- * non-negative and (unless inbound) clamped, as slice_axis does.  An index
- * of magnitude MANIP_HUGE_INDEX or more (frontends write INT64_MAX for "to the
- * end") is past the end of any dim a tensor can have, so it clamps without
- * a min/max the arithmetic could not fold for an unbounded n. */
+ * non-negative and (unless inbound) clamped, as op_manip_slice_axis does.
+ * An index of magnitude MANIP_HUGE_INDEX or more (frontends write
+ * INT64_MAX for "to the end") is past the end of any dim a tensor can
+ * have, so it clamps without a min/max the arithmetic could not fold for
+ * an unbounded n.  Inference (fold false) builds plain expressions that it
+ * simplifies after, n + idx for a negative idx; the lowering folds
+ * literals (op_manip_arith) and writes n - |idx|. */
 static IrPrimExpr *
-slice_index(OpInfer *in, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound)
+slice_index(IrCtx *ctx, IrPrimExpr *n, int64_t idx, int64_t stride, bool inbound, bool fold)
 {
-  IrCtx *ctx = in->ctx;
+  IrPrimExpr *(*bin)(IrCtx *, IrPrimKind, IrPrimExpr *, IrPrimExpr *) =
+      fold ? op_manip_arith : ir_prim_bin;
+  IrPrimExpr *last = bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1));
   if (!inbound && (idx >= MANIP_HUGE_INDEX || idx <= -MANIP_HUGE_INDEX)) { /* past an end */
-    bool high = idx > 0;
     if (stride > 0)
-      return high ? n : op_manip_lit(ctx, 0);
-    return high ? op_manip_bin(in, IR_PE_SUB, n, op_manip_lit(ctx, 1)) : op_manip_lit(ctx, -1);
+      return idx > 0 ? n : op_manip_lit(ctx, 0);
+    return idx > 0 ? last : op_manip_lit(ctx, -1);
   }
-  IrPrimExpr *v =
-      idx < 0 ? op_manip_bin(in, IR_PE_ADD, n, op_manip_lit(ctx, idx)) : op_manip_lit(ctx, idx);
+  IrPrimExpr *v = idx >= 0 ? op_manip_lit(ctx, idx)
+                  : fold   ? bin(ctx, IR_PE_SUB, n, op_manip_lit(ctx, -idx))
+                           : bin(ctx, IR_PE_ADD, n, op_manip_lit(ctx, idx));
   if (inbound)
     return v;
-  if (stride < 0)
-    return clamp_expr(in, v, op_manip_lit(ctx, -1),
-                      op_manip_bin(in, IR_PE_SUB, n, op_manip_lit(ctx, 1)));
-  return clamp_expr(in, v, op_manip_lit(ctx, 0), n);
+  IrPrimExpr *lo = op_manip_lit(ctx, stride < 0 ? -1 : 0), *hi = stride < 0 ? last : n;
+  return bin(ctx, IR_PE_MIN, bin(ctx, IR_PE_MAX, v, lo), hi);
 }
 
 /* The length of a slice of a dim; NULL after an error. */
@@ -353,8 +391,8 @@ slice_len(OpInfer *in, const OpSite *s, IrPrimExpr *n, int64_t b, int64_t e, int
           (long long)b, (long long)e, (long long)c);
     return op_manip_lit(in->ctx, len);
   }
-  IrPrimExpr *lo = slice_index(in, n, b, stride, inbound);
-  IrPrimExpr *hi = slice_index(in, n, e, stride, inbound);
+  IrPrimExpr *lo = slice_index(in->ctx, n, b, stride, inbound, false);
+  IrPrimExpr *hi = slice_index(in->ctx, n, e, stride, inbound, false);
   IrPrimExpr *diff =
       stride > 0 ? op_manip_bin(in, IR_PE_SUB, hi, lo) : op_manip_bin(in, IR_PE_SUB, lo, hi);
   uint64_t step = op_manip_stride_step(stride);
@@ -374,8 +412,8 @@ op_manip_infer_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   SliceAttrs sa;
   if (x && op_manip_slice_is_symbolic(s->call))
-    return op_manip_infer_symbolic_slice(in, s, s->call, x);
-  if (!x || !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
+    return op_manip_infer_symbolic_slice(in, s, x);
+  if (!x || !op_manip_slice_attrs(s, x->u.tensor.ndim, &sa))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (!x->u.tensor.shape)
@@ -415,8 +453,8 @@ op_manip_infer_take(OpInfer *in, const OpSite *s, IrSInfo **args)
           *ix = op_manip_tensor_arg(s, args[1], "indices");
   int axis;
   bool none;
-  if (!x || !ix || op_manip_take_mode(s, s->call) < 0 ||
-      !op_manip_axis_attr(s, s->call, true, x->u.tensor.ndim, &axis, &none))
+  if (!x || !ix || op_manip_take_mode(s) < 0 ||
+      !op_manip_axis_attr(s, x->u.tensor.ndim, &axis, &none))
     return NULL;
   IrDType it = ix->u.tensor.dtype;
   if (it.code != IR_DT_VOID && it.code != IR_DT_INT && it.code != IR_DT_UINT) {
@@ -454,34 +492,23 @@ op_manip_infer_take(OpInfer *in, const OpSite *s, IrSInfo **args)
 IrSInfo *
 op_manip_infer_stack(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  int n, ndim, axis;
-  IrSInfo **xs = NULL;
-  IrDType dtype;
-  bool none;
-  if (!tuple_tensors(in, s, s->call, args, &xs, &n))
+  Join j;
+  if (!join_open(in, s, args, true, &j))
     return NULL;
-  if (n < 0)
-    return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (!concat_common(s, xs, n, &dtype, &ndim) ||
-      !op_manip_axis_attr(s, s->call, false, ndim < 0 ? -1 : ndim + 1, &axis, &none))
-    return NULL;
-  int vdev = xs[0]->u.tensor.vdevice;
-  if (ndim < 0)
-    return ir_sinfo_tensor(in->ctx, NULL, -1, dtype, vdev);
-  for (int i = 0; i < n; i++)
-    if (!xs[i]->u.tensor.shape || xs[i]->u.tensor.ndim != ndim)
-      return ir_sinfo_tensor(in->ctx, NULL, ndim + 1, dtype, vdev);
+  int on = j.ndim < 0 ? -1 : j.ndim + 1;
+  if (!join_shaped(&j))
+    return ir_sinfo_tensor(in->ctx, NULL, on, j.dtype, j.vdev);
   bool ok;
   /* concat along a new axis: every dim must agree (axis -1 is none) */
-  IrPrimExpr **same = concat_shape(in, s, xs, n, ndim, -1, &ok);
+  IrPrimExpr **same = concat_shape(in, s, j.xs, j.n, j.ndim, -1, &ok);
   if (!ok)
     return NULL;
   if (!same)
-    return ir_sinfo_tensor(in->ctx, NULL, ndim + 1, dtype, vdev);
-  IrPrimExpr **out = op_manip_dims(in->ctx, ndim + 1);
-  for (int d = 0, k = 0; d <= ndim; d++)
-    out[d] = d == axis ? op_manip_lit(in->ctx, n) : same[k++];
-  return ir_sinfo_tensor(in->ctx, out, ndim + 1, dtype, vdev);
+    return ir_sinfo_tensor(in->ctx, NULL, on, j.dtype, j.vdev);
+  IrPrimExpr **out = op_manip_dims(in->ctx, on);
+  for (int d = 0, k = 0; d < on; d++)
+    out[d] = d == j.axis ? op_manip_lit(in->ctx, j.n) : same[k++];
+  return ir_sinfo_tensor(in->ctx, out, on, j.dtype, j.vdev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -519,14 +546,13 @@ typedef struct {
   int64_t off;
   const int64_t *step;  /* slice: per-axis stride (NULL: 1) */
   const int64_t *start; /* slice: per-axis first index (NULL: 0) */
-  int ndim;
 } Window;
 
 static void
-map_window(const void *env, const int64_t *o, int64_t *i)
+map_window(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const Window *w = env;
-  for (int d = 0; d < w->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = (w->start ? w->start[d] : 0) + o[d] * (w->step ? w->step[d] : 1);
   if (w->axis >= 0)
     i[w->axis] += w->off;
@@ -547,11 +573,13 @@ scatter_into(IrTensorData *out, const IrTensorData *x, int axis, int64_t off)
   }
 }
 
-/* The tensors of concat's and stack's tuple argument; NULL after an
- * error. */
+/* The tensors of concat's (stack false) or stack's tuple argument, *n of
+ * them, and the axis: of the result, which for stack has one more dim;
+ * concat's may be None.  NULL after an error. */
 static IrTensorData **
-tuple_vals(const OpSite *s, Value *t, int *n)
+join_vals(const OpSite *s, Value **args, bool stack, int *n, int *axis, bool *none)
 {
+  Value *t = args[0];
   if (!t || t->kind != VAL_TUPLE || t->u.tuple.n == 0)
     return op_fail_null(s, "tensors must be a non-empty tuple");
   *n = t->u.tuple.n;
@@ -559,20 +587,20 @@ tuple_vals(const OpSite *s, Value *t, int *n)
   for (int i = 0; i < *n; i++)
     if (!(xs[i] = op_manip_tensor_val(s, t->u.tuple.items[i], "every item of tensors")))
       return NULL;
-  return xs;
+  int ndim = xs[0]->ndim + (stack ? 1 : 0);
+  if (ndim > MAX_DIMS)
+    return op_fail_null(s, "the result would have more than %d dimensions", MAX_DIMS);
+  return op_manip_axis_attr(s, ndim, axis, stack ? NULL : none) ? xs : NULL;
 }
 
 Value *
 op_manip_eval_concat(OpEval *ev, const OpSite *s, Value **args)
 {
   int64_t shape[MAX_DIMS];
-  int axis;
+  int n, axis;
   bool none;
-  int n;
-  IrTensorData **xs = tuple_vals(s, args[0], &n);
+  IrTensorData **xs = join_vals(s, args, false, &n, &axis, &none);
   if (!xs)
-    return NULL;
-  if (!op_manip_axis_attr(s, s->call, true, xs[0]->ndim, &axis, &none))
     return NULL;
   if (none && xs[0]->ndim != 1)
     return op_fail_null(s, "axis=None needs 1-D inputs, but they have %d dimensions", xs[0]->ndim);
@@ -589,10 +617,11 @@ op_manip_eval_concat(OpEval *ev, const OpSite *s, Value **args)
 /* The first index and length of piece k of a split (see split_piece and
  * split_sections); false when the pieces do not fit. */
 static bool
-split_bounds(int64_t dim, const int64_t *idx, int nidx, bool sections, int64_t k, int64_t *start,
-             int64_t *len)
+split_bounds(int64_t dim, const SplitAttrs *sp, int64_t k, int64_t *start, int64_t *len)
 {
-  if (sections) {
+  const int64_t *idx = sp->idx;
+  int nidx = sp->nidx;
+  if (sp->sections) {
     int64_t n = idx[0], piece = dim / n + (dim % n != 0);
     *start = piece * k;
     *len = k == n - 1 ? dim - piece * k : piece;
@@ -612,35 +641,29 @@ split_piece_value(const OpSite *s, IrTensorData *x, int axis, int64_t start, int
   int64_t shape[MAX_DIMS];
   memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
   shape[axis] = len;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
-  Window w = {axis, start, NULL, NULL, x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_window, &w);
-  return op_manip_as_value(s, out);
+  Window w = {axis, start, NULL, NULL};
+  return op_manip_gather_new(s, x, x->ndim, shape, map_window, &w);
 }
 
 Value *
 op_manip_eval_split(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
-  int64_t *idx, pieces;
-  int nidx, axis;
-  bool sections, none;
-  if (!x || !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, x->ndim, &axis, &none))
+  SplitAttrs sp;
+  if (!x || !split_attrs(s, x->ndim, &sp))
     return NULL;
-  if (pieces == 1) /* as inference: the input itself */
+  if (sp.pieces == 1) /* as inference: the input itself */
     return args[0];
-  Value **items = ir_alloc(s->ctx, sizeof(Value *) * (size_t)pieces);
-  for (int64_t k = 0; k < pieces; k++) {
+  Value **items = ir_alloc(s->ctx, sizeof(Value *) * (size_t)sp.pieces);
+  for (int64_t k = 0; k < sp.pieces; k++) {
     int64_t start, len;
-    if (!split_bounds(x->shape[axis], idx, nidx, sections, k, &start, &len))
-      return op_fail_null(s, "cannot split axis %d of size %lld into %lld sections", axis,
-                          (long long)x->shape[axis], (long long)pieces);
-    if (!(items[k] = split_piece_value(s, x, axis, start, len)))
+    if (!split_bounds(x->shape[sp.axis], &sp, k, &start, &len))
+      return op_fail_null(s, "cannot split axis %d of size %lld into %lld sections", sp.axis,
+                          (long long)x->shape[sp.axis], (long long)sp.pieces);
+    if (!(items[k] = split_piece_value(s, x, sp.axis, start, len)))
       return NULL;
   }
-  return op_tuple_new(s->ctx, items, (int)pieces);
+  return op_tuple_new(s->ctx, items, (int)sp.pieces);
 }
 
 Value *
@@ -649,7 +672,7 @@ op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   SliceAttrs sa;
   int64_t shape[MAX_DIMS], start[MAX_DIMS] = {0}, step[MAX_DIMS];
-  if (!x || !op_manip_slice_attrs(s, s->call, x->ndim, &sa))
+  if (!x || !op_manip_slice_attrs(s, x->ndim, &sa))
     return NULL;
   for (int d = 0; d < x->ndim; d++) {
     shape[d] = x->shape[d];
@@ -665,11 +688,8 @@ op_manip_eval_strided_slice(OpEval *ev, const OpSite *s, Value **args)
     }
     step[a] = sa.strides[i];
   }
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
-  Window w = {-1, 0, step, start, x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_window, &w);
-  return op_manip_as_value(s, out);
+  Window w = {-1, 0, step, start};
+  return op_manip_gather_new(s, x, x->ndim, shape, map_window, &w);
 }
 
 /* Resolves take's indices against an axis of n elements by mode; NULL
@@ -699,20 +719,20 @@ take_indices(const OpSite *s, const IrTensorData *ix, int64_t n, int mode)
 }
 
 typedef struct {
-  int axis;   /* of x */
-  int xn, in; /* ranks of x and indices */
+  int axis; /* of x */
+  int in;   /* the rank of indices */
   const int64_t *ishape;
   const int64_t *resolved;
 } TakeMap;
 
 static void
-map_take(const void *env, const int64_t *o, int64_t *i)
+map_take(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const TakeMap *t = env;
   int64_t k = 0;
   for (int d = 0; d < t->in; d++)
     k = k * t->ishape[d] + o[t->axis + d];
-  for (int d = 0; d < t->xn; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = d < t->axis ? o[d] : d > t->axis ? o[d - 1 + t->in] : t->resolved[k];
 }
 
@@ -722,9 +742,9 @@ op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x"),
                *ix = op_manip_tensor_val(s, args[1], "indices");
   int64_t shape[2 * MAX_DIMS];
-  int axis, mode = x && ix ? op_manip_take_mode(s, s->call) : -1;
+  int axis, mode = x && ix ? op_manip_take_mode(s) : -1;
   bool none;
-  if (mode < 0 || !op_manip_axis_attr(s, s->call, true, x->ndim, &axis, &none))
+  if (mode < 0 || !op_manip_axis_attr(s, x->ndim, &axis, &none))
     return NULL;
   if (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT)
     return op_fail_null(s, "indices must have an integer dtype");
@@ -747,11 +767,8 @@ op_manip_eval_take(OpEval *ev, const OpSite *s, Value **args)
         shape[k++] = ix->shape[j];
     else
       shape[k++] = flat.shape[d];
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, on, shape);
-  TakeMap t = {axis, flat.ndim, ix->ndim, ix->shape, resolved};
-  if (out)
-    op_manip_gather(out, &flat, map_take, &t);
-  return op_manip_as_value(s, out);
+  TakeMap t = {axis, ix->ndim, ix->shape, resolved};
+  return op_manip_gather_new(s, &flat, on, shape, map_take, &t);
 }
 
 /* stack: every input has input 0's dtype and shape; the output has a new
@@ -760,18 +777,11 @@ Value *
 op_manip_eval_stack(OpEval *ev, const OpSite *s, Value **args)
 {
   int64_t shape[MAX_DIMS + 1];
-  int axis;
-  bool none;
-  int n;
-  IrTensorData **xs = tuple_vals(s, args[0], &n);
-  if (!xs)
+  int n, axis;
+  IrTensorData **xs = join_vals(s, args, true, &n, &axis, NULL);
+  if (!xs || !concat_check(s, xs, n, -1, shape))
     return NULL;
   int ndim = xs[0]->ndim;
-  if (ndim >= MAX_DIMS)
-    return op_fail_null(s, "the result would have more than %d dimensions", MAX_DIMS);
-  if (!op_manip_axis_attr(s, s->call, false, ndim + 1, &axis, &none) ||
-      !concat_check(s, xs, n, -1, shape))
-    return NULL;
   for (int d = ndim; d > axis; d--)
     shape[d] = shape[d - 1];
   shape[axis] = n;
@@ -813,10 +823,9 @@ product(IrCtx *ctx, IrPrimExpr **dims, int from, int n)
 }
 
 /* The first index of a slice of an axis of n elements, as
- * op_manip_slice_axis and inference's slice_index compute it: a negative
- * begin counts from the end, then (unless inbound) it is clamped to
- * [0, n] or, for a negative stride, [-1, n - 1].  NULL when inbound was
- * promised and a static n breaks it (inference reported that). */
+ * op_manip_slice_axis computes it for a static n and slice_index for a
+ * symbolic one.  NULL when inbound was promised and a static n breaks it
+ * (inference reported that). */
 static IrPrimExpr *
 slice_start(IrCtx *ctx, IrPrimExpr *n, int64_t begin, int64_t end, int64_t stride, bool inbound)
 {
@@ -825,20 +834,7 @@ slice_start(IrCtx *ctx, IrPrimExpr *n, int64_t begin, int64_t end, int64_t strid
     return op_manip_slice_axis(c, begin, end, stride, inbound, &start, &len)
                ? op_manip_lit(ctx, start)
                : NULL;
-  if (!inbound && (begin >= MANIP_HUGE_INDEX || begin <= -MANIP_HUGE_INDEX)) {
-    if (stride > 0)
-      return begin > 0 ? n : op_manip_lit(ctx, 0);
-    return begin > 0 ? op_manip_arith(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1))
-                     : op_manip_lit(ctx, -1);
-  }
-  IrPrimExpr *v = begin < 0 ? op_manip_arith(ctx, IR_PE_SUB, n, op_manip_lit(ctx, -begin))
-                            : op_manip_lit(ctx, begin);
-  if (inbound)
-    return v;
-  if (stride < 0)
-    return clamp(ctx, v, op_manip_lit(ctx, -1),
-                 op_manip_arith(ctx, IR_PE_SUB, n, op_manip_lit(ctx, 1)));
-  return clamp(ctx, v, op_manip_lit(ctx, 0), n);
+  return slice_index(ctx, n, begin, stride, inbound, true);
 }
 
 /* strided_slice: a sliced axis reads start + o * stride. */
@@ -866,7 +862,7 @@ index_slice(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *e
 IrExpr *
 op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   static const char *const bounds[] = {"begin", "end", "strides"};
   for (int b = 0; b < 3; b++) {
     const IrAttr *a = op_attr(s->call, bounds[b]);
@@ -877,10 +873,9 @@ op_manip_legalize_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result
       }
   }
   SliceAttrs sa;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_slice_attrs(s, s->call, x->u.tensor.ndim, &sa))
+  if (ndim < 0 || !op_manip_slice_attrs(s, ndim, &sa))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "strided_slice", index_slice, &sa);
+  return op_manip_lower_gather(lz, s, result, "strided_slice", index_slice, &sa);
 }
 
 /* Index i (int64) into an axis of n elements, resolved by mode as
@@ -967,16 +962,15 @@ take_index(OpPrim *p, IrBuffer *x, IrBuffer *ix, IrPrimExpr **o, int axis, bool 
 IrExpr *
 op_manip_legalize_take(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
-  int mode = op_manip_take_mode(s, s->call), axis;
+  int ndim = op_manip_arg_rank(s);
+  int mode = op_manip_take_mode(s), axis;
   bool none;
-  if (mode < 0 || s->call->u.call.nargs < 2 || !xs || xs->kind != IR_SI_TENSOR ||
-      xs->u.tensor.ndim < 0 || !op_manip_axis_attr(s, s->call, true, xs->u.tensor.ndim, &axis, &none))
+  if (mode < 0 || s->call->u.call.nargs < 2 || ndim < 0 ||
+      !op_manip_axis_attr(s, ndim, &axis, &none))
     return NULL;
   OpPrim p;
   IrBuffer *x, *ix, *out;
-  if (!op_prim_open(lz, &p, "take", s->call, result,
-                    (OpPrimParam[]){{"A", &x}, {"B", &ix}, {"T_take", &out}}, 3))
+  if (!op_manip_prim_open(lz, &p, s, result, "take", &x, &ix, &out))
     return NULL;
   int want = none ? ix->ndim : x->ndim - 1 + ix->ndim;
   if (out->ndim != want || (ix->dtype.code != IR_DT_INT && ix->dtype.code != IR_DT_UINT))
@@ -1006,27 +1000,28 @@ copy_window(OpPrim *p, IrBuffer *dst, IrBuffer *src, IrBuffer *over, int axis, I
   *body = op_prim_store(p, dst, di, op_prim_load(p, src, si));
 }
 
-/* concat of a tuple literal (each field an input buffer): input k is
- * copied at the sum of the earlier inputs' dims along axis.  A tuple held
- * in a var is left to the interpreter (its fields are no leaves that
- * call_tir could take). */
-IrExpr *
-op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
+/* concat (stack false) or stack of a tuple literal, each field an input
+ * buffer (of the output's rank, one less for stack): concat copies input
+ * k at the sum of the earlier inputs' dims along axis, stack stores it at
+ * index k of the new axis.  A tuple held in a var is left to the
+ * interpreter (its fields are no leaves that call_tir could take). */
+static IrExpr *
+legalize_join(OpLegalize *lz, const OpSite *s, IrSInfo *result, bool stack)
 {
   const IrExpr *tuple = s->call->u.call.args[0];
-  int axis;
-  bool none;
-  if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      !op_manip_axis_attr(s, s->call, true, result->u.tensor.ndim, &axis, &none))
+  int n = tuple->kind == IR_EX_TUPLE ? tuple->u.tuple.n : 0, axis;
+  bool none = false;
+  if (n == 0 || result->kind != IR_SI_TENSOR || (stack && result->u.tensor.ndim < 1) ||
+      !op_manip_axis_attr(s, result->u.tensor.ndim, &axis, stack ? NULL : &none))
     return NULL;
   axis = none ? 0 : axis;
   OpPrim p;
-  op_prim_begin(lz, &p, "concatenate");
-  IrBuffer *out = op_prim_output(&p, result, "T_concat");
-  IrBuffer **xs = ir_alloc(lz->ctx, sizeof(IrBuffer *) * (size_t)tuple->u.tuple.n);
-  for (int k = 0; out && k < tuple->u.tuple.n; k++) {
+  op_prim_begin(lz, &p, stack ? "stack" : "concatenate");
+  IrBuffer *out = op_prim_output(&p, result, stack ? "T_stack" : "T_concat");
+  IrBuffer **xs = ir_alloc(lz->ctx, sizeof(IrBuffer *) * (size_t)n);
+  for (int k = 0; out && k < n; k++) {
     xs[k] = op_prim_input(&p, tuple->u.tuple.items[k], ir_printf(lz->ctx, "A%d", k));
-    if (!xs[k] || xs[k]->ndim != out->ndim)
+    if (!xs[k] || xs[k]->ndim + (stack ? 1 : 0) != out->ndim)
       out = NULL;
   }
   if (!out || out->ndim == 0) {
@@ -1034,20 +1029,35 @@ op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     return NULL;
   }
   IrPrimExpr *off = op_manip_lit(lz->ctx, 0);
-  for (int k = 0; k < tuple->u.tuple.n; k++) {
+  for (int k = 0; k < n && !stack; k++) {
     copy_window(&p, out, xs[k], xs[k], axis, off, op_manip_lit(lz->ctx, 0));
     off = op_manip_arith(lz->ctx, IR_PE_ADD, off, xs[k]->shape[axis]);
   }
+  for (int k = 0; k < n && stack; k++) {
+    IrPrimExpr **o;
+    IrStmt **body = op_prim_loops(&p, xs[k]->shape, xs[k]->ndim, &o);
+    IrPrimExpr **oi = op_manip_dims(lz->ctx, out->ndim);
+    for (int d = 0, j = 0; d < out->ndim; d++)
+      oi[d] = d == axis ? op_manip_lit(lz->ctx, k) : o[j++];
+    *body = op_prim_store(&p, out, oi, op_prim_load(&p, xs[k], o));
+  }
   return op_prim_finish(&p, s->call, result);
+}
+
+IrExpr *
+op_manip_legalize_concat(OpLegalize *lz, const OpSite *s, IrSInfo *result)
+{
+  return legalize_join(lz, s, result, false);
 }
 
 /* The first index of piece k of a split along a dim of dim elements (the
  * kernel's split_bounds): k * ceildiv(dim, n) for n sections, else the
  * previous index clamped to [0, dim]. */
 static IrPrimExpr *
-split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int k)
+split_start(IrCtx *ctx, IrPrimExpr *dim, const SplitAttrs *sp, int k)
 {
-  if (sections) {
+  const int64_t *idx = sp->idx;
+  if (sp->sections) {
     IrPrimExpr *n = op_manip_lit(ctx, idx[0]);
     IrPrimExpr *piece = op_manip_arith(
         ctx, IR_PE_FLOORDIV, op_manip_arith(ctx, IR_PE_ADD, dim, op_manip_lit(ctx, idx[0] - 1)), n);
@@ -1063,14 +1073,11 @@ split_start(IrCtx *ctx, IrPrimExpr *dim, const int64_t *idx, bool sections, int 
 IrExpr *
 op_manip_legalize_split(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
-  int64_t *idx, pieces;
-  int nidx, axis;
-  bool sections, none;
-  if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 1 ||
-      !op_manip_split_attrs(s, s->call, &idx, &nidx, &sections, &pieces) ||
-      !op_manip_axis_attr(s, s->call, false, xs->u.tensor.ndim, &axis, &none))
+  int ndim = op_manip_arg_rank(s);
+  SplitAttrs sp;
+  if (ndim < 1 || !split_attrs(s, ndim, &sp))
     return NULL;
+  int64_t pieces = sp.pieces;
   bool multi = result->kind == IR_SI_TUPLE;
   if (multi ? result->u.tuple.n != pieces : pieces != 1)
     return NULL;
@@ -1089,43 +1096,13 @@ op_manip_legalize_split(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     return NULL;
   }
   for (int k = 0; k < pieces; k++)
-    copy_window(&p, outs[k], x, outs[k], axis, op_manip_lit(lz->ctx, 0),
-                split_start(lz->ctx, x->shape[axis], idx, sections, k));
+    copy_window(&p, outs[k], x, outs[k], sp.axis, op_manip_lit(lz->ctx, 0),
+                split_start(lz->ctx, x->shape[sp.axis], &sp, k));
   return op_prim_finish(&p, s->call, result);
 }
 
-/* stack of a tuple literal, as concat: one loop nest per input k storing
- * it at index k of the new axis. */
 IrExpr *
 op_manip_legalize_stack(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrExpr *tuple = s->call->u.call.args[0];
-  int axis;
-  bool none;
-  if (tuple->kind != IR_EX_TUPLE || tuple->u.tuple.n == 0 || result->kind != IR_SI_TENSOR ||
-      result->u.tensor.ndim < 1 ||
-      !op_manip_axis_attr(s, s->call, false, result->u.tensor.ndim, &axis, &none))
-    return NULL;
-  OpPrim p;
-  op_prim_begin(lz, &p, "stack");
-  IrBuffer *out = op_prim_output(&p, result, "T_stack");
-  IrBuffer **xs = ir_alloc(lz->ctx, sizeof(IrBuffer *) * (size_t)tuple->u.tuple.n);
-  for (int k = 0; out && k < tuple->u.tuple.n; k++) {
-    xs[k] = op_prim_input(&p, tuple->u.tuple.items[k], ir_printf(lz->ctx, "A%d", k));
-    if (!xs[k] || xs[k]->ndim + 1 != out->ndim)
-      out = NULL;
-  }
-  if (!out) {
-    op_prim_abort(&p);
-    return NULL;
-  }
-  for (int k = 0; k < tuple->u.tuple.n; k++) {
-    IrPrimExpr **o;
-    IrStmt **body = op_prim_loops(&p, xs[k]->shape, xs[k]->ndim, &o);
-    IrPrimExpr **oi = op_manip_dims(lz->ctx, out->ndim);
-    for (int d = 0, j = 0; d < out->ndim; d++)
-      oi[d] = d == axis ? op_manip_lit(lz->ctx, k) : o[j++];
-    *body = op_prim_store(&p, out, oi, op_prim_load(&p, xs[k], o));
-  }
-  return op_prim_finish(&p, s->call, result);
+  return legalize_join(lz, s, result, true);
 }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 typedef enum {
@@ -46,16 +47,18 @@ typedef enum {
 /* One result of the index map, read as a term over the parameters. */
 typedef struct {
   TermKind kind;
-  int param; /* the parameter (input dim) */
-  int inner; /* TERM_FUSE: the parameter added, whose dim must be c */
-  int64_t c; /* TERM_DIV, TERM_MOD: the split factor; TERM_FUSE: the scale */
+  int param;  /* the parameter (input dim) */
+  int inner;  /* TERM_FUSE: the parameter added, whose dim must be c */
+  int64_t c;  /* TERM_DIV, TERM_MOD: the split factor; TERM_FUSE: the scale */
   bool alone; /* TERM_MOD without its TERM_DIV: the dim padded up to c */
 } Term;
 
-/* An index map read into terms: nout results over nin parameters. */
+/* The call's attributes: the index map read into terms (nout results over
+ * nin parameters) and the pad value. */
 typedef struct {
   int nin, nout;
   Term *terms; /* one per result */
+  double pad;  /* pad_value, 0 when None */
 } Layout;
 
 /* The parameter e is, or -1. */
@@ -145,9 +148,9 @@ check_uses(const OpSite *s, const IrAttr *map, Layout *l)
 /* Reads the call's index_map for an input of rank ndim (-1: unknown, not
  * checked) into l; false after an error at s. */
 static bool
-read_layout(const OpSite *s, const IrExpr *call, int ndim, Layout *l)
+read_layout(const OpSite *s, int ndim, Layout *l)
 {
-  const IrAttr *map = op_attr(call, "index_map");
+  const IrAttr *map = op_attr(s->call, "index_map");
   if (!map || map->kind != IR_AT_INDEX_MAP)
     return op_fail(s, "index_map must be T.index_map(lambda ...)");
   l->nin = map->u.index_map.nparams;
@@ -164,16 +167,16 @@ read_layout(const OpSite *s, const IrExpr *call, int ndim, Layout *l)
       return op_fail(s,
                      "index map result %d (%s) is not supported: rxc takes i, i // c, i %% c "
                      "and i * c + j (c a positive constant) of the lambda's parameters",
-                     r, op_manip_expr_text(s->ctx, map->u.index_map.results[r]));
+                     r, op_nn_expr_str(s->ctx, map->u.index_map.results[r]));
   return check_uses(s, map, l);
 }
 
 /* The pad value as a double: 0 when None (TVM's legalization default);
  * an integer for an integer or bool x (TVM: pad_value's dtype is x's). */
 static bool
-read_pad_value(const OpSite *s, const IrExpr *call, IrDType t, double *v)
+read_pad_value(const OpSite *s, IrDType t, double *v)
 {
-  const IrAttr *a = op_attr(call, "pad_value");
+  const IrAttr *a = op_attr(s->call, "pad_value");
   *v = 0;
   if (!a || a->kind == IR_AT_NONE)
     return true;
@@ -185,8 +188,7 @@ read_pad_value(const OpSite *s, const IrExpr *call, IrDType t, double *v)
     return op_fail(s, "pad_value must be a number or None");
   }
   char b[16];
-  if (t.code != IR_DT_FLOAT && t.code != IR_DT_BFLOAT && t.code != IR_DT_VOID &&
-      *v != floor(*v)) {
+  if (t.code != IR_DT_FLOAT && t.code != IR_DT_BFLOAT && t.code != IR_DT_VOID && *v != floor(*v)) {
     return op_fail(s, "pad_value %g is not of x's dtype %s", *v, ir_dtype_str(t, b));
   }
   return true;
@@ -194,9 +196,9 @@ read_pad_value(const OpSite *s, const IrExpr *call, IrDType t, double *v)
 
 /* The call's index map and pad value for an input of rank ndim and dtype t. */
 static bool
-read_call(const OpSite *s, const IrExpr *call, int ndim, IrDType t, Layout *l, double *pad)
+read_call(const OpSite *s, int ndim, IrDType t, Layout *l)
 {
-  return read_layout(s, call, ndim, l) && read_pad_value(s, call, t, pad);
+  return read_layout(s, ndim, l) && read_pad_value(s, t, &l->pad);
 }
 
 /* ------------------------------------------------------------------ */
@@ -240,12 +242,12 @@ check_dims(const OpSite *s, const Layout *l, IrPrimExpr **d)
       return op_fail(s,
                      "index map result %d scales by %lld, but the dim it adds (x's dim %d) is "
                      "%s: rxc takes i * c + j only where j's dim is the constant c",
-                     r, (long long)t->c, t->inner, op_manip_expr_text(s->ctx, d[t->inner]));
+                     r, (long long)t->c, t->inner, op_nn_expr_str(s->ctx, d[t->inner]));
     if (t->alone && (!ir_prim_is_int(d[t->param], &n) || n > t->c))
       return op_fail(s,
                      "index map result %d wraps x's dim %d (%s) modulo %lld: rxc takes i %% c "
                      "alone only where i's dim is a constant at most c",
-                     r, t->param, op_manip_expr_text(s->ctx, d[t->param]), (long long)t->c);
+                     r, t->param, op_nn_expr_str(s->ctx, d[t->param]), (long long)t->c);
   }
   return true;
 }
@@ -257,8 +259,7 @@ op_manip_infer_layout_transform(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   Layout l;
-  double pad;
-  if (!x || !read_call(s, s->call, x->u.tensor.ndim, x->u.tensor.dtype, &l, &pad))
+  if (!x || !read_call(s, x->u.tensor.ndim, x->u.tensor.dtype, &l))
     return NULL;
   IrPrimExpr **d = x->u.tensor.shape, **out = NULL;
   if (d) {
@@ -310,9 +311,8 @@ op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   Layout l;
-  double pad;
   int64_t shape[MAX_DIMS], oi[MAX_DIMS] = {0}, ii[MAX_DIMS];
-  if (!x || !read_call(s, s->call, x->ndim, x->dtype, &l, &pad))
+  if (!x || !read_call(s, x->ndim, x->dtype, &l))
     return NULL;
   IrPrimExpr **d = op_manip_dims(s->ctx, x->ndim);
   for (int k = 0; k < x->ndim; k++)
@@ -322,7 +322,7 @@ op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args)
   for (int r = 0; r < l.nout; r++) {
     const Term *t = &l.terms[r];
     int64_t n = x->shape[t->param];
-    shape[r] = t->kind == TERM_VAR ? n
+    shape[r] = t->kind == TERM_VAR   ? n
                : t->kind == TERM_DIV ? n / t->c + (n % t->c != 0)
                : t->kind == TERM_MOD ? t->c
                                      : n * t->c;
@@ -338,7 +338,7 @@ op_manip_eval_layout_transform(OpEval *ev, const OpSite *s, Value **args)
         si = si * x->shape[k] + ii[k];
       op_manip_copy_elem(out, flat, x, si);
     } else {
-      op_set_f(out, flat, pad);
+      op_set_f(out, flat, l.pad);
     }
     for (int r = l.nout - 1; r >= 0 && ++oi[r] == out->shape[r]; r--)
       oi[r] = 0;
@@ -359,7 +359,10 @@ index_op(IrCtx *ctx, IrPrimKind k, IrPrimExpr *a, IrPrimExpr *b)
   if (k == IR_PE_ADD && ir_prim_is_int(a, &x) && x == 0)
     return b;
   if (ir_prim_is_int(a, &x) && ir_prim_is_int(b, &y)) {
-    int64_t r = k == IR_PE_ADD ? x + y : k == IR_PE_MUL ? x * y : k == IR_PE_FLOORDIV ? x / y : x % y;
+    int64_t r = k == IR_PE_ADD        ? x + y
+                : k == IR_PE_MUL      ? x * y
+                : k == IR_PE_FLOORDIV ? x / y
+                                      : x % y;
     return op_manip_lit(ctx, r);
   }
   return ir_prim_bin(ctx, k, a, b);
@@ -371,20 +374,15 @@ IrExpr *
 op_manip_legalize_layout_transform(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = s->call->u.call.args[0]->sinfo;
   Layout l;
-  double pad;
   OpPrim p;
-  if (!xs || xs->kind != IR_SI_TENSOR || xs->u.tensor.ndim < 0 ||
-      !read_call(s, s->call, xs->u.tensor.ndim, xs->u.tensor.dtype, &l, &pad))
-    return NULL;
   IrBuffer *x, *out;
   if (!op_prim_open(lz, &p, "te_layout_transform", s->call, result,
                     (OpPrimParam[]){{"A", &x}, {"T_layout_trans", &out}}, 2))
     return NULL;
   IrPrimExpr **o;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &o);
-  if (x->ndim != l.nin || out->ndim != l.nout || !check_dims(s, &l, x->shape)) {
+  if (!read_call(s, x->ndim, x->dtype, &l) || out->ndim != l.nout || !check_dims(s, &l, x->shape)) {
     op_prim_abort(&p);
     return NULL;
   }
@@ -416,6 +414,6 @@ op_manip_legalize_layout_transform(OpLegalize *lz, const OpSite *s, IrSInfo *res
     inside = inside ? ir_prim_bin(ctx, IR_PE_AND, inside, lt) : lt;
   }
   IrStmt *store = op_prim_store(&p, out, o, op_prim_load(&p, x, xi));
-  *body = inside ? op_manip_store_or_fill(&p, inside, store, out, o, &pad) : store;
+  *body = inside ? op_manip_store_or_fill(&p, inside, store, out, o, &l.pad) : store;
   return op_prim_finish(&p, s->call, result);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "manip_int.h"
+#include "nn_int.h"
 #include "tir_build.h"
 
 /* ------------------------------------------------------------------ */
@@ -17,11 +18,11 @@
 
 /* The permutation of R.permute_dims: axes None reverses the dims. */
 bool
-op_manip_permutation(const OpSite *s, const IrExpr *call, int ndim, int **perm)
+op_manip_permutation(const OpSite *s, int ndim, int **perm)
 {
   int64_t *axes;
   int n;
-  if (!op_manip_attr_ints(s, call, "axes", true, &axes, &n))
+  if (!op_manip_attr_ints(s, "axes", true, &axes, &n))
     return false;
   if (n < 0) {
     *perm = ir_alloc(s->ctx, sizeof(int) * (size_t)(ndim ? ndim : 1));
@@ -54,9 +55,9 @@ shape_text(IrCtx *ctx, IrPrimExpr **d, int n)
 /* The values of a shape argument: from an R.shape literal, else from its
  * struct info (values NULL when unknown, *n -1 when even the length is). */
 static bool
-shape_arg(const OpSite *s, const IrExpr *call, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
+shape_arg(const OpSite *s, int i, IrSInfo **args, IrPrimExpr ***values, int *n)
 {
-  const IrExpr *e = call->u.call.args[i];
+  const IrExpr *e = s->call->u.call.args[i];
   IrSInfo *si = args[i];
   *values = NULL;
   *n = -1;
@@ -84,10 +85,9 @@ op_manip_infer_permute_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
   if (ndim < 0) { /* the axes, when given, still tell the rank */
     int64_t *axes;
     int n;
-    return op_manip_attr_ints(s, s->call, "axes", true, &axes, &n) ? op_manip_like(in, x, NULL, n)
-                                                                 : NULL;
+    return op_manip_attr_ints(s, "axes", true, &axes, &n) ? op_manip_like(in, x, NULL, n) : NULL;
   }
-  if (!op_manip_permutation(s, s->call, ndim, &perm))
+  if (!op_manip_permutation(s, ndim, &perm))
     return NULL;
   if (!x->u.tensor.shape)
     return x;
@@ -122,7 +122,7 @@ op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   IrPrimExpr **nv;
   int nn, at;
-  if (!x || !shape_arg(s, s->call, 1, args, &nv, &nn))
+  if (!x || !shape_arg(s, 1, args, &nv, &nn))
     return NULL;
   if (!nv)
     return op_manip_like(in, x, NULL, nn);
@@ -151,34 +151,56 @@ op_manip_infer_reshape(OpInfer *in, const OpSite *s, IrSInfo **args)
   const char *from = shape_text(in->ctx, xd, xn), *to = shape_text(in->ctx, nv, nn);
   if (at >= 0)
     op_report(s, "cannot reshape %s into %s: %s elements are not a multiple of %s", from, to,
-              op_manip_expr_text(in->ctx, old),
-              op_manip_expr_text(in->ctx, op_manip_product(in, nv, nn, at)));
+              op_nn_expr_str(in->ctx, old),
+              op_nn_expr_str(in->ctx, op_manip_product(in, nv, nn, at)));
   else
     op_report(s, "cannot reshape %s (%s elements) into %s (%s elements)", from,
-              op_manip_expr_text(in->ctx, old), to, op_manip_expr_text(in->ctx, new_count));
+              op_nn_expr_str(in->ctx, old), to, op_nn_expr_str(in->ctx, new_count));
   return NULL;
 }
 
+/* How many leading dims R.flatten (0) or R.nn.batch_flatten (1: N)
+ * keeps of an input of rank ndim (-1: unknown); -1 after an error when
+ * batch_flatten's has fewer than 2. */
+static int
+flatten_keep(const OpSite *s, int ndim)
+{
+  if (s->call->u.call.op->id != IR_OP_BATCH_FLATTEN)
+    return 0;
+  if (ndim >= 0 && ndim < 2) {
+    op_report(s, "data must have at least 2 dimensions, not %d", ndim);
+    return -1;
+  }
+  return 1;
+}
+
+/* flatten: (product of the dims); batch_flatten: (N, product of the
+ * other dims), a rank 2 staying as it is, as in TVM. */
 IrSInfo *
 op_manip_infer_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
-  if (!x)
+  IrSInfo *x = op_manip_tensor_arg(s, args[0], s->call->u.call.op->params[0].name);
+  int keep = x ? flatten_keep(s, x->u.tensor.ndim) : -1;
+  if (keep < 0)
     return NULL;
+  int ndim = x->u.tensor.ndim;
+  if (keep && ndim == 2)
+    return x;
   if (!x->u.tensor.shape)
-    return op_manip_like(in, x, NULL, 1);
-  IrPrimExpr **out = op_manip_dims(in->ctx, 1);
-  out[0] = op_manip_product(in, x->u.tensor.shape, x->u.tensor.ndim, -1);
-  return op_manip_like(in, x, out, 1);
+    return op_manip_like(in, x, NULL, keep + 1);
+  IrPrimExpr **out = op_manip_dims(in->ctx, keep + 1);
+  memcpy(out, x->u.tensor.shape, sizeof *out * (size_t)keep);
+  out[keep] = op_manip_product(in, x->u.tensor.shape + keep, ndim - keep, -1);
+  return op_manip_like(in, x, out, keep + 1);
 }
 
 /* Marks the new axes of expand_dims in a rank-out_ndim mask (arena). */
 bool
-op_manip_expand_mask(const OpSite *s, const IrExpr *call, int ndim, int *out_ndim, bool **mask)
+op_manip_expand_mask(const OpSite *s, int ndim, int *out_ndim, bool **mask)
 {
   int64_t *axes;
   int n, *norm;
-  if (!op_manip_attr_ints(s, call, "axis", false, &axes, &n))
+  if (!op_manip_attr_ints(s, "axis", false, &axes, &n))
     return false;
   *out_ndim = ndim + n;
   if (!op_manip_norm_axes(s, axes, n, *out_ndim, &norm))
@@ -200,10 +222,9 @@ op_manip_infer_expand_dims(OpInfer *in, const OpSite *s, IrSInfo **args)
   if (x->u.tensor.ndim < 0) {
     int64_t *axes;
     int n;
-    return op_manip_attr_ints(s, s->call, "axis", false, &axes, &n) ? op_manip_like(in, x, NULL, -1)
-                                                                  : NULL;
+    return op_manip_attr_ints(s, "axis", false, &axes, &n) ? op_manip_like(in, x, NULL, -1) : NULL;
   }
-  if (!op_manip_expand_mask(s, s->call, x->u.tensor.ndim, &out_ndim, &mask))
+  if (!op_manip_expand_mask(s, x->u.tensor.ndim, &out_ndim, &mask))
     return NULL;
   if (!x->u.tensor.shape)
     return op_manip_like(in, x, NULL, out_ndim);
@@ -238,7 +259,7 @@ op_manip_infer_squeeze(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   int64_t *axes;
   int n, *norm;
-  if (!x || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(s, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim;
   if (ndim < 0)
@@ -254,7 +275,7 @@ op_manip_infer_squeeze(OpInfer *in, const OpSite *s, IrSInfo **args)
   for (int i = 0; i < n; i++) {
     if (op_assume_equal(in, xd[norm[i]], op_manip_lit(in->ctx, 1)) == IR_PROVE_FALSE)
       return op_fail_null(s, "cannot squeeze axis %d of size %s", norm[i],
-                          op_manip_expr_text(in->ctx, xd[norm[i]]));
+                          op_nn_expr_str(in->ctx, xd[norm[i]]));
     drop[norm[i]] = true;
   }
   IrPrimExpr **out = op_manip_dims(in->ctx, ndim);
@@ -271,7 +292,7 @@ op_manip_infer_broadcast_to(OpInfer *in, const OpSite *s, IrSInfo **args)
   IrSInfo *x = op_manip_tensor_arg(s, args[0], "x");
   IrPrimExpr **tv;
   int tn;
-  if (!x || !shape_arg(s, s->call, 1, args, &tv, &tn))
+  if (!x || !shape_arg(s, 1, args, &tv, &tn))
     return NULL;
   int xn = x->u.tensor.ndim;
   if (xn >= 0 && tn >= 0 && tn < xn)
@@ -291,30 +312,9 @@ op_manip_infer_broadcast_to(OpInfer *in, const OpSite *s, IrSInfo **args)
     if (eq == IR_PROVE_FALSE && one == IR_PROVE_FALSE)
       return op_fail_null(s, "cannot broadcast %s to %s: dimension %d is %s, not 1 or %s",
                           shape_text(in->ctx, x->u.tensor.shape, xn), shape_text(in->ctx, tv, tn),
-                          xn - i, op_manip_expr_text(in->ctx, xd), op_manip_expr_text(in->ctx, td));
+                          xn - i, op_nn_expr_str(in->ctx, xd), op_nn_expr_str(in->ctx, td));
   }
   return op_manip_like(in, x, tv, tn);
-}
-
-/* R.nn.batch_flatten: (N, product of the other dims); rank 2 stays as it
- * is, as in TVM. */
-IrSInfo *
-op_manip_infer_batch_flatten(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  IrSInfo *x = op_manip_tensor_arg(s, args[0], "data");
-  if (!x)
-    return NULL;
-  int ndim = x->u.tensor.ndim;
-  if (ndim >= 0 && ndim < 2)
-    return op_fail_null(s, "data must have at least 2 dimensions, not %d", ndim);
-  if (ndim == 2)
-    return x;
-  if (!x->u.tensor.shape)
-    return op_manip_like(in, x, NULL, 2);
-  IrPrimExpr **out = op_manip_dims(in->ctx, 2);
-  out[0] = x->u.tensor.shape[0];
-  out[1] = op_manip_product(in, x->u.tensor.shape + 1, ndim - 1, -1);
-  return op_manip_like(in, x, out, 2);
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,10 +334,10 @@ same_data(const OpSite *s, const IrTensorData *x, int ndim, const int64_t *shape
 }
 
 static void
-map_permute(const void *env, const int64_t *o, int64_t *i)
+map_permute(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const int *perm = env;
-  for (int d = 0; perm[d] >= 0; d++)
+  for (int d = 0; d < ndim; d++)
     i[perm[d]] = o[d];
 }
 
@@ -345,19 +345,13 @@ Value *
 op_manip_eval_permute_dims(OpEval *ev, const OpSite *s, Value **args)
 {
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
-  int *perm, term[MAX_DIMS + 1];
+  int *perm;
   int64_t shape[MAX_DIMS];
-  if (!x || !op_manip_permutation(s, s->call, x->ndim, &perm))
+  if (!x || !op_manip_permutation(s, x->ndim, &perm))
     return NULL;
-  for (int d = 0; d < x->ndim; d++) {
-    term[d] = perm[d];
+  for (int d = 0; d < x->ndim; d++)
     shape[d] = x->shape[perm[d]];
-  }
-  term[x->ndim] = -1;
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, x->ndim, shape);
-  if (out)
-    op_manip_gather(out, x, map_permute, term);
-  return op_manip_as_value(s, out);
+  return op_manip_gather_new(s, x, x->ndim, shape, map_permute, perm);
 }
 
 Value *
@@ -390,14 +384,18 @@ op_manip_eval_reshape(OpEval *ev, const OpSite *s, Value **args)
   return same_data(s, x, n, dims);
 }
 
+/* flatten and batch_flatten, as their inference. */
 Value *
 op_manip_eval_flatten(OpEval *ev, const OpSite *s, Value **args)
 {
-  IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
-  if (!x)
+  IrTensorData *x = op_manip_tensor_val(s, args[0], s->call->u.call.op->params[0].name);
+  int keep = x ? flatten_keep(s, x->ndim) : -1;
+  if (keep < 0)
     return NULL;
-  int64_t count = op_numel(x);
-  return same_data(s, x, 1, &count);
+  int64_t shape[2] = {1, 1};
+  for (int d = 0; d < x->ndim; d++)
+    shape[d < keep ? d : keep] *= x->shape[d];
+  return same_data(s, x, keep + 1, shape);
 }
 
 Value *
@@ -406,7 +404,7 @@ op_manip_eval_expand_dims(OpEval *ev, const OpSite *s, Value **args)
   IrTensorData *x = op_manip_tensor_val(s, args[0], "x");
   int out_ndim;
   bool *mask;
-  if (!x || !op_manip_expand_mask(s, s->call, x->ndim, &out_ndim, &mask))
+  if (!x || !op_manip_expand_mask(s, x->ndim, &out_ndim, &mask))
     return NULL;
   int64_t *shape = ir_alloc(s->ctx, sizeof(int64_t) * (size_t)(out_ndim ? out_ndim : 1));
   for (int i = 0, j = 0; i < out_ndim; i++)
@@ -421,7 +419,7 @@ op_manip_eval_squeeze(OpEval *ev, const OpSite *s, Value **args)
   int64_t *axes, shape[MAX_DIMS];
   int n, *norm, k = 0;
   bool drop[MAX_DIMS] = {false};
-  if (!x || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
+  if (!x || !op_manip_attr_ints(s, "axis", true, &axes, &n))
     return NULL;
   if (n >= 0 && !op_manip_norm_axes(s, axes, n, x->ndim, &norm))
     return NULL;
@@ -438,10 +436,10 @@ op_manip_eval_squeeze(OpEval *ev, const OpSite *s, Value **args)
 }
 
 static void
-map_broadcast(const void *env, const int64_t *o, int64_t *i)
+map_broadcast(const void *env, int ndim, const int64_t *o, int64_t *i)
 {
   const BroadcastMap *b = env;
-  for (int d = 0; d < b->x->ndim; d++)
+  for (int d = 0; d < ndim; d++)
     i[d] = b->x->shape[d] == 1 ? 0 : o[d + b->off];
 }
 
@@ -461,28 +459,11 @@ op_manip_eval_broadcast_to(OpEval *ev, const OpSite *s, Value **args)
   for (int d = 0; d < x->ndim; d++) {
     int64_t xd = x->shape[d], t = td[d + tn - x->ndim];
     if (xd != 1 && xd != t)
-      return op_fail_null(s, "cannot broadcast dimension %d of size %lld to %lld", d,
-                          (long long)xd, (long long)t);
+      return op_fail_null(s, "cannot broadcast dimension %d of size %lld to %lld", d, (long long)xd,
+                          (long long)t);
   }
-  IrTensorData *out = op_manip_new_tensor(s, x->dtype, tn, td);
   BroadcastMap b = {x, tn - x->ndim};
-  if (out)
-    op_manip_gather(out, x, map_broadcast, &b);
-  return op_manip_as_value(s, out);
-}
-
-Value *
-op_manip_eval_batch_flatten(OpEval *ev, const OpSite *s, Value **args)
-{
-  IrTensorData *x = op_manip_tensor_val(s, args[0], "data");
-  if (!x)
-    return NULL;
-  if (x->ndim < 2)
-    return op_fail_null(s, "data must have at least 2 dimensions, not %d", x->ndim);
-  int64_t shape[2] = {x->shape[0], 1};
-  for (int d = 1; d < x->ndim; d++)
-    shape[1] *= x->shape[d];
-  return same_data(s, x, 2, shape);
+  return op_manip_gather_new(s, x, tn, td, map_broadcast, &b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -515,12 +496,11 @@ index_permute(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void 
 IrExpr *
 op_manip_legalize_permute_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   int *perm;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_permutation(s, s->call, x->u.tensor.ndim, &perm))
+  if (ndim < 0 || !op_manip_permutation(s, ndim, &perm))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "transpose", index_permute, perm);
+  return op_manip_lower_gather(lz, s, result, "transpose", index_permute, perm);
 }
 
 /* Reshape-like ops keep the row-major data: the output's flat position
@@ -545,65 +525,51 @@ index_relayout(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void
   return idx;
 }
 
-/* A -1 of the new shape is already resolved in the result's struct info. */
+/* reshape, flatten and batch_flatten; a -1 of the new shape is already
+ * resolved in the result's struct info. */
 IrExpr *
 op_manip_legalize_reshape(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return op_manip_lower_gather(lz, s->call, result, "reshape", index_relayout, NULL);
+  return op_manip_lower_gather(lz, s, result, "reshape", index_relayout, NULL);
 }
 
-IrExpr *
-op_manip_legalize_flatten(OpLegalize *lz, const OpSite *s, IrSInfo *result)
-{
-  return op_manip_lower_gather(lz, s->call, result, "reshape", index_relayout, NULL);
-}
+/* expand_dims and squeeze: x's dims and the output's pair up in order
+ * but for the unit dims marked in Units: new ones of the output
+ * (expand_dims' mask) or x's dropped ones, read at index 0 (squeeze). */
+typedef struct {
+  const bool *unit;
+  bool of_out; /* unit marks the output's dims, not x's */
+} Units;
 
-/* expand_dims: output dims marked in the mask are new (size 1), the
- * others are x's in order. */
 static IrPrimExpr **
-index_expand(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
+index_units(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
 {
-  const bool *mask = env;
+  const Units *u = env;
   IrPrimExpr **xi = op_manip_dims(p->lz->ctx, x->ndim);
-  int j = 0;
-  for (int d = 0; d < out->ndim; d++)
-    if (!mask[d]) {
-      if (j == x->ndim)
-        return NULL;
-      xi[j++] = o[d];
-    }
-  return j == x->ndim ? xi : NULL;
+  int i = 0, j = 0; /* x's dim, the output's */
+  while (i < x->ndim || j < out->ndim) {
+    if (u->of_out && j < out->ndim && u->unit[j])
+      j++;
+    else if (!u->of_out && i < x->ndim && u->unit[i])
+      xi[i++] = op_manip_lit(p->lz->ctx, 0);
+    else if (i < x->ndim && j < out->ndim)
+      xi[i++] = o[j++];
+    else
+      return NULL;
+  }
+  return xi;
 }
 
 IrExpr *
 op_manip_legalize_expand_dims(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  const IrSInfo *x = s->call->u.call.args[0]->sinfo;
+  int ndim = op_manip_arg_rank(s);
   int out_ndim;
   bool *mask;
-  if (!x || x->kind != IR_SI_TENSOR || x->u.tensor.ndim < 0 ||
-      !op_manip_expand_mask(s, s->call, x->u.tensor.ndim, &out_ndim, &mask))
+  if (ndim < 0 || !op_manip_expand_mask(s, ndim, &out_ndim, &mask))
     return NULL;
-  return op_manip_lower_gather(lz, s->call, result, "expand_dims", index_expand, mask);
-}
-
-/* squeeze: input dims marked in drop (of size 1) read index 0, the others
- * are the output's in order. */
-static IrPrimExpr **
-index_squeeze(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const void *env)
-{
-  const bool *drop = env;
-  IrPrimExpr **xi = op_manip_dims(p->lz->ctx, x->ndim);
-  int j = 0;
-  for (int d = 0; d < x->ndim; d++) {
-    if (drop[d])
-      xi[d] = op_manip_lit(p->lz->ctx, 0);
-    else if (j < out->ndim)
-      xi[d] = o[j++];
-    else
-      return NULL;
-  }
-  return j == out->ndim ? xi : NULL;
+  Units u = {mask, true};
+  return op_manip_lower_gather(lz, s, result, "expand_dims", index_units, &u);
 }
 
 /* The axes squeeze drops: those named, or with axis=None the dims that
@@ -616,7 +582,7 @@ op_manip_legalize_squeeze(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   int64_t *axes;
   int n, *norm;
   if (!x || x->kind != IR_SI_TENSOR || !x->u.tensor.shape || x->u.tensor.ndim < 0 ||
-      result->kind != IR_SI_TENSOR || !op_manip_attr_ints(s, s->call, "axis", true, &axes, &n))
+      result->kind != IR_SI_TENSOR || !op_manip_attr_ints(s, "axis", true, &axes, &n))
     return NULL;
   int ndim = x->u.tensor.ndim, kept = ndim;
   bool *drop = ir_alloc(lz->ctx, (size_t)(ndim ? ndim : 1));
@@ -628,8 +594,9 @@ op_manip_legalize_squeeze(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     kept -= drop[a];
   }
   if (kept != result->u.tensor.ndim)
-    return op_manip_lower_gather(lz, s->call, result, "squeeze", index_relayout, NULL);
-  return op_manip_lower_gather(lz, s->call, result, "squeeze", index_squeeze, drop);
+    return op_manip_lower_gather(lz, s, result, "squeeze", index_relayout, NULL);
+  Units u = {drop, false};
+  return op_manip_lower_gather(lz, s, result, "squeeze", index_units, &u);
 }
 
 /* broadcast_to: x's dims align with the output's last ones; a dim of
@@ -660,5 +627,5 @@ index_broadcast(OpPrim *p, IrBuffer *x, IrBuffer *out, IrPrimExpr **o, const voi
 IrExpr *
 op_manip_legalize_broadcast_to(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  return op_manip_lower_gather(lz, s->call, result, "broadcast_to", index_broadcast, NULL);
+  return op_manip_lower_gather(lz, s, result, "broadcast_to", index_broadcast, NULL);
 }
