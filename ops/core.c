@@ -18,7 +18,7 @@
  * tensor in the body, after the kernel that wrote it, and checks each
  * against [0, tir_var_upper_bound], the bound the memory planner planned
  * every tensor using it at.  The ops whose result shape is data
- * (dynamic_strided_slice, nonzero, unique) lower through it (data_dims.c).
+ * (dynamic_strided_slice, nonzero, unique) lower through it (op_data_dims).
  *
  * R.multinomial_from_uniform: row sample_indices[i] of prob is summed
  * left to right in double, and the result is the first j where

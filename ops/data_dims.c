@@ -1,9 +1,11 @@
 /*
- * data_dims.c - the lowerings of the operators whose result shape is
- * tensor data: R.dynamic_strided_slice, R.nonzero, R.unique.
+ * data_dims.c - R.unique and R.nonzero (entries in sort.c), whole: the
+ * operators whose result shape is tensor data, with
+ * R.dynamic_strided_slice (manip_extra.c).
  *
  * Key ideas (TVM's legalization of dynamic_strided_slice, in
- * python/tvm/relax/transform/legalize_ops/index.py, for all three):
+ * python/tvm/relax/transform/legalize_ops/index.py, for all three
+ * lowerings):
  *  - A first prim_func of fixed shape computes the result's dims into a
  *    small int64 tensor; op_data_dims (tir_build.c) binds them to fresh
  *    symbolic vars (R.tensor_to_shape, then R.match_cast); a second
@@ -19,9 +21,12 @@
  *    are clamped or guarded as well (ops/manip_join.c's policy for
  *    data the generated code depends on).
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "nn_int.h"
+#include "sort_int.h"
+#include "tir_build.h"
 
 static IrPrimExpr *
 lit(IrCtx *ctx, int64_t v)
@@ -48,136 +53,307 @@ if_then(OpPrim *p, IrPrimExpr *cond, IrStmt *then_)
   return op_nn_if(p, cond, then_);
 }
 
-/* A tensor of known rank and shape. */
-static const IrSInfo *
-known_tensor(const IrExpr *e)
-{
-  const IrSInfo *s = e->sinfo;
-  return s && s->kind == IR_SI_TENSOR && s->u.tensor.ndim >= 0 &&
-                 (s->u.tensor.shape || s->u.tensor.ndim == 0) && s->u.tensor.dtype.code != IR_DT_VOID
-             ? s
-             : NULL;
-}
-
-static IrSInfo *
-i64_vector(IrCtx *ctx, int64_t n, int vdevice)
-{
-  IrPrimExpr **d = ir_alloc(ctx, sizeof *d);
-  d[0] = lit(ctx, n);
-  return ir_sinfo_tensor(ctx, d, 1, IR_I64, vdevice);
-}
-
 /* x != 0 as the interpreter tests it (NaN is nonzero). */
 static IrPrimExpr *
 nonzero_test(IrCtx *ctx, IrPrimExpr *x)
 {
   IrDType t = x->dtype;
-  IrPrimExpr *zero = ir_dtype_is_float(t) ? ir_prim_float(ctx, t, 0.0)
-                                                                     : ir_prim_int(ctx, t, 0);
+  IrPrimExpr *zero = ir_dtype_is_float(t) ? ir_prim_float(ctx, t, 0.0) : ir_prim_int(ctx, t, 0);
   return bin(ctx, IR_PE_NE, x, zero);
 }
 
 /* ------------------------------------------------------------------ */
-/* R.dynamic_strided_slice                                             */
+/* R.unique, R.nonzero: data-dependent shapes                          */
 /* ------------------------------------------------------------------ */
 
-/* Axis d's slice as the interpreter takes it (op_manip_slice_axis):
- * begin and end count from the end when negative and are clamped to
- * [0, n] (stride > 0) or [-1, n - 1] (stride < 0).  A zero stride, which
- * the interpreter refuses, is taken as 1.  *start and *len get TIR
- * expressions. */
-static void
-slice_axis(IrCtx *ctx, IrPrimExpr *n, IrPrimExpr *b, IrPrimExpr *e, IrPrimExpr *s,
-           IrPrimExpr **start, IrPrimExpr **len, IrPrimExpr **step)
+/* Their result shapes depend on the data, so their struct info gives the
+ * rank only (TVM's rule) and the interpreter the exact shape.  Their
+ * lowerings (below) count in a first kernel, bind the count to a
+ * fresh var (R.tensor_to_shape + R.match_cast) and write the result in a
+ * second.  The arena's bound is the input's: unique gives at most
+ * numel(x) items (x.shape[axis] slices along an axis) and so at most that
+ * many indices and counts, nonzero at most (max(ndim, 1), numel(x))
+ * indices. */
+
+/* unique's flags: R.prim_value arguments 1..4 (sorted, return_index,
+ * return_inverse, return_counts) and the optional axis (argument 5).
+ * From struct info when inferring (vals NULL), from values when running. */
+typedef struct {
+  bool sorted, index, inverse, counts;
+  bool has_axis;
+  int64_t axis;
+} UniqueAsk;
+
+static bool
+unique_flag(const OpSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
 {
-  IrPrimExpr *neg = bin(ctx, IR_PE_LT, s, lit(ctx, 0));
-  IrPrimExpr *lo = ir_prim_select(ctx, neg, lit(ctx, -1), lit(ctx, 0));
-  IrPrimExpr *hi = ir_prim_select(ctx, neg, bin(ctx, IR_PE_SUB, n, lit(ctx, 1)), n);
-  IrPrimExpr *idx[2] = {b, e};
-  for (int i = 0; i < 2; i++) {
-    IrPrimExpr *v = ir_prim_select(ctx, bin(ctx, IR_PE_LT, idx[i], lit(ctx, 0)),
-                                   bin(ctx, IR_PE_ADD, idx[i], n), idx[i]);
-    idx[i] = bin(ctx, IR_PE_MIN, bin(ctx, IR_PE_MAX, v, lo), hi);
+  if (vals) {
+    if (vals[i]->kind == VAL_PRIM) {
+      *out = vals[i]->u.prim.i;
+      return true;
+    }
+  } else if (args[i]->kind == IR_SI_PRIM && args[i]->u.prim.value &&
+             ir_prim_is_int(args[i]->u.prim.value, out)) {
+    return true;
   }
-  IrPrimExpr *diff = ir_prim_select(ctx, neg, bin(ctx, IR_PE_SUB, idx[0], idx[1]),
-                                    bin(ctx, IR_PE_SUB, idx[1], idx[0]));
-  IrPrimExpr *mag = ir_prim_select(ctx, neg, bin(ctx, IR_PE_SUB, lit(ctx, 0), s), s);
-  *step = bin(ctx, IR_PE_MAX, mag, lit(ctx, 1));
-  *start = idx[0];
-  *len = ir_prim_select(ctx, bin(ctx, IR_PE_LE, diff, lit(ctx, 0)), lit(ctx, 0),
-                        bin(ctx, IR_PE_ADD,
-                            bin(ctx, IR_PE_FLOORDIV, bin(ctx, IR_PE_SUB, diff, lit(ctx, 1)), *step),
-                            lit(ctx, 1)));
+  return op_fail(s, "argument %d must be a literal R.prim_value", i);
 }
 
-/* Result dim d is at most data's dim d: a slice never grows an axis. */
-IrExpr *
-op_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *site, IrSInfo *result)
+static bool
+unique_ask(const OpSite *s, const IrExpr *call, IrSInfo **args, Value **vals, UniqueAsk *u)
 {
-  (void)result;
-  IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(site->call->u.call.args[0]);
-  if (!xs || xs->u.tensor.ndim == 0)
+  int64_t f[4];
+  int n = call->u.call.nargs;
+  if (n != 5 && n != 6)
+    return op_fail(s, "expects 5 or 6 arguments, got %d", n);
+  for (int i = 0; i < 4; i++)
+    if (!unique_flag(s, args, vals, i + 1, &f[i]))
+      return false;
+  u->sorted = f[0], u->index = f[1], u->inverse = f[2], u->counts = f[3];
+  u->has_axis = n == 6;
+  return !u->has_axis || unique_flag(s, args, vals, 5, &u->axis);
+}
+
+IrSInfo *
+op_sort_infer_unique(OpInfer *in, const OpSite *s, IrSInfo **args)
+{
+  IrSInfo *x;
+  UniqueAsk u;
+  if (s->call->u.call.nargs < 1 || !op_nn_tensor_arg(in, s, args, 0, "x", &x) ||
+      !unique_ask(s, s->call, args, NULL, &u))
     return NULL;
-  for (int i = 1; i < 4; i++)
-    if (!known_tensor(site->call->u.call.args[i]))
+  int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
+  if (u.has_axis && ndim >= 0 && !op_axis(in, s->call, u.axis, ndim, &d))
+    return NULL;
+  IrSInfo **f = ir_alloc(in->ctx, sizeof *f * 4);
+  int n = 0;
+  IrPrimExpr **one = NULL;
+  if (ndim == 0) {
+    one = ir_alloc(in->ctx, sizeof *one);
+    one[0] = op_nn_int(in->ctx, 1);
+  }
+  f[n++] = ir_sinfo_tensor(in->ctx, one,
+                           ndim == 0    ? 1
+                           : u.has_axis ? ndim
+                                        : 1,
+                           op_nn_dtype(x), vdev);
+  for (int k = 0; k < 3; k++)
+    if ((k == 0 && u.index) || (k == 1 && u.inverse) || (k == 2 && u.counts))
+      f[n++] = ir_sinfo_tensor(in->ctx, one, 1, IR_I64, vdev);
+  return n == 1 ? f[0] : ir_sinfo_tuple(in->ctx, f, n);
+}
+
+/* x's items: slices along the axis (or its elements), each of len values
+ * item i's value j at x[base(i) + off[j]]. */
+typedef struct {
+  const IrTensorData *x;
+  int64_t *outer, *inner; /* op_nn_split_offsets with the axis as "outer" */
+  int64_t len;
+} Items;
+
+/* -1, 0, 1: item a against item b, value by value (the sort order:
+ * NaN after numbers and equal to NaN). */
+static int
+item_compare(const Items *it, int64_t a, int64_t b)
+{
+  for (int64_t j = 0; j < it->len; j++) {
+    int64_t pa = it->outer[a] + it->inner[j], pb = it->outer[b] + it->inner[j];
+    Row w = {it->x, 0, NULL, false};
+    int64_t step[2] = {pa, pb};
+    w.step = step;
+    if (op_sort_value_before(&w, 0, 1))
+      return -1;
+    if (op_sort_value_before(&w, 1, 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* Item order for merge_sort (env an Items). */
+static bool
+item_before(const void *env, int64_t a, int64_t b)
+{
+  return item_compare(env, a, b) < 0;
+}
+
+static Value *
+int64_vector(const OpSite *s, const int64_t *v, int64_t n)
+{
+  Value *t = op_nn_tensor_new(s, IR_I64, 1, &n);
+  for (int64_t i = 0; t && i < n; i++)
+    op_set_i(&t->u.tensor.t, i, v[i]);
+  return t;
+}
+
+/* The unique items' values, in order, as a tensor of x's shape with the
+ * axis (or the flattened x) holding k items. */
+static Value *
+unique_values(const OpSite *s, const Items *it, const UniqueAsk *u, int axis, const int64_t *first,
+              int64_t k)
+{
+  const IrTensorData *x = it->x;
+  int64_t dims[64];
+  int nd = u->has_axis ? x->ndim : 1;
+  for (int d = 0; d < nd; d++)
+    dims[d] = !u->has_axis ? k : d == axis ? k : x->shape[d];
+  Value *v = op_nn_tensor_new(s, x->dtype, nd, dims);
+  if (!v)
+    return NULL;
+  IrTensorData *o = &v->u.tensor.t;
+  int64_t after = 1; /* the out offset of (item g, value j): as x's layout with k items */
+  for (int d = axis + 1; u->has_axis && d < x->ndim; d++)
+    after *= x->shape[d];
+  for (int64_t g = 0; g < k; g++)
+    for (int64_t j = 0; j < it->len; j++) {
+      int64_t at = u->has_axis ? (j / after * k + g) * after + j % after : g;
+      int64_t from = it->outer[first[g]] + it->inner[j];
+      if (ir_dtype_is_float(x->dtype))
+        op_set_f(o, at, op_get_f(x, from));
+      else
+        op_set_i(o, at, op_get_i(x, from));
+    }
+  return v;
+}
+
+Value *
+op_sort_eval_unique(OpEval *ev, const OpSite *s, Value **args)
+{
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
+  UniqueAsk u;
+  if (!x || !unique_ask(s, s->call, NULL, args, &u))
+    return NULL;
+  if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim))
+    return op_fail_null(s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis,
+                        x->ndim);
+  int axis = u.has_axis ? (int)(u.axis < 0 ? u.axis + x->ndim : u.axis) : -1;
+  bool pick[64] = {false};
+  for (int d = 0; d < x->ndim; d++)
+    pick[d] = u.has_axis ? d != axis : true;
+  Items it = {x, NULL, NULL, 0};
+  int64_t m, zero = 0;
+  if (u.has_axis) {
+    if (!op_nn_split_offsets(s, x, pick, &it.outer, &m, &it.inner, &it.len))
       return NULL;
-  int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice;
-  /* the dims: shape[d] = len of axis d */
-  OpPrim p;
-  op_prim_begin(lz, &p, "dynamic_strided_slice_shape");
-  IrBuffer *x = op_prim_input(&p, site->call->u.call.args[0], "A");
-  IrBuffer *v[3];
-  static const char *names[3] = {"begin", "end", "strides"};
-  for (int i = 0; i < 3; i++)
-    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
-  IrSInfo *dims_s = i64_vector(ctx, nd, vdev);
-  IrBuffer *out = op_prim_output(&p, dims_s, "T_shape");
-  if (!x || !v[0] || !v[1] || !v[2] || !out) {
-    op_prim_abort(&p);
+  } else { /* every element an item */
+    m = op_numel(x);
+    it.len = 1;
+    it.outer = malloc(sizeof *it.outer * (size_t)(m ? m : 1));
+    it.inner = malloc(sizeof *it.inner);
+    for (int64_t i = 0; it.outer && i < m; i++)
+      it.outer[i] = i;
+    if (it.inner)
+      it.inner[0] = zero;
+  }
+  size_t bytes = sizeof(int64_t) * (size_t)(m ? m : 1);
+  int64_t *order = malloc(bytes), *tmp = malloc(bytes), *first = malloc(bytes);
+  int64_t *count = malloc(bytes), *group = malloc(bytes), *rank = malloc(bytes);
+  Value *out[4] = {NULL};
+  int n = 0;
+  if (!it.outer || !it.inner || !order || !tmp || !first || !count || !group || !rank) {
+    op_report(s, "out of memory");
+    goto done;
+  }
+  for (int64_t i = 0; i < m; i++)
+    order[i] = i;
+  op_sort_merge(item_before, &it, order, tmp, m);
+  int64_t k = 0; /* groups of equal items, in sorted order */
+  for (int64_t i = 0; i < m; i++) {
+    if (i == 0 || item_compare(&it, order[i - 1], order[i]) != 0) {
+      first[k] = order[i]; /* the stable sort puts the first occurrence first */
+      count[k++] = 0;
+    }
+    count[k - 1]++;
+    group[order[i]] = k - 1;
+  }
+  for (int64_t g = 0; g < k; g++) /* where group g goes: sorted, or by first occurrence */
+    rank[g] = g;
+  if (!u.sorted) {
+    for (int64_t g = 0; g < k; g++)
+      tmp[g] = g;
+    for (int64_t g = 1; g < k; g++) /* insertion sort of groups by first index */
+      for (int64_t h = g; h > 0 && first[tmp[h - 1]] > first[tmp[h]]; h--) {
+        int64_t t = tmp[h];
+        tmp[h] = tmp[h - 1];
+        tmp[h - 1] = t;
+      }
+    for (int64_t g = 0; g < k; g++)
+      rank[tmp[g]] = g;
+  }
+  int64_t *first_at = malloc(bytes), *count_at = malloc(bytes), *inverse = malloc(bytes);
+  if (first_at && count_at && inverse) {
+    for (int64_t g = 0; g < k; g++) {
+      first_at[rank[g]] = first[g];
+      count_at[rank[g]] = count[g];
+    }
+    for (int64_t i = 0; i < m; i++)
+      inverse[i] = rank[group[i]];
+    out[n++] = unique_values(s, &it, &u, axis, first_at, k);
+    if (u.index)
+      out[n++] = int64_vector(s, first_at, k);
+    if (u.inverse)
+      out[n++] = int64_vector(s, inverse, m);
+    if (u.counts)
+      out[n++] = int64_vector(s, count_at, k);
+  } else {
+    op_report(s, "out of memory");
+  }
+  free(first_at);
+  free(count_at);
+  free(inverse);
+done:
+  free(it.outer);
+  free(it.inner);
+  free(order);
+  free(tmp);
+  free(first);
+  free(count);
+  free(group);
+  free(rank);
+  for (int i = 0; i < n; i++)
+    if (!out[i])
+      return NULL;
+  if (n == 0)
     return NULL;
-  }
-  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)nd);
-  for (int d = 0; d < nd; d++) {
-    IrPrimExpr *start, *len, *step;
-    slice_axis(ctx, x->shape[d], op_prim_load_at(&p, v[0], lit(ctx, d)),
-               op_prim_load_at(&p, v[1], lit(ctx, d)), op_prim_load_at(&p, v[2], lit(ctx, d)),
-               &start, &len, &step);
-    st[d] = op_prim_store_at(&p, out, lit(ctx, d), len);
-  }
-  op_prim_emit(&p, seq(&p, st, nd));
-  IrExpr *shape_call = op_prim_finish(&p, site->call, dims_s);
-  IrPrimExpr **vars = op_data_dims(lz, shape_call, nd, xs->u.tensor.shape);
-  if (!vars)
+  return n == 1 ? out[0] : op_tuple_new(ev->ctx, out, n);
+}
+
+IrSInfo *
+op_sort_infer_nonzero(OpInfer *in, const OpSite *s, IrSInfo **args)
+{
+  IrSInfo *x;
+  if (!op_sort_tensor_arg(in, s, args, &x))
     return NULL;
-  /* the values: out[i...] = x[start_d + i_d * stride_d ...], each index
-   * clamped to x's axis */
-  IrSInfo *res = ir_sinfo_tensor(ctx, vars, nd, xs->u.tensor.dtype, vdev);
-  op_prim_begin(lz, &p, "dynamic_strided_slice");
-  x = op_prim_input(&p, site->call->u.call.args[0], "A");
-  for (int i = 0; i < 3; i++)
-    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
-  out = op_prim_output(&p, res, "T_dynamic_strided_slice");
-  if (!x || !v[0] || !v[1] || !v[2] || !out) {
-    op_prim_abort(&p);
+  return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
+}
+
+/* (max(ndim, 1), count): the coordinates of each nonzero element, in
+ * row-major order (a 0-d x is taken as 1-d, as numpy does). */
+Value *
+op_sort_eval_nonzero(OpEval *ev, const OpSite *s, Value **args)
+{
+  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
+  if (!x)
     return NULL;
+  int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
+  for (int64_t i = 0; i < n; i++)
+    count += ir_dtype_is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
+  int64_t dims[2] = {rows, count};
+  Value *v = op_nn_tensor_new(s, IR_I64, 2, dims);
+  if (!v)
+    return NULL;
+  for (int64_t i = 0, c = 0; i < n; i++) {
+    if (ir_dtype_is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
+      continue;
+    int64_t rest = i;
+    for (int d = x->ndim - 1; d >= 0; d--) {
+      op_set_i(&v->u.tensor.t, d * count + c, rest % x->shape[d]);
+      rest /= x->shape[d];
+    }
+    if (x->ndim == 0)
+      op_set_i(&v->u.tensor.t, c, 0);
+    c++;
   }
-  IrPrimExpr **i;
-  IrStmt **body = op_prim_loops(&p, out->shape, nd, &i);
-  IrPrimExpr **src = ir_alloc(ctx, sizeof *src * (size_t)nd);
-  for (int d = 0; d < nd; d++) {
-    IrPrimExpr *start, *len, *step;
-    IrPrimExpr *s = op_prim_load_at(&p, v[2], lit(ctx, d));
-    slice_axis(ctx, x->shape[d], op_prim_load_at(&p, v[0], lit(ctx, d)),
-               op_prim_load_at(&p, v[1], lit(ctx, d)), s, &start, &len, &step);
-    IrPrimExpr *off = bin(ctx, IR_PE_MUL, i[d], step);
-    IrPrimExpr *at = ir_prim_select(ctx, bin(ctx, IR_PE_LT, s, lit(ctx, 0)),
-                                    bin(ctx, IR_PE_SUB, start, off), bin(ctx, IR_PE_ADD, start, off));
-    src[d] = bin(ctx, IR_PE_MIN, bin(ctx, IR_PE_MAX, at, lit(ctx, 0)),
-                 bin(ctx, IR_PE_SUB, x->shape[d], lit(ctx, 1)));
-  }
-  *body = op_prim_store(&p, out, i, op_prim_load(&p, x, src));
-  return op_prim_finish(&p, site->call, res);
+  return v;
 }
 
 /* ------------------------------------------------------------------ */
@@ -187,11 +363,11 @@ op_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *site, IrSInfo *r
 /* The count of nonzero elements is at most numel(x): the result is
  * (max(ndim, 1), count) with count <= numel(x). */
 IrExpr *
-op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result)
+op_sort_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
   (void)result;
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(s->call->u.call.args[0]);
+  const IrSInfo *xs = op_data_known_tensor(s->call->u.call.args[0]);
   if (!xs)
     return NULL;
   int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice, rows = nd ? nd : 1;
@@ -204,7 +380,7 @@ op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   OpPrim p;
   op_prim_begin(lz, &p, "nonzero_count");
   IrBuffer *x = op_prim_input(&p, s->call->u.call.args[0], "A");
-  IrSInfo *count_s = i64_vector(ctx, 1, vdev);
+  IrSInfo *count_s = op_data_i64_vector(ctx, 1, vdev);
   IrBuffer *out = op_prim_output(&p, count_s, "T_count");
   if (!x || !out) {
     op_prim_abort(&p);
@@ -213,8 +389,8 @@ op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   op_prim_emit(&p, op_prim_store_at(&p, out, lit(ctx, 0), lit(ctx, 0)));
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, x->shape, nd, &i);
-  IrPrimExpr *one = ir_prim_select(ctx, nonzero_test(ctx, op_prim_load(&p, x, i)), lit(ctx, 1),
-                                   lit(ctx, 0));
+  IrPrimExpr *one =
+      ir_prim_select(ctx, nonzero_test(ctx, op_prim_load(&p, x, i)), lit(ctx, 1), lit(ctx, 0));
   *body = op_prim_store_at(&p, out, lit(ctx, 0),
                            bin(ctx, IR_PE_ADD, op_prim_load_at(&p, out, lit(ctx, 0)), one));
   IrExpr *count_call = op_prim_finish(&p, s->call, count_s);
@@ -273,11 +449,11 @@ typedef struct {
   IrPrimExpr *m_relax; /* m in the Relax dims, for scratch buffers */
   int nd;
   bool is_float;
-} Items;
+} ItemBufs;
 
 /* x at flat offset off (unravelled over x's dims). */
 static IrPrimExpr *
-load_flat(OpPrim *p, const Items *it, IrPrimExpr *off)
+load_flat(OpPrim *p, const ItemBufs *it, IrPrimExpr *off)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * (size_t)(it->nd ? it->nd : 1));
@@ -292,18 +468,19 @@ load_flat(OpPrim *p, const Items *it, IrPrimExpr *off)
 }
 
 static IrPrimExpr *
-item_offset(IrCtx *ctx, const Items *it, IrPrimExpr *i, IrPrimExpr *v)
+item_offset(IrCtx *ctx, const ItemBufs *it, IrPrimExpr *i, IrPrimExpr *v)
 {
-  return bin(ctx, IR_PE_ADD,
-             bin(ctx, IR_PE_MUL,
-                 bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v, it->post), it->m), i),
-                 it->post),
-             bin(ctx, IR_PE_FLOORMOD, v, it->post));
+  return bin(
+      ctx, IR_PE_ADD,
+      bin(ctx, IR_PE_MUL,
+          bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v, it->post), it->m), i),
+          it->post),
+      bin(ctx, IR_PE_FLOORMOD, v, it->post));
 }
 
 /* u strictly before w in the sort order (NaN after every number). */
 static IrPrimExpr *
-before(IrCtx *ctx, const Items *it, IrPrimExpr *u, IrPrimExpr *w)
+before(IrCtx *ctx, const ItemBufs *it, IrPrimExpr *u, IrPrimExpr *w)
 {
   if (!it->is_float)
     return bin(ctx, IR_PE_LT, u, w);
@@ -314,7 +491,7 @@ before(IrCtx *ctx, const Items *it, IrPrimExpr *u, IrPrimExpr *w)
 /* st[0] = -1, 0 or 1: item a against item b, value by value:
  * st[0] = 0; for v: if st[0] == 0: st[0] = a_v before b_v ? -1 : b_v before a_v ? 1 : 0 */
 static IrStmt *
-compare_items(OpPrim *p, const Items *it, IrBuffer *st, IrPrimExpr *a, IrPrimExpr *b)
+compare_items(OpPrim *p, const ItemBufs *it, IrBuffer *st, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **v;
@@ -323,8 +500,9 @@ compare_items(OpPrim *p, const Items *it, IrBuffer *st, IrPrimExpr *a, IrPrimExp
   IrStmt **slot = op_prim_loop_nest(p, ext, 1, &v, &nest);
   IrPrimExpr *ua = load_flat(p, it, item_offset(ctx, it, a, v[0]));
   IrPrimExpr *ub = load_flat(p, it, item_offset(ctx, it, b, v[0]));
-  IrPrimExpr *r = ir_prim_select(ctx, before(ctx, it, ua, ub), lit(ctx, -1),
-                                 ir_prim_select(ctx, before(ctx, it, ub, ua), lit(ctx, 1), lit(ctx, 0)));
+  IrPrimExpr *r =
+      ir_prim_select(ctx, before(ctx, it, ua, ub), lit(ctx, -1),
+                     ir_prim_select(ctx, before(ctx, it, ub, ua), lit(ctx, 1), lit(ctx, 0)));
   IrPrimExpr *cur = op_prim_load_at(p, st, lit(ctx, 0));
   *slot = if_then(p, bin(ctx, IR_PE_EQ, cur, lit(ctx, 0)), op_prim_store_at(p, st, lit(ctx, 0), r));
   IrStmt *s[2] = {op_prim_store_at(p, st, lit(ctx, 0), lit(ctx, 0)), nest};
@@ -342,7 +520,7 @@ scratch(OpPrim *p, IrPrimExpr *n, const char *name)
 /* first[i] = the first j <= i whose item equals item i:
  * for i: first[i] = i; for j < i: if first[i] == i: compare; if equal: first[i] = j */
 static void
-emit_firsts(OpPrim *p, const Items *it, IrBuffer *first, IrBuffer *st)
+emit_firsts(OpPrim *p, const ItemBufs *it, IrBuffer *first, IrBuffer *st)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **i, **j;
@@ -361,7 +539,7 @@ emit_firsts(OpPrim *p, const Items *it, IrBuffer *first, IrBuffer *st)
 }
 
 static bool
-unique_items(OpPrim *p, const IrExpr *call, bool has_axis, int64_t axis, Items *it)
+unique_items(OpPrim *p, const IrExpr *call, bool has_axis, int64_t axis, ItemBufs *it)
 {
   IrCtx *ctx = p->lz->ctx;
   it->x = op_prim_input(p, call->u.call.args[0], "A");
@@ -399,11 +577,11 @@ flag_of(const IrExpr *a, int64_t *v)
 }
 
 IrExpr *
-op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
+op_sort_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   (void)result;
   IrCtx *ctx = lz->ctx;
-  const IrSInfo *xs = known_tensor(site->call->u.call.args[0]);
+  const IrSInfo *xs = op_data_known_tensor(site->call->u.call.args[0]);
   int64_t f[4], axis = 0;
   int n = site->call->u.call.nargs;
   if (!xs || (n != 5 && n != 6))
@@ -425,9 +603,9 @@ op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
     items = ir_arith_simplify(lz->arith, items);
   /* the count: firsts, then out[0] = how many items are their own first */
   OpPrim p;
-  Items it;
+  ItemBufs it;
   op_prim_begin(lz, &p, "unique_count");
-  IrSInfo *count_s = i64_vector(ctx, 1, vdev);
+  IrSInfo *count_s = op_data_i64_vector(ctx, 1, vdev);
   if (!unique_items(&p, site->call, has_axis, axis, &it)) {
     op_prim_abort(&p);
     return NULL;
@@ -499,9 +677,9 @@ op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
   IrStmt *inc = op_prim_store_at(&p, rank, i[0], bin(ctx, IR_PE_ADD, ri, lit(ctx, 1)));
   IrPrimExpr *jfirst = bin(ctx, IR_PE_EQ, op_prim_load_at(&p, first, j[0]), j[0]);
   if (f[0]) {
-    IrStmt *cmp[2] = {compare_items(&p, &it, st, j[0], i[0]),
-                      if_then(&p, bin(ctx, IR_PE_LT, op_prim_load_at(&p, st, lit(ctx, 0)), lit(ctx, 0)),
-                              inc)};
+    IrStmt *cmp[2] = {
+        compare_items(&p, &it, st, j[0], i[0]),
+        if_then(&p, bin(ctx, IR_PE_LT, op_prim_load_at(&p, st, lit(ctx, 0)), lit(ctx, 0)), inc)};
     *jb = if_then(&p, jfirst, seq(&p, cmp, 2));
   } else {
     *jb = if_then(&p, bin(ctx, IR_PE_AND, jfirst, bin(ctx, IR_PE_LT, j[0], i[0])), inc);
@@ -512,7 +690,8 @@ op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
   /* counts: cnt[first[i]] += 1 */
   body = op_prim_loops(&p, ext, 1, &i);
   IrPrimExpr *fi = op_prim_load_at(&p, first, i[0]);
-  *body = op_prim_store_at(&p, cnt, fi, bin(ctx, IR_PE_ADD, op_prim_load_at(&p, cnt, fi), lit(ctx, 1)));
+  *body =
+      op_prim_store_at(&p, cnt, fi, bin(ctx, IR_PE_ADD, op_prim_load_at(&p, cnt, fi), lit(ctx, 1)));
   /* the outputs, each group g = rank[first[i]] guarded by g < k */
   body = op_prim_loops(&p, ext, 1, &i);
   fi = op_prim_load_at(&p, first, i[0]);
@@ -532,11 +711,12 @@ op_legalize_unique(OpLegalize *lz, const OpSite *site, IrSInfo *result)
   IrStmt *vnest;
   IrPrimExpr *vext[1] = {it.len};
   IrStmt **vb = op_prim_loop_nest(&p, vext, 1, &v, &vnest);
-  IrPrimExpr *oo = bin(ctx, IR_PE_ADD,
-                       bin(ctx, IR_PE_MUL,
-                           bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v[0], it.post), K), g),
-                           it.post),
-                       bin(ctx, IR_PE_FLOORMOD, v[0], it.post));
+  IrPrimExpr *oo = bin(
+      ctx, IR_PE_ADD,
+      bin(ctx, IR_PE_MUL,
+          bin(ctx, IR_PE_ADD, bin(ctx, IR_PE_MUL, bin(ctx, IR_PE_FLOORDIV, v[0], it.post), K), g),
+          it.post),
+      bin(ctx, IR_PE_FLOORMOD, v[0], it.post));
   IrPrimExpr **oi = ir_alloc(ctx, sizeof *oi * (size_t)vnd);
   IrPrimExpr *rest = oo;
   for (int d = vnd - 1; d >= 0; d--) {

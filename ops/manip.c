@@ -432,7 +432,7 @@ static const OpDef defs[] = {
     OP(IR_OP_DYNAMIC_STRIDED_SLICE, "relax.dynamic_strided_slice",
        .syn.params = {E("x"), E("begin"), E("end"), E("strides")}, .syn.nparams = 4,
        .impl = {op_manip_infer_dynamic_strided_slice, op_manip_eval_dynamic_strided_slice,
-                op_legalize_dynamic_strided_slice}),
+                op_manip_legalize_dynamic_strided_slice}),
     OP(IR_OP_MEMORY_VIEW, "relax.memory.view",
        .syn.params = {E("data"),
                       {"shape", IR_PARAM_EXPR, "R.tuple()"},

@@ -1,7 +1,7 @@
 /*
  * manip_extra.c - manipulation ops that are neither plain copies nor index
  * ops: reverse_sequence, meshgrid, collapse_sum_like, collapse_sum_to,
- * dynamic_strided_slice (its shape comes from data: lowered in data_dims.c)
+ * dynamic_strided_slice (its shape comes from data: lowered through op_data_dims)
  * and R.memory.view.
  * Each op's inference, reference kernel and lowering sit together here;
  * their entries are in manip.c's table.
@@ -577,7 +577,7 @@ op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrSInfo *x)
  * int64 tensors of data's rank elements; the result has data's rank and
  * dtype and a shape known only from the values.  Each result dim is at
  * most data's (a slice never grows an axis), the upper bound the arena
- * takes: the lowering (data_dims.c) computes the dims in a kernel and
+ * takes: the lowering (below) computes the dims in a kernel and
  * binds them with R.tensor_to_shape + R.match_cast, as TVM's does. */
 IrSInfo *
 op_manip_infer_dynamic_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args)
@@ -635,6 +635,111 @@ op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args)
       o[d] = 0;
   }
   return as_value(s, out);
+}
+
+/* Axis d's slice as the interpreter takes it (op_manip_slice_axis):
+ * begin and end count from the end when negative and are clamped to
+ * [0, n] (stride > 0) or [-1, n - 1] (stride < 0).  A zero stride, which
+ * the interpreter refuses, is taken as 1.  *start and *len get TIR
+ * expressions. */
+static void
+slice_axis(IrCtx *ctx, IrPrimExpr *n, IrPrimExpr *b, IrPrimExpr *e, IrPrimExpr *s,
+           IrPrimExpr **start, IrPrimExpr **len, IrPrimExpr **step)
+{
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_LT, s, op_nn_index(ctx, 0));
+  IrPrimExpr *lo = ir_prim_select(ctx, neg, op_nn_index(ctx, -1), op_nn_index(ctx, 0));
+  IrPrimExpr *hi = ir_prim_select(ctx, neg, ir_prim_bin(ctx, IR_PE_SUB, n, op_nn_index(ctx, 1)), n);
+  IrPrimExpr *idx[2] = {b, e};
+  for (int i = 0; i < 2; i++) {
+    IrPrimExpr *v = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, idx[i], op_nn_index(ctx, 0)),
+                                   ir_prim_bin(ctx, IR_PE_ADD, idx[i], n), idx[i]);
+    idx[i] = ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, v, lo), hi);
+  }
+  IrPrimExpr *diff = ir_prim_select(ctx, neg, ir_prim_bin(ctx, IR_PE_SUB, idx[0], idx[1]),
+                                    ir_prim_bin(ctx, IR_PE_SUB, idx[1], idx[0]));
+  IrPrimExpr *mag =
+      ir_prim_select(ctx, neg, ir_prim_bin(ctx, IR_PE_SUB, op_nn_index(ctx, 0), s), s);
+  *step = ir_prim_bin(ctx, IR_PE_MAX, mag, op_nn_index(ctx, 1));
+  *start = idx[0];
+  *len = ir_prim_select(
+      ctx, ir_prim_bin(ctx, IR_PE_LE, diff, op_nn_index(ctx, 0)), op_nn_index(ctx, 0),
+      ir_prim_bin(ctx, IR_PE_ADD,
+                  ir_prim_bin(ctx, IR_PE_FLOORDIV,
+                              ir_prim_bin(ctx, IR_PE_SUB, diff, op_nn_index(ctx, 1)), *step),
+                  op_nn_index(ctx, 1)));
+}
+
+/* Lowered as TVM lowers it (op_data_dims, tir_build.h): a first kernel
+ * computes the dims, a second writes the slice.  Result dim d is at most
+ * data's dim d: a slice never grows an axis. */
+IrExpr *
+op_manip_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *site, IrSInfo *result)
+{
+  (void)result;
+  IrCtx *ctx = lz->ctx;
+  const IrSInfo *xs = op_data_known_tensor(site->call->u.call.args[0]);
+  if (!xs || xs->u.tensor.ndim == 0)
+    return NULL;
+  for (int i = 1; i < 4; i++)
+    if (!op_data_known_tensor(site->call->u.call.args[i]))
+      return NULL;
+  int nd = xs->u.tensor.ndim, vdev = xs->u.tensor.vdevice;
+  /* the dims: shape[d] = len of axis d */
+  OpPrim p;
+  op_prim_begin(lz, &p, "dynamic_strided_slice_shape");
+  IrBuffer *x = op_prim_input(&p, site->call->u.call.args[0], "A");
+  IrBuffer *v[3];
+  static const char *names[3] = {"begin", "end", "strides"};
+  for (int i = 0; i < 3; i++)
+    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
+  IrSInfo *dims_s = op_data_i64_vector(ctx, nd, vdev);
+  IrBuffer *out = op_prim_output(&p, dims_s, "T_shape");
+  if (!x || !v[0] || !v[1] || !v[2] || !out) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrStmt **st = ir_alloc(ctx, sizeof *st * (size_t)nd);
+  for (int d = 0; d < nd; d++) {
+    IrPrimExpr *start, *len, *step;
+    slice_axis(ctx, x->shape[d], op_prim_load_at(&p, v[0], op_nn_index(ctx, d)),
+               op_prim_load_at(&p, v[1], op_nn_index(ctx, d)),
+               op_prim_load_at(&p, v[2], op_nn_index(ctx, d)), &start, &len, &step);
+    st[d] = op_prim_store_at(&p, out, op_nn_index(ctx, d), len);
+  }
+  op_prim_emit(&p, op_nn_seq(&p, st, nd));
+  IrExpr *shape_call = op_prim_finish(&p, site->call, dims_s);
+  IrPrimExpr **vars = op_data_dims(lz, shape_call, nd, xs->u.tensor.shape);
+  if (!vars)
+    return NULL;
+  /* the values: out[i...] = x[start_d + i_d * stride_d ...], each index
+   * clamped to x's axis */
+  IrSInfo *res = ir_sinfo_tensor(ctx, vars, nd, xs->u.tensor.dtype, vdev);
+  op_prim_begin(lz, &p, "dynamic_strided_slice");
+  x = op_prim_input(&p, site->call->u.call.args[0], "A");
+  for (int i = 0; i < 3; i++)
+    v[i] = op_prim_input(&p, site->call->u.call.args[1 + i], names[i]);
+  out = op_prim_output(&p, res, "T_dynamic_strided_slice");
+  if (!x || !v[0] || !v[1] || !v[2] || !out) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  IrPrimExpr **i;
+  IrStmt **body = op_prim_loops(&p, out->shape, nd, &i);
+  IrPrimExpr **src = ir_alloc(ctx, sizeof *src * (size_t)nd);
+  for (int d = 0; d < nd; d++) {
+    IrPrimExpr *start, *len, *step;
+    IrPrimExpr *s = op_prim_load_at(&p, v[2], op_nn_index(ctx, d));
+    slice_axis(ctx, x->shape[d], op_prim_load_at(&p, v[0], op_nn_index(ctx, d)),
+               op_prim_load_at(&p, v[1], op_nn_index(ctx, d)), s, &start, &len, &step);
+    IrPrimExpr *off = ir_prim_bin(ctx, IR_PE_MUL, i[d], step);
+    IrPrimExpr *at = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_LT, s, op_nn_index(ctx, 0)),
+                                    ir_prim_bin(ctx, IR_PE_SUB, start, off),
+                                    ir_prim_bin(ctx, IR_PE_ADD, start, off));
+    src[d] = ir_prim_bin(ctx, IR_PE_MIN, ir_prim_bin(ctx, IR_PE_MAX, at, op_nn_index(ctx, 0)),
+                         ir_prim_bin(ctx, IR_PE_SUB, x->shape[d], op_nn_index(ctx, 1)));
+  }
+  *body = op_prim_store(&p, out, i, op_prim_load(&p, x, src));
+  return op_prim_finish(&p, site->call, res);
 }
 
 /* ------------------------------------------------------------------ */

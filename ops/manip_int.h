@@ -139,6 +139,7 @@ bool op_manip_slice_is_symbolic(const IrExpr *call);
 IrSInfo *op_manip_infer_symbolic_slice(OpInfer *in, const OpSite *s, const IrSInfo *x);
 IrSInfo *op_manip_infer_dynamic_strided_slice(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_dynamic_strided_slice(OpEval *ev, const OpSite *s, Value **args);
+IrExpr *op_manip_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 IrSInfo *op_manip_infer_view(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_manip_eval_view(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_manip_legalize_view(OpLegalize *lz, const OpSite *s, IrSInfo *result);

@@ -29,23 +29,16 @@
 #include <string.h>
 
 #include "nn_int.h"
+#include "sort_int.h"
 #include "tir_build.h"
 
 /* ------------------------------------------------------------------ */
 /* The order in the kernels                                            */
 /* ------------------------------------------------------------------ */
 
-/* A row of x: element r is x[base + step[r]]. */
-typedef struct {
-  const IrTensorData *x;
-  int64_t base;
-  const int64_t *step; /* inner offsets (op_nn_split_offsets) */
-  bool descending;
-} Row;
-
 /* Whether value a comes strictly before value b (positions aside). */
-static bool
-value_before(const Row *w, int64_t a, int64_t b)
+bool
+op_sort_value_before(const Row *w, int64_t a, int64_t b)
 {
   const IrTensorData *x = w->x;
   if (ir_dtype_is_float(x->dtype)) {
@@ -64,22 +57,19 @@ static bool
 comes_before(const void *env, int64_t a, int64_t b)
 {
   const Row *w = env;
-  return value_before(w, a, b) || (!value_before(w, b, a) && a < b);
+  return op_sort_value_before(w, a, b) || (!op_sort_value_before(w, b, a) && a < b);
 }
-
-/* Whether item a goes strictly before item b. */
-typedef bool (*Before)(const void *env, int64_t a, int64_t b);
 
 /* Sorts idx[0..n) (positions of a row, or items) by before; tmp has n
  * entries.  A top-down merge sort: stable, n log n. */
-static void
-merge_sort(Before before, const void *env, int64_t *idx, int64_t *tmp, int64_t n)
+void
+op_sort_merge(Before before, const void *env, int64_t *idx, int64_t *tmp, int64_t n)
 {
   if (n < 2)
     return;
   int64_t h = n / 2, i = 0, j = h, k = 0;
-  merge_sort(before, env, idx, tmp, h);
-  merge_sort(before, env, idx + h, tmp, n - h);
+  op_sort_merge(before, env, idx, tmp, h);
+  op_sort_merge(before, env, idx + h, tmp, n - h);
   while (i < h && j < n)
     tmp[k++] = before(env, idx[j], idx[i]) ? idx[j++] : idx[i++];
   while (i < h)
@@ -97,16 +87,16 @@ merge_sort(Before before, const void *env, int64_t *idx, int64_t *tmp, int64_t n
  * outputs. */
 typedef struct {
   IrOpId id;
-  bool reduce[64];  /* dims a row runs along */
-  int axis;         /* the sorts' axis; -1 for median */
+  bool reduce[64]; /* dims a row runs along */
+  int axis;        /* the sorts' axis; -1 for median */
   bool descending;
-  int64_t k;        /* topk's k (<= 0: all) */
-  bool values;      /* the call gives the values (sort, median, topk) */
-  bool indices;     /* the call gives indices (argsort, topk, median over one axis) */
-  bool keepdims;    /* median */
-  bool all;         /* median over every axis */
-  int naxes;        /* median: how many axes given */
-  IrDType index_t;  /* argsort's and topk's index dtype */
+  int64_t k;       /* topk's k (<= 0: all) */
+  bool values;     /* the call gives the values (sort, median, topk) */
+  bool indices;    /* the call gives indices (argsort, topk, median over one axis) */
+  bool keepdims;   /* median */
+  bool all;        /* median over every axis */
+  int naxes;       /* median: how many axes given */
+  IrDType index_t; /* argsort's and topk's index dtype */
 } Ask;
 
 /* Reads the call's attributes for a tensor of rank ndim into a; false
@@ -146,8 +136,8 @@ ask_of(const OpSite *s, int ndim, Ask *a)
   if (!op_nn_attr_int(s, "axis", -1, &axis) ||
       !op_nn_attr_bool(s, a->id == IR_OP_TOPK ? "largest" : "descending", a->id == IR_OP_TOPK,
                        &a->descending) ||
-      (a->id == IR_OP_TOPK && (!op_nn_attr_int(s, "k", 1, &a->k) ||
-                               !op_nn_attr_str(s, "ret_type", "both", &ret))) ||
+      (a->id == IR_OP_TOPK &&
+       (!op_nn_attr_int(s, "k", 1, &a->k) || !op_nn_attr_str(s, "ret_type", "both", &ret))) ||
       (a->id != IR_OP_SORT && !op_nn_attr_dtype(s, "dtype", &a->index_t)))
     return false;
   if (a->index_t.code == IR_DT_VOID)
@@ -169,15 +159,21 @@ ask_of(const OpSite *s, int ndim, Ask *a)
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
+bool
+op_sort_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, IrSInfo **x)
+{
+  if (s->call->u.call.nargs != 1)
+    return op_fail(s, "expects 1 argument, got %d", s->call->u.call.nargs);
+  return op_nn_tensor_arg(in, s, args, 0, "data", x);
+}
+
 /* The call's one argument as a tensor into *x and, with a, the call's
  * attributes for x's rank (ask_of), or for rank `unknown` when x's is
  * unknown (< 0: not read then); false after an error. */
 static bool
 one_tensor_arg(OpInfer *in, const OpSite *s, IrSInfo **args, int unknown, IrSInfo **x, Ask *a)
 {
-  if (s->call->u.call.nargs != 1)
-    return op_fail(s, "expects 1 argument, got %d", s->call->u.call.nargs);
-  if (!op_nn_tensor_arg(in, s, args, 0, "data", x))
+  if (!op_sort_tensor_arg(in, s, args, x))
     return false;
   int ndim = op_nn_ndim(*x) >= 0 ? op_nn_ndim(*x) : unknown;
   return !a || ndim < 0 || ask_of(s, ndim, a);
@@ -217,7 +213,8 @@ infer_topk(OpInfer *in, const OpSite *s, IrSInfo **args)
     int64_t dim;
     bool literal = ir_prim_is_int(shape[a.axis], &dim);
     if (a.k > 0 && (!literal || a.k < dim)) {
-      out[a.axis] = ir_prim_int(in->ctx, shape[a.axis]->dtype.code ? shape[a.axis]->dtype : IR_I64, a.k);
+      out[a.axis] =
+          ir_prim_int(in->ctx, shape[a.axis]->dtype.code ? shape[a.axis]->dtype : IR_I64, a.k);
       if (!literal)
         op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[a.axis], out[a.axis]));
     }
@@ -242,8 +239,8 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
   int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x);
   IrDType t = op_nn_dtype(x);
   if (ndim < 0) { /* over one axis a pair, as with a known rank (TVM
-                    * gives a pair for any axis list here, and for axis
-                    * None with keepdims: not what its kernel returns) */
+                   * gives a pair for any axis list here, and for axis
+                   * None with keepdims: not what its kernel returns) */
     bool keep, all = !op_attr(s->call, "axis") || op_attr(s->call, "axis")->kind == IR_AT_NONE;
     int64_t axes[64];
     int naxes;
@@ -271,7 +268,8 @@ infer_median(OpInfer *in, const OpSite *s, IrSInfo **args)
     if (shape && ir_prim_is_int(shape[d], &v) && v == 0)
       return op_fail_null(s, "empty reduction: axis %d has size 0", d);
     if (shape)
-      op_assume(in, ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
+      op_assume(in,
+                ir_prim_bin(in->ctx, IR_PE_GE, shape[d], ir_prim_int(in->ctx, shape[d]->dtype, 1)));
     if (a.keepdims)
       out[n++] = op_nn_int(in->ctx, 1);
   }
@@ -313,7 +311,8 @@ typedef struct {
 
 /* Stores row o's sorted positions idx (n of them) as the op gives them. */
 static void
-store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk, Outs *o, int64_t row)
+store_row(const Ask *a, const Row *w, const int64_t *idx, int64_t n, int64_t kk, Outs *o,
+          int64_t row)
 {
   if (a->axis < 0) { /* median: one slot per row */
     int64_t m = idx[(n - 1) / 2];
@@ -350,7 +349,7 @@ sort_rows(const OpSite *s, const Ask *a, const IrTensorData *x, int64_t kk, Outs
     Row w = {x, outer[r], inner, a->descending};
     for (int64_t i = 0; i < ninner; i++)
       idx[i] = i;
-    merge_sort(comes_before, &w, idx, tmp, ninner);
+    op_sort_merge(comes_before, &w, idx, tmp, ninner);
     store_row(a, &w, idx, ninner, kk, o, r);
   }
   if (!ok)
@@ -415,8 +414,8 @@ eval_sort(OpEval *ev, const OpSite *s, Value **args)
   Outs o = {0};
   Value *vv = NULL, *vi = NULL;
   bool ok = (!a.values || (o.values = new_out(s, &a, x->dtype, nd, dims, &o, &vv))) &&
-            (!a.indices ||
-             (o.indices = new_out(s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t, nd, dims, &o, &vi))) &&
+            (!a.indices || (o.indices = new_out(s, &a, a.id == IR_OP_MEDIAN ? IR_I64 : a.index_t,
+                                                nd, dims, &o, &vi))) &&
             sort_rows(s, &a, x, kk, &o);
   free(o.outer);
   free(o.inner);
@@ -478,9 +477,10 @@ position(const Ranking *r, IrPrimExpr **at)
   IrPrimExpr *pos = NULL;
   for (int d = 0; d < r->x->ndim; d++)
     if (r->a->reduce[d])
-      pos = pos ? op_nn_add(r->ctx, op_nn_mul(r->ctx, pos, op_nn_to(r->ctx, IR_I64, r->x->shape[d])),
-                            op_nn_to(r->ctx, IR_I64, at[d]))
-                : op_nn_to(r->ctx, IR_I64, at[d]);
+      pos =
+          pos ? op_nn_add(r->ctx, op_nn_mul(r->ctx, pos, op_nn_to(r->ctx, IR_I64, r->x->shape[d])),
+                          op_nn_to(r->ctx, IR_I64, at[d]))
+              : op_nn_to(r->ctx, IR_I64, at[d]);
   return pos ? pos : op_nn_index(r->ctx, 0);
 }
 
@@ -501,8 +501,9 @@ count_before(const Ranking *r)
 {
   IrCtx *c = r->ctx;
   IrPrimExpr *u = key(r, r->at_j), *v = key(r, r->at_i);
-  IrPrimExpr *tie = ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_NOT, less(r, v, u), NULL),
-                                ir_prim_bin(c, IR_PE_LT, position(r, r->at_j), position(r, r->at_i)));
+  IrPrimExpr *tie =
+      ir_prim_bin(c, IR_PE_AND, ir_prim_bin(c, IR_PE_NOT, less(r, v, u), NULL),
+                  ir_prim_bin(c, IR_PE_LT, position(r, r->at_j), position(r, r->at_i)));
   IrPrimExpr *before = ir_prim_bin(c, IR_PE_OR, less(r, u, v), tie);
   IrPrimExpr *zero = op_nn_index(c, 0);
   IrPrimExpr *next = op_nn_add(c, op_prim_load_at(r->p, r->rank, zero),
@@ -532,7 +533,8 @@ place(const Ranking *r, IrPrimExpr **kept)
   if (r->values)
     s[n++] = op_prim_store(r->p, r->values, to, op_prim_load(r->p, r->x, r->at_i));
   if (r->indices)
-    s[n++] = op_prim_store(r->p, r->indices, to, op_nn_to(c, r->indices->dtype, position(r, r->at_i)));
+    s[n++] =
+        op_prim_store(r->p, r->indices, to, op_nn_to(c, r->indices->dtype, position(r, r->at_i)));
   return op_nn_if(r->p, cond, op_nn_seq(r->p, s, n));
 }
 
@@ -677,13 +679,15 @@ legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     return NULL;
   if (b->ndim != 1 || !op_nn_attr_bool(s, "right", false, &right))
     return op_prim_give_up(&p);
-  IrDType t = ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
+  IrDType t =
+      ir_dtype_is_float(x->dtype) || ir_dtype_is_float(b->dtype) ? op_nn_f64_type() : IR_I64;
   IrPrimExpr *one = op_nn_index(c, 1), *zero = op_nn_index(c, 0), **at, **j;
   IrBuffer *count = op_prim_alloc(&p, IR_I64, &one, 1, "count");
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &at), *scan, *st[3];
   IrStmt **step = op_prim_loop_nest(&p, b->shape, 1, &j, &scan);
-  IrPrimExpr *below = ir_prim_bin(c, right ? IR_PE_LE : IR_PE_LT, op_nn_to(c, t, op_prim_load(&p, b, j)),
-                                  op_nn_to(c, t, op_prim_load(&p, x, at)));
+  IrPrimExpr *below =
+      ir_prim_bin(c, right ? IR_PE_LE : IR_PE_LT, op_nn_to(c, t, op_prim_load(&p, b, j)),
+                  op_nn_to(c, t, op_prim_load(&p, x, at)));
   IrPrimExpr *counted = ir_prim_select(c, below, op_nn_index(c, 1), op_nn_index(c, 0));
   *step =
       op_prim_store_at(&p, count, zero, op_nn_add(c, op_prim_load_at(&p, count, zero), counted));
@@ -692,296 +696,6 @@ legalize_bucketize(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   st[2] = op_prim_store(&p, out, at, op_nn_to(c, out->dtype, op_prim_load_at(&p, count, zero)));
   *body = op_nn_seq(&p, st, 3);
   return op_prim_finish(&p, s->call, result);
-}
-
-/* ------------------------------------------------------------------ */
-/* R.unique, R.nonzero: data-dependent shapes                          */
-/* ------------------------------------------------------------------ */
-
-/* Their result shapes depend on the data, so their struct info gives the
- * rank only (TVM's rule) and the interpreter the exact shape.  Their
- * lowerings (data_dims.c) count in a first kernel, bind the count to a
- * fresh var (R.tensor_to_shape + R.match_cast) and write the result in a
- * second.  The arena's bound is the input's: unique gives at most
- * numel(x) items (x.shape[axis] slices along an axis) and so at most that
- * many indices and counts, nonzero at most (max(ndim, 1), numel(x))
- * indices. */
-
-/* unique's flags: R.prim_value arguments 1..4 (sorted, return_index,
- * return_inverse, return_counts) and the optional axis (argument 5).
- * From struct info when inferring (vals NULL), from values when running. */
-typedef struct {
-  bool sorted, index, inverse, counts;
-  bool has_axis;
-  int64_t axis;
-} UniqueAsk;
-
-static bool
-unique_flag(const OpSite *s, IrSInfo **args, Value **vals, int i, int64_t *out)
-{
-  if (vals) {
-    if (vals[i]->kind == VAL_PRIM) {
-      *out = vals[i]->u.prim.i;
-      return true;
-    }
-  } else if (args[i]->kind == IR_SI_PRIM && args[i]->u.prim.value &&
-             ir_prim_is_int(args[i]->u.prim.value, out)) {
-    return true;
-  }
-  return op_fail(s, "argument %d must be a literal R.prim_value", i);
-}
-
-static bool
-unique_ask(const OpSite *s, const IrExpr *call, IrSInfo **args, Value **vals, UniqueAsk *u)
-{
-  int64_t f[4];
-  int n = call->u.call.nargs;
-  if (n != 5 && n != 6)
-    return op_fail(s, "expects 5 or 6 arguments, got %d", n);
-  for (int i = 0; i < 4; i++)
-    if (!unique_flag(s, args, vals, i + 1, &f[i]))
-      return false;
-  u->sorted = f[0], u->index = f[1], u->inverse = f[2], u->counts = f[3];
-  u->has_axis = n == 6;
-  return !u->has_axis || unique_flag(s, args, vals, 5, &u->axis);
-}
-
-static IrSInfo *
-infer_unique(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  IrSInfo *x;
-  UniqueAsk u;
-  if (s->call->u.call.nargs < 1 || !op_nn_tensor_arg(in, s, args, 0, "x", &x) ||
-      !unique_ask(s, s->call, args, NULL, &u))
-    return NULL;
-  int ndim = op_nn_ndim(x), vdev = op_nn_vdevice(x), d;
-  if (u.has_axis && ndim >= 0 && !op_axis(in, s->call, u.axis, ndim, &d))
-    return NULL;
-  IrSInfo **f = ir_alloc(in->ctx, sizeof *f * 4);
-  int n = 0;
-  IrPrimExpr **one = NULL;
-  if (ndim == 0) {
-    one = ir_alloc(in->ctx, sizeof *one);
-    one[0] = op_nn_int(in->ctx, 1);
-  }
-  f[n++] = ir_sinfo_tensor(in->ctx, one, ndim == 0 ? 1 : u.has_axis ? ndim : 1, op_nn_dtype(x), vdev);
-  for (int k = 0; k < 3; k++)
-    if ((k == 0 && u.index) || (k == 1 && u.inverse) || (k == 2 && u.counts))
-      f[n++] = ir_sinfo_tensor(in->ctx, one, 1, IR_I64, vdev);
-  return n == 1 ? f[0] : ir_sinfo_tuple(in->ctx, f, n);
-}
-
-/* x's items: slices along the axis (or its elements), each of len values
- * item i's value j at x[base(i) + off[j]]. */
-typedef struct {
-  const IrTensorData *x;
-  int64_t *outer, *inner; /* op_nn_split_offsets with the axis as "outer" */
-  int64_t len;
-} Items;
-
-/* -1, 0, 1: item a against item b, value by value (the sort order:
- * NaN after numbers and equal to NaN). */
-static int
-item_compare(const Items *it, int64_t a, int64_t b)
-{
-  for (int64_t j = 0; j < it->len; j++) {
-    int64_t pa = it->outer[a] + it->inner[j], pb = it->outer[b] + it->inner[j];
-    Row w = {it->x, 0, NULL, false};
-    int64_t step[2] = {pa, pb};
-    w.step = step;
-    if (value_before(&w, 0, 1))
-      return -1;
-    if (value_before(&w, 1, 0))
-      return 1;
-  }
-  return 0;
-}
-
-/* Item order for merge_sort (env an Items). */
-static bool
-item_before(const void *env, int64_t a, int64_t b)
-{
-  return item_compare(env, a, b) < 0;
-}
-
-static Value *
-int64_vector(const OpSite *s, const int64_t *v, int64_t n)
-{
-  Value *t = op_nn_tensor_new(s, IR_I64, 1, &n);
-  for (int64_t i = 0; t && i < n; i++)
-    op_set_i(&t->u.tensor.t, i, v[i]);
-  return t;
-}
-
-/* The unique items' values, in order, as a tensor of x's shape with the
- * axis (or the flattened x) holding k items. */
-static Value *
-unique_values(const OpSite *s, const Items *it, const UniqueAsk *u, int axis, const int64_t *first,
-              int64_t k)
-{
-  const IrTensorData *x = it->x;
-  int64_t dims[64];
-  int nd = u->has_axis ? x->ndim : 1;
-  for (int d = 0; d < nd; d++)
-    dims[d] = !u->has_axis ? k : d == axis ? k : x->shape[d];
-  Value *v = op_nn_tensor_new(s, x->dtype, nd, dims);
-  if (!v)
-    return NULL;
-  IrTensorData *o = &v->u.tensor.t;
-  int64_t after = 1; /* the out offset of (item g, value j): as x's layout with k items */
-  for (int d = axis + 1; u->has_axis && d < x->ndim; d++)
-    after *= x->shape[d];
-  for (int64_t g = 0; g < k; g++)
-    for (int64_t j = 0; j < it->len; j++) {
-      int64_t at = u->has_axis ? (j / after * k + g) * after + j % after : g;
-      int64_t from = it->outer[first[g]] + it->inner[j];
-      if (ir_dtype_is_float(x->dtype))
-        op_set_f(o, at, op_get_f(x, from));
-      else
-        op_set_i(o, at, op_get_i(x, from));
-    }
-  return v;
-}
-
-static Value *
-eval_unique(OpEval *ev, const OpSite *s, Value **args)
-{
-  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
-  UniqueAsk u;
-  if (!x || !unique_ask(s, s->call, NULL, args, &u))
-    return NULL;
-  if (u.has_axis && (u.axis < -x->ndim || u.axis >= x->ndim))
-    return op_fail_null(s, "axis %lld is out of range for a tensor of rank %d", (long long)u.axis,
-                        x->ndim);
-  int axis = u.has_axis ? (int)(u.axis < 0 ? u.axis + x->ndim : u.axis) : -1;
-  bool pick[64] = {false};
-  for (int d = 0; d < x->ndim; d++)
-    pick[d] = u.has_axis ? d != axis : true;
-  Items it = {x, NULL, NULL, 0};
-  int64_t m, zero = 0;
-  if (u.has_axis) {
-    if (!op_nn_split_offsets(s, x, pick, &it.outer, &m, &it.inner, &it.len))
-      return NULL;
-  } else { /* every element an item */
-    m = op_numel(x);
-    it.len = 1;
-    it.outer = malloc(sizeof *it.outer * (size_t)(m ? m : 1));
-    it.inner = malloc(sizeof *it.inner);
-    for (int64_t i = 0; it.outer && i < m; i++)
-      it.outer[i] = i;
-    if (it.inner)
-      it.inner[0] = zero;
-  }
-  size_t bytes = sizeof(int64_t) * (size_t)(m ? m : 1);
-  int64_t *order = malloc(bytes), *tmp = malloc(bytes), *first = malloc(bytes);
-  int64_t *count = malloc(bytes), *group = malloc(bytes), *rank = malloc(bytes);
-  Value *out[4] = {NULL};
-  int n = 0;
-  if (!it.outer || !it.inner || !order || !tmp || !first || !count || !group || !rank) {
-    op_report(s, "out of memory");
-    goto done;
-  }
-  for (int64_t i = 0; i < m; i++)
-    order[i] = i;
-  merge_sort(item_before, &it, order, tmp, m);
-  int64_t k = 0; /* groups of equal items, in sorted order */
-  for (int64_t i = 0; i < m; i++) {
-    if (i == 0 || item_compare(&it, order[i - 1], order[i]) != 0) {
-      first[k] = order[i]; /* the stable sort puts the first occurrence first */
-      count[k++] = 0;
-    }
-    count[k - 1]++;
-    group[order[i]] = k - 1;
-  }
-  for (int64_t g = 0; g < k; g++) /* where group g goes: sorted, or by first occurrence */
-    rank[g] = g;
-  if (!u.sorted) {
-    for (int64_t g = 0; g < k; g++)
-      tmp[g] = g;
-    for (int64_t g = 1; g < k; g++) /* insertion sort of groups by first index */
-      for (int64_t h = g; h > 0 && first[tmp[h - 1]] > first[tmp[h]]; h--) {
-        int64_t t = tmp[h];
-        tmp[h] = tmp[h - 1];
-        tmp[h - 1] = t;
-      }
-    for (int64_t g = 0; g < k; g++)
-      rank[tmp[g]] = g;
-  }
-  int64_t *first_at = malloc(bytes), *count_at = malloc(bytes), *inverse = malloc(bytes);
-  if (first_at && count_at && inverse) {
-    for (int64_t g = 0; g < k; g++) {
-      first_at[rank[g]] = first[g];
-      count_at[rank[g]] = count[g];
-    }
-    for (int64_t i = 0; i < m; i++)
-      inverse[i] = rank[group[i]];
-    out[n++] = unique_values(s, &it, &u, axis, first_at, k);
-    if (u.index)
-      out[n++] = int64_vector(s, first_at, k);
-    if (u.inverse)
-      out[n++] = int64_vector(s, inverse, m);
-    if (u.counts)
-      out[n++] = int64_vector(s, count_at, k);
-  } else {
-    op_report(s, "out of memory");
-  }
-  free(first_at);
-  free(count_at);
-  free(inverse);
-done:
-  free(it.outer);
-  free(it.inner);
-  free(order);
-  free(tmp);
-  free(first);
-  free(count);
-  free(group);
-  free(rank);
-  for (int i = 0; i < n; i++)
-    if (!out[i])
-      return NULL;
-  if (n == 0)
-    return NULL;
-  return n == 1 ? out[0] : op_tuple_new(ev->ctx, out, n);
-}
-
-static IrSInfo *
-infer_nonzero(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  IrSInfo *x;
-  if (!one_tensor_arg(in, s, args, -1, &x, NULL))
-    return NULL;
-  return ir_sinfo_tensor(in->ctx, NULL, 2, IR_I64, op_nn_vdevice(x));
-}
-
-/* (max(ndim, 1), count): the coordinates of each nonzero element, in
- * row-major order (a 0-d x is taken as 1-d, as numpy does). */
-static Value *
-eval_nonzero(OpEval *ev, const OpSite *s, Value **args)
-{
-  const IrTensorData *x = op_nn_tensor_value(s, args, 0, "x");
-  if (!x)
-    return NULL;
-  int64_t n = op_numel(x), count = 0, rows = x->ndim ? x->ndim : 1;
-  for (int64_t i = 0; i < n; i++)
-    count += ir_dtype_is_float(x->dtype) ? op_get_f(x, i) != 0 : op_get_i(x, i) != 0;
-  int64_t dims[2] = {rows, count};
-  Value *v = op_nn_tensor_new(s, IR_I64, 2, dims);
-  if (!v)
-    return NULL;
-  for (int64_t i = 0, c = 0; i < n; i++) {
-    if (ir_dtype_is_float(x->dtype) ? op_get_f(x, i) == 0 : op_get_i(x, i) == 0)
-      continue;
-    int64_t rest = i;
-    for (int d = x->ndim - 1; d >= 0; d--) {
-      op_set_i(&v->u.tensor.t, d * count + c, rest % x->shape[d]);
-      rest /= x->shape[d];
-    }
-    if (x->ndim == 0)
-      op_set_i(&v->u.tensor.t, c, 0);
-    c++;
-  }
-  return v;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1010,15 +724,18 @@ static const OpDef defs[] = {
        .syn.params = {OP_ARG("input_tensor"), OP_ARG("boundaries"), OP_ATTR("out_int32", "False"),
                       OP_ATTR("right", "False")},
        .syn.nparams = 4, .impl = {infer_bucketize, eval_bucketize, legalize_bucketize}),
-    /* data-dependent shapes: lowered in data_dims.c (see above) */
+    /* data-dependent shapes: their hooks are in data_dims.c */
     OP(IR_OP_UNIQUE, "relax.unique",
-       .syn.params = {OP_ARG("x"), {"sorted", IR_PARAM_PRIM, "True"},
+       .syn.params = {OP_ARG("x"),
+                      {"sorted", IR_PARAM_PRIM, "True"},
                       {"return_index", IR_PARAM_PRIM, "False"},
                       {"return_inverse", IR_PARAM_PRIM, "False"},
-                      {"return_counts", IR_PARAM_PRIM, "False"}, {"axis", IR_PARAM_PRIM, "None"}},
-       .syn.nparams = 6, .impl = {infer_unique, eval_unique, op_legalize_unique}),
+                      {"return_counts", IR_PARAM_PRIM, "False"},
+                      {"axis", IR_PARAM_PRIM, "None"}},
+       .syn.nparams = 6,
+       .impl = {op_sort_infer_unique, op_sort_eval_unique, op_sort_legalize_unique}),
     OP(IR_OP_NONZERO, "relax.nonzero", .syn.params = {OP_ARG("x")}, .syn.nparams = 1,
-       .impl = {infer_nonzero, eval_nonzero, op_legalize_nonzero}),
+       .impl = {op_sort_infer_nonzero, op_sort_eval_nonzero, op_sort_legalize_nonzero}),
 };
 
 const OpTable op_sort_table = {defs, sizeof defs / sizeof defs[0]};

@@ -395,7 +395,8 @@ op_prim_load_bcast(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, const IrBuffer 
               ir_arith_prove(p->lz->arith, ir_prim_bin(ctx, IR_PE_EQ, d, o)) == IR_PROVE_TRUE))
       idx[k] = i;
     else /* 1 or the output's: decided at run time, as the check of the call allows */
-      idx[k] = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, d, one), ir_prim_int(ctx, i->dtype, 0), i);
+      idx[k] =
+          ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_EQ, d, one), ir_prim_int(ctx, i->dtype, 0), i);
   }
   return ir_prim_load(ctx, buf, idx, buf->ndim);
 }
@@ -686,4 +687,24 @@ op_data_dims(OpLegalize *lz, IrExpr *shape_call, int n, IrPrimExpr **bounds)
   IrBinding *bound = new_binding(lz, ir_printf(ctx, "%s_shape1", base), cast, shape->var);
   bound->cast = cast;
   return vars;
+}
+
+/* A tensor of known rank and shape. */
+const IrSInfo *
+op_data_known_tensor(const IrExpr *e)
+{
+  const IrSInfo *s = e->sinfo;
+  return s && s->kind == IR_SI_TENSOR && s->u.tensor.ndim >= 0 &&
+                 (s->u.tensor.shape || s->u.tensor.ndim == 0) &&
+                 s->u.tensor.dtype.code != IR_DT_VOID
+             ? s
+             : NULL;
+}
+
+IrSInfo *
+op_data_i64_vector(IrCtx *ctx, int64_t n, int vdevice)
+{
+  IrPrimExpr **d = ir_alloc(ctx, sizeof *d);
+  d[0] = ir_prim_int(ctx, IR_I64, n);
+  return ir_sinfo_tensor(ctx, d, 1, IR_I64, vdevice);
 }

@@ -159,9 +159,10 @@ IrPrimExpr **op_data_dims(OpLegalize *lz, IrExpr *shape_call, int n, IrPrimExpr 
 /* The constant upper bound of e (a Relax dim expression), or -1. */
 int64_t op_dim_upper(OpLegalize *lz, IrPrimExpr *e);
 
-/* data_dims.c: the lowerings through op_data_dims. */
-IrExpr *op_legalize_dynamic_strided_slice(OpLegalize *lz, const OpSite *s, IrSInfo *result);
-IrExpr *op_legalize_nonzero(OpLegalize *lz, const OpSite *s, IrSInfo *result);
-IrExpr *op_legalize_unique(OpLegalize *lz, const OpSite *s, IrSInfo *result);
+/* The struct info of e when it is a tensor of known rank, shape and dtype,
+ * else NULL (what the lowerings through op_data_dims can take). */
+const IrSInfo *op_data_known_tensor(const IrExpr *e);
+/* An int64 vector of n elements: the dims a first kernel computes. */
+IrSInfo *op_data_i64_vector(IrCtx *ctx, int64_t n, int vdevice);
 
 #endif

@@ -1,7 +1,7 @@
 """cases_data_dims.py - the operators whose result shape is tensor data:
 R.tensor_to_shape (user-written, with R.match_cast), R.dynamic_strided_slice,
 R.nonzero and R.unique.  LegalizeOps lowers the last three as TVM lowers
-dynamic_strided_slice (ops/data_dims.c): a kernel computes the dims, a
+dynamic_strided_slice (op_data_dims, ops/tir_build.c): a kernel computes the dims, a
 match_cast binds them, a second kernel writes the result.
 
 Cases returning the op's own result go through every half: the generated

@@ -338,7 +338,7 @@ def _unique(sorted_=True, index=False, inverse=False, counts=False, axis=None):
 
 
 def set_cases():
-    """unique and nonzero (their lowering: ops/data_dims.c; more cases,
+    """unique and nonzero (their hooks: ops/data_dims.c; more cases,
     every flag of unique, in cases_data_dims.py)."""
     c = []
     c.append(Case("unique_sorted", "R.unique(x)", [x_((3, 5), I32, "smallint")], _unique()))
