@@ -567,7 +567,7 @@ bench-weights: all
 
 # only the real-model table (bench/real_models.md): torch, ONNX Runtime and
 # rxc's C under gcc -O3 -march=native, gcc -O2 and libtcc on torchvision
-# models and a transformer layer (needs make bench-deps; about 25 minutes)
+# models and a transformer layer (needs make bench-deps; about 20 minutes)
 .PHONY: bench-real
 bench-real: all $(BUILD)/bench/jit_bench
 	RXC=$(BUILD)/rxc JIT_BENCH=$(BUILD)/bench/jit_bench ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
