@@ -33,7 +33,8 @@ the cost of gcc -O2 on the C and whether the outputs are the same bits
 table, without the timing).
 
 Environment: RXC (build/rxc), JIT_BENCH (build/bench/jit_bench), ORT_NODE
-(build/bench-deps/node_modules/onnxruntime-node), CC (gcc).
+(build/bench-deps/node_modules/onnxruntime-node), CC (gcc), BENCH_NOTE (a
+sentence added to the md's first paragraph).
 `real_models.py NAME...` runs only those (and writes no file).
 """
 import json
