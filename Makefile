@@ -565,10 +565,17 @@ $(BUILD)/bench/model_bench: bench/model_bench.c $(BUILD)/librxc.a
 	@echo "  CC      $@"
 	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) -I$(BUILD)/gen $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(RXC_LIBS)
 
+# real_models.py's libtcc column: rxc_jit_file and the entry's latency,
+# through api/rxc.h alone
+$(BUILD)/bench/jit_bench: bench/jit_bench.c api/rxc.h $(BUILD)/librxc.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/librxc.a $(RXC_LIBS)
+
 .PHONY: bench
-bench: deps all samples $(BUILD)/bench/model_bench
+bench: deps all samples $(BUILD)/bench/model_bench $(BUILD)/bench/jit_bench
 	RXC=$(BUILD)/rxc MODEL_BENCH=$(BUILD)/bench/model_bench /usr/bin/python3 bench/bench.py
-	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
+	RXC=$(BUILD)/rxc JIT_BENCH=$(BUILD)/bench/jit_bench ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
 
 # only the conv2d table (bench/conv.md): every distinct layer of the samples,
 # resnet18 and squeezenet1_1, or those of CONV="SOURCE..." (e.g.
@@ -591,10 +598,11 @@ bench-weights: all
 	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py --forms
 
 # only the real-model table (bench/real_models.md): torch, ONNX Runtime and
-# rxc on torchvision models and a transformer layer (needs make bench-deps)
+# rxc's C under gcc -O3 -march=native, gcc -O2 and libtcc on torchvision
+# models and a transformer layer (needs make bench-deps; about 20 minutes)
 .PHONY: bench-real
-bench-real: all
-	RXC=$(BUILD)/rxc ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
+bench-real: all $(BUILD)/bench/jit_bench
+	RXC=$(BUILD)/rxc JIT_BENCH=$(BUILD)/bench/jit_bench ORT_NODE=$(ORT_NODE) /usr/bin/python3 bench/real_models.py
 
 # ---- README.md kept true (tests/readme/readme.py): its tables are what
 # `rxc list ops|passes|onnx` prints, and its C program compiles (-Wall

@@ -1,26 +1,41 @@
-"""real_models.py - real models timed three ways in one run, for `make bench`
-(issue 18): writes bench/real_models.md and bench/real_models.json.
+"""real_models.py - real models timed in one run, for `make bench` and `make
+bench-real` (issues 18, 35, 36): writes bench/real_models.md and
+bench/real_models.json.
 
 Each model is built by torch with seeded random weights (no downloads),
-exported by torch.onnx (opset 13), and given one seeded random input.  Then,
-on one core:
+exported by torch.onnx (opset 13), and given one seeded random input.  rxc
+compiles it with [codegen] weights = blob (the form the JIT uses, so every
+build below runs the same generated .c; its weights are read from
+m.weights.bin before the timing).  Then, on one core:
   - torch: the model itself, torch.set_num_threads(1), no_grad;
   - ONNX Runtime: npm's onnxruntime-node, one intra-op thread
     (bench/ort_time.js);
-  - rxc: `rxc compile MODEL.onnx`, the C built with gcc -O3 -march=native
-    and called from a small driver written here.
-Latency is the median of runs lasting about 2 s after 3 warm-up runs.  The
-outputs of ONNX Runtime and rxc are compared with torch's: max |x - torch|
-over max |torch| (issue 18 asks for 1e-4).  Needs `make bench-deps`;
-without torch or onnxruntime-node it says so and exits 0.
+  - rxc's C under gcc -O3 -march=native ("rxc"), under plain gcc -O2, and
+    under gcc -O2 when rxc generates it for [target] isa = native (a
+    column only when rxc accepts that key), each called from a small
+    driver written here;
+  - rxc's JIT: bench/jit_bench (api/rxc.h): rxc_jit_file of the .onnx
+    (libtcc in memory, weights as a blob) timed to a callable entry, then
+    the entry's latency; fewer runs (at least TCC_RUNS), since a run of a
+    large model takes seconds.
+Latency: the median over the runs of each run's CPU time (of the process:
+torch and ONNX Runtime at one thread), after warm-up runs; the runs last
+about 2 s, at least 5 of them (3 for libtcc).  CPU time equals wall time
+on an idle core and stays close to it when other jobs share the machine;
+the wall-clock medians are in the .json.  The outputs are compared with
+torch's: max |x - torch| over max |torch| (issue 18 asks for 1e-4).  A
+model rxc refuses stays in the table with rxc's reason.  Needs `make
+bench-deps`; without torch or onnxruntime-node it says so and exits 0.
 
-Then each model again with [codegen] weights = inline, bytes and blob: the
-cost of gcc -O2 on the C and whether the outputs are the same bits
+Then FORMS_MODELS again with [codegen] weights = inline, bytes and blob:
+the cost of gcc -O2 on the C and whether the outputs are the same bits
 (bench/weights_forms.md; `real_models.py --forms [NAME...]` runs only that
-table, without torch's or ONNX Runtime's timing).
+table, without the timing).
 
-Environment: RXC (build/rxc), ORT_NODE (build/bench-deps/node_modules/
-onnxruntime-node), CC (gcc).  `real_models.py NAME...` runs only those.
+Environment: RXC (build/rxc), JIT_BENCH (build/bench/jit_bench), ORT_NODE
+(build/bench-deps/node_modules/onnxruntime-node), CC (gcc), BENCH_NOTE (a
+sentence added to the md's first paragraph).
+`real_models.py NAME...` runs only those (and writes no file).
 """
 import json
 import os
@@ -35,11 +50,21 @@ import bench  # noqa: E402  (machine(), log(), median())
 
 ROOT = bench.ROOT
 RXC = bench.RXC
+JIT_BENCH = os.environ.get("JIT_BENCH", os.path.join(ROOT, "build/bench/jit_bench"))
 # absolute: node's require() reads a bare relative path as a package name
 ORT_NODE = os.path.abspath(os.environ.get("ORT_NODE", os.path.join(ROOT, "build/bench-deps/node_modules/onnxruntime-node")))
 CC = os.environ.get("CC", "gcc")
 WORK = os.path.join(ROOT, "build/real")
 SECONDS = 2.0
+MIN_RUNS = 5
+TCC_RUNS = 3  # libtcc's code runs seconds on the large models
+
+# The builds of the same .c: key, label, gcc flags.  "O2_isa" is the .c
+# generated for [target] isa = native (issue 35), when rxc has that key.
+BUILDS = (("O3", "gcc -O3 -march=native", ["-O3", "-march=native"]),
+          ("O2", "gcc -O2", ["-O2"]),
+          ("O2_isa", "gcc -O2, isa = native", ["-O2"]))
+ISA_SET = "target.isa=native"
 
 DRIVER = r"""
 #include <stdio.h>
@@ -50,9 +75,9 @@ DRIVER = r"""
 #define WEIGHTS_FILE 0
 #endif
 
-static double now(void) {
+static double clock_s(clockid_t c) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(c, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 static int by_value(const void *a, const void *b) {
@@ -60,7 +85,7 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 int main(int argc, char **argv) {
-  static double times[1000];
+  static double cpu[1000], wall[1000];
   size_t nin = %(nin)d, nout = %(nout)d;
   float *in = malloc(nin * sizeof *in), *out = malloc(nout * sizeof *out);
   size_t bytes = (m_main_ARENA_BYTES + m_ARENA_ALIGN - 1) / m_ARENA_ALIGN * m_ARENA_ALIGN;
@@ -80,45 +105,82 @@ int main(int argc, char **argv) {
     if (m_main(arena, bytes, in, out) != 0)
       return 3;
   int n = 0;
-  double start = now();
-  while (n < 5 || (n < 1000 && now() - start < %(seconds)f)) {
-    double t0 = now();
+  double start = clock_s(CLOCK_MONOTONIC);
+  while (n < %(min_runs)d || (n < 1000 && clock_s(CLOCK_MONOTONIC) - start < %(seconds)f)) {
+    double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     m_main(arena, bytes, in, out);
-    times[n++] = (now() - t0) * 1e3;
+    cpu[n] = (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+    wall[n++] = (clock_s(CLOCK_MONOTONIC) - w0) * 1e3;
   }
-  qsort(times, n, sizeof *times, by_value);
+  qsort(cpu, n, sizeof *cpu, by_value);
+  qsort(wall, n, sizeof *wall, by_value);
   f = fopen(argv[2], "wb");
   if (!f || fwrite(out, sizeof *out, nout, f) != nout)
     return 4;
   fclose(f);
-  printf("{\"ms\": %%.6f, \"runs\": %%d}\n", times[n / 2], n);
+  printf("{\"ms\": %%.6f, \"wall_ms\": %%.6f, \"runs\": %%d}\n", cpu[n / 2], wall[n / 2], n);
   return 0;
 }
 """
+
+# The table's first four models, and the forms table's (issue 19).
+FORMS_MODELS = ("resnet18", "mobilenet_v2", "squeezenet1_1", "transformer_encoder")
 
 
 def models():
     """name -> (build the torch module, input shape)"""
     import torch
     import torchvision
+    tv = torchvision.models
 
     def transformer():
         layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024,
                                                  dropout=0.0, batch_first=True)
         return layer
 
-    return {
-        "resnet18": (lambda: torchvision.models.resnet18(weights=None), (1, 3, 224, 224)),
-        "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (1, 3, 224, 224)),
-        "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None), (1, 3, 224, 224)),
+    image = (1, 3, 224, 224)
+    out = {
+        "resnet18": (lambda: tv.resnet18(weights=None), image),
+        "mobilenet_v2": (lambda: tv.mobilenet_v2(weights=None), image),
+        "squeezenet1_1": (lambda: tv.squeezenet1_1(weights=None), image),
         "transformer_encoder": (transformer, (1, 64, 256)),
     }
+    def he_init(build):
+        # googlenet's own init (a normal of std 0.01) and torch's default
+        # (shufflenet's) fade the features to almost nothing: the output
+        # would be the classifier's bias whatever the input, and comparing
+        # it with torch's would check nothing.  He's init by fan in (fan out
+        # would count a depthwise filter's channels and shrink it again).
+        def built():
+            model = build()
+            for m in model.modules():
+                if isinstance(m, torch.nn.Conv2d):
+                    torch.nn.init.kaiming_normal_(m.weight, mode="fan_in", nonlinearity="relu")
+            return model
+        return built
+
+    # issue 36: more torchvision models (in eval, googlenet's auxiliary
+    # heads are not run and not exported)
+    for name in ("densenet121", "mobilenet_v3_small", "googlenet", "shufflenet_v2_x1_0",
+                 "efficientnet_b0", "convnext_tiny", "regnet_y_400mf", "mnasnet1_0"):
+        kw = {"init_weights": False} if name == "googlenet" else {}
+        build = (lambda f, kw: lambda: f(weights=None, **kw))(getattr(tv, name), kw)
+        out[name] = (he_init(build) if name in ("googlenet", "shufflenet_v2_x1_0") else build,
+                     image)
+    return out
 
 
 def timed(cmd, **kw):
     t0 = time.monotonic()
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
     return out, time.monotonic() - t0
+
+
+def first_error(e):
+    """The first error line of a failed command (rxc's diagnostic)."""
+    lines = (e.stderr or "").strip().splitlines()
+    errs = [l for l in lines if "error" in l]
+    return (errs or lines or ["exit status %d" % e.returncode])[0]
 
 
 def rel_err(x, ref):
@@ -131,16 +193,18 @@ def rel_err(x, ref):
 
 
 def torch_ms(model, x):
+    """(CPU ms, wall ms, runs): medians as the drivers take them."""
     import torch
     with torch.no_grad():
         for _ in range(3):
             model(x)
-        times, start = [], time.monotonic()
-        while len(times) < 5 or (len(times) < 1000 and time.monotonic() - start < SECONDS):
-            t0 = time.perf_counter()
+        cpu, wall, start = [], [], time.monotonic()
+        while len(cpu) < MIN_RUNS or (len(cpu) < 1000 and time.monotonic() - start < SECONDS):
+            w0, c0 = time.perf_counter(), time.process_time()
             model(x)
-            times.append((time.perf_counter() - t0) * 1e3)
-    return bench.median(times), len(times)
+            cpu.append((time.process_time() - c0) * 1e3)
+            wall.append((time.perf_counter() - w0) * 1e3)
+    return bench.median(cpu), bench.median(wall), len(cpu)
 
 
 def export(name, build, shape):
@@ -162,10 +226,32 @@ def export(name, build, shape):
     return d, onnx_path, in_bin, x, ref, model
 
 
-def one(name, build, shape):
-    d, onnx_path, in_bin, x, ref, model = export(name, build, shape)
-    row = {"model": name, "input": list(shape)}
-    row["torch_ms"], row["torch_runs"] = torch_ms(model, x)
+def rxc_c(onnx_path, cdir, extra=()):
+    """rxc compile to cdir/m.c with weights = blob: seconds."""
+    return timed([RXC, "compile", onnx_path, "-o", cdir, "--name", "m", "-q", "--set",
+                  "codegen.weights=blob"] + list(extra))[1]
+
+
+def run_driver(cdir, flags, nin, nout, in_bin, ref, row, key):
+    """Builds cdir's m.c and driver with gcc flags, runs it; fills row."""
+    with open(os.path.join(cdir, "driver.c"), "w") as f:
+        f.write(DRIVER % {"nin": nin, "nout": nout, "seconds": SECONDS, "min_runs": MIN_RUNS})
+    exe = os.path.join(cdir, "driver-" + key)
+    _, row[key + "_gcc_s"] = timed([CC] + flags + ["-DWEIGHTS_FILE=1", "-o", exe,
+                                                   os.path.join(cdir, "driver.c"),
+                                                   os.path.join(cdir, "m.c"), "-lm"])
+    out = os.path.join(cdir, "out-" + key + ".bin")
+    r = json.loads(subprocess.run([exe, in_bin, out, os.path.join(cdir, "m.weights.bin")],
+                                  check=True, capture_output=True, text=True).stdout)
+    row[key + "_ms"], row[key + "_wall_ms"], row[key + "_runs"] = r["ms"], r["wall_ms"], r["runs"]
+    row[key + "_rel_err"] = rel_err(np.fromfile(out, dtype=np.float32), ref)
+
+
+def one(name, exported, isa):
+    d, onnx_path, in_bin, x, ref, model = exported
+    shape = list(x.shape)
+    row = {"model": name, "input": shape}
+    row["torch_ms"], row["torch_wall_ms"], row["torch_runs"] = torch_ms(model, x)
     bench.log("%s: torch %.3f ms" % (name, row["torch_ms"]))
 
     ort_out = os.path.join(d, "ort.bin")
@@ -173,29 +259,54 @@ def one(name, build, shape):
         ["node", os.path.join(bench.BENCH, "ort_time.js"), onnx_path, in_bin,
          ",".join(map(str, shape)), ort_out],
         check=True, capture_output=True, text=True, env=dict(os.environ, ORT_NODE=ORT_NODE)).stdout)
-    row["ort_ms"], row["ort_runs"] = r["ms"], r["runs"]
+    row["ort_ms"], row["ort_wall_ms"], row["ort_runs"] = r["ms"], r["wall_ms"], r["runs"]
     row["ort_rel_err"] = rel_err(np.fromfile(ort_out, dtype=np.float32), ref)
     bench.log("%s: onnxruntime %.3f ms" % (name, row["ort_ms"]))
 
     cdir = os.path.join(d, "c")
     try:
-        _, row["rxc_compile_s"] = timed([RXC, "compile", onnx_path, "-o", cdir, "--name", "m", "-q"])
+        row["rxc_compile_s"] = rxc_c(onnx_path, cdir)
     except subprocess.CalledProcessError as e:
-        row["rxc_error"] = (e.stderr or "").strip().splitlines()[:1]
-        bench.log("%s: rxc compile failed: %s" % (name, row["rxc_error"]))
+        row["rxc_error"] = first_error(e)
+        bench.log("%s: rxc refuses it: %s" % (name, row["rxc_error"]))
         return row
-    with open(os.path.join(cdir, "driver.c"), "w") as f:
-        f.write(DRIVER % {"nin": x.numel(), "nout": ref.size, "seconds": SECONDS})
-    exe = os.path.join(cdir, "driver")
-    _, row["gcc_s"] = timed([CC, "-O3", "-march=native", "-o", exe, os.path.join(cdir, "driver.c"),
-                             os.path.join(cdir, "m.c"), "-lm"])
-    rxc_out = os.path.join(d, "rxc.bin")
-    r = json.loads(subprocess.run([exe, in_bin, rxc_out], check=True, capture_output=True,
-                                  text=True).stdout)
-    row["rxc_ms"], row["rxc_runs"] = r["ms"], r["runs"]
-    row["rxc_rel_err"] = rel_err(np.fromfile(rxc_out, dtype=np.float32), ref)
-    bench.log("%s: rxc %.3f ms (rel err %.2g)" % (name, row["rxc_ms"], row["rxc_rel_err"]))
+    for key, label, flags in BUILDS:
+        if key == "O2_isa":
+            if not isa:
+                continue
+            cdir = os.path.join(d, "c-isa")
+            rxc_c(onnx_path, cdir, ["--set", ISA_SET])
+        run_driver(cdir, flags, x.numel(), ref.size, in_bin, ref, row, key)
+        bench.log("%s: %s %.3f ms (rel err %.2g)" % (name, label, row[key + "_ms"],
+                                                    row[key + "_rel_err"]))
+
+    jit_out = os.path.join(d, "jit.bin")
+    try:
+        r = json.loads(subprocess.run(
+            [JIT_BENCH, onnx_path, in_bin, jit_out, str(x.numel()), str(ref.size), str(TCC_RUNS),
+             str(SECONDS)], check=True, capture_output=True, text=True).stdout)
+    except subprocess.CalledProcessError as e:
+        row["jit_error"] = first_error(e)
+        bench.log("%s: rxc_jit_file fails: %s" % (name, row["jit_error"]))
+        return row
+    row["jit_s"], row["jit_reps"] = r["jit_s"], r["jit_reps"]
+    row["tcc_ms"], row["tcc_wall_ms"], row["tcc_runs"] = r["ms"], r["wall_ms"], r["runs"]
+    row["tcc_rel_err"] = rel_err(np.fromfile(jit_out, dtype=np.float32), ref)
+    bench.log("%s: rxc_jit_file %.2f s, libtcc %.3f ms (%d runs, rel err %.2g)" % (
+        name, row["jit_s"], row["tcc_ms"], row["tcc_runs"], row["tcc_rel_err"]))
     return row
+
+
+def isa_support():
+    """(True, None) when rxc accepts [target] isa = native, else (False, its
+    reason)."""
+    r = subprocess.run([RXC, "compile", os.path.join(ROOT, "samples/mlp.py"), "-o",
+                        os.path.join(WORK, "isa-probe"), "--name", "m", "-q", "--set", ISA_SET],
+                       capture_output=True, text=True)
+    if r.returncode == 0:
+        return True, None
+    lines = r.stderr.strip().splitlines()
+    return False, ([l for l in lines if "error" in l] or lines or ["refused"])[0]
 
 
 # The forms of [codegen] weights compared on each model: the cost of
@@ -229,7 +340,7 @@ def weights_forms(name, d, onnx_path, in_bin, nin, nout):
         row["gcc_wall_s"], row["gcc_cpu_s"], row["gcc_mb"] = gcc_cost(
             [CC, "-O2", "-c", src, "-o", os.path.join(cdir, "m.o")])
         with open(os.path.join(cdir, "driver.c"), "w") as f:
-            f.write(DRIVER % {"nin": nin, "nout": nout, "seconds": SECONDS})
+            f.write(DRIVER % {"nin": nin, "nout": nout, "seconds": SECONDS, "min_runs": MIN_RUNS})
         exe = os.path.join(cdir, "driver")
         subprocess.run([CC, "-O2", "-DWEIGHTS_FILE=%d" % (form == "blob"), "-o", exe,
                         os.path.join(cdir, "driver.c"), os.path.join(cdir, "m.o"), "-lm"],
@@ -271,30 +382,121 @@ def machine_text(res):
     return "%s (%s cores), %s" % (m["cpu"], m["cores"], m["os"])
 
 
+def geo(v):
+    return float(np.exp(np.mean(np.log(v))))
+
+
+def summary(what, ratios):
+    """'what: geomean G, max M (model) over N models.' of [(model, ratio)]."""
+    if not ratios:
+        return "%s: no model." % what
+    worst = max(ratios, key=lambda r: r[1])
+    return "%s: geomean %.2f, max %.2f (%s), over %d models." % (
+        what, geo([r for _, r in ratios]), worst[1], worst[0], len(ratios))
+
+
+def fmt_ms(v):
+    return "%.3f" % v if v < 100 else "%.1f" % v
+
+
 def markdown(res):
+    rows = res["rows"]
+    isa = res["isa"]
     lines = ["# Real models, one core", "",
-             "Written by `bench/real_models.py` (`make bench`); machine: %s.  torch %s, "
-             "onnxruntime-node %s, rxc's C under gcc -O3 -march=native.  Latency: median "
-             "of the runs in about %g s; error: max |x - torch| / max |torch|." %
-             (machine_text(res), res["torch"], res["ort"], SECONDS), "",
+             "Written by `bench/real_models.py` (`make bench`, `make bench-real`) on %s, "
+             "%s; torch %s, onnxruntime-node %s; load average %.1f when it started, %.1f "
+             "when it ended (%d cores: above 1, other jobs shared the machine).%s" %
+             (res["date"], machine_text(res), res["torch"], res["ort"], res["load"][0],
+              res["load"][1], res["machine"]["cores"],
+              "  " + res["note"] if res.get("note") else ""), "",
+             "rxc compiles each model with `[codegen] weights = blob`, the JIT's form, so every "
+             "column of rxc runs the same generated .c.  Latency: the median over the runs of "
+             "each run's CPU time (the process's; everything at one thread), after warm-up "
+             "runs; runs for about %g s, at least %d (libtcc: at least %d, after one warm-up, "
+             "since a run of a large model takes seconds; its runs are in the second table).  "
+             "Wall-clock medians are in real_models.json.  Error: max |x - torch| / max "
+             "|torch|.  Weights: torch's and torchvision's seeded init, but googlenet's and "
+             "shufflenet_v2_x1_0's convs by He's init (fan in), since theirs leave the "
+             "output equal to the classifier's bias whatever the input.  The whole run "
+             "took %.0f s." %
+             (SECONDS, MIN_RUNS, TCC_RUNS, res.get("run_s", 0)), "",
+             "## rxc (gcc -O3 -march=native) against torch and ONNX Runtime", "",
              "| model | input | torch ms | ORT ms | rxc ms | rxc / ORT | rxc / torch | "
              "rxc error | ORT error | rxc compile s | gcc s |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    ratios = []
-    for r in res["rows"]:
-        if "rxc_ms" not in r:
-            lines.append("| %s | %s | %.3f | %.3f | fails: %s | | | | %.1e | | |" % (
-                r["model"], "x".join(map(str, r["input"])), r["torch_ms"], r["ort_ms"],
-                " ".join(r.get("rxc_error", [])).replace("|", "/"), r["ort_rel_err"]))
+    ort, refused = [], []
+    for r in rows:
+        if "export_error" in r:
+            refused.append(r)
+            lines.append("| %s | %s | | | not exported | | | | | | |" % (
+                r["model"], "x".join(map(str, r["input"]))))
             continue
-        ratios.append(r["rxc_ms"] / r["ort_ms"])
-        lines.append("| %s | %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.1e | %.1e | %.2f | %.1f |" % (
-            r["model"], "x".join(map(str, r["input"])), r["torch_ms"], r["ort_ms"], r["rxc_ms"],
-            r["rxc_ms"] / r["ort_ms"], r["rxc_ms"] / r["torch_ms"], r["rxc_rel_err"],
-            r["ort_rel_err"], r["rxc_compile_s"], r["gcc_s"]))
-    if ratios:
-        geo = float(np.exp(np.mean(np.log(ratios))))
-        lines += ["", "rxc / ONNX Runtime geomean over %d models: %.2f." % (len(ratios), geo)]
+        head = "| %s | %s | %s | %s |" % (r["model"], "x".join(map(str, r["input"])),
+                                          fmt_ms(r["torch_ms"]), fmt_ms(r["ort_ms"]))
+        if "O3_ms" not in r:
+            refused.append(r)
+            lines.append(head + " refused | | | | %.1e | | |" % r["ort_rel_err"])
+            continue
+        ort.append((r["model"], r["O3_ms"] / r["ort_ms"]))
+        lines.append(head + " %s | %.2f | %.2f | %.1e | %.1e | %.2f | %.1f |" % (
+            fmt_ms(r["O3_ms"]), r["O3_ms"] / r["ort_ms"], r["O3_ms"] / r["torch_ms"],
+            r["O3_rel_err"], r["ort_rel_err"], r["rxc_compile_s"], r["O3_gcc_s"]))
+    lines += ["", summary("rxc / ONNX Runtime", ort) + "  " +
+              summary("rxc / torch", [(r["model"], r["O3_ms"] / r["torch_ms"])
+                                      for r in rows if "O3_ms" in r])]
+    for r in refused:
+        lines.append("")
+        lines.append("%s: torch.onnx.export fails: `%s`" % (r["model"], r["export_error"])
+                     if "export_error" in r else
+                     "%s: refused by rxc: `%s`" % (r["model"], r["rxc_error"]))
+
+    isa_head = "gcc -O2, isa = native ms | " if isa else ""
+    lines += ["", "## The same .c built four ways (issue 35)", "",
+              "gcc -O3 -march=native (the first table's rxc), plain gcc -O2 (no -march: what "
+              "a build system's default gives)%s and libtcc: the JIT in process, "
+              "`rxc_jit_file` of the .onnx through api/rxc.h (bench/jit_bench.c), which "
+              "generates the same .c with the weights as a blob and compiles it with libtcc "
+              "in memory.  JIT s: the time of `rxc_jit_file`, ONNX file to callable entry "
+              "(median of 3 calls, 1 when one takes over 2 s); gcc s: the time of each gcc "
+              "build of the .c and its driver.%s" %
+              ((", gcc -O2 on the .c generated for `[target] isa = native`", "") if isa else
+               ("", "  Not measured: gcc -O2 on the .c generated for `[target] isa = native`, "
+                "since rxc has no such key yet (`%s`)." % res["isa_reason"])), "",
+              "| model | gcc -O3 native ms | gcc -O2 ms | " + isa_head +
+              "libtcc ms | libtcc runs | libtcc / gcc-O3-native | gcc-O2 / gcc-O3-native | " +
+              ("gcc-O2-isa / gcc-O3-native | " if isa else "") +
+              "JIT s | gcc -O3 s | gcc -O2 s | gcc -O2 error | libtcc error |",
+              "|---|---|---|" + ("---|" if isa else "") + "---|---|---|---|" +
+              ("---|" if isa else "") + "---|---|---|---|---|"]
+    tcc, o2, o2isa = [], [], []
+    for r in rows:
+        if "O3_ms" not in r:
+            continue
+        cells = [r["model"], fmt_ms(r["O3_ms"]), fmt_ms(r["O2_ms"])]
+        if isa:
+            cells.append(fmt_ms(r["O2_isa_ms"]))
+        o2.append((r["model"], r["O2_ms"] / r["O3_ms"]))
+        if "tcc_ms" in r:
+            tcc.append((r["model"], r["tcc_ms"] / r["O3_ms"]))
+            cells += [fmt_ms(r["tcc_ms"]), "%d" % r["tcc_runs"], "%.1f" % tcc[-1][1]]
+        else:
+            cells += ["fails: %s" % r.get("jit_error", "?").replace("|", "/"), "", ""]
+        cells.append("%.2f" % o2[-1][1])
+        if isa:
+            o2isa.append((r["model"], r["O2_isa_ms"] / r["O3_ms"]))
+            cells.append("%.2f" % o2isa[-1][1])
+        cells += ["%.2f" % r["jit_s"] if "jit_s" in r else "", "%.1f" % r["O3_gcc_s"],
+                  "%.1f" % r["O2_gcc_s"], "%.1e" % r["O2_rel_err"],
+                  "%.1e" % r["tcc_rel_err"] if "tcc_rel_err" in r else ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", summary("libtcc / gcc -O3 -march=native", tcc) + "  ",
+              summary("gcc -O2 / gcc -O3 -march=native", o2) + "  "]
+    if isa:
+        lines.append(summary("gcc -O2 (isa = native) / gcc -O3 -march=native", o2isa) + "  ")
+    jit18 = [r for r in rows if r["model"] == "resnet18" and "jit_s" in r]
+    if jit18:
+        lines.append("`rxc_jit_file` of resnet18.onnx (weights as blob) to a callable entry: "
+                     "%.2f s." % jit18[0]["jit_s"])
     return "\n".join(lines) + "\n"
 
 
@@ -308,6 +510,7 @@ def main():
     if not os.path.isdir(ORT_NODE):
         print("real_models: %s missing (make bench-deps): skipped" % ORT_NODE)
         return 0
+    t0 = time.monotonic()
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
     with open(os.path.join(ORT_NODE, "package.json")) as f:
@@ -315,17 +518,34 @@ def main():
     forms_only = sys.argv[1:2] == ["--forms"]
     wanted = sys.argv[2 if forms_only else 1:]
     gcc = subprocess.run([CC, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    os.makedirs(WORK, exist_ok=True)
+    isa, isa_reason = isa_support()
     res = {"machine": bench.machine(), "torch": torch.__version__, "ort": ort_version, "rows": [],
-           "gcc": gcc, "forms": []}
+           "gcc": gcc, "forms": [], "date": time.strftime("%Y-%m-%d", time.gmtime()),
+           "isa": isa, "isa_reason": isa_reason, "note": os.environ.get("BENCH_NOTE", ""),
+           "load": [os.getloadavg()[0], 0.0]}
     for name, (build, shape) in models().items():
         if wanted and name not in wanted:
             continue
+        if forms_only and not wanted and name not in FORMS_MODELS:
+            continue
+        try:
+            exported = export(name, build, shape)
+        except Exception as e:  # noqa: BLE001  (torch.onnx's many kinds)
+            msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            bench.log("%s: torch.onnx.export fails: %s" % (name, msg))
+            res["rows"].append({"model": name, "input": list(shape), "export_error": msg})
+            continue
         if not forms_only:
-            res["rows"].append(one(name, build, shape))
-        d, onnx_path, in_bin, x, ref, _ = export(name, build, shape)
-        res["forms"] += weights_forms(name, d, onnx_path, in_bin, x.numel(), ref.size)
+            res["rows"].append(one(name, exported, isa))
+        if forms_only or (not wanted and name in FORMS_MODELS):
+            d, onnx_path, in_bin, x, ref, _ = exported
+            res["forms"] += weights_forms(name, d, onnx_path, in_bin, x.numel(), ref.size)
+    res["run_s"] = time.monotonic() - t0
+    res["load"][1] = os.getloadavg()[0]
     texts = [] if forms_only else [("real_models", markdown(res))]
-    texts.append(("weights_forms", forms_markdown(res)))
+    if res["forms"]:
+        texts.append(("weights_forms", forms_markdown(res)))
     for base, text in texts:
         if not wanted:
             with open(os.path.join(bench.BENCH, base + ".md"), "w") as f:
