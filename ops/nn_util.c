@@ -552,30 +552,14 @@ op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
   return copy;
 }
 
-/* v folded into the float32 running value cur by kind (IR_PE_ADD or
- * IR_PE_MAX). */
-static IrPrimExpr *
-lanes_combine(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *cur, IrPrimExpr *v)
-{
-  return ir_prim_bin(ctx, kind, cur, op_nn_to(ctx, IR_F32, v));
-}
-
-static IrPrimExpr *
-lane_at(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i)
-{
-  return op_prim_load_at(p, l->lanes, i);
-}
-
+/* buf[i] = buf[i] kind v, v as float32: v folded into an element of one
+ * of l's float32 buffers (its lanes, its result). */
 static IrStmt *
-lane_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i, IrPrimExpr *v)
+fold_at(OpPrim *p, const OpNnLanes *l, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *v)
 {
-  return op_prim_store_at(p, l->lanes, i, v);
-}
-
-static IrStmt *
-result_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *v)
-{
-  return op_prim_store_at(p, l->result, op_nn_index(p->lz->ctx, l->slot), v);
+  IrCtx *ctx = p->lz->ctx;
+  return op_prim_store_at(
+      p, buf, i, ir_prim_bin(ctx, l->kind, op_prim_load_at(p, buf, i), op_nn_to(ctx, IR_F32, v)));
 }
 
 IrPrimExpr *
@@ -612,28 +596,26 @@ op_nn_lanes_reduce(OpPrim *p, const OpNnLanes *l, IrPrimExpr *n)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *init = op_nn_lit(ctx, IR_F32, l->kind == IR_PE_MAX ? -INFINITY : 0.0);
   IrPrimExpr *width = op_nn_index(ctx, OP_NN_LANES), *chunks = op_nn_floordiv(ctx, n, width);
-  IrPrimExpr *j, *done = op_nn_mul(ctx, chunks, width);
+  IrPrimExpr *j, *done = op_nn_mul(ctx, chunks, width), *slot = op_nn_index(ctx, l->slot);
   IrStmt *st[6], **body;
   int ns = 0;
   int64_t known;
   bool vector = !ir_prim_is_int(chunks, &known) || known > 0;
   if (vector) {
     body = lanes_loop(p, width, &j, st, &ns);
-    *body = lane_set(p, l, j, init);
+    *body = op_prim_store_at(p, l->lanes, j, init);
     IrPrimExpr *ext[2] = {chunks, width}, **cj;
     body = op_prim_loop_nest(p, ext, 2, &cj, &st[ns++]);
     IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, op_nn_mul(ctx, cj[0], width), cj[1]));
-    *body = lane_set(p, l, cj[1], lanes_combine(ctx, l->kind, lane_at(p, l, cj[1]), v));
+    *body = fold_at(p, l, l->lanes, cj[1], v);
   }
-  st[ns++] = result_set(p, l, init);
+  st[ns++] = op_prim_store_at(p, l->result, slot, init);
   if (vector) {
     body = lanes_loop(p, width, &j, st, &ns);
-    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), lane_at(p, l, j)));
+    *body = fold_at(p, l, l->result, slot, op_prim_load_at(p, l->lanes, j));
   }
   body = lanes_loop(p, op_nn_sub(ctx, n, done), &j, st, &ns);
-  if (body) {
-    IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, done, j));
-    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), v));
-  }
+  if (body)
+    *body = fold_at(p, l, l->result, slot, l->load(p, l->env, op_nn_add(ctx, done, j)));
   return op_nn_seq(p, st, ns);
 }

@@ -274,18 +274,6 @@ typedef struct {
   int64_t in[2], size[2]; /* input H, W; output H, W */
 } PoolRow;
 
-static IrPrimExpr *
-row_acc(OpPrim *p, const PoolRow *r, IrPrimExpr *col)
-{
-  return op_prim_load_at(p, r->acc, col);
-}
-
-static IrStmt *
-row_acc_set(OpPrim *p, const PoolRow *r, IrPrimExpr *col, IrPrimExpr *v)
-{
-  return op_prim_store_at(p, r->acc, col, v);
-}
-
 /* One loop over output columns first + [0, count), NULL when count is 0;
  * *col gets the column (first + the loop var). */
 static IrStmt **
@@ -314,8 +302,9 @@ accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t 
     return NULL;
   IrPrimExpr *ix = op_conv_input_pos(ctx, r->w, 1, col, kx);
   IrPrimExpr *v = op_conv_load_raw(p, &r->x, r->n, r->c, iy, ix);
-  IrStmt *set = row_acc_set(
-      p, r, col, ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, row_acc(p, r, col), v));
+  IrStmt *set = op_prim_store_at(
+      p, r->acc, col,
+      ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, op_prim_load_at(p, r->acc, col), v));
   *slot = guard ? op_nn_if(p, axis_inside(ctx, r->w, 1, ix, r->in[1]), set) : set;
   return loop;
 }
@@ -343,7 +332,7 @@ store_row(OpPrim *p, const PoolRow *r)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *col;
   IrStmt *loop, **slot = column_loop(p, 0, r->size[1], &col, &loop);
-  IrPrimExpr *v = row_acc(p, r, col);
+  IrPrimExpr *v = op_prim_load_at(p, r->acc, col);
   if (!r->max) {
     IrPrimExpr *count = op_nn_mul(ctx, axis_count(ctx, r, 0, r->y), axis_count(ctx, r, 1, col));
     count = ir_prim_bin(ctx, IR_PE_MAX, count, op_nn_index(ctx, 1));
@@ -408,7 +397,7 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
   r.n = v[0], r.c = v[1], r.y = v[2];
   IrPrimExpr *col;
   IrStmt *st[3], *loop, **init = column_loop(p, 0, r.size[1], &col, &loop);
-  *init = row_acc_set(p, &r, col, op_nn_lit(ctx, t, max ? op_conv_lowest(t) : 0.0));
+  *init = op_prim_store_at(p, r.acc, col, op_nn_lit(ctx, t, max ? op_conv_lowest(t) : 0.0));
   st[0] = loop;
   st[1] = window_rows(p, &r, lo, hi);
   st[2] = store_row(p, &r);
