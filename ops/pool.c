@@ -30,23 +30,6 @@
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-IrSInfo *
-op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  Window w;
-  IrSInfo *xt;
-  IrPrimExpr **x;
-  if (!op_conv_parse_window(s, &w) ||
-      !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
-    return NULL;
-  if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
-  for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
-  return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
-}
-
 /* output_size: None (the input's extents), one value for every axis, or
  * one per axis. */
 static bool
@@ -65,23 +48,36 @@ parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
   return true;
 }
 
+/* The pools' inference, the adaptive pool's too: each spatial extent is
+ * the window's output extent, or the adaptive pool's output_size (the
+ * input's extent when None). */
 IrSInfo *
-op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
+op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
   int64_t size[CONV_SP];
-  int n;
-  if (!op_conv_parse_window(s, &w) || !parse_output_size(s, w.nsp, size, &n) ||
+  int n = 0;
+  if (!op_conv_parse_window(s, &w) ||
+      (w.kind == NN_WIN_ADAPTIVE && !parse_output_size(s, w.nsp, size, &n)) ||
       !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
   IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
   for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
+    if (w.kind != NN_WIN_ADAPTIVE)
+      o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
+    else
+      o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
   return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
+}
+
+IrSInfo *
+op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
+{
+  return op_nn_infer_pool(in, s, args);
 }
 
 /* ------------------------------------------------------------------ */
