@@ -261,16 +261,6 @@ legalize_activation(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 /* softmax, log_softmax                                                */
 /* ------------------------------------------------------------------ */
 
-/* Normalizes axis for rank ndim; false after an error when out of range. */
-static bool
-normalize_axis(const OpSite *s, int64_t axis, int ndim, int *out)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
-  *out = (int)(axis < 0 ? axis + ndim : axis);
-  return true;
-}
-
 static IrSInfo *
 infer_softmax(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
@@ -283,7 +273,7 @@ infer_softmax(OpInfer *in, const OpSite *s, IrSInfo **args)
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (x->u.tensor.ndim >= 0 && !normalize_axis(s, axis, x->u.tensor.ndim, &norm))
+  if (x->u.tensor.ndim >= 0 && !op_nn_axis(s, "axis", axis, x->u.tensor.ndim, &norm))
     return NULL;
   return x;
 }
@@ -297,7 +287,7 @@ eval_softmax(OpEval *ev, const OpSite *s, Value **args)
   int64_t axis;
   int ax;
   bool reduce[64] = {false};
-  if (!x || !op_nn_attr_int(s, "axis", -1, &axis) || !normalize_axis(s, axis, x->ndim, &ax))
+  if (!x || !op_nn_attr_int(s, "axis", -1, &axis) || !op_nn_axis(s, "axis", axis, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
@@ -480,7 +470,7 @@ infer_prelu(OpInfer *in, const OpSite *s, IrSInfo **args)
       !op_nn_tensor_arg(in, s, args, 1, "alpha", &alpha) ||
       !op_nn_attr_int(s, "axis", 1, &axis) || !op_nn_require_float(in, s, op_nn_dtype(x)))
     return NULL;
-  if (op_nn_ndim(x) >= 0 && !normalize_axis(s, axis, op_nn_ndim(x), &ax))
+  if (op_nn_ndim(x) >= 0 && !op_nn_axis(s, "axis", axis, op_nn_ndim(x), &ax))
     return NULL;
   IrDType dt = op_nn_dtype(x), at = op_nn_dtype(alpha);
   if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at))
@@ -512,7 +502,7 @@ eval_prelu(OpEval *ev, const OpSite *s, Value **args)
   int64_t axis, strides[64];
   int ax;
   if (!x || !alpha || !op_nn_attr_int(s, "axis", 1, &axis) ||
-      !normalize_axis(s, axis, x->ndim, &ax))
+      !op_nn_axis(s, "axis", axis, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");

@@ -24,6 +24,9 @@ bool op_nn_attr_str(const OpSite *s, const char *name, const char *fallback, con
 bool op_nn_attr_ints(const OpSite *s, const char *name, int64_t *out, int max, int *n);
 /* A dtype given as a string; "void" (or absent) is IR_VOID. */
 bool op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out);
+/* An axis in [0, ndim) from a possibly negative one; false after an error
+ * naming it what ("axis", "channel_axis") when out of range. */
+bool op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out);
 
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is

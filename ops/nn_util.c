@@ -111,6 +111,16 @@ op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out)
   return true;
 }
 
+bool
+op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
+{
+  *out = op_nn_axis_of(axis, ndim);
+  if (*out < 0)
+    return op_fail(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis,
+                   ndim);
+  return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */

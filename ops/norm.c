@@ -39,17 +39,6 @@ typedef struct {
   bool center, scale;
 } NormSpec;
 
-/* An axis in [0, ndim), or an error. */
-static bool
-axis_in(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return op_fail(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis,
-                   ndim);
-  *out = (int)(axis < 0 ? axis + ndim : axis);
-  return true;
-}
-
 /* Reads the call's attributes for data of rank ndim; false after an error
  * (an axis out of range or repeated, the channel among the axes, a number
  * of groups not positive). */
@@ -78,11 +67,11 @@ norm_spec(const OpSite *s, int ndim, NormSpec *n)
     return false;
   if (n->groups <= 0)
     return op_fail(s, "num_groups must be positive, not %lld", (long long)n->groups);
-  if (!n->rms && !axis_in(s, "channel_axis", channel, ndim, &n->channel))
+  if (!n->rms && !op_nn_axis(s, "channel_axis", channel, ndim, &n->channel))
     return false;
   for (int i = 0; i < naxes; i++) {
     int a;
-    if (!axis_in(s, "axis", axes[i], ndim, &a))
+    if (!op_nn_axis(s, "axis", axes[i], ndim, &a))
       return false;
     if (n->member[a])
       return op_fail(s, "axis %d is repeated", a);
@@ -485,7 +474,7 @@ static bool
 normalize_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int *out)
 {
   for (int i = 0; i < n; i++) {
-    if (!axis_in(s, "axis", axes[i], ndim, &out[i]))
+    if (!op_nn_axis(s, "axis", axes[i], ndim, &out[i]))
       return false;
     for (int j = 0; j < i; j++) {
       if (out[j] == out[i])
