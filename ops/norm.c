@@ -521,6 +521,25 @@ moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, do
   *var = n ? sq / (double)n : 0;
 }
 
+/* Stores the normalized x[base + at[r]] for r < n into out: (x - mean) *
+ * (1 / sqrt(var + epsilon)), times gamma, plus beta, both read at param
+ * (at r when param is -1: layer_norm's one value per member). */
+static void
+normalize_run(const IrTensorData **t, const NormFlags *f, IrTensorData *out, int64_t base,
+              const int64_t *at, int64_t n, double mean, double var, int64_t param)
+{
+  double inv = 1.0 / sqrt(var + f->epsilon);
+  for (int64_t r = 0; r < n; r++) {
+    int64_t pi = param < 0 ? r : param;
+    double v = (op_get_f(t[0], base + at[r]) - mean) * inv;
+    if (f->scale)
+      v *= op_get_f(t[1], pi);
+    if (f->center)
+      v += op_get_f(t[2], pi);
+    op_set_f(out, base + at[r], v);
+  }
+}
+
 Value *
 op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args)
 {
@@ -536,15 +555,7 @@ op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args)
   for (int64_t o = 0; o < nouter; o++) {
     double mean, var;
     moments(t[0], outer[o], inner, ninner, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t r = 0; r < ninner; r++) {
-      double v = (op_get_f(t[0], outer[o] + inner[r]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], r);
-      if (f.center)
-        v += op_get_f(t[2], r);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[r], v);
-    }
+    normalize_run(t, &f, &out->u.tensor.t, outer[o], inner, ninner, mean, var, -1);
   }
   free(outer);
   free(inner);
@@ -589,15 +600,7 @@ op_nn_eval_batch_norm(OpEval *ev, const OpSite *s, Value **args)
   for (int64_t c = 0; c < ninner; c++) {
     double mean, var;
     channel_stats(t, c, inner[c], outer, nouter, training, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t o = 0; o < nouter; o++) {
-      double v = (op_get_f(t[0], outer[o] + inner[c]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], c);
-      if (f.center)
-        v += op_get_f(t[2], c);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[c], v);
-    }
+    normalize_run(t, &f, &out->u.tensor.t, inner[c], outer, nouter, mean, var, c);
     double m0 = op_get_f(t[3], c), v0 = op_get_f(t[4], c);
     op_set_f(&mm->u.tensor.t, c, training ? (1 - momentum) * m0 + momentum * mean : m0);
     op_set_f(&mv->u.tensor.t, c, training ? (1 - momentum) * v0 + momentum * var : v0);

@@ -140,12 +140,19 @@ store_le(unsigned char *p, int bytes, uint64_t v)
     p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* The address of element i. */
+static unsigned char *
+element(const IrTensorData *t, int64_t i)
+{
+  return (unsigned char *)t->data + (size_t)i * (size_t)ir_dtype_bytes(t->dtype);
+}
+
 /* The raw element bits and their width. */
 static uint64_t
 raw(const IrTensorData *t, int64_t i, int *bytes)
 {
   *bytes = ir_dtype_bytes(t->dtype);
-  return load_le((const unsigned char *)t->data + (size_t)i * (size_t)*bytes, *bytes);
+  return load_le(element(t, i), *bytes);
 }
 
 /* A float32 from its bits, and its bits. */
@@ -226,7 +233,7 @@ void
 op_set_f(IrTensorData *t, int64_t i, double v)
 {
   int bytes = ir_dtype_bytes(t->dtype);
-  unsigned char *p = (unsigned char *)t->data + (size_t)i * (size_t)bytes;
+  unsigned char *p = element(t, i);
   switch ((IrDTypeCode)t->dtype.code) {
   case IR_DT_FLOAT:
     if (bytes == 2) {
@@ -255,19 +262,12 @@ op_set_f(IrTensorData *t, int64_t i, double v)
 void
 op_set_i(IrTensorData *t, int64_t i, int64_t v)
 {
-  int bytes = ir_dtype_bytes(t->dtype);
-  unsigned char *p = (unsigned char *)t->data + (size_t)i * (size_t)bytes;
-  switch ((IrDTypeCode)t->dtype.code) {
-  case IR_DT_INT:
-  case IR_DT_UINT:
-    store_le(p, bytes, (uint64_t)v);
-    break;
-  case IR_DT_BOOL:
-    store_le(p, 1, v != 0);
-    break;
-  default:
+  if (ir_dtype_is_float(t->dtype))
     op_set_f(t, i, (double)v);
-  }
+  else if (t->dtype.code == IR_DT_BOOL)
+    store_le(element(t, i), 1, v != 0);
+  else /* int, uint: the low bytes, which wraps */
+    store_le(element(t, i), ir_dtype_bytes(t->dtype), (uint64_t)v);
 }
 
 static void
