@@ -780,32 +780,30 @@ legalize_create(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 #define A OP_ATTR
 /* clang-format off */
 #define PARAM(name, kind, fallback) {name, IR_PARAM_##kind, fallback}
-/* An entry's Create row: ROW(name, value) and ROW(name, value, .fill = f),
- * ROW(name, value, .upper = u) */
+/* An entry's Create row: ROW(name, value), ROW(name, value, .upper = u) */
 #define ROW(name_, ...) .data = &(const Create){.name = name_, .value = __VA_ARGS__}
 /* clang-format on */
+
+/* full, ones and zeros, each with its _like form */
+static const Create full = {"full", value_full, FILL_VALUE, false},
+                    ones = {"ones", value_full, FILL_ONE, false},
+                    zeros = {"zeros", value_full, FILL_ZERO, false};
 
 static const OpDef defs[] = {
     OP(IR_OP_FULL, "relax.full",
        .syn.params = {PARAM("shape", SHAPE, NULL), E("fill_value"), A("dtype", "None")},
-       .syn.nparams = 3, .impl = {infer_full, eval_full, legalize_create},
-       ROW("full", value_full, .fill = FILL_VALUE)),
+       .syn.nparams = 3, .impl = {infer_full, eval_full, legalize_create}, .data = &full),
     OP(IR_OP_FULL_LIKE, "relax.full_like",
        .syn.params = {E("x"), E("fill_value"), A("dtype", "None")}, .syn.nparams = 3,
-       .impl = {infer_full_like, eval_full, legalize_create},
-       ROW("full", value_full, .fill = FILL_VALUE)),
+       .impl = {infer_full_like, eval_full, legalize_create}, .data = &full),
     OP(IR_OP_ONES, "relax.ones", .syn.params = {PARAM("shape", SHAPE, NULL), A("dtype", NULL)},
-       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create},
-       ROW("ones", value_full, .fill = FILL_ONE)),
+       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &ones),
     OP(IR_OP_ONES_LIKE, "relax.ones_like", .syn.params = {E("x"), A("dtype", "None")},
-       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create},
-       ROW("ones", value_full, .fill = FILL_ONE)),
+       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &ones),
     OP(IR_OP_ZEROS, "relax.zeros", .syn.params = {PARAM("shape", SHAPE, NULL), A("dtype", NULL)},
-       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create},
-       ROW("zeros", value_full, .fill = FILL_ZERO)),
+       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &zeros),
     OP(IR_OP_ZEROS_LIKE, "relax.zeros_like", .syn.params = {E("x"), A("dtype", "None")},
-       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create},
-       ROW("zeros", value_full, .fill = FILL_ZERO)),
+       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &zeros),
     OP(IR_OP_EYE, "relax.eye",
        .syn.params = {PARAM("n", PRIM, NULL), PARAM("m", PRIM, NULL), PARAM("k", PRIM, "0"),
                       A("dtype", "\"float32\"")},
