@@ -316,21 +316,18 @@ eval_softmax(OpEval *ev, const OpSite *s, Value **args)
 typedef struct {
   IrBuffer *x, *out, *acc;
   int ax;
+  bool along[64]; /* ax alone */
   bool log_form;
 } Softmax;
 
-/* One pass over the softmax axis: a loop over it whose var is put at
- * (*at)[ax] of a copy of the row's index.  Returns the loop; *body gets
- * the slot of its body. */
-static IrStmt *
-axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt ***body)
+/* One pass over the softmax axis: a loop over it (*loop) whose var is put
+ * at (*at)[ax] of a copy of the row's index.  Returns the slot of its
+ * body. */
+static IrStmt **
+axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt **loop)
 {
-  IrStmt *loop;
-  IrPrimExpr **r;
-  *body = op_prim_loop_nest(p, &s->x->shape[s->ax], 1, &r, &loop);
   *at = op_nn_index_copy(p->lz->ctx, outer, s->x->ndim);
-  (*at)[s->ax] = r[0];
-  return loop;
+  return op_nn_nest_dims(p, s->x->shape, s->x->ndim, s->along, true, *at, loop);
 }
 
 /* The row's statements: max, sum of exp(x - max), then the outputs. */
@@ -342,17 +339,17 @@ softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
   IrPrimExpr **at;
   IrStmt *st[5], **body;
   st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
-  st[1] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[1]);
   *body = op_nn_acc_set(
       p, s->acc, 0,
       ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), op_nn_load64(p, s->x, at)));
   st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
-  st[3] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[3]);
   IrPrimExpr *shifted =
       ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
   *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
-  st[4] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[4]);
   shifted = ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *v;
   if (s->log_form)
@@ -409,7 +406,7 @@ softmax_row_f32(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrBuffer *lanes
   IrStmt *st[3], **body;
   st[0] = op_nn_lanes_reduce(p, &max, n);
   st[1] = op_nn_lanes_reduce(p, &sum, n);
-  st[2] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[2]);
   IrPrimExpr *v, *total = op_nn_lanes_result(p, &sum);
   if (s->log_form)
     v = ir_prim_bin(ctx, IR_PE_SUB, row_shifted(p, &r, at[s->ax]),
@@ -429,7 +426,7 @@ is_f32(const IrBuffer *b)
 static IrExpr *
 legalize_softmax(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  Softmax s;
+  Softmax s = {0};
   int64_t axis;
   s.log_form = site->call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
@@ -443,11 +440,10 @@ legalize_softmax(OpLegalize *lz, const OpSite *site, IrSInfo *result)
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
   s.acc = f32 ? op_nn_lanes_new(&p, "acc", 2) : op_nn_acc_new(&p, 2); /* max, sum */
-  bool along[64] = {false};
   IrPrimExpr *outer[64] = {NULL};
-  along[s.ax] = true;
+  s.along[s.ax] = true;
   IrStmt *nest;
-  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
+  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, s.along, false, outer, &nest);
   *slot = f32 ? softmax_row_f32(&p, &s, outer, lanes, s.acc) : softmax_row(&p, &s, outer);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, site->call, result);
