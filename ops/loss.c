@@ -190,12 +190,11 @@ nll_term(OpPrim *p, const Nll *l, IrPrimExpr **i, IrPrimExpr **valid, IrPrimExpr
   IrPrimExpr *last = op_nn_sub(ctx, l->p->shape[cax], op_nn_index(ctx, 1));
   IrPrimExpr *c = ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, t, last),
                               op_nn_index(ctx, 0));
-  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)pn), **ci = ir_alloc(ctx, sizeof *ci);
+  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)pn);
   for (int d = 0; d < pn; d++)
     at[d] = d == cax ? c : d < cax ? i[d] : i[d - 1];
-  ci[0] = c;
   *valid = ir_prim_bin(ctx, IR_PE_NE, t, op_nn_index(ctx, l->ignore));
-  *weight = l->w ? op_nn_f64(ctx, op_prim_load(p, l->w, ci)) : op_nn_lit(ctx, f64, 1.0);
+  *weight = l->w ? op_nn_f64(ctx, op_prim_load_at(p, l->w, c)) : op_nn_lit(ctx, f64, 1.0);
   IrPrimExpr *pv = op_nn_f64(ctx, op_prim_load(p, l->p, at));
   *loss = ir_prim_bin(ctx, IR_PE_SUB, op_nn_lit(ctx, f64, 0.0),
                       ir_prim_bin(ctx, IR_PE_MUL, pv, *weight));

@@ -284,10 +284,9 @@ static Value *
 eval_softmax(OpEval *ev, const OpSite *s, Value **args)
 {
   const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
-  int64_t axis;
   int ax;
   bool reduce[64] = {false};
-  if (!x || !op_nn_attr_int(s, "axis", -1, &axis) || !op_nn_axis(s, "axis", axis, x->ndim, &ax))
+  if (!x || !op_nn_attr_axis(s, -1, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
@@ -427,15 +426,13 @@ static IrExpr *
 legalize_softmax(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   Softmax s = {0};
-  int64_t axis;
   s.log_form = site->call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
   if (!op_prim_open(
           lz, &p, s.log_form ? "log_softmax" : "softmax", site->call, result,
           (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
     return NULL;
-  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(site, "axis", -1, &axis) ||
-      (s.ax = op_nn_axis_of(axis, s.x->ndim)) < 0)
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_axis(site, -1, s.x->ndim, &s.ax))
     return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
@@ -495,10 +492,9 @@ eval_prelu(OpEval *ev, const OpSite *s, Value **args)
 {
   const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   const IrTensorData *alpha = op_nn_tensor_value(s, args, 1, "alpha");
-  int64_t axis, strides[64];
+  int64_t strides[64];
   int ax;
-  if (!x || !alpha || !op_nn_attr_int(s, "axis", 1, &axis) ||
-      !op_nn_axis(s, "axis", axis, x->ndim, &ax))
+  if (!x || !alpha || !op_nn_attr_axis(s, 1, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
@@ -524,23 +520,20 @@ static IrExpr *
 legalize_prelu(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  int64_t axis;
   int ax;
   OpPrim p;
   IrBuffer *x, *alpha, *out;
   if (!op_prim_open(lz, &p, "prelu", site->call, result,
                     (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
     return NULL;
-  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(site, "axis", 1, &axis) ||
-      (ax = op_nn_axis_of(axis, x->ndim)) < 0)
+  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_axis(site, 1, x->ndim, &ax))
     return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrPrimExpr *last = op_nn_sub(ctx, alpha->shape[0], op_nn_index(ctx, 1));
-  IrPrimExpr **c = ir_alloc(ctx, sizeof *c); /* the load keeps the index array */
-  c[0] = ir_prim_bin(ctx, IR_PE_MIN, i[ax], last);
+  IrPrimExpr *c = op_prim_load_at(&p, alpha, ir_prim_bin(ctx, IR_PE_MIN, i[ax], last));
   IrPrimExpr *v = op_prim_load(&p, x, i);
-  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_load64(&p, alpha, c), op_nn_f64(ctx, v));
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, c), op_nn_f64(ctx, v));
   *body = op_prim_store(
       &p, out, i,
       ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,

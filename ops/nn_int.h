@@ -27,6 +27,8 @@ bool op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out);
 /* An axis in [0, ndim) from a possibly negative one; false after an error
  * naming it what ("axis", "channel_axis") when out of range. */
 bool op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out);
+/* The "axis" attribute (fallback when absent or None) as op_nn_axis makes it. */
+bool op_nn_attr_axis(const OpSite *s, int64_t fallback, int ndim, int *out);
 
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is

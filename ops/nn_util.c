@@ -121,6 +121,13 @@ op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
   return true;
 }
 
+bool
+op_nn_attr_axis(const OpSite *s, int64_t fallback, int ndim, int *out)
+{
+  int64_t axis;
+  return op_nn_attr_int(s, "axis", fallback, &axis) && op_nn_axis(s, "axis", axis, ndim, out);
+}
+
 /* ------------------------------------------------------------------ */
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
