@@ -494,9 +494,7 @@ score_pass(OpPrim *p, const Attn *l)
     s = ir_prim_bin(ctx, IR_PE_ADD, s, bias_at(p, l, j));
   IrStmt *st[4] = {op_prim_store_at(p, l->row, j, op_nn_lit(ctx, f64, 0.0)), dloop,
                    op_prim_store_at(p, l->row, j, s),
-                   op_nn_acc_set(p, l->acc, 0,
-                                 ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, l->acc, 0),
-                                             op_prim_load_at(p, l->row, j)))};
+                   op_nn_acc_fold(p, l->acc, 0, IR_PE_MAX, op_prim_load_at(p, l->row, j))};
   *body = op_nn_seq(p, st, 4);
   return loop;
 }
@@ -513,9 +511,7 @@ exp_pass(OpPrim *p, const Attn *l)
       ctx, op_nn_f64_type(), "tir.exp",
       ir_prim_bin(ctx, IR_PE_SUB, op_prim_load_at(p, l->row, j), op_nn_acc(p, l->acc, 0)));
   IrStmt *st[2] = {op_prim_store_at(p, l->row, j, e),
-                   op_nn_acc_set(p, l->acc, 1,
-                                 ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 1),
-                                             op_prim_load_at(p, l->row, j)))};
+                   op_nn_acc_fold(p, l->acc, 1, IR_PE_ADD, op_prim_load_at(p, l->row, j))};
   *body = op_nn_seq(p, st, 2);
   return loop;
 }
@@ -533,9 +529,8 @@ value_pass(OpPrim *p, const Attn *l)
   IrStmt *loop = key_loop(p, l, &j, &body);
   IrPrimExpr *kj = op_nn_add(ctx, l->k0, j), *qi = op_nn_add(ctx, l->q0, l->i);
   IrPrimExpr *vv = op_nn_f64(ctx, op_prim_load(p, l->v, index4(ctx, l->bt, kj, l->hv, e[0])));
-  *body = op_nn_acc_set(p, l->acc, 2,
-                        ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 2),
-                                    ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv)));
+  *body = op_nn_acc_fold(p, l->acc, 2, IR_PE_ADD,
+                         ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv));
   IrPrimExpr *sum = op_nn_acc(p, l->acc, 1);
   IrPrimExpr *r = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, sum, op_nn_lit(ctx, f64, 0.0)),
                                  ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, l->acc, 2), sum),

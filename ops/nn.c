@@ -339,15 +339,13 @@ softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
   IrStmt *st[5], **body;
   st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
   body = axis_loop(p, s, outer, &at, &st[1]);
-  *body = op_nn_acc_set(
-      p, s->acc, 0,
-      ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), op_nn_load64(p, s->x, at)));
+  *body = op_nn_acc_fold(p, s->acc, 0, IR_PE_MAX, op_nn_load64(p, s->x, at));
   st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
   body = axis_loop(p, s, outer, &at, &st[3]);
   IrPrimExpr *shifted =
       ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
-  *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
+  *body = op_nn_acc_fold(p, s->acc, 1, IR_PE_ADD, e);
   body = axis_loop(p, s, outer, &at, &st[4]);
   shifted = ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *v;

@@ -100,6 +100,8 @@ IrBuffer *op_nn_acc_new(OpPrim *p, int n);
 IrBuffer *op_nn_acc_typed(OpPrim *p, int n, IrDType t);
 IrPrimExpr *op_nn_acc(OpPrim *p, IrBuffer *acc, int k);
 IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
+/* acc[k] = acc[k] kind v: a running sum (IR_PE_ADD), max (IR_PE_MAX), ... */
+IrStmt *op_nn_acc_fold(OpPrim *p, IrBuffer *acc, int k, IrPrimKind kind, IrPrimExpr *v);
 /* acc[k] = (the sum of term over a loop nest) / count, as three
  * statements into st: acc[k] = 0, the nest (whose body, at slot, it sets
  * to add term), the division. */

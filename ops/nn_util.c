@@ -525,15 +525,21 @@ op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
   return op_prim_store_at(p, acc, op_nn_index(p->lz->ctx, k), op_nn_to(p->lz->ctx, acc->dtype, v));
 }
 
+IrStmt *
+op_nn_acc_fold(OpPrim *p, IrBuffer *acc, int k, IrPrimKind kind, IrPrimExpr *v)
+{
+  return op_nn_acc_set(p, acc, k, ir_prim_bin(p->lz->ctx, kind, op_nn_acc(p, acc, k), v));
+}
+
 void
 op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
                IrPrimExpr *count, IrStmt **st)
 {
   IrCtx *ctx = p->lz->ctx;
   st[0] = op_nn_acc_set(p, acc, k, op_nn_lit(ctx, op_nn_f64_type(), 0.0));
-  *slot = op_nn_acc_set(p, acc, k, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, k), term));
+  *slot = op_nn_acc_fold(p, acc, k, IR_PE_ADD, term);
   st[1] = nest;
-  st[2] = op_nn_acc_set(p, acc, k, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, acc, k), count));
+  st[2] = op_nn_acc_fold(p, acc, k, IR_PE_DIV, count);
 }
 
 void

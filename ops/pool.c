@@ -206,10 +206,9 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *one = op_nn_lit(ctx, op_nn_f64_type(), 1.0);
-  IrStmt *count = op_nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, 1), one));
+  IrStmt *count = op_nn_acc_fold(p, acc, 1, IR_PE_ADD, one);
   IrStmt *st[2];
-  st[0] = op_nn_acc_set(p, acc, 0,
-                        ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, op_nn_acc(p, acc, 0), v));
+  st[0] = op_nn_acc_fold(p, acc, 0, max ? IR_PE_MAX : IR_PE_ADD, v);
   if (max)
     return op_nn_if(p, op_conv_inside(ctx, w, pos, ext), st[0]);
   if (!w->count_include_pad) {
