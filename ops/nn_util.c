@@ -18,46 +18,48 @@
 /* Attributes                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The three scalar readers: attribute name of kind IR_AT_INT, IR_AT_BOOL
+ * or IR_AT_FLOAT (an int passes for a bool or a number) stored at out as
+ * int64_t, bool or double; out, which holds the fallback, is kept when the
+ * attribute is absent or None. */
+static bool
+attr_scalar(const OpSite *s, const char *name, IrAttrKind kind, void *out)
+{
+  static const char *const what[] = {
+      [IR_AT_INT] = "an integer", [IR_AT_BOOL] = "True or False", [IR_AT_FLOAT] = "a number"};
+  const IrAttr *a = op_attr(s->call, name);
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind != kind && a->kind != IR_AT_INT)
+    return op_fail(s, "attribute '%s' must be %s", name, what[kind]);
+  if (kind == IR_AT_BOOL)
+    *(bool *)out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
+  else if (kind == IR_AT_FLOAT)
+    *(double *)out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
+  else
+    *(int64_t *)out = a->u.i;
+  return true;
+}
+
 bool
 op_nn_attr_int(const OpSite *s, const char *name, int64_t fallback, int64_t *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_INT) {
-    *out = a->u.i;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be an integer", name);
+  return attr_scalar(s, name, IR_AT_INT, out);
 }
 
 bool
 op_nn_attr_bool(const OpSite *s, const char *name, bool fallback, bool *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_BOOL || a->kind == IR_AT_INT) {
-    *out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be True or False", name);
+  return attr_scalar(s, name, IR_AT_BOOL, out);
 }
 
 bool
 op_nn_attr_float(const OpSite *s, const char *name, double fallback, double *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_FLOAT || a->kind == IR_AT_INT) {
-    *out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be a number", name);
+  return attr_scalar(s, name, IR_AT_FLOAT, out);
 }
 
 bool
@@ -372,44 +374,39 @@ op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
   return ir_prim_intrin(ctx, t, name, args, 1);
 }
 
+/* a kind b for IR_PE_ADD, IR_PE_SUB and IR_PE_MUL, folded: two literals,
+ * an operand that is kind's identity (x + 0, 0 + x, x - 0, x * 1, 1 * x),
+ * and a product with the literal 0 (which is that literal). */
+static IrPrimExpr *
+fold(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y), mul = kind == IR_PE_MUL;
+  if (ka && kb)
+    return ir_prim_int(ctx, a->dtype, mul ? x * y : kind == IR_PE_ADD ? x + y : x - y);
+  if (mul ? (kb && y == 1) || (ka && x == 0) : kb && y == 0)
+    return a;
+  if (mul ? (ka && x == 1) || (kb && y == 0) : kind == IR_PE_ADD && ka && x == 0)
+    return b;
+  return ir_prim_bin(ctx, kind, a, b);
+}
+
 IrPrimExpr *
 op_nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x + y);
-  if (ka && x == 0)
-    return b;
-  if (kb && y == 0)
-    return a;
-  return ir_prim_bin(ctx, IR_PE_ADD, a, b);
+  return fold(ctx, IR_PE_ADD, a, b);
 }
 
 IrPrimExpr *
 op_nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x - y);
-  if (kb && y == 0)
-    return a;
-  return ir_prim_bin(ctx, IR_PE_SUB, a, b);
+  return fold(ctx, IR_PE_SUB, a, b);
 }
 
 IrPrimExpr *
 op_nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x * y);
-  if ((ka && x == 0) || (kb && y == 1))
-    return a;
-  if ((kb && y == 0) || (ka && x == 1))
-    return b;
-  return ir_prim_bin(ctx, IR_PE_MUL, a, b);
+  return fold(ctx, IR_PE_MUL, a, b);
 }
 
 IrPrimExpr *
