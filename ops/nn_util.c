@@ -384,11 +384,9 @@ fold(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
   bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y), mul = kind == IR_PE_MUL;
   if (ka && kb)
     return ir_prim_int(ctx, a->dtype, mul ? x * y : kind == IR_PE_ADD ? x + y : x - y);
-  if (mul ? (kb && y == 1) || (ka && x == 0) : kb && y == 0)
-    return a;
-  if (mul ? (ka && x == 1) || (kb && y == 0) : kind == IR_PE_ADD && ka && x == 0)
-    return b;
-  return ir_prim_bin(ctx, kind, a, b);
+  bool just_a = mul ? (kb && y == 1) || (ka && x == 0) : kb && y == 0;
+  bool just_b = mul ? (ka && x == 1) || (kb && y == 0) : kind == IR_PE_ADD && ka && x == 0;
+  return just_a ? a : just_b ? b : ir_prim_bin(ctx, kind, a, b);
 }
 
 IrPrimExpr *
