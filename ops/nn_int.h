@@ -216,7 +216,8 @@ void op_nn_activation_params(const IrExpr *call, double *p);
 
 /* norm.c: the norms' hooks.  layer_norm's inference is rms_norm's too;
  * group_norm and instance_norm share the channel norms' inference, and
- * those two and rms_norm share a kernel and a lowering. */
+ * those two and rms_norm share a kernel and a lowering (whose body the
+ * five norms share). */
 IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result);
