@@ -35,7 +35,7 @@
 #include "op.h"
 #include "tir_build.h"
 
-/* The ops' kinds of element, read from an entry's .data. */
+/* The kinds of element of full, ones, zeros (Create.fill). */
 typedef enum {
   FILL_VALUE, /* full, full_like: the fill value */
   FILL_ONE,   /* ones, ones_like */
