@@ -468,7 +468,7 @@ key_loop(OpPrim *p, const Attn *l, IrPrimExpr **j, IrStmt ***body)
   return loop;
 }
 
-/* Pass 1: row[j] = score, acc[0] = max. */
+/* Pass 1: row[j] = score, acc[0] = their max. */
 static IrStmt *
 score_pass(OpPrim *p, const Attn *l)
 {
@@ -494,11 +494,10 @@ score_pass(OpPrim *p, const Attn *l)
     s = ir_prim_bin(ctx, IR_PE_ADD, s, bias_at(p, l, j));
   IrStmt *st[4] = {op_prim_store_at(p, l->row, j, op_nn_lit(ctx, f64, 0.0)), dloop,
                    op_prim_store_at(p, l->row, j, s),
-                   op_nn_acc_set(p, l->acc, 0,
-                                 ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, l->acc, 0),
-                                             op_prim_load_at(p, l->row, j)))};
+                   op_nn_acc_fold(p, l->acc, 0, IR_PE_MAX, op_prim_load_at(p, l->row, j))};
   *body = op_nn_seq(p, st, 4);
-  return loop;
+  IrStmt *pass[2] = {op_nn_acc_set(p, l->acc, 0, op_nn_lit(ctx, f64, -INFINITY)), loop};
+  return op_nn_seq(p, pass, 2);
 }
 
 /* Pass 2: row[j] = exp(row[j] - max), acc[1] = their sum. */
@@ -506,18 +505,18 @@ static IrStmt *
 exp_pass(OpPrim *p, const Attn *l)
 {
   IrCtx *ctx = p->lz->ctx;
+  IrDType f64 = op_nn_f64_type();
   IrPrimExpr *j;
   IrStmt **body;
   IrStmt *loop = key_loop(p, l, &j, &body);
   IrPrimExpr *e = op_nn_intrinsic(
-      ctx, op_nn_f64_type(), "tir.exp",
+      ctx, f64, "tir.exp",
       ir_prim_bin(ctx, IR_PE_SUB, op_prim_load_at(p, l->row, j), op_nn_acc(p, l->acc, 0)));
   IrStmt *st[2] = {op_prim_store_at(p, l->row, j, e),
-                   op_nn_acc_set(p, l->acc, 1,
-                                 ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 1),
-                                             op_prim_load_at(p, l->row, j)))};
+                   op_nn_acc_fold(p, l->acc, 1, IR_PE_ADD, op_prim_load_at(p, l->row, j))};
   *body = op_nn_seq(p, st, 2);
-  return loop;
+  IrStmt *pass[2] = {op_nn_acc_set(p, l->acc, 1, op_nn_lit(ctx, f64, 0.0)), loop};
+  return op_nn_seq(p, pass, 2);
 }
 
 /* Pass 3: each output value sum_j row[j] v[j] / sum (0 when nothing is
@@ -533,9 +532,8 @@ value_pass(OpPrim *p, const Attn *l)
   IrStmt *loop = key_loop(p, l, &j, &body);
   IrPrimExpr *kj = op_nn_add(ctx, l->k0, j), *qi = op_nn_add(ctx, l->q0, l->i);
   IrPrimExpr *vv = op_nn_f64(ctx, op_prim_load(p, l->v, index4(ctx, l->bt, kj, l->hv, e[0])));
-  *body = op_nn_acc_set(p, l->acc, 2,
-                        ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, l->acc, 2),
-                                    ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv)));
+  *body = op_nn_acc_fold(p, l->acc, 2, IR_PE_ADD,
+                         ir_prim_bin(ctx, IR_PE_MUL, op_prim_load_at(p, l->row, j), vv));
   IrPrimExpr *sum = op_nn_acc(p, l->acc, 1);
   IrPrimExpr *r = ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, sum, op_nn_lit(ctx, f64, 0.0)),
                                  ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, l->acc, 2), sum),
@@ -606,15 +604,8 @@ query_loops(OpPrim *p, Attn *l, IrStmt **nest)
 static IrStmt *
 query_body(OpPrim *p, const Attn *l)
 {
-  IrCtx *ctx = p->lz->ctx;
-  IrStmt *st[5] = {
-      op_nn_acc_set(p, l->acc, 0, op_nn_lit(ctx, op_nn_f64_type(), -INFINITY)),
-      score_pass(p, l),
-      op_nn_acc_set(p, l->acc, 1, op_nn_lit(ctx, op_nn_f64_type(), 0.0)),
-      exp_pass(p, l),
-      value_pass(p, l),
-  };
-  return op_nn_seq(p, st, 5);
+  IrStmt *st[3] = {score_pass(p, l), exp_pass(p, l), value_pass(p, l)};
+  return op_nn_seq(p, st, 3);
 }
 
 IrExpr *

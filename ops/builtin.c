@@ -131,14 +131,11 @@ dst_vdevice(const IrModule *m, const IrAttr *a)
   return -1;
 }
 
-/* R.to_vdevice: the input's struct info on the destination vdevice (as
- * TVM's InferToVDeviceStructInfo); unchanged when the name is not found,
- * which RealizeVDevice reports. */
+/* s on vdevice dev: s itself when it is not a tensor, is there already or
+ * dev is -1 (no such vdevice, which RealizeVDevice reports). */
 static IrSInfo *
-infer_to_vdevice(OpInfer *in, const OpSite *site, IrSInfo **args)
+on_vdevice(OpInfer *in, IrSInfo *s, int dev)
 {
-  IrSInfo *s = infer_identity(in, site, args);
-  int dev = dst_vdevice(in->mod, attr(site->call, "dst_vdevice"));
   if (!s || s->kind != IR_SI_TENSOR || dev < 0 || s->u.tensor.vdevice == dev)
     return s;
   IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
@@ -147,26 +144,28 @@ infer_to_vdevice(OpInfer *in, const OpSite *site, IrSInfo **args)
   return copy;
 }
 
+/* R.to_vdevice: the input's struct info on the destination vdevice (as
+ * TVM's InferToVDeviceStructInfo). */
+static IrSInfo *
+infer_to_vdevice(OpInfer *in, const OpSite *site, IrSInfo **args)
+{
+  IrSInfo *s = infer_identity(in, site, args);
+  return on_vdevice(in, s, dst_vdevice(in->mod, attr(site->call, "dst_vdevice")));
+}
+
 /* R.hint_on_device: the input's struct info on the hinted vdevice (the
  * first of the module with that device type and vdevice_id), so that what
  * Normalize infers after a hint agrees with what RealizeVDevice makes of
- * it; unchanged when no vdevice matches, which RealizeVDevice reports.
- * (TVM's inference keeps the input's vdevice here.) */
+ * it.  (TVM's inference keeps the input's vdevice here.) */
 static IrSInfo *
 infer_hint_on_device(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
   IrSInfo *s = infer_identity(in, site, args);
   const IrAttr *type = attr(site->call, "dev_type"), *index = attr(site->call, "index");
-  if (!s || s->kind != IR_SI_TENSOR || !in->mod || !type || type->kind != IR_AT_INT)
+  if (!in->mod || !type || type->kind != IR_AT_INT)
     return s;
   int64_t id = index && index->kind == IR_AT_INT ? index->u.i : 0;
-  int i = ir_module_find_vdevice(in->mod, type->u.i, id);
-  if (i < 0 || s->u.tensor.vdevice == i)
-    return s;
-  IrSInfo *copy = ir_alloc(in->ctx, sizeof *copy);
-  *copy = *s;
-  copy->u.tensor.vdevice = i;
-  return copy;
+  return on_vdevice(in, s, ir_module_find_vdevice(in->mod, type->u.i, id));
 }
 
 /* R.call_tir, call_tir_inplace, call_dps_packed, call_pure_packed: the

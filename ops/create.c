@@ -35,15 +35,30 @@
 #include "op.h"
 #include "tir_build.h"
 
-/* The ops' kinds of element, read from an entry's .data. */
+/* The kinds of element of full, ones, zeros (Create.fill). */
 typedef enum {
   FILL_VALUE, /* full, full_like: the fill value */
   FILL_ONE,   /* ones, ones_like */
   FILL_ZERO,  /* zeros, zeros_like */
 } Fill;
 
-static const Fill fill_value = FILL_VALUE, fill_one = FILL_ONE, fill_zero = FILL_ZERO;
-static const bool upper_false = false, upper_true = true; /* tril, triu */
+/* The lowering's value at output index o (the builder, the output and
+ * the call at hand); NULL to give up. */
+typedef IrPrimExpr *(*ValueFn)(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o);
+
+/* What an entry's .data says about its op. */
+typedef struct {
+  const char *name; /* the prim_func's name (TVM's primfunc_name_hint) */
+  ValueFn value;    /* the value of each element (legalize_create) */
+  Fill fill;        /* full, ones, zeros and their _like forms */
+  bool upper;       /* triu (tril: false) */
+} Create;
+
+static const Create *
+row_of(const IrExpr *call)
+{
+  return op_of(call->u.call.op)->data;
+}
 
 /* The dtype attribute: *t set from it, or to fallback when it is None or
  * absent.  False after an error for any other value. */
@@ -178,7 +193,7 @@ shape_arg(OpInfer *in, const OpSite *site, IrSInfo *si, IrPrimExpr ***values, in
 static IrSInfo *
 infer_full(OpInfer *in, const OpSite *site, IrSInfo **args)
 {
-  Fill kind = *(const Fill *)op_of(site->call->u.call.op)->data;
+  Fill kind = row_of(site->call)->fill;
   IrSInfo *f = NULL;
   IrPrimExpr **shape;
   int ndim;
@@ -207,7 +222,7 @@ like_x(OpInfer *in, const OpSite *s, IrSInfo *x)
 static IrSInfo *
 infer_full_like(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
-  Fill kind = *(const Fill *)op_of(s->call->u.call.op)->data;
+  Fill kind = row_of(s->call)->fill;
   IrSInfo *x;
   if (!check_nargs(in, s, kind == FILL_VALUE ? 2 : 1) ||
       !(x = tensor_arg(in, s, args[0], "x")) ||
@@ -454,7 +469,7 @@ fill_all(IrTensorData *out, bool fl, double f, int64_t i)
 static Value *
 eval_full(OpEval *ev, const OpSite *site, Value **args)
 {
-  Fill kind = *(const Fill *)op_of(site->call->u.call.op)->data;
+  Fill kind = row_of(site->call)->fill;
   bool like = args[0]->kind == VAL_TENSOR;
   const IrTensorData *fill = NULL;
   IrDType fallback = IR_VOID;
@@ -584,7 +599,7 @@ eval_hamming_window(OpEval *ev, const OpSite *s, Value **args)
 static Value *
 eval_trilu(OpEval *ev, const OpSite *s, Value **args)
 {
-  bool upper = *(const bool *)op_of(s->call->u.call.op)->data;
+  bool upper = row_of(s->call)->upper;
   const Value *k = eval_prim(ev, s, args, 1);
   if (!k)
     return NULL;
@@ -631,37 +646,12 @@ convert(IrCtx *ctx, IrDType t, IrPrimExpr *x)
   return ir_prim_cast(ctx, t, x);
 }
 
-/* The value at output index o (the builder, the output and the call at
- * hand); NULL to give up. */
-typedef IrPrimExpr *(*ValueFn)(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o);
-
-/* The prim_func "name" storing value(o) into every element o of one
- * output of struct info result; NULL (nothing made) when the output's
- * shape or dtype is not known or value gives up. */
-static IrExpr *
-lower_each(OpLegalize *lz, const IrExpr *call, IrSInfo *result, const char *name, ValueFn value)
-{
-  OpPrim p;
-  op_prim_begin(lz, &p, name);
-  IrBuffer *out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
-  IrPrimExpr **o, *v = NULL;
-  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
-  if (body)
-    v = value(&p, call, out, o);
-  if (!v) {
-    op_prim_abort(&p);
-    return NULL;
-  }
-  *body = op_prim_store(&p, out, o, convert(lz->ctx, out->dtype, v));
-  return op_prim_finish(&p, call, result);
-}
-
 /* full: a constant fill value folds into the code; any other is read. */
 static IrPrimExpr *
 value_full(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
 {
   IrCtx *ctx = p->lz->ctx;
-  Fill kind = *(const Fill *)op_of(call->u.call.op)->data;
+  Fill kind = row_of(call)->fill;
   (void)out, (void)o;
   if (kind != FILL_VALUE)
     return ir_prim_int(ctx, IR_I64, kind == FILL_ONE);
@@ -747,7 +737,7 @@ static IrPrimExpr *
 value_trilu(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
 {
   IrCtx *ctx = p->lz->ctx;
-  bool upper = *(const bool *)op_of(call->u.call.op)->data;
+  bool upper = row_of(call)->upper;
   IrBuffer *x = op_prim_input(p, call->u.call.args[0], "A");
   IrPrimExpr *k = prim_in(p, call, 1);
   if (!x || !k || x->ndim != out->ndim || out->ndim < 2)
@@ -759,35 +749,27 @@ value_trilu(OpPrim *p, const IrExpr *call, IrBuffer *out, IrPrimExpr **o)
                         convert(ctx, x->dtype, ir_prim_int(ctx, IR_I64, 0)));
 }
 
-/* The legalize hook of every op of this file: its prim_func's name (TVM's
- * primfunc_name_hint) and the value of each element. */
+/* The legalize hook of every op of this file: the prim_func of its row's
+ * name storing its row's value into every element of one output of struct
+ * info result; NULL (nothing made) when the output's shape or dtype is not
+ * known or the value gives up. */
 static IrExpr *
 legalize_create(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 {
-  switch (s->call->u.call.op->id) {
-  case IR_OP_FULL:
-  case IR_OP_FULL_LIKE:
-    return lower_each(lz, s->call, result, "full", value_full);
-  case IR_OP_ONES:
-  case IR_OP_ONES_LIKE:
-    return lower_each(lz, s->call, result, "ones", value_full);
-  case IR_OP_ZEROS:
-  case IR_OP_ZEROS_LIKE:
-    return lower_each(lz, s->call, result, "zeros", value_full);
-  case IR_OP_EYE:
-  case IR_OP_EYE_LIKE:
-    return lower_each(lz, s->call, result, "eye", value_eye);
-  case IR_OP_ARANGE:
-    return lower_each(lz, s->call, result, "arange", value_arange);
-  case IR_OP_HAMMING_WINDOW:
-    return lower_each(lz, s->call, result, "hamming_window", value_hamming);
-  case IR_OP_TRIL:
-    return lower_each(lz, s->call, result, "tril", value_trilu);
-  case IR_OP_TRIU:
-    return lower_each(lz, s->call, result, "triu", value_trilu);
-  default:
+  const Create *row = row_of(s->call);
+  OpPrim p;
+  op_prim_begin(lz, &p, row->name);
+  IrBuffer *out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", row->name));
+  IrPrimExpr **o, *v = NULL;
+  IrStmt **body = out ? op_prim_loops(&p, out->shape, out->ndim, &o) : NULL;
+  if (body)
+    v = row->value(&p, s->call, out, o);
+  if (!v) {
+    op_prim_abort(&p);
     return NULL;
   }
+  *body = op_prim_store(&p, out, o, convert(lz->ctx, out->dtype, v));
+  return op_prim_finish(&p, s->call, result);
 }
 
 /* ------------------------------------------------------------------ */
@@ -798,42 +780,52 @@ legalize_create(OpLegalize *lz, const OpSite *s, IrSInfo *result)
 #define A OP_ATTR
 /* clang-format off */
 #define PARAM(name, kind, fallback) {name, IR_PARAM_##kind, fallback}
+/* An entry's Create row: ROW(name, value), ROW(name, value, .upper = u) */
+#define ROW(name_, ...) .data = &(const Create){.name = name_, .value = __VA_ARGS__}
 /* clang-format on */
+
+/* full, ones and zeros, each with its _like form */
+static const Create full = {"full", value_full, FILL_VALUE, false},
+                    ones = {"ones", value_full, FILL_ONE, false},
+                    zeros = {"zeros", value_full, FILL_ZERO, false};
 
 static const OpDef defs[] = {
     OP(IR_OP_FULL, "relax.full",
        .syn.params = {PARAM("shape", SHAPE, NULL), E("fill_value"), A("dtype", "None")},
-       .syn.nparams = 3, .impl = {infer_full, eval_full, legalize_create}, .data = &fill_value),
+       .syn.nparams = 3, .impl = {infer_full, eval_full, legalize_create}, .data = &full),
     OP(IR_OP_FULL_LIKE, "relax.full_like",
        .syn.params = {E("x"), E("fill_value"), A("dtype", "None")}, .syn.nparams = 3,
-       .impl = {infer_full_like, eval_full, legalize_create}, .data = &fill_value),
+       .impl = {infer_full_like, eval_full, legalize_create}, .data = &full),
     OP(IR_OP_ONES, "relax.ones", .syn.params = {PARAM("shape", SHAPE, NULL), A("dtype", NULL)},
-       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &fill_one),
+       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &ones),
     OP(IR_OP_ONES_LIKE, "relax.ones_like", .syn.params = {E("x"), A("dtype", "None")},
-       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &fill_one),
+       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &ones),
     OP(IR_OP_ZEROS, "relax.zeros", .syn.params = {PARAM("shape", SHAPE, NULL), A("dtype", NULL)},
-       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &fill_zero),
+       .syn.nparams = 2, .impl = {infer_full, eval_full, legalize_create}, .data = &zeros),
     OP(IR_OP_ZEROS_LIKE, "relax.zeros_like", .syn.params = {E("x"), A("dtype", "None")},
-       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &fill_zero),
+       .syn.nparams = 2, .impl = {infer_full_like, eval_full, legalize_create}, .data = &zeros),
     OP(IR_OP_EYE, "relax.eye",
        .syn.params = {PARAM("n", PRIM, NULL), PARAM("m", PRIM, NULL), PARAM("k", PRIM, "0"),
                       A("dtype", "\"float32\"")},
-       .syn.nparams = 4, .impl = {infer_eye, eval_eye, legalize_create}),
+       .syn.nparams = 4, .impl = {infer_eye, eval_eye, legalize_create}, ROW("eye", value_eye)),
     OP(IR_OP_EYE_LIKE, "relax.eye_like",
        .syn.params = {E("x"), PARAM("k", PRIM, "0"), A("dtype", "None")}, .syn.nparams = 3,
-       .impl = {infer_eye_like, eval_eye, legalize_create}),
+       .impl = {infer_eye_like, eval_eye, legalize_create}, ROW("eye", value_eye)),
     OP(IR_OP_ARANGE, "relax.arange",
        .syn.params = {PARAM("start", PRIM, NULL), PARAM("end", PRIM, NULL),
                       PARAM("step", PRIM, "1"), A("dtype", "None")},
-       .syn.nparams = 4, .impl = {infer_arange, eval_arange, legalize_create}),
+       .syn.nparams = 4, .impl = {infer_arange, eval_arange, legalize_create},
+       ROW("arange", value_arange)),
     OP(IR_OP_HAMMING_WINDOW, "relax.hamming_window",
        .syn.params = {PARAM("window_size", PRIM, NULL), PARAM("periodic", PRIM, NULL),
                       PARAM("alpha", PRIM, NULL), PARAM("beta", PRIM, NULL), A("dtype", NULL)},
-       .syn.nparams = 5, .impl = {infer_hamming_window, eval_hamming_window, legalize_create}),
+       .syn.nparams = 5, .impl = {infer_hamming_window, eval_hamming_window, legalize_create},
+       ROW("hamming_window", value_hamming)),
     OP(IR_OP_TRIL, "relax.tril", .syn.params = {E("x"), PARAM("k", PRIM, "0")}, .syn.nparams = 2,
-       .impl = {infer_trilu, eval_trilu, legalize_create}, .data = &upper_false),
+       .impl = {infer_trilu, eval_trilu, legalize_create},
+       ROW("tril", value_trilu, .upper = false)),
     OP(IR_OP_TRIU, "relax.triu", .syn.params = {E("x"), PARAM("k", PRIM, "0")}, .syn.nparams = 2,
-       .impl = {infer_trilu, eval_trilu, legalize_create}, .data = &upper_true),
+       .impl = {infer_trilu, eval_trilu, legalize_create}, ROW("triu", value_trilu, .upper = true)),
 };
 
 const OpTable op_create_table = {defs, sizeof defs / sizeof defs[0]};

@@ -462,7 +462,31 @@ log_add_exp(double a, double b)
   return m + log1p(exp(-fabs(a - b)));
 }
 
-/* A binary op on floats, in double. */
+/* A comparison's answer from its operands' order: less, equal, greater
+ * (none of them when one is NaN, as IEEE compares). */
+static bool
+compare(IrOpId id, bool less, bool equal, bool greater)
+{
+  switch (id) {
+  case IR_OP_EQUAL:
+    return equal;
+  case IR_OP_NOT_EQUAL:
+    return !equal;
+  case IR_OP_LESS:
+    return less;
+  case IR_OP_LESS_EQUAL:
+    return less || equal;
+  case IR_OP_GREATER:
+    return greater;
+  case IR_OP_GREATER_EQUAL:
+    return greater || equal;
+  default:
+    UNREACHABLE();
+    return false;
+  }
+}
+
+/* A binary op on floats, in double (comparisons: compare). */
 static double
 binary_float(IrOpId id, double a, double b)
 {
@@ -491,18 +515,6 @@ binary_float(IrOpId id, double a, double b)
     return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
   case IR_OP_MINIMUM:
     return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
-  case IR_OP_EQUAL:
-    return a == b;
-  case IR_OP_NOT_EQUAL:
-    return a != b;
-  case IR_OP_LESS:
-    return a < b;
-  case IR_OP_LESS_EQUAL:
-    return a <= b;
-  case IR_OP_GREATER:
-    return a > b;
-  case IR_OP_GREATER_EQUAL:
-    return a >= b;
   default:
     UNREACHABLE();
     return 0;
@@ -538,7 +550,8 @@ mod_int(IrDType t, bool floor, int64_t a, int64_t b)
 }
 
 /* A binary op on integers (and bools) of dtype t, in int64 wrapping
- * arithmetic; the caller has excluded division by zero. */
+ * arithmetic (comparisons: compare); the caller has excluded division by
+ * zero. */
 static int64_t
 binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
 {
@@ -562,18 +575,6 @@ binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
     return a > b ? a : b;
   case IR_OP_MINIMUM:
     return a < b ? a : b;
-  case IR_OP_EQUAL:
-    return a == b;
-  case IR_OP_NOT_EQUAL:
-    return a != b;
-  case IR_OP_LESS:
-    return a < b;
-  case IR_OP_LESS_EQUAL:
-    return a <= b;
-  case IR_OP_GREATER:
-    return a > b;
-  case IR_OP_GREATER_EQUAL:
-    return a >= b;
   case IR_OP_LOGICAL_AND:
     return a && b;
   case IR_OP_LOGICAL_OR:
@@ -626,63 +627,57 @@ eval_binary(OpEval *ev, const OpSite *s, Value **args)
   bool fl = ir_dtype_is_float(in[0]->dtype) || ir_dtype_is_float(in[1]->dtype);
   bool divides =
       id == IR_OP_DIVIDE || id == IR_OP_FLOOR_DIVIDE || id == IR_OP_MOD || id == IR_OP_FLOOR_MOD;
+  bool cmp = row_of(s->call)->compare;
   for (int64_t i = 0; i < n; i++) {
     int64_t ia = source_index(in[0], out->shape, out->ndim, i);
     int64_t ib = source_index(in[1], out->shape, out->ndim, i);
     if (fl) {
-      op_set_f(out, i, binary_float(id, op_get_f(in[0], ia), op_get_f(in[1], ib)));
+      double a = op_get_f(in[0], ia), b = op_get_f(in[1], ib);
+      if (cmp)
+        op_set_i(out, i, compare(id, a < b, a == b, a > b));
+      else
+        op_set_f(out, i, binary_float(id, a, b));
       continue;
     }
-    int64_t b = op_get_i(in[1], ib);
+    int64_t a = op_get_i(in[0], ia), b = op_get_i(in[1], ib);
     if (divides && b == 0)
       return op_fail_null(s, "integer division by zero");
-    op_set_i(out, i, binary_int(id, in[0]->dtype, op_get_i(in[0], ia), b));
+    op_set_i(out, i, cmp ? compare(id, a < b, a == b, a > b) : binary_int(id, in[0]->dtype, a, b));
   }
   return eval_result(ev, args, 2, v);
 }
 
+/* R.where(c, x1, x2) and R.ewise_fma(x1, x2, x3): three broadcast
+ * operands, the result of x1's dtype.  ewise_fma: floats in double,
+ * rounded once at the store; ints in wrapping int64 arithmetic, wrapped
+ * to the dtype at the store. */
 static Value *
-eval_where(OpEval *ev, const OpSite *s, Value **args)
+eval_ternary(OpEval *ev, const OpSite *s, Value **args)
 {
+  bool where = s->call->u.call.op->id == IR_OP_WHERE;
   IrTensorData *in[3];
-  Value *v = eval_prepare(ev, s, args, 3, IR_VOID, 1, in);
+  Value *v = eval_prepare(ev, s, args, 3, IR_VOID, where ? 1 : 0, in);
   if (!v)
     return NULL;
   IrTensorData *out = &v->u.tensor.t;
-  int64_t n = op_numel(out);
-  for (int64_t i = 0; i < n; i++) {
-    bool c = op_get_i(in[0], source_index(in[0], out->shape, out->ndim, i)) != 0;
-    IrTensorData *x = c ? in[1] : in[2];
-    int64_t j = source_index(x, out->shape, out->ndim, i);
-    if (ir_dtype_is_float(out->dtype))
-      op_set_f(out, i, op_get_f(x, j));
-    else
-      op_set_i(out, i, op_get_i(x, j));
-  }
-  return eval_result(ev, args, 3, v);
-}
-
-/* R.ewise_fma: floats in double, rounded once at the store; ints in
- * wrapping int64 arithmetic, wrapped to the dtype at the store. */
-static Value *
-eval_ewise_fma(OpEval *ev, const OpSite *s, Value **args)
-{
-  IrTensorData *in[3];
-  Value *v = eval_prepare(ev, s, args, 3, IR_VOID, 0, in);
-  if (!v)
-    return NULL;
-  IrTensorData *out = &v->u.tensor.t;
+  bool fl = ir_dtype_is_float(out->dtype);
   int64_t n = op_numel(out);
   for (int64_t i = 0; i < n; i++) {
     int64_t j[3];
     for (int k = 0; k < 3; k++)
       j[k] = source_index(in[k], out->shape, out->ndim, i);
-    if (ir_dtype_is_float(out->dtype)) {
+    if (where) {
+      int k = op_get_i(in[0], j[0]) != 0 ? 1 : 2;
+      if (fl)
+        op_set_f(out, i, op_get_f(in[k], j[k]));
+      else
+        op_set_i(out, i, op_get_i(in[k], j[k]));
+    } else if (fl) {
       op_set_f(out, i, op_get_f(in[0], j[0]) * op_get_f(in[1], j[1]) + op_get_f(in[2], j[2]));
-      continue;
+    } else {
+      uint64_t p = (uint64_t)op_get_i(in[0], j[0]) * (uint64_t)op_get_i(in[1], j[1]);
+      op_set_i(out, i, (int64_t)(p + (uint64_t)op_get_i(in[2], j[2])));
     }
-    uint64_t p = (uint64_t)op_get_i(in[0], j[0]) * (uint64_t)op_get_i(in[1], j[1]);
-    op_set_i(out, i, (int64_t)(p + (uint64_t)op_get_i(in[2], j[2])));
   }
   return eval_result(ev, args, 3, v);
 }
@@ -1270,10 +1265,10 @@ static const OpDef defs[] = {
     OP(IR_OP_RIGHT_SHIFT, "relax.right_shift", BINARY,
        ROW_TAKES(TAKES_INT, "right_shift", 2, IR_PE_CALL, "tir.shift_right", false, NULL, NULL)),
     OP(IR_OP_WHERE, "relax.where", .syn.params = {E("condition"), E("x1"), E("x2")},
-       .syn.nparams = 3, .impl = {infer_where, eval_where, legalize_elementwise},
+       .syn.nparams = 3, .impl = {infer_where, eval_ternary, legalize_elementwise},
        ROW("where", 3, IR_PE_SELECT, NULL, false, NULL, NULL)),
     OP(IR_OP_EWISE_FMA, "relax.ewise_fma", .syn.params = {E("x1"), E("x2"), E("x3")},
-       .syn.nparams = 3, .impl = {infer_ewise_fma, eval_ewise_fma, legalize_elementwise},
+       .syn.nparams = 3, .impl = {infer_ewise_fma, eval_ternary, legalize_elementwise},
        ROW("ewise_fma", 3, IR_PE_ADD, NULL, false, NULL, NULL)),
     OP(IR_OP_NEGATIVE, "relax.negative", UNARY,
        ROW("negative", 1, IR_PE_SUB, NULL, false, negate, negate_int)),

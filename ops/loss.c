@@ -190,12 +190,11 @@ nll_term(OpPrim *p, const Nll *l, IrPrimExpr **i, IrPrimExpr **valid, IrPrimExpr
   IrPrimExpr *last = op_nn_sub(ctx, l->p->shape[cax], op_nn_index(ctx, 1));
   IrPrimExpr *c = ir_prim_bin(ctx, IR_PE_MAX, ir_prim_bin(ctx, IR_PE_MIN, t, last),
                               op_nn_index(ctx, 0));
-  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)pn), **ci = ir_alloc(ctx, sizeof *ci);
+  IrPrimExpr **at = ir_alloc(ctx, sizeof *at * (size_t)pn);
   for (int d = 0; d < pn; d++)
     at[d] = d == cax ? c : d < cax ? i[d] : i[d - 1];
-  ci[0] = c;
   *valid = ir_prim_bin(ctx, IR_PE_NE, t, op_nn_index(ctx, l->ignore));
-  *weight = l->w ? op_nn_f64(ctx, op_prim_load(p, l->w, ci)) : op_nn_lit(ctx, f64, 1.0);
+  *weight = l->w ? op_nn_f64(ctx, op_prim_load_at(p, l->w, c)) : op_nn_lit(ctx, f64, 1.0);
   IrPrimExpr *pv = op_nn_f64(ctx, op_prim_load(p, l->p, at));
   *loss = ir_prim_bin(ctx, IR_PE_SUB, op_nn_lit(ctx, f64, 0.0),
                       ir_prim_bin(ctx, IR_PE_MUL, pv, *weight));
@@ -249,9 +248,8 @@ op_nn_legalize_nll_loss(OpLegalize *lz, const OpSite *site, IrSInfo *result)
   op_prim_emit(&p, op_nn_acc_set(&p, l.acc, 1, zero));
   IrStmt **body = op_prim_loops(&p, l.t->shape, l.t->ndim, &i);
   nll_term(&p, &l, i, &valid, &loss, &weight);
-  IrStmt *st[2] = {
-      op_nn_acc_set(&p, l.acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, l.acc, 0), loss)),
-      op_nn_acc_set(&p, l.acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, l.acc, 1), weight))};
+  IrStmt *st[2] = {op_nn_acc_fold(&p, l.acc, 0, IR_PE_ADD, loss),
+                   op_nn_acc_fold(&p, l.acc, 1, IR_PE_ADD, weight)};
   *body = op_nn_if(&p, valid, op_nn_seq(&p, st, 2));
   IrPrimExpr *v = op_nn_acc(&p, l.acc, 0);
   if (l.r == LOSS_MEAN)
@@ -327,7 +325,7 @@ op_nn_legalize_cross_entropy(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrStmt **body = op_prim_loops(&p, x->shape, x->ndim, &i);
   IrPrimExpr *xy = ir_prim_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, op_prim_load(&p, x, i)),
                                op_nn_f64(ctx, op_prim_load(&p, y, i)));
-  *body = op_nn_acc_set(&p, acc, 0, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(&p, acc, 0), xy));
+  *body = op_nn_acc_fold(&p, acc, 0, IR_PE_ADD, xy);
   IrPrimExpr *v = ir_prim_bin(ctx, IR_PE_SUB, op_nn_lit(ctx, f64, 0.0), op_nn_acc(&p, acc, 0));
   if (x->ndim >= 2)
     v = ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_f64(ctx, x->shape[0]));

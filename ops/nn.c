@@ -261,16 +261,6 @@ legalize_activation(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 /* softmax, log_softmax                                                */
 /* ------------------------------------------------------------------ */
 
-/* Normalizes axis for rank ndim; false after an error when out of range. */
-static bool
-normalize_axis(const OpSite *s, int64_t axis, int ndim, int *out)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return op_fail(s, "axis %lld is out of range for a tensor of rank %d", (long long)axis, ndim);
-  *out = (int)(axis < 0 ? axis + ndim : axis);
-  return true;
-}
-
 static IrSInfo *
 infer_softmax(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
@@ -283,7 +273,7 @@ infer_softmax(OpInfer *in, const OpSite *s, IrSInfo **args)
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, -1, IR_VOID, -1);
-  if (x->u.tensor.ndim >= 0 && !normalize_axis(s, axis, x->u.tensor.ndim, &norm))
+  if (x->u.tensor.ndim >= 0 && !op_nn_axis(s, "axis", axis, x->u.tensor.ndim, &norm))
     return NULL;
   return x;
 }
@@ -294,10 +284,9 @@ static Value *
 eval_softmax(OpEval *ev, const OpSite *s, Value **args)
 {
   const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
-  int64_t axis;
   int ax;
   bool reduce[64] = {false};
-  if (!x || !op_nn_attr_int(s, "axis", -1, &axis) || !normalize_axis(s, axis, x->ndim, &ax))
+  if (!x || !op_nn_attr_axis(s, -1, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
@@ -326,21 +315,18 @@ eval_softmax(OpEval *ev, const OpSite *s, Value **args)
 typedef struct {
   IrBuffer *x, *out, *acc;
   int ax;
+  bool along[64]; /* ax alone */
   bool log_form;
 } Softmax;
 
-/* One pass over the softmax axis: a loop over it whose var is put at
- * (*at)[ax] of a copy of the row's index.  Returns the loop; *body gets
- * the slot of its body. */
-static IrStmt *
-axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt ***body)
+/* One pass over the softmax axis: a loop over it (*loop) whose var is put
+ * at (*at)[ax] of a copy of the row's index.  Returns the slot of its
+ * body. */
+static IrStmt **
+axis_loop(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrPrimExpr ***at, IrStmt **loop)
 {
-  IrStmt *loop;
-  IrPrimExpr **r;
-  *body = op_prim_loop_nest(p, &s->x->shape[s->ax], 1, &r, &loop);
   *at = op_nn_index_copy(p->lz->ctx, outer, s->x->ndim);
-  (*at)[s->ax] = r[0];
-  return loop;
+  return op_nn_nest_dims(p, s->x->shape, s->x->ndim, s->along, true, *at, loop);
 }
 
 /* The row's statements: max, sum of exp(x - max), then the outputs. */
@@ -352,17 +338,15 @@ softmax_row(OpPrim *p, const Softmax *s, IrPrimExpr **outer)
   IrPrimExpr **at;
   IrStmt *st[5], **body;
   st[0] = op_nn_acc_set(p, s->acc, 0, op_nn_lit(ctx, f64, -INFINITY));
-  st[1] = axis_loop(p, s, outer, &at, &body);
-  *body = op_nn_acc_set(
-      p, s->acc, 0,
-      ir_prim_bin(ctx, IR_PE_MAX, op_nn_acc(p, s->acc, 0), op_nn_load64(p, s->x, at)));
+  body = axis_loop(p, s, outer, &at, &st[1]);
+  *body = op_nn_acc_fold(p, s->acc, 0, IR_PE_MAX, op_nn_load64(p, s->x, at));
   st[2] = op_nn_acc_set(p, s->acc, 1, op_nn_lit(ctx, f64, 0.0));
-  st[3] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[3]);
   IrPrimExpr *shifted =
       ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *e = op_nn_intrinsic(ctx, f64, "tir.exp", shifted);
-  *body = op_nn_acc_set(p, s->acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, s->acc, 1), e));
-  st[4] = axis_loop(p, s, outer, &at, &body);
+  *body = op_nn_acc_fold(p, s->acc, 1, IR_PE_ADD, e);
+  body = axis_loop(p, s, outer, &at, &st[4]);
   shifted = ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, s->x, at), op_nn_acc(p, s->acc, 0));
   IrPrimExpr *v;
   if (s->log_form)
@@ -419,7 +403,7 @@ softmax_row_f32(OpPrim *p, const Softmax *s, IrPrimExpr **outer, IrBuffer *lanes
   IrStmt *st[3], **body;
   st[0] = op_nn_lanes_reduce(p, &max, n);
   st[1] = op_nn_lanes_reduce(p, &sum, n);
-  st[2] = axis_loop(p, s, outer, &at, &body);
+  body = axis_loop(p, s, outer, &at, &st[2]);
   IrPrimExpr *v, *total = op_nn_lanes_result(p, &sum);
   if (s->log_form)
     v = ir_prim_bin(ctx, IR_PE_SUB, row_shifted(p, &r, at[s->ax]),
@@ -439,25 +423,22 @@ is_f32(const IrBuffer *b)
 static IrExpr *
 legalize_softmax(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
-  Softmax s;
-  int64_t axis;
+  Softmax s = {0};
   s.log_form = site->call->u.call.op->id == IR_OP_LOG_SOFTMAX;
   OpPrim p;
   if (!op_prim_open(
           lz, &p, s.log_form ? "log_softmax" : "softmax", site->call, result,
           (OpPrimParam[]){{"A", &s.x}, {s.log_form ? "T_log_softmax" : "T_softmax", &s.out}}, 2))
     return NULL;
-  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_int(site, "axis", -1, &axis) ||
-      (s.ax = op_nn_axis_of(axis, s.x->ndim)) < 0)
+  if (s.x->ndim != s.out->ndim || s.x->ndim > 64 || !op_nn_attr_axis(site, -1, s.x->ndim, &s.ax))
     return op_prim_give_up(&p);
   bool f32 = is_f32(s.x) && is_f32(s.out);
   IrBuffer *lanes = f32 ? op_nn_lanes_new(&p, "lanes", OP_NN_LANES) : NULL;
   s.acc = f32 ? op_nn_lanes_new(&p, "acc", 2) : op_nn_acc_new(&p, 2); /* max, sum */
-  bool along[64] = {false};
   IrPrimExpr *outer[64] = {NULL};
-  along[s.ax] = true;
+  s.along[s.ax] = true;
   IrStmt *nest;
-  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, along, false, outer, &nest);
+  IrStmt **slot = op_nn_nest_dims(&p, s.x->shape, s.x->ndim, s.along, false, outer, &nest);
   *slot = f32 ? softmax_row_f32(&p, &s, outer, lanes, s.acc) : softmax_row(&p, &s, outer);
   op_prim_emit(&p, nest);
   return op_prim_finish(&p, site->call, result);
@@ -480,7 +461,7 @@ infer_prelu(OpInfer *in, const OpSite *s, IrSInfo **args)
       !op_nn_tensor_arg(in, s, args, 1, "alpha", &alpha) ||
       !op_nn_attr_int(s, "axis", 1, &axis) || !op_nn_require_float(in, s, op_nn_dtype(x)))
     return NULL;
-  if (op_nn_ndim(x) >= 0 && !normalize_axis(s, axis, op_nn_ndim(x), &ax))
+  if (op_nn_ndim(x) >= 0 && !op_nn_axis(s, "axis", axis, op_nn_ndim(x), &ax))
     return NULL;
   IrDType dt = op_nn_dtype(x), at = op_nn_dtype(alpha);
   if (dt.code != IR_DT_VOID && at.code != IR_DT_VOID && !ir_dtype_eq(dt, at))
@@ -509,10 +490,9 @@ eval_prelu(OpEval *ev, const OpSite *s, Value **args)
 {
   const IrTensorData *x = op_nn_tensor_value(s, args, 0, "data");
   const IrTensorData *alpha = op_nn_tensor_value(s, args, 1, "alpha");
-  int64_t axis, strides[64];
+  int64_t strides[64];
   int ax;
-  if (!x || !alpha || !op_nn_attr_int(s, "axis", 1, &axis) ||
-      !normalize_axis(s, axis, x->ndim, &ax))
+  if (!x || !alpha || !op_nn_attr_axis(s, 1, x->ndim, &ax))
     return NULL;
   if (x->ndim > 64)
     return op_fail_null(s, "tensors of more than 64 dimensions are not supported");
@@ -538,23 +518,20 @@ static IrExpr *
 legalize_prelu(OpLegalize *lz, const OpSite *site, IrSInfo *result)
 {
   IrCtx *ctx = lz->ctx;
-  int64_t axis;
   int ax;
   OpPrim p;
   IrBuffer *x, *alpha, *out;
   if (!op_prim_open(lz, &p, "prelu", site->call, result,
                     (OpPrimParam[]){{"A", &x}, {"alpha", &alpha}, {"T_prelu", &out}}, 3))
     return NULL;
-  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_int(site, "axis", 1, &axis) ||
-      (ax = op_nn_axis_of(axis, x->ndim)) < 0)
+  if (x->ndim != out->ndim || alpha->ndim != 1 || !op_nn_attr_axis(site, 1, x->ndim, &ax))
     return op_prim_give_up(&p);
   IrPrimExpr **i;
   IrStmt **body = op_prim_loops(&p, out->shape, out->ndim, &i);
   IrPrimExpr *last = op_nn_sub(ctx, alpha->shape[0], op_nn_index(ctx, 1));
-  IrPrimExpr **c = ir_alloc(ctx, sizeof *c); /* the load keeps the index array */
-  c[0] = ir_prim_bin(ctx, IR_PE_MIN, i[ax], last);
+  IrPrimExpr *c = op_prim_load_at(&p, alpha, ir_prim_bin(ctx, IR_PE_MIN, i[ax], last));
   IrPrimExpr *v = op_prim_load(&p, x, i);
-  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_load64(&p, alpha, c), op_nn_f64(ctx, v));
+  IrPrimExpr *neg = ir_prim_bin(ctx, IR_PE_MUL, op_nn_f64(ctx, c), op_nn_f64(ctx, v));
   *body = op_prim_store(
       &p, out, i,
       ir_prim_select(ctx, ir_prim_bin(ctx, IR_PE_GT, v, op_nn_lit(ctx, x->dtype, 0)), v,

@@ -24,6 +24,11 @@ bool op_nn_attr_str(const OpSite *s, const char *name, const char *fallback, con
 bool op_nn_attr_ints(const OpSite *s, const char *name, int64_t *out, int max, int *n);
 /* A dtype given as a string; "void" (or absent) is IR_VOID. */
 bool op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out);
+/* An axis in [0, ndim) from a possibly negative one; false after an error
+ * naming it what ("axis", "channel_axis") when out of range. */
+bool op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out);
+/* The "axis" attribute (fallback when absent or None) as op_nn_axis makes it. */
+bool op_nn_attr_axis(const OpSite *s, int64_t fallback, int ndim, int *out);
 
 /* Inference. */
 /* Argument i as a tensor: *out is its struct info, or NULL when nothing is
@@ -95,6 +100,8 @@ IrBuffer *op_nn_acc_new(OpPrim *p, int n);
 IrBuffer *op_nn_acc_typed(OpPrim *p, int n, IrDType t);
 IrPrimExpr *op_nn_acc(OpPrim *p, IrBuffer *acc, int k);
 IrStmt *op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v);
+/* acc[k] = acc[k] kind v: a running sum (IR_PE_ADD), max (IR_PE_MAX), ... */
+IrStmt *op_nn_acc_fold(OpPrim *p, IrBuffer *acc, int k, IrPrimKind kind, IrPrimExpr *v);
 /* acc[k] = (the sum of term over a loop nest) / count, as three
  * statements into st: acc[k] = 0, the nest (whose body, at slot, it sets
  * to add term), the division. */
@@ -209,7 +216,8 @@ void op_nn_activation_params(const IrExpr *call, double *p);
 
 /* norm.c: the norms' hooks.  layer_norm's inference is rms_norm's too;
  * group_norm and instance_norm share the channel norms' inference, and
- * those two and rms_norm share a kernel and a lowering. */
+ * those two and rms_norm share a kernel and a lowering (whose body the
+ * five norms share). */
 IrSInfo *op_nn_infer_layer_norm(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_nn_legalize_layer_norm(OpLegalize *lz, const OpSite *s, IrSInfo *result);

@@ -18,46 +18,48 @@
 /* Attributes                                                          */
 /* ------------------------------------------------------------------ */
 
+/* The three scalar readers: attribute name of kind IR_AT_INT, IR_AT_BOOL
+ * or IR_AT_FLOAT (an int passes for a bool or a number) stored at out as
+ * int64_t, bool or double; out, which holds the fallback, is kept when the
+ * attribute is absent or None. */
+static bool
+attr_scalar(const OpSite *s, const char *name, IrAttrKind kind, void *out)
+{
+  static const char *const what[] = {
+      [IR_AT_INT] = "an integer", [IR_AT_BOOL] = "True or False", [IR_AT_FLOAT] = "a number"};
+  const IrAttr *a = op_attr(s->call, name);
+  if (!a || a->kind == IR_AT_NONE)
+    return true;
+  if (a->kind != kind && a->kind != IR_AT_INT)
+    return op_fail(s, "attribute '%s' must be %s", name, what[kind]);
+  if (kind == IR_AT_BOOL)
+    *(bool *)out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
+  else if (kind == IR_AT_FLOAT)
+    *(double *)out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
+  else
+    *(int64_t *)out = a->u.i;
+  return true;
+}
+
 bool
 op_nn_attr_int(const OpSite *s, const char *name, int64_t fallback, int64_t *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_INT) {
-    *out = a->u.i;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be an integer", name);
+  return attr_scalar(s, name, IR_AT_INT, out);
 }
 
 bool
 op_nn_attr_bool(const OpSite *s, const char *name, bool fallback, bool *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_BOOL || a->kind == IR_AT_INT) {
-    *out = a->kind == IR_AT_BOOL ? a->u.b : a->u.i != 0;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be True or False", name);
+  return attr_scalar(s, name, IR_AT_BOOL, out);
 }
 
 bool
 op_nn_attr_float(const OpSite *s, const char *name, double fallback, double *out)
 {
-  const IrAttr *a = op_attr(s->call, name);
   *out = fallback;
-  if (!a || a->kind == IR_AT_NONE)
-    return true;
-  if (a->kind == IR_AT_FLOAT || a->kind == IR_AT_INT) {
-    *out = a->kind == IR_AT_FLOAT ? a->u.f : (double)a->u.i;
-    return true;
-  }
-  return op_fail(s, "attribute '%s' must be a number", name);
+  return attr_scalar(s, name, IR_AT_FLOAT, out);
 }
 
 bool
@@ -109,6 +111,23 @@ op_nn_attr_dtype(const OpSite *s, const char *name, IrDType *out)
   if (!ir_dtype_parse(text, strlen(text), out))
     return op_fail(s, "attribute '%s' is not a dtype: \"%s\"", name, text);
   return true;
+}
+
+bool
+op_nn_axis(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
+{
+  *out = op_nn_axis_of(axis, ndim);
+  if (*out < 0)
+    return op_fail(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis,
+                   ndim);
+  return true;
+}
+
+bool
+op_nn_attr_axis(const OpSite *s, int64_t fallback, int ndim, int *out)
+{
+  int64_t axis;
+  return op_nn_attr_int(s, "axis", fallback, &axis) && op_nn_axis(s, "axis", axis, ndim, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -355,44 +374,37 @@ op_nn_intrinsic(IrCtx *ctx, IrDType t, const char *name, IrPrimExpr *a)
   return ir_prim_intrin(ctx, t, name, args, 1);
 }
 
+/* a kind b for IR_PE_ADD, IR_PE_SUB and IR_PE_MUL, folded: two literals,
+ * an operand that is kind's identity (x + 0, 0 + x, x - 0, x * 1, 1 * x),
+ * and a product with the literal 0 (which is that literal). */
+static IrPrimExpr *
+fold(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *a, IrPrimExpr *b)
+{
+  int64_t x, y;
+  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y), mul = kind == IR_PE_MUL;
+  if (ka && kb)
+    return ir_prim_int(ctx, a->dtype, mul ? x * y : kind == IR_PE_ADD ? x + y : x - y);
+  bool just_a = mul ? (kb && y == 1) || (ka && x == 0) : kb && y == 0;
+  bool just_b = mul ? (ka && x == 1) || (kb && y == 0) : kind == IR_PE_ADD && ka && x == 0;
+  return just_a ? a : just_b ? b : ir_prim_bin(ctx, kind, a, b);
+}
+
 IrPrimExpr *
 op_nn_add(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x + y);
-  if (ka && x == 0)
-    return b;
-  if (kb && y == 0)
-    return a;
-  return ir_prim_bin(ctx, IR_PE_ADD, a, b);
+  return fold(ctx, IR_PE_ADD, a, b);
 }
 
 IrPrimExpr *
 op_nn_sub(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x - y);
-  if (kb && y == 0)
-    return a;
-  return ir_prim_bin(ctx, IR_PE_SUB, a, b);
+  return fold(ctx, IR_PE_SUB, a, b);
 }
 
 IrPrimExpr *
 op_nn_mul(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b)
 {
-  int64_t x, y;
-  bool ka = ir_prim_is_int(a, &x), kb = ir_prim_is_int(b, &y);
-  if (ka && kb)
-    return ir_prim_int(ctx, a->dtype, x * y);
-  if ((ka && x == 0) || (kb && y == 1))
-    return a;
-  if ((kb && y == 0) || (ka && x == 1))
-    return b;
-  return ir_prim_bin(ctx, IR_PE_MUL, a, b);
+  return fold(ctx, IR_PE_MUL, a, b);
 }
 
 IrPrimExpr *
@@ -508,15 +520,21 @@ op_nn_acc_set(OpPrim *p, IrBuffer *acc, int k, IrPrimExpr *v)
   return op_prim_store_at(p, acc, op_nn_index(p->lz->ctx, k), op_nn_to(p->lz->ctx, acc->dtype, v));
 }
 
+IrStmt *
+op_nn_acc_fold(OpPrim *p, IrBuffer *acc, int k, IrPrimKind kind, IrPrimExpr *v)
+{
+  return op_nn_acc_set(p, acc, k, ir_prim_bin(p->lz->ctx, kind, op_nn_acc(p, acc, k), v));
+}
+
 void
 op_nn_acc_mean(OpPrim *p, IrBuffer *acc, int k, IrStmt *nest, IrStmt **slot, IrPrimExpr *term,
                IrPrimExpr *count, IrStmt **st)
 {
   IrCtx *ctx = p->lz->ctx;
   st[0] = op_nn_acc_set(p, acc, k, op_nn_lit(ctx, op_nn_f64_type(), 0.0));
-  *slot = op_nn_acc_set(p, acc, k, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, k), term));
+  *slot = op_nn_acc_fold(p, acc, k, IR_PE_ADD, term);
   st[1] = nest;
-  st[2] = op_nn_acc_set(p, acc, k, ir_prim_bin(ctx, IR_PE_DIV, op_nn_acc(p, acc, k), count));
+  st[2] = op_nn_acc_fold(p, acc, k, IR_PE_DIV, count);
 }
 
 void
@@ -552,30 +570,14 @@ op_nn_index_copy(IrCtx *ctx, IrPrimExpr **idx, int n)
   return copy;
 }
 
-/* v folded into the float32 running value cur by kind (IR_PE_ADD or
- * IR_PE_MAX). */
-static IrPrimExpr *
-lanes_combine(IrCtx *ctx, IrPrimKind kind, IrPrimExpr *cur, IrPrimExpr *v)
-{
-  return ir_prim_bin(ctx, kind, cur, op_nn_to(ctx, IR_F32, v));
-}
-
-static IrPrimExpr *
-lane_at(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i)
-{
-  return op_prim_load_at(p, l->lanes, i);
-}
-
+/* buf[i] = buf[i] kind v, v as float32: v folded into an element of one
+ * of l's float32 buffers (its lanes, its result). */
 static IrStmt *
-lane_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *i, IrPrimExpr *v)
+fold_at(OpPrim *p, const OpNnLanes *l, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *v)
 {
-  return op_prim_store_at(p, l->lanes, i, v);
-}
-
-static IrStmt *
-result_set(OpPrim *p, const OpNnLanes *l, IrPrimExpr *v)
-{
-  return op_prim_store_at(p, l->result, op_nn_index(p->lz->ctx, l->slot), v);
+  IrCtx *ctx = p->lz->ctx;
+  return op_prim_store_at(
+      p, buf, i, ir_prim_bin(ctx, l->kind, op_prim_load_at(p, buf, i), op_nn_to(ctx, IR_F32, v)));
 }
 
 IrPrimExpr *
@@ -612,28 +614,26 @@ op_nn_lanes_reduce(OpPrim *p, const OpNnLanes *l, IrPrimExpr *n)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *init = op_nn_lit(ctx, IR_F32, l->kind == IR_PE_MAX ? -INFINITY : 0.0);
   IrPrimExpr *width = op_nn_index(ctx, OP_NN_LANES), *chunks = op_nn_floordiv(ctx, n, width);
-  IrPrimExpr *j, *done = op_nn_mul(ctx, chunks, width);
+  IrPrimExpr *j, *done = op_nn_mul(ctx, chunks, width), *slot = op_nn_index(ctx, l->slot);
   IrStmt *st[6], **body;
   int ns = 0;
   int64_t known;
   bool vector = !ir_prim_is_int(chunks, &known) || known > 0;
   if (vector) {
     body = lanes_loop(p, width, &j, st, &ns);
-    *body = lane_set(p, l, j, init);
+    *body = op_prim_store_at(p, l->lanes, j, init);
     IrPrimExpr *ext[2] = {chunks, width}, **cj;
     body = op_prim_loop_nest(p, ext, 2, &cj, &st[ns++]);
     IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, op_nn_mul(ctx, cj[0], width), cj[1]));
-    *body = lane_set(p, l, cj[1], lanes_combine(ctx, l->kind, lane_at(p, l, cj[1]), v));
+    *body = fold_at(p, l, l->lanes, cj[1], v);
   }
-  st[ns++] = result_set(p, l, init);
+  st[ns++] = op_prim_store_at(p, l->result, slot, init);
   if (vector) {
     body = lanes_loop(p, width, &j, st, &ns);
-    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), lane_at(p, l, j)));
+    *body = fold_at(p, l, l->result, slot, op_prim_load_at(p, l->lanes, j));
   }
   body = lanes_loop(p, op_nn_sub(ctx, n, done), &j, st, &ns);
-  if (body) {
-    IrPrimExpr *v = l->load(p, l->env, op_nn_add(ctx, done, j));
-    *body = result_set(p, l, lanes_combine(ctx, l->kind, op_nn_lanes_result(p, l), v));
-  }
+  if (body)
+    *body = fold_at(p, l, l->result, slot, l->load(p, l->env, op_nn_add(ctx, done, j)));
   return op_nn_seq(p, st, ns);
 }

@@ -3,11 +3,11 @@
  * and rms_norm (their entries are in nn.c's table), each with its
  * inference, reference kernel and lowering to a T.prim_func.  rms_norm's
  * inference is layer_norm's; group_norm, instance_norm and rms_norm share
- * one kernel and one lowering (below); layer_norm and batch_norm share
- * theirs (after them: the checks of TVM's NormCheckDtypeAndShape, the
- * kernels, the lowerings).
+ * one kernel (below); layer_norm and batch_norm share theirs (after them:
+ * the checks of TVM's NormCheckDtypeAndShape, the kernels); all five share
+ * one lowering (last).
  *
- * Key idea (the three that share): each norm computes statistics per group of elements and then
+ * Key idea: each norm computes statistics per group of elements and then
  * maps every element through them.  A group is a position of the dims
  * that are not normalized (the "axes"): instance_norm and rms_norm as
  * layer_norm, while group_norm also splits the channel axis into
@@ -18,8 +18,9 @@
  * channel g * (C / G) + c.  Both compute in double: mean, then the
  * variance as the mean of squared deviations (rms_norm: the mean of
  * squares), then (x - mean) * (1 / sqrt(var + epsilon)) * gamma + beta.
- * gamma and beta are indexed by channel (group_norm, instance_norm) or by
- * the member dims in dim order (rms_norm's weight, as layer_norm's gamma).
+ * gamma and beta are indexed by channel (group_norm, instance_norm, and
+ * batch_norm, whose groups are the channels of its axis) or by the member
+ * dims in dim order (rms_norm's weight, as layer_norm's gamma).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,17 +39,6 @@ typedef struct {
   double epsilon;
   bool center, scale;
 } NormSpec;
-
-/* An axis in [0, ndim), or an error. */
-static bool
-axis_in(const OpSite *s, const char *what, int64_t axis, int ndim, int *out)
-{
-  if (axis < -(int64_t)ndim || axis >= ndim)
-    return op_fail(s, "%s %lld is out of range for a tensor of rank %d", what, (long long)axis,
-                   ndim);
-  *out = (int)(axis < 0 ? axis + ndim : axis);
-  return true;
-}
 
 /* Reads the call's attributes for data of rank ndim; false after an error
  * (an axis out of range or repeated, the channel among the axes, a number
@@ -78,11 +68,11 @@ norm_spec(const OpSite *s, int ndim, NormSpec *n)
     return false;
   if (n->groups <= 0)
     return op_fail(s, "num_groups must be positive, not %lld", (long long)n->groups);
-  if (!n->rms && !axis_in(s, "channel_axis", channel, ndim, &n->channel))
+  if (!n->rms && !op_nn_axis(s, "channel_axis", channel, ndim, &n->channel))
     return false;
   for (int i = 0; i < naxes; i++) {
     int a;
-    if (!axis_in(s, "axis", axes[i], ndim, &a))
+    if (!op_nn_axis(s, "axis", axes[i], ndim, &a))
       return false;
     if (n->member[a])
       return op_fail(s, "axis %d is repeated", a);
@@ -303,162 +293,6 @@ op_nn_eval_norm(OpEval *ev, const OpSite *s, Value **args)
 }
 
 /* ------------------------------------------------------------------ */
-/* Lowering                                                            */
-/* ------------------------------------------------------------------ */
-
-typedef struct {
-  NormSpec n;
-  IrBuffer *x, *gamma, *beta, *out, *acc; /* acc: mean (rms: mean square), var */
-  IrPrimExpr *per;                        /* group_norm: channels per group */
-} NormLower;
-
-/* The member loop nest of a group and x's index in it: group[d] holds the
- * group's loop vars (group_norm's channel dim: the group g).  *nest gets
- * the outermost loop; returns the slot of the body. */
-static IrStmt **
-member_nest(OpPrim *p, const NormLower *l, IrPrimExpr **group, IrPrimExpr ***at, IrStmt **nest)
-{
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *ext[65], **vars;
-  int k = 0, ndim = l->n.ndim;
-  for (int d = 0; d < ndim; d++) {
-    if (l->n.member[d])
-      ext[k++] = l->x->shape[d];
-    else if (d == l->n.channel && l->n.split)
-      ext[k++] = l->per;
-  }
-  IrStmt **slot = op_prim_loop_nest(p, ext, k, &vars, nest);
-  *at = op_nn_index_copy(ctx, group, ndim);
-  for (int d = 0, j = 0; d < ndim; d++) {
-    if (l->n.member[d])
-      (*at)[d] = vars[j++];
-    else if (d == l->n.channel && l->n.split)
-      (*at)[d] = op_nn_add(ctx, op_nn_mul(ctx, group[d], l->per), vars[j++]);
-  }
-  return slot;
-}
-
-/* The count of a group's members as float64, at least 1. */
-static IrPrimExpr *
-member_count(OpPrim *p, const NormLower *l)
-{
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *count = op_nn_index(ctx, 1);
-  for (int d = 0; d < l->n.ndim; d++) {
-    if (l->n.member[d])
-      count = op_nn_mul(ctx, count, l->x->shape[d]);
-    else if (d == l->n.channel && l->n.split)
-      count = op_nn_mul(ctx, count, l->per);
-  }
-  return ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, count), op_nn_lit(ctx, op_nn_f64_type(), 1.0));
-}
-
-/* acc[k] = (sum over the group of term) / count: three statements. */
-static void
-group_mean(OpPrim *p, const NormLower *l, IrPrimExpr **group, int k, IrStmt **st)
-{
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **at;
-  IrStmt *nest;
-  IrStmt **slot = member_nest(p, l, group, &at, &nest);
-  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at));
-  if (k != 0)
-    op_nn_acc_variance(p, l->acc, k, nest, slot, v, member_count(p, l), st);
-  else
-    op_nn_acc_mean(p, l->acc, k, nest, slot, l->n.rms ? ir_prim_bin(ctx, IR_PE_MUL, v, v) : v,
-                   member_count(p, l), st);
-}
-
-/* The index of gamma/beta/weight at x's index at. */
-static IrPrimExpr **
-param_at(OpPrim *p, const NormLower *l, IrPrimExpr **at)
-{
-  IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 64);
-  int k = 0;
-  if (!l->n.rms) {
-    idx[0] = at[l->n.channel];
-    return idx;
-  }
-  for (int d = 0; d < l->n.ndim; d++)
-    if (l->n.member[d])
-      idx[k++] = at[d];
-  return idx;
-}
-
-/* The output pass of a group. */
-static IrStmt *
-normalize_group(OpPrim *p, const NormLower *l, IrPrimExpr **group)
-{
-  IrCtx *ctx = p->lz->ctx;
-  IrDType f64 = op_nn_f64_type();
-  IrPrimExpr **at;
-  IrStmt *nest;
-  IrStmt **slot = member_nest(p, l, group, &at, &nest);
-  IrPrimExpr *spread = op_nn_acc(p, l->acc, l->n.rms ? 0 : 1);
-  IrPrimExpr *inv = ir_prim_bin(
-      ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0),
-      op_nn_intrinsic(ctx, f64, "tir.sqrt",
-                      ir_prim_bin(ctx, IR_PE_ADD, spread, op_nn_lit(ctx, f64, l->n.epsilon))));
-  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at));
-  if (!l->n.rms)
-    v = ir_prim_bin(ctx, IR_PE_SUB, v, op_nn_acc(p, l->acc, 0));
-  v = ir_prim_bin(ctx, IR_PE_MUL, v, inv);
-  IrPrimExpr **pi = param_at(p, l, at);
-  if (l->n.scale)
-    v = ir_prim_bin(ctx, IR_PE_MUL, v, op_nn_f64(ctx, op_prim_load(p, l->gamma, pi)));
-  if (l->n.center && !l->n.rms)
-    v = ir_prim_bin(ctx, IR_PE_ADD, v, op_nn_f64(ctx, op_prim_load(p, l->beta, pi)));
-  *slot = op_prim_store(p, l->out, at, op_nn_to(ctx, l->out->dtype, v));
-  return nest;
-}
-
-IrExpr *
-op_nn_legalize_norm(OpLegalize *lz, const OpSite *site, IrSInfo *result)
-{
-  IrOpId id = site->call->u.call.op->id;
-  const char *name = id == IR_OP_RMS_NORM    ? "rms_norm"
-                     : id == IR_OP_GROUP_NORM ? "group_norm"
-                                              : "instance_norm";
-  NormLower l = {0};
-  OpPrim p;
-  op_prim_begin(lz, &p, name);
-  l.x = op_prim_input(&p, site->call->u.call.args[0], "data");
-  l.gamma = op_prim_input(&p, site->call->u.call.args[1], id == IR_OP_RMS_NORM ? "weight" : "gamma");
-  l.beta = id == IR_OP_RMS_NORM ? NULL : op_prim_input(&p, site->call->u.call.args[2], "beta");
-  l.out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
-  if (!l.x || !l.gamma || (id != IR_OP_RMS_NORM && !l.beta) || !l.out ||
-      !norm_spec(site, l.x->ndim, &l.n)) {
-    op_prim_abort(&p);
-    return NULL;
-  }
-  if (l.n.split)
-    l.per = op_nn_floordiv(lz->ctx, l.x->shape[l.n.channel], op_nn_index(lz->ctx, l.n.groups));
-  l.acc = op_nn_acc_new(&p, 2);
-  /* the group loops: the kept dims, group_norm's channel dim over G */
-  IrPrimExpr *ext[64], **vars, *group[64] = {NULL};
-  int k = 0;
-  for (int d = 0; d < l.n.ndim; d++)
-    if (!l.n.member[d])
-      ext[k++] = d == l.n.channel && l.n.split ? op_nn_index(lz->ctx, l.n.groups) : l.x->shape[d];
-  IrStmt *nest, *st[7];
-  IrStmt **slot = op_prim_loop_nest(&p, ext, k, &vars, &nest);
-  for (int d = 0, j = 0; d < l.n.ndim; d++)
-    if (!l.n.member[d])
-      group[d] = vars[j++];
-  int ns = 0;
-  group_mean(&p, &l, group, 0, &st[ns]);
-  ns += 3;
-  if (!l.n.rms) {
-    group_mean(&p, &l, group, 1, &st[ns]);
-    ns += 3;
-  }
-  st[ns++] = normalize_group(&p, &l, group);
-  *slot = op_nn_seq(&p, st, ns);
-  op_prim_emit(&p, nest);
-  return op_prim_finish(&p, site->call, result);
-}
-
-/* ------------------------------------------------------------------ */
 /* layer_norm, batch_norm: shared checks                               */
 /* ------------------------------------------------------------------ */
 
@@ -485,7 +319,7 @@ static bool
 normalize_axes(const OpSite *s, const int64_t *axes, int n, int ndim, int *out)
 {
   for (int i = 0; i < n; i++) {
-    if (!axis_in(s, "axis", axes[i], ndim, &out[i]))
+    if (!op_nn_axis(s, "axis", axes[i], ndim, &out[i]))
       return false;
     for (int j = 0; j < i; j++) {
       if (out[j] == out[i])
@@ -687,6 +521,25 @@ moments(const IrTensorData *x, int64_t base, const int64_t *inner, int64_t n, do
   *var = n ? sq / (double)n : 0;
 }
 
+/* Stores the normalized x[base + at[r]] for r < n into out: (x - mean) *
+ * (1 / sqrt(var + epsilon)), times gamma, plus beta, both read at param
+ * (at r when param is -1: layer_norm's one value per member). */
+static void
+normalize_run(const IrTensorData **t, const NormFlags *f, IrTensorData *out, int64_t base,
+              const int64_t *at, int64_t n, double mean, double var, int64_t param)
+{
+  double inv = 1.0 / sqrt(var + f->epsilon);
+  for (int64_t r = 0; r < n; r++) {
+    int64_t pi = param < 0 ? r : param;
+    double v = (op_get_f(t[0], base + at[r]) - mean) * inv;
+    if (f->scale)
+      v *= op_get_f(t[1], pi);
+    if (f->center)
+      v += op_get_f(t[2], pi);
+    op_set_f(out, base + at[r], v);
+  }
+}
+
 Value *
 op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args)
 {
@@ -702,15 +555,7 @@ op_nn_eval_layer_norm(OpEval *ev, const OpSite *s, Value **args)
   for (int64_t o = 0; o < nouter; o++) {
     double mean, var;
     moments(t[0], outer[o], inner, ninner, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t r = 0; r < ninner; r++) {
-      double v = (op_get_f(t[0], outer[o] + inner[r]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], r);
-      if (f.center)
-        v += op_get_f(t[2], r);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[r], v);
-    }
+    normalize_run(t, &f, &out->u.tensor.t, outer[o], inner, ninner, mean, var, -1);
   }
   free(outer);
   free(inner);
@@ -755,15 +600,7 @@ op_nn_eval_batch_norm(OpEval *ev, const OpSite *s, Value **args)
   for (int64_t c = 0; c < ninner; c++) {
     double mean, var;
     channel_stats(t, c, inner[c], outer, nouter, training, &mean, &var);
-    double inv = 1.0 / sqrt(var + f.epsilon);
-    for (int64_t o = 0; o < nouter; o++) {
-      double v = (op_get_f(t[0], outer[o] + inner[c]) - mean) * inv;
-      if (f.scale)
-        v *= op_get_f(t[1], c);
-      if (f.center)
-        v += op_get_f(t[2], c);
-      op_set_f(&out->u.tensor.t, outer[o] + inner[c], v);
-    }
+    normalize_run(t, &f, &out->u.tensor.t, inner[c], outer, nouter, mean, var, c);
     double m0 = op_get_f(t[3], c), v0 = op_get_f(t[4], c);
     op_set_f(&mm->u.tensor.t, c, training ? (1 - momentum) * m0 + momentum * mean : m0);
     op_set_f(&mv->u.tensor.t, c, training ? (1 - momentum) * v0 + momentum * var : v0);
@@ -775,185 +612,276 @@ op_nn_eval_batch_norm(OpEval *ev, const OpSite *s, Value **args)
 }
 
 /* ------------------------------------------------------------------ */
-/* layer_norm, batch_norm                                              */
+/* Lowering (every norm)                                               */
 /* ------------------------------------------------------------------ */
 
-/* A norm as the kernels see it: statistics per group (layer_norm: the
- * positions of the kept dims; batch_norm: a channel), over the members
- * of a group (the other dims). */
+/* A norm as its lowering sees it: the groups and members of NormSpec
+ * (layer_norm: the axes are the members, the channel -1; batch_norm: all
+ * dims but its axis, which is the channel), and batch_norm's moving
+ * statistics. */
 typedef struct {
-  IrBuffer *x, *gamma, *beta, *mean_in, *var_in; /* mean_in/var_in: batch_norm */
-  IrBuffer *out, *mean_out, *var_out;             /* mean_out/var_out: batch_norm */
-  IrBuffer *acc;                                  /* mean, variance */
-  bool member[64];                                /* dims reduced over */
-  bool batch, training, center, scale;
-  double epsilon, momentum;
-} Norm;
+  NormSpec n;
+  IrBuffer *x, *gamma, *beta, *out, *acc; /* acc: mean (rms: mean square), var */
+  IrPrimExpr *per;                        /* group_norm: channels per group */
+  bool batch, training;                   /* batch_norm, and its training attribute */
+  double momentum;                        /* batch_norm */
+  IrBuffer *mean_in, *var_in, *mean_out, *var_out; /* batch_norm */
+} NormLower;
 
-/* The count of members, as float64 and at least 1 (the kernel's moments
- * are 0 for an empty group). */
+/* The member loop nest of a group and x's index in it: group[d] holds the
+ * group's loop vars (group_norm's channel dim: the group g).  *nest gets
+ * the outermost loop; returns the slot of the body. */
+static IrStmt **
+member_nest(OpPrim *p, const NormLower *l, IrPrimExpr **group, IrPrimExpr ***at, IrStmt **nest)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[65], **vars;
+  int k = 0, ndim = l->n.ndim;
+  for (int d = 0; d < ndim; d++) {
+    if (l->n.member[d])
+      ext[k++] = l->x->shape[d];
+    else if (d == l->n.channel && l->n.split)
+      ext[k++] = l->per;
+  }
+  IrStmt **slot = op_prim_loop_nest(p, ext, k, &vars, nest);
+  *at = op_nn_index_copy(ctx, group, ndim);
+  for (int d = 0, j = 0; d < ndim; d++) {
+    if (l->n.member[d])
+      (*at)[d] = vars[j++];
+    else if (d == l->n.channel && l->n.split)
+      (*at)[d] = op_nn_add(ctx, op_nn_mul(ctx, group[d], l->per), vars[j++]);
+  }
+  return slot;
+}
+
+/* The count of a group's members as float64, at least 1 (the kernels'
+ * moments are 0 for an empty group). */
 static IrPrimExpr *
-count_members(OpPrim *p, const Norm *n)
+member_count(OpPrim *p, const NormLower *l)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *count = op_nn_index(ctx, 1);
-  for (int d = 0; d < n->x->ndim; d++)
-    if (n->member[d])
-      count = op_nn_mul(ctx, count, n->x->shape[d]);
+  for (int d = 0; d < l->n.ndim; d++) {
+    if (l->n.member[d])
+      count = op_nn_mul(ctx, count, l->x->shape[d]);
+    else if (d == l->n.channel && l->n.split)
+      count = op_nn_mul(ctx, count, l->per);
+  }
   return ir_prim_bin(ctx, IR_PE_MAX, op_nn_f64(ctx, count), op_nn_lit(ctx, op_nn_f64_type(), 1.0));
 }
 
-/* acc[k] = (sum over the members of term) / count, as two statements. */
+/* acc[k] = (sum over the group of term) / count: three statements. */
 static void
-member_mean(OpPrim *p, const Norm *n, IrPrimExpr **group, int k, bool squared, IrStmt **st)
+group_mean(OpPrim *p, const NormLower *l, IrPrimExpr **group, int k, IrStmt **st)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
+  IrPrimExpr **at;
   IrStmt *nest;
-  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
-  IrPrimExpr *v = op_nn_load64(p, n->x, at);
-  if (squared)
-    op_nn_acc_variance(p, n->acc, k, nest, slot, v, count_members(p, n), st);
+  IrStmt **slot = member_nest(p, l, group, &at, &nest);
+  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at));
+  if (k != 0)
+    op_nn_acc_variance(p, l->acc, k, nest, slot, v, member_count(p, l), st);
   else
-    op_nn_acc_mean(p, n->acc, k, nest, slot, v, count_members(p, n), st);
+    op_nn_acc_mean(p, l->acc, k, nest, slot, l->n.rms ? ir_prim_bin(ctx, IR_PE_MUL, v, v) : v,
+                   member_count(p, l), st);
 }
 
-/* Index of the per-group or per-member parameters: batch_norm's channel,
- * layer_norm's member dims in dim order. */
+/* The index of gamma/beta/weight at x's index at: its channel (batch_norm,
+ * group_norm, instance_norm), else its member dims in dim order
+ * (layer_norm, rms_norm). */
 static IrPrimExpr **
-param_index(OpPrim *p, const Norm *n, IrPrimExpr **at)
+param_at(OpPrim *p, const NormLower *l, IrPrimExpr **at)
 {
   IrPrimExpr **idx = ir_alloc(p->lz->ctx, sizeof *idx * 64);
   int k = 0;
-  for (int d = 0; d < n->x->ndim; d++)
-    if (n->member[d] != n->batch)
+  if (l->n.channel >= 0) {
+    idx[0] = at[l->n.channel];
+    return idx;
+  }
+  for (int d = 0; d < l->n.ndim; d++)
+    if (l->n.member[d])
       idx[k++] = at[d];
   return idx;
 }
 
-/* The normalization pass: out = (x - mean) / sqrt(var + eps) * gamma + beta. */
+/* The output pass of a group: out = (x - mean) * (1 / sqrt(var + eps)) *
+ * gamma + beta (rms_norm: x * (1 / sqrt(mean square + eps)) * weight). */
 static IrStmt *
-normalize_pass(OpPrim *p, const Norm *n, IrPrimExpr **group)
+normalize_group(OpPrim *p, const NormLower *l, IrPrimExpr **group)
 {
   IrCtx *ctx = p->lz->ctx;
   IrDType f64 = op_nn_f64_type();
-  IrPrimExpr **at = op_nn_index_copy(ctx, group, n->x->ndim);
+  IrPrimExpr **at;
   IrStmt *nest;
-  IrStmt **slot = op_nn_nest_dims(p, n->x->shape, n->x->ndim, n->member, true, at, &nest);
-  IrPrimExpr **pi = param_index(p, n, at);
-  IrPrimExpr *std = op_nn_intrinsic(
-      ctx, f64, "tir.sqrt",
-      ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, n->acc, 1), op_nn_lit(ctx, f64, n->epsilon)));
-  IrPrimExpr *inv = ir_prim_bin(ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0), std);
-  IrPrimExpr *v = ir_prim_bin(
-      ctx, IR_PE_MUL,
-      ir_prim_bin(ctx, IR_PE_SUB, op_nn_load64(p, n->x, at), op_nn_acc(p, n->acc, 0)), inv);
-  if (n->scale)
-    v = ir_prim_bin(ctx, IR_PE_MUL, v, op_nn_load64(p, n->gamma, pi));
-  if (n->center)
-    v = ir_prim_bin(ctx, IR_PE_ADD, v, op_nn_load64(p, n->beta, pi));
-  *slot = op_prim_store(p, n->out, at, op_nn_to(ctx, n->out->dtype, v));
+  IrStmt **slot = member_nest(p, l, group, &at, &nest);
+  IrPrimExpr *spread = op_nn_acc(p, l->acc, l->n.rms ? 0 : 1);
+  IrPrimExpr *inv = ir_prim_bin(
+      ctx, IR_PE_DIV, op_nn_lit(ctx, f64, 1.0),
+      op_nn_intrinsic(ctx, f64, "tir.sqrt",
+                      ir_prim_bin(ctx, IR_PE_ADD, spread, op_nn_lit(ctx, f64, l->n.epsilon))));
+  IrPrimExpr *v = op_nn_f64(ctx, op_prim_load(p, l->x, at));
+  if (!l->n.rms)
+    v = ir_prim_bin(ctx, IR_PE_SUB, v, op_nn_acc(p, l->acc, 0));
+  v = ir_prim_bin(ctx, IR_PE_MUL, v, inv);
+  IrPrimExpr **pi = param_at(p, l, at);
+  if (l->n.scale)
+    v = ir_prim_bin(ctx, IR_PE_MUL, v, op_nn_f64(ctx, op_prim_load(p, l->gamma, pi)));
+  if (l->n.center && !l->n.rms)
+    v = ir_prim_bin(ctx, IR_PE_ADD, v, op_nn_f64(ctx, op_prim_load(p, l->beta, pi)));
+  *slot = op_prim_store(p, l->out, at, op_nn_to(ctx, l->out->dtype, v));
   return nest;
 }
 
 /* batch_norm's moving statistic k (0 mean, 1 var) of channel c: kept at
  * inference, moved toward the batch's with training. */
 static IrStmt *
-moving_stat(OpPrim *p, const Norm *n, IrPrimExpr **c, int k)
+moving_stat(OpPrim *p, const NormLower *l, IrPrimExpr **c, int k)
 {
   IrCtx *ctx = p->lz->ctx;
   IrDType f64 = op_nn_f64_type();
-  IrBuffer *in = k ? n->var_in : n->mean_in, *out = k ? n->var_out : n->mean_out;
+  IrBuffer *in = k ? l->var_in : l->mean_in, *out = k ? l->var_out : l->mean_out;
   IrPrimExpr *old = op_nn_load64(p, in, c), *v = old;
-  if (n->training)
+  if (l->training)
     v = ir_prim_bin(
-        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 1 - n->momentum), old),
-        ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, n->momentum), op_nn_acc(p, n->acc, k)));
+        ctx, IR_PE_ADD, ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, 1 - l->momentum), old),
+        ir_prim_bin(ctx, IR_PE_MUL, op_nn_lit(ctx, f64, l->momentum), op_nn_acc(p, l->acc, k)));
   return op_prim_store(p, out, c, op_nn_to(ctx, out->dtype, v));
 }
 
-/* The statements of one group: statistics, normalization, and for
- * batch_norm the moving statistics. */
+/* The statements of one group: its statistics (batch_norm at inference:
+ * the moving ones), the output pass, and batch_norm's moving statistics. */
 static IrStmt *
-norm_group(OpPrim *p, const Norm *n, IrPrimExpr **group)
+norm_group(OpPrim *p, const NormLower *l, IrPrimExpr **group)
 {
   IrStmt *st[9];
   int k = 0;
-  IrPrimExpr **c = n->batch ? param_index(p, n, group) : NULL;
-  if (n->batch && !n->training) {
-    st[k++] = op_nn_acc_set(p, n->acc, 0, op_nn_load64(p, n->mean_in, c));
-    st[k++] = op_nn_acc_set(p, n->acc, 1, op_nn_load64(p, n->var_in, c));
+  IrPrimExpr **c = l->batch ? param_at(p, l, group) : NULL;
+  if (l->batch && !l->training) {
+    st[k++] = op_nn_acc_set(p, l->acc, 0, op_nn_load64(p, l->mean_in, c));
+    st[k++] = op_nn_acc_set(p, l->acc, 1, op_nn_load64(p, l->var_in, c));
   } else {
-    member_mean(p, n, group, 0, false, &st[k]);
-    member_mean(p, n, group, 1, true, &st[k + 3]);
-    k += 6;
+    group_mean(p, l, group, 0, &st[k]);
+    k += 3;
+    if (!l->n.rms) {
+      group_mean(p, l, group, 1, &st[k]);
+      k += 3;
+    }
   }
-  st[k++] = normalize_pass(p, n, group);
-  if (n->batch) {
-    st[k++] = moving_stat(p, n, c, 0);
-    st[k++] = moving_stat(p, n, c, 1);
+  st[k++] = normalize_group(p, l, group);
+  if (l->batch) {
+    st[k++] = moving_stat(p, l, c, 0);
+    st[k++] = moving_stat(p, l, c, 1);
   }
   return op_nn_seq(p, st, k);
 }
 
-/* Reads the attributes and marks the member dims; false when the call is
- * not one the kernel accepts (inference has reported why). */
+/* The rest of every norm's lowering once its buffers and NormSpec are
+ * read: the group loops (the kept dims, group_norm's channel dim over
+ * num_groups) around each group's statements. */
+static IrExpr *
+lower_groups(OpPrim *p, NormLower *l, const OpSite *site, IrSInfo *result)
+{
+  IrCtx *ctx = p->lz->ctx;
+  if (l->n.split)
+    l->per = op_nn_floordiv(ctx, l->x->shape[l->n.channel], op_nn_index(ctx, l->n.groups));
+  l->acc = op_nn_acc_new(p, 2);
+  IrPrimExpr *ext[64], **vars, *group[64] = {NULL};
+  int k = 0;
+  for (int d = 0; d < l->n.ndim; d++)
+    if (!l->n.member[d])
+      ext[k++] = d == l->n.channel && l->n.split ? op_nn_index(ctx, l->n.groups) : l->x->shape[d];
+  IrStmt *nest;
+  IrStmt **slot = op_prim_loop_nest(p, ext, k, &vars, &nest);
+  for (int d = 0, j = 0; d < l->n.ndim; d++)
+    if (!l->n.member[d])
+      group[d] = vars[j++];
+  *slot = norm_group(p, l, group);
+  op_prim_emit(p, nest);
+  return op_prim_finish(p, site->call, result);
+}
+
+/* group_norm, instance_norm, rms_norm */
+IrExpr *
+op_nn_legalize_norm(OpLegalize *lz, const OpSite *site, IrSInfo *result)
+{
+  IrOpId id = site->call->u.call.op->id;
+  const char *name = id == IR_OP_RMS_NORM    ? "rms_norm"
+                     : id == IR_OP_GROUP_NORM ? "group_norm"
+                                              : "instance_norm";
+  NormLower l = {0};
+  OpPrim p;
+  op_prim_begin(lz, &p, name);
+  l.x = op_prim_input(&p, site->call->u.call.args[0], "data");
+  l.gamma = op_prim_input(&p, site->call->u.call.args[1], id == IR_OP_RMS_NORM ? "weight" : "gamma");
+  l.beta = id == IR_OP_RMS_NORM ? NULL : op_prim_input(&p, site->call->u.call.args[2], "beta");
+  l.out = op_prim_output(&p, result, ir_printf(lz->ctx, "T_%s", name));
+  if (!l.x || !l.gamma || (id != IR_OP_RMS_NORM && !l.beta) || !l.out ||
+      !norm_spec(site, l.x->ndim, &l.n)) {
+    op_prim_abort(&p);
+    return NULL;
+  }
+  return lower_groups(&p, &l, site, result);
+}
+
+/* Reads layer_norm's or batch_norm's attributes into l (the members:
+ * layer_norm's axes, or every dim but batch_norm's axis, its channel);
+ * false when the call is not one the kernel accepts (inference has
+ * reported why). */
 static bool
-norm_attrs(const OpSite *s, Norm *n)
+norm_attrs(const OpSite *s, NormLower *l)
 {
   int64_t axes[64];
-  int naxes = 1, ndim = n->x->ndim;
+  int naxes = 1, ndim = l->x->ndim;
+  NormSpec *n = &l->n;
   bool ok = op_nn_attr_float(s, "epsilon", 1e-5, &n->epsilon) &&
             op_nn_attr_bool(s, "center", true, &n->center) &&
             op_nn_attr_bool(s, "scale", true, &n->scale) &&
-            op_nn_attr_bool(s, "training", true, &n->training) &&
-            op_nn_attr_float(s, "momentum", 0.1, &n->momentum) &&
-            (n->batch ? op_nn_attr_int(s, "axis", 1, &axes[0])
+            op_nn_attr_bool(s, "training", true, &l->training) &&
+            op_nn_attr_float(s, "momentum", 0.1, &l->momentum) &&
+            (l->batch ? op_nn_attr_int(s, "axis", 1, &axes[0])
                       : op_nn_attr_ints(s, "axes", axes, 64, &naxes));
   if (!ok || ndim > 64)
     return false;
+  n->ndim = ndim;
+  n->groups = 1;
   for (int d = 0; d < 64; d++)
-    n->member[d] = n->batch;
+    n->member[d] = l->batch;
   for (int i = 0; i < naxes; i++) {
     int a = op_nn_axis_of(axes[i], ndim);
-    if (a < 0 || n->member[a] != n->batch)
+    if (a < 0 || n->member[a] != l->batch)
       return false;
-    n->member[a] = !n->batch;
+    n->member[a] = !l->batch;
   }
+  n->channel = l->batch ? op_nn_axis_of(axes[0], ndim) : -1;
   return true;
 }
 
+/* layer_norm, batch_norm */
 static IrExpr *
 legalize_norm(OpLegalize *lz, const OpSite *site, IrSInfo *result, bool batch)
 {
-  Norm n = {0};
-  n.batch = batch;
+  NormLower l = {0};
+  l.batch = batch;
   OpPrim p;
   op_prim_begin(lz, &p, batch ? "batch_norm" : "layer_norm");
-  n.x = op_nn_input(&p, site->call, 0, "data");
-  n.gamma = op_nn_input(&p, site->call, 1, "gamma");
-  n.beta = op_nn_input(&p, site->call, 2, "beta");
+  l.x = op_nn_input(&p, site->call, 0, "data");
+  l.gamma = op_nn_input(&p, site->call, 1, "gamma");
+  l.beta = op_nn_input(&p, site->call, 2, "beta");
   if (batch) {
-    n.mean_in = op_nn_input(&p, site->call, 3, "moving_mean");
-    n.var_in = op_nn_input(&p, site->call, 4, "moving_var");
+    l.mean_in = op_nn_input(&p, site->call, 3, "moving_mean");
+    l.var_in = op_nn_input(&p, site->call, 4, "moving_var");
     bool tuple = result->kind == IR_SI_TUPLE && result->u.tuple.n == 3;
-    n.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
-    n.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
-    n.var_out = tuple ? op_prim_output(&p, result->u.tuple.fields[2], "T_moving_var") : NULL;
-    if (!n.mean_in || !n.var_in || !n.mean_out || !n.var_out)
+    l.out = tuple ? op_prim_output(&p, result->u.tuple.fields[0], "T_batch_norm") : NULL;
+    l.mean_out = tuple ? op_prim_output(&p, result->u.tuple.fields[1], "T_moving_mean") : NULL;
+    l.var_out = tuple ? op_prim_output(&p, result->u.tuple.fields[2], "T_moving_var") : NULL;
+    if (!l.mean_in || !l.var_in || !l.mean_out || !l.var_out)
       return op_prim_give_up(&p);
   } else {
-    n.out = op_prim_output(&p, result, "T_layer_norm");
+    l.out = op_prim_output(&p, result, "T_layer_norm");
   }
-  if (!n.x || !n.gamma || !n.beta || !n.out || !norm_attrs(site, &n))
+  if (!l.x || !l.gamma || !l.beta || !l.out || !norm_attrs(site, &l))
     return op_prim_give_up(&p);
-  n.acc = op_nn_acc_new(&p, 2);
-  IrPrimExpr *group[64] = {NULL};
-  IrStmt *nest;
-  IrStmt **slot = op_nn_nest_dims(&p, n.x->shape, n.x->ndim, n.member, false, group, &nest);
-  *slot = norm_group(&p, &n, group);
-  op_prim_emit(&p, nest);
-  return op_prim_finish(&p, site->call, result);
+  return lower_groups(&p, &l, site, result);
 }
 
 IrExpr *

@@ -30,23 +30,6 @@
 /* Inference                                                           */
 /* ------------------------------------------------------------------ */
 
-IrSInfo *
-op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  Window w;
-  IrSInfo *xt;
-  IrPrimExpr **x;
-  if (!op_conv_parse_window(s, &w) ||
-      !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
-    return NULL;
-  if (!x)
-    return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
-  IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
-  for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
-  return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
-}
-
 /* output_size: None (the input's extents), one value for every axis, or
  * one per axis. */
 static bool
@@ -65,23 +48,36 @@ parse_output_size(const OpSite *s, int nsp, int64_t *size, int *n)
   return true;
 }
 
+/* The pools' inference, the adaptive pool's too: each spatial extent is
+ * the window's output extent, or the adaptive pool's output_size (the
+ * input's extent when None). */
 IrSInfo *
-op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
+op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
 {
   Window w;
   IrSInfo *xt;
   IrPrimExpr **x;
   int64_t size[CONV_SP];
-  int n;
-  if (!op_conv_parse_window(s, &w) || !parse_output_size(s, w.nsp, size, &n) ||
+  int n = 0;
+  if (!op_conv_parse_window(s, &w) ||
+      (w.kind == NN_WIN_ADAPTIVE && !parse_output_size(s, w.nsp, size, &n)) ||
       !op_conv_window_arg(in, s, args, 0, "data", &w.data, &xt, &x))
     return NULL;
   if (!x)
     return ir_sinfo_tensor(in->ctx, NULL, w.out.rank, op_nn_dtype(xt), op_nn_vdevice(xt));
   IrPrimExpr *o[CONV_RANK] = {x[0], x[1]};
   for (int a = 0; a < w.nsp; a++)
-    o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
+    if (w.kind != NN_WIN_ADAPTIVE)
+      o[2 + a] = op_conv_out_extent(in, &w, a, x[2 + a], op_nn_int(in->ctx, w.size[a]));
+    else
+      o[2 + a] = n ? op_nn_int(in->ctx, size[a]) : x[2 + a];
   return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
+}
+
+IrSInfo *
+op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
+{
+  return op_nn_infer_pool(in, s, args);
 }
 
 /* ------------------------------------------------------------------ */
@@ -210,10 +206,9 @@ pool_body(OpPrim *p, const Window *w, bool max, IrBuffer *acc, IrPrimExpr *v, Ir
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *one = op_nn_lit(ctx, op_nn_f64_type(), 1.0);
-  IrStmt *count = op_nn_acc_set(p, acc, 1, ir_prim_bin(ctx, IR_PE_ADD, op_nn_acc(p, acc, 1), one));
+  IrStmt *count = op_nn_acc_fold(p, acc, 1, IR_PE_ADD, one);
   IrStmt *st[2];
-  st[0] = op_nn_acc_set(p, acc, 0,
-                        ir_prim_bin(ctx, max ? IR_PE_MAX : IR_PE_ADD, op_nn_acc(p, acc, 0), v));
+  st[0] = op_nn_acc_fold(p, acc, 0, max ? IR_PE_MAX : IR_PE_ADD, v);
   if (max)
     return op_nn_if(p, op_conv_inside(ctx, w, pos, ext), st[0]);
   if (!w->count_include_pad) {
@@ -274,18 +269,6 @@ typedef struct {
   int64_t in[2], size[2]; /* input H, W; output H, W */
 } PoolRow;
 
-static IrPrimExpr *
-row_acc(OpPrim *p, const PoolRow *r, IrPrimExpr *col)
-{
-  return op_prim_load_at(p, r->acc, col);
-}
-
-static IrStmt *
-row_acc_set(OpPrim *p, const PoolRow *r, IrPrimExpr *col, IrPrimExpr *v)
-{
-  return op_prim_store_at(p, r->acc, col, v);
-}
-
 /* One loop over output columns first + [0, count), NULL when count is 0;
  * *col gets the column (first + the loop var). */
 static IrStmt **
@@ -314,8 +297,9 @@ accumulate(OpPrim *p, const PoolRow *r, IrPrimExpr *iy, IrPrimExpr *kx, int64_t 
     return NULL;
   IrPrimExpr *ix = op_conv_input_pos(ctx, r->w, 1, col, kx);
   IrPrimExpr *v = op_conv_load_raw(p, &r->x, r->n, r->c, iy, ix);
-  IrStmt *set = row_acc_set(
-      p, r, col, ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, row_acc(p, r, col), v));
+  IrStmt *set = op_prim_store_at(
+      p, r->acc, col,
+      ir_prim_bin(ctx, r->max ? IR_PE_MAX : IR_PE_ADD, op_prim_load_at(p, r->acc, col), v));
   *slot = guard ? op_nn_if(p, axis_inside(ctx, r->w, 1, ix, r->in[1]), set) : set;
   return loop;
 }
@@ -343,7 +327,7 @@ store_row(OpPrim *p, const PoolRow *r)
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr *col;
   IrStmt *loop, **slot = column_loop(p, 0, r->size[1], &col, &loop);
-  IrPrimExpr *v = row_acc(p, r, col);
+  IrPrimExpr *v = op_prim_load_at(p, r->acc, col);
   if (!r->max) {
     IrPrimExpr *count = op_nn_mul(ctx, axis_count(ctx, r, 0, r->y), axis_count(ctx, r, 1, col));
     count = ir_prim_bin(ctx, IR_PE_MAX, count, op_nn_index(ctx, 1));
@@ -408,7 +392,7 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
   r.n = v[0], r.c = v[1], r.y = v[2];
   IrPrimExpr *col;
   IrStmt *st[3], *loop, **init = column_loop(p, 0, r.size[1], &col, &loop);
-  *init = row_acc_set(p, &r, col, op_nn_lit(ctx, t, max ? op_conv_lowest(t) : 0.0));
+  *init = op_prim_store_at(p, r.acc, col, op_nn_lit(ctx, t, max ? op_conv_lowest(t) : 0.0));
   st[0] = loop;
   st[1] = window_rows(p, &r, lo, hi);
   st[2] = store_row(p, &r);

@@ -193,33 +193,18 @@ infer_reduce(OpInfer *in, const OpSite *w, IrSInfo **args)
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
 
-/* The output slot of input element i: its coordinates with the reduced
- * ones dropped, row-major over the kept dims. */
+/* The position of input element i over the dims in dims (a bit mask),
+ * row-major over them: over the kept dims (~mask) the output slot it
+ * reduces into, over the reduced ones (mask) its place in the reduction
+ * (argmax's answer for the element). */
 static int64_t
-output_index(const IrTensorData *x, uint64_t mask, int64_t i)
-{
-  int64_t index = 0, stride = 1;
-  for (int d = x->ndim - 1; d >= 0; d--) {
-    int64_t coord = i % x->shape[d];
-    i /= x->shape[d];
-    if (mask >> d & 1)
-      continue;
-    index += coord * stride;
-    stride *= x->shape[d];
-  }
-  return index;
-}
-
-/* The position of input element i along the reduced dims (row-major over
- * them): argmax's answer for the element. */
-static int64_t
-reduced_position(const IrTensorData *x, uint64_t mask, int64_t i)
+position_over(const IrTensorData *x, uint64_t dims, int64_t i)
 {
   int64_t pos = 0, stride = 1;
   for (int d = x->ndim - 1; d >= 0; d--) {
     int64_t coord = i % x->shape[d];
     i /= x->shape[d];
-    if (!(mask >> d & 1))
+    if (!(dims >> d & 1))
       continue;
     pos += coord * stride;
     stride *= x->shape[d];
@@ -336,9 +321,9 @@ eval_reduce(OpEval *ev, const OpSite *w, Value **args)
   Acc *acc = ir_alloc(ev->ctx, sizeof *acc * (size_t)(m ? m : 1));
   bool fl = ir_dtype_is_float(x->dtype);
   for (int64_t i = 0; i < n; i++)
-    accumulate(id, fl, &acc[output_index(x, mask, i)], x, i, reduced_position(x, mask, i));
+    accumulate(id, fl, &acc[position_over(x, ~mask, i)], x, i, position_over(x, mask, i));
   for (int64_t i = 0; is_spread(id) && i < n; i++) { /* deviations from the finished means */
-    Acc *a = &acc[output_index(x, mask, i)];
+    Acc *a = &acc[position_over(x, ~mask, i)];
     double d = op_get_f(x, i) - a->f / (double)a->count;
     a->squares += d * d;
   }
@@ -424,7 +409,7 @@ seq(const Reduction *r, IrStmt **stmts, int n)
 
 /* The element count of a slot (the product of the reduced extents) and
  * an element's position among them (row-major, as the kernel's
- * reduced_position), both int64. */
+ * position_over the reduced dims), both int64. */
 static IrPrimExpr *
 reduced_count(const Reduction *r, IrPrimExpr **position)
 {

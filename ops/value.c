@@ -19,6 +19,25 @@ value_new(IrCtx *ctx, ValueKind kind)
   return v;
 }
 
+/* A copy in the arena of n elements of size bytes (room for one when n
+ * is 0). */
+static void *
+copy_array(IrCtx *ctx, const void *items, size_t size, int n)
+{
+  void *copy = ir_alloc(ctx, size * (size_t)(n ? n : 1));
+  if (n > 0)
+    memcpy(copy, items, size * (size_t)n);
+  return copy;
+}
+
+/* d toward zero as int64; NaN, the infinities and what is past int64's
+ * range give 0. */
+static int64_t
+double_to_int(double d)
+{
+  return isfinite(d) && fabs(d) < 9.2e18 ? (int64_t)d : 0;
+}
+
 Value *
 op_tensor_new(IrCtx *ctx, IrDType t, int ndim, const int64_t *shape, IrLoc loc)
 {
@@ -43,9 +62,7 @@ op_tensor_new(IrCtx *ctx, IrDType t, int ndim, const int64_t *shape, IrLoc loc)
   IrTensorData *d = &v->u.tensor.t;
   d->dtype = t;
   d->ndim = ndim;
-  d->shape = ir_alloc(ctx, sizeof(int64_t) * (size_t)(ndim ? ndim : 1));
-  if (ndim > 0)
-    memcpy(d->shape, shape, sizeof(int64_t) * (size_t)ndim);
+  d->shape = copy_array(ctx, shape, sizeof(int64_t), ndim);
   d->nbytes = (size_t)count * (size_t)bytes;
   d->data = ir_alloc(ctx, d->nbytes ? d->nbytes : 1);
   return v;
@@ -63,9 +80,7 @@ Value *
 op_tuple_new(IrCtx *ctx, Value **items, int n)
 {
   Value *v = value_new(ctx, VAL_TUPLE);
-  v->u.tuple.items = ir_alloc(ctx, sizeof(Value *) * (size_t)(n ? n : 1));
-  if (n > 0)
-    memcpy(v->u.tuple.items, items, sizeof(Value *) * (size_t)n);
+  v->u.tuple.items = copy_array(ctx, items, sizeof(Value *), n);
   v->u.tuple.n = n;
   return v;
 }
@@ -74,9 +89,7 @@ Value *
 op_shape_new(IrCtx *ctx, const int64_t *dims, int n)
 {
   Value *v = value_new(ctx, VAL_SHAPE);
-  v->u.shape.dims = ir_alloc(ctx, sizeof(int64_t) * (size_t)(n ? n : 1));
-  if (n > 0)
-    memcpy(v->u.shape.dims, dims, sizeof(int64_t) * (size_t)n);
+  v->u.shape.dims = copy_array(ctx, dims, sizeof(int64_t), n);
   v->u.shape.n = n;
   return v;
 }
@@ -97,7 +110,7 @@ op_prim_float(IrCtx *ctx, IrDType t, double f)
   Value *v = value_new(ctx, VAL_PRIM);
   v->u.prim.dtype = t;
   v->u.prim.f = ir_float_round(t, f);
-  v->u.prim.i = isfinite(f) && fabs(f) < 9.2e18 ? (int64_t)f : 0;
+  v->u.prim.i = double_to_int(f);
   return v;
 }
 
@@ -127,12 +140,36 @@ store_le(unsigned char *p, int bytes, uint64_t v)
     p[i] = (unsigned char)(v >> (8 * i));
 }
 
+/* The address of element i. */
+static unsigned char *
+element(const IrTensorData *t, int64_t i)
+{
+  return (unsigned char *)t->data + (size_t)i * (size_t)ir_dtype_bytes(t->dtype);
+}
+
 /* The raw element bits and their width. */
 static uint64_t
 raw(const IrTensorData *t, int64_t i, int *bytes)
 {
   *bytes = ir_dtype_bytes(t->dtype);
-  return load_le((const unsigned char *)t->data + (size_t)i * (size_t)*bytes, *bytes);
+  return load_le(element(t, i), *bytes);
+}
+
+/* A float32 from its bits, and its bits. */
+static float
+float_from_bits(uint32_t u)
+{
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static uint32_t
+float_bits(float f)
+{
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
 }
 
 static int64_t
@@ -151,25 +188,17 @@ op_get_f(const IrTensorData *t, int64_t i)
   int bytes;
   uint64_t v = raw(t, i, &bytes);
   switch ((IrDTypeCode)t->dtype.code) {
-  case IR_DT_FLOAT:
+  case IR_DT_FLOAT: {
+    double d;
     if (bytes == 2)
       return ir_half_to_double((uint16_t)v);
-    if (bytes == 4) {
-      uint32_t u = (uint32_t)v;
-      float f;
-      memcpy(&f, &u, 4);
-      return f;
-    } else {
-      double d;
-      memcpy(&d, &v, 8);
-      return d;
-    }
-  case IR_DT_BFLOAT: {
-    uint32_t u = (uint32_t)v << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
+    if (bytes == 4)
+      return float_from_bits((uint32_t)v);
+    memcpy(&d, &v, 8);
+    return d;
   }
+  case IR_DT_BFLOAT:
+    return float_from_bits((uint32_t)v << 16);
   case IR_DT_INT:
     return (double)sign_extend(v, bytes * 8);
   case IR_DT_UINT:
@@ -184,6 +213,8 @@ op_get_f(const IrTensorData *t, int64_t i)
 int64_t
 op_get_i(const IrTensorData *t, int64_t i)
 {
+  if (ir_dtype_is_float(t->dtype))
+    return double_to_int(op_get_f(t, i));
   int bytes;
   uint64_t v = raw(t, i, &bytes);
   switch ((IrDTypeCode)t->dtype.code) {
@@ -193,11 +224,6 @@ op_get_i(const IrTensorData *t, int64_t i)
     return (int64_t)v;
   case IR_DT_BOOL:
     return v != 0;
-  case IR_DT_FLOAT:
-  case IR_DT_BFLOAT: {
-    double d = op_get_f(t, i);
-    return isfinite(d) && fabs(d) < 9.2e18 ? (int64_t)d : 0;
-  }
   default:
     return 0;
   }
@@ -207,16 +233,13 @@ void
 op_set_f(IrTensorData *t, int64_t i, double v)
 {
   int bytes = ir_dtype_bytes(t->dtype);
-  unsigned char *p = (unsigned char *)t->data + (size_t)i * (size_t)bytes;
+  unsigned char *p = element(t, i);
   switch ((IrDTypeCode)t->dtype.code) {
   case IR_DT_FLOAT:
     if (bytes == 2) {
       store_le(p, 2, ir_half_from_double(v));
     } else if (bytes == 4) {
-      float f = (float)v;
-      uint32_t u;
-      memcpy(&u, &f, 4);
-      store_le(p, 4, u);
+      store_le(p, 4, float_bits((float)v));
     } else {
       uint64_t u;
       memcpy(&u, &v, 8);
@@ -224,9 +247,7 @@ op_set_f(IrTensorData *t, int64_t i, double v)
     }
     break;
   case IR_DT_BFLOAT: {
-    float f = (float)v;
-    uint32_t u;
-    memcpy(&u, &f, 4);
+    uint32_t u = float_bits((float)v);
     store_le(p, 2, (u + 0x7fff + ((u >> 16) & 1)) >> 16); /* round to nearest even */
     break;
   }
@@ -234,26 +255,19 @@ op_set_f(IrTensorData *t, int64_t i, double v)
     store_le(p, 1, v != 0);
     break;
   default:
-    op_set_i(t, i, isfinite(v) && fabs(v) < 9.2e18 ? (int64_t)v : 0);
+    op_set_i(t, i, double_to_int(v));
   }
 }
 
 void
 op_set_i(IrTensorData *t, int64_t i, int64_t v)
 {
-  int bytes = ir_dtype_bytes(t->dtype);
-  unsigned char *p = (unsigned char *)t->data + (size_t)i * (size_t)bytes;
-  switch ((IrDTypeCode)t->dtype.code) {
-  case IR_DT_INT:
-  case IR_DT_UINT:
-    store_le(p, bytes, (uint64_t)v);
-    break;
-  case IR_DT_BOOL:
-    store_le(p, 1, v != 0);
-    break;
-  default:
+  if (ir_dtype_is_float(t->dtype))
     op_set_f(t, i, (double)v);
-  }
+  else if (t->dtype.code == IR_DT_BOOL)
+    store_le(element(t, i), 1, v != 0);
+  else /* int, uint: the low bytes, which wraps */
+    store_le(element(t, i), ir_dtype_bytes(t->dtype), (uint64_t)v);
 }
 
 static void
