@@ -29,14 +29,28 @@
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  Only a NAME.c
  * whose kernels call it carries it.
+ *
+ * With RXC_KERN_EXTERN defined, the header is one prototype and no body:
+ * the definition comes from elsewhere.  The libtcc JIT defines it before
+ * the text and binds the name to a copy precompiled into librxc at -O3
+ * for the CPU's x86 level (codegen/kern.c); a build that links its own
+ * copy may define it too.  RXC_K_VECTOR, when defined first, picks the
+ * form (0: the scalar one; tests compare the two).
  */
 #ifndef RXC_RT_KERN_GEMM_H
 #define RXC_RT_KERN_GEMM_H
 
+#ifdef RXC_KERN_EXTERN
+void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+                    rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
+#else
+
+#ifndef RXC_K_VECTOR
 #if defined(__GNUC__) && !defined(__TINYC__)
 #define RXC_K_VECTOR 1
 #else
 #define RXC_K_VECTOR 0
+#endif
 #endif
 
 #if RXC_K_VECTOR
@@ -205,5 +219,6 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
   }
 #endif
 }
+#endif /* RXC_KERN_EXTERN */
 
 #endif /* RXC_RT_KERN_GEMM_H */

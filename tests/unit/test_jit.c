@@ -27,6 +27,11 @@
 #include "../../ops/op.h"
 #include "testutil.h"
 
+/* the kernel as the interpreter compiles it (interp/tir.c) */
+#include "../../rt/rt_types.h"
+#include "../../rt/rt_math_base.h"
+#include "../../rt/rt_kern_gemm.h"
+
 /* m.h: a define the .c uses, so splicing the header is observable. */
 static const char header_text[] = "#ifndef M_H\n"
                                   "#define M_H\n"
@@ -65,8 +70,8 @@ module_new(const char *c_text, bool weights)
   out->files[0].name = "m.h";
   ir_buf_puts(&out->files[0].text, header_text);
   out->files[1].name = "m.c";
-  ir_buf_puts(&out->files[1].text, weights ? "#define WEIGHT(i) m_weights[(i) % 4]\n"
-                                           : "#define WEIGHT(i) 0.0f\n");
+  ir_buf_puts(&out->files[1].text,
+              weights ? "#define WEIGHT(i) m_weights[(i) % 4]\n" : "#define WEIGHT(i) 0.0f\n");
   ir_buf_puts(&out->files[1].text, c_text);
   out->nfiles = 2;
   if (weights) {
@@ -296,6 +301,69 @@ test_undefined_symbol(void **state)
   ir_ctx_free(ctx);
 }
 
+/* A module calling rt/'s gemm kernel, as generated code does: the
+ * runtime's text and the kernel's, an entry calling it, and a function
+ * returning the address its calls go to. */
+static const char kernel_entry_text[] =
+    "int m_main_packed(void *arena, size_t n, void *const *t, const long long *d)\n"
+    "{\n"
+    "  (void)arena;\n"
+    "  (void)n;\n"
+    "  rxc_k_gemm_f32(t[2], t[0], d[1], 1, t[1], d[2], d[1], d[0], d[2]);\n"
+    "  return 0;\n"
+    "}\n"
+    "void *m_kernel_address(void) { return (void *)&rxc_k_gemm_f32; }\n";
+
+/* The JIT compiles no kernel body: the module's calls go to the copy
+ * kern.c chooses for this CPU (precompiled at -O3), not to a definition
+ * compiled by tcc from the text, and give the bits of the kernel compiled
+ * here at the interpreter's flags (interp/tir.c's copy): 19 rows, 87
+ * columns (64 + 16 + 4 + 3), k of 37. */
+static void
+test_kernel_bound(void **state)
+{
+  (void)state;
+  enum { ROWS = 19, K = 37, COLS = 87 };
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = calloc(1, sizeof *out);
+  out->files[0].name = "m.c";
+  ir_buf_puts(&out->files[0].text, cg_runtime_text(false));
+  ir_buf_puts(&out->files[0].text, "#include <stddef.h>\n");
+  ir_buf_puts(&out->files[0].text, cg_runtime_kernel_text(cg_runtime_kernel("rxc_k_gemm_f32")));
+  ir_buf_puts(&out->files[0].text, kernel_entry_text);
+  out->nfiles = 1;
+  out->arena_align = 16;
+  CgCompiled *c = cg_jit_tcc(ctx, out);
+  ir_diag_print(ctx, stderr);
+  assert_non_null(c);
+  void *(*address)(void) = (void *(*)(void))cg_tcc_symbol(c->tcc, "m_kernel_address");
+  assert_non_null(address);
+  CgKernFn chosen = cg_kern_chosen("rxc_k_gemm_f32");
+  assert_non_null(chosen);
+  assert_ptr_equal(address(), (void *)chosen);
+
+  static float a[ROWS * K], b[K * COLS], want[ROWS * COLS], got[ROWS * COLS];
+  uint32_t st = 12345;
+  for (int i = 0; i < ROWS * K + K * COLS + ROWS * COLS; i++) {
+    st = st * 1664525u + 1013904223u;
+    float v = (float)((int32_t)(st >> 8) - (1 << 23)) / (float)(1 << 21);
+    float *p = i < ROWS * K              ? &a[i]
+               : i < ROWS * K + K * COLS ? &b[i - ROWS * K]
+                                         : &want[i - ROWS * K - K * COLS];
+    *p = v;
+  }
+  memcpy(got, want, sizeof got);
+  rxc_k_gemm_f32(want, a, K, 1, b, COLS, K, ROWS, COLS);
+  void *tensors[3] = {a, b, got};
+  int64_t dims[3] = {ROWS, K, COLS};
+  unsigned char arena[16];
+  assert_int_equal(cg_compiled_entry(c, "m_main_packed")(arena, sizeof arena, tensors, dims), 0);
+  assert_memory_equal(got, want, sizeof got);
+  cg_compiled_free(c);
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
 /* An output with no .c file is an error, not an empty module. */
 static void
 test_no_c_file(void **state)
@@ -439,12 +507,11 @@ generator_ready(void)
 static void
 write_mlp_inputs(void)
 {
-  const char *py =
-      "/usr/bin/python3 -c 'import numpy as np; r = np.random.default_rng(7); "
-      "f = lambda *s: r.uniform(-1, 1, s).astype(np.float32); "
-      "np.savez(\"build/jit_w.npz\", fc1_weight=f(32, 784), fc1_bias=f(32), "
-      "fc2_weight=f(10, 32), fc2_bias=f(10)); "
-      "[np.save(\"build/jit_x%d.npy\" % n, f(n, 784)) for n in (1, 3, 64, 65)]'";
+  const char *py = "/usr/bin/python3 -c 'import numpy as np; r = np.random.default_rng(7); "
+                   "f = lambda *s: r.uniform(-1, 1, s).astype(np.float32); "
+                   "np.savez(\"build/jit_w.npz\", fc1_weight=f(32, 784), fc1_bias=f(32), "
+                   "fc2_weight=f(10, 32), fc2_bias=f(10)); "
+                   "[np.save(\"build/jit_x%d.npy\" % n, f(n, 784)) for n in (1, 3, 64, 65)]'";
   assert_int_equal(system(py), 0);
 }
 
@@ -483,16 +550,18 @@ test_cli_mlp_via_tcc(void **state)
              "run samples/mlp.py --params build/jit_w.npz --input inp_0=build/jit_x%d.npy -o %s", n,
              interp);
     expect_rxc(args, 0, NULL);
-    snprintf(args, sizeof args,
-             "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x%d.npy "
-             "-o %s",
-             n, tcc);
+    snprintf(
+        args, sizeof args,
+        "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x%d.npy "
+        "-o %s",
+        n, tcc);
     expect_rxc(args, 0, NULL);
     assert_close(tcc, interp);
   }
-  expect_rxc("run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x65.npy "
-             "-o build/jit_tcc65.npy",
-             1, "returned");
+  expect_rxc(
+      "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x65.npy "
+      "-o build/jit_tcc65.npy",
+      1, "returned");
   assert_int_equal(access("build/jit_tcc65.npy", F_OK), -1);
 }
 
@@ -500,19 +569,20 @@ test_cli_mlp_via_tcc(void **state)
 
 /* y = relu(x @ w) @ w2 with x: (n, 4), n unbounded: the arena holds the
  * (n, 8) float32 intermediate, 32 * n bytes rounded up to 64. */
-static const char api_mlp[] =
-    "@I.ir_module\n"
-    "class Module:\n"
-    "    @R.function\n"
-    "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), w: R.Tensor((4, 8), dtype=\"float32\"),\n"
-    "             w2: R.Tensor((8, 2), dtype=\"float32\")) -> R.Tensor((\"n\", 2), dtype=\"float32\"):\n"
-    "        n = T.int64()\n"
-    "        with R.dataflow():\n"
-    "            lv = R.matmul(x, w)\n"
-    "            lv1 = R.nn.relu(lv)\n"
-    "            gv = R.matmul(lv1, w2)\n"
-    "            R.output(gv)\n"
-    "        return gv\n";
+static const char api_mlp[] = "@I.ir_module\n"
+                              "class Module:\n"
+                              "    @R.function\n"
+                              "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), w: "
+                              "R.Tensor((4, 8), dtype=\"float32\"),\n"
+                              "             w2: R.Tensor((8, 2), dtype=\"float32\")) -> "
+                              "R.Tensor((\"n\", 2), dtype=\"float32\"):\n"
+                              "        n = T.int64()\n"
+                              "        with R.dataflow():\n"
+                              "            lv = R.matmul(x, w)\n"
+                              "            lv1 = R.nn.relu(lv)\n"
+                              "            gv = R.matmul(lv1, w2)\n"
+                              "            R.output(gv)\n"
+                              "        return gv\n";
 
 /* The model of api_mlp with the overrides set (NULL-terminated, or NULL);
  * what it printed goes to *errors (heap). */
@@ -576,7 +646,8 @@ test_api_unbounded(void **state)
   free(errors);
   assert_int_equal(rxc_model_arena_bytes(m, "main"), 0);
   assert_null(strstr(rxc_model_header(m), "_ARENA_BYTES 0u"));
-  assert_non_null(strstr(rxc_model_header(m), "api_mlp_main_arena_bytes(n) bytes (no upper bound on n)"));
+  assert_non_null(
+      strstr(rxc_model_header(m), "api_mlp_main_arena_bytes(n) bytes (no upper bound on n)"));
   for (int64_t n = 1; n <= 7; n += 3) {
     size_t bytes = 0;
     int64_t dims[] = {n};
@@ -667,14 +738,14 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compile_and_call), cmocka_unit_test(test_separate_weights),
-      cmocka_unit_test(test_blob_weights),
-      cmocka_unit_test(test_compile_error),    cmocka_unit_test(test_error_in_header),
-      cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
-      cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
-      cmocka_unit_test(test_repeat),           cmocka_unit_test(test_cli_usage),
-      cmocka_unit_test(test_cli_mlp_via_tcc),
-      cmocka_unit_test(test_api_unbounded),    cmocka_unit_test(test_api_set_bound),
-      cmocka_unit_test(test_api_set_errors),   cmocka_unit_test(test_api_strerror),
+      cmocka_unit_test(test_blob_weights),     cmocka_unit_test(test_compile_error),
+      cmocka_unit_test(test_error_in_header),  cmocka_unit_test(test_wrong_lib_path),
+      cmocka_unit_test(test_undefined_symbol), cmocka_unit_test(test_no_c_file),
+      cmocka_unit_test(test_two_threads),      cmocka_unit_test(test_repeat),
+      cmocka_unit_test(test_cli_usage),        cmocka_unit_test(test_cli_mlp_via_tcc),
+      cmocka_unit_test(test_kernel_bound),     cmocka_unit_test(test_api_unbounded),
+      cmocka_unit_test(test_api_set_bound),    cmocka_unit_test(test_api_set_errors),
+      cmocka_unit_test(test_api_strerror),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
