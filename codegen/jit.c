@@ -70,8 +70,8 @@ message_location(TccSink *sink, const char *line, const char **rest)
     return loc;
   const CgFile *f = &sink->out->files[file];
   if (!sink->sources[file])
-    sink->sources[file] =
-        ir_source_add(sink->ctx, f->name, f->text.data ? f->text.data : "", f->text.len);
+    sink->sources[file] = ir_source_add(sink->ctx, f->name, f->text.data ? f->text.data : "",
+                                        f->text.len);
   loc.src = sink->sources[file];
   loc.line = (int)number;
   loc.col = 1;

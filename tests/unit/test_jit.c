@@ -70,8 +70,8 @@ module_new(const char *c_text, bool weights)
   out->files[0].name = "m.h";
   ir_buf_puts(&out->files[0].text, header_text);
   out->files[1].name = "m.c";
-  ir_buf_puts(&out->files[1].text,
-              weights ? "#define WEIGHT(i) m_weights[(i) % 4]\n" : "#define WEIGHT(i) 0.0f\n");
+  ir_buf_puts(&out->files[1].text, weights ? "#define WEIGHT(i) m_weights[(i) % 4]\n"
+                                           : "#define WEIGHT(i) 0.0f\n");
   ir_buf_puts(&out->files[1].text, c_text);
   out->nfiles = 2;
   if (weights) {
@@ -507,11 +507,12 @@ generator_ready(void)
 static void
 write_mlp_inputs(void)
 {
-  const char *py = "/usr/bin/python3 -c 'import numpy as np; r = np.random.default_rng(7); "
-                   "f = lambda *s: r.uniform(-1, 1, s).astype(np.float32); "
-                   "np.savez(\"build/jit_w.npz\", fc1_weight=f(32, 784), fc1_bias=f(32), "
-                   "fc2_weight=f(10, 32), fc2_bias=f(10)); "
-                   "[np.save(\"build/jit_x%d.npy\" % n, f(n, 784)) for n in (1, 3, 64, 65)]'";
+  const char *py =
+      "/usr/bin/python3 -c 'import numpy as np; r = np.random.default_rng(7); "
+      "f = lambda *s: r.uniform(-1, 1, s).astype(np.float32); "
+      "np.savez(\"build/jit_w.npz\", fc1_weight=f(32, 784), fc1_bias=f(32), "
+      "fc2_weight=f(10, 32), fc2_bias=f(10)); "
+      "[np.save(\"build/jit_x%d.npy\" % n, f(n, 784)) for n in (1, 3, 64, 65)]'";
   assert_int_equal(system(py), 0);
 }
 
@@ -550,18 +551,16 @@ test_cli_mlp_via_tcc(void **state)
              "run samples/mlp.py --params build/jit_w.npz --input inp_0=build/jit_x%d.npy -o %s", n,
              interp);
     expect_rxc(args, 0, NULL);
-    snprintf(
-        args, sizeof args,
-        "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x%d.npy "
-        "-o %s",
-        n, tcc);
+    snprintf(args, sizeof args,
+             "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x%d.npy "
+             "-o %s",
+             n, tcc);
     expect_rxc(args, 0, NULL);
     assert_close(tcc, interp);
   }
-  expect_rxc(
-      "run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x65.npy "
-      "-o build/jit_tcc65.npy",
-      1, "returned");
+  expect_rxc("run samples/mlp.py --via tcc --params build/jit_w.npz --input inp_0=build/jit_x65.npy "
+             "-o build/jit_tcc65.npy",
+             1, "returned");
   assert_int_equal(access("build/jit_tcc65.npy", F_OK), -1);
 }
 
@@ -569,20 +568,19 @@ test_cli_mlp_via_tcc(void **state)
 
 /* y = relu(x @ w) @ w2 with x: (n, 4), n unbounded: the arena holds the
  * (n, 8) float32 intermediate, 32 * n bytes rounded up to 64. */
-static const char api_mlp[] = "@I.ir_module\n"
-                              "class Module:\n"
-                              "    @R.function\n"
-                              "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), w: "
-                              "R.Tensor((4, 8), dtype=\"float32\"),\n"
-                              "             w2: R.Tensor((8, 2), dtype=\"float32\")) -> "
-                              "R.Tensor((\"n\", 2), dtype=\"float32\"):\n"
-                              "        n = T.int64()\n"
-                              "        with R.dataflow():\n"
-                              "            lv = R.matmul(x, w)\n"
-                              "            lv1 = R.nn.relu(lv)\n"
-                              "            gv = R.matmul(lv1, w2)\n"
-                              "            R.output(gv)\n"
-                              "        return gv\n";
+static const char api_mlp[] =
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @R.function\n"
+    "    def main(x: R.Tensor((\"n\", 4), dtype=\"float32\"), w: R.Tensor((4, 8), dtype=\"float32\"),\n"
+    "             w2: R.Tensor((8, 2), dtype=\"float32\")) -> R.Tensor((\"n\", 2), dtype=\"float32\"):\n"
+    "        n = T.int64()\n"
+    "        with R.dataflow():\n"
+    "            lv = R.matmul(x, w)\n"
+    "            lv1 = R.nn.relu(lv)\n"
+    "            gv = R.matmul(lv1, w2)\n"
+    "            R.output(gv)\n"
+    "        return gv\n";
 
 /* The model of api_mlp with the overrides set (NULL-terminated, or NULL);
  * what it printed goes to *errors (heap). */
@@ -646,8 +644,7 @@ test_api_unbounded(void **state)
   free(errors);
   assert_int_equal(rxc_model_arena_bytes(m, "main"), 0);
   assert_null(strstr(rxc_model_header(m), "_ARENA_BYTES 0u"));
-  assert_non_null(
-      strstr(rxc_model_header(m), "api_mlp_main_arena_bytes(n) bytes (no upper bound on n)"));
+  assert_non_null(strstr(rxc_model_header(m), "api_mlp_main_arena_bytes(n) bytes (no upper bound on n)"));
   for (int64_t n = 1; n <= 7; n += 3) {
     size_t bytes = 0;
     int64_t dims[] = {n};
@@ -738,14 +735,14 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compile_and_call), cmocka_unit_test(test_separate_weights),
-      cmocka_unit_test(test_blob_weights),     cmocka_unit_test(test_compile_error),
-      cmocka_unit_test(test_error_in_header),  cmocka_unit_test(test_wrong_lib_path),
-      cmocka_unit_test(test_undefined_symbol), cmocka_unit_test(test_no_c_file),
-      cmocka_unit_test(test_two_threads),      cmocka_unit_test(test_repeat),
-      cmocka_unit_test(test_cli_usage),        cmocka_unit_test(test_cli_mlp_via_tcc),
-      cmocka_unit_test(test_kernel_bound),     cmocka_unit_test(test_api_unbounded),
-      cmocka_unit_test(test_api_set_bound),    cmocka_unit_test(test_api_set_errors),
-      cmocka_unit_test(test_api_strerror),
+      cmocka_unit_test(test_blob_weights),
+      cmocka_unit_test(test_compile_error),    cmocka_unit_test(test_error_in_header),
+      cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
+      cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
+      cmocka_unit_test(test_repeat),           cmocka_unit_test(test_cli_usage),
+      cmocka_unit_test(test_cli_mlp_via_tcc),  cmocka_unit_test(test_kernel_bound),
+      cmocka_unit_test(test_api_unbounded),    cmocka_unit_test(test_api_set_bound),
+      cmocka_unit_test(test_api_set_errors),   cmocka_unit_test(test_api_strerror),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
