@@ -15,8 +15,9 @@
  * multiply and one rounded add per term: the order of the loop nest it
  * replaces (for t: for r: for c: acc = acc + a * b), so a C compiler that
  * does not contract a * b + acc into a fused multiply-add gives the same
- * bits either way, and one that contracts (gcc's -ffp-contract=fast, its
- * default outside ISO mode, with FMA in -march) contracts both alike.
+ * bits either way.  gcc contracts by default outside ISO mode when -march
+ * has FMA (-ffp-contract=fast), and then the bits may differ: rt/README.md
+ * ("Kernels") lists which builds give the interpreter's bits.
  *
  * Key idea: the order of the terms is fixed per accumulator, never across
  * accumulators, so the kernel is free to hold a block of rows x 16 sums in
