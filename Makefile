@@ -83,7 +83,26 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
            codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/cc.c codegen/runtime.c
-CG_SRCS += codegen/jit.c
+CG_SRCS += codegen/jit.c codegen/kern.c
+
+# rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
+# level): on an x86-64 host the baseline, v3's vector and FMA set, and
+# v4's AVX-512 (exactly the features codegen/kern.c checks before it binds
+# one; -march=x86-64 first, so CFLAGS' own -march does not leak in), else
+# one copy at the build's flags.  All at -O3 without contraction (a * b + c
+# never fused), which keeps every copy's bits those of the interpreter.
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
+KERN_LEVELS := base v3 v4
+KERN_X86 := -DCG_KERN_X86
+else
+KERN_LEVELS := host
+KERN_X86 :=
+endif
+KERN_FLAGS_base := -march=x86-64 -mtune=generic
+KERN_FLAGS_v3 := $(KERN_FLAGS_base) -mavx2 -mfma -mbmi -mbmi2
+KERN_FLAGS_v4 := $(KERN_FLAGS_v3) -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl
+KERN_FLAGS_host :=
+KERN_OBJS := $(KERN_LEVELS:%=$(BUILD)/codegen/kern_copy_%.o)
 
 # the road from a model to C (road.h), and the library API (rxc.h):
 # TVMScript to a callable function in one call
@@ -129,7 +148,7 @@ DEB_PACKAGES := gcc clang make pkg-config tcc libtcc-dev libcmocka-dev libinih-d
 .PHONY: all check deps clean format
 all: $(BUILD)/rxc $(BUILD)/librxc.a $(BUILD)/librxc.so
 
-$(BUILD)/librxc.a: $(LIB_OBJS)
+$(BUILD)/librxc.a: $(LIB_OBJS) $(KERN_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -174,6 +193,15 @@ $(BUILD)/%.o: %.c | $(BUILD)/gen/op_ids.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c -o $@ $<
+
+# The kernels' copies (above), and what must not contract a * b + c
+# either: the interpreter's copy, and the tests comparing copies bit for bit.
+$(KERN_OBJS): $(BUILD)/codegen/kern_copy_%.o: codegen/kern_copy.c $(BUILD)/gen/lib_cflags | $(BUILD)/gen/op_ids.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< ($*)"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PIC) -O3 -ffp-contract=off $(KERN_FLAGS_$*) -DCG_KERN_LEVEL=$* -I$(BUILD)/gen -c -o $@ $<
+$(BUILD)/codegen/kern.o: ALL_CFLAGS += $(KERN_X86)
+$(BUILD)/interp/tir.o $(BUILD)/tests/unit/test_kern.o $(BUILD)/tests/unit/test_jit.o: ALL_CFLAGS += -ffp-contract=off
 
 # IrOpId from the operator table's entries (ops/op.h).  The header is
 # rewritten only when it changes, so that editing an op's kernel does not
@@ -259,7 +287,7 @@ format:
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(TEST_SRCS:%.c=$(BUILD)/%.d)
+-include $(LIB_OBJS:.o=.d) $(KERN_OBJS:.o=.d) $(MAIN_OBJS:.o=.d) $(TEST_SRCS:%.c=$(BUILD)/%.d)
 
 # A first look: check and print a sample model.
 .PHONY: demo
@@ -477,7 +505,13 @@ build/fuzz/obj/%.o: %.c | $(BUILD)/gen/op_ids.h
 	@echo "  CC/FUZZ $<"
 	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -I$(BUILD)/gen -MMD -MP -c -o $@ $<
 build/fuzz/obj/codegen/runtime.o: $(BUILD)/gen/rt_embed.h
-build/fuzz/librxc.a: $(FUZZ_OBJS)
+FUZZ_KERN_OBJS := $(KERN_LEVELS:%=build/fuzz/obj/codegen/kern_copy_%.o)
+$(FUZZ_KERN_OBJS): build/fuzz/obj/codegen/kern_copy_%.o: codegen/kern_copy.c | $(BUILD)/gen/op_ids.h
+	@mkdir -p $(dir $@)
+	$(Q)clang -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(FUZZ_CFLAGS) -ffp-contract=off $(KERN_FLAGS_$*) \
+	  -DCG_KERN_LEVEL=$* -I$(BUILD)/gen -c -o $@ $<
+build/fuzz/obj/codegen/kern.o: FUZZ_CFLAGS += $(KERN_X86)
+build/fuzz/librxc.a: $(FUZZ_OBJS) $(FUZZ_KERN_OBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 -include $(FUZZ_OBJS:.o=.d)
 

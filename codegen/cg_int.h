@@ -41,6 +41,33 @@ CgCompiled *cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path)
 void *cg_tcc_symbol(void *tcc, const char *name);
 void cg_tcc_free(void *tcc);
 
+/* kern.c: the kernels of rt/ precompiled into librxc (kern_copy.c, built
+ * once per x86 level), which the libtcc JIT binds instead of compiling
+ * their text.  A copy is the kernel's C function under another name. */
+typedef void (*CgKernFn)(void); /* a copy, cast to its kernel's type to call */
+typedef struct {
+  const char *kernel; /* the C name the generated code calls, "rxc_k_gemm_f32" */
+  const char *level;  /* "x86-64-v4", "x86-64-v3", "x86-64", or "host" (not x86-64) */
+  CgKernFn fn;        /* the copy */
+} CgKernCopy;
+/* Every copy built, each kernel's best level first; *n gets the count. */
+const CgKernCopy *cg_kern_copies(int *n);
+/* Whether this CPU (and its OS) runs the copy's instructions. */
+bool cg_kern_usable(const CgKernCopy *copy);
+/* The copy the JIT binds for kernel: its first usable one; NULL when
+ * none (not a kernel of rt/). */
+CgKernFn cg_kern_chosen(const char *kernel);
+
+/* kern_copy.c, once per level: rxc_k_gemm_f32 (rt/rt_kern_gemm.h) */
+#define CG_KERN_GEMM_F32_PARAMS                                                                    \
+  float *acc, const float *a, int64_t a_row, int64_t a_k, const float *b, int64_t b_k, int64_t k,  \
+      int64_t rows, int64_t cols
+void cg_kern_gemm_f32_base(CG_KERN_GEMM_F32_PARAMS);
+void cg_kern_gemm_f32_v3(CG_KERN_GEMM_F32_PARAMS);
+void cg_kern_gemm_f32_v4(CG_KERN_GEMM_F32_PARAMS);
+void cg_kern_gemm_f32_host(CG_KERN_GEMM_F32_PARAMS);
+typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
+
 /* The C types of the generated code, one per supported dtype. */
 typedef enum {
   CG_CT_BOOL, /* unsigned char, 0 or 1 */

@@ -15,6 +15,11 @@
  *    is the module's one mutable global, and it exists to protect libtcc's.
  *  - A wrong library directory (libtcc1.a) is only noticed by
  *    tcc_relocate, which therefore is checked like compilation.
+ *  - Kernels precompiled, not compiled.  The text of rt/'s kernels
+ *    (rxc_k_gemm_f32) is compiled with RXC_KERN_EXTERN defined, which
+ *    leaves their prototypes only, and each name is bound to the copy
+ *    librxc carries for this CPU (kern.c): tcc compiles the loops around
+ *    the kernels, the system compiler's -O3 the kernels themselves.
  */
 #include <assert.h>
 #include <libtcc.h>
@@ -172,6 +177,21 @@ is_c_file(const CgFile *f)
 
 /* ---- compiling --------------------------------------------------------- */
 
+/* Binds each kernel's name to the copy kern.c chooses for this CPU, which
+ * the text's prototypes (RXC_KERN_EXTERN) call.  Holds tcc_lock, which
+ * also serializes __builtin_cpu_init. */
+static bool
+bind_kernels(TCCState *s)
+{
+  int n;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  for (int i = 0; i < n; i++)
+    if (cg_kern_chosen(copies[i].kernel) == copies[i].fn &&
+        tcc_add_symbol(s, copies[i].kernel, (const void *)copies[i].fn) < 0)
+      return false;
+  return true;
+}
+
 /* Compiles every .c of out into s and relocates it; false after errors in
  * sink (tcc's, or ours when tcc said nothing).  Holds tcc_lock. */
 static bool
@@ -194,7 +214,7 @@ compile_locked(TCCState *s, const CgOutput *out, TccSink *sink)
     ir_error(sink->ctx, none, "tcc: the generated output has no .c file to compile");
     return false;
   }
-  ok = ok && tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0;
+  ok = ok && bind_kernels(s) && tcc_relocate(s, TCC_RELOCATE_AUTO) >= 0;
   if (!ok && sink->errors == 0)
     ir_error(sink->ctx, none, "tcc: compiling the generated code failed");
   return ok;
@@ -214,6 +234,7 @@ cg_jit_tcc_at(IrCtx *ctx, const CgOutput *out, const char *lib_path)
   } else {
     if (lib_path)
       tcc_set_lib_path(s, lib_path);
+    tcc_define_symbol(s, "RXC_KERN_EXTERN", "1");
     tcc_set_error_func(s, &sink, on_tcc_message);
     bool ok = compile_locked(s, out, &sink);
     tcc_set_error_func(s, NULL, ignore_tcc_message);

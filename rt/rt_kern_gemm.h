@@ -15,8 +15,9 @@
  * multiply and one rounded add per term: the order of the loop nest it
  * replaces (for t: for r: for c: acc = acc + a * b), so a C compiler that
  * does not contract a * b + acc into a fused multiply-add gives the same
- * bits either way, and one that contracts (gcc's -ffp-contract=fast, its
- * default outside ISO mode, with FMA in -march) contracts both alike.
+ * bits either way.  gcc contracts by default outside ISO mode when -march
+ * has FMA (-ffp-contract=fast), and then the bits may differ: rt/README.md
+ * ("Kernels") lists which builds give the interpreter's bits.
  *
  * Key idea: the order of the terms is fixed per accumulator, never across
  * accumulators, so the kernel is free to hold a block of rows x 16 sums in
@@ -29,14 +30,28 @@
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  Only a NAME.c
  * whose kernels call it carries it.
+ *
+ * With RXC_KERN_EXTERN defined, the header is one prototype and no body:
+ * the definition comes from elsewhere.  The libtcc JIT defines it before
+ * the text and binds the name to a copy precompiled into librxc at -O3
+ * for the CPU's x86 level (codegen/kern.c); a build that links its own
+ * copy may define it too.  RXC_K_VECTOR, when defined first, picks the
+ * form (0: the scalar one; tests compare the two).
  */
 #ifndef RXC_RT_KERN_GEMM_H
 #define RXC_RT_KERN_GEMM_H
 
+#ifdef RXC_KERN_EXTERN
+void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+                    rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
+#else
+
+#ifndef RXC_K_VECTOR
 #if defined(__GNUC__) && !defined(__TINYC__)
 #define RXC_K_VECTOR 1
 #else
 #define RXC_K_VECTOR 0
+#endif
 #endif
 
 #if RXC_K_VECTOR
@@ -205,5 +220,6 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
   }
 #endif
 }
+#endif /* RXC_KERN_EXTERN */
 
 #endif /* RXC_RT_KERN_GEMM_H */

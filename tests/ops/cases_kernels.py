@@ -3,8 +3,13 @@ the float32 register tile of ops/gemm.c as a call of rt/rt_kern_gemm.h's
 rxc_k_gemm_f32 (T.call_extern), which the interpreter runs by the same C
 definition as the generated code.  Every half runs with the switch on
 (`sets`): the legalized module through the interpreter's kernel call, the
--O2 pipeline through tcc (the scalar form) and cc (GNU C vectors), each
-against numpy and the compiled against the interpreter.
+-O2 pipeline through tcc (whose module binds the kernel to the copy librxc
+carries for this CPU, codegen/kern.c: AVX-512, AVX2 or baseline vectors
+compiled at -O3 without contraction) and cc (the text's GNU C vectors),
+each against numpy and the compiled against the interpreter; where the
+kernel is called (`same_bits`), the compiled outputs must be the legalized
+module's in the interpreter byte for byte (run_ops.py), which the
+interpreter computes with the kernel's own definition.
 
 Each case also says whether its legalized module must call the kernel
 (`legal_has`) or must keep its loops (`legal_lacks`: a tile whose operands
@@ -26,6 +31,7 @@ def kernel(case, used=True):
     case.sets = ON
     if used:
         case.legal_has = ("T.call_extern", KERNEL)
+        case.same_bits = True  # compiled = the legalized module in the interpreter, bit for bit
     else:
         case.legal_lacks = ("T.call_extern",)
     return case

@@ -256,17 +256,31 @@ def check_outputs(outs, case, expected, rtol=None, atol=None, what=""):
             raise Fail(what + ("" if len(exp) == 1 else f"output {i}: ") + msg)
 
 
-def check_compiled(target, files, case, expected, interp_outs, work, edge=False):
+def check_same_bits(outs, legal_outs, what):
+    """Fails unless every output has the legalized interpreter's bytes."""
+    for i, (g, e) in enumerate(zip(outs, legal_outs)):
+        if g is None or g.dtype != e.dtype or g.shape != e.shape:
+            raise Fail(f"{what}output {i}: not the legalized module's dtype and shape")
+        differ = int(np.count_nonzero(g.view(np.uint8) != e.view(np.uint8)))
+        if differ:
+            raise Fail(f"{what}output {i}: {differ} bytes differ from the legalized module's")
+
+
+def check_compiled(target, files, case, expected, interp_outs, work, edge=False, legal_outs=None):
     """The generated C through the case's compilers (vias): equal to the
     reference (the case's tolerance) and to the interpreter (1e-5
     relative); against the reference alone when interp_outs is None (the
-    interpreter skipped or failed: its half reports that)."""
+    interpreter skipped or failed: its half reports that).  A case with
+    `same_bits` (cases_kernels.py) must also give the legalized module's
+    bits in the interpreter (legal_outs), when that ran."""
     for via in vias(case, edge):
         outs = run_module(target, files, case.tuple_out, work, via, getattr(case, "sets", ()))
         check_outputs(outs, case, expected, what=f"{via}: ")
         if interp_outs is not None:
             check_outputs(outs, case, interp_outs if case.tuple_out else interp_outs[0],
                           rtol=1e-5, atol=case.atol, what=f"{via} vs interp: ")
+        if getattr(case, "same_bits", False) and legal_outs:
+            check_same_bits(outs, legal_outs, f"{via} vs the legalized module in interp: ")
 
 
 def check_edge(target, files, case, expected, work, interp):
@@ -398,16 +412,18 @@ def run_case(case, rng, work):
         return outs
 
     def job():
-        direct = []
+        direct, legal = [], []
         results = [run_half("direct", lambda: direct.append(interp(path, files, expected))),
-                   run_half("legalized", lambda: interp(legalize(path, case, work), files, expected))]
+                   run_half("legalized", lambda: legal.append(
+                       interp(legalize(path, case, work), files, expected)))]
         unlowered = [m for half, outcome, m in results if outcome == "skip" and "not legalized" in m]
         if unlowered:  # the generated C cannot hold an op LegalizeOps leaves: skipped alike
             return results + [(half, "skip", unlowered[0]) for half in
                               ["compiled"] + ["edge_" + tag for tag, _, _ in at_edges]]
         # run even when the interpreter skipped or failed: against numpy alone then
         results.append(run_half("compiled", lambda: check_compiled(
-            path, files, case, expected, direct[0] if direct else None, work)))
+            path, files, case, expected, direct[0] if direct else None, work,
+            legal_outs=legal[0] if legal else None)))
         for tag, fil, exp in at_edges:
             results.append(run_half("edge_" + tag, lambda fil=fil, exp=exp: check_edge(
                 path, fil, case, exp, work, interp)))

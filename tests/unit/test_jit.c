@@ -27,6 +27,11 @@
 #include "../../ops/op.h"
 #include "testutil.h"
 
+/* the kernel as the interpreter compiles it (interp/tir.c) */
+#include "../../rt/rt_types.h"
+#include "../../rt/rt_math_base.h"
+#include "../../rt/rt_kern_gemm.h"
+
 /* m.h: a define the .c uses, so splicing the header is observable. */
 static const char header_text[] = "#ifndef M_H\n"
                                   "#define M_H\n"
@@ -292,6 +297,69 @@ test_undefined_symbol(void **state)
   assert_null(cg_jit_tcc(ctx, out));
   assert_true(ir_error_count(ctx) >= 1);
   assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "rxc_no_such_function"));
+  module_free(out);
+  ir_ctx_free(ctx);
+}
+
+/* A module calling rt/'s gemm kernel, as generated code does: the
+ * runtime's text and the kernel's, an entry calling it, and a function
+ * returning the address its calls go to. */
+static const char kernel_entry_text[] =
+    "int m_main_packed(void *arena, size_t n, void *const *t, const long long *d)\n"
+    "{\n"
+    "  (void)arena;\n"
+    "  (void)n;\n"
+    "  rxc_k_gemm_f32(t[2], t[0], d[1], 1, t[1], d[2], d[1], d[0], d[2]);\n"
+    "  return 0;\n"
+    "}\n"
+    "void *m_kernel_address(void) { return (void *)&rxc_k_gemm_f32; }\n";
+
+/* The JIT compiles no kernel body: the module's calls go to the copy
+ * kern.c chooses for this CPU (precompiled at -O3), not to a definition
+ * compiled by tcc from the text, and give the bits of the kernel compiled
+ * here at the interpreter's flags (interp/tir.c's copy): 19 rows, 87
+ * columns (64 + 16 + 4 + 3), k of 37. */
+static void
+test_kernel_bound(void **state)
+{
+  (void)state;
+  enum { ROWS = 19, K = 37, COLS = 87 };
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *out = calloc(1, sizeof *out);
+  out->files[0].name = "m.c";
+  ir_buf_puts(&out->files[0].text, cg_runtime_text(false));
+  ir_buf_puts(&out->files[0].text, "#include <stddef.h>\n");
+  ir_buf_puts(&out->files[0].text, cg_runtime_kernel_text(cg_runtime_kernel("rxc_k_gemm_f32")));
+  ir_buf_puts(&out->files[0].text, kernel_entry_text);
+  out->nfiles = 1;
+  out->arena_align = 16;
+  CgCompiled *c = cg_jit_tcc(ctx, out);
+  ir_diag_print(ctx, stderr);
+  assert_non_null(c);
+  void *(*address)(void) = (void *(*)(void))cg_tcc_symbol(c->tcc, "m_kernel_address");
+  assert_non_null(address);
+  CgKernFn chosen = cg_kern_chosen("rxc_k_gemm_f32");
+  assert_non_null(chosen);
+  assert_ptr_equal(address(), (void *)chosen);
+
+  static float a[ROWS * K], b[K * COLS], want[ROWS * COLS], got[ROWS * COLS];
+  uint32_t st = 12345;
+  for (int i = 0; i < ROWS * K + K * COLS + ROWS * COLS; i++) {
+    st = st * 1664525u + 1013904223u;
+    float v = (float)((int32_t)(st >> 8) - (1 << 23)) / (float)(1 << 21);
+    float *p = i < ROWS * K              ? &a[i]
+               : i < ROWS * K + K * COLS ? &b[i - ROWS * K]
+                                         : &want[i - ROWS * K - K * COLS];
+    *p = v;
+  }
+  memcpy(got, want, sizeof got);
+  rxc_k_gemm_f32(want, a, K, 1, b, COLS, K, ROWS, COLS);
+  void *tensors[3] = {a, b, got};
+  int64_t dims[3] = {ROWS, K, COLS};
+  unsigned char arena[16];
+  assert_int_equal(cg_compiled_entry(c, "m_main_packed")(arena, sizeof arena, tensors, dims), 0);
+  assert_memory_equal(got, want, sizeof got);
+  cg_compiled_free(c);
   module_free(out);
   ir_ctx_free(ctx);
 }
@@ -672,7 +740,7 @@ main(void)
       cmocka_unit_test(test_wrong_lib_path),   cmocka_unit_test(test_undefined_symbol),
       cmocka_unit_test(test_no_c_file),        cmocka_unit_test(test_two_threads),
       cmocka_unit_test(test_repeat),           cmocka_unit_test(test_cli_usage),
-      cmocka_unit_test(test_cli_mlp_via_tcc),
+      cmocka_unit_test(test_cli_mlp_via_tcc),  cmocka_unit_test(test_kernel_bound),
       cmocka_unit_test(test_api_unbounded),    cmocka_unit_test(test_api_set_bound),
       cmocka_unit_test(test_api_set_errors),   cmocka_unit_test(test_api_strerror),
   };

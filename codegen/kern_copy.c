@@ -1,0 +1,33 @@
+/*
+ * kern_copy.c - one precompiled copy of each kernel of rt/ (rt_kern_*.h),
+ * for the libtcc JIT to call instead of compiling the kernel's scalar form
+ * itself (codegen/kern.c chooses among the copies, jit.c binds them).
+ *
+ * Key idea: the Makefile compiles this one file several times, at -O3
+ * and -ffp-contract=off, once per x86 level with that level's -m flags
+ * and CG_KERN_LEVEL naming it (base, v3, v4; `host` on other machines,
+ * at the build's own flags), so each copy is the header's very text
+ * compiled for one instruction set.  No contraction of a * b + c into a
+ * fused multiply-add, at any level: every copy gives the bits of the
+ * interpreter's copy and of the kernel's text in the generated C built
+ * without contraction (rt/README.md says which builds those are).
+ */
+#include "../rt/rt_types.h"
+#include "../rt/rt_math_base.h"
+#include "../rt/rt_kern_gemm.h"
+
+#include "cg_int.h"
+
+#ifndef CG_KERN_LEVEL
+#error "kern_copy.c is compiled by the Makefile with -DCG_KERN_LEVEL=base|v3|v4|host"
+#endif
+
+#define PASTE(a, b) a##b
+#define NAMED(a, b) PASTE(a, b)
+
+/* rxc_k_gemm_f32, this level's copy */
+void
+NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
+{
+  rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}

@@ -1,0 +1,148 @@
+/*
+ * test_kern.c - the kernels precompiled for the JIT (codegen/kern.c,
+ * kern_copy.c): every copy this CPU runs (the x86-64 baseline, v3, v4 on
+ * an x86-64 host) gives the bits of the kernel's scalar form, the one tcc
+ * compiles from the text (rt/rt_kern_gemm.h with RXC_K_VECTOR 0, here
+ * compiled by the system compiler without contraction), on random inputs
+ * with every remainder: rows not a multiple of 8, columns not a multiple
+ * of 16 (nor of 4), k odd, strided and transposed operands, k of 0.  The
+ * inputs are shown able to tell a fused multiply-add from a multiply and
+ * an add, so a copy built with contraction would fail.  And the copy
+ * chosen is the first usable one of its kernel.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../codegen/cg_int.h"
+
+#define RXC_K_VECTOR 0 /* the scalar form, as tcc would compile it */
+#include "../../rt/rt_types.h"
+#include "../../rt/rt_math_base.h"
+#include "../../rt/rt_kern_gemm.h"
+
+/* A deterministic float in [-2, 2) with 24 random bits of mantissa. */
+static float
+random_float(uint64_t *state)
+{
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  return (float)((int32_t)(*state >> 40) - (1 << 23)) / (float)(1 << 22);
+}
+
+/* One shape: a is rows x k at (a_row, a_k) strides, b is k x cols with
+ * rows b_k apart (b_k >= cols), acc rows x cols. */
+typedef struct {
+  int64_t rows, cols, k;
+  bool transposed; /* a stored k x rows (a_row = 1, a_k = rows + 1) */
+  int64_t b_pad;   /* b_k = cols + b_pad */
+} Shape;
+
+/* Runs the scalar form and copy on the same random inputs; the number of
+ * accumulators that differ (0 when bit for bit equal).  *fused_differs
+ * counts those a fused multiply-add would have changed. */
+static int
+compare(CgKernGemmF32 copy, const Shape *s, uint64_t seed, int *fused_differs)
+{
+  int64_t a_row = s->transposed ? 1 : s->k + 3, a_k = s->transposed ? s->rows + 1 : 1;
+  int64_t b_k = s->cols + s->b_pad;
+  size_t na = (size_t)(s->transposed ? (s->k + 1) * (s->rows + 1) : (s->rows + 1) * (s->k + 3));
+  size_t nb = (size_t)((s->k + 1) * b_k), nacc = (size_t)(s->rows * s->cols);
+  float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
+  float *want = malloc((nacc + 1) * sizeof *want), *got = malloc((nacc + 1) * sizeof *got);
+  float *fused = malloc((nacc + 1) * sizeof *fused);
+  uint64_t st = seed;
+  for (size_t i = 0; i < na; i++)
+    a[i] = random_float(&st);
+  for (size_t i = 0; i < nb; i++)
+    b[i] = random_float(&st);
+  for (size_t i = 0; i < nacc; i++)
+    want[i] = got[i] = fused[i] = random_float(&st);
+  rxc_k_gemm_f32(want, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  copy(got, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  for (int64_t r = 0; r < s->rows; r++)
+    for (int64_t c = 0; c < s->cols; c++)
+      for (int64_t t = 0; t < s->k; t++) {
+        float *f = &fused[r * s->cols + c];
+        *f = fmaf(a[r * a_row + t * a_k], b[t * b_k + c], *f);
+      }
+  int differ = 0;
+  for (size_t i = 0; i < nacc; i++) {
+    differ += memcmp(&want[i], &got[i], sizeof(float)) != 0;
+    *fused_differs += memcmp(&want[i], &fused[i], sizeof(float)) != 0;
+  }
+  free(a);
+  free(b);
+  free(want);
+  free(got);
+  free(fused);
+  return differ;
+}
+
+static const Shape shapes[] = {
+    {1, 1, 1, false, 0},    {3, 5, 7, false, 2},  {8, 16, 9, false, 0},  {9, 17, 13, false, 1},
+    {19, 87, 37, false, 3}, {17, 70, 5, true, 0}, {24, 33, 1, false, 0}, {5, 130, 11, true, 7},
+    {16, 64, 31, true, 0},  {7, 64, 0, false, 0}, {11, 4, 21, false, 5}, {2, 3, 255, true, 0},
+};
+
+static void
+test_copies_equal_scalar(void **state)
+{
+  (void)state;
+  int n, tested = 0, fused_differs = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  assert_true(n >= 1);
+  for (int i = 0; i < n; i++) {
+    assert_string_equal(copies[i].kernel, "rxc_k_gemm_f32");
+    if (!cg_kern_usable(&copies[i])) {
+      print_message("  %s: not run by this CPU, skipped\n", copies[i].level);
+      continue;
+    }
+    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
+      for (uint64_t seed = 1; seed <= 3; seed++) {
+        int differ =
+            compare((CgKernGemmF32)copies[i].fn, &shapes[j], seed * 1000 + j, &fused_differs);
+        if (differ)
+          print_message("  %s: %d sums differ, shape %d\n", copies[i].level, differ, (int)j);
+        assert_int_equal(differ, 0);
+      }
+    print_message("  %s: same bits as the scalar form\n", copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 1);
+  assert_true(fused_differs > 100); /* the inputs would show a contraction */
+}
+
+/* The chosen copy is the first usable one, and a name not of rt/ has none. */
+static void
+test_chosen(void **state)
+{
+  (void)state;
+  int n;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  int first = 0;
+  while (first < n && !cg_kern_usable(&copies[first]))
+    first++;
+  assert_true(first < n);
+  assert_ptr_equal(cg_kern_chosen("rxc_k_gemm_f32"), copies[first].fn);
+  assert_null(cg_kern_chosen("rxc_k_nothing"));
+#if defined(__x86_64__)
+  assert_string_equal(copies[n - 1].level, "x86-64"); /* the baseline, always usable */
+#endif
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_copies_equal_scalar),
+      cmocka_unit_test(test_chosen),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
