@@ -650,7 +650,7 @@ legalize_dropout(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   .syn.params = {E("data"), A("output_size", "None"), A("layout", layout),                         \
                  A("out_layout", "None")},                                                         \
   .syn.nparams = 4,                                                                                \
-  .impl = {op_nn_infer_adaptive_pool, op_nn_eval_adaptive_pool, op_nn_legalize_adaptive_pool}
+  .impl = {op_nn_infer_pool, op_nn_eval_adaptive_pool, op_nn_legalize_adaptive_pool}
 /* R.grad.max_pool2d_backward and avg_pool2d_backward: the pool's
  * parameters after the gradient (TVM's defaults for both). */
 #define POOL_BACKWARD_PARAMS                                                                       \

@@ -261,7 +261,6 @@ IrExpr *op_nn_legalize_conv(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 IrSInfo *op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_nn_eval_pool(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_nn_legalize_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result);
-IrSInfo *op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args);
 Value *op_nn_eval_adaptive_pool(OpEval *ev, const OpSite *s, Value **args);
 IrExpr *op_nn_legalize_adaptive_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result);
 

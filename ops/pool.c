@@ -74,12 +74,6 @@ op_nn_infer_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
   return op_conv_tensor_in_layout(in, o, &w.out, op_nn_dtype(xt), op_nn_vdevice(xt));
 }
 
-IrSInfo *
-op_nn_infer_adaptive_pool(OpInfer *in, const OpSite *s, IrSInfo **args)
-{
-  return op_nn_infer_pool(in, s, args);
-}
-
 /* ------------------------------------------------------------------ */
 /* Kernels                                                             */
 /* ------------------------------------------------------------------ */
