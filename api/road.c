@@ -114,7 +114,7 @@ run_passes(IrCtx *ctx, const RxcRoadIn *in, IrModule *m)
   }
   OptContext oc = {.ctx = ctx,
                    .weights = binds && in->params ? &w : NULL,
-                   .vector_bytes = in->cfg->target.vector_bytes,
+                   .vector_bytes = cfg_vector_bytes(in->cfg),
                    .kernels = in->cfg->opt.kernels};
   OptInstruments cfg_ins = {.verify_each = in->cfg->opt.verify_each,
                             .time_passes = in->cfg->verbosity > 0};

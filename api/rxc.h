@@ -36,7 +36,8 @@ typedef struct {
   const char *params; /* a .npz of weights bound as constants, or NULL */
   const char *config; /* an INI file (config/default.ini documents it), or NULL */
   bool use_cc;        /* compile with the system compiler (the configuration's
-                         [jit] cc_flags) instead of libtcc in memory */
+                         [jit] cc_flags; by default the host's best, -O3
+                         -march=native) instead of libtcc in memory */
   const char *const *set; /* overrides "section.key=value", as rxc --set,
                              applied in order after config (e.g.
                              "memplan.upper_bound.n=64"): a NULL-terminated

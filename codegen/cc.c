@@ -8,12 +8,19 @@
  * diagnostic when it fails.  cg_compiled_free unloads the library and
  * removes the directory.  Both compilers' results take a blob's weights
  * the same way (cg_compiled_bind): as memory, never as C text.
+ *
+ * The JIT's target is the host, so [jit] cc_flags = auto (the default)
+ * asks cc for the host's best code: cg_cc_flags compiles a one-line file
+ * with -O3 -march=native once per cc command and remembers the answer,
+ * in the one piece of process state here (a lock-guarded cache: the
+ * answer is the same for every compilation, so sharing it is safe).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +70,74 @@ run(char **argv, const char *log)
 
 static void remove_tree(const char *dir);
 
+static const char best_flags[] = "-O3 -march=native";
+static const char safe_flags[] = "-O2";
+
+/* Whether cc compiles a small C file with best_flags (in a temporary
+ * directory of its own, removed after). */
+static bool
+takes_best_flags(const char *cc)
+{
+  const char *tmp = getenv("TMPDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/rxc-probe-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir))
+    return false;
+  char src[4200], obj[4200], log[4200];
+  snprintf(src, sizeof src, "%s/probe.c", dir);
+  snprintf(obj, sizeof obj, "%s/probe.o", dir);
+  snprintf(log, sizeof log, "%s/cc.log", dir);
+  FILE *f = fopen(src, "w");
+  bool ok = f && fputs("int rxc_probe(int x);\nint rxc_probe(int x) { return x + 1; }\n", f) >= 0;
+  ok = f && fclose(f) == 0 && ok;
+  if (ok) {
+    IrCtx *ctx = ir_ctx_new(); /* only for split_words' copies */
+    char *argv[MAX_ARGS];
+    int argc = 0;
+    split_words(ctx, cc && *cc ? cc : "cc", argv, &argc);
+    split_words(ctx, best_flags, argv, &argc);
+    argv[argc++] = "-c";
+    argv[argc++] = src;
+    argv[argc++] = "-o";
+    argv[argc++] = obj;
+    argv[argc] = NULL;
+    ok = run(argv, log);
+    ir_ctx_free(ctx);
+  }
+  remove_tree(dir);
+  return ok;
+}
+
+enum { PROBE_CACHE = 8 };
+
+const char *
+cg_cc_flags(const char *cc, const char *flags)
+{
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  static struct {
+    char cc[256];      /* the command probed ("" = free slot) */
+    const char *flags; /* best_flags or safe_flags */
+  } cache[PROBE_CACHE];
+  if (!flags || strcmp(flags, "auto") != 0)
+    return flags ? flags : "";
+  cc = cc && *cc ? cc : "cc";
+  const char *found = NULL;
+  pthread_mutex_lock(&lock);
+  int i = 0;
+  for (; i < PROBE_CACHE && cache[i].cc[0] && !found; i++)
+    if (strcmp(cache[i].cc, cc) == 0)
+      found = cache[i].flags;
+  if (!found) {
+    found = takes_best_flags(cc) ? best_flags : safe_flags;
+    if (i < PROBE_CACHE && strlen(cc) < sizeof cache[i].cc) {
+      strcpy(cache[i].cc, cc);
+      cache[i].flags = found;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return found;
+}
+
 static bool
 compile(IrCtx *ctx, const CgOutput *out, const char *dir, const char *cc, const char *flags)
 {
@@ -70,7 +145,7 @@ compile(IrCtx *ctx, const CgOutput *out, const char *dir, const char *cc, const 
   char *argv[MAX_ARGS];
   int argc = 0;
   split_words(ctx, cc && *cc ? cc : "cc", argv, &argc);
-  split_words(ctx, flags, argv, &argc);
+  split_words(ctx, cg_cc_flags(cc, flags), argv, &argc);
   split_words(ctx, "-shared -fPIC -o", argv, &argc);
   argv[argc++] = ir_printf(ctx, "%s/lib.so", dir);
   for (int i = 0; i < out->nfiles && argc < MAX_ARGS - 2; i++)

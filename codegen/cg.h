@@ -122,9 +122,15 @@ typedef size_t (*CgArenaFn)(const int64_t *dims);
  * 0.9.27 keeps global state); NULL after errors (tcc's messages become
  * diagnostics in ctx). */
 CgCompiled *cg_jit_tcc(IrCtx *ctx, const CgOutput *out);
-/* Compiles with the system compiler (cc and flags, e.g. "cc", "-O2") into a
- * shared object in a temporary directory and loads it. */
+/* Compiles with the system compiler (cc and flags, e.g. "cc", "-O2"; flags
+ * "auto" are cg_cc_flags') into a shared object in a temporary directory
+ * and loads it. */
 CgCompiled *cg_jit_cc(IrCtx *ctx, const CgOutput *out, const char *cc, const char *flags);
+/* The flags cg_jit_cc gives cc: flags itself, unless they are "auto" ([jit]
+ * cc_flags' default): then the host's best, "-O3 -march=native" when cc
+ * compiles a small file with them, else "-O2".  The probe runs once per
+ * cc command in a process (cached, thread-safe); a static string. */
+const char *cg_cc_flags(const char *cc, const char *flags);
 /* The packed entry of symbol ("NAME_FN_packed"), or NULL. */
 CgPackedFn cg_compiled_entry(CgCompiled *c, const char *symbol);
 /* The arena-bytes function of an entry (CgEntry.arena_fn), or NULL. */

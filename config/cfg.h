@@ -24,6 +24,20 @@ typedef enum {
   CFG_TARGET_RISCV,    /* "riscv": RISC-V cores */
 } CfgTargetKind;
 
+/* The instruction set the generated C is written for ([target] isa).  A
+ * level other than none is carried on the code of NAME.c (target pragmas,
+ * codegen/gen.c), so a plain -O2 build gets the vector code, and it sets
+ * vector_bytes' default.  Ordered: each x86 level includes the one before. */
+typedef enum {
+  CFG_ISA_NONE,      /* "none": no pragma; the flags of the user's build decide */
+  CFG_ISA_NATIVE,    /* "native": the level of the machine rxc runs on (cfg_isa) */
+  CFG_ISA_X86_64,    /* "x86-64": SSE2, every x86-64 */
+  CFG_ISA_X86_64_V2, /* "x86-64-v2": + SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT */
+  CFG_ISA_X86_64_V3, /* "x86-64-v3": + AVX, AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE */
+  CFG_ISA_X86_64_V4, /* "x86-64-v4": + AVX-512 F, BW, CD, DQ, VL */
+  CFG_ISA_ARMV7E_M,  /* "armv7e-m": Cortex-M4/M7 (the DSP extension's 4-byte SIMD) */
+} CfgIsa;
+
 typedef enum {
   CFG_PLAN_BEST,           /* "best": run every algorithm, keep the smallest arena */
   CFG_PLAN_GREEDY_SIZE,    /* "greedy_size": place the largest tensors first */
@@ -68,9 +82,11 @@ typedef struct {
     int alignment;         /* 64: bytes, of the arena and every tensor in it;
                               a power of two 1..4096 */
     char cc[CFG_TEXT_MAX]; /* "cc": the C compiler command for the target */
-    int vector_bytes;      /* 64: bytes of one SIMD vector, which sizes the
-                              register tiles of products (ops/gemm.c); a power
-                              of two 1..256 */
+    int vector_bytes;      /* 0 ("auto"): bytes of one SIMD vector, which sizes
+                              the register tiles of products (ops/gemm.c); a
+                              power of two 1..256, or 0 for the isa's width
+                              (cfg_vector_bytes: 64 when isa is none) */
+    CfgIsa isa;            /* none: the instruction set NAME.c carries */
   } target;
   struct {
     int level;                                        /* 2: pipeline of -O0..-O2 */
@@ -110,7 +126,9 @@ typedef struct {
   } codegen;
   struct {
     CfgJitCompiler compiler;     /* tcc */
-    char cc_flags[CFG_TEXT_MAX]; /* "-O2": flags for the JIT's compiler */
+    char cc_flags[CFG_TEXT_MAX]; /* "auto": flags for the JIT's compiler; "auto" is
+                                    the host's best (cg_cc_flags: -O3 -march=native
+                                    when the compiler takes them, else -O2) */
   } jit;
   struct {
     IrDialect dialect; /* v0.26 (IR_DIALECT_DEFAULT): the TVM release whose
@@ -137,5 +155,17 @@ bool cfg_set(IrCtx *ctx, CfgOptions *o, const char *section, const char *key, co
 bool cfg_set_arg(IrCtx *ctx, CfgOptions *o, const char *arg);
 /* Appends o as an INI file that cfg_load reads back to the same options. */
 void cfg_print(const CfgOptions *o, IrBuf *out);
+/* The isa o's code is generated for: [target] isa, with native resolved to
+ * cfg_isa_host(); never CFG_ISA_NATIVE. */
+CfgIsa cfg_isa(const CfgOptions *o);
+/* The x86-64 level of the machine this runs on, from the CPU's feature
+ * bits (each level needs every feature of its definition that the CPU
+ * reports; see config.c); CFG_ISA_NONE on any other architecture. */
+CfgIsa cfg_isa_host(void);
+/* The spelling of isa in [target] isa ("x86-64-v3"). */
+const char *cfg_isa_name(CfgIsa isa);
+/* The vector width in effect: [target] vector_bytes when set, else the
+ * isa's (x86-64-v4 64, v3 32, v2 and x86-64 16, armv7e-m 4, none 64). */
+int cfg_vector_bytes(const CfgOptions *o);
 
 #endif

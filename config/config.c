@@ -32,6 +32,7 @@ typedef enum {
   KEY_ENUM,   /* enum field; words[i] spells value i */
   KEY_INT,    /* int field in [min, max] */
   KEY_ALIGN,  /* int field: a power of two in [min, max] */
+  KEY_WIDTH,  /* int field: a power of two in [min, max], or words[0] ("auto") for 0 */
   KEY_INT64,  /* int64_t field in [min, max] */
   KEY_BYTES,  /* int64_t field in [min, max]; suffix k, M, G multiplies by 1024^n */
   KEY_BOOL,   /* bool field; printed as words[0] (false) or words[1] (true) */
@@ -52,6 +53,7 @@ typedef struct {
 
 /* Enum fields are written through int *: each enum must be int-sized. */
 _Static_assert(sizeof(CfgTargetKind) == sizeof(int), "enum size");
+_Static_assert(sizeof(CfgIsa) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgPlanAlgorithm) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgLibm) == sizeof(int), "enum size");
@@ -60,6 +62,9 @@ _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
 static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", "print", NULL};
 
 static const char *const kind_words[] = {"host", "cortex-m", "riscv", NULL};
+static const char *const isa_words[] = {"none",      "native",    "x86-64",   "x86-64-v2",
+                                        "x86-64-v3", "x86-64-v4", "armv7e-m", NULL}; /* CfgIsa's order */
+static const char *const auto_words[] = {"auto", NULL};
 static const char *const plan_words[] = {"best",          "greedy_size", "greedy_breadth",
                                          "exact",         "pooled",      "greedy_length",
                                          "greedy_area",   "greedy_glow", "best_fit",
@@ -76,7 +81,8 @@ static const char *const dialect_words[] = {"v0.23", "v0.26", NULL}; /* IrDialec
 static const CfgKey keys[] = {
     {"target", "kind", KEY_ENUM, FIELD(target.kind), 0, kind_words, 0, 0},
     {"target", "alignment", KEY_ALIGN, FIELD(target.alignment), 0, NULL, 1, 4096},
-    {"target", "vector_bytes", KEY_ALIGN, FIELD(target.vector_bytes), 0, NULL, 1, 256},
+    {"target", "vector_bytes", KEY_WIDTH, FIELD(target.vector_bytes), 0, auto_words, 1, 256},
+    {"target", "isa", KEY_ENUM, FIELD(target.isa), 0, isa_words, 0, 0},
     {"target", "cc", KEY_TEXT, FIELD(target.cc), 0, NULL, 0, 0},
     {"opt", "level", KEY_INT, FIELD(opt.level), 0, NULL, 0, OPT_LEVEL_MAX},
     {"opt", "passes_add", KEY_PASSES, FIELD(opt.passes_add), FIELD(opt.npasses_add), NULL, 0, 0},
@@ -112,7 +118,8 @@ cfg_defaults(CfgOptions *o)
   memset(o, 0, sizeof *o);
   o->target.kind = CFG_TARGET_HOST;
   o->target.alignment = 64;
-  o->target.vector_bytes = 64;
+  o->target.vector_bytes = 0;
+  o->target.isa = CFG_ISA_NONE;
   strcpy(o->target.cc, "cc");
   o->opt.level = 2;
   o->memplan.algorithm = CFG_PLAN_BEST;
@@ -121,7 +128,7 @@ cfg_defaults(CfgOptions *o)
   o->codegen.libm = CFG_LIBM_BUILTIN;
   o->codegen.checks = true;
   o->jit.compiler = CFG_JIT_TCC;
-  strcpy(o->jit.cc_flags, "-O2");
+  strcpy(o->jit.cc_flags, "auto");
   o->print.dialect = IR_DIALECT_DEFAULT;
 }
 
@@ -226,6 +233,10 @@ expectation(const CfgKey *k, IrBuf *b)
     break;
   case KEY_ALIGN:
     ir_buf_printf(b, "a power of two from %lld to %lld", (long long)k->min, (long long)k->max);
+    break;
+  case KEY_WIDTH:
+    ir_buf_printf(b, "a power of two from %lld to %lld, or %s", (long long)k->min,
+                  (long long)k->max, k->words[0]);
     break;
   case KEY_INT64:
     ir_buf_printf(b, "an integer >= %lld", (long long)k->min);
@@ -350,6 +361,11 @@ apply_key(IrCtx *ctx, CfgOptions *o, const CfgKey *k, const char *value, IrLoc l
     break;
   case KEY_INT:
   case KEY_ALIGN:
+  case KEY_WIDTH:
+    if (k->type == KEY_WIDTH && strcmp(value, k->words[0]) == 0) {
+      *(int *)field = 0;
+      break;
+    }
     ok = parse_int64(value, false, &v) && v >= k->min && v <= k->max &&
          (k->type == KEY_INT || (v & (v - 1)) == 0);
     if (ok)
@@ -776,6 +792,13 @@ print_value(const CfgOptions *o, const CfgKey *k, IrBuf *out)
   case KEY_ENUM:
     ir_buf_puts(out, k->words[*(const int *)field]);
     break;
+  case KEY_WIDTH:
+    if (*(const int *)field == 0) {
+      ir_buf_puts(out, k->words[0]);
+      break;
+    }
+    ir_buf_printf(out, "%d", *(const int *)field);
+    break;
   case KEY_INT:
   case KEY_ALIGN:
     ir_buf_printf(out, "%d", *(const int *)field);
@@ -820,5 +843,68 @@ cfg_print(const CfgOptions *o, IrBuf *out)
       for (int i = 0; i < o->memplan.nupper_bounds; i++)
         ir_buf_printf(out, "%s%s = %lld\n", bound_prefix, o->memplan.upper_bounds[i].name,
                       (long long)o->memplan.upper_bounds[i].bound);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* The instruction set                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The x86-64-vN levels as the psABI defines them, by the features the
+ * compiler's __builtin_cpu_supports names (gcc and clang both know these):
+ * CMPXCHG16B, LAHF/SAHF, MOVBE, LZCNT, XSAVE and OSXSAVE have no portable
+ * name there and are implied in practice by the features checked (every CPU
+ * with AVX2 has them).  A level is the host's when all of its features and
+ * the previous level's are. */
+CfgIsa
+cfg_isa_host(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__)
+  __builtin_cpu_init();
+  if (!(__builtin_cpu_supports("sse3") && __builtin_cpu_supports("ssse3") &&
+        __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sse4.2") &&
+        __builtin_cpu_supports("popcnt")))
+    return CFG_ISA_X86_64;
+  if (!(__builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2") &&
+        __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2")))
+    return CFG_ISA_X86_64_V2;
+  if (!(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl")))
+    return CFG_ISA_X86_64_V3;
+  return CFG_ISA_X86_64_V4;
+#else
+  return CFG_ISA_NONE; /* no level rxc knows how to detect on this host */
+#endif
+}
+
+CfgIsa
+cfg_isa(const CfgOptions *o)
+{
+  return o->target.isa == CFG_ISA_NATIVE ? cfg_isa_host() : o->target.isa;
+}
+
+const char *
+cfg_isa_name(CfgIsa isa)
+{
+  return isa_words[isa];
+}
+
+int
+cfg_vector_bytes(const CfgOptions *o)
+{
+  if (o->target.vector_bytes > 0)
+    return o->target.vector_bytes;
+  switch (cfg_isa(o)) {
+  case CFG_ISA_X86_64:
+  case CFG_ISA_X86_64_V2:
+    return 16;
+  case CFG_ISA_X86_64_V3:
+    return 32;
+  case CFG_ISA_ARMV7E_M:
+    return 4;
+  default:
+    return 64; /* none (and v4): the width rxc always used, AVX-512's */
   }
 }

@@ -83,6 +83,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
   assert_int_equal(a->target.kind, b->target.kind);
   assert_int_equal(a->target.alignment, b->target.alignment);
   assert_int_equal(a->target.vector_bytes, b->target.vector_bytes);
+  assert_int_equal(a->target.isa, b->target.isa);
   assert_string_equal(a->target.cc, b->target.cc);
   assert_int_equal(a->opt.level, b->opt.level);
   assert_int_equal(a->opt.npasses_add, b->opt.npasses_add);
@@ -145,7 +146,9 @@ test_defaults(void **state)
   cfg_defaults(&o);
   assert_int_equal(o.target.kind, CFG_TARGET_HOST);
   assert_int_equal(o.target.alignment, 64);
-  assert_int_equal(o.target.vector_bytes, 64);
+  assert_int_equal(o.target.vector_bytes, 0); /* auto */
+  assert_int_equal(cfg_vector_bytes(&o), 64); /* what it was before isa */
+  assert_int_equal(o.target.isa, CFG_ISA_NONE);
   assert_string_equal(o.target.cc, "cc");
   assert_int_equal(o.opt.level, 2);
   assert_int_equal(o.opt.npasses_add, 0);
@@ -163,7 +166,7 @@ test_defaults(void **state)
   assert_true(o.codegen.checks);
   assert_false(o.codegen.poison);
   assert_int_equal(o.jit.compiler, CFG_JIT_TCC);
-  assert_string_equal(o.jit.cc_flags, "-O2");
+  assert_string_equal(o.jit.cc_flags, "auto");
 }
 
 /* tests/config/all_keys.ini sets every key to a non-default value. */
@@ -179,6 +182,7 @@ test_every_key(void **state)
   assert_int_equal(o.target.kind, CFG_TARGET_RISCV);
   assert_int_equal(o.target.alignment, 128);
   assert_int_equal(o.target.vector_bytes, 16);
+  assert_int_equal(o.target.isa, CFG_ISA_X86_64_V2);
   assert_string_equal(o.target.cc, "clang --target=riscv32 -O2");
   assert_int_equal(o.opt.level, 1);
   assert_int_equal(o.opt.npasses_add, 2);
@@ -242,6 +246,23 @@ test_value_spellings(void **state)
   assert_true(cfg_set(ctx, &o, "target", "vector_bytes", "4"));
   assert_int_equal(o.target.vector_bytes, 4);
   assert_false(cfg_set(ctx, &o, "target", "vector_bytes", "48")); /* not a power of two */
+  assert_true(cfg_set(ctx, &o, "target", "vector_bytes", "auto"));
+  assert_int_equal(o.target.vector_bytes, 0);
+  static const struct {
+    const char *word;
+    CfgIsa isa;
+  } isas[] = {{"native", CFG_ISA_NATIVE},       {"x86-64", CFG_ISA_X86_64},
+              {"x86-64-v2", CFG_ISA_X86_64_V2}, {"x86-64-v3", CFG_ISA_X86_64_V3},
+              {"x86-64-v4", CFG_ISA_X86_64_V4}, {"armv7e-m", CFG_ISA_ARMV7E_M},
+              {"none", CFG_ISA_NONE}};
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+    assert_true(cfg_set(ctx, &o, "target", "isa", isas[i].word));
+    assert_int_equal(o.target.isa, isas[i].isa);
+    if (isas[i].isa != CFG_ISA_NATIVE)
+      assert_string_equal(cfg_isa_name(isas[i].isa), isas[i].word);
+  }
+  assert_false(cfg_set(ctx, &o, "target", "isa", "X86-64")); /* words are case-sensitive */
+  assert_int_equal(o.target.isa, CFG_ISA_NONE);
   assert_true(cfg_set(ctx, &o, "opt", "passes_remove", "Normalize,LegalizeOps"));
   assert_int_equal(o.opt.npasses_remove, 2);
   assert_string_equal(o.opt.passes_remove[1], "LegalizeOps");
@@ -272,6 +293,84 @@ test_value_spellings(void **state)
   assert_false(cfg_set(ctx, &o, "memplan", "budget_ms", "0"));
   assert_int_equal(o.memplan.budget_ms, 60000);
   ir_diag_clear(ctx);
+  assert_int_equal(ir_error_count(ctx), 0);
+  ir_ctx_free(ctx);
+}
+
+/* ---- the instruction set ---------------------------------------------- */
+
+/* The x86-64 level /proc/cpuinfo's flags make this machine, by the psABI's
+ * definition of the levels (an expectation independent of config.c's
+ * __builtin_cpu_supports checks); CFG_ISA_NONE off x86-64. */
+static CfgIsa
+cpuinfo_level(void)
+{
+#if defined(__x86_64__)
+  static const char *const levels[3][10] = {
+      {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"},
+      {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"},
+      {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}};
+  char *text = tu_read_file("/proc/cpuinfo");
+  assert_non_null(text);
+  char *flags = strstr(text, "\nflags");
+  assert_non_null(flags);
+  char *eol = strchr(flags + 1, '\n');
+  if (eol)
+    *eol = '\0';
+  CfgIsa got = CFG_ISA_X86_64;
+  for (int l = 0; l < 3; l++) {
+    for (int i = 0; levels[l][i]; i++) {
+      char word[32];
+      snprintf(word, sizeof word, " %s", levels[l][i]);
+      const char *at = strstr(flags, word);
+      size_t n = strlen(word);
+      if (!at || (at[n] != ' ' && at[n] != '\0')) {
+        free(text);
+        return got;
+      }
+    }
+    got = (CfgIsa)(CFG_ISA_X86_64_V2 + l);
+  }
+  free(text);
+  return got;
+#else
+  return CFG_ISA_NONE;
+#endif
+}
+
+/* native resolves to the host's level; vector_bytes' auto follows the
+ * isa, an explicit vector_bytes wins over it. */
+static void
+test_isa(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions o;
+  cfg_defaults(&o);
+  assert_int_equal(cfg_isa(&o), CFG_ISA_NONE);
+  assert_int_equal(cfg_isa_host(), cpuinfo_level());
+  assert_true(cfg_set(ctx, &o, "target", "isa", "native"));
+  assert_int_equal(cfg_isa(&o), cpuinfo_level());
+  static const struct {
+    const char *isa;
+    int bytes;
+  } widths[] = {{"none", 64},      {"x86-64", 16},    {"x86-64-v2", 16},
+                {"x86-64-v3", 32}, {"x86-64-v4", 64}, {"armv7e-m", 4}};
+  for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+    assert_true(cfg_set(ctx, &o, "target", "isa", widths[i].isa));
+    assert_int_equal(cfg_isa(&o), o.target.isa);
+    assert_int_equal(cfg_vector_bytes(&o), widths[i].bytes);
+    assert_true(cfg_set(ctx, &o, "target", "vector_bytes", "8"));
+    assert_int_equal(cfg_vector_bytes(&o), 8);
+    assert_true(cfg_set(ctx, &o, "target", "vector_bytes", "auto"));
+  }
+  /* a printed native reads back as native, not as the level it resolved to */
+  assert_true(cfg_set(ctx, &o, "target", "isa", "native"));
+  IrBuf text = {0};
+  cfg_print(&o, &text);
+  assert_non_null(strstr(text.data, "\nisa = native\n"));
+  assert_non_null(strstr(text.data, "\nvector_bytes = auto\n"));
+  ir_buf_free(&text);
   assert_int_equal(ir_error_count(ctx), 0);
   ir_ctx_free(ctx);
 }
@@ -383,6 +482,15 @@ test_bad_values(void **state)
   ir_buf_printf(&want,
                 "%s25:12: error: bad value 'gcc' for key 'compiler' in section [jit]: expected "
                 "one of tcc, cc\n",
+                f);
+  ir_buf_printf(&want,
+                "%s28:7: error: bad value 'x86-64-v5' for key 'isa' in section [target]: "
+                "expected one of none, native, x86-64, x86-64-v2, x86-64-v3, x86-64-v4, "
+                "armv7e-m\n",
+                f);
+  ir_buf_printf(&want,
+                "%s29:16: error: bad value 'wide' for key 'vector_bytes' in section [target]: "
+                "expected a power of two from 1 to 256, or auto\n",
                 f);
   expect_bad_file("tests/config/bad_values.ini", want.data);
   ir_buf_free(&want);
@@ -608,7 +716,7 @@ test_print_load_round_trip(void **state)
 {
   (void)state;
   static const char *const files[] = {"tests/config/all_keys.ini", "config/default.ini",
-                                      "config/cortex-m4.ini"};
+                                      "config/cortex-m4.ini", "config/host.ini"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     CfgOptions a, b;
     char *diags;
@@ -669,6 +777,7 @@ static const char cortex_m4_printed[] =
     "kind = cortex-m\n"
     "alignment = 8\n"
     "vector_bytes = 4\n"
+    "isa = armv7e-m\n"
     "cc = arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16\n"
     "\n"
     "[opt]\n"
@@ -694,7 +803,7 @@ static const char cortex_m4_printed[] =
     "\n"
     "[jit]\n"
     "compiler = tcc\n"
-    "cc_flags = -O2\n"
+    "cc_flags = auto\n"
     "\n"
     "[print]\n"
     "dialect = v0.26\n";
@@ -730,6 +839,15 @@ test_cli_errors(void **state)
   assert_string_equal(out, "");
   assert_non_null(strstr(err, "tests/config/unknown_key.ini:3:1: error: unknown key 'foo' in "
                               "section [opt]\n  foo = 3\n  ^\n"));
+  free(out);
+  free(err);
+  /* a bad isa: at its file:line:col, exit 1, as every other key */
+  assert_int_equal(run("compile tests/cli/a.py -o build/cfg-isa --config tests/config/bad_isa.ini",
+                       &out, &err),
+                   1);
+  assert_non_null(strstr(err, "tests/config/bad_isa.ini:2:7: error: bad value 'foo' for key 'isa' "
+                              "in section [target]: expected one of none, native, x86-64, "
+                              "x86-64-v2, x86-64-v3, x86-64-v4, armv7e-m\n  isa = foo\n"));
   free(out);
   free(err);
   assert_int_equal(run("--print-config --set opt.level=9", &out, &err), 2);
@@ -785,6 +903,7 @@ main(void)
       cmocka_unit_test(test_defaults),
       cmocka_unit_test(test_every_key),
       cmocka_unit_test(test_value_spellings),
+      cmocka_unit_test(test_isa),
       cmocka_unit_test(test_unknown_key),
       cmocka_unit_test(test_unknown_section),
       cmocka_unit_test(test_bad_values),
