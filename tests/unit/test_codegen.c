@@ -20,12 +20,18 @@
  *
  * The generated C carries rt/'s math (cg_runtime_text), so these runs test
  * it too.
+ *
+ * [target] isa: NAME.c names its level and carries its pragmas (none: the
+ * same bytes as without the key), and gives the interpreter's results
+ * under libtcc, gcc -O2 and clang -O2 with its checks intact; [jit]
+ * cc_flags = auto picks -O3 -march=native only where the compiler takes it.
  */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -320,10 +326,19 @@ dims_at(const IrModule *opt, const CgEntry *e, bool upper, Dims *d)
   ir_ctx_free(ctx);
 }
 
-/* Generates path, compiles it, and compares every entry with the
- * interpreter at dims 1 and at the upper bounds. */
+/* out compiled by via: "tcc" (libtcc in memory) or a compiler command run
+ * with -O2 (cg_jit_cc). */
+static CgCompiled *
+compile_via(IrCtx *ctx, const CgOutput *out, const char *via)
+{
+  return strcmp(via, "tcc") == 0 ? cg_jit_tcc(ctx, out) : cg_jit_cc(ctx, out, via, "-O2");
+}
+
+/* Generates path, compiles it with via (compile_via), and compares every
+ * entry with the interpreter at dims 1 and at the upper bounds. */
 static void
-run_model_at(const char *path, const char *params, const CfgOptions *cfg, int level)
+run_model_via(const char *path, const char *params, const CfgOptions *cfg, int level,
+              const char *via)
 {
   IrCtx *ctx = ir_ctx_new();
   const IrModule *orig, *opt;
@@ -332,7 +347,7 @@ run_model_at(const char *path, const char *params, const CfgOptions *cfg, int le
   /* LiftWorkspaces: the samples' kernels keep no scratch outside the arena */
   for (int i = 0; i < out->nfiles && strncmp(path, "samples/", 8) == 0; i++)
     assert_null(strstr(out->files[i].text.data, "outside the arena"));
-  CgCompiled *comp = cg_jit_cc(ctx, out, "cc", "-O2");
+  CgCompiled *comp = compile_via(ctx, out, via);
   if (!comp)
     ir_diag_print(ctx, stderr);
   assert_non_null(comp);
@@ -357,6 +372,12 @@ run_model_at(const char *path, const char *params, const CfgOptions *cfg, int le
   cg_compiled_free(comp);
   cg_output_free(out);
   ir_ctx_free(ctx);
+}
+
+static void
+run_model_at(const char *path, const char *params, const CfgOptions *cfg, int level)
+{
+  run_model_via(path, params, cfg, level, "cc");
 }
 
 static void
@@ -670,12 +691,15 @@ typedef struct {
   const IrModule *orig, *opt;
 } Compiled;
 
+/* path generated for [target] isa (a word of the key) and compiled by cc
+ * -O2; its first entry found. */
 static void
-compile_one(const char *path, Compiled *c)
+compile_one_isa(const char *path, const char *isa, Compiled *c)
 {
   CfgOptions cfg;
   cfg_defaults(&cfg);
   c->ctx = ir_ctx_new();
+  assert_true(cfg_set(c->ctx, &cfg, "target", "isa", isa));
   c->out = generate(c->ctx, path, NULL, &cfg, &c->orig, &c->opt);
   assert_non_null(c->out);
   c->comp = cg_jit_cc(c->ctx, c->out, "cc", "-O2");
@@ -683,6 +707,12 @@ compile_one(const char *path, Compiled *c)
   c->e = &c->out->entries[0];
   c->fn = cg_compiled_entry(c->comp, c->e->packed);
   assert_non_null(c->fn);
+}
+
+static void
+compile_one(const char *path, Compiled *c)
+{
+  compile_one_isa(path, "none", c);
 }
 
 static void
@@ -998,6 +1028,229 @@ test_int_kernels(void **state)
   }
 }
 
+/* --- [target] isa ------------------------------------------------------- */
+
+/* samples/mlp.py's NAME.c generated for isa; the text in ctx. */
+static const char *
+isa_text(IrCtx *ctx, const char *isa)
+{
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  assert_true(cfg_set(ctx, &cfg, "target", "isa", isa));
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "samples/mlp.py", NULL, &cfg, &orig, &opt);
+  assert_non_null(out);
+  assert_string_equal(out->files[1].name, "model.c");
+  const char *text = ir_printf(ctx, "%s", out->files[1].text.data);
+  cg_output_free(out);
+  return text;
+}
+
+static int
+count(const char *text, const char *what)
+{
+  int n = 0;
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+    n++;
+  return n;
+}
+
+/* What NAME.c says for each isa: none is the output without the key, to
+ * the byte; an x86 level names itself (first comment, RXC_ISA) and pushes
+ * gcc's target and -O3 options and clang's target attribute over the code,
+ * popped at the end, with the level's features and no more; armv7e-m only
+ * names itself. */
+static void
+test_isa_text(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "samples/mlp.py", NULL, &cfg, &orig, &opt);
+  const char *none = isa_text(ctx, "none");
+  assert_string_equal(none, out->files[1].text.data);
+  cg_output_free(out);
+  assert_null(strstr(none, "RXC_ISA"));
+  assert_null(strstr(none, "#pragma GCC"));
+  static const struct {
+    const char *isa;
+    const char *has, *lacks; /* a feature of the level, one of the next */
+  } levels[] = {{"x86-64-v2", "\"sse3,ssse3,sse4.1,sse4.2,popcnt\"", "avx"},
+                {"x86-64-v3", ",avx2,", "avx512"},
+                {"x86-64-v4", ",avx512f,avx512bw,avx512cd,avx512dq,avx512vl\"", "avx10"}};
+  for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+    const char *t = isa_text(ctx, levels[i].isa);
+    assert_non_null(strstr(t, ir_printf(ctx, " * Written for the instruction set %s: see "
+                                             "RXC_ISA below. */\n",
+                                        levels[i].isa)));
+    assert_non_null(strstr(t, ir_printf(ctx, "#define RXC_ISA \"%s\"\n", levels[i].isa)));
+    assert_int_equal(count(t, "#pragma GCC push_options\n"), 1);
+    assert_int_equal(count(t, "#pragma GCC pop_options\n"), 1);
+    assert_int_equal(count(t, "#pragma GCC optimize(\"O3\")\n"), 1);
+    assert_int_equal(count(t, "#pragma clang attribute push(__attribute__((target("), 1);
+    assert_int_equal(count(t, "#pragma clang attribute pop\n"), 1);
+    assert_int_equal(count(t, levels[i].has), 2); /* gcc's and clang's */
+    assert_null(strstr(t, levels[i].lacks));
+    /* the pop closes the file: after the last function */
+    assert_true(strstr(t, "#pragma GCC pop_options") > strstr(t, "model_strerror"));
+  }
+  const char *base = isa_text(ctx, "x86-64");
+  assert_non_null(strstr(base, "#define RXC_ISA \"x86-64\"\n"));
+  assert_int_equal(count(base, "#pragma GCC optimize(\"O3\")\n"), 1);
+  assert_null(strstr(base, "#pragma GCC target"));
+  assert_null(strstr(base, "#pragma clang"));
+  const char *m4 = isa_text(ctx, "armv7e-m");
+  assert_non_null(strstr(m4, "#define RXC_ISA \"armv7e-m\"\n"));
+  assert_null(strstr(m4, "#pragma GCC"));
+  assert_null(strstr(m4, "#pragma clang attribute"));
+  /* native: the level of this machine, named as such */
+  const char *native = isa_text(ctx, "native");
+  if (cfg_isa_host() == CFG_ISA_NONE) {
+    assert_string_equal(native, none);
+  } else {
+    const char *level = cfg_isa_name(cfg_isa_host());
+    /* the same text as the level's but for the comment's "isa = native" */
+    const char *said = "([target] isa = native, the machine rxc ran on)";
+    const char *at = strstr(native, said);
+    assert_non_null(at);
+    const char *as_level = ir_printf(ctx, "%.*s([target] isa = %s)%s", (int)(at - native), native,
+                                     level, at + strlen(said));
+    assert_string_equal(as_level, isa_text(ctx, level));
+  }
+  ir_ctx_free(ctx);
+}
+
+/* The .c of each isa compiles clean (gcc and clang, strict flags) and
+ * computes what the interpreter does under libtcc, gcc -O2 and clang -O2;
+ * its checks still refuse bad calls. */
+static void
+test_isa_runs(void **state)
+{
+  (void)state;
+  const char *isas[] = {"native", "x86-64-v2", "x86-64", "armv7e-m"};
+  const char *paths[] = {"samples/mlp.py", "samples/transformer_block.py",
+                         "tests/codegen/int8_kernels.py"};
+  const char *vias[] = {"tcc", "gcc", "clang"};
+  for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+    if (strncmp(isas[i], "x86-64-v", 8) == 0 && cfg_isa_host() < CFG_ISA_X86_64_V2)
+      continue; /* the host could not run it (an x86 one; elsewhere it is plain C) */
+    CfgOptions cfg;
+    cfg_defaults(&cfg);
+    IrCtx *ctx = ir_ctx_new();
+    assert_true(cfg_set(ctx, &cfg, "target", "isa", isas[i]));
+    for (size_t v = 0; v < sizeof vias / sizeof vias[0]; v++) {
+      if (strcmp(vias[v], "tcc") && !have(vias[v])) {
+        if (tu_require_all())
+          fail_msg("SKIPPED (REQUIRE_ALL=1 makes it a failure): %s not on PATH", vias[v]);
+        continue;
+      }
+      for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+        printf("  isa %s, %s: %s\n", isas[i], vias[v], paths[k]);
+        run_model_via(paths[k], NULL, &cfg, 2, vias[v]);
+      }
+      if (strcmp(vias[v], "tcc")) {
+        const IrModule *orig, *opt;
+        CgOutput *out = generate(ctx, "samples/transformer_block.py", NULL, &cfg, &orig, &opt);
+        strict_compile(ctx, out, vias[v], isas[i]);
+        cg_output_free(out);
+      }
+    }
+    ir_ctx_free(ctx);
+    Compiled c;
+    compile_one_isa("samples/mlp.py", isas[i], &c);
+    Dims d = {{"n"}, {3}, 1};
+    Call call;
+    call_prepare(c.ctx, c.e, &d, &call, 11);
+    unsigned char *arena = call.arena_mem + CANARY;
+    expect_error(&c, &call, arena, call.arena_bytes - 1, "ARENA_SIZE");
+    expect_error(&c, &call, arena + 4, call.arena_bytes, "ARENA_ALIGN");
+    call.dims[0] = 65;
+    expect_error(&c, &call, arena, call.arena_bytes, "DIM");
+    call_free(&call, c.e->noutputs);
+    compiled_free(&c);
+  }
+}
+
+/* --- [jit] cc_flags = auto ------------------------------------------------ */
+
+/* Writes an executable build/NAME (its path in path): a compiler that logs its arguments to
+ * build/NAME.log, refuses -march=native when refuse is set, else runs cc. */
+static const char *
+fake_cc(const char *name, bool refuse, char path[static 256])
+{
+  snprintf(path, 256, "build/%s", name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "#!/bin/sh\necho \"$*\" >> build/%s.log\n", name);
+  if (refuse)
+    fputs("case \" $* \" in *' -march=native '*) echo 'bad -march' >&2; exit 1;; esac\n", f);
+  fputs("exec cc \"$@\"\n", f);
+  assert_int_equal(fclose(f), 0);
+  assert_int_equal(chmod(path, 0755), 0);
+  char log[300];
+  snprintf(log, sizeof log, "build/%s.log", name);
+  remove(log);
+  return path;
+}
+
+/* The lines of build/NAME.log. */
+static int
+log_lines(const char *name, char **text)
+{
+  char log[300];
+  snprintf(log, sizeof log, "build/%s.log", name);
+  *text = tu_read_file(log);
+  assert_non_null(*text);
+  return count(*text, "\n");
+}
+
+/* Explicit flags are the user's; auto is -O3 -march=native when the
+ * compiler takes them (asked once per compiler command), else -O2, and
+ * cg_jit_cc compiles with what auto gave. */
+static void
+test_cc_flags(void **state)
+{
+  (void)state;
+  assert_string_equal(cg_cc_flags("cc", "-O1 -g"), "-O1 -g");
+  assert_string_equal(cg_cc_flags("cc", ""), "");
+  /* an independent answer: does cc take the flags? */
+  int takes = system("echo 'int f(void);' | cc -O3 -march=native -x c -c -o build/cc-probe.o - "
+                     ">/dev/null 2>&1");
+  assert_string_equal(cg_cc_flags("cc", "auto"), takes == 0 ? "-O3 -march=native" : "-O2");
+  char *log;
+  char picky_path[256], easy_path[256];
+  const char *picky = fake_cc("cc-picky", true, picky_path);
+  assert_string_equal(cg_cc_flags(picky, "auto"), "-O2");
+  assert_string_equal(cg_cc_flags(picky, "auto"), "-O2");
+  assert_int_equal(log_lines("cc-picky", &log), 1); /* probed once */
+  free(log);
+  const char *easy = fake_cc("cc-easy", false, easy_path);
+  assert_string_equal(cg_cc_flags(easy, "auto"), "-O3 -march=native");
+  assert_int_equal(log_lines("cc-easy", &log), 1);
+  free(log);
+  /* the JIT's compile takes them, and the model runs */
+  IrCtx *ctx = ir_ctx_new();
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  const IrModule *orig, *opt;
+  CgOutput *out = generate(ctx, "samples/mlp.py", NULL, &cfg, &orig, &opt);
+  const char *ccs[] = {picky, easy}, *names[] = {"cc-picky", "cc-easy"};
+  const char *want[] = {"-O2 -shared", "-O3 -march=native -shared"};
+  for (int i = 0; i < 2; i++) {
+    CgCompiled *comp = cg_jit_cc(ctx, out, ccs[i], cfg.jit.cc_flags);
+    assert_non_null(comp);
+    assert_non_null(cg_compiled_entry(comp, out->entries[0].packed));
+    cg_compiled_free(comp);
+    assert_int_equal(log_lines(names[i], &log), 2);
+    assert_non_null(strstr(strchr(log, '\n') + 1, want[i]));
+    free(log);
+  }
+  cg_output_free(out);
+  ir_ctx_free(ctx);
+}
+
 int
 main(void)
 {
@@ -1005,6 +1258,8 @@ main(void)
       cmocka_unit_test(test_wrong_calls), cmocka_unit_test(test_inconsistent_dims),
       cmocka_unit_test(test_hoisted_scalars), cmocka_unit_test(test_value_checks),
       cmocka_unit_test(test_int_kernels),
+      cmocka_unit_test(test_isa_text),     cmocka_unit_test(test_isa_runs),
+      cmocka_unit_test(test_cc_flags),
       cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_data_dims),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
