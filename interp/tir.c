@@ -245,11 +245,14 @@ eval_load(Tir *t, const IrPrimExpr *e, Scalar *out)
   return true;
 }
 
-/* Integer binary operation; false after an error (division by zero). */
+/* Integer binary operation on operands of dtype d (uint64's bits held in
+ * int64: ordered and divided unsigned); false after an error (division by
+ * zero). */
 static bool
-int_bin(Tir *t, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
+int_bin(Tir *t, IrDType d, IrPrimKind k, int64_t a, int64_t b, int64_t *r)
 {
-  if (!ir_int_binary(k, a, b, r)) {
+  bool u64 = d.code == IR_DT_UINT && d.bits == 64;
+  if (!(u64 ? ir_uint64_binary(k, a, b, r) : ir_int_binary(k, a, b, r))) {
     tir_error(t, "integer division by zero");
     return false;
   }
@@ -323,7 +326,7 @@ eval_bin(Tir *t, const IrPrimExpr *e, Scalar *out)
     return true;
   }
   int64_t r = 0;
-  if (!int_bin(t, k, a.i, b.i, &r))
+  if (!int_bin(t, a.dtype, k, a.i, b.i, &r))
     return false;
   *out = mk_i(cmp ? IR_BOOL : e->dtype, r);
   return true;

@@ -88,6 +88,45 @@ ir_int_binary(IrPrimKind k, int64_t a, int64_t b, int64_t *r)
 }
 
 bool
+ir_uint64_binary(IrPrimKind k, int64_t a, int64_t b, int64_t *r)
+{
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  bool division = k == IR_PE_DIV || k == IR_PE_MOD || k == IR_PE_FLOORDIV || k == IR_PE_FLOORMOD;
+  if (division && !ub)
+    return false;
+  switch (k) {
+  case IR_PE_DIV:
+  case IR_PE_FLOORDIV: /* no negative operand: both round the same way */
+    *r = (int64_t)(ua / ub);
+    return true;
+  case IR_PE_MOD:
+  case IR_PE_FLOORMOD:
+    *r = (int64_t)(ua % ub);
+    return true;
+  case IR_PE_MIN:
+    *r = ua < ub ? a : b;
+    return true;
+  case IR_PE_MAX:
+    *r = ua > ub ? a : b;
+    return true;
+  case IR_PE_LT:
+    *r = ua < ub;
+    return true;
+  case IR_PE_LE:
+    *r = ua <= ub;
+    return true;
+  case IR_PE_GT:
+    *r = ua > ub;
+    return true;
+  case IR_PE_GE:
+    *r = ua >= ub;
+    return true;
+  default: /* the rest wraps alike, or compares bits */
+    return ir_int_binary(k, a, b, r);
+  }
+}
+
+bool
 ir_prim_eval(const IrPrimExpr *e, IrDimLookup lookup, void *user, int64_t *out)
 {
   int64_t a, b;

@@ -1047,5 +1047,8 @@ bool ir_prim_eval(const IrPrimExpr *e, IrDimLookup lookup, void *user, int64_t *
 /* One binary operation of kind ADD..OR on integers, as ir_prim_eval does
  * it; false for a division by zero or another kind. */
 bool ir_int_binary(IrPrimKind k, int64_t a, int64_t b, int64_t *r);
+/* The same on uint64 operands (held in int64's bits): division, remainder,
+ * min, max and the orderings unsigned, as C does them on uint64_t. */
+bool ir_uint64_binary(IrPrimKind k, int64_t a, int64_t b, int64_t *r);
 
 #endif

@@ -550,8 +550,8 @@ mod_int(IrDType t, bool floor, int64_t a, int64_t b)
 }
 
 /* A binary op on integers (and bools) of dtype t, in int64 wrapping
- * arithmetic (comparisons: compare); the caller has excluded division by
- * zero. */
+ * arithmetic, unsigned ones divided and ordered as unsigned (comparisons:
+ * compare); the caller has excluded division by zero. */
 static int64_t
 binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
 {
@@ -563,8 +563,12 @@ binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
   case IR_OP_MULTIPLY:
     return (int64_t)((uint64_t)a * (uint64_t)b);
   case IR_OP_DIVIDE: /* truncating, as TVM's tir.Div on ints */
+    if (t.code == IR_DT_UINT)
+      return (int64_t)((uint64_t)a / (uint64_t)b);
     return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
   case IR_OP_FLOOR_DIVIDE:
+    if (t.code == IR_DT_UINT)
+      return (int64_t)((uint64_t)a / (uint64_t)b);
     return floor_div_int(a, b);
   case IR_OP_MOD:
   case IR_OP_FLOOR_MOD:
@@ -572,9 +576,9 @@ binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
   case IR_OP_POWER:
     return op_power_int(a, b);
   case IR_OP_MAXIMUM:
-    return a > b ? a : b;
+    return t.code == IR_DT_UINT ? ((uint64_t)a > (uint64_t)b ? a : b) : a > b ? a : b;
   case IR_OP_MINIMUM:
-    return a < b ? a : b;
+    return t.code == IR_DT_UINT ? ((uint64_t)a < (uint64_t)b ? a : b) : a < b ? a : b;
   case IR_OP_LOGICAL_AND:
     return a && b;
   case IR_OP_LOGICAL_OR:
@@ -642,7 +646,9 @@ eval_binary(OpEval *ev, const OpSite *s, Value **args)
     int64_t a = op_get_i(in[0], ia), b = op_get_i(in[1], ib);
     if (divides && b == 0)
       return op_fail_null(s, "integer division by zero");
-    op_set_i(out, i, cmp ? compare(id, a < b, a == b, a > b) : binary_int(id, in[0]->dtype, a, b));
+    bool u = in[0]->dtype.code == IR_DT_UINT; /* uint64 past INT64_MAX reads negative */
+    bool less = u ? (uint64_t)a < (uint64_t)b : a < b, greater = u ? (uint64_t)a > (uint64_t)b : a > b;
+    op_set_i(out, i, cmp ? compare(id, less, a == b, greater) : binary_int(id, in[0]->dtype, a, b));
   }
   return eval_result(ev, args, 2, v);
 }
@@ -1021,23 +1027,30 @@ lower_log_add_exp(IrCtx *ctx, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
  * past): a << b on the unsigned type of a's width (a negative a is
  * undefined in C), a >> b of a signed a arithmetic (implementation-defined
  * in C; arithmetic in gcc, clang and tcc), by at most bits - 1, so that a
- * appears once (a requantization's long product, fused, is not copied). */
+ * appears once (a requantization's long product, fused, is not copied).
+ *
+ * The zero past the width is a mask, not a select:
+ *   (a << (b & (bits - 1))) & (0 - (b < bits))
+ * gcc 12 at -O3 with AVX2 or AVX-512 if-converts the select form
+ * b < bits ? a << b : 0 into vector code that gives 0 for some amounts
+ * within the width (uint32, uint16, int64 left; uint16, uint32 right;
+ * tests/ops/cases.py's shift cases under -O3 -march=native). */
 static IrPrimExpr *
 lower_shift(IrCtx *ctx, IrOpId id, IrDType t, IrPrimExpr *a, IrPrimExpr *b)
 {
   IrDType u = {IR_DT_UINT, t.bits, 1};
   IrPrimExpr *bu = t.code == IR_DT_UINT ? b : ir_prim_cast(ctx, u, b);
   IrPrimExpr *within = ir_prim_bin(ctx, IR_PE_LT, bu, ir_prim_int(ctx, u, t.bits));
-  if (id == IR_OP_LEFT_SHIFT) {
-    IrPrimExpr *au = t.code == IR_DT_UINT ? a : ir_prim_cast(ctx, u, a);
-    IrPrimExpr *v = intrinsic(ctx, u, "tir.shift_left", au, bu);
-    return ir_prim_select(ctx, within, t.code == IR_DT_UINT ? v : ir_prim_cast(ctx, t, v),
-                          zero(ctx, t));
-  }
-  if (t.code == IR_DT_INT) /* past the width is a >> (bits - 1): -1 or 0, a written once */
+  if (id == IR_OP_RIGHT_SHIFT && t.code == IR_DT_INT) /* past the width is a >> (bits - 1) */
     return intrinsic(ctx, t, "tir.shift_right", a,
                      ir_prim_select(ctx, within, b, ir_prim_int(ctx, b->dtype, t.bits - 1)));
-  return ir_prim_select(ctx, within, intrinsic(ctx, t, "tir.shift_right", a, b), zero(ctx, t));
+  IrPrimExpr *amount = intrinsic(ctx, u, "tir.bitwise_and", bu, ir_prim_int(ctx, u, t.bits - 1));
+  IrPrimExpr *mask = ir_prim_bin(ctx, IR_PE_SUB, ir_prim_int(ctx, u, 0), ir_prim_cast(ctx, u, within));
+  IrPrimExpr *au = t.code == IR_DT_UINT ? a : ir_prim_cast(ctx, u, a);
+  IrPrimExpr *v = intrinsic(ctx, u,
+                            id == IR_OP_LEFT_SHIFT ? "tir.shift_left" : "tir.shift_right", au, amount);
+  v = intrinsic(ctx, u, "tir.bitwise_and", v, mask);
+  return t.code == IR_DT_UINT ? v : ir_prim_cast(ctx, t, v);
 }
 
 /* a op b; comparisons compare in a's dtype and give bool. */

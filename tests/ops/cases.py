@@ -889,6 +889,14 @@ def more_elementwise_cases():
         c.append(Case(f"{op}_i32_small", f"R.{op}(x, y)", [x_((3, 4), I32, "smallint"), y_((4,), I32, "nonzero")], fn))
         c.append(Case(f"{op}_i32_const", f'R.{op}(x, R.const(-3, "int32"))', [x_((7,), I32, "anyint")],
                       lambda x, fn=fn: fn(x, np.int32(-3))))
+    # uint64 past INT64_MAX (about half of "anyint"'s draws) orders and
+    # divides as unsigned, though rxc holds it in int64's bits
+    for op, fn in (("less", np.less), ("greater_equal", np.greater_equal),
+                   ("maximum", np.maximum), ("minimum", np.minimum)):
+        c.append(Case(f"{op}_u64", f"R.{op}(x, y)", [x_((4, 5), "uint64", "anyint"), y_((4, 5), "uint64", "anyint")], fn))
+    for op in ("floor_divide", "divide"):
+        c.append(Case(f"{op}_u64", f"R.{op}(x, y)", [x_((4, 5), "uint64", "anyint"), y_((4, 5), "uint64", "nonzero")],
+                      np.floor_divide))
     # bitwise and logical ops
     for op, fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
                    ("bitwise_xor", np.bitwise_xor)):
@@ -898,6 +906,10 @@ def more_elementwise_cases():
     for op, fn in (("left_shift", np.left_shift), ("right_shift", np.right_shift)):
         for dt in INTS:
             c.append(Case(f"{op}_{dt}", f"R.{op}(x, y)", [x_((4, 6), dt, "anyint"), y_((4, 6), dt, "shiftamt")], fn))
+            # built by gcc -O3 -march=native too (where the system compiler
+            # runs them): gcc 12 if-converts a select form of the shift
+            # into vector code that loses values (ops/elementwise.c)
+            c[-1].sets = ("jit.cc_flags=-O3 -march=native",)
         c.append(Case(f"{op}_bcast", f"R.{op}(x, y)", [x_((3, 1), I32, "anyint"), y_((1, 40), I32, "shiftamt")], fn))
         c.append(Case(f"{op}_const", f'R.{op}(x, R.const(3, "int8"))', [x_((9,), "int8", "anyint")],
                       lambda x, fn=fn: fn(x, np.int8(3))))
