@@ -219,9 +219,8 @@ def run_module(path, inputs, tuple_out, work, via="interp", sets=()):
         args += ["--set", "codegen.poison=1"]
     if via == "cc":
         # the flags these comparisons (bit-exact for the kernels) are made
-        # for, not [jit] cc_flags = auto's -O3 -march=native: gcc 12 fuses
-        # a*b+c there, and miscompiles the int16 shifts' if-converted loop
-        # under AVX-512BW (left_shift_int16 gets 0s)
+        # for, not [jit] cc_flags = auto's -O3 -march=native, where gcc 12
+        # fuses a*b+c (a case's sets may ask for other flags: the shifts)
         args += ["--set", "jit.cc_flags=-O2"]
     for name, file in inputs:
         args += ["--input", f"{name}={file}"]
