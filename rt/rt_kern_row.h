@@ -1,0 +1,353 @@
+/*
+ * rt_kern_row.h - the row kernel, rxc_k_row_f32: one innermost loop
+ *   for (j = 0; j < n; j++) dst[j * dst_stride] = EXPR(j);
+ * of float32 arithmetic, evaluated by a small register program instead of
+ * the loop body.  The code generator writes such a call for the C that
+ * libtcc compiles ([codegen] rows, codegen/gen_row.c): tcc optimizes
+ * little, and one call of a precompiled copy (codegen/kern.c, built at -O3
+ * per x86 level) runs the loop a vector of lanes at a time.
+ *
+ * The program (bytes): prog[0] the number of instructions, prog[1] the
+ * register holding EXPR, then 5 bytes per instruction {op, d, a, b, c}:
+ * register d gets op applied to registers a, b, c (for RXC_R_LOAD, a is
+ * the pointer slot: ptrs[a][j * strides[a]]; for RXC_R_SCALAR, a is the
+ * scalar slot: scalars[a], the same in every lane).  Registers hold
+ * RXC_K_ROW_LANES consecutive elements j; a comparison gives 1.0f or
+ * 0.0f per lane, and a select takes b where c is 0, else a.
+ *
+ * Same bits as the loop: each op is the very float32 operation of the
+ * generated C (a + b, rxc_max_f32's a > b ? a : b, rxc_expf, ...), in the
+ * order of the program, with no contraction (the precompiled copies are
+ * built with -ffp-contract=off).  A lane past n computes garbage that is
+ * never stored; the loads and the stores touch exactly the elements j < n
+ * of the loop, nothing else.  dst may be one of the ptrs (an in-place
+ * update at the same index): a chunk is loaded before it is stored.
+ *
+ * Where the compiler has GNU C vector extensions (gcc, clang) a register
+ * is a vector of 16 floats; tcc gets the same program over plain arrays.
+ * With RXC_KERN_EXTERN defined the header is the prototype only (the
+ * libtcc JIT binds a precompiled copy, as for rt_kern_gemm.h).
+ *
+ * RXC_ROWS picks, in a NAME.c generated with [codegen] rows = auto, the
+ * row calls (1) or the plain loops (0): by default 1 exactly under tcc.
+ *
+ * Requires rt_types.h, rt_math_base.h and the math pieces (rxc_expf, ...).
+ */
+#ifndef RXC_RT_KERN_ROW_H
+#define RXC_RT_KERN_ROW_H
+
+#ifndef RXC_ROWS
+#ifdef __TINYC__
+#define RXC_ROWS 1
+#else
+#define RXC_ROWS 0
+#endif
+#endif
+
+/* The opcodes of a program (codegen/gen_row.c writes them). */
+enum {
+  RXC_R_LOAD,    /* d = ptrs[a][j * strides[a]] */
+  RXC_R_SCALAR,  /* d = scalars[a] */
+  RXC_R_ADD,     /* d = a + b */
+  RXC_R_SUB,     /* d = a - b */
+  RXC_R_MUL,     /* d = a * b */
+  RXC_R_DIV,     /* d = a / b */
+  RXC_R_NEG,     /* d = -a */
+  RXC_R_MAX,     /* d = a > b ? a : b (rxc_max_f32) */
+  RXC_R_MIN,     /* d = a < b ? a : b (rxc_min_f32) */
+  RXC_R_EQ,      /* d = a == b ? 1 : 0 */
+  RXC_R_NE,      /* d = a != b ? 1 : 0 */
+  RXC_R_LT,      /* d = a < b ? 1 : 0 */
+  RXC_R_LE,      /* d = a <= b ? 1 : 0 */
+  RXC_R_GT,      /* d = a > b ? 1 : 0 */
+  RXC_R_GE,      /* d = a >= b ? 1 : 0 */
+  RXC_R_AND,     /* d = a != 0 && b != 0 ? 1 : 0 */
+  RXC_R_OR,      /* d = a != 0 || b != 0 ? 1 : 0 */
+  RXC_R_NOT,     /* d = a == 0 ? 1 : 0 */
+  RXC_R_SELECT,  /* d = c != 0 ? a : b */
+  RXC_R_EXP,     /* d = rxc_expf(a), and so on: rt's float32 math */
+  RXC_R_LOG,
+  RXC_R_SQRT,
+  RXC_R_TANH,
+  RXC_R_ERF,
+  RXC_R_FABS,
+  RXC_R_FLOOR,
+  RXC_R_CEIL,
+  RXC_R_NEARBYINT,
+  RXC_R_TRUNC,
+  RXC_R_SIN,
+  RXC_R_COS,
+  RXC_R_COUNT
+};
+
+#define RXC_K_ROW_REGS 16  /* registers of a program */
+#define RXC_K_ROW_LANES 16 /* elements per register */
+
+#ifdef RXC_KERN_EXTERN
+void rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_stride,
+                   const rxc_f32 *const *ptrs, const rxc_i64 *strides, const rxc_f32 *scalars);
+#else
+
+#if !defined(RXC_K_VECTOR) && defined(__GNUC__) && !defined(__TINYC__)
+#define RXC_K_VECTOR 1 /* as rt_kern_gemm.h: GNU vectors where there are */
+#endif
+#ifndef RXC_K_VECTOR
+#define RXC_K_VECTOR 0
+#endif
+
+/* One unary math op of rt on x (op is RXC_R_EXP .. RXC_R_COS). */
+RXC_INLINE rxc_f32
+rxc_k_row_math(int op, rxc_f32 x)
+{
+  switch (op) {
+  case RXC_R_EXP:
+    return rxc_expf(x);
+  case RXC_R_LOG:
+    return rxc_logf(x);
+  case RXC_R_SQRT:
+    return rxc_sqrtf(x);
+  case RXC_R_TANH:
+    return rxc_tanhf(x);
+  case RXC_R_ERF:
+    return rxc_erff(x);
+  case RXC_R_FABS:
+    return rxc_fabsf(x);
+  case RXC_R_FLOOR:
+    return rxc_floorf(x);
+  case RXC_R_CEIL:
+    return rxc_ceilf(x);
+  case RXC_R_NEARBYINT:
+    return rxc_nearbyintf(x);
+  case RXC_R_TRUNC:
+    return rxc_truncf(x);
+  case RXC_R_SIN:
+    return rxc_sinf(x);
+  default:
+    return rxc_cosf(x);
+  }
+}
+
+#if RXC_K_VECTOR
+typedef float rxc_k_row_v __attribute__((vector_size(64)));
+typedef int rxc_k_row_m __attribute__((vector_size(64)));
+/* 16 floats at any float address */
+typedef float rxc_k_row_u __attribute__((vector_size(64), aligned(4), may_alias));
+
+/* m ? a : b per lane, m all ones or all zeros (bits, so no rounding);
+ * macros, not functions: a 64-byte vector argument or result would
+ * change the ABI without AVX-512 (gcc's -Wpsabi) */
+#define RXC_K_ROW_PICK(m, a, b) ((rxc_k_row_v)(((m) & (rxc_k_row_m)(a)) | (~(m) & (rxc_k_row_m)(b))))
+/* 1.0f where m, else 0.0f */
+#define RXC_K_ROW_TRUTH(m) RXC_K_ROW_PICK(m, one, zero)
+
+/* elements [i, i + m) of the rows, m <= RXC_K_ROW_LANES */
+RXC_INLINE void
+rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m, rxc_f32 *dst,
+                rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
+                const rxc_f32 *scalars)
+{
+  const rxc_k_row_v zero = {0}, one = zero + 1.0f;
+  const unsigned char *in = prog + 2;
+  int k, l;
+  for (k = 0; k < prog[0]; k++, in += 5) {
+    rxc_k_row_v a = r[in[2] % RXC_K_ROW_REGS], b = r[in[3] % RXC_K_ROW_REGS];
+    rxc_k_row_v *d = &r[in[1] % RXC_K_ROW_REGS];
+    switch (in[0]) {
+    case RXC_R_LOAD: {
+      const rxc_f32 *p = ptrs[in[2]] + i * strides[in[2]];
+      rxc_i64 s = strides[in[2]];
+      if (s == 1 && m == RXC_K_ROW_LANES) {
+        *d = *(const rxc_k_row_u *)p;
+      } else {
+        *d = zero;
+        for (l = 0; l < m; l++)
+          (*d)[l] = p[l * s];
+      }
+      break;
+    }
+    case RXC_R_SCALAR: /* s - 0 is s, bits and all (0 + -0 would be +0) */
+      *d = scalars[in[2]] - zero;
+      break;
+    case RXC_R_ADD:
+      *d = a + b;
+      break;
+    case RXC_R_SUB:
+      *d = a - b;
+      break;
+    case RXC_R_MUL:
+      *d = a * b;
+      break;
+    case RXC_R_DIV:
+      *d = a / b;
+      break;
+    case RXC_R_NEG:
+      *d = -a;
+      break;
+    case RXC_R_MAX:
+      *d = RXC_K_ROW_PICK(a > b, a, b);
+      break;
+    case RXC_R_MIN:
+      *d = RXC_K_ROW_PICK(a < b, a, b);
+      break;
+    case RXC_R_EQ:
+      *d = RXC_K_ROW_TRUTH(a == b);
+      break;
+    case RXC_R_NE:
+      *d = RXC_K_ROW_TRUTH(a != b);
+      break;
+    case RXC_R_LT:
+      *d = RXC_K_ROW_TRUTH(a < b);
+      break;
+    case RXC_R_LE:
+      *d = RXC_K_ROW_TRUTH(a <= b);
+      break;
+    case RXC_R_GT:
+      *d = RXC_K_ROW_TRUTH(a > b);
+      break;
+    case RXC_R_GE:
+      *d = RXC_K_ROW_TRUTH(a >= b);
+      break;
+    case RXC_R_AND:
+      *d = RXC_K_ROW_TRUTH((a != zero) & (b != zero));
+      break;
+    case RXC_R_OR:
+      *d = RXC_K_ROW_TRUTH((a != zero) | (b != zero));
+      break;
+    case RXC_R_NOT:
+      *d = RXC_K_ROW_TRUTH(a == zero);
+      break;
+    case RXC_R_SELECT:
+      *d = RXC_K_ROW_PICK(r[in[4] % RXC_K_ROW_REGS] != zero, a, b);
+      break;
+    default:
+      for (l = 0; l < RXC_K_ROW_LANES; l++)
+        (*d)[l] = rxc_k_row_math(in[0], a[l]);
+      break;
+    }
+  }
+  {
+    rxc_k_row_v v = r[prog[1] % RXC_K_ROW_REGS];
+    rxc_f32 *q = dst + i * dst_stride;
+    if (dst_stride == 1 && m == RXC_K_ROW_LANES)
+      *(rxc_k_row_u *)q = v;
+    else
+      for (l = 0; l < m; l++)
+        q[l * dst_stride] = v[l];
+  }
+}
+#else
+/* elements [i, i + m) of the rows, m <= RXC_K_ROW_LANES: the same
+ * program on arrays, lane by lane */
+RXC_INLINE void
+rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i64 i, rxc_i64 m,
+                rxc_f32 *dst, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,
+                const rxc_i64 *strides, const rxc_f32 *scalars)
+{
+  const unsigned char *in = prog + 2;
+  int k, l;
+  for (k = 0; k < prog[0]; k++, in += 5) {
+    rxc_f32 *d = r[in[1] % RXC_K_ROW_REGS], *a = r[in[2] % RXC_K_ROW_REGS];
+    rxc_f32 *b = r[in[3] % RXC_K_ROW_REGS], *c = r[in[4] % RXC_K_ROW_REGS];
+    int op = in[0];
+    if (op == RXC_R_LOAD) {
+      const rxc_f32 *p = ptrs[in[2]] + i * strides[in[2]];
+      rxc_i64 s = strides[in[2]];
+      for (l = 0; l < RXC_K_ROW_LANES; l++)
+        d[l] = l < m ? p[l * s] : 0.0f;
+      continue;
+    }
+    if (op == RXC_R_SCALAR) {
+      for (l = 0; l < RXC_K_ROW_LANES; l++)
+        d[l] = scalars[in[2]];
+      continue;
+    }
+    for (l = 0; l < RXC_K_ROW_LANES; l++) {
+      rxc_f32 x = a[l], y = b[l];
+      switch (op) {
+      case RXC_R_ADD:
+        d[l] = x + y;
+        break;
+      case RXC_R_SUB:
+        d[l] = x - y;
+        break;
+      case RXC_R_MUL:
+        d[l] = x * y;
+        break;
+      case RXC_R_DIV:
+        d[l] = x / y;
+        break;
+      case RXC_R_NEG:
+        d[l] = -x;
+        break;
+      case RXC_R_MAX:
+        d[l] = x > y ? x : y;
+        break;
+      case RXC_R_MIN:
+        d[l] = x < y ? x : y;
+        break;
+      case RXC_R_EQ:
+        d[l] = x == y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_NE:
+        d[l] = x != y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_LT:
+        d[l] = x < y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_LE:
+        d[l] = x <= y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_GT:
+        d[l] = x > y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_GE:
+        d[l] = x >= y ? 1.0f : 0.0f;
+        break;
+      case RXC_R_AND:
+        d[l] = x != 0.0f && y != 0.0f ? 1.0f : 0.0f;
+        break;
+      case RXC_R_OR:
+        d[l] = x != 0.0f || y != 0.0f ? 1.0f : 0.0f;
+        break;
+      case RXC_R_NOT:
+        d[l] = x == 0.0f ? 1.0f : 0.0f;
+        break;
+      case RXC_R_SELECT:
+        d[l] = c[l] != 0.0f ? x : y;
+        break;
+      default:
+        d[l] = rxc_k_row_math(op, x);
+        break;
+      }
+    }
+  }
+  {
+    const rxc_f32 *v = r[prog[1] % RXC_K_ROW_REGS];
+    rxc_f32 *q = dst + i * dst_stride;
+    for (l = 0; l < m; l++)
+      q[l * dst_stride] = v[l];
+  }
+}
+#endif
+
+/* dst[j * dst_stride] = the program's value at j, for j < n (the file
+ * comment); the rows of ptrs that the program loads are read at
+ * j * strides[slot], j < n, and nothing else. */
+RXC_INLINE void
+rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_stride,
+              const rxc_f32 *const *ptrs, const rxc_i64 *strides, const rxc_f32 *scalars)
+{
+#if RXC_K_VECTOR
+  rxc_k_row_v r[RXC_K_ROW_REGS] = {{0}}; /* the registers: every one read is defined */
+#else
+  rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES] = {{0}};
+#endif
+  rxc_i64 i = 0;
+  for (; i + RXC_K_ROW_LANES <= n; i += RXC_K_ROW_LANES)
+    rxc_k_row_chunk(r, prog, i, RXC_K_ROW_LANES, dst, dst_stride, ptrs, strides, scalars);
+  if (i < n)
+    rxc_k_row_chunk(r, prog, i, n - i, dst, dst_stride, ptrs, strides, scalars);
+}
+#endif /* RXC_KERN_EXTERN */
+
+#endif /* RXC_RT_KERN_ROW_H */

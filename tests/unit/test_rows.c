@@ -1,0 +1,339 @@
+/*
+ * test_rows.c - the row kernel ([codegen] rows): rt/rt_kern_row.h's
+ * evaluator and the code generator's use of it (codegen/gen_row.c).
+ *
+ * The kernel: its scalar form (the one tcc compiles, RXC_K_VECTOR 0, here
+ * compiled by the system compiler) and every precompiled copy this CPU
+ * runs (codegen/kern.c) give, element by element, the bits of the same
+ * expression written in plain C, on programs that use every opcode, with
+ * every remainder of the 16 lanes, strided, broadcast and in-place
+ * operands, and a dst stride of 2; and nothing outside the row is
+ * touched (canaries around dst).
+ * The generator: the C of tests/codegen/rows_tir.py calls the kernel for
+ * the loops without a loop-carried dependence (acc_max, in place at its
+ * own index with a strided load; scale) and keeps the loops of cumsum (a
+ * load of the element the previous iteration stored) and first_plus (a
+ * load of DST at another index); rows = off keeps every loop, auto writes
+ * both forms under RXC_ROWS.
+ * End to end: tests/codegen/rows_bits.py compares the bits of tcc and cc
+ * with rows against the plain loops and the interpreter.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../codegen/cg_int.h"
+#include "testutil.h"
+
+#define RXC_K_VECTOR 0 /* the scalar form, as tcc would compile it */
+#include "../../rt/rt_types.h"
+#include "../../rt/rt_math_base.h"
+#include "../../rt/rt_math_exp.h"
+#include "../../rt/rt_math_trig.h"
+#include "../../rt/rt_kern_row.h"
+
+/* --- the kernel against plain C -------------------------------------------- */
+
+enum { MAXN = 41, PAD = 8 };
+
+/* The operands of one test: p[0..2] rows read at strides, s[0..1] scalars. */
+typedef struct {
+  const float *p[3];
+  int64_t stride[3];
+  float s[2];
+} Operands;
+
+/* One program and the same expression in plain C, element j. */
+typedef struct {
+  const char *what;
+  unsigned char prog[96];
+  float (*expect)(const Operands *o, int64_t j);
+} Case;
+
+#define P(k) o->p[k][j * o->stride[k]]
+
+static float
+e_arith(const Operands *o, int64_t j)
+{
+  float a = P(0), b = P(1);
+  return ((a + b) * (a - o->s[0])) / (-b) - b;
+}
+
+static float
+e_clip(const Operands *o, int64_t j) /* the NaN-propagating clip the C has */
+{
+  float x = P(0) + o->s[0], lo = o->s[1], hi = P(1);
+  float m = x != x ? x : (lo != lo ? lo : (x > lo ? x : lo)); /* rxc_max_f32 */
+  return m != m ? m : (m < hi ? m : hi);                      /* rxc_min_f32 */
+}
+
+static float
+e_logic(const Operands *o, int64_t j)
+{
+  float a = P(0), b = P(1), c = P(2);
+  int t = (a < b && !(b >= c)) || (a == c) || (a <= b && b > c) || a != b;
+  return t ? a : c;
+}
+
+static float
+e_math1(const Operands *o, int64_t j)
+{
+  float a = P(0);
+  return rxc_expf(a) + rxc_logf(a) + rxc_sqrtf(a) + rxc_tanhf(a) + rxc_erff(a) + rxc_fabsf(a);
+}
+
+static float
+e_math2(const Operands *o, int64_t j)
+{
+  float a = P(0);
+  return rxc_floorf(a) - rxc_ceilf(a) + rxc_nearbyintf(a) * rxc_truncf(a) + rxc_sinf(a) -
+         rxc_cosf(a);
+}
+
+static float
+e_sigmoid(const Operands *o, int64_t j) /* tir.sigmoid's C form, with s0 for 1.0f */
+{
+  return o->s[0] / (o->s[0] + rxc_expf(-P(0)));
+}
+
+/* prog: {count, result, then op d a b c} */
+static const Case cases[] = {
+    {"arith", {9, 4, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_ADD, 2, 0, 1, 0,
+               RXC_R_SCALAR, 3, 0, 0, 0, RXC_R_SUB, 3, 0, 3, 0, RXC_R_MUL, 2, 2, 3, 0,
+               RXC_R_NEG, 3, 1, 0, 0, RXC_R_DIV, 2, 2, 3, 0, RXC_R_SUB, 4, 2, 1, 0},
+     e_arith},
+    {"clip", {13, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_SCALAR, 1, 0, 0, 0, RXC_R_ADD, 0, 0, 1, 0,
+              RXC_R_SCALAR, 1, 1, 0, 0, RXC_R_NE, 2, 0, 0, 0, RXC_R_NE, 3, 1, 1, 0,
+              RXC_R_MAX, 4, 0, 1, 0, RXC_R_SELECT, 4, 1, 4, 3, RXC_R_SELECT, 0, 0, 4, 2,
+              RXC_R_LOAD, 1, 1, 0, 0, RXC_R_NE, 2, 0, 0, 0, RXC_R_MIN, 3, 0, 1, 0,
+              RXC_R_SELECT, 0, 0, 3, 2},
+     e_clip},
+    {"logic", {16, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_LOAD, 2, 2, 0, 0,
+               RXC_R_LT, 3, 0, 1, 0, RXC_R_GE, 4, 1, 2, 0, RXC_R_NOT, 4, 4, 0, 0,
+               RXC_R_AND, 3, 3, 4, 0, RXC_R_EQ, 4, 0, 2, 0, RXC_R_OR, 3, 3, 4, 0,
+               RXC_R_LE, 4, 0, 1, 0, RXC_R_GT, 5, 1, 2, 0, RXC_R_AND, 4, 4, 5, 0,
+               RXC_R_OR, 3, 3, 4, 0, RXC_R_NE, 4, 0, 1, 0, RXC_R_OR, 3, 3, 4, 0,
+               RXC_R_SELECT, 0, 0, 2, 3},
+     e_logic},
+    {"math1", {12, 1, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_EXP, 1, 0, 0, 0, RXC_R_LOG, 2, 0, 0, 0,
+               RXC_R_ADD, 1, 1, 2, 0, RXC_R_SQRT, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0,
+               RXC_R_TANH, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0, RXC_R_ERF, 2, 0, 0, 0,
+               RXC_R_ADD, 1, 1, 2, 0, RXC_R_FABS, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0},
+     e_math1},
+    {"math2", {12, 1, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_FLOOR, 1, 0, 0, 0, RXC_R_CEIL, 2, 0, 0, 0,
+               RXC_R_SUB, 1, 1, 2, 0, RXC_R_NEARBYINT, 2, 0, 0, 0, RXC_R_TRUNC, 3, 0, 0, 0,
+               RXC_R_MUL, 2, 2, 3, 0, RXC_R_ADD, 1, 1, 2, 0, RXC_R_SIN, 2, 0, 0, 0,
+               RXC_R_ADD, 1, 1, 2, 0, RXC_R_COS, 2, 0, 0, 0, RXC_R_SUB, 1, 1, 2, 0},
+     e_math2},
+    {"sigmoid", {6, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_NEG, 0, 0, 0, 0, RXC_R_EXP, 0, 0, 0, 0,
+                 RXC_R_SCALAR, 1, 0, 0, 0, RXC_R_ADD, 0, 1, 0, 0, RXC_R_DIV, 0, 1, 0, 0},
+     e_sigmoid},
+};
+
+static float
+random_float(uint64_t *state)
+{
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  uint32_t r = (uint32_t)(*state >> 33);
+  static const float special[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1.0f, -1.0f, 0.5f};
+  if (r % 11 == 0)
+    return special[(r >> 4) % 8];
+  return (float)((int32_t)(r % 2000000) - 1000000) / 125000.0f; /* [-8, 8) */
+}
+
+/* Bits equal, or both NaN. */
+static bool
+same(float a, float b)
+{
+  return memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
+}
+
+/* Runs fn on case c for every n <= MAXN and operand layout; the number of
+ * elements that differ from the plain C (or that fn wrote outside dst). */
+static int
+run_case(CgKernRowF32 fn, const Case *c, uint64_t seed)
+{
+  float (*expect)(const Operands *, int64_t) = c->expect;
+  static float in[3][3 * MAXN + 1], dst[2 * MAXN + 2 * PAD];
+  uint64_t st = seed;
+  int differ = 0;
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < 3 * MAXN + 1; i++)
+      in[k][i] = random_float(&st);
+  for (int layout = 0; layout < 3; layout++)
+    for (int64_t n = 0; n <= MAXN; n++) {
+      /* layout 0: contiguous; 1: strides 3, 0, 2 and dst 2 apart; 2: p[0]
+       * is dst itself (in place, at dst's index) */
+      int64_t ds = layout == 1 ? 2 : 1;
+      Operands o = {{in[0], in[1], in[2]}, {1, 1, 1}, {random_float(&st), random_float(&st)}};
+      if (layout == 1)
+        o.stride[0] = 3, o.stride[1] = 0, o.stride[2] = 2;
+      for (int i = 0; i < 2 * MAXN + 2 * PAD; i++)
+        dst[i] = layout == 2 ? random_float(&st) : -77.0f;
+      float *d = dst + PAD;
+      float want[2 * MAXN];
+      if (layout == 2) {
+        o.p[0] = d;
+        o.stride[0] = ds;
+      }
+      for (int64_t j = 0; j < n; j++)
+        want[j] = expect(&o, j);
+      float before[2 * MAXN + 2 * PAD];
+      memcpy(before, dst, sizeof before);
+      const float *const ptrs[3] = {o.p[0], o.p[1], o.p[2]};
+      fn(n, c->prog, d, ds, ptrs, o.stride, o.s);
+      for (int i = 0; i < 2 * MAXN + 2 * PAD; i++) {
+        int64_t at = i - PAD;
+        bool row = at >= 0 && at < n * ds && at % ds == 0;
+        differ += !same(dst[i], row ? want[at / ds] : before[i]);
+      }
+    }
+  return differ;
+}
+
+static void
+scalar_form(CG_KERN_ROW_F32_PARAMS)
+{
+  rxc_k_row_f32(n, prog, dst, dst_stride, ptrs, strides, scalars);
+}
+
+static void
+test_kernel_forms(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  for (int i = -1; i < n; i++) {
+    CgKernRowF32 fn = scalar_form;
+    const char *what = "scalar form";
+    if (i >= 0) {
+      if (strcmp(copies[i].kernel, "rxc_k_row_f32") != 0)
+        continue;
+      if (!cg_kern_usable(&copies[i])) {
+        print_message("  %s: not run by this CPU, skipped\n", copies[i].level);
+        continue;
+      }
+      fn = (CgKernRowF32)copies[i].fn;
+      what = copies[i].level;
+      tested++;
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+      for (uint64_t seed = 1; seed <= 3; seed++) {
+        int differ = run_case(fn, &cases[c], seed * 100 + c);
+        if (differ)
+          print_message("  %s: %s: %d elements differ\n", what, cases[c].what, differ);
+        assert_int_equal(differ, 0);
+      }
+    print_message("  %s: the bits of plain C\n", what);
+  }
+  assert_true(tested >= 1);
+  assert_non_null(cg_kern_chosen("rxc_k_row_f32"));
+}
+
+/* --- the generated C ------------------------------------------------------ */
+
+/* The C of tests/codegen/rows_tir.py with [codegen] rows = rows (heap). */
+static char *
+generated(const char *rows)
+{
+  const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
+  char dir[] = "/tmp/rxc-rows-XXXXXX", cmd[512], path[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd,
+           "%s --set codegen.rows=%s compile tests/codegen/rows_tir.py -o %s --name m -q", rxc,
+           rows, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/m.c", dir);
+  char *c = tu_read_file(path);
+  assert_non_null(c);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  return c;
+}
+
+/* The text of static function m_NAME's definition in c (heap). */
+static char *
+function(const char *c, const char *name)
+{
+  char head[128];
+  snprintf(head, sizeof head, "\nm_%s(", name);
+  const char *s = strstr(c, head);
+  assert_non_null(s);
+  const char *e = strstr(s, "\n}\n");
+  assert_non_null(e);
+  size_t len = (size_t)(e - s);
+  char *f = malloc(len + 1);
+  memcpy(f, s, len);
+  f[len] = 0;
+  return f;
+}
+
+static bool
+calls_row(const char *c, const char *name)
+{
+  char *f = function(c, name);
+  bool r = strstr(f, "rxc_k_row_f32(") != NULL;
+  free(f);
+  return r;
+}
+
+static void
+test_generated(void **state)
+{
+  (void)state;
+  char *on = generated("on"), *off = generated("off"), *both = generated("auto");
+  assert_true(calls_row(on, "acc_max"));
+  assert_true(calls_row(on, "scale"));
+  assert_false(calls_row(on, "cumsum"));     /* reads what the previous j stored */
+  assert_false(calls_row(on, "first_plus")); /* reads DST at another index */
+  char *f = function(on, "acc_max");
+  assert_non_null(strstr(f, "if (n > 0) {")); /* a symbolic n: the glue only when it runs */
+  assert_null(strstr(f, "for ("));
+  free(f);
+  f = function(on, "cumsum");
+  assert_non_null(strstr(f, "for ("));
+  free(f);
+  const char *names[] = {"acc_max", "scale", "cumsum", "first_plus"};
+  for (int i = 0; i < 4; i++)
+    assert_false(calls_row(off, names[i]));
+  assert_null(strstr(off, "rxc_k_row_f32"));
+  f = function(both, "acc_max");
+  const char *row = strstr(f, "#if RXC_ROWS\n"), *loop = strstr(f, "#else\n");
+  assert_non_null(row);
+  assert_non_null(loop);
+  assert_true(row < strstr(f, "rxc_k_row_f32(") && strstr(f, "rxc_k_row_f32(") < loop);
+  assert_non_null(strstr(loop, "for ("));
+  assert_non_null(strstr(loop, "#endif"));
+  free(f);
+  free(on);
+  free(off);
+  free(both);
+}
+
+static void
+test_bits(void **state)
+{
+  (void)state;
+  const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "RXC=%s /usr/bin/python3 tests/codegen/rows_bits.py", rxc);
+  assert_int_equal(system(cmd), 0);
+}
+
+int
+main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_kernel_forms),
+      cmocka_unit_test(test_generated),
+      cmocka_unit_test(test_bits),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
