@@ -58,7 +58,8 @@ typedef struct {
   IrArith *arith;
   const IrPrimFunc *f;
   const IrPrimExpr *j;   /* the loop var */
-  const IrStmt *store;   /* the loop's body */
+  const IrStmt *store;   /* the loop's store */
+  const IrPrimExpr *guard; /* the condition of the if around it, or NULL */
   const IrBuffer *root;  /* the memory DST is declared over */
   bool aliased;          /* two buffer parameters may share bytes (CgPrim) */
   IrVec plain;           /* loads evaluated outside select arms (IrPrimExpr *) */
@@ -503,7 +504,7 @@ local_name(CgGen *g, CgNames *names, const char *key, const char *hint)
 }
 
 static const char KEY_PROG[] = "prog", KEY_PTRS[] = "ptrs", KEY_STRIDES[] = "strides",
-                  KEY_SCALARS[] = "scalars";
+                  KEY_SCALARS[] = "scalars", KEY_COUNT[] = "count";
 
 /* {instructions, result register, then op, d, a, b, c per instruction} */
 static void
@@ -538,8 +539,9 @@ emit_slots(Row *r, const CgNames *names, const char *type, const char *name,
   ir_buf_puts(o, "0};\n");
 }
 
+/* The program, the arrays and the call over count elements (C text). */
 static void
-emit_glue(Row *r, CgNames *names, const IrStmt *loop, int result, int ind, IrBuf *o)
+emit_call(Row *r, CgNames *names, const char *count, int result, int ind, IrBuf *o)
 {
   CgGen *g = r->g;
   const IrStmt *st = r->store;
@@ -547,33 +549,16 @@ emit_glue(Row *r, CgNames *names, const IrStmt *loop, int result, int ind, IrBuf
   const char *ptrs = local_name(g, names, KEY_PTRS, "row_ptrs");
   const char *strides = local_name(g, names, KEY_STRIDES, "row_strides");
   const char *scalars = local_name(g, names, KEY_SCALARS, "row_scalars");
-  int64_t n;
-  bool literal = ir_prim_is_int(loop->u.loop.extent, &n);
   indent(ind, o);
-  if (literal) {
-    ir_buf_puts(o, "{ /* the loop below as one call of the row kernel (rt/rt_kern_row.h) */\n");
-  } else {
-    ir_buf_puts(o, "if (");
-    cg_emit_expr(g, names, loop->u.loop.extent, o);
-    ir_buf_puts(o, " > 0) { /* the loop as one call of the row kernel (rt/rt_kern_row.h) */\n");
-  }
-  indent(ind + 1, o);
   ir_buf_printf(o, "static const unsigned char %s[] = ", prog);
-  emit_program(r, result, ind + 3, o);
+  emit_program(r, result, ind + 2, o);
   ir_buf_puts(o, ";\n");
-  indent(ind + 1, o);
-  const char *jt = cg_dtype_cname(g, r->j->dtype);
-  ir_buf_printf(o, "const %s %s = ", jt ? jt : "?", cg_names_find(names, r->j));
-  cg_emit_expr(g, names, loop->u.loop.min, o);
-  ir_buf_printf(o, "; /* the first j */\n");
-  emit_slots(r, names, "const rxc_f32 *const", ptrs, r->load, r->nloads, "&", ind + 1, o);
+  emit_slots(r, names, "const rxc_f32 *const", ptrs, r->load, r->nloads, "&", ind, o);
   emit_slots(r, names, "const rxc_i64", strides, (const IrPrimExpr **)r->stride, r->nloads, "",
-             ind + 1, o);
-  emit_slots(r, names, "const rxc_f32", scalars, r->scalar, r->nscalars, "(rxc_f32)", ind + 1, o);
-  indent(ind + 1, o);
-  ir_buf_puts(o, "rxc_k_row_f32(");
-  cg_emit_expr(g, names, loop->u.loop.extent, o);
-  ir_buf_printf(o, ", %s, &", prog);
+             ind, o);
+  emit_slots(r, names, "const rxc_f32", scalars, r->scalar, r->nscalars, "(rxc_f32)", ind, o);
+  indent(ind, o);
+  ir_buf_printf(o, "rxc_k_row_f32(%s, %s, &", count, prog);
   IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = st->u.store.buffer->dtype};
   dst.u.load.buffer = st->u.store.buffer;
   dst.u.load.indices = st->u.store.indices;
@@ -582,16 +567,91 @@ emit_glue(Row *r, CgNames *names, const IrStmt *loop, int result, int ind, IrBuf
   ir_buf_puts(o, ", ");
   cg_emit_expr(g, names, stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n), o);
   ir_buf_printf(o, ", %s, %s, %s);\n", ptrs, strides, scalars);
-  indent(ind, o);
-  ir_buf_puts(o, "}\n");
 }
 
-/* Is loop s of the row form, and its store's stride a nonzero literal? */
+/* "const T j = min;" */
+static void
+emit_first_j(Row *r, const CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
+{
+  const char *jt = cg_dtype_cname(r->g, r->j->dtype);
+  indent(ind, o);
+  ir_buf_printf(o, "const %s %s = ", jt ? jt : "?", cg_names_find(names, r->j));
+  cg_emit_expr(r->g, names, loop->u.loop.min, o);
+  ir_buf_puts(o, "; /* the first j */\n");
+}
+
+/* The glue of the loop: the call, only when some j runs (a symbolic
+ * extent, a guard), so that every address it forms is one the loop
+ * reads or writes.  With a guard lhs(j) < rhs (lhs = j + c), the j that
+ * pass it are the first rhs - lhs(min) ones. */
+static void
+emit_glue(Row *r, CgNames *names, const IrStmt *loop, int result, int ind, IrBuf *o)
+{
+  CgGen *g = r->g;
+  IrBuf count = {0};
+  cg_emit_expr(g, names, loop->u.loop.extent, &count);
+  int64_t n;
+  indent(ind, o);
+  if (r->guard) {
+    const char *rn = local_name(g, names, KEY_COUNT, "row_n");
+    ir_buf_printf(o, "{ /* the loop over %s, where its condition holds: a call of the row kernel */\n",
+                  cg_names_find(names, r->j));
+    emit_first_j(r, names, loop, ind + 1, o);
+    indent(ind + 1, o);
+    ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", rn);
+    cg_emit_expr(g, names, r->guard->u.bin.b, o);
+    ir_buf_puts(o, " - (rxc_i64)");
+    cg_emit_expr(g, names, r->guard->u.bin.a, o);
+    ir_buf_printf(o, "%s;\n", r->guard->kind == IR_PE_LE ? " + 1" : "");
+    indent(ind + 1, o);
+    ir_buf_printf(o, "if (%s > %s)\n", rn, count.data);
+    indent(ind + 2, o);
+    ir_buf_printf(o, "%s = %s;\n", rn, count.data);
+    indent(ind + 1, o);
+    ir_buf_printf(o, "if (%s > 0) {\n", rn);
+    emit_call(r, names, rn, result, ind + 2, o);
+    indent(ind + 1, o);
+    ir_buf_puts(o, "}\n");
+  } else {
+    if (!ir_prim_is_int(loop->u.loop.extent, &n))
+      ir_buf_printf(o, "if (%s > 0) ", count.data);
+    ir_buf_printf(o, "{ /* the loop over %s: a call of the row kernel (rt/rt_kern_row.h) */\n",
+                  cg_names_find(names, r->j));
+    emit_first_j(r, names, loop, ind + 1, o);
+    emit_call(r, names, count.data, result, ind + 1, o);
+  }
+  indent(ind, o);
+  ir_buf_puts(o, "}\n");
+  ir_buf_free(&count);
+}
+
+/* The guard of a loop body "if (lhs < rhs) store" (or <=) whose lhs is
+ * j plus a j-invariant integer and rhs j-invariant, or NULL. */
+static const IrPrimExpr *
+guard_of(Row *r, const IrStmt *body)
+{
+  if (body->kind != IR_ST_IF || body->u.branch.else_ || !body->u.branch.then_)
+    return NULL;
+  const IrPrimExpr *c = body->u.branch.cond;
+  if ((c->kind != IR_PE_LT && c->kind != IR_PE_LE) || !is_int(c->u.bin.a->dtype) ||
+      !is_int(c->u.bin.b->dtype) || uses(c->u.bin.b, r->j))
+    return NULL;
+  IrPrimExpr *k = coefficient(r->g->ctx, c->u.bin.a, r->j);
+  int64_t one;
+  k = k ? ir_arith_simplify(r->arith, k) : NULL;
+  return k && ir_prim_is_int(k, &one) && one == 1 ? c : NULL;
+}
+
+/* Is loop s of the row form, and its store's stride a nonzero literal?
+ * Sets r->store and r->guard. */
 static bool
 row_form(Row *r, const IrStmt *s)
 {
   int64_t n, stride;
   const IrStmt *st = s->u.loop.body;
+  r->guard = st ? guard_of(r, st) : NULL;
+  st = r->guard ? st->u.branch.then_ : st;
+  r->store = st;
   if (s->u.loop.kind == IR_FOR_THREAD_BINDING || !st || st->kind != IR_ST_STORE ||
       (ir_prim_is_int(s->u.loop.extent, &n) && n < 4) || !is_f32(st->u.store.buffer->dtype) ||
       !is_f32(st->u.store.value->dtype) || st->u.store.n != st->u.store.buffer->ndim ||
@@ -613,7 +673,6 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   r->f = f;
   r->aliased = p->aliased;
   r->j = loop->u.loop.var;
-  r->store = loop->u.loop.body;
   bool ok = row_form(r, loop);
   r->root = ok ? root_of(r, r->store->u.store.buffer) : NULL;
   ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);

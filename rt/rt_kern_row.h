@@ -337,10 +337,13 @@ RXC_INLINE void
 rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_stride,
               const rxc_f32 *const *ptrs, const rxc_i64 *strides, const rxc_f32 *scalars)
 {
+  /* the registers, not cleared (a row of a few elements would pay more
+   * for it than for its work): a program reads a register only after
+   * writing it, and an operand an op does not use is read but ignored */
 #if RXC_K_VECTOR
-  rxc_k_row_v r[RXC_K_ROW_REGS] = {{0}}; /* the registers: every one read is defined */
+  rxc_k_row_v r[RXC_K_ROW_REGS];
 #else
-  rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES] = {{0}};
+  rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES];
 #endif
   rxc_i64 i = 0;
   for (; i + RXC_K_ROW_LANES <= n; i += RXC_K_ROW_LANES)

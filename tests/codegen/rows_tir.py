@@ -1,9 +1,11 @@
 # Hand-written loops for the row kernel ([codegen] rows, codegen/gen_row.c):
-# acc_max updates acc in place at its own index from a strided load, over
-# a symbolic n (a call of the kernel); scale multiplies by a scalar
-# argument (a scalar of the glue) and divides by a sum with the other; cumsum reads the element the previous
-# iteration stored, and first_plus reads DST at another index: loop-carried
-# dependences that must keep their loops.  Used by tests/unit/test_rows.c.
+# acc_max updates acc in place at its own index from a strided load (x[j, 1]:
+# a stride of 2) over a symbolic n; scale multiplies by one element of an
+# argument (a scalar of the glue) and divides by a sum with the other;
+# guarded runs under a condition j + 3 < n, which the call turns into its
+# element count.  cumsum reads the element the previous iteration stored
+# and first_plus reads DST at another index: loop-carried dependences that
+# must keep their loops.  Used by tests/unit/test_rows.c.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -14,9 +16,9 @@ class Module:
     def acc_max(var_acc: T.handle, var_x: T.handle):
         n = T.int64()
         acc = T.match_buffer(var_acc, (n,), "float32")
-        x = T.match_buffer(var_x, (n * T.int64(2) + T.int64(1),), "float32")
+        x = T.match_buffer(var_x, (n, T.int64(2)), "float32")
         for j in range(n):
-            acc[j] = T.max(acc[j], x[j * T.int64(2) + T.int64(1)])
+            acc[j] = T.max(acc[j], x[j, T.int64(1)])
 
     @T.prim_func(private=True)
     def scale(var_a: T.handle, var_k: T.handle, var_c: T.handle):
@@ -44,16 +46,24 @@ class Module:
         for j in range(n):
             c[j] = c[T.int64(0)] + a[j]
 
-    @R.function
-    def main(x: R.Tensor(("m",), "float32"), y: R.Tensor(("n",), "float32"), k: R.Tensor((2,), "float32")):
+    @T.prim_func(private=True)
+    def guarded(var_c: T.handle):
         n = T.int64()
-        m = T.int64()
-        R.func_attr({"tir_var_upper_bound": {"n": 64, "m": 129}})
+        c = T.match_buffer(var_c, (n,), "float32")
+        for j in range(T.int64(40)):
+            if j + T.int64(3) < n:
+                c[j + T.int64(3)] = c[j + T.int64(3)] * T.float32(-2)
+
+    @R.function
+    def main(x: R.Tensor(("n", 2), "float32"), y: R.Tensor(("n",), "float32"), k: R.Tensor((2,), "float32")):
+        n = T.int64()
+        R.func_attr({"tir_var_upper_bound": {"n": 64}})
         cls = Module
         with R.dataflow():
             s = R.call_tir(cls.scale, (y, k), out_sinfo=R.Tensor((n,), "float32"))
             a = R.call_tir_inplace(cls.acc_max, (s, x), inplace_indices=[0], out_sinfo=R.Tensor((n,), "float32"))
             c = R.call_tir(cls.cumsum, (a,), out_sinfo=R.Tensor((n,), "float32"))
             d = R.call_tir_inplace(cls.first_plus, (a, c), inplace_indices=[1], out_sinfo=R.Tensor((n,), "float32"))
-            R.output(d)
-        return d
+            e = R.call_tir_inplace(cls.guarded, (d,), inplace_indices=[0], out_sinfo=R.Tensor((n,), "float32"))
+            R.output(e)
+        return e

@@ -13,9 +13,10 @@
  * the loops without a loop-carried dependence (acc_max, in place at its
  * own index with a strided load; scale) and keeps the loops of cumsum (a
  * load of the element the previous iteration stored) and first_plus (a
- * load of DST at another index); rows = off keeps every loop, auto writes
+ * load of DST at another index), and guarded's loop under an if becomes a
+ * call over the elements its condition lets through; rows = off keeps every loop, auto writes
  * both forms under RXC_ROWS.
- * End to end: tests/codegen/rows_bits.py compares the bits of tcc and cc
+ * End to end: tests/agree/rows_bits.py compares the bits of tcc and cc
  * with rows against the plain loops and the interpreter.
  */
 #include <math.h>
@@ -297,6 +298,11 @@ test_generated(void **state)
   assert_non_null(strstr(f, "if (n > 0) {")); /* a symbolic n: the glue only when it runs */
   assert_null(strstr(f, "for ("));
   free(f);
+  f = function(on, "guarded"); /* if (j + 3 < n): min(40, n - 3) elements */
+  assert_non_null(strstr(f, "rxc_i64 row_n = (rxc_i64)n - (rxc_i64)(j + 3);"));
+  assert_non_null(strstr(f, "if (row_n > 40)"));
+  assert_non_null(strstr(f, "rxc_k_row_f32(row_n, "));
+  free(f);
   f = function(on, "cumsum");
   assert_non_null(strstr(f, "for ("));
   free(f);
@@ -323,7 +329,7 @@ test_bits(void **state)
   (void)state;
   const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
   char cmd[512];
-  snprintf(cmd, sizeof cmd, "RXC=%s /usr/bin/python3 tests/codegen/rows_bits.py", rxc);
+  snprintf(cmd, sizeof cmd, "RXC=%s /usr/bin/python3 tests/agree/rows_bits.py", rxc);
   assert_int_equal(system(cmd), 0);
 }
 
