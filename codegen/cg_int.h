@@ -70,8 +70,8 @@ typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
 
 /* kern_copy.c, once per level: rxc_k_row_f32 (rt/rt_kern_row.h) */
 #define CG_KERN_ROW_F32_PARAMS                                                                     \
-  int64_t n, const unsigned char *prog, float *dst, int64_t dst_stride, const float *const *ptrs, \
-      const int64_t *strides, const float *scalars
+  int64_t rows, int64_t n, const unsigned char *prog, float *dst, int64_t dst_row,                 \
+      int64_t dst_stride, const float *const *ptrs, const int64_t *strides, const float *scalars
 void cg_kern_row_f32_base(CG_KERN_ROW_F32_PARAMS);
 void cg_kern_row_f32_v3(CG_KERN_ROW_F32_PARAMS);
 void cg_kern_row_f32_v4(CG_KERN_ROW_F32_PARAMS);

@@ -57,7 +57,10 @@ typedef struct {
   CgGen *g;
   IrArith *arith;
   const IrPrimFunc *f;
-  const IrPrimExpr *j;   /* the loop var */
+  const IrPrimExpr *j;   /* the var of the row's loop (the innermost) */
+  const IrPrimExpr *i;   /* the var of the loop around it (a nest of two), or NULL */
+  const IrStmt *inner;   /* the row's loop */
+  const IrStmt *outer;   /* the loop around it, or NULL */
   const IrStmt *store;   /* the loop's store */
   const IrPrimExpr *guard; /* the condition of the if around it, or NULL */
   const IrBuffer *root;  /* the memory DST is declared over */
@@ -66,7 +69,8 @@ typedef struct {
   RowNode node[ROW_MAX_NODES];
   int n;
   const IrPrimExpr *load[ROW_MAX_SLOTS]; /* the pointer slots */
-  IrPrimExpr *stride[ROW_MAX_SLOTS];     /* their strides (int64) */
+  IrPrimExpr *stride[ROW_MAX_SLOTS];     /* their strides in j (int64) */
+  IrPrimExpr *row_stride[ROW_MAX_SLOTS]; /* and in i (0 without an outer loop) */
   int nloads;
   const IrPrimExpr *scalar[ROW_MAX_SLOTS]; /* the scalar slots */
   int nscalars;
@@ -84,6 +88,13 @@ static bool
 uses(const IrPrimExpr *e, const IrPrimExpr *j)
 {
   return ir_prim_walk(e, is_var, (void *)j);
+}
+
+/* Does e depend on the loops (j, or i)? */
+static bool
+varies(const Row *r, const IrPrimExpr *e)
+{
+  return uses(e, r->j) || (r->i && uses(e, r->i));
 }
 
 static bool
@@ -134,24 +145,24 @@ coefficient(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *j)
   }
 }
 
-/* The coefficient of j in index d of b at idx times the flat offset's
- * factor of dim d (the product of the later dims), or NULL. */
+/* The coefficient of var in index d of b times the flat offset's factor
+ * of dim d (the product of the later dims), or NULL. */
 static IrPrimExpr *
-scaled(Row *r, const IrBuffer *b, const IrPrimExpr *index, int d, int n)
+scaled(Row *r, const IrBuffer *b, const IrPrimExpr *index, int d, int n, const IrPrimExpr *var)
 {
   IrCtx *ctx = r->g->ctx;
-  IrPrimExpr *c = index ? coefficient(ctx, index, r->j) : ir_prim_int(ctx, IR_I64, 0);
+  IrPrimExpr *c = index ? coefficient(ctx, index, var) : ir_prim_int(ctx, IR_I64, 0);
   for (int k = d + 1; c && k < n; k++)
     c = ir_prim_bin(ctx, IR_PE_MUL, c, ir_prim_cast(ctx, IR_I64, b->shape[k]));
   return c;
 }
 
-/* The stride of a load (or the store) of b at idx: the coefficient of j
- * in the row-major offset, simplified; NULL when not affine.  A pair of
- * indices A + X // c, X % c counts as A * c + X (cg_flat_pair), as the C
- * writes it. */
+/* The stride in var (j or i) of a load (or the store) of b at idx: the
+ * coefficient of var in the row-major offset, simplified; NULL when not
+ * affine.  A pair of indices A + X // c, X % c counts as A * c + X
+ * (cg_flat_pair), as the C writes it. */
 static IrPrimExpr *
-stride_of(Row *r, const IrBuffer *b, IrPrimExpr *const *idx, int n)
+stride_of(Row *r, const IrBuffer *b, IrPrimExpr *const *idx, int n, const IrPrimExpr *var)
 {
   IrCtx *ctx = r->g->ctx;
   IrPrimExpr *s = ir_prim_int(ctx, IR_I64, 0);
@@ -159,11 +170,11 @@ stride_of(Row *r, const IrBuffer *b, IrPrimExpr *const *idx, int n)
     const IrPrimExpr *a, *x;
     IrPrimExpr *c;
     if (d + 1 < n && cg_flat_pair(b, idx, d + 1, &a, &x)) {
-      IrPrimExpr *hi = scaled(r, b, a, d, n), *lo = scaled(r, b, x, d + 1, n);
+      IrPrimExpr *hi = scaled(r, b, a, d, n, var), *lo = scaled(r, b, x, d + 1, n, var);
       c = hi && lo ? ir_prim_bin(ctx, IR_PE_ADD, hi, lo) : NULL;
       d++;
     } else {
-      c = scaled(r, b, idx[d], d, n);
+      c = scaled(r, b, idx[d], d, n, var);
     }
     if (!c)
       return NULL;
@@ -325,14 +336,17 @@ add_load(Row *r, const IrPrimExpr *e, bool arm)
   const IrBuffer *b = e->u.load.buffer;
   if (!is_f32(b->dtype) || e->u.load.n != b->ndim || (arm && ir_prim_walk(e, load_safe, r)))
     return -1;
-  IrPrimExpr *s = stride_of(r, b, e->u.load.indices, e->u.load.n);
-  if (!s || r->nloads == ROW_MAX_SLOTS)
+  IrPrimExpr *s = stride_of(r, b, e->u.load.indices, e->u.load.n, r->j);
+  IrPrimExpr *rs = r->i ? stride_of(r, b, e->u.load.indices, e->u.load.n, r->i)
+                        : ir_prim_int(r->g->ctx, IR_I64, 0);
+  if (!s || !rs || r->nloads == ROW_MAX_SLOTS)
     return -1;
   int i = add_node(r, e, RXC_R_LOAD, -1, -1, -1);
   if (i < 0)
     return -1;
   r->node[i].slot = r->nloads;
   r->load[r->nloads] = e;
+  r->row_stride[r->nloads] = rs;
   r->stride[r->nloads++] = s;
   return i;
 }
@@ -420,7 +434,7 @@ translate(Row *r, const IrPrimExpr *e, bool arm)
   bool boolean = e->dtype.code == IR_DT_BOOL && e->dtype.lanes == 1;
   if (!is_f32(e->dtype) && !boolean)
     return -1;
-  if (!uses(e, r->j))
+  if (!varies(r, e))
     return add_scalar(r, e, arm);
   switch (e->kind) {
   case IR_PE_LOAD:
@@ -539,9 +553,25 @@ emit_slots(Row *r, const CgNames *names, const char *type, const char *name,
   ir_buf_puts(o, "0};\n");
 }
 
-/* The program, the arrays and the call over count elements (C text). */
+/* "const rxc_i64 NAME[2n + 1] = {elem0, row0, ...};": each load's strides */
 static void
-emit_call(Row *r, CgNames *names, const char *count, int result, int ind, IrBuf *o)
+emit_strides(Row *r, const CgNames *names, const char *name, int ind, IrBuf *o)
+{
+  indent(ind, o);
+  ir_buf_printf(o, "const rxc_i64 %s[%d] = {", name, 2 * r->nloads + 1);
+  for (int i = 0; i < r->nloads; i++) {
+    cg_emit_expr(r->g, names, r->stride[i], o);
+    ir_buf_puts(o, ", ");
+    cg_emit_expr(r->g, names, r->row_stride[i], o);
+    ir_buf_puts(o, ", ");
+  }
+  ir_buf_puts(o, "0};\n");
+}
+
+/* The program, the arrays and the call over rows x count elements (C). */
+static void
+emit_call(Row *r, CgNames *names, const char *rows, const char *count, int result, int ind,
+          IrBuf *o)
 {
   CgGen *g = r->g;
   const IrStmt *st = r->store;
@@ -554,75 +584,103 @@ emit_call(Row *r, CgNames *names, const char *count, int result, int ind, IrBuf 
   emit_program(r, result, ind + 2, o);
   ir_buf_puts(o, ";\n");
   emit_slots(r, names, "const rxc_f32 *const", ptrs, r->load, r->nloads, "&", ind, o);
-  emit_slots(r, names, "const rxc_i64", strides, (const IrPrimExpr **)r->stride, r->nloads, "",
-             ind, o);
+  emit_strides(r, names, strides, ind, o);
   emit_slots(r, names, "const rxc_f32", scalars, r->scalar, r->nscalars, "(rxc_f32)", ind, o);
   indent(ind, o);
-  ir_buf_printf(o, "rxc_k_row_f32(%s, %s, &", count, prog);
+  ir_buf_printf(o, "rxc_k_row_f32(%s, %s, %s, &", rows, count, prog);
   IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = st->u.store.buffer->dtype};
   dst.u.load.buffer = st->u.store.buffer;
   dst.u.load.indices = st->u.store.indices;
   dst.u.load.n = st->u.store.n;
   cg_emit_expr(g, names, &dst, o);
   ir_buf_puts(o, ", ");
-  cg_emit_expr(g, names, stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n), o);
+  if (r->i)
+    cg_emit_expr(g, names, stride_of(r, dst.u.load.buffer, dst.u.load.indices, dst.u.load.n, r->i),
+                 o);
+  else
+    ir_buf_puts(o, "0");
+  ir_buf_puts(o, ", ");
+  cg_emit_expr(g, names, stride_of(r, dst.u.load.buffer, dst.u.load.indices, dst.u.load.n, r->j), o);
   ir_buf_printf(o, ", %s, %s, %s);\n", ptrs, strides, scalars);
 }
 
-/* "const T j = min;" */
+/* "const T var = min;": the loop's first value */
 static void
-emit_first_j(Row *r, const CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
+emit_first(Row *r, const CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
 {
-  const char *jt = cg_dtype_cname(r->g, r->j->dtype);
+  const IrPrimExpr *v = loop->u.loop.var;
+  const char *t = cg_dtype_cname(r->g, v->dtype);
   indent(ind, o);
-  ir_buf_printf(o, "const %s %s = ", jt ? jt : "?", cg_names_find(names, r->j));
+  ir_buf_printf(o, "const %s %s = ", t ? t : "?", cg_names_find(names, v));
   cg_emit_expr(r->g, names, loop->u.loop.min, o);
-  ir_buf_puts(o, "; /* the first j */\n");
+  ir_buf_puts(o, "; /* the first */\n");
 }
 
-/* The glue of the loop: the call, only when some j runs (a symbolic
- * extent, a guard), so that every address it forms is one the loop
- * reads or writes.  With a guard lhs(j) < rhs (lhs = j + c), the j that
- * pass it are the first rhs - lhs(min) ones. */
+/* " && " between conditions */
 static void
-emit_glue(Row *r, CgNames *names, const IrStmt *loop, int result, int ind, IrBuf *o)
+and_cond(IrBuf *cond, const char *fmt, const char *a)
+{
+  ir_buf_puts(cond, cond->len ? " && " : "");
+  ir_buf_printf(cond, fmt, a);
+}
+
+/* The glue of the loops: the call, only when some (i, j) runs (a
+ * symbolic extent, a guard), so that every address it forms is one the
+ * loops read or write.  With a guard lhs(j) < rhs (lhs = j + c), the j
+ * that pass it are the first rhs - lhs(min) ones. */
+static void
+emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
 {
   CgGen *g = r->g;
-  IrBuf count = {0};
-  cg_emit_expr(g, names, loop->u.loop.extent, &count);
-  int64_t n;
+  IrBuf count = {0}, rows = {0}, cond = {0};
+  int64_t v;
+  cg_emit_expr(g, names, r->inner->u.loop.extent, &count);
+  if (r->outer)
+    cg_emit_expr(g, names, r->outer->u.loop.extent, &rows);
+  else
+    ir_buf_puts(&rows, "1");
+  if (r->outer && !ir_prim_is_int(r->outer->u.loop.extent, &v))
+    and_cond(&cond, "%s > 0", rows.data);
   indent(ind, o);
+  ir_buf_puts(o, "{ /* the loop");
+  if (r->outer)
+    ir_buf_printf(o, "s over %s and", cg_names_find(names, r->i));
+  ir_buf_printf(o, " over %s%s: a call of the row kernel (rt/rt_kern_row.h) */\n",
+                cg_names_find(names, r->j), r->guard ? ", where its condition holds" : "");
+  if (r->outer)
+    emit_first(r, names, r->outer, ind + 1, o);
+  emit_first(r, names, r->inner, ind + 1, o);
+  const char *n = count.data;
   if (r->guard) {
-    const char *rn = local_name(g, names, KEY_COUNT, "row_n");
-    ir_buf_printf(o, "{ /* the loop over %s, where its condition holds: a call of the row kernel */\n",
-                  cg_names_find(names, r->j));
-    emit_first_j(r, names, loop, ind + 1, o);
+    n = local_name(g, names, KEY_COUNT, "row_n");
     indent(ind + 1, o);
-    ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", rn);
+    ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", n);
     cg_emit_expr(g, names, r->guard->u.bin.b, o);
     ir_buf_puts(o, " - (rxc_i64)");
     cg_emit_expr(g, names, r->guard->u.bin.a, o);
     ir_buf_printf(o, "%s;\n", r->guard->kind == IR_PE_LE ? " + 1" : "");
     indent(ind + 1, o);
-    ir_buf_printf(o, "if (%s > %s)\n", rn, count.data);
+    ir_buf_printf(o, "if (%s > %s)\n", n, count.data);
     indent(ind + 2, o);
-    ir_buf_printf(o, "%s = %s;\n", rn, count.data);
+    ir_buf_printf(o, "%s = %s;\n", n, count.data);
+    and_cond(&cond, "%s > 0", n);
+  } else if (!ir_prim_is_int(r->inner->u.loop.extent, &v)) {
+    and_cond(&cond, "%s > 0", count.data);
+  }
+  if (cond.len) {
     indent(ind + 1, o);
-    ir_buf_printf(o, "if (%s > 0) {\n", rn);
-    emit_call(r, names, rn, result, ind + 2, o);
+    ir_buf_printf(o, "if (%s) {\n", cond.data);
+    emit_call(r, names, rows.data, n, result, ind + 2, o);
     indent(ind + 1, o);
     ir_buf_puts(o, "}\n");
   } else {
-    if (!ir_prim_is_int(loop->u.loop.extent, &n))
-      ir_buf_printf(o, "if (%s > 0) ", count.data);
-    ir_buf_printf(o, "{ /* the loop over %s: a call of the row kernel (rt/rt_kern_row.h) */\n",
-                  cg_names_find(names, r->j));
-    emit_first_j(r, names, loop, ind + 1, o);
-    emit_call(r, names, count.data, result, ind + 1, o);
+    emit_call(r, names, rows.data, n, result, ind + 1, o);
   }
   indent(ind, o);
   ir_buf_puts(o, "}\n");
   ir_buf_free(&count);
+  ir_buf_free(&rows);
+  ir_buf_free(&cond);
 }
 
 /* The guard of a loop body "if (lhs < rhs) store" (or <=) whose lhs is
@@ -634,7 +692,7 @@ guard_of(Row *r, const IrStmt *body)
     return NULL;
   const IrPrimExpr *c = body->u.branch.cond;
   if ((c->kind != IR_PE_LT && c->kind != IR_PE_LE) || !is_int(c->u.bin.a->dtype) ||
-      !is_int(c->u.bin.b->dtype) || uses(c->u.bin.b, r->j))
+      !is_int(c->u.bin.b->dtype) || varies(r, c->u.bin.b) || (r->i && uses(c->u.bin.a, r->i)))
     return NULL;
   IrPrimExpr *k = coefficient(r->g->ctx, c->u.bin.a, r->j);
   int64_t one;
@@ -642,7 +700,8 @@ guard_of(Row *r, const IrStmt *body)
   return k && ir_prim_is_int(k, &one) && one == 1 ? c : NULL;
 }
 
-/* Is loop s of the row form, and its store's stride a nonzero literal?
+/* Is loop s (r->inner) of the row form (a constant n at least 4 for a
+ * row alone, 1 in a nest), and its store's stride in j a nonzero literal?
  * Sets r->store and r->guard. */
 static bool
 row_form(Row *r, const IrStmt *s)
@@ -653,12 +712,34 @@ row_form(Row *r, const IrStmt *s)
   st = r->guard ? st->u.branch.then_ : st;
   r->store = st;
   if (s->u.loop.kind == IR_FOR_THREAD_BINDING || !st || st->kind != IR_ST_STORE ||
-      (ir_prim_is_int(s->u.loop.extent, &n) && n < 4) || !is_f32(st->u.store.buffer->dtype) ||
+      (ir_prim_is_int(s->u.loop.extent, &n) && n < (r->outer ? 1 : 4)) ||
+      !is_f32(st->u.store.buffer->dtype) ||
       !is_f32(st->u.store.value->dtype) || st->u.store.n != st->u.store.buffer->ndim ||
-      uses(s->u.loop.extent, r->j) || uses(s->u.loop.min, r->j))
+      varies(r, s->u.loop.extent) || varies(r, s->u.loop.min))
     return false;
-  IrPrimExpr *sd = stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n);
-  return sd && ir_prim_is_int(sd, &stride) && stride != 0;
+  IrPrimExpr *sd = stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->j);
+  IrPrimExpr *sr = r->i ? stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->i)
+                        : NULL;
+  return sd && ir_prim_is_int(sd, &stride) && stride != 0 && (!r->i || sr);
+}
+
+/* Is loop the outer loop of a nest of two whose inner loop is all of its
+ * body?  Then r gets both loops. */
+static bool
+nest_of_two(Row *r, const IrStmt *loop)
+{
+  const IrStmt *in = loop->u.loop.body;
+  if (!in || in->kind != IR_ST_FOR || loop->u.loop.kind == IR_FOR_THREAD_BINDING)
+    return false;
+  r->outer = loop;
+  r->i = loop->u.loop.var;
+  r->inner = in;
+  r->j = in->u.loop.var;
+  int64_t rows, n; /* fewer than 4 elements in all: the loops */
+  if (ir_prim_is_int(loop->u.loop.extent, &rows) && ir_prim_is_int(in->u.loop.extent, &n) &&
+      rows * n < 4)
+    return false;
+  return !uses(loop->u.loop.extent, r->i) && !uses(loop->u.loop.min, r->i);
 }
 
 bool
@@ -672,8 +753,13 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   r->arith = arith;
   r->f = f;
   r->aliased = p->aliased;
-  r->j = loop->u.loop.var;
-  bool ok = row_form(r, loop);
+  bool ok = nest_of_two(r, loop);
+  if (!ok && !r->outer) { /* a loop of one statement: a row alone */
+    r->inner = loop;
+    r->j = loop->u.loop.var;
+    ok = true;
+  }
+  ok = ok && row_form(r, r->inner);
   r->root = ok ? root_of(r, r->store->u.store.buffer) : NULL;
   ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);
   if (ok)
@@ -683,7 +769,9 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");
     g->kernels_used |= 1u << i;
-    emit_glue(r, names, loop, result, ind, o);
+    if (r->outer && !cg_names_find(names, r->j))
+      cg_names_add(g, names, r->j, r->j->u.var);
+    emit_glue(r, names, result, ind, o);
   }
   ir_vec_free(&r->plain);
   free(r);

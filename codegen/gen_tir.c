@@ -754,7 +754,10 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
             v->u.var, s->u.loop.thread);
     return;
   }
-  const char *name = cg_names_add(t->g, &t->names, v, v->u.var);
+  /* named already when the row kernel took this loop with its outer one
+   * (gen_row.c) and rows = auto writes the loops too */
+  const char *name = cg_names_find(&t->names, v);
+  name = name ? name : cg_names_add(t->g, &t->names, v, v->u.var);
   int64_t mn, ext;
   if (ir_prim_is_int(s->u.loop.min, &mn) && ir_prim_is_int(s->u.loop.extent, &ext)) {
     ir_arith_bound(t->arith, v, mn, ext > 0 ? mn + ext - 1 : mn);

@@ -39,5 +39,5 @@ NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 void
 NAMED(cg_kern_row_f32_, CG_KERN_LEVEL)(CG_KERN_ROW_F32_PARAMS)
 {
-  rxc_k_row_f32(n, prog, dst, dst_stride, ptrs, strides, scalars);
+  rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
 }

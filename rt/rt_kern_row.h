@@ -1,6 +1,8 @@
 /*
- * rt_kern_row.h - the row kernel, rxc_k_row_f32: one innermost loop
- *   for (j = 0; j < n; j++) dst[j * dst_stride] = EXPR(j);
+ * rt_kern_row.h - the row kernel, rxc_k_row_f32: an innermost loop, or a
+ * nest of two,
+ *   for (i = 0; i < rows; i++)
+ *     for (j = 0; j < n; j++) dst[i * dst_row + j * dst_stride] = EXPR(i, j);
  * of float32 arithmetic, evaluated by a small register program instead of
  * the loop body.  The code generator writes such a call for the C that
  * libtcc compiles ([codegen] rows, codegen/gen_row.c): tcc optimizes
@@ -10,7 +12,8 @@
  * The program (bytes): prog[0] the number of instructions, prog[1] the
  * register holding EXPR, then 5 bytes per instruction {op, d, a, b, c}:
  * register d gets op applied to registers a, b, c (for RXC_R_LOAD, a is
- * the pointer slot: ptrs[a][j * strides[a]]; for RXC_R_SCALAR, a is the
+ * the pointer slot: ptrs[a][i * strides[2a + 1] + j * strides[2a]]; for
+ * RXC_R_SCALAR, a is the
  * scalar slot: scalars[a], the same in every lane).  Registers hold
  * RXC_K_ROW_LANES consecutive elements j; a comparison gives 1.0f or
  * 0.0f per lane, and a select takes b where c is 0, else a.
@@ -46,7 +49,7 @@
 
 /* The opcodes of a program (codegen/gen_row.c writes them). */
 enum {
-  RXC_R_LOAD,    /* d = ptrs[a][j * strides[a]] */
+  RXC_R_LOAD,    /* d = ptrs[a][i * strides[2a + 1] + j * strides[2a]] */
   RXC_R_SCALAR,  /* d = scalars[a] */
   RXC_R_ADD,     /* d = a + b */
   RXC_R_SUB,     /* d = a - b */
@@ -84,8 +87,9 @@ enum {
 #define RXC_K_ROW_LANES 16 /* elements per register */
 
 #ifdef RXC_KERN_EXTERN
-void rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_stride,
-                   const rxc_f32 *const *ptrs, const rxc_i64 *strides, const rxc_f32 *scalars);
+void rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,
+                   rxc_i64 dst_row, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,
+                   const rxc_i64 *strides, const rxc_f32 *scalars);
 #else
 
 #if !defined(RXC_K_VECTOR) && defined(__GNUC__) && !defined(__TINYC__)
@@ -143,8 +147,8 @@ typedef float rxc_k_row_u __attribute__((vector_size(64), aligned(4), may_alias)
 /* elements [i, i + m) of the rows, m <= RXC_K_ROW_LANES */
 RXC_INLINE void
 rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m, rxc_f32 *dst,
-                rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
-                const rxc_f32 *scalars)
+                rxc_i64 dst_stride, const rxc_f32 *const *ptrs, rxc_i64 row,
+                const rxc_i64 *strides, const rxc_f32 *scalars)
 {
   const rxc_k_row_v zero = {0}, one = zero + 1.0f;
   const unsigned char *in = prog + 2;
@@ -154,8 +158,8 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
     rxc_k_row_v *d = &r[in[1] % RXC_K_ROW_REGS];
     switch (in[0]) {
     case RXC_R_LOAD: {
-      const rxc_f32 *p = ptrs[in[2]] + i * strides[in[2]];
-      rxc_i64 s = strides[in[2]];
+      rxc_i64 s = strides[2 * in[2]];
+      const rxc_f32 *p = ptrs[in[2]] + row * strides[2 * in[2] + 1] + i * s;
       if (s == 1 && m == RXC_K_ROW_LANES) {
         *d = *(const rxc_k_row_u *)p;
       } else {
@@ -240,7 +244,7 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
  * program on arrays, lane by lane */
 RXC_INLINE void
 rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i64 i, rxc_i64 m,
-                rxc_f32 *dst, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,
+                rxc_f32 *dst, rxc_i64 dst_stride, const rxc_f32 *const *ptrs, rxc_i64 row,
                 const rxc_i64 *strides, const rxc_f32 *scalars)
 {
   const unsigned char *in = prog + 2;
@@ -250,8 +254,8 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
     rxc_f32 *b = r[in[3] % RXC_K_ROW_REGS], *c = r[in[4] % RXC_K_ROW_REGS];
     int op = in[0];
     if (op == RXC_R_LOAD) {
-      const rxc_f32 *p = ptrs[in[2]] + i * strides[in[2]];
-      rxc_i64 s = strides[in[2]];
+      rxc_i64 s = strides[2 * in[2]];
+      const rxc_f32 *p = ptrs[in[2]] + row * strides[2 * in[2] + 1] + i * s;
       for (l = 0; l < RXC_K_ROW_LANES; l++)
         d[l] = l < m ? p[l * s] : 0.0f;
       continue;
@@ -330,12 +334,16 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
 }
 #endif
 
-/* dst[j * dst_stride] = the program's value at j, for j < n (the file
- * comment); the rows of ptrs that the program loads are read at
- * j * strides[slot], j < n, and nothing else. */
+/* dst[i * dst_row + j * dst_stride] = the program's value at (i, j), for
+ * i < rows, j < n, row by row (the file comment); the pointers the
+ * program loads are read at the elements i * strides[2a + 1] +
+ * j * strides[2a], i < rows, j < n, and nothing else.  dst is written only
+ * there, a row's chunk after the chunk's loads: a row may read what an
+ * earlier row stored, as in the loops. */
 RXC_INLINE void
-rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_stride,
-              const rxc_f32 *const *ptrs, const rxc_i64 *strides, const rxc_f32 *scalars)
+rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_row,
+              rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
+              const rxc_f32 *scalars)
 {
   /* the registers, not cleared (a row of a few elements would pay more
    * for it than for its work): a program reads a register only after
@@ -345,11 +353,14 @@ rxc_k_row_f32(rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_st
 #else
   rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES];
 #endif
-  rxc_i64 i = 0;
-  for (; i + RXC_K_ROW_LANES <= n; i += RXC_K_ROW_LANES)
-    rxc_k_row_chunk(r, prog, i, RXC_K_ROW_LANES, dst, dst_stride, ptrs, strides, scalars);
-  if (i < n)
-    rxc_k_row_chunk(r, prog, i, n - i, dst, dst_stride, ptrs, strides, scalars);
+  rxc_i64 row, i;
+  for (row = 0; row < rows; row++) {
+    rxc_f32 *d = dst + row * dst_row;
+    for (i = 0; i + RXC_K_ROW_LANES <= n; i += RXC_K_ROW_LANES)
+      rxc_k_row_chunk(r, prog, i, RXC_K_ROW_LANES, d, dst_stride, ptrs, row, strides, scalars);
+    if (i < n)
+      rxc_k_row_chunk(r, prog, i, n - i, d, dst_stride, ptrs, row, strides, scalars);
+  }
 }
 #endif /* RXC_KERN_EXTERN */
 

@@ -63,7 +63,7 @@ def inputs_tir(rng):
 MODULES = [
     ("rows_elem.py", inputs_elem, ["0", "1"]),  # max pool, clip: the interpreter's bits
     ("rows_ops.py", inputs_ops, []),           # conv epilogues: the loops' bits
-    ("rows_tir.py", inputs_tir, []),           # the loops' bits (one output: .npy)
+    ("rows_tir.py", inputs_tir, []),           # the loops' bits
 ]
 
 VARIANTS = [  # name, --set options, via
@@ -102,7 +102,7 @@ def check_module(tmp, name, make_inputs, interp_outputs):
         f = os.path.join(tmp, "%s_%s.npy" % (name, key))
         np.save(f, value)
         args += ["--input", "%s=%s" % (key, f)]
-    out_ext = ".npy" if name == "rows_tir.py" else ".npz"  # one output, or a tuple
+    out_ext = ".npz"  # a tuple
     total = 0
     for kernels in (False, True):
         bad = 0

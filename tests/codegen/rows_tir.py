@@ -3,7 +3,9 @@
 # a stride of 2) over a symbolic n; scale multiplies by one element of an
 # argument (a scalar of the glue) and divides by a sum with the other;
 # guarded runs under a condition j + 3 < n, which the call turns into its
-# element count.  cumsum reads the element the previous iteration stored
+# element count; grid's nest of two loops (of 2 elements a row, too few
+# for a row alone) is one call over n rows, x and y loaded per row only.
+# cumsum reads the element the previous iteration stored
 # and first_plus reads DST at another index: loop-carried dependences that
 # must keep their loops.  Used by tests/unit/test_rows.c.
 # from tvm.script import ir as I
@@ -54,6 +56,17 @@ class Module:
             if j + T.int64(3) < n:
                 c[j + T.int64(3)] = c[j + T.int64(3)] * T.float32(-2)
 
+    @T.prim_func(private=True)
+    def grid(var_x: T.handle, var_y: T.handle, var_k: T.handle, var_g: T.handle):
+        n = T.int64()
+        x = T.match_buffer(var_x, (n, T.int64(2)), "float32")
+        y = T.match_buffer(var_y, (n,), "float32")
+        k = T.match_buffer(var_k, (T.int64(2),), "float32")
+        g = T.match_buffer(var_g, (n, T.int64(2)), "float32")
+        for i in range(n):
+            for j in range(T.int64(2)):
+                g[i, j] = x[i, T.int64(0)] * y[i] - k[j]
+
     @R.function
     def main(x: R.Tensor(("n", 2), "float32"), y: R.Tensor(("n",), "float32"), k: R.Tensor((2,), "float32")):
         n = T.int64()
@@ -65,5 +78,6 @@ class Module:
             c = R.call_tir(cls.cumsum, (a,), out_sinfo=R.Tensor((n,), "float32"))
             d = R.call_tir_inplace(cls.first_plus, (a, c), inplace_indices=[1], out_sinfo=R.Tensor((n,), "float32"))
             e = R.call_tir_inplace(cls.guarded, (d,), inplace_indices=[0], out_sinfo=R.Tensor((n,), "float32"))
-            R.output(e)
-        return e
+            h = R.call_tir(cls.grid, (x, y, k), out_sinfo=R.Tensor((n, 2), "float32"))
+            R.output(e, h)
+        return (e, h)

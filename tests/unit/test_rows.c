@@ -7,14 +7,16 @@
  * runs (codegen/kern.c) give, element by element, the bits of the same
  * expression written in plain C, on programs that use every opcode, with
  * every remainder of the 16 lanes, strided, broadcast and in-place
- * operands, and a dst stride of 2; and nothing outside the row is
- * touched (canaries around dst).
+ * operands, a dst stride of 2, and three rows at once (a nest of two
+ * loops, with loads that move per row only); and nothing outside the
+ * rows is touched (canaries around and between them).
  * The generator: the C of tests/codegen/rows_tir.py calls the kernel for
  * the loops without a loop-carried dependence (acc_max, in place at its
  * own index with a strided load; scale) and keeps the loops of cumsum (a
  * load of the element the previous iteration stored) and first_plus (a
  * load of DST at another index), and guarded's loop under an if becomes a
- * call over the elements its condition lets through; rows = off keeps every loop, auto writes
+ * call over the elements its condition lets through, and grid's nest of
+ * two loops one call over its rows; rows = off keeps every loop, auto writes
  * both forms under RXC_ROWS.
  * End to end: tests/agree/rows_bits.py compares the bits of tcc and cc
  * with rows against the plain loops and the interpreter.
@@ -156,45 +158,66 @@ same(float a, float b)
   return memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
 }
 
+enum { ROWS = 3, DSTN = ROWS * (MAXN + 2) + 2 * PAD, INN = 4 * MAXN + 8 };
+
+/* One layout of the operands for n elements a row (the row's offsets
+ * in row[], in elements); false past the last. */
+static bool
+layout_of(int layout, int64_t n, int64_t *rows, int64_t *ds, int64_t *dr, int64_t stride[3],
+          int64_t row[3], bool *in_place)
+{
+  static const int64_t strides[4][3] = {{1, 1, 1}, {3, 0, 2}, {1, 1, 1}, {1, 0, 2}};
+  if (layout > 3)
+    return false;
+  /* 0: contiguous; 1: strides 3, 0, 2 and dst 2 apart; 2: p[0] is dst
+   * itself (in place, at dst's index); 3: three rows, dst's n + 2 apart,
+   * in place, p[1] one element per row (a broadcast in j), p[2] strided */
+  *rows = layout == 3 ? ROWS : 1;
+  *ds = layout == 1 ? 2 : 1;
+  *dr = layout == 3 ? n + 2 : 0;
+  memcpy(stride, strides[layout], sizeof strides[layout]);
+  row[0] = *dr;
+  row[1] = layout == 3 ? 1 : 0;
+  row[2] = layout == 3 ? 3 : 0;
+  *in_place = layout >= 2;
+  return true;
+}
+
 /* Runs fn on case c for every n <= MAXN and operand layout; the number of
- * elements that differ from the plain C (or that fn wrote outside dst). */
+ * elements that differ from the plain C (or that fn wrote outside the
+ * rows). */
 static int
 run_case(CgKernRowF32 fn, const Case *c, uint64_t seed)
 {
-  float (*expect)(const Operands *, int64_t) = c->expect;
-  static float in[3][3 * MAXN + 1], dst[2 * MAXN + 2 * PAD];
+  static float in[3][INN], dst[DSTN], want[DSTN];
   uint64_t st = seed;
   int differ = 0;
   for (int k = 0; k < 3; k++)
-    for (int i = 0; i < 3 * MAXN + 1; i++)
+    for (int i = 0; i < INN; i++)
       in[k][i] = random_float(&st);
-  for (int layout = 0; layout < 3; layout++)
+  int64_t rows, ds, dr, stride[3], row[3];
+  bool in_place;
+  for (int layout = 0; layout_of(layout, 0, &rows, &ds, &dr, stride, row, &in_place); layout++)
     for (int64_t n = 0; n <= MAXN; n++) {
-      /* layout 0: contiguous; 1: strides 3, 0, 2 and dst 2 apart; 2: p[0]
-       * is dst itself (in place, at dst's index) */
-      int64_t ds = layout == 1 ? 2 : 1;
-      Operands o = {{in[0], in[1], in[2]}, {1, 1, 1}, {random_float(&st), random_float(&st)}};
-      if (layout == 1)
-        o.stride[0] = 3, o.stride[1] = 0, o.stride[2] = 2;
-      for (int i = 0; i < 2 * MAXN + 2 * PAD; i++)
-        dst[i] = layout == 2 ? random_float(&st) : -77.0f;
+      layout_of(layout, n, &rows, &ds, &dr, stride, row, &in_place);
+      for (int i = 0; i < DSTN; i++)
+        want[i] = dst[i] = in_place ? random_float(&st) : -77.0f;
       float *d = dst + PAD;
-      float want[2 * MAXN];
-      if (layout == 2) {
-        o.p[0] = d;
-        o.stride[0] = ds;
+      Operands o = {{in_place ? d : in[0], in[1], in[2]},
+                    {in_place ? ds : stride[0], stride[1], stride[2]},
+                    {random_float(&st), random_float(&st)}};
+      for (int64_t r = 0; r < rows; r++) { /* the plain C, row by row */
+        Operands at = o;
+        for (int k = 0; k < 3; k++)
+          at.p[k] = o.p[k] + r * row[k];
+        for (int64_t j = 0; j < n; j++)
+          want[PAD + r * dr + j * ds] = c->expect(&at, j);
       }
-      for (int64_t j = 0; j < n; j++)
-        want[j] = expect(&o, j);
-      float before[2 * MAXN + 2 * PAD];
-      memcpy(before, dst, sizeof before);
       const float *const ptrs[3] = {o.p[0], o.p[1], o.p[2]};
-      fn(n, c->prog, d, ds, ptrs, o.stride, o.s);
-      for (int i = 0; i < 2 * MAXN + 2 * PAD; i++) {
-        int64_t at = i - PAD;
-        bool row = at >= 0 && at < n * ds && at % ds == 0;
-        differ += !same(dst[i], row ? want[at / ds] : before[i]);
-      }
+      const int64_t strides[6] = {o.stride[0], row[0], o.stride[1], row[1], o.stride[2], row[2]};
+      fn(rows, n, c->prog, d, dr, ds, ptrs, strides, o.s);
+      for (int i = 0; i < DSTN; i++)
+        differ += !same(dst[i], want[i]);
     }
   return differ;
 }
@@ -202,7 +225,7 @@ run_case(CgKernRowF32 fn, const Case *c, uint64_t seed)
 static void
 scalar_form(CG_KERN_ROW_F32_PARAMS)
 {
-  rxc_k_row_f32(n, prog, dst, dst_stride, ptrs, strides, scalars);
+  rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
 }
 
 static void
@@ -301,7 +324,12 @@ test_generated(void **state)
   f = function(on, "guarded"); /* if (j + 3 < n): min(40, n - 3) elements */
   assert_non_null(strstr(f, "rxc_i64 row_n = (rxc_i64)n - (rxc_i64)(j + 3);"));
   assert_non_null(strstr(f, "if (row_n > 40)"));
-  assert_non_null(strstr(f, "rxc_k_row_f32(row_n, "));
+  assert_non_null(strstr(f, "rxc_k_row_f32(1, row_n, "));
+  free(f);
+  f = function(on, "grid"); /* two loops: n rows of 2, x and y per row */
+  assert_non_null(strstr(f, "rxc_k_row_f32(n, 2, "));
+  assert_non_null(strstr(f, "if (n > 0) {"));
+  assert_null(strstr(f, "for ("));
   free(f);
   f = function(on, "cumsum");
   assert_non_null(strstr(f, "for ("));
