@@ -134,8 +134,33 @@ rxc_k_row_math(int op, rxc_f32 x)
 #if RXC_K_VECTOR
 typedef float rxc_k_row_v __attribute__((vector_size(64)));
 typedef int rxc_k_row_m __attribute__((vector_size(64)));
-/* 16 floats at any float address */
+/* 16, 8, 4 and 2 floats at any float address */
 typedef float rxc_k_row_u __attribute__((vector_size(64), aligned(4), may_alias));
+typedef float rxc_k_row_u8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef float rxc_k_row_u4 __attribute__((vector_size(16), aligned(4), may_alias));
+typedef float rxc_k_row_u2 __attribute__((vector_size(8), aligned(4), may_alias));
+
+/* The first m < 16 floats from "from" to "to", in pieces of 8, 4, 2 and
+ * 1 (a loop of m would become a call of memcpy) */
+RXC_INLINE void
+rxc_k_row_part(rxc_f32 *to, const rxc_f32 *from, rxc_i64 m)
+{
+  rxc_i64 o = 0;
+  if (m & 8) {
+    *(rxc_k_row_u8 *)(to + o) = *(const rxc_k_row_u8 *)(from + o);
+    o += 8;
+  }
+  if (m & 4) {
+    *(rxc_k_row_u4 *)(to + o) = *(const rxc_k_row_u4 *)(from + o);
+    o += 4;
+  }
+  if (m & 2) {
+    *(rxc_k_row_u2 *)(to + o) = *(const rxc_k_row_u2 *)(from + o);
+    o += 2;
+  }
+  if (m & 1)
+    to[o] = from[o];
+}
 
 /* m ? a : b per lane, m all ones or all zeros (bits, so no rounding);
  * macros, not functions: a 64-byte vector argument or result would
@@ -162,10 +187,14 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
       const rxc_f32 *p = ptrs[in[2]] + row * strides[2 * in[2] + 1] + i * s;
       if (s == 1 && m == RXC_K_ROW_LANES) {
         *d = *(const rxc_k_row_u *)p;
-      } else {
+      } else if (s == 1) {
         *d = zero;
-        for (l = 0; l < m; l++)
-          (*d)[l] = p[l * s];
+        rxc_k_row_part((rxc_f32 *)d, p, m);
+      } else {
+        *d = zero; /* a fixed count with a test, not l < m: no memcpy call */
+        for (l = 0; l < RXC_K_ROW_LANES; l++)
+          if (l < m)
+            (*d)[l] = p[l * s];
       }
       break;
     }
@@ -234,9 +263,12 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
     rxc_f32 *q = dst + i * dst_stride;
     if (dst_stride == 1 && m == RXC_K_ROW_LANES)
       *(rxc_k_row_u *)q = v;
+    else if (dst_stride == 1)
+      rxc_k_row_part(q, (const rxc_f32 *)&v, m);
     else
-      for (l = 0; l < m; l++)
-        q[l * dst_stride] = v[l];
+      for (l = 0; l < RXC_K_ROW_LANES; l++)
+        if (l < m)
+          q[l * dst_stride] = v[l];
   }
 }
 #else
@@ -334,6 +366,31 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
 }
 #endif
 
+/* rxc_k_row_f32 of a program of one RXC_R_LOAD or RXC_R_SCALAR: the
+ * value moves unchanged, so a loop per row does it (which compilers
+ * vectorize) without the registers */
+RXC_INLINE void
+rxc_k_row_move(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_row,
+               rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
+               const rxc_f32 *scalars)
+{
+  int a = prog[4];
+  rxc_i64 row, j;
+  for (row = 0; row < rows; row++) {
+    rxc_f32 *d = dst + row * dst_row;
+    if (prog[2] == RXC_R_SCALAR) {
+      rxc_f32 v = scalars[a];
+      for (j = 0; j < n; j++)
+        d[j * dst_stride] = v;
+    } else {
+      const rxc_f32 *p = ptrs[a] + row * strides[2 * a + 1];
+      rxc_i64 s = strides[2 * a];
+      for (j = 0; j < n; j++)
+        d[j * dst_stride] = p[j * s];
+    }
+  }
+}
+
 /* dst[i * dst_row + j * dst_stride] = the program's value at (i, j), for
  * i < rows, j < n, row by row (the file comment); the pointers the
  * program loads are read at the elements i * strides[2a + 1] +
@@ -354,6 +411,10 @@ rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, 
   rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES];
 #endif
   rxc_i64 row, i;
+  if (prog[0] == 1 && prog[2] <= RXC_R_SCALAR) { /* a copy or a fill: plain loops */
+    rxc_k_row_move(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
+    return;
+  }
   for (row = 0; row < rows; row++) {
     rxc_f32 *d = dst + row * dst_row;
     for (i = 0; i + RXC_K_ROW_LANES <= n; i += RXC_K_ROW_LANES)

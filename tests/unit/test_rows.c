@@ -106,8 +106,23 @@ e_sigmoid(const Operands *o, int64_t j) /* tir.sigmoid's C form, with s0 for 1.0
   return o->s[0] / (o->s[0] + rxc_expf(-P(0)));
 }
 
+static float
+e_copy(const Operands *o, int64_t j)
+{
+  return P(2);
+}
+
+static float
+e_fill(const Operands *o, int64_t j)
+{
+  (void)j;
+  return o->s[1];
+}
+
 /* prog: {count, result, then op d a b c} */
 static const Case cases[] = {
+    {"copy", {1, 3, RXC_R_LOAD, 3, 2, 0, 0}, e_copy}, /* a plain loop in the kernel */
+    {"fill", {1, 5, RXC_R_SCALAR, 5, 1, 0, 0}, e_fill},
     {"arith", {9, 4, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_ADD, 2, 0, 1, 0,
                RXC_R_SCALAR, 3, 0, 0, 0, RXC_R_SUB, 3, 0, 3, 0, RXC_R_MUL, 2, 2, 3, 0,
                RXC_R_NEG, 3, 1, 0, 0, RXC_R_DIV, 2, 2, 3, 0, RXC_R_SUB, 4, 2, 1, 0},
