@@ -311,6 +311,64 @@ add_node(Row *r, const IrPrimExpr *e, int op, int a, int b, int c)
 
 static int translate(Row *r, const IrPrimExpr *e, bool arm);
 
+/* e without its casts from float32 to float32, which change nothing */
+static const IrPrimExpr *
+bare(const IrPrimExpr *e)
+{
+  while (e->kind == IR_PE_CAST && is_f32(e->dtype) && is_f32(e->u.bin.a->dtype))
+    e = e->u.bin.a;
+  return e;
+}
+
+/* Is e the NaN test "x != x" of a float32 x?  *x gets it. */
+static bool
+nan_test(const IrPrimExpr *e, const IrPrimExpr **x)
+{
+  if (e->kind != IR_PE_NE || !is_f32(e->u.bin.a->dtype) ||
+      !ir_prim_expr_equal(bare(e->u.bin.a), bare(e->u.bin.b)))
+    return false;
+  *x = bare(e->u.bin.a);
+  return true;
+}
+
+/* Is e max(x, y) (or min) of float32 x (*x) and y (*y)?  RXC_R_MAXN or
+ * RXC_R_MINN, else -1. */
+static int
+max_of(const IrPrimExpr *e, const IrPrimExpr **x, const IrPrimExpr **y)
+{
+  if ((e->kind != IR_PE_MAX && e->kind != IR_PE_MIN) || !is_f32(e->u.bin.a->dtype))
+    return -1;
+  *x = bare(e->u.bin.a);
+  *y = bare(e->u.bin.b);
+  return e->kind == IR_PE_MAX ? RXC_R_MAXN : RXC_R_MINN;
+}
+
+/* The NaN-propagating max (or min) of ops/ (maximum, minimum, clip):
+ *   x != x ? x : (y != y ? y : max(x, y))
+ * or without the inner test.  Its value is x where x is NaN, else y where
+ * y is (max(x, y) is x > y ? x : y), else max(x, y): in both forms
+ * exactly x != x ? x : (x > y ? x : y), one RXC_R_MAXN (or RXC_R_MINN)
+ * instead of five ops.  *x and *y get x and y; -1 when e is not one. */
+static int
+nan_max(const IrPrimExpr *e, const IrPrimExpr **x, const IrPrimExpr **y)
+{
+  const IrPrimExpr *t, *u, *mx, *my, *f = bare(e->u.select.b);
+  if (!nan_test(e->u.select.cond, &t) || !ir_prim_expr_equal(bare(e->u.select.a), t))
+    return -1;
+  int op = max_of(f, &mx, &my);
+  if (op < 0 && f->kind == IR_PE_SELECT && nan_test(f->u.select.cond, &u) &&
+      ir_prim_expr_equal(bare(f->u.select.a), u)) {
+    op = max_of(bare(f->u.select.b), &mx, &my);
+    if (op >= 0 && !ir_prim_expr_equal(my, u))
+      return -1;
+  }
+  if (op < 0 || !ir_prim_expr_equal(mx, t))
+    return -1;
+  *x = t;
+  *y = my;
+  return op;
+}
+
 /* A j-invariant float32 or bool subexpression as a scalar slot. */
 static int
 add_scalar(Row *r, const IrPrimExpr *e, bool arm)
@@ -450,6 +508,13 @@ translate(Row *r, const IrPrimExpr *e, bool arm)
   case IR_PE_SELECT: {
     if (!is_f32(e->dtype))
       return -1;
+    const IrPrimExpr *x, *y;
+    int op = nan_max(e, &x, &y);
+    if (op >= 0) { /* y is evaluated only where x is no NaN */
+      int a = translate(r, x, arm);
+      int b = a < 0 ? -1 : translate(r, y, true);
+      return b < 0 ? -1 : add_node(r, e, op, a, b, -1);
+    }
     int c = translate(r, e->u.select.cond, arm);
     int a = c < 0 ? -1 : translate(r, e->u.select.a, true);
     int b = a < 0 ? -1 : translate(r, e->u.select.b, true);
@@ -497,7 +562,7 @@ static const char *const OP_NAMES[RXC_R_COUNT] = {
     "RXC_R_LOAD", "RXC_R_SCALAR", "RXC_R_ADD", "RXC_R_SUB",  "RXC_R_MUL",       "RXC_R_DIV",
     "RXC_R_NEG",  "RXC_R_MAX",    "RXC_R_MIN", "RXC_R_EQ",   "RXC_R_NE",        "RXC_R_LT",
     "RXC_R_LE",   "RXC_R_GT",     "RXC_R_GE",  "RXC_R_AND",  "RXC_R_OR",        "RXC_R_NOT",
-    "RXC_R_SELECT", "RXC_R_EXP",  "RXC_R_LOG", "RXC_R_SQRT", "RXC_R_TANH",      "RXC_R_ERF",
+    "RXC_R_SELECT", "RXC_R_MAXN", "RXC_R_MINN", "RXC_R_EXP",  "RXC_R_LOG", "RXC_R_SQRT", "RXC_R_TANH",      "RXC_R_ERF",
     "RXC_R_FABS", "RXC_R_FLOOR",  "RXC_R_CEIL", "RXC_R_NEARBYINT", "RXC_R_TRUNC", "RXC_R_SIN",
     "RXC_R_COS",
 };

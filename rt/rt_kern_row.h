@@ -68,6 +68,8 @@ enum {
   RXC_R_OR,      /* d = a != 0 || b != 0 ? 1 : 0 */
   RXC_R_NOT,     /* d = a == 0 ? 1 : 0 */
   RXC_R_SELECT,  /* d = c != 0 ? a : b */
+  RXC_R_MAXN,    /* d = a != a ? a : (a > b ? a : b): the ops' NaN-propagating max */
+  RXC_R_MINN,    /* d = a != a ? a : (a < b ? a : b) */
   RXC_R_EXP,     /* d = rxc_expf(a), and so on: rt's float32 math */
   RXC_R_LOG,
   RXC_R_SQRT,
@@ -252,6 +254,12 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
     case RXC_R_SELECT:
       *d = RXC_K_ROW_PICK(r[in[4] % RXC_K_ROW_REGS] != zero, a, b);
       break;
+    case RXC_R_MAXN:
+      *d = RXC_K_ROW_PICK((a != a) | (a > b), a, b);
+      break;
+    case RXC_R_MINN:
+      *d = RXC_K_ROW_PICK((a != a) | (a < b), a, b);
+      break;
     default:
       for (l = 0; l < RXC_K_ROW_LANES; l++)
         (*d)[l] = rxc_k_row_math(in[0], a[l]);
@@ -350,6 +358,12 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
         break;
       case RXC_R_SELECT:
         d[l] = c[l] != 0.0f ? x : y;
+        break;
+      case RXC_R_MAXN:
+        d[l] = x != x ? x : (x > y ? x : y);
+        break;
+      case RXC_R_MINN:
+        d[l] = x != x ? x : (x < y ? x : y);
         break;
       default:
         d[l] = rxc_k_row_math(op, x);

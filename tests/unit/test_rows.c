@@ -107,6 +107,14 @@ e_sigmoid(const Operands *o, int64_t j) /* tir.sigmoid's C form, with s0 for 1.0
 }
 
 static float
+e_nanmax(const Operands *o, int64_t j) /* a clip between p1 and p2, as ops/ write it */
+{
+  float x = P(0), lo = P(1), hi = P(2);
+  float m = x != x ? x : (lo != lo ? lo : (x > lo ? x : lo));
+  return m != m ? m : (hi != hi ? hi : (m < hi ? m : hi));
+}
+
+static float
 e_copy(const Operands *o, int64_t j)
 {
   return P(2);
@@ -122,6 +130,9 @@ e_fill(const Operands *o, int64_t j)
 /* prog: {count, result, then op d a b c} */
 static const Case cases[] = {
     {"copy", {1, 3, RXC_R_LOAD, 3, 2, 0, 0}, e_copy}, /* a plain loop in the kernel */
+    {"nanmax", {5, 2, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_MAXN, 2, 0, 1, 0,
+                RXC_R_LOAD, 3, 2, 0, 0, RXC_R_MINN, 2, 2, 3, 0},
+     e_nanmax},
     {"fill", {1, 5, RXC_R_SCALAR, 5, 1, 0, 0}, e_fill},
     {"arith", {9, 4, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_ADD, 2, 0, 1, 0,
                RXC_R_SCALAR, 3, 0, 0, 0, RXC_R_SUB, 3, 0, 3, 0, RXC_R_MUL, 2, 2, 3, 0,
