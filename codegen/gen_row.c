@@ -74,6 +74,7 @@ typedef struct {
   int nloads;
   const IrPrimExpr *scalar[ROW_MAX_SLOTS]; /* the scalar slots */
   int nscalars;
+  int prologue; /* leading RXC_R_SCALAR instructions run once per call */
 } Row;
 
 /* --- what is j-invariant, affine, and where it points --------------------- */
@@ -528,30 +529,47 @@ translate(Row *r, const IrPrimExpr *e, bool arm)
 }
 
 /* Registers by linear scan over the nodes (each operand's register is
- * free again after its last reader); false when they do not fit. */
+ * free again after its last reader); false when they do not fit.  With
+ * hoist, each RXC_R_SCALAR node first gets a register of its own for the
+ * whole program, so that the kernel sets it once per call (the program's
+ * prologue, r->prologue instructions). */
 static bool
-allocate(Row *r, int result)
+allocate(Row *r, int result, bool hoist)
 {
+  bool busy[RXC_K_ROW_REGS] = {0};
+  int regs = 0;
+  r->prologue = 0;
   for (int i = 0; i < r->n; i++) {
     const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
     for (int k = 0; k < 3; k++)
       if (ops[k] >= 0)
         r->node[ops[k]].last = i;
+    if (hoist && r->node[i].op == RXC_R_SCALAR) {
+      if (regs == RXC_K_ROW_REGS)
+        return false;
+      r->node[i].reg = regs;
+      busy[regs++] = true;
+      r->prologue++;
+    }
   }
   r->node[result].last = r->n;
-  bool busy[RXC_K_ROW_REGS] = {0};
   for (int i = 0; i < r->n; i++) {
-    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
-    for (int k = 0; k < 3; k++)
-      if (ops[k] >= 0 && r->node[ops[k]].last == i)
-        busy[r->node[ops[k]].reg] = false;
+    RowNode *x = &r->node[i];
+    if (hoist && x->op == RXC_R_SCALAR)
+      continue;
+    const int ops[3] = {x->a, x->b, x->c};
+    for (int k = 0; k < 3; k++) {
+      const RowNode *y = ops[k] >= 0 ? &r->node[ops[k]] : NULL;
+      if (y && y->last == i && !(hoist && y->op == RXC_R_SCALAR))
+        busy[y->reg] = false;
+    }
     int reg = 0;
     while (reg < RXC_K_ROW_REGS && busy[reg])
       reg++;
     if (reg == RXC_K_ROW_REGS)
       return false;
-    busy[reg] = r->node[i].last > i; /* a node nothing reads frees its register at once */
-    r->node[i].reg = reg;
+    busy[reg] = x->last > i; /* a node nothing reads frees its register at once */
+    x->reg = reg;
   }
   return true;
 }
@@ -585,13 +603,16 @@ local_name(CgGen *g, CgNames *names, const char *key, const char *hint)
 static const char KEY_PROG[] = "prog", KEY_PTRS[] = "ptrs", KEY_STRIDES[] = "strides",
                   KEY_SCALARS[] = "scalars", KEY_COUNT[] = "count";
 
-/* {instructions, result register, then op, d, a, b, c per instruction} */
+/* {instructions, result register, prologue, then op, d, a, b, c per
+ * instruction}: the prologue's scalars first */
 static void
 emit_program(const Row *r, int result, int ind, IrBuf *o)
 {
-  ir_buf_printf(o, "{%d, %d,", r->n, r->node[result].reg);
-  for (int i = 0; i < r->n; i++) {
-    const RowNode *x = &r->node[i];
+  ir_buf_printf(o, "{%d, %d, %d,", r->n, r->node[result].reg, r->prologue);
+  for (int k = 0; k < 2 * r->n; k++) {
+    const RowNode *x = &r->node[k % r->n];
+    if ((k < r->n) != (r->prologue && x->op == RXC_R_SCALAR))
+      continue; /* first pass: the prologue; second: the rest */
     bool slot = x->op == RXC_R_LOAD || x->op == RXC_R_SCALAR;
     ir_buf_puts(o, "\n");
     indent(ind, o);
@@ -830,7 +851,7 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   if (ok)
     plain_loads(r, r->store->u.store.value);
   int result = ok ? translate(r, r->store->u.store.value, false) : -1;
-  ok = result >= 0 && r->n <= 255 && allocate(r, result);
+  ok = result >= 0 && r->n <= 255 && (allocate(r, result, true) || allocate(r, result, false));
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");
     g->kernels_used |= 1u << i;

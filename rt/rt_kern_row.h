@@ -10,11 +10,13 @@
  * per x86 level) runs the loop a vector of lanes at a time.
  *
  * The program (bytes): prog[0] the number of instructions, prog[1] the
- * register holding EXPR, then 5 bytes per instruction {op, d, a, b, c}:
- * register d gets op applied to registers a, b, c (for RXC_R_LOAD, a is
- * the pointer slot: ptrs[a][i * strides[2a + 1] + j * strides[2a]]; for
- * RXC_R_SCALAR, a is the
- * scalar slot: scalars[a], the same in every lane).  Registers hold
+ * register holding EXPR, prog[2] how many of the first instructions run
+ * once per call rather than per chunk (RXC_R_SCALARs whose registers no
+ * later instruction writes), then 5 bytes per instruction {op, d, a, b,
+ * c}: register d gets op applied to registers a, b, c (for RXC_R_LOAD, a
+ * is the pointer slot: ptrs[a][i * strides[2a + 1] + j * strides[2a]];
+ * for RXC_R_SCALAR, a is the scalar slot: scalars[a], the same in every
+ * lane).  Registers hold
  * RXC_K_ROW_LANES consecutive elements j; a comparison gives 1.0f or
  * 0.0f per lane, and a select takes b where c is 0, else a.
  *
@@ -178,9 +180,9 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
                 const rxc_i64 *strides, const rxc_f32 *scalars)
 {
   const rxc_k_row_v zero = {0}, one = zero + 1.0f;
-  const unsigned char *in = prog + 2;
+  const unsigned char *in = prog + 3 + 5 * prog[2];
   int k, l;
-  for (k = 0; k < prog[0]; k++, in += 5) {
+  for (k = prog[2]; k < prog[0]; k++, in += 5) {
     rxc_k_row_v a = r[in[2] % RXC_K_ROW_REGS], b = r[in[3] % RXC_K_ROW_REGS];
     rxc_k_row_v *d = &r[in[1] % RXC_K_ROW_REGS];
     switch (in[0]) {
@@ -287,9 +289,9 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
                 rxc_f32 *dst, rxc_i64 dst_stride, const rxc_f32 *const *ptrs, rxc_i64 row,
                 const rxc_i64 *strides, const rxc_f32 *scalars)
 {
-  const unsigned char *in = prog + 2;
+  const unsigned char *in = prog + 3 + 5 * prog[2];
   int k, l;
-  for (k = 0; k < prog[0]; k++, in += 5) {
+  for (k = prog[2]; k < prog[0]; k++, in += 5) {
     rxc_f32 *d = r[in[1] % RXC_K_ROW_REGS], *a = r[in[2] % RXC_K_ROW_REGS];
     rxc_f32 *b = r[in[3] % RXC_K_ROW_REGS], *c = r[in[4] % RXC_K_ROW_REGS];
     int op = in[0];
@@ -388,11 +390,11 @@ rxc_k_row_move(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,
                rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
                const rxc_f32 *scalars)
 {
-  int a = prog[4];
+  int a = prog[5];
   rxc_i64 row, j;
   for (row = 0; row < rows; row++) {
     rxc_f32 *d = dst + row * dst_row;
-    if (prog[2] == RXC_R_SCALAR) {
+    if (prog[3] == RXC_R_SCALAR) {
       rxc_f32 v = scalars[a];
       for (j = 0; j < n; j++)
         d[j * dst_stride] = v;
@@ -425,9 +427,20 @@ rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, 
   rxc_f32 r[RXC_K_ROW_REGS][RXC_K_ROW_LANES];
 #endif
   rxc_i64 row, i;
-  if (prog[0] == 1 && prog[2] <= RXC_R_SCALAR) { /* a copy or a fill: plain loops */
+  int k;
+  if (prog[0] == 1 && prog[3] <= RXC_R_SCALAR) { /* a copy or a fill: plain loops */
     rxc_k_row_move(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
     return;
+  }
+  for (k = 0; k < prog[2]; k++) { /* the scalars, once */
+    const unsigned char *in = prog + 3 + 5 * k;
+#if RXC_K_VECTOR
+    const rxc_k_row_v zero = {0};
+    r[in[1] % RXC_K_ROW_REGS] = scalars[in[2]] - zero; /* s - 0 is s, bits and all */
+#else
+    for (i = 0; i < RXC_K_ROW_LANES; i++)
+      r[in[1] % RXC_K_ROW_REGS][i] = scalars[in[2]];
+#endif
   }
   for (row = 0; row < rows; row++) {
     rxc_f32 *d = dst + row * dst_row;

@@ -127,41 +127,45 @@ e_fill(const Operands *o, int64_t j)
   return o->s[1];
 }
 
-/* prog: {count, result, then op d a b c} */
+/* prog: {count, result, prologue, then op d a b c} */
 static const Case cases[] = {
-    {"copy", {1, 3, RXC_R_LOAD, 3, 2, 0, 0}, e_copy}, /* a plain loop in the kernel */
-    {"nanmax", {5, 2, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_MAXN, 2, 0, 1, 0,
+    {"copy", {1, 3, 0, RXC_R_LOAD, 3, 2, 0, 0}, e_copy}, /* a plain loop in the kernel */
+    {"nanmax", {5, 2, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_MAXN, 2, 0, 1, 0,
                 RXC_R_LOAD, 3, 2, 0, 0, RXC_R_MINN, 2, 2, 3, 0},
      e_nanmax},
-    {"fill", {1, 5, RXC_R_SCALAR, 5, 1, 0, 0}, e_fill},
-    {"arith", {9, 4, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_ADD, 2, 0, 1, 0,
+    {"fill", {1, 5, 0, RXC_R_SCALAR, 5, 1, 0, 0}, e_fill},
+    /* s0 in register 5 once per call (a prologue of 1): kept over chunks and rows */
+    {"prologue", {6, 0, 1, RXC_R_SCALAR, 5, 0, 0, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_NEG, 0, 0, 0, 0,
+                  RXC_R_EXP, 0, 0, 0, 0, RXC_R_ADD, 0, 5, 0, 0, RXC_R_DIV, 0, 5, 0, 0},
+     e_sigmoid},
+    {"arith", {9, 4, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_ADD, 2, 0, 1, 0,
                RXC_R_SCALAR, 3, 0, 0, 0, RXC_R_SUB, 3, 0, 3, 0, RXC_R_MUL, 2, 2, 3, 0,
                RXC_R_NEG, 3, 1, 0, 0, RXC_R_DIV, 2, 2, 3, 0, RXC_R_SUB, 4, 2, 1, 0},
      e_arith},
-    {"clip", {13, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_SCALAR, 1, 0, 0, 0, RXC_R_ADD, 0, 0, 1, 0,
+    {"clip", {13, 0, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_SCALAR, 1, 0, 0, 0, RXC_R_ADD, 0, 0, 1, 0,
               RXC_R_SCALAR, 1, 1, 0, 0, RXC_R_NE, 2, 0, 0, 0, RXC_R_NE, 3, 1, 1, 0,
               RXC_R_MAX, 4, 0, 1, 0, RXC_R_SELECT, 4, 1, 4, 3, RXC_R_SELECT, 0, 0, 4, 2,
               RXC_R_LOAD, 1, 1, 0, 0, RXC_R_NE, 2, 0, 0, 0, RXC_R_MIN, 3, 0, 1, 0,
               RXC_R_SELECT, 0, 0, 3, 2},
      e_clip},
-    {"logic", {16, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_LOAD, 2, 2, 0, 0,
+    {"logic", {16, 0, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_LOAD, 2, 2, 0, 0,
                RXC_R_LT, 3, 0, 1, 0, RXC_R_GE, 4, 1, 2, 0, RXC_R_NOT, 4, 4, 0, 0,
                RXC_R_AND, 3, 3, 4, 0, RXC_R_EQ, 4, 0, 2, 0, RXC_R_OR, 3, 3, 4, 0,
                RXC_R_LE, 4, 0, 1, 0, RXC_R_GT, 5, 1, 2, 0, RXC_R_AND, 4, 4, 5, 0,
                RXC_R_OR, 3, 3, 4, 0, RXC_R_NE, 4, 0, 1, 0, RXC_R_OR, 3, 3, 4, 0,
                RXC_R_SELECT, 0, 0, 2, 3},
      e_logic},
-    {"math1", {12, 1, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_EXP, 1, 0, 0, 0, RXC_R_LOG, 2, 0, 0, 0,
+    {"math1", {12, 1, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_EXP, 1, 0, 0, 0, RXC_R_LOG, 2, 0, 0, 0,
                RXC_R_ADD, 1, 1, 2, 0, RXC_R_SQRT, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0,
                RXC_R_TANH, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0, RXC_R_ERF, 2, 0, 0, 0,
                RXC_R_ADD, 1, 1, 2, 0, RXC_R_FABS, 2, 0, 0, 0, RXC_R_ADD, 1, 1, 2, 0},
      e_math1},
-    {"math2", {12, 1, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_FLOOR, 1, 0, 0, 0, RXC_R_CEIL, 2, 0, 0, 0,
+    {"math2", {12, 1, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_FLOOR, 1, 0, 0, 0, RXC_R_CEIL, 2, 0, 0, 0,
                RXC_R_SUB, 1, 1, 2, 0, RXC_R_NEARBYINT, 2, 0, 0, 0, RXC_R_TRUNC, 3, 0, 0, 0,
                RXC_R_MUL, 2, 2, 3, 0, RXC_R_ADD, 1, 1, 2, 0, RXC_R_SIN, 2, 0, 0, 0,
                RXC_R_ADD, 1, 1, 2, 0, RXC_R_COS, 2, 0, 0, 0, RXC_R_SUB, 1, 1, 2, 0},
      e_math2},
-    {"sigmoid", {6, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_NEG, 0, 0, 0, 0, RXC_R_EXP, 0, 0, 0, 0,
+    {"sigmoid", {6, 0, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_NEG, 0, 0, 0, 0, RXC_R_EXP, 0, 0, 0, 0,
                  RXC_R_SCALAR, 1, 0, 0, 0, RXC_R_ADD, 0, 1, 0, 0, RXC_R_DIV, 0, 1, 0, 0},
      e_sigmoid},
 };
