@@ -787,8 +787,8 @@ guard_of(Row *r, const IrStmt *body)
 }
 
 /* Is loop s (r->inner) of the row form (a constant n at least 4 for a
- * row alone, 1 in a nest), and its store's stride in j a nonzero literal?
- * Sets r->store and r->guard. */
+ * row alone, 1 in a nest), its store's stride in j a nonzero literal and
+ * in i (a nest) not 0?  Sets r->store and r->guard. */
 static bool
 row_form(Row *r, const IrStmt *s)
 {
@@ -806,7 +806,10 @@ row_form(Row *r, const IrStmt *s)
   IrPrimExpr *sd = stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->j);
   IrPrimExpr *sr = r->i ? stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->i)
                         : NULL;
-  return sd && ir_prim_is_int(sd, &stride) && stride != 0 && (!r->i || sr);
+  /* in a nest, DST moves with i too (else i would go unused in the glue) */
+  int64_t zero;
+  bool moves = !r->i || (sr && !(ir_prim_is_int(sr, &zero) && zero == 0));
+  return sd && ir_prim_is_int(sd, &stride) && stride != 0 && moves;
 }
 
 /* Is loop the outer loop of a nest of two whose inner loop is all of its

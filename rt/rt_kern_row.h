@@ -103,35 +103,62 @@ void rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *
 #define RXC_K_VECTOR 0
 #endif
 
-/* One unary math op of rt on x (op is RXC_R_EXP .. RXC_R_COS). */
-RXC_INLINE rxc_f32
-rxc_k_row_math(int op, rxc_f32 x)
+/* d = op(a) lane by lane, op one of rt's unary math functions (RXC_R_EXP
+ * .. RXC_R_COS): one switch, then a loop of direct calls, which the
+ * compiler may inline */
+RXC_INLINE void
+rxc_k_row_map(int op, rxc_f32 *d, const rxc_f32 *a)
 {
+  int l;
   switch (op) {
   case RXC_R_EXP:
-    return rxc_expf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_expf(a[l]);
+    return;
   case RXC_R_LOG:
-    return rxc_logf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_logf(a[l]);
+    return;
   case RXC_R_SQRT:
-    return rxc_sqrtf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_sqrtf(a[l]);
+    return;
   case RXC_R_TANH:
-    return rxc_tanhf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_tanhf(a[l]);
+    return;
   case RXC_R_ERF:
-    return rxc_erff(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_erff(a[l]);
+    return;
   case RXC_R_FABS:
-    return rxc_fabsf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_fabsf(a[l]);
+    return;
   case RXC_R_FLOOR:
-    return rxc_floorf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_floorf(a[l]);
+    return;
   case RXC_R_CEIL:
-    return rxc_ceilf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_ceilf(a[l]);
+    return;
   case RXC_R_NEARBYINT:
-    return rxc_nearbyintf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_nearbyintf(a[l]);
+    return;
   case RXC_R_TRUNC:
-    return rxc_truncf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_truncf(a[l]);
+    return;
   case RXC_R_SIN:
-    return rxc_sinf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_sinf(a[l]);
+    return;
   default:
-    return rxc_cosf(x);
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      d[l] = rxc_cosf(a[l]);
+    return;
   }
 }
 
@@ -262,10 +289,15 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
     case RXC_R_MINN:
       *d = RXC_K_ROW_PICK((a != a) | (a < b), a, b);
       break;
-    default:
+    default: { /* rt's math, on arrays */
+      rxc_f32 x[RXC_K_ROW_LANES], y[RXC_K_ROW_LANES];
       for (l = 0; l < RXC_K_ROW_LANES; l++)
-        (*d)[l] = rxc_k_row_math(in[0], a[l]);
+        x[l] = a[l];
+      rxc_k_row_map(in[0], y, x);
+      for (l = 0; l < RXC_K_ROW_LANES; l++)
+        (*d)[l] = y[l];
       break;
+    }
     }
   }
   {
@@ -305,6 +337,10 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
     if (op == RXC_R_SCALAR) {
       for (l = 0; l < RXC_K_ROW_LANES; l++)
         d[l] = scalars[in[2]];
+      continue;
+    }
+    if (op >= RXC_R_EXP) { /* d may be a: each lane is read before it is written */
+      rxc_k_row_map(op, d, a);
       continue;
     }
     for (l = 0; l < RXC_K_ROW_LANES; l++) {
@@ -367,8 +403,7 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
       case RXC_R_MINN:
         d[l] = x != x ? x : (x < y ? x : y);
         break;
-      default:
-        d[l] = rxc_k_row_math(op, x);
+      default: /* rxc_k_row_map, above */
         break;
       }
     }

@@ -381,6 +381,43 @@ test_generated(void **state)
   free(both);
 }
 
+/* The C with rows on (the calls, and the kernel's vector text inline) is
+ * clean under the strict flags of gcc and clang, as any generated C. */
+static void
+test_strict(void **state)
+{
+  (void)state;
+  const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
+  const char *files[] = {"rows_tir", "rows_elem", "rows_ops"};
+  const char *ccs[] = {"gcc", "clang"};
+  char dir[] = "/tmp/rxc-rows-strict-XXXXXX", cmd[768];
+  assert_non_null(mkdtemp(dir));
+  for (int f = 0; f < 3; f++) {
+    snprintf(cmd, sizeof cmd,
+             "%s --set codegen.rows=on --set opt.kernels=true compile tests/codegen/%s.py -o %s "
+             "--name %s -q",
+             rxc, files[f], dir, files[f]);
+    assert_int_equal(system(cmd), 0);
+    for (int c = 0; c < 2; c++) {
+      snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", ccs[c]);
+      if (system(cmd) != 0) {
+        print_message("  %s: not installed, skipped\n", ccs[c]);
+        continue;
+      }
+      snprintf(cmd, sizeof cmd,
+               "%s -std=c99 -O2 -Wall -Wextra -Werror -pedantic -ffreestanding -c -o %s/%s.o "
+               "%s/%s.c",
+               ccs[c], dir, files[f], dir, files[f]);
+      int rc = system(cmd);
+      if (rc)
+        print_error("%s failed\n", cmd);
+      assert_int_equal(rc, 0);
+    }
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 static void
 test_bits(void **state)
 {
@@ -397,6 +434,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_forms),
       cmocka_unit_test(test_generated),
+      cmocka_unit_test(test_strict),
       cmocka_unit_test(test_bits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
