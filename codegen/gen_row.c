@@ -51,6 +51,7 @@ typedef struct {
   int slot;            /* RXC_R_LOAD: its pointer slot; RXC_R_SCALAR: its scalar slot */
   int last;            /* the last node that reads it */
   int reg;             /* its register */
+  bool dead;           /* folded into an RXC_R_MADDL: no instruction */
 } RowNode;
 
 typedef struct {
@@ -306,7 +307,7 @@ add_node(Row *r, const IrPrimExpr *e, int op, int a, int b, int c)
 {
   if (r->n == ROW_MAX_NODES)
     return -1;
-  r->node[r->n] = (RowNode){e, op, a, b, c, -1, -1, -1};
+  r->node[r->n] = (RowNode){e, op, a, b, c, -1, -1, -1, false};
   return r->n++;
 }
 
@@ -528,6 +529,34 @@ translate(Row *r, const IrPrimExpr *e, bool arm)
   }
 }
 
+/* a + L * b with L a load and the product each read only there (a
+ * depthwise conv's taps): one RXC_R_MADDL, the same two roundings, instead
+ * of three ops. */
+static void
+fuse_loads(Row *r, int result)
+{
+  int uses[ROW_MAX_NODES] = {0};
+  for (int i = 0; i < r->n; i++) {
+    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
+    for (int k = 0; k < 3; k++)
+      if (ops[k] >= 0)
+        uses[ops[k]]++;
+  }
+  uses[result]++;
+  for (int i = 0; i < r->n; i++) {
+    RowNode *x = &r->node[i], *m = x->b >= 0 ? &r->node[x->b] : NULL;
+    if (x->op != RXC_R_ADD || !m || m->op != RXC_R_MUL || uses[x->b] != 1)
+      continue;
+    RowNode *l = &r->node[m->a];
+    if (l->op != RXC_R_LOAD || uses[m->a] != 1)
+      continue;
+    x->op = RXC_R_MADDL;
+    x->b = m->b;
+    x->slot = l->slot;
+    m->dead = l->dead = true;
+  }
+}
+
 /* Registers by linear scan over the nodes (each operand's register is
  * free again after its last reader); false when they do not fit.  With
  * hoist, each RXC_R_SCALAR node first gets a register of its own for the
@@ -541,7 +570,7 @@ allocate(Row *r, int result, bool hoist)
   r->prologue = 0;
   for (int i = 0; i < r->n; i++) {
     const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3 && !r->node[i].dead; k++)
       if (ops[k] >= 0)
         r->node[ops[k]].last = i;
     if (hoist && r->node[i].op == RXC_R_SCALAR) {
@@ -555,7 +584,7 @@ allocate(Row *r, int result, bool hoist)
   r->node[result].last = r->n;
   for (int i = 0; i < r->n; i++) {
     RowNode *x = &r->node[i];
-    if (hoist && x->op == RXC_R_SCALAR)
+    if (x->dead || (hoist && x->op == RXC_R_SCALAR))
       continue;
     const int ops[3] = {x->a, x->b, x->c};
     for (int k = 0; k < 3; k++) {
@@ -580,7 +609,7 @@ static const char *const OP_NAMES[RXC_R_COUNT] = {
     "RXC_R_LOAD", "RXC_R_SCALAR", "RXC_R_ADD", "RXC_R_SUB",  "RXC_R_MUL",       "RXC_R_DIV",
     "RXC_R_NEG",  "RXC_R_MAX",    "RXC_R_MIN", "RXC_R_EQ",   "RXC_R_NE",        "RXC_R_LT",
     "RXC_R_LE",   "RXC_R_GT",     "RXC_R_GE",  "RXC_R_AND",  "RXC_R_OR",        "RXC_R_NOT",
-    "RXC_R_SELECT", "RXC_R_MAXN", "RXC_R_MINN", "RXC_R_EXP",  "RXC_R_LOG", "RXC_R_SQRT", "RXC_R_TANH",      "RXC_R_ERF",
+    "RXC_R_SELECT", "RXC_R_MAXN", "RXC_R_MINN", "RXC_R_MADDL", "RXC_R_EXP",  "RXC_R_LOG", "RXC_R_SQRT", "RXC_R_TANH",      "RXC_R_ERF",
     "RXC_R_FABS", "RXC_R_FLOOR",  "RXC_R_CEIL", "RXC_R_NEARBYINT", "RXC_R_TRUNC", "RXC_R_SIN",
     "RXC_R_COS",
 };
@@ -608,17 +637,21 @@ static const char KEY_PROG[] = "prog", KEY_PTRS[] = "ptrs", KEY_STRIDES[] = "str
 static void
 emit_program(const Row *r, int result, int ind, IrBuf *o)
 {
-  ir_buf_printf(o, "{%d, %d, %d,", r->n, r->node[result].reg, r->prologue);
+  int count = 0;
+  for (int i = 0; i < r->n; i++)
+    count += !r->node[i].dead;
+  ir_buf_printf(o, "{%d, %d, %d,", count, r->node[result].reg, r->prologue);
   for (int k = 0; k < 2 * r->n; k++) {
     const RowNode *x = &r->node[k % r->n];
-    if ((k < r->n) != (r->prologue && x->op == RXC_R_SCALAR))
+    if (x->dead || (k < r->n) != (r->prologue && x->op == RXC_R_SCALAR))
       continue; /* first pass: the prologue; second: the rest */
     bool slot = x->op == RXC_R_LOAD || x->op == RXC_R_SCALAR;
     ir_buf_puts(o, "\n");
     indent(ind, o);
     ir_buf_printf(o, "%s, %d, %d, %d, %d,", OP_NAMES[x->op], x->reg,
                   slot ? x->slot : x->a >= 0 ? r->node[x->a].reg : 0,
-                  x->b >= 0 ? r->node[x->b].reg : 0, x->c >= 0 ? r->node[x->c].reg : 0);
+                  x->b >= 0 ? r->node[x->b].reg : 0,
+                  x->op == RXC_R_MADDL ? x->slot : x->c >= 0 ? r->node[x->c].reg : 0);
   }
   ir_buf_puts(o, "}");
 }
@@ -854,6 +887,8 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   if (ok)
     plain_loads(r, r->store->u.store.value);
   int result = ok ? translate(r, r->store->u.store.value, false) : -1;
+  if (result >= 0)
+    fuse_loads(r, result);
   ok = result >= 0 && r->n <= 255 && (allocate(r, result, true) || allocate(r, result, false));
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");

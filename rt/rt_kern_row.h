@@ -72,6 +72,7 @@ enum {
   RXC_R_SELECT,  /* d = c != 0 ? a : b */
   RXC_R_MAXN,    /* d = a != a ? a : (a > b ? a : b): the ops' NaN-propagating max */
   RXC_R_MINN,    /* d = a != a ? a : (a < b ? a : b) */
+  RXC_R_MADDL,   /* d = a + L * b, L the load of pointer slot c: two roundings, as written */
   RXC_R_EXP,     /* d = rxc_expf(a), and so on: rt's float32 math */
   RXC_R_LOG,
   RXC_R_SQRT,
@@ -200,6 +201,28 @@ rxc_k_row_part(rxc_f32 *to, const rxc_f32 *from, rxc_i64 m)
 /* 1.0f where m, else 0.0f */
 #define RXC_K_ROW_TRUTH(m) RXC_K_ROW_PICK(m, one, zero)
 
+/* elements [i, i + m) of row row of a pointer slot (its pointer p and
+ * strides s[0] per element, s[1] per row) into d, 0 in the lanes past m */
+RXC_INLINE void
+rxc_k_row_load(rxc_k_row_v *d, const rxc_f32 *p, const rxc_i64 *s, rxc_i64 row, rxc_i64 i,
+               rxc_i64 m)
+{
+  const rxc_k_row_v zero = {0};
+  int l;
+  p += row * s[1] + i * s[0];
+  if (s[0] == 1 && m == RXC_K_ROW_LANES) {
+    *d = *(const rxc_k_row_u *)p;
+  } else if (s[0] == 1) {
+    *d = zero;
+    rxc_k_row_part((rxc_f32 *)d, p, m);
+  } else {
+    *d = zero; /* a fixed count with a test, not l < m: no memcpy call */
+    for (l = 0; l < RXC_K_ROW_LANES; l++)
+      if (l < m)
+        (*d)[l] = p[l * s[0]];
+  }
+}
+
 /* elements [i, i + m) of the rows, m <= RXC_K_ROW_LANES */
 RXC_INLINE void
 rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m, rxc_f32 *dst,
@@ -213,20 +236,13 @@ rxc_k_row_chunk(rxc_k_row_v *r, const unsigned char *prog, rxc_i64 i, rxc_i64 m,
     rxc_k_row_v a = r[in[2] % RXC_K_ROW_REGS], b = r[in[3] % RXC_K_ROW_REGS];
     rxc_k_row_v *d = &r[in[1] % RXC_K_ROW_REGS];
     switch (in[0]) {
-    case RXC_R_LOAD: {
-      rxc_i64 s = strides[2 * in[2]];
-      const rxc_f32 *p = ptrs[in[2]] + row * strides[2 * in[2] + 1] + i * s;
-      if (s == 1 && m == RXC_K_ROW_LANES) {
-        *d = *(const rxc_k_row_u *)p;
-      } else if (s == 1) {
-        *d = zero;
-        rxc_k_row_part((rxc_f32 *)d, p, m);
-      } else {
-        *d = zero; /* a fixed count with a test, not l < m: no memcpy call */
-        for (l = 0; l < RXC_K_ROW_LANES; l++)
-          if (l < m)
-            (*d)[l] = p[l * s];
-      }
+    case RXC_R_LOAD:
+      rxc_k_row_load(d, ptrs[in[2]], strides + 2 * in[2], row, i, m);
+      break;
+    case RXC_R_MADDL: {
+      rxc_k_row_v t;
+      rxc_k_row_load(&t, ptrs[in[4]], strides + 2 * in[4], row, i, m);
+      *d = a + t * b;
       break;
     }
     case RXC_R_SCALAR: /* s - 0 is s, bits and all (0 + -0 would be +0) */
@@ -337,6 +353,15 @@ rxc_k_row_chunk(rxc_f32 (*r)[RXC_K_ROW_LANES], const unsigned char *prog, rxc_i6
     if (op == RXC_R_SCALAR) {
       for (l = 0; l < RXC_K_ROW_LANES; l++)
         d[l] = scalars[in[2]];
+      continue;
+    }
+    if (op == RXC_R_MADDL) { /* d may be a or b: each lane is read before it is written */
+      rxc_i64 s = strides[2 * in[4]];
+      const rxc_f32 *p = ptrs[in[4]] + row * strides[2 * in[4] + 1] + i * s;
+      for (l = 0; l < RXC_K_ROW_LANES; l++) {
+        rxc_f32 t = l < m ? p[l * s] : 0.0f;
+        d[l] = a[l] + t * b[l];
+      }
       continue;
     }
     if (op >= RXC_R_EXP) { /* d may be a: each lane is read before it is written */

@@ -115,6 +115,14 @@ e_nanmax(const Operands *o, int64_t j) /* a clip between p1 and p2, as ops/ writ
 }
 
 static float
+e_madd(const Operands *o, int64_t j) /* a depthwise conv's taps */
+{
+  float acc = P(0) * o->s[0];
+  acc = acc + P(1) * o->s[1];
+  return acc + P(2) * o->s[0];
+}
+
+static float
 e_copy(const Operands *o, int64_t j)
 {
   return P(2);
@@ -134,6 +142,9 @@ static const Case cases[] = {
                 RXC_R_LOAD, 3, 2, 0, 0, RXC_R_MINN, 2, 2, 3, 0},
      e_nanmax},
     {"fill", {1, 5, 0, RXC_R_SCALAR, 5, 1, 0, 0}, e_fill},
+    {"madd", {6, 2, 2, RXC_R_SCALAR, 7, 0, 0, 0, RXC_R_SCALAR, 8, 1, 0, 0, RXC_R_LOAD, 2, 0, 0, 0,
+              RXC_R_MUL, 2, 2, 7, 0, RXC_R_MADDL, 2, 2, 8, 1, RXC_R_MADDL, 2, 2, 7, 2},
+     e_madd},
     /* s0 in register 5 once per call (a prologue of 1): kept over chunks and rows */
     {"prologue", {6, 0, 1, RXC_R_SCALAR, 5, 0, 0, 0, RXC_R_LOAD, 0, 0, 0, 0, RXC_R_NEG, 0, 0, 0, 0,
                   RXC_R_EXP, 0, 0, 0, 0, RXC_R_ADD, 0, 5, 0, 0, RXC_R_DIV, 0, 5, 0, 0},
