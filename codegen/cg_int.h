@@ -68,6 +68,16 @@ void cg_kern_gemm_f32_v4(CG_KERN_GEMM_F32_PARAMS);
 void cg_kern_gemm_f32_host(CG_KERN_GEMM_F32_PARAMS);
 typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
 
+/* kern_copy.c, once per level: rxc_k_row_f32 (rt/rt_kern_row.h) */
+#define CG_KERN_ROW_F32_PARAMS                                                                     \
+  int64_t rows, int64_t n, const unsigned char *prog, float *dst, int64_t dst_row,                 \
+      int64_t dst_stride, const float *const *ptrs, const int64_t *strides, const float *scalars
+void cg_kern_row_f32_base(CG_KERN_ROW_F32_PARAMS);
+void cg_kern_row_f32_v3(CG_KERN_ROW_F32_PARAMS);
+void cg_kern_row_f32_v4(CG_KERN_ROW_F32_PARAMS);
+void cg_kern_row_f32_host(CG_KERN_ROW_F32_PARAMS);
+typedef void (*CgKernRowF32)(CG_KERN_ROW_F32_PARAMS);
+
 /* The C types of the generated code, one per supported dtype. */
 typedef enum {
   CG_CT_BOOL, /* unsigned char, 0 or 1 */
@@ -189,6 +199,18 @@ void cg_emit_expr(CgGen *g, const CgNames *names, const IrPrimExpr *e, IrBuf *ou
 void cg_emit_float(CgGen *g, IrDType t, double v, IrBuf *out);
 void cg_emit_int(IrDType t, int64_t v, IrBuf *out);
 void cg_emit_prim_func(CgGen *g, int global, IrBuf *out);
+/* Whether indices d - 1 and d of b are A + X // c (or X // c) and X % c,
+ * c dim d's literal extent: then they add up to A * c + X in the flat
+ * offset (*a gets A, NULL: none; *x gets X). */
+bool cg_flat_pair(const IrBuffer *b, IrPrimExpr *const *idx, int d, const IrPrimExpr **a,
+                  const IrPrimExpr **x);
+
+/* gen_row.c: [codegen] rows.  When loop (of prim_func f, CgPrim p) is an
+ * innermost float32 loop the row kernel can run (the file comment says
+ * which), writes its call into o at indent ind (the loop var already
+ * named in names) and returns true; otherwise writes nothing. */
+bool cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
+                 const IrStmt *loop, int ind, IrBuf *o);
 
 /* ------------------------------------------------------------------ */
 /* gen_entry.c, gen_outputs.c, gen_sig.c: a Relax function as an entry */

@@ -36,9 +36,12 @@ typedef struct {
   IrArith *arith; /* bounds of the implicit dims and loop vars */
   int indent;
   const char *all_ok; /* inside a check nest: the local its asserts and into */
+  const IrPrimFunc *f; /* the prim_func being emitted */
+  const CgPrim *p;     /* what its callers told about it */
 } Tir;
 
 static void emit_stmt(Tir *t, const IrStmt *s, IrBuf *o);
+static void emit_loop(Tir *t, const IrStmt *s, const char *name, const char *ct, IrBuf *o);
 
 /* --- what a prim_func needs from its callers ------------------------------ */
 
@@ -157,8 +160,9 @@ is_literal(const IrPrimExpr *e, int64_t v)
  * *a gets A (NULL: none) and *x gets X.  So a kernel that walks a
  * buffer's last dims as one flat range (conv2d's panels) indexes it
  * without a division. */
-static bool
-flat_pair(const IrBuffer *b, IrPrimExpr **idx, int d, const IrPrimExpr **a, const IrPrimExpr **x)
+bool
+cg_flat_pair(const IrBuffer *b, IrPrimExpr *const *idx, int d, const IrPrimExpr **a,
+             const IrPrimExpr **x)
 {
   const IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *c = b->shape[d], *div = hi;
   if (lo->kind != IR_PE_FLOORMOD || c->kind != IR_PE_INT || !is_literal(lo->u.bin.b, c->u.int_value))
@@ -188,7 +192,7 @@ emit_index(CgGen *g, const CgNames *n, const IrBuffer *b, IrPrimExpr **idx, int 
     part[d] = idx[d];
   for (int d = 1; d < k; d++) {
     const IrPrimExpr *a, *x;
-    if (part[d - 1] == idx[d - 1] && flat_pair(b, idx, d, &a, &x)) {
+    if (part[d - 1] == idx[d - 1] && cg_flat_pair(b, idx, d, &a, &x)) {
       part[d - 1] = a;
       part[d] = x;
     }
@@ -750,7 +754,10 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
             v->u.var, s->u.loop.thread);
     return;
   }
-  const char *name = cg_names_add(t->g, &t->names, v, v->u.var);
+  /* named already when the row kernel took this loop with its outer one
+   * (gen_row.c) and rows = auto writes the loops too */
+  const char *name = cg_names_find(&t->names, v);
+  name = name ? name : cg_names_add(t->g, &t->names, v, v->u.var);
   int64_t mn, ext;
   if (ir_prim_is_int(s->u.loop.min, &mn) && ir_prim_is_int(s->u.loop.extent, &ext)) {
     ir_arith_bound(t->arith, v, mn, ext > 0 ? mn + ext - 1 : mn);
@@ -760,6 +767,29 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
         ir_arith_range(t->arith, s->u.loop.extent, &lo2, &hi2))
       ir_arith_bound(t->arith, v, lo, hi + (hi2 > 0 ? hi2 - 1 : 0));
   }
+  /* [codegen] rows: the loop as a call of the row kernel (gen_row.c); with
+   * auto, the loop too, for compilers other than tcc (RXC_ROWS) */
+  IrBuf row = {0};
+  if (cg_row_emit(t->g, &t->names, t->arith, t->f, t->p, s, t->indent, &row)) {
+    bool both = t->g->cfg->codegen.rows == CFG_ROWS_AUTO;
+    ir_buf_puts(o, both ? "#if RXC_ROWS\n" : "");
+    ir_buf_put(o, row.data, row.len);
+    ir_buf_free(&row);
+    if (!both)
+      return;
+    ir_buf_puts(o, "#else\n");
+    emit_loop(t, s, name, ct, o);
+    ir_buf_puts(o, "#endif\n");
+    return;
+  }
+  emit_loop(t, s, name, ct, o);
+}
+
+/* The C for loop of s, its var named name of C type ct. */
+static void
+emit_loop(Tir *t, const IrStmt *s, const char *name, const char *ct, IrBuf *o)
+{
+  int64_t mn;
   indent(t, o);
   ir_buf_printf(o, "for (%s %s = ", ct ? ct : "?", name);
   cg_emit_expr(t->g, &t->names, s->u.loop.min, o);
@@ -1105,7 +1135,7 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
   const IrGlobal *gl = &g->m->globals[global];
   const IrPrimFunc *f = gl->u.prim;
   CgPrim *p = cg_prim_info(g, global);
-  Tir t = {.g = g, .arith = ir_arith_new(g->ctx), .indent = 1};
+  Tir t = {.g = g, .arith = ir_arith_new(g->ctx), .indent = 1, .f = f, .p = p};
   g->loc = f->loc;
   IrBuf params = {0}, body = {0}, hoisted = {0};
   emit_params(&t, f, p, &params);

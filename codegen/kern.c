@@ -18,18 +18,22 @@
 
 #include "cg_int.h"
 
-#define COPY(level, name)                                                                          \
+#define COPY(kernel, level, name)                                                                  \
   {                                                                                                \
-    "rxc_k_gemm_f32", level, (CgKernFn)cg_kern_gemm_f32_##name                                     \
+    #kernel, level, (CgKernFn)cg_##name                                                            \
   }
 
 static const CgKernCopy copies[] = {
 #ifdef CG_KERN_X86
-    COPY("x86-64-v4", v4),
-    COPY("x86-64-v3", v3),
-    COPY("x86-64", base),
+    COPY(rxc_k_gemm_f32, "x86-64-v4", kern_gemm_f32_v4),
+    COPY(rxc_k_gemm_f32, "x86-64-v3", kern_gemm_f32_v3),
+    COPY(rxc_k_gemm_f32, "x86-64", kern_gemm_f32_base),
+    COPY(rxc_k_row_f32, "x86-64-v4", kern_row_f32_v4),
+    COPY(rxc_k_row_f32, "x86-64-v3", kern_row_f32_v3),
+    COPY(rxc_k_row_f32, "x86-64", kern_row_f32_base),
 #else
-    COPY("host", host),
+    COPY(rxc_k_gemm_f32, "host", kern_gemm_f32_host),
+    COPY(rxc_k_row_f32, "host", kern_row_f32_host),
 #endif
 };
 

@@ -14,7 +14,10 @@
  */
 #include "../rt/rt_types.h"
 #include "../rt/rt_math_base.h"
+#include "../rt/rt_math_exp.h"
+#include "../rt/rt_math_trig.h"
 #include "../rt/rt_kern_gemm.h"
+#include "../rt/rt_kern_row.h"
 
 #include "cg_int.h"
 
@@ -30,4 +33,11 @@ void
 NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 {
   rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+/* rxc_k_row_f32, this level's copy */
+void
+NAMED(cg_kern_row_f32_, CG_KERN_LEVEL)(CG_KERN_ROW_F32_PARAMS)
+{
+  rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
 }

@@ -64,6 +64,12 @@ typedef enum {
 } CfgLibm;
 
 typedef enum {
+  CFG_ROWS_AUTO, /* "auto": both forms in NAME.c, the row calls under tcc (RXC_ROWS) */
+  CFG_ROWS_ON,   /* "on": the row calls only */
+  CFG_ROWS_OFF,  /* "off": the loops only */
+} CfgRows;
+
+typedef enum {
   CFG_JIT_TCC, /* "tcc": libtcc, in process */
   CFG_JIT_CC,  /* "cc": the system compiler, then dlopen */
 } CfgJitCompiler;
@@ -123,6 +129,8 @@ typedef struct {
     bool poison;               /* false: debug mode; each arena storage is filled with
                                   0xFF bytes where its lifetime ends, and canaries
                                   checked at the end of each entry (codegen/README.md) */
+    CfgRows rows;              /* auto: innermost float32 loops as calls of the row
+                                  kernel rxc_k_row_f32 (codegen/gen_row.c) */
   } codegen;
   struct {
     CfgJitCompiler compiler;     /* tcc */

@@ -58,6 +58,7 @@ _Static_assert(sizeof(CfgPlanAlgorithm) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgWeights) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgLibm) == sizeof(int), "enum size");
 _Static_assert(sizeof(CfgJitCompiler) == sizeof(int), "enum size");
+_Static_assert(sizeof(CfgRows) == sizeof(int), "enum size");
 
 static const char *const sections[] = {"target", "opt", "memplan", "codegen", "jit", "print", NULL};
 
@@ -71,6 +72,7 @@ static const char *const plan_words[] = {"best",          "greedy_size", "greedy
                                          "local",         NULL};
 static const char *const weights_words[] = {"inline", "separate", "bytes", "blob", NULL};
 static const char *const libm_words[] = {"builtin", "system", NULL};
+static const char *const rows_words[] = {"auto", "on", "off", NULL}; /* CfgRows' order */
 static const char *const jit_words[] = {"tcc", "cc", NULL};
 static const char *const bool_words[] = {"false", "true", NULL};
 static const char *const onoff_words[] = {"off", "on", NULL};
@@ -101,6 +103,7 @@ static const CfgKey keys[] = {
     {"codegen", "libm", KEY_ENUM, FIELD(codegen.libm), 0, libm_words, 0, 0},
     {"codegen", "checks", KEY_BOOL, FIELD(codegen.checks), 0, onoff_words, 0, 0},
     {"codegen", "poison", KEY_BOOL, FIELD(codegen.poison), 0, bool_words, 0, 0},
+    {"codegen", "rows", KEY_ENUM, FIELD(codegen.rows), 0, rows_words, 0, 0},
     {"jit", "compiler", KEY_ENUM, FIELD(jit.compiler), 0, jit_words, 0, 0},
     {"jit", "cc_flags", KEY_TEXT, FIELD(jit.cc_flags), 0, NULL, 0, 0},
     {"print", "dialect", KEY_ENUM, FIELD(print.dialect), 0, dialect_words, 0, 0},

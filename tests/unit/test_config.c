@@ -109,6 +109,7 @@ assert_same_options(const CfgOptions *a, const CfgOptions *b)
   assert_int_equal(a->codegen.libm, b->codegen.libm);
   assert_int_equal(a->codegen.checks, b->codegen.checks);
   assert_int_equal(a->codegen.poison, b->codegen.poison);
+  assert_int_equal(a->codegen.rows, b->codegen.rows);
   assert_int_equal(a->jit.compiler, b->jit.compiler);
   assert_string_equal(a->jit.cc_flags, b->jit.cc_flags);
 }
@@ -165,6 +166,7 @@ test_defaults(void **state)
   assert_int_equal(o.codegen.libm, CFG_LIBM_BUILTIN);
   assert_true(o.codegen.checks);
   assert_false(o.codegen.poison);
+  assert_int_equal(o.codegen.rows, CFG_ROWS_AUTO);
   assert_int_equal(o.jit.compiler, CFG_JIT_TCC);
   assert_string_equal(o.jit.cc_flags, "auto");
 }
@@ -206,6 +208,7 @@ test_every_key(void **state)
   assert_int_equal(o.codegen.libm, CFG_LIBM_SYSTEM);
   assert_false(o.codegen.checks);
   assert_true(o.codegen.poison);
+  assert_int_equal(o.codegen.rows, CFG_ROWS_OFF);
   assert_int_equal(o.jit.compiler, CFG_JIT_CC);
   assert_string_equal(o.jit.cc_flags, "-O3 -march=native");
   assert_int_equal(o.print.dialect, IR_DIALECT_V0_23);
@@ -800,6 +803,7 @@ static const char cortex_m4_printed[] =
     "libm = builtin\n"
     "checks = on\n"
     "poison = false\n"
+    "rows = auto\n"
     "\n"
     "[jit]\n"
     "compiler = tcc\n"

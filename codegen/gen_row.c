@@ -1,0 +1,903 @@
+/*
+ * gen_row.c - an innermost float32 loop as one call of the row kernel
+ * ([codegen] rows; rt/rt_kern_row.h).
+ *
+ *   for (j = min; j < min + n; j++) DST[index(j)] = EXPR(j);
+ * becomes
+ *   static const unsigned char row_prog[] = {...};   EXPR as a program
+ *   rxc_k_row_f32(n, row_prog, &DST[index(min)], stride, row_ptrs,
+ *                 row_strides, row_scalars);
+ * which the libtcc JIT binds to a copy precompiled at -O3 (codegen/kern.c):
+ * tcc compiles the call, not the loop.
+ *
+ * Key idea: EXPR is pure, so its tree can be evaluated as a DAG (equal
+ * subtrees once: the NaN-propagating clip repeats its operand many times)
+ * with the same float32 operations per element as the C the loop would
+ * run, hence the same bits.  What may go in: loads F[index] whose index is
+ * affine in j (the coefficient: the load's stride, any j-invariant
+ * integer), j-invariant float32 or bool subexpressions (computed once by
+ * the glue: row_scalars), + - * /, min and max, comparisons, && || !,
+ * selects, casts that change nothing, and rt's unary float32 math.
+ * Anything else keeps the loop.
+ *
+ * Legal only without a loop-carried dependence: every load of DST's
+ * memory (DST itself or a buffer declared over it) is DST at DST's very
+ * index, whose stride is a nonzero literal; other buffers do not overlap
+ * DST (the function's pointers are restrict; when a call site may alias
+ * two arguments, only loads of local buffers go in when DST is one).  Bounds: the kernel loads and stores what the
+ * loop would for j < n and nothing else; a load that sits in a select's
+ * arm (or after && or ||), which C would not always evaluate, must also be
+ * evaluated outside them, or be at literal indices inside a literal shape;
+ * the glue runs only when n > 0, so its j-invariant loads are the loop's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rt/rt_types.h"
+#define RXC_KERN_EXTERN 1 /* the opcodes and the prototype only */
+#include "../rt/rt_kern_row.h"
+
+#include "cg_int.h"
+
+enum {
+  ROW_MAX_NODES = 96, /* distinct subexpressions of one EXPR */
+  ROW_MAX_SLOTS = 16, /* loads, and scalars, of one EXPR */
+};
+
+typedef struct {
+  const IrPrimExpr *e; /* the subexpression (its first occurrence) */
+  int op;              /* RXC_R_* */
+  int a, b, c;         /* operand nodes, -1: none */
+  int slot;            /* RXC_R_LOAD: its pointer slot; RXC_R_SCALAR: its scalar slot */
+  int last;            /* the last node that reads it */
+  int reg;             /* its register */
+  bool dead;           /* folded into an RXC_R_MADDL: no instruction */
+} RowNode;
+
+typedef struct {
+  CgGen *g;
+  IrArith *arith;
+  const IrPrimFunc *f;
+  const IrPrimExpr *j;   /* the var of the row's loop (the innermost) */
+  const IrPrimExpr *i;   /* the var of the loop around it (a nest of two), or NULL */
+  const IrStmt *inner;   /* the row's loop */
+  const IrStmt *outer;   /* the loop around it, or NULL */
+  const IrStmt *store;   /* the loop's store */
+  const IrPrimExpr *guard; /* the condition of the if around it, or NULL */
+  const IrBuffer *root;  /* the memory DST is declared over */
+  bool aliased;          /* two buffer parameters may share bytes (CgPrim) */
+  IrVec plain;           /* loads evaluated outside select arms (IrPrimExpr *) */
+  RowNode node[ROW_MAX_NODES];
+  int n;
+  const IrPrimExpr *load[ROW_MAX_SLOTS]; /* the pointer slots */
+  IrPrimExpr *stride[ROW_MAX_SLOTS];     /* their strides in j (int64) */
+  IrPrimExpr *row_stride[ROW_MAX_SLOTS]; /* and in i (0 without an outer loop) */
+  int nloads;
+  const IrPrimExpr *scalar[ROW_MAX_SLOTS]; /* the scalar slots */
+  int nscalars;
+  int prologue; /* leading RXC_R_SCALAR instructions run once per call */
+} Row;
+
+/* --- what is j-invariant, affine, and where it points --------------------- */
+
+static bool
+is_var(const IrPrimExpr *e, void *user)
+{
+  return e == user;
+}
+
+static bool
+uses(const IrPrimExpr *e, const IrPrimExpr *j)
+{
+  return ir_prim_walk(e, is_var, (void *)j);
+}
+
+/* Does e depend on the loops (j, or i)? */
+static bool
+varies(const Row *r, const IrPrimExpr *e)
+{
+  return uses(e, r->j) || (r->i && uses(e, r->i));
+}
+
+static bool
+is_f32(IrDType t)
+{
+  return t.code == IR_DT_FLOAT && t.bits == 32 && t.lanes == 1;
+}
+
+static bool
+is_int(IrDType t)
+{
+  return (t.code == IR_DT_INT || t.code == IR_DT_UINT) && t.lanes == 1;
+}
+
+/* The coefficient of j in integer expression e, an int64 expression, when
+ * e is affine in j; NULL otherwise. */
+static IrPrimExpr *
+coefficient(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *j)
+{
+  if (!uses(e, j))
+    return ir_prim_int(ctx, IR_I64, 0);
+  if (e == j)
+    return ir_prim_int(ctx, IR_I64, 1);
+  if (!is_int(e->dtype))
+    return NULL;
+  IrPrimExpr *a, *b;
+  switch (e->kind) {
+  case IR_PE_ADD:
+  case IR_PE_SUB:
+    a = coefficient(ctx, e->u.bin.a, j);
+    b = coefficient(ctx, e->u.bin.b, j);
+    return a && b ? ir_prim_bin(ctx, e->kind, a, b) : NULL;
+  case IR_PE_MUL:
+    if (uses(e->u.bin.a, j) && uses(e->u.bin.b, j))
+      return NULL;
+    if (uses(e->u.bin.a, j)) {
+      a = coefficient(ctx, e->u.bin.a, j);
+      return a ? ir_prim_bin(ctx, IR_PE_MUL, a, ir_prim_cast(ctx, IR_I64, e->u.bin.b)) : NULL;
+    }
+    b = coefficient(ctx, e->u.bin.b, j);
+    return b ? ir_prim_bin(ctx, IR_PE_MUL, ir_prim_cast(ctx, IR_I64, e->u.bin.a), b) : NULL;
+  case IR_PE_CAST: /* between integers, widening: the same value */
+    if (!is_int(e->u.bin.a->dtype) || e->u.bin.a->dtype.bits > e->dtype.bits)
+      return NULL;
+    return coefficient(ctx, e->u.bin.a, j);
+  default:
+    return NULL;
+  }
+}
+
+/* The coefficient of var in index d of b times the flat offset's factor
+ * of dim d (the product of the later dims), or NULL. */
+static IrPrimExpr *
+scaled(Row *r, const IrBuffer *b, const IrPrimExpr *index, int d, int n, const IrPrimExpr *var)
+{
+  IrCtx *ctx = r->g->ctx;
+  IrPrimExpr *c = index ? coefficient(ctx, index, var) : ir_prim_int(ctx, IR_I64, 0);
+  for (int k = d + 1; c && k < n; k++)
+    c = ir_prim_bin(ctx, IR_PE_MUL, c, ir_prim_cast(ctx, IR_I64, b->shape[k]));
+  return c;
+}
+
+/* The stride in var (j or i) of a load (or the store) of b at idx: the
+ * coefficient of var in the row-major offset, simplified; NULL when not
+ * affine.  A pair of indices A + X // c, X % c counts as A * c + X
+ * (cg_flat_pair), as the C writes it. */
+static IrPrimExpr *
+stride_of(Row *r, const IrBuffer *b, IrPrimExpr *const *idx, int n, const IrPrimExpr *var)
+{
+  IrCtx *ctx = r->g->ctx;
+  IrPrimExpr *s = ir_prim_int(ctx, IR_I64, 0);
+  for (int d = 0; d < n; d++) {
+    const IrPrimExpr *a, *x;
+    IrPrimExpr *c;
+    if (d + 1 < n && cg_flat_pair(b, idx, d + 1, &a, &x)) {
+      IrPrimExpr *hi = scaled(r, b, a, d, n, var), *lo = scaled(r, b, x, d + 1, n, var);
+      c = hi && lo ? ir_prim_bin(ctx, IR_PE_ADD, hi, lo) : NULL;
+      d++;
+    } else {
+      c = scaled(r, b, idx[d], d, n, var);
+    }
+    if (!c)
+      return NULL;
+    s = ir_prim_bin(ctx, IR_PE_ADD, s, c);
+  }
+  return ir_arith_simplify(r->arith, s);
+}
+
+typedef struct {
+  const IrBuffer *b;
+  const IrBuffer *source;
+} DeclFind;
+
+static IrWalkAction
+find_decl(const IrStmt *s, void *user)
+{
+  DeclFind *d = user;
+  if (s->kind != IR_ST_DECL || s->u.decl.buffer != d->b)
+    return IR_WALK_CONTINUE;
+  d->source = s->u.decl.source;
+  return IR_WALK_STOP;
+}
+
+static bool
+is_param(const IrPrimFunc *f, const IrBuffer *b)
+{
+  for (int i = 0; i < f->nparams; i++)
+    if (f->params[i].buffer == b)
+      return true;
+  return false;
+}
+
+/* The buffer whose memory b is: b, or what its T.decl_buffer views. */
+static const IrBuffer *
+root_of(const Row *r, const IrBuffer *b)
+{
+  for (int hops = 0; hops < 64; hops++) {
+    DeclFind d = {b, NULL};
+    IrTirVisitor v = {.enter = find_decl, .user = &d};
+    ir_tir_walk(r->f->body, &v);
+    if (!d.source)
+      return b;
+    b = d.source;
+  }
+  return NULL;
+}
+
+/* Are the loads of e that C might not evaluate (in a select's arm, after
+ * && or ||) safe to evaluate always: evaluated outside them too, or at
+ * literal indices inside a literal shape? */
+static bool
+load_safe(const IrPrimExpr *e, void *user)
+{
+  const Row *r = user;
+  if (e->kind != IR_PE_LOAD)
+    return false;
+  for (int i = 0; i < r->plain.len; i++)
+    if (ir_prim_expr_equal(e, r->plain.items[i]))
+      return false;
+  const IrBuffer *b = e->u.load.buffer;
+  if (e->u.load.n != b->ndim)
+    return true;
+  for (int d = 0; d < b->ndim; d++) {
+    int64_t i, dim;
+    if (!ir_prim_is_int(e->u.load.indices[d], &i) || !ir_prim_is_int(b->shape[d], &dim) || i < 0 ||
+        i >= dim)
+      return true; /* stops the walk: unsafe */
+  }
+  return false;
+}
+
+/* Collects the loads of e that C always evaluates into r->plain. */
+static void
+plain_loads(Row *r, const IrPrimExpr *e)
+{
+  switch (e->kind) {
+  case IR_PE_LOAD:
+    ir_vec_push(&r->plain, (void *)e);
+    return;
+  case IR_PE_SELECT:
+    plain_loads(r, e->u.select.cond);
+    return;
+  case IR_PE_AND:
+  case IR_PE_OR:
+  case IR_PE_NOT:
+  case IR_PE_CAST:
+    plain_loads(r, e->u.bin.a);
+    return;
+  case IR_PE_CALL:
+    for (int i = 0; i < e->u.call.n; i++)
+      plain_loads(r, e->u.call.args[i]);
+    return;
+  default:
+    if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_GE) {
+      plain_loads(r, e->u.bin.a);
+      plain_loads(r, e->u.bin.b);
+    }
+    return;
+  }
+}
+
+/* Does load e break the rules of DST's memory (the file comment): DST's
+ * memory other than DST at DST's index, or a buffer parameter that may
+ * share bytes with DST? */
+static bool
+load_conflicts(const IrPrimExpr *e, void *user)
+{
+  const Row *r = user;
+  if (e->kind != IR_PE_LOAD)
+    return false;
+  const IrBuffer *b = e->u.load.buffer, *root = root_of(r, b);
+  if (root && root != r->root)
+    return r->aliased && is_param(r->f, root) && is_param(r->f, r->root);
+  const IrStmt *st = r->store;
+  if (b != st->u.store.buffer || e->u.load.n != st->u.store.n)
+    return true;
+  for (int d = 0; d < e->u.load.n; d++)
+    if (!ir_prim_expr_equal(e->u.load.indices[d], st->u.store.indices[d]))
+      return true;
+  return false;
+}
+
+/* --- EXPR as a DAG ------------------------------------------------------ */
+
+/* Node index of a new node (or of an equal one), -1 when full. */
+static int
+add_node(Row *r, const IrPrimExpr *e, int op, int a, int b, int c)
+{
+  if (r->n == ROW_MAX_NODES)
+    return -1;
+  r->node[r->n] = (RowNode){e, op, a, b, c, -1, -1, -1, false};
+  return r->n++;
+}
+
+static int translate(Row *r, const IrPrimExpr *e, bool arm);
+
+/* e without its casts from float32 to float32, which change nothing */
+static const IrPrimExpr *
+bare(const IrPrimExpr *e)
+{
+  while (e->kind == IR_PE_CAST && is_f32(e->dtype) && is_f32(e->u.bin.a->dtype))
+    e = e->u.bin.a;
+  return e;
+}
+
+/* Is e the NaN test "x != x" of a float32 x?  *x gets it. */
+static bool
+nan_test(const IrPrimExpr *e, const IrPrimExpr **x)
+{
+  if (e->kind != IR_PE_NE || !is_f32(e->u.bin.a->dtype) ||
+      !ir_prim_expr_equal(bare(e->u.bin.a), bare(e->u.bin.b)))
+    return false;
+  *x = bare(e->u.bin.a);
+  return true;
+}
+
+/* Is e max(x, y) (or min) of float32 x (*x) and y (*y)?  RXC_R_MAXN or
+ * RXC_R_MINN, else -1. */
+static int
+max_of(const IrPrimExpr *e, const IrPrimExpr **x, const IrPrimExpr **y)
+{
+  if ((e->kind != IR_PE_MAX && e->kind != IR_PE_MIN) || !is_f32(e->u.bin.a->dtype))
+    return -1;
+  *x = bare(e->u.bin.a);
+  *y = bare(e->u.bin.b);
+  return e->kind == IR_PE_MAX ? RXC_R_MAXN : RXC_R_MINN;
+}
+
+/* The NaN-propagating max (or min) of ops/ (maximum, minimum, clip):
+ *   x != x ? x : (y != y ? y : max(x, y))
+ * or without the inner test.  Its value is x where x is NaN, else y where
+ * y is (max(x, y) is x > y ? x : y), else max(x, y): in both forms
+ * exactly x != x ? x : (x > y ? x : y), one RXC_R_MAXN (or RXC_R_MINN)
+ * instead of five ops.  *x and *y get x and y; -1 when e is not one. */
+static int
+nan_max(const IrPrimExpr *e, const IrPrimExpr **x, const IrPrimExpr **y)
+{
+  const IrPrimExpr *t, *u, *mx, *my, *f = bare(e->u.select.b);
+  if (!nan_test(e->u.select.cond, &t) || !ir_prim_expr_equal(bare(e->u.select.a), t))
+    return -1;
+  int op = max_of(f, &mx, &my);
+  if (op < 0 && f->kind == IR_PE_SELECT && nan_test(f->u.select.cond, &u) &&
+      ir_prim_expr_equal(bare(f->u.select.a), u)) {
+    op = max_of(bare(f->u.select.b), &mx, &my);
+    if (op >= 0 && !ir_prim_expr_equal(my, u))
+      return -1;
+  }
+  if (op < 0 || !ir_prim_expr_equal(mx, t))
+    return -1;
+  *x = t;
+  *y = my;
+  return op;
+}
+
+/* A j-invariant float32 or bool subexpression as a scalar slot. */
+static int
+add_scalar(Row *r, const IrPrimExpr *e, bool arm)
+{
+  if (arm && ir_prim_walk(e, load_safe, r))
+    return -1;
+  int k = 0;
+  while (k < r->nscalars && !ir_prim_expr_equal(r->scalar[k], e))
+    k++;
+  if (k == ROW_MAX_SLOTS)
+    return -1;
+  if (k == r->nscalars)
+    r->scalar[r->nscalars++] = e;
+  int i = add_node(r, e, RXC_R_SCALAR, -1, -1, -1);
+  if (i >= 0)
+    r->node[i].slot = k;
+  return i;
+}
+
+static int
+add_load(Row *r, const IrPrimExpr *e, bool arm)
+{
+  const IrBuffer *b = e->u.load.buffer;
+  if (!is_f32(b->dtype) || e->u.load.n != b->ndim || (arm && ir_prim_walk(e, load_safe, r)))
+    return -1;
+  IrPrimExpr *s = stride_of(r, b, e->u.load.indices, e->u.load.n, r->j);
+  IrPrimExpr *rs = r->i ? stride_of(r, b, e->u.load.indices, e->u.load.n, r->i)
+                        : ir_prim_int(r->g->ctx, IR_I64, 0);
+  if (!s || !rs || r->nloads == ROW_MAX_SLOTS)
+    return -1;
+  int i = add_node(r, e, RXC_R_LOAD, -1, -1, -1);
+  if (i < 0)
+    return -1;
+  r->node[i].slot = r->nloads;
+  r->load[r->nloads] = e;
+  r->row_stride[r->nloads] = rs;
+  r->stride[r->nloads++] = s;
+  return i;
+}
+
+/* The opcode of rt's unary float32 math intrinsic op, or -1. */
+static int
+math_op(const CgGen *g, const char *op)
+{
+  static const struct {
+    const char *name;
+    int op;
+    bool builtin; /* rt_math_exp.h or rt_math_trig.h: not with libm = system */
+  } table[] = {
+      {"tir.exp", RXC_R_EXP, true},      {"tir.log", RXC_R_LOG, true},
+      {"tir.sqrt", RXC_R_SQRT, false},   {"tir.tanh", RXC_R_TANH, true},
+      {"tir.erf", RXC_R_ERF, true},      {"tir.fabs", RXC_R_FABS, false},
+      {"tir.abs", RXC_R_FABS, false},    {"tir.floor", RXC_R_FLOOR, false},
+      {"tir.ceil", RXC_R_CEIL, false},   {"tir.round", RXC_R_NEARBYINT, false},
+      {"tir.nearbyint", RXC_R_NEARBYINT, false}, {"tir.trunc", RXC_R_TRUNC, false},
+      {"tir.sin", RXC_R_SIN, true},      {"tir.cos", RXC_R_COS, true},
+  };
+  bool system = g->cfg->codegen.libm == CFG_LIBM_SYSTEM;
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strcmp(table[i].name, op) == 0 && !(system && table[i].builtin))
+      return table[i].op;
+  return -1;
+}
+
+/* A call of an intrinsic on one float32: rt's math, or sigmoid and rsqrt
+ * as the very operations of their C forms (ir/tir_intrin.c). */
+static int
+translate_call(Row *r, const IrPrimExpr *e, bool arm)
+{
+  if (e->u.call.n != 1 || !is_f32(e->u.call.args[0]->dtype))
+    return -1;
+  const char *op = e->u.call.op;
+  int x = translate(r, e->u.call.args[0], arm);
+  if (x < 0)
+    return -1;
+  bool sigmoid = strcmp(op, "tir.sigmoid") == 0, rsqrt = strcmp(op, "tir.rsqrt") == 0;
+  if (sigmoid || rsqrt) { /* 1.0f / (1.0f + rxc_expf(-x)); 1.0f / rxc_sqrtf(x) */
+    if (sigmoid && math_op(r->g, "tir.exp") < 0)
+      return -1;
+    int one = add_scalar(r, ir_prim_float(r->g->ctx, IR_F32, 1.0), false);
+    int y = sigmoid ? add_node(r, NULL, RXC_R_NEG, x, -1, -1) : -1;
+    y = sigmoid && y >= 0 ? add_node(r, NULL, RXC_R_EXP, y, -1, -1) : y;
+    y = sigmoid && y >= 0 ? add_node(r, NULL, RXC_R_ADD, one, y, -1) : y;
+    y = rsqrt ? add_node(r, NULL, RXC_R_SQRT, x, -1, -1) : y;
+    return one >= 0 && y >= 0 ? add_node(r, e, RXC_R_DIV, one, y, -1) : -1;
+  }
+  int m = math_op(r->g, op);
+  return m < 0 ? -1 : add_node(r, e, m, x, -1, -1);
+}
+
+static int
+translate_binary(Row *r, const IrPrimExpr *e, bool arm)
+{
+  static const int ops[] = {
+      [IR_PE_ADD] = RXC_R_ADD, [IR_PE_SUB] = RXC_R_SUB, [IR_PE_MUL] = RXC_R_MUL,
+      [IR_PE_DIV] = RXC_R_DIV, [IR_PE_MIN] = RXC_R_MIN, [IR_PE_MAX] = RXC_R_MAX,
+      [IR_PE_EQ] = RXC_R_EQ,   [IR_PE_NE] = RXC_R_NE,   [IR_PE_LT] = RXC_R_LT,
+      [IR_PE_LE] = RXC_R_LE,   [IR_PE_GT] = RXC_R_GT,   [IR_PE_GE] = RXC_R_GE,
+      [IR_PE_AND] = RXC_R_AND, [IR_PE_OR] = RXC_R_OR,
+  };
+  IrPrimKind k = e->kind;
+  bool logic = k == IR_PE_AND || k == IR_PE_OR;
+  if ((size_t)k >= sizeof ops / sizeof ops[0] || !ops[k])
+    return -1;
+  IrDType t = e->u.bin.a->dtype;
+  if (logic ? t.code != IR_DT_BOOL || t.lanes != 1 : !is_f32(t))
+    return -1;
+  int a = translate(r, e->u.bin.a, arm);
+  int b = a < 0 ? -1 : translate(r, e->u.bin.b, arm || logic); /* && and || may skip b */
+  return b < 0 ? -1 : add_node(r, e, ops[k], a, b, -1);
+}
+
+/* The node of e (float32 or bool), after its operands'; -1 when e has
+ * something the kernel does not do.  arm: C might not evaluate e. */
+static int
+translate(Row *r, const IrPrimExpr *e, bool arm)
+{
+  for (int i = 0; i < r->n; i++)
+    if (r->node[i].e && ir_prim_expr_equal(r->node[i].e, e))
+      return i;
+  bool boolean = e->dtype.code == IR_DT_BOOL && e->dtype.lanes == 1;
+  if (!is_f32(e->dtype) && !boolean)
+    return -1;
+  if (!varies(r, e))
+    return add_scalar(r, e, arm);
+  switch (e->kind) {
+  case IR_PE_LOAD:
+    return add_load(r, e, arm);
+  case IR_PE_CAST: /* float32 to float32, bool to float32 (0 or 1 either way) */
+    if (!is_f32(e->dtype) || !(is_f32(e->u.bin.a->dtype) || e->u.bin.a->dtype.code == IR_DT_BOOL))
+      return -1;
+    return translate(r, e->u.bin.a, arm);
+  case IR_PE_NOT: {
+    int a = translate(r, e->u.bin.a, arm);
+    return a < 0 || e->u.bin.a->dtype.code != IR_DT_BOOL ? -1 : add_node(r, e, RXC_R_NOT, a, -1, -1);
+  }
+  case IR_PE_SELECT: {
+    if (!is_f32(e->dtype))
+      return -1;
+    const IrPrimExpr *x, *y;
+    int op = nan_max(e, &x, &y);
+    if (op >= 0) { /* y is evaluated only where x is no NaN */
+      int a = translate(r, x, arm);
+      int b = a < 0 ? -1 : translate(r, y, true);
+      return b < 0 ? -1 : add_node(r, e, op, a, b, -1);
+    }
+    int c = translate(r, e->u.select.cond, arm);
+    int a = c < 0 ? -1 : translate(r, e->u.select.a, true);
+    int b = a < 0 ? -1 : translate(r, e->u.select.b, true);
+    return b < 0 ? -1 : add_node(r, e, RXC_R_SELECT, a, b, c);
+  }
+  case IR_PE_CALL:
+    return is_f32(e->dtype) ? translate_call(r, e, arm) : -1;
+  default:
+    return translate_binary(r, e, arm);
+  }
+}
+
+/* a + L * b with L a load and the product each read only there (a
+ * depthwise conv's taps): one RXC_R_MADDL, the same two roundings, instead
+ * of three ops. */
+static void
+fuse_loads(Row *r, int result)
+{
+  int uses[ROW_MAX_NODES] = {0};
+  for (int i = 0; i < r->n; i++) {
+    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
+    for (int k = 0; k < 3; k++)
+      if (ops[k] >= 0)
+        uses[ops[k]]++;
+  }
+  uses[result]++;
+  for (int i = 0; i < r->n; i++) {
+    RowNode *x = &r->node[i], *m = x->b >= 0 ? &r->node[x->b] : NULL;
+    if (x->op != RXC_R_ADD || !m || m->op != RXC_R_MUL || uses[x->b] != 1)
+      continue;
+    RowNode *l = &r->node[m->a];
+    if (l->op != RXC_R_LOAD || uses[m->a] != 1)
+      continue;
+    x->op = RXC_R_MADDL;
+    x->b = m->b;
+    x->slot = l->slot;
+    m->dead = l->dead = true;
+  }
+}
+
+/* Registers by linear scan over the nodes (each operand's register is
+ * free again after its last reader); false when they do not fit.  With
+ * hoist, each RXC_R_SCALAR node first gets a register of its own for the
+ * whole program, so that the kernel sets it once per call (the program's
+ * prologue, r->prologue instructions). */
+static bool
+allocate(Row *r, int result, bool hoist)
+{
+  bool busy[RXC_K_ROW_REGS] = {0};
+  int regs = 0;
+  r->prologue = 0;
+  for (int i = 0; i < r->n; i++) {
+    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
+    for (int k = 0; k < 3 && !r->node[i].dead; k++)
+      if (ops[k] >= 0)
+        r->node[ops[k]].last = i;
+    if (hoist && r->node[i].op == RXC_R_SCALAR) {
+      if (regs == RXC_K_ROW_REGS)
+        return false;
+      r->node[i].reg = regs;
+      busy[regs++] = true;
+      r->prologue++;
+    }
+  }
+  r->node[result].last = r->n;
+  for (int i = 0; i < r->n; i++) {
+    RowNode *x = &r->node[i];
+    if (x->dead || (hoist && x->op == RXC_R_SCALAR))
+      continue;
+    const int ops[3] = {x->a, x->b, x->c};
+    for (int k = 0; k < 3; k++) {
+      const RowNode *y = ops[k] >= 0 ? &r->node[ops[k]] : NULL;
+      if (y && y->last == i && !(hoist && y->op == RXC_R_SCALAR))
+        busy[y->reg] = false;
+    }
+    int reg = 0;
+    while (reg < RXC_K_ROW_REGS && busy[reg])
+      reg++;
+    if (reg == RXC_K_ROW_REGS)
+      return false;
+    busy[reg] = x->last > i; /* a node nothing reads frees its register at once */
+    x->reg = reg;
+  }
+  return true;
+}
+
+/* --- the glue ------------------------------------------------------------- */
+
+static const char *const OP_NAMES[RXC_R_COUNT] = {
+    "RXC_R_LOAD", "RXC_R_SCALAR", "RXC_R_ADD", "RXC_R_SUB",  "RXC_R_MUL",       "RXC_R_DIV",
+    "RXC_R_NEG",  "RXC_R_MAX",    "RXC_R_MIN", "RXC_R_EQ",   "RXC_R_NE",        "RXC_R_LT",
+    "RXC_R_LE",   "RXC_R_GT",     "RXC_R_GE",  "RXC_R_AND",  "RXC_R_OR",        "RXC_R_NOT",
+    "RXC_R_SELECT", "RXC_R_MAXN", "RXC_R_MINN", "RXC_R_MADDL", "RXC_R_EXP",  "RXC_R_LOG", "RXC_R_SQRT", "RXC_R_TANH",      "RXC_R_ERF",
+    "RXC_R_FABS", "RXC_R_FLOOR",  "RXC_R_CEIL", "RXC_R_NEARBYINT", "RXC_R_TRUNC", "RXC_R_SIN",
+    "RXC_R_COS",
+};
+
+static void
+indent(int n, IrBuf *o)
+{
+  for (int i = 0; i < n; i++)
+    ir_buf_puts(o, "  ");
+}
+
+/* One name per function for each local of the glue (blocks do not nest). */
+static const char *
+local_name(CgGen *g, CgNames *names, const char *key, const char *hint)
+{
+  const char *s = cg_names_find(names, key);
+  return s ? s : cg_names_add(g, names, key, hint);
+}
+
+static const char KEY_PROG[] = "prog", KEY_PTRS[] = "ptrs", KEY_STRIDES[] = "strides",
+                  KEY_SCALARS[] = "scalars", KEY_COUNT[] = "count";
+
+/* {instructions, result register, prologue, then op, d, a, b, c per
+ * instruction}: the prologue's scalars first */
+static void
+emit_program(const Row *r, int result, int ind, IrBuf *o)
+{
+  int count = 0;
+  for (int i = 0; i < r->n; i++)
+    count += !r->node[i].dead;
+  ir_buf_printf(o, "{%d, %d, %d,", count, r->node[result].reg, r->prologue);
+  for (int k = 0; k < 2 * r->n; k++) {
+    const RowNode *x = &r->node[k % r->n];
+    if (x->dead || (k < r->n) != (r->prologue && x->op == RXC_R_SCALAR))
+      continue; /* first pass: the prologue; second: the rest */
+    bool slot = x->op == RXC_R_LOAD || x->op == RXC_R_SCALAR;
+    ir_buf_puts(o, "\n");
+    indent(ind, o);
+    ir_buf_printf(o, "%s, %d, %d, %d, %d,", OP_NAMES[x->op], x->reg,
+                  slot ? x->slot : x->a >= 0 ? r->node[x->a].reg : 0,
+                  x->b >= 0 ? r->node[x->b].reg : 0,
+                  x->op == RXC_R_MADDL ? x->slot : x->c >= 0 ? r->node[x->c].reg : 0);
+  }
+  ir_buf_puts(o, "}");
+}
+
+/* "TYPE NAME[n + 1] = {PREFIX e0, ..., 0};": one of the glue's arrays
+ * (a trailing 0, so that none is empty) */
+static void
+emit_slots(Row *r, const CgNames *names, const char *type, const char *name,
+           const IrPrimExpr *const *e, int n, const char *prefix, int ind, IrBuf *o)
+{
+  indent(ind, o);
+  ir_buf_printf(o, "%s %s[%d] = {", type, name, n + 1);
+  for (int i = 0; i < n; i++) {
+    ir_buf_puts(o, prefix);
+    cg_emit_expr(r->g, names, e[i], o);
+    ir_buf_puts(o, ", ");
+  }
+  ir_buf_puts(o, "0};\n");
+}
+
+/* "const rxc_i64 NAME[2n + 1] = {elem0, row0, ...};": each load's strides */
+static void
+emit_strides(Row *r, const CgNames *names, const char *name, int ind, IrBuf *o)
+{
+  indent(ind, o);
+  ir_buf_printf(o, "const rxc_i64 %s[%d] = {", name, 2 * r->nloads + 1);
+  for (int i = 0; i < r->nloads; i++) {
+    cg_emit_expr(r->g, names, r->stride[i], o);
+    ir_buf_puts(o, ", ");
+    cg_emit_expr(r->g, names, r->row_stride[i], o);
+    ir_buf_puts(o, ", ");
+  }
+  ir_buf_puts(o, "0};\n");
+}
+
+/* The program, the arrays and the call over rows x count elements (C). */
+static void
+emit_call(Row *r, CgNames *names, const char *rows, const char *count, int result, int ind,
+          IrBuf *o)
+{
+  CgGen *g = r->g;
+  const IrStmt *st = r->store;
+  const char *prog = local_name(g, names, KEY_PROG, "row_prog");
+  const char *ptrs = local_name(g, names, KEY_PTRS, "row_ptrs");
+  const char *strides = local_name(g, names, KEY_STRIDES, "row_strides");
+  const char *scalars = local_name(g, names, KEY_SCALARS, "row_scalars");
+  indent(ind, o);
+  ir_buf_printf(o, "static const unsigned char %s[] = ", prog);
+  emit_program(r, result, ind + 2, o);
+  ir_buf_puts(o, ";\n");
+  emit_slots(r, names, "const rxc_f32 *const", ptrs, r->load, r->nloads, "&", ind, o);
+  emit_strides(r, names, strides, ind, o);
+  emit_slots(r, names, "const rxc_f32", scalars, r->scalar, r->nscalars, "(rxc_f32)", ind, o);
+  indent(ind, o);
+  ir_buf_printf(o, "rxc_k_row_f32(%s, %s, %s, &", rows, count, prog);
+  IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = st->u.store.buffer->dtype};
+  dst.u.load.buffer = st->u.store.buffer;
+  dst.u.load.indices = st->u.store.indices;
+  dst.u.load.n = st->u.store.n;
+  cg_emit_expr(g, names, &dst, o);
+  ir_buf_puts(o, ", ");
+  if (r->i)
+    cg_emit_expr(g, names, stride_of(r, dst.u.load.buffer, dst.u.load.indices, dst.u.load.n, r->i),
+                 o);
+  else
+    ir_buf_puts(o, "0");
+  ir_buf_puts(o, ", ");
+  cg_emit_expr(g, names, stride_of(r, dst.u.load.buffer, dst.u.load.indices, dst.u.load.n, r->j), o);
+  ir_buf_printf(o, ", %s, %s, %s);\n", ptrs, strides, scalars);
+}
+
+/* "const T var = min;": the loop's first value */
+static void
+emit_first(Row *r, const CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
+{
+  const IrPrimExpr *v = loop->u.loop.var;
+  const char *t = cg_dtype_cname(r->g, v->dtype);
+  indent(ind, o);
+  ir_buf_printf(o, "const %s %s = ", t ? t : "?", cg_names_find(names, v));
+  cg_emit_expr(r->g, names, loop->u.loop.min, o);
+  ir_buf_puts(o, "; /* the first */\n");
+}
+
+/* " && " between conditions */
+static void
+and_cond(IrBuf *cond, const char *fmt, const char *a)
+{
+  ir_buf_puts(cond, cond->len ? " && " : "");
+  ir_buf_printf(cond, fmt, a);
+}
+
+/* The glue of the loops: the call, only when some (i, j) runs (a
+ * symbolic extent, a guard), so that every address it forms is one the
+ * loops read or write.  With a guard lhs(j) < rhs (lhs = j + c), the j
+ * that pass it are the first rhs - lhs(min) ones. */
+static void
+emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
+{
+  CgGen *g = r->g;
+  IrBuf count = {0}, rows = {0}, cond = {0};
+  int64_t v;
+  cg_emit_expr(g, names, r->inner->u.loop.extent, &count);
+  if (r->outer)
+    cg_emit_expr(g, names, r->outer->u.loop.extent, &rows);
+  else
+    ir_buf_puts(&rows, "1");
+  if (r->outer && !ir_prim_is_int(r->outer->u.loop.extent, &v))
+    and_cond(&cond, "%s > 0", rows.data);
+  indent(ind, o);
+  ir_buf_puts(o, "{ /* the loop");
+  if (r->outer)
+    ir_buf_printf(o, "s over %s and", cg_names_find(names, r->i));
+  ir_buf_printf(o, " over %s%s: a call of the row kernel (rt/rt_kern_row.h) */\n",
+                cg_names_find(names, r->j), r->guard ? ", where its condition holds" : "");
+  if (r->outer)
+    emit_first(r, names, r->outer, ind + 1, o);
+  emit_first(r, names, r->inner, ind + 1, o);
+  const char *n = count.data;
+  if (r->guard) {
+    n = local_name(g, names, KEY_COUNT, "row_n");
+    indent(ind + 1, o);
+    ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", n);
+    cg_emit_expr(g, names, r->guard->u.bin.b, o);
+    ir_buf_puts(o, " - (rxc_i64)");
+    cg_emit_expr(g, names, r->guard->u.bin.a, o);
+    ir_buf_printf(o, "%s;\n", r->guard->kind == IR_PE_LE ? " + 1" : "");
+    indent(ind + 1, o);
+    ir_buf_printf(o, "if (%s > %s)\n", n, count.data);
+    indent(ind + 2, o);
+    ir_buf_printf(o, "%s = %s;\n", n, count.data);
+    and_cond(&cond, "%s > 0", n);
+  } else if (!ir_prim_is_int(r->inner->u.loop.extent, &v)) {
+    and_cond(&cond, "%s > 0", count.data);
+  }
+  if (cond.len) {
+    indent(ind + 1, o);
+    ir_buf_printf(o, "if (%s) {\n", cond.data);
+    emit_call(r, names, rows.data, n, result, ind + 2, o);
+    indent(ind + 1, o);
+    ir_buf_puts(o, "}\n");
+  } else {
+    emit_call(r, names, rows.data, n, result, ind + 1, o);
+  }
+  indent(ind, o);
+  ir_buf_puts(o, "}\n");
+  ir_buf_free(&count);
+  ir_buf_free(&rows);
+  ir_buf_free(&cond);
+}
+
+/* The guard of a loop body "if (lhs < rhs) store" (or <=) whose lhs is
+ * j plus a j-invariant integer and rhs j-invariant, or NULL. */
+static const IrPrimExpr *
+guard_of(Row *r, const IrStmt *body)
+{
+  if (body->kind != IR_ST_IF || body->u.branch.else_ || !body->u.branch.then_)
+    return NULL;
+  const IrPrimExpr *c = body->u.branch.cond;
+  if ((c->kind != IR_PE_LT && c->kind != IR_PE_LE) || !is_int(c->u.bin.a->dtype) ||
+      !is_int(c->u.bin.b->dtype) || varies(r, c->u.bin.b) || (r->i && uses(c->u.bin.a, r->i)))
+    return NULL;
+  IrPrimExpr *k = coefficient(r->g->ctx, c->u.bin.a, r->j);
+  int64_t one;
+  k = k ? ir_arith_simplify(r->arith, k) : NULL;
+  return k && ir_prim_is_int(k, &one) && one == 1 ? c : NULL;
+}
+
+/* Is loop s (r->inner) of the row form (a constant n at least 4 for a
+ * row alone, 1 in a nest), its store's stride in j a nonzero literal and
+ * in i (a nest) not 0?  Sets r->store and r->guard. */
+static bool
+row_form(Row *r, const IrStmt *s)
+{
+  int64_t n, stride;
+  const IrStmt *st = s->u.loop.body;
+  r->guard = st ? guard_of(r, st) : NULL;
+  st = r->guard ? st->u.branch.then_ : st;
+  r->store = st;
+  if (s->u.loop.kind == IR_FOR_THREAD_BINDING || !st || st->kind != IR_ST_STORE ||
+      (ir_prim_is_int(s->u.loop.extent, &n) && n < (r->outer ? 1 : 4)) ||
+      !is_f32(st->u.store.buffer->dtype) ||
+      !is_f32(st->u.store.value->dtype) || st->u.store.n != st->u.store.buffer->ndim ||
+      varies(r, s->u.loop.extent) || varies(r, s->u.loop.min))
+    return false;
+  IrPrimExpr *sd = stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->j);
+  IrPrimExpr *sr = r->i ? stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->i)
+                        : NULL;
+  /* in a nest, DST moves with i too (else i would go unused in the glue) */
+  int64_t zero;
+  bool moves = !r->i || (sr && !(ir_prim_is_int(sr, &zero) && zero == 0));
+  return sd && ir_prim_is_int(sd, &stride) && stride != 0 && moves;
+}
+
+/* Is loop the outer loop of a nest of two whose inner loop is all of its
+ * body?  Then r gets both loops. */
+static bool
+nest_of_two(Row *r, const IrStmt *loop)
+{
+  const IrStmt *in = loop->u.loop.body;
+  if (!in || in->kind != IR_ST_FOR || loop->u.loop.kind == IR_FOR_THREAD_BINDING)
+    return false;
+  r->outer = loop;
+  r->i = loop->u.loop.var;
+  r->inner = in;
+  r->j = in->u.loop.var;
+  int64_t rows, n; /* fewer than 4 elements in all: the loops */
+  if (ir_prim_is_int(loop->u.loop.extent, &rows) && ir_prim_is_int(in->u.loop.extent, &n) &&
+      rows * n < 4)
+    return false;
+  return !uses(loop->u.loop.extent, r->i) && !uses(loop->u.loop.min, r->i);
+}
+
+bool
+cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
+            const IrStmt *loop, int ind, IrBuf *o)
+{
+  if (g->cfg->codegen.rows == CFG_ROWS_OFF || loop->kind != IR_ST_FOR)
+    return false;
+  Row *r = ir_xcalloc(1, sizeof *r);
+  r->g = g;
+  r->arith = arith;
+  r->f = f;
+  r->aliased = p->aliased;
+  bool ok = nest_of_two(r, loop);
+  if (!ok && !r->outer) { /* a loop of one statement: a row alone */
+    r->inner = loop;
+    r->j = loop->u.loop.var;
+    ok = true;
+  }
+  ok = ok && row_form(r, r->inner);
+  r->root = ok ? root_of(r, r->store->u.store.buffer) : NULL;
+  ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);
+  if (ok)
+    plain_loads(r, r->store->u.store.value);
+  int result = ok ? translate(r, r->store->u.store.value, false) : -1;
+  if (result >= 0)
+    fuse_loads(r, result);
+  ok = result >= 0 && r->n <= 255 && (allocate(r, result, true) || allocate(r, result, false));
+  if (ok) {
+    int i = cg_runtime_kernel("rxc_k_row_f32");
+    g->kernels_used |= 1u << i;
+    if (r->outer && !cg_names_find(names, r->j))
+      cg_names_add(g, names, r->j, r->j->u.var);
+    emit_glue(r, names, result, ind, o);
+  }
+  ir_vec_free(&r->plain);
+  free(r);
+  return ok;
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""rows_bits.py - the row kernel ([codegen] rows, codegen/gen_row.c) gives
+the bits of the loops it replaces.
+
+Each module of tests/codegen/rows_*.py runs through `rxc run` on inputs
+that hold NaNs, infinities, -0 and large values: compiled by libtcc with
+rows off (the plain loops: the reference), by libtcc with rows as
+configured by default (auto: the row calls under tcc), and by the system
+compiler with rows forced on (the vector form of rt/rt_kern_row.h, inline
+in the generated C), each also with [opt] kernels on.  Every output must
+be bit for bit the reference's, except that any NaN equals any NaN (C
+does not define which NaN an operation on two NaNs returns).  The
+outputs the interpreter computes with the generated C's operations (not
+the products, whose sums run in another order, nor the math functions,
+which the interpreter evaluates in double) must also equal the
+interpreter's bit for bit.  Before comparing, the generated C is checked
+to call the row kernel, so that the comparison tests something.
+
+Usage: RXC=build/rxc /usr/bin/python3 tests/agree/rows_bits.py
+Exit 0 when every comparison holds; otherwise 1, naming each difference.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+RXC = os.environ.get("RXC", "build/rxc")
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "codegen")
+
+
+def special(rng, shape, scale):
+    """Normal values with the edge cases sprinkled in."""
+    x = rng.normal(0, scale, shape).astype(np.float32)
+    flat = x.reshape(-1)
+    n = flat.size
+    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0, 0.0, 100.0, -100.0, np.nan]):
+        flat[(i * 7919 + 3) % n] = v
+    return x
+
+
+# module: (inputs, outputs the interpreter must match, extra --set options)
+def inputs_elem(rng):
+    # a bound of -0: a broadcast scalar keeps its sign
+    return {"x": special(rng, (1, 8, 19, 21), 3.0), "b": special(rng, (1, 8, 1, 1), 1.0),
+            "lo": np.float32(-0.0), "hi": np.float32(1.5)}
+
+
+def inputs_ops(rng):
+    return {"x": special(rng, (1, 3, 19, 21), 2.0),
+            "w": rng.normal(0, 1, (8, 3, 3, 3)).astype(np.float32),
+            "b": special(rng, (1, 8, 1, 1), 1.0), "lo": np.float32(-0.5), "hi": np.float32(1.5)}
+
+
+def inputs_tir(rng):
+    # a symbolic n = 37, not a multiple of 16
+    return {"x": special(rng, (37, 2), 2.0), "y": special(rng, (37,), 2.0),
+            "k": np.array([0.25, -3.0], dtype=np.float32)}
+
+
+MODULES = [
+    ("rows_elem.py", inputs_elem, ["0", "1"]),  # max pool, clip: the interpreter's bits
+    ("rows_ops.py", inputs_ops, []),           # conv epilogues: the loops' bits
+    ("rows_tir.py", inputs_tir, []),           # the loops' bits
+]
+
+VARIANTS = [  # name, --set options, via
+    ("tcc rows=off", ["codegen.rows=off"], "tcc"),
+    ("tcc", [], "tcc"),
+    ("cc rows=on", ["codegen.rows=on"], "cc"),
+]
+
+
+def run(args, what):
+    p = subprocess.run([RXC] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("rows_bits.py: %s failed (%s):\n%s%s" % (what, " ".join(args), p.stdout, p.stderr))
+
+
+def load(path):
+    if path.endswith(".npz"):
+        z = np.load(path)
+        return {k: z[k] for k in z.files}
+    return {"0": np.load(path)}
+
+
+def differ(a, b):
+    """Elements whose bits differ, NaN equal to NaN."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return a.size + 1
+    bits = a.view(np.uint32) != b.view(np.uint32)
+    return int((bits & ~(np.isnan(a) & np.isnan(b))).sum())
+
+
+def check_module(tmp, name, make_inputs, interp_outputs):
+    path = os.path.join(HERE, name)
+    rng = np.random.default_rng(20261128)
+    args = []
+    for key, value in make_inputs(rng).items():
+        f = os.path.join(tmp, "%s_%s.npy" % (name, key))
+        np.save(f, value)
+        args += ["--input", "%s=%s" % (key, f)]
+    out_ext = ".npz"  # a tuple
+    total = 0
+    for kernels in (False, True):
+        bad = 0
+        sets = ["--set", "opt.kernels=true"] if kernels else []
+        gen = os.path.join(tmp, "gen")
+        run(sets + ["--set", "codegen.rows=on", "compile", path, "-o", gen, "--name", "m", "-q"],
+            "compile")
+        with open(os.path.join(gen, "m.c")) as f:
+            calls = len(re.findall(r"rxc_k_row_f32\([^;]*row_scalars\);", f.read()))
+        if calls < 2:
+            print("%s: the generated C calls the row kernel %d times" % (name, calls))
+            bad += 1
+        results = {}
+        for vname, vset, via in VARIANTS:
+            out = os.path.join(tmp, "out_%s_%d%s" % (via, len(results), out_ext))
+            opts = sets + sum((["--set", s] for s in vset), [])
+            run(opts + ["run", path] + args + ["--via", via, "-o", out], vname)
+            results[vname] = load(out)
+        ref = results["tcc rows=off"]
+        for vname in results:
+            for k in ref:
+                d = differ(ref[k], results[vname][k])
+                if d:
+                    print("%s%s output %s: %s differs from the loops in %d elements"
+                          % (name, " (kernels)" if kernels else "", k, vname, d))
+                    bad += 1
+        if interp_outputs:
+            out = os.path.join(tmp, "interp" + out_ext)
+            run(sets + ["run", path] + args + ["-o", out], "the interpreter")
+            mine = load(out)
+            for k in interp_outputs:
+                d = differ(mine[k], results["tcc"][k])
+                if d:
+                    print("%s output %s: tcc with rows differs from the interpreter in %d elements"
+                          % (name, k, d))
+                    bad += 1
+        print("%s%s: %d row calls, %s" % (name, " (kernels)" if kernels else "", calls,
+                                            "same bits" if not bad else "DIFFERENT"))
+        total += bad
+    return total
+
+
+def main():
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, make_inputs, interp_outputs in MODULES:
+            bad += check_module(tmp, name, make_inputs, interp_outputs)
+    if bad:
+        print("rows_bits.py: %d difference(s)" % bad)
+        return 1
+    print("rows_bits.py: every variant gives the loops' bits")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
