@@ -87,12 +87,12 @@ CG_SRCS += codegen/jit.c codegen/kern.c
 
 # rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
 # level): on an x86-64 host the baseline, v3's vector and FMA set, and
-# v4's AVX-512 (exactly the features codegen/kern.c checks before it binds
-# one; -march=x86-64 first, so CFLAGS' own -march does not leak in), else
-# one copy at the build's flags.  All at -O3 without contraction (a * b + c
+# v4's AVX-512, v4 with VNNI for the 8-bit products (exactly the features
+# codegen/kern.c checks before it binds one; -march=x86-64 first, so
+# CFLAGS' own -march does not leak in), else one copy at the build's flags.  All at -O3 without contraction (a * b + c
 # never fused), which keeps every copy's bits those of the interpreter.
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
-KERN_LEVELS := base v3 v4
+KERN_LEVELS := base v3 v4 vnni
 KERN_X86 := -DCG_KERN_X86
 else
 KERN_LEVELS := host
@@ -101,6 +101,7 @@ endif
 KERN_FLAGS_base := -march=x86-64 -mtune=generic
 KERN_FLAGS_v3 := $(KERN_FLAGS_base) -mavx2 -mfma -mbmi -mbmi2
 KERN_FLAGS_v4 := $(KERN_FLAGS_v3) -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl
+KERN_FLAGS_vnni := $(KERN_FLAGS_v4) -mavx512vnni -DCG_KERN_INT_ONLY
 KERN_FLAGS_host :=
 KERN_OBJS := $(KERN_LEVELS:%=$(BUILD)/codegen/kern_copy_%.o)
 
@@ -110,7 +111,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h rt/rt_kern_gemm.h
+           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c

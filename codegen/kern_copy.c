@@ -5,7 +5,7 @@
  *
  * Key idea: the Makefile compiles this one file several times, at -O3
  * and -ffp-contract=off, once per x86 level with that level's -m flags
- * and CG_KERN_LEVEL naming it (base, v3, v4; `host` on other machines,
+ * and CG_KERN_LEVEL naming it (base, v3, v4, vnni; `host` on other machines,
  * at the build's own flags), so each copy is the header's very text
  * compiled for one instruction set.  No contraction of a * b + c into a
  * fused multiply-add, at any level: every copy gives the bits of the
@@ -15,19 +15,43 @@
 #include "../rt/rt_types.h"
 #include "../rt/rt_math_base.h"
 #include "../rt/rt_kern_gemm.h"
+#include "../rt/rt_kern_gemm_int.h"
 
 #include "cg_int.h"
 
 #ifndef CG_KERN_LEVEL
-#error "kern_copy.c is compiled by the Makefile with -DCG_KERN_LEVEL=base|v3|v4|host"
+#error "kern_copy.c is compiled by the Makefile with -DCG_KERN_LEVEL=base|v3|v4|vnni|host"
 #endif
 
 #define PASTE(a, b) a##b
 #define NAMED(a, b) PASTE(a, b)
 
-/* rxc_k_gemm_f32, this level's copy */
+/* rxc_k_gemm_f32, this level's copy (none at the level of VNNI, which
+ * adds nothing to a float product: CG_KERN_INT_ONLY) */
+#ifndef CG_KERN_INT_ONLY
 void
 NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 {
   rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+#endif
+
+/* rxc_k_gemm_i8i8_i32, _u8i8_i32 and _i8u8_i32 (rt/rt_kern_gemm_int.h):
+ * exact integers, the same values at every level */
+void
+NAMED(cg_kern_gemm_i8i8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I8I8_I32_PARAMS)
+{
+  rxc_k_gemm_i8i8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_gemm_u8i8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_U8I8_I32_PARAMS)
+{
+  rxc_k_gemm_u8i8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_gemm_i8u8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I8U8_I32_PARAMS)
+{
+  rxc_k_gemm_i8u8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
 }

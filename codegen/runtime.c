@@ -30,7 +30,10 @@ cg_runtime_print_text(void)
 static const struct {
   const char *name;
   const char *text;
-} kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT}};
+} kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT},
+               {"rxc_k_gemm_i8i8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_u8i8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT}};
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 

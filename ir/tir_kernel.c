@@ -38,7 +38,8 @@ stride_span(int64_t count, int64_t step, int64_t *lo, int64_t *hi)
 }
 
 /* rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols):
- * acc[r * cols + c] += sum over t < k of a[r * a_row + t * a_k] * b[t * b_k + c]. */
+ * acc[r * cols + c] += sum over t < k of a[r * a_row + t * a_k] * b[t * b_k + c].
+ * The integer kernels (rxc_k_gemm_i8i8_i32, ...) take the same arguments. */
 static bool
 gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
 {
@@ -85,6 +86,28 @@ static const IrTirKernel kernels[] = {
       IR_KARG_INT, IR_KARG_INT},
      gemm_span,
      true},
+    /* rt/rt_kern_gemm_int.h: the same sums of 8-bit operands in int32 */
+    {"rxc_k_gemm_i8i8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    {"rxc_k_gemm_u8i8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    {"rxc_k_gemm_i8u8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
 };
 
 const IrTirKernel *
@@ -94,6 +117,26 @@ ir_tir_kernel_find(const char *name)
     if (strcmp(kernels[i].name, name) == 0)
       return &kernels[i];
   return NULL;
+}
+
+/* The pointers whose elements are not their row's elem. */
+static const struct {
+  const char *kernel;
+  int arg;
+  IrDType elem;
+} arg_elems[] = {
+    {"rxc_k_gemm_i8i8_i32", 1, {IR_DT_INT, 8, 1}},  {"rxc_k_gemm_i8i8_i32", 4, {IR_DT_INT, 8, 1}},
+    {"rxc_k_gemm_u8i8_i32", 1, {IR_DT_UINT, 8, 1}}, {"rxc_k_gemm_u8i8_i32", 4, {IR_DT_INT, 8, 1}},
+    {"rxc_k_gemm_i8u8_i32", 1, {IR_DT_INT, 8, 1}},  {"rxc_k_gemm_i8u8_i32", 4, {IR_DT_UINT, 8, 1}},
+};
+
+IrDType
+ir_tir_kernel_elem(const IrTirKernel *k, int i)
+{
+  for (size_t j = 0; j < sizeof arg_elems / sizeof arg_elems[0]; j++)
+    if (arg_elems[j].arg == i && strcmp(arg_elems[j].kernel, k->name) == 0)
+      return arg_elems[j].elem;
+  return k->elem;
 }
 
 bool

@@ -25,7 +25,9 @@
  *
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
- * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), which adds
+ * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
+ * an 8-bit integer tile one of rt/rt_kern_gemm_int.h's (rxc_k_gemm_i8i8_i32,
+ * _u8i8_i32, _i8u8_i32: exact, wrapping), which adds
  * the same products to each sum in the same order and keeps the sums in
  * explicit vectors whatever optimizes the C (kernel_sums).  It needs the
  * addresses the callbacks read to be linear in the row, term and column
@@ -206,33 +208,53 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
   return p->lz->arith ? ir_arith_simplify(p->lz->arith, sum) : sum;
 }
 
+/* Is e a whole-element load of dtype t from a buffer of t? */
 static bool
-is_f32_load(const IrPrimExpr *e)
+is_load_of(const IrPrimExpr *e, IrDType t)
 {
-  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, IR_F32) &&
-         ir_dtype_eq(e->u.load.buffer->dtype, IR_F32) && e->u.load.n == e->u.load.buffer->ndim;
+  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, t) && ir_dtype_eq(e->u.load.buffer->dtype, t) &&
+         e->u.load.n == e->u.load.buffer->ndim;
 }
 
-/* The sums of a float32 tile as one call of rt/'s kernel,
+/* rt/'s kernel for sums of dtype sum of loads a and b: float32 x float32
+ * in float32 (rt_kern_gemm.h), int8 x int8, uint8 x int8 or int8 x uint8
+ * in int32 (rt_kern_gemm_int.h); NULL when none fits. */
+static const char *
+kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
+{
+  static const IrDType i8 = {IR_DT_INT, 8, 1}, u8 = {IR_DT_UINT, 8, 1};
+  if (ir_dtype_eq(sum, IR_F32))
+    return is_load_of(a, IR_F32) && is_load_of(b, IR_F32) ? "rxc_k_gemm_f32" : NULL;
+  if (!ir_dtype_eq(sum, IR_I32))
+    return NULL;
+  if (is_load_of(a, i8))
+    return is_load_of(b, i8) ? "rxc_k_gemm_i8i8_i32" : is_load_of(b, u8) ? "rxc_k_gemm_i8u8_i32" : NULL;
+  return is_load_of(a, u8) && is_load_of(b, i8) ? "rxc_k_gemm_u8i8_i32" : NULL;
+}
+
+/* The sums of a tile as one call of rt/'s kernel,
  *   rxc_k_gemm_f32(&acc[0], &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
- * which adds the same products in the same order as the loops it stands
- * for (rt/rt_kern_gemm.h), or NULL when the switch is off or the tile does
- * not fit it: its A and B must be float32 loads whose place in memory is
- * linear in the row, term and column (found by reading the loads the
- * callbacks build at fresh vars), B's columns contiguous, and no guard. */
+ * (or an integer twin: kernel_name) which adds the same products in the
+ * same order as the loops it stands for (rt/rt_kern_gemm.h; integer sums
+ * wrap, so any order gives the same), or NULL when the switch is off or
+ * the tile does not fit it: its A and B must be loads of a kernel's
+ * dtypes whose place in memory is linear in the row, term and column
+ * (found by reading the loads the callbacks build at fresh vars), B's
+ * columns contiguous, and no guard. */
 static IrStmt *
 kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
             int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
-  if (!p->lz->kernels || !ir_dtype_eq(g->sum, IR_F32) || g->guard)
+  if (!p->lz->kernels || g->guard)
     return NULL;
   IrPrimExpr *vars[3] = {ir_prim_var(ctx, ir_sym(ctx, "r"), IR_I64),
                          ir_prim_var(ctx, ir_sym(ctx, "k"), IR_I64),
                          ir_prim_var(ctx, ir_sym(ctx, "c"), IR_I64)};
   IrPrimExpr *a = g->load_a(p, g->env, op_nn_add(ctx, row0, vars[0]), vars[1]);
   IrPrimExpr *b = g->load_b(p, g->env, vars[1], op_nn_add(ctx, col0, vars[2]));
-  if (!is_f32_load(a) || !is_f32_load(b))
+  const char *name = kernel_name(g->sum, a, b);
+  if (!name)
     return NULL;
   IrPrimExpr *a_row = step(p, a, vars[0], vars), *a_k = step(p, a, vars[1], vars);
   IrPrimExpr *b_k = step(p, b, vars[1], vars), *zero = op_nn_index(ctx, 0);
@@ -249,7 +271,7 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr
                          op_nn_index(ctx, rows),
                          op_nn_index(ctx, cols)};
   IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(ctx, "rxc_k_gemm_f32", args, 9);
+  s->u.eval = ir_prim_kernel_call(ctx, name, args, 9);
   return s;
 }
 

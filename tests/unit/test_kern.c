@@ -7,8 +7,13 @@
  * with every remainder: rows not a multiple of 8, columns not a multiple
  * of 16 (nor of 4), k odd, strided and transposed operands, k of 0.  The
  * inputs are shown able to tell a fused multiply-add from a multiply and
- * an add, so a copy built with contraction would fail.  And the copy
- * chosen is the first usable one of its kernel.
+ * an add, so a copy built with contraction would fail.  The 8-bit
+ * integer kernels (rt/rt_kern_gemm_int.h), every copy and the vnni one
+ * (vpdpbusd) among them, give exactly a plain int64 loop's sums wrapped
+ * to int32, on random bytes thick with the extremes (-128, 127, 255), k
+ * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
+ * sums past 2^31.  And the copy chosen is the first usable one of its
+ * kernel.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +32,7 @@
 #include "../../rt/rt_types.h"
 #include "../../rt/rt_math_base.h"
 #include "../../rt/rt_kern_gemm.h"
+#include "../../rt/rt_kern_gemm_int.h"
 
 /* A deterministic float in [-2, 2) with 24 random bits of mantissa. */
 static float
@@ -99,7 +105,8 @@ test_copies_equal_scalar(void **state)
   const CgKernCopy *copies = cg_kern_copies(&n);
   assert_true(n >= 1);
   for (int i = 0; i < n; i++) {
-    assert_string_equal(copies[i].kernel, "rxc_k_gemm_f32");
+    if (strcmp(copies[i].kernel, "rxc_k_gemm_f32") != 0)
+      continue;
     if (!cg_kern_usable(&copies[i])) {
       print_message("  %s: not run by this CPU, skipped\n", copies[i].level);
       continue;
@@ -117,6 +124,146 @@ test_copies_equal_scalar(void **state)
   }
   assert_true(tested >= 1);
   assert_true(fused_differs > 100); /* the inputs would show a contraction */
+}
+
+/* --- the 8-bit products ------------------------------------------------- */
+
+/* A random byte, one in three an extreme: -128 or 127 (255 or 0 read as
+ * uint8 where b is 0x7f or 0x80: every corner of the products). */
+static int8_t
+random_byte(uint64_t *state)
+{
+  static const int8_t extremes[] = {-128, 127, -1, 0};
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  uint32_t r = (uint32_t)(*state >> 33);
+  return r % 3 == 0 ? extremes[(r >> 8) % 4] : (int8_t)(r >> 12);
+}
+
+/* The sums by the definition: int64 products, summed in int64, wrapped
+ * to int32 at the end (the same modulo 2^32 as any order of wrapping
+ * additions); A uint8 when unsigned_ is 'a', B when 'b'. */
+static void
+reference_int(int32_t *acc, const int8_t *a, char unsigned_, int64_t a_row, int64_t a_k,
+              const int8_t *b, int64_t b_k, int64_t k, int64_t rows, int64_t cols)
+{
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++) {
+      int64_t sum = acc[r * cols + c];
+      for (int64_t t = 0; t < k; t++) {
+        int8_t x = a[r * a_row + t * a_k], y = b[t * b_k + c];
+        sum += (unsigned_ == 'a' ? (int64_t)(uint8_t)x : x) *
+               (unsigned_ == 'b' ? (int64_t)(uint8_t)y : y);
+      }
+      acc[r * cols + c] = (int32_t)(uint32_t)(uint64_t)sum;
+    }
+}
+
+static const Shape int_shapes[] = {
+    {1, 1, 1, false, 0},   {3, 5, 7, false, 2},    {8, 64, 9, false, 0},   {9, 65, 13, false, 1},
+    {4, 64, 4, false, 0},  {5, 128, 66, true, 3},  {1, 128, 257, false, 0}, {2, 70, 3, false, 5},
+    {7, 192, 67, true, 0}, {8, 64, 0, false, 0},   {11, 17, 21, false, 5}, {6, 130, 255, true, 1},
+    {16, 64, 64, false, 0}, {8, 150, 70, false, 0}, {3, 1, 5, true, 0},    {13, 64, 129, false, 64},
+};
+
+/* Runs a copy of an 8-bit kernel (A, B int8, or uint8 as unsigned_ says:
+ * 'a' or 'b') and the header's scalar form against reference_int on one
+ * shape; the number of sums that differ. */
+static int
+compare_int(CgKernFn copy, char unsigned_, const Shape *s, uint64_t seed, bool extreme)
+{
+  int64_t a_row = s->transposed ? 1 : s->k + 3, a_k = s->transposed ? s->rows + 1 : 1;
+  int64_t b_k = s->cols + s->b_pad;
+  size_t na = (size_t)(s->transposed ? (s->k + 1) * (s->rows + 1) : (s->rows + 1) * (s->k + 3));
+  size_t nb = (size_t)((s->k + 1) * b_k), nacc = (size_t)(s->rows * s->cols);
+  int8_t *a = malloc(na), *b = malloc(nb);
+  int32_t *want = malloc((nacc + 1) * sizeof *want), *got = malloc((nacc + 1) * sizeof *got);
+  int32_t *scalar = malloc((nacc + 1) * sizeof *scalar);
+  uint64_t st = seed;
+  for (size_t i = 0; i < na; i++)
+    a[i] = extreme ? (unsigned_ == 'a' ? -1 : -128) : random_byte(&st);
+  for (size_t i = 0; i < nb; i++)
+    b[i] = extreme ? (unsigned_ == 'b' ? -1 : -128) : random_byte(&st);
+  for (size_t i = 0; i < nacc; i++) {
+    st = st * 6364136223846793005u + 1442695040888963407u;
+    want[i] = got[i] = scalar[i] = (int32_t)(uint32_t)(st >> 32);
+  }
+  reference_int(want, a, unsigned_, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  if (unsigned_ == 'a') {
+    ((CgKernGemmU8I8I32)copy)(got, (uint8_t *)a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_u8i8_i32(scalar, (uint8_t *)a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  } else if (unsigned_ == 'b') {
+    ((CgKernGemmI8U8I32)copy)(got, a, a_row, a_k, (uint8_t *)b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_i8u8_i32(scalar, a, a_row, a_k, (uint8_t *)b, b_k, s->k, s->rows, s->cols);
+  } else {
+    ((CgKernGemmI8I8I32)copy)(got, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_i8i8_i32(scalar, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  }
+  int differ = 0;
+  for (size_t i = 0; i < nacc; i++)
+    differ += (want[i] != got[i]) + (want[i] != scalar[i]);
+  free(a);
+  free(b);
+  free(want);
+  free(got);
+  free(scalar);
+  return differ;
+}
+
+static void
+test_int_copies_exact(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  bool vnni = false;
+  for (int i = 0; i < n; i++) {
+    char u8 = strcmp(copies[i].kernel, "rxc_k_gemm_u8i8_i32") == 0   ? 'a'
+              : strcmp(copies[i].kernel, "rxc_k_gemm_i8u8_i32") == 0 ? 'b'
+                                                                      : 0;
+    if (!u8 && strcmp(copies[i].kernel, "rxc_k_gemm_i8i8_i32") != 0)
+      continue;
+    if (!cg_kern_usable(&copies[i])) {
+      print_message("  %s %s: not run by this CPU, skipped\n", copies[i].kernel, copies[i].level);
+      continue;
+    }
+    for (size_t j = 0; j < sizeof int_shapes / sizeof int_shapes[0]; j++)
+      for (uint64_t seed = 1; seed <= 3; seed++) {
+        int differ = compare_int(copies[i].fn, u8, &int_shapes[j], seed * 1000 + j, seed == 3);
+        if (differ)
+          print_message("  %s %s: %d sums differ, shape %d seed %d\n", copies[i].kernel,
+                        copies[i].level, differ, (int)j, (int)seed);
+        assert_int_equal(differ, 0);
+      }
+    /* 2^17 + 8 products of (-128) * (-128) (255 * -128 with a uint8):
+     * past 2^31, so the sums wrap */
+    Shape wrap = {3, 64, 131080, false, 0};
+    assert_int_equal(compare_int(copies[i].fn, u8, &wrap, 7, true), 0);
+    vnni |= strstr(copies[i].level, "vnni") != NULL;
+    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 3);
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512vnni"))
+    assert_true(vnni); /* this CPU has VNNI: its copies ran */
+#endif
+}
+
+/* The wrap shape above does wrap: the reference's sum is not the int64 one. */
+static void
+test_int_wrap_reached(void **state)
+{
+  (void)state;
+  int64_t k = 131080;
+  int8_t *a = malloc((size_t)k), *b = malloc((size_t)k);
+  memset(a, 0x80, (size_t)k);
+  memset(b, 0x80, (size_t)k);
+  int32_t acc = 0;
+  reference_int(&acc, a, 0, 0, 1, b, 1, k, 1, 1);
+  assert_int_equal(acc, (int32_t)(uint32_t)((uint64_t)k * 16384));
+  assert_true((int64_t)acc != k * 16384);
+  free(a);
+  free(b);
 }
 
 /* The chosen copy is the first usable one, and a name not of rt/ has none. */
@@ -142,6 +289,8 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_copies_equal_scalar),
+      cmocka_unit_test(test_int_copies_exact),
+      cmocka_unit_test(test_int_wrap_reached),
       cmocka_unit_test(test_chosen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
