@@ -625,6 +625,12 @@ bench-conv: all
 bench-int8: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --int8
 
+# the 8-bit products through the JIT (libtcc, and gcc -O3 -march=native),
+# [opt] kernels off and on, beside float32 (bench/jit_int8.py; a minute)
+.PHONY: bench-jit-int8
+bench-jit-int8: all
+	/usr/bin/python3 bench/jit_int8.py
+
 # only the weights-forms table (bench/weights_forms.md): the real models'
 # C with [codegen] weights = inline, bytes and blob under gcc -O2 (needs
 # make bench-deps; a few minutes)
