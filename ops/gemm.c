@@ -26,14 +26,15 @@
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
  * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
- * an 8-bit integer tile one of rt/rt_kern_gemm_int.h's (rxc_k_gemm_i8i8_i32,
- * _u8i8_i32, _i8u8_i32: exact, wrapping), which adds
- * the same products to each sum in the same order and keeps the sums in
- * explicit vectors whatever optimizes the C (kernel_sums).  It needs the
- * addresses the callbacks read to be linear in the row, term and column
- * (found by reading the loads they build at fresh vars: step); a tile
- * whose loads are not (a weight read through its window, the flat rows of
- * a batched matmul) keeps its loops.
+ * an 8-bit integer tile one of rt/rt_kern_gemm_int.h's
+ * (rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32: exact, wrapping), which
+ * adds the same products to each sum in the same order and keeps the
+ * sums in explicit vectors whatever optimizes the C (kernel_sums).  It
+ * needs the addresses the callbacks read to be linear in the row, term
+ * and column (found by reading the loads they build at fresh vars: step,
+ * which also reads rows split into the digits of several dims, as a
+ * batched matmul's flat rows are: split_digits); a tile whose loads are
+ * not (a weight read through its window) keeps its loops.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through
@@ -124,8 +125,8 @@ is_tile_var(const IrPrimExpr *e, void *vars)
 /* The coefficient of var v in index e, free of the tile's vars (*vars),
  * when e is linear in v that way; else NULL.  Only sums, differences and
  * products by what the tile's vars leave alone count: a floordiv or a
- * floormod of a var (the flat rows of a batched matmul, a weight read
- * through its window) is not linear, and such a tile keeps its loops. */
+ * floormod of a var (a weight read through its window; row digits are
+ * split_digits's) is not linear, and such a tile keeps its loops. */
 static IrPrimExpr *
 linear(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *v, IrPrimExpr **vars)
 {
@@ -154,34 +155,73 @@ is_index(const IrPrimExpr *e, int64_t want)
   return e && ir_prim_is_int(e, &v) && v == want;
 }
 
-/* When index d - 1 is H + X // n (or X // n) and index d is X % n, with n
- * dim d's literal extent, the two add up to H * n + X in the row-major
- * offset ((X // n) * n + X % n == X): *high gets H (NULL: none), *x gets
- * X.  So a tile that walks a buffer's last two dims as one range (conv2d's
- * output rows of a band) stays linear.  The code generator indexes such a
- * pair the same way (codegen/gen_tir.c, flat_pair). */
+/* Is dim j of b of literal extent n? */
 static bool
-split_pair(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, IrPrimExpr **x)
+dim_is(const IrBuffer *b, int j, int64_t n)
 {
-  IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *div = hi;
+  int64_t v;
+  return ir_prim_is_int(b->shape[j], &v) && v == n;
+}
+
+/* Is q floordiv(x, n)? */
+static bool
+is_quotient(const IrPrimExpr *q, const IrPrimExpr *x, int64_t n)
+{
+  return q->kind == IR_PE_FLOORDIV && is_index(q->u.bin.b, n) && ir_prim_expr_equal(q->u.bin.a, x);
+}
+
+/* When dims [first, d] of b are indexed by the row-major digits of X,
+ *   index d      X % n_d
+ *   index j      (X // n_d // ... // n_{j+1}) % n_j      (first < j < d)
+ *   index first  H + X // n_d // ... // n_{first+1}      (or without H)
+ * each n_j dim j's literal extent (a dim of extent 1 indexed 0 may come
+ * between), the indices add up to H * P + X in units of dim d's stride,
+ * P the extents of (first, d] multiplied, since (X // n) * n + X % n ==
+ * X: *high gets H (NULL: none), *x gets X, *first and *p the first dim
+ * and P.  So a tile whose rows run across such dims stays linear: the
+ * flat rows of a batched matmul (ops/linalg.c, set_row), conv2d's output
+ * rows of a band.  The code generator indexes a pair of dims the same way
+ * (codegen/gen_tir.c, flat_pair). */
+static bool
+split_digits(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, IrPrimExpr **x,
+             int *first, int64_t *p)
+{
+  IrPrimExpr *lo = idx[d];
   int64_t n;
-  if (lo->kind != IR_PE_FLOORMOD || !ir_prim_is_int(b->shape[d], &n) || !is_index(lo->u.bin.b, n))
+  if (lo->kind != IR_PE_FLOORMOD || !ir_prim_is_int(b->shape[d], &n) || n < 1 ||
+      !is_index(lo->u.bin.b, n))
     return false;
-  *high = NULL;
-  if (hi->kind == IR_PE_ADD && hi->u.bin.b->kind == IR_PE_FLOORDIV) {
-    *high = hi->u.bin.a;
-    div = hi->u.bin.b;
+  const IrPrimExpr *base = lo->u.bin.a; /* dim j's index divides base by n */
+  *p = n;
+  for (int j = d - 1; j >= 0; j--) {
+    IrPrimExpr *e = idx[j];
+    int64_t m;
+    if (dim_is(b, j, 1) && is_index(e, 0))
+      continue; /* extent 1: adds nothing */
+    if (e->kind == IR_PE_FLOORMOD && ir_prim_is_int(b->shape[j], &m) && m > 1 &&
+        is_index(e->u.bin.b, m) && is_quotient(e->u.bin.a, base, n)) {
+      base = e->u.bin.a; /* one more digit */
+      n = m;
+      *p *= m;
+      continue;
+    }
+    *high = NULL;
+    if (e->kind == IR_PE_ADD && is_quotient(e->u.bin.b, base, n)) {
+      *high = e->u.bin.a;
+      e = e->u.bin.b;
+    }
+    if (!is_quotient(e, base, n))
+      return false;
+    *x = lo->u.bin.a;
+    *first = j;
+    return true;
   }
-  if (div->kind != IR_PE_FLOORDIV || !is_index(div->u.bin.b, n) ||
-      !ir_prim_expr_equal(div->u.bin.a, lo->u.bin.a))
-    return false;
-  *x = lo->u.bin.a;
-  return true;
+  return false;
 }
 
 /* How far apart in memory (elements of the row-major buffer) load's
  * element is when v grows by one, or NULL when that is not a constant
- * of the tile (linear, split_pair). */
+ * of the tile (linear, split_digits). */
 static IrPrimExpr *
 step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
 {
@@ -191,12 +231,15 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
   IrPrimExpr *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
   for (int d = b->ndim - 1; d >= 0; d--) {
     IrPrimExpr *high, *x, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
-    if (d > 0 && split_pair(b, idx, d, &high, &x)) {
-      /* H * n + X in units of dim d's stride */
+    int first;
+    int64_t span;
+    if (split_digits(b, idx, d, &high, &x, &first, &span)) {
+      /* H * P + X in units of dim d's stride, over dims [first, d] */
       IrPrimExpr *ch = high ? linear(ctx, high, v, vars) : op_nn_index(ctx, 0);
       IrPrimExpr *cx = linear(ctx, x, v, vars);
-      c = ch && cx ? op_nn_add(ctx, op_nn_mul(ctx, ch, extent), cx) : NULL;
-      extent = op_nn_mul(ctx, extent, op_nn_to(ctx, IR_I64, b->shape[--d]));
+      c = ch && cx ? op_nn_add(ctx, op_nn_mul(ctx, ch, op_nn_index(ctx, span)), cx) : NULL;
+      extent = op_nn_mul(ctx, op_nn_index(ctx, span), op_nn_to(ctx, IR_I64, b->shape[first]));
+      d = first;
     } else {
       c = linear(ctx, idx[d], v, vars);
     }

@@ -13,11 +13,14 @@ interpreter computes with the kernel's own definition.
 
 Each case also says whether its legalized module must call the kernel
 (`legal_has`) or must keep its loops (`legal_lacks`: a tile whose operands
-are not linear in memory, the flat rows of a batched matmul), so a lowering
+are not linear in memory, a weight input read through its window), so a lowering
 that silently stops calling the kernel, or calls it where the addresses
 are not linear, fails here.  The shapes reach each form of the kernel:
 8-row blocks of 16 columns, columns left over in an 8-row block, one-row
-tiles of 64, 16, 4 and single columns, k of 1, symbolic rows.  conv2d's
+tiles of 64, 16, 4 and single columns, k of 1, symbolic rows, and the flat
+rows of a batched matmul by a 2-D weight (rows split into the digits of
+two or three dims, a dim of 1 between, a symbolic batch), whose tiles
+cross batch boundaries.  conv2d's
 weights are constants (R.const, as after BindParams): a weight input read
 through its window (t // 9, ...) is not linear and keeps its loops.
 
@@ -118,6 +121,7 @@ def INT_CASES():
         qmm("kern_qmatmul_extreme_mixed", (8, 257), (257, 65), EXTREME, LOW),
         qmm("kern_qmatmul_sym_rows", (11, 40), (40, 72), xsig=("m", 40), upper={"m": 32}),
         qmm("kern_qmatmul_u8", (9, 70), (70, 66), xdt=U8),
+        qmm("kern_qmatmul_flat", (2, 3, 9, 70), (70, 66)),
         qmm("kern_qmatmul_u8_extreme", (5, 131), (131, 64), ALL_U8, LOW, xdt=U8),
         # 2^17 + 8 products of (-128) * (-128): the int32 sums wrap
         qmm("kern_qmatmul_wrap", (1, 131080), (131080, 64), LOW, LOW),
@@ -148,7 +152,10 @@ def CASES():
         mm("kern_matmul_batch_bcast", (2, 1, 11, 20), (3, 20, 33)),
         mm("kern_matmul_flat_rows1", (13, 1, 20), (20, 33)),
         mm("kern_matmul_symbolic_rows", (13, 20), (20, 21), sig=("n", 20), upper={"n": 40}),
-        mm("kern_matmul_flat_2batch", (2, 3, 9, 20), (20, 17), used=False),
+        mm("kern_matmul_flat_2batch", (2, 3, 9, 20), (20, 17)),
+        mm("kern_matmul_flat_3batch", (2, 3, 4, 5, 16), (16, 20)),
+        mm("kern_matmul_flat_unit_dim", (3, 1, 5, 20), (20, 33)),
+        mm("kern_matmul_flat_sym_batch", (3, 7, 24), (24, 40), sig=("n", 7, 24), upper={"n": 6}),
         kernel(conv_case("kern_conv2d_pointwise", (2, 5, 3, 19), (11, 5, 1, 1), {}, {})),
         const_conv("kern_conv2d_3x3_pad", (1, 3, 5, 7), (4, 3, 3, 3), 1, {"padding": [1]},
                    ", padding=[1]"),
