@@ -155,64 +155,80 @@ is_index(const IrPrimExpr *e, int64_t want)
   return e && ir_prim_is_int(e, &v) && v == want;
 }
 
-/* Is dim j of b of literal extent n? */
-static bool
-dim_is(const IrBuffer *b, int j, int64_t n)
+/* e as a digit of some X: (X // *div) % *mod, *mod 0 for none (a plain
+ * quotient), by the identities
+ *   ((X // D) % M) % m  == (X // D) % m             (m divides M)
+ *   ((X // D) % M) // q == (X // (D q)) % (M / q)   (q divides M)
+ *   (X // D) // q       == X // (D q)
+ * with X the first operand that is neither (*x; e itself: div 1, mod 0). */
+static void
+digit_of(const IrPrimExpr *e, const IrPrimExpr **x, int64_t *div, int64_t *mod)
 {
-  int64_t v;
-  return ir_prim_is_int(b->shape[j], &v) && v == n;
-}
-
-/* Is q floordiv(x, n)? */
-static bool
-is_quotient(const IrPrimExpr *q, const IrPrimExpr *x, int64_t n)
-{
-  return q->kind == IR_PE_FLOORDIV && is_index(q->u.bin.b, n) && ir_prim_expr_equal(q->u.bin.a, x);
+  int64_t by;
+  bool mod_op = e->kind == IR_PE_FLOORMOD, div_op = e->kind == IR_PE_FLOORDIV;
+  if ((!mod_op && !div_op) || !ir_prim_is_int(e->u.bin.b, &by) || by < 1) {
+    *x = e;
+    *div = 1;
+    *mod = 0;
+    return;
+  }
+  digit_of(e->u.bin.a, x, div, mod);
+  if (mod_op && (*mod == 0 || *mod % by == 0)) {
+    *mod = by;
+    return;
+  }
+  if (div_op && (*mod == 0 || *mod % by == 0) && *div <= INT64_MAX / by) {
+    *div *= by;
+    *mod = *mod ? *mod / by : 0;
+    return;
+  }
+  *x = e; /* neither identity applies: e is its own X */
+  *div = 1;
+  *mod = 0;
 }
 
 /* When dims [first, d] of b are indexed by the row-major digits of X,
  *   index d      X % n_d
- *   index j      (X // n_d // ... // n_{j+1}) % n_j      (first < j < d)
- *   index first  H + X // n_d // ... // n_{first+1}      (or without H)
+ *   index j      (X // (n_d ... n_{j+1})) % n_j      (first < j < d)
+ *   index first  H + X // (n_d ... n_{first+1})      (or without H)
  * each n_j dim j's literal extent (a dim of extent 1 indexed 0 may come
- * between), the indices add up to H * P + X in units of dim d's stride,
- * P the extents of (first, d] multiplied, since (X // n) * n + X % n ==
- * X: *high gets H (NULL: none), *x gets X, *first and *p the first dim
- * and P.  So a tile whose rows run across such dims stays linear: the
- * flat rows of a batched matmul (ops/linalg.c, set_row), conv2d's output
- * rows of a band.  The code generator indexes a pair of dims the same way
- * (codegen/gen_tir.c, flat_pair). */
+ * between; digit_of reads the divisions in any of their spellings), the
+ * indices add up to H * P + X in units of dim d's stride, P the extents
+ * of (first, d] multiplied, since (X // n) * n + X % n == X: *high gets
+ * H (NULL: none), *x gets X, *first and *p the first dim and P.  So a
+ * tile whose rows or terms run across such dims stays linear: the flat
+ * rows of a batched matmul (ops/linalg.c, set_row), conv2d's output rows
+ * of a band, and its terms (ci, ky, kx) in an OIHW weight.  The code
+ * generator indexes a pair of dims the same way (codegen/gen_tir.c,
+ * flat_pair). */
 static bool
-split_digits(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, IrPrimExpr **x,
+split_digits(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, const IrPrimExpr **x,
              int *first, int64_t *p)
 {
-  IrPrimExpr *lo = idx[d];
-  int64_t n;
-  if (lo->kind != IR_PE_FLOORMOD || !ir_prim_is_int(b->shape[d], &n) || n < 1 ||
-      !is_index(lo->u.bin.b, n))
+  const IrPrimExpr *base, *y;
+  int64_t n, div, mod, v;
+  digit_of(idx[d], &base, &div, &mod);
+  if (div != 1 || mod < 1 || !ir_prim_is_int(b->shape[d], &n) || n != mod)
     return false;
-  const IrPrimExpr *base = lo->u.bin.a; /* dim j's index divides base by n */
   *p = n;
   for (int j = d - 1; j >= 0; j--) {
     IrPrimExpr *e = idx[j];
-    int64_t m;
-    if (dim_is(b, j, 1) && is_index(e, 0))
+    if (ir_prim_is_int(b->shape[j], &v) && v == 1 && is_index(e, 0))
       continue; /* extent 1: adds nothing */
-    if (e->kind == IR_PE_FLOORMOD && ir_prim_is_int(b->shape[j], &m) && m > 1 &&
-        is_index(e->u.bin.b, m) && is_quotient(e->u.bin.a, base, n)) {
-      base = e->u.bin.a; /* one more digit */
-      n = m;
-      *p *= m;
+    digit_of(e, &y, &div, &mod);
+    if (mod && ir_prim_is_int(b->shape[j], &v) && v == mod && div == *p &&
+        ir_prim_expr_equal(y, base) && *p <= INT64_MAX / v) {
+      *p *= v; /* one more digit */
       continue;
     }
     *high = NULL;
-    if (e->kind == IR_PE_ADD && is_quotient(e->u.bin.b, base, n)) {
+    if (e->kind == IR_PE_ADD) {
       *high = e->u.bin.a;
-      e = e->u.bin.b;
+      digit_of(e->u.bin.b, &y, &div, &mod);
     }
-    if (!is_quotient(e, base, n))
+    if (mod || div != *p || !ir_prim_expr_equal(y, base))
       return false;
-    *x = lo->u.bin.a;
+    *x = base;
     *first = j;
     return true;
   }
@@ -230,7 +246,8 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
   IrPrimExpr **idx = load->u.load.indices;
   IrPrimExpr *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
   for (int d = b->ndim - 1; d >= 0; d--) {
-    IrPrimExpr *high, *x, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
+    IrPrimExpr *high, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
+    const IrPrimExpr *x;
     int first;
     int64_t span;
     if (split_digits(b, idx, d, &high, &x, &first, &span)) {

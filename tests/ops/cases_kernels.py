@@ -13,16 +13,18 @@ interpreter computes with the kernel's own definition.
 
 Each case also says whether its legalized module must call the kernel
 (`legal_has`) or must keep its loops (`legal_lacks`: a tile whose operands
-are not linear in memory, a weight input read through its window), so a lowering
+are not linear in memory: an HWIO weight input), so a lowering
 that silently stops calling the kernel, or calls it where the addresses
 are not linear, fails here.  The shapes reach each form of the kernel:
 8-row blocks of 16 columns, columns left over in an 8-row block, one-row
-tiles of 64, 16, 4 and single columns, k of 1, symbolic rows, and the flat
-rows of a batched matmul by a 2-D weight (rows split into the digits of
-two or three dims, a dim of 1 between, a symbolic batch), whose tiles
-cross batch boundaries.  conv2d's
-weights are constants (R.const, as after BindParams): a weight input read
-through its window (t // 9, ...) is not linear and keeps its loops.
+tiles of 64, 16, 4 and single columns, k of 1, symbolic rows, conv2d's
+weight as an input read through its window (OIHW: the terms' digits
+(ci, ky, kx) add up to one linear term), and the flat rows of a batched
+matmul by a 2-D weight (rows split into the digits of two or three dims,
+a dim of 1 between, a symbolic batch), whose tiles cross batch
+boundaries.  Most conv2d weights are constants (R.const, as after
+BindParams); an HWIO weight input is read in an order that is not
+linear, and keeps its loops.
 
 The 8-bit products (int8 x int8 and uint8 x int8 summed in int32: the
 tiles of quantized models) call rt/rt_kern_gemm_int.h's
@@ -126,6 +128,8 @@ def INT_CASES():
         # 2^17 + 8 products of (-128) * (-128): the int32 sums wrap
         qmm("kern_qmatmul_wrap", (1, 131080), (131080, 64), LOW, LOW),
         qconv("kern_qconv_pointwise", (1, 24, 5, 14), (10, 24, 1, 1), 0, {}, "", const=False),
+        qconv("kern_qconv_weight_input", (1, 16, 9, 9), (12, 16, 3, 3), 0,
+              dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]", const=False),
         qconv("kern_qconv_3x3_pad", (1, 16, 9, 9), (12, 16, 3, 3), 1,
               dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]"),
         qconv("kern_qconv_stride", (2, 8, 10, 12), (20, 8, 3, 3), 2,
@@ -163,5 +167,11 @@ def CASES():
                    {"strides": (2, 2), "padding": [1]}, ", strides=[2, 2], padding=[1]"),
         const_conv("kern_conv2d_wide", (1, 4, 6, 37), (9, 4, 2, 5), 3,
                    {"padding": [0, 2, 1, 2]}, ", padding=[0, 2, 1, 2]"),
-        kernel(conv_case("kern_conv2d_weight_input", (1, 3, 5, 5), (4, 3, 3, 3), {}, {}), used=False),
+        # a weight input read through its window: OIHW's terms (ci, ky, kx)
+        # are the digits of one linear term; HWIO's are not in that order
+        kernel(conv_case("kern_conv2d_weight_input", (1, 3, 5, 5), (4, 3, 3, 3), {}, {})),
+        kernel(conv_case("kern_conv2d_weight_input_pad", (2, 5, 9, 11), (7, 5, 3, 2),
+                         {"strides": (2, 1), "padding": [1]}, {"strides": [2, 1], "padding": [1]})),
+        kernel(conv_case("kern_conv2d_weight_input_hwio", (1, 5, 5, 3), (3, 3, 3, 4),
+                         {"padding": [1]}, {"padding": [1]}, layout="NHWC"), used=False),
     ]
