@@ -101,7 +101,7 @@ endif
 KERN_FLAGS_base := -march=x86-64 -mtune=generic
 KERN_FLAGS_v3 := $(KERN_FLAGS_base) -mavx2 -mfma -mbmi -mbmi2
 KERN_FLAGS_v4 := $(KERN_FLAGS_v3) -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl
-KERN_FLAGS_vnni := $(KERN_FLAGS_v4) -mavx512vnni -DCG_KERN_INT_ONLY
+KERN_FLAGS_vnni := $(KERN_FLAGS_v4) -mavx512vnni -DCG_KERN_VNNI
 KERN_FLAGS_host :=
 KERN_OBJS := $(KERN_LEVELS:%=$(BUILD)/codegen/kern_copy_%.o)
 

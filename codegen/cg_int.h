@@ -96,6 +96,15 @@ void cg_kern_gemm_i8u8_i32_v4(CG_KERN_GEMM_I8U8_I32_PARAMS);
 void cg_kern_gemm_i8u8_i32_vnni(CG_KERN_GEMM_I8U8_I32_PARAMS);
 void cg_kern_gemm_i8u8_i32_host(CG_KERN_GEMM_I8U8_I32_PARAMS);
 typedef void (*CgKernGemmI8U8I32)(CG_KERN_GEMM_I8U8_I32_PARAMS);
+/* rxc_k_gemm_i32i32_i32: no vnni copy */
+#define CG_KERN_GEMM_I32I32_I32_PARAMS                                                             \
+  int32_t *acc, const int32_t *a, int64_t a_row, int64_t a_k, const int32_t *b, int64_t b_k,       \
+      int64_t k, int64_t rows, int64_t cols
+void cg_kern_gemm_i32i32_i32_base(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_v3(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_v4(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_host(CG_KERN_GEMM_I32I32_I32_PARAMS);
+typedef void (*CgKernGemmI32I32I32)(CG_KERN_GEMM_I32I32_I32_PARAMS);
 
 /* The C types of the generated code, one per supported dtype. */
 typedef enum {

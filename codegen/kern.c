@@ -43,11 +43,15 @@ static const CgKernCopy copies[] = {
     COPY(gemm_i8u8_i32, "x86-64-v4", v4),
     COPY(gemm_i8u8_i32, "x86-64-v3", v3),
     COPY(gemm_i8u8_i32, "x86-64", base),
+    COPY(gemm_i32i32_i32, "x86-64-v4", v4),
+    COPY(gemm_i32i32_i32, "x86-64-v3", v3),
+    COPY(gemm_i32i32_i32, "x86-64", base),
 #else
     COPY(gemm_f32, "host", host),
     COPY(gemm_i8i8_i32, "host", host),
     COPY(gemm_u8i8_i32, "host", host),
     COPY(gemm_i8u8_i32, "host", host),
+    COPY(gemm_i32i32_i32, "host", host),
 #endif
 };
 

@@ -26,13 +26,19 @@
 #define PASTE(a, b) a##b
 #define NAMED(a, b) PASTE(a, b)
 
-/* rxc_k_gemm_f32, this level's copy (none at the level of VNNI, which
- * adds nothing to a float product: CG_KERN_INT_ONLY) */
-#ifndef CG_KERN_INT_ONLY
+/* rxc_k_gemm_f32 and rxc_k_gemm_i32i32_i32, this level's copies (none at
+ * the level of VNNI, which adds nothing to them: CG_KERN_VNNI) */
+#ifndef CG_KERN_VNNI
 void
 NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 {
   rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_gemm_i32i32_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I32I32_I32_PARAMS)
+{
+  rxc_k_gemm_i32i32_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
 }
 #endif
 

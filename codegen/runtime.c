@@ -33,7 +33,8 @@ static const struct {
 } kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT},
                {"rxc_k_gemm_i8i8_i32", RT_KERN_GEMM_INT_TEXT},
                {"rxc_k_gemm_u8i8_i32", RT_KERN_GEMM_INT_TEXT},
-               {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT}};
+               {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_i32i32_i32", RT_KERN_GEMM_INT_TEXT}};
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 

@@ -414,13 +414,20 @@ run_gemm_i8u8_i32(void **p, const int64_t *v)
   rxc_k_gemm_i8u8_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
 }
 
+static void
+run_gemm_i32i32_i32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_i32i32_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
 static const struct {
   const char *name;
   KernelRun run;
 } kernel_runs[] = {{"rxc_k_gemm_f32", run_gemm_f32},
                    {"rxc_k_gemm_i8i8_i32", run_gemm_i8i8_i32},
                    {"rxc_k_gemm_u8i8_i32", run_gemm_u8i8_i32},
-                   {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32}};
+                   {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32},
+                   {"rxc_k_gemm_i32i32_i32", run_gemm_i32i32_i32}};
 
 static KernelRun
 kernel_run(const IrTirKernel *k)

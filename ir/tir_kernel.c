@@ -108,6 +108,13 @@ static const IrTirKernel kernels[] = {
       IR_KARG_INT, IR_KARG_INT},
      gemm_span,
      true},
+    {"rxc_k_gemm_i32i32_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
 };
 
 const IrTirKernel *

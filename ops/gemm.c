@@ -26,8 +26,9 @@
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
  * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
- * an 8-bit integer tile one of rt/rt_kern_gemm_int.h's
- * (rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32: exact, wrapping), which
+ * an integer tile one of rt/rt_kern_gemm_int.h's
+ * (rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32, _i32i32_i32: exact,
+ * wrapping), which
  * adds the same products to each sum in the same order and keeps the
  * sums in explicit vectors whatever optimizes the C (kernel_sums).  It
  * needs the addresses the callbacks read to be linear in the row, term
@@ -277,8 +278,8 @@ is_load_of(const IrPrimExpr *e, IrDType t)
 }
 
 /* rt/'s kernel for sums of dtype sum of loads a and b: float32 x float32
- * in float32 (rt_kern_gemm.h), int8 x int8, uint8 x int8 or int8 x uint8
- * in int32 (rt_kern_gemm_int.h); NULL when none fits. */
+ * in float32 (rt_kern_gemm.h), int8 x int8, uint8 x int8, int8 x uint8
+ * or int32 x int32 in int32 (rt_kern_gemm_int.h); NULL when none fits. */
 static const char *
 kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
 {
@@ -287,6 +288,8 @@ kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
     return is_load_of(a, IR_F32) && is_load_of(b, IR_F32) ? "rxc_k_gemm_f32" : NULL;
   if (!ir_dtype_eq(sum, IR_I32))
     return NULL;
+  if (is_load_of(a, IR_I32))
+    return is_load_of(b, IR_I32) ? "rxc_k_gemm_i32i32_i32" : NULL;
   if (is_load_of(a, i8))
     return is_load_of(b, i8) ? "rxc_k_gemm_i8i8_i32" : is_load_of(b, u8) ? "rxc_k_gemm_i8u8_i32" : NULL;
   return is_load_of(a, u8) && is_load_of(b, i8) ? "rxc_k_gemm_u8i8_i32" : NULL;

@@ -8,7 +8,9 @@
  *   T.call_extern("void", "rxc_k_gemm_i8i8_i32", T.address_of(acc[0]),
  *                 T.address_of(A[..]), a_row, a_k, T.address_of(B[..]), b_k,
  *                 k, rows, cols)
- * (rxc_k_gemm_u8i8_i32 likewise with A uint8, rxc_k_gemm_i8u8_i32 B uint8).  The interpreter runs this very
+ * (rxc_k_gemm_u8i8_i32 likewise with A uint8, rxc_k_gemm_i8u8_i32 B uint8;
+ * rxc_k_gemm_i32i32_i32 for int32 operands, ONNX's integer operators'
+ * products of operands less their zero points, each product wrapping).  The interpreter runs this very
  * definition (interp/tir.c), the generated C carries it as text.
  *
  * What it computes: for r < rows, c < cols,
@@ -50,6 +52,8 @@ void rxc_k_gemm_u8i8_i32(rxc_i32 *acc, const rxc_u8 *a, rxc_i64 a_row, rxc_i64 a
                          const rxc_i8 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
 void rxc_k_gemm_i8u8_i32(rxc_i32 *acc, const rxc_i8 *a, rxc_i64 a_row, rxc_i64 a_k,
                          const rxc_u8 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
+void rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                           const rxc_i32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
 #else
 
 #ifndef RXC_K_VECTOR
@@ -203,6 +207,118 @@ rxc_k_gemm_i32_loops(rxc_i32 *acc, rxc_i64 acc_row, const rxc_i8 *a, rxc_i32 a_m
       rxc_k_gemm_i32_1x1(s + c, ar, a_mask, a_k, b + c, b_mask, b_k, k);
   }
   (void)u;
+}
+
+/* --- int32 x int32 -> int32 (ONNX's integer operators: operands widened
+ * to int32 less their zero points) -------------------------------------- */
+
+#if RXC_K_VECTOR
+/* acc rows [0, 8), columns [0, 16), int32 operands, products wrapping */
+RXC_INLINE void
+rxc_k_gemm_w32_8x16(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_i32 *b,
+                    rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_k_u32x16 s0 = *(rxc_k_u32x16 *)(acc + 0 * cols), s1 = *(rxc_k_u32x16 *)(acc + 1 * cols);
+  rxc_k_u32x16 s2 = *(rxc_k_u32x16 *)(acc + 2 * cols), s3 = *(rxc_k_u32x16 *)(acc + 3 * cols);
+  rxc_k_u32x16 s4 = *(rxc_k_u32x16 *)(acc + 4 * cols), s5 = *(rxc_k_u32x16 *)(acc + 5 * cols);
+  rxc_k_u32x16 s6 = *(rxc_k_u32x16 *)(acc + 6 * cols), s7 = *(rxc_k_u32x16 *)(acc + 7 * cols);
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_i32 *at = a + t * a_k;
+    rxc_k_u32x16 v = *(const rxc_k_u32x16 *)(b + t * b_k);
+    s0 += (rxc_u32)at[0 * a_row] * v;
+    s1 += (rxc_u32)at[1 * a_row] * v;
+    s2 += (rxc_u32)at[2 * a_row] * v;
+    s3 += (rxc_u32)at[3 * a_row] * v;
+    s4 += (rxc_u32)at[4 * a_row] * v;
+    s5 += (rxc_u32)at[5 * a_row] * v;
+    s6 += (rxc_u32)at[6 * a_row] * v;
+    s7 += (rxc_u32)at[7 * a_row] * v;
+  }
+  *(rxc_k_u32x16 *)(acc + 0 * cols) = s0;
+  *(rxc_k_u32x16 *)(acc + 1 * cols) = s1;
+  *(rxc_k_u32x16 *)(acc + 2 * cols) = s2;
+  *(rxc_k_u32x16 *)(acc + 3 * cols) = s3;
+  *(rxc_k_u32x16 *)(acc + 4 * cols) = s4;
+  *(rxc_k_u32x16 *)(acc + 5 * cols) = s5;
+  *(rxc_k_u32x16 *)(acc + 6 * cols) = s6;
+  *(rxc_k_u32x16 *)(acc + 7 * cols) = s7;
+}
+
+/* one row, columns [0, 16) */
+RXC_INLINE void
+rxc_k_gemm_w32_1x16(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_k, const rxc_i32 *b, rxc_i64 b_k,
+                    rxc_i64 k)
+{
+  rxc_k_u32x16 s = *(rxc_k_u32x16 *)acc;
+  rxc_i64 t;
+  for (t = 0; t < k; t++)
+    s += (rxc_u32)a[t * a_k] * *(const rxc_k_u32x16 *)(b + t * b_k);
+  *(rxc_k_u32x16 *)acc = s;
+}
+#endif
+
+/* one row, columns [0, 4): 4 sums in locals over all of k */
+RXC_INLINE void
+rxc_k_gemm_w32_1x4(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_k, const rxc_i32 *b, rxc_i64 b_k,
+                   rxc_i64 k)
+{
+  rxc_u32 s0 = (rxc_u32)acc[0], s1 = (rxc_u32)acc[1], s2 = (rxc_u32)acc[2], s3 = (rxc_u32)acc[3];
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    rxc_u32 x = (rxc_u32)*a;
+    s0 += x * (rxc_u32)b[0];
+    s1 += x * (rxc_u32)b[1];
+    s2 += x * (rxc_u32)b[2];
+    s3 += x * (rxc_u32)b[3];
+    a += a_k;
+    b += b_k;
+  }
+  acc[0] = (rxc_i32)s0;
+  acc[1] = (rxc_i32)s1;
+  acc[2] = (rxc_i32)s2;
+  acc[3] = (rxc_i32)s3;
+}
+
+/* acc[r * cols + c] += sum over t of a[r * a_row + t * a_k] * b[t * b_k + c]
+ * for int32 operands, each product and sum wrapping modulo 2^32 (through
+ * uint32, as the loops compute them: op_nn_product, op_nn_sum_add). */
+RXC_INLINE void
+rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                      const rxc_i32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols)
+{
+  rxc_i64 r = 0, c, t;
+#if RXC_K_VECTOR
+  for (; r + 8 <= rows; r += 8)
+    for (c = 0; c + 16 <= cols; c += 16)
+      rxc_k_gemm_w32_8x16(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
+  if (cols % 16) /* the columns the 8-row blocks left, one row at a time */
+    for (t = 0; t < r; t++)
+      for (c = cols - cols % 16; c < cols; c++) {
+        rxc_u32 s = (rxc_u32)acc[t * cols + c];
+        rxc_i64 u;
+        for (u = 0; u < k; u++)
+          s += (rxc_u32)a[t * a_row + u * a_k] * (rxc_u32)b[u * b_k + c];
+        acc[t * cols + c] = (rxc_i32)s;
+      }
+#endif
+  for (; r < rows; r++) {
+    rxc_i32 *s = acc + r * cols;
+    const rxc_i32 *ar = a + r * a_row;
+    c = 0;
+#if RXC_K_VECTOR
+    for (; c + 16 <= cols; c += 16)
+      rxc_k_gemm_w32_1x16(s + c, ar, a_k, b + c, b_k, k);
+#endif
+    for (; c + 4 <= cols; c += 4)
+      rxc_k_gemm_w32_1x4(s + c, ar, a_k, b + c, b_k, k);
+    for (; c < cols; c++) {
+      rxc_u32 one = (rxc_u32)s[c];
+      for (t = 0; t < k; t++)
+        one += (rxc_u32)ar[t * a_k] * (rxc_u32)b[t * b_k + c];
+      s[c] = (rxc_i32)one;
+    }
+  }
 }
 
 #if RXC_K_VNNI

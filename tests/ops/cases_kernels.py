@@ -34,7 +34,9 @@ int64 sums wrapped to int32 (cases_int8_kernels.py's references), the
 compiled output again the legalized module's bit for bit; the shapes reach
 the kernel's 64-column VNNI blocks of 4 rows and single rows, k not a
 multiple of 4, column tails, operands at -128, 127 and 255, and sums past
-2^31 that wrap.
+2^31 that wrap.  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
+MatMulInteger widen their operands to int32) likewise, over the whole
+int32 range, every product wrapping.
 """
 from cases import *  # noqa: F401,F403  (Case, inp, x_, y_, np, refs, ...)
 from cases_int8_kernels import EXTREME, LOW, conv_ref, matmul_ref
@@ -137,6 +139,14 @@ def INT_CASES():
         qconv("kern_qconv_u8", (1, 5, 9, 9), (6, 5, 3, 3), 3, dict(padding=(1, 1, 1, 1)),
               ", padding=[1, 1, 1, 1]", xdt=U8),
         qconv("kern_qconv_extreme", (1, 64, 6, 6), (5, 64, 3, 3), 4, {}, "", xkind=LOW),
+        # int32 operands (ONNX's integer operators, less their zero points):
+        # products past 2^31 wrap
+        int_kernel(Case("kern_i32matmul", 'R.matmul(x, y)', [x_((13, 37), I32, "anyint"),
+                                                             y_((37, 35), I32, "anyint")],
+                        matmul_ref()), "rxc_k_gemm_i32i32_i32"),
+        int_kernel(Case("kern_i32conv", "R.nn.conv2d(x, w, padding=[1, 1, 1, 1])",
+                        [x_((1, 5, 6, 7), I32, "anyint"), inp("w", (9, 5, 3, 3), I32, "anyint")],
+                        conv_ref(padding=(1, 1, 1, 1))), "rxc_k_gemm_i32i32_i32"),
         qconv("kern_qconv_u8_extreme", (1, 32, 8, 8), (8, 32, 3, 3), 5, {}, "", xdt=U8,
               xkind=ALL_U8),
         qconv("kern_qconv_u8_pointwise", (1, 20, 4, 17), (9, 20, 1, 1), 6, {}, "", xdt=U8,

@@ -12,7 +12,8 @@
  * (vpdpbusd) among them, give exactly a plain int64 loop's sums wrapped
  * to int32, on random bytes thick with the extremes (-128, 127, 255), k
  * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
- * sums past 2^31.  And the copy chosen is the first usable one of its
+ * sums past 2^31; the int32 one likewise on words at INT32_MIN and
+ * INT32_MAX, each product wrapping.  And the copy chosen is the first usable one of its
  * kernel.
  */
 #include <math.h>
@@ -249,6 +250,78 @@ test_int_copies_exact(void **state)
 #endif
 }
 
+/* --- int32 x int32, products wrapping -------------------------------- */
+
+/* A random int32, one in three an extreme (INT32_MIN, INT32_MAX, -1). */
+static int32_t
+random_word(uint64_t *state)
+{
+  static const int32_t extremes[] = {INT32_MIN, INT32_MAX, -1, 0};
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  uint32_t r = (uint32_t)(*state >> 32);
+  return r % 3 == 0 ? extremes[(r >> 8) % 4] : (int32_t)r;
+}
+
+/* Runs a copy of rxc_k_gemm_i32i32_i32 and the scalar form against the
+ * definition in uint64 (each product and sum modulo 2^64, so modulo 2^32
+ * too); the number of sums that differ. */
+static int
+compare_i32(CgKernGemmI32I32I32 copy, const Shape *s, uint64_t seed)
+{
+  int64_t a_row = s->transposed ? 1 : s->k + 3, a_k = s->transposed ? s->rows + 1 : 1;
+  int64_t b_k = s->cols + s->b_pad;
+  size_t na = (size_t)(s->transposed ? (s->k + 1) * (s->rows + 1) : (s->rows + 1) * (s->k + 3));
+  size_t nb = (size_t)((s->k + 1) * b_k), nacc = (size_t)(s->rows * s->cols);
+  int32_t *a = malloc(na * 4), *b = malloc(nb * 4), *got = malloc((nacc + 1) * 4);
+  int32_t *scalar = malloc((nacc + 1) * 4), *start = malloc((nacc + 1) * 4);
+  uint64_t st = seed;
+  for (size_t i = 0; i < na; i++)
+    a[i] = random_word(&st);
+  for (size_t i = 0; i < nb; i++)
+    b[i] = random_word(&st);
+  for (size_t i = 0; i < nacc; i++)
+    start[i] = got[i] = scalar[i] = random_word(&st);
+  copy(got, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  rxc_k_gemm_i32i32_i32(scalar, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  int differ = 0;
+  for (int64_t r = 0; r < s->rows; r++)
+    for (int64_t c = 0; c < s->cols; c++) {
+      uint64_t sum = (uint64_t)(int64_t)start[r * s->cols + c];
+      for (int64_t t = 0; t < s->k; t++)
+        sum += (uint64_t)(int64_t)a[r * a_row + t * a_k] * (uint64_t)(int64_t)b[t * b_k + c];
+      int32_t want = (int32_t)(uint32_t)sum;
+      differ += (want != got[r * s->cols + c]) + (want != scalar[r * s->cols + c]);
+    }
+  free(a);
+  free(b);
+  free(got);
+  free(scalar);
+  free(start);
+  return differ;
+}
+
+static void
+test_i32_copies_exact(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  for (int i = 0; i < n; i++) {
+    if (strcmp(copies[i].kernel, "rxc_k_gemm_i32i32_i32") != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
+      for (uint64_t seed = 1; seed <= 2; seed++) {
+        int differ = compare_i32((CgKernGemmI32I32I32)copies[i].fn, &shapes[j], seed * 100 + j);
+        if (differ)
+          print_message("  %s: %d sums differ, shape %d\n", copies[i].level, differ, (int)j);
+        assert_int_equal(differ, 0);
+      }
+    print_message("  rxc_k_gemm_i32i32_i32 %s: exact\n", copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 1);
+}
+
 /* The wrap shape above does wrap: the reference's sum is not the int64 one. */
 static void
 test_int_wrap_reached(void **state)
@@ -291,6 +364,7 @@ main(void)
       cmocka_unit_test(test_copies_equal_scalar),
       cmocka_unit_test(test_int_copies_exact),
       cmocka_unit_test(test_int_wrap_reached),
+      cmocka_unit_test(test_i32_copies_exact),
       cmocka_unit_test(test_chosen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
