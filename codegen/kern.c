@@ -7,14 +7,13 @@
  * x86 level: the x86-64 baseline, v3's AVX2 and FMA, v4's AVX-512; one
  * copy at the build's flags on other machines; the 8-bit products also
  * v4 with AVX-512 VNNI, whose vpdpbusd sums four byte products a lane),
- * and jit.c binds each
- * kernel's name to the best copy this CPU runs, asked of
+ * and jit.c binds each kernel's name to the best copy this CPU runs, asked of
  * __builtin_cpu_supports each time a module is bound (a few loads: no
  * cached state).  Every copy gives the same bits (kern_copy.c).
  *
- * The v3, v4 and vnni copies are built with exactly the features checked here
- * (the Makefile's KERN_FLAGS_*), so no copy can meet an instruction the
- * CPU lacks.
+ * The v3, v4 and vnni copies are built with exactly the features checked
+ * here (the Makefile's KERN_FLAGS_*), so no copy can meet an instruction
+ * the CPU lacks.
  */
 #include <string.h>
 

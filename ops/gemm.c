@@ -26,16 +26,16 @@
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
  * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
- * an integer tile one of rt/rt_kern_gemm_int.h's
- * (rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32, _i32i32_i32: exact,
- * wrapping), which
- * adds the same products to each sum in the same order and keeps the
- * sums in explicit vectors whatever optimizes the C (kernel_sums).  It
- * needs the addresses the callbacks read to be linear in the row, term
- * and column (found by reading the loads they build at fresh vars: step,
- * which also reads rows split into the digits of several dims, as a
- * batched matmul's flat rows are: split_digits); a tile whose loads are
- * not (a weight read through its window) keeps its loops.
+ * an integer tile one of rt/rt_kern_gemm_int.h's (rxc_k_gemm_i8i8_i32,
+ * _u8i8_i32, _i8u8_i32, _i32i32_i32: exact, wrapping), which adds the
+ * same products to each sum in the same order and keeps the sums in
+ * explicit vectors whatever optimizes the C (kernel_sums).  It needs the
+ * addresses the callbacks read to be linear in the row, term and column
+ * (found by reading the loads they build at fresh vars: step, which also
+ * reads an index split into the digits of several dims, as a batched
+ * matmul's flat rows and an OIHW weight's terms are: split_digits); a
+ * tile whose loads are not (an HWIO weight input, its digits out of
+ * order) keeps its loops.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through
@@ -126,8 +126,8 @@ is_tile_var(const IrPrimExpr *e, void *vars)
 /* The coefficient of var v in index e, free of the tile's vars (*vars),
  * when e is linear in v that way; else NULL.  Only sums, differences and
  * products by what the tile's vars leave alone count: a floordiv or a
- * floormod of a var (a weight read through its window; row digits are
- * split_digits's) is not linear, and such a tile keeps its loops. */
+ * floormod of a var is not linear (digits of one index are
+ * split_digits's), and such a tile keeps its loops. */
 static IrPrimExpr *
 linear(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *v, IrPrimExpr **vars)
 {
