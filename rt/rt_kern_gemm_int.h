@@ -72,6 +72,14 @@ void rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i6
 #endif
 #endif
 
+#ifndef RXC_K_MADD
+#if RXC_K_VECTOR && defined(__AVX2__) && !RXC_K_VNNI
+#define RXC_K_MADD 1
+#else
+#define RXC_K_MADD 0
+#endif
+#endif
+
 /* A's and B's elements are read through signed char pointers and masked:
  * a mask of 0xff reads them as uint8, -1 as int8 (one AND, no branch). */
 
@@ -321,8 +329,52 @@ rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i64 a_k
   }
 }
 
-#if RXC_K_VNNI
+#if RXC_K_VNNI || RXC_K_MADD
 #include <immintrin.h>
+#endif
+
+#if RXC_K_MADD
+/* rows [0, nr) (nr 1 to 4, a constant where inlined), columns [0, 16),
+ * terms [0, k2) (a multiple of 2) by vpmaddwd: B's rows t and t + 1
+ * interleaved byte by byte and widened to int16 (sign- or zero-extended:
+ * b_unsigned), so a 32-bit lane holds a column's two terms in column
+ * order; A's two terms one broadcast word of two int16.  Each lane adds
+ * two exact products (at most 2 * 255 * 128 in magnitude), whatever the
+ * signedness, so nothing needs correcting. */
+RXC_INLINE void
+rxc_k_gemm_i32_madd(rxc_i32 *acc, const rxc_i8 *a, rxc_i32 a_mask, rxc_i64 a_row, rxc_i64 a_k,
+                    const rxc_i8 *b, int b_unsigned, rxc_i64 b_k, rxc_i64 k2, rxc_i64 cols, int nr)
+{
+  __m256i s[4][2];
+  int j;
+  rxc_i64 t;
+  for (j = 0; j < 4; j++)
+    s[j][0] = s[j][1] = _mm256_setzero_si256();
+  for (t = 0; t < k2; t += 2) {
+    __m128i b0 = _mm_loadu_si128((const __m128i *)(b + t * b_k));
+    __m128i b1 = _mm_loadu_si128((const __m128i *)(b + (t + 1) * b_k));
+    __m128i lo = _mm_unpacklo_epi8(b0, b1), hi = _mm_unpackhi_epi8(b0, b1);
+    __m256i p0 = b_unsigned ? _mm256_cvtepu8_epi16(lo) : _mm256_cvtepi8_epi16(lo);
+    __m256i p1 = b_unsigned ? _mm256_cvtepu8_epi16(hi) : _mm256_cvtepi8_epi16(hi);
+    for (j = 0; j < 4; j++)
+      if (j < nr) {
+        const rxc_i8 *at = a + j * a_row + t * a_k;
+        rxc_u32 w = (rxc_u32)(rxc_u16)(at[0] & a_mask) | (rxc_u32)(at[a_k] & a_mask) << 16;
+        __m256i q = _mm256_set1_epi32((int)w);
+        s[j][0] = _mm256_add_epi32(s[j][0], _mm256_madd_epi16(q, p0));
+        s[j][1] = _mm256_add_epi32(s[j][1], _mm256_madd_epi16(q, p1));
+      }
+  }
+  for (j = 0; j < 4; j++)
+    if (j < nr) {
+      __m256i *row = (__m256i *)(acc + j * cols);
+      _mm256_storeu_si256(row, _mm256_add_epi32(_mm256_loadu_si256(row), s[j][0]));
+      _mm256_storeu_si256(row + 1, _mm256_add_epi32(_mm256_loadu_si256(row + 1), s[j][1]));
+    }
+}
+#endif
+
+#if RXC_K_VNNI
 
 /* The signedness of the operands, which says how vpdpbusd (uint8 x int8)
  * takes them. */
@@ -398,33 +450,49 @@ rxc_k_gemm_i32_vnni(rxc_i32 *acc, const rxc_i8 *a, rxc_i64 a_row, rxc_i64 a_k, c
         acc[j * cols + x] = (rxc_i32)((rxc_u32)acc[j * cols + x] + (rxc_u32)lanes[x]);
     }
 }
+#endif
 
-/* The kernel with vpdpbusd for whole fours of terms and 64 columns, the
- * vector form for the rest. */
+#if RXC_K_VNNI || RXC_K_MADD
+/* The kernel by blocks of rows x 64 columns x 4 terms (vpdpbusd) or x 16
+ * columns x 2 terms (vpmaddwd), the vector form for the terms and
+ * columns past the last whole block. */
 RXC_INLINE void
-rxc_k_gemm_i32_dot(rxc_i32 *acc, const rxc_i8 *a, rxc_i32 a_mask, rxc_i64 a_row, rxc_i64 a_k,
-                   const rxc_i8 *b, rxc_i32 b_mask, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows,
-                   rxc_i64 cols)
+rxc_k_gemm_i32_blocks(rxc_i32 *acc, const rxc_i8 *a, rxc_i32 a_mask, rxc_i64 a_row, rxc_i64 a_k,
+                      const rxc_i8 *b, rxc_i32 b_mask, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows,
+                      rxc_i64 cols)
 {
-  rxc_i64 k4 = k & ~(rxc_i64)3, c64 = cols & ~(rxc_i64)63, r, c;
+#if RXC_K_VNNI
+  const rxc_i64 width = 64, terms = 4;
   int signs = a_mask == 0xff ? RXC_K_US : b_mask == 0xff ? RXC_K_SU : RXC_K_SS;
-  if (k4 && c64)
-    for (c = 0; c < c64; c += 64) {
-      for (r = 0; r + 4 <= rows; r += 4)
-        rxc_k_gemm_i32_vnni(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k4, cols,
-                            signs, 4);
-      for (; r < rows; r++)
-        rxc_k_gemm_i32_vnni(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k4, cols,
-                            signs, 1);
-    }
-  else
-    k4 = 0;
-  if (k4 < k) /* the last terms, every column */
-    rxc_k_gemm_i32_loops(acc, cols, a + k4 * a_k, a_mask, a_row, a_k, b + k4 * b_k, b_mask, b_k,
-                         k - k4, rows, c64);
-  if (c64 < cols) /* the last columns, every term */
-    rxc_k_gemm_i32_loops(acc + c64, cols, a, a_mask, a_row, a_k, b + c64, b_mask, b_k, k, rows,
-                         cols - c64);
+#else
+  const rxc_i64 width = 16, terms = 2;
+#endif
+  rxc_i64 kb = k / terms * terms, cb = cols / width * width, r, c;
+  for (c = 0; kb && c < cb; c += width) {
+    rxc_i32 *s = acc + c;
+    const rxc_i8 *bc = b + c;
+#if RXC_K_VNNI
+    for (r = 0; r + 4 <= rows; r += 4)
+      rxc_k_gemm_i32_vnni(s + r * cols, a + r * a_row, a_row, a_k, bc, b_k, kb, cols, signs, 4);
+    for (; r < rows; r++)
+      rxc_k_gemm_i32_vnni(s + r * cols, a + r * a_row, a_row, a_k, bc, b_k, kb, cols, signs, 1);
+#else
+    for (r = 0; r + 4 <= rows; r += 4)
+      rxc_k_gemm_i32_madd(s + r * cols, a + r * a_row, a_mask, a_row, a_k, bc, b_mask == 0xff, b_k,
+                          kb, cols, 4);
+    for (; r < rows; r++)
+      rxc_k_gemm_i32_madd(s + r * cols, a + r * a_row, a_mask, a_row, a_k, bc, b_mask == 0xff, b_k,
+                          kb, cols, 1);
+#endif
+  }
+  if (!cb)
+    kb = 0;
+  if (kb < k) /* the last terms, every column */
+    rxc_k_gemm_i32_loops(acc, cols, a + kb * a_k, a_mask, a_row, a_k, b + kb * b_k, b_mask, b_k,
+                         k - kb, rows, cb);
+  if (cb < cols) /* the last columns, every term */
+    rxc_k_gemm_i32_loops(acc + cb, cols, a, a_mask, a_row, a_k, b + cb, b_mask, b_k, k, rows,
+                         cols - cb);
 }
 #endif
 
@@ -433,8 +501,8 @@ RXC_INLINE void
 rxc_k_gemm_i32(rxc_i32 *acc, const rxc_i8 *a, rxc_i32 a_mask, rxc_i64 a_row, rxc_i64 a_k,
                const rxc_i8 *b, rxc_i32 b_mask, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols)
 {
-#if RXC_K_VNNI
-  rxc_k_gemm_i32_dot(acc, a, a_mask, a_row, a_k, b, b_mask, b_k, k, rows, cols);
+#if RXC_K_VNNI || RXC_K_MADD
+  rxc_k_gemm_i32_blocks(acc, a, a_mask, a_row, a_k, b, b_mask, b_k, k, rows, cols);
 #else
   rxc_k_gemm_i32_loops(acc, cols, a, a_mask, a_row, a_k, b, b_mask, b_k, k, rows, cols);
 #endif
