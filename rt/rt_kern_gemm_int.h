@@ -21,7 +21,7 @@
  * terms: the kernel may sum them in any order and any grouping, and every
  * form below gives the loops' values exactly.
  *
- * Three forms, each reading exactly the elements the loops read:
+ * Four forms, each reading exactly the elements the loops read:
  *  - scalar (tcc, which has no vectors): one row at a time, 8 sums in
  *    locals over all of k;
  *  - GNU C vectors (gcc, clang): 8 rows x 16 columns of uint32 sums, each
@@ -35,12 +35,18 @@
  *    own signedness, int8 x uint8 swaps the operands; for int8 x int8 A
  *    is offset to uint8 (a ^ 0x80 is a + 128) and 128 times each
  *    column's sum of B (itself a vpdpbusd of ones) is taken off at the
- *    end: (a + 128) * b - 128 * b = a * b, exact modulo 2^32.  Terms past the last whole four and columns past the
- *    last whole 64 go to the vector form.
+ *    end: (a + 128) * b - 128 * b = a * b, exact modulo 2^32.  Terms
+ *    past the last whole four and columns past the last whole 64 go to
+ *    the vector form;
+ *  - AVX2 without VNNI (__AVX2__: the v3 and v4 copies, gcc -march=
+ *    x86-64-v3): vpmaddwd adds two int16 products a lane, B's rows t and
+ *    t + 1 interleaved and widened to int16 (sign- or zero-extended), so
+ *    every signedness is exact with no correction; blocks of 16 columns
+ *    and two terms.
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
- * and RXC_K_VECTOR as in rt_kern_gemm.h; RXC_K_VNNI, when defined first,
- * picks the VNNI form or not (0: never; tests compare the forms).
+ * and RXC_K_VECTOR as in rt_kern_gemm.h; RXC_K_VNNI and RXC_K_MADD, when
+ * defined first, pick those forms or not (0: never).
  */
 #ifndef RXC_RT_KERN_GEMM_INT_H
 #define RXC_RT_KERN_GEMM_INT_H
