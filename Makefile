@@ -98,11 +98,11 @@ else
 KERN_LEVELS := host
 KERN_X86 :=
 endif
-KERN_FLAGS_base := -march=x86-64 -mtune=generic
-KERN_FLAGS_v3 := $(KERN_FLAGS_base) -mavx2 -mfma -mbmi -mbmi2
+KERN_FLAGS_base := -march=x86-64 -mtune=generic -DCG_KERN_BASE
+KERN_FLAGS_v3 := -march=x86-64 -mtune=generic -mavx2 -mfma -mbmi -mbmi2
 KERN_FLAGS_v4 := $(KERN_FLAGS_v3) -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl
 KERN_FLAGS_vnni := $(KERN_FLAGS_v4) -mavx512vnni -DCG_KERN_VNNI
-KERN_FLAGS_host :=
+KERN_FLAGS_host := -DCG_KERN_BASE
 KERN_OBJS := $(KERN_LEVELS:%=$(BUILD)/codegen/kern_copy_%.o)
 
 # the road from a model to C (road.h), and the library API (rxc.h):
@@ -111,7 +111,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h
+           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c

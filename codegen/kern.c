@@ -45,12 +45,21 @@ static const CgKernCopy copies[] = {
     COPY(gemm_i32i32_i32, "x86-64-v4", v4),
     COPY(gemm_i32i32_i32, "x86-64-v3", v3),
     COPY(gemm_i32i32_i32, "x86-64", base),
+    /* copies: the baseline's SSE2 moves memory as fast as wider ones */
+    COPY(copy_f32, "x86-64", base),
+    COPY(copy_i8, "x86-64", base),
+    COPY(copy_u8, "x86-64", base),
+    COPY(copy_i32, "x86-64", base),
 #else
     COPY(gemm_f32, "host", host),
     COPY(gemm_i8i8_i32, "host", host),
     COPY(gemm_u8i8_i32, "host", host),
     COPY(gemm_i8u8_i32, "host", host),
     COPY(gemm_i32i32_i32, "host", host),
+    COPY(copy_f32, "host", host),
+    COPY(copy_i8, "host", host),
+    COPY(copy_u8, "host", host),
+    COPY(copy_i32, "host", host),
 #endif
 };
 

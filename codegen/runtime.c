@@ -34,7 +34,11 @@ static const struct {
                {"rxc_k_gemm_i8i8_i32", RT_KERN_GEMM_INT_TEXT},
                {"rxc_k_gemm_u8i8_i32", RT_KERN_GEMM_INT_TEXT},
                {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT},
-               {"rxc_k_gemm_i32i32_i32", RT_KERN_GEMM_INT_TEXT}};
+               {"rxc_k_gemm_i32i32_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_copy_f32", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_i8", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_u8", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_i32", RT_KERN_COPY_TEXT}};
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 

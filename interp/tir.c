@@ -27,6 +27,7 @@
 #include "../rt/rt_math_base.h"
 #include "../rt/rt_kern_gemm.h"
 #include "../rt/rt_kern_gemm_int.h"
+#include "../rt/rt_kern_copy.h"
 
 typedef struct {
   const IrPrimExpr *var;
@@ -420,6 +421,30 @@ run_gemm_i32i32_i32(void **p, const int64_t *v)
   rxc_k_gemm_i32i32_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
 }
 
+static void
+run_copy_f32(void **p, const int64_t *v)
+{
+  rxc_k_copy_f32(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_i8(void **p, const int64_t *v)
+{
+  rxc_k_copy_i8(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_u8(void **p, const int64_t *v)
+{
+  rxc_k_copy_u8(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_i32(void **p, const int64_t *v)
+{
+  rxc_k_copy_i32(p[0], p[1], v[2], v[3]);
+}
+
 static const struct {
   const char *name;
   KernelRun run;
@@ -427,7 +452,11 @@ static const struct {
                    {"rxc_k_gemm_i8i8_i32", run_gemm_i8i8_i32},
                    {"rxc_k_gemm_u8i8_i32", run_gemm_u8i8_i32},
                    {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32},
-                   {"rxc_k_gemm_i32i32_i32", run_gemm_i32i32_i32}};
+                   {"rxc_k_gemm_i32i32_i32", run_gemm_i32i32_i32},
+                   {"rxc_k_copy_f32", run_copy_f32},
+                   {"rxc_k_copy_i8", run_copy_i8},
+                   {"rxc_k_copy_u8", run_copy_u8},
+                   {"rxc_k_copy_i32", run_copy_i32}};
 
 static KernelRun
 kernel_run(const IrTirKernel *k)

@@ -201,10 +201,10 @@ rxc_k_gemm_i32_loops(rxc_i32 *acc, rxc_i64 acc_row, const rxc_i8 *a, rxc_i32 a_m
     for (c = 0; c + 16 <= cols; c += 16)
       rxc_k_gemm_i32_8x16(acc + r * acc_row + c, a + r * a_row, a_mask, a_row, a_k, b + c, b_mask,
                           b_k, k, acc_row);
-    for (; c < cols; c++)
-      for (u = 0; u < 8; u++)
-        rxc_k_gemm_i32_1x1(acc + (r + u) * acc_row + c, a + (r + u) * a_row, a_mask, a_k, b + c,
-                           b_mask, b_k, k);
+    for (u = r; u < r + 8; u++) /* the columns left over, each row's sums alone */
+      for (c = cols - cols % 16; c < cols; c++)
+        rxc_k_gemm_i32_1x1(acc + u * acc_row + c, a + u * a_row, a_mask, a_k, b + c, b_mask, b_k,
+                           k);
   }
 #endif
   for (; r < rows; r++) {
@@ -474,23 +474,23 @@ rxc_k_gemm_i32_blocks(rxc_i32 *acc, const rxc_i8 *a, rxc_i32 a_mask, rxc_i64 a_r
   const rxc_i64 width = 16, terms = 2;
 #endif
   rxc_i64 kb = k / terms * terms, cb = cols / width * width, r, c;
-  for (c = 0; kb && c < cb; c += width) {
-    rxc_i32 *s = acc + c;
-    const rxc_i8 *bc = b + c;
+  for (c = 0; kb && c < cb; c += width)
+    for (r = 0; r < rows;) { /* 4 rows at a time, then one */
+      rxc_i32 *s = acc + r * cols + c;
+      const rxc_i8 *ar = a + r * a_row;
 #if RXC_K_VNNI
-    for (r = 0; r + 4 <= rows; r += 4)
-      rxc_k_gemm_i32_vnni(s + r * cols, a + r * a_row, a_row, a_k, bc, b_k, kb, cols, signs, 4);
-    for (; r < rows; r++)
-      rxc_k_gemm_i32_vnni(s + r * cols, a + r * a_row, a_row, a_k, bc, b_k, kb, cols, signs, 1);
+      if (rows - r >= 4)
+        rxc_k_gemm_i32_vnni(s, ar, a_row, a_k, b + c, b_k, kb, cols, signs, 4);
+      else
+        rxc_k_gemm_i32_vnni(s, ar, a_row, a_k, b + c, b_k, kb, cols, signs, 1);
 #else
-    for (r = 0; r + 4 <= rows; r += 4)
-      rxc_k_gemm_i32_madd(s + r * cols, a + r * a_row, a_mask, a_row, a_k, bc, b_mask == 0xff, b_k,
-                          kb, cols, 4);
-    for (; r < rows; r++)
-      rxc_k_gemm_i32_madd(s + r * cols, a + r * a_row, a_mask, a_row, a_k, bc, b_mask == 0xff, b_k,
-                          kb, cols, 1);
+      if (rows - r >= 4)
+        rxc_k_gemm_i32_madd(s, ar, a_mask, a_row, a_k, b + c, b_mask == 0xff, b_k, kb, cols, 4);
+      else
+        rxc_k_gemm_i32_madd(s, ar, a_mask, a_row, a_k, b + c, b_mask == 0xff, b_k, kb, cols, 1);
 #endif
-  }
+      r += rows - r >= 4 ? 4 : 1;
+    }
   if (!cb)
     kb = 0;
   if (kb < k) /* the last terms, every column */

@@ -34,7 +34,8 @@ int64 sums wrapped to int32 (cases_int8_kernels.py's references), the
 compiled output again the legalized module's bit for bit; the shapes reach
 the kernel's 64-column VNNI blocks of 4 rows and single rows, k not a
 multiple of 4, column tails, operands at -128, 127 and 255, and sums past
-2^31 that wrap.  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
+2^31 that wrap.  conv2d's panel rows are copied by rt/rt_kern_copy.h's
+rxc_k_copy_<dtype> (unit stride and strided).  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
 MatMulInteger widen their operands to int32) likewise, over the whole
 int32 range, every product wrapping.
 """
@@ -60,6 +61,13 @@ def mm(name, xs, ys, used=True, sig=None, upper=None):
                        upper=upper), used)
 
 
+def copies(case, name):
+    """The case's legalized module must also copy its panel rows by rt/'s
+    rxc_k_copy_<dtype> (conv2d with a window or a stride: ops/conv_gemm.c)."""
+    case.legal_has = case.legal_has + (name,)
+    return case
+
+
 def weights(shape, seed):
     """Eighths in [-2, 2): exact in float32, so the literal is the value."""
     return np.random.default_rng(seed).integers(-16, 16, shape).astype(np.float32) / 8
@@ -75,7 +83,8 @@ def const_conv(name, xs, ws, seed, ref_kw=None, attrs=""):
     """conv2d of x by a constant weight (its OIHW matrix is the kernel's A)."""
     w = weights(ws, seed)
     call = f'R.nn.conv2d(x, R.const({literal(w)}, "float32"){attrs})'
-    return kernel(Case(name, call, [x_(xs)], lambda x: refs.conv2d(x, w, **(ref_kw or {})), atol=1e-5))
+    return copies(kernel(Case(name, call, [x_(xs)], lambda x: refs.conv2d(x, w, **(ref_kw or {})),
+                              atol=1e-5)), "rxc_k_copy_f32")
 
 
 I8, U8 = "int8", "uint8"
@@ -113,7 +122,8 @@ def qconv(name, xs, ws, seed, ref_kw, attrs, xdt=I8, xkind="anyint", const=True)
     w.flat[::7] = -128
     call = f'R.nn.conv2d(x, R.const({int_literal(w)}, "int8"){attrs}, out_dtype="int32")'
     ref = conv_ref(**ref_kw)
-    return int_kernel(Case(name, call, [x_(xs, xdt, xkind)], lambda x: ref(x, w)), kern)
+    return copies(int_kernel(Case(name, call, [x_(xs, xdt, xkind)], lambda x: ref(x, w)), kern),
+                  "rxc_k_copy_u8" if xdt == U8 else "rxc_k_copy_i8")
 
 
 def INT_CASES():
@@ -144,9 +154,10 @@ def INT_CASES():
         int_kernel(Case("kern_i32matmul", 'R.matmul(x, y)', [x_((13, 37), I32, "anyint"),
                                                              y_((37, 35), I32, "anyint")],
                         matmul_ref()), "rxc_k_gemm_i32i32_i32"),
-        int_kernel(Case("kern_i32conv", "R.nn.conv2d(x, w, padding=[1, 1, 1, 1])",
-                        [x_((1, 5, 6, 7), I32, "anyint"), inp("w", (9, 5, 3, 3), I32, "anyint")],
-                        conv_ref(padding=(1, 1, 1, 1))), "rxc_k_gemm_i32i32_i32"),
+        copies(int_kernel(Case("kern_i32conv", "R.nn.conv2d(x, w, padding=[1, 1, 1, 1])",
+                               [x_((1, 5, 6, 7), I32, "anyint"), inp("w", (9, 5, 3, 3), I32, "anyint")],
+                               conv_ref(padding=(1, 1, 1, 1))), "rxc_k_gemm_i32i32_i32"),
+               "rxc_k_copy_i32"),
         qconv("kern_qconv_u8_extreme", (1, 32, 8, 8), (8, 32, 3, 3), 5, {}, "", xdt=U8,
               xkind=ALL_U8),
         qconv("kern_qconv_u8_pointwise", (1, 20, 4, 17), (9, 20, 1, 1), 6, {}, "", xdt=U8,

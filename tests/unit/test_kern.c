@@ -13,7 +13,8 @@
  * to int32, on random bytes thick with the extremes (-128, 127, 255), k
  * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
  * sums past 2^31; the int32 one likewise on words at INT32_MIN and
- * INT32_MAX, each product wrapping.  And the copy chosen is the first usable one of its
+ * INT32_MAX, each product wrapping.  The copy kernels copy exactly their
+ * run, strided or not, and nothing past it.  And the copy chosen is the first usable one of its
  * kernel.
  */
 #include <math.h>
@@ -34,6 +35,7 @@
 #include "../../rt/rt_math_base.h"
 #include "../../rt/rt_kern_gemm.h"
 #include "../../rt/rt_kern_gemm_int.h"
+#include "../../rt/rt_kern_copy.h"
 
 /* A deterministic float in [-2, 2) with 24 random bits of mantissa. */
 static float
@@ -322,6 +324,54 @@ test_i32_copies_exact(void **state)
   assert_true(tested >= 1);
 }
 
+/* --- copies ------------------------------------------------------------ */
+
+/* Every copy of rxc_k_copy_i8 (and the scalar form) copies exactly
+ * count elements src[z * step], for runs around the 64-byte blocks, and
+ * writes nothing past them; the other dtypes' copies likewise on the
+ * same bytes (as many of their elements). */
+static void
+test_copy_copies_exact(void **state)
+{
+  (void)state;
+  static const int64_t counts[] = {0, 1, 7, 63, 64, 65, 130, 257};
+  static const int64_t steps[] = {1, 2, 3};
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  int8_t src[4 * 257 * 3 + 8], dst[4 * 260], want[4 * 260];
+  uint64_t st = 5;
+  for (size_t i = 0; i < sizeof src; i++)
+    src[i] = random_byte(&st);
+  for (int i = 0; i < n; i++) {
+    if (strncmp(copies[i].kernel, "rxc_k_copy_", 11) != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    const char *dt = copies[i].kernel + 11;
+    size_t size = strcmp(dt, "f32") == 0 || strcmp(dt, "i32") == 0 ? 4 : 1;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+      for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+        int64_t count = counts[c], step = steps[s];
+        memset(dst, 0x5a, sizeof dst);
+        memset(want, 0x5a, sizeof want);
+        for (int64_t z = 0; z < count; z++)
+          memcpy(want + (size_t)z * size, src + (size_t)(z * step) * size, size);
+        ((CgKernCopyI8)copies[i].fn)(dst, src, step, count); /* same ABI for every dtype */
+        assert_memory_equal(dst, want, sizeof dst);
+        if (size == 1) {
+          memset(dst, 0x5a, sizeof dst);
+          rxc_k_copy_i8(dst, src, step, count);
+          assert_memory_equal(dst, want, sizeof dst);
+        } else {
+          memset(dst, 0x5a, sizeof dst);
+          rxc_k_copy_i32((int32_t *)(void *)dst, (const int32_t *)(const void *)src, step, count);
+          assert_memory_equal(dst, want, sizeof dst);
+        }
+      }
+    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 4);
+}
+
 /* The wrap shape above does wrap: the reference's sum is not the int64 one. */
 static void
 test_int_wrap_reached(void **state)
@@ -337,6 +387,97 @@ test_int_wrap_reached(void **state)
   assert_true((int64_t)acc != k * 16384);
   free(a);
   free(b);
+}
+
+/* --- the kernels' text in generated C ----------------------------------- */
+
+/* A module whose tiles call every kernel of rt/ (with [opt] kernels). */
+static const char STRICT_MODULE[] =
+    "# from tvm.script import ir as I\n"
+    "# from tvm.script import relax as R\n\n"
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @R.function\n"
+    "    def main(x: R.Tensor((1, 5, 6, 7), dtype=\"int32\"), w: R.Tensor((9, 5, 3, 3), "
+    "dtype=\"int32\"), y: R.Tensor((19, 37), dtype=\"int32\"), z: R.Tensor((37, 35), "
+    "dtype=\"int32\"), u: R.Tensor((1, 5, 9, 9), dtype=\"uint8\"), v: R.Tensor((6, 5, 3, 3), "
+    "dtype=\"int8\"), f: R.Tensor((2, 3, 9, 9), dtype=\"float32\"), g: R.Tensor((4, 3, 3, 3), "
+    "dtype=\"float32\"), p: R.Tensor((2, 9, 70), dtype=\"int8\"), q: R.Tensor((70, 66), "
+    "dtype=\"int8\"), s: R.Tensor((9, 70), dtype=\"uint8\")):\n"
+    "        with R.dataflow():\n"
+    "            a = R.nn.conv2d(x, w, padding=[1, 1, 1, 1])\n"
+    "            b = R.matmul(y, z)\n"
+    "            c = R.nn.conv2d(u, v, strides=[2, 2], padding=[1, 1, 1, 1], out_dtype=\"int32\")\n"
+    "            d = R.nn.conv2d(f, g, padding=[1, 1, 1, 1])\n"
+    "            e = R.matmul(p, q, out_dtype=\"int32\")\n"
+    "            h = R.matmul(s, q, out_dtype=\"int32\")\n"
+    "            gv = (a, b, c, d, e, h)\n"
+    "            R.output(gv)\n"
+    "        return gv\n";
+
+/* The generated C carrying every kernel's text compiles with no warning
+ * under -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding at every
+ * optimization level and x86 level that picks another form (vectors,
+ * vpmaddwd with AVX2, vpdpbusd with VNNI), by gcc and clang, and by tcc:
+ * gcc -O3 once warned of loops whose bounds it could not see once a
+ * tile's constants were inlined. */
+static void
+test_generated_strict(void **state)
+{
+  (void)state;
+  static const char *const kernels[] = { /* calls, as codegen writes them */
+      "rxc_k_gemm_f32(&",        "rxc_k_gemm_i8i8_i32(&", "rxc_k_gemm_u8i8_i32(&",
+      "rxc_k_gemm_i8u8_i32(&",   "rxc_k_gemm_i32i32_i32(&", "rxc_k_copy_f32(&",
+      "rxc_k_copy_u8(&",         "rxc_k_copy_i32(&"};
+  static const char *const flags[] = {"-O0", "-O2", "-O3", "-Os", "-O3 -march=x86-64-v3",
+                                      "-O3 -march=x86-64-v4", "-O2 -march=native"};
+  const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
+  char dir[] = "/tmp/rxc-kern-XXXXXX", cmd[1024], path[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/all.py", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(STRICT_MODULE, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s compile %s -o %s --set opt.kernels=true > /dev/null", rxc, path, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/all.c", dir);
+  f = fopen(path, "r");
+  assert_non_null(f);
+  static char text[1 << 20];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  text[len] = 0;
+  fclose(f);
+  for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+    if (!strstr(text, kernels[i]))
+      fail_msg("the module calls no %s", kernels[i]);
+  bool x86 = false;
+#if defined(__x86_64__)
+  x86 = true;
+#endif
+  for (int c = 0; c < 2; c++) {
+    const char *cc = c ? "clang" : "gcc";
+    snprintf(cmd, sizeof cmd, "command -v %s > /dev/null", cc);
+    if (system(cmd) != 0)
+      continue;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+      if (!x86 && strstr(flags[i], "-march=x86"))
+        continue;
+      snprintf(cmd, sizeof cmd,
+               "%s -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding %s -c -o %s/all.o %s",
+               cc, flags[i], dir, path);
+      int rc = system(cmd);
+      if (rc)
+        print_error("failed: %s\n", cmd);
+      assert_int_equal(rc, 0);
+    }
+  }
+  if (system("command -v tcc > /dev/null") == 0) {
+    snprintf(cmd, sizeof cmd, "tcc -Wall -Werror -c -o %s/all.o %s", dir, path);
+    assert_int_equal(system(cmd), 0);
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
 }
 
 /* The chosen copy is the first usable one, and a name not of rt/ has none. */
@@ -365,6 +506,8 @@ main(void)
       cmocka_unit_test(test_int_copies_exact),
       cmocka_unit_test(test_int_wrap_reached),
       cmocka_unit_test(test_i32_copies_exact),
+      cmocka_unit_test(test_copy_copies_exact),
+      cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
