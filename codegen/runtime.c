@@ -42,12 +42,20 @@ static const struct {
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 
+/* The number of the kernel named name, or rather of the first kernel
+ * with its text: a header of rt/ defining several kernels
+ * (rt_kern_gemm_int.h, rt_kern_copy.h) is carried once by a NAME.c
+ * calling several of them.  -1: none. */
 int
 cg_runtime_kernel(const char *name)
 {
   for (int i = 0; i < NKERNELS; i++)
-    if (strcmp(kernels[i].name, name) == 0)
+    if (strcmp(kernels[i].name, name) == 0) {
+      for (int j = 0; j < i; j++)
+        if (kernels[j].text == kernels[i].text || strcmp(kernels[j].text, kernels[i].text) == 0)
+          return j;
       return i;
+    }
   return -1;
 }
 

@@ -420,7 +420,7 @@ static const char STRICT_MODULE[] =
  * optimization level and x86 level that picks another form (vectors,
  * vpmaddwd with AVX2, vpdpbusd with VNNI), by gcc and clang, and by tcc:
  * gcc -O3 once warned of loops whose bounds it could not see once a
- * tile's constants were inlined. */
+ * tile's constants were inlined.  Each header of rt/ is carried once. */
 static void
 test_generated_strict(void **state)
 {
@@ -451,6 +451,14 @@ test_generated_strict(void **state)
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
     if (!strstr(text, kernels[i]))
       fail_msg("the module calls no %s", kernels[i]);
+  /* a header defining several of the kernels called is carried once */
+  static const char *const guards[] = {"#define RXC_RT_KERN_GEMM_H", "#define RXC_RT_KERN_GEMM_INT_H",
+                                       "#define RXC_RT_KERN_COPY_H"};
+  for (size_t i = 0; i < sizeof guards / sizeof guards[0]; i++) {
+    const char *at = strstr(text, guards[i]);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, guards[i]));
+  }
   bool x86 = false;
 #if defined(__x86_64__)
   x86 = true;
