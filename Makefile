@@ -87,21 +87,22 @@ CG_SRCS += codegen/jit.c codegen/kern.c
 
 # rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
 # level): on an x86-64 host the baseline, v3's vector and FMA set, and
-# v4's AVX-512 (exactly the features codegen/kern.c checks before it binds
-# one; -march=x86-64 first, so CFLAGS' own -march does not leak in), else
-# one copy at the build's flags.  All at -O3 without contraction (a * b + c
+# v4's AVX-512, v4 with VNNI for the 8-bit products (exactly the features
+# codegen/kern.c checks before it binds one; -march=x86-64 first, so
+# CFLAGS' own -march does not leak in), else one copy at the build's flags.  All at -O3 without contraction (a * b + c
 # never fused), which keeps every copy's bits those of the interpreter.
 ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
-KERN_LEVELS := base v3 v4
+KERN_LEVELS := base v3 v4 vnni
 KERN_X86 := -DCG_KERN_X86
 else
 KERN_LEVELS := host
 KERN_X86 :=
 endif
-KERN_FLAGS_base := -march=x86-64 -mtune=generic
-KERN_FLAGS_v3 := $(KERN_FLAGS_base) -mavx2 -mfma -mbmi -mbmi2
+KERN_FLAGS_base := -march=x86-64 -mtune=generic -DCG_KERN_BASE
+KERN_FLAGS_v3 := -march=x86-64 -mtune=generic -mavx2 -mfma -mbmi -mbmi2
 KERN_FLAGS_v4 := $(KERN_FLAGS_v3) -mavx512f -mavx512cd -mavx512bw -mavx512dq -mavx512vl
-KERN_FLAGS_host :=
+KERN_FLAGS_vnni := $(KERN_FLAGS_v4) -mavx512vnni -DCG_KERN_VNNI
+KERN_FLAGS_host := -DCG_KERN_BASE
 KERN_OBJS := $(KERN_LEVELS:%=$(BUILD)/codegen/kern_copy_%.o)
 
 # the road from a model to C (road.h), and the library API (rxc.h):
@@ -110,7 +111,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_row.h
+           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h rt/rt_kern_row.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c
@@ -623,6 +624,12 @@ bench-conv: all
 .PHONY: bench-int8
 bench-int8: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 bench/bench.py --int8
+
+# the 8-bit products through the JIT (libtcc, and gcc -O3 -march=native),
+# [opt] kernels off and on, beside float32 (bench/jit_int8.py; a minute)
+.PHONY: bench-jit-int8
+bench-jit-int8: all
+	/usr/bin/python3 bench/jit_int8.py
 
 # only the weights-forms table (bench/weights_forms.md): the real models'
 # C with [codegen] weights = inline, bytes and blob under gcc -O2 (needs

@@ -103,8 +103,10 @@ bool cg_op_prim_call(IrOpId id);
 const char *cg_runtime_text(bool system_libm);
 const char *cg_runtime_print_text(void); /* rt_print.h: with an R.print only */
 /* The kernels (ir/tir_kernel.c) by number: the number of the one named
- * name, or -1; its definition's text (rt/rt_kern_*.h) for a number, or
- * NULL past the last.  Only a NAME.c calling a kernel carries its text. */
+ * name (of the first with the same text, where one header of rt/ defines
+ * several), or -1; its definition's text (rt/rt_kern_*.h) for a number,
+ * or NULL past the last.  Only a NAME.c calling a kernel carries its
+ * text, once. */
 int cg_runtime_kernel(const char *name);
 const char *cg_runtime_kernel_text(int i);
 /* Only the fixed-width types (rxc_i8 .. rxc_u64, rxc_f32, rxc_f64), for

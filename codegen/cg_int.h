@@ -47,7 +47,7 @@ void cg_tcc_free(void *tcc);
 typedef void (*CgKernFn)(void); /* a copy, cast to its kernel's type to call */
 typedef struct {
   const char *kernel; /* the C name the generated code calls, "rxc_k_gemm_f32" */
-  const char *level;  /* "x86-64-v4", "x86-64-v3", "x86-64", or "host" (not x86-64) */
+  const char *level;  /* "x86-64-v4+vnni", "x86-64-v4", "x86-64-v3", "x86-64", or "host" */
   CgKernFn fn;        /* the copy */
 } CgKernCopy;
 /* Every copy built, each kernel's best level first; *n gets the count. */
@@ -67,6 +67,54 @@ void cg_kern_gemm_f32_v3(CG_KERN_GEMM_F32_PARAMS);
 void cg_kern_gemm_f32_v4(CG_KERN_GEMM_F32_PARAMS);
 void cg_kern_gemm_f32_host(CG_KERN_GEMM_F32_PARAMS);
 typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
+/* kern_copy.c, once per level: rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32
+ * (rt/rt_kern_gemm_int.h), also at v4 with VNNI */
+#define CG_KERN_GEMM_I8I8_I32_PARAMS                                                               \
+  int32_t *acc, const int8_t *a, int64_t a_row, int64_t a_k, const int8_t *b, int64_t b_k,         \
+      int64_t k, int64_t rows, int64_t cols
+void cg_kern_gemm_i8i8_i32_base(CG_KERN_GEMM_I8I8_I32_PARAMS);
+void cg_kern_gemm_i8i8_i32_v3(CG_KERN_GEMM_I8I8_I32_PARAMS);
+void cg_kern_gemm_i8i8_i32_v4(CG_KERN_GEMM_I8I8_I32_PARAMS);
+void cg_kern_gemm_i8i8_i32_vnni(CG_KERN_GEMM_I8I8_I32_PARAMS);
+void cg_kern_gemm_i8i8_i32_host(CG_KERN_GEMM_I8I8_I32_PARAMS);
+typedef void (*CgKernGemmI8I8I32)(CG_KERN_GEMM_I8I8_I32_PARAMS);
+#define CG_KERN_GEMM_U8I8_I32_PARAMS                                                               \
+  int32_t *acc, const uint8_t *a, int64_t a_row, int64_t a_k, const int8_t *b, int64_t b_k,        \
+      int64_t k, int64_t rows, int64_t cols
+void cg_kern_gemm_u8i8_i32_base(CG_KERN_GEMM_U8I8_I32_PARAMS);
+void cg_kern_gemm_u8i8_i32_v3(CG_KERN_GEMM_U8I8_I32_PARAMS);
+void cg_kern_gemm_u8i8_i32_v4(CG_KERN_GEMM_U8I8_I32_PARAMS);
+void cg_kern_gemm_u8i8_i32_vnni(CG_KERN_GEMM_U8I8_I32_PARAMS);
+void cg_kern_gemm_u8i8_i32_host(CG_KERN_GEMM_U8I8_I32_PARAMS);
+typedef void (*CgKernGemmU8I8I32)(CG_KERN_GEMM_U8I8_I32_PARAMS);
+#define CG_KERN_GEMM_I8U8_I32_PARAMS                                                               \
+  int32_t *acc, const int8_t *a, int64_t a_row, int64_t a_k, const uint8_t *b, int64_t b_k,        \
+      int64_t k, int64_t rows, int64_t cols
+void cg_kern_gemm_i8u8_i32_base(CG_KERN_GEMM_I8U8_I32_PARAMS);
+void cg_kern_gemm_i8u8_i32_v3(CG_KERN_GEMM_I8U8_I32_PARAMS);
+void cg_kern_gemm_i8u8_i32_v4(CG_KERN_GEMM_I8U8_I32_PARAMS);
+void cg_kern_gemm_i8u8_i32_vnni(CG_KERN_GEMM_I8U8_I32_PARAMS);
+void cg_kern_gemm_i8u8_i32_host(CG_KERN_GEMM_I8U8_I32_PARAMS);
+typedef void (*CgKernGemmI8U8I32)(CG_KERN_GEMM_I8U8_I32_PARAMS);
+/* rxc_k_gemm_i32i32_i32: no vnni copy */
+#define CG_KERN_GEMM_I32I32_I32_PARAMS                                                             \
+  int32_t *acc, const int32_t *a, int64_t a_row, int64_t a_k, const int32_t *b, int64_t b_k,       \
+      int64_t k, int64_t rows, int64_t cols
+void cg_kern_gemm_i32i32_i32_base(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_v3(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_v4(CG_KERN_GEMM_I32I32_I32_PARAMS);
+void cg_kern_gemm_i32i32_i32_host(CG_KERN_GEMM_I32I32_I32_PARAMS);
+typedef void (*CgKernGemmI32I32I32)(CG_KERN_GEMM_I32I32_I32_PARAMS);
+/* kern_copy.c at the baseline (and host) only: rt/rt_kern_copy.h */
+void cg_kern_copy_f32_base(float *dst, const float *src, int64_t step, int64_t count);
+void cg_kern_copy_f32_host(float *dst, const float *src, int64_t step, int64_t count);
+void cg_kern_copy_i8_base(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
+void cg_kern_copy_i8_host(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
+void cg_kern_copy_u8_base(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count);
+void cg_kern_copy_u8_host(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count);
+void cg_kern_copy_i32_base(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
+void cg_kern_copy_i32_host(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
+typedef void (*CgKernCopyI8)(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
 
 /* kern_copy.c, once per level: rxc_k_row_f32 (rt/rt_kern_row.h) */
 #define CG_KERN_ROW_F32_PARAMS                                                                     \

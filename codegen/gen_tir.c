@@ -546,7 +546,7 @@ emit_kernel_call(CgGen *g, const CgNames *n, const IrPrimExpr *e, IrBuf *o)
       continue;
     }
     const IrPrimExpr *load = ir_tir_kernel_pointee(e, a);
-    if (!ir_dtype_eq(load->u.load.buffer->dtype, k->elem)) {
+    if (!ir_dtype_eq(load->u.load.buffer->dtype, ir_tir_kernel_elem(k, a))) {
       cg_fail(g, "%s takes pointers to another dtype than buffer '%s''s", k->name,
               load->u.load.buffer->name);
       return;

@@ -5,7 +5,7 @@
  *
  * Key idea: the Makefile compiles this one file several times, at -O3
  * and -ffp-contract=off, once per x86 level with that level's -m flags
- * and CG_KERN_LEVEL naming it (base, v3, v4; `host` on other machines,
+ * and CG_KERN_LEVEL naming it (base, v3, v4, vnni; `host` on other machines,
  * at the build's own flags), so each copy is the header's very text
  * compiled for one instruction set.  No contraction of a * b + c into a
  * fused multiply-add, at any level: every copy gives the bits of the
@@ -17,27 +17,89 @@
 #include "../rt/rt_math_exp.h"
 #include "../rt/rt_math_trig.h"
 #include "../rt/rt_kern_gemm.h"
+#include "../rt/rt_kern_gemm_int.h"
+#include "../rt/rt_kern_copy.h"
 #include "../rt/rt_kern_row.h"
 
 #include "cg_int.h"
 
 #ifndef CG_KERN_LEVEL
-#error "kern_copy.c is compiled by the Makefile with -DCG_KERN_LEVEL=base|v3|v4|host"
+#error "kern_copy.c is compiled by the Makefile with -DCG_KERN_LEVEL=base|v3|v4|vnni|host"
 #endif
 
 #define PASTE(a, b) a##b
 #define NAMED(a, b) PASTE(a, b)
 
-/* rxc_k_gemm_f32, this level's copy */
+/* rxc_k_gemm_f32 and rxc_k_gemm_i32i32_i32, this level's copies (none at
+ * the level of VNNI, which adds nothing to them: CG_KERN_VNNI) */
+#ifndef CG_KERN_VNNI
 void
 NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 {
   rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
 }
 
-/* rxc_k_row_f32, this level's copy */
+void
+NAMED(cg_kern_gemm_i32i32_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I32I32_I32_PARAMS)
+{
+  rxc_k_gemm_i32i32_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+#endif
+
+/* rxc_k_gemm_i8i8_i32, _u8i8_i32 and _i8u8_i32 (rt/rt_kern_gemm_int.h):
+ * exact integers, the same values at every level */
+void
+NAMED(cg_kern_gemm_i8i8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I8I8_I32_PARAMS)
+{
+  rxc_k_gemm_i8i8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_gemm_u8i8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_U8I8_I32_PARAMS)
+{
+  rxc_k_gemm_u8i8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_gemm_i8u8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I8U8_I32_PARAMS)
+{
+  rxc_k_gemm_i8u8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+/* rt/rt_kern_copy.h's copies, at the baseline and off x86-64 only
+ * (codegen/kern.c lists no others) */
+#if defined(CG_KERN_BASE)
+void
+NAMED(cg_kern_copy_f32_, CG_KERN_LEVEL)(float *dst, const float *src, int64_t step, int64_t count)
+{
+  rxc_k_copy_f32(dst, src, step, count);
+}
+
+void
+NAMED(cg_kern_copy_i8_, CG_KERN_LEVEL)(int8_t *dst, const int8_t *src, int64_t step, int64_t count)
+{
+  rxc_k_copy_i8(dst, src, step, count);
+}
+
+void
+NAMED(cg_kern_copy_u8_, CG_KERN_LEVEL)(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count)
+{
+  rxc_k_copy_u8(dst, src, step, count);
+}
+
+void
+NAMED(cg_kern_copy_i32_, CG_KERN_LEVEL)(int32_t *dst, const int32_t *src, int64_t step,
+                                        int64_t count)
+{
+  rxc_k_copy_i32(dst, src, step, count);
+}
+#endif
+
+/* rxc_k_row_f32, this level's copy (none at VNNI's) */
+#ifndef CG_KERN_VNNI
 void
 NAMED(cg_kern_row_f32_, CG_KERN_LEVEL)(CG_KERN_ROW_F32_PARAMS)
 {
   rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars);
 }
+#endif

@@ -30,16 +30,33 @@ cg_runtime_print_text(void)
 static const struct {
   const char *name;
   const char *text;
-} kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT}, {"rxc_k_row_f32", RT_KERN_ROW_TEXT}};
+} kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT},
+               {"rxc_k_gemm_i8i8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_u8i8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_gemm_i32i32_i32", RT_KERN_GEMM_INT_TEXT},
+               {"rxc_k_copy_f32", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_i8", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_u8", RT_KERN_COPY_TEXT},
+               {"rxc_k_copy_i32", RT_KERN_COPY_TEXT},
+               {"rxc_k_row_f32", RT_KERN_ROW_TEXT}};
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 
+/* The number of the kernel named name, or rather of the first kernel
+ * with its text: a header of rt/ defining several kernels
+ * (rt_kern_gemm_int.h, rt_kern_copy.h) is carried once by a NAME.c
+ * calling several of them.  -1: none. */
 int
 cg_runtime_kernel(const char *name)
 {
   for (int i = 0; i < NKERNELS; i++)
-    if (strcmp(kernels[i].name, name) == 0)
+    if (strcmp(kernels[i].name, name) == 0) {
+      for (int j = 0; j < i; j++)
+        if (kernels[j].text == kernels[i].text || strcmp(kernels[j].text, kernels[i].text) == 0)
+          return j;
       return i;
+    }
   return -1;
 }
 

@@ -26,6 +26,8 @@
 #include "../rt/rt_types.h"
 #include "../rt/rt_math_base.h"
 #include "../rt/rt_kern_gemm.h"
+#include "../rt/rt_kern_gemm_int.h"
+#include "../rt/rt_kern_copy.h"
 
 typedef struct {
   const IrPrimExpr *var;
@@ -398,10 +400,66 @@ run_gemm_f32(void **p, const int64_t *v)
   rxc_k_gemm_f32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
 }
 
+static void
+run_gemm_i8i8_i32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_i8i8_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
+static void
+run_gemm_u8i8_i32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_u8i8_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
+static void
+run_gemm_i8u8_i32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_i8u8_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
+static void
+run_gemm_i32i32_i32(void **p, const int64_t *v)
+{
+  rxc_k_gemm_i32i32_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
+}
+
+static void
+run_copy_f32(void **p, const int64_t *v)
+{
+  rxc_k_copy_f32(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_i8(void **p, const int64_t *v)
+{
+  rxc_k_copy_i8(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_u8(void **p, const int64_t *v)
+{
+  rxc_k_copy_u8(p[0], p[1], v[2], v[3]);
+}
+
+static void
+run_copy_i32(void **p, const int64_t *v)
+{
+  rxc_k_copy_i32(p[0], p[1], v[2], v[3]);
+}
+
 static const struct {
   const char *name;
   KernelRun run;
-} kernel_runs[] = {{"rxc_k_gemm_f32", run_gemm_f32}};
+} kernel_runs[] = {{"rxc_k_gemm_f32", run_gemm_f32},
+                   {"rxc_k_gemm_i8i8_i32", run_gemm_i8i8_i32},
+                   {"rxc_k_gemm_u8i8_i32", run_gemm_u8i8_i32},
+                   {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32},
+                   {"rxc_k_gemm_i32i32_i32", run_gemm_i32i32_i32},
+                   {"rxc_k_copy_f32", run_copy_f32},
+                   {"rxc_k_copy_i8", run_copy_i8},
+                   {"rxc_k_copy_u8", run_copy_u8},
+                   {"rxc_k_copy_i32", run_copy_i32}};
 
 static KernelRun
 kernel_run(const IrTirKernel *k)
@@ -440,14 +498,15 @@ kernel_args(Tir *t, const IrPrimExpr *e, const IrTirKernel *k, KernelPtr *ptr, v
     if (!element_index(t, load->u.load.buffer, load->u.load.indices, load->u.load.n, &ptr[i].d,
                        &ptr[i].at))
       return false;
-    if (!ir_dtype_eq(ptr[i].d->dtype, k->elem)) {
+    IrDType elem = ir_tir_kernel_elem(k, i);
+    if (!ir_dtype_eq(ptr[i].d->dtype, elem)) {
       char want[32], got[32];
       tir_error(t, "%s takes %s elements, not the %s of buffer '%s'", k->name,
-                ir_dtype_str(k->elem, want), ir_dtype_str(ptr[i].d->dtype, got),
+                ir_dtype_str(elem, want), ir_dtype_str(ptr[i].d->dtype, got),
                 load->u.load.buffer->name);
       return false;
     }
-    p[i] = (char *)ptr[i].d->data + ptr[i].at * ir_dtype_bytes(k->elem);
+    p[i] = (char *)ptr[i].d->data + ptr[i].at * ir_dtype_bytes(elem);
   }
   return true;
 }

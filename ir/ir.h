@@ -580,7 +580,7 @@ enum { IR_KERNEL_MAX_ARGS = 12 }; /* arguments after the name */
 
 typedef struct {
   const char *name; /* the C function, "rxc_k_gemm_f32" */
-  IrDType elem;     /* dtype of every pointer's elements */
+  IrDType elem;     /* dtype of the pointers' elements (ir_tir_kernel_elem) */
   int nargs;        /* arguments after the name */
   IrKernelArg args[IR_KERNEL_MAX_ARGS];
   /* The element offsets, from its address, that pointer argument i
@@ -598,6 +598,9 @@ typedef struct {
 const IrTirKernel *ir_tir_kernel_of(const IrPrimExpr *e);
 /* The row named name, or NULL. */
 const IrTirKernel *ir_tir_kernel_find(const char *name);
+/* The dtype of the elements pointer argument i addresses: the row's elem
+ * but where the kernel's pointers differ (an int8 operand of an int32 sum). */
+IrDType ir_tir_kernel_elem(const IrTirKernel *k, int i);
 /* Is e a tir.call_extern (of any name)? */
 bool ir_prim_is_call_extern(const IrPrimExpr *e);
 /* The load inside argument i of kernel call e (T.address_of(load)). */

@@ -38,7 +38,8 @@ stride_span(int64_t count, int64_t step, int64_t *lo, int64_t *hi)
 }
 
 /* rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols):
- * acc[r * cols + c] += sum over t < k of a[r * a_row + t * a_k] * b[t * b_k + c]. */
+ * acc[r * cols + c] += sum over t < k of a[r * a_row + t * a_k] * b[t * b_k + c].
+ * The integer kernels (rxc_k_gemm_i8i8_i32, ...) take the same arguments. */
 static bool
 gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
 {
@@ -77,6 +78,28 @@ gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
   }
 }
 
+/* rxc_k_copy_<dtype>(dst, src, step, count): dst[z] = src[z * step] for
+ * z < count (dst written, though the row says INOUT: no kernel only
+ * writes). */
+static bool
+copy_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
+{
+  int64_t step = v[2], count = v[3];
+  if (!in_limit(step) || !in_limit(count) || count < 0)
+    return false;
+  *lo = 1;
+  *hi = 0;
+  if (count && (i == 0 || i == 1))
+    stride_span(count, i == 0 ? 1 : step, lo, hi);
+  return true;
+}
+
+#define COPY_ROW(name, code, bits)                                                                 \
+  {                                                                                                \
+    name, {code, bits, 1}, 4, {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT}, copy_span,    \
+        false                                                                                      \
+  }
+
 static const IrTirKernel kernels[] = {
     {"rxc_k_gemm_f32",
      {IR_DT_FLOAT, 32, 1},
@@ -85,6 +108,40 @@ static const IrTirKernel kernels[] = {
       IR_KARG_INT, IR_KARG_INT},
      gemm_span,
      true},
+    /* rt/rt_kern_gemm_int.h: the same sums of 8-bit operands in int32 */
+    {"rxc_k_gemm_i8i8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    {"rxc_k_gemm_u8i8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    {"rxc_k_gemm_i8u8_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    {"rxc_k_gemm_i32i32_i32",
+     {IR_DT_INT, 32, 1},
+     9,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT},
+     gemm_span,
+     true},
+    /* rt/rt_kern_copy.h: a strided run copied (conv2d's panel rows) */
+    COPY_ROW("rxc_k_copy_f32", IR_DT_FLOAT, 32),
+    COPY_ROW("rxc_k_copy_i8", IR_DT_INT, 8),
+    COPY_ROW("rxc_k_copy_u8", IR_DT_UINT, 8),
+    COPY_ROW("rxc_k_copy_i32", IR_DT_INT, 32),
 };
 
 const IrTirKernel *
@@ -94,6 +151,26 @@ ir_tir_kernel_find(const char *name)
     if (strcmp(kernels[i].name, name) == 0)
       return &kernels[i];
   return NULL;
+}
+
+/* The pointers whose elements are not their row's elem. */
+static const struct {
+  const char *kernel;
+  int arg;
+  IrDType elem;
+} arg_elems[] = {
+    {"rxc_k_gemm_i8i8_i32", 1, {IR_DT_INT, 8, 1}},  {"rxc_k_gemm_i8i8_i32", 4, {IR_DT_INT, 8, 1}},
+    {"rxc_k_gemm_u8i8_i32", 1, {IR_DT_UINT, 8, 1}}, {"rxc_k_gemm_u8i8_i32", 4, {IR_DT_INT, 8, 1}},
+    {"rxc_k_gemm_i8u8_i32", 1, {IR_DT_INT, 8, 1}},  {"rxc_k_gemm_i8u8_i32", 4, {IR_DT_UINT, 8, 1}},
+};
+
+IrDType
+ir_tir_kernel_elem(const IrTirKernel *k, int i)
+{
+  for (size_t j = 0; j < sizeof arg_elems / sizeof arg_elems[0]; j++)
+    if (arg_elems[j].arg == i && strcmp(arg_elems[j].kernel, k->name) == 0)
+      return arg_elems[j].elem;
+  return k->elem;
 }
 
 bool

@@ -25,13 +25,17 @@
  *
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
- * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), which adds
- * the same products to each sum in the same order and keeps the sums in
+ * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
+ * an integer tile one of rt/rt_kern_gemm_int.h's (rxc_k_gemm_i8i8_i32,
+ * _u8i8_i32, _i8u8_i32, _i32i32_i32: exact, wrapping), which adds the
+ * same products to each sum in the same order and keeps the sums in
  * explicit vectors whatever optimizes the C (kernel_sums).  It needs the
  * addresses the callbacks read to be linear in the row, term and column
- * (found by reading the loads they build at fresh vars: step); a tile
- * whose loads are not (a weight read through its window, the flat rows of
- * a batched matmul) keeps its loops.
+ * (found by reading the loads they build at fresh vars: step, which also
+ * reads an index split into the digits of several dims, as a batched
+ * matmul's flat rows and an OIHW weight's terms are: split_digits); a
+ * tile whose loads are not (an HWIO weight input, its digits out of
+ * order) keeps its loops.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through
@@ -122,8 +126,8 @@ is_tile_var(const IrPrimExpr *e, void *vars)
 /* The coefficient of var v in index e, free of the tile's vars (*vars),
  * when e is linear in v that way; else NULL.  Only sums, differences and
  * products by what the tile's vars leave alone count: a floordiv or a
- * floormod of a var (the flat rows of a batched matmul, a weight read
- * through its window) is not linear, and such a tile keeps its loops. */
+ * floormod of a var is not linear (digits of one index are
+ * split_digits's), and such a tile keeps its loops. */
 static IrPrimExpr *
 linear(IrCtx *ctx, const IrPrimExpr *e, const IrPrimExpr *v, IrPrimExpr **vars)
 {
@@ -152,34 +156,89 @@ is_index(const IrPrimExpr *e, int64_t want)
   return e && ir_prim_is_int(e, &v) && v == want;
 }
 
-/* When index d - 1 is H + X // n (or X // n) and index d is X % n, with n
- * dim d's literal extent, the two add up to H * n + X in the row-major
- * offset ((X // n) * n + X % n == X): *high gets H (NULL: none), *x gets
- * X.  So a tile that walks a buffer's last two dims as one range (conv2d's
- * output rows of a band) stays linear.  The code generator indexes such a
- * pair the same way (codegen/gen_tir.c, flat_pair). */
-static bool
-split_pair(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, IrPrimExpr **x)
+/* e as a digit of some X: (X // *div) % *mod, *mod 0 for none (a plain
+ * quotient), by the identities
+ *   ((X // D) % M) % m  == (X // D) % m             (m divides M)
+ *   ((X // D) % M) // q == (X // (D q)) % (M / q)   (q divides M)
+ *   (X // D) // q       == X // (D q)
+ * with X the first operand that is neither (*x; e itself: div 1, mod 0). */
+static void
+digit_of(const IrPrimExpr *e, const IrPrimExpr **x, int64_t *div, int64_t *mod)
 {
-  IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *div = hi;
-  int64_t n;
-  if (lo->kind != IR_PE_FLOORMOD || !ir_prim_is_int(b->shape[d], &n) || !is_index(lo->u.bin.b, n))
-    return false;
-  *high = NULL;
-  if (hi->kind == IR_PE_ADD && hi->u.bin.b->kind == IR_PE_FLOORDIV) {
-    *high = hi->u.bin.a;
-    div = hi->u.bin.b;
+  int64_t by;
+  bool mod_op = e->kind == IR_PE_FLOORMOD, div_op = e->kind == IR_PE_FLOORDIV;
+  if ((!mod_op && !div_op) || !ir_prim_is_int(e->u.bin.b, &by) || by < 1) {
+    *x = e;
+    *div = 1;
+    *mod = 0;
+    return;
   }
-  if (div->kind != IR_PE_FLOORDIV || !is_index(div->u.bin.b, n) ||
-      !ir_prim_expr_equal(div->u.bin.a, lo->u.bin.a))
+  digit_of(e->u.bin.a, x, div, mod);
+  if (mod_op && (*mod == 0 || *mod % by == 0)) {
+    *mod = by;
+    return;
+  }
+  if (div_op && (*mod == 0 || *mod % by == 0) && *div <= INT64_MAX / by) {
+    *div *= by;
+    *mod = *mod ? *mod / by : 0;
+    return;
+  }
+  *x = e; /* neither identity applies: e is its own X */
+  *div = 1;
+  *mod = 0;
+}
+
+/* When dims [first, d] of b are indexed by the row-major digits of X,
+ *   index d      X % n_d
+ *   index j      (X // (n_d ... n_{j+1})) % n_j      (first < j < d)
+ *   index first  H + X // (n_d ... n_{first+1})      (or without H)
+ * each n_j dim j's literal extent (a dim of extent 1 indexed 0 may come
+ * between; digit_of reads the divisions in any of their spellings), the
+ * indices add up to H * P + X in units of dim d's stride, P the extents
+ * of (first, d] multiplied, since (X // n) * n + X % n == X: *high gets
+ * H (NULL: none), *x gets X, *first and *p the first dim and P.  So a
+ * tile whose rows or terms run across such dims stays linear: the flat
+ * rows of a batched matmul (ops/linalg.c, set_row), conv2d's output rows
+ * of a band, and its terms (ci, ky, kx) in an OIHW weight.  The code
+ * generator indexes a pair of dims the same way (codegen/gen_tir.c,
+ * flat_pair). */
+static bool
+split_digits(const IrBuffer *b, IrPrimExpr **idx, int d, IrPrimExpr **high, const IrPrimExpr **x,
+             int *first, int64_t *p)
+{
+  const IrPrimExpr *base, *y;
+  int64_t n, div, mod, v;
+  digit_of(idx[d], &base, &div, &mod);
+  if (div != 1 || mod < 1 || !ir_prim_is_int(b->shape[d], &n) || n != mod)
     return false;
-  *x = lo->u.bin.a;
-  return true;
+  *p = n;
+  for (int j = d - 1; j >= 0; j--) {
+    IrPrimExpr *e = idx[j];
+    if (ir_prim_is_int(b->shape[j], &v) && v == 1 && is_index(e, 0))
+      continue; /* extent 1: adds nothing */
+    digit_of(e, &y, &div, &mod);
+    if (mod && ir_prim_is_int(b->shape[j], &v) && v == mod && div == *p &&
+        ir_prim_expr_equal(y, base) && *p <= INT64_MAX / v) {
+      *p *= v; /* one more digit */
+      continue;
+    }
+    *high = NULL;
+    if (e->kind == IR_PE_ADD) {
+      *high = e->u.bin.a;
+      digit_of(e->u.bin.b, &y, &div, &mod);
+    }
+    if (mod || div != *p || !ir_prim_expr_equal(y, base))
+      return false;
+    *x = base;
+    *first = j;
+    return true;
+  }
+  return false;
 }
 
 /* How far apart in memory (elements of the row-major buffer) load's
  * element is when v grows by one, or NULL when that is not a constant
- * of the tile (linear, split_pair). */
+ * of the tile (linear, split_digits). */
 static IrPrimExpr *
 step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
 {
@@ -188,13 +247,17 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
   IrPrimExpr **idx = load->u.load.indices;
   IrPrimExpr *sum = op_nn_index(ctx, 0), *stride = op_nn_index(ctx, 1);
   for (int d = b->ndim - 1; d >= 0; d--) {
-    IrPrimExpr *high, *x, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
-    if (d > 0 && split_pair(b, idx, d, &high, &x)) {
-      /* H * n + X in units of dim d's stride */
+    IrPrimExpr *high, *c, *extent = op_nn_to(ctx, IR_I64, b->shape[d]);
+    const IrPrimExpr *x;
+    int first;
+    int64_t span;
+    if (split_digits(b, idx, d, &high, &x, &first, &span)) {
+      /* H * P + X in units of dim d's stride, over dims [first, d] */
       IrPrimExpr *ch = high ? linear(ctx, high, v, vars) : op_nn_index(ctx, 0);
       IrPrimExpr *cx = linear(ctx, x, v, vars);
-      c = ch && cx ? op_nn_add(ctx, op_nn_mul(ctx, ch, extent), cx) : NULL;
-      extent = op_nn_mul(ctx, extent, op_nn_to(ctx, IR_I64, b->shape[--d]));
+      c = ch && cx ? op_nn_add(ctx, op_nn_mul(ctx, ch, op_nn_index(ctx, span)), cx) : NULL;
+      extent = op_nn_mul(ctx, op_nn_index(ctx, span), op_nn_to(ctx, IR_I64, b->shape[first]));
+      d = first;
     } else {
       c = linear(ctx, idx[d], v, vars);
     }
@@ -206,33 +269,55 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
   return p->lz->arith ? ir_arith_simplify(p->lz->arith, sum) : sum;
 }
 
+/* Is e a whole-element load of dtype t from a buffer of t? */
 static bool
-is_f32_load(const IrPrimExpr *e)
+is_load_of(const IrPrimExpr *e, IrDType t)
 {
-  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, IR_F32) &&
-         ir_dtype_eq(e->u.load.buffer->dtype, IR_F32) && e->u.load.n == e->u.load.buffer->ndim;
+  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, t) && ir_dtype_eq(e->u.load.buffer->dtype, t) &&
+         e->u.load.n == e->u.load.buffer->ndim;
 }
 
-/* The sums of a float32 tile as one call of rt/'s kernel,
+/* rt/'s kernel for sums of dtype sum of loads a and b: float32 x float32
+ * in float32 (rt_kern_gemm.h), int8 x int8, uint8 x int8, int8 x uint8
+ * or int32 x int32 in int32 (rt_kern_gemm_int.h); NULL when none fits. */
+static const char *
+kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
+{
+  static const IrDType i8 = {IR_DT_INT, 8, 1}, u8 = {IR_DT_UINT, 8, 1};
+  if (ir_dtype_eq(sum, IR_F32))
+    return is_load_of(a, IR_F32) && is_load_of(b, IR_F32) ? "rxc_k_gemm_f32" : NULL;
+  if (!ir_dtype_eq(sum, IR_I32))
+    return NULL;
+  if (is_load_of(a, IR_I32))
+    return is_load_of(b, IR_I32) ? "rxc_k_gemm_i32i32_i32" : NULL;
+  if (is_load_of(a, i8))
+    return is_load_of(b, i8) ? "rxc_k_gemm_i8i8_i32" : is_load_of(b, u8) ? "rxc_k_gemm_i8u8_i32" : NULL;
+  return is_load_of(a, u8) && is_load_of(b, i8) ? "rxc_k_gemm_u8i8_i32" : NULL;
+}
+
+/* The sums of a tile as one call of rt/'s kernel,
  *   rxc_k_gemm_f32(&acc[0], &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
- * which adds the same products in the same order as the loops it stands
- * for (rt/rt_kern_gemm.h), or NULL when the switch is off or the tile does
- * not fit it: its A and B must be float32 loads whose place in memory is
- * linear in the row, term and column (found by reading the loads the
- * callbacks build at fresh vars), B's columns contiguous, and no guard. */
+ * (or an integer twin: kernel_name) which adds the same products in the
+ * same order as the loops it stands for (rt/rt_kern_gemm.h; integer sums
+ * wrap, so any order gives the same), or NULL when the switch is off or
+ * the tile does not fit it: its A and B must be loads of a kernel's
+ * dtypes whose place in memory is linear in the row, term and column
+ * (found by reading the loads the callbacks build at fresh vars), B's
+ * columns contiguous, and no guard. */
 static IrStmt *
 kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
             int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
-  if (!p->lz->kernels || !ir_dtype_eq(g->sum, IR_F32) || g->guard)
+  if (!p->lz->kernels || g->guard)
     return NULL;
   IrPrimExpr *vars[3] = {ir_prim_var(ctx, ir_sym(ctx, "r"), IR_I64),
                          ir_prim_var(ctx, ir_sym(ctx, "k"), IR_I64),
                          ir_prim_var(ctx, ir_sym(ctx, "c"), IR_I64)};
   IrPrimExpr *a = g->load_a(p, g->env, op_nn_add(ctx, row0, vars[0]), vars[1]);
   IrPrimExpr *b = g->load_b(p, g->env, vars[1], op_nn_add(ctx, col0, vars[2]));
-  if (!is_f32_load(a) || !is_f32_load(b))
+  const char *name = kernel_name(g->sum, a, b);
+  if (!name)
     return NULL;
   IrPrimExpr *a_row = step(p, a, vars[0], vars), *a_k = step(p, a, vars[1], vars);
   IrPrimExpr *b_k = step(p, b, vars[1], vars), *zero = op_nn_index(ctx, 0);
@@ -249,7 +334,7 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr
                          op_nn_index(ctx, rows),
                          op_nn_index(ctx, cols)};
   IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(ctx, "rxc_k_gemm_f32", args, 9);
+  s->u.eval = ir_prim_kernel_call(ctx, name, args, 9);
   return s;
 }
 

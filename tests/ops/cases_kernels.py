@@ -13,15 +13,34 @@ interpreter computes with the kernel's own definition.
 
 Each case also says whether its legalized module must call the kernel
 (`legal_has`) or must keep its loops (`legal_lacks`: a tile whose operands
-are not linear in memory, the flat rows of a batched matmul), so a lowering
+are not linear in memory: an HWIO weight input), so a lowering
 that silently stops calling the kernel, or calls it where the addresses
 are not linear, fails here.  The shapes reach each form of the kernel:
 8-row blocks of 16 columns, columns left over in an 8-row block, one-row
-tiles of 64, 16, 4 and single columns, k of 1, symbolic rows.  conv2d's
-weights are constants (R.const, as after BindParams): a weight input read
-through its window (t // 9, ...) is not linear and keeps its loops.
+tiles of 64, 16, 4 and single columns, k of 1, symbolic rows, conv2d's
+weight as an input read through its window (OIHW: the terms' digits
+(ci, ky, kx) add up to one linear term), and the flat rows of a batched
+matmul by a 2-D weight (rows split into the digits of two or three dims,
+a dim of 1 between, a symbolic batch), whose tiles cross batch
+boundaries.  Most conv2d weights are constants (R.const, as after
+BindParams); an HWIO weight input is read in an order that is not
+linear, and keeps its loops.
+
+The 8-bit products (int8 x int8 and uint8 x int8 summed in int32: the
+tiles of quantized models) call rt/rt_kern_gemm_int.h's
+rxc_k_gemm_i8i8_i32, rxc_k_gemm_u8i8_i32 and rxc_k_gemm_i8u8_i32 (conv2d's
+uint8 input is the kernel's B) the same way, against numpy's
+int64 sums wrapped to int32 (cases_int8_kernels.py's references), the
+compiled output again the legalized module's bit for bit; the shapes reach
+the kernel's 64-column VNNI blocks of 4 rows and single rows, k not a
+multiple of 4, column tails, operands at -128, 127 and 255, and sums past
+2^31 that wrap.  conv2d's panel rows are copied by rt/rt_kern_copy.h's
+rxc_k_copy_<dtype> (unit stride and strided).  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
+MatMulInteger widen their operands to int32) likewise, over the whole
+int32 range, every product wrapping.
 """
 from cases import *  # noqa: F401,F403  (Case, inp, x_, y_, np, refs, ...)
+from cases_int8_kernels import EXTREME, LOW, conv_ref, matmul_ref
 
 KERNEL = "rxc_k_gemm_f32"
 ON = ("opt.kernels=true",)
@@ -42,6 +61,13 @@ def mm(name, xs, ys, used=True, sig=None, upper=None):
                        upper=upper), used)
 
 
+def copies(case, name):
+    """The case's legalized module must also copy its panel rows by rt/'s
+    rxc_k_copy_<dtype> (conv2d with a window or a stride: ops/conv_gemm.c)."""
+    case.legal_has = case.legal_has + (name,)
+    return case
+
+
 def weights(shape, seed):
     """Eighths in [-2, 2): exact in float32, so the literal is the value."""
     return np.random.default_rng(seed).integers(-16, 16, shape).astype(np.float32) / 8
@@ -57,11 +83,90 @@ def const_conv(name, xs, ws, seed, ref_kw=None, attrs=""):
     """conv2d of x by a constant weight (its OIHW matrix is the kernel's A)."""
     w = weights(ws, seed)
     call = f'R.nn.conv2d(x, R.const({literal(w)}, "float32"){attrs})'
-    return kernel(Case(name, call, [x_(xs)], lambda x: refs.conv2d(x, w, **(ref_kw or {})), atol=1e-5))
+    return copies(kernel(Case(name, call, [x_(xs)], lambda x: refs.conv2d(x, w, **(ref_kw or {})),
+                              atol=1e-5)), "rxc_k_copy_f32")
+
+
+I8, U8 = "int8", "uint8"
+ALL_U8 = "vals:255,0,255,255,1,128,127"
+
+
+def int_kernel(case, name):
+    case.sets = ON
+    case.legal_has = ("T.call_extern", name)
+    case.same_bits = True
+    return case
+
+
+def qmm(name, xs, ys, xkind="anyint", ykind="anyint", xdt=I8, xsig=None, upper=None):
+    kern = "rxc_k_gemm_u8i8_i32" if xdt == U8 else "rxc_k_gemm_i8i8_i32"
+    return int_kernel(Case(name, 'R.matmul(x, y, out_dtype="int32")',
+                           [x_(xs, xdt, xkind, xsig), y_(ys, I8, ykind)], matmul_ref(), upper=upper),
+                      kern)
+
+
+def int_literal(a):
+    return "[" + ", ".join(int_literal(b) for b in a) + "]" if a.ndim else str(int(a))
+
+
+def qconv(name, xs, ws, seed, ref_kw, attrs, xdt=I8, xkind="anyint", const=True):
+    """int8 conv2d of x (int8 or uint8: the kernel's B) by int8 weights: a
+    constant (the weight matrix, the kernel's A, linear in memory) or an
+    input (1x1)."""
+    kern = "rxc_k_gemm_i8u8_i32" if xdt == U8 else "rxc_k_gemm_i8i8_i32"
+    if not const:
+        call = f'R.nn.conv2d(x, w{attrs}, out_dtype="int32")'
+        return int_kernel(Case(name, call, [x_(xs, xdt, xkind), inp("w", ws, I8, "anyint")],
+                               conv_ref(**ref_kw)), kern)
+    w = np.random.default_rng(seed).integers(-128, 128, ws)
+    w.flat[::7] = -128
+    call = f'R.nn.conv2d(x, R.const({int_literal(w)}, "int8"){attrs}, out_dtype="int32")'
+    ref = conv_ref(**ref_kw)
+    return copies(int_kernel(Case(name, call, [x_(xs, xdt, xkind)], lambda x: ref(x, w)), kern),
+                  "rxc_k_copy_u8" if xdt == U8 else "rxc_k_copy_i8")
+
+
+def INT_CASES():
+    return [
+        qmm("kern_qmatmul_2d", (21, 37), (37, 19)),
+        qmm("kern_qmatmul_tiles", (17, 70), (70, 150)),
+        qmm("kern_qmatmul_rows4", (12, 68), (68, 128)),
+        qmm("kern_qmatmul_extreme", (9, 300), (300, 130), LOW, LOW),
+        qmm("kern_qmatmul_extreme_mixed", (8, 257), (257, 65), EXTREME, LOW),
+        qmm("kern_qmatmul_sym_rows", (11, 40), (40, 72), xsig=("m", 40), upper={"m": 32}),
+        qmm("kern_qmatmul_u8", (9, 70), (70, 66), xdt=U8),
+        qmm("kern_qmatmul_flat", (2, 3, 9, 70), (70, 66)),
+        qmm("kern_qmatmul_u8_extreme", (5, 131), (131, 64), ALL_U8, LOW, xdt=U8),
+        # 2^17 + 8 products of (-128) * (-128): the int32 sums wrap
+        qmm("kern_qmatmul_wrap", (1, 131080), (131080, 64), LOW, LOW),
+        qconv("kern_qconv_pointwise", (1, 24, 5, 14), (10, 24, 1, 1), 0, {}, "", const=False),
+        qconv("kern_qconv_weight_input", (1, 16, 9, 9), (12, 16, 3, 3), 0,
+              dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]", const=False),
+        qconv("kern_qconv_3x3_pad", (1, 16, 9, 9), (12, 16, 3, 3), 1,
+              dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]"),
+        qconv("kern_qconv_stride", (2, 8, 10, 12), (20, 8, 3, 3), 2,
+              dict(strides=(2, 2), padding=(1, 1, 1, 1)), ", strides=[2, 2], padding=[1, 1, 1, 1]"),
+        qconv("kern_qconv_u8", (1, 5, 9, 9), (6, 5, 3, 3), 3, dict(padding=(1, 1, 1, 1)),
+              ", padding=[1, 1, 1, 1]", xdt=U8),
+        qconv("kern_qconv_extreme", (1, 64, 6, 6), (5, 64, 3, 3), 4, {}, "", xkind=LOW),
+        # int32 operands (ONNX's integer operators, less their zero points):
+        # products past 2^31 wrap
+        int_kernel(Case("kern_i32matmul", 'R.matmul(x, y)', [x_((13, 37), I32, "anyint"),
+                                                             y_((37, 35), I32, "anyint")],
+                        matmul_ref()), "rxc_k_gemm_i32i32_i32"),
+        copies(int_kernel(Case("kern_i32conv", "R.nn.conv2d(x, w, padding=[1, 1, 1, 1])",
+                               [x_((1, 5, 6, 7), I32, "anyint"), inp("w", (9, 5, 3, 3), I32, "anyint")],
+                               conv_ref(padding=(1, 1, 1, 1))), "rxc_k_gemm_i32i32_i32"),
+               "rxc_k_copy_i32"),
+        qconv("kern_qconv_u8_extreme", (1, 32, 8, 8), (8, 32, 3, 3), 5, {}, "", xdt=U8,
+              xkind=ALL_U8),
+        qconv("kern_qconv_u8_pointwise", (1, 20, 4, 17), (9, 20, 1, 1), 6, {}, "", xdt=U8,
+              const=False),
+    ]
 
 
 def CASES():
-    return [
+    return INT_CASES() + [
         mm("kern_matmul_2d", (3, 4), (4, 5)),
         mm("kern_matmul_tile_edges", (19, 37), (37, 17)),
         mm("kern_matmul_tile_primes", (13, 7), (7, 131)),
@@ -72,7 +177,10 @@ def CASES():
         mm("kern_matmul_batch_bcast", (2, 1, 11, 20), (3, 20, 33)),
         mm("kern_matmul_flat_rows1", (13, 1, 20), (20, 33)),
         mm("kern_matmul_symbolic_rows", (13, 20), (20, 21), sig=("n", 20), upper={"n": 40}),
-        mm("kern_matmul_flat_2batch", (2, 3, 9, 20), (20, 17), used=False),
+        mm("kern_matmul_flat_2batch", (2, 3, 9, 20), (20, 17)),
+        mm("kern_matmul_flat_3batch", (2, 3, 4, 5, 16), (16, 20)),
+        mm("kern_matmul_flat_unit_dim", (3, 1, 5, 20), (20, 33)),
+        mm("kern_matmul_flat_sym_batch", (3, 7, 24), (24, 40), sig=("n", 7, 24), upper={"n": 6}),
         kernel(conv_case("kern_conv2d_pointwise", (2, 5, 3, 19), (11, 5, 1, 1), {}, {})),
         const_conv("kern_conv2d_3x3_pad", (1, 3, 5, 7), (4, 3, 3, 3), 1, {"padding": [1]},
                    ", padding=[1]"),
@@ -80,5 +188,11 @@ def CASES():
                    {"strides": (2, 2), "padding": [1]}, ", strides=[2, 2], padding=[1]"),
         const_conv("kern_conv2d_wide", (1, 4, 6, 37), (9, 4, 2, 5), 3,
                    {"padding": [0, 2, 1, 2]}, ", padding=[0, 2, 1, 2]"),
-        kernel(conv_case("kern_conv2d_weight_input", (1, 3, 5, 5), (4, 3, 3, 3), {}, {}), used=False),
+        # a weight input read through its window: OIHW's terms (ci, ky, kx)
+        # are the digits of one linear term; HWIO's are not in that order
+        kernel(conv_case("kern_conv2d_weight_input", (1, 3, 5, 5), (4, 3, 3, 3), {}, {})),
+        kernel(conv_case("kern_conv2d_weight_input_pad", (2, 5, 9, 11), (7, 5, 3, 2),
+                         {"strides": (2, 1), "padding": [1]}, {"strides": [2, 1], "padding": [1]})),
+        kernel(conv_case("kern_conv2d_weight_input_hwio", (1, 5, 5, 3), (3, 3, 3, 4),
+                         {"padding": [1]}, {"padding": [1]}, layout="NHWC"), used=False),
     ]

@@ -7,8 +7,15 @@
  * with every remainder: rows not a multiple of 8, columns not a multiple
  * of 16 (nor of 4), k odd, strided and transposed operands, k of 0.  The
  * inputs are shown able to tell a fused multiply-add from a multiply and
- * an add, so a copy built with contraction would fail.  And the copy
- * chosen is the first usable one of its kernel.
+ * an add, so a copy built with contraction would fail.  The 8-bit
+ * integer kernels (rt/rt_kern_gemm_int.h), every copy and the vnni one
+ * (vpdpbusd) among them, give exactly a plain int64 loop's sums wrapped
+ * to int32, on random bytes thick with the extremes (-128, 127, 255), k
+ * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
+ * sums past 2^31; the int32 one likewise on words at INT32_MIN and
+ * INT32_MAX, each product wrapping.  The copy kernels copy exactly their
+ * run, strided or not, and nothing past it.  And the copy chosen is the first usable one of its
+ * kernel.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +34,8 @@
 #include "../../rt/rt_types.h"
 #include "../../rt/rt_math_base.h"
 #include "../../rt/rt_kern_gemm.h"
+#include "../../rt/rt_kern_gemm_int.h"
+#include "../../rt/rt_kern_copy.h"
 
 /* A deterministic float in [-2, 2) with 24 random bits of mantissa. */
 static float
@@ -100,7 +109,7 @@ test_copies_equal_scalar(void **state)
   assert_true(n >= 1);
   for (int i = 0; i < n; i++) {
     if (strcmp(copies[i].kernel, "rxc_k_gemm_f32") != 0)
-      continue; /* rxc_k_row_f32's: test_rows.c */
+      continue; /* the others': below; rxc_k_row_f32's: test_rows.c */
     if (!cg_kern_usable(&copies[i])) {
       print_message("  %s: not run by this CPU, skipped\n", copies[i].level);
       continue;
@@ -118,6 +127,365 @@ test_copies_equal_scalar(void **state)
   }
   assert_true(tested >= 1);
   assert_true(fused_differs > 100); /* the inputs would show a contraction */
+}
+
+/* --- the 8-bit products ------------------------------------------------- */
+
+/* A random byte, one in three an extreme: -128 or 127 (255 or 0 read as
+ * uint8 where b is 0x7f or 0x80: every corner of the products). */
+static int8_t
+random_byte(uint64_t *state)
+{
+  static const int8_t extremes[] = {-128, 127, -1, 0};
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  uint32_t r = (uint32_t)(*state >> 33);
+  return r % 3 == 0 ? extremes[(r >> 8) % 4] : (int8_t)(r >> 12);
+}
+
+/* The sums by the definition: int64 products, summed in int64, wrapped
+ * to int32 at the end (the same modulo 2^32 as any order of wrapping
+ * additions); A uint8 when unsigned_ is 'a', B when 'b'. */
+static void
+reference_int(int32_t *acc, const int8_t *a, char unsigned_, int64_t a_row, int64_t a_k,
+              const int8_t *b, int64_t b_k, int64_t k, int64_t rows, int64_t cols)
+{
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t c = 0; c < cols; c++) {
+      int64_t sum = acc[r * cols + c];
+      for (int64_t t = 0; t < k; t++) {
+        int8_t x = a[r * a_row + t * a_k], y = b[t * b_k + c];
+        sum += (unsigned_ == 'a' ? (int64_t)(uint8_t)x : x) *
+               (unsigned_ == 'b' ? (int64_t)(uint8_t)y : y);
+      }
+      acc[r * cols + c] = (int32_t)(uint32_t)(uint64_t)sum;
+    }
+}
+
+static const Shape int_shapes[] = {
+    {1, 1, 1, false, 0},   {3, 5, 7, false, 2},    {8, 64, 9, false, 0},   {9, 65, 13, false, 1},
+    {4, 64, 4, false, 0},  {5, 128, 66, true, 3},  {1, 128, 257, false, 0}, {2, 70, 3, false, 5},
+    {7, 192, 67, true, 0}, {8, 64, 0, false, 0},   {11, 17, 21, false, 5}, {6, 130, 255, true, 1},
+    {16, 64, 64, false, 0}, {8, 150, 70, false, 0}, {3, 1, 5, true, 0},    {13, 64, 129, false, 64},
+};
+
+/* Runs a copy of an 8-bit kernel (A, B int8, or uint8 as unsigned_ says:
+ * 'a' or 'b') and the header's scalar form against reference_int on one
+ * shape; the number of sums that differ. */
+static int
+compare_int(CgKernFn copy, char unsigned_, const Shape *s, uint64_t seed, bool extreme)
+{
+  int64_t a_row = s->transposed ? 1 : s->k + 3, a_k = s->transposed ? s->rows + 1 : 1;
+  int64_t b_k = s->cols + s->b_pad;
+  size_t na = (size_t)(s->transposed ? (s->k + 1) * (s->rows + 1) : (s->rows + 1) * (s->k + 3));
+  size_t nb = (size_t)((s->k + 1) * b_k), nacc = (size_t)(s->rows * s->cols);
+  int8_t *a = malloc(na), *b = malloc(nb);
+  int32_t *want = malloc((nacc + 1) * sizeof *want), *got = malloc((nacc + 1) * sizeof *got);
+  int32_t *scalar = malloc((nacc + 1) * sizeof *scalar);
+  uint64_t st = seed;
+  for (size_t i = 0; i < na; i++)
+    a[i] = extreme ? (unsigned_ == 'a' ? -1 : -128) : random_byte(&st);
+  for (size_t i = 0; i < nb; i++)
+    b[i] = extreme ? (unsigned_ == 'b' ? -1 : -128) : random_byte(&st);
+  for (size_t i = 0; i < nacc; i++) {
+    st = st * 6364136223846793005u + 1442695040888963407u;
+    want[i] = got[i] = scalar[i] = (int32_t)(uint32_t)(st >> 32);
+  }
+  reference_int(want, a, unsigned_, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  if (unsigned_ == 'a') {
+    ((CgKernGemmU8I8I32)copy)(got, (uint8_t *)a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_u8i8_i32(scalar, (uint8_t *)a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  } else if (unsigned_ == 'b') {
+    ((CgKernGemmI8U8I32)copy)(got, a, a_row, a_k, (uint8_t *)b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_i8u8_i32(scalar, a, a_row, a_k, (uint8_t *)b, b_k, s->k, s->rows, s->cols);
+  } else {
+    ((CgKernGemmI8I8I32)copy)(got, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+    rxc_k_gemm_i8i8_i32(scalar, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  }
+  int differ = 0;
+  for (size_t i = 0; i < nacc; i++)
+    differ += (want[i] != got[i]) + (want[i] != scalar[i]);
+  free(a);
+  free(b);
+  free(want);
+  free(got);
+  free(scalar);
+  return differ;
+}
+
+static void
+test_int_copies_exact(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  bool vnni = false;
+  for (int i = 0; i < n; i++) {
+    char u8 = strcmp(copies[i].kernel, "rxc_k_gemm_u8i8_i32") == 0   ? 'a'
+              : strcmp(copies[i].kernel, "rxc_k_gemm_i8u8_i32") == 0 ? 'b'
+                                                                      : 0;
+    if (!u8 && strcmp(copies[i].kernel, "rxc_k_gemm_i8i8_i32") != 0)
+      continue;
+    if (!cg_kern_usable(&copies[i])) {
+      print_message("  %s %s: not run by this CPU, skipped\n", copies[i].kernel, copies[i].level);
+      continue;
+    }
+    for (size_t j = 0; j < sizeof int_shapes / sizeof int_shapes[0]; j++)
+      for (uint64_t seed = 1; seed <= 3; seed++) {
+        int differ = compare_int(copies[i].fn, u8, &int_shapes[j], seed * 1000 + j, seed == 3);
+        if (differ)
+          print_message("  %s %s: %d sums differ, shape %d seed %d\n", copies[i].kernel,
+                        copies[i].level, differ, (int)j, (int)seed);
+        assert_int_equal(differ, 0);
+      }
+    /* 2^17 + 8 products of (-128) * (-128) (255 * -128 with a uint8):
+     * past 2^31, so the sums wrap */
+    Shape wrap = {3, 64, 131080, false, 0};
+    assert_int_equal(compare_int(copies[i].fn, u8, &wrap, 7, true), 0);
+    vnni |= strstr(copies[i].level, "vnni") != NULL;
+    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 3);
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512vnni"))
+    assert_true(vnni); /* this CPU has VNNI: its copies ran */
+#endif
+}
+
+/* --- int32 x int32, products wrapping -------------------------------- */
+
+/* A random int32, one in three an extreme (INT32_MIN, INT32_MAX, -1). */
+static int32_t
+random_word(uint64_t *state)
+{
+  static const int32_t extremes[] = {INT32_MIN, INT32_MAX, -1, 0};
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  uint32_t r = (uint32_t)(*state >> 32);
+  return r % 3 == 0 ? extremes[(r >> 8) % 4] : (int32_t)r;
+}
+
+/* Runs a copy of rxc_k_gemm_i32i32_i32 and the scalar form against the
+ * definition in uint64 (each product and sum modulo 2^64, so modulo 2^32
+ * too); the number of sums that differ. */
+static int
+compare_i32(CgKernGemmI32I32I32 copy, const Shape *s, uint64_t seed)
+{
+  int64_t a_row = s->transposed ? 1 : s->k + 3, a_k = s->transposed ? s->rows + 1 : 1;
+  int64_t b_k = s->cols + s->b_pad;
+  size_t na = (size_t)(s->transposed ? (s->k + 1) * (s->rows + 1) : (s->rows + 1) * (s->k + 3));
+  size_t nb = (size_t)((s->k + 1) * b_k), nacc = (size_t)(s->rows * s->cols);
+  int32_t *a = malloc(na * 4), *b = malloc(nb * 4), *got = malloc((nacc + 1) * 4);
+  int32_t *scalar = malloc((nacc + 1) * 4), *start = malloc((nacc + 1) * 4);
+  uint64_t st = seed;
+  for (size_t i = 0; i < na; i++)
+    a[i] = random_word(&st);
+  for (size_t i = 0; i < nb; i++)
+    b[i] = random_word(&st);
+  for (size_t i = 0; i < nacc; i++)
+    start[i] = got[i] = scalar[i] = random_word(&st);
+  copy(got, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  rxc_k_gemm_i32i32_i32(scalar, a, a_row, a_k, b, b_k, s->k, s->rows, s->cols);
+  int differ = 0;
+  for (int64_t r = 0; r < s->rows; r++)
+    for (int64_t c = 0; c < s->cols; c++) {
+      uint64_t sum = (uint64_t)(int64_t)start[r * s->cols + c];
+      for (int64_t t = 0; t < s->k; t++)
+        sum += (uint64_t)(int64_t)a[r * a_row + t * a_k] * (uint64_t)(int64_t)b[t * b_k + c];
+      int32_t want = (int32_t)(uint32_t)sum;
+      differ += (want != got[r * s->cols + c]) + (want != scalar[r * s->cols + c]);
+    }
+  free(a);
+  free(b);
+  free(got);
+  free(scalar);
+  free(start);
+  return differ;
+}
+
+static void
+test_i32_copies_exact(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  for (int i = 0; i < n; i++) {
+    if (strcmp(copies[i].kernel, "rxc_k_gemm_i32i32_i32") != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
+      for (uint64_t seed = 1; seed <= 2; seed++) {
+        int differ = compare_i32((CgKernGemmI32I32I32)copies[i].fn, &shapes[j], seed * 100 + j);
+        if (differ)
+          print_message("  %s: %d sums differ, shape %d\n", copies[i].level, differ, (int)j);
+        assert_int_equal(differ, 0);
+      }
+    print_message("  rxc_k_gemm_i32i32_i32 %s: exact\n", copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 1);
+}
+
+/* --- copies ------------------------------------------------------------ */
+
+/* Every copy of rxc_k_copy_i8 (and the scalar form) copies exactly
+ * count elements src[z * step], for runs around the 64-byte blocks, and
+ * writes nothing past them; the other dtypes' copies likewise on the
+ * same bytes (as many of their elements). */
+static void
+test_copy_copies_exact(void **state)
+{
+  (void)state;
+  static const int64_t counts[] = {0, 1, 7, 63, 64, 65, 130, 257};
+  static const int64_t steps[] = {1, 2, 3};
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  int8_t src[4 * 257 * 3 + 8], dst[4 * 260], want[4 * 260];
+  uint64_t st = 5;
+  for (size_t i = 0; i < sizeof src; i++)
+    src[i] = random_byte(&st);
+  for (int i = 0; i < n; i++) {
+    if (strncmp(copies[i].kernel, "rxc_k_copy_", 11) != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    const char *dt = copies[i].kernel + 11;
+    size_t size = strcmp(dt, "f32") == 0 || strcmp(dt, "i32") == 0 ? 4 : 1;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+      for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+        int64_t count = counts[c], step = steps[s];
+        memset(dst, 0x5a, sizeof dst);
+        memset(want, 0x5a, sizeof want);
+        for (int64_t z = 0; z < count; z++)
+          memcpy(want + (size_t)z * size, src + (size_t)(z * step) * size, size);
+        ((CgKernCopyI8)copies[i].fn)(dst, src, step, count); /* same ABI for every dtype */
+        assert_memory_equal(dst, want, sizeof dst);
+        if (size == 1) {
+          memset(dst, 0x5a, sizeof dst);
+          rxc_k_copy_i8(dst, src, step, count);
+          assert_memory_equal(dst, want, sizeof dst);
+        } else {
+          memset(dst, 0x5a, sizeof dst);
+          rxc_k_copy_i32((int32_t *)(void *)dst, (const int32_t *)(const void *)src, step, count);
+          assert_memory_equal(dst, want, sizeof dst);
+        }
+      }
+    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 4);
+}
+
+/* The wrap shape above does wrap: the reference's sum is not the int64 one. */
+static void
+test_int_wrap_reached(void **state)
+{
+  (void)state;
+  int64_t k = 131080;
+  int8_t *a = malloc((size_t)k), *b = malloc((size_t)k);
+  memset(a, 0x80, (size_t)k);
+  memset(b, 0x80, (size_t)k);
+  int32_t acc = 0;
+  reference_int(&acc, a, 0, 0, 1, b, 1, k, 1, 1);
+  assert_int_equal(acc, (int32_t)(uint32_t)((uint64_t)k * 16384));
+  assert_true((int64_t)acc != k * 16384);
+  free(a);
+  free(b);
+}
+
+/* --- the kernels' text in generated C ----------------------------------- */
+
+/* A module whose tiles call every kernel of rt/ (with [opt] kernels). */
+static const char STRICT_MODULE[] =
+    "# from tvm.script import ir as I\n"
+    "# from tvm.script import relax as R\n\n"
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @R.function\n"
+    "    def main(x: R.Tensor((1, 5, 6, 7), dtype=\"int32\"), w: R.Tensor((9, 5, 3, 3), "
+    "dtype=\"int32\"), y: R.Tensor((19, 37), dtype=\"int32\"), z: R.Tensor((37, 35), "
+    "dtype=\"int32\"), u: R.Tensor((1, 5, 9, 9), dtype=\"uint8\"), v: R.Tensor((6, 5, 3, 3), "
+    "dtype=\"int8\"), f: R.Tensor((2, 3, 9, 9), dtype=\"float32\"), g: R.Tensor((4, 3, 3, 3), "
+    "dtype=\"float32\"), p: R.Tensor((2, 9, 70), dtype=\"int8\"), q: R.Tensor((70, 66), "
+    "dtype=\"int8\"), s: R.Tensor((9, 70), dtype=\"uint8\")):\n"
+    "        with R.dataflow():\n"
+    "            a = R.nn.conv2d(x, w, padding=[1, 1, 1, 1])\n"
+    "            b = R.matmul(y, z)\n"
+    "            c = R.nn.conv2d(u, v, strides=[2, 2], padding=[1, 1, 1, 1], out_dtype=\"int32\")\n"
+    "            d = R.nn.conv2d(f, g, padding=[1, 1, 1, 1])\n"
+    "            e = R.matmul(p, q, out_dtype=\"int32\")\n"
+    "            h = R.matmul(s, q, out_dtype=\"int32\")\n"
+    "            gv = (a, b, c, d, e, h)\n"
+    "            R.output(gv)\n"
+    "        return gv\n";
+
+/* The generated C carrying every kernel's text compiles with no warning
+ * under -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding at every
+ * optimization level and x86 level that picks another form (vectors,
+ * vpmaddwd with AVX2, vpdpbusd with VNNI), by gcc and clang, and by tcc:
+ * gcc -O3 once warned of loops whose bounds it could not see once a
+ * tile's constants were inlined.  Each header of rt/ is carried once. */
+static void
+test_generated_strict(void **state)
+{
+  (void)state;
+  static const char *const kernels[] = { /* calls, as codegen writes them */
+      "rxc_k_gemm_f32(&",        "rxc_k_gemm_i8i8_i32(&", "rxc_k_gemm_u8i8_i32(&",
+      "rxc_k_gemm_i8u8_i32(&",   "rxc_k_gemm_i32i32_i32(&", "rxc_k_copy_f32(&",
+      "rxc_k_copy_u8(&",         "rxc_k_copy_i32(&"};
+  static const char *const flags[] = {"-O0", "-O2", "-O3", "-Os", "-O3 -march=x86-64-v3",
+                                      "-O3 -march=x86-64-v4", "-O2 -march=native"};
+  const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
+  char dir[] = "/tmp/rxc-kern-XXXXXX", cmd[1024], path[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/all.py", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(STRICT_MODULE, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s compile %s -o %s --set opt.kernels=true > /dev/null", rxc, path, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/all.c", dir);
+  f = fopen(path, "r");
+  assert_non_null(f);
+  static char text[1 << 20];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  text[len] = 0;
+  fclose(f);
+  for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+    if (!strstr(text, kernels[i]))
+      fail_msg("the module calls no %s", kernels[i]);
+  /* a header defining several of the kernels called is carried once */
+  static const char *const guards[] = {"#define RXC_RT_KERN_GEMM_H", "#define RXC_RT_KERN_GEMM_INT_H",
+                                       "#define RXC_RT_KERN_COPY_H"};
+  for (size_t i = 0; i < sizeof guards / sizeof guards[0]; i++) {
+    const char *at = strstr(text, guards[i]);
+    assert_non_null(at);
+    assert_null(strstr(at + 1, guards[i]));
+  }
+  bool x86 = false;
+#if defined(__x86_64__)
+  x86 = true;
+#endif
+  for (int c = 0; c < 2; c++) {
+    const char *cc = c ? "clang" : "gcc";
+    snprintf(cmd, sizeof cmd, "command -v %s > /dev/null", cc);
+    if (system(cmd) != 0)
+      continue;
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+      if (!x86 && strstr(flags[i], "-march=x86"))
+        continue;
+      snprintf(cmd, sizeof cmd,
+               "%s -std=c99 -Wall -Wextra -Werror -pedantic -ffreestanding %s -c -o %s/all.o %s",
+               cc, flags[i], dir, path);
+      int rc = system(cmd);
+      if (rc)
+        print_error("failed: %s\n", cmd);
+      assert_int_equal(rc, 0);
+    }
+  }
+  if (system("command -v tcc > /dev/null") == 0) {
+    snprintf(cmd, sizeof cmd, "tcc -Wall -Werror -c -o %s/all.o %s", dir, path);
+    assert_int_equal(system(cmd), 0);
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
 }
 
 /* The chosen copy is the first usable one, and a name not of rt/ has none. */
@@ -144,6 +512,11 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_copies_equal_scalar),
+      cmocka_unit_test(test_int_copies_exact),
+      cmocka_unit_test(test_int_wrap_reached),
+      cmocka_unit_test(test_i32_copies_exact),
+      cmocka_unit_test(test_copy_copies_exact),
+      cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
