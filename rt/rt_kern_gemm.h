@@ -91,6 +91,70 @@ rxc_k_gemm_f32_8x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
   *(rxc_k_f32x16 *)(acc + 7 * cols) = s7;
 }
 
+/* acc rows [r0, r0 + 8), columns [c, c + 4): the 8-row block's columns
+ * left over after those of 16, 8 chains of 4-float vectors */
+RXC_INLINE void
+rxc_k_gemm_f32_8x4(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                   const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_k_f32x4 s0 = *(rxc_k_f32x4 *)(acc + 0 * cols), s1 = *(rxc_k_f32x4 *)(acc + 1 * cols);
+  rxc_k_f32x4 s2 = *(rxc_k_f32x4 *)(acc + 2 * cols), s3 = *(rxc_k_f32x4 *)(acc + 3 * cols);
+  rxc_k_f32x4 s4 = *(rxc_k_f32x4 *)(acc + 4 * cols), s5 = *(rxc_k_f32x4 *)(acc + 5 * cols);
+  rxc_k_f32x4 s6 = *(rxc_k_f32x4 *)(acc + 6 * cols), s7 = *(rxc_k_f32x4 *)(acc + 7 * cols);
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_k_f32x4 v = *(const rxc_k_f32x4 *)(b + t * b_k);
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  *(rxc_k_f32x4 *)(acc + 0 * cols) = s0;
+  *(rxc_k_f32x4 *)(acc + 1 * cols) = s1;
+  *(rxc_k_f32x4 *)(acc + 2 * cols) = s2;
+  *(rxc_k_f32x4 *)(acc + 3 * cols) = s3;
+  *(rxc_k_f32x4 *)(acc + 4 * cols) = s4;
+  *(rxc_k_f32x4 *)(acc + 5 * cols) = s5;
+  *(rxc_k_f32x4 *)(acc + 6 * cols) = s6;
+  *(rxc_k_f32x4 *)(acc + 7 * cols) = s7;
+}
+
+/* acc rows [r0, r0 + 8), column c: 8 scalar chains side by side (one
+ * row's sum after another would be 8 chains of dependent adds in turn) */
+RXC_INLINE void
+rxc_k_gemm_f32_8x1(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                   const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_f32 s0 = acc[0 * cols], s1 = acc[1 * cols], s2 = acc[2 * cols], s3 = acc[3 * cols];
+  rxc_f32 s4 = acc[4 * cols], s5 = acc[5 * cols], s6 = acc[6 * cols], s7 = acc[7 * cols];
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_f32 v = b[t * b_k];
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  acc[0 * cols] = s0;
+  acc[1 * cols] = s1;
+  acc[2 * cols] = s2;
+  acc[3 * cols] = s3;
+  acc[4 * cols] = s4;
+  acc[5 * cols] = s5;
+  acc[6 * cols] = s6;
+  acc[7 * cols] = s7;
+}
+
 /* one row, columns [c, c + 64): 4 chains of vectors */
 RXC_INLINE void
 rxc_k_gemm_f32_1x64(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b, rxc_i64 b_k,
@@ -183,14 +247,10 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
   for (; r + 8 <= rows; r += 8) {
     for (c = 0; c + 16 <= cols; c += 16)
       rxc_k_gemm_f32_8x16(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
-    for (; c < cols; c++) /* columns left over: each row's sum alone */
-      for (t = 0; t < 8; t++) {
-        rxc_f32 *s = acc + (r + t) * cols + c;
-        const rxc_f32 *ar = a + (r + t) * a_row;
-        rxc_i64 u;
-        for (u = 0; u < k; u++)
-          *s = *s + ar[u * a_k] * b[u * b_k + c];
-      }
+    for (; c + 4 <= cols; c += 4)
+      rxc_k_gemm_f32_8x4(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
+    for (; c < cols; c++)
+      rxc_k_gemm_f32_8x1(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
   }
   for (; r < rows; r++) {
     rxc_f32 *s = acc + r * cols;
