@@ -260,7 +260,17 @@ rxc_k_gemm_f32_1x8(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b
 /* acc[r * cols + c] += sum over t of a[r * a_row + t * a_k] * b[t * b_k + c]
  * for r < rows, c < cols, t < k, t ascending (the file comment).  acc
  * shares no element with a or b. */
+#if RXC_K_VECTOR
+/* Never inlined, in gcc and clang: its body, inlined at each call of a
+ * model's kernels, took the budget of gcc 12's inliner (-O3
+ * -march=native) from the rest of the file, and efficientnet_b0's
+ * sigmoid epilogues then called rxc_expf instead of inlining and
+ * vectorizing it: 25.7 ms against 16.0 with the loops.  A call a
+ * register tile costs nothing measurable (rt/README.md). */
+static __attribute__((unused, noinline)) void
+#else
 RXC_INLINE void
+#endif
 rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols)
 {
