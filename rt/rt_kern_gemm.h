@@ -265,8 +265,8 @@ rxc_k_gemm_f32_1x8(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b
  * model's kernels, took the budget of gcc 12's inliner (-O3
  * -march=native) from the rest of the file, and efficientnet_b0's
  * sigmoid epilogues then called rxc_expf instead of inlining and
- * vectorizing it: 25.7 ms against 16.0 with the loops.  A call a
- * register tile costs nothing measurable (rt/README.md). */
+ * vectorizing it: 25.7 ms against 16.0 with the loops.  What the call a
+ * register tile costs: rt/README.md ("Kernels"). */
 static __attribute__((unused, noinline)) void
 #else
 RXC_INLINE void
