@@ -125,6 +125,7 @@ cfg_defaults(CfgOptions *o)
   o->target.isa = CFG_ISA_NONE;
   strcpy(o->target.cc, "cc");
   o->opt.level = 2;
+  o->opt.kernels = true;
   o->memplan.algorithm = CFG_PLAN_BEST;
   o->memplan.budget_ms = 1000;
   o->codegen.weights = CFG_WEIGHTS_INLINE;

@@ -20,10 +20,11 @@
  * ("Kernels") lists which builds give the interpreter's bits.
  *
  * Key idea: the order of the terms is fixed per accumulator, never across
- * accumulators, so the kernel is free to hold a block of rows x 16 sums in
- * vector registers.  Where the compiler has GNU C vector extensions (gcc,
- * clang) a sum is a vector of 16 floats, 8 rows at a time (8 independent
- * chains, one broadcast of a and one load of b per row and term); tcc has
+ * accumulators, so the kernel is free to hold a block of sums in vector
+ * registers.  Where the compiler has GNU C vector extensions (gcc, clang)
+ * a sum is a vector of RXC_K_COLS floats (16, 8 or 4, as wide as the
+ * target's registers), 8 rows at a time (8 independent chains, one
+ * broadcast of a and one load of b per row and term); tcc has
  * none, and gets the scalar form.  Both read and write exactly the same
  * elements.  Vector loads and stores go through a 4-byte-aligned,
  * may_alias vector type: any float address works, and no memcpy is called.
@@ -54,24 +55,44 @@ void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, 
 #endif
 #endif
 
+/* RXC_K_COLS: the columns an 8-row block holds in one vector a row, as
+ * wide as the target's vector registers: 16 floats with AVX-512 (32
+ * registers), 8 with AVX, else 4.  A 16-float vector on a narrower
+ * target is split by the compiler into 2 or 4, and 8 rows of them no
+ * longer fit 16 registers: under gcc 12 -O3 -march=x86-64-v3 squeezenet1_1
+ * took 44 ms (resnet18 229 ms) against its loops' 11 ms (53 ms).  The
+ * one-row blocks of 64 columns (4 vectors of 16) are kept for AVX-512
+ * for the same reason. */
+#ifndef RXC_K_COLS
+#if defined(__AVX512F__)
+#define RXC_K_COLS 16
+#elif defined(__AVX__)
+#define RXC_K_COLS 8
+#else
+#define RXC_K_COLS 4
+#endif
+#endif
+
 #if RXC_K_VECTOR
 /* 16 and 4 floats at any float address */
 typedef float rxc_k_f32x16 __attribute__((vector_size(64), aligned(4), may_alias));
 typedef float rxc_k_f32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+/* RXC_K_COLS floats: the 8-row blocks' vectors */
+typedef float rxc_k_f32xv __attribute__((vector_size(4 * RXC_K_COLS), aligned(4), may_alias));
 
-/* acc rows [r0, r0 + 8), columns [c, c + 16): 8 chains of vectors */
+/* acc rows [r0, r0 + 8), columns [c, c + RXC_K_COLS): 8 chains of vectors */
 RXC_INLINE void
-rxc_k_gemm_f32_8x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
-                    const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+rxc_k_gemm_f32_8xv(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                   const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
 {
-  rxc_k_f32x16 s0 = *(rxc_k_f32x16 *)(acc + 0 * cols), s1 = *(rxc_k_f32x16 *)(acc + 1 * cols);
-  rxc_k_f32x16 s2 = *(rxc_k_f32x16 *)(acc + 2 * cols), s3 = *(rxc_k_f32x16 *)(acc + 3 * cols);
-  rxc_k_f32x16 s4 = *(rxc_k_f32x16 *)(acc + 4 * cols), s5 = *(rxc_k_f32x16 *)(acc + 5 * cols);
-  rxc_k_f32x16 s6 = *(rxc_k_f32x16 *)(acc + 6 * cols), s7 = *(rxc_k_f32x16 *)(acc + 7 * cols);
+  rxc_k_f32xv s0 = *(rxc_k_f32xv *)(acc + 0 * cols), s1 = *(rxc_k_f32xv *)(acc + 1 * cols);
+  rxc_k_f32xv s2 = *(rxc_k_f32xv *)(acc + 2 * cols), s3 = *(rxc_k_f32xv *)(acc + 3 * cols);
+  rxc_k_f32xv s4 = *(rxc_k_f32xv *)(acc + 4 * cols), s5 = *(rxc_k_f32xv *)(acc + 5 * cols);
+  rxc_k_f32xv s6 = *(rxc_k_f32xv *)(acc + 6 * cols), s7 = *(rxc_k_f32xv *)(acc + 7 * cols);
   rxc_i64 t;
   for (t = 0; t < k; t++) {
     const rxc_f32 *at = a + t * a_k;
-    rxc_k_f32x16 v = *(const rxc_k_f32x16 *)(b + t * b_k);
+    rxc_k_f32xv v = *(const rxc_k_f32xv *)(b + t * b_k);
     s0 = s0 + at[0 * a_row] * v;
     s1 = s1 + at[1 * a_row] * v;
     s2 = s2 + at[2 * a_row] * v;
@@ -81,14 +102,79 @@ rxc_k_gemm_f32_8x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
     s6 = s6 + at[6 * a_row] * v;
     s7 = s7 + at[7 * a_row] * v;
   }
-  *(rxc_k_f32x16 *)(acc + 0 * cols) = s0;
-  *(rxc_k_f32x16 *)(acc + 1 * cols) = s1;
-  *(rxc_k_f32x16 *)(acc + 2 * cols) = s2;
-  *(rxc_k_f32x16 *)(acc + 3 * cols) = s3;
-  *(rxc_k_f32x16 *)(acc + 4 * cols) = s4;
-  *(rxc_k_f32x16 *)(acc + 5 * cols) = s5;
-  *(rxc_k_f32x16 *)(acc + 6 * cols) = s6;
-  *(rxc_k_f32x16 *)(acc + 7 * cols) = s7;
+  *(rxc_k_f32xv *)(acc + 0 * cols) = s0;
+  *(rxc_k_f32xv *)(acc + 1 * cols) = s1;
+  *(rxc_k_f32xv *)(acc + 2 * cols) = s2;
+  *(rxc_k_f32xv *)(acc + 3 * cols) = s3;
+  *(rxc_k_f32xv *)(acc + 4 * cols) = s4;
+  *(rxc_k_f32xv *)(acc + 5 * cols) = s5;
+  *(rxc_k_f32xv *)(acc + 6 * cols) = s6;
+  *(rxc_k_f32xv *)(acc + 7 * cols) = s7;
+}
+
+/* acc rows [r0, r0 + 8), columns [c, c + 4): the 8-row block's columns
+ * left over after those of RXC_K_COLS (all of them where it is 4), 8
+ * chains of 4-float vectors */
+RXC_INLINE void
+rxc_k_gemm_f32_8x4(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                   const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_k_f32x4 s0 = *(rxc_k_f32x4 *)(acc + 0 * cols), s1 = *(rxc_k_f32x4 *)(acc + 1 * cols);
+  rxc_k_f32x4 s2 = *(rxc_k_f32x4 *)(acc + 2 * cols), s3 = *(rxc_k_f32x4 *)(acc + 3 * cols);
+  rxc_k_f32x4 s4 = *(rxc_k_f32x4 *)(acc + 4 * cols), s5 = *(rxc_k_f32x4 *)(acc + 5 * cols);
+  rxc_k_f32x4 s6 = *(rxc_k_f32x4 *)(acc + 6 * cols), s7 = *(rxc_k_f32x4 *)(acc + 7 * cols);
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_k_f32x4 v = *(const rxc_k_f32x4 *)(b + t * b_k);
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  *(rxc_k_f32x4 *)(acc + 0 * cols) = s0;
+  *(rxc_k_f32x4 *)(acc + 1 * cols) = s1;
+  *(rxc_k_f32x4 *)(acc + 2 * cols) = s2;
+  *(rxc_k_f32x4 *)(acc + 3 * cols) = s3;
+  *(rxc_k_f32x4 *)(acc + 4 * cols) = s4;
+  *(rxc_k_f32x4 *)(acc + 5 * cols) = s5;
+  *(rxc_k_f32x4 *)(acc + 6 * cols) = s6;
+  *(rxc_k_f32x4 *)(acc + 7 * cols) = s7;
+}
+
+/* acc rows [r0, r0 + 8), column c: 8 scalar chains side by side (one
+ * row's sum after another would be 8 chains of dependent adds in turn) */
+RXC_INLINE void
+rxc_k_gemm_f32_8x1(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k,
+                   const rxc_f32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 cols)
+{
+  rxc_f32 s0 = acc[0 * cols], s1 = acc[1 * cols], s2 = acc[2 * cols], s3 = acc[3 * cols];
+  rxc_f32 s4 = acc[4 * cols], s5 = acc[5 * cols], s6 = acc[6 * cols], s7 = acc[7 * cols];
+  rxc_i64 t;
+  for (t = 0; t < k; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_f32 v = b[t * b_k];
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  acc[0 * cols] = s0;
+  acc[1 * cols] = s1;
+  acc[2 * cols] = s2;
+  acc[3 * cols] = s3;
+  acc[4 * cols] = s4;
+  acc[5 * cols] = s5;
+  acc[6 * cols] = s6;
+  acc[7 * cols] = s7;
 }
 
 /* one row, columns [c, c + 64): 4 chains of vectors */
@@ -174,34 +260,52 @@ rxc_k_gemm_f32_1x8(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b
 /* acc[r * cols + c] += sum over t of a[r * a_row + t * a_k] * b[t * b_k + c]
  * for r < rows, c < cols, t < k, t ascending (the file comment).  acc
  * shares no element with a or b. */
+#if RXC_K_VECTOR
+/* Never inlined, in gcc and clang: its body, inlined at each call of a
+ * model's kernels, took the budget of gcc 12's inliner (-O3
+ * -march=native) from the rest of the file, and efficientnet_b0's
+ * sigmoid epilogues then called rxc_expf instead of inlining and
+ * vectorizing it: 25.7 ms against 16.0 with the loops.  What the call a
+ * register tile costs: rt/README.md ("Kernels"). */
+static __attribute__((unused, noinline)) void
+#else
 RXC_INLINE void
+#endif
 rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols)
 {
   rxc_i64 r = 0, c, t;
 #if RXC_K_VECTOR
   for (; r + 8 <= rows; r += 8) {
-    for (c = 0; c + 16 <= cols; c += 16)
-      rxc_k_gemm_f32_8x16(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
-    for (; c < cols; c++) /* columns left over: each row's sum alone */
-      for (t = 0; t < 8; t++) {
-        rxc_f32 *s = acc + (r + t) * cols + c;
-        const rxc_f32 *ar = a + (r + t) * a_row;
-        rxc_i64 u;
-        for (u = 0; u < k; u++)
-          *s = *s + ar[u * a_k] * b[u * b_k + c];
-      }
+    rxc_i64 c4 = 0; /* where the blocks of 4 columns start */
+#if RXC_K_COLS > 4
+    for (c4 = cols - cols % RXC_K_COLS, c = 0; c < c4; c += RXC_K_COLS)
+      rxc_k_gemm_f32_8xv(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
+#endif
+    for (c = c4; c < cols - cols % 4; c += 4)
+      rxc_k_gemm_f32_8x4(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
+    for (c = cols - cols % 4; c < cols; c++)
+      rxc_k_gemm_f32_8x1(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
   }
   for (; r < rows; r++) {
     rxc_f32 *s = acc + r * cols;
     const rxc_f32 *ar = a + r * a_row;
-    for (c = 0; c + 64 <= cols; c += 64)
+    /* each loop's start written out, not carried over from the loop
+     * before: gcc 12 -O3 -march=native, inlining a call of 1 row x 12
+     * columns (k 64, kws_dscnn's last matmul), otherwise warns that the
+     * last loop's iteration 2^62 - 1 is undefined (an error under the
+     * -Werror builds of tests/cortexm/freestanding.py) */
+#if RXC_K_COLS == 16
+    for (c = 0; c < cols - cols % 64; c += 64)
       rxc_k_gemm_f32_1x64(s + c, ar, a_k, b + c, b_k, k);
-    for (; c + 16 <= cols; c += 16)
+    for (c = cols - cols % 64; c < cols - cols % 16; c += 16)
+#else
+    for (c = 0; c < cols - cols % 16; c += 16)
+#endif
       rxc_k_gemm_f32_1x16(s + c, ar, a_k, b + c, b_k, k);
-    for (; c + 4 <= cols; c += 4)
+    for (c = cols - cols % 16; c < cols - cols % 4; c += 4)
       rxc_k_gemm_f32_1x4(s + c, ar, a_k, b + c, b_k, k);
-    for (; c < cols; c++)
+    for (c = cols - cols % 4; c < cols; c++)
       for (t = 0; t < k; t++)
         s[c] = s[c] + ar[t * a_k] * b[t * b_k + c];
   }

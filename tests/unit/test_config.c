@@ -193,7 +193,7 @@ test_every_key(void **state)
   assert_int_equal(o.opt.npasses_remove, 1);
   assert_string_equal(o.opt.passes_remove[0], "FoldConstant");
   assert_true(o.opt.verify_each);
-  assert_true(o.opt.kernels);
+  assert_false(o.opt.kernels);
   assert_int_equal(o.memplan.algorithm, CFG_PLAN_GREEDY_SIZE);
   assert_int_equal(o.memplan.arena_limit, 3 * 1024 * 1024);
   assert_int_equal(o.memplan.default_upper_bound, 4096);
@@ -788,7 +788,7 @@ static const char cortex_m4_printed[] =
     "passes_add =\n"
     "passes_remove =\n"
     "verify_each = false\n"
-    "kernels = false\n"
+    "kernels = true\n"
     "\n"
     "[memplan]\n"
     "algorithm = best\n"
