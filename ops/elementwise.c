@@ -549,6 +549,17 @@ mod_int(IrDType t, bool floor, int64_t a, int64_t b)
   return floor && r != 0 && (r < 0) != (b < 0) ? r + b : r;
 }
 
+/* -1, 0 or 1 as a is below, equal to or above b, integers of dtype t:
+ * uint64 values past INT64_MAX read as negative int64, so unsigned ones
+ * are ordered as unsigned. */
+static int
+int_order(IrDType t, int64_t a, int64_t b)
+{
+  if (t.code == IR_DT_UINT)
+    return (uint64_t)a < (uint64_t)b ? -1 : a != b;
+  return a < b ? -1 : a > b;
+}
+
 /* A binary op on integers (and bools) of dtype t, in int64 wrapping
  * arithmetic, unsigned ones divided and ordered as unsigned (comparisons:
  * compare); the caller has excluded division by zero. */
@@ -576,9 +587,9 @@ binary_int(IrOpId id, IrDType t, int64_t a, int64_t b)
   case IR_OP_POWER:
     return op_power_int(a, b);
   case IR_OP_MAXIMUM:
-    return t.code == IR_DT_UINT ? ((uint64_t)a > (uint64_t)b ? a : b) : a > b ? a : b;
+    return int_order(t, a, b) > 0 ? a : b;
   case IR_OP_MINIMUM:
-    return t.code == IR_DT_UINT ? ((uint64_t)a < (uint64_t)b ? a : b) : a < b ? a : b;
+    return int_order(t, a, b) < 0 ? a : b;
   case IR_OP_LOGICAL_AND:
     return a && b;
   case IR_OP_LOGICAL_OR:
@@ -646,9 +657,8 @@ eval_binary(OpEval *ev, const OpSite *s, Value **args)
     int64_t a = op_get_i(in[0], ia), b = op_get_i(in[1], ib);
     if (divides && b == 0)
       return op_fail_null(s, "integer division by zero");
-    bool u = in[0]->dtype.code == IR_DT_UINT; /* uint64 past INT64_MAX reads negative */
-    bool less = u ? (uint64_t)a < (uint64_t)b : a < b, greater = u ? (uint64_t)a > (uint64_t)b : a > b;
-    op_set_i(out, i, cmp ? compare(id, less, a == b, greater) : binary_int(id, in[0]->dtype, a, b));
+    int order = int_order(in[0]->dtype, a, b);
+    op_set_i(out, i, cmp ? compare(id, order < 0, order == 0, order > 0) : binary_int(id, in[0]->dtype, a, b));
   }
   return eval_result(ev, args, 2, v);
 }
