@@ -47,7 +47,7 @@ typedef struct {
   BufView x, out;
   IrBuffer *panel, *weight; /* weight: [O, K], or NULL: read through k */
   BufView k;
-  IrBuffer *part;           /* [O, width] sums of the chunks so far, or NULL */
+  IrBuffer *part;           /* [O/G, width] sums of the chunks so far, or NULL */
   IrPrimExpr *n, *band;     /* loop vars: image, band of output rows */
   IrPrimExpr *group;        /* the group (loop var; literal 0 for groups 1) */
   int64_t ci, og;           /* input, output channels of a group */
@@ -460,7 +460,8 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
 {
   int64_t co, ci, kh, kw, oh, ow, in_h, in_w;
   IrDType sum = op_nn_tile_type(x->b->dtype, k->b->dtype, out->b->dtype);
-  if (sum.code == IR_DT_VOID || !gemm_fits(w, x, k, out, &co, &ci, &kh, &kw, &oh, &ow, &in_h, &in_w))
+  if (sum.code == IR_DT_VOID ||
+      !gemm_fits(w, x, k, out, &co, &ci, &kh, &kw, &oh, &ow, &in_h, &in_w))
     return false;
   IrCtx *ctx = p->lz->ctx;
   bool pointwise = kh == 1 && kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
