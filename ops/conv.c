@@ -31,8 +31,9 @@
  * a nest over the output, a window nest inside, padding as an if-guard
  * around the accumulation (no load outside the input), sums in float64
  * (integers: int32 or int64, op_nn_sum_type, as the kernels' wrapping
- * int64 sums store them); a float32 or integer conv2d with groups 1 is a
- * product of matrices for each output row instead (conv_gemm.c: gemm.c's
+ * int64 sums store them); a float32 or integer conv2d with groups 1 (or
+ * several input channels a group) is a product of matrices for each band
+ * of output rows (and group) instead (conv_gemm.c: gemm.c's
  * register tiles, float32 sums, as TVM's legalized conv2d sums in its
  * output dtype), a depthwise one conv_dw.c's rows.
  */

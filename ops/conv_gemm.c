@@ -1,7 +1,8 @@
 /*
- * conv_gemm.c - the fast path of conv2d with groups 1 (float32, or integer
- * operands: int8 x int8 -> int32): products of matrices through gemm.c's
- * register tiles, over a packed panel of the input.
+ * conv_gemm.c - the fast path of conv2d (float32, or integer operands:
+ * int8 x int8 -> int32) with groups 1, or grouped with several input
+ * channels a group: products of matrices through gemm.c's register
+ * tiles, over a packed panel of the input.
  *
  * Key idea: a convolution is the product
  *   out[n, o, p] = sum over t of weight[o, t] * cols[t, p]
@@ -24,6 +25,16 @@
  * PANEL_BYTES when it can.  A constant OIHW weight is handed to the kernel
  * as the matrix [O, K] it is (the same bytes), so a term reads
  * weight[o, t] without splitting t.
+ *
+ * Groups: a conv of G groups is G convs of groups 1, group g reading the
+ * input channels g * I .. of the data (I = the weight's input channels,
+ * those of a group) and writing output channels g * O/G .., whose weights
+ * are rows g * O/G .. of the same matrix [O, K] (K = I * KH * KW counts a
+ * group's terms).  So a group loop inside each band offsets the channels
+ * the panel copies, the weight rows and the output channels, and
+ * everything else (bands, panels, chunks, tiles) is the schedule above,
+ * over a product of O/G rows.  Depthwise convs (one input channel a
+ * group) stay conv_dw.c's.
  */
 #include "conv_int.h"
 
@@ -36,8 +47,10 @@ typedef struct {
   BufView x, out;
   IrBuffer *panel, *weight; /* weight: [O, K], or NULL: read through k */
   BufView k;
-  IrBuffer *part;           /* [O, width] sums of the chunks so far, or NULL */
+  IrBuffer *part;           /* [O/G, width] sums of the chunks so far, or NULL */
   IrPrimExpr *n, *band;     /* loop vars: image, band of output rows */
+  IrPrimExpr *group;        /* the group (loop var; literal 0 for groups 1) */
+  int64_t ci, og;           /* input, output channels of a group */
   IrPrimExpr *chunk;        /* the chunk of input channels (var or literal) */
   bool last;                /* the last chunk: stores the output */
   int64_t kh, kw, ow, rows; /* rows: output rows of a band (R) */
@@ -58,7 +71,15 @@ whole_term(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *t)
 static IrPrimExpr *
 whole_channel(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *c)
 {
-  return op_nn_add(ctx, op_nn_mul(ctx, e->chunk, op_nn_index(ctx, e->cc)), c);
+  return op_nn_add(ctx, op_nn_mul(ctx, e->group, op_nn_index(ctx, e->ci)),
+                   op_nn_add(ctx, op_nn_mul(ctx, e->chunk, op_nn_index(ctx, e->cc)), c));
+}
+
+/* Row o of the group's product as an output channel (a weight row). */
+static IrPrimExpr *
+whole_row(IrCtx *ctx, const ConvGemm *e, IrPrimExpr *o)
+{
+  return op_nn_add(ctx, op_nn_mul(ctx, e->group, op_nn_index(ctx, e->og)), o);
 }
 
 static IrPrimExpr **
@@ -87,6 +108,7 @@ conv_load_a(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *t)
 {
   ConvGemm *e = env;
   t = whole_term(p->lz->ctx, e, t);
+  row = whole_row(p->lz->ctx, e, row);
   if (e->weight)
     return op_prim_load(p, e->weight, pair(p->lz->ctx, row, t));
   IrPrimExpr *r[3];
@@ -143,7 +165,7 @@ conv_store_c(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col, IrPrimExpr 
   IrCtx *ctx = p->lz->ctx;
   if (!e->last)
     return op_prim_store(p, e->part, pair(ctx, row, col), v);
-  IrPrimExpr *o[4] = {e->n, row, NULL, NULL};
+  IrPrimExpr *o[4] = {e->n, whole_row(ctx, e, row), NULL, NULL};
   conv_place(ctx, e, col, &o[2], &o[3]);
   IrStmt *store =
       op_prim_store(p, e->out.b, op_conv_index(p, &e->out, o), op_nn_to(ctx, e->out.b->dtype, v));
@@ -394,13 +416,12 @@ weight_matrix(OpPrim *p, const IrExpr *arg, BufView *k, int64_t o, int64_t kk)
   return k->b;
 }
 
-/* One chunk of a band: its panel, then its product. */
+/* One chunk of a band: its panel, then its product (the group's rows). */
 static IrStmt *
-chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t co, int64_t kc, int64_t in_h,
-              int64_t in_w)
+chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t kc, int64_t in_h, int64_t in_w)
 {
   IrCtx *ctx = p->lz->ctx;
-  Gemm g = {op_nn_index(ctx, co), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
+  Gemm g = {op_nn_index(ctx, e->og), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
             NULL, NULL, e->part ? conv_load_c : NULL, e->sum, e->tile};
   IrStmt *gemm = op_nn_gemm(p, &g);
   if (!e->panel)
@@ -409,18 +430,38 @@ chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t co, int64_t kc, i
   return op_nn_seq(p, st, 2);
 }
 
+/* The static dims the schedule needs, in *co (output channels), *ci (a
+ * group's input channels), *kh, *kw, *oh, *ow, *in_h, *in_w; false when
+ * one is not static or not positive, or the groups do not fit: groups 1,
+ * or several input channels a group (one is a depthwise conv,
+ * conv_dw.c's) with the data's channels static, I * G of them, and the
+ * output channels a multiple of G (inference checks both only where
+ * they are known; the generic lowering takes the rest). */
+static bool
+gemm_fits(const Window *w, BufView *x, BufView *k, BufView *out, int64_t *co, int64_t *ci,
+          int64_t *kh, int64_t *kw, int64_t *oh, int64_t *ow, int64_t *in_h, int64_t *in_w)
+{
+  int64_t c;
+  if (!ir_prim_is_int(op_conv_dim(k, 0), co) || !ir_prim_is_int(op_conv_dim(k, 1), ci) ||
+      !ir_prim_is_int(op_conv_dim(k, 2), kh) || !ir_prim_is_int(op_conv_dim(k, 3), kw) ||
+      !ir_prim_is_int(op_conv_dim(out, 2), oh) || !ir_prim_is_int(op_conv_dim(out, 3), ow) ||
+      !ir_prim_is_int(op_conv_dim(x, 2), in_h) || !ir_prim_is_int(op_conv_dim(x, 3), in_w) ||
+      *co < 1 || *ci < 1 || *kh < 1 || *kw < 1 || *oh < 1 || *ow < 1 || w->groups < 1)
+    return false;
+  if (w->groups == 1)
+    return true;
+  return *ci > 1 && *co % w->groups == 0 && ir_prim_is_int(op_conv_dim(x, 1), &c) &&
+         c == *ci * w->groups;
+}
+
 bool
 op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
              BufView *out)
 {
   int64_t co, ci, kh, kw, oh, ow, in_h, in_w;
   IrDType sum = op_nn_tile_type(x->b->dtype, k->b->dtype, out->b->dtype);
-  if (sum.code == IR_DT_VOID || w->groups != 1 || !ir_prim_is_int(op_conv_dim(k, 0), &co) ||
-      !ir_prim_is_int(op_conv_dim(k, 1), &ci) || !ir_prim_is_int(op_conv_dim(k, 2), &kh) ||
-      !ir_prim_is_int(op_conv_dim(k, 3), &kw) || !ir_prim_is_int(op_conv_dim(out, 2), &oh) ||
-      !ir_prim_is_int(op_conv_dim(out, 3), &ow) || !ir_prim_is_int(op_conv_dim(x, 2), &in_h) ||
-      !ir_prim_is_int(op_conv_dim(x, 3), &in_w) || co < 1 || ci < 1 || kh < 1 || kw < 1 ||
-      oh < 1 || ow < 1)
+  if (sum.code == IR_DT_VOID ||
+      !gemm_fits(w, x, k, out, &co, &ci, &kh, &kw, &oh, &ow, &in_h, &in_w))
     return false;
   IrCtx *ctx = p->lz->ctx;
   bool pointwise = kh == 1 && kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
@@ -438,7 +479,8 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     rows = band_rows(oh, ow, tile, kh * kw, true, small);
   }
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
-  *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
+  *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .group = op_nn_index(ctx, 0), .ci = ci,
+                  .og = co / w->groups, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
                   .cols = rows * ow, .width = tiles_of(rows * ow, tile) * tile, .last = true,
                   .sum = sum, .tile = tile};
   if (pointwise)
@@ -450,14 +492,19 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     e->panel = op_prim_alloc(p, x->b->dtype, shape, 2, "panel");
   }
   if (chunks > 1) {
-    IrPrimExpr *shape[2] = {op_nn_index(ctx, co), op_nn_index(ctx, e->width)};
+    IrPrimExpr *shape[2] = {op_nn_index(ctx, e->og), op_nn_index(ctx, e->width)};
     e->part = op_prim_alloc(p, sum, shape, 2, "part");
   }
   e->weight = weight_matrix(p, weight, k, co, kk);
-  IrPrimExpr *ext[2] = {op_conv_dim(out, 0), op_nn_index(ctx, oh / rows)}, **v;
-  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  /* for each image, band and group */
+  IrPrimExpr *ext[3] = {op_conv_dim(out, 0), op_nn_index(ctx, oh / rows),
+                        op_nn_index(ctx, w->groups)},
+             **v;
+  IrStmt **slot = op_prim_loops(p, ext, w->groups > 1 ? 3 : 2, &v);
   e->n = v[0];
   e->band = v[1];
+  if (w->groups > 1)
+    e->group = v[2];
   /* chunks 0 .. chunks - 2 add into part, the last one stores the output */
   IrStmt *st[2];
   int n = 0;
@@ -468,10 +515,10 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     IrPrimExpr *count = op_nn_index(ctx, chunks - 1), **c;
     IrStmt **body = op_prim_loop_nest(p, &count, 1, &c, &st[n++]);
     first->chunk = c[0];
-    *body = chunk_product(p, w, first, co, kc, in_h, in_w);
+    *body = chunk_product(p, w, first, kc, in_h, in_w);
   }
   e->chunk = op_nn_index(ctx, chunks - 1);
-  st[n++] = chunk_product(p, w, e, co, kc, in_h, in_w);
+  st[n++] = chunk_product(p, w, e, kc, in_h, in_w);
   *slot = op_nn_seq(p, st, n);
   return true;
 }

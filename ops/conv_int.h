@@ -2,7 +2,8 @@
  * conv_int.h - what the window ops share inside ops/: conv.c (attributes,
  * inference, kernels, the generic lowering of the convolutions, plain and
  * transposed, over 1, 2 or 3 spatial axes), conv_gemm.c (conv2d with
- * groups 1 as register-tiled products), conv_dw.c (depthwise conv2d) and
+ * groups 1, or several input channels a group, as register-tiled
+ * products), conv_dw.c (depthwise conv2d) and
  * pool.c (the pools' inference, kernels and lowering).
  */
 #ifndef RXC_CONV_INT_H
@@ -117,9 +118,11 @@ IrPrimExpr **op_conv_index(OpPrim *p, const BufView *v, IrPrimExpr **o);
 IrStmt *op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v);
 bool op_conv_is_f32(const IrBuffer *b);
 
-/* conv_gemm.c: emits conv2d with groups 1 as products of matrices and
- * returns true, or returns false (nothing emitted) when the call does not
- * fit: float32 throughout, static dims but the batch.  weight is the
+/* conv_gemm.c: emits conv2d with groups 1 as products of matrices (a
+ * grouped one as a product a group) and returns true, or returns false
+ * (nothing emitted) when the call does not fit: float32 throughout (or
+ * integer operands: op_nn_tile_type), static dims but the batch, groups
+ * 1 or several input channels a group.  weight is the
  * call's weight argument (a constant one is handed over as a matrix). */
 bool op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
                   BufView *out);

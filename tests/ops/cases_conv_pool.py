@@ -1,6 +1,7 @@
 """cases_conv_pool.py - the window ops (ops/conv.c, pool.c) over 1, 2 or 3
-spatial axes (conv1d, conv3d, the transposed convolutions, the 1-D/3-D
-pools, the adaptive pools) and pad, pixel_shuffle, batch_flatten.
+spatial axes (conv1d, conv3d, the transposed convolutions, grouped
+conv2d, the 1-D/3-D pools, the adaptive pools) and pad, pixel_shuffle,
+batch_flatten.
 
 The references follow TVM's definitions (python/tvm/relax/op/nn/nn.py,
 src/relax/op/nn/convolution.cc, pooling.cc): padding of 1 value for all
@@ -200,6 +201,111 @@ def conv_cases():
     return c
 
 
+def grouped_conv2d(x, w, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1), groups=1,
+                   out=None):
+    """conv2d NCHW/OIHW as one product of matrices a group: the group's
+    weight rows [O/G, I/G * KH * KW] times its window columns
+    [I/G * KH * KW, OH * OW], gathered from the zero-padded input by
+    index; float64 for floats, int64 for integers (then wrapped to out)."""
+    ints = np.dtype(x.dtype).kind in "iu"
+    acc = np.int64 if ints else np.float64
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    t, l, b, r = padding
+    (sh, sw), (dh, dw) = strides, dilation
+    oh = (h + t + b - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + l + r - dw * (kw - 1) - 1) // sw + 1
+    xp = np.zeros((n, c, h + t + b, wd + l + r), acc)
+    xp[:, :, t:t + h, l:l + wd] = x
+    iy = np.arange(kh)[:, None] * dh + np.arange(oh)[None, :] * sh  # [ky, y]
+    ix = np.arange(kw)[:, None] * dw + np.arange(ow)[None, :] * sw  # [kx, z]
+    cols = xp[:, :, iy[:, None, :, None], ix[None, :, None, :]]  # [n, c, ky, kx, y, z]
+    og = o // groups
+    y = np.zeros((n, o, oh, ow), acc)
+    for g in range(groups):
+        a = np.asarray(w[g * og:(g + 1) * og], acc).reshape(og, cg * kh * kw)
+        bm = cols[:, g * cg:(g + 1) * cg].reshape(n, cg * kh * kw, oh * ow)
+        y[:, g * og:(g + 1) * og] = (a @ bm).reshape(n, og, oh, ow)
+    return y.astype(out or x.dtype)
+
+
+def group_case(name, xs, ws, groups, strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+               dtype=F32, sig=None, upper=None, atol=1e-4, path="gemm", at_edges=True):
+    """A grouped conv2d NCHW/OIHW of 4-value padding (integers: int8 x int8
+    summed into int32).  path: "gemm" the legalized module must reach
+    ops/conv_gemm.c's product (rt/'s gemm kernel, called by default),
+    "generic" it must not (a dim the schedule needs is not static, or one
+    input channel a group: conv_dw.c's)."""
+    ints = dtype != F32
+    text = (f"strides={list(strides)}, padding={list(padding)}, dilation={list(dilation)}, "
+            f"groups={groups}" + (', out_dtype="int32"' if ints else ""))
+    kind = "anyint" if ints else "normal"
+    out = "int32" if ints else None
+    case = Case(name, f"R.nn.conv2d(x, w, {text})",
+                [inp("x", xs, dtype, kind, sig), inp("w", ws, dtype, kind)],
+                lambda x, w: grouped_conv2d(x, w, strides, padding, dilation, groups, out),
+                upper=upper, atol=0 if ints else atol, rtol=0 if ints else 1e-5, at_edges=at_edges)
+    kern = "rxc_k_gemm_i8i8_i32" if ints else "rxc_k_gemm_f32"
+    if path == "gemm":
+        case.legal_has = (kern,)
+    else:
+        case.legal_lacks = (kern,)
+    return case
+
+
+def group_cases():
+    """conv2d with 1 < groups (ops/conv_gemm.c's group loop): groups 2, 3, 4,
+    8 with 3, 8, 13 input and 1, 3, 4, 8, 13 output channels a group, 1x1,
+    3x3, 5x5, strides, padding, dilation, batch 2, non-square planes."""
+    return [
+        group_case("conv2d_g2_3to4_pad", (2, 6, 9, 11), (8, 3, 3, 3), 2, padding=(1, 1, 1, 1)),
+        group_case("conv2d_g3_8to13_s2", (1, 24, 10, 7), (39, 8, 3, 3), 3, strides=(2, 2),
+                   padding=(1, 0, 2, 1)),
+        group_case("conv2d_g4_13to3_1x1", (2, 52, 7, 9), (12, 13, 1, 1), 4),
+        group_case("conv2d_g4_13to3_1x1_s2", (1, 52, 7, 9), (12, 13, 1, 1), 4, strides=(2, 2)),
+        group_case("conv2d_g8_8to8_s2", (2, 64, 14, 13), (64, 8, 3, 3), 8, strides=(2, 2),
+                   padding=(1, 1, 1, 1)),
+        group_case("conv2d_g8_8to8", (1, 64, 7, 7), (64, 8, 3, 3), 8, padding=(1, 1, 1, 1)),
+        group_case("conv2d_g2_5x5_dilation", (1, 16, 13, 12), (16, 8, 5, 5), 2,
+                   padding=(4, 3, 4, 2), dilation=(2, 2)),
+        group_case("conv2d_g4_3to1_s12", (2, 12, 8, 9), (4, 3, 3, 3), 4, strides=(1, 2),
+                   padding=(0, 1, 1, 0)),
+        group_case("conv2d_g3_3to3_5x5_s21", (1, 9, 11, 6), (9, 3, 5, 5), 3, strides=(2, 1),
+                   padding=(2, 2, 2, 2), dilation=(1, 2)),
+        # a group's input channels summed in two chunks (a group's panel past
+        # 512 KiB): float32 sums of 16200 terms against float64
+        group_case("conv2d_g2_chunks", (1, 3600, 4, 4), (6, 1800, 3, 3), 2, padding=(1, 1, 1, 1),
+                   atol=2e-3),
+        # int8 x int8 into int32: rt/'s 8-bit kernel, exact
+        group_case("conv2d_g2_i8", (2, 16, 9, 10), (6, 8, 3, 3), 2, padding=(1, 1, 1, 1),
+                   dtype="int8"),
+        group_case("conv2d_g4_i8_s2", (1, 52, 9, 9), (52, 13, 3, 3), 4, strides=(2, 2),
+                   dtype="int8"),
+        # a symbolic batch keeps the schedule; symbolic planes or channels
+        # take the generic lowering
+        group_case("conv2d_g2_sym_batch", (3, 6, 7, 9), (8, 3, 3, 3), 2, padding=(1, 1, 1, 1),
+                   sig=("n", 6, 7, 9), upper={"n": 4}),
+        group_case("conv2d_g2_sym_plane", (1, 6, 7, 9), (8, 3, 3, 3), 2, padding=(1, 1, 1, 1),
+                   sig=(1, 6, "h", 9), upper={"h": 10}, path="generic", at_edges=False),
+        group_case("conv2d_g2_sym_channels", (1, 6, 5, 5), (4, 3, 3, 3), 2,
+                   sig=(1, "c", 5, 5), upper={"c": 8}, path="generic", at_edges=False),
+        # one input channel a group is depthwise: conv_dw.c's rows, not a product
+        group_case("conv2d_g4_1to3_dw", (1, 4, 6, 6), (12, 1, 3, 3), 4, padding=(1, 1, 1, 1),
+                   path="generic"),
+        # a bias and an activation fused after the group loop's store
+        Case("conv2d_g2_bias_relu", "R.nn.relu(lv1)",
+             [inp("x", (2, 8, 6, 7)), inp("w", (6, 4, 3, 3)), inp("b", (1, 6, 1, 1))],
+             lambda x, w, b: np.maximum(
+                 grouped_conv2d(x, w, padding=(1, 1, 1, 1), groups=2) + b, 0),
+             pre=["lv = R.nn.conv2d(x, w, padding=[1, 1, 1, 1], groups=2)", "lv1 = R.add(lv, b)"],
+             atol=1e-4),
+        # other ranks and the transposed convs keep the generic lowering
+        conv_case("conv1d", (2, 6, 9), (4, 3, 3), {"padding": [1], "groups": 2}, suffix="_g2"),
+        conv_case("conv2d_transpose", (1, 6, 4, 5), (6, 2, 3, 3),
+                  {"strides": [2, 2], "padding": [1], "groups": 3}, suffix="_g3"),
+    ]
+
+
 def pool_case(op, xs, attrs, dtype=F32, sig=None, upper=None, suffix=""):
     kw = {k: v for k, v in attrs.items() if k in ("pool_size", "strides", "padding", "dilation")}
     for k in ("ceil_mode", "count_include_pad"):
@@ -333,7 +439,7 @@ def layout_cases():
 
 
 def CASES():
-    return conv_cases() + pool_cases() + layout_cases()
+    return conv_cases() + group_cases() + pool_cases() + layout_cases()
 
 
 def ERROR_CASES():

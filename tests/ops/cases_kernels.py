@@ -170,6 +170,12 @@ def INT_CASES():
               xkind=ALL_U8),
         qconv("kern_qconv_u8_pointwise", (1, 20, 4, 17), (9, 20, 1, 1), 6, {}, "", xdt=U8,
               const=False),
+        # grouped (ops/conv_gemm.c's group loop): group g's weight rows of the
+        # constant matrix, its input channels copied into the panel
+        qconv("kern_qconv_groups", (1, 32, 8, 9), (16, 8, 3, 3), 7,
+              dict(padding=(1, 1, 1, 1), groups=4), ", padding=[1, 1, 1, 1], groups=4"),
+        qconv("kern_qconv_u8_groups", (1, 12, 7, 7), (9, 4, 3, 3), 8, dict(strides=(2, 2), groups=3),
+              ", strides=[2, 2], groups=3", xdt=U8),
     ]
 
 
@@ -205,6 +211,11 @@ def CASES():
                    {"strides": (2, 2), "padding": [1]}, ", strides=[2, 2], padding=[1]"),
         const_conv("kern_conv2d_wide", (1, 4, 6, 37), (9, 4, 2, 5), 3,
                    {"padding": [0, 2, 1, 2]}, ", padding=[0, 2, 1, 2]"),
+        const_conv("kern_conv2d_groups", (2, 24, 9, 10), (24, 8, 3, 3), 4,
+                   {"groups": 3, "padding": [1]}, ", padding=[1], groups=3"),
+        const_conv("kern_conv2d_groups_s2", (1, 26, 11, 9), (4, 13, 3, 3), 5,
+                   {"groups": 2, "strides": (2, 2), "padding": [1]},
+                   ", strides=[2, 2], padding=[1], groups=2"),
         # a weight input read through its window: OIHW's terms (ci, ky, kx)
         # are the digits of one linear term; HWIO's are not in that order
         kernel(conv_case("kern_conv2d_weight_input", (1, 3, 5, 5), (4, 3, 3, 3), {}, {})),
