@@ -68,7 +68,7 @@ INTERP_SRCS := interp/interp.c interp/relax.c interp/check.c interp/tir.c
 # passes
 OPT_SRCS := opt/pass.c opt/pipeline.c opt/rewrite.c opt/normalize.c opt/legalize.c
 OPT_SRCS += opt/bind_params.c opt/canonicalize_bindings.c opt/dead_code.c opt/fold_constant.c \
-            opt/fake_quant_to_int.c
+            opt/fake_quant_to_int.c opt/decompose_ops.c
 OPT_SRCS += opt/fuse_ops.c opt/fuse_group.c opt/fuse_pattern.c opt/fuse_tir.c opt/fuse_tir_copy.c opt/fuse_tir_inline.c
 OPT_SRCS += opt/fuse_by_pattern.c opt/merge_composite.c opt/remove_unused_outputs.c
 OPT_SRCS += opt/realize_vdevice.c
