@@ -318,6 +318,14 @@ check-quant: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via tcc
 check: check-quant
 
+# DecomposeOpsForInference (issue 36): inference batch_norm as a scale and
+# shift, against numpy's batch norm in the interpreter before and after the
+# pass and through the generated C of tcc and cc.  Seconds.
+.PHONY: check-decompose
+check-decompose: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/decompose/batch_norm.py
+check: check-decompose
+
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.
 
