@@ -71,6 +71,22 @@ scalar(Decomposer *d, IrDType t, double v)
   return ir_const_new(ctx, &c, d->loc);
 }
 
+/* epsilon: a float, an int (epsilon=0), or absent (1e-5, as the kernel) */
+static bool
+epsilon_of(const IrExpr *call, double *eps)
+{
+  const IrAttr *a = op_attr(call, "epsilon");
+  if (!a || a->kind == IR_AT_NONE)
+    *eps = 1e-5;
+  else if (a->kind == IR_AT_FLOAT)
+    *eps = a->u.f;
+  else if (a->kind == IR_AT_INT)
+    *eps = (double)a->u.i;
+  else
+    return false;
+  return true;
+}
+
 static bool
 bool_attr(const IrExpr *call, const char *name, bool dflt)
 {
@@ -104,9 +120,10 @@ decompose_batch_norm(Decomposer *d, const IrExpr *v)
   IrCtx *ctx = d->rw->ctx;
   IrExpr **args = v->u.call.args;
   const IrSInfo *xs = args[0]->sinfo;
-  const IrAttr *axis_attr = op_attr(v, "axis"), *eps_attr = op_attr(v, "epsilon");
+  const IrAttr *axis_attr = op_attr(v, "axis");
+  double eps;
   if (bool_attr(v, "training", true) || !xs || xs->kind != IR_SI_TENSOR || !axis_attr ||
-      axis_attr->kind != IR_AT_INT || !eps_attr || eps_attr->kind != IR_AT_FLOAT)
+      axis_attr->kind != IR_AT_INT || !epsilon_of(v, &eps))
     return NULL;
   IrDType t = xs->u.tensor.dtype;
   int ndim = xs->u.tensor.ndim;
@@ -119,7 +136,7 @@ decompose_batch_norm(Decomposer *d, const IrExpr *v)
     if (!p || p->kind != IR_SI_TENSOR || p->u.tensor.ndim != 1 || !ir_dtype_eq(p->u.tensor.dtype, t))
       return NULL;
   }
-  IrExpr *var = emit2(d, "bn_var_eps", IR_OP_ADD, args[4], scalar(d, t, eps_attr->u.f));
+  IrExpr *var = emit2(d, "bn_var_eps", IR_OP_ADD, args[4], scalar(d, t, eps));
   IrExpr *root = emit(d, "bn_std", IR_OP_SQRT, &var, 1, NULL);
   IrExpr *scale = emit2(d, "bn_scale", IR_OP_DIVIDE,
                         bool_attr(v, "scale", true) ? args[1] : scalar(d, t, 1.0), root);
