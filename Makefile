@@ -68,7 +68,7 @@ INTERP_SRCS := interp/interp.c interp/relax.c interp/check.c interp/tir.c
 # passes
 OPT_SRCS := opt/pass.c opt/pipeline.c opt/rewrite.c opt/normalize.c opt/legalize.c
 OPT_SRCS += opt/bind_params.c opt/canonicalize_bindings.c opt/dead_code.c opt/fold_constant.c \
-            opt/fake_quant_to_int.c
+            opt/fake_quant_to_int.c opt/decompose_ops.c
 OPT_SRCS += opt/fuse_ops.c opt/fuse_group.c opt/fuse_pattern.c opt/fuse_tir.c opt/fuse_tir_copy.c opt/fuse_tir_inline.c
 OPT_SRCS += opt/fuse_by_pattern.c opt/merge_composite.c opt/remove_unused_outputs.c
 OPT_SRCS += opt/realize_vdevice.c
@@ -317,6 +317,14 @@ check-quant: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via cc
 	RXC=$(BUILD)/rxc /usr/bin/python3 samples/tools/check_digits.py --model digits_cnn_int8 --via tcc
 check: check-quant
+
+# DecomposeOpsForInference (issue 36): inference batch_norm as a scale and
+# shift, against numpy's batch norm in the interpreter before and after the
+# pass and through the generated C of tcc and cc.  Seconds.
+.PHONY: check-decompose
+check-decompose: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/decompose/batch_norm.py
+check: check-decompose
 
 # ---- sample models (samples/README.md): the seeded weights are generated,
 # not committed; the digits weights are trained and committed.

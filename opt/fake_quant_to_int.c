@@ -266,24 +266,7 @@ call(Fq *q, IrOpId id, IrExpr **args, int nargs, IrAttr *attrs)
 static IrExpr *
 emit(Fq *q, const char *name, IrOpId id, IrExpr **args, int nargs, IrAttr *attrs)
 {
-  IrCtx *ctx = q->rw->ctx;
-  IrExpr *call_ = call(q, id, args, nargs, attrs);
-  IrSInfo **s = ir_alloc(ctx, sizeof *s * (size_t)nargs);
-  for (int i = 0; i < nargs; i++)
-    s[i] = args[i]->sinfo ? args[i]->sinfo
-           : args[i]->kind == IR_EX_PRIM
-               ? ir_sinfo_prim(ctx, args[i]->u.prim->dtype, args[i]->u.prim)
-               : ir_sinfo_object(ctx);
-  OpInfer in = {ctx, opt_rw_arith(q->rw), NULL, ir_sym(ctx, name), q->loc, NULL};
-  call_->sinfo = op_call_infer(&in, call_, s);
-  IrExpr *var = ir_var_new(ctx, ir_sym(ctx, name), call_->sinfo,
-                           q->rw->dataflow && !q->rw->at_result, q->loc);
-  IrBinding *b = ir_alloc(ctx, sizeof *b);
-  b->var = var;
-  b->value = call_;
-  b->loc = q->loc;
-  ir_vec_push(&q->rw->before, b);
-  return var;
+  return opt_rw_bind_op(q->rw, name, id, args, nargs, attrs, q->loc);
 }
 
 /* A constant of dtype t and the given shape from n int64 values (n ==

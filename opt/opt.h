@@ -111,6 +111,7 @@ IrModule *opt_canonicalize_bindings(const OptContext *oc, const IrModule *m);  /
 IrModule *opt_dead_code_elimination(const OptContext *oc, const IrModule *m);  /* DeadCodeElimination */
 IrModule *opt_fold_constant(const OptContext *oc, const IrModule *m);          /* FoldConstant */
 IrModule *opt_fake_quant_to_int(const OptContext *oc, const IrModule *m);      /* FakeQuantizationToInteger */
+IrModule *opt_decompose_ops_for_inference(const OptContext *oc, const IrModule *m); /* DecomposeOpsForInference */
 IrModule *opt_fuse_ops(const OptContext *oc, const IrModule *m);               /* FuseOps */
 IrModule *opt_fuse_tir(const OptContext *oc, const IrModule *m);               /* FuseTIR */
 IrModule *opt_fuse_ops_by_pattern(const OptContext *oc, const IrModule *m);    /* FuseOpsByPattern */

@@ -48,6 +48,11 @@ IrArith *opt_rw_arith(const Rewriter *rw);
 /* A new var like var but with struct info sinfo; later uses of var are
  * replaced by it. */
 IrExpr *opt_rw_var_recreate(Rewriter *rw, const IrExpr *var, IrSInfo *sinfo);
+/* Binds name = a call of op id (args copied) before the binding being
+ * rewritten (in rw->before) and returns its var, typed by the op's
+ * inference, a dataflow var in a dataflow block. */
+IrExpr *opt_rw_bind_op(Rewriter *rw, const char *name, IrOpId id, IrExpr **args, int nargs,
+                       IrAttr *attrs, IrLoc loc);
 /* e (a leaf, tuple, tuple-get or call) with recreated vars substituted;
  * e itself when none occurs in it. */
 IrExpr *opt_rw_subst(Rewriter *rw, IrExpr *e);

@@ -21,6 +21,8 @@ static const OptPass passes[] = {
      "drop unused bindings and unreachable functions"},
     {"FakeQuantizationToInteger", opt_fake_quant_to_int, 0, true,
      "quantized conv2d/matmul layers of a QDQ model as integer arithmetic"},
+    {"DecomposeOpsForInference", opt_decompose_ops_for_inference, 0, true,
+     "inference batch_norm as a per-channel scale and shift"},
     {"FoldConstant", opt_fold_constant, 0, true, "evaluate calls of constants"},
     {"LegalizeOps", opt_pass_legalize_ops, 0, true, "lower ops to R.call_tir of T.prim_funcs"},
     {"FuseOps", opt_fuse_ops, OPT_NEEDS_LEGALIZED, true, "group elementwise chains with their producer"},

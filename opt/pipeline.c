@@ -18,14 +18,14 @@ static const char *const o0[] = {
 };
 
 static const char *const o1[] = {
-    "Normalize", "BindParams", "FakeQuantizationToInteger", "FoldConstant", "DeadCodeElimination",
-    "LegalizeOps",
+    "Normalize", "BindParams", "DecomposeOpsForInference", "FakeQuantizationToInteger",
+    "FoldConstant", "DeadCodeElimination", "LegalizeOps",
     "ToNonDataflow", "RemovePurityChecking", "CallTIRRewrite", "LiftWorkspaces", "KillAfterLastUse",
 };
 
 static const char *const o2[] = {
-    "Normalize", "BindParams", "CanonicalizeBindings", "FakeQuantizationToInteger", "FoldConstant",
-    "DeadCodeElimination",
+    "Normalize", "BindParams", "DecomposeOpsForInference", "CanonicalizeBindings",
+    "FakeQuantizationToInteger", "FoldConstant", "DeadCodeElimination",
     "LegalizeOps", "FuseOps", "FuseTIR", "DeadCodeElimination", "ToNonDataflow",
     "RemovePurityChecking", "CallTIRRewrite", "LiftWorkspaces", "KillAfterLastUse",
 };

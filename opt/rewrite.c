@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/op.h"
 #include "opt_int.h"
 
 /* --- expressions -------------------------------------------------------------- */
@@ -57,6 +58,31 @@ opt_rw_expr_copy(IrCtx *ctx, const IrExpr *e)
   IrExpr *copy = ir_alloc(ctx, sizeof *copy);
   *copy = *e;
   return copy;
+}
+
+IrExpr *
+opt_rw_bind_op(Rewriter *rw, const char *name, IrOpId id, IrExpr **args, int nargs, IrAttr *attrs,
+               IrLoc loc)
+{
+  IrCtx *ctx = rw->ctx;
+  IrExpr **a = ir_alloc(ctx, sizeof *a * (size_t)nargs);
+  memcpy(a, args, sizeof *a * (size_t)nargs);
+  IrExpr *call = ir_call_op(ctx, &op_def(id)->syn, a, nargs, attrs, loc);
+  IrSInfo **s = ir_alloc(ctx, sizeof *s * (size_t)nargs);
+  for (int i = 0; i < nargs; i++)
+    s[i] = args[i]->sinfo ? args[i]->sinfo
+           : args[i]->kind == IR_EX_PRIM
+               ? ir_sinfo_prim(ctx, args[i]->u.prim->dtype, args[i]->u.prim)
+               : ir_sinfo_object(ctx);
+  OpInfer in = {ctx, opt_rw_arith(rw), NULL, ir_sym(ctx, name), loc, NULL};
+  call->sinfo = op_call_infer(&in, call, s);
+  IrExpr *var = ir_var_new(ctx, ir_sym(ctx, name), call->sinfo, rw->dataflow && !rw->at_result, loc);
+  IrBinding *b = ir_alloc(ctx, sizeof *b);
+  b->var = var;
+  b->value = call;
+  b->loc = loc;
+  ir_vec_push(&rw->before, b);
+  return var;
 }
 
 IrExpr *

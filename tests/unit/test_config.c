@@ -695,7 +695,7 @@ test_pipeline(void **state)
   assert_true(cfg_set(ctx, &o, "opt", "passes_add", ""));
   const OptPass *got[64];
   int n = rxc_road_pipeline(ctx, &o, got, 64);
-  assert_int_equal(n, 13); /* the 15 passes of -O2 less two */
+  assert_int_equal(n, 14); /* the 16 passes of -O2 less two */
   for (int i = 0; i < n; i++)
     assert_string_not_equal(got[i]->name, "DeadCodeElimination");
   ir_ctx_free(ctx);
