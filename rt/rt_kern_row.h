@@ -446,6 +446,15 @@ typedef struct {
   rxc_k_row_reg reg[RXC_K_ROW_REGS + 1];                                /* where each is */
 } rxc_k_row_regs;
 
+/* Are a pointer's elements at the block's lanes one run at its lane
+ * stride s from lane 0's (a block within one row, or rows that follow
+ * one another: row stride rs = n * s)? */
+RXC_INLINE int
+rxc_k_row_one_piece(rxc_i64 s, rxc_i64 rs, const rxc_k_row_block *b)
+{
+  return b->j + b->m <= b->n || rs == b->n * s;
+}
+
 /* Lanes [0, m) of "to": a pointer's elements at the block's lanes (its
  * lane stride s, its row stride rs), row piece by row piece; in the
  * vector form the lanes of the last unit past m are 0, so that their
@@ -457,6 +466,10 @@ rxc_k_row_gather(rxc_f32 *to, const rxc_f32 *p, rxc_i64 s, rxc_i64 rs, const rxc
 #if RXC_K_VECTOR
   ((rxc_k_row_v *)to)[(b->m - 1) / RXC_K_ROW_UNIT] = RXC_K_ROW_ZERO;
 #endif
+  if (rxc_k_row_one_piece(s, rs, b)) {
+    rxc_k_row_in(to, p + row * rs + j * s, s, b->m);
+    return;
+  }
   while (l < b->m) {
     rxc_i64 len = b->n - j < b->m - l ? b->n - j : b->m - l;
     rxc_k_row_in(to + l, p + row * rs + j * s, s, len);
@@ -497,7 +510,7 @@ rxc_k_row_load(rxc_k_row_regs *r, int k, const rxc_k_row_call *c, int a, const r
 {
   const rxc_f32 *p = c->ptrs[a];
   rxc_i64 s = c->strides[2 * a + c->across], rs = c->strides[2 * a + 1];
-  if (s == 0 && (rs == 0 || b->j + b->m <= b->n)) {
+  if (s == 0 && rxc_k_row_one_piece(s, rs, b)) {
     rxc_k_row_set_scalar(r, k, p[b->row * rs]);
     return;
   }
@@ -519,7 +532,7 @@ rxc_k_row_madd(rxc_k_row_regs *r, const unsigned char *in, const rxc_k_row_call 
   rxc_k_row_v *d = (rxc_k_row_v *)r->block[in[1] % RXC_K_ROW_REGS];
   rxc_k_row_reg x = r->reg[in[2] % RXC_K_ROW_REGS], y = r->reg[in[3] % RXC_K_ROW_REGS], l;
   rxc_i64 whole = b->m / RXC_K_ROW_UNIT;
-  if (s == 1 && b->j + b->m <= b->n && whole > 0) {
+  if (s == 1 && rxc_k_row_one_piece(s, rs, b) && whole > 0) {
     l.at = (const rxc_k_row_u *)(p + b->row * rs + b->j);
     l.step = 1;
     rxc_k_row_op(RXC_R_MADDL, d, x, y, l, whole);
@@ -541,6 +554,82 @@ rxc_k_row_madd(rxc_k_row_regs *r, const unsigned char *in, const rxc_k_row_call 
   r->reg[in[1] % RXC_K_ROW_REGS].step = 1;
 }
 
+/* A chain of MADDLs: d = a + L_0 * b_0, then d = d + L_t * b_t, unit by
+ * unit over u units, the running sum held in a register instead of in d
+ * between the links (the same operations in the same order, lane by
+ * lane); l[t] the loads, b[t] a register other than d for t > 0 */
+RXC_INLINE void
+rxc_k_row_chain_op(rxc_k_row_v *d, rxc_k_row_reg a, const rxc_k_row_u *const *l,
+                   const rxc_k_row_reg *b, int q, rxc_i64 u)
+{
+  rxc_i64 k;
+  int t;
+  for (k = 0; k < u; k++) {
+    rxc_k_row_v sum = a.at[k * a.step];
+    for (t = 0; t < q; t++)
+      sum = sum + l[t][k] * b[t].at[k * b[t].step];
+    d[k] = sum;
+  }
+}
+
+/* How many instructions from in (of the count left) are one chain that
+ * rxc_k_row_chain can run: MADDLs into one register d, each after the
+ * first adding to d a product not of d, its load one unit-stride piece;
+ * at most as many as the units of a register (the partial last unit of
+ * each load is copied to one) */
+RXC_INLINE int
+rxc_k_row_chain_length(const unsigned char *in, int left, const rxc_k_row_call *c,
+                       const rxc_k_row_block *b)
+{
+  int d = in[1] % RXC_K_ROW_REGS, q;
+  for (q = 0; q < left && q < RXC_K_ROW_BLOCK / RXC_K_ROW_UNIT; q++, in += 5) {
+    int a = in[4];
+    if (in[0] != RXC_R_MADDL || c->strides[2 * a + c->across] != 1 ||
+        !rxc_k_row_one_piece(1, c->strides[2 * a + 1], b))
+      break;
+    if (q > 0 && (in[1] % RXC_K_ROW_REGS != d || in[2] % RXC_K_ROW_REGS != d ||
+                  in[3] % RXC_K_ROW_REGS == d))
+      break;
+  }
+  return q;
+}
+
+/* The q MADDLs of a chain from in (rxc_k_row_chain_length) on the block's
+ * u units: the loads read where they are, but for their partial last
+ * unit, copied (not a float past the block is read) */
+RXC_INLINE void
+rxc_k_row_chain(rxc_k_row_regs *r, const unsigned char *in, int q, const rxc_k_row_call *c,
+                const rxc_k_row_block *b, rxc_i64 u)
+{
+  const rxc_k_row_u *l[RXC_K_ROW_BLOCK / RXC_K_ROW_UNIT];
+  rxc_k_row_reg y[RXC_K_ROW_BLOCK / RXC_K_ROW_UNIT], x = r->reg[in[2] % RXC_K_ROW_REGS];
+  rxc_k_row_v *d = (rxc_k_row_v *)r->block[in[1] % RXC_K_ROW_REGS];
+  rxc_i64 whole = b->m / RXC_K_ROW_UNIT;
+  int t;
+  for (t = 0; t < q; t++) {
+    const unsigned char *at = in + 5 * t;
+    l[t] = (const rxc_k_row_u *)(c->ptrs[at[4]] + b->row * c->strides[2 * at[4] + 1] + b->j);
+    y[t] = r->reg[at[3] % RXC_K_ROW_REGS];
+  }
+  rxc_k_row_chain_op(d, x, l, y, q, whole);
+  if (whole < u) { /* the partial last unit */
+    rxc_k_row_block tail = *b;
+    tail.j += whole * RXC_K_ROW_UNIT;
+    tail.m -= whole * RXC_K_ROW_UNIT;
+    for (t = 0; t < q; t++) {
+      rxc_f32 *to = r->block[RXC_K_ROW_REGS] + t * RXC_K_ROW_UNIT;
+      const unsigned char *at = in + 5 * t;
+      rxc_k_row_gather(to, c->ptrs[at[4]], 1, c->strides[2 * at[4] + 1], &tail);
+      l[t] = (const rxc_k_row_u *)to;
+      y[t].at += whole * y[t].step;
+    }
+    x.at += whole * x.step;
+    rxc_k_row_chain_op(d + whole, x, l, y, q, 1);
+  }
+  r->reg[in[1] % RXC_K_ROW_REGS].at = (const rxc_k_row_u *)d;
+  r->reg[in[1] % RXC_K_ROW_REGS].step = 1;
+}
+
 /* The program on one block (its prologue already in r), then its value
  * to dst */
 RXC_INLINE void
@@ -557,7 +646,14 @@ rxc_k_row_block_run(rxc_k_row_regs *r, const rxc_k_row_call *c, const rxc_k_row_
     } else if (in[0] == RXC_R_SCALAR) {
       rxc_k_row_set_scalar(r, d, c->scalars[in[2]]);
     } else if (in[0] == RXC_R_MADDL) {
-      rxc_k_row_madd(r, in, c, b, u);
+      int q = rxc_k_row_chain_length(in, prog[0] - i, c, b);
+      if (q > 1) {
+        rxc_k_row_chain(r, in, q, c, b, u);
+        i += q - 1;
+        in += 5 * (q - 1);
+      } else {
+        rxc_k_row_madd(r, in, c, b, u);
+      }
     } else {
       rxc_k_row_op(in[0], (rxc_k_row_v *)r->block[d], r->reg[in[2] % RXC_K_ROW_REGS],
                    r->reg[in[3] % RXC_K_ROW_REGS], r->reg[in[4] % RXC_K_ROW_REGS], u);
@@ -576,24 +672,27 @@ rxc_k_row_block_run(rxc_k_row_regs *r, const rxc_k_row_call *c, const rxc_k_row_
 }
 
 /* rxc_k_row_f32 of a program of one RXC_R_LOAD or RXC_R_SCALAR: the
- * value moves unchanged, so a loop per row does it (which compilers
- * vectorize) without the registers */
+ * value moves unchanged, so no registers: into a unit-stride dst, a
+ * block at a time by rxc_k_row_in's vector moves; else a loop per row
+ * (which compilers vectorize) */
 RXC_INLINE void
 rxc_k_row_move(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, rxc_i64 dst_row,
                rxc_i64 dst_stride, const rxc_f32 *const *ptrs, const rxc_i64 *strides,
                const rxc_f32 *scalars)
 {
-  int a = prog[5];
-  rxc_i64 row, j;
+  int a = prog[5], fill = prog[3] == RXC_R_SCALAR;
+  rxc_i64 row, j, s = fill ? 0 : strides[2 * a];
+  if (dst_row == n * dst_stride && (fill || strides[2 * a + 1] == n * s)) {
+    n *= rows; /* rows that follow one another: one row (the same lanes in the same order) */
+    rows = 1;
+  }
   for (row = 0; row < rows; row++) {
     rxc_f32 *d = dst + row * dst_row;
-    if (prog[3] == RXC_R_SCALAR) {
-      rxc_f32 v = scalars[a];
-      for (j = 0; j < n; j++)
-        d[j * dst_stride] = v;
+    const rxc_f32 *p = fill ? &scalars[a] : ptrs[a] + row * strides[2 * a + 1];
+    if (dst_stride == 1) {
+      for (j = 0; j < n; j += RXC_K_ROW_BLOCK)
+        rxc_k_row_in(d + j, p + j * s, s, n - j < RXC_K_ROW_BLOCK ? n - j : RXC_K_ROW_BLOCK);
     } else {
-      const rxc_f32 *p = ptrs[a] + row * strides[2 * a + 1];
-      rxc_i64 s = strides[2 * a];
       for (j = 0; j < n; j++)
         d[j * dst_stride] = p[j * s];
     }
@@ -706,6 +805,7 @@ rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, 
   rxc_k_row_walk w;
   rxc_k_row_call c;
   rxc_k_row_block b;
+  rxc_i64 left;
   int k;
   if (rows <= 0 || n <= 0)
     return;
@@ -727,13 +827,20 @@ rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst, 
   b.row = 0;
   b.j = 0;
   b.n = w.n;
-  while (b.row < w.rows) {
-    b.m = w.n - b.j + (w.span ? (w.rows - b.row - 1) * w.n : 0);
-    b.m = b.m < RXC_K_ROW_BLOCK ? b.m : RXC_K_ROW_BLOCK;
+  left = w.span ? w.rows * w.n : w.n; /* lanes left in the row, or in all of them */
+  for (;;) {
+    b.m = left < RXC_K_ROW_BLOCK ? left : RXC_K_ROW_BLOCK;
     rxc_k_row_block_run(&r, &c, &b);
-    b.j += b.m;
-    b.row += b.j / w.n;
-    b.j %= w.n;
+    left -= b.m;
+    if (left == 0 && (w.span || ++b.row == w.rows))
+      return;
+    if (left == 0) { /* the next row */
+      b.j = 0;
+      left = w.n;
+    } else if ((b.j += b.m) >= w.n) { /* on in a block across rows: divide only then */
+      b.row += b.j / w.n;
+      b.j %= w.n;
+    }
   }
 }
 #endif /* RXC_KERN_EXTERN */
