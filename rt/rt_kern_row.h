@@ -128,62 +128,63 @@ void rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *
 #endif
 RXC_STATIC_ASSERT(row_block_whole_vectors, RXC_K_ROW_BLOCK > 0 && RXC_K_ROW_BLOCK % 16 == 0);
 
-/* d[l] = op(a[l * s]) for m lanes (s 1, or 0: one value in every lane),
- * op one of rt's unary math functions (RXC_R_EXP .. RXC_R_COS): one
- * switch, then a loop of direct calls, which the compiler may inline; d
- * may be a (each lane is read before it is written) */
+/* d[l] = op(a[l]) for m lanes, op one of rt's unary math functions
+ * (RXC_R_EXP .. RXC_R_COS): one switch, then a loop of direct calls,
+ * which the compiler may inline and vectorize (rt's float32 functions
+ * select rather than branch); d may be a (each lane is read before it is
+ * written) */
 RXC_INLINE void
-rxc_k_row_map(int op, rxc_f32 *d, const rxc_f32 *a, rxc_i64 s, rxc_i64 m)
+rxc_k_row_map(int op, rxc_f32 *d, const rxc_f32 *a, rxc_i64 m)
 {
   rxc_i64 l;
   switch (op) {
   case RXC_R_EXP:
     for (l = 0; l < m; l++)
-      d[l] = rxc_expf(a[l * s]);
+      d[l] = rxc_expf(a[l]);
     return;
   case RXC_R_LOG:
     for (l = 0; l < m; l++)
-      d[l] = rxc_logf(a[l * s]);
+      d[l] = rxc_logf(a[l]);
     return;
   case RXC_R_SQRT:
     for (l = 0; l < m; l++)
-      d[l] = rxc_sqrtf(a[l * s]);
+      d[l] = rxc_sqrtf(a[l]);
     return;
   case RXC_R_TANH:
     for (l = 0; l < m; l++)
-      d[l] = rxc_tanhf(a[l * s]);
+      d[l] = rxc_tanhf(a[l]);
     return;
   case RXC_R_ERF:
     for (l = 0; l < m; l++)
-      d[l] = rxc_erff(a[l * s]);
+      d[l] = rxc_erff(a[l]);
     return;
   case RXC_R_FABS:
     for (l = 0; l < m; l++)
-      d[l] = rxc_fabsf(a[l * s]);
+      d[l] = rxc_fabsf(a[l]);
     return;
   case RXC_R_FLOOR:
     for (l = 0; l < m; l++)
-      d[l] = rxc_floorf(a[l * s]);
+      d[l] = rxc_floorf(a[l]);
     return;
   case RXC_R_CEIL:
     for (l = 0; l < m; l++)
-      d[l] = rxc_ceilf(a[l * s]);
+      d[l] = rxc_ceilf(a[l]);
     return;
   case RXC_R_NEARBYINT:
     for (l = 0; l < m; l++)
-      d[l] = rxc_nearbyintf(a[l * s]);
+      d[l] = rxc_nearbyintf(a[l]);
     return;
   case RXC_R_TRUNC:
     for (l = 0; l < m; l++)
-      d[l] = rxc_truncf(a[l * s]);
+      d[l] = rxc_truncf(a[l]);
     return;
   case RXC_R_SIN:
     for (l = 0; l < m; l++)
-      d[l] = rxc_sinf(a[l * s]);
+      d[l] = rxc_sinf(a[l]);
     return;
   default:
     for (l = 0; l < m; l++)
-      d[l] = rxc_cosf(a[l * s]);
+      d[l] = rxc_cosf(a[l]);
     return;
   }
 }
@@ -253,6 +254,9 @@ rxc_k_row_in(rxc_f32 *to, const rxc_f32 *p, rxc_i64 s, rxc_i64 len)
     for (l = 0; l + 16 <= len; l += 16)
       *(rxc_k_row_u *)(to + l) = v;
     rxc_k_row_part(to + l, (const rxc_f32 *)&v, len - l);
+  } else if (s == 2) { /* a stride-2 pooling or conv: vector loads and shuffles */
+    for (l = 0; l < len; l++)
+      to[l] = p[2 * l];
   } else {
     for (l = 0; l < len; l += 16)
       for (k = 0; k < 16; k++)
@@ -406,8 +410,10 @@ rxc_k_row_op(int op, rxc_k_row_v *d, rxc_k_row_reg ra, rxc_k_row_reg rb, rxc_k_r
     for (k = 0; k < u; k++)
       d[k] = a[k * sa] + c[k * sc] * b[k * sb];
     return;
-  default: /* rt's math, lane by lane */
-    rxc_k_row_map(op, (rxc_f32 *)d, (const rxc_f32 *)a, sa, u * RXC_K_ROW_UNIT);
+  default: /* rt's math, lane by lane; of one value once, then copied */
+    rxc_k_row_map(op, (rxc_f32 *)d, (const rxc_f32 *)a, (sa ? u : 1) * RXC_K_ROW_UNIT);
+    for (k = 1; k < u && !sa; k++)
+      d[k] = d[0];
     return;
   }
 }
