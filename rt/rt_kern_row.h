@@ -448,7 +448,9 @@ typedef struct {
 /* The registers: RXC_K_ROW_REGS, and one more for RXC_R_MADDL's load */
 typedef struct {
   rxc_f32 block[RXC_K_ROW_REGS + 1][RXC_K_ROW_BLOCK] RXC_K_ROW_ALIGNED; /* of step 1 */
-  rxc_k_row_v splat[RXC_K_ROW_REGS + 1];                                /* of step 0 */
+#if RXC_K_ROW_BLOCK > RXC_K_ROW_UNIT
+  rxc_k_row_v splat[RXC_K_ROW_REGS + 1]; /* of step 0 (a block of one unit keeps them in block) */
+#endif
   rxc_k_row_reg reg[RXC_K_ROW_REGS + 1];                                /* where each is */
 } rxc_k_row_regs;
 
@@ -503,8 +505,13 @@ rxc_k_row_scatter(const rxc_k_row_call *c, const rxc_f32 *from, const rxc_k_row_
 RXC_INLINE void
 rxc_k_row_set_scalar(rxc_k_row_regs *r, int k, rxc_f32 s)
 {
-  r->splat[k] = s - RXC_K_ROW_ZERO;
-  r->reg[k].at = (const rxc_k_row_u *)&r->splat[k];
+#if RXC_K_ROW_BLOCK > RXC_K_ROW_UNIT
+  rxc_k_row_v *at = &r->splat[k];
+#else /* an op reads its one unit before it writes it: the block's own memory will do */
+  rxc_k_row_v *at = (rxc_k_row_v *)r->block[k];
+#endif
+  *at = s - RXC_K_ROW_ZERO;
+  r->reg[k].at = (const rxc_k_row_u *)at;
   r->reg[k].step = 0;
 }
 

@@ -22,6 +22,7 @@
  * with rows against the plain loops and the interpreter.
  */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
@@ -536,6 +537,62 @@ test_kernel_blocks(void **state)
   assert_true(tested >= 1);
 }
 
+/* The vector form at other block sizes and compilers (16 lanes, as on
+ * small targets, where a register's one value shares its block; 256),
+ * compiled here by gcc and clang into a shared object and loaded: the
+ * same bits and bounds as the loops. */
+static void
+test_kernel_block_sizes(void **state)
+{
+  (void)state;
+  static const char *const ccs[] = {"gcc", "clang"};
+  static const int blocks[] = {16, 256};
+  char dir[] = "/tmp/rxc-rows-block-XXXXXX", cmd[1024], src[256], lib[256];
+  int built = 0;
+  assert_non_null(mkdtemp(dir));
+  snprintf(src, sizeof src, "%s/row.c", dir);
+  FILE *f = fopen(src, "w");
+  assert_non_null(f);
+  fputs("#include \"rt_types.h\"\n#include \"rt_math_base.h\"\n#include \"rt_math_exp.h\"\n"
+        "#include \"rt_math_trig.h\"\n#include \"rt_kern_row.h\"\n"
+        "void row(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,\n"
+        "         rxc_i64 dst_row, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,\n"
+        "         const rxc_i64 *strides, const rxc_f32 *scalars);\n"
+        "void row(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,\n"
+        "         rxc_i64 dst_row, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,\n"
+        "         const rxc_i64 *strides, const rxc_f32 *scalars)\n"
+        "{ rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars); }\n",
+        f);
+  fclose(f);
+  for (int c = 0; c < 2; c++)
+    for (int b = 0; b < 2; b++) {
+      snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", ccs[c]);
+      if (system(cmd) != 0) {
+        print_message("  %s: not installed, skipped\n", ccs[c]);
+        continue;
+      }
+      snprintf(lib, sizeof lib, "%s/row_%s_%d.so", dir, ccs[c], blocks[b]);
+      snprintf(cmd, sizeof cmd,
+               "%s -std=c99 -O2 -ffp-contract=off -Wall -Wextra -Werror -pedantic -fPIC -shared "
+               "-DRXC_K_ROW_BLOCK=%d -Irt -o %s %s",
+               ccs[c], blocks[b], lib, src);
+      assert_int_equal(system(cmd), 0);
+      void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      assert_non_null(h);
+      CgKernRowF32 fn;
+      *(void **)&fn = dlsym(h, "row");
+      assert_non_null(fn);
+      snprintf(cmd, sizeof cmd, "%s, %d lanes a block", ccs[c], blocks[b]);
+      assert_int_equal(run_blocks(fn, cmd), 0);
+      dlclose(h);
+      built++;
+    }
+  print_message("  %d builds of the vector form: the loops' bits, nothing else touched\n", built);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  assert_true(built >= 1);
+}
+
 /* --- the generated C ------------------------------------------------------ */
 
 /* The C of tests/codegen/rows_tir.py with [codegen] rows = rows (heap). */
@@ -679,6 +736,7 @@ main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_forms),
       cmocka_unit_test(test_kernel_blocks),
+      cmocka_unit_test(test_kernel_block_sizes),
       cmocka_unit_test(test_generated),
       cmocka_unit_test(test_strict),
       cmocka_unit_test(test_bits),
