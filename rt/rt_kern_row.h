@@ -41,10 +41,11 @@
  * Where the compiler has GNU C vector extensions (gcc, clang) a register
  * is an array of vectors of 16 floats; tcc gets the same program over
  * plain arrays.  RXC_K_ROW_BLOCK (a multiple of 16) sets the stack: the
- * 17 registers take 68 bytes a lane, 8.5 KB at the 128 lanes of x86-64
- * and AArch64 (measured best of 64, 128 and 256 on the CNNs), 1 KB at
- * the 16 of other targets (a Cortex-M's stack is small, and its scalar
- * code gains little from longer blocks); define it to choose.  With
+ * 17 registers take 68 bytes a lane and about 1.3 KB more, 10 KB at the
+ * 128 lanes of x86-64 and AArch64 (of 64, 128 and 256, 128 ran a mix of
+ * the CNNs' rows fastest), 1.4 KB at the 16 of other targets (a
+ * Cortex-M's stack is small, and its scalar code gains little from
+ * longer blocks); define it to choose.  With
  * RXC_KERN_EXTERN defined the header is the prototype only (the libtcc
  * JIT binds a precompiled copy, as for rt_kern_gemm.h).
  *
