@@ -537,15 +537,16 @@ test_kernel_blocks(void **state)
   assert_true(tested >= 1);
 }
 
-/* The vector form at other block sizes and compilers (16 lanes, as on
- * small targets, where a register's one value shares its block; 256),
- * compiled here by gcc and clang into a shared object and loaded: the
- * same bits and bounds as the loops. */
+/* The kernel at other block sizes and compilers (16 lanes, as on small
+ * targets, where a register's one value shares its block; 256), compiled
+ * here into a shared object and loaded: the vector form by gcc and
+ * clang, the array form by tcc itself; the same bits and bounds as the
+ * loops. */
 static void
 test_kernel_block_sizes(void **state)
 {
   (void)state;
-  static const char *const ccs[] = {"gcc", "clang"};
+  static const char *const ccs[] = {"gcc", "clang", "tcc"};
   static const int blocks[] = {16, 256};
   char dir[] = "/tmp/rxc-rows-block-XXXXXX", cmd[1024], src[256], lib[256];
   int built = 0;
@@ -564,7 +565,7 @@ test_kernel_block_sizes(void **state)
         "{ rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars); }\n",
         f);
   fclose(f);
-  for (int c = 0; c < 2; c++)
+  for (int c = 0; c < 3; c++)
     for (int b = 0; b < 2; b++) {
       snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", ccs[c]);
       if (system(cmd) != 0) {
@@ -587,7 +588,7 @@ test_kernel_block_sizes(void **state)
       dlclose(h);
       built++;
     }
-  print_message("  %d builds of the vector form: the loops' bits, nothing else touched\n", built);
+  print_message("  %d builds: the loops' bits, nothing else touched\n", built);
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   assert_int_equal(system(cmd), 0);
   assert_true(built >= 1);
