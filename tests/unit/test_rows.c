@@ -9,7 +9,12 @@
  * every remainder of the 16 lanes, strided, broadcast and in-place
  * operands, a dst stride of 2, and three rows at once (a nest of two
  * loops, with loads that move per row only); and nothing outside the
- * rows is touched (canaries around and between them).
+ * rows is touched (canaries around and between them).  Blocks across
+ * rows: every form, and the kernel built at 16 and 256 lanes a block by
+ * gcc, clang and tcc, against the loops on 1 to 20 rows of 1 to 1000
+ * lanes laid out flat, apart, strided, broadcast, in place, transposed,
+ * overwriting and accumulating across rows, each operand ending at a
+ * PROT_NONE page (a read past its last element faults).
  * The generator: the C of tests/codegen/rows_tir.py calls the kernel for
  * the loops without a loop-carried dependence (acc_max, in place at its
  * own index with a strided load; scale) and keeps the loops of cumsum (a
@@ -21,6 +26,9 @@
  * End to end: tests/agree/rows_bits.py compares the bits of tcc and cc
  * with rows against the plain loops and the interpreter.
  */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
+#include <dlfcn.h>
+#include <inttypes.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -302,6 +312,293 @@ test_kernel_forms(void **state)
   assert_non_null(cg_kern_chosen("rxc_k_row_f32"));
 }
 
+/* --- blocks across rows, against the loops, with guard pages --------------- */
+
+/* More programs for the blocks: a chain of MADDLs that a product of the
+ * sum itself ends; a MADDL adding to a product of its own destination; a
+ * result that is one value over a block (a broadcast load); a scalar
+ * overwritten by an op reading it. */
+static float
+e_chain(const Operands *o, int64_t j)
+{
+  float acc = P(0) * o->s[0];
+  acc = acc + P(1) * o->s[1];
+  acc = acc + P(2) * o->s[0];
+  acc = acc + P(0) * o->s[1];
+  return acc + P(1) * acc;
+}
+
+static float
+e_madd_own(const Operands *o, int64_t j) /* d = a + L * d, then d = d + L * a */
+{
+  float a = P(1) - o->s[0], d = P(2);
+  d = a + P(0) * d;
+  return d + P(1) * a;
+}
+
+static float
+e_load(const Operands *o, int64_t j)
+{
+  return P(1);
+}
+
+static float
+e_scalar_reg(const Operands *o, int64_t j)
+{
+  return o->s[1] + P(0);
+}
+
+static const Case block_cases[] = {
+    {"chain", {8, 2, 2, RXC_R_SCALAR, 7, 0, 0, 0, RXC_R_SCALAR, 8, 1, 0, 0, RXC_R_LOAD, 2, 0, 0, 0,
+               RXC_R_MUL, 2, 2, 7, 0, RXC_R_MADDL, 2, 2, 8, 1, RXC_R_MADDL, 2, 2, 7, 2,
+               RXC_R_MADDL, 2, 2, 8, 0, RXC_R_MADDL, 2, 2, 2, 1},
+     e_chain},
+    {"madd_own", {6, 3, 0, RXC_R_LOAD, 1, 1, 0, 0, RXC_R_SCALAR, 4, 0, 0, 0, RXC_R_SUB, 1, 1, 4, 0,
+                  RXC_R_LOAD, 3, 2, 0, 0, RXC_R_MADDL, 3, 1, 3, 0, RXC_R_MADDL, 3, 3, 1, 1},
+     e_madd_own},
+    {"load", {2, 1, 1, RXC_R_SCALAR, 0, 0, 0, 0, RXC_R_LOAD, 1, 1, 0, 0}, e_load},
+    {"scalar_reg", {3, 5, 0, RXC_R_SCALAR, 5, 1, 0, 0, RXC_R_LOAD, 0, 0, 0, 0,
+                    RXC_R_ADD, 5, 5, 0, 0},
+     e_scalar_reg},
+};
+
+/* Where a call's operands lie: slot k's lane and row strides, dst's, and
+ * whether slot 0 is dst itself (in place, at dst's index). */
+typedef struct {
+  const char *what;
+  int64_t s[3], rs[3], ds, dr;
+  bool in_place;
+} Layout;
+
+enum { LAYOUTS = 9 };
+
+/* Layout l for rows of n lanes: rows that follow one another (one long
+ * row), rows apart, strided, broadcasts (per row, constant, one row
+ * for all), in place, each row overwriting the last, each row adding to
+ * what the last stored (a dependence across rows), stored transposed. */
+static Layout
+layout_at(int l, int64_t rows, int64_t n)
+{
+  switch (l) {
+  case 0:
+    return (Layout){"flat", {1, 1, 1}, {n, n, n}, 1, n, false};
+  case 1:
+    return (Layout){"rows apart", {1, 1, 1}, {n + 2, n + 1, n}, 1, n + 3, false};
+  case 2:
+    return (Layout){"strided", {2, 3, 1}, {2 * n + 1, 3 * n, n}, 2, 2 * n + 5, false};
+  case 3:
+    return (Layout){"broadcast", {0, 0, 1}, {1, 0, 0}, 1, n, false};
+  case 4:
+    return (Layout){"in place", {1, 1, 2}, {n, n, 2 * n}, 1, n, true};
+  case 5:
+    return (Layout){"in place strided", {2, 0, 1}, {2 * n + 3, 1, n + 1}, 2, 2 * n + 3, true};
+  case 6:
+    return (Layout){"overwrite", {1, 1, 0}, {n, n, 1}, 1, 0, false};
+  case 7:
+    return (Layout){"accumulate", {1, 1, 0}, {0, n, 1}, 1, 0, true};
+  default:
+    return (Layout){"transposed", {rows, 1, 1}, {1, n, n + 1}, rows, 1, true};
+  }
+}
+
+/* Floats from a pointer to its last element (i, j), i < rows, j < n */
+static int64_t
+extent(int64_t s, int64_t rs, int64_t rows, int64_t n)
+{
+  return (rows - 1) * rs + (n - 1) * s + 1;
+}
+
+/* count floats whose last is the last before a PROT_NONE page (and a
+ * PROT_NONE page before the first page): a read or a write past the
+ * last element faults */
+typedef struct {
+  char *map;
+  size_t len;
+} Guarded;
+
+static float *
+guarded_new(Guarded *g, int64_t count)
+{
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = (size_t)count * sizeof(float);
+  size_t data = (bytes + page - 1) / page * page;
+  g->len = data + 2 * page;
+  g->map = mmap(NULL, g->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(g->map != MAP_FAILED);
+  assert_int_equal(mprotect(g->map, page, PROT_NONE), 0);
+  assert_int_equal(mprotect(g->map + page + data, page, PROT_NONE), 0);
+  return (float *)(g->map + page + data - bytes);
+}
+
+static void
+guarded_free(Guarded *g)
+{
+  munmap(g->map, g->len);
+}
+
+/* One call's memory: the kernel's (guarded) and the loops' copy of it */
+typedef struct {
+  Guarded g[4];
+  float *run[4], *ref[4]; /* slots 0..2, then dst */
+  int64_t len[4];
+} Memory;
+
+static void
+memory_new(Memory *m, const Layout *L, int64_t rows, int64_t n, uint64_t *st)
+{
+  for (int k = 0; k < 4; k++) {
+    m->len[k] = k < 3 ? extent(L->s[k], L->rs[k], rows, n) : extent(L->ds, L->dr, rows, n);
+    m->run[k] = guarded_new(&m->g[k], m->len[k]);
+    m->ref[k] = malloc((size_t)m->len[k] * sizeof(float));
+    for (int64_t i = 0; i < m->len[k]; i++)
+      m->run[k][i] = m->ref[k][i] = k < 3 || L->in_place ? random_float(st) : -77.0f;
+  }
+}
+
+static void
+memory_free(Memory *m)
+{
+  for (int k = 0; k < 4; k++) {
+    guarded_free(&m->g[k]);
+    free(m->ref[k]);
+  }
+}
+
+/* The loops, on ref: i outer, j inner, each element stored before the
+ * next is computed (so a row reads what an earlier row stored) */
+static void
+loops(const Case *c, const Layout *L, Memory *m, int64_t rows, int64_t n, const float s[2])
+{
+  float *dst = m->ref[3];
+  for (int64_t i = 0; i < rows; i++) {
+    Operands at = {{0}, {L->s[0], L->s[1], L->s[2]}, {s[0], s[1]}};
+    for (int k = 0; k < 3; k++)
+      at.p[k] = (k == 0 && L->in_place ? dst : m->ref[k]) + i * L->rs[k];
+    for (int64_t j = 0; j < n; j++)
+      dst[i * L->dr + j * L->ds] = c->expect(&at, j);
+  }
+}
+
+/* Elements of fn's result on case c that differ from the loops' (every
+ * element of dst's memory, so also a write between the lanes) */
+static int64_t
+run_layout(CgKernRowF32 fn, const Case *c, const Layout *L, int64_t rows, int64_t n,
+           uint64_t *st)
+{
+  Memory m;
+  float s[2] = {random_float(st), random_float(st)};
+  memory_new(&m, L, rows, n, st);
+  loops(c, L, &m, rows, n, s);
+  const float *const ptrs[3] = {L->in_place ? m.run[3] : m.run[0], m.run[1], m.run[2]};
+  const int64_t strides[6] = {L->s[0], L->rs[0], L->s[1], L->rs[1], L->s[2], L->rs[2]};
+  fn(rows, n, c->prog, m.run[3], L->dr, L->ds, ptrs, strides, s);
+  int64_t differ = 0;
+  for (int64_t i = 0; i < m.len[3]; i++)
+    differ += !same(m.run[3][i], m.ref[3][i]);
+  for (int k = 0; k < 3; k++) /* the sources untouched */
+    differ += memcmp(m.run[k], m.ref[k], (size_t)m.len[k] * sizeof(float)) != 0 &&
+              !(k == 0 && L->in_place);
+  memory_free(&m);
+  return differ;
+}
+
+/* fn against the loops on every case, lane count, row count and layout */
+static int64_t
+run_blocks(CgKernRowF32 fn, const char *what)
+{
+  static const int64_t ns[] = {1, 7, 14, 15, 16, 17, 100, 1000};
+  const size_t ncases = sizeof cases / sizeof cases[0], nblock = sizeof block_cases / sizeof block_cases[0];
+  int64_t total = 0;
+  uint64_t st = 7;
+  for (size_t ci = 0; ci < ncases + nblock; ci++) {
+    const Case *c = ci < ncases ? &cases[ci] : &block_cases[ci - ncases];
+    for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++)
+      for (int64_t rows = 1; rows <= 20; rows += ns[ni] >= 100 ? 6 : 1)
+        for (int l = 0; l < LAYOUTS; l++) {
+          Layout L = layout_at(l, rows, ns[ni]);
+          int64_t differ = run_layout(fn, c, &L, rows, ns[ni], &st);
+          if (differ)
+            print_message("  %s: %s, %s, %" PRId64 " rows of %" PRId64 ": %" PRId64 " differ\n",
+                          what, c->what, L.what, rows, ns[ni], differ);
+          total += differ;
+        }
+  }
+  return total;
+}
+
+static void
+test_kernel_blocks(void **state)
+{
+  (void)state;
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  assert_int_equal(run_blocks(scalar_form, "scalar form"), 0);
+  for (int i = 0; i < n; i++) {
+    if (strcmp(copies[i].kernel, "rxc_k_row_f32") != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    assert_int_equal(run_blocks((CgKernRowF32)copies[i].fn, copies[i].level), 0);
+    tested++;
+  }
+  print_message("  the scalar form and %d copies: the loops' bits, nothing else touched\n", tested);
+  assert_true(tested >= 1);
+}
+
+/* The kernel at other block sizes and compilers (16 lanes, as on small
+ * targets, where a register's one value shares its block; 256), compiled
+ * here into a shared object and loaded: the vector form by gcc and
+ * clang, the array form by tcc itself; the same bits and bounds as the
+ * loops. */
+static void
+test_kernel_block_sizes(void **state)
+{
+  (void)state;
+  static const char *const ccs[] = {"gcc", "clang", "tcc"};
+  static const int blocks[] = {16, 256};
+  char dir[] = "/tmp/rxc-rows-block-XXXXXX", cmd[1024], src[256], lib[256];
+  int built = 0;
+  assert_non_null(mkdtemp(dir));
+  snprintf(src, sizeof src, "%s/row.c", dir);
+  FILE *f = fopen(src, "w");
+  assert_non_null(f);
+  fputs("#include \"rt_types.h\"\n#include \"rt_math_base.h\"\n#include \"rt_math_exp.h\"\n"
+        "#include \"rt_math_trig.h\"\n#include \"rt_kern_row.h\"\n"
+        "void row(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,\n"
+        "         rxc_i64 dst_row, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,\n"
+        "         const rxc_i64 *strides, const rxc_f32 *scalars);\n"
+        "void row(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *dst,\n"
+        "         rxc_i64 dst_row, rxc_i64 dst_stride, const rxc_f32 *const *ptrs,\n"
+        "         const rxc_i64 *strides, const rxc_f32 *scalars)\n"
+        "{ rxc_k_row_f32(rows, n, prog, dst, dst_row, dst_stride, ptrs, strides, scalars); }\n",
+        f);
+  fclose(f);
+  for (int c = 0; c < 3; c++)
+    for (int b = 0; b < 2; b++) {
+      snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", ccs[c]);
+      if (system(cmd) != 0) {
+        print_message("  %s: not installed, skipped\n", ccs[c]);
+        continue;
+      }
+      snprintf(lib, sizeof lib, "%s/row_%s_%d.so", dir, ccs[c], blocks[b]);
+      snprintf(cmd, sizeof cmd,
+               "%s -std=c99 -O2 -ffp-contract=off -Wall -Wextra -Werror -pedantic -fPIC -shared "
+               "-DRXC_K_ROW_BLOCK=%d -Irt -o %s %s",
+               ccs[c], blocks[b], lib, src);
+      assert_int_equal(system(cmd), 0);
+      void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      assert_non_null(h);
+      CgKernRowF32 fn;
+      *(void **)&fn = dlsym(h, "row");
+      assert_non_null(fn);
+      snprintf(cmd, sizeof cmd, "%s, %d lanes a block", ccs[c], blocks[b]);
+      assert_int_equal(run_blocks(fn, cmd), 0);
+      dlclose(h);
+      built++;
+    }
+  print_message("  %d builds: the loops' bits, nothing else touched\n", built);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  assert_true(built >= 1);
+}
+
 /* --- the generated C ------------------------------------------------------ */
 
 /* The C of tests/codegen/rows_tir.py with [codegen] rows = rows (heap). */
@@ -444,6 +741,8 @@ main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_forms),
+      cmocka_unit_test(test_kernel_blocks),
+      cmocka_unit_test(test_kernel_block_sizes),
       cmocka_unit_test(test_generated),
       cmocka_unit_test(test_strict),
       cmocka_unit_test(test_bits),
