@@ -686,6 +686,13 @@ check: check-print
 check-print: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/print_check.py
 
+# ---- the loops [codegen] rows turns into row kernel calls (a depthwise
+# conv's 25 taps, ...), with the loops' bits (tests/agree/rows_cover.py).
+.PHONY: check-rows-cover
+check: check-rows-cover
+check-rows-cover: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/rows_cover.py
+
 # ---- TIR asserts and buffer declarations through the interpreter, tcc and cc:
 # they refuse the same inputs and agree on the others (tests/agree/tir_forms_check.py).
 .PHONY: check-tir-forms

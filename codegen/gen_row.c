@@ -40,8 +40,9 @@
 #include "cg_int.h"
 
 enum {
-  ROW_MAX_NODES = 96, /* distinct subexpressions of one EXPR */
-  ROW_MAX_SLOTS = 16, /* loads, and scalars, of one EXPR */
+  ROW_MAX_NODES = 512, /* distinct subexpressions of one EXPR */
+  ROW_MAX_SLOTS = 128, /* loads, and scalars, of one EXPR (a byte in the program) */
+  ROW_MAX_INSNS = 255, /* instructions of a program (its first byte) */
 };
 
 typedef struct {
@@ -52,6 +53,7 @@ typedef struct {
   int last;            /* the last node that reads it */
   int reg;             /* its register */
   bool dead;           /* folded into an RXC_R_MADDL: no instruction */
+  bool hoisted;        /* RXC_R_SCALAR in the prologue: set once per call */
 } RowNode;
 
 typedef struct {
@@ -307,7 +309,7 @@ add_node(Row *r, const IrPrimExpr *e, int op, int a, int b, int c)
 {
   if (r->n == ROW_MAX_NODES)
     return -1;
-  r->node[r->n] = (RowNode){e, op, a, b, c, -1, -1, -1, false};
+  r->node[r->n] = (RowNode){e, op, a, b, c, -1, -1, -1, false, false};
   return r->n++;
 }
 
@@ -557,39 +559,58 @@ fuse_loads(Row *r, int result)
   }
 }
 
+/* The program's instructions: its nodes not folded into another. */
+static int
+instructions(const Row *r)
+{
+  int count = 0;
+  for (int i = 0; i < r->n; i++)
+    count += !r->node[i].dead;
+  return count;
+}
+
+/* Each node's last reader (r->n for the result, -1 for none). */
+static void
+live_ranges(Row *r, int result)
+{
+  for (int i = 0; i < r->n; i++) {
+    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
+    r->node[i].last = -1;
+    for (int k = 0; k < 3 && !r->node[i].dead; k++)
+      if (ops[k] >= 0)
+        r->node[ops[k]].last = i;
+  }
+  r->node[result].last = r->n;
+}
+
 /* Registers by linear scan over the nodes (each operand's register is
- * free again after its last reader); false when they do not fit.  With
- * hoist, each RXC_R_SCALAR node first gets a register of its own for the
- * whole program, so that the kernel sets it once per call (the program's
- * prologue, r->prologue instructions). */
+ * free again after its last reader); false when they do not fit.  The
+ * hoisted RXC_R_SCALAR nodes first get a register of their own for the
+ * whole program, so that the kernel sets them once per call (the
+ * program's prologue, r->prologue instructions). */
 static bool
-allocate(Row *r, int result, bool hoist)
+allocate(Row *r)
 {
   bool busy[RXC_K_ROW_REGS] = {0};
   int regs = 0;
   r->prologue = 0;
   for (int i = 0; i < r->n; i++) {
-    const int ops[3] = {r->node[i].a, r->node[i].b, r->node[i].c};
-    for (int k = 0; k < 3 && !r->node[i].dead; k++)
-      if (ops[k] >= 0)
-        r->node[ops[k]].last = i;
-    if (hoist && r->node[i].op == RXC_R_SCALAR) {
-      if (regs == RXC_K_ROW_REGS)
-        return false;
-      r->node[i].reg = regs;
-      busy[regs++] = true;
-      r->prologue++;
-    }
+    if (!r->node[i].hoisted)
+      continue;
+    if (regs == RXC_K_ROW_REGS)
+      return false;
+    r->node[i].reg = regs;
+    busy[regs++] = true;
+    r->prologue++;
   }
-  r->node[result].last = r->n;
   for (int i = 0; i < r->n; i++) {
     RowNode *x = &r->node[i];
-    if (x->dead || (hoist && x->op == RXC_R_SCALAR))
+    if (x->dead || x->hoisted)
       continue;
     const int ops[3] = {x->a, x->b, x->c};
     for (int k = 0; k < 3; k++) {
       const RowNode *y = ops[k] >= 0 ? &r->node[ops[k]] : NULL;
-      if (y && y->last == i && !(hoist && y->op == RXC_R_SCALAR))
+      if (y && y->last == i && !y->hoisted)
         busy[y->reg] = false;
     }
     int reg = 0;
@@ -601,6 +622,34 @@ allocate(Row *r, int result, bool hoist)
     x->reg = reg;
   }
   return true;
+}
+
+/* Registers for the program, hoisting as many of its scalars as fit:
+ * those live the longest first (a scalar read to the end holds a
+ * register either way; one read at once costs a register only briefly
+ * when set per chunk).  A conv's 25 taps, each scalar read once, fit 16
+ * registers with 13 of the scalars hoisted.  False when nothing fits. */
+static bool
+assign_registers(Row *r, int result)
+{
+  int order[ROW_MAX_NODES], n = 0;
+  live_ranges(r, result);
+  for (int i = 0; i < r->n; i++)
+    if (r->node[i].op == RXC_R_SCALAR)
+      order[n++] = i;
+  for (int a = 1; a < n; a++) { /* by live range, longest first; stable */
+    int x = order[a], b = a;
+    for (; b > 0 && r->node[order[b - 1]].last - order[b - 1] < r->node[x].last - x; b--)
+      order[b] = order[b - 1];
+    order[b] = x;
+  }
+  for (int k = n < RXC_K_ROW_REGS ? n : RXC_K_ROW_REGS; k >= 0; k--) {
+    for (int i = 0; i < n; i++)
+      r->node[order[i]].hoisted = i < k;
+    if (allocate(r))
+      return true;
+  }
+  return false;
 }
 
 /* --- the glue ------------------------------------------------------------- */
@@ -637,13 +686,10 @@ static const char KEY_PROG[] = "prog", KEY_PTRS[] = "ptrs", KEY_STRIDES[] = "str
 static void
 emit_program(const Row *r, int result, int ind, IrBuf *o)
 {
-  int count = 0;
-  for (int i = 0; i < r->n; i++)
-    count += !r->node[i].dead;
-  ir_buf_printf(o, "{%d, %d, %d,", count, r->node[result].reg, r->prologue);
+  ir_buf_printf(o, "{%d, %d, %d,", instructions(r), r->node[result].reg, r->prologue);
   for (int k = 0; k < 2 * r->n; k++) {
     const RowNode *x = &r->node[k % r->n];
-    if (x->dead || (k < r->n) != (r->prologue && x->op == RXC_R_SCALAR))
+    if (x->dead || (k < r->n) != x->hoisted)
       continue; /* first pass: the prologue; second: the rest */
     bool slot = x->op == RXC_R_LOAD || x->op == RXC_R_SCALAR;
     ir_buf_puts(o, "\n");
@@ -889,7 +935,7 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   int result = ok ? translate(r, r->store->u.store.value, false) : -1;
   if (result >= 0)
     fuse_loads(r, result);
-  ok = result >= 0 && r->n <= 255 && (allocate(r, result, true) || allocate(r, result, false));
+  ok = result >= 0 && instructions(r) <= ROW_MAX_INSNS && assign_registers(r, result);
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");
     g->kernels_used |= 1u << i;

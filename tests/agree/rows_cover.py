@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""rows_cover.py - the loops [codegen] rows converts (codegen/gen_row.c), and
+that they keep the loops' bits.
+
+Each module of tests/codegen/rows_cover_*.py holds loops of a kind the row
+kernel once left as scalar loops under libtcc (where tcc compiles them
+10-50x slower than gcc).  For each:
+
+  coverage  the C generated with rows = on has exactly the expected number
+            of innermost `for (rxc_i64 ...)` loops left that neither call
+            the row kernel nor hold another loop (0 for most: every loop
+            of the kind is a call; the modules with loop-carried
+            dependences expect theirs), and at least the expected number
+            of row calls;
+  bits      rows_bits.py's comparison: libtcc with rows off (the loops),
+            libtcc with rows = auto (the calls) and the system compiler
+            with rows = on (the kernel's vector form) give the same bits
+            on inputs holding NaNs, infinities and -0, with [opt] kernels
+            off and on.
+
+Usage: RXC=build/rxc /usr/bin/python3 tests/agree/rows_cover.py
+Exit 0 when every check holds; otherwise 1, naming each failure.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rows_bits  # noqa: E402  (its comparison, reused)
+
+RXC = rows_bits.RXC
+
+
+def inputs_dw(rng):
+    s = rows_bits.special
+    return {"x": s(rng, (1, 8, 23, 37), 2.0), "w5": s(rng, (8, 1, 5, 5), 0.5),
+            "w3": rng.normal(0, 1, (8, 1, 3, 3)).astype(np.float32),
+            "w7": rng.normal(0, 0.3, (8, 1, 7, 7)).astype(np.float32),
+            "b": s(rng, (1, 8, 1, 1), 1.0)}
+
+
+# module: (inputs, loops rows = on must leave, row calls at least)
+MODULES = [
+    ("rows_cover_dw.py", inputs_dw, 0, 19),
+]
+
+
+def leftovers(text):
+    """The innermost `for (rxc_i64 ...)` loops of the generated functions
+    (rt's loops declare no rxc_i64) without a row call: (line, head)."""
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if not re.match(r"\s*for \(rxc_i64 ", line):
+            continue
+        depth = line.count("{") - line.count("}")
+        body, k = [], i + 1
+        if depth == 0:  # a body of one statement
+            body = lines[k:k + 1]
+        while depth > 0 and k < len(lines):
+            depth += lines[k].count("{") - lines[k].count("}")
+            body.append(lines[k])
+            k += 1
+        text_body = "\n".join(body)
+        if "for (" not in text_body and "rxc_k_row_f32(" not in text_body:
+            out.append((i + 1, line.strip()))
+    return out
+
+
+def check_cover(tmp, name, left, calls_min):
+    gen = os.path.join(tmp, "cover")
+    path = os.path.join(rows_bits.HERE, name)
+    p = subprocess.run([RXC, "--set", "codegen.rows=on", "compile", path, "-o", gen, "--name",
+                        "m", "-q"], capture_output=True, text=True)
+    if p.returncode != 0:
+        print("%s: compile failed:\n%s%s" % (name, p.stdout, p.stderr))
+        return 1
+    with open(os.path.join(gen, "m.c")) as f:
+        text = f.read()
+    loops = leftovers(text)
+    calls = len(re.findall(r"rxc_k_row_f32\([^;]*row_scalars\);", text))
+    bad = 0
+    if len(loops) != left:
+        print("%s: %d loops left without the row kernel, expected %d:" % (name, len(loops), left))
+        for line, head in loops:
+            print("  m.c:%d: %s" % (line, head))
+        bad += 1
+    if calls < calls_min:
+        print("%s: %d row calls, expected at least %d" % (name, calls, calls_min))
+        bad += 1
+    print("%s: %d loops left, %d row calls%s" % (name, len(loops), calls, "" if not bad else
+                                                   " (WRONG)"))
+    return bad
+
+
+def main():
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, make_inputs, left, calls_min in MODULES:
+            bad += check_cover(tmp, name, left, calls_min)
+            bad += rows_bits.check_module(tmp, name, make_inputs, [])
+    if bad:
+        print("rows_cover.py: %d failure(s)" % bad)
+        return 1
+    print("rows_cover.py: every loop of the modules is a row call with the loops' bits")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
