@@ -8,7 +8,14 @@
  *   rxc_k_row_f32(n, row_prog, &DST[index(min)], stride, row_ptrs,
  *                 row_strides, row_scalars);
  * which the libtcc JIT binds to a copy precompiled at -O3 (codegen/kern.c):
- * tcc compiles the call, not the loop.
+ * tcc compiles the call, not the loop.  A perfect nest of such loops is
+ * the kernel's two, rows (i) and elements (j): from the innermost out,
+ * each loop whose every address (DST's and each load's) steps by the
+ * next loop's extent times that loop's step joins it, as one loop of
+ * their product, so that a contiguous tensor's nest is one long row;
+ * loops of extent 1 are their min.  A guard if (j + c < bound) makes the
+ * call's count; one whose count is a literal is dropped for a literal
+ * extent (the first column of a 16-wide tile: j fixed at its min).
  *
  * Key idea: EXPR is pure, so its tree can be evaluated as a DAG (equal
  * subtrees once: the NaN-propagating clip repeats its operand many times)
@@ -43,6 +50,7 @@ enum {
   ROW_MAX_NODES = 512, /* distinct subexpressions of one EXPR */
   ROW_MAX_SLOTS = 128, /* loads, and scalars, of one EXPR (a byte in the program) */
   ROW_MAX_INSNS = 255, /* instructions of a program (its first byte) */
+  ROW_MAX_DEPTH = 8,   /* loops of a nest */
 };
 
 typedef struct {
@@ -60,10 +68,13 @@ typedef struct {
   CgGen *g;
   IrArith *arith;
   const IrPrimFunc *f;
-  const IrPrimExpr *j;   /* the var of the row's loop (the innermost) */
-  const IrPrimExpr *i;   /* the var of the loop around it (a nest of two), or NULL */
-  const IrStmt *inner;   /* the row's loop */
-  const IrStmt *outer;   /* the loop around it, or NULL */
+  const IrStmt *loop[ROW_MAX_DEPTH]; /* the nest, outermost first, each all of its parent's body */
+  IrPrimExpr *extent[ROW_MAX_DEPTH];       /* its iterations (a literal guard's count for j's) */
+  bool fixed[ROW_MAX_DEPTH]; /* its extent is 1: its var is its min, not a loop of the call */
+  int depth;
+  int split;             /* loop[split..depth) run a row's elements (j), the others its rows (i) */
+  const IrPrimExpr *j;   /* the var of the row's innermost loop that is not fixed */
+  const IrPrimExpr *i;   /* the var of the rows' innermost loop that is not fixed, or NULL */
   const IrStmt *store;   /* the loop's store */
   const IrPrimExpr *guard; /* the condition of the if around it, or NULL */
   const IrBuffer *root;  /* the memory DST is declared over */
@@ -94,11 +105,14 @@ uses(const IrPrimExpr *e, const IrPrimExpr *j)
   return ir_prim_walk(e, is_var, (void *)j);
 }
 
-/* Does e depend on the loops (j, or i)? */
+/* Does e depend on the loops of the nest (those not fixed)? */
 static bool
 varies(const Row *r, const IrPrimExpr *e)
 {
-  return uses(e, r->j) || (r->i && uses(e, r->i));
+  for (int k = 0; k < r->depth; k++)
+    if (!r->fixed[k] && uses(e, r->loop[k]->u.loop.var))
+      return true;
+  return false;
 }
 
 static bool
@@ -789,6 +803,30 @@ and_cond(IrBuf *cond, const char *fmt, const char *a)
   ir_buf_printf(cond, fmt, a);
 }
 
+/* The number of iterations of the live loops loop[from..to) (C): the
+ * extent of one, the product of several, 1 for none. */
+static void
+emit_extent(Row *r, const CgNames *names, int from, int to, IrBuf *o)
+{
+  IrCtx *ctx = r->g->ctx;
+  IrPrimExpr *p = NULL;
+  int live = 0, last = -1;
+  for (int k = from; k < to; k++) {
+    if (r->fixed[k])
+      continue;
+    IrPrimExpr *e = ir_prim_cast(ctx, IR_I64, r->extent[k]);
+    p = p ? ir_prim_bin(ctx, IR_PE_MUL, p, e) : e;
+    live++;
+    last = k;
+  }
+  if (live == 0)
+    ir_buf_puts(o, "1");
+  else if (live == 1)
+    cg_emit_expr(r->g, names, r->extent[last], o);
+  else
+    cg_emit_expr(r->g, names, ir_arith_simplify(r->arith, p), o);
+}
+
 /* The glue of the loops: the call, only when some (i, j) runs (a
  * symbolic extent, a guard), so that every address it forms is one the
  * loops read or write.  With a guard lhs(j) < rhs (lhs = j + c), the j
@@ -799,22 +837,26 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
   CgGen *g = r->g;
   IrBuf count = {0}, rows = {0}, cond = {0};
   int64_t v;
-  cg_emit_expr(g, names, r->inner->u.loop.extent, &count);
-  if (r->outer)
-    cg_emit_expr(g, names, r->outer->u.loop.extent, &rows);
-  else
-    ir_buf_puts(&rows, "1");
-  if (r->outer && !ir_prim_is_int(r->outer->u.loop.extent, &v))
-    and_cond(&cond, "%s > 0", rows.data);
+  emit_extent(r, names, r->split, r->depth, &count);
+  emit_extent(r, names, 0, r->split, &rows);
+  for (int k = 0; k < r->depth; k++) { /* each symbolic extent: a product of two < 0 is > 0 */
+    const IrPrimExpr *e = r->extent[k];
+    if (r->fixed[k] || ir_prim_is_int(e, &v) || (r->guard && r->loop[k]->u.loop.var == r->j))
+      continue;
+    IrBuf x = {0};
+    cg_emit_expr(g, names, e, &x);
+    and_cond(&cond, "%s > 0", x.data);
+    ir_buf_free(&x);
+  }
   indent(ind, o);
-  ir_buf_puts(o, "{ /* the loop");
-  if (r->outer)
-    ir_buf_printf(o, "s over %s and", cg_names_find(names, r->i));
-  ir_buf_printf(o, " over %s%s: a call of the row kernel (rt/rt_kern_row.h) */\n",
-                cg_names_find(names, r->j), r->guard ? ", where its condition holds" : "");
-  if (r->outer)
-    emit_first(r, names, r->outer, ind + 1, o);
-  emit_first(r, names, r->inner, ind + 1, o);
+  ir_buf_printf(o, "{ /* the loop%s over ", r->depth > 1 ? "s" : "");
+  for (int k = 0; k < r->depth; k++)
+    ir_buf_printf(o, "%s%s", k == 0 ? "" : k + 1 < r->depth ? ", " : " and over ",
+                  cg_names_find(names, r->loop[k]->u.loop.var));
+  ir_buf_printf(o, "%s: a call of the row kernel (rt/rt_kern_row.h) */\n",
+                r->guard ? ", where its condition holds" : "");
+  for (int k = 0; k < r->depth; k++)
+    emit_first(r, names, r->loop[k], ind + 1, o);
   const char *n = count.data;
   if (r->guard) {
     n = local_name(g, names, KEY_COUNT, "row_n");
@@ -829,8 +871,6 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
     indent(ind + 2, o);
     ir_buf_printf(o, "%s = %s;\n", n, count.data);
     and_cond(&cond, "%s > 0", n);
-  } else if (!ir_prim_is_int(r->inner->u.loop.extent, &v)) {
-    and_cond(&cond, "%s > 0", count.data);
   }
   if (cond.len) {
     indent(ind + 1, o);
@@ -848,8 +888,32 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
   ir_buf_free(&cond);
 }
 
+/* --- the nest ------------------------------------------------------------- */
+
+/* j: the var of the innermost loop that is not fixed (NULL: none) */
+static void
+innermost(Row *r)
+{
+  r->j = NULL;
+  for (int k = 0; k < r->depth; k++)
+    if (!r->fixed[k])
+      r->j = r->loop[k]->u.loop.var;
+}
+
+/* Does e use a live loop var of the nest other than j? */
+static bool
+uses_other(const Row *r, const IrPrimExpr *e)
+{
+  for (int k = 0; k < r->depth; k++) {
+    const IrPrimExpr *v = r->loop[k]->u.loop.var;
+    if (!r->fixed[k] && v != r->j && uses(e, v))
+      return true;
+  }
+  return false;
+}
+
 /* The guard of a loop body "if (lhs < rhs) store" (or <=) whose lhs is
- * j plus a j-invariant integer and rhs j-invariant, or NULL. */
+ * j plus an invariant integer and rhs invariant, or NULL. */
 static const IrPrimExpr *
 guard_of(Row *r, const IrStmt *body)
 {
@@ -857,7 +921,7 @@ guard_of(Row *r, const IrStmt *body)
     return NULL;
   const IrPrimExpr *c = body->u.branch.cond;
   if ((c->kind != IR_PE_LT && c->kind != IR_PE_LE) || !is_int(c->u.bin.a->dtype) ||
-      !is_int(c->u.bin.b->dtype) || varies(r, c->u.bin.b) || (r->i && uses(c->u.bin.a, r->i)))
+      !is_int(c->u.bin.b->dtype) || varies(r, c->u.bin.b) || uses_other(r, c->u.bin.a))
     return NULL;
   IrPrimExpr *k = coefficient(r->g->ctx, c->u.bin.a, r->j);
   int64_t one;
@@ -865,49 +929,176 @@ guard_of(Row *r, const IrStmt *body)
   return k && ir_prim_is_int(k, &one) && one == 1 ? c : NULL;
 }
 
-/* Is loop s (r->inner) of the row form (a constant n at least 4 for a
- * row alone, 1 in a nest), its store's stride in j a nonzero literal and
- * in i (a nest) not 0?  Sets r->store and r->guard. */
+/* A guard lhs(j) < rhs that j's first c iterations pass, c a literal
+ * (rhs - lhs(min)), and a literal extent: the loop is its first
+ * min(c, extent) iterations with no guard, so that it may run as one
+ * with the loops around it, or be fixed when that is 1 (a 1x1 image's
+ * tile epilogue).  False when no iteration passes. */
 static bool
-row_form(Row *r, const IrStmt *s)
+unguard(Row *r)
 {
-  int64_t n, stride;
-  const IrStmt *st = s->u.loop.body;
+  if (!r->guard)
+    return true;
+  IrCtx *ctx = r->g->ctx;
+  int k = r->depth - 1;
+  while (r->loop[k]->u.loop.var != r->j)
+    k--;
+  const IrPrimExpr *g = r->guard;
+  IrPrimExpr *c = ir_prim_bin(ctx, IR_PE_SUB, ir_prim_cast(ctx, IR_I64, g->u.bin.b),
+                              ir_prim_cast(ctx, IR_I64, g->u.bin.a));
+  c = ir_prim_bin(ctx, IR_PE_ADD, c, ir_prim_cast(ctx, IR_I64, (IrPrimExpr *)r->j));
+  c = ir_prim_bin(ctx, IR_PE_SUB, c, ir_prim_cast(ctx, IR_I64, r->loop[k]->u.loop.min));
+  int64_t n, ext;
+  if (!ir_prim_is_int(ir_arith_simplify(r->arith, c), &n) || !ir_prim_is_int(r->extent[k], &ext))
+    return true;
+  n += g->kind == IR_PE_LE;
+  if (n < 1)
+    return false;
+  r->extent[k] = ir_prim_int(ctx, IR_I64, n < ext ? n : ext);
+  r->fixed[k] = n == 1 || ext == 1;
+  r->guard = NULL;
+  innermost(r);
+  return r->j != NULL;
+}
+
+/* Is the body of the nest's innermost loop a float32 store (or one under
+ * a guard)?  Sets r->store and r->guard. */
+static bool
+row_form(Row *r)
+{
+  const IrStmt *st = r->loop[r->depth - 1]->u.loop.body;
   r->guard = st ? guard_of(r, st) : NULL;
   st = r->guard ? st->u.branch.then_ : st;
   r->store = st;
-  if (s->u.loop.kind == IR_FOR_THREAD_BINDING || !st || st->kind != IR_ST_STORE ||
-      (ir_prim_is_int(s->u.loop.extent, &n) && n < (r->outer ? 1 : 4)) ||
-      !is_f32(st->u.store.buffer->dtype) ||
-      !is_f32(st->u.store.value->dtype) || st->u.store.n != st->u.store.buffer->ndim ||
-      varies(r, s->u.loop.extent) || varies(r, s->u.loop.min))
+  return unguard(r) && st && st->kind == IR_ST_STORE && is_f32(st->u.store.buffer->dtype) &&
+         is_f32(st->u.store.value->dtype) && st->u.store.n == st->u.store.buffer->ndim;
+}
+
+/* The perfect nest from loop down into r->loop, and j: its innermost
+ * loop that is not fixed; false when a loop is bound to a thread or its
+ * extent or min depends on a loop of the nest. */
+static bool
+nest_of(Row *r, const IrStmt *loop)
+{
+  for (const IrStmt *s = loop; s && s->kind == IR_ST_FOR; s = s->u.loop.body) {
+    int64_t n;
+    if (r->depth == ROW_MAX_DEPTH || s->u.loop.kind == IR_FOR_THREAD_BINDING)
+      return false;
+    r->extent[r->depth] = s->u.loop.extent;
+    r->fixed[r->depth] = ir_prim_is_int(s->u.loop.extent, &n) && n == 1;
+    r->loop[r->depth++] = s;
+  }
+  innermost(r);
+  for (int k = 0; k < r->depth; k++)
+    for (int m = 0; m < r->depth; m++) {
+      const IrPrimExpr *v = r->loop[m]->u.loop.var;
+      if (uses(r->loop[k]->u.loop.extent, v) || uses(r->loop[k]->u.loop.min, v))
+        return false;
+    }
+  return r->j != NULL;
+}
+
+static bool
+collect_load(const IrPrimExpr *e, void *user)
+{
+  if (e->kind == IR_PE_LOAD)
+    ir_vec_push(user, (void *)e);
+  return false;
+}
+
+/* Is stride a of b's element (loop a around loop b) b's extent times its
+ * stride b, so that the two loops run as one of their product's
+ * iterations at stride b? */
+static bool
+contiguous(Row *r, const IrBuffer *buf, IrPrimExpr *const *idx, int n, int a, int b)
+{
+  IrCtx *ctx = r->g->ctx;
+  IrPrimExpr *sa = stride_of(r, buf, idx, n, r->loop[a]->u.loop.var);
+  IrPrimExpr *sb = stride_of(r, buf, idx, n, r->loop[b]->u.loop.var);
+  if (!sa || !sb)
     return false;
+  IrPrimExpr *nb = ir_prim_cast(ctx, IR_I64, r->extent[b]);
+  int64_t zero;
+  IrPrimExpr *d = ir_arith_simplify(r->arith, ir_prim_bin(ctx, IR_PE_SUB, sa, ir_prim_bin(ctx, IR_PE_MUL, nb, sb)));
+  return ir_prim_is_int(d, &zero) && zero == 0;
+}
+
+/* May loops a and b (b the next live one inside a) run as one: the
+ * store's and every load's addresses contiguous in them? */
+static bool
+mergeable(Row *r, const IrVec *loads, int a, int b)
+{
+  const IrStmt *st = r->store;
+  if (!contiguous(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, a, b))
+    return false;
+  for (int k = 0; k < loads->len; k++) {
+    const IrPrimExpr *e = loads->items[k];
+    if (!contiguous(r, e->u.load.buffer, e->u.load.indices, e->u.load.n, a, b))
+      return false;
+  }
+  return true;
+}
+
+/* The live loops as the kernel's two: from the innermost out, the row's
+ * loops (j) while each is contiguous with the next inside it (not past
+ * j under a guard, whose count is j's), then the rows' (i) likewise;
+ * false when more loops remain (an inner nest gets its own try) or a
+ * literal extent is below 1 or the elements are fewer than 4.  Sets
+ * r->split and r->i. */
+static bool
+group(Row *r)
+{
+  IrVec loads = {0};
+  ir_prim_walk(r->store->u.store.value, collect_load, &loads);
+  int k = r->depth - 1, inner = -1, total = 1, symbolic = 0;
+  bool ok = true;
+  for (; k >= 0; k--) { /* the row's */
+    if (r->fixed[k])
+      continue;
+    if (inner >= 0 && (r->guard || !mergeable(r, &loads, k, inner)))
+      break;
+    inner = k;
+  }
+  r->split = inner;
+  while (r->split > 0 && r->fixed[r->split - 1])
+    r->split--;
+  int outer = -1;
+  for (; k >= 0 && ok; k--) { /* the rows' */
+    if (r->fixed[k])
+      continue;
+    if (outer >= 0 && !mergeable(r, &loads, k, outer))
+      ok = false;
+    if (outer < 0)
+      r->i = r->loop[k]->u.loop.var;
+    outer = k;
+  }
+  for (k = 0; k < r->depth && ok; k++) {
+    int64_t n;
+    if (r->fixed[k])
+      continue;
+    if (!ir_prim_is_int(r->extent[k], &n))
+      symbolic++;
+    else if (n < 1)
+      ok = false;
+    else
+      total = total * n < 4 ? (int)(total * n) : 4;
+  }
+  ir_vec_free(&loads);
+  return ok && (symbolic || total >= 4);
+}
+
+/* Does the store's index move in j by a nonzero literal, and in i (with
+ * rows) by something not 0 (else i would go unused in the glue)? */
+static bool
+store_moves(Row *r)
+{
+  const IrStmt *st = r->store;
+  int64_t stride, zero;
   IrPrimExpr *sd = stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->j);
   IrPrimExpr *sr = r->i ? stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->i)
                         : NULL;
-  /* in a nest, DST moves with i too (else i would go unused in the glue) */
-  int64_t zero;
   bool moves = !r->i || (sr && !(ir_prim_is_int(sr, &zero) && zero == 0));
   return sd && ir_prim_is_int(sd, &stride) && stride != 0 && moves;
-}
-
-/* Is loop the outer loop of a nest of two whose inner loop is all of its
- * body?  Then r gets both loops. */
-static bool
-nest_of_two(Row *r, const IrStmt *loop)
-{
-  const IrStmt *in = loop->u.loop.body;
-  if (!in || in->kind != IR_ST_FOR || loop->u.loop.kind == IR_FOR_THREAD_BINDING)
-    return false;
-  r->outer = loop;
-  r->i = loop->u.loop.var;
-  r->inner = in;
-  r->j = in->u.loop.var;
-  int64_t rows, n; /* fewer than 4 elements in all: the loops */
-  if (ir_prim_is_int(loop->u.loop.extent, &rows) && ir_prim_is_int(in->u.loop.extent, &n) &&
-      rows * n < 4)
-    return false;
-  return !uses(loop->u.loop.extent, r->i) && !uses(loop->u.loop.min, r->i);
 }
 
 bool
@@ -921,13 +1112,7 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   r->arith = arith;
   r->f = f;
   r->aliased = p->aliased;
-  bool ok = nest_of_two(r, loop);
-  if (!ok && !r->outer) { /* a loop of one statement: a row alone */
-    r->inner = loop;
-    r->j = loop->u.loop.var;
-    ok = true;
-  }
-  ok = ok && row_form(r, r->inner);
+  bool ok = nest_of(r, loop) && row_form(r) && group(r) && store_moves(r);
   r->root = ok ? root_of(r, r->store->u.store.buffer) : NULL;
   ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);
   if (ok)
@@ -939,8 +1124,11 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");
     g->kernels_used |= 1u << i;
-    if (r->outer && !cg_names_find(names, r->j))
-      cg_names_add(g, names, r->j, r->j->u.var);
+    for (int k = 1; k < r->depth; k++) {
+      const IrPrimExpr *v = r->loop[k]->u.loop.var;
+      if (!cg_names_find(names, v))
+        cg_names_add(g, names, v, v->u.var);
+    }
     emit_glue(r, names, result, ind, o);
   }
   ir_vec_free(&r->plain);

@@ -12,11 +12,14 @@ kernel once left as scalar loops under libtcc (where tcc compiles them
             of the kind is a call; the modules with loop-carried
             dependences expect theirs), and at least the expected number
             of row calls;
+  shapes    in the nests' module, each function's calls run over the
+            expected rows and elements (the loops that run as one);
   bits      rows_bits.py's comparison: libtcc with rows off (the loops),
             libtcc with rows = auto (the calls) and the system compiler
             with rows = on (the kernel's vector form) give the same bits
             on inputs holding NaNs, infinities and -0, with [opt] kernels
-            off and on.
+            off and on, and so does the interpreter where its operations
+            are the C's.
 
 Usage: RXC=build/rxc /usr/bin/python3 tests/agree/rows_cover.py
 Exit 0 when every check holds; otherwise 1, naming each failure.
@@ -43,10 +46,31 @@ def inputs_dw(rng):
             "b": s(rng, (1, 8, 1, 1), 1.0)}
 
 
-# module: (inputs, loops rows = on must leave, row calls at least)
+def inputs_nest(rng):
+    s = rows_bits.special
+    return {"x": s(rng, (2, 3, 5, 7), 2.0), "y": s(rng, (2, 3, 5, 7), 2.0),
+            "k": s(rng, (3,), 1.0), "z": s(rng, (3, 4, 5), 1.0), "w": s(rng, (3, 4, 5), 1.0),
+            "f": s(rng, (40,), 1.0), "p": s(rng, (6, 12), 1.0), "acc": s(rng, (8, 16), 1.0),
+            "b": s(rng, (8,), 1.0), "s": s(rng, (37, 8), 1.0)}
+
+
+# module: (inputs, loops rows = on must leave, row calls at least, outputs
+# the interpreter must match: not the convs, whose sums run in another order)
 MODULES = [
-    ("rows_cover_dw.py", inputs_dw, 0, 19),
+    ("rows_cover_dw.py", inputs_dw, 0, 19, []),
+    # flat's x * y - x: the interpreter's differs from C's loops in the last bit; carried: a loop
+    ("rows_cover_nest.py", inputs_nest, 1, 8, [str(i) for i in range(1, 8)]),
 ]
+
+# module: {function: the row kernel's (rows, n) in it, in order}: how the
+# loops of a nest run as the kernel's two
+SHAPES = {
+    "rows_cover_nest.py": {
+        "flat": ["1, 210"], "per_b": ["3, 35"], "inplace": ["1, 60"], "padded": ["6, 10"],
+        "tile1": ["1, 8"], "tile5": ["1, 20"], "tile3": ["4, 3"], "sym": ["1, (n * 8)"],
+        "carried": [],
+    },
+}
 
 
 def leftovers(text):
@@ -92,6 +116,12 @@ def check_cover(tmp, name, left, calls_min):
     if calls < calls_min:
         print("%s: %d row calls, expected at least %d" % (name, calls, calls_min))
         bad += 1
+    for fn, want in SHAPES.get(name, {}).items():
+        m = re.search(r"\nm_%s\(.*?\n}\n" % fn, text, re.S)
+        got = re.findall(r"rxc_k_row_f32\((.*?, .*?), row_prog", m.group(0)) if m else None
+        if got != want:
+            print("%s: %s calls the row kernel over %s, expected %s" % (name, fn, got, want))
+            bad += 1
     print("%s: %d loops left, %d row calls%s" % (name, len(loops), calls, "" if not bad else
                                                    " (WRONG)"))
     return bad
@@ -100,9 +130,9 @@ def check_cover(tmp, name, left, calls_min):
 def main():
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, make_inputs, left, calls_min in MODULES:
+        for name, make_inputs, left, calls_min, interp in MODULES:
             bad += check_cover(tmp, name, left, calls_min)
-            bad += rows_bits.check_module(tmp, name, make_inputs, [])
+            bad += rows_bits.check_module(tmp, name, make_inputs, interp)
     if bad:
         print("rows_cover.py: %d failure(s)" % bad)
         return 1
