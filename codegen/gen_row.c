@@ -15,7 +15,9 @@
  * their product, so that a contiguous tensor's nest is one long row;
  * loops of extent 1 are their min.  A guard if (j + c < bound) makes the
  * call's count; one whose count is a literal is dropped for a literal
- * extent (the first column of a 16-wide tile: j fixed at its min).
+ * extent (the first column of a 16-wide tile: j fixed at its min).  A
+ * long sum whose scalars do not fit the registers runs as calls over
+ * pieces of its terms, each adding to what the one before stored (split).
  *
  * Key idea: EXPR is pure, so its tree can be evaluated as a DAG (equal
  * subtrees once: the NaN-propagating clip repeats its operand many times)
@@ -24,7 +26,8 @@
  * affine in j (the coefficient: the load's stride, any j-invariant
  * integer), j-invariant float32 or bool subexpressions (computed once by
  * the glue: row_scalars), + - * /, min and max, comparisons, && || !,
- * selects, casts that change nothing, and rt's unary float32 math.
+ * selects (and T.if_then_else), casts that change nothing, and rt's unary
+ * float32 math.
  * Anything else keeps the loop.
  *
  * Legal only without a loop-carried dependence: every load of DST's
@@ -35,7 +38,9 @@
  * loop would for j < n and nothing else; a load that sits in a select's
  * arm (or after && or ||), which C would not always evaluate, must also be
  * evaluated outside them, or be at literal indices inside a literal shape;
- * the glue runs only when n > 0, so its j-invariant loads are the loop's.
+ * else, when the select's condition is invariant, the glue tests it and
+ * runs the program of each value, whose loads are its arm's; the glue
+ * runs only when n > 0, so its j-invariant loads are the loop's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +56,8 @@ enum {
   ROW_MAX_SLOTS = 128, /* loads, and scalars, of one EXPR (a byte in the program) */
   ROW_MAX_INSNS = 255, /* instructions of a program (its first byte) */
   ROW_MAX_DEPTH = 8,   /* loops of a nest */
+  ROW_MAX_CHAIN = 128, /* terms of a sum split into calls */
+  ROW_MAX_PIECES = 8,  /* calls of a split sum */
 };
 
 typedef struct {
@@ -80,6 +87,12 @@ typedef struct {
   const IrBuffer *root;  /* the memory DST is declared over */
   bool aliased;          /* two buffer parameters may share bytes (CgPrim) */
   IrVec plain;           /* loads evaluated outside select arms (IrPrimExpr *) */
+  const IrPrimExpr *assumed; /* an invariant select condition the program takes as known, or NULL */
+  bool assumed_value;    /* its value: the program is its select's arm a (true) or b */
+  const IrPrimExpr *top; /* what the program computes: EXPR, or a piece of its sum (split) */
+  const IrPrimExpr *cut; /* the piece below top, which an earlier call stored in DST, or NULL */
+  const IrPrimExpr *piece[ROW_MAX_PIECES]; /* a split sum's calls' tops, first call first */
+  int pieces;            /* 0: not split */
   RowNode node[ROW_MAX_NODES];
   int n;
   const IrPrimExpr *load[ROW_MAX_SLOTS]; /* the pointer slots */
@@ -216,8 +229,8 @@ find_decl(const IrStmt *s, void *user)
   return IR_WALK_STOP;
 }
 
-static bool
-is_param(const IrPrimFunc *f, const IrBuffer *b)
+bool
+cg_buffer_is_param(const IrPrimFunc *f, const IrBuffer *b)
 {
   for (int i = 0; i < f->nparams; i++)
     if (f->params[i].buffer == b)
@@ -225,14 +238,13 @@ is_param(const IrPrimFunc *f, const IrBuffer *b)
   return false;
 }
 
-/* The buffer whose memory b is: b, or what its T.decl_buffer views. */
-static const IrBuffer *
-root_of(const Row *r, const IrBuffer *b)
+const IrBuffer *
+cg_buffer_root(const IrPrimFunc *f, const IrBuffer *b)
 {
   for (int hops = 0; hops < 64; hops++) {
     DeclFind d = {b, NULL};
     IrTirVisitor v = {.enter = find_decl, .user = &d};
-    ir_tir_walk(r->f->body, &v);
+    ir_tir_walk(f->body, &v);
     if (!d.source)
       return b;
     b = d.source;
@@ -264,16 +276,41 @@ load_safe(const IrPrimExpr *e, void *user)
   return false;
 }
 
+/* Is e a choice that C writes with ?: and evaluates one arm of (a
+ * select, or tir.if_then_else)?  *c, *a and *b get its condition and
+ * arms. */
+static bool
+choice(const IrPrimExpr *e, const IrPrimExpr **c, const IrPrimExpr **a, const IrPrimExpr **b)
+{
+  if (e->kind == IR_PE_SELECT) {
+    *c = e->u.select.cond;
+    *a = e->u.select.a;
+    *b = e->u.select.b;
+    return true;
+  }
+  if (e->kind != IR_PE_CALL || e->u.call.n != 3 || strcmp(e->u.call.op, "tir.if_then_else") != 0)
+    return false;
+  *c = e->u.call.args[0];
+  *a = e->u.call.args[1];
+  *b = e->u.call.args[2];
+  return true;
+}
+
 /* Collects the loads of e that C always evaluates into r->plain. */
 static void
 plain_loads(Row *r, const IrPrimExpr *e)
 {
+  const IrPrimExpr *c, *a, *b;
+  if (choice(e, &c, &a, &b)) {
+    if (r->assumed && ir_prim_expr_equal(c, r->assumed))
+      plain_loads(r, r->assumed_value ? a : b);
+    else
+      plain_loads(r, c);
+    return;
+  }
   switch (e->kind) {
   case IR_PE_LOAD:
     ir_vec_push(&r->plain, (void *)e);
-    return;
-  case IR_PE_SELECT:
-    plain_loads(r, e->u.select.cond);
     return;
   case IR_PE_AND:
   case IR_PE_OR:
@@ -303,9 +340,9 @@ load_conflicts(const IrPrimExpr *e, void *user)
   const Row *r = user;
   if (e->kind != IR_PE_LOAD)
     return false;
-  const IrBuffer *b = e->u.load.buffer, *root = root_of(r, b);
+  const IrBuffer *b = e->u.load.buffer, *root = cg_buffer_root(r->f, b);
   if (root && root != r->root)
-    return r->aliased && is_param(r->f, root) && is_param(r->f, r->root);
+    return r->aliased && cg_buffer_is_param(r->f, root) && cg_buffer_is_param(r->f, r->root);
   const IrStmt *st = r->store;
   if (b != st->u.store.buffer || e->u.load.n != st->u.store.n)
     return true;
@@ -328,6 +365,7 @@ add_node(Row *r, const IrPrimExpr *e, int op, int a, int b, int c)
 }
 
 static int translate(Row *r, const IrPrimExpr *e, bool arm);
+static int translate_choice(Row *r, const IrPrimExpr *e, bool arm);
 
 /* e without its casts from float32 to float32, which change nothing */
 static const IrPrimExpr *
@@ -499,11 +537,37 @@ translate_binary(Row *r, const IrPrimExpr *e, bool arm)
   return b < 0 ? -1 : add_node(r, e, ops[k], a, b, -1);
 }
 
+/* A float32 choice (choice()): one RXC_R_SELECT, or RXC_R_MAXN for the
+ * ops' NaN-propagating max, or the assumed condition's arm alone. */
+static int
+translate_choice(Row *r, const IrPrimExpr *e, bool arm)
+{
+  const IrPrimExpr *cond, *ea, *eb, *x, *y;
+  choice(e, &cond, &ea, &eb);
+  if (r->assumed && ir_prim_expr_equal(cond, r->assumed)) /* C evaluates one arm */
+    return translate(r, r->assumed_value ? ea : eb, arm);
+  int op = e->kind == IR_PE_SELECT ? nan_max(e, &x, &y) : -1;
+  if (op >= 0) { /* y is evaluated only where x is no NaN */
+    int a = translate(r, x, arm);
+    int b = a < 0 ? -1 : translate(r, y, true);
+    return b < 0 ? -1 : add_node(r, e, op, a, b, -1);
+  }
+  int c = translate(r, cond, arm);
+  int a = c < 0 ? -1 : translate(r, ea, true);
+  int b = a < 0 ? -1 : translate(r, eb, true);
+  return b < 0 ? -1 : add_node(r, e, RXC_R_SELECT, a, b, c);
+}
+
 /* The node of e (float32 or bool), after its operands'; -1 when e has
  * something the kernel does not do.  arm: C might not evaluate e. */
 static int
 translate(Row *r, const IrPrimExpr *e, bool arm)
 {
+  if (e == r->cut) { /* DST at DST's index: what the call before stored */
+    const IrStmt *st = r->store;
+    IrPrimExpr *dst = ir_prim_load(r->g->ctx, st->u.store.buffer, st->u.store.indices, st->u.store.n);
+    return add_load(r, dst, false);
+  }
   for (int i = 0; i < r->n; i++)
     if (r->node[i].e && ir_prim_expr_equal(r->node[i].e, e))
       return i;
@@ -523,23 +587,13 @@ translate(Row *r, const IrPrimExpr *e, bool arm)
     int a = translate(r, e->u.bin.a, arm);
     return a < 0 || e->u.bin.a->dtype.code != IR_DT_BOOL ? -1 : add_node(r, e, RXC_R_NOT, a, -1, -1);
   }
-  case IR_PE_SELECT: {
+  case IR_PE_SELECT:
+  case IR_PE_CALL: {
+    const IrPrimExpr *c, *a, *b;
     if (!is_f32(e->dtype))
       return -1;
-    const IrPrimExpr *x, *y;
-    int op = nan_max(e, &x, &y);
-    if (op >= 0) { /* y is evaluated only where x is no NaN */
-      int a = translate(r, x, arm);
-      int b = a < 0 ? -1 : translate(r, y, true);
-      return b < 0 ? -1 : add_node(r, e, op, a, b, -1);
-    }
-    int c = translate(r, e->u.select.cond, arm);
-    int a = c < 0 ? -1 : translate(r, e->u.select.a, true);
-    int b = a < 0 ? -1 : translate(r, e->u.select.b, true);
-    return b < 0 ? -1 : add_node(r, e, RXC_R_SELECT, a, b, c);
+    return choice(e, &c, &a, &b) ? translate_choice(r, e, arm) : translate_call(r, e, arm);
   }
-  case IR_PE_CALL:
-    return is_f32(e->dtype) ? translate_call(r, e, arm) : -1;
   default:
     return translate_binary(r, e, arm);
   }
@@ -783,6 +837,42 @@ emit_call(Row *r, CgNames *names, const char *rows, const char *count, int resul
   ir_buf_printf(o, ", %s, %s, %s);\n", ptrs, strides, scalars);
 }
 
+static int build(Row *r);
+
+/* The call, or with an assumed condition, "if (COND) call else call":
+ * the program of each value (result: the one built, for true). */
+static void
+emit_calls(Row *r, CgNames *names, const char *rows, const char *count, int result, int ind,
+           IrBuf *o)
+{
+  for (int p = 0; p < r->pieces; p++) { /* a split sum: its pieces in order, each in a block */
+    r->top = r->piece[p];
+    r->cut = p ? r->piece[p - 1] : NULL;
+    indent(ind, o);
+    ir_buf_puts(o, p ? "{ /* and on */\n" : "{ /* the first terms of the sum */\n");
+    emit_call(r, names, rows, count, build(r), ind + 1, o);
+    indent(ind, o);
+    ir_buf_puts(o, "}\n");
+  }
+  if (r->pieces)
+    return;
+  if (!r->assumed) {
+    emit_call(r, names, rows, count, result, ind, o);
+    return;
+  }
+  indent(ind, o);
+  ir_buf_puts(o, "if (");
+  cg_emit_expr(r->g, names, r->assumed, o);
+  ir_buf_puts(o, ") {\n");
+  emit_call(r, names, rows, count, result, ind + 1, o);
+  indent(ind, o);
+  ir_buf_puts(o, "} else {\n");
+  r->assumed_value = false;
+  emit_call(r, names, rows, count, build(r), ind + 1, o);
+  indent(ind, o);
+  ir_buf_puts(o, "}\n");
+}
+
 /* "const T var = min;": the loop's first value */
 static void
 emit_first(Row *r, const CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
@@ -875,11 +965,11 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
   if (cond.len) {
     indent(ind + 1, o);
     ir_buf_printf(o, "if (%s) {\n", cond.data);
-    emit_call(r, names, rows.data, n, result, ind + 2, o);
+    emit_calls(r, names, rows.data, n, result, ind + 2, o);
     indent(ind + 1, o);
     ir_buf_puts(o, "}\n");
   } else {
-    emit_call(r, names, rows.data, n, result, ind + 1, o);
+    emit_calls(r, names, rows.data, n, result, ind + 1, o);
   }
   indent(ind, o);
   ir_buf_puts(o, "}\n");
@@ -1101,26 +1191,133 @@ store_moves(Row *r)
   return sd && ir_prim_is_int(sd, &stride) && stride != 0 && moves;
 }
 
+/* EXPR as a program (with r->assumed's value): its result's node, -1
+ * when it has something the kernel does not do or does not fit. */
+static int
+build(Row *r)
+{
+  const IrPrimExpr *value = r->top ? r->top : r->store->u.store.value;
+  r->n = r->nloads = r->nscalars = 0;
+  r->plain.len = 0;
+  plain_loads(r, value);
+  int result = translate(r, value, false);
+  if (result >= 0)
+    fuse_loads(r, result);
+  return result >= 0 && instructions(r) <= ROW_MAX_INSNS && assign_registers(r, result) ? result
+                                                                                          : -1;
+}
+
+/* The condition of a select C always evaluates (in no arm) that the nest
+ * does not change (i2 == 0 ? 0.0f : part[..], a split reduction's first
+ * pass), or NULL. */
+static const IrPrimExpr *
+invariant_select(const Row *r, const IrPrimExpr *e)
+{
+  const IrPrimExpr *c = NULL, *a, *b;
+  if (choice(e, &c, &a, &b))
+    return varies(r, c) ? invariant_select(r, c) : c;
+  switch (e->kind) {
+  case IR_PE_AND:
+  case IR_PE_OR:
+  case IR_PE_NOT:
+  case IR_PE_CAST:
+    return invariant_select(r, e->u.bin.a);
+  case IR_PE_CALL:
+    for (int i = 0; i < e->u.call.n && !c; i++)
+      c = invariant_select(r, e->u.call.args[i]);
+    return c;
+  default:
+    if (e->kind >= IR_PE_ADD && e->kind <= IR_PE_GE) {
+      c = invariant_select(r, e->u.bin.a);
+      return c ? c : invariant_select(r, e->u.bin.b);
+    }
+    return NULL;
+  }
+}
+
+/* Does the program set each scalar once per call (none per chunk)? */
+static bool
+all_hoisted(const Row *r)
+{
+  for (int i = 0; i < r->n; i++)
+    if (r->node[i].op == RXC_R_SCALAR && !r->node[i].hoisted)
+      return false;
+  return true;
+}
+
+static bool
+reads_dst(const IrPrimExpr *e, void *user)
+{
+  const Row *r = user;
+  return e->kind == IR_PE_LOAD && cg_buffer_root(r->f, e->u.load.buffer) == r->root;
+}
+
+/* A left-deep sum whose scalars do not all keep a register (a 5x5
+ * depthwise conv's 25 taps: 11 weights set per chunk) as calls over
+ * pieces of its terms, each program all hoisted: the first computes the
+ * deepest terms into DST, each next one adds its terms to what DST holds
+ * (a load of DST at its index: the stored float32 is the sum's value
+ * there, so the same bits).  Only for one row (rows could overlap) with
+ * no load of DST's memory; false (r unsplit) when no such pieces exist. */
+static bool
+split(Row *r)
+{
+  const IrPrimExpr *chain[ROW_MAX_CHAIN], *e = r->store->u.store.value;
+  int m = 0, unhoisted = 0;
+  for (int i = 0; i < r->n; i++)
+    unhoisted += r->node[i].op == RXC_R_SCALAR && !r->node[i].hoisted;
+  if (unhoisted < 4 || r->i || r->assumed || ir_prim_walk(e, reads_dst, r))
+    return false;
+  for (; e->kind == IR_PE_ADD && is_f32(e->dtype) && m < ROW_MAX_CHAIN; e = bare(e->u.bin.a))
+    chain[m++] = e;
+  int below = m; /* chain[below]: the last piece's top, m: none yet */
+  r->pieces = 0;
+  while (below > 0 && r->pieces < ROW_MAX_PIECES) {
+    int k = 0; /* the largest piece above chain[below] that fits */
+    for (; k < below; k++) {
+      r->top = chain[k];
+      r->cut = below < m ? chain[below] : NULL;
+      if (build(r) >= 0 && all_hoisted(r))
+        break;
+    }
+    if (k == below)
+      break;
+    r->piece[r->pieces++] = chain[k];
+    below = k;
+  }
+  r->top = r->cut = NULL;
+  if (below > 0 || r->pieces < 2)
+    r->pieces = 0;
+  return r->pieces > 0;
+}
+
 bool
 cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
             const IrStmt *loop, int ind, IrBuf *o)
 {
   if (g->cfg->codegen.rows == CFG_ROWS_OFF || loop->kind != IR_ST_FOR)
     return false;
+  if (cg_reduce_emit(g, names, arith, f, p, loop, ind, o)) /* a loop of reductions */
+    return true;
   Row *r = ir_xcalloc(1, sizeof *r);
   r->g = g;
   r->arith = arith;
   r->f = f;
   r->aliased = p->aliased;
   bool ok = nest_of(r, loop) && row_form(r) && group(r) && store_moves(r);
-  r->root = ok ? root_of(r, r->store->u.store.buffer) : NULL;
+  r->root = ok ? cg_buffer_root(r->f, r->store->u.store.buffer) : NULL;
   ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);
+  int result = ok ? build(r) : -1;
+  if (ok && result < 0) { /* an arm C evaluates only on a condition: one program each way */
+    r->assumed = invariant_select(r, r->store->u.store.value);
+    r->assumed_value = false;
+    ok = r->assumed && build(r) >= 0;
+    r->assumed_value = true;
+    result = ok ? build(r) : -1;
+  }
+  ok = result >= 0;
   if (ok)
-    plain_loads(r, r->store->u.store.value);
-  int result = ok ? translate(r, r->store->u.store.value, false) : -1;
-  if (result >= 0)
-    fuse_loads(r, result);
-  ok = result >= 0 && instructions(r) <= ROW_MAX_INSNS && assign_registers(r, result);
+    split(r);
   if (ok) {
     int i = cg_runtime_kernel("rxc_k_row_f32");
     g->kernels_used |= 1u << i;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""rows_cover.py - the loops [codegen] rows converts (codegen/gen_row.c), and
-that they keep the loops' bits.
+"""rows_cover.py - the loops [codegen] rows converts (codegen/gen_row.c,
+gen_reduce.c), and that they keep the loops' bits.
 
 Each module of tests/codegen/rows_cover_*.py holds loops of a kind the row
 kernel once left as scalar loops under libtcc (where tcc compiles them
@@ -13,7 +13,10 @@ kernel once left as scalar loops under libtcc (where tcc compiles them
             dependences expect theirs), and at least the expected number
             of row calls;
   shapes    in the nests' module, each function's calls run over the
-            expected rows and elements (the loops that run as one);
+            expected rows and elements (the loops that run as one); in
+            the convs', the long sums split into the expected calls; in
+            the reductions', each loop runs the expected reductions at a
+            time (gen_reduce.c);
   bits      rows_bits.py's comparison: libtcc with rows off (the loops),
             libtcc with rows = auto (the calls) and the system compiler
             with rows = on (the kernel's vector form) give the same bits
@@ -51,7 +54,14 @@ def inputs_nest(rng):
     return {"x": s(rng, (2, 3, 5, 7), 2.0), "y": s(rng, (2, 3, 5, 7), 2.0),
             "k": s(rng, (3,), 1.0), "z": s(rng, (3, 4, 5), 1.0), "w": s(rng, (3, 4, 5), 1.0),
             "f": s(rng, (40,), 1.0), "p": s(rng, (6, 12), 1.0), "acc": s(rng, (8, 16), 1.0),
+            "c": s(rng, (3, 4, 16), 1.0),
             "b": s(rng, (8,), 1.0), "s": s(rng, (37, 8), 1.0)}
+
+
+def inputs_reduce(rng):
+    s = rows_bits.special
+    return {"x": s(rng, (1, 16, 5, 7), 2.0), "y": s(rng, (1, 12, 3, 5), 2.0),
+            "z": s(rng, (1, 6, 4, 8), 2.0), "w": s(rng, (1, 7, 3, 3), 2.0)}
 
 
 # module: (inputs, loops rows = on must leave, row calls at least, outputs
@@ -59,8 +69,23 @@ def inputs_nest(rng):
 MODULES = [
     ("rows_cover_dw.py", inputs_dw, 0, 19, []),
     # flat's x * y - x: the interpreter's differs from C's loops in the last bit; carried: a loop
-    ("rows_cover_nest.py", inputs_nest, 1, 8, [str(i) for i in range(1, 8)]),
+    ("rows_cover_nest.py", inputs_nest, 1, 12, [str(i) for i in range(1, 9)]),
+    # the reductions' loops stay loops, 3 of them several at a time (LANES);
+    # sum's float32 sums: the interpreter's differ from C's loops
+    ("rows_cover_reduce.py", inputs_reduce, 4, 0, ["0", "1", "3"]),
 ]
+
+# module: {function: the calls its sum is split into, 0: none}: a sum
+# whose weights do not all keep a register runs as calls over pieces of
+# its terms (25 taps: 15 and 10; 49: 15, 15, 15 and 4)
+PIECES = {
+    "rows_cover_dw.py": {"conv2d": 2, "conv2d1": 2, "conv2d3": 4, "fused_conv2d2_add_relu": 0},
+}
+
+# module: {function: the reductions its loop runs at a time, 0: one}
+LANES = {
+    "rows_cover_reduce.py": {"mean": 8, "max": 4, "sum": 8, "mean1": 0},
+}
 
 # module: {function: the row kernel's (rows, n) in it, in order}: how the
 # loops of a nest run as the kernel's two
@@ -68,7 +93,7 @@ SHAPES = {
     "rows_cover_nest.py": {
         "flat": ["1, 210"], "per_b": ["3, 35"], "inplace": ["1, 60"], "padded": ["6, 10"],
         "tile1": ["1, 8"], "tile5": ["1, 20"], "tile3": ["4, 3"], "sym": ["1, (n * 8)"],
-        "carried": [],
+        "carried": [], "chunks": ["1, 64"] * 4,
     },
 }
 
@@ -122,6 +147,18 @@ def check_cover(tmp, name, left, calls_min):
         if got != want:
             print("%s: %s calls the row kernel over %s, expected %s" % (name, fn, got, want))
             bad += 1
+    for fn, want in PIECES.get(name, {}).items():
+        m = re.search(r"\nm_%s\(.*?\n}\n" % fn, text, re.S)
+        got = len(re.findall(r"{ /\* (the first terms of the sum|and on) \*/", m.group(0))) if m else -1
+        if got != want:
+            print("%s: %s's sum is %d calls, expected %d" % (name, fn, got, want))
+            bad += 1
+    for fn, want in LANES.get(name, {}).items():
+        m = re.search(r"\nm_%s\(.*?\n}\n" % fn, text, re.S)
+        got = re.findall(r"(\d+) at a time: their reductions", m.group(0)) if m else None
+        if got != ([str(want)] if want else []):
+            print("%s: %s runs its reductions %s at a time, expected %d" % (name, fn, got, want))
+            bad += 1
     print("%s: %d loops left, %d row calls%s" % (name, len(loops), calls, "" if not bad else
                                                    " (WRONG)"))
     return bad
@@ -132,11 +169,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, make_inputs, left, calls_min, interp in MODULES:
             bad += check_cover(tmp, name, left, calls_min)
-            bad += rows_bits.check_module(tmp, name, make_inputs, interp)
+            bad += rows_bits.check_module(tmp, name, make_inputs, interp, min(calls_min, 2))
     if bad:
         print("rows_cover.py: %d failure(s)" % bad)
         return 1
-    print("rows_cover.py: every loop of the modules is a row call with the loops' bits")
+    print("rows_cover.py: every module's loops are as expected, with the loops' bits")
     return 0
 
 

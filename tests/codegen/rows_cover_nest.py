@@ -9,7 +9,10 @@
 # column of a 16-wide tile, as a 1x1 image's gemm epilogue: 8 elements;
 # tile5: j < 5 of 8, which then runs on into the rows; tile3: j + 2 < 5,
 # whose rows do not).  carried reads what its previous iteration stored
-# and keeps its loops.  Used by tests/agree/rows_cover.py.
+# and keeps its loops.  chunks reads part only where k != 0 (T.if_then_else,
+# as a split conv's first chunk: C does not read part when k is 0), a
+# condition the nest does not change: a call for each value of it.  Used
+# by tests/agree/rows_cover.py.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -82,8 +85,18 @@ class Module:
             for j in range(T.int64(9)):
                 o[i, j + T.int64(1)] = o[i, j] + x[i, j]
 
+    @T.prim_func(private=True)
+    def chunks(x: T.Buffer((T.int64(3), T.int64(4), T.int64(16)), "float32"), part: T.Buffer((T.int64(4), T.int64(16)), "float32"), acc: T.Buffer((T.int64(4), T.int64(16)), "float32")):
+        for k in range(T.int64(3)):
+            for i in range(T.int64(4)):
+                for j in range(T.int64(16)):
+                    acc[i, j] = T.if_then_else(k == T.int64(0), T.float32(0), part[i, j])
+            for i in range(T.int64(4)):
+                for j in range(T.int64(16)):
+                    part[i, j] = T.Select(k < T.int64(2), acc[i, j] + x[k, i, j], x[k, i, j] - acc[i, j])
+
     @R.function
-    def main(x: R.Tensor((2, 3, 5, 7), "float32"), y: R.Tensor((2, 3, 5, 7), "float32"), k: R.Tensor((3,), "float32"), z: R.Tensor((3, 4, 5), "float32"), w: R.Tensor((3, 4, 5), "float32"), f: R.Tensor((40,), "float32"), p: R.Tensor((6, 12), "float32"), acc: R.Tensor((8, 16), "float32"), b: R.Tensor((8,), "float32"), s: R.Tensor(("n", 8), "float32")):
+    def main(x: R.Tensor((2, 3, 5, 7), "float32"), y: R.Tensor((2, 3, 5, 7), "float32"), k: R.Tensor((3,), "float32"), z: R.Tensor((3, 4, 5), "float32"), w: R.Tensor((3, 4, 5), "float32"), f: R.Tensor((40,), "float32"), p: R.Tensor((6, 12), "float32"), acc: R.Tensor((8, 16), "float32"), c: R.Tensor((3, 4, 16), "float32"), b: R.Tensor((8,), "float32"), s: R.Tensor(("n", 8), "float32")):
         n = T.int64()
         R.func_attr({"tir_var_upper_bound": {"n": 64}})
         cls = Module
@@ -98,5 +111,7 @@ class Module:
             o8 = R.call_tir(cls.sym, (s,), out_sinfo=R.Tensor((n, 8), "float32"))
             q = R.call_tir(cls.padded, (p,), out_sinfo=R.Tensor((6, 10), "float32"))
             o9 = R.call_tir_inplace(cls.carried, (p, q), inplace_indices=[1], out_sinfo=R.Tensor((6, 10), "float32"))
-            R.output(o1, o2, o3, o4, o5, o7, o8, o9)
-        return (o1, o2, o3, o4, o5, o7, o8, o9)
+            ch = R.call_tir(cls.chunks, (c,), out_sinfo=[R.Tensor((4, 16), "float32"), R.Tensor((4, 16), "float32")])
+            o10 = ch[0]
+            R.output(o1, o2, o3, o4, o5, o7, o8, o9, o10)
+        return (o1, o2, o3, o4, o5, o7, o8, o9, o10)
