@@ -93,12 +93,15 @@ acc_store(Red *r, const IrStmt *s)
   return true;
 }
 
-/* Does load e break the lanes' independence: acc's memory other than
- * acc[k], or DST's memory, or a parameter that may share DST's bytes? */
+/* Does e break the lanes' independence: a call that is no intrinsic
+ * (an extern: it may have effects), or a load of acc's memory other than
+ * acc[k], of DST's memory, or of a parameter that may share DST's bytes? */
 static bool
 load_conflicts(const IrPrimExpr *e, void *user)
 {
   const Red *r = user;
+  if (e->kind == IR_PE_CALL)
+    return !ir_tir_intrin_find(e->u.call.op, e->u.call.n);
   if (e->kind != IR_PE_LOAD)
     return false;
   const IrBuffer *b = e->u.load.buffer, *root = cg_buffer_root(r->f, b);
@@ -113,6 +116,13 @@ load_conflicts(const IrPrimExpr *e, void *user)
     return false;
   }
   return r->aliased && cg_buffer_is_param(r->f, root) && cg_buffer_is_param(r->f, r->dst_root);
+}
+
+static bool
+reads_acc(const IrPrimExpr *e, void *user)
+{
+  const Red *r = user;
+  return e->kind == IR_PE_LOAD && e->u.load.buffer == r->acc;
 }
 
 /* The reduction's perfect nest from s, its body a store of acc (under a
@@ -170,6 +180,8 @@ reduce_form(Red *r, const IrStmt *loop)
   for (int k = 0; k < 4; k++)
     if (values[k] && ir_prim_walk(values[k], load_conflicts, r))
       return false;
+  if (ir_prim_walk(r->init->u.store.value, reads_acc, r)) /* the previous reduction's acc */
+    return false;
   for (int d = 0; d < r->final->u.store.n; d++) /* DST's index reads no memory */
     if (ir_prim_walk(r->final->u.store.indices[d], load_conflicts, r))
       return false;
@@ -321,6 +333,8 @@ emit_lanes(Red *r, CgNames *names, int ind, IrBuf *o)
   IrPrimExpr **at = ir_alloc(r->g->ctx, sizeof *at);
   at[0] = ir_prim_int(r->g->ctx, IR_I64, r->lanes - 1);
   emit_store(r, names, r->init, ir_prim_load(r->g->ctx, r->red, at, 1), 0, true, ind + 2, o);
+  indent(ind + 2, o); /* acc as the loop leaves it, maybe read nowhere (gcc would warn) */
+  ir_buf_printf(o, "(void)%s;\n", cg_names_find(names, r->acc));
   indent(ind + 1, o);
   ir_buf_puts(o, "}\n");
   indent(ind, o);
@@ -336,6 +350,8 @@ cg_reduce_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, co
   Red r = {.g = g, .arith = arith, .f = f, .aliased = p->aliased, .loop = loop};
   if (!reduce_form(&r, loop))
     return false;
+  /* rt_kern_row.h defines RXC_ROWS, which picks this form under tcc */
+  g->kernels_used |= 1u << cg_runtime_kernel("rxc_k_row_f32");
   IrCtx *ctx = g->ctx;
   r.red = ir_alloc(ctx, sizeof *r.red);
   *r.red = (IrBuffer){.name = ir_sym(ctx, "red"), .dtype = r.acc->dtype, .ndim = 1,

@@ -839,6 +839,22 @@ emit_call(Row *r, CgNames *names, const char *rows, const char *count, int resul
 
 static int build(Row *r);
 
+/* Is C expression s all in one pair of parentheses?  (clang warns of
+ * "if ((a == b))".) */
+static bool
+parenthesized(const char *s)
+{
+  int depth = 0;
+  if (s[0] != '(')
+    return false;
+  for (const char *c = s; *c; c++) {
+    depth += (*c == '(') - (*c == ')');
+    if (depth == 0)
+      return c[1] == '\0';
+  }
+  return false;
+}
+
 /* The call, or with an assumed condition, "if (COND) call else call":
  * the program of each value (result: the one built, for true). */
 static void
@@ -860,10 +876,11 @@ emit_calls(Row *r, CgNames *names, const char *rows, const char *count, int resu
     emit_call(r, names, rows, count, result, ind, o);
     return;
   }
+  IrBuf cond = {0};
+  cg_emit_expr(r->g, names, r->assumed, &cond);
   indent(ind, o);
-  ir_buf_puts(o, "if (");
-  cg_emit_expr(r->g, names, r->assumed, o);
-  ir_buf_puts(o, ") {\n");
+  ir_buf_printf(o, parenthesized(cond.data) ? "if %s {\n" : "if (%s) {\n", cond.data);
+  ir_buf_free(&cond);
   emit_call(r, names, rows, count, result, ind + 1, o);
   indent(ind, o);
   ir_buf_puts(o, "} else {\n");

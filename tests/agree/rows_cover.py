@@ -17,6 +17,8 @@ kernel once left as scalar loops under libtcc (where tcc compiles them
             the convs', the long sums split into the expected calls; in
             the reductions', each loop runs the expected reductions at a
             time (gen_reduce.c);
+  strict    the C, rows on and auto, compiles under gcc's and clang's
+            -Wall -Wextra -Werror -pedantic;
   bits      rows_bits.py's comparison: libtcc with rows off (the loops),
             libtcc with rows = auto (the calls) and the system compiler
             with rows = on (the kernel's vector form) give the same bits
@@ -29,6 +31,7 @@ Exit 0 when every check holds; otherwise 1, naming each failure.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,7 +64,8 @@ def inputs_nest(rng):
 def inputs_reduce(rng):
     s = rows_bits.special
     return {"x": s(rng, (1, 16, 5, 7), 2.0), "y": s(rng, (1, 12, 3, 5), 2.0),
-            "z": s(rng, (1, 6, 4, 8), 2.0), "w": s(rng, (1, 7, 3, 3), 2.0)}
+            "z": s(rng, (1, 6, 4, 8), 2.0), "w": s(rng, (1, 7, 3, 3), 2.0),
+            "v": s(rng, (8, 5), 1.0), "u": rng.normal(0, 1, (8,)).astype(np.float32)}
 
 
 # module: (inputs, loops rows = on must leave, row calls at least, outputs
@@ -72,7 +76,7 @@ MODULES = [
     ("rows_cover_nest.py", inputs_nest, 1, 12, [str(i) for i in range(1, 9)]),
     # the reductions' loops stay loops, 3 of them several at a time (LANES);
     # sum's float32 sums: the interpreter's differ from C's loops
-    ("rows_cover_reduce.py", inputs_reduce, 4, 0, ["0", "1", "3"]),
+    ("rows_cover_reduce.py", inputs_reduce, 6, 0, ["0", "1", "3"]),
 ]
 
 # module: {function: the calls its sum is split into, 0: none}: a sum
@@ -84,7 +88,7 @@ PIECES = {
 
 # module: {function: the reductions its loop runs at a time, 0: one}
 LANES = {
-    "rows_cover_reduce.py": {"mean": 8, "max": 4, "sum": 8, "mean1": 0},
+    "rows_cover_reduce.py": {"mean": 8, "max": 4, "sum": 8, "mean1": 0, "chain": 0, "behind": 0},
 }
 
 # module: {function: the row kernel's (rows, n) in it, in order}: how the
@@ -118,6 +122,29 @@ def leftovers(text):
         if "for (" not in text_body and "rxc_k_row_f32(" not in text_body:
             out.append((i + 1, line.strip()))
     return out
+
+
+STRICT = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1", "-c", "-o", os.devnull]
+
+
+def check_strict(tmp, name):
+    """The module's C, rows on and auto, compiles cleanly with gcc and clang
+    under the strict flags (STYLE.md's generated C): the failures."""
+    bad = 0
+    path = os.path.join(rows_bits.HERE, name)
+    for rows in ("on", "auto"):
+        gen = os.path.join(tmp, "strict_" + rows)
+        rows_bits.run(["--set", "codegen.rows=" + rows, "compile", path, "-o", gen, "--name", "m",
+                       "-q"], "compile")
+        for cc in ("gcc", "clang"):
+            if not shutil.which(cc):
+                continue
+            p = subprocess.run([cc] + STRICT + [os.path.join(gen, "m.c")], capture_output=True,
+                               text=True)
+            if p.returncode != 0:
+                print("%s: %s with rows = %s is not clean:\n%s" % (name, cc, rows, p.stderr[:2000]))
+                bad += 1
+    return bad
 
 
 def check_cover(tmp, name, left, calls_min):
@@ -169,6 +196,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name, make_inputs, left, calls_min, interp in MODULES:
             bad += check_cover(tmp, name, left, calls_min)
+            bad += check_strict(tmp, name)
             bad += rows_bits.check_module(tmp, name, make_inputs, interp, min(calls_min, 2))
     if bad:
         print("rows_cover.py: %d failure(s)" % bad)
