@@ -1275,7 +1275,8 @@ reads_dst(const IrPrimExpr *e, void *user)
  * deepest terms into DST, each next one adds its terms to what DST holds
  * (a load of DST at its index: the stored float32 is the sum's value
  * there, so the same bits).  Only for one row (rows could overlap) with
- * no load of DST's memory; false (r unsplit) when no such pieces exist. */
+ * no load of DST's memory; false when no such pieces exist (r then holds
+ * the whole sum's program, as before). */
 static bool
 split(Row *r)
 {
@@ -1303,8 +1304,10 @@ split(Row *r)
     below = k;
   }
   r->top = r->cut = NULL;
-  if (below > 0 || r->pieces < 2)
+  if (below > 0 || r->pieces < 2) {
     r->pieces = 0;
+    build(r); /* the whole sum's program again, which the tries replaced */
+  }
   return r->pieces > 0;
 }
 

@@ -57,7 +57,8 @@ def inputs_nest(rng):
     return {"x": s(rng, (2, 3, 5, 7), 2.0), "y": s(rng, (2, 3, 5, 7), 2.0),
             "k": s(rng, (3,), 1.0), "z": s(rng, (3, 4, 5), 1.0), "w": s(rng, (3, 4, 5), 1.0),
             "f": s(rng, (40,), 1.0), "p": s(rng, (6, 12), 1.0), "acc": s(rng, (8, 16), 1.0),
-            "c": s(rng, (3, 4, 16), 1.0),
+            "c": s(rng, (3, 4, 16), 1.0), "lx": s(rng, (48,), 1.0),
+            "lw": rng.normal(1, 0.1, (25,)).astype(np.float32),
             "b": s(rng, (8,), 1.0), "s": s(rng, (37, 8), 1.0)}
 
 
@@ -73,7 +74,7 @@ def inputs_reduce(rng):
 MODULES = [
     ("rows_cover_dw.py", inputs_dw, 0, 19, []),
     # flat's x * y - x: the interpreter's differs from C's loops in the last bit; carried: a loop
-    ("rows_cover_nest.py", inputs_nest, 1, 12, [str(i) for i in range(1, 9)]),
+    ("rows_cover_nest.py", inputs_nest, 1, 13, [str(i) for i in range(1, 9)]),
     # the reductions' loops stay loops, 3 of them several at a time (LANES);
     # sum's float32 sums: the interpreter's differ from C's loops
     ("rows_cover_reduce.py", inputs_reduce, 6, 0, ["0", "1", "3"]),
@@ -84,6 +85,7 @@ MODULES = [
 # its terms (25 taps: 15 and 10; 49: 15, 15, 15 and 4)
 PIECES = {
     "rows_cover_dw.py": {"conv2d": 2, "conv2d1": 2, "conv2d3": 4, "fused_conv2d2_add_relu": 0},
+    "rows_cover_nest.py": {"lopsided": 0},
 }
 
 # module: {function: the reductions its loop runs at a time, 0: one}
@@ -97,7 +99,7 @@ SHAPES = {
     "rows_cover_nest.py": {
         "flat": ["1, 210"], "per_b": ["3, 35"], "inplace": ["1, 60"], "padded": ["6, 10"],
         "tile1": ["1, 8"], "tile5": ["1, 20"], "tile3": ["4, 3"], "sym": ["1, (n * 8)"],
-        "carried": [], "chunks": ["1, 64"] * 4,
+        "carried": [], "chunks": ["1, 64"] * 4, "lopsided": ["1, 32"],
     },
 }
 
