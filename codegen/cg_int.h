@@ -271,6 +271,10 @@ const IrBuffer *cg_buffer_root(const IrPrimFunc *f, const IrBuffer *b);
  * otherwise writes nothing. */
 bool cg_reduce_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f,
                     const CgPrim *p, const IrStmt *loop, int ind, IrBuf *o);
+/* e rebuilt with fn's expression for each node fn maps (non-NULL; the
+ * node's subtree is then not visited), the others rebuilt around theirs. */
+IrPrimExpr *cg_prim_map(IrCtx *ctx, IrPrimExpr *e, IrPrimExpr *(*fn)(IrPrimExpr *e, void *user),
+                        void *user);
 
 /* ------------------------------------------------------------------ */
 /* gen_entry.c, gen_outputs.c, gen_sig.c: a Relax function as an entry */

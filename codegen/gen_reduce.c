@@ -188,49 +188,75 @@ reduce_form(Red *r, const IrStmt *loop)
   return true;
 }
 
-/* e for lane l: c + l for c, red[l] for acc[k]. */
-static IrPrimExpr *
-lane_expr(Red *r, IrPrimExpr *e, int l)
+IrPrimExpr *
+cg_prim_map(IrCtx *ctx, IrPrimExpr *e, IrPrimExpr *(*fn)(IrPrimExpr *e, void *user), void *user)
 {
-  IrCtx *ctx = r->g->ctx;
+  IrPrimExpr *x = fn(e, user);
+  if (x)
+    return x;
   switch (e->kind) {
   case IR_PE_INT:
   case IR_PE_FLOAT:
   case IR_PE_STR:
-    return e;
   case IR_PE_VAR:
-    if (r->let && e == r->let->u.let.var)
-      return r->v;
-    return e != r->loop->u.loop.var || l == 0
-               ? e
-               : ir_prim_bin(ctx, IR_PE_ADD, e, ir_prim_int(ctx, e->dtype, l));
+    return e;
   case IR_PE_LOAD: {
-    if (e->u.load.buffer == r->acc) {
-      IrPrimExpr **at = ir_alloc(ctx, sizeof *at);
-      at[0] = ir_prim_int(ctx, IR_I64, l);
-      return ir_prim_load(ctx, r->red, at, 1);
-    }
     IrPrimExpr **idx = ir_alloc(ctx, sizeof *idx * (size_t)(e->u.load.n ? e->u.load.n : 1));
     for (int d = 0; d < e->u.load.n; d++)
-      idx[d] = lane_expr(r, e->u.load.indices[d], l);
+      idx[d] = cg_prim_map(ctx, e->u.load.indices[d], fn, user);
     return ir_prim_load(ctx, e->u.load.buffer, idx, e->u.load.n);
   }
   case IR_PE_NOT:
-    return ir_prim_bin(ctx, IR_PE_NOT, lane_expr(r, e->u.bin.a, l), NULL);
+    return ir_prim_bin(ctx, IR_PE_NOT, cg_prim_map(ctx, e->u.bin.a, fn, user), NULL);
   case IR_PE_CAST:
-    return ir_prim_cast(ctx, e->dtype, lane_expr(r, e->u.bin.a, l));
+    return ir_prim_cast(ctx, e->dtype, cg_prim_map(ctx, e->u.bin.a, fn, user));
   case IR_PE_SELECT:
-    return ir_prim_select(ctx, lane_expr(r, e->u.select.cond, l), lane_expr(r, e->u.select.a, l),
-                          lane_expr(r, e->u.select.b, l));
+    return ir_prim_select(ctx, cg_prim_map(ctx, e->u.select.cond, fn, user),
+                          cg_prim_map(ctx, e->u.select.a, fn, user),
+                          cg_prim_map(ctx, e->u.select.b, fn, user));
   case IR_PE_CALL: {
     IrPrimExpr **args = ir_alloc(ctx, sizeof *args * (size_t)(e->u.call.n ? e->u.call.n : 1));
     for (int i = 0; i < e->u.call.n; i++)
-      args[i] = lane_expr(r, e->u.call.args[i], l);
+      args[i] = cg_prim_map(ctx, e->u.call.args[i], fn, user);
     return ir_prim_call(ctx, e->dtype, e->u.call.op, args, e->u.call.n);
   }
   default:
-    return ir_prim_bin(ctx, e->kind, lane_expr(r, e->u.bin.a, l), lane_expr(r, e->u.bin.b, l));
+    return ir_prim_bin(ctx, e->kind, cg_prim_map(ctx, e->u.bin.a, fn, user),
+                       cg_prim_map(ctx, e->u.bin.b, fn, user));
   }
+}
+
+typedef struct {
+  Red *r;
+  int l;
+} Lane;
+
+/* lane_expr's one node: c + l for c, the lanes' v for v, red[l] for
+ * acc[k]; NULL for the others. */
+static IrPrimExpr *
+lane_node(IrPrimExpr *e, void *user)
+{
+  const Lane *a = user;
+  Red *r = a->r;
+  IrCtx *ctx = r->g->ctx;
+  if (e->kind == IR_PE_VAR && r->let && e == r->let->u.let.var)
+    return r->v;
+  if (e->kind == IR_PE_VAR && e == r->loop->u.loop.var)
+    return a->l == 0 ? e : ir_prim_bin(ctx, IR_PE_ADD, e, ir_prim_int(ctx, e->dtype, a->l));
+  if (e->kind == IR_PE_LOAD && e->u.load.buffer == r->acc) {
+    IrPrimExpr **at = ir_alloc(ctx, sizeof *at);
+    at[0] = ir_prim_int(ctx, IR_I64, a->l);
+    return ir_prim_load(ctx, r->red, at, 1);
+  }
+  return NULL;
+}
+
+/* e for lane l: c + l for c, red[l] for acc[k]. */
+static IrPrimExpr *
+lane_expr(Red *r, IrPrimExpr *e, int l)
+{
+  Lane a = {r, l};
+  return cg_prim_map(r->g->ctx, e, lane_node, &a);
 }
 
 static void

@@ -18,6 +18,8 @@
  * extent (the first column of a 16-wide tile: j fixed at its min).  A
  * long sum whose scalars do not fit the registers runs as calls over
  * pieces of its terms, each adding to what the one before stored (split).
+ * A row computed into a scratch that the next loop alone reads is
+ * computed where that loop loads it (inline_row).
  *
  * Key idea: EXPR is pure, so its tree can be evaluated as a DAG (equal
  * subtrees once: the NaN-propagating clip repeats its operand many times)
@@ -93,6 +95,7 @@ typedef struct {
   const IrPrimExpr *cut; /* the piece below top, which an earlier call stored in DST, or NULL */
   const IrPrimExpr *piece[ROW_MAX_PIECES]; /* a split sum's calls' tops, first call first */
   int pieces;            /* 0: not split */
+  const IrStmt *inlined; /* a loop whose scratch row EXPR computes in place of loading it, or NULL */
   RowNode node[ROW_MAX_NODES];
   int n;
   const IrPrimExpr *load[ROW_MAX_SLOTS]; /* the pointer slots */
@@ -960,6 +963,9 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
   for (int k = 0; k < r->depth; k++)
     ir_buf_printf(o, "%s%s", k == 0 ? "" : k + 1 < r->depth ? ", " : " and over ",
                   cg_names_find(names, r->loop[k]->u.loop.var));
+  if (r->inlined)
+    ir_buf_printf(o, " (and over %s, whose row it computes in place)",
+                  cg_names_find(names, r->inlined->u.loop.var));
   ir_buf_printf(o, "%s: a call of the row kernel (rt/rt_kern_row.h) */\n",
                 r->guard ? ", where its condition holds" : "");
   for (int k = 0; k < r->depth; k++)
@@ -1311,19 +1317,140 @@ split(Row *r)
   return r->pieces > 0;
 }
 
-bool
-cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
-            const IrStmt *loop, int ind, IrBuf *o)
+/* --- two loops as one ------------------------------------------------------ */
+
+typedef struct {
+  const IrBuffer *scratch;   /* what A stores and B loads */
+  const IrBuffer *dst_root;  /* the memory B stores into */
+  const IrPrimExpr *from;    /* A's var */
+  IrPrimExpr *to;            /* B's var */
+  IrPrimExpr **index;        /* A's store index, B's var for A's */
+  IrPrimExpr *value;         /* A's value, likewise */
+  const IrPrimFunc *f;
+  int loads;                 /* loads of the scratch's memory counted */
+  bool bad;                  /* one that is not scratch[index] */
+} Inline;
+
+static IrPrimExpr *
+rename_var(IrPrimExpr *e, void *user)
 {
-  if (g->cfg->codegen.rows == CFG_ROWS_OFF || loop->kind != IR_ST_FOR)
+  const Inline *in = user;
+  return e == in->from ? in->to : NULL;
+}
+
+/* A's value for a load of the scratch in B's value */
+static IrPrimExpr *
+inline_node(IrPrimExpr *e, void *user)
+{
+  const Inline *in = user;
+  return e->kind == IR_PE_LOAD && e->u.load.buffer == in->scratch ? in->value : NULL;
+}
+
+static bool
+count_root(const IrPrimExpr *e, void *user)
+{
+  Inline *in = user;
+  in->loads += e->kind == IR_PE_LOAD && cg_buffer_root(in->f, e->u.load.buffer) == in->scratch;
+  return false;
+}
+
+/* Counts the loads of the scratch's memory, and marks those that are not
+ * scratch[index]. */
+static bool
+count_scratch(const IrPrimExpr *e, void *user)
+{
+  Inline *in = user;
+  if (e->kind != IR_PE_LOAD || cg_buffer_root(in->f, e->u.load.buffer) != in->scratch)
     return false;
-  if (cg_reduce_emit(g, names, arith, f, p, loop, ind, o)) /* a loop of reductions */
-    return true;
-  Row *r = ir_xcalloc(1, sizeof *r);
-  r->g = g;
-  r->arith = arith;
-  r->f = f;
-  r->aliased = p->aliased;
+  in->loads++;
+  bool same = e->u.load.buffer == in->scratch && e->u.load.n == in->scratch->ndim;
+  for (int d = 0; same && d < e->u.load.n; d++)
+    same = ir_prim_expr_equal(e->u.load.indices[d], in->index[d]);
+  in->bad |= !same;
+  return false;
+}
+
+/* Counts the loads of the scratch's memory in e, a statement's. */
+static bool
+count_in_stmt(const IrPrimExpr *e, const IrStmt *s, void *user)
+{
+  (void)s;
+  ir_prim_walk(e, count_root, user);
+  return false;
+}
+
+static bool
+reads_memory(const IrPrimExpr *e, void *user)
+{
+  const Inline *in = user;
+  const IrBuffer *root = e->kind == IR_PE_LOAD ? cg_buffer_root(in->f, e->u.load.buffer) : NULL;
+  return e->kind == IR_PE_LOAD && (!root || root == in->scratch || root == in->dst_root);
+}
+
+/* loop { for a: S[idx(a)] = EA(a);  for b: D[..] = EB(.., S[idx(b)], ..) }
+ * (a depthwise conv's row into a scratch, then its epilogue) as the nest
+ * loop { for b: D[..] = EB(.., EA(b), ..) }, a new statement, or NULL:
+ * when A and B run over the same range, S is a local buffer of its own
+ * memory that A stores at a nonzero literal stride and nothing in the
+ * function loads but B, at A's index, and EA reads neither S nor D's
+ * memory.  Then the fused loop computes each element's EA where B loaded
+ * it (the same float32: the same bits), and S, which nothing else reads,
+ * need not be written. */
+static IrStmt *
+inline_row(Row *r, const IrStmt *loop)
+{
+  const IrStmt *body = loop->u.loop.body, *a, *b;
+  if (!body || body->kind != IR_ST_SEQ || body->u.seq.n != 2)
+    return NULL;
+  a = body->u.seq.stmts[0];
+  b = body->u.seq.stmts[1];
+  if (a->kind != IR_ST_FOR || b->kind != IR_ST_FOR || a->u.loop.kind == IR_FOR_THREAD_BINDING ||
+      b->u.loop.kind == IR_FOR_THREAD_BINDING || !a->u.loop.body || !b->u.loop.body ||
+      a->u.loop.body->kind != IR_ST_STORE || b->u.loop.body->kind != IR_ST_STORE ||
+      !ir_prim_expr_equal(a->u.loop.min, b->u.loop.min) ||
+      !ir_prim_expr_equal(a->u.loop.extent, b->u.loop.extent))
+    return NULL;
+  const IrStmt *sa = a->u.loop.body, *sb = b->u.loop.body;
+  IrCtx *ctx = r->g->ctx;
+  Inline in = {.scratch = sa->u.store.buffer, .from = a->u.loop.var, .to = b->u.loop.var,
+               .f = r->f, .dst_root = cg_buffer_root(r->f, sb->u.store.buffer)};
+  const IrBuffer *s = in.scratch;
+  int64_t stride;
+  IrPrimExpr *st = stride_of(r, s, sa->u.store.indices, sa->u.store.n, a->u.loop.var);
+  if (!is_f32(s->dtype) || sa->u.store.n != s->ndim || cg_buffer_is_param(r->f, s) ||
+      cg_buffer_root(r->f, s) != s || !in.dst_root || in.dst_root == s || !st ||
+      !ir_prim_is_int(st, &stride) || stride == 0)
+    return NULL;
+  in.index = ir_alloc(ctx, sizeof *in.index * (size_t)s->ndim);
+  for (int d = 0; d < s->ndim; d++)
+    in.index[d] = cg_prim_map(ctx, sa->u.store.indices[d], rename_var, &in);
+  in.value = cg_prim_map(ctx, sa->u.store.value, rename_var, &in);
+  if (ir_prim_walk(in.value, reads_memory, &in))
+    return NULL;
+  ir_prim_walk(sb->u.store.value, count_scratch, &in); /* B's: each scratch[index] */
+  int in_b = in.loads;
+  in.loads = 0;
+  IrTirVisitor v = {.expr = count_in_stmt, .user = &in};
+  ir_tir_walk(r->f->body, &v);
+  if (in.bad || in_b == 0 || in.loads != in_b)
+    return NULL;
+  IrStmt *store = ir_alloc(ctx, sizeof *store), *inner = ir_alloc(ctx, sizeof *inner);
+  IrStmt *outer = ir_alloc(ctx, sizeof *outer);
+  *store = *sb;
+  store->u.store.value = cg_prim_map(ctx, sb->u.store.value, inline_node, &in);
+  *inner = *b;
+  inner->u.loop.body = store;
+  *outer = *loop;
+  outer->u.loop.body = inner;
+  r->inlined = a;
+  return outer;
+}
+
+/* The row program and glue of loop (a nest), or false with nothing written. */
+static bool
+row_emit(Row *r, CgNames *names, const IrStmt *loop, int ind, IrBuf *o)
+{
+  CgGen *g = r->g;
   bool ok = nest_of(r, loop) && row_form(r) && group(r) && store_moves(r);
   r->root = ok ? cg_buffer_root(r->f, r->store->u.store.buffer) : NULL;
   ok = ok && r->root && !ir_prim_walk(r->store->u.store.value, load_conflicts, r);
@@ -1346,9 +1473,47 @@ cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const
       if (!cg_names_find(names, v))
         cg_names_add(g, names, v, v->u.var);
     }
+    if (r->inlined && !cg_names_find(names, r->inlined->u.loop.var))
+      cg_names_add(g, names, r->inlined->u.loop.var, r->inlined->u.loop.var->u.var);
     emit_glue(r, names, result, ind, o);
   }
+  return ok;
+}
+
+static Row *
+row_new(CgGen *g, IrArith *arith, const IrPrimFunc *f, const CgPrim *p)
+{
+  Row *r = ir_xcalloc(1, sizeof *r);
+  r->g = g;
+  r->arith = arith;
+  r->f = f;
+  r->aliased = p->aliased;
+  return r;
+}
+
+static void
+row_free(Row *r)
+{
   ir_vec_free(&r->plain);
   free(r);
+}
+
+bool
+cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
+            const IrStmt *loop, int ind, IrBuf *o)
+{
+  if (g->cfg->codegen.rows == CFG_ROWS_OFF || loop->kind != IR_ST_FOR)
+    return false;
+  if (cg_reduce_emit(g, names, arith, f, p, loop, ind, o)) /* a loop of reductions */
+    return true;
+  Row *r = row_new(g, arith, f, p);
+  bool ok = row_emit(r, names, loop, ind, o);
+  row_free(r);
+  if (ok)
+    return true;
+  r = row_new(g, arith, f, p); /* a row into a scratch, then the loop that reads it */
+  const IrStmt *fused = inline_row(r, loop);
+  ok = fused && row_emit(r, names, fused, ind, o);
+  row_free(r);
   return ok;
 }

@@ -14,7 +14,11 @@
 # condition the nest does not change: a call for each value of it.
 # lopsided's sum has 25 weights, too many to keep, but its last term alone
 # holds 17: no split fits, so one call (the tries must leave no program of
-# theirs behind).  Used by tests/agree/rows_cover.py.
+# theirs behind).  two_pass computes a row into a scratch and then reads
+# it (a depthwise conv's row, then its epilogue): one call that computes
+# the row where the epilogue loads it; not shifted, which reads the
+# scratch at other indices, nor reread, which reads it after the loop.
+# Used by tests/agree/rows_cover.py.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -102,8 +106,38 @@ class Module:
         for j in range(T.int64(32)):
             o[j] = (x[j + T.int64(0)] * w[T.int64(0)] + x[j + T.int64(1)] * w[T.int64(1)] + x[j + T.int64(2)] * w[T.int64(2)] + x[j + T.int64(3)] * w[T.int64(3)] + x[j + T.int64(4)] * w[T.int64(4)] + x[j + T.int64(5)] * w[T.int64(5)] + x[j + T.int64(6)] * w[T.int64(6)] + x[j + T.int64(7)] * w[T.int64(7)]) + x[j + T.int64(8)] * w[T.int64(8)] * w[T.int64(9)] * w[T.int64(10)] * w[T.int64(11)] * w[T.int64(12)] * w[T.int64(13)] * w[T.int64(14)] * w[T.int64(15)] * w[T.int64(16)] * w[T.int64(17)] * w[T.int64(18)] * w[T.int64(19)] * w[T.int64(20)] * w[T.int64(21)] * w[T.int64(22)] * w[T.int64(23)] * w[T.int64(24)]
 
+    @T.prim_func(private=True)
+    def two_pass(x: T.Buffer((T.int64(6), T.int64(10)), "float32"), o: T.Buffer((T.int64(6), T.int64(10)), "float32")):
+        s = T.alloc_buffer((T.int64(12),), "float32")
+        for i in range(T.int64(6)):
+            for a in range(T.int64(10)):
+                s[a + T.int64(1)] = x[i, a] * T.float32(2) + T.float32(1)
+            for b in range(T.int64(10)):
+                o[i, b] = T.max(s[b + T.int64(1)], T.float32(0)) - s[b + T.int64(1)]
+
+    @T.prim_func(private=True)
+    def shifted(x: T.Buffer((T.int64(6), T.int64(10)), "float32"), o: T.Buffer((T.int64(6), T.int64(10)), "float32")):
+        s = T.alloc_buffer((T.int64(12),), "float32")
+        s[T.int64(10)] = T.float32(0)
+        for i in range(T.int64(6)):
+            for a in range(T.int64(10)):
+                s[a] = x[i, a] * T.float32(2)
+            for b in range(T.int64(10)):
+                o[i, b] = s[b + T.int64(1)] + s[b]
+
+    @T.prim_func(private=True)
+    def reread(x: T.Buffer((T.int64(6), T.int64(10)), "float32"), o: T.Buffer((T.int64(6), T.int64(10)), "float32"), last: T.Buffer((T.int64(10),), "float32")):
+        s = T.alloc_buffer((T.int64(10),), "float32")
+        for i in range(T.int64(6)):
+            for a in range(T.int64(10)):
+                s[a] = x[i, a] - T.float32(1)
+            for b in range(T.int64(10)):
+                o[i, b] = s[b] * s[b]
+        for k in range(T.int64(10)):
+            last[k] = s[k]
+
     @R.function
-    def main(x: R.Tensor((2, 3, 5, 7), "float32"), y: R.Tensor((2, 3, 5, 7), "float32"), k: R.Tensor((3,), "float32"), z: R.Tensor((3, 4, 5), "float32"), w: R.Tensor((3, 4, 5), "float32"), f: R.Tensor((40,), "float32"), p: R.Tensor((6, 12), "float32"), acc: R.Tensor((8, 16), "float32"), c: R.Tensor((3, 4, 16), "float32"), lx: R.Tensor((48,), "float32"), lw: R.Tensor((25,), "float32"), b: R.Tensor((8,), "float32"), s: R.Tensor(("n", 8), "float32")):
+    def main(x: R.Tensor((2, 3, 5, 7), "float32"), y: R.Tensor((2, 3, 5, 7), "float32"), k: R.Tensor((3,), "float32"), z: R.Tensor((3, 4, 5), "float32"), w: R.Tensor((3, 4, 5), "float32"), f: R.Tensor((40,), "float32"), p: R.Tensor((6, 12), "float32"), acc: R.Tensor((8, 16), "float32"), c: R.Tensor((3, 4, 16), "float32"), lx: R.Tensor((48,), "float32"), lw: R.Tensor((25,), "float32"), tx: R.Tensor((6, 10), "float32"), b: R.Tensor((8,), "float32"), s: R.Tensor(("n", 8), "float32")):
         n = T.int64()
         R.func_attr({"tir_var_upper_bound": {"n": 64}})
         cls = Module
@@ -121,5 +155,10 @@ class Module:
             ch = R.call_tir(cls.chunks, (c,), out_sinfo=[R.Tensor((4, 16), "float32"), R.Tensor((4, 16), "float32")])
             o10 = ch[0]
             o11 = R.call_tir(cls.lopsided, (lx, lw), out_sinfo=R.Tensor((32,), "float32"))
-            R.output(o1, o2, o3, o4, o5, o7, o8, o9, o10, o11)
-        return (o1, o2, o3, o4, o5, o7, o8, o9, o10, o11)
+            o12 = R.call_tir(cls.two_pass, (tx,), out_sinfo=R.Tensor((6, 10), "float32"))
+            o13 = R.call_tir(cls.shifted, (tx,), out_sinfo=R.Tensor((6, 10), "float32"))
+            rr = R.call_tir(cls.reread, (tx,), out_sinfo=[R.Tensor((6, 10), "float32"), R.Tensor((10,), "float32")])
+            o14 = rr[0]
+            o15 = rr[1]
+            R.output(o1, o2, o3, o4, o5, o7, o8, o9, o10, o11, o12, o13, o14, o15)
+        return (o1, o2, o3, o4, o5, o7, o8, o9, o10, o11, o12, o13, o14, o15)
