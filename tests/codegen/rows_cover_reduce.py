@@ -4,8 +4,9 @@
 # over 16 channels (8 at a time), max over 12 (4), sum over the channels
 # at each of 8 columns (8).  Keep their loops: an odd count of 7 means;
 # chain, whose start reads what the previous reduction left in acc; and
-# behind, whose sums read the output the previous channel stored.  Used
-# by tests/agree/rows_cover.py.
+# behind, whose sums read the output the previous channel stored (in
+# place on a new tensor: tests/unit/test_codegen.c runs the C, then the
+# interpreter on the same inputs).  Used by tests/agree/rows_cover.py.
 # from tvm.script import ir as I
 # from tvm.script import tir as T
 # from tvm.script import relax as R
@@ -40,6 +41,7 @@ class Module:
             s: R.Tensor((1, 4, 8), dtype="float32") = R.sum(z, axis=[1])
             o: R.Tensor((1, 7, 1, 1), dtype="float32") = R.mean(w, axis=[2, 3], keepdims=True)
             c = R.call_tir(cls.chain, (v,), out_sinfo=R.Tensor((8,), "float32"))
-            b = R.call_tir_inplace(cls.behind, (v, u), inplace_indices=[1], out_sinfo=R.Tensor((8,), "float32"))
+            uu = R.add(u, u)
+            b = R.call_tir_inplace(cls.behind, (v, uu), inplace_indices=[1], out_sinfo=R.Tensor((8,), "float32"))
             R.output(m, a, s, o, c, b)
         return (m, a, s, o, c, b)
