@@ -82,7 +82,7 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/gen_reduce.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c codegen/kern.c
 
 # rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
@@ -693,6 +693,13 @@ check-trace: all
 check: check-print
 check-print: all
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/print_check.py
+
+# ---- the loops [codegen] rows turns into row kernel calls (a depthwise
+# conv's 25 taps, ...), with the loops' bits (tests/agree/rows_cover.py).
+.PHONY: check-rows-cover
+check: check-rows-cover
+check-rows-cover: all
+	RXC=$(BUILD)/rxc /usr/bin/python3 tests/agree/rows_cover.py
 
 # ---- TIR asserts and buffer declarations through the interpreter, tcc and cc:
 # they refuse the same inputs and agree on the others (tests/agree/tir_forms_check.py).

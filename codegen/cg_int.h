@@ -259,6 +259,22 @@ bool cg_flat_pair(const IrBuffer *b, IrPrimExpr *const *idx, int d, const IrPrim
  * named in names) and returns true; otherwise writes nothing. */
 bool cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
                  const IrStmt *loop, int ind, IrBuf *o);
+/* Is b one of f's buffer parameters? */
+bool cg_buffer_is_param(const IrPrimFunc *f, const IrBuffer *b);
+/* The buffer whose memory b is in f: b, or what its T.decl_buffer views
+ * (NULL: a chain too long). */
+const IrBuffer *cg_buffer_root(const IrPrimFunc *f, const IrBuffer *b);
+
+/* gen_reduce.c: [codegen] rows.  When loop is a loop of independent
+ * reductions of the form its file comment gives, writes it with several
+ * reductions at a time into o (as cg_row_emit) and returns true;
+ * otherwise writes nothing. */
+bool cg_reduce_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f,
+                    const CgPrim *p, const IrStmt *loop, int ind, IrBuf *o);
+/* e rebuilt with fn's expression for each node fn maps (non-NULL; the
+ * node's subtree is then not visited), the others rebuilt around theirs. */
+IrPrimExpr *cg_prim_map(IrCtx *ctx, IrPrimExpr *e, IrPrimExpr *(*fn)(IrPrimExpr *e, void *user),
+                        void *user);
 
 /* ------------------------------------------------------------------ */
 /* gen_entry.c, gen_outputs.c, gen_sig.c: a Relax function as an entry */
