@@ -113,6 +113,39 @@ def qmm(name, xs, ys, xkind="anyint", ykind="anyint", xdt=I8, xsig=None, upper=N
                       kern)
 
 
+def banded(name, xs, ws, ref_kw, attrs, chunks, atol=1e-4):
+    """conv2d whose plane's panel would pass 512 KiB: ops/conv_gemm.c sums
+    all of K in narrower bands (no `part` scratch) where that moves fewer
+    elements than chunks of input channels, else keeps the chunks."""
+    case = copies(kernel(conv_case(name, xs, ws, ref_kw, attrs, atol=atol)), "rxc_k_copy_f32")
+    if chunks:
+        case.legal_has = case.legal_has + ("part = T.alloc_buffer",)
+    else:
+        case.legal_lacks = ("part = T.alloc_buffer",)
+    return case
+
+
+def band_cases():
+    pad = {"padding": [1]}
+    s2 = {"strides": (2, 2), "padding": [1]}
+    s2_attrs = {"strides": [2, 2], "padding": [1]}
+    return [
+        # small weights: the smallest panel of whole rows (1 row of 40)
+        banded("kern_conv2d_bands_small_weights", (1, 32, 40, 40), (16, 32, 3, 3), pad, pad, False),
+        # large weights (295 KB): the fewest bands of K = 576 (4 rows of 28,
+        # 7 tiles), where 4 chunks of the plane would write part 3 times
+        banded("kern_conv2d_bands_large_weights", (1, 64, 28, 28), (128, 64, 3, 3), pad, pad, False),
+        # stride 2 and odd widths whose tiles are partial
+        banded("kern_conv2d_bands_s2", (1, 40, 50, 49), (24, 40, 3, 3), s2, s2_attrs, False),
+        banded("kern_conv2d_bands_odd", (2, 48, 30, 29), (20, 48, 3, 3),
+               {"padding": [0, 1, 2, 1]}, {"padding": [0, 1, 2, 1]}, False),
+        # a small plane of large weights (1.8 MB): part is small, the weights
+        # are not; 4 chunks
+        banded("kern_conv2d_chunks_small_plane", (1, 160, 14, 14), (320, 160, 3, 3), pad, pad, True,
+               atol=5e-4),
+    ]
+
+
 def int_literal(a):
     return "[" + ", ".join(int_literal(b) for b in a) + "]" if a.ndim else str(int(a))
 
@@ -224,4 +257,6 @@ def CASES():
         kernel(conv_case("kern_conv2d_weight_input_hwio", (1, 5, 5, 3), (3, 3, 3, 4),
                          {"padding": [1]}, {"padding": [1]}, layout="NHWC"), used=False),
     ]
-    return on + [loops(c) for c in on if getattr(c, "same_bits", False)]
+    # band_cases have no loops_ twins: the interpreter's loops over their
+    # tens of millions of terms take minutes
+    return on + [loops(c) for c in on if getattr(c, "same_bits", False)] + band_cases()
