@@ -22,7 +22,14 @@
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
  * multiply-adds.  R divides OH (no band is partial, no store guarded) and
  * is chosen to need the fewest tiles (16 columns of float32, 64 of int8), the panel staying within
- * PANEL_BYTES when it can.  A constant OIHW weight is handed to the kernel
+ * PANEL_BYTES when it can.  When a band's panel of all of K would pass
+ * PANEL_BYTES, K is cut by input channels into chunks, whose sums go
+ * through a scratch part [O, R * OW]: chunk 0's tiles store part, each
+ * later chunk adds into all of part in place (one call of the kernel
+ * with [opt] kernels: op_nn_gemm_into), and the last stores the output
+ * from part.  Where narrower bands would hold all of K, panel_rows
+ * weighs the weights they read again against part's traffic, and takes
+ * them when that moves fewer elements.  A constant OIHW weight is handed to the kernel
  * as the matrix [O, K] it is (the same bytes), so a term reads
  * weight[o, t] without splitting t.
  *

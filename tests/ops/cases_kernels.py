@@ -119,10 +119,15 @@ def banded(name, xs, ws, ref_kw, attrs, chunks, atol=1e-4):
     elements than chunks of input channels, else keeps the chunks."""
     case = copies(kernel(conv_case(name, xs, ws, ref_kw, attrs, atol=atol)), "rxc_k_copy_f32")
     if chunks:
-        case.legal_has = case.legal_has + ("part = T.alloc_buffer",)
+        # chunk 0's tiles store part; each later chunk is one kernel call
+        # adding into all of part in place (no tile starts from or copies it)
+        case.legal_has = case.legal_has + ("part = T.alloc_buffer", INTO_PART)
     else:
         case.legal_lacks = ("part = T.alloc_buffer",)
     return case
+
+
+INTO_PART = "T.address_of(part[T.int64(0), T.int64(0)])"
 
 
 def band_cases():
@@ -143,6 +148,17 @@ def band_cases():
         # are not; 4 chunks
         banded("kern_conv2d_chunks_small_plane", (1, 160, 14, 14), (320, 160, 3, 3), pad, pad, True,
                atol=5e-4),
+        # 2 chunks (the first and the last, none between), 224 rows: 28 blocks of 8
+        banded("kern_conv2d_chunks_two", (1, 112, 14, 14), (224, 112, 3, 3), pad, pad, True,
+               atol=5e-4),
+        # stride 2, 4 chunks of one band of 7 x 7 (49 columns in 64: a partial
+        # tile), 24 rows: 3 blocks of 8
+        banded("kern_conv2d_chunks_s2_odd", (1, 512, 13, 13), (24, 512, 3, 3), s2, s2_attrs, True,
+               atol=1e-3),
+        # 10 chunks of a plane of 6 x 6 (36 columns in 48), 13 rows: a block of
+        # 8 and 5 single rows; a batch of 2
+        banded("kern_conv2d_chunks_rows_left", (2, 3000, 6, 6), (13, 3000, 3, 3), pad, pad, True,
+               atol=2e-3),
     ]
 
 
