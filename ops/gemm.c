@@ -35,7 +35,11 @@
  * reads an index split into the digits of several dims, as a batched
  * matmul's flat rows and an OIHW weight's terms are: split_digits); a
  * tile whose loads are not (an HWIO weight input, its digits out of
- * order) keeps its loops.
+ * order) keeps its loops.  op_nn_gemm_into makes all of a product one
+ * such call, adding into the caller's buffer of sums in place (the
+ * kernel walks its 8-row blocks over all the columns itself): a
+ * conv2d's chunks after the first (conv_gemm.c), which then initialize
+ * and copy no tile of sums.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through

@@ -121,7 +121,7 @@ def banded(name, xs, ws, ref_kw, attrs, chunks, atol=1e-4):
     if chunks:
         # chunk 0's tiles store part; each later chunk is one kernel call
         # adding into all of part in place (no tile starts from or copies it)
-        case.legal_has = case.legal_has + ("part = T.alloc_buffer", INTO_PART)
+        into_part(case)
     else:
         case.legal_lacks = ("part = T.alloc_buffer",)
     return case
@@ -159,7 +159,16 @@ def band_cases():
         # 8 and 5 single rows; a batch of 2
         banded("kern_conv2d_chunks_rows_left", (2, 3000, 6, 6), (13, 3000, 3, 3), pad, pad, True,
                atol=2e-3),
+        # int8 into int32: 8 chunks of 64 channels, the later ones into an
+        # int32 part through rt_kern_gemm_int.h's kernel; 12 rows (8 + 4)
+        into_part(qconv("kern_qconv_chunks_into", (1, 512, 8, 9), (12, 512, 3, 3), 9,
+                        dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]", const=False)),
     ]
+
+
+def into_part(case):
+    case.legal_has = case.legal_has + ("part = T.alloc_buffer", INTO_PART)
+    return case
 
 
 def int_literal(a):
