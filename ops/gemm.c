@@ -35,7 +35,11 @@
  * reads an index split into the digits of several dims, as a batched
  * matmul's flat rows and an OIHW weight's terms are: split_digits); a
  * tile whose loads are not (an HWIO weight input, its digits out of
- * order) keeps its loops.
+ * order) keeps its loops.  op_nn_gemm_into makes all of a product one
+ * such call, adding into the caller's buffer of sums in place (the
+ * kernel walks its 8-row blocks over all the columns itself): a
+ * conv2d's chunks after the first (conv_gemm.c), which then initialize
+ * and copy no tile of sums.
  *
  * The accumulation reads as acc[t] = acc[t] + A[..] * B[..] with both
  * factors parameter loads (through casts: an integer sum wraps through
@@ -296,7 +300,8 @@ kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
 }
 
 /* The sums of a tile as one call of rt/'s kernel,
- *   rxc_k_gemm_f32(&acc[0], &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
+ *   rxc_k_gemm_f32(acc, &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
+ * (acc: the address of the sums, rows of cols apart)
  * (or an integer twin: kernel_name) which adds the same products in the
  * same order as the loops it stands for (rt/rt_kern_gemm.h; integer sums
  * wrap, so any order gives the same), or NULL when the switch is off or
@@ -305,8 +310,8 @@ kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
  * (found by reading the loads the callbacks build at fresh vars), B's
  * columns contiguous, and no guard. */
 static IrStmt *
-kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
-            int64_t cols)
+kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimExpr *rows,
+            IrPrimExpr *col0, int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
   if (!p->lz->kernels || g->guard)
@@ -324,14 +329,14 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr
   if (!a_row || !a_k || !b_k || !is_index(step(p, a, vars[2], vars), 0) ||
       !is_index(step(p, b, vars[0], vars), 0) || !is_index(step(p, b, vars[2], vars), 1))
     return NULL;
-  IrPrimExpr *args[9] = {ir_prim_address_of(ctx, acc_at(p, g, zero, zero, cols)),
+  IrPrimExpr *args[9] = {acc,
                          ir_prim_address_of(ctx, g->load_a(p, g->env, row0, zero)),
                          a_row,
                          a_k,
                          ir_prim_address_of(ctx, g->load_b(p, g->env, zero, col0)),
                          b_k,
                          op_nn_index(ctx, g->k),
-                         op_nn_index(ctx, rows),
+                         op_nn_to(ctx, IR_I64, rows),
                          op_nn_index(ctx, cols)};
   IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
   s->u.eval = ir_prim_kernel_call(ctx, name, args, 9);
@@ -368,7 +373,9 @@ gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
                     g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
                                           op_nn_add(ctx, col0, v[1]))
                               : op_nn_lit(ctx, g->sum, 0.0));
-  if (!(st[1] = kernel_sums(p, g, row0, rows, col0, cols)))
+  IrPrimExpr *zero = op_nn_index(ctx, 0);
+  if (!(st[1] = kernel_sums(p, g, ir_prim_address_of(ctx, acc_at(p, g, zero, zero, cols)), row0,
+                            op_nn_index(ctx, rows), col0, cols)))
     st[1] = loop_sums(p, g, row0, rows, col0, cols);
   body = tile_nest(p, g, false, rows, cols, &v, &st[2]);
   *body = g->store_c(p, g->env, op_nn_add(ctx, row0, v[0]), op_nn_add(ctx, col0, v[1]),
@@ -484,6 +491,16 @@ IrStmt *
 op_nn_gemm(OpPrim *p, Gemm *g)
 {
   return gemm(p, g, false);
+}
+
+IrStmt *
+op_nn_gemm_into(OpPrim *p, const Gemm *g, IrBuffer *sums)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *zero = op_nn_index(ctx, 0), **at = ir_alloc(ctx, sizeof *at * 2);
+  at[0] = at[1] = zero;
+  return kernel_sums(p, g, ir_prim_address_of(ctx, op_prim_load(p, sums, at)), zero, g->m, zero,
+                     g->n);
 }
 
 IrStmt *

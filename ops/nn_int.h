@@ -194,6 +194,14 @@ typedef struct {
 int64_t op_nn_gemm_cols(const OpLegalize *lz, IrDType b);
 /* The statements computing all of C (NULL when m is literally 0). */
 IrStmt *op_nn_gemm(OpPrim *p, Gemm *g);
+/* sums[i, j] += sum over k of A[i, k] * B[k, j] for all of C as one
+ * call of rt/'s kernel (sums: a buffer [m, n] of dtype sum, row-major),
+ * which keeps its 8-row blocks over all the columns, so no tile
+ * initializes or copies sums: conv_gemm.c's chunks after the first add
+ * into their partial sums in place.  NULL when [opt] kernels is off or
+ * the operands do not fit the kernel (gemm.c's kernel_sums); g->acc,
+ * g->store_c and g->load_c are not used. */
+IrStmt *op_nn_gemm_into(OpPrim *p, const Gemm *g, IrBuffer *sums);
 /* The same with the column blocks outermost over the whole row blocks:
  * each panel of B (k x 16 floats) is read from cache by every row block,
  * rather than all of B streaming once per row block (a product whose B

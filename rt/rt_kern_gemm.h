@@ -287,7 +287,12 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
     for (c = cols - cols % 4; c < cols; c++)
       rxc_k_gemm_f32_8x1(acc + r * cols + c, a + r * a_row, a_row, a_k, b + c, b_k, k, cols);
   }
-  for (; r < rows; r++) {
+  /* the rows left over start where written out, not carried over from
+   * the loop before: gcc 12 -O3 -march=native, cloning the kernel for
+   * the columns of conv_gemm.c's calls of all of a chunk's rows (208,
+   * the rows varying), otherwise warns that iteration 2^64 / 208 of this
+   * loop is undefined */
+  for (r = rows - rows % 8; r < rows; r++) {
     rxc_f32 *s = acc + r * cols;
     const rxc_f32 *ar = a + r * a_row;
     /* each loop's start written out, not carried over from the loop

@@ -207,7 +207,9 @@ rxc_k_gemm_i32_loops(rxc_i32 *acc, rxc_i64 acc_row, const rxc_i8 *a, rxc_i32 a_m
                            k);
   }
 #endif
-  for (; r < rows; r++) {
+  /* the rows left over start where written out (rt_kern_gemm.h's float
+   * kernel says why) */
+  for (r = RXC_K_VECTOR ? rows - rows % 8 : 0; r < rows; r++) {
     rxc_i32 *s = acc + r * acc_row;
     const rxc_i8 *ar = a + r * a_row;
     c = 0;
@@ -316,7 +318,7 @@ rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i64 a_k
         acc[t * cols + c] = (rxc_i32)s;
       }
 #endif
-  for (; r < rows; r++) {
+  for (r = RXC_K_VECTOR ? rows - rows % 8 : 0; r < rows; r++) {
     rxc_i32 *s = acc + r * cols;
     const rxc_i32 *ar = a + r * a_row;
     c = 0;

@@ -113,6 +113,64 @@ def qmm(name, xs, ys, xkind="anyint", ykind="anyint", xdt=I8, xsig=None, upper=N
                       kern)
 
 
+def banded(name, xs, ws, ref_kw, attrs, chunks, atol=1e-4):
+    """conv2d whose plane's panel would pass 512 KiB: ops/conv_gemm.c sums
+    all of K in narrower bands (no `part` scratch) where that moves fewer
+    elements than chunks of input channels, else keeps the chunks."""
+    case = copies(kernel(conv_case(name, xs, ws, ref_kw, attrs, atol=atol)), "rxc_k_copy_f32")
+    if chunks:
+        # chunk 0's tiles store part; each later chunk is one kernel call
+        # adding into all of part in place (no tile starts from or copies it)
+        into_part(case)
+    else:
+        case.legal_lacks = ("part = T.alloc_buffer",)
+    return case
+
+
+INTO_PART = "T.address_of(part[T.int64(0), T.int64(0)])"
+
+
+def band_cases():
+    pad = {"padding": [1]}
+    s2 = {"strides": (2, 2), "padding": [1]}
+    s2_attrs = {"strides": [2, 2], "padding": [1]}
+    return [
+        # small weights: the smallest panel of whole rows (1 row of 40)
+        banded("kern_conv2d_bands_small_weights", (1, 32, 40, 40), (16, 32, 3, 3), pad, pad, False),
+        # large weights (295 KB): the fewest bands of K = 576 (4 rows of 28,
+        # 7 tiles), where 4 chunks of the plane would write part 3 times
+        banded("kern_conv2d_bands_large_weights", (1, 64, 28, 28), (128, 64, 3, 3), pad, pad, False),
+        # stride 2 and odd widths whose tiles are partial
+        banded("kern_conv2d_bands_s2", (1, 40, 50, 49), (24, 40, 3, 3), s2, s2_attrs, False),
+        banded("kern_conv2d_bands_odd", (2, 48, 30, 29), (20, 48, 3, 3),
+               {"padding": [0, 1, 2, 1]}, {"padding": [0, 1, 2, 1]}, False),
+        # a small plane of large weights (1.8 MB): part is small, the weights
+        # are not; 4 chunks
+        banded("kern_conv2d_chunks_small_plane", (1, 160, 14, 14), (320, 160, 3, 3), pad, pad, True,
+               atol=5e-4),
+        # 2 chunks (the first and the last, none between), 224 rows: 28 blocks of 8
+        banded("kern_conv2d_chunks_two", (1, 112, 14, 14), (224, 112, 3, 3), pad, pad, True,
+               atol=5e-4),
+        # stride 2, 4 chunks of one band of 7 x 7 (49 columns in 64: a partial
+        # tile), 24 rows: 3 blocks of 8
+        banded("kern_conv2d_chunks_s2_odd", (1, 512, 13, 13), (24, 512, 3, 3), s2, s2_attrs, True,
+               atol=1e-3),
+        # 10 chunks of a plane of 6 x 6 (36 columns in 48), 13 rows: a block of
+        # 8 and 5 single rows; a batch of 2
+        banded("kern_conv2d_chunks_rows_left", (2, 3000, 6, 6), (13, 3000, 3, 3), pad, pad, True,
+               atol=2e-3),
+        # int8 into int32: 8 chunks of 64 channels, the later ones into an
+        # int32 part through rt_kern_gemm_int.h's kernel; 12 rows (8 + 4)
+        into_part(qconv("kern_qconv_chunks_into", (1, 512, 8, 9), (12, 512, 3, 3), 9,
+                        dict(padding=(1, 1, 1, 1)), ", padding=[1, 1, 1, 1]", const=False)),
+    ]
+
+
+def into_part(case):
+    case.legal_has = case.legal_has + ("part = T.alloc_buffer", INTO_PART)
+    return case
+
+
 def int_literal(a):
     return "[" + ", ".join(int_literal(b) for b in a) + "]" if a.ndim else str(int(a))
 
@@ -224,4 +282,6 @@ def CASES():
         kernel(conv_case("kern_conv2d_weight_input_hwio", (1, 5, 5, 3), (3, 3, 3, 4),
                          {"padding": [1]}, {"padding": [1]}, layout="NHWC"), used=False),
     ]
-    return on + [loops(c) for c in on if getattr(c, "same_bits", False)]
+    # band_cases have no loops_ twins: the interpreter's loops over their
+    # tens of millions of terms take minutes
+    return on + [loops(c) for c in on if getattr(c, "same_bits", False)] + band_cases()
