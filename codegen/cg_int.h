@@ -115,6 +115,20 @@ void cg_kern_copy_u8_host(uint8_t *dst, const uint8_t *src, int64_t step, int64_
 void cg_kern_copy_i32_base(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
 void cg_kern_copy_i32_host(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
 typedef void (*CgKernCopyI8)(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
+/* and the im2col kernels of the same header, as the copies */
+#define CG_KERN_IM2COL_PARAMS(T)                                                                   \
+  T *dst, const T *src, int64_t channels, int64_t in_h, int64_t in_w, int64_t y0, int64_t x0,      \
+      int64_t rows, int64_t ow, int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t dh,        \
+      int64_t dw, int64_t width
+void cg_kern_im2col_f32_base(CG_KERN_IM2COL_PARAMS(float));
+void cg_kern_im2col_f32_host(CG_KERN_IM2COL_PARAMS(float));
+void cg_kern_im2col_i8_base(CG_KERN_IM2COL_PARAMS(int8_t));
+void cg_kern_im2col_i8_host(CG_KERN_IM2COL_PARAMS(int8_t));
+void cg_kern_im2col_u8_base(CG_KERN_IM2COL_PARAMS(uint8_t));
+void cg_kern_im2col_u8_host(CG_KERN_IM2COL_PARAMS(uint8_t));
+void cg_kern_im2col_i32_base(CG_KERN_IM2COL_PARAMS(int32_t));
+void cg_kern_im2col_i32_host(CG_KERN_IM2COL_PARAMS(int32_t));
+typedef void (*CgKernIm2colI8)(CG_KERN_IM2COL_PARAMS(int8_t));
 
 /* kern_copy.c, once per level: rxc_k_row_f32 (rt/rt_kern_row.h) */
 #define CG_KERN_ROW_F32_PARAMS                                                                     \

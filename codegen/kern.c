@@ -50,6 +50,10 @@ static const CgKernCopy copies[] = {
     COPY(copy_i8, "x86-64", base),
     COPY(copy_u8, "x86-64", base),
     COPY(copy_i32, "x86-64", base),
+    COPY(im2col_f32, "x86-64", base),
+    COPY(im2col_i8, "x86-64", base),
+    COPY(im2col_u8, "x86-64", base),
+    COPY(im2col_i32, "x86-64", base),
     /* the row kernel ([codegen] rows, under tcc) */
     COPY(row_f32, "x86-64-v4", v4),
     COPY(row_f32, "x86-64-v3", v3),
@@ -65,6 +69,10 @@ static const CgKernCopy copies[] = {
     COPY(copy_i8, "host", host),
     COPY(copy_u8, "host", host),
     COPY(copy_i32, "host", host),
+    COPY(im2col_f32, "host", host),
+    COPY(im2col_i8, "host", host),
+    COPY(im2col_u8, "host", host),
+    COPY(im2col_i32, "host", host),
 #endif
 };
 

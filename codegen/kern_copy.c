@@ -93,6 +93,32 @@ NAMED(cg_kern_copy_i32_, CG_KERN_LEVEL)(int32_t *dst, const int32_t *src, int64_
 {
   rxc_k_copy_i32(dst, src, step, count);
 }
+
+#define IM2COL_ARGS dst, src, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width
+
+void
+NAMED(cg_kern_im2col_f32_, CG_KERN_LEVEL)(CG_KERN_IM2COL_PARAMS(float))
+{
+  rxc_k_im2col_f32(IM2COL_ARGS);
+}
+
+void
+NAMED(cg_kern_im2col_i8_, CG_KERN_LEVEL)(CG_KERN_IM2COL_PARAMS(int8_t))
+{
+  rxc_k_im2col_i8(IM2COL_ARGS);
+}
+
+void
+NAMED(cg_kern_im2col_u8_, CG_KERN_LEVEL)(CG_KERN_IM2COL_PARAMS(uint8_t))
+{
+  rxc_k_im2col_u8(IM2COL_ARGS);
+}
+
+void
+NAMED(cg_kern_im2col_i32_, CG_KERN_LEVEL)(CG_KERN_IM2COL_PARAMS(int32_t))
+{
+  rxc_k_im2col_i32(IM2COL_ARGS);
+}
 #endif
 
 /* rxc_k_row_f32, this level's copy (none at VNNI's) */

@@ -39,6 +39,10 @@ static const struct {
                {"rxc_k_copy_i8", RT_KERN_COPY_TEXT},
                {"rxc_k_copy_u8", RT_KERN_COPY_TEXT},
                {"rxc_k_copy_i32", RT_KERN_COPY_TEXT},
+               {"rxc_k_im2col_f32", RT_KERN_COPY_TEXT},
+               {"rxc_k_im2col_i8", RT_KERN_COPY_TEXT},
+               {"rxc_k_im2col_u8", RT_KERN_COPY_TEXT},
+               {"rxc_k_im2col_i32", RT_KERN_COPY_TEXT},
                {"rxc_k_row_f32", RT_KERN_ROW_TEXT}};
 
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };

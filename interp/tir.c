@@ -448,6 +448,17 @@ run_copy_i32(void **p, const int64_t *v)
   rxc_k_copy_i32(p[0], p[1], v[2], v[3]);
 }
 
+#define RUN_IM2COL(T, name)                                                                        \
+  static void run_im2col_##name(void **p, const int64_t *v)                                        \
+  {                                                                                                \
+    rxc_k_im2col_##name((T *)p[0], (const T *)p[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],     \
+                        v[9], v[10], v[11], v[12], v[13], v[14], v[15]);                           \
+  }
+RUN_IM2COL(rxc_f32, f32)
+RUN_IM2COL(rxc_i8, i8)
+RUN_IM2COL(rxc_u8, u8)
+RUN_IM2COL(rxc_i32, i32)
+
 static const struct {
   const char *name;
   KernelRun run;
@@ -459,7 +470,11 @@ static const struct {
                    {"rxc_k_copy_f32", run_copy_f32},
                    {"rxc_k_copy_i8", run_copy_i8},
                    {"rxc_k_copy_u8", run_copy_u8},
-                   {"rxc_k_copy_i32", run_copy_i32}};
+                   {"rxc_k_copy_i32", run_copy_i32},
+                   {"rxc_k_im2col_f32", run_im2col_f32},
+                   {"rxc_k_im2col_i8", run_im2col_i8},
+                   {"rxc_k_im2col_u8", run_im2col_u8},
+                   {"rxc_k_im2col_i32", run_im2col_i32}};
 
 static KernelRun
 kernel_run(const IrTirKernel *k)

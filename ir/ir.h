@@ -576,7 +576,7 @@ typedef enum {
   IR_KARG_INT,   /* an integer, passed as int64 */
 } IrKernelArg;
 
-enum { IR_KERNEL_MAX_ARGS = 12 }; /* arguments after the name */
+enum { IR_KERNEL_MAX_ARGS = 16 }; /* arguments after the name */
 
 typedef struct {
   const char *name; /* the C function, "rxc_k_gemm_f32" */

@@ -78,6 +78,41 @@ gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
   }
 }
 
+/* rxc_k_im2col_<dtype>(dst, src, channels, in_h, in_w, y0, x0, rows, ow,
+ * kh, kw, sh, sw, dh, dw, width): channels * kh * kw panel rows of width
+ * elements written; channels planes of in_h * in_w read (a bound: only
+ * the elements inside the window are). */
+static bool
+im2col_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
+{
+  for (int j = 2; j <= 15; j++)
+    if (!in_limit(v[j]) || (j != 5 && j != 6 && v[j] < 0))
+      return false;
+  int64_t channels = v[2], in_h = v[3], in_w = v[4], rows = v[7], ow = v[8], kh = v[9];
+  int64_t kw = v[10], sh = v[11], sw = v[12], width = v[15];
+  if (sh < 1 || sw < 1 || rows * ow > width)
+    return false;
+  *lo = 1;
+  *hi = 0;
+  if (i == 0 && channels && kh && kw && width) {
+    *lo = 0;
+    *hi = channels * kh * kw * width - 1;
+  } else if (i == 1 && channels && in_h && in_w && rows && ow && kh && kw) {
+    *lo = 0;
+    *hi = channels * in_h * in_w - 1;
+  }
+  return true;
+}
+
+#define IM2COL_ROW(name, code, bits)                                                               \
+  {                                                                                                \
+    name, {code, bits, 1}, 16,                                                                     \
+        {IR_KARG_INOUT, IR_KARG_IN,  IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT,           \
+         IR_KARG_INT,   IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT,           \
+         IR_KARG_INT,   IR_KARG_INT, IR_KARG_INT, IR_KARG_INT},                                    \
+        im2col_span, false                                                                         \
+  }
+
 /* rxc_k_copy_<dtype>(dst, src, step, count): dst[z] = src[z * step] for
  * z < count (dst written, though the row says INOUT: no kernel only
  * writes). */
@@ -142,6 +177,11 @@ static const IrTirKernel kernels[] = {
     COPY_ROW("rxc_k_copy_i8", IR_DT_INT, 8),
     COPY_ROW("rxc_k_copy_u8", IR_DT_UINT, 8),
     COPY_ROW("rxc_k_copy_i32", IR_DT_INT, 32),
+    /* and all the panel rows of a band at once, padding included */
+    IM2COL_ROW("rxc_k_im2col_f32", IR_DT_FLOAT, 32),
+    IM2COL_ROW("rxc_k_im2col_i8", IR_DT_INT, 8),
+    IM2COL_ROW("rxc_k_im2col_u8", IR_DT_UINT, 8),
+    IM2COL_ROW("rxc_k_im2col_i32", IR_DT_INT, 32),
 };
 
 const IrTirKernel *

@@ -17,6 +17,9 @@
  *     panel[t, r * OW + z] = data[n, ci, iy, ix]  (0 outside the input)
  *     out[n, o, band * R + r, z] = sum over t of weight[o, t] * panel[t, r * OW + z]
  *
+ * With [opt] kernels a band's panel is one call of rt/'s im2col kernel
+ * (rxc_k_im2col_f32 and its integer twins: panel_im2col), which writes
+ * the padding's zeros itself; without, the copy is loops (pack_panel).
  * So the tile's inner loop is unit stride over R * OW columns whatever the
  * stride, padding or window, and a short output row (7, 14, 28) no longer
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
@@ -251,6 +254,67 @@ panel_copy(OpPrim *p, const Window *w, const ConvGemm *e, IrPrimExpr *t, IrPrimE
   return s;
 }
 
+/* rt/rt_kern_copy.h's im2col kernel for elements of dtype t, or NULL. */
+static const char *
+im2col_kernel(IrDType t)
+{
+  static const struct {
+    IrDType t;
+    const char *name;
+  } rows[] = {{{IR_DT_FLOAT, 32, 1}, "rxc_k_im2col_f32"},
+              {{IR_DT_INT, 8, 1}, "rxc_k_im2col_i8"},
+              {{IR_DT_UINT, 8, 1}, "rxc_k_im2col_u8"},
+              {{IR_DT_INT, 32, 1}, "rxc_k_im2col_i32"}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    if (ir_dtype_eq(rows[i].t, t))
+      return rows[i].name;
+  return NULL;
+}
+
+/* With [opt] kernels, the whole panel of the band and chunk as one call
+ * of rt/'s im2col kernel (pack_panel's copies, padding and padded
+ * columns in one: under tcc the loops around a call a row cost as much
+ * as the copies), over the chunk's channels of an NCHW input of the
+ * panel's dtype:
+ *   rxc_k_im2col(&panel[0, 0], &data[n, c0, 0, 0], cc, in_h, in_w,
+ *                band * R * sh - pt, -pl, R, OW, kh, kw, sh, sw, dh, dw, width)
+ * NULL when the switch is off or it does not fit. */
+static IrStmt *
+panel_im2col(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t in_w)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const char *name = im2col_kernel(e->panel->dtype);
+  bool nchw = true;
+  for (int a = 0; a < 4; a++)
+    nchw = nchw && e->x.l->pos[a] == a;
+  if (!p->lz->kernels || !name || !nchw || !ir_dtype_eq(e->x.b->dtype, e->panel->dtype))
+    return NULL;
+  IrPrimExpr *zero = op_nn_index(ctx, 0);
+  IrPrimExpr *y = op_nn_mul(ctx, e->band, op_nn_index(ctx, e->rows));
+  IrPrimExpr *first = op_conv_load_raw(p, &e->x, e->n, whole_channel(ctx, e, zero), zero, zero);
+  IrPrimExpr *args[16] = {ir_prim_address_of(ctx, op_prim_load(p, e->panel, pair(ctx, zero, zero))),
+                          ir_prim_address_of(ctx, first),
+                          op_nn_index(ctx, e->cc),
+                          op_nn_index(ctx, in_h),
+                          op_nn_index(ctx, in_w),
+                          op_conv_input_pos(ctx, w, 0, y, zero),
+                          op_conv_input_pos(ctx, w, 1, zero, zero),
+                          op_nn_index(ctx, e->rows),
+                          op_nn_index(ctx, e->ow),
+                          op_nn_index(ctx, e->kh),
+                          op_nn_index(ctx, e->kw),
+                          op_nn_index(ctx, w->stride[0]),
+                          op_nn_index(ctx, w->stride[1]),
+                          op_nn_index(ctx, w->dilation[0]),
+                          op_nn_index(ctx, w->dilation[1]),
+                          op_nn_index(ctx, e->width)};
+  if (p->lz->arith)
+    args[5] = ir_arith_simplify(p->lz->arith, args[5]);
+  IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
+  s->u.eval = ir_prim_kernel_call(ctx, name, args, 16);
+  return s;
+}
+
 /* Output columns [lo, hi) of the window's column kx read inside the input
  * (of width in_w): lo * sw - pl + kx * dw >= 0, hi the first past it. */
 static void
@@ -276,6 +340,9 @@ static IrStmt *
 pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t in_w)
 {
   IrCtx *ctx = p->lz->ctx;
+  IrStmt *call = panel_im2col(p, w, e, in_h, in_w);
+  if (call)
+    return call;
   IrPrimExpr *ext[3] = {op_nn_index(ctx, e->cc), op_nn_index(ctx, e->kh),
                         op_nn_index(ctx, e->rows)};
   IrPrimExpr **v;

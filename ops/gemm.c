@@ -53,7 +53,10 @@ enum {
   GEMM_ROWS = 8,        /* rows of a register tile */
   GEMM_VECTOR = 64,     /* bytes of B a tile's row reads per term (one AVX-512
                            vector), unless the target says otherwise */
-  GEMM_TAIL_COLS = 128  /* columns of a one-row tile (rows left over), at least */
+  GEMM_TAIL_COLS = 128, /* columns of a one-row tile (rows left over), at least */
+  KERN_ROWS = 32,       /* rows of a tile the kernel sums (kernel_tiles) */
+  KERN_ACC = 16 * 1024, /* bytes of its sums, at most: they stay in L1 */
+  KERN_VECTOR = 32      /* the least vector (bytes) that takes such tiles */
 };
 
 /* Columns of a register tile over a B of dtype b: one vector of B, 16
@@ -299,19 +302,14 @@ kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
   return is_load_of(a, u8) && is_load_of(b, i8) ? "rxc_k_gemm_u8i8_i32" : NULL;
 }
 
-/* The sums of a tile as one call of rt/'s kernel,
- *   rxc_k_gemm_f32(acc, &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
- * (acc: the address of the sums, rows of cols apart)
- * (or an integer twin: kernel_name) which adds the same products in the
- * same order as the loops it stands for (rt/rt_kern_gemm.h; integer sums
- * wrap, so any order gives the same), or NULL when the switch is off or
- * the tile does not fit it: its A and B must be loads of a kernel's
- * dtypes whose place in memory is linear in the row, term and column
- * (found by reading the loads the callbacks build at fresh vars), B's
- * columns contiguous, and no guard. */
-static IrStmt *
-kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimExpr *rows,
-            IrPrimExpr *col0, int64_t cols)
+/* The kernel for the sums of tiles at row0, col0 (kernel_name), with
+ * in st the steps of A's address by row and by term and of B's by term;
+ * NULL when the switch is off or the tile does not fit the kernel: its A
+ * and B must be loads of a kernel's dtypes whose place in memory is
+ * linear in the row, term and column (found by reading the loads the
+ * callbacks build at fresh vars), B's columns contiguous, and no guard. */
+static const char *
+kernel_of(OpPrim *p, const Gemm *g, IrPrimExpr *row0, IrPrimExpr *col0, IrPrimExpr *st[3])
 {
   IrCtx *ctx = p->lz->ctx;
   if (!p->lz->kernels || g->guard)
@@ -324,17 +322,37 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimE
   const char *name = kernel_name(g->sum, a, b);
   if (!name)
     return NULL;
-  IrPrimExpr *a_row = step(p, a, vars[0], vars), *a_k = step(p, a, vars[1], vars);
-  IrPrimExpr *b_k = step(p, b, vars[1], vars), *zero = op_nn_index(ctx, 0);
-  if (!a_row || !a_k || !b_k || !is_index(step(p, a, vars[2], vars), 0) ||
+  st[0] = step(p, a, vars[0], vars);
+  st[1] = step(p, a, vars[1], vars);
+  st[2] = step(p, b, vars[1], vars);
+  if (!st[0] || !st[1] || !st[2] || !is_index(step(p, a, vars[2], vars), 0) ||
       !is_index(step(p, b, vars[0], vars), 0) || !is_index(step(p, b, vars[2], vars), 1))
+    return NULL;
+  return name;
+}
+
+/* The sums of a tile as one call of rt/'s kernel,
+ *   rxc_k_gemm_f32(acc, &A[row0, 0], a_row, a_k, &B[0, col0], b_k, K, rows, cols)
+ * (acc: the address of the sums, rows of cols apart)
+ * (or an integer twin: kernel_name) which adds the same products in the
+ * same order as the loops it stands for (rt/rt_kern_gemm.h; integer sums
+ * wrap, so any order gives the same), or NULL when the tile does not fit
+ * it (kernel_of). */
+static IrStmt *
+kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimExpr *rows,
+            IrPrimExpr *col0, int64_t cols)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *st[3], *zero = op_nn_index(ctx, 0);
+  const char *name = kernel_of(p, g, row0, col0, st);
+  if (!name)
     return NULL;
   IrPrimExpr *args[9] = {acc,
                          ir_prim_address_of(ctx, g->load_a(p, g->env, row0, zero)),
-                         a_row,
-                         a_k,
+                         st[0],
+                         st[1],
                          ir_prim_address_of(ctx, g->load_b(p, g->env, zero, col0)),
-                         b_k,
+                         st[2],
                          op_nn_index(ctx, g->k),
                          op_nn_to(ctx, IR_I64, rows),
                          op_nn_index(ctx, cols)};
@@ -423,70 +441,121 @@ row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols
   return n ? op_nn_seq(p, st, n) : NULL;
 }
 
+/* The shape of the tiles: rows, and columns of a full one. */
+typedef struct {
+  int64_t rows, cols;
+} Tiles;
+
+/* Tiles the kernel sums (kernel_sums) need not be register-sized: the
+ * kernel walks its own 8-row blocks, so a tile is the unit of the glue
+ * around it, the initialization of acc and the store of C (a fused bias
+ * and activation), which the libtcc JIT runs as calls of the row kernel
+ * (codegen/gen_row.c) costing about a tenth of a microsecond each.  At
+ * 8 x 16 that per-call cost was as much as the sums (squeezenet1_1's
+ * 1x1 convs: 45% of the time in the gemm kernel, 40% in the glue).  So
+ * with the kernel a tile is KERN_ROWS rows by as many columns (whole
+ * register tiles) as keep its sums within KERN_ACC bytes: 32 x 128
+ * float32.  Inside it the kernel reads the panel of B it spans (k x 128)
+ * from cache for each of its 8-row blocks.  A target with narrower
+ * vectors than KERN_VECTOR (a Cortex-M) keeps the register tiles and its
+ * small acc, and so does a product of symbolic rows, whose acc is sized
+ * for every count: its arena stays what a small count needs. */
+static Tiles
+tile_shape(OpPrim *p, const Gemm *g)
+{
+  Tiles t = {GEMM_ROWS, g->cols};
+  int vector = p->lz->vector_bytes > 0 ? p->lz->vector_bytes : GEMM_VECTOR;
+  IrPrimExpr *zero = op_nn_index(p->lz->ctx, 0), *st[3];
+  int64_t m;
+  if (vector < KERN_VECTOR || !ir_prim_is_int(g->m, &m) || !kernel_of(p, g, zero, zero, st))
+    return t;
+  int64_t cols = KERN_ACC / (KERN_ROWS * (g->sum.bits / 8));
+  t.rows = m < KERN_ROWS ? m : KERN_ROWS;
+  t.cols = cols > g->cols ? cols - cols % g->cols : g->cols;
+  return t;
+}
+
 /* The full row blocks (full of them) with the column blocks outermost:
  * for each block of columns, every block of rows, so the panel of B the
  * column block reads (k x cols values) stays in cache across all the
  * rows instead of all of B streaming once per block of rows.  NULL when
  * there is none. */
 static IrStmt *
-columns_outer(OpPrim *p, const Gemm *g, IrPrimExpr *full)
+columns_outer(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *full)
 {
   IrCtx *ctx = p->lz->ctx;
-  int64_t cols = g->n < g->cols ? g->n : g->cols;
+  int64_t cols = g->n < t.cols ? g->n : t.cols;
   IrStmt *st[2];
   int n = 0;
   IrPrimExpr *i, *j;
   IrStmt *nest, **slot = block_loop(p, op_nn_index(ctx, g->n / cols), &j, &nest);
   IrStmt **inner = slot ? block_loop(p, full, &i, slot) : NULL;
   if (inner) {
-    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, t.rows)), t.rows,
                        op_nn_mul(ctx, j, op_nn_index(ctx, cols)), cols);
     st[n++] = nest;
   }
   inner = g->n % cols ? block_loop(p, full, &i, &st[n]) : NULL;
   if (inner) {
-    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
+    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, t.rows)), t.rows,
                        op_nn_index(ctx, g->n / cols * cols), g->n % cols);
     n++;
   }
   return n ? op_nn_seq(p, st, n) : NULL;
 }
 
+/* The rows left over after the full blocks, from row done on: with
+ * literal rows and the kernel's tiles, one tile of them all (the kernel
+ * takes any count); else one row at a time, each a tile of at least
+ * GEMM_TAIL_COLS columns.  NULL when there is none. */
+static IrStmt *
+rest_rows(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *done)
+{
+  IrCtx *ctx = p->lz->ctx;
+  int64_t m, tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
+  if (t.rows > GEMM_ROWS && ir_prim_is_int(g->m, &m))
+    return m % t.rows ? row_block(p, g, done, m % t.rows, t.cols) : NULL;
+  IrStmt *st;
+  IrPrimExpr *i;
+  IrStmt **slot = block_loop(p, op_nn_sub(ctx, g->m, done), &i, &st);
+  IrStmt *tile = slot ? row_block(p, g, op_nn_add(ctx, done, i), 1, tail) : NULL;
+  if (!tile)
+    return NULL;
+  *slot = tile;
+  return st;
+}
+
 static IrStmt *
 gemm(OpPrim *p, Gemm *g, bool cols_outer)
 {
   IrCtx *ctx = p->lz->ctx;
+  Tiles t = tile_shape(p, g);
   int64_t tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
   /* acc holds the widest tile used: no tile is wider than B (a narrow
    * product keeps a small acc, which stays a local array) */
-  int64_t wide = g->n < g->cols ? g->n : g->cols, one = g->n < tail ? g->n : tail;
-  int64_t size = GEMM_ROWS * wide > one ? GEMM_ROWS * wide : one;
+  int64_t wide = g->n < t.cols ? g->n : t.cols, one = g->n < tail ? g->n : tail;
+  int64_t size = t.rows * wide > one ? t.rows * wide : one;
   IrPrimExpr *shape[1] = {op_nn_index(ctx, size > 1 ? size : 1)};
   g->acc = op_prim_alloc(p, g->sum, shape, 1, "acc");
   IrStmt *st[2], *tile;
   int n = 0;
-  IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, GEMM_ROWS));
+  IrPrimExpr *i, *full = op_nn_floordiv(ctx, g->m, op_nn_index(ctx, t.rows));
   IrStmt **slot = NULL;
-  if (cols_outer && (tile = columns_outer(p, g, full)))
+  if (cols_outer && (tile = columns_outer(p, g, t, full)))
     st[n++] = tile;
   else if (!cols_outer)
     slot = block_loop(p, full, &i, &st[n]);
-  if (slot && (tile = row_block(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, GEMM_ROWS)), GEMM_ROWS,
-                                g->cols))) {
+  if (slot &&
+      (tile = row_block(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, t.rows)), t.rows, t.cols))) {
     *slot = tile;
     n++;
   }
-  IrPrimExpr *done = op_nn_mul(ctx, full, op_nn_index(ctx, GEMM_ROWS));
-  slot = block_loop(p, op_nn_sub(ctx, g->m, done), &i, &st[n]);
-  if (slot && (tile = row_block(p, g, op_nn_add(ctx, done, i), 1, tail))) {
-    *slot = tile;
-    n++;
-  }
+  if ((tile = rest_rows(p, g, t, op_nn_mul(ctx, full, op_nn_index(ctx, t.rows)))))
+    st[n++] = tile;
   if (n == 0)
     return NULL;
   return op_nn_seq(p, st, n);
 }
-
 IrStmt *
 op_nn_gemm(OpPrim *p, Gemm *g)
 {

@@ -19,6 +19,9 @@
  * type, then element by element; a strided one element by element (gcc
  * vectorizes that itself where it pays).  dst and src share no element.
  *
+ * rxc_k_im2col_f32 (_i8, _u8, _i32) copies all the panel rows of a band
+ * of a conv2d at once, the padding written as zeros (its comment below).
+ *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
  * and RXC_K_VECTOR as in rt_kern_gemm.h.
  */
@@ -30,6 +33,18 @@ void rxc_k_copy_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 step, rxc_i64 coun
 void rxc_k_copy_i8(rxc_i8 *dst, const rxc_i8 *src, rxc_i64 step, rxc_i64 count);
 void rxc_k_copy_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 step, rxc_i64 count);
 void rxc_k_copy_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 step, rxc_i64 count);
+void rxc_k_im2col_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 channels, rxc_i64 in_h,
+                      rxc_i64 in_w, rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh,
+                      rxc_i64 kw, rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
+void rxc_k_im2col_i8(rxc_i8 *dst, const rxc_i8 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                     rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                     rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
+void rxc_k_im2col_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                     rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                     rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
+void rxc_k_im2col_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 channels, rxc_i64 in_h,
+                      rxc_i64 in_w, rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh,
+                      rxc_i64 kw, rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
 #else
 
 #ifndef RXC_K_VECTOR
@@ -113,6 +128,146 @@ RXC_INLINE void
 rxc_k_copy_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 step, rxc_i64 count)
 {
   rxc_k_copy_i8((rxc_i8 *)dst, (const rxc_i8 *)src, step, count);
+}
+#if RXC_K_VECTOR
+/* 16 and 1 words at any address */
+typedef rxc_u32 rxc_k_words16 __attribute__((vector_size(64), aligned(1), may_alias));
+typedef rxc_u32 rxc_k_word1 __attribute__((aligned(1), may_alias));
+#endif
+
+/* bytes bytes of 0.  With vectors, 64 at a time, then words, then bytes,
+ * all of a zero the compiler cannot see (an empty asm's output): a store
+ * of a known 0 over a run becomes a call of memset, which a freestanding
+ * build (the Cortex-M images) does not have, and so does a loop storing
+ * any one byte value. */
+RXC_INLINE void
+rxc_k_zero_bytes(void *dst, rxc_i64 bytes)
+{
+  unsigned char *d = (unsigned char *)dst;
+  rxc_i64 i = 0;
+#if RXC_K_VECTOR
+  rxc_u32 w = 0;
+  rxc_k_words16 z;
+  __asm__("" : "+r"(w));
+  z = (rxc_k_words16){0} + w;
+  for (; i + 64 <= bytes; i += 64)
+    *(rxc_k_words16 *)(d + i) = z;
+  for (; i + 4 <= bytes; i += 4)
+    *(rxc_k_word1 *)(d + i) = w;
+  if (i < bytes)
+    d[i++] = (unsigned char)w;
+  if (i < bytes)
+    d[i++] = (unsigned char)w;
+  if (i < bytes)
+    d[i] = (unsigned char)w;
+#else
+  for (; i < bytes; i++)
+    d[i] = 0;
+#endif
+}
+
+/* dst[z] = src[z * step] for z < count, elements of size bytes (1 or 4). */
+RXC_INLINE void
+rxc_k_copy_sized(void *dst, const void *src, rxc_i64 size, rxc_i64 step, rxc_i64 count)
+{
+  if (size == 4)
+    rxc_k_copy_words(dst, src, step, count);
+  else
+    rxc_k_copy_i8((rxc_i8 *)dst, (const rxc_i8 *)src, step, count);
+}
+
+/* The output columns z < ow whose input column off + z * step lies in
+ * [0, in_w): [*lo, *hi) (step >= 1). */
+RXC_INLINE void
+rxc_k_im2col_inside(rxc_i64 off, rxc_i64 step, rxc_i64 in_w, rxc_i64 ow, rxc_i64 *lo, rxc_i64 *hi)
+{
+  *lo = off >= 0 ? 0 : (-off + step - 1) / step;
+  *hi = in_w - off <= 0 ? 0 : (in_w - off + step - 1) / step;
+  if (*hi > ow)
+    *hi = ow;
+  if (*lo > *hi)
+    *lo = *hi;
+}
+
+/* The im2col kernels (rxc_k_im2col_f32, _i8, _u8, _i32): the window
+ * columns of a conv2d's band of output rows, over channels planes of an
+ * NCHW input (plane c at src + c * in_h * in_w), written as the panel
+ * rows of their terms, term t = (c * kh + ky) * kw + kx at dst + t * width
+ * (ops/conv_gemm.c):
+ *   dst[t * width + r * ow + z] = src[(c * in_h + iy) * in_w + ix]
+ *     for r < rows, z < ow, with iy = y0 + r * sh + ky * dh and
+ *     ix = x0 + z * sw + kx * dw, or 0 where (iy, ix) lies outside the
+ *     plane (the padding);
+ *   dst[t * width + j] = 0 for rows * ow <= j < width.
+ * One call a band and chunk of channels, where a copy a row of the panel
+ * cost a call and tcc's loop around it (resnet18: 470,000 calls of about
+ * 30 elements a run).  Only elements inside the planes are read.  size:
+ * bytes of an element, 1 or 4.  Never inlined in gcc and clang, as
+ * rxc_k_gemm_f32 (rt_kern_gemm.h): a body at each conv's call would take
+ * the inliner's budget from the rest of the file. */
+#if RXC_K_VECTOR
+static __attribute__((unused, noinline)) void
+#else
+RXC_INLINE void
+#endif
+rxc_k_im2col(void *dst, const void *src, rxc_i64 size, rxc_i64 channels, rxc_i64 in_h,
+             rxc_i64 in_w, rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh,
+             rxc_i64 kw, rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width)
+{
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  rxc_i64 c, ky, kx, r, lo, hi;
+  for (c = 0; c < channels; c++)
+    for (ky = 0; ky < kh; ky++)
+      for (kx = 0; kx < kw; kx++) {
+        unsigned char *row = d + ((c * kh + ky) * kw + kx) * width * size;
+        rxc_i64 off = x0 + kx * dw;
+        rxc_k_im2col_inside(off, sw, in_w, ow, &lo, &hi);
+        for (r = 0; r < rows; r++, row += ow * size) {
+          rxc_i64 iy = y0 + r * sh + ky * dh;
+          if (iy < 0 || iy >= in_h) {
+            rxc_k_zero_bytes(row, ow * size);
+            continue;
+          }
+          rxc_k_zero_bytes(row, lo * size);
+          rxc_k_copy_sized(row + lo * size, s + ((c * in_h + iy) * in_w + off + lo * sw) * size,
+                           size, sw, hi - lo);
+          rxc_k_zero_bytes(row + hi * size, (ow - hi) * size);
+        }
+        rxc_k_zero_bytes(row, (width - rows * ow) * size);
+      }
+}
+
+RXC_INLINE void
+rxc_k_im2col_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                 rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                 rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width)
+{
+  rxc_k_im2col(dst, src, 4, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width);
+}
+
+RXC_INLINE void
+rxc_k_im2col_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                 rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                 rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width)
+{
+  rxc_k_im2col(dst, src, 4, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width);
+}
+
+RXC_INLINE void
+rxc_k_im2col_i8(rxc_i8 *dst, const rxc_i8 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width)
+{
+  rxc_k_im2col(dst, src, 1, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width);
+}
+
+RXC_INLINE void
+rxc_k_im2col_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 channels, rxc_i64 in_h, rxc_i64 in_w,
+                rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh, rxc_i64 kw,
+                rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width)
+{
+  rxc_k_im2col(dst, src, 1, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width);
 }
 #endif /* RXC_KERN_EXTERN */
 

@@ -34,8 +34,8 @@ int64 sums wrapped to int32 (cases_int8_kernels.py's references), the
 compiled output again the legalized module's bit for bit; the shapes reach
 the kernel's 64-column VNNI blocks of 4 rows and single rows, k not a
 multiple of 4, column tails, operands at -128, 127 and 255, and sums past
-2^31 that wrap.  conv2d's panel rows are copied by rt/rt_kern_copy.h's
-rxc_k_copy_<dtype> (unit stride and strided).  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
+2^31 that wrap.  conv2d's panels are written by rt/rt_kern_copy.h's
+rxc_k_im2col_<dtype> (one call a band: windows, strides, padding).  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
 MatMulInteger widen their operands to int32) likewise, over the whole
 int32 range, every product wrapping.
 
@@ -70,8 +70,8 @@ def mm(name, xs, ys, used=True, sig=None, upper=None):
 
 
 def copies(case, name):
-    """The case's legalized module must also copy its panel rows by rt/'s
-    rxc_k_copy_<dtype> (conv2d with a window or a stride: ops/conv_gemm.c)."""
+    """The case's legalized module must also write its panels by rt/'s
+    rxc_k_im2col_<dtype> (conv2d with a window or a stride: ops/conv_gemm.c)."""
     case.legal_has = case.legal_has + (name,)
     return case
 
@@ -92,7 +92,7 @@ def const_conv(name, xs, ws, seed, ref_kw=None, attrs=""):
     w = weights(ws, seed)
     call = f'R.nn.conv2d(x, R.const({literal(w)}, "float32"){attrs})'
     return copies(kernel(Case(name, call, [x_(xs)], lambda x: refs.conv2d(x, w, **(ref_kw or {})),
-                              atol=1e-5)), "rxc_k_copy_f32")
+                              atol=1e-5)), "rxc_k_im2col_f32")
 
 
 I8, U8 = "int8", "uint8"
@@ -117,7 +117,7 @@ def banded(name, xs, ws, ref_kw, attrs, chunks, atol=1e-4):
     """conv2d whose plane's panel would pass 512 KiB: ops/conv_gemm.c sums
     all of K in narrower bands (no `part` scratch) where that moves fewer
     elements than chunks of input channels, else keeps the chunks."""
-    case = copies(kernel(conv_case(name, xs, ws, ref_kw, attrs, atol=atol)), "rxc_k_copy_f32")
+    case = copies(kernel(conv_case(name, xs, ws, ref_kw, attrs, atol=atol)), "rxc_k_im2col_f32")
     if chunks:
         # chunk 0's tiles store part; each later chunk is one kernel call
         # adding into all of part in place (no tile starts from or copies it)
@@ -189,7 +189,7 @@ def qconv(name, xs, ws, seed, ref_kw, attrs, xdt=I8, xkind="anyint", const=True)
     call = f'R.nn.conv2d(x, R.const({int_literal(w)}, "int8"){attrs}, out_dtype="int32")'
     ref = conv_ref(**ref_kw)
     return copies(int_kernel(Case(name, call, [x_(xs, xdt, xkind)], lambda x: ref(x, w)), kern),
-                  "rxc_k_copy_u8" if xdt == U8 else "rxc_k_copy_i8")
+                  "rxc_k_im2col_u8" if xdt == U8 else "rxc_k_im2col_i8")
 
 
 def INT_CASES():
@@ -223,7 +223,7 @@ def INT_CASES():
         copies(int_kernel(Case("kern_i32conv", "R.nn.conv2d(x, w, padding=[1, 1, 1, 1])",
                                [x_((1, 5, 6, 7), I32, "anyint"), inp("w", (9, 5, 3, 3), I32, "anyint")],
                                conv_ref(padding=(1, 1, 1, 1))), "rxc_k_gemm_i32i32_i32"),
-               "rxc_k_copy_i32"),
+               "rxc_k_im2col_i32"),
         qconv("kern_qconv_u8_extreme", (1, 32, 8, 8), (8, 32, 3, 3), 5, {}, "", xdt=U8,
               xkind=ALL_U8),
         qconv("kern_qconv_u8_pointwise", (1, 20, 4, 17), (9, 20, 1, 1), 6, {}, "", xdt=U8,

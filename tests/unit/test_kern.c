@@ -14,7 +14,8 @@
  * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
  * sums past 2^31; the int32 one likewise on words at INT32_MIN and
  * INT32_MAX, each product wrapping.  The copy kernels copy exactly their
- * run, strided or not, and nothing past it.  And the copy chosen is the first usable one of its
+ * run, strided or not, and nothing past it; the im2col kernels write
+ * exactly the panel a plain loop over its definition writes.  And the copy chosen is the first usable one of its
  * kernel.
  */
 #include <math.h>
@@ -372,6 +373,91 @@ test_copy_copies_exact(void **state)
   assert_true(tested >= 4);
 }
 
+/* One im2col geometry: channels planes of in_h x in_w, a band of rows x
+ * ow outputs at (y0, x0), window kh x kw, strides, dilations, and the
+ * panel's row width past rows * ow. */
+typedef struct {
+  int64_t channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, extra;
+} Im2col;
+
+/* The panel im2col writes, element by element from its definition (size
+ * bytes an element); the bytes past it left as they are. */
+static void
+reference_im2col(int8_t *dst, const int8_t *src, size_t size, const Im2col *g)
+{
+  int64_t width = g->rows * g->ow + g->extra;
+  for (int64_t c = 0; c < g->channels; c++)
+    for (int64_t ky = 0; ky < g->kh; ky++)
+      for (int64_t kx = 0; kx < g->kw; kx++) {
+        int64_t t = (c * g->kh + ky) * g->kw + kx;
+        for (int64_t j = 0; j < width; j++) {
+          int64_t r = j / g->ow, z = j % g->ow;
+          int64_t iy = g->y0 + r * g->sh + ky * g->dh, ix = g->x0 + z * g->sw + kx * g->dw;
+          int8_t *d = dst + (size_t)(t * width + j) * size;
+          if (r < g->rows && iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w)
+            memcpy(d, src + (size_t)((c * g->in_h + iy) * g->in_w + ix) * size, size);
+          else
+            memset(d, 0, size);
+        }
+      }
+}
+
+/* Every copy of the im2col kernels (and the scalar form) writes exactly
+ * the panel of its definition, padding and columns past the band zero,
+ * nothing past the panel, for bands at the top, inside and at the bottom
+ * of the planes, windows wider than the plane, strides and dilations. */
+static void
+test_im2col_copies_exact(void **state)
+{
+  (void)state;
+  static const Im2col geoms[] = {
+      {2, 5, 7, -1, -1, 2, 7, 3, 3, 1, 1, 1, 1, 2},  /* top band, same padding */
+      {2, 5, 7, 1, -1, 3, 7, 3, 3, 1, 1, 1, 1, 0},   /* bottom rows outside */
+      {1, 9, 9, -1, -1, 2, 5, 3, 3, 2, 2, 1, 1, 6},  /* stride 2 */
+      {3, 6, 70, -2, -2, 2, 70, 5, 5, 1, 1, 1, 1, 2}, /* long rows: 64-byte blocks */
+      {1, 7, 7, -2, -2, 3, 7, 3, 3, 1, 1, 2, 2, 0},  /* dilation 2 */
+      {2, 2, 3, -3, -4, 2, 4, 5, 7, 1, 2, 1, 1, 1},  /* window past the plane */
+      {4, 3, 3, 0, 0, 3, 3, 1, 1, 1, 1, 1, 1, 0},    /* pointwise */
+  };
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  enum { SRC = 4 * 3 * 6 * 70, DST = 4 * 3 * 25 * (2 * 70 + 2) + 64 };
+  static int8_t src[SRC], dst[DST], want[DST];
+  uint64_t st = 9;
+  for (size_t i = 0; i < sizeof src; i++)
+    src[i] = random_byte(&st);
+  for (int i = 0; i < n; i++) {
+    if (strncmp(copies[i].kernel, "rxc_k_im2col_", 13) != 0 || !cg_kern_usable(&copies[i]))
+      continue;
+    const char *dt = copies[i].kernel + 13;
+    size_t size = strcmp(dt, "f32") == 0 || strcmp(dt, "i32") == 0 ? 4 : 1;
+    for (size_t k = 0; k < sizeof geoms / sizeof geoms[0]; k++) {
+      const Im2col *g = &geoms[k];
+      int64_t width = g->rows * g->ow + g->extra;
+      memset(want, 0x5a, sizeof want);
+      reference_im2col(want, src, size, g);
+      for (int form = 0; form < 2; form++) {
+        memset(dst, 0x5a, sizeof dst);
+        if (form == 0) /* same ABI for every dtype */
+          ((CgKernIm2colI8)copies[i].fn)(dst, src, g->channels, g->in_h, g->in_w, g->y0, g->x0,
+                                         g->rows, g->ow, g->kh, g->kw, g->sh, g->sw, g->dh, g->dw,
+                                         width);
+        else if (size == 1)
+          rxc_k_im2col_i8(dst, src, g->channels, g->in_h, g->in_w, g->y0, g->x0, g->rows, g->ow,
+                          g->kh, g->kw, g->sh, g->sw, g->dh, g->dw, width);
+        else
+          rxc_k_im2col_i32((int32_t *)(void *)dst, (const int32_t *)(const void *)src,
+                           g->channels, g->in_h, g->in_w, g->y0, g->x0, g->rows, g->ow, g->kh,
+                           g->kw, g->sh, g->sw, g->dh, g->dw, width);
+        assert_memory_equal(dst, want, sizeof dst);
+      }
+    }
+    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 4);
+}
+
 /* The wrap shape above does wrap: the reference's sum is not the int64 one. */
 static void
 test_int_wrap_reached(void **state)
@@ -427,8 +513,8 @@ test_generated_strict(void **state)
   (void)state;
   static const char *const kernels[] = { /* calls, as codegen writes them */
       "rxc_k_gemm_f32(&",        "rxc_k_gemm_i8i8_i32(&", "rxc_k_gemm_u8i8_i32(&",
-      "rxc_k_gemm_i8u8_i32(&",   "rxc_k_gemm_i32i32_i32(&", "rxc_k_copy_f32(&",
-      "rxc_k_copy_u8(&",         "rxc_k_copy_i32(&"};
+      "rxc_k_gemm_i8u8_i32(&",   "rxc_k_gemm_i32i32_i32(&", "rxc_k_im2col_f32(&",
+      "rxc_k_im2col_u8(&",       "rxc_k_im2col_i32(&"};
   static const char *const flags[] = {"-O0", "-O2", "-O3", "-Os", "-O3 -march=x86-64-v3",
                                       "-O3 -march=x86-64-v4", "-O2 -march=native"};
   const char *rxc = getenv("RXC") ? getenv("RXC") : "build/rxc";
@@ -516,6 +602,7 @@ main(void)
       cmocka_unit_test(test_int_wrap_reached),
       cmocka_unit_test(test_i32_copies_exact),
       cmocka_unit_test(test_copy_copies_exact),
+      cmocka_unit_test(test_im2col_copies_exact),
       cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
   };
