@@ -111,7 +111,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h rt/rt_kern_row.h
+           rt/rt_print.h rt/rt_kern_base.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h rt/rt_kern_row.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c

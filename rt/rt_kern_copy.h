@@ -20,7 +20,7 @@
  * vectorizes that itself where it pays).  dst and src share no element.
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
- * and RXC_K_VECTOR as in rt_kern_gemm.h.
+ * as in rt_kern_gemm.h; RXC_K_VECTOR from rt_kern_base.h.
  */
 #ifndef RXC_RT_KERN_COPY_H
 #define RXC_RT_KERN_COPY_H
@@ -32,12 +32,8 @@ void rxc_k_copy_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 step, rxc_i64 count);
 void rxc_k_copy_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 step, rxc_i64 count);
 #else
 
-#ifndef RXC_K_VECTOR
-#if defined(__GNUC__) && !defined(__TINYC__)
-#define RXC_K_VECTOR 1
-#else
-#define RXC_K_VECTOR 0
-#endif
+#ifndef RXC_RT_KERN_BASE_H
+#include "rt_kern_base.h" /* a NAME.c carries it before its kernels */
 #endif
 
 #if RXC_K_VECTOR
