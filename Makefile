@@ -82,7 +82,7 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/gen_reduce.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/gen_row_expr.c codegen/gen_reduce.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c codegen/kern.c
 
 # rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
