@@ -82,7 +82,7 @@ MP_SRCS := memplan/core.c memplan/live_index.c memplan/greedy.c memplan/local.c 
 
 # C code generation and the JIT
 CG_SRCS := codegen/gen.c codegen/gen_tir.c codegen/gen_entry.c codegen/gen_outputs.c \
-           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/gen_reduce.c codegen/cc.c codegen/runtime.c
+           codegen/gen_sig.c codegen/gen_check.c codegen/gen_effect.c codegen/gen_poison.c codegen/gen_header.c codegen/gen_weights.c codegen/gen_row.c codegen/gen_row_expr.c codegen/gen_reduce.c codegen/cc.c codegen/runtime.c
 CG_SRCS += codegen/jit.c codegen/kern.c
 
 # rt/'s kernels precompiled for the JIT (codegen/kern_copy.c, one object a
@@ -111,7 +111,7 @@ API_SRCS := api/road.c api/rxc.c
 
 # the runtime pieces of rt/, embedded in the compiler as string literals
 RT_HDRS := rt/rt_types.h rt/rt_math_base.h rt/rt_half.h rt/rt_math_exp.h rt/rt_math_trig.h rt/rt_libm.h \
-           rt/rt_print.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h rt/rt_kern_row.h
+           rt/rt_print.h rt/rt_kern_base.h rt/rt_kern_gemm.h rt/rt_kern_gemm_int.h rt/rt_kern_copy.h rt/rt_kern_row.h
 
 # TVMScript reader
 FE_SRCS := frontend/lex.c frontend/parse.c frontend/parse_prim.c frontend/parse_const.c frontend/parse_sinfo.c frontend/parse_call.c frontend/parse_relax.c frontend/parse_tir.c frontend/metadata.c frontend/npy.c

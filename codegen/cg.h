@@ -109,6 +109,8 @@ const char *cg_runtime_print_text(void); /* rt_print.h: with an R.print only */
  * text, once. */
 int cg_runtime_kernel(const char *name);
 const char *cg_runtime_kernel_text(int i);
+/* rt_kern_base.h: what the kernels share, once before the first one. */
+const char *cg_runtime_kernel_base_text(void);
 /* Only the fixed-width types (rxc_i8 .. rxc_u64, rxc_f32, rxc_f64), for
  * NAME.h; guarded, so that NAME.c may carry cg_runtime_text too. */
 const char *cg_runtime_types_text(void);

@@ -516,6 +516,8 @@ assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
   emit_isa_push(g, c);
   if (g->print_used)
     ir_buf_puts(c, cg_runtime_print_text());
+  if (g->kernels_used)
+    ir_buf_puts(c, cg_runtime_kernel_base_text());
   for (int i = 0; cg_runtime_kernel_text(i); i++)
     if (g->kernels_used & (1u << i))
       ir_buf_puts(c, cg_runtime_kernel_text(i));

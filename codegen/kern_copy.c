@@ -16,6 +16,7 @@
 #include "../rt/rt_math_base.h"
 #include "../rt/rt_math_exp.h"
 #include "../rt/rt_math_trig.h"
+#include "../rt/rt_kern_base.h"
 #include "../rt/rt_kern_gemm.h"
 #include "../rt/rt_kern_gemm_int.h"
 #include "../rt/rt_kern_copy.h"

@@ -27,6 +27,16 @@ cg_runtime_print_text(void)
   return RT_PRINT_TEXT;
 }
 
+/* What the kernels share (rt_kern_base.h): carried once, before the
+ * first kernel of a NAME.c calling any; each kernel's header includes it
+ * only where its guard is not defined yet, which the text here makes
+ * sure of, so NAME.c includes no file. */
+const char *
+cg_runtime_kernel_base_text(void)
+{
+  return RT_KERN_BASE_TEXT;
+}
+
 static const struct {
   const char *name;
   const char *text;

@@ -25,6 +25,7 @@
 /* the kernels' one definition, which the generated C carries as text */
 #include "../rt/rt_types.h"
 #include "../rt/rt_math_base.h"
+#include "../rt/rt_kern_base.h"
 #include "../rt/rt_kern_gemm.h"
 #include "../rt/rt_kern_gemm_int.h"
 #include "../rt/rt_kern_copy.h"

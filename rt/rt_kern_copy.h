@@ -23,7 +23,7 @@
  * of a conv2d at once, the padding written as zeros (its comment below).
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
- * and RXC_K_VECTOR as in rt_kern_gemm.h.
+ * as in rt_kern_gemm.h; RXC_K_VECTOR from rt_kern_base.h.
  */
 #ifndef RXC_RT_KERN_COPY_H
 #define RXC_RT_KERN_COPY_H
@@ -47,12 +47,8 @@ void rxc_k_im2col_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 channels, rxc_i6
                       rxc_i64 kw, rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
 #else
 
-#ifndef RXC_K_VECTOR
-#if defined(__GNUC__) && !defined(__TINYC__)
-#define RXC_K_VECTOR 1
-#else
-#define RXC_K_VECTOR 0
-#endif
+#ifndef RXC_RT_KERN_BASE_H
+#include "rt_kern_base.h" /* a NAME.c carries it before its kernels */
 #endif
 
 #if RXC_K_VECTOR

@@ -36,8 +36,9 @@
  * the definition comes from elsewhere.  The libtcc JIT defines it before
  * the text and binds the name to a copy precompiled into librxc at -O3
  * for the CPU's x86 level (codegen/kern.c); a build that links its own
- * copy may define it too.  RXC_K_VECTOR, when defined first, picks the
- * form (0: the scalar one; tests compare the two).
+ * copy may define it too.  RXC_K_VECTOR picks the form and the float
+ * vectors come from rt_kern_base.h (included here unless carried
+ * already).
  */
 #ifndef RXC_RT_KERN_GEMM_H
 #define RXC_RT_KERN_GEMM_H
@@ -47,12 +48,8 @@ void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, 
                     rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
 #else
 
-#ifndef RXC_K_VECTOR
-#if defined(__GNUC__) && !defined(__TINYC__)
-#define RXC_K_VECTOR 1
-#else
-#define RXC_K_VECTOR 0
-#endif
+#ifndef RXC_RT_KERN_BASE_H
+#include "rt_kern_base.h" /* a NAME.c carries it before its kernels */
 #endif
 
 /* RXC_K_COLS: the columns an 8-row block holds in one vector a row, as
@@ -74,9 +71,6 @@ void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, 
 #endif
 
 #if RXC_K_VECTOR
-/* 16 and 4 floats at any float address */
-typedef float rxc_k_f32x16 __attribute__((vector_size(64), aligned(4), may_alias));
-typedef float rxc_k_f32x4 __attribute__((vector_size(16), aligned(4), may_alias));
 /* RXC_K_COLS floats: the 8-row blocks' vectors */
 typedef float rxc_k_f32xv __attribute__((vector_size(4 * RXC_K_COLS), aligned(4), may_alias));
 

@@ -45,8 +45,8 @@
  *    and two terms.
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
- * and RXC_K_VECTOR as in rt_kern_gemm.h; RXC_K_VNNI and RXC_K_MADD, when
- * defined first, pick those forms or not (0: never).
+ * as in rt_kern_gemm.h; RXC_K_VECTOR from rt_kern_base.h; RXC_K_VNNI
+ * and RXC_K_MADD, when defined first, pick those forms or not (0: never).
  */
 #ifndef RXC_RT_KERN_GEMM_INT_H
 #define RXC_RT_KERN_GEMM_INT_H
@@ -62,12 +62,8 @@ void rxc_k_gemm_i32i32_i32(rxc_i32 *acc, const rxc_i32 *a, rxc_i64 a_row, rxc_i6
                            const rxc_i32 *b, rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
 #else
 
-#ifndef RXC_K_VECTOR
-#if defined(__GNUC__) && !defined(__TINYC__)
-#define RXC_K_VECTOR 1
-#else
-#define RXC_K_VECTOR 0
-#endif
+#ifndef RXC_RT_KERN_BASE_H
+#include "rt_kern_base.h" /* a NAME.c carries it before its kernels */
 #endif
 
 #ifndef RXC_K_VNNI

@@ -53,6 +53,7 @@
  * row calls (1) or the plain loops (0): by default 1 exactly under tcc.
  *
  * Requires rt_types.h, rt_math_base.h and the math pieces (rxc_expf, ...).
+ * RXC_K_VECTOR and the float vectors from rt_kern_base.h.
  */
 #ifndef RXC_RT_KERN_ROW_H
 #define RXC_RT_KERN_ROW_H
@@ -112,11 +113,8 @@ void rxc_k_row_f32(rxc_i64 rows, rxc_i64 n, const unsigned char *prog, rxc_f32 *
                    const rxc_i64 *strides, const rxc_f32 *scalars);
 #else
 
-#if !defined(RXC_K_VECTOR) && defined(__GNUC__) && !defined(__TINYC__)
-#define RXC_K_VECTOR 1 /* as rt_kern_gemm.h: GNU vectors where there are */
-#endif
-#ifndef RXC_K_VECTOR
-#define RXC_K_VECTOR 0
+#ifndef RXC_RT_KERN_BASE_H
+#include "rt_kern_base.h" /* a NAME.c carries it before its kernels */
 #endif
 
 /* lanes of a block (the file comment says why these) */
@@ -195,11 +193,7 @@ rxc_k_row_map(int op, rxc_f32 *d, const rxc_f32 *a, rxc_i64 m)
 /* a register's unit of 16 lanes (the registers are float arrays: may_alias) */
 typedef float rxc_k_row_v __attribute__((vector_size(64), may_alias));
 typedef int rxc_k_row_m __attribute__((vector_size(64)));
-/* 16, 8, 4 and 2 floats at any float address */
-typedef float rxc_k_row_u __attribute__((vector_size(64), aligned(4), may_alias));
-typedef float rxc_k_row_u8 __attribute__((vector_size(32), aligned(4), may_alias));
-typedef float rxc_k_row_u4 __attribute__((vector_size(16), aligned(4), may_alias));
-typedef float rxc_k_row_u2 __attribute__((vector_size(8), aligned(4), may_alias));
+typedef rxc_k_f32x16 rxc_k_row_u; /* a unit at any float address */
 #define RXC_K_ROW_ZERO ((rxc_k_row_v){0})
 #define RXC_K_ROW_ALIGNED __attribute__((aligned(64)))
 /* m ? a : b per lane, m all ones or all zeros (bits, so no rounding);
@@ -214,15 +208,15 @@ rxc_k_row_part(rxc_f32 *to, const rxc_f32 *from, rxc_i64 m)
 {
   rxc_i64 o = 0;
   if (m & 8) {
-    *(rxc_k_row_u8 *)(to + o) = *(const rxc_k_row_u8 *)(from + o);
+    *(rxc_k_f32x8 *)(to + o) = *(const rxc_k_f32x8 *)(from + o);
     o += 8;
   }
   if (m & 4) {
-    *(rxc_k_row_u4 *)(to + o) = *(const rxc_k_row_u4 *)(from + o);
+    *(rxc_k_f32x4 *)(to + o) = *(const rxc_k_f32x4 *)(from + o);
     o += 4;
   }
   if (m & 2) {
-    *(rxc_k_row_u2 *)(to + o) = *(const rxc_k_row_u2 *)(from + o);
+    *(rxc_k_f32x2 *)(to + o) = *(const rxc_k_f32x2 *)(from + o);
     o += 2;
   }
   if (m & 1)
