@@ -13,14 +13,17 @@
  * (kx * dw) % sw) that is row y + (ky * dh) / sh, column z + (kx * dw) / sw,
  * unit stride in z for any stride and dilation.  Each output element is
  * one expression, the sum of the KH * KW taps (float32, as TVM's
- * legalized conv sums) written to a row buffer; the loop over the output
- * row has a constant trip count and nothing but loads, FMAs and a store,
- * so gcc -O3 vectorizes it.  A second loop stores the row into the
- * output, and a fused bias and activation join that store
- * (opt/fuse_tir_inline.c): an epilogue gcc cannot vectorize (ONNX Clip's
- * NaN-propagating maximum and minimum) then costs the sums nothing.
+ * legalized conv sums), stored into the output by one perfect nest over
+ * (y, z) a plane, where a fused bias and activation join the store
+ * (opt/fuse_tir_inline.c): nothing but loads, FMAs, the epilogue and a
+ * store, so gcc -O3 vectorizes the row (the NaN-propagating clip too),
+ * and under libtcc the row kernel runs the whole plane, sums and
+ * epilogue, as one call (codegen/gen_row.c) rather than two a row.
  * Short rows go flat: as the rows of a phase lie cols apart, one loop
- * over y * cols + z computes all rows of a plane (compute_plane).
+ * over y * cols + z computes all rows of a plane into a row buffer
+ * (compute_plane), then a nest stores them: a vector loop over rows of
+ * 7 or 14 would be mostly remainder, and the row kernel runs a long
+ * contiguous row faster than a nest of short ones (measured).
  * Without padding, with column stride 1 and long rows, the taps read the
  * input itself and there is no copy.
  *
@@ -42,7 +45,7 @@ typedef struct {
   int64_t kh, kw, mult; /* window; output channels per input channel */
   int64_t rows, cols;   /* rows and columns of one phase of the plane */
   IrBuffer *plane;      /* the padded, phase-split scratch plane, or NULL */
-  IrBuffer *row;        /* the sums of one output row (flat: of all rows) */
+  IrBuffer *row;        /* flat: the sums of all rows; else NULL */
   bool flat;            /* rows computed as one run over the plane */
   IrDType sum;          /* the sums' dtype (op_nn_tile_type), row's */
 } Dw;
@@ -153,49 +156,42 @@ window_sum(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o, 
   return sum;
 }
 
-/* "for z in range(ow): out[n, o, y, z] = row[base + z]", where the fused
- * epilogue joins. */
+/* "out[n, o, y, z] = v", the store a fused epilogue joins. */
 static IrStmt *
-store_row(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *y, IrPrimExpr *base)
+store_out(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *o, IrPrimExpr *const *yz,
+          IrPrimExpr *v)
 {
-  IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *cols = op_nn_index(ctx, d->ow), **z;
-  IrStmt *nest, **body = op_prim_loop_nest(p, &cols, 1, &z, &nest);
-  IrPrimExpr *at[4] = {n, o, y, z[0]};
-  *body = op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at),
-                        op_nn_to(ctx, d->out.b->dtype,
-                                 op_prim_load_at(p, d->row, op_nn_add(ctx, base, z[0]))));
-  return nest;
+  IrPrimExpr *at[4] = {n, o, yz[0], yz[1]};
+  return op_prim_store(p, d->out.b, op_conv_index(p, &d->out, at),
+                       op_nn_to(p->lz->ctx, d->out.b->dtype, v));
 }
 
-/* The output of channel o from input plane (n, c).  By rows: for each
- * row, its sums into the row buffer, then the row stored by a loop of its
- * own.  Flat (short rows): a phase's rows are cols wide, so element
- * (y, z) of the output reads the plane at y * cols + z plus the tap's
- * offset; one loop over that flat index computes every row at once (the
- * cols - ow sums between rows are never stored), then each row is
- * stored. */
+/* The output of channel o from input plane (n, c).  Long rows: one
+ * perfect nest over (y, z) storing each element's sum into the output,
+ * where the fused epilogue joins, so that the row kernel runs the whole
+ * plane, sums and epilogue, as one call.  Flat (short rows): a phase's
+ * rows are cols wide, so element (y, z) of the output reads the plane at
+ * y * cols + z plus the tap's offset; one loop over that flat index
+ * computes every row at once into the row buffer (the cols - ow sums
+ * between rows are never stored), then a nest stores the rows. */
 static IrStmt *
 compute_plane(OpPrim *p, const Dw *d, IrPrimExpr *n, IrPrimExpr *c, IrPrimExpr *o)
 {
   IrCtx *ctx = p->lz->ctx;
-  IrPrimExpr *rows = op_nn_index(ctx, d->oh), **y, **z, *zero = op_nn_index(ctx, 0);
-  IrStmt *st[2], *nest;
-  if (d->flat) {
-    IrPrimExpr *span = op_nn_index(ctx, (d->oh - 1) * d->cols + d->ow);
-    IrStmt **body = op_prim_loop_nest(p, &span, 1, &z, &st[0]);
-    *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, zero, z[0]));
-    body = op_prim_loop_nest(p, &rows, 1, &y, &st[1]);
-    *body = store_row(p, d, n, o, y[0], op_nn_mul(ctx, y[0], op_nn_index(ctx, d->cols)));
-    return op_nn_seq(p, st, 2);
+  IrPrimExpr *ext[2] = {op_nn_index(ctx, d->oh), op_nn_index(ctx, d->ow)}, **v, **z;
+  IrStmt *st[2], **body;
+  if (!d->flat) {
+    body = op_prim_loop_nest(p, ext, 2, &v, &st[0]);
+    *body = store_out(p, d, n, o, v, window_sum(p, d, n, c, o, v[0], v[1]));
+    return st[0];
   }
-  IrPrimExpr *cols = op_nn_index(ctx, d->ow);
-  IrStmt **slot = op_prim_loop_nest(p, &rows, 1, &y, &nest);
-  IrStmt **body = op_prim_loop_nest(p, &cols, 1, &z, &st[0]);
-  *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, y[0], z[0]));
-  st[1] = store_row(p, d, n, o, y[0], zero);
-  *slot = op_nn_seq(p, st, 2);
-  return nest;
+  IrPrimExpr *span = op_nn_index(ctx, (d->oh - 1) * d->cols + d->ow);
+  body = op_prim_loop_nest(p, &span, 1, &z, &st[0]);
+  *body = op_prim_store(p, d->row, z, window_sum(p, d, n, c, o, op_nn_index(ctx, 0), z[0]));
+  body = op_prim_loop_nest(p, ext, 2, &v, &st[1]);
+  IrPrimExpr *base = op_nn_mul(ctx, v[0], op_nn_index(ctx, d->cols));
+  *body = store_out(p, d, n, o, v, op_prim_load_at(p, d->row, op_nn_add(ctx, base, v[1])));
+  return op_nn_seq(p, st, 2);
 }
 
 /* For each image n and input channel c: the copy (when there is a plane),
@@ -282,8 +278,10 @@ op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *o
     d.plane = op_prim_alloc(p, x->b->dtype, &size, 1, "plane");
     zero_plane(p, &d, sh * sw * d.rows * d.cols);
   }
-  IrPrimExpr *sums = op_nn_index(ctx, whole_units(d.flat ? (d.oh - 1) * d.cols + d.ow : d.ow, d.sum));
-  d.row = op_prim_alloc(p, d.sum, &sums, 1, "row");
+  if (d.flat) {
+    IrPrimExpr *sums = op_nn_index(ctx, whole_units((d.oh - 1) * d.cols + d.ow, d.sum));
+    d.row = op_prim_alloc(p, d.sum, &sums, 1, "row");
+  }
   emit_channels(p, &d, op_nn_index(ctx, c));
   return true;
 }

@@ -367,6 +367,42 @@ def depthwise_cases():
              [x_((1, 3, 6, 7)), inp("w", (6, 1, 3, 3)), inp("b", (1, 6, 1, 1))],
              lambda x, w, b: np.maximum(refs.conv2d(x, w, padding=[1], groups=3) + b, 0),
              pre=["lv = R.nn.conv2d(x, w, padding=[1], groups=3)", "lv1 = R.add(lv, b)"], atol=1e-5),
+    ] + dw_nest_cases()
+
+
+def no_row(case):
+    """The case, which must store its sums straight into the output (one
+    nest a plane, which the fused epilogue joins): no row scratch."""
+    case.legal_lacks = ("row = T.alloc_buffer",)
+    return case
+
+
+def dw_epilogue_case(name, act, ref, xs, ws, strides, padding):
+    """A depthwise conv2d of long rows with a bias and an activation fused
+    into its store."""
+    g = xs[1]
+    conv = f"R.nn.conv2d(x, w, strides={list(strides)}, padding={list(padding)}, groups={g})"
+    return no_row(Case(name, act, [x_(xs), inp("w", ws), inp("b", (1, ws[0], 1, 1))],
+                       lambda x, w, b: ref(refs.conv2d(x, w, strides=strides, padding=padding,
+                                                       groups=g) + b),
+                       pre=["lv = " + conv, "lv1 = R.add(lv, b)"], atol=1e-5))
+
+
+def dw_nest_cases():
+    # rows of 32 or more are one nest a plane, sums stored into the output
+    # where a fused epilogue joins; shorter ones keep the flat row scratch
+    flat = dw_case("conv2d_dw_flat_row", (1, 3, 6, 9), (3, 1, 3, 3), padding=[1])
+    flat.legal_has = ("row = T.alloc_buffer",)
+    return [
+        flat,
+        no_row(dw_case("conv2d_dw_nest_5x5", (1, 4, 6, 40), (4, 1, 5, 5), padding=[2])),
+        no_row(dw_case("conv2d_dw_nest_s2_p0", (2, 3, 7, 67), (3, 1, 3, 3), strides=(2, 2))),
+        dw_epilogue_case("conv2d_dw_nest_s2_bias_clip", "R.clip(lv1, R.prim_value(0), R.prim_value(6))",
+                         lambda v: np.clip(v, 0, 6), (1, 4, 9, 70), (4, 1, 3, 3), (2, 2), [1]),
+        dw_epilogue_case("conv2d_dw_nest_mult2_5x5_s2_relu", "R.nn.relu(lv1)",
+                         lambda v: np.maximum(v, 0), (1, 2, 8, 80), (4, 1, 5, 5), (2, 2), [2]),
+        dw_epilogue_case("conv2d_dw_nest_5x5_s1_relu", "R.nn.relu(lv1)",
+                         lambda v: np.maximum(v, 0), (1, 3, 5, 36), (3, 1, 5, 5), (1, 1), [2]),
     ]
 
 
