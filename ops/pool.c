@@ -4,22 +4,42 @@
  * kernels and lowering to TIR, on the window attributes, extents and
  * logical views of conv.c (conv_int.h), the convolutions' too.
  *
- * Two lowerings.  The generic one (any dtype, symbolic extents) computes
+ * Three lowerings.  The generic one (any dtype, symbolic extents) computes
  * each output element by itself: a float64 accumulator (the max of
  * integers: one of their dtype, exact and without float), the window's
- * loops, and the "inside the input" guard on every term.  The float32 one
- * (pool_fast: 2-D, static spatial extents) computes a whole output row at once
- * into a float32 row of accumulators: for each window position (ky, kx)
- * the row's columns are one loop of constant trip count with no guard,
- * which gcc vectorizes, and only the few columns whose window leaves the
- * input (padding, ceil_mode, a row narrower than the window) take guarded
- * loops of their own; a window row outside the input is skipped by one
- * test outside the column loops.  Sums are float32 in (ky, kx) order and
- * the mean divides by the count as float32, as TVM's legalized
- * (TOPI) pools compute; max is exact in any precision.  An integer
- * max_pool2d (int8 in a quantized model) takes it too, in its dtype.  The output is
- * stored once per element, so a consumer's epilogue still joins at that
- * store (opt/fuse_tir_inline.c).
+ * loops, and the "inside the input" guard on every term.  The 2-D pools
+ * of float32 (and the max of integers: int8 in a quantized model, kept in
+ * their dtype) with static extents take one of two others, which fold the
+ * same taps in the same order, so all three give the same bits:
+ *
+ * - pool_blocks, for windows of up to POOL_MAX_TAPS taps.  Key idea: the
+ *   windows of a run of output rows (or columns) meet the input at the
+ *   same window positions: all of them inside, or, at a border, the same
+ *   few.  So the plane splits into a few blocks (a run of rows by a run
+ *   of columns: the interior, the border rows and columns, the corners),
+ *   and each block is a nest over its rows and columns whose body is one
+ *   expression without guards: the fold of its inside taps, written out.
+ *   Under libtcc gen_row makes each block one call of the row kernel
+ *   (codegen/gen_row.c: a perfect nest of two loops), a few calls a plane
+ *   where the row schedule below made a call per output row and window
+ *   position; gcc vectorizes the block's columns.  No scratch, no copy:
+ *   the taps read the input, strided by the pool's stride.
+ * - pool_rows, for larger windows: a whole output row at once into a row
+ *   of accumulators; for each window position (ky, kx) the row's columns
+ *   are one loop of constant trip count with no guard, and only the few
+ *   columns whose window leaves the input take guarded loops of their
+ *   own; a window row outside the input is skipped by one test outside
+ *   the column loops.
+ *
+ * The fold: the max starts at the dtype's lowest value and takes
+ * acc > tap ? acc : tap (rxc_max_f32) tap by tap, in (ky, kx) order over
+ * the taps inside the input, so a NaN tap survives only when it is the
+ * last one (pool_blocks starts from the first tap, which the lowest
+ * value yields to whatever it is).  Sums are float32 from 0 in the same
+ * order, and the mean divides by the count as float32, as TVM's
+ * legalized (TOPI) pools compute.  The output is stored once per
+ * element, so a consumer's epilogue still joins at that store
+ * (opt/fuse_tir_inline.c).
  */
 #include <math.h>
 #include <string.h>
@@ -253,7 +273,7 @@ axis_inside(IrCtx *ctx, const Window *w, int a, IrPrimExpr *pos, int64_t ext)
   return cond;
 }
 
-/* What pool_fast's pieces share. */
+/* What pool_rows' pieces share. */
 typedef struct {
   const Window *w;
   bool max;
@@ -359,29 +379,39 @@ window_rows(OpPrim *p, const PoolRow *r, int64_t lo, int64_t hi)
   return rows;
 }
 
-/* The fast path of max_pool2d and avg_pool2d (file comment): emits it
- * and returns true, or returns false (nothing emitted) when the call does
- * not fit: 2-D, float32 data and output (or, for the max, integers, kept
- * in their dtype), static spatial extents, dilation 1 for the mean. */
+/* Whether the call takes pool_rows or pool_blocks (file comment): 2-D,
+ * float32 data and output (or, for the max, integers, kept in their
+ * dtype), static spatial extents (in: the input's, size: the output's),
+ * dilation 1 for the mean. */
 static bool
-pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
+pool_static(const Window *w, bool max, BufView *x, BufView *out, int64_t *in, int64_t *size)
 {
-  IrCtx *ctx = p->lz->ctx;
-  PoolRow r = {w, max, *x, *out, NULL, NULL, NULL, NULL, {0, 0}, {0, 0}};
   bool f32 = op_conv_is_f32(x->b) && op_conv_is_f32(out->b);
   if (w->nsp != 2 || !(f32 || (max && op_nn_is_integer(x->b->dtype))) ||
       (!max && (w->dilation[0] != 1 || w->dilation[1] != 1)))
     return false;
   for (int a = 0; a < 2; a++)
-    if (!ir_prim_is_int(op_conv_dim(x, 2 + a), &r.in[a]) ||
-        !ir_prim_is_int(op_conv_dim(out, 2 + a), &r.size[a]) || r.size[a] < 1)
+    if (!ir_prim_is_int(op_conv_dim(x, 2 + a), &in[a]) ||
+        !ir_prim_is_int(op_conv_dim(out, 2 + a), &size[a]) || size[a] < 1)
       return false;
+  return true;
+}
+
+/* pool_rows (file comment): emits it and returns true, or returns false
+ * (nothing emitted) when the call does not fit pool_static. */
+static bool
+pool_rows(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
+{
+  IrCtx *ctx = p->lz->ctx;
+  PoolRow r = {w, max, *x, *out, NULL, NULL, NULL, NULL, {0, 0}, {0, 0}};
+  if (!pool_static(w, max, x, out, r.in, r.size))
+    return false;
   int64_t lo, hi;
   interior(w, 1, r.in[1], r.size[1], &lo, &hi);
   IrPrimExpr *ext[3] = {op_conv_dim(out, 0), op_conv_dim(out, 1), op_nn_index(ctx, r.size[0])}, **v;
   IrStmt **slot = op_prim_loops(p, ext, 3, &v);
   IrPrimExpr *acc_shape[1] = {op_nn_index(ctx, r.size[1])};
-  IrDType t = f32 ? IR_F32 : x->b->dtype;
+  IrDType t = op_conv_is_f32(x->b) ? IR_F32 : x->b->dtype;
   r.acc = op_prim_alloc(p, t, acc_shape, 1, "acc");
   r.n = v[0], r.c = v[1], r.y = v[2];
   IrPrimExpr *col;
@@ -391,6 +421,131 @@ pool_fast(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
   st[1] = window_rows(p, &r, lo, hi);
   st[2] = store_row(p, &r);
   *slot = op_nn_seq(p, st, 3);
+  return true;
+}
+
+enum {
+  POOL_MAX_TAPS = 64, /* a window's taps pool_blocks writes out: more take pool_rows */
+  POOL_MAX_SPANS = 8, /* runs of one axis (the blocks are their products): more take pool_rows */
+};
+
+/* A run of output indices along one axis whose windows meet the input at
+ * the same window positions. */
+typedef struct {
+  int64_t first, count; /* the output indices [first, first + count) */
+  int64_t lo, hi;       /* the window positions inside the input: [lo, hi) */
+  int64_t divisor;      /* the mean's count along the axis (axis_count's) */
+} Span;
+
+/* The window positions k of output index o along axis a with o * stride -
+ * pad_before + k * dilation inside [0, in), and the mean's count there:
+ * the positions inside the input, or with count_include_pad inside the
+ * padded input (dilation 1), as axis_count computes it. */
+static Span
+window_span(const Window *w, int a, int64_t in, int64_t o)
+{
+  int64_t start = o * w->stride[a] - w->pad[a], d = w->dilation[a], size = w->size[a];
+  Span s = {o, 1, 0, 0, 0};
+  s.lo = start >= 0 ? 0 : (-start + d - 1) / d;
+  s.hi = start >= in ? 0 : (in - start + d - 1) / d;
+  s.lo = s.lo < size ? s.lo : size;
+  s.hi = s.hi < size ? s.hi : size;
+  s.hi = s.hi > s.lo ? s.hi : s.lo;
+  int64_t first = w->count_include_pad ? -w->pad[a] : 0;
+  int64_t end = in + (w->count_include_pad ? w->pad[a + 2] : 0);
+  int64_t hi = start + size < end ? start + size : end;
+  s.divisor = hi - (start > first ? start : first);
+  return s;
+}
+
+/* The runs of axis a (out indices over an input of in) into span; their
+ * number, or 0 when there would be more than POOL_MAX_SPANS. */
+static int
+axis_spans(const Window *w, int a, int64_t in, int64_t out, Span *span)
+{
+  int n = 0;
+  for (int64_t o = 0; o < out; o++) {
+    Span s = window_span(w, a, in, o);
+    Span *last = n ? &span[n - 1] : NULL;
+    if (last && last->lo == s.lo && last->hi == s.hi && last->divisor == s.divisor) {
+      last->count++;
+      continue;
+    }
+    if (n == POOL_MAX_SPANS)
+      return 0;
+    span[n++] = s;
+  }
+  return n;
+}
+
+/* What pool_blocks' blocks share. */
+typedef struct {
+  const Window *w;
+  bool max;
+  BufView x, out;
+  IrDType t;          /* the fold's: float32, or the integers' own */
+  IrPrimExpr *n, *c;  /* loop vars: image, channel */
+} PoolPlane;
+
+/* The fold (file comment) of the taps of output element (y, z) inside
+ * the input, which are those of every element of the block of runs ry by
+ * rx; the mean divided by the count. */
+static IrPrimExpr *
+window_fold(OpPrim *p, const PoolPlane *q, const Span *ry, const Span *rx, IrPrimExpr *y,
+            IrPrimExpr *z)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *v = q->max ? NULL : op_nn_lit(ctx, q->t, 0.0);
+  for (int64_t ky = ry->lo; ky < ry->hi; ky++)
+    for (int64_t kx = rx->lo; kx < rx->hi; kx++) {
+      IrPrimExpr *iy = op_conv_input_pos(ctx, q->w, 0, y, op_nn_index(ctx, ky));
+      IrPrimExpr *ix = op_conv_input_pos(ctx, q->w, 1, z, op_nn_index(ctx, kx));
+      IrPrimExpr *tap = op_conv_load_raw(p, &q->x, q->n, q->c, iy, ix);
+      v = v ? ir_prim_bin(ctx, q->max ? IR_PE_MAX : IR_PE_ADD, v, tap) : tap;
+    }
+  if (q->max)
+    return v ? v : op_nn_lit(ctx, q->t, op_conv_lowest(q->t));
+  int64_t count = ry->divisor * rx->divisor;
+  return ir_prim_bin(ctx, IR_PE_DIV, v, op_nn_lit(ctx, q->t, (double)(count > 1 ? count : 1)));
+}
+
+/* The nest over the block's rows and columns that stores each element's
+ * fold. */
+static IrStmt *
+block(OpPrim *p, const PoolPlane *q, const Span *ry, const Span *rx)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *ext[2] = {op_nn_index(ctx, ry->count), op_nn_index(ctx, rx->count)}, **v;
+  IrStmt *nest, **body = op_prim_loop_nest(p, ext, 2, &v, &nest);
+  IrPrimExpr *y = op_nn_add(ctx, op_nn_index(ctx, ry->first), v[0]);
+  IrPrimExpr *z = op_nn_add(ctx, op_nn_index(ctx, rx->first), v[1]);
+  IrPrimExpr *o[4] = {q->n, q->c, y, z};
+  *body = op_conv_store(p, &q->out, o, window_fold(p, q, ry, rx, y, z));
+  return nest;
+}
+
+/* pool_blocks (file comment): emits it and returns true, or returns false
+ * (nothing emitted) when the call does not fit pool_static, its window
+ * has more than POOL_MAX_TAPS taps or an axis more than POOL_MAX_SPANS
+ * runs. */
+static bool
+pool_blocks(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
+{
+  int64_t in[2], size[2];
+  Span ry[POOL_MAX_SPANS], rx[POOL_MAX_SPANS];
+  int ny, nx;
+  if (!pool_static(w, max, x, out, in, size) || w->size[0] * w->size[1] > POOL_MAX_TAPS ||
+      !(ny = axis_spans(w, 0, in[0], size[0], ry)) || !(nx = axis_spans(w, 1, in[1], size[1], rx)))
+    return false;
+  PoolPlane q = {w, max, *x, *out, op_conv_is_f32(x->b) ? IR_F32 : x->b->dtype, NULL, NULL};
+  IrPrimExpr *ext[2] = {op_conv_dim(out, 0), op_conv_dim(out, 1)}, **v;
+  IrStmt **slot = op_prim_loops(p, ext, 2, &v);
+  q.n = v[0], q.c = v[1];
+  IrStmt *st[POOL_MAX_SPANS * POOL_MAX_SPANS];
+  for (int i = 0; i < ny; i++)
+    for (int j = 0; j < nx; j++)
+      st[i * nx + j] = block(p, &q, &ry[i], &rx[j]);
+  *slot = op_nn_seq(p, st, ny * nx);
   return true;
 }
 
@@ -410,7 +565,7 @@ op_nn_legalize_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   op_prim_begin(lz, &p, name);
   if (!op_conv_buffers(&p, &w, s->call, result, name, &x, &out))
     return NULL;
-  if (pool_fast(&p, &w, max, &x, &out))
+  if (pool_blocks(&p, &w, max, &x, &out) || pool_rows(&p, &w, max, &x, &out))
     return op_prim_finish(&p, s->call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   /* the max of integers in their own dtype (exact, no float) */

@@ -447,10 +447,10 @@ def pool_cases():
     c.append(pool_case("avg_pool2d_nhwc", "avg_pool2d", (1, 5, 5, 2),
                        {"pool_size": [3, 3], "padding": [1]},
                        {"pool_size": [3, 3], "padding": [1]}, layout="NHWC"))
-    # the float32 row schedule (ops/pool.c, pool_fast): unguarded interior
-    # columns between guarded border columns, window rows skipped outside
-    # the input; models' pools, then borders on both sides, rows narrower
-    # than the window (no interior), strides past the window
+    # the float32 pools of static extents (ops/pool.c, pool_blocks: the
+    # plane in blocks of windows that meet the input alike); models'
+    # pools, then borders on both sides, rows narrower than the window (no
+    # interior), strides past the window
     fast = [  # name, pool, strides, padding, dilation, ceil_mode, count_include_pad, shape
         ("squeezenet", [3, 3], [2, 2], [0], [1, 1], True, False, (1, 3, 13, 13)),
         ("resnet", [3, 3], [2, 2], [1], [1, 1], False, False, (1, 2, 12, 12)),

@@ -438,8 +438,43 @@ def layout_cases():
     ]
 
 
+def pool2d_block_cases():
+    """The 2-D pools' blocks (ops/pool.c, pool_blocks): runs of output rows
+    and columns whose windows meet the input alike, each block one nest
+    with no guard; then the windows that take the row schedule instead
+    (pool_rows): more than POOL_MAX_TAPS taps, or more than
+    POOL_MAX_SPANS runs along an axis."""
+    t = lambda b: "True" if b else "False"
+    specs = [  # name, pool, strides, padding, dilation, ceil_mode, count_include_pad, shape
+        ("same_s1_ceil", [3, 3], [1, 1], [1], [1, 1], True, False, (1, 3, 9, 9)),  # googlenet's
+        ("same_s1_incl", [3, 3], [1, 1], [1], [1, 1], False, True, (1, 2, 7, 8)),
+        ("s2_pad1_odd", [3, 3], [2, 2], [1], [1, 1], False, False, (1, 2, 11, 11)),  # resnet's
+        ("k2s2_whole", [2, 2], [2, 2], [0], [1, 1], False, False, (2, 3, 8, 6)),  # densenet's
+        ("two_deep", [5, 5], [1, 1], [2], [1, 1], False, True, (1, 2, 4, 6)),
+        ("uneven_ceil", [3, 2], [2, 1], [0, 1, 2, 0], [1, 1], True, False, (1, 2, 8, 5)),
+        ("dil_s1", [3, 3], [1, 1], [2], [2, 2], False, False, (1, 2, 7, 9)),
+        ("rows_taps", [9, 9], [1, 1], [4], [1, 1], False, False, (1, 2, 10, 11)),
+        ("rows_taps_incl", [9, 9], [2, 2], [4], [1, 1], True, True, (1, 2, 10, 11)),
+        ("rows_spans", [1, 15], [1, 1], [0, 7, 0, 7], [1, 1], False, False, (1, 2, 3, 10)),
+        ("rows_spans_incl", [1, 15], [1, 1], [0, 7, 0, 7], [1, 1], False, True, (1, 2, 3, 10)),
+    ]
+    c = []
+    for name, ps, st, pad, dil, ceil, incl, shape in specs:
+        attrs = (f"pool_size={ps}, strides={st}, padding={pad}, dilation={dil}, "
+                 f"ceil_mode={t(ceil)}, count_include_pad={t(incl)}")
+        kw = {"pool_size": ps, "strides": st, "padding": pad, "dilation": dil, "ceil_mode": ceil,
+              "count_include_pad": incl}
+        for op in ("max_pool2d", "avg_pool2d"):
+            if (op == "max_pool2d" and incl) or (op == "avg_pool2d" and dil != [1, 1]):
+                continue
+            kind = "max" if op == "max_pool2d" else "avg"
+            c.append(Case(f"{op}_block_{name}", f"R.nn.{op}(x, {attrs})", [x_(shape)],
+                          lambda x, kind=kind, kw=kw: refs.pool2d(x, kind, **kw)))
+    return c
+
+
 def CASES():
-    return conv_cases() + group_cases() + pool_cases() + layout_cases()
+    return conv_cases() + group_cases() + pool_cases() + pool2d_block_cases() + layout_cases()
 
 
 def ERROR_CASES():
