@@ -426,6 +426,8 @@ pool_rows(OpPrim *p, const Window *w, bool max, BufView *x, BufView *out)
 
 enum {
   POOL_MAX_TAPS = 64, /* a window's taps pool_blocks writes out: more take pool_rows */
+  POOL_PATTERN = 3,   /* FuseOps's comm-reduce: pool_blocks' nests keep no state,
+                         and would otherwise read as injective (OpPrim.pattern) */
   POOL_MAX_SPANS = 8, /* runs of one axis (the blocks are their products): more take pool_rows */
 };
 
@@ -565,7 +567,11 @@ op_nn_legalize_pool(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   op_prim_begin(lz, &p, name);
   if (!op_conv_buffers(&p, &w, s->call, result, name, &x, &out))
     return NULL;
-  if (pool_blocks(&p, &w, max, &x, &out) || pool_rows(&p, &w, max, &x, &out))
+  if (pool_blocks(&p, &w, max, &x, &out)) {
+    p.pattern = POOL_PATTERN;
+    return op_prim_finish(&p, s->call, result);
+  }
+  if (pool_rows(&p, &w, max, &x, &out))
     return op_prim_finish(&p, s->call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   /* the max of integers in their own dtype (exact, no float) */

@@ -565,9 +565,9 @@ prim_func(OpPrim *p, IrVec *tir_vars)
     f->params[i] = *(IrPrimParam *)params.items[i];
   ir_vec_free(&params);
   f->body = body_stmt(p);
-  IrSym key = ir_sym(ctx, "tir.noalias");
-  IrAttr *yes = ir_attr_bool(ctx, true);
-  f->attrs = ir_attr_dict(ctx, &key, &yes, 1);
+  IrSym keys[2] = {ir_sym(ctx, "tir.noalias"), ir_sym(ctx, "op_pattern")};
+  IrAttr *values[2] = {ir_attr_bool(ctx, true), ir_attr_int(ctx, p->pattern)};
+  f->attrs = ir_attr_dict(ctx, keys, values, p->pattern ? 2 : 1);
   f->is_private = true;
   return f;
 }

@@ -51,6 +51,11 @@ typedef struct {
   IrVec body;            /* IrStmt**: slots of the top-level statements */
   int nchecks;           /* the first nchecks of body: checks of data (op_prim_check_loops) */
   int nloops;            /* loop vars made so far (for their names) */
+  /* 0, or the function's "op_pattern" attribute (TVM's, as its
+   * AnnotateTIROpPattern writes it) for FuseOps where the body alone
+   * would read as another: a pool whose window is written out as one
+   * expression (ops/pool.c) is a reduction (3), not an injective op */
+  int pattern;
 } OpPrim;
 
 void op_prim_begin(OpLegalize *lz, OpPrim *p, const char *name_hint);
