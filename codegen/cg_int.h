@@ -106,15 +106,6 @@ void cg_kern_gemm_i32i32_i32_v4(CG_KERN_GEMM_I32I32_I32_PARAMS);
 void cg_kern_gemm_i32i32_i32_host(CG_KERN_GEMM_I32I32_I32_PARAMS);
 typedef void (*CgKernGemmI32I32I32)(CG_KERN_GEMM_I32I32_I32_PARAMS);
 /* kern_copy.c at the baseline (and host) only: rt/rt_kern_copy.h */
-void cg_kern_copy_f32_base(float *dst, const float *src, int64_t step, int64_t count);
-void cg_kern_copy_f32_host(float *dst, const float *src, int64_t step, int64_t count);
-void cg_kern_copy_i8_base(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
-void cg_kern_copy_i8_host(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
-void cg_kern_copy_u8_base(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count);
-void cg_kern_copy_u8_host(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count);
-void cg_kern_copy_i32_base(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
-void cg_kern_copy_i32_host(int32_t *dst, const int32_t *src, int64_t step, int64_t count);
-typedef void (*CgKernCopyI8)(int8_t *dst, const int8_t *src, int64_t step, int64_t count);
 /* and the im2col kernels of the same header, as the copies */
 #define CG_KERN_IM2COL_PARAMS(T)                                                                   \
   T *dst, const T *src, int64_t channels, int64_t in_h, int64_t in_w, int64_t y0, int64_t x0,      \

@@ -67,34 +67,9 @@ NAMED(cg_kern_gemm_i8u8_i32_, CG_KERN_LEVEL)(CG_KERN_GEMM_I8U8_I32_PARAMS)
   rxc_k_gemm_i8u8_i32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
 }
 
-/* rt/rt_kern_copy.h's copies, at the baseline and off x86-64 only
+/* rt/rt_kern_copy.h's im2col kernels, at the baseline and off x86-64 only
  * (codegen/kern.c lists no others) */
 #if defined(CG_KERN_BASE)
-void
-NAMED(cg_kern_copy_f32_, CG_KERN_LEVEL)(float *dst, const float *src, int64_t step, int64_t count)
-{
-  rxc_k_copy_f32(dst, src, step, count);
-}
-
-void
-NAMED(cg_kern_copy_i8_, CG_KERN_LEVEL)(int8_t *dst, const int8_t *src, int64_t step, int64_t count)
-{
-  rxc_k_copy_i8(dst, src, step, count);
-}
-
-void
-NAMED(cg_kern_copy_u8_, CG_KERN_LEVEL)(uint8_t *dst, const uint8_t *src, int64_t step, int64_t count)
-{
-  rxc_k_copy_u8(dst, src, step, count);
-}
-
-void
-NAMED(cg_kern_copy_i32_, CG_KERN_LEVEL)(int32_t *dst, const int32_t *src, int64_t step,
-                                        int64_t count)
-{
-  rxc_k_copy_i32(dst, src, step, count);
-}
-
 #define IM2COL_ARGS dst, src, channels, in_h, in_w, y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width
 
 void

@@ -425,30 +425,6 @@ run_gemm_i32i32_i32(void **p, const int64_t *v)
   rxc_k_gemm_i32i32_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
 }
 
-static void
-run_copy_f32(void **p, const int64_t *v)
-{
-  rxc_k_copy_f32(p[0], p[1], v[2], v[3]);
-}
-
-static void
-run_copy_i8(void **p, const int64_t *v)
-{
-  rxc_k_copy_i8(p[0], p[1], v[2], v[3]);
-}
-
-static void
-run_copy_u8(void **p, const int64_t *v)
-{
-  rxc_k_copy_u8(p[0], p[1], v[2], v[3]);
-}
-
-static void
-run_copy_i32(void **p, const int64_t *v)
-{
-  rxc_k_copy_i32(p[0], p[1], v[2], v[3]);
-}
-
 #define RUN_IM2COL(T, name)                                                                        \
   static void run_im2col_##name(void **p, const int64_t *v)                                        \
   {                                                                                                \
@@ -468,10 +444,6 @@ static const struct {
                    {"rxc_k_gemm_u8i8_i32", run_gemm_u8i8_i32},
                    {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32},
                    {"rxc_k_gemm_i32i32_i32", run_gemm_i32i32_i32},
-                   {"rxc_k_copy_f32", run_copy_f32},
-                   {"rxc_k_copy_i8", run_copy_i8},
-                   {"rxc_k_copy_u8", run_copy_u8},
-                   {"rxc_k_copy_i32", run_copy_i32},
                    {"rxc_k_im2col_f32", run_im2col_f32},
                    {"rxc_k_im2col_i8", run_im2col_i8},
                    {"rxc_k_im2col_u8", run_im2col_u8},

@@ -113,27 +113,6 @@ im2col_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
         im2col_span, false                                                                         \
   }
 
-/* rxc_k_copy_<dtype>(dst, src, step, count): dst[z] = src[z * step] for
- * z < count (dst written, though the row says INOUT: no kernel only
- * writes). */
-static bool
-copy_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
-{
-  int64_t step = v[2], count = v[3];
-  if (!in_limit(step) || !in_limit(count) || count < 0)
-    return false;
-  *lo = 1;
-  *hi = 0;
-  if (count && (i == 0 || i == 1))
-    stride_span(count, i == 0 ? 1 : step, lo, hi);
-  return true;
-}
-
-#define COPY_ROW(name, code, bits)                                                                 \
-  {                                                                                                \
-    name, {code, bits, 1}, 4, {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT}, copy_span,    \
-        false                                                                                      \
-  }
 
 static const IrTirKernel kernels[] = {
     {"rxc_k_gemm_f32",
@@ -173,10 +152,6 @@ static const IrTirKernel kernels[] = {
      gemm_span,
      true},
     /* rt/rt_kern_copy.h: a strided run copied (conv2d's panel rows) */
-    COPY_ROW("rxc_k_copy_f32", IR_DT_FLOAT, 32),
-    COPY_ROW("rxc_k_copy_i8", IR_DT_INT, 8),
-    COPY_ROW("rxc_k_copy_u8", IR_DT_UINT, 8),
-    COPY_ROW("rxc_k_copy_i32", IR_DT_INT, 32),
     /* and all the panel rows of a band at once, padding included */
     IM2COL_ROW("rxc_k_im2col_f32", IR_DT_FLOAT, 32),
     IM2COL_ROW("rxc_k_im2col_i8", IR_DT_INT, 8),

@@ -212,48 +212,6 @@ panel_run(OpPrim *p, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *col0, int64_t
   return nest;
 }
 
-/* rt/rt_kern_copy.h's kernel for elements of dtype t, or NULL. */
-static const char *
-copy_kernel(IrDType t)
-{
-  static const struct {
-    IrDType t;
-    const char *name;
-  } rows[] = {{{IR_DT_FLOAT, 32, 1}, "rxc_k_copy_f32"},
-              {{IR_DT_INT, 8, 1}, "rxc_k_copy_i8"},
-              {{IR_DT_UINT, 8, 1}, "rxc_k_copy_u8"},
-              {{IR_DT_INT, 32, 1}, "rxc_k_copy_i32"}};
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-    if (ir_dtype_eq(rows[i].t, t))
-      return rows[i].name;
-  return NULL;
-}
-
-/* With [opt] kernels, panel[t, col0 + z] = data[..., ix(z)] for z < count
- * as one call of rt/'s copy (a panel row is the conv's hottest loop
- * under tcc): the input in NCHW, whose row is unit stride, so ix steps
- * by the column stride.  NULL when the switch is off or it does not fit
- * (first: the load of z = 0). */
-static IrStmt *
-panel_copy(OpPrim *p, const Window *w, const ConvGemm *e, IrPrimExpr *t, IrPrimExpr *col0,
-           int64_t count, IrPrimExpr *first)
-{
-  IrCtx *ctx = p->lz->ctx;
-  const char *name = copy_kernel(e->panel->dtype);
-  bool nchw = true;
-  for (int a = 0; a < 4; a++)
-    nchw = nchw && e->x.l->pos[a] == a;
-  if (!p->lz->kernels || !name || !nchw || first->kind != IR_PE_LOAD ||
-      !ir_dtype_eq(first->u.load.buffer->dtype, e->panel->dtype))
-    return NULL;
-  IrPrimExpr *args[4] = {ir_prim_address_of(ctx, op_prim_load(p, e->panel, pair(ctx, t, col0))),
-                         ir_prim_address_of(ctx, first), op_nn_index(ctx, w->stride[1]),
-                         op_nn_index(ctx, count)};
-  IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(ctx, name, args, 4);
-  return s;
-}
-
 /* rt/rt_kern_copy.h's im2col kernel for elements of dtype t, or NULL. */
 static const char *
 im2col_kernel(IrDType t)
@@ -366,13 +324,7 @@ pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t 
     if (s)
       inside[n_in++] = s;
     IrPrimExpr *at_lo = op_nn_add(ctx, row0, op_nn_index(ctx, lo));
-    IrPrimExpr *first = op_conv_load_raw(
-        p, &e->x, e->n, whole_channel(ctx, e, v[0]), iy,
-        op_conv_input_pos(ctx, w, 1, op_nn_index(ctx, lo), op_nn_index(ctx, kx)));
-    s = hi > lo ? panel_copy(p, w, e, t, at_lo, hi - lo, first) : NULL;
-    if (s)
-      inside[n_in++] = s;
-    else if ((s = panel_run(p, e, t, at_lo, hi - lo, &z, &slot))) {
+    if ((s = panel_run(p, e, t, at_lo, hi - lo, &z, &slot))) {
       IrPrimExpr *ix = op_conv_input_pos(ctx, w, 1, op_nn_add(ctx, op_nn_index(ctx, lo), z),
                                          op_nn_index(ctx, kx));
       IrStmt *store = *slot;

@@ -1,26 +1,23 @@
 /*
- * rt_kern_copy.h - a run of elements copied at a stride, one kernel per
- * dtype (rxc_k_copy_f32, _i8, _u8, _i32), which LegalizeOps calls for the
- * rows conv2d packs into its panel ([opt] kernels, ops/conv_gemm.c):
- *   T.call_extern("void", "rxc_k_copy_f32", T.address_of(panel[t, col]),
- *                 T.address_of(data[n, ci, iy, ix]), step, count)
+ * rt_kern_copy.h - a conv2d's panel written in one call, one kernel per
+ * dtype (rxc_k_im2col_f32, _i8, _u8, _i32), which LegalizeOps calls for
+ * each band of output rows a conv packs ([opt] kernels, ops/conv_gemm.c):
+ *   T.call_extern("void", "rxc_k_im2col_f32", T.address_of(panel[0, 0]),
+ *                 T.address_of(data[n, c0, 0, 0]), channels, in_h, in_w,
+ *                 y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width)
  * The interpreter runs this very definition (interp/tir.c), the generated
  * C carries it as text, the libtcc JIT binds a copy precompiled into
- * librxc (codegen/kern.c).
- *
- * What it computes: dst[z] = src[z * step] for z < count.  A copy is
- * exact, so every form gives the same values.
+ * librxc (codegen/kern.c).  What it computes: rxc_k_im2col's comment.  A
+ * copy is exact, so every form gives the same values.
  *
  * Key idea: under tcc a copy loop costs a few instructions an element
  * (a panel is K x R*OW elements, as many as the conv's output times its
- * window); compiled by gcc (-O3, the JIT's copy) the unit-stride copy runs
- * at the speed of memory.  With vector types (gcc, clang) a unit-stride
- * run goes 64 bytes at a time through a 1-byte-aligned, may_alias vector
+ * window), and a call a panel row with tcc's loops around it as much
+ * again; compiled by gcc (-O3, the JIT's copy) the unit-stride runs go at
+ * the speed of memory.  With vector types (gcc, clang) a unit-stride run
+ * goes 64 bytes at a time through a 1-byte-aligned, may_alias vector
  * type, then element by element; a strided one element by element (gcc
  * vectorizes that itself where it pays).  dst and src share no element.
- *
- * rxc_k_im2col_f32 (_i8, _u8, _i32) copies all the panel rows of a band
- * of a conv2d at once, the padding written as zeros (its comment below).
  *
  * Requires rt_types.h and rt_math_base.h (RXC_INLINE).  RXC_KERN_EXTERN
  * as in rt_kern_gemm.h; RXC_K_VECTOR from rt_kern_base.h.
@@ -29,10 +26,6 @@
 #define RXC_RT_KERN_COPY_H
 
 #ifdef RXC_KERN_EXTERN
-void rxc_k_copy_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 step, rxc_i64 count);
-void rxc_k_copy_i8(rxc_i8 *dst, const rxc_i8 *src, rxc_i64 step, rxc_i64 count);
-void rxc_k_copy_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 step, rxc_i64 count);
-void rxc_k_copy_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 step, rxc_i64 count);
 void rxc_k_im2col_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 channels, rxc_i64 in_h,
                       rxc_i64 in_w, rxc_i64 y0, rxc_i64 x0, rxc_i64 rows, rxc_i64 ow, rxc_i64 kh,
                       rxc_i64 kw, rxc_i64 sh, rxc_i64 sw, rxc_i64 dh, rxc_i64 dw, rxc_i64 width);
@@ -95,36 +88,6 @@ rxc_k_copy_words(void *dst, const void *src, rxc_i64 step, rxc_i64 count)
     d[z] = s[z * step];
 }
 
-/* dst[z] = src[z * step] for z < count (the file comment). */
-RXC_INLINE void
-rxc_k_copy_f32(rxc_f32 *dst, const rxc_f32 *src, rxc_i64 step, rxc_i64 count)
-{
-  rxc_k_copy_words(dst, src, step, count);
-}
-
-RXC_INLINE void
-rxc_k_copy_i32(rxc_i32 *dst, const rxc_i32 *src, rxc_i64 step, rxc_i64 count)
-{
-  rxc_k_copy_words(dst, src, step, count);
-}
-
-RXC_INLINE void
-rxc_k_copy_i8(rxc_i8 *dst, const rxc_i8 *src, rxc_i64 step, rxc_i64 count)
-{
-  rxc_i64 z;
-  if (step == 1) {
-    rxc_k_copy_bytes(dst, src, count);
-    return;
-  }
-  for (z = 0; z < count; z++)
-    dst[z] = src[z * step];
-}
-
-RXC_INLINE void
-rxc_k_copy_u8(rxc_u8 *dst, const rxc_u8 *src, rxc_i64 step, rxc_i64 count)
-{
-  rxc_k_copy_i8((rxc_i8 *)dst, (const rxc_i8 *)src, step, count);
-}
 #if RXC_K_VECTOR
 /* 16 and 1 words at any address */
 typedef rxc_u32 rxc_k_words16 __attribute__((vector_size(64), aligned(1), may_alias));
@@ -166,10 +129,16 @@ rxc_k_zero_bytes(void *dst, rxc_i64 bytes)
 RXC_INLINE void
 rxc_k_copy_sized(void *dst, const void *src, rxc_i64 size, rxc_i64 step, rxc_i64 count)
 {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  rxc_i64 z;
   if (size == 4)
     rxc_k_copy_words(dst, src, step, count);
+  else if (step == 1)
+    rxc_k_copy_bytes(dst, src, count);
   else
-    rxc_k_copy_i8((rxc_i8 *)dst, (const rxc_i8 *)src, step, count);
+    for (z = 0; z < count; z++)
+      d[z] = s[z * step];
 }
 
 /* The output columns z < ow whose input column off + z * step lies in

@@ -13,9 +13,8 @@
  * to int32, on random bytes thick with the extremes (-128, 127, 255), k
  * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
  * sums past 2^31; the int32 one likewise on words at INT32_MIN and
- * INT32_MAX, each product wrapping.  The copy kernels copy exactly their
- * run, strided or not, and nothing past it; the im2col kernels write
- * exactly the panel a plain loop over its definition writes.  And the copy chosen is the first usable one of its
+ * INT32_MAX, each product wrapping.  The im2col kernels write exactly the
+ * panel a plain loop over its definition writes, and nothing past it.  And the copy chosen is the first usable one of its
  * kernel.
  */
 #include <math.h>
@@ -327,52 +326,6 @@ test_i32_copies_exact(void **state)
 
 /* --- copies ------------------------------------------------------------ */
 
-/* Every copy of rxc_k_copy_i8 (and the scalar form) copies exactly
- * count elements src[z * step], for runs around the 64-byte blocks, and
- * writes nothing past them; the other dtypes' copies likewise on the
- * same bytes (as many of their elements). */
-static void
-test_copy_copies_exact(void **state)
-{
-  (void)state;
-  static const int64_t counts[] = {0, 1, 7, 63, 64, 65, 130, 257};
-  static const int64_t steps[] = {1, 2, 3};
-  int n, tested = 0;
-  const CgKernCopy *copies = cg_kern_copies(&n);
-  int8_t src[4 * 257 * 3 + 8], dst[4 * 260], want[4 * 260];
-  uint64_t st = 5;
-  for (size_t i = 0; i < sizeof src; i++)
-    src[i] = random_byte(&st);
-  for (int i = 0; i < n; i++) {
-    if (strncmp(copies[i].kernel, "rxc_k_copy_", 11) != 0 || !cg_kern_usable(&copies[i]))
-      continue;
-    const char *dt = copies[i].kernel + 11;
-    size_t size = strcmp(dt, "f32") == 0 || strcmp(dt, "i32") == 0 ? 4 : 1;
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
-      for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
-        int64_t count = counts[c], step = steps[s];
-        memset(dst, 0x5a, sizeof dst);
-        memset(want, 0x5a, sizeof want);
-        for (int64_t z = 0; z < count; z++)
-          memcpy(want + (size_t)z * size, src + (size_t)(z * step) * size, size);
-        ((CgKernCopyI8)copies[i].fn)(dst, src, step, count); /* same ABI for every dtype */
-        assert_memory_equal(dst, want, sizeof dst);
-        if (size == 1) {
-          memset(dst, 0x5a, sizeof dst);
-          rxc_k_copy_i8(dst, src, step, count);
-          assert_memory_equal(dst, want, sizeof dst);
-        } else {
-          memset(dst, 0x5a, sizeof dst);
-          rxc_k_copy_i32((int32_t *)(void *)dst, (const int32_t *)(const void *)src, step, count);
-          assert_memory_equal(dst, want, sizeof dst);
-        }
-      }
-    print_message("  %s %s: exact\n", copies[i].kernel, copies[i].level);
-    tested++;
-  }
-  assert_true(tested >= 4);
-}
-
 /* One im2col geometry: channels planes of in_h x in_w, a band of rows x
  * ow outputs at (y0, x0), window kh x kw, strides, dilations, and the
  * panel's row width past rows * ow. */
@@ -601,7 +554,6 @@ main(void)
       cmocka_unit_test(test_int_copies_exact),
       cmocka_unit_test(test_int_wrap_reached),
       cmocka_unit_test(test_i32_copies_exact),
-      cmocka_unit_test(test_copy_copies_exact),
       cmocka_unit_test(test_im2col_copies_exact),
       cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
