@@ -115,7 +115,9 @@ run_passes(IrCtx *ctx, const RxcRoadIn *in, IrModule *m)
   OptContext oc = {.ctx = ctx,
                    .weights = binds && in->params ? &w : NULL,
                    .vector_bytes = cfg_vector_bytes(in->cfg),
-                   .kernels = in->cfg->opt.kernels};
+                   .kernels = !in->cfg->opt.kernels ? 0
+                              : in->jit && in->cfg->jit.compiler == CFG_JIT_TCC ? 2
+                                                                                : 1};
   OptInstruments cfg_ins = {.verify_each = in->cfg->opt.verify_each,
                             .time_passes = in->cfg->verbosity > 0};
   return opt_run(&oc, m, passes, n, in->ins ? in->ins : &cfg_ins);

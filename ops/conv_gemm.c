@@ -245,7 +245,8 @@ panel_im2col(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_
   bool nchw = true;
   for (int a = 0; a < 4; a++)
     nchw = nchw && e->x.l->pos[a] == a;
-  if (!p->lz->kernels || !name || !nchw || !ir_dtype_eq(e->x.b->dtype, e->panel->dtype))
+  if (p->lz->kernels != OP_KERNELS_TCC || !name || !nchw ||
+      !ir_dtype_eq(e->x.b->dtype, e->panel->dtype))
     return NULL;
   IrPrimExpr *zero = op_nn_index(ctx, 0);
   IrPrimExpr *y = op_nn_mul(ctx, e->band, op_nn_index(ctx, e->rows));

@@ -467,7 +467,8 @@ tile_shape(OpPrim *p, const Gemm *g)
   int vector = p->lz->vector_bytes > 0 ? p->lz->vector_bytes : GEMM_VECTOR;
   IrPrimExpr *zero = op_nn_index(p->lz->ctx, 0), *st[3];
   int64_t m;
-  if (vector < KERN_VECTOR || !ir_prim_is_int(g->m, &m) || !kernel_of(p, g, zero, zero, st))
+  if (p->lz->kernels != OP_KERNELS_TCC || vector < KERN_VECTOR || !ir_prim_is_int(g->m, &m) ||
+      !kernel_of(p, g, zero, zero, st))
     return t;
   int64_t cols = KERN_ACC / (KERN_ROWS * (g->sum.bits / 8));
   t.rows = m < KERN_ROWS ? m : KERN_ROWS;

@@ -102,6 +102,9 @@ void op_value_print(const Value *v, IrBuf *out);
 /* The three facets                                                    */
 /* ------------------------------------------------------------------ */
 
+/* OpLegalize.kernels: off, on, on for libtcc's C (its comment). */
+typedef enum { OP_KERNELS_OFF, OP_KERNELS_ON, OP_KERNELS_TCC } OpKernels;
+
 /* What inference knows about the call being typed. */
 typedef struct {
   IrCtx *ctx;
@@ -151,8 +154,13 @@ typedef struct {
    * sizes register tiles (gemm.c); 0: 64. */
   int vector_bytes;
   /* Call rt/'s kernels (ir/tir_kernel.c) for the inner loops that have
-   * one ([opt] kernels): gemm.c's float32 tile. */
-  bool kernels;
+   * one ([opt] kernels): gemm.c's float32 tile.  OP_KERNELS_TCC: the C
+   * is for libtcc, which optimizes nothing, so the glue around the calls
+   * is cut too (gemm.c's tiles of 32 x 128 sums, conv_gemm.c's panel as
+   * one im2col call); gcc -O3 runs those slower than the register tiles
+   * and the panel loops it specializes (regnet_y_400mf 18 ms against
+   * 8.6), so a .c for any other compiler keeps them. */
+  int kernels; /* OpKernels */
 } OpLegalize;
 
 typedef struct {

@@ -52,7 +52,7 @@ typedef struct {
   IrVec bounds;        /* OpDimBound*: the function's data dims (op_data_dims) */
   int nerrors;
   int vector_bytes;    /* the target's (OpLegalize.vector_bytes) */
-  bool kernels;        /* OpLegalize.kernels */
+  int kernels;         /* OpLegalize.kernels */
 } Legalizer;
 
 /* Is cond a conjunct of all (an and-tree)? */
@@ -299,11 +299,11 @@ with_bounds(IrCtx *ctx, IrFunction *f, const IrVec *bounds)
 IrModule *
 opt_legalize_ops(IrCtx *ctx, const IrModule *m)
 {
-  return opt_legalize_ops_for(ctx, m, 0, false);
+  return opt_legalize_ops_for(ctx, m, 0, 0);
 }
 
 IrModule *
-opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes, bool kernels)
+opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes, int kernels)
 {
   IrModule *norm = opt_normalize(ctx, m);
   if (!norm)

@@ -27,7 +27,7 @@ typedef struct {
                               NULL for the built-in set */
   int vector_bytes;        /* LegalizeOps: the target's vector width ([target]
                               vector_bytes), which sizes register tiles; 0: 64 */
-  bool kernels;            /* LegalizeOps: call rt/'s kernels ([opt] kernels) */
+  int kernels; /* LegalizeOps: call rt/'s kernels ([opt] kernels): OpKernels (ops/op.h) */
 } OptContext;
 
 /* What a pass may require of its input.  Each need is checked on the
@@ -101,7 +101,7 @@ IrModule *opt_normalize(IrCtx *ctx, const IrModule *m);
 IrModule *opt_legalize_ops(IrCtx *ctx, const IrModule *m);
 /* The same for a target whose vectors are vector_bytes wide (0: 64), with
  * kernel calls where the lowerings have them when kernels ([opt] kernels). */
-IrModule *opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes, bool kernels);
+IrModule *opt_legalize_ops_for(IrCtx *ctx, const IrModule *m, int vector_bytes, int kernels);
 
 /* Every pass below has the OptPass signature. */
 IrModule *opt_pass_normalize(const OptContext *oc, const IrModule *m);          /* Normalize */

@@ -35,7 +35,9 @@ compiled output again the legalized module's bit for bit; the shapes reach
 the kernel's 64-column VNNI blocks of 4 rows and single rows, k not a
 multiple of 4, column tails, operands at -128, 127 and 255, and sums past
 2^31 that wrap.  conv2d's panels are written by rt/rt_kern_copy.h's
-rxc_k_im2col_<dtype> (one call a band: windows, strides, padding).  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
+rxc_k_im2col_<dtype> (one call a band: windows, strides, padding) in
+the C for libtcc, compared bit for bit with the loops of the legalized
+module.  int32 x int32 (rxc_k_gemm_i32i32_i32: QLinearConv and
 MatMulInteger widen their operands to int32) likewise, over the whole
 int32 range, every product wrapping.
 
@@ -70,9 +72,10 @@ def mm(name, xs, ys, used=True, sig=None, upper=None):
 
 
 def copies(case, name):
-    """The case's legalized module must also write its panels by rt/'s
-    rxc_k_im2col_<dtype> (conv2d with a window or a stride: ops/conv_gemm.c)."""
-    case.legal_has = case.legal_has + (name,)
+    """The case's panels: LegalizeOps for libtcc's C writes them by rt/'s
+    rxc_k_im2col_<dtype> (ops/conv_gemm.c); the legalized module here is
+    for any compiler and keeps the loops, and its tcc run (the JIT's
+    legalization, im2col) must give its bits (same_bits)."""
     return case
 
 
