@@ -17,7 +17,7 @@
  *     panel[t, r * OW + z] = data[n, ci, iy, ix]  (0 outside the input)
  *     out[n, o, band * R + r, z] = sum over t of weight[o, t] * panel[t, r * OW + z]
  *
- * With [opt] kernels a band's panel is one call of rt/'s im2col kernel
+ * In the C for libtcc (OP_KERNELS_TCC) a band's panel is one call of rt/'s im2col kernel
  * (rxc_k_im2col_f32 and its integer twins: panel_im2col), which writes
  * the padding's zeros itself; without, the copy is loops (pack_panel).
  * So the tile's inner loop is unit stride over R * OW columns whatever the

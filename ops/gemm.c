@@ -35,7 +35,12 @@
  * reads an index split into the digits of several dims, as a batched
  * matmul's flat rows and an OIHW weight's terms are: split_digits); a
  * tile whose loads are not (an HWIO weight input, its digits out of
- * order) keeps its loops.  op_nn_gemm_into makes all of a product one
+ * order) keeps its loops.  In the C for libtcc (OP_KERNELS_TCC), which
+ * optimizes nothing, such a tile need not fit the registers (the kernel
+ * walks its own 8-row blocks): it is KERN_ROWS rows by as many columns as
+ * keep its sums in L1 (tile_shape), so the glue around a call, acc's
+ * initialization and the store of C with its fused epilogue, runs once
+ * for 32 x 128 sums instead of 8 x 16.  op_nn_gemm_into makes all of a product one
  * such call, adding into the caller's buffer of sums in place (the
  * kernel walks its 8-row blocks over all the columns itself): a
  * conv2d's chunks after the first (conv_gemm.c), which then initialize
@@ -446,7 +451,7 @@ typedef struct {
   int64_t rows, cols;
 } Tiles;
 
-/* Tiles the kernel sums (kernel_sums) need not be register-sized: the
+/* In the C for libtcc, tiles the kernel sums need not be register-sized: the
  * kernel walks its own 8-row blocks, so a tile is the unit of the glue
  * around it, the initialization of acc and the store of C (a fused bias
  * and activation), which the libtcc JIT runs as calls of the row kernel
