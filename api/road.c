@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../frontend/fe.h"
+#include "../ops/op.h"
 #include "road.h"
 
 const char *
@@ -89,6 +90,17 @@ read_module(IrCtx *ctx, const RxcRoadIn *in)
   return fe_parse_file(ctx, in->path);
 }
 
+/* LegalizeOps's kernels (OpKernels): off, on, or on for libtcc's C when
+ * the road builds for the JIT with libtcc (ops/op.h says why that C
+ * differs). */
+static int
+kernels_for(const RxcRoadIn *in)
+{
+  if (!in->cfg->opt.kernels)
+    return OP_KERNELS_OFF;
+  return in->jit && in->cfg->jit.compiler == CFG_JIT_TCC ? OP_KERNELS_TCC : OP_KERNELS_ON;
+}
+
 /* PASSES: the pipeline on m, with the weights of in->params read first
  * when it binds them; NULL after errors. */
 static IrModule *
@@ -115,9 +127,7 @@ run_passes(IrCtx *ctx, const RxcRoadIn *in, IrModule *m)
   OptContext oc = {.ctx = ctx,
                    .weights = binds && in->params ? &w : NULL,
                    .vector_bytes = cfg_vector_bytes(in->cfg),
-                   .kernels = !in->cfg->opt.kernels ? 0
-                              : in->jit && in->cfg->jit.compiler == CFG_JIT_TCC ? 2
-                                                                                : 1};
+                   .kernels = kernels_for(in)};
   OptInstruments cfg_ins = {.verify_each = in->cfg->opt.verify_each,
                             .time_passes = in->cfg->verbosity > 0};
   return opt_run(&oc, m, passes, n, in->ins ? in->ins : &cfg_ins);

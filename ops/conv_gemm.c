@@ -17,9 +17,10 @@
  *     panel[t, r * OW + z] = data[n, ci, iy, ix]  (0 outside the input)
  *     out[n, o, band * R + r, z] = sum over t of weight[o, t] * panel[t, r * OW + z]
  *
- * In the C for libtcc (OP_KERNELS_TCC) a band's panel is one call of rt/'s im2col kernel
- * (rxc_k_im2col_f32 and its integer twins: panel_im2col), which writes
- * the padding's zeros itself; without, the copy is loops (pack_panel).
+ * In the C for libtcc (OP_KERNELS_TCC) a band's panel is one call of
+ * rt/'s im2col kernel (rxc_k_im2col_f32 and its integer twins:
+ * panel_im2col), which writes the padding's zeros itself; elsewhere the
+ * copy is loops (pack_panel), which gcc specializes.
  * So the tile's inner loop is unit stride over R * OW columns whatever the
  * stride, padding or window, and a short output row (7, 14, 28) no longer
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P
@@ -229,14 +230,14 @@ im2col_kernel(IrDType t)
   return NULL;
 }
 
-/* With [opt] kernels, the whole panel of the band and chunk as one call
+/* In the C for libtcc, the whole panel of the band and chunk as one call
  * of rt/'s im2col kernel (pack_panel's copies, padding and padded
  * columns in one: under tcc the loops around a call a row cost as much
  * as the copies), over the chunk's channels of an NCHW input of the
  * panel's dtype:
  *   rxc_k_im2col(&panel[0, 0], &data[n, c0, 0, 0], cc, in_h, in_w,
  *                band * R * sh - pt, -pl, R, OW, kh, kw, sh, sw, dh, dw, width)
- * NULL when the switch is off or it does not fit. */
+ * NULL for other C or when it does not fit. */
 static IrStmt *
 panel_im2col(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t in_w)
 {

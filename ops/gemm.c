@@ -59,7 +59,7 @@ enum {
   GEMM_VECTOR = 64,     /* bytes of B a tile's row reads per term (one AVX-512
                            vector), unless the target says otherwise */
   GEMM_TAIL_COLS = 128, /* columns of a one-row tile (rows left over), at least */
-  KERN_ROWS = 32,       /* rows of a tile the kernel sums (kernel_tiles) */
+  KERN_ROWS = 32,       /* rows of a tile the kernel sums (tile_shape) */
   KERN_ACC = 16 * 1024, /* bytes of its sums, at most: they stay in L1 */
   KERN_VECTOR = 32      /* the least vector (bytes) that takes such tiles */
 };
@@ -446,6 +446,13 @@ row_block(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, int64_t cols
   return n ? op_nn_seq(p, st, n) : NULL;
 }
 
+/* Columns of a one-row tile: at least GEMM_TAIL_COLS. */
+static int64_t
+tail_cols(const Gemm *g)
+{
+  return g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
+}
+
 /* The shape of the tiles: rows, and columns of a full one. */
 typedef struct {
   int64_t rows, cols;
@@ -518,13 +525,13 @@ static IrStmt *
 rest_rows(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *done)
 {
   IrCtx *ctx = p->lz->ctx;
-  int64_t m, tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
+  int64_t m;
   if (t.rows > GEMM_ROWS && ir_prim_is_int(g->m, &m))
     return m % t.rows ? row_block(p, g, done, m % t.rows, t.cols) : NULL;
   IrStmt *st;
   IrPrimExpr *i;
   IrStmt **slot = block_loop(p, op_nn_sub(ctx, g->m, done), &i, &st);
-  IrStmt *tile = slot ? row_block(p, g, op_nn_add(ctx, done, i), 1, tail) : NULL;
+  IrStmt *tile = slot ? row_block(p, g, op_nn_add(ctx, done, i), 1, tail_cols(g)) : NULL;
   if (!tile)
     return NULL;
   *slot = tile;
@@ -536,7 +543,7 @@ gemm(OpPrim *p, Gemm *g, bool cols_outer)
 {
   IrCtx *ctx = p->lz->ctx;
   Tiles t = tile_shape(p, g);
-  int64_t tail = g->cols > GEMM_TAIL_COLS ? g->cols : GEMM_TAIL_COLS;
+  int64_t tail = tail_cols(g);
   /* acc holds the widest tile used: no tile is wider than B (a narrow
    * product keeps a small acc, which stays a local array) */
   int64_t wide = g->n < t.cols ? g->n : t.cols, one = g->n < tail ? g->n : tail;
@@ -562,6 +569,7 @@ gemm(OpPrim *p, Gemm *g, bool cols_outer)
     return NULL;
   return op_nn_seq(p, st, n);
 }
+
 IrStmt *
 op_nn_gemm(OpPrim *p, Gemm *g)
 {

@@ -299,7 +299,7 @@ with_bounds(IrCtx *ctx, IrFunction *f, const IrVec *bounds)
 IrModule *
 opt_legalize_ops(IrCtx *ctx, const IrModule *m)
 {
-  return opt_legalize_ops_for(ctx, m, 0, 0);
+  return opt_legalize_ops_for(ctx, m, 0, OP_KERNELS_OFF);
 }
 
 IrModule *

@@ -1,7 +1,8 @@
 /*
  * rt_kern_copy.h - a conv2d's panel written in one call, one kernel per
  * dtype (rxc_k_im2col_f32, _i8, _u8, _i32), which LegalizeOps calls for
- * each band of output rows a conv packs ([opt] kernels, ops/conv_gemm.c):
+ * each band of output rows a conv packs, in the C for the libtcc JIT
+ * (OP_KERNELS_TCC, ops/conv_gemm.c):
  *   T.call_extern("void", "rxc_k_im2col_f32", T.address_of(panel[0, 0]),
  *                 T.address_of(data[n, c0, 0, 0]), channels, in_h, in_w,
  *                 y0, x0, rows, ow, kh, kw, sh, sw, dh, dw, width)
