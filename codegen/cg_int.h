@@ -67,6 +67,16 @@ void cg_kern_gemm_f32_v3(CG_KERN_GEMM_F32_PARAMS);
 void cg_kern_gemm_f32_v4(CG_KERN_GEMM_F32_PARAMS);
 void cg_kern_gemm_f32_host(CG_KERN_GEMM_F32_PARAMS);
 typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
+/* and rxc_k_conv_f32, of the same header */
+#define CG_KERN_CONV_F32_PARAMS                                                                    \
+  float *acc, const float *a, int64_t a_row, int64_t a_k, const float *b, int64_t b_c,             \
+      int64_t channels, int64_t kh, int64_t kw, int64_t y_step, int64_t x_step, int64_t rows,      \
+      int64_t cols
+void cg_kern_conv_f32_base(CG_KERN_CONV_F32_PARAMS);
+void cg_kern_conv_f32_v3(CG_KERN_CONV_F32_PARAMS);
+void cg_kern_conv_f32_v4(CG_KERN_CONV_F32_PARAMS);
+void cg_kern_conv_f32_host(CG_KERN_CONV_F32_PARAMS);
+typedef void (*CgKernConvF32)(CG_KERN_CONV_F32_PARAMS);
 /* kern_copy.c, once per level: rxc_k_gemm_i8i8_i32, _u8i8_i32, _i8u8_i32
  * (rt/rt_kern_gemm_int.h), also at v4 with VNNI */
 #define CG_KERN_GEMM_I8I8_I32_PARAMS                                                               \

@@ -29,6 +29,9 @@ static const CgKernCopy copies[] = {
     COPY(gemm_f32, "x86-64-v4", v4),
     COPY(gemm_f32, "x86-64-v3", v3),
     COPY(gemm_f32, "x86-64", base),
+    COPY(conv_f32, "x86-64-v4", v4),
+    COPY(conv_f32, "x86-64-v3", v3),
+    COPY(conv_f32, "x86-64", base),
     /* the 8-bit products: v4 with VNNI's vpdpbusd first */
     COPY(gemm_i8i8_i32, "x86-64-v4+vnni", vnni),
     COPY(gemm_i8i8_i32, "x86-64-v4", v4),
@@ -56,6 +59,7 @@ static const CgKernCopy copies[] = {
     COPY(row_f32, "x86-64", base),
 #else
     COPY(gemm_f32, "host", host),
+    COPY(conv_f32, "host", host),
     COPY(row_f32, "host", host),
     COPY(gemm_i8i8_i32, "host", host),
     COPY(gemm_u8i8_i32, "host", host),

@@ -31,13 +31,19 @@
 #define PASTE(a, b) a##b
 #define NAMED(a, b) PASTE(a, b)
 
-/* rxc_k_gemm_f32 and rxc_k_gemm_i32i32_i32, this level's copies (none at
+/* rxc_k_gemm_f32, rxc_k_conv_f32 and rxc_k_gemm_i32i32_i32, this level's copies (none at
  * the level of VNNI, which adds nothing to them: CG_KERN_VNNI) */
 #ifndef CG_KERN_VNNI
 void
 NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 {
   rxc_k_gemm_f32(acc, a, a_row, a_k, b, b_k, k, rows, cols);
+}
+
+void
+NAMED(cg_kern_conv_f32_, CG_KERN_LEVEL)(CG_KERN_CONV_F32_PARAMS)
+{
+  rxc_k_conv_f32(acc, a, a_row, a_k, b, b_c, channels, kh, kw, y_step, x_step, rows, cols);
 }
 
 void

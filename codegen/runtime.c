@@ -41,6 +41,7 @@ static const struct {
   const char *name;
   const char *text;
 } kernels[] = {{"rxc_k_gemm_f32", RT_KERN_GEMM_TEXT},
+               {"rxc_k_conv_f32", RT_KERN_GEMM_TEXT},
                {"rxc_k_gemm_i8i8_i32", RT_KERN_GEMM_INT_TEXT},
                {"rxc_k_gemm_u8i8_i32", RT_KERN_GEMM_INT_TEXT},
                {"rxc_k_gemm_i8u8_i32", RT_KERN_GEMM_INT_TEXT},

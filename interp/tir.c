@@ -425,6 +425,12 @@ run_gemm_i32i32_i32(void **p, const int64_t *v)
   rxc_k_gemm_i32i32_i32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8]);
 }
 
+static void
+run_conv_f32(void **p, const int64_t *v)
+{
+  rxc_k_conv_f32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+}
+
 #define RUN_IM2COL(T, name)                                                                        \
   static void run_im2col_##name(void **p, const int64_t *v)                                        \
   {                                                                                                \
@@ -440,6 +446,7 @@ static const struct {
   const char *name;
   KernelRun run;
 } kernel_runs[] = {{"rxc_k_gemm_f32", run_gemm_f32},
+                   {"rxc_k_conv_f32", run_conv_f32},
                    {"rxc_k_gemm_i8i8_i32", run_gemm_i8i8_i32},
                    {"rxc_k_gemm_u8i8_i32", run_gemm_u8i8_i32},
                    {"rxc_k_gemm_i8u8_i32", run_gemm_i8u8_i32},

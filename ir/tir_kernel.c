@@ -78,6 +78,43 @@ gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
   }
 }
 
+/* rxc_k_conv_f32(acc, a, a_row, a_k, b, b_c, channels, kh, kw, y_step,
+ * x_step, rows, cols): gemm_span's acc and a over k = channels * kh * kw
+ * terms; b's row t at c * b_c + ky * y_step + kx * x_step, each row cols
+ * contiguous elements. */
+static bool
+conv_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
+{
+  for (int j = 2; j <= 12; j++)
+    if (j != 4 && !in_limit(v[j]))
+      return false;
+  int64_t channels = v[6], kh = v[7], kw = v[8], rows = v[11], cols = v[12];
+  if (channels < 0 || kh < 0 || kw < 0 || rows < 0 || cols < 0 || !in_limit(channels * kh * kw))
+    return false;
+  int64_t k = channels * kh * kw;
+  *lo = 1;
+  *hi = 0;
+  int64_t l2, h2;
+  if (i == 0 && rows && cols) {
+    *lo = 0;
+    *hi = rows * cols - 1;
+  } else if (i == 1 && rows && k) {
+    stride_span(rows, v[2], lo, hi);
+    stride_span(k, v[3], &l2, &h2);
+    *lo += l2;
+    *hi += h2;
+  } else if (i == 4 && rows && k && cols) {
+    stride_span(channels, v[5], lo, hi);
+    stride_span(kh, v[9], &l2, &h2);
+    *lo += l2;
+    *hi += h2;
+    stride_span(kw, v[10], &l2, &h2);
+    *lo += l2;
+    *hi += h2 + cols - 1;
+  }
+  return true;
+}
+
 /* rxc_k_im2col_<dtype>(dst, src, channels, in_h, in_w, y0, x0, rows, ow,
  * kh, kw, sh, sw, dh, dw, width): channels * kh * kw panel rows of width
  * elements written; channels planes of in_h * in_w read (a bound: only
@@ -150,6 +187,14 @@ static const IrTirKernel kernels[] = {
      {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
       IR_KARG_INT, IR_KARG_INT},
      gemm_span,
+     true},
+    /* rt/rt_kern_gemm.h: a stride-1 conv2d's product from its padded input */
+    {"rxc_k_conv_f32",
+     {IR_DT_FLOAT, 32, 1},
+     13,
+     {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
+      IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT},
+     conv_span,
      true},
     /* rt/rt_kern_copy.h: a strided run copied (conv2d's panel rows) */
     /* and all the panel rows of a band at once, padding included */

@@ -46,6 +46,9 @@
 #ifdef RXC_KERN_EXTERN
 void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                     rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
+void rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+                    rxc_i64 b_c, rxc_i64 channels, rxc_i64 kh, rxc_i64 kw, rxc_i64 y_step,
+                    rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols);
 #else
 
 #ifndef RXC_RT_KERN_BASE_H
@@ -322,6 +325,154 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
     }
   }
 #endif
+}
+
+/* rxc_k_conv_f32: a stride-1 conv2d's product straight from its padded
+ * input, with no im2col panel (ops/conv_gemm.c, in the C for libtcc):
+ *   acc[r * cols + j] += sum over c < channels, ky < kh, kx < kw of
+ *     a[r * a_row + t * a_k] * b[c * b_c + ky * y_step + kx * x_step + j]
+ * with t = (c * kh + ky) * kw + kx ascending: the very terms, in the very
+ * order, of rxc_k_gemm_f32 over the im2col panel of b (whose row t is
+ * b + c * b_c + ky * y_step + kx * x_step), so the same bits.
+ *
+ * Key idea: the panel's kh * kw rows of a channel are shifted views of
+ * one padded plane, so reading them in place saves writing and reading
+ * a panel kh * kw times the input (in densenet121 under libtcc the copies
+ * took as long as the products).  The terms go in chunks of
+ * RXC_K_CONV_TERMS whose row offsets are computed once a chunk; a sum
+ * goes back to acc between chunks, which is float32 either way, so the
+ * chunks change no bit. */
+#define RXC_K_CONV_TERMS 256
+
+#if RXC_K_VECTOR
+/* acc rows [r0, r0 + 8), columns [j, j + RXC_K_COLS): the chunk's m terms */
+RXC_INLINE void
+rxc_k_conv_f32_8xv(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+                   const rxc_i64 *off, rxc_i64 m, rxc_i64 cols)
+{
+  rxc_k_f32xv s0 = *(rxc_k_f32xv *)(acc + 0 * cols), s1 = *(rxc_k_f32xv *)(acc + 1 * cols);
+  rxc_k_f32xv s2 = *(rxc_k_f32xv *)(acc + 2 * cols), s3 = *(rxc_k_f32xv *)(acc + 3 * cols);
+  rxc_k_f32xv s4 = *(rxc_k_f32xv *)(acc + 4 * cols), s5 = *(rxc_k_f32xv *)(acc + 5 * cols);
+  rxc_k_f32xv s6 = *(rxc_k_f32xv *)(acc + 6 * cols), s7 = *(rxc_k_f32xv *)(acc + 7 * cols);
+  rxc_i64 t;
+  for (t = 0; t < m; t++) {
+    const rxc_f32 *at = a + t * a_k;
+    rxc_k_f32xv v = *(const rxc_k_f32xv *)(b + off[t]);
+    s0 = s0 + at[0 * a_row] * v;
+    s1 = s1 + at[1 * a_row] * v;
+    s2 = s2 + at[2 * a_row] * v;
+    s3 = s3 + at[3 * a_row] * v;
+    s4 = s4 + at[4 * a_row] * v;
+    s5 = s5 + at[5 * a_row] * v;
+    s6 = s6 + at[6 * a_row] * v;
+    s7 = s7 + at[7 * a_row] * v;
+  }
+  *(rxc_k_f32xv *)(acc + 0 * cols) = s0;
+  *(rxc_k_f32xv *)(acc + 1 * cols) = s1;
+  *(rxc_k_f32xv *)(acc + 2 * cols) = s2;
+  *(rxc_k_f32xv *)(acc + 3 * cols) = s3;
+  *(rxc_k_f32xv *)(acc + 4 * cols) = s4;
+  *(rxc_k_f32xv *)(acc + 5 * cols) = s5;
+  *(rxc_k_f32xv *)(acc + 6 * cols) = s6;
+  *(rxc_k_f32xv *)(acc + 7 * cols) = s7;
+}
+
+/* one row, columns [j, j + 64): 4 chains of vectors (a depthwise conv's
+ * one output channel) */
+RXC_INLINE void
+rxc_k_conv_f32_1x64(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b,
+                    const rxc_i64 *off, rxc_i64 m)
+{
+  rxc_k_f32x16 s0 = *(rxc_k_f32x16 *)(acc + 0), s1 = *(rxc_k_f32x16 *)(acc + 16);
+  rxc_k_f32x16 s2 = *(rxc_k_f32x16 *)(acc + 32), s3 = *(rxc_k_f32x16 *)(acc + 48);
+  rxc_i64 t;
+  for (t = 0; t < m; t++) {
+    const rxc_f32 *bt = b + off[t];
+    rxc_f32 x = a[t * a_k];
+    s0 = s0 + x * *(const rxc_k_f32x16 *)(bt + 0);
+    s1 = s1 + x * *(const rxc_k_f32x16 *)(bt + 16);
+    s2 = s2 + x * *(const rxc_k_f32x16 *)(bt + 32);
+    s3 = s3 + x * *(const rxc_k_f32x16 *)(bt + 48);
+  }
+  *(rxc_k_f32x16 *)(acc + 0) = s0;
+  *(rxc_k_f32x16 *)(acc + 16) = s1;
+  *(rxc_k_f32x16 *)(acc + 32) = s2;
+  *(rxc_k_f32x16 *)(acc + 48) = s3;
+}
+
+/* one row, columns [j, j + 16) */
+RXC_INLINE void
+rxc_k_conv_f32_1x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b,
+                    const rxc_i64 *off, rxc_i64 m)
+{
+  rxc_k_f32x16 s = *(rxc_k_f32x16 *)acc;
+  rxc_i64 t;
+  for (t = 0; t < m; t++)
+    s = s + a[t * a_k] * *(const rxc_k_f32x16 *)(b + off[t]);
+  *(rxc_k_f32x16 *)acc = s;
+}
+#endif
+
+/* acc[r * cols + j] for r in [r0, rows), j in [j0, cols): the chunk's m
+ * terms one accumulator at a time (the blocks' edges, and all of it
+ * without vectors) */
+RXC_INLINE void
+rxc_k_conv_f32_rest(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+                    const rxc_i64 *off, rxc_i64 m, rxc_i64 r0, rxc_i64 rows, rxc_i64 j0,
+                    rxc_i64 cols)
+{
+  rxc_i64 r, j, t;
+  for (r = r0; r < rows; r++)
+    for (j = j0; j < cols; j++) {
+      rxc_f32 s = acc[r * cols + j];
+      for (t = 0; t < m; t++)
+        s = s + a[r * a_row + t * a_k] * b[off[t] + j];
+      acc[r * cols + j] = s;
+    }
+}
+
+/* The file comment above says what; acc shares no element with a or b.
+ * Never inlined in gcc and clang, as rxc_k_gemm_f32. */
+#if RXC_K_VECTOR
+static __attribute__((unused, noinline)) void
+#else
+RXC_INLINE void
+#endif
+rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
+               rxc_i64 b_c, rxc_i64 channels, rxc_i64 kh, rxc_i64 kw, rxc_i64 y_step,
+               rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols)
+{
+  rxc_i64 off[RXC_K_CONV_TERMS];
+  rxc_i64 k = channels * kh * kw, t0, m, t, r;
+#if RXC_K_VECTOR
+  rxc_i64 j;
+#endif
+  for (t0 = 0; t0 < k; t0 += m) {
+    const rxc_f32 *at = a + t0 * a_k;
+    m = k - t0 < RXC_K_CONV_TERMS ? k - t0 : RXC_K_CONV_TERMS;
+    for (t = 0; t < m; t++) {
+      rxc_i64 u = t0 + t;
+      off[t] = u / (kh * kw) * b_c + u / kw % kh * y_step + u % kw * x_step;
+    }
+    r = 0;
+#if RXC_K_VECTOR
+    for (; r + 8 <= rows; r += 8) {
+      for (j = 0; j + RXC_K_COLS <= cols; j += RXC_K_COLS)
+        rxc_k_conv_f32_8xv(acc + r * cols + j, at + r * a_row, a_row, a_k, b + j, off, m, cols);
+      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 8, j, cols);
+    }
+    for (; r < rows; r++) {
+      rxc_f32 *s = acc + r * cols;
+      const rxc_f32 *ar = at + r * a_row;
+      for (j = 0; j + 64 <= cols; j += 64)
+        rxc_k_conv_f32_1x64(s + j, ar, a_k, b + j, off, m);
+      for (; j + 16 <= cols; j += 16)
+        rxc_k_conv_f32_1x16(s + j, ar, a_k, b + j, off, m);
+      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 1, j, cols);
+    }
+#endif
+    rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, rows, 0, cols);
+  }
 }
 #endif /* RXC_KERN_EXTERN */
 

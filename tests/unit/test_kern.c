@@ -14,7 +14,9 @@
  * not a multiple of 4 nor of 64, rows 1 to 8 and more, column tails, and
  * sums past 2^31; the int32 one likewise on words at INT32_MIN and
  * INT32_MAX, each product wrapping.  The im2col kernels write exactly the
- * panel a plain loop over its definition writes, and nothing past it.  And the copy chosen is the first usable one of its
+ * panel a plain loop over its definition writes, and nothing past it;
+ * rxc_k_conv_f32 gives the bits of rxc_k_gemm_f32 over the panel it
+ * reads in place.  And the copy chosen is the first usable one of its
  * kernel.
  */
 #include <math.h>
@@ -411,6 +413,76 @@ test_im2col_copies_exact(void **state)
   assert_true(tested >= 4);
 }
 
+/* One shape of rxc_k_conv_f32: rows x cols sums over channels x kh x kw
+ * terms, b's plane b_c apart, its rows y_step apart, its columns x_step. */
+typedef struct {
+  int64_t rows, cols, channels, kh, kw, y_step, x_step;
+} ConvShape;
+
+/* Every copy of rxc_k_conv_f32, and its scalar form, gives the bits of
+ * rxc_k_gemm_f32's scalar form over the panel it stands for (row t =
+ * (c * kh + ky) * kw + kx of the panel: b from c * b_c + ky * y_step +
+ * kx * x_step, cols elements), whatever the rows (1, 8, not a multiple of
+ * 8), the columns (vector blocks and tails), the terms (past a chunk of
+ * RXC_K_CONV_TERMS, so sums go back to acc between chunks) and the steps
+ * (a dilation's); and writes no element past acc. */
+static void
+test_conv_copies_exact(void **state)
+{
+  (void)state;
+  static const ConvShape shapes_c[] = {
+      {1, 1, 1, 1, 1, 1, 1},       {8, 16, 3, 3, 3, 18, 1},   {9, 70, 2, 3, 3, 20, 1},
+      {1, 73, 1, 5, 5, 11, 1},     {1, 130, 1, 3, 3, 58, 1},  {17, 33, 5, 3, 3, 9, 2},
+      {32, 128, 40, 3, 3, 130, 1}, {3, 5, 31, 3, 3, 7, 1},    {16, 64, 1, 7, 7, 70, 1},
+      {24, 17, 300, 1, 1, 1, 1},   {7, 48, 2, 1, 7, 60, 1},   {5, 19, 2, 7, 1, 25, 1},
+  };
+  int n, tested = 0;
+  const CgKernCopy *copies = cg_kern_copies(&n);
+  for (int i = -1; i < n; i++) {
+    if (i >= 0 && (strcmp(copies[i].kernel, "rxc_k_conv_f32") != 0 || !cg_kern_usable(&copies[i])))
+      continue;
+    for (size_t j = 0; j < sizeof shapes_c / sizeof shapes_c[0]; j++) {
+      const ConvShape *s = &shapes_c[j];
+      int64_t k = s->channels * s->kh * s->kw, a_row = k + 1, a_k = 1;
+      int64_t plane = (s->kh - 1) * s->y_step + (s->kw - 1) * s->x_step + s->cols + 3;
+      size_t na = (size_t)(s->rows * a_row), nb = (size_t)(s->channels * plane);
+      size_t nacc = (size_t)(s->rows * s->cols);
+      float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b);
+      float *panel = malloc((size_t)(k * s->cols + 1) * sizeof *panel);
+      float *want = malloc((nacc + 16) * sizeof *want), *got = malloc((nacc + 16) * sizeof *got);
+      uint64_t st = 77 + j;
+      for (size_t x = 0; x < na; x++)
+        a[x] = random_float(&st);
+      for (size_t x = 0; x < nb; x++)
+        b[x] = random_float(&st);
+      for (size_t x = 0; x < nacc + 16; x++)
+        want[x] = got[x] = random_float(&st);
+      for (int64_t c = 0; c < s->channels; c++)
+        for (int64_t ky = 0; ky < s->kh; ky++)
+          for (int64_t kx = 0; kx < s->kw; kx++)
+            for (int64_t col = 0; col < s->cols; col++)
+              panel[((c * s->kh + ky) * s->kw + kx) * s->cols + col] =
+                  b[c * plane + ky * s->y_step + kx * s->x_step + col];
+      rxc_k_gemm_f32(want, a, a_row, a_k, panel, s->cols, k, s->rows, s->cols);
+      if (i < 0)
+        rxc_k_conv_f32(got, a, a_row, a_k, b, plane, s->channels, s->kh, s->kw, s->y_step,
+                       s->x_step, s->rows, s->cols);
+      else
+        ((CgKernConvF32)copies[i].fn)(got, a, a_row, a_k, b, plane, s->channels, s->kh, s->kw,
+                                      s->y_step, s->x_step, s->rows, s->cols);
+      assert_memory_equal(got, want, (nacc + 16) * sizeof *got);
+      free(a);
+      free(b);
+      free(panel);
+      free(want);
+      free(got);
+    }
+    print_message("  rxc_k_conv_f32 %s: the panel's bits\n", i < 0 ? "scalar" : copies[i].level);
+    tested++;
+  }
+  assert_true(tested >= 2);
+}
+
 /* The wrap shape above does wrap: the reference's sum is not the int64 one. */
 static void
 test_int_wrap_reached(void **state)
@@ -553,6 +625,7 @@ main(void)
       cmocka_unit_test(test_int_wrap_reached),
       cmocka_unit_test(test_i32_copies_exact),
       cmocka_unit_test(test_im2col_copies_exact),
+      cmocka_unit_test(test_conv_copies_exact),
       cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
   };
