@@ -51,7 +51,7 @@ ARITH_SRCS := ir/arith.c ir/arith_poly.c ir/arith_simplify.c ir/arith_range.c ir
 
 # operators: inference, reference kernels, legalization
 OPS_SRCS := ops/table.c ops/value.c ops/infer_util.c ops/elementwise.c ops/reduce.c ops/manip.c \
-            ops/manip_shape.c ops/nn.c ops/nn_util.c ops/conv.c ops/conv_gemm.c ops/conv_dw.c ops/pool.c ops/linalg.c ops/gemm.c ops/builtin.c
+            ops/manip_shape.c ops/nn.c ops/nn_util.c ops/conv.c ops/conv_gemm.c ops/conv_direct.c ops/conv_dw.c ops/pool.c ops/linalg.c ops/gemm.c ops/builtin.c
 OPS_SRCS += ops/tir_build.c ops/manip_join.c ops/manip_copy.c
 OPS_SRCS += ops/norm.c ops/loss.c ops/attention.c
 OPS_SRCS += ops/create.c ops/sort.c

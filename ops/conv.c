@@ -741,7 +741,8 @@ op_nn_legalize_conv(OpLegalize *lz, const OpSite *s, IrSInfo *result)
     return NULL;
   }
   if (w.kind == NN_WIN_CONV && w.nsp == 2 &&
-      (op_conv_gemm(&p, &w, s->call->u.call.args[1], &x, &k, &out) ||
+      (op_conv_direct(&p, &w, &x, &k, &out) ||
+       op_conv_gemm(&p, &w, s->call->u.call.args[1], &x, &k, &out) ||
        op_conv_depthwise(&p, &w, &x, &k, &out)))
     return op_prim_finish(&p, s->call, result);
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);

@@ -17,10 +17,12 @@
  *     panel[t, r * OW + z] = data[n, ci, iy, ix]  (0 outside the input)
  *     out[n, o, band * R + r, z] = sum over t of weight[o, t] * panel[t, r * OW + z]
  *
- * In the C for libtcc (OP_KERNELS_TCC) a band's panel is one call of
- * rt/'s im2col kernel (rxc_k_im2col_f32 and its integer twins:
- * panel_im2col), which writes the padding's zeros itself; elsewhere the
- * copy is loops (pack_panel), which gcc specializes.
+ * In the C for libtcc (OP_KERNELS_TCC) a float32 conv of stride 1 takes
+ * conv_direct.c's products instead, which read the padded input in place,
+ * and the others' band panel is one call of rt/'s im2col kernel
+ * (rxc_k_im2col_f32 and its integer twins: panel_im2col), which writes
+ * the padding's zeros itself; elsewhere the copy is loops (pack_panel),
+ * which gcc specializes.
  * So the tile's inner loop is unit stride over R * OW columns whatever the
  * stride, padding or window, and a short output row (7, 14, 28) no longer
  * leaves a tile's lanes empty.  Copying costs K * P against O * K * P

@@ -126,6 +126,10 @@ bool op_conv_is_f32(const IrBuffer *b);
  * call's weight argument (a constant one is handed over as a matrix). */
 bool op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
                   BufView *out);
+/* conv_direct.c: the same in the C for libtcc for a float32 conv2d of
+ * stride 1, groups 1, NCHW, with a window of more than one tap (its
+ * products read the padded input in place: rxc_k_conv_f32). */
+bool op_conv_direct(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out);
 /* conv_dw.c: the same for a depthwise conv2d (groups = channels). */
 bool op_conv_depthwise(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out);
 

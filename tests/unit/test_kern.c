@@ -30,6 +30,8 @@
 
 #include <cmocka.h>
 
+#include "../../api/road.h"
+#include "../../api/rxc.h"
 #include "../../codegen/cg_int.h"
 
 #define RXC_K_VECTOR 0 /* the scalar form, as tcc would compile it */
@@ -500,6 +502,118 @@ test_int_wrap_reached(void **state)
   free(b);
 }
 
+/* --- the JIT's conv2d: rxc_k_conv_f32 in place of the panels ----------- */
+
+/* One conv2d: input (1, c, h, w), weight (o, c / groups, kh, kw). */
+typedef struct {
+  int c, h, w, o, kh, kw, groups, sh, sw, dh, dw;
+  int pad[4]; /* top, left, bottom, right */
+  bool direct; /* the JIT's C calls rxc_k_conv_f32 (stride 1, not depthwise) */
+} JitConv;
+
+/* The conv as a plain loop over (ci, ky, kx) from 0 in float32, as the
+ * panel's product and rxc_k_conv_f32 sum it (this file is built without
+ * contraction): the same bits. */
+static void
+reference_conv(const JitConv *v, const float *x, const float *wt, float *y, int oh, int ow)
+{
+  int ci = v->c / v->groups, og = v->o / v->groups;
+  for (int o = 0; o < v->o; o++)
+    for (int r = 0; r < oh; r++)
+      for (int z = 0; z < ow; z++) {
+        float s = 0;
+        for (int c = 0; c < ci; c++)
+          for (int ky = 0; ky < v->kh; ky++)
+            for (int kx = 0; kx < v->kw; kx++) {
+              int iy = r * v->sh - v->pad[0] + ky * v->dh, ix = z * v->sw - v->pad[1] + kx * v->dw;
+              float in = iy >= 0 && iy < v->h && ix >= 0 && ix < v->w
+                             ? x[((o / og) * ci + c) * v->h * v->w + iy * v->w + ix]
+                             : 0.0f;
+              s = s + wt[((o * ci + c) * v->kh + ky) * v->kw + kx] * in;
+            }
+        y[(o * oh + r) * ow + z] = s;
+      }
+}
+
+/* The JIT's C (libtcc) of stride-1 convs calls rxc_k_conv_f32, reading
+ * the padded band in place, and gives the panel's bits: every padding,
+ * dilation, window, group count, output channels past a block of 32 with
+ * a remainder, rows from 1 to many a band; a stride-2 conv and a
+ * depthwise one keep their own paths, with the same results. */
+static void
+test_jit_conv_direct(void **state)
+{
+  (void)state;
+  static const JitConv convs[] = {
+      {5, 9, 7, 6, 3, 3, 1, 1, 1, 1, 1, {1, 1, 1, 1}, true},
+      {3, 12, 70, 40, 3, 3, 1, 1, 1, 1, 1, {1, 1, 1, 1}, true},   /* a row past a band */
+      {4, 11, 9, 33, 5, 5, 1, 1, 1, 1, 1, {2, 2, 2, 2}, true},    /* 32 + 1 channels */
+      {2, 10, 10, 3, 3, 3, 1, 1, 1, 2, 2, {2, 2, 2, 2}, true},    /* dilation 2 */
+      {3, 8, 9, 5, 3, 2, 1, 1, 1, 1, 1, {0, 1, 2, 0}, true},      /* uneven padding */
+      {2, 6, 6, 4, 3, 3, 1, 1, 1, 1, 1, {0, 0, 0, 0}, true},      /* none */
+      {6, 7, 7, 4, 3, 3, 2, 1, 1, 1, 1, {1, 1, 1, 1}, true},      /* 2 groups of 3 */
+      {16, 5, 5, 16, 3, 3, 2, 1, 1, 1, 1, {1, 1, 1, 1}, true},    /* 2 groups of 8 */
+      {4, 9, 9, 6, 3, 3, 1, 2, 2, 1, 1, {1, 1, 1, 1}, false},     /* stride 2: a panel */
+      {4, 9, 9, 4, 3, 3, 4, 1, 1, 1, 1, {1, 1, 1, 1}, false},     /* depthwise */
+  };
+  for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++) {
+    const JitConv *v = &convs[i];
+    int oh = (v->h + v->pad[0] + v->pad[2] - v->dh * (v->kh - 1) - 1) / v->sh + 1;
+    int ow = (v->w + v->pad[1] + v->pad[3] - v->dw * (v->kw - 1) - 1) / v->sw + 1;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n"
+             "@I.ir_module\nclass Module:\n    @R.function\n"
+             "    def main(x: R.Tensor((1, %d, %d, %d), dtype=\"float32\"), w: R.Tensor((%d, %d, "
+             "%d, %d), dtype=\"float32\")):\n"
+             "        gv = R.nn.conv2d(x, w, strides=[%d, %d], padding=[%d, %d, %d, %d], "
+             "dilation=[%d, %d], groups=%d)\n        return gv\n",
+             v->c, v->h, v->w, v->o, v->c / v->groups, v->kh, v->kw, v->sh, v->sw, v->pad[0],
+             v->pad[1], v->pad[2], v->pad[3], v->dh, v->dw, v->groups);
+    /* the C the JIT compiles */
+    IrCtx *ctx = ir_ctx_new();
+    CfgOptions cfg;
+    cfg_defaults(&cfg);
+    assert_int_equal(cfg.jit.compiler, CFG_JIT_TCC);
+    RxcRoadIn in = {.path = "conv.py", .text = text, .cfg = &cfg, .name = "m", .jit = true};
+    RxcRoadOut out;
+    assert_true(rxc_road(ctx, &in, RXC_STAGE_GENERATE, &out));
+    bool calls = false;
+    for (int f = 0; f < out.out->nfiles; f++)
+      calls = calls || strstr(out.out->files[f].text.data, "rxc_k_conv_f32(&") != NULL;
+    assert_int_equal(calls, v->direct);
+    cg_output_free(out.out);
+    ir_ctx_free(ctx);
+    /* its results */
+    size_t nx = (size_t)(v->c * v->h * v->w), nw = (size_t)(v->o * (v->c / v->groups) * v->kh * v->kw);
+    size_t ny = (size_t)(v->o * oh * ow);
+    float *x = malloc(nx * sizeof *x), *wt = malloc(nw * sizeof *wt);
+    float *y = malloc(ny * sizeof *y), *want = malloc(ny * sizeof *want);
+    uint64_t st = 5 + i;
+    for (size_t j = 0; j < nx; j++)
+      x[j] = random_float(&st);
+    for (size_t j = 0; j < nw; j++)
+      wt[j] = random_float(&st);
+    reference_conv(v, x, wt, want, oh, ow);
+    RxcModel *m = rxc_jit_string("conv.py", text, NULL, stderr);
+    assert_non_null(m);
+    int64_t dims[1] = {0};
+    size_t bytes;
+    assert_int_equal(rxc_model_arena_bytes_for(m, "main", dims, &bytes), 0);
+    size_t align = rxc_model_arena_align(m);
+    void *arena = aligned_alloc(align, (bytes / align + 1) * align);
+    void *tensors[] = {x, wt, y};
+    assert_int_equal(rxc_model_entry(m, "main")(arena, bytes, tensors, dims), 0);
+    assert_memory_equal(y, want, ny * sizeof *y);
+    free(arena);
+    rxc_model_free(m);
+    free(x);
+    free(wt);
+    free(y);
+    free(want);
+  }
+}
+
 /* --- the kernels' text in generated C ----------------------------------- */
 
 /* A module whose tiles call every kernel of rt/ (with [opt] kernels). */
@@ -626,6 +740,7 @@ main(void)
       cmocka_unit_test(test_i32_copies_exact),
       cmocka_unit_test(test_im2col_copies_exact),
       cmocka_unit_test(test_conv_copies_exact),
+      cmocka_unit_test(test_jit_conv_direct),
       cmocka_unit_test(test_generated_strict),
       cmocka_unit_test(test_chosen),
   };
