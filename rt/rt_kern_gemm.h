@@ -444,15 +444,22 @@ rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
 {
   rxc_i64 off[RXC_K_CONV_TERMS];
   rxc_i64 k = channels * kh * kw, t0, m, t, r;
+  rxc_i64 c = 0, y = 0, x = 0; /* the next term's channel, row and column */
 #if RXC_K_VECTOR
   rxc_i64 j;
 #endif
   for (t0 = 0; t0 < k; t0 += m) {
     const rxc_f32 *at = a + t0 * a_k;
     m = k - t0 < RXC_K_CONV_TERMS ? k - t0 : RXC_K_CONV_TERMS;
-    for (t = 0; t < m; t++) {
-      rxc_i64 u = t0 + t;
-      off[t] = u / (kh * kw) * b_c + u / kw % kh * y_step + u % kw * x_step;
+    for (t = 0; t < m; t++) { /* counted, not divided: a depthwise call has 9 terms */
+      off[t] = c * b_c + y * y_step + x * x_step;
+      if (++x == kw) {
+        x = 0;
+        if (++y == kh) {
+          y = 0;
+          c++;
+        }
+      }
     }
     r = 0;
 #if RXC_K_VECTOR

@@ -507,8 +507,8 @@ test_int_wrap_reached(void **state)
 /* One conv2d: input (1, c, h, w), weight (o, c / groups, kh, kw). */
 typedef struct {
   int c, h, w, o, kh, kw, groups, sh, sw, dh, dw;
-  int pad[4]; /* top, left, bottom, right */
-  bool direct; /* the JIT's C calls rxc_k_conv_f32 (stride 1, not depthwise) */
+  int pad[4];  /* top, left, bottom, right */
+  bool direct; /* the JIT's C calls rxc_k_conv_f32 (stride 1) */
 } JitConv;
 
 /* The conv as a plain loop over (ci, ky, kx) from 0 in float32, as the
@@ -537,9 +537,10 @@ reference_conv(const JitConv *v, const float *x, const float *wt, float *y, int 
 
 /* The JIT's C (libtcc) of stride-1 convs calls rxc_k_conv_f32, reading
  * the padded band in place, and gives the panel's bits: every padding,
- * dilation, window, group count, output channels past a block of 32 with
- * a remainder, rows from 1 to many a band; a stride-2 conv and a
- * depthwise one keep their own paths, with the same results. */
+ * dilation, window, group count (depthwise, with 1 or 2 output channels
+ * a channel), output channels past a block of 32 with a remainder, rows
+ * from 1 to many a band; stride-2 convs keep their own paths (panels,
+ * the depthwise rows), with the same results. */
 static void
 test_jit_conv_direct(void **state)
 {
@@ -554,7 +555,10 @@ test_jit_conv_direct(void **state)
       {6, 7, 7, 4, 3, 3, 2, 1, 1, 1, 1, {1, 1, 1, 1}, true},      /* 2 groups of 3 */
       {16, 5, 5, 16, 3, 3, 2, 1, 1, 1, 1, {1, 1, 1, 1}, true},    /* 2 groups of 8 */
       {4, 9, 9, 6, 3, 3, 1, 2, 2, 1, 1, {1, 1, 1, 1}, false},     /* stride 2: a panel */
-      {4, 9, 9, 4, 3, 3, 4, 1, 1, 1, 1, {1, 1, 1, 1}, false},     /* depthwise */
+      {4, 9, 9, 4, 3, 3, 4, 1, 1, 1, 1, {1, 1, 1, 1}, true},      /* depthwise */
+      {3, 7, 30, 6, 5, 5, 3, 1, 1, 1, 1, {2, 2, 2, 2}, true},     /* depthwise, 2 a channel */
+      {2, 60, 61, 2, 3, 3, 2, 1, 1, 1, 1, {1, 1, 1, 1}, true},    /* depthwise, bands */
+      {4, 9, 9, 4, 3, 3, 4, 2, 2, 1, 1, {1, 1, 1, 1}, false},     /* depthwise, stride 2 */
   };
   for (size_t i = 0; i < sizeof convs / sizeof convs[0]; i++) {
     const JitConv *v = &convs[i];
