@@ -200,7 +200,7 @@ rxc_model_free(RxcModel *m)
 {
   if (!m)
     return;
-  cg_compiled_free(m->compiled);
+  cg_compiled_free(m->compiled); /* first: its code reads out's blob */
   cg_output_free(m->out);
   ir_ctx_free(m->ctx);
   free(m);

@@ -7,7 +7,9 @@
  * captured in a file of the temporary directory and turned into a
  * diagnostic when it fails.  cg_compiled_free unloads the library and
  * removes the directory.  Both compilers' results take a blob's weights
- * the same way (cg_compiled_bind): as memory, never as C text.
+ * the same way (cg_compiled_bind): as memory, never as C text, and the
+ * output's own memory when it is aligned, so the output must outlive
+ * the compiled code.
  *
  * The JIT's target is the host, so [jit] cc_flags = auto (the default)
  * asks cc for the host's best code: cg_cc_flags compiles a one-line file
@@ -22,6 +24,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,14 +242,20 @@ cg_compiled_bind(IrCtx *ctx, CgCompiled *c, const CgOutput *out)
   void *p = c->dl ? dlsym(c->dl, out->set_weights) : cg_tcc_symbol(c->tcc, out->set_weights);
   SetWeightsFn set;
   memcpy(&set, &p, sizeof set);
-  /* 64: the blob's own alignment, whatever the widest element */
   if (!p) {
     ir_error(ctx, none, "the compiled code has no set_weights");
     return false;
   }
-  c->weights = ir_xaligned_alloc(64, blob->len);
-  memcpy(c->weights, blob->data, blob->len);
-  int rc = set(c->weights, blob->len);
+  /* 64: the blob's own alignment, whatever the widest element.  The blob
+   * cg_generate made is aligned so (gen_weights.c) and is handed over as
+   * it is: a copy would cost a model's weights again, in fresh pages. */
+  const void *weights = blob->data;
+  if ((uintptr_t)blob->data % 64 != 0) {
+    c->weights = ir_xaligned_alloc(64, blob->len);
+    memcpy(c->weights, blob->data, blob->len);
+    weights = c->weights;
+  }
+  int rc = set(weights, blob->len);
   if (rc != 0)
     ir_error(ctx, none, "%s refused the weights it was generated with (%d)", out->set_weights, rc);
   return rc == 0;

@@ -25,12 +25,16 @@ struct CgCompiled {
   void *dl;  /* dlopen handle (cc.c), or NULL */
   void *tcc; /* TCCState (jit.c), or NULL */
   char *dir; /* temporary directory to remove (cc.c), or NULL; heap */
-  void *weights; /* weights = blob: the copy NAME_set_weights took, or NULL; heap */
+  void *weights; /* weights = blob: the aligned copy NAME_set_weights took
+                    when out's blob was not aligned, or NULL; heap */
 };
 
 /* cc.c: after compiling out into c, hands a blob's weights to the code
- * (NAME_set_weights on an aligned copy c keeps); false after an error in
- * ctx. */
+ * (NAME_set_weights); false after an error in ctx.  A blob at a 64-byte
+ * aligned address, as cg_generate makes it, is handed over as it is, not
+ * copied: the code then reads out's memory, so out must be freed after
+ * c (cg_output_free after cg_compiled_free), and not changed meanwhile.
+ * Any other blob is copied to aligned memory that c keeps. */
 bool cg_compiled_bind(IrCtx *ctx, CgCompiled *c, const CgOutput *out);
 
 /* jit.c: the libtcc side of cg_compiled_entry and cg_compiled_free (cc.c),

@@ -13,6 +13,7 @@
  * which were most of the time of a large compile on a virtual machine.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -310,6 +311,17 @@ ir_buf_put(IrBuf *b, const void *data, size_t len)
     memcpy(b->data + b->len, data, len);
   b->len += len;
   b->data[b->len] = '\0';
+}
+
+void
+ir_buf_adopt(IrBuf *b, char *data, size_t len, size_t cap)
+{
+  assert(data && cap > len);
+  free(b->data);
+  b->data = data;
+  b->len = len;
+  b->cap = cap;
+  b->data[len] = '\0';
 }
 
 void

@@ -5,17 +5,20 @@
  * the form "file:line:col: error: message", the source line, and a caret.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ir_int.h"
 
-const IrSource *
-ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len)
+/* Registers text, already the ctx's (arena) and NUL-terminated at len. */
+static const IrSource *
+source_adopt(IrCtx *ctx, const char *name, const char *text, size_t len)
 {
   IrSource *src = ir_alloc(ctx, sizeof *src);
   src->name = ir_strdup(ctx, name, strlen(name));
-  src->text = ir_strdup(ctx, text, len);
+  src->text = text;
   src->len = len;
   if (ctx->nsources == ctx->source_cap) {
     ctx->source_cap = ctx->source_cap ? ctx->source_cap * 2 : 4;
@@ -27,6 +30,34 @@ ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len)
 }
 
 const IrSource *
+ir_source_add(IrCtx *ctx, const char *name, const char *text, size_t len)
+{
+  return source_adopt(ctx, name, ir_strdup(ctx, text, len), len);
+}
+
+/* The rest of f after the first n bytes (already in head), chunk by
+ * chunk: for a pipe, or a file that grew while read.  NULL after a read
+ * error (errno says why); else arena text, NUL-terminated, its length in
+ * *len. */
+static char *
+read_rest(IrCtx *ctx, FILE *f, const char *head, size_t n, size_t *len)
+{
+  IrBuf b = {0};
+  ir_buf_put(&b, head, n);
+  char chunk[65536];
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+    ir_buf_put(&b, chunk, n);
+  char *text = ferror(f) ? NULL : ir_strdup(ctx, b.data ? b.data : "", b.len);
+  *len = b.len;
+  ir_buf_free(&b);
+  return text;
+}
+
+/* A regular file is read once into arena memory of its size, which
+ * becomes the source text: a model's weights (tens of MB) are copied by
+ * the kernel and by nothing else, and the arena gives a block that large
+ * its own mapping with huge pages (see base.c), so few page faults. */
+const IrSource *
 ir_source_read(IrCtx *ctx, const char *path)
 {
   IrLoc none = {0};
@@ -35,22 +66,31 @@ ir_source_read(IrCtx *ctx, const char *path)
     ir_error(ctx, none, "cannot open '%s': %s", path, strerror(errno));
     return NULL;
   }
-  IrBuf b = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    ir_buf_put(&b, chunk, n);
-  bool failed = ferror(f);
+  struct stat st;
+  size_t size = 0, n = 0;
+  char *text = NULL;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      (uintmax_t)st.st_size < SIZE_MAX) {
+    size = (size_t)st.st_size;
+    text = ir_alloc(ctx, size + 1); /* zeroed: text[n] ends it */
+    n = fread(text, 1, size, f);
+  }
+  int c = text && n == size && !ferror(f) ? getc(f) : EOF;
+  if (c != EOF) { /* it grew: the rest as for a pipe */
+    text[n++] = (char)c;
+    text = read_rest(ctx, f, text, n, &n);
+  } else if (!text) {
+    text = read_rest(ctx, f, "", 0, &n);
+  } else if (ferror(f)) {
+    text = NULL;
+  }
   int why = errno;
   fclose(f);
-  if (failed) {
+  if (!text) {
     ir_error(ctx, none, "cannot read '%s': %s", path, strerror(why));
-    ir_buf_free(&b);
     return NULL;
   }
-  const IrSource *src = ir_source_add(ctx, path, b.data ? b.data : "", b.len);
-  ir_buf_free(&b);
-  return src;
+  return source_adopt(ctx, path, text, n);
 }
 
 void

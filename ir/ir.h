@@ -87,6 +87,10 @@ void ir_buf_puts(IrBuf *b, const char *s);
 void ir_buf_printf(IrBuf *b, const char *fmt, ...);
 void ir_buf_vprintf(IrBuf *b, const char *fmt, va_list ap);
 void ir_buf_free(IrBuf *b);
+/* Frees what b holds and gives it data instead: a heap block of cap
+ * bytes (cap > len; free() frees it) holding len bytes, which the caller
+ * filled in place rather than copying them in (a model's weights). */
+void ir_buf_adopt(IrBuf *b, char *data, size_t len, size_t cap);
 
 /* ------------------------------------------------------------------ */
 /* map.c: checked heap allocation, the pointer-keyed hash map          */

@@ -43,6 +43,7 @@ typedef struct {
   IrMap used_names;             /* IrSym of every Relax var made -> itself */
   IrMap next_suffix;            /* IrSym of a name given twice -> the next _k to try */
   IrMap known_vars;             /* IrExpr* var bound to a known value -> its IrTensorData* */
+  IrMap arena_blocks;           /* blocks protobuf-c decoded into ctx's arena -> themselves */
   int64_t fold_budget;          /* bytes import-time folding may still make */
   IrBinding *bindings;          /* heap: the dataflow block being built */
   int nbindings, cap;

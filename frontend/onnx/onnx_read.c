@@ -8,7 +8,10 @@
  * each node goes through its converter (onnx_ops.c, onnx_nn.c), which
  * binds Relax calls in one dataflow block.  The graph outputs are main's
  * result.  Everything decoded is copied into the context's arena, so the
- * protobuf message is freed before returning.
+ * protobuf message is freed before returning; but protobuf-c puts each
+ * large block it decodes, a tensor's raw_data, in the arena in the first
+ * place (model_alloc), and the constant holds that block: the weights are
+ * not copied once more.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +116,18 @@ tensor_shape(OxImp *im, const Onnx__TensorProto *t, const char *name, IrTensorDa
   return true;
 }
 
+/* The data of t when it can be the constant's as it is: raw_data that
+ * protobuf-c decoded into the arena (model_alloc), which lives as long as
+ * ctx, is 16-byte aligned and is read by nothing else (the message is
+ * freed after the import).  NULL: copy it. */
+static void *
+raw_data_in_arena(const OxImp *im, const Onnx__TensorProto *t)
+{
+  return t->has_raw_data && t->raw_data.data && ir_map_has(&im->arena_blocks, t->raw_data.data)
+             ? t->raw_data.data
+             : NULL;
+}
+
 bool
 fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
 {
@@ -141,6 +156,9 @@ fe_ox_tensor_read(OxImp *im, const Onnx__TensorProto *t, IrTensorData *out)
              (long long)numel);
     return false;
   }
+  out->data = out->nbytes ? raw_data_in_arena(im, t) : NULL;
+  if (out->data)
+    return true;
   out->data = ir_alloc(im->ctx, out->nbytes ? out->nbytes : 1);
   if (t->has_raw_data && out->nbytes) /* an empty tensor may have no bytes at all */
     memcpy(out->data, t->raw_data.data, out->nbytes);
@@ -445,6 +463,35 @@ convert_graph(OxImp *im, const Onnx__GraphProto *g, FeNpzEntry **weights, int *n
   return m;
 }
 
+enum { ARENA_BLOCK = 64 * 1024 }; /* bytes from which model_alloc uses the arena */
+
+/* protobuf-c's allocator for the model (data: the OxImp).  A block of
+ * ARENA_BLOCK bytes or more comes from ctx's arena and is recorded, so
+ * that fe_ox_tensor_read can keep a tensor's raw_data instead of copying
+ * it; model_free leaves such a block to the ctx, the heap's others it
+ * frees.  The arena's fresh pages need no clearing, and its large blocks
+ * are huge pages (base.c).  What else reaches that size (protobuf-c's
+ * scratch arrays for a message of thousands of fields) stays with the
+ * ctx too: far less than the weights. */
+static void *
+model_alloc(void *data, size_t size)
+{
+  OxImp *im = data;
+  if (size < ARENA_BLOCK)
+    return malloc(size);
+  void *p = ir_alloc(im->ctx, size);
+  ir_map_put(&im->arena_blocks, p, p);
+  return p;
+}
+
+static void
+model_free(void *data, void *p)
+{
+  OxImp *im = data;
+  if (p && !ir_map_has(&im->arena_blocks, p))
+    free(p);
+}
+
 IrModule *
 fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry **weights,
              int *nweights)
@@ -456,12 +503,13 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
   OxImp im = {.ctx = ctx, .loc = {src, 0, 0}, .path = path, .opt = opt ? opt : &defaults};
   if (!fe_ox_wire_check(&im, (const uint8_t *)src->text, src->len))
     return NULL;
-  Onnx__ModelProto *model =
-      onnx__model_proto__unpack(NULL, src->len, (const uint8_t *)src->text);
+  ProtobufCAllocator alloc = {model_alloc, model_free, &im};
+  Onnx__ModelProto *model = onnx__model_proto__unpack(&alloc, src->len, (const uint8_t *)src->text);
   if (!model || !model->graph) {
     ir_error(ctx, im.loc, "not a valid ONNX model (the protobuf does not decode)");
     if (model)
-      onnx__model_proto__free_unpacked(model, NULL);
+      onnx__model_proto__free_unpacked(model, &alloc);
+    ir_map_free(&im.arena_blocks);
     return NULL;
   }
   /* folding turns known values into bigger ones (Expand, Tile,
@@ -472,7 +520,8 @@ fe_onnx_read(IrCtx *ctx, const char *path, const FeOnnxOptions *opt, FeNpzEntry 
   im.arith = ir_arith_new(ctx);
   IrModule *m =
       fe_ox_model_check(&im, model) ? convert_graph(&im, model->graph, weights, nweights) : NULL;
-  onnx__model_proto__free_unpacked(model, NULL);
+  onnx__model_proto__free_unpacked(model, &alloc);
+  ir_map_free(&im.arena_blocks);
   free(im.bindings);
   ir_map_free(&im.by_name);
   ir_map_free(&im.used_names);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -107,6 +108,17 @@ test_vec_and_buf(void **state)
     ir_buf_printf(&b, "%d,", i % 10);
   assert_int_equal(b.len, 2000);
   assert_memory_equal(b.data, "0,1,2,", 6);
+  /* adopting a block filled in place drops the old text, ends the new
+   * with a NUL, and the buffer grows from it as from its own */
+  char *block = ir_xaligned_alloc(64, 128);
+  memcpy(block, "weights", 7);
+  ir_buf_adopt(&b, block, 7, 128);
+  assert_ptr_equal(b.data, block);
+  assert_string_equal(b.data, "weights");
+  for (int i = 0; i < 100; i++)
+    ir_buf_puts(&b, "!");
+  assert_int_equal(b.len, 107);
+  assert_memory_equal(b.data, "weights!!", 9);
   ir_buf_free(&b);
   ir_ctx_free(ctx);
 }
@@ -131,6 +143,51 @@ test_dtype(void **state)
   assert_int_equal(ir_dtype_bytes(IR_F32), 4);
   assert_int_equal(ir_dtype_bytes(IR_BOOL), 1);
   assert_int_equal(ir_dtype_bytes(IR_I64), 8);
+}
+
+/* ir_source_read: a regular file read in one piece (bytes of every value,
+ * NULs too, and more than a 64 KiB chunk) and NUL-terminated; an empty
+ * one; a file whose size stat does not tell (/proc's are 0 bytes there),
+ * read chunk by chunk; a missing one, an error. */
+static void
+test_source_read(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  enum { N = 200000 };
+  unsigned char *bytes = malloc(N);
+  for (int i = 0; i < N; i++)
+    bytes[i] = (unsigned char)(i * 7 + i / 256);
+  char path[] = "/tmp/rxc-source-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "wb");
+  assert_int_equal(fwrite(bytes, 1, N, f), N);
+  fclose(f);
+  const IrSource *src = ir_source_read(ctx, path);
+  assert_non_null(src);
+  assert_int_equal(src->len, N);
+  assert_memory_equal(src->text, bytes, N);
+  assert_int_equal(src->text[N], '\0');
+  assert_string_equal(src->name, path);
+  f = fopen(path, "wb"); /* now empty */
+  fclose(f);
+  src = ir_source_read(ctx, path);
+  assert_non_null(src);
+  assert_int_equal(src->len, 0);
+  assert_string_equal(src->text, "");
+  remove(path);
+  free(bytes);
+  src = ir_source_read(ctx, "/proc/self/status");
+  assert_non_null(src);
+  assert_true(src->len > 0);
+  assert_int_equal(strlen(src->text), src->len);
+  assert_non_null(strstr(src->text, "Pid:"));
+  assert_int_equal(ir_error_count(ctx), 0);
+  assert_null(ir_source_read(ctx, path));
+  assert_int_equal(ir_error_count(ctx), 1);
+  assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "cannot open"));
+  ir_ctx_free(ctx);
 }
 
 static void
@@ -270,10 +327,11 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_interning),   cmocka_unit_test(test_arena), cmocka_unit_test(test_arena_rewind),
-      cmocka_unit_test(test_vec_and_buf), cmocka_unit_test(test_dtype),
-      cmocka_unit_test(test_diagnostics), cmocka_unit_test(test_attr_dict),
-      cmocka_unit_test(test_names),       cmocka_unit_test(test_map),
+      cmocka_unit_test(test_interning),    cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_arena_rewind), cmocka_unit_test(test_vec_and_buf),
+      cmocka_unit_test(test_dtype),        cmocka_unit_test(test_diagnostics),
+      cmocka_unit_test(test_source_read),  cmocka_unit_test(test_attr_dict),
+      cmocka_unit_test(test_names),        cmocka_unit_test(test_map),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

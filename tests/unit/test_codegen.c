@@ -502,6 +502,72 @@ test_weights(void **state)
   ir_ctx_free(ctx);
 }
 
+/* x + c with c's 8 values, for test_blob. */
+static const char BLOB_MODEL[] =
+    "from tvm.script import ir as I\n"
+    "from tvm.script import relax as R\n\n"
+    "@I.ir_module\n"
+    "class Module:\n"
+    "    @R.function\n"
+    "    def main(x: R.Tensor((8,), \"float32\")) -> R.Tensor((8,), \"float32\"):\n"
+    "        with R.dataflow():\n"
+    "            y = R.add(x, R.const([%s], \"float32\"))\n"
+    "            R.output(y)\n"
+    "        return y\n";
+
+static CgOutput *
+blob_generate(IrCtx *ctx, const char *values)
+{
+  CfgOptions cfg;
+  cfg_defaults(&cfg);
+  RxcRoadIn in = {.path = "blob.py",
+                  .text = ir_printf(ctx, BLOB_MODEL, values),
+                  .cfg = &cfg,
+                  .name = "m",
+                  .jit = true};
+  RxcRoadOut r;
+  bool ok = rxc_road(ctx, &in, RXC_STAGE_GENERATE, &r);
+  ir_diag_print(ctx, stderr);
+  assert_true(ok);
+  assert_true(r.out->set_weights != NULL);
+  return r.out;
+}
+
+/* weights = blob: the blob is made 64-byte aligned (the JIT hands it to
+ * the code as it is), its constant after the 64-byte header and zeros
+ * after that; two models whose weights differ in one word differ in the
+ * header's hash alone, and each one's code refuses the other's blob. */
+static void
+test_blob(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  CgOutput *a = blob_generate(ctx, "1, 2, 3, 4, 5, 6, 7, 8");
+  CgOutput *b = blob_generate(ctx, "1, 2, 3, 4, 5, 6, 7, 9");
+  const IrBuf *ba = &a->files[a->blob].text, *bb = &b->files[b->blob].text;
+  assert_true((uintptr_t)ba->data % 64 == 0 && (uintptr_t)bb->data % 64 == 0);
+  assert_int_equal(ba->len, 128);
+  assert_int_equal(bb->len, 128);
+  const float want[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  assert_memory_equal(ba->data + 64, want, sizeof want);
+  for (size_t i = 64 + sizeof want; i < ba->len; i++)
+    assert_int_equal(ba->data[i], 0);
+  assert_memory_equal(ba->data, bb->data, 16);              /* magic, size */
+  assert_memory_not_equal(ba->data + 16, bb->data + 16, 8); /* hash */
+  assert_memory_equal(ba->data + 24, bb->data + 24, 8);     /* layout */
+  CgCompiled *c = cg_jit_tcc(ctx, a);
+  assert_non_null(c);
+  cg_compiled_free(c);
+  IrBuf own = a->files[a->blob].text;
+  a->files[a->blob].text = *bb; /* a's code, b's blob */
+  assert_null(cg_jit_tcc(ctx, a));
+  assert_non_null(strstr(ir_diag_get(ctx, ir_diag_count(ctx) - 1)->msg, "m_set_weights refused"));
+  a->files[a->blob].text = own;
+  cg_output_free(a);
+  cg_output_free(b);
+  ir_ctx_free(ctx);
+}
+
 /* Loads of read-only scalars at literal indices are hoisted to the
  * kernel's entry (codegen/gen_tir.c): the loop reads only locals. */
 static void
@@ -1269,7 +1335,7 @@ main(void)
       cmocka_unit_test(test_arena_bytes_function),
       cmocka_unit_test(test_plan_check),    cmocka_unit_test(test_data_dims),
       cmocka_unit_test(test_relations),  cmocka_unit_test(test_deterministic),
-      cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights),
+      cmocka_unit_test(test_unsupported), cmocka_unit_test(test_weights), cmocka_unit_test(test_blob),
       cmocka_unit_test(test_samples),     cmocka_unit_test(test_levels),
       cmocka_unit_test(test_op_models),   cmocka_unit_test(test_strict),
   };

@@ -147,8 +147,9 @@ test_separate_weights(void **state)
 
 /* weights = blob's convention: m_set_weights keeps the pointer (0 when the
  * blob is 8 bytes holding 4 and 8 as floats, else -8), the entry adds the
- * two floats.  The JIT must have handed over a copy at a 64-byte aligned
- * address before returning. */
+ * two floats and tells where it read them.  The JIT must have handed
+ * over a 64-byte aligned address before returning: the blob's own when it
+ * is aligned (as cg_generate makes it), else a copy. */
 static const char blob_text[] =
     "#include \"m.h\"\n"
     "static const float *w;\n"
@@ -169,17 +170,22 @@ static const char blob_text[] =
     "  if (!w)\n"
     "    return -8;\n"
     "  out[0] = w[0] + w[1];\n"
-    "  out[1] = (float)(at % 64);\n"
+    "  *(unsigned long long *)t[1] = at;\n"
     "  return 0;\n"
     "}\n";
 
+/* The module with the blob {first, 8} at a 64-byte aligned address plus
+ * skew (*block: the allocation, for blob_module_free). */
 static CgOutput *
-blob_module(float first)
+blob_module(float first, size_t skew, char **block)
 {
   CgOutput *out = module_new(blob_text, false);
   float w[2] = {first, 8.0f};
+  *block = ir_xaligned_alloc(64, 128);
+  memcpy(*block + skew, w, sizeof w);
+  (*block)[skew + sizeof w] = '\0';
   out->files[2].name = "m.weights.bin";
-  ir_buf_put(&out->files[2].text, w, sizeof w);
+  out->files[2].text = (IrBuf){*block + skew, sizeof w, 128 - skew};
   out->nfiles = 3;
   out->blob = 2;
   out->set_weights = "m_set_weights";
@@ -187,29 +193,44 @@ blob_module(float first)
 }
 
 static void
+blob_module_free(CgOutput *out, char *block)
+{
+  out->files[2].text.data = block; /* what free() takes */
+  module_free(out);
+}
+
+static void
 test_blob_weights(void **state)
 {
   (void)state;
-  for (int cc = 0; cc < 2; cc++) {
-    IrCtx *ctx = ir_ctx_new();
-    CgOutput *out = blob_module(4.0f);
-    CgCompiled *c = cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out);
-    ir_diag_print(ctx, stderr);
-    assert_non_null(c);
-    module_free(out); /* the compiled code keeps its own copy */
-    float res[2] = {0};
-    void *tensors[1] = {res};
-    assert_int_equal(cg_compiled_entry(c, "m_main_packed")(NULL, 0, tensors, NULL), 0);
-    assert_true(res[0] == 12.0f);
-    assert_true(res[1] == 0.0f);
-    cg_compiled_free(c);
-    /* a blob the code refuses: no compiled module, and an error */
-    out = blob_module(5.0f);
-    assert_null(cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out));
-    assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "m_set_weights refused"));
-    module_free(out);
-    ir_ctx_free(ctx);
-  }
+  for (int cc = 0; cc < 2; cc++)
+    for (size_t skew = 0; skew <= 16; skew += 16) {
+      IrCtx *ctx = ir_ctx_new();
+      char *block;
+      CgOutput *out = blob_module(4.0f, skew, &block);
+      CgCompiled *c = cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out);
+      ir_diag_print(ctx, stderr);
+      assert_non_null(c);
+      float res[2] = {0};
+      unsigned long long at = 0;
+      void *tensors[2] = {res, &at};
+      assert_int_equal(cg_compiled_entry(c, "m_main_packed")(NULL, 0, tensors, NULL), 0);
+      assert_true(res[0] == 12.0f);
+      assert_int_equal(at % 64, 0);
+      /* aligned: read where it is, not copied; else an aligned copy */
+      if (skew == 0)
+        assert_true(at == (uintptr_t)block);
+      else
+        assert_true(at != (uintptr_t)(block + skew));
+      cg_compiled_free(c);
+      blob_module_free(out, block); /* after the code that read it */
+      /* a blob the code refuses: no compiled module, and an error */
+      out = blob_module(5.0f, skew, &block);
+      assert_null(cc ? cg_jit_cc(ctx, out, "cc", "-O0") : cg_jit_tcc(ctx, out));
+      assert_non_null(strstr(ir_diag_get(ctx, 0)->msg, "m_set_weights refused"));
+      blob_module_free(out, block);
+      ir_ctx_free(ctx);
+    }
 }
 
 /* A syntax error: NULL, and tcc's message located in m.c (line 4 of the

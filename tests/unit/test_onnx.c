@@ -16,6 +16,7 @@
 
 #include "../../interp/interp.h"
 #include "../../ops/op.h"
+#include "onnx.pb-c.h"
 #include "testutil.h"
 
 #define PARAMS_ONNX "tests/onnx/params.onnx"
@@ -186,6 +187,143 @@ test_dynamic_shape(void **state)
   ir_ctx_free(ctx);
 }
 
+/* --- a large initializer, kept where protobuf-c decoded it ------------- */
+
+enum { BIG_N = 128 }; /* W is BIG_N x BIG_N floats: 64 KiB, B BIG_N */
+
+/* The messages of a float graph input or output of shape [d0, d1]. */
+typedef struct {
+  Onnx__TensorShapeProto__Dimension dims[2], *dimp[2];
+  Onnx__TensorShapeProto shape;
+  Onnx__TypeProto__Tensor tensor;
+  Onnx__TypeProto type;
+  Onnx__ValueInfoProto vi;
+} ValueInfo;
+
+static Onnx__ValueInfoProto *
+value_info(ValueInfo *v, const char *name, int64_t d0, int64_t d1)
+{
+  for (int a = 0; a < 2; a++) {
+    v->dims[a] = (Onnx__TensorShapeProto__Dimension)ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+    v->dims[a].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    v->dims[a].dim_value = a ? d1 : d0;
+    v->dimp[a] = &v->dims[a];
+  }
+  v->shape = (Onnx__TensorShapeProto)ONNX__TENSOR_SHAPE_PROTO__INIT;
+  v->shape.n_dim = 2;
+  v->shape.dim = v->dimp;
+  v->tensor = (Onnx__TypeProto__Tensor)ONNX__TYPE_PROTO__TENSOR__INIT;
+  v->tensor.has_elem_type = true;
+  v->tensor.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+  v->tensor.shape = &v->shape;
+  v->type = (Onnx__TypeProto)ONNX__TYPE_PROTO__INIT;
+  v->type.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+  v->type.tensor_type = &v->tensor;
+  v->vi = (Onnx__ValueInfoProto)ONNX__VALUE_INFO_PROTO__INIT;
+  v->vi.name = (char *)name;
+  v->vi.type = &v->type;
+  return &v->vi;
+}
+
+static void
+initializer(Onnx__TensorProto *t, const char *name, int64_t *dims, size_t ndims, float *data,
+            size_t n)
+{
+  *t = (Onnx__TensorProto)ONNX__TENSOR_PROTO__INIT;
+  t->name = (char *)name;
+  t->n_dims = ndims;
+  t->dims = dims;
+  t->has_data_type = true;
+  t->data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+  t->has_raw_data = true;
+  t->raw_data.len = n * sizeof *data;
+  t->raw_data.data = (uint8_t *)data;
+}
+
+/* Y = X @ W + B written to a temporary file (path: its name); W holds
+ * W[i][j] = i * BIG_N + j, B[j] = -j. */
+static void
+write_big_model(char *path, float *w, float *b)
+{
+  for (int i = 0; i < BIG_N * BIG_N; i++)
+    w[i] = (float)i;
+  for (int j = 0; j < BIG_N; j++)
+    b[j] = (float)-j;
+  int64_t wdims[2] = {BIG_N, BIG_N}, bdims[1] = {BIG_N};
+  Onnx__TensorProto tw, tb;
+  initializer(&tw, "W", wdims, 2, w, BIG_N * BIG_N);
+  initializer(&tb, "B", bdims, 1, b, BIG_N);
+  Onnx__TensorProto *inits[2] = {&tw, &tb};
+  char *mm_in[2] = {"X", "W"}, *mm_out[1] = {"T"}, *add_in[2] = {"T", "B"}, *add_out[1] = {"Y"};
+  Onnx__NodeProto mm = ONNX__NODE_PROTO__INIT, add = ONNX__NODE_PROTO__INIT;
+  mm.n_input = 2, mm.input = mm_in, mm.n_output = 1, mm.output = mm_out, mm.op_type = "MatMul";
+  add.n_input = 2, add.input = add_in, add.n_output = 1, add.output = add_out, add.op_type = "Add";
+  Onnx__NodeProto *nodes[2] = {&mm, &add};
+  ValueInfo vx, vy;
+  Onnx__ValueInfoProto *in[1] = {value_info(&vx, "X", 1, BIG_N)};
+  Onnx__ValueInfoProto *out[1] = {value_info(&vy, "Y", 1, BIG_N)};
+  Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+  g.name = "big", g.n_node = 2, g.node = nodes, g.n_initializer = 2, g.initializer = inits;
+  g.n_input = 1, g.input = in, g.n_output = 1, g.output = out;
+  Onnx__OperatorSetIdProto opset = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+  opset.domain = "", opset.has_version = true, opset.version = 17;
+  Onnx__OperatorSetIdProto *opsets[1] = {&opset};
+  Onnx__ModelProto m = ONNX__MODEL_PROTO__INIT;
+  m.has_ir_version = true, m.ir_version = 8, m.n_opset_import = 1, m.opset_import = opsets;
+  m.graph = &g;
+  size_t len = onnx__model_proto__get_packed_size(&m);
+  uint8_t *bytes = malloc(len);
+  assert_int_equal(onnx__model_proto__pack(&m, bytes), len);
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+  close(fd);
+  free(bytes);
+}
+
+/* W's 64 KiB of raw_data go to the arena as protobuf-c decodes them and
+ * the constant keeps them there; B's are copied.  Both must hold the
+ * file's values after the message is freed (the sanitizers' build reads
+ * them), as constants and as --params weights: Y = X @ W + B for X one
+ * at column 3 is row 3 of W plus B. */
+static void
+test_big_initializer(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/rxc-onnx-big-XXXXXX";
+  static float w[BIG_N * BIG_N], b[BIG_N];
+  write_big_model(path, w, b);
+  float x[BIG_N] = {0};
+  x[3] = 1;
+  for (int params = 0; params < 2; params++) {
+    IrCtx *ctx = ir_ctx_new();
+    FeOnnxOptions opt = {.params = params, .dim_bound = 8};
+    FeNpzEntry *wt = NULL;
+    int nw = 0;
+    IrModule *m = fe_onnx_read(ctx, path, &opt, &wt, &nw);
+    ir_diag_print(ctx, stderr);
+    assert_non_null(m);
+    assert_int_equal(ir_module_check(ctx, m), 0);
+    Value *args[3] = {tensor(ctx, x, 1, BIG_N)};
+    if (params) {
+      assert_int_equal(nw, 2);
+      assert_int_equal(wt[0].t.nbytes, sizeof w);
+      assert_memory_equal(wt[0].t.data, w, sizeof w);
+      assert_memory_equal(wt[1].t.data, b, sizeof b);
+      assert_true((uintptr_t)wt[0].t.data % 16 == 0);
+      args[1] = op_tensor_from_data(ctx, &wt[0].t);
+      args[2] = op_tensor_from_data(ctx, &wt[1].t);
+    }
+    Value *r = interp_call(interp_new(ctx, m, NULL), "main", args, 1 + 2 * params);
+    assert_non_null(r);
+    assert_int_equal(op_numel(&r->u.tensor.t), BIG_N);
+    for (int j = 0; j < BIG_N; j++)
+      assert_float_equal(op_get_f(&r->u.tensor.t, j), 3 * BIG_N, 0); /* (3 * BIG_N + j) + -j */
+    ir_ctx_free(ctx);
+  }
+  remove(path);
+}
+
 int
 main(void)
 {
@@ -196,6 +334,7 @@ main(void)
       cmocka_unit_test(test_params),
       cmocka_unit_test(test_empty_initializer),
       cmocka_unit_test(test_dynamic_shape),
+      cmocka_unit_test(test_big_initializer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
