@@ -538,18 +538,21 @@ group(Row *r)
 }
 
 /* Does the store's index move in j by a nonzero literal, and in i (with
- * rows) by something not 0 (else i would go unused in the glue)? */
+ * rows) by a stride the glue can write?  A row stride of 0 is the rows
+ * of a sum into the same elements (a reduction's lanes, lanes[j] =
+ * lanes[j] + x[i * 16 + j], 6 rows of 16 for 96 channels): the kernel
+ * runs such rows one after another, each loading what the last stored
+ * (rxc_k_row_may_span), as the loops do, and it is one call instead of
+ * one a row. */
 static bool
 store_moves(Row *r)
 {
   const IrStmt *st = r->store;
-  int64_t stride, zero;
+  int64_t stride;
   IrPrimExpr *sd =
       cg_row_stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->j);
-  IrPrimExpr *sr =
-      r->i ? cg_row_stride_of(r, st->u.store.buffer, st->u.store.indices, st->u.store.n, r->i)
-           : NULL;
-  bool moves = !r->i || (sr && !(ir_prim_is_int(sr, &zero) && zero == 0));
+  bool moves = !r->i || cg_row_stride_of(r, st->u.store.buffer, st->u.store.indices,
+                                         st->u.store.n, r->i) != NULL;
   return sd && ir_prim_is_int(sd, &stride) && stride != 0 && moves;
 }
 
