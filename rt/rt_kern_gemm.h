@@ -341,7 +341,10 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
  * took as long as the products).  The terms go in chunks of
  * RXC_K_CONV_TERMS whose row offsets are computed once a chunk; a sum
  * goes back to acc between chunks, which is float32 either way, so the
- * chunks change no bit. */
+ * chunks change no bit.  Its blocks are rxc_k_gemm_f32's with b's row
+ * read from off[t] instead of t * b_k, written out twice on purpose: one
+ * body for both would put that offset load into the inner loop of the
+ * gemm kernel that every gcc build's products call. */
 #define RXC_K_CONV_TERMS 256
 
 #if RXC_K_VECTOR
