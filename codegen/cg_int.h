@@ -75,7 +75,7 @@ typedef void (*CgKernGemmF32)(CG_KERN_GEMM_F32_PARAMS);
 #define CG_KERN_CONV_F32_PARAMS                                                                    \
   float *acc, const float *a, int64_t a_row, int64_t a_k, const float *b, int64_t b_c,             \
       int64_t channels, int64_t kh, int64_t kw, int64_t y_step, int64_t x_step, int64_t rows,      \
-      int64_t cols
+      int64_t cols, int64_t fresh
 void cg_kern_conv_f32_base(CG_KERN_CONV_F32_PARAMS);
 void cg_kern_conv_f32_v3(CG_KERN_CONV_F32_PARAMS);
 void cg_kern_conv_f32_v4(CG_KERN_CONV_F32_PARAMS);

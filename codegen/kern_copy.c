@@ -43,7 +43,7 @@ NAMED(cg_kern_gemm_f32_, CG_KERN_LEVEL)(CG_KERN_GEMM_F32_PARAMS)
 void
 NAMED(cg_kern_conv_f32_, CG_KERN_LEVEL)(CG_KERN_CONV_F32_PARAMS)
 {
-  rxc_k_conv_f32(acc, a, a_row, a_k, b, b_c, channels, kh, kw, y_step, x_step, rows, cols);
+  rxc_k_conv_f32(acc, a, a_row, a_k, b, b_c, channels, kh, kw, y_step, x_step, rows, cols, fresh);
 }
 
 void

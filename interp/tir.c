@@ -428,7 +428,8 @@ run_gemm_i32i32_i32(void **p, const int64_t *v)
 static void
 run_conv_f32(void **p, const int64_t *v)
 {
-  rxc_k_conv_f32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+  rxc_k_conv_f32(p[0], p[1], v[2], v[3], p[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+                 v[13]);
 }
 
 #define RUN_IM2COL(T, name)                                                                        \

@@ -79,13 +79,13 @@ gemm_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
 }
 
 /* rxc_k_conv_f32(acc, a, a_row, a_k, b, b_c, channels, kh, kw, y_step,
- * x_step, rows, cols): gemm_span's acc and a over k = channels * kh * kw
+ * x_step, rows, cols, fresh): gemm_span's acc and a over k = channels * kh * kw
  * terms; b's row t at c * b_c + ky * y_step + kx * x_step, each row cols
  * contiguous elements. */
 static bool
 conv_span(const int64_t *v, int i, int64_t *lo, int64_t *hi)
 {
-  for (int j = 2; j <= 12; j++)
+  for (int j = 2; j <= 13; j++)
     if (j != 4 && !in_limit(v[j]))
       return false;
   int64_t channels = v[6], kh = v[7], kw = v[8], rows = v[11], cols = v[12];
@@ -191,9 +191,9 @@ static const IrTirKernel kernels[] = {
     /* rt/rt_kern_gemm.h: a stride-1 conv2d's product from its padded input */
     {"rxc_k_conv_f32",
      {IR_DT_FLOAT, 32, 1},
-     13,
+     14,
      {IR_KARG_INOUT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT, IR_KARG_IN, IR_KARG_INT, IR_KARG_INT,
-      IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT},
+      IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT, IR_KARG_INT},
      conv_span,
      true},
     /* rt/rt_kern_copy.h: a strided run copied (conv2d's panel rows) */

@@ -16,8 +16,7 @@
  *   for n, band, group:
  *     padded[ci, i * WP + j] = data[n, ci, band * R - pt + i, j - pl]  (0 outside)
  *     for each block of DIRECT_ROWS output channels o0 of the group:
- *       acc = 0
- *       acc[o, col] += weight[o0 + o, t] * padded[ci, ky * dh * WP + kx * dw + col]
+ *       acc[o, col] = sum from 0 of weight[o0 + o, t] * padded[ci, ky * dh * WP + kx * dw + col]
  *       out[n, o0 + o, band * R + r, z] = acc[o, r * WP + z]  (z < OW)
  *
  * The padded band is one call of rt/'s im2col kernel (a window of 1 x 1
@@ -153,18 +152,16 @@ pad_band(OpPrim *p, const Window *w, const Direct *d, int64_t oh)
   return kernel_stmt(p, "rxc_k_im2col_f32", args, 16);
 }
 
-/* Output channels o0 + [0, rows) of group g: acc zeroed, summed, stored. */
+/* Output channels o0 + [0, rows) of group g: summed into acc from 0
+ * (the kernel's fresh sums: no pass zeroing acc first), stored. */
 static IrStmt *
 block(OpPrim *p, const Direct *d, IrPrimExpr *o0, int64_t rows)
 {
   IrCtx *ctx = p->lz->ctx;
   o0 = op_nn_add(ctx, op_nn_mul(ctx, d->g, op_nn_index(ctx, d->og)), o0);
   IrPrimExpr *zero = op_nn_index(ctx, 0), **v;
-  IrStmt *st[3];
-  IrPrimExpr *size = op_nn_index(ctx, rows * d->width);
-  IrStmt **body = op_prim_loop_nest(p, &size, 1, &v, &st[0]);
-  *body = op_prim_store_at(p, d->acc, v[0], op_nn_lit(ctx, IR_F32, 0.0));
-  IrPrimExpr *args[13] = {ir_prim_address_of(ctx, op_prim_load_at(p, d->acc, zero)),
+  IrStmt *st[2];
+  IrPrimExpr *args[14] = {ir_prim_address_of(ctx, op_prim_load_at(p, d->acc, zero)),
                           ir_prim_address_of(ctx, op_conv_load_raw(p, &d->k, o0, zero, zero, zero)),
                           op_nn_index(ctx, d->ci * d->kh * d->kw),
                           op_nn_index(ctx, 1),
@@ -176,10 +173,11 @@ block(OpPrim *p, const Direct *d, IrPrimExpr *o0, int64_t rows)
                           op_nn_index(ctx, d->dh * d->wp),
                           op_nn_index(ctx, d->dw),
                           op_nn_index(ctx, rows),
-                          op_nn_index(ctx, d->width)};
-  st[1] = kernel_stmt(p, "rxc_k_conv_f32", args, 13);
+                          op_nn_index(ctx, d->width),
+                          op_nn_index(ctx, 1)};
+  st[0] = kernel_stmt(p, "rxc_k_conv_f32", args, 14);
   IrPrimExpr *ext[3] = {op_nn_index(ctx, rows), op_nn_index(ctx, d->rows), op_nn_index(ctx, d->ow)};
-  body = op_prim_loop_nest(p, ext, 3, &v, &st[2]);
+  IrStmt **body = op_prim_loop_nest(p, ext, 3, &v, &st[1]);
   IrPrimExpr *col = op_nn_add(ctx, op_nn_mul(ctx, v[1], op_nn_index(ctx, d->wp)), v[2]);
   IrPrimExpr *sum = op_prim_load_at(
       p, d->acc, op_nn_add(ctx, op_nn_mul(ctx, v[0], op_nn_index(ctx, d->width)), col));
@@ -187,7 +185,7 @@ block(OpPrim *p, const Direct *d, IrPrimExpr *o0, int64_t rows)
   *body = op_prim_store(
       p, d->out.b, op_conv_index(p, &d->out, at4(ctx, d->n, op_nn_add(ctx, o0, v[0]), y, v[2])),
       sum);
-  return op_nn_seq(p, st, 3);
+  return op_nn_seq(p, st, 2);
 }
 
 static bool

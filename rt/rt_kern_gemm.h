@@ -48,7 +48,7 @@ void rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, 
                     rxc_i64 b_k, rxc_i64 k, rxc_i64 rows, rxc_i64 cols);
 void rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                     rxc_i64 b_c, rxc_i64 channels, rxc_i64 kh, rxc_i64 kw, rxc_i64 y_step,
-                    rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols);
+                    rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols, rxc_i64 fresh);
 #else
 
 #ifndef RXC_RT_KERN_BASE_H
@@ -331,8 +331,10 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
  * input, with no im2col panel (ops/conv_gemm.c, in the C for libtcc):
  *   acc[r * cols + j] += sum over c < channels, ky < kh, kx < kw of
  *     a[r * a_row + t * a_k] * b[c * b_c + ky * y_step + kx * x_step + j]
- * with t = (c * kh + ky) * kw + kx ascending: the very terms, in the very
- * order, of rxc_k_gemm_f32 over the im2col panel of b (whose row t is
+ * with t = (c * kh + ky) * kw + kx ascending (from 0 instead of acc when
+ * fresh is not 0: acc is then only written, and needs no zeroing before):
+ * the very terms, in the very order, of rxc_k_gemm_f32 over the im2col
+ * panel of b (whose row t is
  * b + c * b_c + ky * y_step + kx * x_step), so the same bits.
  *
  * Key idea: the panel's kh * kw rows of a channel are shifted views of
@@ -351,13 +353,20 @@ rxc_k_gemm_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
 /* acc rows [r0, r0 + 8), columns [j, j + RXC_K_COLS): the chunk's m terms */
 RXC_INLINE void
 rxc_k_conv_f32_8xv(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
-                   const rxc_i64 *off, rxc_i64 m, rxc_i64 cols)
+                   const rxc_i64 *off, rxc_i64 m, rxc_i64 cols, int zero)
 {
-  rxc_k_f32xv s0 = *(rxc_k_f32xv *)(acc + 0 * cols), s1 = *(rxc_k_f32xv *)(acc + 1 * cols);
-  rxc_k_f32xv s2 = *(rxc_k_f32xv *)(acc + 2 * cols), s3 = *(rxc_k_f32xv *)(acc + 3 * cols);
-  rxc_k_f32xv s4 = *(rxc_k_f32xv *)(acc + 4 * cols), s5 = *(rxc_k_f32xv *)(acc + 5 * cols);
-  rxc_k_f32xv s6 = *(rxc_k_f32xv *)(acc + 6 * cols), s7 = *(rxc_k_f32xv *)(acc + 7 * cols);
+  rxc_k_f32xv s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, s4 = {0}, s5 = {0}, s6 = {0}, s7 = {0};
   rxc_i64 t;
+  if (!zero) {
+    s0 = *(rxc_k_f32xv *)(acc + 0 * cols);
+    s1 = *(rxc_k_f32xv *)(acc + 1 * cols);
+    s2 = *(rxc_k_f32xv *)(acc + 2 * cols);
+    s3 = *(rxc_k_f32xv *)(acc + 3 * cols);
+    s4 = *(rxc_k_f32xv *)(acc + 4 * cols);
+    s5 = *(rxc_k_f32xv *)(acc + 5 * cols);
+    s6 = *(rxc_k_f32xv *)(acc + 6 * cols);
+    s7 = *(rxc_k_f32xv *)(acc + 7 * cols);
+  }
   for (t = 0; t < m; t++) {
     const rxc_f32 *at = a + t * a_k;
     rxc_k_f32xv v = *(const rxc_k_f32xv *)(b + off[t]);
@@ -384,11 +393,16 @@ rxc_k_conv_f32_8xv(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, c
  * one output channel) */
 RXC_INLINE void
 rxc_k_conv_f32_1x64(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b,
-                    const rxc_i64 *off, rxc_i64 m)
+                    const rxc_i64 *off, rxc_i64 m, int zero)
 {
-  rxc_k_f32x16 s0 = *(rxc_k_f32x16 *)(acc + 0), s1 = *(rxc_k_f32x16 *)(acc + 16);
-  rxc_k_f32x16 s2 = *(rxc_k_f32x16 *)(acc + 32), s3 = *(rxc_k_f32x16 *)(acc + 48);
+  rxc_k_f32x16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
   rxc_i64 t;
+  if (!zero) {
+    s0 = *(rxc_k_f32x16 *)(acc + 0);
+    s1 = *(rxc_k_f32x16 *)(acc + 16);
+    s2 = *(rxc_k_f32x16 *)(acc + 32);
+    s3 = *(rxc_k_f32x16 *)(acc + 48);
+  }
   for (t = 0; t < m; t++) {
     const rxc_f32 *bt = b + off[t];
     rxc_f32 x = a[t * a_k];
@@ -406,10 +420,12 @@ rxc_k_conv_f32_1x64(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *
 /* one row, columns [j, j + 16) */
 RXC_INLINE void
 rxc_k_conv_f32_1x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *b,
-                    const rxc_i64 *off, rxc_i64 m)
+                    const rxc_i64 *off, rxc_i64 m, int zero)
 {
-  rxc_k_f32x16 s = *(rxc_k_f32x16 *)acc;
+  rxc_k_f32x16 s = {0};
   rxc_i64 t;
+  if (!zero)
+    s = *(rxc_k_f32x16 *)acc;
   for (t = 0; t < m; t++)
     s = s + a[t * a_k] * *(const rxc_k_f32x16 *)(b + off[t]);
   *(rxc_k_f32x16 *)acc = s;
@@ -422,12 +438,12 @@ rxc_k_conv_f32_1x16(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_k, const rxc_f32 *
 RXC_INLINE void
 rxc_k_conv_f32_rest(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                     const rxc_i64 *off, rxc_i64 m, rxc_i64 r0, rxc_i64 rows, rxc_i64 j0,
-                    rxc_i64 cols)
+                    rxc_i64 cols, int zero)
 {
   rxc_i64 r, j, t;
   for (r = r0; r < rows; r++)
     for (j = j0; j < cols; j++) {
-      rxc_f32 s = acc[r * cols + j];
+      rxc_f32 s = zero ? 0.0f : acc[r * cols + j];
       for (t = 0; t < m; t++)
         s = s + a[r * a_row + t * a_k] * b[off[t] + j];
       acc[r * cols + j] = s;
@@ -443,7 +459,7 @@ RXC_INLINE void
 #endif
 rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const rxc_f32 *b,
                rxc_i64 b_c, rxc_i64 channels, rxc_i64 kh, rxc_i64 kw, rxc_i64 y_step,
-               rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols)
+               rxc_i64 x_step, rxc_i64 rows, rxc_i64 cols, rxc_i64 fresh)
 {
   rxc_i64 off[RXC_K_CONV_TERMS];
   rxc_i64 k = channels * kh * kw, t0, m, t, r;
@@ -453,6 +469,7 @@ rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
 #endif
   for (t0 = 0; t0 < k; t0 += m) {
     const rxc_f32 *at = a + t0 * a_k;
+    int zero = fresh && t0 == 0; /* the sums start at 0, not at acc */
     m = k - t0 < RXC_K_CONV_TERMS ? k - t0 : RXC_K_CONV_TERMS;
     for (t = 0; t < m; t++) { /* counted, not divided: a depthwise call has 9 terms */
       off[t] = c * b_c + y * y_step + x * x_step;
@@ -468,20 +485,21 @@ rxc_k_conv_f32(rxc_f32 *acc, const rxc_f32 *a, rxc_i64 a_row, rxc_i64 a_k, const
 #if RXC_K_VECTOR
     for (; r + 8 <= rows; r += 8) {
       for (j = 0; j + RXC_K_COLS <= cols; j += RXC_K_COLS)
-        rxc_k_conv_f32_8xv(acc + r * cols + j, at + r * a_row, a_row, a_k, b + j, off, m, cols);
-      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 8, j, cols);
+        rxc_k_conv_f32_8xv(acc + r * cols + j, at + r * a_row, a_row, a_k, b + j, off, m, cols,
+                           zero);
+      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 8, j, cols, zero);
     }
     for (; r < rows; r++) {
       rxc_f32 *s = acc + r * cols;
       const rxc_f32 *ar = at + r * a_row;
       for (j = 0; j + 64 <= cols; j += 64)
-        rxc_k_conv_f32_1x64(s + j, ar, a_k, b + j, off, m);
+        rxc_k_conv_f32_1x64(s + j, ar, a_k, b + j, off, m, zero);
       for (; j + 16 <= cols; j += 16)
-        rxc_k_conv_f32_1x16(s + j, ar, a_k, b + j, off, m);
-      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 1, j, cols);
+        rxc_k_conv_f32_1x16(s + j, ar, a_k, b + j, off, m, zero);
+      rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, r + 1, j, cols, zero);
     }
 #endif
-    rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, rows, 0, cols);
+    rxc_k_conv_f32_rest(acc, at, a_row, a_k, b, off, m, r, rows, 0, cols, zero);
   }
 }
 #endif /* RXC_KERN_EXTERN */

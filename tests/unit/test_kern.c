@@ -427,7 +427,8 @@ typedef struct {
  * kx * x_step, cols elements), whatever the rows (1, 8, not a multiple of
  * 8), the columns (vector blocks and tails), the terms (past a chunk of
  * RXC_K_CONV_TERMS, so sums go back to acc between chunks) and the steps
- * (a dilation's); and writes no element past acc. */
+ * (a dilation's); from acc or, fresh, from 0 with acc's garbage unread
+ * (every other shape); and writes no element past acc. */
 static void
 test_conv_copies_exact(void **state)
 {
@@ -465,13 +466,17 @@ test_conv_copies_exact(void **state)
             for (int64_t col = 0; col < s->cols; col++)
               panel[((c * s->kh + ky) * s->kw + kx) * s->cols + col] =
                   b[c * plane + ky * s->y_step + kx * s->x_step + col];
+      int64_t fresh = (int64_t)(j % 2); /* from 0: acc's garbage is never read */
+      if (fresh)
+        for (size_t x = 0; x < nacc; x++)
+          want[x] = 0.0f;
       rxc_k_gemm_f32(want, a, a_row, a_k, panel, s->cols, k, s->rows, s->cols);
       if (i < 0)
         rxc_k_conv_f32(got, a, a_row, a_k, b, plane, s->channels, s->kh, s->kw, s->y_step,
-                       s->x_step, s->rows, s->cols);
+                       s->x_step, s->rows, s->cols, fresh);
       else
         ((CgKernConvF32)copies[i].fn)(got, a, a_row, a_k, b, plane, s->channels, s->kh, s->kw,
-                                      s->y_step, s->x_step, s->rows, s->cols);
+                                      s->y_step, s->x_step, s->rows, s->cols, fresh);
       assert_memory_equal(got, want, (nacc + 16) * sizeof *got);
       free(a);
       free(b);
