@@ -233,8 +233,8 @@ op_conv_out_extent(OpInfer *in, const Window *w, int a, IrPrimExpr *x, IrPrimExp
     IrPrimExpr *grown =
         bin(in, IR_PE_MUL, bin(in, IR_PE_SUB, x, op_nn_int(c, 1)), op_nn_int(c, w->stride[a]));
     int64_t more = w->output_padding[a] + 1 - pad;
-    return op_nn_simplify(in, bin(in, IR_PE_ADD, bin(in, IR_PE_ADD, grown, span),
-                                  op_nn_int(c, more)));
+    return op_nn_simplify(in,
+                          bin(in, IR_PE_ADD, bin(in, IR_PE_ADD, grown, span), op_nn_int(c, more)));
   }
   IrPrimExpr *num = bin(in, IR_PE_SUB, bin(in, IR_PE_ADD, x, op_nn_int(c, pad)), span);
   num = bin(in, IR_PE_SUB, num, op_nn_int(c, 1));
@@ -526,7 +526,6 @@ op_conv_lowest(IrDType t)
 /* Legalization                                                        */
 /* ------------------------------------------------------------------ */
 
-
 /* The logical dim k of a buffer. */
 IrPrimExpr *
 op_conv_dim(const BufView *v, int k)
@@ -543,7 +542,8 @@ op_conv_load_at(OpPrim *p, const BufView *v, IrPrimExpr **logical)
 
 /* v[a, b, c, d] of a 4-D buffer in logical order, in v's dtype. */
 IrPrimExpr *
-op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
+op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c,
+                 IrPrimExpr *d)
 {
   IrPrimExpr *logical[4] = {a, b, c, d};
   return op_conv_load_at(p, v, logical);
@@ -596,7 +596,7 @@ op_conv_element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store)
  * aborted) when their struct info is not known well enough. */
 bool
 op_conv_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
-               BufView *x, BufView *out)
+                BufView *x, BufView *out)
 {
   *x = (BufView){op_prim_input(p, call->u.call.args[0], "data"), &w->data};
   *out = (BufView){op_prim_output(p, result, ir_printf(p->lz->ctx, "T_%s", name)), &w->out};
@@ -624,7 +624,7 @@ op_conv_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o)
  * info is not known well enough. */
 IrStmt **
 op_conv_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result, const char *name,
-             BufView *x, BufView *out, IrPrimExpr **o)
+              BufView *x, BufView *out, IrPrimExpr **o)
 {
   if (!op_conv_buffers(p, w, call, result, name, x, out))
     return NULL;
@@ -646,6 +646,15 @@ op_conv_is_f32(const IrBuffer *b)
   return b->dtype.code == IR_DT_FLOAT && b->dtype.bits == 32 && b->dtype.lanes == 1;
 }
 
+bool
+op_conv_is_nchw(const BufView *v)
+{
+  for (int a = 0; a < 4; a++)
+    if (v->l->pos[a] != a)
+      return false;
+  return true;
+}
+
 /* out = to_dtype(v) at logical index o. */
 IrStmt *
 op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
@@ -658,8 +667,8 @@ op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v)
  * must be a multiple of stride, i = q // stride inside the input.  *pos
  * gets i; returns the condition (the loads stay under it). */
 static IrPrimExpr *
-transposed_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k,
-               IrPrimExpr *extent, IrPrimExpr **pos)
+transposed_pos(IrCtx *ctx, const Window *w, int a, IrPrimExpr *o, IrPrimExpr *k, IrPrimExpr *extent,
+               IrPrimExpr **pos)
 {
   IrPrimExpr *q = op_nn_sub(ctx, op_nn_add(ctx, o, op_nn_index(ctx, w->pad[a])),
                             op_nn_mul(ctx, k, op_nn_index(ctx, w->dilation[a])));
@@ -748,17 +757,16 @@ op_nn_legalize_conv(OpLegalize *lz, const OpSite *s, IrSInfo *result)
   IrStmt **slot = op_conv_loops(&p, &w, &out, o);
   IrDType sum = op_nn_sum_type(x.b->dtype, k.b->dtype, out.b->dtype);
   IrBuffer *acc = op_nn_acc_typed(&p, 1, sum);
-  IrPrimExpr *extent[1 + CONV_SP] = {w.kind == NN_WIN_CONV_T
-                                         ? op_nn_floordiv(ctx, op_conv_dim(&k, 0),
-                                                          op_nn_index(ctx, w.groups))
-                                         : op_conv_dim(&k, 1)};
+  IrPrimExpr *extent[1 + CONV_SP] = {
+      w.kind == NN_WIN_CONV_T ? op_nn_floordiv(ctx, op_conv_dim(&k, 0), op_nn_index(ctx, w.groups))
+                              : op_conv_dim(&k, 1)};
   for (int a = 0; a < w.nsp; a++)
     extent[1 + a] = op_conv_dim(&k, 2 + a);
   IrStmt *loops, **body = op_prim_loop_nest(&p, extent, 1 + w.nsp, &r, &loops);
   IrPrimExpr *term = conv_term(&p, &w, &x, &k, out.b->dtype, o, r, &cond);
   *body = op_nn_if(&p, cond,
                    op_nn_acc_set(&p, acc, 0, op_nn_sum_add(ctx, sum, op_nn_acc(&p, acc, 0), term)));
-  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)),
-                          loops, op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
+  *slot = op_conv_element(&p, op_nn_acc_set(&p, acc, 0, op_nn_lit(ctx, sum, 0.0)), loops,
+                          op_conv_store(&p, &out, o, op_nn_acc(&p, acc, 0)));
   return op_prim_finish(&p, s->call, result);
 }

@@ -88,14 +88,6 @@ at4(IrCtx *ctx, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c, IrPrimExpr *d)
   return idx;
 }
 
-static IrStmt *
-kernel_stmt(OpPrim *p, const char *name, IrPrimExpr **args, int n)
-{
-  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(p->lz->ctx, name, args, n);
-  return s;
-}
-
 /* A band of all the output rows: group g's input planes copied into the
  * interior of the band, whose padding (zeroed once before the loops:
  * zero_band) no copy writes.  A loop nest, which the row kernel runs as
@@ -111,10 +103,9 @@ copy_planes(OpPrim *p, const Window *w, const Direct *d)
   IrStmt *nest, **body = op_prim_loop_nest(p, ext, 3, &v, &nest);
   IrPrimExpr *c = op_nn_add(ctx, op_nn_mul(ctx, d->g, op_nn_index(ctx, d->ci)), v[0]);
   IrPrimExpr *row = op_nn_add(ctx, v[1], op_nn_index(ctx, w->pad[0]));
-  IrPrimExpr *at = op_nn_add(
-      ctx, op_nn_mul(ctx, v[0], op_nn_index(ctx, d->plane)),
-      op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->wp)),
-                op_nn_add(ctx, v[2], op_nn_index(ctx, w->pad[1]))));
+  IrPrimExpr *at = op_nn_add(ctx, op_nn_mul(ctx, v[0], op_nn_index(ctx, d->plane)),
+                             op_nn_add(ctx, op_nn_mul(ctx, row, op_nn_index(ctx, d->wp)),
+                                       op_nn_add(ctx, v[2], op_nn_index(ctx, w->pad[1]))));
   *body = op_prim_store_at(p, d->band, at, op_conv_load_raw(p, &d->x, d->n, c, v[1], v[2]));
   return nest;
 }
@@ -128,28 +119,26 @@ pad_band(OpPrim *p, const Window *w, const Direct *d, int64_t oh)
   IrCtx *ctx = p->lz->ctx;
   if (d->rows == oh)
     return copy_planes(p, w, d);
-  IrPrimExpr *zero = op_nn_index(ctx, 0), *one = op_nn_index(ctx, 1);
+  IrPrimExpr *zero = op_nn_index(ctx, 0);
   IrPrimExpr *first = op_nn_mul(ctx, d->g, op_nn_index(ctx, d->ci));
-  IrPrimExpr *y0 =
-      op_nn_sub(ctx, op_nn_mul(ctx, d->b, op_nn_index(ctx, d->rows)), op_nn_index(ctx, w->pad[0]));
-  IrPrimExpr *args[16] = {
-      ir_prim_address_of(ctx, op_prim_load_at(p, d->band, zero)),
-      ir_prim_address_of(ctx, op_conv_load_raw(p, &d->x, d->n, first, zero, zero)),
-      op_nn_index(ctx, d->ci),
-      op_nn_index(ctx, d->in_h),
-      op_nn_index(ctx, d->in_w),
-      p->lz->arith ? ir_arith_simplify(p->lz->arith, y0) : y0,
-      op_nn_index(ctx, -w->pad[1]),
-      op_nn_index(ctx, d->rows + (d->kh - 1) * d->dh),
-      op_nn_index(ctx, d->wp),
-      one,
-      one,
-      one,
-      one,
-      one,
-      one,
-      op_nn_index(ctx, d->plane)};
-  return kernel_stmt(p, "rxc_k_im2col_f32", args, 16);
+  Im2col c = {.dst = ir_prim_address_of(ctx, op_prim_load_at(p, d->band, zero)),
+              .src = ir_prim_address_of(ctx, op_conv_load_raw(p, &d->x, d->n, first, zero, zero)),
+              .y0 = op_nn_sub(ctx, op_nn_mul(ctx, d->b, op_nn_index(ctx, d->rows)),
+                              op_nn_index(ctx, w->pad[0])),
+              .x0 = op_nn_index(ctx, -w->pad[1]),
+              .channels = d->ci,
+              .in_h = d->in_h,
+              .in_w = d->in_w,
+              .rows = d->rows + (d->kh - 1) * d->dh,
+              .cols = d->wp,
+              .kh = 1,
+              .kw = 1,
+              .sh = 1,
+              .sw = 1,
+              .dh = 1,
+              .dw = 1,
+              .width = d->plane};
+  return op_conv_im2col(p, IR_F32, &c);
 }
 
 /* Output channels o0 + [0, rows) of group g: summed into acc from 0
@@ -175,7 +164,7 @@ block(OpPrim *p, const Direct *d, IrPrimExpr *o0, int64_t rows)
                           op_nn_index(ctx, rows),
                           op_nn_index(ctx, d->width),
                           op_nn_index(ctx, 1)};
-  st[0] = kernel_stmt(p, "rxc_k_conv_f32", args, 14);
+  st[0] = op_prim_kernel_stmt(p, "rxc_k_conv_f32", args, 14);
   IrPrimExpr *ext[3] = {op_nn_index(ctx, rows), op_nn_index(ctx, d->rows), op_nn_index(ctx, d->ow)};
   IrStmt **body = op_prim_loop_nest(p, ext, 3, &v, &st[1]);
   IrPrimExpr *col = op_nn_add(ctx, op_nn_mul(ctx, v[1], op_nn_index(ctx, d->wp)), v[2]);
@@ -188,29 +177,20 @@ block(OpPrim *p, const Direct *d, IrPrimExpr *o0, int64_t rows)
   return op_nn_seq(p, st, 2);
 }
 
-static bool
-identity(const BufView *v)
-{
-  for (int a = 0; a < 4; a++)
-    if (v->l->pos[a] != a)
-      return false;
-  return true;
-}
-
 bool
 op_conv_direct(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out)
 {
   IrCtx *ctx = p->lz->ctx;
   int64_t co, ci, c, kh, kw, oh, ow, in_h, in_w;
   if (p->lz->kernels != OP_KERNELS_TCC || w->groups < 1 || w->stride[0] != 1 || w->stride[1] != 1 ||
-      !op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) || !identity(x) ||
-      !identity(k) || !identity(out) || !ir_prim_is_int(op_conv_dim(k, 0), &co) ||
-      !ir_prim_is_int(op_conv_dim(k, 1), &ci) || !ir_prim_is_int(op_conv_dim(x, 1), &c) ||
-      !ir_prim_is_int(op_conv_dim(k, 2), &kh) || !ir_prim_is_int(op_conv_dim(k, 3), &kw) ||
-      !ir_prim_is_int(op_conv_dim(out, 2), &oh) || !ir_prim_is_int(op_conv_dim(out, 3), &ow) ||
-      !ir_prim_is_int(op_conv_dim(x, 2), &in_h) || !ir_prim_is_int(op_conv_dim(x, 3), &in_w) ||
-      c != ci * w->groups || co % w->groups || co < 1 || ci < 1 || kh < 1 || kw < 1 || oh < 1 ||
-      ow < 1 || kh * kw == 1)
+      !op_conv_is_f32(x->b) || !op_conv_is_f32(k->b) || !op_conv_is_f32(out->b) ||
+      !op_conv_is_nchw(x) || !op_conv_is_nchw(k) || !op_conv_is_nchw(out) ||
+      !ir_prim_is_int(op_conv_dim(k, 0), &co) || !ir_prim_is_int(op_conv_dim(k, 1), &ci) ||
+      !ir_prim_is_int(op_conv_dim(x, 1), &c) || !ir_prim_is_int(op_conv_dim(k, 2), &kh) ||
+      !ir_prim_is_int(op_conv_dim(k, 3), &kw) || !ir_prim_is_int(op_conv_dim(out, 2), &oh) ||
+      !ir_prim_is_int(op_conv_dim(out, 3), &ow) || !ir_prim_is_int(op_conv_dim(x, 2), &in_h) ||
+      !ir_prim_is_int(op_conv_dim(x, 3), &in_w) || c != ci * w->groups || co % w->groups ||
+      co < 1 || ci < 1 || kh < 1 || kw < 1 || oh < 1 || ow < 1 || kh * kw == 1)
     return false; /* a pointwise conv reads its input in place already */
   Direct d = {.x = *x,
               .k = *k,

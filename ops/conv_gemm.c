@@ -52,8 +52,8 @@
 #include "conv_int.h"
 
 enum {
-  PANEL_BYTES = 512 * 1024,   /* a panel (or a band of input) kept in cache */
-  SMALL_WEIGHTS = 256 * 1024  /* weights read again per band at little cost */
+  PANEL_BYTES = 512 * 1024,  /* a panel (or a band of input) kept in cache */
+  SMALL_WEIGHTS = 256 * 1024 /* weights read again per band at little cost */
 };
 
 typedef struct {
@@ -232,6 +232,32 @@ im2col_kernel(IrDType t)
   return NULL;
 }
 
+IrStmt *
+op_conv_im2col(OpPrim *p, IrDType t, const Im2col *c)
+{
+  IrCtx *ctx = p->lz->ctx;
+  const char *name = im2col_kernel(t);
+  if (!name)
+    return NULL;
+  IrPrimExpr *args[16] = {c->dst,
+                          c->src,
+                          op_nn_index(ctx, c->channels),
+                          op_nn_index(ctx, c->in_h),
+                          op_nn_index(ctx, c->in_w),
+                          p->lz->arith ? ir_arith_simplify(p->lz->arith, c->y0) : c->y0,
+                          c->x0,
+                          op_nn_index(ctx, c->rows),
+                          op_nn_index(ctx, c->cols),
+                          op_nn_index(ctx, c->kh),
+                          op_nn_index(ctx, c->kw),
+                          op_nn_index(ctx, c->sh),
+                          op_nn_index(ctx, c->sw),
+                          op_nn_index(ctx, c->dh),
+                          op_nn_index(ctx, c->dw),
+                          op_nn_index(ctx, c->width)};
+  return op_prim_kernel_stmt(p, name, args, 16);
+}
+
 /* In the C for libtcc, the whole panel of the band and chunk as one call
  * of rt/'s im2col kernel (pack_panel's copies, padding and padded
  * columns in one: under tcc the loops around a call a row cost as much
@@ -244,37 +270,29 @@ static IrStmt *
 panel_im2col(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t in_w)
 {
   IrCtx *ctx = p->lz->ctx;
-  const char *name = im2col_kernel(e->panel->dtype);
-  bool nchw = true;
-  for (int a = 0; a < 4; a++)
-    nchw = nchw && e->x.l->pos[a] == a;
-  if (p->lz->kernels != OP_KERNELS_TCC || !name || !nchw ||
+  if (p->lz->kernels != OP_KERNELS_TCC || !op_conv_is_nchw(&e->x) ||
       !ir_dtype_eq(e->x.b->dtype, e->panel->dtype))
     return NULL;
   IrPrimExpr *zero = op_nn_index(ctx, 0);
   IrPrimExpr *y = op_nn_mul(ctx, e->band, op_nn_index(ctx, e->rows));
-  IrPrimExpr *first = op_conv_load_raw(p, &e->x, e->n, whole_channel(ctx, e, zero), zero, zero);
-  IrPrimExpr *args[16] = {ir_prim_address_of(ctx, op_prim_load(p, e->panel, pair(ctx, zero, zero))),
-                          ir_prim_address_of(ctx, first),
-                          op_nn_index(ctx, e->cc),
-                          op_nn_index(ctx, in_h),
-                          op_nn_index(ctx, in_w),
-                          op_conv_input_pos(ctx, w, 0, y, zero),
-                          op_conv_input_pos(ctx, w, 1, zero, zero),
-                          op_nn_index(ctx, e->rows),
-                          op_nn_index(ctx, e->ow),
-                          op_nn_index(ctx, e->kh),
-                          op_nn_index(ctx, e->kw),
-                          op_nn_index(ctx, w->stride[0]),
-                          op_nn_index(ctx, w->stride[1]),
-                          op_nn_index(ctx, w->dilation[0]),
-                          op_nn_index(ctx, w->dilation[1]),
-                          op_nn_index(ctx, e->width)};
-  if (p->lz->arith)
-    args[5] = ir_arith_simplify(p->lz->arith, args[5]);
-  IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(ctx, name, args, 16);
-  return s;
+  Im2col c = {.dst = ir_prim_address_of(ctx, op_prim_load(p, e->panel, pair(ctx, zero, zero))),
+              .src = ir_prim_address_of(
+                  ctx, op_conv_load_raw(p, &e->x, e->n, whole_channel(ctx, e, zero), zero, zero)),
+              .y0 = op_conv_input_pos(ctx, w, 0, y, zero),
+              .x0 = op_conv_input_pos(ctx, w, 1, zero, zero),
+              .channels = e->cc,
+              .in_h = in_h,
+              .in_w = in_w,
+              .rows = e->rows,
+              .cols = e->ow,
+              .kh = e->kh,
+              .kw = e->kw,
+              .sh = w->stride[0],
+              .sw = w->stride[1],
+              .dh = w->dilation[0],
+              .dw = w->dilation[1],
+              .width = e->width};
+  return op_conv_im2col(p, e->panel->dtype, &c);
 }
 
 /* Output columns [lo, hi) of the window's column kx read inside the input
@@ -317,8 +335,8 @@ pack_panel(OpPrim *p, const Window *w, const ConvGemm *e, int64_t in_h, int64_t 
   int n_in = 0;
   for (int64_t kx = 0; kx < e->kw; kx++) {
     IrPrimExpr *t = op_nn_add(
-        ctx, op_nn_mul(ctx, op_nn_add(ctx, op_nn_mul(ctx, v[0], ext[1]), v[1]),
-                       op_nn_index(ctx, e->kw)),
+        ctx,
+        op_nn_mul(ctx, op_nn_add(ctx, op_nn_mul(ctx, v[0], ext[1]), v[1]), op_nn_index(ctx, e->kw)),
         op_nn_index(ctx, kx));
     int64_t lo, hi;
     inside_cols(w, kx, e->ow, in_w, &lo, &hi);
@@ -516,8 +534,18 @@ chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t kc, int64_t in_h,
 {
   IrCtx *ctx = p->lz->ctx;
   bool later = e->part && !is_zero(e->chunk);
-  Gemm g = {op_nn_index(ctx, e->og), e->width, kc, e, conv_load_a, conv_load_b, conv_store_c,
-            NULL, NULL, later ? conv_load_c : NULL, e->sum, e->tile};
+  Gemm g = {op_nn_index(ctx, e->og),
+            e->width,
+            kc,
+            e,
+            conv_load_a,
+            conv_load_b,
+            conv_store_c,
+            NULL,
+            NULL,
+            later ? conv_load_c : NULL,
+            e->sum,
+            e->tile};
   IrStmt *gemm = later ? chunk_into_part(p, e, &g) : NULL;
   if (!gemm)
     gemm = op_nn_gemm(p, &g);
@@ -552,8 +580,7 @@ gemm_fits(const Window *w, BufView *x, BufView *k, BufView *out, int64_t *co, in
 }
 
 bool
-op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
-             BufView *out)
+op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k, BufView *out)
 {
   int64_t co, ci, kh, kw, oh, ow, in_h, in_w;
   IrDType sum = op_nn_tile_type(x->b->dtype, k->b->dtype, out->b->dtype);
@@ -561,8 +588,8 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
       !gemm_fits(w, x, k, out, &co, &ci, &kh, &kw, &oh, &ow, &in_h, &in_w))
     return false;
   IrCtx *ctx = p->lz->ctx;
-  bool pointwise = kh == 1 && kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
-                   !w->pad[0] && !w->pad[1] && !w->pad[2] && !w->pad[3];
+  bool pointwise = kh == 1 && kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 && !w->pad[0] &&
+                   !w->pad[1] && !w->pad[2] && !w->pad[3];
   for (int a = 0; a < 4; a++)
     pointwise = pointwise && x->l->pos[a] == a;
   int64_t kk = ci * kh * kw;
@@ -578,10 +605,21 @@ op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufVi
     rows = panel_rows(oh, ow, tile, ci, kh * kw, co, small, &cc);
   }
   ConvGemm *e = ir_alloc(ctx, sizeof *e);
-  *e = (ConvGemm){.x = *x, .out = *out, .k = *k, .group = op_nn_index(ctx, 0), .ci = ci,
-                  .og = co / w->groups, .kh = kh, .kw = kw, .ow = ow, .rows = rows,
-                  .cols = rows * ow, .width = tiles_of(rows * ow, tile) * tile, .last = true,
-                  .sum = sum, .tile = tile};
+  *e = (ConvGemm){.x = *x,
+                  .out = *out,
+                  .k = *k,
+                  .group = op_nn_index(ctx, 0),
+                  .ci = ci,
+                  .og = co / w->groups,
+                  .kh = kh,
+                  .kw = kw,
+                  .ow = ow,
+                  .rows = rows,
+                  .cols = rows * ow,
+                  .width = tiles_of(rows * ow, tile) * tile,
+                  .last = true,
+                  .sum = sum,
+                  .tile = tile};
   if (pointwise)
     e->width = e->cols; /* no panel: the gemm's last tile is narrower */
   e->cc = pointwise ? chunk_channels(ci, kh * kw, e->width) : cc;

@@ -95,8 +95,8 @@ typedef struct {
 
 IrPrimExpr *op_conv_dim(const BufView *v, int k);
 /* v[a, b, c, d] of a 4-D buffer in logical order, in v's dtype. */
-IrPrimExpr *op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b, IrPrimExpr *c,
-                     IrPrimExpr *d);
+IrPrimExpr *op_conv_load_raw(OpPrim *p, const BufView *v, IrPrimExpr *a, IrPrimExpr *b,
+                             IrPrimExpr *c, IrPrimExpr *d);
 /* v at the logical index idx (v's rank entries), in v's dtype / as float64. */
 IrPrimExpr *op_conv_load_at(OpPrim *p, const BufView *v, IrPrimExpr **idx);
 IrPrimExpr *op_conv_load(OpPrim *p, const BufView *v, IrPrimExpr **idx);
@@ -108,15 +108,29 @@ IrPrimExpr *op_conv_inside(IrCtx *ctx, const Window *w, IrPrimExpr **pos, IrPrim
 /* init; loops; store. */
 IrStmt *op_conv_element(OpPrim *p, IrStmt *init, IrStmt *loops, IrStmt *store);
 bool op_conv_buffers(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result,
-                    const char *name, BufView *x, BufView *out);
+                     const char *name, BufView *x, BufView *out);
 IrStmt **op_conv_loops(OpPrim *p, const Window *w, const BufView *out, IrPrimExpr **o);
 IrStmt **op_conv_begin(OpPrim *p, const Window *w, const IrExpr *call, IrSInfo *result,
-                      const char *name, BufView *x, BufView *out, IrPrimExpr **o);
+                       const char *name, BufView *x, BufView *out, IrPrimExpr **o);
 /* The physical index of logical index o. */
 IrPrimExpr **op_conv_index(OpPrim *p, const BufView *v, IrPrimExpr **o);
 /* out = to_dtype(v) at logical index o. */
 IrStmt *op_conv_store(OpPrim *p, const BufView *out, IrPrimExpr **o, IrPrimExpr *v);
 bool op_conv_is_f32(const IrBuffer *b);
+/* Is v's layout NCHW itself (its axes in their logical order)? */
+bool op_conv_is_nchw(const BufView *v);
+
+/* One call of rt/'s im2col kernel for elements of dtype t (conv_gemm.c;
+ * NULL when rt/ has none for t):
+ *   rxc_k_im2col(dst, src, channels, in_h, in_w, y0, x0, rows, cols,
+ *                kh, kw, sh, sw, dh, dw, width)
+ * src the first channel's plane of an NCHW input, (y0, x0) the input
+ * position of output (0, 0)'s first tap. */
+typedef struct {
+  IrPrimExpr *dst, *src, *y0, *x0;
+  int64_t channels, in_h, in_w, rows, cols, kh, kw, sh, sw, dh, dw, width;
+} Im2col;
+IrStmt *op_conv_im2col(OpPrim *p, IrDType t, const Im2col *c);
 
 /* conv_gemm.c: emits conv2d with groups 1 as products of matrices (a
  * grouped one as a product a group) and returns true, or returns false
@@ -127,7 +141,7 @@ bool op_conv_is_f32(const IrBuffer *b);
 bool op_conv_gemm(OpPrim *p, const Window *w, const IrExpr *weight, BufView *x, BufView *k,
                   BufView *out);
 /* conv_direct.c: the same in the C for libtcc for a float32 conv2d of
- * stride 1, groups 1, NCHW, with a window of more than one tap (its
+ * stride 1, any groups, NCHW, with a window of more than one tap (its
  * products read the padded input in place: rxc_k_conv_f32). */
 bool op_conv_direct(OpPrim *p, const Window *w, BufView *x, BufView *k, BufView *out);
 /* conv_dw.c: the same for a depthwise conv2d (groups = channels). */

@@ -285,8 +285,8 @@ step(OpPrim *p, const IrPrimExpr *load, const IrPrimExpr *v, IrPrimExpr **vars)
 static bool
 is_load_of(const IrPrimExpr *e, IrDType t)
 {
-  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, t) && ir_dtype_eq(e->u.load.buffer->dtype, t) &&
-         e->u.load.n == e->u.load.buffer->ndim;
+  return e->kind == IR_PE_LOAD && ir_dtype_eq(e->dtype, t) &&
+         ir_dtype_eq(e->u.load.buffer->dtype, t) && e->u.load.n == e->u.load.buffer->ndim;
 }
 
 /* rt/'s kernel for sums of dtype sum of loads a and b: float32 x float32
@@ -303,7 +303,9 @@ kernel_name(IrDType sum, const IrPrimExpr *a, const IrPrimExpr *b)
   if (is_load_of(a, IR_I32))
     return is_load_of(b, IR_I32) ? "rxc_k_gemm_i32i32_i32" : NULL;
   if (is_load_of(a, i8))
-    return is_load_of(b, i8) ? "rxc_k_gemm_i8i8_i32" : is_load_of(b, u8) ? "rxc_k_gemm_i8u8_i32" : NULL;
+    return is_load_of(b, i8)   ? "rxc_k_gemm_i8i8_i32"
+           : is_load_of(b, u8) ? "rxc_k_gemm_i8u8_i32"
+                               : NULL;
   return is_load_of(a, u8) && is_load_of(b, i8) ? "rxc_k_gemm_u8i8_i32" : NULL;
 }
 
@@ -361,9 +363,7 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimE
                          op_nn_index(ctx, g->k),
                          op_nn_to(ctx, IR_I64, rows),
                          op_nn_index(ctx, cols)};
-  IrStmt *s = ir_stmt_new(ctx, IR_ST_EVALUATE, p->lz->loc);
-  s->u.eval = ir_prim_kernel_call(ctx, name, args, 9);
-  return s;
+  return op_prim_kernel_stmt(p, name, args, 9);
 }
 
 /* The sums of a tile as loops: for k, rows, cols: acc += A * B. */
@@ -385,17 +385,16 @@ loop_sums(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *
 
 /* One tile: rows row0 + [0, rows) by columns col0 + [0, cols). */
 static IrStmt *
-gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0,
-          int64_t cols)
+gemm_tile(OpPrim *p, const Gemm *g, IrPrimExpr *row0, int64_t rows, IrPrimExpr *col0, int64_t cols)
 {
   IrCtx *ctx = p->lz->ctx;
   IrPrimExpr **v;
   IrStmt *st[3];
   IrStmt **body = tile_nest(p, g, false, rows, cols, &v, &st[0]);
-  *body = acc_store(p, g, v[0], v[1], cols,
-                    g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]),
-                                          op_nn_add(ctx, col0, v[1]))
-                              : op_nn_lit(ctx, g->sum, 0.0));
+  *body = acc_store(
+      p, g, v[0], v[1], cols,
+      g->load_c ? g->load_c(p, g->env, op_nn_add(ctx, row0, v[0]), op_nn_add(ctx, col0, v[1]))
+                : op_nn_lit(ctx, g->sum, 0.0));
   IrPrimExpr *zero = op_nn_index(ctx, 0);
   if (!(st[1] = kernel_sums(p, g, ir_prim_address_of(ctx, acc_at(p, g, zero, zero, cols)), row0,
                             op_nn_index(ctx, rows), col0, cols)))

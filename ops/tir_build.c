@@ -438,6 +438,14 @@ op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *value)
   return op_prim_store(p, buf, one_index(p, i), value);
 }
 
+IrStmt *
+op_prim_kernel_stmt(OpPrim *p, const char *name, IrPrimExpr **args, int n)
+{
+  IrStmt *s = ir_stmt_new(p->lz->ctx, IR_ST_EVALUATE, p->lz->loc);
+  s->u.eval = ir_prim_kernel_call(p->lz->ctx, name, args, n);
+  return s;
+}
+
 /* --- the function and its call ------------------------------------------------------ */
 
 /* Does an input buffer have the TIR var tvar as a whole dim (so that

@@ -120,6 +120,9 @@ IrStmt *op_prim_store(OpPrim *p, IrBuffer *buf, IrPrimExpr **index, IrPrimExpr *
 /* buf[i] of a one-dim buffer (scratch: rows, lanes, panels), read and written. */
 IrPrimExpr *op_prim_load_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i);
 IrStmt *op_prim_store_at(OpPrim *p, IrBuffer *buf, IrPrimExpr *i, IrPrimExpr *value);
+/* The statement calling rt/'s kernel name (ir/tir_kernel.c's table) with
+ * args[0..n). */
+IrStmt *op_prim_kernel_stmt(OpPrim *p, const char *name, IrPrimExpr **args, int n);
 /* Checks of data: what a kernel refuses for the *values* of a tensor (an
  * index out of range, an integer divisor 0) is a TIR assert in the
  * lowering, run by check loops that come before every statement that
