@@ -115,7 +115,9 @@ const char *cg_runtime_kernel_base_text(void);
  * NAME.h; guarded, so that NAME.c may carry cg_runtime_text too. */
 const char *cg_runtime_types_text(void);
 
-/* jit.c (libtcc) and cc.c (system compiler + dlopen): a compiled module. */
+/* jit.c (libtcc) and cc.c (system compiler + dlopen): a compiled module.
+ * Its code reads a blob's weights from out's own blob (no copy), so the
+ * CgOutput (and the IrCtx holding it) must outlive the CgCompiled. */
 typedef struct CgCompiled CgCompiled;
 typedef int (*CgPackedFn)(void *arena, size_t arena_bytes, void *const *tensors,
                           const int64_t *dims);
