@@ -22,9 +22,9 @@
 
 /* What cg_jit_cc and the libtcc JIT return (cc.c and jit.c). */
 struct CgCompiled {
-  void *dl;  /* dlopen handle (cc.c), or NULL */
-  void *tcc; /* TCCState (jit.c), or NULL */
-  char *dir; /* temporary directory to remove (cc.c), or NULL; heap */
+  void *dl;      /* dlopen handle (cc.c), or NULL */
+  void *tcc;     /* TCCState (jit.c), or NULL */
+  char *dir;     /* temporary directory to remove (cc.c), or NULL; heap */
   void *weights; /* weights = blob: the aligned copy NAME_set_weights took
                     when out's blob was not aligned, or NULL; heap */
 };
@@ -214,14 +214,14 @@ typedef struct {
   const IrModule *m;
   const MpPlan *plan;
   const CfgOptions *cfg;
-  const char *name;      /* C prefix: "mlp" */
-  CgPrim *prims;         /* one per module global (unused for non-prims) */
-  IrMap globals;         /* m's globals by name (ir_module_index) */
-  CgConst *consts;       /* the constants, in order of first use (gen_weights.c) */
+  const char *name; /* C prefix: "mlp" */
+  CgPrim *prims;    /* one per module global (unused for non-prims) */
+  IrMap globals;    /* m's globals by name (ir_module_index) */
+  CgConst *consts;  /* the constants, in order of first use (gen_weights.c) */
   int nconsts, capconsts;
-  IrMap const_index;     /* IR_EX_CONST node -> its CgConst */
+  IrMap const_index;               /* IR_EX_CONST node -> its CgConst */
   int64_t string_end[CG_CT_COUNT]; /* weights = bytes: each type's string so far */
-  int64_t blob_end;      /* weights = blob: the blob so far */
+  int64_t blob_end;                /* weights = blob: the blob so far */
   bool helpers[CG_H_COUNT][CG_CT_COUNT];
   bool copy_used;        /* rxc_copy (results that are not in place) */
   bool poison_used;      /* some entry is poisoned ([codegen] poison): rxc_poison */
@@ -241,8 +241,8 @@ typedef struct {
 void cg_fail(CgGen *g, const char *fmt, ...);
 bool cg_ctype(IrDType t, CgCType *out);
 const char *cg_ctype_name(CgCType t);
-const char *cg_ctype_suffix(CgCType t);           /* of helper names: "f32" in rxc_max_f32 */
-const char *cg_dtype_cname(CgGen *g, IrDType t);  /* NULL after an error */
+const char *cg_ctype_suffix(CgCType t);          /* of helper names: "f32" in rxc_max_f32 */
+const char *cg_dtype_cname(CgGen *g, IrDType t); /* NULL after an error */
 /* The C type of a value of dtype t in an expression: as cg_dtype_cname, but
  * rxc_f32 for float16 and bfloat16, which only memory holds as bits. */
 const char *cg_value_cname(CgGen *g, IrDType t);
@@ -275,9 +275,12 @@ bool cg_flat_pair(const IrBuffer *b, IrPrimExpr *const *idx, int d, const IrPrim
 /* gen_row.c: [codegen] rows.  When loop (of prim_func f, CgPrim p) is an
  * innermost float32 loop the row kernel can run (the file comment says
  * which), writes its call into o at indent ind (the loop var already
- * named in names) and returns true; otherwise writes nothing. */
+ * named in names) and returns true; otherwise writes nothing.  With
+ * flat, also writes there, for other C compilers, a nest that the call
+ * runs as one row as a plain loop over the row (nothing when the nest's
+ * own loops are as good). */
 bool cg_row_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
-                 const IrStmt *loop, int ind, IrBuf *o);
+                 const IrStmt *loop, int ind, IrBuf *o, IrBuf *flat);
 /* Is b one of f's buffer parameters? */
 bool cg_buffer_is_param(const IrPrimFunc *f, const IrBuffer *b);
 /* The buffer whose memory b is in f: b, or what its T.decl_buffer views
@@ -288,8 +291,8 @@ const IrBuffer *cg_buffer_root(const IrPrimFunc *f, const IrBuffer *b);
  * reductions of the form its file comment gives, writes it with several
  * reductions at a time into o (as cg_row_emit) and returns true;
  * otherwise writes nothing. */
-bool cg_reduce_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f,
-                    const CgPrim *p, const IrStmt *loop, int ind, IrBuf *o);
+bool cg_reduce_emit(CgGen *g, CgNames *names, IrArith *arith, const IrPrimFunc *f, const CgPrim *p,
+                    const IrStmt *loop, int ind, IrBuf *o);
 /* e rebuilt with fn's expression for each node fn maps (non-NULL; the
  * node's subtree is then not visited), the others rebuilt around theirs. */
 IrPrimExpr *cg_prim_map(IrCtx *ctx, IrPrimExpr *e, IrPrimExpr *(*fn)(IrPrimExpr *e, void *user),
@@ -317,8 +320,8 @@ typedef struct {
   int64_t offset;            /* tensor: byte offset in its storage (-1 unknown) */
   IrExpr **items;            /* tuple */
   int nitems;
-  const char *shape_src;     /* R.tensor_to_shape(t): t's C expression, whose
-                                elements a later R.match_cast reads */
+  const char *shape_src; /* R.tensor_to_shape(t): t's C expression, whose
+                            elements a later R.match_cast reads */
 } CgVar;
 
 /* Pre-pass: which storages a var may view. */
@@ -358,15 +361,15 @@ typedef struct {
                           (cg_arena_cap); -1 when no such dim is in it */
   IrVec *scope;        /* names declared in the scope being emitted */
   int indent;
-  IrBuf defs;   /* the prologue's dims that R.match_cast defines (gen_check.c) */
-  IrBuf checks; /* the prologue's checks of match_casts and call arguments */
+  IrBuf defs;                   /* the prologue's dims that R.match_cast defines (gen_check.c) */
+  IrBuf checks;                 /* the prologue's checks of match_casts and call arguments */
   const char *result_dims_name; /* the parameter the result dims go to, or NULL */
-  IrVec late;   /* IrPrimExpr* vars defined in the body from tensor data
-                   (R.tensor_to_shape + R.match_cast): checks using them
-                   stay where they are, after the definition */
-  IrVec late_nested; /* the late vars defined inside an if branch */
-  bool *plan_done; /* per plan check (MpFunctionPlan.checks): emitted at a
-                      late var's definition */
+  IrVec late;                   /* IrPrimExpr* vars defined in the body from tensor data
+                                   (R.tensor_to_shape + R.match_cast): checks using them
+                                   stay where they are, after the definition */
+  IrVec late_nested;            /* the late vars defined inside an if branch */
+  bool *plan_done;              /* per plan check (MpFunctionPlan.checks): emitted at a
+                                   late var's definition */
   bool asserts; /* the body has an R.assert_op (gen_effect.c) or calls a prim_func that can fail */
   bool poison;  /* [codegen] poison applies (a constant arena): gen_poison.c */
   int64_t canary_at, canary_bytes; /* with poison: the canary after the arena */
@@ -421,8 +424,8 @@ const char *cg_data_dim_binding(CgFunc *E, const IrPrimExpr *var);
  * R.match_casts define written in the signature's dims (the caller sizes
  * its buffers from the signature). */
 IrSInfo *cg_output_in_signature_dims(CgFunc *E, IrSInfo *s);
-void cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call, IrPrimExpr *const *vars,
-                         IrPrimExpr *const *vals, int n, IrBuf *o);
+void cg_emit_call_checks(CgFunc *E, const IrPrimFunc *f, const IrExpr *call,
+                         IrPrimExpr *const *vars, IrPrimExpr *const *vals, int n, IrBuf *o);
 
 /* gen_weights.c */
 /* The C expression of a pointer to constant c's first element, placed in
@@ -449,7 +452,7 @@ void cg_emit_poison_helpers(const CgGen *g, IrBuf *out);
 /* gen_header.c */
 void cg_emit_header(CgGen *g, const CgOutput *res, const IrBuf *decls, const IrBuf *docs,
                     IrBuf *out);
-bool cg_weights_blob(const CgGen *g);    /* [codegen] weights = blob */
+bool cg_weights_blob(const CgGen *g);      /* [codegen] weights = blob */
 bool cg_err_used(const CgGen *g, int err); /* NAME_ERR_WEIGHTS with a blob, _ASSERT with asserts */
 /* NAME_strerror's definition. */
 void cg_emit_strerror(CgGen *g, IrBuf *out);

@@ -297,11 +297,12 @@ emit_helper(CgHelper h, CgCType t, IrBuf *o)
       ir_buf_printf(o, "  return %s(a / b);\n}\n\n", fl);
     else if (ctype_is_signed(t)) /* defined for every b: 0 by 0 (which the interpreter
                                     refuses), -1 wrapping */
-      ir_buf_printf(o,
-                    "  if (b == 0)\n    return 0;\n  if (b == -1)\n    return (%s)(0u - (rxc_u64)a);\n"
-                    "  %s q = (%s)(a / b);\n  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? "
-                    "q - 1 : q);\n}\n\n",
-                    T, T, T, T);
+      ir_buf_printf(
+          o,
+          "  if (b == 0)\n    return 0;\n  if (b == -1)\n    return (%s)(0u - (rxc_u64)a);\n"
+          "  %s q = (%s)(a / b);\n  return (%s)((a %% b != 0 && ((a < 0) != (b < 0))) ? "
+          "q - 1 : q);\n}\n\n",
+          T, T, T, T);
     else
       ir_buf_printf(o, "  return b == 0 ? 0 : (%s)(a / b);\n}\n\n", T);
     break;
@@ -333,11 +334,13 @@ emit_helper(CgHelper h, CgCType t, IrBuf *o)
     ir_buf_printf(o, "static %s\nrxc_pow_%s(%s a, %s b)\n{\n  rxc_u64 r = 1, base = (rxc_u64)a;\n",
                   T, S, T, T);
     if (ctype_is_signed(t))
-      ir_buf_printf(o, "  if (b < 0)\n    return (%s)(a == 1 ? 1 : a == -1 ? (b %% 2 ? -1 : 1) : 0);\n", T);
-    ir_buf_printf(o,
-                  "  for (; b > 0; b >>= 1) {\n    if (b & 1)\n      r *= base;\n    base *= base;\n"
-                  "  }\n  return (%s)r;\n}\n\n",
-                  T);
+      ir_buf_printf(
+          o, "  if (b < 0)\n    return (%s)(a == 1 ? 1 : a == -1 ? (b %% 2 ? -1 : 1) : 0);\n", T);
+    ir_buf_printf(
+        o,
+        "  for (; b > 0; b >>= 1) {\n    if (b & 1)\n      r *= base;\n    base *= base;\n"
+        "  }\n  return (%s)r;\n}\n\n",
+        T);
     break;
   case CG_H_ABS:
     if (ctype_is_signed(t))
@@ -423,9 +426,10 @@ isa_features(CfgIsa isa)
   static const char v3[] = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe";
   static const char v4[] = "sse3,ssse3,sse4.1,sse4.2,popcnt,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,"
                            "avx512f,avx512bw,avx512cd,avx512dq,avx512vl";
-  return isa == CFG_ISA_X86_64_V2 ? v2 : isa == CFG_ISA_X86_64_V3 ? v3
-                                     : isa == CFG_ISA_X86_64_V4 ? v4
-                                                                : NULL;
+  return isa == CFG_ISA_X86_64_V2   ? v2
+         : isa == CFG_ISA_X86_64_V3 ? v3
+         : isa == CFG_ISA_X86_64_V4 ? v4
+                                    : NULL;
 }
 
 /* The features clang gets for isa: x86-64-v3's at most, because clang 14
@@ -443,9 +447,9 @@ isa_features_clang(CfgIsa isa)
  * name it, then, for an x86 level, gcc's target and -O3 options (pushed;
  * the optimize pragma only when the build optimizes at all, so -O0 stays a
  * debug build) or clang's target attribute on every function (clang's -O2
- * already vectorizes; isa_features_clang says which features).  Guarded by compiler and architecture, so tcc,
- * other compilers and other targets build the same file as plain C.  isa
- * none writes nothing: the output is what it was without the key. */
+ * already vectorizes; isa_features_clang says which features).  Guarded by compiler and
+ * architecture, so tcc, other compilers and other targets build the same file as plain C.  isa none
+ * writes nothing: the output is what it was without the key. */
 static void
 emit_isa_push(CgGen *g, IrBuf *c)
 {
@@ -513,6 +517,14 @@ assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
                 "#ifdef %s_TRACE\n#define RXC_TRACE(name, ptr, bytes) %s_TRACE(name, ptr, bytes)\n"
                 "#else\n#define RXC_TRACE(name, ptr, bytes) ((void)0)\n#endif\n\n",
                 g->name, g->name);
+  /* gcc inlines a prim_func called once into the entry, which then grows
+   * past --param large-function-growth, and rt's math (rxc_expf) stops
+   * being inlined into the loops of the next ones, which then do not
+   * vectorize (efficientnet_b0: half its time in calls of rxc_expf).  On
+   * the 64-bit hosts; a Cortex-M build keeps its size. */
+  ir_buf_puts(c, "#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__) && \\\n"
+                 "    (defined(__x86_64__) || defined(__aarch64__))\n"
+                 "#define RXC_PRIM __attribute__((noinline))\n#else\n#define RXC_PRIM\n#endif\n\n");
   emit_isa_push(g, c);
   if (g->print_used)
     ir_buf_puts(c, cg_runtime_print_text());

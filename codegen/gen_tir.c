@@ -35,7 +35,7 @@ typedef struct {
   CgNames names;
   IrArith *arith; /* bounds of the implicit dims and loop vars */
   int indent;
-  const char *all_ok; /* inside a check nest: the local its asserts and into */
+  const char *all_ok;  /* inside a check nest: the local its asserts and into */
   const IrPrimFunc *f; /* the prim_func being emitted */
   const CgPrim *p;     /* what its callers told about it */
 } Tir;
@@ -165,7 +165,8 @@ cg_flat_pair(const IrBuffer *b, IrPrimExpr *const *idx, int d, const IrPrimExpr 
              const IrPrimExpr **x)
 {
   const IrPrimExpr *hi = idx[d - 1], *lo = idx[d], *c = b->shape[d], *div = hi;
-  if (lo->kind != IR_PE_FLOORMOD || c->kind != IR_PE_INT || !is_literal(lo->u.bin.b, c->u.int_value))
+  if (lo->kind != IR_PE_FLOORMOD || c->kind != IR_PE_INT ||
+      !is_literal(lo->u.bin.b, c->u.int_value))
     return false;
   *a = NULL;
   if (hi->kind == IR_PE_ADD && hi->u.bin.b->kind == IR_PE_FLOORDIV) {
@@ -750,7 +751,8 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
   const IrPrimExpr *v = s->u.loop.var;
   const char *ct = cg_dtype_cname(t->g, v->dtype);
   if (s->u.loop.kind == IR_FOR_THREAD_BINDING) {
-    cg_fail(t->g, "loop '%s' is bound to GPU thread axis '%s': the generated C runs on one CPU thread",
+    cg_fail(t->g,
+            "loop '%s' is bound to GPU thread axis '%s': the generated C runs on one CPU thread",
             v->u.var, s->u.loop.thread);
     return;
   }
@@ -769,16 +771,20 @@ emit_for(Tir *t, const IrStmt *s, IrBuf *o)
   }
   /* [codegen] rows: the loop as a call of the row kernel (gen_row.c); with
    * auto, the loop too, for compilers other than tcc (RXC_ROWS) */
-  IrBuf row = {0};
-  if (cg_row_emit(t->g, &t->names, t->arith, t->f, t->p, s, t->indent, &row)) {
-    bool both = t->g->cfg->codegen.rows == CFG_ROWS_AUTO;
+  IrBuf row = {0}, flat = {0};
+  bool both = t->g->cfg->codegen.rows == CFG_ROWS_AUTO;
+  if (cg_row_emit(t->g, &t->names, t->arith, t->f, t->p, s, t->indent, &row, both ? &flat : NULL)) {
     ir_buf_puts(o, both ? "#if RXC_ROWS\n" : "");
     ir_buf_put(o, row.data, row.len);
     ir_buf_free(&row);
     if (!both)
       return;
     ir_buf_puts(o, "#else\n");
-    emit_loop(t, s, name, ct, o);
+    if (flat.len)
+      ir_buf_put(o, flat.data, flat.len);
+    else
+      emit_loop(t, s, name, ct, o);
+    ir_buf_free(&flat);
     ir_buf_puts(o, "#endif\n");
     return;
   }
@@ -1147,15 +1153,16 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
     const char *ct = cg_dtype_cname(g, h.buffer[i]->dtype);
     const char *buf = cg_names_find(&t.names, h.buffer[i]);
     /* keyed by the name slot: one local per (buffer, offset) */
-    h.name[i] = cg_names_add(g, &t.names, &h.name[i],
-                             ir_printf(g->ctx, "%s_%lld", h.buffer[i]->name, (long long)h.offset[i]));
-    ir_buf_printf(&hoisted, "  const %s %s = %s[%lld];\n", ct ? ct : "?", h.name[i], buf ? buf : "?",
-                  (long long)h.offset[i]);
+    h.name[i] =
+        cg_names_add(g, &t.names, &h.name[i],
+                     ir_printf(g->ctx, "%s_%lld", h.buffer[i]->name, (long long)h.offset[i]));
+    ir_buf_printf(&hoisted, "  const %s %s = %s[%lld];\n", ct ? ct : "?", h.name[i],
+                  buf ? buf : "?", (long long)h.offset[i]);
   }
   g->hoist = &h;
   emit_stmt(&t, f->body, &body);
   g->hoist = NULL;
-  ir_buf_printf(out, "/* T.prim_func %s%s */\nstatic %s\n%s_%s(%s)\n{\n", gl->name,
+  ir_buf_printf(out, "/* T.prim_func %s%s */\nRXC_PRIM static %s\n%s_%s(%s)\n{\n", gl->name,
                 p->can_fail ? ": returns 1 when an assert fails, else 0" : "",
                 p->can_fail ? "int" : "void", g->name, cg_ident(g, gl->name), params.data);
   int nnames = f->nparams + p->ndims;

@@ -7,7 +7,10 @@ that hold NaNs, infinities, -0 and large values: compiled by libtcc with
 rows off (the plain loops: the reference), by libtcc with rows as
 configured by default (auto: the row calls under tcc), and by the system
 compiler with rows forced on (the vector form of rt/rt_kern_row.h, inline
-in the generated C), each also with [opt] kernels on.  Every output must
+in the generated C), and by the system compiler with rows = auto (the
+plain C, where a nest the kernel would take as one row is one loop over
+its elements: at least one such nest in each module that has one), each
+also with [opt] kernels on.  Every output must
 be bit for bit the reference's, except that any NaN equals any NaN (C
 does not define which NaN an operation on two NaNs returns).  The
 outputs the interpreter computes with the generated C's operations (not
@@ -60,10 +63,10 @@ def inputs_tir(rng):
             "k": np.array([0.25, -3.0], dtype=np.float32)}
 
 
-MODULES = [
-    ("rows_elem.py", inputs_elem, ["0", "1"]),  # max pool, clip: the interpreter's bits
-    ("rows_ops.py", inputs_ops, []),           # conv epilogues: the loops' bits
-    ("rows_tir.py", inputs_tir, []),           # the loops' bits
+MODULES = [  # name, inputs, outputs the interpreter must match, nests as one loop at least
+    ("rows_elem.py", inputs_elem, ["0", "1"], 1),  # max pool, clip: the interpreter's bits
+    ("rows_ops.py", inputs_ops, [], 1),            # conv epilogues: the loops' bits
+    ("rows_tir.py", inputs_tir, [], 0),            # the loops' bits
 ]
 
 VARIANTS = [  # name, --set options, via
@@ -73,6 +76,10 @@ VARIANTS = [  # name, --set options, via
     # auto's -O3 -march=native would fuse a*b+c in the loops and the
     # kernel differently: not the bits of the loops under tcc)
     ("cc rows=on", ["codegen.rows=on", "jit.cc_flags=-O3 -march=native -ffp-contract=off"], "cc"),
+    # rows = auto under the system compiler: RXC_ROWS is 0, so the plain C
+    # runs, a nest the kernel takes as one row written as one loop of its
+    # elements (gen_row.c's emit_flat)
+    ("cc rows=auto", ["jit.cc_flags=-O3 -march=native -ffp-contract=off"], "cc"),
 ]
 
 
@@ -97,9 +104,10 @@ def differ(a, b):
     return int((bits & ~(np.isnan(a) & np.isnan(b))).sum())
 
 
-def check_module(tmp, name, make_inputs, interp_outputs, min_calls=2):
+def check_module(tmp, name, make_inputs, interp_outputs, min_calls=2, min_flat=0):
     """The differences of module name's variants (and the row calls'
-    check: at least min_calls); 0 when none."""
+    check: at least min_calls, and min_flat nests as one plain loop in the
+    C of rows = auto); 0 when none."""
     path = os.path.join(HERE, name)
     rng = np.random.default_rng(20261128)
     args = []
@@ -119,6 +127,12 @@ def check_module(tmp, name, make_inputs, interp_outputs, min_calls=2):
             calls = len(re.findall(r"rxc_k_row_f32\([^;]*row_scalars\);", f.read()))
         if calls < min_calls:
             print("%s: the generated C calls the row kernel %d times" % (name, calls))
+            bad += 1
+        run(sets + ["compile", path, "-o", gen, "--name", "m", "-q"], "compile (rows = auto)")
+        with open(os.path.join(gen, "m.c")) as f:
+            flat = f.read().count("rows of all their elements in one loop")
+        if flat < min_flat:
+            print("%s: the C of rows = auto writes %d nests as one loop" % (name, flat))
             bad += 1
         results = {}
         for vname, vset, via in VARIANTS:
@@ -144,8 +158,9 @@ def check_module(tmp, name, make_inputs, interp_outputs, min_calls=2):
                     print("%s output %s: tcc with rows differs from the interpreter in %d elements"
                           % (name, k, d))
                     bad += 1
-        print("%s%s: %d row calls, %s" % (name, " (kernels)" if kernels else "", calls,
-                                            "same bits" if not bad else "DIFFERENT"))
+        print("%s%s: %d row calls, %d nests as one loop, %s"
+              % (name, " (kernels)" if kernels else "", calls, flat,
+                 "same bits" if not bad else "DIFFERENT"))
         total += bad
     return total
 
@@ -153,8 +168,8 @@ def check_module(tmp, name, make_inputs, interp_outputs, min_calls=2):
 def main():
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for name, make_inputs, interp_outputs in MODULES:
-            bad += check_module(tmp, name, make_inputs, interp_outputs)
+        for name, make_inputs, interp_outputs, min_flat in MODULES:
+            bad += check_module(tmp, name, make_inputs, interp_outputs, min_flat=min_flat)
     if bad:
         print("rows_bits.py: %d difference(s)" % bad)
         return 1
