@@ -269,6 +269,26 @@ emit_extent(Row *r, const CgNames *names, int from, int to, IrBuf *o)
     cg_emit_expr(r->g, names, ir_arith_simplify(r->arith, p), o);
 }
 
+/* "rxc_i64 row_n = ...;": with a guard lhs(j) < rhs (lhs = j + c), the
+ * j that pass it, the first rhs - lhs(min) ones, at most count; its name. */
+static const char *
+emit_guard_count(Row *r, CgNames *names, const char *count, int ind, IrBuf *o)
+{
+  CgGen *g = r->g;
+  const char *n = local_name(g, names, KEY_COUNT, "row_n");
+  indent(ind, o);
+  ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", n);
+  cg_emit_expr(g, names, r->guard->u.bin.b, o);
+  ir_buf_puts(o, " - (rxc_i64)");
+  cg_emit_expr(g, names, r->guard->u.bin.a, o);
+  ir_buf_printf(o, "%s;\n", r->guard->kind == IR_PE_LE ? " + 1" : "");
+  indent(ind, o);
+  ir_buf_printf(o, "if (%s > %s)\n", n, count);
+  indent(ind + 1, o);
+  ir_buf_printf(o, "%s = %s;\n", n, count);
+  return n;
+}
+
 /* The glue of the loops: the call, only when some (i, j) runs (a
  * symbolic extent, a guard), so that every address it forms is one the
  * loops read or write.  With a guard lhs(j) < rhs (lhs = j + c), the j
@@ -307,17 +327,7 @@ emit_glue(Row *r, CgNames *names, int result, int ind, IrBuf *o)
     emit_first(r, names, r->loop[k], ind + 1, o);
   const char *n = count.data;
   if (r->guard) {
-    n = local_name(g, names, KEY_COUNT, "row_n");
-    indent(ind + 1, o);
-    ir_buf_printf(o, "rxc_i64 %s = (rxc_i64)", n);
-    cg_emit_expr(g, names, r->guard->u.bin.b, o);
-    ir_buf_puts(o, " - (rxc_i64)");
-    cg_emit_expr(g, names, r->guard->u.bin.a, o);
-    ir_buf_printf(o, "%s;\n", r->guard->kind == IR_PE_LE ? " + 1" : "");
-    indent(ind + 1, o);
-    ir_buf_printf(o, "if (%s > %s)\n", n, count.data);
-    indent(ind + 2, o);
-    ir_buf_printf(o, "%s = %s;\n", n, count.data);
+    n = emit_guard_count(r, names, count.data, ind + 1, o);
     and_cond(&cond, "%s > 0", n);
   }
   if (cond.len) {
@@ -391,7 +401,9 @@ flat_node(IrPrimExpr *e, void *user)
 }
 
 /* Has the nest a plain form worth writing: more than one live loop in a
- * row, literal extents, no guard, and every address it moves affine? */
+ * row, or a guard (which the plain form makes its count: an if in the loop
+ * keeps gcc from vectorizing a body that may trap, as exp's does), and
+ * literal extents? */
 static bool
 flat_fits(Row *r)
 {
@@ -399,7 +411,7 @@ flat_fits(Row *r)
   int64_t v;
   for (int k = r->split; k < r->depth; k++)
     live += !r->fixed[k];
-  if (live < 2 || r->guard || !r->store->u.store.n)
+  if ((live < 2 && !r->guard) || !r->store->u.store.n)
     return false;
   for (int k = 0; k < r->depth; k++)
     if (!r->fixed[k] && !ir_prim_is_int(r->extent[k], &v))
@@ -425,13 +437,15 @@ emit_flat(Row *r, CgNames *names, int ind, IrBuf *o)
   ir_buf_puts(o, "{ /* the loops over ");
   for (int k = 0; k < r->depth; k++)
     ir_buf_printf(o, "%s%s", k ? ", " : "", cg_names_find(names, r->loop[k]->u.loop.var));
-  ir_buf_puts(o, ": rows of all their elements in one loop */\n");
+  ir_buf_printf(o, ": rows of all their elements in one loop%s */\n",
+                r->guard ? ", over those where its condition holds" : "");
   for (int k = 0; k < r->depth; k++)
     emit_first(r, names, r->loop[k], ind + 1, o);
+  const char *n = r->guard ? emit_guard_count(r, names, count.data, ind + 1, o) : count.data;
   indent(ind + 1, o);
   ir_buf_printf(o, "for (rxc_i64 %s = 0; %s < %s; %s++) {\n", ri, ri, rows.data, ri);
   indent(ind + 2, o);
-  ir_buf_printf(o, "for (rxc_i64 %s = 0; %s < %s; %s++) {\n", rj, rj, count.data, rj);
+  ir_buf_printf(o, "for (rxc_i64 %s = 0; %s < %s; %s++) {\n", rj, rj, n, rj);
   const IrBuffer *b = st->u.store.buffer;
   IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = b->dtype};
   dst.u.load.buffer = (IrBuffer *)b;
