@@ -15,7 +15,9 @@
  * (val is evaluated where it was, and everything else e reads was
  * complete before the producer began), so the results are unchanged; A
  * goes, and with it its bytes in the arena.  Chains (matmul, add, relu)
- * join one consumer at a time.
+ * join one consumer at a time, each trying the intermediates it reads in
+ * turn, and a joined nest may then join as a consumer again: x * f(x)
+ * (SiLU, GELU) joins f's nest first, then x's producer.
  *
  * Refused, so left as they are: a consumer that is not a perfect nest down
  * to its store or does not cover A, a producer that reads A, an
@@ -152,7 +154,8 @@ is_var_list(IrPrimExpr **idx, int n, IrStmt **loops, int d)
   if (n != d)
     return false;
   for (int k = 0; k < d; k++)
-    if (idx[k] != loops[k]->u.loop.var && !(is_const(idx[k], 0) && is_const(loops[k]->u.loop.extent, 1)))
+    if (idx[k] != loops[k]->u.loop.var &&
+        !(is_const(idx[k], 0) && is_const(loops[k]->u.loop.extent, 1)))
       return false;
   return true;
 }
@@ -167,7 +170,8 @@ static bool
 load_elsewhere(void *user, const IrPrimExpr *load)
 {
   const AtPoint *p = user;
-  return load->u.load.buffer == p->b && !is_var_list(load->u.load.indices, load->u.load.n, p->loops, p->d);
+  return load->u.load.buffer == p->b &&
+         !is_var_list(load->u.load.indices, load->u.load.n, p->loops, p->d);
 }
 
 /* Does e load b anywhere other than at exactly the vars of loops? */
@@ -185,7 +189,8 @@ replace_loads(IrCtx *ctx, IrPrimExpr *e, const IrBuffer *b, IrPrimExpr *val)
 {
   if (e->kind == IR_PE_LOAD && e->u.load.buffer == b)
     return replace_loads(ctx, val, NULL, NULL);
-  if (e->kind == IR_PE_INT || e->kind == IR_PE_FLOAT || e->kind == IR_PE_STR || e->kind == IR_PE_VAR)
+  if (e->kind == IR_PE_INT || e->kind == IR_PE_FLOAT || e->kind == IR_PE_STR ||
+      e->kind == IR_PE_VAR)
     return e;
   IrPrimExpr *c = ir_alloc(ctx, sizeof *c);
   *c = *e;
@@ -251,26 +256,29 @@ reads_producer_output(const IrStmt *producer, const IrPrimExpr *e, const IrBuffe
 
 typedef struct {
   const Join *J;
-  IrBuffer *found;
-} Candidate;
+  IrVec *found;
+} Candidates;
 
 static bool
 load_of_alloc(void *user, const IrPrimExpr *load)
 {
-  Candidate *c = user;
-  if (alloc_index(c->J, load->u.load.buffer) < 0)
+  Candidates *c = user;
+  IrBuffer *b = load->u.load.buffer;
+  if (alloc_index(c->J, b) < 0)
     return false;
-  c->found = load->u.load.buffer;
-  return true;
+  for (int i = 0; i < c->found->len; i++)
+    if (c->found->items[i] == b)
+      return false;
+  ir_vec_push(c->found, b);
+  return false;
 }
 
-/* The first intermediate e loads, or NULL. */
-static IrBuffer *
-candidate(const Join *J, const IrPrimExpr *e)
+/* The intermediates e loads, each once, in the order met. */
+static void
+candidates(const Join *J, const IrPrimExpr *e, IrVec *out)
 {
-  Candidate c = {J, NULL};
+  Candidates c = {J, out};
   any_load(e, load_of_alloc, &c);
-  return c.found;
 }
 
 typedef struct {
@@ -329,7 +337,8 @@ run_at(Join *J, const IrBuffer *a, IrStmt **cl, int d, const IrStmt *store, IrSt
                  vk == IR_PE_VAR;
   if (!(rounded && ir_dtype_eq(val->dtype, a->dtype)))
     val = ir_prim_cast(J->ctx, a->dtype, val);
-  IrPrimExpr *value = replace_loads(J->ctx, op_prim_subst(J->ctx, store->u.store.value, &at, false), a, val);
+  IrPrimExpr *value =
+      replace_loads(J->ctx, op_prim_subst(J->ctx, store->u.store.value, &at, false), a, val);
   IrPrimExpr **idx = ir_alloc(J->ctx, sizeof *idx * (size_t)(store->u.store.n + 1));
   for (int i = 0; i < store->u.store.n; i++)
     idx[i] = op_prim_subst(J->ctx, store->u.store.indices[i], &at, false);
@@ -340,19 +349,14 @@ run_at(Join *J, const IrBuffer *a, IrStmt **cl, int d, const IrStmt *store, IrSt
   ps->u.store.value = value;
 }
 
-/* Joins item c (the consumer) into the items before it that store the
- * intermediate it reads, when they have the shape of the file comment;
- * true when it did. */
+/* Joins item c (the consumer: its loops cl[0..d), its store) into the
+ * items before it that store intermediate a, when they have the shape of
+ * the file comment; true when it did. */
 static bool
-join(Join *J, int c)
+join_from(Join *J, int c, IrBuffer *a, IrStmt **cl, int d, IrStmt *store)
 {
-  IrStmt *cl[MAX_DEPTH], *store;
-  int d = consumer_depth(J->items->items[c], cl, &store);
-  if (d == 0)
-    return false;
   IrPrimExpr *e = store->u.store.value;
-  IrBuffer *a = candidate(J, e);
-  if (!a || a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
+  if (a == store->u.store.buffer || !covers(cl, d, a) || loads_elsewhere(e, a, cl, d))
     return false;
   Uses in_value = {a, 0, 0, false, NULL};
   any_load(e, count_load, &in_value);
@@ -392,9 +396,31 @@ join(Join *J, int c)
   memmove(&J->allocs->items[ai], &J->allocs->items[ai + 1],
           sizeof(void *) * (size_t)(J->allocs->len - ai - 1));
   J->allocs->len--;
-  memmove(&J->items->items[c], &J->items->items[c + 1], sizeof(void *) * (size_t)(J->items->len - c - 1));
+  memmove(&J->items->items[c], &J->items->items[c + 1],
+          sizeof(void *) * (size_t)(J->items->len - c - 1));
   J->items->len--;
   return true;
+}
+
+/* Joins item c (the consumer) into the producer of one of the
+ * intermediates it reads, trying each in turn: x * sigmoid(x) reads x,
+ * which the sigmoid's nest reads too, so x's producer cannot take the
+ * multiply before the sigmoid's nest has; then the nest of the product
+ * reads only x, and joins the producer of x in its turn. */
+static bool
+join(Join *J, int c)
+{
+  IrStmt *cl[MAX_DEPTH], *store;
+  int d = consumer_depth(J->items->items[c], cl, &store);
+  if (d == 0)
+    return false;
+  IrVec found = {0};
+  candidates(J, store->u.store.value, &found);
+  bool joined = false;
+  for (int i = 0; !joined && i < found.len; i++)
+    joined = join_from(J, c, found.items[i], cl, d, store);
+  ir_vec_free(&found);
+  return joined;
 }
 
 void
@@ -402,6 +428,5 @@ opt_fuse_join_nests(IrCtx *ctx, IrVec *items, IrVec *allocs)
 {
   Join J = {ctx, items, allocs};
   for (int c = 1; c < items->len;)
-    if (!join(&J, c))
-      c++;
+    c = join(&J, c) ? 1 : c + 1; /* a joined nest may be a consumer in its turn */
 }

@@ -394,7 +394,7 @@ test_conv2d_add_relu(void **state)
   IrModule *ft = run_pass(ctx, "FuseTIR", fo);
   const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_conv2d_add_relu");
   assert_non_null(pf);
-  assert_int_equal(pf->nparams, 4);              /* x, w, b, then the result */
+  assert_int_equal(pf->nparams, 4); /* x, w, b, then the result */
   /* T_conv2d and T_add are read where they are written: add and relu join
    * the conv's loop nest (fuse_tir_inline.c) and no intermediate is left */
   assert_int_equal(count_allocs(pf, IR_F32), 0);
@@ -448,6 +448,31 @@ test_join_nests(void **state)
   }
   assert_int_equal(nests, 2); /* exp's, then transpose, add and relu together */
   ir_vec_free(&items);
+  ir_ctx_free(ctx);
+}
+
+/* fuse_join_silu.py: x = a + b read by the sigmoid and by the product
+ * x * sigmoid(x).  The product joins the sigmoid's nest, then that nest
+ * joins the add's (each intermediate tried in turn): one nest and no
+ * buffer, with the bits of the unfused module. */
+static void
+test_join_two_consumers(void **state)
+{
+  (void)state;
+  IrCtx *ctx = ir_ctx_new();
+  const char *path = "tests/passes/fuse_join_silu.py";
+  IrModule *m = load(ctx, path);
+  IrModule *ft = checked_pass(ctx, "FuseTIR", run_pass(ctx, "FuseOps", m), path);
+  const IrPrimFunc *pf = prim_fn(ctx, ft, "fused_add_sigmoid_multiply");
+  assert_non_null(pf);
+  assert_int_equal(count_allocs(pf, IR_F32), 0);
+  IrVec items = top_items(pf);
+  int nests = 0;
+  for (int i = 0; i < items.len; i++)
+    nests += ((const IrStmt *)items.items[i])->kind == IR_ST_FOR;
+  assert_int_equal(nests, 1);
+  ir_vec_free(&items);
+  check_same_outputs(ctx, path, m, ft);
   ir_ctx_free(ctx);
 }
 
@@ -695,19 +720,13 @@ int
 main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_conv2d_add_relu),
-      cmocka_unit_test(test_matmul_add_gelu),
-      cmocka_unit_test(test_two_consumers),
-      cmocka_unit_test(test_alike_groups_share),
-      cmocka_unit_test(test_impure_call_splits),
-      cmocka_unit_test(test_symbolic_batch),
-      cmocka_unit_test(test_block_style_classified),
-      cmocka_unit_test(test_patterns),
-      cmocka_unit_test(test_kernel_patterns),
-      cmocka_unit_test(test_needs_legalized),
-      cmocka_unit_test(test_difference_is_caught),
-      cmocka_unit_test(test_join_nests),
-      cmocka_unit_test(test_every_fuse_module),
+      cmocka_unit_test(test_conv2d_add_relu),        cmocka_unit_test(test_matmul_add_gelu),
+      cmocka_unit_test(test_two_consumers),          cmocka_unit_test(test_alike_groups_share),
+      cmocka_unit_test(test_impure_call_splits),     cmocka_unit_test(test_symbolic_batch),
+      cmocka_unit_test(test_block_style_classified), cmocka_unit_test(test_patterns),
+      cmocka_unit_test(test_kernel_patterns),        cmocka_unit_test(test_needs_legalized),
+      cmocka_unit_test(test_difference_is_caught),   cmocka_unit_test(test_join_nests),
+      cmocka_unit_test(test_join_two_consumers),     cmocka_unit_test(test_every_fuse_module),
       cmocka_unit_test(test_every_sample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
