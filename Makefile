@@ -2,6 +2,7 @@
 #   make            build/rxc, build/librxc.a and build/librxc.so
 #   make check      build and run every test (fails when one fails)
 #   make test T=NAME   one test: T=test_mp_plan, T=cases_conv_pool (tests/README.md)
+#   make check-units   the test programs of tests/unit alone
 #   make SAN=1 check   the same under -fsanitize=address,undefined (in build/san)
 #   make deps       install Debian packages the build needs (as root)
 #   make samples    write the seeded weights of the large sample models
@@ -238,12 +239,31 @@ test: all $(SEEDED_WEIGHTS)
 	  *) echo "make test: T=test_NAME (tests/unit/) or T=cases_NAME (tests/ops/), not '$(T)'"; exit 2 ;; \
 	esac
 
-# Runs every test program; reports each failure and fails at the end.
-check: all $(TEST_BINS) $(SEEDED_WEIGHTS)
-	@failed=0; for t in $(TEST_BINS); do \
-	  echo "== $$t"; \
-	  RXC=$(BUILD)/rxc ./$$t || { echo "FAILED: $$t"; failed=$$((failed+1)); }; \
-	done; \
+# Each test program is a target of its own (NAME.run), so that make -j
+# runs them side by side, with each other and with the check-* suites; its
+# output is printed whole when it ends, and a failure leaves NAME.failed,
+# which check's recipe counts.  So every failure is reported, and check
+# fails at the end.
+UNIT_RUNS := $(TEST_BINS:%=%.run)
+.PHONY: $(UNIT_RUNS)
+$(UNIT_RUNS): %.run: % all $(SEEDED_WEIGHTS)
+	@rm -f $*.failed; \
+	RXC=$(BUILD)/rxc ./$* > $*.log 2>&1 || echo "FAILED: $*" > $*.failed; \
+	{ echo "== $*"; cat $*.log; cat $*.failed 2>/dev/null; } > $*.out; cat $*.out
+
+UNIT_FAILED = failed=0; for t in $(TEST_BINS); do \
+	  if [ -f $$t.failed ]; then echo "FAILED: $$t"; failed=$$((failed+1)); fi; \
+	done
+
+# The test programs alone (CI's clang stage).
+.PHONY: check-units
+check-units: $(UNIT_RUNS)
+	@$(UNIT_FAILED); \
+	if [ $$failed -ne 0 ]; then echo "$$failed test program(s) failed"; exit 1; fi; \
+	echo "all $(words $(TEST_BINS)) test programs passed"
+
+check: all $(UNIT_RUNS) $(SEEDED_WEIGHTS)
+	@$(UNIT_FAILED); \
 	echo "== tests/ops/run_ops.py"; \
 	RXC=$(BUILD)/rxc /usr/bin/python3 tests/ops/run_ops.py || { echo "FAILED: tests/ops/run_ops.py"; failed=$$((failed+1)); }; \
 	echo "== tests/agree/samples_agree.py"; \
