@@ -517,14 +517,6 @@ assemble_c(CgGen *g, IrBuf *consts, IrBuf *prims, IrBuf *entries, IrBuf *c)
                 "#ifdef %s_TRACE\n#define RXC_TRACE(name, ptr, bytes) %s_TRACE(name, ptr, bytes)\n"
                 "#else\n#define RXC_TRACE(name, ptr, bytes) ((void)0)\n#endif\n\n",
                 g->name, g->name);
-  /* gcc inlines a prim_func called once into the entry, which then grows
-   * past --param large-function-growth, and rt's math (rxc_expf) stops
-   * being inlined into the loops of the next ones, which then do not
-   * vectorize (efficientnet_b0: half its time in calls of rxc_expf).  On
-   * the 64-bit hosts; a Cortex-M build keeps its size. */
-  ir_buf_puts(c, "#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__) && \\\n"
-                 "    (defined(__x86_64__) || defined(__aarch64__))\n"
-                 "#define RXC_PRIM __attribute__((noinline))\n#else\n#define RXC_PRIM\n#endif\n\n");
   emit_isa_push(g, c);
   if (g->print_used)
     ir_buf_puts(c, cg_runtime_print_text());

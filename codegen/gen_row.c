@@ -400,23 +400,39 @@ flat_node(IrPrimExpr *e, void *user)
                       flat_index(fl, b, e->u.load.indices, e->u.load.n), e->u.load.n);
 }
 
-/* Has the nest a plain form worth writing: more than one live loop in a
- * row, or a guard (which the plain form makes its count: an if in the loop
- * keeps gcc from vectorizing a body that may trap, as exp's does), and
- * literal extents? */
+static bool
+is_call(const IrPrimExpr *e, void *user)
+{
+  (void)user;
+  return e->kind == IR_PE_CALL;
+}
+
+/* Has the nest a plain form worth writing, its extents literal?  When its
+ * innermost loop leaves a tail of less than a vector (64 bytes: extent 28
+ * of float32, not 16 or 112) and more than one loop goes in a row; or with
+ * a guard around a store that calls math (exp, erf): an if in the loop
+ * keeps gcc from vectorizing a body that may trap, where the count of the
+ * plain form does not.  A simple guarded store (a bias, a clip) gcc
+ * vectorizes with masks as it is, a 16-wide loop of fixed count. */
 static bool
 flat_fits(Row *r)
 {
-  int live = 0;
+  int live = 0, inner = -1;
   int64_t v;
   for (int k = r->split; k < r->depth; k++)
-    live += !r->fixed[k];
-  if ((live < 2 && !r->guard) || !r->store->u.store.n)
-    return false;
+    if (!r->fixed[k]) {
+      live++;
+      inner = k;
+    }
   for (int k = 0; k < r->depth; k++)
     if (!r->fixed[k] && !ir_prim_is_int(r->extent[k], &v))
       return false;
-  return true;
+  if (!r->store->u.store.n || inner < 0)
+    return false;
+  if (r->guard)
+    return ir_prim_walk(r->store->u.store.value, is_call, NULL);
+  ir_prim_is_int(r->extent[inner], &v);
+  return live >= 2 && v % 16 != 0;
 }
 
 /* The nest as "{ firsts; for rows: for elements: DST[..] = EXPR; }" */

@@ -1162,7 +1162,7 @@ cg_emit_prim_func(CgGen *g, int global, IrBuf *out)
   g->hoist = &h;
   emit_stmt(&t, f->body, &body);
   g->hoist = NULL;
-  ir_buf_printf(out, "/* T.prim_func %s%s */\nRXC_PRIM static %s\n%s_%s(%s)\n{\n", gl->name,
+  ir_buf_printf(out, "/* T.prim_func %s%s */\nstatic %s\n%s_%s(%s)\n{\n", gl->name,
                 p->can_fail ? ": returns 1 when an assert fails, else 0" : "",
                 p->can_fail ? "int" : "void", g->name, cg_ident(g, gl->name), params.data);
   int nnames = f->nparams + p->ndims;

@@ -23,8 +23,16 @@
 #endif
 
 /* static inline: no symbol, no clash; marked unused because clang warns
- * about unused static inline functions in a main file (NAME.c is one). */
-#if defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
+ * about unused static inline functions in a main file (NAME.c is one).
+ * On the 64-bit hosts, always inlined: gcc stops inlining into a function
+ * grown past --param large-function-growth (an entry into which it has
+ * inlined the prim_funcs called once), and a loop that calls rxc_expf
+ * instead of holding it does not vectorize (efficientnet_b0 spent half its
+ * time in such calls).  A Cortex-M build keeps its size. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__TINYC__) && \
+    (defined(__x86_64__) || defined(__aarch64__))
+#define RXC_INLINE static inline __attribute__((unused, always_inline))
+#elif defined(__GNUC__) || defined(__clang__) || defined(__TINYC__)
 #define RXC_INLINE static inline __attribute__((unused))
 #else
 #define RXC_INLINE static inline
