@@ -101,6 +101,13 @@ rxc_pickf(int take, float a, float b)
   return rxc_u2f((rxc_f2u(a) & ~m) | (rxc_f2u(b) & m));
 }
 
+RXC_INLINE double
+rxc_pick(int take, double a, double b)
+{
+  rxc_u64 m = (rxc_u64)0 - (rxc_u64)take;
+  return rxc_u2d((rxc_d2u(a) & ~m) | (rxc_d2u(b) & m));
+}
+
 /* Without a branch, so that a loop of expf vectorizes (softmax's rows):
  * x clamped into [-104, 89] (NaN to -104) for the reduction, and the
  * special cases chosen at the end.  Every operation runs unconditionally
@@ -517,17 +524,30 @@ rxc_cosh(double x)
   return 0.5 * (t + 1.0 / t);
 }
 
-/* tanh |x| = t / (t + 2) with t = expm1(2|x|); 1 beyond where it rounds to 1. */
+/* rxc_expm1f(u) for u in [+0, 18.2], the same operations without a branch:
+ * there k <= 26, so rxc_scalef is the one product by 2^k; for u <= 0.3465
+ * (where rxc_expm1f skips the reduction) k = 0 and r = u, and 1 * p + 0 is
+ * p again, u being non-negative.  Both of the k > 24 forms are computed and
+ * one picked. */
+RXC_INLINE float
+rxc_expm1_posf(float u)
+{
+  int k;
+  float r = rxc_exp_reducef(u, &k), p = rxc_expm1_kernelf(r), t = rxc_pow2f(k);
+  return rxc_pickf(k > 24, t * p + (t - 1.0f), (1.0f + p) * t - 1.0f);
+}
+
+/* tanh |x| = t / (t + 2) with t = expm1(2|x|); 1 beyond where it rounds to
+ * 1.  Branch-free as rxc_expf, so that a loop of it vectorizes: |x| clamped
+ * to 9.1 (NaN too) for expm1, the special cases picked at the end. */
 RXC_INLINE float
 rxc_tanhf(float x)
 {
-  float a = rxc_fabsf(x), t;
-  if (x != x)
-    return x + x;
-  if (a > 9.1f)
-    return rxc_copysignf(1.0f, x);
-  t = rxc_expm1f(2.0f * a);
-  return rxc_copysignf(t / (t + 2.0f), x);
+  float a = rxc_fabsf(x), nan = x + x, t, y;
+  int is_nan = x != x, big = a > 9.1f;
+  t = rxc_expm1_posf(2.0f * rxc_pickf(big | is_nan, a, 9.1f));
+  y = rxc_pickf(big, rxc_copysignf(t / (t + 2.0f), x), rxc_copysignf(1.0f, x));
+  return rxc_pickf(is_nan, y, nan);
 }
 
 RXC_INLINE double
@@ -648,27 +668,24 @@ rxc_atanh(double x)
   return rxc_copysign(r, x);
 }
 
-
 /* 1 / (1 + exp(-x)); for x < 0 as e / (1 + e), e = exp(x), so that it
- * underflows gradually instead of dividing by an overflowed exp(-x). */
+ * underflows gradually instead of dividing by an overflowed exp(-x).  Both
+ * quotients are computed and one picked, without a branch, so that a loop
+ * of it (SiLU) vectorizes; NaN, not >= 0, takes the second as it did. */
 RXC_INLINE float
 rxc_sigmoidf(float x)
 {
-  float e;
-  if (x >= 0)
-    return 1.0f / (1.0f + rxc_expf(-x));
-  e = rxc_expf(x);
-  return e / (1.0f + e);
+  int pos = x >= 0;
+  float e = rxc_expf(rxc_pickf(pos, x, -x)), d = 1.0f + e;
+  return rxc_pickf(pos, e / d, 1.0f / d);
 }
 
 RXC_INLINE double
 rxc_sigmoid(double x)
 {
-  double e;
-  if (x >= 0)
-    return 1.0 / (1.0 + rxc_exp(-x));
-  e = rxc_exp(x);
-  return e / (1.0 + e);
+  int pos = x >= 0;
+  double e = rxc_exp(rxc_pick(pos, x, -x)), d = 1.0 + e;
+  return rxc_pick(pos, e / d, 1.0 / d);
 }
 
 /* exp(-x^2) with x^2 split exactly: exp(-hi) (1 - lo). */
@@ -688,53 +705,40 @@ rxc_exp_negsquare(double x)
   return rxc_exp(-hi) * (1.0 - lo);
 }
 
+/* Without a branch, so that a loop of it (GELU) vectorizes: the result
+ * on [0, 1] and the one beyond are both computed, and of the latter's two
+ * intervals, whose fits have the same degree, each coefficient (and the
+ * centre) is picked per element so that one Horner chain serves both, each
+ * step the operations of the interval's own chain.  Then the result is
+ * picked: the small one, that one, +-1 from 4 on, or x + x for NaN. */
 RXC_INLINE float
 rxc_erff(float x)
 {
-  float a = rxc_fabsf(x), z, p, t;
-  if (x != x)
-    return x + x;
-  if (a <= 1.0f) {
-    z = x * x;
-    p = -9.667044571e-06f;
-    p = 1.126595903e-04f + z * p;
-    p = -8.484080406e-04f + z * p;
-    p = 5.221031808e-03f + z * p;
-    p = -2.686543073e-02f + z * p;
-    p = 1.128378250e-01f + z * p;
-    p = -3.761263847e-01f + z * p;
-    return x * 1.128379167e+00f + x * (z * p);
-  }
-  if (a >= 4.0f)
-    return rxc_copysignf(1.0f, x);
-  if (a < 2.25f) {
-    t = a - 1.625f;
-    p = 1.658352325e-05f;
-    p = -5.438910728e-05f + t * p;
-    p = 1.550398078e-04f + t * p;
-    p = -4.726155683e-04f + t * p;
-    p = 1.393905168e-03f + t * p;
-    p = -3.926548625e-03f + t * p;
-    p = 1.056147838e-02f + t * p;
-    p = -2.697788557e-02f + t * p;
-    p = 6.496207492e-02f + t * p;
-    p = -1.460302371e-01f + t * p;
-    p = 3.022612094e-01f + t * p;
-  } else {
-    t = a - 3.125f;
-    p = 2.351611452e-07f;
-    p = -1.029910044e-06f + t * p;
-    p = 3.924181538e-06f + t * p;
-    p = -1.639046733e-05f + t * p;
-    p = 6.725772959e-05f + t * p;
-    p = -2.678482939e-04f + t * p;
-    p = 1.038691340e-03f + t * p;
-    p = -3.915459332e-03f + t * p;
-    p = 1.431320696e-02f + t * p;
-    p = -5.060196661e-02f + t * p;
-    p = 1.724443521e-01f + t * p;
-  }
-  return rxc_copysignf(1.0f - rxc_exp_negsquaref(a) * p, x);
+  float a = rxc_fabsf(x), z = x * x, s, p, t, y;
+  int lo = a < 2.25f;
+  s = -9.667044571e-06f;
+  s = 1.126595903e-04f + z * s;
+  s = -8.484080406e-04f + z * s;
+  s = 5.221031808e-03f + z * s;
+  s = -2.686543073e-02f + z * s;
+  s = 1.128378250e-01f + z * s;
+  s = -3.761263847e-01f + z * s;
+  s = x * 1.128379167e+00f + x * (z * s);
+  t = a - rxc_pickf(lo, 3.125f, 1.625f);
+  p = rxc_pickf(lo, 2.351611452e-07f, 1.658352325e-05f);
+  p = rxc_pickf(lo, -1.029910044e-06f, -5.438910728e-05f) + t * p;
+  p = rxc_pickf(lo, 3.924181538e-06f, 1.550398078e-04f) + t * p;
+  p = rxc_pickf(lo, -1.639046733e-05f, -4.726155683e-04f) + t * p;
+  p = rxc_pickf(lo, 6.725772959e-05f, 1.393905168e-03f) + t * p;
+  p = rxc_pickf(lo, -2.678482939e-04f, -3.926548625e-03f) + t * p;
+  p = rxc_pickf(lo, 1.038691340e-03f, 1.056147838e-02f) + t * p;
+  p = rxc_pickf(lo, -3.915459332e-03f, -2.697788557e-02f) + t * p;
+  p = rxc_pickf(lo, 1.431320696e-02f, 6.496207492e-02f) + t * p;
+  p = rxc_pickf(lo, -5.060196661e-02f, -1.460302371e-01f) + t * p;
+  p = rxc_pickf(lo, 1.724443521e-01f, 3.022612094e-01f) + t * p;
+  y = rxc_copysignf(1.0f - rxc_exp_negsquaref(a) * p, x);
+  y = rxc_pickf(a >= 4.0f, y, rxc_copysignf(1.0f, x));
+  return rxc_pickf(x != x, rxc_pickf(a <= 1.0f, y, s), x + x);
 }
 
 /* Horner's rule over n coefficients, highest degree first. */

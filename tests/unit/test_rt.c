@@ -15,7 +15,8 @@
  * asserted are 4 ulp for both precisions (the figures reached are printed:
  * at most 3.3 ulp for float, 2.4 for double; pow 0.5 and 1.8).  Exact
  * functions (rounding, sqrt, fmod) must equal libm bit for bit, zero signs
- * included.
+ * included.  sigmoid, tanh and erf, rewritten without branches, must give
+ * the bits of their previous, branching definitions (kept as the oracle).
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -124,14 +125,94 @@ run(const char *fmt, ...)
   return system(cmd);
 }
 
-/* The runtime text and a non-static wrapper per function. */
+/* The oracle for the branch-free rewrites of sigmoid, tanh and erf: the
+ * previous definitions, with branches, kept verbatim (renamed ref_*) and
+ * compiled in the same object as the runtime, with which every result must
+ * agree bit for bit (NaNs included).  Appended to the pure runtime only. */
+static const char ref_text[] =
+    "static float ref_sigmoidf(float x) {\n"
+    "  float e;\n"
+    "  if (x >= 0)\n"
+    "    return 1.0f / (1.0f + rxc_expf(-x));\n"
+    "  e = rxc_expf(x);\n"
+    "  return e / (1.0f + e);\n"
+    "}\n"
+    "static double ref_sigmoid(double x) {\n"
+    "  double e;\n"
+    "  if (x >= 0)\n"
+    "    return 1.0 / (1.0 + rxc_exp(-x));\n"
+    "  e = rxc_exp(x);\n"
+    "  return e / (1.0 + e);\n"
+    "}\n"
+    "static float ref_tanhf(float x) {\n"
+    "  float a = rxc_fabsf(x), t;\n"
+    "  if (x != x)\n"
+    "    return x + x;\n"
+    "  if (a > 9.1f)\n"
+    "    return rxc_copysignf(1.0f, x);\n"
+    "  t = rxc_expm1f(2.0f * a);\n"
+    "  return rxc_copysignf(t / (t + 2.0f), x);\n"
+    "}\n"
+    "static float ref_erff(float x) {\n"
+    "  float a = rxc_fabsf(x), z, p, t;\n"
+    "  if (x != x)\n"
+    "    return x + x;\n"
+    "  if (a <= 1.0f) {\n"
+    "    z = x * x;\n"
+    "    p = -9.667044571e-06f;\n"
+    "    p = 1.126595903e-04f + z * p;\n"
+    "    p = -8.484080406e-04f + z * p;\n"
+    "    p = 5.221031808e-03f + z * p;\n"
+    "    p = -2.686543073e-02f + z * p;\n"
+    "    p = 1.128378250e-01f + z * p;\n"
+    "    p = -3.761263847e-01f + z * p;\n"
+    "    return x * 1.128379167e+00f + x * (z * p);\n"
+    "  }\n"
+    "  if (a >= 4.0f)\n"
+    "    return rxc_copysignf(1.0f, x);\n"
+    "  if (a < 2.25f) {\n"
+    "    t = a - 1.625f;\n"
+    "    p = 1.658352325e-05f;\n"
+    "    p = -5.438910728e-05f + t * p;\n"
+    "    p = 1.550398078e-04f + t * p;\n"
+    "    p = -4.726155683e-04f + t * p;\n"
+    "    p = 1.393905168e-03f + t * p;\n"
+    "    p = -3.926548625e-03f + t * p;\n"
+    "    p = 1.056147838e-02f + t * p;\n"
+    "    p = -2.697788557e-02f + t * p;\n"
+    "    p = 6.496207492e-02f + t * p;\n"
+    "    p = -1.460302371e-01f + t * p;\n"
+    "    p = 3.022612094e-01f + t * p;\n"
+    "  } else {\n"
+    "    t = a - 3.125f;\n"
+    "    p = 2.351611452e-07f;\n"
+    "    p = -1.029910044e-06f + t * p;\n"
+    "    p = 3.924181538e-06f + t * p;\n"
+    "    p = -1.639046733e-05f + t * p;\n"
+    "    p = 6.725772959e-05f + t * p;\n"
+    "    p = -2.678482939e-04f + t * p;\n"
+    "    p = 1.038691340e-03f + t * p;\n"
+    "    p = -3.915459332e-03f + t * p;\n"
+    "    p = 1.431320696e-02f + t * p;\n"
+    "    p = -5.060196661e-02f + t * p;\n"
+    "    p = 1.724443521e-01f + t * p;\n"
+    "  }\n"
+    "  return rxc_copysignf(1.0f - rxc_exp_negsquaref(a) * p, x);\n"
+    "}\n"
+    "float r_sigmoid(float x);\nfloat r_sigmoid(float x) { return ref_sigmoidf(x); }\n"
+    "double r_d_sigmoid(double x);\ndouble r_d_sigmoid(double x) { return ref_sigmoid(x); }\n"
+    "float r_tanh(float x);\nfloat r_tanh(float x) { return ref_tanhf(x); }\n"
+    "float r_erf(float x);\nfloat r_erf(float x) { return ref_erff(x); }\n";
+
+/* The runtime text and a non-static wrapper per function (and, for the pure
+ * runtime, the oracle above). */
 static char *
 wrapped_source(bool system_libm)
 {
-  size_t cap = strlen(cg_runtime_text(system_libm)) + 16384, n;
+  size_t cap = strlen(cg_runtime_text(system_libm)) + sizeof ref_text + 16384, n;
   char *s = malloc(cap);
   assert_non_null(s);
-  n = (size_t)snprintf(s, cap, "%s\n", cg_runtime_text(system_libm));
+  n = (size_t)snprintf(s, cap, "%s\n%s", cg_runtime_text(system_libm), system_libm ? "" : ref_text);
   for (size_t i = 0; i < NINEXACT + NEXACT; i++) {
     const char *f = i < NINEXACT ? inexact[i].name : exact[i - NINEXACT].name;
     n += (size_t)snprintf(s + n, cap - n,
@@ -414,6 +495,81 @@ test_atan2(void **state)
     }
 }
 
+/* The bit pattern of the float or double at p (n bytes). */
+static uint64_t
+bits_of(const void *p, size_t n)
+{
+  uint64_t u = 0;
+  memcpy(&u, p, n);
+  return u;
+}
+
+/* The float inputs that select a branch of the previous definitions: the
+ * interval ends of erf (1, 2.25, 4, and 1.625, 3.125 where t = 0), of tanh
+ * (9.1; 0.17325 where expm1's argument passes 0.3465; 8.491 where its k
+ * passes 24), of exp (89, 104), each with both signs and 0 to 3 ulps either
+ * side; then zeros, infinities, NaNs of both signs (quiet and signalling,
+ * with payloads), subnormals and the largest finite. */
+static size_t
+special_floats(uint32_t *out)
+{
+  static const float ends[] = {1.0f,     2.25f,  4.0f,  9.1f,   1.625f, 3.125f,
+                               0.17325f, 8.491f, 89.0f, 104.0f, 0.5f,   0.3465f};
+  static const uint32_t fixed[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                   0xffc00000u, 0x7f800001u, 0xff800001u, 0x7fc12345u, 0xffd00abcu,
+                                   0x7fbfffffu, 0x7fffffffu, 0xffffffffu, 0x00000001u, 0x80000001u,
+                                   0x00000002u, 0x00400000u, 0x807fffffu, 0x007fffffu, 0x00800000u,
+                                   0x80800000u, 0x7f7fffffu, 0xff7fffffu};
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+    for (uint32_t sign = 0; sign < 2; sign++)
+      for (int d = -3; d <= 3; d++)
+        out[n++] = (((uint32_t)bits_of(&ends[i], 4) + (uint32_t)d) & 0x7fffffffu) | sign << 31;
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    out[n++] = fixed[i];
+  return n;
+}
+
+/* sigmoid, tanh and erf, rewritten without branches so that their loops
+ * vectorize, give the very bits of the previous definitions (ref_text): on
+ * the special floats and every 1031st bit pattern (4.2 million inputs per
+ * function, a quarter of them tiny enough to make subnormal products, slow
+ * in hardware: every 257th took 12 s; all 2^32 were checked once when they
+ * were rewritten); double sigmoid on the same floats widened and on the
+ * double samples. */
+static void
+test_branch_free_bits(void **state)
+{
+  Built *b = *state;
+  static const char *const names[] = {"sigmoid", "tanh", "erf"};
+  uint32_t sp[256];
+  size_t nsp = special_floats(sp);
+  for (size_t k = 0; k < 3; k++) {
+    F1 f = (F1)sym(b, 't', names[k]), r = (F1)sym(b, 'r', names[k]);
+    for (uint64_t i = 0; i < nsp + (1ull << 32) / 1031 + 1; i++) {
+      uint32_t u = i < nsp ? sp[i] : (uint32_t)((i - nsp) * 1031);
+      float x = float_of(u), y = f(x), want = r(x);
+      if (bits_of(&y, 4) != bits_of(&want, 4))
+        fail_msg("%sf(%a [0x%08x]) = 0x%08x, previous definition 0x%08x", names[k], x, u,
+                 (unsigned)bits_of(&y, 4), (unsigned)bits_of(&want, 4));
+    }
+  }
+  static const uint64_t nans[] = {0x7ff8000000000000ull, 0xfff8000000000000ull,
+                                  0x7ff0000000000001ull, 0xfff0000000000001ull,
+                                  0x7ff8123456789abcull, 0xffffffffffffffffull};
+  D1 d = (D1)sym(b, 'd', "sigmoid"), rd = (D1)sym(b, 'r', "d_sigmoid");
+  uint64_t seed = 3;
+  for (int i = 0; i < 1000000; i++) {
+    double x = i < 6              ? double_of(nans[i])
+               : i < 6 + (int)nsp ? (double)float_of(sp[i - 6])
+                                  : sample_d(&seed, i);
+    double y = d(x), want = rd(x);
+    if (bits_of(&y, 8) != bits_of(&want, 8))
+      fail_msg("sigmoid(%a) = 0x%016llx, previous definition 0x%016llx", x,
+               (unsigned long long)bits_of(&y, 8), (unsigned long long)bits_of(&want, 8));
+  }
+}
+
 /* The system-libm variant: the same names, libm's values. */
 static void
 test_libm_variant(void **state)
@@ -554,6 +710,7 @@ main(void)
       cmocka_unit_test_setup_teardown(test_exact_functions, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_binary_functions, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_atan2, setup_pure, teardown_built),
+      cmocka_unit_test_setup_teardown(test_branch_free_bits, setup_pure, teardown_built),
       cmocka_unit_test_setup_teardown(test_libm_variant, setup_libm, teardown_built),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
