@@ -9,7 +9,8 @@ configured by default (auto: the row calls under tcc), and by the system
 compiler with rows forced on (the vector form of rt/rt_kern_row.h, inline
 in the generated C), and by the system compiler with rows = auto (the
 plain C, where a nest the kernel would take as one row is one loop over
-its elements: at least one such nest in each module that has one), each
+its elements when its rows leave tails or a guarded store calls math: at
+least one such nest in rows_elem.py and rows_tir.py), each
 also with [opt] kernels on.  Every output must
 be bit for bit the reference's, except that any NaN equals any NaN (C
 does not define which NaN an operation on two NaNs returns).  The
@@ -65,8 +66,8 @@ def inputs_tir(rng):
 
 MODULES = [  # name, inputs, outputs the interpreter must match, nests as one loop at least
     ("rows_elem.py", inputs_elem, ["0", "1"], 1),  # max pool, clip: the interpreter's bits
-    ("rows_ops.py", inputs_ops, [], 1),            # conv epilogues: the loops' bits
-    ("rows_tir.py", inputs_tir, [], 0),            # the loops' bits
+    ("rows_ops.py", inputs_ops, [], 0),            # conv epilogues: the loops' bits
+    ("rows_tir.py", inputs_tir, [], 1),            # the loops' bits (guarded's exp)
 ]
 
 VARIANTS = [  # name, --set options, via

@@ -3,7 +3,7 @@
 # a stride of 2) over a symbolic n; scale multiplies by one element of an
 # argument (a scalar of the glue) and divides by a sum with the other;
 # guarded runs under a condition j + 3 < n, which the call turns into its
-# element count; grid's nest of two loops (of 2 elements a row, too few
+# element count (and, as it calls exp, the plain C of rows = auto too); grid's nest of two loops (of 2 elements a row, too few
 # for a row alone) is one call over n rows, x and y loaded per row only.
 # cumsum reads the element the previous iteration stored
 # and first_plus reads DST at another index: loop-carried dependences that
@@ -54,7 +54,7 @@ class Module:
         c = T.match_buffer(var_c, (n,), "float32")
         for j in range(T.int64(40)):
             if j + T.int64(3) < n:
-                c[j + T.int64(3)] = c[j + T.int64(3)] * T.float32(-2)
+                c[j + T.int64(3)] = T.exp(c[j + T.int64(3)]) * T.float32(-2)
 
     @T.prim_func(private=True)
     def grid(var_x: T.handle, var_y: T.handle, var_k: T.handle, var_g: T.handle):
