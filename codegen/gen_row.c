@@ -137,6 +137,17 @@ emit_strides(Row *r, const CgNames *names, const char *name, int ind, IrBuf *o)
   ir_buf_puts(o, "0};\n");
 }
 
+/* The element store st writes, at idx, as a load (for C: DST[idx]). */
+static IrPrimExpr
+store_place(const IrStmt *st, IrPrimExpr **idx)
+{
+  IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = st->u.store.buffer->dtype};
+  dst.u.load.buffer = st->u.store.buffer;
+  dst.u.load.indices = idx;
+  dst.u.load.n = st->u.store.n;
+  return dst;
+}
+
 /* The program, the arrays and the call over rows x count elements (C). */
 static void
 emit_call(Row *r, CgNames *names, const char *rows, const char *count, int result, int ind,
@@ -157,10 +168,7 @@ emit_call(Row *r, CgNames *names, const char *rows, const char *count, int resul
   emit_slots(r, names, "const rxc_f32", scalars, r->scalar, r->nscalars, "(rxc_f32)", ind, o);
   indent(ind, o);
   ir_buf_printf(o, "rxc_k_row_f32(%s, %s, %s, &", rows, count, prog);
-  IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = st->u.store.buffer->dtype};
-  dst.u.load.buffer = st->u.store.buffer;
-  dst.u.load.indices = st->u.store.indices;
-  dst.u.load.n = st->u.store.n;
+  IrPrimExpr dst = store_place(st, st->u.store.indices);
   cg_emit_expr(g, names, &dst, o);
   ir_buf_puts(o, ", ");
   if (r->i)
@@ -462,11 +470,8 @@ emit_flat(Row *r, CgNames *names, int ind, IrBuf *o)
   ir_buf_printf(o, "for (rxc_i64 %s = 0; %s < %s; %s++) {\n", ri, ri, rows.data, ri);
   indent(ind + 2, o);
   ir_buf_printf(o, "for (rxc_i64 %s = 0; %s < %s; %s++) {\n", rj, rj, n, rj);
-  const IrBuffer *b = st->u.store.buffer;
-  IrPrimExpr dst = {.kind = IR_PE_LOAD, .dtype = b->dtype};
-  dst.u.load.buffer = (IrBuffer *)b;
-  dst.u.load.indices = flat_index(&fl, b, st->u.store.indices, st->u.store.n);
-  dst.u.load.n = st->u.store.n;
+  IrPrimExpr dst =
+      store_place(st, flat_index(&fl, st->u.store.buffer, st->u.store.indices, st->u.store.n));
   indent(ind + 3, o);
   cg_emit_expr(g, names, &dst, o);
   ir_buf_puts(o, " = ");
