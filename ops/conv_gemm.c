@@ -545,7 +545,8 @@ chunk_product(OpPrim *p, const Window *w, ConvGemm *e, int64_t kc, int64_t in_h,
             NULL,
             later ? conv_load_c : NULL,
             e->sum,
-            e->tile};
+            e->tile,
+            NULL};
   IrStmt *gemm = later ? chunk_into_part(p, e, &g) : NULL;
   if (!gemm)
     gemm = op_nn_gemm(p, &g);

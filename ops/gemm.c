@@ -23,6 +23,13 @@
  * each factor widened to it, so gcc vectorizes the widening multiply-add),
  * exact and without any float.
  *
+ * With the float32 kernel in the C for gcc and clang a tile is two
+ * vectors of B wide (8 x 32 floats, tile_shape: 16 sums, which the
+ * kernel's 8 x 2-vector blocks hold in registers, each broadcast of A
+ * serving two multiply-adds), and a B whose rows lie a multiple of
+ * PACK_STRIDE bytes apart is copied panel by panel into contiguous
+ * scratch before the tiles read it (pack_panel).
+ *
  * With [opt] kernels (OpLegalize.kernels) the sums of a float32 tile are
  * one call of rt/rt_kern_gemm.h's kernel instead of the loop over (k,
  * rows, cols), T.call_extern("void", "rxc_k_gemm_f32", ...), and those of
@@ -52,6 +59,8 @@
  * (opt/fuse_pattern.c) takes for an out-elementwise-fusable reduction, so
  * a bias and an activation still fuse after it.
  */
+#include <string.h>
+
 #include "nn_int.h"
 
 enum {
@@ -354,12 +363,13 @@ kernel_sums(OpPrim *p, const Gemm *g, IrPrimExpr *acc, IrPrimExpr *row0, IrPrimE
   const char *name = kernel_of(p, g, row0, col0, st);
   if (!name)
     return NULL;
+  IrPrimExpr *b = g->panel ? op_prim_load_at(p, g->panel, zero) : g->load_b(p, g->env, zero, col0);
   IrPrimExpr *args[9] = {acc,
                          ir_prim_address_of(ctx, g->load_a(p, g->env, row0, zero)),
                          st[0],
                          st[1],
-                         ir_prim_address_of(ctx, g->load_b(p, g->env, zero, col0)),
-                         st[2],
+                         ir_prim_address_of(ctx, b),
+                         g->panel ? op_nn_index(ctx, cols) : st[2],
                          op_nn_index(ctx, g->k),
                          op_nn_to(ctx, IR_I64, rows),
                          op_nn_index(ctx, cols)};
@@ -478,8 +488,13 @@ tile_shape(OpPrim *p, const Gemm *g)
   int vector = p->lz->vector_bytes > 0 ? p->lz->vector_bytes : GEMM_VECTOR;
   IrPrimExpr *zero = op_nn_index(p->lz->ctx, 0), *st[3];
   int64_t m;
-  if (p->lz->kernels != OP_KERNELS_TCC || vector < KERN_VECTOR || !ir_prim_is_int(g->m, &m) ||
-      !kernel_of(p, g, zero, zero, st))
+  const char *name = vector >= KERN_VECTOR ? kernel_of(p, g, zero, zero, st) : NULL;
+  if (p->lz->kernels == OP_KERNELS_ON && name && !strcmp(name, "rxc_k_gemm_f32") &&
+      g->n >= 2 * g->cols) {
+    t.cols = 2 * g->cols; /* the kernel's 8 x 2-vector blocks (rxc_k_gemm_f32_8x2v) */
+    return t;
+  }
+  if (p->lz->kernels != OP_KERNELS_TCC || !name || !ir_prim_is_int(g->m, &m))
     return t;
   int64_t cols = KERN_ACC / (KERN_ROWS * (g->sum.bits / 8));
   t.rows = m < KERN_ROWS ? m : KERN_ROWS;
@@ -487,13 +502,48 @@ tile_shape(OpPrim *p, const Gemm *g)
   return t;
 }
 
-/* The full row blocks (full of them) with the column blocks outermost:
- * for each block of columns, every block of rows, so the panel of B the
- * column block reads (k x cols values) stays in cache across all the
- * rows instead of all of B streaming once per block of rows.  NULL when
- * there is none. */
+/* The panel of B a column block of cols columns from col0 reads, packed
+ * (panel[t * cols + c] = B[t, col0 + c]) before the block's row tiles, or
+ * NULL when it stays where it is.
+ *
+ * Key idea: a column block's tiles read B's k x cols panel once per row
+ * block, each term's cols values from a row of B, b_k apart.  With b_k
+ * a multiple of a large power of two the panel's rows fall into a few
+ * sets of the L1 cache and evict each other (a [384, 1536] float32
+ * weight: rows 6144 bytes apart, 2 of the 64 sets, so every term of
+ * every tile came from L2: convnext_tiny's MLP products ran at half
+ * ONNX Runtime's speed).  Copied once into k * cols contiguous floats,
+ * the panel streams in order for every row block.  The products and
+ * their order are those of the unpacked tiles: the same bits.  Only for
+ * float32 tiles of the kernel in the C for gcc and clang (the JIT's
+ * tiles are 32 x 128 already, and a Cortex-M's acc stays small), and
+ * only for a B not already contiguous by term. */
+static IrBuffer *
+pack_panel(OpPrim *p, const Gemm *g, int64_t cols, IrStmt **pack, IrPrimExpr *col0)
+{
+  IrCtx *ctx = p->lz->ctx;
+  IrPrimExpr *zero = op_nn_index(ctx, 0), *st[3];
+  int vector = p->lz->vector_bytes > 0 ? p->lz->vector_bytes : GEMM_VECTOR;
+  const char *name = kernel_of(p, g, zero, zero, st);
+  if (p->lz->kernels != OP_KERNELS_ON || vector < KERN_VECTOR || !name ||
+      strcmp(name, "rxc_k_gemm_f32") != 0 || is_index(st[2], cols))
+    return NULL;
+  IrPrimExpr *shape[1] = {op_nn_index(ctx, g->k * cols)};
+  IrBuffer *panel = op_prim_alloc(p, IR_F32, shape, 1, "panel");
+  IrPrimExpr **v;
+  IrStmt **body = tile_nest(p, g, true, 1, cols, &v, pack);
+  IrPrimExpr *at = op_nn_add(ctx, op_nn_mul(ctx, v[0], op_nn_index(ctx, cols)), v[2]);
+  *body = op_prim_store_at(p, panel, at, g->load_b(p, g->env, v[0], op_nn_add(ctx, col0, v[2])));
+  return panel;
+}
+
+/* Row blocks first + [0, count) with the column blocks outermost: for
+ * each block of columns, each of those blocks of rows, so the panel of B
+ * the column block reads (k x cols values, packed where pack_panel
+ * says) stays in cache across the rows instead of all of B streaming
+ * once per block of rows.  NULL when there is none. */
 static IrStmt *
-columns_outer(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *full)
+columns_outer_rows(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *first, IrPrimExpr *count)
 {
   IrCtx *ctx = p->lz->ctx;
   int64_t cols = g->n < t.cols ? g->n : t.cols;
@@ -501,19 +551,32 @@ columns_outer(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *full)
   int n = 0;
   IrPrimExpr *i, *j;
   IrStmt *nest, **slot = block_loop(p, op_nn_index(ctx, g->n / cols), &j, &nest);
-  IrStmt **inner = slot ? block_loop(p, full, &i, slot) : NULL;
+  IrStmt *two[2]; /* the panel's packing, the row blocks */
+  IrStmt **inner = slot ? block_loop(p, count, &i, &two[1]) : NULL;
   if (inner) {
-    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, t.rows)), t.rows,
-                       op_nn_mul(ctx, j, op_nn_index(ctx, cols)), cols);
+    Gemm packed = *g;
+    IrPrimExpr *col0 = op_nn_mul(ctx, j, op_nn_index(ctx, cols));
+    packed.panel = pack_panel(p, g, cols, &two[0], col0);
+    *inner = gemm_tile(p, &packed, op_nn_mul(ctx, op_nn_add(ctx, first, i), op_nn_index(ctx, t.rows)),
+                       t.rows, col0, cols);
+    *slot = packed.panel ? op_nn_seq(p, two, 2) : two[1];
     st[n++] = nest;
   }
-  inner = g->n % cols ? block_loop(p, full, &i, &st[n]) : NULL;
+  inner = g->n % cols ? block_loop(p, count, &i, &st[n]) : NULL;
   if (inner) {
-    *inner = gemm_tile(p, g, op_nn_mul(ctx, i, op_nn_index(ctx, t.rows)), t.rows,
-                       op_nn_index(ctx, g->n / cols * cols), g->n % cols);
+    *inner = gemm_tile(p, g, op_nn_mul(ctx, op_nn_add(ctx, first, i), op_nn_index(ctx, t.rows)),
+                       t.rows, op_nn_index(ctx, g->n / cols * cols), g->n % cols);
     n++;
   }
   return n ? op_nn_seq(p, st, n) : NULL;
+}
+
+/* The full row blocks (full of them) with the column blocks outermost
+ * (columns_outer_rows).  NULL when there is none. */
+static IrStmt *
+columns_outer(OpPrim *p, const Gemm *g, Tiles t, IrPrimExpr *full)
+{
+  return columns_outer_rows(p, g, t, op_nn_index(p->lz->ctx, 0), full);
 }
 
 /* The rows left over after the full blocks, from row done on: with

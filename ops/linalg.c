@@ -345,7 +345,7 @@ matmul_fast(OpPrim *p, IrBuffer *a, IrBuffer *b, IrBuffer *out)
   for (int d = 0; e.flat && d < out->ndim - 2; d++)
     m = op_nn_mul(ctx, out->shape[d], m);
   Gemm g = {m,    n,   k,   &e, fast_load_a, fast_load_b, fast_store_c, NULL, NULL, NULL, sum,
-            op_nn_gemm_cols(p->lz, b->dtype)};
+            op_nn_gemm_cols(p->lz, b->dtype), NULL};
   IrStmt *body = op_nn_gemm_columns_outer(p, &g);
   *slot = body ? body : ir_stmt_new(ctx, IR_ST_SEQ, p->lz->loc);
   return true;

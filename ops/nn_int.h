@@ -188,6 +188,9 @@ typedef struct {
   IrPrimExpr *(*load_c)(OpPrim *p, void *env, IrPrimExpr *row, IrPrimExpr *col);
   IrDType sum;  /* the dtype of the sums and of the tile */
   int64_t cols; /* columns of a tile: op_nn_gemm_cols of B's dtype */
+  /* set by gemm.c, NULL before: the packed panel of B the tiles of a
+   * column block read (gemm.c's pack_panel) */
+  IrBuffer *panel;
 } Gemm;
 /* Columns of gemm.c's register tile over a B of dtype b (one 64-byte
  * vector: 16 float32, 64 int8). */

@@ -819,10 +819,10 @@ test_wrong_calls(void **state)
   call_prepare(c.ctx, c.e, &d, &call, 11);
   unsigned char *arena = call.arena_mem + CANARY;
   /* the plan of samples/mlp.py: 100352 + 8192 for the transposed weight and
-   * the hidden layer, and 512 for the matmul's 8x16 float32 tile (ops/gemm.c;
+   * the hidden layer, and 1024 for the matmul's 8x32 float32 tile (ops/gemm.c;
    * the fused kernel computes the add and relu where the matmul stores, so
    * no intermediate of it is left) */
-  assert_true(call.arena_bytes == 109056);
+  assert_true(call.arena_bytes == 109568);
   expect_error(&c, &call, arena, call.arena_bytes - 1, "ARENA_SIZE");
   expect_error(&c, &call, arena + 4, call.arena_bytes, "ARENA_ALIGN");
   expect_error(&c, &call, NULL, call.arena_bytes, "NULL");

@@ -549,7 +549,7 @@ test_cli_lifetimes(void **state)
   expect(args, 0, "function main", NULL);
   snprintf(args, sizeof args, "plan --lifetimes %s --format json", path);
   /* the model's arena and lower bound, as its own report gives them */
-  expect(args, 0, "\"arena\": 109056, \"lower_bound\": 109056", NULL);
+  expect(args, 0, "\"arena\": 109568, \"lower_bound\": 109568", NULL);
   expect("plan samples/mlp.py --format csv", 0, "id,lower,upper,size,alignment,offset\n", NULL);
   remove(path);
 }
