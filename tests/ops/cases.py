@@ -388,6 +388,22 @@ def dw_epilogue_case(name, act, ref, xs, ws, strides, padding):
                        pre=["lv = " + conv, "lv1 = R.add(lv, b)"], atol=1e-5))
 
 
+def dw_flat_silu_case():
+    """A flat depthwise conv (a 5x5 window, stride 2: rows of 7) with a
+    bias and SiLU fused: its sums go into the row scratch, are packed row
+    after row into dense (the C for gcc and clang: ops/conv_dw.c), and the
+    store with the epilogue reads them in order."""
+    conv = "R.nn.conv2d(x, w, strides=[2, 2], padding=[2, 2, 2, 2], groups=4)"
+    silu = lambda v: v / (1 + np.exp(-v))
+    case = Case("conv2d_dw_flat_5x5_silu", "R.multiply(lv1, lv2)",
+                [x_((1, 4, 13, 14)), inp("w", (4, 1, 5, 5)), inp("b", (1, 4, 1, 1))],
+                lambda x, w, b: silu(refs.conv2d(x, w, strides=(2, 2), padding=[2, 2, 2, 2],
+                                                 groups=4) + b),
+                pre=["lv = " + conv, "lv1 = R.add(lv, b)", "lv2 = R.sigmoid(lv1)"], atol=1e-5)
+    case.legal_has = ("row = T.alloc_buffer", "dense = T.alloc_buffer")
+    return case
+
+
 def dw_nest_cases():
     # rows of 32 or more are one nest a plane, sums stored into the output
     # where a fused epilogue joins; shorter ones keep the flat row scratch
@@ -395,6 +411,7 @@ def dw_nest_cases():
     flat.legal_has = ("row = T.alloc_buffer",)
     return [
         flat,
+        dw_flat_silu_case(),
         no_row(dw_case("conv2d_dw_nest_5x5", (1, 4, 6, 40), (4, 1, 5, 5), padding=[2])),
         no_row(dw_case("conv2d_dw_nest_s2_p0", (2, 3, 7, 67), (3, 1, 3, 3), strides=(2, 2))),
         dw_epilogue_case("conv2d_dw_nest_s2_bias_clip", "R.clip(lv1, R.prim_value(0), R.prim_value(6))",
